@@ -1,0 +1,285 @@
+/*
+ * icore: a static-graph interpreter executor for PaddlePaddle programs.
+ *
+ * Usage, loading a model exported by Paddle and running it once:
+ *
+ *   char err[1024];
+ *   ic_program *prog;  ic_scope *params;
+ *   if (ic_model_load("model.pdmodel", NULL, 0, &prog, &params, err, sizeof err))
+ *     { fprintf(stderr, "%s\n", err); return 1; }
+ *   ic_options opt;  ic_options_default(&opt);
+ *   ic_executor *ex;  ic_executor_create(&opt, &ex);
+ *   int64_t dims[2] = {1, 784};
+ *   ic_tensor *x;  ic_tensor_create(IC_FP32, 2, dims, &x);
+ *   ... fill ic_tensor_data(x) ...
+ *   const char *feed_names[] = {"x"};  const char *fetch_names[] = {"softmax_0.tmp_0"};
+ *   ic_tensor *out[1];
+ *   if (ic_executor_run(ex, prog, params, 1, feed_names, (const ic_tensor *const *)&x,
+ *                       1, fetch_names, out))
+ *     fprintf(stderr, "%s\n", ic_executor_errmsg(ex));
+ *   ... read ic_tensor_data(out[0]) ..., then ic_tensor_destroy(out[0]);
+ *   ic_tensor_destroy(x); ic_executor_destroy(ex);
+ *   ic_scope_destroy(params); ic_program_destroy(prog);
+ *
+ * Error contract: every fallible call returns an ic_status (IC_OK is 0). Loaders write a
+ * message naming the file, byte offset, block, op and variable into a caller buffer;
+ * the executor keeps its last message on the handle. Out-parameters are NULL on failure.
+ * Handles are not thread-safe unless a function says otherwise.
+ */
+#ifndef ICORE_ICORE_H
+#define ICORE_ICORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ICORE_VERSION_MAJOR 0
+#define ICORE_VERSION_MINOR 1
+#define ICORE_VERSION_PATCH 0
+#define ICORE_VERSION "0.1.0"
+
+/* The library's version string, "MAJOR.MINOR.PATCH". */
+const char *ic_version(void);
+
+/* ----------------------------------------------------------------------------------------
+ * Status codes
+ * -------------------------------------------------------------------------------------- */
+typedef enum ic_status {
+  IC_OK = 0,
+  IC_ERR_INVALID_ARGUMENT = 1, /* caller misuse: NULL handle, bad option, feed that does not fit */
+  IC_ERR_INVALID_PROGRAM = 2,  /* the program or parameter bytes are malformed or inconsistent */
+  IC_ERR_NOT_FOUND = 3,        /* a named variable, file or attribute does not exist */
+  IC_ERR_UNSUPPORTED = 4,      /* valid Paddle input that icore does not implement */
+  IC_ERR_OUT_OF_MEMORY = 5,
+  IC_ERR_IO = 6,               /* a file could not be opened, read or written */
+  IC_ERR_KERNEL = 7,           /* a kernel failed at run time */
+  IC_ERR_DEVICE = 8,           /* the device runtime failed */
+  IC_ERR_SHAPE = 9,            /* inputs of an op have shapes or dtypes it cannot take */
+  IC_ERR_NUMERIC = 10,         /* a NaN or Inf was found with check_nan_inf on */
+  IC_ERR_INTERNAL = 11         /* a bug in icore; the message says where */
+} ic_status;
+
+/* A static, human-readable name for a status ("IC_ERR_IO"). */
+const char *ic_status_name(ic_status st);
+
+/* ----------------------------------------------------------------------------------------
+ * Data types: the values are Paddle's VarType.Type numbers.
+ * -------------------------------------------------------------------------------------- */
+typedef enum ic_dtype {
+  IC_BOOL = 0,
+  IC_INT16 = 1,
+  IC_INT32 = 2,
+  IC_INT64 = 3,
+  IC_FP16 = 4, /* storage only: loaded, saved, copied and cast */
+  IC_FP32 = 5,
+  IC_FP64 = 6,
+  IC_UINT8 = 20,
+  IC_INT8 = 21,
+  IC_BF16 = 22 /* storage only */
+} ic_dtype;
+
+/* Bytes per element, or 0 for a value that is not a supported dtype. */
+size_t ic_dtype_size(int dtype);
+/* NumPy-style name ("float32"), or NULL for a value that is not a supported dtype. */
+const char *ic_dtype_name(int dtype);
+
+/* The most dimensions a tensor may have (Paddle's limit). */
+#define IC_MAX_RANK 9
+
+/* ----------------------------------------------------------------------------------------
+ * Tensors
+ * -------------------------------------------------------------------------------------- */
+typedef struct ic_tensor ic_tensor;
+
+/* A new zero-filled CPU tensor. Dims must be >= 0; ndim 0 is a scalar of one element. */
+ic_status ic_tensor_create(ic_dtype dtype, int ndim, const int64_t *dims, ic_tensor **out);
+/* A deep copy of t (dims, dtype, data and LoD). */
+ic_status ic_tensor_clone(const ic_tensor *t, ic_tensor **out);
+void ic_tensor_destroy(ic_tensor *t);
+ic_dtype ic_tensor_dtype(const ic_tensor *t);
+int ic_tensor_ndim(const ic_tensor *t);
+/* The dims array, valid until the tensor is destroyed. */
+const int64_t *ic_tensor_dims(const ic_tensor *t);
+int64_t ic_tensor_numel(const ic_tensor *t);
+size_t ic_tensor_nbytes(const ic_tensor *t);
+/* The elements, C order; NULL for an empty tensor. */
+void *ic_tensor_data(ic_tensor *t);
+const void *ic_tensor_cdata(const ic_tensor *t);
+
+/* ----------------------------------------------------------------------------------------
+ * Programs: a parsed, validated ProgramDesc. Immutable once loaded.
+ * -------------------------------------------------------------------------------------- */
+typedef struct ic_program ic_program;
+
+/* Parse and validate serialized ProgramDesc bytes (copied). `origin` names the source in
+ * messages (a file name; NULL means "<memory>"). */
+ic_status ic_program_from_bytes(const void *data, size_t size, const char *origin,
+                                ic_program **out, char *err, size_t errlen);
+ic_status ic_program_from_file(const char *path, ic_program **out, char *err, size_t errlen);
+void ic_program_destroy(ic_program *p);
+/* The exact bytes the program was parsed from; valid while p lives. */
+const void *ic_program_bytes(const ic_program *p, size_t *size);
+/* Feed and fetch targets: the variables the program's feed and fetch ops name, by their
+ * `col` attribute. Names are valid while p lives. */
+size_t ic_program_n_feed_targets(const ic_program *p);
+const char *ic_program_feed_target(const ic_program *p, size_t i);
+size_t ic_program_n_fetch_targets(const ic_program *p);
+const char *ic_program_fetch_target(const ic_program *p, size_t i);
+
+/* ----------------------------------------------------------------------------------------
+ * Scopes: name -> tensor, with a parent for lookups. Model parameters live in a root scope.
+ * -------------------------------------------------------------------------------------- */
+typedef struct ic_scope ic_scope;
+
+/* A new empty scope. The parent, if any, must outlive it. */
+ic_status ic_scope_create(ic_scope *parent, ic_scope **out);
+void ic_scope_destroy(ic_scope *s);
+/* Store a copy of t under name in s, replacing any tensor of that name in s. */
+ic_status ic_scope_set(ic_scope *s, const char *name, const ic_tensor *t);
+/* The tensor named so in s or its ancestors, or NULL. Borrowed until s changes. */
+const ic_tensor *ic_scope_get(const ic_scope *s, const char *name);
+size_t ic_scope_size(const ic_scope *s);
+
+/* ----------------------------------------------------------------------------------------
+ * Parameters (persistable variables) in Paddle's formats.
+ * -------------------------------------------------------------------------------------- */
+typedef enum ic_params_format {
+  IC_PARAMS_AUTO = 0,     /* a directory means one file per variable, a file means combined */
+  IC_PARAMS_COMBINED = 1, /* X.pdiparams or __params__: every persistable, sorted by name */
+  IC_PARAMS_SEPARATE = 2  /* a directory with one file per persistable, named after it */
+} ic_params_format;
+
+/* Read every persistable variable of block 0 (except feed and fetch lists) from path into
+ * scope, checking dtype and dims against the program's VarDesc. */
+ic_status ic_params_load(const ic_program *p, const char *path, ic_params_format fmt,
+                         ic_scope *scope, char *err, size_t errlen);
+/* Write every persistable variable of block 0 from scope in Paddle's format. */
+ic_status ic_params_save(const ic_program *p, const ic_scope *scope, const char *path,
+                         ic_params_format fmt, char *err, size_t errlen);
+/* Fill every persistable variable with deterministic synthetic values from its VarDesc:
+ * floats uniform in [-0.1, 0.1] from seed; batch_norm variances kept in [0.5, 1.5];
+ * integer parameters zero. Dims of -1 are an error. */
+ic_status ic_params_random(const ic_program *p, uint64_t seed, ic_scope *scope, char *err,
+                           size_t errlen);
+
+/* Serialized LoDTensor (one variable of a parameter file). */
+ic_status ic_tensor_save_file(const ic_tensor *t, const char *path, char *err, size_t errlen);
+ic_status ic_tensor_load_file(const char *path, ic_tensor **out, char *err, size_t errlen);
+
+#define IC_LOAD_NO_PARAMS 1u /* ic_model_load: load the program only */
+
+/* Load a model: path is X.pdmodel (parameters from params_path, or X.pdiparams beside it),
+ * or a directory holding __model__ plus __params__ or one file per variable. */
+ic_status ic_model_load(const char *path, const char *params_path, unsigned flags,
+                        ic_program **prog, ic_scope **params, char *err, size_t errlen);
+
+/* ----------------------------------------------------------------------------------------
+ * The executor
+ * -------------------------------------------------------------------------------------- */
+typedef enum ic_mode {
+  IC_MODE_COMPILED = 0,  /* analyze once into a cached plan, run it on the thread pool */
+  IC_MODE_UNCOMPILED = 1 /* resolve, parse, infer and free op by op, every run */
+} ic_mode;
+
+typedef struct ic_options {
+  ic_mode mode;        /* ICORE_MODE=compiled|uncompiled */
+  int threads;         /* host worker threads, 0 means one per core (ICORE_THREADS) */
+  bool serial;         /* run every instruction in the calling thread (ICORE_SERIAL) */
+  bool sequential;     /* chain every op in program order (ICORE_SEQUENTIAL) */
+  bool gc;             /* free temporaries at their last use (ICORE_GC) */
+  int cache_capacity;  /* plans kept in the LRU cache (ICORE_CACHE_CAPACITY) */
+  bool check_nan_inf;  /* fail the run at the first op writing NaN or Inf (ICORE_CHECK_NAN_INF) */
+  bool sync_after_op;  /* wait for device work after each op (ICORE_SYNC_AFTER_OP) */
+  bool fuse;           /* allow inference rewrites such as conv+bn folding (ICORE_FUSE) */
+  uint64_t seed;       /* seed of random ops whose `seed` attribute is 0 (ICORE_SEED) */
+} ic_options;
+
+/* Defaults: compiled, threads 0, gc on, cache 8, fuse on, everything else off. */
+void ic_options_default(ic_options *o);
+/* Override o from the ICORE_* environment variables; a malformed value is an error. */
+ic_status ic_options_from_env(ic_options *o, char *err, size_t errlen);
+
+typedef struct ic_executor ic_executor;
+
+ic_status ic_executor_create(const ic_options *o, ic_executor **out);
+void ic_executor_destroy(ic_executor *e);
+
+/* Run block 0 of p. Variables are looked up in `scope` (parameters) and temporaries live in
+ * a child scope for the run. Feeds are read by name, fetches[i] receives a new tensor the
+ * caller destroys. Feed tensors must stay unchanged during the call. One run at a time per
+ * executor. On failure every fetches[i] is NULL and ic_executor_errmsg() says why. */
+ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
+                          size_t n_feeds, const char *const *feed_names,
+                          const ic_tensor *const *feeds, size_t n_fetches,
+                          const char *const *fetch_names, ic_tensor **fetches);
+
+/* The message of the last failed call on e; "" after a success. Valid until the next call. */
+const char *ic_executor_errmsg(const ic_executor *e);
+
+/* ----------------------------------------------------------------------------------------
+ * Building programs in memory (tests, tools, examples).
+ * -------------------------------------------------------------------------------------- */
+typedef struct ic_builder ic_builder;
+typedef struct ic_builder_op ic_builder_op;
+
+/* Paddle's variable kinds (VarType.Type numbers). */
+typedef enum ic_var_type {
+  IC_VAR_LOD_TENSOR = 7,
+  IC_VAR_FEED_MINIBATCH = 9,
+  IC_VAR_FETCH_LIST = 10
+} ic_var_type;
+
+/* A builder with block 0. Every setter records an allocation failure, reported by the
+ * serialize/build calls; setters therefore return nothing. */
+ic_builder *ic_builder_create(void);
+void ic_builder_destroy(ic_builder *b);
+/* Append a block with the given parent; returns its index. */
+int ic_builder_add_block(ic_builder *b, int parent);
+/* Declare a dense tensor variable. */
+void ic_builder_var(ic_builder *b, int block, const char *name, ic_dtype dtype, int ndim,
+                    const int64_t *dims, bool persistable);
+/* Declare a variable of another kind (feed and fetch holders). */
+void ic_builder_var_kind(ic_builder *b, int block, const char *name, ic_var_type type,
+                         bool persistable);
+/* Append an op; the handle stays valid until the builder is destroyed. */
+ic_builder_op *ic_builder_add_op(ic_builder *b, int block, const char *type);
+void ic_builder_input(ic_builder_op *op, const char *slot, size_t n, const char *const *args);
+void ic_builder_output(ic_builder_op *op, const char *slot, size_t n, const char *const *args);
+/* One-argument shorthands. */
+void ic_builder_in(ic_builder_op *op, const char *slot, const char *arg);
+void ic_builder_out(ic_builder_op *op, const char *slot, const char *arg);
+void ic_builder_attr_int(ic_builder_op *op, const char *name, int32_t v);
+void ic_builder_attr_long(ic_builder_op *op, const char *name, int64_t v);
+void ic_builder_attr_float(ic_builder_op *op, const char *name, float v);
+void ic_builder_attr_double(ic_builder_op *op, const char *name, double v);
+void ic_builder_attr_bool(ic_builder_op *op, const char *name, bool v);
+void ic_builder_attr_string(ic_builder_op *op, const char *name, const char *v);
+void ic_builder_attr_ints(ic_builder_op *op, const char *name, size_t n, const int32_t *v);
+void ic_builder_attr_longs(ic_builder_op *op, const char *name, size_t n, const int64_t *v);
+void ic_builder_attr_floats(ic_builder_op *op, const char *name, size_t n, const float *v);
+void ic_builder_attr_doubles(ic_builder_op *op, const char *name, size_t n, const double *v);
+void ic_builder_attr_bools(ic_builder_op *op, const char *name, size_t n, const bool *v);
+void ic_builder_attr_strings(ic_builder_op *op, const char *name, size_t n,
+                             const char *const *v);
+void ic_builder_attr_block(ic_builder_op *op, const char *name, int32_t block);
+/* SCALAR attributes (Paddle 2.5+): a float64 or an int64 value. */
+void ic_builder_attr_scalar_double(ic_builder_op *op, const char *name, double v);
+void ic_builder_attr_scalar_long(ic_builder_op *op, const char *name, int64_t v);
+/* Feed/fetch wiring as Paddle writes it: a `feed` holder variable and a feed op per
+ * target reading column i (i counts calls), likewise `fetch`. */
+void ic_builder_feed(ic_builder *b, const char *target);
+void ic_builder_fetch(ic_builder *b, const char *target);
+
+/* Serialize to ProgramDesc bytes; *bytes is malloc'd, the caller frees it. */
+ic_status ic_builder_serialize(const ic_builder *b, void **bytes, size_t *size);
+/* Serialize and parse in one go. */
+ic_status ic_builder_build(const ic_builder *b, ic_program **out, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ICORE_ICORE_H */

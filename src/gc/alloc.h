@@ -1,0 +1,52 @@
+/* Buffers and allocators. A buffer is one reference-counted block of tensor storage; every
+ * tensor that shares it holds a reference, and the last release returns it to the allocator
+ * that made it. Kernels never write into a buffer they did not receive as a fresh output of
+ * the instruction they run, so sharing a buffer between variables is always safe. */
+#ifndef IC_GC_ALLOC_H
+#define IC_GC_ALLOC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ic_allocator ic_allocator;
+
+typedef struct ic_buffer {
+  atomic_int refs;         /* tensors holding this buffer */
+  size_t bytes;            /* usable bytes at data */
+  void *data;              /* 64-byte aligned */
+  ic_allocator *alloc;     /* where the last release sends it; NULL: the system */
+  size_t bin;              /* allocator's size class, or SIZE_MAX */
+} ic_buffer;
+
+typedef struct ic_alloc_stats {
+  size_t live_bytes;      /* bytes in buffers handed out and not yet released */
+  size_t peak_bytes;      /* highest live_bytes since the last reset */
+  size_t cached_bytes;    /* bytes held in free lists for reuse */
+  size_t system_allocs;   /* calls to the system allocator */
+  size_t reuses;          /* requests served from a free list */
+} ic_alloc_stats;
+
+/* A plain allocator: every buffer comes from and goes back to the system allocator. */
+ic_allocator *ic_allocator_plain(void);
+/* A caching allocator: released buffers go to size-binned free lists (bins by powers of two
+ * with four steps each) and are handed out again, so steady-state runs make no system calls.
+ * At most max_cached bytes are kept; beyond that, releases go back to the system. */
+ic_allocator *ic_allocator_caching(size_t max_cached);
+void ic_allocator_destroy(ic_allocator *a);
+/* A buffer of at least `bytes` bytes (uninitialized), refs = 1; NULL when out of memory.
+ * a == NULL takes it straight from the system, untracked (tensors made by API users). */
+ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes);
+static inline void ic_buffer_retain(ic_buffer *b) {
+  atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
+}
+/* Drop one reference; the last one returns the buffer to its allocator. NULL is ignored. */
+void ic_buffer_release(ic_buffer *b);
+void ic_allocator_stats(ic_allocator *a, ic_alloc_stats *out);
+/* Restart peak tracking from the current live bytes. */
+void ic_allocator_reset_peak(ic_allocator *a);
+/* Return every cached buffer to the system. */
+void ic_allocator_trim(ic_allocator *a);
+
+#endif

@@ -1,0 +1,188 @@
+/* Which ops a run executes, and how feeds and fetches reach them. Programs exported by
+ * Paddle carry feed ops (reading column `col` of the feed list) and fetch ops (writing
+ * column `col` of the fetch list); a requested name they do not cover gets a synthetic op,
+ * so programs without any feed/fetch ops run too. */
+#include <stdio.h>
+#include <string.h>
+
+#include "interp/interp.h"
+
+static const char k_feed_holder[] = "feed";
+static const char k_fetch_holder[] = "fetch";
+
+/* A synthetic feed or fetch op reading/writing `holder` column col. */
+static const ic_op *make_op(ic_arena *a, bool feed, const char *holder, const char *target,
+                            size_t col) {
+  ic_op *op = ic_arena_alloc(a, sizeof *op);
+  ic_slot *in = ic_arena_alloc(a, sizeof *in), *out = ic_arena_alloc(a, sizeof *out);
+  const char **in_arg = ic_arena_alloc(a, sizeof *in_arg);
+  const char **out_arg = ic_arena_alloc(a, sizeof *out_arg);
+  ic_attr *attr = ic_arena_alloc(a, sizeof *attr);
+  if (!op || !in || !out || !in_arg || !out_arg || !attr) return NULL;
+  *in_arg = feed ? holder : target;
+  *out_arg = feed ? target : holder;
+  *in = (ic_slot){.name = "X", .n = 1, .args = in_arg};
+  *out = (ic_slot){.name = "Out", .n = 1, .args = out_arg};
+  *attr = (ic_attr){.name = "col", .type = IC_ATTR_INT, .i = (int64_t)col};
+  *op = (ic_op){.type = feed ? "feed" : "fetch", .block = 0, .index = -1, .n_inputs = 1,
+                .inputs = in, .n_outputs = 1, .outputs = out, .n_attrs = 1, .attrs = attr};
+  return op;
+}
+
+/* The holder variable the program's own feed (or fetch) ops use, or the default name. */
+static const char *holder_name(const ic_program *p, bool feed) {
+  const ic_block *b = &p->blocks[0];
+  for (size_t i = 0; i < b->n_ops; i++) {
+    const ic_op *op = &b->ops[i];
+    if (strcmp(op->type, feed ? "feed" : "fetch") != 0) continue;
+    const ic_slot *s = feed ? ic_op_input(op, "X") : ic_op_output(op, "Out");
+    if (s && s->n == 1) return s->args[0];
+  }
+  return feed ? k_feed_holder : k_fetch_holder;
+}
+
+static ic_status oom(ic_err *err) { return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory"); }
+
+ic_status ic_opseq_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,
+                         size_t n_fetches, const char *const *fetch_names, ic_opseq *s,
+                         ic_err *err) {
+  memset(s, 0, sizeof *s);
+  ic_arena *a = s->arena = ic_arena_create();
+  if (!a) return oom(err);
+  const ic_block *b0 = &p->blocks[0];
+  s->feed_holder = holder_name(p, true);
+  s->fetch_holder = holder_name(p, false);
+  s->feed_col = ic_arena_calloc(a, n_feeds ? n_feeds : 1, sizeof *s->feed_col);
+  s->fetch_col = ic_arena_calloc(a, n_fetches ? n_fetches : 1, sizeof *s->fetch_col);
+  s->ops = ic_arena_calloc(a, b0->n_ops + n_feeds + n_fetches + 1, sizeof *s->ops);
+  if (!s->feed_col || !s->fetch_col || !s->ops) return oom(err);
+
+  s->n_feed_cols = p->n_feeds;
+  for (size_t i = 0; i < n_feeds; i++) {
+    const char *name = feed_names[i];
+    for (size_t j = 0; j < i; j++) {
+      if (strcmp(feed_names[j], name) == 0) {
+        return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "feed '%s' is given twice", name);
+      }
+    }
+    if (!ic_program_find_var(p, 0, name)) {
+      return ic_err_set(err, IC_ERR_NOT_FOUND,
+                        "feed '%s': the program (%s) declares no variable of that name", name,
+                        p->origin);
+    }
+    size_t col = SIZE_MAX;
+    for (size_t c = 0; c < p->n_feeds; c++) {
+      if (strcmp(p->feeds[c], name) == 0) col = c;
+    }
+    if (col == SIZE_MAX) {
+      col = s->n_feed_cols++;
+      const ic_op *op = make_op(a, true, s->feed_holder, name, col);
+      if (!op) return oom(err);
+      s->ops[s->n_ops++] = op;
+    }
+    s->feed_col[i] = col;
+  }
+  for (size_t i = 0; i < b0->n_ops; i++) s->ops[s->n_ops++] = &b0->ops[i];
+
+  s->n_fetch_cols = p->n_fetches;
+  for (size_t i = 0; i < n_fetches; i++) {
+    const char *name = fetch_names[i];
+    if (!ic_program_find_var(p, 0, name)) {
+      return ic_err_set(err, IC_ERR_NOT_FOUND,
+                        "fetch '%s': the program (%s) declares no variable of that name", name,
+                        p->origin);
+    }
+    size_t col = SIZE_MAX;
+    for (size_t c = 0; c < p->n_fetches; c++) {
+      if (strcmp(p->fetches[c], name) == 0) col = c;
+    }
+    for (size_t j = 0; j < i && col == SIZE_MAX; j++) {
+      if (strcmp(fetch_names[j], name) == 0) col = s->fetch_col[j];
+    }
+    if (col == SIZE_MAX) {
+      col = s->n_fetch_cols++;
+      const ic_op *op = make_op(a, false, s->fetch_holder, name, col);
+      if (!op) return oom(err);
+      s->ops[s->n_ops++] = op;
+    }
+    s->fetch_col[i] = col;
+  }
+  return IC_OK;
+}
+
+void ic_opseq_free(ic_opseq *s) {
+  ic_arena_destroy(s->arena);
+  memset(s, 0, sizeof *s);
+}
+
+ic_status ic_check_feeds(const ic_program *p, size_t n_feeds, const char *const *feed_names,
+                         const ic_tensor *const *feeds, ic_err *err) {
+  for (size_t i = 0; i < n_feeds; i++) {
+    const ic_vardesc *v = ic_program_find_var(p, 0, feed_names[i]);
+    const ic_tensor *t = feeds[i];
+    char want[160], got[160];
+    if (!t || (!t->data && ic_numel(t->ndim, t->dims) != 0)) {
+      return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "feed '%s': no tensor given",
+                        feed_names[i]);
+    }
+    if (!v || !v->is_tensor) continue; /* checked by ic_opseq_build / not a tensor desc */
+    bool ok = v->dtype == t->dtype && v->ndim == t->ndim;
+    for (int d = 0; ok && d < v->ndim; d++) ok = v->dims[d] < 0 || v->dims[d] == t->dims[d];
+    if (!ok) {
+      snprintf(want, sizeof want, "%s", ic_dtype_name(v->dtype));
+      ic_dims_str(v->ndim, v->dims, want + strlen(want), sizeof want - strlen(want));
+      return ic_err_set(err, IC_ERR_INVALID_ARGUMENT,
+                        "feed '%s': expected %s (as the program declares it, -1 = any), "
+                        "received %s",
+                        feed_names[i], want, ic_tensor_describe(t, got, sizeof got));
+    }
+  }
+  return IC_OK;
+}
+
+ic_status ic_bind_feeds(const ic_opseq *seq, ic_scope *scope, size_t n_feeds,
+                        const ic_tensor *const *feeds, ic_err *err) {
+  ic_variable *fh = ic_scope_var(scope, seq->feed_holder);
+  if (!fh || !ic_variable_make_list(fh, seq->n_feed_cols)) return oom(err);
+  for (size_t i = 0; i < n_feeds; i++) ic_tensor_share(&fh->list[seq->feed_col[i]], feeds[i]);
+  ic_variable *th = ic_scope_var(scope, seq->fetch_holder);
+  if (!th || !ic_variable_make_list(th, seq->n_fetch_cols)) return oom(err);
+  return IC_OK;
+}
+
+ic_status ic_collect_fetches(const ic_opseq *seq, ic_scope *scope, size_t n_fetches,
+                             const char *const *fetch_names, ic_tensor **fetches, ic_err *err) {
+  ic_variable *th = ic_scope_find(scope, seq->fetch_holder);
+  for (size_t i = 0; i < n_fetches; i++) {
+    const ic_tensor *t = th && th->kind == IC_VK_LIST && seq->fetch_col[i] < th->n_list
+                             ? &th->list[seq->fetch_col[i]]
+                             : NULL;
+    if (!t || !t->buf) {
+      return ic_err_set(err, IC_ERR_NOT_FOUND,
+                        "fetch '%s': no op wrote it (is it computed by block 0?)",
+                        fetch_names[i]);
+    }
+    ic_status st = ic_tensor_clone(t, &fetches[i]);
+    if (st) return ic_err_set(err, st, "fetch '%s': out of memory copying it out", fetch_names[i]);
+  }
+  return IC_OK;
+}
+
+ic_status ic_check_finite(const ic_kctx *c, ic_err *err) {
+  for (size_t s = 0; s < c->def->n_outputs; s++) {
+    for (size_t i = 0; i < c->out[s].n; i++) {
+      const ic_tensor *t = c->out[s].t[i];
+      if (!t || !t->data || (t->dtype != IC_FP32 && t->dtype != IC_FP64)) continue;
+      int64_t n = ic_numel(t->ndim, t->dims);
+      for (int64_t k = 0; k < n; k++) {
+        double v = t->dtype == IC_FP32 ? ((const float *)t->data)[k] : ((const double *)t->data)[k];
+        if (v != v || v - v != 0) {
+          return ic_err_set(err, IC_ERR_NUMERIC, "output %s '%s' has %s at element %lld",
+                            c->def->outputs[s].name, c->out[s].names[i],
+                            v != v ? "NaN" : "Inf", (long long)k);
+        }
+      }
+    }
+  }
+  return IC_OK;
+}

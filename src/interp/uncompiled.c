@@ -1,0 +1,261 @@
+/* The uncompiled executor: the reference. For every run and every op, in program order, it
+ * looks the kernel up by name, parses the attributes, resolves variables by name in the
+ * scopes, infers shapes, allocates outputs, runs the kernel and frees the variables whose
+ * last use this op was. Everything the compiled plan decides once is redone here, on
+ * purpose: it is the baseline the plan is measured against and checked with. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp/interp.h"
+
+typedef struct urun {
+  const ic_uncompiled_args *a;
+  ic_scope *local;     /* temporaries of this run; its parent is the caller's scope */
+  ic_opseq seq;
+  ic_arena *arena;     /* per-run binding arrays */
+  ic_strmap last_use;  /* variable name -> 1 + index of the last op using its buffer */
+  ic_strmap keep;      /* names never freed: persistables, feed and fetch targets, holders */
+} urun;
+
+typedef struct ubind {
+  ic_kslot *in, *out;
+  ic_tensor *snap;     /* input snapshots when an output is also an input */
+  size_t n_snap;
+} ubind;
+
+static const void *const k_mark = &k_mark; /* a non-NULL value for set-like maps */
+
+static bool is_persistable(const urun *u, const ic_op *op, const char *name) {
+  const ic_vardesc *v = ic_program_find_var(u->a->prog, op->block, name);
+  return v && v->persistable;
+}
+
+/* Resolve one slot's variables. */
+static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool out, size_t k,
+                           const ic_slot *s, ic_kslot *ks, ic_err *err) {
+  const ic_slotdef *sd = out ? &def->outputs[k] : &def->inputs[k];
+  size_t n = s ? s->n : 0;
+  ic_tensor **t = ic_arena_calloc(u->arena, n ? n : 1, sizeof *t);
+  ic_variable **v = ic_arena_calloc(u->arena, n ? n : 1, sizeof *v);
+  if (!t || !v) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  char where[160];
+  for (size_t i = 0; i < n; i++) {
+    const char *name = s->args[i];
+    ic_variable *var;
+    if (out && !(sd->flags & IC_SLOT_HOLDER) && !is_persistable(u, op, name)) {
+      var = ic_scope_var(u->local, name); /* temporaries always live in the run's scope */
+    } else {
+      var = ic_scope_find(u->local, name);
+      if (!var && out) var = ic_scope_var(u->local, name);
+    }
+    if (!var && !out) {
+      return ic_err_set(err, IC_ERR_NOT_FOUND,
+                        "%s: input %s '%s' has not been set: no earlier op writes it, and it "
+                        "is neither fed nor a parameter in the scope",
+                        ic_op_where(op, where, sizeof where), sd->name, name);
+    }
+    if (!var) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    bool holder = (sd->flags & IC_SLOT_HOLDER) != 0;
+    if (holder != (var->kind == IC_VK_LIST)) {
+      return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: %s %s '%s' is %s, expected %s",
+                        ic_op_where(op, where, sizeof where), out ? "output" : "input", sd->name,
+                        name, var->kind == IC_VK_LIST ? "a feed/fetch list" : "a tensor",
+                        holder ? "a feed/fetch list" : "a tensor");
+    }
+    if (!out && !holder && !(sd->flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) &&
+        !var->tensor.data) {
+      return ic_err_set(err, IC_ERR_NOT_FOUND,
+                        "%s: input %s '%s' holds no data (a parameter that was not loaded, or "
+                        "a variable read before any op writes it)",
+                        ic_op_where(op, where, sizeof where), sd->name, name);
+    }
+    v[i] = var;
+    t[i] = &var->tensor;
+  }
+  *ks = (ic_kslot){.n = n, .t = t, .vars = v, .names = s ? s->args : NULL};
+  return IC_OK;
+}
+
+/* When an op writes a variable it also reads, its inputs are read from snapshots that keep
+ * the old storage and meta alive, since outputs get fresh buffers and new meta. */
+static ic_status snapshot_aliased(urun *u, const ic_opdef *def, ubind *b, ic_err *err) {
+  bool alias = false;
+  for (size_t so = 0; so < def->n_outputs && !alias; so++) {
+    for (size_t i = 0; i < b->out[so].n && !alias; i++) {
+      for (size_t si = 0; si < def->n_inputs && !alias; si++) {
+        for (size_t j = 0; j < b->in[si].n && !alias; j++) {
+          alias = b->in[si].vars[j] == b->out[so].vars[i];
+        }
+      }
+    }
+  }
+  if (!alias) return IC_OK;
+  size_t n = 0;
+  for (size_t si = 0; si < def->n_inputs; si++) n += b->in[si].n;
+  b->snap = ic_arena_calloc(u->arena, n ? n : 1, sizeof *b->snap);
+  if (!b->snap) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  for (size_t si = 0; si < def->n_inputs; si++) {
+    ic_tensor **t = ic_arena_calloc(u->arena, b->in[si].n ? b->in[si].n : 1, sizeof *t);
+    if (!t) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t j = 0; j < b->in[si].n; j++) {
+      ic_tensor *s = &b->snap[b->n_snap++];
+      *s = *b->in[si].t[j];
+      s->lod = NULL;
+      if (s->buf) ic_buffer_retain(s->buf);
+      t[j] = s;
+    }
+    b->in[si].t = t;
+  }
+  return IC_OK;
+}
+
+static void release_snapshots(ubind *b) {
+  for (size_t i = 0; i < b->n_snap; i++) ic_buffer_release(b->snap[i].buf);
+  b->n_snap = 0;
+}
+
+static void collect_garbage(urun *u, size_t idx, const ic_op *op) {
+  for (int io = 0; io < 2; io++) {
+    size_t ns = io ? op->n_outputs : op->n_inputs;
+    const ic_slot *slots = io ? op->outputs : op->inputs;
+    for (size_t s = 0; s < ns; s++) {
+      for (size_t i = 0; i < slots[s].n; i++) {
+        const char *name = slots[s].args[i];
+        if ((uintptr_t)ic_strmap_get(&u->last_use, name) != idx + 1) continue;
+        if (ic_strmap_get(&u->keep, name)) continue;
+        ic_variable *v = ic_strmap_get(&u->local->vars, name);
+        if (v && v->kind == IC_VK_TENSOR) ic_variable_clear(v);
+      }
+    }
+  }
+}
+
+static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
+  const ic_opdef *def;
+  ic_status st = ic_opdef_lookup(op, &def, err);
+  if (st) return st;
+  void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
+  const ic_slot **ins = calloc(def->n_inputs + 1, sizeof *ins);
+  const ic_slot **outs = calloc(def->n_outputs + 1, sizeof *outs);
+  ubind b = {0};
+  b.in = ic_arena_calloc(u->arena, def->n_inputs + 1, sizeof *b.in);
+  b.out = ic_arena_calloc(u->arena, def->n_outputs + 1, sizeof *b.out);
+  char where[160];
+  if (!attrs || !ins || !outs || !b.in || !b.out) {
+    st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  if ((st = ic_opdef_parse(def, op, attrs, err))) goto done;
+  if ((st = ic_opdef_match(def, op, ins, outs, err))) goto done;
+  for (size_t k = 0; k < def->n_inputs && !st; k++) {
+    st = bind_slot(u, op, def, false, k, ins[k], &b.in[k], err);
+  }
+  for (size_t k = 0; k < def->n_outputs && !st; k++) {
+    st = bind_slot(u, op, def, true, k, outs[k], &b.out[k], err);
+  }
+  if (st || (st = snapshot_aliased(u, def, &b, err))) goto done;
+
+  ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = b.in, .out = b.out, .err = err,
+               .env = u->a->env, .op_key = (uint64_t)idx};
+  for (size_t k = 0; k < def->n_outputs; k++) {
+    if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
+    for (size_t i = 0; i < b.out[k].n; i++) ic_tensor_reset(b.out[k].t[i]);
+  }
+  if ((st = def->infer(&c))) {
+    ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
+    goto done;
+  }
+  for (size_t k = 0; k < def->n_outputs && !st; k++) {
+    if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER)) continue;
+    for (size_t i = 0; i < b.out[k].n && !st; i++) {
+      st = ic_tensor_alloc(b.out[k].t[i], u->a->env->alloc, err);
+    }
+  }
+  if (!st) st = def->cpu(&c);
+  if (!st && u->a->opt->check_nan_inf) st = ic_check_finite(&c, err);
+  if (st) ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
+done:
+  release_snapshots(&b);
+  free(attrs);
+  free(ins);
+  free(outs);
+  return st;
+}
+
+/* Per run: where each variable is used last, and which ones must never be freed. */
+static ic_status plan_frees(urun *u, ic_err *err) {
+  const ic_uncompiled_args *a = u->a;
+  bool ok = true;
+  for (size_t i = 0; i < a->n_feeds; i++) ok &= ic_strmap_put(&u->keep, a->feed_names[i], (void *)k_mark);
+  for (size_t i = 0; i < a->n_fetches; i++) ok &= ic_strmap_put(&u->keep, a->fetch_names[i], (void *)k_mark);
+  ok &= ic_strmap_put(&u->keep, u->seq.feed_holder, (void *)k_mark);
+  ok &= ic_strmap_put(&u->keep, u->seq.fetch_holder, (void *)k_mark);
+  for (size_t idx = 0; idx < u->seq.n_ops && ok; idx++) {
+    const ic_op *op = u->seq.ops[idx];
+    const ic_opdef *def = ic_registry_find(op->type);
+    for (int io = 0; io < 2; io++) {
+      size_t ns = io ? op->n_outputs : op->n_inputs;
+      const ic_slot *slots = io ? op->outputs : op->inputs;
+      for (size_t s = 0; s < ns; s++) {
+        /* Inputs read for their shape only do not keep the buffer alive. */
+        bool shape_only = false;
+        for (size_t k = 0; def && !io && k < def->n_inputs; k++) {
+          if (strcmp(def->inputs[k].name, slots[s].name) == 0) {
+            shape_only = (def->inputs[k].flags & IC_SLOT_NO_BUFFER) != 0;
+          }
+        }
+        for (size_t i = 0; i < slots[s].n; i++) {
+          const char *name = slots[s].args[i];
+          if (is_persistable(u, op, name)) ok &= ic_strmap_put(&u->keep, name, (void *)k_mark);
+          if (!shape_only || !ic_strmap_get(&u->last_use, name)) {
+            ok &= ic_strmap_put(&u->last_use, name, (void *)(uintptr_t)(idx + 1));
+          }
+        }
+      }
+    }
+  }
+  return ok ? IC_OK : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+}
+
+ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
+  urun u = {.a = a};
+  ic_scope *empty = NULL;
+  ic_status st;
+  ic_strmap_init(&u.last_use);
+  ic_strmap_init(&u.keep);
+  for (size_t i = 0; i < a->n_fetches; i++) a->fetches[i] = NULL;
+  if ((st = ic_check_feeds(a->prog, a->n_feeds, a->feed_names, a->feeds, err))) goto done;
+  if ((st = ic_opseq_build(a->prog, a->n_feeds, a->feed_names, a->n_fetches, a->fetch_names,
+                           &u.seq, err))) {
+    goto done;
+  }
+  ic_scope *root = a->scope;
+  if (!root && (st = ic_scope_create(NULL, &empty))) goto oom;
+  if ((st = ic_scope_create(root ? root : empty, &u.local))) goto oom;
+  if (!(u.arena = ic_arena_create())) goto oom;
+  if ((st = ic_bind_feeds(&u.seq, u.local, a->n_feeds, a->feeds, err))) goto done;
+  if (a->opt->gc && (st = plan_frees(&u, err))) goto done;
+  for (size_t i = 0; i < u.seq.n_ops; i++) {
+    if ((st = run_op(&u, i, u.seq.ops[i], err))) goto done;
+    if (a->opt->gc) collect_garbage(&u, i, u.seq.ops[i]);
+  }
+  st = ic_collect_fetches(&u.seq, u.local, a->n_fetches, a->fetch_names, a->fetches, err);
+  goto done;
+oom:
+  st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+done:
+  if (st) {
+    for (size_t i = 0; i < a->n_fetches; i++) {
+      ic_tensor_destroy(a->fetches[i]);
+      a->fetches[i] = NULL;
+    }
+  }
+  ic_scope_destroy(u.local);
+  ic_scope_destroy(empty);
+  ic_opseq_free(&u.seq);
+  ic_arena_destroy(u.arena);
+  ic_strmap_free(&u.last_use);
+  ic_strmap_free(&u.keep);
+  return st;
+}

@@ -1,0 +1,152 @@
+/* The op and kernel interface. Each op type is one ic_opdef in src/kernels/cpu/<op>.c and
+ * listed once in src/kernels/ops.def; kernels know nothing of executors, plans or threads.
+ *
+ * An op runs in three steps, each a function of its definition:
+ *   parse(reader, attrs)  once per plan (compiled) or per run (uncompiled): attributes into
+ *                         the op's own struct of attrs_size bytes;
+ *   infer(ctx)            sets every output's dtype and dims from the inputs' (and, for
+ *                         slots marked IC_SLOT_VALUE, their values); never touches storage;
+ *   cpu(ctx)              computes. The executor has given every output a fresh buffer,
+ *                         except outputs marked IC_SLOT_NO_BUFFER (left empty) and
+ *                         IC_SLOT_SHARE (the kernel shares an input's buffer itself).
+ * Every function returns IC_OK or sets ctx->err with a message that names the variable and
+ * what was expected versus received; the executor adds which op it was. */
+#ifndef IC_KERNELS_KERNEL_H
+#define IC_KERNELS_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "program/program.h"
+#include "scope/tensor.h"
+
+/* Slot flags. */
+#define IC_SLOT_OPTIONAL 0x01u  /* may be absent or empty */
+#define IC_SLOT_MULTI 0x02u     /* may hold several variables (Paddle's "duplicable") */
+#define IC_SLOT_NO_BUFFER 0x04u /* input: only dtype/dims are read; output: meta only, no data */
+#define IC_SLOT_SHARE 0x08u     /* output: the kernel shares an input's buffer */
+#define IC_SLOT_VALUE 0x10u     /* input: infer() reads its values (a shape tensor); CPU only */
+#define IC_SLOT_IGNORED 0x20u   /* accepted but unused (Paddle bookkeeping such as MomentumTensor) */
+#define IC_SLOT_HOLDER 0x40u    /* a feed/fetch holder variable (a list), reached through vars */
+
+typedef struct ic_slotdef {
+  const char *name; /* Paddle's parameter name */
+  unsigned flags;   /* IC_SLOT_* */
+} ic_slotdef;
+
+/* Op flags. */
+#define IC_OP_RANDOM 0x01u         /* draws random numbers: kept in program order */
+#define IC_OP_EXTERNAL_STATE 0x02u /* reads or writes state outside its variables */
+#define IC_OP_COMM 0x04u           /* communication op: kept in program order */
+#define IC_OP_FEED 0x08u           /* reads the feed list */
+#define IC_OP_FETCH 0x10u          /* writes the fetch list */
+
+/* Variables of one slot as the kernel sees them. */
+typedef struct ic_variable ic_variable;
+
+typedef struct ic_kslot {
+  size_t n;                   /* 0 for an absent optional slot */
+  ic_tensor *const *t;        /* the tensors (inputs must be treated as read-only) */
+  ic_variable *const *vars;   /* the variables (IC_SLOT_HOLDER slots use these) */
+  const char *const *names;   /* variable names, for messages */
+} ic_kslot;
+
+/* What a kernel gets from whoever runs it: the allocator for scratch space and outputs,
+ * and the seed for random ops. One per worker thread. */
+typedef struct ic_kenv {
+  ic_allocator *alloc;      /* buffers for outputs and scratch */
+  uint64_t seed;            /* seed for random ops whose `seed` attribute is 0 */
+  int intra_threads;        /* threads a kernel may use inside itself (BLAS, oneDNN) */
+} ic_kenv;
+
+typedef struct ic_opdef ic_opdef;
+
+typedef struct ic_kctx {
+  const ic_opdef *def;
+  const ic_op *op;        /* the op being run (names and attributes, for messages) */
+  const void *attrs;      /* the parsed attribute struct */
+  const ic_kslot *in;     /* def->n_inputs slots, in the def's order */
+  const ic_kslot *out;    /* def->n_outputs slots */
+  ic_err *err;
+  ic_kenv *env;
+  uint64_t op_key;        /* stable per-op number (program position) for random streams */
+} ic_kctx;
+
+typedef ic_status (*ic_parse_fn)(ic_attr_reader *r, void *attrs);
+typedef ic_status (*ic_infer_fn)(ic_kctx *ctx);
+typedef ic_status (*ic_kernel_fn)(ic_kctx *ctx);
+
+struct ic_opdef {
+  const char *name;
+  size_t n_inputs;
+  const ic_slotdef *inputs;
+  size_t n_outputs;
+  const ic_slotdef *outputs;
+  size_t attrs_size;    /* bytes of the parsed attribute struct (0: none) */
+  ic_parse_fn parse;    /* NULL when there are no attributes to read */
+  ic_infer_fn infer;
+  ic_kernel_fn cpu;
+  unsigned flags;       /* IC_OP_* */
+};
+
+/* ---- the registry (src/kernels/registry.c) ---- */
+
+/* The definition of an op type, or NULL. A binary search over a sorted table. */
+const ic_opdef *ic_registry_find(const char *name);
+/* Every definition, sorted by name. */
+size_t ic_registry_count(void);
+const ic_opdef *ic_registry_at(size_t i);
+
+/* Match an op's slots to its definition: ins[k] / outs[k] receive the op's slot for the def's
+ * k-th input / output, or NULL when absent. Fails (naming the op and slot) when a required
+ * slot is missing or empty, a single slot holds several variables, or the op has a non-empty
+ * slot the definition does not know. */
+ic_status ic_opdef_match(const ic_opdef *def, const ic_op *op, const ic_slot **ins,
+                         const ic_slot **outs, ic_err *err);
+/* Find the definition for op and report an unknown type as IC_ERR_UNSUPPORTED. */
+ic_status ic_opdef_lookup(const ic_op *op, const ic_opdef **def, ic_err *err);
+/* Parse op's attributes into attrs (def->attrs_size bytes, zeroed by the caller). */
+ic_status ic_opdef_parse(const ic_opdef *def, const ic_op *op, void *attrs, ic_err *err);
+
+/* ---- helpers for op files (src/kernels/kutil.c) ---- */
+
+/* Input i of slot s, or NULL when absent. */
+static inline ic_tensor *ic_in(const ic_kctx *c, size_t s, size_t i) {
+  return i < c->in[s].n ? c->in[s].t[i] : NULL;
+}
+static inline ic_tensor *ic_out(const ic_kctx *c, size_t s, size_t i) {
+  return i < c->out[s].n ? c->out[s].t[i] : NULL;
+}
+static inline const char *ic_in_name(const ic_kctx *c, size_t s, size_t i) {
+  return i < c->in[s].n ? c->in[s].names[i] : "?";
+}
+static inline const char *ic_out_name(const ic_kctx *c, size_t s, size_t i) {
+  return i < c->out[s].n ? c->out[s].names[i] : "?";
+}
+
+/* Fail with IC_ERR_SHAPE: "input X 'conv1.tmp' is float32[1, 3], expected rank 4". The
+ * message is prefixed with "input SLOT 'name' is DESCRIPTION, " for input slot s, i. */
+ic_status ic_kfail_in(ic_kctx *c, size_t s, size_t i, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Fail with a code and a free-form message. */
+ic_status ic_kfail(ic_kctx *c, ic_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Require input (s, i) to have one of the dtypes in the mask (bit = 1u << dtype). */
+ic_status ic_kcheck_dtype(ic_kctx *c, size_t s, size_t i, uint64_t mask);
+#define IC_DT(d) (1ull << (d))
+#define IC_DT_FLOAT (IC_DT(IC_FP32) | IC_DT(IC_FP64))
+#define IC_DT_INT (IC_DT(IC_INT32) | IC_DT(IC_INT64))
+#define IC_DT_NUM (IC_DT_FLOAT | IC_DT_INT)
+
+/* Normalize an axis in [-rank, rank) to [0, rank); -1 with an error when out of range. */
+int ic_kaxis(ic_kctx *c, int64_t axis, int rank, const char *attr);
+/* Scratch memory for the duration of the kernel: a buffer the caller releases. */
+ic_buffer *ic_kscratch(ic_kctx *c, size_t bytes);
+
+/* Read element k of a numeric tensor of any dtype as double / int64 (for shape tensors). */
+double ic_read_f64(const ic_tensor *t, int64_t k);
+int64_t ic_read_i64(const ic_tensor *t, int64_t k);
+
+#endif

@@ -1,0 +1,83 @@
+/* Helpers shared by op files. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/kernel.h"
+
+ic_status ic_kfail(ic_kctx *c, ic_status code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char msg[IC_ERRMSG_MAX];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return ic_err_set(c->err, code, "%s", msg);
+}
+
+ic_status ic_kfail_in(ic_kctx *c, size_t s, size_t i, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char msg[IC_ERRMSG_MAX / 2], d[128];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const ic_tensor *t = ic_in(c, s, i);
+  return ic_err_set(c->err, IC_ERR_SHAPE, "input %s '%s' is %s, %s", c->def->inputs[s].name,
+                    ic_in_name(c, s, i), t ? ic_tensor_describe(t, d, sizeof d) : "absent", msg);
+}
+
+ic_status ic_kcheck_dtype(ic_kctx *c, size_t s, size_t i, uint64_t mask) {
+  const ic_tensor *t = ic_in(c, s, i);
+  if (t && (unsigned)t->dtype < 64 && (mask & IC_DT(t->dtype))) return IC_OK;
+  char want[160] = "";
+  size_t off = 0;
+  for (int d = 0; d < 64 && off < sizeof want; d++) {
+    if (!(mask & IC_DT(d)) || !ic_dtype_name(d)) continue;
+    int n = snprintf(want + off, sizeof want - off, "%s%s", off ? " or " : "", ic_dtype_name(d));
+    if (n > 0) off += (size_t)n;
+  }
+  return ic_kfail_in(c, s, i, "expected dtype %s", want);
+}
+
+int ic_kaxis(ic_kctx *c, int64_t axis, int rank, const char *attr) {
+  int64_t lo = rank > 0 ? -rank : -1, hi = rank > 0 ? rank : 1;
+  if (axis < lo || axis >= hi) {
+    ic_kfail(c, IC_ERR_SHAPE, "attribute '%s' is %lld, expected in [%lld, %lld) for rank %d", attr,
+             (long long)axis, (long long)lo, (long long)hi, rank);
+    return -1;
+  }
+  return (int)(axis < 0 ? axis + (rank > 0 ? rank : 1) : axis);
+}
+
+ic_buffer *ic_kscratch(ic_kctx *c, size_t bytes) {
+  ic_buffer *b = ic_buffer_new(c->env ? c->env->alloc : NULL, bytes);
+  if (!b) ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory for %zu bytes of scratch", bytes);
+  return b;
+}
+
+double ic_read_f64(const ic_tensor *t, int64_t k) {
+  switch (t->dtype) {
+    case IC_FP32: return ((const float *)t->data)[k];
+    case IC_FP64: return ((const double *)t->data)[k];
+    case IC_INT32: return ((const int32_t *)t->data)[k];
+    case IC_INT64: return (double)((const int64_t *)t->data)[k];
+    case IC_INT16: return ((const int16_t *)t->data)[k];
+    case IC_INT8: return ((const int8_t *)t->data)[k];
+    case IC_UINT8: return ((const uint8_t *)t->data)[k];
+    case IC_BOOL: return ((const uint8_t *)t->data)[k] != 0;
+    default: return 0;
+  }
+}
+
+int64_t ic_read_i64(const ic_tensor *t, int64_t k) {
+  switch (t->dtype) {
+    case IC_INT64: return ((const int64_t *)t->data)[k];
+    case IC_INT32: return ((const int32_t *)t->data)[k];
+    case IC_FP32: return (int64_t)((const float *)t->data)[k];
+    case IC_FP64: return (int64_t)((const double *)t->data)[k];
+    case IC_INT16: return ((const int16_t *)t->data)[k];
+    case IC_INT8: return ((const int8_t *)t->data)[k];
+    case IC_UINT8: return ((const uint8_t *)t->data)[k];
+    case IC_BOOL: return ((const uint8_t *)t->data)[k] != 0;
+    default: return 0;
+  }
+}

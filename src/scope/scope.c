@@ -1,0 +1,88 @@
+/* Scopes: owned variables by name, with lookups falling back to the parent. */
+#include "scope/scope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ic_variable_clear(ic_variable *v) {
+  ic_tensor_reset(&v->tensor);
+  for (size_t i = 0; i < v->n_list; i++) ic_tensor_reset(&v->list[i]);
+}
+
+static void variable_free(ic_variable *v) {
+  if (!v) return;
+  ic_variable_clear(v);
+  free(v->list);
+  free(v->name);
+  free(v);
+}
+
+bool ic_variable_make_list(ic_variable *v, size_t n) {
+  ic_tensor *list = calloc(n ? n : 1, sizeof *list);
+  if (!list) return false;
+  for (size_t i = 0; i < n; i++) ic_tensor_init(&list[i]);
+  ic_variable_clear(v);
+  free(v->list);
+  v->kind = IC_VK_LIST;
+  v->list = list;
+  v->n_list = n;
+  return true;
+}
+
+ic_variable *ic_scope_find(const ic_scope *s, const char *name) {
+  for (; s; s = s->parent) {
+    ic_variable *v = ic_strmap_get(&s->vars, name);
+    if (v) return v;
+  }
+  return NULL;
+}
+
+ic_variable *ic_scope_var(ic_scope *s, const char *name) {
+  ic_variable *v = ic_strmap_get(&s->vars, name);
+  if (v) return v;
+  v = calloc(1, sizeof *v);
+  if (!v) return NULL;
+  ic_tensor_init(&v->tensor);
+  v->name = strdup(name);
+  if (!v->name || !ic_strmap_put(&s->vars, v->name, v)) {
+    variable_free(v);
+    return NULL;
+  }
+  return v;
+}
+
+ic_status ic_scope_create(ic_scope *parent, ic_scope **out) {
+  if (!out) return IC_ERR_INVALID_ARGUMENT;
+  *out = calloc(1, sizeof **out);
+  if (!*out) return IC_ERR_OUT_OF_MEMORY;
+  (*out)->parent = parent;
+  ic_strmap_init(&(*out)->vars);
+  return IC_OK;
+}
+
+void ic_scope_destroy(ic_scope *s) {
+  if (!s) return;
+  size_t it = 0;
+  const char *k;
+  void *v;
+  while (ic_strmap_next(&s->vars, &it, &k, &v)) variable_free(v);
+  ic_strmap_free(&s->vars);
+  free(s);
+}
+
+ic_status ic_scope_set(ic_scope *s, const char *name, const ic_tensor *t) {
+  if (!s || !name || !t) return IC_ERR_INVALID_ARGUMENT;
+  ic_variable *v = ic_scope_var(s, name);
+  if (!v) return IC_ERR_OUT_OF_MEMORY;
+  ic_err err;
+  v->kind = IC_VK_TENSOR;
+  return ic_tensor_copy(&v->tensor, t, NULL, &err);
+}
+
+const ic_tensor *ic_scope_get(const ic_scope *s, const char *name) {
+  if (!s || !name) return NULL;
+  ic_variable *v = ic_scope_find(s, name);
+  return v && v->kind == IC_VK_TENSOR && v->tensor.data ? &v->tensor : NULL;
+}
+
+size_t ic_scope_size(const ic_scope *s) { return s ? s->vars.n : 0; }

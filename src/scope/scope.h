@@ -1,0 +1,36 @@
+/* Variables and scopes. A variable holds a dense tensor or, for Paddle's feed and fetch
+ * holders, a list of tensors indexed by column. */
+#ifndef IC_SCOPE_SCOPE_H
+#define IC_SCOPE_SCOPE_H
+
+#include "common/strmap.h"
+#include "scope/tensor.h"
+
+typedef enum ic_var_kind {
+  IC_VK_TENSOR = 0, /* a dense (LoD) tensor */
+  IC_VK_LIST = 1    /* feed/fetch holder: a list of tensors by column */
+} ic_var_kind;
+
+typedef struct ic_variable {
+  char *name;         /* owned */
+  ic_var_kind kind;
+  ic_tensor tensor;   /* IC_VK_TENSOR */
+  size_t n_list;      /* IC_VK_LIST: column count */
+  ic_tensor *list;    /* IC_VK_LIST: n_list tensors (owned) */
+} ic_variable;
+
+struct ic_scope {
+  ic_scope *parent;   /* borrowed; outlives this scope */
+  ic_strmap vars;     /* name -> ic_variable* owned by this scope */
+};
+
+/* The variable named so in s or its ancestors, or NULL. */
+ic_variable *ic_scope_find(const ic_scope *s, const char *name);
+/* The variable named so in s itself, created empty if absent; NULL when out of memory. */
+ic_variable *ic_scope_var(ic_scope *s, const char *name);
+/* Make v a list of n empty tensors (dropping what it held); false when out of memory. */
+bool ic_variable_make_list(ic_variable *v, size_t n);
+/* Drop whatever v holds (storage released, meta kept for tensors). */
+void ic_variable_clear(ic_variable *v);
+
+#endif

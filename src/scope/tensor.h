@@ -1,0 +1,53 @@
+/* Tensors as the library sees them. The public ic_tensor handle is this same struct. */
+#ifndef IC_SCOPE_TENSOR_H
+#define IC_SCOPE_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "gc/alloc.h"
+#include "icore/icore.h"
+
+/* Level-of-detail offsets of a LoDTensor (kept for parameters; kernels ignore them). */
+typedef struct ic_lod {
+  size_t n_levels;
+  size_t *lens;        /* offsets per level */
+  uint64_t **offsets;  /* offsets[level][k] */
+} ic_lod;
+
+struct ic_tensor {
+  ic_dtype dtype;
+  int ndim;                    /* 0 is a scalar with one element */
+  int64_t dims[IC_MAX_RANK];
+  void *data;                  /* first element, inside buf; NULL when no storage */
+  ic_buffer *buf;              /* shared storage (one reference held), or NULL */
+  ic_lod *lod;                 /* owned, or NULL */
+};
+
+/* An empty tensor: no dims set, no storage. */
+void ic_tensor_init(ic_tensor *t);
+/* Drop storage and LoD; the meta (dtype, dims) stays. */
+void ic_tensor_reset(ic_tensor *t);
+/* Set dtype and dims (meta only; storage untouched). */
+void ic_tensor_set_meta(ic_tensor *t, ic_dtype dtype, int ndim, const int64_t *dims);
+/* Element count, or -1 when it overflows int64. */
+int64_t ic_numel(int ndim, const int64_t *dims);
+static inline int64_t ic_tensor_numel_(const ic_tensor *t) { return ic_numel(t->ndim, t->dims); }
+/* Replace t's storage with a fresh buffer for its current meta from allocator a (NULL:
+ * the plain allocator). */
+ic_status ic_tensor_alloc(ic_tensor *t, ic_allocator *a, ic_err *err);
+/* Make dst share src's storage and meta (dst's old storage is released; LoD not copied). */
+void ic_tensor_share(ic_tensor *dst, const ic_tensor *src);
+/* Deep copy into dst with fresh storage from a (NULL: plain); LoD copied too. */
+ic_status ic_tensor_copy(ic_tensor *dst, const ic_tensor *src, ic_allocator *a, ic_err *err);
+/* "float32[2, 3]" into buf; returns buf. */
+const char *ic_tensor_describe(const ic_tensor *t, char *buf, size_t len);
+/* "[2, 3]" into buf. */
+const char *ic_dims_str(int ndim, const int64_t *dims, char *buf, size_t len);
+bool ic_dims_equal(int na, const int64_t *a, int nb, const int64_t *b);
+void ic_lod_free(ic_lod *lod);
+ic_lod *ic_lod_clone(const ic_lod *lod);
+
+#endif
