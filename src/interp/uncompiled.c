@@ -156,8 +156,9 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   }
   if (st || (st = snapshot_aliased(u, def, &b, err))) goto done;
 
+  void *state = NULL;
   ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = b.in, .out = b.out, .err = err,
-               .env = u->a->env, .op_key = (uint64_t)idx};
+               .env = u->a->env, .op_key = (uint64_t)idx, .state = &state};
   for (size_t k = 0; k < def->n_outputs; k++) {
     if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
     for (size_t i = 0; i < b.out[k].n; i++) ic_tensor_reset(b.out[k].t[i]);
@@ -166,6 +167,7 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
     ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
     goto done;
   }
+  /* From here on the kernel may have created state, freed below. */
   for (size_t k = 0; k < def->n_outputs && !st; k++) {
     if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER)) continue;
     for (size_t i = 0; i < b.out[k].n && !st; i++) {
@@ -175,6 +177,7 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   if (!st) st = def->cpu(&c);
   if (!st && u->a->opt->check_nan_inf) st = ic_check_finite(&c, err);
   if (st) ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
+  if (state && def->free_state) def->free_state(state);
 done:
   release_snapshots(&b);
   free(attrs);

@@ -72,6 +72,7 @@ typedef struct ic_kctx {
   ic_err *err;
   ic_kenv *env;
   uint64_t op_key;        /* stable per-op number (program position) for random streams */
+  void **state;           /* this instruction's kernel state slot (see ic_opdef.free_state) */
 } ic_kctx;
 
 typedef ic_status (*ic_parse_fn)(ic_attr_reader *r, void *attrs);
@@ -89,6 +90,12 @@ struct ic_opdef {
   ic_infer_fn infer;
   ic_kernel_fn cpu;
   unsigned flags;       /* IC_OP_* */
+  /* Optional per-instruction state: a kernel may keep what is costly to rebuild (a oneDNN
+   * primitive, packed weights) in *ctx->state, creating it on first use and rebuilding it
+   * when the input shapes change. Only the thread running the instruction touches it. The
+   * compiled executor keeps it for the plan's life; the uncompiled one frees it after each
+   * op. free_state releases it (NULL state is never passed). */
+  void (*free_state)(void *state);
 };
 
 /* ---- the registry (src/kernels/registry.c) ---- */
