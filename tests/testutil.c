@@ -48,6 +48,9 @@ typedef struct config {
 
 static const config k_configs[] = {
     {"uncompiled", IC_MODE_UNCOMPILED, 1, true},
+    {"compiled serial", IC_MODE_COMPILED, 1, true},
+    {"compiled 2 threads", IC_MODE_COMPILED, 2, false},
+    {"compiled 4 threads", IC_MODE_COMPILED, 4, false},
 };
 
 ic_status tu_run_scope(const ic_program *p, ic_scope *scope, size_t n_feeds,

@@ -196,6 +196,7 @@ typedef struct ic_options {
   bool sync_after_op;  /* wait for device work after each op (ICORE_SYNC_AFTER_OP) */
   bool fuse;           /* allow inference rewrites such as conv+bn folding (ICORE_FUSE) */
   uint64_t seed;       /* seed of random ops whose `seed` attribute is 0 (ICORE_SEED) */
+  bool profile;        /* record one span per instruction of each compiled run (ICORE_PROFILE) */
 } ic_options;
 
 /* Defaults: compiled, threads 0, gc on, cache 8, fuse on, everything else off. */
@@ -219,6 +220,24 @@ ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
 
 /* The message of the last failed call on e; "" after a success. Valid until the next call. */
 const char *ic_executor_errmsg(const ic_executor *e);
+
+/* Plan cache counters since the executor was created. */
+void ic_executor_cache_stats(const ic_executor *e, uint64_t *hits, uint64_t *misses);
+
+typedef struct ic_memory_stats {
+  size_t live_bytes;    /* bytes of tensors the executor holds now */
+  size_t peak_bytes;    /* most live bytes since creation or ic_executor_reset_peak() */
+  size_t cached_bytes;  /* freed bytes kept for reuse (bounded) */
+  size_t system_allocs; /* buffers obtained from the system allocator */
+} ic_memory_stats;
+
+void ic_executor_memory_stats(const ic_executor *e, ic_memory_stats *out);
+void ic_executor_reset_peak(ic_executor *e);
+
+/* Write the last compiled run's profile (options.profile must be on) as a Chrome trace-event
+ * JSON file: one span per instruction on the thread that ran it, plus the analysis phase
+ * when that run built its plan. Perfetto and chrome://tracing open it. */
+ic_status ic_executor_write_profile(ic_executor *e, const char *path);
 
 /* ----------------------------------------------------------------------------------------
  * Building programs in memory (tests, tools, examples).

@@ -16,6 +16,7 @@ typedef struct free_node {
 
 struct ic_allocator {
   bool caching;
+  bool poison;                /* fill released buffers with 0xFF (tests) */
   size_t max_cached;
   pthread_mutex_t lock;       /* guards bins and cached_bytes */
   free_node *bins[N_BINS];    /* cached buffers by size class; the node overlays the header */
@@ -104,6 +105,7 @@ void ic_buffer_release(ic_buffer *b) {
   }
   size_t cap = b->bytes, bin = b->bin;
   atomic_fetch_sub(&a->live_bytes, cap);
+  if (a->poison) memset(b->data, 0xFF, cap);
   if (a->caching && bin != SIZE_MAX) {
     pthread_mutex_lock(&a->lock);
     if (a->cached_bytes + cap <= a->max_cached) {
@@ -117,6 +119,8 @@ void ic_buffer_release(ic_buffer *b) {
   }
   free(b);
 }
+
+void ic_allocator_set_poison(ic_allocator *a, bool on) { a->poison = on; }
 
 void ic_allocator_trim(ic_allocator *a) {
   pthread_mutex_lock(&a->lock);

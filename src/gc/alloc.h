@@ -46,6 +46,9 @@ void ic_buffer_release(ic_buffer *b);
 void ic_allocator_stats(ic_allocator *a, ic_alloc_stats *out);
 /* Restart peak tracking from the current live bytes. */
 void ic_allocator_reset_peak(ic_allocator *a);
+/* Testing aid: fill every buffer with 0xFF bytes (a NaN pattern) when it is released to
+ * the cache, so a read after free shows up as a wrong value. */
+void ic_allocator_set_poison(ic_allocator *a, bool on);
 /* Return every cached buffer to the system. */
 void ic_allocator_trim(ic_allocator *a);
 

@@ -4,19 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gc/alloc.h"
 #include "interp/interp.h"
 
 /* Cached free buffers are bounded so an executor never hoards more than this. */
 #define IC_MAX_CACHED_BYTES ((size_t)1 << 30)
-
-struct ic_executor {
-  ic_options opt;
-  ic_allocator *alloc;  /* caching allocator for every run's buffers */
-  ic_kenv env;          /* kernel environment of the calling thread */
-  ic_err err;           /* last error */
-};
 
 void ic_options_default(ic_options *o) {
   memset(o, 0, sizeof *o);
@@ -81,6 +75,7 @@ ic_status ic_options_from_env(ic_options *o, char *errbuf, size_t errlen) {
   if (!st) st = env_bool("ICORE_CHECK_NAN_INF", &o->check_nan_inf, &err);
   if (!st) st = env_bool("ICORE_SYNC_AFTER_OP", &o->sync_after_op, &err);
   if (!st) st = env_bool("ICORE_FUSE", &o->fuse, &err);
+  if (!st) st = env_bool("ICORE_PROFILE", &o->profile, &err);
   if (st) ic_err_out(&err, errbuf, errlen);
   return st;
 }
@@ -103,16 +98,102 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
     free(e);
     return IC_ERR_OUT_OF_MEMORY;
   }
-  e->env = (ic_kenv){.alloc = e->alloc, .seed = o->seed, .intra_threads = 1};
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores < 1) cores = 1;
+  e->n_threads = o->serial ? 1 : o->threads > 0 ? o->threads : (int)cores;
+  /* Kernels may use the cores the pool leaves idle, and no more. */
+  int intra = (int)(cores / e->n_threads);
+  e->env = (ic_kenv){.alloc = e->alloc, .seed = o->seed, .intra_threads = intra < 1 ? 1 : intra};
+  e->entries = calloc((size_t)o->cache_capacity, sizeof *e->entries);
+  ic_status st = e->entries ? IC_OK : IC_ERR_OUT_OF_MEMORY;
+  if (!st && e->n_threads > 1 && o->mode == IC_MODE_COMPILED) {
+    st = ic_pool_create(e->n_threads - 1, &e->env, &e->pool);
+  }
+  if (st) {
+    ic_executor_destroy(e);
+    return st;
+  }
+  e->fail_at = -1;
   ic_err_clear(&e->err);
   *out = e;
   return IC_OK;
 }
 
+void ic_executor_inject_failure(ic_executor *e, long index) { e->fail_at = index; }
+void ic_executor_poison_freed(ic_executor *e, bool on) { ic_allocator_set_poison(e->alloc, on); }
+const ic_plan *ic_executor_last_plan(const ic_executor *e) { return e->last_plan; }
+
 void ic_executor_destroy(ic_executor *e) {
   if (!e) return;
+  ic_pool_destroy(e->pool);
+  if (e->entries) ic_cache_clear(e);
+  free(e->entries);
+  free(e->spans);
   ic_allocator_destroy(e->alloc);
   free(e);
+}
+
+void ic_executor_cache_stats(const ic_executor *e, uint64_t *hits, uint64_t *misses) {
+  if (hits) *hits = e ? e->hits : 0;
+  if (misses) *misses = e ? e->misses : 0;
+}
+
+void ic_executor_memory_stats(const ic_executor *e, ic_memory_stats *out) {
+  ic_alloc_stats s;
+  ic_allocator_stats(e->alloc, &s);
+  *out = (ic_memory_stats){.live_bytes = s.live_bytes, .peak_bytes = s.peak_bytes,
+                           .cached_bytes = s.cached_bytes, .system_allocs = s.system_allocs};
+}
+
+void ic_executor_reset_peak(ic_executor *e) { ic_allocator_reset_peak(e->alloc); }
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+    else fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+ic_status ic_executor_write_profile(ic_executor *e, const char *path) {
+  if (!e || !path) return IC_ERR_INVALID_ARGUMENT;
+  if (!e->last_plan || !e->spans) {
+    return ic_err_set(&e->err, IC_ERR_INVALID_ARGUMENT,
+                      "no profile: run a compiled program with options.profile on first");
+  }
+  FILE *f = fopen(path, "w");
+  if (!f) return ic_err_set(&e->err, IC_ERR_IO, "%s: cannot open for writing", path);
+  const ic_plan *p = e->last_plan;
+  uint64_t t0 = e->analysis_t0 ? e->analysis_t0 : e->profile_t0;
+  fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+  fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
+             "\"args\":{\"name\":\"caller\"}}");
+  for (int t = 1; t < e->n_threads; t++) {
+    fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+               "\"args\":{\"name\":\"worker %d\"}}", t, t);
+  }
+  if (e->analysis_t0) {
+    fprintf(f, ",\n{\"name\":\"analysis\",\"cat\":\"analysis\",\"ph\":\"X\",\"pid\":1,"
+               "\"tid\":0,\"ts\":%.3f,\"dur\":%.3f}",
+            0.0, (e->analysis_t1 - e->analysis_t0) / 1e3);
+  }
+  for (size_t i = 0; i < e->n_spans && i < p->n_instrs; i++) {
+    const ic_span *s = &e->spans[i];
+    if (!s->end_ns) continue;
+    char where[160];
+    fprintf(f, ",\n{\"name\":");
+    json_string(f, p->instrs[i].op->type);
+    fprintf(f, ",\"cat\":\"op\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,"
+               "\"args\":{\"instr\":%zu,\"op\":",
+            s->thread, (s->start_ns - t0) / 1e3, (s->end_ns - s->start_ns) / 1e3, i);
+    json_string(f, ic_op_where(p->instrs[i].op, where, sizeof where));
+    fprintf(f, "}}");
+  }
+  fprintf(f, "\n]}\n");
+  if (fclose(f) != 0) return ic_err_set(&e->err, IC_ERR_IO, "%s: write failed", path);
+  return IC_OK;
 }
 
 const char *ic_executor_errmsg(const ic_executor *e) { return e ? e->err.msg : "NULL executor"; }
@@ -135,9 +216,21 @@ ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
   for (size_t i = 0; i < n_fetches; i++) {
     if (!fetch_names[i]) return ic_err_set(&e->err, IC_ERR_INVALID_ARGUMENT, "fetch name %zu is NULL", i);
   }
+  if (e->opt.mode == IC_MODE_COMPILED) {
+    uint64_t misses = e->misses, t0 = ic_now_ns();
+    ic_status st = ic_run_compiled(e, p, scope, n_feeds, feed_names, feeds, n_fetches,
+                                   fetch_names, fetches, &e->err);
+    if (e->misses != misses) {
+      e->analysis_t0 = t0;
+      e->analysis_t1 = t0 + (uint64_t)(e->last_analysis_ms * 1e6);
+    } else {
+      e->analysis_t0 = 0;
+    }
+    return st;
+  }
   ic_uncompiled_args a = {.prog = p, .scope = scope, .n_feeds = n_feeds,
                           .feed_names = feed_names, .feeds = feeds, .n_fetches = n_fetches,
                           .fetch_names = fetch_names, .fetches = fetches, .opt = &e->opt,
-                          .env = &e->env};
+                          .env = &e->env, .fail_at = e->fail_at};
   return ic_run_uncompiled(&a, &e->err);
 }

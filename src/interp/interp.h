@@ -5,42 +5,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/arena.h"
+#include "analysis/opseq.h"
+#include "analysis/plan.h"
+#include "gc/alloc.h"
+#include <pthread.h>
+#include <stdatomic.h>
 #include "common/err.h"
 #include "icore/icore.h"
 #include "kernels/kernel.h"
 #include "program/program.h"
 #include "scope/scope.h"
 
-/* The ops one run executes, in order: block 0 of the program plus the feed and fetch ops
- * added for requested names the program's own feed/fetch ops do not cover. */
-typedef struct ic_opseq {
-  size_t n_ops;
-  const ic_op **ops;          /* program ops and synthetic ops (in arena) */
-  const char *feed_holder;    /* name of the feed list variable */
-  const char *fetch_holder;   /* name of the fetch list variable */
-  size_t n_feed_cols;         /* columns of the feed list */
-  size_t *feed_col;           /* requested feed i -> its column */
-  size_t n_fetch_cols;        /* columns of the fetch list */
-  size_t *fetch_col;          /* requested fetch i -> its column */
-  ic_arena *arena;            /* synthetic ops and the arrays above */
-} ic_opseq;
-
-ic_status ic_opseq_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,
-                         size_t n_fetches, const char *const *fetch_names, ic_opseq *out,
-                         ic_err *err);
-void ic_opseq_free(ic_opseq *s);
-
 /* Check each feed tensor against its VarDesc (dtype, rank, dims where not -1). */
 ic_status ic_check_feeds(const ic_program *p, size_t n_feeds, const char *const *feed_names,
                          const ic_tensor *const *feeds, ic_err *err);
 
-/* Fill the feed holder in `scope` (created there) with the feeds by column and size the fetch
- * holder; both become list variables of `scope`. */
-ic_status ic_bind_feeds(const ic_opseq *seq, ic_scope *scope, size_t n_feeds,
-                        const ic_tensor *const *feeds, ic_err *err);
+/* Make the holders lists of the right sizes, empty, and put each feed in its column. */
+ic_status ic_fill_holders(const ic_opseq *seq, ic_variable *feed_h, ic_variable *fetch_h,
+                          size_t n_feeds, const ic_tensor *const *feeds, ic_err *err);
 /* Copy the fetched tensors out of the fetch holder into new caller-owned tensors. */
-ic_status ic_collect_fetches(const ic_opseq *seq, ic_scope *scope, size_t n_fetches,
+ic_status ic_collect_fetches(const ic_opseq *seq, const ic_variable *fetch_h, size_t n_fetches,
                              const char *const *fetch_names, ic_tensor **fetches, ic_err *err);
 
 /* Check every float output of an op for NaN and Inf. */
@@ -58,8 +42,82 @@ typedef struct ic_uncompiled_args {
   ic_tensor **fetches;
   const ic_options *opt;
   ic_kenv *env;
+  long fail_at;             /* testing: op index whose kernel fails, -1 for none */
 } ic_uncompiled_args;
 
 ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err);
+
+
+/* ---- the compiled executor (compiled.c, pool.c, cache.c) ---- */
+
+typedef struct ic_rstate ic_rstate;
+typedef struct ic_pool ic_pool;
+
+/* One cached plan with its reusable run state. */
+typedef struct ic_cache_entry {
+  uint64_t key;          /* XXH64 of program hash, feed and fetch names, place */
+  char *names;           /* the names as hashed, to rule out collisions */
+  size_t names_len;
+  uint64_t prog_hash;
+  size_t prog_size;
+  ic_plan *plan;
+  ic_rstate *rs;         /* created on the plan's first run */
+  uint64_t last_used;    /* LRU clock */
+} ic_cache_entry;
+
+/* A profile span: one instruction on one thread. */
+typedef struct ic_span {
+  uint64_t start_ns, end_ns;
+  uint32_t thread;       /* 0 = the calling thread, 1.. = pool workers */
+} ic_span;
+
+struct ic_executor {
+  ic_options opt;
+  ic_allocator *alloc;     /* caching allocator for every run's buffers */
+  ic_kenv env;             /* kernel environment of the calling thread */
+  ic_err err;              /* last error */
+  int n_threads;           /* executing threads: the caller plus n_threads - 1 workers */
+  ic_pool *pool;           /* NULL when serial or single-threaded */
+  size_t n_entries;        /* plan cache, at most opt.cache_capacity */
+  ic_cache_entry *entries;
+  uint64_t clock;          /* LRU clock */
+  uint64_t hits, misses;
+  double last_analysis_ms; /* analysis time of the last miss */
+  ic_plan *last_plan;      /* plan of the last compiled run (borrowed from the cache) */
+  ic_span *spans;          /* profile of the last compiled run, one per instruction */
+  size_t n_spans;
+  uint64_t profile_t0;     /* run start, for the profile */
+  uint64_t analysis_t0;    /* analysis span of the last run that built a plan (0 if none) */
+  uint64_t analysis_t1;
+  long fail_at;            /* testing: instruction/op index whose kernel fails (-1: none) */
+};
+
+/* Find or build the plan for these names; *entry is owned by the cache. */
+ic_status ic_cache_get(ic_executor *e, const ic_program *p, size_t n_feeds,
+                       const char *const *feed_names, size_t n_fetches,
+                       const char *const *fetch_names, ic_cache_entry **entry, ic_err *err);
+void ic_cache_clear(ic_executor *e);
+void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan);
+
+/* One compiled run. */
+ic_status ic_run_compiled(ic_executor *e, const ic_program *p, ic_scope *scope, size_t n_feeds,
+                          const char *const *feed_names, const ic_tensor *const *feeds,
+                          size_t n_fetches, const char *const *fetch_names,
+                          ic_tensor **fetches, ic_err *err);
+
+/* The pool: n background workers that help the calling thread run a plan. */
+ic_status ic_pool_create(int n_workers, const ic_kenv *env, ic_pool **out);
+void ic_pool_destroy(ic_pool *pool);
+
+uint64_t ic_now_ns(void);
+
+/* ---- testing hooks (not public API) ---- */
+/* Make the kernel of instruction/op `index` (program order, feed ops included) fail with
+ * IC_ERR_KERNEL on every run; -1 turns it off. */
+void ic_executor_inject_failure(ic_executor *e, long index);
+/* Poison buffers released to the executor's allocator (see ic_allocator_set_poison). */
+void ic_executor_poison_freed(ic_executor *e, bool on);
+/* The plan of the last compiled run, or NULL. */
+const ic_plan *ic_executor_last_plan(const ic_executor *e);
 
 #endif

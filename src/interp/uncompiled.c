@@ -174,7 +174,10 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
       st = ic_tensor_alloc(b.out[k].t[i], u->a->env->alloc, err);
     }
   }
-  if (!st) st = def->cpu(&c);
+  if (!st) {
+    st = u->a->fail_at == (long)idx ? ic_err_set(err, IC_ERR_KERNEL, "injected failure")
+                                    : def->cpu(&c);
+  }
   if (!st && u->a->opt->check_nan_inf) st = ic_check_finite(&c, err);
   if (st) ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
   if (state && def->free_state) def->free_state(state);
@@ -237,13 +240,16 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
   if (!root && (st = ic_scope_create(NULL, &empty))) goto oom;
   if ((st = ic_scope_create(root ? root : empty, &u.local))) goto oom;
   if (!(u.arena = ic_arena_create())) goto oom;
-  if ((st = ic_bind_feeds(&u.seq, u.local, a->n_feeds, a->feeds, err))) goto done;
+  ic_variable *fh = ic_scope_var(u.local, u.seq.feed_holder);
+  ic_variable *th = ic_scope_var(u.local, u.seq.fetch_holder);
+  if (!fh || !th) goto oom;
+  if ((st = ic_fill_holders(&u.seq, fh, th, a->n_feeds, a->feeds, err))) goto done;
   if (a->opt->gc && (st = plan_frees(&u, err))) goto done;
   for (size_t i = 0; i < u.seq.n_ops; i++) {
     if ((st = run_op(&u, i, u.seq.ops[i], err))) goto done;
     if (a->opt->gc) collect_garbage(&u, i, u.seq.ops[i]);
   }
-  st = ic_collect_fetches(&u.seq, u.local, a->n_fetches, a->fetch_names, a->fetches, err);
+  st = ic_collect_fetches(&u.seq, th, a->n_fetches, a->fetch_names, a->fetches, err);
   goto done;
 oom:
   st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "common/arena.h"
 #include "framework.pb-c.h"
 
@@ -414,6 +416,8 @@ ic_status ic_program_from_bytes(const void *data, size_t size, const char *origi
   if (!p->origin || !p->bytes || !p->arena) goto oom;
   if (size) memcpy(p->bytes, data, size);
   p->size = size;
+  p->hash = XXH64(p->bytes, size, 0);
+  atomic_init(&p->refs, 1);
   p->pb = paddle__framework__proto__program_desc__unpack(NULL, size, p->bytes);
   if (!p->pb) {
     st = ic_err_set(&err, IC_ERR_INVALID_PROGRAM,
@@ -475,8 +479,16 @@ ic_status ic_program_from_file(const char *path, ic_program **out, char *errbuf,
   return st;
 }
 
+void ic_program_retain(const ic_program *p) {
+  atomic_fetch_add_explicit(&((ic_program *)p)->refs, 1, memory_order_relaxed);
+}
+
 void ic_program_destroy(ic_program *p) {
   if (!p) return;
+  /* A program that failed to load never got past refs == 0; free it at once. */
+  if (atomic_load(&p->refs) > 0 && atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) != 1) {
+    return;
+  }
   if (p->blocks) {
     for (size_t i = 0; i < p->n_blocks; i++) ic_strmap_free(&p->blocks[i].var_index);
   }

@@ -4,6 +4,7 @@
 #ifndef IC_PROGRAM_PROGRAM_H
 #define IC_PROGRAM_PROGRAM_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -96,8 +97,10 @@ typedef struct ic_block {
 } ic_block;
 
 struct ic_program {
+  atomic_int refs;         /* the caller's handle plus plans that retain it */
   void *bytes;             /* the exact serialized bytes (owned) */
   size_t size;
+  uint64_t hash;           /* XXH64 of bytes, computed once at load */
   char *origin;            /* file name or "<memory>", for messages */
   size_t n_blocks;
   ic_block *blocks;
@@ -109,6 +112,9 @@ struct ic_program {
   void *pb;                /* the protobuf-c message our strings point into */
   struct ic_arena *arena;  /* normalized arrays */
 };
+
+/* Keep p alive until a matching ic_program_destroy(); for caches holding a plan of it. */
+void ic_program_retain(const ic_program *p);
 
 /* The declaration of name visible from block (searching parents), or NULL. */
 const ic_vardesc *ic_program_find_var(const ic_program *p, int block, const char *name);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "interp/interp.h"
+#include "analysis/opseq.h"
 
 static const char k_feed_holder[] = "feed";
 static const char k_fetch_holder[] = "fetch";
@@ -115,74 +115,3 @@ void ic_opseq_free(ic_opseq *s) {
   memset(s, 0, sizeof *s);
 }
 
-ic_status ic_check_feeds(const ic_program *p, size_t n_feeds, const char *const *feed_names,
-                         const ic_tensor *const *feeds, ic_err *err) {
-  for (size_t i = 0; i < n_feeds; i++) {
-    const ic_vardesc *v = ic_program_find_var(p, 0, feed_names[i]);
-    const ic_tensor *t = feeds[i];
-    char want[160], got[160];
-    if (!t || (!t->data && ic_numel(t->ndim, t->dims) != 0)) {
-      return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "feed '%s': no tensor given",
-                        feed_names[i]);
-    }
-    if (!v || !v->is_tensor) continue; /* checked by ic_opseq_build / not a tensor desc */
-    bool ok = v->dtype == t->dtype && v->ndim == t->ndim;
-    for (int d = 0; ok && d < v->ndim; d++) ok = v->dims[d] < 0 || v->dims[d] == t->dims[d];
-    if (!ok) {
-      snprintf(want, sizeof want, "%s", ic_dtype_name(v->dtype));
-      ic_dims_str(v->ndim, v->dims, want + strlen(want), sizeof want - strlen(want));
-      return ic_err_set(err, IC_ERR_INVALID_ARGUMENT,
-                        "feed '%s': expected %s (as the program declares it, -1 = any), "
-                        "received %s",
-                        feed_names[i], want, ic_tensor_describe(t, got, sizeof got));
-    }
-  }
-  return IC_OK;
-}
-
-ic_status ic_bind_feeds(const ic_opseq *seq, ic_scope *scope, size_t n_feeds,
-                        const ic_tensor *const *feeds, ic_err *err) {
-  ic_variable *fh = ic_scope_var(scope, seq->feed_holder);
-  if (!fh || !ic_variable_make_list(fh, seq->n_feed_cols)) return oom(err);
-  for (size_t i = 0; i < n_feeds; i++) ic_tensor_share(&fh->list[seq->feed_col[i]], feeds[i]);
-  ic_variable *th = ic_scope_var(scope, seq->fetch_holder);
-  if (!th || !ic_variable_make_list(th, seq->n_fetch_cols)) return oom(err);
-  return IC_OK;
-}
-
-ic_status ic_collect_fetches(const ic_opseq *seq, ic_scope *scope, size_t n_fetches,
-                             const char *const *fetch_names, ic_tensor **fetches, ic_err *err) {
-  ic_variable *th = ic_scope_find(scope, seq->fetch_holder);
-  for (size_t i = 0; i < n_fetches; i++) {
-    const ic_tensor *t = th && th->kind == IC_VK_LIST && seq->fetch_col[i] < th->n_list
-                             ? &th->list[seq->fetch_col[i]]
-                             : NULL;
-    if (!t || !t->buf) {
-      return ic_err_set(err, IC_ERR_NOT_FOUND,
-                        "fetch '%s': no op wrote it (is it computed by block 0?)",
-                        fetch_names[i]);
-    }
-    ic_status st = ic_tensor_clone(t, &fetches[i]);
-    if (st) return ic_err_set(err, st, "fetch '%s': out of memory copying it out", fetch_names[i]);
-  }
-  return IC_OK;
-}
-
-ic_status ic_check_finite(const ic_kctx *c, ic_err *err) {
-  for (size_t s = 0; s < c->def->n_outputs; s++) {
-    for (size_t i = 0; i < c->out[s].n; i++) {
-      const ic_tensor *t = c->out[s].t[i];
-      if (!t || !t->data || (t->dtype != IC_FP32 && t->dtype != IC_FP64)) continue;
-      int64_t n = ic_numel(t->ndim, t->dims);
-      for (int64_t k = 0; k < n; k++) {
-        double v = t->dtype == IC_FP32 ? ((const float *)t->data)[k] : ((const double *)t->data)[k];
-        if (v != v || v - v != 0) {
-          return ic_err_set(err, IC_ERR_NUMERIC, "output %s '%s' has %s at element %lld",
-                            c->def->outputs[s].name, c->out[s].names[i],
-                            v != v ? "NaN" : "Inf", (long long)k);
-        }
-      }
-    }
-  }
-  return IC_OK;
-}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# icore's one entry point on a fresh Debian machine: installs the missing Debian packages
+# (apt-get, as root or through sudo), builds, then does one job.
+#
+#   ./run.sh example   build, then run the bundled MLP example with `icore run`
+#   ./run.sh test      build, then run every test: the Release suite, the whole suite again
+#                      under AddressSanitizer + UndefinedBehaviorSanitizer, and the
+#                      scheduler tests under ThreadSanitizer
+#   ./run.sh bench     build, then run the benchmarks in bench/ (figures in the README)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PKGS=(build-essential cmake pkg-config protobuf-c-compiler libprotobuf-c-dev libxxhash-dev
+      check libsubunit-dev libopenblas-dev libdnnl-dev)
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+install_deps() {
+  local missing=()
+  for p in "${PKGS[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "run.sh: installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+build() { # build DIR [cmake args...]
+  local dir=$1; shift
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  cmake --build "$dir" -j"$JOBS"
+}
+
+job=${1:-example}
+install_deps
+case "$job" in
+  example)
+    build build
+    ./build/tools/icore run build/example/mlp.pdmodel --feed x=build/example/x.npy
+    ;;
+  test)
+    build build
+    (cd build && ctest --output-on-failure -j"$JOBS")
+    build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIC_SANITIZE=address,undefined
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$JOBS")
+    build build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIC_SANITIZE=thread
+    (cd build-tsan && TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp halt_on_error=1" \
+       ctest --output-on-failure -L scheduler)
+    ;;
+  bench)
+    build build
+    ./bench/run_all.sh build
+    ;;
+  *)
+    echo "usage: $0 example|test|bench" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,104 @@
+/* The plan: a program analyzed once for one set of feeds and fetches. Immutable after
+ * ic_plan_build() and shared by every run of it; it knows nothing of threads. */
+#ifndef IC_ANALYSIS_PLAN_H
+#define IC_ANALYSIS_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "analysis/opseq.h"
+#include "kernels/kernel.h"
+#include "program/program.h"
+
+/* How a run binds a variable. */
+typedef enum ic_pvar_kind {
+  IC_PV_TEMP = 0,     /* a temporary: local to the run, written before it is read */
+  IC_PV_PERSIST = 1,  /* a persistable: the caller's scope variable itself */
+  IC_PV_EXTERNAL = 2, /* read before any op writes it: a local copy sharing the scope's tensor */
+  IC_PV_HOLDER = 3    /* the feed or fetch list */
+} ic_pvar_kind;
+
+typedef struct ic_pvar {
+  const char *name;          /* borrowed from the program or the plan */
+  const ic_vardesc *desc;    /* its declaration, or NULL */
+  ic_pvar_kind kind;
+  bool keep;                 /* never freed: persistables, holders, feed and fetch targets */
+  uint32_t n_uses;           /* instructions that release it (its refcount at run start) */
+  int32_t first_write;       /* first instruction writing it, -1 if none */
+  int32_t last_use;          /* last instruction (program order) using its buffer, -1 if none */
+} ic_pvar;
+
+/* Variables of one slot, as indexes into the plan's variable table. */
+typedef struct ic_islot {
+  uint32_t n;
+  const uint32_t *vars;
+} ic_islot;
+
+/* Edge kinds (successor classification). */
+#define IC_EDGE_DATA 0x01u     /* read-after-write, write-after-read or write-after-write */
+#define IC_EDGE_IMPLICIT 0x02u /* program order kept for random, stateful, comm or sequential ops */
+
+typedef struct ic_instr {
+  const ic_op *op;
+  const ic_opdef *def;
+  void *attrs;               /* parsed once, def->attrs_size bytes */
+  const ic_islot *in;        /* def->n_inputs */
+  const ic_islot *out;       /* def->n_outputs */
+  uint32_t n_succ;           /* successors after pruning, ascending */
+  const uint32_t *succ;
+  const uint8_t *succ_kind;  /* IC_EDGE_* per successor */
+  uint32_t n_preds;          /* its dependency count at run start */
+  uint32_t n_gc;             /* variables whose refcount it drops when done */
+  const uint32_t *gc;
+  int64_t priority;          /* scheduling_priority: lower runs first; ties by index */
+  bool alias;                /* writes a variable it also reads: inputs are snapshotted */
+} ic_instr;
+
+typedef struct ic_plan_stats {
+  size_t edges_before_pruning;  /* data + implicit edges, deduplicated */
+  size_t edges;                 /* after transitive reduction */
+  size_t implicit_edges;        /* implicit edges kept after pruning */
+  size_t critical_path;         /* instructions on the longest dependency chain */
+  size_t max_width;             /* most instructions sharing one depth level */
+  double analysis_ms;           /* time ic_plan_build took */
+} ic_plan_stats;
+
+typedef struct ic_plan {
+  ic_arena *arena;
+  const ic_program *prog;    /* retained for the plan's life */
+  ic_opseq seq;              /* ops in order, with added feed/fetch ops */
+  size_t n_vars;
+  ic_pvar *vars;
+  size_t n_instrs;
+  ic_instr *instrs;
+  size_t n_roots;            /* instructions with no predecessors, by priority then index */
+  const uint32_t *roots;
+  uint32_t feed_holder;      /* variable indexes of the holders (UINT32_MAX if unused) */
+  uint32_t fetch_holder;
+  bool gc;                   /* built with GC on */
+  ic_plan_stats stats;
+} ic_plan;
+
+typedef struct ic_plan_options {
+  bool gc;          /* compute release lists */
+  bool sequential;  /* chain every instruction in program order */
+} ic_plan_options;
+
+ic_status ic_plan_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,
+                        size_t n_fetches, const char *const *fetch_names,
+                        const ic_plan_options *o, ic_plan **out, ic_err *err);
+void ic_plan_destroy(ic_plan *plan);
+
+/* ---- dag.c ---- */
+
+/* Build data and implicit edges, prune transitive ones, count predecessors, find roots and
+ * compute the stats. Called by ic_plan_build once instructions and variables exist. */
+ic_status ic_plan_build_dag(ic_plan *plan, bool sequential, ic_err *err);
+
+/* Whether an op type must keep its program order among its kind (random, stateful, comm). */
+unsigned ic_op_order_class(const ic_opdef *def, const char *type);
+
+#endif

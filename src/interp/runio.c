@@ -1,0 +1,82 @@
+/* Run-time plumbing shared by both executors: feeds in, fetches out, NaN/Inf checks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "interp/interp.h"
+
+static ic_status oom(ic_err *err) { return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory"); }
+
+ic_status ic_check_feeds(const ic_program *p, size_t n_feeds, const char *const *feed_names,
+                         const ic_tensor *const *feeds, ic_err *err) {
+  for (size_t i = 0; i < n_feeds; i++) {
+    const ic_vardesc *v = ic_program_find_var(p, 0, feed_names[i]);
+    const ic_tensor *t = feeds[i];
+    char want[160], got[160];
+    if (!t || (!t->data && ic_numel(t->ndim, t->dims) != 0)) {
+      return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "feed '%s': no tensor given",
+                        feed_names[i]);
+    }
+    if (!v || !v->is_tensor) continue; /* checked by ic_opseq_build / not a tensor desc */
+    bool ok = v->dtype == t->dtype && v->ndim == t->ndim;
+    for (int d = 0; ok && d < v->ndim; d++) ok = v->dims[d] < 0 || v->dims[d] == t->dims[d];
+    if (!ok) {
+      snprintf(want, sizeof want, "%s", ic_dtype_name(v->dtype));
+      ic_dims_str(v->ndim, v->dims, want + strlen(want), sizeof want - strlen(want));
+      return ic_err_set(err, IC_ERR_INVALID_ARGUMENT,
+                        "feed '%s': expected %s (as the program declares it, -1 = any), "
+                        "received %s",
+                        feed_names[i], want, ic_tensor_describe(t, got, sizeof got));
+    }
+  }
+  return IC_OK;
+}
+
+ic_status ic_fill_holders(const ic_opseq *seq, ic_variable *feed_h, ic_variable *fetch_h,
+                          size_t n_feeds, const ic_tensor *const *feeds, ic_err *err) {
+  if (feed_h->kind != IC_VK_LIST || feed_h->n_list != seq->n_feed_cols) {
+    if (!ic_variable_make_list(feed_h, seq->n_feed_cols)) return oom(err);
+  }
+  if (fetch_h->kind != IC_VK_LIST || fetch_h->n_list != seq->n_fetch_cols) {
+    if (!ic_variable_make_list(fetch_h, seq->n_fetch_cols)) return oom(err);
+  }
+  ic_variable_clear(feed_h);
+  ic_variable_clear(fetch_h);
+  for (size_t i = 0; i < n_feeds; i++) ic_tensor_share(&feed_h->list[seq->feed_col[i]], feeds[i]);
+  return IC_OK;
+}
+
+ic_status ic_collect_fetches(const ic_opseq *seq, const ic_variable *fetch_h, size_t n_fetches,
+                             const char *const *fetch_names, ic_tensor **fetches, ic_err *err) {
+  for (size_t i = 0; i < n_fetches; i++) {
+    const ic_tensor *t = fetch_h && fetch_h->kind == IC_VK_LIST && seq->fetch_col[i] < fetch_h->n_list
+                             ? &fetch_h->list[seq->fetch_col[i]]
+                             : NULL;
+    if (!t || !t->buf) {
+      return ic_err_set(err, IC_ERR_NOT_FOUND,
+                        "fetch '%s': no op wrote it (is it computed by block 0?)",
+                        fetch_names[i]);
+    }
+    ic_status st = ic_tensor_clone(t, &fetches[i]);
+    if (st) return ic_err_set(err, st, "fetch '%s': out of memory copying it out", fetch_names[i]);
+  }
+  return IC_OK;
+}
+
+ic_status ic_check_finite(const ic_kctx *c, ic_err *err) {
+  for (size_t s = 0; s < c->def->n_outputs; s++) {
+    for (size_t i = 0; i < c->out[s].n; i++) {
+      const ic_tensor *t = c->out[s].t[i];
+      if (!t || !t->data || (t->dtype != IC_FP32 && t->dtype != IC_FP64)) continue;
+      int64_t n = ic_numel(t->ndim, t->dims);
+      for (int64_t k = 0; k < n; k++) {
+        double v = t->dtype == IC_FP32 ? ((const float *)t->data)[k] : ((const double *)t->data)[k];
+        if (v != v || v - v != 0) {
+          return ic_err_set(err, IC_ERR_NUMERIC, "output %s '%s' has %s at element %lld",
+                            c->def->outputs[s].name, c->out[s].names[i],
+                            v != v ? "NaN" : "Inf", (long long)k);
+        }
+      }
+    }
+  }
+  return IC_OK;
+}

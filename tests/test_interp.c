@@ -1,0 +1,375 @@
+/* The compiled executor: failures at every position, the plan cache, GC and memory reuse,
+ * profiles. Run under ThreadSanitizer by the test command (label "scheduler"). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "interp/interp.h"
+#include "testutil.h"
+
+typedef struct cfg {
+  const char *name;
+  ic_mode mode;
+  int threads;
+  bool serial;
+} cfg;
+
+static const cfg k_cfgs[] = {{"uncompiled", IC_MODE_UNCOMPILED, 1, true},
+                             {"compiled serial", IC_MODE_COMPILED, 1, true},
+                             {"compiled 2", IC_MODE_COMPILED, 2, false},
+                             {"compiled 4", IC_MODE_COMPILED, 4, false},
+                             {"compiled 16", IC_MODE_COMPILED, 16, false}};
+#define N_CFGS (sizeof k_cfgs / sizeof k_cfgs[0])
+
+static ic_executor *make_exec(const cfg *c, bool gc) {
+  ic_options o;
+  ic_options_default(&o);
+  o.mode = c->mode;
+  o.threads = c->threads;
+  o.serial = c->serial;
+  o.gc = gc;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  return e;
+}
+
+/* x -> relu -> tanh -> ... (depth ops) -> out, plus `width` independent branches from x
+ * joined by a sum at the end. */
+static ic_program *branches(int width, int depth, int64_t n) {
+  ic_builder *b = ic_builder_create();
+  const int64_t dims[1] = {n};
+  tu_var(b, "x", IC_FP32, 1, dims);
+  tu_var(b, "out", IC_FP32, 1, dims);
+  ic_builder_feed(b, "x");
+  char names[64][32];
+  const char *ends[64];
+  for (int w = 0; w < width; w++) {
+    char prev[32] = "x";
+    for (int d = 0; d < depth; d++) {
+      snprintf(names[w], sizeof names[w], "b%d_%d", w, d);
+      tu_var(b, names[w], IC_FP32, 1, dims);
+      ic_builder_op *op = ic_builder_add_op(b, 0, d % 2 ? "tanh" : "scale");
+      ic_builder_in(op, "X", prev);
+      ic_builder_out(op, "Out", names[w]);
+      if (!(d % 2)) ic_builder_attr_float(op, "scale", 0.5f + (float)w);
+      snprintf(prev, sizeof prev, "%s", names[w]);
+    }
+    ends[w] = names[w];
+  }
+  ic_builder_op *sum = ic_builder_add_op(b, 0, "sum");
+  ic_builder_input(sum, "X", (size_t)width, ends);
+  ic_builder_out(sum, "Out", "out");
+  ic_builder_fetch(b, "out");
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  return p;
+}
+
+static ic_tensor *ramp(int64_t n) {
+  ic_tensor *t = tu_f32(1, (const int64_t[]){n}, NULL);
+  float *d = ic_tensor_data(t);
+  for (int64_t i = 0; i < n; i++) d[i] = (float)(i % 17) * 0.25f - 2.0f;
+  return t;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+START_TEST(failure_at_every_position) {
+  ic_program *p = branches(3, 6, 33);
+  ic_tensor *x = ramp(33);
+  for (size_t c = 0; c < N_CFGS; c++) {
+    ic_executor *e = make_exec(&k_cfgs[c], true);
+    ic_tensor *good = NULL, *out = NULL;
+    ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                     1, TU_NAMES("out"), &good),
+                     IC_OK);
+    size_t n_ops = p->blocks[0].n_ops;
+    for (size_t k = 0; k < n_ops; k++) {
+      ic_executor_inject_failure(e, (long)k);
+      double t0 = now_s();
+      ic_status st = ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                     TU_NAMES("out"), &out);
+      ck_assert_msg(now_s() - t0 < 5.0, "%s: a failure at %zu took too long", k_cfgs[c].name, k);
+      ck_assert_msg(st == IC_ERR_KERNEL, "%s: failure at %zu gave %s", k_cfgs[c].name, k,
+                    ic_status_name(st));
+      ck_assert_ptr_null(out);
+      char want[64];
+      snprintf(want, sizeof want, "op #%zu (%s)", k, p->blocks[0].ops[k].type);
+      tu_assert_msg(ic_executor_errmsg(e), want, "injected failure", NULL);
+      /* the same executor then runs correctly again */
+      ic_executor_inject_failure(e, -1);
+      ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                       1, TU_NAMES("out"), &out),
+                       IC_OK);
+      tu_assert_bitwise(out, good, k_cfgs[c].name);
+      ic_tensor_destroy(out);
+    }
+    ic_memory_stats ms;
+    ic_executor_memory_stats(e, &ms);
+    ck_assert_uint_eq(ms.live_bytes, 0); /* nothing held between runs */
+    ic_tensor_destroy(good);
+    ic_executor_destroy(e);
+  }
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
+START_TEST(results_agree_across_threads) {
+  ic_program *p = branches(8, 10, 1000);
+  ic_tensor *x = ramp(1000), *ref = NULL;
+  for (size_t c = 0; c < N_CFGS; c++) {
+    ic_executor *e = make_exec(&k_cfgs[c], true);
+    for (int rep = 0; rep < 20; rep++) {
+      ic_tensor *out;
+      ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                       1, TU_NAMES("out"), &out),
+                       IC_OK);
+      if (!ref) ref = out;
+      else {
+        tu_assert_bitwise(out, ref, k_cfgs[c].name);
+        ic_tensor_destroy(out);
+      }
+    }
+    ic_executor_destroy(e);
+  }
+  /* and against a direct computation */
+  const float *r = ic_tensor_cdata(ref), *xv = ic_tensor_cdata(x);
+  for (int i = 0; i < 1000; i++) {
+    double s = 0;
+    for (int w = 0; w < 8; w++) {
+      float v = xv[i];
+      for (int d = 0; d < 10; d++) v = d % 2 ? tanhf(v) : v * (0.5f + (float)w);
+      s += v;
+    }
+    ck_assert_msg(fabs(r[i] - s) < 1e-5 * (1 + fabs(s)), "element %d", i);
+  }
+  ic_tensor_destroy(ref);
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
+START_TEST(cache_hits_misses_eviction) {
+  ic_options o;
+  ic_options_default(&o);
+  o.cache_capacity = 2;
+  o.threads = 2;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ic_program *a = branches(1, 2, 8), *b = branches(1, 3, 8), *c = branches(2, 2, 8);
+  ic_tensor *x = ramp(8), *out;
+  uint64_t hits, misses;
+#define RUN(p, fetch)                                                                          \
+  do {                                                                                         \
+    ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"),                             \
+                                     (const ic_tensor *const *)&x, 1, TU_NAMES(fetch), &out),  \
+                     IC_OK);                                                                   \
+    ic_tensor_destroy(out);                                                                    \
+  } while (0)
+  RUN(a, "out");
+  RUN(a, "out");
+  ic_executor_cache_stats(e, &hits, &misses);
+  ck_assert(hits == 1 && misses == 1);
+  RUN(a, "b0_0"); /* other fetches: a miss */
+  ic_executor_cache_stats(e, &hits, &misses);
+  ck_assert(hits == 1 && misses == 2);
+  RUN(b, "out"); /* other program bytes: a miss, evicting the least recently used (a/out) */
+  RUN(a, "b0_0"); /* still cached */
+  ic_executor_cache_stats(e, &hits, &misses);
+  ck_assert(hits == 2 && misses == 3);
+  RUN(a, "out"); /* evicted: a miss */
+  ic_executor_cache_stats(e, &hits, &misses);
+  ck_assert(hits == 2 && misses == 4);
+  /* the same bytes in another program object hit */
+  size_t n;
+  const void *bytes = ic_program_bytes(a, &n);
+  ic_program *a2;
+  ck_assert_int_eq(ic_program_from_bytes(bytes, n, NULL, &a2, NULL, 0), IC_OK);
+  RUN(a2, "out");
+  ic_executor_cache_stats(e, &hits, &misses);
+  ck_assert(hits == 3 && misses == 4);
+  /* a cached plan keeps its program alive after the caller destroys it */
+  ic_program_destroy(a2);
+  ic_program_destroy(a);
+  ic_program_destroy(c);
+  RUN(b, "out");
+  ic_executor_cache_stats(e, &hits, &misses);
+  ck_assert(misses == 5); /* b/out was evicted by a/out */
+#undef RUN
+  ic_tensor_destroy(x);
+  ic_program_destroy(b);
+  ic_executor_destroy(e);
+}
+END_TEST
+
+/* A deep chain of 1 MiB activations: with GC the peak is two live buffers, not the sum. */
+START_TEST(gc_peak_is_largest_live_set) {
+  const int64_t n = 1 << 18; /* floats: 1 MiB */
+  const int depth = 24;
+  ic_program *p = branches(1, depth, n);
+  ic_tensor *x = ramp(n);
+  for (size_t c = 0; c < N_CFGS; c++) {
+    for (int gc = 0; gc < 2; gc++) {
+      ic_executor *e = make_exec(&k_cfgs[c], gc);
+      ic_tensor *out;
+      for (int rep = 0; rep < 3; rep++) {
+        ic_memory_stats before, after;
+        ic_executor_memory_stats(e, &before);
+        ic_executor_reset_peak(e);
+        ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"),
+                                         (const ic_tensor *const *)&x, 1, TU_NAMES("out"), &out),
+                         IC_OK);
+        ic_tensor_destroy(out);
+        ic_executor_memory_stats(e, &after);
+        size_t mib = (size_t)n * 4;
+        if (gc) {
+          ck_assert_msg(after.peak_bytes <= 2 * mib, "%s: peak %zu with GC", k_cfgs[c].name,
+                        after.peak_bytes);
+        } else {
+          ck_assert_msg(after.peak_bytes >= (size_t)depth * mib, "%s: peak %zu without GC",
+                        k_cfgs[c].name, after.peak_bytes);
+        }
+        /* steady state: no system allocations after the first run */
+        if (rep > 0) ck_assert_uint_eq(after.system_allocs, before.system_allocs);
+        ck_assert_uint_eq(after.live_bytes, 0);
+      }
+      ic_executor_destroy(e);
+    }
+  }
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
+START_TEST(keeps_params_feeds_fetches) {
+  /* y = relu(x) + w; z = tanh(y); fetch y and z. w persistable, x fed: all survive. */
+  ic_builder *b = ic_builder_create();
+  const int64_t d[1] = {5};
+  tu_var(b, "x", IC_FP32, 1, d);
+  tu_var(b, "r", IC_FP32, 1, d);
+  tu_var(b, "y", IC_FP32, 1, d);
+  tu_var(b, "z", IC_FP32, 1, d);
+  ic_builder_var(b, 0, "w", IC_FP32, 1, d, true);
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "relu");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "r");
+  op = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(op, "X", "r");
+  ic_builder_in(op, "Y", "w");
+  ic_builder_out(op, "Out", "y");
+  op = ic_builder_add_op(b, 0, "tanh");
+  ic_builder_in(op, "X", "y");
+  ic_builder_out(op, "Out", "z");
+  ic_builder_fetch(b, "y");
+  ic_builder_fetch(b, "z");
+  ic_program *p;
+  ck_assert_int_eq(ic_builder_build(b, &p, NULL, 0), IC_OK);
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_tensor *w = tu_f32(1, d, (const float[]){1, 2, 3, 4, 5});
+  ck_assert_int_eq(ic_scope_set(s, "w", w), IC_OK);
+  ic_tensor *x = tu_f32(1, d, (const float[]){-1, 0, 1, 2, -3});
+  for (size_t c = 0; c < N_CFGS; c++) {
+    ic_executor *e = make_exec(&k_cfgs[c], true);
+    ic_executor_poison_freed(e, true);
+    for (int rep = 0; rep < 3; rep++) {
+      ic_tensor *out[2];
+      ck_assert_int_eq(ic_executor_run(e, p, s, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 2,
+                                       TU_NAMES("y", "z"), out),
+                       IC_OK);
+      tu_assert_close(out[0], (const double[]){1, 2, 4, 6, 5}, 5, 0, 0);
+      tu_assert_close(out[1], (const double[]){tanhf(1), tanhf(2), tanhf(4), tanhf(6), tanhf(5)},
+                      5, 1e-6, 0);
+      ic_tensor_destroy(out[0]);
+      ic_tensor_destroy(out[1]);
+      tu_assert_bitwise(ic_scope_get(s, "w"), w, "parameter after run");
+      tu_assert_close(x, (const double[]){-1, 0, 1, 2, -3}, 5, 0, 0);
+    }
+    ic_executor_destroy(e);
+  }
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(w);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+START_TEST(missing_parameter_is_named) {
+  ic_builder *b = ic_builder_create();
+  const int64_t d[1] = {2};
+  tu_var(b, "x", IC_FP32, 1, d);
+  tu_var(b, "y", IC_FP32, 1, d);
+  ic_builder_var(b, 0, "w", IC_FP32, 1, d, true);
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(op, "X", "x");
+  ic_builder_in(op, "Y", "w");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_fetch(b, "y");
+  ic_tensor *x = tu_f32(1, d, NULL), *out;
+  char err[1024];
+  ck_assert_int_eq(tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), &out, err, sizeof err),
+                   IC_ERR_NOT_FOUND);
+  tu_assert_msg(err, "'w'", "elementwise_add", NULL);
+  ic_tensor_destroy(x);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+START_TEST(profile_is_written) {
+  ic_options o;
+  ic_options_default(&o);
+  o.threads = 2;
+  o.profile = true;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ck_assert_int_eq(ic_executor_write_profile(e, "/dev/null"), IC_ERR_INVALID_ARGUMENT);
+  ic_program *p = branches(2, 4, 64);
+  ic_tensor *x = ramp(64), *out;
+  ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                   TU_NAMES("out"), &out),
+                   IC_OK);
+  ic_tensor_destroy(out);
+  char *dir = tu_tmpdir(), path[512];
+  snprintf(path, sizeof path, "%s/trace.json", dir);
+  ck_assert_int_eq(ic_executor_write_profile(e, path), IC_OK);
+  char *text = tu_read_file(path, NULL);
+  ck_assert_ptr_nonnull(text);
+  tu_assert_msg(text, "\"traceEvents\"", "\"analysis\"", "\"tanh\"", "\"scale\"", "\"sum\"", NULL);
+  /* one span per instruction: count "ph":"X" minus the analysis span */
+  size_t spans = 0;
+  for (const char *q = text; (q = strstr(q, "\"ph\":\"X\"")); q++) spans++;
+  ck_assert_uint_eq(spans, p->blocks[0].n_ops + 1);
+  free(text);
+  tu_rmtree(dir);
+  free(dir);
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+  ic_executor_destroy(e);
+}
+END_TEST
+
+static TCase *tc_exec(void) {
+  TCase *tc = tcase_create("executor");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, failure_at_every_position);
+  tcase_add_test(tc, results_agree_across_threads);
+  tcase_add_test(tc, cache_hits_misses_eviction);
+  tcase_add_test(tc, gc_peak_is_largest_live_set);
+  tcase_add_test(tc, keeps_params_feeds_fetches);
+  tcase_add_test(tc, missing_parameter_is_named);
+  tcase_add_test(tc, profile_is_written);
+  return tc;
+}
+
+TU_MAIN("interp", tc_exec)
