@@ -1,15 +1,11 @@
 /* Exact dependency-graph tests on small hand-built programs: each rule, pruning, implicit
  * edges, priorities, lifetimes and release lists. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/plan.h"
 #include "testutil.h"
-
-typedef struct prog {
-  ic_builder *b;
-  ic_program *p;
-} prog;
 
 static const int64_t k_dims[1] = {4};
 

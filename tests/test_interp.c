@@ -1,6 +1,7 @@
 /* The compiled executor: failures at every position, the plan cache, GC and memory reuse,
  * profiles. Run under ThreadSanitizer by the test command (label "scheduler"). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -38,7 +38,7 @@ static ic_program *random_program(uint64_t seed, int n_ops, int nv, int *n_fetch
                                   const char ***fetches) {
   rng r = {seed * 0x9E3779B97F4A7C15ull + 12345};
   ic_builder *b = ic_builder_create();
-  static char names[64][8];
+  static char names[64][16];
   static const char *fetch_list[64];
   const int64_t d[1] = {LEN}, d2[2] = {2, LEN / 2};
   for (int v = 0; v < nv; v++) {

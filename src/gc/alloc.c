@@ -1,5 +1,10 @@
 /* Plain and caching CPU allocators. A buffer is one aligned block: a 64-byte header (the
- * ic_buffer) followed by the data, so a cached buffer is reused whole. */
+ * ic_buffer) followed by the data, so a cached buffer is reused whole.
+ *
+ * An allocator is reference-counted: its owner holds one reference and every buffer it has
+ * handed out holds one, so a buffer that outlives the executor (a kernel's output stored in
+ * the caller's scope, a tensor fetched by sharing) is still released safely; the last
+ * reference frees the allocator. After its owner lets go, releases skip the cache. */
 #include "gc/alloc.h"
 
 #include <pthread.h>
@@ -25,6 +30,8 @@ struct ic_allocator {
   atomic_size_t peak_bytes;
   atomic_size_t system_allocs;
   atomic_size_t reuses;
+  atomic_size_t refs;         /* the owner's reference plus one per outstanding buffer */
+  atomic_bool closed;         /* the owner destroyed it: stop caching */
 };
 
 _Static_assert(sizeof(ic_buffer) <= HEADER, "buffer header must fit in 64 bytes");
@@ -34,6 +41,8 @@ static ic_allocator *make(bool caching, size_t max_cached) {
   if (!a) return NULL;
   a->caching = caching;
   a->max_cached = max_cached;
+  atomic_init(&a->refs, 1);
+  atomic_init(&a->closed, false);
   pthread_mutex_init(&a->lock, NULL);
   return a;
 }
@@ -62,6 +71,16 @@ static void note_live(ic_allocator *a, size_t bytes) {
   }
 }
 
+static void allocator_free(ic_allocator *a) {
+  ic_allocator_trim(a);
+  pthread_mutex_destroy(&a->lock);
+  free(a);
+}
+
+static void unref(ic_allocator *a) {
+  if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) == 1) allocator_free(a);
+}
+
 ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes) {
   size_t cap = bytes ? bytes : 1, bin = SIZE_MAX;
   void *block = NULL;
@@ -81,8 +100,9 @@ ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes) {
     cap = (cap + 63) & ~(size_t)63;
   }
   if (!block) {
-    if (cap > SIZE_MAX - HEADER) return NULL;
-    block = aligned_alloc(64, HEADER + cap);
+    if (cap > SIZE_MAX - HEADER - 63) return NULL;
+    /* C11 wants the size a multiple of the alignment; size classes such as 80 are not. */
+    block = aligned_alloc(64, (HEADER + cap + 63) & ~(size_t)63);
     if (!block) return NULL;
     if (a) atomic_fetch_add_explicit(&a->system_allocs, 1, memory_order_relaxed);
   }
@@ -92,7 +112,10 @@ ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes) {
   b->data = (char *)block + HEADER;
   b->alloc = a;
   b->bin = bin;
-  if (a) note_live(a, cap);
+  if (a) {
+    atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
+    note_live(a, cap);
+  }
   return b;
 }
 
@@ -106,7 +129,7 @@ void ic_buffer_release(ic_buffer *b) {
   size_t cap = b->bytes, bin = b->bin;
   atomic_fetch_sub(&a->live_bytes, cap);
   if (a->poison) memset(b->data, 0xFF, cap);
-  if (a->caching && bin != SIZE_MAX) {
+  if (a->caching && bin != SIZE_MAX && !atomic_load_explicit(&a->closed, memory_order_acquire)) {
     pthread_mutex_lock(&a->lock);
     if (a->cached_bytes + cap <= a->max_cached) {
       free_node *n = (free_node *)b;
@@ -118,6 +141,7 @@ void ic_buffer_release(ic_buffer *b) {
     pthread_mutex_unlock(&a->lock);
   }
   free(b);
+  unref(a);
 }
 
 void ic_allocator_set_poison(ic_allocator *a, bool on) { a->poison = on; }
@@ -137,9 +161,9 @@ void ic_allocator_trim(ic_allocator *a) {
 
 void ic_allocator_destroy(ic_allocator *a) {
   if (!a) return;
+  atomic_store_explicit(&a->closed, true, memory_order_release);
   ic_allocator_trim(a);
-  pthread_mutex_destroy(&a->lock);
-  free(a);
+  unref(a);
 }
 
 void ic_allocator_stats(ic_allocator *a, ic_alloc_stats *out) {
