@@ -550,6 +550,24 @@ static ic_status param_tensor(const ic_scope *scope, const ic_vardesc *v, const 
   return IC_OK;
 }
 
+/* Create the directories of file below its first `from` bytes: a parameter named "fc/w"
+ * is the file fc/w of the layout, as Paddle's save op writes it. */
+static ic_status make_parents(char *file, size_t from, ic_err *err) {
+  for (char *c = file + from; (c = strchr(c, '/')); c++) {
+    *c = '\0';
+    bool ok = mkdir(file, 0777) == 0 || errno == EEXIST;
+    int e = errno;
+    *c = '/';
+    if (!ok) {
+      *c = '\0';
+      ic_err_set(err, IC_ERR_IO, "%s: cannot create the directory: %s", file, strerror(e));
+      *c = '/';
+      return err->code;
+    }
+  }
+  return IC_OK;
+}
+
 static ic_status save_params(const ic_program *p, const ic_scope *scope, const char *path,
                              ic_params_format fmt, ic_err *err) {
   const ic_vardesc **vars = NULL;
@@ -583,7 +601,8 @@ static ic_status save_params(const ic_program *p, const ic_scope *scope, const c
       char *file;
       if ((st = param_tensor(scope, vars[i], path, &t, err))) break;
       if ((st = join_path(path, vars[i]->name, &file, err))) break;
-      if (!(st = open_out(file, &f, err))) {
+      st = make_parents(file, strlen(path) + 1, err);
+      if (!st && !(st = open_out(file, &f, err))) {
         st = write_tensor(f, file, vars[i]->name, t, err);
         st = close_out(f, file, st, err);
       }
