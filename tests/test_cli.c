@@ -158,6 +158,33 @@ START_TEST(info_real_models) {
 }
 END_TEST
 
+/* A parameter with a -1 dim makes the parameter bytes unknown, and info says so. */
+START_TEST(info_unknown_size) {
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "known", IC_FP64, 2, TU_DIMS(3, 4), true);
+  ic_builder_var(b, 0, "dyn", IC_FP32, 2, TU_DIMS(-1, 8), true);
+  tu_var(b, "x", IC_INT32, 1, TU_DIMS(-1));
+  ic_builder_feed(b, "x");
+  ic_builder_fetch(b, "x");
+  void *bytes;
+  size_t n;
+  ck_assert_int_eq(ic_builder_serialize(b, &bytes, &n), IC_OK);
+  char *dir = tu_tmpdir(), path[4096];
+  snprintf(path, sizeof path, "%s/__model__", dir);
+  ck_assert(tu_write_file(path, bytes, n));
+  cli_result r = run_cli("info %s", dir);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "parameters: 2 tensors, 1 with -1 dims (e.g. 'dyn'): size unknown",
+                "the others hold 12 elements, 96 bytes", "int32[-1]",
+                "kernels: every op type has one", NULL);
+  result_free(&r);
+  free(bytes);
+  ic_builder_destroy(b);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
 /* A model whose fetches need no kernel but feed and fetch: x is fed and fetched, "fc/w" and
  * "steps" are parameters fetched directly. */
 typedef struct fixture {
@@ -455,6 +482,7 @@ static TCase *tc_cli(void) {
   TCase *tc = tcase_create("cli");
   tcase_add_test(tc, version_help_unknown);
   tcase_add_test(tc, info_real_models);
+  tcase_add_test(tc, info_unknown_size);
   tcase_add_test(tc, run_feed_fetch);
   tcase_add_test(tc, run_random_params);
   tcase_add_test(tc, run_errors);

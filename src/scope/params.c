@@ -117,12 +117,14 @@ static ic_status src_open(src *s, const char *path, const char *var, ic_err *err
                       what, var ? var : "", var ? "'" : "", strerror(e));
   }
   struct stat st;
-  if (fstat(fileno(s->f), &st) != 0 || !S_ISREG(st.st_mode)) {
+  const char *bad = fstat(fileno(s->f), &st) != 0 ? strerror(errno)
+                    : S_ISDIR(st.st_mode)          ? "is a directory, expected a file"
+                    : !S_ISREG(st.st_mode)         ? "is not a regular file"
+                                                   : NULL;
+  if (bad) {
     fclose(s->f);
     s->f = NULL;
-    return ic_err_set(err, IC_ERR_IO, "%s: %s", path,
-                      S_ISDIR(st.st_mode) ? "is a directory, expected a file"
-                                          : "not a regular file");
+    return ic_err_set(err, IC_ERR_IO, "%s: %s", path, bad);
   }
   s->size = (uint64_t)st.st_size;
   return IC_OK;
