@@ -577,7 +577,7 @@ static ic_status save_params(const ic_program *p, const ic_scope *scope, const c
   FILE *f = NULL;
   ic_status st = ic_params_list(p, &vars, &n, err);
   if (st) return st;
-  if (fmt == IC_PARAMS_AUTO) fmt = is_dir(path) ? IC_PARAMS_SEPARATE : IC_PARAMS_COMBINED;
+  fmt = resolve_format(path, fmt);
   /* Check every tensor before writing anything, so a bad scope leaves no partial files. */
   for (size_t i = 0; i < n && !st; i++) {
     const ic_tensor *t;
