@@ -154,26 +154,40 @@ typedef enum ic_params_format {
 } ic_params_format;
 
 /* Read every persistable variable of block 0 (except feed and fetch lists) from path into
- * scope, checking dtype and dims against the program's VarDesc. */
+ * scope, checking dtype and dims against the program's VarDesc (-1 matches any size). A
+ * combined file must end right after the last variable. On failure the scope is left as it
+ * was and the message names the file, the variable and the byte offset. */
 ic_status ic_params_load(const ic_program *p, const char *path, ic_params_format fmt,
                          ic_scope *scope, char *err, size_t errlen);
-/* Write every persistable variable of block 0 from scope in Paddle's format. */
+/* Write every persistable variable of block 0 from scope in Paddle's format (byte for byte
+ * what Paddle writes). IC_PARAMS_SEPARATE creates the directory. Every tensor is checked
+ * against its VarDesc before anything is written. */
 ic_status ic_params_save(const ic_program *p, const ic_scope *scope, const char *path,
                          ic_params_format fmt, char *err, size_t errlen);
 /* Fill every persistable variable with deterministic synthetic values from its VarDesc:
- * floats uniform in [-0.1, 0.1] from seed; batch_norm variances kept in [0.5, 1.5];
- * integer parameters zero. Dims of -1 are an error. */
+ * floats (float16/bfloat16 rounded to nearest even) uniform in [-0.1, 0.1]; variables read
+ * as the Variance input of a batch_norm or sync_batch_norm op uniform in [0.5, 1.5];
+ * integer and bool parameters zero. Dims of -1 are an error naming the variable.
+ * Element k of variable NAME is a pure function of (seed, NAME, k), so values do not depend
+ * on declaration order: with splitmix64 m(x),
+ *   stream = m(seed ^ m(XXH3_64bits(NAME))),  u = (m(stream ^ m(k)) >> 11) * 2^-53,
+ *   value = lo + (hi - lo) * u. */
 ic_status ic_params_random(const ic_program *p, uint64_t seed, ic_scope *scope, char *err,
                            size_t errlen);
 
-/* Serialized LoDTensor (one variable of a parameter file). */
+/* Serialized LoDTensor (one variable of a parameter file), LoD included. Loading refuses a
+ * file with bytes after the tensor. */
 ic_status ic_tensor_save_file(const ic_tensor *t, const char *path, char *err, size_t errlen);
 ic_status ic_tensor_load_file(const char *path, ic_tensor **out, char *err, size_t errlen);
 
 #define IC_LOAD_NO_PARAMS 1u /* ic_model_load: load the program only */
 
 /* Load a model: path is X.pdmodel (parameters from params_path, or X.pdiparams beside it),
- * or a directory holding __model__ plus __params__ or one file per variable. */
+ * or a directory holding __model__ plus __params__ or one file per variable (a path to the
+ * __model__ file itself works too). params_path may be a file (combined) or a directory
+ * (one file per variable). A missing X.pdiparams is an error naming it when the program
+ * has parameters. *params is a new root scope holding them; IC_LOAD_NO_PARAMS leaves it
+ * empty. */
 ic_status ic_model_load(const char *path, const char *params_path, unsigned flags,
                         ic_program **prog, ic_scope **params, char *err, size_t errlen);
 

@@ -1,0 +1,498 @@
+/* The `icore` command and the bundled example, run as the built binaries. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "npy.h"
+#include "testutil.h"
+
+typedef struct cli_result {
+  int status;  /* exit status */
+  char *out;   /* stdout */
+  char *err;   /* stderr */
+} cli_result;
+
+static char *slurp(const char *path) {
+  size_t n;
+  char *d = tu_read_file(path, &n);
+  ck_assert_ptr_nonnull(d);
+  char *s = malloc(n + 1);
+  memcpy(s, d, n);
+  s[n] = '\0';
+  free(d);
+  return s;
+}
+
+/* Run "[ENV] icore ARGS" through the shell (the caller quotes). */
+static cli_result run_env(const char *env, const char *fmt, ...) {
+  char args[8192], cmd[12288];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  char *dir = tu_tmpdir();
+  snprintf(cmd, sizeof cmd, "%s %s %s >%s/out 2>%s/err", env ? env : "", IC_CLI_PATH, args, dir,
+           dir);
+  int st = system(cmd);
+  ck_assert_msg(st != -1 && WIFEXITED(st), "cannot run: %s", cmd);
+  cli_result r = {.status = WEXITSTATUS(st)};
+  char path[4200];
+  snprintf(path, sizeof path, "%s/out", dir);
+  r.out = slurp(path);
+  snprintf(path, sizeof path, "%s/err", dir);
+  r.err = slurp(path);
+  tu_rmtree(dir);
+  free(dir);
+  return r;
+}
+
+#define run_cli(...) run_env(NULL, __VA_ARGS__)
+
+static void result_free(cli_result *r) {
+  free(r->out);
+  free(r->err);
+}
+
+static void assert_ok(const cli_result *r) {
+  ck_assert_msg(r->status == 0, "exit %d, stderr: %s", r->status, r->err);
+}
+
+/* A failure: the status, and one stderr line "icore: error: ..." holding every needle. */
+static void assert_fails(const cli_result *r, int status, ...) {
+  ck_assert_msg(r->status == status, "exit %d, expected %d; stderr: %s", r->status, status,
+                r->err);
+  ck_assert_msg(strncmp(r->err, "icore: error: ", 14) == 0, "stderr: %s", r->err);
+  const char *nl = strchr(r->err, '\n');
+  ck_assert_msg(nl && nl[1] == '\0', "not one line: %s", r->err);
+  va_list ap;
+  va_start(ap, status);
+  for (const char *n; (n = va_arg(ap, const char *));) {
+    ck_assert_msg(strstr(r->err, n) != NULL, "stderr \"%s\" lacks \"%s\"", r->err, n);
+  }
+  va_end(ap);
+}
+
+START_TEST(version_help_unknown) {
+  cli_result r = run_cli("--version");
+  assert_ok(&r);
+  ck_assert_msg(strstr(r.out, ICORE_VERSION) != NULL, "%s", r.out);
+  result_free(&r);
+  r = run_cli("help");
+  assert_ok(&r);
+  tu_assert_msg(r.out, "run", "info", "--version", NULL);
+  result_free(&r);
+  r = run_cli("run --help");
+  assert_ok(&r);
+  tu_assert_msg(r.out, "usage: icore run", "--feed", "--fetch", "--out", "--random-params",
+                "--mode", "--threads", "--repeat", "--params", NULL);
+  result_free(&r);
+  r = run_cli("help info");
+  assert_ok(&r);
+  tu_assert_msg(r.out, "usage: icore info", NULL);
+  result_free(&r);
+  r = run_cli("frobnicate x");
+  assert_fails(&r, 2, "unknown command 'frobnicate'", NULL);
+  result_free(&r);
+  r = run_cli("");
+  ck_assert_int_eq(r.status, 2);
+  result_free(&r);
+  r = run_cli("info");
+  assert_fails(&r, 2, "info expects 1 argument", NULL);
+  result_free(&r);
+  r = run_cli("info a b");
+  assert_fails(&r, 2, "got 2", NULL);
+  result_free(&r);
+}
+END_TEST
+
+/* The op types /work/shared/models/README.md lists per model. */
+START_TEST(info_real_models) {
+  static const struct {
+    const char *rel, *feed, *ops;
+  } models[] = {
+      {"paddle/mobilenet_v2/inference.pdmodel", "float32[-1, 3, 224, 224]",
+       "batch_norm relu6 conv2d depthwise_conv2d elementwise_add softmax scale pool2d matmul "
+       "flatten_contiguous_range feed fetch"},
+      {"paddle/pphgnet_plate/inference.pdmodel", "float32[",
+       "batch_norm elementwise_add relu elementwise_mul conv2d depthwise_conv2d concat pool2d "
+       "softmax scale matmul_v2 flatten_contiguous_range feed fetch"},
+      {"paddle/ppocr_rec_svtr/inference.pdmodel", "float32[",
+       "batch_norm hard_swish conv2d elementwise_add fill_constant matmul_v2 depthwise_conv2d "
+       "transpose2 slice reshape2 dropout swish layer_norm softmax shape pool2d scale relu "
+       "hard_sigmoid elementwise_mul squeeze2 flatten_contiguous_range concat assign feed fetch"},
+      {"paddle/crnn_rec/inference.pdmodel", "float32[-1, 3, 32, -1]",
+       "conv2d batch_norm elementwise_add relu hard_swish depthwise_conv2d pool2d hard_sigmoid "
+       "elementwise_mul transpose2 fill_constant_batch_size_like squeeze2 softmax scale rnn "
+       "matmul feed fetch"},
+  };
+  for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+    char path[4096];
+    ck_assert_msg(tu_shared(models[m].rel, path, sizeof path), "missing %s", models[m].rel);
+    cli_result r = run_cli("info %s", path);
+    assert_ok(&r);
+    tu_assert_msg(r.out, "feed targets:", "fetch targets:", models[m].feed, "op types:",
+                  "parameters:", "no kernel yet for:", NULL);
+    /* every op type appears as a line "  TYPE   COUNT" */
+    char ops[1024];
+    snprintf(ops, sizeof ops, "%s", models[m].ops);
+    size_t listed = 0;
+    for (char *save, *t = strtok_r(ops, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+      char line[128];
+      snprintf(line, sizeof line, "\n  %s ", t);
+      ck_assert_msg(strstr(r.out, line) != NULL, "%s: op type %s not listed:\n%s",
+                    models[m].rel, t, r.out);
+      listed++;
+    }
+    char count[64];
+    snprintf(count, sizeof count, "%zu op types", listed);
+    tu_assert_msg(r.out, count, NULL);
+    result_free(&r);
+  }
+  cli_result r = run_cli("info /nonexistent/model.pdmodel");
+  assert_fails(&r, 1, "/nonexistent/model.pdmodel", NULL);
+  result_free(&r);
+}
+END_TEST
+
+/* A parameter with a -1 dim makes the parameter bytes unknown, and info says so. */
+START_TEST(info_unknown_size) {
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "known", IC_FP64, 2, TU_DIMS(3, 4), true);
+  ic_builder_var(b, 0, "dyn", IC_FP32, 2, TU_DIMS(-1, 8), true);
+  tu_var(b, "x", IC_INT32, 1, TU_DIMS(-1));
+  ic_builder_feed(b, "x");
+  ic_builder_fetch(b, "x");
+  void *bytes;
+  size_t n;
+  ck_assert_int_eq(ic_builder_serialize(b, &bytes, &n), IC_OK);
+  char *dir = tu_tmpdir(), path[4096];
+  snprintf(path, sizeof path, "%s/__model__", dir);
+  ck_assert(tu_write_file(path, bytes, n));
+  cli_result r = run_cli("info %s", dir);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "parameters: 2 tensors, 1 with -1 dims (e.g. 'dyn'): size unknown",
+                "the others hold 12 elements, 96 bytes", "int32[-1]",
+                "kernels: every op type has one", NULL);
+  result_free(&r);
+  free(bytes);
+  ic_builder_destroy(b);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
+/* A model whose fetches need no kernel but feed and fetch: x is fed and fetched, "fc/w" and
+ * "steps" are parameters fetched directly. */
+typedef struct fixture {
+  char *dir;
+  char model[4096], params[4096], xnpy[4096];
+  ic_tensor *x, *w, *steps;
+} fixture;
+
+static void path_of(char *buf, const fixture *f, const char *name) {
+  snprintf(buf, 4096, "%s/%s", f->dir, name);
+}
+
+static void save_npy(const fixture *f, const char *name, const ic_tensor *t) {
+  char p[4096], err[1024];
+  path_of(p, f, name);
+  ck_assert_msg(ic_npy_save(p, t, err, sizeof err) == IC_OK, "%s", err);
+}
+
+static fixture make_fixture(void) {
+  fixture f = {.dir = tu_tmpdir()};
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 2, TU_DIMS(-1, 3));
+  ic_builder_var(b, 0, "fc/w", IC_FP32, 2, TU_DIMS(2, 2), true);
+  ic_builder_var(b, 0, "steps", IC_INT64, 1, TU_DIMS(3), true);
+  ic_builder_feed(b, "x");
+  ic_builder_fetch(b, "x");
+  ic_builder_fetch(b, "fc/w");
+  void *bytes;
+  size_t n;
+  ck_assert_int_eq(ic_builder_serialize(b, &bytes, &n), IC_OK);
+  path_of(f.model, &f, "model.pdmodel");
+  ck_assert(tu_write_file(f.model, bytes, n));
+  /* the same program in the old layout: dir/__model__ and one file per parameter */
+  char sep[4096], m2[4200];
+  path_of(sep, &f, "sep");
+  ck_assert_int_eq(mkdir(sep, 0777), 0);
+  snprintf(m2, sizeof m2, "%s/__model__", sep);
+  ck_assert(tu_write_file(m2, bytes, n));
+  /* and without any parameter file */
+  path_of(m2, &f, "bare.pdmodel");
+  ck_assert(tu_write_file(m2, bytes, n));
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  f.x = tu_f32(2, TU_DIMS(2, 3), (const float[]){1, 2, 3, 4, 5, 6});
+  f.w = tu_f32(2, TU_DIMS(2, 2), (const float[]){0.5f, -1.5f, 2.25f, 8});
+  f.steps = tu_i64(1, TU_DIMS(3), (const int64_t[]){7, -2, 1ll << 40});
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ck_assert_int_eq(ic_scope_set(s, "fc/w", f.w), IC_OK);
+  ck_assert_int_eq(ic_scope_set(s, "steps", f.steps), IC_OK);
+  path_of(f.params, &f, "model.pdiparams");
+  ck_assert_msg(ic_params_save(p, s, f.params, IC_PARAMS_COMBINED, err, sizeof err) == IC_OK,
+                "%s", err);
+  /* a parameter named "fc/w" lives in a subdirectory of the old layout (created by the save) */
+  ck_assert_msg(ic_params_save(p, s, sep, IC_PARAMS_SEPARATE, err, sizeof err) == IC_OK, "%s",
+                err);
+  path_of(f.xnpy, &f, "x.npy");
+  save_npy(&f, "x.npy", f.x);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  free(bytes);
+  ic_builder_destroy(b);
+  return f;
+}
+
+static void fixture_free(fixture *f) {
+  ic_tensor_destroy(f->x);
+  ic_tensor_destroy(f->w);
+  ic_tensor_destroy(f->steps);
+  tu_rmtree(f->dir);
+  free(f->dir);
+}
+
+static ic_tensor *load_out(const fixture *f, const char *rel) {
+  char p[4096], err[1024];
+  path_of(p, f, rel);
+  ic_tensor *t;
+  ck_assert_msg(ic_npy_load(p, &t, err, sizeof err) == IC_OK, "%s", err);
+  return t;
+}
+
+START_TEST(run_feed_fetch) {
+  fixture f = make_fixture();
+  cli_result r = run_cli("run %s --feed x=%s --out %s/out", f.model, f.xnpy, f.dir);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "x: float32[2, 3]  min=1 max=6 mean=3.5  first: 1 2 3 4 5 6",
+                "fc/w: float32[2, 2]  min=-1.5 max=8 mean=2.3125  first: 0.5 -1.5 2.25 8", NULL);
+  ic_tensor *x = load_out(&f, "out/x.npy"), *w = load_out(&f, "out/fc_w.npy");
+  tu_assert_bitwise(x, f.x, "x.npy");
+  tu_assert_bitwise(w, f.w, "fc_w.npy");
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(w);
+  result_free(&r);
+  /* an explicit fetch of an integer parameter, other executor settings, --name=value */
+  r = run_cli("run %s --feed=x=%s --fetch steps --mode uncompiled --threads 2 --repeat 3",
+              f.model, f.xnpy);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "steps: int64[3]  min=-2 max=1099511627776", "first: 7 -2 1099511627776",
+                "time: 3 runs", NULL);
+  ck_assert_ptr_null(strstr(r.out, "x: float32"));
+  result_free(&r);
+  /* the old layout: a directory with __model__ and one file per parameter */
+  r = run_cli("run %s/sep --feed x=%s --fetch fc/w", f.dir, f.xnpy);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "fc/w: float32[2, 2]  min=-1.5 max=8", NULL);
+  result_free(&r);
+  /* --params given explicitly */
+  r = run_cli("run %s/bare.pdmodel --params %s --feed x=%s --fetch steps", f.dir, f.params,
+              f.xnpy);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "steps: int64[3]  min=-2", NULL);
+  result_free(&r);
+  /* ICORE_* variables reach the executor options */
+  r = run_env("ICORE_MODE=uncompiled ICORE_THREADS=3", "run %s --feed x=%s", f.model, f.xnpy);
+  assert_ok(&r);
+  result_free(&r);
+  fixture_free(&f);
+}
+END_TEST
+
+START_TEST(run_random_params) {
+  fixture f = make_fixture();
+  /* no parameter file beside bare.pdmodel: an error naming it, unless synthesized */
+  cli_result r = run_cli("run %s/bare.pdmodel --feed x=%s", f.dir, f.xnpy);
+  assert_fails(&r, 1, "bare.pdiparams", NULL);
+  result_free(&r);
+  r = run_cli("run %s/bare.pdmodel --random-params 5 --feed x=%s --out %s/rnd", f.dir, f.xnpy,
+              f.dir);
+  assert_ok(&r);
+  ic_tensor *w = load_out(&f, "rnd/fc_w.npy");
+  tu_assert_shape(w, IC_FP32, 2, TU_DIMS(2, 2));
+  const float *v = ic_tensor_cdata(w);
+  for (int k = 0; k < 4; k++) ck_assert(v[k] >= -0.1f && v[k] <= 0.1f && v[k] != 0);
+  result_free(&r);
+  /* the same seed gives the same values */
+  r = run_cli("run %s/bare.pdmodel --random-params 5 --feed x=%s --out %s/rnd2", f.dir, f.xnpy,
+              f.dir);
+  assert_ok(&r);
+  ic_tensor *w2 = load_out(&f, "rnd2/fc_w.npy");
+  tu_assert_bitwise(w, w2, "same seed");
+  ic_tensor_destroy(w2);
+  ic_tensor_destroy(w);
+  result_free(&r);
+  r = run_cli("run %s --random-params 5 --params %s --feed x=%s", f.model, f.params, f.xnpy);
+  assert_fails(&r, 2, "--random-params", NULL);
+  result_free(&r);
+  r = run_cli("run %s --random-params -3 --feed x=%s", f.model, f.xnpy);
+  assert_fails(&r, 2, "--random-params '-3'", NULL);
+  result_free(&r);
+  fixture_free(&f);
+}
+END_TEST
+
+START_TEST(run_errors) {
+  fixture f = make_fixture();
+  /* a feed target that is not given */
+  cli_result r = run_cli("run %s", f.model);
+  assert_fails(&r, 2, "feed target 'x'", "float32[-1, 3]", "--feed x=", NULL);
+  result_free(&r);
+  /* the wrong dtype and the wrong shape: expected and received */
+  ic_tensor *x64 = tu_f64(2, TU_DIMS(2, 3), NULL), *x24 = tu_f32(2, TU_DIMS(2, 4), NULL);
+  save_npy(&f, "x64.npy", x64);
+  save_npy(&f, "x24.npy", x24);
+  r = run_cli("run %s --feed x=%s/x64.npy", f.model, f.dir);
+  assert_fails(&r, 1, "feed 'x'", "expected float32[-1, 3]", "received float64[2, 3]", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s/x24.npy", f.model, f.dir);
+  assert_fails(&r, 1, "feed 'x'", "expected float32[-1, 3]", "received float32[2, 4]", NULL);
+  result_free(&r);
+  ic_tensor_destroy(x64);
+  ic_tensor_destroy(x24);
+  /* a feed file that does not exist, and one that is no .npy */
+  r = run_cli("run %s --feed x=%s/nope.npy", f.model, f.dir);
+  assert_fails(&r, 1, "feed 'x'", "nope.npy", NULL);
+  result_free(&r);
+  char bad[4096];
+  path_of(bad, &f, "bad.npy");
+  ck_assert(tu_write_file(bad, "not numpy at all", 16));
+  r = run_cli("run %s --feed x=%s", f.model, bad);
+  assert_fails(&r, 1, bad, "not a .npy file", NULL);
+  result_free(&r);
+  /* an unknown fetch */
+  r = run_cli("run %s --feed x=%s --fetch nope", f.model, f.xnpy);
+  assert_fails(&r, 1, "'nope'", NULL);
+  result_free(&r);
+  /* malformed command lines */
+  r = run_cli("run %s --feed x", f.model);
+  assert_fails(&r, 2, "NAME=FILE.npy", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --feed x=%s", f.model, f.xnpy, f.xnpy);
+  assert_fails(&r, 2, "twice", NULL);
+  result_free(&r);
+  r = run_cli("run %s --bogus", f.model);
+  assert_fails(&r, 2, "unknown option '--bogus'", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --out", f.model, f.xnpy);
+  assert_fails(&r, 2, "--out needs a value", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --mode fast", f.model, f.xnpy);
+  assert_fails(&r, 2, "--mode 'fast'", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --threads -1", f.model, f.xnpy);
+  assert_fails(&r, 2, "--threads '-1'", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --repeat 0", f.model, f.xnpy);
+  assert_fails(&r, 2, "--repeat '0'", NULL);
+  result_free(&r);
+  r = run_env("ICORE_MODE=bogus", "run %s --feed x=%s", f.model, f.xnpy);
+  assert_fails(&r, 2, "ICORE_MODE", NULL);
+  result_free(&r);
+  /* a model that does not exist, and a corrupt parameter file */
+  r = run_cli("run %s/missing.pdmodel --feed x=%s", f.dir, f.xnpy);
+  assert_fails(&r, 1, "missing.pdmodel", NULL);
+  result_free(&r);
+  ck_assert(tu_write_file(f.params, "\0\0\0\0", 4));
+  r = run_cli("run %s --feed x=%s", f.model, f.xnpy);
+  assert_fails(&r, 1, f.params, "variable 'fc/w'", "byte offset 4", "truncated", NULL);
+  result_free(&r);
+  fixture_free(&f);
+}
+END_TEST
+
+/* ---- the bundled example ---- */
+
+static void check_example_dir(const char *dir) {
+  char path[4096], err[1024];
+  snprintf(path, sizeof path, "%s/mlp.pdmodel", dir);
+  ic_program *p;
+  ic_scope *s;
+  ck_assert_msg(ic_model_load(path, NULL, 0, &p, &s, err, sizeof err) == IC_OK, "%s", err);
+  ck_assert_uint_eq(ic_scope_size(s), 4);
+  static const struct {
+    const char *name;
+    int ndim;
+    int64_t dims[2];
+  } params[] = {{"fc1.w", 2, {16, 32}}, {"fc1.b", 1, {32}}, {"fc2.w", 2, {32, 10}},
+                {"fc2.b", 1, {10}}};
+  for (size_t i = 0; i < 4; i++) {
+    const ic_tensor *t = ic_scope_get(s, params[i].name);
+    ck_assert_msg(t != NULL, "%s missing", params[i].name);
+    tu_assert_shape(t, IC_FP32, params[i].ndim, params[i].dims);
+    const float *v = ic_tensor_cdata(t);
+    bool nonzero = false;
+    for (int64_t k = 0; k < ic_tensor_numel(t); k++) {
+      ck_assert(v[k] > -0.6f && v[k] < 0.6f);
+      nonzero |= v[k] != 0;
+    }
+    ck_assert(nonzero);
+  }
+  ck_assert_str_eq(ic_program_feed_target(p, 0), "x");
+  ck_assert_str_eq(ic_program_fetch_target(p, 0), "softmax.tmp_0");
+  snprintf(path, sizeof path, "%s/x.npy", dir);
+  ic_tensor *x;
+  ck_assert_msg(ic_npy_load(path, &x, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(x, IC_FP32, 2, TU_DIMS(4, 16));
+  ic_tensor_destroy(x);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+}
+
+START_TEST(example_files) {
+  /* what the build wrote */
+  check_example_dir(IC_BUILD_DIR "/example");
+  /* written again: the same bytes (deterministic) */
+  char *dir = tu_tmpdir(), cmd[8192];
+  snprintf(cmd, sizeof cmd, "%s %s", IC_MAKE_EXAMPLE_PATH, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  check_example_dir(dir);
+  static const char *const files[] = {"mlp.pdmodel", "mlp.pdiparams", "x.npy"};
+  for (size_t i = 0; i < 3; i++) {
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s/example/%s", IC_BUILD_DIR, files[i]);
+    snprintf(b, sizeof b, "%s/%s", dir, files[i]);
+    size_t na, nb;
+    void *da = tu_read_file(a, &na), *db = tu_read_file(b, &nb);
+    ck_assert_msg(da && db && na == nb && memcmp(da, db, na) == 0, "%s differs", files[i]);
+    free(da);
+    free(db);
+  }
+  /* icore info describes it */
+  cli_result r = run_cli("info %s/mlp.pdmodel", dir);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "x ", "float32[-1, 16]", "softmax.tmp_0", "float32[-1, 10]", "\n  mul ",
+                "\n  elementwise_add ", "\n  relu ", "\n  softmax ",
+                "parameters: 4 tensors, 874 elements, 3496 bytes", NULL);
+  result_free(&r);
+  ck_assert_int_ne(system(IC_MAKE_EXAMPLE_PATH " >/dev/null 2>&1"), 0);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
+static TCase *tc_cli(void) {
+  TCase *tc = tcase_create("cli");
+  tcase_add_test(tc, version_help_unknown);
+  tcase_add_test(tc, info_real_models);
+  tcase_add_test(tc, info_unknown_size);
+  tcase_add_test(tc, run_feed_fetch);
+  tcase_add_test(tc, run_random_params);
+  tcase_add_test(tc, run_errors);
+  return tc;
+}
+
+static TCase *tc_example(void) {
+  TCase *tc = tcase_create("example");
+  tcase_add_test(tc, example_files);
+  return tc;
+}
+
+TU_MAIN("cli", tc_cli, tc_example)
