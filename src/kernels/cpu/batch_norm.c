@@ -188,9 +188,12 @@ static void put(ic_tensor *t, int64_t i, double v) {
   else ((double *)t->data)[i] = v;
 }
 
-/* Give a SHARE output its own buffer (training writes the statistics). */
-static ic_status own(ic_kctx *c, ic_tensor *t) {
-  return t ? ic_tensor_alloc(t, c->env->alloc, c->err) : IC_OK;
+/* Give a SHARE output its own buffer (training writes the statistics). The running
+ * statistics are persistable variables of the caller's scope in real programs, and that scope
+ * may outlive the executor whose caching allocator would otherwise own their buffers, so
+ * those come from the system allocator (a == NULL). */
+static ic_status own(ic_kctx *c, ic_tensor *t, ic_allocator *a) {
+  return t ? ic_tensor_alloc(t, a, c->err) : IC_OK;
 }
 
 static ic_status run(ic_kctx *c) {
@@ -221,8 +224,8 @@ static ic_status run(ic_kctx *c) {
       var[ch] = get(rvar, ch);
     }
   } else {
-    if ((st = own(c, mean_out)) || (st = own(c, var_out)) || (st = own(c, saved_mean)) ||
-        (st = own(c, saved_var))) {
+    if ((st = own(c, mean_out, NULL)) || (st = own(c, var_out, NULL)) ||
+        (st = own(c, saved_mean, c->env->alloc)) || (st = own(c, saved_var, c->env->alloc))) {
       goto done;
     }
     if (N * S == 1) {
