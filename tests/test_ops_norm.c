@@ -325,7 +325,10 @@ START_TEST(bn_persistable_statistics) {
                   "%s", err);
     double ref[36], bm[3] = {0}, bv[3] = {0};
     for (int i = 0; i < 36; i++) bm[(i / 6) % 3] += xf[i] / 12.0;
-    for (int i = 0; i < 36; i++) bv[(i / 6) % 3] += (xf[i] - bm[(i / 6) % 3]) * (xf[i] - bm[(i / 6) % 3]) / 12.0;
+    for (int i = 0; i < 36; i++) {
+      double dev = xf[i] - bm[(i / 6) % 3];
+      bv[(i / 6) % 3] += dev * dev / 12.0;
+    }
     for (int i = 0; i < 36; i++) {
       int c = (i / 6) % 3;
       double mm = train ? bm[c] : m[c], vv = train ? bv[c] : v[c];

@@ -297,6 +297,15 @@ START_TEST(lstm_sequence_length) {
   lstm_case o = {.T = 4, .B = 1, .I = 2, .H = 5, .L = 1, .bidi = true, .len = one,
                  .len_dt = IC_INT64, .dt = IC_FP32};
   lstm_check(&o, 14);
+  /* batches of 4 and more take the per-step GEMM instead of one GEMV per sequence */
+  static const int64_t five[] = {4, 1, 0, 3, 4};
+  lstm_case g = {.T = 4, .B = 5, .I = 3, .H = 6, .L = 2, .bidi = true, .len = five,
+                 .len_dt = IC_INT64, .dt = IC_FP32};
+  lstm_check(&g, 18);
+  g.len = NULL, g.B = 4, g.bidi = false;
+  lstm_check(&g, 19);
+  g.dt = IC_FP64, g.bidi = true;
+  lstm_check(&g, 20);
 }
 END_TEST
 

@@ -183,9 +183,32 @@ static void gemm_nt(bool f64, int64_t M, int64_t N, int64_t K, const void *A, in
   }
 }
 
+/* g[b] += W_hh * h[b] for the live rows b. A small batch goes row by row through GEMV: a GEMM
+ * call would repack all of W_hh on every step, which costs as much as the product itself
+ * when the batch is 1. */
+static void step_gemm(bool f64, int64_t B, int64_t G, int64_t H, const void *h,
+                      const void *w_hh, void *g, const bool *live) {
+  if (B >= 4) {
+    gemm_nt(f64, B, G, H, h, H, w_hh, H, 1.0, g, G);
+    return;
+  }
+  for (int64_t b = 0; b < B; b++) {
+    if (!live[b]) continue;
+    if (f64) {
+      cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)G, (int)H, 1.0, w_hh, (int)H,
+                  (const double *)h + b * H, 1, 1.0, (double *)g + b * G, 1);
+    } else {
+      cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)G, (int)H, 1.0f, w_hh, (int)H,
+                  (const float *)h + b * H, 1, 1.0f, (float *)g + b * G, 1);
+    }
+  }
+}
+
 /* Per type: add both biases to every row of the gate pre-activations, and one LSTM step for
- * the batch (rows whose sequence has ended write zeros and keep their state). */
-#define DEFINE_LSTM(T, SUF, EXP, TANH)                                                        \
+ * the batch (rows whose sequence has ended write zeros and keep their state). sigmoid and
+ * tanh are Paddle's sigmoid_v2 and tanh_v2, 1 / (1 + e^-x) and 2 / (1 + e^-2x) - 1: no
+ * clipping, and tanh through exp is several times faster than libm's tanhf. */
+#define DEFINE_LSTM(T, SUF, EXP)                                                              \
   static void add_bias_##SUF(T *g, int64_t rows, int64_t n, const T *bi, const T *bh) {       \
     for (int64_t r = 0; r < rows; r++) {                                                      \
       T *p = g + r * n;                                                                       \
@@ -193,6 +216,7 @@ static void gemm_nt(bool f64, int64_t M, int64_t N, int64_t K, const void *A, in
     }                                                                                         \
   }                                                                                           \
   static inline T sigm_##SUF(T v) { return (T)1 / ((T)1 + EXP(-v)); }                         \
+  static inline T tanh_##SUF(T v) { return (T)2 / ((T)1 + EXP((T)-2 * v)) - (T)1; }           \
   static void step_##SUF(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B, int64_t H,   \
                          const bool *live) {                                                  \
     for (int64_t b = 0; b < B; b++) {                                                         \
@@ -205,9 +229,9 @@ static void gemm_nt(bool f64, int64_t M, int64_t N, int64_t K, const void *A, in
       T *hb = h + b * H, *cb = c + b * H;                                                     \
       for (int64_t j = 0; j < H; j++) {                                                       \
         T ig = sigm_##SUF(gb[j]), fg = sigm_##SUF(gb[H + j]);                                 \
-        T cand = TANH(gb[2 * H + j]), og = sigm_##SUF(gb[3 * H + j]);                         \
+        T cand = tanh_##SUF(gb[2 * H + j]), og = sigm_##SUF(gb[3 * H + j]);                   \
         T cn = cand * ig + cb[j] * fg;                                                        \
-        T hn = og * TANH(cn);                                                                 \
+        T hn = og * tanh_##SUF(cn);                                                           \
         cb[j] = cn;                                                                           \
         hb[j] = hn;                                                                           \
         o[j] = hn;                                                                            \
@@ -215,8 +239,8 @@ static void gemm_nt(bool f64, int64_t M, int64_t N, int64_t K, const void *A, in
     }                                                                                         \
   }
 
-DEFINE_LSTM(float, f32, expf, tanhf)
-DEFINE_LSTM(double, f64, exp, tanh)
+DEFINE_LSTM(float, f32, expf)
+DEFINE_LSTM(double, f64, exp)
 
 static ic_status run(ic_kctx *c) {
   const rnn_attrs *a = c->attrs;
@@ -230,8 +254,8 @@ static ic_status run(ic_kctx *c) {
   ic_tensor *last_h = ic_out(c, OUT_STATE, 0), *last_c = ic_out(c, OUT_STATE, 1);
   const ic_tensor *init_h = ic_in(c, IN_PRESTATE, 0), *init_c = ic_in(c, IN_PRESTATE, 1);
 
-  /* Scratch: gates [T*B, 4H], h and c [B, H], lengths, live flags, and the outputs of the
-   * layers below the last (two buffers alternate from the third layer on). */
+  /* Scratch: lengths, gates [T*B, 4H], h and c [B, H], the outputs of the layers below the
+   * last (two buffers alternate from the third layer on), and per-step live flags. */
   const size_t n_gates = (size_t)(T * B * G), n_state = (size_t)(B * H);
   const size_t n_layer = (size_t)(T * B * D * H), n_bufs = L > 2 ? 2 : (size_t)(L - 1);
   const size_t bytes = (n_gates + 2 * n_state + n_bufs * n_layer) * es +
@@ -247,7 +271,7 @@ static ic_status run(ic_kctx *c) {
   p += n_state * es;
   void *cst = p;
   p += n_state * es;
-  void *bufs[2] = {p, p + n_layer * es};
+  void *bufs[2] = {p, n_bufs > 1 ? p + n_layer * es : p};
   p += n_bufs * n_layer * es;
   bool *live = (bool *)p;
   ic_status st = IC_OK;
@@ -282,7 +306,7 @@ static ic_status run(ic_kctx *c) {
         for (int64_t b = 0; b < B; b++) any |= (live[b] = t < len[b]);
         char *g_t = (char *)gates + (size_t)(t * B * G) * es;
         char *o_t = (char *)dst + (size_t)((t * B) * D * H + d * H) * es;
-        if (any) gemm_nt(f64, B, G, H, h, H, w_hh, H, 1.0, g_t, G);
+        if (any) step_gemm(f64, B, G, H, h, w_hh, g_t, live);
         if (f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live);
         else step_f32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live);
       }
