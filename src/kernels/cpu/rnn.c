@@ -1,0 +1,343 @@
+/* rnn: Paddle's multi-layer, optionally bidirectional recurrent op (the cuDNN-style "rnn" op
+ * paddle.nn.LSTM/GRU/SimpleRNN emit). icore implements mode LSTM for inference (is_test);
+ * GRU, RNN_TANH and RNN_RELU and the training mode are refused as unsupported.
+ *
+ * Input is time-major [T, B, I]. PreState holds init_h and init_c, each [L * D, B, H] (L
+ * layers, D = 2 when is_bidirec, the row for layer l and direction d is l * D + d). WeightList
+ * holds all weights, then all biases, each group ordered by layer then direction:
+ *   for l, d: W_ih [4H, in_l], W_hh [4H, H]   (in_0 = I, in_l = D * H after)
+ *   for l, d: b_ih [4H], b_hh [4H]
+ * Gate rows are ordered i, f, c~, o: i = sigmoid, f = sigmoid, c~ = tanh, o = sigmoid,
+ * c' = f * c + i * c~, h' = o * tanh(c'). Out is [T, B, D * H] (direction d in columns
+ * [d * H, (d + 1) * H)); the next layer reads the previous layer's Out. State receives the
+ * last h and c, shaped like PreState.
+ *
+ * SequenceLength (int32/int64 [B]) masks every step t >= len[b]: Out is zero there and the
+ * state of sequence b is carried unchanged, so the forward direction ends at its last valid
+ * step and the reverse direction starts from it (Paddle's mask in RunTestIter has the same
+ * effect).
+ *
+ * Per layer and direction, X * W_ih^T for all T * B rows is one GEMM (plus both biases, in
+ * Paddle's order); each step then adds h * W_hh^T for the batch with a second GEMM and applies
+ * the cell. Reserve and DropoutState are training-only and stay empty. */
+#include <cblas.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/kernel.h"
+
+enum { MODE_LSTM, MODE_GRU, MODE_RNN_TANH, MODE_RNN_RELU };
+static const char *const k_modes[] = {"LSTM", "GRU", "RNN_TANH", "RNN_RELU"};
+
+typedef struct rnn_attrs {
+  int mode;        /* MODE_* */
+  bool bidirec;
+  bool is_test;
+  int64_t hidden;  /* H */
+  int64_t layers;  /* L */
+} rnn_attrs;
+
+enum { IN_INPUT, IN_PRESTATE, IN_WEIGHTS, IN_SEQLEN };
+enum { OUT_OUT, OUT_STATE, OUT_RESERVE, OUT_DROPOUT };
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  rnn_attrs *a = attrs;
+  const char *mode = ic_ar_str(r, "mode", NULL);
+  a->bidirec = ic_ar_bool(r, "is_bidirec", false);
+  a->is_test = ic_ar_bool(r, "is_test", false);
+  a->hidden = ic_ar_int(r, "hidden_size", 100);
+  a->layers = ic_ar_int(r, "num_layers", 1);
+  /* input_size is not used by Paddle's kernels (the weights say it); seed and dropout_prob
+   * only matter in training. */
+  (void)ic_ar_int(r, "input_size", 10);
+  (void)ic_ar_float(r, "dropout_prob", 0.0);
+  (void)ic_ar_int(r, "seed", 0);
+  if (r->st) return r->st;
+  if (!mode) return ic_ar_fail(r, "mode", "is missing (required, STRING)");
+  a->mode = -1;
+  for (int m = 0; m < 4; m++) {
+    if (strcmp(mode, k_modes[m]) == 0) a->mode = m;
+  }
+  if (a->mode < 0) {
+    return ic_ar_fail(r, "mode", "is \"%s\", expected LSTM, GRU, RNN_TANH or RNN_RELU", mode);
+  }
+  if (a->hidden <= 0 || a->hidden > INT_MAX / 4) {
+    return ic_ar_fail(r, "hidden_size", "is %lld, expected > 0", (long long)a->hidden);
+  }
+  if (a->layers <= 0 || a->layers > 1024) {
+    return ic_ar_fail(r, "num_layers", "is %lld, expected 1 to 1024", (long long)a->layers);
+  }
+  return IC_OK;
+}
+
+/* Check one tensor's dtype and dims against what the weights layout needs. */
+static ic_status expect(ic_kctx *c, size_t s, size_t i, ic_dtype dt, int ndim,
+                        const int64_t *dims, const char *what) {
+  const ic_tensor *t = ic_in(c, s, i);
+  char want[128];
+  if (t->dtype != dt || !ic_dims_equal(t->ndim, t->dims, ndim, dims)) {
+    return ic_kfail_in(c, s, i, "expected %s%s (%s)", ic_dtype_name(dt),
+                       ic_dims_str(ndim, dims, want, sizeof want), what);
+  }
+  return IC_OK;
+}
+
+static ic_status infer(ic_kctx *c) {
+  const rnn_attrs *a = c->attrs;
+  if (a->mode != MODE_LSTM) {
+    return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                    "rnn mode %s is not implemented in icore (only LSTM is)", k_modes[a->mode]);
+  }
+  if (!a->is_test) {
+    return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                    "rnn with is_test false (training: dropout, Reserve and DropoutState) is "
+                    "not implemented in icore; export the program for inference");
+  }
+  const ic_tensor *x = ic_in(c, IN_INPUT, 0);
+  if (ic_kcheck_dtype(c, IN_INPUT, 0, IC_DT_FLOAT)) return c->err->code;
+  if (x->ndim != 3) {
+    return ic_kfail_in(c, IN_INPUT, 0, "expected rank 3 [seq_len, batch, input_size]");
+  }
+  const int64_t T = x->dims[0], B = x->dims[1], In = x->dims[2], H = a->hidden, L = a->layers;
+  const int64_t D = a->bidirec ? 2 : 1;
+  if (T * B > INT_MAX || In > INT_MAX) {
+    return ic_kfail_in(c, IN_INPUT, 0, "expected seq_len * batch and input_size below 2^31");
+  }
+  if (c->in[IN_PRESTATE].n != 2) {
+    return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
+                    "input PreState holds %zu variables, expected 2 (init_h, init_c) for LSTM",
+                    c->in[IN_PRESTATE].n);
+  }
+  const int64_t sdims[3] = {L * D, B, H};
+  for (size_t k = 0; k < 2; k++) {
+    if (expect(c, IN_PRESTATE, k, x->dtype, 3, sdims,
+               k ? "init_c: [num_layers * directions, batch, hidden_size]"
+                 : "init_h: [num_layers * directions, batch, hidden_size]")) {
+      return c->err->code;
+    }
+  }
+  const size_t nw = (size_t)(4 * L * D);
+  if (c->in[IN_WEIGHTS].n != nw) {
+    return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
+                    "input WeightList holds %zu variables, expected %zu (W_ih, W_hh, b_ih and "
+                    "b_hh for each of %lld layers x %lld directions)",
+                    c->in[IN_WEIGHTS].n, nw, (long long)L, (long long)D);
+  }
+  for (int64_t l = 0; l < L; l++) {
+    for (int64_t d = 0; d < D; d++) {
+      size_t k = (size_t)(2 * (l * D + d)), kb = k + nw / 2;
+      char what[96];
+      const int64_t wih[2] = {4 * H, l == 0 ? In : D * H}, whh[2] = {4 * H, H}, b[1] = {4 * H};
+      snprintf(what, sizeof what, "W_ih of layer %lld direction %lld", (long long)l, (long long)d);
+      if (expect(c, IN_WEIGHTS, k, x->dtype, 2, wih, what)) return c->err->code;
+      snprintf(what, sizeof what, "W_hh of layer %lld direction %lld", (long long)l, (long long)d);
+      if (expect(c, IN_WEIGHTS, k + 1, x->dtype, 2, whh, what)) return c->err->code;
+      snprintf(what, sizeof what, "b_ih of layer %lld direction %lld", (long long)l, (long long)d);
+      if (expect(c, IN_WEIGHTS, kb, x->dtype, 1, b, what)) return c->err->code;
+      snprintf(what, sizeof what, "b_hh of layer %lld direction %lld", (long long)l, (long long)d);
+      if (expect(c, IN_WEIGHTS, kb + 1, x->dtype, 1, b, what)) return c->err->code;
+    }
+  }
+  const ic_tensor *len = ic_in(c, IN_SEQLEN, 0);
+  if (len) {
+    if (ic_kcheck_dtype(c, IN_SEQLEN, 0, IC_DT_INT)) return c->err->code;
+    if (len->ndim != 1 || len->dims[0] != B) {
+      return ic_kfail_in(c, IN_SEQLEN, 0, "expected [%lld]: one length per batch entry",
+                         (long long)B);
+    }
+  }
+  if (c->out[OUT_STATE].n != 2) {
+    return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
+                    "output State holds %zu variables, expected 2 (last_h, last_c) for LSTM",
+                    c->out[OUT_STATE].n);
+  }
+  const int64_t odims[3] = {T, B, D * H}, zero[1] = {0};
+  ic_tensor_set_meta(ic_out(c, OUT_OUT, 0), x->dtype, 3, odims);
+  for (size_t k = 0; k < 2; k++) ic_tensor_set_meta(ic_out(c, OUT_STATE, k), x->dtype, 3, sdims);
+  if (ic_out(c, OUT_RESERVE, 0)) ic_tensor_set_meta(ic_out(c, OUT_RESERVE, 0), IC_UINT8, 1, zero);
+  if (ic_out(c, OUT_DROPOUT, 0)) ic_tensor_set_meta(ic_out(c, OUT_DROPOUT, 0), IC_UINT8, 1, zero);
+  return IC_OK;
+}
+
+/* C[M, N] = A[M, K] * B[N, K]^T + beta * C, row-major; degenerate sizes handled here since
+ * BLAS rejects leading dimensions of 0. */
+static void gemm_nt(bool f64, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda,
+                    const void *B, int64_t ldb, double beta, void *C, int64_t ldc) {
+  if (M == 0 || N == 0) return;
+  if (K == 0) {
+    if (beta != 0) return;
+    for (int64_t m = 0; m < M; m++) {
+      if (f64) memset((double *)C + m * ldc, 0, (size_t)N * sizeof(double));
+      else memset((float *)C + m * ldc, 0, (size_t)N * sizeof(float));
+    }
+    return;
+  }
+  if (f64) {
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)N, (int)K, 1.0, A,
+                (int)lda, B, (int)ldb, beta, C, (int)ldc);
+  } else {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)N, (int)K, 1.0f, A,
+                (int)lda, B, (int)ldb, (float)beta, C, (int)ldc);
+  }
+}
+
+/* g[b] += W_hh * h[b] for the live rows b. A small batch goes row by row through GEMV: a GEMM
+ * call would repack all of W_hh on every step, which costs as much as the product itself
+ * when the batch is 1. */
+static void step_gemm(bool f64, int64_t B, int64_t G, int64_t H, const void *h,
+                      const void *w_hh, void *g, const bool *live) {
+  if (B >= 4) {
+    gemm_nt(f64, B, G, H, h, H, w_hh, H, 1.0, g, G);
+    return;
+  }
+  for (int64_t b = 0; b < B; b++) {
+    if (!live[b]) continue;
+    if (f64) {
+      cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)G, (int)H, 1.0, w_hh, (int)H,
+                  (const double *)h + b * H, 1, 1.0, (double *)g + b * G, 1);
+    } else {
+      cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)G, (int)H, 1.0f, w_hh, (int)H,
+                  (const float *)h + b * H, 1, 1.0f, (float *)g + b * G, 1);
+    }
+  }
+}
+
+/* Per type: add both biases to every row of the gate pre-activations, and one LSTM step for
+ * the batch (rows whose sequence has ended write zeros and keep their state). sigmoid and
+ * tanh are Paddle's sigmoid_v2 and tanh_v2, 1 / (1 + e^-x) and 2 / (1 + e^-2x) - 1: no
+ * clipping, and tanh through exp is several times faster than libm's tanhf. */
+#define DEFINE_LSTM(T, SUF, EXP)                                                              \
+  static void add_bias_##SUF(T *g, int64_t rows, int64_t n, const T *bi, const T *bh) {       \
+    for (int64_t r = 0; r < rows; r++) {                                                      \
+      T *p = g + r * n;                                                                       \
+      for (int64_t j = 0; j < n; j++) p[j] = (p[j] + bi[j]) + bh[j];                          \
+    }                                                                                         \
+  }                                                                                           \
+  static inline T sigm_##SUF(T v) { return (T)1 / ((T)1 + EXP(-v)); }                         \
+  static inline T tanh_##SUF(T v) { return (T)2 / ((T)1 + EXP((T)-2 * v)) - (T)1; }           \
+  static void step_##SUF(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B, int64_t H,   \
+                         const bool *live) {                                                  \
+    for (int64_t b = 0; b < B; b++) {                                                         \
+      T *o = out + b * ldo;                                                                   \
+      if (!live[b]) {                                                                         \
+        memset(o, 0, (size_t)H * sizeof(T));                                                  \
+        continue;                                                                             \
+      }                                                                                       \
+      const T *gb = g + b * 4 * H;                                                            \
+      T *hb = h + b * H, *cb = c + b * H;                                                     \
+      for (int64_t j = 0; j < H; j++) {                                                       \
+        T ig = sigm_##SUF(gb[j]), fg = sigm_##SUF(gb[H + j]);                                 \
+        T cand = tanh_##SUF(gb[2 * H + j]), og = sigm_##SUF(gb[3 * H + j]);                   \
+        T cn = cand * ig + cb[j] * fg;                                                        \
+        T hn = og * tanh_##SUF(cn);                                                           \
+        cb[j] = cn;                                                                           \
+        hb[j] = hn;                                                                           \
+        o[j] = hn;                                                                            \
+      }                                                                                       \
+    }                                                                                         \
+  }
+
+DEFINE_LSTM(float, f32, expf)
+DEFINE_LSTM(double, f64, exp)
+
+static ic_status run(ic_kctx *c) {
+  const rnn_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IN_INPUT, 0), *len_t = ic_in(c, IN_SEQLEN, 0);
+  const int64_t T = x->dims[0], B = x->dims[1], In = x->dims[2], H = a->hidden, L = a->layers;
+  const int64_t D = a->bidirec ? 2 : 1, G = 4 * H;
+  const bool f64 = x->dtype == IC_FP64;
+  const size_t es = ic_dtype_size(x->dtype);
+  const size_t nw = (size_t)(4 * L * D);
+  ic_tensor *out = ic_out(c, OUT_OUT, 0);
+  ic_tensor *last_h = ic_out(c, OUT_STATE, 0), *last_c = ic_out(c, OUT_STATE, 1);
+  const ic_tensor *init_h = ic_in(c, IN_PRESTATE, 0), *init_c = ic_in(c, IN_PRESTATE, 1);
+
+  /* Scratch: lengths, gates [T*B, 4H], h and c [B, H], the outputs of the layers below the
+   * last (two buffers alternate from the third layer on), and per-step live flags. */
+  const size_t n_gates = (size_t)(T * B * G), n_state = (size_t)(B * H);
+  const size_t n_layer = (size_t)(T * B * D * H), n_bufs = L > 2 ? 2 : (size_t)(L - 1);
+  const size_t bytes = (n_gates + 2 * n_state + n_bufs * n_layer) * es +
+                       (size_t)B * (sizeof(int64_t) + sizeof(bool));
+  ic_buffer *scratch = ic_kscratch(c, bytes);
+  if (!scratch) return c->err->code;
+  /* Lengths first: the float arrays after them stay aligned for any element size. */
+  int64_t *len = scratch->data;
+  char *p = (char *)(len + B);
+  void *gates = p;
+  p += n_gates * es;
+  void *h = p;
+  p += n_state * es;
+  void *cst = p;
+  p += n_state * es;
+  void *bufs[2] = {p, n_bufs > 1 ? p + n_layer * es : p};
+  p += n_bufs * n_layer * es;
+  bool *live = (bool *)p;
+  ic_status st = IC_OK;
+
+  for (int64_t b = 0; b < B; b++) {
+    len[b] = len_t ? ic_read_i64(len_t, b) : T;
+    if (len[b] < 0 || len[b] > T) {
+      st = ic_kfail(c, IC_ERR_INVALID_ARGUMENT,
+                    "input SequenceLength '%s' has %lld at index %lld, expected 0 to seq_len %lld",
+                    ic_in_name(c, IN_SEQLEN, 0), (long long)len[b], (long long)b, (long long)T);
+      goto done;
+    }
+  }
+
+  const void *in = x->data;
+  int64_t in_size = In;
+  for (int64_t l = 0; l < L; l++) {
+    void *dst = l == L - 1 ? out->data : bufs[l % 2];
+    for (int64_t d = 0; d < D; d++) {
+      const size_t k = (size_t)(2 * (l * D + d)), kb = k + nw / 2;
+      const void *w_ih = ic_in(c, IN_WEIGHTS, k)->data, *w_hh = ic_in(c, IN_WEIGHTS, k + 1)->data;
+      const void *b_ih = ic_in(c, IN_WEIGHTS, kb)->data, *b_hh = ic_in(c, IN_WEIGHTS, kb + 1)->data;
+      const size_t row = (size_t)(l * D + d) * n_state;
+      gemm_nt(f64, T * B, G, in_size, in, in_size, w_ih, in_size, 0.0, gates, G);
+      if (f64) add_bias_f64(gates, T * B, G, b_ih, b_hh);
+      else add_bias_f32(gates, T * B, G, b_ih, b_hh);
+      memcpy(h, (const char *)init_h->data + row * es, n_state * es);
+      memcpy(cst, (const char *)init_c->data + row * es, n_state * es);
+      for (int64_t s = 0; s < T; s++) {
+        const int64_t t = d == 0 ? s : T - 1 - s;
+        bool any = false;
+        for (int64_t b = 0; b < B; b++) any |= (live[b] = t < len[b]);
+        char *g_t = (char *)gates + (size_t)(t * B * G) * es;
+        char *o_t = (char *)dst + (size_t)((t * B) * D * H + d * H) * es;
+        if (any) step_gemm(f64, B, G, H, h, w_hh, g_t, live);
+        if (f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live);
+        else step_f32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live);
+      }
+      memcpy((char *)last_h->data + row * es, h, n_state * es);
+      memcpy((char *)last_c->data + row * es, cst, n_state * es);
+    }
+    in = dst;
+    in_size = D * H;
+  }
+done:
+  ic_buffer_release(scratch);
+  return st;
+}
+
+static const ic_slotdef inputs[] = {
+    {"Input", 0},
+    {"PreState", IC_SLOT_MULTI},
+    {"WeightList", IC_SLOT_MULTI},
+    {"SequenceLength", IC_SLOT_OPTIONAL},
+};
+static const ic_slotdef outputs[] = {
+    {"Out", 0},
+    {"State", IC_SLOT_MULTI},
+    {"Reserve", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
+    {"DropoutState", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
+};
+
+const ic_opdef ic_op_rnn = {
+    .name = "rnn",
+    .n_inputs = 4, .inputs = inputs,
+    .n_outputs = 4, .outputs = outputs,
+    .attrs_size = sizeof(rnn_attrs), .parse = parse,
+    .infer = infer, .cpu = run,
+};

@@ -1,0 +1,535 @@
+/* rnn (LSTM) against a plain double-precision LSTM written here, and against Paddle itself on
+ * the program tools/gen_paddle_rnn.py exported into tests/data/paddle_rnn/. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernel.h"
+#include "program/program.h"
+#include "testutil.h"
+
+typedef struct lstm_case {
+  int T, B, I, H, L;
+  bool bidi;
+  const int64_t *len; /* B lengths, or NULL for no SequenceLength */
+  ic_dtype len_dt;    /* IC_INT32 or IC_INT64 */
+  ic_dtype dt;        /* IC_FP32 or IC_FP64 */
+} lstm_case;
+
+typedef struct lstm_data {
+  ic_tensor *x, *h0, *c0, *len;
+  size_t nw;
+  ic_tensor *w[64]; /* all W_ih, W_hh by layer and direction, then all b_ih, b_hh */
+} lstm_data;
+
+static int dirs(const lstm_case *k) { return k->bidi ? 2 : 1; }
+
+static ic_tensor *to_dtype(ic_tensor *t, ic_dtype dt) {
+  if (dt == IC_FP32) return t;
+  int64_t n = ic_tensor_numel(t);
+  double *d = malloc((size_t)(n ? n : 1) * sizeof *d);
+  for (int64_t i = 0; i < n; i++) d[i] = ((const float *)ic_tensor_cdata(t))[i];
+  ic_tensor *r = tu_f64(ic_tensor_ndim(t), ic_tensor_dims(t), d);
+  free(d);
+  ic_tensor_destroy(t);
+  return r;
+}
+
+static double *to_double(const ic_tensor *t) {
+  int64_t n = ic_tensor_numel(t);
+  double *d = malloc((size_t)(n ? n : 1) * sizeof *d);
+  for (int64_t i = 0; i < n; i++) {
+    d[i] = ic_tensor_dtype(t) == IC_FP64 ? ((const double *)ic_tensor_cdata(t))[i]
+                                          : ((const float *)ic_tensor_cdata(t))[i];
+  }
+  return d;
+}
+
+static void make_data(const lstm_case *k, uint64_t seed, lstm_data *d) {
+  const int D = dirs(k), G = 4 * k->H;
+  d->x = to_dtype(tu_rand_f32(3, TU_DIMS(k->T, k->B, k->I), seed, -1.5f, 1.5f), k->dt);
+  d->h0 = to_dtype(tu_rand_f32(3, TU_DIMS(k->L * D, k->B, k->H), seed + 1, -0.8f, 0.8f), k->dt);
+  d->c0 = to_dtype(tu_rand_f32(3, TU_DIMS(k->L * D, k->B, k->H), seed + 2, -0.8f, 0.8f), k->dt);
+  d->nw = (size_t)(4 * k->L * D);
+  for (int l = 0; l < k->L; l++) {
+    for (int dd = 0; dd < D; dd++) {
+      size_t i = (size_t)(2 * (l * D + dd)), ib = i + d->nw / 2;
+      int in = l == 0 ? k->I : D * k->H;
+      d->w[i] = to_dtype(tu_rand_f32(2, TU_DIMS(G, in), seed + 10 + i, -0.6f, 0.6f), k->dt);
+      d->w[i + 1] = to_dtype(tu_rand_f32(2, TU_DIMS(G, k->H), seed + 11 + i, -0.6f, 0.6f), k->dt);
+      d->w[ib] = to_dtype(tu_rand_f32(1, TU_DIMS(G), seed + 10 + ib, -0.6f, 0.6f), k->dt);
+      d->w[ib + 1] = to_dtype(tu_rand_f32(1, TU_DIMS(G), seed + 11 + ib, -0.6f, 0.6f), k->dt);
+    }
+  }
+  d->len = NULL;
+  if (k->len) {
+    if (k->len_dt == IC_INT64) {
+      d->len = tu_i64(1, TU_DIMS(k->B), k->len);
+    } else {
+      int32_t l32[64];
+      for (int b = 0; b < k->B; b++) l32[b] = (int32_t)k->len[b];
+      d->len = tu_i32(1, TU_DIMS(k->B), l32);
+    }
+  }
+}
+
+static void free_data(lstm_data *d) {
+  ic_tensor_destroy(d->x);
+  ic_tensor_destroy(d->h0);
+  ic_tensor_destroy(d->c0);
+  ic_tensor_destroy(d->len);
+  for (size_t i = 0; i < d->nw; i++) ic_tensor_destroy(d->w[i]);
+}
+
+static double sigm(double v) { return 1.0 / (1.0 + exp(-v)); }
+
+/* The reference: out [T, B, D*H], hn and cn [L*D, B, H]. Steps past a sequence's length
+ * output zero and leave its state alone; the reverse direction walks t = T-1 .. 0. */
+static void ref_lstm(const lstm_case *k, const lstm_data *d, double *out, double *hn,
+                     double *cn) {
+  const int T = k->T, B = k->B, H = k->H, D = dirs(k), L = k->L, G = 4 * H;
+  double *in = to_double(d->x);
+  int in_size = k->I;
+  double *lo = calloc((size_t)(T * B * D * H + 1), sizeof *lo);
+  double *g = malloc((size_t)G * sizeof *g);
+  double *h0 = to_double(d->h0), *c0 = to_double(d->c0);
+  for (int l = 0; l < L; l++) {
+    for (int dd = 0; dd < D; dd++) {
+      const int r = l * D + dd;
+      double *wih = to_double(d->w[2 * r]), *whh = to_double(d->w[2 * r + 1]);
+      double *bih = to_double(d->w[d->nw / 2 + 2 * r]);
+      double *bhh = to_double(d->w[d->nw / 2 + 2 * r + 1]);
+      double *h = hn + (size_t)r * B * H, *c = cn + (size_t)r * B * H;
+      memcpy(h, h0 + (size_t)r * B * H, (size_t)(B * H) * sizeof *h);
+      memcpy(c, c0 + (size_t)r * B * H, (size_t)(B * H) * sizeof *c);
+      for (int s = 0; s < T; s++) {
+        const int t = dd ? T - 1 - s : s;
+        for (int b = 0; b < B; b++) {
+          double *o = lo + ((size_t)t * B + b) * D * H + dd * H;
+          int64_t len = k->len ? k->len[b] : T;
+          if (t >= len) {
+            for (int j = 0; j < H; j++) o[j] = 0;
+            continue;
+          }
+          const double *xt = in + ((size_t)t * B + b) * in_size;
+          double *hb = h + b * H, *cb = c + b * H;
+          for (int q = 0; q < G; q++) {
+            double acc = bih[q] + bhh[q];
+            for (int i = 0; i < in_size; i++) acc += xt[i] * wih[q * in_size + i];
+            for (int j = 0; j < H; j++) acc += hb[j] * whh[q * H + j];
+            g[q] = acc;
+          }
+          for (int j = 0; j < H; j++) {
+            double ig = sigm(g[j]), fg = sigm(g[H + j]), cand = tanh(g[2 * H + j]);
+            double og = sigm(g[3 * H + j]);
+            cb[j] = fg * cb[j] + ig * cand;
+            hb[j] = og * tanh(cb[j]);
+            o[j] = hb[j];
+          }
+        }
+      }
+      free(wih), free(whh), free(bih), free(bhh);
+    }
+    free(in);
+    in = malloc((size_t)(T * B * D * H + 1) * sizeof *in);
+    memcpy(in, lo, (size_t)(T * B * D * H) * sizeof *in);
+    in_size = D * H;
+  }
+  memcpy(out, lo, (size_t)(T * B * D * H) * sizeof *out);
+  free(in), free(lo), free(g), free(h0), free(c0);
+}
+
+typedef struct prog_opts {
+  const char *mode;  /* NULL: LSTM */
+  bool train;        /* is_test false */
+  int n_prestate;    /* 0: 2 */
+  int n_weights;     /* 0: all */
+  bool no_reserve;   /* leave Reserve and DropoutState out */
+  int hidden_attr;   /* 0: k->H */
+} prog_opts;
+
+static ic_builder *lstm_program(const lstm_case *k, const prog_opts *po, size_t nw) {
+  const int D = dirs(k);
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", k->dt, 3, TU_DIMS(-1, -1, k->I));
+  tu_var(b, "h0", k->dt, 3, TU_DIMS(k->L * D, -1, k->H));
+  tu_var(b, "c0", k->dt, 3, TU_DIMS(k->L * D, -1, k->H));
+  tu_var(b, "out", k->dt, 3, TU_DIMS(-1, -1, D * k->H));
+  tu_var(b, "last_h", k->dt, 3, TU_DIMS(k->L * D, -1, k->H));
+  tu_var(b, "last_c", k->dt, 3, TU_DIMS(k->L * D, -1, k->H));
+  ic_builder_var_kind(b, 0, "reserve", IC_VAR_LOD_TENSOR, false);
+  ic_builder_var_kind(b, 0, "dropout_state", IC_VAR_LOD_TENSOR, false);
+  if (k->len) tu_var(b, "len", k->len_dt, 1, TU_DIMS(-1));
+  char names[64][24];
+  const char *wn[64];
+  for (size_t i = 0; i < nw; i++) {
+    snprintf(names[i], sizeof names[i], "w%zu", i);
+    wn[i] = names[i];
+    tu_var(b, wn[i], k->dt, i < nw / 2 ? 2 : 1, TU_DIMS(-1, -1));
+  }
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "h0");
+  ic_builder_feed(b, "c0");
+  if (k->len) ic_builder_feed(b, "len");
+  for (size_t i = 0; i < nw; i++) ic_builder_feed(b, wn[i]);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "rnn");
+  ic_builder_in(op, "Input", "x");
+  int nps = po && po->n_prestate ? po->n_prestate : 2;
+  ic_builder_input(op, "PreState", (size_t)nps, TU_NAMES("h0", "c0", "h0"));
+  size_t use_w = po && po->n_weights ? (size_t)po->n_weights : nw;
+  ic_builder_input(op, "WeightList", use_w, wn);
+  if (k->len) ic_builder_in(op, "SequenceLength", "len");
+  else ic_builder_input(op, "SequenceLength", 0, NULL); /* present but empty, as exported */
+  ic_builder_out(op, "Out", "out");
+  ic_builder_output(op, "State", 2, TU_NAMES("last_h", "last_c"));
+  if (!(po && po->no_reserve)) {
+    ic_builder_out(op, "Reserve", "reserve");
+    ic_builder_out(op, "DropoutState", "dropout_state");
+  }
+  ic_builder_attr_string(op, "mode", po && po->mode ? po->mode : "LSTM");
+  ic_builder_attr_int(op, "hidden_size", po && po->hidden_attr ? po->hidden_attr : k->H);
+  ic_builder_attr_int(op, "num_layers", k->L);
+  ic_builder_attr_int(op, "input_size", k->I);
+  ic_builder_attr_bool(op, "is_bidirec", k->bidi);
+  ic_builder_attr_bool(op, "is_test", !(po && po->train));
+  ic_builder_attr_float(op, "dropout_prob", 0.0f);
+  ic_builder_attr_int(op, "seed", 0);
+  ic_builder_fetch(b, "out");
+  ic_builder_fetch(b, "last_h");
+  ic_builder_fetch(b, "last_c");
+  return b;
+}
+
+/* Run the program for data d; returns the status with the three fetches in out. */
+static ic_status lstm_run(const lstm_case *k, const prog_opts *po, lstm_data *d,
+                          ic_tensor **out, char *err, size_t errlen) {
+  ic_builder *b = lstm_program(k, po, d->nw);
+  const char *names[80];
+  ic_tensor *feeds[80];
+  char wn[64][24];
+  size_t nf = 0;
+  names[nf] = "x", feeds[nf++] = d->x;
+  names[nf] = "h0", feeds[nf++] = d->h0;
+  names[nf] = "c0", feeds[nf++] = d->c0;
+  if (k->len) names[nf] = "len", feeds[nf++] = d->len;
+  for (size_t i = 0; i < d->nw; i++) {
+    snprintf(wn[i], sizeof wn[i], "w%zu", i);
+    names[nf] = wn[i], feeds[nf++] = d->w[i];
+  }
+  ic_status st = tu_run(b, nf, names, feeds, 3, TU_NAMES("out", "last_h", "last_c"), out, err,
+                        errlen);
+  ic_builder_destroy(b);
+  return st;
+}
+
+static void lstm_check(const lstm_case *k, uint64_t seed) {
+  lstm_data d;
+  make_data(k, seed, &d);
+  const int D = dirs(k);
+  const size_t n_out = (size_t)(k->T * k->B * D * k->H), n_st = (size_t)(k->L * D * k->B * k->H);
+  double *out = calloc(n_out + 1, sizeof *out), *hn = calloc(n_st + 1, sizeof *hn),
+         *cn = calloc(n_st + 1, sizeof *cn);
+  ref_lstm(k, &d, out, hn, cn);
+  ic_tensor *got[3];
+  char err[1024];
+  ck_assert_msg(lstm_run(k, NULL, &d, got, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(got[0], k->dt, 3, TU_DIMS(k->T, k->B, D * k->H));
+  tu_assert_shape(got[1], k->dt, 3, TU_DIMS(k->L * D, k->B, k->H));
+  tu_assert_shape(got[2], k->dt, 3, TU_DIMS(k->L * D, k->B, k->H));
+  double tol = k->dt == IC_FP64 ? 1e-12 : 1e-5;
+  tu_assert_close(got[0], out, n_out, tol, tol * 0.2);
+  tu_assert_close(got[1], hn, n_st, tol, tol * 0.2);
+  tu_assert_close(got[2], cn, n_st, tol, tol * 0.2);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  free(out), free(hn), free(cn);
+  free_data(&d);
+}
+
+START_TEST(lstm_single_layer) {
+  lstm_case k = {.T = 4, .B = 1, .I = 3, .H = 5, .L = 1, .dt = IC_FP32};
+  lstm_check(&k, 1);
+  k.B = 3, k.H = 13, k.T = 1; /* one step */
+  lstm_check(&k, 2);
+  k.T = 20, k.B = 1, k.H = 33, k.I = 17; /* a longer sequence, hidden not a multiple of 8 */
+  lstm_check(&k, 3);
+}
+END_TEST
+
+START_TEST(lstm_two_layers) {
+  lstm_case k = {.T = 6, .B = 3, .I = 4, .H = 7, .L = 2, .dt = IC_FP32};
+  lstm_check(&k, 4);
+  k.L = 3, k.B = 2; /* three layers: intermediate outputs alternate between two buffers */
+  lstm_check(&k, 5);
+}
+END_TEST
+
+START_TEST(lstm_bidirectional) {
+  lstm_case k = {.T = 6, .B = 3, .I = 4, .H = 7, .L = 1, .bidi = true, .dt = IC_FP32};
+  lstm_check(&k, 6);
+  k.B = 1;
+  lstm_check(&k, 7);
+  k.L = 2, k.B = 3, k.H = 9;
+  lstm_check(&k, 8);
+}
+END_TEST
+
+START_TEST(lstm_sequence_length) {
+  /* a full-length, a length-1 and a middle sequence; int64 and int32 lengths */
+  static const int64_t len3[] = {6, 1, 3};
+  lstm_case k = {.T = 6, .B = 3, .I = 4, .H = 7, .L = 1, .bidi = false, .len = len3,
+                 .len_dt = IC_INT64, .dt = IC_FP32};
+  lstm_check(&k, 9);
+  k.bidi = true;
+  lstm_check(&k, 10);
+  k.L = 2, k.len_dt = IC_INT32;
+  lstm_check(&k, 11);
+  /* every sequence full: the same as no lengths */
+  static const int64_t full[] = {5, 5};
+  lstm_case f = {.T = 5, .B = 2, .I = 3, .H = 6, .L = 2, .bidi = true, .len = full,
+                 .len_dt = IC_INT64, .dt = IC_FP32};
+  lstm_check(&f, 12);
+  /* an empty sequence keeps its initial state and outputs zeros; batch 1 */
+  static const int64_t zero[] = {0, 4, 2}, one[] = {2};
+  lstm_case z = {.T = 4, .B = 3, .I = 2, .H = 5, .L = 2, .bidi = true, .len = zero,
+                 .len_dt = IC_INT32, .dt = IC_FP32};
+  lstm_check(&z, 13);
+  lstm_case o = {.T = 4, .B = 1, .I = 2, .H = 5, .L = 1, .bidi = true, .len = one,
+                 .len_dt = IC_INT64, .dt = IC_FP32};
+  lstm_check(&o, 14);
+  /* batches of 4 and more take the per-step GEMM instead of one GEMV per sequence */
+  static const int64_t five[] = {4, 1, 0, 3, 4};
+  lstm_case g = {.T = 4, .B = 5, .I = 3, .H = 6, .L = 2, .bidi = true, .len = five,
+                 .len_dt = IC_INT64, .dt = IC_FP32};
+  lstm_check(&g, 18);
+  g.len = NULL, g.B = 4, g.bidi = false;
+  lstm_check(&g, 19);
+  g.dt = IC_FP64, g.bidi = true;
+  lstm_check(&g, 20);
+}
+END_TEST
+
+START_TEST(lstm_float64_and_empty) {
+  static const int64_t len3[] = {2, 5, 4};
+  lstm_case k = {.T = 5, .B = 3, .I = 4, .H = 6, .L = 2, .bidi = true, .len = len3,
+                 .len_dt = IC_INT64, .dt = IC_FP64};
+  lstm_check(&k, 15);
+  lstm_case e = {.T = 3, .B = 0, .I = 4, .H = 5, .L = 2, .bidi = true, .dt = IC_FP32};
+  lstm_check(&e, 16); /* batch 0: empty outputs */
+  lstm_case t0 = {.T = 0, .B = 2, .I = 4, .H = 5, .L = 1, .bidi = true, .dt = IC_FP32};
+  lstm_check(&t0, 17); /* no steps: the states are the initial ones */
+}
+END_TEST
+
+START_TEST(lstm_bad_inputs) {
+  static const int64_t bad_len[] = {3, 7};
+  lstm_case k = {.T = 3, .B = 2, .I = 4, .H = 5, .L = 1, .bidi = true, .dt = IC_FP32};
+  lstm_data d;
+  make_data(&k, 30, &d);
+  ic_tensor *out[3];
+  char err[1024];
+  /* a WeightList that misses the biases */
+  prog_opts po = {.n_weights = 4};
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "rnn", "WeightList holds 4 variables", "expected 8", NULL);
+  /* PreState without init_c, and with a third tensor */
+  po = (prog_opts){.n_prestate = 1};
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "PreState holds 1", "expected 2", NULL);
+  /* hidden_size that does not match the weights names the first weight that disagrees */
+  po = (prog_opts){.hidden_attr = 6};
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "input PreState 'h0'", "float32[2, 2, 5]", "[2, 2, 6]", NULL);
+  /* a W_hh of the wrong dims */
+  ic_tensor *good = d.w[3];
+  d.w[3] = tu_f32(2, TU_DIMS(20, 4), NULL);
+  ck_assert_int_eq(lstm_run(&k, NULL, &d, out, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "input WeightList 'w3'", "float32[20, 4]", "float32[20, 5]",
+                "W_hh of layer 0 direction 1", NULL);
+  ic_tensor_destroy(d.w[3]);
+  d.w[3] = good;
+  /* Input of rank 2 */
+  ic_tensor *x3 = d.x;
+  d.x = tu_f32(2, TU_DIMS(3, 4), NULL);
+  ck_assert_int_eq(lstm_run(&k, NULL, &d, out, err, sizeof err), IC_ERR_INVALID_ARGUMENT);
+  ic_tensor_destroy(d.x); /* (refused by the feed check against the declared rank) */
+  d.x = x3;
+  /* modes icore does not implement, and training */
+  const char *modes[] = {"GRU", "RNN_TANH", "RNN_RELU"};
+  for (int i = 0; i < 3; i++) {
+    po = (prog_opts){.mode = modes[i]};
+    ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_UNSUPPORTED);
+    tu_assert_msg(err, "rnn", modes[i], "only LSTM", NULL);
+  }
+  po = (prog_opts){.mode = "lstm"};
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'mode'", "\"lstm\"", NULL);
+  po = (prog_opts){.train = true};
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_UNSUPPORTED);
+  tu_assert_msg(err, "rnn", "is_test false", NULL);
+  free_data(&d);
+  /* a sequence longer than the input, and lengths of the wrong count */
+  k.len = bad_len, k.len_dt = IC_INT64;
+  make_data(&k, 31, &d);
+  ck_assert_int_eq(lstm_run(&k, NULL, &d, out, err, sizeof err), IC_ERR_INVALID_ARGUMENT);
+  tu_assert_msg(err, "SequenceLength 'len'", "7 at index 1", "0 to seq_len 3", NULL);
+  ic_tensor_destroy(d.len);
+  d.len = tu_i64(1, TU_DIMS(3), (const int64_t[]){1, 2, 3});
+  ck_assert_int_eq(lstm_run(&k, NULL, &d, out, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "input SequenceLength 'len'", "int64[3]", "expected [2]", NULL);
+  ic_tensor_destroy(d.len);
+  d.len = tu_f32(1, TU_DIMS(2), (const float[]){1, 2});
+  k.len_dt = IC_FP32;
+  ck_assert_int_eq(lstm_run(&k, NULL, &d, out, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "input SequenceLength 'len'", "int32 or int64", NULL);
+  free_data(&d);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------
+ * Paddle's own answer: tests/data/paddle_rnn (tools/gen_paddle_rnn.py).
+ * ------------------------------------------------------------------------------------- */
+
+static const char *data_path(const char *file, char *buf, size_t len) {
+  const char *src = __FILE__, *slash = strrchr(src, '/');
+  snprintf(buf, len, "%.*s/data/paddle_rnn/%s", slash ? (int)(slash - src) : 1,
+           slash ? src : ".", file);
+  return buf;
+}
+
+/* One manifest line as a tensor read from its raw file. */
+static ic_tensor *load_raw(const char *file, const char *dtype, int ndim, const int64_t *dims) {
+  char path[4096];
+  size_t n;
+  void *bytes = tu_read_file(data_path(file, path, sizeof path), &n);
+  ck_assert_msg(bytes != NULL, "cannot read %s", path);
+  ic_dtype dt = strcmp(dtype, "int64") == 0 ? IC_INT64 : IC_FP32;
+  ck_assert_msg(strcmp(dtype, "int64") == 0 || strcmp(dtype, "float32") == 0, "%s", dtype);
+  ic_tensor *t;
+  ck_assert_int_eq(ic_tensor_create(dt, ndim, dims, &t), IC_OK);
+  ck_assert_msg(ic_tensor_nbytes(t) == n, "%s holds %zu bytes", path, n);
+  memcpy(ic_tensor_data(t), bytes, n);
+  free(bytes);
+  return t;
+}
+
+START_TEST(lstm_matches_paddle) {
+  char path[4096], err[1024];
+  size_t msize;
+  char *manifest = tu_read_file(data_path("manifest.txt", path, sizeof path), &msize);
+  ck_assert_msg(manifest != NULL, "missing %s: run tools/gen_paddle_rnn.py", path);
+  manifest = realloc(manifest, msize + 1);
+  manifest[msize] = 0;
+  ic_program *p;
+  ck_assert_msg(ic_program_from_file(data_path("inference.pdmodel", path, sizeof path), &p, err,
+                                     sizeof err) == IC_OK,
+                "%s", err);
+  ic_scope *scope;
+  ck_assert_int_eq(ic_scope_create(NULL, &scope), IC_OK);
+  const char *feed_names[8];
+  ic_tensor *feeds[8], *want[3];
+  size_t nf = 0, nwant = 0, nparams = 0;
+  char *save = NULL;
+  for (char *line = strtok_r(manifest, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    char role[16], name[128], file[160], dtype[16];
+    int off = 0;
+    ck_assert_int_eq(sscanf(line, "%15s %127s %159s %15s%n", role, name, file, dtype, &off), 4);
+    int64_t dims[IC_MAX_RANK];
+    int ndim = 0, used;
+    long long v;
+    while (sscanf(line + off, "%lld%n", &v, &used) == 1) dims[ndim++] = v, off += used;
+    ic_tensor *t = load_raw(file, dtype, ndim, dims);
+    if (!strcmp(role, "feed")) {
+      ck_assert_uint_lt(nf, 8);
+      feed_names[nf] = strdup(name);
+      feeds[nf++] = t;
+    } else if (!strcmp(role, "fetch")) {
+      ck_assert_uint_lt(nwant, 3);
+      want[nwant++] = t;
+    } else {
+      ck_assert_int_eq(ic_scope_set(scope, name, t), IC_OK);
+      ic_tensor_destroy(t);
+      nparams++;
+    }
+  }
+  ck_assert_uint_eq(nf, 4);
+  ck_assert_uint_eq(nwant, 3);
+  ck_assert_uint_eq(nparams, 16); /* 2 layers x 2 directions x (W_ih, W_hh, b_ih, b_hh) */
+  /* the exported program is feed, rnn and fetch only */
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    const char *t = p->blocks[0].ops[i].type;
+    ck_assert_msg(!strcmp(t, "feed") || !strcmp(t, "fetch") || !strcmp(t, "rnn"), "op %s", t);
+  }
+  ck_assert_uint_eq(ic_program_n_fetch_targets(p), 3);
+  const char *fetch_names[3];
+  for (size_t i = 0; i < 3; i++) fetch_names[i] = ic_program_fetch_target(p, i);
+  ic_tensor *got[3];
+  ck_assert_msg(tu_run_scope(p, scope, nf, feed_names, feeds, 3, fetch_names, got, err,
+                             sizeof err) == IC_OK,
+                "%s", err);
+  for (size_t i = 0; i < 3; i++) {
+    tu_assert_shape(got[i], IC_FP32, ic_tensor_ndim(want[i]), ic_tensor_dims(want[i]));
+    double *ref = to_double(want[i]);
+    tu_assert_close(got[i], ref, (size_t)ic_tensor_numel(want[i]), 1e-4, 1e-6);
+    free(ref);
+    ic_tensor_destroy(got[i]);
+    ic_tensor_destroy(want[i]);
+  }
+  for (size_t i = 0; i < nf; i++) {
+    free((void *)feed_names[i]);
+    ic_tensor_destroy(feeds[i]);
+  }
+  ic_scope_destroy(scope);
+  ic_program_destroy(p);
+  free(manifest);
+}
+END_TEST
+
+/* crnn_rec's rnn op (2-layer bidirectional LSTM, empty SequenceLength slot, Reserve and
+ * DropoutState outputs) matches icore's slots and parses. */
+START_TEST(crnn_rnn_op_parses) {
+  char path[4096], err[1024];
+  ck_assert(tu_shared("paddle/crnn_rec/inference.pdmodel", path, sizeof path));
+  ic_program *p;
+  ck_assert_msg(ic_program_from_file(path, &p, err, sizeof err) == IC_OK, "%s", err);
+  size_t seen = 0;
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    const ic_op *op = &p->blocks[0].ops[i];
+    if (strcmp(op->type, "rnn") != 0) continue;
+    const ic_opdef *def;
+    ic_err e;
+    ic_err_clear(&e);
+    ck_assert_int_eq(ic_opdef_lookup(op, &def, &e), IC_OK);
+    const ic_slot *ins[4], *outs[4];
+    ck_assert_msg(ic_opdef_match(def, op, ins, outs, &e) == IC_OK, "%s", e.msg);
+    ck_assert_ptr_null(ins[3]); /* SequenceLength: present but empty */
+    ck_assert_uint_eq(ins[2]->n, 16);
+    void *attrs = calloc(1, def->attrs_size);
+    ck_assert_msg(ic_opdef_parse(def, op, attrs, &e) == IC_OK, "%s", e.msg);
+    free(attrs);
+    seen++;
+  }
+  ck_assert_uint_eq(seen, 1);
+  ic_program_destroy(p);
+}
+END_TEST
+
+static TCase *tc_lstm(void) {
+  TCase *tc = tcase_create("lstm");
+  tcase_add_test(tc, lstm_single_layer);
+  tcase_add_test(tc, lstm_two_layers);
+  tcase_add_test(tc, lstm_bidirectional);
+  tcase_add_test(tc, lstm_sequence_length);
+  tcase_add_test(tc, lstm_float64_and_empty);
+  tcase_add_test(tc, lstm_bad_inputs);
+  return tc;
+}
+
+static TCase *tc_paddle(void) {
+  TCase *tc = tcase_create("paddle");
+  tcase_add_test(tc, lstm_matches_paddle);
+  tcase_add_test(tc, crnn_rnn_op_parses);
+  return tc;
+}
+
+TU_MAIN("ops_rnn", tc_lstm, tc_paddle)
