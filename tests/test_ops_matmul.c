@@ -196,7 +196,8 @@ START_TEST(v2_bad_inputs) {
   ic_tensor_destroy(y);
   ic_tensor_destroy(xb);
   /* integers, mixed dtypes and rank 0 */
-  ic_tensor *xi = mu_rand(IC_INT32, 2, TU_DIMS(2, 3), 1), *yi = mu_rand(IC_INT32, 2, TU_DIMS(3, 2), 2);
+  ic_tensor *xi = mu_rand(IC_INT32, 2, TU_DIMS(2, 3), 1);
+  ic_tensor *yi = mu_rand(IC_INT32, 2, TU_DIMS(3, 2), 2);
   ck_assert_int_eq(run_v2(xi, yi, false, false, &out, err), IC_ERR_SHAPE);
   tu_assert_msg(err, "X 'x'", "int32", "float32 or float64", NULL);
   y = mu_rand(IC_FP64, 2, TU_DIMS(3, 2), 2);
@@ -328,7 +329,8 @@ START_TEST(v1_bad_inputs) {
   char err[1024];
   ic_tensor *out;
   /* no broadcasting of 1s in v1: 2 matrices against 5 */
-  ic_tensor *x = mu_rand(IC_FP32, 4, TU_DIMS(2, 1, 3, 4), 1), *y = mu_rand(IC_FP32, 3, TU_DIMS(5, 4, 2), 2);
+  ic_tensor *x = mu_rand(IC_FP32, 4, TU_DIMS(2, 1, 3, 4), 1);
+  ic_tensor *y = mu_rand(IC_FP32, 3, TU_DIMS(5, 4, 2), 2);
   ck_assert_int_eq(run_v1(x, y, false, false, 1.0, &out, err), IC_ERR_SHAPE);
   tu_assert_msg(err, "matmul", "X 'x'", "[2, 1, 3, 4]", "Y 'y'", "[5, 4, 2]", NULL);
   ck_assert_ptr_null(out);
@@ -421,7 +423,8 @@ END_TEST
 START_TEST(mul_bad_inputs) {
   char err[1024];
   ic_tensor *out;
-  ic_tensor *x = mu_rand(IC_FP32, 3, TU_DIMS(2, 3, 4), 1), *y = mu_rand(IC_FP32, 2, TU_DIMS(5, 3), 2);
+  ic_tensor *x = mu_rand(IC_FP32, 3, TU_DIMS(2, 3, 4), 1);
+  ic_tensor *y = mu_rand(IC_FP32, 2, TU_DIMS(5, 3), 2);
   ck_assert_int_eq(run_mul(x, y, 2, 1, &out, err), IC_ERR_SHAPE);
   tu_assert_msg(err, "mul", "X 'x'", "[2, 3, 4]", "4 columns", "Y 'y'", "[5, 3]", "5 rows", NULL);
   /* rank must exceed num_col_dims */

@@ -90,7 +90,10 @@ static void check(const rcase *rc, ic_dtype dt, int nd, const int64_t *dims, con
   ic_tensor_destroy(x);
 }
 
-#define DIM(...) sizeof((const int32_t[]){__VA_ARGS__}) / sizeof(int32_t), (const int32_t[]){__VA_ARGS__}
+/* The n_dim and dim fields of an rcase from a literal list. */
+#define DIM(...)                                                   \
+  sizeof((const int32_t[]){__VA_ARGS__}) / sizeof(int32_t),        \
+      (const int32_t[]) { __VA_ARGS__ }
 #define MASK(...) ((const bool[]){__VA_ARGS__})
 
 START_TEST(axes_and_keep_dim) {

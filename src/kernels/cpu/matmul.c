@@ -11,10 +11,11 @@
  *    Then a 1-D X drops the M axis when it is 1, a 1-D Y drops the N axis when it is 1, and an
  *    empty result becomes [1] (so [K] x [K] gives [1]).
  *
- * Paddle 3.x routes this op to the matmul_v2 kernel after the checks above, which changes
- * these corners: [K] x [K] gives a rank-0 result, transposes of 1-D inputs are ignored, and
- * batches with equal counts but different dims are refused. icore keeps the v1 definition,
- * which is what the programs that contain this op were exported and validated with.
+ * Paddle 3.x still runs these checks but then computes with the matmul_v2 kernel (and scales
+ * by alpha), which changes the corners: [K] x [K] gives a rank-0 result, transposes of 1-D
+ * inputs are ignored, and batches pair by numpy broadcasting rather than by flat index (so
+ * [2, 3, M, K] x [6, K, N] fails there). icore keeps the v1 definition, which is what the
+ * programs that contain this op were exported and validated with.
  *
  * Two more differences from the original kernel: a batch with a zero dim counts as a batch
  * of 0 matrices (Paddle's descriptor mistook it for "no batch"), and head_number other than 1

@@ -45,6 +45,8 @@ static ic_status make_plan(ic_kctx *c, plan *p) {
   const matmul_v2_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   memset(p, 0, sizeof *p);
+  if (x->ndim < 1) return ic_kfail_in(c, IN_X, 0, "expected rank >= 1");
+  if (y->ndim < 1) return ic_kfail_in(c, IN_Y, 0, "expected rank >= 1");
   p->x_vec = x->ndim == 1;
   p->y_vec = y->ndim == 1;
   /* Stored rows and cols of one matrix of each side. */
@@ -83,9 +85,9 @@ static ic_status make_plan(ic_kctx *c, plan *p) {
     p->ycount *= p->yb[i];
     p->ocount *= p->ob[i];
   }
-  p->g = (ic_gemm){.dtype = x->dtype, .trans_a = tx, .trans_b = ty,
-                   .m = tx ? xc : xr, .n = ty ? yr : yc, .k = kx,
-                   .lda = xc, .ldb = yc, .ldc = ty ? yr : yc, .alpha = 1.0};
+  int64_t m = tx ? xc : xr, n = ty ? yr : yc;
+  p->g = (ic_gemm){.dtype = x->dtype, .trans_a = tx, .trans_b = ty, .m = m, .n = n, .k = kx,
+                   .lda = xc, .ldb = yc, .ldc = n, .alpha = 1.0};
   return IC_OK;
 }
 
@@ -96,8 +98,6 @@ static ic_status infer(ic_kctx *c) {
   if (y->dtype != x->dtype) {
     return ic_kfail_in(c, IN_Y, 0, "expected the dtype of X (%s)", ic_dtype_name(x->dtype));
   }
-  if (x->ndim < 1) return ic_kfail_in(c, IN_X, 0, "expected rank >= 1");
-  if (y->ndim < 1) return ic_kfail_in(c, IN_Y, 0, "expected rank >= 1");
   plan p;
   if ((st = make_plan(c, &p))) return st;
   int64_t dims[IC_MAX_RANK];

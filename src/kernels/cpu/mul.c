@@ -21,8 +21,12 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   mul_attrs *a = attrs;
   a->x_ncd = ic_ar_int(r, "x_num_col_dims", 1);
   a->y_ncd = ic_ar_int(r, "y_num_col_dims", 1);
-  if (!r->st && a->x_ncd < 0) ic_ar_fail(r, "x_num_col_dims", "is %lld, expected >= 0", (long long)a->x_ncd);
-  if (!r->st && a->y_ncd < 0) ic_ar_fail(r, "y_num_col_dims", "is %lld, expected >= 0", (long long)a->y_ncd);
+  if (a->x_ncd < 0) {
+    ic_ar_fail(r, "x_num_col_dims", "is %lld, expected >= 0", (long long)a->x_ncd);
+  }
+  if (a->y_ncd < 0) {
+    ic_ar_fail(r, "y_num_col_dims", "is %lld, expected >= 0", (long long)a->y_ncd);
+  }
   return r->st;
 }
 
@@ -37,7 +41,9 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   ic_status st;
   if ((st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT))) return st;
-  if (y->dtype != x->dtype) return ic_kfail_in(c, IN_Y, 0, "expected the dtype of X (%s)", ic_dtype_name(x->dtype));
+  if (y->dtype != x->dtype) {
+    return ic_kfail_in(c, IN_Y, 0, "expected the dtype of X (%s)", ic_dtype_name(x->dtype));
+  }
   if (x->ndim <= a->x_ncd) {
     return ic_kfail_in(c, IN_X, 0, "expected rank > x_num_col_dims (%lld)", (long long)a->x_ncd);
   }

@@ -13,8 +13,10 @@
  *    0 for integers (Paddle returns garbage there). reduce_max refuses to reduce an empty axis,
  *    as Paddle does, and propagates NaN.
  *
- * Numerics: sums of floats accumulate in double and integers in 64 bits (wrapping), each in
- * the order of X's memory, so results are the same at every thread count and on every run.
+ * Numerics: sums of floats accumulate in double and integers in 64 bits (wrapping). The order
+ * is fixed by the shape alone (X's memory order; a contiguous reduced run is split into eight
+ * interleaved partials folded in order), so results are the same at every thread count and
+ * on every run.
  * The tensor is viewed as groups of adjacent axes that are all reduced or all kept (axes of
  * size 1 vanish); the innermost group is scanned contiguously and the others stepped through
  * with an odometer, so one [outer, reduced, inner] pass and any other pattern share a loop. */
@@ -149,8 +151,16 @@ static void make_geom(const ic_tensor *x, const bool *red, geom *g) {
     int64_t idx[IC_MAX_RANK] = {0}, base = 0;                                           \
     for (int64_t row = 0; row < rows; row++, x += len) {                                \
       if (inner_red) {                                                                  \
+        /* eight interleaved partials, folded in a fixed order: independent chains the  \
+         * compiler can vectorize, and still one result for a given shape */           \
+        TA part[8] = {INIT, INIT, INIT, INIT, INIT, INIT, INIT, INIT};                  \
+        int64_t j = 0;                                                                  \
+        for (; j + 8 <= len; j += 8) {                                                  \
+          for (int k = 0; k < 8; k++) part[k] = COMBINE(part[k], x[j + k]);             \
+        }                                                                               \
         TA s = acc[base];                                                               \
-        for (int64_t j = 0; j < len; j++) s = COMBINE(s, x[j]);                         \
+        for (int k = 0; k < 8; k++) s = COMBINE(s, part[k]);                            \
+        for (; j < len; j++) s = COMBINE(s, x[j]);                                      \
         acc[base] = s;                                                                  \
       } else {                                                                          \
         TA *o = acc + base;                                                             \
