@@ -1,0 +1,66 @@
+/* Row-major GEMM over CBLAS for fp32 and fp64. */
+#include "kernels/cpu/gemm.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <string.h>
+
+/* OpenBLAS may be built with 32- or 64-bit integers. */
+#define BLASINT_MAX (sizeof(blasint) >= 8 ? INT64_MAX : (int64_t)INT_MAX)
+
+ic_status ic_gemm_check(ic_kctx *c, const ic_gemm *g) {
+  const int64_t v[] = {g->m, g->n, g->k, g->lda, g->ldb, g->ldc};
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    if (v[i] > BLASINT_MAX) {
+      return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                      "matrix product of [%lld x %lld] by [%lld x %lld] exceeds BLAS's "
+                      "integer range (%lld)",
+                      (long long)g->m, (long long)g->k, (long long)g->k, (long long)g->n,
+                      (long long)BLASINT_MAX);
+    }
+  }
+  return IC_OK;
+}
+
+void ic_gemm_run(const ic_gemm *g, const void *a, const void *b, void *c) {
+  if (g->m == 0 || g->n == 0) return;
+  size_t es = g->dtype == IC_FP64 ? sizeof(double) : sizeof(float);
+  if (g->k == 0) {
+    /* An empty sum; BLAS would also reject the zero leading dimensions. */
+    for (int64_t i = 0; i < g->m; i++) {
+      memset((char *)c + (size_t)(i * g->ldc) * es, 0, (size_t)g->n * es);
+    }
+    return;
+  }
+  enum CBLAS_TRANSPOSE ta = g->trans_a ? CblasTrans : CblasNoTrans;
+  enum CBLAS_TRANSPOSE tb = g->trans_b ? CblasTrans : CblasNoTrans;
+  if (g->dtype == IC_FP64) {
+    cblas_dgemm(CblasRowMajor, ta, tb, (blasint)g->m, (blasint)g->n, (blasint)g->k, g->alpha, a,
+                (blasint)g->lda, b, (blasint)g->ldb, 0.0, c, (blasint)g->ldc);
+  } else {
+    cblas_sgemm(CblasRowMajor, ta, tb, (blasint)g->m, (blasint)g->n, (blasint)g->k,
+                (float)g->alpha, a, (blasint)g->lda, b, (blasint)g->ldb, 0.0f, c,
+                (blasint)g->ldc);
+  }
+}
+
+ic_status ic_gemm_unsupported(ic_attr_reader *r, const char *name, const char *detail) {
+  if (r->st) return r->st;
+  ic_ar_fail(r, name, "%s", detail);
+  r->st = r->err->code = IC_ERR_UNSUPPORTED;
+  return r->st;
+}
+
+ic_status ic_gemm_refuse_fused(ic_attr_reader *r) {
+  static const char *const names[] = {"fused_reshape_X",   "fused_reshape_Y",
+                                      "fused_reshape_Out", "fused_transpose_X",
+                                      "fused_transpose_Y", "fused_transpose_Out"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0] && !r->st; i++) {
+    const int64_t *v;
+    size_t n = 0;
+    if (ic_ar_ints(r, names[i], false, &v, &n) && n > 0) {
+      ic_gemm_unsupported(r, names[i], "is not empty (oneDNN fused reshape/transpose)");
+    }
+  }
+  return r->st;
+}

@@ -1,0 +1,20 @@
+/* reduce_sum: Out = the sum of X over the axes in `dim` (phi SumRawKernel), in
+ * out_dtype when set, else int64 for bool and int32 X, else X's dtype.
+ * Attributes, shapes, dtypes and numerics are shared with the other reductions; see
+ * reduce.c. */
+#include "kernels/cpu/reduce.h"
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  return ic_reduce_parse(r, attrs, IC_REDUCE_SUM);
+}
+
+static const ic_slotdef inputs[] = {{"X", 0}};
+static const ic_slotdef outputs[] = {{"Out", 0}};
+
+const ic_opdef ic_op_reduce_sum = {
+    .name = "reduce_sum",
+    .n_inputs = 1, .inputs = inputs,
+    .n_outputs = 1, .outputs = outputs,
+    .attrs_size = sizeof(ic_reduce_attrs), .parse = parse,
+    .infer = ic_reduce_infer, .cpu = ic_reduce_cpu,
+};

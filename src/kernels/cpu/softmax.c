@@ -1,0 +1,127 @@
+/* softmax: Out = exp(X - max) / sum(exp(X - max)) along `axis` (phi SoftmaxKernel,
+ * funcs/softmax_impl.h, SoftmaxInferMeta).
+ *
+ * Like Paddle, the shifted logits X - max are clipped from below at -64 before exp, so no
+ * output underflows to 0: the smallest is about exp(-64) / n = 1.6e-28 / n. A rank-0 X gives
+ * 1. NaN anywhere along the axis makes that whole slice NaN. fp32 exponentials are taken in
+ * float, their sum is accumulated in double in index order, and each output is the quotient
+ * rounded once. use_cudnn, use_mkldnn, data_format, is_test and mkldnn_data_type do not change
+ * the result on the CPU and are ignored. */
+#include <math.h>
+
+#include "kernels/kernel.h"
+
+typedef struct softmax_attrs {
+  int64_t axis;
+} softmax_attrs;
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  softmax_attrs *a = attrs;
+  a->axis = ic_ar_int(r, "axis", -1);
+  return r->st;
+}
+
+static ic_status infer(ic_kctx *c) {
+  const softmax_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_status st;
+  if ((st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT))) return st;
+  int lo = x->ndim ? -x->ndim : -1, hi = x->ndim ? x->ndim : 1; /* rank 0 takes -1 and 0 */
+  if (a->axis < lo || a->axis >= hi) {
+    return ic_kfail_in(c, 0, 0, "attribute 'axis' is %lld, expected in [%d, %d)",
+                       (long long)a->axis, lo, hi);
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+/* One type's kernel over [outer, n, inner]. `max` and `sum` are scratch of inner elements
+ * each, for the strided case. */
+#define SOFTMAX_IMPL(NAME, T, EXP)                                                           \
+  static void NAME(const T *x, T *y, int64_t outer, int64_t n, int64_t inner, T *max,        \
+                   double *sum) {                                                            \
+    const T lo = (T)-64;                                                                     \
+    for (int64_t o = 0; o < outer; o++, x += n * inner, y += n * inner) {                    \
+      if (inner == 1) {                                                                      \
+        T m = x[0];                                                                          \
+        for (int64_t i = 1; i < n; i++) {                                                    \
+          if (x[i] > m || isnan(x[i])) m = x[i];                                             \
+        }                                                                                    \
+        double s = 0;                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                                    \
+          T d = x[i] - m;                                                                    \
+          y[i] = EXP(d < lo ? lo : d);                                                       \
+          s += y[i];                                                                         \
+        }                                                                                    \
+        for (int64_t i = 0; i < n; i++) y[i] = (T)(y[i] / s);                                \
+        continue;                                                                            \
+      }                                                                                      \
+      for (int64_t j = 0; j < inner; j++) max[j] = x[j];                                     \
+      for (int64_t i = 1; i < n; i++) {                                                      \
+        const T *xi = x + i * inner;                                                         \
+        for (int64_t j = 0; j < inner; j++) {                                                \
+          if (xi[j] > max[j] || isnan(xi[j])) max[j] = xi[j];                                \
+        }                                                                                    \
+      }                                                                                      \
+      for (int64_t j = 0; j < inner; j++) sum[j] = 0;                                        \
+      for (int64_t i = 0; i < n; i++) {                                                      \
+        const T *xi = x + i * inner;                                                         \
+        T *yi = y + i * inner;                                                               \
+        for (int64_t j = 0; j < inner; j++) {                                                \
+          T d = xi[j] - max[j];                                                              \
+          yi[j] = EXP(d < lo ? lo : d);                                                      \
+          sum[j] += yi[j];                                                                   \
+        }                                                                                    \
+      }                                                                                      \
+      for (int64_t i = 0; i < n; i++) {                                                      \
+        T *yi = y + i * inner;                                                               \
+        for (int64_t j = 0; j < inner; j++) yi[j] = (T)(yi[j] / sum[j]);                     \
+      }                                                                                      \
+    }                                                                                        \
+  }
+
+SOFTMAX_IMPL(softmax_f32, float, expf)
+SOFTMAX_IMPL(softmax_f64, double, exp)
+
+static ic_status run(ic_kctx *c) {
+  const softmax_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *y = ic_out(c, 0, 0);
+  int64_t numel = ic_numel(x->ndim, x->dims);
+  if (numel == 0) return IC_OK;
+  if (x->ndim == 0) {
+    if (x->dtype == IC_FP32) *(float *)y->data = 1.0f;
+    else *(double *)y->data = 1.0;
+    return IC_OK;
+  }
+  int axis = ic_kaxis(c, a->axis, x->ndim, "axis"); /* infer has checked it */
+  if (axis < 0) return c->err->code;
+  int64_t outer = 1, inner = 1, n = x->dims[axis];
+  for (int i = 0; i < axis; i++) outer *= x->dims[i];
+  for (int i = axis + 1; i < x->ndim; i++) inner *= x->dims[i];
+  ic_buffer *scratch = NULL;
+  size_t es = ic_dtype_size(x->dtype);
+  void *max = NULL;
+  double *sum = NULL;
+  if (inner > 1) {
+    /* sums first: the double array stays 8-byte aligned */
+    if (!(scratch = ic_kscratch(c, (size_t)inner * (sizeof(double) + es)))) return c->err->code;
+    sum = scratch->data;
+    max = sum + inner;
+  }
+  if (x->dtype == IC_FP32) softmax_f32(x->data, y->data, outer, n, inner, max, sum);
+  else softmax_f64(x->data, y->data, outer, n, inner, max, sum);
+  ic_buffer_release(scratch);
+  return IC_OK;
+}
+
+static const ic_slotdef inputs[] = {{"X", 0}};
+static const ic_slotdef outputs[] = {{"Out", 0}};
+
+const ic_opdef ic_op_softmax = {
+    .name = "softmax",
+    .n_inputs = 1, .inputs = inputs,
+    .n_outputs = 1, .outputs = outputs,
+    .attrs_size = sizeof(softmax_attrs), .parse = parse,
+    .infer = infer, .cpu = run,
+};

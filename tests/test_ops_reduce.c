@@ -1,0 +1,442 @@
+/* reduce_sum, reduce_mean, reduce_max, mean and sum against plain double-precision loops.
+ * Output shapes and dtypes are written out by hand from Paddle's rules (ReduceInferDim,
+ * SumRawInferMeta, MeanAllInferMeta, AddNInferMeta) and were checked against Paddle 3.3.1. */
+#include "mathutil.h"
+
+enum { SUM, MEAN, MAX };
+static const char *const k_ops[] = {"reduce_sum", "reduce_mean", "reduce_max"};
+
+#define NO_ATTR INT32_MIN /* leave out_dtype out */
+
+/* The reduction of x (as doubles) over the axes in mask, by unravelling every element's index:
+ * the out index counts the kept axes only. Integer means truncate toward zero. */
+static double *ref_reduce(const ic_tensor *t, const bool *mask, int kind, bool int_mean,
+                          int64_t *n_out) {
+  double *x = mu_f64(t);
+  int nd = ic_tensor_ndim(t);
+  const int64_t *dims = ic_tensor_dims(t);
+  int64_t on = 1, n = ic_tensor_numel(t);
+  for (int i = 0; i < nd; i++) on *= mask[i] ? 1 : dims[i];
+  double *acc = calloc((size_t)(on ? on : 1), sizeof(double));
+  int64_t *cnt = calloc((size_t)(on ? on : 1), sizeof(int64_t));
+  for (int64_t o = 0; o < on; o++) acc[o] = kind == MAX ? -INFINITY : 0;
+  for (int64_t e = 0; e < n; e++) {
+    int64_t rest = e, o = 0, ostride = 1;
+    for (int i = nd - 1; i >= 0; i--) {
+      int64_t idx = rest % dims[i];
+      rest /= dims[i];
+      if (!mask[i]) {
+        o += idx * ostride;
+        ostride *= dims[i];
+      }
+    }
+    cnt[o]++;
+    if (kind == MAX) acc[o] = isnan(x[e]) || isnan(acc[o]) ? NAN : fmax(acc[o], x[e]);
+    else acc[o] += x[e];
+  }
+  for (int64_t o = 0; o < on && kind == MEAN; o++) {
+    acc[o] = int_mean ? (cnt[o] ? trunc(acc[o] / (double)cnt[o]) : 0) : acc[o] / (double)cnt[o];
+  }
+  free(x);
+  free(cnt);
+  *n_out = on;
+  return acc;
+}
+
+typedef struct rcase {
+  int kind;
+  size_t n_dim;
+  const int32_t *dim;  /* NULL: leave `dim` out (Paddle's default [0]) */
+  bool keep_dim, reduce_all;
+  int out_dtype;       /* NO_ATTR to leave it out */
+} rcase;
+
+static ic_status run_reduce(const rcase *rc, ic_tensor *x, ic_tensor **out, char *err) {
+  mu_prog p;
+  mu_init(&p);
+  mu_feed(&p, "x", x);
+  ic_builder_op *op = mu_op(&p, k_ops[rc->kind], "Out");
+  ic_builder_in(op, "X", "x");
+  if (rc->dim) ic_builder_attr_ints(op, "dim", rc->n_dim, rc->dim);
+  ic_builder_attr_bool(op, "keep_dim", rc->keep_dim);
+  ic_builder_attr_bool(op, "reduce_all", rc->reduce_all);
+  if (rc->out_dtype != NO_ATTR) {
+    ic_builder_attr_int(op, "in_dtype", -1);
+    ic_builder_attr_int(op, "out_dtype", rc->out_dtype);
+  }
+  return mu_run(&p, out, err, 1024);
+}
+
+/* Run rc on x, check Out's dtype and dims, and its values against ref_reduce over `mask`. */
+static void check_on(const rcase *rc, ic_tensor *x, const bool *mask, ic_dtype odt, int on,
+                     const int64_t *od) {
+  ic_tensor *out;
+  char err[1024];
+  ck_assert_msg(run_reduce(rc, x, &out, err) == IC_OK, "%s", err);
+  tu_assert_shape(out, odt, on, od);
+  bool int_mean = ic_tensor_dtype(x) == IC_INT32 || ic_tensor_dtype(x) == IC_INT64;
+  int64_t n;
+  double *ref = ref_reduce(x, mask, rc->kind, int_mean, &n);
+  double t = ic_tensor_dtype(x) == IC_FP32 || odt == IC_FP32 ? 1e-5 : 1e-12;
+  tu_assert_close(out, ref, (size_t)n, t, t);
+  free(ref);
+  ic_tensor_destroy(out);
+}
+
+static void check(const rcase *rc, ic_dtype dt, int nd, const int64_t *dims, const bool *mask,
+                  ic_dtype odt, int on, const int64_t *od) {
+  ic_tensor *x = mu_rand(dt, nd, dims, 11 + (uint64_t)nd);
+  check_on(rc, x, mask, odt, on, od);
+  ic_tensor_destroy(x);
+}
+
+/* The n_dim and dim fields of an rcase from a literal list. */
+#define DIM(...)                                                   \
+  sizeof((const int32_t[]){__VA_ARGS__}) / sizeof(int32_t),        \
+      (const int32_t[]) { __VA_ARGS__ }
+#define MASK(...) ((const bool[]){__VA_ARGS__})
+
+START_TEST(axes_and_keep_dim) {
+  const int64_t *d = TU_DIMS(2, 3, 4, 5);
+  for (int kind = SUM; kind <= MAX; kind++) {
+    for (int dt = 0; dt < 2; dt++) {
+      ic_dtype t = dt ? IC_FP64 : IC_FP32;
+      rcase rc = {kind, DIM(1), false, false, NO_ATTR};
+      check(&rc, t, 4, d, MASK(0, 1, 0, 0), t, 3, TU_DIMS(2, 4, 5));
+      rc.keep_dim = true;
+      check(&rc, t, 4, d, MASK(0, 1, 0, 0), t, 4, TU_DIMS(2, 1, 4, 5));
+      /* last axis, negative */
+      rc = (rcase){kind, DIM(-1), false, false, NO_ATTR};
+      check(&rc, t, 4, d, MASK(0, 0, 0, 1), t, 3, TU_DIMS(2, 3, 4));
+      /* two axes that are not adjacent, in either order */
+      rc = (rcase){kind, DIM(0, 2), false, false, NO_ATTR};
+      check(&rc, t, 4, d, MASK(1, 0, 1, 0), t, 2, TU_DIMS(3, 5));
+      rc = (rcase){kind, DIM(-2, 0), true, false, NO_ATTR};
+      check(&rc, t, 4, d, MASK(1, 0, 1, 0), t, 4, TU_DIMS(1, 3, 1, 5));
+      /* adjacent middle axes; first and last */
+      rc = (rcase){kind, DIM(2, 1), false, false, NO_ATTR};
+      check(&rc, t, 4, d, MASK(0, 1, 1, 0), t, 2, TU_DIMS(2, 5));
+      rc = (rcase){kind, DIM(-4, 3), false, false, NO_ATTR};
+      check(&rc, t, 4, d, MASK(1, 0, 0, 1), t, 2, TU_DIMS(3, 4));
+      /* three of four */
+      rc = (rcase){kind, DIM(0, 1, 3), false, false, NO_ATTR};
+      check(&rc, t, 4, d, MASK(1, 1, 0, 1), t, 1, TU_DIMS(4));
+    }
+  }
+}
+END_TEST
+
+START_TEST(reduce_everything) {
+  const int64_t *d = TU_DIMS(3, 5, 7);
+  const bool *all = MASK(1, 1, 1);
+  for (int kind = SUM; kind <= MAX; kind++) {
+    /* every axis named: rank 0 (Paddle >= 2.5), or all 1s with keep_dim */
+    rcase rc = {kind, DIM(0, 1, 2), false, false, NO_ATTR};
+    check(&rc, IC_FP32, 3, d, all, IC_FP32, 0, NULL);
+    rc.keep_dim = true;
+    check(&rc, IC_FP32, 3, d, all, IC_FP32, 3, TU_DIMS(1, 1, 1));
+    /* reduce_all overrides dim */
+    rc = (rcase){kind, DIM(1), false, true, NO_ATTR};
+    check(&rc, IC_FP64, 3, d, all, IC_FP64, 0, NULL);
+    rc.keep_dim = true;
+    check(&rc, IC_FP64, 3, d, all, IC_FP64, 3, TU_DIMS(1, 1, 1));
+    /* an empty dim list reduces everything */
+    rc = (rcase){kind, 0, (const int32_t[]){0}, false, false, NO_ATTR};
+    check(&rc, IC_FP32, 3, d, all, IC_FP32, 0, NULL);
+    /* no dim attribute at all: Paddle's default [0] */
+    rc = (rcase){kind, 0, NULL, false, false, NO_ATTR};
+    check(&rc, IC_FP32, 3, d, MASK(1, 0, 0), IC_FP32, 2, TU_DIMS(5, 7));
+    /* a rank-0 X takes 0 and -1 and stays rank 0, keep_dim or not */
+    rc = (rcase){kind, DIM(-1), true, false, NO_ATTR};
+    check(&rc, IC_FP32, 0, NULL, NULL, IC_FP32, 0, NULL);
+    rc = (rcase){kind, DIM(0), false, false, NO_ATTR};
+    check(&rc, IC_FP64, 0, NULL, NULL, IC_FP64, 0, NULL);
+    /* one element; axes of size 1 */
+    rc = (rcase){kind, DIM(1), false, false, NO_ATTR};
+    check(&rc, IC_FP32, 2, TU_DIMS(1, 1), MASK(0, 1), IC_FP32, 1, TU_DIMS(1));
+    check(&rc, IC_FP32, 3, TU_DIMS(4, 1, 3), MASK(0, 1, 0), IC_FP32, 2, TU_DIMS(4, 3));
+    rc = (rcase){kind, DIM(0, 2), false, false, NO_ATTR};
+    check(&rc, IC_FP32, 4, TU_DIMS(1, 6, 1, 5), MASK(1, 0, 1, 0), IC_FP32, 2, TU_DIMS(6, 5));
+  }
+}
+END_TEST
+
+START_TEST(integer_dtypes) {
+  const int64_t *d = TU_DIMS(3, 4, 5);
+  /* reduce_sum widens int32 and bool to int64 by default */
+  rcase rc = {SUM, DIM(1), false, false, -1};
+  check(&rc, IC_INT32, 3, d, MASK(0, 1, 0), IC_INT64, 2, TU_DIMS(3, 5));
+  check(&rc, IC_INT64, 3, d, MASK(0, 1, 0), IC_INT64, 2, TU_DIMS(3, 5));
+  check(&rc, IC_BOOL, 3, d, MASK(0, 1, 0), IC_INT64, 2, TU_DIMS(3, 5));
+  rc = (rcase){SUM, DIM(0, 2), true, false, NO_ATTR};
+  check(&rc, IC_INT32, 3, d, MASK(1, 0, 1), IC_INT64, 3, TU_DIMS(1, 4, 1));
+  /* an explicit out_dtype */
+  rc = (rcase){SUM, DIM(-1), false, false, IC_INT32};
+  check(&rc, IC_INT32, 3, d, MASK(0, 0, 1), IC_INT32, 2, TU_DIMS(3, 4));
+  rc.out_dtype = IC_FP64;
+  check(&rc, IC_INT64, 3, d, MASK(0, 0, 1), IC_FP64, 2, TU_DIMS(3, 4));
+  check(&rc, IC_FP32, 3, d, MASK(0, 0, 1), IC_FP64, 2, TU_DIMS(3, 4));
+  rc.out_dtype = IC_FP32;
+  check(&rc, IC_FP64, 3, d, MASK(0, 0, 1), IC_FP32, 2, TU_DIMS(3, 4));
+  /* mean and max keep the integer dtype; means truncate toward zero */
+  for (int kind = MEAN; kind <= MAX; kind++) {
+    rc = (rcase){kind, DIM(1), false, false, NO_ATTR};
+    check(&rc, IC_INT32, 3, d, MASK(0, 1, 0), IC_INT32, 2, TU_DIMS(3, 5));
+    rc = (rcase){kind, DIM(0, 2), true, false, NO_ATTR};
+    check(&rc, IC_INT64, 3, d, MASK(1, 0, 1), IC_INT64, 3, TU_DIMS(1, 4, 1));
+  }
+  ic_tensor *x = tu_i32(1, TU_DIMS(3), (const int32_t[]){-4, -5, -6});
+  rc = (rcase){MEAN, DIM(0), false, false, NO_ATTR};
+  ic_tensor *out;
+  char err[1024];
+  ck_assert_msg(run_reduce(&rc, x, &out, err) == IC_OK, "%s", err);
+  ck_assert_int_eq(*(const int32_t *)ic_tensor_cdata(out), -5);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  x = tu_i32(1, TU_DIMS(2), (const int32_t[]){-4, -3});
+  ck_assert_msg(run_reduce(&rc, x, &out, err) == IC_OK, "%s", err);
+  ck_assert_int_eq(*(const int32_t *)ic_tensor_cdata(out), -3); /* -3.5 truncated */
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
+START_TEST(out_dtype_casts_first) {
+  /* Paddle casts X to out_dtype before summing: 1.5 + 2.7 + -0.9 in int64 is 1 + 2 + 0 */
+  ic_tensor *x = tu_f32(1, TU_DIMS(3), (const float[]){1.5f, 2.7f, -0.9f}), *out;
+  rcase rc = {SUM, DIM(0), false, false, IC_INT64};
+  char err[1024];
+  ck_assert_msg(run_reduce(&rc, x, &out, err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_INT64, 0, NULL);
+  ck_assert_int_eq(*(const int64_t *)ic_tensor_cdata(out), 3);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  /* and float64 -> float32 rounds each element first: 100000001 becomes 1e8, so the sum is
+   * 0, where summing in double and rounding at the end would give 1 */
+  x = tu_f64(1, TU_DIMS(2), (const double[]){100000001.0, -100000000.0});
+  rc.out_dtype = IC_FP32;
+  ck_assert_msg(run_reduce(&rc, x, &out, err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_FP32, 0, NULL);
+  ck_assert(*(const float *)ic_tensor_cdata(out) == 0.0f);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  /* int64 sums wrap */
+  x = tu_i64(1, TU_DIMS(2), (const int64_t[]){INT64_MAX, 2});
+  rc.out_dtype = NO_ATTR;
+  ck_assert_msg(run_reduce(&rc, x, &out, err) == IC_OK, "%s", err);
+  ck_assert(*(const int64_t *)ic_tensor_cdata(out) == INT64_MIN + 1);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
+START_TEST(empty_and_nan) {
+  /* sums over an empty axis are 0, means NaN (floats) or 0 (integers) */
+  const int64_t *d = TU_DIMS(2, 0, 3);
+  rcase rc = {SUM, DIM(1), false, false, NO_ATTR};
+  check(&rc, IC_FP32, 3, d, MASK(0, 1, 0), IC_FP32, 2, TU_DIMS(2, 3));
+  rc.kind = MEAN;
+  check(&rc, IC_FP64, 3, d, MASK(0, 1, 0), IC_FP64, 2, TU_DIMS(2, 3));
+  check(&rc, IC_INT32, 3, d, MASK(0, 1, 0), IC_INT32, 2, TU_DIMS(2, 3));
+  /* an empty kept axis gives an empty Out, for max too */
+  for (int kind = SUM; kind <= MAX; kind++) {
+    rc = (rcase){kind, DIM(2), false, false, NO_ATTR};
+    check(&rc, IC_FP32, 3, d, MASK(0, 0, 1), IC_FP32, 2, TU_DIMS(2, 0));
+  }
+  /* max propagates NaN, wherever it sits */
+  ic_tensor *x = tu_f32(2, TU_DIMS(3, 3), (const float[]){NAN, 1, 2, 3, NAN, 4, 5, 6, 7});
+  rc = (rcase){MAX, DIM(1), false, false, NO_ATTR};
+  check_on(&rc, x, MASK(0, 1), IC_FP32, 1, TU_DIMS(3));
+  rc = (rcase){MAX, DIM(0), false, false, NO_ATTR};
+  check_on(&rc, x, MASK(1, 0), IC_FP32, 1, TU_DIMS(3));
+  ic_tensor_destroy(x);
+  /* -inf everywhere is a valid max */
+  x = tu_f64(1, TU_DIMS(2), (const double[]){-INFINITY, -INFINITY});
+  check_on(&rc, x, MASK(1), IC_FP64, 0, NULL);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
+START_TEST(long_sums) {
+  /* 100003 fp32 values and an odd inner length: the double accumulator keeps the error at
+   * the final rounding */
+  rcase rc = {SUM, DIM(0), false, false, NO_ATTR};
+  check(&rc, IC_FP32, 2, TU_DIMS(100003, 3), MASK(1, 0), IC_FP32, 1, TU_DIMS(3));
+  rc = (rcase){MEAN, DIM(1), false, false, NO_ATTR};
+  check(&rc, IC_FP32, 2, TU_DIMS(3, 100003), MASK(0, 1), IC_FP32, 1, TU_DIMS(3));
+  rc = (rcase){MAX, DIM(0, 2), false, false, NO_ATTR};
+  check(&rc, IC_FP32, 3, TU_DIMS(17, 13, 19), MASK(1, 0, 1), IC_FP32, 1, TU_DIMS(13));
+}
+END_TEST
+
+START_TEST(reduce_bad_inputs) {
+  ic_tensor *x = mu_rand(IC_FP32, 2, TU_DIMS(2, 3), 1), *out;
+  char err[1024];
+  for (int kind = SUM; kind <= MAX; kind++) {
+    rcase rc = {kind, DIM(2), false, false, NO_ATTR};
+    ck_assert_int_eq(run_reduce(&rc, x, &out, err), IC_ERR_SHAPE);
+    tu_assert_msg(err, k_ops[kind], "X 'x'", "float32[2, 3]", "'dim'", "2", "[-2, 2)", NULL);
+    ck_assert_ptr_null(out);
+    rc = (rcase){kind, DIM(0, -2), false, false, NO_ATTR};
+    ck_assert_int_eq(run_reduce(&rc, x, &out, err), IC_ERR_SHAPE);
+    tu_assert_msg(err, "X 'x'", "axis 0 twice", NULL);
+  }
+  ic_tensor *s = mu_rand(IC_FP32, 0, NULL, 1);
+  rcase rc = {SUM, DIM(1), false, false, NO_ATTR};
+  ck_assert_int_eq(run_reduce(&rc, s, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "X 'x'", "0 or -1", NULL);
+  ic_tensor_destroy(s);
+  /* max over an empty axis */
+  ic_tensor *e = mu_rand(IC_FP32, 2, TU_DIMS(2, 0), 1);
+  rc = (rcase){MAX, DIM(1), false, false, NO_ATTR};
+  ck_assert_int_eq(run_reduce(&rc, e, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "X 'x'", "axis 1", "empty", NULL);
+  ic_tensor_destroy(e);
+  /* out_dtype float16 is Paddle's but not icore's; 99 is nobody's */
+  rc = (rcase){SUM, DIM(1), false, false, IC_FP16};
+  ck_assert_int_eq(run_reduce(&rc, x, &out, err), IC_ERR_UNSUPPORTED);
+  tu_assert_msg(err, "out_dtype", "float16", NULL);
+  rc.out_dtype = 99;
+  ck_assert_int_eq(run_reduce(&rc, x, &out, err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "out_dtype", "99", NULL);
+  /* bool takes sums only */
+  ic_tensor *b = mu_rand(IC_BOOL, 1, TU_DIMS(3), 1);
+  rc = (rcase){MAX, DIM(0), false, false, NO_ATTR};
+  ck_assert_int_eq(run_reduce(&rc, b, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "X 'x'", "bool", NULL);
+  ic_tensor_destroy(b);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
+/* ---- mean ------------------------------------------------------------------------------- */
+
+static ic_status run_mean(ic_tensor *x, ic_tensor **out, char *err) {
+  mu_prog p;
+  mu_init(&p);
+  mu_feed(&p, "x", x);
+  ic_builder_op *op = mu_op(&p, "mean", "Out");
+  ic_builder_in(op, "X", "x");
+  return mu_run(&p, out, err, 1024);
+}
+
+START_TEST(mean_all) {
+  static const bool all[IC_MAX_RANK] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  const int64_t *shapes[] = {TU_DIMS(2, 3), TU_DIMS(7, 1, 5, 3), TU_DIMS(1), TU_DIMS(0, 4), NULL};
+  const int ranks[] = {2, 4, 1, 2, 0};
+  for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
+    for (int dt = 0; dt < 2; dt++) {
+      ic_tensor *x = mu_rand(dt ? IC_FP64 : IC_FP32, ranks[i], shapes[i], 3 + i), *out;
+      char err[1024];
+      ck_assert_msg(run_mean(x, &out, err) == IC_OK, "%s", err);
+      tu_assert_shape(out, ic_tensor_dtype(x), 0, NULL); /* rank 0 in Paddle >= 2.5 */
+      int64_t n;
+      double *ref = ref_reduce(x, all, MEAN, false, &n);
+      tu_assert_close(out, ref, 1, 1e-6, 1e-6); /* NaN for the empty one */
+      free(ref);
+      ic_tensor_destroy(out);
+      ic_tensor_destroy(x);
+    }
+  }
+  /* Paddle has no integer mean kernel */
+  ic_tensor *x = mu_rand(IC_INT32, 1, TU_DIMS(3), 1), *out;
+  char err[1024];
+  ck_assert_int_eq(run_mean(x, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "mean", "X 'x'", "int32[3]", "float32 or float64", NULL);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
+/* ---- sum ---------------------------------------------------------------------------------- */
+
+static ic_status run_sum(size_t n, ic_tensor *const *xs, ic_tensor **out, char *err) {
+  static const char *const names[] = {"x0", "x1", "x2", "x3", "x4"};
+  mu_prog p;
+  mu_init(&p);
+  for (size_t i = 0; i < n; i++) mu_feed(&p, names[i], xs[i]);
+  ic_builder_op *op = mu_op(&p, "sum", "Out");
+  ic_builder_input(op, "X", n, names);
+  ic_builder_attr_bool(op, "use_mkldnn", false);
+  return mu_run(&p, out, err, 1024);
+}
+
+START_TEST(sum_inputs) {
+  const ic_dtype dts[] = {IC_FP32, IC_FP64, IC_INT32, IC_INT64};
+  for (size_t d = 0; d < 4; d++) {
+    for (size_t n = 1; n <= 5; n += 2) {
+      ic_tensor *xs[5];
+      for (size_t i = 0; i < n; i++) xs[i] = mu_rand(dts[d], 3, TU_DIMS(3, 1, 7), 20 + i);
+      ic_tensor *out;
+      char err[1024];
+      ck_assert_msg(run_sum(n, xs, &out, err) == IC_OK, "%s", err);
+      tu_assert_shape(out, dts[d], 3, TU_DIMS(3, 1, 7));
+      double ref[21] = {0};
+      for (size_t i = 0; i < n; i++) {
+        double *v = mu_f64(xs[i]);
+        for (int k = 0; k < 21; k++) ref[k] += v[k];
+        free(v);
+      }
+      tu_assert_close(out, ref, 21, 1e-6, 1e-6);
+      ic_tensor_destroy(out);
+      for (size_t i = 0; i < n; i++) ic_tensor_destroy(xs[i]);
+    }
+  }
+  /* fp32 adds in float, left to right, as Paddle does: (1 + 2^-24) + 2^-24 stays 1 */
+  ic_tensor *xs[3] = {tu_f32(0, NULL, (const float[]){1.0f}),
+                      tu_f32(0, NULL, (const float[]){0x1p-24f}),
+                      tu_f32(0, NULL, (const float[]){0x1p-24f})};
+  ic_tensor *out;
+  char err[1024];
+  ck_assert_msg(run_sum(3, xs, &out, err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_FP32, 0, NULL);
+  ck_assert(*(const float *)ic_tensor_cdata(out) == 1.0f);
+  ic_tensor_destroy(out);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(xs[i]);
+  /* empty inputs */
+  ic_tensor *e[2] = {mu_rand(IC_FP32, 2, TU_DIMS(0, 3), 1), mu_rand(IC_FP32, 2, TU_DIMS(0, 3), 2)};
+  ck_assert_msg(run_sum(2, e, &out, err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_FP32, 2, TU_DIMS(0, 3));
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(e[0]);
+  ic_tensor_destroy(e[1]);
+}
+END_TEST
+
+START_TEST(sum_bad_inputs) {
+  ic_tensor *xs[3] = {mu_rand(IC_FP32, 2, TU_DIMS(2, 3), 1), mu_rand(IC_FP32, 2, TU_DIMS(2, 3), 2),
+                      mu_rand(IC_FP32, 2, TU_DIMS(1, 3), 3)};
+  ic_tensor *out;
+  char err[1024];
+  /* no broadcasting */
+  ck_assert_int_eq(run_sum(3, xs, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "sum", "X 'x2'", "float32[1, 3]", "float32[2, 3]", "'x0'", NULL);
+  ck_assert_ptr_null(out);
+  ic_tensor_destroy(xs[2]);
+  xs[2] = mu_rand(IC_FP64, 2, TU_DIMS(2, 3), 3);
+  ck_assert_int_eq(run_sum(3, xs, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "X 'x2'", "float64[2, 3]", NULL);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(xs[i]);
+}
+END_TEST
+
+static TCase *tc_reduce(void) {
+  TCase *tc = tcase_create("reduce");
+  tcase_add_test(tc, axes_and_keep_dim);
+  tcase_add_test(tc, reduce_everything);
+  tcase_add_test(tc, integer_dtypes);
+  tcase_add_test(tc, out_dtype_casts_first);
+  tcase_add_test(tc, empty_and_nan);
+  tcase_add_test(tc, long_sums);
+  tcase_add_test(tc, reduce_bad_inputs);
+  return tc;
+}
+
+static TCase *tc_mean_sum(void) {
+  TCase *tc = tcase_create("mean_sum");
+  tcase_add_test(tc, mean_all);
+  tcase_add_test(tc, sum_inputs);
+  tcase_add_test(tc, sum_bad_inputs);
+  return tc;
+}
+
+TU_MAIN("ops_reduce", tc_reduce, tc_mean_sum)
