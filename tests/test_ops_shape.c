@@ -1,6 +1,7 @@
 /* Shape ops: shape, reshape2, flatten_contiguous_range, squeeze2, unsqueeze2, transpose2.
  * Expected shapes follow Paddle 3.x (checked against PaddlePaddle 3.3.1 where Paddle runs
  * the case); data is checked against index-computing references. */
+#include "kernels/kernel.h"
 #include "optest.h"
 
 #define I32S(...) ((const int32_t[]){__VA_ARGS__})
@@ -12,6 +13,8 @@ static void check_xshape(const ic_tensor *dims, const ic_tensor *x) {
   for (int i = 0; i < ic_tensor_ndim(x); i++) want[i + 1] = ic_tensor_dims(x)[i];
   ot_check_i32(dims, (size_t)ic_tensor_ndim(x) + 1, want);
 }
+
+static int64_t *transpose_ref(int nd, const int64_t *dims, const int *perm);
 
 /* ---- shape ---- */
 
@@ -500,9 +503,95 @@ START_TEST(transpose_errors) {
 }
 END_TEST
 
+/* ---- the real exported programs ---- */
+
+/* Every op of these types in the shared Paddle models must match its definition's slots and
+ * parse its attributes (the exporters add slots such as empty ShapeTensor lists, XShape, and
+ * attributes such as use_mkldnn that the ops must accept). */
+START_TEST(real_model_ops_bind) {
+  static const char *const models[] = {
+      "paddle/mobilenet_v2/inference.pdmodel", "paddle/pphgnet_plate/inference.pdmodel",
+      "paddle/ppocr_rec_svtr/inference.pdmodel", "paddle/crnn_rec/inference.pdmodel"};
+  static const char *const types[] = {"concat", "flatten_contiguous_range", "reshape2", "shape",
+                                      "slice", "split", "squeeze2", "transpose2", "unsqueeze2"};
+  size_t seen = 0;
+  for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+    char path[4096], err[1024];
+    ck_assert_msg(tu_shared(models[m], path, sizeof path), "missing %s", models[m]);
+    ic_program *p;
+    ck_assert_msg(ic_program_from_file(path, &p, err, sizeof err) == IC_OK, "%s", err);
+    for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+      const ic_op *op = &p->blocks[0].ops[i];
+      bool mine = false;
+      for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) mine |= !strcmp(op->type, types[k]);
+      if (!mine) continue;
+      const ic_opdef *def;
+      ic_err e;
+      ck_assert_int_eq(ic_opdef_lookup(op, &def, &e), IC_OK);
+      const ic_slot *ins[8], *outs[8];
+      ck_assert_msg(ic_opdef_match(def, op, ins, outs, &e) == IC_OK, "%s: %s", models[m], e.msg);
+      char attrs[256] = {0};
+      ck_assert_uint_le(def->attrs_size, sizeof attrs);
+      ck_assert_msg(ic_opdef_parse(def, op, attrs, &e) == IC_OK, "%s: %s", models[m], e.msg);
+      seen++;
+    }
+    ic_program_destroy(p);
+  }
+  ck_assert_uint_ge(seen, 40);
+}
+END_TEST
+
+/* The pattern PP-OCR's SVTR exports: a runtime dim taken with shape + slice (decreased to a
+ * 0-D int32) feeds a reshape2 ShapeTensor list next to constants, then a transpose2. */
+START_TEST(shape_slice_reshape_chain) {
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = ot_iota(IC_FP32, 3, TU_DIMS(2, 5, 6), 2);
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "zero", tu_i32(1, TU_DIMS(1), I32S(0)));
+  ot_feed(&t, "minus1", tu_i64(1, TU_DIMS(1), (const int64_t[]){-1}));
+  ic_builder_var(t.b, 0, "x_shape", IC_INT32, 1, TU_DIMS(3), false);
+  ic_builder_op *sh = ic_builder_add_op(t.b, 0, "shape");
+  ic_builder_in(sh, "Input", "x");
+  ic_builder_out(sh, "Out", "x_shape");
+  ic_builder_op *sl = ic_builder_add_op(t.b, 0, "slice");
+  ic_builder_in(sl, "Input", "x_shape");
+  ic_builder_out(sl, "Out", "n");
+  ic_builder_attr_ints(sl, "axes", NI32(0));
+  ic_builder_attr_ints(sl, "starts", NI32(1));
+  ic_builder_attr_ints(sl, "ends", NI32(2));
+  ic_builder_attr_ints(sl, "infer_flags", NI32(1));
+  ic_builder_attr_ints(sl, "decrease_axis", NI32(0));
+  ot_op(&t, "reshape2");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_input(t.op, "ShapeTensor", 3, TU_NAMES("zero", "minus1", "n"));
+  ic_builder_attr_ints(t.op, "shape", NI32(0, -1, 5));
+  ot_out(&t, "Out", "r");
+  ot_xshape(&t, "r_xshape", "r_xshape_dims");
+  ic_builder_op *tr = ic_builder_add_op(t.b, 0, "transpose2");
+  ic_builder_in(tr, "X", "r");
+  ic_builder_out(tr, "Out", "tr");
+  ic_builder_attr_ints(tr, "axis", NI32(0, 2, 1));
+  ot_fetch(&t, "tr");
+  ot_fetch(&t, "n");
+  ot_ok(&t);
+  ot_check_same_data(t.out[0], x, 3, TU_DIMS(2, 6, 5));
+  check_xshape(t.out[1], x);
+  int64_t *src = transpose_ref(3, TU_DIMS(2, 6, 5), (const int[]){0, 2, 1});
+  tu_assert_shape(t.out[2], IC_FP32, 3, TU_DIMS(2, 5, 6));
+  ot_check_gather(t.out[2], x, src, 60);
+  free(src);
+  tu_assert_shape(t.out[3], IC_INT32, 0, NULL);
+  ck_assert_int_eq(*(const int32_t *)ic_tensor_cdata(t.out[3]), 5);
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_shape(void) {
   TCase *tc = tcase_create("shape");
   tcase_add_test(tc, shape_of_tensors);
+  tcase_add_test(tc, real_model_ops_bind);
+  tcase_add_test(tc, shape_slice_reshape_chain);
   return tc;
 }
 
