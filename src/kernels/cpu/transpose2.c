@@ -8,8 +8,8 @@
  *   - nothing left to permute: one memcpy;
  *   - the innermost axis stays innermost: a memcpy per output row;
  *   - otherwise: the two axes that are innermost in the input and in the output form a 2-D
- *     transpose, done in square tiles so that both the reads and the writes stay in cache,
- *     for every index of the remaining axes. */
+ *     transpose, done in cache-sized blocks of 8 x 8 micro-tiles, for every index of the
+ *     remaining axes. */
 #include <string.h>
 
 #include "kernels/cpu/shapeops.h"
