@@ -1,0 +1,86 @@
+/* Helpers shared by the shape and data-movement ops (see shapeops.h). */
+#include "kernels/cpu/shapeops.h"
+
+#include <string.h>
+
+ic_status ic_shapeops_xshape(ic_kctx *c, size_t s, const ic_tensor *x) {
+  ic_tensor *xs = ic_out(c, s, 0);
+  if (!xs) return IC_OK;
+  if (x->ndim + 1 > IC_MAX_RANK) {
+    return ic_kfail(c, IC_ERR_SHAPE,
+                    "output %s '%s' would need rank %d ([0] + the input's %d dims), more than "
+                    "the %d icore supports",
+                    c->def->outputs[s].name, ic_out_name(c, s, 0), x->ndim + 1, x->ndim,
+                    IC_MAX_RANK);
+  }
+  int64_t d[IC_MAX_RANK];
+  d[0] = 0;
+  for (int i = 0; i < x->ndim; i++) d[i + 1] = x->dims[i];
+  ic_tensor_set_meta(xs, x->dtype, x->ndim + 1, d);
+  return IC_OK;
+}
+
+void ic_shapeops_share(ic_kctx *c, size_t os, size_t is) {
+  ic_tensor *out = ic_out(c, os, 0);
+  ic_dtype dt = out->dtype;
+  int nd = out->ndim;
+  int64_t d[IC_MAX_RANK];
+  memcpy(d, out->dims, sizeof d);
+  ic_tensor_share(out, ic_in(c, is, 0));
+  ic_tensor_set_meta(out, dt, nd, d);
+}
+
+int ic_shapeops_axis(ic_kctx *c, size_t s, int64_t axis, int rank, const char *what) {
+  if (axis < -(int64_t)rank || axis >= rank) {
+    ic_kfail_in(c, s, 0, "%s is %lld, expected in [%d, %d)", what, (long long)axis, -rank, rank);
+    return -1;
+  }
+  return (int)(axis < 0 ? axis + rank : axis);
+}
+
+static ic_status check_int(ic_kctx *c, size_t s, size_t i) {
+  const ic_tensor *t = ic_in(c, s, i);
+  if (t->dtype == IC_INT32 || t->dtype == IC_INT64) return IC_OK;
+  return ic_kfail_in(c, s, i, "expected dtype int32 or int64");
+}
+
+ic_status ic_shapeops_read_ints(ic_kctx *c, size_t s, bool list, const char *what, int64_t *v,
+                                size_t cap, size_t *n) {
+  *n = 0;
+  size_t nt = c->in[s].n;
+  for (size_t i = 0; i < nt && (list || i == 0); i++) {
+    ic_status st = check_int(c, s, i);
+    if (st) return st;
+    const ic_tensor *t = ic_in(c, s, i);
+    int64_t k = ic_tensor_numel_(t);
+    if (list && k != 1) {
+      return ic_kfail_in(c, s, i, "expected exactly one element (entry %zu of the %s)", i, what);
+    }
+    if (k < 0 || (uint64_t)k > cap - *n) {
+      return ic_kfail_in(c, s, i, "expected at most %zu values for the %s", cap, what);
+    }
+    for (int64_t j = 0; j < k; j++) v[(*n)++] = ic_read_i64(t, j);
+  }
+  return IC_OK;
+}
+
+ic_status ic_shapeops_read_scalar(ic_kctx *c, size_t s, int64_t *v) {
+  ic_status st = check_int(c, s, 0);
+  if (st) return st;
+  const ic_tensor *t = ic_in(c, s, 0);
+  if (ic_tensor_numel_(t) != 1) return ic_kfail_in(c, s, 0, "expected exactly one element");
+  *v = ic_read_i64(t, 0);
+  return IC_OK;
+}
+
+void ic_shapeops_copy_rows(void *dst, size_t dst_stride, const void *src, size_t src_stride,
+                           size_t rows, size_t row_bytes) {
+  if (row_bytes == 0) return;
+  if (rows == 1 || (dst_stride == row_bytes && src_stride == row_bytes)) {
+    memcpy(dst, src, rows * row_bytes);
+    return;
+  }
+  char *d = dst;
+  const char *p = src;
+  for (size_t r = 0; r < rows; r++, d += dst_stride, p += src_stride) memcpy(d, p, row_bytes);
+}

@@ -1,0 +1,64 @@
+/* Helpers shared by the shape and data-movement ops (reshape2, squeeze2, unsqueeze2,
+ * flatten_contiguous_range, transpose2, concat, split, slice, shape). These ops never look at
+ * element values, only at element sizes, so every helper here works on bytes. */
+#ifndef IC_KERNELS_CPU_SHAPEOPS_H
+#define IC_KERNELS_CPU_SHAPEOPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/kernel.h"
+
+/* Set the meta of the optional XShape output (slot s) the way Paddle does: dims [0] followed
+ * by x's dims, x's dtype, no data. Paddle's grad ops read the input shape back from it; an
+ * inference run never does, but later ops may still ask for its shape. Absent: nothing. */
+ic_status ic_shapeops_xshape(ic_kctx *c, size_t s, const ic_tensor *x);
+
+/* Make output (os, 0) share input (is, 0)'s storage while keeping the meta infer() gave it:
+ * the view ops (reshape2, squeeze2, ...) only relabel the dims of the same bytes. */
+void ic_shapeops_share(ic_kctx *c, size_t os, size_t is);
+
+/* Normalize `axis` (named `what` in messages, such as "attribute 'axis'") from
+ * [-rank, rank) to [0, rank) for input (s, 0); -1 with an error naming that input when it is
+ * out of range. */
+int ic_shapeops_axis(ic_kctx *c, size_t s, int64_t axis, int rank, const char *what);
+
+/* Read the integer values of a shape-like input slot s into v (at most cap values), *n
+ * receiving the count. A single tensor (list == false) contributes all of its elements; a
+ * list slot (Paddle's ShapeTensor, StartsTensorList, ...) contributes one value per tensor,
+ * each of which must hold exactly one element. Only int32 and int64 are accepted, as in
+ * Paddle. `what` names the values in messages ("target shape"). */
+ic_status ic_shapeops_read_ints(ic_kctx *c, size_t s, bool list, const char *what, int64_t *v,
+                                size_t cap, size_t *n);
+
+/* The single integer of a one-element int32/int64 input (s, 0), such as an AxisTensor. */
+ic_status ic_shapeops_read_scalar(ic_kctx *c, size_t s, int64_t *v);
+
+/* Copy `rows` blocks of `row_bytes` bytes from src to dst, where block r starts at
+ * src + r * src_stride and goes to dst + r * dst_stride (strides in bytes). The building
+ * block of concat and split, which move one contiguous chunk per input per outer index. */
+void ic_shapeops_copy_rows(void *dst, size_t dst_stride, const void *src, size_t src_stride,
+                           size_t rows, size_t row_bytes);
+
+/* Runs `body` for every index of n axes given by their sizes and their element strides in an
+ * input and an output, last axis fastest; body sees the element offsets as in_off and out_off.
+ * The odometer behind transpose2 and slice: no division per element. */
+#define IC_SHAPEOPS_FOR_EACH(n, size, sin, sout, body)                              \
+  do {                                                                              \
+    int64_t idx_[IC_MAX_RANK] = {0}, in_off = 0, out_off = 0, left_ = 1;            \
+    for (int k_ = 0; k_ < (n); k_++) left_ *= (size)[k_];                           \
+    while (left_-- > 0) {                                                           \
+      body;                                                                         \
+      for (int k_ = (n) - 1; k_ >= 0; k_--) {                                       \
+        in_off += (sin)[k_];                                                        \
+        out_off += (sout)[k_];                                                      \
+        if (++idx_[k_] < (size)[k_]) break;                                         \
+        in_off -= (sin)[k_] * (size)[k_];                                           \
+        out_off -= (sout)[k_] * (size)[k_];                                         \
+        idx_[k_] = 0;                                                               \
+      }                                                                             \
+    }                                                                               \
+  } while (0)
+
+#endif

@@ -1,0 +1,68 @@
+/* squeeze2: Out = X without size-1 dims (the same bytes, shared), XShape = meta only.
+ *
+ * Paddle's rule (paddle/phi/kernels/funcs/unsqueeze.h GetOutputSqueezeShape): with no axes,
+ * every dim of size 1 goes; otherwise each listed axis (negative counts from the end,
+ * repeats allowed) goes if its dim is 1, and a listed dim that is not 1 is silently kept.
+ * A 0-D X stays 0-D and accepts the axes 0 and -1, as Paddle 3.x does. */
+#include "kernels/cpu/shapeops.h"
+
+typedef struct squeeze_attrs {
+  const int64_t *axes; /* borrowed from the program */
+  size_t n_axes;
+} squeeze_attrs;
+
+enum { X };
+enum { OUT, XSHAPE };
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  squeeze_attrs *a = attrs;
+  ic_ar_ints(r, "axes", false, &a->axes, &a->n_axes);
+  return r->st;
+}
+
+static ic_status infer(ic_kctx *c) {
+  const squeeze_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, X, 0);
+  bool drop[IC_MAX_RANK] = {false};
+  for (size_t i = 0; i < a->n_axes; i++) {
+    if (x->ndim == 0) {
+      if (a->axes[i] != 0 && a->axes[i] != -1) {
+        return ic_kfail_in(c, X, 0, "attribute 'axes' holds %lld, a 0-D input takes 0 or -1",
+                           (long long)a->axes[i]);
+      }
+      continue;
+    }
+    int ax = ic_shapeops_axis(c, X, a->axes[i], x->ndim, "attribute 'axes' entry");
+    if (ax < 0) return c->err->code;
+    if (x->dims[ax] == 1) drop[ax] = true;
+  }
+  if (a->n_axes == 0) {
+    for (int i = 0; i < x->ndim; i++) drop[i] = x->dims[i] == 1;
+  }
+  int64_t d[IC_MAX_RANK];
+  int nd = 0;
+  for (int i = 0; i < x->ndim; i++) {
+    if (!drop[i]) d[nd++] = x->dims[i];
+  }
+  ic_tensor_set_meta(ic_out(c, OUT, 0), x->dtype, nd, d);
+  return ic_shapeops_xshape(c, XSHAPE, x);
+}
+
+static ic_status run(ic_kctx *c) {
+  ic_shapeops_share(c, OUT, X);
+  return IC_OK;
+}
+
+static const ic_slotdef inputs[] = {{"X", 0}};
+static const ic_slotdef outputs[] = {
+    {"Out", IC_SLOT_SHARE},
+    {"XShape", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
+};
+
+const ic_opdef ic_op_squeeze2 = {
+    .name = "squeeze2",
+    .n_inputs = 1, .inputs = inputs,
+    .n_outputs = 2, .outputs = outputs,
+    .attrs_size = sizeof(squeeze_attrs), .parse = parse,
+    .infer = infer, .cpu = run,
+};
