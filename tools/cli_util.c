@@ -214,3 +214,13 @@ void cli_print_tensor(FILE *f, const char *name, const ic_tensor *t) {
   }
   fprintf(f, "%s\n", n > 6 ? " ..." : "");
 }
+
+void cli_json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
+    else fputc(*s, f);
+  }
+  fputc('"', f);
+}

@@ -54,4 +54,7 @@ void cli_usage(FILE *f, const char *cmd, const char *args, const char *about,
 /* "name: float32[2, 3]  min=... max=... mean=...  first: v0 v1 ..." on one line. */
 void cli_print_tensor(FILE *f, const char *name, const ic_tensor *t);
 
+/* Write s as a JSON string literal (quotes included). */
+void cli_json_string(FILE *f, const char *s);
+
 #endif

@@ -1,23 +1,21 @@
 /* icore: run Paddle inference programs and inspect them from the command line.
  *
  *   icore run MODEL [--feed NAME=FILE.npy]... [--fetch NAME]... [--out DIR] ...
+ *   icore bench MODEL [feeds] [--iters N] [--warmup N] [--threads N] [--json FILE]
+ *   icore inspect MODEL [feeds] [--dot FILE]
  *   icore info MODEL
  *   icore help [COMMAND] | icore --version
  *
  * MODEL is X.pdmodel (parameters from X.pdiparams beside it) or a directory holding
  * __model__ plus __params__ or one file per parameter. Errors are one line on stderr,
  * "icore: error: ...", with exit status 1 (2 for a wrong command line). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
-#include "cli_util.h"
+#include "cli_model.h"
 #include "icore/icore.h"
 #include "kernels/kernel.h"
-#include "npy.h"
 #include "program/program.h"
 #include "scope/params.h"
 
@@ -26,228 +24,10 @@ typedef struct command {
   const char *args;  /* positional arguments, for the usage line */
   const char *about;
   const cli_opt *opts;
-  size_t n_opts;
+  const size_t *n_opts; /* count of opts */
   size_t n_pos;      /* positional arguments required */
   int (*fn)(const cli_args *a);
 } command;
-
-/* Load a model, or print why not. */
-static int load(const char *path, const char *params, unsigned flags, ic_program **prog,
-                ic_scope **scope) {
-  char err[1024];
-  if (ic_model_load(path, params, flags, prog, scope, err, sizeof err)) {
-    return cli_error(CLI_FAIL, "%s", err);
-  }
-  return CLI_OK;
-}
-
-static const char *var_desc(const ic_program *p, const char *name, char *buf, size_t len) {
-  const ic_vardesc *v = ic_program_find_var(p, 0, name);
-  char dims[160];
-  if (!v || !v->is_tensor) snprintf(buf, len, "(not a tensor)");
-  else snprintf(buf, len, "%s%s", ic_dtype_name(v->dtype), ic_dims_str(v->ndim, v->dims, dims, sizeof dims));
-  return buf;
-}
-
-/* ---------------------------------------------------------------------------------------
- * icore run
- * ------------------------------------------------------------------------------------- */
-
-static const cli_opt k_run_opts[] = {
-    {"--params", "PATH", false, "parameter file or directory (default: beside MODEL)"},
-    {"--feed", "NAME=FILE.npy", true, "feed variable NAME from a .npy file"},
-    {"--fetch", "NAME", true, "fetch variable NAME (default: the program's fetch targets)"},
-    {"--out", "DIR", false, "write each fetched tensor to DIR/NAME.npy ('/' becomes '_')"},
-    {"--random-params", "SEED", false, "fill parameters with synthetic values, read no file"},
-    {"--mode", "compiled|uncompiled", false, "executor mode (default: ICORE_MODE or compiled)"},
-    {"--threads", "N", false, "worker threads, 0 = one per core (default: ICORE_THREADS or 0)"},
-    {"--repeat", "N", false, "run N times and report the time per run (default 1)"},
-};
-
-typedef struct feeds {
-  size_t n;
-  const char **names;   /* into argv */
-  char **name_bufs;     /* owned copies of NAME */
-  ic_tensor **tensors;
-} feeds;
-
-static void feeds_free(feeds *f) {
-  for (size_t i = 0; i < f->n; i++) {
-    free(f->name_bufs[i]);
-    ic_tensor_destroy(f->tensors[i]);
-  }
-  free(f->names);
-  free(f->name_bufs);
-  free(f->tensors);
-  memset(f, 0, sizeof *f);
-}
-
-/* --feed NAME=FILE for every value, and every feed target of the program covered. */
-static int read_feeds(const cli_args *a, const ic_program *p, feeds *f) {
-  size_t n;
-  const char *const *v = cli_all(a, "--feed", &n);
-  memset(f, 0, sizeof *f);
-  f->names = calloc(n + 1, sizeof *f->names);
-  f->name_bufs = calloc(n + 1, sizeof *f->name_bufs);
-  f->tensors = calloc(n + 1, sizeof *f->tensors);
-  if (!f->names || !f->name_bufs || !f->tensors) return cli_error(CLI_FAIL, "out of memory");
-  for (size_t i = 0; i < n; i++) {
-    const char *eq = strchr(v[i], '=');
-    if (!eq || eq == v[i] || !eq[1]) {
-      return cli_error(CLI_USAGE, "--feed '%s': expected NAME=FILE.npy", v[i]);
-    }
-    char *name = strndup(v[i], (size_t)(eq - v[i]));
-    if (!name) return cli_error(CLI_FAIL, "out of memory");
-    f->name_bufs[f->n] = name;
-    f->names[f->n] = name;
-    f->n++;
-    for (size_t j = 0; j + 1 < f->n; j++) {
-      if (strcmp(f->names[j], name) == 0) {
-        return cli_error(CLI_USAGE, "feed '%s' is given twice", name);
-      }
-    }
-    char err[1024];
-    if (ic_npy_load(eq + 1, &f->tensors[f->n - 1], err, sizeof err)) {
-      return cli_error(CLI_FAIL, "feed '%s': %s", name, err);
-    }
-  }
-  for (size_t t = 0; t < ic_program_n_feed_targets(p); t++) {
-    const char *target = ic_program_feed_target(p, t);
-    bool given = false;
-    for (size_t i = 0; i < f->n && !given; i++) given = strcmp(f->names[i], target) == 0;
-    if (!given) {
-      char d[200];
-      return cli_error(CLI_USAGE, "feed target '%s' (%s) is not given; pass --feed %s=FILE.npy",
-                       target, var_desc(p, target, d, sizeof d), target);
-    }
-  }
-  return CLI_OK;
-}
-
-static int make_dir(const char *dir) {
-  if (mkdir(dir, 0777) == 0 || errno == EEXIST) return CLI_OK;
-  return cli_error(CLI_FAIL, "--out %s: cannot create the directory: %s", dir, strerror(errno));
-}
-
-static int write_outputs(const char *dir, size_t n, const char *const *names,
-                         ic_tensor *const *out) {
-  int rc = make_dir(dir);
-  for (size_t i = 0; i < n && !rc; i++) {
-    size_t len = strlen(dir) + strlen(names[i]) + 6;
-    char *path = malloc(len), err[1024];
-    if (!path) return cli_error(CLI_FAIL, "out of memory");
-    int k = snprintf(path, len, "%s/", dir);
-    for (const char *c = names[i]; *c; c++) path[k++] = *c == '/' ? '_' : *c;
-    strcpy(path + k, ".npy");
-    if (ic_npy_save(path, out[i], err, sizeof err)) rc = cli_error(CLI_FAIL, "%s", err);
-    free(path);
-  }
-  return rc;
-}
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Executor options: defaults, then ICORE_* variables, then the command line. */
-static int run_options(const cli_args *a, ic_options *o, long long *repeat) {
-  char err[1024];
-  long long v;
-  ic_options_default(o);
-  if (ic_options_from_env(o, err, sizeof err)) return cli_error(CLI_USAGE, "%s", err);
-  const char *mode = cli_get(a, "--mode");
-  if (mode && strcmp(mode, "compiled") == 0) o->mode = IC_MODE_COMPILED;
-  else if (mode && strcmp(mode, "uncompiled") == 0) o->mode = IC_MODE_UNCOMPILED;
-  else if (mode) return cli_error(CLI_USAGE, "--mode '%s': expected compiled or uncompiled", mode);
-  const char *threads = cli_get(a, "--threads");
-  if (threads) {
-    if (!cli_int("--threads", threads, 0, 1024, &v)) return CLI_USAGE;
-    o->threads = (int)v;
-  }
-  *repeat = 1;
-  const char *rep = cli_get(a, "--repeat");
-  if (rep && !cli_int("--repeat", rep, 1, 1000000, repeat)) return CLI_USAGE;
-  return CLI_OK;
-}
-
-static int cmd_run(const cli_args *a) {
-  ic_options o;
-  long long repeat, seed = -1;
-  int rc = run_options(a, &o, &repeat);
-  if (rc) return rc;
-  const char *rp = cli_get(a, "--random-params");
-  if (rp && !cli_int("--random-params", rp, 0, INT64_MAX, &seed)) return CLI_USAGE;
-  if (rp && cli_get(a, "--params")) {
-    return cli_error(CLI_USAGE, "--params and --random-params exclude each other");
-  }
-  ic_program *p = NULL;
-  ic_scope *s = NULL;
-  ic_executor *e = NULL;
-  feeds f = {0};
-  size_t n_fetch = 0;
-  const char **fetch = NULL;
-  ic_tensor **out = NULL;
-  char err[1024];
-  if ((rc = load(a->pos[0], cli_get(a, "--params"), rp ? IC_LOAD_NO_PARAMS : 0, &p, &s))) {
-    goto done;
-  }
-  if (rp && ic_params_random(p, (uint64_t)seed, s, err, sizeof err)) {
-    rc = cli_error(CLI_FAIL, "%s", err);
-    goto done;
-  }
-  if ((rc = read_feeds(a, p, &f))) goto done;
-  const char *const *given = cli_all(a, "--fetch", &n_fetch);
-  if (!n_fetch) n_fetch = ic_program_n_fetch_targets(p);
-  if (!n_fetch) {
-    rc = cli_error(CLI_USAGE, "the program has no fetch targets; name one with --fetch NAME");
-    goto done;
-  }
-  fetch = calloc(n_fetch, sizeof *fetch);
-  out = calloc(n_fetch, sizeof *out);
-  if (!fetch || !out) {
-    rc = cli_error(CLI_FAIL, "out of memory");
-    goto done;
-  }
-  for (size_t i = 0; i < n_fetch; i++) fetch[i] = given ? given[i] : ic_program_fetch_target(p, i);
-  if (ic_executor_create(&o, &e)) {
-    rc = cli_error(CLI_FAIL, "cannot create an executor with these options");
-    goto done;
-  }
-  double best = 0, total = 0;
-  for (long long r = 0; r < repeat; r++) {
-    for (size_t i = 0; i < n_fetch; i++) {
-      ic_tensor_destroy(out[i]);
-      out[i] = NULL;
-    }
-    double t0 = now_ms();
-    if (ic_executor_run(e, p, s, f.n, f.names, (const ic_tensor *const *)f.tensors, n_fetch,
-                        fetch, out)) {
-      rc = cli_error(CLI_FAIL, "%s", ic_executor_errmsg(e));
-      goto done;
-    }
-    double dt = now_ms() - t0;
-    total += dt;
-    best = r == 0 || dt < best ? dt : best;
-  }
-  for (size_t i = 0; i < n_fetch; i++) cli_print_tensor(stdout, fetch[i], out[i]);
-  if (repeat > 1) {
-    printf("time: %lld runs, mean %.3f ms, best %.3f ms (%s)\n", repeat, total / (double)repeat,
-           best, o.mode == IC_MODE_COMPILED ? "compiled" : "uncompiled");
-  }
-  const char *dir = cli_get(a, "--out");
-  if (dir) rc = write_outputs(dir, n_fetch, fetch, out);
-done:
-  for (size_t i = 0; out && i < n_fetch; i++) ic_tensor_destroy(out[i]);
-  free(out);
-  free(fetch);
-  feeds_free(&f);
-  ic_executor_destroy(e);
-  ic_scope_destroy(s);
-  ic_program_destroy(p);
-  return rc;
-}
 
 /* ---------------------------------------------------------------------------------------
  * icore info
@@ -290,7 +70,7 @@ static void print_targets(const ic_program *p, const char *title, size_t n,
   char d[200];
   printf("%s:\n", title);
   if (!n) printf("  (none)\n");
-  for (size_t i = 0; i < n; i++) printf("  %-32s %s\n", at(p, i), var_desc(p, at(p, i), d, sizeof d));
+  for (size_t i = 0; i < n; i++) printf("  %-32s %s\n", at(p, i), cli_var_desc(p, at(p, i), d, sizeof d));
 }
 
 static int print_params(const ic_program *p) {
@@ -324,11 +104,14 @@ static int print_params(const ic_program *p) {
   return CLI_OK;
 }
 
-static int cmd_info(const cli_args *a) {
+int cmd_info(const cli_args *a) {
   ic_program *p;
   ic_scope *s;
-  int rc = load(a->pos[0], NULL, IC_LOAD_NO_PARAMS, &p, &s);
-  if (rc) return rc;
+  char err[1024];
+  if (ic_model_load(a->pos[0], NULL, IC_LOAD_NO_PARAMS, &p, &s, err, sizeof err)) {
+    return cli_error(CLI_FAIL, "%s", err);
+  }
+  int rc = CLI_OK;
   size_t n_types, n_ops;
   op_count *c = count_ops(p, &n_types, &n_ops);
   if (!c) {
@@ -361,15 +144,26 @@ done:
  * Dispatch
  * ------------------------------------------------------------------------------------- */
 
+static const size_t k_no_opts = 0;
+
 static const command k_commands[] = {
     {"run", "MODEL [options]",
      "Run MODEL (X.pdmodel, or a directory with __model__) on .npy inputs and print each\n"
      "fetched tensor's dtype, shape, min, max, mean and first values.",
-     k_run_opts, sizeof k_run_opts / sizeof k_run_opts[0], 1, cmd_run},
+     k_run_opts, &k_n_run_opts, 1, cmd_run},
+    {"bench", "MODEL [options]",
+     "Time MODEL in uncompiled and compiled mode, alternating: median and p90 latency, the\n"
+     "first run (analysis) cost, the speed-up, and whether the outputs are bitwise equal.",
+     k_bench_opts, &k_n_bench_opts, 1, cmd_bench},
+    {"inspect", "MODEL [options]",
+     "Show MODEL's plan: instructions, dependency edges before and after pruning, implicit\n"
+     "edges, critical path, width, every variable's lifetime, and with feeds given, every\n"
+     "variable's shape and the peak live bytes of a run.",
+     k_inspect_opts, &k_n_inspect_opts, 1, cmd_inspect},
     {"info", "MODEL",
      "Describe MODEL: feed and fetch targets, op types, parameter count and size, and the op\n"
      "types icore has no kernel for yet.",
-     NULL, 0, 1, cmd_info},
+     NULL, &k_no_opts, 1, cmd_info},
 };
 #define N_COMMANDS (sizeof k_commands / sizeof k_commands[0])
 
@@ -412,15 +206,15 @@ int main(int argc, char **argv) {
     }
     const command *c = find_command(argv[2]);
     if (!c) return unknown(argv[2]);
-    cli_usage(stdout, c->name, c->args, c->about, c->opts, c->n_opts);
+    cli_usage(stdout, c->name, c->args, c->about, c->opts, *c->n_opts);
     return CLI_OK;
   }
   const command *c = find_command(name);
   if (!c) return unknown(name);
   cli_args a;
-  int rc = cli_parse(argc - 2, argv + 2, c->opts, c->n_opts, &a);
+  int rc = cli_parse(argc - 2, argv + 2, c->opts, *c->n_opts, &a);
   if (!rc && a.help) {
-    cli_usage(stdout, c->name, c->args, c->about, c->opts, c->n_opts);
+    cli_usage(stdout, c->name, c->args, c->about, c->opts, *c->n_opts);
   } else if (!rc && a.n_pos != c->n_pos) {
     rc = cli_error(CLI_USAGE, "%s expects %zu argument%s (%s), got %zu; see 'icore %s --help'",
                    c->name, c->n_pos, c->n_pos == 1 ? "" : "s", c->args, a.n_pos, c->name);

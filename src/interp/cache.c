@@ -47,6 +47,7 @@ void ic_cache_clear(ic_executor *e) {
   for (size_t i = 0; i < e->n_entries; i++) entry_free(&e->entries[i]);
   e->n_entries = 0;
   e->last_plan = NULL;
+  e->last_rs = NULL;
 }
 
 ic_status ic_cache_get(ic_executor *e, const ic_program *p, size_t n_feeds,
@@ -85,7 +86,10 @@ ic_status ic_cache_get(ic_executor *e, const ic_program *p, size_t n_feeds,
     for (size_t i = 1; i < e->n_entries; i++) {
       if (e->entries[i].last_used < slot->last_used) slot = &e->entries[i];
     }
-    if (e->last_plan == slot->plan) e->last_plan = NULL;
+    if (e->last_plan == slot->plan) {
+      e->last_plan = NULL;
+      e->last_rs = NULL;
+    }
     entry_free(slot);
   }
   *slot = (ic_cache_entry){.key = key, .names = names, .names_len = len, .prog_hash = p->hash,

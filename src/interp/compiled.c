@@ -548,6 +548,7 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
   const ic_plan *p = ce->plan;
   if (!ce->rs && (st = rstate_create(p, &ce->rs, err))) return st;
   e->last_plan = ce->plan;
+  e->last_rs = ce->rs;
   crun r = {.plan = p, .rs = ce->rs, .e = e, .pool = e->pool, .profile = e->opt.profile};
   atomic_init(&r.pending, 0);
   atomic_init(&r.abort, false);
@@ -593,4 +594,9 @@ done:
     }
   }
   return st;
+}
+
+const ic_tensor *ic_executor_last_var(const ic_executor *e, size_t v) {
+  if (!e->last_plan || !e->last_rs || v >= e->last_plan->n_vars) return NULL;
+  return &e->last_rs->varp[v]->tensor;
 }

@@ -100,9 +100,11 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
   }
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (cores < 1) cores = 1;
-  e->n_threads = o->serial ? 1 : o->threads > 0 ? o->threads : (int)cores;
-  /* Kernels may use the cores the pool leaves idle, and no more. */
-  int intra = (int)(cores / e->n_threads);
+  int total = o->threads > 0 ? o->threads : (int)cores;
+  e->n_threads = o->serial || o->mode == IC_MODE_UNCOMPILED ? 1 : total;
+  /* Kernels may use the threads the pool leaves idle, and no more: a serial executor's
+   * kernels get them all, a pool of `total` threads runs single-threaded kernels. */
+  int intra = total / e->n_threads;
   e->env = (ic_kenv){.alloc = e->alloc, .seed = o->seed, .intra_threads = intra < 1 ? 1 : intra};
   e->entries = calloc((size_t)o->cache_capacity, sizeof *e->entries);
   ic_status st = e->entries ? IC_OK : IC_ERR_OUT_OF_MEMORY;

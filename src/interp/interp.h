@@ -84,6 +84,7 @@ struct ic_executor {
   uint64_t hits, misses;
   double last_analysis_ms; /* analysis time of the last miss */
   ic_plan *last_plan;      /* plan of the last compiled run (borrowed from the cache) */
+  ic_rstate *last_rs;      /* and its run state */
   ic_span *spans;          /* profile of the last compiled run, one per instruction */
   size_t n_spans;
   uint64_t profile_t0;     /* run start, for the profile */
@@ -119,5 +120,8 @@ void ic_executor_inject_failure(ic_executor *e, long index);
 void ic_executor_poison_freed(ic_executor *e, bool on);
 /* The plan of the last compiled run, or NULL. */
 const ic_plan *ic_executor_last_plan(const ic_executor *e);
+/* Variable v of the last compiled run's plan as that run left it: buffers are released after
+ * a run, but dtype and dims stay (for `icore inspect`). NULL if there is none. */
+const ic_tensor *ic_executor_last_var(const ic_executor *e, size_t v);
 
 #endif
