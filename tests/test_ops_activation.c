@@ -72,7 +72,9 @@ static ic_builder *act_program(const act_case *c, const ic_tensor *x) {
   ic_builder_op *o = ic_builder_add_op(b, 0, c->type);
   ic_builder_in(o, "X", "x");
   ic_builder_out(o, "Out", "out");
-  for (int k = 0; k < 3 && c->names[k]; k++) ic_builder_attr_float(o, c->names[k], (float)c->vals[k]);
+  for (int k = 0; k < 3 && c->names[k]; k++) {
+    ic_builder_attr_float(o, c->names[k], (float)c->vals[k]);
+  }
   if (c->approximate >= 0) ic_builder_attr_bool(o, "approximate", c->approximate != 0);
   ew_fetch(b, "out", ic_tensor_dtype(x));
   return b;

@@ -39,7 +39,8 @@ ic_status ic_elementwise_parse(ic_attr_reader *r, void *attrs) {
 static ic_status bcast_fail(ic_kctx *c, size_t s_x, size_t s_y, int64_t axis,
                             const char *why) {
   char dx[128], dy[128];
-  return ic_kfail(c, IC_ERR_SHAPE, "inputs %s '%s' %s and %s '%s' %s do not broadcast (axis %lld): %s",
+  return ic_kfail(c, IC_ERR_SHAPE,
+                  "inputs %s '%s' %s and %s '%s' %s do not broadcast (axis %lld): %s",
                   c->def->inputs[s_x].name, ic_in_name(c, s_x, 0),
                   ic_tensor_describe(ic_in(c, s_x, 0), dx, sizeof dx), c->def->inputs[s_y].name,
                   ic_in_name(c, s_y, 0), ic_tensor_describe(ic_in(c, s_y, 0), dy, sizeof dy),
