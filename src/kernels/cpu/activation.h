@@ -38,15 +38,34 @@ ic_status ic_activation_infer_num(ic_kctx *c);
     }                                                                                      \
   } while (0)
 
-/* Defines NAME_cpu: Out = F32(X, attrs) or F64(X, attrs). */
+/* Defines NAME_cpu: Out = F32(X, attrs) or F64(X, attrs). Blocks of 8 through an inline
+ * function with restrict arguments let gcc -O2 vectorize the formulas that are plain
+ * arithmetic (relu, hard_swish, ...); see elementwise.c. */
 #define IC_ACTIVATION_RUN(NAME, ATTRS, F32, F64)                                           \
+  static inline void NAME##_b32(float *restrict o, const float *restrict x,                \
+                                const ATTRS *restrict a) {                                 \
+    for (int k = 0; k < 8; k++) o[k] = F32(x[k], a);                                       \
+  }                                                                                        \
+  static inline void NAME##_b64(double *restrict o, const double *restrict x,              \
+                                const ATTRS *restrict a) {                                 \
+    for (int k = 0; k < 8; k++) o[k] = F64(x[k], a);                                       \
+  }                                                                                        \
   static ic_status NAME##_cpu(ic_kctx *c) {                                                \
     const ATTRS *a = c->attrs;                                                             \
     const ic_tensor *x = ic_in(c, 0, 0);                                                   \
     ic_tensor *o = ic_out(c, 0, 0);                                                        \
-    int64_t n = ic_numel(x->ndim, x->dims);                                                \
-    if (x->dtype == IC_FP32) IC_UNARY_LOOP(float, x->data, o->data, n, F32(v, a));         \
-    else IC_UNARY_LOOP(double, x->data, o->data, n, F64(v, a));                            \
+    int64_t n = ic_numel(x->ndim, x->dims), i = 0;                                         \
+    if (x->dtype == IC_FP32) {                                                             \
+      const float *xp = x->data;                                                           \
+      float *op = o->data;                                                                 \
+      for (; i + 8 <= n; i += 8) NAME##_b32(op + i, xp + i, a);                            \
+      for (; i < n; i++) op[i] = F32(xp[i], a);                                            \
+    } else {                                                                               \
+      const double *xp = x->data;                                                          \
+      double *op = o->data;                                                                \
+      for (; i + 8 <= n; i += 8) NAME##_b64(op + i, xp + i, a);                            \
+      for (; i < n; i++) op[i] = F64(xp[i], a);                                            \
+    }                                                                                      \
     return IC_OK;                                                                          \
   }
 
