@@ -7,12 +7,14 @@
  * paddle/phi/kernels/funcs/common_shape.h GetBroadcastDimsArrays): equal dims need no
  * broadcast and ignore `axis`. Otherwise the operand of lower rank (either one; the op is
  * still op(X, Y)) is placed into the higher rank starting at dim `axis`, where -1 means
- * trailing alignment (a negative axis counts as |rank(X) - rank(Y)| + axis + 1); equal
- * ranks allow only axis -1 or 0. Then dims must be equal or 1. Paddle's kernels drop
- * trailing 1s of the smaller operand (TrimTrailingSingularDims); icore does that only when
- * the operand would otherwise run past the end, where Paddle's shape inference reads out of
- * bounds, so [2, 3] + [3, 1] with axis 1 is [2, 3]. A dim of 0 broadcasts like numpy (0
- * with 1 is 0; 0 with n > 1 is an error) where Paddle's infermeta accepts 0 against anything.
+ * trailing alignment; equal ranks allow only axis -1 or 0. Then dims must be equal or 1.
+ * Other negative axes are refused: the infermeta would count them from the end, but
+ * Paddle's kernels (paddle/phi/kernels/funcs/elementwise_base.h ElementwiseCompute) only
+ * know -1 and fail on the rest. Paddle's kernels drop trailing 1s of the smaller operand
+ * (TrimTrailingSingularDims); icore does that only when the operand would otherwise run
+ * past the end, where Paddle's shape inference writes out of bounds (Paddle 3.3 aborts), so
+ * [2, 3, 4] + [4, 1] with axis 2 is [2, 3, 4]. A dim of 0 broadcasts like numpy (0 with 1
+ * is 0; 0 with n > 1 is an error) where Paddle's infermeta accepts 0 against anything.
  *
  * Semantics per op follow paddle/phi/kernels/funcs/elementwise_functor.h: integer add, sub
  * and mul wrap; integer division truncates toward zero and fails on a zero divisor (Paddle
@@ -61,18 +63,17 @@ static ic_status align(ic_kctx *c, size_t s_x, size_t s_y, int64_t axis, int64_t
   if (rx == ry && axis != -1 && axis != 0) {
     return bcast_fail(c, s_x, s_y, axis, "inputs of equal rank take axis -1 or 0 only");
   }
-  if (axis < -R || axis >= R) {
-    snprintf(why, sizeof why, "axis must be in [%d, %d)", -R, R);
+  if (axis < -1 || axis >= R) {
+    snprintf(why, sizeof why, "axis must be -1 or in [0, %d)", R);
     return bcast_fail(c, s_x, s_y, axis, why);
   }
-  int d = abs(rx - ry);
-  int64_t ax = axis < 0 ? d + axis + 1 : axis;
+  int64_t ax = axis == -1 ? abs(rx - ry) : axis;
   bool x_small = rx < ry;
   const ic_tensor *s = x_small ? x : y, *l = x_small ? y : x;
   int64_t *sa = x_small ? xa : ya, *la = x_small ? ya : xa;
   int rs = s->ndim;
-  while (ax >= 0 && ax + rs > R && rs > 0 && s->dims[rs - 1] == 1) rs--;
-  if (ax < 0 || ax + rs > R) {
+  while (ax + rs > R && rs > 0 && s->dims[rs - 1] == 1) rs--;
+  if (ax + rs > R) {
     snprintf(why, sizeof why, "axis places the rank-%d input at dim %lld of rank %d",
              rs, (long long)ax, R);
     return bcast_fail(c, s_x, s_y, axis, why);

@@ -1,5 +1,7 @@
-/* relu6: Out = min(max(X, 0), threshold). Paddle 3 writes relu6 without attributes and
- * clips at 6; older programs carry `threshold` (default 6). A NaN stays NaN. */
+/* relu6: Out = min(max(X, 0), threshold), threshold default 6; a NaN stays NaN.
+ * Paddle 3 defines relu6 without attributes and clips at 6 whatever an older program's
+ * `threshold` says (checked with Paddle 3.3.1); icore honours `threshold`, as the Paddle
+ * 2.x versions that wrote it did. Exported models write 6, where the two agree. */
 #include "kernels/cpu/activation.h"
 
 typedef struct relu6_attrs {

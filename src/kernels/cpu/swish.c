@@ -1,5 +1,7 @@
-/* swish: Out = X / (1 + exp(-beta X)), i.e. X sigmoid(beta X). Paddle 3 writes swish
- * without attributes (beta 1); older programs carry `beta` (default 1). */
+/* swish: Out = X / (1 + exp(-beta X)), i.e. X sigmoid(beta X), beta default 1.
+ * Paddle 3 defines swish without attributes and computes beta = 1 whatever an older
+ * program's `beta` says (checked with Paddle 3.3.1); icore honours `beta`, as the Paddle
+ * 2.x versions that wrote it did. Exported models write 1, where the two agree. */
 #include "kernels/cpu/activation.h"
 
 typedef struct swish_attrs {
