@@ -1,0 +1,6 @@
+/* elementwise_pow: Out = X ^ Y, with Paddle's broadcasting (see elementwise.c). */
+#include "kernels/cpu/elementwise.h"
+
+static ic_status run(ic_kctx *c) { return ic_elementwise_run(c, IC_EW_POW); }
+
+const ic_opdef ic_op_elementwise_pow = IC_ELEMENTWISE_DEF("elementwise_pow", run);

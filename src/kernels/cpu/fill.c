@@ -1,0 +1,124 @@
+/* Shapes, dtypes and values for the tensor-creating ops (see fill.h). */
+#include "kernels/cpu/fill.h"
+
+#include <stdio.h>
+
+#include "kernels/cpu/convert.h"
+#include "kernels/cpu/half.h"
+
+static ic_status check_dim(ic_kctx *c, const char *what, size_t k, int64_t d) {
+  if (d >= 0) return IC_OK;
+  return ic_kfail(c, IC_ERR_SHAPE, "%s gives dim %zu = %lld, expected >= 0", what, k,
+                  (long long)d);
+}
+
+static ic_status check_rank(ic_kctx *c, const char *what, size_t n) {
+  if (n <= IC_MAX_RANK) return IC_OK;
+  return ic_kfail(c, IC_ERR_SHAPE, "%s has %zu dims, expected at most %d", what, n,
+                  IC_MAX_RANK);
+}
+
+ic_status ic_fill_shape(ic_kctx *c, size_t s_tensor, size_t s_list, const int64_t *attr,
+                        size_t n_attr, int *ndim, int64_t *dims) {
+  ic_status st;
+  char what[160];
+  const ic_tensor *t = ic_in(c, s_tensor, 0);
+  if (t) {
+    if ((st = ic_kcheck_dtype(c, s_tensor, 0, IC_DT_INT))) return st;
+    if (t->ndim != 1) return ic_kfail_in(c, s_tensor, 0, "expected rank 1 (the dims)");
+    snprintf(what, sizeof what, "input %s '%s'", c->def->inputs[s_tensor].name,
+             ic_in_name(c, s_tensor, 0));
+    if ((st = check_rank(c, what, (size_t)t->dims[0]))) return st;
+    for (int64_t k = 0; k < t->dims[0]; k++) {
+      dims[k] = ic_read_i64(t, k);
+      if ((st = check_dim(c, what, (size_t)k, dims[k]))) return st;
+    }
+    *ndim = (int)t->dims[0];
+    return IC_OK;
+  }
+  size_t n = c->in[s_list].n;
+  if (n > 0) {
+    snprintf(what, sizeof what, "input %s", c->def->inputs[s_list].name);
+    if ((st = check_rank(c, what, n))) return st;
+    for (size_t k = 0; k < n; k++) {
+      if ((st = ic_kcheck_dtype(c, s_list, k, IC_DT_INT))) return st;
+      if (ic_tensor_numel_(ic_in(c, s_list, k)) != 1) {
+        return ic_kfail_in(c, s_list, k, "expected one element (dim %zu of the shape)", k);
+      }
+      dims[k] = ic_read_i64(ic_in(c, s_list, k), 0);
+      snprintf(what, sizeof what, "input %s '%s'", c->def->inputs[s_list].name,
+               ic_in_name(c, s_list, k));
+      if ((st = check_dim(c, what, k, dims[k]))) return st;
+    }
+    *ndim = (int)n;
+    return IC_OK;
+  }
+  if ((st = check_rank(c, "attribute 'shape'", n_attr))) return st;
+  for (size_t k = 0; k < n_attr; k++) {
+    dims[k] = attr[k];
+    if ((st = check_dim(c, "attribute 'shape'", k, dims[k]))) return st;
+  }
+  *ndim = (int)n_attr;
+  return IC_OK;
+}
+
+void ic_fill_parse_dtype(ic_attr_reader *r, const char *name, int64_t dflt, uint64_t allowed,
+                         ic_dtype *dt) {
+  int64_t v = ic_ar_int(r, name, dflt);
+  if (r->st) return;
+  if (v < 0 || v >= 64 || !ic_dtype_size((int)v) || !(allowed & IC_DT(v))) {
+    char want[160] = "";
+    size_t off = 0;
+    for (int d = 0; d < 64 && off < sizeof want; d++) {
+      if (!(allowed & IC_DT(d)) || !ic_dtype_name(d)) continue;
+      int k = snprintf(want + off, sizeof want - off, "%s%d (%s)", off ? ", " : "", d,
+                       ic_dtype_name(d));
+      if (k > 0) off += (size_t)k;
+    }
+    ic_ar_fail(r, name, "is %lld, expected a data type among %s", (long long)v, want);
+    return;
+  }
+  *dt = (ic_dtype)v;
+}
+
+ic_fill_scalar ic_fill_scalar_of(const ic_tensor *t) {
+  ic_fill_scalar s = {0};
+  switch (t->dtype) {
+    case IC_FP32: case IC_FP64:
+      s.f = ic_read_f64(t, 0);
+      break;
+    case IC_FP16: s.f = ic_f16_to_f32(((const uint16_t *)t->data)[0]); break;
+    case IC_BF16: s.f = ic_bf16_to_f32(((const uint16_t *)t->data)[0]); break;
+    default:
+      s.is_int = true;
+      s.i = ic_read_i64(t, 0);
+      s.f = (double)s.i;
+      break;
+  }
+  return s;
+}
+
+#define STORE(T, VAL)                                \
+  do {                                               \
+    T v_ = (VAL), *p_ = data;                        \
+    for (int64_t k_ = 0; k_ < n; k_++) p_[k_] = v_;  \
+  } while (0)
+
+void ic_fill_store(void *data, ic_dtype dt, int64_t n, ic_fill_scalar v) {
+  /* Integers from integers wrap; from floats they truncate like Paddle's static_cast. */
+  int64_t i64 = v.is_int ? v.i : ic_f64_to_i64(v.f);
+  int64_t i32 = v.is_int ? v.i : ic_f64_to_i32(v.f);
+  float f32 = v.is_int ? (float)v.i : (float)v.f;
+  switch (dt) {
+    case IC_FP32: STORE(float, f32); break;
+    case IC_FP64: STORE(double, v.is_int ? (double)v.i : v.f); break;
+    case IC_FP16: STORE(uint16_t, ic_f32_to_f16(f32)); break;
+    case IC_BF16: STORE(uint16_t, ic_f32_to_bf16(f32)); break;
+    case IC_BOOL: STORE(uint8_t, (uint8_t)(v.is_int ? v.i != 0 : v.f != 0)); break;
+    case IC_INT64: STORE(int64_t, i64); break;
+    case IC_INT32: STORE(int32_t, ic_wrap_i32(i32)); break;
+    case IC_INT16: STORE(int16_t, ic_wrap_i16(i32)); break;
+    case IC_INT8: STORE(int8_t, ic_wrap_i8(i32)); break;
+    case IC_UINT8: STORE(uint8_t, ic_wrap_u8(i32)); break;
+  }
+}

@@ -1,0 +1,26 @@
+/* swish: Out = X / (1 + exp(-beta X)), i.e. X sigmoid(beta X), beta default 1.
+ * Paddle 3 defines swish without attributes and computes beta = 1 whatever an older
+ * program's `beta` says (checked with Paddle 3.3.1); icore honours `beta`, as the Paddle
+ * 2.x versions that wrote it did. Exported models write 1, where the two agree. */
+#include "kernels/cpu/activation.h"
+
+typedef struct swish_attrs {
+  float beta;
+} swish_attrs;
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  swish_attrs *a = attrs;
+  a->beta = (float)ic_ar_float(r, "beta", 1.0);
+  return r->st;
+}
+
+static inline float swish_f32(float x, const swish_attrs *a) {
+  return x / (1.0f + expf(-a->beta * x));
+}
+static inline double swish_f64(double x, const swish_attrs *a) {
+  return x / (1.0 + exp(-(double)a->beta * x));
+}
+
+IC_ACTIVATION_RUN(swish, swish_attrs, swish_f32, swish_f64)
+
+const ic_opdef ic_op_swish = IC_ACTIVATION_DEF(swish, swish_attrs, parse, ic_activation_infer);

@@ -1,0 +1,348 @@
+/* Binary elementwise ops (elementwise_add/sub/mul/div/max/min/pow) against a reference
+ * written here: plain loops over the output index in double precision, with X and Y
+ * indexed through their aligned dims as written out by hand in each case (Paddle's axis
+ * rule applied on paper, not by the code under test).
+ *
+ * Tolerances: float32 results of + - * / are correctly rounded, so a relative 1e-6 of the
+ * double reference (plus 1e-7 absolute for cancellations) bounds them; powf gets 1e-5.
+ * float64 uses 1e-12; integers must match exactly. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ew_testutil.h"
+
+enum { ADD, SUB, MUL, DIV, MAX, MIN, POW, N_OPS };
+static const char *const k_types[N_OPS] = {"elementwise_add", "elementwise_sub",
+                                           "elementwise_mul", "elementwise_div",
+                                           "elementwise_max", "elementwise_min",
+                                           "elementwise_pow"};
+
+static double ref_float(int op, double a, double b) {
+  switch (op) {
+    case ADD: return a + b;
+    case SUB: return a - b;
+    case MUL: return a * b;
+    case DIV: return a / b;
+    case MAX: return a > b ? a : b;
+    case MIN: return a < b ? a : b;
+    default: return pow(a, b);
+  }
+}
+
+/* Integer semantics: truncating division, pow through double truncated, 0^-n = 0. */
+static double ref_int(int op, int64_t a, int64_t b) {
+  switch (op) {
+    case ADD: return (double)(a + b);
+    case SUB: return (double)(a - b);
+    case MUL: return (double)(a * b);
+    case DIV: return (double)(a / b);
+    case MAX: return (double)(a > b ? a : b);
+    case MIN: return (double)(a < b ? a : b);
+    default: return (a == 0 && b < 0) ? 0 : trunc(pow((double)a, (double)b));
+  }
+}
+
+/* Strides of the aligned dims, 0 where the operand is broadcast (its dim is 1). */
+static void bstrides(int R, const int64_t *aligned, int64_t *st) {
+  int64_t acc = 1;
+  for (int d = R - 1; d >= 0; d--) {
+    st[d] = aligned[d] == 1 ? 0 : acc;
+    acc *= aligned[d];
+  }
+}
+
+static double *reference(int op, const ic_tensor *x, const int64_t *xa, const ic_tensor *y,
+                         const int64_t *ya, int R, const int64_t *od) {
+  int64_t n = 1, sx[8], sy[8], idx[8];
+  for (int d = 0; d < R; d++) n *= od[d];
+  bstrides(R, xa, sx);
+  bstrides(R, ya, sy);
+  double *ref = calloc((size_t)(n ? n : 1), sizeof *ref);
+  bool is_int = ic_tensor_dtype(x) == IC_INT32 || ic_tensor_dtype(x) == IC_INT64;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t rem = k, xi = 0, yi = 0;
+    for (int d = R - 1; d >= 0; d--) {
+      idx[d] = rem % od[d];
+      rem /= od[d];
+      xi += idx[d] * sx[d];
+      yi += idx[d] * sy[d];
+    }
+    double a = ew_at(x, xi), b = ew_at(y, yi);
+    ref[k] = is_int ? ref_int(op, (int64_t)a, (int64_t)b) : ref_float(op, a, b);
+  }
+  return ref;
+}
+
+static ic_builder *binary_program(int op, const ic_tensor *x, const ic_tensor *y, int axis,
+                                  bool set_axis) {
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "x", x);
+  ew_feed(b, "y", y);
+  ic_builder_op *o = ic_builder_add_op(b, 0, k_types[op]);
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Y", "y");
+  ic_builder_out(o, "Out", "out");
+  if (set_axis) ic_builder_attr_int(o, "axis", axis);
+  ew_fetch(b, "out", ic_tensor_dtype(x));
+  return b;
+}
+
+static ic_status run_binary(int op, ic_tensor *x, ic_tensor *y, int axis, ic_tensor **out,
+                            char *err, size_t errlen) {
+  ic_builder *b = binary_program(op, x, y, axis, true);
+  ic_status st = ew_run(b, 2, TU_NAMES("x", "y"), (ic_tensor *const[]){x, y}, out, err, errlen);
+  ic_builder_destroy(b);
+  return st;
+}
+
+/* One broadcast case: shapes, axis, and the aligned dims and output worked out by hand. */
+typedef struct bcase {
+  int rx;
+  int64_t xd[6];
+  int ry;
+  int64_t yd[6];
+  int axis;
+  int R;
+  int64_t xa[6], ya[6], od[6];
+} bcase;
+
+static const bcase k_cases[] = {
+    /* same shape */
+    {3, {2, 3, 5}, 3, {2, 3, 5}, -1, 3, {2, 3, 5}, {2, 3, 5}, {2, 3, 5}},
+    /* scalar Y of shape [1], and of rank 0 */
+    {2, {4, 7}, 1, {1}, -1, 2, {4, 7}, {1, 1}, {4, 7}},
+    {2, {4, 7}, 0, {0}, -1, 2, {4, 7}, {1, 1}, {4, 7}},
+    /* bias add [N,C,H,W] + [C] with axis 1 */
+    {4, {2, 3, 4, 5}, 1, {3}, 1, 4, {2, 3, 4, 5}, {1, 3, 1, 1}, {2, 3, 4, 5}},
+    /* [N,C,H,W] * [N,C,1,1] (squeeze-excite), odd spatial size */
+    {4, {2, 3, 7, 9}, 4, {2, 3, 1, 1}, -1, 4, {2, 3, 7, 9}, {2, 3, 1, 1}, {2, 3, 7, 9}},
+    /* [2,3,4] + [3,1] with axis 1 */
+    {3, {2, 3, 4}, 2, {3, 1}, 1, 3, {2, 3, 4}, {1, 3, 1}, {2, 3, 4}},
+    /* trailing alignment with axis -1 */
+    {3, {2, 3, 4}, 2, {3, 4}, -1, 3, {2, 3, 4}, {1, 3, 4}, {2, 3, 4}},
+    /* Y of higher rank than X: X is the one placed, trailing and at axis 1 */
+    {1, {4}, 3, {2, 3, 4}, -1, 3, {1, 1, 4}, {2, 3, 4}, {2, 3, 4}},
+    {1, {3}, 3, {2, 3, 4}, 1, 3, {1, 3, 1}, {2, 3, 4}, {2, 3, 4}},
+    /* both operands broadcast */
+    {3, {2, 1, 4}, 2, {3, 1}, -1, 3, {2, 1, 4}, {1, 3, 1}, {2, 3, 4}},
+    {2, {5, 1}, 2, {1, 6}, -1, 2, {5, 1}, {1, 6}, {5, 6}},
+    /* Y's trailing 1s would run past X's rank: trimmed */
+    {3, {2, 3, 4}, 2, {4, 1}, 2, 3, {2, 3, 4}, {1, 1, 4}, {2, 3, 4}},
+    {4, {5, 2, 3, 4}, 3, {3, 4, 1}, 2, 4, {5, 2, 3, 4}, {1, 1, 3, 4}, {5, 2, 3, 4}},
+    /* X broadcast against Y in the leading dims (row vector times matrix) */
+    {2, {1, 13}, 2, {11, 13}, -1, 2, {1, 13}, {11, 13}, {11, 13}},
+    /* one element, and sizes not divisible by 4, 8 or 16 */
+    {1, {1}, 1, {1}, -1, 1, {1}, {1}, {1}},
+    {1, {17}, 1, {17}, -1, 1, {17}, {17}, {17}},
+    {2, {3, 13}, 1, {13}, -1, 2, {3, 13}, {1, 13}, {3, 13}},
+    {4, {3, 5, 7, 11}, 1, {5}, 1, 4, {3, 5, 7, 11}, {1, 5, 1, 1}, {3, 5, 7, 11}},
+    /* empty dims */
+    {2, {0, 3}, 1, {3}, -1, 2, {0, 3}, {1, 3}, {0, 3}},
+    {2, {2, 1}, 2, {2, 0}, -1, 2, {2, 1}, {2, 0}, {2, 0}},
+    {3, {2, 0, 4}, 3, {1, 1, 4}, -1, 3, {2, 0, 4}, {1, 1, 4}, {2, 0, 4}},
+};
+
+static void check_case(const bcase *c, int op, ic_dtype dt, uint64_t seed) {
+  double xlo = -2, xhi = 2, ylo = 0.5, yhi = 2;
+  if (op == POW) xlo = 0.5, ylo = -2;
+  if (dt == IC_INT32 || dt == IC_INT64) xlo = -50, xhi = 50, ylo = 1, yhi = 9;
+  if ((dt == IC_INT32 || dt == IC_INT64) && op == POW) xlo = -4, xhi = 5, ylo = 0, yhi = 5;
+  ic_tensor *x = ew_rand(dt, c->rx, c->xd, seed, xlo, xhi);
+  ic_tensor *y = ew_rand(dt, c->ry, c->yd, seed + 1, ylo, yhi);
+  if (op == SUB || op == DIV) { /* make Y's values negative too, keeping away from 0 */
+    for (int64_t i = 0; i < ic_tensor_numel(y); i += 2) {
+      void *d = ic_tensor_data(y);
+      switch (dt) {
+        case IC_FP32: ((float *)d)[i] = -((float *)d)[i]; break;
+        case IC_FP64: ((double *)d)[i] = -((double *)d)[i]; break;
+        case IC_INT32: ((int32_t *)d)[i] = -((int32_t *)d)[i]; break;
+        default: ((int64_t *)d)[i] = -((int64_t *)d)[i]; break;
+      }
+    }
+  }
+  ic_tensor *out[1];
+  char err[1024];
+  ic_status st = run_binary(op, x, y, c->axis, out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s x rank %d y rank %d axis %d: %s", k_types[op], c->rx, c->ry,
+                c->axis, err);
+  tu_assert_shape(out[0], dt, c->R, c->od);
+  double *ref = reference(op, x, c->xa, y, c->ya, c->R, c->od);
+  double rtol = dt == IC_FP32 ? (op == POW ? 1e-5 : 1e-6) : dt == IC_FP64 ? 1e-12 : 0;
+  double atol = dt == IC_FP32 ? 1e-7 : dt == IC_FP64 ? 1e-14 : 0;
+  tu_assert_close(out[0], ref, (size_t)ic_tensor_numel(out[0]), rtol, atol);
+  free(ref);
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(y);
+}
+
+START_TEST(broadcast_float32) {
+  for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
+    for (int op = 0; op < N_OPS; op++) check_case(&k_cases[i], op, IC_FP32, i * 7 + (size_t)op);
+  }
+}
+END_TEST
+
+START_TEST(broadcast_float64) {
+  for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
+    for (int op = 0; op < N_OPS; op++) check_case(&k_cases[i], op, IC_FP64, i * 5 + (size_t)op);
+  }
+}
+END_TEST
+
+START_TEST(broadcast_int) {
+  for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
+    for (int op = 0; op < N_OPS; op++) {
+      check_case(&k_cases[i], op, IC_INT32, i * 3 + (size_t)op);
+      check_case(&k_cases[i], op, IC_INT64, i * 11 + (size_t)op);
+    }
+  }
+}
+END_TEST
+
+/* The default axis (attribute absent) is -1. */
+START_TEST(default_axis) {
+  ic_tensor *x = ew_rand(IC_FP32, 3, TU_DIMS(2, 3, 4), 1, -1, 1);
+  ic_tensor *y = ew_rand(IC_FP32, 1, TU_DIMS(4), 2, -1, 1);
+  ic_builder *b = binary_program(ADD, x, y, 0, false);
+  ic_tensor *out[1];
+  char err[1024];
+  ck_assert_msg(ew_run(b, 2, TU_NAMES("x", "y"), (ic_tensor *const[]){x, y}, out, err,
+                       sizeof err) == IC_OK, "%s", err);
+  double *ref = reference(ADD, x, TU_DIMS(2, 3, 4), y, TU_DIMS(1, 1, 4), 3, TU_DIMS(2, 3, 4));
+  tu_assert_close(out[0], ref, 24, 1e-6, 1e-7);
+  free(ref);
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(y);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+static ic_tensor *run_i32(int op, const int32_t *xv, const int32_t *yv, int64_t n) {
+  ic_tensor *x = tu_i32(1, TU_DIMS(n), xv), *y = tu_i32(1, TU_DIMS(n), yv), *out[1];
+  char err[1024];
+  ck_assert_msg(run_binary(op, x, y, -1, out, err, sizeof err) == IC_OK, "%s", err);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(y);
+  return out[0];
+}
+
+/* Integer corner cases: truncating division of negatives, INT_MIN / -1 and overflow wrap,
+ * pow with negative exponents and bases. */
+START_TEST(integer_semantics) {
+  ic_tensor *o = run_i32(DIV, (const int32_t[]){7, -7, 7, -7, 0, INT32_MIN},
+                         (const int32_t[]){2, 2, -2, -2, 3, -1}, 6);
+  tu_assert_close(o, (const double[]){3, -3, -3, 3, 0, INT32_MIN}, 6, 0, 0);
+  ic_tensor_destroy(o);
+  o = run_i32(ADD, (const int32_t[]){INT32_MAX, INT32_MIN}, (const int32_t[]){1, -1}, 2);
+  tu_assert_close(o, (const double[]){INT32_MIN, INT32_MAX}, 2, 0, 0);
+  ic_tensor_destroy(o);
+  o = run_i32(MUL, (const int32_t[]){65536, -3}, (const int32_t[]){65536, 5}, 2);
+  tu_assert_close(o, (const double[]){0, -15}, 2, 0, 0);
+  ic_tensor_destroy(o);
+  o = run_i32(POW, (const int32_t[]){2, 2, 3, -2, 0, 1, -1, 0, 2},
+              (const int32_t[]){3, -1, 2, 3, -1, -5, -3, 0, 40}, 9);
+  tu_assert_close(o, (const double[]){8, 0, 9, -8, 0, 1, -1, 1, INT32_MIN}, 9, 0, 0);
+  ic_tensor_destroy(o);
+  /* int64 keeps values beyond 2^53 in add */
+  ic_tensor *x = tu_i64(1, TU_DIMS(2), (const int64_t[]){(1ll << 60) + 1, INT64_MAX});
+  ic_tensor *y = tu_i64(1, TU_DIMS(2), (const int64_t[]){2, 1}), *out[1];
+  char err[1024];
+  ck_assert_msg(run_binary(ADD, x, y, -1, out, err, sizeof err) == IC_OK, "%s", err);
+  const int64_t *d = ic_tensor_cdata(out[0]);
+  ck_assert(d[0] == (1ll << 60) + 3 && d[1] == INT64_MIN);
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(y);
+}
+END_TEST
+
+/* max and min return a NaN operand; float division by zero is IEEE. */
+START_TEST(float_special_values) {
+  float nan = NAN, inf = INFINITY;
+  ic_tensor *x = tu_f32(1, TU_DIMS(4), (const float[]){nan, 1, 2, -1});
+  ic_tensor *y = tu_f32(1, TU_DIMS(4), (const float[]){1, nan, 3, 0}), *out[1];
+  char err[1024];
+  ck_assert_msg(run_binary(MAX, x, y, -1, out, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_close(out[0], (const double[]){nan, nan, 3, 0}, 4, 0, 0);
+  ic_tensor_destroy(out[0]);
+  ck_assert_msg(run_binary(MIN, x, y, -1, out, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_close(out[0], (const double[]){nan, nan, 2, -1}, 4, 0, 0);
+  ic_tensor_destroy(out[0]);
+  ck_assert_msg(run_binary(DIV, x, y, -1, out, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_close(out[0], (const double[]){nan, nan, 2.0 / 3.0, -inf}, 4, 1e-6, 0);
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(y);
+}
+END_TEST
+
+static void expect_fail(int op, ic_tensor *x, ic_tensor *y, int axis, ic_status code,
+                        const char *n1, const char *n2, const char *n3, const char *n4) {
+  ic_tensor *out[1];
+  char err[1024];
+  ic_status st = run_binary(op, x, y, axis, out, err, sizeof err);
+  ck_assert_msg(st == code, "%s: status %s, expected %s: %s", k_types[op], ic_status_name(st),
+                ic_status_name(code), err);
+  tu_assert_msg(err, k_types[op], n1, n2, n3, n4, NULL);
+}
+
+START_TEST(bad_inputs) {
+  ic_tensor *x = ew_rand(IC_FP32, 2, TU_DIMS(2, 3), 1, 0, 1);
+  ic_tensor *y4 = ew_rand(IC_FP32, 1, TU_DIMS(4), 2, 0, 1);
+  /* shapes that do not broadcast: the message names both inputs and their shapes */
+  expect_fail(ADD, x, y4, -1, IC_ERR_SHAPE, "X 'x' float32[2, 3]", "Y 'y' float32[4]",
+              "dim 1 is 3 in X and 4 in Y", "axis -1");
+  ic_tensor *y23 = ew_rand(IC_FP32, 2, TU_DIMS(2, 4), 2, 0, 1);
+  expect_fail(MUL, x, y23, -1, IC_ERR_SHAPE, "X 'x' float32[2, 3]", "Y 'y' float32[2, 4]",
+              "dim 1", "do not broadcast");
+  /* equal ranks take axis -1 or 0 only */
+  ic_tensor *y21 = ew_rand(IC_FP32, 2, TU_DIMS(2, 1), 2, 0, 1);
+  expect_fail(SUB, x, y21, 1, IC_ERR_SHAPE, "'x'", "'y'", "axis 1", "-1 or 0");
+  /* axis out of range, and a placement that runs past the end */
+  ic_tensor *y3 = ew_rand(IC_FP32, 1, TU_DIMS(3), 2, 0, 1);
+  expect_fail(ADD, x, y3, 2, IC_ERR_SHAPE, "'x'", "'y'", "axis 2", "-1 or in [0, 2)");
+  /* negative axes other than -1 fail in Paddle's kernels too */
+  expect_fail(ADD, x, y3, -2, IC_ERR_SHAPE, "'x'", "'y'", "axis -2", "-1 or in [0, 2)");
+  ic_tensor *y32 = ew_rand(IC_FP32, 2, TU_DIMS(3, 2), 2, 0, 1);
+  ic_tensor *x3 = ew_rand(IC_FP32, 3, TU_DIMS(2, 3, 4), 2, 0, 1);
+  expect_fail(ADD, x3, y32, 2, IC_ERR_SHAPE, "'x' float32[2, 3, 4]", "'y' float32[3, 2]",
+              "rank-2", "dim 2");
+  /* dtypes: unequal, or not supported */
+  ic_tensor *yd = ew_rand(IC_FP64, 2, TU_DIMS(2, 3), 2, 0, 1);
+  expect_fail(ADD, x, yd, -1, IC_ERR_SHAPE, "X 'x' float32[2, 3]", "Y 'y' float64[2, 3]",
+              "same dtype", "'x'");
+  ic_tensor *xb, *yb;
+  ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(2), &xb), IC_OK);
+  ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(2), &yb), IC_OK);
+  expect_fail(ADD, xb, yb, -1, IC_ERR_SHAPE, "X 'x'", "bool[2]", "expected dtype", "float32");
+  /* integer division by zero */
+  ic_tensor *xi = tu_i32(1, TU_DIMS(3), (const int32_t[]){1, 2, 3});
+  ic_tensor *yi = tu_i32(1, TU_DIMS(3), (const int32_t[]){1, 0, 3});
+  expect_fail(DIV, xi, yi, -1, IC_ERR_INVALID_ARGUMENT, "Y 'y'", "division by zero", "'y'",
+              "0");
+  ic_tensor *all[] = {x, y4, y23, y21, y3, y32, x3, yd, xb, yb, xi, yi};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+static TCase *tc_broadcast(void) {
+  TCase *tc = tcase_create("broadcast");
+  tcase_add_test(tc, broadcast_float32);
+  tcase_add_test(tc, broadcast_float64);
+  tcase_add_test(tc, broadcast_int);
+  tcase_add_test(tc, default_axis);
+  return tc;
+}
+
+static TCase *tc_semantics(void) {
+  TCase *tc = tcase_create("semantics");
+  tcase_add_test(tc, integer_semantics);
+  tcase_add_test(tc, float_special_values);
+  tcase_add_test(tc, bad_inputs);
+  return tc;
+}
+
+TU_MAIN("ops_elementwise", tc_broadcast, tc_semantics)
