@@ -1,0 +1,164 @@
+/* icore inspect: the plan of a model. Instructions with their dependencies, edge counts
+ * before and after pruning, implicit edges, the critical path and width, every variable's
+ * lifetime and, when feeds are given, every variable's shape and the peak live bytes of a
+ * run with those feeds. --dot writes the DAG for Graphviz. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_model.h"
+#include "interp/interp.h"
+
+const cli_opt k_inspect_opts[] = {
+    CLI_MODEL_OPTS,
+    {"--dot", "FILE", false, "write the dependency DAG as a Graphviz DOT file"},
+    {"--no-fuse", NULL, false, "no inference rewrites"},
+};
+const size_t k_n_inspect_opts = sizeof k_inspect_opts / sizeof k_inspect_opts[0];
+
+static const char *kind_name(ic_pvar_kind k) {
+  switch (k) {
+    case IC_PV_TEMP: return "temp";
+    case IC_PV_PERSIST: return "param";
+    case IC_PV_EXTERNAL: return "external";
+    case IC_PV_HOLDER: return "holder";
+  }
+  return "?";
+}
+
+static void print_slots(const ic_plan *p, const ic_instr *in, bool out) {
+  size_t ns = out ? in->def->n_outputs : in->def->n_inputs;
+  const ic_islot *is = out ? in->out : in->in;
+  bool first = true;
+  for (size_t k = 0; k < ns; k++) {
+    for (uint32_t j = 0; j < is[k].n; j++) {
+      printf("%s%s", first ? "" : ", ", p->vars[is[k].vars[j]].name);
+      first = false;
+    }
+  }
+  if (first) printf("-");
+}
+
+static int write_dot(const char *path, const ic_plan *p) {
+  FILE *f = fopen(path, "w");
+  if (!f) return cli_error(CLI_FAIL, "--dot %s: cannot open for writing", path);
+  fprintf(f, "digraph plan {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n");
+  for (size_t i = 0; i < p->n_instrs; i++) {
+    fprintf(f, "  n%zu [label=\"#%zu %s\"];\n", i, i, p->instrs[i].op->type);
+  }
+  for (size_t i = 0; i < p->n_instrs; i++) {
+    const ic_instr *in = &p->instrs[i];
+    for (uint32_t k = 0; k < in->n_succ; k++) {
+      fprintf(f, "  n%zu -> n%u%s;\n", i, in->succ[k],
+              in->succ_kind[k] == IC_EDGE_IMPLICIT ? " [style=dashed]" : "");
+    }
+  }
+  fprintf(f, "}\n");
+  return fclose(f) == 0 ? CLI_OK : cli_error(CLI_FAIL, "--dot %s: write failed", path);
+}
+
+int cmd_inspect(const cli_args *a) {
+  ic_options o;
+  int rc = cli_exec_options(a, &o);
+  if (rc) return rc;
+  cli_model m;
+  ic_executor *e = NULL;
+  ic_tensor **out = NULL;
+  if ((rc = cli_model_open(a, false, &m))) goto done;
+  /* The plan comes from a compiled, serial executor; with feeds given it also runs once. */
+  o.mode = IC_MODE_COMPILED;
+  o.serial = true;
+  bool run = m.n_feeds > 0;
+  out = calloc(m.n_fetches, sizeof *out);
+  if (!out || ic_executor_create(&o, &e)) {
+    rc = cli_error(CLI_FAIL, "cannot create an executor");
+    goto done;
+  }
+  const ic_plan *p;
+  ic_memory_stats ms = {0};
+  if (run) {
+    if (ic_executor_run(e, m.prog, m.scope, m.n_feeds, m.feed_names,
+                        (const ic_tensor *const *)m.feeds, m.n_fetches, m.fetch_names, out)) {
+      rc = cli_error(CLI_FAIL, "%s", ic_executor_errmsg(e));
+      goto done;
+    }
+    ic_executor_memory_stats(e, &ms);
+    p = ic_executor_last_plan(e);
+  } else {
+    /* No feeds: analyze for the program's own feed targets without running. */
+    ic_plan *built;
+    ic_err err;
+    size_t nf = ic_program_n_feed_targets(m.prog);
+    const char **fn = calloc(nf + 1, sizeof *fn);
+    if (!fn) {
+      rc = cli_error(CLI_FAIL, "out of memory");
+      goto done;
+    }
+    for (size_t i = 0; i < nf; i++) fn[i] = ic_program_feed_target(m.prog, i);
+    ic_plan_options po = {.gc = o.gc, .sequential = o.sequential};
+    ic_status st = ic_plan_build(m.prog, nf, fn, m.n_fetches, m.fetch_names, &po, &built, &err);
+    free(fn);
+    if (st) {
+      rc = cli_error(CLI_FAIL, "%s", err.msg);
+      goto done;
+    }
+    rc = CLI_OK;
+    p = built;
+    printf("(no feeds given: shapes and peak bytes need --feed or --random-feed)\n");
+    /* fall through to printing, then free the plan */
+    goto print;
+  }
+print:
+  printf("plan: %zu instructions, %zu variables, %zu roots, analysis %.3f ms\n", p->n_instrs,
+         p->n_vars, p->n_roots, p->stats.analysis_ms);
+  printf("edges: %zu before pruning, %zu after (%zu implicit)\n", p->stats.edges_before_pruning,
+         p->stats.edges, p->stats.implicit_edges);
+  printf("critical path: %zu instructions; maximum width: %zu\n", p->stats.critical_path,
+         p->stats.max_width);
+  printf("\ninstructions:\n");
+  for (size_t i = 0; i < p->n_instrs; i++) {
+    const ic_instr *in = &p->instrs[i];
+    printf("  #%-4zu %-28s ", i, in->op->type);
+    print_slots(p, in, false);
+    printf(" -> ");
+    print_slots(p, in, true);
+    printf("  [deps %u; then", in->n_preds);
+    if (!in->n_succ) printf(" -");
+    for (uint32_t k = 0; k < in->n_succ; k++) {
+      printf(" %u%s", in->succ[k], in->succ_kind[k] == IC_EDGE_IMPLICIT ? "*" : "");
+    }
+    printf("]%s\n", in->priority ? " priority set" : "");
+  }
+  printf("  (* = implicit edge)\n\nvariables: name, kind, first write, last use, releases%s\n",
+         run ? ", shape" : "");
+  size_t live_bytes = 0;
+  for (size_t v = 0; v < p->n_vars; v++) {
+    const ic_pvar *pv = &p->vars[v];
+    printf("  %-40s %-8s %5d %5d %3u%s", pv->name, kind_name(pv->kind), pv->first_write,
+           pv->last_use, pv->n_uses, pv->keep ? " kept" : "     ");
+    const ic_tensor *t = run ? ic_executor_last_var(e, v) : NULL;
+    if (t && pv->kind != IC_PV_HOLDER) {
+      char d[160];
+      printf("  %s", ic_tensor_describe(t, d, sizeof d));
+      if (pv->kind == IC_PV_PERSIST) live_bytes += ic_tensor_nbytes(t);
+    }
+    printf("\n");
+  }
+  if (run) {
+    printf("\npeak live bytes of one run (temporaries and outputs): %zu (%.2f MiB)\n",
+           ms.peak_bytes, ms.peak_bytes / 1048576.0);
+    printf("parameters: %zu bytes (%.2f MiB)\n", live_bytes, live_bytes / 1048576.0);
+  }
+  const char *dot = cli_get(a, "--dot");
+  if (dot) {
+    int drc = write_dot(dot, p);
+    if (!rc) rc = drc;
+  }
+  if (!run) ic_plan_destroy((ic_plan *)p);
+done:
+  for (size_t i = 0; out && i < m.n_fetches; i++) ic_tensor_destroy(out[i]);
+  free(out);
+  ic_executor_destroy(e);
+  cli_model_close(&m);
+  return rc;
+}
