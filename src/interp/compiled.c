@@ -530,9 +530,12 @@ static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
   return IC_OK;
 }
 
-/* Drop every buffer the run still holds locally (the plan's state stays). */
-static void unbind(const ic_plan *p, ic_rstate *rs) {
-  for (size_t v = 0; v < p->n_vars; v++) ic_variable_clear(&rs->vars[v]);
+/* Drop every buffer the run still holds locally (the plan's state stays), except
+ * variable `keep` (the fetch holder, or UINT32_MAX). */
+static void unbind(const ic_plan *p, ic_rstate *rs, uint32_t keep) {
+  for (size_t v = 0; v < p->n_vars; v++) {
+    if (v != keep) ic_variable_clear(&rs->vars[v]);
+  }
 }
 
 ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scope,
@@ -583,10 +586,11 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
     st = err->code;
     goto done;
   }
+  unbind(p, rs, p->fetch_holder);
   st = ic_collect_fetches(&p->seq, p->fetch_holder != NONE ? &rs->vars[p->fetch_holder] : NULL,
-                          n_fetches, fetch_names, fetches, err);
+                          e->alloc, n_fetches, fetch_names, fetches, err);
 done:
-  unbind(p, rs);
+  unbind(p, rs, NONE);
   if (st) {
     for (size_t i = 0; i < n_fetches; i++) {
       ic_tensor_destroy(fetches[i]);

@@ -23,9 +23,12 @@ ic_status ic_check_feeds(const ic_program *p, size_t n_feeds, const char *const 
 /* Make the holders lists of the right sizes, empty, and put each feed in its column. */
 ic_status ic_fill_holders(const ic_opseq *seq, ic_variable *feed_h, ic_variable *fetch_h,
                           size_t n_feeds, const ic_tensor *const *feeds, ic_err *err);
-/* Copy the fetched tensors out of the fetch holder into new caller-owned tensors. */
-ic_status ic_collect_fetches(const ic_opseq *seq, const ic_variable *fetch_h, size_t n_fetches,
-                             const char *const *fetch_names, ic_tensor **fetches, ic_err *err);
+/* Move (when the run is their only owner and `own` made them) or copy the fetched tensors
+ * out of the fetch holder into new caller-owned tensors. Call after the run's other
+ * variables are released, so that fetched temporaries move instead of being copied. */
+ic_status ic_collect_fetches(const ic_opseq *seq, ic_variable *fetch_h, ic_allocator *own,
+                             size_t n_fetches, const char *const *fetch_names,
+                             ic_tensor **fetches, ic_err *err);
 
 /* Check every float output of an op for NaN and Inf. */
 ic_status ic_check_finite(const ic_kctx *c, ic_err *err);

@@ -1,5 +1,6 @@
 /* Run-time plumbing shared by both executors: feeds in, fetches out, NaN/Inf checks. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "interp/interp.h"
@@ -45,18 +46,45 @@ ic_status ic_fill_holders(const ic_opseq *seq, ic_variable *feed_h, ic_variable 
   return IC_OK;
 }
 
-ic_status ic_collect_fetches(const ic_opseq *seq, const ic_variable *fetch_h, size_t n_fetches,
-                             const char *const *fetch_names, ic_tensor **fetches, ic_err *err) {
+/* Hand a fetched tensor to the caller: its buffer itself when this run made it and nothing
+ * else holds it (no copy, and nobody else can see it change), a deep copy otherwise (a
+ * parameter, a feed, a buffer still shared with another variable). */
+static ic_status hand_out(ic_tensor *t, ic_allocator *own, ic_tensor **out) {
+  if (!(t->buf && t->buf->alloc == own && atomic_load(&t->buf->refs) == 1)) {
+    return ic_tensor_clone(t, out);
+  }
+  ic_tensor *u = malloc(sizeof *u);
+  if (!u) return IC_ERR_OUT_OF_MEMORY;
+  *u = *t;
+  u->lod = NULL;
+  t->buf = NULL;
+  t->data = NULL;
+  *out = u;
+  return IC_OK;
+}
+
+ic_status ic_collect_fetches(const ic_opseq *seq, ic_variable *fetch_h, ic_allocator *own,
+                             size_t n_fetches, const char *const *fetch_names,
+                             ic_tensor **fetches, ic_err *err) {
   for (size_t i = 0; i < n_fetches; i++) {
-    const ic_tensor *t = fetch_h && fetch_h->kind == IC_VK_LIST && seq->fetch_col[i] < fetch_h->n_list
-                             ? &fetch_h->list[seq->fetch_col[i]]
-                             : NULL;
-    if (!t || !t->buf) {
+    size_t col = seq->fetch_col[i];
+    ic_tensor *t = fetch_h && fetch_h->kind == IC_VK_LIST && col < fetch_h->n_list
+                       ? &fetch_h->list[col]
+                       : NULL;
+    size_t same = i;
+    for (size_t j = 0; j < i && same == i; j++) {
+      if (seq->fetch_col[j] == col) same = j;
+    }
+    ic_status st;
+    if (same < i) {
+      st = ic_tensor_clone(fetches[same], &fetches[i]);
+    } else if (!t || !t->buf) {
       return ic_err_set(err, IC_ERR_NOT_FOUND,
                         "fetch '%s': no op wrote it (is it computed by block 0?)",
                         fetch_names[i]);
+    } else {
+      st = hand_out(t, own, &fetches[i]);
     }
-    ic_status st = ic_tensor_clone(t, &fetches[i]);
     if (st) return ic_err_set(err, st, "fetch '%s': out of memory copying it out", fetch_names[i]);
   }
   return IC_OK;

@@ -249,7 +249,15 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
     if ((st = run_op(&u, i, u.seq.ops[i], err))) goto done;
     if (a->opt->gc) collect_garbage(&u, i, u.seq.ops[i]);
   }
-  st = ic_collect_fetches(&u.seq, th, a->n_fetches, a->fetch_names, a->fetches, err);
+  /* Release every other variable of the run first, so that fetched temporaries move. */
+  size_t it = 0;
+  const char *key;
+  void *val;
+  while (ic_strmap_next(&u.local->vars, &it, &key, &val)) {
+    if (val != th) ic_variable_clear(val);
+  }
+  st = ic_collect_fetches(&u.seq, th, a->env->alloc, a->n_fetches, a->fetch_names, a->fetches,
+                          err);
   goto done;
 oom:
   st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
