@@ -93,6 +93,10 @@ START_TEST(raw_war_waw) {
   ck_assert_uint_eq(p->stats.edges, 4);
   ck_assert_uint_eq(p->stats.edges_before_pruning, 6);
   ck_assert_uint_eq(p->stats.critical_path, 5);
+  /* a chain: every instruction but the root feed and the fetch is alone */
+  ck_assert(!p->instrs[0].alone);
+  for (size_t i = 1; i < 4; i++) ck_assert(p->instrs[i].alone);
+  ck_assert(!p->instrs[4].alone);
   ic_plan_destroy(p);
   ic_program_destroy(prog);
   ic_builder_destroy(b);
@@ -141,6 +145,9 @@ START_TEST(independent_branches_and_width) {
   ASSERT_SUCC(p, 5, "6");
   ck_assert_uint_eq(p->n_roots, 2);
   ck_assert_uint_eq(p->stats.max_width, 2);
+  /* the branches run beside each other; the join has everything before it */
+  for (size_t i = 2; i < 6; i++) ck_assert(!p->instrs[i].alone);
+  ck_assert(p->instrs[6].alone);
   ck_assert_uint_eq(p->stats.critical_path, 5);
   ic_plan_destroy(p);
   ic_program_destroy(prog);

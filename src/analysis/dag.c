@@ -109,6 +109,51 @@ static bool collect_edges(const ic_plan *p, dag *d, bool sequential) {
   return ok;
 }
 
+/* An instruction is alone when every other one is its ancestor or descendant, leaving aside
+ * roots (they are ready at once and run first) and fetch ops (cheap sinks). Then no other
+ * work can be ready while it runs, and its kernel may use all of the executor's threads.
+ * Since every edge points forward, j < i reaches i iff some successor s of j has s == i or
+ * s < i and s reaches i; by induction over j that is "every earlier instruction's first
+ * successor is <= i". Symmetrically for descendants with each later one's last predecessor.
+ * Both are a prefix maximum and a suffix minimum: O(n + edges). */
+static void mark_alone(ic_plan *p) {
+  size_t n = p->n_instrs;
+  if (n == 0) return;
+  int64_t *first_succ = malloc(n * sizeof *first_succ), *last_pred = malloc(n * sizeof *last_pred);
+  bool *skip = calloc(n, sizeof *skip);
+  if (first_succ && last_pred && skip) {
+    for (size_t i = 0; i < n; i++) {
+      const ic_instr *in = &p->instrs[i];
+      skip[i] = in->n_preds == 0 || ((in->def->flags & IC_OP_FETCH) && in->n_succ == 0);
+      first_succ[i] = INT64_MAX;
+      last_pred[i] = -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+      const ic_instr *in = &p->instrs[i];
+      for (uint32_t k = 0; k < in->n_succ; k++) {
+        uint32_t s = in->succ[k];
+        if (!skip[s] && (int64_t)s < first_succ[i]) first_succ[i] = s;
+        if (!skip[i] && (int64_t)i > last_pred[s]) last_pred[s] = (int64_t)i;
+      }
+    }
+    /* Prefix maximum of first successors over earlier non-skipped instructions. */
+    int64_t reach = -1;
+    for (size_t i = 0; i < n; i++) {
+      p->instrs[i].alone = !skip[i] && reach <= (int64_t)i;
+      if (!skip[i] && first_succ[i] > reach) reach = first_succ[i];
+    }
+    int64_t back = INT64_MAX;
+    for (size_t i = n; i-- > 0;) {
+      if (p->instrs[i].alone && back < (int64_t)i) p->instrs[i].alone = false;
+      if (!skip[i] && last_pred[i] < back) back = last_pred[i];
+      p->stats.alone += p->instrs[i].alone;
+    }
+  }
+  free(first_succ);
+  free(last_pred);
+  free(skip);
+}
+
 ic_status ic_plan_build_dag(ic_plan *p, bool sequential, ic_err *err) {
   size_t n = p->n_instrs;
   size_t nn = n ? n : 1;
@@ -219,6 +264,7 @@ ic_status ic_plan_build_dag(ic_plan *p, bool sequential, ic_err *err) {
     if (++width[depth[i]] > p->stats.max_width) p->stats.max_width = width[depth[i]];
   }
   free(width);
+  mark_alone(p);
   uint32_t *roots = ic_arena_calloc(p->arena, n_roots ? n_roots : 1, sizeof *roots);
   if (!roots) goto oom;
   p->n_roots = 0;

@@ -55,6 +55,8 @@ typedef struct ic_instr {
   const uint32_t *gc;
   int64_t priority;          /* scheduling_priority: lower runs first; ties by index */
   bool alias;                /* writes a variable it also reads: inputs are snapshotted */
+  bool alone;                /* nothing can run beside it (roots and fetch ops aside): its
+                                kernel may use every thread of the executor */
 } ic_instr;
 
 typedef struct ic_plan_stats {
@@ -63,6 +65,7 @@ typedef struct ic_plan_stats {
   size_t implicit_edges;        /* implicit edges kept after pruning */
   size_t critical_path;         /* instructions on the longest dependency chain */
   size_t max_width;             /* most instructions sharing one depth level */
+  size_t alone;                 /* instructions nothing else can run beside */
   double analysis_ms;           /* time ic_plan_build took */
 } ic_plan_stats;
 

@@ -278,6 +278,8 @@ static ic_status exec_instr(crun *r, worker *w, uint32_t i) {
   const ic_opdef *def = in->def;
   c->err = &w->err;
   c->env = &w->env;
+  /* Alone in the plan: no other instruction can be ready now, so take every thread. */
+  w->env.intra_threads = in->alone ? r->e->total_threads : r->e->env.intra_threads;
   const ic_kslot *shared_in = c->in;
   if (in->alias) {
     /* The op writes a variable it reads: read from snapshots of the inputs. */

@@ -105,6 +105,7 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
   /* Kernels may use the threads the pool leaves idle, and no more: a serial executor's
    * kernels get them all, a pool of `total` threads runs single-threaded kernels. */
   int intra = total / e->n_threads;
+  e->total_threads = total;
   e->env = (ic_kenv){.alloc = e->alloc, .seed = o->seed, .intra_threads = intra < 1 ? 1 : intra};
   e->entries = calloc((size_t)o->cache_capacity, sizeof *e->entries);
   ic_status st = e->entries ? IC_OK : IC_ERR_OUT_OF_MEMORY;

@@ -80,6 +80,7 @@ struct ic_executor {
   ic_kenv env;             /* kernel environment of the calling thread */
   ic_err err;              /* last error */
   int n_threads;           /* executing threads: the caller plus n_threads - 1 workers */
+  int total_threads;       /* the CPU budget: what an instruction that runs alone may use */
   ic_pool *pool;           /* NULL when serial or single-threaded */
   size_t n_entries;        /* plan cache, at most opt.cache_capacity */
   ic_cache_entry *entries;

@@ -1,6 +1,9 @@
-/* Matrix products for the matmul family (mul, matmul, matmul_v2): one row-major GEMM through
- * OpenBLAS's CBLAS, with the degenerate sizes BLAS refuses handled here. Kernels call it and
- * make no threading decisions of their own; the executor sets OpenBLAS's thread count. */
+/* Matrix products for the matmul family (mul, matmul, matmul_v2) and rnn: one row-major GEMM,
+ * with the degenerate sizes BLAS refuses handled here. fp32 goes through oneDNN's sgemm, which
+ * measured faster than OpenBLAS 0.3.21 at every shape icore's models use (4.5x on batch-1
+ * GEMV shapes; docs/DESIGN.md has the table) and whose OpenMP threads follow the calling
+ * thread's setting, so each kernel uses exactly ctx->env->intra_threads threads with no
+ * process-wide state. fp64 goes through OpenBLAS's cblas_dgemm. */
 #ifndef IC_KERNELS_CPU_GEMM_H
 #define IC_KERNELS_CPU_GEMM_H
 
@@ -18,13 +21,18 @@ typedef struct ic_gemm {
   int64_t m, n, k;
   int64_t lda, ldb, ldc;
   double alpha;
+  double beta;      /* C = alpha * op(A) * op(B) + beta * C; 0 means C is not read */
 } ic_gemm;
 
 /* Whether every size of g fits BLAS's integer type; fails ctx with IC_ERR_UNSUPPORTED if not. */
 ic_status ic_gemm_check(ic_kctx *c, const ic_gemm *g);
-/* C = alpha * op(A) * op(B) (C is overwritten, never read). k == 0 gives zeros; m == 0 or
- * n == 0 does nothing. g must have passed ic_gemm_check. */
-void ic_gemm_run(const ic_gemm *g, const void *a, const void *b, void *c);
+/* C = alpha * op(A) * op(B) + beta * C (with beta 0, C is never read). k == 0 scales C by beta;
+ * m == 0 or n == 0 does nothing. Uses ctx->env->intra_threads threads. g must have passed
+ * ic_gemm_check. */
+void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void *b, void *c);
+/* The threads a kernel may use inside itself, applied to the calling thread's OpenMP setting
+ * (oneDNN's primitives and sgemm follow it). */
+void ic_kernel_threads(const ic_kctx *ctx);
 
 /* Fail the reader with IC_ERR_UNSUPPORTED for attribute `name` ("is not 1 ..."), unless it has
  * already failed; returns r->st. */

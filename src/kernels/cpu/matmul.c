@@ -139,7 +139,7 @@ static ic_status run(ic_kctx *c) {
   size_t ys = dy.batched ? (size_t)(dy.rows * dy.cols) * es : 0;
   size_t os = (size_t)(g.m * g.n) * es;
   for (int64_t b = 0; b < batch; b++) {
-    ic_gemm_run(&g, xp + (size_t)b * xs, yp + (size_t)b * ys, op + (size_t)b * os);
+    ic_gemm_run(c, &g, xp + (size_t)b * xs, yp + (size_t)b * ys, op + (size_t)b * os);
   }
   return IC_OK;
 }

@@ -129,7 +129,7 @@ static ic_status run(ic_kctx *c) {
   char *op = ic_out(c, 0, 0)->data;
   if (p.ocount == 1 || (p.xcount == p.ocount && p.ycount == p.ocount)) {
     for (int64_t b = 0; b < p.ocount; b++) {
-      ic_gemm_run(&g, xp + (size_t)b * xs, yp + (size_t)b * ys, op + (size_t)b * os);
+      ic_gemm_run(c, &g, xp + (size_t)b * xs, yp + (size_t)b * ys, op + (size_t)b * os);
     }
     return IC_OK;
   }
@@ -145,7 +145,7 @@ static ic_status run(ic_kctx *c) {
   }
   int64_t xo = 0, yo = 0;
   for (int64_t b = 0; b < p.ocount; b++) {
-    ic_gemm_run(&g, xp + (size_t)xo * xs, yp + (size_t)yo * ys, op + (size_t)b * os);
+    ic_gemm_run(c, &g, xp + (size_t)xo * xs, yp + (size_t)yo * ys, op + (size_t)b * os);
     for (int i = p.nb - 1; i >= 0; i--) {
       if (++idx[i] < p.ob[i]) {
         xo += xstep[i];

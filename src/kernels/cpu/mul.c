@@ -86,7 +86,7 @@ static ic_status run(ic_kctx *c) {
                .alpha = 1.0};
   ic_status st = ic_gemm_check(c, &g);
   if (st) return st;
-  ic_gemm_run(&g, x->data, y->data, ic_out(c, 0, 0)->data);
+  ic_gemm_run(c, &g, x->data, y->data, ic_out(c, 0, 0)->data);
   return IC_OK;
 }
 

@@ -20,12 +20,12 @@
  * Per layer and direction, X * W_ih^T for all T * B rows is one GEMM (plus both biases, in
  * Paddle's order); each step then adds h * W_hh^T for the batch with a second GEMM and applies
  * the cell. Reserve and DropoutState are training-only and stay empty. */
-#include <cblas.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels/cpu/gemm.h"
 #include "kernels/kernel.h"
 
 enum { MODE_LSTM, MODE_GRU, MODE_RNN_TANH, MODE_RNN_RELU };
@@ -161,47 +161,12 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-/* C[M, N] = A[M, K] * B[N, K]^T + beta * C, row-major; degenerate sizes handled here since
- * BLAS rejects leading dimensions of 0. */
-static void gemm_nt(bool f64, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda,
-                    const void *B, int64_t ldb, double beta, void *C, int64_t ldc) {
-  if (M == 0 || N == 0) return;
-  if (K == 0) {
-    if (beta != 0) return;
-    for (int64_t m = 0; m < M; m++) {
-      if (f64) memset((double *)C + m * ldc, 0, (size_t)N * sizeof(double));
-      else memset((float *)C + m * ldc, 0, (size_t)N * sizeof(float));
-    }
-    return;
-  }
-  if (f64) {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)N, (int)K, 1.0, A,
-                (int)lda, B, (int)ldb, beta, C, (int)ldc);
-  } else {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)N, (int)K, 1.0f, A,
-                (int)lda, B, (int)ldb, (float)beta, C, (int)ldc);
-  }
-}
-
-/* g[b] += W_hh * h[b] for the live rows b. A small batch goes row by row through GEMV: a GEMM
- * call would repack all of W_hh on every step, which costs as much as the product itself
- * when the batch is 1. */
-static void step_gemm(bool f64, int64_t B, int64_t G, int64_t H, const void *h,
-                      const void *w_hh, void *g, const bool *live) {
-  if (B >= 4) {
-    gemm_nt(f64, B, G, H, h, H, w_hh, H, 1.0, g, G);
-    return;
-  }
-  for (int64_t b = 0; b < B; b++) {
-    if (!live[b]) continue;
-    if (f64) {
-      cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)G, (int)H, 1.0, w_hh, (int)H,
-                  (const double *)h + b * H, 1, 1.0, (double *)g + b * G, 1);
-    } else {
-      cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)G, (int)H, 1.0f, w_hh, (int)H,
-                  (const float *)h + b * H, 1, 1.0f, (float *)g + b * G, 1);
-    }
-  }
+/* C[M x N] = A[M x K] * B[N x K]^T + beta * C, row-major. */
+static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K, const void *A,
+                    int64_t lda, const void *B, int64_t ldb, double beta, void *C, int64_t ldc) {
+  ic_gemm g = {.dtype = f64 ? IC_FP64 : IC_FP32, .trans_b = true, .m = M, .n = N, .k = K,
+               .lda = lda, .ldb = ldb, .ldc = ldc, .alpha = 1.0, .beta = beta};
+  ic_gemm_run(c, &g, A, B, C);
 }
 
 /* Per type: add both biases to every row of the gate pre-activations, and one LSTM step for
@@ -295,7 +260,7 @@ static ic_status run(ic_kctx *c) {
       const void *w_ih = ic_in(c, IN_WEIGHTS, k)->data, *w_hh = ic_in(c, IN_WEIGHTS, k + 1)->data;
       const void *b_ih = ic_in(c, IN_WEIGHTS, kb)->data, *b_hh = ic_in(c, IN_WEIGHTS, kb + 1)->data;
       const size_t row = (size_t)(l * D + d) * n_state;
-      gemm_nt(f64, T * B, G, in_size, in, in_size, w_ih, in_size, 0.0, gates, G);
+      gemm_nt(c, f64, T * B, G, in_size, in, in_size, w_ih, in_size, 0.0, gates, G);
       if (f64) add_bias_f64(gates, T * B, G, b_ih, b_hh);
       else add_bias_f32(gates, T * B, G, b_ih, b_hh);
       memcpy(h, (const char *)init_h->data + row * es, n_state * es);
@@ -306,7 +271,8 @@ static ic_status run(ic_kctx *c) {
         for (int64_t b = 0; b < B; b++) any |= (live[b] = t < len[b]);
         char *g_t = (char *)gates + (size_t)(t * B * G) * es;
         char *o_t = (char *)dst + (size_t)((t * B) * D * H + d * H) * es;
-        if (any) step_gemm(f64, B, G, H, h, w_hh, g_t, live);
+        /* Rows whose sequence has ended get a product too; the step ignores them. */
+        if (any) gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 1.0, g_t, G);
         if (f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live);
         else step_f32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live);
       }

@@ -1,0 +1,179 @@
+/* Whole models end to end. An MLP written in Paddle's exact on-disk formats (the model
+ * directory layouts of save_inference_model, and .pdmodel + .pdiparams) with the builder
+ * and the parameter writer, loaded back, run in every executor configuration, and checked
+ * against a double-precision reference computed here. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "testutil.h"
+
+enum { IN = 13, HID = 24, OUT = 7, BATCH = 5 };
+
+static float w1[IN * HID], b1[HID], w2[HID * OUT], b2[OUT], xin[BATCH * IN];
+
+static void fill(float *v, size_t n, uint64_t seed, float scale) {
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 7;
+  for (size_t i = 0; i < n; i++) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    v[i] = scale * ((float)(s >> 40) / 16777216.0f * 2.0f - 1.0f);
+  }
+}
+
+/* The program Paddle's save_inference_model writes for an fc-relu-fc-softmax network. */
+static ic_builder *mlp(void) {
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, IN), false);
+  ic_builder_var(b, 0, "fc_0.w_0", IC_FP32, 2, TU_DIMS(IN, HID), true);
+  ic_builder_var(b, 0, "fc_0.b_0", IC_FP32, 1, TU_DIMS(HID), true);
+  ic_builder_var(b, 0, "fc_1.w_0", IC_FP32, 2, TU_DIMS(HID, OUT), true);
+  ic_builder_var(b, 0, "fc_1.b_0", IC_FP32, 1, TU_DIMS(OUT), true);
+  const char *tmp[] = {"fc_0.tmp_0", "fc_0.tmp_1", "fc_0.tmp_2", "fc_1.tmp_0", "fc_1.tmp_1",
+                       "softmax_0.tmp_0"};
+  const int64_t widths[] = {HID, HID, HID, OUT, OUT, OUT};
+  for (int i = 0; i < 6; i++) ic_builder_var(b, 0, tmp[i], IC_FP32, 2, TU_DIMS(-1, widths[i]), false);
+  ic_builder_feed(b, "x");
+  const char *w[2] = {"fc_0.w_0", "fc_1.w_0"}, *bias[2] = {"fc_0.b_0", "fc_1.b_0"};
+  const char *in = "x";
+  for (int l = 0; l < 2; l++) {
+    ic_builder_op *op = ic_builder_add_op(b, 0, "mul");
+    ic_builder_in(op, "X", in);
+    ic_builder_in(op, "Y", w[l]);
+    ic_builder_out(op, "Out", tmp[3 * l]);
+    ic_builder_attr_int(op, "x_num_col_dims", 1);
+    ic_builder_attr_int(op, "y_num_col_dims", 1);
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", tmp[3 * l]);
+    ic_builder_in(op, "Y", bias[l]);
+    ic_builder_out(op, "Out", tmp[3 * l + 1]);
+    ic_builder_attr_int(op, "axis", 1);
+    if (l == 0) {
+      op = ic_builder_add_op(b, 0, "relu");
+      ic_builder_in(op, "X", tmp[1]);
+      ic_builder_out(op, "Out", tmp[2]);
+      in = tmp[2];
+    }
+  }
+  ic_builder_op *op = ic_builder_add_op(b, 0, "softmax");
+  ic_builder_in(op, "X", "fc_1.tmp_1");
+  ic_builder_out(op, "Out", "softmax_0.tmp_0");
+  ic_builder_attr_int(op, "axis", -1);
+  ic_builder_fetch(b, "softmax_0.tmp_0");
+  return b;
+}
+
+static void reference(double *out) {
+  for (int n = 0; n < BATCH; n++) {
+    double h[HID], z[OUT], mx = -INFINITY, sum = 0;
+    for (int j = 0; j < HID; j++) {
+      double a = b1[j];
+      for (int i = 0; i < IN; i++) a += (double)xin[n * IN + i] * w1[i * HID + j];
+      h[j] = a > 0 ? a : 0;
+    }
+    for (int k = 0; k < OUT; k++) {
+      double a = b2[k];
+      for (int j = 0; j < HID; j++) a += h[j] * w2[j * OUT + k];
+      z[k] = a;
+      if (a > mx) mx = a;
+    }
+    for (int k = 0; k < OUT; k++) sum += exp(z[k] - mx);
+    for (int k = 0; k < OUT; k++) out[n * OUT + k] = exp(z[k] - mx) / sum;
+  }
+}
+
+typedef enum layout { PDMODEL_PDIPARAMS, DIR_PARAMS_FILE, DIR_FILE_PER_VAR } layout;
+
+/* Write the MLP into dir in one of Paddle's layouts; model_path receives what to load. */
+static void write_model(const char *dir, layout lay, char *model_path, size_t len) {
+  ic_builder *b = mlp();
+  void *bytes;
+  size_t n;
+  ck_assert_int_eq(ic_builder_serialize(b, &bytes, &n), IC_OK);
+  ic_program *p;
+  char err[1024];
+  ck_assert_int_eq(ic_program_from_bytes(bytes, n, NULL, &p, err, sizeof err), IC_OK);
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  struct {
+    const char *name;
+    float *v;
+    int64_t d0, d1;
+  } params[] = {{"fc_0.w_0", w1, IN, HID}, {"fc_0.b_0", b1, HID, 0}, {"fc_1.w_0", w2, HID, OUT},
+                {"fc_1.b_0", b2, OUT, 0}};
+  for (int i = 0; i < 4; i++) {
+    ic_tensor *t = params[i].d1 ? tu_f32(2, TU_DIMS(params[i].d0, params[i].d1), params[i].v)
+                                : tu_f32(1, TU_DIMS(params[i].d0), params[i].v);
+    ck_assert_int_eq(ic_scope_set(s, params[i].name, t), IC_OK);
+    ic_tensor_destroy(t);
+  }
+  char prog_path[1024], params_path[1024];
+  ic_params_format fmt = lay == DIR_FILE_PER_VAR ? IC_PARAMS_SEPARATE : IC_PARAMS_COMBINED;
+  if (lay == PDMODEL_PDIPARAMS) {
+    snprintf(prog_path, sizeof prog_path, "%s/mlp.pdmodel", dir);
+    snprintf(params_path, sizeof params_path, "%s/mlp.pdiparams", dir);
+    snprintf(model_path, len, "%s", prog_path);
+  } else {
+    snprintf(prog_path, sizeof prog_path, "%s/__model__", dir);
+    snprintf(params_path, sizeof params_path, lay == DIR_PARAMS_FILE ? "%s/__params__" : "%s", dir);
+    snprintf(model_path, len, "%s", dir);
+  }
+  ck_assert(tu_write_file(prog_path, bytes, n));
+  ck_assert_msg(ic_params_save(p, s, params_path, fmt, err, sizeof err) == IC_OK, "%s", err);
+  free(bytes);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+
+START_TEST(mlp_in_every_layout) {
+  fill(w1, IN * HID, 1, 0.5f);
+  fill(b1, HID, 2, 0.1f);
+  fill(w2, HID * OUT, 3, 0.5f);
+  fill(b2, OUT, 4, 0.1f);
+  fill(xin, BATCH * IN, 5, 1.0f);
+  double ref[BATCH * OUT];
+  reference(ref);
+  static const char *const names[] = {"pdmodel", "dir_params", "dir_per_var"};
+  char *root = tu_tmpdir();
+  for (int l = PDMODEL_PDIPARAMS; l <= DIR_FILE_PER_VAR; l++) {
+    char dir[1024], model[1024], err[1024];
+    snprintf(dir, sizeof dir, "%s/%s", root, names[l]);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    write_model(dir, (layout)l, model, sizeof model);
+    ic_program *p;
+    ic_scope *s;
+    ck_assert_msg(ic_model_load(model, NULL, 0, &p, &s, err, sizeof err) == IC_OK, "%s: %s",
+                  names[l], err);
+    ic_tensor *x = tu_f32(2, TU_DIMS(BATCH, IN), xin), *out;
+    ck_assert_msg(tu_run_scope(p, s, 1, TU_NAMES("x"), &x, 1, TU_NAMES("softmax_0.tmp_0"), &out,
+                               err, sizeof err) == IC_OK,
+                  "%s", err);
+    tu_assert_shape(out, IC_FP32, 2, TU_DIMS(BATCH, OUT));
+    tu_assert_close(out, ref, BATCH * OUT, 1e-5, 1e-7);
+    const float *o = ic_tensor_cdata(out);
+    for (int n = 0; n < BATCH; n++) {
+      double sum = 0;
+      for (int k = 0; k < OUT; k++) sum += o[n * OUT + k];
+      ck_assert_msg(fabs(sum - 1) < 1e-5, "row %d sums to %g", n, sum);
+    }
+    ic_tensor_destroy(out);
+    ic_tensor_destroy(x);
+    ic_scope_destroy(s);
+    ic_program_destroy(p);
+  }
+  tu_rmtree(root);
+  free(root);
+}
+END_TEST
+
+static TCase *tc_mlp(void) {
+  TCase *tc = tcase_create("mlp");
+  tcase_add_test(tc, mlp_in_every_layout);
+  return tc;
+}
+
+TU_MAIN("models", tc_mlp)
