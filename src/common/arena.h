@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ic_arena ic_arena;
 
 ic_arena *ic_arena_create(void);
@@ -16,5 +20,9 @@ void *ic_arena_calloc(ic_arena *a, size_t n, size_t size);
 char *ic_arena_strdup(ic_arena *a, const char *s);
 /* Total bytes obtained from malloc. */
 size_t ic_arena_bytes(const ic_arena *a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

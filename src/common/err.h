@@ -6,6 +6,10 @@
 
 #include "icore/icore.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IC_ERRMSG_MAX 1024
 
 typedef struct ic_err {
@@ -23,5 +27,9 @@ ic_status ic_err_set(ic_err *e, ic_status code, const char *fmt, ...)
 ic_status ic_err_prefix(ic_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Copy e's message into a caller buffer (may be NULL or 0 long). */
 void ic_err_out(const ic_err *e, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ic_strmap_slot {
   const char *key; /* NULL marks an empty slot */
   uint64_t hash;   /* cached hash of key */
@@ -28,5 +32,9 @@ bool ic_strmap_put(ic_strmap *m, const char *key, void *value);
 /* Iterate: returns the next occupied slot index >= *i and advances *i, or false at the end. */
 bool ic_strmap_next(const ic_strmap *m, size_t *i, const char **key, void **value);
 uint64_t ic_hash_str(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,7 @@
 #include "gc/alloc.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,8 @@ ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes) {
   }
   return b;
 }
+
+void ic_buffer_retain(ic_buffer *b) { atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed); }
 
 void ic_buffer_release(ic_buffer *b) {
   if (!b || atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1) return;

@@ -5,15 +5,20 @@
 #ifndef IC_GC_ALLOC_H
 #define IC_GC_ALLOC_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/atomic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ic_allocator ic_allocator;
 
 typedef struct ic_buffer {
-  atomic_int refs;         /* tensors holding this buffer */
+  ic_atomic_int refs;      /* tensors holding this buffer */
   size_t bytes;            /* usable bytes at data */
   void *data;              /* 64-byte aligned */
   ic_allocator *alloc;     /* where the last release sends it; NULL: the system */
@@ -38,9 +43,7 @@ void ic_allocator_destroy(ic_allocator *a);
 /* A buffer of at least `bytes` bytes (uninitialized), refs = 1; NULL when out of memory.
  * a == NULL takes it straight from the system, untracked (tensors made by API users). */
 ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes);
-static inline void ic_buffer_retain(ic_buffer *b) {
-  atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
-}
+void ic_buffer_retain(ic_buffer *b);
 /* Drop one reference; the last one returns the buffer to its allocator. NULL is ignored. */
 void ic_buffer_release(ic_buffer *b);
 void ic_allocator_stats(ic_allocator *a, ic_alloc_stats *out);
@@ -51,5 +54,9 @@ void ic_allocator_reset_peak(ic_allocator *a);
 void ic_allocator_set_poison(ic_allocator *a, bool on);
 /* Return every cached buffer to the system. */
 void ic_allocator_trim(ic_allocator *a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,7 @@
  *
  * Lock order: pool->lock is the only lock taken here; kernels and the allocator take
  * their own locks beneath it never (they are called with pool->lock released). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* The public executor: options, creation, and run dispatch to the compiled or uncompiled
  * executor. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* Run-time plumbing shared by both executors: feeds in, fetches out, NaN/Inf checks. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -22,6 +22,10 @@
 #include "program/program.h"
 #include "scope/tensor.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Slot flags. */
 #define IC_SLOT_OPTIONAL 0x01u  /* may be absent or empty */
 #define IC_SLOT_MULTI 0x02u     /* may hold several variables (Paddle's "duplicable") */
@@ -155,5 +159,9 @@ ic_buffer *ic_kscratch(ic_kctx *c, size_t bytes);
 /* Read element k of a numeric tensor of any dtype as double / int64 (for shape tensors). */
 double ic_read_f64(const ic_tensor *t, int64_t k);
 int64_t ic_read_i64(const ic_tensor *t, int64_t k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,14 +4,18 @@
 #ifndef IC_PROGRAM_PROGRAM_H
 #define IC_PROGRAM_PROGRAM_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/atomic.h"
 #include "common/err.h"
 #include "common/strmap.h"
 #include "icore/icore.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Paddle's AttrType numbers. */
 typedef enum ic_attr_type {
@@ -97,7 +101,7 @@ typedef struct ic_block {
 } ic_block;
 
 struct ic_program {
-  atomic_int refs;         /* the caller's handle plus plans that retain it */
+  ic_atomic_int refs;      /* the caller's handle plus plans that retain it */
   void *bytes;             /* the exact serialized bytes (owned) */
   size_t size;
   uint64_t hash;           /* XXH64 of bytes, computed once at load */
@@ -161,5 +165,9 @@ bool ic_ar_floats(ic_attr_reader *r, const char *name, bool required, const doub
 /* Fail the reader with a message about attribute `name` ("must be 0 or 1, got 7"). */
 ic_status ic_ar_fail(ic_attr_reader *r, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

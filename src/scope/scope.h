@@ -6,6 +6,10 @@
 #include "common/strmap.h"
 #include "scope/tensor.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum ic_var_kind {
   IC_VK_TENSOR = 0, /* a dense (LoD) tensor */
   IC_VK_LIST = 1    /* feed/fetch holder: a list of tensors by column */
@@ -32,5 +36,9 @@ ic_variable *ic_scope_var(ic_scope *s, const char *name);
 bool ic_variable_make_list(ic_variable *v, size_t n);
 /* Drop whatever v holds (storage released, meta kept for tensors). */
 void ic_variable_clear(ic_variable *v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include "gc/alloc.h"
 #include "icore/icore.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Level-of-detail offsets of a LoDTensor (kept for parameters; kernels ignore them). */
 typedef struct ic_lod {
   size_t n_levels;
@@ -49,5 +53,9 @@ const char *ic_dims_str(int ndim, const int64_t *dims, char *buf, size_t len);
 bool ic_dims_equal(int na, const int64_t *a, int nb, const int64_t *b);
 void ic_lod_free(ic_lod *lod);
 ic_lod *ic_lod_clone(const ic_lod *lod);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

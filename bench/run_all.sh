@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every benchmark of icore and prints the tables the README quotes.
+#   bench/run_all.sh [BUILD_DIR]      (./run.sh bench builds first, then calls this)
+# Figures are ratios measured side by side in one process (or alternating processes), so a
+# noisy machine hits every configuration alike. Nothing here is a pass/fail test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${1:-build}
+ICORE=$B/tools/icore
+MODELS=../shared/models/paddle
+
+echo "== 1. scheduling overhead per instruction"
+"$B/bench/bench_overhead" 10000 30
+echo
+echo "== 2. parallel speed-up"
+"$B/bench/bench_parallel" 256 8 20
+echo
+echo "== 3. memory: GC on versus off"
+"$B/bench/bench_memory" 32 16
+echo
+echo "== 4. programs: compiled versus uncompiled (icore bench)"
+"$ICORE" bench "$B/example/mlp.pdmodel" --feed x="$B/example/x.npy" --iters 200 --warmup 20 --threads 1
+if [ -d "$MODELS" ]; then
+  for t in 1 2; do
+    "$ICORE" bench "$MODELS/mobilenet_v2/inference.pdmodel" --random-params 1 \
+      --random-feed inputs=1,3,224,224 --iters 20 --warmup 3 --threads $t || true
+  done
+fi
+if [ -x "$(command -v python3)" ] && python3 -c 'import torch, torchvision' 2>/dev/null; then
+  echo
+  echo "== 5. MobileNetV2 against PyTorch (bench/mobilenet_vs_torch.sh)"
+  bench/mobilenet_vs_torch.sh "$B" || true
+fi
