@@ -110,7 +110,7 @@ static void write_model(const char *dir, layout lay, char *model_path, size_t le
     ck_assert_int_eq(ic_scope_set(s, params[i].name, t), IC_OK);
     ic_tensor_destroy(t);
   }
-  char prog_path[1024], params_path[1024];
+  char prog_path[1100], params_path[1100];
   ic_params_format fmt = lay == DIR_FILE_PER_VAR ? IC_PARAMS_SEPARATE : IC_PARAMS_COMBINED;
   if (lay == PDMODEL_PDIPARAMS) {
     snprintf(prog_path, sizeof prog_path, "%s/mlp.pdmodel", dir);

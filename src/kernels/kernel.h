@@ -60,9 +60,16 @@ typedef struct ic_kslot {
 /* What a kernel gets from whoever runs it: the allocator for scratch space and outputs,
  * and the seed for random ops. One per worker thread. */
 typedef struct ic_kenv {
-  ic_allocator *alloc;      /* buffers for outputs and scratch */
+  ic_allocator *alloc;      /* buffers for outputs and scratch; on a device, stream-ordered on
+                               `stream`, so scratch released at the end of a kernel is safe */
   uint64_t seed;            /* seed for random ops whose `seed` attribute is 0 */
   int intra_threads;        /* threads a kernel may use inside itself (BLAS, oneDNN) */
+  /* Device kernels only (NULL on the CPU): the backend's handles, as void * so that this
+   * header needs no CUDA headers. A CUDA kernel launches asynchronously on `stream` and
+   * returns; tensors' data pointers are device pointers. */
+  void *stream;             /* cudaStream_t */
+  void *blas;               /* cublasHandle_t bound to `stream` */
+  void *dnn;                /* cudnnHandle_t bound to `stream` (NULL if built without cuDNN) */
 } ic_kenv;
 
 typedef struct ic_opdef ic_opdef;
@@ -103,6 +110,11 @@ struct ic_opdef {
 };
 
 /* ---- the registry (src/kernels/registry.c) ---- */
+
+/* The CUDA kernel of an op, or NULL when it has none (or icore was built without CUDA). CUDA
+ * kernels are listed in src/kernels/cuda/cuda_ops.def and defined in cuda/<op>.cu as
+ * `extern "C" ic_status ic_cuda_<op>(ic_kctx *ctx)`; they share the op's parse and infer. */
+ic_kernel_fn ic_registry_cuda(const ic_opdef *def);
 
 /* The definition of an op type, or NULL. A binary search over a sorted table. */
 const ic_opdef *ic_registry_find(const char *name);

@@ -1,0 +1,34 @@
+/* CUDA kernels by op: a sorted table from cuda/cuda_ops.def (empty without IC_WITH_CUDA). */
+#include <stddef.h>
+#include <string.h>
+
+#include "kernels/kernel.h"
+
+#ifdef IC_WITH_CUDA
+#define IC_CUDA_OP(n) ic_status ic_cuda_##n(ic_kctx *ctx);
+#include "kernels/cuda/cuda_ops.def"
+#undef IC_CUDA_OP
+
+typedef struct entry {
+  const char *name;
+  ic_kernel_fn fn;
+} entry;
+
+static const entry table[] = {
+#define IC_CUDA_OP(n) {#n, ic_cuda_##n},
+#include "kernels/cuda/cuda_ops.def"
+#undef IC_CUDA_OP
+    {NULL, NULL}};
+
+ic_kernel_fn ic_registry_cuda(const ic_opdef *def) {
+  for (const entry *e = table; e->name; e++) {
+    if (strcmp(e->name, def->name) == 0) return e->fn;
+  }
+  return NULL;
+}
+#else
+ic_kernel_fn ic_registry_cuda(const ic_opdef *def) {
+  (void)def;
+  return NULL;
+}
+#endif
