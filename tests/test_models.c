@@ -140,7 +140,7 @@ START_TEST(mlp_in_every_layout) {
   static const char *const names[] = {"pdmodel", "dir_params", "dir_per_var"};
   char *root = tu_tmpdir();
   for (int l = PDMODEL_PDIPARAMS; l <= DIR_FILE_PER_VAR; l++) {
-    char dir[1024], model[1024], err[1024];
+    char dir[1024], model[1200], err[1024];
     snprintf(dir, sizeof dir, "%s/%s", root, names[l]);
     ck_assert_int_eq(mkdir(dir, 0755), 0);
     write_model(dir, (layout)l, model, sizeof model);
