@@ -19,6 +19,8 @@ void ic_options_default(ic_options *o) {
   o->gc = true;
   o->cache_capacity = 8;
   o->fuse = true;
+  o->device = (ic_place){IC_PLACE_CPU, 0};
+  o->streams = IC_STREAMS_PER_OPERATOR;
 }
 
 static ic_status env_bool(const char *name, bool *out, ic_err *err) {
@@ -77,6 +79,20 @@ ic_status ic_options_from_env(ic_options *o, char *errbuf, size_t errlen) {
   if (!st) st = env_bool("ICORE_SYNC_AFTER_OP", &o->sync_after_op, &err);
   if (!st) st = env_bool("ICORE_FUSE", &o->fuse, &err);
   if (!st) st = env_bool("ICORE_PROFILE", &o->profile, &err);
+  if (!st) st = env_bool("ICORE_CUDA_GRAPH", &o->cuda_graph, &err);
+  const char *dev = getenv("ICORE_DEVICE");
+  if (!st && dev && ic_place_parse(dev, &o->device)) {
+    st = ic_err_set(&err, IC_ERR_INVALID_ARGUMENT, "ICORE_DEVICE='%s': expected cpu, cuda:N or emu:N",
+                    dev);
+  }
+  const char *streams = getenv("ICORE_STREAMS");
+  if (!st && streams) {
+    if (!strcmp(streams, "single")) o->streams = IC_STREAMS_SINGLE;
+    else if (!strcmp(streams, "per-backend")) o->streams = IC_STREAMS_PER_BACKEND;
+    else if (!strcmp(streams, "per-operator")) o->streams = IC_STREAMS_PER_OPERATOR;
+    else st = ic_err_set(&err, IC_ERR_INVALID_ARGUMENT,
+                         "ICORE_STREAMS='%s': expected single, per-backend or per-operator", streams);
+  }
   if (st) ic_err_out(&err, errbuf, errlen);
   return st;
 }
