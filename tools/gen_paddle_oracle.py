@@ -228,10 +228,14 @@ def pool2d_max_ceil(g):
 
 @case()
 def pool2d_avg_inclusive(g):
-    """exclusive False divides by the whole window, padding included, even with ceil_mode."""
+    """exclusive False divides by the window clipped to the padded input, not by ksize:
+    (min(start + k, size + pad_before) - start) per dim, start counted from -pad_before.
+    Paddle keeps only the top/left paddings for the kernel, so the bottom/right clip uses
+    them too (the output size uses all four)."""
     x = g.data("x", g.rand([1, 2, 7, 8]))
     g.fetch(pool(g, x, "avg", (3, 3), (2, 2), (1, 1), ceil=True, exclusive=False),
-            pool(g, x, "avg", (2, 3), (2, 2), (1, 0), exclusive=False))
+            pool(g, x, "avg", (2, 3), (2, 2), (1, 0), exclusive=False),
+            pool(g, x, "avg", (3, 3), (2, 2), (0, 2, 1, 0), exclusive=False))
 
 
 @case()
@@ -251,9 +255,13 @@ def pool2d_global(g):
 @case()
 def pool2d_adaptive(g):
     """adaptive: ksize is the output size; windows [floor(i*H/o), ceil((i+1)*H/o))."""
+    # Not adaptive max: Paddle 3.3.1's PoolRawKernel (phi/kernels/impl/pool_kernel_impl.h)
+    # calls its max functor with adaptive=false, so pool2d(max, adaptive) pools plain
+    # ksize windows at the attribute strides. paddle.nn.AdaptiveMaxPool2D writes
+    # max_pool2d_with_index instead, which is right.
     x = g.data("x", g.rand([2, 3, 7, 5]))
     g.fetch(pool(g, x, "avg", (3, 2), adaptive=True),
-            pool(g, x, "max", (4, 3), adaptive=True),
+            pool(g, x, "avg", (4, 3), adaptive=True),
             pool(g, x, "avg", (1, 1), adaptive=True))
 
 
