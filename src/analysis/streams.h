@@ -18,14 +18,17 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "icore/icore.h"
 
-typedef enum ic_stream_policy {
-  IC_STREAMS_SINGLE = 0,       /* every device node on stream 0 */
-  IC_STREAMS_PER_BACKEND = 1,  /* compute nodes stream 0, host-to-device copies 1,
-                                  device-to-host copies 2 */
-  IC_STREAMS_PER_OPERATOR = 2  /* the fewest streams that let independent device nodes
-                                  overlap, a chain staying on one stream */
-} ic_stream_policy;
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ic_stream_policy (IC_STREAMS_SINGLE, _PER_BACKEND, _PER_OPERATOR) is public: icore.h.
+ *  single:       every device node on stream 0;
+ *  per-backend:  compute nodes stream 0, host-to-device copies 1, device-to-host copies 2;
+ *  per-operator: the fewest streams that let independent device nodes overlap, a chain
+ *                staying on one stream. */
 
 typedef enum ic_node_kind {
   IC_NODE_HOST = 0,    /* runs on a CPU thread; has no stream */
@@ -97,5 +100,9 @@ void ic_streams_free(ic_streams *s);
  * parsing it back (false, *out untouched, for anything else). */
 const char *ic_stream_policy_name(ic_stream_policy p);
 bool ic_stream_policy_parse(const char *s, ic_stream_policy *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
