@@ -210,8 +210,22 @@ START_TEST(random_dags_match_cpu) {
 }
 END_TEST
 
+/* The two tests below break the synchronisation on purpose, so they race by design:
+ * ThreadSanitizer rightly reports them. Its build says so and leaves them to the others. */
+#if defined(__SANITIZE_THREAD__)
+#define SKIP_UNDER_TSAN(what)                                                          \
+  do {                                                                                 \
+    printf("SKIP under ThreadSanitizer: %s races on purpose (run in the other builds)\n", \
+           what);                                                                      \
+    return;                                                                            \
+  } while (0)
+#else
+#define SKIP_UNDER_TSAN(what) (void)0
+#endif
+
 /* With cross-stream event waits switched off, the same tests find wrong answers. */
 START_TEST(fails_without_events) {
+  SKIP_UNDER_TSAN("fails_without_events");
   ic_executor *cpu = cpu_exec();
   int wrong = 0, runs = 0;
   for (int i = 0; i < 40 && wrong == 0; i++) {
@@ -234,6 +248,7 @@ END_TEST
 /* With the cross-stream GC rule switched off (a variable used on two streams freed on its
  * own stream without waiting for the other), the same tests find wrong answers. */
 START_TEST(fails_without_gc_rule) {
+  SKIP_UNDER_TSAN("fails_without_gc_rule");
   ic_executor *cpu = cpu_exec();
   int wrong = 0, runs = 0;
   for (int i = 0; i < 40 && wrong == 0; i++) {
