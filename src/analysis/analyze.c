@@ -230,6 +230,7 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
     goto fail;
   }
   p->device = o->device;
+  if (o->fuse && (st = ic_opseq_fuse(&p->seq, prog, n_fetches, fetch_names, err))) goto fail;
   if (o->device && (st = ic_opseq_place(&p->seq, prog, o->device, err))) goto fail;
   p->n_instrs = p->seq.n_ops;
   p->instrs = ic_arena_calloc(p->arena, p->n_instrs ? p->n_instrs : 1, sizeof *p->instrs);
@@ -263,8 +264,9 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
       for (uint32_t j = 0; j < in->out[k].n; j++) p->vars[in->out[k].vars[j]].on_device = true;
     }
   }
-  for (size_t i = 0; i < p->seq.n_cached; i++) {
-    uint32_t v = lookup(&b, p->seq.cached[i]);
+  for (size_t i = 0; i < p->seq.n_cached + p->seq.n_derived; i++) {
+    const char *name = i < p->seq.n_cached ? p->seq.cached[i] : p->seq.derived[i - p->seq.n_cached];
+    uint32_t v = lookup(&b, name);
     if (v == NONE) continue;
     p->vars[v].kind = IC_PV_CACHED;
     p->vars[v].keep = true;

@@ -25,6 +25,8 @@ typedef struct ic_opseq {
   ic_kernel_fn *dev_fn;       /* per op on the device: its device kernel */
   size_t n_cached;            /* device copies of persistables, kept across runs */
   const char **cached;
+  size_t n_derived;           /* constants computed from parameters (by ic_opseq_fuse's */
+  const char **derived;       /* ic_fold_bn ops), kept across runs like parameters */
 } ic_opseq;
 
 /* Where an op runs. */
@@ -32,6 +34,11 @@ typedef struct ic_opseq {
 #define IC_WHERE_DEVICE 1
 #define IC_WHERE_H2D 2
 #define IC_WHERE_D2H 3
+
+/* Inference rewrites: convolution + batch_norm / residual add / activation into one
+ * convolution (see fuse.c). Rewrites seq's ops. */
+ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
+                        const char *const *fetch_names, ic_err *err);
 
 struct ic_device;
 

@@ -90,9 +90,14 @@ static unsigned slot_flags(const ic_opdef *def, bool out, const char *name) {
   return 0;
 }
 
+/* Parameters, and constants derived from them: their device copies are made once. */
 static bool is_persistable(const placer *pl, const char *name) {
   const ic_vardesc *v = ic_program_find_var(pl->prog, 0, name);
-  return v && v->persistable;
+  if (v && v->persistable) return true;
+  for (size_t i = 0; i < pl->seq->n_derived; i++) {
+    if (strcmp(pl->seq->derived[i], name) == 0) return true;
+  }
+  return false;
 }
 
 /* The op rewritten with its arguments renamed for its place, copies added before it. */

@@ -19,7 +19,8 @@ typedef enum ic_pvar_kind {
   IC_PV_PERSIST = 1,  /* a persistable: the caller's scope variable itself */
   IC_PV_EXTERNAL = 2, /* read before any op writes it: a local copy sharing the scope's tensor */
   IC_PV_HOLDER = 3,   /* the feed or fetch list */
-  IC_PV_CACHED = 4    /* a parameter's copy on the device: kept across runs, copied once */
+  IC_PV_CACHED = 4    /* a parameter's device copy, or a constant derived from parameters:
+                         kept across runs, recomputed only when its sources change */
 } ic_pvar_kind;
 
 typedef struct ic_pvar {
@@ -106,6 +107,7 @@ typedef struct ic_plan_options {
   bool sequential;  /* chain every instruction in program order */
   const struct ic_device *device; /* place device-capable ops on it (NULL: all on the CPU) */
   ic_stream_policy streams;       /* how device instructions get streams */
+  bool fuse;                      /* inference rewrites (conv + batch_norm + activation) */
 } ic_plan_options;
 
 ic_status ic_plan_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,

@@ -110,6 +110,8 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   }
   c->err = &w->err;
   c->env = &w->env;
+  /* Constants derived from parameters are recomputed only when a parameter changed. */
+  if (rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i)) return IC_OK;
   /* Alone in the plan: no other instruction can be ready now, so take every thread. */
   w->env.intra_threads = in->alone ? r->e->total_threads : r->e->env.intra_threads;
   const ic_kslot *shared_in = c->in;
@@ -136,6 +138,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
     ic_err_prefix(&w->err, "%s: ", ic_op_where(in->op, where, sizeof where));
     return st;
   }
+  if (rs->cache_srcs[i]) ic_cache_remember(rs, in, c, i);
   ic_drop_refs(r, in);
   return IC_OK;
 }

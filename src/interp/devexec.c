@@ -73,17 +73,6 @@ ic_status ic_exec_host_waits(crun *r, worker *w, uint32_t i) {
   return IC_OK;
 }
 
-/* A parameter already copied to the device in an earlier run from this very buffer: the
- * copy stays valid (parameters are replaced, never written in place). */
-static bool cached_copy(crun *r, const ic_instr *in, const ic_tensor *src, const ic_tensor *dst) {
-  uint32_t v = in->out[0].vars[0];
-  if (r->plan->vars[v].kind != IC_PV_CACHED) return false;
-  bool same = r->rs->cached_src[v] == src->buf && dst->buf && dst->dtype == src->dtype &&
-              ic_dims_equal(dst->ndim, dst->dims, src->ndim, src->dims);
-  r->rs->cached_src[v] = src->buf;
-  return same;
-}
-
 ic_status ic_exec_device(crun *r, worker *w, uint32_t i) {
   const ic_instr *in = &r->plan->instrs[i];
   ic_rstate *rs = r->rs;
@@ -111,10 +100,12 @@ ic_status ic_exec_device(crun *r, worker *w, uint32_t i) {
   } else if (!st && in->where == IC_WHERE_H2D) {
     const ic_tensor *src = ic_in(c, 0, 0);
     ic_tensor *dst = ic_out(c, 0, 0);
-    if (!cached_copy(r, in, src, dst)) {
+    /* A parameter copied in an earlier run from this very buffer is still valid. */
+    if (!(rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i))) {
       size_t n = (size_t)ic_numel(src->ndim, src->dims) * ic_dtype_size(src->dtype);
       st = ic_tensor_alloc(dst, w->env.alloc, err);
       if (!st && n) st = dev->v->memcpy(s, dst->data, src->data, n, IC_COPY_H2D, err);
+      if (!st && rs->cache_srcs[i]) ic_cache_remember(rs, in, c, i);
     }
   } else if (!st) {
     for (size_t k = 0; !st && k < def->n_outputs; k++) {

@@ -14,8 +14,7 @@ static ic_status make_device_state(ic_rstate *rs, const ic_plan *plan, ic_device
   rs->dev = dev;
   rs->events = calloc(ni, sizeof *rs->events);
   rs->gc_events = calloc(nv, sizeof *rs->gc_events);
-  rs->cached_src = calloc(nv, sizeof *rs->cached_src);
-  if (!rs->events || !rs->gc_events || !rs->cached_src) {
+  if (!rs->events || !rs->gc_events) {
     return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory preparing a device run");
   }
   for (size_t i = 0; i < plan->n_instrs; i++) {
@@ -56,7 +55,14 @@ void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
   }
   free(rs->events);
   free(rs->gc_events);
-  free(rs->cached_src);
+  for (size_t i = 0; rs->cache_srcs && i < plan->n_instrs; i++) {
+    if (!rs->cache_srcs[i]) continue;
+    size_t n = 0;
+    for (size_t k = 0; k < plan->instrs[i].def->n_inputs; k++) n += plan->instrs[i].in[k].n;
+    for (size_t k = 0; k < n; k++) ic_buffer_release(rs->cache_srcs[i][k]);
+    free(rs->cache_srcs[i]);
+  }
+  free(rs->cache_srcs);
   for (size_t i = 0; rs->kstate && i < plan->n_instrs; i++) {
     if (rs->kstate[i] && plan->instrs[i].def->free_state) {
       plan->instrs[i].def->free_state(rs->kstate[i]);
@@ -191,6 +197,17 @@ ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out,
   for (size_t i = 0; i < plan->n_instrs; i++) {
     if (plan->instrs[i].alias && make_snapshots(rs, &plan->instrs[i], i)) goto oom;
   }
+  if (!(rs->cache_srcs = calloc(ni, sizeof *rs->cache_srcs))) goto oom;
+  for (size_t i = 0; i < plan->n_instrs; i++) {
+    const ic_instr *in = &plan->instrs[i];
+    bool cached = in->def->n_outputs > 0;
+    size_t n_in = 0;
+    for (size_t k = 0; k < in->def->n_outputs && cached; k++) {
+      for (uint32_t j = 0; j < in->out[k].n; j++) cached &= plan->vars[in->out[k].vars[j]].kind == IC_PV_CACHED;
+    }
+    for (size_t k = 0; k < in->def->n_inputs; k++) n_in += in->in[k].n;
+    if (cached && !(rs->cache_srcs[i] = calloc(n_in ? n_in : 1, sizeof(ic_buffer *)))) goto oom;
+  }
   if (plan->device && make_device_state(rs, plan, dev, err)) {
     ic_rstate_destroy(rs, plan);
     return err->code;
@@ -202,3 +219,34 @@ oom:
   return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory preparing a run");
 }
 
+
+bool ic_cache_valid(ic_rstate *rs, const ic_instr *in, const ic_kctx *c, uint32_t i) {
+  ic_buffer **src = rs->cache_srcs[i];
+  if (!src) return false;
+  for (size_t k = 0; k < in->def->n_outputs; k++) {
+    for (size_t j = 0; j < c->out[k].n; j++) {
+      if (!c->out[k].t[j]->data) return false;
+    }
+  }
+  size_t at = 0;
+  for (size_t k = 0; k < in->def->n_inputs; k++) {
+    for (size_t j = 0; j < c->in[k].n; j++, at++) {
+      if (c->in[k].t[j]->buf != src[at]) return false;
+    }
+  }
+  return true;
+}
+
+void ic_cache_remember(ic_rstate *rs, const ic_instr *in, const ic_kctx *c, uint32_t i) {
+  ic_buffer **src = rs->cache_srcs[i];
+  if (!src) return;
+  size_t at = 0;
+  for (size_t k = 0; k < in->def->n_inputs; k++) {
+    for (size_t j = 0; j < c->in[k].n; j++, at++) {
+      ic_buffer *b = c->in[k].t[j]->buf;
+      if (b) ic_buffer_retain(b);
+      ic_buffer_release(src[at]);
+      src[at] = b;
+    }
+  }
+}

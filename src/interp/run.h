@@ -42,11 +42,15 @@ struct ic_rstate {
   atomic_uint *refs;        /* remaining users before a variable is released */
   uint32_t *heaps[N_CLASSES]; /* ready instructions per thread class */
   uint32_t *first_reader;   /* per variable: first instruction reading it, for messages */
+  /* Per instruction whose outputs are all kept across runs (parameter copies to the device,
+   * constants derived from parameters): the input buffers it last ran on, each with a
+   * reference held, so that a replaced parameter cannot reappear at the same address. NULL
+   * for other instructions. */
+  ic_buffer ***cache_srcs;
   /* Device plans: */
   ic_device *dev;           /* the executor's device (borrowed) */
   ic_devent **events;       /* per instruction: its event (recorders and D2H copies) */
   ic_devent ***gc_events;   /* per device variable used on several streams: one per stream */
-  const ic_buffer **cached_src; /* per cached parameter copy: the host buffer it came from */
 };
 
 ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out, ic_err *err);
@@ -98,6 +102,11 @@ void ic_release_var(crun *r, uint32_t v);
 ic_status ic_executor_streams(ic_executor *e, uint32_t n, ic_err *err);
 /* Wait for every stream; the first kernel failure on any of them, if any. */
 ic_status ic_sync_streams(ic_executor *e, uint32_t n, ic_err *err);
+
+/* Whether a cached instruction's outputs are still valid for its current inputs; if not,
+ * remember the inputs (after it runs, they are valid). */
+bool ic_cache_valid(ic_rstate *rs, const ic_instr *in, const ic_kctx *c, uint32_t i);
+void ic_cache_remember(ic_rstate *rs, const ic_instr *in, const ic_kctx *c, uint32_t i);
 
 /* Shared by host and device execution (compiled.c). */
 void ic_snapshot_inputs(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t i);
