@@ -14,8 +14,8 @@
  *     is not adaptive at all in Paddle's pool2d kernel: it passes adaptive = false to the
  *     pooling functor, so windows are ksize x ksize at the given strides, output ksize.
  * float32 windows that oneDNN computes the same way (no empty window; for non-exclusive
- * avg, no window past H + pt) run one oneDNN pooling primitive on the NCHW (or NHWC) data
- * directly; everything else runs the plain loops below, which mirror Paddle's. */
+ * avg, no window past H + pt; adaptive avg only over evenly divisible inputs) run one oneDNN
+ * pooling primitive; everything else runs the plain loops below, which mirror Paddle's. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -191,72 +191,100 @@ DEFINE_LOOPS(loops_f64, double)
  * oneDNN (float32)
  * ------------------------------------------------------------------------------------- */
 
-/* Whether oneDNN's windows equal Paddle's here, and the end paddings that make oneDNN's
- * output size Paddle's (ceil_mode extends them; oneDNN's own formula truncates). */
-static bool dnnl_fits(const pool_attrs *a, const pgeom *g, int64_t *pb, int64_t *pr) {
-  if (a->adaptive || g->oh < 1 || g->ow < 1) return false;
-  int64_t in[2] = {g->h, g->w}, k[2] = {g->kh, g->kw}, s[2] = {g->sh, g->sw};
-  int64_t p0[2] = {g->pt, g->pl}, p1[2] = {g->pb, g->pr}, out[2] = {g->oh, g->ow}, use[2];
-  for (int d = 0; d < 2; d++) {
-    int64_t last = (out[d] - 1) * s[d] - p0[d];
-    if (k[d] - p0[d] <= 0 || last >= in[d]) return false;                /* an empty window */
-    if (!a->max && !a->exclusive && last + k[d] > in[d] + p0[d]) return false; /* divisor */
-    int64_t num = in[d] - k[d] + p0[d] + p1[d];
-    use[d] = num >= 0 && num / s[d] + 1 == out[d] ? p1[d] : last + k[d] - in[d];
-    if (use[d] < 0) return false;
+/* The window oneDNN is asked for: Paddle's, or for adaptive avg over an evenly divisible
+ * input, the equal non-overlapping windows its bins then are. */
+typedef struct dwin {
+  int64_t k[2], s[2], pl[2], pr[2];
+} dwin;
+
+/* Whether oneDNN computes Paddle's windows here, and with which parameters: the end
+ * paddings are the ones that make oneDNN's output size Paddle's (ceil_mode extends them). */
+static bool dnnl_fits(const pool_attrs *a, const pgeom *g, dwin *d) {
+  int64_t in[2] = {g->h, g->w}, out[2] = {g->oh, g->ow};
+  if (out[0] < 1 || out[1] < 1) return false;
+  if (a->adaptive) {
+    if (a->max || in[0] % out[0] || in[1] % out[1]) return false;
+    for (int i = 0; i < 2; i++) {
+      d->k[i] = d->s[i] = in[i] / out[i];
+      d->pl[i] = d->pr[i] = 0;
+    }
+    return true;
   }
-  *pb = use[0];
-  *pr = use[1];
+  int64_t k[2] = {g->kh, g->kw}, s[2] = {g->sh, g->sw};
+  int64_t p0[2] = {g->pt, g->pl}, p1[2] = {g->pb, g->pr};
+  for (int i = 0; i < 2; i++) {
+    int64_t last = (out[i] - 1) * s[i] - p0[i];
+    if (k[i] - p0[i] <= 0 || last >= in[i]) return false;               /* an empty window */
+    if (!a->max && !a->exclusive && last + k[i] > in[i] + p0[i]) return false; /* divisor */
+    int64_t num = in[i] - k[i] + p0[i] + p1[i];
+    d->k[i] = k[i];
+    d->s[i] = s[i];
+    d->pl[i] = p0[i];
+    d->pr[i] = num >= 0 && num / s[i] + 1 == out[i] ? p1[i] : last + k[i] - in[i];
+    if (d->pr[i] < 0) return false;
+  }
   return true;
 }
 
+/* NCHW pooling runs on channel-blocked copies: oneDNN's plain-NCHW pooling is its slow
+ * generic implementation, 5 to 10 times slower than the blocked one with both reorders
+ * (docs/conv_measurements.md). NHWC runs as it is. */
 typedef struct pool_state {
   int64_t in_dims[4];
   int threads;
   bool use_loops;
   ic_dnnl_rt rt;
-  ic_dnnl_prim pool;
-  dnnl_memory_t m_src, m_dst;
+  ic_dnnl_prim pool, src_re, dst_re;
+  dnnl_memory_t m_src_user, m_dst_user, m_src, m_dst;
+  size_t src_bytes, dst_bytes, pad_bytes;
 } pool_state;
 
 static void free_state(void *state) {
   pool_state *s = state;
   if (!s) return;
   ic_dnnl_prim_free(&s->pool);
-  if (s->m_src) dnnl_memory_destroy(s->m_src);
-  if (s->m_dst) dnnl_memory_destroy(s->m_dst);
+  ic_dnnl_prim_free(&s->src_re);
+  ic_dnnl_prim_free(&s->dst_re);
+  dnnl_memory_t mems[] = {s->m_src_user, s->m_dst_user, s->m_src, s->m_dst};
+  for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++) {
+    if (mems[i]) dnnl_memory_destroy(mems[i]);
+  }
   ic_dnnl_rt_free(&s->rt);
   free(s);
 }
 
 static ic_status build(ic_kctx *c, const pgeom *g, pool_state *s) {
   const pool_attrs *a = c->attrs;
-  int64_t pb, pr;
-  if (!dnnl_fits(a, g, &pb, &pr)) {
+  dwin d;
+  if (!dnnl_fits(a, g, &d)) {
     s->use_loops = true;
     return IC_OK;
   }
   ic_status ret = ic_dnnl_rt_init(c, &s->rt);
   if (ret) return ret;
-  dnnl_format_tag_t tag = a->nhwc ? dnnl_nhwc : dnnl_nchw;
+  bool avx512 = (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core;
+  dnnl_format_tag_t user = a->nhwc ? dnnl_nhwc : dnnl_nchw;
+  dnnl_format_tag_t prim = a->nhwc ? dnnl_nhwc : avx512 ? dnnl_nChw16c : dnnl_nChw8c;
   int64_t sd[4] = {g->n, g->c, g->h, g->w}, dd[4] = {g->n, g->c, g->oh, g->ow};
-  dnnl_memory_desc_t src, dst;
+  dnnl_memory_desc_t src_u, dst_u, src_p, dst_p;
   dnnl_primitive_attr_t attr = NULL;
   dnnl_primitive_desc_t pd = NULL;
-  dnnl_dims_t strides = {g->sh, g->sw}, kernel = {g->kh, g->kw}, dil = {0, 0};
-  dnnl_dims_t pad_l = {g->pt, g->pl}, pad_r = {pb, pr};
+  dnnl_dims_t strides = {d.s[0], d.s[1]}, kernel = {d.k[0], d.k[1]}, dil = {0, 0};
+  dnnl_dims_t pad_l = {d.pl[0], d.pl[1]}, pad_r = {d.pr[0], d.pr[1]};
   dnnl_alg_kind_t alg = a->max ? dnnl_pooling_max
                         : a->exclusive ? dnnl_pooling_avg_exclude_padding
                                        : dnnl_pooling_avg_include_padding;
   dnnl_pooling_v2_desc_t desc;
   const char *what = "memory_desc_init";
-  dnnl_status_t st = ic_dnnl_md4(&src, sd, tag);
-  if (st == dnnl_success) st = ic_dnnl_md4(&dst, dd, tag);
+  dnnl_status_t st = ic_dnnl_md4(&src_u, sd, user);
+  if (st == dnnl_success) st = ic_dnnl_md4(&dst_u, dd, user);
+  if (st == dnnl_success) st = ic_dnnl_md4(&src_p, sd, prim);
+  if (st == dnnl_success) st = ic_dnnl_md4(&dst_p, dd, prim);
   if (st != dnnl_success) goto fail;
   what = "primitive_attr";
   if ((st = ic_dnnl_attr(&attr, NULL)) != dnnl_success) goto fail;
-  st = dnnl_pooling_v2_forward_desc_init(&desc, dnnl_forward_inference, alg, &src, &dst, strides,
-                                         kernel, dil, pad_l, pad_r);
+  st = dnnl_pooling_v2_forward_desc_init(&desc, dnnl_forward_inference, alg, &src_p, &dst_p,
+                                         strides, kernel, dil, pad_l, pad_r);
   if (st == dnnl_success) st = dnnl_primitive_desc_create(&pd, &desc, attr, s->rt.eng, NULL);
   if (st == dnnl_unimplemented || st == dnnl_invalid_arguments) {
     pd = NULL;
@@ -270,9 +298,25 @@ static ic_status build(ic_kctx *c, const pgeom *g, pool_state *s) {
   }
   what = "pooling primitive_create";
   if ((st = ic_dnnl_prim_create(&s->rt, pd, &s->pool)) != dnnl_success) goto fail;
+  if (!a->nhwc) {
+    what = "reorder (X)";
+    if ((st = ic_dnnl_reorder(&s->rt, &src_u, &src_p, &s->src_re)) != dnnl_success) goto fail;
+    what = "reorder (Out)";
+    if ((st = ic_dnnl_reorder(&s->rt, &dst_p, &dst_u, &s->dst_re)) != dnnl_success) goto fail;
+    s->src_bytes = dnnl_memory_desc_get_size(&src_p);
+    s->dst_bytes = dnnl_memory_desc_get_size(&dst_p);
+  }
+  ic_dnnl_prim *prims[] = {&s->pool, &s->src_re, &s->dst_re};
+  for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) {
+    if (prims[i]->pad_bytes > s->pad_bytes) s->pad_bytes = prims[i]->pad_bytes;
+  }
   what = "memory_create";
   st = dnnl_out_of_memory;
-  if (!(s->m_src = ic_dnnl_mem(&s->rt, &src)) || !(s->m_dst = ic_dnnl_mem(&s->rt, &dst))) goto fail;
+  if (!(s->m_src_user = ic_dnnl_mem(&s->rt, &src_u)) ||
+      !(s->m_dst_user = ic_dnnl_mem(&s->rt, &dst_u)) || !(s->m_src = ic_dnnl_mem(&s->rt, &src_p)) ||
+      !(s->m_dst = ic_dnnl_mem(&s->rt, &dst_p))) {
+    goto fail;
+  }
   goto done;
 fail:
   ret = ic_dnnl_fail(c, st, what);
@@ -303,14 +347,35 @@ static ic_status run_dnnl(ic_kctx *c, const pgeom *g, int threads) {
     loops_f32(c->attrs, g, x->data, y->data);
     return IC_OK;
   }
+  size_t o_dst = ic_dnnl_align(s->src_bytes), o_pad = o_dst + ic_dnnl_align(s->dst_bytes);
+  size_t total = o_pad + s->pad_bytes;
   ic_buffer *sb = NULL;
-  if (s->pool.pad_bytes && !(sb = ic_kscratch(c, s->pool.pad_bytes))) return c->err->code;
-  dnnl_status_t st = dnnl_memory_set_data_handle(s->m_src, x->data);
-  if (st == dnnl_success) st = dnnl_memory_set_data_handle(s->m_dst, y->data);
-  dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, s->m_src}, {DNNL_ARG_DST, s->m_dst}};
-  if (st == dnnl_success) st = ic_dnnl_exec(&s->rt, &s->pool, sb ? sb->data : NULL, 2, args);
+  if (total && !(sb = ic_kscratch(c, total))) return c->err->code;
+  char *scratch = sb ? sb->data : NULL;
+  void *pad = scratch ? scratch + o_pad : NULL;
+  const char *what = "memory_set_data_handle";
+  dnnl_status_t st = dnnl_memory_set_data_handle(s->m_src_user, x->data);
+  if (st == dnnl_success) st = dnnl_memory_set_data_handle(s->m_dst_user, y->data);
+  if (st == dnnl_success && s->src_re.p) st = dnnl_memory_set_data_handle(s->m_src, scratch);
+  if (st == dnnl_success && s->dst_re.p) {
+    st = dnnl_memory_set_data_handle(s->m_dst, scratch + o_dst);
+  }
+  if (st == dnnl_success && s->src_re.p) {
+    what = "reorder (X)";
+    st = ic_dnnl_exec_reorder(&s->rt, &s->src_re, pad, s->m_src_user, s->m_src);
+  }
+  dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, s->src_re.p ? s->m_src : s->m_src_user},
+                             {DNNL_ARG_DST, s->dst_re.p ? s->m_dst : s->m_dst_user}};
+  if (st == dnnl_success) {
+    what = "pooling execute";
+    st = ic_dnnl_exec(&s->rt, &s->pool, pad, 2, args);
+  }
+  if (st == dnnl_success && s->dst_re.p) {
+    what = "reorder (Out)";
+    st = ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user);
+  }
   ic_buffer_release(sb);
-  return st == dnnl_success ? IC_OK : ic_dnnl_fail(c, st, "pooling execute");
+  return st == dnnl_success ? IC_OK : ic_dnnl_fail(c, st, what);
 }
 
 static ic_status run(ic_kctx *c) {
