@@ -80,8 +80,9 @@ ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes) {
     cap = (cap + 63) & ~(size_t)63;
   }
   if (!block) {
-    if (cap > SIZE_MAX - HEADER) return NULL;
-    block = aligned_alloc(64, HEADER + cap);
+    if (cap > SIZE_MAX - HEADER - 63) return NULL;
+    /* C11 wants the size a multiple of the alignment; size classes such as 80 are not. */
+    block = aligned_alloc(64, (HEADER + cap + 63) & ~(size_t)63);
     if (!block) return NULL;
     if (a) atomic_fetch_add_explicit(&a->system_allocs, 1, memory_order_relaxed);
   }
