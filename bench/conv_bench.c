@@ -7,8 +7,10 @@
  *   im2col    im2col + OpenBLAS sgemm per image and group (no im2col for 1x1)
  *   icore     the conv2d kernel as the executor runs it (state kept across calls)
  * All with a bias and relu6 fused (as after batch-norm folding), median of the runs.
- * Not a test: build with -DIC_BUILD_BENCH=ON and run by hand; results go to
- * docs/conv_measurements.md. Usage: conv_bench [reps]. */
+ * Not a test: run by hand, results in docs/conv_measurements.md. Build (Release icore first):
+ *   cc -O2 -fopenmp -Isrc -Iinclude -Ibuild-rel/proto bench/conv_bench.c build-rel/libicore.a \
+ *      -ldnnl -lopenblas -lprotobuf-c -lxxhash -lm -lpthread -o build-rel/conv_bench
+ * (or add it to bench/CMakeLists.txt where that exists). Usage: conv_bench [reps]. */
 #include <cblas.h>
 #include <dnnl.h>
 #include <omp.h>

@@ -9,7 +9,10 @@
  * The primitive, the reorders and the weights in oneDNN's blocked layout live in the
  * instruction's kernel state, rebuilt when the input shapes (or the thread count) change;
  * the blocked weights are redone when the Filter buffer (pointer or size) changes.
- * float64, and any case oneDNN has no implementation for, runs im2col + BLAS GEMM. */
+ * float64, and any case for which oneDNN has only implementations whose sums depend on the
+ * thread count (its GEMM-based convolution, chosen for a few small-channel shapes) or only its
+ * slow reference code, runs im2col + BLAS GEMM, whose threads are process-wide and so the
+ * same in every executor configuration. */
 #include "kernels/cpu/conv.h"
 
 #include <cblas.h>
@@ -560,7 +563,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   st = dnnl_dilated_convolution_forward_desc_init(
       &cd, dnnl_forward_inference, dnnl_convolution_direct, &src_any, &w_any,
       s->has_bias ? &b_md : NULL, &dst_any, strides, dil, pad_l, pad_r);
-  if (st == dnnl_success) st = dnnl_primitive_desc_create(&pd, &cd, attr, s->rt.eng, NULL);
+  if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr, &s->rt);
   if (st == dnnl_unimplemented || st == dnnl_invalid_arguments) {
     pd = NULL;
     s->use_ref = true;

@@ -3,6 +3,7 @@
 
 #include <dnnl_debug.h>
 #include <omp.h>
+#include <string.h>
 
 ic_status ic_dnnl_fail(ic_kctx *c, dnnl_status_t st, const char *what) {
   return ic_kfail(c, IC_ERR_KERNEL, "oneDNN %s failed: %s", what, dnnl_status2str(st));
@@ -63,6 +64,36 @@ dnnl_status_t ic_dnnl_attr(dnnl_primitive_attr_t *attr, const_dnnl_post_ops_t po
     dnnl_primitive_attr_destroy(*attr);
     *attr = NULL;
   }
+  return st;
+}
+
+dnnl_status_t ic_dnnl_pd_deterministic(dnnl_primitive_desc_t *pd, const_dnnl_op_desc_t desc,
+                                       const_dnnl_primitive_attr_t attr, ic_dnnl_rt *rt) {
+  *pd = NULL;
+  dnnl_primitive_desc_iterator_t it;
+  dnnl_status_t st = dnnl_primitive_desc_iterator_create(&it, desc, attr, rt->eng, NULL);
+  if (st != dnnl_success) return st;
+  for (;;) {
+    dnnl_primitive_desc_t cand = dnnl_primitive_desc_iterator_fetch(it);
+    if (!cand) {
+      st = dnnl_out_of_memory;
+      break;
+    }
+    const char *impl = NULL;
+    if (dnnl_primitive_desc_query(cand, dnnl_query_impl_info_str, 0, &impl) == dnnl_success &&
+        impl && !strstr(impl, "gemm") && strncmp(impl, "ref", 3) != 0) {
+      *pd = cand;
+      st = dnnl_success;
+      break;
+    }
+    dnnl_primitive_desc_destroy(cand);
+    st = dnnl_primitive_desc_iterator_next(it);
+    if (st != dnnl_success) {
+      if (st == dnnl_iterator_ends) st = dnnl_unimplemented;
+      break;
+    }
+  }
+  dnnl_primitive_desc_iterator_destroy(it);
   return st;
 }
 
