@@ -510,6 +510,104 @@ START_TEST(state_reuse) {
 }
 END_TEST
 
+/* Run case k's op directly with intra_threads threads (a fresh kernel state); returns the
+ * output's bytes (malloc'd) and their count. */
+static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
+  int g = k->groups ? k->groups : 1;
+  int64_t pad[4], dh, dw, oh, ow;
+  ref_geom(k, pad, &dh, &dw, &oh, &ow);
+  int64_t xd[4] = {k->n, k->nhwc ? k->h : k->c, k->nhwc ? k->w : k->h, k->nhwc ? k->c : k->w};
+  int64_t wd[4] = {k->oc, k->c / g, k->kh, k->kw};
+  int64_t yd[4] = {k->n, k->nhwc ? oh : k->oc, k->nhwc ? ow : oh, k->nhwc ? k->oc : ow};
+  int64_t bd[1] = {k->oc};
+  ic_builder *b = conv_program(k, xd, wd, bd, yd);
+  ic_program *p;
+  char errs[1024];
+  ck_assert_msg(ic_builder_build(b, &p, errs, sizeof errs) == IC_OK, "%s", errs);
+  const ic_op *op = NULL;
+  for (size_t i = 0; i < p->blocks[0].n_ops && !op; i++) {
+    if (!strcmp(p->blocks[0].ops[i].type, k->op ? k->op : "conv2d")) op = &p->blocks[0].ops[i];
+  }
+  ck_assert_ptr_nonnull(op);
+  const ic_opdef *def = ic_registry_find(op->type);
+  ic_err err;
+  ic_err_clear(&err);
+  void *attrs = calloc(1, def->attrs_size);
+  ck_assert_int_eq(ic_opdef_parse(def, op, attrs, &err), IC_OK);
+  double *xv, *wv, *bv;
+  ic_tensor *x = rand_tensor(k->f64, 4, xd, 11, -1, 1, &xv);
+  ic_tensor *w = rand_tensor(k->f64, 4, wd, 12, -0.5, 0.5, &wv);
+  ic_tensor *bias = rand_tensor(k->f64, 1, bd, 13, -1, 1, &bv);
+  ic_tensor y;
+  ic_tensor_init(&y);
+  ic_tensor *yp = &y;
+  const char *names[3] = {"x", "w", "b"}, *yn = "y";
+  ic_kslot in[4] = {{.n = 1, .t = &x, .names = &names[0]},
+                    {.n = 1, .t = &w, .names = &names[1]},
+                    {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]}};
+  ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
+  ic_kenv env = {.alloc = NULL, .intra_threads = threads};
+  void *state = NULL;
+  ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = in, .out = out, .err = &err,
+               .env = &env, .state = &state};
+  ck_assert_msg(def->infer(&c) == IC_OK, "%s", err.msg);
+  ck_assert_int_eq(ic_tensor_alloc(&y, NULL, &err), IC_OK);
+  ck_assert_msg(def->cpu(&c) == IC_OK, "%s", err.msg);
+  if (state) def->free_state(state);
+  *nbytes = ic_tensor_nbytes(&y);
+  void *bytes = malloc(*nbytes);
+  memcpy(bytes, y.data, *nbytes);
+  ic_tensor_reset(&y);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(w);
+  ic_tensor_destroy(bias);
+  free(xv);
+  free(wv);
+  free(bv);
+  free(attrs);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+  return bytes;
+}
+
+/* The executors give a kernel 1 to all threads depending on the plan and the pool; the
+ * result must not change with that, bit for bit (oneDNN's GEMM-based convolution, which it
+ * picks for some small-channel shapes, would change it). */
+START_TEST(thread_counts) {
+  static const conv_case cases[] = {
+      {.n = 1, .c = 3, .h = 4, .w = 5, .oc = 8, .kh = 1, .kw = 1, .npads = 2, .pads = {1, 2}},
+      {.n = 1, .c = 3, .h = 7, .w = 6, .oc = 4, .kh = 3, .kw = 3, .npads = 4,
+       .pads = {1, 2, 0, 3}, .bias = 1},
+      {.n = 2, .c = 6, .h = 7, .w = 7, .oc = 4, .kh = 3, .kw = 3, .groups = 2, .npads = 2,
+       .pads = {1, 1}, .bias = 1},
+      {.n = 3, .c = 32, .h = 10, .w = 10, .oc = 16, .kh = 1, .kw = 1, .bias = 1},
+      {.n = 2, .c = 144, .h = 9, .w = 9, .oc = 24, .kh = 1, .kw = 1, .bias = 1, .act = "relu6",
+       .beta = 6},
+      {.op = "depthwise_conv2d", .n = 3, .c = 96, .h = 13, .w = 13, .oc = 96, .kh = 3, .kw = 3,
+       .groups = 96, .sh = 2, .sw = 2, .npads = 2, .pads = {1, 1}, .bias = 1},
+      {.n = 2, .c = 3, .h = 20, .w = 20, .oc = 32, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+       .npads = 2, .pads = {1, 1}, .bias = 1},
+      {.n = 1, .c = 320, .h = 3, .w = 3, .oc = 1280, .kh = 1, .kw = 1, .bias = 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (int layout = 0; layout < 2; layout++) {
+      conv_case k = cases[i];
+      k.nhwc = layout == 1;
+      size_t n1, n;
+      void *one = run_direct(&k, 1, &n1);
+      for (int t = 2; t <= 4; t++) {
+        void *more = run_direct(&k, t, &n);
+        ck_assert_uint_eq(n, n1);
+        ck_assert_msg(memcmp(one, more, n) == 0, "case %zu (%s): %d threads differ from 1", i,
+                      k.nhwc ? "NHWC" : "NCHW", t);
+        free(more);
+      }
+      free(one);
+    }
+  }
+}
+END_TEST
+
 /* ---- bad inputs ---- */
 
 static ic_status run_bad(const char *op_type, ic_dtype dt, const int64_t *xd, int xnd,
@@ -695,6 +793,7 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, residual_off);
   tcase_add_test(tc, mobilenet_shapes);
   tcase_add_test(tc, state_reuse);
+  tcase_add_test(tc, thread_counts);
   return tc;
 }
 
