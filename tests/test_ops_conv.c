@@ -474,11 +474,14 @@ START_TEST(state_reuse) {
     ((float *)w1.data)[i] = (float)(i + 1);  /* w1[o][c] = 2o + c + 1 */
     ((float *)w2.data)[i] = (float)(-i);     /* w2[o][c] = -(2o + c) */
   }
-  for (int round = 0; round < 4; round++) {
+  for (int round = 0; round < 5; round++) {
     /* rounds 0 and 1 share input shape and weights; 2 changes the weights buffer; 3 the
-     * input shape */
+     * input shape; 4 the values in the same weights buffer */
     int64_t hw = round == 3 ? 3 : 2;
     wp = round >= 2 ? &w2 : &w1;
+    if (round == 4) {
+      for (int i = 0; i < 6; i++) ((float *)w2.data)[i] = (float)(3 * i - 7);
+    }
     ic_tensor_set_meta(&x, IC_FP32, 4, TU_DIMS(1, 2, hw, 1));
     ck_assert_int_eq(ic_tensor_alloc(&x, NULL, &err), IC_OK);
     for (int64_t i = 0; i < 2 * hw; i++) ((float *)x.data)[i] = (float)(i + round);

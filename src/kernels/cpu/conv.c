@@ -8,7 +8,8 @@
  * NHWC tensors need no reorder: oneDNN's NHWC kernels are as fast as the blocked ones.
  * The primitive, the reorders and the weights in oneDNN's blocked layout live in the
  * instruction's kernel state, rebuilt when the input shapes (or the thread count) change;
- * the blocked weights are redone when the Filter buffer (pointer or size) changes.
+ * the blocked weights are redone when the Filter buffer (pointer or size) or a sample of its
+ * values changes.
  * float64, and any case for which oneDNN has only implementations whose sums depend on the
  * thread count (its GEMM-based convolution, chosen for a few small-channel shapes) or only its
  * slow reference code, runs im2col + BLAS GEMM, whose threads are process-wide and so the
@@ -479,9 +480,23 @@ typedef struct conv_state {
   dnnl_memory_t m_src_user, m_src, m_dst_user, m_dst, m_w_user, m_w, m_bias, m_res;
   size_t src_bytes, dst_bytes, pad_bytes; /* per-call scratch: blocked src, dst; scratchpad */
   void *w_buf;              /* weights in w_md (owned), when w_re exists */
-  const void *w_key;        /* the Filter buffer w_buf was made from, and its size */
-  size_t w_key_bytes;
+  const void *w_key;        /* the Filter buffer w_buf was made from, its size, and a */
+  size_t w_key_bytes;       /* sample of its values */
+  uint64_t w_key_sample;
 } conv_state;
+
+/* A fingerprint of 64 values spread over the Filter: with the buffer's address and size it
+ * keys the blocked copy, so new values loaded into the same buffer are caught too (almost
+ * always: it is a sample, not a hash, so that checking costs nothing beside the conv). */
+static uint64_t filter_sample(const float *w, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < 64 && n; i++) {
+    uint32_t bits;
+    memcpy(&bits, &w[(size_t)((double)i * (double)(n - 1) / 63.0)], sizeof bits);
+    h = (h ^ bits) * 1099511628211ull;
+  }
+  return h;
+}
 
 static void state_free(conv_state *s) {
   if (!s) return;
@@ -674,12 +689,14 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
 
   size_t fbytes = (size_t)ic_tensor_numel_(f) * sizeof(float);
   if (s->w_re.p) {
-    if (s->w_key != f->data || s->w_key_bytes != fbytes) {
+    uint64_t sample = filter_sample(f->data, fbytes / sizeof(float));
+    if (s->w_key != f->data || s->w_key_bytes != fbytes || s->w_key_sample != sample) {
       s->w_key = NULL;
       TRY(dnnl_memory_set_data_handle(s->m_w_user, f->data), "memory_set_data_handle");
       TRY(ic_dnnl_exec_reorder(&s->rt, &s->w_re, pad, s->m_w_user, s->m_w), "reorder (Filter)");
       s->w_key = f->data;
       s->w_key_bytes = fbytes;
+      s->w_key_sample = sample;
     }
   } else {
     TRY(dnnl_memory_set_data_handle(s->m_w, f->data), "memory_set_data_handle");
