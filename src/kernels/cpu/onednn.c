@@ -6,7 +6,7 @@
 #include <string.h>
 
 ic_status ic_dnnl_fail(ic_kctx *c, dnnl_status_t st, const char *what) {
-  return ic_kfail(c, IC_ERR_KERNEL, "oneDNN %s failed: %s", what, dnnl_status2str(st));
+  return ic_kfail(c, IC_ERR_KERNEL, "oneDNN %s failed: dnnl_%s", what, dnnl_status2str(st));
 }
 
 ic_status ic_dnnl_rt_init(ic_kctx *c, ic_dnnl_rt *rt) {
