@@ -1,10 +1,10 @@
 /* conv2d and depthwise_conv2d (one implementation; see conv.h for Paddle's semantics).
  *
- * float32 runs one oneDNN convolution primitive (direct algorithm: no Winograd, whose
- * error exceeds what the tests allow) with source and destination in the layout oneDNN
- * prefers (nChw8c blocks on AVX2) and reorders from and to icore's NCHW around it: on
- * this machine oneDNN's plain-NCHW convolution falls back to its GEMM path, 5 to 30 times
- * slower than the blocked kernels even counting both reorders (docs/conv_measurements.md).
+ * float32 runs one oneDNN convolution primitive (the direct algorithm: never Winograd,
+ * which oneDNN documents as less accurate) with source and destination in the layout
+ * oneDNN prefers (nChw8c blocks on AVX2) and reorders from and to icore's NCHW around it:
+ * oneDNN's plain-NCHW convolution falls back to its GEMM path, 1.6 to 12 times slower than
+ * the blocked kernels even counting both reorders (docs/conv_measurements.md).
  * NHWC tensors need no reorder: oneDNN's NHWC kernels are as fast as the blocked ones.
  * The primitive, the reorders and the weights in oneDNN's blocked layout live in the
  * instruction's kernel state, rebuilt when the input shapes (or the thread count) change;
