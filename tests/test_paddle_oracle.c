@@ -4,9 +4,7 @@
  * The data is tests/data/paddle_oracle/<case>/ (written by tools/gen_paddle_oracle.py, which
  * documents the case.txt manifest); cases.txt lists the cases. Every case runs in every
  * executor configuration (tu_run_scope checks that they agree bitwise). A case that needs
- * an op type icore lacks fails, unless every missing type is in k_pending: ops another branch
- * is implementing. Those cases print a PENDING line and pass, and a test asserts that each
- * pending op really is absent from the registry, so the list cannot outlive its reason. */
+ * an op type icore lacks fails. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -20,10 +18,6 @@
 #include "npy.h"
 #include "program/program.h"
 #include "testutil.h"
-
-/* Being implemented on another branch; remove an entry when its op lands. */
-static const char *const k_pending[] = {"conv2d", "depthwise_conv2d", "pool2d"};
-#define N_PENDING (sizeof k_pending / sizeof k_pending[0])
 
 #define ORACLE_DIR IC_SOURCE_DIR "/tests/data/paddle_oracle"
 #define MAX_IO 32    /* feeds or fetches per case */
@@ -238,13 +232,6 @@ static bool compare(const char *what, const ic_tensor *got, const ic_tensor *wan
 
 /* ---- one case ---- */
 
-static bool is_pending(const char *type) {
-  for (size_t i = 0; i < N_PENDING; i++) {
-    if (!strcmp(k_pending[i], type)) return true;
-  }
-  return false;
-}
-
 /* The i-th line of cases.txt (false past the end, or when there is no such file). */
 static bool case_name(int i, char *buf, size_t len) {
   FILE *f = fopen(ORACLE_DIR "/cases.txt", "r");
@@ -271,12 +258,11 @@ static int count_cases(void) {
 }
 
 /* The op types of block 0, each once; false (with the reason in r) when the manifest's
- * `ops` line disagrees. Sets *missing to the types the registry lacks and *all_pending. */
+ * `ops` line disagrees. Sets *missing to the types the registry lacks. */
 static bool check_types(const char *name, const ic_program *p, const manifest *m, report *r,
-                        char *missing, size_t mlen, bool *all_pending) {
+                        char *missing, size_t mlen) {
   const char *seen[MAX_TYPES];
   size_t n_seen = 0;
-  *all_pending = true;
   missing[0] = 0;
   for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
     const char *t = p->blocks[0].ops[i].type;
@@ -288,7 +274,6 @@ static bool check_types(const char *name, const ic_program *p, const manifest *m
     if (!ic_registry_find(t)) {
       size_t used = strlen(missing);
       snprintf(missing + used, mlen - used, "%s%s", used ? " " : "", t);
-      if (!is_pending(t)) *all_pending = false;
     }
   }
   bool ok = n_seen == m->n_types;
@@ -320,15 +305,7 @@ START_TEST(paddle_case) {
                                sizeof err);
   ck_assert_msg(st == IC_OK, "case %s: ic_model_load: %s: %s", name, ic_status_name(st), err);
 
-  bool all_pending;
-  check_types(name, p, m, &r, missing, sizeof missing, &all_pending);
-  if (missing[0] && all_pending && !r.count) {
-    fprintf(stderr, "PENDING: %s not in this build: case %s not run\n", missing, name);
-    ic_scope_destroy(params);
-    ic_program_destroy(p);
-    free(m);
-    return;
-  }
+  check_types(name, p, m, &r, missing, sizeof missing);
   if (missing[0]) {
     rep_add(&r, "case %s needs op types icore lacks: %s", name, missing);
   }
@@ -378,17 +355,7 @@ START_TEST(paddle_case) {
 }
 END_TEST
 
-/* ---- the data set and the pending list ---- */
-
-START_TEST(pending_ops_are_missing) {
-  for (size_t i = 0; i < N_PENDING; i++) {
-    ck_assert_msg(ic_registry_find(k_pending[i]) == NULL,
-                  "%s is in the registry now: remove it from k_pending in %s so that the "
-                  "Paddle cases needing it run",
-                  k_pending[i], __FILE__);
-  }
-}
-END_TEST
+/* ---- the data set ---- */
 
 START_TEST(every_directory_is_a_listed_case) {
   int n = count_cases();
@@ -454,7 +421,6 @@ static TCase *tc_cases(void) {
 
 static TCase *tc_data(void) {
   TCase *tc = tcase_create("data");
-  tcase_add_test(tc, pending_ops_are_missing);
   tcase_add_test(tc, every_directory_is_a_listed_case);
   tcase_add_test(tc, compare_rejects_mismatches);
   return tc;
