@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/plan.h"
+#include "interp/interp.h"
 #include "testutil.h"
 
 enum { IN = 13, HID = 24, OUT = 7, BATCH = 5 };
@@ -170,10 +172,122 @@ START_TEST(mlp_in_every_layout) {
 }
 END_TEST
 
+/* ---- the four real programs in ../shared/models/paddle ---- */
+
+typedef struct real_model {
+  const char *rel, *feed;
+  int64_t dims[4];
+} real_model;
+
+static const real_model k_real[] = {
+    {"paddle/mobilenet_v2/inference.pdmodel", "inputs", {1, 3, 224, 224}},
+    {"paddle/pphgnet_plate/inference.pdmodel", "x", {2, 3, 224, 224}},
+    {"paddle/ppocr_rec_svtr/inference.pdmodel", "x", {1, 3, 48, 96}},
+    {"paddle/crnn_rec/inference.pdmodel", "x", {2, 3, 32, 64}},
+};
+
+static ic_program *load_real(const real_model *m, ic_scope **params) {
+  char path[4096], err[1024];
+  ck_assert_msg(tu_shared(m->rel, path, sizeof path), "missing %s", m->rel);
+  ic_program *p;
+  ck_assert_msg(ic_model_load(path, NULL, IC_LOAD_NO_PARAMS, &p, params, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_msg(ic_params_random(p, 7, *params, err, sizeof err) == IC_OK, "%s", err);
+  return p;
+}
+
+/* Every element finite, and each row along the last axis summing to 1 (the programs end in
+ * a softmax, possibly scaled by 1). */
+static void assert_probabilities(const ic_tensor *t, const char *what) {
+  int64_t n = ic_tensor_numel(t), w = ic_tensor_dims(t)[ic_tensor_ndim(t) - 1];
+  const float *v = ic_tensor_cdata(t);
+  for (int64_t r = 0; r < n / w; r++) {
+    double sum = 0;
+    for (int64_t k = 0; k < w; k++) {
+      ck_assert_msg(isfinite(v[r * w + k]), "%s: element %lld is not finite", what,
+                    (long long)(r * w + k));
+      sum += v[r * w + k];
+    }
+    ck_assert_msg(fabs(sum - 1) < 1e-4, "%s: row %lld sums to %.7f", what, (long long)r, sum);
+  }
+}
+
+/* Uncompiled, compiled serial, 2 and 4 threads (tu_run_scope): bitwise equal, finite,
+ * softmax rows summing to 1. */
+START_TEST(real_programs_agree) {
+  const real_model *m = &k_real[_i];
+  ic_scope *params;
+  ic_program *p = load_real(m, &params);
+  ic_tensor *x = tu_rand_f32(4, m->dims, 11, -1, 1), *out;
+  const char *fetch = ic_program_fetch_target(p, 0);
+  char err[1024];
+  ck_assert_msg(tu_run_scope(p, params, 1, &m->feed, &x, 1, &fetch, &out, err, sizeof err) == IC_OK,
+                "%s: %s", m->rel, err);
+  ck_assert_int_eq(ic_tensor_dims(out)[0], m->dims[0]);
+  assert_probabilities(out, m->rel);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+END_TEST
+
+/* The inference rewrites (conv + batch_norm folding, fused activations and residual adds)
+ * stay within float32 tolerance of the plain program, and really fire on these programs. */
+START_TEST(rewrites_within_tolerance) {
+  const real_model *m = &k_real[_i];
+  ic_scope *params;
+  ic_program *p = load_real(m, &params);
+  ic_tensor *x = tu_rand_f32(4, m->dims, 13, -1, 1), *out[2];
+  const char *fetch = ic_program_fetch_target(p, 0);
+  size_t n_instrs[2];
+  for (int fuse = 0; fuse < 2; fuse++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.fuse = fuse;
+    o.threads = 2;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ck_assert_msg(ic_executor_run(e, p, params, 1, &m->feed, (const ic_tensor *const *)&x, 1,
+                                  &fetch, &out[fuse]) == IC_OK,
+                  "%s: %s", m->rel, ic_executor_errmsg(e));
+    n_instrs[fuse] = ic_executor_last_plan(e)->n_instrs;
+    /* a second run reuses the folded weights */
+    ic_tensor *again;
+    ck_assert_int_eq(ic_executor_run(e, p, params, 1, &m->feed, (const ic_tensor *const *)&x, 1,
+                                     &fetch, &again), IC_OK);
+    tu_assert_bitwise(again, out[fuse], "second run");
+    ic_tensor_destroy(again);
+    ic_executor_destroy(e);
+  }
+  ck_assert_msg(n_instrs[1] < n_instrs[0], "%s: no rewrite fired (%zu instructions both ways)",
+                m->rel, n_instrs[0]);
+  int64_t n = ic_tensor_numel(out[0]);
+  double *ref = malloc((size_t)n * sizeof *ref);
+  for (int64_t k = 0; k < n; k++) ref[k] = ((const float *)ic_tensor_cdata(out[0]))[k];
+  tu_assert_close(out[1], ref, (size_t)n, 1e-4, 1e-6);
+  assert_probabilities(out[1], m->rel);
+  free(ref);
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(out[1]);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+END_TEST
+
 static TCase *tc_mlp(void) {
   TCase *tc = tcase_create("mlp");
   tcase_add_test(tc, mlp_in_every_layout);
   return tc;
 }
 
-TU_MAIN("models", tc_mlp)
+static TCase *tc_real(void) {
+  TCase *tc = tcase_create("real programs");
+  tcase_set_timeout(tc, 900);
+  tcase_add_loop_test(tc, real_programs_agree, 0, (int)(sizeof k_real / sizeof k_real[0]));
+  tcase_add_loop_test(tc, rewrites_within_tolerance, 0, (int)(sizeof k_real / sizeof k_real[0]));
+  return tc;
+}
+
+TU_MAIN("models", tc_mlp, tc_real)

@@ -54,11 +54,29 @@ void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void
                 (blasint)g->lda, b, (blasint)g->ldb, g->beta, c, (blasint)g->ldc);
     return;
   }
-  ic_kernel_threads(ctx);
-  /* dnnl_sgemm is row-major and checks its arguments; they were validated by ic_gemm_check
-   * and the callers' shapes, so its status carries no information here. */
-  (void)dnnl_sgemm(g->trans_a ? 'T' : 'N', g->trans_b ? 'T' : 'N', g->m, g->n, g->k,
-                   (float)g->alpha, a, g->lda, b, g->ldb, (float)g->beta, c, g->ldc);
+  /* Results must not depend on the thread count (every executor configuration gives the
+   * same bits), and a multi-threaded sgemm may split the sums over K differently for each.
+   * So the output's columns are cut into fixed chunks, each one single-threaded sgemm call,
+   * and threads only share out the chunks. */
+  int64_t n_chunks = (g->n + IC_GEMM_CHUNK_N - 1) / IC_GEMM_CHUNK_N;
+  int threads = ctx && ctx->env && ctx->env->intra_threads > 0 ? ctx->env->intra_threads : 1;
+  if (threads > n_chunks) threads = (int)n_chunks;
+  /* Not worth waking a second thread for a small product. */
+  if ((double)g->m * (double)g->n * (double)g->k < 2e5) threads = 1;
+  int outer = omp_get_max_threads();
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+  for (int64_t ch = 0; ch < n_chunks; ch++) {
+    if (omp_get_max_threads() != 1) omp_set_num_threads(1);
+    int64_t n0 = ch * IC_GEMM_CHUNK_N;
+    int64_t nn = g->n - n0 < IC_GEMM_CHUNK_N ? g->n - n0 : IC_GEMM_CHUNK_N;
+    const float *bp = (const float *)b + (g->trans_b ? n0 * g->ldb : n0);
+    /* dnnl_sgemm checks its arguments; they were validated by ic_gemm_check and the callers'
+     * shapes, so its status carries no information here. */
+    (void)dnnl_sgemm(g->trans_a ? 'T' : 'N', g->trans_b ? 'T' : 'N', g->m, nn, g->k,
+                     (float)g->alpha, a, g->lda, bp, g->ldb, (float)g->beta, (float *)c + n0,
+                     g->ldc);
+  }
+  if (omp_get_max_threads() != outer) omp_set_num_threads(outer);
 }
 
 ic_status ic_gemm_unsupported(ic_attr_reader *r, const char *name, const char *detail) {

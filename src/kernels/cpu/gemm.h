@@ -24,6 +24,10 @@ typedef struct ic_gemm {
   double beta;      /* C = alpha * op(A) * op(B) + beta * C; 0 means C is not read */
 } ic_gemm;
 
+/* Output columns per single-threaded sgemm call: fixed, so that results do not depend on how
+ * many threads share the calls. */
+#define IC_GEMM_CHUNK_N 256
+
 /* Whether every size of g fits BLAS's integer type; fails ctx with IC_ERR_UNSUPPORTED if not. */
 ic_status ic_gemm_check(ic_kctx *c, const ic_gemm *g);
 /* C = alpha * op(A) * op(B) + beta * C (with beta 0, C is never read). k == 0 scales C by beta;
