@@ -1,0 +1,94 @@
+/* Latency of one model in the compiled executor: median and p90 of N runs after warm-up,
+ * with synthetic parameters and a random input of the given shape. Used by
+ * bench/mobilenet_vs_torch.sh, which alternates it with the PyTorch peer.
+ *   bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] [--warmup N] [--no-fuse]
+ *               [--profile] [--device PLACE]
+ * With --profile it also reports the sum of kernel times against the wall time. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "interp/interp.h"
+
+static double run_once(ic_executor *e, ic_program *p, ic_scope *s, const char *feed,
+                       ic_tensor *x, const char *fetch) {
+  ic_tensor *out;
+  double t0 = bu_now();
+  BU_CHECK(ic_executor_run(e, p, s, 1, &feed, (const ic_tensor *const *)&x, 1, &fetch, &out));
+  double t = bu_now() - t0;
+  ic_tensor_destroy(out);
+  return t;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] "
+                    "[--warmup N] [--no-fuse] [--profile] [--device PLACE]\n");
+    return 2;
+  }
+  ic_options o;
+  ic_options_default(&o);
+  int iters = 50, warmup = 10;
+  bool profile = false;
+  for (int i = 4; i < argc; i++) {
+    if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--no-fuse")) o.fuse = false;
+    else if (!strcmp(argv[i], "--profile")) profile = true;
+    else if (!strcmp(argv[i], "--device") && i + 1 < argc) BU_CHECK(ic_place_parse(argv[++i], &o.device));
+    else {
+      fprintf(stderr, "bench_model: unknown argument %s\n", argv[i]);
+      return 2;
+    }
+  }
+  o.profile = profile;
+  char err[1024];
+  ic_program *p;
+  ic_scope *s;
+  if (ic_model_load(argv[1], NULL, IC_LOAD_NO_PARAMS, &p, &s, err, sizeof err) ||
+      ic_params_random(p, 1, s, err, sizeof err)) {
+    fprintf(stderr, "bench_model: %s\n", err);
+    return 1;
+  }
+  int64_t dims[IC_MAX_RANK];
+  int nd = 0;
+  for (char *t = strtok(argv[3], ",x"); t && nd < IC_MAX_RANK; t = strtok(NULL, ",x")) dims[nd++] = atoll(t);
+  ic_tensor *x;
+  BU_CHECK(ic_tensor_create(IC_FP32, nd, dims, &x));
+  float *xd = ic_tensor_data(x);
+  for (int64_t i = 0; i < ic_tensor_numel(x); i++) xd[i] = (float)((i * 7919) % 2001) / 1000.0f - 1.0f;
+  const char *fetch = ic_program_fetch_target(p, 0);
+  ic_executor *e;
+  BU_CHECK(ic_executor_create(&o, &e));
+  double first = run_once(e, p, s, argv[2], x, fetch);
+  for (int i = 0; i < warmup; i++) run_once(e, p, s, argv[2], x, fetch);
+  double *t = calloc((size_t)iters, sizeof *t);
+  double kernel_sum = 0, wall_sum = 0;
+  for (int i = 0; i < iters; i++) {
+    t[i] = run_once(e, p, s, argv[2], x, fetch);
+    if (profile) {
+      /* Kernel time: the instructions' spans, summed; the run: its wall time. */
+      double k = 0;
+      for (size_t j = 0; j < e->n_spans; j++) {
+        if (e->spans[j].end_ns) k += (double)(e->spans[j].end_ns - e->spans[j].start_ns) / 1e9;
+      }
+      kernel_sum += k;
+      wall_sum += t[i];
+    }
+  }
+  double med = bu_quantile(t, (size_t)iters, 0.5), p90 = bu_quantile(t, (size_t)iters, 0.9);
+  printf("icore batch=%lld threads=%d median_ms=%.3f p90_ms=%.3f first_ms=%.3f fuse=%d\n",
+         (long long)dims[0], o.threads, med * 1e3, p90 * 1e3, first * 1e3, o.fuse);
+  if (profile) {
+    printf("profile: kernels %.3f ms per run, wall %.3f ms per run, executor overhead %.2f%%\n",
+           kernel_sum / iters * 1e3, wall_sum / iters * 1e3,
+           100.0 * (wall_sum - kernel_sum) / wall_sum);
+  }
+  free(t);
+  ic_executor_destroy(e);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  return 0;
+}
