@@ -16,6 +16,10 @@
 
 #include "kernels/kernel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The attribute struct of an op without attributes. */
 typedef struct ic_noattrs {
   int unused;
@@ -192,5 +196,9 @@ static inline IC_HD int32_t abs_i32(int32_t v) { return v < 0 ? (int32_t)(0u - (
 static inline IC_HD int64_t abs_i64(int64_t v) {
   return v < 0 ? (int64_t)(0u - (uint64_t)v) : v;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
