@@ -136,7 +136,8 @@ static void side_bind(side *s, const opinfo *oi, bool gpu, size_t n_in,
     const ic_slot *sl = oi->ins[k];
     size_t n = sl ? sl->n : 0;
     unsigned flags = oi->def->inputs[k].flags;
-    s->in[k] = (ic_kslot){.n = n, .t = s->pin + t, .vars = s->vars, .names = sl ? sl->args : NULL};
+    s->in[k] =
+        (ic_kslot){.n = n, .t = s->pin + t, .vars = s->vars, .names = sl ? sl->args : NULL};
     for (size_t i = 0; i < n; i++, t++) {
       const ic_tensor *h = find_input(sl->args[i], n_in, in_names, inputs);
       ck_assert_msg(h != NULL, "ch_check_op: op %s input %s '%s' is not among the inputs given",
@@ -163,7 +164,8 @@ static void side_bind(side *s, const opinfo *oi, bool gpu, size_t n_in,
   for (size_t k = 0; k < oi->def->n_outputs; k++) {
     const ic_slot *sl = oi->outs[k];
     size_t n = sl ? sl->n : 0;
-    s->out[k] = (ic_kslot){.n = n, .t = s->pout + t, .vars = s->vars, .names = sl ? sl->args : NULL};
+    s->out[k] =
+        (ic_kslot){.n = n, .t = s->pout + t, .vars = s->vars, .names = sl ? sl->args : NULL};
     for (size_t i = 0; i < n; i++, t++) s->pout[t] = &s->tout[t];
   }
 }

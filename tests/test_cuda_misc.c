@@ -276,7 +276,9 @@ static ic_tensor *cast_input(ic_dtype dt, int64_t n, uint64_t seed) {
       case IC_UINT8: ((uint8_t *)d)[k] = (uint8_t)s; break;
       case IC_INT8: ((int8_t *)d)[k] = (int8_t)s; break;
       case IC_INT16: ((int16_t *)d)[k] = (int16_t)s; break;
-      case IC_INT32: ((int32_t *)d)[k] = k == 0 ? INT32_MIN : k == 1 ? INT32_MAX : (int32_t)s; break;
+      case IC_INT32:
+        ((int32_t *)d)[k] = k == 0 ? INT32_MIN : k == 1 ? INT32_MAX : (int32_t)s;
+        break;
       case IC_INT64:
         ((int64_t *)d)[k] = k == 0 ? INT64_MIN : k == 1 ? INT64_MAX : k == 2 ? (1ll << 53) + 1
                             : (int64_t)s;
@@ -381,7 +383,8 @@ START_TEST(fill_constant_large_and_bad) {
 END_TEST
 
 START_TEST(fill_constant_batch_size_like_values) {
-  const ic_dtype dts[] = {IC_FP32, IC_FP64, IC_INT32, IC_INT64, IC_INT16, IC_INT8, IC_UINT8, IC_BOOL};
+  const ic_dtype dts[] = {IC_FP32, IC_FP64, IC_INT32, IC_INT64,
+                          IC_INT16, IC_INT8, IC_UINT8, IC_BOOL};
   for (size_t j = 0; j < sizeof dts / sizeof dts[0]; j++) {
     for (int k = 0; k < 3; k++) {
       ic_tensor *input = ew_rand(IC_FP32, 3, TU_DIMS(k * 3, 4, 6), 1, 0, 1);

@@ -79,7 +79,9 @@ void ic_fill_parse_dtype(ic_attr_reader *r, const char *name, int64_t dflt, uint
   *dt = (ic_dtype)v;
 }
 
-ic_fill_scalar ic_fill_scalar_of(const ic_tensor *t) { return ic_fill_scalar_at(t->data, t->dtype); }
+ic_fill_scalar ic_fill_scalar_of(const ic_tensor *t) {
+  return ic_fill_scalar_at(t->data, t->dtype);
+}
 
 #define STORE(T)                                     \
   do {                                               \

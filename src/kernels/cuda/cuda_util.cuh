@@ -1,6 +1,6 @@
-/* Helpers for the CUDA kernels (C++, included only by the .cu files of src/kernels/cuda): error checks that
- * turn CUDA failures into IC_ERR_DEVICE, the stream of the context, launch geometry for
- * grid-stride loops, and the dtype dispatch the kernels share.
+/* Helpers for the CUDA kernels (C++, included only by the .cu files of src/kernels/cuda):
+ * error checks that turn CUDA failures into IC_ERR_DEVICE, the stream of the context,
+ * launch geometry for grid-stride loops, and the dtype dispatch the kernels share.
  *
  * Rules every kernel here follows: launch asynchronously on the context's stream (never the
  * default stream, never a synchronization), loop grid-stride over 64-bit indices (or 32-bit
@@ -26,7 +26,7 @@ static inline ic_status ic_cuda_check(ic_kctx *c, cudaError_t e, const char *wha
                   cudaGetErrorName(e));
 }
 
-/* After a <<<...>>> launch: a launch failure (bad configuration, no kernel image for this
+/* After a kernel launch: a launch failure (bad configuration, no kernel image for this
  * device) as IC_ERR_DEVICE naming the kernel. */
 static inline ic_status ic_cuda_launched(ic_kctx *c, const char *kernel) {
   return ic_cuda_check(c, cudaGetLastError(), kernel);

@@ -7,7 +7,8 @@
 #include "kernels/cuda/random.cuh"
 
 template <typename T>
-__global__ void dropout_scale_kernel(T *__restrict__ o, const T *__restrict__ x, int64_t n, T k) {
+__global__ void dropout_scale_kernel(T *__restrict__ o, const T *__restrict__ x, int64_t n,
+                                     T k) {
   IC_CUDA_FOR(i, n) o[i] = x[i] * k;
 }
 
@@ -17,7 +18,9 @@ __global__ void dropout_train_kernel(T *__restrict__ o, uint8_t *__restrict__ m,
                                      const void *seed_t, ic_dtype seed_dt, int64_t seed_attr,
                                      uint64_t env_seed, uint64_t op_key) {
   int64_t seed = seed_attr;
-  if (seed_t) seed = seed_dt == IC_INT32 ? ((const int32_t *)seed_t)[0] : ((const int64_t *)seed_t)[0];
+  if (seed_t) {
+    seed = seed_dt == IC_INT32 ? ((const int32_t *)seed_t)[0] : ((const int64_t *)seed_t)[0];
+  }
   const uint64_t key = ic_philox_key(seed, env_seed, op_key);
   const T keep = (T)(1.0f - p);
   IC_CUDA_FOR(b, ic_philox_blocks(n)) {
@@ -41,8 +44,9 @@ extern "C" ic_status ic_cuda_dropout(ic_kctx *c) {
   if (a->is_test || !mask) {
     if (n == 0) return IC_OK;
     if (a->upscale) {
-      return ic_cuda_check(c, cudaMemcpyAsync(o->data, x->data, bytes, cudaMemcpyDeviceToDevice, s),
-                           "dropout: cudaMemcpyAsync");
+      return ic_cuda_check(
+          c, cudaMemcpyAsync(o->data, x->data, bytes, cudaMemcpyDeviceToDevice, s),
+          "dropout: cudaMemcpyAsync");
     }
     return ic_cuda_dispatch_float(c, x->dtype, [&](auto z) {
       using T = decltype(z);
@@ -54,9 +58,8 @@ extern "C" ic_status ic_cuda_dropout(ic_kctx *c) {
   ic_status st = ic_tensor_alloc(mask, c->env->alloc, c->err);
   if (st || n == 0) return st;
   if (a->p == 1.0f) { /* everything dropped, without drawing */
-    if ((st = ic_cuda_check(c, cudaMemsetAsync(mask->data, 0, (size_t)n, s), "dropout: cudaMemsetAsync"))) {
-      return st;
-    }
+    st = ic_cuda_check(c, cudaMemsetAsync(mask->data, 0, (size_t)n, s), "dropout: cudaMemsetAsync");
+    if (st) return st;
     return ic_cuda_check(c, cudaMemsetAsync(o->data, 0, bytes, s), "dropout: cudaMemsetAsync");
   }
   return ic_cuda_dispatch_float(c, x->dtype, [&](auto z) {

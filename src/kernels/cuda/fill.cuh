@@ -33,21 +33,25 @@ __global__ void ic_cuda_fill_kernel(U *__restrict__ p, int64_t n, U v) {
   IC_CUDA_FOR(i, n) p[i] = v;
 }
 
+template <typename U>
+static inline ic_status ic_cuda_fill_as(ic_kctx *c, void *data, int64_t n, uint64_t bits) {
+  ic_cuda_fill_kernel<U><<<ic_cuda_blocks(n), IC_CUDA_THREADS, 0, ic_cuda_stream(c)>>>(
+      (U *)data, n, (U)bits);
+  return ic_cuda_launched(c, c->def->name);
+}
+
 /* n elements of es bytes (1, 2, 4 or 8) at device address data := the low bytes of bits. */
 static inline ic_status ic_cuda_fill_bits(ic_kctx *c, void *data, size_t es, int64_t n,
                                           uint64_t bits) {
   if (n <= 0) return IC_OK;
-  cudaStream_t s = ic_cuda_stream(c);
-  unsigned blocks = ic_cuda_blocks(n);
   switch (es) {
-    case 1: ic_cuda_fill_kernel<uint8_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint8_t *)data, n, (uint8_t)bits); break;
-    case 2: ic_cuda_fill_kernel<uint16_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint16_t *)data, n, (uint16_t)bits); break;
-    case 4: ic_cuda_fill_kernel<uint32_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint32_t *)data, n, (uint32_t)bits); break;
-    case 8: ic_cuda_fill_kernel<uint64_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint64_t *)data, n, bits); break;
+    case 1: return ic_cuda_fill_as<uint8_t>(c, data, n, bits);
+    case 2: return ic_cuda_fill_as<uint16_t>(c, data, n, bits);
+    case 4: return ic_cuda_fill_as<uint32_t>(c, data, n, bits);
+    case 8: return ic_cuda_fill_as<uint64_t>(c, data, n, bits);
     default:
       return ic_kfail(c, IC_ERR_INTERNAL, "%s: no fill for %zu-byte elements", c->def->name, es);
   }
-  return ic_cuda_launched(c, c->def->name);
 }
 
 #endif

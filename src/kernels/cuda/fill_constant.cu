@@ -12,6 +12,13 @@ __global__ void fill_from_tensor(U *__restrict__ p, int64_t n, const void *v, ic
   IC_CUDA_FOR(i, n) p[i] = bits;
 }
 
+template <typename U>
+static ic_status launch(ic_kctx *c, ic_tensor *out, int64_t n, const ic_tensor *v) {
+  fill_from_tensor<U><<<ic_cuda_blocks(n), IC_CUDA_THREADS, 0, ic_cuda_stream(c)>>>(
+      (U *)out->data, n, v->data, v->dtype, out->dtype);
+  return ic_cuda_launched(c, "fill_constant");
+}
+
 extern "C" ic_status ic_cuda_fill_constant(ic_kctx *c) {
   const fill_constant_attrs *a = (const fill_constant_attrs *)c->attrs;
   const ic_tensor *v = ic_in(c, IN_VALUE, 0);
@@ -20,13 +27,10 @@ extern "C" ic_status ic_cuda_fill_constant(ic_kctx *c) {
   const size_t es = ic_dtype_size(out->dtype);
   if (!v) return ic_cuda_fill_bits(c, out->data, es, n, ic_fill_bits(out->dtype, a->value));
   if (n == 0) return IC_OK;
-  cudaStream_t s = ic_cuda_stream(c);
-  const unsigned blocks = ic_cuda_blocks(n);
   switch (es) {
-    case 1: fill_from_tensor<uint8_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint8_t *)out->data, n, v->data, v->dtype, out->dtype); break;
-    case 2: fill_from_tensor<uint16_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint16_t *)out->data, n, v->data, v->dtype, out->dtype); break;
-    case 4: fill_from_tensor<uint32_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint32_t *)out->data, n, v->data, v->dtype, out->dtype); break;
-    default: fill_from_tensor<uint64_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint64_t *)out->data, n, v->data, v->dtype, out->dtype); break;
+    case 1: return launch<uint8_t>(c, out, n, v);
+    case 2: return launch<uint16_t>(c, out, n, v);
+    case 4: return launch<uint32_t>(c, out, n, v);
+    default: return launch<uint64_t>(c, out, n, v);
   }
-  return ic_cuda_launched(c, "fill_constant");
 }

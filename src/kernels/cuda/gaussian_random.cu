@@ -41,20 +41,20 @@ extern "C" ic_status ic_cuda_gaussian_random(ic_kctx *c) {
   const double mean = a->mean, sd = a->std;
   switch (o->dtype) {
     case IC_FP64:
-      gaussian_kernel<double><<<blocks, IC_CUDA_THREADS, 0, s>>>((double *)o->data, n, key, mean,
-                                                                 sd, ic_store_same());
+      gaussian_kernel<double, ic_store_same><<<blocks, IC_CUDA_THREADS, 0, s>>>(
+          (double *)o->data, n, key, mean, sd, ic_store_same());
       break;
     case IC_FP16:
-      gaussian_kernel<uint16_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint16_t *)o->data, n, key,
-                                                                   mean, sd, store_f16());
+      gaussian_kernel<uint16_t, store_f16><<<blocks, IC_CUDA_THREADS, 0, s>>>(
+          (uint16_t *)o->data, n, key, mean, sd, store_f16());
       break;
     case IC_BF16:
-      gaussian_kernel<uint16_t><<<blocks, IC_CUDA_THREADS, 0, s>>>((uint16_t *)o->data, n, key,
-                                                                   mean, sd, store_bf16());
+      gaussian_kernel<uint16_t, store_bf16><<<blocks, IC_CUDA_THREADS, 0, s>>>(
+          (uint16_t *)o->data, n, key, mean, sd, store_bf16());
       break;
     default:
-      gaussian_kernel<float><<<blocks, IC_CUDA_THREADS, 0, s>>>((float *)o->data, n, key, mean,
-                                                                sd, ic_store_f32());
+      gaussian_kernel<float, ic_store_f32><<<blocks, IC_CUDA_THREADS, 0, s>>>(
+          (float *)o->data, n, key, mean, sd, ic_store_f32());
       break;
   }
   return ic_cuda_launched(c, "gaussian_random");

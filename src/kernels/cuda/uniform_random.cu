@@ -33,22 +33,22 @@ extern "C" ic_status ic_cuda_uniform_random(ic_kctx *c) {
   const float lo = a->min, span = a->max - a->min;
   switch (o->dtype) {
     case IC_FP64:
-      uniform_kernel<double, double><<<blocks, IC_CUDA_THREADS, 0, s>>>(
+      uniform_kernel<double, double, ic_store_same><<<blocks, IC_CUDA_THREADS, 0, s>>>(
           (double *)o->data, n, key, (double)a->min, (double)a->max - a->min, a->diag_num,
           a->diag_step, a->diag_val, ic_store_same());
       break;
     case IC_FP16:
-      uniform_kernel<uint16_t, float><<<blocks, IC_CUDA_THREADS, 0, s>>>(
+      uniform_kernel<uint16_t, float, ic_store_f16><<<blocks, IC_CUDA_THREADS, 0, s>>>(
           (uint16_t *)o->data, n, key, lo, span, a->diag_num, a->diag_step, a->diag_val,
           ic_store_f16());
       break;
     case IC_BF16:
-      uniform_kernel<uint16_t, float><<<blocks, IC_CUDA_THREADS, 0, s>>>(
+      uniform_kernel<uint16_t, float, ic_store_bf16><<<blocks, IC_CUDA_THREADS, 0, s>>>(
           (uint16_t *)o->data, n, key, lo, span, a->diag_num, a->diag_step, a->diag_val,
           ic_store_bf16());
       break;
     default:
-      uniform_kernel<float, float><<<blocks, IC_CUDA_THREADS, 0, s>>>(
+      uniform_kernel<float, float, ic_store_same><<<blocks, IC_CUDA_THREADS, 0, s>>>(
           (float *)o->data, n, key, lo, span, a->diag_num, a->diag_step, a->diag_val,
           ic_store_same());
       break;
