@@ -76,6 +76,11 @@ int ch_require_gpu(void) {
   return 77;
 }
 
+bool ch_quick(void) {
+  const char *q = getenv("ICORE_GPU_QUICK");
+  return q && strcmp(q, "1") == 0;
+}
+
 /* ---- running one op on one side ---- */
 
 #define CUDA_OK(call)                                                                      \

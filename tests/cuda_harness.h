@@ -24,6 +24,7 @@
 #ifndef IC_CUDA_HARNESS_H
 #define IC_CUDA_HARNESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "icore/icore.h"
@@ -55,6 +56,11 @@ void ch_check_op(const ic_program *p, size_t n_in, const char *const *in_names,
 ic_status ch_check_op_status(const ic_program *p, size_t n_in, const char *const *in_names,
                              ic_tensor *const *inputs, double rtol, double atol, char *errbuf,
                              size_t errlen);
+
+/* Whether the suites should skip their largest cases: the environment variable
+ * ICORE_GPU_QUICK is 1 (tools/gpu_run.sh sets it under compute-sanitizer, which runs kernels
+ * tens of times slower). */
+bool ch_quick(void);
 
 /* main() of a GPU suite: skip (or fail, see ch_require_gpu) without a device, else run the
  * suite built from the given TCase constructors (as TU_MAIN). */
