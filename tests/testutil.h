@@ -54,7 +54,7 @@ char *tu_tmpdir(void);
 void tu_rmtree(const char *path);
 /* Write bytes to a file; returns false on failure. */
 bool tu_write_file(const char *path, const void *data, size_t n);
-/* Read a whole file (malloc'd); NULL on failure. */
+/* Read a whole file (malloc'd, with a NUL after its *n bytes); NULL on failure. */
 void *tu_read_file(const char *path, size_t *n);
 
 /* Run a suite built from the given TCase constructors; returns the process exit code. */
