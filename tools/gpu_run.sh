@@ -10,7 +10,8 @@
 #   tools/gpu_run.sh build     here: configure build-gpu (CUDA on, static deps, Release),
 #                              build the GPU suites (test_cuda_*) and GPU benchmarks
 #                              (bench_gpu_*), check with ldd that they need nothing else,
-#                              pack build-gpu/gpu-bundle.tar.xz and print the `run` call;
+#                              pack build-gpu-carry/gpu-bundle.tar.xz and print the `run`
+#                              call (carry: ["build-gpu-carry"]);
 #   tools/gpu_run.sh device    there, in the repository root, with the bundle carried:
 #                              unpack it, run the GPU suites (ctest -L gpu), then each suite
 #                              under compute-sanitizer memcheck and racecheck (large cases
@@ -27,7 +28,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD=build-gpu
-BUNDLE_NAME=gpu-bundle.tar.xz
+CARRY=build-gpu-carry              # the one folder to carry (ignored, like every build*)
+BUNDLE="$CARRY/gpu-bundle.tar.xz"
 JOBS=${JOBS:-2}
 
 # Shared libraries the binaries may load that the GPU machine cannot be assumed to have.
@@ -53,7 +55,7 @@ build() {
   cmake --build "$BUILD" -j"$JOBS" --target $targets
 
   local stage="$BUILD/bundle"
-  rm -rf "${stage:?}" "${BUILD:?}/$BUNDLE_NAME"
+  rm -rf "${stage:?}" "${CARRY:?}"
   mkdir -p "$stage/bin" "$stage/lib" "$stage/bench"
   local t tests=()
   for t in $targets; do
@@ -101,15 +103,16 @@ build() {
   } >"$stage/CTestTestfile.cmake"
   git rev-parse HEAD >"$stage/COMMIT" 2>/dev/null || echo unknown >"$stage/COMMIT"
 
-  tar -C "$BUILD" -cf - bundle | xz -9 -T1 >"$BUILD/$BUNDLE_NAME"
+  mkdir -p "$CARRY"
+  tar -C "$BUILD" -cf - bundle | xz -9 -T1 >"$BUNDLE"
   local size
-  size=$(stat -c %s "$BUILD/$BUNDLE_NAME")
+  size=$(stat -c %s "$BUNDLE")
   echo
-  echo "gpu_run.sh: $BUILD/$BUNDLE_NAME is $((size / 1048576)) MiB (the carry limit is 64 MiB," \
+  echo "gpu_run.sh: $BUNDLE is $((size / 1048576)) MiB (the carry limit is 64 MiB," \
        "the working tree included)"
   [ "$size" -lt $((60 * 1048576)) ] || echo "gpu_run.sh: WARNING: the bundle is too large to carry"
   echo "Run it on the GPU machine with the device tool:"
-  echo "  carry:   [\"$BUILD/$BUNDLE_NAME\"]"
+  echo "  carry:   [\"$CARRY\"]"
   echo "  command: tools/gpu_run.sh device"
 }
 
@@ -130,7 +133,7 @@ EOF
 }
 
 device() {
-  local tarball=${1:-$BUILD/$BUNDLE_NAME} out=${OUT:-/tmp/icore-gpu-out}
+  local tarball=${1:-$BUNDLE} out=${OUT:-/tmp/icore-gpu-out}
   [ -f "$tarball" ] || die "no $tarball: carry it (see 'tools/gpu_run.sh build')"
   mkdir -p "$out"
   local root
