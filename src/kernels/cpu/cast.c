@@ -9,13 +9,8 @@
  * to nearest even through float (half.h); float16 and bfloat16 widen exactly. */
 #include <string.h>
 
-#include "kernels/cpu/convert.h"
+#include "kernels/cpu/cast.h"
 #include "kernels/cpu/fill.h"
-#include "kernels/cpu/half.h"
-
-typedef struct cast_attrs {
-  ic_dtype out_dtype;
-} cast_attrs;
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   cast_attrs *a = attrs;

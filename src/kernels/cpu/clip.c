@@ -5,12 +5,7 @@
  * (an int32 X clipped at 1.5 is clipped at 1) and min > max is an error. */
 #include <stdio.h>
 
-#include "kernels/cpu/convert.h"
-#include "kernels/cpu/fill.h"
-
-typedef struct clip_attrs {
-  double min, max; /* float attributes, widened */
-} clip_attrs;
+#include "kernels/cpu/clip.h"
 
 static bool slot_used(const ic_op *op, const char *name) {
   const ic_slot *s = ic_op_input(op, name);
@@ -29,7 +24,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-enum { IN_X, IN_MIN, IN_MAX };
+enum { IN_X = IC_CLIP_X, IN_MIN = IC_CLIP_MIN, IN_MAX = IC_CLIP_MAX };
 
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0);
@@ -47,8 +42,7 @@ static ic_status infer(ic_kctx *c) {
 
 static ic_fill_scalar bound(const ic_kctx *c, size_t s, double attr) {
   const ic_tensor *t = ic_in(c, s, 0);
-  /* The attribute is a float: Paddle's Scalar keeps it as one. */
-  return t ? ic_fill_scalar_of(t) : (ic_fill_scalar){.f = (float)attr};
+  return t ? ic_fill_scalar_of(t) : ic_clip_attr_bound(attr);
 }
 
 /* "input Min 'lo'" or "attribute 'min'", for messages. */
@@ -83,16 +77,30 @@ static ic_status run(ic_kctx *c) {
   int64_t n = ic_numel(x->ndim, x->dims);
   ic_fill_scalar lo = bound(c, IN_MIN, a->min), hi = bound(c, IN_MAX, a->max);
   switch (x->dtype) {
-    case IC_FP32: CLIP_LOOP(float, (float)lo.f, (float)hi.f); break;
-    case IC_FP64: CLIP_LOOP(double, lo.f, hi.f); break;
-    case IC_INT32:
-      CLIP_LOOP(int32_t, lo.is_int ? ic_wrap_i32(lo.i) : ic_f64_to_i32(lo.f),
-                hi.is_int ? ic_wrap_i32(hi.i) : ic_f64_to_i32(hi.f));
-      break;
-    default:
-      CLIP_LOOP(int64_t, lo.is_int ? lo.i : ic_f64_to_i64(lo.f),
-                hi.is_int ? hi.i : ic_f64_to_i64(hi.f));
-      break;
+    case IC_FP32: CLIP_LOOP(float, ic_clip_f32(lo), ic_clip_f32(hi)); break;
+    case IC_FP64: CLIP_LOOP(double, ic_clip_f64(lo), ic_clip_f64(hi)); break;
+    case IC_INT32: CLIP_LOOP(int32_t, ic_clip_i32(lo), ic_clip_i32(hi)); break;
+    default: CLIP_LOOP(int64_t, ic_clip_i64(lo), ic_clip_i64(hi)); break;
+  }
+  return IC_OK;
+}
+
+/* The bounds' check of CLIP_LOOP alone. */
+#define CHECK_BOUNDS(T, LO, HI)                                                            \
+  do {                                                                                     \
+    const T lo_ = (LO), hi_ = (HI);                                                        \
+    if (lo_ > hi_) return bad_bounds(c, (double)lo_, (double)hi_);                         \
+  } while (0)
+
+ic_status ic_clip_check_attr_bounds(ic_kctx *c) {
+  const clip_attrs *a = c->attrs;
+  if (ic_in(c, IN_MIN, 0) || ic_in(c, IN_MAX, 0)) return IC_OK;
+  ic_fill_scalar lo = ic_clip_attr_bound(a->min), hi = ic_clip_attr_bound(a->max);
+  switch (ic_in(c, IN_X, 0)->dtype) {
+    case IC_FP32: CHECK_BOUNDS(float, ic_clip_f32(lo), ic_clip_f32(hi)); break;
+    case IC_FP64: CHECK_BOUNDS(double, ic_clip_f64(lo), ic_clip_f64(hi)); break;
+    case IC_INT32: CHECK_BOUNDS(int32_t, ic_clip_i32(lo), ic_clip_i32(hi)); break;
+    default: CHECK_BOUNDS(int64_t, ic_clip_i64(lo), ic_clip_i64(hi)); break;
   }
   return IC_OK;
 }

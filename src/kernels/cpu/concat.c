@@ -7,10 +7,6 @@
 
 #include "kernels/cpu/shapeops.h"
 
-typedef struct concat_attrs {
-  int64_t axis;
-} concat_attrs;
-
 enum { X, AXIS_TENSOR };
 enum { OUT };
 
@@ -20,7 +16,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-static int get_axis(ic_kctx *c, int rank) {
+int ic_concat_axis(ic_kctx *c, int rank) {
   const concat_attrs *a = c->attrs;
   int64_t axis = a->axis;
   const char *what = "attribute 'axis'";
@@ -37,7 +33,7 @@ static int get_axis(ic_kctx *c, int rank) {
 
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x0 = ic_in(c, X, 0);
-  int axis = get_axis(c, x0->ndim);
+  int axis = ic_concat_axis(c, x0->ndim);
   if (axis < 0) return c->err->code;
   int64_t d[IC_MAX_RANK];
   memcpy(d, x0->dims, sizeof d);
@@ -70,7 +66,7 @@ static ic_status infer(ic_kctx *c) {
 static ic_status run(ic_kctx *c) {
   const ic_tensor *x0 = ic_in(c, X, 0);
   ic_tensor *out = ic_out(c, OUT, 0);
-  int axis = get_axis(c, x0->ndim);
+  int axis = ic_concat_axis(c, x0->ndim);
   if (axis < 0) return c->err->code;
   const size_t es = ic_dtype_size(x0->dtype);
   const size_t outer = (size_t)ic_numel(axis, x0->dims);

@@ -16,15 +16,9 @@
  * unset variable. */
 #include <string.h>
 
+#include "kernels/cpu/dropout.h"
 #include "kernels/cpu/philox.h"
 #include "kernels/kernel.h"
-
-typedef struct dropout_attrs {
-  float p;
-  bool is_test;
-  bool upscale; /* upscale_in_train */
-  int64_t seed; /* `seed` when fix_seed, else 0 */
-} dropout_attrs;
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   dropout_attrs *a = attrs;
@@ -47,8 +41,8 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-enum { IN_X, IN_SEED };
-enum { OUT_OUT, OUT_MASK };
+enum { IN_X = IC_DROPOUT_X, IN_SEED = IC_DROPOUT_SEED };
+enum { OUT_OUT = IC_DROPOUT_OUT, OUT_MASK = IC_DROPOUT_MASK };
 
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *seed = ic_in(c, IN_SEED, 0);

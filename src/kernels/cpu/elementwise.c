@@ -20,14 +20,13 @@
  * and mul wrap; integer division truncates toward zero and fails on a zero divisor (Paddle
  * raises "Integer division by zero"), INT_MIN / -1 wraps to INT_MIN; max and min return a
  * NaN operand (X's first); float pow is powf / pow; integer pow is pow() in double converted
- * back (0 to a negative power is 0, overflow gives INT_MIN as on x86). */
+ * back (0 to a negative power is 0, overflow gives INT_MIN as on x86). The scalar
+ * operations live in elementwise.h, shared with the CUDA kernels. */
 #include "kernels/cpu/elementwise.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include "kernels/cpu/convert.h"
 
 const ic_slotdef ic_elementwise_inputs[2] = {{"X", 0}, {"Y", 0}};
 const ic_slotdef ic_elementwise_outputs[1] = {{"Out", 0}};
@@ -153,37 +152,6 @@ ic_status ic_elementwise_infer(ic_kctx *c) {
   return IC_OK;
 }
 
-/* ---- scalar operations ---- */
-
-#define FLOAT_OPS(T, SUF, POW)                                                             \
-  static inline T add_##SUF(T a, T b) { return a + b; }                                    \
-  static inline T sub_##SUF(T a, T b) { return a - b; }                                    \
-  static inline T mul_##SUF(T a, T b) { return a * b; }                                    \
-  static inline T div_##SUF(T a, T b) { return a / b; }                                    \
-  static inline T max_##SUF(T a, T b) { return a != a ? a : b != b ? b : a > b ? a : b; }  \
-  static inline T min_##SUF(T a, T b) { return a != a ? a : b != b ? b : a < b ? a : b; }  \
-  static inline T pow_##SUF(T a, T b) { return POW(a, b); }
-
-FLOAT_OPS(float, f32, powf)
-FLOAT_OPS(double, f64, pow)
-
-/* Integer ops: unsigned arithmetic for the wrap, a zero divisor gives 0 (the caller fails). */
-#define INT_OPS(T, U, SUF, FROM_F64, MIN)                                                  \
-  static inline T add_##SUF(T a, T b) { return (T)((U)a + (U)b); }                         \
-  static inline T sub_##SUF(T a, T b) { return (T)((U)a - (U)b); }                         \
-  static inline T mul_##SUF(T a, T b) { return (T)((U)a * (U)b); }                         \
-  static inline T div_##SUF(T a, T b) {                                                    \
-    return b == 0 ? 0 : (b == -1 && a == MIN) ? a : a / b;                                 \
-  }                                                                                        \
-  static inline T max_##SUF(T a, T b) { return a > b ? a : b; }                           \
-  static inline T min_##SUF(T a, T b) { return a < b ? a : b; }                           \
-  static inline T pow_##SUF(T a, T b) {                                                    \
-    return (a == 0 && b < 0) ? 0 : (T)FROM_F64(pow((double)a, (double)b));                 \
-  }
-
-INT_OPS(int32_t, uint32_t, i32, ic_f64_to_i32, INT32_MIN)
-INT_OPS(int64_t, uint64_t, i64, ic_f64_to_i64, INT64_MIN)
-
 /* ---- loops: vv both contiguous, vs Y one value, sv X one value ----
  * Each loop runs blocks of 8 elements through an inline function with restrict arguments,
  * then a scalar tail: gcc's -O2 cost model vectorizes a loop only when it needs neither a
@@ -194,34 +162,34 @@ typedef void (*ew_loop)(void *out, const void *x, const void *y, int64_t n);
 #define LOOPS(OP, T, SUF)                                                                  \
   static inline void OP##_##SUF##_bvv(T *restrict o, const T *restrict x,                  \
                                       const T *restrict y) {                               \
-    for (int k = 0; k < 8; k++) o[k] = OP##_##SUF(x[k], y[k]);                             \
+    for (int k = 0; k < 8; k++) o[k] = ic_ew_##OP##_##SUF(x[k], y[k]);                     \
   }                                                                                        \
   static inline void OP##_##SUF##_bvs(T *restrict o, const T *restrict x, T b) {           \
-    for (int k = 0; k < 8; k++) o[k] = OP##_##SUF(x[k], b);                                \
+    for (int k = 0; k < 8; k++) o[k] = ic_ew_##OP##_##SUF(x[k], b);                        \
   }                                                                                        \
   static inline void OP##_##SUF##_bsv(T *restrict o, T a, const T *restrict y) {           \
-    for (int k = 0; k < 8; k++) o[k] = OP##_##SUF(a, y[k]);                                \
+    for (int k = 0; k < 8; k++) o[k] = ic_ew_##OP##_##SUF(a, y[k]);                        \
   }                                                                                        \
   static void OP##_##SUF##_vv(void *o_, const void *x_, const void *y_, int64_t n) {       \
     T *o = o_;                                                                             \
     const T *x = x_, *y = y_;                                                              \
     int64_t i = 0;                                                                         \
     for (; i + 8 <= n; i += 8) OP##_##SUF##_bvv(o + i, x + i, y + i);                      \
-    for (; i < n; i++) o[i] = OP##_##SUF(x[i], y[i]);                                      \
+    for (; i < n; i++) o[i] = ic_ew_##OP##_##SUF(x[i], y[i]);                              \
   }                                                                                        \
   static void OP##_##SUF##_vs(void *o_, const void *x_, const void *y_, int64_t n) {       \
     T *o = o_;                                                                             \
     const T *x = x_, b = *(const T *)y_;                                                   \
     int64_t i = 0;                                                                         \
     for (; i + 8 <= n; i += 8) OP##_##SUF##_bvs(o + i, x + i, b);                          \
-    for (; i < n; i++) o[i] = OP##_##SUF(x[i], b);                                         \
+    for (; i < n; i++) o[i] = ic_ew_##OP##_##SUF(x[i], b);                                 \
   }                                                                                        \
   static void OP##_##SUF##_sv(void *o_, const void *x_, const void *y_, int64_t n) {       \
     T *o = o_;                                                                             \
     const T a = *(const T *)x_, *y = y_;                                                   \
     int64_t i = 0;                                                                         \
     for (; i + 8 <= n; i += 8) OP##_##SUF##_bsv(o + i, a, y + i);                          \
-    for (; i < n; i++) o[i] = OP##_##SUF(a, y[i]);                                         \
+    for (; i < n; i++) o[i] = ic_ew_##OP##_##SUF(a, y[i]);                                 \
   }
 
 #define LOOPS_ALL_TYPES(OP) \

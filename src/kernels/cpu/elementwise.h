@@ -8,7 +8,14 @@
 #ifndef IC_KERNELS_CPU_ELEMENTWISE_H
 #define IC_KERNELS_CPU_ELEMENTWISE_H
 
+#include <math.h>
+
+#include "kernels/cpu/convert.h"
 #include "kernels/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum ic_ew_op {
   IC_EW_ADD = 0,
@@ -52,11 +59,67 @@ ic_status ic_elementwise_infer(ic_kctx *c);
 /* Out = op(X, Y) over the broadcast. */
 ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op);
 
+/* ---- the scalar operations, shared by the CPU loops and the CUDA kernels ----
+ * ic_ew_<op>_<f32|f64|i32|i64>(a, b); semantics in elementwise.c's header comment. */
+
+#define IC_EW_FLOAT_OPS(T, SUF, POW)                                                       \
+  static inline IC_HD T ic_ew_add_##SUF(T a, T b) { return a + b; }                        \
+  static inline IC_HD T ic_ew_sub_##SUF(T a, T b) { return a - b; }                        \
+  static inline IC_HD T ic_ew_mul_##SUF(T a, T b) { return a * b; }                        \
+  static inline IC_HD T ic_ew_div_##SUF(T a, T b) { return a / b; }                        \
+  static inline IC_HD T ic_ew_max_##SUF(T a, T b) {                                        \
+    return a != a ? a : b != b ? b : a > b ? a : b;                                        \
+  }                                                                                        \
+  static inline IC_HD T ic_ew_min_##SUF(T a, T b) {                                        \
+    return a != a ? a : b != b ? b : a < b ? a : b;                                        \
+  }                                                                                        \
+  static inline IC_HD T ic_ew_pow_##SUF(T a, T b) { return POW(a, b); }
+
+IC_EW_FLOAT_OPS(float, f32, powf)
+IC_EW_FLOAT_OPS(double, f64, pow)
+
+/* a^b for integers as pow((double)a, (double)b) gives it: when the result's magnitude is at
+ * most 2^53 it is exact, and it is computed here by squaring (exact in double up to there),
+ * so that the CUDA kernels, whose pow() may be an ulp off, agree with the host's correctly
+ * rounding one; larger results take pow() itself. b < 0 gives 0 for a = 0 and for |a| > 1
+ * (the fraction truncates), +-1 for a = +-1. */
+static inline IC_HD double ic_ew_ipow(int64_t a, int64_t b) {
+  if (b < 0) return a == 1 ? 1.0 : a == -1 ? ((b & 1) ? -1.0 : 1.0) : 0.0;
+  double r = 1.0, base = (double)a;
+  for (int64_t e = b; e > 0; e >>= 1) {
+    if (e & 1) r *= base;
+    if (e > 1) base *= base;
+  }
+  return fabs(r) <= 9007199254740992.0 ? r : pow((double)a, (double)b);
+}
+
+/* Integer ops: unsigned arithmetic for the wrap, a zero divisor gives 0 (the CPU kernel
+ * fails first; a CUDA kernel cannot, and leaves the 0). */
+#define IC_EW_INT_OPS(T, U, SUF, FROM_F64, MIN)                                            \
+  static inline IC_HD T ic_ew_add_##SUF(T a, T b) { return (T)((U)a + (U)b); }             \
+  static inline IC_HD T ic_ew_sub_##SUF(T a, T b) { return (T)((U)a - (U)b); }             \
+  static inline IC_HD T ic_ew_mul_##SUF(T a, T b) { return (T)((U)a * (U)b); }             \
+  static inline IC_HD T ic_ew_div_##SUF(T a, T b) {                                        \
+    return b == 0 ? 0 : (b == -1 && a == MIN) ? a : a / b;                                 \
+  }                                                                                        \
+  static inline IC_HD T ic_ew_max_##SUF(T a, T b) { return a > b ? a : b; }                \
+  static inline IC_HD T ic_ew_min_##SUF(T a, T b) { return a < b ? a : b; }                \
+  static inline IC_HD T ic_ew_pow_##SUF(T a, T b) {                                        \
+    return (a == 0 && b < 0) ? 0 : (T)FROM_F64(ic_ew_ipow(a, b));                          \
+  }
+
+IC_EW_INT_OPS(int32_t, uint32_t, i32, ic_f64_to_i32, INT32_MIN)
+IC_EW_INT_OPS(int64_t, uint64_t, i64, ic_f64_to_i64, INT64_MIN)
+
 #define IC_ELEMENTWISE_DEF(NAME, RUN)                                                      \
   {                                                                                        \
     .name = NAME, .n_inputs = 2, .inputs = ic_elementwise_inputs, .n_outputs = 1,          \
     .outputs = ic_elementwise_outputs, .attrs_size = sizeof(ic_elementwise_attrs),         \
     .parse = ic_elementwise_parse, .infer = ic_elementwise_infer, .cpu = RUN,              \
   }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

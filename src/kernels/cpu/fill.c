@@ -3,8 +3,6 @@
 
 #include <stdio.h>
 
-#include "kernels/cpu/convert.h"
-#include "kernels/cpu/half.h"
 
 static ic_status check_dim(ic_kctx *c, const char *what, size_t k, int64_t d) {
   if (d >= 0) return IC_OK;
@@ -82,43 +80,24 @@ void ic_fill_parse_dtype(ic_attr_reader *r, const char *name, int64_t dflt, uint
 }
 
 ic_fill_scalar ic_fill_scalar_of(const ic_tensor *t) {
-  ic_fill_scalar s = {0};
-  switch (t->dtype) {
-    case IC_FP32: case IC_FP64:
-      s.f = ic_read_f64(t, 0);
-      break;
-    case IC_FP16: s.f = ic_f16_to_f32(((const uint16_t *)t->data)[0]); break;
-    case IC_BF16: s.f = ic_bf16_to_f32(((const uint16_t *)t->data)[0]); break;
-    default:
-      s.is_int = true;
-      s.i = ic_read_i64(t, 0);
-      s.f = (double)s.i;
-      break;
-  }
-  return s;
+  return ic_fill_scalar_at(t->data, t->dtype);
 }
 
-#define STORE(T, VAL)                                \
+#define STORE(T)                                     \
   do {                                               \
-    T v_ = (VAL), *p_ = data;                        \
+    T v_ = (T)bits, *p_ = data;                      \
     for (int64_t k_ = 0; k_ < n; k_++) p_[k_] = v_;  \
   } while (0)
 
-void ic_fill_store(void *data, ic_dtype dt, int64_t n, ic_fill_scalar v) {
-  /* Integers from integers wrap; from floats they truncate like Paddle's static_cast. */
-  int64_t i64 = v.is_int ? v.i : ic_f64_to_i64(v.f);
-  int64_t i32 = v.is_int ? v.i : ic_f64_to_i32(v.f);
-  float f32 = v.is_int ? (float)v.i : (float)v.f;
-  switch (dt) {
-    case IC_FP32: STORE(float, f32); break;
-    case IC_FP64: STORE(double, v.is_int ? (double)v.i : v.f); break;
-    case IC_FP16: STORE(uint16_t, ic_f32_to_f16(f32)); break;
-    case IC_BF16: STORE(uint16_t, ic_f32_to_bf16(f32)); break;
-    case IC_BOOL: STORE(uint8_t, (uint8_t)(v.is_int ? v.i != 0 : v.f != 0)); break;
-    case IC_INT64: STORE(int64_t, i64); break;
-    case IC_INT32: STORE(int32_t, ic_wrap_i32(i32)); break;
-    case IC_INT16: STORE(int16_t, ic_wrap_i16(i32)); break;
-    case IC_INT8: STORE(int8_t, ic_wrap_i8(i32)); break;
-    case IC_UINT8: STORE(uint8_t, ic_wrap_u8(i32)); break;
+void ic_fill_store_bits(void *data, size_t es, int64_t n, uint64_t bits) {
+  switch (es) {
+    case 1: STORE(uint8_t); break;
+    case 2: STORE(uint16_t); break;
+    case 4: STORE(uint32_t); break;
+    default: STORE(uint64_t); break;
   }
+}
+
+void ic_fill_store(void *data, ic_dtype dt, int64_t n, ic_fill_scalar v) {
+  ic_fill_store_bits(data, ic_dtype_size(dt), n, ic_fill_bits(dt, v));
 }

@@ -15,13 +15,6 @@
 
 #include "kernels/cpu/fill.h"
 
-typedef struct fill_constant_attrs {
-  const int64_t *shape; /* borrowed from the program */
-  size_t n_shape;
-  ic_dtype dtype;
-  ic_fill_scalar value; /* from str_value or value */
-} fill_constant_attrs;
-
 /* A whole string as an integer or a double; false when it is neither. */
 static bool parse_number(const char *s, ic_fill_scalar *v) {
   char *end;

@@ -14,16 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/kernel.h"
-
-typedef struct fcbsl_attrs {
-  int n_shape;
-  int64_t shape[IC_MAX_RANK];
-  ic_dtype dtype;
-  double value;
-  int64_t input_dim_idx;
-  int64_t output_dim_idx;
-} fcbsl_attrs;
+#include "kernels/cpu/fill.h"
 
 static bool supported_dtype(int64_t d) {
   switch (d) {
@@ -130,31 +121,11 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-#define FILL(T, v)                                  \
-  do {                                              \
-    T *p_ = out->data;                              \
-    const T v_ = (v);                               \
-    for (int64_t i_ = 0; i_ < n; i_++) p_[i_] = v_; \
-  } while (0)
-
 static ic_status run(ic_kctx *c) {
   const fcbsl_attrs *a = c->attrs;
   ic_tensor *out = ic_out(c, 0, 0);
-  const int64_t n = ic_tensor_numel_(out);
-  const double v = a->value;
-  switch (a->dtype) {
-    case IC_FP32: FILL(float, (float)v); break;
-    case IC_FP64: FILL(double, v); break;
-    case IC_INT32: FILL(int32_t, (int32_t)v); break;
-    case IC_INT64: FILL(int64_t, (int64_t)v); break;
-    case IC_INT16: FILL(int16_t, (int16_t)v); break;
-    case IC_INT8: FILL(int8_t, (int8_t)v); break;
-    case IC_UINT8: FILL(uint8_t, (uint8_t)v); break;
-    case IC_BOOL: FILL(uint8_t, v != 0); break;
-    default:
-      return ic_kfail(c, IC_ERR_INTERNAL, "fill_constant_batch_size_like: dtype %d slipped "
-                      "through parse", (int)a->dtype);
-  }
+  ic_fill_store_bits(out->data, ic_dtype_size(a->dtype), ic_tensor_numel_(out),
+                     ic_fill_cast_bits(a->dtype, a->value));
   return IC_OK;
 }
 

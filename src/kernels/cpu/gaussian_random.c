@@ -8,14 +8,6 @@
 #include "kernels/cpu/half.h"
 #include "kernels/cpu/philox.h"
 
-typedef struct gaussian_random_attrs {
-  const int64_t *shape; /* borrowed from the program */
-  size_t n_shape;
-  ic_dtype dtype;
-  float mean, std;
-  int64_t seed;
-} gaussian_random_attrs;
-
 #define DTYPES (IC_DT(IC_FP32) | IC_DT(IC_FP64) | IC_DT(IC_FP16) | IC_DT(IC_BF16))
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {

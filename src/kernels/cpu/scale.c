@@ -7,12 +7,7 @@
  * dtype; integer arithmetic wraps. */
 #include "kernels/cpu/convert.h"
 #include "kernels/cpu/fill.h"
-
-typedef struct scale_attrs {
-  double scale; /* float attributes, widened */
-  double bias;
-  bool bias_after_scale;
-} scale_attrs;
+#include "kernels/cpu/scale.h"
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   scale_attrs *a = attrs;
@@ -22,7 +17,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-enum { IN_X, IN_SCALE, IN_BIAS };
+enum { IN_X = IC_SCALE_X, IN_SCALE = IC_SCALE_SCALE, IN_BIAS = IC_SCALE_BIAS };
 
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0);

@@ -10,6 +10,10 @@
 
 #include "kernels/kernel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Set the meta of the optional XShape output (slot s) the way Paddle does: dims [0] followed
  * by x's dims, x's dtype, no data. Paddle's grad ops read the input shape back from it; an
  * inference run never does, but later ops may still ask for its shape. Absent: nothing. */
@@ -60,5 +64,59 @@ void ic_shapeops_copy_rows(void *dst, size_t dst_stride, const void *src, size_t
       }                                                                             \
     }                                                                               \
   } while (0)
+
+/* ---- the data-movement ops' attributes and plans, shared with their CUDA kernels ---- */
+
+typedef struct transpose_attrs {
+  const int64_t *axis; /* borrowed from the program */
+  size_t n_axis;
+} transpose_attrs;
+
+/* transpose2's permutation of input X reduced to its essentials: size-1 axes dropped and
+ * input axes that stay adjacent and in order merged; input dims d[0..n) and output axis i =
+ * input axis p[i]. n <= 1: nothing to permute (a copy). */
+typedef struct ic_tplan {
+  int n;
+  int64_t d[IC_MAX_RANK];
+  int p[IC_MAX_RANK];
+} ic_tplan;
+
+/* The plan of the op in c (validating `axis` against X as infer does). */
+ic_status ic_transpose_plan(ic_kctx *c, ic_tplan *t);
+
+typedef struct concat_attrs {
+  int64_t axis;
+} concat_attrs;
+
+/* concat's axis for inputs of rank `rank` (AxisTensor's value or the attribute), normalized;
+ * -1 with an error. */
+int ic_concat_axis(ic_kctx *c, int rank);
+
+typedef struct split_attrs {
+  int64_t axis, num;
+  const int64_t *sections; /* borrowed from the program */
+  size_t n_sections;
+} split_attrs;
+
+/* split's axis for X of rank `rank`, normalized; -1 with an error. */
+int ic_split_axis(ic_kctx *c, int rank);
+
+typedef struct slice_attrs {
+  const int64_t *axes, *starts, *ends, *infer_flags, *decrease; /* borrowed from the program */
+  size_t n_axes, n_starts, n_ends, n_infer_flags, n_decrease;
+} slice_attrs;
+
+/* Per input dim: where slice's window starts and how long it is; which dims go (decrease). */
+typedef struct ic_slice_plan {
+  int64_t start[IC_MAX_RANK], len[IC_MAX_RANK];
+  bool drop[IC_MAX_RANK];
+} ic_slice_plan;
+
+/* The window of the slice op in c (starts and ends from their tensors or attributes). */
+ic_status ic_slice_plan_of(ic_kctx *c, ic_slice_plan *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

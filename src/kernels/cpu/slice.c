@@ -25,11 +25,6 @@
 /* More entries than any sane program needs (axes may repeat), bounded for stack arrays. */
 #define MAX_AXES 64
 
-typedef struct slice_attrs {
-  const int64_t *axes, *starts, *ends, *infer_flags, *decrease; /* borrowed from the program */
-  size_t n_axes, n_starts, n_ends, n_infer_flags, n_decrease;
-} slice_attrs;
-
 enum { INPUT, STARTS_TENSOR, ENDS_TENSOR, STARTS_LIST, ENDS_LIST };
 enum { OUT };
 
@@ -73,13 +68,7 @@ static ic_status bounds(ic_kctx *c, bool ends, int64_t *v) {
   return IC_OK;
 }
 
-/* Per input dim: where the slice starts and how long it is; which dims go (decrease). */
-typedef struct sliced {
-  int64_t start[IC_MAX_RANK], len[IC_MAX_RANK];
-  bool drop[IC_MAX_RANK];
-} sliced;
-
-static ic_status compute(ic_kctx *c, sliced *s) {
+ic_status ic_slice_plan_of(ic_kctx *c, ic_slice_plan *s) {
   const slice_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, INPUT, 0);
   const int rank = x->ndim;
@@ -127,8 +116,8 @@ static ic_status compute(ic_kctx *c, sliced *s) {
 
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, INPUT, 0);
-  sliced s;
-  ic_status st = compute(c, &s);
+  ic_slice_plan s;
+  ic_status st = ic_slice_plan_of(c, &s);
   if (st) return st;
   int64_t d[IC_MAX_RANK];
   int nd = 0;
@@ -142,8 +131,8 @@ static ic_status infer(ic_kctx *c) {
 static ic_status run(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, INPUT, 0);
   ic_tensor *out = ic_out(c, OUT, 0);
-  sliced s;
-  ic_status st = compute(c, &s);
+  ic_slice_plan s;
+  ic_status st = ic_slice_plan_of(c, &s);
   if (st) return st;
   const size_t es = ic_dtype_size(x->dtype);
   const int rank = x->ndim;

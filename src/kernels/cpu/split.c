@@ -15,12 +15,6 @@
 
 #include "kernels/cpu/shapeops.h"
 
-typedef struct split_attrs {
-  int64_t axis, num;
-  const int64_t *sections; /* borrowed from the program */
-  size_t n_sections;
-} split_attrs;
-
 enum { X, AXIS_TENSOR, SECTIONS_TENSOR_LIST };
 enum { OUT };
 
@@ -32,7 +26,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-static int get_axis(ic_kctx *c, int rank) {
+int ic_split_axis(ic_kctx *c, int rank) {
   const split_attrs *a = c->attrs;
   int64_t axis = a->axis;
   const char *what = "attribute 'axis'";
@@ -92,7 +86,7 @@ static ic_status infer(ic_kctx *c) {
                        pieces, c->out[OUT].n);
   }
   if (x->ndim == 0) return ic_kfail_in(c, X, 0, "0-D tensors cannot be split, expected rank >= 1");
-  int axis = get_axis(c, x->ndim);
+  int axis = ic_split_axis(c, x->ndim);
   if (axis < 0) return c->err->code;
   const int64_t dim = x->dims[axis];
   char desc[256];
@@ -148,7 +142,7 @@ static ic_status infer(ic_kctx *c) {
 
 static ic_status run(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, X, 0);
-  int axis = get_axis(c, x->ndim);
+  int axis = ic_split_axis(c, x->ndim);
   if (axis < 0) return c->err->code;
   const size_t es = ic_dtype_size(x->dtype);
   const size_t outer = (size_t)ic_numel(axis, x->dims);

@@ -14,11 +14,6 @@
 
 #include "kernels/cpu/shapeops.h"
 
-typedef struct transpose_attrs {
-  const int64_t *axis; /* borrowed from the program */
-  size_t n_axis;
-} transpose_attrs;
-
 enum { X };
 enum { OUT, XSHAPE };
 
@@ -62,14 +57,7 @@ static ic_status infer(ic_kctx *c) {
   return ic_shapeops_xshape(c, XSHAPE, x);
 }
 
-/* A permutation reduced to its essentials: input dims d[0..n) and out axis i = input p[i]. */
-typedef struct tplan {
-  int n;
-  int64_t d[IC_MAX_RANK];
-  int p[IC_MAX_RANK];
-} tplan;
-
-static void simplify(const int64_t *dims, const int *perm, int rank, tplan *t) {
+static void simplify(const int64_t *dims, const int *perm, int rank, ic_tplan *t) {
   /* Drop size-1 axes, renumbering the rest. */
   int renum[IC_MAX_RANK], k = 0, m = 0;
   int64_t d1[IC_MAX_RANK];
@@ -100,6 +88,15 @@ static void simplify(const int64_t *dims, const int *perm, int rank, tplan *t) {
     t->p[g] = rank_in;
     t->d[rank_in] = ic_numel(len[g], d1 + first[g]);
   }
+}
+
+ic_status ic_transpose_plan(ic_kctx *c, ic_tplan *t) {
+  const ic_tensor *x = ic_in(c, X, 0);
+  int perm[IC_MAX_RANK];
+  ic_status st = permutation(c, x, perm);
+  if (st) return st;
+  simplify(x->dims, perm, x->ndim, t);
+  return IC_OK;
 }
 
 /* out[j * os + i] = in[i * is + j] for i < ni, j < nj. Blocks of BLOCK x BLOCK elements keep
@@ -143,11 +140,9 @@ static ic_status run(ic_kctx *c) {
   const size_t es = ic_dtype_size(x->dtype);
   const int64_t numel = ic_tensor_numel_(x);
   if (numel == 0) return IC_OK;
-  int perm[IC_MAX_RANK];
-  ic_status st = permutation(c, x, perm);
+  ic_tplan t;
+  ic_status st = ic_transpose_plan(c, &t);
   if (st) return st;
-  tplan t;
-  simplify(x->dims, perm, x->ndim, &t);
   if (t.n <= 1) {
     memcpy(out->data, x->data, (size_t)numel * es);
     return IC_OK;

@@ -9,16 +9,6 @@
 #include "kernels/cpu/half.h"
 #include "kernels/cpu/philox.h"
 
-typedef struct uniform_random_attrs {
-  const int64_t *shape; /* borrowed from the program */
-  size_t n_shape;
-  ic_dtype dtype;
-  float min, max;
-  int64_t seed;
-  int64_t diag_num, diag_step;
-  float diag_val;
-} uniform_random_attrs;
-
 #define DTYPES (IC_DT(IC_FP32) | IC_DT(IC_FP64) | IC_DT(IC_FP16) | IC_DT(IC_BF16))
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {

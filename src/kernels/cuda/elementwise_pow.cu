@@ -1,0 +1,4 @@
+/* elementwise_pow on the GPU: Out = X ^ Y with Paddle's broadcasting (see elementwise.cuh). */
+#include "kernels/cuda/elementwise.cuh"
+
+IC_CUDA_ELEMENTWISE(pow)
