@@ -22,6 +22,8 @@ typedef struct free_node {
 
 struct ic_allocator {
   bool caching;
+  bool hooked;                /* data from hooks, header from malloc */
+  ic_alloc_hooks hooks;
   bool poison;                /* fill released buffers with 0xFF (tests) */
   size_t max_cached;
   pthread_mutex_t lock;       /* guards bins and cached_bytes */
@@ -50,6 +52,14 @@ static ic_allocator *make(bool caching, size_t max_cached) {
 
 ic_allocator *ic_allocator_plain(void) { return make(false, 0); }
 ic_allocator *ic_allocator_caching(size_t max_cached) { return make(true, max_cached); }
+
+ic_allocator *ic_allocator_hooked(const ic_alloc_hooks *hooks) {
+  ic_allocator *a = make(false, 0);
+  if (!a) return NULL;
+  a->hooked = true;
+  a->hooks = *hooks;
+  return a;
+}
 
 /* Size class of n bytes: classes are 2^k * (4 + j) / 4 for j in 0..3; returns the class
  * index and its capacity. */
@@ -82,7 +92,29 @@ static void unref(ic_allocator *a) {
   if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) == 1) allocator_free(a);
 }
 
+/* A buffer whose data come from the hooks; the header is separate host memory. */
+static ic_buffer *hooked_new(ic_allocator *a, size_t bytes) {
+  ic_buffer *b = malloc(sizeof *b);
+  if (!b) return NULL;
+  size_t cap = bytes ? bytes : 1;
+  void *data = a->hooks.alloc(a->hooks.ctx, cap);
+  if (!data) {
+    free(b);
+    return NULL;
+  }
+  atomic_fetch_add_explicit(&a->system_allocs, 1, memory_order_relaxed);
+  atomic_init(&b->refs, 1);
+  b->bytes = cap;
+  b->data = data;
+  b->alloc = a;
+  b->bin = SIZE_MAX;
+  atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
+  note_live(a, cap);
+  return b;
+}
+
 ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes) {
+  if (a && a->hooked) return hooked_new(a, bytes);
   size_t cap = bytes ? bytes : 1, bin = SIZE_MAX;
   void *block = NULL;
   if (a && a->caching) {
@@ -131,6 +163,12 @@ void ic_buffer_release(ic_buffer *b) {
   }
   size_t cap = b->bytes, bin = b->bin;
   atomic_fetch_sub(&a->live_bytes, cap);
+  if (a->hooked) {
+    a->hooks.free(a->hooks.ctx, b->data);
+    free(b);
+    unref(a);
+    return;
+  }
   if (a->poison) memset(b->data, 0xFF, cap);
   if (a->caching && bin != SIZE_MAX && !atomic_load_explicit(&a->closed, memory_order_acquire)) {
     pthread_mutex_lock(&a->lock);

@@ -39,6 +39,19 @@ ic_allocator *ic_allocator_plain(void);
  * with four steps each) and are handed out again, so steady-state runs make no system calls.
  * At most max_cached bytes are kept; beyond that, releases go back to the system. */
 ic_allocator *ic_allocator_caching(size_t max_cached);
+/* Where a hooked allocator's storage comes from: device memory, typically, which the host
+ * must not touch. alloc returns NULL when out of memory; free takes what alloc returned. */
+typedef struct ic_alloc_hooks {
+  void *(*alloc)(void *ctx, size_t bytes);
+  void (*free)(void *ctx, void *data);
+  void *ctx;              /* passed to both (a stream, say) */
+} ic_alloc_hooks;
+/* An allocator whose buffers' data come from hooks (copied): the ic_buffer header lives in
+ * host memory apart from its data. Not caching, never poisoned; stats count as for the
+ * others. A device backend hands kernels one of these as ic_kenv.alloc, so that a kernel
+ * allocating an output itself (an IC_SLOT_NO_BUFFER output it decides to fill) gets device
+ * memory with the same calls as on the CPU. */
+ic_allocator *ic_allocator_hooked(const ic_alloc_hooks *hooks);
 void ic_allocator_destroy(ic_allocator *a);
 /* A buffer of at least `bytes` bytes (uninitialized), refs = 1; NULL when out of memory.
  * a == NULL takes it straight from the system, untracked (tensors made by API users). */

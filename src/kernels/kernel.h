@@ -22,6 +22,16 @@
 #include "program/program.h"
 #include "scope/tensor.h"
 
+/* Marks helpers that CPU kernels and CUDA kernels share (inline functions in headers): host
+ * and device functions under nvcc, plain functions elsewhere. */
+#ifndef IC_HD
+#if defined(__CUDACC__)
+#define IC_HD __host__ __device__
+#else
+#define IC_HD
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -7,14 +7,10 @@ static ic_status abs_cpu(ic_kctx *c) {
   ic_tensor *o = ic_out(c, 0, 0);
   int64_t n = ic_numel(x->ndim, x->dims);
   switch (x->dtype) {
-    case IC_FP32: IC_UNARY_LOOP(float, x->data, o->data, n, fabsf(v)); break;
-    case IC_FP64: IC_UNARY_LOOP(double, x->data, o->data, n, fabs(v)); break;
-    case IC_INT32:
-      IC_UNARY_LOOP(int32_t, x->data, o->data, n, v < 0 ? (int32_t)(0u - (uint32_t)v) : v);
-      break;
-    default:
-      IC_UNARY_LOOP(int64_t, x->data, o->data, n, v < 0 ? (int64_t)(0u - (uint64_t)v) : v);
-      break;
+    case IC_FP32: IC_UNARY_LOOP(float, x->data, o->data, n, abs_f32(v)); break;
+    case IC_FP64: IC_UNARY_LOOP(double, x->data, o->data, n, abs_f64(v)); break;
+    case IC_INT32: IC_UNARY_LOOP(int32_t, x->data, o->data, n, abs_i32(v)); break;
+    default: IC_UNARY_LOOP(int64_t, x->data, o->data, n, abs_i64(v)); break;
   }
   return IC_OK;
 }

@@ -1,8 +1,5 @@
-/* exp: Out = e^X. */
+/* exp: Out = e^X (exp_f32 / exp_f64 in activation.h). */
 #include "kernels/cpu/activation.h"
-
-static inline float exp_f32(float x, const ic_noattrs *a) { return expf(x); }
-static inline double exp_f64(double x, const ic_noattrs *a) { return exp(x); }
 
 IC_ACTIVATION_RUN(exp, ic_noattrs, exp_f32, exp_f64)
 

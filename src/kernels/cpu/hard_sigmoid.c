@@ -2,22 +2,11 @@
  * default (Paddle 2.x exports write slope 1/6 for MobileNetV3's h-sigmoid). */
 #include "kernels/cpu/activation.h"
 
-typedef struct hard_sigmoid_attrs {
-  float slope, offset;
-} hard_sigmoid_attrs;
-
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   hard_sigmoid_attrs *a = attrs;
   a->slope = (float)ic_ar_float(r, "slope", 0.2);
   a->offset = (float)ic_ar_float(r, "offset", 0.5);
   return r->st;
-}
-
-static inline float hard_sigmoid_f32(float x, const hard_sigmoid_attrs *a) {
-  return IC_MINV(IC_MAXV(x * a->slope + a->offset, 0.0f), 1.0f);
-}
-static inline double hard_sigmoid_f64(double x, const hard_sigmoid_attrs *a) {
-  return IC_MINV(IC_MAXV(x * (double)a->slope + (double)a->offset, 0.0), 1.0);
 }
 
 IC_ACTIVATION_RUN(hard_sigmoid, hard_sigmoid_attrs, hard_sigmoid_f32, hard_sigmoid_f64)

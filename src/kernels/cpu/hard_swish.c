@@ -2,24 +2,12 @@
  * scale 6 and offset 3 by default (MobileNetV3's h-swish). */
 #include "kernels/cpu/activation.h"
 
-typedef struct hard_swish_attrs {
-  float threshold, scale, offset;
-} hard_swish_attrs;
-
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   hard_swish_attrs *a = attrs;
   a->threshold = (float)ic_ar_float(r, "threshold", 6.0);
   a->scale = (float)ic_ar_float(r, "scale", 6.0);
   a->offset = (float)ic_ar_float(r, "offset", 3.0);
   return r->st;
-}
-
-static inline float hard_swish_f32(float x, const hard_swish_attrs *a) {
-  return IC_MINV(IC_MAXV(x + a->offset, 0.0f), a->threshold) * x / a->scale;
-}
-static inline double hard_swish_f64(double x, const hard_swish_attrs *a) {
-  return IC_MINV(IC_MAXV(x + (double)a->offset, 0.0), (double)a->threshold) * x /
-         (double)a->scale;
 }
 
 IC_ACTIVATION_RUN(hard_swish, hard_swish_attrs, hard_swish_f32, hard_swish_f64)

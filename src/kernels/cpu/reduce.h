@@ -9,15 +9,6 @@
 
 #include "kernels/kernel.h"
 
-/* Functions compiled for both the host and the device under nvcc (plain functions in C). */
-#ifndef IC_HD
-#ifdef __CUDACC__
-#define IC_HD __host__ __device__
-#else
-#define IC_HD
-#endif
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -1,8 +1,6 @@
-/* relu: Out = max(X, 0). A NaN gives 0, as Paddle's CPU kernel (x > 0 ? x : 0) does. */
+/* relu: Out = max(X, 0). A NaN gives 0, as Paddle's CPU kernel (x > 0 ? x : 0) does. The
+ * formula is relu_f32 / relu_f64 in activation.h. */
 #include "kernels/cpu/activation.h"
-
-static inline float relu_f32(float x, const ic_noattrs *a) { return x > 0 ? x : 0.0f; }
-static inline double relu_f64(double x, const ic_noattrs *a) { return x > 0 ? x : 0.0; }
 
 IC_ACTIVATION_RUN(relu, ic_noattrs, relu_f32, relu_f64)
 

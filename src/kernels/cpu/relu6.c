@@ -4,21 +4,10 @@
  * 2.x versions that wrote it did. Exported models write 6, where the two agree. */
 #include "kernels/cpu/activation.h"
 
-typedef struct relu6_attrs {
-  float threshold;
-} relu6_attrs;
-
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   relu6_attrs *a = attrs;
   a->threshold = (float)ic_ar_float(r, "threshold", 6.0);
   return r->st;
-}
-
-static inline float relu6_f32(float x, const relu6_attrs *a) {
-  return IC_MINV(IC_MAXV(x, 0.0f), a->threshold);
-}
-static inline double relu6_f64(double x, const relu6_attrs *a) {
-  return IC_MINV(IC_MAXV(x, 0.0), (double)a->threshold);
 }
 
 IC_ACTIVATION_RUN(relu6, relu6_attrs, relu6_f32, relu6_f64)

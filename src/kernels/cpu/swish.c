@@ -4,21 +4,10 @@
  * 2.x versions that wrote it did. Exported models write 1, where the two agree. */
 #include "kernels/cpu/activation.h"
 
-typedef struct swish_attrs {
-  float beta;
-} swish_attrs;
-
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   swish_attrs *a = attrs;
   a->beta = (float)ic_ar_float(r, "beta", 1.0);
   return r->st;
-}
-
-static inline float swish_f32(float x, const swish_attrs *a) {
-  return x / (1.0f + expf(-a->beta * x));
-}
-static inline double swish_f64(double x, const swish_attrs *a) {
-  return x / (1.0 + exp(-(double)a->beta * x));
 }
 
 IC_ACTIVATION_RUN(swish, swish_attrs, swish_f32, swish_f64)

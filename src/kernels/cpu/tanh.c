@@ -1,8 +1,5 @@
-/* tanh: Out = tanh(X). */
+/* tanh: Out = tanh(X) (tanh_f32 / tanh_f64 in activation.h). */
 #include "kernels/cpu/activation.h"
-
-static inline float tanh_f32(float x, const ic_noattrs *a) { return tanhf(x); }
-static inline double tanh_f64(double x, const ic_noattrs *a) { return tanh(x); }
 
 IC_ACTIVATION_RUN(tanh, ic_noattrs, tanh_f32, tanh_f64)
 

@@ -1,8 +1,8 @@
 /* batch_norm on the GPU, the CPU kernel's two forms (see cpu/batch_norm.c):
  *
  * Inference (global statistics): a = Scale / sqrt(Variance + eps) and b = Bias - Mean * a per
- * channel in double, rounded to X's type, then y = x * a + b in X's type with no fused
- * multiply-add: bitwise the CPU's result. MeanOut/VarianceOut share Mean/Variance and
+ * channel in double, rounded to X's type, then y = x * a + b in X's type (no fused
+ * multiply-add: the CUDA sources build with -fmad=false): bitwise the CPU's result. MeanOut/VarianceOut share Mean/Variance and
  * SavedMean/SavedVariance stay empty, as on the CPU.
  *
  * Training: one block per channel takes the batch mean and biased variance in double (two
@@ -12,8 +12,7 @@
  * buffers from the environment's (device) allocator: there is no device counterpart of the
  * CPU's system allocator for persistables. */
 #include "kernels/cpu/batch_norm.h"
-#include "kernels/cuda/cudautil.h"
-#include "kernels/cuda/rn.h"
+#include "kernels/cuda/cuda_kit.cuh"
 
 enum { IN_X, IN_SCALE, IN_BIAS, IN_MEAN, IN_VAR };
 enum { OUT_Y, OUT_MEAN, OUT_VAR, OUT_SMEAN, OUT_SVAR };
@@ -22,16 +21,16 @@ enum { OUT_Y, OUT_MEAN, OUT_VAR, OUT_SMEAN, OUT_SVAR };
 template <typename T>
 static __device__ inline void coef(double s, double b, double mean, double var, double eps,
                                    T *at, T *bt) {
-  const double inv = 1.0 / sqrt(__dadd_rn(var, eps));
-  const double ad = __dmul_rn(s, inv);
+  const double inv = 1.0 / sqrt(var + eps);
+  const double ad = s * inv;
   *at = (T)ad;
-  *bt = (T)__dsub_rn(b, __dmul_rn(mean, ad));
+  *bt = (T)(b - mean * ad);
 }
 
 template <typename T>
 __global__ void bn_coef_global(const T *scale, const T *bias, const T *mean, const T *var,
                                int64_t C, double eps, T *at, T *bt) {
-  IC_CU_FOR(ch, C) {
+  IC_CUDA_FOR(ch, C) {
     coef<T>(scale ? (double)scale[ch] : 1.0, bias ? (double)bias[ch] : 0.0, (double)mean[ch],
             (double)var[ch], eps, at + ch, bt + ch);
   }
@@ -53,13 +52,13 @@ __global__ void bn_stats(const T *x, int64_t N, int64_t C, int64_t S, bool nhwc,
   for (int64_t ch = blockIdx.x; ch < C; ch += gridDim.x) {
     double s = 0;
     for (int64_t r = threadIdx.x; r < cnt; r += blockDim.x) s += (double)x[chan_index(r, ch, C, S, nhwc)];
-    const double mean = ic_cu_block_reduce(s, add, shared) / (double)cnt;
+    const double mean = ic_cuda_block_reduce(s, add, shared) / (double)cnt;
     double v = 0;
     for (int64_t r = threadIdx.x; r < cnt; r += blockDim.x) {
       const double d = (double)x[chan_index(r, ch, C, S, nhwc)] - mean;
       v += d * d;
     }
-    const double var = ic_cu_block_reduce(v, add, shared) / (double)cnt;
+    const double var = ic_cuda_block_reduce(v, add, shared) / (double)cnt;
     if (threadIdx.x == 0) {
       if (mean_out) mean_out[ch] = (T)((double)rmean[ch] * mom + mean * (1 - mom));
       if (var_out) var_out[ch] = (T)((double)rvar[ch] * mom + var * (1 - mom));
@@ -74,9 +73,9 @@ __global__ void bn_stats(const T *x, int64_t N, int64_t C, int64_t S, bool nhwc,
 template <typename T>
 __global__ void bn_apply(const T *x, T *y, int64_t total, int64_t C, int64_t S, bool nhwc,
                          const T *at, const T *bt) {
-  IC_CU_FOR(i, total) {
+  IC_CUDA_FOR(i, total) {
     const int64_t ch = nhwc ? i % C : (i / S) % C;
-    y[i] = add_rn(mul_rn(x[i], at[ch]), bt[ch]);
+    y[i] = x[i] * at[ch] + bt[ch];
   }
 }
 
@@ -86,49 +85,47 @@ static void *mdata_of(ic_tensor *t) { return t ? t->data : NULL; }
 template <typename T>
 static ic_status run(ic_kctx *c, bool global, int64_t N, int64_t C, int64_t S) {
   const bn_attrs *a = (const bn_attrs *)c->attrs;
-  cudaStream_t s = ic_cu_stream(c);
+  cudaStream_t s = ic_cuda_stream(c);
   const ic_tensor *x = ic_in(c, IN_X, 0);
   const T *scale = (const T *)data_of(ic_in(c, IN_SCALE, 0));
   const T *bias = (const T *)data_of(ic_in(c, IN_BIAS, 0));
   const T *rmean = (const T *)ic_in(c, IN_MEAN, 0)->data;
   const T *rvar = (const T *)ic_in(c, IN_VAR, 0)->data;
   void *scratch = NULL;
-  ic_status st = ic_cu_scratch(c, 2 * (size_t)C * sizeof(T), &scratch);
+  ic_status st = ic_cuda_scratch(c, 2 * (size_t)C * sizeof(T), &scratch);
   if (st) return st;
   T *at = (T *)scratch, *bt = at + C;
   if (global) {
-    bn_coef_global<T><<<ic_cu_blocks(C), IC_CU_THREADS, 0, s>>>(scale, bias, rmean, rvar, C,
+    bn_coef_global<T><<<ic_cuda_blocks(C), IC_CUDA_THREADS, 0, s>>>(scale, bias, rmean, rvar, C,
                                                                  a->epsilon, at, bt);
-    st = ic_cu_launched(c, "bn_coef_global");
+    st = ic_cuda_launched(c, "bn_coef_global");
   } else {
-    int64_t t = (N * S + 31) / 32 * 32;
-    if (t > IC_CU_THREADS) t = IC_CU_THREADS;
-    bn_stats<T><<<ic_cu_row_blocks(C), (unsigned)t, 0, s>>>(
+    bn_stats<T><<<ic_cuda_row_blocks(C), ic_cuda_row_threads(N * S), 0, s>>>(
         (const T *)x->data, N, C, S, a->nhwc, scale, bias, rmean, rvar, a->epsilon, a->momentum,
         (T *)mdata_of(ic_out(c, OUT_MEAN, 0)), (T *)mdata_of(ic_out(c, OUT_VAR, 0)),
         (T *)mdata_of(ic_out(c, OUT_SMEAN, 0)), (T *)mdata_of(ic_out(c, OUT_SVAR, 0)), at, bt);
-    st = ic_cu_launched(c, "bn_stats");
+    st = ic_cuda_launched(c, "bn_stats");
   }
   if (!st) {
     const int64_t total = N * C * S;
-    bn_apply<T><<<ic_cu_blocks(total), IC_CU_THREADS, 0, s>>>(
+    bn_apply<T><<<ic_cuda_blocks(total), IC_CUDA_THREADS, 0, s>>>(
         (const T *)x->data, (T *)ic_out(c, OUT_Y, 0)->data, total, C, S, a->nhwc, at, bt);
-    st = ic_cu_launched(c, "bn_apply");
+    st = ic_cuda_launched(c, "bn_apply");
   }
-  return ic_cu_scratch_free(c, scratch, st);
+  return ic_cuda_scratch_free(c, scratch, st);
 }
 
 /* dst = src on the device (same dtype and size), when dst is wanted. */
 static ic_status copy_if(ic_kctx *c, ic_tensor *dst, const ic_tensor *src, size_t bytes,
                          const char *what) {
   if (!dst) return IC_OK;
-  return ic_cu_check(c, cudaMemcpyAsync(dst->data, src->data, bytes, cudaMemcpyDeviceToDevice,
-                                        ic_cu_stream(c)),
+  return ic_cuda_check(c, cudaMemcpyAsync(dst->data, src->data, bytes, cudaMemcpyDeviceToDevice,
+                                        ic_cuda_stream(c)),
                      what);
 }
 static ic_status zero_if(ic_kctx *c, ic_tensor *dst, size_t bytes, const char *what) {
   if (!dst) return IC_OK;
-  return ic_cu_check(c, cudaMemsetAsync(dst->data, 0, bytes, ic_cu_stream(c)), what);
+  return ic_cuda_check(c, cudaMemsetAsync(dst->data, 0, bytes, ic_cuda_stream(c)), what);
 }
 
 extern "C" ic_status ic_cuda_batch_norm(ic_kctx *c) {
@@ -137,7 +134,7 @@ extern "C" ic_status ic_cuda_batch_norm(ic_kctx *c) {
                   *rvar = ic_in(c, IN_VAR, 0);
   ic_tensor *mean_out = ic_out(c, OUT_MEAN, 0), *var_out = ic_out(c, OUT_VAR, 0),
             *saved_mean = ic_out(c, OUT_SMEAN, 0), *saved_var = ic_out(c, OUT_SVAR, 0);
-  ic_status st = ic_cu_need_env(c, false);
+  ic_status st = ic_cuda_need_env(c, false);
   if (st) return st;
   const int64_t N = x->dims[0], C = a->nhwc ? x->dims[x->ndim - 1] : x->dims[1];
   const int64_t S = ic_tensor_numel_(x) / N / C; /* infer has checked every dim > 0 */

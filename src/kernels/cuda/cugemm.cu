@@ -3,13 +3,13 @@
 
 #include <climits>
 
-#include "kernels/cuda/cudautil.h"
+#include "kernels/cuda/cuda_kit.cuh"
 
 /* C = beta * C for the k == 0 products, over every matrix of the batch (ldc >= n). */
 template <typename T>
 __global__ void scale_c(T *cm, int64_t count, int64_t m, int64_t n, int64_t ldc,
                         int64_t stride_c, T beta) {
-  IC_CU_FOR(i, count * m * n) {
+  IC_CUDA_FOR(i, count * m * n) {
     const int64_t j = i % n, r = (i / n) % m, b = i / (n * m);
     T *p = cm + b * stride_c + r * ldc + j;
     *p = beta == (T)0 ? (T)0 : *p * beta;
@@ -38,16 +38,16 @@ static ic_status check_sizes(ic_kctx *c, const ic_gemm *g, int64_t count) {
 static bool empty_k(ic_kctx *c, const ic_gemm *g, void *cm, int64_t stride_c, int64_t count,
                     ic_status *st) {
   if (g->k != 0) return false;
-  cudaStream_t s = ic_cu_stream(c);
+  cudaStream_t s = ic_cuda_stream(c);
   const int64_t n = count * g->m * g->n;
   if (g->dtype == IC_FP64) {
-    scale_c<double><<<ic_cu_blocks(n), IC_CU_THREADS, 0, s>>>(
+    scale_c<double><<<ic_cuda_blocks(n), IC_CUDA_THREADS, 0, s>>>(
         (double *)cm, count, g->m, g->n, g->ldc, stride_c, g->beta);
   } else {
-    scale_c<float><<<ic_cu_blocks(n), IC_CU_THREADS, 0, s>>>(
+    scale_c<float><<<ic_cuda_blocks(n), IC_CUDA_THREADS, 0, s>>>(
         (float *)cm, count, g->m, g->n, g->ldc, stride_c, (float)g->beta);
   }
-  *st = ic_cu_launched(c, "scale_c");
+  *st = ic_cuda_launched(c, "scale_c");
   return true;
 }
 
@@ -85,7 +85,7 @@ ic_status ic_cugemm_strided(ic_kctx *c, const ic_gemm *g, const void *a, int64_t
                             const void *b, int64_t stride_b, void *cm, int64_t stride_c,
                             int64_t count) {
   ic_status st;
-  if ((st = ic_cu_need_env(c, true))) return st;
+  if ((st = ic_cuda_need_env(c, true))) return st;
   if (g->m == 0 || g->n == 0 || count == 0) return IC_OK;
   if ((st = check_sizes(c, g, count))) return st;
   if (empty_k(c, g, cm, stride_c, count, &st)) return st;
@@ -93,16 +93,16 @@ ic_status ic_cugemm_strided(ic_kctx *c, const ic_gemm *g, const void *a, int64_t
   to_colmajor(g, &v);
   /* Scalars are read from host memory (the handle's default pointer mode). */
   cublasStatus_t e = cublasGemmStridedBatchedEx(
-      ic_cu_blas(c), v.ta, v.tb, (int)g->n, (int)g->m, (int)g->k, v.alpha, b, v.type,
+      ic_cuda_blas(c), v.ta, v.tb, (int)g->n, (int)g->m, (int)g->k, v.alpha, b, v.type,
       (int)g->ldb, (long long)stride_b, a, v.type, (int)g->lda, (long long)stride_a, v.beta, cm,
       v.type, (int)g->ldc, (long long)stride_c, (int)count, v.compute, CUBLAS_GEMM_DEFAULT);
-  return ic_cu_check_blas(c, e, "cublasGemmStridedBatchedEx");
+  return ic_cuda_check_blas(c, e, "cublasGemmStridedBatchedEx");
 }
 
 ic_status ic_cugemm_pointers(ic_kctx *c, const ic_gemm *g, const void *const *a,
                              const void *const *b, void *const *cm, int64_t count) {
   ic_status st;
-  if ((st = ic_cu_need_env(c, true))) return st;
+  if ((st = ic_cuda_need_env(c, true))) return st;
   if (g->m == 0 || g->n == 0 || count == 0) return IC_OK;
   if ((st = check_sizes(c, g, count))) return st;
   if (g->k == 0) {
@@ -111,8 +111,8 @@ ic_status ic_cugemm_pointers(ic_kctx *c, const ic_gemm *g, const void *const *a,
   colmajor v;
   to_colmajor(g, &v);
   cublasStatus_t e = cublasGemmBatchedEx(
-      ic_cu_blas(c), v.ta, v.tb, (int)g->n, (int)g->m, (int)g->k, v.alpha, b, v.type,
+      ic_cuda_blas(c), v.ta, v.tb, (int)g->n, (int)g->m, (int)g->k, v.alpha, b, v.type,
       (int)g->ldb, a, v.type, (int)g->lda, v.beta, cm, v.type, (int)g->ldc, (int)count, v.compute,
       CUBLAS_GEMM_DEFAULT);
-  return ic_cu_check_blas(c, e, "cublasGemmBatchedEx");
+  return ic_cuda_check_blas(c, e, "cublasGemmBatchedEx");
 }

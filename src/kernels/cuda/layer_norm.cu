@@ -1,10 +1,10 @@
 /* layer_norm on the GPU (see cpu/layer_norm.c): one block per row of X viewed as
  * [left, right]; mean and biased variance in double (two passes, block reductions), every
- * element computed in double as the CPU does, without fused multiply-adds, and rounded once.
+ * element computed in double as the CPU does (no fused multiply-adds: -fmad=false) and
+ * rounded once.
  * Only the order of the two sums differs from the CPU. */
 #include "kernels/cpu/layer_norm.h"
-#include "kernels/cuda/cudautil.h"
-#include "kernels/cuda/rn.h"
+#include "kernels/cuda/cuda_kit.cuh"
 
 enum { IN_X, IN_SCALE, IN_BIAS };
 enum { OUT_Y, OUT_MEAN, OUT_VAR };
@@ -19,20 +19,20 @@ __global__ void ln_rows(const T *x, T *y, T *mean_out, T *var_out, const T *scal
     T *yp = y + r * right;
     double s = 0;
     for (int64_t i = threadIdx.x; i < right; i += blockDim.x) s += (double)xp[i];
-    s = ic_cu_block_reduce(s, add, shared);
+    s = ic_cuda_block_reduce(s, add, shared);
     const double m = right ? s / (double)right : 0;
     double v = 0;
     for (int64_t i = threadIdx.x; i < right; i += blockDim.x) {
       const double d = (double)xp[i] - m;
       v += d * d;
     }
-    v = ic_cu_block_reduce(v, add, shared);
+    v = ic_cuda_block_reduce(v, add, shared);
     v = right ? v / (double)right : 0;
     const double inv = 1.0 / sqrt(v + eps);
     for (int64_t i = threadIdx.x; i < right; i += blockDim.x) {
-      double t = __dmul_rn(__dsub_rn((double)xp[i], m), inv);
-      if (scale) t = __dmul_rn(t, (double)scale[i]);
-      if (bias) t = __dadd_rn(t, (double)bias[i]);
+      double t = ((double)xp[i] - m) * inv;
+      if (scale) t *= (double)scale[i];
+      if (bias) t += (double)bias[i];
       yp[i] = (T)t;
     }
     if (threadIdx.x == 0) {
@@ -46,21 +46,18 @@ static void *data_or_null(const ic_tensor *t) { return t ? t->data : NULL; }
 
 template <typename T>
 static ic_status run(ic_kctx *c, int64_t left, int64_t right, double eps) {
-  int64_t t = (right + 31) / 32 * 32;
-  if (t < 32) t = 32;
-  if (t > IC_CU_THREADS) t = IC_CU_THREADS;
-  ln_rows<T><<<ic_cu_row_blocks(left), (unsigned)t, 0, ic_cu_stream(c)>>>(
+  ln_rows<T><<<ic_cuda_row_blocks(left), ic_cuda_row_threads(right), 0, ic_cuda_stream(c)>>>(
       (const T *)ic_in(c, IN_X, 0)->data, (T *)ic_out(c, OUT_Y, 0)->data,
       (T *)data_or_null(ic_out(c, OUT_MEAN, 0)), (T *)data_or_null(ic_out(c, OUT_VAR, 0)),
       (const T *)data_or_null(ic_in(c, IN_SCALE, 0)), (const T *)data_or_null(ic_in(c, IN_BIAS, 0)),
       left, right, eps);
-  return ic_cu_launched(c, "ln_rows");
+  return ic_cuda_launched(c, "ln_rows");
 }
 
 extern "C" ic_status ic_cuda_layer_norm(ic_kctx *c) {
   const ln_attrs *a = (const ln_attrs *)c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0);
-  ic_status st = ic_cu_need_env(c, false);
+  ic_status st = ic_cuda_need_env(c, false);
   if (st) return st;
   const int64_t left = ic_numel((int)a->begin_norm_axis, x->dims);
   const int64_t right = ic_numel(x->ndim - (int)a->begin_norm_axis, x->dims + a->begin_norm_axis);

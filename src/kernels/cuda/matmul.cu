@@ -1,7 +1,7 @@
 /* matmul (v1) on the GPU: Paddle's v1 batching (equal batch counts, or one side a plain
  * matrix that meets every batch) as one strided-batched cuBLAS product (see cpu/matmul.c). */
 #include "kernels/cpu/matmul.h"
-#include "kernels/cuda/cudautil.h"
+#include "kernels/cuda/cuda_kit.cuh"
 #include "kernels/cuda/cugemm.h"
 
 extern "C" ic_status ic_cuda_matmul(ic_kctx *c) {

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "kernels/cpu/matmul_v2.h"
-#include "kernels/cuda/cudautil.h"
+#include "kernels/cuda/cuda_kit.cuh"
 #include "kernels/cuda/cugemm.h"
 
 /* Batch geometry for the pointer kernel, passed by value. */
@@ -19,7 +19,7 @@ typedef struct bgeom {
 
 __global__ void fill_pointers(bgeom g, int64_t count, const char *x, const char *y, char *o,
                               const void **px, const void **py, void **po) {
-  IC_CU_FOR(b, count) {
+  IC_CUDA_FOR(b, count) {
     int64_t rest = b, xo = 0, yo = 0;
     for (int i = g.nb - 1; i >= 0; i--) {
       const int64_t idx = rest % g.ob[i];
@@ -55,8 +55,8 @@ extern "C" ic_status ic_cuda_matmul_v2(ic_kctx *c) {
   const size_t es = ic_dtype_size(x->dtype);
   if (g.k == 0) {
     /* Nothing to sum: Out is zeros, whatever the pairing. */
-    return ic_cu_check(c, cudaMemsetAsync(out->data, 0, (size_t)(p.ocount * os) * es,
-                                          ic_cu_stream(c)),
+    return ic_cuda_check(c, cudaMemsetAsync(out->data, 0, (size_t)(p.ocount * os) * es,
+                                          ic_cuda_stream(c)),
                        "cudaMemsetAsync of Out");
   }
   bgeom bg;
@@ -74,12 +74,12 @@ extern "C" ic_status ic_cuda_matmul_v2(ic_kctx *c) {
   bg.ys = ys * (int64_t)es;
   bg.os = os * (int64_t)es;
   void *ptrs = NULL;
-  if ((st = ic_cu_scratch(c, 3 * (size_t)p.ocount * sizeof(void *), &ptrs))) return st;
+  if ((st = ic_cuda_scratch(c, 3 * (size_t)p.ocount * sizeof(void *), &ptrs))) return st;
   const void **px = (const void **)ptrs, **py = px + p.ocount;
   void **po = (void **)(py + p.ocount);
-  fill_pointers<<<ic_cu_blocks(p.ocount), IC_CU_THREADS, 0, ic_cu_stream(c)>>>(
+  fill_pointers<<<ic_cuda_blocks(p.ocount), IC_CUDA_THREADS, 0, ic_cuda_stream(c)>>>(
       bg, p.ocount, (const char *)x->data, (const char *)y->data, (char *)out->data, px, py, po);
-  st = ic_cu_launched(c, "fill_pointers");
+  st = ic_cuda_launched(c, "fill_pointers");
   if (!st) st = ic_cugemm_pointers(c, &g, px, py, po, p.ocount);
-  return ic_cu_scratch_free(c, ptrs, st);
+  return ic_cuda_scratch_free(c, ptrs, st);
 }

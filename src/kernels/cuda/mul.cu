@@ -1,6 +1,6 @@
 /* mul on the GPU: one cuBLAS product of the flattened X and Y (see cpu/mul.c). */
 #include "kernels/cpu/mul.h"
-#include "kernels/cuda/cudautil.h"
+#include "kernels/cuda/cuda_kit.cuh"
 #include "kernels/cuda/cugemm.h"
 
 static int64_t prod(const int64_t *d, int64_t from, int64_t to) {

@@ -9,7 +9,7 @@
  * group is reduced) or when there are few outputs; otherwise one thread per output, so that
  * neighbouring threads read neighbouring kept elements. */
 #include "kernels/cpu/reduce.h"
-#include "kernels/cuda/cudautil.h"
+#include "kernels/cuda/cuda_kit.cuh"
 #include "kernels/cuda/cureduce.h"
 
 /* The geometry in the form the kernels walk: kept groups (Out's index, row-major) and reduced
@@ -125,7 +125,7 @@ __global__ void reduce_blocks(rplan p, const void *x, void *out) {
     for (int64_t r = threadIdx.x; r < p.count; r += blockDim.x) {
       a = P::combine(a, P::load(p, x, base + red_off(p, r)));
     }
-    a = ic_cu_block_reduce(a, [](acc u, acc v) { return P::combine(u, v); }, shared);
+    a = ic_cuda_block_reduce(a, [](acc u, acc v) { return P::combine(u, v); }, shared);
     if (threadIdx.x == 0) P::store(p, out, o, a);
   }
 }
@@ -133,7 +133,7 @@ __global__ void reduce_blocks(rplan p, const void *x, void *out) {
 template <class P>
 __global__ void reduce_threads(rplan p, const void *x, void *out) {
   typedef typename P::acc acc;
-  IC_CU_FOR(o, p.out_n) {
+  IC_CUDA_FOR(o, p.out_n) {
     const int64_t base = kept_off(p, o);
     acc a = P::init();
     for (int64_t r = 0; r < p.count; r++) a = P::combine(a, P::load(p, x, base + red_off(p, r)));
@@ -143,23 +143,21 @@ __global__ void reduce_threads(rplan p, const void *x, void *out) {
 
 template <class P>
 static ic_status launch(ic_kctx *c, const rplan &p, bool per_block, const void *x, void *out) {
-  cudaStream_t s = ic_cu_stream(c);
+  cudaStream_t s = ic_cuda_stream(c);
   if (per_block) {
-    int64_t t = (p.count + 31) / 32 * 32;
-    if (t < 32) t = 32;
-    if (t > IC_CU_THREADS) t = IC_CU_THREADS;
-    reduce_blocks<P><<<ic_cu_row_blocks(p.out_n), (unsigned)t, 0, s>>>(p, x, out);
-    return ic_cu_launched(c, "reduce_blocks");
+    reduce_blocks<P><<<ic_cuda_row_blocks(p.out_n), ic_cuda_row_threads(p.count), 0, s>>>(p, x,
+                                                                                       out);
+    return ic_cuda_launched(c, "reduce_blocks");
   }
-  reduce_threads<P><<<ic_cu_blocks(p.out_n), IC_CU_THREADS, 0, s>>>(p, x, out);
-  return ic_cu_launched(c, "reduce_threads");
+  reduce_threads<P><<<ic_cuda_blocks(p.out_n), IC_CUDA_THREADS, 0, s>>>(p, x, out);
+  return ic_cuda_launched(c, "reduce_threads");
 }
 
 ic_status ic_cureduce_run(ic_kctx *c) {
   const ic_reduce_attrs *a = (const ic_reduce_attrs *)c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *out = ic_out(c, 0, 0);
-  ic_status st = ic_cu_need_env(c, false);
+  ic_status st = ic_cuda_need_env(c, false);
   if (st) return st;
   ic_reduce_geom g;
   if ((st = ic_reduce_geometry(c, &g))) return st;

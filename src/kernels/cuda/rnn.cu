@@ -2,7 +2,8 @@
  * and direction, the input projection X * W_ih^T of all T * B rows is one cuBLAS product and
  * a kernel adds both biases (in Paddle's order); each step adds h * W_hh^T with a second
  * product (beta 1) and one fused kernel applies the cell to the batch. The cell uses Paddle's
- * sigmoid and tanh through exp, with every multiply and add rounded separately as on the CPU;
+ * sigmoid and tanh through exp, with every multiply and add rounded separately as on the CPU
+ * (-fmad=false);
  * only the device's exp and the GEMM's summation order can differ in the last bits.
  *
  * SequenceLength stays on the device: step t of sequence b runs when t < len[b], else Out is
@@ -10,9 +11,8 @@
  * [0, seq_len]; that needs the values on the host, so here such a length simply acts as its
  * clamp (negative: nothing runs; beyond seq_len: every step runs). */
 #include "kernels/cpu/rnn.h"
-#include "kernels/cuda/cudautil.h"
+#include "kernels/cuda/cuda_kit.cuh"
 #include "kernels/cuda/cugemm.h"
-#include "kernels/cuda/rn.h"
 
 enum { IN_INPUT, IN_PRESTATE, IN_WEIGHTS, IN_SEQLEN };
 enum { OUT_OUT, OUT_STATE };
@@ -22,18 +22,18 @@ static __device__ inline double exp_t(double v) { return exp(v); }
 
 template <typename T>
 static __device__ inline T sigm(T v) {
-  return (T)1 / add_rn((T)1, exp_t(-v));
+  return (T)1 / ((T)1 + exp_t(-v));
 }
 template <typename T>
 static __device__ inline T tanh_exp(T v) {
-  return sub_rn((T)2 / add_rn((T)1, exp_t(mul_rn((T)-2, v))), (T)1);
+  return (T)2 / ((T)1 + exp_t((T)-2 * v)) - (T)1;
 }
 
 template <typename T>
 __global__ void add_bias(T *g, int64_t rows, int64_t n, const T *bi, const T *bh) {
-  IC_CU_FOR(k, rows * n) {
+  IC_CUDA_FOR(k, rows * n) {
     const int64_t j = k % n;
-    g[k] = add_rn(add_rn(g[k], bi[j]), bh[j]);
+    g[k] = (g[k] + bi[j]) + bh[j];
   }
 }
 
@@ -42,7 +42,7 @@ __global__ void add_bias(T *g, int64_t rows, int64_t n, const T *bi, const T *bh
 template <typename T>
 __global__ void lstm_step(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B, int64_t H,
                           int64_t t, const void *len, bool len64) {
-  IC_CU_FOR(k, B * H) {
+  IC_CUDA_FOR(k, B * H) {
     const int64_t b = k / H, j = k % H;
     int64_t lb = t + 1;
     if (len) lb = len64 ? ((const int64_t *)len)[b] : (int64_t)((const int32_t *)len)[b];
@@ -54,8 +54,8 @@ __global__ void lstm_step(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B
     const T *gb = g + b * 4 * H;
     const T ig = sigm(gb[j]), fg = sigm(gb[H + j]);
     const T cand = tanh_exp(gb[2 * H + j]), og = sigm(gb[3 * H + j]);
-    const T cn = add_rn(mul_rn(cand, ig), mul_rn(c[k], fg));
-    const T hn = mul_rn(og, tanh_exp(cn));
+    const T cn = cand * ig + c[k] * fg;
+    const T hn = og * tanh_exp(cn);
     c[k] = cn;
     h[k] = hn;
     *o = hn;
@@ -65,7 +65,7 @@ __global__ void lstm_step(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B
 template <typename T>
 static ic_status run(ic_kctx *c) {
   const rnn_attrs *a = (const rnn_attrs *)c->attrs;
-  cudaStream_t s = ic_cu_stream(c);
+  cudaStream_t s = ic_cuda_stream(c);
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *len_t = ic_in(c, IN_SEQLEN, 0);
   const int64_t T_ = x->dims[0], B = x->dims[1], In = x->dims[2], H = a->hidden, L = a->layers;
   const int64_t D = a->bidirec ? 2 : 1, G = 4 * H;
@@ -82,7 +82,7 @@ static ic_status run(ic_kctx *c) {
   const size_t n_layer = (size_t)(T_ * B * D * H), n_bufs = L > 2 ? 2 : (size_t)(L - 1);
   void *scratch = NULL;
   ic_status st =
-      ic_cu_scratch(c, (n_gates + 2 * n_state + n_bufs * n_layer) * sizeof(T), &scratch);
+      ic_cuda_scratch(c, (n_gates + 2 * n_state + n_bufs * n_layer) * sizeof(T), &scratch);
   if (st) return st;
   T *gates = (T *)scratch, *h = gates + n_gates, *cst = h + n_state;
   T *bufs[2] = {cst + n_state, cst + n_state + (n_bufs > 1 ? n_layer : 0)};
@@ -110,12 +110,12 @@ static ic_status run(ic_kctx *c) {
       proj.ldc = G;
       proj.alpha = 1.0;
       if ((st = ic_cugemm_strided(c, &proj, in, 0, w_ih, 0, gates, 0, 1))) break;
-      add_bias<T><<<ic_cu_blocks(T_ * B * G), IC_CU_THREADS, 0, s>>>(gates, T_ * B, G, b_ih, b_hh);
-      if ((st = ic_cu_launched(c, "add_bias"))) break;
-      if ((st = ic_cu_check(c, cudaMemcpyAsync(h, (const T *)init_h->data + row, state_bytes,
+      add_bias<T><<<ic_cuda_blocks(T_ * B * G), IC_CUDA_THREADS, 0, s>>>(gates, T_ * B, G, b_ih, b_hh);
+      if ((st = ic_cuda_launched(c, "add_bias"))) break;
+      if ((st = ic_cuda_check(c, cudaMemcpyAsync(h, (const T *)init_h->data + row, state_bytes,
                                                cudaMemcpyDeviceToDevice, s),
                             "cudaMemcpyAsync of init_h")) ||
-          (st = ic_cu_check(c, cudaMemcpyAsync(cst, (const T *)init_c->data + row, state_bytes,
+          (st = ic_cuda_check(c, cudaMemcpyAsync(cst, (const T *)init_c->data + row, state_bytes,
                                                cudaMemcpyDeviceToDevice, s),
                             "cudaMemcpyAsync of init_c"))) {
         break;
@@ -137,15 +137,15 @@ static ic_status run(ic_kctx *c) {
         T *o_t = dst + t * B * D * H + d * H;
         /* Rows whose sequence has ended get a product too; the step ignores them. */
         if ((st = ic_cugemm_strided(c, &rec, h, 0, w_hh, 0, g_t, 0, 1))) break;
-        lstm_step<T><<<ic_cu_blocks(B * H), IC_CU_THREADS, 0, s>>>(g_t, h, cst, o_t, D * H, B, H,
+        lstm_step<T><<<ic_cuda_blocks(B * H), IC_CUDA_THREADS, 0, s>>>(g_t, h, cst, o_t, D * H, B, H,
                                                                    t, len, len64);
-        if ((st = ic_cu_launched(c, "lstm_step"))) break;
+        if ((st = ic_cuda_launched(c, "lstm_step"))) break;
       }
       if (st) break;
-      if ((st = ic_cu_check(c, cudaMemcpyAsync((T *)last_h->data + row, h, state_bytes,
+      if ((st = ic_cuda_check(c, cudaMemcpyAsync((T *)last_h->data + row, h, state_bytes,
                                                cudaMemcpyDeviceToDevice, s),
                             "cudaMemcpyAsync to last_h")) ||
-          (st = ic_cu_check(c, cudaMemcpyAsync((T *)last_c->data + row, cst, state_bytes,
+          (st = ic_cuda_check(c, cudaMemcpyAsync((T *)last_c->data + row, cst, state_bytes,
                                                cudaMemcpyDeviceToDevice, s),
                             "cudaMemcpyAsync to last_c"))) {
         break;
@@ -154,11 +154,11 @@ static ic_status run(ic_kctx *c) {
     in = dst;
     in_size = D * H;
   }
-  return ic_cu_scratch_free(c, scratch, st);
+  return ic_cuda_scratch_free(c, scratch, st);
 }
 
 extern "C" ic_status ic_cuda_rnn(ic_kctx *c) {
-  ic_status st = ic_cu_need_env(c, true);
+  ic_status st = ic_cuda_need_env(c, true);
   if (st) return st;
   return ic_in(c, IN_INPUT, 0)->dtype == IC_FP64 ? run<double>(c) : run<float>(c);
 }

@@ -7,7 +7,7 @@
  * reductions; any other axis runs one thread per (outer, inner) column, which reads
  * neighbouring columns at once. */
 #include "kernels/cpu/softmax.h"
-#include "kernels/cuda/cudautil.h"
+#include "kernels/cuda/cuda_kit.cuh"
 
 static __device__ inline float exp_t(float v) { return expf(v); }
 static __device__ inline double exp_t(double v) { return exp(v); }
@@ -28,7 +28,7 @@ __global__ void softmax_rows(const T *x, T *y, int64_t rows, int64_t n) {
     T *yr = y + r * n;
     T m = xr[0];
     for (int64_t i = threadIdx.x; i < n; i += blockDim.x) m = max_nan(m, xr[i]);
-    m = ic_cu_block_reduce(m, [](T a, T b) { return max_nan(a, b); }, smax);
+    m = ic_cuda_block_reduce(m, [](T a, T b) { return max_nan(a, b); }, smax);
     double s = 0;
     for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
       const T d = xr[i] - m;
@@ -36,7 +36,7 @@ __global__ void softmax_rows(const T *x, T *y, int64_t rows, int64_t n) {
       yr[i] = e;
       s += (double)e;
     }
-    s = ic_cu_block_reduce(s, [](double a, double b) { return a + b; }, ssum);
+    s = ic_cuda_block_reduce(s, [](double a, double b) { return a + b; }, ssum);
     for (int64_t i = threadIdx.x; i < n; i += blockDim.x) yr[i] = (T)((double)yr[i] / s);
   }
 }
@@ -44,7 +44,7 @@ __global__ void softmax_rows(const T *x, T *y, int64_t rows, int64_t n) {
 template <typename T>
 __global__ void softmax_columns(const T *x, T *y, int64_t outer, int64_t n, int64_t inner) {
   const T lo = (T)-64;
-  IC_CU_FOR(col, outer * inner) {
+  IC_CUDA_FOR(col, outer * inner) {
     const int64_t o = col / inner, j = col % inner;
     const T *xc = x + o * n * inner + j;
     T *yc = y + o * n * inner + j;
@@ -69,30 +69,28 @@ __global__ void set_one(T *y) {
 template <typename T>
 static ic_status launch(ic_kctx *c, const ic_tensor *x, ic_tensor *y, int64_t outer, int64_t n,
                         int64_t inner) {
-  cudaStream_t s = ic_cu_stream(c);
+  cudaStream_t s = ic_cuda_stream(c);
   const T *xp = (const T *)x->data;
   T *yp = (T *)y->data;
   if (x->ndim == 0) {
     set_one<T><<<1, 32, 0, s>>>(yp);
-    return ic_cu_launched(c, "softmax set_one");
+    return ic_cuda_launched(c, "softmax set_one");
   }
   if (inner == 1) {
-    /* Threads: the row length rounded up to whole warps, at most IC_CU_THREADS. */
-    int64_t t = (n + 31) / 32 * 32;
-    if (t > IC_CU_THREADS) t = IC_CU_THREADS;
-    softmax_rows<T><<<ic_cu_row_blocks(outer), (unsigned)t, 0, s>>>(xp, yp, outer, n);
-    return ic_cu_launched(c, "softmax_rows");
+    softmax_rows<T><<<ic_cuda_row_blocks(outer), ic_cuda_row_threads(n), 0, s>>>(xp, yp, outer,
+                                                                                n);
+    return ic_cuda_launched(c, "softmax_rows");
   }
-  softmax_columns<T><<<ic_cu_blocks(outer * inner), IC_CU_THREADS, 0, s>>>(xp, yp, outer, n,
+  softmax_columns<T><<<ic_cuda_blocks(outer * inner), IC_CUDA_THREADS, 0, s>>>(xp, yp, outer, n,
                                                                             inner);
-  return ic_cu_launched(c, "softmax_columns");
+  return ic_cuda_launched(c, "softmax_columns");
 }
 
 extern "C" ic_status ic_cuda_softmax(ic_kctx *c) {
   const softmax_attrs *a = (const softmax_attrs *)c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *y = ic_out(c, 0, 0);
-  ic_status st = ic_cu_need_env(c, false);
+  ic_status st = ic_cuda_need_env(c, false);
   if (st) return st;
   if (ic_numel(x->ndim, x->dims) == 0) return IC_OK;
   int64_t outer = 1, inner = 1, n = 1;

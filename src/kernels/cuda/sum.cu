@@ -1,7 +1,7 @@
 /* sum (add_n) on the GPU: Out = X[0] + X[1] + ... per element, left to right in X's own type
  * as the CPU kernel adds (so float results are bitwise the CPU's; integers wrap). Inputs go
  * to the kernel in chunks of pointers passed by value; later chunks add onto Out. */
-#include "kernels/cuda/cudautil.h"
+#include "kernels/cuda/cuda_kit.cuh"
 
 #define CHUNK 16
 
@@ -14,7 +14,7 @@ typedef struct chunk {
  * without undefined behaviour). */
 template <typename T, typename U>
 __global__ void add_chunk(T *out, chunk ch, bool first, int64_t n) {
-  IC_CU_FOR(k, n) {
+  IC_CUDA_FOR(k, n) {
     int j = 0;
     U acc;
     if (first) {
@@ -35,8 +35,8 @@ static ic_status run(ic_kctx *c, int64_t n) {
   for (size_t i = 0; i < nin; i += CHUNK) {
     chunk ch = {};
     for (size_t j = i; j < nin && j < i + CHUNK; j++) ch.x[ch.n++] = ic_in(c, 0, j)->data;
-    add_chunk<T, U><<<ic_cu_blocks(n), IC_CU_THREADS, 0, ic_cu_stream(c)>>>(out, ch, i == 0, n);
-    ic_status st = ic_cu_launched(c, "add_chunk");
+    add_chunk<T, U><<<ic_cuda_blocks(n), IC_CUDA_THREADS, 0, ic_cuda_stream(c)>>>(out, ch, i == 0, n);
+    ic_status st = ic_cuda_launched(c, "add_chunk");
     if (st) return st;
   }
   return IC_OK;
@@ -45,14 +45,14 @@ static ic_status run(ic_kctx *c, int64_t n) {
 extern "C" ic_status ic_cuda_sum(ic_kctx *c) {
   const ic_tensor *x0 = ic_in(c, 0, 0);
   ic_tensor *out = ic_out(c, 0, 0);
-  ic_status st = ic_cu_need_env(c, false);
+  ic_status st = ic_cuda_need_env(c, false);
   if (st) return st;
   const int64_t n = ic_numel(x0->ndim, x0->dims);
   if (n == 0) return IC_OK;
   if (c->in[0].n == 1) {
-    return ic_cu_check(c,
+    return ic_cuda_check(c,
                        cudaMemcpyAsync(out->data, x0->data, (size_t)n * ic_dtype_size(x0->dtype),
-                                       cudaMemcpyDeviceToDevice, ic_cu_stream(c)),
+                                       cudaMemcpyDeviceToDevice, ic_cuda_stream(c)),
                        "cudaMemcpyAsync of X[0] to Out");
   }
   switch (x0->dtype) {
