@@ -177,8 +177,10 @@ END_TEST
 
 START_TEST(bn_bad_inputs) {
   bn_case k = bn_infer(4, TU_DIMS(2, 3, 4, 5), false);
-  ic_tensor *in[5] = {rand_as(IC_FP32, 4, k.dims, 1, -1, 1), rand_as(IC_FP32, 1, TU_DIMS(4), 2, 0, 1),
-                      rand_as(IC_FP32, 1, TU_DIMS(3), 3, 0, 1), rand_as(IC_FP32, 1, TU_DIMS(3), 4, 0, 1),
+  ic_tensor *in[5] = {rand_as(IC_FP32, 4, k.dims, 1, -1, 1),
+                      rand_as(IC_FP32, 1, TU_DIMS(4), 2, 0, 1),
+                      rand_as(IC_FP32, 1, TU_DIMS(3), 3, 0, 1),
+                      rand_as(IC_FP32, 1, TU_DIMS(3), 4, 0, 1),
                       rand_as(IC_FP32, 1, TU_DIMS(3), 5, 0, 1)};
   ic_builder *b = bn_program(&k);
   ic_program *p;

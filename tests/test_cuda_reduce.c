@@ -28,7 +28,9 @@ typedef struct rcase {
   int out_dtype;       /* NO_ATTR: leave it out */
 } rcase;
 
-#define DIM(...) sizeof((const int32_t[]){__VA_ARGS__}) / sizeof(int32_t), (const int32_t[]){__VA_ARGS__}
+#define DIM(...)                                             \
+  sizeof((const int32_t[]){__VA_ARGS__}) / sizeof(int32_t), \
+      (const int32_t[]) { __VA_ARGS__ }
 #define NODIM 0, NULL
 
 static ic_builder *reduce_program(const rcase *rc, const ic_tensor *x) {
@@ -354,7 +356,9 @@ START_TEST(sum_inputs) {
   for (int d = 0; d < 4; d++) {
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
       ic_tensor *xs[SUM_MAX];
-      for (size_t i = 0; i < counts[c]; i++) xs[i] = mu_rand(k_dts[d], 3, TU_DIMS(3, 1, 7), 700 + i);
+      for (size_t i = 0; i < counts[c]; i++) {
+        xs[i] = mu_rand(k_dts[d], 3, TU_DIMS(3, 1, 7), 700 + i);
+      }
       sum_status(counts[c], xs, err, sizeof err, true);
       for (size_t i = 0; i < counts[c]; i++) ic_tensor_destroy(xs[i]);
     }

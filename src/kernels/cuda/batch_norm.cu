@@ -2,8 +2,9 @@
  *
  * Inference (global statistics): a = Scale / sqrt(Variance + eps) and b = Bias - Mean * a per
  * channel in double, rounded to X's type, then y = x * a + b in X's type (no fused
- * multiply-add: the CUDA sources build with -fmad=false): bitwise the CPU's result. MeanOut/VarianceOut share Mean/Variance and
- * SavedMean/SavedVariance stay empty, as on the CPU.
+ * multiply-add: the CUDA sources build with -fmad=false): bitwise the CPU's result.
+ * MeanOut/VarianceOut share Mean/Variance and SavedMean/SavedVariance stay empty, as on the
+ * CPU.
  *
  * Training: one block per channel takes the batch mean and biased variance in double (two
  * passes, as the CPU; only the summation order differs), updates the running statistics with
@@ -51,7 +52,9 @@ __global__ void bn_stats(const T *x, int64_t N, int64_t C, int64_t S, bool nhwc,
   const auto add = [](double u, double v) { return u + v; };
   for (int64_t ch = blockIdx.x; ch < C; ch += gridDim.x) {
     double s = 0;
-    for (int64_t r = threadIdx.x; r < cnt; r += blockDim.x) s += (double)x[chan_index(r, ch, C, S, nhwc)];
+    for (int64_t r = threadIdx.x; r < cnt; r += blockDim.x) {
+      s += (double)x[chan_index(r, ch, C, S, nhwc)];
+    }
     const double mean = ic_cuda_block_reduce(s, add, shared) / (double)cnt;
     double v = 0;
     for (int64_t r = threadIdx.x; r < cnt; r += blockDim.x) {

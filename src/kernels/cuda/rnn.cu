@@ -62,6 +62,16 @@ __global__ void lstm_step(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B
   }
 }
 
+/* A device-to-device copy of a state (nothing for an empty batch, whose pointers may be
+ * NULL scratch). */
+static ic_status d2d(ic_kctx *c, void *dst, const void *src, size_t bytes, const char *what) {
+  if (bytes == 0) return IC_OK;
+  cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, ic_cuda_stream(c));
+  if (e == cudaSuccess) return IC_OK;
+  return ic_kfail(c, IC_ERR_DEVICE, "cudaMemcpyAsync of the state %s: %s", what,
+                  cudaGetErrorString(e));
+}
+
 template <typename T>
 static ic_status run(ic_kctx *c) {
   const rnn_attrs *a = (const rnn_attrs *)c->attrs;
@@ -110,14 +120,11 @@ static ic_status run(ic_kctx *c) {
       proj.ldc = G;
       proj.alpha = 1.0;
       if ((st = ic_cugemm_strided(c, &proj, in, 0, w_ih, 0, gates, 0, 1))) break;
-      add_bias<T><<<ic_cuda_blocks(T_ * B * G), IC_CUDA_THREADS, 0, s>>>(gates, T_ * B, G, b_ih, b_hh);
+      add_bias<T><<<ic_cuda_blocks(T_ * B * G), IC_CUDA_THREADS, 0, s>>>(gates, T_ * B, G, b_ih,
+                                                                          b_hh);
       if ((st = ic_cuda_launched(c, "add_bias"))) break;
-      if ((st = ic_cuda_check(c, cudaMemcpyAsync(h, (const T *)init_h->data + row, state_bytes,
-                                               cudaMemcpyDeviceToDevice, s),
-                            "cudaMemcpyAsync of init_h")) ||
-          (st = ic_cuda_check(c, cudaMemcpyAsync(cst, (const T *)init_c->data + row, state_bytes,
-                                               cudaMemcpyDeviceToDevice, s),
-                            "cudaMemcpyAsync of init_c"))) {
+      if ((st = d2d(c, h, (const T *)init_h->data + row, state_bytes, "init_h")) ||
+          (st = d2d(c, cst, (const T *)init_c->data + row, state_bytes, "init_c"))) {
         break;
       }
       ic_gemm rec = {};
@@ -137,17 +144,13 @@ static ic_status run(ic_kctx *c) {
         T *o_t = dst + t * B * D * H + d * H;
         /* Rows whose sequence has ended get a product too; the step ignores them. */
         if ((st = ic_cugemm_strided(c, &rec, h, 0, w_hh, 0, g_t, 0, 1))) break;
-        lstm_step<T><<<ic_cuda_blocks(B * H), IC_CUDA_THREADS, 0, s>>>(g_t, h, cst, o_t, D * H, B, H,
-                                                                   t, len, len64);
+        lstm_step<T><<<ic_cuda_blocks(B * H), IC_CUDA_THREADS, 0, s>>>(g_t, h, cst, o_t, D * H,
+                                                                       B, H, t, len, len64);
         if ((st = ic_cuda_launched(c, "lstm_step"))) break;
       }
       if (st) break;
-      if ((st = ic_cuda_check(c, cudaMemcpyAsync((T *)last_h->data + row, h, state_bytes,
-                                               cudaMemcpyDeviceToDevice, s),
-                            "cudaMemcpyAsync to last_h")) ||
-          (st = ic_cuda_check(c, cudaMemcpyAsync((T *)last_c->data + row, cst, state_bytes,
-                                               cudaMemcpyDeviceToDevice, s),
-                            "cudaMemcpyAsync to last_c"))) {
+      if ((st = d2d(c, (T *)last_h->data + row, h, state_bytes, "last_h")) ||
+          (st = d2d(c, (T *)last_c->data + row, cst, state_bytes, "last_c"))) {
         break;
       }
     }

@@ -35,7 +35,8 @@ static ic_status run(ic_kctx *c, int64_t n) {
   for (size_t i = 0; i < nin; i += CHUNK) {
     chunk ch = {};
     for (size_t j = i; j < nin && j < i + CHUNK; j++) ch.x[ch.n++] = ic_in(c, 0, j)->data;
-    add_chunk<T, U><<<ic_cuda_blocks(n), IC_CUDA_THREADS, 0, ic_cuda_stream(c)>>>(out, ch, i == 0, n);
+    add_chunk<T, U><<<ic_cuda_blocks(n), IC_CUDA_THREADS, 0, ic_cuda_stream(c)>>>(out, ch, i == 0,
+                                                                                  n);
     ic_status st = ic_cuda_launched(c, "add_chunk");
     if (st) return st;
   }
