@@ -54,7 +54,7 @@ static ic_program *branches(int width, int depth, int64_t n) {
       ic_builder_in(op, "X", prev);
       ic_builder_out(op, "Out", names[w]);
       if (!(d % 2)) ic_builder_attr_float(op, "scale", 0.5f + (float)w);
-      snprintf(prev, sizeof prev, "%s", names[w]);
+      strcpy(prev, names[w]);
     }
     ends[w] = names[w];
   }

@@ -64,6 +64,7 @@ ic_status tu_run_scope(const ic_program *p, ic_scope *scope, size_t n_feeds,
     o.mode = k_configs[c].mode;
     o.threads = k_configs[c].threads;
     o.serial = k_configs[c].serial;
+    o.fuse = false; /* rewrites change the last bits; they have tests of their own */
     ic_executor *e;
     ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
     ic_tensor **got = calloc(n_fetches + 1, sizeof *got);
@@ -203,11 +204,13 @@ void *tu_read_file(const char *path, size_t *n) {
   fseek(f, 0, SEEK_END);
   long sz = ftell(f);
   fseek(f, 0, SEEK_SET);
-  void *buf = malloc(sz > 0 ? (size_t)sz : 1);
+  /* One byte more, NUL: callers search text files with strstr. */
+  char *buf = malloc(sz > 0 ? (size_t)sz + 1 : 1);
   if (buf && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
     free(buf);
     buf = NULL;
   }
+  if (buf) buf[sz > 0 ? sz : 0] = '\0';
   fclose(f);
   if (buf && n) *n = (size_t)sz;
   return buf;

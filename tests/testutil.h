@@ -22,7 +22,7 @@ ic_tensor *tu_i64(int ndim, const int64_t *dims, const int64_t *v);
 ic_tensor *tu_rand_f32(int ndim, const int64_t *dims, uint64_t seed, float lo, float hi);
 
 /* Run block 0 of the program built by b with the given feeds and fetches in every executor
- * configuration there is (uncompiled; compiled with several thread counts once it exists),
+ * configuration (uncompiled; compiled serial and with 2 and 4 threads; rewrites off),
  * assert that all give bitwise-equal results, and return the uncompiled results in out.
  * Returns the status (the same in every configuration); on failure errbuf holds the
  * uncompiled executor's message. */
@@ -54,7 +54,7 @@ char *tu_tmpdir(void);
 void tu_rmtree(const char *path);
 /* Write bytes to a file; returns false on failure. */
 bool tu_write_file(const char *path, const void *data, size_t n);
-/* Read a whole file (malloc'd); NULL on failure. */
+/* Read a whole file (malloc'd, with a NUL after its n bytes); NULL on failure. */
 void *tu_read_file(const char *path, size_t *n);
 
 /* Run a suite built from the given TCase constructors; returns the process exit code. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/streams.h"
 #include "npy.h"
 #include "program/program.h"
 #include "scope/tensor.h"
@@ -174,5 +175,13 @@ int cli_exec_options(const cli_args *a, ic_options *o) {
     o->threads = (int)v;
   }
   if (cli_get(a, "--no-fuse")) o->fuse = false;
+  const char *dev = cli_get(a, "--device");
+  if (dev && ic_place_parse(dev, &o->device)) {
+    return cli_error(CLI_USAGE, "--device '%s': expected cpu, cuda:N or emu:N", dev);
+  }
+  const char *st = cli_get(a, "--streams");
+  if (st && !ic_stream_policy_parse(st, &o->streams)) {
+    return cli_error(CLI_USAGE, "--streams '%s': expected single, per-backend or per-operator", st);
+  }
   return CLI_OK;
 }

@@ -18,7 +18,9 @@
 #define CLI_EXEC_OPTS                                                                           \
   {"--mode", "compiled|uncompiled", false, "executor mode (default: ICORE_MODE or compiled)"},  \
   {"--threads", "N", false, "executor threads, 0 = one per core (default: ICORE_THREADS or 0)"}, \
-  {"--no-fuse", NULL, false, "no inference rewrites: compiled stays bitwise equal to uncompiled"}
+  {"--no-fuse", NULL, false, "no inference rewrites: compiled stays bitwise equal to uncompiled"}, \
+  {"--device", "PLACE", false, "cpu, cuda:N or emu:N (the emulated-stream test device)"},        \
+  {"--streams", "POLICY", false, "device stream policy: single, per-backend, per-operator"}
 
 typedef struct cli_model {
   ic_program *prog;

@@ -7,12 +7,15 @@
 #include <string.h>
 
 #include "cli_model.h"
+#include "device/device.h"
 #include "interp/interp.h"
 
 const cli_opt k_inspect_opts[] = {
     CLI_MODEL_OPTS,
     {"--dot", "FILE", false, "write the dependency DAG as a Graphviz DOT file"},
     {"--no-fuse", NULL, false, "no inference rewrites"},
+    {"--device", "PLACE", false, "plan for cpu, cuda:N or emu:N: streams and events shown"},
+    {"--streams", "POLICY", false, "device stream policy: single, per-backend, per-operator"},
 };
 const size_t k_n_inspect_opts = sizeof k_inspect_opts / sizeof k_inspect_opts[0];
 
@@ -22,6 +25,7 @@ static const char *kind_name(ic_pvar_kind k) {
     case IC_PV_PERSIST: return "param";
     case IC_PV_EXTERNAL: return "external";
     case IC_PV_HOLDER: return "holder";
+    case IC_PV_CACHED: return "cached";
   }
   return "?";
 }
@@ -61,7 +65,9 @@ int cmd_inspect(const cli_args *a) {
   ic_options o;
   int rc = cli_exec_options(a, &o);
   if (rc) return rc;
+  static const char *const where_names[] = {"host", "device", "h2d", "d2h"};
   cli_model m;
+  struct ic_device *dev = NULL; /* for a plan built without running */
   ic_executor *e = NULL;
   ic_tensor **out = NULL;
   if ((rc = cli_model_open(a, false, &m))) goto done;
@@ -95,7 +101,13 @@ int cmd_inspect(const cli_args *a) {
       goto done;
     }
     for (size_t i = 0; i < nf; i++) fn[i] = ic_program_feed_target(m.prog, i);
-    ic_plan_options po = {.gc = o.gc, .sequential = o.sequential};
+    ic_plan_options po = {.gc = o.gc, .sequential = o.sequential, .streams = o.streams};
+    if (o.device.kind != IC_PLACE_CPU && ic_device_open(o.device, &dev, &err)) {
+      free(fn);
+      rc = cli_error(CLI_FAIL, "%s", err.msg);
+      goto done;
+    }
+    po.device = dev;
     ic_status st = ic_plan_build(m.prog, nf, fn, m.n_fetches, m.fetch_names, &po, &built, &err);
     free(fn);
     if (st) {
@@ -115,6 +127,11 @@ print:
          p->stats.edges, p->stats.implicit_edges);
   printf("critical path: %zu instructions; maximum width: %zu\n", p->stats.critical_path,
          p->stats.max_width);
+  if (p->device) {
+    char pl[32];
+    printf("device %s: %u streams, %u events\n", ic_place_name(p->device->place, pl, sizeof pl),
+           p->n_streams, p->n_events);
+  }
   printf("\ninstructions:\n");
   for (size_t i = 0; i < p->n_instrs; i++) {
     const ic_instr *in = &p->instrs[i];
@@ -127,7 +144,15 @@ print:
     for (uint32_t k = 0; k < in->n_succ; k++) {
       printf(" %u%s", in->succ[k], in->succ_kind[k] == IC_EDGE_IMPLICIT ? "*" : "");
     }
-    printf("]%s\n", in->priority ? " priority set" : "");
+    printf("]%s", in->priority ? " priority set" : "");
+    if (p->device) {
+      printf(" {%s", where_names[in->where]);
+      if (in->stream >= 0) printf(" stream %d", in->stream);
+      if (in->records) printf(", records");
+      for (uint32_t k = 0; k < in->n_waits; k++) printf("%s%u", k ? "," : ", waits on ", in->waits[k]);
+      printf("}");
+    }
+    printf("\n");
   }
   printf("  (* = implicit edge)\n\nvariables: name, kind, first write, last use, releases%s\n",
          run ? ", shape" : "");
@@ -156,6 +181,7 @@ print:
   }
   if (!run) ic_plan_destroy((ic_plan *)p);
 done:
+  if (dev) dev->v->destroy(dev);
   for (size_t i = 0; out && i < m.n_fetches; i++) ic_tensor_destroy(out[i]);
   free(out);
   ic_executor_destroy(e);

@@ -91,6 +91,33 @@ const char *ic_dtype_name(int dtype);
 #define IC_MAX_RANK 9
 
 /* ----------------------------------------------------------------------------------------
+ * Places: where instructions run and tensors live.
+ * -------------------------------------------------------------------------------------- */
+typedef enum ic_place_kind {
+  IC_PLACE_CPU = 0,
+  IC_PLACE_CUDA = 1,     /* an NVIDIA GPU (icore built with CUDA) */
+  IC_PLACE_EMULATED = 2  /* the emulated-stream device: "device" kernels on CPU threads with real
+                            stream semantics, for testing multi-stream plans without a GPU */
+} ic_place_kind;
+
+typedef struct ic_place {
+  ic_place_kind kind;
+  int index;           /* device ordinal; 0 for the CPU */
+} ic_place;
+
+/* Parse "cpu", "cuda:N" or "emu:N" (N defaults to 0). */
+ic_status ic_place_parse(const char *s, ic_place *out);
+/* "cpu", "cuda:0", "emu:1" into buf; returns buf. */
+const char *ic_place_name(ic_place p, char *buf, size_t len);
+
+/* Stream assignment policies for device instructions. */
+typedef enum ic_stream_policy {
+  IC_STREAMS_SINGLE = 0,       /* one compute stream */
+  IC_STREAMS_PER_BACKEND = 1,  /* compute, host-to-device copies, device-to-host copies */
+  IC_STREAMS_PER_OPERATOR = 2  /* the fewest streams that let independent device ops overlap */
+} ic_stream_policy;
+
+/* ----------------------------------------------------------------------------------------
  * Tensors
  * -------------------------------------------------------------------------------------- */
 typedef struct ic_tensor ic_tensor;
@@ -211,9 +238,13 @@ typedef struct ic_options {
   bool fuse;           /* allow inference rewrites such as conv+bn folding (ICORE_FUSE) */
   uint64_t seed;       /* seed of random ops whose `seed` attribute is 0 (ICORE_SEED) */
   bool profile;        /* record one span per instruction of each compiled run (ICORE_PROFILE) */
+  ic_place device;     /* where device instructions run; CPU = none (ICORE_DEVICE) */
+  ic_stream_policy streams; /* stream policy on a device (ICORE_STREAMS) */
+  bool cuda_graph;     /* capture a run as a CUDA graph and replay it (ICORE_CUDA_GRAPH) */
 } ic_options;
 
-/* Defaults: compiled, threads 0, gc on, cache 8, fuse on, everything else off. */
+/* Defaults: compiled, threads 0, gc on, cache 8, fuse on, device CPU, streams per-operator,
+ * everything else off. */
 void ic_options_default(ic_options *o);
 /* Override o from the ICORE_* environment variables; a malformed value is an error. */
 ic_status ic_options_from_env(ic_options *o, char *err, size_t errlen);

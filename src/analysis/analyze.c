@@ -73,6 +73,9 @@ static ic_status build_instr(builder *b, size_t idx, const ic_op *op) {
   ic_status st = ic_opdef_lookup(op, &in->def, b->err);
   if (st) return st;
   in->op = op;
+  in->where = p->seq.where ? p->seq.where[idx] : IC_WHERE_HOST;
+  in->dev_fn = p->seq.dev_fn ? p->seq.dev_fn[idx] : NULL;
+  in->stream = -1;
   in->attrs = ic_arena_alloc(p->arena, in->def->attrs_size ? in->def->attrs_size : 1);
   const ic_slot **ins = calloc(in->def->n_inputs + 1, sizeof *ins);
   const ic_slot **outs = calloc(in->def->n_outputs + 1, sizeof *outs);
@@ -226,6 +229,9 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
   if ((st = ic_opseq_build(prog, n_feeds, feed_names, n_fetches, fetch_names, &p->seq, err))) {
     goto fail;
   }
+  p->device = o->device;
+  if (o->fuse && (st = ic_opseq_fuse(&p->seq, prog, n_fetches, fetch_names, err))) goto fail;
+  if (o->device && (st = ic_opseq_place(&p->seq, prog, o->device, err))) goto fail;
   p->n_instrs = p->seq.n_ops;
   p->instrs = ic_arena_calloc(p->arena, p->n_instrs ? p->n_instrs : 1, sizeof *p->instrs);
   if (!p->instrs) {
@@ -251,11 +257,26 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
     uint32_t v = lookup(&b, fetch_names[i]);
     if (v != NONE) p->vars[v].keep = true;
   }
+  for (size_t i = 0; i < p->n_instrs; i++) {
+    const ic_instr *in = &p->instrs[i];
+    if (in->where != IC_WHERE_DEVICE && in->where != IC_WHERE_H2D) continue;
+    for (size_t k = 0; k < in->def->n_outputs; k++) {
+      for (uint32_t j = 0; j < in->out[k].n; j++) p->vars[in->out[k].vars[j]].on_device = true;
+    }
+  }
+  for (size_t i = 0; i < p->seq.n_cached + p->seq.n_derived; i++) {
+    const char *name = i < p->seq.n_cached ? p->seq.cached[i] : p->seq.derived[i - p->seq.n_cached];
+    uint32_t v = lookup(&b, name);
+    if (v == NONE) continue;
+    p->vars[v].kind = IC_PV_CACHED;
+    p->vars[v].keep = true;
+  }
   if ((st = check_holders(&b))) goto fail;
   classify(&b);
   mark_aliases(p);
   if (o->gc && (st = plan_releases(&b))) goto fail;
   if ((st = ic_plan_build_dag(p, o->sequential, err))) goto fail;
+  if (o->device && (st = ic_plan_streams(p, o->streams, err))) goto fail;
   ic_strmap_free(&b.index);
   p->stats.analysis_ms = now_ms() - t0;
   *out = p;

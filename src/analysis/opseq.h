@@ -7,6 +7,7 @@
 
 #include "common/arena.h"
 #include "common/err.h"
+#include "kernels/kernel.h"
 #include "program/program.h"
 
 typedef struct ic_opseq {
@@ -19,7 +20,35 @@ typedef struct ic_opseq {
   size_t n_fetch_cols;        /* columns of the fetch list */
   size_t *fetch_col;          /* requested fetch i -> its column */
   ic_arena *arena;            /* synthetic ops and the arrays above */
+  /* After ic_opseq_place (NULL before: everything on the host): */
+  const uint8_t *where;       /* per op: IC_WHERE_* */
+  ic_kernel_fn *dev_fn;       /* per op on the device: its device kernel */
+  size_t n_cached;            /* device copies of persistables, kept across runs */
+  const char **cached;
+  size_t n_derived;           /* constants computed from parameters (by ic_opseq_fuse's */
+  const char **derived;       /* ic_fold_bn ops), kept across runs like parameters */
 } ic_opseq;
+
+/* Where an op runs. */
+#define IC_WHERE_HOST 0
+#define IC_WHERE_DEVICE 1
+#define IC_WHERE_H2D 2
+#define IC_WHERE_D2H 3
+
+/* Inference rewrites: convolution + batch_norm / residual add / activation into one
+ * convolution (see fuse.c). Rewrites seq's ops. */
+ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
+                        const char *const *fetch_names, ic_err *err);
+
+struct ic_device;
+
+/* Place every op on the host or the device (an op runs on the device when the device has a
+ * kernel for it; views follow their input), and insert memcpy_h2d / memcpy_d2h ops where a
+ * value crosses places. Host values keep their names; device values are NAME@PLACE
+ * ("x@cuda:0"). Values read only for their shape need no copy; values read for their
+ * contents by infer (shape tensors) are always brought to the host. Rewrites seq's ops. */
+ic_status ic_opseq_place(ic_opseq *seq, const ic_program *p, const struct ic_device *dev,
+                         ic_err *err);
 
 ic_status ic_opseq_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,
                          size_t n_fetches, const char *const *fetch_names, ic_opseq *out,

@@ -18,7 +18,9 @@ typedef enum ic_pvar_kind {
   IC_PV_TEMP = 0,     /* a temporary: local to the run, written before it is read */
   IC_PV_PERSIST = 1,  /* a persistable: the caller's scope variable itself */
   IC_PV_EXTERNAL = 2, /* read before any op writes it: a local copy sharing the scope's tensor */
-  IC_PV_HOLDER = 3    /* the feed or fetch list */
+  IC_PV_HOLDER = 3,   /* the feed or fetch list */
+  IC_PV_CACHED = 4    /* a parameter's device copy, or a constant derived from parameters:
+                         kept across runs, recomputed only when its sources change */
 } ic_pvar_kind;
 
 typedef struct ic_pvar {
@@ -29,6 +31,9 @@ typedef struct ic_pvar {
   uint32_t n_uses;           /* instructions that release it (its refcount at run start) */
   int32_t first_write;       /* first instruction writing it, -1 if none */
   int32_t last_use;          /* last instruction (program order) using its buffer, -1 if none */
+  bool on_device;            /* lives in device memory */
+  uint32_t n_user_streams;   /* device variables: the streams of the instructions using it, */
+  const int32_t *user_streams; /* so that freeing it waits for each (stream-aware GC) */
 } ic_pvar;
 
 /* Variables of one slot, as indexes into the plan's variable table. */
@@ -40,6 +45,7 @@ typedef struct ic_islot {
 /* Edge kinds (successor classification). */
 #define IC_EDGE_DATA 0x01u     /* read-after-write, write-after-read or write-after-write */
 #define IC_EDGE_IMPLICIT 0x02u /* program order kept for random, stateful, comm or sequential ops */
+#define IC_EDGE_STREAM 0x04u   /* consecutive instructions of one stream, launched in order */
 
 typedef struct ic_instr {
   const ic_op *op;
@@ -57,6 +63,14 @@ typedef struct ic_instr {
   bool alias;                /* writes a variable it also reads: inputs are snapshotted */
   bool alone;                /* nothing can run beside it (roots and fetch ops aside): its
                                 kernel may use every thread of the executor */
+  /* Device plans only: */
+  uint8_t where;             /* IC_WHERE_HOST, _DEVICE, _H2D, _D2H */
+  ic_kernel_fn dev_fn;       /* the device kernel (IC_WHERE_DEVICE) */
+  int32_t stream;            /* its stream, -1 on the host */
+  bool records;              /* records an event after its work */
+  uint32_t n_waits;          /* events (of these producer instructions) it waits on first */
+  const uint32_t *waits;
+  const uint8_t *succ_sedge; /* per successor: IC_SEDGE_* (NULL in host plans) */
 } ic_instr;
 
 typedef struct ic_plan_stats {
@@ -83,17 +97,28 @@ typedef struct ic_plan {
   uint32_t fetch_holder;
   bool gc;                   /* built with GC on */
   ic_plan_stats stats;
+  const struct ic_device *device; /* the device of a device plan, NULL on the CPU */
+  uint32_t n_streams;        /* streams the plan uses */
+  uint32_t n_events;         /* instructions that record an event */
 } ic_plan;
 
 typedef struct ic_plan_options {
   bool gc;          /* compute release lists */
   bool sequential;  /* chain every instruction in program order */
+  const struct ic_device *device; /* place device-capable ops on it (NULL: all on the CPU) */
+  ic_stream_policy streams;       /* how device instructions get streams */
+  bool fuse;                      /* inference rewrites (conv + batch_norm + activation) */
 } ic_plan_options;
 
 ic_status ic_plan_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,
                         size_t n_fetches, const char *const *fetch_names,
                         const ic_plan_options *o, ic_plan **out, ic_err *err);
 void ic_plan_destroy(ic_plan *plan);
+
+/* ---- streams (devplan.c) ---- */
+
+/* Streams, events and stream-order edges for a device plan (after ic_plan_build_dag). */
+ic_status ic_plan_streams(ic_plan *plan, ic_stream_policy policy, ic_err *err);
 
 /* ---- dag.c ---- */
 

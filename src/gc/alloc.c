@@ -21,6 +21,8 @@ typedef struct free_node {
 } free_node;
 
 struct ic_allocator {
+  const ic_mem_ops *mem;      /* custom memory (a device's), or NULL for host memory */
+  void *mem_ctx;
   bool caching;
   bool hooked;                /* data from hooks, header from malloc */
   ic_alloc_hooks hooks;
@@ -51,6 +53,36 @@ static ic_allocator *make(bool caching, size_t max_cached) {
 }
 
 ic_allocator *ic_allocator_plain(void) { return make(false, 0); }
+
+ic_allocator *ic_allocator_custom(const ic_mem_ops *ops, void *ctx) {
+  ic_allocator *a = make(false, 0);
+  if (a) {
+    a->mem = ops;
+    a->mem_ctx = ctx;
+  }
+  return a;
+}
+
+void *ic_allocator_ctx(const ic_allocator *a) { return a ? a->mem_ctx : NULL; }
+
+/* A buffer of custom memory: the header on the host, the data wherever the memory lives. */
+static ic_buffer *custom_new(ic_allocator *a, size_t bytes) {
+  ic_buffer *b = malloc(sizeof *b);
+  if (!b) return NULL;
+  size_t cap = (bytes + 255) & ~(size_t)255;
+  b->data = a->mem->alloc(a->mem_ctx, cap ? cap : 256);
+  if (!b->data) {
+    free(b);
+    return NULL;
+  }
+  atomic_init(&b->refs, 1);
+  b->bytes = cap;
+  b->alloc = a;
+  b->bin = SIZE_MAX;
+  atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&a->system_allocs, 1, memory_order_relaxed);
+  return b;
+}
 ic_allocator *ic_allocator_caching(size_t max_cached) { return make(true, max_cached); }
 
 ic_allocator *ic_allocator_hooked(const ic_alloc_hooks *hooks) {
@@ -84,6 +116,7 @@ static void note_live(ic_allocator *a, size_t bytes) {
 
 static void allocator_free(ic_allocator *a) {
   ic_allocator_trim(a);
+  if (a->mem && a->mem->release) a->mem->release(a->mem_ctx);
   pthread_mutex_destroy(&a->lock);
   free(a);
 }
@@ -117,6 +150,11 @@ ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes) {
   if (a && a->hooked) return hooked_new(a, bytes);
   size_t cap = bytes ? bytes : 1, bin = SIZE_MAX;
   void *block = NULL;
+  if (a && a->mem) {
+    ic_buffer *b = custom_new(a, bytes);
+    if (b) note_live(a, b->bytes);
+    return b;
+  }
   if (a && a->caching) {
     bin = size_class(cap, &cap);
     if (bin >= N_BINS) return NULL;
@@ -165,6 +203,12 @@ void ic_buffer_release(ic_buffer *b) {
   atomic_fetch_sub(&a->live_bytes, cap);
   if (a->hooked) {
     a->hooks.free(a->hooks.ctx, b->data);
+    free(b);
+    unref(a);
+    return;
+  }
+  if (a->mem) {
+    a->mem->free(a->mem_ctx, b->data, cap);
     free(b);
     unref(a);
     return;

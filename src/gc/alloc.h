@@ -52,6 +52,16 @@ typedef struct ic_alloc_hooks {
  * allocating an output itself (an IC_SLOT_NO_BUFFER output it decides to fill) gets device
  * memory with the same calls as on the CPU. */
 ic_allocator *ic_allocator_hooked(const ic_alloc_hooks *hooks);
+/* Memory that is not host memory (a device's): buffers get a separate host header and their
+ * data from ops->alloc(ctx, bytes); the last release calls ops->free(ctx, data, bytes). */
+typedef struct ic_mem_ops {
+  void *(*alloc)(void *ctx, size_t bytes);
+  void (*free)(void *ctx, void *p, size_t bytes);
+  void (*release)(void *ctx); /* called once the allocator itself is gone (may be NULL) */
+} ic_mem_ops;
+ic_allocator *ic_allocator_custom(const ic_mem_ops *ops, void *ctx);
+/* The ctx a custom allocator was made with (NULL for host allocators). */
+void *ic_allocator_ctx(const ic_allocator *a);
 void ic_allocator_destroy(ic_allocator *a);
 /* A buffer of at least `bytes` bytes (uninitialized), refs = 1; NULL when out of memory.
  * a == NULL takes it straight from the system, untracked (tensors made by API users). */

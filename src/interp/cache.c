@@ -8,12 +8,11 @@
 
 #include "interp/interp.h"
 
-static const char k_place[] = "cpu";
-
-/* The names blob: feed names, then fetch names, each NUL-terminated, with counts up front. */
+/* The names blob: feed names, then fetch names, each NUL-terminated, with counts up front,
+ * then the place. */
 static char *names_blob(size_t n_feeds, const char *const *feed_names, size_t n_fetches,
-                        const char *const *fetch_names, size_t *len) {
-  size_t n = 2 * sizeof(uint64_t) + sizeof k_place;
+                        const char *const *fetch_names, const char *k_place, size_t *len) {
+  size_t n = 2 * sizeof(uint64_t) + strlen(k_place) + 1;
   for (size_t i = 0; i < n_feeds; i++) n += strlen(feed_names[i]) + 1;
   for (size_t i = 0; i < n_fetches; i++) n += strlen(fetch_names[i]) + 1;
   char *b = malloc(n);
@@ -31,7 +30,7 @@ static char *names_blob(size_t n_feeds, const char *const *feed_names, size_t n_
     memcpy(b + at, fetch_names[i], l);
     at += l;
   }
-  memcpy(b + at, k_place, sizeof k_place);
+  memcpy(b + at, k_place, strlen(k_place) + 1);
   *len = n;
   return b;
 }
@@ -54,7 +53,9 @@ ic_status ic_cache_get(ic_executor *e, const ic_program *p, size_t n_feeds,
                        const char *const *feed_names, size_t n_fetches,
                        const char *const *fetch_names, ic_cache_entry **entry, ic_err *err) {
   size_t len;
-  char *names = names_blob(n_feeds, feed_names, n_fetches, fetch_names, &len);
+  char place[32];
+  ic_place_name(e->opt.device, place, sizeof place);
+  char *names = names_blob(n_feeds, feed_names, n_fetches, fetch_names, place, &len);
   if (!names) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
   XXH64_hash_t seed = p->hash;
   uint64_t key = XXH64(names, len, seed);
@@ -71,7 +72,8 @@ ic_status ic_cache_get(ic_executor *e, const ic_program *p, size_t n_feeds,
   }
   e->misses++;
   ic_plan *plan;
-  ic_plan_options po = {.gc = e->opt.gc, .sequential = e->opt.sequential};
+  ic_plan_options po = {.gc = e->opt.gc, .sequential = e->opt.sequential, .device = e->dev,
+                        .streams = e->opt.streams, .fuse = e->opt.fuse};
   ic_status st = ic_plan_build(p, n_feeds, feed_names, n_fetches, fetch_names, &po, &plan, err);
   if (st) {
     free(names);

@@ -18,9 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "interp/interp.h"
-
-#define NONE UINT32_MAX
+#include "interp/run.h"
 
 uint64_t ic_now_ns(void) {
   struct timespec ts;
@@ -29,217 +27,17 @@ uint64_t ic_now_ns(void) {
 }
 
 /* ---------------------------------------------------------------------------------------
- * Run state: everything a run mutates, allocated on a plan's first run and reused.
+ * Scheduling
  * ------------------------------------------------------------------------------------- */
-struct ic_rstate {
-  ic_variable *vars;        /* local variables, one per plan variable */
-  ic_variable **varp;       /* the variable each index is bound to in this run */
-  ic_kslot *slots;          /* per instruction: its input slots, then its output slots */
-  ic_tensor **tptr;         /* backing arrays of slots[].t */
-  ic_variable **vptr;       /* backing arrays of slots[].vars */
-  size_t n_patch;           /* positions in tptr/vptr naming persistables, rebound per run */
-  uint32_t *patch_pos;
-  uint32_t *patch_var;
-  ic_kctx *ctx;             /* per instruction, filled once */
-  void **kstate;            /* per instruction kernel state (ic_opdef.free_state) */
-  ic_kslot **snap_slots;    /* per aliasing instruction: input slots over snapshots */
-  ic_tensor **snaps;        /* per aliasing instruction: its snapshot tensors */
-  size_t *n_snaps;
-  atomic_uint *deps;        /* remaining predecessors */
-  atomic_uint *refs;        /* remaining users before a variable is released */
-  uint32_t *heap;           /* ready instructions */
-  uint32_t *first_reader;   /* per variable: first instruction reading it, for messages */
-};
-
-void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
-  if (!rs) return;
-  for (size_t v = 0; rs->vars && v < plan->n_vars; v++) {
-    ic_variable_clear(&rs->vars[v]);
-    free(rs->vars[v].list);
-  }
-  for (size_t i = 0; rs->kstate && i < plan->n_instrs; i++) {
-    if (rs->kstate[i] && plan->instrs[i].def->free_state) {
-      plan->instrs[i].def->free_state(rs->kstate[i]);
-    }
-  }
-  for (size_t i = 0; rs->snap_slots && i < plan->n_instrs; i++) {
-    if (rs->snap_slots[i]) {
-      for (size_t k = 0; k < plan->instrs[i].def->n_inputs; k++) free((void *)rs->snap_slots[i][k].t);
-    }
-    free(rs->snap_slots[i]);
-    free(rs->snaps[i]);
-  }
-  free(rs->vars);
-  free(rs->varp);
-  free(rs->slots);
-  free(rs->tptr);
-  free(rs->vptr);
-  free(rs->patch_pos);
-  free(rs->patch_var);
-  free(rs->ctx);
-  free(rs->kstate);
-  free(rs->snap_slots);
-  free(rs->snaps);
-  free(rs->n_snaps);
-  free(rs->deps);
-  free(rs->refs);
-  free(rs->heap);
-  free(rs->first_reader);
-  free(rs);
-}
-
-static ic_status make_snapshots(ic_rstate *rs, const ic_instr *in, size_t i) {
-  size_t n = 0;
-  for (size_t k = 0; k < in->def->n_inputs; k++) n += in->in[k].n;
-  rs->snaps[i] = calloc(n ? n : 1, sizeof(ic_tensor));
-  rs->snap_slots[i] = calloc(in->def->n_inputs + 1, sizeof(ic_kslot));
-  if (!rs->snaps[i] || !rs->snap_slots[i]) return IC_ERR_OUT_OF_MEMORY;
-  rs->n_snaps[i] = n;
-  size_t at = 0;
-  for (size_t k = 0; k < in->def->n_inputs; k++) {
-    ic_kslot s = rs->ctx[i].in[k];
-    ic_tensor **t = calloc(s.n ? s.n : 1, sizeof *t);
-    if (!t) return IC_ERR_OUT_OF_MEMORY;
-    for (size_t j = 0; j < s.n; j++) t[j] = &rs->snaps[i][at++];
-    s.t = t;
-    rs->snap_slots[i][k] = s;
-  }
-  return IC_OK;
-}
-
-static ic_status rstate_create(const ic_plan *plan, ic_rstate **out, ic_err *err) {
-  ic_rstate *rs = calloc(1, sizeof *rs);
-  size_t nv = plan->n_vars ? plan->n_vars : 1, ni = plan->n_instrs ? plan->n_instrs : 1;
-  size_t n_slots = 0, n_args = 0;
-  for (size_t i = 0; i < plan->n_instrs; i++) {
-    const ic_instr *in = &plan->instrs[i];
-    n_slots += in->def->n_inputs + in->def->n_outputs;
-    for (size_t k = 0; k < in->def->n_inputs; k++) n_args += in->in[k].n;
-    for (size_t k = 0; k < in->def->n_outputs; k++) n_args += in->out[k].n;
-  }
-  if (!rs) goto oom;
-  rs->vars = calloc(nv, sizeof *rs->vars);
-  rs->varp = calloc(nv, sizeof *rs->varp);
-  rs->slots = calloc(n_slots ? n_slots : 1, sizeof *rs->slots);
-  rs->tptr = calloc(n_args ? n_args : 1, sizeof *rs->tptr);
-  rs->vptr = calloc(n_args ? n_args : 1, sizeof *rs->vptr);
-  rs->patch_pos = calloc(n_args ? n_args : 1, sizeof *rs->patch_pos);
-  rs->patch_var = calloc(n_args ? n_args : 1, sizeof *rs->patch_var);
-  rs->ctx = calloc(ni, sizeof *rs->ctx);
-  rs->kstate = calloc(ni, sizeof *rs->kstate);
-  rs->snap_slots = calloc(ni, sizeof *rs->snap_slots);
-  rs->snaps = calloc(ni, sizeof *rs->snaps);
-  rs->n_snaps = calloc(ni, sizeof *rs->n_snaps);
-  rs->deps = calloc(ni, sizeof *rs->deps);
-  rs->refs = calloc(nv, sizeof *rs->refs);
-  rs->heap = calloc(ni, sizeof *rs->heap);
-  rs->first_reader = calloc(nv, sizeof *rs->first_reader);
-  if (!rs->vars || !rs->varp || !rs->slots || !rs->tptr || !rs->vptr || !rs->patch_pos ||
-      !rs->patch_var || !rs->ctx || !rs->kstate || !rs->snap_slots || !rs->snaps ||
-      !rs->n_snaps || !rs->deps || !rs->refs || !rs->heap || !rs->first_reader) {
-    goto oom;
-  }
-  for (size_t v = 0; v < plan->n_vars; v++) {
-    ic_tensor_init(&rs->vars[v].tensor);
-    rs->vars[v].name = (char *)plan->vars[v].name; /* borrowed; never freed through here */
-    rs->varp[v] = &rs->vars[v];
-    rs->first_reader[v] = NONE;
-  }
-  size_t si = 0, ai = 0;
-  for (size_t i = 0; i < plan->n_instrs; i++) {
-    const ic_instr *in = &plan->instrs[i];
-    ic_kslot *s0 = &rs->slots[si];
-    for (int io = 0; io < 2; io++) {
-      size_t ns = io ? in->def->n_outputs : in->def->n_inputs;
-      const ic_islot *is = io ? in->out : in->in;
-      for (size_t k = 0; k < ns; k++) {
-        ic_kslot *s = &rs->slots[si++];
-        s->n = is[k].n;
-        s->t = &rs->tptr[ai];
-        s->vars = &rs->vptr[ai];
-        s->names = NULL;
-        for (uint32_t j = 0; j < is[k].n; j++, ai++) {
-          uint32_t v = is[k].vars[j];
-          rs->tptr[ai] = &rs->vars[v].tensor;
-          rs->vptr[ai] = &rs->vars[v];
-          if (plan->vars[v].kind == IC_PV_PERSIST) {
-            rs->patch_pos[rs->n_patch] = (uint32_t)ai;
-            rs->patch_var[rs->n_patch++] = v;
-          }
-          if (!io && rs->first_reader[v] == NONE) rs->first_reader[v] = (uint32_t)i;
-        }
-      }
-    }
-    rs->ctx[i] = (ic_kctx){.def = in->def, .op = in->op, .attrs = in->attrs, .in = s0,
-                           .out = s0 + in->def->n_inputs, .op_key = (uint64_t)i,
-                           .state = &rs->kstate[i]};
-  }
-  /* Slot names come from the op itself, in the definition's order. */
-  for (size_t i = 0; i < plan->n_instrs; i++) {
-    const ic_instr *in = &plan->instrs[i];
-    for (int io = 0; io < 2; io++) {
-      size_t ns = io ? in->def->n_outputs : in->def->n_inputs;
-      const ic_slotdef *sd = io ? in->def->outputs : in->def->inputs;
-      ic_kslot *ks = (ic_kslot *)(io ? rs->ctx[i].out : rs->ctx[i].in);
-      for (size_t k = 0; k < ns; k++) {
-        const ic_slot *os = io ? ic_op_output(in->op, sd[k].name) : ic_op_input(in->op, sd[k].name);
-        ks[k].names = os && os->n ? os->args : NULL;
-      }
-    }
-  }
-  for (size_t i = 0; i < plan->n_instrs; i++) {
-    if (plan->instrs[i].alias && make_snapshots(rs, &plan->instrs[i], i)) goto oom;
-  }
-  *out = rs;
-  return IC_OK;
-oom:
-  ic_rstate_destroy(rs, plan);
-  return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory preparing a run");
-}
-
-/* ---------------------------------------------------------------------------------------
- * One run.
- * ------------------------------------------------------------------------------------- */
-typedef struct crun {
-  const ic_plan *plan;
-  ic_rstate *rs;
-  ic_executor *e;
-  ic_pool *pool;            /* NULL: serial in the calling thread */
-  size_t heap_n;            /* ready instructions in rs->heap (guarded by pool->lock) */
-  atomic_long pending;      /* ready or running instructions */
-  atomic_bool abort;        /* a failure happened: start nothing new */
-  atomic_int failed;        /* 0 until the first failure's compare-and-swap */
-  bool done;                /* pending reached 0 (guarded by pool->lock) */
-  ic_err err;               /* the first failure */
-  bool profile;
-} crun;
-
-typedef struct worker {
-  struct ic_pool *pool;
-  uint32_t id;              /* 1.. for pool workers, 0 for the calling thread */
-  pthread_t thread;
-  ic_err err;
-  ic_kenv env;
-} worker;
-
-struct ic_pool {
-  pthread_mutex_t lock;     /* guards run, run->heap_n, run->done, active, shutdown */
-  pthread_cond_t cv;        /* work pushed, a run finished, or shutdown */
-  int n_workers;
-  worker *workers;
-  crun *run;                /* the run in progress, NULL between runs */
-  int active;               /* workers executing instructions of the current run */
-  bool shutdown;
-};
 
 static inline bool before(const ic_plan *p, uint32_t a, uint32_t b) {
   int64_t pa = p->instrs[a].priority, pb = p->instrs[b].priority;
   return pa < pb || (pa == pb && a < b);
 }
 
-static void heap_push(crun *r, uint32_t x) {
-  uint32_t *h = r->rs->heap;
-  size_t i = r->heap_n++;
+static void heap_push(crun *r, int k, uint32_t x) {
+  uint32_t *h = r->rs->heaps[k];
+  size_t i = r->heap_n[k]++;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
     if (!before(r->plan, x, h[parent])) break;
@@ -249,10 +47,10 @@ static void heap_push(crun *r, uint32_t x) {
   h[i] = x;
 }
 
-static uint32_t heap_pop(crun *r) {
-  uint32_t *h = r->rs->heap;
-  uint32_t top = h[0], last = h[--r->heap_n];
-  size_t i = 0, n = r->heap_n;
+static uint32_t heap_pop(crun *r, int k) {
+  uint32_t *h = r->rs->heaps[k];
+  uint32_t top = h[0], last = h[--r->heap_n[k]];
+  size_t i = 0, n = r->heap_n[k];
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
@@ -271,30 +69,53 @@ static void fail(crun *r, ic_err *err) {
   atomic_store(&r->abort, true);
 }
 
-/* Run instruction i's kernel in the calling thread. */
-static ic_status exec_instr(crun *r, worker *w, uint32_t i) {
+void ic_snapshot_inputs(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t i) {
+  size_t at = 0;
+  for (size_t k = 0; k < in->def->n_inputs; k++) {
+    for (size_t j = 0; j < c->in[k].n; j++) {
+      ic_tensor *s = &rs->snaps[i][at++];
+      *s = *c->in[k].t[j];
+      s->lod = NULL;
+      if (s->buf) ic_buffer_retain(s->buf);
+    }
+  }
+  c->in = rs->snap_slots[i];
+}
+
+void ic_release_snapshots(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t i,
+                          const ic_kslot *shared_in) {
+  (void)in;
+  for (size_t s = 0; s < rs->n_snaps[i]; s++) ic_buffer_release(rs->snaps[i][s].buf);
+  c->in = shared_in;
+}
+
+void ic_drop_refs(crun *r, const ic_instr *in) {
+  for (uint32_t k = 0; k < in->n_gc; k++) {
+    uint32_t v = in->gc[k];
+    if (atomic_fetch_sub_explicit(&r->rs->refs[v], 1, memory_order_acq_rel) == 1) {
+      ic_release_var(r, v);
+    }
+  }
+}
+
+/* Run a host instruction's kernel in the calling thread. */
+static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   const ic_instr *in = &r->plan->instrs[i];
   ic_rstate *rs = r->rs;
   ic_kctx *c = &rs->ctx[i];
   const ic_opdef *def = in->def;
+  if (in->n_waits) {
+    ic_status st = ic_exec_host_waits(r, w, i);
+    if (st) return st;
+  }
   c->err = &w->err;
   c->env = &w->env;
+  /* Constants derived from parameters are recomputed only when a parameter changed. */
+  if (rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i)) return IC_OK;
   /* Alone in the plan: no other instruction can be ready now, so take every thread. */
   w->env.intra_threads = in->alone ? r->e->total_threads : r->e->env.intra_threads;
   const ic_kslot *shared_in = c->in;
-  if (in->alias) {
-    /* The op writes a variable it reads: read from snapshots of the inputs. */
-    size_t at = 0;
-    for (size_t k = 0; k < def->n_inputs; k++) {
-      for (size_t j = 0; j < shared_in[k].n; j++) {
-        ic_tensor *s = &rs->snaps[i][at++];
-        *s = *shared_in[k].t[j];
-        s->lod = NULL;
-        if (s->buf) ic_buffer_retain(s->buf);
-      }
-    }
-    c->in = rs->snap_slots[i];
-  }
+  if (in->alias) ic_snapshot_inputs(rs, in, c, i);
   for (size_t k = 0; k < def->n_outputs; k++) {
     if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
     for (size_t j = 0; j < c->out[k].n; j++) ic_tensor_reset(c->out[k].t[j]);
@@ -303,7 +124,7 @@ static ic_status exec_instr(crun *r, worker *w, uint32_t i) {
   for (size_t k = 0; !st && k < def->n_outputs; k++) {
     if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER)) continue;
     for (size_t j = 0; !st && j < c->out[k].n; j++) {
-      st = ic_tensor_alloc(c->out[k].t[j], w->env.alloc, &w->err);
+      st = ic_tensor_alloc(c->out[k].t[j], r->e->alloc, &w->err);
     }
   }
   if (!st) {
@@ -311,42 +132,57 @@ static ic_status exec_instr(crun *r, worker *w, uint32_t i) {
                                   : def->cpu(c);
   }
   if (!st && r->e->opt.check_nan_inf) st = ic_check_finite(c, &w->err);
-  if (in->alias) {
-    for (size_t s = 0; s < rs->n_snaps[i]; s++) ic_buffer_release(rs->snaps[i][s].buf);
-    c->in = shared_in;
-  }
+  if (in->alias) ic_release_snapshots(rs, in, c, i, shared_in);
   if (st) {
     char where[160];
     ic_err_prefix(&w->err, "%s: ", ic_op_where(in->op, where, sizeof where));
     return st;
   }
-  for (uint32_t k = 0; k < in->n_gc; k++) {
-    uint32_t v = in->gc[k];
-    if (atomic_fetch_sub_explicit(&rs->refs[v], 1, memory_order_acq_rel) == 1) {
-      ic_variable_clear(rs->varp[v]);
-    }
-  }
+  if (rs->cache_srcs[i]) ic_cache_remember(rs, in, c, i);
+  ic_drop_refs(r, in);
   return IC_OK;
+}
+
+static ic_status exec_instr(crun *r, worker *w, uint32_t i) {
+  switch (instr_class(&r->plan->instrs[i])) {
+    case CLASS_DEVICE: return ic_exec_device(r, w, i);
+    case CLASS_COPY: return ic_exec_d2h(r, w, i);
+    default: return exec_host(r, w, i);
+  }
 }
 
 static void finish_run(crun *r) {
   if (r->pool) {
     pthread_mutex_lock(&r->pool->lock);
     r->done = true;
-    pthread_cond_broadcast(&r->pool->cv);
+    for (int k = 0; k < N_CLASSES; k++) pthread_cond_broadcast(&r->pool->cv[k]);
     pthread_mutex_unlock(&r->pool->lock);
   } else {
     r->done = true;
   }
 }
 
-/* Run i, then keep going with the best newly ready successor; others go to the heap. */
+static void push_ready(crun *r, uint32_t x) {
+  int k = instr_class(&r->plan->instrs[x]);
+  /* Counted before it is pushed, so nobody can finish it first and see zero. */
+  atomic_fetch_add_explicit(&r->pending, 1, memory_order_relaxed);
+  if (r->pool) {
+    pthread_mutex_lock(&r->pool->lock);
+    heap_push(r, k, x);
+    pthread_cond_signal(&r->pool->cv[k]);
+    pthread_mutex_unlock(&r->pool->lock);
+  } else {
+    heap_push(r, k, x);
+  }
+}
+
+/* Run i, then keep going with the best newly ready successor this thread may run; the
+ * others go to their class's heap. */
 static void run_chain(crun *r, worker *w, uint32_t i) {
   const ic_plan *p = r->plan;
   ic_span *spans = r->profile ? r->e->spans : NULL;
   while (i != NONE) {
     const ic_instr *in = &p->instrs[i];
-    long ready = 0;
     uint32_t next = NONE;
     if (!atomic_load_explicit(&r->abort, memory_order_relaxed)) {
       if (spans) spans[i].start_ns = ic_now_ns();
@@ -361,25 +197,15 @@ static void run_chain(crun *r, worker *w, uint32_t i) {
         for (uint32_t k = 0; k < in->n_succ; k++) {
           uint32_t s = in->succ[k];
           if (atomic_fetch_sub_explicit(&r->rs->deps[s], 1, memory_order_acq_rel) != 1) continue;
-          ready++;
-          if (next == NONE) {
+          if (!(w->classes & (1u << instr_class(&p->instrs[s])))) {
+            push_ready(r, s);
+          } else if (next == NONE) {
             next = s;
-            continue;
-          }
-          uint32_t other = s;
-          if (before(p, s, next)) {
-            other = next;
+          } else if (before(p, s, next)) {
+            push_ready(r, next);
             next = s;
-          }
-          /* Counted before it is pushed, so nobody can finish it first and see zero. */
-          atomic_fetch_add_explicit(&r->pending, 1, memory_order_relaxed);
-          if (r->pool) {
-            pthread_mutex_lock(&r->pool->lock);
-            heap_push(r, other);
-            pthread_cond_signal(&r->pool->cv);
-            pthread_mutex_unlock(&r->pool->lock);
           } else {
-            heap_push(r, other);
+            push_ready(r, s);
           }
         }
       }
@@ -392,39 +218,43 @@ static void run_chain(crun *r, worker *w, uint32_t i) {
 static void *worker_main(void *arg) {
   worker *w = arg;
   ic_pool *pool = w->pool;
+  int k = w->cls;
   pthread_mutex_lock(&pool->lock);
   for (;;) {
-    while (!pool->shutdown && !(pool->run && pool->run->heap_n > 0)) {
-      pthread_cond_wait(&pool->cv, &pool->lock);
+    while (!pool->shutdown && !(pool->run && pool->run->heap_n[k] > 0)) {
+      pthread_cond_wait(&pool->cv[k], &pool->lock);
     }
     if (pool->shutdown) break;
     crun *r = pool->run;
-    uint32_t i = heap_pop(r);
+    uint32_t i = heap_pop(r, k);
     pool->active++;
     pthread_mutex_unlock(&pool->lock);
     run_chain(r, w, i);
     pthread_mutex_lock(&pool->lock);
-    if (--pool->active == 0 && r->done) pthread_cond_broadcast(&pool->cv);
+    if (--pool->active == 0 && r->done) pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
   }
   pthread_mutex_unlock(&pool->lock);
   return NULL;
 }
 
-ic_status ic_pool_create(int n_workers, const ic_kenv *env, ic_pool **out) {
+ic_status ic_pool_create(int n_workers, bool device, const ic_kenv *env, ic_pool **out) {
   *out = NULL;
+  int total = n_workers + (device ? 2 : 0);
   ic_pool *pool = calloc(1, sizeof *pool);
   if (!pool) return IC_ERR_OUT_OF_MEMORY;
-  pool->workers = calloc((size_t)n_workers, sizeof *pool->workers);
+  pool->workers = calloc((size_t)(total ? total : 1), sizeof *pool->workers);
   if (!pool->workers) {
     free(pool);
     return IC_ERR_OUT_OF_MEMORY;
   }
   pthread_mutex_init(&pool->lock, NULL);
-  pthread_cond_init(&pool->cv, NULL);
-  for (int i = 0; i < n_workers; i++) {
+  for (int k = 0; k < N_CLASSES; k++) pthread_cond_init(&pool->cv[k], NULL);
+  for (int i = 0; i < total; i++) {
     worker *w = &pool->workers[i];
     w->pool = pool;
     w->id = (uint32_t)i + 1;
+    w->cls = i < n_workers ? CLASS_HOST : i == n_workers ? CLASS_DEVICE : CLASS_COPY;
+    w->classes = 1u << w->cls;
     w->env = *env;
     if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
       pool->n_workers = i;
@@ -441,16 +271,17 @@ void ic_pool_destroy(ic_pool *pool) {
   if (!pool) return;
   pthread_mutex_lock(&pool->lock);
   pool->shutdown = true;
-  pthread_cond_broadcast(&pool->cv);
+  for (int k = 0; k < N_CLASSES; k++) pthread_cond_broadcast(&pool->cv[k]);
   pthread_mutex_unlock(&pool->lock);
   for (int i = 0; i < pool->n_workers; i++) pthread_join(pool->workers[i].thread, NULL);
-  pthread_cond_destroy(&pool->cv);
+  for (int k = 0; k < N_CLASSES; k++) pthread_cond_destroy(&pool->cv[k]);
   pthread_mutex_destroy(&pool->lock);
   free(pool->workers);
   free(pool);
 }
 
-/* The calling thread works too, until the run is done and no worker is inside it. */
+/* The calling thread works too (host work; every kind when serial), until the run is done
+ * and no worker is inside it. */
 static void schedule(crun *r, worker *self) {
   const ic_plan *p = r->plan;
   atomic_store(&r->pending, (long)p->n_roots);
@@ -459,29 +290,45 @@ static void schedule(crun *r, worker *self) {
     return;
   }
   if (!r->pool) {
-    for (size_t k = 0; k < p->n_roots; k++) heap_push(r, p->roots[k]);
-    while (r->heap_n) run_chain(r, self, heap_pop(r));
+    for (size_t k = 0; k < p->n_roots; k++) {
+      heap_push(r, instr_class(&p->instrs[p->roots[k]]), p->roots[k]);
+    }
+    /* Device launches first (they return at once and keep the device busy), then copies. */
+    for (;;) {
+      int k = r->heap_n[CLASS_DEVICE] ? CLASS_DEVICE
+              : r->heap_n[CLASS_COPY] ? CLASS_COPY
+                                      : CLASS_HOST;
+      if (!r->heap_n[k]) break;
+      run_chain(r, self, heap_pop(r, k));
+    }
     return;
   }
   ic_pool *pool = r->pool;
   pthread_mutex_lock(&pool->lock);
-  /* The best root runs here; the rest are offered to the workers. */
-  for (size_t k = 1; k < p->n_roots; k++) heap_push(r, p->roots[k]);
+  uint32_t first = NONE;
+  for (size_t k = 0; k < p->n_roots; k++) {
+    uint32_t x = p->roots[k];
+    int cls = instr_class(&p->instrs[x]);
+    if (cls == CLASS_HOST && first == NONE) first = x;
+    else heap_push(r, cls, x);
+  }
   pool->run = r;
-  if (r->heap_n) pthread_cond_broadcast(&pool->cv);
+  for (int k = 0; k < N_CLASSES; k++) {
+    if (r->heap_n[k]) pthread_cond_broadcast(&pool->cv[k]);
+  }
   pthread_mutex_unlock(&pool->lock);
-  run_chain(r, self, p->roots[0]);
+  if (first != NONE) run_chain(r, self, first);
   pthread_mutex_lock(&pool->lock);
   for (;;) {
-    if (r->heap_n) {
-      uint32_t i = heap_pop(r);
+    if (r->heap_n[CLASS_HOST]) {
+      uint32_t i = heap_pop(r, CLASS_HOST);
       pthread_mutex_unlock(&pool->lock);
       run_chain(r, self, i);
       pthread_mutex_lock(&pool->lock);
       continue;
     }
     if (r->done && pool->active == 0) break;
-    pthread_cond_wait(&pool->cv, &pool->lock);
+    pthread_cond_wait(&pool->cv[CLASS_HOST], &pool->lock);
   }
   pool->run = NULL;
   pthread_mutex_unlock(&pool->lock);
@@ -534,10 +381,10 @@ static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
 }
 
 /* Drop every buffer the run still holds locally (the plan's state stays), except
- * variable `keep` (the fetch holder, or UINT32_MAX). */
+ * variable `keep` (the fetch holder, or UINT32_MAX) and parameters' device copies. */
 static void unbind(const ic_plan *p, ic_rstate *rs, uint32_t keep) {
   for (size_t v = 0; v < p->n_vars; v++) {
-    if (v != keep) ic_variable_clear(&rs->vars[v]);
+    if (v != keep && p->vars[v].kind != IC_PV_CACHED) ic_variable_clear(&rs->vars[v]);
   }
 }
 
@@ -552,7 +399,8 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
     return st;
   }
   const ic_plan *p = ce->plan;
-  if (!ce->rs && (st = rstate_create(p, &ce->rs, err))) return st;
+  if (p->device && (st = ic_executor_streams(e, p->n_streams, err))) return st;
+  if (!ce->rs && (st = ic_rstate_create(p, e->dev, &ce->rs, err))) return st;
   e->last_plan = ce->plan;
   e->last_rs = ce->rs;
   crun r = {.plan = p, .rs = ce->rs, .e = e, .pool = e->pool, .profile = e->opt.profile};
@@ -582,13 +430,17 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
     if (st) goto done;
   }
   if ((st = bind(&r, scope, err))) goto done;
-  worker self = {.id = 0, .env = e->env};
+  worker self = {.id = 0, .env = e->env, .cls = CLASS_HOST,
+                 .classes = e->pool ? 1u << CLASS_HOST : (1u << N_CLASSES) - 1};
   schedule(&r, &self);
+  /* Device work may still be in flight: wait for it (and hear of kernel failures). */
+  ic_status sync_st = p->device ? ic_sync_streams(e, p->n_streams, err) : IC_OK;
   if (atomic_load(&r.failed)) {
     *err = r.err;
     st = err->code;
     goto done;
   }
+  if ((st = sync_st)) goto done;
   unbind(p, rs, p->fetch_holder);
   st = ic_collect_fetches(&p->seq, p->fetch_holder != NONE ? &rs->vars[p->fetch_holder] : NULL,
                           e->alloc, n_fetches, fetch_names, fetches, err);

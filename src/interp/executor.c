@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "gc/alloc.h"
-#include "interp/interp.h"
+#include "analysis/streams.h"
+#include "interp/run.h"
 
 /* Cached free buffers are bounded so an executor never hoards more than this. */
 #define IC_MAX_CACHED_BYTES ((size_t)1 << 30)
@@ -19,6 +20,8 @@ void ic_options_default(ic_options *o) {
   o->gc = true;
   o->cache_capacity = 8;
   o->fuse = true;
+  o->device = (ic_place){IC_PLACE_CPU, 0};
+  o->streams = IC_STREAMS_PER_OPERATOR;
 }
 
 static ic_status env_bool(const char *name, bool *out, ic_err *err) {
@@ -77,6 +80,17 @@ ic_status ic_options_from_env(ic_options *o, char *errbuf, size_t errlen) {
   if (!st) st = env_bool("ICORE_SYNC_AFTER_OP", &o->sync_after_op, &err);
   if (!st) st = env_bool("ICORE_FUSE", &o->fuse, &err);
   if (!st) st = env_bool("ICORE_PROFILE", &o->profile, &err);
+  if (!st) st = env_bool("ICORE_CUDA_GRAPH", &o->cuda_graph, &err);
+  const char *dev = getenv("ICORE_DEVICE");
+  if (!st && dev && ic_place_parse(dev, &o->device)) {
+    st = ic_err_set(&err, IC_ERR_INVALID_ARGUMENT, "ICORE_DEVICE='%s': expected cpu, cuda:N or emu:N",
+                    dev);
+  }
+  const char *streams = getenv("ICORE_STREAMS");
+  if (!st && streams && !ic_stream_policy_parse(streams, &o->streams)) {
+    st = ic_err_set(&err, IC_ERR_INVALID_ARGUMENT,
+                    "ICORE_STREAMS='%s': expected single, per-backend or per-operator", streams);
+  }
   if (st) ic_err_out(&err, errbuf, errlen);
   return st;
 }
@@ -110,8 +124,11 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
   e->env = (ic_kenv){.alloc = e->alloc, .seed = o->seed, .intra_threads = intra < 1 ? 1 : intra};
   e->entries = calloc((size_t)o->cache_capacity, sizeof *e->entries);
   ic_status st = e->entries ? IC_OK : IC_ERR_OUT_OF_MEMORY;
-  if (!st && e->n_threads > 1 && o->mode == IC_MODE_COMPILED) {
-    st = ic_pool_create(e->n_threads - 1, &e->env, &e->pool);
+  /* The device itself is opened at the first run, whose error message can say what went
+   * wrong (no GPU, a build without CUDA); the pool gets its launch and copy threads now. */
+  bool device = o->device.kind != IC_PLACE_CPU && o->mode == IC_MODE_COMPILED;
+  if (!st && (e->n_threads > 1 || device) && !o->serial && o->mode == IC_MODE_COMPILED) {
+    st = ic_pool_create(e->n_threads > 1 ? e->n_threads - 1 : 0, device, &e->env, &e->pool);
   }
   if (st) {
     ic_executor_destroy(e);
@@ -124,6 +141,17 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
 }
 
 void ic_executor_inject_failure(ic_executor *e, long index) { e->fail_at = index; }
+void ic_executor_emu_testing(ic_executor *e, int max_delay_us, bool poison, uint64_t seed) {
+  e->has_emu_options = true;
+  e->emu.max_delay_us = max_delay_us;
+  e->emu.poison = poison;
+  e->emu.seed = seed;
+}
+
+void ic_executor_break_sync(ic_executor *e, bool no_events, bool no_gc_events) {
+  e->no_events = no_events;
+  e->no_gc_events = no_gc_events;
+}
 void ic_executor_poison_freed(ic_executor *e, bool on) { ic_allocator_set_poison(e->alloc, on); }
 const ic_plan *ic_executor_last_plan(const ic_executor *e) { return e->last_plan; }
 
@@ -131,6 +159,15 @@ void ic_executor_destroy(ic_executor *e) {
   if (!e) return;
   ic_pool_destroy(e->pool);
   if (e->entries) ic_cache_clear(e);
+  if (e->dev) {
+    ic_err err;
+    ic_sync_streams(e, e->n_dstreams, &err);
+    for (uint32_t k = 0; k < e->n_dstreams; k++) ic_allocator_destroy(e->dallocs[k]);
+    for (uint32_t k = 0; k < e->n_dstreams; k++) e->dev->v->stream_destroy(e->dstreams[k]);
+    e->dev->v->destroy(e->dev);
+  }
+  free(e->dstreams);
+  free(e->dallocs);
   free(e->entries);
   free(e->spans);
   ic_allocator_destroy(e->alloc);
@@ -221,6 +258,17 @@ ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
     if (!fetch_names[i]) return ic_err_set(&e->err, IC_ERR_INVALID_ARGUMENT, "fetch name %zu is NULL", i);
   }
   if (e->opt.mode == IC_MODE_COMPILED) {
+    if (e->opt.device.kind != IC_PLACE_CPU && !e->dev) {
+      ic_status st;
+      if (e->opt.device.kind == IC_PLACE_EMULATED && e->has_emu_options) {
+        ic_emu_options eo = {.max_delay_us = e->emu.max_delay_us, .poison = e->emu.poison,
+                             .seed = e->emu.seed};
+        st = ic_emu_open(e->opt.device.index, &eo, &e->dev, &e->err);
+      } else {
+        st = ic_device_open(e->opt.device, &e->dev, &e->err);
+      }
+      if (st) return st;
+    }
     uint64_t misses = e->misses, t0 = ic_now_ns();
     ic_status st = ic_run_compiled(e, p, scope, n_feeds, feed_names, feeds, n_fetches,
                                    fetch_names, fetches, &e->err);

@@ -95,6 +95,18 @@ struct ic_executor {
   uint64_t analysis_t0;    /* analysis span of the last run that built a plan (0 if none) */
   uint64_t analysis_t1;
   long fail_at;            /* testing: instruction/op index whose kernel fails (-1: none) */
+  struct ic_device *dev;   /* the device of options.device, or NULL */
+  uint32_t n_dstreams;     /* device streams made so far (plans ask for as many as they use) */
+  struct ic_dstream **dstreams;
+  ic_allocator **dallocs;  /* per stream: device memory in that stream's order */
+  bool no_events;          /* testing: skip cross-stream event waits */
+  bool no_gc_events;       /* testing: free device variables without waiting for other streams */
+  bool has_emu_options;    /* testing: options for the emulated device (delays, poison) */
+  struct ic_emu_options_priv {
+    int max_delay_us;
+    bool poison;
+    uint64_t seed;
+  } emu;
 };
 
 /* Find or build the plan for these names; *entry is owned by the cache. */
@@ -111,7 +123,7 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *p, ic_scope *scope, 
                           ic_tensor **fetches, ic_err *err);
 
 /* The pool: n background workers that help the calling thread run a plan. */
-ic_status ic_pool_create(int n_workers, const ic_kenv *env, ic_pool **out);
+ic_status ic_pool_create(int n_workers, bool device, const ic_kenv *env, ic_pool **out);
 void ic_pool_destroy(ic_pool *pool);
 
 uint64_t ic_now_ns(void);
@@ -122,6 +134,12 @@ uint64_t ic_now_ns(void);
 void ic_executor_inject_failure(ic_executor *e, long index);
 /* Poison buffers released to the executor's allocator (see ic_allocator_set_poison). */
 void ic_executor_poison_freed(ic_executor *e, bool on);
+/* Switch off the synchronisation a device plan relies on (testing that the tests notice):
+ * cross-stream event waits, and the stream-aware GC rule. */
+void ic_executor_break_sync(ic_executor *e, bool no_events, bool no_gc_events);
+/* Emulated device knobs, before the first run: a random delay before every stream task (up
+ * to max_delay_us) and poisoning of freed device memory. */
+void ic_executor_emu_testing(ic_executor *e, int max_delay_us, bool poison, uint64_t seed);
 /* The plan of the last compiled run, or NULL. */
 const ic_plan *ic_executor_last_plan(const ic_executor *e);
 /* Variable v of the last compiled run's plan as that run left it: buffers are released after

@@ -56,6 +56,12 @@ typedef struct ic_slotdef {
 #define IC_OP_COMM 0x04u           /* communication op: kept in program order */
 #define IC_OP_FEED 0x08u           /* reads the feed list */
 #define IC_OP_FETCH 0x10u          /* writes the fetch list */
+#define IC_OP_COPY 0x40u           /* memcpy_h2d / memcpy_d2h, inserted by analysis */
+#define IC_OP_DERIVED 0x80u        /* computes constants from parameters (ic_fold_bn, inserted by
+                                      analysis): its outputs are kept across runs and it runs
+                                      again only when an input buffer changes */
+#define IC_OP_VIEW 0x20u           /* only shares buffers and sets dims, never touches data: on a
+                                      device it runs at launch, as metadata */
 
 /* Variables of one slot as the kernel sees them. */
 typedef struct ic_variable ic_variable;

@@ -21,4 +21,5 @@ const ic_opdef ic_op_assign = {
     .n_inputs = 1, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
     .infer = infer, .cpu = run,
+    .flags = IC_OP_VIEW,
 };

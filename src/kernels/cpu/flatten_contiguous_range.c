@@ -66,4 +66,5 @@ const ic_opdef ic_op_flatten_contiguous_range = {
     .n_outputs = 2, .outputs = outputs,
     .attrs_size = sizeof(flatten_attrs), .parse = parse,
     .infer = infer, .cpu = run,
+    .flags = IC_OP_VIEW,
 };

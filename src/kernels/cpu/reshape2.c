@@ -151,4 +151,5 @@ const ic_opdef ic_op_reshape2 = {
     .n_outputs = 2, .outputs = outputs,
     .attrs_size = sizeof(reshape_attrs), .parse = parse,
     .infer = infer, .cpu = run,
+    .flags = IC_OP_VIEW,
 };

@@ -65,4 +65,5 @@ const ic_opdef ic_op_squeeze2 = {
     .n_outputs = 2, .outputs = outputs,
     .attrs_size = sizeof(squeeze_attrs), .parse = parse,
     .infer = infer, .cpu = run,
+    .flags = IC_OP_VIEW,
 };

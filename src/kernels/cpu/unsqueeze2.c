@@ -91,4 +91,5 @@ const ic_opdef ic_op_unsqueeze2 = {
     .n_outputs = 2, .outputs = outputs,
     .attrs_size = sizeof(unsqueeze_attrs), .parse = parse,
     .infer = infer, .cpu = run,
+    .flags = IC_OP_VIEW,
 };

@@ -1,0 +1,359 @@
+/* Inference rewrites (options.fuse): a convolution followed by an inference batch_norm, a
+ * residual elementwise_add and/or an activation becomes one convolution, as Paddle's own
+ * oneDNN passes produce it: the batch_norm folded into the filter and bias (by an
+ * ic_fold_bn instruction whose results are kept across runs), the residual as
+ * ResidualData with fuse_residual_connection, the activation as fuse_activation /
+ * fuse_alpha / fuse_beta. Results stay within float32 tolerance of the plain program
+ * (tests check it); with fuse off, compiled and uncompiled runs stay bitwise equal.
+ *
+ * A pattern is rewritten only when every intermediate value has exactly one reader (the
+ * next op of the pattern) and is not fetched, and when no op between the convolution and
+ * the pattern's last op writes anything the pattern reads: the fused op takes the last
+ * op's place, so all of its inputs exist by then. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/opseq.h"
+
+typedef struct fuser {
+  ic_opseq *seq;
+  const ic_program *prog;
+  ic_strmap readers;      /* name -> number of input arguments naming it (as uintptr_t) */
+  ic_strmap keep;         /* fetched names: never an intermediate */
+  bool *removed;
+  const ic_op **replace;  /* per op index: the ops to emit there instead (up to 2) */
+  const ic_op **replace2;
+  ic_err *err;
+} fuser;
+
+static size_t n_readers(const fuser *f, const char *name) {
+  return (uintptr_t)ic_strmap_get(&f->readers, name);
+}
+
+static const char *arg(const ic_op *op, bool out, const char *slot) {
+  const ic_slot *s = out ? ic_op_output(op, slot) : ic_op_input(op, slot);
+  return s && s->n == 1 ? s->args[0] : NULL;
+}
+
+/* The only later op reading `name` (which must have one reader and not be fetched). */
+static size_t sole_reader(const fuser *f, size_t from, const char *name) {
+  if (!name || n_readers(f, name) != 1 || ic_strmap_get(&f->keep, name)) return SIZE_MAX;
+  for (size_t j = from + 1; j < f->seq->n_ops; j++) {
+    const ic_op *op = f->seq->ops[j];
+    for (size_t s = 0; s < op->n_inputs; s++) {
+      for (size_t k = 0; k < op->inputs[s].n; k++) {
+        if (strcmp(op->inputs[s].args[k], name) == 0) return f->removed[j] ? SIZE_MAX : j;
+      }
+    }
+  }
+  return SIZE_MAX;
+}
+
+static bool str_attr_is(const ic_op *op, const char *name, const char *want, bool absent_ok) {
+  const ic_attr *a = ic_op_attr(op, name);
+  if (!a) return absent_ok;
+  return a->type == IC_ATTR_STRING && strcmp(a->s, want) == 0;
+}
+
+static double num_attr(const ic_op *op, const char *name, double dflt) {
+  const ic_attr *a = ic_op_attr(op, name);
+  if (!a) return dflt;
+  switch (a->type) {
+    case IC_ATTR_FLOAT: case IC_ATTR_FLOAT64: case IC_ATTR_SCALAR: return a->f;
+    case IC_ATTR_INT: case IC_ATTR_LONG: case IC_ATTR_BOOLEAN: return (double)a->i;
+    default: return dflt;
+  }
+}
+
+static bool layout_nhwc(const ic_op *op, const char *attr) {
+  const ic_attr *a = ic_op_attr(op, attr);
+  return a && a->type == IC_ATTR_STRING && strcmp(a->s, "NHWC") == 0;
+}
+
+/* An inference batch_norm on `y` whose other outputs nobody reads. */
+static bool foldable_bn(const fuser *f, const ic_op *bn, const char *y, bool conv_nhwc) {
+  if (strcmp(bn->type, "batch_norm") != 0) return false;
+  if (num_attr(bn, "is_test", 0) == 0 && num_attr(bn, "use_global_stats", 0) == 0) return false;
+  if (num_attr(bn, "trainable_statistics", 0) != 0) return false;
+  if (layout_nhwc(bn, "data_layout") != conv_nhwc) return false;
+  const char *x = arg(bn, false, "X");
+  if (!x || strcmp(x, y) != 0 || !arg(bn, true, "Y")) return false;
+  static const char *const need[] = {"Scale", "Bias", "Mean", "Variance"};
+  for (int k = 0; k < 4; k++) {
+    const char *p = arg(bn, false, need[k]);
+    const ic_vardesc *v = p ? ic_program_find_var(f->prog, 0, p) : NULL;
+    if (!v || !v->persistable || v->dtype != IC_FP32) return false;
+  }
+  static const char *const other[] = {"MeanOut", "VarianceOut", "SavedMean", "SavedVariance",
+                                      "ReserveSpace"};
+  for (int k = 0; k < 5; k++) {
+    const ic_slot *s = ic_op_output(bn, other[k]);
+    for (size_t j = 0; s && j < s->n; j++) {
+      const char *o = s->args[j];
+      /* MeanOut/VarianceOut are Mean/Variance themselves in exported programs. */
+      if (strcmp(o, arg(bn, false, "Mean")) == 0 || strcmp(o, arg(bn, false, "Variance")) == 0) {
+        continue;
+      }
+      if (n_readers(f, o) || ic_strmap_get(&f->keep, o)) return false;
+    }
+  }
+  return true;
+}
+
+static bool same_declared_dims(const fuser *f, const char *a, const char *b) {
+  const ic_vardesc *va = ic_program_find_var(f->prog, 0, a), *vb = ic_program_find_var(f->prog, 0, b);
+  return va && vb && va->is_tensor && vb->is_tensor && va->dtype == vb->dtype &&
+         ic_dims_equal(va->ndim, va->dims, vb->ndim, vb->dims);
+}
+
+typedef struct act {
+  const char *name;
+  double alpha, beta;
+} act;
+
+/* The conv kernel's fuse_activation for a standalone activation op, if it has one. */
+static bool conv_act(const ic_op *op, act *out) {
+  const char *t = op->type;
+  if (!strcmp(t, "relu")) *out = (act){"relu", 0, 0};
+  else if (!strcmp(t, "relu6")) *out = (act){"relu6", 0, (float)num_attr(op, "threshold", 6.0)};
+  else if (!strcmp(t, "leaky_relu")) *out = (act){"leaky_relu", (float)num_attr(op, "alpha", 0.02), 0};
+  else if (!strcmp(t, "sigmoid")) *out = (act){"sigmoid", 0, 0};
+  else if (!strcmp(t, "tanh")) *out = (act){"tanh", 0, 0};
+  else if (!strcmp(t, "swish")) *out = (act){"swish", (float)num_attr(op, "beta", 1.0), 0};
+  else if (!strcmp(t, "hard_sigmoid")) {
+    *out = (act){"hard_sigmoid", (float)num_attr(op, "slope", 0.2), (float)num_attr(op, "offset", 0.5)};
+  } else if (!strcmp(t, "hard_swish")) {
+    /* x * min(max(x + offset, 0), threshold) / scale is oneDNN's s * clip(a s + b, 0, 1)
+     * only when threshold == scale. */
+    float th = (float)num_attr(op, "threshold", 6.0), sc = (float)num_attr(op, "scale", 6.0);
+    float of = (float)num_attr(op, "offset", 3.0);
+    if (th != sc || sc == 0) return false;
+    *out = (act){"hard_swish", 1.0 / sc, of / sc};
+  } else {
+    return false;
+  }
+  return arg(op, false, "X") && arg(op, true, "Out");
+}
+
+/* Does any op strictly between i and last (not part of the pattern) write one of names? */
+static bool written_between(const fuser *f, size_t i, size_t last, const size_t *pattern,
+                            size_t n_pat, const char *const *names, size_t n_names) {
+  for (size_t j = i + 1; j < last; j++) {
+    bool in_pat = false;
+    for (size_t k = 0; k < n_pat; k++) in_pat |= pattern[k] == j;
+    if (in_pat) continue;
+    const ic_op *op = f->seq->ops[j];
+    for (size_t s = 0; s < op->n_outputs; s++) {
+      for (size_t a = 0; a < op->outputs[s].n; a++) {
+        for (size_t k = 0; k < n_names; k++) {
+          if (names[k] && strcmp(op->outputs[s].args[a], names[k]) == 0) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+static int attr_cmp(const void *a, const void *b) {
+  return strcmp(((const ic_attr *)a)->name, ((const ic_attr *)b)->name);
+}
+
+static ic_slot slot1(ic_arena *a, const char *name, const char *v) {
+  const char **args = ic_arena_alloc(a, sizeof *args);
+  if (args) *args = v;
+  return (ic_slot){.name = name, .n = args ? 1 : 0, .args = args};
+}
+
+static char *fmt_name(ic_arena *a, const char *base, const char *suffix, size_t k) {
+  size_t n = strlen(base) + strlen(suffix) + 24;
+  char *s = ic_arena_alloc(a, n);
+  if (s) snprintf(s, n, "%s%s%zu", base, suffix, k);
+  return s;
+}
+
+/* Build the fused convolution (and the fold op) for the pattern found at conv index i. */
+static ic_status emit(fuser *f, size_t i, const ic_op *bn, const char *residual, const act *ac,
+                      const char *out, size_t last) {
+  ic_arena *a = f->seq->arena;
+  const ic_op *conv = f->seq->ops[i];
+  const char *filter = arg(conv, false, "Filter"), *bias = arg(conv, false, "Bias");
+  ic_op *fold = NULL;
+  if (bn) {
+    fold = ic_arena_alloc(a, sizeof *fold);
+    ic_slot *ins = ic_arena_calloc(a, 6, sizeof *ins), *outs = ic_arena_calloc(a, 2, sizeof *outs);
+    ic_attr *at = ic_arena_alloc(a, sizeof *at);
+    const char *ff = fmt_name(a, filter, "@folded", i), *fb = fmt_name(a, filter, "@foldedbias", i);
+    if (!fold || !ins || !outs || !at || !ff || !fb) goto oom;
+    size_t n = 0;
+    ins[n++] = slot1(a, "Filter", filter);
+    if (bias) ins[n++] = slot1(a, "Bias", bias);
+    ins[n++] = slot1(a, "Scale", arg(bn, false, "Scale"));
+    ins[n++] = slot1(a, "BnBias", arg(bn, false, "Bias"));
+    ins[n++] = slot1(a, "Mean", arg(bn, false, "Mean"));
+    ins[n++] = slot1(a, "Variance", arg(bn, false, "Variance"));
+    outs[0] = slot1(a, "FoldedFilter", ff);
+    outs[1] = slot1(a, "FoldedBias", fb);
+    *at = (ic_attr){.name = "epsilon", .type = IC_ATTR_FLOAT, .f = num_attr(bn, "epsilon", 1e-5)};
+    *fold = (ic_op){.type = "ic_fold_bn", .block = 0, .index = bn->index, .n_inputs = n,
+                    .inputs = ins, .n_outputs = 2, .outputs = outs, .n_attrs = 1, .attrs = at};
+    filter = ff;
+    bias = fb;
+    const char **d = ic_arena_calloc(a, f->seq->n_derived + 2, sizeof *d);
+    if (!d) goto oom;
+    memcpy(d, f->seq->derived, f->seq->n_derived * sizeof *d);
+    d[f->seq->n_derived++] = ff;
+    d[f->seq->n_derived++] = fb;
+    f->seq->derived = d;
+  }
+  ic_op *nc = ic_arena_alloc(a, sizeof *nc);
+  ic_slot *ins = ic_arena_calloc(a, 4, sizeof *ins), *outs = ic_arena_calloc(a, 1, sizeof *outs);
+  ic_attr *at = ic_arena_calloc(a, conv->n_attrs + 4, sizeof *at);
+  if (!nc || !ins || !outs || !at) goto oom;
+  size_t n = 0;
+  ins[n++] = slot1(a, "Input", arg(conv, false, "Input"));
+  ins[n++] = slot1(a, "Filter", filter);
+  if (bias) ins[n++] = slot1(a, "Bias", bias);
+  if (residual) ins[n++] = slot1(a, "ResidualData", residual);
+  outs[0] = slot1(a, "Output", out);
+  size_t na = 0;
+  for (size_t k = 0; k < conv->n_attrs; k++) {
+    const char *nm = conv->attrs[k].name;
+    if (!strcmp(nm, "fuse_activation") || !strcmp(nm, "fuse_alpha") || !strcmp(nm, "fuse_beta") ||
+        !strcmp(nm, "fuse_residual_connection")) {
+      continue;
+    }
+    at[na++] = conv->attrs[k];
+  }
+  at[na++] = (ic_attr){.name = "fuse_activation", .type = IC_ATTR_STRING, .s = ac ? ac->name : ""};
+  at[na++] = (ic_attr){.name = "fuse_alpha", .type = IC_ATTR_FLOAT, .f = ac ? ac->alpha : 0};
+  at[na++] = (ic_attr){.name = "fuse_beta", .type = IC_ATTR_FLOAT, .f = ac ? ac->beta : 0};
+  at[na++] = (ic_attr){.name = "fuse_residual_connection", .type = IC_ATTR_BOOLEAN, .i = residual != NULL};
+  qsort(at, na, sizeof *at, attr_cmp);
+  *nc = *conv;
+  nc->inputs = ins;
+  nc->n_inputs = n;
+  nc->outputs = outs;
+  nc->n_outputs = 1;
+  nc->attrs = at;
+  nc->n_attrs = na;
+  f->replace[last] = fold ? fold : nc;
+  f->replace2[last] = fold ? nc : NULL;
+  return IC_OK;
+oom:
+  return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+}
+
+static ic_status try_fuse(fuser *f, size_t i) {
+  const ic_op *conv = f->seq->ops[i];
+  if (strcmp(conv->type, "conv2d") != 0 && strcmp(conv->type, "depthwise_conv2d") != 0) return IC_OK;
+  if (!str_attr_is(conv, "fuse_activation", "", true) || num_attr(conv, "fuse_residual_connection", 0)) {
+    return IC_OK;
+  }
+  const ic_slot *rd = ic_op_input(conv, "ResidualData");
+  const char *input = arg(conv, false, "Input"), *filter = arg(conv, false, "Filter");
+  const char *out = arg(conv, true, "Output");
+  const ic_vardesc *fv = filter ? ic_program_find_var(f->prog, 0, filter) : NULL;
+  if ((rd && rd->n) || !input || !out || !fv || !fv->persistable || fv->dtype != IC_FP32) return IC_OK;
+  bool nhwc = layout_nhwc(conv, "data_format");
+  size_t pattern[4] = {i}, n_pat = 1, last = i;
+  const ic_op *bn = NULL, *add = NULL, *actop = NULL;
+  const char *residual = NULL;
+  size_t j = sole_reader(f, i, out);
+  if (j != SIZE_MAX && foldable_bn(f, f->seq->ops[j], out, nhwc)) {
+    bn = f->seq->ops[j];
+    out = arg(bn, true, "Y");
+    pattern[n_pat++] = last = j;
+    j = sole_reader(f, j, out);
+  }
+  if (j != SIZE_MAX && strcmp(f->seq->ops[j]->type, "elementwise_add") == 0) {
+    const ic_op *e = f->seq->ops[j];
+    const char *x = arg(e, false, "X"), *y = arg(e, false, "Y"), *o = arg(e, true, "Out");
+    const char *r = x && !strcmp(x, out) ? y : y && !strcmp(y, out) ? x : NULL;
+    if (r && o && strcmp(r, out) != 0 && same_declared_dims(f, r, out) && same_declared_dims(f, o, out)) {
+      add = e;
+      residual = r;
+      out = o;
+      pattern[n_pat++] = last = j;
+      j = sole_reader(f, j, out);
+    }
+  }
+  act ac;
+  if (j != SIZE_MAX && conv_act(f->seq->ops[j], &ac)) {
+    actop = f->seq->ops[j];
+    out = arg(actop, true, "Out");
+    pattern[n_pat++] = last = j;
+  }
+  if (!bn && !add && !actop) return IC_OK;
+  /* The fused op runs at `last`: nothing in between may change what it reads. */
+  const char *reads[8] = {input, filter, arg(conv, false, "Bias"), residual, NULL, NULL, NULL, NULL};
+  if (bn) {
+    reads[4] = arg(bn, false, "Scale");
+    reads[5] = arg(bn, false, "Bias");
+    reads[6] = arg(bn, false, "Mean");
+    reads[7] = arg(bn, false, "Variance");
+  }
+  if (written_between(f, i, last, pattern, n_pat, reads, 8)) return IC_OK;
+  for (size_t k = 0; k < n_pat; k++) f->removed[pattern[k]] = true;
+  (void)add;
+  return emit(f, i, bn, residual, actop ? &ac : NULL, out, last);
+}
+
+ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
+                        const char *const *fetch_names, ic_err *err) {
+  size_t n = seq->n_ops;
+  fuser f = {.seq = seq, .prog = p, .err = err};
+  ic_strmap_init(&f.readers);
+  ic_strmap_init(&f.keep);
+  f.removed = calloc(n + 1, sizeof *f.removed);
+  f.replace = calloc(n + 1, sizeof *f.replace);
+  f.replace2 = calloc(n + 1, sizeof *f.replace2);
+  ic_status st = IC_OK;
+  if (!f.removed || !f.replace || !f.replace2) {
+    st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  bool ok = true;
+  for (size_t i = 0; i < n_fetches; i++) ok &= ic_strmap_put(&f.keep, fetch_names[i], (void *)1);
+  for (size_t i = 0; i < n && ok; i++) {
+    const ic_op *op = seq->ops[i];
+    for (size_t s = 0; s < op->n_inputs; s++) {
+      for (size_t k = 0; k < op->inputs[s].n; k++) {
+        const char *nm = op->inputs[s].args[k];
+        ok &= ic_strmap_put(&f.readers, nm, (void *)(uintptr_t)(n_readers(&f, nm) + 1));
+      }
+    }
+  }
+  if (!ok) {
+    st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  size_t fused = 0;
+  for (size_t i = 0; i < n && !st; i++) {
+    if (f.removed[i]) continue;
+    st = try_fuse(&f, i);
+    fused += f.removed[i];
+  }
+  if (st || !fused) goto done;
+  const ic_op **ops = ic_arena_calloc(seq->arena, 2 * n + 1, sizeof *ops);
+  if (!ops) {
+    st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (f.replace[i]) ops[m++] = f.replace[i];
+    if (f.replace2[i]) ops[m++] = f.replace2[i];
+    if (!f.removed[i]) ops[m++] = seq->ops[i];
+  }
+  seq->ops = ops;
+  seq->n_ops = m;
+done:
+  ic_strmap_free(&f.readers);
+  ic_strmap_free(&f.keep);
+  free(f.removed);
+  free(f.replace);
+  free(f.replace2);
+  return st;
+}

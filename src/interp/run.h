@@ -1,0 +1,117 @@
+/* Private to the compiled executor (compiled.c, rstate.c, devexec.c): the run state of a
+ * plan, one run, its threads. */
+#ifndef IC_INTERP_RUN_H
+#define IC_INTERP_RUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "device/device.h"
+#include "interp/interp.h"
+
+#define NONE UINT32_MAX
+
+/* Thread classes: who may run an instruction. */
+#define CLASS_HOST 0   /* CPU kernels: the calling thread and the host workers */
+#define CLASS_DEVICE 1 /* device launches and host-to-device copies: the launch thread */
+#define CLASS_COPY 2   /* device-to-host copies, which block until done: the copy thread */
+#define N_CLASSES 3
+
+static inline int instr_class(const ic_instr *in) {
+  return in->where == IC_WHERE_HOST ? CLASS_HOST
+         : in->where == IC_WHERE_D2H ? CLASS_COPY
+                                     : CLASS_DEVICE;
+}
+
+/* Everything a run mutates, allocated on a plan's first run and reused. */
+struct ic_rstate {
+  ic_variable *vars;        /* local variables, one per plan variable */
+  ic_variable **varp;       /* the variable each index is bound to in this run */
+  ic_kslot *slots;          /* per instruction: its input slots, then its output slots */
+  ic_tensor **tptr;         /* backing arrays of slots[].t */
+  ic_variable **vptr;       /* backing arrays of slots[].vars */
+  size_t n_patch;           /* positions in tptr/vptr naming persistables, rebound per run */
+  uint32_t *patch_pos;
+  uint32_t *patch_var;
+  ic_kctx *ctx;             /* per instruction, filled once */
+  void **kstate;            /* per instruction kernel state (ic_opdef.free_state) */
+  ic_kslot **snap_slots;    /* per aliasing instruction: input slots over snapshots */
+  ic_tensor **snaps;        /* per aliasing instruction: its snapshot tensors */
+  size_t *n_snaps;
+  atomic_uint *deps;        /* remaining predecessors */
+  atomic_uint *refs;        /* remaining users before a variable is released */
+  uint32_t *heaps[N_CLASSES]; /* ready instructions per thread class */
+  uint32_t *first_reader;   /* per variable: first instruction reading it, for messages */
+  /* Per instruction whose outputs are all kept across runs (parameter copies to the device,
+   * constants derived from parameters): the input buffers it last ran on, each with a
+   * reference held, so that a replaced parameter cannot reappear at the same address. NULL
+   * for other instructions. */
+  ic_buffer ***cache_srcs;
+  /* Device plans: */
+  ic_device *dev;           /* the executor's device (borrowed) */
+  ic_devent **events;       /* per instruction: its event (recorders and D2H copies) */
+  ic_devent ***gc_events;   /* per device variable used on several streams: one per stream */
+};
+
+ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out, ic_err *err);
+
+/* One run. */
+typedef struct crun {
+  const ic_plan *plan;
+  ic_rstate *rs;
+  ic_executor *e;
+  struct ic_pool *pool;     /* NULL: serial in the calling thread */
+  size_t heap_n[N_CLASSES]; /* ready instructions per class (guarded by pool->lock) */
+  atomic_long pending;      /* ready or running instructions */
+  atomic_bool abort;        /* a failure happened: start nothing new */
+  atomic_int failed;        /* 0 until the first failure's compare-and-swap */
+  bool done;                /* pending reached 0 (guarded by pool->lock) */
+  ic_err err;               /* the first failure */
+  bool profile;
+} crun;
+
+typedef struct worker {
+  struct ic_pool *pool;
+  uint32_t id;              /* 1.. for pool threads, 0 for the calling thread */
+  int cls;                  /* the class of work it takes */
+  unsigned classes;         /* bit mask of classes it may run (all, when serial) */
+  pthread_t thread;
+  ic_err err;
+  ic_kenv env;
+} worker;
+
+struct ic_pool {
+  pthread_mutex_t lock;     /* guards run, run->heap_n, run->done, active, shutdown */
+  pthread_cond_t cv[N_CLASSES]; /* work of that class pushed, a run finished, or shutdown */
+  int n_workers;
+  worker *workers;
+  crun *run;                /* the run in progress, NULL between runs */
+  int active;               /* workers executing instructions of the current run */
+  bool shutdown;
+};
+
+/* devexec.c: device and copy instructions, and freeing device variables. */
+ic_status ic_exec_device(crun *r, worker *w, uint32_t i);
+ic_status ic_exec_d2h(crun *r, worker *w, uint32_t i);
+/* Host instructions of a device plan wait for the device work they consume. */
+ic_status ic_exec_host_waits(crun *r, worker *w, uint32_t i);
+/* Drop variable v's buffer; a device variable used on several streams is freed only after
+ * its allocation stream has waited for every stream that used it. */
+void ic_release_var(crun *r, uint32_t v);
+/* The device streams and allocators a plan needs, made on first use. */
+ic_status ic_executor_streams(ic_executor *e, uint32_t n, ic_err *err);
+/* Wait for every stream; the first kernel failure on any of them, if any. */
+ic_status ic_sync_streams(ic_executor *e, uint32_t n, ic_err *err);
+
+/* Whether a cached instruction's outputs are still valid for its current inputs; if not,
+ * remember the inputs (after it runs, they are valid). */
+bool ic_cache_valid(ic_rstate *rs, const ic_instr *in, const ic_kctx *c, uint32_t i);
+void ic_cache_remember(ic_rstate *rs, const ic_instr *in, const ic_kctx *c, uint32_t i);
+
+/* Shared by host and device execution (compiled.c). */
+void ic_snapshot_inputs(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t i);
+void ic_release_snapshots(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t i,
+                          const ic_kslot *shared_in);
+void ic_drop_refs(crun *r, const ic_instr *in);
+
+#endif

@@ -1,0 +1,754 @@
+/* conv2d and depthwise_conv2d (one implementation; see conv.h for Paddle's semantics).
+ *
+ * float32 runs one oneDNN convolution primitive (the direct algorithm: never Winograd,
+ * which oneDNN documents as less accurate) with source and destination in the layout
+ * oneDNN prefers (nChw8c blocks on AVX2) and reorders from and to icore's NCHW around it:
+ * oneDNN's plain-NCHW convolution falls back to its GEMM path, 1.6 to 12 times slower than
+ * the blocked kernels even counting both reorders (docs/conv_measurements.md).
+ * NHWC tensors need no reorder: oneDNN's NHWC kernels are as fast as the blocked ones.
+ * The primitive, the reorders and the weights in oneDNN's blocked layout live in the
+ * instruction's kernel state, rebuilt when the input shapes (or the thread count) change;
+ * the blocked weights are redone when the Filter buffer (pointer or size) or a sample of its
+ * values changes.
+ * float64, and any case for which oneDNN has only implementations whose sums depend on the
+ * thread count (its GEMM-based convolution, chosen for a few small-channel shapes) or only its
+ * slow reference code, runs im2col + BLAS GEMM, whose threads are process-wide and so the
+ * same in every executor configuration. */
+#include "kernels/cpu/conv.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu/onednn.h"
+
+const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS] = {
+    {"Input", 0}, {"Filter", 0}, {"Bias", IC_SLOT_OPTIONAL}, {"ResidualData", IC_SLOT_OPTIONAL}};
+const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS] = {{"Output", 0}};
+
+/* ---------------------------------------------------------------------------------------
+ * Attributes
+ * ------------------------------------------------------------------------------------- */
+
+bool ic_read_paddings(ic_attr_reader *r, int64_t out[4]) {
+  const int64_t *v;
+  size_t n;
+  out[0] = out[1] = out[2] = out[3] = 0;
+  if (!ic_ar_ints(r, "paddings", false, &v, &n)) return r->st == IC_OK;
+  if (n == 2) {
+    out[0] = out[1] = v[0];
+    out[2] = out[3] = v[1];
+  } else if (n == 4) {
+    for (int i = 0; i < 4; i++) out[i] = v[i];
+  } else {
+    ic_ar_fail(r, "paddings", "has %zu values, expected 2 ([h, w]) or 4 ([top, bottom, left, right])",
+               n);
+    return false;
+  }
+  for (int i = 0; i < 4; i++) {
+    if (out[i] < 0) {
+      ic_ar_fail(r, "paddings", "holds %lld, expected values >= 0", (long long)out[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+ic_pad_algo ic_read_pad_algo(ic_attr_reader *r) {
+  const char *s = ic_ar_str(r, "padding_algorithm", "EXPLICIT");
+  if (!strcmp(s, "EXPLICIT")) return IC_PAD_EXPLICIT;
+  if (!strcmp(s, "SAME")) return IC_PAD_SAME;
+  if (!strcmp(s, "VALID")) return IC_PAD_VALID;
+  ic_ar_fail(r, "padding_algorithm", "is '%s', expected EXPLICIT, SAME or VALID", s);
+  return IC_PAD_EXPLICIT;
+}
+
+bool ic_read_nhwc(ic_attr_reader *r) {
+  const char *s = ic_ar_str(r, "data_format", "NCHW");
+  if (!strcmp(s, "NHWC")) return true;
+  if (strcmp(s, "NCHW") && strcmp(s, "AnyLayout")) {
+    ic_ar_fail(r, "data_format", "is '%s', expected NCHW, NHWC or AnyLayout", s);
+  }
+  return false;
+}
+
+/* Two positive integers (strides, dilations), default [1, 1]. */
+static void read_pair(ic_attr_reader *r, const char *name, int64_t out[2]) {
+  const int64_t *v;
+  size_t n;
+  out[0] = out[1] = 1;
+  if (!ic_ar_ints(r, name, false, &v, &n)) return;
+  if (n != 2) {
+    ic_ar_fail(r, name, "has %zu values, expected 2 ([h, w])", n);
+    return;
+  }
+  for (int i = 0; i < 2; i++) {
+    if (v[i] < 1) {
+      ic_ar_fail(r, name, "holds %lld, expected values >= 1", (long long)v[i]);
+      return;
+    }
+    out[i] = v[i];
+  }
+}
+
+/* An attribute icore does not implement (IC_ERR_UNSUPPORTED rather than a bad program). */
+static void unsupported(ic_attr_reader *r, const char *name, const char *why) {
+  if (r->st) return;
+  ic_ar_fail(r, name, "%s", why);
+  r->st = r->err->code = IC_ERR_UNSUPPORTED;
+}
+
+static const struct {
+  const char *name;
+  ic_conv_act act;
+} k_acts[] = {
+    {"", IC_ACT_NONE},
+    {"relu", IC_ACT_RELU},
+    {"leaky_relu", IC_ACT_RELU},
+    {"relu6", IC_ACT_CLIP},
+    {"clip", IC_ACT_CLIP},
+    {"hard_swish", IC_ACT_HARD_SWISH},
+    {"hard_sigmoid", IC_ACT_HARD_SIGMOID},
+    {"swish", IC_ACT_SWISH},
+    {"sigmoid", IC_ACT_SIGMOID},
+    {"tanh", IC_ACT_TANH},
+    {"abs", IC_ACT_ABS},
+    {"sqrt", IC_ACT_SQRT},
+    {"mish", IC_ACT_MISH},
+    {"gelu", IC_ACT_GELU_ERF},
+    {"gelu_erf", IC_ACT_GELU_ERF},
+    {"gelu_tanh", IC_ACT_GELU_TANH},
+};
+
+ic_status ic_conv_parse(ic_attr_reader *r, void *attrs) {
+  ic_conv_attrs *a = attrs;
+  read_pair(r, "strides", a->strides);
+  read_pair(r, "dilations", a->dilations);
+  ic_read_paddings(r, a->paddings);
+  a->pad_algo = ic_read_pad_algo(r);
+  a->nhwc = ic_read_nhwc(r);
+  a->groups = ic_ar_int(r, "groups", 1);
+  if (!r->st && a->groups < 1) {
+    ic_ar_fail(r, "groups", "is %lld, expected >= 1", (long long)a->groups);
+  }
+  const char *act = ic_ar_str(r, "fuse_activation", "");
+  bool known = false;
+  for (size_t i = 0; i < sizeof k_acts / sizeof k_acts[0] && !known; i++) {
+    if (!strcmp(act, k_acts[i].name)) {
+      a->act = k_acts[i].act;
+      known = true;
+    }
+  }
+  if (!known && !r->st) {
+    ic_ar_fail(r, "fuse_activation", "is '%s', which Paddle's oneDNN convolution does not know",
+               act);
+  }
+  a->alpha = (float)ic_ar_float(r, "fuse_alpha", 0.0);
+  a->beta = (float)ic_ar_float(r, "fuse_beta", 0.0);
+  a->residual = ic_ar_bool(r, "fuse_residual_connection", false);
+  /* Older oneDNN fusion flags: Paddle 3 ignores them, so a program that sets them was
+   * fused for a runtime with other semantics; refuse rather than guess. */
+  if (ic_ar_bool(r, "fuse_relu", false)) {
+    unsupported(r, "fuse_relu", "is true (a pre-2.1 oneDNN fusion flag); expected false");
+  }
+  if (ic_ar_bool(r, "fuse_brelu", false)) {
+    unsupported(r, "fuse_brelu", "is true (a pre-2.1 oneDNN fusion flag); expected false");
+  }
+  if (ic_ar_bool(r, "fuse_relu_before_depthwise_conv", false)) {
+    unsupported(r, "fuse_relu_before_depthwise_conv",
+                "is true (a CUDA-only fusion); expected false");
+  }
+  return r->st;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Geometry and shape checks
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct geom {
+  int64_t n, c, h, w;      /* input, as logical NCHW */
+  int64_t oc, kh, kw;      /* filter */
+  int64_t oh, ow;          /* output spatial size */
+  int64_t sh, sw, dh, dw;  /* strides, dilations (1 = none) after padding_algorithm */
+  int64_t pt, pb, pl, pr;  /* paddings after padding_algorithm */
+  int64_t g;               /* groups */
+} geom;
+
+static ic_status conv_geom(ic_kctx *c, geom *g) {
+  const ic_conv_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
+  char xd[128], fd[128];
+  ic_status st;
+  if ((st = ic_kcheck_dtype(c, IC_CONV_INPUT, 0, IC_DT_FLOAT))) return st;
+  if (x->ndim != 4) {
+    return ic_kfail_in(c, IC_CONV_INPUT, 0, "expected rank 4 (%s)", a->nhwc ? "NHWC" : "NCHW");
+  }
+  if ((st = ic_kcheck_dtype(c, IC_CONV_FILTER, 0, IC_DT(x->dtype)))) return st;
+  if (f->ndim != 4) {
+    return ic_kfail_in(c, IC_CONV_FILTER, 0, "expected rank 4 [C_out, C_in / groups, KH, KW]");
+  }
+  for (int i = 0; i < 4; i++) {
+    if (x->dims[i] < 1) {
+      return ic_kfail_in(c, IC_CONV_INPUT, 0, "expected every dimension >= 1");
+    }
+    if (f->dims[i] < 1) {
+      return ic_kfail_in(c, IC_CONV_FILTER, 0, "expected every dimension >= 1");
+    }
+  }
+  g->n = x->dims[0];
+  g->c = a->nhwc ? x->dims[3] : x->dims[1];
+  g->h = a->nhwc ? x->dims[1] : x->dims[2];
+  g->w = a->nhwc ? x->dims[2] : x->dims[3];
+  g->oc = f->dims[0];
+  g->kh = f->dims[2];
+  g->kw = f->dims[3];
+  g->g = a->groups;
+  ic_dims_str(f->ndim, f->dims, fd, sizeof fd);
+  if (g->c != f->dims[1] * g->g) {
+    return ic_kfail_in(c, IC_CONV_INPUT, 0,
+                       "but its %lld channels (data_format %s) do not match Filter '%s' %s with "
+                       "groups %lld: expected Filter.dims[1] * groups = %lld channels",
+                       (long long)g->c, a->nhwc ? "NHWC" : "NCHW", ic_in_name(c, IC_CONV_FILTER, 0),
+                       fd, (long long)g->g, (long long)(f->dims[1] * g->g));
+  }
+  if (g->oc % g->g) {
+    return ic_kfail_in(c, IC_CONV_FILTER, 0,
+                       "expected its output channels %lld to be divisible by groups %lld",
+                       (long long)g->oc, (long long)g->g);
+  }
+  g->sh = a->strides[0];
+  g->sw = a->strides[1];
+  g->dh = a->dilations[0];
+  g->dw = a->dilations[1];
+  g->pt = a->paddings[0];
+  g->pb = a->paddings[1];
+  g->pl = a->paddings[2];
+  g->pr = a->paddings[3];
+  if (a->pad_algo == IC_PAD_SAME) {
+    /* Paddle sizes SAME padding by the undilated kernel and then drops the dilation. */
+    ic_same_pads(g->h, g->sh, g->kh, &g->pt, &g->pb);
+    ic_same_pads(g->w, g->sw, g->kw, &g->pl, &g->pr);
+    g->dh = g->dw = 1;
+  } else if (a->pad_algo == IC_PAD_VALID) {
+    g->pt = g->pb = g->pl = g->pr = 0;
+  }
+  /* C division truncates toward zero, as in Paddle: a kernel that overhangs the padded
+   * input by less than a stride still gives one output row. */
+  g->oh = (g->h + g->pt + g->pb - (g->dh * (g->kh - 1) + 1)) / g->sh + 1;
+  g->ow = (g->w + g->pl + g->pr - (g->dw * (g->kw - 1) + 1)) / g->sw + 1;
+  if (g->oh < 1 || g->ow < 1) {
+    ic_dims_str(x->ndim, x->dims, xd, sizeof xd);
+    return ic_kfail(c, IC_ERR_SHAPE,
+                    "output of Input '%s' %s and Filter '%s' %s would be %lld x %lld (strides "
+                    "[%lld, %lld], paddings [%lld, %lld, %lld, %lld], dilations [%lld, %lld]); "
+                    "expected at least 1 x 1",
+                    ic_in_name(c, IC_CONV_INPUT, 0), xd, ic_in_name(c, IC_CONV_FILTER, 0), fd,
+                    (long long)g->oh, (long long)g->ow, (long long)g->sh, (long long)g->sw,
+                    (long long)g->pt, (long long)g->pb, (long long)g->pl, (long long)g->pr,
+                    (long long)g->dh, (long long)g->dw);
+  }
+  return IC_OK;
+}
+
+static void out_dims(const ic_conv_attrs *a, const geom *g, int64_t d[4]) {
+  d[0] = g->n;
+  d[1] = a->nhwc ? g->oh : g->oc;
+  d[2] = a->nhwc ? g->ow : g->oh;
+  d[3] = a->nhwc ? g->oc : g->ow;
+}
+
+ic_status ic_conv_infer(ic_kctx *c) {
+  const ic_conv_attrs *a = c->attrs;
+  geom g;
+  ic_status st = conv_geom(c, &g);
+  if (st) return st;
+  const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
+  const ic_tensor *b = ic_in(c, IC_CONV_BIAS, 0), *r = ic_in(c, IC_CONV_RESIDUAL, 0);
+  int64_t od[4];
+  out_dims(a, &g, od);
+  if (b) {
+    if ((st = ic_kcheck_dtype(c, IC_CONV_BIAS, 0, IC_DT(x->dtype)))) return st;
+    /* Paddle's oneDNN kernel takes [C_out] or any shape whose only non-1 dim is dims[1]. */
+    bool ok = b->ndim == 1 ? b->dims[0] == g.oc : b->ndim >= 2;
+    for (int i = 0; b->ndim >= 2 && i < b->ndim && ok; i++) ok = b->dims[i] == (i == 1 ? g.oc : 1);
+    if (!ok) {
+      return ic_kfail_in(c, IC_CONV_BIAS, 0, "expected [%lld] or [1, %lld, 1, 1] (C_out = %lld)",
+                         (long long)g.oc, (long long)g.oc, (long long)g.oc);
+    }
+  }
+  if (a->residual) {
+    if (!r) {
+      return ic_kfail(c, IC_ERR_SHAPE,
+                      "fuse_residual_connection is true but input ResidualData is absent");
+    }
+    if ((st = ic_kcheck_dtype(c, IC_CONV_RESIDUAL, 0, IC_DT(x->dtype)))) return st;
+    if (!ic_dims_equal(r->ndim, r->dims, 4, od)) {
+      char want[128];
+      return ic_kfail_in(c, IC_CONV_RESIDUAL, 0, "expected the output's dims %s",
+                         ic_dims_str(4, od, want, sizeof want));
+    }
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4, od);
+  return IC_OK;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Activations
+ * ------------------------------------------------------------------------------------- */
+
+double ic_conv_act_apply(ic_conv_act act, double alpha, double beta, double s) {
+  switch (act) {
+    case IC_ACT_NONE: return s;
+    case IC_ACT_RELU: return s > 0 ? s : alpha * s;
+    case IC_ACT_CLIP: return s > beta ? beta : s > alpha ? s : alpha;
+    case IC_ACT_HARD_SWISH: return s * fmax(0.0, fmin(1.0, alpha * s + beta));
+    case IC_ACT_HARD_SIGMOID: return fmax(0.0, fmin(1.0, alpha * s + beta));
+    case IC_ACT_SWISH: return s / (1.0 + exp(-alpha * s));
+    case IC_ACT_SIGMOID: return 1.0 / (1.0 + exp(-s));
+    case IC_ACT_TANH: return tanh(s);
+    case IC_ACT_ABS: return fabs(s);
+    case IC_ACT_SQRT: return sqrt(s);
+    case IC_ACT_MISH: return s * tanh(log1p(exp(s)));
+    case IC_ACT_GELU_ERF: return 0.5 * s * (1.0 + erf(s / sqrt(2.0)));
+    case IC_ACT_GELU_TANH: {
+      const double k = sqrt(2.0 / 3.14159265358979323846);
+      return 0.5 * s * (1.0 + tanh(k * (s + 0.044715 * s * s * s)));
+    }
+  }
+  return s;
+}
+
+/* Append act's oneDNN 2.6 post-ops; false when 2.6 cannot express it (hard_swish with other
+ * than its fixed 1/6, 1/2), in which case a loop applies it after the primitive. */
+static bool act_post_ops(const ic_conv_attrs *a, dnnl_post_ops_t po, dnnl_status_t *st) {
+  dnnl_alg_kind_t alg;
+  float al = a->alpha, be = a->beta;
+  *st = dnnl_success;
+  switch (a->act) {
+    case IC_ACT_NONE: return true;
+    case IC_ACT_RELU: alg = dnnl_eltwise_relu; break;
+    case IC_ACT_CLIP: alg = dnnl_eltwise_clip; break;
+    case IC_ACT_HARD_SWISH:
+      if (al != 1.0f / 6.0f || be != 0.5f) return false;
+      alg = dnnl_eltwise_hardswish;
+      break;
+    case IC_ACT_HARD_SIGMOID:
+      /* oneDNN 2.6 has no hardsigmoid: linear then clip, as Paddle did on oneDNN 2. */
+      *st = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, al, be);
+      if (*st) return true;
+      alg = dnnl_eltwise_clip;
+      al = 0.0f;
+      be = 1.0f;
+      break;
+    case IC_ACT_SWISH: alg = dnnl_eltwise_swish; break;
+    case IC_ACT_SIGMOID: alg = dnnl_eltwise_logistic; break;
+    case IC_ACT_TANH: alg = dnnl_eltwise_tanh; break;
+    case IC_ACT_ABS: alg = dnnl_eltwise_abs; break;
+    case IC_ACT_SQRT: alg = dnnl_eltwise_sqrt; break;
+    case IC_ACT_MISH: alg = dnnl_eltwise_mish; break;
+    case IC_ACT_GELU_ERF: alg = dnnl_eltwise_gelu_erf; break;
+    case IC_ACT_GELU_TANH: alg = dnnl_eltwise_gelu_tanh; break;
+    default: return false;
+  }
+  *st = dnnl_post_ops_append_eltwise(po, 1.0f, alg, al, be);
+  return true;
+}
+
+/* Output += ResidualData, then the activation, over a whole tensor (reference paths). */
+#define DEFINE_EPILOGUE(NAME, T)                                                          \
+  static void NAME(const ic_conv_attrs *a, T *y, const T *res, size_t n) {                \
+    if (res) {                                                                            \
+      for (size_t i = 0; i < n; i++) y[i] += res[i];                                      \
+    }                                                                                     \
+    if (a->act == IC_ACT_NONE) return;                                                    \
+    for (size_t i = 0; i < n; i++) {                                                      \
+      y[i] = (T)ic_conv_act_apply(a->act, a->alpha, a->beta, (double)y[i]);               \
+    }                                                                                     \
+  }
+DEFINE_EPILOGUE(epilogue_f32, float)
+DEFINE_EPILOGUE(epilogue_f64, double)
+
+/* ---------------------------------------------------------------------------------------
+ * Reference path: im2col + GEMM per image and group (float64, and float32 when oneDNN has
+ * no implementation). NHWC goes through NCHW copies in scratch.
+ * ------------------------------------------------------------------------------------- */
+
+static void gemm_f32(int m, int n, int k, const float *a, const float *b, float *c) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+}
+static void gemm_f64(int m, int n, int k, const double *a, const double *b, double *c) {
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, k, b, n, 0.0, c, n);
+}
+
+/* x: [n][c][h][w] -> y: [n][h][w][c] when to_nhwc, the inverse otherwise (c, h, w are the
+ * logical NCHW sizes either way). */
+#define DEFINE_TRANSPOSE(NAME, T)                                                         \
+  static void NAME(const T *x, T *y, const geom *g, int64_t ch, int64_t h, int64_t w,     \
+                   bool to_nhwc) {                                                        \
+    for (int64_t n = 0; n < g->n; n++) {                                                  \
+      for (int64_t k = 0; k < ch; k++) {                                                  \
+        for (int64_t p = 0; p < h * w; p++) {                                             \
+          size_t nchw = (size_t)((n * ch + k) * h * w + p);                               \
+          size_t nhwc = (size_t)((n * h * w + p) * ch + k);                               \
+          if (to_nhwc) y[nhwc] = x[nchw];                                                 \
+          else y[nchw] = x[nhwc];                                                         \
+        }                                                                                 \
+      }                                                                                   \
+    }                                                                                     \
+  }
+DEFINE_TRANSPOSE(transpose_f32, float)
+DEFINE_TRANSPOSE(transpose_f64, double)
+
+#define DEFINE_REF(NAME, T, GEMM, TRANSPOSE, EPILOGUE)                                    \
+  static ic_status NAME(ic_kctx *c, const geom *g) {                                      \
+    const ic_conv_attrs *a = c->attrs;                                                    \
+    const ic_tensor *bt = ic_in(c, IC_CONV_BIAS, 0);                                      \
+    const ic_tensor *rt = a->residual ? ic_in(c, IC_CONV_RESIDUAL, 0) : NULL;             \
+    const T *x = ic_in(c, IC_CONV_INPUT, 0)->data, *w = ic_in(c, IC_CONV_FILTER, 0)->data; \
+    const T *bias = bt ? bt->data : NULL;                                                 \
+    T *out = ic_out(c, 0, 0)->data;                                                       \
+    int64_t cg = g->c / g->g, og = g->oc / g->g, kk = cg * g->kh * g->kw;                 \
+    int64_t hw = g->h * g->w, ohw = g->oh * g->ow;                                        \
+    bool direct = g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 && g->pt == 0 &&   \
+                  g->pl == 0 && g->oh == g->h && g->ow == g->w;                           \
+    size_t n_col = direct ? 0 : (size_t)(kk * ohw);                                       \
+    size_t n_in = a->nhwc ? (size_t)(g->n * g->c * hw) : 0;                               \
+    size_t n_out = a->nhwc ? (size_t)(g->n * g->oc * ohw) : 0;                            \
+    ic_buffer *sb = NULL;                                                                 \
+    if (n_col + n_in + n_out) {                                                           \
+      if (!(sb = ic_kscratch(c, (n_col + n_in + n_out) * sizeof(T)))) return c->err->code; \
+    }                                                                                     \
+    T *col = sb ? (T *)sb->data : NULL, *xin = col + n_col, *yout = xin + n_in;           \
+    if (a->nhwc) TRANSPOSE(x, xin, g, g->c, g->h, g->w, false);                           \
+    else xin = (T *)x;                                                                    \
+    if (!a->nhwc) yout = out;                                                             \
+    for (int64_t n = 0; n < g->n; n++) {                                                  \
+      for (int64_t gi = 0; gi < g->g; gi++) {                                             \
+        const T *xs = xin + (size_t)((n * g->c + gi * cg) * hw);                          \
+        const T *b = xs;                                                                  \
+        if (!direct) {                                                                    \
+          for (int64_t ci = 0; ci < cg; ci++) {                                           \
+            for (int64_t ky = 0; ky < g->kh; ky++) {                                      \
+              for (int64_t kx = 0; kx < g->kw; kx++) {                                    \
+                T *row = col + (size_t)(((ci * g->kh + ky) * g->kw + kx) * ohw);          \
+                for (int64_t oy = 0; oy < g->oh; oy++) {                                  \
+                  int64_t iy = oy * g->sh - g->pt + ky * g->dh;                           \
+                  for (int64_t ox = 0; ox < g->ow; ox++) {                                \
+                    int64_t ix = ox * g->sw - g->pl + kx * g->dw;                         \
+                    bool in = iy >= 0 && iy < g->h && ix >= 0 && ix < g->w;               \
+                    row[oy * g->ow + ox] = in ? xs[(ci * g->h + iy) * g->w + ix] : (T)0;  \
+                  }                                                                       \
+                }                                                                         \
+              }                                                                           \
+            }                                                                             \
+          }                                                                               \
+          b = col;                                                                        \
+        }                                                                                 \
+        T *ys = yout + (size_t)((n * g->oc + gi * og) * ohw);                             \
+        GEMM((int)og, (int)ohw, (int)kk, w + (size_t)(gi * og * kk), b, ys);              \
+        for (int64_t o = 0; bias && o < og; o++) {                                        \
+          for (int64_t p = 0; p < ohw; p++) ys[o * ohw + p] += bias[gi * og + o];         \
+        }                                                                                 \
+      }                                                                                   \
+    }                                                                                     \
+    if (a->nhwc) TRANSPOSE(yout, out, g, g->oc, g->oh, g->ow, true);                      \
+    EPILOGUE(a, out, rt ? (const T *)rt->data : NULL, (size_t)(g->n * g->oc * ohw));      \
+    ic_buffer_release(sb);                                                                \
+    return IC_OK;                                                                         \
+  }
+DEFINE_REF(conv_ref_f32, float, gemm_f32, transpose_f32, epilogue_f32)
+DEFINE_REF(conv_ref_f64, double, gemm_f64, transpose_f64, epilogue_f64)
+
+/* ---------------------------------------------------------------------------------------
+ * oneDNN path (float32)
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct conv_state {
+  /* what it was built for */
+  int64_t in_dims[4], f_dims[4];
+  bool has_bias;
+  int threads;
+  bool use_ref;             /* oneDNN has no implementation: the reference path runs */
+  bool act_after;           /* an activation oneDNN 2.6 cannot express: a loop applies it */
+  ic_dnnl_rt rt;
+  ic_dnnl_prim conv;
+  ic_dnnl_prim src_re;      /* Input (NCHW) -> src_md, when they differ */
+  ic_dnnl_prim dst_re;      /* dst_md -> Output (NCHW), when they differ */
+  ic_dnnl_prim res_re;      /* ResidualData -> dst_md, when dst_re exists and residual fuses */
+  ic_dnnl_prim w_re;        /* Filter (OIHW) -> w_md, when they differ */
+  dnnl_memory_t m_src_user, m_src, m_dst_user, m_dst, m_w_user, m_w, m_bias, m_res;
+  size_t src_bytes, dst_bytes, pad_bytes; /* per-call scratch: blocked src, dst; scratchpad */
+  void *w_buf;              /* weights in w_md (owned), when w_re exists */
+  const void *w_key;        /* the Filter buffer w_buf was made from, its size, and a */
+  size_t w_key_bytes;       /* sample of its values */
+  uint64_t w_key_sample;
+} conv_state;
+
+/* A fingerprint of 64 values spread over the Filter: with the buffer's address and size it
+ * keys the blocked copy, so new values loaded into the same buffer are caught too (almost
+ * always: it is a sample, not a hash, so that checking costs nothing beside the conv). */
+static uint64_t filter_sample(const float *w, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < 64 && n; i++) {
+    uint32_t bits;
+    memcpy(&bits, &w[(size_t)((double)i * (double)(n - 1) / 63.0)], sizeof bits);
+    h = (h ^ bits) * 1099511628211ull;
+  }
+  return h;
+}
+
+static void state_free(conv_state *s) {
+  if (!s) return;
+  ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re};
+  for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) ic_dnnl_prim_free(prims[i]);
+  dnnl_memory_t mems[] = {s->m_src_user, s->m_src, s->m_dst_user, s->m_dst,
+                          s->m_w_user,   s->m_w,   s->m_bias,     s->m_res};
+  for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++) {
+    if (mems[i]) dnnl_memory_destroy(mems[i]);
+  }
+  free(s->w_buf);
+  ic_dnnl_rt_free(&s->rt);
+  free(s);
+}
+
+void ic_conv_free_state(void *state) { state_free(state); }
+
+static bool state_matches(const conv_state *s, const ic_tensor *x, const ic_tensor *f,
+                          bool has_bias, int threads) {
+  return s && ic_dims_equal(4, s->in_dims, x->ndim, x->dims) &&
+         ic_dims_equal(4, s->f_dims, f->ndim, f->dims) && s->has_bias == has_bias &&
+         s->threads == threads;
+}
+
+/* Create every primitive and memory object for this geometry. Returns IC_OK with
+ * s->use_ref set when oneDNN has no implementation; an error only for real failures. */
+static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
+  const ic_conv_attrs *a = c->attrs;
+  dnnl_status_t st;
+  dnnl_post_ops_t po = NULL;
+  dnnl_primitive_attr_t attr = NULL;
+  dnnl_primitive_desc_t pd = NULL;
+  const char *what = "";
+  ic_status ret = IC_OK;
+  ic_status rs = ic_dnnl_rt_init(c, &s->rt);
+  if (rs) return rs;
+
+  dnnl_format_tag_t user_tag = a->nhwc ? dnnl_nhwc : dnnl_nchw;
+  dnnl_format_tag_t prim_tag = a->nhwc ? dnnl_nhwc : dnnl_format_tag_any;
+  int64_t sd[4] = {g->n, g->c, g->h, g->w}, dd[4] = {g->n, g->oc, g->oh, g->ow};
+  dnnl_memory_desc_t src_user, dst_user, src_any, dst_any, w_user, w_any, b_md;
+  dnnl_dims_t wd = {g->g, g->oc / g->g, g->c / g->g, g->kh, g->kw};
+  int wnd = g->g > 1 ? 5 : 4;
+  const int64_t *wdims = g->g > 1 ? wd : wd + 1;
+  dnnl_dims_t bd = {g->oc};
+  /* oneDNN wants the padded extent to match its output exactly; where Paddle's truncating
+   * division gives one output from a kernel overhanging the padding, extend the padding
+   * (the overhang reads zeros, as in Paddle's im2col). */
+  int64_t dkh = g->dh * (g->kh - 1) + 1, dkw = g->dw * (g->kw - 1) + 1;
+  int64_t pb = g->pb, pr = g->pr;
+  if (g->h + g->pt + pb - dkh < 0) pb = (g->oh - 1) * g->sh + dkh - g->h - g->pt;
+  if (g->w + g->pl + pr - dkw < 0) pr = (g->ow - 1) * g->sw + dkw - g->w - g->pl;
+  dnnl_dims_t strides = {g->sh, g->sw}, dil = {g->dh - 1, g->dw - 1};
+  dnnl_dims_t pad_l = {g->pt, g->pl}, pad_r = {pb, pr};
+
+#define TRY(call, name)                  \
+  do {                                   \
+    what = (name);                       \
+    if ((st = (call)) != dnnl_success) goto dnnl_fail; \
+  } while (0)
+
+  TRY(ic_dnnl_md4(&src_user, sd, user_tag), "memory_desc_init");
+  TRY(ic_dnnl_md4(&dst_user, dd, user_tag), "memory_desc_init");
+  TRY(ic_dnnl_md4(&src_any, sd, prim_tag), "memory_desc_init");
+  TRY(ic_dnnl_md4(&dst_any, dd, prim_tag), "memory_desc_init");
+  TRY(dnnl_memory_desc_init_by_tag(&w_user, wnd, wdims, dnnl_f32, wnd == 5 ? dnnl_goihw : dnnl_oihw),
+      "memory_desc_init");
+  TRY(dnnl_memory_desc_init_by_tag(&w_any, wnd, wdims, dnnl_f32, dnnl_format_tag_any),
+      "memory_desc_init");
+  TRY(dnnl_memory_desc_init_by_tag(&b_md, 1, bd, dnnl_f32, dnnl_x), "memory_desc_init");
+  TRY(dnnl_post_ops_create(&po), "post_ops_create");
+  if (a->residual) TRY(dnnl_post_ops_append_sum(po, 1.0f), "post_ops_append_sum");
+  s->act_after = !act_post_ops(a, po, &st);
+  what = "post_ops_append_eltwise";
+  if (st != dnnl_success) goto dnnl_fail;
+  TRY(ic_dnnl_attr(&attr, po), "primitive_attr");
+
+  dnnl_convolution_desc_t cd;
+  st = dnnl_dilated_convolution_forward_desc_init(
+      &cd, dnnl_forward_inference, dnnl_convolution_direct, &src_any, &w_any,
+      s->has_bias ? &b_md : NULL, &dst_any, strides, dil, pad_l, pad_r);
+  if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr, &s->rt);
+  if (st == dnnl_unimplemented || st == dnnl_invalid_arguments) {
+    pd = NULL;
+    s->use_ref = true;
+    goto done;
+  }
+  what = "convolution primitive_desc_create";
+  if (st != dnnl_success) {
+    pd = NULL;
+    goto dnnl_fail;
+  }
+  const dnnl_memory_desc_t *src_md = dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
+  const dnnl_memory_desc_t *dst_md = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+  const dnnl_memory_desc_t *w_md = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+  TRY(ic_dnnl_prim_create(&s->rt, pd, &s->conv), "convolution primitive_create");
+  if (!dnnl_memory_desc_equal(src_md, &src_user)) {
+    TRY(ic_dnnl_reorder(&s->rt, &src_user, src_md, &s->src_re), "reorder (Input)");
+    s->src_bytes = dnnl_memory_desc_get_size(src_md);
+  }
+  if (!dnnl_memory_desc_equal(dst_md, &dst_user)) {
+    TRY(ic_dnnl_reorder(&s->rt, dst_md, &dst_user, &s->dst_re), "reorder (Output)");
+    s->dst_bytes = dnnl_memory_desc_get_size(dst_md);
+    if (a->residual) {
+      TRY(ic_dnnl_reorder(&s->rt, &dst_user, dst_md, &s->res_re), "reorder (ResidualData)");
+    }
+  }
+  if (!dnnl_memory_desc_equal(w_md, &w_user)) {
+    TRY(ic_dnnl_reorder(&s->rt, &w_user, w_md, &s->w_re), "reorder (Filter)");
+    size_t wb = ic_dnnl_align(dnnl_memory_desc_get_size(w_md));
+    what = "weights buffer";
+    if (!(s->w_buf = aligned_alloc(64, wb))) {
+      st = dnnl_out_of_memory;
+      goto dnnl_fail;
+    }
+  }
+  what = "memory_create";
+  st = dnnl_out_of_memory;
+  if (!(s->m_src_user = ic_dnnl_mem(&s->rt, &src_user))) goto dnnl_fail;
+  if (!(s->m_src = ic_dnnl_mem(&s->rt, src_md))) goto dnnl_fail;
+  if (!(s->m_dst_user = ic_dnnl_mem(&s->rt, &dst_user))) goto dnnl_fail;
+  if (!(s->m_dst = ic_dnnl_mem(&s->rt, dst_md))) goto dnnl_fail;
+  if (!(s->m_w_user = ic_dnnl_mem(&s->rt, &w_user))) goto dnnl_fail;
+  if (!(s->m_w = ic_dnnl_mem(&s->rt, w_md))) goto dnnl_fail;
+  if (!(s->m_bias = ic_dnnl_mem(&s->rt, &b_md))) goto dnnl_fail;
+  if (!(s->m_res = ic_dnnl_mem(&s->rt, &dst_user))) goto dnnl_fail;
+  if (s->w_buf) TRY(dnnl_memory_set_data_handle(s->m_w, s->w_buf), "memory_set_data_handle");
+  ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re};
+  for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) {
+    if (prims[i]->pad_bytes > s->pad_bytes) s->pad_bytes = prims[i]->pad_bytes;
+  }
+  goto done;
+#undef TRY
+dnnl_fail:
+  ret = ic_dnnl_fail(c, st, what);
+done:
+  if (pd) dnnl_primitive_desc_destroy(pd);
+  if (attr) dnnl_primitive_attr_destroy(attr);
+  if (po) dnnl_post_ops_destroy(po);
+  return ret;
+}
+
+/* Bring *ctx->state up to date for these inputs. */
+static ic_status state_get(ic_kctx *c, const geom *g, int threads, conv_state **out) {
+  const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
+  bool has_bias = ic_in(c, IC_CONV_BIAS, 0) != NULL;
+  conv_state *s = *c->state;
+  *out = NULL;
+  if (state_matches(s, x, f, has_bias, threads)) {
+    *out = s;
+    return IC_OK;
+  }
+  state_free(s);
+  *c->state = NULL;
+  if (!(s = calloc(1, sizeof *s))) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  memcpy(s->in_dims, x->dims, sizeof s->in_dims);
+  memcpy(s->f_dims, f->dims, sizeof s->f_dims);
+  s->has_bias = has_bias;
+  s->threads = threads;
+  ic_status st = state_build(c, g, s);
+  if (st) {
+    state_free(s);
+    return st;
+  }
+  *c->state = *out = s;
+  return IC_OK;
+}
+
+static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
+  const ic_conv_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
+  const ic_tensor *b = ic_in(c, IC_CONV_BIAS, 0);
+  const ic_tensor *r = a->residual ? ic_in(c, IC_CONV_RESIDUAL, 0) : NULL;
+  ic_tensor *y = ic_out(c, 0, 0);
+  size_t ybytes = (size_t)ic_tensor_numel_(y) * sizeof(float);
+  size_t o_src = 0, o_dst = ic_dnnl_align(s->src_bytes), o_pad = o_dst + ic_dnnl_align(s->dst_bytes);
+  size_t total = o_pad + ic_dnnl_align(s->pad_bytes);
+  ic_buffer *sb = NULL;
+  if (total && !(sb = ic_kscratch(c, total))) return c->err->code;
+  char *scratch = sb ? sb->data : NULL;
+  void *pad = scratch ? scratch + o_pad : NULL;
+  dnnl_status_t st;
+  const char *what;
+  ic_status ret = IC_OK;
+#define TRY(call, name)                  \
+  do {                                   \
+    what = (name);                       \
+    if ((st = (call)) != dnnl_success) goto fail; \
+  } while (0)
+
+  size_t fbytes = (size_t)ic_tensor_numel_(f) * sizeof(float);
+  if (s->w_re.p) {
+    uint64_t sample = filter_sample(f->data, fbytes / sizeof(float));
+    if (s->w_key != f->data || s->w_key_bytes != fbytes || s->w_key_sample != sample) {
+      s->w_key = NULL;
+      TRY(dnnl_memory_set_data_handle(s->m_w_user, f->data), "memory_set_data_handle");
+      TRY(ic_dnnl_exec_reorder(&s->rt, &s->w_re, pad, s->m_w_user, s->m_w), "reorder (Filter)");
+      s->w_key = f->data;
+      s->w_key_bytes = fbytes;
+      s->w_key_sample = sample;
+    }
+  } else {
+    TRY(dnnl_memory_set_data_handle(s->m_w, f->data), "memory_set_data_handle");
+  }
+  TRY(dnnl_memory_set_data_handle(s->m_src_user, x->data), "memory_set_data_handle");
+  TRY(dnnl_memory_set_data_handle(s->m_dst_user, y->data), "memory_set_data_handle");
+  if (s->src_re.p) {
+    TRY(dnnl_memory_set_data_handle(s->m_src, scratch + o_src), "memory_set_data_handle");
+    TRY(ic_dnnl_exec_reorder(&s->rt, &s->src_re, pad, s->m_src_user, s->m_src), "reorder (Input)");
+  }
+  if (s->dst_re.p) {
+    TRY(dnnl_memory_set_data_handle(s->m_dst, scratch + o_dst), "memory_set_data_handle");
+  }
+  if (r && s->dst_re.p) {
+    TRY(dnnl_memory_set_data_handle(s->m_res, r->data), "memory_set_data_handle");
+    TRY(ic_dnnl_exec_reorder(&s->rt, &s->res_re, pad, s->m_res, s->m_dst), "reorder (ResidualData)");
+  } else if (r) {
+    memcpy(y->data, r->data, ybytes); /* the sum post-op accumulates into the destination */
+  }
+  dnnl_exec_arg_t args[6];
+  int n = 0;
+  args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SRC, s->src_re.p ? s->m_src : s->m_src_user};
+  args[n++] = (dnnl_exec_arg_t){DNNL_ARG_WEIGHTS, s->m_w};
+  if (b) {
+    TRY(dnnl_memory_set_data_handle(s->m_bias, b->data), "memory_set_data_handle");
+    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, s->m_bias};
+  }
+  args[n++] = (dnnl_exec_arg_t){DNNL_ARG_DST, s->dst_re.p ? s->m_dst : s->m_dst_user};
+  TRY(ic_dnnl_exec(&s->rt, &s->conv, pad, n, args), "convolution execute");
+  if (s->dst_re.p) {
+    TRY(ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user), "reorder (Output)");
+  }
+  if (s->act_after) epilogue_f32(a, y->data, NULL, ybytes / sizeof(float));
+  goto done;
+#undef TRY
+fail:
+  ret = ic_dnnl_fail(c, st, what);
+done:
+  ic_buffer_release(sb);
+  return ret;
+}
+
+ic_status ic_conv_cpu(ic_kctx *c) {
+  geom g;
+  ic_status st = conv_geom(c, &g);
+  if (st) return st;
+  if (ic_in(c, IC_CONV_INPUT, 0)->dtype == IC_FP64) return conv_ref_f64(c, &g);
+  int threads = ic_dnnl_threads(c);
+  int prev = ic_dnnl_threads_set(threads);
+  conv_state *s;
+  st = state_get(c, &g, threads, &s);
+  if (!st) st = s->use_ref ? conv_ref_f32(c, &g) : conv_dnnl(c, &g, s);
+  ic_dnnl_threads_restore(prev);
+  return st;
+}

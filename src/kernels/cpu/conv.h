@@ -1,0 +1,95 @@
+/* The 2-D convolution family (conv2d, depthwise_conv2d: one implementation, conv.c) and the
+ * window geometry it shares with pool2d.
+ *
+ * Paddle's semantics (paddle/phi/infermeta/binary.cc ConvInferMeta, paddle/phi/kernels/
+ * cpu/conv_util.h UpdatePaddingAndDilation, paddle/phi/kernels/onednn/conv_handler.h):
+ *   Output = act(conv(Input, Filter) + Bias[c] + ResidualData)
+ * with Filter always [C_out, C_in / groups, KH, KW] whatever the data_format, Bias and
+ * ResidualData optional (ResidualData only when fuse_residual_connection), and act the
+ * oneDNN post-op Paddle's oneDNN kernel appends for fuse_activation, with fuse_alpha /
+ * fuse_beta as that kernel passes them (see ic_conv_act). */
+#ifndef IC_KERNELS_CPU_CONV_H
+#define IC_KERNELS_CPU_CONV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/kernel.h"
+
+/* padding_algorithm */
+typedef enum ic_pad_algo { IC_PAD_EXPLICIT = 0, IC_PAD_SAME = 1, IC_PAD_VALID = 2 } ic_pad_algo;
+
+/* fuse_activation, as Paddle's oneDNN conv kernel maps it onto oneDNN eltwise algorithms
+ * (paddle/phi/backends/onednn/onednn_reuse.h OneDNNActivationMap; alpha = fuse_alpha,
+ * beta = fuse_beta; oneDNN 3 formulas, which are Paddle 3's):
+ *   relu, leaky_relu  s > 0 ? s : alpha * s
+ *   relu6, clip       s > beta ? beta : s > alpha ? s : alpha   (Paddle's fuse pass puts
+ *                     relu6's threshold in fuse_beta, so relu6 is alpha = 0, beta = 6)
+ *   hard_swish        s * max(0, min(1, alpha * s + beta))      (the pass sets 1/6, 1/2)
+ *   hard_sigmoid      max(0, min(1, alpha * s + beta))          (slope, offset)
+ *   swish             s * sigmoid(alpha * s)
+ *   sigmoid, tanh, abs, sqrt, mish, gelu / gelu_erf, gelu_tanh: alpha, beta unused */
+typedef enum ic_conv_act {
+  IC_ACT_NONE = 0,
+  IC_ACT_RELU,
+  IC_ACT_CLIP,
+  IC_ACT_HARD_SWISH,
+  IC_ACT_HARD_SIGMOID,
+  IC_ACT_SWISH,
+  IC_ACT_SIGMOID,
+  IC_ACT_TANH,
+  IC_ACT_ABS,
+  IC_ACT_SQRT,
+  IC_ACT_MISH,
+  IC_ACT_GELU_ERF,
+  IC_ACT_GELU_TANH
+} ic_conv_act;
+
+typedef struct ic_conv_attrs {
+  int64_t strides[2];    /* h, w */
+  int64_t dilations[2];  /* h, w; 1 = none */
+  int64_t paddings[4];   /* top, bottom, left, right as written (2 values expanded) */
+  int64_t groups;
+  ic_pad_algo pad_algo;
+  bool nhwc;             /* data_format "NHWC"; "NCHW" and "AnyLayout" are NCHW */
+  ic_conv_act act;
+  float alpha, beta;     /* fuse_alpha, fuse_beta (float attributes in Paddle) */
+  bool residual;         /* fuse_residual_connection: Output += ResidualData before act */
+} ic_conv_attrs;
+
+/* Input slots, in the order of ic_conv_inputs. */
+enum { IC_CONV_INPUT = 0, IC_CONV_FILTER = 1, IC_CONV_BIAS = 2, IC_CONV_RESIDUAL = 3 };
+#define IC_CONV_N_INPUTS 4
+#define IC_CONV_N_OUTPUTS 1
+extern const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS];
+extern const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS];
+
+ic_status ic_conv_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_conv_infer(ic_kctx *c);
+ic_status ic_conv_cpu(ic_kctx *c);
+void ic_conv_free_state(void *state);
+
+/* Activation s -> act(s) in double, exactly the formulas above (reference and fallback). */
+double ic_conv_act_apply(ic_conv_act act, double alpha, double beta, double s);
+
+/* ---- window geometry shared with pool2d ---- */
+
+/* Read `paddings` (2 values [h, w] or 4 values [top, bottom, left, right]) into out[4]. */
+bool ic_read_paddings(ic_attr_reader *r, int64_t out[4]);
+/* Read "EXPLICIT" / "SAME" / "VALID". */
+ic_pad_algo ic_read_pad_algo(ic_attr_reader *r);
+/* Read data_format: true for "NHWC", false for "NCHW" / "AnyLayout". */
+bool ic_read_nhwc(ic_attr_reader *r);
+
+/* Paddle's "SAME" padding of one spatial dimension: output ceil(in / stride), the padding
+ * total split with the extra element at the end (funcs::UpdatePadding). */
+static inline void ic_same_pads(int64_t in, int64_t stride, int64_t k, int64_t *p0,
+                                int64_t *p1) {
+  int64_t out = (in + stride - 1) / stride;
+  int64_t sum = (out - 1) * stride + k - in;
+  if (sum < 0) sum = 0;
+  *p0 = sum / 2;
+  *p1 = sum - *p0;
+}
+
+#endif

@@ -1,0 +1,163 @@
+/* Helpers shared by the oneDNN-backed kernels. */
+#include "kernels/cpu/onednn.h"
+
+#include <dnnl_debug.h>
+#include <omp.h>
+#include <string.h>
+
+ic_status ic_dnnl_fail(ic_kctx *c, dnnl_status_t st, const char *what) {
+  return ic_kfail(c, IC_ERR_KERNEL, "oneDNN %s failed: dnnl_%s", what, dnnl_status2str(st));
+}
+
+ic_status ic_dnnl_rt_init(ic_kctx *c, ic_dnnl_rt *rt) {
+  rt->eng = NULL;
+  rt->strm = NULL;
+  dnnl_status_t st = dnnl_engine_create(&rt->eng, dnnl_cpu, 0);
+  if (st != dnnl_success) {
+    rt->eng = NULL;
+    return ic_dnnl_fail(c, st, "dnnl_engine_create");
+  }
+  st = dnnl_stream_create(&rt->strm, rt->eng, dnnl_stream_in_order);
+  if (st != dnnl_success) {
+    rt->strm = NULL;
+    ic_dnnl_rt_free(rt);
+    return ic_dnnl_fail(c, st, "dnnl_stream_create");
+  }
+  return IC_OK;
+}
+
+void ic_dnnl_rt_free(ic_dnnl_rt *rt) {
+  if (rt->strm) dnnl_stream_destroy(rt->strm);
+  if (rt->eng) dnnl_engine_destroy(rt->eng);
+  rt->strm = NULL;
+  rt->eng = NULL;
+}
+
+int ic_dnnl_threads(const ic_kctx *c) {
+  return c->env && c->env->intra_threads > 0 ? c->env->intra_threads : 1;
+}
+
+int ic_dnnl_threads_set(int n) {
+  int prev = omp_get_max_threads();
+  if (prev != n) omp_set_num_threads(n);
+  return prev;
+}
+
+void ic_dnnl_threads_restore(int prev) {
+  if (omp_get_max_threads() != prev) omp_set_num_threads(prev);
+}
+
+dnnl_status_t ic_dnnl_md4(dnnl_memory_desc_t *md, const int64_t *dims, dnnl_format_tag_t tag) {
+  dnnl_dims_t d = {dims[0], dims[1], dims[2], dims[3]};
+  return dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, tag);
+}
+
+dnnl_status_t ic_dnnl_attr(dnnl_primitive_attr_t *attr, const_dnnl_post_ops_t post_ops) {
+  dnnl_status_t st = dnnl_primitive_attr_create(attr);
+  if (st != dnnl_success) {
+    *attr = NULL;
+    return st;
+  }
+  st = dnnl_primitive_attr_set_scratchpad_mode(*attr, dnnl_scratchpad_mode_user);
+  if (st == dnnl_success && post_ops) st = dnnl_primitive_attr_set_post_ops(*attr, post_ops);
+  if (st != dnnl_success) {
+    dnnl_primitive_attr_destroy(*attr);
+    *attr = NULL;
+  }
+  return st;
+}
+
+dnnl_status_t ic_dnnl_pd_deterministic(dnnl_primitive_desc_t *pd, const_dnnl_op_desc_t desc,
+                                       const_dnnl_primitive_attr_t attr, ic_dnnl_rt *rt) {
+  *pd = NULL;
+  dnnl_primitive_desc_iterator_t it;
+  dnnl_status_t st = dnnl_primitive_desc_iterator_create(&it, desc, attr, rt->eng, NULL);
+  if (st != dnnl_success) return st;
+  for (;;) {
+    dnnl_primitive_desc_t cand = dnnl_primitive_desc_iterator_fetch(it);
+    if (!cand) {
+      st = dnnl_out_of_memory;
+      break;
+    }
+    const char *impl = NULL;
+    if (dnnl_primitive_desc_query(cand, dnnl_query_impl_info_str, 0, &impl) == dnnl_success &&
+        impl && !strstr(impl, "gemm") && strncmp(impl, "ref", 3) != 0) {
+      *pd = cand;
+      st = dnnl_success;
+      break;
+    }
+    dnnl_primitive_desc_destroy(cand);
+    st = dnnl_primitive_desc_iterator_next(it);
+    if (st != dnnl_success) {
+      if (st == dnnl_iterator_ends) st = dnnl_unimplemented;
+      break;
+    }
+  }
+  dnnl_primitive_desc_iterator_destroy(it);
+  return st;
+}
+
+dnnl_memory_t ic_dnnl_mem(ic_dnnl_rt *rt, const dnnl_memory_desc_t *md) {
+  dnnl_memory_t m = NULL;
+  if (dnnl_memory_create(&m, md, rt->eng, DNNL_MEMORY_NONE) != dnnl_success) return NULL;
+  return m;
+}
+
+dnnl_status_t ic_dnnl_prim_create(ic_dnnl_rt *rt, const_dnnl_primitive_desc_t pd,
+                                  ic_dnnl_prim *out) {
+  *out = (ic_dnnl_prim){0};
+  const dnnl_memory_desc_t *md = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+  size_t bytes = md ? dnnl_memory_desc_get_size(md) : 0;
+  dnnl_status_t st = dnnl_primitive_create(&out->p, pd);
+  if (st != dnnl_success) {
+    out->p = NULL;
+    return st;
+  }
+  if (bytes) {
+    if (!(out->pad = ic_dnnl_mem(rt, md))) {
+      ic_dnnl_prim_free(out);
+      return dnnl_out_of_memory;
+    }
+    out->pad_bytes = bytes;
+  }
+  return dnnl_success;
+}
+
+void ic_dnnl_prim_free(ic_dnnl_prim *p) {
+  if (p->pad) dnnl_memory_destroy(p->pad);
+  if (p->p) dnnl_primitive_destroy(p->p);
+  *p = (ic_dnnl_prim){0};
+}
+
+dnnl_status_t ic_dnnl_reorder(ic_dnnl_rt *rt, const dnnl_memory_desc_t *from,
+                              const dnnl_memory_desc_t *to, ic_dnnl_prim *out) {
+  *out = (ic_dnnl_prim){0};
+  dnnl_primitive_attr_t attr;
+  dnnl_status_t st = ic_dnnl_attr(&attr, NULL);
+  if (st != dnnl_success) return st;
+  dnnl_primitive_desc_t pd = NULL;
+  st = dnnl_reorder_primitive_desc_create(&pd, from, rt->eng, to, rt->eng, attr);
+  dnnl_primitive_attr_destroy(attr);
+  if (st != dnnl_success) return st;
+  st = ic_dnnl_prim_create(rt, pd, out);
+  dnnl_primitive_desc_destroy(pd);
+  return st;
+}
+
+dnnl_status_t ic_dnnl_exec(ic_dnnl_rt *rt, ic_dnnl_prim *p, void *pad, int n,
+                           dnnl_exec_arg_t *args) {
+  dnnl_status_t st;
+  if (p->pad) {
+    if ((st = dnnl_memory_set_data_handle(p->pad, pad)) != dnnl_success) return st;
+    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, p->pad};
+  }
+  st = dnnl_primitive_execute(p->p, rt->strm, n, args);
+  /* An in-order CPU stream runs synchronously; the wait is free and keeps that a fact. */
+  return st == dnnl_success ? dnnl_stream_wait(rt->strm) : st;
+}
+
+dnnl_status_t ic_dnnl_exec_reorder(ic_dnnl_rt *rt, ic_dnnl_prim *p, void *pad,
+                                   dnnl_memory_t from, dnnl_memory_t to) {
+  dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+  return ic_dnnl_exec(rt, p, pad, 2, args);
+}

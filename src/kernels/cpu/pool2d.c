@@ -1,0 +1,418 @@
+/* pool2d: max or average pooling over 2-D windows, Paddle's semantics exactly
+ * (paddle/phi/infermeta/unary.cc PoolInferMeta, paddle/phi/kernels/funcs/pooling.{h,cc},
+ * paddle/phi/kernels/impl/pool_kernel_impl.h PoolRawKernel):
+ *   - paddings (2 or 4 values) are first replaced by padding_algorithm (SAME: output
+ *     ceil(in / stride); VALID: none) and zeroed for global_pooling and adaptive;
+ *   - global_pooling makes the window the whole H x W;
+ *   - the output size is (in - k + pad_begin + pad_end [+ stride - 1 with ceil_mode]) /
+ *     stride + 1, or ksize when adaptive;
+ *   - but the kernel uses the *begin* paddings only: window h covers [h * s - pt,
+ *     min(h * s - pt + k, H + pt)) (the top padding bounds the bottom too), clamped to the
+ *     input; avg divides by the clamped element count when exclusive, else by the count
+ *     before clamping; an empty window gives -FLT_MAX (max) or 0 / 0 (avg);
+ *   - adaptive avg uses bins [floor(i * H / out), ceil((i + 1) * H / out)); adaptive *max*
+ *     is not adaptive at all in Paddle's pool2d kernel: it passes adaptive = false to the
+ *     pooling functor, so windows are ksize x ksize at the given strides, output ksize.
+ * float32 windows that oneDNN computes the same way (no empty window; for non-exclusive
+ * avg, no window past H + pt; adaptive avg only over evenly divisible inputs) run one oneDNN
+ * pooling primitive; everything else runs the plain loops below, which mirror Paddle's. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu/conv.h"
+#include "kernels/cpu/onednn.h"
+
+typedef struct pool_attrs {
+  bool max;             /* pooling_type "max", else "avg" */
+  int64_t ksize[2];
+  int64_t strides[2];
+  int64_t paddings[4];  /* top, bottom, left, right as written */
+  bool global, ceil_mode, exclusive, adaptive, nhwc;
+  ic_pad_algo pad_algo;
+} pool_attrs;
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  pool_attrs *a = attrs;
+  const char *type = ic_ar_str(r, "pooling_type", NULL);
+  if (!r->st && !type) ic_ar_fail(r, "pooling_type", "is missing (required, \"max\" or \"avg\")");
+  if (!r->st) {
+    a->max = !strcmp(type, "max");
+    if (!a->max && strcmp(type, "avg")) {
+      ic_ar_fail(r, "pooling_type", "is '%s', expected \"max\" or \"avg\"", type);
+    }
+  }
+  const int64_t *v;
+  size_t n;
+  if (ic_ar_ints(r, "ksize", true, &v, &n)) {
+    if (n != 2) ic_ar_fail(r, "ksize", "has %zu values, expected 2 ([h, w])", n);
+    for (size_t i = 0; i < n && i < 2 && !r->st; i++) {
+      if (v[i] < 1) ic_ar_fail(r, "ksize", "holds %lld, expected values >= 1", (long long)v[i]);
+      a->ksize[i] = v[i];
+    }
+  }
+  a->strides[0] = a->strides[1] = 1;
+  if (ic_ar_ints(r, "strides", false, &v, &n)) {
+    if (n != 2) ic_ar_fail(r, "strides", "has %zu values, expected 2 ([h, w])", n);
+    for (size_t i = 0; i < n && i < 2 && !r->st; i++) {
+      if (v[i] < 1) ic_ar_fail(r, "strides", "holds %lld, expected values >= 1", (long long)v[i]);
+      a->strides[i] = v[i];
+    }
+  }
+  ic_read_paddings(r, a->paddings);
+  a->global = ic_ar_bool(r, "global_pooling", false);
+  a->ceil_mode = ic_ar_bool(r, "ceil_mode", false);
+  a->exclusive = ic_ar_bool(r, "exclusive", true);
+  a->adaptive = ic_ar_bool(r, "adaptive", false);
+  a->pad_algo = ic_read_pad_algo(r);
+  a->nhwc = ic_read_nhwc(r);
+  return r->st;
+}
+
+typedef struct pgeom {
+  int64_t n, c, h, w;      /* input, logical NCHW */
+  int64_t kh, kw, sh, sw;  /* window after global_pooling */
+  int64_t pt, pb, pl, pr;  /* paddings after padding_algorithm / global / adaptive */
+  int64_t oh, ow;
+} pgeom;
+
+static ic_status pool_geom(ic_kctx *c, pgeom *g) {
+  const pool_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_status st;
+  if ((st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT))) return st;
+  if (x->ndim != 4) return ic_kfail_in(c, 0, 0, "expected rank 4 (%s)", a->nhwc ? "NHWC" : "NCHW");
+  g->n = x->dims[0];
+  g->c = a->nhwc ? x->dims[3] : x->dims[1];
+  g->h = a->nhwc ? x->dims[1] : x->dims[2];
+  g->w = a->nhwc ? x->dims[2] : x->dims[3];
+  g->kh = a->ksize[0];
+  g->kw = a->ksize[1];
+  g->sh = a->strides[0];
+  g->sw = a->strides[1];
+  g->pt = a->paddings[0];
+  g->pb = a->paddings[1];
+  g->pl = a->paddings[2];
+  g->pr = a->paddings[3];
+  if (a->pad_algo == IC_PAD_SAME) {
+    ic_same_pads(g->h, g->sh, g->kh, &g->pt, &g->pb);
+    ic_same_pads(g->w, g->sw, g->kw, &g->pl, &g->pr);
+  } else if (a->pad_algo == IC_PAD_VALID) {
+    g->pt = g->pb = g->pl = g->pr = 0;
+  }
+  if (a->global || a->adaptive) g->pt = g->pb = g->pl = g->pr = 0;
+  if (a->global) {
+    g->kh = g->h;
+    g->kw = g->w;
+  }
+  if (a->adaptive) {
+    g->oh = g->kh;
+    g->ow = g->kw;
+  } else {
+    int64_t ch = a->ceil_mode ? g->sh - 1 : 0, cw = a->ceil_mode ? g->sw - 1 : 0;
+    g->oh = (g->h - g->kh + g->pt + g->pb + ch) / g->sh + 1;
+    g->ow = (g->w - g->kw + g->pl + g->pr + cw) / g->sw + 1;
+    if (g->oh < 0 || g->ow < 0) {
+      return ic_kfail_in(c, 0, 0,
+                         "which with window %lld x %lld, strides [%lld, %lld] and paddings "
+                         "[%lld, %lld, %lld, %lld] gives an output of %lld x %lld; expected "
+                         "sizes >= 0",
+                         (long long)g->kh, (long long)g->kw, (long long)g->sh, (long long)g->sw,
+                         (long long)g->pt, (long long)g->pb, (long long)g->pl, (long long)g->pr,
+                         (long long)g->oh, (long long)g->ow);
+    }
+  }
+  return IC_OK;
+}
+
+static ic_status infer(ic_kctx *c) {
+  const pool_attrs *a = c->attrs;
+  pgeom g;
+  ic_status st = pool_geom(c, &g);
+  if (st) return st;
+  int64_t d[4] = {g.n, a->nhwc ? g.oh : g.c, a->nhwc ? g.ow : g.oh, a->nhwc ? g.c : g.ow};
+  ic_tensor_set_meta(ic_out(c, 0, 0), ic_in(c, 0, 0)->dtype, 4, d);
+  return IC_OK;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Plain loops, statement for statement Paddle's Pool2dFunctor.
+ * ------------------------------------------------------------------------------------- */
+
+#define DEFINE_LOOPS(NAME, T)                                                             \
+  static void NAME(const pool_attrs *a, const pgeom *g, const T *x, T *y) {               \
+    bool adaptive = a->adaptive && !a->max; /* see the file comment */                    \
+    int64_t H = g->h, W = g->w, C = g->c;                                                 \
+    for (int64_t n = 0; n < g->n; n++) {                                                  \
+      for (int64_t ch = 0; ch < C; ch++) {                                                \
+        for (int64_t ph = 0; ph < g->oh; ph++) {                                          \
+          for (int64_t pw = 0; pw < g->ow; pw++) {                                        \
+            int64_t hs, he, ws, we, size;                                                 \
+            if (adaptive) {                                                               \
+              hs = ph * H / g->oh;                                                        \
+              he = ((ph + 1) * H + g->oh - 1) / g->oh;                                    \
+              ws = pw * W / g->ow;                                                        \
+              we = ((pw + 1) * W + g->ow - 1) / g->ow;                                    \
+              size = (he - hs) * (we - ws);                                               \
+            } else {                                                                      \
+              hs = ph * g->sh - g->pt;                                                    \
+              ws = pw * g->sw - g->pl;                                                    \
+              he = hs + g->kh < H + g->pt ? hs + g->kh : H + g->pt;                       \
+              we = ws + g->kw < W + g->pl ? ws + g->kw : W + g->pl;                       \
+              size = (he - hs) * (we - ws);                                               \
+              if (hs < 0) hs = 0;                                                         \
+              if (ws < 0) ws = 0;                                                         \
+              if (he > H) he = H;                                                         \
+              if (we > W) we = W;                                                         \
+              if (a->max || a->exclusive) size = (he - hs) * (we - ws);                   \
+            }                                                                             \
+            T v = a->max ? (T)-FLT_MAX : (T)0;                                            \
+            for (int64_t ih = hs; ih < he; ih++) {                                        \
+              for (int64_t iw = ws; iw < we; iw++) {                                      \
+                T e = a->nhwc ? x[((n * H + ih) * W + iw) * C + ch]                       \
+                              : x[((n * C + ch) * H + ih) * W + iw];                      \
+                if (a->max) v = v > e ? v : e;                                            \
+                else v += e;                                                              \
+              }                                                                           \
+            }                                                                             \
+            if (!a->max) v = v / (T)size;                                                 \
+            if (a->nhwc) y[((n * g->oh + ph) * g->ow + pw) * C + ch] = v;                 \
+            else y[((n * C + ch) * g->oh + ph) * g->ow + pw] = v;                         \
+          }                                                                               \
+        }                                                                                 \
+      }                                                                                   \
+    }                                                                                     \
+  }
+DEFINE_LOOPS(loops_f32, float)
+DEFINE_LOOPS(loops_f64, double)
+
+/* ---------------------------------------------------------------------------------------
+ * oneDNN (float32)
+ * ------------------------------------------------------------------------------------- */
+
+/* The window oneDNN is asked for: Paddle's, or for adaptive avg over an evenly divisible
+ * input, the equal non-overlapping windows its bins then are. */
+typedef struct dwin {
+  int64_t k[2], s[2], pl[2], pr[2];
+} dwin;
+
+/* Whether oneDNN computes Paddle's windows here, and with which parameters: the end
+ * paddings are the ones that make oneDNN's output size Paddle's (ceil_mode extends them). */
+static bool dnnl_fits(const pool_attrs *a, const pgeom *g, dwin *d) {
+  int64_t in[2] = {g->h, g->w}, out[2] = {g->oh, g->ow};
+  if (out[0] < 1 || out[1] < 1) return false;
+  if (a->adaptive) {
+    if (a->max || in[0] % out[0] || in[1] % out[1]) return false;
+    for (int i = 0; i < 2; i++) {
+      d->k[i] = d->s[i] = in[i] / out[i];
+      d->pl[i] = d->pr[i] = 0;
+    }
+    return true;
+  }
+  int64_t k[2] = {g->kh, g->kw}, s[2] = {g->sh, g->sw};
+  int64_t p0[2] = {g->pt, g->pl}, p1[2] = {g->pb, g->pr};
+  for (int i = 0; i < 2; i++) {
+    int64_t last = (out[i] - 1) * s[i] - p0[i];
+    if (k[i] - p0[i] <= 0 || last >= in[i]) return false;               /* an empty window */
+    if (!a->max && !a->exclusive && last + k[i] > in[i] + p0[i]) return false; /* divisor */
+    int64_t num = in[i] - k[i] + p0[i] + p1[i];
+    d->k[i] = k[i];
+    d->s[i] = s[i];
+    d->pl[i] = p0[i];
+    d->pr[i] = num >= 0 && num / s[i] + 1 == out[i] ? p1[i] : last + k[i] - in[i];
+    if (d->pr[i] < 0) return false;
+  }
+  return true;
+}
+
+/* NCHW pooling runs on channel-blocked copies: oneDNN's plain-NCHW pooling is its slow
+ * generic implementation, 5 to 10 times slower than the blocked one with both reorders
+ * (docs/conv_measurements.md). NHWC runs as it is. */
+typedef struct pool_state {
+  int64_t in_dims[4];
+  int threads;
+  bool use_loops;
+  ic_dnnl_rt rt;
+  ic_dnnl_prim pool, src_re, dst_re;
+  dnnl_memory_t m_src_user, m_dst_user, m_src, m_dst;
+  size_t src_bytes, dst_bytes, pad_bytes;
+} pool_state;
+
+static void free_state(void *state) {
+  pool_state *s = state;
+  if (!s) return;
+  ic_dnnl_prim_free(&s->pool);
+  ic_dnnl_prim_free(&s->src_re);
+  ic_dnnl_prim_free(&s->dst_re);
+  dnnl_memory_t mems[] = {s->m_src_user, s->m_dst_user, s->m_src, s->m_dst};
+  for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++) {
+    if (mems[i]) dnnl_memory_destroy(mems[i]);
+  }
+  ic_dnnl_rt_free(&s->rt);
+  free(s);
+}
+
+static ic_status build(ic_kctx *c, const pgeom *g, pool_state *s) {
+  const pool_attrs *a = c->attrs;
+  dwin d;
+  if (!dnnl_fits(a, g, &d)) {
+    s->use_loops = true;
+    return IC_OK;
+  }
+  ic_status ret = ic_dnnl_rt_init(c, &s->rt);
+  if (ret) return ret;
+  bool avx512 = (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core;
+  dnnl_format_tag_t user = a->nhwc ? dnnl_nhwc : dnnl_nchw;
+  dnnl_format_tag_t prim = a->nhwc ? dnnl_nhwc : avx512 ? dnnl_nChw16c : dnnl_nChw8c;
+  int64_t sd[4] = {g->n, g->c, g->h, g->w}, dd[4] = {g->n, g->c, g->oh, g->ow};
+  dnnl_memory_desc_t src_u, dst_u, src_p, dst_p;
+  dnnl_primitive_attr_t attr = NULL;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_dims_t strides = {d.s[0], d.s[1]}, kernel = {d.k[0], d.k[1]}, dil = {0, 0};
+  dnnl_dims_t pad_l = {d.pl[0], d.pl[1]}, pad_r = {d.pr[0], d.pr[1]};
+  dnnl_alg_kind_t alg = a->max ? dnnl_pooling_max
+                        : a->exclusive ? dnnl_pooling_avg_exclude_padding
+                                       : dnnl_pooling_avg_include_padding;
+  dnnl_pooling_v2_desc_t desc;
+  const char *what = "memory_desc_init";
+  dnnl_status_t st = ic_dnnl_md4(&src_u, sd, user);
+  if (st == dnnl_success) st = ic_dnnl_md4(&dst_u, dd, user);
+  if (st == dnnl_success) st = ic_dnnl_md4(&src_p, sd, prim);
+  if (st == dnnl_success) st = ic_dnnl_md4(&dst_p, dd, prim);
+  if (st != dnnl_success) goto fail;
+  what = "primitive_attr";
+  if ((st = ic_dnnl_attr(&attr, NULL)) != dnnl_success) goto fail;
+  st = dnnl_pooling_v2_forward_desc_init(&desc, dnnl_forward_inference, alg, &src_p, &dst_p,
+                                         strides, kernel, dil, pad_l, pad_r);
+  if (st == dnnl_success) st = dnnl_primitive_desc_create(&pd, &desc, attr, s->rt.eng, NULL);
+  if (st == dnnl_unimplemented || st == dnnl_invalid_arguments) {
+    pd = NULL;
+    s->use_loops = true;
+    goto done;
+  }
+  what = "pooling primitive_desc_create";
+  if (st != dnnl_success) {
+    pd = NULL;
+    goto fail;
+  }
+  what = "pooling primitive_create";
+  if ((st = ic_dnnl_prim_create(&s->rt, pd, &s->pool)) != dnnl_success) goto fail;
+  if (!a->nhwc) {
+    what = "reorder (X)";
+    if ((st = ic_dnnl_reorder(&s->rt, &src_u, &src_p, &s->src_re)) != dnnl_success) goto fail;
+    what = "reorder (Out)";
+    if ((st = ic_dnnl_reorder(&s->rt, &dst_p, &dst_u, &s->dst_re)) != dnnl_success) goto fail;
+    s->src_bytes = dnnl_memory_desc_get_size(&src_p);
+    s->dst_bytes = dnnl_memory_desc_get_size(&dst_p);
+  }
+  ic_dnnl_prim *prims[] = {&s->pool, &s->src_re, &s->dst_re};
+  for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) {
+    if (prims[i]->pad_bytes > s->pad_bytes) s->pad_bytes = prims[i]->pad_bytes;
+  }
+  what = "memory_create";
+  st = dnnl_out_of_memory;
+  if (!(s->m_src_user = ic_dnnl_mem(&s->rt, &src_u)) ||
+      !(s->m_dst_user = ic_dnnl_mem(&s->rt, &dst_u)) || !(s->m_src = ic_dnnl_mem(&s->rt, &src_p)) ||
+      !(s->m_dst = ic_dnnl_mem(&s->rt, &dst_p))) {
+    goto fail;
+  }
+  goto done;
+fail:
+  ret = ic_dnnl_fail(c, st, what);
+done:
+  if (pd) dnnl_primitive_desc_destroy(pd);
+  if (attr) dnnl_primitive_attr_destroy(attr);
+  return ret;
+}
+
+static ic_status run_dnnl(ic_kctx *c, const pgeom *g, int threads) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *y = ic_out(c, 0, 0);
+  pool_state *s = *c->state;
+  if (!s || !ic_dims_equal(4, s->in_dims, x->ndim, x->dims) || s->threads != threads) {
+    free_state(s);
+    *c->state = NULL;
+    if (!(s = calloc(1, sizeof *s))) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    memcpy(s->in_dims, x->dims, sizeof s->in_dims);
+    s->threads = threads;
+    ic_status st = build(c, g, s);
+    if (st) {
+      free_state(s);
+      return st;
+    }
+    *c->state = s;
+  }
+  if (s->use_loops) {
+    loops_f32(c->attrs, g, x->data, y->data);
+    return IC_OK;
+  }
+  size_t o_dst = ic_dnnl_align(s->src_bytes), o_pad = o_dst + ic_dnnl_align(s->dst_bytes);
+  size_t total = o_pad + s->pad_bytes;
+  ic_buffer *sb = NULL;
+  if (total && !(sb = ic_kscratch(c, total))) return c->err->code;
+  char *scratch = sb ? sb->data : NULL;
+  void *pad = scratch ? scratch + o_pad : NULL;
+  const char *what = "memory_set_data_handle";
+  dnnl_status_t st = dnnl_memory_set_data_handle(s->m_src_user, x->data);
+  if (st == dnnl_success) st = dnnl_memory_set_data_handle(s->m_dst_user, y->data);
+  if (st == dnnl_success && s->src_re.p) st = dnnl_memory_set_data_handle(s->m_src, scratch);
+  if (st == dnnl_success && s->dst_re.p) {
+    st = dnnl_memory_set_data_handle(s->m_dst, scratch + o_dst);
+  }
+  if (st == dnnl_success && s->src_re.p) {
+    what = "reorder (X)";
+    st = ic_dnnl_exec_reorder(&s->rt, &s->src_re, pad, s->m_src_user, s->m_src);
+  }
+  dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, s->src_re.p ? s->m_src : s->m_src_user},
+                             {DNNL_ARG_DST, s->dst_re.p ? s->m_dst : s->m_dst_user}};
+  if (st == dnnl_success) {
+    what = "pooling execute";
+    st = ic_dnnl_exec(&s->rt, &s->pool, pad, 2, args);
+  }
+  if (st == dnnl_success && s->dst_re.p) {
+    what = "reorder (Out)";
+    st = ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user);
+  }
+  ic_buffer_release(sb);
+  return st == dnnl_success ? IC_OK : ic_dnnl_fail(c, st, what);
+}
+
+static ic_status run(ic_kctx *c) {
+  pgeom g;
+  ic_status st = pool_geom(c, &g);
+  if (st) return st;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *y = ic_out(c, 0, 0);
+  int64_t ny = ic_tensor_numel_(y);
+  if (ny == 0) return IC_OK;
+  if (ic_tensor_numel_(x) == 0) {
+    /* Paddle fills the output of an empty input with NaN. */
+    for (int64_t i = 0; i < ny; i++) {
+      if (y->dtype == IC_FP32) ((float *)y->data)[i] = NAN;
+      else ((double *)y->data)[i] = NAN;
+    }
+    return IC_OK;
+  }
+  if (x->dtype == IC_FP64) {
+    loops_f64(c->attrs, &g, x->data, y->data);
+    return IC_OK;
+  }
+  int threads = ic_dnnl_threads(c);
+  int prev = ic_dnnl_threads_set(threads);
+  st = run_dnnl(c, &g, threads);
+  ic_dnnl_threads_restore(prev);
+  return st;
+}
+
+static const ic_slotdef inputs[] = {{"X", 0}};
+static const ic_slotdef outputs[] = {{"Out", 0}};
+
+const ic_opdef ic_op_pool2d = {
+    .name = "pool2d",
+    .n_inputs = 1, .inputs = inputs,
+    .n_outputs = 1, .outputs = outputs,
+    .attrs_size = sizeof(pool_attrs), .parse = parse,
+    .infer = infer, .cpu = run,
+    .free_state = free_state,
+};

@@ -1,0 +1,815 @@
+/* conv2d and depthwise_conv2d against a plain-loop reference in double precision. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernel.h"
+#include "program/program.h"
+#include "scope/tensor.h"
+#include "testutil.h"
+
+typedef struct conv_case {
+  const char *op;       /* NULL: conv2d */
+  int n, c, h, w;       /* input, logical NCHW */
+  int oc, kh, kw;
+  int groups;           /* 0: attribute omitted (1) */
+  int sh, sw;           /* 0: strides omitted ([1, 1]) */
+  int dh, dw;           /* 0: dilations omitted */
+  int npads;            /* 0 (omitted), 2 or 4 */
+  int pads[4];
+  const char *algo;     /* padding_algorithm, NULL: omitted */
+  bool nhwc;
+  int bias;             /* 0 none, 1 [C_out], 4 [1, C_out, 1, 1] */
+  bool residual;
+  const char *act;      /* fuse_activation, NULL: omitted */
+  float alpha, beta;
+  bool f64;
+} conv_case;
+
+static uint64_t rng_next(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* A tensor of uniform values in [lo, hi) and the same values as doubles. */
+static ic_tensor *rand_tensor(bool f64, int ndim, const int64_t *dims, uint64_t seed, double lo,
+                              double hi, double **vals) {
+  ic_tensor *t;
+  ck_assert_int_eq(ic_tensor_create(f64 ? IC_FP64 : IC_FP32, ndim, dims, &t), IC_OK);
+  int64_t n = ic_tensor_numel(t);
+  *vals = malloc(sizeof(double) * (size_t)(n ? n : 1));
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 7;
+  for (int64_t i = 0; i < n; i++) {
+    double u = lo + (hi - lo) * (double)(rng_next(&s) >> 11) / 9007199254740992.0;
+    if (f64) {
+      ((double *)ic_tensor_data(t))[i] = u;
+      (*vals)[i] = u;
+    } else {
+      ((float *)ic_tensor_data(t))[i] = (float)u;
+      (*vals)[i] = (float)u;
+    }
+  }
+  return t;
+}
+
+static double ref_act(const char *act, double al, double be, double s) {
+  if (!act || !*act) return s;
+  if (!strcmp(act, "relu") || !strcmp(act, "leaky_relu")) return s > 0 ? s : al * s;
+  if (!strcmp(act, "relu6") || !strcmp(act, "clip")) return s <= al ? al : s > be ? be : s;
+  if (!strcmp(act, "hard_swish")) {
+    double t = al * s + be;
+    return s * (t < 0 ? 0 : t > 1 ? 1 : t);
+  }
+  if (!strcmp(act, "hard_sigmoid")) {
+    double t = al * s + be;
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+  }
+  if (!strcmp(act, "swish")) return s * (1.0 / (1.0 + exp(-al * s)));
+  if (!strcmp(act, "sigmoid")) return 1.0 / (1.0 + exp(-s));
+  if (!strcmp(act, "tanh")) return tanh(s);
+  if (!strcmp(act, "abs")) return s < 0 ? -s : s;
+  if (!strcmp(act, "sqrt")) return sqrt(s);
+  if (!strcmp(act, "mish")) return s * tanh(log(1.0 + exp(s)));
+  if (!strcmp(act, "gelu") || !strcmp(act, "gelu_erf")) return s * 0.5 * (1.0 + erf(s / sqrt(2.0)));
+  if (!strcmp(act, "gelu_tanh")) {
+    return 0.5 * s * (1.0 + tanh(sqrt(2.0 / acos(-1.0)) * (s + 0.044715 * pow(s, 3))));
+  }
+  ck_abort_msg("no reference for %s", act);
+  return 0;
+}
+
+/* Paddle's geometry, written out from ConvInferMeta / UpdatePaddingAndDilation. */
+static void ref_geom(const conv_case *k, int64_t pad[4], int64_t *dh, int64_t *dw, int64_t *oh,
+                     int64_t *ow) {
+  int64_t sh = k->sh ? k->sh : 1, sw = k->sw ? k->sw : 1;
+  *dh = k->dh ? k->dh : 1;
+  *dw = k->dw ? k->dw : 1;
+  memset(pad, 0, 4 * sizeof pad[0]);
+  if (k->npads == 2) {
+    pad[0] = pad[1] = k->pads[0];
+    pad[2] = pad[3] = k->pads[1];
+  } else if (k->npads == 4) {
+    for (int i = 0; i < 4; i++) pad[i] = k->pads[i];
+  }
+  if (k->algo && !strcmp(k->algo, "SAME")) {
+    int64_t in[2] = {k->h, k->w}, st[2] = {sh, sw}, ks[2] = {k->kh, k->kw};
+    for (int d = 0; d < 2; d++) {
+      int64_t out = (in[d] + st[d] - 1) / st[d];
+      int64_t total = (out - 1) * st[d] + ks[d] - in[d];
+      if (total < 0) total = 0;
+      pad[2 * d] = total / 2;
+      pad[2 * d + 1] = total - total / 2;
+    }
+    *dh = *dw = 1;
+  } else if (k->algo && !strcmp(k->algo, "VALID")) {
+    memset(pad, 0, 4 * sizeof pad[0]);
+  }
+  *oh = (k->h + pad[0] + pad[1] - (*dh * (k->kh - 1) + 1)) / sh + 1;
+  *ow = (k->w + pad[2] + pad[3] - (*dw * (k->kw - 1) + 1)) / sw + 1;
+}
+
+/* Index of (n, c, y, x) in an NCHW or NHWC tensor with C channels, H x W. */
+static size_t at(bool nhwc, int64_t C, int64_t H, int64_t W, int64_t n, int64_t c, int64_t y,
+                 int64_t x) {
+  return (size_t)(nhwc ? ((n * H + y) * W + x) * C + c : ((n * C + c) * H + y) * W + x);
+}
+
+static ic_builder *conv_program(const conv_case *k, const int64_t *xd, const int64_t *wd,
+                                const int64_t *bd, const int64_t *yd) {
+  ic_dtype dt = k->f64 ? IC_FP64 : IC_FP32;
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", dt, 4, xd);
+  tu_var(b, "w", dt, 4, wd);
+  tu_var(b, "y", dt, 4, yd);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w");
+  if (k->bias) {
+    tu_var(b, "b", dt, k->bias, bd);
+    ic_builder_feed(b, "b");
+  }
+  if (k->residual) {
+    tu_var(b, "r", dt, 4, yd);
+    ic_builder_feed(b, "r");
+  }
+  ic_builder_op *op = ic_builder_add_op(b, 0, k->op ? k->op : "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  if (k->bias) ic_builder_in(op, "Bias", "b");
+  else ic_builder_input(op, "Bias", 0, NULL);
+  if (k->residual) ic_builder_in(op, "ResidualData", "r");
+  ic_builder_out(op, "Output", "y");
+  if (k->groups) ic_builder_attr_int(op, "groups", k->groups);
+  if (k->sh) ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){k->sh, k->sw});
+  if (k->dh) ic_builder_attr_ints(op, "dilations", 2, (const int32_t[]){k->dh, k->dw});
+  if (k->npads) ic_builder_attr_ints(op, "paddings", (size_t)k->npads, k->pads);
+  if (k->algo) ic_builder_attr_string(op, "padding_algorithm", k->algo);
+  ic_builder_attr_string(op, "data_format", k->nhwc ? "NHWC" : "NCHW");
+  if (k->act) {
+    ic_builder_attr_string(op, "fuse_activation", k->act);
+    ic_builder_attr_float(op, "fuse_alpha", k->alpha);
+    ic_builder_attr_float(op, "fuse_beta", k->beta);
+  }
+  if (k->residual) ic_builder_attr_bool(op, "fuse_residual_connection", true);
+  /* bookkeeping Paddle exports, which icore ignores */
+  ic_builder_attr_bool(op, "use_cudnn", true);
+  ic_builder_attr_bool(op, "use_mkldnn", false);
+  ic_builder_attr_int(op, "workspace_size_MB", 512);
+  ic_builder_attr_bool(op, "exhaustive_search", false);
+  ic_builder_attr_string(op, "mkldnn_data_type", "float32");
+  ic_builder_fetch(b, "y");
+  return b;
+}
+
+static void run_case(const conv_case *k, uint64_t seed) {
+  int g = k->groups ? k->groups : 1;
+  int64_t pad[4], dh, dw, oh, ow;
+  ref_geom(k, pad, &dh, &dw, &oh, &ow);
+  int64_t sh = k->sh ? k->sh : 1, sw = k->sw ? k->sw : 1;
+  int64_t xd[4] = {k->n, k->nhwc ? k->h : k->c, k->nhwc ? k->w : k->h, k->nhwc ? k->c : k->w};
+  int64_t wd[4] = {k->oc, k->c / g, k->kh, k->kw};
+  int64_t yd[4] = {k->n, k->nhwc ? oh : k->oc, k->nhwc ? ow : oh, k->nhwc ? k->oc : ow};
+  int64_t bd[4] = {k->oc};
+  if (k->bias == 4) {
+    bd[0] = 1;
+    bd[1] = k->oc;
+    bd[2] = bd[3] = 1;
+  }
+  double *xv, *wv, *bv = NULL, *rv = NULL;
+  ic_tensor *feeds[4];
+  const char *names[4] = {"x", "w", NULL, NULL};
+  size_t nf = 2;
+  feeds[0] = rand_tensor(k->f64, 4, xd, seed, -1, 1, &xv);
+  feeds[1] = rand_tensor(k->f64, 4, wd, seed + 1, -0.5, 0.5, &wv);
+  if (k->bias) {
+    names[nf] = "b";
+    feeds[nf++] = rand_tensor(k->f64, k->bias, bd, seed + 2, -1, 1, &bv);
+  }
+  if (k->residual) {
+    names[nf] = "r";
+    feeds[nf++] = rand_tensor(k->f64, 4, yd, seed + 3, -1, 1, &rv);
+  }
+  /* the reference */
+  size_t ny = (size_t)(k->n * k->oc * oh * ow);
+  double *ref = calloc(ny, sizeof *ref);
+  int64_t cg = k->c / g, og = k->oc / g;
+  for (int64_t n = 0; n < k->n; n++) {
+    for (int64_t o = 0; o < k->oc; o++) {
+      int64_t grp = o / og;
+      for (int64_t y = 0; y < oh; y++) {
+        for (int64_t x = 0; x < ow; x++) {
+          double s = 0;
+          for (int64_t ci = 0; ci < cg; ci++) {
+            for (int64_t ky = 0; ky < k->kh; ky++) {
+              for (int64_t kx = 0; kx < k->kw; kx++) {
+                int64_t iy = y * sh - pad[0] + ky * dh, ix = x * sw - pad[2] + kx * dw;
+                if (iy < 0 || iy >= k->h || ix < 0 || ix >= k->w) continue;
+                s += xv[at(k->nhwc, k->c, k->h, k->w, n, grp * cg + ci, iy, ix)] *
+                     wv[((o * cg + ci) * k->kh + ky) * k->kw + kx];
+              }
+            }
+          }
+          if (bv) s += bv[o];
+          size_t yi = at(k->nhwc, k->oc, oh, ow, n, o, y, x);
+          if (rv) s += rv[yi];
+          ref[yi] = ref_act(k->act, k->alpha, k->beta, s);
+        }
+      }
+    }
+  }
+  ic_builder *b = conv_program(k, xd, wd, bd, yd);
+  ic_tensor *out[1];
+  char err[1024];
+  ic_status st = tu_run(b, nf, names, feeds, 1, TU_NAMES("y"), out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s", err);
+  tu_assert_shape(out[0], k->f64 ? IC_FP64 : IC_FP32, 4, yd);
+  if (k->f64) tu_assert_close(out[0], ref, ny, 1e-10, 1e-10);
+  else tu_assert_close(out[0], ref, ny, 1e-4, 1e-4);
+  ic_tensor_destroy(out[0]);
+  for (size_t i = 0; i < nf; i++) ic_tensor_destroy(feeds[i]);
+  ic_builder_destroy(b);
+  free(xv);
+  free(wv);
+  free(bv);
+  free(rv);
+  free(ref);
+}
+
+/* Every case in both layouts and both float types. */
+static void run_all(const conv_case *k) {
+  for (int v = 0; v < 4; v++) {
+    conv_case c = *k;
+    c.nhwc = (v & 1) != 0;
+    c.f64 = (v & 2) != 0;
+    run_case(&c, (uint64_t)(v + 1) * 1000 + (uint64_t)k->c * 7 + (uint64_t)k->kh);
+  }
+}
+
+START_TEST(pointwise) {
+  /* 1x1: C_in 5 -> 3, odd image; then MobileNet's 32 -> 16 on a smaller image, batch 3 */
+  run_all(&(conv_case){.n = 1, .c = 5, .h = 7, .w = 9, .oc = 3, .kh = 1, .kw = 1});
+  run_all(&(conv_case){.n = 3, .c = 32, .h = 10, .w = 10, .oc = 16, .kh = 1, .kw = 1,
+                       .npads = 2, .bias = 1});
+  /* 1x1 with stride 2 and with padding (zero border rows) */
+  run_all(&(conv_case){.n = 2, .c = 17, .h = 9, .w = 6, .oc = 5, .kh = 1, .kw = 1, .sh = 2, .sw = 2});
+  run_all(&(conv_case){.n = 1, .c = 3, .h = 4, .w = 5, .oc = 8, .kh = 1, .kw = 1, .npads = 2,
+                       .pads = {1, 2}});
+}
+END_TEST
+
+START_TEST(spatial) {
+  /* 3x3 stride 1 padding 1, channel counts not multiples of 8 */
+  run_all(&(conv_case){.n = 3, .c = 3, .h = 8, .w = 8, .oc = 17, .kh = 3, .kw = 3, .sh = 1,
+                       .sw = 1, .npads = 2, .pads = {1, 1}, .bias = 1});
+  /* 3x3 stride 2, odd sizes, C 17 -> 5 */
+  run_all(&(conv_case){.n = 1, .c = 17, .h = 11, .w = 9, .oc = 5, .kh = 3, .kw = 3, .sh = 2,
+                       .sw = 2, .npads = 2, .pads = {1, 1}});
+  /* MobileNet's stem: 3 -> 32, 3x3 stride 2 */
+  run_all(&(conv_case){.n = 1, .c = 3, .h = 16, .w = 16, .oc = 32, .kh = 3, .kw = 3, .sh = 2,
+                       .sw = 2, .npads = 2, .pads = {1, 1}, .bias = 4});
+  /* different strides per axis and a non-square kernel */
+  run_all(&(conv_case){.n = 2, .c = 4, .h = 9, .w = 12, .oc = 6, .kh = 2, .kw = 5, .sh = 2,
+                       .sw = 1, .npads = 2, .pads = {0, 2}});
+  /* dilation 2 (and 3 x 1) */
+  run_all(&(conv_case){.n = 1, .c = 4, .h = 9, .w = 10, .oc = 3, .kh = 3, .kw = 3, .dh = 2,
+                       .dw = 2, .npads = 2, .pads = {2, 2}});
+  run_all(&(conv_case){.n = 2, .c = 5, .h = 11, .w = 7, .oc = 4, .kh = 3, .kw = 2, .dh = 3,
+                       .dw = 1, .sh = 2, .sw = 1, .npads = 2, .pads = {1, 0}});
+}
+END_TEST
+
+START_TEST(groups) {
+  /* two groups */
+  run_all(&(conv_case){.n = 2, .c = 6, .h = 7, .w = 7, .oc = 4, .kh = 3, .kw = 3, .groups = 2,
+                       .npads = 2, .pads = {1, 1}, .bias = 1});
+  /* depthwise 3x3 stride 1 and stride 2 (MobileNet's 96 channels, small image) */
+  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 1, .c = 5, .h = 9, .w = 8, .oc = 5,
+                       .kh = 3, .kw = 3, .groups = 5, .npads = 2, .pads = {1, 1}});
+  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 3, .c = 96, .h = 13, .w = 13, .oc = 96,
+                       .kh = 3, .kw = 3, .groups = 96, .sh = 2, .sw = 2, .npads = 2,
+                       .pads = {1, 1}, .bias = 1, .act = "relu6", .beta = 6});
+  /* depthwise 5x5 padding 2 (PP-HGNet), 17 channels */
+  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 1, .c = 17, .h = 6, .w = 7, .oc = 17,
+                       .kh = 5, .kw = 5, .groups = 17, .npads = 2, .pads = {2, 2}});
+  /* depthwise with a channel multiplier (C_out = 2 * C_in), and through conv2d */
+  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 1, .c = 3, .h = 5, .w = 6, .oc = 6,
+                       .kh = 3, .kw = 3, .groups = 3, .npads = 2, .pads = {1, 1}});
+  run_all(&(conv_case){.n = 2, .c = 8, .h = 5, .w = 5, .oc = 8, .kh = 3, .kw = 3, .groups = 8,
+                       .sh = 2, .sw = 1, .npads = 2, .pads = {1, 1}});
+}
+END_TEST
+
+START_TEST(paddings) {
+  /* asymmetric 4-value paddings [top, bottom, left, right] */
+  run_all(&(conv_case){.n = 1, .c = 3, .h = 7, .w = 6, .oc = 4, .kh = 3, .kw = 3, .npads = 4,
+                       .pads = {1, 2, 0, 3}, .bias = 1});
+  run_all(&(conv_case){.n = 2, .c = 5, .h = 8, .w = 9, .oc = 3, .kh = 3, .kw = 3, .sh = 2,
+                       .sw = 2, .npads = 4, .pads = {0, 1, 2, 0}});
+  /* SAME: output ceil(in / stride); dilation is dropped; the given paddings ignored */
+  run_all(&(conv_case){.n = 1, .c = 4, .h = 7, .w = 8, .oc = 5, .kh = 3, .kw = 3, .sh = 2,
+                       .sw = 2, .algo = "SAME", .npads = 2, .pads = {5, 5}});
+  run_all(&(conv_case){.n = 1, .c = 3, .h = 5, .w = 5, .oc = 2, .kh = 3, .kw = 3, .dh = 2,
+                       .dw = 2, .algo = "SAME", .npads = 2});
+  run_all(&(conv_case){.n = 1, .c = 3, .h = 6, .w = 5, .oc = 2, .kh = 2, .kw = 4, .algo = "SAME",
+                       .npads = 4});
+  /* VALID: no padding whatever the attribute says */
+  run_all(&(conv_case){.n = 2, .c = 3, .h = 8, .w = 7, .oc = 4, .kh = 3, .kw = 3, .sh = 2,
+                       .sw = 2, .algo = "VALID", .npads = 2, .pads = {1, 1}});
+  /* EXPLICIT spelled out */
+  run_all(&(conv_case){.n = 1, .c = 2, .h = 5, .w = 5, .oc = 2, .kh = 3, .kw = 3,
+                       .algo = "EXPLICIT", .npads = 2, .pads = {1, 1}});
+}
+END_TEST
+
+START_TEST(small_images) {
+  /* 1x1 images: a 3x3 kernel sees only its centre */
+  run_all(&(conv_case){.n = 3, .c = 5, .h = 1, .w = 1, .oc = 7, .kh = 3, .kw = 3, .npads = 2,
+                       .pads = {1, 1}, .bias = 1});
+  run_all(&(conv_case){.n = 1, .c = 1, .h = 1, .w = 1, .oc = 1, .kh = 1, .kw = 1});
+  /* kernel larger than the input, with padding */
+  run_all(&(conv_case){.n = 1, .c = 3, .h = 2, .w = 2, .oc = 4, .kh = 5, .kw = 5, .npads = 2,
+                       .pads = {2, 2}});
+  run_all(&(conv_case){.n = 2, .c = 2, .h = 3, .w = 2, .oc = 3, .kh = 4, .kw = 3, .sh = 2,
+                       .sw = 1, .npads = 2, .pads = {1, 1}});
+  /* a kernel overhanging the input by less than a stride: Paddle's truncating division
+   * still gives one output, the overhang reading zeros */
+  run_all(&(conv_case){.n = 1, .c = 2, .h = 3, .w = 3, .oc = 2, .kh = 4, .kw = 4, .sh = 2,
+                       .sw = 2});
+  /* padding wider than the kernel: border outputs see only padding (bias alone) */
+  run_all(&(conv_case){.n = 1, .c = 3, .h = 3, .w = 4, .oc = 2, .kh = 2, .kw = 2, .npads = 2,
+                       .pads = {3, 2}, .bias = 1});
+}
+END_TEST
+
+START_TEST(activations) {
+  static const struct {
+    const char *act;
+    float alpha, beta;
+  } acts[] = {
+      {"", 0, 0},           {"relu", 0, 0},         {"leaky_relu", 0.1f, 0},
+      {"relu6", 0, 6},      {"relu6", 0, 0.25f},    {"clip", -0.3f, 0.4f},
+      {"hard_swish", 1.0f / 6.0f, 0.5f},            {"hard_swish", 0.4f, 0.3f},
+      {"hard_sigmoid", 0.2f, 0.5f},                 {"hard_sigmoid", 1.0f / 6.0f, 0.5f},
+      {"swish", 1.0f, 0},   {"swish", 1.7f, 0},     {"sigmoid", 0, 0},
+      {"tanh", 0, 0},       {"abs", 0, 0},          {"sqrt", 0, 0},
+      {"mish", 0, 0},       {"gelu", 0, 0},         {"gelu_erf", 0, 0},
+      {"gelu_tanh", 0, 0},
+  };
+  for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
+    /* outputs of magnitude up to ~6 so every branch of every activation is reached */
+    conv_case k = {.n = 2, .c = 9, .h = 6, .w = 5, .oc = 11, .kh = 3, .kw = 3, .npads = 2,
+                   .pads = {1, 1}, .bias = 1, .act = acts[i].act, .alpha = acts[i].alpha,
+                   .beta = acts[i].beta};
+    run_all(&k);
+    k.residual = true;
+    run_all(&k);
+  }
+}
+END_TEST
+
+START_TEST(residual) {
+  /* residual without activation, with bias, through blocked and NHWC layouts */
+  run_all(&(conv_case){.n = 3, .c = 16, .h = 5, .w = 7, .oc = 24, .kh = 1, .kw = 1, .bias = 1,
+                       .residual = true});
+  run_all(&(conv_case){.n = 1, .c = 5, .h = 6, .w = 6, .oc = 3, .kh = 3, .kw = 3, .npads = 2,
+                       .pads = {1, 1}, .residual = true, .act = "relu"});
+  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 2, .c = 17, .h = 5, .w = 4, .oc = 17,
+                       .kh = 3, .kw = 3, .groups = 17, .npads = 2, .pads = {1, 1}, .bias = 4,
+                       .residual = true, .act = "hard_swish", .alpha = 1.0f / 6.0f,
+                       .beta = 0.5f});
+}
+END_TEST
+
+/* A ResidualData input with fuse_residual_connection off is ignored, as in Paddle. */
+START_TEST(residual_off) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(1, 1, 2, 2));
+  tu_var(b, "w", IC_FP32, 4, TU_DIMS(1, 1, 1, 1));
+  tu_var(b, "r", IC_FP32, 4, TU_DIMS(1, 1, 2, 2));
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(1, 1, 2, 2));
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w");
+  ic_builder_feed(b, "r");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_in(op, "ResidualData", "r");
+  ic_builder_out(op, "Output", "y");
+  ic_builder_fetch(b, "y");
+  ic_tensor *feeds[3] = {tu_f32(4, TU_DIMS(1, 1, 2, 2), (const float[]){1, 2, 3, 4}),
+                         tu_f32(4, TU_DIMS(1, 1, 1, 1), (const float[]){-2}),
+                         tu_f32(4, TU_DIMS(1, 1, 2, 2), (const float[]){100, 100, 100, 100})};
+  ic_tensor *out[1];
+  char err[1024];
+  ck_assert_msg(tu_run(b, 3, TU_NAMES("x", "w", "r"), feeds, 1, TU_NAMES("y"), out, err,
+                       sizeof err) == IC_OK, "%s", err);
+  tu_assert_close(out[0], (const double[]){-2, -4, -6, -8}, 4, 0, 0);
+  ic_tensor_destroy(out[0]);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(feeds[i]);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+START_TEST(mobilenet_shapes) {
+  /* the three MobileNetV2 layers the benchmark times, at reduced size, with the fused
+   * batch-norm bias and relu6 icore's analysis will give them */
+  run_all(&(conv_case){.n = 2, .c = 32, .h = 12, .w = 12, .oc = 16, .kh = 1, .kw = 1,
+                       .npads = 2, .bias = 1});
+  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 1, .c = 96, .h = 12, .w = 12, .oc = 96,
+                       .kh = 3, .kw = 3, .groups = 96, .sh = 2, .sw = 2, .npads = 2,
+                       .pads = {1, 1}, .bias = 1, .act = "relu6", .beta = 6});
+  run_all(&(conv_case){.n = 1, .c = 320, .h = 3, .w = 3, .oc = 1280, .kh = 1, .kw = 1,
+                       .bias = 1, .act = "relu6", .beta = 6});
+}
+END_TEST
+
+/* ---- the kernel state, as a compiled executor keeps it across runs ---- */
+
+/* conv2d's kernel run directly with a state slot that persists across calls: the same
+ * input shape and weights reuse the primitive, a different Filter buffer redoes the blocked
+ * weights, a different input shape rebuilds everything. */
+START_TEST(state_reuse) {
+  /* 1x1 conv y = w * x with one channel: easy to predict */
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(-1, 2, -1, -1));
+  tu_var(b, "w", IC_FP32, 4, TU_DIMS(3, 2, 1, 1));
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(-1, 3, -1, -1));
+  ic_builder_op *bop = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(bop, "Input", "x");
+  ic_builder_in(bop, "Filter", "w");
+  ic_builder_out(bop, "Output", "y");
+  ic_program *p;
+  char errs[1024];
+  ck_assert_msg(ic_builder_build(b, &p, errs, sizeof errs) == IC_OK, "%s", errs);
+  const ic_op *op = &p->blocks[0].ops[0];
+  const ic_opdef *def = ic_registry_find("conv2d");
+  ck_assert_ptr_nonnull(def);
+  ck_assert_ptr_nonnull(def->free_state);
+  ic_err err;
+  ic_err_clear(&err);
+  void *attrs = calloc(1, def->attrs_size);
+  ck_assert_int_eq(ic_opdef_parse(def, op, attrs, &err), IC_OK);
+  ic_kenv env = {.alloc = NULL, .seed = 0, .intra_threads = 2};
+  void *state = NULL;
+
+  ic_tensor x, w1, w2, y;
+  ic_tensor *xp = &x, *wp = &w1, *yp = &y;
+  const char *xn = "x", *wn = "w", *yn = "y";
+  ic_kslot in[4] = {{.n = 1, .t = &xp, .names = &xn}, {.n = 1, .t = &wp, .names = &wn}};
+  ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
+  ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = in, .out = out, .err = &err,
+               .env = &env, .state = &state};
+  ic_tensor_init(&x);
+  ic_tensor_init(&w1);
+  ic_tensor_init(&w2);
+  ic_tensor_init(&y);
+  ic_tensor_set_meta(&w1, IC_FP32, 4, TU_DIMS(3, 2, 1, 1));
+  ic_tensor_set_meta(&w2, IC_FP32, 4, TU_DIMS(3, 2, 1, 1));
+  ck_assert_int_eq(ic_tensor_alloc(&w1, NULL, &err), IC_OK);
+  ck_assert_int_eq(ic_tensor_alloc(&w2, NULL, &err), IC_OK);
+  for (int i = 0; i < 6; i++) {
+    ((float *)w1.data)[i] = (float)(i + 1);  /* w1[o][c] = 2o + c + 1 */
+    ((float *)w2.data)[i] = (float)(-i);     /* w2[o][c] = -(2o + c) */
+  }
+  void *kept = NULL;
+  for (int round = 0; round < 5; round++) {
+    /* rounds 0 and 1 share input shape and weights; 2 changes the weights buffer; 3 the
+     * input shape; 4 only the values in the same weights buffer */
+    int64_t hw = round >= 3 ? 3 : 2;
+    wp = round >= 2 ? &w2 : &w1;
+    if (round == 4) {
+      for (int i = 0; i < 6; i++) ((float *)w2.data)[i] = (float)(3 * i - 7);
+    }
+    ic_tensor_set_meta(&x, IC_FP32, 4, TU_DIMS(1, 2, hw, 1));
+    ck_assert_int_eq(ic_tensor_alloc(&x, NULL, &err), IC_OK);
+    for (int64_t i = 0; i < 2 * hw; i++) ((float *)x.data)[i] = (float)(i + round);
+    ck_assert_msg(def->infer(&c) == IC_OK, "%s", err.msg);
+    ck_assert_int_eq(ic_tensor_alloc(&y, NULL, &err), IC_OK);
+    ck_assert_msg(def->cpu(&c) == IC_OK, "%s", err.msg);
+    ck_assert_ptr_nonnull(state);
+    /* the same shapes keep the state (a new Filter buffer only redoes the weights) */
+    if (round == 0 || round == 3) kept = state;
+    else ck_assert_ptr_eq(state, kept);
+    double ref[9];
+    for (int o = 0; o < 3; o++) {
+      for (int64_t s = 0; s < hw; s++) {
+        double acc = 0;
+        for (int ch = 0; ch < 2; ch++) {
+          acc += ((float *)wp->data)[o * 2 + ch] * ((float *)x.data)[ch * hw + s];
+        }
+        ref[o * hw + s] = acc;
+      }
+    }
+    tu_assert_shape(&y, IC_FP32, 4, TU_DIMS(1, 3, hw, 1));
+    tu_assert_close(&y, ref, (size_t)(3 * hw), 1e-6, 1e-6);
+  }
+  def->free_state(state);
+  ic_tensor_reset(&x);
+  ic_tensor_reset(&w1);
+  ic_tensor_reset(&w2);
+  ic_tensor_reset(&y);
+  free(attrs);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+/* Run case k's op directly with intra_threads threads (a fresh kernel state); returns the
+ * output's bytes (malloc'd) and their count. */
+static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
+  int g = k->groups ? k->groups : 1;
+  int64_t pad[4], dh, dw, oh, ow;
+  ref_geom(k, pad, &dh, &dw, &oh, &ow);
+  int64_t xd[4] = {k->n, k->nhwc ? k->h : k->c, k->nhwc ? k->w : k->h, k->nhwc ? k->c : k->w};
+  int64_t wd[4] = {k->oc, k->c / g, k->kh, k->kw};
+  int64_t yd[4] = {k->n, k->nhwc ? oh : k->oc, k->nhwc ? ow : oh, k->nhwc ? k->oc : ow};
+  int64_t bd[1] = {k->oc};
+  ic_builder *b = conv_program(k, xd, wd, bd, yd);
+  ic_program *p;
+  char errs[1024];
+  ck_assert_msg(ic_builder_build(b, &p, errs, sizeof errs) == IC_OK, "%s", errs);
+  const ic_op *op = NULL;
+  for (size_t i = 0; i < p->blocks[0].n_ops && !op; i++) {
+    if (!strcmp(p->blocks[0].ops[i].type, k->op ? k->op : "conv2d")) op = &p->blocks[0].ops[i];
+  }
+  ck_assert_ptr_nonnull(op);
+  const ic_opdef *def = ic_registry_find(op->type);
+  ic_err err;
+  ic_err_clear(&err);
+  void *attrs = calloc(1, def->attrs_size);
+  ck_assert_int_eq(ic_opdef_parse(def, op, attrs, &err), IC_OK);
+  double *xv, *wv, *bv;
+  ic_tensor *x = rand_tensor(k->f64, 4, xd, 11, -1, 1, &xv);
+  ic_tensor *w = rand_tensor(k->f64, 4, wd, 12, -0.5, 0.5, &wv);
+  ic_tensor *bias = rand_tensor(k->f64, 1, bd, 13, -1, 1, &bv);
+  ic_tensor y;
+  ic_tensor_init(&y);
+  ic_tensor *yp = &y;
+  const char *names[3] = {"x", "w", "b"}, *yn = "y";
+  ic_kslot in[4] = {{.n = 1, .t = &x, .names = &names[0]},
+                    {.n = 1, .t = &w, .names = &names[1]},
+                    {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]}};
+  ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
+  ic_kenv env = {.alloc = NULL, .intra_threads = threads};
+  void *state = NULL;
+  ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = in, .out = out, .err = &err,
+               .env = &env, .state = &state};
+  ck_assert_msg(def->infer(&c) == IC_OK, "%s", err.msg);
+  ck_assert_int_eq(ic_tensor_alloc(&y, NULL, &err), IC_OK);
+  ck_assert_msg(def->cpu(&c) == IC_OK, "%s", err.msg);
+  if (state) def->free_state(state);
+  *nbytes = ic_tensor_nbytes(&y);
+  void *bytes = malloc(*nbytes);
+  memcpy(bytes, y.data, *nbytes);
+  ic_tensor_reset(&y);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(w);
+  ic_tensor_destroy(bias);
+  free(xv);
+  free(wv);
+  free(bv);
+  free(attrs);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+  return bytes;
+}
+
+/* The executors give a kernel 1 to all threads depending on the plan and the pool; the
+ * result must not change with that, bit for bit (oneDNN's GEMM-based convolution, which it
+ * picks for some small-channel shapes, would change it). */
+START_TEST(thread_counts) {
+  static const conv_case cases[] = {
+      {.n = 1, .c = 3, .h = 4, .w = 5, .oc = 8, .kh = 1, .kw = 1, .npads = 2, .pads = {1, 2}},
+      {.n = 1, .c = 3, .h = 7, .w = 6, .oc = 4, .kh = 3, .kw = 3, .npads = 4,
+       .pads = {1, 2, 0, 3}, .bias = 1},
+      {.n = 2, .c = 6, .h = 7, .w = 7, .oc = 4, .kh = 3, .kw = 3, .groups = 2, .npads = 2,
+       .pads = {1, 1}, .bias = 1},
+      {.n = 3, .c = 32, .h = 10, .w = 10, .oc = 16, .kh = 1, .kw = 1, .bias = 1},
+      {.n = 2, .c = 144, .h = 9, .w = 9, .oc = 24, .kh = 1, .kw = 1, .bias = 1, .act = "relu6",
+       .beta = 6},
+      {.op = "depthwise_conv2d", .n = 3, .c = 96, .h = 13, .w = 13, .oc = 96, .kh = 3, .kw = 3,
+       .groups = 96, .sh = 2, .sw = 2, .npads = 2, .pads = {1, 1}, .bias = 1},
+      {.n = 2, .c = 3, .h = 20, .w = 20, .oc = 32, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+       .npads = 2, .pads = {1, 1}, .bias = 1},
+      {.n = 1, .c = 320, .h = 3, .w = 3, .oc = 1280, .kh = 1, .kw = 1, .bias = 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (int layout = 0; layout < 2; layout++) {
+      conv_case k = cases[i];
+      k.nhwc = layout == 1;
+      size_t n1, n;
+      void *one = run_direct(&k, 1, &n1);
+      for (int t = 2; t <= 4; t++) {
+        void *more = run_direct(&k, t, &n);
+        ck_assert_uint_eq(n, n1);
+        ck_assert_msg(memcmp(one, more, n) == 0, "case %zu (%s): %d threads differ from 1", i,
+                      k.nhwc ? "NHWC" : "NCHW", t);
+        free(more);
+      }
+      free(one);
+    }
+  }
+}
+END_TEST
+
+/* ---- bad inputs ---- */
+
+static ic_status run_bad(const char *op_type, ic_dtype dt, const int64_t *xd, int xnd,
+                         const int64_t *wd, int wnd, void (*attrs)(ic_builder_op *), char *err,
+                         size_t errlen) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", dt, xnd, xd);
+  tu_var(b, "w", IC_FP32, wnd, wd);
+  tu_var(b, "y", dt, 4, TU_DIMS(-1, -1, -1, -1));
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w");
+  ic_builder_op *op = ic_builder_add_op(b, 0, op_type);
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_out(op, "Output", "y");
+  if (attrs) attrs(op);
+  ic_builder_fetch(b, "y");
+  ic_tensor *feeds[2];
+  ck_assert_int_eq(ic_tensor_create(dt, xnd, xd, &feeds[0]), IC_OK);
+  ck_assert_int_eq(ic_tensor_create(IC_FP32, wnd, wd, &feeds[1]), IC_OK);
+  ic_tensor *out[1];
+  ic_status st = tu_run(b, 2, TU_NAMES("x", "w"), feeds, 1, TU_NAMES("y"), out, err, errlen);
+  if (st == IC_OK) ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(feeds[0]);
+  ic_tensor_destroy(feeds[1]);
+  ic_builder_destroy(b);
+  return st;
+}
+
+static void groups2(ic_builder_op *op) { ic_builder_attr_int(op, "groups", 2); }
+static void three_pads(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "paddings", 3, (const int32_t[]){1, 1, 1});
+}
+static void neg_pads(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){-1, 0});
+}
+static void zero_stride(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){1, 0});
+}
+static void bad_algo(ic_builder_op *op) { ic_builder_attr_string(op, "padding_algorithm", "FULL"); }
+static void bad_format(ic_builder_op *op) { ic_builder_attr_string(op, "data_format", "NCWH"); }
+static void bad_act(ic_builder_op *op) { ic_builder_attr_string(op, "fuse_activation", "softmax"); }
+static void old_relu(ic_builder_op *op) { ic_builder_attr_bool(op, "fuse_relu", true); }
+static void want_residual(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "fuse_residual_connection", true);
+}
+
+START_TEST(bad_inputs) {
+  char err[1024];
+  /* Input of rank 3 */
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8), 3, TU_DIMS(4, 3, 3, 3), 4, NULL,
+                           err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "conv2d", "Input", "'x'", "float32[1, 3, 8]", "rank 4", NULL);
+  /* Filter of rank 2 */
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 27), 2, NULL,
+                           err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Filter", "'w'", "rank 4", NULL);
+  /* channel mismatch: 4 input channels, Filter made for 3 */
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 4, 8, 8), 4, TU_DIMS(2, 3, 3, 3), 4,
+                           NULL, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Input", "'x'", "float32[1, 4, 8, 8]", "Filter", "'w'", "[2, 3, 3, 3]",
+                "groups 1", NULL);
+  /* the same with groups: 4 channels, Filter [2, 1, 3, 3] x 2 groups = 2 */
+  ck_assert_int_eq(run_bad("depthwise_conv2d", IC_FP32, TU_DIMS(1, 4, 8, 8), 4,
+                           TU_DIMS(2, 1, 3, 3), 4, groups2, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "depthwise_conv2d", "Input", "'x'", "Filter", "'w'", "groups 2", NULL);
+  /* C_out not divisible by groups */
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 4, 8, 8), 4, TU_DIMS(3, 2, 3, 3), 4,
+                           groups2, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Filter", "'w'", "divisible by groups 2", NULL);
+  /* output smaller than 1x1 */
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 2, 8), 4, TU_DIMS(4, 3, 5, 5), 4,
+                           NULL, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Input", "'x'", "[1, 3, 2, 8]", "Filter", "'w'", "[4, 3, 5, 5]", NULL);
+  /* integer input */
+  ck_assert_int_eq(run_bad("conv2d", IC_INT32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           NULL, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Input", "'x'", "int32", "float32 or float64", NULL);
+  /* Filter dtype differing from Input's */
+  ck_assert_int_eq(run_bad("conv2d", IC_FP64, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           NULL, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Filter", "'w'", "float32", "expected dtype float64", NULL);
+  /* empty dims */
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(0, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           NULL, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Input", "'x'", ">= 1", NULL);
+  /* attributes */
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           three_pads, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "conv2d", "'paddings'", "3 values", NULL);
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           neg_pads, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'paddings'", "-1", NULL);
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           zero_stride, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'strides'", ">= 1", NULL);
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           bad_algo, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'padding_algorithm'", "FULL", NULL);
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           bad_format, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'data_format'", "NCWH", NULL);
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           bad_act, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'fuse_activation'", "softmax", NULL);
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           old_relu, err, sizeof err), IC_ERR_UNSUPPORTED);
+  tu_assert_msg(err, "'fuse_relu'", NULL);
+  ck_assert_int_eq(run_bad("conv2d", IC_FP32, TU_DIMS(1, 3, 8, 8), 4, TU_DIMS(4, 3, 3, 3), 4,
+                           want_residual, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "fuse_residual_connection", "ResidualData", NULL);
+}
+END_TEST
+
+START_TEST(bad_bias_residual) {
+  conv_case k = {.n = 1, .c = 3, .h = 5, .w = 5, .oc = 4, .kh = 3, .kw = 3, .bias = 1,
+                 .residual = true};
+  ic_builder *b = conv_program(&k, TU_DIMS(1, 3, 5, 5), TU_DIMS(4, 3, 3, 3), TU_DIMS(5),
+                               TU_DIMS(1, 4, 3, 3));
+  ic_tensor *feeds[4] = {tu_f32(4, TU_DIMS(1, 3, 5, 5), NULL), tu_f32(4, TU_DIMS(4, 3, 3, 3), NULL),
+                         tu_f32(1, TU_DIMS(5), NULL), tu_f32(4, TU_DIMS(1, 4, 3, 3), NULL)};
+  ic_tensor *out[1];
+  char err[1024];
+  ck_assert_int_eq(tu_run(b, 4, TU_NAMES("x", "w", "b", "r"), feeds, 1, TU_NAMES("y"), out, err,
+                          sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Bias", "'b'", "float32[5]", "C_out = 4", NULL);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(feeds[2]);
+  ic_tensor_destroy(feeds[3]);
+  /* residual of the wrong shape */
+  b = conv_program(&k, TU_DIMS(1, 3, 5, 5), TU_DIMS(4, 3, 3, 3), TU_DIMS(4), TU_DIMS(1, 4, 3, 2));
+  feeds[2] = tu_f32(1, TU_DIMS(4), NULL);
+  feeds[3] = tu_f32(4, TU_DIMS(1, 4, 3, 2), NULL);
+  ck_assert_int_eq(tu_run(b, 4, TU_NAMES("x", "w", "b", "r"), feeds, 1, TU_NAMES("y"), out, err,
+                          sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "ResidualData", "'r'", "[1, 4, 3, 2]", "[1, 4, 3, 3]", NULL);
+  ic_builder_destroy(b);
+  for (int i = 0; i < 4; i++) ic_tensor_destroy(feeds[i]);
+}
+END_TEST
+
+/* The conv layers of the real models parse: their exported attribute sets are accepted. */
+START_TEST(real_model_attrs) {
+  static const char *models[] = {"paddle/mobilenet_v2/inference.pdmodel",
+                                 "paddle/pphgnet_plate/inference.pdmodel",
+                                 "paddle/ppocr_rec_svtr/inference.pdmodel",
+                                 "paddle/crnn_rec/inference.pdmodel"};
+  for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+    char path[4096], errs[1024];
+    ck_assert_msg(tu_shared(models[m], path, sizeof path), "missing %s", models[m]);
+    ic_program *p;
+    ck_assert_msg(ic_program_from_file(path, &p, errs, sizeof errs) == IC_OK, "%s", errs);
+    size_t n = 0;
+    for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+      const ic_op *op = &p->blocks[0].ops[i];
+      if (strcmp(op->type, "conv2d") && strcmp(op->type, "depthwise_conv2d")) continue;
+      const ic_opdef *def = ic_registry_find(op->type);
+      ck_assert_ptr_nonnull(def);
+      const ic_slot *ins[8], *outs[8];
+      ck_assert_uint_le(def->n_inputs, 8);
+      ic_err e;
+      void *a = calloc(1, def->attrs_size);
+      ck_assert_msg(ic_opdef_parse(def, op, a, &e) == IC_OK, "%s", e.msg);
+      ck_assert_msg(ic_opdef_match(def, op, ins, outs, &e) == IC_OK, "%s", e.msg);
+      free(a);
+      n++;
+    }
+    ck_assert_uint_gt(n, 0);
+    ic_program_destroy(p);
+  }
+}
+END_TEST
+
+static TCase *tc_math(void) {
+  TCase *tc = tcase_create("math");
+  tcase_add_test(tc, pointwise);
+  tcase_add_test(tc, spatial);
+  tcase_add_test(tc, groups);
+  tcase_add_test(tc, paddings);
+  tcase_add_test(tc, small_images);
+  tcase_add_test(tc, activations);
+  tcase_add_test(tc, residual);
+  tcase_add_test(tc, residual_off);
+  tcase_add_test(tc, mobilenet_shapes);
+  tcase_add_test(tc, state_reuse);
+  tcase_add_test(tc, thread_counts);
+  return tc;
+}
+
+static TCase *tc_errors(void) {
+  TCase *tc = tcase_create("errors");
+  tcase_add_test(tc, bad_inputs);
+  tcase_add_test(tc, bad_bias_residual);
+  tcase_add_test(tc, real_model_attrs);
+  return tc;
+}
+
+TU_MAIN("ops_conv", tc_math, tc_errors)

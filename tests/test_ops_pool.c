@@ -1,0 +1,477 @@
+/* pool2d against a plain-loop reference in double precision, plus cases checked against
+ * PaddlePaddle 3.3.1 itself where Paddle's kernel does something surprising. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+typedef struct pool_case {
+  const char *type;     /* "max" or "avg" */
+  int n, c, h, w;       /* input, logical NCHW */
+  int kh, kw;
+  int sh, sw;           /* 0: strides omitted ([1, 1]) */
+  int npads;            /* 0 (omitted), 2 or 4 */
+  int pads[4];
+  bool exclusive_set, exclusive;  /* exclusive_set false: attribute omitted (true) */
+  bool ceil_mode, global, adaptive;
+  const char *algo;
+  bool nhwc, f64;
+} pool_case;
+
+static uint64_t rng_next(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* Paddle's pool2d as documented in pooling.cc / pool_kernel_impl.h, written independently:
+ * output sizes from both paddings, windows from the begin paddings only. */
+static void reference(const pool_case *k, const double *x, double **out, int64_t od[4]) {
+  bool max = !strcmp(k->type, "max");
+  bool excl = k->exclusive_set ? k->exclusive : true;
+  int64_t H = k->h, W = k->w, kh = k->kh, kw = k->kw;
+  int64_t sh = k->sh ? k->sh : 1, sw = k->sw ? k->sw : 1;
+  int64_t pt = 0, pb = 0, pl = 0, pr = 0;
+  if (k->npads == 2) {
+    pt = pb = k->pads[0];
+    pl = pr = k->pads[1];
+  } else if (k->npads == 4) {
+    pt = k->pads[0];
+    pb = k->pads[1];
+    pl = k->pads[2];
+    pr = k->pads[3];
+  }
+  if (k->algo && !strcmp(k->algo, "SAME")) {
+    int64_t oh = (H + sh - 1) / sh, ow = (W + sw - 1) / sw;
+    int64_t th = (oh - 1) * sh + kh - H, tw = (ow - 1) * sw + kw - W;
+    if (th < 0) th = 0;
+    if (tw < 0) tw = 0;
+    pt = th / 2;
+    pb = th - pt;
+    pl = tw / 2;
+    pr = tw - pl;
+  } else if (k->algo && !strcmp(k->algo, "VALID")) {
+    pt = pb = pl = pr = 0;
+  }
+  if (k->global || k->adaptive) pt = pb = pl = pr = 0;
+  if (k->global) {
+    kh = H;
+    kw = W;
+  }
+  int64_t oh, ow;
+  if (k->adaptive) {
+    oh = kh;
+    ow = kw;
+  } else {
+    oh = (H - kh + pt + pb + (k->ceil_mode ? sh - 1 : 0)) / sh + 1;
+    ow = (W - kw + pl + pr + (k->ceil_mode ? sw - 1 : 0)) / sw + 1;
+  }
+  od[0] = k->n;
+  od[1] = k->nhwc ? oh : k->c;
+  od[2] = k->nhwc ? ow : oh;
+  od[3] = k->nhwc ? k->c : ow;
+  double *y = calloc((size_t)(k->n * k->c * oh * ow) + 1, sizeof *y);
+  for (int64_t n = 0; n < k->n; n++) {
+    for (int64_t c = 0; c < k->c; c++) {
+      for (int64_t i = 0; i < oh; i++) {
+        for (int64_t j = 0; j < ow; j++) {
+          int64_t h0, h1, w0, w1;
+          double div;
+          if (k->adaptive && !max) {
+            h0 = (int64_t)floor((double)(i * H) / (double)oh);
+            h1 = (int64_t)ceil((double)((i + 1) * H) / (double)oh);
+            w0 = (int64_t)floor((double)(j * W) / (double)ow);
+            w1 = (int64_t)ceil((double)((j + 1) * W) / (double)ow);
+            div = (double)((h1 - h0) * (w1 - w0));
+          } else {
+            /* Paddle's max kernel ignores adaptive (windows of ksize at the strides) */
+            h0 = i * sh - pt;
+            w0 = j * sw - pl;
+            h1 = h0 + kh < H + pt ? h0 + kh : H + pt;
+            w1 = w0 + kw < W + pl ? w0 + kw : W + pl;
+            double with_pad = (double)((h1 - h0) * (w1 - w0));
+            h0 = h0 < 0 ? 0 : h0;
+            w0 = w0 < 0 ? 0 : w0;
+            h1 = h1 > H ? H : h1;
+            w1 = w1 > W ? W : w1;
+            div = excl ? (double)((h1 - h0) * (w1 - w0)) : with_pad;
+          }
+          double acc = max ? -FLT_MAX : 0;
+          for (int64_t a = h0; a < h1; a++) {
+            for (int64_t b = w0; b < w1; b++) {
+              double v = k->nhwc ? x[((n * H + a) * W + b) * k->c + c]
+                                 : x[((n * k->c + c) * H + a) * W + b];
+              acc = max ? (v > acc ? v : acc) : acc + v;
+            }
+          }
+          if (!max) acc /= div;
+          size_t yi = (size_t)(k->nhwc ? ((n * oh + i) * ow + j) * k->c + c
+                                       : ((n * k->c + c) * oh + i) * ow + j);
+          y[yi] = acc;
+        }
+      }
+    }
+  }
+  *out = y;
+}
+
+static ic_builder *pool_program(const pool_case *k, const int64_t *xd) {
+  ic_dtype dt = k->f64 ? IC_FP64 : IC_FP32;
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", dt, 4, xd);
+  tu_var(b, "y", dt, 4, TU_DIMS(-1, -1, -1, -1));
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_attr_string(op, "pooling_type", k->type);
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){k->kh, k->kw});
+  if (k->sh) ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){k->sh, k->sw});
+  if (k->npads) ic_builder_attr_ints(op, "paddings", (size_t)k->npads, k->pads);
+  if (k->exclusive_set) ic_builder_attr_bool(op, "exclusive", k->exclusive);
+  ic_builder_attr_bool(op, "ceil_mode", k->ceil_mode);
+  ic_builder_attr_bool(op, "global_pooling", k->global);
+  ic_builder_attr_bool(op, "adaptive", k->adaptive);
+  if (k->algo) ic_builder_attr_string(op, "padding_algorithm", k->algo);
+  ic_builder_attr_string(op, "data_format", k->nhwc ? "NHWC" : "NCHW");
+  /* bookkeeping Paddle exports, which icore ignores */
+  ic_builder_attr_bool(op, "use_cudnn", true);
+  ic_builder_attr_bool(op, "is_test", true);
+  ic_builder_attr_string(op, "mkldnn_data_type", "float32");
+  ic_builder_fetch(b, "y");
+  return b;
+}
+
+static void run_case(const pool_case *k, uint64_t seed) {
+  int64_t xd[4] = {k->n, k->nhwc ? k->h : k->c, k->nhwc ? k->w : k->h, k->nhwc ? k->c : k->w};
+  ic_tensor *x;
+  ck_assert_int_eq(ic_tensor_create(k->f64 ? IC_FP64 : IC_FP32, 4, xd, &x), IC_OK);
+  int64_t nx = ic_tensor_numel(x);
+  double *xv = malloc(sizeof(double) * (size_t)(nx + 1));
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 3;
+  for (int64_t i = 0; i < nx; i++) {
+    double u = -1 + 2 * (double)(rng_next(&s) >> 11) / 9007199254740992.0;
+    if (k->f64) ((double *)ic_tensor_data(x))[i] = xv[i] = u;
+    else xv[i] = ((float *)ic_tensor_data(x))[i] = (float)u;
+  }
+  double *ref;
+  int64_t od[4];
+  reference(k, xv, &ref, od);
+  ic_builder *b = pool_program(k, xd);
+  ic_tensor *out[1];
+  char err[1024];
+  ic_status st = tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s", err);
+  tu_assert_shape(out[0], k->f64 ? IC_FP64 : IC_FP32, 4, od);
+  size_t ny = (size_t)(od[0] * od[1] * od[2] * od[3]);
+  if (k->f64) tu_assert_close(out[0], ref, ny, 1e-12, 1e-12);
+  else tu_assert_close(out[0], ref, ny, 1e-5, 1e-6);
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_builder_destroy(b);
+  free(xv);
+  free(ref);
+}
+
+/* Every case for max and avg (exclusive both ways unless the case fixes it), both
+ * layouts, both float types. */
+static void run_all(const pool_case *k) {
+  for (int v = 0; v < 4; v++) {
+    for (int t = 0; t < 3; t++) {
+      pool_case c = *k;
+      c.nhwc = (v & 1) != 0;
+      c.f64 = (v & 2) != 0;
+      if (!k->type) {
+        c.type = t == 0 ? "max" : "avg";
+        if (t > 0) {
+          c.exclusive_set = true;
+          c.exclusive = t == 1;
+        }
+      } else if (t > 0) {
+        continue;
+      }
+      run_case(&c, (uint64_t)(v * 3 + t + 1) * 977 + (uint64_t)k->h);
+    }
+  }
+}
+
+START_TEST(windows) {
+  /* 2x2 stride 2 on odd sizes (the last row/column dropped) */
+  run_all(&(pool_case){.n = 2, .c = 3, .h = 7, .w = 9, .kh = 2, .kw = 2, .sh = 2, .sw = 2});
+  /* 3x3 stride 2 padding 1 (ResNet-style max pool), 17 channels */
+  run_all(&(pool_case){.n = 1, .c = 17, .h = 8, .w = 8, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+                       .npads = 2, .pads = {1, 1}});
+  /* stride 1, non-square window, padding on one axis */
+  run_all(&(pool_case){.n = 3, .c = 5, .h = 6, .w = 5, .kh = 3, .kw = 2, .npads = 2,
+                       .pads = {0, 1}});
+  /* strides omitted (default [1, 1]), exclusive omitted (default true) */
+  run_all(&(pool_case){.n = 1, .c = 2, .h = 4, .w = 4, .kh = 2, .kw = 2, .npads = 2,
+                       .pads = {1, 1}});
+  run_case(&(pool_case){.type = "avg", .n = 1, .c = 2, .h = 4, .w = 4, .kh = 3, .kw = 3,
+                        .npads = 2, .pads = {1, 1}}, 5);
+  /* a 1x1 image and a 1x1 window */
+  run_all(&(pool_case){.n = 2, .c = 3, .h = 1, .w = 1, .kh = 1, .kw = 1});
+  run_all(&(pool_case){.n = 2, .c = 3, .h = 1, .w = 1, .kh = 3, .kw = 3, .npads = 2,
+                       .pads = {1, 1}});
+  /* window larger than the input: Paddle's truncating division gives one output */
+  run_all(&(pool_case){.n = 1, .c = 2, .h = 2, .w = 2, .kh = 3, .kw = 3, .sh = 2, .sw = 2});
+}
+END_TEST
+
+START_TEST(paddings) {
+  /* asymmetric 4-value paddings: the bottom/right paddings size the output, but windows
+   * are bounded by H + top and W + left (Paddle drops the end paddings in the kernel) */
+  run_all(&(pool_case){.n = 1, .c = 3, .h = 5, .w = 5, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+                       .npads = 4, .pads = {0, 2, 0, 2}});
+  run_all(&(pool_case){.n = 2, .c = 4, .h = 7, .w = 6, .kh = 3, .kw = 2, .sh = 2, .sw = 1,
+                       .npads = 4, .pads = {2, 0, 1, 0}});
+  run_all(&(pool_case){.n = 1, .c = 9, .h = 6, .w = 7, .kh = 2, .kw = 3, .sh = 1, .sw = 2,
+                       .npads = 4, .pads = {1, 1, 0, 1}});
+  /* SAME (PP-HGNet's 2x2 stride 1 max pool with ceil_mode) and VALID */
+  run_all(&(pool_case){.n = 1, .c = 3, .h = 6, .w = 5, .kh = 2, .kw = 2, .algo = "SAME",
+                       .ceil_mode = true, .npads = 2});
+  run_all(&(pool_case){.n = 2, .c = 3, .h = 7, .w = 8, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+                       .algo = "SAME", .npads = 2, .pads = {4, 4}});
+  run_all(&(pool_case){.n = 1, .c = 5, .h = 7, .w = 7, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+                       .algo = "VALID", .npads = 2, .pads = {1, 1}});
+  /* padding as large as the window: the border windows are empty (max gives -FLT_MAX,
+   * exclusive avg 0 / 0) */
+  run_all(&(pool_case){.n = 1, .c = 2, .h = 3, .w = 3, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
+                       .npads = 2, .pads = {2, 2}});
+}
+END_TEST
+
+START_TEST(ceil_mode) {
+  run_all(&(pool_case){.n = 1, .c = 3, .h = 5, .w = 5, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
+                       .ceil_mode = true});
+  run_all(&(pool_case){.n = 2, .c = 17, .h = 7, .w = 8, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+                       .ceil_mode = true, .npads = 2, .pads = {1, 0}});
+  /* ceil mode where it changes nothing */
+  run_all(&(pool_case){.n = 1, .c = 2, .h = 6, .w = 6, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
+                       .ceil_mode = true});
+  /* ceil mode producing a window that starts past the input: empty */
+  run_all(&(pool_case){.n = 1, .c = 2, .h = 4, .w = 4, .kh = 1, .kw = 1, .sh = 2, .sw = 2,
+                       .ceil_mode = true, .npads = 2, .pads = {1, 1}});
+}
+END_TEST
+
+START_TEST(global_and_adaptive) {
+  /* global pooling: ksize ignored, window = H x W (MobileNet's head, reduced) */
+  run_all(&(pool_case){.n = 2, .c = 20, .h = 7, .w = 7, .kh = 1, .kw = 1, .global = true});
+  run_all(&(pool_case){.n = 1, .c = 3, .h = 5, .w = 9, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+                       .global = true, .npads = 2, .pads = {1, 1}});
+  /* adaptive avg: output = ksize; 1x1 (the real models), 2x3, larger than the input */
+  run_all(&(pool_case){.type = "avg", .n = 2, .c = 21, .h = 7, .w = 7, .kh = 1, .kw = 1,
+                       .adaptive = true, .npads = 2});
+  run_all(&(pool_case){.type = "avg", .n = 1, .c = 3, .h = 5, .w = 7, .kh = 2, .kw = 3,
+                       .adaptive = true});
+  run_all(&(pool_case){.type = "avg", .n = 1, .c = 2, .h = 3, .w = 2, .kh = 5, .kw = 4,
+                       .adaptive = true, .exclusive_set = true, .exclusive = false});
+  /* global and adaptive together: one bin per input element */
+  run_all(&(pool_case){.type = "avg", .n = 1, .c = 2, .h = 3, .w = 4, .kh = 1, .kw = 1,
+                       .adaptive = true, .global = true});
+  /* adaptive max: Paddle's kernel uses ksize windows at the strides (see below) */
+  run_all(&(pool_case){.type = "max", .n = 1, .c = 3, .h = 6, .w = 5, .kh = 3, .kw = 2,
+                       .adaptive = true});
+}
+END_TEST
+
+/* Outputs PaddlePaddle 3.3.1 gives (pool2d in a static program, CPU), for the cases where
+ * its kernel departs from the obvious. Input: arange(H * W) as one 1-channel image. */
+static void check_paddle(const char *type, int h, int w, int kh, int kw, int s, int npads,
+                         const int32_t *pads, bool exclusive, bool ceil, bool adaptive,
+                         int oh, int ow, const double *want) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(1, 1, h, w));
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(-1, -1, -1, -1));
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_attr_string(op, "pooling_type", type);
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){kh, kw});
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){s, s});
+  ic_builder_attr_ints(op, "paddings", (size_t)npads, pads);
+  ic_builder_attr_bool(op, "exclusive", exclusive);
+  ic_builder_attr_bool(op, "ceil_mode", ceil);
+  ic_builder_attr_bool(op, "adaptive", adaptive);
+  ic_builder_fetch(b, "y");
+  ic_tensor *x = tu_f32(4, TU_DIMS(1, 1, h, w), NULL);
+  for (int i = 0; i < h * w; i++) ((float *)ic_tensor_data(x))[i] = (float)i;
+  ic_tensor *out[1];
+  char err[1024];
+  ck_assert_msg(tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), out, err, sizeof err) == IC_OK,
+                "%s", err);
+  tu_assert_shape(out[0], IC_FP32, 4, TU_DIMS(1, 1, oh, ow));
+  tu_assert_close(out[0], want, (size_t)(oh * ow), 1e-6, 0);
+  /* -0 from Paddle's negative divisor, bit for bit */
+  for (int i = 0; i < oh * ow; i++) {
+    if (want[i] == 0) {
+      ck_assert_msg(!signbit(((const float *)ic_tensor_cdata(out[0]))[i]) == !signbit(want[i]),
+                    "element %d: sign of zero differs", i);
+    }
+  }
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_builder_destroy(b);
+}
+
+START_TEST(paddle_quirks) {
+  const double F = -FLT_MAX, N = NAN;
+  /* adaptive max on 5x5 with ksize 2: 2x2 windows at stride 1, not adaptive bins */
+  check_paddle("max", 5, 5, 2, 2, 1, 2, (const int32_t[]){0, 0}, true, false, true, 2, 2,
+               (const double[]){6, 7, 11, 12});
+  /* non-exclusive avg, paddings [0, 2, 0, 2]: the last window is divided by 1, not 3 */
+  check_paddle("avg", 5, 5, 3, 3, 2, 4, (const int32_t[]){0, 2, 0, 2}, false, false, false, 3,
+               3, (const double[]){6, 8, 9, 16, 18, 19, 21, 23, 24});
+  /* ceil mode, non-exclusive: the window past the input is divided by its clipped size */
+  check_paddle("avg", 5, 5, 2, 2, 2, 2, (const int32_t[]){0, 0}, false, true, false, 3, 3,
+               (const double[]){3, 5, 6.5, 13, 15, 16.5, 20.5, 22.5, 24});
+  /* empty windows: max gives -FLT_MAX; exclusive avg gives 0 / 0 = NaN, or 0 / -1 = -0
+   * where the clamped window has a negative extent */
+  check_paddle("max", 4, 4, 1, 1, 2, 2, (const int32_t[]){1, 1}, true, true, false, 4, 4,
+               (const double[]){F, F, F, F, F, 5, 7, F, F, 13, 15, F, F, F, F, F});
+  check_paddle("avg", 4, 4, 1, 1, 2, 2, (const int32_t[]){1, 1}, true, true, false, 4, 4,
+               (const double[]){N, N, N, N, N, 5, 7, -0.0, N, 13, 15, -0.0, N, -0.0, -0.0, 0});
+  /* window larger than the input */
+  check_paddle("avg", 2, 2, 3, 3, 2, 2, (const int32_t[]){0, 0}, false, false, false, 1, 1,
+               (const double[]){1.5});
+}
+END_TEST
+
+START_TEST(empty) {
+  /* an empty batch gives an empty output */
+  pool_case k = {.type = "max", .n = 0, .c = 3, .h = 4, .w = 4, .kh = 2, .kw = 2, .sh = 2,
+                 .sw = 2};
+  ic_builder *b = pool_program(&k, TU_DIMS(0, 3, 4, 4));
+  ic_tensor *x = tu_f32(4, TU_DIMS(0, 3, 4, 4), NULL);
+  ic_tensor *out[1];
+  char err[1024];
+  ck_assert_msg(tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), out, err, sizeof err) == IC_OK,
+                "%s", err);
+  tu_assert_shape(out[0], IC_FP32, 4, TU_DIMS(0, 3, 2, 2));
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_builder_destroy(b);
+  /* an empty image with adaptive output: Paddle fills it with NaN */
+  k = (pool_case){.type = "avg", .n = 1, .c = 2, .h = 0, .w = 3, .kh = 2, .kw = 2,
+                  .adaptive = true};
+  b = pool_program(&k, TU_DIMS(1, 2, 0, 3));
+  x = tu_f32(4, TU_DIMS(1, 2, 0, 3), NULL);
+  ck_assert_msg(tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), out, err, sizeof err) == IC_OK,
+                "%s", err);
+  tu_assert_shape(out[0], IC_FP32, 4, TU_DIMS(1, 2, 2, 2));
+  double nan8[8];
+  for (int i = 0; i < 8; i++) nan8[i] = NAN;
+  tu_assert_close(out[0], nan8, 8, 0, 0);
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+static ic_status run_bad(int ndim, const int64_t *xd, ic_dtype dt, void (*attrs)(ic_builder_op *),
+                         char *err, size_t len) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", dt, ndim, xd);
+  tu_var(b, "y", dt, 4, TU_DIMS(-1, -1, -1, -1));
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "y");
+  attrs(op);
+  ic_builder_fetch(b, "y");
+  ic_tensor *x;
+  ck_assert_int_eq(ic_tensor_create(dt, ndim, xd, &x), IC_OK);
+  ic_tensor *out[1];
+  ic_status st = tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), out, err, len);
+  if (st == IC_OK) ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_builder_destroy(b);
+  return st;
+}
+
+static void max2(ic_builder_op *op) {
+  ic_builder_attr_string(op, "pooling_type", "max");
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){2, 2});
+}
+static void max5(ic_builder_op *op) {
+  ic_builder_attr_string(op, "pooling_type", "max");
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){5, 5});
+}
+static void lp(ic_builder_op *op) {
+  ic_builder_attr_string(op, "pooling_type", "lp");
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){2, 2});
+}
+static void no_type(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){2, 2});
+}
+static void three_k(ic_builder_op *op) {
+  ic_builder_attr_string(op, "pooling_type", "avg");
+  ic_builder_attr_ints(op, "ksize", 3, (const int32_t[]){2, 2, 2});
+}
+static void zero_k(ic_builder_op *op) {
+  ic_builder_attr_string(op, "pooling_type", "avg");
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){0, 2});
+}
+static void bad_pads(ic_builder_op *op) {
+  max2(op);
+  ic_builder_attr_ints(op, "paddings", 1, (const int32_t[]){1});
+}
+static void bad_algo(ic_builder_op *op) {
+  max2(op);
+  ic_builder_attr_string(op, "padding_algorithm", "same");
+}
+
+START_TEST(bad_inputs) {
+  char err[1024];
+  ck_assert_int_eq(run_bad(3, TU_DIMS(1, 4, 4), IC_FP32, max2, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "pool2d", "input X", "'x'", "float32[1, 4, 4]", "rank 4", NULL);
+  ck_assert_int_eq(run_bad(4, TU_DIMS(1, 2, 4, 4), IC_INT64, max2, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "'x'", "int64", "float32 or float64", NULL);
+  /* a window that leaves a negative output size */
+  ck_assert_int_eq(run_bad(4, TU_DIMS(1, 2, 3, 3), IC_FP32, max5, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "'x'", "float32[1, 2, 3, 3]", "5 x 5", "expected sizes >= 0", NULL);
+  ck_assert_int_eq(run_bad(4, TU_DIMS(1, 2, 4, 4), IC_FP32, lp, err, sizeof err),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'pooling_type'", "lp", NULL);
+  ck_assert_int_eq(run_bad(4, TU_DIMS(1, 2, 4, 4), IC_FP32, no_type, err, sizeof err),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'pooling_type'", "missing", NULL);
+  ck_assert_int_eq(run_bad(4, TU_DIMS(1, 2, 4, 4), IC_FP32, three_k, err, sizeof err),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'ksize'", "3 values", NULL);
+  ck_assert_int_eq(run_bad(4, TU_DIMS(1, 2, 4, 4), IC_FP32, zero_k, err, sizeof err),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'ksize'", ">= 1", NULL);
+  ck_assert_int_eq(run_bad(4, TU_DIMS(1, 2, 4, 4), IC_FP32, bad_pads, err, sizeof err),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'paddings'", "1 values", NULL);
+  ck_assert_int_eq(run_bad(4, TU_DIMS(1, 2, 4, 4), IC_FP32, bad_algo, err, sizeof err),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "'padding_algorithm'", "same", NULL);
+}
+END_TEST
+
+static TCase *tc_math(void) {
+  TCase *tc = tcase_create("math");
+  tcase_add_test(tc, windows);
+  tcase_add_test(tc, paddings);
+  tcase_add_test(tc, ceil_mode);
+  tcase_add_test(tc, global_and_adaptive);
+  tcase_add_test(tc, paddle_quirks);
+  tcase_add_test(tc, empty);
+  return tc;
+}
+
+static TCase *tc_errors(void) {
+  TCase *tc = tcase_create("errors");
+  tcase_add_test(tc, bad_inputs);
+  return tc;
+}
+
+TU_MAIN("ops_pool", tc_math, tc_errors)

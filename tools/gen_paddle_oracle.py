@@ -1,0 +1,880 @@
+#!/usr/bin/env python3
+"""Write tests/data/paddle_oracle/: small programs exported by PaddlePaddle itself, with
+Paddle's own outputs for fixed inputs, so that tests/test_paddle_oracle.c can check that icore
+computes what Paddle computes (and not merely what we read in Paddle's source).
+
+Run it with the Paddle oracle environment (icore never depends on Paddle; CI only reads the
+committed files):
+
+    FLAGS_enable_pir_api=0 /tmp/pdenv/bin/python tools/gen_paddle_oracle.py [OUT_DIR] [CASE...]
+
+OUT_DIR defaults to tests/data/paddle_oracle in this repository; naming cases regenerates
+only those (cases.txt still lists every case). Tested with PaddlePaddle 3.3.1 (CPU).
+The output is deterministic: the same Paddle gives the same bytes on every run.
+
+Each case is a directory <case>/ holding
+    model.pdmodel      the program as paddle.static.save_inference_model (or paddle.jit.save)
+                       wrote it, minus the op_callstack attributes (Python stacks with this
+                       machine's paths: most of the bytes, and not reproducible elsewhere)
+    model.pdiparams    its parameters as Paddle wrote them (only when it has any)
+    in<k>.npy          the feeds, out<k>.npy  Paddle's fetches for them
+    case.txt           the manifest, one directive per line ('#' starts a comment):
+                         model FILE             the program
+                         params file FILE       parameters: Paddle's combined file
+                         params none            the program has no parameters
+                         feed NAME FILE         a feed target and its value
+                         fetch NAME FILE        a fetch target and Paddle's value for it
+                         rtol X / atol Y        |icore - paddle| <= atol + rtol * |paddle|
+                         ops T1 T2 ...          the op types of the program, sorted
+and cases.txt lists every case directory, one per line.
+
+Tolerances: values that Paddle only moves (reshape, transpose, slice, concat, cast...) and
+integers must match exactly (rtol 0, atol 0). Float math gets rtol 1e-4 and an atol of 1e-5
+(for values near zero, where a relative bound means nothing) unless the case says why else.
+
+Parameters are replaced after Paddle's startup program by the values a case gives, else by
+seeded uniform values in [-0.5, 0.5) (batch_norm scales and variances in [0.5, 1.5)), so
+that every weight matters; the MobileNetV2
+case keeps Paddle's own initial conv and fc weights and only replaces the batch_norm
+statistics and affine terms (constant at initialisation, which would hide a wrong formula).
+"""
+import os
+import sys
+import zlib
+
+os.environ.setdefault("FLAGS_enable_pir_api", "0")
+
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+from paddle.base.layer_helper import LayerHelper  # noqa: E402
+
+F32 = "float32"
+EXACT = dict(rtol=0.0, atol=0.0)
+
+
+def seed_of(*names):
+    return zlib.crc32("/".join(names).encode()) & 0x7FFFFFFF
+
+
+class Graph:
+    """What a case builder sees: feeds, parameters, raw ops and fetches of one program."""
+
+    def __init__(self, case):
+        self.case = case
+        self.rng = np.random.RandomState(seed_of(case))
+        self.feeds = []    # (variable, value)
+        self.fetches = []  # variables
+        self.params = {}   # name -> value set after the startup program
+
+    def rand(self, shape, lo=-1.0, hi=1.0, dtype=F32):
+        return self.rng.uniform(lo, hi, shape).astype(dtype)
+
+    def randint(self, shape, lo, hi, dtype="int32"):
+        return self.rng.randint(lo, hi, shape).astype(dtype)
+
+    def data(self, name, value, shape=None):
+        """A feed target; shape may hold -1 (any size), the fed value must fit it."""
+        var = paddle.static.data(name, list(value.shape) if shape is None else shape,
+                                 str(value.dtype))
+        self.feeds.append((var, value))
+        return var
+
+    def param(self, name, value):
+        var = paddle.static.create_parameter(list(value.shape), str(value.dtype), name=name)
+        self.params[name] = value
+        return var
+
+    def op(self, type, inputs, attrs=None, outs=None, dtype=F32):
+        """Append one op as Paddle's legacy static graph has it. outs maps output slots to a
+        count (default: one Out). Returns the single output variable, or a dict of lists."""
+        helper = LayerHelper(type)
+        outs = outs or {"Out": 1}
+        made = {slot: [helper.create_variable_for_type_inference(dtype) for _ in range(n)]
+                for slot, n in outs.items()}
+        ins = {k: (v if isinstance(v, (list, tuple)) else [v]) for k, v in inputs.items()}
+        helper.append_op(type=type, inputs=ins, outputs=made, attrs=attrs or {})
+        if len(made) == 1 and len(next(iter(made.values()))) == 1:
+            return next(iter(made.values()))[0]
+        return made
+
+    def fetch(self, *vars):
+        self.fetches.extend(vars)
+
+
+CASES = {}
+
+
+def case(rtol=1e-4, atol=1e-5, note=""):
+    def register(fn):
+        CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note)
+        return fn
+    return register
+
+
+# ---------------------------------------------------------------------------------------
+# conv2d / depthwise_conv2d (paddle/phi/kernels/impl/conv_kernel_impl.h, conv_util.h)
+# ---------------------------------------------------------------------------------------
+
+def conv(g, x, w, type="conv2d", strides=(1, 1), paddings=(0, 0), dilations=(1, 1), groups=1,
+         algo="EXPLICIT", fmt="NCHW"):
+    return g.op(type, {"Input": x, "Filter": w},
+                dict(strides=list(strides), paddings=list(paddings), dilations=list(dilations),
+                     groups=groups, padding_algorithm=algo, data_format=fmt),
+                outs={"Output": 1})
+
+
+@case()
+def conv2d_stride2_dil2(g):
+    x = g.data("x", g.rand([2, 3, 9, 10]), [-1, 3, 9, 10])
+    w = g.param("w", g.rand([4, 3, 3, 3], -0.5, 0.5))
+    b = g.param("b", g.rand([4], -0.5, 0.5))
+    y = conv(g, x, w, strides=(2, 2), paddings=(1, 1), dilations=(2, 2))
+    g.fetch(g.op("elementwise_add", {"X": y, "Y": b}, dict(axis=1)))
+
+
+@case()
+def conv2d_groups(g):
+    x = g.data("x", g.rand([1, 4, 7, 6]))
+    w = g.param("w", g.rand([6, 2, 3, 2], -0.5, 0.5))
+    g.fetch(conv(g, x, w, strides=(1, 2), paddings=(0, 1), groups=2))
+
+
+@case()
+def conv2d_pad_tblr(g):
+    """Four paddings are [top, bottom, left, right]."""
+    x = g.data("x", g.rand([2, 2, 6, 5]))
+    w = g.param("w", g.rand([3, 2, 3, 3], -0.5, 0.5))
+    g.fetch(conv(g, x, w, paddings=(1, 2, 0, 3)))
+
+
+@case()
+def conv2d_same(g):
+    """SAME pads (possibly unevenly, the extra row/col at the end) and ignores `paddings`."""
+    x = g.data("x", g.rand([1, 3, 7, 8]))
+    w = g.param("w", g.rand([4, 3, 3, 2], -0.5, 0.5))
+    g.fetch(conv(g, x, w, strides=(2, 2), paddings=(5, 5), algo="SAME"))
+
+
+@case()
+def conv2d_same_dilation(g):
+    """Paddle resets the dilations to 1 under SAME (UpdatePaddingAndDilation)."""
+    x = g.data("x", g.rand([1, 2, 6, 7]))
+    w = g.param("w", g.rand([3, 2, 3, 3], -0.5, 0.5))
+    g.fetch(conv(g, x, w, dilations=(2, 2), algo="SAME"))
+
+
+@case()
+def conv2d_valid(g):
+    """VALID pads nothing, whatever `paddings` says."""
+    x = g.data("x", g.rand([1, 2, 8, 7]))
+    w = g.param("w", g.rand([3, 2, 2, 3], -0.5, 0.5))
+    g.fetch(conv(g, x, w, strides=(2, 1), paddings=(3, 3), algo="VALID"))
+
+
+@case()
+def conv2d_nhwc(g):
+    x = g.data("x", g.rand([2, 6, 5, 3]))
+    w = g.param("w", g.rand([4, 3, 3, 3], -0.5, 0.5))  # filters stay OIHW
+    g.fetch(conv(g, x, w, strides=(2, 2), paddings=(1, 1), fmt="NHWC"))
+
+
+@case()
+def conv2d_1x1(g):
+    x = g.data("x", g.rand([2, 8, 5, 3]))
+    w = g.param("w", g.rand([16, 8, 1, 1], -0.5, 0.5))
+    g.fetch(conv(g, x, w))
+
+
+@case()
+def depthwise_conv2d_multiplier(g):
+    """groups == channels with two filters per channel."""
+    x = g.data("x", g.rand([2, 4, 8, 8]), [-1, 4, 8, 8])
+    w = g.param("w", g.rand([8, 1, 3, 3], -0.5, 0.5))
+    g.fetch(conv(g, x, w, "depthwise_conv2d", strides=(2, 2), paddings=(1, 1), groups=4))
+
+
+@case()
+def depthwise_conv2d_same(g):
+    x = g.data("x", g.rand([1, 3, 7, 6]))
+    w = g.param("w", g.rand([3, 1, 3, 3], -0.5, 0.5))
+    g.fetch(conv(g, x, w, "depthwise_conv2d", strides=(2, 2), groups=3, algo="SAME"))
+
+
+@case()
+def depthwise_conv2d_nhwc_dil(g):
+    x = g.data("x", g.rand([1, 9, 8, 5]))
+    w = g.param("w", g.rand([5, 1, 3, 3], -0.5, 0.5))
+    g.fetch(conv(g, x, w, "depthwise_conv2d", paddings=(2, 1, 0, 2), dilations=(2, 1),
+                 groups=5, fmt="NHWC"))
+
+
+# ---------------------------------------------------------------------------------------
+# pool2d (paddle/phi/kernels/funcs/pooling.cc, pool_kernel_impl.h)
+# ---------------------------------------------------------------------------------------
+
+def pool(g, x, type, ksize, strides=(1, 1), paddings=(0, 0), ceil=False, exclusive=True,
+         glob=False, adaptive=False, algo="EXPLICIT", fmt="NCHW"):
+    return g.op("pool2d", {"X": x},
+                dict(pooling_type=type, ksize=list(ksize), strides=list(strides),
+                     paddings=list(paddings), ceil_mode=ceil, exclusive=exclusive,
+                     global_pooling=glob, adaptive=adaptive, padding_algorithm=algo,
+                     data_format=fmt))
+
+
+@case()
+def pool2d_max_ceil(g):
+    x = g.data("x", g.rand([2, 3, 8, 9]), [-1, 3, 8, 9])
+    g.fetch(pool(g, x, "max", (3, 3), (2, 2), (1, 1), ceil=True))
+
+
+@case()
+def pool2d_avg_inclusive(g):
+    """exclusive False divides by the window clipped to the padded input, not by ksize:
+    (min(start + k, size + pad_before) - start) per dim, start counted from -pad_before.
+    Paddle keeps only the top/left paddings for the kernel, so the bottom/right clip uses
+    them too (the output size uses all four)."""
+    x = g.data("x", g.rand([1, 2, 7, 8]))
+    g.fetch(pool(g, x, "avg", (3, 3), (2, 2), (1, 1), ceil=True, exclusive=False),
+            pool(g, x, "avg", (2, 3), (2, 2), (1, 0), exclusive=False),
+            pool(g, x, "avg", (3, 3), (2, 2), (0, 2, 1, 0), exclusive=False))
+
+
+@case()
+def pool2d_avg_exclusive_tblr(g):
+    x = g.data("x", g.rand([1, 2, 6, 7]))
+    g.fetch(pool(g, x, "avg", (2, 3), (1, 2), (1, 0, 2, 1)))
+
+
+@case()
+def pool2d_global(g):
+    """global_pooling ignores ksize, strides and paddings."""
+    x = g.data("x", g.rand([2, 3, 5, 4]))
+    g.fetch(pool(g, x, "max", (2, 2), (2, 2), (1, 1), glob=True),
+            pool(g, x, "avg", (3, 3), glob=True))
+
+
+@case()
+def pool2d_adaptive(g):
+    """adaptive: ksize is the output size; windows [floor(i*H/o), ceil((i+1)*H/o))."""
+    # Not adaptive max: Paddle 3.3.1's PoolRawKernel (phi/kernels/impl/pool_kernel_impl.h)
+    # calls its max functor with adaptive=false, so pool2d(max, adaptive) pools plain
+    # ksize windows at the attribute strides. paddle.nn.AdaptiveMaxPool2D writes
+    # max_pool2d_with_index instead, which is right.
+    x = g.data("x", g.rand([2, 3, 7, 5]))
+    g.fetch(pool(g, x, "avg", (3, 2), adaptive=True),
+            pool(g, x, "avg", (4, 3), adaptive=True),
+            pool(g, x, "avg", (1, 1), adaptive=True))
+
+
+@case()
+def pool2d_same_valid(g):
+    x = g.data("x", g.rand([1, 2, 7, 8]))
+    g.fetch(pool(g, x, "max", (3, 3), (2, 2), (4, 4), algo="SAME"),
+            pool(g, x, "avg", (3, 3), (2, 2), algo="SAME"),
+            pool(g, x, "avg", (3, 2), (2, 3), (1, 1), algo="VALID"))
+
+
+@case()
+def pool2d_nhwc(g):
+    x = g.data("x", g.rand([2, 5, 6, 3]))
+    g.fetch(pool(g, x, "avg", (2, 2), (2, 2), (1, 1), exclusive=True, fmt="NHWC"),
+            pool(g, x, "max", (3, 2), (1, 2), ceil=True, fmt="NHWC"))
+
+
+# ---------------------------------------------------------------------------------------
+# normalization
+# ---------------------------------------------------------------------------------------
+
+@case()
+def batch_norm_nchw(g):
+    x = g.data("x", g.rand([2, 5, 3, 4], -2, 2), [-1, 5, 3, 4])
+    g.fetch(paddle.nn.BatchNorm2D(5, epsilon=1e-3)(x))
+
+
+@case()
+def batch_norm_nhwc(g):
+    x = g.data("x", g.rand([2, 3, 4, 5], -2, 2))
+    g.fetch(paddle.nn.BatchNorm2D(5, data_format="NHWC")(x))
+
+
+@case()
+def batch_norm_2d_3d(g):
+    """[N, C] and [N, C, L] inputs."""
+    x = g.data("x", g.rand([4, 6], -2, 2), [-1, 6])
+    y = g.data("y", g.rand([2, 3, 7], -2, 2))
+    g.fetch(paddle.nn.BatchNorm1D(6)(x), paddle.nn.BatchNorm1D(3, epsilon=1e-3)(y))
+
+
+@case()
+def layer_norm(g):
+    x = g.data("x", g.rand([2, 6, 4], -3, 3), [-1, 6, 4])
+    y = g.data("y", g.rand([2, 3, 2, 5], -3, 3) + 2.0)
+    g.fetch(paddle.nn.LayerNorm([6, 4], epsilon=1e-3)(x),   # begin_norm_axis 1
+            paddle.nn.LayerNorm(5)(y),                        # begin_norm_axis 3
+            g.op("layer_norm", {"X": y}, dict(begin_norm_axis=2, epsilon=1e-5),
+                 outs={"Y": 1, "Mean": 1, "Variance": 1})["Y"][0])  # no Scale, no Bias
+
+
+# ---------------------------------------------------------------------------------------
+# matmul family
+# ---------------------------------------------------------------------------------------
+
+@case()
+def matmul_v2_trans_bcast(g):
+    x = g.data("x", g.rand([2, 1, 4, 3]))
+    y = g.data("y", g.rand([3, 5, 4]))
+    g.fetch(g.op("matmul_v2", {"X": x, "Y": y}, dict(trans_x=True, trans_y=True)))
+
+
+@case()
+def matmul_v2_vectors(g):
+    """1-D operands: a vector x is [1, K] then loses that dim; a vector y is [K, 1]."""
+    v = g.data("v", g.rand([4]))
+    m = g.data("m", g.rand([2, 4, 3]))
+    n = g.data("n", g.rand([2, 5, 4]))
+    g.fetch(g.op("matmul_v2", {"X": v, "Y": m}),
+            g.op("matmul_v2", {"X": n, "Y": v}),
+            g.op("matmul_v2", {"X": v, "Y": v}),
+            g.op("matmul_v2", {"X": m, "Y": n}, dict(trans_x=True, trans_y=True)))
+
+
+@case()
+def matmul_v2_params(g):
+    x = g.data("x", g.rand([3, 7]), [-1, 7])
+    w = g.param("w", g.rand([7, 5], -0.5, 0.5))
+    g.fetch(g.op("matmul_v2", {"X": x, "Y": w}))
+
+
+@case()
+def matmul_alpha(g):
+    """matmul (v1): transpose_X, transpose_Y and alpha."""
+    x = g.data("x", g.rand([2, 4, 3]))
+    y = g.data("y", g.rand([2, 5, 4]))
+    g.fetch(g.op("matmul", {"X": x, "Y": y},
+                 dict(transpose_X=True, transpose_Y=True, alpha=0.5)),
+            g.op("matmul", {"X": x, "Y": x}, dict(transpose_X=True, alpha=-2.0)))
+
+
+@case()
+def mul_num_col_dims(g):
+    x = g.data("x", g.rand([2, 3, 4]))
+    y = g.data("y", g.rand([4, 5]))
+    z = g.data("z", g.rand([2, 2, 5]))
+    w = g.data("w", g.rand([3, 4, 5]))
+    g.fetch(g.op("mul", {"X": x, "Y": y}, dict(x_num_col_dims=2, y_num_col_dims=1)),
+            g.op("mul", {"X": x, "Y": z}, dict(x_num_col_dims=2, y_num_col_dims=2)),
+            g.op("mul", {"X": x, "Y": w}, dict(x_num_col_dims=1, y_num_col_dims=2)))
+
+
+# ---------------------------------------------------------------------------------------
+# softmax, shapes, data movement
+# ---------------------------------------------------------------------------------------
+
+@case()
+def softmax_axes(g):
+    x = g.data("x", g.rand([2, 5, 3, 4], -30, 30), [-1, 5, 3, 4])
+    y = g.data("y", g.rand([3, 7], -3, 3))
+    g.fetch(g.op("softmax", {"X": x}, dict(axis=1)),
+            g.op("softmax", {"X": x}, dict(axis=-1)),
+            g.op("softmax", {"X": y}, dict(axis=0)))
+
+
+@case(**EXACT)
+def reshape2_zero_minus1(g):
+    """0 copies the input dim at that position, -1 takes what is left."""
+    x = g.data("x", g.rand([3, 4, 6]), [-1, 4, 6])
+    r = lambda shape: g.op("reshape2", {"X": x}, dict(shape=shape),  # noqa: E731
+                           outs={"Out": 1, "XShape": 1})["Out"][0]
+    g.fetch(r([0, -1, 3]), r([-1]), r([0, 2, 0, -1]), r([2, -1, 0]))
+
+
+@case(**EXACT)
+def transpose2_perms(g):
+    x = g.data("x", g.rand([2, 3, 4, 5]))
+    y = g.data("y", g.rand([3, 1, 2, 1, 2, 3]))
+    t = lambda v, perm: g.op("transpose2", {"X": v}, dict(axis=perm),  # noqa: E731
+                             outs={"Out": 1, "XShape": 1})["Out"][0]
+    g.fetch(t(x, [0, 2, 3, 1]), t(x, [3, 1, 0, 2]), t(y, [5, 0, 4, 2, 3, 1]))
+
+
+@case(**EXACT)
+def slice_negative(g):
+    x = g.data("x", g.rand([3, 6, 5]), [-1, 6, 5])
+    s = lambda axes, st, en, dec=(): g.op(  # noqa: E731
+        "slice", {"Input": x}, dict(axes=axes, starts=st, ends=en, decrease_axis=list(dec),
+                                    infer_flags=[1] * len(axes)))
+    g.fetch(s([1, 2], [-3, 1], [-1, 2], [2]),      # x[:, -3:-1, 1]
+            s([0, 2], [-100, -2], [10000, 1000]),  # clamped to the dims
+            s([2], [-1], [2147483647], [2]),       # x[..., -1] (a negative axis crashes Paddle)
+            s([1], [4], [2]))                      # end before start: empty
+
+
+@case(**EXACT)
+def concat_split(g):
+    a = g.data("a", g.rand([2, 3, 4]), [-1, 3, 4])
+    b = g.data("b", g.rand([2, 1, 4]), [-1, 1, 4])
+    c = g.data("c", g.rand([2, 5, 4]), [-1, 5, 4])
+    cat = g.op("concat", {"X": [a, b, c]}, dict(axis=-2))
+    # Not axis=-2: Paddle's CPU split kernel passes a negative axis unnormalized to its copy
+    # loop (phi/kernels/impl/split_kernel_impl.h, funcs/concat_and_split_functor.cc) and cuts
+    # the flat buffer into chunks; paddle.split normalizes the axis before writing the op.
+    p = g.op("split", {"X": cat}, dict(axis=1, sections=[2, -1, 3], num=0), outs={"Out": 3})
+    q = g.op("split", {"X": a}, dict(axis=2, sections=[], num=2), outs={"Out": 2})
+    g.fetch(cat, *p["Out"], *q["Out"], g.op("concat", {"X": [a, a]}, dict(axis=0)))
+
+
+@case(**EXACT)
+def flatten_squeeze_unsqueeze(g):
+    x = g.data("x", g.rand([2, 1, 3, 1]))
+    xs = {"Out": 1, "XShape": 1}
+    g.fetch(g.op("flatten_contiguous_range", {"X": x}, dict(start_axis=1, stop_axis=-1),
+                 outs=xs)["Out"][0],
+            g.op("flatten_contiguous_range", {"X": x}, dict(start_axis=0, stop_axis=2),
+                 outs=xs)["Out"][0],
+            g.op("squeeze2", {"X": x}, dict(axes=[-1, 1]), outs=xs)["Out"][0],
+            g.op("squeeze2", {"X": x}, dict(axes=[]), outs=xs)["Out"][0],
+            g.op("squeeze2", {"X": x}, dict(axes=[0, 2]), outs=xs)["Out"][0],  # not size 1: kept
+            g.op("unsqueeze2", {"X": x}, dict(axes=[0, -1]), outs=xs)["Out"][0],
+            g.op("unsqueeze2", {"X": x}, dict(axes=[-2, 2, 6]), outs=xs)["Out"][0])
+
+
+@case(**EXACT)
+def shape_and_fills(g):
+    x = g.data("x", g.rand([3, 4, 2]), [-1, 4, 2])
+    shp = g.op("shape", {"Input": x}, dtype="int32")
+    n = g.op("slice", {"Input": shp}, dict(axes=[0], starts=[0], ends=[1], decrease_axis=[0],
+                                           infer_flags=[1]), dtype="int32")
+    five = g.op("fill_constant", {}, dict(shape=[], dtype=2, value=5.0, str_value="5",
+                                          force_cpu=True), dtype="int32")
+    g.fetch(shp,
+            g.op("fill_constant", {"ShapeTensorList": [five, n]},
+                 dict(shape=[-1, -1], dtype=5, value=1.5, str_value="1.5")),
+            g.op("fill_constant", {}, dict(shape=[2, 3], dtype=3, value=-7.0, str_value="-7"),
+                 dtype="int64"),
+            g.op("fill_constant_batch_size_like", {"Input": x},
+                 dict(shape=[-1, 2, 5], dtype=5, value=0.25, str_value="0.25",
+                      input_dim_idx=1, output_dim_idx=0)),
+            g.op("assign", {"X": x}))
+
+
+@case(**EXACT)
+def cast_dtypes(g):
+    """float to int truncates toward zero; float to bool is x != 0."""
+    x = g.data("x", np.array([[-2.7, -1.5, -0.5, 0.0], [0.4, 1.5, 2.5, 3e9]], np.float32))
+    i = g.data("i", np.array([-3, 0, 2**40 + 1, 7], np.int64))
+    c = lambda v, out_dt, np_dt: g.op("cast", {"X": v}, dict(  # noqa: E731
+        in_dtype=int(v.dtype), out_dtype=out_dt), dtype=np_dt)
+    g.fetch(c(x, 2, "int32"), c(x, 3, "int64"), c(x, 6, "float64"), c(x, 0, "bool"),
+            c(i, 5, "float32"), c(i, 2, "int32"))
+
+
+# ---------------------------------------------------------------------------------------
+# elementwise and activations
+# ---------------------------------------------------------------------------------------
+
+def ew(g, type, x, y, axis=-1, dtype=F32):
+    return g.op(type, {"X": x, "Y": y}, dict(axis=axis), dtype=dtype)
+
+
+@case(**EXACT, note="one IEEE operation per element: bitwise equal")
+def elementwise_axis(g):
+    x = g.data("x", g.rand([2, 3, 4, 5], -2, 2), [-1, 3, 4, 5])
+    y = g.data("y", g.rand([3, 4], -2, 2))
+    z = g.data("z", g.rand([2], 0.5, 2))
+    s = g.data("s", g.rand([4, 1, 3], -2, 2))
+    t = g.data("t", g.rand([2, 1], 0.5, 2))
+    c = g.data("c", g.rand([3], -2, 2))
+    g.fetch(ew(g, "elementwise_add", x, y, 1),
+            ew(g, "elementwise_mul", x, z, 0),
+            ew(g, "elementwise_sub", s, t),       # [4,1,3] - [2,1] -> [4,2,3]
+            ew(g, "elementwise_div", t, s),       # the smaller rank first
+            ew(g, "elementwise_max", x, c, 1),
+            ew(g, "elementwise_min", x, y, 1),
+            ew(g, "elementwise_sub", x, x))
+
+
+@case()
+def elementwise_pow(g):
+    x = g.data("x", g.rand([3, 4], 0.1, 3))
+    y = g.data("y", g.rand([4], -2, 3))
+    g.fetch(ew(g, "elementwise_pow", x, y))
+
+
+@case(**EXACT)
+def elementwise_int(g):
+    """Integer kernels: division truncates toward zero (C), pow of ints."""
+    a = g.data("a", np.array([[7, -7, 9, -9], [1, 0, -1, 5]], np.int32))
+    b = g.data("b", np.array([2, 2, -4, -4], np.int32))
+    c = g.data("c", np.array([[3, -2, 10, 2**40], [0, 1, -5, -2**33]], np.int64))
+    d = g.data("d", np.array([[2], [3]], np.int64))
+    e = g.data("e", np.array([[2, 3, 0, 1], [1, 0, 4, 2]], np.int32))
+    g.fetch(ew(g, "elementwise_add", a, b, dtype="int32"),
+            ew(g, "elementwise_mul", a, b, dtype="int32"),
+            ew(g, "elementwise_div", a, b, dtype="int32"),
+            ew(g, "elementwise_sub", c, d, dtype="int64"),
+            ew(g, "elementwise_max", c, d, dtype="int64"),
+            ew(g, "elementwise_pow", b, e, dtype="int32"))
+
+
+def act(g, type, x, **attrs):
+    return g.op(type, {"X": x}, attrs)
+
+
+def act_input(g):
+    # Uniform values plus the breakpoints of relu6/hard_swish/hard_sigmoid/leaky_relu.
+    v = np.concatenate([g.rand([37], -8, 8), np.array([-3, -2.5, 0, 2.5, 3, 6, -6, 4],
+                                                      np.float32)])
+    return g.data("x", v.reshape(5, 9), [-1, 9])
+
+
+@case()
+def activations(g):
+    x = act_input(g)
+    # Only hard_swish's default attributes: Paddle 3's kernel hard-codes threshold 6, scale 6
+    # and offset 3 (phi/kernels/cpu/activation_kernel.cc), icore honours the attributes as
+    # Paddle 2.x did. Likewise save_inference_model drops relu6's threshold and swish's beta,
+    # which Paddle 3 no longer reads, so those cannot be exported with other values.
+    g.fetch(act(g, "hard_swish", x),
+            act(g, "hard_sigmoid", x),
+            act(g, "hard_sigmoid", x, slope=0.1666667, offset=0.5),
+            act(g, "gelu", x, approximate=False),
+            act(g, "gelu", x, approximate=True),
+            act(g, "swish", x),
+            act(g, "relu6", x),
+            act(g, "leaky_relu", x, alpha=0.1),
+            act(g, "leaky_relu", x, alpha=-0.3),
+            act(g, "sigmoid", x),
+            act(g, "tanh", x))
+
+
+@case(**EXACT)
+def activations_exact(g):
+    x = act_input(g)
+    g.fetch(act(g, "relu", x), act(g, "abs", x), act(g, "relu6", x, threshold=6.0),
+            g.op("clip", {"X": x}, dict(min=-1.5, max=2.25)))
+
+
+@case()
+def exp_sqrt(g):
+    x = g.data("x", g.rand([3, 5], -4, 4))
+    y = g.data("y", np.concatenate([g.rand([7], 0, 9), np.array([0, 1, 4], np.float32)]))
+    g.fetch(act(g, "exp", x), act(g, "sqrt", y))
+
+
+@case()
+def scale_bias_order(g):
+    x = g.data("x", g.rand([2, 7], -3, 3), [-1, 7])
+    i = g.data("i", np.array([[-3, 0, 5, 1000]], np.int32))
+    s = lambda v, sc, b, after, dt=F32: g.op(  # noqa: E731
+        "scale", {"X": v}, dict(scale=sc, bias=b, bias_after_scale=after), dtype=dt)
+    g.fetch(s(x, 2.5, -0.5, False), s(x, 2.5, -0.5, True), s(x, -1.0 / 3, 0.75, False),
+            s(i, 3.0, 2.0, False, "int32"), s(i, -2.0, 1.0, True, "int32"))
+
+
+@case()
+def dropout_inference(g):
+    """downgrade_in_infer scales by 1 - p at inference; upscale_in_train passes x through."""
+    x = g.data("x", g.rand([3, 8]))
+    d = lambda impl: g.op("dropout", {"X": x}, dict(  # noqa: E731
+        dropout_prob=0.3, is_test=True, dropout_implementation=impl, fix_seed=True, seed=1),
+        outs={"Out": 1, "Mask": 1})["Out"][0]
+    g.fetch(d("downgrade_in_infer"), d("upscale_in_train"))
+
+
+# ---------------------------------------------------------------------------------------
+# reductions
+# ---------------------------------------------------------------------------------------
+
+def reduce(g, type, x, dim, keep=False, all_=False, dtype=F32):
+    return g.op(type, {"X": x}, dict(dim=dim, keep_dim=keep, reduce_all=all_), dtype=dtype)
+
+
+@case()
+def reductions(g):
+    x = g.data("x", g.rand([2, 3, 4, 5], -2, 2), [-1, 3, 4, 5])
+    g.fetch(reduce(g, "reduce_mean", x, [1, -1], keep=True),
+            reduce(g, "reduce_mean", x, [], keep=False),         # no dims: every dim
+            reduce(g, "reduce_sum", x, [0], all_=True),          # reduce_all wins over dim
+            reduce(g, "reduce_sum", x, [2], keep=False),
+            reduce(g, "reduce_max", x, [0, 3], keep=False),
+            reduce(g, "reduce_max", x, [-2], keep=True),
+            g.op("mean", {"X": x}),
+            g.op("sum", {"X": [x, x, x]}))
+
+
+@case(**EXACT)
+def reductions_int(g):
+    x = g.data("x", g.randint([3, 4], -50, 50, "int64"))
+    g.fetch(reduce(g, "reduce_sum", x, [1], dtype="int64"),
+            reduce(g, "reduce_max", x, [0], keep=True, dtype="int64"))
+
+
+# ---------------------------------------------------------------------------------------
+# LSTM through the rnn op
+# ---------------------------------------------------------------------------------------
+
+@case()
+def lstm_bidirect_time_major(g):
+    """2 layers, bidirectional, time-major, sequence lengths, zero initial states built by
+    Paddle from the input's shape (shape, slice, fill_constant with ShapeTensorList)."""
+    x = g.data("x", g.rand([5, 3, 4], -1.5, 1.5), [-1, -1, 4])
+    seq = g.data("seq_len", np.array([5, 1, 3], np.int64), [-1])
+    lstm = paddle.nn.LSTM(4, 6, num_layers=2, direction="bidirect", time_major=True)
+    out, (h, c) = lstm(x, sequence_length=seq)
+    g.fetch(out, h, c)
+
+
+@case()
+def lstm_batch_major(g):
+    """Batch-major input (transpose2 around rnn), given initial states, full lengths."""
+    x = g.data("x", g.rand([2, 6, 3], -1.5, 1.5), [-1, -1, 3])
+    h0 = g.data("h0", g.rand([1, 2, 5], -0.8, 0.8), [1, -1, 5])
+    c0 = g.data("c0", g.rand([1, 2, 5], -0.8, 0.8), [1, -1, 5])
+    lstm = paddle.nn.LSTM(3, 5)
+    out, (h, c) = lstm(x, (h0, c0))
+    g.fetch(out, h, c)
+
+
+# ---------------------------------------------------------------------------------------
+# a transformer block from raw ops (dynamic batch)
+# ---------------------------------------------------------------------------------------
+
+@case()
+def attention_block(g):
+    B, T, D, H = 2, 5, 8, 2
+    x = g.data("x", g.rand([B, T, D], -2, 2), [-1, T, D])
+    ln_w, ln_b = g.param("ln.w", g.rand([D], 0.5, 1.5)), g.param("ln.b", g.rand([D], -0.2, 0.2))
+    wqkv = g.param("qkv.w", g.rand([D, 3 * D], -0.5, 0.5))
+    bqkv = g.param("qkv.b", g.rand([3 * D], -0.1, 0.1))
+    wo, bo = g.param("o.w", g.rand([D, D], -0.5, 0.5)), g.param("o.b", g.rand([D], -0.1, 0.1))
+    xs = {"Out": 1, "XShape": 1}
+    ln = g.op("layer_norm", {"X": x, "Scale": ln_w, "Bias": ln_b},
+              dict(begin_norm_axis=2, epsilon=1e-5),
+              outs={"Y": 1, "Mean": 1, "Variance": 1})["Y"][0]
+    qkv = ew(g, "elementwise_add", g.op("matmul_v2", {"X": ln, "Y": wqkv}), bqkv)
+    qkv = g.op("reshape2", {"X": qkv}, dict(shape=[0, 0, 3, H, D // H]), outs=xs)["Out"][0]
+    qkv = g.op("transpose2", {"X": qkv}, dict(axis=[2, 0, 3, 1, 4]), outs=xs)["Out"][0]
+    q, k, v = g.op("split", {"X": qkv}, dict(axis=0, num=3, sections=[]), outs={"Out": 3})["Out"]
+    sq = lambda t: g.op("squeeze2", {"X": t}, dict(axes=[0]), outs=xs)["Out"][0]  # noqa: E731
+    q, k, v = sq(q), sq(k), sq(v)
+    att = g.op("matmul_v2", {"X": q, "Y": k}, dict(trans_x=False, trans_y=True))
+    att = g.op("scale", {"X": att}, dict(scale=(D // H) ** -0.5, bias=0.0,
+                                         bias_after_scale=True))
+    att = g.op("softmax", {"X": att}, dict(axis=-1))
+    ctx = g.op("matmul_v2", {"X": att, "Y": v})
+    ctx = g.op("transpose2", {"X": ctx}, dict(axis=[0, 2, 1, 3]), outs=xs)["Out"][0]
+    ctx = g.op("reshape2", {"X": ctx}, dict(shape=[0, 0, D]), outs=xs)["Out"][0]
+    o = ew(g, "elementwise_add", g.op("matmul_v2", {"X": ctx, "Y": wo}), bo)
+    y = ew(g, "elementwise_add", x, g.op("gelu", {"X": o}, dict(approximate=False)))
+    g.fetch(y, att)
+
+
+@case(rtol=1e-10, atol=1e-12, note="float64 throughout: both sides compute in double")
+def float64_ops(g):
+    """The float64 kernels: a few ops of every family in double precision."""
+    f64 = "float64"
+    x = g.data("x", g.rand([2, 3, 4], -3, 3, f64), [-1, 3, 4])
+    y = g.data("y", g.rand([4, 5], -1, 1, f64))
+    w = g.param("w", g.rand([4], 0.5, 1.5, f64))
+    b = g.param("b", g.rand([4], -0.5, 0.5, f64))
+    ln = g.op("layer_norm", {"X": x, "Scale": w, "Bias": b}, dict(begin_norm_axis=2, epsilon=1e-5),
+              outs={"Y": 1, "Mean": 1, "Variance": 1}, dtype=f64)["Y"][0]
+    g.fetch(ln,
+            g.op("matmul_v2", {"X": x, "Y": y}, dtype=f64),
+            g.op("softmax", {"X": x}, dict(axis=1), dtype=f64),
+            g.op("gelu", {"X": x}, dict(approximate=False), dtype=f64),
+            g.op("tanh", {"X": x}, dtype=f64),
+            g.op("hard_swish", {"X": x}, dtype=f64),
+            ew(g, "elementwise_div", x, w, dtype=f64),
+            reduce(g, "reduce_mean", x, [1], keep=True, dtype=f64),
+            g.op("scale", {"X": x}, dict(scale=0.3, bias=0.1, bias_after_scale=False), dtype=f64))
+
+
+# ---------------------------------------------------------------------------------------
+# writing a case
+# ---------------------------------------------------------------------------------------
+
+def strip_callstacks(path):
+    """Drop op_callstack at the protobuf level: re-serializing through Paddle's Program would
+    add default attributes that Paddle did not write."""
+    from paddle.base.proto import framework_pb2
+    with open(path, "rb") as f:
+        prog = framework_pb2.ProgramDesc.FromString(f.read())
+    for block in prog.blocks:
+        for op in block.ops:
+            keep = [a for a in op.attrs if a.name != "op_callstack"]
+            del op.attrs[:]
+            op.attrs.extend(keep)
+    with open(path, "wb") as f:
+        f.write(prog.SerializeToString())
+
+
+def write_case(out_dir, name, exe, feeds, rtol, atol, notes):
+    """Run the saved model.pdmodel with Paddle on feeds (name -> array) and write the npy
+    files and case.txt."""
+    d = os.path.join(out_dir, name)
+    prefix = os.path.join(d, "model")
+    strip_callstacks(prefix + ".pdmodel")
+    prog, feed_names, fetch_targets = paddle.static.load_inference_model(prefix, exe)
+    got = exe.run(prog, feed={n: feeds[n] for n in feed_names}, fetch_list=fetch_targets,
+                  return_numpy=False)
+    lines = ["# written by tools/gen_paddle_oracle.py with PaddlePaddle %s" % paddle.__version__]
+    lines += ["# " + n for n in notes if n]
+    lines.append("model model.pdmodel")
+    has_params = os.path.exists(prefix + ".pdiparams")
+    lines.append("params file model.pdiparams" if has_params else "params none")
+    for k, n in enumerate(feed_names):
+        np.save(os.path.join(d, "in%d.npy" % k), feeds[n])
+        lines.append("feed %s in%d.npy" % (n, k))
+    for k, (var, val) in enumerate(zip(fetch_targets, got)):
+        np.save(os.path.join(d, "out%d.npy" % k), np.array(val))
+        lines.append("fetch %s out%d.npy" % (var.name, k))
+    lines.append("rtol %r" % rtol)
+    lines.append("atol %r" % atol)
+    ops = sorted({op.type for op in prog.global_block().ops})
+    lines.append("ops " + " ".join(ops))
+    with open(os.path.join(d, "case.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return got, fetch_targets
+
+
+def fill_params(prog, scope, name, given, only_bn=False):
+    """Deterministic values for every persistable of prog: given ones, else seeded uniform
+    (batch_norm variances positive). only_bn: replace only batch_norm's four inputs."""
+    bn = {}
+    for op in prog.global_block().ops:
+        if op.type == "batch_norm":
+            for slot, (lo, hi) in (("Scale", (0.5, 1.5)), ("Bias", (-0.5, 0.5)),
+                                   ("Mean", (-0.5, 0.5)), ("Variance", (0.5, 1.5))):
+                for v in op.input(slot):
+                    bn[v] = (lo, hi)
+    for v in sorted(prog.list_vars(), key=lambda v: v.name):
+        if not v.persistable or v.name in ("feed", "fetch") or scope.find_var(v.name) is None:
+            continue
+        if only_bn and v.name not in bn:
+            continue
+        t = scope.find_var(v.name).get_tensor()
+        cur = np.array(t)
+        if v.name in given:
+            val = given[v.name]
+        else:
+            lo, hi = bn.get(v.name, (-0.5, 0.5))
+            val = np.random.RandomState(seed_of(name, v.name)).uniform(lo, hi, cur.shape)
+        t.set(np.asarray(val, cur.dtype).reshape(cur.shape), paddle.CPUPlace())
+
+
+def gen_op_case(out_dir, name, spec):
+    paddle.enable_static()
+    main_prog, startup = paddle.static.Program(), paddle.static.Program()
+    g = Graph(name)
+    with paddle.static.program_guard(main_prog, startup), paddle.utils.unique_name.guard():
+        paddle.seed(seed_of(name))
+        spec["build"](g)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        fill_params(main_prog, scope, name, g.params)
+        os.makedirs(os.path.join(out_dir, name), exist_ok=True)
+        paddle.static.save_inference_model(os.path.join(out_dir, name, "model"),
+                                           [v for v, _ in g.feeds], g.fetches, exe,
+                                           program=main_prog)
+        feeds = {v.name: val for v, val in g.feeds}
+        doc = (spec["build"].__doc__ or "").split("\n")
+        write_case(out_dir, name, exe, feeds, spec["rtol"], spec["atol"],
+                   [" ".join(s.strip() for s in doc), spec["note"]])
+
+
+# ---------------------------------------------------------------------------------------
+# MobileNetV2
+# ---------------------------------------------------------------------------------------
+
+MNV2_SCALE, MNV2_CLASSES = 0.5, 10
+
+
+def gen_mobilenet_v2(out_dir, name="mobilenet_v2"):
+    """paddle.vision.models.mobilenet_v2(scale=0.5, num_classes=10) in eval mode, saved with
+    paddle.jit.save, and Paddle's output for a batch of 2. Scale 0.5 and 10 classes keep the
+    parameters at 2.9 MB (the full model is 14 MB)."""
+    from paddle.vision.models import mobilenet_v2
+    paddle.disable_static()
+    paddle.seed(20240611)
+    model = mobilenet_v2(scale=MNV2_SCALE, num_classes=MNV2_CLASSES)
+    model.eval()
+    # batch_norm's statistics and affine terms start as 0 and 1: replace them, seeded.
+    for lname, layer in sorted(model.named_sublayers(), key=lambda kv: kv[0]):
+        if isinstance(layer, paddle.nn.BatchNorm2D):
+            rng = np.random.RandomState(seed_of(name, lname))
+            c = layer.weight.shape[0]
+            layer.weight.set_value(rng.uniform(0.5, 1.5, c).astype(F32))
+            layer.bias.set_value(rng.uniform(-0.5, 0.5, c).astype(F32))
+            layer._mean.set_value(rng.uniform(-0.5, 0.5, c).astype(F32))
+            layer._variance.set_value(rng.uniform(0.5, 1.5, c).astype(F32))
+    x = np.random.RandomState(seed_of(name, "x")).uniform(-1, 1, (2, 3, 224, 224)).astype(F32)
+    want_dy = model(paddle.to_tensor(x)).numpy()
+    # The same in float64: how far float32 itself is from the exact answer.
+    model64 = mobilenet_v2(scale=MNV2_SCALE, num_classes=MNV2_CLASSES)
+    model64.set_state_dict(model.state_dict())
+    model64.to(dtype="float64")
+    model64.eval()
+    want64 = model64(paddle.to_tensor(x.astype(np.float64))).numpy()
+    d = os.path.join(out_dir, name)
+    os.makedirs(d, exist_ok=True)
+    paddle.jit.save(model, os.path.join(d, "model"),
+                    input_spec=[paddle.static.InputSpec([None, 3, 224, 224], F32, "x")])
+    info = os.path.join(d, "model.pdiparams.info")
+    if os.path.exists(info):
+        os.remove(info)  # Python-side bookkeeping for paddle.jit.load, not read by icore
+    paddle.enable_static()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    err32 = np.abs(want_dy.astype(np.float64) - want64)
+    # Tolerance: float32 against float64 is off by err32 at most; icore's float32 may be off
+    # as much the other way, with another summation order: allow 4x, relative to the logits'
+    # scale (each logit sums ~1000 products, so a relative bound per logit means nothing for
+    # the ones near zero).
+    scale = float(np.abs(want64).max())
+    atol = float("%.1g" % max(4 * err32.max(), 1e-6 * scale))
+    with paddle.static.scope_guard(scope):
+        got, _ = write_case(out_dir, name, exe, {"x": x}, 1e-4, atol, [
+            "paddle.vision.models.mobilenet_v2(scale=%g, num_classes=%d), eval mode, Paddle's "
+            "initial conv/fc weights (paddle.seed 20240611), seeded batch_norm statistics and "
+            "affine terms; saved with paddle.jit.save, input x [None, 3, 224, 224], batch 2"
+            % (MNV2_SCALE, MNV2_CLASSES),
+            "float32 vs float64 in Paddle: max |diff| %.3g with logits up to %.3g; atol is 4x "
+            "that" % (err32.max(), scale)])
+    diff = np.abs(np.array(got[0]) - want_dy).max()
+    if diff > 1e-5 * max(1.0, scale):
+        sys.exit("mobilenet_v2: the saved program gives %g away from the dygraph model" % diff)
+    print("%s: float32 vs float64 max |diff| %.3g, logits up to %.3g, atol %g" %
+          (name, err32.max(), scale, atol))
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    args = sys.argv[1:]
+    out_dir = os.path.join(here, "..", "tests", "data", "paddle_oracle")
+    if args and not (args[0] in CASES or args[0] == "mobilenet_v2"):
+        out_dir = args.pop(0)
+    paddle.enable_static()
+    if paddle.framework.in_pir_mode():
+        sys.exit("run with FLAGS_enable_pir_api=0: this writes legacy ProgramDesc files")
+    names = sorted(CASES) + ["mobilenet_v2"]
+    for n in args:
+        if n not in names:
+            sys.exit("no case %s; cases: %s" % (n, " ".join(names)))
+    os.makedirs(out_dir, exist_ok=True)
+    for n in names:
+        if args and n not in args:
+            continue
+        if n == "mobilenet_v2":
+            gen_mobilenet_v2(out_dir)
+        else:
+            gen_op_case(out_dir, n, CASES[n])
+        print("wrote", n)
+    with open(os.path.join(out_dir, "cases.txt"), "w") as f:
+        f.write("\n".join(names) + "\n")
+
+
+if __name__ == "__main__":
+    main()
