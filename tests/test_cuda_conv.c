@@ -4,8 +4,10 @@
  * (when icore is built with it; cases cuDNN declines take the fallback anyway) and with
  * ICORE_CUDNN=0 (im2col + cuBLAS for convolutions, the direct kernel for pooling).
  *
- * Tolerances: convolutions sum in another order than oneDNN / BLAS (float32 relative 1e-5
- * plus 1e-5 absolute, float64 1e-11); the activations go through CUDA's math library. Max
+ * Tolerances: convolutions sum up to 576 products in another order than oneDNN / BLAS, so
+ * both sides carry rounding errors of their own: float32 1e-4 relative plus 1e-4 absolute,
+ * float64 1e-10, as the CPU suite allows against its double reference; the activations go
+ * through CUDA's math library. Max
  * pooling is exact; average pooling through the direct kernel adds in the CPU loops' order,
  * through cuDNN perhaps not (float32 1e-6, float64 1e-13). */
 #include <stdio.h>
@@ -142,7 +144,7 @@ static void conv_check(const conv_case *k, uint64_t seed) {
     names[n++] = "r";
   }
   ic_builder *b = conv_program(k);
-  BOTH_PATHS(ch_check_builder(b, n, names, in, k->f64 ? 1e-11 : 1e-5, k->f64 ? 1e-11 : 1e-5));
+  BOTH_PATHS(ch_check_builder(b, n, names, in, k->f64 ? 1e-10 : 1e-4, k->f64 ? 1e-10 : 1e-4));
   ic_builder_destroy(b);
   for (size_t i = 0; i < n; i++) ic_tensor_destroy(in[i]);
 }

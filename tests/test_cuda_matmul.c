@@ -6,8 +6,9 @@
  * bad inputs that fail in infer on both sides.
  *
  * Tolerances: cuBLAS sums in another order than oneDNN / OpenBLAS. With inputs in [-1, 1)
- * and K below 100, float32 results agree within 2e-5 relative plus 2e-5 absolute, float64
- * within 1e-12 both. */
+ * and K up to 784 the rounding errors of both sides are a few 1e-6 absolute, so float32
+ * results must agree within 2e-5 relative plus 1e-4 absolute (outputs near 0 have no
+ * relative accuracy), float64 within 1e-12 both. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 #include "ew_testutil.h"
 
 static double rtol_of(ic_dtype dt) { return dt == IC_FP64 ? 1e-12 : 2e-5; }
-static double atol_of(ic_dtype dt) { return dt == IC_FP64 ? 1e-12 : 2e-5; }
+static double atol_of(ic_dtype dt) { return dt == IC_FP64 ? 1e-12 : 1e-4; }
 
 /* A product op of X [xdims] and Y [ydims] with the given attributes set by `attrs`. */
 typedef void (*set_attrs_fn)(ic_builder_op *op, const void *ctx);
