@@ -20,14 +20,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/cpu/batch_norm.h"
 #include "kernels/kernel.h"
-
-typedef struct bn_attrs {
-  double epsilon;    /* Paddle's float attribute, exactly */
-  double momentum;
-  bool nhwc;         /* channels last */
-  bool global_stats; /* normalize with Mean/Variance rather than batch statistics */
-} bn_attrs;
 
 enum { IN_X, IN_SCALE, IN_BIAS, IN_MEAN, IN_VAR, IN_MOMENTUM };
 enum { OUT_Y, OUT_MEAN, OUT_VAR, OUT_SMEAN, OUT_SVAR, OUT_RESERVE };

@@ -166,16 +166,9 @@ ic_status ic_conv_parse(ic_attr_reader *r, void *attrs) {
  * Geometry and shape checks
  * ------------------------------------------------------------------------------------- */
 
-typedef struct geom {
-  int64_t n, c, h, w;      /* input, as logical NCHW */
-  int64_t oc, kh, kw;      /* filter */
-  int64_t oh, ow;          /* output spatial size */
-  int64_t sh, sw, dh, dw;  /* strides, dilations (1 = none) after padding_algorithm */
-  int64_t pt, pb, pl, pr;  /* paddings after padding_algorithm */
-  int64_t g;               /* groups */
-} geom;
+typedef ic_conv_geom geom;
 
-static ic_status conv_geom(ic_kctx *c, geom *g) {
+ic_status ic_conv_geometry(ic_kctx *c, geom *g) {
   const ic_conv_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
   char xd[128], fd[128];
@@ -261,7 +254,7 @@ static void out_dims(const ic_conv_attrs *a, const geom *g, int64_t d[4]) {
 ic_status ic_conv_infer(ic_kctx *c) {
   const ic_conv_attrs *a = c->attrs;
   geom g;
-  ic_status st = conv_geom(c, &g);
+  ic_status st = ic_conv_geometry(c, &g);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
   const ic_tensor *b = ic_in(c, IC_CONV_BIAS, 0), *r = ic_in(c, IC_CONV_RESIDUAL, 0);
@@ -296,28 +289,6 @@ ic_status ic_conv_infer(ic_kctx *c) {
 /* ---------------------------------------------------------------------------------------
  * Activations
  * ------------------------------------------------------------------------------------- */
-
-double ic_conv_act_apply(ic_conv_act act, double alpha, double beta, double s) {
-  switch (act) {
-    case IC_ACT_NONE: return s;
-    case IC_ACT_RELU: return s > 0 ? s : alpha * s;
-    case IC_ACT_CLIP: return s > beta ? beta : s > alpha ? s : alpha;
-    case IC_ACT_HARD_SWISH: return s * fmax(0.0, fmin(1.0, alpha * s + beta));
-    case IC_ACT_HARD_SIGMOID: return fmax(0.0, fmin(1.0, alpha * s + beta));
-    case IC_ACT_SWISH: return s / (1.0 + exp(-alpha * s));
-    case IC_ACT_SIGMOID: return 1.0 / (1.0 + exp(-s));
-    case IC_ACT_TANH: return tanh(s);
-    case IC_ACT_ABS: return fabs(s);
-    case IC_ACT_SQRT: return sqrt(s);
-    case IC_ACT_MISH: return s * tanh(log1p(exp(s)));
-    case IC_ACT_GELU_ERF: return 0.5 * s * (1.0 + erf(s / sqrt(2.0)));
-    case IC_ACT_GELU_TANH: {
-      const double k = sqrt(2.0 / 3.14159265358979323846);
-      return 0.5 * s * (1.0 + tanh(k * (s + 0.044715 * s * s * s)));
-    }
-  }
-  return s;
-}
 
 /* Append act's oneDNN 2.6 post-ops; false when 2.6 cannot express it (hard_swish with other
  * than its fixed 1/6, 1/2), in which case a loop applies it after the primitive. */
@@ -741,7 +712,7 @@ done:
 
 ic_status ic_conv_cpu(ic_kctx *c) {
   geom g;
-  ic_status st = conv_geom(c, &g);
+  ic_status st = ic_conv_geometry(c, &g);
   if (st) return st;
   if (ic_in(c, IC_CONV_INPUT, 0)->dtype == IC_FP64) return conv_ref_f64(c, &g);
   int threads = ic_dnnl_threads(c);

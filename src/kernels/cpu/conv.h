@@ -11,10 +11,15 @@
 #ifndef IC_KERNELS_CPU_CONV_H
 #define IC_KERNELS_CPU_CONV_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "kernels/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* padding_algorithm */
 typedef enum ic_pad_algo { IC_PAD_EXPLICIT = 0, IC_PAD_SAME = 1, IC_PAD_VALID = 2 } ic_pad_algo;
@@ -69,8 +74,44 @@ ic_status ic_conv_infer(ic_kctx *c);
 ic_status ic_conv_cpu(ic_kctx *c);
 void ic_conv_free_state(void *state);
 
-/* Activation s -> act(s) in double, exactly the formulas above (reference and fallback). */
-double ic_conv_act_apply(ic_conv_act act, double alpha, double beta, double s);
+/* The convolution's geometry after padding_algorithm, from the op's inputs and attributes;
+ * shared by the CPU and CUDA kernels. */
+typedef struct ic_conv_geom {
+  int64_t n, c, h, w;      /* input, as logical NCHW */
+  int64_t oc, kh, kw;      /* filter */
+  int64_t oh, ow;          /* output spatial size */
+  int64_t sh, sw, dh, dw;  /* strides, dilations (1 = none) after padding_algorithm */
+  int64_t pt, pb, pl, pr;  /* paddings after padding_algorithm */
+  int64_t g;               /* groups */
+} ic_conv_geom;
+
+/* Check Input and Filter (IC_ERR_SHAPE naming them) and compute the geometry. */
+ic_status ic_conv_geometry(ic_kctx *c, ic_conv_geom *g);
+
+/* Activation s -> act(s) in double, exactly the formulas above (reference and fallback; the
+ * CUDA kernels apply it on the device). */
+static inline IC_HD double ic_conv_act_apply(ic_conv_act act, double alpha, double beta,
+                                             double s) {
+  switch (act) {
+    case IC_ACT_NONE: return s;
+    case IC_ACT_RELU: return s > 0 ? s : alpha * s;
+    case IC_ACT_CLIP: return s > beta ? beta : s > alpha ? s : alpha;
+    case IC_ACT_HARD_SWISH: return s * fmax(0.0, fmin(1.0, alpha * s + beta));
+    case IC_ACT_HARD_SIGMOID: return fmax(0.0, fmin(1.0, alpha * s + beta));
+    case IC_ACT_SWISH: return s / (1.0 + exp(-alpha * s));
+    case IC_ACT_SIGMOID: return 1.0 / (1.0 + exp(-s));
+    case IC_ACT_TANH: return tanh(s);
+    case IC_ACT_ABS: return fabs(s);
+    case IC_ACT_SQRT: return sqrt(s);
+    case IC_ACT_MISH: return s * tanh(log1p(exp(s)));
+    case IC_ACT_GELU_ERF: return 0.5 * s * (1.0 + erf(s / sqrt(2.0)));
+    case IC_ACT_GELU_TANH: {
+      const double k = sqrt(2.0 / 3.14159265358979323846);
+      return 0.5 * s * (1.0 + tanh(k * (s + 0.044715 * s * s * s)));
+    }
+  }
+  return s;
+}
 
 /* ---- window geometry shared with pool2d ---- */
 
@@ -91,5 +132,9 @@ static inline void ic_same_pads(int64_t in, int64_t stride, int64_t k, int64_t *
   *p0 = sum / 2;
   *p1 = sum - *p0;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "kernels/kernel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One product C[m x n] = alpha * op(A) * op(B), all row-major, where op(A) is m x k (A is stored
  * k x m when trans_a) and op(B) is k x n (stored n x k when trans_b); lda, ldb and ldc are the
  * stored row lengths. */
@@ -45,5 +49,9 @@ ic_status ic_gemm_unsupported(ic_attr_reader *r, const char *name, const char *d
  * fused_transpose_X/Y/Out) when they are not empty: they reshape and transpose the operands
  * inside the op, which icore does not do. Returns r->st. */
 ic_status ic_gemm_refuse_fused(ic_attr_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

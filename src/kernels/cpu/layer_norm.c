@@ -8,12 +8,8 @@
  * are computed in double and rounded once to X's dtype. */
 #include <math.h>
 
+#include "kernels/cpu/layer_norm.h"
 #include "kernels/kernel.h"
-
-typedef struct ln_attrs {
-  int64_t begin_norm_axis;
-  double epsilon;
-} ln_attrs;
 
 enum { IN_X, IN_SCALE, IN_BIAS };
 enum { OUT_Y, OUT_MEAN, OUT_VAR };

@@ -25,12 +25,8 @@
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/matmul.h"
 #include "kernels/kernel.h"
-
-typedef struct matmul_attrs {
-  bool trans_x, trans_y;
-  double alpha;
-} matmul_attrs;
 
 enum { IN_X, IN_Y };
 
@@ -42,30 +38,6 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   int64_t heads = ic_ar_int(r, "head_number", 1);
   if (heads != 1) ic_gemm_unsupported(r, "head_number", "is not 1 (multi-head product)");
   return ic_gemm_refuse_fused(r);
-}
-
-/* One side as Paddle's matrix descriptor: `batched` for rank >= 3 (batch = product of the
- * leading dims, possibly 0), rows x cols as stored and height x width after the transpose. */
-typedef struct mdesc {
-  bool batched;
-  int64_t batch, rows, cols, height, width;
-} mdesc;
-
-static mdesc describe(const ic_tensor *t, bool is_x, bool trans) {
-  mdesc d = {0};
-  if (t->ndim == 1) {
-    d.rows = is_x ? 1 : t->dims[0];
-    d.cols = is_x ? t->dims[0] : 1;
-  } else {
-    d.rows = t->dims[t->ndim - 2];
-    d.cols = t->dims[t->ndim - 1];
-  }
-  d.batched = t->ndim >= 3;
-  d.batch = 1;
-  for (int i = 0; i < t->ndim - 2; i++) d.batch *= t->dims[i];
-  d.height = trans ? d.cols : d.rows;
-  d.width = trans ? d.rows : d.cols;
-  return d;
 }
 
 static ic_status infer(ic_kctx *c) {

@@ -15,11 +15,8 @@
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/matmul_v2.h"
 #include "kernels/kernel.h"
-
-typedef struct matmul_v2_attrs {
-  bool trans_x, trans_y;
-} matmul_v2_attrs;
 
 enum { IN_X, IN_Y };
 
@@ -30,18 +27,9 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return ic_gemm_refuse_fused(r);
 }
 
-/* The product as batches of one GEMM each. */
-typedef struct plan {
-  ic_gemm g;
-  int nb;                        /* batch dims, right-aligned */
-  int64_t ob[IC_MAX_RANK];       /* Out's batch dims */
-  int64_t xb[IC_MAX_RANK];       /* X's batch dims padded with leading 1s */
-  int64_t yb[IC_MAX_RANK];
-  int64_t xcount, ycount, ocount; /* matrices in X, Y, Out */
-  bool x_vec, y_vec;             /* 1-D operands */
-} plan;
+typedef ic_matmul_v2_plan plan;
 
-static ic_status make_plan(ic_kctx *c, plan *p) {
+ic_status ic_matmul_v2_make_plan(ic_kctx *c, plan *p) {
   const matmul_v2_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   memset(p, 0, sizeof *p);
@@ -99,7 +87,7 @@ static ic_status infer(ic_kctx *c) {
     return ic_kfail_in(c, IN_Y, 0, "expected the dtype of X (%s)", ic_dtype_name(x->dtype));
   }
   plan p;
-  if ((st = make_plan(c, &p))) return st;
+  if ((st = ic_matmul_v2_make_plan(c, &p))) return st;
   int64_t dims[IC_MAX_RANK];
   int n = 0;
   for (int i = 0; i < p.nb; i++) dims[n++] = p.ob[i];
@@ -112,7 +100,7 @@ static ic_status infer(ic_kctx *c) {
 static ic_status run(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   plan p;
-  ic_status st = make_plan(c, &p);
+  ic_status st = ic_matmul_v2_make_plan(c, &p);
   if (st) return st;
   if (p.ocount == 0) return IC_OK;
   ic_gemm g = p.g;

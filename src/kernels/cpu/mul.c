@@ -9,11 +9,8 @@
  * (scale_x, scale_y, scale_out, force_fp32_output) only matter to oneDNN int8 kernels and are
  * ignored. */
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/mul.h"
 #include "kernels/kernel.h"
-
-typedef struct mul_attrs {
-  int64_t x_ncd, y_ncd;
-} mul_attrs;
 
 enum { IN_X, IN_Y };
 

@@ -23,15 +23,7 @@
 
 #include "kernels/cpu/conv.h"
 #include "kernels/cpu/onednn.h"
-
-typedef struct pool_attrs {
-  bool max;             /* pooling_type "max", else "avg" */
-  int64_t ksize[2];
-  int64_t strides[2];
-  int64_t paddings[4];  /* top, bottom, left, right as written */
-  bool global, ceil_mode, exclusive, adaptive, nhwc;
-  ic_pad_algo pad_algo;
-} pool_attrs;
+#include "kernels/cpu/pool2d.h"
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   pool_attrs *a = attrs;
@@ -70,14 +62,9 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-typedef struct pgeom {
-  int64_t n, c, h, w;      /* input, logical NCHW */
-  int64_t kh, kw, sh, sw;  /* window after global_pooling */
-  int64_t pt, pb, pl, pr;  /* paddings after padding_algorithm / global / adaptive */
-  int64_t oh, ow;
-} pgeom;
+typedef ic_pool_geom pgeom;
 
-static ic_status pool_geom(ic_kctx *c, pgeom *g) {
+ic_status ic_pool_geometry(ic_kctx *c, pgeom *g) {
   const pool_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_status st;
@@ -129,7 +116,7 @@ static ic_status pool_geom(ic_kctx *c, pgeom *g) {
 static ic_status infer(ic_kctx *c) {
   const pool_attrs *a = c->attrs;
   pgeom g;
-  ic_status st = pool_geom(c, &g);
+  ic_status st = ic_pool_geometry(c, &g);
   if (st) return st;
   int64_t d[4] = {g.n, a->nhwc ? g.oh : g.c, a->nhwc ? g.ow : g.oh, a->nhwc ? g.c : g.ow};
   ic_tensor_set_meta(ic_out(c, 0, 0), ic_in(c, 0, 0)->dtype, 4, d);
@@ -380,7 +367,7 @@ static ic_status run_dnnl(ic_kctx *c, const pgeom *g, int threads) {
 
 static ic_status run(ic_kctx *c) {
   pgeom g;
-  ic_status st = pool_geom(c, &g);
+  ic_status st = ic_pool_geometry(c, &g);
   if (st) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *y = ic_out(c, 0, 0);

@@ -113,14 +113,7 @@ ic_status ic_reduce_infer(ic_kctx *c) {
   return IC_OK;
 }
 
-/* X's axes merged into groups of adjacent reduced or kept axes. */
-typedef struct geom {
-  int n;                         /* groups, at least 1 */
-  int64_t size[IC_MAX_RANK];
-  bool red[IC_MAX_RANK];
-  int64_t ostride[IC_MAX_RANK];  /* Out elements per step of a kept group; 0 when reduced */
-  int64_t in_n, out_n;           /* elements of X and of Out */
-} geom;
+typedef ic_reduce_geom geom;
 
 static void make_geom(const ic_tensor *x, const bool *red, geom *g) {
   memset(g, 0, sizeof *g);
@@ -192,13 +185,6 @@ REDUCE_LOOP(max_f64, double, double, -INFINITY, MAX_F)
 REDUCE_LOOP(max_i32, int32_t, int32_t, INT32_MIN, MAX_I)
 REDUCE_LOOP(max_i64, int64_t, int64_t, INT64_MIN, MAX_I)
 
-/* C's float-to-integer conversion is undefined out of range; x86 gives the lowest value. */
-static int64_t f_to_i64(double v) {
-  return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
-}
-static int32_t f_to_i32(double v) {
-  return v > -2147483649.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN;
-}
 
 /* dst (n elements of `to`) = src (of `from`) converted element by element. */
 static void convert(ic_dtype to, void *dst, ic_dtype from, const void *src, int64_t n) {
@@ -216,8 +202,8 @@ static void convert(ic_dtype to, void *dst, ic_dtype from, const void *src, int6
     switch (to) {
       case IC_FP32: ((float *)dst)[k] = fl ? (float)f : (float)i; break;
       case IC_FP64: ((double *)dst)[k] = fl ? f : (double)i; break;
-      case IC_INT32: ((int32_t *)dst)[k] = fl ? f_to_i32(f) : (int32_t)(uint32_t)i; break;
-      default: ((int64_t *)dst)[k] = fl ? f_to_i64(f) : i; break;
+      case IC_INT32: ((int32_t *)dst)[k] = fl ? ic_reduce_f2i32(f) : (int32_t)(uint32_t)i; break;
+      default: ((int64_t *)dst)[k] = fl ? ic_reduce_f2i64(f) : i; break;
     }
   }
 }
@@ -233,15 +219,22 @@ static ic_status run_max(ic_kctx *c, const geom *g, const ic_tensor *x, ic_tenso
   return IC_OK;
 }
 
+ic_status ic_reduce_geometry(ic_kctx *c, ic_reduce_geom *g) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  bool red[IC_MAX_RANK];
+  ic_status st = reduced_axes(c, c->attrs, x, red);
+  if (st) return st;
+  make_geom(x, red, g);
+  return IC_OK;
+}
+
 ic_status ic_reduce_cpu(ic_kctx *c) {
   const ic_reduce_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *out = ic_out(c, 0, 0);
-  bool red[IC_MAX_RANK];
-  ic_status st = reduced_axes(c, a, x, red);
-  if (st) return st;
   geom g;
-  make_geom(x, red, &g);
+  ic_status st = ic_reduce_geometry(c, &g);
+  if (st) return st;
   if (ic_numel(out->ndim, out->dims) == 0) return IC_OK;
   if (a->kind == IC_REDUCE_MAX) return run_max(c, &g, x, out);
 

@@ -9,6 +9,10 @@
 
 #include "kernels/kernel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum ic_reduce_kind {
   IC_REDUCE_SUM = 0,
   IC_REDUCE_MEAN = 1,
@@ -31,5 +35,31 @@ ic_status ic_reduce_parse(ic_attr_reader *r, ic_reduce_attrs *a, ic_reduce_kind 
 ic_status ic_reduce_infer(ic_kctx *c);
 /* Compute Out. */
 ic_status ic_reduce_cpu(ic_kctx *c);
+
+/* X's axes merged into groups of adjacent reduced or kept axes (axes of size 1 dropped), in
+ * X's memory order. The CPU and CUDA kernels both walk X through it. */
+typedef struct ic_reduce_geom {
+  int n;                         /* groups, at least 1 */
+  int64_t size[IC_MAX_RANK];
+  bool red[IC_MAX_RANK];
+  int64_t ostride[IC_MAX_RANK];  /* Out elements per step of a kept group; 0 when reduced */
+  int64_t in_n, out_n;           /* elements of X and of Out */
+} ic_reduce_geom;
+
+/* The reduced axes of the op's X under its attributes, as groups (fails like infer). */
+ic_status ic_reduce_geometry(ic_kctx *c, ic_reduce_geom *g);
+
+/* Float to integer as the kernels convert for out_dtype: C's conversion is undefined out of
+ * range, and x86 gives the lowest value there, so both kernels do that explicitly. */
+static inline IC_HD int64_t ic_reduce_f2i64(double v) {
+  return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
+static inline IC_HD int32_t ic_reduce_f2i32(double v) {
+  return v > -2147483649.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN;
+}
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

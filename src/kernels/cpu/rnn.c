@@ -26,18 +26,10 @@
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/rnn.h"
 #include "kernels/kernel.h"
 
-enum { MODE_LSTM, MODE_GRU, MODE_RNN_TANH, MODE_RNN_RELU };
 static const char *const k_modes[] = {"LSTM", "GRU", "RNN_TANH", "RNN_RELU"};
-
-typedef struct rnn_attrs {
-  int mode;        /* MODE_* */
-  bool bidirec;
-  bool is_test;
-  int64_t hidden;  /* H */
-  int64_t layers;  /* L */
-} rnn_attrs;
 
 enum { IN_INPUT, IN_PRESTATE, IN_WEIGHTS, IN_SEQLEN };
 enum { OUT_OUT, OUT_STATE, OUT_RESERVE, OUT_DROPOUT };

@@ -9,11 +9,8 @@
  * the result on the CPU and are ignored. */
 #include <math.h>
 
+#include "kernels/cpu/softmax.h"
 #include "kernels/kernel.h"
-
-typedef struct softmax_attrs {
-  int64_t axis;
-} softmax_attrs;
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   softmax_attrs *a = attrs;
