@@ -10,6 +10,12 @@ cd "$(dirname "$0")/.."
 B=${1:-build}
 ROUNDS=${2:-3}
 MODEL=../shared/models/paddle/mobilenet_v2/inference.pdmodel
+# Debian's python3-torch lives in the system Python, which may not be the first python3.
+PY=${PYTHON:-}
+for p in python3 /usr/bin/python3; do
+  [ -z "$PY" ] && "$p" -c 'import torch, torchvision' 2>/dev/null && PY=$p
+done
+[ -n "$PY" ] || { echo "mobilenet_vs_torch.sh: no Python with torch and torchvision" >&2; exit 1; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
 printf "%-7s %-8s %14s %14s %10s\n" batch threads "icore (ms)" "PyTorch (ms)" "PyTorch/icore"
@@ -20,7 +26,7 @@ for batch in 1 8; do
     for ((r = 0; r < ROUNDS; r++)); do
       ic+=("$("$B/bench/bench_model" "$MODEL" inputs "$batch,3,224,224" --threads "$threads" \
               --iters "$iters" --warmup 10 | field median_ms)")
-      pt+=("$(python3 bench/mobilenet_torch.py --batch "$batch" --threads "$threads" \
+      pt+=("$("$PY" bench/mobilenet_torch.py --batch "$batch" --threads "$threads" \
               --iters "$iters" --warmup 10 | field median_ms)")
     done
     a=$(printf "%s\n" "${ic[@]}" | median)

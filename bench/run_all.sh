@@ -26,7 +26,7 @@ if [ -d "$MODELS" ]; then
       --random-feed inputs=1,3,224,224 --iters 20 --warmup 3 --threads $t || true
   done
 fi
-if [ -x "$(command -v python3)" ] && python3 -c 'import torch, torchvision' 2>/dev/null; then
+if python3 -c 'import torch, torchvision' 2>/dev/null || /usr/bin/python3 -c 'import torch, torchvision' 2>/dev/null; then
   echo
   echo "== 5. MobileNetV2 against PyTorch (bench/mobilenet_vs_torch.sh)"
   bench/mobilenet_vs_torch.sh "$B" || true
