@@ -10,6 +10,8 @@
 #include "npy.h"
 #include "testutil.h"
 
+#define IC_EXAMPLE_DIR IC_BUILD_DIR "/example"
+
 typedef struct cli_result {
   int status;  /* exit status */
   char *out;   /* stdout */
@@ -478,6 +480,85 @@ START_TEST(example_files) {
 }
 END_TEST
 
+/* The example MLP: bench alternates the two executors and says they agree. */
+START_TEST(bench_example) {
+  char *dir = tu_tmpdir(), json[512];
+  snprintf(json, sizeof json, "%s/b.json", dir);
+  cli_result r = run_cli("bench %s/mlp.pdmodel --feed x=%s/x.npy --iters 5 --warmup 1 --threads 1 "
+                         "--json %s",
+                         IC_EXAMPLE_DIR, IC_EXAMPLE_DIR, json);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "uncompiled", "compiled", "median (ms)", "p90 (ms)", "first run (ms)",
+                "speed-up", "outputs: bitwise equal", NULL);
+  char *j = slurp(json);
+  tu_assert_msg(j, "\"uncompiled\": {\"median_ms\"", "\"compiled\"", "\"speedup\"",
+                "\"bitwise_equal\": true", NULL);
+  free(j);
+  result_free(&r);
+  r = run_cli("bench %s/mlp.pdmodel --feed x=%s/x.npy --iters 0", IC_EXAMPLE_DIR, IC_EXAMPLE_DIR);
+  assert_fails(&r, 2, "--iters", NULL);
+  result_free(&r);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
+/* inspect: the plan, edges, lifetimes, shapes and peak bytes with feeds, a DOT file; and
+ * with a device, streams and events. */
+START_TEST(inspect_example) {
+  char *dir = tu_tmpdir(), dot[512];
+  snprintf(dot, sizeof dot, "%s/plan.dot", dir);
+  cli_result r = run_cli("inspect %s/mlp.pdmodel --feed x=%s/x.npy --dot %s", IC_EXAMPLE_DIR,
+                         IC_EXAMPLE_DIR, dot);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "plan: ", "edges: ", "before pruning", "critical path", "maximum width",
+                "instructions:", "softmax", "variables:", "float32[4, 10]",
+                "peak live bytes", NULL);
+  char *d = slurp(dot);
+  tu_assert_msg(d, "digraph plan", "->", "softmax", NULL);
+  free(d);
+  result_free(&r);
+  r = run_cli("inspect %s/mlp.pdmodel --device emu:0 --streams per-backend", IC_EXAMPLE_DIR);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "device emu:0: 3 streams", "memcpy_h2d", "memcpy_d2h", "stream 0",
+                "waits on", NULL);
+  result_free(&r);
+  r = run_cli("inspect %s/mlp.pdmodel --streams sideways", IC_EXAMPLE_DIR);
+  assert_fails(&r, 2, "--streams", "sideways", NULL);
+  result_free(&r);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
+/* run --profile writes a Chrome trace; --device emu:0 gives the CPU's answer. */
+START_TEST(run_profile_and_device) {
+  char *dir = tu_tmpdir(), trace[512];
+  snprintf(trace, sizeof trace, "%s/t.json", dir);
+  cli_result cpu = run_cli("run %s/mlp.pdmodel --feed x=%s/x.npy --profile %s --threads 2",
+                           IC_EXAMPLE_DIR, IC_EXAMPLE_DIR, trace);
+  assert_ok(&cpu);
+  char *t = slurp(trace);
+  tu_assert_msg(t, "\"traceEvents\"", "\"ph\":\"X\"", "\"mul\"", "\"softmax\"", "\"analysis\"", NULL);
+  free(t);
+  cli_result emu = run_cli("run %s/mlp.pdmodel --feed x=%s/x.npy --device emu:0", IC_EXAMPLE_DIR,
+                           IC_EXAMPLE_DIR);
+  assert_ok(&emu);
+  ck_assert_str_eq(emu.out, cpu.out);
+  result_free(&emu);
+  result_free(&cpu);
+  cli_result r = run_cli("run %s/mlp.pdmodel --feed x=%s/x.npy --profile %s --mode uncompiled",
+                         IC_EXAMPLE_DIR, IC_EXAMPLE_DIR, trace);
+  assert_fails(&r, 2, "--profile", NULL);
+  result_free(&r);
+  r = run_cli("run %s/mlp.pdmodel --feed x=%s/x.npy --device tpu:0", IC_EXAMPLE_DIR, IC_EXAMPLE_DIR);
+  assert_fails(&r, 2, "--device", "tpu:0", NULL);
+  result_free(&r);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
 static TCase *tc_cli(void) {
   TCase *tc = tcase_create("cli");
   tcase_add_test(tc, version_help_unknown);
@@ -486,6 +567,9 @@ static TCase *tc_cli(void) {
   tcase_add_test(tc, run_feed_fetch);
   tcase_add_test(tc, run_random_params);
   tcase_add_test(tc, run_errors);
+  tcase_add_test(tc, bench_example);
+  tcase_add_test(tc, inspect_example);
+  tcase_add_test(tc, run_profile_and_device);
   return tc;
 }
 
