@@ -295,6 +295,30 @@ START_TEST(no_cuda_is_a_clear_error) {
 }
 END_TEST
 
+/* CUDA graphs need a CUDA device: elsewhere a clear error. */
+START_TEST(cuda_graph_needs_cuda) {
+  ic_options o;
+  ic_options_default(&o);
+  o.device = (ic_place){IC_PLACE_EMULATED, 0};
+  o.cuda_graph = true;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  int nf;
+  char fetch[8][32];
+  ic_program *p = layered(3, 2, 3, &nf, fetch);
+  ic_tensor *x = tu_rand_f32(1, (const int64_t[]){LEN}, 1, -1, 1), *out[8];
+  const char *names[8];
+  for (int f = 0; f < nf; f++) names[f] = fetch[f];
+  ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                   (size_t)nf, names, out),
+                   IC_ERR_UNSUPPORTED);
+  tu_assert_msg(ic_executor_errmsg(e), "cuda_graph", "CUDA device", NULL);
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+  ic_executor_destroy(e);
+}
+END_TEST
+
 START_TEST(places_parse) {
   ic_place pl;
   ck_assert_int_eq(ic_place_parse("cuda:3", &pl), IC_OK);
@@ -314,6 +338,7 @@ static TCase *tc_emu(void) {
   TCase *tc = tcase_create("emulated device");
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, places_parse);
+  tcase_add_test(tc, cuda_graph_needs_cuda);
   tcase_add_test(tc, no_cuda_is_a_clear_error);
   tcase_add_test(tc, simple_program_matches_cpu);
   tcase_add_test(tc, random_dags_match_cpu);

@@ -163,7 +163,9 @@ void tu_assert_msg(const char *msg, ...) {
 }
 
 const char *tu_shared(const char *rel, char *buf, size_t len) {
-  snprintf(buf, len, "%s/models/%s", IC_SHARED_DIR, rel);
+  /* ICORE_SHARED_DIR overrides the build's path (tools/gpu_run.sh carries the programs). */
+  const char *dir = getenv("ICORE_SHARED_DIR");
+  snprintf(buf, len, "%s/models/%s", dir && dir[0] ? dir : IC_SHARED_DIR, rel);
   return access(buf, R_OK) == 0 ? buf : NULL;
 }
 

@@ -20,7 +20,8 @@
   {"--threads", "N", false, "executor threads, 0 = one per core (default: ICORE_THREADS or 0)"}, \
   {"--no-fuse", NULL, false, "no inference rewrites: compiled stays bitwise equal to uncompiled"}, \
   {"--device", "PLACE", false, "cpu, cuda:N or emu:N (the emulated-stream test device)"},        \
-  {"--streams", "POLICY", false, "device stream policy: single, per-backend, per-operator"}
+  {"--streams", "POLICY", false, "device stream policy: single, per-backend, per-operator"},     \
+  {"--cuda-graph", NULL, false, "record a run as a CUDA graph and replay it (static shapes)"}
 
 typedef struct cli_model {
   ic_program *prog;

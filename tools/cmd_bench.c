@@ -16,6 +16,9 @@ const cli_opt k_bench_opts[] = {
     CLI_MODEL_OPTS,
     {"--threads", "N", false, "threads for both modes, 0 = one per core (default 0)"},
     {"--no-fuse", NULL, false, "no inference rewrites in compiled mode"},
+    {"--device", "PLACE", false, "run the compiled mode on cpu, cuda:N or emu:N"},
+    {"--streams", "POLICY", false, "device stream policy: single, per-backend, per-operator"},
+    {"--cuda-graph", NULL, false, "compiled mode records a CUDA graph and replays it"},
     {"--iters", "N", false, "timed runs per mode (default 20)"},
     {"--warmup", "N", false, "untimed runs per mode after the first (default 3)"},
     {"--json", "FILE", false, "also write the results as JSON"},
@@ -94,6 +97,7 @@ int cmd_bench(const cli_args *a) {
   for (int k = 0; k < 2; k++) {
     ic_options mo = o;
     mo.mode = k ? IC_MODE_COMPILED : IC_MODE_UNCOMPILED;
+    if (!k) mo.device = (ic_place){IC_PLACE_CPU, 0}; /* the uncompiled reference is CPU-only */
     r[k].times = calloc((size_t)iters, sizeof(double));
     r[k].out = calloc(m.n_fetches, sizeof(ic_tensor *));
     if (!r[k].times || !r[k].out || ic_executor_create(&mo, &r[k].e)) {

@@ -26,6 +26,7 @@
 # $OUT/bench.txt. Add one in bench/CMakeLists.txt and it is picked up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$PWD
 
 BUILD=build-gpu
 CARRY=build-gpu-carry              # the one folder to carry (ignored, like every build*)
@@ -68,6 +69,13 @@ build() {
     esac
   done
   strip --strip-unneeded "$stage"/bin/* "$stage"/bench/* 2>/dev/null || true
+  # The real programs the GPU suites and benchmarks run (read from ../shared, never committed).
+  local m
+  for m in ../shared/models/paddle/*/inference.pdmodel; do
+    [ -e "$m" ] || continue
+    mkdir -p "$stage/shared/models/paddle/$(basename "$(dirname "$m")")"
+    cp "$m" "$stage/shared/models/paddle/$(basename "$(dirname "$m")")/"
+  done
 
   # The carried libraries: resolved here through ldd of the first binary.
   local first="$stage/bin/${tests[0]}" lib path
@@ -149,6 +157,7 @@ device() {
   [ -n "$tk" ] || echo "gpu_run.sh: WARNING: libcublas.so.13 not found in the usual places"
   export LD_LIBRARY_PATH="$b/lib${tk:+:$tk}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export ICORE_REQUIRE_GPU=1
+  export ICORE_SHARED_DIR="$b/shared" ICORE_MODELS="$b/shared/models"
   local sanitizer
   sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
   local steps=${ICORE_GPU_STEPS:-tests memcheck racecheck bench}
@@ -210,6 +219,18 @@ device() {
       run_step "$(basename "$t")" "$out/bench.txt" "$t"
     done
     [ "$n" -gt 0 ] || summary+=("$(printf '%-40s %s' "benchmarks" "none in the bundle (bench_gpu_*)")")
+    # The PyTorch peer on the same GPU, where the machine's Python has torch with CUDA.
+    if python3 -c 'import torch, torchvision, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+      local bt g
+      for bt in 1 64; do
+        for g in "" "--cuda-graph"; do
+          run_step "torch mobilenet_v2 batch $bt ${g:-eager}" "$out/bench.txt" \
+            python3 "$ROOT/bench/mobilenet_torch.py" --device cuda --batch "$bt" --iters 50 $g
+        done
+      done
+    else
+      summary+=("$(printf '%-40s %s' "torch peer" "NOT RUN: no python3 with torch and CUDA here")")
+    fi
   fi
 
   echo

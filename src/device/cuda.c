@@ -172,6 +172,47 @@ static ic_kernel_fn kernel(const ic_opdef *def) {
   return ic_registry_cuda(def);
 }
 
+/* Capture on this thread only: other threads keep using CUDA normally meanwhile. */
+static ic_status capture_begin(ic_dstream *s, ic_err *err) {
+  use(s->dev);
+  cudaError_t r = cudaStreamBeginCapture(s->stream, cudaStreamCaptureModeThreadLocal);
+  return r == cudaSuccess ? IC_OK : cuda_fail(err, r, "cudaStreamBeginCapture");
+}
+
+static ic_status capture_end(ic_dstream *s, void **graph, ic_err *err) {
+  cudaGraph_t g = NULL;
+  cudaGraphExec_t x = NULL;
+  *graph = NULL;
+  cudaError_t r = cudaStreamEndCapture(s->stream, &g);
+  if (r != cudaSuccess) return cuda_fail(err, r, "cudaStreamEndCapture");
+  r = cudaGraphInstantiate(&x, g, 0);
+  cudaGraphDestroy(g);
+  if (r != cudaSuccess) return cuda_fail(err, r, "cudaGraphInstantiate");
+  *graph = x;
+  return IC_OK;
+}
+
+static ic_status graph_launch(ic_dstream *s, void *graph, ic_err *err) {
+  use(s->dev);
+  cudaError_t r = cudaGraphLaunch((cudaGraphExec_t)graph, s->stream);
+  return r == cudaSuccess ? IC_OK : cuda_fail(err, r, "cudaGraphLaunch");
+}
+
+static void graph_destroy(void *graph) {
+  if (graph) cudaGraphExecDestroy((cudaGraphExec_t)graph);
+}
+
+static void *host_alloc(ic_device *base, size_t bytes) {
+  use((cuda_device *)base);
+  void *p = NULL;
+  return cudaMallocHost(&p, bytes) == cudaSuccess ? p : NULL;
+}
+
+static void host_free(ic_device *base, void *p) {
+  (void)base;
+  cudaFreeHost(p);
+}
+
 static void destroy(ic_device *base) { free(base); }
 
 static const ic_device_vtbl k_cuda = {
@@ -191,6 +232,12 @@ static const ic_device_vtbl k_cuda = {
     .launch = launch,
     .kenv = kenv,
     .kernel = kernel,
+    .capture_begin = capture_begin,
+    .capture_end = capture_end,
+    .graph_launch = graph_launch,
+    .graph_destroy = graph_destroy,
+    .host_alloc = host_alloc,
+    .host_free = host_free,
 };
 
 ic_status ic_cuda_open(int index, ic_device **out, ic_err *err) {

@@ -54,7 +54,24 @@ ic_allocator *ic_allocator_device(ic_device *d, ic_dstream *s) {
 }
 
 ic_dstream *ic_buffer_stream(const ic_buffer *b) {
-  if (!b || !b->alloc) return NULL;
+  if (!b || !b->alloc || ic_allocator_mem_ops(b->alloc) != &k_dev_mem) return NULL;
   const dev_mem *m = ic_allocator_ctx(b->alloc);
-  return m ? m->stream : NULL;
+  return m->stream;
+}
+
+static void *pin_alloc(void *ctx, size_t bytes) {
+  ic_device *d = ctx;
+  return d->v->host_alloc(d, bytes);
+}
+
+static void pin_free(void *ctx, void *p, size_t bytes) {
+  (void)bytes;
+  ic_device *d = ctx;
+  d->v->host_free(d, p);
+}
+
+static const ic_mem_ops k_pinned = {pin_alloc, pin_free, NULL};
+
+ic_allocator *ic_allocator_pinned(ic_device *d) {
+  return d->v->host_alloc ? ic_allocator_custom(&k_pinned, d) : NULL;
 }

@@ -56,6 +56,16 @@ typedef struct ic_device_vtbl {
   void (*kenv)(ic_dstream *s, ic_kenv *env);
   /* Whether op `def` has a kernel on this device, and which. */
   ic_kernel_fn (*kernel)(const ic_opdef *def);
+  /* Graphs (NULL where the backend has none): record everything enqueued on s between
+   * begin and end into a replayable graph instead of running it; launch replays it on s. */
+  ic_status (*capture_begin)(ic_dstream *s, ic_err *err);
+  ic_status (*capture_end)(ic_dstream *s, void **graph, ic_err *err);
+  ic_status (*graph_launch)(ic_dstream *s, void *graph, ic_err *err);
+  void (*graph_destroy)(void *graph);
+  /* Page-locked host memory (NULL where the backend has none): graphs copy only from and to
+   * it. */
+  void *(*host_alloc)(ic_device *d, size_t bytes);
+  void (*host_free)(ic_device *d, void *p);
 } ic_device_vtbl;
 
 struct ic_device {
@@ -84,6 +94,8 @@ ic_status ic_cuda_open(int index, ic_device **out, ic_err *err);
  * freed on s. Destroyed like any allocator; buffers still out keep it alive, and the stream
  * must outlive them. */
 ic_allocator *ic_allocator_device(ic_device *d, ic_dstream *s);
+/* An allocator of the device's page-locked host memory (NULL if it has none). */
+ic_allocator *ic_allocator_pinned(ic_device *d);
 /* The stream a device buffer was allocated on (NULL for host buffers). */
 ic_dstream *ic_buffer_stream(const ic_buffer *b);
 

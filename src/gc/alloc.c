@@ -62,6 +62,7 @@ ic_allocator *ic_allocator_custom(const ic_mem_ops *ops, void *ctx) {
 }
 
 void *ic_allocator_ctx(const ic_allocator *a) { return a ? a->mem_ctx : NULL; }
+const ic_mem_ops *ic_allocator_mem_ops(const ic_allocator *a) { return a ? a->mem : NULL; }
 
 /* A buffer of custom memory: the header on the host, the data wherever the memory lives. */
 static ic_buffer *custom_new(ic_allocator *a, size_t bytes) {

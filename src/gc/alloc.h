@@ -47,8 +47,9 @@ typedef struct ic_mem_ops {
   void (*release)(void *ctx); /* called once the allocator itself is gone (may be NULL) */
 } ic_mem_ops;
 ic_allocator *ic_allocator_custom(const ic_mem_ops *ops, void *ctx);
-/* The ctx a custom allocator was made with (NULL for host allocators). */
+/* The ctx and ops a custom allocator was made with (NULL for host allocators). */
 void *ic_allocator_ctx(const ic_allocator *a);
+const ic_mem_ops *ic_allocator_mem_ops(const ic_allocator *a);
 void ic_allocator_destroy(ic_allocator *a);
 /* A buffer of at least `bytes` bytes (uninitialized), refs = 1; NULL when out of memory.
  * a == NULL takes it straight from the system, untracked (tensors made by API users). */

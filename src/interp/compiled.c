@@ -388,6 +388,85 @@ static void unbind(const ic_plan *p, ic_rstate *rs, uint32_t keep) {
   }
 }
 
+/* ---------------------------------------------------------------------------------------
+ * CUDA graph mode (options.cuda_graph): the first run with given feed shapes runs eagerly
+ * (kernel states, cached parameter copies and cuDNN's choices settle), the second records
+ * one serial run into a graph (feeds staged in page-locked buffers the graph copies from,
+ * results copied into page-locked buffers it keeps) and replays it, and later runs with the
+ * same shapes and parameters only copy the feeds in, replay, and copy the fetches out.
+ * ------------------------------------------------------------------------------------- */
+
+static ic_status graph_supported(ic_executor *e, const ic_plan *p, ic_err *err) {
+  char where[160];
+  if (!e->dev || e->dev->place.kind != IC_PLACE_CUDA || !e->dev->v->capture_begin) {
+    return ic_err_set(err, IC_ERR_UNSUPPORTED, "cuda_graph needs a CUDA device (options.device)");
+  }
+  if (!p->gc) return ic_err_set(err, IC_ERR_UNSUPPORTED, "cuda_graph needs GC on");
+  for (size_t i = 0; i < p->n_instrs; i++) {
+    const ic_instr *in = &p->instrs[i];
+    if (in->where == IC_WHERE_HOST && !(in->def->flags & (IC_OP_FEED | IC_OP_FETCH))) {
+      return ic_err_set(err, IC_ERR_UNSUPPORTED,
+                        "cuda_graph: %s runs on the host; a graph needs every op between the "
+                        "feeds and the fetches on the GPU",
+                        ic_op_where(in->op, where, sizeof where));
+    }
+  }
+  if (!e->pinned && !(e->pinned = ic_allocator_pinned(e->dev))) {
+    return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  return IC_OK;
+}
+
+/* Whether the feeds have the dtypes and dims last seen; records them if not. */
+static bool same_shapes(ic_rstate *rs, size_t n_feeds, const ic_tensor *const *feeds) {
+  size_t n = n_feeds * (2 + IC_MAX_RANK);
+  bool same = rs->sig && rs->n_sig == n;
+  int64_t *sig = same ? rs->sig : calloc(n ? n : 1, sizeof *sig);
+  if (!sig) return false;
+  for (size_t i = 0; i < n_feeds; i++) {
+    int64_t *d = sig + i * (2 + IC_MAX_RANK);
+    int64_t now[2 + IC_MAX_RANK] = {feeds[i]->dtype, feeds[i]->ndim};
+    for (int k = 0; k < feeds[i]->ndim; k++) now[2 + k] = feeds[i]->dims[k];
+    if (same && memcmp(d, now, sizeof now) != 0) same = false;
+    memcpy(d, now, sizeof now);
+  }
+  if (sig != rs->sig) {
+    free(rs->sig);
+    rs->sig = sig;
+    rs->n_sig = n;
+  }
+  return same;
+}
+
+/* Copy the feeds into the page-locked staging tensors (same buffers every run). */
+static ic_status stage_feeds(ic_executor *e, ic_rstate *rs, const ic_opseq *seq, size_t n_feeds,
+                             const ic_tensor *const *feeds, const ic_tensor **staged, ic_err *err) {
+  if (rs->n_staging < seq->n_feed_cols) {
+    ic_tensor *t = realloc(rs->staging, seq->n_feed_cols * sizeof *t);
+    if (!t) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t k = rs->n_staging; k < seq->n_feed_cols; k++) ic_tensor_init(&t[k]);
+    rs->staging = t;
+    rs->n_staging = seq->n_feed_cols;
+  }
+  for (size_t i = 0; i < n_feeds; i++) {
+    ic_tensor *st = &rs->staging[seq->feed_col[i]];
+    const ic_tensor *f = feeds[i];
+    size_t bytes = ic_tensor_nbytes(f);
+    if (!st->buf || st->dtype != f->dtype || !ic_dims_equal(st->ndim, st->dims, f->ndim, f->dims)) {
+      ic_tensor_set_meta(st, f->dtype, f->ndim, f->dims);
+      ic_status s = ic_tensor_alloc(st, e->pinned, err);
+      if (s) return s;
+    }
+    if (bytes) memcpy(st->data, f->data, bytes);
+    staged[i] = st;
+  }
+  return IC_OK;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * One run
+ * ------------------------------------------------------------------------------------- */
+
 ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scope,
                           size_t n_feeds, const char *const *feed_names,
                           const ic_tensor *const *feeds, size_t n_fetches,
@@ -403,19 +482,63 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
   if (!ce->rs && (st = ic_rstate_create(p, e->dev, &ce->rs, err))) return st;
   e->last_plan = ce->plan;
   e->last_rs = ce->rs;
-  crun r = {.plan = p, .rs = ce->rs, .e = e, .pool = e->pool, .profile = e->opt.profile};
+  ic_rstate *rs = ce->rs;
+  bool graph = e->opt.cuda_graph, capture = false;
+  const ic_tensor **staged = NULL;
+  if (graph) {
+    if ((st = graph_supported(e, p, err))) return st;
+    bool same = same_shapes(rs, n_feeds, feeds);
+    bool params_same = true;
+    for (size_t i = 0; i < p->n_instrs && params_same; i++) {
+      if (rs->cache_srcs[i]) params_same = ic_cache_valid(rs, &p->instrs[i], &rs->ctx[i], (uint32_t)i);
+    }
+    if (!same || !params_same) {
+      if (rs->graph) e->dev->v->graph_destroy(rs->graph);
+      rs->graph = NULL;
+      rs->warm = false;
+    }
+    if (!(staged = calloc(n_feeds + 1, sizeof *staged))) {
+      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    if (rs->graph) {
+      /* Replay: feeds into the staging buffers the graph reads, fetches from the buffers it
+       * writes. */
+      if ((st = stage_feeds(e, rs, &p->seq, n_feeds, feeds, staged, err)) ||
+          (st = e->dev->v->graph_launch(e->dstreams[0], rs->graph, err)) ||
+          (st = ic_sync_streams(e, p->n_streams, err))) {
+        free(staged);
+        return st;
+      }
+      ic_variable th = {.kind = IC_VK_LIST, .n_list = rs->n_kept, .list = rs->kept};
+      st = ic_collect_fetches(&p->seq, &th, e->alloc, n_fetches, fetch_names, fetches, err);
+      free(staged);
+      return st;
+    }
+    if (rs->warm) {
+      capture = true;
+      if ((st = stage_feeds(e, rs, &p->seq, n_feeds, feeds, staged, err))) {
+        free(staged);
+        return st;
+      }
+      feeds = staged;
+    }
+  }
+  crun r = {.plan = p, .rs = rs, .e = e, .pool = capture ? NULL : e->pool,
+            .profile = e->opt.profile && !capture, .capturing = capture};
   atomic_init(&r.pending, 0);
   atomic_init(&r.abort, false);
   atomic_init(&r.failed, 0);
   if (r.profile) {
     ic_span *spans = realloc(e->spans, (p->n_instrs ? p->n_instrs : 1) * sizeof *spans);
-    if (!spans) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory for the profile");
+    if (!spans) {
+      free(staged);
+      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory for the profile");
+    }
     memset(spans, 0, (p->n_instrs ? p->n_instrs : 1) * sizeof *spans);
     e->spans = spans;
     e->n_spans = p->n_instrs;
     e->profile_t0 = ic_now_ns();
   }
-  ic_rstate *rs = ce->rs;
   if (p->feed_holder != NONE || p->fetch_holder != NONE) {
     ic_variable spare_f, spare_t;
     memset(&spare_f, 0, sizeof spare_f);
@@ -431,8 +554,22 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
   }
   if ((st = bind(&r, scope, err))) goto done;
   worker self = {.id = 0, .env = e->env, .cls = CLASS_HOST,
-                 .classes = e->pool ? 1u << CLASS_HOST : (1u << N_CLASSES) - 1};
+                 .classes = r.pool ? 1u << CLASS_HOST : (1u << N_CLASSES) - 1};
+  if (capture && (st = e->dev->v->capture_begin(e->dstreams[0], err))) goto done;
   schedule(&r, &self);
+  if (capture) {
+    ic_err cerr;
+    ic_status cst = e->dev->v->capture_end(e->dstreams[0], &rs->graph, &cerr);
+    if (!atomic_load(&r.failed) && cst) {
+      *err = cerr;
+      st = cst;
+      goto done;
+    }
+    /* Recording ran nothing: run what was recorded. */
+    if (!atomic_load(&r.failed) && (st = e->dev->v->graph_launch(e->dstreams[0], rs->graph, err))) {
+      goto done;
+    }
+  }
   /* Device work may still be in flight: wait for it (and hear of kernel failures). */
   ic_status sync_st = p->device ? ic_sync_streams(e, p->n_streams, err) : IC_OK;
   if (atomic_load(&r.failed)) {
@@ -441,10 +578,33 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
     goto done;
   }
   if ((st = sync_st)) goto done;
+  if (graph && !capture) rs->warm = true;
+  if (capture && p->fetch_holder != NONE) {
+    /* Keep the buffers the graph writes the results into. */
+    const ic_variable *th = &rs->vars[p->fetch_holder];
+    ic_tensor *kept = calloc(th->n_list ? th->n_list : 1, sizeof *kept);
+    if (!kept) {
+      st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      goto done;
+    }
+    for (size_t k = 0; k < rs->n_kept; k++) ic_tensor_reset(&rs->kept[k]);
+    free(rs->kept);
+    for (size_t k = 0; k < th->n_list; k++) {
+      ic_tensor_init(&kept[k]);
+      ic_tensor_share(&kept[k], &th->list[k]);
+    }
+    rs->kept = kept;
+    rs->n_kept = th->n_list;
+  }
   unbind(p, rs, p->fetch_holder);
   st = ic_collect_fetches(&p->seq, p->fetch_holder != NONE ? &rs->vars[p->fetch_holder] : NULL,
                           e->alloc, n_fetches, fetch_names, fetches, err);
 done:
+  if (st && capture && rs->graph) {
+    e->dev->v->graph_destroy(rs->graph);
+    rs->graph = NULL;
+  }
+  free(staged);
   unbind(p, rs, NONE);
   if (st) {
     for (size_t i = 0; i < n_fetches; i++) {

@@ -62,6 +62,7 @@ static ic_status wait_events(crun *r, const ic_instr *in, ic_dstream *s, ic_err 
 }
 
 ic_status ic_exec_host_waits(crun *r, worker *w, uint32_t i) {
+  if (r->capturing) return IC_OK; /* nothing runs while a graph is recorded */
   const ic_instr *in = &r->plan->instrs[i];
   ic_device *dev = r->e->dev;
   for (uint32_t k = 0; k < in->n_waits; k++) {
@@ -119,7 +120,7 @@ ic_status ic_exec_device(crun *r, worker *w, uint32_t i) {
   }
   if (in->alias) ic_release_snapshots(rs, in, c, i, shared_in);
   if (!st && in->records) st = dev->v->record(rs->events[i], s, err);
-  if (!st && e->opt.sync_after_op) st = dev->v->sync(s, err);
+  if (!st && e->opt.sync_after_op && !r->capturing) st = dev->v->sync(s, err);
   if (st) return prefix(err, in);
   ic_drop_refs(r, in);
   return IC_OK;
@@ -139,12 +140,13 @@ ic_status ic_exec_d2h(crun *r, worker *w, uint32_t i) {
   if (!st) st = in->def->infer(c);
   const ic_tensor *src = ic_in(c, 0, 0);
   ic_tensor *dst = ic_out(c, 0, 0);
-  if (!st) st = ic_tensor_alloc(dst, e->alloc, err);
+  /* A graph copies into page-locked memory it keeps across replays. */
+  if (!st) st = ic_tensor_alloc(dst, r->capturing && e->pinned ? e->pinned : e->alloc, err);
   size_t n = st ? 0 : (size_t)ic_numel(src->ndim, src->dims) * ic_dtype_size(src->dtype);
   if (!st && n) st = dev->v->memcpy(s, dst->data, src->data, n, IC_COPY_D2H, err);
-  /* Host ops after this read the data: wait until it is here. */
-  if (!st) st = dev->v->record(rs->events[i], s, err);
-  if (!st) st = dev->v->host_wait(rs->events[i], err);
+  /* Host ops after this read the data: wait until it is here (a graph waits at its end). */
+  if (!st && !r->capturing) st = dev->v->record(rs->events[i], s, err);
+  if (!st && !r->capturing) st = dev->v->host_wait(rs->events[i], err);
   if (st) return prefix(err, in);
   ic_drop_refs(r, in);
   return IC_OK;

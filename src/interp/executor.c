@@ -163,6 +163,7 @@ void ic_executor_destroy(ic_executor *e) {
     ic_err err;
     ic_sync_streams(e, e->n_dstreams, &err);
     for (uint32_t k = 0; k < e->n_dstreams; k++) ic_allocator_destroy(e->dallocs[k]);
+    ic_allocator_destroy(e->pinned);
     for (uint32_t k = 0; k < e->n_dstreams; k++) e->dev->v->stream_destroy(e->dstreams[k]);
     e->dev->v->destroy(e->dev);
   }

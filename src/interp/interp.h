@@ -99,6 +99,7 @@ struct ic_executor {
   uint32_t n_dstreams;     /* device streams made so far (plans ask for as many as they use) */
   struct ic_dstream **dstreams;
   ic_allocator **dallocs;  /* per stream: device memory in that stream's order */
+  ic_allocator *pinned;    /* page-locked host memory (graph mode's copies), or NULL */
   bool no_events;          /* testing: skip cross-stream event waits */
   bool no_gc_events;       /* testing: free device variables without waiting for other streams */
   bool has_emu_options;    /* testing: options for the emulated device (delays, poison) */

@@ -53,6 +53,12 @@ void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
       free(rs->gc_events[v]);
     }
   }
+  if (rs->graph && rs->dev && rs->dev->v->graph_destroy) rs->dev->v->graph_destroy(rs->graph);
+  for (size_t k = 0; k < rs->n_staging; k++) ic_tensor_reset(&rs->staging[k]);
+  for (size_t k = 0; k < rs->n_kept; k++) ic_tensor_reset(&rs->kept[k]);
+  free(rs->staging);
+  free(rs->kept);
+  free(rs->sig);
   free(rs->events);
   free(rs->gc_events);
   for (size_t i = 0; rs->cache_srcs && i < plan->n_instrs; i++) {

@@ -51,6 +51,15 @@ struct ic_rstate {
   ic_device *dev;           /* the executor's device (borrowed) */
   ic_devent **events;       /* per instruction: its event (recorders and D2H copies) */
   ic_devent ***gc_events;   /* per device variable used on several streams: one per stream */
+  /* CUDA graph mode (options.cuda_graph): */
+  void *graph;              /* the recorded run, or NULL */
+  bool warm;                /* an eager run with the feed shapes in sig has happened */
+  size_t n_sig;             /* dtype, rank and dims of each feed, as last seen */
+  int64_t *sig;
+  size_t n_staging;         /* per feed column: page-locked host tensors the graph copies from */
+  ic_tensor *staging;
+  size_t n_kept;            /* per fetch column: the host tensors the graph copies into */
+  ic_tensor *kept;
 };
 
 ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out, ic_err *err);
@@ -68,6 +77,7 @@ typedef struct crun {
   bool done;                /* pending reached 0 (guarded by pool->lock) */
   ic_err err;               /* the first failure */
   bool profile;
+  bool capturing;           /* device work is being recorded into a graph: no host waits */
 } crun;
 
 typedef struct worker {
