@@ -93,8 +93,8 @@ ic_status ic_plan_streams(ic_plan *p, ic_stream_policy policy, ic_err *err) {
       st = oom(err);
       goto done;
     }
-    memcpy(w, s.waits[i], in->n_waits * sizeof *w);
-    memcpy(se, s.edge[i], in->n_succ);
+    if (in->n_waits) memcpy(w, s.waits[i], in->n_waits * sizeof *w);
+    if (in->n_succ) memcpy(se, s.edge[i], in->n_succ);
     in->waits = w;
     in->succ_sedge = se;
   }
