@@ -267,6 +267,75 @@ START_TEST(bad_shapes_name_op_and_variable) {
 }
 END_TEST
 
+/* A convolution fed a wrong channel count or rank: IC_ERR_SHAPE naming the op, the input
+ * and the filter, in every executor configuration; and a real model's feed of the wrong
+ * shape is refused before anything runs. */
+START_TEST(conv_bad_shapes) {
+  /* x -> reshape2 (to `shape`) -> r -> conv2d: a wrong rank reaches the convolution. */
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(-1, -1, -1, -1));
+  tu_var(b, "r", IC_FP32, 4, TU_DIMS(-1, -1, -1, -1));
+  tu_var(b, "xs", IC_FP32, 5, TU_DIMS(0, -1, -1, -1, -1));
+  ic_builder_var(b, 0, "w", IC_FP32, 4, TU_DIMS(8, 3, 3, 3), true);
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(-1, 8, -1, -1));
+  ic_builder_feed(b, "x");
+  ic_builder_op *rs = ic_builder_add_op(b, 0, "reshape2");
+  ic_builder_in(rs, "X", "x");
+  ic_builder_out(rs, "Out", "r");
+  ic_builder_out(rs, "XShape", "xs");
+  ic_builder_attr_ints(rs, "shape", 4, (const int32_t[]){0, 0, 0, 0});
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "r");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_out(op, "Output", "y");
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_ints(op, "dilations", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_int(op, "groups", 1);
+  ic_builder_fetch(b, "y");
+  ic_program *p;
+  ck_assert_int_eq(ic_builder_build(b, &p, NULL, 0), IC_OK);
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_tensor *w = tu_f32(4, TU_DIMS(8, 3, 3, 3), NULL);
+  ck_assert_int_eq(ic_scope_set(s, "w", w), IC_OK);
+  /* 4 channels where the filter takes 3 */
+  ic_tensor *bad = tu_f32(4, TU_DIMS(1, 4, 8, 8), NULL), *out;
+  char err[1024];
+  ck_assert_int_eq(tu_run_scope(p, s, 1, TU_NAMES("x"), &bad, 1, TU_NAMES("y"), &out, err, sizeof err),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(err, "op #2 (conv2d)", "'r'", "'w'", NULL);
+  ic_tensor_destroy(bad);
+  ic_program_destroy(p);
+  /* rank 3 after the reshape */
+  ic_builder_attr_ints(rs, "shape", 3, (const int32_t[]){3, 8, 8});
+  ck_assert_int_eq(ic_builder_build(b, &p, NULL, 0), IC_OK);
+  bad = tu_f32(4, TU_DIMS(1, 3, 8, 8), NULL);
+  ck_assert_int_eq(tu_run_scope(p, s, 1, TU_NAMES("x"), &bad, 1, TU_NAMES("y"), &out, err, sizeof err),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(err, "op #2 (conv2d)", "'r'", NULL);
+  ic_tensor_destroy(bad);
+  ic_tensor_destroy(w);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+  /* MobileNetV2 declares [-1, 3, 224, 224]: a 4-channel image is refused at the feed. */
+  char path[4096];
+  ck_assert(tu_shared("paddle/mobilenet_v2/inference.pdmodel", path, sizeof path));
+  ck_assert_int_eq(ic_model_load(path, NULL, IC_LOAD_NO_PARAMS, &p, &s, err, sizeof err), IC_OK);
+  ck_assert_int_eq(ic_params_random(p, 1, s, err, sizeof err), IC_OK);
+  ic_tensor *x = tu_f32(4, TU_DIMS(1, 4, 224, 224), NULL);
+  ck_assert_int_eq(tu_run_scope(p, s, 1, TU_NAMES("inputs"), &x, 1,
+                                (const char *const[]){ic_program_fetch_target(p, 0)}, &out, err,
+                                sizeof err),
+                   IC_ERR_INVALID_ARGUMENT);
+  tu_assert_msg(err, "feed 'inputs'", "float32[-1, 3, 224, 224]", "float32[1, 4, 224, 224]", NULL);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+}
+END_TEST
+
 static TCase *tc_bad(void) {
   TCase *tc = tcase_create("bad input");
   tcase_set_timeout(tc, 300);
@@ -278,6 +347,7 @@ static TCase *tc_bad(void) {
   tcase_add_test(tc, unknown_op_type);
   tcase_add_test(tc, bad_attributes);
   tcase_add_test(tc, bad_shapes_name_op_and_variable);
+  tcase_add_test(tc, conv_bad_shapes);
   return tc;
 }
 
