@@ -61,66 +61,9 @@ static int write_dot(const char *path, const ic_plan *p) {
   return fclose(f) == 0 ? CLI_OK : cli_error(CLI_FAIL, "--dot %s: write failed", path);
 }
 
-int cmd_inspect(const cli_args *a) {
-  ic_options o;
-  int rc = cli_exec_options(a, &o);
-  if (rc) return rc;
+/* Print the plan; `e` (may be NULL) is the executor that ran it, for shapes and memory. */
+static void print_plan(const ic_plan *p, ic_executor *e) {
   static const char *const where_names[] = {"host", "device", "h2d", "d2h"};
-  cli_model m;
-  struct ic_device *dev = NULL; /* for a plan built without running */
-  ic_executor *e = NULL;
-  ic_tensor **out = NULL;
-  if ((rc = cli_model_open(a, false, &m))) goto done;
-  /* The plan comes from a compiled, serial executor; with feeds given it also runs once. */
-  o.mode = IC_MODE_COMPILED;
-  o.serial = true;
-  bool run = m.n_feeds > 0;
-  out = calloc(m.n_fetches, sizeof *out);
-  if (!out || ic_executor_create(&o, &e)) {
-    rc = cli_error(CLI_FAIL, "cannot create an executor");
-    goto done;
-  }
-  const ic_plan *p;
-  ic_memory_stats ms = {0};
-  if (run) {
-    if (ic_executor_run(e, m.prog, m.scope, m.n_feeds, m.feed_names,
-                        (const ic_tensor *const *)m.feeds, m.n_fetches, m.fetch_names, out)) {
-      rc = cli_error(CLI_FAIL, "%s", ic_executor_errmsg(e));
-      goto done;
-    }
-    ic_executor_memory_stats(e, &ms);
-    p = ic_executor_last_plan(e);
-  } else {
-    /* No feeds: analyze for the program's own feed targets without running. */
-    ic_plan *built;
-    ic_err err;
-    size_t nf = ic_program_n_feed_targets(m.prog);
-    const char **fn = calloc(nf + 1, sizeof *fn);
-    if (!fn) {
-      rc = cli_error(CLI_FAIL, "out of memory");
-      goto done;
-    }
-    for (size_t i = 0; i < nf; i++) fn[i] = ic_program_feed_target(m.prog, i);
-    ic_plan_options po = {.gc = o.gc, .sequential = o.sequential, .streams = o.streams};
-    if (o.device.kind != IC_PLACE_CPU && ic_device_open(o.device, &dev, &err)) {
-      free(fn);
-      rc = cli_error(CLI_FAIL, "%s", err.msg);
-      goto done;
-    }
-    po.device = dev;
-    ic_status st = ic_plan_build(m.prog, nf, fn, m.n_fetches, m.fetch_names, &po, &built, &err);
-    free(fn);
-    if (st) {
-      rc = cli_error(CLI_FAIL, "%s", err.msg);
-      goto done;
-    }
-    rc = CLI_OK;
-    p = built;
-    printf("(no feeds given: shapes and peak bytes need --feed or --random-feed)\n");
-    /* fall through to printing, then free the plan */
-    goto print;
-  }
-print:
   printf("plan: %zu instructions, %zu variables, %zu roots, analysis %.3f ms\n", p->n_instrs,
          p->n_vars, p->n_roots, p->stats.analysis_ms);
   printf("edges: %zu before pruning, %zu after (%zu implicit)\n", p->stats.edges_before_pruning,
@@ -155,32 +98,86 @@ print:
     printf("\n");
   }
   printf("  (* = implicit edge)\n\nvariables: name, kind, first write, last use, releases%s\n",
-         run ? ", shape" : "");
-  size_t live_bytes = 0;
+         e ? ", shape" : "");
+  size_t param_bytes = 0;
   for (size_t v = 0; v < p->n_vars; v++) {
     const ic_pvar *pv = &p->vars[v];
     printf("  %-40s %-8s %5d %5d %3u%s", pv->name, kind_name(pv->kind), pv->first_write,
            pv->last_use, pv->n_uses, pv->keep ? " kept" : "     ");
-    const ic_tensor *t = run ? ic_executor_last_var(e, v) : NULL;
+    const ic_tensor *t = e ? ic_executor_last_var(e, v) : NULL;
     if (t && pv->kind != IC_PV_HOLDER) {
       char d[160];
       printf("  %s", ic_tensor_describe(t, d, sizeof d));
-      if (pv->kind == IC_PV_PERSIST) live_bytes += ic_tensor_nbytes(t);
+      if (pv->kind == IC_PV_PERSIST) param_bytes += ic_tensor_nbytes(t);
     }
     printf("\n");
   }
-  if (run) {
+  if (e) {
+    ic_memory_stats ms;
+    ic_executor_memory_stats(e, &ms);
     printf("\npeak live bytes of one run (temporaries and outputs): %zu (%.2f MiB)\n",
            ms.peak_bytes, ms.peak_bytes / 1048576.0);
-    printf("parameters: %zu bytes (%.2f MiB)\n", live_bytes, live_bytes / 1048576.0);
+    printf("parameters: %zu bytes (%.2f MiB)\n", param_bytes, param_bytes / 1048576.0);
+  }
+}
+
+/* Analyze for the program's own feed targets without running (no feeds given). */
+static int build_plan(const cli_model *m, const ic_options *o, struct ic_device **dev,
+                      ic_plan **out) {
+  ic_err err;
+  size_t nf = ic_program_n_feed_targets(m->prog);
+  const char **fn = calloc(nf + 1, sizeof *fn);
+  if (!fn) return cli_error(CLI_FAIL, "out of memory");
+  for (size_t i = 0; i < nf; i++) fn[i] = ic_program_feed_target(m->prog, i);
+  ic_plan_options po = {.gc = o->gc, .sequential = o->sequential, .streams = o->streams,
+                        .fuse = o->fuse};
+  int rc = CLI_OK;
+  if (o->device.kind != IC_PLACE_CPU && ic_device_open(o->device, dev, &err)) {
+    rc = cli_error(CLI_FAIL, "%s", err.msg);
+  } else {
+    po.device = *dev;
+    if (ic_plan_build(m->prog, nf, fn, m->n_fetches, m->fetch_names, &po, out, &err)) {
+      rc = cli_error(CLI_FAIL, "%s", err.msg);
+    }
+  }
+  free(fn);
+  return rc;
+}
+
+int cmd_inspect(const cli_args *a) {
+  ic_options o;
+  int rc = cli_exec_options(a, &o);
+  if (rc) return rc;
+  cli_model m;
+  struct ic_device *dev = NULL; /* for a plan built without running */
+  ic_plan *built = NULL;
+  ic_executor *e = NULL;
+  ic_tensor **out = NULL;
+  if ((rc = cli_model_open(a, false, &m))) goto done;
+  if (m.n_feeds > 0) {
+    /* With feeds: a compiled, serial executor runs the plan once (shapes, peak bytes). */
+    o.mode = IC_MODE_COMPILED;
+    o.serial = true;
+    out = calloc(m.n_fetches, sizeof *out);
+    if (!out || ic_executor_create(&o, &e)) {
+      rc = cli_error(CLI_FAIL, "cannot create an executor");
+      goto done;
+    }
+    if (ic_executor_run(e, m.prog, m.scope, m.n_feeds, m.feed_names,
+                        (const ic_tensor *const *)m.feeds, m.n_fetches, m.fetch_names, out)) {
+      rc = cli_error(CLI_FAIL, "%s", ic_executor_errmsg(e));
+      goto done;
+    }
+    print_plan(ic_executor_last_plan(e), e);
+  } else {
+    if ((rc = build_plan(&m, &o, &dev, &built))) goto done;
+    printf("(no feeds given: shapes and peak bytes need --feed or --random-feed)\n");
+    print_plan(built, NULL);
   }
   const char *dot = cli_get(a, "--dot");
-  if (dot) {
-    int drc = write_dot(dot, p);
-    if (!rc) rc = drc;
-  }
-  if (!run) ic_plan_destroy((ic_plan *)p);
+  if (dot) rc = write_dot(dot, built ? built : ic_executor_last_plan(e));
 done:
+  ic_plan_destroy(built);
   if (dev) dev->v->destroy(dev);
   for (size_t i = 0; out && i < m.n_fetches; i++) ic_tensor_destroy(out[i]);
   free(out);
