@@ -10,6 +10,7 @@
 
 #include "analysis/plan.h"
 #include "interp/interp.h"
+#include "npy.h"
 #include "testutil.h"
 
 enum { IN = 13, HID = 24, OUT = 7, BATCH = 5 };
@@ -163,6 +164,19 @@ START_TEST(mlp_in_every_layout) {
       ck_assert_msg(fabs(sum - 1) < 1e-5, "row %d sums to %g", n, sum);
     }
     ic_tensor_destroy(out);
+    /* The same through `icore run MODEL --feed x=x.npy --out DIR`. */
+    char npy[1400], outdir[1300], cmd[4200];
+    snprintf(npy, sizeof npy, "%s/x.npy", dir);
+    snprintf(outdir, sizeof outdir, "%s/out", dir);
+    ck_assert_msg(ic_npy_save(npy, x, err, sizeof err) == IC_OK, "%s", err);
+    snprintf(cmd, sizeof cmd, "%s run %s --feed x=%s --out %s >/dev/null", IC_CLI_PATH, model, npy,
+             outdir);
+    ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+    snprintf(npy, sizeof npy, "%s/softmax_0.tmp_0.npy", outdir);
+    ic_tensor *cli_out;
+    ck_assert_msg(ic_npy_load(npy, &cli_out, err, sizeof err) == IC_OK, "%s", err);
+    tu_assert_close(cli_out, ref, BATCH * OUT, 1e-5, 1e-7);
+    ic_tensor_destroy(cli_out);
     ic_tensor_destroy(x);
     ic_scope_destroy(s);
     ic_program_destroy(p);
