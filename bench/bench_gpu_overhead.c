@@ -14,29 +14,6 @@
 #include "kernels/kernel.h"
 #include "scope/tensor.h"
 
-static ic_program *chain(int n) {
-  ic_builder *b = ic_builder_create();
-  const int64_t d[1] = {1};
-  char prev[32] = "x", cur[32];
-  ic_builder_var(b, 0, "x", IC_FP32, 1, d, false);
-  ic_builder_feed(b, "x");
-  for (int i = 0; i < n; i++) {
-    snprintf(cur, sizeof cur, "t%d", i);
-    ic_builder_var(b, 0, cur, IC_FP32, 1, d, false);
-    ic_builder_op *op = ic_builder_add_op(b, 0, "scale");
-    ic_builder_in(op, "X", prev);
-    ic_builder_out(op, "Out", cur);
-    ic_builder_attr_float(op, "scale", 1.0f);
-    ic_builder_attr_float(op, "bias", 1.0f);
-    memcpy(prev, cur, sizeof cur);
-  }
-  ic_builder_fetch(b, prev);
-  ic_program *p;
-  BU_CHECK(ic_builder_build(b, &p, NULL, 0));
-  ic_builder_destroy(b);
-  return p;
-}
-
 /* The limit: the scale kernel launched n times in a row on one stream. */
 static double launch_loop(const ic_program *p, int n, int rounds, double *t) {
   const ic_opdef *def = ic_registry_find("scale");
@@ -120,7 +97,7 @@ static double executor(const ic_program *p, int n, int rounds, bool graph, doubl
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 10000, rounds = argc > 2 ? atoi(argv[2]) : 20;
-  ic_program *p = chain(n);
+  ic_program *p = bu_scale_chain(n);
   double *t = calloc((size_t)rounds, sizeof *t);
   double loop = launch_loop(p, n, rounds, t);
   double comp = executor(p, n, rounds, false, t);

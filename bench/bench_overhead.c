@@ -12,29 +12,6 @@
 #include "kernels/kernel.h"
 #include "scope/tensor.h"
 
-static ic_program *chain(int n) {
-  ic_builder *b = ic_builder_create();
-  const int64_t d[1] = {1};
-  char prev[32] = "x", cur[32];
-  ic_builder_var(b, 0, "x", IC_FP32, 1, d, false);
-  ic_builder_feed(b, "x");
-  for (int i = 0; i < n; i++) {
-    snprintf(cur, sizeof cur, "t%d", i);
-    ic_builder_var(b, 0, cur, IC_FP32, 1, d, false);
-    ic_builder_op *op = ic_builder_add_op(b, 0, "scale");
-    ic_builder_in(op, "X", prev);
-    ic_builder_out(op, "Out", cur);
-    ic_builder_attr_float(op, "scale", 1.0f);
-    ic_builder_attr_float(op, "bias", 1.0f);
-    memcpy(prev, cur, sizeof cur);
-  }
-  ic_builder_fetch(b, prev);
-  ic_program *p;
-  BU_CHECK(ic_builder_build(b, &p, NULL, 0));
-  ic_builder_destroy(b);
-  return p;
-}
-
 /* The limit: the same kernel called n times on preallocated tensors. */
 typedef struct loop {
   int n;
@@ -105,7 +82,7 @@ static double exec_run(ic_executor *e, const ic_program *p, const ic_tensor *x, 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 10000;
   int rounds = argc > 2 ? atoi(argv[2]) : 30;
-  ic_program *p = chain(n);
+  ic_program *p = bu_scale_chain(n);
   char fetch[32];
   snprintf(fetch, sizeof fetch, "t%d", n - 1);
   ic_tensor *x;

@@ -179,6 +179,10 @@ ic_status ic_kcheck_dtype(ic_kctx *c, size_t s, size_t i, uint64_t mask);
 #define IC_DT_INT (IC_DT(IC_INT32) | IC_DT(IC_INT64))
 #define IC_DT_NUM (IC_DT_FLOAT | IC_DT_INT)
 
+/* infer for ops like scale and clip: input 0 numeric, the optional one-element operand tensors
+ * of input slots [first, last] numeric, Out (output 0) X's dtype and dims. */
+ic_status ic_infer_x_with_scalars(ic_kctx *c, size_t first, size_t last);
+
 /* Normalize an axis in [-rank, rank) to [0, rank); -1 with an error when out of range. */
 int ic_kaxis(ic_kctx *c, int64_t axis, int rank, const char *attr);
 /* Scratch memory for the duration of the kernel: a buffer the caller releases. */

@@ -81,3 +81,17 @@ int64_t ic_read_i64(const ic_tensor *t, int64_t k) {
     default: return 0;
   }
 }
+
+ic_status ic_infer_x_with_scalars(ic_kctx *c, size_t first, size_t last) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM);
+  for (size_t s = first; s <= last && !st; s++) {
+    const ic_tensor *t = ic_in(c, s, 0);
+    if (!t) continue;
+    if ((st = ic_kcheck_dtype(c, s, 0, IC_DT_NUM))) break;
+    if (ic_tensor_numel_(t) != 1) st = ic_kfail_in(c, s, 0, "expected one element");
+  }
+  if (st) return st;
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  return IC_OK;
+}

@@ -26,19 +26,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 enum { IN_X = IC_CLIP_X, IN_MIN = IC_CLIP_MIN, IN_MAX = IC_CLIP_MAX };
 
-static ic_status infer(ic_kctx *c) {
-  const ic_tensor *x = ic_in(c, IN_X, 0);
-  ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_NUM);
-  for (size_t s = IN_MIN; s <= IN_MAX && !st; s++) {
-    const ic_tensor *t = ic_in(c, s, 0);
-    if (!t) continue;
-    if ((st = ic_kcheck_dtype(c, s, 0, IC_DT_NUM))) break;
-    if (ic_tensor_numel_(t) != 1) st = ic_kfail_in(c, s, 0, "expected one element");
-  }
-  if (st) return st;
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
-  return IC_OK;
-}
+static ic_status infer(ic_kctx *c) { return ic_infer_x_with_scalars(c, IN_MIN, IN_MAX); }
 
 static ic_fill_scalar bound(const ic_kctx *c, size_t s, double attr) {
   const ic_tensor *t = ic_in(c, s, 0);

@@ -19,19 +19,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 enum { IN_X = IC_SCALE_X, IN_SCALE = IC_SCALE_SCALE, IN_BIAS = IC_SCALE_BIAS };
 
-static ic_status infer(ic_kctx *c) {
-  const ic_tensor *x = ic_in(c, IN_X, 0);
-  ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_NUM);
-  for (size_t s = IN_SCALE; s <= IN_BIAS && !st; s++) {
-    const ic_tensor *t = ic_in(c, s, 0);
-    if (!t) continue;
-    if ((st = ic_kcheck_dtype(c, s, 0, IC_DT_NUM))) break;
-    if (ic_tensor_numel_(t) != 1) st = ic_kfail_in(c, s, 0, "expected one element");
-  }
-  if (st) return st;
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
-  return IC_OK;
-}
+static ic_status infer(ic_kctx *c) { return ic_infer_x_with_scalars(c, IN_SCALE, IN_BIAS); }
 
 /* The attribute, or the tensor's value when the tensor is present. */
 static ic_fill_scalar operand(const ic_kctx *c, size_t s, double attr) {
