@@ -30,6 +30,12 @@ ic_status ic_collect_fetches(const ic_opseq *seq, ic_variable *fetch_h, ic_alloc
                              size_t n_fetches, const char *const *fetch_names,
                              ic_tensor **fetches, ic_err *err);
 
+/* Check that no input of an op holds a blocked layout (tensor.h ic_layout) in a slot that is
+ * not IC_SLOT_BLOCKED: kernels that do not know blocked layouts must never see one. Only a
+ * program whose own ops carry the internal ic_blocked_out attribute can fail this; the
+ * layout pass marks an op only when every reader accepts it. */
+ic_status ic_check_layouts(const ic_kctx *c, ic_err *err);
+
 /* Check every float output of an op for NaN and Inf. */
 ic_status ic_check_finite(const ic_kctx *c, ic_err *err);
 
