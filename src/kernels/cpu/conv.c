@@ -274,13 +274,12 @@ static void out_dims(const ic_conv_attrs *a, const geom *g, int64_t d[4]) {
 ic_status ic_conv_infer(ic_kctx *c) {
   const ic_conv_attrs *a = c->attrs;
   geom g;
-  ic_status st = ic_conv_geometry(c, &g);
-  if (st) return st;
+  ic_status st = check_layout(c, IC_CONV_INPUT);
+  if (st || (st = ic_conv_geometry(c, &g))) return st;
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
   const ic_tensor *b = ic_in(c, IC_CONV_BIAS, 0), *r = ic_in(c, IC_CONV_RESIDUAL, 0);
   int64_t od[4];
   out_dims(a, &g, od);
-  if ((st = check_layout(c, IC_CONV_INPUT))) return st;
   if (a->residual && r && (st = check_layout(c, IC_CONV_RESIDUAL))) return st;
   if (b) {
     if ((st = ic_kcheck_dtype(c, IC_CONV_BIAS, 0, IC_DT(x->dtype)))) return st;
