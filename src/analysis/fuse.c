@@ -202,7 +202,7 @@ static ic_status emit(fuser *f, size_t i, const ic_op *bn, const char *residual,
     bias = fb;
     const char **d = ic_arena_calloc(a, f->seq->n_derived + 2, sizeof *d);
     if (!d) goto oom;
-    memcpy(d, f->seq->derived, f->seq->n_derived * sizeof *d);
+    if (f->seq->n_derived) memcpy(d, f->seq->derived, f->seq->n_derived * sizeof *d);
     d[f->seq->n_derived++] = ff;
     d[f->seq->n_derived++] = fb;
     f->seq->derived = d;

@@ -135,7 +135,7 @@ static const ic_op *marked(ic_arena *a, const ic_op *op) {
   ic_op *m = ic_arena_alloc(a, sizeof *m);
   ic_attr *at = ic_arena_calloc(a, op->n_attrs + 1, sizeof *at);
   if (!m || !at) return NULL;
-  memcpy(at, op->attrs, op->n_attrs * sizeof *at);
+  if (op->n_attrs) memcpy(at, op->attrs, op->n_attrs * sizeof *at);
   at[op->n_attrs] = (ic_attr){.name = "ic_blocked_out", .type = IC_ATTR_BOOLEAN, .i = 1};
   qsort(at, op->n_attrs + 1, sizeof *at, attr_cmp);
   *m = *op;

@@ -155,7 +155,7 @@ static ic_status place_op(placer *pl, const ic_op *op) {
             /* Parameters are copied once and kept on the device across runs. */
             const char **c = ic_arena_calloc(a, pl->seq->n_cached + 1, sizeof *c);
             if (!c) return oom(pl->err);
-            memcpy(c, pl->seq->cached, pl->seq->n_cached * sizeof *c);
+            if (pl->seq->n_cached) memcpy(c, pl->seq->cached, pl->seq->n_cached * sizeof *c);
             c[pl->seq->n_cached++] = dn;
             pl->seq->cached = c;
           }

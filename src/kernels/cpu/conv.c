@@ -6,10 +6,13 @@
  * oneDNN's plain-NCHW convolution falls back to its GEMM path, 1.6 to 12 times slower than
  * the blocked kernels even counting both reorders (docs/conv_measurements.md).
  * NHWC tensors need no reorder: oneDNN's NHWC kernels are as fast as the blocked ones.
+ * Between convolutions the reorders are dropped altogether: Input and ResidualData may
+ * arrive blocked (tensor.h ic_layout), and an op the layout pass marked ic_blocked_out leaves
+ * its Output in the primitive's blocked destination layout (analysis/layout.c).
  * The primitive, the reorders and the weights in oneDNN's blocked layout live in the
- * instruction's kernel state, rebuilt when the input shapes (or the thread count) change;
- * the blocked weights are redone when the Filter buffer (pointer or size) or a sample of its
- * values changes.
+ * instruction's kernel state, rebuilt when the input shapes or layouts (or the thread count)
+ * change; the blocked weights are redone when the Filter buffer (pointer or size) or a sample
+ * of its values changes.
  * float64, and any case for which oneDNN has only implementations whose sums depend on the
  * thread count (its GEMM-based convolution, chosen for a few small-channel shapes) or only its
  * slow reference code, runs im2col + BLAS GEMM, whose threads are process-wide and so the
