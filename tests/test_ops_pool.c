@@ -591,6 +591,40 @@ START_TEST(bad_inputs) {
 }
 END_TEST
 
+/* A blocked X (from a convolution marked ic_blocked_out) read by an NHWC pool2d. */
+START_TEST(bad_blocked) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(1, 8, 4, 4));
+  tu_var(b, "w", IC_FP32, 4, TU_DIMS(8, 8, 1, 1));
+  tu_var(b, "t", IC_FP32, 4, TU_DIMS(1, 8, 4, 4));
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(-1, -1, -1, -1));
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_out(op, "Output", "t");
+  ic_builder_attr_bool(op, "ic_blocked_out", true);
+  op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", "t");
+  ic_builder_out(op, "Out", "y");
+  max2(op);
+  ic_builder_attr_string(op, "data_format", "NHWC");
+  ic_builder_fetch(b, "y");
+  ic_tensor *feeds[2] = {tu_rand_f32(4, TU_DIMS(1, 8, 4, 4), 1, -1, 1),
+                         tu_rand_f32(4, TU_DIMS(8, 8, 1, 1), 2, -1, 1)};
+  ic_tensor *out[1];
+  char err[1024];
+  ck_assert_int_eq(tu_run(b, 2, TU_NAMES("x", "w"), feeds, 1, TU_NAMES("y"), out, err, sizeof err),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(err, "pool2d", "input X 't'", "in layout nChw8c", "expected the plain layout",
+                "NHWC", NULL);
+  ic_tensor_destroy(feeds[0]);
+  ic_tensor_destroy(feeds[1]);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 static TCase *tc_math(void) {
   TCase *tc = tcase_create("math");
   tcase_add_test(tc, windows);
@@ -606,6 +640,7 @@ static TCase *tc_math(void) {
 static TCase *tc_errors(void) {
   TCase *tc = tcase_create("errors");
   tcase_add_test(tc, bad_inputs);
+  tcase_add_test(tc, bad_blocked);
   return tc;
 }
 
