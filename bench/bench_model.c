@@ -2,8 +2,10 @@
  * with synthetic parameters and a random input of the given shape. Used by
  * bench/mobilenet_vs_torch.sh, which alternates it with the PyTorch peer.
  *   bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] [--warmup N] [--no-fuse]
- *               [--profile] [--device PLACE]
- * With --profile it also reports the sum of kernel times against the wall time. */
+ *               [--profile] [--device PLACE] [--plain-layout]
+ * With --profile it also reports the sum of kernel times against the wall time.
+ * --plain-layout keeps activations plain NCHW between convolutions (the rewrites otherwise
+ * keep them in oneDNN's blocked layout), to measure what that saves. */
 #include <stdio.h>
 #include <string.h>
 
@@ -23,19 +25,20 @@ static double run_once(ic_executor *e, ic_program *p, ic_scope *s, const char *f
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] "
-                    "[--warmup N] [--no-fuse] [--profile] [--device PLACE]\n");
+                    "[--warmup N] [--no-fuse] [--profile] [--device PLACE] [--plain-layout]\n");
     return 2;
   }
   ic_options o;
   ic_options_default(&o);
   int iters = 50, warmup = 10;
-  bool profile = false;
+  bool profile = false, plain_layout = false;
   for (int i = 4; i < argc; i++) {
     if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-fuse")) o.fuse = false;
     else if (!strcmp(argv[i], "--profile")) profile = true;
+    else if (!strcmp(argv[i], "--plain-layout")) plain_layout = true;
     else if (!strcmp(argv[i], "--device") && i + 1 < argc) BU_CHECK(ic_place_parse(argv[++i], &o.device));
     else {
       fprintf(stderr, "bench_model: unknown argument %s\n", argv[i]);
@@ -61,6 +64,7 @@ int main(int argc, char **argv) {
   const char *fetch = ic_program_fetch_target(p, 0);
   ic_executor *e;
   BU_CHECK(ic_executor_create(&o, &e));
+  ic_executor_plain_layout(e, plain_layout);
   double first = run_once(e, p, s, argv[2], x, fetch);
   for (int i = 0; i < warmup; i++) run_once(e, p, s, argv[2], x, fetch);
   double *t = calloc((size_t)iters, sizeof *t);
@@ -78,8 +82,9 @@ int main(int argc, char **argv) {
     }
   }
   double med = bu_quantile(t, (size_t)iters, 0.5), p90 = bu_quantile(t, (size_t)iters, 0.9);
-  printf("icore batch=%lld threads=%d median_ms=%.3f p90_ms=%.3f first_ms=%.3f fuse=%d\n",
-         (long long)dims[0], o.threads, med * 1e3, p90 * 1e3, first * 1e3, o.fuse);
+  printf("icore batch=%lld threads=%d median_ms=%.3f p90_ms=%.3f first_ms=%.3f fuse=%d%s\n",
+         (long long)dims[0], o.threads, med * 1e3, p90 * 1e3, first * 1e3, o.fuse,
+         plain_layout ? " plain_layout=1" : "");
   if (profile) {
     printf("profile: kernels %.3f ms per run, wall %.3f ms per run, executor overhead %.2f%%\n",
            kernel_sum / iters * 1e3, wall_sum / iters * 1e3,

@@ -247,25 +247,32 @@ START_TEST(real_programs_agree) {
 END_TEST
 
 /* The inference rewrites (conv + batch_norm folding, fused activations and residual adds)
- * stay within float32 tolerance of the plain program, and really fire on these programs. */
+ * stay within float32 tolerance of the plain program, and really fire on these programs.
+ * Keeping activations blocked between convolutions (the layout pass, part of the rewrites
+ * on the CPU) changes no bit: the run with it switched off is bitwise the same. */
 START_TEST(rewrites_within_tolerance) {
   const real_model *m = &k_real[_i];
   ic_scope *params;
   ic_program *p = load_real(m, &params);
-  ic_tensor *x = tu_rand_f32(4, m->dims, 13, -1, 1), *out[2];
+  ic_tensor *x = tu_rand_f32(4, m->dims, 13, -1, 1), *out[3];
   const char *fetch = ic_program_fetch_target(p, 0);
-  size_t n_instrs[2];
-  for (int fuse = 0; fuse < 2; fuse++) {
+  size_t n_instrs[3], n_blocked[3] = {0, 0, 0};
+  for (int fuse = 0; fuse < 3; fuse++) {
     ic_options o;
     ic_options_default(&o);
-    o.fuse = fuse;
+    o.fuse = fuse > 0;
     o.threads = 2;
     ic_executor *e;
     ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_executor_plain_layout(e, fuse == 2);
     ck_assert_msg(ic_executor_run(e, p, params, 1, &m->feed, (const ic_tensor *const *)&x, 1,
                                   &fetch, &out[fuse]) == IC_OK,
                   "%s: %s", m->rel, ic_executor_errmsg(e));
-    n_instrs[fuse] = ic_executor_last_plan(e)->n_instrs;
+    const ic_plan *pl = ic_executor_last_plan(e);
+    n_instrs[fuse] = pl->n_instrs;
+    for (size_t i = 0; i < pl->n_instrs; i++) {
+      n_blocked[fuse] += ic_op_attr(pl->instrs[i].op, "ic_blocked_out") != NULL;
+    }
     /* a second run reuses the folded weights */
     ic_tensor *again;
     ck_assert_int_eq(ic_executor_run(e, p, params, 1, &m->feed, (const ic_tensor *const *)&x, 1,
@@ -276,14 +283,16 @@ START_TEST(rewrites_within_tolerance) {
   }
   ck_assert_msg(n_instrs[1] < n_instrs[0], "%s: no rewrite fired (%zu instructions both ways)",
                 m->rel, n_instrs[0]);
+  ck_assert_msg(n_blocked[1] > 0 && n_blocked[0] == 0 && n_blocked[2] == 0,
+                "%s: %zu ops marked ic_blocked_out", m->rel, n_blocked[1]);
+  tu_assert_bitwise(out[1], out[2], "blocked versus plain activations");
   int64_t n = ic_tensor_numel(out[0]);
   double *ref = malloc((size_t)n * sizeof *ref);
   for (int64_t k = 0; k < n; k++) ref[k] = ((const float *)ic_tensor_cdata(out[0]))[k];
   tu_assert_close(out[1], ref, (size_t)n, 1e-4, 1e-6);
   assert_probabilities(out[1], m->rel);
   free(ref);
-  ic_tensor_destroy(out[0]);
-  ic_tensor_destroy(out[1]);
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(out[k]);
   ic_tensor_destroy(x);
   ic_scope_destroy(params);
   ic_program_destroy(p);

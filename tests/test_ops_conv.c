@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/plan.h"
+#include "interp/interp.h"
 #include "kernels/kernel.h"
 #include "program/program.h"
 #include "scope/tensor.h"
@@ -26,6 +28,7 @@ typedef struct conv_case {
   const char *act;      /* fuse_activation, NULL: omitted */
   float alpha, beta;
   bool f64;
+  bool mark;            /* ic_blocked_out: the kernel may write a blocked Output */
 } conv_case;
 
 static uint64_t rng_next(uint64_t *s) {
@@ -154,6 +157,7 @@ static ic_builder *conv_program(const conv_case *k, const int64_t *xd, const int
     ic_builder_attr_float(op, "fuse_beta", k->beta);
   }
   if (k->residual) ic_builder_attr_bool(op, "fuse_residual_connection", true);
+  if (k->mark) ic_builder_attr_bool(op, "ic_blocked_out", true);
   /* bookkeeping Paddle exports, which icore ignores */
   ic_builder_attr_bool(op, "use_cudnn", true);
   ic_builder_attr_bool(op, "use_mkldnn", false);
@@ -788,6 +792,444 @@ START_TEST(real_model_attrs) {
 }
 END_TEST
 
+/* ---- blocked activations: ic_blocked_out and the layout pass ---- */
+
+/* Plain NCHW <-> oneDNN's nChw<blk>c ([N][C / blk][H][W][blk]), written out here
+ * independently of the kernels. */
+static void to_blocked(const float *src, float *dst, const int64_t *d, int blk) {
+  for (int64_t n = 0; n < d[0]; n++) {
+    for (int64_t c = 0; c < d[1]; c++) {
+      for (int64_t p = 0; p < d[2] * d[3]; p++) {
+        dst[((n * (d[1] / blk) + c / blk) * d[2] * d[3] + p) * blk + c % blk] =
+            src[(n * d[1] + c) * d[2] * d[3] + p];
+      }
+    }
+  }
+}
+static void from_blocked(const float *src, float *dst, const int64_t *d, int blk) {
+  for (int64_t n = 0; n < d[0]; n++) {
+    for (int64_t c = 0; c < d[1]; c++) {
+      for (int64_t p = 0; p < d[2] * d[3]; p++) {
+        dst[(n * d[1] + c) * d[2] * d[3] + p] =
+            src[((n * (d[1] / blk) + c / blk) * d[2] * d[3] + p) * blk + c % blk];
+      }
+    }
+  }
+}
+
+/* Rewrite a float32 NCHW tensor's buffer in `layout` and tag it so. */
+static void make_blocked(ic_tensor *t, int layout) {
+  int blk = ic_layout_block(layout);
+  if (!blk) return;
+  size_t n = (size_t)ic_tensor_numel(t);
+  float *tmp = malloc(n * sizeof *tmp);
+  to_blocked(t->data, tmp, t->dims, blk);
+  memcpy(t->data, tmp, n * sizeof *tmp);
+  free(tmp);
+  t->layout = (uint8_t)layout;
+}
+
+/* Run case k's op directly with Input and ResidualData in the given layouts (fresh kernel
+ * state, `threads` threads). Returns the Output's values in plain NCHW order (malloc'd) and
+ * the layout the kernel wrote them in. */
+static float *run_layouts(const conv_case *k, int in_layout, int res_layout, int threads,
+                          int *out_layout, size_t *n_out) {
+  int g = k->groups ? k->groups : 1;
+  int64_t pad[4], dh, dw, oh, ow;
+  ref_geom(k, pad, &dh, &dw, &oh, &ow);
+  int64_t xd[4] = {k->n, k->nhwc ? k->h : k->c, k->nhwc ? k->w : k->h, k->nhwc ? k->c : k->w};
+  int64_t wd[4] = {k->oc, k->c / g, k->kh, k->kw};
+  int64_t yd[4] = {k->n, k->nhwc ? oh : k->oc, k->nhwc ? ow : oh, k->nhwc ? k->oc : ow};
+  int64_t bd[1] = {k->oc};
+  ic_builder *b = conv_program(k, xd, wd, bd, yd);
+  ic_program *p;
+  char errs[1024];
+  ck_assert_msg(ic_builder_build(b, &p, errs, sizeof errs) == IC_OK, "%s", errs);
+  const ic_op *op = NULL;
+  for (size_t i = 0; i < p->blocks[0].n_ops && !op; i++) {
+    if (!strcmp(p->blocks[0].ops[i].type, k->op ? k->op : "conv2d")) op = &p->blocks[0].ops[i];
+  }
+  const ic_opdef *def = ic_registry_find(op->type);
+  ic_err err;
+  ic_err_clear(&err);
+  void *attrs = calloc(1, def->attrs_size);
+  ck_assert_int_eq(ic_opdef_parse(def, op, attrs, &err), IC_OK);
+  double *xv, *wv, *bv, *rv;
+  ic_tensor *x = rand_tensor(false, 4, xd, 21, -1, 1, &xv);
+  ic_tensor *w = rand_tensor(false, 4, wd, 22, -0.5, 0.5, &wv);
+  ic_tensor *bias = rand_tensor(false, 1, bd, 23, -1, 1, &bv);
+  ic_tensor *r = rand_tensor(false, 4, yd, 24, -1, 1, &rv);
+  make_blocked(x, in_layout);
+  make_blocked(r, res_layout);
+  ic_tensor y;
+  ic_tensor_init(&y);
+  ic_tensor *yp = &y;
+  const char *names[4] = {"x", "w", "b", "r"}, *yn = "y";
+  ic_kslot in[4] = {{.n = 1, .t = &x, .names = &names[0]},
+                    {.n = 1, .t = &w, .names = &names[1]},
+                    {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]},
+                    {.n = k->residual ? 1 : 0, .t = &r, .names = &names[3]}};
+  ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
+  ic_kenv env = {.alloc = NULL, .intra_threads = threads};
+  void *state = NULL;
+  ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = in, .out = out, .err = &err,
+               .env = &env, .state = &state};
+  ck_assert_msg(def->infer(&c) == IC_OK, "%s", err.msg);
+  ck_assert_int_eq(y.layout, IC_LAYOUT_PLAIN);
+  ck_assert_int_eq(ic_tensor_alloc(&y, NULL, &err), IC_OK);
+  ck_assert_msg(def->cpu(&c) == IC_OK, "%s", err.msg);
+  if (state) def->free_state(state);
+  *out_layout = y.layout;
+  *n_out = (size_t)ic_tensor_numel(&y);
+  float *vals = malloc(*n_out * sizeof *vals);
+  if (y.layout) from_blocked(y.data, vals, y.dims, ic_layout_block(y.layout));
+  else memcpy(vals, y.data, *n_out * sizeof *vals);
+  ic_tensor_reset(&y);
+  ic_tensor *all[] = {x, w, bias, r};
+  for (int i = 0; i < 4; i++) ic_tensor_destroy(all[i]);
+  free(xv);
+  free(wv);
+  free(bv);
+  free(rv);
+  free(attrs);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+  return vals;
+}
+
+/* The kernel with blocked inputs (nChw8c; nChw16c too, which oneDNN reorders to its own
+ * choice here) and a blocked Output gives bitwise the values of the plain kernel: the same
+ * primitive runs, only reorders are dropped. A marked op writes a blocked Output exactly
+ * when expected: oneDNN's destination blocked, whole channel blocks, NCHW, oneDNN path. */
+START_TEST(blocked_kernel) {
+  static const struct {
+    conv_case k;
+    bool blocked; /* expect a blocked Output when marked */
+  } cases[] = {
+      /* 1x1 with bias, residual and relu */
+      {{.n = 2, .c = 16, .h = 5, .w = 7, .oc = 24, .kh = 1, .kw = 1, .bias = 1,
+        .residual = true, .act = "relu"}, true},
+      /* depthwise 3x3 stride 2 with relu6, odd image */
+      {{.op = "depthwise_conv2d", .n = 1, .c = 16, .h = 9, .w = 7, .oc = 16, .kh = 3, .kw = 3,
+        .groups = 16, .sh = 2, .sw = 2, .npads = 2, .pads = {1, 1}, .bias = 1, .act = "relu6",
+        .beta = 6}, true},
+      /* the stem: 3 plain input channels, blocked output */
+      {{.n = 1, .c = 3, .h = 11, .w = 10, .oc = 32, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+        .npads = 2, .pads = {1, 1}, .bias = 1}, true},
+      /* 12 output channels: not whole blocks, Output stays plain */
+      {{.n = 1, .c = 16, .h = 4, .w = 5, .oc = 12, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1},
+        .residual = true}, false},
+      /* an activation applied after the primitive, on the blocked Output */
+      {{.n = 1, .c = 8, .h = 6, .w = 5, .oc = 16, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1},
+        .bias = 1, .residual = true, .act = "hard_swish", .alpha = 0.4f, .beta = 0.3f}, true},
+      /* oneDNN has only GEMM code for this one: the reference path unpacks blocked inputs */
+      {{.n = 1, .c = 8, .h = 6, .w = 6, .oc = 8, .kh = 5, .kw = 5, .npads = 4,
+        .pads = {4, 0, 4, 0}, .residual = true}, false},
+      /* 1x1 32 -> 16, 1-pixel image */
+      {{.n = 3, .c = 32, .h = 1, .w = 1, .oc = 16, .kh = 1, .kw = 1, .bias = 1}, true},
+      /* NHWC: never blocked, marked or not */
+      {{.n = 1, .c = 16, .h = 4, .w = 3, .oc = 16, .kh = 1, .kw = 1, .nhwc = true}, false},
+  };
+  static const int layouts[] = {IC_LAYOUT_PLAIN, IC_LAYOUT_NCHW8C, IC_LAYOUT_NCHW16C};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const conv_case *k = &cases[i].k;
+    int lay;
+    size_t n0, n;
+    float *plain = run_layouts(k, IC_LAYOUT_PLAIN, IC_LAYOUT_PLAIN, 1, &lay, &n0);
+    ck_assert_int_eq(lay, IC_LAYOUT_PLAIN);
+    int variant = 0;
+    for (int li = 0; li < 3; li++) {
+      int blk_in = ic_layout_block(layouts[li]);
+      if (blk_in && (k->nhwc || k->c % blk_in)) continue;
+      for (int ri = 0; ri < 3; ri++) {
+        int blk_res = ic_layout_block(layouts[ri]);
+        if (blk_res && (k->nhwc || !k->residual || k->oc % blk_res)) continue;
+        for (int mark = 0; mark < 2; mark++) {
+          conv_case m = *k;
+          m.mark = mark;
+          int threads = 1 + variant++ % 2;
+          float *got = run_layouts(&m, layouts[li], layouts[ri], threads, &lay, &n);
+          ck_assert_uint_eq(n, n0);
+          if (mark && cases[i].blocked) {
+            ck_assert_msg(lay == IC_LAYOUT_NCHW8C || lay == IC_LAYOUT_NCHW16C,
+                          "case %zu: marked Output not blocked", i);
+          } else {
+            ck_assert_msg(lay == IC_LAYOUT_PLAIN, "case %zu: Output in layout %d", i, lay);
+          }
+          ck_assert_msg(memcmp(got, plain, n * sizeof *got) == 0,
+                        "case %zu: Input %s, ResidualData %s, mark %d differs from plain", i,
+                        ic_layout_name(layouts[li]), ic_layout_name(layouts[ri]), mark);
+          free(got);
+        }
+      }
+    }
+    free(plain);
+  }
+}
+END_TEST
+
+/* One convolution of a chain: value v[i + 1] = layer i (v[i]). */
+typedef struct layer {
+  const char *op;     /* NULL: conv2d */
+  int oc, k, stride, groups;
+  int pads[4];        /* top, bottom, left, right */
+  const char *act;
+  float alpha, beta;
+  int res;            /* ResidualData = v[res - 1]; 0: none */
+  bool mark;          /* ic_blocked_out set in the program */
+  bool pass;          /* the layout pass should mark it */
+} layer;
+
+typedef struct chain {
+  int n, c, h, w;     /* v[0], fed */
+  int n_layers;
+  layer l[4];
+} chain;
+
+static void value_dims(const chain *ch, int64_t d[5][4]) {
+  d[0][0] = ch->n;
+  d[0][1] = ch->c;
+  d[0][2] = ch->h;
+  d[0][3] = ch->w;
+  for (int i = 0; i < ch->n_layers; i++) {
+    const layer *l = &ch->l[i];
+    d[i + 1][0] = ch->n;
+    d[i + 1][1] = l->oc;
+    d[i + 1][2] = (d[i][2] + l->pads[0] + l->pads[1] - l->k) / l->stride + 1;
+    d[i + 1][3] = (d[i][3] + l->pads[2] + l->pads[3] - l->k) / l->stride + 1;
+  }
+}
+
+static const char *vname(int i) {
+  static const char *const names[] = {"v0", "v1", "v2", "v3", "v4"};
+  return names[i];
+}
+
+static ic_builder *chain_program(const chain *ch, bool marks) {
+  int64_t d[5][4];
+  value_dims(ch, d);
+  ic_builder *b = ic_builder_create();
+  char wn[8], bn[8];
+  for (int i = 0; i <= ch->n_layers; i++) tu_var(b, vname(i), IC_FP32, 4, d[i]);
+  ic_builder_feed(b, "v0");
+  for (int i = 0; i < ch->n_layers; i++) {
+    const layer *l = &ch->l[i];
+    int g = l->groups ? l->groups : 1;
+    snprintf(wn, sizeof wn, "w%d", i);
+    snprintf(bn, sizeof bn, "b%d", i);
+    tu_var(b, wn, IC_FP32, 4, TU_DIMS(l->oc, d[i][1] / g, l->k, l->k));
+    tu_var(b, bn, IC_FP32, 1, TU_DIMS(l->oc));
+    ic_builder_feed(b, wn);
+    ic_builder_feed(b, bn);
+    ic_builder_op *op = ic_builder_add_op(b, 0, l->op ? l->op : "conv2d");
+    ic_builder_in(op, "Input", vname(i));
+    ic_builder_in(op, "Filter", wn);
+    ic_builder_in(op, "Bias", bn);
+    if (l->res) ic_builder_in(op, "ResidualData", vname(l->res - 1));
+    ic_builder_out(op, "Output", vname(i + 1));
+    ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){l->stride, l->stride});
+    ic_builder_attr_ints(op, "paddings", 4, l->pads);
+    ic_builder_attr_int(op, "groups", g);
+    ic_builder_attr_string(op, "data_format", "NCHW");
+    if (l->act) {
+      ic_builder_attr_string(op, "fuse_activation", l->act);
+      ic_builder_attr_float(op, "fuse_alpha", l->alpha);
+      ic_builder_attr_float(op, "fuse_beta", l->beta);
+    }
+    if (l->res) ic_builder_attr_bool(op, "fuse_residual_connection", true);
+    if (marks && l->mark) ic_builder_attr_bool(op, "ic_blocked_out", true);
+  }
+  ic_builder_fetch(b, vname(ch->n_layers));
+  return b;
+}
+
+/* A chain of convolutions: with its intermediate values blocked (marked in the program, and
+ * through the layout pass with fuse on) it gives bitwise the plain program's output, in every
+ * executor configuration, and that output matches a double-precision reference. */
+static void run_chain(const chain *ch) {
+  int64_t d[5][4];
+  value_dims(ch, d);
+  size_t nf = 0;
+  const char *names[9];
+  ic_tensor *feeds[9];
+  double *vals[9], *v[5];
+  char nm[9][8];
+  names[nf] = "v0";
+  feeds[nf] = rand_tensor(false, 4, d[0], 31, -1, 1, &vals[nf]);
+  v[0] = vals[nf++];
+  for (int i = 0; i < ch->n_layers; i++) {
+    const layer *l = &ch->l[i];
+    int g = l->groups ? l->groups : 1;
+    int64_t cg = d[i][1] / g, og = l->oc / g;
+    double ws = 1.0 / sqrt((double)(cg * l->k * l->k));
+    snprintf(nm[nf], sizeof nm[nf], "w%d", i);
+    names[nf] = nm[nf];
+    feeds[nf] = rand_tensor(false, 4, TU_DIMS(l->oc, cg, l->k, l->k), 40 + (uint64_t)i, -ws, ws,
+                            &vals[nf]);
+    const double *wv = vals[nf++];
+    snprintf(nm[nf], sizeof nm[nf], "b%d", i);
+    names[nf] = nm[nf];
+    feeds[nf] = rand_tensor(false, 1, TU_DIMS(l->oc), 50 + (uint64_t)i, -0.5, 0.5, &vals[nf]);
+    const double *bv = vals[nf++];
+    /* v[i + 1] in double */
+    int64_t H = d[i][2], W = d[i][3], OH = d[i + 1][2], OW = d[i + 1][3];
+    v[i + 1] = malloc(sizeof(double) * (size_t)(ch->n * l->oc * OH * OW));
+    for (int64_t n = 0; n < ch->n; n++) {
+      for (int64_t o = 0; o < l->oc; o++) {
+        for (int64_t y = 0; y < OH; y++) {
+          for (int64_t x = 0; x < OW; x++) {
+            double s = bv[o];
+            for (int64_t ci = 0; ci < cg; ci++) {
+              for (int64_t ky = 0; ky < l->k; ky++) {
+                for (int64_t kx = 0; kx < l->k; kx++) {
+                  int64_t iy = y * l->stride - l->pads[0] + ky, ix = x * l->stride - l->pads[2] + kx;
+                  if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                  s += v[i][((n * d[i][1] + o / og * cg + ci) * H + iy) * W + ix] *
+                       wv[((o * cg + ci) * l->k + ky) * l->k + kx];
+                }
+              }
+            }
+            size_t yi = (size_t)(((n * l->oc + o) * OH + y) * OW + x);
+            if (l->res) s += v[l->res - 1][yi];
+            v[i + 1][yi] = ref_act(l->act, l->alpha, l->beta, s);
+          }
+        }
+      }
+    }
+  }
+  ic_builder *bm = chain_program(ch, true), *bp = chain_program(ch, false);
+  ic_tensor *om, *op;
+  char err[1024];
+  const char *fetch = vname(ch->n_layers);
+  ck_assert_msg(tu_run(bp, nf, names, feeds, 1, &fetch, &op, err, sizeof err) == IC_OK, "%s", err);
+  ck_assert_msg(tu_run(bm, nf, names, feeds, 1, &fetch, &om, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_bitwise(om, op, "marked program");
+  const int64_t *od = d[ch->n_layers];
+  tu_assert_close(op, v[ch->n_layers], (size_t)(od[0] * od[1] * od[2] * od[3]), 1e-4, 1e-4);
+  /* The layout pass on the unmarked program (the rewrites find nothing else to do here). */
+  ic_program *p;
+  ck_assert_int_eq(ic_builder_build(bp, &p, err, sizeof err), IC_OK);
+  for (int threads = 1; threads <= 2; threads++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.threads = threads;
+    o.fuse = true;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_tensor *got;
+    ck_assert_msg(ic_executor_run(e, p, NULL, nf, names, (const ic_tensor *const *)feeds, 1,
+                                  &fetch, &got) == IC_OK, "%s", ic_executor_errmsg(e));
+    tu_assert_bitwise(got, op, "layout pass");
+    ic_tensor_destroy(got);
+    const ic_plan *pl = ic_executor_last_plan(e);
+    int seen = 0;
+    for (size_t i = 0; i < pl->n_instrs; i++) {
+      const ic_op *iop = pl->instrs[i].op;
+      const ic_slot *out = ic_op_output(iop, "Output");
+      if (!out) continue;
+      int li = out->args[0][1] - '1';
+      ck_assert_int_eq(ic_op_attr(iop, "ic_blocked_out") != NULL, ch->l[li].pass);
+      seen++;
+    }
+    ck_assert_int_eq(seen, ch->n_layers);
+    ic_executor_destroy(e);
+  }
+  ic_program_destroy(p);
+  ic_tensor_destroy(om);
+  ic_tensor_destroy(op);
+  ic_builder_destroy(bm);
+  ic_builder_destroy(bp);
+  for (size_t i = 0; i < nf; i++) {
+    ic_tensor_destroy(feeds[i]);
+    free(vals[i]);
+  }
+  for (int i = 1; i <= ch->n_layers; i++) free(v[i]);
+}
+
+START_TEST(blocked_chain) {
+  /* MobileNetV2-like: stem, depthwise, a projection adding the stem's output as residual
+   * (read blocked twice), then a last 1x1 whose output is fetched (plain) */
+  run_chain(&(chain){.n = 2, .c = 3, .h = 9, .w = 11, .n_layers = 4, .l = {
+      {.oc = 16, .k = 3, .stride = 2, .pads = {1, 1, 1, 1}, .act = "relu6", .beta = 6,
+       .mark = true, .pass = true},
+      {.op = "depthwise_conv2d", .oc = 16, .k = 3, .stride = 1, .groups = 16,
+       .pads = {1, 1, 1, 1}, .act = "relu6", .beta = 6, .mark = true, .pass = true},
+      {.oc = 16, .k = 1, .stride = 1, .res = 2, .mark = true, .pass = true},
+      {.oc = 24, .k = 1, .stride = 1, .act = "relu"}}});
+  /* a plain residual (the feed) into a blocked Output; a blocked residual into a plain one;
+   * an activation applied after the primitive on a blocked Output */
+  run_chain(&(chain){.n = 1, .c = 16, .h = 6, .w = 5, .n_layers = 3, .l = {
+      {.oc = 16, .k = 1, .stride = 1, .res = 1, .mark = true, .pass = true},
+      {.oc = 16, .k = 3, .stride = 1, .pads = {1, 1, 1, 1}, .res = 2, .act = "hard_swish",
+       .alpha = 0.4f, .beta = 0.3f, .mark = true, .pass = true},
+      {.op = "depthwise_conv2d", .oc = 16, .k = 3, .stride = 2, .groups = 16,
+       .pads = {0, 1, 1, 0}, .res = 0}}});
+  /* the reference path (oneDNN has only GEMM code for a 5x5 kernel with these paddings)
+   * reading blocked Input and ResidualData */
+  run_chain(&(chain){.n = 1, .c = 8, .h = 6, .w = 6, .n_layers = 2, .l = {
+      {.oc = 8, .k = 1, .stride = 1, .mark = true, .pass = true},
+      {.oc = 8, .k = 5, .stride = 1, .pads = {4, 0, 4, 0}, .res = 2}}});
+  /* 12 channels: marked in the program the kernel keeps it plain; the pass leaves it */
+  run_chain(&(chain){.n = 1, .c = 4, .h = 5, .w = 7, .n_layers = 2, .l = {
+      {.oc = 12, .k = 3, .stride = 1, .pads = {1, 1, 1, 1}, .mark = true, .pass = false},
+      {.oc = 8, .k = 1, .stride = 1}}});
+}
+END_TEST
+
+/* A program that marks an op whose reader cannot take a blocked tensor fails loudly, naming
+ * the reader and the variable, instead of computing garbage. */
+static ic_status run_misuse(const char *reader, char *err, size_t len) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(1, 8, 4, 4));
+  tu_var(b, "w", IC_FP32, 4, TU_DIMS(8, 8, 1, 1));
+  tu_var(b, "t", IC_FP32, 4, TU_DIMS(1, 8, 4, 4));
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(1, 8, 4, 4));
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_out(op, "Output", "t");
+  ic_builder_attr_bool(op, "ic_blocked_out", true);
+  const char *fetch = "t";
+  if (!strcmp(reader, "relu")) {
+    op = ic_builder_add_op(b, 0, "relu");
+    ic_builder_in(op, "X", "t");
+    ic_builder_out(op, "Out", "y");
+    fetch = "y";
+  } else if (!strcmp(reader, "nhwc")) {
+    op = ic_builder_add_op(b, 0, "conv2d");
+    ic_builder_in(op, "Input", "t");
+    ic_builder_in(op, "Filter", "w");
+    ic_builder_out(op, "Output", "y");
+    ic_builder_attr_string(op, "data_format", "NHWC");
+    fetch = "y";
+  }
+  ic_builder_fetch(b, fetch);
+  ic_tensor *feeds[2] = {tu_rand_f32(4, TU_DIMS(1, 8, 4, 4), 1, -1, 1),
+                         tu_rand_f32(4, TU_DIMS(8, 8, 1, 1), 2, -1, 1)};
+  ic_tensor *out;
+  ic_status st = tu_run(b, 2, TU_NAMES("x", "w"), feeds, 1, &fetch, &out, err, len);
+  if (st == IC_OK) ic_tensor_destroy(out);
+  ic_tensor_destroy(feeds[0]);
+  ic_tensor_destroy(feeds[1]);
+  ic_builder_destroy(b);
+  return st;
+}
+
+START_TEST(bad_blocked) {
+  char err[1024];
+  ck_assert_int_eq(run_misuse("relu", err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "relu", "input X 't'", "nChw8c", "plain layout", NULL);
+  ck_assert_int_eq(run_misuse("fetch", err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "fetch", "input X 't'", "nChw8c", NULL);
+  /* an NHWC convolution accepts blocked tensors in its slots, but not in its format */
+  ck_assert_int_eq(run_misuse("nhwc", err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "conv2d", "Input 't'", "float32[1, 8, 4, 4] in layout nChw8c",
+                "expected the plain layout", "NHWC", NULL);
+}
+END_TEST
+
 static TCase *tc_math(void) {
   TCase *tc = tcase_create("math");
   tcase_add_test(tc, pointwise);
@@ -801,6 +1243,8 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, mobilenet_shapes);
   tcase_add_test(tc, state_reuse);
   tcase_add_test(tc, thread_counts);
+  tcase_add_test(tc, blocked_kernel);
+  tcase_add_test(tc, blocked_chain);
   return tc;
 }
 
@@ -809,6 +1253,7 @@ static TCase *tc_errors(void) {
   tcase_add_test(tc, bad_inputs);
   tcase_add_test(tc, bad_bias_residual);
   tcase_add_test(tc, real_model_attrs);
+  tcase_add_test(tc, bad_blocked);
   return tc;
 }
 

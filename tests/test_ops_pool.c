@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/plan.h"
+#include "interp/interp.h"
 #include "testutil.h"
 
 typedef struct pool_case {
@@ -374,6 +376,138 @@ START_TEST(empty) {
 }
 END_TEST
 
+/* ---- blocked input and output (ic_blocked_out, the layout pass) ---- */
+
+/* x -> 1x1 convolution with the identity filter (exact: t = x) -> pool2d -> [when the pool
+ * is marked: the identity again, so that its blocked output has a reader that takes it] ->
+ * fetched. `marks`: the convolution (and the pool when mark_pool) carry ic_blocked_out. */
+static ic_builder *blocked_program(const pool_case *k, const int64_t *xd, const int64_t *od,
+                                   bool marks, bool mark_pool) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, xd);
+  tu_var(b, "id", IC_FP32, 4, TU_DIMS(k->c, k->c, 1, 1));
+  tu_var(b, "t", IC_FP32, 4, xd);
+  tu_var(b, "y", IC_FP32, 4, od);
+  tu_var(b, "z", IC_FP32, 4, od);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "id");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "id");
+  ic_builder_out(op, "Output", "t");
+  if (marks) ic_builder_attr_bool(op, "ic_blocked_out", true);
+  op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", "t");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_attr_string(op, "pooling_type", k->type);
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){k->kh, k->kw});
+  if (k->sh) ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){k->sh, k->sw});
+  if (k->npads) ic_builder_attr_ints(op, "paddings", (size_t)k->npads, k->pads);
+  if (k->exclusive_set) ic_builder_attr_bool(op, "exclusive", k->exclusive);
+  ic_builder_attr_bool(op, "ceil_mode", k->ceil_mode);
+  ic_builder_attr_bool(op, "global_pooling", k->global);
+  ic_builder_attr_bool(op, "adaptive", k->adaptive);
+  if (marks && mark_pool) ic_builder_attr_bool(op, "ic_blocked_out", true);
+  if (mark_pool) {
+    op = ic_builder_add_op(b, 0, "conv2d");
+    ic_builder_in(op, "Input", "y");
+    ic_builder_in(op, "Filter", "id");
+    ic_builder_out(op, "Output", "z");
+  }
+  ic_builder_fetch(b, mark_pool ? "z" : "y");
+  return b;
+}
+
+static void run_blocked(const pool_case *k, bool mark_pool) {
+  int64_t xd[4] = {k->n, k->c, k->h, k->w};
+  ic_tensor *feeds[2];
+  ck_assert_int_eq(ic_tensor_create(IC_FP32, 4, xd, &feeds[0]), IC_OK);
+  ck_assert_int_eq(ic_tensor_create(IC_FP32, 4, TU_DIMS(k->c, k->c, 1, 1), &feeds[1]), IC_OK);
+  int64_t nx = ic_tensor_numel(feeds[0]);
+  double *xv = malloc(sizeof(double) * (size_t)nx);
+  uint64_t s = 12345 + (uint64_t)k->h;
+  for (int64_t i = 0; i < nx; i++) {
+    xv[i] = ((float *)ic_tensor_data(feeds[0]))[i] =
+        (float)(-1 + 2 * (double)(rng_next(&s) >> 11) / 9007199254740992.0);
+  }
+  for (int c = 0; c < k->c; c++) ((float *)ic_tensor_data(feeds[1]))[c * k->c + c] = 1;
+  double *ref;
+  int64_t od[4];
+  reference(k, xv, &ref, od);
+  const char *fetch = mark_pool ? "z" : "y";
+  ic_builder *bm = blocked_program(k, xd, od, true, mark_pool);
+  ic_builder *bp = blocked_program(k, xd, od, false, mark_pool);
+  ic_tensor *om, *op;
+  char err[1024];
+  ck_assert_msg(tu_run(bp, 2, TU_NAMES("x", "id"), feeds, 1, &fetch, &op, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_msg(tu_run(bm, 2, TU_NAMES("x", "id"), feeds, 1, &fetch, &om, err, sizeof err) == IC_OK,
+                "%s", err);
+  tu_assert_bitwise(om, op, "marked program");
+  tu_assert_close(om, ref, (size_t)(od[0] * od[1] * od[2] * od[3]), 1e-5, 1e-6);
+  /* The layout pass marks the same ops in the plain program and changes no bit. */
+  ic_program *p;
+  ck_assert_int_eq(ic_builder_build(bp, &p, err, sizeof err), IC_OK);
+  ic_options o;
+  ic_options_default(&o);
+  o.threads = 2;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ic_tensor *got;
+  ck_assert_msg(ic_executor_run(e, p, NULL, 2, TU_NAMES("x", "id"),
+                                (const ic_tensor *const *)feeds, 1, &fetch, &got) == IC_OK,
+                "%s", ic_executor_errmsg(e));
+  tu_assert_bitwise(got, op, "layout pass");
+  const ic_plan *pl = ic_executor_last_plan(e);
+  for (size_t i = 0; i < pl->n_instrs; i++) {
+    const ic_op *iop = pl->instrs[i].op;
+    bool want = !strcmp(iop->type, "pool2d") ? mark_pool
+                : !strcmp(iop->type, "conv2d") ? !strcmp(ic_op_output(iop, "Output")->args[0], "t")
+                                               : false;
+    ck_assert_msg((ic_op_attr(iop, "ic_blocked_out") != NULL) == want, "%s: marked %d",
+                  iop->type, !want);
+  }
+  ic_tensor_destroy(got);
+  ic_executor_destroy(e);
+  ic_program_destroy(p);
+  ic_tensor_destroy(om);
+  ic_tensor_destroy(op);
+  ic_builder_destroy(bm);
+  ic_builder_destroy(bp);
+  ic_tensor_destroy(feeds[0]);
+  ic_tensor_destroy(feeds[1]);
+  free(xv);
+  free(ref);
+}
+
+START_TEST(blocked) {
+  static const pool_case cases[] = {
+      /* oneDNN's windows: max 2x2 s2 odd image, avg 3x3 s2 both divisors, global */
+      {.type = "max", .n = 2, .c = 16, .h = 9, .w = 7, .kh = 2, .kw = 2, .sh = 2, .sw = 2},
+      {.type = "avg", .n = 1, .c = 8, .h = 8, .w = 11, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+       .npads = 2, .pads = {1, 1}, .exclusive_set = true, .exclusive = true},
+      {.type = "avg", .n = 1, .c = 8, .h = 8, .w = 11, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+       .npads = 2, .pads = {1, 1}, .exclusive_set = true, .exclusive = false},
+      {.type = "avg", .n = 3, .c = 24, .h = 7, .w = 7, .kh = 1, .kw = 1, .global = true},
+      /* MobileNetV2's head: adaptive avg 7 -> 1 (equal bins: oneDNN) */
+      {.type = "avg", .n = 1, .c = 32, .h = 7, .w = 7, .kh = 1, .kw = 1, .adaptive = true},
+      /* the plain loops with a blocked input: unequal adaptive bins, adaptive max, an empty
+       * window at the border */
+      {.type = "avg", .n = 2, .c = 16, .h = 7, .w = 5, .kh = 3, .kw = 2, .adaptive = true},
+      {.type = "max", .n = 1, .c = 8, .h = 6, .w = 6, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
+       .adaptive = true},
+      {.type = "max", .n = 1, .c = 8, .h = 3, .w = 3, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
+       .ceil_mode = true, .npads = 2, .pads = {1, 1}},
+      /* a 1x1 image */
+      {.type = "max", .n = 2, .c = 8, .h = 1, .w = 1, .kh = 1, .kw = 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run_blocked(&cases[i], false);
+    run_blocked(&cases[i], true);
+  }
+}
+END_TEST
+
 static ic_status run_bad(int ndim, const int64_t *xd, ic_dtype dt, void (*attrs)(ic_builder_op *),
                          char *err, size_t len) {
   ic_builder *b = ic_builder_create();
@@ -457,6 +591,40 @@ START_TEST(bad_inputs) {
 }
 END_TEST
 
+/* A blocked X (from a convolution marked ic_blocked_out) read by an NHWC pool2d. */
+START_TEST(bad_blocked) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(1, 8, 4, 4));
+  tu_var(b, "w", IC_FP32, 4, TU_DIMS(8, 8, 1, 1));
+  tu_var(b, "t", IC_FP32, 4, TU_DIMS(1, 8, 4, 4));
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(-1, -1, -1, -1));
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_out(op, "Output", "t");
+  ic_builder_attr_bool(op, "ic_blocked_out", true);
+  op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", "t");
+  ic_builder_out(op, "Out", "y");
+  max2(op);
+  ic_builder_attr_string(op, "data_format", "NHWC");
+  ic_builder_fetch(b, "y");
+  ic_tensor *feeds[2] = {tu_rand_f32(4, TU_DIMS(1, 8, 4, 4), 1, -1, 1),
+                         tu_rand_f32(4, TU_DIMS(8, 8, 1, 1), 2, -1, 1)};
+  ic_tensor *out[1];
+  char err[1024];
+  ck_assert_int_eq(tu_run(b, 2, TU_NAMES("x", "w"), feeds, 1, TU_NAMES("y"), out, err, sizeof err),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(err, "pool2d", "input X 't'", "in layout nChw8c", "expected the plain layout",
+                "NHWC", NULL);
+  ic_tensor_destroy(feeds[0]);
+  ic_tensor_destroy(feeds[1]);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 static TCase *tc_math(void) {
   TCase *tc = tcase_create("math");
   tcase_add_test(tc, windows);
@@ -465,12 +633,14 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, global_and_adaptive);
   tcase_add_test(tc, paddle_quirks);
   tcase_add_test(tc, empty);
+  tcase_add_test(tc, blocked);
   return tc;
 }
 
 static TCase *tc_errors(void) {
   TCase *tc = tcase_create("errors");
   tcase_add_test(tc, bad_inputs);
+  tcase_add_test(tc, bad_blocked);
   return tc;
 }
 

@@ -231,6 +231,11 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
   }
   p->device = o->device;
   if (o->fuse && (st = ic_opseq_fuse(&p->seq, prog, n_fetches, fetch_names, err))) goto fail;
+  /* Blocked activations are a CPU matter: device kernels and copies read plain tensors. */
+  if (o->fuse && !o->device && !o->plain_layout &&
+      (st = ic_opseq_layout(&p->seq, prog, n_fetches, fetch_names, err))) {
+    goto fail;
+  }
   if (o->device && (st = ic_opseq_place(&p->seq, prog, o->device, err))) goto fail;
   p->n_instrs = p->seq.n_ops;
   p->instrs = ic_arena_calloc(p->arena, p->n_instrs ? p->n_instrs : 1, sizeof *p->instrs);

@@ -40,6 +40,12 @@ typedef struct ic_opseq {
 ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
                         const char *const *fetch_names, ic_err *err);
 
+/* Layout pass (CPU plans, with the rewrites): mark the convolutions and pool2d ops whose
+ * output only convolutions and pool2d read with ic_blocked_out, so that it stays in oneDNN's
+ * blocked layout (see layout.c). Rewrites seq's ops. */
+ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,
+                          const char *const *fetch_names, ic_err *err);
+
 struct ic_device;
 
 /* Place every op on the host or the device (an op runs on the device when the device has a

@@ -107,7 +107,9 @@ typedef struct ic_plan_options {
   bool sequential;  /* chain every instruction in program order */
   const struct ic_device *device; /* place device-capable ops on it (NULL: all on the CPU) */
   ic_stream_policy streams;       /* how device instructions get streams */
-  bool fuse;                      /* inference rewrites (conv + batch_norm + activation) */
+  bool fuse;                      /* inference rewrites (conv + batch_norm + activation), and
+                                     on the CPU blocked activations between them (layout.c) */
+  bool plain_layout;              /* testing: no blocked activations even with fuse */
 } ic_plan_options;
 
 ic_status ic_plan_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,

@@ -74,7 +74,7 @@ ic_status ic_cache_get(ic_executor *e, const ic_program *p, size_t n_feeds,
   ic_plan *plan;
   ic_plan_options po = {.gc = e->opt.gc, .sequential = e->opt.sequential, .device = e->dev,
                         .streams = e->opt.cuda_graph ? IC_STREAMS_SINGLE : e->opt.streams,
-                        .fuse = e->opt.fuse};
+                        .fuse = e->opt.fuse, .plain_layout = e->plain_layout};
   ic_status st = ic_plan_build(p, n_feeds, feed_names, n_fetches, fetch_names, &po, &plan, err);
   if (st) {
     free(names);

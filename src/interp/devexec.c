@@ -95,7 +95,8 @@ ic_status ic_exec_device(crun *r, worker *w, uint32_t i) {
     if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
     for (size_t j = 0; j < c->out[k].n; j++) ic_tensor_reset(c->out[k].t[j]);
   }
-  st = def->infer(c);
+  st = ic_check_layouts(c, err);
+  if (!st) st = def->infer(c);
   if (!st && (def->flags & IC_OP_VIEW)) {
     st = def->cpu(c); /* metadata only: share and set dims, now */
   } else if (!st && in->where == IC_WHERE_H2D) {
@@ -137,6 +138,7 @@ ic_status ic_exec_d2h(crun *r, worker *w, uint32_t i) {
   c->err = err;
   c->env = &w->env;
   ic_status st = wait_events(r, in, s, err);
+  if (!st) st = ic_check_layouts(c, err);
   if (!st) st = in->def->infer(c);
   const ic_tensor *src = ic_in(c, 0, 0);
   ic_tensor *dst = ic_out(c, 0, 0);

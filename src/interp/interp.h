@@ -30,6 +30,12 @@ ic_status ic_collect_fetches(const ic_opseq *seq, ic_variable *fetch_h, ic_alloc
                              size_t n_fetches, const char *const *fetch_names,
                              ic_tensor **fetches, ic_err *err);
 
+/* Check that no input of an op holds a blocked layout (tensor.h ic_layout) in a slot that is
+ * not IC_SLOT_BLOCKED: kernels that do not know blocked layouts must never see one. Only a
+ * program whose own ops carry the internal ic_blocked_out attribute can fail this; the
+ * layout pass marks an op only when every reader accepts it. */
+ic_status ic_check_layouts(const ic_kctx *c, ic_err *err);
+
 /* Check every float output of an op for NaN and Inf. */
 ic_status ic_check_finite(const ic_kctx *c, ic_err *err);
 
@@ -102,6 +108,7 @@ struct ic_executor {
   ic_allocator *pinned;    /* page-locked host memory (graph mode's copies), or NULL */
   bool no_events;          /* testing: skip cross-stream event waits */
   bool no_gc_events;       /* testing: free device variables without waiting for other streams */
+  bool plain_layout;       /* testing: plans keep every tensor plain (no layout pass) */
   bool has_emu_options;    /* testing: options for the emulated device (delays, poison) */
   struct ic_emu_options_priv {
     int max_delay_us;
@@ -141,6 +148,10 @@ void ic_executor_break_sync(ic_executor *e, bool no_events, bool no_gc_events);
 /* Emulated device knobs, before the first run: a random delay before every stream task (up
  * to max_delay_us) and poisoning of freed device memory. */
 void ic_executor_emu_testing(ic_executor *e, int max_delay_us, bool poison, uint64_t seed);
+/* Plans built from now on keep every activation plain even with fuse on (no layout pass):
+ * comparing with it isolates what blocked activations change. Set before the first run (the
+ * plan cache does not key on it). */
+void ic_executor_plain_layout(ic_executor *e, bool on);
 /* The plan of the last compiled run, or NULL. */
 const ic_plan *ic_executor_last_plan(const ic_executor *e);
 /* Variable v of the last compiled run's plan as that run left it: buffers are released after

@@ -91,6 +91,28 @@ ic_status ic_collect_fetches(const ic_opseq *seq, ic_variable *fetch_h, ic_alloc
   return IC_OK;
 }
 
+ic_status ic_check_layouts(const ic_kctx *c, ic_err *err) {
+  for (size_t s = 0; s < c->def->n_inputs; s++) {
+    if (c->def->inputs[s].flags &
+        (IC_SLOT_BLOCKED | IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_HOLDER)) {
+      continue;
+    }
+    for (size_t i = 0; i < c->in[s].n; i++) {
+      const ic_tensor *t = c->in[s].t[i];
+      if (t && t->layout != IC_LAYOUT_PLAIN) {
+        return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                          "input %s '%s' holds oneDNN's blocked layout %s (its producer was "
+                          "marked ic_blocked_out), which %s cannot read: expected the plain "
+                          "layout (ic_blocked_out is for ops whose every reader is a "
+                          "convolution or pool2d)",
+                          c->def->inputs[s].name, c->in[s].names[i], ic_layout_name(t->layout),
+                          c->def->name);
+      }
+    }
+  }
+  return IC_OK;
+}
+
 ic_status ic_check_finite(const ic_kctx *c, ic_err *err) {
   for (size_t s = 0; s < c->def->n_outputs; s++) {
     for (size_t i = 0; i < c->out[s].n; i++) {

@@ -163,7 +163,7 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
     if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
     for (size_t i = 0; i < b.out[k].n; i++) ic_tensor_reset(b.out[k].t[i]);
   }
-  if ((st = def->infer(&c))) {
+  if ((st = ic_check_layouts(&c, err)) || (st = def->infer(&c))) {
     ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
     goto done;
   }

@@ -45,8 +45,18 @@ void ic_tensor_reset(ic_tensor *t) {
 
 void ic_tensor_set_meta(ic_tensor *t, ic_dtype dtype, int ndim, const int64_t *dims) {
   t->dtype = dtype;
+  t->layout = IC_LAYOUT_PLAIN;
   t->ndim = ndim;
   for (int i = 0; i < ndim; i++) t->dims[i] = dims[i];
+}
+
+const char *ic_layout_name(int layout) {
+  switch (layout) {
+    case IC_LAYOUT_PLAIN: return "plain";
+    case IC_LAYOUT_NCHW8C: return "nChw8c";
+    case IC_LAYOUT_NCHW16C: return "nChw16c";
+  }
+  return "unknown";
 }
 
 int64_t ic_numel(int ndim, const int64_t *dims) {
@@ -85,6 +95,7 @@ void ic_tensor_share(ic_tensor *dst, const ic_tensor *src) {
   dst->buf = src->buf;
   dst->data = src->data;
   ic_tensor_set_meta(dst, src->dtype, src->ndim, src->dims);
+  dst->layout = src->layout;
 }
 
 ic_status ic_tensor_copy(ic_tensor *dst, const ic_tensor *src, ic_allocator *a, ic_err *err) {
@@ -92,6 +103,7 @@ ic_status ic_tensor_copy(ic_tensor *dst, const ic_tensor *src, ic_allocator *a, 
   ic_tensor tmp;
   ic_tensor_init(&tmp);
   ic_tensor_set_meta(&tmp, src->dtype, src->ndim, src->dims);
+  tmp.layout = src->layout;
   ic_status st = ic_tensor_alloc(&tmp, a, err);
   if (st) return st;
   size_t bytes = (size_t)ic_numel(src->ndim, src->dims) * ic_dtype_size(src->dtype);
@@ -120,7 +132,8 @@ const char *ic_dims_str(int ndim, const int64_t *dims, char *buf, size_t len) {
 const char *ic_tensor_describe(const ic_tensor *t, char *buf, size_t len) {
   char d[96];
   const char *name = ic_dtype_name(t->dtype);
-  snprintf(buf, len, "%s%s", name ? name : "?", ic_dims_str(t->ndim, t->dims, d, sizeof d));
+  snprintf(buf, len, "%s%s%s%s", name ? name : "?", ic_dims_str(t->ndim, t->dims, d, sizeof d),
+           t->layout ? " in layout " : "", t->layout ? ic_layout_name(t->layout) : "");
   return buf;
 }
 

@@ -21,8 +21,27 @@ typedef struct ic_lod {
   uint64_t **offsets;  /* offsets[level][k] */
 } ic_lod;
 
+/* How a tensor's buffer holds its elements. Dims are always the logical ones (NCHW for the
+ * blocked layouts). Only convolutions and pool2d marked by the layout pass (analysis/layout.c)
+ * write a blocked layout, and only input slots flagged IC_SLOT_BLOCKED accept one (the
+ * executors check it): every other kernel, feed and fetch sees plain tensors. A blocked
+ * layout is used only where its size equals the plain one (C divisible by the block), so
+ * allocation, sharing and GC need not know about it. */
+typedef enum ic_layout {
+  IC_LAYOUT_PLAIN = 0,    /* row-major over the dims */
+  IC_LAYOUT_NCHW8C = 1,   /* oneDNN nChw8c: [N][C/8][H][W][8], float32 4-D, C % 8 == 0 */
+  IC_LAYOUT_NCHW16C = 2   /* oneDNN nChw16c: [N][C/16][H][W][16], float32 4-D, C % 16 == 0 */
+} ic_layout;
+
+/* Channels per block of a blocked layout (0 for plain); its name for messages. */
+static inline int ic_layout_block(int layout) {
+  return layout == IC_LAYOUT_NCHW8C ? 8 : layout == IC_LAYOUT_NCHW16C ? 16 : 0;
+}
+const char *ic_layout_name(int layout);
+
 struct ic_tensor {
   ic_dtype dtype;
+  uint8_t layout;              /* ic_layout; reset to plain by ic_tensor_set_meta */
   int ndim;                    /* 0 is a scalar with one element */
   int64_t dims[IC_MAX_RANK];
   void *data;                  /* first element, inside buf; NULL when no storage */
@@ -34,7 +53,7 @@ struct ic_tensor {
 void ic_tensor_init(ic_tensor *t);
 /* Drop storage and LoD; the meta (dtype, dims) stays. */
 void ic_tensor_reset(ic_tensor *t);
-/* Set dtype and dims (meta only; storage untouched). */
+/* Set dtype and dims, and the layout to plain (meta only; storage untouched). */
 void ic_tensor_set_meta(ic_tensor *t, ic_dtype dtype, int ndim, const int64_t *dims);
 /* Element count, or -1 when it overflows int64. */
 int64_t ic_numel(int ndim, const int64_t *dims);
@@ -42,9 +61,10 @@ static inline int64_t ic_tensor_numel_(const ic_tensor *t) { return ic_numel(t->
 /* Replace t's storage with a fresh buffer for its current meta from allocator a (NULL:
  * the plain allocator). */
 ic_status ic_tensor_alloc(ic_tensor *t, ic_allocator *a, ic_err *err);
-/* Make dst share src's storage and meta (dst's old storage is released; LoD not copied). */
+/* Make dst share src's storage and meta, layout included (dst's old storage is released;
+ * LoD not copied). */
 void ic_tensor_share(ic_tensor *dst, const ic_tensor *src);
-/* Deep copy into dst with fresh storage from a (NULL: plain); LoD copied too. */
+/* Deep copy into dst with fresh storage from a (NULL: plain); LoD and layout copied too. */
 ic_status ic_tensor_copy(ic_tensor *dst, const ic_tensor *src, ic_allocator *a, ic_err *err);
 /* "float32[2, 3]" into buf; returns buf. */
 const char *ic_tensor_describe(const ic_tensor *t, char *buf, size_t len);

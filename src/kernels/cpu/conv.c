@@ -6,10 +6,13 @@
  * oneDNN's plain-NCHW convolution falls back to its GEMM path, 1.6 to 12 times slower than
  * the blocked kernels even counting both reorders (docs/conv_measurements.md).
  * NHWC tensors need no reorder: oneDNN's NHWC kernels are as fast as the blocked ones.
+ * Between convolutions the reorders are dropped altogether: Input and ResidualData may
+ * arrive blocked (tensor.h ic_layout), and an op the layout pass marked ic_blocked_out leaves
+ * its Output in the primitive's blocked destination layout (analysis/layout.c).
  * The primitive, the reorders and the weights in oneDNN's blocked layout live in the
- * instruction's kernel state, rebuilt when the input shapes (or the thread count) change;
- * the blocked weights are redone when the Filter buffer (pointer or size) or a sample of its
- * values changes.
+ * instruction's kernel state, rebuilt when the input shapes or layouts (or the thread count)
+ * change; the blocked weights are redone when the Filter buffer (pointer or size) or a sample
+ * of its values changes.
  * float64, and any case for which oneDNN has only implementations whose sums depend on the
  * thread count (its GEMM-based convolution, chosen for a few small-channel shapes) or only its
  * slow reference code, runs im2col + BLAS GEMM, whose threads are process-wide and so the
@@ -24,7 +27,10 @@
 #include "kernels/cpu/onednn.h"
 
 const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS] = {
-    {"Input", 0}, {"Filter", 0}, {"Bias", IC_SLOT_OPTIONAL}, {"ResidualData", IC_SLOT_OPTIONAL}};
+    {"Input", IC_SLOT_BLOCKED},
+    {"Filter", 0},
+    {"Bias", IC_SLOT_OPTIONAL},
+    {"ResidualData", IC_SLOT_OPTIONAL | IC_SLOT_BLOCKED}};
 const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS] = {{"Output", 0}};
 
 /* ---------------------------------------------------------------------------------------
@@ -147,6 +153,7 @@ ic_status ic_conv_parse(ic_attr_reader *r, void *attrs) {
   a->alpha = (float)ic_ar_float(r, "fuse_alpha", 0.0);
   a->beta = (float)ic_ar_float(r, "fuse_beta", 0.0);
   a->residual = ic_ar_bool(r, "fuse_residual_connection", false);
+  a->blocked_out = ic_ar_bool(r, "ic_blocked_out", false);
   /* Older oneDNN fusion flags: Paddle 3 ignores them, so a program that sets them was
    * fused for a runtime with other semantics; refuse rather than guess. */
   if (ic_ar_bool(r, "fuse_relu", false)) {
@@ -244,6 +251,22 @@ ic_status ic_conv_geometry(ic_kctx *c, geom *g) {
   return IC_OK;
 }
 
+/* A blocked input (tensor.h ic_layout) must be what this kernel reads blocked: float32,
+ * logical NCHW, whole channel blocks. */
+static ic_status check_layout(ic_kctx *c, size_t slot) {
+  const ic_conv_attrs *a = c->attrs;
+  const ic_tensor *t = ic_in(c, slot, 0);
+  if (!t->layout) return IC_OK;
+  int blk = ic_layout_block(t->layout);
+  if (a->nhwc || t->dtype != IC_FP32 || t->ndim != 4 || !blk || t->dims[1] % blk) {
+    return ic_kfail_in(c, slot, 0,
+                       "expected the plain layout: a blocked input must be float32 NCHW with "
+                       "whole channel blocks (data_format %s)",
+                       a->nhwc ? "NHWC" : "NCHW");
+  }
+  return IC_OK;
+}
+
 static void out_dims(const ic_conv_attrs *a, const geom *g, int64_t d[4]) {
   d[0] = g->n;
   d[1] = a->nhwc ? g->oh : g->oc;
@@ -254,12 +277,13 @@ static void out_dims(const ic_conv_attrs *a, const geom *g, int64_t d[4]) {
 ic_status ic_conv_infer(ic_kctx *c) {
   const ic_conv_attrs *a = c->attrs;
   geom g;
-  ic_status st = ic_conv_geometry(c, &g);
-  if (st) return st;
+  ic_status st = check_layout(c, IC_CONV_INPUT);
+  if (st || (st = ic_conv_geometry(c, &g))) return st;
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
   const ic_tensor *b = ic_in(c, IC_CONV_BIAS, 0), *r = ic_in(c, IC_CONV_RESIDUAL, 0);
   int64_t od[4];
   out_dims(a, &g, od);
+  if (a->residual && r && (st = check_layout(c, IC_CONV_RESIDUAL))) return st;
   if (b) {
     if ((st = ic_kcheck_dtype(c, IC_CONV_BIAS, 0, IC_DT(x->dtype)))) return st;
     /* Paddle's oneDNN kernel takes [C_out] or any shape whose only non-1 dim is dims[1]. */
@@ -372,11 +396,10 @@ DEFINE_TRANSPOSE(transpose_f32, float)
 DEFINE_TRANSPOSE(transpose_f64, double)
 
 #define DEFINE_REF(NAME, T, GEMM, TRANSPOSE, EPILOGUE)                                    \
-  static ic_status NAME(ic_kctx *c, const geom *g) {                                      \
+  static ic_status NAME(ic_kctx *c, const geom *g, const T *x, const T *res) {            \
     const ic_conv_attrs *a = c->attrs;                                                    \
     const ic_tensor *bt = ic_in(c, IC_CONV_BIAS, 0);                                      \
-    const ic_tensor *rt = a->residual ? ic_in(c, IC_CONV_RESIDUAL, 0) : NULL;             \
-    const T *x = ic_in(c, IC_CONV_INPUT, 0)->data, *w = ic_in(c, IC_CONV_FILTER, 0)->data; \
+    const T *w = ic_in(c, IC_CONV_FILTER, 0)->data;                                       \
     const T *bias = bt ? bt->data : NULL;                                                 \
     T *out = ic_out(c, 0, 0)->data;                                                       \
     int64_t cg = g->c / g->g, og = g->oc / g->g, kk = cg * g->kh * g->kw;                 \
@@ -424,7 +447,7 @@ DEFINE_TRANSPOSE(transpose_f64, double)
       }                                                                                   \
     }                                                                                     \
     if (a->nhwc) TRANSPOSE(yout, out, g, g->oc, g->oh, g->ow, true);                      \
-    EPILOGUE(a, out, rt ? (const T *)rt->data : NULL, (size_t)(g->n * g->oc * ohw));      \
+    EPILOGUE(a, out, res, (size_t)(g->n * g->oc * ohw));                                  \
     ic_buffer_release(sb);                                                                \
     return IC_OK;                                                                         \
   }
@@ -440,13 +463,15 @@ typedef struct conv_state {
   int64_t in_dims[4], f_dims[4];
   bool has_bias;
   int threads;
+  int in_layout, res_layout; /* layouts of Input and ResidualData (tensor.h ic_layout) */
   bool use_ref;             /* oneDNN has no implementation: the reference path runs */
   bool act_after;           /* an activation oneDNN 2.6 cannot express: a loop applies it */
+  int out_layout;           /* the layout Output is written in */
   ic_dnnl_rt rt;
   ic_dnnl_prim conv;
-  ic_dnnl_prim src_re;      /* Input (NCHW) -> src_md, when they differ */
-  ic_dnnl_prim dst_re;      /* dst_md -> Output (NCHW), when they differ */
-  ic_dnnl_prim res_re;      /* ResidualData -> dst_md, when dst_re exists and residual fuses */
+  ic_dnnl_prim src_re;      /* Input -> src_md, when they differ */
+  ic_dnnl_prim dst_re;      /* dst_md -> Output, when they differ */
+  ic_dnnl_prim res_re;      /* ResidualData -> dst_md, when they differ and residual fuses */
   ic_dnnl_prim w_re;        /* Filter (OIHW) -> w_md, when they differ */
   dnnl_memory_t m_src_user, m_src, m_dst_user, m_dst, m_w_user, m_w, m_bias, m_res;
   size_t src_bytes, dst_bytes, pad_bytes; /* per-call scratch: blocked src, dst; scratchpad */
@@ -485,15 +510,29 @@ static void state_free(conv_state *s) {
 
 void ic_conv_free_state(void *state) { state_free(state); }
 
-static bool state_matches(const conv_state *s, const ic_tensor *x, const ic_tensor *f,
-                          bool has_bias, int threads) {
-  return s && ic_dims_equal(4, s->in_dims, x->ndim, x->dims) &&
-         ic_dims_equal(4, s->f_dims, f->ndim, f->dims) && s->has_bias == has_bias &&
-         s->threads == threads;
+/* The layout of the ResidualData the kernel reads (plain when it reads none). */
+static int res_layout(const ic_kctx *c) {
+  const ic_conv_attrs *a = c->attrs;
+  const ic_tensor *r = a->residual ? ic_in(c, IC_CONV_RESIDUAL, 0) : NULL;
+  return r ? r->layout : IC_LAYOUT_PLAIN;
 }
 
-/* Create every primitive and memory object for this geometry. Returns IC_OK with
- * s->use_ref set when oneDNN has no implementation; an error only for real failures. */
+static bool state_matches(const conv_state *s, const ic_kctx *c, bool has_bias, int threads) {
+  const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
+  return s && ic_dims_equal(4, s->in_dims, x->ndim, x->dims) &&
+         ic_dims_equal(4, s->f_dims, f->ndim, f->dims) && s->has_bias == has_bias &&
+         s->threads == threads && s->in_layout == x->layout && s->res_layout == res_layout(c);
+}
+
+/* Create every primitive and memory object for this geometry and these input layouts.
+ * Returns IC_OK with s->use_ref set when oneDNN has no implementation; an error only for
+ * real failures.
+ *
+ * The primitive itself never depends on the layouts the tensors arrive or leave in: it is
+ * always created with oneDNN's preferred ("any") source and destination, and reorders
+ * bridge whatever differs. A blocked Input or ResidualData in the primitive's own layout
+ * therefore only drops a reorder, and a blocked Output (ic_blocked_out) is the primitive's
+ * destination itself: the values are bitwise those of the plain tensors. */
 static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   const ic_conv_attrs *a = c->attrs;
   dnnl_status_t st;
@@ -505,10 +544,9 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   ic_status rs = ic_dnnl_rt_init(c, &s->rt);
   if (rs) return rs;
 
-  dnnl_format_tag_t user_tag = a->nhwc ? dnnl_nhwc : dnnl_nchw;
   dnnl_format_tag_t prim_tag = a->nhwc ? dnnl_nhwc : dnnl_format_tag_any;
   int64_t sd[4] = {g->n, g->c, g->h, g->w}, dd[4] = {g->n, g->oc, g->oh, g->ow};
-  dnnl_memory_desc_t src_user, dst_user, src_any, dst_any, w_user, w_any, b_md;
+  dnnl_memory_desc_t src_user, dst_user, res_user, src_any, dst_any, w_user, w_any, b_md;
   dnnl_dims_t wd = {g->g, g->oc / g->g, g->c / g->g, g->kh, g->kw};
   int wnd = g->g > 1 ? 5 : 4;
   const int64_t *wdims = g->g > 1 ? wd : wd + 1;
@@ -529,8 +567,9 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
     if ((st = (call)) != dnnl_success) goto dnnl_fail; \
   } while (0)
 
-  TRY(ic_dnnl_md4(&src_user, sd, user_tag), "memory_desc_init");
-  TRY(ic_dnnl_md4(&dst_user, dd, user_tag), "memory_desc_init");
+  TRY(ic_dnnl_layout_md(&src_user, sd, s->in_layout, a->nhwc), "memory_desc_init");
+  TRY(ic_dnnl_layout_md(&dst_user, dd, IC_LAYOUT_PLAIN, a->nhwc), "memory_desc_init");
+  TRY(ic_dnnl_layout_md(&res_user, dd, s->res_layout, a->nhwc), "memory_desc_init");
   TRY(ic_dnnl_md4(&src_any, sd, prim_tag), "memory_desc_init");
   TRY(ic_dnnl_md4(&dst_any, dd, prim_tag), "memory_desc_init");
   TRY(dnnl_memory_desc_init_by_tag(&w_user, wnd, wdims, dnnl_f32, wnd == 5 ? dnnl_goihw : dnnl_oihw),
@@ -564,6 +603,9 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   const dnnl_memory_desc_t *dst_md = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
   const dnnl_memory_desc_t *w_md = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
   TRY(ic_dnnl_prim_create(&s->rt, pd, &s->conv), "convolution primitive_create");
+  /* Marked: the Output stays in the primitive's layout when a tensor may hold that one. */
+  s->out_layout = a->blocked_out && !a->nhwc ? ic_dnnl_md_layout(dst_md, dd) : IC_LAYOUT_PLAIN;
+  if (s->out_layout) dst_user = *dst_md;
   if (!dnnl_memory_desc_equal(src_md, &src_user)) {
     TRY(ic_dnnl_reorder(&s->rt, &src_user, src_md, &s->src_re), "reorder (Input)");
     s->src_bytes = dnnl_memory_desc_get_size(src_md);
@@ -571,9 +613,11 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   if (!dnnl_memory_desc_equal(dst_md, &dst_user)) {
     TRY(ic_dnnl_reorder(&s->rt, dst_md, &dst_user, &s->dst_re), "reorder (Output)");
     s->dst_bytes = dnnl_memory_desc_get_size(dst_md);
-    if (a->residual) {
-      TRY(ic_dnnl_reorder(&s->rt, &dst_user, dst_md, &s->res_re), "reorder (ResidualData)");
-    }
+  }
+  /* The sum post-op accumulates into the destination, so the residual goes there first, in
+   * the destination's layout. */
+  if (a->residual && !dnnl_memory_desc_equal(dst_md, &res_user)) {
+    TRY(ic_dnnl_reorder(&s->rt, &res_user, dst_md, &s->res_re), "reorder (ResidualData)");
   }
   if (!dnnl_memory_desc_equal(w_md, &w_user)) {
     TRY(ic_dnnl_reorder(&s->rt, &w_user, w_md, &s->w_re), "reorder (Filter)");
@@ -593,7 +637,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   if (!(s->m_w_user = ic_dnnl_mem(&s->rt, &w_user))) goto dnnl_fail;
   if (!(s->m_w = ic_dnnl_mem(&s->rt, w_md))) goto dnnl_fail;
   if (!(s->m_bias = ic_dnnl_mem(&s->rt, &b_md))) goto dnnl_fail;
-  if (!(s->m_res = ic_dnnl_mem(&s->rt, &dst_user))) goto dnnl_fail;
+  if (!(s->m_res = ic_dnnl_mem(&s->rt, &res_user))) goto dnnl_fail;
   if (s->w_buf) TRY(dnnl_memory_set_data_handle(s->m_w, s->w_buf), "memory_set_data_handle");
   ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re};
   for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) {
@@ -616,7 +660,7 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, conv_state **
   bool has_bias = ic_in(c, IC_CONV_BIAS, 0) != NULL;
   conv_state *s = *c->state;
   *out = NULL;
-  if (state_matches(s, x, f, has_bias, threads)) {
+  if (state_matches(s, c, has_bias, threads)) {
     *out = s;
     return IC_OK;
   }
@@ -627,6 +671,8 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, conv_state **
   memcpy(s->f_dims, f->dims, sizeof s->f_dims);
   s->has_bias = has_bias;
   s->threads = threads;
+  s->in_layout = x->layout;
+  s->res_layout = res_layout(c);
   ic_status st = state_build(c, g, s);
   if (st) {
     state_free(s);
@@ -649,6 +695,8 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
   if (total && !(sb = ic_kscratch(c, total))) return c->err->code;
   char *scratch = sb ? sb->data : NULL;
   void *pad = scratch ? scratch + o_pad : NULL;
+  /* The primitive's destination: Output itself unless a reorder follows. */
+  void *dst = s->dst_re.p ? scratch + o_dst : y->data;
   dnnl_status_t st;
   const char *what;
   ic_status ret = IC_OK;
@@ -674,18 +722,16 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
   }
   TRY(dnnl_memory_set_data_handle(s->m_src_user, x->data), "memory_set_data_handle");
   TRY(dnnl_memory_set_data_handle(s->m_dst_user, y->data), "memory_set_data_handle");
+  TRY(dnnl_memory_set_data_handle(s->m_dst, dst), "memory_set_data_handle");
   if (s->src_re.p) {
     TRY(dnnl_memory_set_data_handle(s->m_src, scratch + o_src), "memory_set_data_handle");
     TRY(ic_dnnl_exec_reorder(&s->rt, &s->src_re, pad, s->m_src_user, s->m_src), "reorder (Input)");
   }
-  if (s->dst_re.p) {
-    TRY(dnnl_memory_set_data_handle(s->m_dst, scratch + o_dst), "memory_set_data_handle");
-  }
-  if (r && s->dst_re.p) {
+  if (r && s->res_re.p) {
     TRY(dnnl_memory_set_data_handle(s->m_res, r->data), "memory_set_data_handle");
     TRY(ic_dnnl_exec_reorder(&s->rt, &s->res_re, pad, s->m_res, s->m_dst), "reorder (ResidualData)");
   } else if (r) {
-    memcpy(y->data, r->data, ybytes); /* the sum post-op accumulates into the destination */
+    memcpy(dst, r->data, ybytes); /* already in the destination's layout */
   }
   dnnl_exec_arg_t args[6];
   int n = 0;
@@ -695,12 +741,14 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
     TRY(dnnl_memory_set_data_handle(s->m_bias, b->data), "memory_set_data_handle");
     args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, s->m_bias};
   }
-  args[n++] = (dnnl_exec_arg_t){DNNL_ARG_DST, s->dst_re.p ? s->m_dst : s->m_dst_user};
+  args[n++] = (dnnl_exec_arg_t){DNNL_ARG_DST, s->m_dst};
   TRY(ic_dnnl_exec(&s->rt, &s->conv, pad, n, args), "convolution execute");
   if (s->dst_re.p) {
     TRY(ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user), "reorder (Output)");
   }
+  /* Elementwise, so the same in any layout. */
   if (s->act_after) epilogue_f32(a, y->data, NULL, ybytes / sizeof(float));
+  y->layout = (uint8_t)s->out_layout;
   goto done;
 #undef TRY
 fail:
@@ -710,16 +758,44 @@ done:
   return ret;
 }
 
+/* The reference path reads plain tensors: blocked inputs are unpacked into scratch first. */
+static ic_status conv_ref_plain(ic_kctx *c, const geom *g) {
+  const ic_conv_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
+  const ic_tensor *r = a->residual ? ic_in(c, IC_CONV_RESIDUAL, 0) : NULL;
+  size_t nx = x->layout ? (size_t)ic_tensor_numel_(x) : 0;
+  size_t nr = r && r->layout ? (size_t)ic_tensor_numel_(r) : 0;
+  ic_buffer *sb = NULL;
+  if (nx + nr && !(sb = ic_kscratch(c, (nx + nr) * sizeof(float)))) return c->err->code;
+  const float *xp = x->data, *rp = r ? r->data : NULL;
+  if (nx) {
+    ic_blocked_to_plain(x->data, (float *)sb->data, x->dims, ic_layout_block(x->layout));
+    xp = (const float *)sb->data;
+  }
+  if (nr) {
+    ic_blocked_to_plain(r->data, (float *)sb->data + nx, r->dims, ic_layout_block(r->layout));
+    rp = (const float *)sb->data + nx;
+  }
+  ic_status st = conv_ref_f32(c, g, xp, rp);
+  ic_buffer_release(sb);
+  return st;
+}
+
 ic_status ic_conv_cpu(ic_kctx *c) {
+  const ic_conv_attrs *a = c->attrs;
   geom g;
   ic_status st = ic_conv_geometry(c, &g);
   if (st) return st;
-  if (ic_in(c, IC_CONV_INPUT, 0)->dtype == IC_FP64) return conv_ref_f64(c, &g);
+  const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
+  if (x->dtype == IC_FP64) {
+    const ic_tensor *r = a->residual ? ic_in(c, IC_CONV_RESIDUAL, 0) : NULL;
+    return conv_ref_f64(c, &g, x->data, r ? r->data : NULL);
+  }
   int threads = ic_dnnl_threads(c);
   int prev = ic_dnnl_threads_set(threads);
   conv_state *s;
   st = state_get(c, &g, threads, &s);
-  if (!st) st = s->use_ref ? conv_ref_f32(c, &g) : conv_dnnl(c, &g, s);
+  if (!st) st = s->use_ref ? conv_ref_plain(c, &g) : conv_dnnl(c, &g, s);
   ic_dnnl_threads_restore(prev);
   return st;
 }

@@ -60,6 +60,8 @@ typedef struct ic_conv_attrs {
   ic_conv_act act;
   float alpha, beta;     /* fuse_alpha, fuse_beta (float attributes in Paddle) */
   bool residual;         /* fuse_residual_connection: Output += ResidualData before act */
+  bool blocked_out;      /* ic_blocked_out (set by icore's layout pass, never by Paddle): the
+                            CPU kernel may write Output in oneDNN's blocked layout */
 } ic_conv_attrs;
 
 /* Input slots, in the order of ic_conv_inputs. */

@@ -161,3 +161,40 @@ dnnl_status_t ic_dnnl_exec_reorder(ic_dnnl_rt *rt, ic_dnnl_prim *p, void *pad,
   dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
   return ic_dnnl_exec(rt, p, pad, 2, args);
 }
+
+dnnl_format_tag_t ic_dnnl_layout_tag(int layout, bool nhwc) {
+  switch (layout) {
+    case IC_LAYOUT_NCHW8C: return dnnl_nChw8c;
+    case IC_LAYOUT_NCHW16C: return dnnl_nChw16c;
+    default: return nhwc ? dnnl_nhwc : dnnl_nchw;
+  }
+}
+
+dnnl_status_t ic_dnnl_layout_md(dnnl_memory_desc_t *md, const int64_t *dims, int layout,
+                                bool nhwc) {
+  return ic_dnnl_md4(md, dims, ic_dnnl_layout_tag(layout, nhwc));
+}
+
+int ic_dnnl_md_layout(const dnnl_memory_desc_t *md, const int64_t *dims) {
+  static const int layouts[] = {IC_LAYOUT_NCHW8C, IC_LAYOUT_NCHW16C};
+  for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+    dnnl_memory_desc_t b;
+    if (dims[1] % ic_layout_block(layouts[i])) continue;
+    if (ic_dnnl_layout_md(&b, dims, layouts[i], false) == dnnl_success &&
+        dnnl_memory_desc_equal(md, &b)) {
+      return layouts[i];
+    }
+  }
+  return IC_LAYOUT_PLAIN;
+}
+
+void ic_blocked_to_plain(const float *src, float *dst, const int64_t *dims, int block) {
+  int64_t n = dims[0], cb = dims[1] / block, hw = dims[2] * dims[3];
+  for (int64_t i = 0; i < n * cb; i++) {
+    const float *s = src + (size_t)(i * hw * block);
+    float *d = dst + (size_t)(i * block * hw);
+    for (int64_t p = 0; p < hw; p++) {
+      for (int b = 0; b < block; b++) d[(size_t)(b * hw + p)] = s[(size_t)(p * block + b)];
+    }
+  }
+}

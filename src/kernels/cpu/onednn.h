@@ -72,6 +72,21 @@ dnnl_status_t ic_dnnl_exec_reorder(ic_dnnl_rt *rt, ic_dnnl_prim *p, void *pad,
 /* A memory object for md without storage (its handle is set per call); NULL on failure. */
 dnnl_memory_t ic_dnnl_mem(ic_dnnl_rt *rt, const dnnl_memory_desc_t *md);
 
+/* ---- blocked activations (tensor.h ic_layout) ---- */
+
+/* The oneDNN format tag of a 4-D float32 tensor in `layout` (plain: nchw, or nhwc when nhwc). */
+dnnl_format_tag_t ic_dnnl_layout_tag(int layout, bool nhwc);
+/* The descriptor of a 4-D float32 tensor with dims (logical NCHW) in `layout`. */
+dnnl_status_t ic_dnnl_layout_md(dnnl_memory_desc_t *md, const int64_t *dims, int layout,
+                                bool nhwc);
+/* The ic_layout that md is, for a tensor of dims (logical NCHW), when md is one of the blocked
+ * layouts a tensor may hold (nChw8c, nChw16c without channel padding: the same bytes as the
+ * plain tensor); IC_LAYOUT_PLAIN otherwise. */
+int ic_dnnl_md_layout(const dnnl_memory_desc_t *md, const int64_t *dims);
+/* Copy a float32 [n, c, h, w] tensor between a blocked layout (block 8 or 16, c a multiple of
+ * it) and plain NCHW: for the kernels' fallback loops, which only read plain data. */
+void ic_blocked_to_plain(const float *src, float *dst, const int64_t *dims, int block);
+
 /* Round a byte count up to a 64-byte multiple so slices of one scratch buffer stay aligned. */
 static inline size_t ic_dnnl_align(size_t n) { return (n + 63) & ~(size_t)63; }
 

@@ -59,6 +59,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   a->adaptive = ic_ar_bool(r, "adaptive", false);
   a->pad_algo = ic_read_pad_algo(r);
   a->nhwc = ic_read_nhwc(r);
+  a->blocked_out = ic_ar_bool(r, "ic_blocked_out", false);
   return r->st;
 }
 
@@ -118,6 +119,14 @@ static ic_status infer(ic_kctx *c) {
   pgeom g;
   ic_status st = ic_pool_geometry(c, &g);
   if (st) return st;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  int blk = ic_layout_block(x->layout);
+  if (x->layout && (a->nhwc || x->dtype != IC_FP32 || !blk || x->dims[1] % blk)) {
+    return ic_kfail_in(c, 0, 0,
+                       "expected the plain layout: a blocked input must be float32 NCHW with "
+                       "whole channel blocks (data_format %s)",
+                       a->nhwc ? "NHWC" : "NCHW");
+  }
   int64_t d[4] = {g.n, a->nhwc ? g.oh : g.c, a->nhwc ? g.ow : g.oh, a->nhwc ? g.c : g.ow};
   ic_tensor_set_meta(ic_out(c, 0, 0), ic_in(c, 0, 0)->dtype, 4, d);
   return IC_OK;
@@ -213,12 +222,16 @@ static bool dnnl_fits(const pool_attrs *a, const pgeom *g, dwin *d) {
   return true;
 }
 
-/* NCHW pooling runs on channel-blocked copies: oneDNN's plain-NCHW pooling is its slow
+/* NCHW pooling runs on channel-blocked data: oneDNN's plain-NCHW pooling is its slow
  * generic implementation, 5 to 10 times slower than the blocked one with both reorders
- * (docs/conv_measurements.md). NHWC runs as it is. */
+ * (docs/conv_measurements.md). X arriving blocked (from a convolution the layout pass
+ * marked) needs no reorder, and Out stays blocked when this op is marked itself. NHWC runs
+ * as it is. */
 typedef struct pool_state {
   int64_t in_dims[4];
   int threads;
+  int in_layout;        /* X's layout (tensor.h ic_layout) */
+  int out_layout;       /* the layout Out is written in */
   bool use_loops;
   ic_dnnl_rt rt;
   ic_dnnl_prim pool, src_re, dst_re;
@@ -250,7 +263,6 @@ static ic_status build(ic_kctx *c, const pgeom *g, pool_state *s) {
   ic_status ret = ic_dnnl_rt_init(c, &s->rt);
   if (ret) return ret;
   bool avx512 = (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core;
-  dnnl_format_tag_t user = a->nhwc ? dnnl_nhwc : dnnl_nchw;
   dnnl_format_tag_t prim = a->nhwc ? dnnl_nhwc : avx512 ? dnnl_nChw16c : dnnl_nChw8c;
   int64_t sd[4] = {g->n, g->c, g->h, g->w}, dd[4] = {g->n, g->c, g->oh, g->ow};
   dnnl_memory_desc_t src_u, dst_u, src_p, dst_p;
@@ -263,11 +275,13 @@ static ic_status build(ic_kctx *c, const pgeom *g, pool_state *s) {
                                        : dnnl_pooling_avg_include_padding;
   dnnl_pooling_v2_desc_t desc;
   const char *what = "memory_desc_init";
-  dnnl_status_t st = ic_dnnl_md4(&src_u, sd, user);
-  if (st == dnnl_success) st = ic_dnnl_md4(&dst_u, dd, user);
+  dnnl_status_t st = ic_dnnl_layout_md(&src_u, sd, s->in_layout, a->nhwc);
+  if (st == dnnl_success) st = ic_dnnl_layout_md(&dst_u, dd, IC_LAYOUT_PLAIN, a->nhwc);
   if (st == dnnl_success) st = ic_dnnl_md4(&src_p, sd, prim);
   if (st == dnnl_success) st = ic_dnnl_md4(&dst_p, dd, prim);
   if (st != dnnl_success) goto fail;
+  s->out_layout = a->blocked_out && !a->nhwc ? ic_dnnl_md_layout(&dst_p, dd) : IC_LAYOUT_PLAIN;
+  if (s->out_layout) dst_u = dst_p;
   what = "primitive_attr";
   if ((st = ic_dnnl_attr(&attr, NULL)) != dnnl_success) goto fail;
   st = dnnl_pooling_v2_forward_desc_init(&desc, dnnl_forward_inference, alg, &src_p, &dst_p,
@@ -285,12 +299,14 @@ static ic_status build(ic_kctx *c, const pgeom *g, pool_state *s) {
   }
   what = "pooling primitive_create";
   if ((st = ic_dnnl_prim_create(&s->rt, pd, &s->pool)) != dnnl_success) goto fail;
-  if (!a->nhwc) {
+  if (!dnnl_memory_desc_equal(&src_u, &src_p)) {
     what = "reorder (X)";
     if ((st = ic_dnnl_reorder(&s->rt, &src_u, &src_p, &s->src_re)) != dnnl_success) goto fail;
+    s->src_bytes = dnnl_memory_desc_get_size(&src_p);
+  }
+  if (!dnnl_memory_desc_equal(&dst_u, &dst_p)) {
     what = "reorder (Out)";
     if ((st = ic_dnnl_reorder(&s->rt, &dst_p, &dst_u, &s->dst_re)) != dnnl_success) goto fail;
-    s->src_bytes = dnnl_memory_desc_get_size(&src_p);
     s->dst_bytes = dnnl_memory_desc_get_size(&dst_p);
   }
   ic_dnnl_prim *prims[] = {&s->pool, &s->src_re, &s->dst_re};
@@ -313,16 +329,34 @@ done:
   return ret;
 }
 
+/* The float32 loops on a plain X (a blocked one is unpacked into scratch first); Out plain. */
+static ic_status loops_plain(ic_kctx *c, const pgeom *g) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *y = ic_out(c, 0, 0);
+  if (!x->layout) {
+    loops_f32(c->attrs, g, x->data, y->data);
+    return IC_OK;
+  }
+  ic_buffer *sb = ic_kscratch(c, (size_t)ic_tensor_numel_(x) * sizeof(float));
+  if (!sb) return c->err->code;
+  ic_blocked_to_plain(x->data, sb->data, x->dims, ic_layout_block(x->layout));
+  loops_f32(c->attrs, g, sb->data, y->data);
+  ic_buffer_release(sb);
+  return IC_OK;
+}
+
 static ic_status run_dnnl(ic_kctx *c, const pgeom *g, int threads) {
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *y = ic_out(c, 0, 0);
   pool_state *s = *c->state;
-  if (!s || !ic_dims_equal(4, s->in_dims, x->ndim, x->dims) || s->threads != threads) {
+  if (!s || !ic_dims_equal(4, s->in_dims, x->ndim, x->dims) || s->threads != threads ||
+      s->in_layout != x->layout) {
     free_state(s);
     *c->state = NULL;
     if (!(s = calloc(1, sizeof *s))) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
     memcpy(s->in_dims, x->dims, sizeof s->in_dims);
     s->threads = threads;
+    s->in_layout = x->layout;
     ic_status st = build(c, g, s);
     if (st) {
       free_state(s);
@@ -330,10 +364,7 @@ static ic_status run_dnnl(ic_kctx *c, const pgeom *g, int threads) {
     }
     *c->state = s;
   }
-  if (s->use_loops) {
-    loops_f32(c->attrs, g, x->data, y->data);
-    return IC_OK;
-  }
+  if (s->use_loops) return loops_plain(c, g);
   size_t o_dst = ic_dnnl_align(s->src_bytes), o_pad = o_dst + ic_dnnl_align(s->dst_bytes);
   size_t total = o_pad + s->pad_bytes;
   ic_buffer *sb = NULL;
@@ -362,6 +393,7 @@ static ic_status run_dnnl(ic_kctx *c, const pgeom *g, int threads) {
     st = ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user);
   }
   ic_buffer_release(sb);
+  if (st == dnnl_success) y->layout = (uint8_t)s->out_layout;
   return st == dnnl_success ? IC_OK : ic_dnnl_fail(c, st, what);
 }
 
@@ -392,7 +424,7 @@ static ic_status run(ic_kctx *c) {
   return st;
 }
 
-static const ic_slotdef inputs[] = {{"X", 0}};
+static const ic_slotdef inputs[] = {{"X", IC_SLOT_BLOCKED}};
 static const ic_slotdef outputs[] = {{"Out", 0}};
 
 const ic_opdef ic_op_pool2d = {

@@ -20,6 +20,8 @@ typedef struct pool_attrs {
   int64_t paddings[4];  /* top, bottom, left, right as written */
   bool global, ceil_mode, exclusive, adaptive, nhwc;
   ic_pad_algo pad_algo;
+  bool blocked_out;     /* ic_blocked_out (icore's layout pass): the CPU kernel may write Out
+                           in oneDNN's blocked layout */
 } pool_attrs;
 
 typedef struct ic_pool_geom {

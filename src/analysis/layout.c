@@ -1,0 +1,165 @@
+/* Layout pass (CPU plans with options.fuse): keep convolution activations in oneDNN's
+ * blocked layout between layers.
+ *
+ * The float32 convolutions run oneDNN's direct kernels on channel-blocked activations
+ * (nChw8c on AVX2) and would otherwise reorder NCHW -> blocked before and blocked -> NCHW
+ * after every layer: 40 to 66 % of a layer's time at 112 x 112 (docs/conv_measurements.md).
+ * After the rewrites of fuse.c a CNN is mostly a chain of convolutions, so most activations
+ * are read only by other convolutions, which take blocked input as it is.
+ *
+ * This pass marks a conv2d, depthwise_conv2d or pool2d with the internal attribute
+ * ic_blocked_out (a copy of the op with one more attribute, as fuse.c adds attributes) when
+ * its output may stay blocked:
+ *   - the op is NCHW and writes exactly one Output / Out variable, declared float32 4-D with
+ *     a known channel count divisible by 8 (the smallest block: a blocked tensor then has the
+ *     plain tensor's size, so allocation, sharing and GC need not know);
+ *   - that variable is written by no other op, is not persistable, fetched or fed, is not
+ *     also an input of the op, and is referenced by no sub-block;
+ *   - every op reading it reads it in a slot that accepts a blocked tensor (IC_SLOT_BLOCKED,
+ *     with the reader's data_format not NHWC) or only for its shape (IC_SLOT_NO_BUFFER,
+ *     IC_SLOT_IGNORED): another convolution's Input or ResidualData, pool2d's X.
+ * The kernel decides at run time: it writes a blocked Output (and says so in the tensor's
+ * layout) only when oneDNN's destination is one of the layouts a tensor may hold; readers
+ * look at the layout of what they receive. The values are bitwise those of the plain
+ * program, since each primitive is the same and only reorders are dropped. The executors
+ * reject a blocked tensor in any other slot, so a wrongly marked program fails loudly. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/opseq.h"
+
+typedef struct lpass {
+  ic_strmap writers;  /* name -> number of output arguments naming it (uintptr_t) */
+  ic_strmap readers;  /* name -> number of input arguments naming it */
+  ic_strmap barred;   /* names that must stay plain (any non-NULL value) */
+} lpass;
+
+static const void *const k_mark = &k_mark;
+
+static size_t count(const ic_strmap *m, const char *name) {
+  return (uintptr_t)ic_strmap_get(m, name);
+}
+
+static bool bump(ic_strmap *m, const char *name) {
+  return ic_strmap_put(m, name, (void *)(uintptr_t)(count(m, name) + 1));
+}
+
+static bool bar(lpass *l, const char *name) {
+  return ic_strmap_put(&l->barred, name, (void *)k_mark);
+}
+
+static bool is_nhwc(const ic_op *op) {
+  const ic_attr *a = ic_op_attr(op, "data_format");
+  return a && a->type == IC_ATTR_STRING && strcmp(a->s, "NHWC") == 0;
+}
+
+static bool marks(const ic_op *op) {
+  return !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d") ||
+         !strcmp(op->type, "pool2d");
+}
+
+/* Whether input slot `slot` of op reads a blocked tensor correctly. */
+static bool reads_blocked(const ic_op *op, const char *slot) {
+  const ic_opdef *def = ic_registry_find(op->type);
+  for (size_t k = 0; def && k < def->n_inputs; k++) {
+    if (strcmp(def->inputs[k].name, slot) != 0) continue;
+    unsigned f = def->inputs[k].flags;
+    if (f & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) return true;
+    return (f & IC_SLOT_BLOCKED) && !is_nhwc(op);
+  }
+  return false; /* unknown op or slot: plan building reports it */
+}
+
+static ic_status scan(lpass *l, const ic_opseq *seq, const ic_program *p, size_t n_fetches,
+                      const char *const *fetch_names, ic_err *err) {
+  bool ok = true;
+  for (size_t i = 0; i < n_fetches; i++) ok &= bar(l, fetch_names[i]);
+  for (size_t i = 0; i < seq->n_ops && ok; i++) {
+    const ic_op *op = seq->ops[i];
+    for (size_t s = 0; s < op->n_inputs; s++) {
+      bool blocked_ok = reads_blocked(op, op->inputs[s].name);
+      for (size_t k = 0; k < op->inputs[s].n; k++) {
+        ok &= bump(&l->readers, op->inputs[s].args[k]);
+        if (!blocked_ok) ok &= bar(l, op->inputs[s].args[k]);
+      }
+    }
+    for (size_t s = 0; s < op->n_outputs; s++) {
+      for (size_t k = 0; k < op->outputs[s].n; k++) ok &= bump(&l->writers, op->outputs[s].args[k]);
+    }
+  }
+  /* Sub-blocks read and write variables by name, outside block 0's slots. */
+  for (size_t b = 1; b < p->n_blocks && ok; b++) {
+    for (size_t i = 0; i < p->blocks[b].n_ops; i++) {
+      const ic_op *op = &p->blocks[b].ops[i];
+      for (size_t s = 0; s < op->n_inputs; s++) {
+        for (size_t k = 0; k < op->inputs[s].n; k++) ok &= bar(l, op->inputs[s].args[k]);
+      }
+      for (size_t s = 0; s < op->n_outputs; s++) {
+        for (size_t k = 0; k < op->outputs[s].n; k++) ok &= bar(l, op->outputs[s].args[k]);
+      }
+    }
+  }
+  return ok ? IC_OK : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+}
+
+/* The variable op writes that may stay blocked, or NULL. */
+static const char *blockable_output(const lpass *l, const ic_op *op, const ic_program *p) {
+  if (!marks(op) || is_nhwc(op) || ic_op_attr(op, "ic_blocked_out")) return NULL;
+  const ic_slot *o = ic_op_output(op, strcmp(op->type, "pool2d") ? "Output" : "Out");
+  if (!o || o->n != 1 || op->n_outputs != 1) return NULL;
+  const char *name = o->args[0];
+  if (count(&l->writers, name) != 1 || !count(&l->readers, name) ||
+      ic_strmap_get(&l->barred, name)) {
+    return NULL;
+  }
+  for (size_t s = 0; s < op->n_inputs; s++) {
+    for (size_t k = 0; k < op->inputs[s].n; k++) {
+      if (!strcmp(op->inputs[s].args[k], name)) return NULL;
+    }
+  }
+  const ic_vardesc *v = ic_program_find_var(p, op->block, name);
+  if (!v || !v->is_tensor || v->persistable || v->dtype != IC_FP32 || v->ndim != 4 ||
+      v->dims[1] <= 0 || v->dims[1] % 8) {
+    return NULL;
+  }
+  return name;
+}
+
+static int attr_cmp(const void *a, const void *b) {
+  return strcmp(((const ic_attr *)a)->name, ((const ic_attr *)b)->name);
+}
+
+/* A copy of op with ic_blocked_out = true. */
+static const ic_op *marked(ic_arena *a, const ic_op *op) {
+  ic_op *m = ic_arena_alloc(a, sizeof *m);
+  ic_attr *at = ic_arena_calloc(a, op->n_attrs + 1, sizeof *at);
+  if (!m || !at) return NULL;
+  if (op->n_attrs) memcpy(at, op->attrs, op->n_attrs * sizeof *at);
+  at[op->n_attrs] = (ic_attr){.name = "ic_blocked_out", .type = IC_ATTR_BOOLEAN, .i = 1};
+  qsort(at, op->n_attrs + 1, sizeof *at, attr_cmp);
+  *m = *op;
+  m->attrs = at;
+  m->n_attrs = op->n_attrs + 1;
+  return m;
+}
+
+ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,
+                          const char *const *fetch_names, ic_err *err) {
+  lpass l;
+  ic_strmap_init(&l.writers);
+  ic_strmap_init(&l.readers);
+  ic_strmap_init(&l.barred);
+  ic_status st = scan(&l, seq, p, n_fetches, fetch_names, err);
+  /* seq->ops is the opseq's own array (in its arena), rewritten in place. */
+  for (size_t i = 0; i < seq->n_ops && !st; i++) {
+    if (!blockable_output(&l, seq->ops[i], p)) continue;
+    const ic_op *m = marked(seq->arena, seq->ops[i]);
+    if (!m) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    else seq->ops[i] = m;
+  }
+  ic_strmap_free(&l.writers);
+  ic_strmap_free(&l.readers);
+  ic_strmap_free(&l.barred);
+  return st;
+}

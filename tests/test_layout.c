@@ -1,0 +1,273 @@
+/* The layout pass (src/analysis/layout.c): which convolutions and pool2d ops it marks
+ * ic_blocked_out, and that a marked plan computes bitwise what the plain one does. The
+ * kernels' side is in test_ops_conv.c and test_ops_pool.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/plan.h"
+#include "interp/interp.h"
+#include "testutil.h"
+
+enum { N = 2, C = 16, H = 5, W = 6 };
+
+static ic_builder *start(void) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(N, C, H, W));
+  ic_builder_var(b, 0, "w", IC_FP32, 4, TU_DIMS(C, C, 1, 1), true);
+  ic_builder_var(b, 0, "wd", IC_FP32, 4, TU_DIMS(C, 1, 3, 3), true);
+  ic_builder_var(b, 0, "wn", IC_FP32, 4, TU_DIMS(C, W, 1, 1), true);
+  ic_builder_feed(b, "x");
+  return b;
+}
+
+/* out = conv2d(in): 1x1 C -> C; "dw": depthwise 3x3 padding 1; "nhwc": 1x1 NHWC W -> C (an
+ * [N, C, H, W] input read as NHWC has W channels). */
+static ic_builder_op *conv(ic_builder *b, const char *in, const char *out, const char *kind) {
+  bool dw = kind && !strcmp(kind, "dw"), nhwc = kind && !strcmp(kind, "nhwc");
+  ic_builder_op *op = ic_builder_add_op(b, 0, dw ? "depthwise_conv2d" : "conv2d");
+  ic_builder_in(op, "Input", in);
+  ic_builder_in(op, "Filter", dw ? "wd" : nhwc ? "wn" : "w");
+  ic_builder_out(op, "Output", out);
+  if (dw) {
+    ic_builder_attr_int(op, "groups", C);
+    ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){1, 1});
+  }
+  ic_builder_attr_string(op, "data_format", nhwc ? "NHWC" : "NCHW");
+  return op;
+}
+
+static void unary(ic_builder *b, const char *type, const char *in, const char *out) {
+  ic_builder_op *op = ic_builder_add_op(b, 0, type);
+  ic_builder_in(op, type[0] == 's' ? "Input" : "X", in); /* shape reads "Input" */
+  ic_builder_out(op, "Out", out);
+}
+
+static void var(ic_builder *b, const char *name) { tu_var(b, name, IC_FP32, 4, TU_DIMS(N, C, H, W)); }
+
+/* Run b compiled with fuse on (the pass) and with the pass switched off, fetching `fetch`;
+ * require bitwise-equal results and return how many instructions were marked, writing the
+ * marked ops' outputs, comma-separated, into marked. */
+static int run_pass(ic_builder *b, const char *fetch, char *marked, size_t len) {
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_tensor *w = tu_rand_f32(4, TU_DIMS(C, C, 1, 1), 3, -0.3f, 0.3f);
+  ic_tensor *wd = tu_rand_f32(4, TU_DIMS(C, 1, 3, 3), 4, -0.3f, 0.3f);
+  ic_tensor *wn = tu_rand_f32(4, TU_DIMS(C, W, 1, 1), 6, -0.3f, 0.3f);
+  ck_assert_int_eq(ic_scope_set(s, "w", w), IC_OK);
+  ck_assert_int_eq(ic_scope_set(s, "wd", wd), IC_OK);
+  ck_assert_int_eq(ic_scope_set(s, "wn", wn), IC_OK);
+  ic_tensor *x = tu_rand_f32(4, TU_DIMS(N, C, H, W), 5, -1, 1);
+  ic_tensor *out[2];
+  int n_marked = 0;
+  marked[0] = 0;
+  for (int plain = 0; plain < 2; plain++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.threads = 2;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_executor_plain_layout(e, plain);
+    ck_assert_msg(ic_executor_run(e, p, s, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                  &fetch, &out[plain]) == IC_OK, "%s", ic_executor_errmsg(e));
+    const ic_plan *pl = ic_executor_last_plan(e);
+    for (size_t i = 0; i < pl->n_instrs; i++) {
+      const ic_op *op = pl->instrs[i].op;
+      if (!ic_op_attr(op, "ic_blocked_out")) continue;
+      ck_assert_msg(!plain, "marked with the pass off");
+      size_t n = strlen(marked);
+      snprintf(marked + n, len - n, "%s%s", n ? "," : "", op->outputs[0].args[0]);
+      n_marked++;
+    }
+    ic_executor_destroy(e);
+  }
+  tu_assert_bitwise(out[0], out[1], "blocked versus plain activations");
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(out[1]);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(w);
+  ic_tensor_destroy(wd);
+  ic_tensor_destroy(wn);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  return n_marked;
+}
+
+/* Readers that take blocked tensors: convolutions (Input and ResidualData), pool2d, and
+ * shape-only readers. */
+START_TEST(marks_conv_readers) {
+  ic_builder *b = start();
+  var(b, "a");
+  var(b, "c");
+  var(b, "d");
+  var(b, "e");
+  tu_var(b, "sh", IC_INT32, 1, TU_DIMS(4));
+  conv(b, "x", "a", NULL);
+  conv(b, "a", "c", "dw");
+  ic_builder_op *op = conv(b, "c", "d", NULL);
+  ic_builder_in(op, "ResidualData", "a");
+  ic_builder_attr_bool(op, "fuse_residual_connection", true);
+  unary(b, "shape", "d", "sh");
+  conv(b, "d", "e", NULL);
+  ic_builder_fetch(b, "e");
+  ic_builder_fetch(b, "sh");
+  char marked[256];
+  ck_assert_int_eq(run_pass(b, "e", marked, sizeof marked), 3);
+  ck_assert_str_eq(marked, "a,c,d");
+  ic_builder_destroy(b);
+}
+END_TEST
+
+/* Anything else keeps a value plain: another reader, a fetch, an NHWC reader or producer, a
+ * second writer, a channel count that is not whole blocks or not declared, float64, a
+ * sub-block. */
+START_TEST(keeps_plain) {
+  char marked[256];
+  /* exp reads it (an activation the rewrites would fuse instead) */
+  ic_builder *b = start();
+  var(b, "a");
+  var(b, "r");
+  var(b, "c");
+  conv(b, "x", "a", NULL);
+  unary(b, "exp", "a", "r");
+  conv(b, "r", "c", NULL);
+  ic_builder_fetch(b, "c");
+  ck_assert_int_eq(run_pass(b, "c", marked, sizeof marked), 0);
+  ic_builder_destroy(b);
+  /* fetched besides read by a convolution */
+  b = start();
+  var(b, "a");
+  var(b, "c");
+  conv(b, "x", "a", NULL);
+  conv(b, "a", "c", NULL);
+  ic_builder_fetch(b, "c");
+  ic_builder_fetch(b, "a");
+  ck_assert_int_eq(run_pass(b, "c", marked, sizeof marked), 0);
+  ic_builder_destroy(b);
+  /* an NHWC reader; an NHWC producer */
+  b = start();
+  var(b, "a");
+  tu_var(b, "c", IC_FP32, 4, TU_DIMS(N, C, H, C));
+  tu_var(b, "d", IC_FP32, 4, TU_DIMS(N, C, H, C));
+  conv(b, "x", "a", NULL);
+  conv(b, "a", "c", "nhwc");
+  conv(b, "c", "d", NULL);
+  ic_builder_fetch(b, "d");
+  ck_assert_int_eq(run_pass(b, "d", marked, sizeof marked), 0);
+  ic_builder_destroy(b);
+  /* written twice: the second write reads the first */
+  b = start();
+  var(b, "a");
+  var(b, "c");
+  conv(b, "x", "a", NULL);
+  conv(b, "a", "a", "dw");
+  conv(b, "a", "c", NULL);
+  ic_builder_fetch(b, "c");
+  ck_assert_int_eq(run_pass(b, "c", marked, sizeof marked), 0);
+  ic_builder_destroy(b);
+  /* 12 declared channels (the data has 16), unknown channels, float64 */
+  static const int64_t dims[3][4] = {{N, 12, H, W}, {N, -1, H, W}, {N, C, H, W}};
+  for (int k = 0; k < 3; k++) {
+    b = start();
+    ic_builder_var(b, 0, "a", k == 2 ? IC_FP64 : IC_FP32, 4, dims[k], false);
+    var(b, "c");
+    conv(b, "x", "a", NULL);
+    conv(b, "a", "c", NULL);
+    ic_builder_fetch(b, "c");
+    ck_assert_int_eq(run_pass(b, "c", marked, sizeof marked), 0);
+    ic_builder_destroy(b);
+  }
+  /* a sub-block names it */
+  b = start();
+  var(b, "a");
+  var(b, "c");
+  var(b, "s");
+  conv(b, "x", "a", NULL);
+  conv(b, "a", "c", NULL);
+  int blk = ic_builder_add_block(b, 0);
+  ic_builder_op *op = ic_builder_add_op(b, blk, "relu");
+  ic_builder_in(op, "X", "a");
+  ic_builder_out(op, "Out", "s");
+  ic_builder_fetch(b, "c");
+  ck_assert_int_eq(run_pass(b, "c", marked, sizeof marked), 0);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+/* pool2d: marked when a convolution reads its output; its input blocked either way. */
+START_TEST(pool_readers) {
+  ic_builder *b = start();
+  var(b, "a");
+  var(b, "c");
+  tu_var(b, "p", IC_FP32, 4, TU_DIMS(N, C, 2, 3));
+  tu_var(b, "q", IC_FP32, 4, TU_DIMS(N, C, 2, 3));
+  conv(b, "x", "a", NULL);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", "a");
+  ic_builder_out(op, "Out", "p");
+  ic_builder_attr_string(op, "pooling_type", "max");
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){2, 2});
+  conv(b, "p", "q", NULL);
+  ic_builder_fetch(b, "q");
+  char marked[256];
+  ck_assert_int_eq(run_pass(b, "q", marked, sizeof marked), 2);
+  ck_assert_str_eq(marked, "a,p");
+  ic_builder_destroy(b);
+}
+END_TEST
+
+/* Only CPU plans with the rewrites on: fuse off, or a device plan, marks nothing. */
+START_TEST(only_cpu_with_fuse) {
+  ic_builder *b = start();
+  var(b, "a");
+  var(b, "c");
+  conv(b, "x", "a", NULL);
+  conv(b, "a", "c", NULL);
+  ic_builder_fetch(b, "c");
+  ic_program *p;
+  char err[1024];
+  ck_assert_int_eq(ic_builder_build(b, &p, err, sizeof err), IC_OK);
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_tensor *w = tu_rand_f32(4, TU_DIMS(C, C, 1, 1), 3, -0.3f, 0.3f);
+  ck_assert_int_eq(ic_scope_set(s, "w", w), IC_OK);
+  ic_tensor *x = tu_rand_f32(4, TU_DIMS(N, C, H, W), 5, -1, 1);
+  for (int k = 0; k < 3; k++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.fuse = k != 1;
+    if (k == 2) ck_assert_int_eq(ic_place_parse("emu:0", &o.device), IC_OK);
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_tensor *out;
+    ck_assert_msg(ic_executor_run(e, p, s, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                  TU_NAMES("c"), &out) == IC_OK, "%s", ic_executor_errmsg(e));
+    const ic_plan *pl = ic_executor_last_plan(e);
+    int n = 0;
+    for (size_t i = 0; i < pl->n_instrs; i++) n += ic_op_attr(pl->instrs[i].op, "ic_blocked_out") != NULL;
+    ck_assert_int_eq(n, k == 0 ? 1 : 0);
+    ic_tensor_destroy(out);
+    ic_executor_destroy(e);
+  }
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(w);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+static TCase *tc_pass(void) {
+  TCase *tc = tcase_create("pass");
+  tcase_add_test(tc, marks_conv_readers);
+  tcase_add_test(tc, keeps_plain);
+  tcase_add_test(tc, pool_readers);
+  tcase_add_test(tc, only_cpu_with_fuse);
+  return tc;
+}
+
+TU_MAIN("layout", tc_pass)
