@@ -245,6 +245,8 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
   }
   for (size_t i = 0; i < p->n_instrs; i++) {
     if ((st = build_instr(&b, i, p->seq.ops[i]))) goto fail;
+    const ic_attr *bo = ic_op_attr(p->seq.ops[i], "ic_blocked_out");
+    if (bo && bo->i) p->blocked = true;
   }
   p->feed_holder = lookup(&b, p->seq.feed_holder);
   p->fetch_holder = lookup(&b, p->seq.fetch_holder);

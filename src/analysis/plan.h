@@ -100,6 +100,7 @@ typedef struct ic_plan {
   const struct ic_device *device; /* the device of a device plan, NULL on the CPU */
   uint32_t n_streams;        /* streams the plan uses */
   uint32_t n_events;         /* instructions that record an event */
+  bool blocked;              /* some op writes blocked (oneDNN) layouts: readers are checked */
 } ic_plan;
 
 typedef struct ic_plan_options {
