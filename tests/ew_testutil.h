@@ -25,6 +25,35 @@ static inline void ew_fetch(ic_builder *b, const char *name, ic_dtype dt) {
 }
 
 /* Deterministic values in [lo, hi) for seed (xorshift, as tu_rand_f32). */
+/* A program of one op `type` fed by `in` (a slot listed twice holds several variables) and
+ * writing "Out" into the fetched variable "out" of dtype out_dt. */
+typedef struct ew_in {
+  const char *slot;
+  const char *var;
+  ic_tensor *t;
+} ew_in;
+
+static inline ic_builder_op *ew_op_program(ic_builder **bp, const char *type, size_t n,
+                                           const ew_in *in, ic_dtype out_dt) {
+  ic_builder *b = *bp = ic_builder_create();
+  for (size_t i = 0; i < n; i++) ew_feed(b, in[i].var, in[i].t);
+  ic_builder_op *o = ic_builder_add_op(b, 0, type);
+  for (size_t i = 0; i < n; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < i; j++) seen |= !strcmp(in[j].slot, in[i].slot);
+    if (seen) continue;
+    const char *args[8];
+    size_t k = 0;
+    for (size_t j = i; j < n && k < 8; j++) {
+      if (!strcmp(in[j].slot, in[i].slot)) args[k++] = in[j].var;
+    }
+    ic_builder_input(o, in[i].slot, k, args);
+  }
+  ic_builder_out(o, "Out", "out");
+  ew_fetch(b, "out", out_dt);
+  return o;
+}
+
 static inline double ew_uniform(uint64_t *s) {
   *s ^= *s << 13;
   *s ^= *s >> 7;

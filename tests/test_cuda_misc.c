@@ -17,34 +17,8 @@
 
 /* ---- one-op programs ---- */
 
-typedef struct in_t {
-  const char *slot;
-  const char *var;
-  ic_tensor *t;
-} in_t;
 
-static ic_builder_op *op_program(ic_builder **bp, const char *type, size_t n, const in_t *in,
-                                 ic_dtype out_dt) {
-  ic_builder *b = *bp = ic_builder_create();
-  for (size_t i = 0; i < n; i++) ew_feed(b, in[i].var, in[i].t);
-  ic_builder_op *o = ic_builder_add_op(b, 0, type);
-  for (size_t i = 0; i < n; i++) {
-    bool seen = false; /* a slot listed twice holds several variables */
-    for (size_t j = 0; j < i; j++) seen |= !strcmp(in[j].slot, in[i].slot);
-    if (seen) continue;
-    const char *args[8];
-    size_t k = 0;
-    for (size_t j = i; j < n; j++) {
-      if (!strcmp(in[j].slot, in[i].slot)) args[k++] = in[j].var;
-    }
-    ic_builder_input(o, in[i].slot, k, args);
-  }
-  ic_builder_out(o, "Out", "out");
-  ew_fetch(b, "out", out_dt);
-  return o;
-}
-
-static ic_status check_status(ic_builder *b, size_t n, const in_t *in, double rtol, double atol,
+static ic_status check_status(ic_builder *b, size_t n, const ew_in *in, double rtol, double atol,
                               char *err, size_t errlen) {
   const char *names[8];
   ic_tensor *ts[8];
@@ -61,7 +35,7 @@ static ic_status check_status(ic_builder *b, size_t n, const in_t *in, double rt
 }
 
 /* Both sides succeed and agree; destroys b. */
-static void check(ic_builder *b, size_t n, const in_t *in, double rtol, double atol) {
+static void check(ic_builder *b, size_t n, const ew_in *in, double rtol, double atol) {
   char err[1024];
   ic_status st = check_status(b, n, in, rtol, atol, err, sizeof err);
   ck_assert_msg(st == IC_OK, "%s: %s", ic_status_name(st), err);
@@ -113,9 +87,9 @@ START_TEST(scale_attrs) {
     for (size_t s = 0; s < N_SIZES; s++) {
       for (int after = 0; after < 2; after++) {
         ic_tensor *x = ew_rand(k_num[d], k_sizes[s].ndim, k_sizes[s].dims, s + 1, -100, 100);
-        in_t in[] = {{"X", "x", x}};
+        ew_in in[] = {{"X", "x", x}};
         ic_builder *b;
-        ic_builder_op *o = op_program(&b, "scale", 1, in, k_num[d]);
+        ic_builder_op *o = ew_op_program(&b, "scale", 1, in, k_num[d]);
         ic_builder_attr_float(o, "scale", (float)scales[(s + after) % 4]);
         ic_builder_attr_float(o, "bias", (float)biases[s % 3]);
         ic_builder_attr_bool(o, "bias_after_scale", after != 0);
@@ -125,9 +99,9 @@ START_TEST(scale_attrs) {
     }
     /* defaults */
     ic_tensor *x = ew_rand(k_num[d], 2, TU_DIMS(4, 9), 9, -100, 100);
-    in_t in[] = {{"X", "x", x}};
+    ew_in in[] = {{"X", "x", x}};
     ic_builder *b;
-    op_program(&b, "scale", 1, in, k_num[d]);
+    ew_op_program(&b, "scale", 1, in, k_num[d]);
     check(b, 1, in, 0, 0);
     ic_tensor_destroy(x);
   }
@@ -143,12 +117,12 @@ START_TEST(scale_tensors) {
       ic_tensor *s = scalar_of(k_num[sd], k_num[sd] == IC_INT64 ? 3000000000.0 : -2.75);
       ic_tensor *bt = scalar_of(k_num[3 - sd], 7.5);
       for (int which = 0; which < 3; which++) { /* scale only, bias only, both */
-        in_t in[] = {{"X", "x", x}, {"ScaleTensor", "s", s}, {"BiasTensor", "bt", bt}};
-        in_t in_bias[] = {{"X", "x", x}, {"BiasTensor", "bt", bt}};
-        const in_t *use = which == 1 ? in_bias : in;
+        ew_in in[] = {{"X", "x", x}, {"ScaleTensor", "s", s}, {"BiasTensor", "bt", bt}};
+        ew_in in_bias[] = {{"X", "x", x}, {"BiasTensor", "bt", bt}};
+        const ew_in *use = which == 1 ? in_bias : in;
         size_t n = which == 0 ? 2 : which == 1 ? 2 : 3;
         ic_builder *b;
-        ic_builder_op *o = op_program(&b, "scale", n, use, k_num[d]);
+        ic_builder_op *o = ew_op_program(&b, "scale", n, use, k_num[d]);
         ic_builder_attr_float(o, "scale", 100);
         ic_builder_attr_float(o, "bias", 100);
         ic_builder_attr_bool(o, "bias_after_scale", which != 2);
@@ -165,9 +139,9 @@ END_TEST
 START_TEST(scale_bad_tensor) {
   ic_tensor *x = ew_rand(IC_FP32, 1, TU_DIMS(4), 1, 0, 1);
   ic_tensor *s = ew_rand(IC_FP32, 1, TU_DIMS(2), 2, 0, 1);
-  in_t in[] = {{"X", "x", x}, {"ScaleTensor", "s2", s}};
+  ew_in in[] = {{"X", "x", x}, {"ScaleTensor", "s2", s}};
   ic_builder *b;
-  op_program(&b, "scale", 2, in, IC_FP32);
+  ew_op_program(&b, "scale", 2, in, IC_FP32);
   char err[1024];
   ck_assert_int_eq(check_status(b, 2, in, 0, 0, err, sizeof err), IC_ERR_SHAPE);
   tu_assert_msg(err, "ScaleTensor 's2'", "one element", NULL);
@@ -186,9 +160,9 @@ START_TEST(clip_attrs) {
         ((float *)ic_tensor_data(x))[1] = NAN;
         ((float *)ic_tensor_data(x))[2] = -INFINITY;
       }
-      in_t in[] = {{"X", "x", x}};
+      ew_in in[] = {{"X", "x", x}};
       ic_builder *b;
-      ic_builder_op *o = op_program(&b, "clip", 1, in, k_num[d]);
+      ic_builder_op *o = ew_op_program(&b, "clip", 1, in, k_num[d]);
       ic_builder_attr_float(o, "min", -2.5f);
       ic_builder_attr_float(o, "max", 3.7f);
       check(b, 1, in, 0, 0);
@@ -204,15 +178,15 @@ START_TEST(clip_tensors) {
     for (size_t k = 0; k < 4; k++) {
       ic_tensor *x = ew_rand(k_num[d], 3, k_shape3, d + 20, -10, 10);
       ic_tensor *lo = scalar_of(bdt[k], -3.5), *hi = scalar_of(bdt[(k + 1) % 4], 4.25);
-      in_t both[] = {{"X", "x", x}, {"Min", "lo", lo}, {"Max", "hi", hi}};
+      ew_in both[] = {{"X", "x", x}, {"Min", "lo", lo}, {"Max", "hi", hi}};
       ic_builder *b;
-      ic_builder_op *o = op_program(&b, "clip", 3, both, k_num[d]);
+      ic_builder_op *o = ew_op_program(&b, "clip", 3, both, k_num[d]);
       ic_builder_attr_float(o, "min", -1e30f); /* ignored: the tensors win */
       ic_builder_attr_float(o, "max", 1e30f);
       check(b, 3, both, 0, 0);
       /* one tensor, the other bound from its attribute */
-      in_t one[] = {{"X", "x", x}, {"Max", "hi", hi}};
-      o = op_program(&b, "clip", 2, one, k_num[d]);
+      ew_in one[] = {{"X", "x", x}, {"Max", "hi", hi}};
+      o = ew_op_program(&b, "clip", 2, one, k_num[d]);
       ic_builder_attr_float(o, "min", 0.5f);
       check(b, 2, one, 0, 0);
       ic_tensor_destroy(x);
@@ -228,9 +202,9 @@ END_TEST
  * cannot report them; not tested here.) */
 START_TEST(clip_bad_bounds) {
   ic_tensor *x = ew_rand(IC_INT32, 1, TU_DIMS(5), 1, -10, 10);
-  in_t in[] = {{"X", "x", x}};
+  ew_in in[] = {{"X", "x", x}};
   ic_builder *b;
-  ic_builder_op *o = op_program(&b, "clip", 1, in, IC_INT32);
+  ic_builder_op *o = ew_op_program(&b, "clip", 1, in, IC_INT32);
   ic_builder_attr_float(o, "min", -1);
   ic_builder_attr_float(o, "max", 3e9f);
   char err[1024];
@@ -294,9 +268,9 @@ START_TEST(cast_every_pair) {
     const int64_t sizes[] = {0, 1, 5, 1000};
     for (size_t k = 0; k < 4; k++) {
       ic_tensor *x = cast_input(from, sizes[k], 31 * _i + j);
-      in_t in[] = {{"X", "x", x}};
+      ew_in in[] = {{"X", "x", x}};
       ic_builder *b;
-      ic_builder_op *o = op_program(&b, "cast", 1, in, k_all[j]);
+      ic_builder_op *o = ew_op_program(&b, "cast", 1, in, k_all[j]);
       ic_builder_attr_int(o, "in_dtype", from);
       ic_builder_attr_int(o, "out_dtype", k_all[j]);
       check(b, 1, in, 0, 0);
@@ -308,9 +282,9 @@ END_TEST
 
 START_TEST(cast_bad_dtype) {
   ic_tensor *x = ew_rand(IC_FP32, 1, TU_DIMS(3), 1, 0, 1);
-  in_t in[] = {{"X", "x", x}};
+  ew_in in[] = {{"X", "x", x}};
   ic_builder *b;
-  ic_builder_op *o = op_program(&b, "cast", 1, in, IC_FP32);
+  ic_builder_op *o = ew_op_program(&b, "cast", 1, in, IC_FP32);
   ic_builder_attr_int(o, "out_dtype", 8); /* complex64 in Paddle: not icore's */
   char err[1024];
   ck_assert_int_eq(check_status(b, 1, in, 0, 0, err, sizeof err), IC_ERR_INVALID_PROGRAM);
@@ -327,7 +301,7 @@ START_TEST(fill_constant_values) {
   for (size_t j = 0; j < N_ALL; j++) {
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++) {
       ic_builder *b;
-      ic_builder_op *o = op_program(&b, "fill_constant", 0, NULL, k_all[j]);
+      ic_builder_op *o = ew_op_program(&b, "fill_constant", 0, NULL, k_all[j]);
       ic_builder_attr_int(o, "dtype", k_all[j]);
       ic_builder_attr_longs(o, "shape", 2, (const int64_t[]){(int64_t)k % 3, 7});
       ic_builder_attr_float(o, "value", -2.5f);
@@ -348,14 +322,14 @@ START_TEST(fill_constant_tensors) {
       ic_tensor *shape = tu_i64(1, TU_DIMS(2), (const int64_t[]){3, 11});
       ic_tensor *d0 = tu_i32(1, TU_DIMS(1), (const int32_t[]){2});
       ic_tensor *d1 = tu_i64(1, TU_DIMS(1), (const int64_t[]){5});
-      in_t in1[] = {{"ValueTensor", "v", v}, {"ShapeTensor", "shape", shape}};
+      ew_in in1[] = {{"ValueTensor", "v", v}, {"ShapeTensor", "shape", shape}};
       ic_builder *b;
-      ic_builder_op *o = op_program(&b, "fill_constant", 2, in1, k_all[j]);
+      ic_builder_op *o = ew_op_program(&b, "fill_constant", 2, in1, k_all[j]);
       ic_builder_attr_int(o, "dtype", k_all[j]);
       check(b, 2, in1, 0, 0);
-      in_t in2[] = {{"ValueTensor", "v", v}, {"ShapeTensorList", "d0", d0},
+      ew_in in2[] = {{"ValueTensor", "v", v}, {"ShapeTensorList", "d0", d0},
                     {"ShapeTensorList", "d1", d1}};
-      o = op_program(&b, "fill_constant", 3, in2, k_all[j]);
+      o = ew_op_program(&b, "fill_constant", 3, in2, k_all[j]);
       ic_builder_attr_int(o, "dtype", k_all[j]);
       check(b, 3, in2, 0, 0);
       ic_tensor *tensors[] = {v, shape, d0, d1};
@@ -367,14 +341,14 @@ END_TEST
 
 START_TEST(fill_constant_large_and_bad) {
   ic_builder *b;
-  ic_builder_op *o = op_program(&b, "fill_constant", 0, NULL, IC_FP64);
+  ic_builder_op *o = ew_op_program(&b, "fill_constant", 0, NULL, IC_FP64);
   ic_builder_attr_int(o, "dtype", IC_FP64);
   ic_builder_attr_longs(o, "shape", 2, (const int64_t[]){3, (ch_quick() ? 1 << 10 : 1 << 23) + 1});
   ic_builder_attr_float(o, "value", 0.1f);
   check(b, 0, NULL, 0, 0);
   ic_tensor *neg = tu_i64(1, TU_DIMS(1), (const int64_t[]){-1});
-  in_t in[] = {{"ShapeTensorList", "neg", neg}};
-  o = op_program(&b, "fill_constant", 1, in, IC_FP32);
+  ew_in in[] = {{"ShapeTensorList", "neg", neg}};
+  o = ew_op_program(&b, "fill_constant", 1, in, IC_FP32);
   char err[1024];
   ck_assert_int_eq(check_status(b, 1, in, 0, 0, err, sizeof err), IC_ERR_SHAPE);
   tu_assert_msg(err, "ShapeTensorList 'neg'", ">= 0", NULL);
@@ -388,9 +362,9 @@ START_TEST(fill_constant_batch_size_like_values) {
   for (size_t j = 0; j < sizeof dts / sizeof dts[0]; j++) {
     for (int k = 0; k < 3; k++) {
       ic_tensor *input = ew_rand(IC_FP32, 3, TU_DIMS(k * 3, 4, 6), 1, 0, 1);
-      in_t in[] = {{"Input", "input", input}};
+      ew_in in[] = {{"Input", "input", input}};
       ic_builder *b;
-      ic_builder_op *o = op_program(&b, "fill_constant_batch_size_like", 1, in, dts[j]);
+      ic_builder_op *o = ew_op_program(&b, "fill_constant_batch_size_like", 1, in, dts[j]);
       ic_builder_attr_int(o, "dtype", dts[j]);
       if (k == 2) ic_builder_attr_ints(o, "shape", 3, (const int32_t[]){4, -1, 2});
       else ic_builder_attr_ints(o, "shape", 3, (const int32_t[]){-1, 5, 2});
@@ -407,8 +381,8 @@ END_TEST
 
 /* ---- dropout ---- */
 
-static ic_builder_op *dropout_program(ic_builder **bp, size_t n, const in_t *in, bool mask) {
-  ic_builder_op *o = op_program(bp, "dropout", n, in, ic_tensor_dtype(in[0].t));
+static ic_builder_op *dropout_program(ic_builder **bp, size_t n, const ew_in *in, bool mask) {
+  ic_builder_op *o = ew_op_program(bp, "dropout", n, in, ic_tensor_dtype(in[0].t));
   if (mask) {
     ic_builder_out(o, "Mask", "mask");
     ew_fetch(*bp, "mask", IC_UINT8);
@@ -421,7 +395,7 @@ START_TEST(dropout_inference) {
     for (size_t s = 0; s < N_SIZES; s++) {
       for (int impl = 0; impl < 2; impl++) {
         ic_tensor *x = ew_rand((ic_dtype)dt, k_sizes[s].ndim, k_sizes[s].dims, s, -3, 3);
-        in_t in[] = {{"X", "x", x}};
+        ew_in in[] = {{"X", "x", x}};
         ic_builder *b;
         ic_builder_op *o = dropout_program(&b, 1, in, impl == 0);
         ic_builder_attr_float(o, "dropout_prob", 0.3f);
@@ -448,7 +422,7 @@ START_TEST(dropout_training) {
           ic_tensor *x = ew_rand((ic_dtype)dt, 1, TU_DIMS(sizes[s]), s + 40, -3, 3);
           ic_tensor *seed = seeding == 2 ? scalar_of(IC_INT32, 12345)
                             : seeding == 3 ? scalar_of(IC_INT64, 987654321) : NULL;
-          in_t in[] = {{"X", "x", x}, {"Seed", "seed", seed}};
+          ew_in in[] = {{"X", "x", x}, {"Seed", "seed", seed}};
           size_t n = seed ? 2 : 1;
           ic_builder *b;
           ic_builder_op *o = dropout_program(&b, n, in, true);
@@ -471,7 +445,7 @@ END_TEST
 /* More Philox blocks than one launch has threads; and training without Mask (inference). */
 START_TEST(dropout_large_and_no_mask) {
   ic_tensor *x = ew_rand(IC_FP32, 2, TU_DIMS(ch_quick() ? 16 : 1 << 16, 1025), 5, -3, 3);
-  in_t in[] = {{"X", "x", x}};
+  ew_in in[] = {{"X", "x", x}};
   ic_builder *b;
   ic_builder_op *o = dropout_program(&b, 1, in, true);
   ic_builder_attr_float(o, "dropout_prob", 0.5f);
@@ -488,7 +462,7 @@ END_TEST
 START_TEST(dropout_bad_seed) {
   ic_tensor *x = ew_rand(IC_FP32, 1, TU_DIMS(8), 1, 0, 1);
   ic_tensor *seed = scalar_of(IC_FP32, 3);
-  in_t in[] = {{"X", "x", x}, {"Seed", "fseed", seed}};
+  ew_in in[] = {{"X", "x", x}, {"Seed", "fseed", seed}};
   ic_builder *b;
   dropout_program(&b, 2, in, true);
   char err[1024];
@@ -522,7 +496,7 @@ START_TEST(random_values) {
     for (size_t s = 0; s < 4; s++) {
       for (int seed = 0; seed < 2; seed++) {
         ic_builder *b;
-        ic_builder_op *o = op_program(&b, type, 0, NULL, k_rand_dts[d]);
+        ic_builder_op *o = ew_op_program(&b, type, 0, NULL, k_rand_dts[d]);
         ic_builder_attr_int(o, "dtype", k_rand_dts[d]);
         ic_builder_attr_longs(o, "shape", 2, (const int64_t[]){sizes[s], 1});
         ic_builder_attr_int(o, "seed", seed ? 1234 : 0);
@@ -546,16 +520,16 @@ END_TEST
 START_TEST(uniform_diag_and_shape_tensor) {
   for (size_t d = 0; d < 4; d++) {
     ic_tensor *shape = tu_i32(1, TU_DIMS(2), (const int32_t[]){9, 13});
-    in_t in[] = {{"ShapeTensor", "shape", shape}};
+    ew_in in[] = {{"ShapeTensor", "shape", shape}};
     ic_builder *b;
-    ic_builder_op *o = op_program(&b, "uniform_random", 1, in, k_rand_dts[d]);
+    ic_builder_op *o = ew_op_program(&b, "uniform_random", 1, in, k_rand_dts[d]);
     ic_builder_attr_int(o, "dtype", k_rand_dts[d]);
     ic_builder_attr_int(o, "seed", 3);
     ic_builder_attr_int(o, "diag_num", 9);
     ic_builder_attr_int(o, "diag_step", 13);
     ic_builder_attr_float(o, "diag_val", 7.3f);
     check(b, 1, in, 0, 0);
-    o = op_program(&b, "gaussian_random", 1, in, k_rand_dts[d]);
+    o = ew_op_program(&b, "gaussian_random", 1, in, k_rand_dts[d]);
     ic_builder_attr_int(o, "dtype", k_rand_dts[d]);
     double rtol, atol;
     random_tolerance(true, k_rand_dts[d], &rtol, &atol);
@@ -570,7 +544,7 @@ START_TEST(random_large) {
   if (ch_quick()) return;
   for (int g = 0; g < 2; g++) {
     ic_builder *b;
-    ic_builder_op *o = op_program(&b, g ? "gaussian_random" : "uniform_random", 0, NULL, IC_FP32);
+    ic_builder_op *o = ew_op_program(&b, g ? "gaussian_random" : "uniform_random", 0, NULL, IC_FP32);
     ic_builder_attr_longs(o, "shape", 2, (const int64_t[]){(1 << 24) + 1, 4 + g});
     ic_builder_attr_int(o, "seed", 99);
     double rtol, atol;
@@ -582,7 +556,7 @@ END_TEST
 
 START_TEST(random_bad_attrs) {
   ic_builder *b;
-  ic_builder_op *o = op_program(&b, "uniform_random", 0, NULL, IC_FP32);
+  ic_builder_op *o = ew_op_program(&b, "uniform_random", 0, NULL, IC_FP32);
   ic_builder_attr_longs(o, "shape", 1, (const int64_t[]){4});
   ic_builder_attr_int(o, "diag_num", 3);
   ic_builder_attr_int(o, "diag_step", 2);

@@ -16,34 +16,8 @@
 
 /* ---- one-op programs ---- */
 
-typedef struct feed_in {
-  const char *slot;
-  const char *var;
-  ic_tensor *t;
-} feed_in;
 
-static ic_builder_op *op_program(ic_builder **bp, const char *type, size_t n, const feed_in *in,
-                                 ic_dtype out_dt) {
-  ic_builder *b = *bp = ic_builder_create();
-  for (size_t i = 0; i < n; i++) ew_feed(b, in[i].var, in[i].t);
-  ic_builder_op *o = ic_builder_add_op(b, 0, type);
-  for (size_t i = 0; i < n; i++) {
-    bool seen = false; /* a slot listed twice holds several variables */
-    for (size_t j = 0; j < i; j++) seen |= !strcmp(in[j].slot, in[i].slot);
-    if (seen) continue;
-    const char *args[8];
-    size_t k = 0;
-    for (size_t j = i; j < n; j++) {
-      if (!strcmp(in[j].slot, in[i].slot)) args[k++] = in[j].var;
-    }
-    ic_builder_input(o, in[i].slot, k, args);
-  }
-  ic_builder_out(o, "Out", "out");
-  ew_fetch(b, "out", out_dt);
-  return o;
-}
-
-static ic_status run_prog(ic_builder *b, size_t n, const feed_in *in, ic_tensor **out,
+static ic_status run_prog(ic_builder *b, size_t n, const ew_in *in, ic_tensor **out,
                           char *err) {
   const char *names[8];
   ic_tensor *ts[8];
@@ -56,7 +30,7 @@ static ic_status run_prog(ic_builder *b, size_t n, const feed_in *in, ic_tensor 
   return st;
 }
 
-static ic_tensor *run_ok(ic_builder *b, size_t n, const feed_in *in) {
+static ic_tensor *run_ok(ic_builder *b, size_t n, const ew_in *in) {
   ic_tensor *out[1];
   char err[1024];
   ic_status st = run_prog(b, n, in, out, err);
@@ -64,7 +38,7 @@ static ic_tensor *run_ok(ic_builder *b, size_t n, const feed_in *in) {
   return out[0];
 }
 
-static void run_fail(ic_builder *b, size_t n, const feed_in *in, ic_status code,
+static void run_fail(ic_builder *b, size_t n, const ew_in *in, ic_status code,
                      const char *n1, const char *n2, const char *n3) {
   ic_tensor *out[1];
   char err[1024];
@@ -176,8 +150,8 @@ START_TEST(scale_values) {
   double *ref = malloc(sizeof(double) * (size_t)n);
   for (int after = -1; after <= 1; after++) { /* -1: attribute absent (true) */
     ic_builder *b;
-    feed_in in[] = {{"X", "x", x}};
-    ic_builder_op *o = op_program(&b, "scale", 1, in, IC_FP32);
+    ew_in in[] = {{"X", "x", x}};
+    ic_builder_op *o = ew_op_program(&b, "scale", 1, in, IC_FP32);
     ic_builder_attr_float(o, "scale", 2.5f);
     ic_builder_attr_float(o, "bias", -0.75f);
     if (after >= 0) ic_builder_attr_bool(o, "bias_after_scale", after);
@@ -191,16 +165,16 @@ START_TEST(scale_values) {
   }
   /* defaults: scale 1, bias 0 */
   ic_builder *b;
-  feed_in in[] = {{"X", "x", x}};
-  op_program(&b, "scale", 1, in, IC_FP32);
+  ew_in in[] = {{"X", "x", x}};
+  ew_op_program(&b, "scale", 1, in, IC_FP32);
   ic_tensor *out = run_ok(b, 1, in);
   tu_assert_bitwise(out, x, "identity scale");
   ic_tensor_destroy(out);
   /* ScaleTensor and BiasTensor replace the attributes */
   ic_tensor *s = tu_f32(1, TU_DIMS(1), (const float[]){-3});
   ic_tensor *bi = tu_f64(0, NULL, (const double[]){0.5});
-  feed_in in3[] = {{"X", "x", x}, {"ScaleTensor", "s", s}, {"BiasTensor", "bi", bi}};
-  ic_builder_op *o = op_program(&b, "scale", 3, in3, IC_FP32);
+  ew_in in3[] = {{"X", "x", x}, {"ScaleTensor", "s", s}, {"BiasTensor", "bi", bi}};
+  ic_builder_op *o = ew_op_program(&b, "scale", 3, in3, IC_FP32);
   ic_builder_attr_float(o, "scale", 100);
   ic_builder_attr_float(o, "bias", 100);
   out = run_ok(b, 3, in3);
@@ -219,16 +193,16 @@ END_TEST
 START_TEST(scale_dtypes) {
   ic_tensor *xi = tu_i32(1, TU_DIMS(4), (const int32_t[]){1, 2, -3, INT32_MAX});
   ic_builder *b;
-  feed_in in[] = {{"X", "x", xi}};
-  ic_builder_op *o = op_program(&b, "scale", 1, in, IC_INT32);
+  ew_in in[] = {{"X", "x", xi}};
+  ic_builder_op *o = ew_op_program(&b, "scale", 1, in, IC_INT32);
   ic_builder_attr_float(o, "scale", 2.5f);
   ic_builder_attr_float(o, "bias", 1.7f);
   ic_tensor *out = run_ok(b, 1, in);
   tu_assert_close(out, (const double[]){3, 5, -5, -1 /* wraps */}, 4, 0, 0);
   ic_tensor_destroy(out);
   ic_tensor *xl = tu_i64(1, TU_DIMS(2), (const int64_t[]){(1ll << 55) + 1, -4});
-  feed_in inl[] = {{"X", "x", xl}};
-  o = op_program(&b, "scale", 1, inl, IC_INT64);
+  ew_in inl[] = {{"X", "x", xl}};
+  o = ew_op_program(&b, "scale", 1, inl, IC_INT64);
   ic_builder_attr_float(o, "scale", 3);
   ic_builder_attr_float(o, "bias", 2);
   ic_builder_attr_bool(o, "bias_after_scale", false);
@@ -237,28 +211,28 @@ START_TEST(scale_dtypes) {
   ck_assert(d[0] == 3 * ((1ll << 55) + 3) && d[1] == -6);
   ic_tensor_destroy(out);
   ic_tensor *xd = tu_f64(1, TU_DIMS(2), (const double[]){0.1, -1e300});
-  feed_in ind[] = {{"X", "x", xd}};
-  o = op_program(&b, "scale", 1, ind, IC_FP64);
+  ew_in ind[] = {{"X", "x", xd}};
+  o = ew_op_program(&b, "scale", 1, ind, IC_FP64);
   ic_builder_attr_float(o, "scale", 0.5f);
   out = run_ok(b, 1, ind);
   tu_assert_close(out, (const double[]){0.05, -5e299}, 2, 1e-15, 0);
   ic_tensor_destroy(out);
   /* empty X */
   ic_tensor *xe = ew_rand(IC_FP32, 2, TU_DIMS(0, 3), 1, 0, 1);
-  feed_in ine[] = {{"X", "x", xe}};
-  op_program(&b, "scale", 1, ine, IC_FP32);
+  ew_in ine[] = {{"X", "x", xe}};
+  ew_op_program(&b, "scale", 1, ine, IC_FP32);
   out = run_ok(b, 1, ine);
   tu_assert_shape(out, IC_FP32, 2, TU_DIMS(0, 3));
   ic_tensor_destroy(out);
   /* a ScaleTensor of two elements, and a bool X, are refused */
   ic_tensor *s2 = tu_f32(1, TU_DIMS(2), (const float[]){1, 2});
-  feed_in bad[] = {{"X", "x", xd}, {"ScaleTensor", "s2", s2}};
-  op_program(&b, "scale", 2, bad, IC_FP64);
+  ew_in bad[] = {{"X", "x", xd}, {"ScaleTensor", "s2", s2}};
+  ew_op_program(&b, "scale", 2, bad, IC_FP64);
   run_fail(b, 2, bad, IC_ERR_SHAPE, "input ScaleTensor 's2'", "float32[2]", "one element");
   ic_tensor *xb;
   ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(2), &xb), IC_OK);
-  feed_in inb[] = {{"X", "x", xb}};
-  op_program(&b, "scale", 1, inb, IC_BOOL);
+  ew_in inb[] = {{"X", "x", xb}};
+  ew_op_program(&b, "scale", 1, inb, IC_BOOL);
   run_fail(b, 1, inb, IC_ERR_SHAPE, "(scale)", "input X 'x'", "bool[2]");
   ic_tensor *all[] = {xi, xl, xd, xe, s2, xb};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ic_tensor_destroy(all[i]);
@@ -270,8 +244,8 @@ END_TEST
 START_TEST(clip_values) {
   ic_tensor *x = tu_f32(1, TU_DIMS(7), (const float[]){-3, -0.5f, 0, 0.25f, 0.5f, 9, NAN});
   ic_builder *b;
-  feed_in in[] = {{"X", "x", x}};
-  ic_builder_op *o = op_program(&b, "clip", 1, in, IC_FP32);
+  ew_in in[] = {{"X", "x", x}};
+  ic_builder_op *o = ew_op_program(&b, "clip", 1, in, IC_FP32);
   ic_builder_attr_float(o, "min", -0.5f);
   ic_builder_attr_float(o, "max", 0.3f);
   ic_tensor *out = run_ok(b, 1, in);
@@ -279,8 +253,8 @@ START_TEST(clip_values) {
   ic_tensor_destroy(out);
   /* a Min tensor replaces the attribute (Paddle writes -FLT_MAX beside it) */
   ic_tensor *mn = tu_f32(1, TU_DIMS(1), (const float[]){0.1f});
-  feed_in in2[] = {{"X", "x", x}, {"Min", "mn", mn}};
-  o = op_program(&b, "clip", 2, in2, IC_FP32);
+  ew_in in2[] = {{"X", "x", x}, {"Min", "mn", mn}};
+  o = ew_op_program(&b, "clip", 2, in2, IC_FP32);
   ic_builder_attr_float(o, "min", -3.4028234663852886e+38f);
   ic_builder_attr_float(o, "max", 0.5f);
   out = run_ok(b, 2, in2);
@@ -288,8 +262,8 @@ START_TEST(clip_values) {
   ic_tensor_destroy(out);
   /* integer X: bounds truncated to X's dtype (1.5 -> 1, 3.7 -> 3) */
   ic_tensor *xi = tu_i32(1, TU_DIMS(5), (const int32_t[]){-7, 1, 2, 3, 40});
-  feed_in ini[] = {{"X", "x", xi}};
-  o = op_program(&b, "clip", 1, ini, IC_INT32);
+  ew_in ini[] = {{"X", "x", xi}};
+  o = ew_op_program(&b, "clip", 1, ini, IC_INT32);
   ic_builder_attr_float(o, "min", 1.5f);
   ic_builder_attr_float(o, "max", 3.7f);
   out = run_ok(b, 1, ini);
@@ -299,8 +273,8 @@ START_TEST(clip_values) {
   ic_tensor *xd = tu_f64(1, TU_DIMS(3), (const double[]){-10.5, 0.125, 10.5});
   ic_tensor *lo = tu_i64(1, TU_DIMS(1), (const int64_t[]){-2});
   ic_tensor *hi = tu_i64(1, TU_DIMS(1), (const int64_t[]){4});
-  feed_in ind[] = {{"X", "x", xd}, {"Min", "lo", lo}, {"Max", "hi", hi}};
-  op_program(&b, "clip", 3, ind, IC_FP64);
+  ew_in ind[] = {{"X", "x", xd}, {"Min", "lo", lo}, {"Max", "hi", hi}};
+  ew_op_program(&b, "clip", 3, ind, IC_FP64);
   out = run_ok(b, 3, ind);
   tu_assert_close(out, (const double[]){-2, 0.125, 4}, 3, 0, 0);
   ic_tensor_destroy(out);
@@ -312,23 +286,23 @@ END_TEST
 START_TEST(clip_errors) {
   ic_tensor *x = tu_f32(1, TU_DIMS(2), (const float[]){1, 2});
   ic_builder *b;
-  feed_in in[] = {{"X", "x", x}};
-  ic_builder_op *o = op_program(&b, "clip", 1, in, IC_FP32);
+  ew_in in[] = {{"X", "x", x}};
+  ic_builder_op *o = ew_op_program(&b, "clip", 1, in, IC_FP32);
   ic_builder_attr_float(o, "min", 2);
   ic_builder_attr_float(o, "max", 1);
   run_fail(b, 1, in, IC_ERR_INVALID_PROGRAM, "(clip)", "'min' is 2", "'max'");
-  o = op_program(&b, "clip", 1, in, IC_FP32);
+  o = ew_op_program(&b, "clip", 1, in, IC_FP32);
   ic_builder_attr_float(o, "max", 1);
   run_fail(b, 1, in, IC_ERR_INVALID_PROGRAM, "(clip)", "'min'", "missing");
   ic_tensor *hi = tu_f32(1, TU_DIMS(1), (const float[]){-1});
-  feed_in in2[] = {{"X", "x", x}, {"Max", "hi", hi}};
-  o = op_program(&b, "clip", 2, in2, IC_FP32);
+  ew_in in2[] = {{"X", "x", x}, {"Max", "hi", hi}};
+  o = ew_op_program(&b, "clip", 2, in2, IC_FP32);
   ic_builder_attr_float(o, "min", 0);
   run_fail(b, 2, in2, IC_ERR_INVALID_ARGUMENT, "min 0 (attribute 'min')",
            "max -1 (input Max 'hi')", "greater");
   ic_tensor *hi2 = tu_f32(2, TU_DIMS(1, 2), (const float[]){1, 2});
-  feed_in in3[] = {{"X", "x", x}, {"Max", "hi2", hi2}};
-  o = op_program(&b, "clip", 2, in3, IC_FP32);
+  ew_in in3[] = {{"X", "x", x}, {"Max", "hi2", hi2}};
+  o = ew_op_program(&b, "clip", 2, in3, IC_FP32);
   ic_builder_attr_float(o, "min", 0);
   run_fail(b, 2, in3, IC_ERR_SHAPE, "input Max 'hi2'", "float32[1, 2]", "one element");
   ic_tensor_destroy(hi2);
@@ -341,8 +315,8 @@ END_TEST
 
 static ic_tensor *cast_to(ic_tensor *x, int out_dtype) {
   ic_builder *b;
-  feed_in in[] = {{"X", "x", x}};
-  ic_builder_op *o = op_program(&b, "cast", 1, in, (ic_dtype)out_dtype);
+  ew_in in[] = {{"X", "x", x}};
+  ic_builder_op *o = ew_op_program(&b, "cast", 1, in, (ic_dtype)out_dtype);
   ic_builder_attr_int(o, "in_dtype", (int32_t)ic_tensor_dtype(x));
   ic_builder_attr_int(o, "out_dtype", out_dtype);
   ic_tensor *out = run_ok(b, 1, in);
@@ -481,11 +455,11 @@ START_TEST(cast_others) {
   ic_tensor_destroy(o);
   /* an unsupported out_dtype (complex64 = 23) and a missing one */
   ic_builder *b;
-  feed_in in[] = {{"X", "x", x}};
-  ic_builder_op *op = op_program(&b, "cast", 1, in, IC_FP32);
+  ew_in in[] = {{"X", "x", x}};
+  ic_builder_op *op = ew_op_program(&b, "cast", 1, in, IC_FP32);
   ic_builder_attr_int(op, "out_dtype", 23);
   run_fail(b, 1, in, IC_ERR_INVALID_PROGRAM, "(cast)", "'out_dtype' is 23", "float32");
-  op_program(&b, "cast", 1, in, IC_FP32);
+  ew_op_program(&b, "cast", 1, in, IC_FP32);
   run_fail(b, 1, in, IC_ERR_INVALID_PROGRAM, "(cast)", "'out_dtype'", "missing");
   ic_tensor_destroy(x);
 }
@@ -499,8 +473,8 @@ START_TEST(assign_values) {
                      ew_rand(IC_FP64, 2, TU_DIMS(0, 2), 4, 0, 1)};
   for (size_t i = 0; i < 3; i++) {
     ic_builder *b;
-    feed_in in[] = {{"X", "x", xs[i]}};
-    op_program(&b, "assign", 1, in, ic_tensor_dtype(xs[i]));
+    ew_in in[] = {{"X", "x", xs[i]}};
+    ew_op_program(&b, "assign", 1, in, ic_tensor_dtype(xs[i]));
     ic_tensor *o = run_ok(b, 1, in);
     tu_assert_bitwise(o, xs[i], "assign");
     ic_tensor_destroy(o);
@@ -511,8 +485,8 @@ END_TEST
 
 /* ---- fill_constant ---- */
 
-static ic_builder_op *fill_program(ic_builder **b, size_t n, const feed_in *in, int dtype) {
-  ic_builder_op *o = op_program(b, "fill_constant", n, in, (ic_dtype)dtype);
+static ic_builder_op *fill_program(ic_builder **b, size_t n, const ew_in *in, int dtype) {
+  ic_builder_op *o = ew_op_program(b, "fill_constant", n, in, (ic_dtype)dtype);
   ic_builder_attr_int(o, "dtype", dtype);
   return o;
 }
@@ -606,7 +580,7 @@ START_TEST(fill_constant_tensors) {
   ic_tensor *d0 = tu_i64(1, TU_DIMS(1), (const int64_t[]){2});
   ic_tensor *d1 = tu_i32(0, NULL, (const int32_t[]){5});
   ic_builder *b;
-  feed_in in1[] = {{"ValueTensor", "v", v}, {"ShapeTensor", "shape", shape},
+  ew_in in1[] = {{"ValueTensor", "v", v}, {"ShapeTensor", "shape", shape},
                    {"ShapeTensorList", "d0", d0}, {"ShapeTensorList", "d1", d1}};
   ic_builder_op *o = fill_program(&b, 4, in1, IC_INT32);
   ic_builder_attr_ints(o, "shape", 1, (const int32_t[]){7});
@@ -614,7 +588,7 @@ START_TEST(fill_constant_tensors) {
   ic_tensor *t = run_ok(b, 4, in1);
   expect_fill(t, IC_INT32, 2, TU_DIMS(3, 2), 4);
   ic_tensor_destroy(t);
-  feed_in in2[] = {{"ShapeTensorList", "d0", d0}, {"ShapeTensorList", "d1", d1}};
+  ew_in in2[] = {{"ShapeTensorList", "d0", d0}, {"ShapeTensorList", "d1", d1}};
   o = fill_program(&b, 2, in2, IC_FP64);
   ic_builder_attr_ints(o, "shape", 1, (const int32_t[]){7});
   ic_builder_attr_float(o, "value", -1);
@@ -623,7 +597,7 @@ START_TEST(fill_constant_tensors) {
   ic_tensor_destroy(t);
   /* an int64 ValueTensor stays exact */
   ic_tensor *big = tu_i64(1, TU_DIMS(1), (const int64_t[]){(1ll << 62) + 3});
-  feed_in in3[] = {{"ValueTensor", "big", big}};
+  ew_in in3[] = {{"ValueTensor", "big", big}};
   o = fill_program(&b, 1, in3, IC_INT64);
   ic_builder_attr_ints(o, "shape", 1, (const int32_t[]){2});
   t = run_ok(b, 1, in3);
@@ -645,19 +619,19 @@ START_TEST(fill_constant_errors) {
   o = fill_program(&b, 0, NULL, IC_FP32);
   ic_builder_attr_string(o, "str_value", "1.5x");
   run_fail(b, 0, NULL, IC_ERR_INVALID_PROGRAM, "(fill_constant)", "'str_value'", "'1.5x'");
-  o = op_program(&b, "fill_constant", 0, NULL, IC_FP32);
+  o = ew_op_program(&b, "fill_constant", 0, NULL, IC_FP32);
   ic_builder_attr_int(o, "dtype", 24);
   run_fail(b, 0, NULL, IC_ERR_INVALID_PROGRAM, "(fill_constant)", "'dtype' is 24", "float32");
   ic_tensor *s2 = tu_i32(2, TU_DIMS(1, 2), (const int32_t[]){1, 2});
-  feed_in in[] = {{"ShapeTensor", "s2", s2}};
+  ew_in in[] = {{"ShapeTensor", "s2", s2}};
   fill_program(&b, 1, in, IC_FP32);
   run_fail(b, 1, in, IC_ERR_SHAPE, "input ShapeTensor 's2'", "int32[1, 2]", "rank 1");
   ic_tensor *sf = tu_f32(1, TU_DIMS(2), (const float[]){1, 2});
-  feed_in in2[] = {{"ShapeTensor", "sf", sf}};
+  ew_in in2[] = {{"ShapeTensor", "sf", sf}};
   fill_program(&b, 1, in2, IC_FP32);
   run_fail(b, 1, in2, IC_ERR_SHAPE, "input ShapeTensor 'sf'", "float32[2]", "int32 or int64");
   ic_tensor *neg = tu_i64(1, TU_DIMS(1), (const int64_t[]){-1});
-  feed_in in3[] = {{"ShapeTensorList", "neg", neg}};
+  ew_in in3[] = {{"ShapeTensorList", "neg", neg}};
   fill_program(&b, 1, in3, IC_FP32);
   run_fail(b, 1, in3, IC_ERR_SHAPE, "input ShapeTensorList 'neg'", "dim 0 = -1", ">= 0");
   ic_tensor_destroy(neg);
@@ -957,8 +931,8 @@ START_TEST(random_options) {
   /* diag_num / diag_step / diag_val, and a shape from ShapeTensor */
   ic_tensor *shape = tu_i64(1, TU_DIMS(2), (const int64_t[]){4, 5});
   ic_builder *b;
-  feed_in in[] = {{"ShapeTensor", "shape", shape}};
-  ic_builder_op *o = op_program(&b, "uniform_random", 1, in, IC_FP32);
+  ew_in in[] = {{"ShapeTensor", "shape", shape}};
+  ic_builder_op *o = ew_op_program(&b, "uniform_random", 1, in, IC_FP32);
   ic_builder_attr_ints(o, "shape", 1, (const int32_t[]){3});
   ic_builder_attr_int(o, "seed", 3);
   ic_builder_attr_int(o, "diag_num", 4);
@@ -990,21 +964,21 @@ START_TEST(random_options) {
     ic_builder_destroy(bb);
   }
   /* errors: min >= max, an integer dtype, a diagonal past the end */
-  o = op_program(&b, "uniform_random", 0, NULL, IC_FP32);
+  o = ew_op_program(&b, "uniform_random", 0, NULL, IC_FP32);
   ic_builder_attr_ints(o, "shape", 1, (const int32_t[]){3});
   ic_builder_attr_float(o, "min", 1);
   ic_builder_attr_float(o, "max", 1);
   run_fail(b, 0, NULL, IC_ERR_INVALID_PROGRAM, "(uniform_random)", "'min' is 1", "'max'");
-  o = op_program(&b, "gaussian_random", 0, NULL, IC_INT32);
+  o = ew_op_program(&b, "gaussian_random", 0, NULL, IC_INT32);
   ic_builder_attr_ints(o, "shape", 1, (const int32_t[]){3});
   ic_builder_attr_int(o, "dtype", IC_INT32);
   run_fail(b, 0, NULL, IC_ERR_INVALID_PROGRAM, "(gaussian_random)", "'dtype' is 2", "float64");
-  o = op_program(&b, "uniform_random", 0, NULL, IC_FP32);
+  o = ew_op_program(&b, "uniform_random", 0, NULL, IC_FP32);
   ic_builder_attr_ints(o, "shape", 1, (const int32_t[]){10});
   ic_builder_attr_int(o, "diag_num", 4);
   ic_builder_attr_int(o, "diag_step", 3);
   run_fail(b, 0, NULL, IC_ERR_SHAPE, "diag_num 4", "element 12", "shape [10]");
-  o = op_program(&b, "gaussian_random", 0, NULL, IC_FP32);
+  o = ew_op_program(&b, "gaussian_random", 0, NULL, IC_FP32);
   ic_builder_attr_ints(o, "shape", 1, (const int32_t[]){3});
   ic_builder_attr_float(o, "std", -1);
   run_fail(b, 0, NULL, IC_ERR_INVALID_PROGRAM, "(gaussian_random)", "'std' is -1", ">= 0");
