@@ -130,26 +130,17 @@ static ic_status infer(ic_kctx *c) {
   return ic_shapeops_xshape(c, XSHAPE, x);
 }
 
-static ic_status run(ic_kctx *c) {
-  ic_shapeops_share(c, OUT, X);
-  return IC_OK;
-}
-
 static const ic_slotdef inputs[] = {
     {"X", 0},
     {"Shape", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
     {"ShapeTensor", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_VALUE},
 };
-static const ic_slotdef outputs[] = {
-    {"Out", IC_SLOT_SHARE},
-    {"XShape", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
-};
 
 const ic_opdef ic_op_reshape2 = {
     .name = "reshape2",
     .n_inputs = 3, .inputs = inputs,
-    .n_outputs = 2, .outputs = outputs,
+    .n_outputs = 2, .outputs = ic_shapeops_view_outputs,
     .attrs_size = sizeof(reshape_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .infer = infer, .cpu = ic_shapeops_view_run,
     .flags = IC_OP_VIEW,
 };

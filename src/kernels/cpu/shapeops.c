@@ -30,6 +30,16 @@ void ic_shapeops_share(ic_kctx *c, size_t os, size_t is) {
   ic_tensor_set_meta(out, dt, nd, d);
 }
 
+ic_status ic_shapeops_view_run(ic_kctx *c) {
+  ic_shapeops_share(c, 0, 0);
+  return IC_OK;
+}
+
+const ic_slotdef ic_shapeops_view_outputs[2] = {
+    {"Out", IC_SLOT_SHARE},
+    {"XShape", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
+};
+
 int ic_shapeops_axis(ic_kctx *c, size_t s, int64_t axis, int rank, const char *what) {
   if (axis < -(int64_t)rank || axis >= rank) {
     ic_kfail_in(c, s, 0, "%s is %lld, expected in [%d, %d)", what, (long long)axis, -rank, rank);

@@ -23,6 +23,12 @@ ic_status ic_shapeops_xshape(ic_kctx *c, size_t s, const ic_tensor *x);
  * the view ops (reshape2, squeeze2, ...) only relabel the dims of the same bytes. */
 void ic_shapeops_share(ic_kctx *c, size_t os, size_t is);
 
+/* The whole kernel of the pure view ops (reshape2, squeeze2, unsqueeze2,
+ * flatten_contiguous_range): output Out (slot 0) shares input X (slot 0). Their output slots,
+ * Out and the optional, bufferless XShape, are ic_shapeops_view_outputs. */
+ic_status ic_shapeops_view_run(ic_kctx *c);
+extern const ic_slotdef ic_shapeops_view_outputs[2];
+
 /* Normalize `axis` (named `what` in messages, such as "attribute 'axis'") from
  * [-rank, rank) to [0, rank) for input (s, 0); -1 with an error naming that input when it is
  * out of range. */
