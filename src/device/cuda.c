@@ -172,10 +172,14 @@ static ic_kernel_fn kernel(const ic_opdef *def) {
   return ic_registry_cuda(def);
 }
 
-/* Capture on this thread only: other threads keep using CUDA normally meanwhile. */
+/* Relaxed capture: other threads keep using CUDA normally meanwhile, and the capturing
+ * thread may still call cudaMallocHost (a page-locked fetch buffer the graph copies into is
+ * allocated during the recording run; thread-local mode refuses that call as "unsafe" and it
+ * surfaced as an out-of-memory error on the first GPU run). Stream work is recorded as
+ * usual, and cudaMallocAsync becomes a graph memory node. */
 static ic_status capture_begin(ic_dstream *s, ic_err *err) {
   use(s->dev);
-  cudaError_t r = cudaStreamBeginCapture(s->stream, cudaStreamCaptureModeThreadLocal);
+  cudaError_t r = cudaStreamBeginCapture(s->stream, cudaStreamCaptureModeRelaxed);
   return r == cudaSuccess ? IC_OK : cuda_fail(err, r, "cudaStreamBeginCapture");
 }
 

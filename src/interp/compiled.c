@@ -406,7 +406,11 @@ static ic_status graph_supported(ic_executor *e, const ic_plan *p, ic_err *err) 
   if (!p->gc) return ic_err_set(err, IC_ERR_UNSUPPORTED, "cuda_graph needs GC on");
   for (size_t i = 0; i < p->n_instrs; i++) {
     const ic_instr *in = &p->instrs[i];
-    if (in->where == IC_WHERE_HOST && !(in->def->flags & (IC_OP_FEED | IC_OP_FETCH))) {
+    /* Feeds and fetches are staged around the graph. A derived constant (ic_fold_bn) runs
+     * on the host only when a parameter changed, and a parameter change destroys the graph
+     * and runs eagerly first, so the recording run never executes it. */
+    if (in->where == IC_WHERE_HOST &&
+        !(in->def->flags & (IC_OP_FEED | IC_OP_FETCH | IC_OP_DERIVED))) {
       return ic_err_set(err, IC_ERR_UNSUPPORTED,
                         "cuda_graph: %s runs on the host; a graph needs every op between the "
                         "feeds and the fetches on the GPU",
