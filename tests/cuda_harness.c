@@ -195,8 +195,11 @@ static ic_status side_run(side *s, const opinfo *oi, ic_kernel_fn fn, bool gpu,
   return fn(&c);
 }
 
-static void side_free(side *s, const opinfo *oi) {
-  if (s->state && oi->def->free_state) oi->def->free_state(s->state);
+static void side_free(side *s, const opinfo *oi, bool gpu) {
+  /* Each side's kernel made its own state: the CPU kernel's goes to the op definition's
+   * free_state, the CUDA kernel's to the one the CUDA registry names. */
+  void (*free_state)(void *) = gpu ? ic_registry_cuda_free_state(oi->def) : oi->def->free_state;
+  if (s->state && free_state) free_state(s->state);
   for (size_t i = 0; i < oi->n_tout; i++) ic_tensor_reset(&s->tout[i]);
   for (size_t i = 0; i < oi->n_tin; i++) ic_tensor_reset(&s->tin[i]);
   for (size_t i = 0; i < oi->n_tin; i++) {
@@ -428,8 +431,8 @@ ic_status ch_check_op_status(const ic_program *p, size_t n_in, const char *const
       }
     }
   }
-  side_free(&cs, &oi);
-  side_free(&gs, &oi); /* device outputs go back with cudaFreeAsync on the stream */
+  side_free(&cs, &oi, false);
+  side_free(&gs, &oi, true); /* device outputs go back with cudaFreeAsync on the stream */
   CUDA_OK(cudaStreamSynchronize(stream));
   ic_allocator_destroy(cs.env.alloc);
   ic_allocator_destroy(gs.env.alloc);

@@ -135,6 +135,11 @@ struct ic_opdef {
  * `extern "C" ic_status ic_cuda_<op>(ic_kctx *ctx)`; they share the op's parse and infer. */
 ic_kernel_fn ic_registry_cuda(const ic_opdef *def);
 
+/* How to free the per-instruction state (ic_kctx.state) that the op's CUDA kernel keeps, or
+ * NULL when it keeps none. The state of an instruction placed on a device belongs to its
+ * device kernel, not to ic_opdef.free_state (the CPU kernel's). */
+void (*ic_registry_cuda_free_state(const ic_opdef *def))(void *);
+
 /* The definition of an op type, or NULL. A binary search over a sorted table. */
 const ic_opdef *ic_registry_find(const char *name);
 /* Every definition, sorted by name. */

@@ -26,7 +26,32 @@ ic_kernel_fn ic_registry_cuda(const ic_opdef *def) {
   }
   return NULL;
 }
+
+/* CUDA kernels that keep per-instruction state (cuDNN descriptors and algorithm choices). */
+void ic_cuconv_free_state(void *state);
+
+typedef struct state_entry {
+  const char *name;
+  void (*free_state)(void *);
+} state_entry;
+
+static const state_entry states[] = {
+    {"conv2d", ic_cuconv_free_state},
+    {"depthwise_conv2d", ic_cuconv_free_state},
+    {NULL, NULL}};
+
+void (*ic_registry_cuda_free_state(const ic_opdef *def))(void *) {
+  for (const state_entry *e = states; e->name; e++) {
+    if (strcmp(e->name, def->name) == 0) return e->free_state;
+  }
+  return NULL;
+}
 #else
+void (*ic_registry_cuda_free_state(const ic_opdef *def))(void *) {
+  (void)def;
+  return NULL;
+}
+
 ic_kernel_fn ic_registry_cuda(const ic_opdef *def) {
   (void)def;
   return NULL;

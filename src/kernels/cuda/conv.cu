@@ -237,6 +237,22 @@ static void plan_free(dnn_plan *d) {
   if (d->act) cudnnDestroyActivationDescriptor(d->act);
 }
 
+/* The per-instruction state: the plan for the geometry it was built for, or the fact that
+ * cuDNN declined that geometry. */
+typedef struct cuconv_state {
+  bool valid, declined;
+  size_t es;
+  ic_conv_geom g;
+  dnn_plan d;
+} cuconv_state;
+
+static bool same_geom(const ic_conv_geom *a, const ic_conv_geom *b) {
+  return a->n == b->n && a->c == b->c && a->h == b->h && a->w == b->w && a->oc == b->oc &&
+         a->kh == b->kh && a->kw == b->kw && a->oh == b->oh && a->ow == b->ow && a->sh == b->sh &&
+         a->sw == b->sw && a->dh == b->dh && a->dw == b->dw && a->pt == b->pt && a->pb == b->pb &&
+         a->pl == b->pl && a->pr == b->pr && a->g == b->g;
+}
+
 static bool fits_int(const ic_conv_geom *g) {
   const int64_t v[] = {g->n * g->c * g->h * g->w, g->n * g->oc * g->oh * g->ow,
                        g->oc * (g->c / g->g) * g->kh * g->kw};
@@ -334,19 +350,22 @@ static ic_status dnn_fused(ic_kctx *c, const ic_conv_geom *g, const conv_io *io,
   const void *one = io->es == 8 ? (const void *)&one64 : (const void *)&one32;
   const void *zero = io->es == 8 ? (const void *)&zero64 : (const void *)&zero32;
   *done = false;
-  cudnnStatus_t e = cudnnCreateTensorDescriptor(&d->b);
+  cudnnStatus_t e = CUDNN_STATUS_SUCCESS;
   const char *what = "cudnnCreateTensorDescriptor";
-  if (e == CUDNN_STATUS_SUCCESS) {
-    what = "cudnnSetTensor4dDescriptor (Bias)";
-    e = cudnnSetTensor4dDescriptor(d->b, CUDNN_TENSOR_NCHW, dt, 1, (int)g->oc, 1, 1);
-  }
-  if (e == CUDNN_STATUS_SUCCESS) {
-    what = "cudnnCreateActivationDescriptor";
-    e = cudnnCreateActivationDescriptor(&d->act);
-  }
-  if (e == CUDNN_STATUS_SUCCESS) {
-    what = "cudnnSetActivationDescriptor";
-    e = cudnnSetActivationDescriptor(d->act, CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN, 0.0);
+  if (!d->b || !d->act) { /* made once per plan (kept with it in the instruction's state) */
+    e = d->b ? CUDNN_STATUS_SUCCESS : cudnnCreateTensorDescriptor(&d->b);
+    if (e == CUDNN_STATUS_SUCCESS) {
+      what = "cudnnSetTensor4dDescriptor (Bias)";
+      e = cudnnSetTensor4dDescriptor(d->b, CUDNN_TENSOR_NCHW, dt, 1, (int)g->oc, 1, 1);
+    }
+    if (e == CUDNN_STATUS_SUCCESS) {
+      what = "cudnnCreateActivationDescriptor";
+      e = cudnnCreateActivationDescriptor(&d->act);
+    }
+    if (e == CUDNN_STATUS_SUCCESS) {
+      what = "cudnnSetActivationDescriptor";
+      e = cudnnSetActivationDescriptor(d->act, CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN, 0.0);
+    }
   }
   if (e != CUDNN_STATUS_SUCCESS) return dnn_fail(c, e, what);
   if (!io->res) {
@@ -372,10 +391,35 @@ static ic_status conv_cudnn(ic_kctx *c, const ic_conv_geom *g, const conv_io *io
                             bool *declined) {
   const ic_conv_attrs *a = (const ic_conv_attrs *)c->attrs;
   cudnnHandle_t h = (cudnnHandle_t)c->env->dnn;
-  dnn_plan d = {};
-  ic_status st = dnn_setup(c, g, io->es, &d, declined);
+  /* The plan: kept in the instruction's state when there is a slot, else built for this call. */
+  cuconv_state *cs = c->state ? (cuconv_state *)*c->state : NULL;
+  if (c->state && !cs) {
+    if (!(cs = (cuconv_state *)calloc(1, sizeof *cs))) {
+      return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory for the cuDNN plan");
+    }
+    *c->state = cs;
+  }
+  dnn_plan local = {};
+  ic_status st = IC_OK;
+  if (cs && cs->valid && cs->es == io->es && same_geom(&cs->g, g)) {
+    *declined = cs->declined;
+  } else {
+    if (cs) {
+      plan_free(&cs->d);
+      memset(&cs->d, 0, sizeof cs->d);
+      cs->valid = false;
+    }
+    st = dnn_setup(c, g, io->es, cs ? &cs->d : &local, declined);
+    if (!st && cs) {
+      cs->valid = true;
+      cs->declined = *declined;
+      cs->es = io->es;
+      cs->g = *g;
+    }
+  }
+  dnn_plan &d = cs ? cs->d : local;
   if (st || *declined) {
-    plan_free(&d);
+    if (!cs) plan_free(&local);
     return st;
   }
   void *ws = NULL, *xscratch = NULL, *yscratch = NULL;
@@ -409,10 +453,20 @@ static ic_status conv_cudnn(ic_kctx *c, const ic_conv_geom *g, const conv_io *io
   st = ic_cuda_scratch_free(c, yscratch, st);
   st = ic_cuda_scratch_free(c, ws, st);
   st = ic_cuda_scratch_free(c, xscratch, st);
-  plan_free(&d);
+  if (!cs) plan_free(&local);
   return st;
 }
 #endif
+
+extern "C" void ic_cuconv_free_state(void *state) {
+#ifdef IC_WITH_CUDNN
+  cuconv_state *cs = (cuconv_state *)state;
+  plan_free(&cs->d);
+  free(cs);
+#else
+  free(state);
+#endif
+}
 
 ic_status ic_cuconv_run(ic_kctx *c) {
   ic_status st = ic_cuda_need_env(c, true);
