@@ -1,4 +1,5 @@
-/* Detection ops: prior_box, box_coder, yolo_box, multiclass_nms, multiclass_nms3. Each is
+/* Detection ops: prior_box, box_coder, yolo_box, anchor_generator, box_clip, multiclass_nms,
+ * multiclass_nms3. Each is
  * checked against a reference written here in double precision from Paddle's documented
  * semantics (paddle/phi/kernels/cpu/), in every executor configuration (tu_run), for every
  * attribute mode; bad attributes and shapes must fail naming the op and what is wrong. */
@@ -466,6 +467,105 @@ START_TEST(yolo_box_errors) {
 }
 END_TEST
 
+/* ------------------------------------------------------------------ anchor_generator */
+
+static void anchor_case(ic_dtype dt, size_t n_sizes, const float *sizes, size_t n_ratios,
+                        const float *ratios, float sw, float sh, float offset) {
+  const int64_t H = 3, W = 2;
+  const float vars[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "feat", rand_t(dt, 4, TU_DIMS(1, 2, H, W), 1, 0, 1));
+  ot_op(&t, "anchor_generator");
+  ic_builder_in(t.op, "Input", "feat");
+  ic_builder_attr_floats(t.op, "anchor_sizes", n_sizes, sizes);
+  ic_builder_attr_floats(t.op, "aspect_ratios", n_ratios, ratios);
+  ic_builder_attr_floats(t.op, "variances", 4, vars);
+  ic_builder_attr_floats(t.op, "stride", 2, (const float[]){sw, sh});
+  ic_builder_attr_float(t.op, "offset", offset);
+  ot_out(&t, "Anchors", "anc");
+  ot_out(&t, "Variances", "var");
+  ot_ok(&t);
+  const int64_t na = (int64_t)(n_sizes * n_ratios), n = H * W * na * 4;
+  double *ra = malloc((size_t)n * sizeof *ra), *rv = malloc((size_t)n * sizeof *rv);
+  int64_t k = 0;
+  for (int64_t h = 0; h < H; h++) {
+    for (int64_t w = 0; w < W; w++) {
+      double xc = w * sw + offset * (sw - 1), yc = h * sh + offset * (sh - 1);
+      for (size_t r = 0; r < n_ratios; r++) {
+        for (size_t q = 0; q < n_sizes; q++) {
+          double bw = round(sqrt(sw * sh / ratios[r])), bh = round(bw * ratios[r]);
+          double aw = sizes[q] / sw * bw, ah = sizes[q] / sh * bh;
+          double v[4] = {xc - (aw - 1) / 2, yc - (ah - 1) / 2, xc + (aw - 1) / 2, yc + (ah - 1) / 2};
+          for (int e = 0; e < 4; e++) rv[k] = vars[e], ra[k++] = v[e];
+        }
+      }
+    }
+  }
+  tu_assert_shape(t.out[0], dt, 4, TU_DIMS(H, W, na, 4));
+  tu_assert_close(t.out[0], ra, (size_t)n, dt == IC_FP64 ? 1e-12 : 1e-6, 1e-6);
+  tu_assert_close(t.out[1], rv, (size_t)n, 1e-7, 0);
+  free(ra);
+  free(rv);
+  ot_end(&t);
+}
+
+START_TEST(anchor_generator_modes) {
+  anchor_case(IC_FP64, 2, F32S(32, 64), 3, F32S(0.5f, 1, 2), 16, 16, 0.5f);
+  anchor_case(IC_FP64, 1, F32S(48), 2, F32S(1, 3), 8, 12, 0.25f);
+  anchor_case(IC_FP32, 3, F32S(16, 32, 64), 1, F32S(2), 4, 4, 0);
+}
+END_TEST
+
+START_TEST(anchor_generator_errors) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "feat", rand_t(IC_FP32, 4, TU_DIMS(1, 2, 2, 2), 1, 0, 1));
+  ot_op(&t, "anchor_generator");
+  ic_builder_in(t.op, "Input", "feat");
+  ic_builder_attr_floats(t.op, "stride", 1, F32S(16));
+  ot_out(&t, "Anchors", "anc");
+  ot_out(&t, "Variances", "var");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "anchor_generator", "stride", "expected 2", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ box_clip */
+
+START_TEST(box_clip_images) {
+  /* [N, M, 4] boxes, one image per row of ImInfo (height, width, scale) */
+  const double boxes[] = {-5, 3, 70, 40, 10, -1, 20, 100,  /* image 0: 50 x 60 at scale 1 */
+                          -1, -2, 30, 31, 5, 5, 6, 6};      /* image 1: 64 x 40 at scale 2 */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "b", tu_f64(3, TU_DIMS(2, 2, 4), boxes));
+  ot_feed(&t, "info", tu_f64(2, TU_DIMS(2, 3), (const double[]){50, 60, 1, 64, 41, 2}));
+  ot_op(&t, "box_clip");
+  ic_builder_in(t.op, "Input", "b");
+  ic_builder_in(t.op, "ImInfo", "info");
+  ot_out(&t, "Output", "out");
+  ot_ok(&t);
+  /* image 1: width round(41 / 2) - 1 = 20 (21 rounds half away), height 31 */
+  const double want[] = {0, 3, 59, 40, 10, 0, 20, 49, 0, 0, 20, 31, 5, 5, 6, 6};
+  tu_assert_shape(t.out[0], IC_FP64, 3, TU_DIMS(2, 2, 4));
+  tu_assert_close(t.out[0], want, 16, 0, 0);
+  ot_end(&t);
+
+  ot_begin(&t);
+  ot_feed(&t, "b", tu_f32(2, TU_DIMS(4, 4), (const float[]){-5, 3, 70, 40, 10, -1, 20, 100, -1, -2, 30, 31, 5, 5, 6, 6}));
+  ot_feed(&t, "info", tu_f32(2, TU_DIMS(2, 3), (const float[]){50, 60, 1, 64, 41, 2}));
+  ot_op(&t, "box_clip");
+  ic_builder_in(t.op, "Input", "b");
+  ic_builder_in(t.op, "ImInfo", "info");
+  ot_out(&t, "Output", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "box_clip", "'b'", "no LoD", NULL);
+  ot_end(&t);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ NMS */
 
 typedef struct nms_p {
@@ -819,6 +919,9 @@ static TCase *tc_priors(void) {
   tcase_add_test(tc, box_coder_errors);
   tcase_add_test(tc, yolo_box_modes);
   tcase_add_test(tc, yolo_box_errors);
+  tcase_add_test(tc, anchor_generator_modes);
+  tcase_add_test(tc, anchor_generator_errors);
+  tcase_add_test(tc, box_clip_images);
   return tc;
 }
 

@@ -773,6 +773,20 @@ def yolo_box_modes(g):
             c["Scores"][0])
 
 
+@case()
+def anchor_generator_modes(g):
+    """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
+    feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
+    outs = {"Anchors": 1, "Variances": 1}
+    a = g.op("anchor_generator", {"Input": feat},
+             dict(anchor_sizes=[32.0, 64.0], aspect_ratios=[0.5, 1.0, 2.0],
+                  variances=[0.1, 0.1, 0.2, 0.2], stride=[16.0, 16.0], offset=0.5), outs=outs)
+    b = g.op("anchor_generator", {"Input": feat},
+             dict(anchor_sizes=[48.0], aspect_ratios=[1.0, 3.0], variances=[1.0, 1.0, 1.0, 1.0],
+                  stride=[8.0, 12.0], offset=0.25), outs=outs)
+    g.fetch(a["Anchors"][0], a["Variances"][0], b["Anchors"][0])
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms3_batched(g):
     """BBoxes [N, M, 4] shared by the classes, Scores [N, C, M]: background 0, nms_top_k,
