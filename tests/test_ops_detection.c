@@ -1,4 +1,4 @@
-/* Detection ops: prior_box, box_coder, yolo_box, anchor_generator, box_clip, multiclass_nms,
+/* Detection ops: prior_box, density_prior_box, box_coder, yolo_box, anchor_generator, box_clip, multiclass_nms,
  * multiclass_nms3. Each is
  * checked against a reference written here in double precision from Paddle's documented
  * semantics (paddle/phi/kernels/cpu/), in every executor configuration (tu_run), for every
@@ -467,6 +467,94 @@ START_TEST(yolo_box_errors) {
 }
 END_TEST
 
+/* ------------------------------------------------------------------ density_prior_box */
+
+static void density_case(ic_dtype dt, bool clip, bool flatten, float step_w, float step_h,
+                         float offset) {
+  const int64_t H = 2, W = 3, IH = 40, IW = 48;
+  const float sizes[2] = {16, 32}, ratios[2] = {1, 2}, vars[4] = {0.1f, 0.1f, 0.2f, 0.2f};
+  const int32_t dens[2] = {2, 1};
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "feat", rand_t(dt, 4, TU_DIMS(1, 2, H, W), 1, 0, 1));
+  ot_feed(&t, "img", rand_t(dt, 4, TU_DIMS(1, 3, IH, IW), 2, 0, 1));
+  ot_op(&t, "density_prior_box");
+  ic_builder_in(t.op, "Input", "feat");
+  ic_builder_in(t.op, "Image", "img");
+  ic_builder_attr_floats(t.op, "fixed_sizes", 2, sizes);
+  ic_builder_attr_floats(t.op, "fixed_ratios", 2, ratios);
+  ic_builder_attr_ints(t.op, "densities", 2, dens);
+  ic_builder_attr_floats(t.op, "variances", 4, vars);
+  ic_builder_attr_bool(t.op, "clip", clip);
+  ic_builder_attr_bool(t.op, "flatten_to_2d", flatten);
+  ic_builder_attr_float(t.op, "step_w", step_w);
+  ic_builder_attr_float(t.op, "step_h", step_h);
+  ic_builder_attr_float(t.op, "offset", offset);
+  ot_out(&t, "Boxes", "boxes");
+  ot_out(&t, "Variances", "vars");
+  ot_ok(&t);
+  const int64_t np = 2 * (4 + 1), n = H * W * np * 4;
+  double *rb = malloc((size_t)n * sizeof *rb);
+  double sw = step_w, sh = step_h;
+  if (sw == 0 || sh == 0) sw = (double)IW / W, sh = (double)IH / H;
+  int avg = (int)((sw + sh) / 2);
+  int64_t k = 0;
+  for (int64_t h = 0; h < H; h++) {
+    for (int64_t w = 0; w < W; w++) {
+      double cx = (w + offset) * sw, cy = (h + offset) * sh;
+      for (int s = 0; s < 2; s++) {
+        int shift = avg / dens[s];
+        for (int r = 0; r < 2; r++) {
+          double bw = sizes[s] * sqrt(ratios[r]), bh = sizes[s] / sqrt(ratios[r]);
+          for (int di = 0; di < dens[s]; di++) {
+            for (int dj = 0; dj < dens[s]; dj++) {
+              double x = cx - avg / 2.0 + shift / 2.0 + dj * shift;
+              double y = cy - avg / 2.0 + shift / 2.0 + di * shift;
+              double v[4] = {fmax((x - bw / 2) / IW, 0), fmax((y - bh / 2) / IH, 0),
+                             fmin((x + bw / 2) / IW, 1), fmin((y + bh / 2) / IH, 1)};
+              for (int q = 0; q < 4; q++) rb[k++] = clip ? fmin(fmax(v[q], 0), 1) : v[q];
+            }
+          }
+        }
+      }
+    }
+  }
+  if (flatten) tu_assert_shape(t.out[0], dt, 2, TU_DIMS(H * W * np, 4));
+  else tu_assert_shape(t.out[0], dt, 4, TU_DIMS(H, W, np, 4));
+  tu_assert_close(t.out[0], rb, (size_t)n, 1e-6, 1e-6);
+  for (int64_t i = 0; i < n; i++) rb[i] = vars[i % 4];
+  tu_assert_close(t.out[1], rb, (size_t)n, 1e-7, 0);
+  free(rb);
+  ot_end(&t);
+}
+
+START_TEST(density_prior_box_modes) {
+  density_case(IC_FP64, true, false, 0, 0, 0.5f);
+  density_case(IC_FP64, false, true, 16, 20, 0.25f);
+  density_case(IC_FP32, false, false, 0, 0, 0.5f);
+}
+END_TEST
+
+START_TEST(density_prior_box_errors) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "feat", rand_t(IC_FP32, 4, TU_DIMS(1, 2, 2, 2), 1, 0, 1));
+  ot_feed(&t, "img", rand_t(IC_FP32, 4, TU_DIMS(1, 3, 8, 8), 2, 0, 1));
+  ot_op(&t, "density_prior_box");
+  ic_builder_in(t.op, "Input", "feat");
+  ic_builder_in(t.op, "Image", "img");
+  ic_builder_attr_floats(t.op, "fixed_sizes", 2, F32S(4, 8));
+  ic_builder_attr_floats(t.op, "fixed_ratios", 1, F32S(1));
+  ic_builder_attr_ints(t.op, "densities", 1, (const int32_t[]){2});
+  ic_builder_attr_floats(t.op, "variances", 4, F32S(0.1f, 0.1f, 0.2f, 0.2f));
+  ot_out(&t, "Boxes", "boxes");
+  ot_out(&t, "Variances", "vars");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "density_prior_box", "densities", "one per fixed size", NULL);
+  ot_end(&t);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ anchor_generator */
 
 static void anchor_case(ic_dtype dt, size_t n_sizes, const float *sizes, size_t n_ratios,
@@ -919,6 +1007,8 @@ static TCase *tc_priors(void) {
   tcase_add_test(tc, box_coder_errors);
   tcase_add_test(tc, yolo_box_modes);
   tcase_add_test(tc, yolo_box_errors);
+  tcase_add_test(tc, density_prior_box_modes);
+  tcase_add_test(tc, density_prior_box_errors);
   tcase_add_test(tc, anchor_generator_modes);
   tcase_add_test(tc, anchor_generator_errors);
   tcase_add_test(tc, box_clip_images);
