@@ -1,4 +1,4 @@
-/* Detection ops: prior_box, density_prior_box, box_coder, yolo_box, anchor_generator, box_clip, multiclass_nms,
+/* Detection ops: prior_box, density_prior_box, box_coder, yolo_box, anchor_generator, box_clip, roi_align, multiclass_nms,
  * multiclass_nms3. Each is
  * checked against a reference written here in double precision from Paddle's documented
  * semantics (paddle/phi/kernels/cpu/), in every executor configuration (tu_run), for every
@@ -654,6 +654,135 @@ START_TEST(box_clip_images) {
 }
 END_TEST
 
+/* ------------------------------------------------------------------ roi_align */
+
+/* Bilinear value of plane d (H x W) at (y, x) as RoIAlign samples it: 0 outside
+ * [-1, H] x [-1, W], else clamped to the map. */
+static double bilinear(const ic_tensor *t, int64_t base, int64_t H, int64_t W, double y, double x) {
+  if (y < -1 || y > H || x < -1 || x > W) return 0;
+  y = fmax(y, 0), x = fmax(x, 0);
+  int64_t y0 = (int64_t)floor(y), x0 = (int64_t)floor(x);
+  if (y0 >= H - 1) y0 = H - 1, y = (double)y0;
+  if (x0 >= W - 1) x0 = W - 1, x = (double)x0;
+  int64_t y1 = y0 + 1 < H ? y0 + 1 : y0, x1 = x0 + 1 < W ? x0 + 1 : x0;
+  double fy = y - y0, fx = x - x0;
+  return (1 - fy) * (1 - fx) * ot_val(t, base + y0 * W + x0) + (1 - fy) * fx * ot_val(t, base + y0 * W + x1) +
+         fy * (1 - fx) * ot_val(t, base + y1 * W + x0) + fy * fx * ot_val(t, base + y1 * W + x1);
+}
+
+typedef enum { SPLIT_NUM32, SPLIT_NUM64, SPLIT_NONE } split_mode;
+
+static void roi_align_case(ic_dtype dt, bool aligned, int sampling, float scale, split_mode sm) {
+  const int64_t N = sm == SPLIT_NONE ? 1 : 2, C = 3, H = 7, W = 9, PH = 2, PW = 3;
+  const int64_t R = 5;
+  const int64_t counts[2] = {sm == SPLIT_NONE ? 5 : 3, 2};
+  ic_tensor *x = rand_t(dt, 4, TU_DIMS(N, C, H, W), 41, -1, 1);
+  /* boxes in image coordinates (scale 1 / spatial_scale), one partly outside the map */
+  double bv[5 * 4] = {2, 3, 20, 18, 0, 0, 30, 10, -6, -4, 8, 40, 12, 6, 13, 7, 4, 4, 4.5, 30};
+  for (int i = 0; i < 20; i++) bv[i] /= (scale * 2);
+  ic_tensor *rois;
+  if (dt == IC_FP64) {
+    rois = tu_f64(2, TU_DIMS(R, 4), bv);
+  } else {
+    float fv[20];
+    for (int i = 0; i < 20; i++) fv[i] = (float)bv[i];
+    rois = tu_f32(2, TU_DIMS(R, 4), fv);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "rois", rois);
+  if (sm == SPLIT_NUM32) ot_feed(&t, "num", tu_i32(1, TU_DIMS(2), (const int32_t[]){3, 2}));
+  if (sm == SPLIT_NUM64) ot_feed(&t, "num", tu_i64(1, TU_DIMS(2), (const int64_t[]){3, 2}));
+  ot_op(&t, "roi_align");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "ROIs", "rois");
+  if (sm != SPLIT_NONE) ic_builder_in(t.op, "RoisNum", "num");
+  ic_builder_attr_int(t.op, "pooled_height", (int)PH);
+  ic_builder_attr_int(t.op, "pooled_width", (int)PW);
+  ic_builder_attr_float(t.op, "spatial_scale", scale);
+  ic_builder_attr_int(t.op, "sampling_ratio", sampling);
+  ic_builder_attr_bool(t.op, "aligned", aligned);
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  double *ref = malloc((size_t)(R * C * PH * PW) * sizeof *ref);
+  for (int64_t r = 0; r < R; r++) {
+    int64_t n = r < counts[0] ? 0 : 1;
+    double off = aligned ? 0.5 : 0, b[4];
+    for (int q = 0; q < 4; q++) b[q] = ot_val(rois, r * 4 + q) * (double)scale - off;
+    double rw = b[2] - b[0], rh = b[3] - b[1];
+    if (!aligned) rw = fmax(rw, 1), rh = fmax(rh, 1);
+    int gh = sampling > 0 ? sampling : (int)ceil(rh / PH), gw = sampling > 0 ? sampling : (int)ceil(rw / PW);
+    for (int64_t ch = 0; ch < C; ch++) {
+      for (int64_t py = 0; py < PH; py++) {
+        for (int64_t px = 0; px < PW; px++) {
+          double sum = 0;
+          for (int iy = 0; iy < gh; iy++) {
+            for (int ix = 0; ix < gw; ix++) {
+              double y = b[1] + rh / PH * (py + (iy + 0.5) / gh), xx = b[0] + rw / PW * (px + (ix + 0.5) / gw);
+              sum += bilinear(x, (n * C + ch) * H * W, H, W, y, xx);
+            }
+          }
+          ref[((r * C + ch) * PH + py) * PW + px] = sum / (gh * gw);
+        }
+      }
+    }
+  }
+  tu_assert_shape(t.out[0], dt, 4, TU_DIMS(R, C, PH, PW));
+  double tol = dt == IC_FP64 ? 1e-12 : 1e-5;
+  tu_assert_close(t.out[0], ref, (size_t)(R * C * PH * PW), tol, tol);
+  free(ref);
+  ot_end(&t);
+}
+
+START_TEST(roi_align_modes) {
+  roi_align_case(IC_FP64, false, -1, 0.5f, SPLIT_NUM32);
+  roi_align_case(IC_FP64, true, 2, 0.25f, SPLIT_NUM64);
+  roi_align_case(IC_FP64, true, 0, 1.0f, SPLIT_NONE);
+  roi_align_case(IC_FP32, false, 3, 0.5f, SPLIT_NUM32);
+}
+END_TEST
+
+START_TEST(roi_align_errors) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_t(IC_FP32, 4, TU_DIMS(2, 1, 4, 4), 1, 0, 1));
+  ot_feed(&t, "rois", rand_t(IC_FP32, 2, TU_DIMS(3, 4), 2, 0, 1));
+  ot_op(&t, "roi_align");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "ROIs", "rois");
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "roi_align", "'rois'", "no LoD", "RoisNum", NULL);
+  ot_end(&t);
+
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_t(IC_FP32, 4, TU_DIMS(2, 1, 4, 4), 1, 0, 1));
+  ot_feed(&t, "rois", rand_t(IC_FP32, 2, TU_DIMS(3, 4), 2, 0, 1));
+  ot_feed(&t, "num", tu_i32(1, TU_DIMS(2), (const int32_t[]){1, 1}));
+  ot_op(&t, "roi_align");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "ROIs", "rois");
+  ic_builder_in(t.op, "RoisNum", "num");
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "roi_align", "'num'", "counts 2 regions, but ROIs has 3", NULL);
+  ot_end(&t);
+
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_t(IC_FP32, 4, TU_DIMS(1, 1, 4, 4), 1, 0, 1));
+  ot_feed(&t, "rois", rand_t(IC_FP32, 2, TU_DIMS(3, 4), 2, 0, 1));
+  ot_op(&t, "roi_align");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "ROIs", "rois");
+  ic_builder_attr_int(t.op, "pooled_height", 0);
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "roi_align", "pooled_height", "expected > 0", NULL);
+  ot_end(&t);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ NMS */
 
 typedef struct nms_p {
@@ -1012,6 +1141,8 @@ static TCase *tc_priors(void) {
   tcase_add_test(tc, anchor_generator_modes);
   tcase_add_test(tc, anchor_generator_errors);
   tcase_add_test(tc, box_clip_images);
+  tcase_add_test(tc, roi_align_modes);
+  tcase_add_test(tc, roi_align_errors);
   return tc;
 }
 

@@ -778,6 +778,23 @@ def yolo_box_modes(g):
 
 
 @case()
+def roi_align_modes(g):
+    """RoisNum (int32) splitting 5 regions over 2 images; adaptive sampling without aligned,
+    sampling_ratio 2 with aligned; a region partly outside the map."""
+    x = g.data("x", g.rand([2, 3, 7, 9]))
+    rois = g.data("rois", np.array([[2, 3, 20, 18], [0, 0, 30, 10], [-6, -4, 8, 40],
+                                    [12, 6, 13, 7], [4, 4, 4.5, 30]], dtype=F32) / 2)
+    num = g.data("num", np.array([3, 2], dtype="int32"))
+    a = g.op("roi_align", {"X": x, "ROIs": rois, "RoisNum": num},
+             dict(pooled_height=2, pooled_width=3, spatial_scale=0.5, sampling_ratio=-1,
+                  aligned=False))
+    b = g.op("roi_align", {"X": x, "ROIs": rois, "RoisNum": num},
+             dict(pooled_height=3, pooled_width=2, spatial_scale=0.25, sampling_ratio=2,
+                  aligned=True))
+    g.fetch(a, b)
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
