@@ -1,6 +1,5 @@
-/* Detection ops: prior_box, density_prior_box, box_coder, yolo_box, anchor_generator, box_clip, roi_align, multiclass_nms,
- * multiclass_nms3. Each is
- * checked against a reference written here in double precision from Paddle's documented
+/* Detection ops: prior_box, density_prior_box, box_coder, yolo_box, anchor_generator,
+ * box_clip, roi_align, multiclass_nms, multiclass_nms3, matrix_nms. Each is checked against a reference written here in double precision from Paddle's documented
  * semantics (paddle/phi/kernels/cpu/), in every executor configuration (tu_run), for every
  * attribute mode; bad attributes and shapes must fail naming the op and what is wrong. */
 #include <math.h>
@@ -1128,6 +1127,117 @@ START_TEST(nms_errors) {
 }
 END_TEST
 
+/* ------------------------------------------------------------------ matrix_nms */
+
+typedef struct mnms_p {
+  float score_thr, post_thr, sigma;
+  int nms_top_k, keep_top_k, background;
+  bool gaussian, normalized;
+} mnms_p;
+
+static void matrix_nms_case(const mnms_p *p, int N, int C, int M, uint64_t seed) {
+  ic_tensor *b = grid_boxes(IC_FP64, 3, TU_DIMS(N, M, 4), seed, p->normalized ? 0.125 : 3);
+  ic_tensor *s = rand_t(IC_FP64, 3, TU_DIMS(N, C, M), seed + 1, 0, 1);
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "b", b);
+  ot_feed(&t, "s", s);
+  ot_op(&t, "matrix_nms");
+  ic_builder_in(t.op, "BBoxes", "b");
+  ic_builder_in(t.op, "Scores", "s");
+  ic_builder_attr_float(t.op, "score_threshold", p->score_thr);
+  ic_builder_attr_float(t.op, "post_threshold", p->post_thr);
+  ic_builder_attr_int(t.op, "nms_top_k", p->nms_top_k);
+  ic_builder_attr_int(t.op, "keep_top_k", p->keep_top_k);
+  ic_builder_attr_bool(t.op, "use_gaussian", p->gaussian);
+  ic_builder_attr_float(t.op, "gaussian_sigma", p->sigma);
+  ic_builder_attr_int(t.op, "background_label", p->background);
+  ic_builder_attr_bool(t.op, "normalized", p->normalized);
+  ot_out(&t, "Out", "out");
+  ot_out(&t, "Index", "idx");
+  ot_out(&t, "RoisNum", "num");
+  ot_ok(&t);
+  det *ref = malloc((size_t)(N * C * M + 1) * sizeof *ref);
+  int total = 0;
+  int *order = malloc((size_t)M * sizeof *order);
+  for (int n = 0; n < N; n++) {
+    int first = total;
+    for (int c = 0; c < C; c++) {
+      if (c == p->background) continue;
+      /* candidates above the threshold, best first (selection sort) */
+      int np = 0;
+      for (int m = 0; m < M; m++) {
+        if (ot_val(s, ((int64_t)n * C + c) * M + m) > p->score_thr) order[np++] = m;
+      }
+      for (int i = 0; i < np; i++) {
+        for (int j = i + 1; j < np; j++) {
+          if (ot_val(s, ((int64_t)n * C + c) * M + order[j]) > ot_val(s, ((int64_t)n * C + c) * M + order[i])) {
+            int tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+          }
+        }
+      }
+      if (p->nms_top_k > -1 && np > p->nms_top_k) np = p->nms_top_k;
+      double box[64][4];
+      for (int i = 0; i < np; i++) {
+        for (int q = 0; q < 4; q++) box[i][q] = ot_val(b, ((int64_t)n * M + order[i]) * 4 + q);
+      }
+      for (int i = 0; i < np; i++) {
+        double decay = 1;
+        for (int j = 0; j < i; j++) {
+          double maxj = 0;
+          for (int k = 0; k < j; k++) maxj = fmax(maxj, ref_iou(box[j], box[k], p->normalized));
+          double v = ref_iou(box[i], box[j], p->normalized);
+          decay = fmin(decay, p->gaussian ? exp((maxj * maxj - v * v) * p->sigma) : (1 - v) / (1 - maxj));
+        }
+        double sc = decay * ot_val(s, ((int64_t)n * C + c) * M + order[i]);
+        if (sc <= p->post_thr) continue;
+        ref[total++] = (det){c, sc, {box[i][0], box[i][1], box[i][2], box[i][3]}, n * M + order[i]};
+      }
+    }
+    /* best decayed score first, then cut */
+    for (int i = first; i < total; i++) {
+      for (int j = i + 1; j < total; j++) {
+        if (ref[j].score > ref[i].score) {
+          det tmp = ref[i];
+          ref[i] = ref[j];
+          ref[j] = tmp;
+        }
+      }
+    }
+    if (p->keep_top_k > -1 && total - first > p->keep_top_k) total = first + p->keep_top_k;
+    ck_assert_int_eq(((const int32_t *)ic_tensor_cdata(t.out[2]))[n], total - first);
+  }
+  tu_assert_shape(t.out[0], IC_FP64, 2, TU_DIMS(total, 6));
+  double *r = malloc((size_t)(total + 1) * 6 * sizeof *r), *ri = malloc((size_t)(total + 1) * sizeof *ri);
+  for (int i = 0; i < total; i++) {
+    r[i * 6] = ref[i].label, r[i * 6 + 1] = ref[i].score, ri[i] = ref[i].index;
+    for (int q = 0; q < 4; q++) r[i * 6 + 2 + q] = ref[i].box[q];
+  }
+  ck_assert_msg(total > 0, "case keeps something");
+  tu_assert_close(t.out[0], r, (size_t)total * 6, 1e-12, 1e-12);
+  tu_assert_close(t.out[1], ri, (size_t)total, 0, 0);
+  free(r);
+  free(ri);
+  free(order);
+  free(ref);
+  ot_end(&t);
+}
+
+START_TEST(matrix_nms_modes) {
+  mnms_p lin = {.score_thr = 0.1f, .post_thr = 0.05f, .sigma = 2, .nms_top_k = -1,
+                .keep_top_k = -1, .background = 0, .gaussian = false, .normalized = true};
+  matrix_nms_case(&lin, 2, 3, 12, 61);
+  mnms_p gau = lin;
+  gau.gaussian = true, gau.sigma = 3, gau.nms_top_k = 6, gau.keep_top_k = 7, gau.background = -1;
+  matrix_nms_case(&gau, 2, 3, 12, 62);
+  mnms_p un = lin;
+  un.normalized = false, un.post_thr = 0.3f, un.keep_top_k = 3;
+  matrix_nms_case(&un, 1, 4, 10, 63);
+}
+END_TEST
+
 static TCase *tc_priors(void) {
   TCase *tc = tcase_create("priors");
   tcase_add_test(tc, prior_box_modes);
@@ -1152,6 +1262,7 @@ static TCase *tc_nms(void) {
   tcase_add_test(tc, nms_per_class_layout);
   tcase_add_test(tc, nms_hand_checked);
   tcase_add_test(tc, nms_errors);
+  tcase_add_test(tc, matrix_nms_modes);
   return tc;
 }
 

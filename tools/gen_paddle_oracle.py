@@ -838,6 +838,25 @@ def multiclass_nms3_rois(g):
     g.fetch(a["Out"][0], a["Index"][0], a["NmsRoisNum"][0])
 
 
+@case()
+def matrix_nms_modes(g):
+    """Linear decay with a background class; Gaussian decay with nms_top_k and keep_top_k;
+    Out, Index and RoisNum."""
+    boxes = g.data("boxes", np.stack([det_boxes(g, 16) for _ in range(2)]))
+    scores = g.data("scores", g.rand([2, 3, 16], 0, 1))
+    outs = {"Out": 1, "Index": 1, "RoisNum": 1}
+    a = g.op("matrix_nms", {"BBoxes": boxes, "Scores": scores},
+             dict(score_threshold=0.1, post_threshold=0.05, nms_top_k=-1, keep_top_k=-1,
+                  use_gaussian=False, gaussian_sigma=2.0, background_label=0,
+                  normalized=True), outs=outs)
+    b = g.op("matrix_nms", {"BBoxes": boxes, "Scores": scores},
+             dict(score_threshold=0.2, post_threshold=0.1, nms_top_k=8, keep_top_k=10,
+                  use_gaussian=True, gaussian_sigma=3.0, background_label=-1,
+                  normalized=False), outs=outs)
+    g.fetch(a["Out"][0], a["Index"][0], a["RoisNum"][0], b["Out"][0], b["Index"][0],
+            b["RoisNum"][0])
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""

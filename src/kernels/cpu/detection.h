@@ -35,4 +35,20 @@ static inline double det_iou(const double *a, const double *b, bool normalized) 
   return inter / (det_area(a, normalized) + det_area(b, normalized) - inter);
 }
 
+/* IoU in the input's precision (Paddle's JaccardOverlap<T>). */
+#define DET_DEFINE_IOU(name, T)                                                                \
+  static double name(const double *a, const double *b, bool normalized) {                  \
+    T a0 = (T)a[0], a1 = (T)a[1], a2 = (T)a[2], a3 = (T)a[3];                               \
+    T b0 = (T)b[0], b1 = (T)b[1], b2 = (T)b[2], b3 = (T)b[3];                               \
+    if (b0 > a2 || b2 < a0 || b1 > a3 || b3 < a1) return 0;                                 \
+    T norm = normalized ? (T)0 : (T)1;                                                      \
+    T iw = (a2 < b2 ? a2 : b2) - (a0 > b0 ? a0 : b0) + norm;                                \
+    T ih = (a3 < b3 ? a3 : b3) - (a1 > b1 ? a1 : b1) + norm;                                \
+    T inter = iw * ih;                                                                      \
+    T aa = (a2 < a0 || a3 < a1) ? (T)0 : normalized ? (a2 - a0) * (a3 - a1)                 \
+                                                  : (a2 - a0 + 1) * (a3 - a1 + 1);          \
+    T ab = (b2 < b0 || b3 < b1) ? (T)0 : normalized ? (b2 - b0) * (b3 - b1)                 \
+                                                  : (b2 - b0 + 1) * (b3 - b1 + 1);          \
+    return (double)(inter / (aa + ab - inter));                                             \
+  }
 #endif
