@@ -1,5 +1,6 @@
 /* Detection ops: prior_box, density_prior_box, box_coder, yolo_box, anchor_generator,
- * box_clip, roi_align, multiclass_nms, multiclass_nms3, matrix_nms. Each is checked against a reference written here in double precision from Paddle's documented
+ * box_clip, roi_align, multiclass_nms, multiclass_nms3, matrix_nms, distribute_fpn_proposals,
+ * collect_fpn_proposals. Each is checked against a reference written here in double precision from Paddle's documented
  * semantics (paddle/phi/kernels/cpu/), in every executor configuration (tu_run), for every
  * attribute mode; bad attributes and shapes must fail naming the op and what is wrong. */
 #include <math.h>
@@ -1238,6 +1239,106 @@ START_TEST(matrix_nms_modes) {
 }
 END_TEST
 
+/* ------------------------------------------------------------------ FPN proposals */
+
+START_TEST(distribute_fpn_levels) {
+  /* 7 regions of 2 images (RoisNum 4, 3) over levels 2..5, refer level 4 at scale 224 */
+  const double rois[7 * 4] = {0, 0, 223, 223,   10, 10, 40, 40,   0, 0, 999, 999,  5, 5, 5, 5,
+                              0, 0, 111, 111,   0, 0, 500, 400,   30, 20, 10, 50};
+  const int min_l = 2, max_l = 5;
+  for (int pix = 0; pix < 2; pix++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "rois", tu_f64(2, TU_DIMS(7, 4), rois));
+    ot_feed(&t, "num", tu_i32(1, TU_DIMS(2), (const int32_t[]){4, 3}));
+    ot_op(&t, "distribute_fpn_proposals");
+    ic_builder_in(t.op, "FpnRois", "rois");
+    ic_builder_in(t.op, "RoisNum", "num");
+    ic_builder_attr_int(t.op, "min_level", min_l);
+    ic_builder_attr_int(t.op, "max_level", max_l);
+    ic_builder_attr_int(t.op, "refer_level", 4);
+    ic_builder_attr_int(t.op, "refer_scale", 224);
+    ic_builder_attr_bool(t.op, "pixel_offset", pix);
+    ot_outs(&t, "MultiFpnRois", 4, TU_NAMES("l2", "l3", "l4", "l5"));
+    ot_out(&t, "RestoreIndex", "restore");
+    ot_outs(&t, "MultiLevelRoIsNum", 4, TU_NAMES("n2", "n3", "n4", "n5"));
+    ot_ok(&t);
+    int level[7], count[4] = {0}, per_img[4][2] = {{0}};
+    for (int r = 0; r < 7; r++) {
+      const double *b = rois + r * 4;
+      double w = b[2] - b[0] + pix, h = b[3] - b[1] + pix;
+      double area = (b[2] < b[0] || b[3] < b[1]) ? 0 : w * h;
+      int l = (int)floor(log2(sqrt(area) / 224 + 1e-6) + 4);
+      level[r] = (l < min_l ? min_l : l > max_l ? max_l : l) - min_l;
+      count[level[r]]++;
+      per_img[level[r]][r < 4 ? 0 : 1]++;
+    }
+    double restore[7];
+    int base = 0;
+    for (int l = 0; l < 4; l++) {
+      double *want = malloc((size_t)(count[l] * 4 + 1) * sizeof *want);
+      int k = 0;
+      for (int r = 0; r < 7; r++) {
+        if (level[r] != l) continue;
+        restore[r] = base + k;
+        for (int q = 0; q < 4; q++) want[k * 4 + q] = rois[r * 4 + q];
+        k++;
+      }
+      base += count[l];
+      tu_assert_shape(t.out[l], IC_FP64, 2, TU_DIMS(count[l], 4));
+      tu_assert_close(t.out[l], want, (size_t)count[l] * 4, 0, 0);
+      tu_assert_close(t.out[5 + l], (const double[]){per_img[l][0], per_img[l][1]}, 2, 0, 0);
+      free(want);
+    }
+    ck_assert_msg(count[0] && count[3], "regions at both ends of the level range");
+    tu_assert_shape(t.out[4], IC_INT32, 2, TU_DIMS(7, 1));
+    tu_assert_close(t.out[4], restore, 7, 0, 0);
+    ot_end(&t);
+  }
+}
+END_TEST
+
+START_TEST(collect_fpn_topn) {
+  /* 2 levels, 2 images: level 0 has 3 + 1 regions, level 1 has 2 + 2 */
+  const double r0[4 * 4] = {0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4};
+  const double r1[4 * 4] = {10, 10, 11, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14};
+  const double s0[4] = {0.9, 0.1, 0.5, 0.7}, s1[4] = {0.3, 0.8, 0.95, 0.2};
+  for (int top = 3; top <= 10; top += 7) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "r0", tu_f64(2, TU_DIMS(4, 4), r0));
+    ot_feed(&t, "r1", tu_f64(2, TU_DIMS(4, 4), r1));
+    ot_feed(&t, "s0", tu_f64(2, TU_DIMS(4, 1), s0));
+    ot_feed(&t, "s1", tu_f64(2, TU_DIMS(4, 1), s1));
+    ot_feed(&t, "n0", tu_i32(1, TU_DIMS(2), (const int32_t[]){3, 1}));
+    ot_feed(&t, "n1", tu_i32(1, TU_DIMS(2), (const int32_t[]){2, 2}));
+    ot_op(&t, "collect_fpn_proposals");
+    ic_builder_input(t.op, "MultiLevelRois", 2, TU_NAMES("r0", "r1"));
+    ic_builder_input(t.op, "MultiLevelScores", 2, TU_NAMES("s0", "s1"));
+    ic_builder_input(t.op, "MultiLevelRoIsNum", 2, TU_NAMES("n0", "n1"));
+    ic_builder_attr_int(t.op, "post_nms_topN", top);
+    ot_out(&t, "FpnRois", "out");
+    ot_out(&t, "RoisNum", "num");
+    ot_ok(&t);
+    if (top == 3) {
+      /* best three: 0.95 (r1 row 2, image 1), 0.9 (r0 row 0, image 0), 0.8 (r1 row 1, image 0) */
+      const double want[] = {0, 0, 1, 1, 11, 11, 12, 12, 12, 12, 13, 13};
+      tu_assert_shape(t.out[0], IC_FP64, 2, TU_DIMS(3, 4));
+      tu_assert_close(t.out[0], want, 12, 0, 0);
+      tu_assert_close(t.out[1], (const double[]){2, 1}, 2, 0, 0);
+    } else {
+      /* all eight, image 0 first, each image by score */
+      const double want[] = {0, 0, 1, 1, 11, 11, 12, 12, 2, 2, 3, 3, 10, 10, 11, 11, 1, 1, 2, 2,
+                             12, 12, 13, 13, 3, 3, 4, 4, 13, 13, 14, 14};
+      tu_assert_shape(t.out[0], IC_FP64, 2, TU_DIMS(8, 4));
+      tu_assert_close(t.out[0], want, 32, 0, 0);
+      tu_assert_close(t.out[1], (const double[]){5, 3}, 2, 0, 0);
+    }
+    ot_end(&t);
+  }
+}
+END_TEST
+
 static TCase *tc_priors(void) {
   TCase *tc = tcase_create("priors");
   tcase_add_test(tc, prior_box_modes);
@@ -1263,6 +1364,8 @@ static TCase *tc_nms(void) {
   tcase_add_test(tc, nms_hand_checked);
   tcase_add_test(tc, nms_errors);
   tcase_add_test(tc, matrix_nms_modes);
+  tcase_add_test(tc, distribute_fpn_levels);
+  tcase_add_test(tc, collect_fpn_topn);
   return tc;
 }
 

@@ -794,6 +794,32 @@ def roi_align_modes(g):
     g.fetch(a, b)
 
 
+@case(**EXACT, note="regions are only moved: exact")
+def fpn_proposals(g):
+    """distribute_fpn_proposals over levels 2..5 with RoisNum and pixel_offset, and
+    collect_fpn_proposals of two levels with MultiLevelRoIsNum and post_nms_topN."""
+    rois = g.data("rois", np.array([[0, 0, 223, 223], [10, 10, 40, 40], [0, 0, 999, 999],
+                                    [5, 5, 5, 5], [0, 0, 111, 111], [0, 0, 500, 400],
+                                    [30, 20, 10, 50]], dtype=F32))
+    num = g.data("num", np.array([4, 3], dtype="int32"))
+    d = g.op("distribute_fpn_proposals", {"FpnRois": rois, "RoisNum": num},
+             dict(min_level=2, max_level=5, refer_level=4, refer_scale=224, pixel_offset=True),
+             outs={"MultiFpnRois": 4, "RestoreIndex": 1, "MultiLevelRoIsNum": 4},
+             dtype=F32)
+    r0 = g.data("r0", det_boxes(g, 4, 20.0))
+    r1 = g.data("r1", det_boxes(g, 4, 20.0))
+    s0 = g.data("s0", g.rand([4, 1], 0, 1))
+    s1 = g.data("s1", g.rand([4, 1], 0, 1))
+    n0 = g.data("n0", np.array([3, 1], dtype="int32"))
+    n1 = g.data("n1", np.array([2, 2], dtype="int32"))
+    c = g.op("collect_fpn_proposals",
+             {"MultiLevelRois": [r0, r1], "MultiLevelScores": [s0, s1],
+              "MultiLevelRoIsNum": [n0, n1]},
+             dict(post_nms_topN=5), outs={"FpnRois": 1, "RoisNum": 1})
+    g.fetch(*d["MultiFpnRois"], d["RestoreIndex"][0], *d["MultiLevelRoIsNum"], c["FpnRois"][0],
+            c["RoisNum"][0])
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
