@@ -1,6 +1,6 @@
 /* Detection ops: prior_box, density_prior_box, box_coder, yolo_box, anchor_generator,
  * box_clip, roi_align, multiclass_nms, multiclass_nms3, matrix_nms, distribute_fpn_proposals,
- * collect_fpn_proposals. Each is checked against a reference written here in double precision from Paddle's documented
+ * collect_fpn_proposals, generate_proposals_v2. Each is checked against a reference written here in double precision from Paddle's documented
  * semantics (paddle/phi/kernels/cpu/), in every executor configuration (tu_run), for every
  * attribute mode; bad attributes and shapes must fail naming the op and what is wrong. */
 #include <math.h>
@@ -1339,6 +1339,135 @@ START_TEST(collect_fpn_topn) {
 }
 END_TEST
 
+/* ------------------------------------------------------------------ generate_proposals_v2 */
+
+static void proposals_case(bool pixel_offset, int pre_n, int post_n, float nms, float eta) {
+  const int64_t N = 2, A = 2, H = 3, W = 4, M = A * H * W;
+  ic_tensor *sc = rand_t(IC_FP64, 4, TU_DIMS(N, A, H, W), 71, 0, 1);
+  ic_tensor *dl = rand_t(IC_FP64, 4, TU_DIMS(N, 4 * A, H, W), 72, -0.6, 0.6);
+  ic_tensor *va = rand_t(IC_FP64, 4, TU_DIMS(H, W, A, 4), 73, 0.5, 1.5);
+  double anc[3 * 4 * 2 * 4];
+  for (int h = 0; h < H; h++) {
+    for (int w = 0; w < W; w++) {
+      for (int a = 0; a < A; a++) {
+        double *p = anc + ((h * W + w) * A + a) * 4, half = a ? 9 : 5;
+        p[0] = w * 10 - half, p[1] = h * 10 - half, p[2] = w * 10 + half, p[3] = h * 10 + half;
+      }
+    }
+  }
+  const double shape[4] = {25, 33, 28, 36};
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "sc", sc);
+  ot_feed(&t, "dl", dl);
+  ot_feed(&t, "im", tu_f64(2, TU_DIMS(N, 2), shape));
+  ot_feed(&t, "an", tu_f64(4, TU_DIMS(H, W, A, 4), anc));
+  ot_feed(&t, "va", va);
+  ot_op(&t, "generate_proposals_v2");
+  ic_builder_in(t.op, "Scores", "sc");
+  ic_builder_in(t.op, "BboxDeltas", "dl");
+  ic_builder_in(t.op, "ImShape", "im");
+  ic_builder_in(t.op, "Anchors", "an");
+  ic_builder_in(t.op, "Variances", "va");
+  ic_builder_attr_int(t.op, "pre_nms_topN", pre_n);
+  ic_builder_attr_int(t.op, "post_nms_topN", post_n);
+  ic_builder_attr_float(t.op, "nms_thresh", nms);
+  ic_builder_attr_float(t.op, "min_size", 3.0f);
+  ic_builder_attr_float(t.op, "eta", eta);
+  ic_builder_attr_bool(t.op, "pixel_offset", pixel_offset);
+  ot_out(&t, "RpnRois", "rois");
+  ot_out(&t, "RpnRoiProbs", "probs");
+  ot_out(&t, "RpnRoisNum", "num");
+  ot_ok(&t);
+  const double off = pixel_offset ? 1 : 0;
+  double *rb = malloc((size_t)(N * M * 4) * sizeof *rb), *rp = malloc((size_t)(N * M) * sizeof *rp);
+  int total = 0;
+  for (int64_t n = 0; n < N; n++) {
+    /* candidates best first (selection), decoded, clipped, filtered */
+    bool used[24] = {false};
+    double kb[24][4], ks[24];
+    int nk = 0;
+    int64_t m = pre_n > 0 && pre_n < M ? pre_n : M;
+    for (int64_t i = 0; i < m; i++) {
+      int64_t best = -1;
+      double bs = -1;
+      for (int64_t r = 0; r < M; r++) {
+        int64_t hw = r / A, a = r % A;
+        double v = ot_val(sc, (n * A + a) * H * W + hw);
+        if (!used[r] && v > bs) best = r, bs = v;
+      }
+      used[best] = true;
+      int64_t hw = best / A, a = best % A;
+      const double *p = anc + best * 4;
+      double d[4], v[4];
+      for (int q = 0; q < 4; q++) {
+        d[q] = ot_val(dl, ((n * A + a) * 4 + q) * H * W + hw);
+        v[q] = ot_val(va, best * 4 + q);
+      }
+      double aw = p[2] - p[0] + off, ah = p[3] - p[1] + off;
+      double cx = v[0] * d[0] * aw + p[0] + aw / 2, cy = v[1] * d[1] * ah + p[1] + ah / 2;
+      double bw = exp(fmin(v[2] * d[2], log(1000.0 / 16))) * aw, bh = exp(fmin(v[3] * d[3], log(1000.0 / 16))) * ah;
+      double b[4] = {cx - bw / 2, cy - bh / 2, cx + bw / 2 - off, cy + bh / 2 - off};
+      double ih = shape[n * 2], iw = shape[n * 2 + 1];
+      for (int q = 0; q < 4; q++) b[q] = fmax(fmin(b[q], (q % 2 ? ih : iw) - off), 0);
+      double ws = b[2] - b[0] + off, hs = b[3] - b[1] + off;
+      bool ok = ws >= 3 && hs >= 3;
+      if (ok && pixel_offset) ok = b[0] + ws / 2 <= iw && b[1] + hs / 2 <= ih;
+      if (!ok) continue;
+      for (int q = 0; q < 4; q++) kb[nk][q] = b[q];
+      ks[nk++] = bs;
+    }
+    ck_assert_int_gt(nk, 0);
+    int start = total;
+    double thr = nms;
+    for (int i = 0; i < nk; i++) {
+      bool keep = true;
+      for (int j = start; j < total && nms > 0; j++) keep &= ref_iou(kb[i], rb + j * 4, !pixel_offset) <= thr;
+      if (!keep) continue;
+      for (int q = 0; q < 4; q++) rb[total * 4 + q] = kb[i][q];
+      rp[total++] = ks[i];
+      if (nms > 0 && eta < 1 && thr > 0.5) thr *= eta;
+    }
+    if (nms > 0 && post_n > 0 && total - start > post_n) total = start + post_n;
+    ck_assert_int_eq(((const int32_t *)ic_tensor_cdata(t.out[2]))[n], total - start);
+  }
+  tu_assert_shape(t.out[0], IC_FP64, 2, TU_DIMS(total, 4));
+  tu_assert_close(t.out[0], rb, (size_t)total * 4, 1e-9, 1e-9);
+  tu_assert_close(t.out[1], rp, (size_t)total, 0, 0);
+  free(rb);
+  free(rp);
+  ot_end(&t);
+}
+
+START_TEST(generate_proposals_modes) {
+  proposals_case(true, 12, 5, 0.5f, 0.9f);
+  proposals_case(false, 0, 0, 0.3f, 1.0f);
+  proposals_case(true, 30, 4, 0, 1.0f); /* NMS off: post_nms_topN does not apply either */
+}
+END_TEST
+
+START_TEST(generate_proposals_errors) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "sc", rand_t(IC_FP32, 4, TU_DIMS(1, 2, 3, 3), 1, 0, 1));
+  ot_feed(&t, "dl", rand_t(IC_FP32, 4, TU_DIMS(1, 4, 3, 3), 2, 0, 1));
+  ot_feed(&t, "im", rand_t(IC_FP32, 2, TU_DIMS(1, 2), 3, 10, 20));
+  ot_feed(&t, "an", rand_t(IC_FP32, 4, TU_DIMS(3, 3, 2, 4), 4, 0, 1));
+  ot_feed(&t, "va", rand_t(IC_FP32, 4, TU_DIMS(3, 3, 2, 4), 5, 0, 1));
+  ot_op(&t, "generate_proposals_v2");
+  ic_builder_in(t.op, "Scores", "sc");
+  ic_builder_in(t.op, "BboxDeltas", "dl");
+  ic_builder_in(t.op, "ImShape", "im");
+  ic_builder_in(t.op, "Anchors", "an");
+  ic_builder_in(t.op, "Variances", "va");
+  ot_out(&t, "RpnRois", "rois");
+  ot_out(&t, "RpnRoiProbs", "probs");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "generate_proposals_v2", "'dl'", "[1, 8, 3, 3]", NULL);
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_priors(void) {
   TCase *tc = tcase_create("priors");
   tcase_add_test(tc, prior_box_modes);
@@ -1366,6 +1495,8 @@ static TCase *tc_nms(void) {
   tcase_add_test(tc, matrix_nms_modes);
   tcase_add_test(tc, distribute_fpn_levels);
   tcase_add_test(tc, collect_fpn_topn);
+  tcase_add_test(tc, generate_proposals_modes);
+  tcase_add_test(tc, generate_proposals_errors);
   return tc;
 }
 

@@ -821,6 +821,33 @@ def fpn_proposals(g):
 
 
 @case()
+def generate_proposals_v2_modes(g):
+    """RPN proposals for 2 images: pre/post top-N, NMS with eta, pixel_offset on; a second op
+    with pixel_offset off, all candidates and NMS off."""
+    A, H, W = 3, 4, 5
+    scores = g.data("scores", g.rand([2, A, H, W], 0, 1))
+    deltas = g.data("deltas", g.rand([2, 4 * A, H, W], -0.5, 0.5))
+    im_shape = g.data("im_shape", np.array([[64, 80], [50, 70]], dtype=F32))
+    xy = np.stack(np.meshgrid(np.arange(W) * 16.0, np.arange(H) * 16.0), -1)  # [H, W, 2]
+    sizes = np.array([[16, 16], [24, 12], [12, 30]], dtype=np.float64)
+    anchors = np.concatenate([np.repeat(xy[:, :, None, :], A, 2) - sizes / 2,
+                              np.repeat(xy[:, :, None, :], A, 2) + sizes / 2], -1)
+    anc = g.data("anchors", anchors.astype(F32))
+    var = g.data("variances", g.rand([H, W, A, 4], 0.5, 1.5))
+    outs = {"RpnRois": 1, "RpnRoiProbs": 1, "RpnRoisNum": 1}
+    ins = {"Scores": scores, "BboxDeltas": deltas, "ImShape": im_shape, "Anchors": anc,
+           "Variances": var}
+    a = g.op("generate_proposals_v2", ins,
+             dict(pre_nms_topN=40, post_nms_topN=10, nms_thresh=0.5, min_size=2.0, eta=0.9,
+                  pixel_offset=True), outs=outs)
+    b = g.op("generate_proposals_v2", ins,
+             dict(pre_nms_topN=0, post_nms_topN=0, nms_thresh=0.0, min_size=0.5, eta=1.0,
+                  pixel_offset=False), outs=outs)
+    g.fetch(a["RpnRois"][0], a["RpnRoiProbs"][0], a["RpnRoisNum"][0], b["RpnRois"][0],
+            b["RpnRoiProbs"][0], b["RpnRoisNum"][0])
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
