@@ -1,8 +1,9 @@
 /* Detection ops: prior_box, density_prior_box, box_coder, yolo_box, anchor_generator,
  * box_clip, roi_align, multiclass_nms, multiclass_nms3, matrix_nms, distribute_fpn_proposals,
- * collect_fpn_proposals, generate_proposals_v2. Each is checked against a reference written here in double precision from Paddle's documented
- * semantics (paddle/phi/kernels/cpu/), in every executor configuration (tu_run), for every
- * attribute mode; bad attributes and shapes must fail naming the op and what is wrong. */
+ * collect_fpn_proposals, generate_proposals_v2. Each is checked against a reference written here in
+ * double precision from Paddle's documented semantics (paddle/phi/kernels/cpu/), in every executor
+ * configuration (tu_run), for every attribute mode; bad attributes and shapes must fail naming the
+ * op and what is wrong. */
 #include <math.h>
 
 #include "optest.h"
@@ -367,7 +368,8 @@ static void yolo_case(ic_dtype dt, bool iou_aware, bool clip, float scale, float
   ot_out(&t, "Scores", "scores");
   ot_ok(&t);
   const int64_t nb = A * H * W;
-  double *rb = calloc((size_t)(N * nb * 4), sizeof *rb), *rs = calloc((size_t)(N * nb * C), sizeof *rs);
+  double *rb = calloc((size_t)(N * nb * 4), sizeof *rb),
+         *rs = calloc((size_t)(N * nb * C), sizeof *rs);
   int kept = 0;
   for (int64_t n = 0; n < N; n++) {
     double ih = imgs[2 * n], iw = imgs[2 * n + 1];
@@ -379,7 +381,8 @@ static void yolo_case(ic_dtype dt, bool iou_aware, bool clip, float scale, float
           double conf = sigmoid(XV(4));
           if (iou_aware) {
             double iou = sigmoid(ot_val(x, ((n * A * E + a) * H + k) * W + l));
-            conf = pow(conf, 1.0 - (double)0.4f) * pow(iou, (double)0.4f); /* the attribute is a float */
+            conf = pow(conf, 1.0 - (double)0.4f) *
+                   pow(iou, (double)0.4f); /* the attribute is a float */
           }
           if (conf < conf_thresh) continue;
           kept++;
@@ -584,7 +587,8 @@ static void anchor_case(ic_dtype dt, size_t n_sizes, const float *sizes, size_t 
         for (size_t q = 0; q < n_sizes; q++) {
           double bw = round(sqrt(sw * sh / ratios[r])), bh = round(bw * ratios[r]);
           double aw = sizes[q] / sw * bw, ah = sizes[q] / sh * bh;
-          double v[4] = {xc - (aw - 1) / 2, yc - (ah - 1) / 2, xc + (aw - 1) / 2, yc + (ah - 1) / 2};
+          double v[4] = {xc - (aw - 1) / 2, yc - (ah - 1) / 2, xc + (aw - 1) / 2,
+                         yc + (ah - 1) / 2};
           for (int e = 0; e < 4; e++) rv[k] = vars[e], ra[k++] = v[e];
         }
       }
@@ -642,7 +646,9 @@ START_TEST(box_clip_images) {
   ot_end(&t);
 
   ot_begin(&t);
-  ot_feed(&t, "b", tu_f32(2, TU_DIMS(4, 4), (const float[]){-5, 3, 70, 40, 10, -1, 20, 100, -1, -2, 30, 31, 5, 5, 6, 6}));
+  ot_feed(&t, "b",
+          tu_f32(2, TU_DIMS(4, 4),
+                 (const float[]){-5, 3, 70, 40, 10, -1, 20, 100, -1, -2, 30, 31, 5, 5, 6, 6}));
   ot_feed(&t, "info", tu_f32(2, TU_DIMS(2, 3), (const float[]){50, 60, 1, 64, 41, 2}));
   ot_op(&t, "box_clip");
   ic_builder_in(t.op, "Input", "b");
@@ -666,7 +672,8 @@ static double bilinear(const ic_tensor *t, int64_t base, int64_t H, int64_t W, d
   if (x0 >= W - 1) x0 = W - 1, x = (double)x0;
   int64_t y1 = y0 + 1 < H ? y0 + 1 : y0, x1 = x0 + 1 < W ? x0 + 1 : x0;
   double fy = y - y0, fx = x - x0;
-  return (1 - fy) * (1 - fx) * ot_val(t, base + y0 * W + x0) + (1 - fy) * fx * ot_val(t, base + y0 * W + x1) +
+  return (1 - fy) * (1 - fx) * ot_val(t, base + y0 * W + x0) +
+         (1 - fy) * fx * ot_val(t, base + y0 * W + x1) +
          fy * (1 - fx) * ot_val(t, base + y1 * W + x0) + fy * fx * ot_val(t, base + y1 * W + x1);
 }
 
@@ -712,14 +719,16 @@ static void roi_align_case(ic_dtype dt, bool aligned, int sampling, float scale,
     for (int q = 0; q < 4; q++) b[q] = ot_val(rois, r * 4 + q) * (double)scale - off;
     double rw = b[2] - b[0], rh = b[3] - b[1];
     if (!aligned) rw = fmax(rw, 1), rh = fmax(rh, 1);
-    int gh = sampling > 0 ? sampling : (int)ceil(rh / PH), gw = sampling > 0 ? sampling : (int)ceil(rw / PW);
+    int gh = sampling > 0 ? sampling : (int)ceil(rh / PH),
+        gw = sampling > 0 ? sampling : (int)ceil(rw / PW);
     for (int64_t ch = 0; ch < C; ch++) {
       for (int64_t py = 0; py < PH; py++) {
         for (int64_t px = 0; px < PW; px++) {
           double sum = 0;
           for (int iy = 0; iy < gh; iy++) {
             for (int ix = 0; ix < gw; ix++) {
-              double y = b[1] + rh / PH * (py + (iy + 0.5) / gh), xx = b[0] + rw / PW * (px + (ix + 0.5) / gw);
+              double y = b[1] + rh / PH * (py + (iy + 0.5) / gh),
+                     xx = b[0] + rw / PW * (px + (ix + 0.5) / gw);
               sum += bilinear(x, (n * C + ch) * H * W, H, W, y, xx);
             }
           }
@@ -801,7 +810,8 @@ static double ref_iou(const double *a, const double *b, bool normalized) {
   double iw = fmin(a[2], b[2]) - fmax(a[0], b[0]) + one;
   double ih = fmin(a[3], b[3]) - fmax(a[1], b[1]) + one;
   if (b[0] > a[2] || b[2] < a[0] || b[1] > a[3] || b[3] < a[1]) return 0;
-  double aa = (a[2] - a[0] + one) * (a[3] - a[1] + one), ab = (b[2] - b[0] + one) * (b[3] - b[1] + one);
+  double aa = (a[2] - a[0] + one) * (a[3] - a[1] + one),
+         ab = (b[2] - b[0] + one) * (b[3] - b[1] + one);
   return iw * ih / (aa + ab - iw * ih);
 }
 
@@ -909,7 +919,8 @@ static void set_nms_attrs(ic_builder_op *op, const nms_p *p) {
 }
 
 /* Boxes that overlap often: corners on a coarse grid. */
-static ic_tensor *grid_boxes(ic_dtype dt, int nd, const int64_t *dims, uint64_t seed, double scale) {
+static ic_tensor *grid_boxes(ic_dtype dt, int nd, const int64_t *dims, uint64_t seed,
+                             double scale) {
   ic_tensor *t = rand_t(dt, nd, dims, seed, 0, 1);
   int64_t n = ic_tensor_numel(t) / 4;
   for (int64_t i = 0; i < n; i++) {
@@ -981,7 +992,9 @@ static void nms_shared_case(ic_dtype dt, const nms_p *p, bool v1, bool with_inde
     if (total == 0 && !with_index) want[0] = 1;
     const ic_tensor *num = t.out[with_index ? 2 : 1];
     tu_assert_shape(num, IC_INT32, 1, TU_DIMS(N));
-    for (int n = 0; n < N; n++) ck_assert_int_eq(((const int32_t *)ic_tensor_cdata(num))[n], want[n]);
+    for (int n = 0; n < N; n++) {
+      ck_assert_int_eq(((const int32_t *)ic_tensor_cdata(num))[n], want[n]);
+    }
   }
   free(ref);
   ot_end(&t);
@@ -1026,7 +1039,8 @@ static void nms_per_class_case(ic_dtype dt, const nms_p *p, int n_img, const int
     int64_t r64[8];
     int32_t r32[8];
     for (int i = 0; i < n_img; i++) r64[i] = rois[i], r32[i] = rois[i];
-    ot_feed(&t, "rois", int64_rois ? tu_i64(1, TU_DIMS(n_img), r64) : tu_i32(1, TU_DIMS(n_img), r32));
+    ot_feed(&t, "rois",
+            int64_rois ? tu_i64(1, TU_DIMS(n_img), r64) : tu_i32(1, TU_DIMS(n_img), r32));
   }
   ot_op(&t, "multiclass_nms3");
   ic_builder_in(t.op, "BBoxes", "b");
@@ -1049,7 +1063,9 @@ static void nms_per_class_case(ic_dtype dt, const nms_p *p, int n_img, const int
   }
   check_dets(&t, ref, total, 4, true, 0);
   tu_assert_shape(t.out[2], IC_INT32, 1, TU_DIMS(imgs));
-  for (int i = 0; i < imgs; i++) ck_assert_int_eq(((const int32_t *)ic_tensor_cdata(t.out[2]))[i], counts[i]);
+  for (int i = 0; i < imgs; i++) {
+    ck_assert_int_eq(((const int32_t *)ic_tensor_cdata(t.out[2]))[i], counts[i]);
+  }
   free(ref);
   ot_end(&t);
 }
@@ -1085,7 +1101,8 @@ START_TEST(nms_hand_checked) {
   ot_out(&t, "NmsRoisNum", "num");
   ot_ok(&t);
   /* box 1 (0.8) first; box 0 (0.5) overlaps it by 60/100 > 0.5 and goes; box 2 stays */
-  tu_assert_close(t.out[0], (const double[]){1, 0.8, 0, 0, 10, 6, 1, 0.7, 20, 20, 30, 30}, 12, 0, 0);
+  tu_assert_close(t.out[0], (const double[]){1, 0.8, 0, 0, 10, 6, 1, 0.7, 20, 20, 30, 30}, 12, 0,
+                  0);
   tu_assert_close(t.out[1], (const double[]){1, 2}, 2, 0, 0);
   tu_assert_close(t.out[2], (const double[]){2}, 1, 0, 0);
   ot_end(&t);
@@ -1114,10 +1131,11 @@ static void nms_bad(ic_tensor *b, ic_tensor *s, ic_tensor *rois, ic_status want,
 }
 
 START_TEST(nms_errors) {
-  nms_bad(rand_t(IC_FP32, 3, TU_DIMS(1, 5, 4), 1, 0, 1), rand_t(IC_FP32, 3, TU_DIMS(1, 2, 4), 2, 0, 1),
-          NULL, IC_ERR_SHAPE, "'b'", "[1, 4, 4]");
-  nms_bad(rand_t(IC_FP32, 3, TU_DIMS(1, 4, 8), 1, 0, 1), rand_t(IC_FP32, 3, TU_DIMS(1, 2, 4), 2, 0, 1),
-          NULL, IC_ERR_UNSUPPORTED, "'b'", "polygon");
+  nms_bad(rand_t(IC_FP32, 3, TU_DIMS(1, 5, 4), 1, 0, 1),
+          rand_t(IC_FP32, 3, TU_DIMS(1, 2, 4), 2, 0, 1), NULL, IC_ERR_SHAPE, "'b'", "[1, 4, 4]");
+  nms_bad(rand_t(IC_FP32, 3, TU_DIMS(1, 4, 8), 1, 0, 1),
+          rand_t(IC_FP32, 3, TU_DIMS(1, 2, 4), 2, 0, 1), NULL, IC_ERR_UNSUPPORTED, "'b'",
+          "polygon");
   nms_bad(rand_t(IC_FP32, 3, TU_DIMS(5, 2, 4), 1, 0, 1), rand_t(IC_FP32, 2, TU_DIMS(5, 3), 2, 0, 1),
           NULL, IC_ERR_SHAPE, "'b'", "[5, 3, 4]");
   nms_bad(rand_t(IC_FP32, 3, TU_DIMS(5, 2, 4), 1, 0, 1), rand_t(IC_FP32, 2, TU_DIMS(5, 2), 2, 0, 1),
@@ -1172,7 +1190,8 @@ static void matrix_nms_case(const mnms_p *p, int N, int C, int M, uint64_t seed)
       }
       for (int i = 0; i < np; i++) {
         for (int j = i + 1; j < np; j++) {
-          if (ot_val(s, ((int64_t)n * C + c) * M + order[j]) > ot_val(s, ((int64_t)n * C + c) * M + order[i])) {
+          if (ot_val(s, ((int64_t)n * C + c) * M + order[j]) >
+              ot_val(s, ((int64_t)n * C + c) * M + order[i])) {
             int tmp = order[i];
             order[i] = order[j];
             order[j] = tmp;
@@ -1190,7 +1209,8 @@ static void matrix_nms_case(const mnms_p *p, int N, int C, int M, uint64_t seed)
           double maxj = 0;
           for (int k = 0; k < j; k++) maxj = fmax(maxj, ref_iou(box[j], box[k], p->normalized));
           double v = ref_iou(box[i], box[j], p->normalized);
-          decay = fmin(decay, p->gaussian ? exp((maxj * maxj - v * v) * p->sigma) : (1 - v) / (1 - maxj));
+          decay = fmin(decay,
+                       p->gaussian ? exp((maxj * maxj - v * v) * p->sigma) : (1 - v) / (1 - maxj));
         }
         double sc = decay * ot_val(s, ((int64_t)n * C + c) * M + order[i]);
         if (sc <= p->post_thr) continue;
@@ -1211,7 +1231,8 @@ static void matrix_nms_case(const mnms_p *p, int N, int C, int M, uint64_t seed)
     ck_assert_int_eq(((const int32_t *)ic_tensor_cdata(t.out[2]))[n], total - first);
   }
   tu_assert_shape(t.out[0], IC_FP64, 2, TU_DIMS(total, 6));
-  double *r = malloc((size_t)(total + 1) * 6 * sizeof *r), *ri = malloc((size_t)(total + 1) * sizeof *ri);
+  double *r = malloc((size_t)(total + 1) * 6 * sizeof *r),
+         *ri = malloc((size_t)(total + 1) * sizeof *ri);
   for (int i = 0; i < total; i++) {
     r[i * 6] = ref[i].label, r[i * 6 + 1] = ref[i].score, ri[i] = ref[i].index;
     for (int q = 0; q < 4; q++) r[i * 6 + 2 + q] = ref[i].box[q];
@@ -1406,7 +1427,8 @@ static void proposals_case(bool pixel_offset, int pre_n, int post_n, float nms, 
       }
       double aw = p[2] - p[0] + off, ah = p[3] - p[1] + off;
       double cx = v[0] * d[0] * aw + p[0] + aw / 2, cy = v[1] * d[1] * ah + p[1] + ah / 2;
-      double bw = exp(fmin(v[2] * d[2], log(1000.0 / 16))) * aw, bh = exp(fmin(v[3] * d[3], log(1000.0 / 16))) * ah;
+      double bw = exp(fmin(v[2] * d[2], log(1000.0 / 16))) * aw,
+             bh = exp(fmin(v[3] * d[3], log(1000.0 / 16))) * ah;
       double b[4] = {cx - bw / 2, cy - bh / 2, cx + bw / 2 - off, cy + bh / 2 - off};
       double ih = shape[n * 2], iw = shape[n * 2 + 1];
       for (int q = 0; q < 4; q++) b[q] = fmax(fmin(b[q], (q % 2 ? ih : iw) - off), 0);
@@ -1422,7 +1444,9 @@ static void proposals_case(bool pixel_offset, int pre_n, int post_n, float nms, 
     double thr = nms;
     for (int i = 0; i < nk; i++) {
       bool keep = true;
-      for (int j = start; j < total && nms > 0; j++) keep &= ref_iou(kb[i], rb + j * 4, !pixel_offset) <= thr;
+      for (int j = start; j < total && nms > 0; j++) {
+        keep &= ref_iou(kb[i], rb + j * 4, !pixel_offset) <= thr;
+      }
       if (!keep) continue;
       for (int q = 0; q < 4; q++) rb[total * 4 + q] = kb[i][q];
       rp[total++] = ks[i];

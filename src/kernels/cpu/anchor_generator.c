@@ -33,12 +33,18 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   if (a->n_sizes == 0) return ic_ar_fail(r, "anchor_sizes", "must not be empty");
   if (a->n_ratios == 0) return ic_ar_fail(r, "aspect_ratios", "must not be empty");
   for (size_t i = 0; i < a->n_ratios; i++) {
-    if (!(a->ratios[i] > 0)) return ic_ar_fail(r, "aspect_ratios", "entry %zu is %g, expected > 0", i, a->ratios[i]);
+    if (!(a->ratios[i] > 0)) {
+      return ic_ar_fail(r, "aspect_ratios", "entry %zu is %g, expected > 0", i, a->ratios[i]);
+    }
   }
   if (n_vars != 4) return ic_ar_fail(r, "variances", "has %zu entries, expected 4", n_vars);
-  if (n_stride != 2) return ic_ar_fail(r, "stride", "has %zu entries, expected 2 (width, height)", n_stride);
+  if (n_stride != 2) {
+    return ic_ar_fail(r, "stride", "has %zu entries, expected 2 (width, height)", n_stride);
+  }
   a->sw = (float)stride[0], a->sh = (float)stride[1];
-  if (!(a->sw > 0 && a->sh > 0)) return ic_ar_fail(r, "stride", "is [%g, %g], expected > 0", a->sw, a->sh);
+  if (!(a->sw > 0 && a->sh > 0)) {
+    return ic_ar_fail(r, "stride", "is [%g, %g], expected > 0", a->sw, a->sh);
+  }
   return IC_OK;
 }
 

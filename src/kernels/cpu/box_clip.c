@@ -18,8 +18,12 @@ static ic_status infer(ic_kctx *c) {
   ic_status st = ic_kcheck_dtype(c, IN_BOX, 0, IC_DT_FLOAT);
   if (st) return st;
   if (info->dtype != b->dtype) return ic_kfail_in(c, IN_INFO, 0, "expected Input's dtype");
-  if (b->ndim < 1 || b->dims[b->ndim - 1] != 4) return ic_kfail_in(c, IN_BOX, 0, "expected [..., 4] boxes");
-  if (info->ndim != 2 || info->dims[1] != 3) return ic_kfail_in(c, IN_INFO, 0, "expected [N, 3] (height, width, scale)");
+  if (b->ndim < 1 || b->dims[b->ndim - 1] != 4) {
+    return ic_kfail_in(c, IN_BOX, 0, "expected [..., 4] boxes");
+  }
+  if (info->ndim != 2 || info->dims[1] != 3) {
+    return ic_kfail_in(c, IN_INFO, 0, "expected [N, 3] (height, width, scale)");
+  }
   const ic_lod *lod = b->lod;
   if (lod && lod->n_levels) {
     size_t n = lod->lens[lod->n_levels - 1];
@@ -45,7 +49,8 @@ static ic_status run(ic_kctx *c) {
   const ic_lod *lod = b->lod;
   int64_t n_img, per = 0;
   const uint64_t *off = NULL;
-  memcpy(o->data, b->data, (size_t)ic_tensor_numel_(b) * ic_dtype_size(dt)); /* rows no image claims */
+  memcpy(o->data, b->data,
+         (size_t)ic_tensor_numel_(b) * ic_dtype_size(dt)); /* rows no image claims */
   if (lod && lod->n_levels) {
     n_img = (int64_t)lod->lens[lod->n_levels - 1] - 1;
     off = lod->offsets[lod->n_levels - 1];

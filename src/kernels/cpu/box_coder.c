@@ -38,9 +38,13 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
     return ic_ar_fail(r, "code_type",
                       "is '%s', expected 'encode_center_size' or 'decode_center_size'", code);
   }
-  if (axis != 0 && axis != 1) return ic_ar_fail(r, "axis", "is %lld, expected 0 or 1", (long long)axis);
+  if (axis != 0 && axis != 1) {
+    return ic_ar_fail(r, "axis", "is %lld, expected 0 or 1", (long long)axis);
+  }
   a->axis = (int)axis;
-  if (nv != 0 && nv != 4) return ic_ar_fail(r, "variance", "has %zu entries, expected 4 (or none)", nv);
+  if (nv != 0 && nv != 4) {
+    return ic_ar_fail(r, "variance", "has %zu entries, expected 4 (or none)", nv);
+  }
   a->has_var = nv == 4;
   for (size_t i = 0; i < 4; i++) a->var[i] = a->has_var ? (float)v[i] : 1.0;
   return IC_OK;

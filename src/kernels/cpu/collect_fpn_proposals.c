@@ -22,7 +22,9 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   cfp_attrs *a = attrs;
   a->top_n = ic_ar_int_req(r, "post_nms_topN");
   if (r->st) return r->st;
-  if (a->top_n < 0) return ic_ar_fail(r, "post_nms_topN", "is %lld, expected >= 0", (long long)a->top_n);
+  if (a->top_n < 0) {
+    return ic_ar_fail(r, "post_nms_topN", "is %lld, expected >= 0", (long long)a->top_n);
+  }
   return IC_OK;
 }
 
@@ -32,11 +34,14 @@ enum { OUT_ROIS, OUT_NUM };
 static ic_status infer(ic_kctx *c) {
   const size_t L = c->in[IN_ROIS].n;
   if (c->in[IN_SCORES].n != L) {
-    return ic_kfail(c, IC_ERR_SHAPE, "input MultiLevelScores has %zu variables, expected one per level of MultiLevelRois (%zu)",
-                    c->in[IN_SCORES].n, L);
+    return ic_kfail(
+        c, IC_ERR_SHAPE,
+        "input MultiLevelScores has %zu variables, expected one per level of MultiLevelRois (%zu)",
+        c->in[IN_SCORES].n, L);
   }
   if (c->in[IN_NUM].n && c->in[IN_NUM].n != L) {
-    return ic_kfail(c, IC_ERR_SHAPE, "input MultiLevelRoIsNum has %zu variables, expected one per level (%zu)",
+    return ic_kfail(c, IC_ERR_SHAPE,
+                    "input MultiLevelRoIsNum has %zu variables, expected one per level (%zu)",
                     c->in[IN_NUM].n, L);
   }
   const ic_tensor *r0 = ic_in(c, IN_ROIS, 0);
@@ -44,18 +49,22 @@ static ic_status infer(ic_kctx *c) {
     const ic_tensor *r = ic_in(c, IN_ROIS, l), *s = ic_in(c, IN_SCORES, l);
     ic_status st = ic_kcheck_dtype(c, IN_ROIS, l, IC_DT_FLOAT);
     if (st) return st;
-    if (r->dtype != r0->dtype) return ic_kfail_in(c, IN_ROIS, l, "expected the first level's dtype");
+    if (r->dtype != r0->dtype) {
+      return ic_kfail_in(c, IN_ROIS, l, "expected the first level's dtype");
+    }
     if (s->dtype != r0->dtype) return ic_kfail_in(c, IN_SCORES, l, "expected the rois' dtype");
     if (r->ndim != 2 || r->dims[1] != 4) return ic_kfail_in(c, IN_ROIS, l, "expected [R, 4] boxes");
     if (ic_tensor_numel_(s) != r->dims[0]) {
-      return ic_kfail_in(c, IN_SCORES, l, "expected one score per region (%lld)", (long long)r->dims[0]);
+      return ic_kfail_in(c, IN_SCORES, l, "expected one score per region (%lld)",
+                         (long long)r->dims[0]);
     }
     if (c->in[IN_NUM].n) {
       const ic_tensor *n = ic_in(c, IN_NUM, l);
       st = ic_kcheck_dtype(c, IN_NUM, l, IC_DT_INT);
       if (st) return st;
       if (n->ndim != 1 || n->dims[0] != ic_in(c, IN_NUM, 0)->dims[0]) {
-        return ic_kfail_in(c, IN_NUM, l, "expected [%lld] (a count per image)", (long long)ic_in(c, IN_NUM, 0)->dims[0]);
+        return ic_kfail_in(c, IN_NUM, l, "expected [%lld] (a count per image)",
+                           (long long)ic_in(c, IN_NUM, 0)->dims[0]);
       }
     }
   }
@@ -106,15 +115,18 @@ static ic_status run(ic_kctx *c) {
     const ic_lod *lod = r->lod;
     const uint64_t *lo = !n && lod && lod->n_levels ? lod->offsets[lod->n_levels - 1] : NULL;
     if (!n && (lo ? (int64_t)lod->lens[lod->n_levels - 1] - 1 != n_img : n_img != 1)) {
-      st = ic_kfail_in(c, IN_ROIS, l, "has a LoD of a different image count than level 0 (%lld)", (long long)n_img);
+      st = ic_kfail_in(c, IN_ROIS, l, "has a LoD of a different image count than level 0 (%lld)",
+                       (long long)n_img);
       goto done;
     }
     int64_t row = 0;
     for (int64_t i = 0; i < n_img; i++) {
       int64_t cnt = n ? ic_read_i64(n, i) : lo ? (int64_t)(lo[i + 1] - lo[i]) : r->dims[0];
       if (cnt < 0 || row + cnt > r->dims[0]) {
-        st = n ? ic_kfail_in(c, IN_NUM, l, "counts more regions than level %zu holds (%lld)", l, (long long)r->dims[0])
-               : ic_kfail_in(c, IN_ROIS, l, "has a LoD beyond its %lld rows", (long long)r->dims[0]);
+        st =
+            n ? ic_kfail_in(c, IN_NUM, l, "counts more regions than level %zu holds (%lld)", l,
+                            (long long)r->dims[0])
+              : ic_kfail_in(c, IN_ROIS, l, "has a LoD beyond its %lld rows", (long long)r->dims[0]);
         goto done;
       }
       for (int64_t j = row; j < row + cnt; j++, k++) {
@@ -123,8 +135,10 @@ static ic_status run(ic_kctx *c) {
       row += cnt;
     }
     if (row != r->dims[0]) {
-      st = n ? ic_kfail_in(c, IN_NUM, l, "counts %lld regions, but level %zu holds %lld", (long long)row, l, (long long)r->dims[0])
-             : ic_kfail_in(c, IN_ROIS, l, "has a LoD of %lld rows, but holds %lld", (long long)row, (long long)r->dims[0]);
+      st = n ? ic_kfail_in(c, IN_NUM, l, "counts %lld regions, but level %zu holds %lld",
+                           (long long)row, l, (long long)r->dims[0])
+             : ic_kfail_in(c, IN_ROIS, l, "has a LoD of %lld rows, but holds %lld", (long long)row,
+                           (long long)r->dims[0]);
       goto done;
     }
   }
@@ -139,10 +153,13 @@ static ic_status run(ic_kctx *c) {
   const size_t es = ic_dtype_size(r0->dtype);
   for (int64_t i = 0; i < K; i++) {
     const ic_tensor *r = ic_in(c, IN_ROIS, (size_t)it[i].level);
-    memcpy((char *)o->data + (size_t)i * 4 * es, (const char *)r->data + (size_t)it[i].row * 4 * es, 4 * es);
+    memcpy((char *)o->data + (size_t)i * 4 * es, (const char *)r->data + (size_t)it[i].row * 4 * es,
+           4 * es);
     counts[it[i].img]++;
   }
-  if (ic_out(c, OUT_NUM, 0)) memcpy(ic_out(c, OUT_NUM, 0)->data, counts, (size_t)n_img * sizeof *counts);
+  if (ic_out(c, OUT_NUM, 0)) {
+    memcpy(ic_out(c, OUT_NUM, 0)->data, counts, (size_t)n_img * sizeof *counts);
+  }
 done:
   free(it);
   free(counts);

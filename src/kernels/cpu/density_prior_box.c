@@ -39,24 +39,32 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   if (r->st) return r->st;
   if (n_vars != 4) return ic_ar_fail(r, "variances", "has %zu entries, expected 4", n_vars);
   for (size_t i = 0; i < 4; i++) {
-    if (!(a->vars[i] > 0)) return ic_ar_fail(r, "variances", "entry %zu is %g, expected > 0", i, a->vars[i]);
+    if (!(a->vars[i] > 0)) {
+      return ic_ar_fail(r, "variances", "entry %zu is %g, expected > 0", i, a->vars[i]);
+    }
   }
   if (!(a->step_w >= 0) || !(a->step_h >= 0)) {
     return ic_ar_fail(r, a->step_w >= 0 ? "step_h" : "step_w", "is negative, expected >= 0");
   }
   if (n_dens != a->n_sizes) {
-    return ic_ar_fail(r, "densities", "has %zu entries, expected one per fixed size (%zu)", n_dens, a->n_sizes);
+    return ic_ar_fail(r, "densities", "has %zu entries, expected one per fixed size (%zu)", n_dens,
+                      a->n_sizes);
   }
   a->num_priors = 0;
   for (size_t i = 0; i < a->n_sizes; i++) {
-    if (!(a->sizes[i] > 0)) return ic_ar_fail(r, "fixed_sizes", "entry %zu is %g, expected > 0", i, a->sizes[i]);
+    if (!(a->sizes[i] > 0)) {
+      return ic_ar_fail(r, "fixed_sizes", "entry %zu is %g, expected > 0", i, a->sizes[i]);
+    }
     if (a->dens[i] <= 0 || a->dens[i] > 1024) {
-      return ic_ar_fail(r, "densities", "entry %zu is %lld, expected in [1, 1024]", i, (long long)a->dens[i]);
+      return ic_ar_fail(r, "densities", "entry %zu is %lld, expected in [1, 1024]", i,
+                        (long long)a->dens[i]);
     }
     a->num_priors += (int64_t)a->n_ratios * a->dens[i] * a->dens[i];
   }
   for (size_t i = 0; i < a->n_ratios; i++) {
-    if (!(a->ratios[i] > 0)) return ic_ar_fail(r, "fixed_ratios", "entry %zu is %g, expected > 0", i, a->ratios[i]);
+    if (!(a->ratios[i] > 0)) {
+      return ic_ar_fail(r, "fixed_ratios", "entry %zu is %g, expected > 0", i, a->ratios[i]);
+    }
   }
   return IC_OK;
 }
@@ -77,7 +85,8 @@ static ic_status infer(ic_kctx *c) {
   int64_t d4[4] = {in->dims[2], in->dims[3], a->num_priors, 4};
   int64_t d2[2] = {in->dims[2] * in->dims[3] * a->num_priors, 4};
   for (int k = 0; k < 2; k++) {
-    ic_tensor_set_meta(ic_out(c, (size_t)k, 0), in->dtype, a->flatten ? 2 : 4, a->flatten ? d2 : d4);
+    ic_tensor_set_meta(ic_out(c, (size_t)k, 0), in->dtype, a->flatten ? 2 : 4,
+                       a->flatten ? d2 : d4);
   }
   return IC_OK;
 }

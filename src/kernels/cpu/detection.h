@@ -15,7 +15,9 @@ static inline void det_put(ic_tensor *t, int64_t i, double v) {
 }
 
 /* Round v to the dtype's precision (Paddle does float32 ops in float32). */
-static inline double det_round(ic_dtype dt, double v) { return dt == IC_FP32 ? (double)(float)v : v; }
+static inline double det_round(ic_dtype dt, double v) {
+  return dt == IC_FP32 ? (double)(float)v : v;
+}
 
 /* Area of [xmin, ymin, xmax, ymax]; 0 when inverted. Unnormalized boxes count pixels
  * inclusively (+1). */

@@ -28,10 +28,13 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   a->pixel_offset = ic_ar_bool(r, "pixel_offset", true);
   if (r->st) return r->st;
   if (a->max_level < a->min_level || a->max_level - a->min_level > 64) {
-    return ic_ar_fail(r, "max_level", "is %lld, expected at least min_level (%lld) and at most 64 more",
+    return ic_ar_fail(r, "max_level",
+                      "is %lld, expected at least min_level (%lld) and at most 64 more",
                       (long long)a->max_level, (long long)a->min_level);
   }
-  if (a->refer_scale <= 0) return ic_ar_fail(r, "refer_scale", "is %lld, expected > 0", (long long)a->refer_scale);
+  if (a->refer_scale <= 0) {
+    return ic_ar_fail(r, "refer_scale", "is %lld, expected > 0", (long long)a->refer_scale);
+  }
   return IC_OK;
 }
 
@@ -43,7 +46,9 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *rois = ic_in(c, IN_ROIS, 0), *num = ic_in(c, IN_NUM, 0);
   ic_status st = ic_kcheck_dtype(c, IN_ROIS, 0, IC_DT_FLOAT);
   if (st) return st;
-  if (rois->ndim != 2 || rois->dims[1] != 4) return ic_kfail_in(c, IN_ROIS, 0, "expected [R, 4] boxes");
+  if (rois->ndim != 2 || rois->dims[1] != 4) {
+    return ic_kfail_in(c, IN_ROIS, 0, "expected [R, 4] boxes");
+  }
   if (num) {
     st = ic_kcheck_dtype(c, IN_NUM, 0, IC_DT_INT);
     if (st) return st;
@@ -51,16 +56,20 @@ static ic_status infer(ic_kctx *c) {
   }
   const size_t levels = (size_t)(a->max_level - a->min_level + 1);
   if (c->out[OUT_MULTI].n != levels) {
-    return ic_kfail(c, IC_ERR_SHAPE, "output MultiFpnRois has %zu variables, expected one per level (%zu)",
+    return ic_kfail(c, IC_ERR_SHAPE,
+                    "output MultiFpnRois has %zu variables, expected one per level (%zu)",
                     c->out[OUT_MULTI].n, levels);
   }
   if (c->out[OUT_LEVEL_NUM].n && c->out[OUT_LEVEL_NUM].n != levels) {
-    return ic_kfail(c, IC_ERR_SHAPE, "output MultiLevelRoIsNum has %zu variables, expected one per level (%zu)",
+    return ic_kfail(c, IC_ERR_SHAPE,
+                    "output MultiLevelRoIsNum has %zu variables, expected one per level (%zu)",
                     c->out[OUT_LEVEL_NUM].n, levels);
   }
   for (size_t l = 0; l < levels; l++) {
     ic_tensor_set_meta(ic_out(c, OUT_MULTI, l), rois->dtype, 2, (int64_t[]){0, 4});
-    if (c->out[OUT_LEVEL_NUM].n) ic_tensor_set_meta(ic_out(c, OUT_LEVEL_NUM, l), IC_INT32, 1, (int64_t[]){0});
+    if (c->out[OUT_LEVEL_NUM].n) {
+      ic_tensor_set_meta(ic_out(c, OUT_LEVEL_NUM, l), IC_INT32, 1, (int64_t[]){0});
+    }
   }
   ic_tensor_set_meta(ic_out(c, OUT_RESTORE, 0), IC_INT32, 2, (int64_t[]){rois->dims[0], 1});
   return IC_OK;
@@ -73,8 +82,11 @@ static ic_status run(ic_kctx *c) {
   const int64_t R = rois->dims[0], L = a->max_level - a->min_level + 1;
   const ic_lod *lod = rois->lod;
   const uint64_t *lo = !num && lod && lod->n_levels ? lod->offsets[lod->n_levels - 1] : NULL;
-  const int64_t n_img = num ? ic_tensor_numel_(num) : lo ? (int64_t)lod->lens[lod->n_levels - 1] - 1 : 1;
-  int64_t *lvl = malloc((size_t)(R + 1) * sizeof *lvl), *img = malloc((size_t)(R + L + 1) * sizeof *img);
+  const int64_t n_img = num  ? ic_tensor_numel_(num)
+                        : lo ? (int64_t)lod->lens[lod->n_levels - 1] - 1
+                             : 1;
+  int64_t *lvl = malloc((size_t)(R + 1) * sizeof *lvl),
+          *img = malloc((size_t)(R + L + 1) * sizeof *img);
   int64_t *cnt = calloc((size_t)(L * (n_img + 1) + L + 1), sizeof *cnt);
   ic_status st = IC_OK;
   if (!lvl || !img || !cnt) {
@@ -93,8 +105,10 @@ static ic_status run(ic_kctx *c) {
     start += k;
   }
   if (start != R) {
-    st = num ? ic_kfail_in(c, IN_NUM, 0, "counts %lld regions, but FpnRois has %lld", (long long)start, (long long)R)
-             : ic_kfail_in(c, IN_ROIS, 0, "has a LoD of %lld rows, but holds %lld", (long long)start, (long long)R);
+    st = num ? ic_kfail_in(c, IN_NUM, 0, "counts %lld regions, but FpnRois has %lld",
+                           (long long)start, (long long)R)
+             : ic_kfail_in(c, IN_ROIS, 0, "has a LoD of %lld rows, but holds %lld",
+                           (long long)start, (long long)R);
     goto done;
   }
   int64_t *per_level = cnt + L * (n_img + 1); /* L counters */
@@ -134,7 +148,8 @@ static ic_status run(ic_kctx *c) {
   for (int64_t r = 0; r < R; r++) {
     const int64_t l = lvl[r], k = fill[l]++;
     ic_tensor *o = ic_out(c, OUT_MULTI, (size_t)l);
-    memcpy((char *)o->data + (size_t)k * 4 * es, (const char *)rois->data + (size_t)r * 4 * es, 4 * es);
+    memcpy((char *)o->data + (size_t)k * 4 * es, (const char *)rois->data + (size_t)r * 4 * es,
+           4 * es);
     restore[r] = (int32_t)(bases[l] + k);
   }
 done:

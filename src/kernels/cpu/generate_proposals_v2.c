@@ -54,17 +54,19 @@ static ic_status infer(ic_kctx *c) {
   }
   if (s->ndim != 4) return ic_kfail_in(c, IN_SCORES, 0, "expected rank 4 [N, A, H, W]");
   const int64_t N = s->dims[0], A = s->dims[1], H = s->dims[2], W = s->dims[3];
-  if (d->ndim != 4 || d->dims[0] != N || d->dims[1] != 4 * A || d->dims[2] != H || d->dims[3] != W) {
+  if (d->ndim != 4 || d->dims[0] != N || d->dims[1] != 4 * A || d->dims[2] != H ||
+      d->dims[3] != W) {
     return ic_kfail_in(c, IN_DELTAS, 0, "expected [%lld, %lld, %lld, %lld] (4 deltas per anchor)",
                        (long long)N, (long long)(4 * A), (long long)H, (long long)W);
   }
   if (im->ndim != 2 || im->dims[0] != N || im->dims[1] < 2) {
-    return ic_kfail_in(c, IN_SHAPE, 0, "expected [%lld, 2] (height, width per image)", (long long)N);
+    return ic_kfail_in(c, IN_SHAPE, 0, "expected [%lld, 2] (height, width per image)",
+                       (long long)N);
   }
   const int64_t want = H * W * A * 4;
   if (ic_tensor_numel_(an) != want) {
-    return ic_kfail_in(c, IN_ANCHORS, 0, "expected %lld values ([%lld, %lld, %lld, 4])", (long long)want,
-                       (long long)H, (long long)W, (long long)A);
+    return ic_kfail_in(c, IN_ANCHORS, 0, "expected %lld values ([%lld, %lld, %lld, 4])",
+                       (long long)want, (long long)H, (long long)W, (long long)A);
   }
   if (ic_tensor_numel_(va) != want) {
     return ic_kfail_in(c, IN_VARS, 0, "expected %lld values, as Anchors", (long long)want);
@@ -114,15 +116,17 @@ static int64_t image(const gp_attrs *a, const ic_tensor *s, const ic_tensor *d, 
       var[q] = det_get(va, r * 4 + q);
       del[q] = det_get(d, ((n * A + k) * 4 + q) * H * W + hw);
     }
-    const double aw = det_round(dt, anc[2] - anc[0] + off), ah = det_round(dt, anc[3] - anc[1] + off);
+    const double aw = det_round(dt, anc[2] - anc[0] + off),
+                 ah = det_round(dt, anc[3] - anc[1] + off);
     const double acx = det_round(dt, anc[0] + 0.5 * aw), acy = det_round(dt, anc[1] + 0.5 * ah);
     const double cx = det_round(dt, det_round(dt, var[0] * del[0]) * aw + acx);
     const double cy = det_round(dt, det_round(dt, var[1] * del[1]) * ah + acy);
     double tw = det_round(dt, var[2] * del[2]), th = det_round(dt, var[3] * del[3]);
     tw = tw < clipd ? tw : clipd, th = th < clipd ? th : clipd;
-    const double bw = det_round(dt, det_round(dt, exp(tw)) * aw), bh = det_round(dt, det_round(dt, exp(th)) * ah);
-    double b[4] = {det_round(dt, cx - bw / 2), det_round(dt, cy - bh / 2), det_round(dt, cx + bw / 2 - off),
-                   det_round(dt, cy + bh / 2 - off)};
+    const double bw = det_round(dt, det_round(dt, exp(tw)) * aw),
+                 bh = det_round(dt, det_round(dt, exp(th)) * ah);
+    double b[4] = {det_round(dt, cx - bw / 2), det_round(dt, cy - bh / 2),
+                   det_round(dt, cx + bw / 2 - off), det_round(dt, cy + bh / 2 - off)};
     for (int q = 0; q < 4; q++) {
       const double lim = det_round(dt, (q % 2 ? ih : iw) - off), v = b[q];
       const double mn = lim < v ? lim : v;
@@ -152,7 +156,9 @@ static int64_t image(const gp_attrs *a, const ic_tensor *s, const ic_tensor *d, 
     double thr = a->nms_thresh;
     for (int64_t i = 0; i < nk; i++) {
       bool flag = true;
-      for (int64_t j = 0; j < nout && flag; j++) flag = iou(bx + i * 4, bx + keep[j] * 4, !a->pixel_offset) <= thr;
+      for (int64_t j = 0; j < nout && flag; j++) {
+        flag = iou(bx + i * 4, bx + keep[j] * 4, !a->pixel_offset) <= thr;
+      }
       if (!flag) continue;
       keep[nout++] = i;
       if (a->eta < 1 && thr > 0.5) thr = det_round(dt, thr * a->eta);
@@ -174,7 +180,8 @@ static ic_status run(ic_kctx *c) {
   const int64_t N = s->dims[0], M = s->dims[1] * s->dims[2] * s->dims[3];
   const int64_t per = M > 0 ? M : 1; /* at most M proposals per image (1 when none is left) */
   const double bytes = (double)per * (sizeof(cand) + 4 * sizeof(double) + sizeof(int64_t)) +
-                       (double)N * (double)per * 5 * sizeof(double) + (double)(N + 1) * sizeof(int64_t);
+                       (double)N * (double)per * 5 * sizeof(double) +
+                       (double)(N + 1) * sizeof(int64_t);
   if (bytes > 1e10) return ic_kfail_in(c, IN_SCORES, 0, "needs %.3g bytes of scratch", bytes);
   ic_buffer *scr = ic_kscratch(c, (size_t)bytes);
   if (!scr) return c->err->code;
@@ -190,7 +197,8 @@ static ic_status run(ic_kctx *c) {
   if (!st) st = ic_kalloc_out(c, OUT_PROBS, 0, s->dtype, 2, (int64_t[]){total, 1});
   if (!st) st = ic_kalloc_out(c, OUT_NUM, 0, IC_INT32, 1, (int64_t[]){N});
   if (!st) {
-    ic_tensor *ro = ic_out(c, OUT_ROIS, 0), *po = ic_out(c, OUT_PROBS, 0), *no = ic_out(c, OUT_NUM, 0);
+    ic_tensor *ro = ic_out(c, OUT_ROIS, 0), *po = ic_out(c, OUT_PROBS, 0),
+              *no = ic_out(c, OUT_NUM, 0);
     for (int64_t i = 0; i < total * 4; i++) det_put(ro, i, box[i]);
     for (int64_t i = 0; i < total; i++) det_put(po, i, prob[i]);
     if (no) {

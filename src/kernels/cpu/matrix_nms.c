@@ -51,8 +51,12 @@ static ic_status infer(ic_kctx *c) {
                        (long long)s->dims[0], (long long)s->dims[2]);
   }
   ic_tensor_set_meta(ic_out(c, OUT_OUT, 0), s->dtype, 2, (int64_t[]){0, 6});
-  if (ic_out(c, OUT_INDEX, 0)) ic_tensor_set_meta(ic_out(c, OUT_INDEX, 0), IC_INT32, 2, (int64_t[]){0, 1});
-  if (ic_out(c, OUT_ROISNUM, 0)) ic_tensor_set_meta(ic_out(c, OUT_ROISNUM, 0), IC_INT32, 1, (int64_t[]){0});
+  if (ic_out(c, OUT_INDEX, 0)) {
+    ic_tensor_set_meta(ic_out(c, OUT_INDEX, 0), IC_INT32, 2, (int64_t[]){0, 1});
+  }
+  if (ic_out(c, OUT_ROISNUM, 0)) {
+    ic_tensor_set_meta(ic_out(c, OUT_ROISNUM, 0), IC_INT32, 1, (int64_t[]){0});
+  }
   return IC_OK;
 }
 
@@ -133,9 +137,12 @@ static ic_status run(ic_kctx *c) {
   /* candidates (M), IoU triangle and row maxima (kc), detections (C * kc per image) */
   const size_t n_iou = (size_t)(kc * (kc > 0 ? kc - 1 : 0) / 2) + 1;
   const size_t n_det = (size_t)(N * C * kc) + 1;
-  const double bytes = ((double)M + 1 + (double)n_det) * sizeof(mdet) + ((double)n_iou + (double)kc + 1) * sizeof(double) +
+  const double bytes = ((double)M + 1 + (double)n_det) * sizeof(mdet) +
+                       ((double)n_iou + (double)kc + 1) * sizeof(double) +
                        (double)(N + 1) * sizeof(int64_t);
-  if (bytes > 1e10) return ic_kfail_in(c, IN_SCORES, 0, "needs %.3g bytes of scratch; lower nms_top_k", bytes);
+  if (bytes > 1e10) {
+    return ic_kfail_in(c, IN_SCORES, 0, "needs %.3g bytes of scratch; lower nms_top_k", bytes);
+  }
   ic_buffer *scr = ic_kscratch(c, (size_t)bytes);
   if (!scr) return c->err->code;
   mdet *cand = scr->data, *dets = cand + M + 1;
@@ -150,7 +157,8 @@ static ic_status run(ic_kctx *c) {
   if (!st) st = ic_kalloc_out(c, OUT_INDEX, 0, IC_INT32, 2, (int64_t[]){total, 1});
   if (!st) st = ic_kalloc_out(c, OUT_ROISNUM, 0, IC_INT32, 1, (int64_t[]){N});
   if (!st) {
-    ic_tensor *o = ic_out(c, OUT_OUT, 0), *ix = ic_out(c, OUT_INDEX, 0), *rn = ic_out(c, OUT_ROISNUM, 0);
+    ic_tensor *o = ic_out(c, OUT_OUT, 0), *ix = ic_out(c, OUT_INDEX, 0),
+              *rn = ic_out(c, OUT_ROISNUM, 0);
     int64_t r = 0;
     for (int64_t n = 0; n < N; n++) {
       for (int64_t k = 0; k < counts[n]; k++, r++) {

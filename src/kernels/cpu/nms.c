@@ -45,7 +45,9 @@ ic_status ic_nms_infer(ic_kctx *c, const nms_slots *s) {
   const ic_tensor *rn = s->in_rois_num >= 0 ? ic_in(c, (size_t)s->in_rois_num, 0) : NULL;
   ic_status st = ic_kcheck_dtype(c, (size_t)s->in_scores, 0, IC_DT_FLOAT);
   if (st) return st;
-  if (b->dtype != sc->dtype) return ic_kfail_in(c, (size_t)s->in_bboxes, 0, "expected Scores' dtype");
+  if (b->dtype != sc->dtype) {
+    return ic_kfail_in(c, (size_t)s->in_bboxes, 0, "expected Scores' dtype");
+  }
   if (b->ndim != 3) return ic_kfail_in(c, (size_t)s->in_bboxes, 0, "expected rank 3");
   if (sc->ndim == 3) {
     const int64_t d = b->dims[2];
@@ -157,7 +159,9 @@ static int64_t nms_image(const nms_attrs *a, const image *im, cand *work, cand *
       }
       if (!keep) continue;
       out[kept++] = work[i];
-      if (a->nms_eta < 1 && thr > 0.5) thr = f32 ? (double)(float)(thr * a->nms_eta) : thr * a->nms_eta;
+      if (a->nms_eta < 1 && thr > 0.5) {
+        thr = f32 ? (double)(float)(thr * a->nms_eta) : thr * a->nms_eta;
+      }
     }
     if (im->per_class) qsort(out + first, (size_t)(kept - first), sizeof *out, by_idx);
   }
@@ -194,7 +198,9 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
   } else {
     C = sc->dims[1], M = sc->dims[0];
     const ic_lod *lod = b->lod;
-    n_img = rn ? ic_tensor_numel_(rn) : lod && lod->n_levels ? (int64_t)lod->lens[lod->n_levels - 1] - 1 : 1;
+    n_img = rn                     ? ic_tensor_numel_(rn)
+            : lod && lod->n_levels ? (int64_t)lod->lens[lod->n_levels - 1] - 1
+                                   : 1;
     if (n_img < 0) n_img = 0;
     starts = malloc((size_t)(n_img + 1) * sizeof *starts);
     if (!starts) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
@@ -223,7 +229,8 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
    * C * M over all images in the per-class one. */
   const int64_t kc = a->nms_top_k > -1 && a->nms_top_k < M ? a->nms_top_k : M;
   const size_t cap = (size_t)(per_class ? C * M : n_img * C * kc) + 1, wn = (size_t)M + 1;
-  ic_buffer *scratch = ic_kscratch(c, (cap + wn) * sizeof(cand) + ((size_t)n_img + 1) * sizeof(int64_t));
+  ic_buffer *scratch =
+      ic_kscratch(c, (cap + wn) * sizeof(cand) + ((size_t)n_img + 1) * sizeof(int64_t));
   if (!scratch) {
     free(starts);
     return c->err->code;
@@ -232,7 +239,8 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
   int64_t *counts = (int64_t *)(all + cap);
   int64_t total = 0;
   for (int64_t i = 0; i < n_img; i++) {
-    image im = {b, sc, per_class, starts ? starts[i] : 0, starts ? starts[i + 1] - starts[i] : 0, i, C, M};
+    image im = {b, sc, per_class, starts ? starts[i] : 0, starts ? starts[i + 1] - starts[i] : 0,
+                i, C, M};
     counts[i] = (per_class && im.m == 0) ? 0 : nms_image(a, &im, work, all + total);
     total += counts[i];
   }
@@ -244,7 +252,9 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
     if (n_img > 0) counts[0] = 1;
   } else {
     st = ic_kalloc_out(c, (size_t)s->out, 0, sc->dtype, 2, (int64_t[]){total, D + 2});
-    if (!st && want_index) st = ic_kalloc_out(c, (size_t)s->out_index, 0, IC_INT32, 2, (int64_t[]){total, 1});
+    if (!st && want_index) {
+      st = ic_kalloc_out(c, (size_t)s->out_index, 0, IC_INT32, 2, (int64_t[]){total, 1});
+    }
     if (!st) {
       ic_tensor *o = ic_out(c, (size_t)s->out, 0);
       int32_t *idx = want_index ? ic_out(c, (size_t)s->out_index, 0)->data : NULL;

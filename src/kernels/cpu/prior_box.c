@@ -79,7 +79,9 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
     for (size_t k = 0; k < a->n_ar; k++) seen |= fabs(v - a->ar[k]) < 1e-6;
     if (seen) continue;
     if (!(v > 0)) return ic_ar_fail(r, "aspect_ratios", "entry %zu is %g, expected > 0", i, v);
-    if (a->n_ar + 2 > MAX_AR) return ic_ar_fail(r, "aspect_ratios", "has more than %d ratios", MAX_AR / 2);
+    if (a->n_ar + 2 > MAX_AR) {
+      return ic_ar_fail(r, "aspect_ratios", "has more than %d ratios", MAX_AR / 2);
+    }
     a->ar[a->n_ar++] = v;
     if (a->flip) a->ar[a->n_ar++] = (float)(1.0f / v);
   }
@@ -123,7 +125,8 @@ static ic_status run(ic_kctx *c) {
   int64_t k = 0;
   for (int64_t h = 0; h < H; h++) {
     for (int64_t w = 0; w < W; w++) {
-      const double cx = det_round(dt, (w + a->offset) * sw), cy = det_round(dt, (h + a->offset) * sh);
+      const double cx = det_round(dt, (w + a->offset) * sw),
+                   cy = det_round(dt, (h + a->offset) * sh);
 #define PUT(bw, bh)                                                              \
   do {                                                                           \
     double bw_ = det_round(dt, bw), bh_ = det_round(dt, bh);                     \
@@ -145,7 +148,9 @@ static ic_status run(ic_kctx *c) {
             PUT(mn * sqrt(a->ar[r]) / 2, mn / sqrt(a->ar[r]) / 2);
           }
         } else {
-          for (size_t r = 0; r < a->n_ar; r++) PUT(mn * sqrt(a->ar[r]) / 2, mn / sqrt(a->ar[r]) / 2);
+          for (size_t r = 0; r < a->n_ar; r++) {
+            PUT(mn * sqrt(a->ar[r]) / 2, mn / sqrt(a->ar[r]) / 2);
+          }
           if (a->n_max) {
             double side = sqrt(mn * (float)a->max_sizes[s]) / 2;
             PUT(side, side);

@@ -29,8 +29,12 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   a->sampling = ic_ar_int(r, "sampling_ratio", -1);
   a->aligned = ic_ar_bool(r, "aligned", false);
   if (r->st) return r->st;
-  if (a->ph <= 0 || a->ph > INT32_MAX) return ic_ar_fail(r, "pooled_height", "is %lld, expected > 0", (long long)a->ph);
-  if (a->pw <= 0 || a->pw > INT32_MAX) return ic_ar_fail(r, "pooled_width", "is %lld, expected > 0", (long long)a->pw);
+  if (a->ph <= 0 || a->ph > INT32_MAX) {
+    return ic_ar_fail(r, "pooled_height", "is %lld, expected > 0", (long long)a->ph);
+  }
+  if (a->pw <= 0 || a->pw > INT32_MAX) {
+    return ic_ar_fail(r, "pooled_width", "is %lld, expected > 0", (long long)a->pw);
+  }
   if (!(a->scale > 0)) return ic_ar_fail(r, "spatial_scale", "is %g, expected > 0", a->scale);
   return IC_OK;
 }
@@ -44,12 +48,15 @@ static ic_status infer(ic_kctx *c) {
   if (st) return st;
   if (x->ndim != 4) return ic_kfail_in(c, IN_X, 0, "expected rank 4 (NCHW)");
   if (rois->dtype != x->dtype) return ic_kfail_in(c, IN_ROIS, 0, "expected X's dtype");
-  if (rois->ndim != 2 || rois->dims[1] != 4) return ic_kfail_in(c, IN_ROIS, 0, "expected [R, 4] boxes");
+  if (rois->ndim != 2 || rois->dims[1] != 4) {
+    return ic_kfail_in(c, IN_ROIS, 0, "expected [R, 4] boxes");
+  }
   if (num) {
     st = ic_kcheck_dtype(c, IN_NUM, 0, IC_DT_INT);
     if (st) return st;
     if (num->ndim != 1 || num->dims[0] != x->dims[0]) {
-      return ic_kfail_in(c, IN_NUM, 0, "expected [%lld] (one count per image of X)", (long long)x->dims[0]);
+      return ic_kfail_in(c, IN_NUM, 0, "expected [%lld] (one count per image of X)",
+                         (long long)x->dims[0]);
     }
   } else if (!(rois->lod && rois->lod->n_levels) && x->dims[0] != 1) {
     return ic_kfail_in(c, IN_ROIS, 0,
@@ -57,7 +64,8 @@ static ic_status infer(ic_kctx *c) {
                        "images each region belongs to",
                        (long long)x->dims[0]);
   }
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4, (int64_t[]){rois->dims[0], x->dims[1], a->ph, a->pw});
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4,
+                     (int64_t[]){rois->dims[0], x->dims[1], a->ph, a->pw});
   return IC_OK;
 }
 
@@ -143,7 +151,8 @@ static ic_status run(ic_kctx *c) {
     int64_t cnt = num ? ic_read_i64(num, n) : lo ? (int64_t)(lo[n + 1] - lo[n]) : R;
     if (cnt < 0 || start + cnt > R) {
       free(batch);
-      return num ? ic_kfail_in(c, IN_NUM, 0, "counts %lld regions up to image %lld, but ROIs has %lld",
+      return num ? ic_kfail_in(c, IN_NUM, 0,
+                               "counts %lld regions up to image %lld, but ROIs has %lld",
                                (long long)(start + cnt), (long long)n, (long long)R)
                  : ic_kfail_in(c, IN_ROIS, 0, "has a LoD beyond its %lld rows", (long long)R);
     }
@@ -152,8 +161,10 @@ static ic_status run(ic_kctx *c) {
   }
   if (start != R) {
     free(batch);
-    return num ? ic_kfail_in(c, IN_NUM, 0, "counts %lld regions, but ROIs has %lld", (long long)start, (long long)R)
-               : ic_kfail_in(c, IN_ROIS, 0, "has a LoD of %lld rows, but holds %lld", (long long)start, (long long)R);
+    return num ? ic_kfail_in(c, IN_NUM, 0, "counts %lld regions, but ROIs has %lld",
+                             (long long)start, (long long)R)
+               : ic_kfail_in(c, IN_ROIS, 0, "has a LoD of %lld rows, but holds %lld",
+                             (long long)start, (long long)R);
   }
   ic_status st = IC_OK;
   const bool f32 = x->dtype == IC_FP32;
@@ -189,11 +200,11 @@ static ic_status run(ic_kctx *c) {
     void *wt = (char *)scr->data + (need - 64) / (sizeof(int64_t) + es) * sizeof(int64_t);
     const int64_t plane = C * H * W, oplane = C * a->ph * a->pw;
     if (f32) {
-      roi_f32(a, (const float *)rois->data + r * 4, (const float *)x->data + batch[r] * plane, C, H, W,
-              (float *)out->data + r * oplane, off, wt);
+      roi_f32(a, (const float *)rois->data + r * 4, (const float *)x->data + batch[r] * plane, C, H,
+              W, (float *)out->data + r * oplane, off, wt);
     } else {
-      roi_f64(a, (const double *)rois->data + r * 4, (const double *)x->data + batch[r] * plane, C, H, W,
-              (double *)out->data + r * oplane, off, wt);
+      roi_f64(a, (const double *)rois->data + r * 4, (const double *)x->data + batch[r] * plane, C,
+              H, W, (double *)out->data + r * oplane, off, wt);
     }
   }
   if (scr) ic_buffer_release(scr);

@@ -8,9 +8,9 @@
  *   conf = sigmoid(obj), or with iou_aware conf^(1 - f) * sigmoid(iou)^f (f =
  *   iou_aware_factor); cells with conf < conf_thresh keep zero boxes and scores;
  *   cx = (l + sigmoid(tx) * s + b) * img_w / W, cy likewise (s = scale_x_y,
- *   b = -0.5 (s - 1) computed in float as Paddle does); w = exp(tw) * anchor_w * img_w / (downsample_ratio * W), h likewise;
- *   with clip_bbox the corners are clamped to [0, img_w - 1] x [0, img_h - 1];
- *   score[c] = conf * sigmoid(class c). */
+ *   b = -0.5 (s - 1) computed in float as Paddle does); w = exp(tw) * anchor_w * img_w /
+ * (downsample_ratio * W), h likewise; with clip_bbox the corners are clamped to [0, img_w - 1] x
+ * [0, img_h - 1]; score[c] = conf * sigmoid(class c). */
 #include <math.h>
 
 #include "kernels/cpu/detection.h"
@@ -37,13 +37,21 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   a->iou_aware = ic_ar_bool(r, "iou_aware", false);
   a->iou_factor = (float)ic_ar_float(r, "iou_aware_factor", 0.5);
   if (r->st) return r->st;
-  if (n == 0 || n % 2) return ic_ar_fail(r, "anchors", "has %zu entries, expected a positive even count", n);
-  if (n > 2 * MAX_ANCHORS) return ic_ar_fail(r, "anchors", "has %zu entries, at most %d supported", n, 2 * MAX_ANCHORS);
+  if (n == 0 || n % 2) {
+    return ic_ar_fail(r, "anchors", "has %zu entries, expected a positive even count", n);
+  }
+  if (n > 2 * MAX_ANCHORS) {
+    return ic_ar_fail(r, "anchors", "has %zu entries, at most %d supported", n, 2 * MAX_ANCHORS);
+  }
   for (size_t i = 0; i < n; i++) a->anchors[i] = (int)anc[i];
   a->an_num = (int)(n / 2);
-  if (cls <= 0 || cls > INT32_MAX / 2) return ic_ar_fail(r, "class_num", "is %lld, expected > 0", (long long)cls);
+  if (cls <= 0 || cls > INT32_MAX / 2) {
+    return ic_ar_fail(r, "class_num", "is %lld, expected > 0", (long long)cls);
+  }
   a->class_num = (int)cls;
-  if (ds <= 0 || ds > INT32_MAX) return ic_ar_fail(r, "downsample_ratio", "is %lld, expected > 0", (long long)ds);
+  if (ds <= 0 || ds > INT32_MAX) {
+    return ic_ar_fail(r, "downsample_ratio", "is %lld, expected > 0", (long long)ds);
+  }
   a->downsample = (int)ds;
   if (!(a->scale > 0)) return ic_ar_fail(r, "scale_x_y", "is %g, expected > 0", a->scale);
   if (a->iou_aware && !(a->iou_factor >= 0 && a->iou_factor <= 1)) {
