@@ -1109,6 +1109,35 @@ START_TEST(nms_hand_checked) {
 }
 END_TEST
 
+/* A DYNAMIC output feeding another op: the consumer's infer sees the run's dims, in every
+ * executor, and the kernel-allocated buffer is freed like any other (ASan checks). */
+START_TEST(nms_output_consumed) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "b", tu_f64(3, TU_DIMS(1, 3, 4),
+                          (const double[]){0, 0, 10, 10, 0, 0, 10, 6, 20, 20, 30, 30}));
+  ot_feed(&t, "s", tu_f64(3, TU_DIMS(1, 2, 3), (const double[]){0.9, 0.9, 0.9, 0.5, 0.8, 0.7}));
+  ot_op(&t, "multiclass_nms3");
+  ic_builder_in(t.op, "BBoxes", "b");
+  ic_builder_in(t.op, "Scores", "s");
+  nms_p p = {.background = 0, .nms_top_k = -1, .keep_top_k = -1, .score_thr = 0.05f,
+             .nms_thr = 0.5f, .eta = 1, .normalized = true};
+  set_nms_attrs(t.op, &p);
+  ic_builder_out(t.op, "Out", "dets");
+  ic_builder_var(t.b, 0, "dets", IC_FP64, 2, TU_DIMS(-1, 6), false);
+  ic_builder_op *sc = ic_builder_add_op(t.b, 0, "scale");
+  ic_builder_in(sc, "X", "dets");
+  ic_builder_attr_float(sc, "scale", 2.0f);
+  ic_builder_out(sc, "Out", "twice");
+  ot_fetch(&t, "twice");
+  ot_ok(&t);
+  tu_assert_shape(t.out[0], IC_FP64, 2, TU_DIMS(2, 6));
+  tu_assert_close(t.out[0], (const double[]){2, 1.6, 0, 0, 20, 12, 2, 1.4, 40, 40, 60, 60}, 12,
+                  1e-15, 0);
+  ot_end(&t);
+}
+END_TEST
+
 static void nms_bad(ic_tensor *b, ic_tensor *s, ic_tensor *rois, ic_status want, const char *n1,
                     const char *n2) {
   optest t;
@@ -1515,6 +1544,7 @@ static TCase *tc_nms(void) {
   tcase_add_test(tc, nms_shared_layout);
   tcase_add_test(tc, nms_per_class_layout);
   tcase_add_test(tc, nms_hand_checked);
+  tcase_add_test(tc, nms_output_consumed);
   tcase_add_test(tc, nms_errors);
   tcase_add_test(tc, matrix_nms_modes);
   tcase_add_test(tc, distribute_fpn_levels);
