@@ -1521,6 +1521,93 @@ START_TEST(generate_proposals_errors) {
 }
 END_TEST
 
+/* Errors of the proposal and FPN ops name the op, the variable or attribute and the rule. */
+START_TEST(proposal_op_errors) {
+  optest t;
+  /* distribute: one MultiFpnRois per level */
+  ot_begin(&t);
+  ot_feed(&t, "rois", rand_t(IC_FP32, 2, TU_DIMS(3, 4), 1, 0, 10));
+  ot_op(&t, "distribute_fpn_proposals");
+  ic_builder_in(t.op, "FpnRois", "rois");
+  ic_builder_attr_int(t.op, "min_level", 2);
+  ic_builder_attr_int(t.op, "max_level", 5);
+  ic_builder_attr_int(t.op, "refer_level", 4);
+  ic_builder_attr_int(t.op, "refer_scale", 224);
+  ot_outs(&t, "MultiFpnRois", 2, TU_NAMES("l2", "l3"));
+  ot_out(&t, "RestoreIndex", "restore");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "distribute_fpn_proposals", "MultiFpnRois", "one per level (4)", NULL);
+  ot_end(&t);
+  /* distribute: levels out of order */
+  ot_begin(&t);
+  ot_feed(&t, "rois", rand_t(IC_FP32, 2, TU_DIMS(3, 4), 1, 0, 10));
+  ot_op(&t, "distribute_fpn_proposals");
+  ic_builder_in(t.op, "FpnRois", "rois");
+  ic_builder_attr_int(t.op, "min_level", 5);
+  ic_builder_attr_int(t.op, "max_level", 2);
+  ic_builder_attr_int(t.op, "refer_level", 4);
+  ic_builder_attr_int(t.op, "refer_scale", 224);
+  ot_outs(&t, "MultiFpnRois", 1, TU_NAMES("l2"));
+  ot_out(&t, "RestoreIndex", "restore");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "distribute_fpn_proposals", "max_level", "min_level", NULL);
+  ot_end(&t);
+  /* collect: counts that do not add up */
+  ot_begin(&t);
+  ot_feed(&t, "r0", rand_t(IC_FP32, 2, TU_DIMS(3, 4), 1, 0, 10));
+  ot_feed(&t, "s0", rand_t(IC_FP32, 2, TU_DIMS(3, 1), 2, 0, 1));
+  ot_feed(&t, "n0", tu_i32(1, TU_DIMS(2), (const int32_t[]){1, 1}));
+  ot_op(&t, "collect_fpn_proposals");
+  ic_builder_input(t.op, "MultiLevelRois", 1, TU_NAMES("r0"));
+  ic_builder_input(t.op, "MultiLevelScores", 1, TU_NAMES("s0"));
+  ic_builder_input(t.op, "MultiLevelRoIsNum", 1, TU_NAMES("n0"));
+  ic_builder_attr_int(t.op, "post_nms_topN", 2);
+  ot_out(&t, "FpnRois", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "collect_fpn_proposals", "'n0'", "counts 2 regions", NULL);
+  ot_end(&t);
+  /* collect: a score per region */
+  ot_begin(&t);
+  ot_feed(&t, "r0", rand_t(IC_FP32, 2, TU_DIMS(3, 4), 1, 0, 10));
+  ot_feed(&t, "s0", rand_t(IC_FP32, 2, TU_DIMS(2, 1), 2, 0, 1));
+  ot_op(&t, "collect_fpn_proposals");
+  ic_builder_input(t.op, "MultiLevelRois", 1, TU_NAMES("r0"));
+  ic_builder_input(t.op, "MultiLevelScores", 1, TU_NAMES("s0"));
+  ic_builder_attr_int(t.op, "post_nms_topN", 2);
+  ot_out(&t, "FpnRois", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "collect_fpn_proposals", "'s0'", "one score per region (3)", NULL);
+  ot_end(&t);
+  /* matrix_nms: boxes that do not match the scores */
+  ot_begin(&t);
+  ot_feed(&t, "b", rand_t(IC_FP32, 3, TU_DIMS(1, 5, 4), 1, 0, 1));
+  ot_feed(&t, "s", rand_t(IC_FP32, 3, TU_DIMS(1, 2, 6), 2, 0, 1));
+  ot_op(&t, "matrix_nms");
+  ic_builder_in(t.op, "BBoxes", "b");
+  ic_builder_in(t.op, "Scores", "s");
+  ic_builder_attr_float(t.op, "score_threshold", 0.1f);
+  ic_builder_attr_int(t.op, "nms_top_k", -1);
+  ic_builder_attr_int(t.op, "keep_top_k", -1);
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "matrix_nms", "'b'", "[1, 6, 4]", NULL);
+  ot_end(&t);
+  /* matrix_nms: a required attribute missing */
+  ot_begin(&t);
+  ot_feed(&t, "b", rand_t(IC_FP32, 3, TU_DIMS(1, 6, 4), 1, 0, 1));
+  ot_feed(&t, "s", rand_t(IC_FP32, 3, TU_DIMS(1, 2, 6), 2, 0, 1));
+  ot_op(&t, "matrix_nms");
+  ic_builder_in(t.op, "BBoxes", "b");
+  ic_builder_in(t.op, "Scores", "s");
+  ic_builder_attr_float(t.op, "score_threshold", 0.1f);
+  ic_builder_attr_int(t.op, "keep_top_k", -1);
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "matrix_nms", "nms_top_k", NULL);
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_priors(void) {
   TCase *tc = tcase_create("priors");
   tcase_add_test(tc, prior_box_modes);
@@ -1551,6 +1638,7 @@ static TCase *tc_nms(void) {
   tcase_add_test(tc, collect_fpn_topn);
   tcase_add_test(tc, generate_proposals_modes);
   tcase_add_test(tc, generate_proposals_errors);
+  tcase_add_test(tc, proposal_op_errors);
   return tc;
 }
 
