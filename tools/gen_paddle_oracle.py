@@ -694,6 +694,232 @@ def float64_ops(g):
 # writing a case
 # ---------------------------------------------------------------------------------------
 
+# ---------------------------------------------------------------------------------------
+# detection (paddle/phi/kernels/cpu/prior_box_kernel.cc, box_coder_kernel.cc,
+# yolo_box_kernel.cc, multiclass_nms3_kernel.cc)
+# ---------------------------------------------------------------------------------------
+
+def det_boxes(g, n, scale=1.0, lo=0.0):
+    """n boxes [x0, y0, x1, y1] with x0 < x1, y0 < y1, overlapping often."""
+    xy = g.rand([n, 2], lo, 0.7 * scale)
+    wh = g.rand([n, 2], 0.05 * scale, 0.4 * scale)
+    return np.concatenate([xy, xy + wh], axis=1).astype(F32)
+
+
+@case()
+def prior_box_modes(g):
+    """Default order with max sizes and flipped ratios; Caffe order (min_max_aspect_ratios_order)
+    with clip, explicit steps and offset; BlazeFace-style ratio 1 only."""
+    feat = g.data("feat", g.rand([1, 4, 3, 4]), [-1, 4, -1, -1])
+    img = g.data("img", g.rand([1, 3, 48, 64]), [-1, 3, -1, -1])
+    outs = {"Boxes": 1, "Variances": 1}
+    a = g.op("prior_box", {"Input": feat, "Image": img},
+             dict(min_sizes=[16.0, 24.0], max_sizes=[32.0, 40.0], aspect_ratios=[2.0, 3.0],
+                  variances=[0.1, 0.1, 0.2, 0.2], flip=True, clip=False, step_w=0.0,
+                  step_h=0.0, offset=0.5, min_max_aspect_ratios_order=False), outs=outs)
+    b = g.op("prior_box", {"Input": feat, "Image": img},
+             dict(min_sizes=[30.0], max_sizes=[60.0], aspect_ratios=[2.0, 1.0, 0.5],
+                  variances=[0.5, 0.25, 1.0, 2.0], flip=False, clip=True, step_w=12.0,
+                  step_h=10.0, offset=0.25, min_max_aspect_ratios_order=True), outs=outs)
+    c = g.op("prior_box", {"Input": feat, "Image": img},
+             dict(min_sizes=[8.0, 12.0], aspect_ratios=[1.0], variances=[0.1, 0.1, 0.2, 0.2],
+                  flip=True, clip=False, step_w=16.0, step_h=16.0, offset=0.5,
+                  min_max_aspect_ratios_order=True), outs=outs)
+    g.fetch(a["Boxes"][0], a["Variances"][0], b["Boxes"][0], b["Variances"][0], c["Boxes"][0])
+
+
+@case()
+def box_coder_modes(g):
+    """encode (unnormalized, variance attribute), decode axis 0 with PriorBoxVar, decode
+    axis 1 with the attribute, decode without any variance."""
+    prior = g.data("prior", det_boxes(g, 5, 20.0))
+    pvar = g.data("pvar", g.rand([5, 4], 0.1, 1.0))
+    target = g.data("target", det_boxes(g, 3, 20.0))
+    deltas = g.data("deltas", g.rand([3, 5, 4], -1, 1))
+    prior3 = g.data("prior3", det_boxes(g, 3, 1.0))
+    outs = {"OutputBox": 1}
+    enc = g.op("box_coder", {"PriorBox": prior, "TargetBox": target},
+               dict(code_type="encode_center_size", box_normalized=False,
+                    variance=[0.1, 0.1, 0.2, 0.2]), outs=outs)
+    dec0 = g.op("box_coder", {"PriorBox": prior, "PriorBoxVar": pvar, "TargetBox": deltas},
+                dict(code_type="decode_center_size", box_normalized=True, axis=0), outs=outs)
+    dec1 = g.op("box_coder", {"PriorBox": prior3, "TargetBox": deltas},
+                dict(code_type="decode_center_size", box_normalized=True, axis=1,
+                     variance=[0.1, 0.2, 0.3, 0.4]), outs=outs)
+    dec2 = g.op("box_coder", {"PriorBox": prior, "TargetBox": deltas},
+                dict(code_type="decode_center_size", box_normalized=False, axis=0), outs=outs)
+    g.fetch(enc, dec0, dec1, dec2)
+
+
+@case()
+def yolo_box_modes(g):
+    """clip_bbox with conf_thresh; scale_x_y without clipping; iou_aware with its factor."""
+    x = g.data("x", g.rand([2, 2 * 8, 3, 4], -3, 3))
+    xi = g.data("xi", g.rand([2, 2 * 9, 3, 4], -3, 3))
+    size = g.data("size", np.array([[60, 80], [96, 40]], dtype="int32"))
+    outs = {"Boxes": 1, "Scores": 1}
+    anchors = [10, 13, 30, 61]
+    a = g.op("yolo_box", {"X": x, "ImgSize": size},
+             dict(anchors=anchors, class_num=3, conf_thresh=0.3, downsample_ratio=32,
+                  clip_bbox=True, scale_x_y=1.0), outs=outs)
+    b = g.op("yolo_box", {"X": x, "ImgSize": size},
+             dict(anchors=anchors, class_num=3, conf_thresh=0.1, downsample_ratio=16,
+                  clip_bbox=False, scale_x_y=1.05), outs=outs)
+    c = g.op("yolo_box", {"X": xi, "ImgSize": size},
+             dict(anchors=anchors, class_num=3, conf_thresh=0.2, downsample_ratio=8,
+                  clip_bbox=True, scale_x_y=1.2, iou_aware=True, iou_aware_factor=0.4),
+             outs=outs)
+    g.fetch(a["Boxes"][0], a["Scores"][0], b["Boxes"][0], b["Scores"][0], c["Boxes"][0],
+            c["Scores"][0])
+
+
+# density_prior_box: no case, Paddle 3.3.1 no longer registers the op (tests/test_ops_detection.c
+# checks it against a reference).
+
+
+@case()
+def roi_align_modes(g):
+    """RoisNum (int32) splitting 5 regions over 2 images; adaptive sampling without aligned,
+    sampling_ratio 2 with aligned; a region partly outside the map."""
+    x = g.data("x", g.rand([2, 3, 7, 9]))
+    rois = g.data("rois", np.array([[2, 3, 20, 18], [0, 0, 30, 10], [-6, -4, 8, 40],
+                                    [12, 6, 13, 7], [4, 4, 4.5, 30]], dtype=F32) / 2)
+    num = g.data("num", np.array([3, 2], dtype="int32"))
+    a = g.op("roi_align", {"X": x, "ROIs": rois, "RoisNum": num},
+             dict(pooled_height=2, pooled_width=3, spatial_scale=0.5, sampling_ratio=-1,
+                  aligned=False))
+    b = g.op("roi_align", {"X": x, "ROIs": rois, "RoisNum": num},
+             dict(pooled_height=3, pooled_width=2, spatial_scale=0.25, sampling_ratio=2,
+                  aligned=True))
+    g.fetch(a, b)
+
+
+@case(**EXACT, note="regions are only moved: exact")
+def fpn_proposals(g):
+    """distribute_fpn_proposals over levels 2..5 with RoisNum and pixel_offset, and
+    collect_fpn_proposals of two levels with MultiLevelRoIsNum and post_nms_topN."""
+    rois = g.data("rois", np.array([[0, 0, 223, 223], [10, 10, 40, 40], [0, 0, 999, 999],
+                                    [5, 5, 5, 5], [0, 0, 111, 111], [0, 0, 500, 400],
+                                    [30, 20, 10, 50]], dtype=F32))
+    num = g.data("num", np.array([4, 3], dtype="int32"))
+    d = g.op("distribute_fpn_proposals", {"FpnRois": rois, "RoisNum": num},
+             dict(min_level=2, max_level=5, refer_level=4, refer_scale=224, pixel_offset=True),
+             outs={"MultiFpnRois": 4, "RestoreIndex": 1, "MultiLevelRoIsNum": 4},
+             dtype=F32)
+    r0 = g.data("r0", det_boxes(g, 4, 20.0))
+    r1 = g.data("r1", det_boxes(g, 4, 20.0))
+    s0 = g.data("s0", g.rand([4, 1], 0, 1))
+    s1 = g.data("s1", g.rand([4, 1], 0, 1))
+    n0 = g.data("n0", np.array([3, 1], dtype="int32"))
+    n1 = g.data("n1", np.array([2, 2], dtype="int32"))
+    c = g.op("collect_fpn_proposals",
+             {"MultiLevelRois": [r0, r1], "MultiLevelScores": [s0, s1],
+              "MultiLevelRoIsNum": [n0, n1]},
+             dict(post_nms_topN=5), outs={"FpnRois": 1, "RoisNum": 1})
+    g.fetch(*d["MultiFpnRois"], d["RestoreIndex"][0], *d["MultiLevelRoIsNum"], c["FpnRois"][0],
+            c["RoisNum"][0])
+
+
+@case()
+def generate_proposals_v2_modes(g):
+    """RPN proposals for 2 images: pre/post top-N, NMS with eta, pixel_offset on; a second op
+    with pixel_offset off, all candidates and NMS off."""
+    A, H, W = 3, 4, 5
+    scores = g.data("scores", g.rand([2, A, H, W], 0, 1))
+    deltas = g.data("deltas", g.rand([2, 4 * A, H, W], -0.5, 0.5))
+    im_shape = g.data("im_shape", np.array([[64, 80], [50, 70]], dtype=F32))
+    xy = np.stack(np.meshgrid(np.arange(W) * 16.0, np.arange(H) * 16.0), -1)  # [H, W, 2]
+    sizes = np.array([[16, 16], [24, 12], [12, 30]], dtype=np.float64)
+    anchors = np.concatenate([np.repeat(xy[:, :, None, :], A, 2) - sizes / 2,
+                              np.repeat(xy[:, :, None, :], A, 2) + sizes / 2], -1)
+    anc = g.data("anchors", anchors.astype(F32))
+    var = g.data("variances", g.rand([H, W, A, 4], 0.5, 1.5))
+    outs = {"RpnRois": 1, "RpnRoiProbs": 1, "RpnRoisNum": 1}
+    ins = {"Scores": scores, "BboxDeltas": deltas, "ImShape": im_shape, "Anchors": anc,
+           "Variances": var}
+    a = g.op("generate_proposals_v2", ins,
+             dict(pre_nms_topN=40, post_nms_topN=10, nms_thresh=0.5, min_size=2.0, eta=0.9,
+                  pixel_offset=True), outs=outs)
+    b = g.op("generate_proposals_v2", ins,
+             dict(pre_nms_topN=0, post_nms_topN=0, nms_thresh=0.0, min_size=0.5, eta=1.0,
+                  pixel_offset=False), outs=outs)
+    g.fetch(a["RpnRois"][0], a["RpnRoiProbs"][0], a["RpnRoisNum"][0], b["RpnRois"][0],
+            b["RpnRoiProbs"][0], b["RpnRoisNum"][0])
+
+
+@case()
+def anchor_generator_modes(g):
+    """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
+    feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
+    outs = {"Anchors": 1, "Variances": 1}
+    a = g.op("anchor_generator", {"Input": feat},
+             dict(anchor_sizes=[32.0, 64.0], aspect_ratios=[0.5, 1.0, 2.0],
+                  variances=[0.1, 0.1, 0.2, 0.2], stride=[16.0, 16.0], offset=0.5), outs=outs)
+    b = g.op("anchor_generator", {"Input": feat},
+             dict(anchor_sizes=[48.0], aspect_ratios=[1.0, 3.0], variances=[1.0, 1.0, 1.0, 1.0],
+                  stride=[8.0, 12.0], offset=0.25), outs=outs)
+    g.fetch(a["Anchors"][0], a["Variances"][0], b["Anchors"][0])
+
+
+@case(**EXACT, note="NMS only selects and copies input values: exact")
+def multiclass_nms3_batched(g):
+    """BBoxes [N, M, 4] shared by the classes, Scores [N, C, M]: background 0, nms_top_k,
+    keep_top_k, nms_eta; a second op unnormalized without a background; Index and NmsRoisNum."""
+    boxes = g.data("boxes", np.stack([det_boxes(g, 20) for _ in range(2)]))
+    scores = g.data("scores", g.rand([2, 4, 20], 0, 1))
+    outs = {"Out": 1, "Index": 1, "NmsRoisNum": 1}
+    a = g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": scores},
+             dict(background_label=0, score_threshold=0.2, nms_top_k=8, nms_threshold=0.6,
+                  nms_eta=0.8, keep_top_k=10, normalized=True), outs=outs)
+    b = g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": scores},
+             dict(background_label=-1, score_threshold=0.5, nms_top_k=-1, nms_threshold=0.3,
+                  nms_eta=1.0, keep_top_k=-1, normalized=False), outs=outs)
+    g.fetch(a["Out"][0], a["Index"][0], a["NmsRoisNum"][0], b["Out"][0], b["Index"][0],
+            b["NmsRoisNum"][0])
+
+
+@case(**EXACT, note="NMS only selects and copies input values: exact")
+def multiclass_nms3_rois(g):
+    """BBoxes [M, C, 4] (a box per class), Scores [M, C], split into images by RoisNum."""
+    boxes = g.data("boxes", det_boxes(g, 15 * 3).reshape(15, 3, 4))
+    scores = g.data("scores", g.rand([15, 3], 0, 1))
+    rois = g.data("rois", np.array([6, 0, 9], dtype="int32"))
+    outs = {"Out": 1, "Index": 1, "NmsRoisNum": 1}
+    a = g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": scores, "RoisNum": rois},
+             dict(background_label=0, score_threshold=0.1, nms_top_k=-1, nms_threshold=0.4,
+                  nms_eta=1.0, keep_top_k=4, normalized=True), outs=outs)
+    g.fetch(a["Out"][0], a["Index"][0], a["NmsRoisNum"][0])
+
+
+@case()
+def matrix_nms_modes(g):
+    """Linear decay with a background class; Gaussian decay with nms_top_k and keep_top_k;
+    Out, Index and RoisNum."""
+    boxes = g.data("boxes", np.stack([det_boxes(g, 16) for _ in range(2)]))
+    scores = g.data("scores", g.rand([2, 3, 16], 0, 1))
+    outs = {"Out": 1, "Index": 1, "RoisNum": 1}
+    a = g.op("matrix_nms", {"BBoxes": boxes, "Scores": scores},
+             dict(score_threshold=0.1, post_threshold=0.05, nms_top_k=-1, keep_top_k=-1,
+                  use_gaussian=False, gaussian_sigma=2.0, background_label=0,
+                  normalized=True), outs=outs)
+    b = g.op("matrix_nms", {"BBoxes": boxes, "Scores": scores},
+             dict(score_threshold=0.2, post_threshold=0.1, nms_top_k=8, keep_top_k=10,
+                  use_gaussian=True, gaussian_sigma=3.0, background_label=-1,
+                  normalized=False), outs=outs)
+    g.fetch(a["Out"][0], a["Index"][0], a["RoisNum"][0], b["Out"][0], b["Index"][0],
+            b["RoisNum"][0])
+
+
+@case(**EXACT, note="NMS only selects and copies input values: exact")
+def multiclass_nms_v1(g):
+    """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""
+    boxes = g.data("boxes", det_boxes(g, 16)[None])
+    scores = g.data("scores", g.rand([1, 3, 16], 0, 1))
+    g.fetch(g.op("multiclass_nms", {"BBoxes": boxes, "Scores": scores},
+                 dict(background_label=0, score_threshold=0.3, nms_top_k=10,
+                      nms_threshold=0.45, nms_eta=1.0, keep_top_k=5, normalized=True)))
+
+
 def strip_callstacks(path):
     """Drop op_callstack at the protobuf level: re-serializing through Paddle's Program would
     add default attributes that Paddle did not write."""

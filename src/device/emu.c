@@ -382,7 +382,7 @@ static ic_kernel_fn kernel(const ic_opdef *def) {
     if (def->inputs[k].flags & IC_SLOT_VALUE) return NULL; /* reads values on the host */
   }
   for (size_t k = 0; k < def->n_outputs; k++) {
-    if (def->outputs[k].flags & (IC_SLOT_SHARE | IC_SLOT_HOLDER)) return NULL;
+    if (def->outputs[k].flags & (IC_SLOT_SHARE | IC_SLOT_HOLDER | IC_SLOT_DYNAMIC)) return NULL;
   }
   return def->cpu;
 }

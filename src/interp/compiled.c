@@ -124,7 +124,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   ic_status st = r->plan->blocked ? ic_check_layouts(c, &w->err) : IC_OK;
   if (!st) st = def->infer(c);
   for (size_t k = 0; !st && k < def->n_outputs; k++) {
-    if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER)) continue;
+    if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER | IC_SLOT_DYNAMIC)) continue;
     for (size_t j = 0; !st && j < c->out[k].n; j++) {
       st = ic_tensor_alloc(c->out[k].t[j], r->e->alloc, &w->err);
     }

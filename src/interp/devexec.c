@@ -111,7 +111,7 @@ ic_status ic_exec_device(crun *r, worker *w, uint32_t i) {
     }
   } else if (!st) {
     for (size_t k = 0; !st && k < def->n_outputs; k++) {
-      if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER)) continue;
+      if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER | IC_SLOT_DYNAMIC)) continue;
       for (size_t j = 0; !st && j < c->out[k].n; j++) st = ic_tensor_alloc(c->out[k].t[j], w->env.alloc, err);
     }
     if (!st) {

@@ -169,7 +169,7 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   }
   /* From here on the kernel may have created state, freed below. */
   for (size_t k = 0; k < def->n_outputs && !st; k++) {
-    if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER)) continue;
+    if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER | IC_SLOT_DYNAMIC)) continue;
     for (size_t i = 0; i < b.out[k].n && !st; i++) {
       st = ic_tensor_alloc(b.out[k].t[i], u->a->env->alloc, err);
     }

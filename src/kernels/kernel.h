@@ -47,6 +47,11 @@ extern "C" {
 #define IC_SLOT_BLOCKED 0x80u   /* input: the kernel reads it in any ic_layout (tensor.h) when
                                    the op's data_format is NCHW; the executors reject a blocked
                                    tensor in any other data slot */
+#define IC_SLOT_DYNAMIC 0x100u  /* output: its dims depend on input values (NMS results), so
+                                   infer() sets only what it knows (dtype, rank) and the
+                                   kernel sets the dims and allocates the buffer itself with
+                                   ic_kalloc_out; the executors leave it alone, and the op
+                                   always runs on the host */
 
 typedef struct ic_slotdef {
   const char *name; /* Paddle's parameter name */
@@ -193,6 +198,10 @@ ic_status ic_infer_x_with_scalars(ic_kctx *c, size_t first, size_t last);
 
 /* Normalize an axis in [-rank, rank) to [0, rank); -1 with an error when out of range. */
 int ic_kaxis(ic_kctx *c, int64_t axis, int rank, const char *attr);
+/* Set output (s, i) to dtype[dims] and give it a fresh buffer (for IC_SLOT_DYNAMIC outputs,
+ * whose dims only the kernel knows); does nothing for an absent optional output. */
+ic_status ic_kalloc_out(ic_kctx *c, size_t s, size_t i, ic_dtype dtype, int ndim,
+                        const int64_t *dims);
 /* Scratch memory for the duration of the kernel: a buffer the caller releases. */
 ic_buffer *ic_kscratch(ic_kctx *c, size_t bytes);
 

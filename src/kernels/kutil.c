@@ -54,6 +54,14 @@ ic_buffer *ic_kscratch(ic_kctx *c, size_t bytes) {
   return b;
 }
 
+ic_status ic_kalloc_out(ic_kctx *c, size_t s, size_t i, ic_dtype dtype, int ndim,
+                        const int64_t *dims) {
+  ic_tensor *t = ic_out(c, s, i);
+  if (!t) return IC_OK;
+  ic_tensor_set_meta(t, dtype, ndim, dims);
+  return ic_tensor_alloc(t, c->env ? c->env->alloc : NULL, c->err);
+}
+
 double ic_read_f64(const ic_tensor *t, int64_t k) {
   switch (t->dtype) {
     case IC_FP32: return ((const float *)t->data)[k];

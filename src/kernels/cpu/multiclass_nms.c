@@ -1,0 +1,24 @@
+/* multiclass_nms: Paddle 1.x's multi-class NMS with the one output Out (nms.c has the
+ * semantics). Paddle attaches the per-image split to Out as LoD; icore's kernels do not
+ * emit LoD yet, so a program that reads it cannot be told apart per image (see
+ * multiclass_nms3's NmsRoisNum). */
+#include "kernels/cpu/nms.h"
+
+static ic_status parse(ic_attr_reader *r, void *attrs) { return ic_nms_parse(r, attrs); }
+
+static const nms_slots slots = {.in_bboxes = 0, .in_scores = 1, .in_rois_num = -1,
+                                .out = 0, .out_index = -1, .out_rois_num = -1};
+
+static ic_status infer(ic_kctx *c) { return ic_nms_infer(c, &slots); }
+static ic_status run(ic_kctx *c) { return ic_nms_run(c, &slots); }
+
+static const ic_slotdef inputs[] = {{"BBoxes", 0}, {"Scores", 0}};
+static const ic_slotdef outputs[] = {{"Out", IC_SLOT_DYNAMIC}};
+
+const ic_opdef ic_op_multiclass_nms = {
+    .name = "multiclass_nms",
+    .n_inputs = 2, .inputs = inputs,
+    .n_outputs = 1, .outputs = outputs,
+    .attrs_size = sizeof(nms_attrs), .parse = parse,
+    .infer = infer, .cpu = run,
+};

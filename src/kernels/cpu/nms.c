@@ -1,0 +1,289 @@
+/* Multi-class non-maximum suppression as Paddle's MultiClassNMSKernel does it
+ * (paddle/phi/kernels/cpu/multiclass_nms3_kernel.cc, MultiClassNMSInferMeta), for
+ * multiclass_nms (Out) and multiclass_nms3 (Out, Index, NmsRoisNum).
+ *
+ * Two layouts:
+ *   - BBoxes [N, M, D] shared by all classes, Scores [N, C, M]: batch n is image n;
+ *   - BBoxes [M, C, 4] (a box per class), Scores [M, C]: the M rows are split into images
+ *     by RoisNum (int32/int64, one count per image) or, without it, by BBoxes' LoD (its
+ *     last level); with neither, all rows are one image.
+ * Per image and class c other than background_label: the boxes scoring > score_threshold,
+ * sorted by descending score (stable), the first nms_top_k of them (-1: all), are kept
+ * greedily while their IoU with every kept box is <= the adaptive threshold (starts at
+ * nms_threshold; after each kept box it is multiplied by nms_eta while eta < 1 and it is
+ * above 0.5). In the per-class layout each class's survivors are then put in index order.
+ * If keep_top_k > -1 and more survive, the keep_top_k best (stable by score) are kept.
+ * Out rows are [label, score, box...] grouped by ascending label; Index (int32 [K, 1]) is
+ * the kept box's row in the flattened input (n * M + m, or (row * C + c) in the per-class
+ * layout); NmsRoisNum (int32 [images]) the rows per image. When nothing survives, Out is
+ * [0, D + 2] if Index is requested, else the single value -1 ([1, 1]) counted as one row of
+ * the first image (Paddle reads past its counts for later images; they are 0 here).
+ * Paddle emits the per-image split as LoD on Out in old programs; icore's tensors do not
+ * carry LoD out of kernels yet, so NmsRoisNum is the way to read it.
+ * Polygon boxes (D = 8, 16, 24, 32, Paddle's gpc clipping) are not supported. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu/detection.h"
+#include "kernels/cpu/nms.h"
+
+ic_status ic_nms_parse(ic_attr_reader *r, nms_attrs *a) {
+  a->background_label = ic_ar_int(r, "background_label", 0);
+  a->score_threshold = (float)ic_ar_float_req(r, "score_threshold");
+  a->nms_top_k = ic_ar_int_req(r, "nms_top_k");
+  a->nms_threshold = (float)ic_ar_float(r, "nms_threshold", 0.3);
+  a->nms_eta = (float)ic_ar_float(r, "nms_eta", 1.0);
+  a->keep_top_k = ic_ar_int_req(r, "keep_top_k");
+  a->normalized = ic_ar_bool(r, "normalized", true);
+  if (r->st) return r->st;
+  if (!(a->nms_eta > 0)) return ic_ar_fail(r, "nms_eta", "is %g, expected > 0", a->nms_eta);
+  return IC_OK;
+}
+
+ic_status ic_nms_infer(ic_kctx *c, const nms_slots *s) {
+  const ic_tensor *b = ic_in(c, (size_t)s->in_bboxes, 0), *sc = ic_in(c, (size_t)s->in_scores, 0);
+  const ic_tensor *rn = s->in_rois_num >= 0 ? ic_in(c, (size_t)s->in_rois_num, 0) : NULL;
+  ic_status st = ic_kcheck_dtype(c, (size_t)s->in_scores, 0, IC_DT_FLOAT);
+  if (st) return st;
+  if (b->dtype != sc->dtype) {
+    return ic_kfail_in(c, (size_t)s->in_bboxes, 0, "expected Scores' dtype");
+  }
+  if (b->ndim != 3) return ic_kfail_in(c, (size_t)s->in_bboxes, 0, "expected rank 3");
+  if (sc->ndim == 3) {
+    const int64_t d = b->dims[2];
+    if (d == 8 || d == 16 || d == 24 || d == 32) {
+      return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                      "input BBoxes '%s' holds polygons of %lld coordinates; polygon NMS is "
+                      "not supported",
+                      ic_in_name(c, (size_t)s->in_bboxes, 0), (long long)d);
+    }
+    if (d != 4) return ic_kfail_in(c, (size_t)s->in_bboxes, 0, "expected [N, M, 4]");
+    if (b->dims[0] != sc->dims[0] || b->dims[1] != sc->dims[2]) {
+      return ic_kfail_in(c, (size_t)s->in_bboxes, 0,
+                         "expected [%lld, %lld, 4] to match Scores [N, C, M]",
+                         (long long)sc->dims[0], (long long)sc->dims[2]);
+    }
+    if (rn) {
+      /* Paddle ignores RoisNum in this layout; so does icore. */
+    }
+  } else if (sc->ndim == 2) {
+    if (b->dims[0] != sc->dims[0] || b->dims[1] != sc->dims[1] || b->dims[2] != 4) {
+      return ic_kfail_in(c, (size_t)s->in_bboxes, 0,
+                         "expected [%lld, %lld, 4] to match Scores [M, C]",
+                         (long long)sc->dims[0], (long long)sc->dims[1]);
+    }
+    if (rn) {
+      st = ic_kcheck_dtype(c, (size_t)s->in_rois_num, 0, IC_DT_INT);
+      if (st) return st;
+      if (rn->ndim != 1) return ic_kfail_in(c, (size_t)s->in_rois_num, 0, "expected rank 1");
+    }
+  } else {
+    return ic_kfail_in(c, (size_t)s->in_scores, 0, "expected rank 3 [N, C, M] or 2 [M, C]");
+  }
+  ic_tensor_set_meta(ic_out(c, (size_t)s->out, 0), sc->dtype, 2, (int64_t[]){0, b->dims[2] + 2});
+  if (s->out_index >= 0 && ic_out(c, (size_t)s->out_index, 0)) {
+    ic_tensor_set_meta(ic_out(c, (size_t)s->out_index, 0), IC_INT32, 2, (int64_t[]){0, 1});
+  }
+  if (s->out_rois_num >= 0 && ic_out(c, (size_t)s->out_rois_num, 0)) {
+    ic_tensor_set_meta(ic_out(c, (size_t)s->out_rois_num, 0), IC_INT32, 1, (int64_t[]){0});
+  }
+  return IC_OK;
+}
+
+/* A candidate: its score (in the input's precision), class and box index; pos breaks ties
+ * so that qsort behaves as Paddle's stable_sort. */
+typedef struct cand {
+  double score;
+  int64_t label, idx, pos;
+} cand;
+
+static int by_score(const void *pa, const void *pb) {
+  const cand *a = pa, *b = pb;
+  if (a->score != b->score) return a->score > b->score ? -1 : 1;
+  return (a->pos > b->pos) - (a->pos < b->pos);
+}
+static int by_idx(const void *pa, const void *pb) {
+  const cand *a = pa, *b = pb;
+  return (a->idx > b->idx) - (a->idx < b->idx);
+}
+static int by_label_then_pos(const void *pa, const void *pb) {
+  const cand *a = pa, *b = pb;
+  if (a->label != b->label) return (a->label > b->label) - (a->label < b->label);
+  return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+DET_DEFINE_IOU(iou_f32, float)
+DET_DEFINE_IOU(iou_f64, double)
+
+typedef struct image {
+  const ic_tensor *b, *sc;
+  bool per_class;    /* [M, C, 4] / [M, C] layout */
+  int64_t start, m;  /* rows [start, start + m) of the per-class layout; image n otherwise */
+  int64_t n, C, M;   /* image number, classes, boxes per image (shared layout) */
+} image;
+
+static double score_of(const image *im, int64_t c, int64_t m) {
+  return im->per_class ? det_get(im->sc, (im->start + m) * im->C + c)
+                       : det_get(im->sc, (im->n * im->C + c) * im->M + m);
+}
+static void box_of(const image *im, int64_t c, int64_t m, double *bx) {
+  const int64_t off = im->per_class ? ((im->start + m) * im->C + c) * 4 : (im->n * im->M + m) * 4;
+  for (int k = 0; k < 4; k++) bx[k] = det_get(im->b, off + k);
+}
+
+/* NMS of one image: appends its kept candidates, in output order, to out (room for C * m),
+ * returns how many. */
+static int64_t nms_image(const nms_attrs *a, const image *im, cand *work, cand *out) {
+  const int64_t m = im->per_class ? im->m : im->M;
+  const bool f32 = im->sc->dtype == IC_FP32;
+  double (*iou)(const double *, const double *, bool) = f32 ? iou_f32 : iou_f64;
+  int64_t kept = 0;
+  for (int64_t c = 0; c < im->C; c++) {
+    if (c == a->background_label) continue;
+    int64_t n = 0;
+    for (int64_t i = 0; i < m; i++) {
+      double s = score_of(im, c, i);
+      if (s > a->score_threshold) work[n++] = (cand){s, c, i, i};
+    }
+    qsort(work, (size_t)n, sizeof *work, by_score);
+    if (a->nms_top_k > -1 && a->nms_top_k < n) n = a->nms_top_k;
+    double thr = a->nms_threshold;
+    const int64_t first = kept;
+    for (int64_t i = 0; i < n; i++) {
+      double bi[4], bj[4];
+      box_of(im, c, work[i].idx, bi);
+      bool keep = true;
+      for (int64_t j = first; j < kept && keep; j++) {
+        box_of(im, c, out[j].idx, bj);
+        keep = iou(bi, bj, a->normalized) <= thr;
+      }
+      if (!keep) continue;
+      out[kept++] = work[i];
+      if (a->nms_eta < 1 && thr > 0.5) {
+        thr = f32 ? (double)(float)(thr * a->nms_eta) : thr * a->nms_eta;
+      }
+    }
+    if (im->per_class) qsort(out + first, (size_t)(kept - first), sizeof *out, by_idx);
+  }
+  if (a->keep_top_k > -1 && kept > a->keep_top_k) {
+    for (int64_t i = 0; i < kept; i++) {
+      out[i].pos = i;
+      out[i].score = (float)out[i].score; /* Paddle ranks by the score as a float */
+    }
+    qsort(out, (size_t)kept, sizeof *out, by_score);
+    kept = a->keep_top_k;
+    qsort(out, (size_t)kept, sizeof *out, by_label_then_pos);
+    if (im->per_class) {
+      for (int64_t i = 0; i < kept;) {
+        int64_t j = i;
+        while (j < kept && out[j].label == out[i].label) j++;
+        qsort(out + i, (size_t)(j - i), sizeof *out, by_idx);
+        i = j;
+      }
+    }
+  }
+  return kept;
+}
+
+ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
+  const nms_attrs *a = c->attrs;
+  const ic_tensor *b = ic_in(c, (size_t)s->in_bboxes, 0), *sc = ic_in(c, (size_t)s->in_scores, 0);
+  const ic_tensor *rn = s->in_rois_num >= 0 ? ic_in(c, (size_t)s->in_rois_num, 0) : NULL;
+  const bool per_class = sc->ndim == 2;
+  const int64_t D = b->dims[2];
+  int64_t n_img, C, M;
+  int64_t *starts = NULL; /* per-class layout: n_img + 1 row offsets */
+  if (!per_class) {
+    n_img = sc->dims[0], C = sc->dims[1], M = sc->dims[2];
+  } else {
+    C = sc->dims[1], M = sc->dims[0];
+    const ic_lod *lod = b->lod;
+    n_img = rn                     ? ic_tensor_numel_(rn)
+            : lod && lod->n_levels ? (int64_t)lod->lens[lod->n_levels - 1] - 1
+                                   : 1;
+    if (n_img < 0) n_img = 0;
+    starts = malloc((size_t)(n_img + 1) * sizeof *starts);
+    if (!starts) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    starts[0] = 0;
+    for (int64_t i = 0; i < n_img; i++) {
+      int64_t cnt;
+      if (rn) cnt = ic_read_i64(rn, i);
+      else if (lod && lod->n_levels) {
+        const uint64_t *off = lod->offsets[lod->n_levels - 1];
+        cnt = (int64_t)(off[i + 1] - off[i]);
+      } else cnt = M;
+      if (cnt < 0 || starts[i] + cnt > M) {
+        free(starts);
+        return rn ? ic_kfail_in(c, (size_t)s->in_rois_num, 0,
+                                "entry %lld is %lld: the counts must be >= 0 and sum to at most "
+                                "the %lld rows of Scores",
+                                (long long)i, (long long)cnt, (long long)M)
+                  : ic_kfail_in(c, (size_t)s->in_bboxes, 0, "has a LoD beyond its %lld rows",
+                                (long long)M);
+      }
+      starts[i + 1] = starts[i] + cnt;
+    }
+  }
+  /* Survivors of all images one after another: per image and class at most
+   * min(nms_top_k, boxes), so C * min(nms_top_k, M) per image in the shared layout and
+   * C * M over all images in the per-class one. */
+  const int64_t kc = a->nms_top_k > -1 && a->nms_top_k < M ? a->nms_top_k : M;
+  const size_t cap = (size_t)(per_class ? C * M : n_img * C * kc) + 1, wn = (size_t)M + 1;
+  ic_buffer *scratch =
+      ic_kscratch(c, (cap + wn) * sizeof(cand) + ((size_t)n_img + 1) * sizeof(int64_t));
+  if (!scratch) {
+    free(starts);
+    return c->err->code;
+  }
+  cand *work = scratch->data, *all = work + wn;
+  int64_t *counts = (int64_t *)(all + cap);
+  int64_t total = 0;
+  for (int64_t i = 0; i < n_img; i++) {
+    image im = {b, sc, per_class, starts ? starts[i] : 0, starts ? starts[i + 1] - starts[i] : 0,
+                i, C, M};
+    counts[i] = (per_class && im.m == 0) ? 0 : nms_image(a, &im, work, all + total);
+    total += counts[i];
+  }
+  const bool want_index = s->out_index >= 0 && ic_out(c, (size_t)s->out_index, 0);
+  ic_status st = IC_OK;
+  if (total == 0 && !want_index) {
+    st = ic_kalloc_out(c, (size_t)s->out, 0, sc->dtype, 2, (int64_t[]){1, 1});
+    if (!st) det_put(ic_out(c, (size_t)s->out, 0), 0, -1);
+    if (n_img > 0) counts[0] = 1;
+  } else {
+    st = ic_kalloc_out(c, (size_t)s->out, 0, sc->dtype, 2, (int64_t[]){total, D + 2});
+    if (!st && want_index) {
+      st = ic_kalloc_out(c, (size_t)s->out_index, 0, IC_INT32, 2, (int64_t[]){total, 1});
+    }
+    if (!st) {
+      ic_tensor *o = ic_out(c, (size_t)s->out, 0);
+      int32_t *idx = want_index ? ic_out(c, (size_t)s->out_index, 0)->data : NULL;
+      int64_t r = 0;
+      for (int64_t i = 0; i < n_img; i++) {
+        image im = {b, sc, per_class, starts ? starts[i] : 0, 0, i, C, M};
+        for (int64_t k = 0; k < counts[i]; k++, r++) {
+          const cand *q = &all[r];
+          double bx[4];
+          box_of(&im, q->label, q->idx, bx);
+          det_put(o, r * (D + 2), (double)q->label);
+          det_put(o, r * (D + 2) + 1, score_of(&im, q->label, q->idx));
+          for (int64_t k2 = 0; k2 < D; k2++) det_put(o, r * (D + 2) + 2 + k2, bx[k2]);
+          if (idx) {
+            idx[r] = per_class ? (int32_t)((im.start + q->idx) * C + q->label)
+                               : (int32_t)(i * M + q->idx);
+          }
+        }
+      }
+    }
+  }
+  if (!st && s->out_rois_num >= 0 && ic_out(c, (size_t)s->out_rois_num, 0)) {
+    st = ic_kalloc_out(c, (size_t)s->out_rois_num, 0, IC_INT32, 1, (int64_t[]){n_img});
+    if (!st) {
+      int32_t *p = ic_out(c, (size_t)s->out_rois_num, 0)->data;
+      for (int64_t i = 0; i < n_img; i++) p[i] = (int32_t)counts[i];
+    }
+  }
+  ic_buffer_release(scratch);
+  free(starts);
+  return st;
+}
