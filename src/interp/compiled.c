@@ -75,7 +75,7 @@ void ic_snapshot_inputs(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t 
     for (size_t j = 0; j < c->in[k].n; j++) {
       ic_tensor *s = &rs->snaps[i][at++];
       *s = *c->in[k].t[j];
-      s->lod = NULL;
+      /* s->lod stays borrowed (never freed through the snapshot) */
       if (s->buf) ic_buffer_retain(s->buf);
     }
   }
@@ -123,6 +123,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   /* Only plans with blocked-layout producers can hand a kernel a blocked tensor. */
   ic_status st = r->plan->blocked ? ic_check_layouts(c, &w->err) : IC_OK;
   if (!st) st = def->infer(c);
+  if (!st) st = ic_share_lod(c, &w->err);
   for (size_t k = 0; !st && k < def->n_outputs; k++) {
     if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER)) continue;
     for (size_t j = 0; !st && j < c->out[k].n; j++) {

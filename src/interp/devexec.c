@@ -97,6 +97,7 @@ ic_status ic_exec_device(crun *r, worker *w, uint32_t i) {
   }
   st = ic_check_layouts(c, err);
   if (!st) st = def->infer(c);
+  if (!st) st = ic_share_lod(c, err);
   if (!st && (def->flags & IC_OP_VIEW)) {
     st = def->cpu(c); /* metadata only: share and set dims, now */
   } else if (!st && in->where == IC_WHERE_H2D) {

@@ -101,7 +101,7 @@ static ic_status snapshot_aliased(urun *u, const ic_opdef *def, ubind *b, ic_err
     for (size_t j = 0; j < b->in[si].n; j++) {
       ic_tensor *s = &b->snap[b->n_snap++];
       *s = *b->in[si].t[j];
-      s->lod = NULL;
+      /* s->lod stays borrowed (never freed through the snapshot) */
       if (s->buf) ic_buffer_retain(s->buf);
       t[j] = s;
     }
@@ -163,7 +163,8 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
     if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
     for (size_t i = 0; i < b.out[k].n; i++) ic_tensor_reset(b.out[k].t[i]);
   }
-  if ((st = ic_check_layouts(&c, err)) || (st = def->infer(&c))) {
+  if ((st = ic_check_layouts(&c, err)) || (st = def->infer(&c)) ||
+      (st = ic_share_lod(&c, err))) {
     ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
     goto done;
   }

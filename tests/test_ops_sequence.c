@@ -1,0 +1,483 @@
+/* LoD tensors and the sequence ops (lookup_table, lookup_table_v2, sequence_conv,
+ * sequence_pool): the public LoD API, LoD carried from feeds through ops to fetches, and each
+ * op against references computed here in double precision. Every case runs in every executor
+ * configuration (tu_run), which also requires equal LoD everywhere. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "optest.h"
+
+/* Give t one or two LoD levels (n1 == 0: one level). */
+static ic_tensor *with_lod(ic_tensor *t, size_t n0, const uint64_t *l0, size_t n1,
+                           const uint64_t *l1) {
+  size_t lens[2] = {n0, n1};
+  const uint64_t *lv[2] = {l0, l1};
+  ck_assert_int_eq(ic_tensor_set_lod(t, n1 ? 2 : 1, lens, lv), IC_OK);
+  return t;
+}
+
+static void assert_lod(const ic_tensor *t, size_t level, size_t n, const uint64_t *want) {
+  size_t got_n;
+  const uint64_t *got = ic_tensor_lod(t, level, &got_n);
+  ck_assert_ptr_nonnull(got);
+  ck_assert_uint_eq(got_n, n);
+  for (size_t k = 0; k < n; k++) ck_assert_uint_eq(got[k], want[k]);
+}
+
+static ic_tensor *rand_dt(ic_dtype dt, int ndim, const int64_t *dims, uint64_t seed) {
+  ic_tensor *f = tu_rand_f32(ndim, dims, seed, -1.0f, 1.0f);
+  if (dt == IC_FP32) return f;
+  int64_t n = ic_tensor_numel(f);
+  double *d = malloc((size_t)(n ? n : 1) * sizeof *d);
+  for (int64_t i = 0; i < n; i++) d[i] = ((const float *)ic_tensor_cdata(f))[i];
+  ic_tensor *r = tu_f64(ndim, dims, d);
+  free(d);
+  ic_tensor_destroy(f);
+  return r;
+}
+
+/* ---- the LoD API ---- */
+
+START_TEST(lod_api) {
+  ic_tensor *t;
+  ck_assert_int_eq(ic_tensor_create(IC_FP32, 2, TU_DIMS(7, 2), &t), IC_OK);
+  ck_assert_uint_eq(ic_tensor_lod_levels(t), 0);
+  size_t n = 9;
+  ck_assert_ptr_null(ic_tensor_lod(t, 0, &n));
+  ck_assert_uint_eq(n, 0);
+  static const uint64_t l0[] = {0, 2, 3}, l1[] = {0, 3, 3, 7};
+  size_t lens[2] = {3, 4};
+  const uint64_t *lv[2] = {l0, l1};
+  ck_assert_int_eq(ic_tensor_set_lod(t, 2, lens, lv), IC_OK);
+  ck_assert_uint_eq(ic_tensor_lod_levels(t), 2);
+  assert_lod(t, 0, 3, l0);
+  assert_lod(t, 1, 4, l1);
+  /* a clone keeps it */
+  ic_tensor *c;
+  ck_assert_int_eq(ic_tensor_clone(t, &c), IC_OK);
+  assert_lod(c, 1, 4, l1);
+  ic_tensor_destroy(c);
+  /* invalid LoDs are refused and leave t as it was */
+  static const uint64_t not0[] = {1, 7}, dec[] = {0, 5, 4, 7}, short_end[] = {0, 3, 6},
+                        one[] = {0}, l0_bad[] = {0, 2, 4};
+  const uint64_t *bad[][2] = {{not0}, {dec}, {short_end}, {one}};
+  size_t bad_n[] = {2, 4, 3, 1};
+  for (int i = 0; i < 4; i++) {
+    ck_assert_int_eq(ic_tensor_set_lod(t, 1, &bad_n[i], bad[i]), IC_ERR_INVALID_ARGUMENT);
+  }
+  lv[0] = l0_bad; /* level 0 ends at 4, but level 1 has 3 sequences */
+  ck_assert_int_eq(ic_tensor_set_lod(t, 2, lens, lv), IC_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(ic_tensor_set_lod(t, 1, lens, NULL), IC_ERR_INVALID_ARGUMENT);
+  assert_lod(t, 1, 4, l1);
+  /* n_levels 0 removes it */
+  ck_assert_int_eq(ic_tensor_set_lod(t, 0, NULL, NULL), IC_OK);
+  ck_assert_uint_eq(ic_tensor_lod_levels(t), 0);
+  ic_tensor_destroy(t);
+}
+END_TEST
+
+/* A fed LoD reaches the fetches through ops that keep rows (Paddle's ShareLoD); an op that
+ * changes the row count drops it; a fetched feed keeps its own. */
+START_TEST(lod_flows_through_ops) {
+  static const uint64_t l0[] = {0, 1, 4}, l1[] = {0, 2, 3, 3, 6};
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(6, 3), 1), 3, l0, 5, l1));
+  ot_feed(&t, "b", rand_dt(IC_FP32, 1, TU_DIMS(3), 2));
+  ot_op(&t, "elementwise_add");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Y", "b");
+  ic_builder_attr_int(t.op, "axis", 1);
+  ot_out(&t, "Out", "sum");
+  ic_builder_op *th = ic_builder_add_op(t.b, 0, "tanh");
+  ic_builder_in(th, "X", "sum");
+  ic_builder_out(th, "Out", "th");
+  ot_fetch(&t, "th");
+  ic_builder_op *rs = ic_builder_add_op(t.b, 0, "reshape2");
+  ic_builder_in(rs, "X", "th");
+  ic_builder_attr_ints(rs, "shape", 2, (const int32_t[]){3, 6});
+  ic_builder_out(rs, "Out", "flat");
+  ic_builder_var(t.b, 0, "xs", IC_FP32, 0, NULL, false);
+  ic_builder_out(rs, "XShape", "xs");
+  ot_fetch(&t, "flat");
+  ic_builder_fetch(t.b, "x"); /* a feed fetched as it is (declared by ot_feed) */
+  t.fetch_names[t.n_fetches++] = "x";
+  ot_ok(&t);
+  for (int i = 0; i < 2; i++) {
+    ck_assert_uint_eq(ic_tensor_lod_levels(t.out[i]), 2);
+    assert_lod(t.out[i], 0, 3, l0);
+    assert_lod(t.out[i], 1, 5, l1);
+  }
+  ck_assert_uint_eq(ic_tensor_lod_levels(t.out[2]), 0); /* [3, 6]: other rows */
+  assert_lod(t.out[3], 1, 5, l1);
+  /* the executor copies feeds' LoD: the caller's stays */
+  assert_lod(t.feeds[0], 1, 5, l1);
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(lod_bad_feed) {
+  /* a LoD that no longer fits the rows: the caller changed the tensor after setting it is
+   * impossible through the API, so build it through a narrower tensor and feed it to a
+   * program expecting more rows: refused by the op that reads it */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(4, 2), 3));
+  ot_op(&t, "sequence_pool");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_string(t.op, "pooltype", "SUM");
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "sequence_pool", "input X 'x'", "0 LoD level", "expected at least 1",
+                "--lod", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- lookup_table / lookup_table_v2 ---- */
+
+static void lookup_case(const char *type, ic_dtype dt, int ndim, const int64_t *idims,
+                        const int64_t *ids, int64_t pad, bool set_pad, int64_t V, int64_t D) {
+  optest t;
+  ot_begin(&t);
+  ic_tensor *idt = tu_i64(ndim, idims, ids);
+  int64_t n = ic_tensor_numel(idt);
+  static const uint64_t lod[] = {0, 1, 1};
+  bool lod_on = idims[0] == 1;
+  if (lod_on) with_lod(idt, 3, lod, 0, NULL);
+  ot_feed(&t, "ids", idt);
+  ic_tensor *w = rand_dt(dt, 2, TU_DIMS(V, D), 9);
+  ot_feed(&t, "w", w);
+  ot_op(&t, type);
+  ic_builder_in(t.op, "Ids", "ids");
+  ic_builder_in(t.op, "W", "w");
+  if (set_pad) ic_builder_attr_long(t.op, "padding_idx", pad);
+  ic_builder_attr_bool(t.op, "is_sparse", true);
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  bool v2 = strcmp(type, "lookup_table_v2") == 0;
+  int64_t od[IC_MAX_RANK];
+  int on = 0;
+  for (int i = 0; i < ndim - (v2 ? 0 : 1); i++) od[on++] = idims[i];
+  od[on++] = D;
+  tu_assert_shape(t.out[0], dt, on, od);
+  int64_t eff = set_pad ? pad : -1;
+  if (v2 && eff < -1) eff += V;
+  double *ref = malloc((size_t)(n * D + 1) * sizeof *ref);
+  for (int64_t i = 0; i < n; i++) {
+    for (int64_t j = 0; j < D; j++) {
+      ref[i * D + j] = eff != -1 && ids[i] == eff ? 0.0 : ot_val(w, ids[i] * D + j);
+    }
+  }
+  tu_assert_close(t.out[0], ref, (size_t)(n * D), 0, 0);
+  if (lod_on) assert_lod(t.out[0], 0, 3, lod);
+  free(ref);
+  ot_end(&t);
+}
+
+START_TEST(lookup_tables) {
+  static const int64_t ids[] = {3, 0, 5, 2, 2, 4};
+  lookup_case("lookup_table", IC_FP32, 2, TU_DIMS(6, 1), ids, -1, false, 6, 4);
+  lookup_case("lookup_table", IC_FP64, 2, TU_DIMS(6, 1), ids, 2, true, 6, 3);
+  lookup_case("lookup_table", IC_FP32, 3, TU_DIMS(2, 3, 1), ids, 5, true, 7, 5);
+  lookup_case("lookup_table", IC_FP32, 2, TU_DIMS(1, 1), ids, -1, true, 6, 2); /* with LoD */
+  lookup_case("lookup_table_v2", IC_FP32, 2, TU_DIMS(2, 3), ids, -1, true, 6, 4);
+  lookup_case("lookup_table_v2", IC_FP64, 1, TU_DIMS(6), ids, 0, true, 6, 2);
+  lookup_case("lookup_table_v2", IC_FP32, 2, TU_DIMS(3, 2), ids, -4, true, 6, 3); /* = row 2 */
+}
+END_TEST
+
+static ic_status lookup_bad(const char *type, ic_tensor *ids, int64_t V, int64_t pad, optest *t) {
+  ot_begin(t);
+  ot_feed(t, "ids", ids);
+  ot_feed(t, "w", rand_dt(IC_FP32, 2, TU_DIMS(V, 2), 4));
+  ot_op(t, type);
+  ic_builder_in(t->op, "Ids", "ids");
+  ic_builder_in(t->op, "W", "w");
+  ic_builder_attr_long(t->op, "padding_idx", pad);
+  ot_out(t, "Out", "out");
+  return ot_run(t);
+}
+
+START_TEST(lookup_bad_inputs) {
+  optest t;
+  ck_assert_int_eq(lookup_bad("lookup_table", tu_i64(2, TU_DIMS(3, 1), (const int64_t[]){0, 6, 1}),
+                              6, -1, &t),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "lookup_table", "input Ids 'ids'", "id 6 at index 1", "0 to 5", "'w'", NULL);
+  ot_end(&t);
+  ck_assert_int_eq(lookup_bad("lookup_table_v2", tu_i64(1, TU_DIMS(2), (const int64_t[]){-1, 0}),
+                              6, -1, &t),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "lookup_table_v2", "id -1 at index 0", NULL);
+  ot_end(&t);
+  ck_assert_int_eq(lookup_bad("lookup_table", tu_i64(2, TU_DIMS(1, 2), (const int64_t[]){0, 1}),
+                              6, -1, &t),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "input Ids 'ids'", "int64[1, 2]", "last dim of 1", NULL);
+  ot_end(&t);
+  ck_assert_int_eq(lookup_bad("lookup_table", tu_i64(2, TU_DIMS(1, 1), (const int64_t[]){0}),
+                              6, 6, &t),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "padding_idx is 6", "0 to 5", NULL);
+  ot_end(&t);
+  ck_assert_int_eq(lookup_bad("lookup_table", tu_f32(2, TU_DIMS(1, 1), (const float[]){0}),
+                              6, -1, &t),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "input Ids 'ids'", "int32 or int64", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- sequence_conv ---- */
+
+typedef struct seqconv_case {
+  int64_t length, start;
+  bool trainable;
+  ic_dtype dt;
+} seqconv_case;
+
+static void seqconv_check(const seqconv_case *k, size_t nl, const uint64_t *lod, int64_t M,
+                          int64_t N, uint64_t seed) {
+  const int64_t T = (int64_t)lod[nl - 1], CL = k->length;
+  const int64_t up = k->start < 0 ? -k->start : 0;
+  const int64_t down = k->start + CL - 1 > 0 ? k->start + CL - 1 : 0;
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = with_lod(rand_dt(k->dt, 2, TU_DIMS(T, M), seed), nl, lod, 0, NULL);
+  ic_tensor *f = rand_dt(k->dt, 2, TU_DIMS(CL * M, N), seed + 1);
+  ic_tensor *p = k->trainable ? rand_dt(k->dt, 2, TU_DIMS(up + down, M), seed + 2) : NULL;
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "f", f);
+  if (p) ot_feed(&t, "pad", p);
+  ot_op(&t, "sequence_conv");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Filter", "f");
+  if (p) ic_builder_in(t.op, "PaddingData", "pad");
+  ic_builder_attr_int(t.op, "contextLength", (int)CL);
+  ic_builder_attr_int(t.op, "contextStart", (int)k->start);
+  ic_builder_attr_int(t.op, "contextStride", 1);
+  ic_builder_attr_bool(t.op, "paddingTrainable", k->trainable);
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  tu_assert_shape(t.out[0], k->dt, 2, TU_DIMS(T, N));
+  double *ref = calloc((size_t)(T * N + 1), sizeof *ref);
+  for (size_t s = 0; s + 1 < nl; s++) {
+    int64_t b = (int64_t)lod[s], len = (int64_t)lod[s + 1] - b;
+    for (int64_t r = 0; r < len; r++) {
+      for (int64_t n = 0; n < N; n++) {
+        double acc = 0;
+        for (int64_t j = 0; j < CL; j++) {
+          int64_t idx = r + k->start + j;
+          for (int64_t m = 0; m < M; m++) {
+            double v = 0;
+            if (idx >= 0 && idx < len) v = ot_val(x, (b + idx) * M + m);
+            else if (p && idx < 0) v = ot_val(p, (idx + up) * M + m);
+            else if (p) v = ot_val(p, (up + idx - len) * M + m);
+            acc += v * ot_val(f, (j * M + m) * N + n);
+          }
+        }
+        ref[(b + r) * N + n] = acc;
+      }
+    }
+  }
+  double tol = k->dt == IC_FP64 ? 1e-12 : 1e-5;
+  tu_assert_close(t.out[0], ref, (size_t)(T * N), tol, tol);
+  assert_lod(t.out[0], 0, nl, lod);
+  free(ref);
+  ot_end(&t);
+}
+
+START_TEST(sequence_conv_modes) {
+  static const uint64_t lod[] = {0, 3, 4, 9}, with_empty[] = {0, 2, 2, 7}, one[] = {0, 5};
+  static const seqconv_case cases[] = {
+      {3, -1, false, IC_FP32}, {4, -2, false, IC_FP32}, {1, 0, false, IC_FP64},
+      {3, 0, false, IC_FP32},  {2, 1, false, IC_FP64},  {5, -4, false, IC_FP32},
+      {3, -1, true, IC_FP32},  {4, -2, true, IC_FP64},  {3, 1, true, IC_FP32},
+      {5, -2, true, IC_FP32},  {6, -3, true, IC_FP64},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    seqconv_check(&cases[i], 4, lod, 3, 4, 10 + i);
+    seqconv_check(&cases[i], 4, with_empty, 2, 5, 30 + i);
+    seqconv_check(&cases[i], 2, one, 4, 3, 50 + i);
+  }
+}
+END_TEST
+
+static ic_status seqconv_bad(optest *t, ic_tensor *x, ic_tensor *f, int cl, int stride,
+                             bool trainable) {
+  ot_begin(t);
+  ot_feed(t, "x", x);
+  ot_feed(t, "f", f);
+  ot_op(t, "sequence_conv");
+  ic_builder_in(t->op, "X", "x");
+  ic_builder_in(t->op, "Filter", "f");
+  ic_builder_attr_int(t->op, "contextLength", cl);
+  ic_builder_attr_int(t->op, "contextStart", -1);
+  ic_builder_attr_int(t->op, "contextStride", stride);
+  ic_builder_attr_bool(t->op, "paddingTrainable", trainable);
+  ot_out(t, "Out", "out");
+  return ot_run(t);
+}
+
+START_TEST(sequence_conv_bad_inputs) {
+  static const uint64_t lod[] = {0, 2, 4}, top[] = {0, 1, 2};
+  optest t;
+  ck_assert_int_eq(seqconv_bad(&t, rand_dt(IC_FP32, 2, TU_DIMS(4, 2), 1),
+                               rand_dt(IC_FP32, 2, TU_DIMS(6, 3), 2), 3, 1, false),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "sequence_conv", "input X 'x'", "0 LoD level", NULL);
+  ot_end(&t);
+  ck_assert_int_eq(seqconv_bad(&t, with_lod(rand_dt(IC_FP32, 2, TU_DIMS(4, 2), 1), 3, top, 3, lod),
+                               rand_dt(IC_FP32, 2, TU_DIMS(6, 3), 2), 3, 1, false),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "2 LoD levels", "expected 1", NULL);
+  ot_end(&t);
+  ck_assert_int_eq(seqconv_bad(&t, with_lod(rand_dt(IC_FP32, 2, TU_DIMS(4, 2), 1), 3, lod, 0, NULL),
+                               rand_dt(IC_FP32, 2, TU_DIMS(5, 3), 2), 3, 1, false),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "input Filter 'f'", "float32[5, 3]", "[6, N]", NULL);
+  ot_end(&t);
+  ck_assert_int_eq(seqconv_bad(&t, with_lod(rand_dt(IC_FP32, 2, TU_DIMS(4, 2), 1), 3, lod, 0, NULL),
+                               rand_dt(IC_FP32, 2, TU_DIMS(6, 3), 2), 3, 2, false),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "contextStride", "is 2", "expected 1", NULL);
+  ot_end(&t);
+  ck_assert_int_eq(seqconv_bad(&t, with_lod(rand_dt(IC_FP32, 2, TU_DIMS(4, 2), 1), 3, lod, 0, NULL),
+                               rand_dt(IC_FP32, 2, TU_DIMS(6, 3), 2), 3, 1, true),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "paddingTrainable", "PaddingData is missing", NULL);
+  ot_end(&t);
+  ck_assert_int_eq(seqconv_bad(&t, with_lod(rand_dt(IC_FP32, 2, TU_DIMS(4, 2), 1), 3, lod, 0, NULL),
+                               rand_dt(IC_FP32, 2, TU_DIMS(6, 3), 2), 0, 1, false),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "contextLength", "is 0", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- sequence_pool ---- */
+
+static const char *const k_pools[] = {"AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST"};
+
+static void seqpool_check(int type, ic_dtype dt, size_t n0, const uint64_t *l0, size_t n1,
+                          const uint64_t *l1, double pad, uint64_t seed) {
+  const uint64_t *last = n1 ? l1 : l0;
+  const size_t nl = n1 ? n1 : n0, ns = nl - 1;
+  const int64_t T = (int64_t)last[nl - 1], W = 6;
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = with_lod(rand_dt(dt, 3, TU_DIMS(T, 2, 3), seed), n0, l0, n1, l1);
+  ot_feed(&t, "x", x);
+  ot_op(&t, "sequence_pool");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_string(t.op, "pooltype", k_pools[type]);
+  ic_builder_attr_float(t.op, "pad_value", (float)pad);
+  ic_builder_attr_bool(t.op, "is_test", true);
+  ot_out(&t, "Out", "out");
+  bool max = strcmp(k_pools[type], "MAX") == 0;
+  if (max) ot_out(&t, "MaxIndex", "mi");
+  else {
+    ic_builder_out(t.op, "MaxIndex", "mi");
+    ic_builder_var(t.b, 0, "mi", IC_INT32, 0, NULL, false);
+  }
+  ot_ok(&t);
+  tu_assert_shape(t.out[0], dt, 3, TU_DIMS((int64_t)ns, 2, 3));
+  double *ref = malloc((ns * W + 1) * sizeof *ref), *ri = malloc((ns * W + 1) * sizeof *ri);
+  for (size_t s = 0; s < ns; s++) {
+    int64_t b = (int64_t)last[s], len = (int64_t)last[s + 1] - b;
+    for (int64_t w = 0; w < W; w++) {
+      double v = pad, sum = 0, best = -INFINITY;
+      int64_t at = -1;
+      for (int64_t r = 0; r < len; r++) {
+        double e = ot_val(x, (b + r) * W + w);
+        sum += e;
+        if (e > best) best = e, at = b + r;
+      }
+      if (len) {
+        switch (type) {
+          case 0: v = sum / (double)len; break;
+          case 1: v = sum; break;
+          case 2: v = sum / sqrt((double)len); break;
+          case 3: v = best; break;
+          case 4: v = ot_val(x, (b + len - 1) * W + w); break;
+          default: v = ot_val(x, b * W + w); break;
+        }
+      }
+      ref[s * W + w] = v;
+      ri[s * W + w] = (double)at;
+    }
+  }
+  double tol = dt == IC_FP64 ? 1e-12 : 1e-5;
+  tu_assert_close(t.out[0], ref, ns * W, tol, tol);
+  if (max) {
+    tu_assert_shape(t.out[1], IC_INT32, 3, TU_DIMS((int64_t)ns, 2, 3));
+    tu_assert_close(t.out[1], ri, ns * W, 0, 0);
+  }
+  if (n1) {
+    ck_assert_uint_eq(ic_tensor_lod_levels(t.out[0]), 1);
+    assert_lod(t.out[0], 0, n0, l0);
+  } else {
+    ck_assert_uint_eq(ic_tensor_lod_levels(t.out[0]), 0);
+  }
+  free(ref);
+  free(ri);
+  ot_end(&t);
+}
+
+START_TEST(sequence_pool_types) {
+  static const uint64_t lod[] = {0, 3, 4, 4, 9}, top[] = {0, 1, 4}, solo[] = {0, 5};
+  for (int type = 0; type < 6; type++) {
+    seqpool_check(type, IC_FP32, 5, lod, 0, NULL, 0.0, 1 + (uint64_t)type);
+    seqpool_check(type, IC_FP64, 5, lod, 0, NULL, -2.5, 11 + (uint64_t)type); /* pad_value */
+    seqpool_check(type, IC_FP32, 3, top, 5, lod, 0.5, 21 + (uint64_t)type);   /* 2 levels */
+    seqpool_check(type, IC_FP32, 2, solo, 0, NULL, 0.0, 31 + (uint64_t)type);
+  }
+}
+END_TEST
+
+START_TEST(sequence_pool_bad_inputs) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(3, 2), 1));
+  ot_op(&t, "sequence_pool");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_string(t.op, "pooltype", "MEDIAN");
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "sequence_pool", "pooltype", "MEDIAN", "AVERAGE, SUM, SQRT, MAX", NULL);
+  ot_end(&t);
+  static const uint64_t lod[] = {0, 1, 3};
+  ot_begin(&t);
+  ot_feed(&t, "x", with_lod(tu_i64(2, TU_DIMS(3, 1), (const int64_t[]){1, 2, 3}), 3, lod, 0, NULL));
+  ot_op(&t, "sequence_pool");
+  ic_builder_in(t.op, "X", "x");
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "input X 'x'", "float32 or float64", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+static TCase *tc_lod(void) {
+  TCase *tc = tcase_create("lod");
+  tcase_add_test(tc, lod_api);
+  tcase_add_test(tc, lod_flows_through_ops);
+  tcase_add_test(tc, lod_bad_feed);
+  return tc;
+}
+
+static TCase *tc_ops(void) {
+  TCase *tc = tcase_create("ops");
+  tcase_add_test(tc, lookup_tables);
+  tcase_add_test(tc, lookup_bad_inputs);
+  tcase_add_test(tc, sequence_conv_modes);
+  tcase_add_test(tc, sequence_conv_bad_inputs);
+  tcase_add_test(tc, sequence_pool_types);
+  tcase_add_test(tc, sequence_pool_bad_inputs);
+  return tc;
+}
+
+TU_MAIN("ops_sequence", tc_lod, tc_ops)
