@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Generate tests/data/zoo/<name>/: small inputs for two real Paddle-zoo programs and Paddle
+"""Generate tests/data/zoo/<name>/: small inputs for three real Paddle-zoo programs and Paddle
 Inference 3.3.1's outputs on them, so that tests/test_zoo_seq.c can check icore end to end
 against Paddle itself:
 
   nlp_hh_youth  a CNN text classifier over LoD sequences (lookup_table, sequence_conv,
                 sequence_pool SQRT, mul, sum, softmax), real weights. Input: word ids
                 int64 [N, 1] with one LoD level (3 sentences of lengths 4, 1, 6).
+  lac_lac       Baidu LAC (BiGRU-CRF word segmentation: lookup_table, mul, fluid gru both
+                ways, concat, crf_decoding), real weights except word_emb, which the model
+                ships without: it is filled with word_emb_value(k) below (the test computes
+                the same values). Input: word ids int64 [N, 1] with one LoD level.
   thisisbaiy    LSTNet (conv2d, rnn in GRU mode, skip-RNN), real weights. Input: the last
                 1204 complete rows of the CSV shipped beside the model (columns ROUND(A.POWER,0) and
                 YD15, the two series its output CSV predicts), z-score normalized, as
@@ -20,7 +24,10 @@ SHARED_DIR defaults to ../shared beside the repository (it holds models/paddle-z
 """
 import csv
 import os
+import shutil
+import struct
 import sys
+import tempfile
 
 os.environ.setdefault("FLAGS_enable_pir_api", "0")
 
@@ -62,6 +69,52 @@ def save(out_dir, feeds, lods, outs):
     print(out_dir, {n: (v.shape, float(v.reshape(-1)[0])) for n, v in outs.items()})
 
 
+def word_emb_value(k):
+    """Element k (row-major) of lac_lac's missing word_emb [58224, 128]: exact integer
+    arithmetic, then one rounding to float32, so C computes the same bits."""
+    return ((k * 2654435761) % 2001 - 1000) / 5000.0
+
+
+def varint(v):
+    out = b""
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out += bytes([b | (0x80 if v else 0)])
+        if not v:
+            return out
+
+
+def save_lod_tensor(path, arr):
+    """Paddle's serialized LoDTensor (no LoD) of a float32 array."""
+    desc = b"\x08\x05" + b"".join(b"\x10" + varint(d) for d in arr.shape)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IQIi", 0, 0, 0, len(desc)) + desc)
+        f.write(np.ascontiguousarray(arr, dtype="<f4").tobytes())
+
+
+def lac_lac(zoo, out_root):
+    src = os.path.join(zoo, "lac_lac")
+    tmp = tempfile.mkdtemp()
+    try:
+        d = os.path.join(tmp, "lac_lac")
+        shutil.copytree(src, d)
+        k = np.arange(58224 * 128, dtype=np.int64)
+        emb = (((k * 2654435761) % 2001 - 1000) / 5000.0).astype(np.float32).reshape(58224, 128)
+        assert emb[0, 1] == np.float32(word_emb_value(1))
+        save_lod_tensor(os.path.join(d, "word_emb"), emb)
+        pred = predictor(pi.Config(d))
+        rng = np.random.RandomState(5)
+        lod = [[0, 4, 5, 11]]
+        words = rng.randint(0, 58224, size=(11, 1)).astype(np.int64)
+        outs = run(pred, {"words": words}, {"words": lod})
+        for n in pred.get_output_names():
+            print("lac_lac", n, "lod", pred.get_output_handle(n).lod())
+        save(os.path.join(out_root, "lac_lac"), {"words": words}, {"words": lod}, outs)
+    finally:
+        shutil.rmtree(tmp)
+
+
 def nlp_hh_youth(zoo, out_root):
     d = os.path.join(zoo, "nlp_hh_youth")
     pred = predictor(pi.Config(d))
@@ -90,6 +143,7 @@ def main():
     zoo = os.path.join(shared, "models", "paddle-zoo")
     out_root = os.path.join(REPO, "tests", "data", "zoo")
     nlp_hh_youth(zoo, out_root)
+    lac_lac(zoo, out_root)
     thisisbaiy(zoo, out_root)
 
 
