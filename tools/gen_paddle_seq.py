@@ -179,6 +179,58 @@ def main():
                        "Transition": [("tr", trans, None)],
                        "Length": [("len", np.array([5, 2, 0], dtype="int64"), None)]},
                       {"ViterbiPath": [("path", "int64")]}, {}))
+    # lstm: peepholes or not, directions, activations, H0/C0
+    for tag, peep, rev, acts, h0, c0 in [
+            ("peep", True, False, ("sigmoid", "tanh", "tanh"), False, False),
+            ("nopeep_reverse", False, True, ("sigmoid", "tanh", "tanh"), True, True),
+            ("peep_states", True, True, ("sigmoid", "relu", "identity"), True, True),
+            ("tanh_gates", False, False, ("tanh", "sigmoid", "tanh"), False, True)]:
+        ins = {"Input": [("x", rand(9, 4 * D, lo=-2, hi=2), lod)],
+               "Weight": [("w", rand(D, 4 * D), None)],
+               "Bias": [("b", rand(1, (7 if peep else 4) * D), None)]}
+        if h0:
+            ins["H0"] = [("h0", rand(3, D), None)]
+        if c0:
+            ins["C0"] = [("c0", rand(3, D), None)]
+        names.append(case("lstm_" + tag, "lstm", ins,
+                          {"Hidden": [("hidden", "float32")], "Cell": [("cell", "float32")],
+                           "BatchGate": [("bg", "float32")],
+                           "BatchCellPreAct": [("bc", "float32")]},
+                          {"use_peepholes": peep, "is_reverse": rev, "gate_activation": acts[0],
+                           "cell_activation": acts[1], "candidate_activation": acts[2]},
+                          ["Hidden", "Cell"]))
+    # sequence_softmax, sequence_expand, sequence_mask, lod_reset
+    names.append(case("sequence_softmax", "sequence_softmax",
+                      {"X": [("x", rand(9, 1, lo=-3, hi=3), lod)]}, {"Out": [("out", "float32")]},
+                      {}))
+    names.append(case("sequence_expand_lod", "sequence_expand",
+                      {"X": [("x", rand(4, 3), [[0, 2, 3, 4]])],
+                       "Y": [("y", rand(6, 1), [[0, 2, 2, 6], [0, 1, 2, 3, 4, 5, 6]])]},
+                      {"Out": [("out", "float32")]}, {"ref_level": 0}))
+    names.append(case("sequence_expand_rows", "sequence_expand",
+                      {"X": [("x", rand(3, 2), None)],
+                       "Y": [("y", rand(5, 1), [[0, 1, 4, 5]])]},
+                      {"Out": [("out", "float32")]}, {"ref_level": -1}))
+    names.append(case("sequence_mask", "sequence_mask",
+                      {"X": [("len", np.array([[3, 0], [5, 1]], dtype="int64"), None)]},
+                      {"Y": [("mask", "float32")]}, {"maxlen": 6, "out_dtype": 5}))
+    names.append(case("sequence_mask_auto", "sequence_mask",
+                      {"X": [("len", np.array([2, 4, 1], dtype="int32"), None)]},
+                      {"Y": [("mask", "int64")]}, {"maxlen": -1, "out_dtype": 3}))
+    names.append(case("lod_reset_attr", "lod_reset",
+                      {"X": [("x", rand(6, 2), [[0, 3, 6]])]}, {"Out": [("out", "float32")]},
+                      {"target_lod": [0, 1, 4, 6], "append": False}))
+    names.append(case("lod_reset_append", "lod_reset",
+                      {"X": [("x", rand(6, 2), [[0, 3, 6]])]}, {"Out": [("out", "float32")]},
+                      {"target_lod": [0, 1, 2, 6], "append": True}))
+    names.append(case("lod_reset_y_lod", "lod_reset",
+                      {"X": [("x", rand(6, 2), None)],
+                       "Y": [("y", rand(6, 1), [[0, 2, 6]])]},
+                      {"Out": [("out", "float32")]}, {}))
+    names.append(case("lod_reset_y_data", "lod_reset",
+                      {"X": [("x", rand(5, 2), None)],
+                       "Y": [("y", np.array([0, 2, 5], dtype="int32"), None)]},
+                      {"Out": [("out", "float32")]}, {}))
     with open(os.path.join(OUT, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
 
