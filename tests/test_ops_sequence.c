@@ -461,6 +461,291 @@ START_TEST(sequence_pool_bad_inputs) {
 }
 END_TEST
 
+/* ---- the ops Paddle 3 no longer registers (programs exported before hold them) ---- */
+
+START_TEST(sequence_expand_as_cases) {
+  static const uint64_t ylod[] = {0, 3, 3, 4, 6};
+  for (int dt = 0; dt < 2; dt++) {
+    ic_dtype t_dt = dt ? IC_FP64 : IC_FP32;
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = rand_dt(t_dt, 3, TU_DIMS(4, 2, 2), 5);
+    ot_feed(&t, "x", x);
+    ot_feed(&t, "y", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(6, 1), 6), 5, ylod, 0, NULL));
+    ot_op(&t, "sequence_expand_as");
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_in(t.op, "Y", "y");
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    tu_assert_shape(t.out[0], t_dt, 3, TU_DIMS(6, 2, 2));
+    int64_t src[24];
+    size_t n = 0;
+    for (int64_t i = 0; i < 4; i++) {
+      for (uint64_t r = ylod[i]; r < ylod[i + 1]; r++) {
+        for (int e = 0; e < 4; e++) src[n++] = i * 4 + e;
+      }
+    }
+    ot_check_gather(t.out[0], x, src, n);
+    assert_lod(t.out[0], 0, 5, ylod);
+    ot_end(&t);
+  }
+  /* X's rows must match Y's sequences */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(3, 2), 5));
+  ot_feed(&t, "y", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(6, 1), 6), 5, ylod, 0, NULL));
+  ot_op(&t, "sequence_expand_as");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Y", "y");
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "sequence_expand_as", "input X 'x'", "3 rows", "expected 4", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(sequence_reshape_cases) {
+  static const uint64_t lod[] = {0, 2, 2, 6};
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = rand_dt(IC_FP32, 2, TU_DIMS(6, 4), 3);
+  ot_feed(&t, "x", with_lod(x, 4, lod, 0, NULL));
+  ot_op(&t, "sequence_reshape");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_int(t.op, "new_dim", 8);
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  tu_assert_shape(t.out[0], IC_FP32, 2, TU_DIMS(3, 8));
+  int64_t src[24];
+  for (int k = 0; k < 24; k++) src[k] = k;
+  ot_check_gather(t.out[0], x, src, 24);
+  static const uint64_t want[] = {0, 1, 1, 3};
+  assert_lod(t.out[0], 0, 4, want);
+  ot_end(&t);
+  /* a sequence of 1 row x 4 does not fill rows of 3 */
+  static const uint64_t odd[] = {0, 1, 3};
+  ot_begin(&t);
+  ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(3, 4), 3), 3, odd, 0, NULL));
+  ot_op(&t, "sequence_reshape");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_int(t.op, "new_dim", 3);
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "sequence_reshape", "ending at row 1", "do not divide by new_dim 3", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(sequence_concat_cases) {
+  static const uint64_t l0[] = {0, 2, 2, 3}, l1[] = {0, 1, 3, 5};
+  optest t;
+  ot_begin(&t);
+  ic_tensor *a = rand_dt(IC_FP64, 2, TU_DIMS(3, 2), 1), *b = rand_dt(IC_FP64, 2, TU_DIMS(5, 2), 2);
+  ot_feed(&t, "a", with_lod(a, 4, l0, 0, NULL));
+  ot_feed(&t, "b", with_lod(b, 4, l1, 0, NULL));
+  ot_op(&t, "sequence_concat");
+  ic_builder_input(t.op, "X", 2, TU_NAMES("a", "b"));
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  tu_assert_shape(t.out[0], IC_FP64, 2, TU_DIMS(8, 2));
+  double ref[16];
+  size_t n = 0;
+  uint64_t want[4] = {0};
+  for (int k = 0; k < 3; k++) {
+    for (uint64_t r = l0[k]; r < l0[k + 1]; r++) ref[n++] = ot_val(a, (int64_t)r * 2), ref[n++] = ot_val(a, (int64_t)r * 2 + 1);
+    for (uint64_t r = l1[k]; r < l1[k + 1]; r++) ref[n++] = ot_val(b, (int64_t)r * 2), ref[n++] = ot_val(b, (int64_t)r * 2 + 1);
+    want[k + 1] = n / 2;
+  }
+  tu_assert_close(t.out[0], ref, n, 0, 0);
+  assert_lod(t.out[0], 0, 4, want);
+  ot_end(&t);
+  /* different sequence counts */
+  static const uint64_t l2[] = {0, 5};
+  ot_begin(&t);
+  ot_feed(&t, "a", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(3, 2), 1), 4, l0, 0, NULL));
+  ot_feed(&t, "b", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 2), 2), 2, l2, 0, NULL));
+  ot_op(&t, "sequence_concat");
+  ic_builder_input(t.op, "X", 2, TU_NAMES("a", "b"));
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "sequence_concat", "input X 'b'", "1 sequences", "expected 3", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(sequence_pad_unpad_cases) {
+  static const uint64_t lod[] = {0, 2, 2, 5};
+  for (int per_step = 0; per_step < 2; per_step++) {
+    for (int plen = -1; plen <= 4; plen += 5) {
+      optest t;
+      ot_begin(&t);
+      ic_tensor *x = rand_dt(IC_FP32, 3, TU_DIMS(5, 2, 3), 8);
+      ic_tensor *pv = per_step ? rand_dt(IC_FP32, 2, TU_DIMS(2, 3), 9) : tu_f32(1, TU_DIMS(1), (const float[]){-7});
+      ot_feed(&t, "x", with_lod(x, 4, lod, 0, NULL));
+      ot_feed(&t, "pv", pv);
+      ot_op(&t, "sequence_pad");
+      ic_builder_in(t.op, "X", "x");
+      ic_builder_in(t.op, "PadValue", "pv");
+      ic_builder_attr_int(t.op, "padded_length", plen);
+      ot_out(&t, "Out", "out");
+      ot_out(&t, "Length", "len");
+      /* and back */
+      ic_builder_op *u = ic_builder_add_op(t.b, 0, "sequence_unpad");
+      ic_builder_in(u, "X", "out");
+      ic_builder_in(u, "Length", "len");
+      ic_builder_out(u, "Out", "back");
+      ot_fetch(&t, "back");
+      ot_ok(&t);
+      const int64_t L = plen < 0 ? 3 : plen;
+      tu_assert_shape(t.out[0], IC_FP32, 4, TU_DIMS(3, L, 2, 3));
+      double *ref = malloc((size_t)(3 * L * 6) * sizeof *ref);
+      for (int s = 0; s < 3; s++) {
+        for (int64_t r = 0; r < L; r++) {
+          for (int e = 0; e < 6; e++) {
+            bool in = r < (int64_t)(lod[s + 1] - lod[s]);
+            ref[(s * L + r) * 6 + e] = in ? ot_val(x, ((int64_t)lod[s] + r) * 6 + e)
+                                          : ot_val(pv, per_step ? e : 0);
+          }
+        }
+      }
+      tu_assert_close(t.out[0], ref, (size_t)(3 * L * 6), 0, 0);
+      free(ref);
+      tu_assert_close(t.out[1], (const double[]){2, 0, 3}, 3, 0, 0);
+      ck_assert_uint_eq(ic_tensor_lod_levels(t.out[0]), 0);
+      tu_assert_bitwise(t.out[2], x, "unpad(pad(x))");
+      ot_end(&t);
+    }
+  }
+  /* padded_length shorter than the longest sequence; a length past the steps */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 2), 8), 4, lod, 0, NULL));
+  ot_feed(&t, "pv", tu_f32(1, TU_DIMS(1), (const float[]){0}));
+  ot_op(&t, "sequence_pad");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "PadValue", "pv");
+  ic_builder_attr_int(t.op, "padded_length", 2);
+  ot_out(&t, "Out", "out");
+  ot_out(&t, "Length", "len");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_ARGUMENT);
+  tu_assert_msg(t.err, "sequence_pad", "padded_length is 2", "at least 3", NULL);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 3, TU_DIMS(2, 3, 2), 8));
+  ot_feed(&t, "len", tu_i64(1, TU_DIMS(2), (const int64_t[]){1, 4}));
+  ot_op(&t, "sequence_unpad");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Length", "len");
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "sequence_unpad", "input Length 'len'", "4 at index 1", "0 to 3", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+/* Bad inputs of the recurrent and LoD-editing ops (their values are checked against Paddle
+ * in test_paddle_seq). */
+START_TEST(recurrent_and_lod_bad_inputs) {
+  static const uint64_t lod[] = {0, 2, 5};
+  optest t;
+  /* gru: Weight of the wrong dims, H0 with the wrong batch */
+  ot_begin(&t);
+  ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 12), 1), 3, lod, 0, NULL));
+  ot_feed(&t, "w", rand_dt(IC_FP32, 2, TU_DIMS(4, 8), 2));
+  ot_op(&t, "gru");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Weight", "w");
+  ot_out(&t, "Hidden", "h");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "gru", "input Weight 'w'", "float32[4, 8]", "expected float32[4, 12]", NULL);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 12), 1), 3, lod, 0, NULL));
+  ot_feed(&t, "h0", rand_dt(IC_FP32, 2, TU_DIMS(3, 4), 3));
+  ot_feed(&t, "w", rand_dt(IC_FP32, 2, TU_DIMS(4, 12), 2));
+  ot_op(&t, "gru");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "H0", "h0");
+  ic_builder_in(t.op, "Weight", "w");
+  ic_builder_attr_string(t.op, "activation", "softplus");
+  ot_out(&t, "Hidden", "h");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "activation", "softplus", "sigmoid, tanh, relu or identity", NULL);
+  ot_end(&t);
+  /* lstm: peepholes need the 7D bias */
+  ot_begin(&t);
+  ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 16), 1), 3, lod, 0, NULL));
+  ot_feed(&t, "w", rand_dt(IC_FP32, 2, TU_DIMS(4, 16), 2));
+  ot_feed(&t, "b", rand_dt(IC_FP32, 2, TU_DIMS(1, 16), 2));
+  ot_op(&t, "lstm");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Weight", "w");
+  ic_builder_in(t.op, "Bias", "b");
+  ic_builder_attr_bool(t.op, "use_peepholes", true);
+  ot_out(&t, "Hidden", "h");
+  ot_out(&t, "Cell", "cc");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "lstm", "input Bias 'b'", "expected float32[1, 28]", "use_peepholes", NULL);
+  ot_end(&t);
+  /* crf_decoding: Transition not [tags + 2, tags]; a Length past the steps */
+  ot_begin(&t);
+  ot_feed(&t, "em", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 3), 1), 3, lod, 0, NULL));
+  ot_feed(&t, "tr", rand_dt(IC_FP32, 2, TU_DIMS(3, 3), 2));
+  ot_op(&t, "crf_decoding");
+  ic_builder_in(t.op, "Emission", "em");
+  ic_builder_in(t.op, "Transition", "tr");
+  ot_out(&t, "ViterbiPath", "path");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "crf_decoding", "input Transition 'tr'", "expected float32[5, 3]", NULL);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "em", rand_dt(IC_FP32, 3, TU_DIMS(2, 4, 3), 1));
+  ot_feed(&t, "tr", rand_dt(IC_FP32, 2, TU_DIMS(5, 3), 2));
+  ot_feed(&t, "len", tu_i64(1, TU_DIMS(2), (const int64_t[]){4, 5}));
+  ot_op(&t, "crf_decoding");
+  ic_builder_in(t.op, "Emission", "em");
+  ic_builder_in(t.op, "Transition", "tr");
+  ic_builder_in(t.op, "Length", "len");
+  ot_out(&t, "ViterbiPath", "path");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "input Length 'len'", "5 at index 1", "0 to 4", NULL);
+  ot_end(&t);
+  /* lod_reset: a target level that does not end at the rows */
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(5, 2), 1));
+  ot_op(&t, "lod_reset");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_ints(t.op, "target_lod", 3, (const int32_t[]){0, 2, 4});
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_ARGUMENT);
+  tu_assert_msg(t.err, "lod_reset", "[[0, 2, 4]]", "attribute target_lod", "end at 5", NULL);
+  ot_end(&t);
+  /* sequence_expand: X's sequences must match Y's level */
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(3, 2), 1));
+  ot_feed(&t, "y", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 1), 1), 3, lod, 0, NULL));
+  ot_op(&t, "sequence_expand");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Y", "y");
+  ic_builder_attr_int(t.op, "ref_level", 0);
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "sequence_expand", "input X 'x'", "3 sequences", "expected 2", NULL);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(2, 2), 1));
+  ot_feed(&t, "y", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 1), 1), 3, lod, 0, NULL));
+  ot_op(&t, "sequence_expand");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Y", "y");
+  ic_builder_attr_int(t.op, "ref_level", 1);
+  ot_out(&t, "Out", "out");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "ref_level is 1", "expected -1 or 0 to 0", NULL);
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_lod(void) {
   TCase *tc = tcase_create("lod");
   tcase_add_test(tc, lod_api);
@@ -477,6 +762,11 @@ static TCase *tc_ops(void) {
   tcase_add_test(tc, sequence_conv_bad_inputs);
   tcase_add_test(tc, sequence_pool_types);
   tcase_add_test(tc, sequence_pool_bad_inputs);
+  tcase_add_test(tc, sequence_expand_as_cases);
+  tcase_add_test(tc, sequence_reshape_cases);
+  tcase_add_test(tc, sequence_concat_cases);
+  tcase_add_test(tc, sequence_pad_unpad_cases);
+  tcase_add_test(tc, recurrent_and_lod_bad_inputs);
   return tc;
 }
 
