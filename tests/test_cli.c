@@ -566,10 +566,16 @@ START_TEST(run_lod) {
   assert_ok(&r);
   tu_assert_msg(r.out, "x: float32[2, 3]", "x: lod [[0, 1, 2]]", NULL);
   result_free(&r);
-  r = run_cli("run %s --feed x=%s --lod 'x=0,1;0,2' --mode uncompiled", f.model, f.xnpy);
+  r = run_cli("run %s --feed x=%s --lod 'x=0,1;0,2' --mode uncompiled --out %s/o", f.model,
+              f.xnpy, f.dir);
   assert_ok(&r);
   tu_assert_msg(r.out, "x: lod [[0, 1], [0, 2]]", NULL);
   result_free(&r);
+  char lodf[4200];
+  snprintf(lodf, sizeof lodf, "%s/o/x.lod", f.dir);
+  char *lodtxt = slurp(lodf);
+  ck_assert_str_eq(lodtxt, "0 1\n0 2\n");
+  free(lodtxt);
   r = run_cli("run %s --feed x=%s --lod x=0,2 --lod x=0,0,2", f.model, f.xnpy);
   assert_ok(&r);
   tu_assert_msg(r.out, "x: lod [[0, 2], [0, 0, 2]]", NULL);
