@@ -746,6 +746,336 @@ START_TEST(recurrent_and_lod_bad_inputs) {
 }
 END_TEST
 
+/* ---- recurrent ops against double-precision references (Paddle itself: test_paddle_seq) ---- */
+
+static double act_ref(const char *name, double v) {
+  if (!strcmp(name, "sigmoid")) return 1 / (1 + exp(-v));
+  if (!strcmp(name, "tanh")) return tanh(v);
+  if (!strcmp(name, "relu")) return v > 0 ? v : 0;
+  return v;
+}
+
+typedef struct rec_case {
+  bool reverse, origin_or_peep, h0, c0, bias;
+  const char *act, *gate, *cell;
+  ic_dtype dt;
+} rec_case;
+
+static void gru_check(const rec_case *k, uint64_t seed) {
+  static const uint64_t lod[] = {0, 3, 3, 4, 8};
+  const int64_t T = 8, D = 3, S = 4;
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = with_lod(rand_dt(k->dt, 2, TU_DIMS(T, 3 * D), seed), 5, lod, 0, NULL);
+  ic_tensor *w = rand_dt(k->dt, 2, TU_DIMS(D, 3 * D), seed + 1);
+  ic_tensor *h0 = k->h0 ? rand_dt(k->dt, 2, TU_DIMS(S, D), seed + 2) : NULL;
+  ic_tensor *b = k->bias ? rand_dt(k->dt, 2, TU_DIMS(1, 3 * D), seed + 3) : NULL;
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "w", w);
+  if (h0) ot_feed(&t, "h0", h0);
+  if (b) ot_feed(&t, "b", b);
+  ot_op(&t, "gru");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Weight", "w");
+  if (h0) ic_builder_in(t.op, "H0", "h0");
+  if (b) ic_builder_in(t.op, "Bias", "b");
+  ic_builder_attr_bool(t.op, "is_reverse", k->reverse);
+  ic_builder_attr_bool(t.op, "origin_mode", k->origin_or_peep);
+  ic_builder_attr_string(t.op, "activation", k->act);
+  ic_builder_attr_string(t.op, "gate_activation", k->gate);
+  ot_out(&t, "Hidden", "hidden");
+  ic_builder_out(t.op, "BatchGate", "bg");
+  ic_builder_var(t.b, 0, "bg", k->dt, 0, NULL, false);
+  ot_ok(&t);
+  double ref[8 * 3];
+  for (int64_t s = 0; s < S; s++) {
+    double h[3] = {0, 0, 0};
+    for (int64_t j = 0; h0 && j < D; j++) h[j] = ot_val(h0, s * D + j);
+    int64_t len = (int64_t)(lod[s + 1] - lod[s]);
+    for (int64_t q = 0; q < len; q++) {
+      int64_t row = (int64_t)lod[s] + (k->reverse ? len - 1 - q : q);
+      double g[9], rh[3], hn[3];
+      for (int64_t j = 0; j < 3 * D; j++) g[j] = ot_val(x, row * 3 * D + j) + (b ? ot_val(b, j) : 0);
+      for (int64_t j = 0; j < 2 * D; j++) {
+        for (int64_t m = 0; m < D; m++) g[j] += h[m] * ot_val(w, m * 2 * D + j); /* W_ur [D, 2D] */
+      }
+      for (int64_t j = 0; j < 2 * D; j++) g[j] = act_ref(k->gate, g[j]);
+      for (int64_t j = 0; j < D; j++) rh[j] = g[D + j] * h[j];
+      for (int64_t j = 0; j < D; j++) {
+        double acc = g[2 * D + j];
+        for (int64_t m = 0; m < D; m++) acc += rh[m] * ot_val(w, 2 * D * D + m * D + j); /* W_c */
+        double cand = act_ref(k->act, acc), u = g[j];
+        hn[j] = k->origin_or_peep ? u * h[j] + (1 - u) * cand : (1 - u) * h[j] + u * cand;
+      }
+      for (int64_t j = 0; j < D; j++) h[j] = ref[row * D + j] = hn[j];
+    }
+  }
+  double tol = k->dt == IC_FP64 ? 1e-12 : 1e-5;
+  tu_assert_close(t.out[0], ref, (size_t)(T * D), tol, tol);
+  assert_lod(t.out[0], 0, 5, lod);
+  ot_end(&t);
+}
+
+START_TEST(gru_reference) {
+  static const rec_case cases[] = {
+      {false, false, false, false, true, "tanh", "sigmoid", NULL, IC_FP64},
+      {true, false, true, false, true, "tanh", "sigmoid", NULL, IC_FP64},
+      {false, true, true, false, false, "tanh", "sigmoid", NULL, IC_FP32},
+      {true, true, false, false, true, "relu", "tanh", NULL, IC_FP64},
+      {false, false, true, false, true, "identity", "sigmoid", NULL, IC_FP32},
+      {true, false, false, false, false, "tanh", "relu", NULL, IC_FP64},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) gru_check(&cases[i], 100 + 10 * i);
+}
+END_TEST
+
+static void lstm_check(const rec_case *k, uint64_t seed) {
+  static const uint64_t lod[] = {0, 2, 5, 5, 8};
+  const int64_t T = 8, D = 3, S = 4;
+  const bool peep = k->origin_or_peep;
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = with_lod(rand_dt(k->dt, 2, TU_DIMS(T, 4 * D), seed), 5, lod, 0, NULL);
+  ic_tensor *w = rand_dt(k->dt, 2, TU_DIMS(D, 4 * D), seed + 1);
+  ic_tensor *h0 = k->h0 ? rand_dt(k->dt, 2, TU_DIMS(S, D), seed + 2) : NULL;
+  ic_tensor *c0 = k->c0 ? rand_dt(k->dt, 2, TU_DIMS(S, D), seed + 3) : NULL;
+  ic_tensor *b = k->bias ? rand_dt(k->dt, 2, TU_DIMS(1, (peep ? 7 : 4) * D), seed + 4) : NULL;
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "w", w);
+  if (h0) ot_feed(&t, "h0", h0);
+  if (c0) ot_feed(&t, "c0", c0);
+  if (b) ot_feed(&t, "b", b);
+  ot_op(&t, "lstm");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Weight", "w");
+  if (h0) ic_builder_in(t.op, "H0", "h0");
+  if (c0) ic_builder_in(t.op, "C0", "c0");
+  if (b) ic_builder_in(t.op, "Bias", "b");
+  ic_builder_attr_bool(t.op, "is_reverse", k->reverse);
+  ic_builder_attr_bool(t.op, "use_peepholes", peep);
+  ic_builder_attr_string(t.op, "candidate_activation", k->act);
+  ic_builder_attr_string(t.op, "gate_activation", k->gate);
+  ic_builder_attr_string(t.op, "cell_activation", k->cell);
+  ot_out(&t, "Hidden", "hidden");
+  ot_out(&t, "Cell", "cell");
+  ot_ok(&t);
+  double rh[8 * 3], rc[8 * 3];
+  for (int64_t s = 0; s < S; s++) {
+    double h[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+    for (int64_t j = 0; h0 && j < D; j++) h[j] = ot_val(h0, s * D + j);
+    for (int64_t j = 0; c0 && j < D; j++) c[j] = ot_val(c0, s * D + j);
+    int64_t len = (int64_t)(lod[s + 1] - lod[s]);
+    for (int64_t q = 0; q < len; q++) {
+      int64_t row = (int64_t)lod[s] + (k->reverse ? len - 1 - q : q);
+      double g[12];
+      for (int64_t j = 0; j < 4 * D; j++) {
+        g[j] = ot_val(x, row * 4 * D + j) + (b ? ot_val(b, j) : 0);
+        for (int64_t m = 0; m < D; m++) g[j] += h[m] * ot_val(w, m * 4 * D + j);
+      }
+      for (int64_t j = 0; j < D; j++) {
+        double wi = peep ? ot_val(b, 4 * D + j) : 0, wf = peep ? ot_val(b, 5 * D + j) : 0;
+        double wo = peep ? ot_val(b, 6 * D + j) : 0;
+        double cand = act_ref(k->act, g[j]);
+        double ig = act_ref(k->gate, g[D + j] + c[j] * wi), fg = act_ref(k->gate, g[2 * D + j] + c[j] * wf);
+        double cn = cand * ig + c[j] * fg;
+        double og = act_ref(k->gate, g[3 * D + j] + cn * wo);
+        rc[row * D + j] = cn;
+        rh[row * D + j] = og * act_ref(k->cell, cn);
+      }
+      for (int64_t j = 0; j < D; j++) h[j] = rh[row * D + j], c[j] = rc[row * D + j];
+    }
+  }
+  double tol = k->dt == IC_FP64 ? 1e-12 : 1e-5;
+  tu_assert_close(t.out[0], rh, (size_t)(T * D), tol, tol);
+  tu_assert_close(t.out[1], rc, (size_t)(T * D), tol, tol);
+  assert_lod(t.out[1], 0, 5, lod);
+  ot_end(&t);
+}
+
+START_TEST(lstm_reference) {
+  static const rec_case cases[] = {
+      {false, true, false, false, true, "tanh", "sigmoid", "tanh", IC_FP64},
+      {true, false, true, true, true, "tanh", "sigmoid", "tanh", IC_FP64},
+      {true, true, true, true, true, "identity", "sigmoid", "relu", IC_FP32},
+      {false, false, false, true, false, "tanh", "tanh", "sigmoid", IC_FP64},
+      {false, false, true, false, true, "relu", "sigmoid", "identity", IC_FP32},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) lstm_check(&cases[i], 200 + 10 * i);
+}
+END_TEST
+
+/* crf_decoding against brute force over every tag path. */
+static void crf_best(const ic_tensor *em, int64_t first, int64_t n, const ic_tensor *tr,
+                     int64_t tags, int64_t *best_path) {
+  int64_t total = 1, path[8];
+  for (int64_t k = 0; k < n; k++) total *= tags;
+  double best = -INFINITY;
+  for (int64_t code = 0; code < total; code++) {
+    int64_t v = code;
+    for (int64_t k = 0; k < n; k++) path[k] = v % tags, v /= tags;
+    double sc = ot_val(tr, path[0]) + ot_val(tr, tags + path[n - 1]);
+    for (int64_t k = 0; k < n; k++) sc += ot_val(em, (first + k) * tags + path[k]);
+    for (int64_t k = 1; k < n; k++) sc += ot_val(tr, (2 + path[k - 1]) * tags + path[k]);
+    if (sc > best) {
+      best = sc;
+      memcpy(best_path, path, (size_t)n * sizeof *path);
+    }
+  }
+}
+
+START_TEST(crf_decoding_reference) {
+  static const uint64_t lod[] = {0, 4, 4, 5, 8};
+  const int64_t tags = 3;
+  for (int mode = 0; mode < 3; mode++) { /* LoD, LoD + Label, padded + Length */
+    for (int dt = 0; dt < 2; dt++) {
+      ic_dtype d = dt ? IC_FP64 : IC_FP32;
+      optest t;
+      ot_begin(&t);
+      ic_tensor *em = mode < 2 ? with_lod(rand_dt(d, 2, TU_DIMS(8, tags), 300 + mode), 5, lod, 0, NULL)
+                               : rand_dt(d, 3, TU_DIMS(3, 4, tags), 310);
+      ic_tensor *tr = rand_dt(d, 2, TU_DIMS(tags + 2, tags), 320 + mode);
+      static const int64_t lens[] = {4, 0, 3}, labels[] = {0, 1, 2, 0, 1, 2, 0, 1};
+      ot_feed(&t, "em", em);
+      ot_feed(&t, "tr", tr);
+      if (mode == 1) ot_feed(&t, "label", with_lod(tu_i64(2, TU_DIMS(8, 1), labels), 5, lod, 0, NULL));
+      if (mode == 2) ot_feed(&t, "len", tu_i64(1, TU_DIMS(3), lens));
+      ot_op(&t, "crf_decoding");
+      ic_builder_in(t.op, "Emission", "em");
+      ic_builder_in(t.op, "Transition", "tr");
+      if (mode == 1) ic_builder_in(t.op, "Label", "label");
+      if (mode == 2) ic_builder_in(t.op, "Length", "len");
+      ot_out(&t, "ViterbiPath", "path");
+      ot_ok(&t);
+      double ref[12] = {0};
+      int64_t best[8];
+      for (int s = 0; s < (mode < 2 ? 4 : 3); s++) {
+        int64_t first = mode < 2 ? (int64_t)lod[s] : s * 4;
+        int64_t n = mode < 2 ? (int64_t)(lod[s + 1] - lod[s]) : lens[s];
+        if (!n) continue;
+        crf_best(em, first, n, tr, tags, best);
+        for (int64_t k = 0; k < n; k++) ref[first + k] = (double)best[k];
+      }
+      if (mode == 1) {
+        for (int k = 0; k < 8; k++) ref[k] = ref[k] == (double)labels[k];
+      }
+      if (mode < 2) {
+        tu_assert_shape(t.out[0], IC_INT64, 2, TU_DIMS(8, 1));
+        tu_assert_close(t.out[0], ref, 8, 0, 0);
+        assert_lod(t.out[0], 0, 5, lod);
+      } else {
+        tu_assert_shape(t.out[0], IC_INT64, 2, TU_DIMS(3, 4));
+        tu_assert_close(t.out[0], ref, 12, 0, 0);
+      }
+      ot_end(&t);
+    }
+  }
+}
+END_TEST
+
+START_TEST(softmax_expand_mask_reset_reference) {
+  static const uint64_t lod[] = {0, 3, 3, 4, 7};
+  optest t;
+  /* sequence_softmax, float64 */
+  ot_begin(&t);
+  ic_tensor *x = with_lod(rand_dt(IC_FP64, 1, TU_DIMS(7), 400), 5, lod, 0, NULL);
+  ot_feed(&t, "x", x);
+  ot_op(&t, "sequence_softmax");
+  ic_builder_in(t.op, "X", "x");
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  double ref[16];
+  for (int s = 0; s < 4; s++) {
+    double sum = 0;
+    for (uint64_t k = lod[s]; k < lod[s + 1]; k++) sum += exp(ot_val(x, (int64_t)k));
+    for (uint64_t k = lod[s]; k < lod[s + 1]; k++) ref[k] = exp(ot_val(x, (int64_t)k)) / sum;
+  }
+  tu_assert_close(t.out[0], ref, 7, 1e-14, 1e-15);
+  assert_lod(t.out[0], 0, 5, lod);
+  ot_end(&t);
+  /* sequence_expand: X with LoD and without; ref_level 1 of a two-level Y */
+  static const uint64_t top[] = {0, 1, 4}, ylod[] = {0, 2, 2, 3, 6}, xl[] = {0, 1, 3, 4, 5};
+  for (int with = 0; with < 2; with++) {
+    ot_begin(&t);
+    ic_tensor *xe = rand_dt(IC_FP64, 2, TU_DIMS(with ? 5 : 4, 2), 410);
+    if (with) with_lod(xe, 5, xl, 0, NULL);
+    ot_feed(&t, "x", xe);
+    ot_feed(&t, "y", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(6, 1), 411), 3, top, 5, ylod));
+    ot_op(&t, "sequence_expand");
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_in(t.op, "Y", "y");
+    ic_builder_attr_int(t.op, "ref_level", 1);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    int64_t src[40];
+    size_t n = 0;
+    uint64_t ol[16] = {0};
+    size_t nl = 1;
+    for (int s = 0; s < 4; s++) {
+      uint64_t b = with ? xl[s] : (uint64_t)s, e = with ? xl[s + 1] : (uint64_t)s + 1;
+      for (uint64_t r = 0; r < ylod[s + 1] - ylod[s]; r++) {
+        for (uint64_t q = b; q < e; q++) src[n++] = (int64_t)q * 2, src[n++] = (int64_t)q * 2 + 1;
+        ol[nl] = ol[nl - 1] + (e - b);
+        nl++;
+      }
+    }
+    ot_check_gather(t.out[0], xe, src, n);
+    if (with) assert_lod(t.out[0], 0, nl, ol);
+    else ck_assert_uint_eq(ic_tensor_lod_levels(t.out[0]), 0);
+    ot_end(&t);
+  }
+  /* sequence_mask: maxlen attribute, MaxLenTensor, and the longest length; int32 lengths */
+  for (int how = 0; how < 3; how++) {
+    ot_begin(&t);
+    static const int32_t lens[] = {2, 0, 5, 3};
+    ot_feed(&t, "len", tu_i32(2, TU_DIMS(2, 2), lens));
+    if (how == 1) ot_feed(&t, "ml", tu_i64(1, TU_DIMS(1), (const int64_t[]){7}));
+    ot_op(&t, "sequence_mask");
+    ic_builder_in(t.op, "X", "len");
+    if (how == 1) ic_builder_in(t.op, "MaxLenTensor", "ml");
+    ic_builder_attr_int(t.op, "maxlen", how == 0 ? 4 : -1);
+    ic_builder_attr_int(t.op, "out_dtype", how == 2 ? 5 : 2); /* float32 / int32 */
+    ot_out(&t, "Y", "mask");
+    ot_ok(&t);
+    int64_t m = how == 0 ? 4 : how == 1 ? 7 : 5;
+    tu_assert_shape(t.out[0], how == 2 ? IC_FP32 : IC_INT32, 3, TU_DIMS(2, 2, m));
+    double mr[32];
+    for (int k = 0; k < 4; k++) {
+      for (int64_t j = 0; j < m; j++) mr[k * m + j] = j < lens[k];
+    }
+    tu_assert_close(t.out[0], mr, (size_t)(4 * m), 0, 0);
+    ot_end(&t);
+  }
+  /* lod_reset: target_lod, append, Y's LoD, Y's values */
+  for (int how = 0; how < 4; how++) {
+    ot_begin(&t);
+    ic_tensor *xr = rand_dt(IC_FP32, 2, TU_DIMS(7, 2), 420);
+    if (how == 1) with_lod(xr, 5, lod, 0, NULL);
+    ot_feed(&t, "x", xr);
+    if (how == 2) ot_feed(&t, "y", with_lod(rand_dt(IC_FP32, 1, TU_DIMS(7), 421), 3, top, 5, (const uint64_t[]){0, 1, 2, 3, 7}));
+    if (how == 3) ot_feed(&t, "y", tu_i32(1, TU_DIMS(3), (const int32_t[]){0, 6, 7}));
+    ot_op(&t, "lod_reset");
+    ic_builder_in(t.op, "X", "x");
+    if (how >= 2) ic_builder_in(t.op, "Y", "y");
+    if (how < 2) ic_builder_attr_ints(t.op, "target_lod", 3, (const int32_t[]){0, 2, 7});
+    ic_builder_attr_bool(t.op, "append", how == 1);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    ck_assert_int_eq(memcmp(ic_tensor_cdata(t.out[0]), ic_tensor_cdata(xr), ic_tensor_nbytes(xr)), 0);
+    if (how == 0) assert_lod(t.out[0], 0, 3, (const uint64_t[]){0, 2, 7});
+    if (how == 1) {
+      assert_lod(t.out[0], 0, 5, lod);
+      assert_lod(t.out[0], 1, 3, (const uint64_t[]){0, 2, 7});
+    }
+    if (how == 2) {
+      assert_lod(t.out[0], 0, 3, top);
+      assert_lod(t.out[0], 1, 5, (const uint64_t[]){0, 1, 2, 3, 7});
+    }
+    if (how == 3) assert_lod(t.out[0], 0, 3, (const uint64_t[]){0, 6, 7});
+    ot_end(&t);
+  }
+}
+END_TEST
+
 static TCase *tc_lod(void) {
   TCase *tc = tcase_create("lod");
   tcase_add_test(tc, lod_api);
@@ -767,6 +1097,10 @@ static TCase *tc_ops(void) {
   tcase_add_test(tc, sequence_concat_cases);
   tcase_add_test(tc, sequence_pad_unpad_cases);
   tcase_add_test(tc, recurrent_and_lod_bad_inputs);
+  tcase_add_test(tc, gru_reference);
+  tcase_add_test(tc, lstm_reference);
+  tcase_add_test(tc, crf_decoding_reference);
+  tcase_add_test(tc, softmax_expand_mask_reset_reference);
   return tc;
 }
 
