@@ -68,10 +68,9 @@ static ic_status infer(ic_kctx *c) {
 }
 
 #define DEFINE_GRU(T, SUF, ACT)                                                                 \
-  static void cell_##SUF(const gru_attrs *a, T *g, const T *hp, T *hn, T *rh, int64_t D) {     \
+  static void gates_##SUF(const gru_attrs *a, T *g, const T *hp, T *rh, int64_t D) {          \
     for (int64_t j = 0; j < 2 * D; j++) g[j] = ACT(a->gate_act, g[j]);                         \
     for (int64_t j = 0; j < D; j++) rh[j] = g[D + j] * hp[j];                                  \
-    (void)hn;                                                                                  \
   }                                                                                            \
   static void final_##SUF(const gru_attrs *a, T *g, const T *hp, T *hn, int64_t D) {           \
     for (int64_t j = 0; j < D; j++) {                                                          \
@@ -120,8 +119,8 @@ static ic_status run(ic_kctx *c) {
       }
       char *hn = (char *)hid->data + (size_t)(row * D) * es;
       ic_gemm_run(c, &gu, hp, wur, g);
-      if (f64) cell_f64(a, (double *)g, (const double *)hp, NULL, (double *)rh, D);
-      else cell_f32(a, (float *)g, (const float *)hp, NULL, (float *)rh, D);
+      if (f64) gates_f64(a, (double *)g, (const double *)hp, (double *)rh, D);
+      else gates_f32(a, (float *)g, (const float *)hp, (float *)rh, D);
       ic_gemm_run(c, &gc, rh, wc, g + (size_t)(2 * D) * es);
       if (f64) final_f64(a, (double *)g, (const double *)hp, (double *)hn, D);
       else final_f32(a, (float *)g, (const float *)hp, (float *)hn, D);
