@@ -720,6 +720,25 @@ START_TEST(recurrent_and_lod_bad_inputs) {
   ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_ARGUMENT);
   tu_assert_msg(t.err, "lod_reset", "[[0, 2, 4]]", "attribute target_lod", "end at 5", NULL);
   ot_end(&t);
+  /* a LoD that does not fit the rows (lod_reset takes Y's LoD as it is) stops the next
+   * sequence op */
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(3, 2), 1));
+  ot_feed(&t, "y", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 1), 1), 3, lod, 0, NULL));
+  ot_op(&t, "lod_reset");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Y", "y");
+  ic_builder_out(t.op, "Out", "xr");
+  ic_builder_var(t.b, 0, "xr", IC_FP32, 0, NULL, false);
+  ic_builder_op *sp = ic_builder_add_op(t.b, 0, "sequence_pool");
+  ic_builder_in(sp, "X", "xr");
+  ic_builder_attr_string(sp, "pooltype", "MAX");
+  ic_builder_out(sp, "Out", "pooled");
+  ot_fetch(&t, "pooled");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "sequence_pool", "input X 'xr'", "invalid LoD [[0, 2, 5]]",
+                "ends at 5, expected 3", NULL);
+  ot_end(&t);
   /* sequence_expand: X's sequences must match Y's level */
   ot_begin(&t);
   ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(3, 2), 1));

@@ -110,6 +110,13 @@ const uint64_t *ic_kseq(ic_kctx *c, size_t s, size_t i, size_t from_last, size_t
                 "ic_tensor_set_lod, or icore run --lod)", levels, from_last + 1);
     return NULL;
   }
+  /* An op may have set a LoD that does not fit (lod_reset takes Y's as it is): check it all
+   * here, once per op, before any kernel indexes rows with it. */
+  char why[160], s_lod[200];
+  if (!ic_lod_valid(t->lod, t->ndim ? t->dims[0] : 1, why, sizeof why)) {
+    ic_kfail_in(c, s, i, "has an invalid LoD %s: %s", ic_lod_str(t->lod, s_lod, sizeof s_lod), why);
+    return NULL;
+  }
   size_t l = levels - 1 - from_last;
   *n = t->lod->lens[l] - 1;
   return t->lod->offsets[l];

@@ -29,6 +29,13 @@ static ic_status refs(ic_kctx *c, const uint64_t **ref, size_t *n) {
   if (!levels) {
     return ic_kfail_in(c, IN_Y, 0, "has no LoD, expected at least 1 level (the repeat counts)");
   }
+  char why[160];
+  if (!ic_lod_valid(y->lod, y->ndim ? y->dims[0] : 1, why, sizeof why)) {
+    return ic_kfail_in(c, IN_Y, 0, "has an invalid LoD: %s", why);
+  }
+  if (x->lod && !ic_lod_valid(x->lod, x->ndim ? x->dims[0] : 1, why, sizeof why)) {
+    return ic_kfail_in(c, IN_X, 0, "has an invalid LoD: %s", why);
+  }
   int64_t l = a->ref_level == -1 ? (int64_t)levels - 1 : a->ref_level;
   if (l < 0 || l >= (int64_t)levels) {
     return ic_kfail(c, IC_ERR_INVALID_PROGRAM, "attribute ref_level is %lld, expected -1 or 0 to %zu "
