@@ -118,6 +118,47 @@ START_TEST(lod_flows_through_ops) {
 }
 END_TEST
 
+/* Ops that write the variable they read (x = op(x)) keep or replace its LoD safely. */
+START_TEST(lod_in_place) {
+  static const uint64_t lod[] = {0, 2, 5}, other[] = {0, 1, 5};
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = with_lod(rand_dt(IC_FP64, 2, TU_DIMS(5, 1), 7), 3, lod, 0, NULL);
+  ot_feed(&t, "x", x);
+  ot_op(&t, "sequence_softmax");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_out(t.op, "Out", "x");
+  ic_builder_op *sc = ic_builder_add_op(t.b, 0, "scale");
+  ic_builder_in(sc, "X", "x");
+  ic_builder_out(sc, "Out", "x");
+  ic_builder_attr_float(sc, "scale", 2.0f);
+  ic_builder_op *lr = ic_builder_add_op(t.b, 0, "lod_reset");
+  ic_builder_in(lr, "X", "x");
+  ic_builder_out(lr, "Out", "x");
+  ic_builder_attr_ints(lr, "target_lod", 3, (const int32_t[]){0, 1, 5});
+  ic_builder_op *sp = ic_builder_add_op(t.b, 0, "sequence_softmax");
+  ic_builder_in(sp, "X", "x");
+  ic_builder_out(sp, "Out", "x");
+  ic_builder_fetch(t.b, "x");
+  t.fetch_names[t.n_fetches++] = "x";
+  ot_ok(&t);
+  double ref[5];
+  for (int pass = 0; pass < 2; pass++) {
+    const uint64_t *l = pass ? other : lod;
+    double cur[5];
+    for (int k = 0; k < 5; k++) cur[k] = pass ? ref[k] : ot_val(x, k);
+    for (int s = 0; s < 2; s++) {
+      double sum = 0;
+      for (uint64_t k = l[s]; k < l[s + 1]; k++) sum += exp(cur[k]);
+      for (uint64_t k = l[s]; k < l[s + 1]; k++) ref[k] = exp(cur[k]) / sum * (pass ? 1 : 2);
+    }
+  }
+  tu_assert_close(t.out[0], ref, 5, 1e-14, 1e-15);
+  assert_lod(t.out[0], 0, 3, other);
+  ot_end(&t);
+}
+END_TEST
+
 START_TEST(lod_bad_feed) {
   /* a LoD that no longer fits the rows: the caller changed the tensor after setting it is
    * impossible through the API, so build it through a narrower tensor and feed it to a
@@ -1100,6 +1141,7 @@ static TCase *tc_lod(void) {
   tcase_add_test(tc, lod_api);
   tcase_add_test(tc, lod_flows_through_ops);
   tcase_add_test(tc, lod_bad_feed);
+  tcase_add_test(tc, lod_in_place);
   return tc;
 }
 

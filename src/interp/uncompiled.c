@@ -101,7 +101,8 @@ static ic_status snapshot_aliased(urun *u, const ic_opdef *def, ubind *b, ic_err
     for (size_t j = 0; j < b->in[si].n; j++) {
       ic_tensor *s = &b->snap[b->n_snap++];
       *s = *b->in[si].t[j];
-      /* s->lod stays borrowed (never freed through the snapshot) */
+      /* its own copy of the LoD: infer may replace the output's, which is this one */
+      if (s->lod) s->lod = ic_lod_clone(s->lod);
       if (s->buf) ic_buffer_retain(s->buf);
       t[j] = s;
     }
@@ -111,7 +112,11 @@ static ic_status snapshot_aliased(urun *u, const ic_opdef *def, ubind *b, ic_err
 }
 
 static void release_snapshots(ubind *b) {
-  for (size_t i = 0; i < b->n_snap; i++) ic_buffer_release(b->snap[i].buf);
+  for (size_t i = 0; i < b->n_snap; i++) {
+    ic_buffer_release(b->snap[i].buf);
+    ic_lod_free(b->snap[i].lod);
+    b->snap[i].lod = NULL;
+  }
   b->n_snap = 0;
 }
 
