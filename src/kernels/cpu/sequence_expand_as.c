@@ -43,7 +43,8 @@ static ic_status run(ic_kctx *c) {
   return IC_OK;
 }
 
-static const ic_slotdef inputs[] = {{"X", 0}, {"Y", IC_SLOT_NO_BUFFER}};
+/* Y's data is never read, but its LoD is: it must stay alive while the op runs. */
+static const ic_slotdef inputs[] = {{"X", 0}, {"Y", 0}};
 static const ic_slotdef outputs[] = {{"Out", 0}};
 
 const ic_opdef ic_op_sequence_expand_as = {
