@@ -559,6 +559,55 @@ START_TEST(run_profile_and_device) {
 }
 END_TEST
 
+/* --lod gives a feed LoD levels (';' or a repeated flag for more); run prints fetched LoD. */
+START_TEST(run_lod) {
+  fixture f = make_fixture();
+  cli_result r = run_cli("run %s --feed x=%s --lod x=0,1,2", f.model, f.xnpy);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "x: float32[2, 3]", "x: lod [[0, 1, 2]]", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --lod 'x=0,1;0,2' --mode uncompiled --out %s/o", f.model,
+              f.xnpy, f.dir);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "x: lod [[0, 1], [0, 2]]", NULL);
+  result_free(&r);
+  char lodf[4200];
+  snprintf(lodf, sizeof lodf, "%s/o/x.lod", f.dir);
+  char *lodtxt = slurp(lodf);
+  ck_assert_str_eq(lodtxt, "0 1\n0 2\n");
+  free(lodtxt);
+  r = run_cli("run %s --feed x=%s --lod x=0,2 --lod x=0,0,2", f.model, f.xnpy);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "x: lod [[0, 2], [0, 0, 2]]", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --lod x=0,1,3", f.model, f.xnpy);
+  assert_fails(&r, 2, "--lod x=[[0, 1, 3]]", "ends at 3, expected 2", "2 rows", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --lod x=0,1,a", f.model, f.xnpy);
+  assert_fails(&r, 2, "--lod x", "expected offsets like 0,3,7", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --lod y=0,2", f.model, f.xnpy);
+  assert_fails(&r, 2, "--lod 'y=0,2'", "no --feed or --random-feed of that name", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --lod x", f.model, f.xnpy);
+  assert_fails(&r, 2, "--lod 'x'", "expected NAME=0,3,7", NULL);
+  result_free(&r);
+  fixture_free(&f);
+  /* a real LoD program: the nlp_hh_youth text classifier, end to end */
+  char model[4096], ids[4096];
+  ck_assert(tu_shared("paddle-zoo/nlp_hh_youth/__model__", model, sizeof model));
+  snprintf(ids, sizeof ids, "%s/tests/data/zoo/nlp_hh_youth/in_words.npy", IC_SOURCE_DIR);
+  *strrchr(model, '/') = 0;
+  r = run_cli("run %s --feed words=%s --lod words=0,4,5,11", model, ids);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "fc_0.tmp_4: float32[3, 10]", NULL);
+  result_free(&r);
+  r = run_cli("run %s --feed words=%s", model, ids);
+  assert_fails(&r, 1, "sequence_conv", "0 LoD level(s)", "--lod", NULL);
+  result_free(&r);
+}
+END_TEST
+
 static TCase *tc_cli(void) {
   TCase *tc = tcase_create("cli");
   tcase_add_test(tc, version_help_unknown);
@@ -567,6 +616,7 @@ static TCase *tc_cli(void) {
   tcase_add_test(tc, run_feed_fetch);
   tcase_add_test(tc, run_random_params);
   tcase_add_test(tc, run_errors);
+  tcase_add_test(tc, run_lod);
   tcase_add_test(tc, bench_example);
   tcase_add_test(tc, inspect_example);
   tcase_add_test(tc, run_profile_and_device);

@@ -1,10 +1,12 @@
-/* rnn (LSTM) against a plain double-precision LSTM written here, and against Paddle itself on
- * the program tools/gen_paddle_rnn.py exported into tests/data/paddle_rnn/. */
+/* rnn (LSTM, GRU, RNN_TANH, RNN_RELU) against plain double-precision cells written here, and
+ * against Paddle itself on the programs tools/gen_paddle_rnn.py exported into
+ * tests/data/paddle_rnn/ (LSTM), paddle_rnn_gru/ and paddle_rnn_tanh/. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cpu/rnn.h"
 #include "kernels/kernel.h"
 #include "program/program.h"
 #include "testutil.h"
@@ -15,7 +17,13 @@ typedef struct lstm_case {
   const int64_t *len; /* B lengths, or NULL for no SequenceLength */
   ic_dtype len_dt;    /* IC_INT32 or IC_INT64 */
   ic_dtype dt;        /* IC_FP32 or IC_FP64 */
+  int mode;           /* MODE_* of rnn.h; 0 is LSTM */
 } lstm_case;
+
+static const char *const k_mode_names[] = {"LSTM", "GRU", "RNN_TANH", "RNN_RELU"};
+/* Gate rows per hidden unit. */
+static int gates(const lstm_case *k) { return k->mode == MODE_LSTM ? 4 : k->mode == MODE_GRU ? 3 : 1; }
+static int n_states(const lstm_case *k) { return k->mode == MODE_LSTM ? 2 : 1; }
 
 typedef struct lstm_data {
   ic_tensor *x, *h0, *c0, *len;
@@ -47,7 +55,7 @@ static double *to_double(const ic_tensor *t) {
 }
 
 static void make_data(const lstm_case *k, uint64_t seed, lstm_data *d) {
-  const int D = dirs(k), G = 4 * k->H;
+  const int D = dirs(k), G = gates(k) * k->H;
   d->x = to_dtype(tu_rand_f32(3, TU_DIMS(k->T, k->B, k->I), seed, -1.5f, 1.5f), k->dt);
   d->h0 = to_dtype(tu_rand_f32(3, TU_DIMS(k->L * D, k->B, k->H), seed + 1, -0.8f, 0.8f), k->dt);
   d->c0 = to_dtype(tu_rand_f32(3, TU_DIMS(k->L * D, k->B, k->H), seed + 2, -0.8f, 0.8f), k->dt);
@@ -88,11 +96,11 @@ static double sigm(double v) { return 1.0 / (1.0 + exp(-v)); }
  * output zero and leave its state alone; the reverse direction walks t = T-1 .. 0. */
 static void ref_lstm(const lstm_case *k, const lstm_data *d, double *out, double *hn,
                      double *cn) {
-  const int T = k->T, B = k->B, H = k->H, D = dirs(k), L = k->L, G = 4 * H;
+  const int T = k->T, B = k->B, H = k->H, D = dirs(k), L = k->L, G = gates(k) * H;
   double *in = to_double(d->x);
   int in_size = k->I;
   double *lo = calloc((size_t)(T * B * D * H + 1), sizeof *lo);
-  double *g = malloc((size_t)G * sizeof *g);
+  double *g = malloc((size_t)G * sizeof *g), *gh = malloc((size_t)G * sizeof *gh);
   double *h0 = to_double(d->h0), *c0 = to_double(d->c0);
   for (int l = 0; l < L; l++) {
     for (int dd = 0; dd < D; dd++) {
@@ -114,12 +122,32 @@ static void ref_lstm(const lstm_case *k, const lstm_data *d, double *out, double
           }
           const double *xt = in + ((size_t)t * B + b) * in_size;
           double *hb = h + b * H, *cb = c + b * H;
+          /* g: the input part W_ih x + b_ih; gh: the hidden part W_hh h + b_hh */
           for (int q = 0; q < G; q++) {
-            double acc = bih[q] + bhh[q];
+            double acc = bih[q], acch = bhh[q];
             for (int i = 0; i < in_size; i++) acc += xt[i] * wih[q * in_size + i];
-            for (int j = 0; j < H; j++) acc += hb[j] * whh[q * H + j];
+            for (int j = 0; j < H; j++) acch += hb[j] * whh[q * H + j];
             g[q] = acc;
+            gh[q] = acch;
           }
+          if (k->mode == MODE_GRU) {
+            for (int j = 0; j < H; j++) {
+              double rg = sigm(g[j] + gh[j]), z = sigm(g[H + j] + gh[H + j]);
+              double cand = tanh(g[2 * H + j] + rg * gh[2 * H + j]);
+              hb[j] = z * hb[j] + (1 - z) * cand;
+              o[j] = hb[j];
+            }
+            continue;
+          }
+          if (k->mode != MODE_LSTM) {
+            for (int j = 0; j < H; j++) {
+              double v = g[j] + gh[j];
+              hb[j] = k->mode == MODE_RNN_TANH ? tanh(v) : v > 0 ? v : 0;
+              o[j] = hb[j];
+            }
+            continue;
+          }
+          for (int q = 0; q < G; q++) g[q] += gh[q];
           for (int j = 0; j < H; j++) {
             double ig = sigm(g[j]), fg = sigm(g[H + j]), cand = tanh(g[2 * H + j]);
             double og = sigm(g[3 * H + j]);
@@ -137,7 +165,7 @@ static void ref_lstm(const lstm_case *k, const lstm_data *d, double *out, double
     in_size = D * H;
   }
   memcpy(out, lo, (size_t)(T * B * D * H) * sizeof *out);
-  free(in), free(lo), free(g), free(h0), free(c0);
+  free(in), free(lo), free(g), free(gh), free(h0), free(c0);
 }
 
 typedef struct prog_opts {
@@ -175,19 +203,19 @@ static ic_builder *lstm_program(const lstm_case *k, const prog_opts *po, size_t 
   for (size_t i = 0; i < nw; i++) ic_builder_feed(b, wn[i]);
   ic_builder_op *op = ic_builder_add_op(b, 0, "rnn");
   ic_builder_in(op, "Input", "x");
-  int nps = po && po->n_prestate ? po->n_prestate : 2;
+  int nps = po && po->n_prestate ? po->n_prestate : n_states(k);
   ic_builder_input(op, "PreState", (size_t)nps, TU_NAMES("h0", "c0", "h0"));
   size_t use_w = po && po->n_weights ? (size_t)po->n_weights : nw;
   ic_builder_input(op, "WeightList", use_w, wn);
   if (k->len) ic_builder_in(op, "SequenceLength", "len");
   else ic_builder_input(op, "SequenceLength", 0, NULL); /* present but empty, as exported */
   ic_builder_out(op, "Out", "out");
-  ic_builder_output(op, "State", 2, TU_NAMES("last_h", "last_c"));
+  ic_builder_output(op, "State", (size_t)n_states(k), TU_NAMES("last_h", "last_c"));
   if (!(po && po->no_reserve)) {
     ic_builder_out(op, "Reserve", "reserve");
     ic_builder_out(op, "DropoutState", "dropout_state");
   }
-  ic_builder_attr_string(op, "mode", po && po->mode ? po->mode : "LSTM");
+  ic_builder_attr_string(op, "mode", po && po->mode ? po->mode : k_mode_names[k->mode]);
   ic_builder_attr_int(op, "hidden_size", po && po->hidden_attr ? po->hidden_attr : k->H);
   ic_builder_attr_int(op, "num_layers", k->L);
   ic_builder_attr_int(op, "input_size", k->I);
@@ -197,7 +225,7 @@ static ic_builder *lstm_program(const lstm_case *k, const prog_opts *po, size_t 
   ic_builder_attr_int(op, "seed", 0);
   ic_builder_fetch(b, "out");
   ic_builder_fetch(b, "last_h");
-  ic_builder_fetch(b, "last_c");
+  if (n_states(k) == 2) ic_builder_fetch(b, "last_c");
   return b;
 }
 
@@ -217,8 +245,8 @@ static ic_status lstm_run(const lstm_case *k, const prog_opts *po, lstm_data *d,
     snprintf(wn[i], sizeof wn[i], "w%zu", i);
     names[nf] = wn[i], feeds[nf++] = d->w[i];
   }
-  ic_status st = tu_run(b, nf, names, feeds, 3, TU_NAMES("out", "last_h", "last_c"), out, err,
-                        errlen);
+  ic_status st = tu_run(b, nf, names, feeds, (size_t)(1 + n_states(k)),
+                        TU_NAMES("out", "last_h", "last_c"), out, err, errlen);
   ic_builder_destroy(b);
   return st;
 }
@@ -236,12 +264,14 @@ static void lstm_check(const lstm_case *k, uint64_t seed) {
   ck_assert_msg(lstm_run(k, NULL, &d, got, err, sizeof err) == IC_OK, "%s", err);
   tu_assert_shape(got[0], k->dt, 3, TU_DIMS(k->T, k->B, D * k->H));
   tu_assert_shape(got[1], k->dt, 3, TU_DIMS(k->L * D, k->B, k->H));
-  tu_assert_shape(got[2], k->dt, 3, TU_DIMS(k->L * D, k->B, k->H));
   double tol = k->dt == IC_FP64 ? 1e-12 : 1e-5;
   tu_assert_close(got[0], out, n_out, tol, tol * 0.2);
   tu_assert_close(got[1], hn, n_st, tol, tol * 0.2);
-  tu_assert_close(got[2], cn, n_st, tol, tol * 0.2);
-  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  if (n_states(k) == 2) {
+    tu_assert_shape(got[2], k->dt, 3, TU_DIMS(k->L * D, k->B, k->H));
+    tu_assert_close(got[2], cn, n_st, tol, tol * 0.2);
+  }
+  for (int i = 0; i < 1 + n_states(k); i++) ic_tensor_destroy(got[i]);
   free(out), free(hn), free(cn);
   free_data(&d);
 }
@@ -354,13 +384,13 @@ START_TEST(lstm_bad_inputs) {
   ck_assert_int_eq(lstm_run(&k, NULL, &d, out, err, sizeof err), IC_ERR_INVALID_ARGUMENT);
   ic_tensor_destroy(d.x); /* (refused by the feed check against the declared rank) */
   d.x = x3;
-  /* modes icore does not implement, and training */
-  const char *modes[] = {"GRU", "RNN_TANH", "RNN_RELU"};
-  for (int i = 0; i < 3; i++) {
-    po = (prog_opts){.mode = modes[i]};
-    ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_UNSUPPORTED);
-    tu_assert_msg(err, "rnn", modes[i], "only LSTM", NULL);
-  }
+  /* GRU with LSTM's weights (4H rows instead of 3H), and with LSTM's two states */
+  po = (prog_opts){.mode = "GRU", .n_prestate = 1};
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "input WeightList 'w0'", "float32[20, 4]", "expected float32[15, 4]", NULL);
+  po = (prog_opts){.mode = "RNN_TANH"};
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "PreState holds 2", "expected 1 (init_h) for RNN_TANH", NULL);
   po = (prog_opts){.mode = "lstm"};
   ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(err, "'mode'", "\"lstm\"", NULL);
@@ -386,22 +416,42 @@ START_TEST(lstm_bad_inputs) {
 }
 END_TEST
 
+START_TEST(gru_and_simple_rnn) {
+  static const int64_t len3[] = {6, 1, 3}, zero[] = {0, 4, 2};
+  for (int mode = MODE_GRU; mode <= MODE_RNN_RELU; mode++) {
+    lstm_case k = {.T = 4, .B = 1, .I = 3, .H = 5, .L = 1, .dt = IC_FP32, .mode = mode};
+    lstm_check(&k, 40); /* one sequence, one layer */
+    k.T = 6, k.B = 3, k.I = 4, k.H = 7, k.L = 2;
+    lstm_check(&k, 41); /* two layers */
+    k.bidi = true, k.L = 3, k.B = 5;
+    lstm_check(&k, 42); /* three bidirectional layers, per-step GEMM */
+    k.len = len3, k.B = 3, k.L = 2, k.len_dt = IC_INT64;
+    lstm_check(&k, 43); /* SequenceLength */
+    k.len = zero, k.T = 4, k.len_dt = IC_INT32, k.dt = IC_FP64;
+    lstm_check(&k, 44); /* an empty sequence, float64 */
+    lstm_case e = {.T = 0, .B = 2, .I = 4, .H = 5, .L = 1, .bidi = true, .dt = IC_FP32,
+                   .mode = mode};
+    lstm_check(&e, 45); /* no steps */
+  }
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------
  * Paddle's own answer: tests/data/paddle_rnn (tools/gen_paddle_rnn.py).
  * ------------------------------------------------------------------------------------- */
 
-static const char *data_path(const char *file, char *buf, size_t len) {
+static const char *data_path(const char *dir, const char *file, char *buf, size_t len) {
   const char *src = __FILE__, *slash = strrchr(src, '/');
-  snprintf(buf, len, "%.*s/data/paddle_rnn/%s", slash ? (int)(slash - src) : 1,
-           slash ? src : ".", file);
+  snprintf(buf, len, "%.*s/data/%s/%s", slash ? (int)(slash - src) : 1, slash ? src : ".", dir,
+           file);
   return buf;
 }
 
 /* One manifest line as a tensor read from its raw file. */
-static ic_tensor *load_raw(const char *file, const char *dtype, int ndim, const int64_t *dims) {
+static ic_tensor *load_raw(const char *dir, const char *file, const char *dtype, int ndim, const int64_t *dims) {
   char path[4096];
   size_t n;
-  void *bytes = tu_read_file(data_path(file, path, sizeof path), &n);
+  void *bytes = tu_read_file(data_path(dir, file, path, sizeof path), &n);
   ck_assert_msg(bytes != NULL, "cannot read %s", path);
   ic_dtype dt = strcmp(dtype, "int64") == 0 ? IC_INT64 : IC_FP32;
   ck_assert_msg(strcmp(dtype, "int64") == 0 || strcmp(dtype, "float32") == 0, "%s", dtype);
@@ -413,15 +463,17 @@ static ic_tensor *load_raw(const char *file, const char *dtype, int ndim, const 
   return t;
 }
 
-START_TEST(lstm_matches_paddle) {
+/* The program Paddle exported into tests/data/DIR run by icore gives Paddle's fetches: n_feeds
+ * feeds, n_fetch fetches, 16 parameters (2 layers x 2 directions x W_ih, W_hh, b_ih, b_hh). */
+static void check_paddle_dir(const char *dir, size_t n_feeds, size_t n_fetch) {
   char path[4096], err[1024];
   size_t msize;
-  char *manifest = tu_read_file(data_path("manifest.txt", path, sizeof path), &msize);
+  char *manifest = tu_read_file(data_path(dir, "manifest.txt", path, sizeof path), &msize);
   ck_assert_msg(manifest != NULL, "missing %s: run tools/gen_paddle_rnn.py", path);
   manifest = realloc(manifest, msize + 1);
   manifest[msize] = 0;
   ic_program *p;
-  ck_assert_msg(ic_program_from_file(data_path("inference.pdmodel", path, sizeof path), &p, err,
+  ck_assert_msg(ic_program_from_file(data_path(dir, "inference.pdmodel", path, sizeof path), &p, err,
                                      sizeof err) == IC_OK,
                 "%s", err);
   ic_scope *scope;
@@ -438,7 +490,7 @@ START_TEST(lstm_matches_paddle) {
     int ndim = 0, used;
     long long v;
     while (sscanf(line + off, "%lld%n", &v, &used) == 1) dims[ndim++] = v, off += used;
-    ic_tensor *t = load_raw(file, dtype, ndim, dims);
+    ic_tensor *t = load_raw(dir, file, dtype, ndim, dims);
     if (!strcmp(role, "feed")) {
       ck_assert_uint_lt(nf, 8);
       feed_names[nf] = strdup(name);
@@ -452,22 +504,22 @@ START_TEST(lstm_matches_paddle) {
       nparams++;
     }
   }
-  ck_assert_uint_eq(nf, 4);
-  ck_assert_uint_eq(nwant, 3);
+  ck_assert_uint_eq(nf, n_feeds);
+  ck_assert_uint_eq(nwant, n_fetch);
   ck_assert_uint_eq(nparams, 16); /* 2 layers x 2 directions x (W_ih, W_hh, b_ih, b_hh) */
   /* the exported program is feed, rnn and fetch only */
   for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
     const char *t = p->blocks[0].ops[i].type;
     ck_assert_msg(!strcmp(t, "feed") || !strcmp(t, "fetch") || !strcmp(t, "rnn"), "op %s", t);
   }
-  ck_assert_uint_eq(ic_program_n_fetch_targets(p), 3);
+  ck_assert_uint_eq(ic_program_n_fetch_targets(p), n_fetch);
   const char *fetch_names[3];
-  for (size_t i = 0; i < 3; i++) fetch_names[i] = ic_program_fetch_target(p, i);
+  for (size_t i = 0; i < n_fetch; i++) fetch_names[i] = ic_program_fetch_target(p, i);
   ic_tensor *got[3];
-  ck_assert_msg(tu_run_scope(p, scope, nf, feed_names, feeds, 3, fetch_names, got, err,
+  ck_assert_msg(tu_run_scope(p, scope, nf, feed_names, feeds, n_fetch, fetch_names, got, err,
                              sizeof err) == IC_OK,
                 "%s", err);
-  for (size_t i = 0; i < 3; i++) {
+  for (size_t i = 0; i < n_fetch; i++) {
     tu_assert_shape(got[i], IC_FP32, ic_tensor_ndim(want[i]), ic_tensor_dims(want[i]));
     double *ref = to_double(want[i]);
     tu_assert_close(got[i], ref, (size_t)ic_tensor_numel(want[i]), 1e-4, 1e-6);
@@ -483,6 +535,14 @@ START_TEST(lstm_matches_paddle) {
   ic_program_destroy(p);
   free(manifest);
 }
+
+START_TEST(lstm_matches_paddle) { check_paddle_dir("paddle_rnn", 4, 3); }
+END_TEST
+
+START_TEST(gru_matches_paddle) { check_paddle_dir("paddle_rnn_gru", 3, 2); }
+END_TEST
+
+START_TEST(rnn_tanh_matches_paddle) { check_paddle_dir("paddle_rnn_tanh", 3, 2); }
 END_TEST
 
 /* crnn_rec's rnn op (2-layer bidirectional LSTM, empty SequenceLength slot, Reserve and
@@ -522,12 +582,15 @@ static TCase *tc_lstm(void) {
   tcase_add_test(tc, lstm_sequence_length);
   tcase_add_test(tc, lstm_float64_and_empty);
   tcase_add_test(tc, lstm_bad_inputs);
+  tcase_add_test(tc, gru_and_simple_rnn);
   return tc;
 }
 
 static TCase *tc_paddle(void) {
   TCase *tc = tcase_create("paddle");
   tcase_add_test(tc, lstm_matches_paddle);
+  tcase_add_test(tc, gru_matches_paddle);
+  tcase_add_test(tc, rnn_tanh_matches_paddle);
   tcase_add_test(tc, crnn_rnn_op_parses);
   return tc;
 }

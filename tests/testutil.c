@@ -151,6 +151,13 @@ void tu_assert_bitwise(const ic_tensor *a, const ic_tensor *b, const char *what)
                 "%s: dims differ", what);
   ck_assert_msg(memcmp(ic_tensor_cdata(a), ic_tensor_cdata(b), ic_tensor_nbytes(a)) == 0,
                 "%s: values differ bitwise", what);
+  ck_assert_msg(ic_tensor_lod_levels(a) == ic_tensor_lod_levels(b), "%s: LoD levels differ", what);
+  for (size_t l = 0; l < ic_tensor_lod_levels(a); l++) {
+    size_t na, nb;
+    const uint64_t *oa = ic_tensor_lod(a, l, &na), *ob = ic_tensor_lod(b, l, &nb);
+    ck_assert_msg(na == nb && memcmp(oa, ob, na * sizeof *oa) == 0, "%s: LoD level %zu differs",
+                  what, l);
+  }
 }
 
 void tu_assert_msg(const char *msg, ...) {

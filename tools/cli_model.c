@@ -82,6 +82,79 @@ static int random_feed(cli_model *m, const char *name, const char *dims_s, ic_te
   return CLI_OK;
 }
 
+/* Parse every --lod NAME=LEVELS and set the LoD of those feeds (each flag adds its levels
+ * after the ones already given for NAME). */
+static int apply_lods(cli_model *m, const cli_args *a) {
+  size_t n;
+  const char *const *specs = cli_all(a, "--lod", &n);
+  for (size_t i = 0; i < m->n_feeds; i++) {
+    size_t n_levels = 0, lens[16];
+    uint64_t *levels[16];
+    int rc = CLI_OK;
+    for (size_t k = 0; k < n && !rc; k++) {
+      const char *eq = strchr(specs[k], '=');
+      if (!eq || eq == specs[k] || !eq[1]) {
+        return cli_error(CLI_USAGE, "--lod '%s': expected NAME=0,3,7", specs[k]);
+      }
+      if (strlen(m->feed_names[i]) != (size_t)(eq - specs[k]) ||
+          strncmp(specs[k], m->feed_names[i], (size_t)(eq - specs[k]))) {
+        continue;
+      }
+      for (const char *c = eq + 1; *c && !rc;) {
+        if (n_levels == 16) {
+          rc = cli_error(CLI_USAGE, "--lod %s: more than 16 levels", m->feed_names[i]);
+          break;
+        }
+        size_t cap = strlen(c) / 2 + 2, len = 0;
+        uint64_t *o = malloc(cap * sizeof *o);
+        if (!o) return cli_error(CLI_FAIL, "out of memory");
+        levels[n_levels] = o;
+        lens[n_levels++] = 0;
+        for (;;) {
+          char *end;
+          long long v = strtoll(c, &end, 10);
+          if (end == c || v < 0 || len == cap || (*end && *end != ',' && *end != ';')) {
+            rc = cli_error(CLI_USAGE, "--lod %s: expected offsets like 0,3,7 (levels separated by "
+                           "';'), got '%s'", m->feed_names[i], eq + 1);
+            break;
+          }
+          o[len++] = (uint64_t)v;
+          lens[n_levels - 1] = len;
+          c = end;
+          if (*c == ',') c++;
+          if (*c == ';' || !*c) break;
+        }
+        if (*c == ';') c++;
+      }
+    }
+    if (!rc && n_levels) {
+      ic_lod lod = {.n_levels = n_levels, .lens = lens, .offsets = levels};
+      char why[160], s[200];
+      const ic_tensor *t = m->feeds[i];
+      if (!ic_lod_valid(&lod, t->ndim ? t->dims[0] : 1, why, sizeof why)) {
+        rc = cli_error(CLI_USAGE, "--lod %s=%s: %s (the feed has %lld rows)", m->feed_names[i],
+                       ic_lod_str(&lod, s, sizeof s), why, (long long)(t->ndim ? t->dims[0] : 1));
+      } else if (ic_tensor_set_lod(m->feeds[i], n_levels, lens, (const uint64_t *const *)levels)) {
+        rc = cli_error(CLI_FAIL, "out of memory");
+      }
+    }
+    for (size_t l = 0; l < n_levels; l++) free(levels[l]);
+    if (rc) return rc;
+  }
+  for (size_t k = 0; k < n; k++) {
+    const char *eq = strchr(specs[k], '=');
+    bool fed = false;
+    for (size_t i = 0; eq && i < m->n_feeds && !fed; i++) {
+      fed = strlen(m->feed_names[i]) == (size_t)(eq - specs[k]) &&
+            strncmp(specs[k], m->feed_names[i], (size_t)(eq - specs[k])) == 0;
+    }
+    if (!fed) {
+      return cli_error(CLI_USAGE, "--lod '%s': no --feed or --random-feed of that name", specs[k]);
+    }
+  }
+  return CLI_OK;
+}
+
 int cli_model_open(const cli_args *a, bool need_feeds, cli_model *m) {
   memset(m, 0, sizeof *m);
   long long seed = -1;
@@ -119,6 +192,8 @@ int cli_model_open(const cli_args *a, bool need_feeds, cli_model *m) {
       if (rc) return rc;
     }
   }
+  int lrc = apply_lods(m, a);
+  if (lrc) return lrc;
   for (size_t t = 0; need_feeds && t < ic_program_n_feed_targets(m->prog); t++) {
     const char *target = ic_program_feed_target(m->prog, t);
     bool given = false;

@@ -13,6 +13,9 @@
   {"--feed", "NAME=FILE.npy", true, "feed variable NAME from a .npy file"},                     \
   {"--random-feed", "NAME=D0,D1,..", true,                                                      \
    "feed NAME with deterministic values in [-1, 1) of these dims (its declared dtype)"},        \
+  {"--lod", "NAME=0,3,7", true,                                                                 \
+   "give feed NAME one LoD level of these offsets ('0,2;0,1,3' or a repeated flag: more levels, " \
+   "outermost first)"},                                                                         \
   {"--fetch", "NAME", true, "fetch variable NAME (default: the program's fetch targets)"}
 
 #define CLI_EXEC_OPTS                                                                           \

@@ -178,6 +178,21 @@ static void print_value(FILE *f, bool integral, double v) {
   else fprintf(f, "%.6g", v);
 }
 
+/* "NAME: lod [[0, 2, 5]]" (at most 32 offsets a level) when t has a LoD. */
+static void print_lod(FILE *f, const char *name, const ic_tensor *t) {
+  size_t levels = ic_tensor_lod_levels(t);
+  if (!levels) return;
+  fprintf(f, "%s: lod [", name);
+  for (size_t l = 0; l < levels; l++) {
+    size_t len;
+    const uint64_t *o = ic_tensor_lod(t, l, &len);
+    fprintf(f, "%s[", l ? ", " : "");
+    for (size_t k = 0; k < len && k < 32; k++) fprintf(f, "%s%llu", k ? ", " : "", (unsigned long long)o[k]);
+    fprintf(f, "%s]", len > 32 ? ", ..." : "");
+  }
+  fprintf(f, "]\n");
+}
+
 void cli_print_tensor(FILE *f, const char *name, const ic_tensor *t) {
   char dims[128];
   ic_dtype dt = ic_tensor_dtype(t);
@@ -186,6 +201,7 @@ void cli_print_tensor(FILE *f, const char *name, const ic_tensor *t) {
           ic_dims_str(ic_tensor_ndim(t), ic_tensor_dims(t), dims, sizeof dims));
   if (n <= 0) {
     fprintf(f, "  (empty)\n");
+    print_lod(f, name, t);
     return;
   }
   bool integral = dt != IC_FP16 && dt != IC_BF16 && dt != IC_FP32 && dt != IC_FP64;
@@ -213,6 +229,7 @@ void cli_print_tensor(FILE *f, const char *name, const ic_tensor *t) {
     print_value(f, integral, element(t, k));
   }
   fprintf(f, "%s\n", n > 6 ? " ..." : "");
+  print_lod(f, name, t);
 }
 
 void cli_json_string(FILE *f, const char *s) {

@@ -12,7 +12,8 @@
 const cli_opt k_run_opts[] = {
     CLI_MODEL_OPTS,
     CLI_EXEC_OPTS,
-    {"--out", "DIR", false, "write each fetched tensor to DIR/NAME.npy ('/' becomes '_')"},
+    {"--out", "DIR", false,
+     "write each fetched tensor to DIR/NAME.npy ('/' becomes '_'), its LoD to DIR/NAME.lod"},
     {"--repeat", "N", false, "run N times and report the time per run (default 1)"},
     {"--profile", "FILE.json", false,
      "write a Chrome trace of the last run (compiled mode): one span per instruction"},
@@ -35,6 +36,19 @@ static int write_outputs(const char *dir, size_t n, const char *const *names,
     for (const char *c = names[i]; *c; c++) path[k++] = *c == '/' ? '_' : *c;
     strcpy(path + k, ".npy");
     if (ic_npy_save(path, out[i], err, sizeof err)) rc = cli_error(CLI_FAIL, "%s", err);
+    /* .npy has no place for LoD: NAME.lod beside it, one line of offsets per level */
+    size_t levels = ic_tensor_lod_levels(out[i]);
+    if (!rc && levels) {
+      strcpy(path + k, ".lod");
+      FILE *f = fopen(path, "w");
+      for (size_t l = 0; f && l < levels; l++) {
+        size_t nl;
+        const uint64_t *o = ic_tensor_lod(out[i], l, &nl);
+        for (size_t j = 0; j < nl; j++) fprintf(f, "%s%llu", j ? " " : "", (unsigned long long)o[j]);
+        fputc('\n', f);
+      }
+      if (!f || fclose(f)) rc = cli_error(CLI_FAIL, "--out: cannot write %s: %s", path, strerror(errno));
+    }
     free(path);
   }
   return rc;

@@ -5,7 +5,10 @@ tests/test_ops_rnn.c can check icore's rnn kernel against Paddle (not against ou
 reading of Paddle's source).
 
 Run with the Paddle oracle environment (icore never depends on Paddle):
-    FLAGS_enable_pir_api=0 /tmp/pdenv/bin/python tools/gen_paddle_rnn.py [OUT_DIR]
+    FLAGS_enable_pir_api=0 /tmp/pdenv/bin/python tools/gen_paddle_rnn.py [OUT_DIR [MODE]]
+MODE is lstm (the default, tests/data/paddle_rnn), gru (paddle.nn.GRU,
+tests/data/paddle_rnn_gru) or tanh (paddle.nn.SimpleRNN, tests/data/paddle_rnn_tanh); gru and
+tanh have no c0 feed and no last_c fetch.
 
 The model: 2 layers, bidirectional, input_size 3, hidden_size 5, time-major input
 [seq_len 5, batch 3, 3] plus sequence lengths [5, 1, 3] (a full-length, a length-1 and a
@@ -32,8 +35,11 @@ SEQ_LEN = [5, 1, 3]
 
 
 def main():
-    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "paddle_rnn")
+    mode = sys.argv[2] if len(sys.argv) > 2 else "lstm"
+    sub = {"lstm": "paddle_rnn", "gru": "paddle_rnn_gru", "tanh": "paddle_rnn_tanh"}[mode]
+    out_dir = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] != "-" else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", sub)
+    lstm_mode = mode == "lstm"
     os.makedirs(out_dir, exist_ok=True)
     paddle.enable_static()
     paddle.seed(2024)
@@ -43,9 +49,14 @@ def main():
         x = paddle.static.data("x", [-1, -1, IN], "float32")
         seq = paddle.static.data("seq_len", [-1], "int64")
         h0 = paddle.static.data("h0", [LAYERS * 2, -1, H], "float32")
-        c0 = paddle.static.data("c0", [LAYERS * 2, -1, H], "float32")
-        lstm = paddle.nn.LSTM(IN, H, num_layers=LAYERS, direction="bidirect", time_major=True)
-        out, (last_h, last_c) = lstm(x, initial_states=(h0, c0), sequence_length=seq)
+        if lstm_mode:
+            c0 = paddle.static.data("c0", [LAYERS * 2, -1, H], "float32")
+            lstm = paddle.nn.LSTM(IN, H, num_layers=LAYERS, direction="bidirect", time_major=True)
+            out, (last_h, last_c) = lstm(x, initial_states=(h0, c0), sequence_length=seq)
+        else:
+            cls = paddle.nn.GRU if mode == "gru" else paddle.nn.SimpleRNN
+            net = cls(IN, H, num_layers=LAYERS, direction="bidirect", time_major=True)
+            out, last_h = net(x, initial_states=h0, sequence_length=seq)
     exe = paddle.static.Executor(paddle.CPUPlace())
     exe.run(startup)
     # Replace Paddle's initial weights by deterministic values spread wider than its default
@@ -63,8 +74,11 @@ def main():
     c0v = rng.uniform(-0.8, 0.8, (LAYERS * 2, B, H)).astype(np.float32)
     feeds = {"x": xv, "seq_len": sv, "h0": h0v, "c0": c0v}
     prefix = os.path.join(out_dir, "inference")
-    paddle.static.save_inference_model(prefix, [x, seq, h0, c0], [out, last_h, last_c], exe,
-                                       program=main_prog)
+    if lstm_mode:
+        feed_vars, fetch_vars = [x, seq, h0, c0], [out, last_h, last_c]
+    else:
+        feed_vars, fetch_vars = [x, seq, h0], [out, last_h]
+    paddle.static.save_inference_model(prefix, feed_vars, fetch_vars, exe, program=main_prog)
     # Python call stacks (with this machine's paths) would make up most of the program bytes.
     with open(prefix + ".pdmodel", "rb") as f:
         saved_prog = paddle.static.Program.parse_from_string(f.read())
@@ -91,7 +105,8 @@ def main():
     dump("feed", "x", xv, ".f32")
     dump("feed", "seq_len", sv, ".i64")
     dump("feed", "h0", h0v, ".f32")
-    dump("feed", "c0", c0v, ".f32")
+    if lstm_mode:
+        dump("feed", "c0", c0v, ".f32")
     for role, arr in zip(["out", "last_h", "last_c"], got):
         dump("fetch", role, np.asarray(arr, dtype=np.float32), ".f32")
     for name in saved:

@@ -136,6 +136,21 @@ size_t ic_tensor_nbytes(const ic_tensor *t);
 /* The elements, C order; NULL for an empty tensor. */
 void *ic_tensor_data(ic_tensor *t);
 const void *ic_tensor_cdata(const ic_tensor *t);
+/* Level-of-detail (Paddle's LoD) of a tensor that holds variable-length sequences: level l
+ * lists lens[l] offsets, sequence k spanning [offsets[l][k], offsets[l][k + 1]) of the next
+ * level's sequences (the last level: of the tensor's rows). ic_tensor_set_lod copies the
+ * offsets (the caller keeps its arrays) after Paddle's checks: each level starts at 0, never
+ * decreases, has at least 2 offsets and ends at the next level's sequence count, the last
+ * level at dims[0]; otherwise IC_ERR_INVALID_ARGUMENT and t is unchanged. n_levels 0 removes
+ * the LoD. A fed tensor's LoD is seen by the program's sequence ops; fetched tensors carry
+ * the LoD the program gave them. */
+ic_status ic_tensor_set_lod(ic_tensor *t, size_t n_levels, const size_t *lens,
+                            const uint64_t *const *offsets);
+/* The number of LoD levels (0: none). */
+size_t ic_tensor_lod_levels(const ic_tensor *t);
+/* Level `level`'s offsets and their count in *len, owned by t: valid until t's LoD is set
+ * again or t is destroyed. NULL (and *len 0) for a level t does not have. */
+const uint64_t *ic_tensor_lod(const ic_tensor *t, size_t level, size_t *len);
 
 /* ----------------------------------------------------------------------------------------
  * Programs: a parsed, validated ProgramDesc. Immutable once loaded.

@@ -75,7 +75,8 @@ void ic_snapshot_inputs(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t 
     for (size_t j = 0; j < c->in[k].n; j++) {
       ic_tensor *s = &rs->snaps[i][at++];
       *s = *c->in[k].t[j];
-      s->lod = NULL;
+      /* its own copy of the LoD: infer may replace the output's, which is this one */
+      if (s->lod) s->lod = ic_lod_clone(s->lod);
       if (s->buf) ic_buffer_retain(s->buf);
     }
   }
@@ -85,7 +86,11 @@ void ic_snapshot_inputs(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t 
 void ic_release_snapshots(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t i,
                           const ic_kslot *shared_in) {
   (void)in;
-  for (size_t s = 0; s < rs->n_snaps[i]; s++) ic_buffer_release(rs->snaps[i][s].buf);
+  for (size_t s = 0; s < rs->n_snaps[i]; s++) {
+    ic_buffer_release(rs->snaps[i][s].buf);
+    ic_lod_free(rs->snaps[i][s].lod);
+    rs->snaps[i][s].lod = NULL;
+  }
   c->in = shared_in;
 }
 
@@ -123,6 +128,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   /* Only plans with blocked-layout producers can hand a kernel a blocked tensor. */
   ic_status st = r->plan->blocked ? ic_check_layouts(c, &w->err) : IC_OK;
   if (!st) st = def->infer(c);
+  if (!st) st = ic_share_lod(c, &w->err);
   for (size_t k = 0; !st && k < def->n_outputs; k++) {
     if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER | IC_SLOT_DYNAMIC)) continue;
     for (size_t j = 0; !st && j < c->out[k].n; j++) {

@@ -97,6 +97,7 @@ ic_status ic_exec_device(crun *r, worker *w, uint32_t i) {
   }
   st = ic_check_layouts(c, err);
   if (!st) st = def->infer(c);
+  if (!st) st = ic_share_lod(c, err);
   if (!st && (def->flags & IC_OP_VIEW)) {
     st = def->cpu(c); /* metadata only: share and set dims, now */
   } else if (!st && in->where == IC_WHERE_H2D) {
@@ -140,6 +141,7 @@ ic_status ic_exec_d2h(crun *r, worker *w, uint32_t i) {
   ic_status st = wait_events(r, in, s, err);
   if (!st) st = ic_check_layouts(c, err);
   if (!st) st = in->def->infer(c);
+  if (!st) st = ic_share_lod(c, err);
   const ic_tensor *src = ic_in(c, 0, 0);
   ic_tensor *dst = ic_out(c, 0, 0);
   /* A graph copies into page-locked memory it keeps across replays. */

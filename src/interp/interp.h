@@ -38,6 +38,28 @@ ic_status ic_check_layouts(const ic_kctx *c, ic_err *err);
 
 /* Check every float output of an op for NaN and Inf. */
 ic_status ic_check_finite(const ic_kctx *c, ic_err *err);
+/* After infer: Paddle's ShareLoD for ops without IC_OP_LOD. Output 0 gets input 0's LoD when
+ * it keeps input 0's rows (same dims[0]), and none otherwise. Allocates only when input 0
+ * has LoD. An input 0 read for its dims only (NO_BUFFER: shape, fill_constant_batch_size_like)
+ * gives none: the GC may release it (LoD included) while the op runs. */
+ic_status ic_share_lod_slow(const ic_kctx *c, ic_err *err);
+static inline ic_status ic_share_lod(const ic_kctx *c, ic_err *err) {
+  const ic_opdef *d = c->def;
+  if ((d->flags & IC_OP_LOD) || !d->n_outputs ||
+      (d->outputs[0].flags & (IC_SLOT_HOLDER | IC_SLOT_NO_BUFFER))) {
+    return IC_OK;
+  }
+  const ic_tensor *x = d->n_inputs && c->in[0].n &&
+                               !(d->inputs[0].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_HOLDER))
+                           ? c->in[0].t[0]
+                           : NULL;
+  if (x && x->lod) return ic_share_lod_slow(c, err);
+  for (size_t j = 0; j < c->out[0].n; j++) {
+    ic_tensor *t = c->out[0].t[j];
+    if (t && t->lod && t != x) ic_tensor_take_lod(t, NULL);
+  }
+  return IC_OK;
+}
 
 /* One run of the uncompiled (op-by-op, reference) executor. */
 typedef struct ic_uncompiled_args {

@@ -18,6 +18,10 @@ ic_status ic_check_feeds(const ic_program *p, size_t n_feeds, const char *const 
       return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "feed '%s': no tensor given",
                         feed_names[i]);
     }
+    if (t->lod && !ic_lod_valid(t->lod, t->ndim ? t->dims[0] : 1, got, sizeof got)) {
+      return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "feed '%s': invalid LoD %s: %s",
+                        feed_names[i], ic_lod_str(t->lod, want, sizeof want), got);
+    }
     if (!v || !v->is_tensor) continue; /* checked by ic_opseq_build / not a tensor desc */
     bool ok = v->dtype == t->dtype && v->ndim == t->ndim;
     for (int d = 0; ok && d < v->ndim; d++) ok = v->dims[d] < 0 || v->dims[d] == t->dims[d];
@@ -43,7 +47,11 @@ ic_status ic_fill_holders(const ic_opseq *seq, ic_variable *feed_h, ic_variable 
   }
   ic_variable_clear(feed_h);
   ic_variable_clear(fetch_h);
-  for (size_t i = 0; i < n_feeds; i++) ic_tensor_share(&feed_h->list[seq->feed_col[i]], feeds[i]);
+  for (size_t i = 0; i < n_feeds; i++) {
+    ic_tensor *col = &feed_h->list[seq->feed_col[i]];
+    ic_tensor_share(col, feeds[i]);
+    if (feeds[i]->lod && !(col->lod = ic_lod_clone(feeds[i]->lod))) return oom(err);
+  }
   return IC_OK;
 }
 
@@ -57,7 +65,7 @@ static ic_status hand_out(ic_tensor *t, ic_allocator *own, ic_tensor **out) {
   ic_tensor *u = malloc(sizeof *u);
   if (!u) return IC_ERR_OUT_OF_MEMORY;
   *u = *t;
-  u->lod = NULL;
+  t->lod = NULL; /* the LoD goes with the buffer */
   t->buf = NULL;
   t->data = NULL;
   *out = u;
@@ -87,6 +95,23 @@ ic_status ic_collect_fetches(const ic_opseq *seq, ic_variable *fetch_h, ic_alloc
       st = hand_out(t, own, &fetches[i]);
     }
     if (st) return ic_err_set(err, st, "fetch '%s': out of memory copying it out", fetch_names[i]);
+  }
+  return IC_OK;
+}
+
+ic_status ic_share_lod_slow(const ic_kctx *c, ic_err *err) {
+  const ic_tensor *x = c->in[0].t[0];
+  for (size_t j = 0; j < c->out[0].n; j++) {
+    ic_tensor *t = c->out[0].t[j];
+    if (!t || t == x) continue;
+    bool keeps_rows = t->ndim >= 1 && x->ndim >= 1 && t->dims[0] == x->dims[0];
+    if (!keeps_rows) {
+      ic_tensor_take_lod(t, NULL);
+    } else if (!ic_lod_equal(t->lod, x->lod)) {
+      ic_lod *l = ic_lod_clone(x->lod);
+      if (!l) return oom(err);
+      ic_tensor_take_lod(t, l);
+    }
   }
   return IC_OK;
 }

@@ -101,7 +101,8 @@ static ic_status snapshot_aliased(urun *u, const ic_opdef *def, ubind *b, ic_err
     for (size_t j = 0; j < b->in[si].n; j++) {
       ic_tensor *s = &b->snap[b->n_snap++];
       *s = *b->in[si].t[j];
-      s->lod = NULL;
+      /* its own copy of the LoD: infer may replace the output's, which is this one */
+      if (s->lod) s->lod = ic_lod_clone(s->lod);
       if (s->buf) ic_buffer_retain(s->buf);
       t[j] = s;
     }
@@ -111,7 +112,11 @@ static ic_status snapshot_aliased(urun *u, const ic_opdef *def, ubind *b, ic_err
 }
 
 static void release_snapshots(ubind *b) {
-  for (size_t i = 0; i < b->n_snap; i++) ic_buffer_release(b->snap[i].buf);
+  for (size_t i = 0; i < b->n_snap; i++) {
+    ic_buffer_release(b->snap[i].buf);
+    ic_lod_free(b->snap[i].lod);
+    b->snap[i].lod = NULL;
+  }
   b->n_snap = 0;
 }
 
@@ -163,7 +168,8 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
     if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
     for (size_t i = 0; i < b.out[k].n; i++) ic_tensor_reset(b.out[k].t[i]);
   }
-  if ((st = ic_check_layouts(&c, err)) || (st = def->infer(&c))) {
+  if ((st = ic_check_layouts(&c, err)) || (st = def->infer(&c)) ||
+      (st = ic_share_lod(&c, err))) {
     ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
     goto done;
   }

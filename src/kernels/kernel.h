@@ -68,6 +68,9 @@ typedef struct ic_slotdef {
 #define IC_OP_DERIVED 0x80u        /* computes constants from parameters (ic_fold_bn, inserted by
                                       analysis): its outputs are kept across runs and it runs
                                       again only when an input buffer changes */
+#define IC_OP_LOD 0x100u           /* sets its outputs' LoD itself (ic_kset_lod) in infer; the
+                                      executors share input 0's LoD with output 0 for every
+                                      other op whose rows it keeps (interp/runio.c) */
 #define IC_OP_VIEW 0x20u           /* only shares buffers and sets dims, never touches data: on a
                                       device it runs at launch, as metadata */
 
@@ -202,6 +205,13 @@ int ic_kaxis(ic_kctx *c, int64_t axis, int rank, const char *attr);
  * whose dims only the kernel knows); does nothing for an absent optional output. */
 ic_status ic_kalloc_out(ic_kctx *c, size_t s, size_t i, ic_dtype dtype, int ndim,
                         const int64_t *dims);
+/* Give output t the LoD lod (ownership taken; NULL: none). want_lod says lod should not be
+ * NULL: a NULL lod then means its allocation failed, reported as out of memory. */
+ic_status ic_kset_lod(ic_kctx *c, ic_tensor *t, ic_lod *lod, bool want_lod);
+/* The sequence offsets of input (s, i) at LoD level `level` counted from the last (0: the
+ * level that splits rows), or NULL with an error naming the op, the input and its LoD when it
+ * has fewer levels. *n receives the number of sequences. */
+const uint64_t *ic_kseq(ic_kctx *c, size_t s, size_t i, size_t from_last, size_t *n);
 /* Scratch memory for the duration of the kernel: a buffer the caller releases. */
 ic_buffer *ic_kscratch(ic_kctx *c, size_t bytes);
 

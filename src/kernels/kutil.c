@@ -103,3 +103,29 @@ ic_status ic_infer_x_with_scalars(ic_kctx *c, size_t first, size_t last) {
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
   return IC_OK;
 }
+
+ic_status ic_kset_lod(ic_kctx *c, ic_tensor *t, ic_lod *lod, bool want_lod) {
+  if (want_lod && !lod) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory for a LoD");
+  ic_tensor_take_lod(t, lod);
+  return IC_OK;
+}
+
+const uint64_t *ic_kseq(ic_kctx *c, size_t s, size_t i, size_t from_last, size_t *n) {
+  const ic_tensor *t = ic_in(c, s, i);
+  size_t levels = t && t->lod ? t->lod->n_levels : 0;
+  if (from_last >= levels) {
+    ic_kfail_in(c, s, i, "with %zu LoD level(s), expected at least %zu (feed it as a LoD tensor: "
+                "ic_tensor_set_lod, or icore run --lod)", levels, from_last + 1);
+    return NULL;
+  }
+  /* An op may have set a LoD that does not fit (lod_reset takes Y's as it is): check it all
+   * here, once per op, before any kernel indexes rows with it. */
+  char why[160], s_lod[200];
+  if (!ic_lod_valid(t->lod, t->ndim ? t->dims[0] : 1, why, sizeof why)) {
+    ic_kfail_in(c, s, i, "has an invalid LoD %s: %s", ic_lod_str(t->lod, s_lod, sizeof s_lod), why);
+    return NULL;
+  }
+  size_t l = levels - 1 - from_last;
+  *n = t->lod->lens[l] - 1;
+  return t->lod->offsets[l];
+}

@@ -35,6 +35,94 @@ fail:
   return NULL;
 }
 
+ic_lod *ic_lod_new(size_t n_levels, const size_t *lens) {
+  ic_lod *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->lens = calloc(n_levels ? n_levels : 1, sizeof *c->lens);
+  c->offsets = calloc(n_levels ? n_levels : 1, sizeof *c->offsets);
+  if (!c->lens || !c->offsets) goto fail;
+  for (size_t i = 0; i < n_levels; i++) {
+    c->offsets[i] = calloc(lens[i] ? lens[i] : 1, sizeof(uint64_t));
+    if (!c->offsets[i]) goto fail;
+    c->lens[i] = lens[i];
+    c->n_levels = i + 1;
+  }
+  return c;
+fail:
+  ic_lod_free(c);
+  return NULL;
+}
+
+bool ic_lod_equal(const ic_lod *a, const ic_lod *b) {
+  size_t na = a ? a->n_levels : 0, nb = b ? b->n_levels : 0;
+  if (na != nb) return false;
+  for (size_t l = 0; l < na; l++) {
+    if (a->lens[l] != b->lens[l]) return false;
+    if (memcmp(a->offsets[l], b->offsets[l], a->lens[l] * sizeof(uint64_t))) return false;
+  }
+  return true;
+}
+
+bool ic_lod_valid(const ic_lod *lod, int64_t rows, char *why, size_t len) {
+  if (!lod) return true;
+  for (size_t l = 0; l < lod->n_levels; l++) {
+    const uint64_t *o = lod->offsets[l];
+    size_t n = lod->lens[l];
+    if (n < 2) {
+      snprintf(why, len, "level %zu has %zu offsets, expected at least 2", l, n);
+      return false;
+    }
+    if (o[0] != 0) {
+      snprintf(why, len, "level %zu starts at %llu, expected 0", l, (unsigned long long)o[0]);
+      return false;
+    }
+    for (size_t k = 1; k < n; k++) {
+      if (o[k] < o[k - 1]) {
+        snprintf(why, len, "level %zu decreases at offset %zu (%llu after %llu)", l, k,
+                 (unsigned long long)o[k], (unsigned long long)o[k - 1]);
+        return false;
+      }
+    }
+    uint64_t want = l + 1 < lod->n_levels ? lod->lens[l + 1] - 1 : (uint64_t)rows;
+    if (o[n - 1] != want) {
+      snprintf(why, len, "level %zu ends at %llu, expected %llu (%s)", l,
+               (unsigned long long)o[n - 1], (unsigned long long)want,
+               l + 1 < lod->n_levels ? "the sequences of the next level" : "the rows");
+      return false;
+    }
+  }
+  return true;
+}
+
+const char *ic_lod_str(const ic_lod *lod, char *buf, size_t len) {
+  size_t at = 0;
+  if (!len) return buf;
+  buf[0] = 0;
+#define PUT(...)                                                          \
+  do {                                                                    \
+    if (at < len) {                                                       \
+      int w_ = snprintf(buf + at, len - at, __VA_ARGS__);                 \
+      at = w_ < 0 ? len : at + (size_t)w_;                                \
+    }                                                                     \
+  } while (0)
+  PUT("[");
+  for (size_t l = 0; lod && l < lod->n_levels; l++) {
+    PUT("%s[", l ? ", " : "");
+    for (size_t k = 0; k < lod->lens[l]; k++) PUT("%s%llu", k ? ", " : "", (unsigned long long)lod->offsets[l][k]);
+    PUT("]");
+  }
+  PUT("]");
+#undef PUT
+  if (at >= len && len > 4) memcpy(buf + len - 4, "...", 4);
+  return buf;
+}
+
+void ic_tensor_take_lod(ic_tensor *t, ic_lod *lod) {
+  if (t->lod == lod) return;
+  ic_lod_free(t->lod);
+  t->lod = lod;
+}
+
 void ic_tensor_reset(ic_tensor *t) {
   ic_buffer_release(t->buf);
   t->buf = NULL;
@@ -191,6 +279,41 @@ void ic_tensor_destroy(ic_tensor *t) {
   if (!t) return;
   ic_tensor_reset(t);
   free(t);
+}
+
+ic_status ic_tensor_set_lod(ic_tensor *t, size_t n_levels, const size_t *lens,
+                            const uint64_t *const *offsets) {
+  if (!t || (n_levels && (!lens || !offsets))) return IC_ERR_INVALID_ARGUMENT;
+  if (!n_levels) {
+    ic_tensor_take_lod(t, NULL);
+    return IC_OK;
+  }
+  for (size_t l = 0; l < n_levels; l++) {
+    if (lens[l] && !offsets[l]) return IC_ERR_INVALID_ARGUMENT;
+  }
+  ic_lod *lod = ic_lod_new(n_levels, lens);
+  if (!lod) return IC_ERR_OUT_OF_MEMORY;
+  for (size_t l = 0; l < n_levels; l++) {
+    if (lens[l]) memcpy(lod->offsets[l], offsets[l], lens[l] * sizeof(uint64_t));
+  }
+  char why[160];
+  if (!ic_lod_valid(lod, t->ndim ? t->dims[0] : 1, why, sizeof why)) {
+    ic_lod_free(lod);
+    return IC_ERR_INVALID_ARGUMENT;
+  }
+  ic_tensor_take_lod(t, lod);
+  return IC_OK;
+}
+
+size_t ic_tensor_lod_levels(const ic_tensor *t) { return t && t->lod ? t->lod->n_levels : 0; }
+
+const uint64_t *ic_tensor_lod(const ic_tensor *t, size_t level, size_t *len) {
+  if (!t || !t->lod || level >= t->lod->n_levels) {
+    if (len) *len = 0;
+    return NULL;
+  }
+  if (len) *len = t->lod->lens[level];
+  return t->lod->offsets[level];
 }
 
 ic_dtype ic_tensor_dtype(const ic_tensor *t) { return t->dtype; }

@@ -14,10 +14,15 @@
 extern "C" {
 #endif
 
-/* Level-of-detail offsets of a LoDTensor (kept for parameters; kernels ignore them). */
+/* Level-of-detail offsets of a LoDTensor (Paddle's LoD): level l splits the entries of level
+ * l + 1 (the last level splits the tensor's rows) into sequences, sequence k spanning
+ * [offsets[l][k], offsets[l][k + 1]). Each tensor owns its LoD (copied, never shared), so a
+ * tensor without LoD costs nothing. Ops that keep rows share their first input's LoD with
+ * their first output (ic_share_lod, interp/runio.c); sequence ops (IC_OP_LOD) set it
+ * themselves. */
 typedef struct ic_lod {
   size_t n_levels;
-  size_t *lens;        /* offsets per level */
+  size_t *lens;        /* offsets per level (sequences + 1) */
   uint64_t **offsets;  /* offsets[level][k] */
 } ic_lod;
 
@@ -73,6 +78,18 @@ const char *ic_dims_str(int ndim, const int64_t *dims, char *buf, size_t len);
 bool ic_dims_equal(int na, const int64_t *a, int nb, const int64_t *b);
 void ic_lod_free(ic_lod *lod);
 ic_lod *ic_lod_clone(const ic_lod *lod);
+/* A LoD of n_levels levels with lens[l] offsets each (uninitialized), or NULL (out of memory). */
+ic_lod *ic_lod_new(size_t n_levels, const size_t *lens);
+/* Whether a and b hold the same offsets (NULL is the empty LoD). */
+bool ic_lod_equal(const ic_lod *a, const ic_lod *b);
+/* Paddle's CheckLoD: every level starts at 0, never decreases and has at least 2 offsets; a
+ * level ends at the number of sequences of the next; the last level ends at rows. On failure
+ * a reason goes to why and false is returned. */
+bool ic_lod_valid(const ic_lod *lod, int64_t rows, char *why, size_t len);
+/* "[[0, 2, 5]]" into buf (truncated with "..."); returns buf. */
+const char *ic_lod_str(const ic_lod *lod, char *buf, size_t len);
+/* Give t the LoD lod (taking ownership; NULL clears), freeing the old one. */
+void ic_tensor_take_lod(ic_tensor *t, ic_lod *lod);
 
 #ifdef __cplusplus
 }

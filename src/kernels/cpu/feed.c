@@ -1,4 +1,4 @@
-/* feed: Out = the feed holder's column `col`, sharing the caller's buffer. */
+/* feed: Out = the feed holder's column `col`, sharing the caller's buffer; LoD copied. */
 #include "kernels/kernel.h"
 #include "scope/scope.h"
 
@@ -29,8 +29,10 @@ static const ic_tensor *column(ic_kctx *c) {
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *t = column(c);
   if (!t) return c->err->code;
-  ic_tensor_set_meta(ic_out(c, 0, 0), t->dtype, t->ndim, t->dims);
-  return IC_OK;
+  ic_tensor *out = ic_out(c, 0, 0);
+  ic_tensor_set_meta(out, t->dtype, t->ndim, t->dims);
+  if (!t->lod && !out->lod) return IC_OK;
+  return ic_kset_lod(c, out, t->lod ? ic_lod_clone(t->lod) : NULL, !!t->lod);
 }
 
 static ic_status run(ic_kctx *c) {
@@ -49,5 +51,5 @@ const ic_opdef ic_op_feed = {
     .n_outputs = 1, .outputs = outputs,
     .attrs_size = sizeof(feed_attrs), .parse = parse,
     .infer = infer, .cpu = run,
-    .flags = IC_OP_FEED,
+    .flags = IC_OP_FEED | IC_OP_LOD,
 };

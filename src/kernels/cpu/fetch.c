@@ -1,4 +1,4 @@
-/* fetch: the fetch holder's column `col` = X, sharing X's buffer. */
+/* fetch: the fetch holder's column `col` = X, sharing X's buffer; LoD copied. */
 #include "kernels/kernel.h"
 #include "scope/scope.h"
 
@@ -22,8 +22,11 @@ static ic_status run(ic_kctx *c) {
     return ic_kfail(c, IC_ERR_INVALID_PROGRAM, "fetch column %lld of '%s' does not exist",
                     (long long)a->col, ic_out_name(c, 0, 0));
   }
-  ic_tensor_share(&holder->list[a->col], ic_in(c, 0, 0));
-  return IC_OK;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *col = &holder->list[a->col];
+  ic_tensor_share(col, x);
+  if (!x->lod && !col->lod) return IC_OK;
+  return ic_kset_lod(c, col, x->lod ? ic_lod_clone(x->lod) : NULL, !!x->lod);
 }
 
 static const ic_slotdef inputs[] = {{"X", 0}};
@@ -35,5 +38,5 @@ const ic_opdef ic_op_fetch = {
     .n_outputs = 1, .outputs = outputs,
     .attrs_size = sizeof(fetch_attrs), .parse = parse,
     .infer = infer, .cpu = run,
-    .flags = IC_OP_FETCH,
+    .flags = IC_OP_FETCH | IC_OP_LOD,
 };

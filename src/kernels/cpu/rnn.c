@@ -1,23 +1,27 @@
 /* rnn: Paddle's multi-layer, optionally bidirectional recurrent op (the cuDNN-style "rnn" op
- * paddle.nn.LSTM/GRU/SimpleRNN emit). icore implements mode LSTM for inference (is_test);
- * GRU, RNN_TANH and RNN_RELU and the training mode are refused as unsupported.
+ * paddle.nn.LSTM/GRU/SimpleRNN emit), modes LSTM, GRU, RNN_TANH and RNN_RELU, for inference
+ * (is_test; the training mode is refused as unsupported).
  *
- * Input is time-major [T, B, I]. PreState holds init_h and init_c, each [L * D, B, H] (L
- * layers, D = 2 when is_bidirec, the row for layer l and direction d is l * D + d). WeightList
- * holds all weights, then all biases, each group ordered by layer then direction:
- *   for l, d: W_ih [4H, in_l], W_hh [4H, H]   (in_0 = I, in_l = D * H after)
- *   for l, d: b_ih [4H], b_hh [4H]
- * Gate rows are ordered i, f, c~, o: i = sigmoid, f = sigmoid, c~ = tanh, o = sigmoid,
- * c' = f * c + i * c~, h' = o * tanh(c'). Out is [T, B, D * H] (direction d in columns
+ * Input is time-major [T, B, I]. PreState holds init_h and, for LSTM, init_c, each
+ * [L * D, B, H] (L layers, D = 2 when is_bidirec, the row for layer l and direction d is
+ * l * D + d). WeightList holds all weights, then all biases, each group ordered by layer then
+ * direction (G = 4H for LSTM, 3H for GRU, H for RNN_*):
+ *   for l, d: W_ih [G, in_l], W_hh [G, H]   (in_0 = I, in_l = D * H after)
+ *   for l, d: b_ih [G], b_hh [G]
+ * LSTM gate rows are ordered i, f, c~, o: i = sigmoid, f = sigmoid, c~ = tanh, o = sigmoid,
+ * c' = f * c + i * c~, h' = o * tanh(c'). GRU rows are ordered r, z, c~ (paddle.nn.GRUCell):
+ * r = sigmoid(x_r + h_r), z = sigmoid(x_z + h_z), c~ = tanh(x_c + r * h_c) with
+ * x_* = W_ih x + b_ih and h_* = W_hh h + b_hh, h' = z * h + (1 - z) * c~. RNN_TANH / RNN_RELU:
+ * h' = act(W_ih x + b_ih + W_hh h + b_hh). Out is [T, B, D * H] (direction d in columns
  * [d * H, (d + 1) * H)); the next layer reads the previous layer's Out. State receives the
- * last h and c, shaped like PreState.
+ * last h (and c), shaped like PreState.
  *
  * SequenceLength (int32/int64 [B]) masks every step t >= len[b]: Out is zero there and the
  * state of sequence b is carried unchanged, so the forward direction ends at its last valid
  * step and the reverse direction starts from it (Paddle's mask in RunTestIter has the same
  * effect).
  *
- * Per layer and direction, X * W_ih^T for all T * B rows is one GEMM (plus both biases, in
+ * Per layer and direction, X * W_ih^T for all T * B rows is one GEMM (plus the biases, in
  * Paddle's order); each step then adds h * W_hh^T for the batch with a second GEMM and applies
  * the cell. Reserve and DropoutState are training-only and stay empty. */
 #include <limits.h>
@@ -78,10 +82,9 @@ static ic_status expect(ic_kctx *c, size_t s, size_t i, ic_dtype dt, int ndim,
 
 static ic_status infer(ic_kctx *c) {
   const rnn_attrs *a = c->attrs;
-  if (a->mode != MODE_LSTM) {
-    return ic_kfail(c, IC_ERR_UNSUPPORTED,
-                    "rnn mode %s is not implemented in icore (only LSTM is)", k_modes[a->mode]);
-  }
+  const bool lstm = a->mode == MODE_LSTM;
+  const size_t ns = lstm ? 2 : 1;
+  const int64_t G = (a->mode == MODE_LSTM ? 4 : a->mode == MODE_GRU ? 3 : 1) * a->hidden;
   if (!a->is_test) {
     return ic_kfail(c, IC_ERR_UNSUPPORTED,
                     "rnn with is_test false (training: dropout, Reserve and DropoutState) is "
@@ -97,13 +100,14 @@ static ic_status infer(ic_kctx *c) {
   if (T * B > INT_MAX || In > INT_MAX) {
     return ic_kfail_in(c, IN_INPUT, 0, "expected seq_len * batch and input_size below 2^31");
   }
-  if (c->in[IN_PRESTATE].n != 2) {
+  if (c->in[IN_PRESTATE].n != ns) {
     return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
-                    "input PreState holds %zu variables, expected 2 (init_h, init_c) for LSTM",
-                    c->in[IN_PRESTATE].n);
+                    "input PreState holds %zu variables, expected %s for %s",
+                    c->in[IN_PRESTATE].n, lstm ? "2 (init_h, init_c)" : "1 (init_h)",
+                    k_modes[a->mode]);
   }
   const int64_t sdims[3] = {L * D, B, H};
-  for (size_t k = 0; k < 2; k++) {
+  for (size_t k = 0; k < ns; k++) {
     if (expect(c, IN_PRESTATE, k, x->dtype, 3, sdims,
                k ? "init_c: [num_layers * directions, batch, hidden_size]"
                  : "init_h: [num_layers * directions, batch, hidden_size]")) {
@@ -121,7 +125,7 @@ static ic_status infer(ic_kctx *c) {
     for (int64_t d = 0; d < D; d++) {
       size_t k = (size_t)(2 * (l * D + d)), kb = k + nw / 2;
       char what[96];
-      const int64_t wih[2] = {4 * H, l == 0 ? In : D * H}, whh[2] = {4 * H, H}, b[1] = {4 * H};
+      const int64_t wih[2] = {G, l == 0 ? In : D * H}, whh[2] = {G, H}, b[1] = {G};
       snprintf(what, sizeof what, "W_ih of layer %lld direction %lld", (long long)l, (long long)d);
       if (expect(c, IN_WEIGHTS, k, x->dtype, 2, wih, what)) return c->err->code;
       snprintf(what, sizeof what, "W_hh of layer %lld direction %lld", (long long)l, (long long)d);
@@ -140,14 +144,14 @@ static ic_status infer(ic_kctx *c) {
                          (long long)B);
     }
   }
-  if (c->out[OUT_STATE].n != 2) {
+  if (c->out[OUT_STATE].n != ns) {
     return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
-                    "output State holds %zu variables, expected 2 (last_h, last_c) for LSTM",
-                    c->out[OUT_STATE].n);
+                    "output State holds %zu variables, expected %s for %s", c->out[OUT_STATE].n,
+                    lstm ? "2 (last_h, last_c)" : "1 (last_h)", k_modes[a->mode]);
   }
   const int64_t odims[3] = {T, B, D * H}, zero[1] = {0};
   ic_tensor_set_meta(ic_out(c, OUT_OUT, 0), x->dtype, 3, odims);
-  for (size_t k = 0; k < 2; k++) ic_tensor_set_meta(ic_out(c, OUT_STATE, k), x->dtype, 3, sdims);
+  for (size_t k = 0; k < ns; k++) ic_tensor_set_meta(ic_out(c, OUT_STATE, k), x->dtype, 3, sdims);
   if (ic_out(c, OUT_RESERVE, 0)) ic_tensor_set_meta(ic_out(c, OUT_RESERVE, 0), IC_UINT8, 1, zero);
   if (ic_out(c, OUT_DROPOUT, 0)) ic_tensor_set_meta(ic_out(c, OUT_DROPOUT, 0), IC_UINT8, 1, zero);
   return IC_OK;
@@ -199,23 +203,80 @@ static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K,
 DEFINE_LSTM(float, f32, expf)
 DEFINE_LSTM(double, f64, exp)
 
+/* GRU step: g holds x_* (W_ih x + b_ih) for the batch, gh holds W_hh h (b_hh added here). */
+#define DEFINE_GRU(T, SUF)                                                                    \
+  static void gru_step_##SUF(const T *g, const T *gh, const T *bh, T *h, T *out, int64_t ldo, \
+                             int64_t B, int64_t H, const bool *live) {                        \
+    for (int64_t b = 0; b < B; b++) {                                                         \
+      T *o = out + b * ldo;                                                                   \
+      if (!live[b]) {                                                                         \
+        memset(o, 0, (size_t)H * sizeof(T));                                                  \
+        continue;                                                                             \
+      }                                                                                       \
+      const T *gb = g + b * 3 * H, *hb_ = gh + b * 3 * H;                                     \
+      T *hb = h + b * H;                                                                      \
+      for (int64_t j = 0; j < H; j++) {                                                       \
+        T r = sigm_##SUF(gb[j] + (hb_[j] + bh[j]));                                           \
+        T z = sigm_##SUF(gb[H + j] + (hb_[H + j] + bh[H + j]));                               \
+        T cand = tanh_##SUF(gb[2 * H + j] + r * (hb_[2 * H + j] + bh[2 * H + j]));            \
+        T hn = z * hb[j] + ((T)1 - z) * cand;                                                 \
+        hb[j] = hn;                                                                           \
+        o[j] = hn;                                                                            \
+      }                                                                                       \
+    }                                                                                         \
+  }                                                                                           \
+  static void rnn_step_##SUF(const T *g, T *h, T *out, int64_t ldo, int64_t B, int64_t H,     \
+                             const bool *live, bool relu) {                                   \
+    for (int64_t b = 0; b < B; b++) {                                                         \
+      T *o = out + b * ldo;                                                                   \
+      if (!live[b]) {                                                                         \
+        memset(o, 0, (size_t)H * sizeof(T));                                                  \
+        continue;                                                                             \
+      }                                                                                       \
+      const T *gb = g + b * H;                                                                \
+      T *hb = h + b * H;                                                                      \
+      for (int64_t j = 0; j < H; j++) {                                                       \
+        T hn = relu ? (gb[j] > 0 ? gb[j] : (T)0) : tanh_##SUF(gb[j]);                         \
+        hb[j] = hn;                                                                           \
+        o[j] = hn;                                                                            \
+      }                                                                                       \
+    }                                                                                         \
+  }
+
+DEFINE_GRU(float, f32)
+DEFINE_GRU(double, f64)
+
+static void add_bias_one(bool f64, void *g, int64_t rows, int64_t n, const void *b) {
+  for (int64_t r = 0; r < rows; r++) {
+    for (int64_t j = 0; j < n; j++) {
+      if (f64) ((double *)g)[r * n + j] += ((const double *)b)[j];
+      else ((float *)g)[r * n + j] += ((const float *)b)[j];
+    }
+  }
+}
+
 static ic_status run(ic_kctx *c) {
   const rnn_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *len_t = ic_in(c, IN_SEQLEN, 0);
   const int64_t T = x->dims[0], B = x->dims[1], In = x->dims[2], H = a->hidden, L = a->layers;
-  const int64_t D = a->bidirec ? 2 : 1, G = 4 * H;
+  const int64_t D = a->bidirec ? 2 : 1;
+  const bool lstm = a->mode == MODE_LSTM, gru = a->mode == MODE_GRU;
+  const int64_t G = (lstm ? 4 : gru ? 3 : 1) * H;
   const bool f64 = x->dtype == IC_FP64;
   const size_t es = ic_dtype_size(x->dtype);
   const size_t nw = (size_t)(4 * L * D);
   ic_tensor *out = ic_out(c, OUT_OUT, 0);
-  ic_tensor *last_h = ic_out(c, OUT_STATE, 0), *last_c = ic_out(c, OUT_STATE, 1);
-  const ic_tensor *init_h = ic_in(c, IN_PRESTATE, 0), *init_c = ic_in(c, IN_PRESTATE, 1);
+  ic_tensor *last_h = ic_out(c, OUT_STATE, 0), *last_c = lstm ? ic_out(c, OUT_STATE, 1) : NULL;
+  const ic_tensor *init_h = ic_in(c, IN_PRESTATE, 0);
+  const ic_tensor *init_c = lstm ? ic_in(c, IN_PRESTATE, 1) : NULL;
 
-  /* Scratch: lengths, gates [T*B, 4H], h and c [B, H], the outputs of the layers below the
-   * last (two buffers alternate from the third layer on), and per-step live flags. */
+  /* Scratch: lengths, gates [T*B, G], h and c [B, H] (for GRU c holds W_hh h, [B, 3H]), the
+   * outputs of the layers below the last (two buffers alternate from the third layer on),
+   * and per-step live flags. */
   const size_t n_gates = (size_t)(T * B * G), n_state = (size_t)(B * H);
+  const size_t n_c = gru ? (size_t)(B * G) : n_state;
   const size_t n_layer = (size_t)(T * B * D * H), n_bufs = L > 2 ? 2 : (size_t)(L - 1);
-  const size_t bytes = (n_gates + 2 * n_state + n_bufs * n_layer) * es +
+  const size_t bytes = (n_gates + n_state + n_c + n_bufs * n_layer) * es +
                        (size_t)B * (sizeof(int64_t) + sizeof(bool));
   ic_buffer *scratch = ic_kscratch(c, bytes);
   if (!scratch) return c->err->code;
@@ -227,7 +288,7 @@ static ic_status run(ic_kctx *c) {
   void *h = p;
   p += n_state * es;
   void *cst = p;
-  p += n_state * es;
+  p += n_c * es;
   void *bufs[2] = {p, n_bufs > 1 ? p + n_layer * es : p};
   p += n_bufs * n_layer * es;
   bool *live = (bool *)p;
@@ -253,10 +314,11 @@ static ic_status run(ic_kctx *c) {
       const void *b_ih = ic_in(c, IN_WEIGHTS, kb)->data, *b_hh = ic_in(c, IN_WEIGHTS, kb + 1)->data;
       const size_t row = (size_t)(l * D + d) * n_state;
       gemm_nt(c, f64, T * B, G, in_size, in, in_size, w_ih, in_size, 0.0, gates, G);
-      if (f64) add_bias_f64(gates, T * B, G, b_ih, b_hh);
+      if (gru) add_bias_one(f64, gates, T * B, G, b_ih);
+      else if (f64) add_bias_f64(gates, T * B, G, b_ih, b_hh);
       else add_bias_f32(gates, T * B, G, b_ih, b_hh);
       memcpy(h, (const char *)init_h->data + row * es, n_state * es);
-      memcpy(cst, (const char *)init_c->data + row * es, n_state * es);
+      if (lstm) memcpy(cst, (const char *)init_c->data + row * es, n_state * es);
       for (int64_t s = 0; s < T; s++) {
         const int64_t t = d == 0 ? s : T - 1 - s;
         bool any = false;
@@ -264,12 +326,20 @@ static ic_status run(ic_kctx *c) {
         char *g_t = (char *)gates + (size_t)(t * B * G) * es;
         char *o_t = (char *)dst + (size_t)((t * B) * D * H + d * H) * es;
         /* Rows whose sequence has ended get a product too; the step ignores them. */
+        if (gru) {
+          if (any) gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 0.0, cst, G);
+          if (f64) gru_step_f64((double *)g_t, cst, b_hh, h, (double *)o_t, D * H, B, H, live);
+          else gru_step_f32((float *)g_t, cst, b_hh, h, (float *)o_t, D * H, B, H, live);
+          continue;
+        }
         if (any) gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 1.0, g_t, G);
-        if (f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live);
-        else step_f32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live);
+        if (lstm && f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live);
+        else if (lstm) step_f32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live);
+        else if (f64) rnn_step_f64((double *)g_t, h, (double *)o_t, D * H, B, H, live, a->mode == MODE_RNN_RELU);
+        else rnn_step_f32((float *)g_t, h, (float *)o_t, D * H, B, H, live, a->mode == MODE_RNN_RELU);
       }
       memcpy((char *)last_h->data + row * es, h, n_state * es);
-      memcpy((char *)last_c->data + row * es, cst, n_state * es);
+      if (lstm) memcpy((char *)last_c->data + row * es, cst, n_state * es);
     }
     in = dst;
     in_size = D * H;

@@ -161,6 +161,12 @@ static ic_status run(ic_kctx *c) {
 }
 
 extern "C" ic_status ic_cuda_rnn(ic_kctx *c) {
+  const rnn_attrs *a = (const rnn_attrs *)c->attrs;
+  if (a->mode != MODE_LSTM) {
+    return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                    "rnn mode %s has no CUDA kernel in icore (only LSTM has); run it on the CPU",
+                    a->mode == MODE_GRU ? "GRU" : a->mode == MODE_RNN_TANH ? "RNN_TANH" : "RNN_RELU");
+  }
   ic_status st = ic_cuda_need_env(c, true);
   if (st) return st;
   return ic_in(c, IN_INPUT, 0)->dtype == IC_FP64 ? run<double>(c) : run<float>(c);
