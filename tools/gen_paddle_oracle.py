@@ -555,6 +555,85 @@ def activations_exact(g):
 
 
 @case()
+def math_activations(g):
+    """The unary math activations with default and explicit attributes."""
+    x = act_input(g)
+    g.fetch(act(g, "silu", x), act(g, "erf", x), act(g, "softsign", x),
+            act(g, "tanh_shrink", x), act(g, "logsigmoid", x), act(g, "sin", x),
+            act(g, "cos", x), act(g, "mish", x), act(g, "mish", x, threshold=1.5),
+            act(g, "softplus", x), act(g, "softplus", x, beta=2.0, threshold=3.0),
+            act(g, "elu", x), act(g, "elu", x, alpha=0.3), act(g, "celu", x, alpha=1.7),
+            act(g, "selu", x), act(g, "selu", x, scale=1.5, alpha=0.5),
+            act(g, "brelu", x), act(g, "brelu", x, t_min=-1.0, t_max=2.0),
+            act(g, "thresholded_relu", x), act(g, "thresholded_relu", x, threshold=0.5),
+            act(g, "stanh", x), act(g, "stanh", x, scale_a=0.5, scale_b=2.0),
+            act(g, "hard_shrink", x), act(g, "hard_shrink", x, threshold=2.5),
+            act(g, "softshrink", x), act(g, "softshrink", x, **{"lambda": 2.5}))
+
+
+@case()
+def math_activations2(g):
+    """Logarithms, roots, rounding and the other unary math ops."""
+    x = act_input(g)
+    p = g.data("p", np.concatenate([g.rand([10], 0.01, 9), np.array([1, 0.5], np.float32)]))
+    r = g.data("r", np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 1.25, -3.75, 0.049, 0.051],
+                             np.float32))
+    g.fetch(act(g, "log", p), act(g, "log2", p), act(g, "log10", p), act(g, "log1p", p),
+            act(g, "rsqrt", p), act(g, "reciprocal", x),
+            act(g, "square", x), act(g, "sign", x), act(g, "floor", x), act(g, "ceil", x),
+            act(g, "round", r), act(g, "round", r, decimals=1))
+
+
+@case(**EXACT)
+def math_int(g):
+    """Integer kernels of the unary ops that take ints, and pow."""
+    i = g.data("i", np.array([[-7, -1, 0, 3], [5, 46340, -3, 2]], np.int32))
+    k = g.data("k", np.array([-(2**40), -5, 0, 9, 1, -1], np.int64))
+    g.fetch(act(g, "square", i), act(g, "sign", i), act(g, "sign", k),
+            act(g, "square", k), g.op("pow", {"X": i}, dict(factor=3.0), dtype="int32"),
+            g.op("pow", {"X": k}, dict(factor=2.0), dtype="int64"),
+            g.op("pow", {"X": k}, dict(factor=3.7), dtype="int64"))
+
+
+@case()
+def pow_factor(g):
+    """pow with the factor attribute and with a FactorTensor input (which wins)."""
+    x = g.data("x", g.rand([3, 4], 0.1, 3))
+    f = g.data("f", np.array([-1.5], np.float32))
+    g.fetch(g.op("pow", {"X": x}, dict(factor=2.5)), g.op("pow", {"X": x}, dict(factor=-0.5)),
+            g.op("pow", {"X": x, "FactorTensor": f}, dict(factor=2.0)))
+
+
+@case()
+def prelu_modes(g):
+    """prelu in all, channel (NCHW and NHWC) and element modes."""
+    x = g.data("x", g.rand([2, 3, 4, 5], -2, 2))
+    a1 = g.param("a1", g.rand([1], 0, 0.5))
+    a3 = g.param("a3", g.rand([3], 0, 0.5))
+    a5 = g.param("a5", g.rand([5], 0, 0.5))
+    ae = g.param("ae", g.rand([1, 3, 4, 5], 0, 0.5))
+    pr = lambda a, mode, fmt="NCHW": g.op(  # noqa: E731
+        "prelu", {"X": x, "Alpha": a}, dict(mode=mode, data_format=fmt))
+    g.fetch(pr(a1, "all"), pr(a3, "channel"), pr(a5, "channel", "NHWC"), pr(ae, "element"))
+
+
+@case(**EXACT)
+def floordiv_mod(g):
+    """elementwise_floordiv and elementwise_mod on negatives: ints and floats."""
+    a = g.data("a", np.array([[7, -7, 9, -9, 0, 6], [1, -1, -5, 5, 13, -13]], np.int32))
+    b = g.data("b", np.array([2, 2, -4, -4, 3, -3], np.int32))
+    c = g.data("c", np.array([[3, -(2**40), 10, 2**40 + 1]], np.int64))
+    d = g.data("d", np.array([[7], [-7]], np.int64))
+    x = g.data("x", np.array([[7.5, -7.5, 5.25, -5.25, 0.0, -0.0, 1e-3, 6.0]], np.float32))
+    y = g.data("y", np.array([[2.0], [-2.0], [0.75]], np.float32))
+    g.fetch(ew(g, "elementwise_floordiv", a, b, dtype="int32"),
+            ew(g, "elementwise_mod", a, b, dtype="int32"),
+            ew(g, "elementwise_floordiv", c, d, dtype="int64"),
+            ew(g, "elementwise_mod", c, d, dtype="int64"),
+            ew(g, "elementwise_floordiv", x, y), ew(g, "elementwise_mod", x, y))
+
+
+@case()
 def exp_sqrt(g):
     x = g.data("x", g.rand([3, 5], -4, 4))
     y = g.data("y", np.concatenate([g.rand([7], 0, 9), np.array([0, 1, 4], np.float32)]))
