@@ -732,6 +732,44 @@ def onehot_range_fill(g):
             g.op("fill_any_like", {"X": x}, dict(value=-3.7, dtype=3), dtype="int64"))
 
 
+@case(**EXACT)
+def sort_topk(g):
+    """argsort (axis, descending, NaN) and top_k / top_k_v2 (k attribute and K tensor, axis,
+    largest): distinct values, since Paddle leaves the order of equal ones unspecified."""
+    x = g.data("x", g.rand([3, 5, 4]))
+    y = g.data("y", np.array([[1.5, np.nan, -3.0, 7.0, 0.25]], np.float32))
+    i = g.data("i", np.array([[5, -2, 9, 0], [3, 8, -7, 1]], np.int64))
+    kk = g.data("kk", np.array([2], np.int32))
+    srt = lambda v, dt=F32, **a: g.op("argsort", {"X": v}, a,  # noqa: E731
+                                      outs={"Out": 1, "Indices": 1}, dtype=dt)
+    tk = lambda v, ins=None, dt=F32, t="top_k_v2", **a: g.op(  # noqa: E731
+        t, dict({"X": v}, **(ins or {})), a, outs={"Out": 1, "Indices": 1}, dtype=dt)
+    outs = []
+    for r in (srt(x), srt(x, axis=1, descending=True), srt(y), srt(y, descending=True),
+              srt(i, "int64", axis=0), tk(x, k=2), tk(x, k=3, axis=1, largest=False),
+              tk(y, k=3), tk(y, k=2, largest=False), tk(i, {"K": kk}, "int64", k=1, axis=-1),
+              tk(x, t="top_k", k=3), tk(x, {"K": kk}, t="top_k", k=1)):
+        outs += [r["Out"][0], r["Indices"][0]]
+    g.fetch(*outs)
+
+
+@case(**EXACT)
+def gather_nd_unstack_flatten2(g):
+    """gather_nd (partial and full index depth), unstack, flatten2, expand (v1)."""
+    x = g.data("x", g.rand([3, 4, 2]))
+    i1 = g.data("i1", np.array([[2], [0]], np.int64))
+    i2 = g.data("i2", np.array([[[1, 3], [0, 0]], [[2, 1], [2, 2]]], np.int32))
+    i3 = g.data("i3", np.array([[2, 3, 1]], np.int64))
+    et = g.data("et", np.array([2, 1, 3], np.int32))
+    un = g.op("unstack", {"X": x}, dict(axis=1, num=4), outs={"Y": 4})["Y"]
+    fl = g.op("flatten2", {"X": x}, dict(axis=2), outs={"Out": 1, "XShape": 1})["Out"][0]
+    fl0 = g.op("flatten2", {"X": x}, dict(axis=0), outs={"Out": 1, "XShape": 1})["Out"][0]
+    g.fetch(g.op("gather_nd", {"X": x, "Index": i1}), g.op("gather_nd", {"X": x, "Index": i2}),
+            g.op("gather_nd", {"X": x, "Index": i3}), *un, fl, fl0,
+            g.op("expand", {"X": x}, dict(expand_times=[1, 2, 2])),
+            g.op("expand", {"X": x, "ExpandTimes": et}, dict(expand_times=[])))
+
+
 @case()
 def exp_sqrt(g):
     x = g.data("x", g.rand([3, 5], -4, 4))
