@@ -770,6 +770,35 @@ def gather_nd_unstack_flatten2(g):
             g.op("expand", {"X": x, "ExpandTimes": et}, dict(expand_times=[])))
 
 
+@case(**EXACT)
+def pad_modes(g):
+    """pad (int and float) and pad3d in every mode, NCDHW and NDHWC, Paddings tensor."""
+    x = g.data("x", g.rand([2, 3]))
+    i = g.data("i", np.array([[1, 2], [3, 4]], np.int64))
+    v = g.data("v", g.rand([1, 2, 3, 4, 3]))
+    pt = g.data("pt", np.array([1, 0, 2, 1, 0, 2], np.int32))
+    p3 = lambda mode, fmt="NCDHW", pads=(2, 1, 1, 2, 1, 0), ins=None: g.op(  # noqa: E731
+        "pad3d", dict({"X": v}, **(ins or {})),
+        dict(paddings=list(pads), mode=mode, value=1.5, data_format=fmt))
+    g.fetch(g.op("pad", {"X": x}, dict(paddings=[1, 0, 2, 3], pad_value=-2.5)),
+            g.op("pad", {"X": i}, dict(paddings=[0, 1, 1, 1], pad_value=7.9), dtype="int64"),
+            p3("constant"), p3("reflect"), p3("replicate"), p3("circular"),
+            p3("reflect", "NDHWC", (1, 2, 2, 1, 1, 1)), p3("constant", "NDHWC"),
+            p3("circular", ins={"Paddings": pt}, pads=(0, 0, 0, 0, 0, 0)))
+
+
+@case()
+def p_norm_modes(g):
+    """p_norm: porder 2, 1, 3.5, inf, -inf, 0; axis; keepdim; asvector."""
+    x = g.data("x", np.concatenate([g.rand([23], -2, 2), np.zeros(1, np.float32)]).reshape(
+        2, 3, 4))
+    pn = lambda **a: g.op("p_norm", {"X": x}, dict(dict(epsilon=1e-12), **a))  # noqa: E731
+    g.fetch(pn(porder=2.0, axis=-1), pn(porder=1.0, axis=1, keepdim=True),
+            pn(porder=3.5, axis=0), pn(porder=float("inf"), axis=2),
+            pn(porder=float("-inf"), axis=1), pn(porder=0.0, axis=2),
+            pn(porder=2.0, axis=-1, asvector=True), pn(porder=2.0, asvector=True, keepdim=True))
+
+
 @case()
 def exp_sqrt(g):
     x = g.data("x", g.rand([3, 5], -4, 4))
