@@ -799,6 +799,33 @@ def p_norm_modes(g):
             pn(porder=2.0, axis=-1, asvector=True), pn(porder=2.0, asvector=True, keepdim=True))
 
 
+@case(**EXACT)
+def strided_slice_modes(g):
+    """strided_slice: positive and negative strides, clamping, empty results, decrease_axis,
+    tensor and tensor-list starts/ends/strides. Not the slice op's x[-1] form (start -1, end 0,
+    infer_flags -1, decrease_axis): Paddle 3.3's strided_slice returns the first element for
+    it, icore the last (as the slice op and Paddle 2.x)."""
+    x = g.data("x", g.rand([4, 6, 5]))
+    st = g.data("st", np.array([3, -1], np.int32))
+    en = g.data("en", np.array([0, -100], np.int32))
+    sd = g.data("sd", np.array([-2, -2], np.int32))
+    e1 = g.data("e1", np.array([5], np.int64))
+    ss = lambda ins=None, **a: g.op("strided_slice", dict({"Input": x}, **(ins or {})),  # noqa
+                                    dict(dict(infer_flags=[1] * len(a["axes"]),
+                                              decrease_axis=[]), **a))
+    g.fetch(ss(axes=[1], starts=[0], ends=[6], strides=[2]),
+            ss(axes=[1, 2], starts=[5, -1], ends=[-7, 0], strides=[-1, -2]),
+            ss(axes=[0], starts=[-100], ends=[100], strides=[3]),
+            ss(axes=[1], starts=[4], ends=[1], strides=[-2]),
+            ss(axes=[2], starts=[3], ends=[1], strides=[1]),
+            ss(axes=[0, 2], starts=[-1, 1], ends=[4, 4], strides=[1, 1], decrease_axis=[0]),
+            ss(axes=[1], starts=[2], ends=[3], strides=[1], decrease_axis=[1]),
+            ss({"StartsTensor": st, "EndsTensor": en, "StridesTensor": sd}, axes=[1, 2],
+               starts=[], ends=[], strides=[], infer_flags=[-1, -1]),
+            ss({"EndsTensorList": [e1]}, axes=[2], starts=[1], ends=[0], strides=[2],
+               infer_flags=[-1]))
+
+
 @case()
 def exp_sqrt(g):
     x = g.data("x", g.rand([3, 5], -4, 4))
