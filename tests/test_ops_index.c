@@ -1086,6 +1086,51 @@ START_TEST(flatten2_axes) {
 }
 END_TEST
 
+/* ---- assign_value: every source of values ---- */
+
+START_TEST(assign_value_sources) {
+  for (int mode = 0; mode < 5; mode++) {
+    optest t;
+    ot_begin(&t);
+    ic_builder_op *o = ot_op(&t, "assign_value");
+    ic_builder_attr_ints(o, "shape", NI32(2, 2));
+    static const int dts[] = {5, 6, 2, 3, 0};
+    ic_builder_attr_int(o, "dtype", dts[mode]);
+    double want[4] = {1.5, -2.25, 3, 1e10};
+    switch (mode) {
+      case 0: ic_builder_attr_floats(o, "fp32_values", 4, (const float[]){1.5f, -2.25f, 3, 1e10f}); break;
+      case 1: ic_builder_attr_doubles(o, "fp64_values", 4, want); break;
+      case 2:
+        ic_builder_attr_ints(o, "int32_values", NI32(7, -8, INT32_MAX, INT32_MIN));
+        want[0] = 7, want[1] = -8, want[2] = INT32_MAX, want[3] = INT32_MIN;
+        break;
+      case 3:
+        ic_builder_attr_longs(o, "int64_values", 4, (const int64_t[]){1ll << 40, -5, 0, 9});
+        want[0] = 1099511627776.0, want[1] = -5, want[2] = 0, want[3] = 9;
+        break;
+      default:
+        ic_builder_attr_bools(o, "bool_values", 4, (const bool[]){true, false, false, true});
+        want[0] = 1, want[1] = 0, want[2] = 0, want[3] = 1;
+        break;
+    }
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    tu_assert_shape(t.out[0], (ic_dtype)dts[mode], 2, TU_DIMS(2, 2));
+    tu_assert_close(t.out[0], want, 4, mode == 0 ? 1e-7 : 0, 0);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ic_builder_op *o = ot_op(&t, "assign_value");
+  ic_builder_attr_ints(o, "shape", NI32(3));
+  ic_builder_attr_int(o, "dtype", 5);
+  ic_builder_attr_floats(o, "fp32_values", 2, (const float[]){1, 2});
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_INVALID_PROGRAM, "assign_value", "2 values", "3 elements");
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_select(void) {
   TCase *tc = tcase_create("select");
   tcase_add_test(tc, compare_broadcast);
@@ -1119,6 +1164,7 @@ static TCase *tc_compute(void) {
   tcase_add_test(tc, fill_any_like_dtypes);
   tcase_add_test(tc, sort_and_topk);
   tcase_add_test(tc, p_norm_orders);
+  tcase_add_test(tc, assign_value_sources);
   return tc;
 }
 

@@ -826,6 +826,19 @@ def strided_slice_modes(g):
                infer_flags=[-1]))
 
 
+@case(**EXACT)
+def assign_value_dtypes(g):
+    """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
+    added to a fed tensor so the program has a feed."""
+    x = g.data("x", g.rand([2, 3]))
+    c = paddle.assign(np.array([[1.5, -2.25, 3], [4, 5e-3, -6e7]], np.float32))
+    g.fetch(g.op("elementwise_add", {"X": x, "Y": c}, dict(axis=-1)),
+            paddle.assign(np.array([0.1, -1e-300, 2.5], np.float64)),
+            paddle.assign(np.array([[7, -8], [2**31 - 1, -(2**31)]], np.int32)),
+            paddle.assign(np.array([2**40 + 3, -5], np.int64)),
+            paddle.assign(np.array([True, False, True])))
+
+
 @case()
 def exp_sqrt(g):
     x = g.data("x", g.rand([3, 5], -4, 4))
