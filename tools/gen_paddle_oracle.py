@@ -840,6 +840,47 @@ def assign_value_dtypes(g):
 
 
 @case()
+def quant_ops(g):
+    """Quantized-program ops at inference (is_test): fake quantize / dequantize with a given
+    scale, channel-wise abs-max quant-dequant, fake dequantize (one and two scales),
+    quantize_linear / dequantize_linear per tensor and per channel, both round types."""
+    x = g.data("x", g.rand([3, 4, 5], -1.2, 1.2))
+    s = g.data("s", np.array([0.8], np.float32))
+    sc = g.data("sc", np.array([0.5, 1.0, 0.25], np.float32))
+    sc4 = g.data("sc4", np.array([0.5, 1.0, 0.7, 0.3], np.float32))
+    q8 = g.data("q8", g.randint([3, 4, 5], -128, 128, "int8"))
+    zp = g.data("zp", np.zeros([1], np.float32))
+    zc = g.data("zc", np.zeros([3], np.float32))
+    o = lambda t, ins, outs, **a: g.op(t, ins, a, outs=outs)  # noqa: E731
+    fqd = lambda rt, bits=8: o(  # noqa: E731
+        "fake_quantize_dequantize_moving_average_abs_max", {"X": x, "InScale": s},
+        {"Out": 1, "OutScale": 1}, is_test=True, round_type=rt, bit_length=bits,
+        moving_rate=0.9)["Out"][0]
+    fcq = lambda rt, axis, bits=8: o(  # noqa: E731
+        "fake_channel_wise_quantize_dequantize_abs_max", {"X": x}, {"Out": 1, "OutScale": 1},
+        round_type=rt, quant_axis=axis, bit_length=bits)
+    fcq0, fcq1 = fcq(1, 0), fcq(0, 1, 4)
+    fqr = lambda rt: o("fake_quantize_range_abs_max", {"X": x, "InScale": s},  # noqa: E731
+                       {"Out": 1, "OutScale": 1}, is_test=True, round_type=rt, bit_length=8,
+                       window_size=10000)["Out"][0]
+    ql = lambda xx, sx, z, axis, rt=0, t="quantize_linear": o(  # noqa: E731
+        t, {"X": xx, "Scale": sx, "ZeroPoint": z}, {"Y": 1}, quant_axis=axis, bit_length=8,
+        qmin=-128, qmax=127, round_type=rt, is_test=True, only_observer=False)
+    g.fetch(fqd(0), fqd(1), fqd(1, 4), fcq0["Out"][0], fcq0["OutScale"][0], fcq1["Out"][0],
+            fcq1["OutScale"][0], fqr(0), fqr(1),
+            g.op("fake_dequantize_max_abs", {"X": x, "Scale": s}, dict(max_range=127.0)),
+            g.op("fake_channel_wise_dequantize_max_abs", {"X": x, "Scales": [sc]},
+                 dict(quant_bits=[8], quant_axis=0)),
+            g.op("fake_channel_wise_dequantize_max_abs", {"X": x, "Scales": [sc4]},
+                 dict(quant_bits=[8], quant_axis=1)),
+            g.op("fake_channel_wise_dequantize_max_abs", {"X": x, "Scales": [sc4, s]},
+                 dict(quant_bits=[8, 8], quant_axis=0, x_num_col_dims=1)),
+            ql(x, s, zp, -1), ql(x, s, zp, -1, 1), ql(x, sc, zc, 0),
+            ql(x, s, zp, -1, 0, "dequantize_linear"), ql(x, sc, zc, 0, 0, "dequantize_linear"),
+            ql(q8, sc, zc, 0, 0, "dequantize_linear"))
+
+
+@case()
 def exp_sqrt(g):
     x = g.data("x", g.rand([3, 5], -4, 4))
     y = g.data("y", np.concatenate([g.rand([7], 0, 9), np.array([0, 1, 4], np.float32)]))
