@@ -1131,6 +1131,70 @@ START_TEST(assign_value_sources) {
 }
 END_TEST
 
+/* ---- set_value ---- */
+
+START_TEST(set_value_slices) {
+  const int64_t xd[] = {3, 4};
+  for (int mode = 0; mode < 3; mode++) {
+    /* 0: typed fp32_values [1] into x[::2, 1:3]; 1: ValueTensor [2] into x[-1, ::-2] with the
+     * row decreased; 2: ValueTensor [2, 1] with none_axes into x[1:3, 0] decreased */
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ot_iota(IC_FP32, 2, xd, 1);
+    ot_feed(&t, "x", x);
+    if (mode == 1) ot_feed(&t, "v", tu_f32(1, TU_DIMS(2), (const float[]){-1, -2}));
+    if (mode == 2) ot_feed(&t, "v", tu_f32(2, TU_DIMS(2, 1), (const float[]){-3, -4}));
+    ic_builder_op *o = ot_op(&t, "set_value");
+    ic_builder_in(o, "Input", "x");
+    if (mode) ic_builder_in(o, "ValueTensor", "v");
+    ic_builder_attr_int(o, "dtype", 5);
+    if (mode == 0) {
+      ic_builder_attr_ints(o, "axes", NI32(0, 1));
+      ic_builder_attr_ints(o, "starts", NI32(0, 1));
+      ic_builder_attr_ints(o, "ends", NI32(100, 3));
+      ic_builder_attr_ints(o, "steps", NI32(2, 1));
+      ic_builder_attr_ints(o, "shape", NI32(1));
+      ic_builder_attr_floats(o, "fp32_values", 1, (const float[]){9.5f});
+    } else if (mode == 1) {
+      ic_builder_attr_ints(o, "axes", NI32(0, 1));
+      ic_builder_attr_ints(o, "starts", NI32(-1, -1));
+      ic_builder_attr_ints(o, "ends", NI32(3, -100));
+      ic_builder_attr_ints(o, "steps", NI32(1, -2));
+      ic_builder_attr_ints(o, "decrease_axes", NI32(0));
+    } else {
+      ic_builder_attr_ints(o, "axes", NI32(0, 1));
+      ic_builder_attr_ints(o, "starts", NI32(1, 0));
+      ic_builder_attr_ints(o, "ends", NI32(3, 1));
+      ic_builder_attr_ints(o, "decrease_axes", NI32(1));
+      ic_builder_attr_ints(o, "none_axes", NI32(1));
+    }
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    double ref[12];
+    for (int k = 0; k < 12; k++) ref[k] = ot_val(x, k);
+    if (mode == 0) ref[1] = ref[2] = ref[9] = ref[10] = 9.5;
+    if (mode == 1) ref[11] = -1, ref[9] = -2;
+    if (mode == 2) ref[4] = -3, ref[8] = -4;
+    tu_assert_shape(t.out[0], IC_FP32, 2, xd);
+    tu_assert_close(t.out[0], ref, 12, 0, 0);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 2, xd, 1));
+  ot_feed(&t, "v", tu_f32(1, TU_DIMS(3), (const float[]){1, 2, 3}));
+  ic_builder_op *o = ot_op(&t, "set_value");
+  ic_builder_in(o, "Input", "x");
+  ic_builder_in(o, "ValueTensor", "v");
+  ic_builder_attr_ints(o, "axes", NI32(1));
+  ic_builder_attr_ints(o, "starts", NI32(0));
+  ic_builder_attr_ints(o, "ends", NI32(2));
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "set_value", "ValueTensor 'v'", "does not broadcast", "[3, 2]");
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_select(void) {
   TCase *tc = tcase_create("select");
   tcase_add_test(tc, compare_broadcast);
@@ -1153,6 +1217,7 @@ static TCase *tc_repeat(void) {
   tcase_add_test(tc, pad3d_modes);
   tcase_add_test(tc, strided_slice_cases);
   tcase_add_test(tc, flatten2_axes);
+  tcase_add_test(tc, set_value_slices);
   return tc;
 }
 

@@ -880,6 +880,26 @@ def quant_ops(g):
             ql(q8, sc, zc, 0, 0, "dequantize_linear"))
 
 
+@case(**EXACT)
+def set_value_modes(g):
+    """set_value: ValueTensor broadcast into a strided slice, decrease_axes (SLANet's form with
+    tensor-list starts and ends), negative steps, and attribute values."""
+    x = g.data("x", g.rand([3, 4, 5]))
+    v = g.data("v", g.rand([3, 5]))
+    w = g.data("w", g.rand([4, 1]))
+    st = g.data("st", np.array([2], np.int64))
+    en = g.data("en", np.array([3], np.int64))
+    sv = lambda ins, **a: g.op("set_value", dict({"Input": x}, **ins),  # noqa: E731
+                               dict(dict(dtype=5, starts=[], ends=[], steps=[], shape=[],
+                                         decrease_axes=[], none_axes=[]), **a))
+    g.fetch(sv({"ValueTensor": v, "StartsTensorList": [st], "EndsTensorList": [en]}, axes=[1],
+               steps=[1], decrease_axes=[1]),
+            sv({"ValueTensor": w}, axes=[0, 2], starts=[-1, 4], ends=[-100, 0],
+               steps=[-2, -3]),
+            sv({}, axes=[2], starts=[1], ends=[5], steps=[2], shape=[1],
+               values=[paddle.base.core.Scalar(2.5)]))
+
+
 @case()
 def exp_sqrt(g):
     x = g.data("x", g.rand([3, 5], -4, 4))
