@@ -886,6 +886,68 @@ START_TEST(pad3d_modes) {
 }
 END_TEST
 
+START_TEST(pad2d_modes) {
+  static const char *modes[] = {"constant", "reflect", "edge"};
+  const int32_t pads[4] = {1, 2, 2, 1}; /* top, bottom, left, right */
+  for (int mode = 0; mode < 3; mode++) {
+    for (int last = 0; last < 2; last++) {
+      for (int tens = 0; tens < 2; tens++) {
+        const int64_t N = 2, C = 3, H = 3, W = 4;
+        int64_t xd[4] = {N, C, H, W}, xl[4] = {N, H, W, C};
+        optest t;
+        ot_begin(&t);
+        ic_tensor *x = ot_iota(IC_INT64, 4, last ? xl : xd, 3);
+        ot_feed(&t, "x", x);
+        if (tens) ot_feed(&t, "p", tu_i32(1, TU_DIMS(4), pads));
+        ic_builder_op *o = ot_op(&t, "pad2d");
+        ic_builder_in(o, "X", "x");
+        if (tens) ic_builder_in(o, "Paddings", "p");
+        if (!tens) ic_builder_attr_ints(o, "paddings", 4, pads);
+        ic_builder_attr_string(o, "mode", modes[mode]);
+        ic_builder_attr_float(o, "pad_value", -7);
+        ic_builder_attr_string(o, "data_format", last ? "NHWC" : "NCHW");
+        ot_out(&t, "Out", "out");
+        ot_ok(&t);
+        int64_t OH = H + 3, OW = W + 3;
+        int64_t od[4] = {N, C, OH, OW}, odl[4] = {N, OH, OW, C};
+        int64_t on = ot_numel(4, od);
+        double *ref = malloc((size_t)on * sizeof *ref);
+        for (int64_t q = 0; q < on; q++) {
+          int64_t i[4], s[4];
+          ot_unravel(q, 4, last ? odl : od, i);
+          int64_t n = i[0], c = last ? i[3] : i[1], h = last ? i[1] : i[2], w = last ? i[2] : i[3];
+          int64_t sh = pad_src(mode, h, 1, H), sw = pad_src(mode, w, 2, W);
+          if (sh < 0 || sw < 0) {
+            ref[q] = -7;
+            continue;
+          }
+          if (last) {
+            s[0] = n, s[1] = sh, s[2] = sw, s[3] = c;
+          } else {
+            s[0] = n, s[1] = c, s[2] = sh, s[3] = sw;
+          }
+          ref[q] = ot_val(x, ot_ravel(4, last ? xl : xd, s));
+        }
+        tu_assert_shape(t.out[0], IC_INT64, 4, last ? odl : od);
+        tu_assert_close(t.out[0], ref, (size_t)on, 0, 0);
+        free(ref);
+        ot_end(&t);
+      }
+    }
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 4, TU_DIMS(1, 1, 2, 2), 1));
+  ic_builder_op *o = ot_op(&t, "pad2d");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "paddings", NI32(0, 0, 2, 0));
+  ic_builder_attr_string(o, "mode", "reflect");
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "pad2d", "X 'x'", "holds 2 at position 2", "reflect");
+  ot_end(&t);
+}
+END_TEST
+
 /* ---- strided_slice ---- */
 
 /* Python's slice of n elements: the positions, count returned. */
@@ -1215,6 +1277,7 @@ static TCase *tc_repeat(void) {
   tcase_add_test(tc, tile_sources);
   tcase_add_test(tc, pad_constant);
   tcase_add_test(tc, pad3d_modes);
+  tcase_add_test(tc, pad2d_modes);
   tcase_add_test(tc, strided_slice_cases);
   tcase_add_test(tc, flatten2_axes);
   tcase_add_test(tc, set_value_slices);

@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "kernels/cpu/fill.h"
+#include "kernels/cpu/padutil.h"
 #include "kernels/cpu/shapeops.h"
-
-enum { PAD_CONSTANT, PAD_REFLECT, PAD_REPLICATE, PAD_CIRCULAR };
 
 typedef struct pad3d_attrs {
   const int64_t *pads;
@@ -72,11 +71,11 @@ static ic_status plan(ic_kctx *c, int64_t *p, int64_t *sp) {
     const char *why = NULL;
     if (p[i] < 0) {
       why = "expected >= 0";
-    } else if (a->mode == PAD_REFLECT && p[i] >= dim) {
+    } else if (a->mode == IC_PAD_REFLECT && p[i] >= dim) {
       why = "reflect mode needs each pad smaller than its dim";
-    } else if (a->mode == PAD_CIRCULAR && p[i] > dim) {
+    } else if (a->mode == IC_PAD_CIRCULAR && p[i] > dim) {
       why = "circular mode needs each pad at most its dim";
-    } else if (a->mode != PAD_CONSTANT && dim == 0 && p[i] > 0) {
+    } else if (a->mode != IC_PAD_CONSTANT && dim == 0 && p[i] > 0) {
       why = "only constant mode pads an empty dim";
     }
     if (why) {
@@ -103,19 +102,6 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-/* The input position for output position j of a dim of size n padded by `before`, or -1
- * for the constant. */
-static int64_t src_index(int mode, int64_t j, int64_t before, int64_t n) {
-  int64_t i = j - before;
-  if (i >= 0 && i < n) return i;
-  switch (mode) {
-    case PAD_REFLECT: return i < 0 ? -i : 2 * (n - 1) - i;
-    case PAD_REPLICATE: return i < 0 ? 0 : n - 1;
-    case PAD_CIRCULAR: return ((i % n) + n) % n;
-    default: return -1;
-  }
-}
-
 static ic_status pad3d_cpu(ic_kctx *c) {
   const pad3d_attrs *a = c->attrs;
   int64_t p[6], sp[3];
@@ -135,11 +121,11 @@ static ic_status pad3d_cpu(ic_kctx *c) {
   char *op = o->data;
   for (int64_t n = 0; n < N; n++) {
     for (int64_t od = 0; od < OD; od++) {
-      int64_t id = src_index(a->mode, od, p[4], D);
+      int64_t id = ic_pad_src(a->mode, od, p[4], D);
       for (int64_t oh = 0; oh < OH; oh++) {
-        int64_t ih = src_index(a->mode, oh, p[2], H);
+        int64_t ih = ic_pad_src(a->mode, oh, p[2], H);
         for (int64_t ow = 0; ow < OW; ow++) {
-          int64_t iw = src_index(a->mode, ow, p[0], W);
+          int64_t iw = ic_pad_src(a->mode, ow, p[0], W);
           bool pad = id < 0 || ih < 0 || iw < 0;
           for (int64_t ch = 0; ch < C; ch++) {
             int64_t oi, ii;
