@@ -67,7 +67,10 @@ static inline double cu_softshrink(double x, const double *p) {
 }
 static inline double cu_floor(double x, const double *p) { (void)p; return floor(x); }
 static inline double cu_ceil(double x, const double *p) { (void)p; return ceil(x); }
-static inline double cu_sign(double x, const double *p) { (void)p; return x > 0 ? 1 : x < 0 ? -1 : 0; }
+static inline double cu_sign(double x, const double *p) {
+  (void)p;
+  return x > 0 ? 1 : x < 0 ? -1 : 0;
+}
 static inline double cu_square(double x, const double *p) { (void)p; return x * x; }
 /* Nearest whole number, halves to the even neighbour. */
 static inline double cu_round_even(double x) {

@@ -136,7 +136,8 @@ START_TEST(where_select) {
     ic_tensor *c;
     ck_assert_int_eq(ic_tensor_create(IC_BOOL, 2, TU_DIMS(3, 5), &c), IC_OK);
     for (int k = 0; k < 15; k++) ((uint8_t *)ic_tensor_data(c))[k] = (uint8_t)((k * 7) % 3 == 0);
-    ic_tensor *x = ot_iota(dts[dt], 2, TU_DIMS(3, 5), 1), *y = ot_iota(dts[dt], 2, TU_DIMS(3, 5), 9);
+    ic_tensor *x = ot_iota(dts[dt], 2, TU_DIMS(3, 5), 1);
+    ic_tensor *y = ot_iota(dts[dt], 2, TU_DIMS(3, 5), 9);
     ot_feed(&t, "c", c);
     ot_feed(&t, "x", x);
     ot_feed(&t, "y", y);
@@ -578,7 +579,8 @@ START_TEST(one_hot) {
   for (int mode = 0; mode < 2; mode++) {
     optest t;
     ot_begin(&t);
-    ot_feed(&t, "x", tu_i64(2, TU_DIMS(2, 2), (const int64_t[]){0, 3, mode ? 7 : 2, mode ? -1 : 1}));
+    const int64_t ids_in[4] = {0, 3, mode ? 7 : 2, mode ? -1 : 1};
+    ot_feed(&t, "x", tu_i64(2, TU_DIMS(2, 2), ids_in));
     if (!mode) ot_feed(&t, "d", tu_i32(1, TU_DIMS(1), (const int32_t[]){4}));
     ic_builder_op *o = ot_op(&t, "one_hot_v2");
     ic_builder_in(o, "X", "x");
@@ -702,10 +704,12 @@ START_TEST(sort_and_topk) {
     /* 0/1 argsort asc/desc axis 1; 2/3 top_k_v2 largest/smallest k 4 axis 1 (K tensor on
      * 3); 4 top_k k 1 (last axis); 5 argsort int64 axis 0 */
     bool is_sort = mode < 2 || mode == 5, desc = mode == 1 || mode == 2 || mode == 4;
-    int axis = mode == 4 ? 2 : mode == 5 ? 0 : 1, k = mode == 4 ? 1 : mode < 2 || mode == 5 ? (int)xd[axis] : 4;
+    int axis = mode == 4 ? 2 : mode == 5 ? 0 : 1;
+    int k = mode == 4 ? 1 : is_sort ? (int)xd[axis] : 4;
     optest t;
     ot_begin(&t);
-    ic_tensor *x = mode == 5 ? ew_rand(IC_INT64, 3, xd, 5, -3, 3) : ew_rand(IC_FP32, 3, xd, 6, -1, 1);
+    ic_tensor *x = mode == 5 ? ew_rand(IC_INT64, 3, xd, 5, -3, 3)
+                             : ew_rand(IC_FP32, 3, xd, 6, -1, 1);
     if (mode != 5) {
       ((float *)ic_tensor_data(x))[4] = NAN;
       ((float *)ic_tensor_data(x))[6] = ((float *)ic_tensor_data(x))[2]; /* a tie on axis 1 */
@@ -845,7 +849,8 @@ START_TEST(pad3d_modes) {
           ot_unravel(q, 5, last ? odl : od, i);
           int64_t n = i[0], c = last ? i[4] : i[1], d = last ? i[1] : i[2];
           int64_t h = last ? i[2] : i[3], w = last ? i[3] : i[4];
-          int64_t sd = pad_src(mode, d, 1, D), sh = pad_src(mode, h, 1, H), sw = pad_src(mode, w, 2, W);
+          int64_t sd = pad_src(mode, d, 1, D), sh = pad_src(mode, h, 1, H);
+          int64_t sw = pad_src(mode, w, 2, W);
           if (sd < 0 || sh < 0 || sw < 0) {
             ref[q] = 1.5;
             continue;
@@ -978,7 +983,8 @@ START_TEST(strided_slice_cases) {
       ot_begin(&t);
       ic_tensor *x = ot_iota(IC_INT64, 2, xd, 1);
       ot_feed(&t, "x", x);
-      int32_t sv[] = {(int32_t)cs[c].s0, (int32_t)cs[c].s1}, ev[] = {(int32_t)cs[c].e0, (int32_t)cs[c].e1};
+      int32_t sv[] = {(int32_t)cs[c].s0, (int32_t)cs[c].s1};
+      int32_t ev[] = {(int32_t)cs[c].e0, (int32_t)cs[c].e1};
       int32_t tv[] = {(int32_t)cs[c].t0, (int32_t)cs[c].t1};
       if (src == 1) {
         ot_feed(&t, "st", tu_i32(1, TU_DIMS(2), sv));
@@ -1160,7 +1166,9 @@ START_TEST(assign_value_sources) {
     ic_builder_attr_int(o, "dtype", dts[mode]);
     double want[4] = {1.5, -2.25, 3, 1e10};
     switch (mode) {
-      case 0: ic_builder_attr_floats(o, "fp32_values", 4, (const float[]){1.5f, -2.25f, 3, 1e10f}); break;
+      case 0:
+        ic_builder_attr_floats(o, "fp32_values", 4, (const float[]){1.5f, -2.25f, 3, 1e10f});
+        break;
       case 1: ic_builder_attr_doubles(o, "fp64_values", 4, want); break;
       case 2:
         ic_builder_attr_ints(o, "int32_values", NI32(7, -8, INT32_MAX, INT32_MIN));

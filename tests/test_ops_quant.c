@@ -157,7 +157,8 @@ START_TEST(linear_ops) {
       x = quant_input();
     }
     ot_feed(&t, "x", x);
-    ot_feed(&t, "s", chan ? tu_f64(1, TU_DIMS(3), s3) : tu_f64(1, TU_DIMS(1), (const double[]){0.8}));
+    ot_feed(&t, "s", chan ? tu_f64(1, TU_DIMS(3), s3)
+                         : tu_f64(1, TU_DIMS(1), (const double[]){0.8}));
     ot_feed(&t, "z", tu_f64(1, TU_DIMS(1), (const double[]){0}));
     ic_builder_op *o = ot_op(&t, deq ? "dequantize_linear" : "quantize_linear");
     ic_builder_in(o, "X", "x");

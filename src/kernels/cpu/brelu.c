@@ -1,5 +1,6 @@
 /* brelu: Out = min(max(X, t_min), t_max) (hard_tanh in the Python API; t_min 0, t_max 24 by
- * default). A NaN stays NaN. float32 and float64 (paddle/phi/kernels/funcs/activation_functor.h). */
+ * default). A NaN stays NaN. float32 and float64
+ * (paddle/phi/kernels/funcs/activation_functor.h). */
 #include "kernels/cpu/activation.h"
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {

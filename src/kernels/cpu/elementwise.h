@@ -1,6 +1,6 @@
 /* Binary elementwise ops with Paddle's broadcasting (elementwise_add, _sub, _mul, _div, _max,
- * _min, _pow, _floordiv, _mod): the shared broadcast plan, slots, attribute parsing, shape inference and the
- * CPU engine. Each op file only names its operation:
+ * _min, _pow, _floordiv, _mod): the shared broadcast plan, slots, attribute parsing, shape
+ * inference and the CPU engine. Each op file only names its operation:
  *
  *   static ic_status run(ic_kctx *c) { return ic_elementwise_run(c, IC_EW_ADD); }
  *   const ic_opdef ic_op_elementwise_add = IC_ELEMENTWISE_DEF("elementwise_add", run);

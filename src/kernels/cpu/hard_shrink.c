@@ -10,4 +10,5 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 IC_ACTIVATION_RUN(hard_shrink, ic_act1_attrs, hard_shrink_f32, hard_shrink_f64)
 
-const ic_opdef ic_op_hard_shrink = IC_ACTIVATION_DEF(hard_shrink, ic_act1_attrs, parse, ic_activation_infer);
+const ic_opdef ic_op_hard_shrink =
+    IC_ACTIVATION_DEF(hard_shrink, ic_act1_attrs, parse, ic_activation_infer);

@@ -5,4 +5,5 @@
 
 IC_ACTIVATION_RUN(logsigmoid, ic_noattrs, logsigmoid_f32, logsigmoid_f64)
 
-const ic_opdef ic_op_logsigmoid = IC_ACTIVATION_DEF(logsigmoid, ic_noattrs, NULL, ic_activation_infer);
+const ic_opdef ic_op_logsigmoid =
+    IC_ACTIVATION_DEF(logsigmoid, ic_noattrs, NULL, ic_activation_infer);

@@ -1,4 +1,5 @@
-/* not_equal: Out = X != Y elementwise as bool, with Paddle's broadcasting and `axis` (see compare.c). */
+/* not_equal: Out = X != Y elementwise as bool, with Paddle's broadcasting and `axis` (see
+ * compare.c). */
 #include "kernels/cpu/compare.h"
 
 static ic_status run(ic_kctx *c) { return ic_compare_run(c, IC_CMP_NE); }

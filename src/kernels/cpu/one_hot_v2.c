@@ -1,7 +1,9 @@
 /* one_hot_v2: Out = X's int32/int64 class ids as one-hot rows: Out's dims are X's plus a last
  * dim of `depth` (attribute, or the one-element input depth_tensor when given), of `dtype`
  * (default float32). An id outside [0, depth) is an error unless allow_out_of_range (default
- * false), which leaves its row all 0 (paddle/phi/kernels/cpu/one_hot_kernel.cc). */
+ * false), which leaves its row all 0, as the attribute documents and Paddle 2.x does; Paddle
+ * 3.3's kernel (paddle/phi/kernels/legacy/cpu/one_hot_kernel.cc) raises for such an id
+ * whatever the attribute says. */
 #include <string.h>
 
 #include "kernels/cpu/fill.h"

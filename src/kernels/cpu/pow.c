@@ -3,7 +3,8 @@
  * a float, as Paddle's pow op reads it). Floats compute powf / pow in the input's precision;
  * integers take the exponent converted to the integer type and multiply in the integer type,
  * wrapping on overflow as Paddle 3.3 does (46340^3 in int32 is 214822976); a negative
- * exponent gives 1 / X^e truncated: 0, or +-1 for X = +-1, and 0 for X = 0
+ * exponent gives 1 / X^e truncated: 0, or +-1 for X = +-1, and 0 for X = 0 (Paddle 3.3's
+ * integer kernel does not return for a negative exponent)
  * (paddle/phi/kernels/funcs/activation_functor.h PowFunctor). */
 #include "kernels/cpu/activation.h"
 #include "kernels/cpu/convert.h"

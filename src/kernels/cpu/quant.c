@@ -53,5 +53,7 @@ void ic_quant_pass_meta(ic_kctx *c, size_t os, size_t is) {
 void ic_quant_pass(ic_kctx *c, size_t os, size_t is) {
   ic_tensor *o = ic_out(c, os, 0);
   const ic_tensor *t = ic_in(c, is, 0);
-  if (o && t) memcpy(o->data, t->data, ic_dtype_size(t->dtype) * (size_t)ic_numel(t->ndim, t->dims));
+  if (o && t) {
+    memcpy(o->data, t->data, ic_dtype_size(t->dtype) * (size_t)ic_numel(t->ndim, t->dims));
+  }
 }

@@ -4,4 +4,5 @@
 
 IC_ACTIVATION_RUN(reciprocal, ic_noattrs, reciprocal_f32, reciprocal_f64)
 
-const ic_opdef ic_op_reciprocal = IC_ACTIVATION_DEF(reciprocal, ic_noattrs, NULL, ic_activation_infer);
+const ic_opdef ic_op_reciprocal =
+    IC_ACTIVATION_DEF(reciprocal, ic_noattrs, NULL, ic_activation_infer);

@@ -11,4 +11,5 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 IC_ACTIVATION_RUN(softplus, ic_act2_attrs, softplus_f32, softplus_f64)
 
-const ic_opdef ic_op_softplus = IC_ACTIVATION_DEF(softplus, ic_act2_attrs, parse, ic_activation_infer);
+const ic_opdef ic_op_softplus =
+    IC_ACTIVATION_DEF(softplus, ic_act2_attrs, parse, ic_activation_infer);

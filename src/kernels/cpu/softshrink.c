@@ -10,4 +10,5 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 IC_ACTIVATION_RUN(softshrink, ic_act1_attrs, softshrink_f32, softshrink_f64)
 
-const ic_opdef ic_op_softshrink = IC_ACTIVATION_DEF(softshrink, ic_act1_attrs, parse, ic_activation_infer);
+const ic_opdef ic_op_softshrink =
+    IC_ACTIVATION_DEF(softshrink, ic_act1_attrs, parse, ic_activation_infer);

@@ -8,8 +8,12 @@ static ic_status square_cpu(ic_kctx *c) {
   switch (x->dtype) {
     case IC_FP32: IC_UNARY_LOOP(float, x->data, o->data, n, v * v); break;
     case IC_FP64: IC_UNARY_LOOP(double, x->data, o->data, n, v * v); break;
-    case IC_INT32: IC_UNARY_LOOP(int32_t, x->data, o->data, n, (int32_t)((uint32_t)v * (uint32_t)v)); break;
-    default: IC_UNARY_LOOP(int64_t, x->data, o->data, n, (int64_t)((uint64_t)v * (uint64_t)v)); break;
+    case IC_INT32:
+      IC_UNARY_LOOP(int32_t, x->data, o->data, n, (int32_t)((uint32_t)v * (uint32_t)v));
+      break;
+    default:
+      IC_UNARY_LOOP(int64_t, x->data, o->data, n, (int64_t)((uint64_t)v * (uint64_t)v));
+      break;
   }
   return IC_OK;
 }

@@ -4,4 +4,5 @@
 
 IC_ACTIVATION_RUN(tanh_shrink, ic_noattrs, tanh_shrink_f32, tanh_shrink_f64)
 
-const ic_opdef ic_op_tanh_shrink = IC_ACTIVATION_DEF(tanh_shrink, ic_noattrs, NULL, ic_activation_infer);
+const ic_opdef ic_op_tanh_shrink =
+    IC_ACTIVATION_DEF(tanh_shrink, ic_noattrs, NULL, ic_activation_infer);

@@ -11,4 +11,5 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 IC_ACTIVATION_RUN(thresholded_relu, ic_act2_attrs, thresholded_relu_f32, thresholded_relu_f64)
 
-const ic_opdef ic_op_thresholded_relu = IC_ACTIVATION_DEF(thresholded_relu, ic_act2_attrs, parse, ic_activation_infer);
+const ic_opdef ic_op_thresholded_relu =
+    IC_ACTIVATION_DEF(thresholded_relu, ic_act2_attrs, parse, ic_activation_infer);
