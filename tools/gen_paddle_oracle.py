@@ -584,6 +584,18 @@ def math_activations2(g):
             act(g, "round", r), act(g, "round", r, decimals=1))
 
 
+@case()
+def math_special_values(g):
+    """The unary math ops on NaN, +-inf, +-0 and the thresholds: which ones keep a NaN."""
+    x = g.data("x", np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1.0, 20.0, -20.0,
+                              24.0, 2.5], np.float32))
+    names = ["silu", "erf", "softsign", "tanh_shrink", "logsigmoid", "mish", "softplus", "elu",
+             "celu", "selu", "brelu", "thresholded_relu", "stanh", "hard_shrink", "softshrink",
+             "sign", "floor", "ceil", "round", "square", "reciprocal", "log", "log1p", "rsqrt",
+             "sin", "cos"]
+    g.fetch(*[act(g, n, x) for n in names])
+
+
 @case(**EXACT)
 def math_int(g):
     """Integer kernels of the unary ops that take ints, and pow."""

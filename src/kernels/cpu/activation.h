@@ -307,12 +307,14 @@ static inline IC_HD double brelu_f64(double x, const ic_act2_attrs *a) {
   return IC_MINV(IC_MAXV(x, (double)a->p), (double)a->q);
 }
 
-/* thresholded_relu (p = threshold, q = value): x > threshold ? x : value. */
+/* thresholded_relu (p = threshold, q = value): x where x > threshold, else value, computed
+ * as x (x > t) + value (x <= t) the way Paddle 3.3 does: a NaN, and -inf (-inf * 0), give NaN. */
 static inline IC_HD float thresholded_relu_f32(float x, const ic_act2_attrs *a) {
-  return x > a->p ? x : a->q;
+  return x * (float)(x > a->p) + a->q * (float)(x <= a->p);
 }
 static inline IC_HD double thresholded_relu_f64(double x, const ic_act2_attrs *a) {
-  return x > (double)a->p ? x : (double)a->q;
+  double t = a->p;
+  return x * (double)(x > t) + (double)a->q * (double)(x <= t);
 }
 
 /* stanh (p = scale_a, q = scale_b): scale_b tanh(scale_a x). */

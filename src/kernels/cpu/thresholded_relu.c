@@ -1,4 +1,5 @@
-/* thresholded_relu: Out = X where X > threshold (default 1), else `value` (default 0). float32 and
+/* thresholded_relu: Out = X where X > threshold (default 1), else `value` (default 0); a NaN
+ * and -inf give NaN (see activation.h). float32 and
  * float64 (paddle/phi/kernels/funcs/activation_functor.h). */
 #include "kernels/cpu/activation.h"
 
