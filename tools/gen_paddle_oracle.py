@@ -630,6 +630,16 @@ def prelu_modes(g):
 
 
 @case(**EXACT)
+def floordiv_mod_special(g):
+    """Float elementwise_floordiv / elementwise_mod with zero divisors, infinities and NaN."""
+    x = g.data("x", np.array([5.0, -5.0, 0.0, np.inf, -np.inf, np.nan, 3.0, -3.0, 7.0, 1.0],
+                             np.float32))
+    y = g.data("y", np.array([0.0, 0.0, 0.0, 2.0, 2.0, 2.0, np.inf, np.inf, -np.inf, np.nan],
+                             np.float32))
+    g.fetch(ew(g, "elementwise_floordiv", x, y), ew(g, "elementwise_mod", x, y))
+
+
+@case(**EXACT)
 def floordiv_mod(g):
     """elementwise_floordiv and elementwise_mod on negatives: ints and floats."""
     a = g.data("a", np.array([[7, -7, 9, -9, 0, 6], [1, -1, -5, 5, 13, -13]], np.int32))
