@@ -648,6 +648,13 @@ START_TEST(range_values) {
   range_case(IC_INT64, 10, -3, -4, 4, (const double[]){10, 6, 2, -2});
   range_case(IC_INT32, 2, 9, 3, 3, (const double[]){2, 5, 8});
   range_case(IC_INT32, 2, 2, 3, 0, NULL);
+  /* float32 counts in float: (3 - 0.1f) / 0.1f is 29 there, 29.0000002 in double */
+  {
+    double want[29];
+    float v = 0.1f;
+    for (int i = 0; i < 29; i++, v += 0.1f) want[i] = v;
+    range_case(IC_FP32, 0.1f, 3, 0.1f, 29, want);
+  }
   range_case(IC_INT32, 2, 9, 0, -1, NULL);
   range_case(IC_FP32, 0, 5, -1, -1, NULL);
 }

@@ -34,7 +34,8 @@ static ic_status count(ic_kctx *c, int64_t *n) {
   if (st == 0 || (st > 0 && a > e) || (st < 0 && a < e) || !isfinite(a) || !isfinite(e)) {
     goto bad;
   }
-  double cnt = s->dtype == IC_FP32 ? ceil(fabs((double)((float)e - (float)a) / (float)st))
+  /* in the dtype, as Paddle: (end - start) / step rounded in float for float32 */
+  double cnt = s->dtype == IC_FP32 ? (double)ceilf(fabsf(((float)e - (float)a) / (float)st))
                                    : ceil(fabs((e - a) / st));
   if (!(cnt < 9.0e15)) goto bad;
   *n = (int64_t)cnt;
