@@ -923,6 +923,34 @@ def set_value_modes(g):
 
 
 @case()
+def python_api_ops(g):
+    """The new ops as Paddle's Python API writes them into a static program (attribute forms,
+    tensor operands): where with broadcasting, gather, topk, sort, cumsum, tile, expand,
+    one_hot, arange, full_like, x[::-1], slice assignment, F.pad, F.prelu, pow, comparisons,
+    floor_divide, remainder, stack, unstack, p-norm."""
+    F = paddle.nn.functional
+    x = g.data("x", g.rand([2, 3, 4]), [-1, 3, 4])
+    i = g.data("i", np.array([2, 0, 1], np.int64))
+    lab = g.data("lab", np.array([[1], [3]], np.int64))
+    y = x * 2.0
+    m = paddle.where(x > 0.1, x, paddle.zeros_like(x) - 1.0)
+    v, idx = paddle.topk(x, k=2, axis=-1)
+    srt = paddle.sort(x, axis=1, descending=True)
+    z = paddle.static.setitem(x, (slice(None), slice(1, 3), slice(None, None, 2)),
+                              paddle.ones([1, 2, 2], "float32") * 5.0)
+    n = paddle.shape(x)[0]
+    r = paddle.arange(0, n * 3, 2, dtype="int64")
+    g.fetch(m, paddle.gather(x, i, axis=1), v, idx, srt, paddle.cumsum(x, axis=1),
+            paddle.tile(x, [1, 2, 1]), paddle.expand(x[:, :1, :], [2, 3, 4]),
+            F.one_hot(lab, num_classes=5), r, paddle.full_like(x, 3.5), x[:, ::-1, 1:],
+            z, F.pad(x.unsqueeze(1), [1, 0, 2, 1], mode="reflect", data_format="NCHW"),
+            F.prelu(x, paddle.to_tensor([0.1, 0.2, 0.3], "float32")), paddle.pow(x, 3.0),
+            paddle.floor_divide(y, x * 0.0 + 0.75),
+            paddle.remainder(y, x * 0.0 + 0.75), paddle.stack([x, y], axis=1),
+            paddle.unstack(x, axis=2)[1], paddle.linalg.norm(x, p=3, axis=-1))
+
+
+@case()
 def exp_sqrt(g):
     x = g.data("x", g.rand([3, 5], -4, 4))
     y = g.data("y", np.concatenate([g.rand([7], 0, 9), np.array([0, 1, 4], np.float32)]))
