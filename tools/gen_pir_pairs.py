@@ -200,11 +200,14 @@ def child(fmt, out):
                 lo, hi = (0.5, 1.5) if "batch_norm" in pname and pname.endswith(("w_0", "w_2")) \
                     else (-0.5, 0.5)
                 t.set(rv.uniform(lo, hi, shape).astype(np.array(t).dtype), paddle.CPUPlace())
-            feed = {v.name: val for v, val in feeds}
-            outs = exe.run(main, feed=feed, fetch_list=fetches)
             prefix = os.path.join(d, "model")
             paddle.static.save_inference_model(prefix, [v for v, _ in feeds], fetches, exe,
                                                program=main)
+            # Paddle's outputs from the saved inference program (is_test batch_norm and
+            # dropout), read back the way Paddle's own inference loads it.
+            prog, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
+            values = {v.name: val for v, val in feeds}
+            outs = exe.run(prog, feed={n: values[n] for n in feed_names}, fetch_list=fetch_vars)
         if not pir:
             strip_callstack(prefix + ".pdmodel")
         for k, (_, val) in enumerate(feeds):
