@@ -18,6 +18,7 @@
 #include "common/err.h"
 #include "kernels/kernel.h"
 #include "npy.h"
+#include "program/pir_json.h"
 #include "program/program.h"
 #include "scope/params.h"
 #include "testutil.h"
@@ -25,7 +26,7 @@
 #define PIR_DIR IC_SOURCE_DIR "/tests/data/pir"
 #define MAX_IO 8
 
-static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise"};
+static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic"};
 
 typedef struct loaded {
   ic_program *prog;
@@ -308,6 +309,9 @@ static ic_status load_doc(const char *doc, size_t n, char *err, size_t errlen) {
   return st;
 }
 
+START_TEST(test_table_sorted) { ck_assert(ic_pir_json_table_sorted()); }
+END_TEST
+
 START_TEST(test_minimal_runs) {
   char *doc = doc_with(NULL);
   ic_program *p;
@@ -470,6 +474,7 @@ static TCase *tc_pairs(void) {
   tcase_add_test(tc, test_params_order);
   tcase_add_test(tc, test_params_json_order_differs);
   tcase_add_test(tc, test_minimal_runs);
+  tcase_add_test(tc, test_table_sorted);
   return tc;
 }
 

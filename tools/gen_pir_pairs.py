@@ -161,7 +161,20 @@ def case_eltwise(paddle, np):
     return [(x, xv), (y, yv), (c, cv)], [r, k]
 
 
-CASES = {"mlp": case_mlp, "cnn": case_cnn, "shape": case_shape, "eltwise": case_eltwise}
+def case_dynamic(paddle, np):
+    x = paddle.static.data("x", [-1, 4, 6], "float32")
+    t = paddle.transpose(x, [0, 2, 1])
+    a = paddle.reshape(x, paddle.shape(t))                   # reshape2 with a Shape tensor
+    b = paddle.nn.functional.dropout(a, p=0.3, training=False)
+    c = paddle.cast(b * 100.0, "int32")
+    d = paddle.cast(c, "float32")
+    e = paddle.flatten(paddle.unsqueeze(d, [1]), 1, 3)
+    xv = np.random.RandomState(5).uniform(-1, 1, (3, 4, 6)).astype("float32")
+    return [(x, xv)], [e]
+
+
+CASES = {"mlp": case_mlp, "cnn": case_cnn, "shape": case_shape, "eltwise": case_eltwise,
+         "dynamic": case_dynamic}
 
 
 # ----------------------------------------------------------------------------------------

@@ -113,6 +113,7 @@ static const opmap k_ops[] = {
     {"split_with_num", "split", "X;=i:axis|AxisTensor", "Out*", ""},
     UNARY("sqrt", "sqrt"),
     {"squeeze", "squeeze2", "X;=L:axes", "Out;XShape", ""},
+    {"stack", "stack", "X*", "Y", ""},
     BINARY("subtract", "elementwise_sub"),
     {"sum", "reduce_sum", "X;=L:dim", "Out", "keepdim>keep_dim;dtype>out_dtype"},
     UNARY("swish", "swish"),
@@ -127,6 +128,13 @@ static int opmap_cmp(const void *key, const void *elem) {
 
 static const opmap *find_opmap(const char *name) {
   return bsearch(name, k_ops, sizeof k_ops / sizeof k_ops[0], sizeof k_ops[0], opmap_cmp);
+}
+
+bool ic_pir_json_table_sorted(void) {
+  for (size_t i = 1; i < sizeof k_ops / sizeof k_ops[0]; i++) {
+    if (strcmp(k_ops[i - 1].pir, k_ops[i].pir) >= 0) return false;
+  }
+  return true;
 }
 
 /* The reductions: an empty axis list means all axes. */
@@ -1013,6 +1021,36 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     }
     c->fetch[c->n_fetch++] = (fetchref){col, v};
     return IC_OK;
+  }
+  if (pd && strcmp(name, "shape64") == 0) {
+    /* The int64 shape (Paddle 3's paddle.shape): the ProgramDesc shape op writes int32, so
+     * shape into "%ID.i32", then cast to the int64 value. */
+    if (n_in != 1 || !in[0] || resolve(in[0])->is_vec || n_out != 1 || !out0) {
+      return fail(c, "expected one tensor operand and one result");
+    }
+    if (first) {
+      mark_use(in[0]);
+      return IC_OK;
+    }
+    pval *tmp = new_value(c, out0->id);
+    if (!tmp) return oom(c);
+    char tn[48];
+    snprintf(tn, sizeof tn, "%s.i32", out0->name);
+    if (!(tmp->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+    tmp->has_type = tmp->tensor = true;
+    tmp->dtype = IC_INT32;
+    tmp->ndim = 1;
+    tmp->dims[0] = out0->ndim == 1 ? out0->dims[0] : -1;
+    ic_builder_op *sh = ic_builder_add_op(c->b, c->block, "shape");
+    if ((st = emit_values(c, sh, true, "Input", 1, &in[0])) ||
+        (st = emit_values(c, sh, false, "Out", 1, &tmp))) {
+      return st;
+    }
+    ic_builder_op *cast = ic_builder_add_op(c->b, c->block, "cast");
+    ic_builder_attr_int(cast, "in_dtype", IC_INT32);
+    ic_builder_attr_int(cast, "out_dtype", IC_INT64);
+    if ((st = emit_values(c, cast, true, "X", 1, &tmp))) return st;
+    return emit_values(c, cast, false, "Out", 1, &out0);
   }
   if (pd && (strcmp(name, "full") == 0 || strcmp(name, "full_int_array") == 0)) {
     return do_constant(c, op, strcmp(name, "full_int_array") == 0, out0);

@@ -29,6 +29,9 @@ bool ic_pir_json_sniff(const void *data, size_t size);
 ic_status ic_pir_json_to_programdesc(const void *data, size_t size, const char *origin,
                                      void **pb, size_t *pb_size, ic_err *err);
 
+/* Whether the translation table is sorted by PIR name, as its binary search needs (tests). */
+bool ic_pir_json_table_sorted(void);
+
 #ifdef __cplusplus
 }
 #endif
