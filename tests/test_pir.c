@@ -246,6 +246,55 @@ START_TEST(test_ocr_det) {
 }
 END_TEST
 
+/* ---- control flow: regions become blocks ------------------------------------------ */
+
+START_TEST(test_cond_blocks) {
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_program_from_file(PIR_DIR "/cond/model.json", &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_uint_eq(p->n_blocks, 3);
+  ck_assert_int_eq(p->blocks[1].parent, 0);
+  ck_assert_int_eq(p->blocks[2].parent, 0);
+  const ic_op *cond = NULL;
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    if (strcmp(p->blocks[0].ops[i].type, "pd_op.if") == 0) cond = &p->blocks[0].ops[i];
+  }
+  ck_assert_ptr_nonnull(cond);
+  const ic_attr *t = ic_op_attr(cond, "sub_block_0_0"), *f = ic_op_attr(cond, "sub_block_1_0");
+  ck_assert_ptr_nonnull(t);
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(t->type, IC_ATTR_BLOCK);
+  ck_assert_int_eq(t->i, 1);
+  ck_assert_int_eq(f->i, 2);
+  ck_assert_uint_eq(ic_op_input(cond, "Input")->n, 1);
+  ck_assert_uint_eq(ic_op_output(cond, "Out")->n, 1);
+  /* true branch: relu(x) * 2 (the constant folded into scale), then cf.yield; x is read
+   * from block 0 */
+  const ic_block *b1 = &p->blocks[1];
+  ck_assert_uint_eq(b1->n_ops, 3);
+  ck_assert_str_eq(b1->ops[0].type, "relu");
+  ck_assert_str_eq(ic_op_input(&b1->ops[0], "X")->args[0], "x");
+  ck_assert_str_eq(b1->ops[1].type, "scale");
+  ck_assert_str_eq(b1->ops[2].type, "cf.yield");
+  ck_assert_ptr_nonnull(ic_program_find_var(p, 1, ic_op_output(&b1->ops[0], "Out")->args[0]));
+  ck_assert_ptr_null(ic_program_find_var(p, 2, ic_op_output(&b1->ops[0], "Out")->args[0]));
+  /* Neither greater_than (yet) nor the control-flow op has a kernel: the executor names the
+   * first. */
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_tensor *x = tu_f32(2, TU_DIMS(2, 3), (const float[]){1, 2, 3, 4, 5, 6});
+  ic_tensor *out = NULL;
+  ic_status st = tu_run_scope(p, s, 1, TU_NAMES("x"), &x, 1, TU_NAMES(ic_program_fetch_target(p, 0)),
+                              &out, err, sizeof err);
+  ck_assert_int_ne(st, IC_OK);
+  tu_assert_msg(err, "greater_than", "has no kernel", NULL);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* ---- malformed documents -------------------------------------------------------------- */
 
 /* A minimal valid program: x -> scale(x, 2) -> relu -> fetch. %N names values. */
@@ -308,6 +357,41 @@ static ic_status load_doc(const char *doc, size_t n, char *err, size_t errlen) {
   ic_program_destroy(p);
   return st;
 }
+
+/* A ProgramDesc whose first block is 123 bytes long starts with 0x0A 0x7B ("\n{"): it must
+ * not be taken for JSON. */
+START_TEST(test_sniff) {
+  ck_assert(ic_pir_json_sniff("{}", 2));
+  ck_assert(ic_pir_json_sniff(" \t\r{", 4));
+  ck_assert(!ic_pir_json_sniff("\n{", 2));
+  ck_assert(!ic_pir_json_sniff("", 0));
+  ck_assert(!ic_pir_json_sniff("  ", 2));
+  char name[128];
+  /* One variable whose name fills block 0 to exactly 123 bytes. */
+  for (size_t len = 1; len < 100; len++) {
+    memset(name, 'v', len);
+    name[len] = '\0';
+    ic_builder *t = ic_builder_create();
+    tu_var(t, name, IC_FP32, 1, TU_DIMS(2));
+    void *bytes;
+    size_t n;
+    ck_assert_int_eq(ic_builder_serialize(t, &bytes, &n), IC_OK);
+    bool hit = n > 2 && ((unsigned char *)bytes)[0] == 0x0a && ((unsigned char *)bytes)[1] == 0x7b;
+    if (hit) {
+      ck_assert(!ic_pir_json_sniff(bytes, n));
+      ic_program *p;
+      char err[512];
+      ck_assert_msg(ic_program_from_bytes(bytes, n, NULL, &p, err, sizeof err) == IC_OK, "%s", err);
+      ck_assert_uint_eq(p->blocks[0].n_vars, 1);
+      ic_program_destroy(p);
+    }
+    free(bytes);
+    ic_builder_destroy(t);
+    if (hit) return;
+  }
+  ck_abort_msg("no name length gave a 123-byte block");
+}
+END_TEST
 
 START_TEST(test_table_sorted) { ck_assert(ic_pir_json_table_sorted()); }
 END_TEST
@@ -475,12 +559,14 @@ static TCase *tc_pairs(void) {
   tcase_add_test(tc, test_params_json_order_differs);
   tcase_add_test(tc, test_minimal_runs);
   tcase_add_test(tc, test_table_sorted);
+  tcase_add_test(tc, test_sniff);
   return tc;
 }
 
 static TCase *tc_ocr(void) {
   TCase *tc = tcase_create("ocr");
   tcase_add_test(tc, test_ocr_det);
+  tcase_add_test(tc, test_cond_blocks);
   return tc;
 }
 

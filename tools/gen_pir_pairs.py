@@ -25,6 +25,9 @@ Each case is a directory <case>/ holding
     in0.npy ...        the feeds, in feed-target order
     out0.npy ...       Paddle's fetches (from the PIR program), in fetch-target order
 and cases.txt lists the case directories.
+
+cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
+sub-blocks (the control-flow op itself has no kernel yet).
 """
 import os
 import shutil
@@ -182,6 +185,19 @@ CASES = {"mlp": case_mlp, "cnn": case_cnn, "shape": case_shape, "eltwise": case_
 # ----------------------------------------------------------------------------------------
 
 
+def export_cond(paddle, out):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", [2, 3], "float32")
+        s = paddle.sum(x)
+        y = paddle.static.nn.cond(s > 0, lambda: paddle.nn.functional.relu(x) * 2.0,
+                                  lambda: x - 1.0)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        paddle.static.save_inference_model(os.path.join(out, "cond", "model"), [x], [y], exe,
+                                           program=main)
+
+
 def child(fmt, out):
     import numpy as np
     import paddle
@@ -189,6 +205,8 @@ def child(fmt, out):
     paddle.enable_static()
     paddle.set_device("cpu")
     pir = fmt == "pir"
+    if pir:
+        export_cond(paddle, out)
     for name, build in CASES.items():
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
@@ -278,6 +296,8 @@ def main():
                 if f.startswith("out") and not np.allclose(va, vb, rtol=1e-5, atol=1e-6):
                     sys.exit(f"{name}/{f}: Paddle's outputs differ between formats")
                 shutil.copy(os.path.join(a, f), d)
+    os.makedirs(os.path.join(out, "cond"), exist_ok=True)
+    shutil.copy(os.path.join(tmp, "pir", "cond", "model.json"), os.path.join(out, "cond"))
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("".join(n + "\n" for n in CASES))
     shutil.rmtree(tmp)

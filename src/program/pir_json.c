@@ -85,13 +85,18 @@ static const opmap k_ops[] = {
     BINARY("divide", "elementwise_div"),
     {"dropout", "dropout", "X;Seed;=f:dropout_prob", "Out;Mask", "mode>dropout_implementation"},
     BINARY("elementwise_pow", "elementwise_pow"),
+    BINARY("equal", "equal"),
     UNARY("exp", "exp"),
     {"flatten", "flatten_contiguous_range", "X", "Out;XShape", ""},
     {"gelu", "gelu", "X", "Out", ""},
+    BINARY("greater_equal", "greater_equal"),
+    BINARY("greater_than", "greater_than"),
     UNARY("hardsigmoid", "hard_sigmoid"),
     UNARY("hardswish", "hard_swish"),
     {"layer_norm", "layer_norm", "X;Scale;Bias", "Y;Mean;Variance", ""},
     {"leaky_relu", "leaky_relu", "X", "Out", "negative_slope>alpha"},
+    BINARY("less_equal", "less_equal"),
+    BINARY("less_than", "less_than"),
     {"matmul", "matmul_v2", "X;Y", "Out", "transpose_x>trans_x;transpose_y>trans_y"},
     {"max", "reduce_max", "X;=L:dim", "Out", "keepdim>keep_dim"},
     BINARY("maximum", "elementwise_max"),
@@ -99,6 +104,7 @@ static const opmap k_ops[] = {
     BINARY("minimum", "elementwise_min"),
     BINARY("multiply", "elementwise_mul"),
     {"nearest_interp", "nearest_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out", ""},
+    BINARY("not_equal", "not_equal"),
     {"pool2d", "pool2d", "X;=L:ksize", "Out", ""},
     UNARY("relu", "relu"),
     UNARY("relu6", "relu6"),
@@ -1273,9 +1279,12 @@ static ic_status walk_program(ctx *c, const json_t *program) {
 }
 
 bool ic_pir_json_sniff(const void *data, size_t size) {
+  /* Leading spaces, tabs and carriage returns are skipped, but not a newline: 0x0A is the
+   * first byte of nearly every ProgramDesc (field 1, blocks), and 0x0A 0x7B one whose
+   * first block is 123 bytes long. */
   const unsigned char *p = data;
   for (size_t i = 0; i < size; i++) {
-    if (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r') continue;
+    if (p[i] == ' ' || p[i] == '\t' || p[i] == '\r') continue;
     return p[i] == '{';
   }
   return false;

@@ -18,9 +18,10 @@ extern "C" {
  * to 3.3 write. Newer versions are refused (they may change ops icore translates). */
 #define IC_PIR_VERSION_MAX 4
 
-/* Whether the bytes look like a JSON document (the first non-blank byte is '{'). A
- * ProgramDesc can never start so: 0x7B would be field 15 with the deprecated group wire
- * type, which ProgramDesc does not have. */
+/* Whether the bytes look like a JSON document: '{' after nothing but spaces, tabs and
+ * carriage returns. A ProgramDesc can never start so: 0x7B would be field 15 with the
+ * deprecated group wire type, which ProgramDesc does not have; a newline is not skipped,
+ * since 0x0A 0x7B begins a ProgramDesc whose first block is 123 bytes long. */
 bool ic_pir_json_sniff(const void *data, size_t size);
 
 /* Translate a PIR JSON program into serialized ProgramDesc bytes (*pb malloc'd, the caller
