@@ -195,6 +195,33 @@ START_TEST(test_ocr_det) {
     total += n;
   }
   ck_assert_uint_eq(total, p->blocks[0].n_ops); /* nothing else (no stray constants) */
+  /* Attributes under the names and types the kernels read. */
+  const ic_op *conv = NULL, *bn = NULL, *scale = NULL, *pool = NULL;
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    const ic_op *op = &p->blocks[0].ops[i];
+    if (!conv && strcmp(op->type, "conv2d") == 0) conv = op;
+    if (!bn && strcmp(op->type, "batch_norm") == 0) bn = op;
+    if (!scale && strcmp(op->type, "scale") == 0) scale = op;
+    if (!pool && strcmp(op->type, "pool2d") == 0) pool = op;
+  }
+  ck_assert_ptr_nonnull(conv);
+  const ic_attr *a = ic_op_attr(conv, "strides");
+  ck_assert(a && a->type == IC_ATTR_INTS && a->n == 2 && a->ints[0] == 2 && a->ints[1] == 2);
+  a = ic_op_attr(conv, "padding_algorithm");
+  ck_assert(a && a->type == IC_ATTR_STRING && strcmp(a->s, "EXPLICIT") == 0);
+  ck_assert_ptr_null(ic_op_attr(conv, "struct_name"));
+  ck_assert_str_eq(ic_op_input(conv, "Input")->args[0], "x");
+  a = ic_op_attr(bn, "data_layout");
+  ck_assert(a && strcmp(a->s, "NCHW") == 0);
+  a = ic_op_attr(bn, "is_test");
+  ck_assert(a && a->type == IC_ATTR_BOOLEAN && a->i == 1);
+  a = ic_op_attr(bn, "epsilon");
+  ck_assert(a && a->type == IC_ATTR_FLOAT && a->f == (double)1e-5f);
+  ck_assert_uint_eq(ic_op_output(bn, "VarianceOut")->n, 1);
+  a = ic_op_attr(scale, "scale"); /* folded from pd_op.full */
+  ck_assert(a && a->type == IC_ATTR_FLOAT && a->f == 0.5);
+  a = ic_op_attr(pool, "ksize"); /* folded from pd_op.full_int_array */
+  ck_assert(a && a->type == IC_ATTR_LONGS && a->n == 2 && a->ints[0] == 2);
   /* 553 parameters, persistable, with their real names and dims. */
   const ic_vardesc **vs;
   size_t nv;

@@ -31,6 +31,7 @@
  * keep their PIR names, which the kernels do not know (yet). */
 #include "program/pir_json.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
@@ -417,6 +418,14 @@ static json_t *op_attr(const json_t *op, const char *name) {
   return NULL;
 }
 
+/* double -> float without undefined behaviour: out-of-range values become infinities, as an
+ * IEEE conversion would give. */
+static float to_f32(double v) {
+  if (v > FLT_MAX) return INFINITY;
+  if (v < -FLT_MAX) return -INFINITY;
+  return (float)v;
+}
+
 static bool num_of(const json_t *d, double *out) {
   if (!json_is_number(d)) return false;
   *out = json_number_value(d);
@@ -450,7 +459,7 @@ static ic_status emit_attr(ctx *c, ic_builder_op *op, const char *name, const js
     ic_builder_attr_long(op, name, json_integer_value(d));
   } else if (strcmp(k, "a_f32") == 0) {
     if (!num_of(d, &f)) goto bad;
-    ic_builder_attr_float(op, name, (float)f);
+    ic_builder_attr_float(op, name, to_f32(f));
   } else if (strcmp(k, "a_f64") == 0) {
     if (!num_of(d, &f)) goto bad;
     ic_builder_attr_double(op, name, f);
@@ -506,7 +515,7 @@ static ic_status emit_attr(ctx *c, ic_builder_op *op, const char *name, const js
     } else if (strcmp(ek, "a_f32") == 0) {
       float *v32 = ic_arena_calloc(c->arena, n ? n : 1, sizeof *v32);
       if (!v32) return oom(c);
-      for (size_t i = 0; i < n; i++) v32[i] = (float)fv[i];
+      for (size_t i = 0; i < n; i++) v32[i] = to_f32(fv[i]);
       ic_builder_attr_floats(op, name, n, v32);
     } else if (strcmp(ek, "a_f64") == 0) {
       ic_builder_attr_doubles(op, name, n, fv);
@@ -698,7 +707,7 @@ static ic_status do_operand(ctx *c, const opmap *m, ic_builder_op *bop, size_t k
         }
         ic_builder_attr_int(bop, sp->attr, (int32_t)r->kval);
       } else {
-        ic_builder_attr_float(bop, sp->attr, (float)r->kval);
+        ic_builder_attr_float(bop, sp->attr, to_f32(r->kval));
       }
       return IC_OK;
     }
@@ -849,21 +858,22 @@ static ic_status do_constant(ctx *c, const json_t *op, bool int_array, pval *v) 
       v->konst = 2;
     } else {
       double x;
+      if (json_is_object(d)) d = json_object_get(d, "D"); /* a_scalar wraps a typed value */
       if (!d || !num_of(d, &x)) {
         return fail(c, "attribute 'value' is %s, expected a number", d ? jtype(d) : "missing");
       }
       json_t *shape = op_attr(op, "shape");
       json_t *sd = shape ? json_object_get(shape, "D") : NULL;
       if (!json_is_array(sd)) return fail(c, "attribute 'shape' is missing or not an int array");
-      int64_t numel = 1;
+      bool one = true; /* a single element: every dim is 1 */
       size_t i;
       json_t *e;
       json_array_foreach(sd, i, e) {
         if (!json_is_integer(e)) return fail(c, "attribute 'shape': element %zu is not an integer", i);
-        numel *= json_integer_value(e);
+        one = one && json_integer_value(e) == 1;
       }
       v->kval = x;
-      if (numel == 1) v->konst = 1;
+      if (one) v->konst = 1;
     }
     return IC_OK;
   }
@@ -887,7 +897,7 @@ static ic_status do_constant(ctx *c, const json_t *op, bool int_array, pval *v) 
     json_t *shape = op_attr(op, "shape");
     if ((st = emit_attr(c, bop, "shape", shape))) return st;
     ic_builder_attr_int(bop, "dtype", dtype);
-    ic_builder_attr_float(bop, "value", (float)v->kval);
+    ic_builder_attr_float(bop, "value", to_f32(v->kval));
     char sv[40];
     snprintf(sv, sizeof sv, "%.17g", v->kval);
     ic_builder_attr_string(bop, "str_value", sv);
