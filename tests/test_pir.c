@@ -579,6 +579,62 @@ START_TEST(test_neither_format_and_paths) {
 }
 END_TEST
 
+/* The CLI takes X.json wherever it takes X.pdmodel: info, run (same bytes out), inspect,
+ * bench. */
+START_TEST(test_cli) {
+  char *dir = tu_tmpdir();
+  char cmd[2048];
+  const char *c = PIR_DIR "/cnn";
+  for (int k = 0; k < 2; k++) {
+    const char *model = k ? "model.json" : "model.pdmodel";
+    snprintf(cmd, sizeof cmd, "%s info %s/%s > %s/info%d.txt 2>&1", IC_CLI_PATH, c, model, dir, k);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s run %s/%s --feed img=%s/in0.npy --no-fuse --out %s/out%d > /dev/null 2>&1",
+             IC_CLI_PATH, c, model, c, dir, k);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s inspect %s/%s --feed img=%s/in0.npy > /dev/null 2>&1",
+             IC_CLI_PATH, c, model, c);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s bench %s/%s --feed img=%s/in0.npy --iters 2 --warmup 1 > /dev/null 2>&1",
+             IC_CLI_PATH, c, model, c);
+    ck_assert_int_eq(system(cmd), 0);
+  }
+  char path[512];
+  snprintf(path, sizeof path, "%s/info1.txt", dir);
+  char *info = tu_read_file(path, NULL);
+  ck_assert_ptr_nonnull(info);
+  tu_assert_msg(info, "feed targets", "img", "parameters: 13 tensors", "every op type has one", NULL);
+  free(info);
+  /* Each fetch (by column: the names differ) is the same bytes from either file. */
+  char err[512];
+  for (int f = 0; f < 2; f++) {
+    ic_tensor *t[2];
+    for (int k = 0; k < 2; k++) {
+      loaded l = load(k ? PIR_DIR "/cnn/model.json" : PIR_DIR "/cnn/model.pdmodel");
+      char name[128];
+      snprintf(name, sizeof name, "%s", ic_program_fetch_target(l.prog, (size_t)f));
+      for (char *q = name; *q; q++) if (*q == '/') *q = '_';
+      snprintf(path, sizeof path, "%s/out%d/%s.npy", dir, k, name);
+      ck_assert_msg(ic_npy_load(path, &t[k], err, sizeof err) == IC_OK, "%s", err);
+      unload(&l);
+    }
+    tu_assert_bitwise(t[0], t[1], "icore run fetch");
+    ic_tensor_destroy(t[0]);
+    ic_tensor_destroy(t[1]);
+  }
+  /* Neither format: the message names the formats. */
+  snprintf(cmd, sizeof cmd, "%s info %s/in0.npy > %s/bad.txt 2>&1", IC_CLI_PATH, c, dir);
+  ck_assert_int_ne(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/bad.txt", dir);
+  info = tu_read_file(path, NULL);
+  ck_assert_ptr_nonnull(info);
+  tu_assert_msg(info, "icore: error:", "PIR JSON", ".pdmodel", NULL);
+  free(info);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
 static TCase *tc_pairs(void) {
   TCase *tc = tcase_create("pairs");
   tcase_add_loop_test(tc, test_pair, 0, (int)(sizeof k_cases / sizeof k_cases[0]));
@@ -587,6 +643,7 @@ static TCase *tc_pairs(void) {
   tcase_add_test(tc, test_minimal_runs);
   tcase_add_test(tc, test_table_sorted);
   tcase_add_test(tc, test_sniff);
+  tcase_add_test(tc, test_cli);
   return tc;
 }
 
