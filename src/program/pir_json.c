@@ -1000,7 +1000,8 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   }
 
   bool pd = dl == 5 && strncmp(c->opname, "pd_op", 5) == 0;
-  if (pd && strcmp(name, "data") == 0) {
+  if (pd && (strcmp(name, "data") == 0 || strcmp(name, "feed") == 0)) {
+    /* data (what save_inference_model and jit.save write) or feed: a feed target by name */
     const char *dname;
     if ((st = str_attr(c, op, "name", &dname))) return st;
     if (!out0) return fail(c, "has no result");
