@@ -212,8 +212,8 @@ ic_status ic_tensor_load_file(const char *path, ic_tensor **out, char *err, size
 #define IC_LOAD_NO_PARAMS 1u /* ic_model_load: load the program only */
 
 /* Load a model: path is X.pdmodel or X.json (Paddle 3's PIR program; parameters from
- * params_path, or X.pdiparams beside it), or a directory holding __model__ plus __params__ or one file per variable (a path to the
- * __model__ file itself works too). params_path may be a file (combined) or a directory
+ * params_path, or X.pdiparams beside it), or a directory holding __model__ plus __params__
+ * or one file per variable (a path to the __model__ file itself works too). params_path may be a file (combined) or a directory
  * (one file per variable). A missing X.pdiparams is an error naming it when the program
  * has parameters. *params is a new root scope holding them; IC_LOAD_NO_PARAMS leaves it
  * empty. */
