@@ -322,6 +322,37 @@ START_TEST(test_cond_blocks) {
 }
 END_TEST
 
+/* pd_op.assign_value_ constants become assign_value with the per-dtype value lists; the
+ * buffer operand of the inplace form (a pd_op.full) is not emitted. */
+START_TEST(test_assign_value) {
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_program_from_file(PIR_DIR "/const/model.json", &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  const ic_op *av[2];
+  size_t n = 0;
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    const ic_op *op = &p->blocks[0].ops[i];
+    ck_assert_str_ne(op->type, "fill_constant");
+    if (strcmp(op->type, "assign_value") == 0 && n < 2) av[n++] = op;
+  }
+  ck_assert_uint_eq(n, 2);
+  const ic_attr *a = ic_op_attr(av[0], "fp32_values");
+  ck_assert(a && a->type == IC_ATTR_FLOATS && a->n == 3);
+  ck_assert(a->floats[0] == 1.5 && a->floats[1] == 2.0 && a->floats[2] == 3.0);
+  a = ic_op_attr(av[0], "shape");
+  ck_assert(a && a->type == IC_ATTR_INTS && a->n == 2 && a->ints[0] == 1 && a->ints[1] == 3);
+  a = ic_op_attr(av[0], "dtype");
+  ck_assert(a && a->i == IC_FP32);
+  a = ic_op_attr(av[1], "int64_values");
+  ck_assert(a && a->type == IC_ATTR_LONGS && a->n == 2 && a->ints[0] == 1 && a->ints[1] == 2);
+  ck_assert_ptr_null(ic_op_attr(av[1], "fp32_values"));
+  ck_assert_int_eq(ic_program_find_var(p, 0, ic_op_output(av[1], "Out")->args[0])->dtype,
+                   IC_INT64);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* ---- malformed documents -------------------------------------------------------------- */
 
 /* A minimal valid program: x -> scale(x, 2) -> relu -> fetch. %N names values. */
@@ -651,6 +682,7 @@ static TCase *tc_ocr(void) {
   TCase *tc = tcase_create("ocr");
   tcase_add_test(tc, test_ocr_det);
   tcase_add_test(tc, test_cond_blocks);
+  tcase_add_test(tc, test_assign_value);
   return tc;
 }
 

@@ -27,7 +27,8 @@ Each case is a directory <case>/ holding
 and cases.txt lists the case directories.
 
 cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
-sub-blocks (the control-flow op itself has no kernel yet).
+sub-blocks (the control-flow op itself has no kernel yet). const/model.json (PIR only) holds
+pd_op.assign_value_ constants (float32 and int64), which translate to assign_value.
 """
 import os
 import shutil
@@ -198,6 +199,19 @@ def export_cond(paddle, out):
                                            program=main)
 
 
+def export_const(paddle, np, out):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", [2, 3], "float32")
+        c = paddle.assign(np.array([[1.5, 2, 3]], "float32"))
+        i = paddle.assign(np.array([1, 2], "int64"))
+        y = x * c + paddle.cast(i.sum(), "float32")
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        paddle.static.save_inference_model(os.path.join(out, "const", "model"), [x], [y], exe,
+                                           program=main)
+
+
 def child(fmt, out):
     import numpy as np
     import paddle
@@ -207,6 +221,7 @@ def child(fmt, out):
     pir = fmt == "pir"
     if pir:
         export_cond(paddle, out)
+        export_const(paddle, np, out)
     for name, build in CASES.items():
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
@@ -296,8 +311,9 @@ def main():
                 if f.startswith("out") and not np.allclose(va, vb, rtol=1e-5, atol=1e-6):
                     sys.exit(f"{name}/{f}: Paddle's outputs differ between formats")
                 shutil.copy(os.path.join(a, f), d)
-    os.makedirs(os.path.join(out, "cond"), exist_ok=True)
-    shutil.copy(os.path.join(tmp, "pir", "cond", "model.json"), os.path.join(out, "cond"))
+    for extra in ("cond", "const"):
+        os.makedirs(os.path.join(out, extra), exist_ok=True)
+        shutil.copy(os.path.join(tmp, "pir", extra, "model.json"), os.path.join(out, extra))
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("".join(n + "\n" for n in CASES))
     shutil.rmtree(tmp)

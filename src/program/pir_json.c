@@ -1069,6 +1069,67 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     if ((st = emit_values(c, cast, true, "X", 1, &tmp))) return st;
     return emit_values(c, cast, false, "Out", 1, &out0);
   }
+  if (pd && (strcmp(name, "assign_value") == 0 || strcmp(name, "assign_value_") == 0)) {
+    /* A constant tensor: values as doubles whatever the dtype. The inplace variant's operand
+     * is only the buffer it overwrites. The ProgramDesc op keeps one list per dtype. */
+    if (n_out != 1 || !out0) return fail(c, "expected one result");
+    if (first) return IC_OK;
+    json_t *vals = op_attr(op, "values"), *vd = vals ? json_object_get(vals, "D") : NULL;
+    json_t *dt = op_attr(op, "dtype"), *dd = dt ? json_object_get(dt, "D") : NULL;
+    int dtype;
+    if (!json_is_array(vd)) return fail(c, "attribute 'values' is missing or not an array");
+    if (!json_is_string(dd) || !dtype_from_name(json_string_value(dd), &dtype)) {
+      return fail(c, "attribute 'dtype' is missing or not a known data type");
+    }
+    size_t n = json_array_size(vd);
+    double *v = ic_arena_calloc(c->arena, n ? n : 1, sizeof *v);
+    if (!v) return oom(c);
+    for (size_t i = 0; i < n; i++) {
+      json_t *e = json_object_get(json_array_get(vd, i), "D");
+      if (json_is_object(e)) e = json_object_get(e, "D"); /* a_scalar */
+      if (json_is_boolean(e)) v[i] = json_is_true(e);
+      else if (!num_of(e, &v[i])) return fail(c, "attribute 'values': element %zu is not a number", i);
+    }
+    ic_builder_op *bop = ic_builder_add_op(c->b, c->block, "assign_value");
+    if ((st = emit_attr(c, bop, "shape", op_attr(op, "shape")))) return st;
+    ic_builder_attr_int(bop, "dtype", dtype);
+    switch (dtype) {
+      case IC_FP32: case IC_FP64: {
+        if (dtype == IC_FP64) {
+          ic_builder_attr_doubles(bop, "fp64_values", n, v);
+          break;
+        }
+        float *f = ic_arena_calloc(c->arena, n ? n : 1, sizeof *f);
+        if (!f) return oom(c);
+        for (size_t i = 0; i < n; i++) f[i] = to_f32(v[i]);
+        ic_builder_attr_floats(bop, "fp32_values", n, f);
+        break;
+      }
+      case IC_INT32: case IC_INT64: case IC_BOOL: {
+        int64_t *l = ic_arena_calloc(c->arena, n ? n : 1, sizeof *l);
+        int32_t *w = ic_arena_calloc(c->arena, n ? n : 1, sizeof *w);
+        bool *b = ic_arena_calloc(c->arena, n ? n : 1, sizeof *b);
+        if (!l || !w || !b) return oom(c);
+        for (size_t i = 0; i < n; i++) {
+          if (v[i] != floor(v[i]) || fabs(v[i]) > 9007199254740992.0 ||
+              (dtype == IC_INT32 && fabs(v[i]) > 2147483647.0)) {
+            return fail(c, "attribute 'values': element %zu (%g) is not a %s", i, v[i],
+                        json_string_value(dd));
+          }
+          l[i] = (int64_t)v[i];
+          w[i] = (int32_t)(dtype == IC_INT32 ? v[i] : 0);
+          b[i] = v[i] != 0;
+        }
+        if (dtype == IC_INT32) ic_builder_attr_ints(bop, "int32_values", n, w);
+        else if (dtype == IC_INT64) ic_builder_attr_longs(bop, "int64_values", n, l);
+        else ic_builder_attr_bools(bop, "bool_values", n, b);
+        break;
+      }
+      default:
+        return fail(c, "dtype %s is not supported", json_string_value(dd));
+    }
+    return emit_values(c, bop, false, "Out", 1, &out0);
+  }
   if (pd && (strcmp(name, "full") == 0 || strcmp(name, "full_int_array") == 0)) {
     return do_constant(c, op, strcmp(name, "full_int_array") == 0, out0);
   }
