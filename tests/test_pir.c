@@ -573,6 +573,15 @@ START_TEST(test_versions) {
   ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(err, "\"version\" is a string", NULL);
   free(doc);
+  /* No fetch op at all (the fuzzer's find: sorting zero fetches). */
+  const char *nofetch = "{\"base_code\":{\"magic\":\"pir\",\"version\":1},\"program\":{\"regions\":[{"
+                        "\"blocks\":[{\"args\":[],\"ops\":[]}]}]}}";
+  ic_program *p;
+  ck_assert_msg(ic_program_from_bytes(nofetch, strlen(nofetch), NULL, &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_uint_eq(ic_program_n_fetch_targets(p), 0);
+  ck_assert_uint_eq(p->blocks[0].n_ops, 0);
+  ic_program_destroy(p);
   const char *magic = "{\"base_code\":{\"magic\":\"onnx\",\"version\":1},\"program\":{}}";
   ck_assert_int_eq(load_doc(magic, strlen(magic), err, sizeof err), IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(err, "\"magic\" is \"onnx\", expected \"pir\"", NULL);

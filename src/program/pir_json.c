@@ -1408,7 +1408,7 @@ ic_status ic_pir_json_to_programdesc(const void *data, size_t size, const char *
   if (!program) goto done;
   /* First walk: define, check, find constants and uses. */
   if ((st = walk_program(&c, program))) goto done;
-  qsort(c.fetch, c.n_fetch, sizeof *c.fetch, fetch_cmp);
+  if (c.n_fetch) qsort(c.fetch, c.n_fetch, sizeof *c.fetch, fetch_cmp);
   for (size_t i = 0; i < c.n_fetch; i++) {
     if (c.fetch[i].col != (int64_t)i) {
       c.opname = NULL;
