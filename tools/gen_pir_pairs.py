@@ -22,8 +22,10 @@ Each case is a directory <case>/ holding
                        stacks with this machine's paths)
     model.json         the program, PIR JSON, exactly as Paddle wrote it
     model.pdiparams    the parameters (both formats), when the case has any
-    in0.npy ...        the feeds, in feed-target order
-    out0.npy ...       Paddle's fetches (from the PIR program), in fetch-target order
+    in0.npy ...        the feeds, in the protobuf program's feed-target order
+    out0.npy ...       Paddle's fetches, in fetch-target order: what Paddle computes running
+                       the saved inference program (batch_norm with is_test) loaded back
+                       from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
 cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
