@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PKGS=(build-essential cmake pkg-config protobuf-c-compiler libprotobuf-c-dev libxxhash-dev
-      check libsubunit-dev libopenblas-dev libdnnl-dev)
+      libjansson-dev check libsubunit-dev libopenblas-dev libdnnl-dev)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 install_deps() {

@@ -6,8 +6,8 @@
  *   icore info MODEL
  *   icore help [COMMAND] | icore --version
  *
- * MODEL is X.pdmodel (parameters from X.pdiparams beside it) or a directory holding
- * __model__ plus __params__ or one file per parameter. Errors are one line on stderr,
+ * MODEL is X.pdmodel or X.json (Paddle 3's PIR program; parameters from X.pdiparams beside
+ * either) or a directory holding __model__ plus __params__ or one file per parameter. Errors are one line on stderr,
  * "icore: error: ...", with exit status 1 (2 for a wrong command line). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,7 +148,7 @@ static const size_t k_no_opts = 0;
 
 static const command k_commands[] = {
     {"run", "MODEL [options]",
-     "Run MODEL (X.pdmodel, or a directory with __model__) on .npy inputs and print each\n"
+     "Run MODEL (X.pdmodel, X.json, or a directory with __model__) on .npy inputs and print each\n"
      "fetched tensor's dtype, shape, min, max, mean and first values.",
      k_run_opts, &k_n_run_opts, 1, cmd_run},
     {"bench", "MODEL [options]",

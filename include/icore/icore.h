@@ -157,8 +157,10 @@ const uint64_t *ic_tensor_lod(const ic_tensor *t, size_t level, size_t *len);
  * -------------------------------------------------------------------------------------- */
 typedef struct ic_program ic_program;
 
-/* Parse and validate serialized ProgramDesc bytes (copied). `origin` names the source in
- * messages (a file name; NULL means "<memory>"). */
+/* Parse and validate serialized ProgramDesc bytes (copied), or a PIR JSON document (Paddle
+ * 3's model.json), which is translated into a ProgramDesc first: ic_program_bytes() then
+ * gives the translation. `origin` names the source in messages (a file name; NULL means
+ * "<memory>"). */
 ic_status ic_program_from_bytes(const void *data, size_t size, const char *origin,
                                 ic_program **out, char *err, size_t errlen);
 ic_status ic_program_from_file(const char *path, ic_program **out, char *err, size_t errlen);
@@ -224,9 +226,9 @@ ic_status ic_tensor_load_file(const char *path, ic_tensor **out, char *err, size
 
 #define IC_LOAD_NO_PARAMS 1u /* ic_model_load: load the program only */
 
-/* Load a model: path is X.pdmodel (parameters from params_path, or X.pdiparams beside it),
- * or a directory holding __model__ plus __params__ or one file per variable (a path to the
- * __model__ file itself works too). params_path may be a file (combined) or a directory
+/* Load a model: path is X.pdmodel or X.json (Paddle 3's PIR program; parameters from
+ * params_path, or X.pdiparams beside it), or a directory holding __model__ plus __params__
+ * or one file per variable (a path to the __model__ file itself works too). params_path may be a file (combined) or a directory
  * (one file per variable). A missing X.pdiparams is an error naming it when the program
  * has parameters. *params is a new root scope holding them; IC_LOAD_NO_PARAMS leaves it
  * empty. */

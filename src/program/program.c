@@ -12,6 +12,7 @@
 
 #include "common/arena.h"
 #include "framework.pb-c.h"
+#include "program/pir_json.h"
 
 typedef Paddle__Framework__Proto__ProgramDesc pb_program;
 typedef Paddle__Framework__Proto__BlockDesc pb_block;
@@ -409,6 +410,18 @@ ic_status ic_program_from_bytes(const void *data, size_t size, const char *origi
     ic_err_out(&err, errbuf, errlen);
     return err.code;
   }
+  if (ic_pir_json_sniff(data, size)) {
+    /* Paddle 3's PIR JSON: translated into ProgramDesc bytes, then loaded as those. */
+    void *pb = NULL;
+    size_t pb_size = 0;
+    if ((st = ic_pir_json_to_programdesc(data, size, origin, &pb, &pb_size, &err))) {
+      ic_err_out(&err, errbuf, errlen);
+      return st;
+    }
+    st = ic_program_from_bytes(pb, pb_size, origin, out, errbuf, errlen);
+    free(pb);
+    return st;
+  }
   ic_program *p = calloc(1, sizeof *p);
   if (!p) goto oom;
   p->origin = strdup(origin ? origin : "<memory>");
@@ -423,7 +436,9 @@ ic_status ic_program_from_bytes(const void *data, size_t size, const char *origi
   if (!p->pb) {
     st = ic_err_set(&err, IC_ERR_INVALID_PROGRAM,
                     "%s: not a valid ProgramDesc (%zu bytes): the protobuf message is truncated, "
-                    "corrupt, or lacks a required field",
+                    "corrupt, or lacks a required field (icore reads Paddle programs as a "
+                    "ProgramDesc protobuf, .pdmodel or __model__, or as Paddle 3's PIR JSON, "
+                    ".json)",
                     p->origin, size);
     goto fail;
   }

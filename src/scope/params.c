@@ -790,9 +790,11 @@ static ic_status resolve_model(const char *path, const char *params_path, model_
     free(dir);
   } else {
     m->model = str_concat(path, "");
-    /* X.pdmodel -> X.pdiparams, as paddle.static.save_inference_model names them */
+    /* X.pdmodel or X.json -> X.pdiparams, as paddle.static.save_inference_model and
+     * paddle.jit.save name them (Paddle 3 writes X.json by default) */
     char *base = str_concat(path, "");
     if (base && ends_with(base, ".pdmodel")) base[strlen(base) - strlen(".pdmodel")] = '\0';
+    else if (base && ends_with(base, ".json")) base[strlen(base) - strlen(".json")] = '\0';
     m->params = base ? str_concat(base, ".pdiparams") : NULL;
     free(base);
     m->fmt = IC_PARAMS_COMBINED;

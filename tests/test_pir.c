@@ -1,0 +1,709 @@
+/* Paddle 3's PIR JSON programs (src/program/pir_json.c).
+ *
+ * pairs:      tests/data/pir/<case>/ holds one program exported by Paddle 3.3.1 in both
+ *             formats (tools/gen_pir_pairs.py): model.json and model.pdmodel with one
+ *             model.pdiparams. icore must compute bitwise-identical fetches from either file,
+ *             in every executor configuration, and match Paddle's own outputs.
+ * params:     the parameter file beside a .json is read in the order Paddle's PIR saver
+ *             writes it (sorted by name, not the order of the builtin.parameter ops).
+ * ocr:        PaddleOCR's PP-OCRv5 detector (inference.json, ../shared) loads and translates
+ *             into the expected ops; it runs with random parameters once every op has a
+ *             kernel, and otherwise the executor names the missing ones.
+ * malformed:  located errors for broken documents. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "kernels/kernel.h"
+#include "npy.h"
+#include "program/pir_json.h"
+#include "program/program.h"
+#include "scope/params.h"
+#include "testutil.h"
+
+#define PIR_DIR IC_SOURCE_DIR "/tests/data/pir"
+#define MAX_IO 8
+
+static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic"};
+
+typedef struct loaded {
+  ic_program *prog;
+  ic_scope *scope;
+} loaded;
+
+static loaded load(const char *path) {
+  loaded l = {0};
+  char err[1024];
+  ic_status st = ic_model_load(path, NULL, 0, &l.prog, &l.scope, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s: %s", path, err);
+  return l;
+}
+
+static void unload(loaded *l) {
+  ic_scope_destroy(l->scope);
+  ic_program_destroy(l->prog);
+}
+
+/* Run p on the case's feeds (named by the protobuf program's feed targets, in<k>.npy). */
+static size_t run_case(const char *dir, const loaded *l, const ic_program *names_from,
+                       ic_tensor **out) {
+  size_t nf = ic_program_n_feed_targets(names_from);
+  ck_assert_uint_le(nf, MAX_IO);
+  const char *feed_names[MAX_IO];
+  ic_tensor *feeds[MAX_IO];
+  char path[512], err[1024];
+  for (size_t i = 0; i < nf; i++) {
+    feed_names[i] = ic_program_feed_target(names_from, i);
+    snprintf(path, sizeof path, "%s/in%zu.npy", dir, i);
+    ck_assert_msg(ic_npy_load(path, &feeds[i], err, sizeof err) == IC_OK, "%s", err);
+  }
+  size_t nt = ic_program_n_fetch_targets(l->prog);
+  ck_assert_uint_le(nt, MAX_IO);
+  const char *fetch_names[MAX_IO];
+  for (size_t i = 0; i < nt; i++) fetch_names[i] = ic_program_fetch_target(l->prog, i);
+  ic_status st = tu_run_scope(l->prog, l->scope, nf, feed_names, feeds, nt, fetch_names, out,
+                              err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s: %s", dir, err);
+  for (size_t i = 0; i < nf; i++) ic_tensor_destroy(feeds[i]);
+  return nt;
+}
+
+/* ---- pairs ---------------------------------------------------------------------------- */
+
+START_TEST(test_pair) {
+  const char *c = k_cases[_i];
+  char dir[256], pb[320], js[320], path[512], err[1024];
+  snprintf(dir, sizeof dir, "%s/%s", PIR_DIR, c);
+  snprintf(pb, sizeof pb, "%s/model.pdmodel", dir);
+  snprintf(js, sizeof js, "%s/model.json", dir);
+  loaded a = load(pb), b = load(js);
+  ck_assert_uint_eq(ic_program_n_feed_targets(a.prog), ic_program_n_feed_targets(b.prog));
+  ck_assert_uint_eq(ic_program_n_fetch_targets(a.prog), ic_program_n_fetch_targets(b.prog));
+  ck_assert_uint_eq(ic_scope_size(a.scope), ic_scope_size(b.scope));
+  ic_tensor *oa[MAX_IO], *ob[MAX_IO];
+  size_t na = run_case(dir, &a, a.prog, oa);
+  size_t nb = run_case(dir, &b, a.prog, ob);
+  ck_assert_uint_eq(na, nb);
+  for (size_t i = 0; i < na; i++) {
+    char what[128];
+    snprintf(what, sizeof what, "%s fetch %zu (.pdmodel vs .json)", c, i);
+    tu_assert_bitwise(oa[i], ob[i], what);
+    /* And Paddle's own value. */
+    snprintf(path, sizeof path, "%s/out%zu.npy", dir, i);
+    ic_tensor *want;
+    ck_assert_msg(ic_npy_load(path, &want, err, sizeof err) == IC_OK, "%s", err);
+    ck_assert_int_eq(ic_tensor_dtype(want), IC_FP32);
+    int64_t n = ic_tensor_numel(want);
+    ck_assert_int_eq(ic_tensor_numel(ob[i]), n);
+    double *ref = malloc((size_t)n * sizeof *ref);
+    const float *w = ic_tensor_data(want);
+    for (int64_t k = 0; k < n; k++) ref[k] = w[k];
+    tu_assert_close(ob[i], ref, (size_t)n, 1e-4, 1e-5);
+    free(ref);
+    ic_tensor_destroy(want);
+    ic_tensor_destroy(oa[i]);
+    ic_tensor_destroy(ob[i]);
+  }
+  unload(&a);
+  unload(&b);
+}
+END_TEST
+
+/* The .json and .pdmodel translations hold the same persistables, and the same values are
+ * read for each name from the one parameter file. */
+START_TEST(test_params_order) {
+  for (size_t c = 0; c < sizeof k_cases / sizeof k_cases[0]; c++) {
+    char pb[320], js[320];
+    snprintf(pb, sizeof pb, "%s/%s/model.pdmodel", PIR_DIR, k_cases[c]);
+    snprintf(js, sizeof js, "%s/%s/model.json", PIR_DIR, k_cases[c]);
+    loaded a = load(pb), b = load(js);
+    const ic_vardesc **va, **vb;
+    size_t na, nb;
+    ic_err err;
+    ck_assert_int_eq(ic_params_list(a.prog, &va, &na, &err), IC_OK);
+    ck_assert_int_eq(ic_params_list(b.prog, &vb, &nb, &err), IC_OK);
+    ck_assert_uint_eq(na, nb);
+    for (size_t i = 0; i < na; i++) {
+      ck_assert_str_eq(va[i]->name, vb[i]->name);
+      ck_assert_int_eq(va[i]->ndim, vb[i]->ndim);
+      for (int d = 0; d < va[i]->ndim; d++) ck_assert_int_eq(va[i]->dims[d], vb[i]->dims[d]);
+      tu_assert_bitwise(ic_scope_get(a.scope, va[i]->name), ic_scope_get(b.scope, vb[i]->name),
+                        va[i]->name);
+    }
+    free(va);
+    free(vb);
+    unload(&a);
+    unload(&b);
+  }
+}
+END_TEST
+
+/* The JSON lists builtin.parameter ops in another order than the file (Paddle emits them in
+ * reverse creation order): the order check above would catch a loader that followed them. */
+START_TEST(test_params_json_order_differs) {
+  size_t n;
+  char *doc = tu_read_file(PIR_DIR "/cnn/model.json", &n);
+  ck_assert_ptr_nonnull(doc);
+  const char *names[64];
+  size_t k = 0;
+  for (char *p = doc; (p = strstr(p, "{\"#\":\"p\",\"A\":[")) && k < 64; p++) {
+    char *q = strchr(p + 14, '"');
+    ck_assert_ptr_nonnull(q);
+    char *e = strchr(q + 1, '"');
+    *e = '\0';
+    names[k++] = q + 1;
+    p = e;
+  }
+  ck_assert_uint_eq(k, 13);
+  bool sorted = true;
+  for (size_t i = 1; i < k; i++) sorted = sorted && strcmp(names[i - 1], names[i]) < 0;
+  ck_assert_msg(!sorted, "the parameter ops are already sorted: the test proves nothing");
+  free(doc);
+}
+END_TEST
+
+/* ---- PP-OCRv5 detector -------------------------------------------------------------- */
+
+START_TEST(test_ocr_det) {
+  char path[512], err[1024];
+  ck_assert_msg(tu_shared("paddle-pir/pp_ocrv5_det/inference.json", path, sizeof path),
+                "missing ../shared/models/paddle-pir/pp_ocrv5_det/inference.json");
+  ic_program *p;
+  ic_scope *s;
+  ck_assert_msg(ic_model_load(path, NULL, IC_LOAD_NO_PARAMS, &p, &s, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_uint_eq(p->n_blocks, 1);
+  ck_assert_uint_eq(ic_program_n_feed_targets(p), 1);
+  ck_assert_str_eq(ic_program_feed_target(p, 0), "x");
+  ck_assert_uint_eq(ic_program_n_fetch_targets(p), 1);
+  /* Op types and counts as Paddle's file has them (PIR names -> ProgramDesc names). */
+  static const struct {
+    const char *type;
+    size_t n;
+  } want[] = {{"conv2d", 115},   {"batch_norm", 87},      {"elementwise_add", 84},
+              {"relu", 60},      {"reshape2", 47},        {"depthwise_conv2d", 27},
+              {"concat", 9},     {"nearest_interp_v2", 7}, {"conv2d_transpose", 2},
+              {"sigmoid", 2},    {"pool2d", 1},           {"scale", 1},
+              {"feed", 1},       {"fetch", 1}};
+  size_t total = 0;
+  for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+    size_t n = 0;
+    for (size_t i = 0; i < p->blocks[0].n_ops; i++) n += strcmp(p->blocks[0].ops[i].type, want[w].type) == 0;
+    ck_assert_msg(n == want[w].n, "%s: %zu ops, expected %zu", want[w].type, n, want[w].n);
+    total += n;
+  }
+  ck_assert_uint_eq(total, p->blocks[0].n_ops); /* nothing else (no stray constants) */
+  /* Attributes under the names and types the kernels read. */
+  const ic_op *conv = NULL, *bn = NULL, *scale = NULL, *pool = NULL;
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    const ic_op *op = &p->blocks[0].ops[i];
+    if (!conv && strcmp(op->type, "conv2d") == 0) conv = op;
+    if (!bn && strcmp(op->type, "batch_norm") == 0) bn = op;
+    if (!scale && strcmp(op->type, "scale") == 0) scale = op;
+    if (!pool && strcmp(op->type, "pool2d") == 0) pool = op;
+  }
+  ck_assert_ptr_nonnull(conv);
+  const ic_attr *a = ic_op_attr(conv, "strides");
+  ck_assert(a && a->type == IC_ATTR_INTS && a->n == 2 && a->ints[0] == 2 && a->ints[1] == 2);
+  a = ic_op_attr(conv, "padding_algorithm");
+  ck_assert(a && a->type == IC_ATTR_STRING && strcmp(a->s, "EXPLICIT") == 0);
+  ck_assert_ptr_null(ic_op_attr(conv, "struct_name"));
+  ck_assert_str_eq(ic_op_input(conv, "Input")->args[0], "x");
+  a = ic_op_attr(bn, "data_layout");
+  ck_assert(a && strcmp(a->s, "NCHW") == 0);
+  a = ic_op_attr(bn, "is_test");
+  ck_assert(a && a->type == IC_ATTR_BOOLEAN && a->i == 1);
+  a = ic_op_attr(bn, "epsilon");
+  ck_assert(a && a->type == IC_ATTR_FLOAT && a->f == (double)1e-5f);
+  ck_assert_uint_eq(ic_op_output(bn, "VarianceOut")->n, 1);
+  a = ic_op_attr(scale, "scale"); /* folded from pd_op.full */
+  ck_assert(a && a->type == IC_ATTR_FLOAT && a->f == 0.5);
+  a = ic_op_attr(pool, "ksize"); /* folded from pd_op.full_int_array */
+  ck_assert(a && a->type == IC_ATTR_LONGS && a->n == 2 && a->ints[0] == 2);
+  /* 553 parameters, persistable, with their real names and dims. */
+  const ic_vardesc **vs;
+  size_t nv;
+  ic_err e;
+  ck_assert_int_eq(ic_params_list(p, &vs, &nv, &e), IC_OK);
+  ck_assert_uint_eq(nv, 553);
+  free(vs);
+  const ic_vardesc *w = ic_program_find_var(p, 0, "conv2d_142.w_0");
+  ck_assert_ptr_nonnull(w);
+  ck_assert(w->persistable);
+  ck_assert_int_eq(w->ndim, 4);
+  ck_assert_int_eq(w->dims[1], 65);
+  /* Kernel coverage: run when complete, else the executor names what is missing. */
+  char missing[512] = "";
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    if (!ic_registry_find(want[i].type)) {
+      strncat(missing, " ", sizeof missing - strlen(missing) - 1);
+      strncat(missing, want[i].type, sizeof missing - strlen(missing) - 1);
+    }
+  }
+  ck_assert_int_eq(ic_params_random(p, 7, s, err, sizeof err), IC_OK);
+  ic_tensor *x = tu_rand_f32(4, TU_DIMS(1, 3, 64, 64), 11, 0.0f, 1.0f);
+  const char *fetch = ic_program_fetch_target(p, 0);
+  ic_options o;
+  ic_options_default(&o);
+  ic_executor *ex;
+  ck_assert_int_eq(ic_executor_create(&o, &ex), IC_OK);
+  ic_tensor *out = NULL;
+  ic_status st = ic_executor_run(ex, p, s, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                 &fetch, &out);
+  if (missing[0]) {
+    fprintf(stderr, "test_pir: PP-OCRv5 det lacks kernels for:%s (not run)\n", missing);
+    ck_assert_int_ne(st, IC_OK);
+    const char *first = strchr(missing + 1, ' ');
+    char one[64];
+    snprintf(one, sizeof one, "%.*s", first ? (int)(first - missing - 1) : 63, missing + 1);
+    tu_assert_msg(ic_executor_errmsg(ex), one, NULL);
+  } else {
+    ck_assert_msg(st == IC_OK, "%s", ic_executor_errmsg(ex));
+    tu_assert_shape(out, IC_FP32, 4, TU_DIMS(1, 1, 64, 64));
+    const float *v = ic_tensor_data(out);
+    for (int64_t i = 0; i < 64 * 64; i++) ck_assert(v[i] >= 0.0f && v[i] <= 1.0f); /* sigmoid */
+    ic_tensor_destroy(out);
+  }
+  ic_executor_destroy(ex);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+}
+END_TEST
+
+/* ---- control flow: regions become blocks ------------------------------------------ */
+
+START_TEST(test_cond_blocks) {
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_program_from_file(PIR_DIR "/cond/model.json", &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_uint_eq(p->n_blocks, 3);
+  ck_assert_int_eq(p->blocks[1].parent, 0);
+  ck_assert_int_eq(p->blocks[2].parent, 0);
+  const ic_op *cond = NULL;
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    if (strcmp(p->blocks[0].ops[i].type, "pd_op.if") == 0) cond = &p->blocks[0].ops[i];
+  }
+  ck_assert_ptr_nonnull(cond);
+  const ic_attr *t = ic_op_attr(cond, "sub_block_0_0"), *f = ic_op_attr(cond, "sub_block_1_0");
+  ck_assert_ptr_nonnull(t);
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(t->type, IC_ATTR_BLOCK);
+  ck_assert_int_eq(t->i, 1);
+  ck_assert_int_eq(f->i, 2);
+  ck_assert_uint_eq(ic_op_input(cond, "Input")->n, 1);
+  ck_assert_uint_eq(ic_op_output(cond, "Out")->n, 1);
+  /* true branch: relu(x) * 2 (the constant folded into scale), then cf.yield; x is read
+   * from block 0 */
+  const ic_block *b1 = &p->blocks[1];
+  ck_assert_uint_eq(b1->n_ops, 3);
+  ck_assert_str_eq(b1->ops[0].type, "relu");
+  ck_assert_str_eq(ic_op_input(&b1->ops[0], "X")->args[0], "x");
+  ck_assert_str_eq(b1->ops[1].type, "scale");
+  ck_assert_str_eq(b1->ops[2].type, "cf.yield");
+  ck_assert_ptr_nonnull(ic_program_find_var(p, 1, ic_op_output(&b1->ops[0], "Out")->args[0]));
+  ck_assert_ptr_null(ic_program_find_var(p, 2, ic_op_output(&b1->ops[0], "Out")->args[0]));
+  /* Neither greater_than (yet) nor the control-flow op has a kernel: the executor names the
+   * first. */
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_tensor *x = tu_f32(2, TU_DIMS(2, 3), (const float[]){1, 2, 3, 4, 5, 6});
+  ic_tensor *out = NULL;
+  ic_status st = tu_run_scope(p, s, 1, TU_NAMES("x"), &x, 1, TU_NAMES(ic_program_fetch_target(p, 0)),
+                              &out, err, sizeof err);
+  ck_assert_int_ne(st, IC_OK);
+  tu_assert_msg(err, "greater_than", "has no kernel", NULL);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+}
+END_TEST
+
+/* pd_op.assign_value_ constants become assign_value with the per-dtype value lists; the
+ * buffer operand of the inplace form (a pd_op.full) is not emitted. */
+START_TEST(test_assign_value) {
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_program_from_file(PIR_DIR "/const/model.json", &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  const ic_op *av[2];
+  size_t n = 0;
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    const ic_op *op = &p->blocks[0].ops[i];
+    ck_assert_str_ne(op->type, "fill_constant");
+    if (strcmp(op->type, "assign_value") == 0 && n < 2) av[n++] = op;
+  }
+  ck_assert_uint_eq(n, 2);
+  const ic_attr *a = ic_op_attr(av[0], "fp32_values");
+  ck_assert(a && a->type == IC_ATTR_FLOATS && a->n == 3);
+  ck_assert(a->floats[0] == 1.5 && a->floats[1] == 2.0 && a->floats[2] == 3.0);
+  a = ic_op_attr(av[0], "shape");
+  ck_assert(a && a->type == IC_ATTR_INTS && a->n == 2 && a->ints[0] == 1 && a->ints[1] == 3);
+  a = ic_op_attr(av[0], "dtype");
+  ck_assert(a && a->i == IC_FP32);
+  a = ic_op_attr(av[1], "int64_values");
+  ck_assert(a && a->type == IC_ATTR_LONGS && a->n == 2 && a->ints[0] == 1 && a->ints[1] == 2);
+  ck_assert_ptr_null(ic_op_attr(av[1], "fp32_values"));
+  ck_assert_int_eq(ic_program_find_var(p, 0, ic_op_output(av[1], "Out")->args[0])->dtype,
+                   IC_INT64);
+  ic_program_destroy(p);
+}
+END_TEST
+
+/* ---- malformed documents -------------------------------------------------------------- */
+
+/* A minimal valid program: x -> scale(x, 2) -> relu -> fetch. %N names values. */
+static const char k_doc[] =
+    "{\"base_code\":{\"magic\":\"pir\",\"trainable\":true,\"version\":VER},\"program\":{\"regions\":"
+    "[{\"#\":\"region_0\",\"blocks\":[{\"#\":\"block_0\",\"args\":[],\"ops\":["
+    "{\"#\":\"1.data\",\"A\":[{\"AT\":{\"#\":\"0.a_str\",\"D\":\"x\"},\"N\":\"name\"},"
+    "{\"AT\":{\"#\":\"1.a_intarray\",\"D\":[2,3]},\"N\":\"shape\"},"
+    "{\"AT\":{\"#\":\"1.a_dtype\",\"D\":\"float32\"},\"N\":\"dtype\"}],\"I\":[],"
+    "\"O\":[{\"%\":1,\"TT\":{\"#\":\"0.t_dtensor\",\"D\":[{\"#\":\"0.t_f32\"},[2,3],\"NCHW\",[],0]}}]},"
+    "{\"#\":\"1.full\",\"A\":[{\"AT\":{\"#\":\"1.a_intarray\",\"D\":[1]},\"N\":\"shape\"},"
+    "{\"AT\":{\"#\":\"0.a_f64\",\"D\":2.0},\"N\":\"value\"},"
+    "{\"AT\":{\"#\":\"1.a_dtype\",\"D\":\"float32\"},\"N\":\"dtype\"}],\"I\":[],"
+    "\"O\":[{\"%\":2,\"TT\":{\"#\":\"0.t_dtensor\",\"D\":[{\"#\":\"0.t_f32\"},[1],\"NCHW\",[],0]}}]},"
+    "{\"#\":\"1.scale\",\"A\":[{\"AT\":{\"#\":\"0.a_f32\",\"D\":0.5},\"N\":\"bias\"},"
+    "{\"AT\":{\"#\":\"0.a_bool\",\"D\":true},\"N\":\"bias_after_scale\"}],\"I\":[{\"%\":1},{\"%\":2}],"
+    "\"O\":[{\"%\":3,\"TT\":{\"#\":\"0.t_dtensor\",\"D\":[{\"#\":\"0.t_f32\"},[2,3],\"NCHW\",[],0]}}]},"
+    "{\"#\":\"1.RELU\",\"A\":[],\"I\":[{\"%\":IN}],"
+    "\"O\":[{\"%\":4,\"TT\":{\"#\":\"0.t_dtensor\",\"D\":[{\"#\":\"0.t_f32\"},DIMS,\"NCHW\",[],0]}}]},"
+    "{\"#\":\"1.fetch\",\"A\":[{\"AT\":{\"#\":\"0.a_str\",\"D\":\"out\"},\"N\":\"name\"},"
+    "{\"AT\":{\"#\":\"0.a_i32\",\"D\":0},\"N\":\"col\"}],\"I\":[{\"%\":4}],"
+    "\"O\":[{\"%\":5,\"TT\":{\"#\":\"0.t_dtensor\",\"D\":[{\"#\":\"0.t_f32\"},[2,3],\"NCHW\",[],0]}}]}"
+    "]}]}]}}";
+
+/* k_doc with each "KEY" replaced by its value (pairs, NULL-terminated). */
+static char *doc_with(const char *key, ...) {
+  static const char *const defaults[][2] = {
+      {"VER", "4"}, {"RELU", "relu"}, {"IN", "3"}, {"DIMS", "[2,3]"}};
+  const char *vals[4];
+  for (int i = 0; i < 4; i++) vals[i] = defaults[i][1];
+  va_list ap;
+  va_start(ap, key);
+  for (const char *k = key; k; k = va_arg(ap, const char *)) {
+    const char *v = va_arg(ap, const char *);
+    for (int i = 0; i < 4; i++) if (strcmp(k, defaults[i][0]) == 0) vals[i] = v;
+  }
+  va_end(ap);
+  char *out = malloc(sizeof k_doc + 256);
+  size_t o = 0;
+  for (const char *p = k_doc; *p;) {
+    bool hit = false;
+    for (int i = 0; i < 4; i++) {
+      size_t l = strlen(defaults[i][0]);
+      if (strncmp(p, defaults[i][0], l) == 0) {
+        o += (size_t)sprintf(out + o, "%s", vals[i]);
+        p += l;
+        hit = true;
+        break;
+      }
+    }
+    if (!hit) out[o++] = *p++;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+static ic_status load_doc(const char *doc, size_t n, char *err, size_t errlen) {
+  ic_program *p = NULL;
+  ic_status st = ic_program_from_bytes(doc, n, "t.json", &p, err, errlen);
+  ic_program_destroy(p);
+  return st;
+}
+
+/* A ProgramDesc whose first block is 123 bytes long starts with 0x0A 0x7B ("\n{"): it must
+ * not be taken for JSON. */
+START_TEST(test_sniff) {
+  ck_assert(ic_pir_json_sniff("{}", 2));
+  ck_assert(ic_pir_json_sniff(" \t\r{", 4));
+  ck_assert(!ic_pir_json_sniff("\n{", 2));
+  ck_assert(!ic_pir_json_sniff("", 0));
+  ck_assert(!ic_pir_json_sniff("  ", 2));
+  char name[128];
+  /* One variable whose name fills block 0 to exactly 123 bytes. */
+  for (size_t len = 1; len < 100; len++) {
+    memset(name, 'v', len);
+    name[len] = '\0';
+    ic_builder *t = ic_builder_create();
+    tu_var(t, name, IC_FP32, 1, TU_DIMS(2));
+    void *bytes;
+    size_t n;
+    ck_assert_int_eq(ic_builder_serialize(t, &bytes, &n), IC_OK);
+    bool hit = n > 2 && ((unsigned char *)bytes)[0] == 0x0a && ((unsigned char *)bytes)[1] == 0x7b;
+    if (hit) {
+      ck_assert(!ic_pir_json_sniff(bytes, n));
+      ic_program *p;
+      char err[512];
+      ck_assert_msg(ic_program_from_bytes(bytes, n, NULL, &p, err, sizeof err) == IC_OK, "%s", err);
+      ck_assert_uint_eq(p->blocks[0].n_vars, 1);
+      ic_program_destroy(p);
+    }
+    free(bytes);
+    ic_builder_destroy(t);
+    if (hit) return;
+  }
+  ck_abort_msg("no name length gave a 123-byte block");
+}
+END_TEST
+
+START_TEST(test_table_sorted) { ck_assert(ic_pir_json_table_sorted()); }
+END_TEST
+
+START_TEST(test_minimal_runs) {
+  char *doc = doc_with(NULL);
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_program_from_bytes(doc, strlen(doc), "t.json", &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  /* scale's constant operand folded into its attribute: no fill_constant */
+  ck_assert_uint_eq(p->blocks[0].n_ops, 4); /* feed, scale, relu, fetch */
+  ck_assert_str_eq(p->blocks[0].ops[1].type, "scale");
+  const ic_attr *a = ic_op_attr(&p->blocks[0].ops[1], "scale");
+  ck_assert_ptr_nonnull(a);
+  ck_assert(a->f == 2.0);
+  ck_assert_str_eq(ic_program_fetch_target(p, 0), "out");
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_tensor *x = tu_f32(2, TU_DIMS(2, 3), (const float[]){-1, 0, 1, 2, -3, 0.25f});
+  ic_tensor *out;
+  ck_assert_int_eq(tu_run_scope(p, s, 1, TU_NAMES("x"), &x, 1, TU_NAMES("out"), &out, err,
+                                sizeof err), IC_OK);
+  const double want[] = {0, 0.5, 2.5, 4.5, 0, 1.0};
+  tu_assert_close(out, want, 6, 0, 0);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  free(doc);
+}
+END_TEST
+
+START_TEST(test_truncated) {
+  char *doc = doc_with(NULL);
+  char err[1024];
+  size_t n = strlen(doc);
+  /* Every cut is an error, never a crash; the message says where. */
+  for (size_t cut = 1; cut < n; cut += 7) {
+    ck_assert_int_eq(load_doc(doc, cut, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+    tu_assert_msg(err, "t.json", "not valid JSON at line 1, column", NULL);
+  }
+  free(doc);
+}
+END_TEST
+
+START_TEST(test_wrong_types) {
+  char err[1024];
+  char *doc = doc_with("DIMS", "\"2x3\"", NULL);
+  ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "t.json: op #3 (pd_op.relu) in block 0", "result 0", "dims are a string",
+                NULL);
+  free(doc);
+  doc = doc_with("IN", "\"3\"", NULL);
+  ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "op #3 (pd_op.relu)", "operand 0", "\"%\" is a string, expected an integer",
+                NULL);
+  free(doc);
+  /* An attribute whose data does not match its type. */
+  const char *bad = "{\"base_code\":{\"magic\":\"pir\",\"version\":1},\"program\":{\"regions\":[{"
+                    "\"blocks\":[{\"args\":[],\"ops\":[{\"#\":\"1.data\",\"A\":[{\"AT\":{\"#\":"
+                    "\"0.a_str\",\"D\":7},\"N\":\"name\"}],\"I\":[],\"O\":[]}]}]}]}}";
+  ck_assert_int_eq(load_doc(bad, strlen(bad), err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "op #0 (pd_op.data) in block 0", "attribute 'name'", NULL);
+  /* The document itself of the wrong shape. */
+  ck_assert_int_eq(load_doc("{\"x\": 1}", 8, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "t.json", "base_code", NULL);
+  const char *noops = "{\"base_code\":{\"magic\":\"pir\",\"version\":1},\"program\":{\"regions\":[{"
+                      "\"blocks\":[{\"args\":[],\"ops\":3}]}]}}";
+  ck_assert_int_eq(load_doc(noops, strlen(noops), err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "block 0", "\"ops\" is an integer, expected an array", NULL);
+}
+END_TEST
+
+START_TEST(test_unknown_op) {
+  char err[1024];
+  char *doc = doc_with("RELU", "frobnicate", NULL);
+  ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_ERR_UNSUPPORTED);
+  tu_assert_msg(err, "t.json: op #3 (pd_op.frobnicate) in block 0", "no translation", NULL);
+  free(doc);
+  doc = doc_with("RELU", "relu\",\"x\":\"", NULL); /* still relu: unknown keys are ignored */
+  ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_OK);
+  free(doc);
+}
+END_TEST
+
+START_TEST(test_dangling_and_cycle) {
+  char err[1024];
+  char *doc = doc_with("IN", "99", NULL);
+  ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "op #3 (pd_op.relu) in block 0", "operand 0 is value %99", "not defined",
+                NULL);
+  free(doc);
+  /* relu reads its own result: a cycle */
+  doc = doc_with("IN", "4", NULL);
+  ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "op #3 (pd_op.relu)", "value %4", "a cycle", NULL);
+  free(doc);
+  /* reads a value defined by a later op (the fetch's result) */
+  doc = doc_with("IN", "5", NULL);
+  ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "op #3 (pd_op.relu)", "value %5", NULL);
+  free(doc);
+}
+END_TEST
+
+START_TEST(test_versions) {
+  char err[1024];
+  for (int v = 0; v <= 4; v++) {
+    char vs[8];
+    snprintf(vs, sizeof vs, "%d", v);
+    char *doc = doc_with("VER", vs, NULL);
+    ck_assert_msg(load_doc(doc, strlen(doc), err, sizeof err) == IC_OK, "version %d: %s", v, err);
+    free(doc);
+  }
+  char *doc = doc_with("VER", "7", NULL);
+  ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_ERR_UNSUPPORTED);
+  tu_assert_msg(err, "t.json", "version 7", "0 to 4", NULL);
+  free(doc);
+  doc = doc_with("VER", "\"4\"", NULL);
+  ck_assert_int_eq(load_doc(doc, strlen(doc), err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "\"version\" is a string", NULL);
+  free(doc);
+  /* No fetch op at all (the fuzzer's find: sorting zero fetches). */
+  const char *nofetch = "{\"base_code\":{\"magic\":\"pir\",\"version\":1},\"program\":{\"regions\":[{"
+                        "\"blocks\":[{\"args\":[],\"ops\":[]}]}]}}";
+  ic_program *p;
+  ck_assert_msg(ic_program_from_bytes(nofetch, strlen(nofetch), NULL, &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_uint_eq(ic_program_n_fetch_targets(p), 0);
+  ck_assert_uint_eq(p->blocks[0].n_ops, 0);
+  ic_program_destroy(p);
+  const char *magic = "{\"base_code\":{\"magic\":\"onnx\",\"version\":1},\"program\":{}}";
+  ck_assert_int_eq(load_doc(magic, strlen(magic), err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "\"magic\" is \"onnx\", expected \"pir\"", NULL);
+}
+END_TEST
+
+/* A file that is neither format says which formats icore reads; X.json finds X.pdiparams. */
+START_TEST(test_neither_format_and_paths) {
+  char err[1024];
+  const char junk[] = "PK\003\004 this is a zip file";
+  ck_assert_int_eq(load_doc(junk, sizeof junk, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "ProgramDesc", "PIR JSON", ".json", ".pdmodel", NULL);
+  char *dir = tu_tmpdir();
+  char path[512];
+  snprintf(path, sizeof path, "%s/m.json", dir);
+  size_t n;
+  void *doc = tu_read_file(PIR_DIR "/mlp/model.json", &n);
+  ck_assert(tu_write_file(path, doc, n));
+  free(doc);
+  ic_program *p;
+  ic_scope *s;
+  ck_assert_int_eq(ic_model_load(path, NULL, 0, &p, &s, err, sizeof err), IC_ERR_NOT_FOUND);
+  tu_assert_msg(err, "m.pdiparams", "does not exist", NULL);
+  snprintf(path, sizeof path, "%s/m.pdiparams", dir);
+  doc = tu_read_file(PIR_DIR "/mlp/model.pdiparams", &n);
+  ck_assert(tu_write_file(path, doc, n));
+  free(doc);
+  snprintf(path, sizeof path, "%s/m.json", dir);
+  ck_assert_msg(ic_model_load(path, NULL, 0, &p, &s, err, sizeof err) == IC_OK, "%s", err);
+  ck_assert_uint_eq(ic_scope_size(s), 6);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
+/* The CLI takes X.json wherever it takes X.pdmodel: info, run (same bytes out), inspect,
+ * bench. */
+START_TEST(test_cli) {
+  char *dir = tu_tmpdir();
+  char cmd[2048];
+  const char *c = PIR_DIR "/cnn";
+  for (int k = 0; k < 2; k++) {
+    const char *model = k ? "model.json" : "model.pdmodel";
+    snprintf(cmd, sizeof cmd, "%s info %s/%s > %s/info%d.txt 2>&1", IC_CLI_PATH, c, model, dir, k);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s run %s/%s --feed img=%s/in0.npy --no-fuse --out %s/out%d > /dev/null 2>&1",
+             IC_CLI_PATH, c, model, c, dir, k);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s inspect %s/%s --feed img=%s/in0.npy > /dev/null 2>&1",
+             IC_CLI_PATH, c, model, c);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s bench %s/%s --feed img=%s/in0.npy --iters 2 --warmup 1 > /dev/null 2>&1",
+             IC_CLI_PATH, c, model, c);
+    ck_assert_int_eq(system(cmd), 0);
+  }
+  char path[512];
+  snprintf(path, sizeof path, "%s/info1.txt", dir);
+  char *info = tu_read_file(path, NULL);
+  ck_assert_ptr_nonnull(info);
+  tu_assert_msg(info, "feed targets", "img", "parameters: 13 tensors", "every op type has one", NULL);
+  free(info);
+  /* Each fetch (by column: the names differ) is the same bytes from either file. */
+  char err[512];
+  for (int f = 0; f < 2; f++) {
+    ic_tensor *t[2];
+    for (int k = 0; k < 2; k++) {
+      loaded l = load(k ? PIR_DIR "/cnn/model.json" : PIR_DIR "/cnn/model.pdmodel");
+      char name[128];
+      snprintf(name, sizeof name, "%s", ic_program_fetch_target(l.prog, (size_t)f));
+      for (char *q = name; *q; q++) if (*q == '/') *q = '_';
+      snprintf(path, sizeof path, "%s/out%d/%s.npy", dir, k, name);
+      ck_assert_msg(ic_npy_load(path, &t[k], err, sizeof err) == IC_OK, "%s", err);
+      unload(&l);
+    }
+    tu_assert_bitwise(t[0], t[1], "icore run fetch");
+    ic_tensor_destroy(t[0]);
+    ic_tensor_destroy(t[1]);
+  }
+  /* Neither format: the message names the formats. */
+  snprintf(cmd, sizeof cmd, "%s info %s/in0.npy > %s/bad.txt 2>&1", IC_CLI_PATH, c, dir);
+  ck_assert_int_ne(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/bad.txt", dir);
+  info = tu_read_file(path, NULL);
+  ck_assert_ptr_nonnull(info);
+  tu_assert_msg(info, "icore: error:", "PIR JSON", ".pdmodel", NULL);
+  free(info);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
+static TCase *tc_pairs(void) {
+  TCase *tc = tcase_create("pairs");
+  tcase_add_loop_test(tc, test_pair, 0, (int)(sizeof k_cases / sizeof k_cases[0]));
+  tcase_add_test(tc, test_params_order);
+  tcase_add_test(tc, test_params_json_order_differs);
+  tcase_add_test(tc, test_minimal_runs);
+  tcase_add_test(tc, test_table_sorted);
+  tcase_add_test(tc, test_sniff);
+  tcase_add_test(tc, test_cli);
+  return tc;
+}
+
+static TCase *tc_ocr(void) {
+  TCase *tc = tcase_create("ocr");
+  tcase_add_test(tc, test_ocr_det);
+  tcase_add_test(tc, test_cond_blocks);
+  tcase_add_test(tc, test_assign_value);
+  return tc;
+}
+
+static TCase *tc_malformed(void) {
+  TCase *tc = tcase_create("malformed");
+  tcase_add_test(tc, test_truncated);
+  tcase_add_test(tc, test_wrong_types);
+  tcase_add_test(tc, test_unknown_op);
+  tcase_add_test(tc, test_dangling_and_cycle);
+  tcase_add_test(tc, test_versions);
+  tcase_add_test(tc, test_neither_format_and_paths);
+  return tc;
+}
+
+TU_MAIN("pir", tc_pairs, tc_ocr, tc_malformed)

@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""Write tests/data/pir/: the same small programs exported by PaddlePaddle in both of its
+program formats, the protobuf ProgramDesc (model.pdmodel, FLAGS_enable_pir_api=0) and the
+PIR JSON program (model.json, FLAGS_enable_pir_api=1, Paddle 3's default), with one shared
+parameter file and Paddle's own outputs, so that tests/test_pir.c can check that icore reads
+both files into programs that compute the same values, bit for bit.
+
+    /work/pdenv/bin/python tools/gen_pir_pairs.py [OUT_DIR]
+
+OUT_DIR defaults to tests/data/pir in this repository. Tested with PaddlePaddle 3.3.1 (CPU).
+FLAGS_enable_pir_api is read once, when paddle is imported, so the script runs itself twice
+as child processes (one per format) and then compares what they wrote:
+
+  * model.pdiparams must be byte-identical from both formats. The protobuf saver writes the
+    persistables sorted by name; identical bytes prove that Paddle's PIR saver writes them
+    in that order too (not in the order of the builtin.parameter ops, which differs in these
+    programs: Paddle emits those in reverse creation order).
+  * Paddle's outputs from both formats must agree.
+
+Each case is a directory <case>/ holding
+    model.pdmodel      the program, protobuf (op_callstack attributes removed: Python
+                       stacks with this machine's paths)
+    model.json         the program, PIR JSON, exactly as Paddle wrote it
+    model.pdiparams    the parameters (both formats), when the case has any
+    in0.npy ...        the feeds, in the protobuf program's feed-target order
+    out0.npy ...       Paddle's fetches, in fetch-target order: what Paddle computes running
+                       the saved inference program (batch_norm with is_test) loaded back
+                       from model.json (from model.pdmodel it must agree)
+and cases.txt lists the case directories.
+
+cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
+sub-blocks (the control-flow op itself has no kernel yet). const/model.json (PIR only) holds
+pd_op.assign_value_ constants (float32 and int64), which translate to assign_value.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_OUT = os.path.join(HERE, "..", "tests", "data", "pir")
+
+
+def seed_of(name):
+    return zlib.crc32(name.encode()) & 0x7FFFFFFF
+
+
+# Paddle 3.3's legacy (protobuf) static mode lost the static path of some Python APIs (they
+# call the PIR-only C++ op directly: "argument must be Value, but got Variable"). For those,
+# the legacy program gets the very op Paddle's own pre-PIR API appended, through LayerHelper.
+PIR = os.environ.get("FLAGS_enable_pir_api", "1") not in ("0", "false", "False")
+
+
+def legacy_op(paddle, type_, inputs, attrs, dtype=None, out_slot="Out"):
+    from paddle.base.layer_helper import LayerHelper
+    helper = LayerHelper(type_)
+    first = next(iter(inputs.values()))
+    out = helper.create_variable_for_type_inference(dtype or first.dtype)
+    helper.append_op(type=type_, inputs=inputs, outputs={out_slot: out}, attrs=attrs)
+    return out
+
+
+def unary(paddle, name, x):
+    if PIR:
+        return getattr(paddle, name)(x) if name != "gelu" else paddle.nn.functional.gelu(x)
+    attrs = {"approximate": False} if name == "gelu" else {}
+    return legacy_op(paddle, name, {"X": x}, attrs)
+
+
+def binary(paddle, name, x, y):
+    if PIR:
+        return getattr(paddle, name)(x, y)
+    return legacy_op(paddle, {"maximum": "elementwise_max", "minimum": "elementwise_min"}[name],
+                     {"X": x, "Y": y}, {"axis": -1})
+
+
+def matmul(paddle, x, y, tx=False, ty=False):
+    if PIR:
+        return paddle.matmul(x, y, transpose_x=tx, transpose_y=ty)
+    return legacy_op(paddle, "matmul_v2", {"X": x, "Y": y}, {"trans_x": tx, "trans_y": ty})
+
+
+def reduce_sum(paddle, x, axis):
+    if PIR:
+        return paddle.sum(x, axis=axis)
+    return legacy_op(paddle, "reduce_sum", {"X": x},
+                     {"dim": axis, "keep_dim": False, "reduce_all": False})
+
+
+# ----------------------------------------------------------------------------------------
+# The programs. Each builder runs inside program_guard and returns (feeds, fetches) where
+# feeds is a list of (data var, numpy value).
+# ----------------------------------------------------------------------------------------
+
+
+def case_mlp(paddle, np):
+    x = paddle.static.data("x", [-1, 6], "float32")
+    h = paddle.nn.functional.relu(paddle.nn.Linear(6, 16)(x))
+    h = unary(paddle, "tanh", paddle.nn.Linear(16, 8)(h))
+    y = paddle.nn.functional.softmax(paddle.nn.Linear(8, 4)(h), axis=-1)
+    xv = np.random.RandomState(1).uniform(-1, 1, (3, 6)).astype("float32")
+    return [(x, xv)], [y]
+
+
+def case_cnn(paddle, np):
+    x = paddle.static.data("img", [-1, 3, 12, 12], "float32")
+    h = paddle.nn.Conv2D(3, 8, 3, padding=1)(x)
+    h = paddle.nn.BatchNorm2D(8)(h)
+    h = paddle.nn.functional.relu(h)
+    h = paddle.nn.MaxPool2D(2, 2)(h)
+    h = paddle.nn.Conv2D(8, 8, 3, stride=2, padding="SAME", groups=8)(h)
+    h = paddle.nn.BatchNorm2D(8)(h)
+    h = paddle.nn.functional.relu6(h)
+    h = paddle.nn.AvgPool2D(3, 1, padding=1, exclusive=False)(h)
+    h = paddle.nn.Conv2D(8, 4, 1, dilation=1, bias_attr=False)(h)
+    h = unary(paddle, "sigmoid", h)
+    g = paddle.nn.AdaptiveAvgPool2D(1)(h)
+    y = paddle.flatten(g, 1)
+    xv = np.random.RandomState(2).uniform(-1, 1, (2, 3, 12, 12)).astype("float32")
+    return [(x, xv)], [y, h]
+
+
+def case_shape(paddle, np):
+    x = paddle.static.data("x", [2, 4, 6], "float32")
+    z = paddle.static.data("z", [2, 6, 4], "float32")
+    a = paddle.transpose(x, [0, 2, 1])                       # [2, 6, 4]
+    b = paddle.reshape(a, [2, 3, 8])
+    c = paddle.reshape(b, [-1, 6, 4])                        # [2, 6, 4]
+    d = paddle.concat([c, z], axis=1)                        # [2, 12, 4]
+    p, q, r = paddle.split(d, [3, 4, 5], axis=1)
+    u, v = paddle.split(d, 2, axis=-1)                       # [2, 12, 2] each
+    s = paddle.slice(d, axes=[1, 2], starts=[1, 0], ends=[10, 3])   # [2, 9, 3]
+    t = paddle.nn.functional.softmax(s, axis=1)
+    ln = paddle.nn.LayerNorm([3])(t)
+    m = matmul(paddle, ln, ln, tx=True)              # [2, 3, 3]
+    m2 = matmul(paddle, p, q, ty=True)               # [2, 3, 4]
+    w = paddle.scale(m, scale=0.5, bias=0.25)
+    w2 = paddle.scale(m2, scale=2.0, bias=-1.0, bias_after_scale=False)
+    e = paddle.squeeze(paddle.unsqueeze(r, [0]), [0])
+    mean = paddle.mean(u * v, axis=[1], keepdim=True)
+    rv = np.random.RandomState(3)
+    xv = rv.uniform(-1, 1, (2, 4, 6)).astype("float32")
+    zv = rv.uniform(-1, 1, (2, 6, 4)).astype("float32")
+    return [(x, xv), (z, zv)], [w, w2, e, mean]
+
+
+def case_eltwise(paddle, np):
+    x = paddle.static.data("x", [-1, 3, 4, 5], "float32")
+    y = paddle.static.data("y", [4, 5], "float32")
+    c = paddle.static.data("c", [3, 1, 1], "float32")
+    a = x + y
+    b = a * c
+    d = b - paddle.full([1], 0.5, "float32")
+    e = d / (unary(paddle, "abs", c) + 1.0)
+    f = binary(paddle, "maximum", e, y)
+    g = binary(paddle, "minimum", f, unary(paddle, "exp", x))
+    h = unary(paddle, "gelu", g) + paddle.nn.functional.leaky_relu(g, 0.1)
+    k = paddle.nn.functional.hardswish(h) + paddle.nn.functional.hardsigmoid(h)
+    k = paddle.clip(k, -0.75, 2.0)
+    s = reduce_sum(paddle, k, [2, 3]) + paddle.max(k, axis=-1).mean(axis=-1)
+    r = unary(paddle, "sqrt", unary(paddle, "abs", s) + 1e-3)
+    rv = np.random.RandomState(4)
+    xv = rv.uniform(-2, 2, (2, 3, 4, 5)).astype("float32")
+    yv = rv.uniform(-1, 1, (4, 5)).astype("float32")
+    cv = rv.uniform(-2, 2, (3, 1, 1)).astype("float32")
+    return [(x, xv), (y, yv), (c, cv)], [r, k]
+
+
+def case_dynamic(paddle, np):
+    x = paddle.static.data("x", [-1, 4, 6], "float32")
+    t = paddle.transpose(x, [0, 2, 1])
+    a = paddle.reshape(x, paddle.shape(t))                   # reshape2 with a Shape tensor
+    b = paddle.nn.functional.dropout(a, p=0.3, training=False)
+    c = paddle.cast(b * 100.0, "int32")
+    d = paddle.cast(c, "float32")
+    e = paddle.flatten(paddle.unsqueeze(d, [1]), 1, 3)
+    xv = np.random.RandomState(5).uniform(-1, 1, (3, 4, 6)).astype("float32")
+    return [(x, xv)], [e]
+
+
+CASES = {"mlp": case_mlp, "cnn": case_cnn, "shape": case_shape, "eltwise": case_eltwise,
+         "dynamic": case_dynamic}
+
+
+# ----------------------------------------------------------------------------------------
+# Child: export every case in one format.
+# ----------------------------------------------------------------------------------------
+
+
+def export_cond(paddle, out):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", [2, 3], "float32")
+        s = paddle.sum(x)
+        y = paddle.static.nn.cond(s > 0, lambda: paddle.nn.functional.relu(x) * 2.0,
+                                  lambda: x - 1.0)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        paddle.static.save_inference_model(os.path.join(out, "cond", "model"), [x], [y], exe,
+                                           program=main)
+
+
+def export_const(paddle, np, out):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", [2, 3], "float32")
+        c = paddle.assign(np.array([[1.5, 2, 3]], "float32"))
+        i = paddle.assign(np.array([1, 2], "int64"))
+        y = x * c + paddle.cast(i.sum(), "float32")
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        paddle.static.save_inference_model(os.path.join(out, "const", "model"), [x], [y], exe,
+                                           program=main)
+
+
+def child(fmt, out):
+    import numpy as np
+    import paddle
+
+    paddle.enable_static()
+    paddle.set_device("cpu")
+    pir = fmt == "pir"
+    if pir:
+        export_cond(paddle, out)
+        export_const(paddle, np, out)
+    for name, build in CASES.items():
+        d = os.path.join(out, name)
+        os.makedirs(d, exist_ok=True)
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        scope = paddle.static.Scope()
+        with paddle.static.scope_guard(scope), paddle.static.program_guard(main, startup), \
+                paddle.utils.unique_name.guard():
+            feeds, fetches = build(paddle, np)
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            # Deterministic parameters by name, identical in both formats; batch_norm
+            # variances and scales kept positive.
+            for pname in sorted(scope.local_var_names()):
+                try:
+                    t = scope.find_var(pname).get_tensor()
+                except ValueError:  # feed/fetch holders
+                    continue
+                if not t._is_initialized():
+                    continue
+                shape = np.array(t).shape
+                rv = np.random.RandomState(seed_of(pname))
+                lo, hi = (0.5, 1.5) if "batch_norm" in pname and pname.endswith(("w_0", "w_2")) \
+                    else (-0.5, 0.5)
+                t.set(rv.uniform(lo, hi, shape).astype(np.array(t).dtype), paddle.CPUPlace())
+            prefix = os.path.join(d, "model")
+            paddle.static.save_inference_model(prefix, [v for v, _ in feeds], fetches, exe,
+                                               program=main)
+            # Paddle's outputs from the saved inference program (is_test batch_norm and
+            # dropout), read back the way Paddle's own inference loads it.
+            prog, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
+            values = {v.name: val for v, val in feeds}
+            outs = exe.run(prog, feed={n: values[n] for n in feed_names}, fetch_list=fetch_vars)
+        if not pir:
+            strip_callstack(prefix + ".pdmodel")
+        for k, (_, val) in enumerate(feeds):
+            np.save(os.path.join(d, f"in{k}.npy"), val)
+        for k, o in enumerate(outs):
+            np.save(os.path.join(d, f"out{k}.npy"), np.asarray(o))
+
+
+def strip_callstack(path):
+    """Drop op_callstack attributes (machine paths) from a protobuf ProgramDesc, in place."""
+    from paddle.base import core, framework
+    desc = core.ProgramDesc(open(path, "rb").read())
+    for b in range(desc.num_blocks()):
+        blk = desc.block(b)
+        for i in range(blk.op_size()):
+            op = blk.op(i)
+            if op.has_attr("op_callstack"):
+                op.remove_attr("op_callstack")
+    open(path, "wb").write(desc.serialize_to_string())
+
+
+# ----------------------------------------------------------------------------------------
+# Parent
+# ----------------------------------------------------------------------------------------
+
+
+def main():
+    if len(sys.argv) >= 3 and sys.argv[1] in ("--child-pir", "--child-pb"):
+        child("pir" if sys.argv[1] == "--child-pir" else "pb", sys.argv[2])
+        return
+    import numpy as np
+
+    out = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_OUT)
+    tmp = out + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    for fmt, flag in (("pir", "1"), ("pb", "0")):
+        env = dict(os.environ, FLAGS_enable_pir_api=flag)
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--child-" + fmt,
+                        os.path.join(tmp, fmt)], check=True, env=env)
+    os.makedirs(out, exist_ok=True)
+    for name in CASES:
+        a, b, d = os.path.join(tmp, "pir", name), os.path.join(tmp, "pb", name), \
+            os.path.join(out, name)
+        os.makedirs(d, exist_ok=True)
+        pa, pb = os.path.join(a, "model.pdiparams"), os.path.join(b, "model.pdiparams")
+        if os.path.exists(pa) or os.path.exists(pb):
+            if open(pa, "rb").read() != open(pb, "rb").read():
+                sys.exit(f"{name}: the two formats wrote different parameter files")
+            shutil.copy(pa, os.path.join(d, "model.pdiparams"))
+        shutil.copy(os.path.join(a, "model.json"), d)
+        shutil.copy(os.path.join(b, "model.pdmodel"), d)
+        for f in sorted(os.listdir(a)):
+            if f.endswith(".npy"):
+                va, vb = np.load(os.path.join(a, f)), np.load(os.path.join(b, f))
+                if f.startswith("out") and not np.allclose(va, vb, rtol=1e-5, atol=1e-6):
+                    sys.exit(f"{name}/{f}: Paddle's outputs differ between formats")
+                shutil.copy(os.path.join(a, f), d)
+    for extra in ("cond", "const"):
+        os.makedirs(os.path.join(out, extra), exist_ok=True)
+        shutil.copy(os.path.join(tmp, "pir", extra, "model.json"), os.path.join(out, extra))
+    with open(os.path.join(out, "cases.txt"), "w") as f:
+        f.write("".join(n + "\n" for n in CASES))
+    shutil.rmtree(tmp)
+    print("wrote", out)
+
+
+if __name__ == "__main__":
+    main()
