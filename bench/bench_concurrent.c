@@ -129,8 +129,10 @@ int main(int argc, char **argv) {
   ic_executor *shared;
   ic_executor_create(&o, &shared);
   for (int i = 0; i < n; i++) c.exec[i] = shared;
+  /* Warm-up, both ways: plans, run states (up to one per thread), allocator caches, the C
+   * library's per-thread arenas. RSS is taken after it. */
   long warm = c.runs;
-  c.runs = warm < 20 ? warm : 20; /* warm-up: plans, run states, caches */
+  c.runs = warm < 2000 ? warm : 2000;
   run_threads(&c, n);
   ic_executor *own[64];
   for (int i = 0; i < n; i++) {

@@ -79,7 +79,7 @@ void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
       for (size_t k = 0; k < plan->instrs[i].def->n_inputs; k++) free((void *)rs->snap_slots[i][k].t);
     }
     free(rs->snap_slots[i]);
-    free(rs->snaps[i]);
+    if (rs->snaps) free(rs->snaps[i]); /* NULL when creation ran out of memory there */
   }
   free(rs->vars);
   free(rs->varp);
