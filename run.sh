@@ -45,7 +45,8 @@ case "$job" in
     (cd build && ctest --output-on-failure -j"$JOBS")
     # Sanitizers instrument host code only: the CUDA kernels are built and linked once, above.
     build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIC_SANITIZE=address,undefined -DIC_WITH_CUDA=OFF
-    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$JOBS")
+    # ICORE_ALLOC=system: no caching allocator, so that ASan sees a use after free as one.
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ICORE_ALLOC=system ctest --output-on-failure -j"$JOBS")
     build build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIC_SANITIZE=thread -DIC_WITH_CUDA=OFF
     # TSan is ~10x slower: fewer random programs (the Release and ASan runs do all 1,000).
     (cd build-tsan && TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp halt_on_error=1" \

@@ -18,6 +18,12 @@ echo
 echo "== 3. memory: GC on versus off"
 "$B/bench/bench_memory" 32 16
 echo
+echo "== 3b. one executor on N threads versus N executors sharing one scope"
+"$B/bench/bench_concurrent" "$B/example/mlp.pdmodel" 4 20000
+if [ -d "$MODELS" ]; then
+  "$B/bench/bench_concurrent" "$MODELS/mobilenet_v2/inference.pdmodel" 2 50 --random-params || true
+fi
+echo
 echo "== 4. programs: compiled versus uncompiled (icore bench)"
 "$ICORE" bench "$B/example/mlp.pdmodel" --feed x="$B/example/x.npy" --iters 200 --warmup 20 --threads 1
 if [ -d "$MODELS" ]; then

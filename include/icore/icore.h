@@ -23,8 +23,29 @@
  *
  * Error contract: every fallible call returns an ic_status (IC_OK is 0). Loaders write a
  * message naming the file, byte offset, block, op and variable into a caller buffer;
- * the executor keeps its last message on the handle. Out-parameters are NULL on failure.
- * Handles are not thread-safe unless a function says otherwise.
+ * ic_executor_errmsg() gives the calling thread's last message for an executor.
+ * Out-parameters are NULL on failure.
+ *
+ * Threads and scopes (the rules):
+ * - Handles are not thread-safe unless a function says otherwise. ic_executor_run is: any
+ *   number of threads may run one executor at once (each run takes its own run state; a
+ *   CPU executor's worker pool serves one run at a time and the others run in their own
+ *   thread; a device executor runs one at a time). Programs, once loaded, are immutable and
+ *   may be shared by any number of runs.
+ * - One model loaded once and served by N executors on N threads with one parameter scope
+ *   is safe: a run reads the caller's scope and never writes it while it runs. Persistables
+ *   that a program writes are run-local shadows; feeding a parameter's name shadows it for
+ *   that run only (later runs see the parameter again). batch_norm in inference mode
+ *   (global statistics) updates nothing, as in Paddle, so inference leaves the scope as it
+ *   was.
+ * - A program that updates persistables (batch_norm training, a program computing a
+ *   persistable) commits them to the scope after a successful run, in storage the scope
+ *   owns (never an executor's), replacing the variable where the scope or an ancestor has
+ *   it, else creating it in the given scope. Such runs are serialized per root scope, and
+ *   the commit excludes concurrent readers; a failed run commits nothing.
+ * - Changing a scope (ic_scope_set excepted, which takes the scope's lock), loading into it
+ *   or destroying it while a run uses it is not allowed; tensors returned by ic_scope_get
+ *   are borrowed and may be replaced by a commit.
  */
 #ifndef ICORE_ICORE_H
 #define ICORE_ICORE_H
@@ -268,19 +289,24 @@ ic_status ic_options_from_env(ic_options *o, char *err, size_t errlen);
 
 typedef struct ic_executor ic_executor;
 
+/* A new executor. The environment variable ICORE_ALLOC=system (or caching, the default)
+ * makes its tensors come straight from the system allocator, without the caching
+ * allocator's reuse (sanitizer runs); another value is IC_ERR_INVALID_ARGUMENT. */
 ic_status ic_executor_create(const ic_options *o, ic_executor **out);
 void ic_executor_destroy(ic_executor *e);
 
 /* Run block 0 of p. Variables are looked up in `scope` (parameters) and temporaries live in
- * a child scope for the run. Feeds are read by name, fetches[i] receives a new tensor the
- * caller destroys. Feed tensors must stay unchanged during the call. One run at a time per
- * executor. On failure every fetches[i] is NULL and ic_executor_errmsg() says why. */
+ * the run's own variables. Feeds are read by name, fetches[i] receives a new tensor the
+ * caller destroys. Feed tensors must stay unchanged during the call. Thread-safe: several
+ * threads may run one executor at once (see "Threads and scopes" above for what a run may
+ * do to `scope`). On failure every fetches[i] is NULL and ic_executor_errmsg() says why. */
 ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
                           size_t n_feeds, const char *const *feed_names,
                           const ic_tensor *const *feeds, size_t n_fetches,
                           const char *const *fetch_names, ic_tensor **fetches);
 
-/* The message of the last failed call on e; "" after a success. Valid until the next call. */
+/* The message of the calling thread's last failed call on e ("" if its last call on e
+ * succeeded): each thread sees its own. Valid until that thread's next call on e. */
 const char *ic_executor_errmsg(const ic_executor *e);
 
 /* Plan cache counters since the executor was created. */

@@ -32,7 +32,7 @@ typedef struct dev_mem {
 
 static void *dev_alloc(void *ctx, size_t bytes) {
   dev_mem *m = ctx;
-  return m->dev->v->malloc(m->stream, bytes);
+  return (m->dev->v->malloc)(m->stream, bytes); /* (): not mem_redirect.h's macro */
 }
 
 static void dev_free(void *ctx, void *p, size_t bytes) {

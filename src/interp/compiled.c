@@ -188,7 +188,7 @@ static void push_ready(crun *r, uint32_t x) {
  * others go to their class's heap. */
 static void run_chain(crun *r, worker *w, uint32_t i) {
   const ic_plan *p = r->plan;
-  ic_span *spans = r->profile ? r->e->spans : NULL;
+  ic_span *spans = r->profile ? r->spans : NULL;
   while (i != NONE) {
     const ic_instr *in = &p->instrs[i];
     uint32_t next = NONE;
@@ -342,8 +342,11 @@ static void schedule(crun *r, worker *self) {
   pthread_mutex_unlock(&pool->lock);
 }
 
-/* Bind variables to this run: persistables to the caller's scope, values read before any op
- * writes them to local copies of the scope's tensors. */
+/* Bind variables to this run: persistables it only reads to the caller's scope variables
+ * themselves (the caller's scope lock is held shared for the whole run), persistables it
+ * writes to run-local shadows that start as a share of the scope's tensor (ic_tensor_alloc
+ * gives outputs fresh buffers, so the scope's storage is never written), values read before
+ * any op writes them to local copies of the scope's tensors. */
 static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
   const ic_plan *p = r->plan;
   ic_rstate *rs = r->rs;
@@ -354,9 +357,15 @@ static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
     ic_variable *sv = scope ? ic_scope_find(scope, pv->name) : NULL;
     uint32_t reader = rs->first_reader[v];
     if (sv && sv->kind != IC_VK_TENSOR) sv = NULL;
-    if (pv->kind == IC_PV_PERSIST) {
+    bool read_first =
+        reader != NONE && !(pv->first_write >= 0 && (uint32_t)pv->first_write < reader);
+    if (pv->kind == IC_PV_PERSIST && pv->first_write < 0) {
       rs->varp[v] = sv ? sv : &rs->vars[v];
-      if (reader == NONE || (pv->first_write >= 0 && (uint32_t)pv->first_write < reader)) continue;
+      if (!read_first) continue;
+    } else if (pv->kind == IC_PV_PERSIST) {
+      rs->varp[v] = &rs->vars[v];
+      if (sv && read_first) ic_tensor_share(&rs->vars[v].tensor, &sv->tensor);
+      if (!read_first) continue;
     } else if (sv) {
       ic_tensor_share(&rs->vars[v].tensor, &sv->tensor);
     }
@@ -384,6 +393,22 @@ static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
   }
   for (size_t v = 0; v < p->n_vars; v++) {
     atomic_store_explicit(&rs->refs[v], p->vars[v].n_uses, memory_order_relaxed);
+  }
+  return IC_OK;
+}
+
+/* Copy the persistables the run updated into storage of the system allocator (owned by no
+ * executor), ready for ic_commit_persistables; out[k] stays empty for one the run left as
+ * the scope has it. */
+static ic_status prepare_commit(const ic_plan *p, ic_rstate *rs, ic_scope *scope,
+                                ic_tensor *out, ic_err *err) {
+  for (size_t k = 0; k < rs->n_commit; k++) {
+    ic_tensor_init(&out[k]);
+    const ic_tensor *t = &rs->vars[rs->commit[k]].tensor;
+    const ic_variable *sv = ic_scope_find(scope, p->vars[rs->commit[k]].name);
+    if (!t->buf || (sv && sv->kind == IC_VK_TENSOR && sv->tensor.buf == t->buf)) continue;
+    ic_status st = ic_tensor_copy(&out[k], t, NULL, err);
+    if (st) return ic_err_prefix(err, "committing persistable '%s': ", p->vars[rs->commit[k]].name);
   }
   return IC_OK;
 }
@@ -479,22 +504,16 @@ static ic_status stage_feeds(ic_executor *e, ic_rstate *rs, const ic_opseq *seq,
  * One run
  * ------------------------------------------------------------------------------------- */
 
-ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scope,
+/* One run of plan p with run state rs, the caller's scope lock held shared (by the caller);
+ * *unlocked is set once this function has released it (before committing). */
+static ic_status run_plan(ic_executor *e, const ic_plan *p, ic_rstate *rs, ic_scope *scope,
                           size_t n_feeds, const char *const *feed_names,
                           const ic_tensor *const *feeds, size_t n_fetches,
-                          const char *const *fetch_names, ic_tensor **fetches, ic_err *err) {
-  ic_cache_entry *ce;
-  ic_status st = ic_check_feeds(prog, n_feeds, feed_names, feeds, err);
-  if (st) return st;
-  if ((st = ic_cache_get(e, prog, n_feeds, feed_names, n_fetches, fetch_names, &ce, err))) {
-    return st;
-  }
-  const ic_plan *p = ce->plan;
+                          const char *const *fetch_names, ic_tensor **fetches, bool *unlocked,
+                          ic_span **spans_out, ic_err *err) {
+  ic_status st;
+  (void)feed_names;
   if (p->device && (st = ic_executor_streams(e, p->n_streams, err))) return st;
-  if (!ce->rs && (st = ic_rstate_create(p, e->dev, &ce->rs, err))) return st;
-  e->last_plan = ce->plan;
-  e->last_rs = ce->rs;
-  ic_rstate *rs = ce->rs;
   bool graph = e->opt.cuda_graph, capture = false;
   const ic_tensor **staged = NULL;
   if (graph) {
@@ -535,21 +554,18 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
       feeds = staged;
     }
   }
-  crun r = {.plan = p, .rs = rs, .e = e, .pool = capture ? NULL : e->pool,
+  /* The pool serves one run at a time: a run that finds it busy runs in its own thread. */
+  bool pooled = !capture && e->pool && !atomic_exchange(&e->pool_busy, true);
+  crun r = {.plan = p, .rs = rs, .e = e, .pool = pooled ? e->pool : NULL,
             .profile = e->opt.profile && !capture, .capturing = capture};
+  ic_tensor *commit = NULL;
+  const char **commit_names = NULL;
   atomic_init(&r.pending, 0);
   atomic_init(&r.abort, false);
   atomic_init(&r.failed, 0);
-  if (r.profile) {
-    ic_span *spans = realloc(e->spans, (p->n_instrs ? p->n_instrs : 1) * sizeof *spans);
-    if (!spans) {
-      free(staged);
-      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory for the profile");
-    }
-    memset(spans, 0, (p->n_instrs ? p->n_instrs : 1) * sizeof *spans);
-    e->spans = spans;
-    e->n_spans = p->n_instrs;
-    e->profile_t0 = ic_now_ns();
+  if (r.profile && !(r.spans = calloc(p->n_instrs ? p->n_instrs : 1, sizeof *r.spans))) {
+    st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory for the profile");
+    goto done;
   }
   if (p->feed_holder != NONE || p->fetch_holder != NONE) {
     ic_variable spare_f, spare_t;
@@ -608,10 +624,34 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
     rs->kept = kept;
     rs->n_kept = th->n_list;
   }
+  if (rs->n_commit && scope) {
+    commit = calloc(rs->n_commit, sizeof *commit);
+    commit_names = calloc(rs->n_commit, sizeof *commit_names);
+    if (!commit || !commit_names) {
+      st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      goto done;
+    }
+    for (size_t k = 0; k < rs->n_commit; k++) commit_names[k] = p->vars[rs->commit[k]].name;
+    if ((st = prepare_commit(p, rs, scope, commit, err))) goto done;
+  }
   unbind(p, rs, p->fetch_holder);
   st = ic_collect_fetches(&p->seq, p->fetch_holder != NONE ? &rs->vars[p->fetch_holder] : NULL,
                           e->alloc, n_fetches, fetch_names, fetches, err);
+  if (!st && commit) {
+    ic_scope *root = ic_scope_root(scope);
+    pthread_rwlock_unlock(&root->lock);
+    *unlocked = true;
+    st = ic_commit_persistables(scope, rs->n_commit, commit_names, commit, err);
+  }
 done:
+  if (pooled) atomic_store(&e->pool_busy, false);
+  for (size_t k = 0; commit && k < rs->n_commit; k++) ic_tensor_reset(&commit[k]);
+  free(commit);
+  free(commit_names);
+  if (r.spans) {
+    if (st) free(r.spans);
+    else *spans_out = r.spans;
+  }
   if (st && capture && rs->graph) {
     e->dev->v->graph_destroy(rs->graph);
     rs->graph = NULL;
@@ -624,6 +664,46 @@ done:
       fetches[i] = NULL;
     }
   }
+  return st;
+}
+
+ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scope,
+                          size_t n_feeds, const char *const *feed_names,
+                          const ic_tensor *const *feeds, size_t n_fetches,
+                          const char *const *fetch_names, ic_tensor **fetches, ic_err *err) {
+  ic_status st = ic_check_feeds(prog, n_feeds, feed_names, feeds, err);
+  if (st) return st;
+  ic_cache_entry *ce;
+  ic_rstate *rs;
+  bool built;
+  uint64_t t0 = ic_now_ns();
+  if ((st = ic_cache_acquire(e, prog, n_feeds, feed_names, n_fetches, fetch_names, &ce, &rs,
+                             &built, err))) {
+    return st;
+  }
+  /* Runs that update persistables are serialized per scope; every run reads the scope under
+   * its root's shared lock, which committing takes exclusive. */
+  ic_scope *root = scope ? ic_scope_root(scope) : NULL;
+  bool writer = root && rs->n_commit, unlocked = false;
+  if (writer) pthread_mutex_lock(&root->writer);
+  if (root) pthread_rwlock_rdlock(&root->lock);
+  ic_span *spans = NULL;
+  uint64_t run_t0 = ic_now_ns();
+  st = run_plan(e, ce->plan, rs, scope, n_feeds, feed_names, feeds, n_fetches, fetch_names,
+                fetches, &unlocked, &spans, err);
+  if (root && !unlocked) pthread_rwlock_unlock(&root->lock);
+  if (writer) pthread_mutex_unlock(&root->writer);
+  if (spans) {
+    pthread_mutex_lock(&e->lock);
+    free(e->spans);
+    e->spans = spans;
+    e->n_spans = ce->plan->n_instrs;
+    e->profile_t0 = run_t0;
+    e->analysis_t0 = built ? t0 : 0;
+    e->analysis_t1 = built ? t0 + (uint64_t)(ce->plan->stats.analysis_ms * 1e6) : 0;
+    pthread_mutex_unlock(&e->lock);
+  }
+  ic_cache_release(e, ce, rs);
   return st;
 }
 

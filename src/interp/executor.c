@@ -105,10 +105,17 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
       (o->mode != IC_MODE_COMPILED && o->mode != IC_MODE_UNCOMPILED)) {
     return IC_ERR_INVALID_ARGUMENT;
   }
+  /* ICORE_ALLOC=system bypasses the caching allocator (sanitizer runs: a use after free is
+   * then reported as one instead of reading a recycled buffer). */
+  const char *alloc = getenv("ICORE_ALLOC");
+  if (alloc && strcmp(alloc, "system") != 0 && strcmp(alloc, "caching") != 0) {
+    return IC_ERR_INVALID_ARGUMENT;
+  }
   ic_executor *e = calloc(1, sizeof *e);
   if (!e) return IC_ERR_OUT_OF_MEMORY;
   e->opt = *o;
-  e->alloc = ic_allocator_caching(IC_MAX_CACHED_BYTES);
+  e->alloc = alloc && !strcmp(alloc, "system") ? ic_allocator_plain()
+                                                : ic_allocator_caching(IC_MAX_CACHED_BYTES);
   if (!e->alloc) {
     free(e);
     return IC_ERR_OUT_OF_MEMORY;
@@ -122,6 +129,9 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
   int intra = total / e->n_threads;
   e->total_threads = total;
   e->env = (ic_kenv){.alloc = e->alloc, .seed = o->seed, .intra_threads = intra < 1 ? 1 : intra};
+  pthread_mutex_init(&e->lock, NULL);
+  pthread_mutex_init(&e->dev_lock, NULL);
+  atomic_init(&e->pool_busy, false);
   e->entries = calloc((size_t)o->cache_capacity, sizeof *e->entries);
   ic_status st = e->entries ? IC_OK : IC_ERR_OUT_OF_MEMORY;
   /* The device itself is opened at the first run, whose error message can say what went
@@ -135,7 +145,6 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
     return st;
   }
   e->fail_at = -1;
-  ic_err_clear(&e->err);
   *out = e;
   return IC_OK;
 }
@@ -173,12 +182,22 @@ void ic_executor_destroy(ic_executor *e) {
   free(e->entries);
   free(e->spans);
   ic_allocator_destroy(e->alloc);
+  pthread_mutex_destroy(&e->lock);
+  pthread_mutex_destroy(&e->dev_lock);
   free(e);
 }
 
 void ic_executor_cache_stats(const ic_executor *e, uint64_t *hits, uint64_t *misses) {
-  if (hits) *hits = e ? e->hits : 0;
-  if (misses) *misses = e ? e->misses : 0;
+  uint64_t h = 0, m = 0;
+  if (e) {
+    pthread_mutex_t *lock = (pthread_mutex_t *)&e->lock; /* the counters, not the handle */
+    pthread_mutex_lock(lock);
+    h = e->hits;
+    m = e->misses;
+    pthread_mutex_unlock(lock);
+  }
+  if (hits) *hits = h;
+  if (misses) *misses = m;
 }
 
 void ic_executor_memory_stats(const ic_executor *e, ic_memory_stats *out) {
@@ -190,6 +209,26 @@ void ic_executor_memory_stats(const ic_executor *e, ic_memory_stats *out) {
 
 void ic_executor_reset_peak(ic_executor *e) { ic_allocator_reset_peak(e->alloc); }
 
+/* The calling thread's last failed call on an executor: errno's way, so that threads sharing
+ * an executor each read their own message. The one piece of per-thread state in icore. */
+static _Thread_local struct {
+  const ic_executor *e;
+  ic_err err;
+} t_last;
+
+/* Record the outcome of a call on e for ic_executor_errmsg; returns st. */
+static ic_status record(const ic_executor *e, ic_status st, const ic_err *err) {
+  if (st) {
+    t_last.e = e;
+    t_last.err = *err;
+    if (!t_last.err.code) t_last.err.code = st;
+  } else if (t_last.e == e) {
+    t_last.e = NULL;
+    ic_err_clear(&t_last.err);
+  }
+  return st;
+}
+
 static void json_string(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
@@ -200,14 +239,13 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-ic_status ic_executor_write_profile(ic_executor *e, const char *path) {
-  if (!e || !path) return IC_ERR_INVALID_ARGUMENT;
+static ic_status write_profile(ic_executor *e, const char *path, ic_err *err) {
   if (!e->last_plan || !e->spans) {
-    return ic_err_set(&e->err, IC_ERR_INVALID_ARGUMENT,
+    return ic_err_set(err, IC_ERR_INVALID_ARGUMENT,
                       "no profile: run a compiled program with options.profile on first");
   }
   FILE *f = fopen(path, "w");
-  if (!f) return ic_err_set(&e->err, IC_ERR_IO, "%s: cannot open for writing", path);
+  if (!f) return ic_err_set(err, IC_ERR_IO, "%s: cannot open for writing", path);
   const ic_plan *p = e->last_plan;
   uint64_t t0 = e->analysis_t0 ? e->analysis_t0 : e->profile_t0;
   fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
@@ -235,29 +273,61 @@ ic_status ic_executor_write_profile(ic_executor *e, const char *path) {
     fprintf(f, "}}");
   }
   fprintf(f, "\n]}\n");
-  if (fclose(f) != 0) return ic_err_set(&e->err, IC_ERR_IO, "%s: write failed", path);
+  if (fclose(f) != 0) return ic_err_set(err, IC_ERR_IO, "%s: write failed", path);
   return IC_OK;
 }
 
-const char *ic_executor_errmsg(const ic_executor *e) { return e ? e->err.msg : "NULL executor"; }
+ic_status ic_executor_write_profile(ic_executor *e, const char *path) {
+  if (!e || !path) return IC_ERR_INVALID_ARGUMENT;
+  ic_err err;
+  ic_err_clear(&err);
+  pthread_mutex_lock(&e->lock);
+  ic_status st = write_profile(e, path, &err);
+  pthread_mutex_unlock(&e->lock);
+  return record(e, st, &err);
+}
+
+const char *ic_executor_errmsg(const ic_executor *e) {
+  if (!e) return "NULL executor";
+  return t_last.e == e ? t_last.err.msg : "";
+}
+
+static ic_status run(ic_executor *e, const ic_program *p, ic_scope *scope, size_t n_feeds,
+                     const char *const *feed_names, const ic_tensor *const *feeds,
+                     size_t n_fetches, const char *const *fetch_names, ic_tensor **fetches,
+                     ic_err *err);
 
 ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
                           size_t n_feeds, const char *const *feed_names,
                           const ic_tensor *const *feeds, size_t n_fetches,
                           const char *const *fetch_names, ic_tensor **fetches) {
   if (!e) return IC_ERR_INVALID_ARGUMENT;
-  ic_err_clear(&e->err);
+  ic_err err;
+  ic_err_clear(&err);
   if (fetches) {
     for (size_t i = 0; i < n_fetches; i++) fetches[i] = NULL;
   }
+  /* A device executor runs one run at a time: its streams and device memory are shared. */
+  bool device = e->opt.mode == IC_MODE_COMPILED && e->opt.device.kind != IC_PLACE_CPU;
+  if (device) pthread_mutex_lock(&e->dev_lock);
+  ic_status st = run(e, p, scope, n_feeds, feed_names, feeds, n_fetches, fetch_names, fetches,
+                     &err);
+  if (device) pthread_mutex_unlock(&e->dev_lock);
+  return record(e, st, &err);
+}
+
+static ic_status run(ic_executor *e, const ic_program *p, ic_scope *scope, size_t n_feeds,
+                     const char *const *feed_names, const ic_tensor *const *feeds,
+                     size_t n_fetches, const char *const *fetch_names, ic_tensor **fetches,
+                     ic_err *err) {
   if (!p || (n_feeds && (!feed_names || !feeds)) || (n_fetches && (!fetch_names || !fetches))) {
-    return ic_err_set(&e->err, IC_ERR_INVALID_ARGUMENT, "ic_executor_run: NULL argument");
+    return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "ic_executor_run: NULL argument");
   }
   for (size_t i = 0; i < n_feeds; i++) {
-    if (!feed_names[i]) return ic_err_set(&e->err, IC_ERR_INVALID_ARGUMENT, "feed name %zu is NULL", i);
+    if (!feed_names[i]) return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "feed name %zu is NULL", i);
   }
   for (size_t i = 0; i < n_fetches; i++) {
-    if (!fetch_names[i]) return ic_err_set(&e->err, IC_ERR_INVALID_ARGUMENT, "fetch name %zu is NULL", i);
+    if (!fetch_names[i]) return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "fetch name %zu is NULL", i);
   }
   if (e->opt.mode == IC_MODE_COMPILED) {
     if (e->opt.device.kind != IC_PLACE_CPU && !e->dev) {
@@ -265,26 +335,18 @@ ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
       if (e->opt.device.kind == IC_PLACE_EMULATED && e->has_emu_options) {
         ic_emu_options eo = {.max_delay_us = e->emu.max_delay_us, .poison = e->emu.poison,
                              .seed = e->emu.seed};
-        st = ic_emu_open(e->opt.device.index, &eo, &e->dev, &e->err);
+        st = ic_emu_open(e->opt.device.index, &eo, &e->dev, err);
       } else {
-        st = ic_device_open(e->opt.device, &e->dev, &e->err);
+        st = ic_device_open(e->opt.device, &e->dev, err);
       }
       if (st) return st;
     }
-    uint64_t misses = e->misses, t0 = ic_now_ns();
-    ic_status st = ic_run_compiled(e, p, scope, n_feeds, feed_names, feeds, n_fetches,
-                                   fetch_names, fetches, &e->err);
-    if (e->misses != misses) {
-      e->analysis_t0 = t0;
-      e->analysis_t1 = t0 + (uint64_t)(e->last_analysis_ms * 1e6);
-    } else {
-      e->analysis_t0 = 0;
-    }
-    return st;
+    return ic_run_compiled(e, p, scope, n_feeds, feed_names, feeds, n_fetches, fetch_names,
+                           fetches, err);
   }
   ic_uncompiled_args a = {.prog = p, .scope = scope, .n_feeds = n_feeds,
                           .feed_names = feed_names, .feeds = feeds, .n_fetches = n_fetches,
                           .fetch_names = fetch_names, .fetches = fetches, .opt = &e->opt,
                           .env = &e->env, .fail_at = e->fail_at};
-  return ic_run_uncompiled(&a, &e->err);
+  return ic_run_uncompiled(&a, err);
 }

@@ -16,6 +16,19 @@
 #include "program/program.h"
 #include "scope/scope.h"
 
+/* Whether output slot k of op (definition def) updates the variables it names: false for
+ * feed ops (a fed persistable shadows the parameter for that run only) and for outputs that
+ * Paddle leaves equal to an input (batch_norm's MeanOut/VarianceOut with global
+ * statistics). A run commits the persistables such outputs write to the caller's scope. */
+bool ic_output_updates(const ic_op *op, const ic_opdef *def, size_t k);
+
+/* Put vals[k] (tensors the run copied into system storage; empty ones are skipped) into
+ * the variable names[k] of scope (found in it or its ancestors, else created in it), all
+ * at once under the root's exclusive lock. Moved tensors are left empty; on failure nothing
+ * is replaced. */
+ic_status ic_commit_persistables(ic_scope *scope, size_t n, const char *const *names,
+                                 ic_tensor *vals, ic_err *err);
+
 /* Check each feed tensor against its VarDesc (dtype, rank, dims where not -1). */
 ic_status ic_check_feeds(const ic_program *p, size_t n_feeds, const char *const *feed_names,
                          const ic_tensor *const *feeds, ic_err *err);
@@ -84,15 +97,18 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err);
 typedef struct ic_rstate ic_rstate;
 typedef struct ic_pool ic_pool;
 
-/* One cached plan with its reusable run state. */
+/* One cached plan with its idle run states. Reference-counted under the executor's lock:
+ * the cache holds one reference while the entry is listed, every run using it one more, so
+ * evicting an entry that runs elsewhere frees it when the last of those runs ends. */
 typedef struct ic_cache_entry {
   uint64_t key;          /* XXH64 of program hash, feed and fetch names, place */
   char *names;           /* the names as hashed, to rule out collisions */
   size_t names_len;
   uint64_t prog_hash;
   size_t prog_size;
-  ic_plan *plan;
-  ic_rstate *rs;         /* created on the plan's first run */
+  ic_plan *plan;         /* immutable, shared by every run */
+  ic_rstate *idle;       /* run states not in use, linked by ->next */
+  size_t refs;
   uint64_t last_used;    /* LRU clock */
 } ic_cache_entry;
 
@@ -105,13 +121,15 @@ typedef struct ic_span {
 struct ic_executor {
   ic_options opt;
   ic_allocator *alloc;     /* caching allocator for every run's buffers */
-  ic_kenv env;             /* kernel environment of the calling thread */
-  ic_err err;              /* last error */
+  ic_kenv env;             /* kernel environment of the calling thread (read-only) */
+  pthread_mutex_t lock;    /* guards the cache, its counters, last_* and the profile */
+  pthread_mutex_t dev_lock; /* device executors: held through each run (one at a time) */
+  atomic_bool pool_busy;   /* a run owns the pool; concurrent runs go serial in their thread */
   int n_threads;           /* executing threads: the caller plus n_threads - 1 workers */
   int total_threads;       /* the CPU budget: what an instruction that runs alone may use */
   ic_pool *pool;           /* NULL when serial or single-threaded */
   size_t n_entries;        /* plan cache, at most opt.cache_capacity */
-  ic_cache_entry *entries;
+  ic_cache_entry **entries;
   uint64_t clock;          /* LRU clock */
   uint64_t hits, misses;
   double last_analysis_ms; /* analysis time of the last miss */
@@ -139,10 +157,16 @@ struct ic_executor {
   } emu;
 };
 
-/* Find or build the plan for these names; *entry is owned by the cache. */
-ic_status ic_cache_get(ic_executor *e, const ic_program *p, size_t n_feeds,
-                       const char *const *feed_names, size_t n_fetches,
-                       const char *const *fetch_names, ic_cache_entry **entry, ic_err *err);
+/* Find or build the plan for these names and take a run state for it: *entry holds a
+ * reference and *rs is this run's own until ic_cache_release. *built says whether this call
+ * analyzed the program (a miss). Thread-safe. */
+ic_status ic_cache_acquire(ic_executor *e, const ic_program *p, size_t n_feeds,
+                           const char *const *feed_names, size_t n_fetches,
+                           const char *const *fetch_names, ic_cache_entry **entry,
+                           ic_rstate **rs, bool *built, ic_err *err);
+/* Give the run state back (NULL: none was made; else the entry's plan and rs become the
+ * executor's last_plan/last_rs) and drop the run's reference. */
+void ic_cache_release(ic_executor *e, ic_cache_entry *entry, ic_rstate *rs);
 void ic_cache_clear(ic_executor *e);
 void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan);
 
@@ -174,7 +198,7 @@ void ic_executor_emu_testing(ic_executor *e, int max_delay_us, bool poison, uint
  * comparing with it isolates what blocked activations change. Set before the first run (the
  * plan cache does not key on it). */
 void ic_executor_plain_layout(ic_executor *e, bool on);
-/* The plan of the last compiled run, or NULL. */
+/* The plan of the last compiled run, or NULL (meaningful while no other run is going). */
 const ic_plan *ic_executor_last_plan(const ic_executor *e);
 /* Variable v of the last compiled run's plan as that run left it: buffers are released after
  * a run, but dtype and dims stay (for `icore inspect`). NULL if there is none. */

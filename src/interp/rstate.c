@@ -1,5 +1,5 @@
-/* Run state: everything a run of a plan mutates, allocated on the plan's first run and
- * reused by every later run (the executor runs one program at a time). */
+/* Run state: everything a run of a plan mutates. Made on demand and kept in the cache
+ * entry's pool for later runs; concurrent runs of one plan each take their own. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +82,7 @@ void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
       for (size_t k = 0; k < plan->instrs[i].def->n_inputs; k++) free((void *)rs->snap_slots[i][k].t);
     }
     free(rs->snap_slots[i]);
-    free(rs->snaps[i]);
+    if (rs->snaps) free(rs->snaps[i]); /* NULL when creation ran out of memory there */
   }
   free(rs->vars);
   free(rs->varp);
@@ -100,6 +100,7 @@ void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
   free(rs->refs);
   for (int k = 0; k < N_CLASSES; k++) free(rs->heaps[k]);
   free(rs->first_reader);
+  free(rs->commit);
   free(rs);
 }
 
@@ -216,6 +217,21 @@ ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out,
     }
     for (size_t k = 0; k < in->def->n_inputs; k++) n_in += in->in[k].n;
     if (cached && !(rs->cache_srcs[i] = calloc(n_in ? n_in : 1, sizeof(ic_buffer *)))) goto oom;
+  }
+  /* Persistables the run updates (not those fed, nor batch_norm's unchanged statistics in
+   * inference): bound to run-local shadows, committed to the caller's scope at the end. */
+  if (!(rs->commit = calloc(nv, sizeof *rs->commit))) goto oom;
+  for (size_t i = 0; i < plan->n_instrs; i++) {
+    const ic_instr *in = &plan->instrs[i];
+    for (size_t k = 0; k < in->def->n_outputs; k++) {
+      if (!ic_output_updates(in->op, in->def, k)) continue;
+      for (uint32_t j = 0; j < in->out[k].n; j++) {
+        uint32_t v = in->out[k].vars[j];
+        bool seen = plan->vars[v].kind != IC_PV_PERSIST;
+        for (size_t c = 0; c < rs->n_commit && !seen; c++) seen = rs->commit[c] == v;
+        if (!seen) rs->commit[rs->n_commit++] = v;
+      }
+    }
   }
   if (plan->device && make_device_state(rs, plan, dev, err)) {
     ic_rstate_destroy(rs, plan);

@@ -23,8 +23,12 @@ static inline int instr_class(const ic_instr *in) {
                                      : CLASS_DEVICE;
 }
 
-/* Everything a run mutates, allocated on a plan's first run and reused. */
+/* Everything a run mutates. A cache entry keeps a pool of them: a run takes one (or makes
+ * one) and gives it back, so concurrent runs of one plan never share one. */
 struct ic_rstate {
+  struct ic_rstate *next;   /* the entry's pool of idle run states */
+  size_t n_commit;          /* persistables the plan updates (ic_output_updates): committed */
+  uint32_t *commit;         /* to the caller's scope after a successful run */
   ic_variable *vars;        /* local variables, one per plan variable */
   ic_variable **varp;       /* the variable each index is bound to in this run */
   ic_kslot *slots;          /* per instruction: its input slots, then its output slots */
@@ -77,6 +81,7 @@ typedef struct crun {
   bool done;                /* pending reached 0 (guarded by pool->lock) */
   ic_err err;               /* the first failure */
   bool profile;
+  ic_span *spans;           /* this run's profile, one per instruction (profile only) */
   bool capturing;           /* device work is being recorded into a graph: no host waits */
 } crun;
 

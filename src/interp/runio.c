@@ -1,4 +1,5 @@
 /* Run-time plumbing shared by both executors: feeds in, fetches out, NaN/Inf checks. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,21 @@
 #include "interp/interp.h"
 
 static ic_status oom(ic_err *err) { return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory"); }
+
+bool ic_output_updates(const ic_op *op, const ic_opdef *def, size_t k) {
+  if (def->flags & IC_OP_FEED) return false; /* a fed persistable shadows it for one run */
+  const char *slot = def->outputs[k].name;
+  if (strcmp(def->name, "batch_norm") == 0 &&
+      (strcmp(slot, "MeanOut") == 0 || strcmp(slot, "VarianceOut") == 0)) {
+    /* Paddle: with global statistics (is_test && !trainable_statistics, or
+     * use_global_stats) MeanOut/VarianceOut are Mean/Variance, unchanged. */
+    const ic_attr *t = ic_op_attr(op, "is_test"), *g = ic_op_attr(op, "use_global_stats"),
+                  *tr = ic_op_attr(op, "trainable_statistics");
+    bool is_test = t && t->i, global = g && g->i, trainable = tr && tr->i;
+    return !((is_test && !trainable) || global);
+  }
+  return true;
+}
 
 ic_status ic_check_feeds(const ic_program *p, size_t n_feeds, const char *const *feed_names,
                          const ic_tensor *const *feeds, ic_err *err) {
@@ -155,4 +171,34 @@ ic_status ic_check_finite(const ic_kctx *c, ic_err *err) {
     }
   }
   return IC_OK;
+}
+
+ic_status ic_commit_persistables(ic_scope *scope, size_t n, const char *const *names,
+                                 ic_tensor *vals, ic_err *err) {
+  ic_variable **dst = calloc(n ? n : 1, sizeof *dst);
+  if (!dst) return oom(err);
+  ic_scope *root = ic_scope_root(scope);
+  ic_status st = IC_OK;
+  pthread_rwlock_wrlock(&root->lock);
+  for (size_t k = 0; k < n && !st; k++) {
+    if (!vals[k].buf) continue;
+    ic_variable *v = ic_scope_find(scope, names[k]);
+    if (v && v->kind != IC_VK_TENSOR) {
+      st = ic_err_set(err, IC_ERR_INVALID_ARGUMENT,
+                      "persistable '%s': the scope holds a feed/fetch list under that name, "
+                      "expected a tensor", names[k]);
+    } else if (!v && !(v = ic_scope_var(scope, names[k]))) {
+      st = oom(err);
+    }
+    dst[k] = v;
+  }
+  for (size_t k = 0; k < n && !st; k++) {
+    if (!vals[k].buf) continue;
+    ic_tensor_reset(&dst[k]->tensor);
+    dst[k]->tensor = vals[k];
+    ic_tensor_init(&vals[k]);
+  }
+  pthread_rwlock_unlock(&root->lock);
+  free(dst);
+  return st;
 }

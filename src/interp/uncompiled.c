@@ -3,6 +3,7 @@
  * scopes, infers shapes, allocates outputs, runs the kernel and frees the variables whose
  * last use this op was. Everything the compiled plan decides once is redone here, on
  * purpose: it is the baseline the plan is measured against and checked with. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ typedef struct urun {
   ic_arena *arena;     /* per-run binding arrays */
   ic_strmap last_use;  /* variable name -> 1 + index of the last op using its buffer */
   ic_strmap keep;      /* names never freed: persistables, feed and fetch targets, holders */
+  ic_strmap commit;    /* persistables the run updated: committed to the caller's scope */
 } urun;
 
 typedef struct ubind {
@@ -43,11 +45,17 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
   for (size_t i = 0; i < n; i++) {
     const char *name = s->args[i];
     ic_variable *var;
-    if (out && !(sd->flags & IC_SLOT_HOLDER) && !is_persistable(u, op, name)) {
-      var = ic_scope_var(u->local, name); /* temporaries always live in the run's scope */
+    if (out) {
+      /* Outputs always live in the run's scope: a persistable the run writes is a shadow
+       * that starts as a share of the caller's tensor, committed at the end if updated. */
+      bool fresh = !(sd->flags & IC_SLOT_HOLDER) && !ic_strmap_get(&u->local->vars, name);
+      var = ic_scope_var(u->local, name);
+      const ic_variable *pv = fresh && var && u->local->parent && is_persistable(u, op, name)
+                                  ? ic_scope_find(u->local->parent, name)
+                                  : NULL;
+      if (pv && pv->kind == IC_VK_TENSOR) ic_tensor_share(&var->tensor, &pv->tensor);
     } else {
       var = ic_scope_find(u->local, name);
-      if (!var && out) var = ic_scope_var(u->local, name);
     }
     if (!var && !out) {
       return ic_err_set(err, IC_ERR_NOT_FOUND,
@@ -185,6 +193,15 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
                                     : def->cpu(&c);
   }
   if (!st && u->a->opt->check_nan_inf) st = ic_check_finite(&c, err);
+  for (size_t k = 0; k < def->n_outputs && !st; k++) {
+    if (!ic_output_updates(op, def, k)) continue;
+    for (size_t i = 0; i < b.out[k].n && !st; i++) {
+      const char *name = b.out[k].names[i];
+      if (is_persistable(u, op, name) && !ic_strmap_put(&u->commit, name, (void *)k_mark)) {
+        st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      }
+    }
+  }
   if (st) ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
   if (state && def->free_state) def->free_state(state);
 done:
@@ -230,12 +247,62 @@ static ic_status plan_frees(urun *u, ic_err *err) {
   return ok ? IC_OK : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
+/* Whether some op of the run updates a persistable (see ic_output_updates). */
+static bool updates_persistables(const urun *u) {
+  for (size_t idx = 0; idx < u->seq.n_ops; idx++) {
+    const ic_op *op = u->seq.ops[idx];
+    const ic_opdef *def = ic_registry_find(op->type);
+    for (size_t k = 0; def && k < def->n_outputs; k++) {
+      const ic_slot *s = ic_op_output(op, def->outputs[k].name);
+      if (!s || !ic_output_updates(op, def, k)) continue;
+      for (size_t i = 0; i < s->n; i++) {
+        if (is_persistable(u, op, s->args[i])) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* The updated persistables, copied into system storage (empty where the run left the
+ * scope's tensor as it was), for ic_commit_persistables. */
+typedef struct ucommit {
+  size_t n;
+  const char **names;
+  ic_tensor *vals;
+} ucommit;
+
+static ic_status commit_prepare(urun *u, ucommit *c, ic_err *err) {
+  size_t n = u->commit.n, it = 0;
+  if (!n || !u->a->scope) return IC_OK;
+  c->names = calloc(n, sizeof *c->names);
+  c->vals = calloc(n, sizeof *c->vals);
+  if (!c->names || !c->vals) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  const char *key;
+  void *val;
+  while (ic_strmap_next(&u->commit, &it, &key, &val)) {
+    const ic_variable *v = ic_strmap_get(&u->local->vars, key);
+    const ic_variable *sv = ic_scope_find(u->a->scope, key);
+    c->names[c->n] = key;
+    ic_tensor_init(&c->vals[c->n++]);
+    if (v && v->kind == IC_VK_TENSOR && v->tensor.buf &&
+        !(sv && sv->kind == IC_VK_TENSOR && sv->tensor.buf == v->tensor.buf)) {
+      ic_status st = ic_tensor_copy(&c->vals[c->n - 1], &v->tensor, NULL, err);
+      if (st) return ic_err_prefix(err, "committing persistable '%s': ", key);
+    }
+  }
+  return IC_OK;
+}
+
 ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
   urun u = {.a = a};
   ic_scope *empty = NULL;
   ic_status st;
   ic_strmap_init(&u.last_use);
   ic_strmap_init(&u.keep);
+  ic_strmap_init(&u.commit);
+  ic_scope *locked = NULL;
+  bool writer = false;
+  ucommit com = {0};
   for (size_t i = 0; i < a->n_fetches; i++) a->fetches[i] = NULL;
   if ((st = ic_check_feeds(a->prog, a->n_feeds, a->feed_names, a->feeds, err))) goto done;
   if ((st = ic_opseq_build(a->prog, a->n_feeds, a->feed_names, a->n_fetches, a->fetch_names,
@@ -243,6 +310,14 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
     goto done;
   }
   ic_scope *root = a->scope;
+  if (root) {
+    /* As the compiled executor: updating runs serialized per scope, the scope read under
+     * its root's shared lock, the commit under its exclusive lock. */
+    locked = ic_scope_root(root);
+    writer = updates_persistables(&u);
+    if (writer) pthread_mutex_lock(&locked->writer);
+    pthread_rwlock_rdlock(&locked->lock);
+  }
   if (!root && (st = ic_scope_create(NULL, &empty))) goto oom;
   if ((st = ic_scope_create(root ? root : empty, &u.local))) goto oom;
   if (!(u.arena = ic_arena_create())) goto oom;
@@ -255,6 +330,7 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
     if ((st = run_op(&u, i, u.seq.ops[i], err))) goto done;
     if (a->opt->gc) collect_garbage(&u, i, u.seq.ops[i]);
   }
+  if ((st = commit_prepare(&u, &com, err))) goto done;
   /* Release every other variable of the run first, so that fetched temporaries move. */
   size_t it = 0;
   const char *key;
@@ -264,10 +340,18 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
   }
   st = ic_collect_fetches(&u.seq, th, a->env->alloc, a->n_fetches, a->fetch_names, a->fetches,
                           err);
+  if (locked) pthread_rwlock_unlock(&locked->lock);
+  if (!st && com.n) st = ic_commit_persistables(a->scope, com.n, com.names, com.vals, err);
+  if (locked && writer) pthread_mutex_unlock(&locked->writer);
+  locked = NULL;
   goto done;
 oom:
   st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
 done:
+  if (locked) {
+    pthread_rwlock_unlock(&locked->lock);
+    if (writer) pthread_mutex_unlock(&locked->writer);
+  }
   if (st) {
     for (size_t i = 0; i < a->n_fetches; i++) {
       ic_tensor_destroy(a->fetches[i]);
@@ -280,5 +364,9 @@ done:
   ic_arena_destroy(u.arena);
   ic_strmap_free(&u.last_use);
   ic_strmap_free(&u.keep);
+  ic_strmap_free(&u.commit);
+  for (size_t k = 0; com.vals && k < com.n; k++) ic_tensor_reset(&com.vals[k]);
+  free(com.names);
+  free(com.vals);
   return st;
 }

@@ -102,7 +102,10 @@ ic_builder *ic_builder_create(void) {
     free(b);
     return NULL;
   }
-  ic_builder_add_block(b, -1);
+  if (ic_builder_add_block(b, -1) < 0) {
+    ic_builder_destroy(b);
+    return NULL;
+  }
   return b;
 }
 
@@ -312,6 +315,7 @@ void ic_builder_attr_strings(ic_builder_op *op, const char *name, size_t n,
 }
 
 static bool has_var(const ic_builder *b, const char *name) {
+  if (!b->n_blocks) return false; /* creating block 0 ran out of memory */
   const bblock *bl = &b->blocks[0];
   for (size_t i = 0; i < bl->n_vars; i++) {
     if (strcmp(bl->vars[i].name, name) == 0) return true;

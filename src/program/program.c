@@ -11,6 +11,7 @@
 #include <xxhash.h>
 
 #include "common/arena.h"
+#include "common/pballoc.h"
 #include "framework.pb-c.h"
 #include "program/pir_json.h"
 
@@ -432,7 +433,10 @@ ic_status ic_program_from_bytes(const void *data, size_t size, const char *origi
   p->size = size;
   p->hash = XXH64(p->bytes, size, 0);
   atomic_init(&p->refs, 1);
-  p->pb = paddle__framework__proto__program_desc__unpack(NULL, size, p->bytes);
+  ic_pb_allocator pba;
+  p->pb = paddle__framework__proto__program_desc__unpack(ic_pb_allocator_init(&pba), size,
+                                                         p->bytes);
+  if (!p->pb && pba.failed) goto oom;
   if (!p->pb) {
     st = ic_err_set(&err, IC_ERR_INVALID_PROGRAM,
                     "%s: not a valid ProgramDesc (%zu bytes): the protobuf message is truncated, "
@@ -508,7 +512,8 @@ void ic_program_destroy(ic_program *p) {
   if (p->blocks) {
     for (size_t i = 0; i < p->n_blocks; i++) ic_strmap_free(&p->blocks[i].var_index);
   }
-  if (p->pb) paddle__framework__proto__program_desc__free_unpacked(p->pb, NULL);
+  ic_pb_allocator pba;
+  if (p->pb) paddle__framework__proto__program_desc__free_unpacked(p->pb, ic_pb_allocator_init(&pba));
   ic_arena_destroy(p->arena);
   free(p->bytes);
   free(p->origin);

@@ -29,6 +29,7 @@
 #include <sys/types.h>
 #include <xxhash.h>
 
+#include "common/pballoc.h"
 #include "framework.pb-c.h"
 #include "scope/scope.h"
 
@@ -242,6 +243,7 @@ static ic_status read_tensor(src *s, const char *var, const ic_vardesc *want, ic
   uint64_t at = s->off;
   ic_lod *lod = NULL;
   pb_tensor_desc *desc = NULL;
+  ic_pb_allocator pba;
   unsigned char *desc_bytes = NULL;
   char got[160], exp[160];
   ic_status st;
@@ -277,8 +279,12 @@ static ic_status read_tensor(src *s, const char *var, const ic_vardesc *want, ic
     goto done;
   }
   if ((st = src_read(s, var, desc_bytes, (uint64_t)desc_len, "the TensorDesc"))) goto done;
-  desc = (pb_tensor_desc *)protobuf_c_message_unpack(&k_desc_descriptor, NULL, (size_t)desc_len,
-                                                      desc_bytes);
+  desc = (pb_tensor_desc *)protobuf_c_message_unpack(&k_desc_descriptor, ic_pb_allocator_init(&pba),
+                                                      (size_t)desc_len, desc_bytes);
+  if (!desc && pba.failed) {
+    st = src_fail(s, var, at, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
   if (!desc) {
     st = src_fail(s, var, at, IC_ERR_INVALID_PROGRAM,
                   "the %d-byte TensorDesc does not parse (corrupt, or lacks data_type)",
@@ -334,7 +340,7 @@ static ic_status read_tensor(src *s, const char *var, const ic_vardesc *want, ic
 done:
   if (st) ic_tensor_reset(t);
   ic_lod_free(lod);
-  if (desc) protobuf_c_message_free_unpacked(&desc->base, NULL);
+  if (desc) protobuf_c_message_free_unpacked(&desc->base, ic_pb_allocator_init(&pba));
   free(desc_bytes);
   return st;
 }

@@ -1,4 +1,7 @@
 /* Scopes: owned variables by name, with lookups falling back to the parent. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pthread_rwlockattr_setkind_np */
+#endif
 #include "scope/scope.h"
 
 #include <stdlib.h>
@@ -57,7 +60,20 @@ ic_status ic_scope_create(ic_scope *parent, ic_scope **out) {
   if (!*out) return IC_ERR_OUT_OF_MEMORY;
   (*out)->parent = parent;
   ic_strmap_init(&(*out)->vars);
+  pthread_rwlockattr_t ra;
+  pthread_rwlockattr_init(&ra);
+#ifdef __GLIBC__
+  pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+  pthread_rwlock_init(&(*out)->lock, &ra);
+  pthread_rwlockattr_destroy(&ra);
+  pthread_mutex_init(&(*out)->writer, NULL);
   return IC_OK;
+}
+
+ic_scope *ic_scope_root(ic_scope *s) {
+  while (s && s->parent) s = s->parent;
+  return s;
 }
 
 void ic_scope_destroy(ic_scope *s) {
@@ -67,16 +83,24 @@ void ic_scope_destroy(ic_scope *s) {
   void *v;
   while (ic_strmap_next(&s->vars, &it, &k, &v)) variable_free(v);
   ic_strmap_free(&s->vars);
+  pthread_rwlock_destroy(&s->lock);
+  pthread_mutex_destroy(&s->writer);
   free(s);
 }
 
 ic_status ic_scope_set(ic_scope *s, const char *name, const ic_tensor *t) {
   if (!s || !name || !t) return IC_ERR_INVALID_ARGUMENT;
+  ic_scope *root = ic_scope_root(s);
+  pthread_rwlock_wrlock(&root->lock);
+  ic_status st = IC_ERR_OUT_OF_MEMORY;
   ic_variable *v = ic_scope_var(s, name);
-  if (!v) return IC_ERR_OUT_OF_MEMORY;
-  ic_err err;
-  v->kind = IC_VK_TENSOR;
-  return ic_tensor_copy(&v->tensor, t, NULL, &err);
+  if (v) {
+    ic_err err;
+    v->kind = IC_VK_TENSOR;
+    st = ic_tensor_copy(&v->tensor, t, NULL, &err);
+  }
+  pthread_rwlock_unlock(&root->lock);
+  return st;
 }
 
 const ic_tensor *ic_scope_get(const ic_scope *s, const char *name) {

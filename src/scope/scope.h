@@ -3,6 +3,8 @@
 #ifndef IC_SCOPE_SCOPE_H
 #define IC_SCOPE_SCOPE_H
 
+#include <pthread.h>
+
 #include "common/strmap.h"
 #include "scope/tensor.h"
 
@@ -23,10 +25,20 @@ typedef struct ic_variable {
   ic_tensor *list;    /* IC_VK_LIST: n_list tensors (owned) */
 } ic_variable;
 
+/* Locking (the root scope's locks guard every scope below it): a run holds the root's
+ * `lock` shared from binding to collecting its fetches; committing the persistables a run
+ * updated and ic_scope_set take it exclusive (writer-preferring, so a steady stream of runs
+ * cannot starve a commit). A run of a program that updates persistables also holds the
+ * root's `writer` mutex from start to end, so such runs are serialized. */
 struct ic_scope {
   ic_scope *parent;   /* borrowed; outlives this scope */
   ic_strmap vars;     /* name -> ic_variable* owned by this scope */
+  pthread_rwlock_t lock;
+  pthread_mutex_t writer;
 };
+
+/* The root of s's parent chain (s itself when it has no parent). */
+ic_scope *ic_scope_root(ic_scope *s);
 
 /* The variable named so in s or its ancestors, or NULL. */
 ic_variable *ic_scope_find(const ic_scope *s, const char *name);

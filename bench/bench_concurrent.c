@@ -1,0 +1,164 @@
+/* bench_concurrent MODEL [THREADS] [RUNS_PER_THREAD] [--random-params]
+ *
+ * One model loaded once, served from THREADS threads two ways:
+ *   shared: one executor, every thread calls ic_executor_run on it;
+ *   per-thread: one executor per thread, all sharing the one parameter scope.
+ * Prints the throughput of both (runs/s over all threads), checks every result bitwise
+ * against a single-threaded reference run (a mismatch is counted and makes the exit status
+ * 1), and reports the process's RSS after a warm-up and at the end (the soak: growth should
+ * stay under 1%). Each executor is serial (options.threads = 1), so both ways use THREADS
+ * cores. The first feed target is fed random values of its declared dims (-1 -> 1). */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+#include "icore/icore.h"
+#include "program/program.h"
+
+typedef struct ctx {
+  ic_executor *exec[64];
+  const ic_program *prog;
+  ic_scope *scope;
+  const ic_tensor *x;
+  const char *feed, *fetch;
+  const ic_tensor *ref;
+  long runs;
+  atomic_long bad;
+} ctx;
+
+typedef struct targ {
+  ctx *c;
+  int id;
+} targ;
+
+static void *worker(void *arg) {
+  targ *t = arg;
+  ctx *c = t->c;
+  ic_executor *e = c->exec[t->id];
+  for (long i = 0; i < c->runs; i++) {
+    ic_tensor *out;
+    if (ic_executor_run(e, c->prog, c->scope, 1, &c->feed, &c->x, 1, &c->fetch, &out)) {
+      fprintf(stderr, "run failed: %s\n", ic_executor_errmsg(e));
+      atomic_fetch_add(&c->bad, 1);
+      break;
+    }
+    if (ic_tensor_nbytes(out) != ic_tensor_nbytes(c->ref) ||
+        memcmp(ic_tensor_cdata(out), ic_tensor_cdata(c->ref), ic_tensor_nbytes(out)) != 0) {
+      atomic_fetch_add(&c->bad, 1);
+    }
+    ic_tensor_destroy(out);
+  }
+  return NULL;
+}
+
+static double run_threads(ctx *c, int n) {
+  pthread_t th[64];
+  targ ta[64];
+  double t0 = bu_now();
+  for (int i = 0; i < n; i++) {
+    ta[i] = (targ){c, i};
+    pthread_create(&th[i], NULL, worker, &ta[i]);
+  }
+  for (int i = 0; i < n; i++) pthread_join(th[i], NULL);
+  return (double)n * (double)c->runs / (bu_now() - t0);
+}
+
+static long rss_kb(void) {
+  long pages = 0, resident = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (!f) return -1;
+  if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = -1;
+  fclose(f);
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s MODEL [THREADS] [RUNS_PER_THREAD] [--random-params]\n", argv[0]);
+    return 2;
+  }
+  int n = argc > 2 ? atoi(argv[2]) : 4;
+  long runs = argc > 3 ? atol(argv[3]) : 200;
+  bool random = argc > 4 && strcmp(argv[4], "--random-params") == 0;
+  if (n < 1 || n > 64 || runs < 1) return 2;
+  char err[1024];
+  ic_program *prog;
+  ic_scope *scope;
+  if (ic_model_load(argv[1], NULL, random ? IC_LOAD_NO_PARAMS : 0, &prog, &scope, err,
+                    sizeof err) ||
+      (random && ic_params_random(prog, 1, scope, err, sizeof err))) {
+    fprintf(stderr, "%s\n", err);
+    return 1;
+  }
+  if (!ic_program_n_feed_targets(prog) || !ic_program_n_fetch_targets(prog)) {
+    fprintf(stderr, "%s: no feed or fetch targets\n", argv[1]);
+    return 1;
+  }
+  ctx c = {.prog = prog, .scope = scope, .runs = runs};
+  c.feed = ic_program_feed_target(prog, 0);
+  c.fetch = ic_program_fetch_target(prog, 0);
+  const ic_vardesc *v = ic_program_find_var(prog, 0, c.feed);
+  int64_t dims[IC_MAX_RANK];
+  for (int d = 0; d < v->ndim; d++) dims[d] = v->dims[d] < 0 ? 1 : v->dims[d];
+  ic_tensor *x;
+  if (ic_tensor_create(v->dtype, v->ndim, dims, &x)) return 1;
+  float *xf = ic_tensor_data(x);
+  for (int64_t i = 0; v->dtype == IC_FP32 && i < ic_tensor_numel(x); i++) {
+    xf[i] = (float)sin((double)i * 0.37);
+  }
+  c.x = x;
+  ic_options o;
+  ic_options_default(&o);
+  o.threads = 1;
+  ic_executor *ref_e;
+  ic_tensor *ref;
+  if (ic_executor_create(&o, &ref_e) ||
+      ic_executor_run(ref_e, prog, scope, 1, &c.feed, &c.x, 1, &c.fetch, &ref)) {
+    fprintf(stderr, "reference run: %s\n", ic_executor_errmsg(ref_e));
+    return 1;
+  }
+  ic_executor_destroy(ref_e);
+  c.ref = ref;
+  atomic_init(&c.bad, 0);
+
+  ic_executor *shared;
+  ic_executor_create(&o, &shared);
+  for (int i = 0; i < n; i++) c.exec[i] = shared;
+  /* Warm-up, both ways: plans, run states (up to one per thread), allocator caches, the C
+   * library's per-thread arenas. RSS is taken after it. */
+  long warm = c.runs;
+  c.runs = warm < 2000 ? warm : 2000;
+  run_threads(&c, n);
+  ic_executor *own[64];
+  for (int i = 0; i < n; i++) {
+    ic_executor_create(&o, &own[i]);
+    c.exec[i] = own[i];
+  }
+  run_threads(&c, n);
+  c.runs = warm;
+  long rss0 = rss_kb();
+  for (int i = 0; i < n; i++) c.exec[i] = shared;
+  double t_shared = run_threads(&c, n);
+  for (int i = 0; i < n; i++) c.exec[i] = own[i];
+  double t_own = run_threads(&c, n);
+  long rss1 = rss_kb();
+  printf("%s: %d threads x %ld runs each way\n", argv[1], n, runs);
+  printf("  one executor, %d threads:        %10.1f runs/s\n", n, t_shared);
+  printf("  %d executors, one scope:          %10.1f runs/s  (shared/own %.2f)\n", n, t_own,
+         t_shared / t_own);
+  printf("  RSS after warm-up %ld KiB, at end %ld KiB (%+.2f%%)\n", rss0, rss1,
+         100.0 * (double)(rss1 - rss0) / (double)rss0);
+  printf("  results differing from the reference: %ld\n", atomic_load(&c.bad));
+  for (int i = 0; i < n; i++) ic_executor_destroy(own[i]);
+  ic_executor_destroy(shared);
+  ic_tensor_destroy(ref);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(scope);
+  ic_program_destroy(prog);
+  return atomic_load(&c.bad) ? 1 : 0;
+}
