@@ -691,6 +691,99 @@ def float64_ops(g):
 
 
 # ---------------------------------------------------------------------------------------
+# resize (paddle/phi/kernels/cpu/interpolate_kernel.cc; v1: fluid interpolate_op.h)
+# ---------------------------------------------------------------------------------------
+
+def interp(g, type, x, ins=None, **attrs):
+    a = dict(data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, align_corners=False,
+             align_mode=1)
+    a.update(attrs)
+    i = {"X": x}
+    i.update(ins or {})
+    return g.op(type, i, a)
+
+
+@case()
+def interp_nearest(g):
+    """nearest_interp_v2 by a scale list, by out_h/out_w with align_corners, NHWC, 3-D, and
+    nearest_interp (v1) with a float scale."""
+    x = g.data("x", g.rand([1, 2, 3, 5]), [-1, 2, -1, -1])
+    xl = g.data("xl", g.rand([1, 3, 4, 2]), [-1, -1, -1, 2])
+    x5 = g.data("x5", g.rand([1, 2, 2, 3, 2]))
+    g.fetch(interp(g, "nearest_interp_v2", x, interp_method="nearest", scale=[2.0, 1.5]),
+            interp(g, "nearest_interp_v2", x, interp_method="nearest", out_h=7, out_w=3,
+                   align_corners=True),
+            interp(g, "nearest_interp_v2", xl, interp_method="nearest", out_h=5, out_w=7,
+                   data_layout="NHWC"),
+            interp(g, "nearest_interp_v2", x5, interp_method="nearest", out_d=3, out_h=5,
+                   out_w=3, data_layout="NCDHW"),
+            interp(g, "nearest_interp", x, interp_method="nearest", scale=1.7))
+
+
+@case()
+def interp_bilinear(g):
+    """bilinear_interp_v2: align_corners, align_mode 0 / 1, a scale list (ratio 1 / scale),
+    NHWC; bilinear_interp (v1): a float scale (ratio in / out) and out_h / out_w."""
+    x = g.data("x", g.rand([2, 2, 4, 5]), [-1, 2, -1, -1])
+    xl = g.data("xl", g.rand([1, 3, 4, 2]), [-1, -1, -1, 2])
+    bi = "bilinear"
+    g.fetch(interp(g, "bilinear_interp_v2", x, interp_method=bi, out_h=7, out_w=3,
+                   align_corners=True),
+            interp(g, "bilinear_interp_v2", x, interp_method=bi, out_h=7, out_w=9, align_mode=0),
+            interp(g, "bilinear_interp_v2", x, interp_method=bi, out_h=3, out_w=8, align_mode=1),
+            interp(g, "bilinear_interp_v2", x, interp_method=bi, scale=[1.7, 0.6], align_mode=0),
+            interp(g, "bilinear_interp_v2", xl, interp_method=bi, out_h=6, out_w=5, align_mode=0,
+                   data_layout="NHWC"),
+            interp(g, "bilinear_interp", x, interp_method=bi, scale=1.7, align_mode=0),
+            interp(g, "bilinear_interp", x, interp_method=bi, out_h=5, out_w=4,
+                   align_corners=True))
+
+
+@case()
+def interp_size_inputs(g):
+    """The size inputs and their precedence: SizeTensor over OutSize over Scale over the
+    scale attribute over out_h / out_w."""
+    x = g.data("x", g.rand([1, 2, 4, 5]), [-1, 2, -1, -1])
+    osz = g.data("osz", np.array([6, 3], "int32"))
+    s1 = g.data("s1", np.array([5], "int32"))
+    s2 = g.data("s2", np.array([7], "int32"))
+    sc = g.data("sc", np.array([1.5, 2.5], F32))
+    sc1 = g.data("sc1", np.array([0.8], F32))
+    bi = "bilinear"
+    g.fetch(interp(g, "bilinear_interp_v2", x, {"OutSize": osz}, interp_method=bi, out_h=2,
+                   out_w=2, scale=[3.0, 3.0], align_mode=0),
+            interp(g, "bilinear_interp_v2", x, {"SizeTensor": [s1, s2], "OutSize": osz},
+                   interp_method=bi, align_mode=0),
+            interp(g, "bilinear_interp_v2", x, {"Scale": sc}, interp_method=bi, scale=[3.0, 3.0],
+                   align_mode=0),
+            interp(g, "nearest_interp_v2", x, {"Scale": sc1}, interp_method="nearest"),
+            interp(g, "nearest_interp", x, {"OutSize": osz}, interp_method="nearest", scale=2.0))
+
+
+@case()
+def interp_linear_bicubic_trilinear(g):
+    """linear_interp_v2 (NCW, NWC), bicubic_interp_v2 (align_corners, half-pixel, NHWC) and
+    trilinear_interp_v2 (align_mode 0 / 1, NDHWC)."""
+    x3 = g.data("x3", g.rand([2, 3, 5]))
+    x4 = g.data("x4", g.rand([1, 2, 4, 5]))
+    x5 = g.data("x5", g.rand([1, 2, 3, 4, 3]))
+    g.fetch(interp(g, "linear_interp_v2", x3, interp_method="linear", out_w=8, align_mode=0),
+            interp(g, "linear_interp_v2", x3, interp_method="linear", scale=[1.5],
+                   data_layout="NHWC"),
+            interp(g, "linear_interp_v2", x3, interp_method="linear", out_w=4,
+                   align_corners=True),
+            interp(g, "bicubic_interp_v2", x4, interp_method="bicubic", out_h=7, out_w=3,
+                   align_corners=True),
+            interp(g, "bicubic_interp_v2", x4, interp_method="bicubic", out_h=3, out_w=9),
+            interp(g, "bicubic_interp_v2", x4, interp_method="bicubic", scale=[1.5, 2.0],
+                   data_layout="NHWC"),
+            interp(g, "trilinear_interp_v2", x5, interp_method="trilinear", out_d=5, out_h=3,
+                   out_w=4, align_mode=0),
+            interp(g, "trilinear_interp_v2", x5, interp_method="trilinear", out_d=2, out_h=6,
+                   out_w=5, align_corners=True, data_layout="NDHWC"))
+
+
+# ---------------------------------------------------------------------------------------
 # writing a case
 # ---------------------------------------------------------------------------------------
 
