@@ -784,6 +784,101 @@ def interp_linear_bicubic_trilinear(g):
 
 
 # ---------------------------------------------------------------------------------------
+# dense prediction: conv2d_transpose, arg_max / arg_min, pixel_shuffle, group / instance norm
+# ---------------------------------------------------------------------------------------
+
+def convt(g, x, w, type="conv2d_transpose", strides=(1, 1), paddings=(0, 0), dilations=(1, 1),
+          groups=1, algo="EXPLICIT", fmt="NCHW", output_padding=(), output_size=()):
+    return g.op(type, {"Input": x, "Filter": w},
+                dict(strides=list(strides), paddings=list(paddings), dilations=list(dilations),
+                     groups=groups, padding_algorithm=algo, data_format=fmt,
+                     output_padding=list(output_padding), output_size=list(output_size)),
+                outs={"Output": 1})
+
+
+@case()
+def conv2d_transpose_modes(g):
+    """conv2d_transpose: strides, four paddings, dilations, groups, output_padding,
+    output_size, SAME, VALID, NHWC; depthwise_conv2d_transpose."""
+    x = g.data("x", g.rand([2, 4, 5, 4]), [-1, 4, -1, -1])
+    xl = g.data("xl", g.rand([1, 3, 4, 4]), [-1, -1, -1, 4])
+    w = g.param("w", g.rand([4, 3, 3, 3], -0.5, 0.5))
+    wg = g.param("wg", g.rand([4, 2, 3, 2], -0.5, 0.5))
+    wd = g.param("wd", g.rand([4, 1, 3, 3], -0.5, 0.5))
+    g.fetch(convt(g, x, w, strides=(2, 2), paddings=(1, 1)),
+            convt(g, x, w, strides=(2, 3), paddings=(0, 1, 2, 1), dilations=(2, 1)),
+            convt(g, x, wg, strides=(2, 2), groups=2, output_padding=(1, 1)),
+            convt(g, x, w, strides=(3, 2), paddings=(1, 1), output_size=(13, 8)),
+            convt(g, x, w, strides=(2, 2), algo="SAME", dilations=(2, 2)),
+            convt(g, x, w, strides=(2, 1), paddings=(3, 3), algo="VALID"),
+            convt(g, xl, w, strides=(2, 2), paddings=(1, 0), fmt="NHWC"),
+            convt(g, x, wd, type="depthwise_conv2d_transpose", strides=(2, 2), paddings=(1, 1),
+                  groups=4))
+
+
+@case(**EXACT)
+def arg_max_min(g):
+    """arg_max / arg_min: axis (negative too), keepdims, flatten, dtype int32 / int64, ties
+    (the first index wins), an int input."""
+    x = g.data("x", np.round(g.rand([3, 4, 5], -2, 2) * 2) / 2)
+    xi = g.data("xi", g.randint([4, 6], -5, 5))
+    def am(type, v, **attrs):
+        a = dict(axis=-1, keepdims=False, flatten=False, dtype=3)
+        a.update(attrs)
+        return g.op(type, {"X": v}, a, dtype="int64" if a["dtype"] == 3 else "int32")
+    g.fetch(am("arg_max", x, axis=1),
+            am("arg_max", x, axis=-1, keepdims=True, dtype=2),
+            am("arg_max", x, flatten=True),
+            am("arg_max", x, flatten=True, keepdims=True),
+            am("arg_min", x, axis=0),
+            am("arg_min", x, axis=2, keepdims=True),
+            am("arg_min", xi, axis=1, dtype=2),
+            am("arg_max", xi, axis=0))
+
+
+@case(**EXACT)
+def pixel_shuffle_modes(g):
+    """pixel_shuffle: upscale_factor 2 and 3, NCHW and NHWC."""
+    x = g.data("x", g.rand([2, 8, 3, 2]))
+    x9 = g.data("x9", g.rand([1, 18, 2, 3]))
+    xl = g.data("xl", g.rand([1, 2, 3, 8]))
+    ps = lambda v, r, f="NCHW": g.op("pixel_shuffle", {"X": v},  # noqa: E731
+                                     dict(upscale_factor=r, data_format=f))
+    g.fetch(ps(x, 2), ps(x9, 3), ps(xl, 2, "NHWC"))
+
+
+@case()
+def group_instance_norm(g):
+    """group_norm (NCHW and NHWC, 2 and 3 groups, with and without Scale / Bias)
+    and instance_norm (with and without Scale / Bias, 3-D and 4-D inputs)."""
+    x = g.data("x", g.rand([2, 6, 3, 4], -2, 2))
+    xl = g.data("xl", g.rand([2, 3, 2, 6], -2, 2))
+    x3 = g.data("x3", g.rand([2, 3, 7], -2, 2))
+    s = g.param("s", g.rand([6], 0.5, 1.5))
+    b = g.param("b", g.rand([6], -0.5, 0.5))
+    s3 = g.param("s3", g.rand([3], 0.5, 1.5))
+    b3 = g.param("b3", g.rand([3], -0.5, 0.5))
+    gn_outs = {"Y": 1, "Mean": 1, "Variance": 1}
+    def gn(v, groups, fmt="NCHW", sb=True):
+        ins = {"X": v}
+        if sb:
+            ins.update(Scale=s, Bias=b)
+        return g.op("group_norm", ins, dict(epsilon=1e-5, groups=groups, data_layout=fmt),
+                    outs=gn_outs)
+    def inorm(v, sb):
+        ins = {"X": v}
+        if sb:
+            ins.update(Scale=s3, Bias=b3)
+        return g.op("instance_norm", ins, dict(epsilon=1e-5),
+                    outs={"Y": 1, "SavedMean": 1, "SavedVariance": 1})
+    g1, g2, g3 = gn(x, 3), gn(x, 2, sb=False), gn(xl, 3, "NHWC")
+    i1, i2 = inorm(x3, True), inorm(g.op("transpose2", {"X": xl}, dict(axis=[0, 3, 1, 2]),
+                                         outs={"Out": 1, "XShape": 1})["Out"][0], False)
+    g.fetch(g1["Y"][0], g1["Mean"][0], g1["Variance"][0], g2["Y"][0], g3["Y"][0],
+            i1["Y"][0], i2["Y"][0])  # (save_inference_model drops SavedMean / SavedVariance)
+
+
+# ---------------------------------------------------------------------------------------
 # writing a case
 # ---------------------------------------------------------------------------------------
 
