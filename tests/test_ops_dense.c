@@ -1,9 +1,9 @@
 /* Dense-prediction ops against double-precision references written from Paddle's
  * definitions: conv2d_transpose / depthwise_conv2d_transpose (a direct scatter, not GEMM),
- * arg_max / arg_min, pixel_shuffle, group_norm, instance_norm. Every case runs in every
- * executor configuration (optest.h / tu_run). Oracle cases in test_paddle_oracle
- * (conv2d_transpose_modes, arg_max_min, pixel_shuffle_modes, group_instance_norm) check the
- * same ops against Paddle 3.3.1. */
+ * arg_max / arg_min, pixel_shuffle, group_norm, instance_norm, grid_sampler. Every case runs
+ * in every executor configuration (optest.h / tu_run). The oracle cases
+ * conv2d_transpose_modes, arg_max_min, pixel_shuffle_modes, group_instance_norm and
+ * grid_sampler_modes in test_paddle_oracle check the same ops against Paddle 3.3.1. */
 #include <math.h>
 
 #include "optest.h"
@@ -262,7 +262,8 @@ static void run_arg(const char *op, ic_tensor *x, int axis, bool keep, bool flat
     for (int64_t i = 0; i < inner; i++) {
       int64_t best = 0;
       for (int64_t k = 1; k < len; k++) {
-        double v = ot_val(x, (o * len + k) * inner + i), b = ot_val(x, (o * len + best) * inner + i);
+        double v = ot_val(x, (o * len + k) * inner + i);
+        double b = ot_val(x, (o * len + best) * inner + i);
         if (mx ? v > b : v < b) best = k;
       }
       ref[o * inner + i] = (double)best;
@@ -585,6 +586,133 @@ START_TEST(instance_norm_modes) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * grid_sampler
+ * ------------------------------------------------------------------------------------- */
+
+/* A grid coordinate g of an axis of size n to a pixel coordinate after padding, in double. */
+static double gs_coord(double g, int64_t n, bool align, const char *pad) {
+  const double max = (double)(n - 1);
+  double v = align ? (g + 1) / 2 * max : ((g + 1) * (double)n - 1) / 2;
+  if (!strcmp(pad, "border")) return fmin(fmax(v, 0), max);
+  if (!strcmp(pad, "reflection")) {
+    /* mirror about lo and hi until inside */
+    double lo = align ? 0 : -0.5, hi = align ? max : max + 0.5;
+    if (hi <= lo) return 0;
+    double span = hi - lo, t = fmod(fabs(v - lo), 2 * span);
+    v = lo + (t <= span ? t : 2 * span - t);
+    return fmin(fmax(v, 0), max);
+  }
+  return v;
+}
+
+static void run_gs(ic_dtype dt, int sp, const char *mode, const char *pad, bool align) {
+  int64_t xd[5] = {2, 3, 3, 4, 5}, gd[5] = {2, 3, 4, 2, sp};
+  if (sp == 2) xd[2] = 4, xd[3] = 5, gd[3] = 2;
+  ic_tensor *x = tu_rand_f32(sp + 2, xd, 51, -1, 1);
+  ic_tensor *g = tu_rand_f32(sp + 2, gd, 52, -1.4f, 1.4f);
+  double *xv = as_double(x), *gv = as_double(g);
+  if (dt == IC_FP64) {
+    ic_tensor *t;
+    t = to_f64(x), ic_tensor_destroy(x), x = t;
+    t = to_f64(g), ic_tensor_destroy(g), g = t;
+  }
+  const int64_t N = xd[0], C = xd[1], *sz = xd + 2;
+  const int64_t S = ot_numel(sp, sz), P = ot_numel(sp, gd + 1);
+  double *ref = malloc((size_t)(N * C * P) * sizeof *ref);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t p = 0; p < P; p++) {
+      double co[3]; /* by axis: (z,) y, x */
+      for (int a = 0; a < sp; a++) {
+        co[sp - 1 - a] = gs_coord(gv[(n * P + p) * sp + a], sz[sp - 1 - a], align, pad);
+      }
+      for (int64_t ch = 0; ch < C; ch++) {
+        const double *xs = xv + (n * C + ch) * S;
+        double v = 0;
+        if (!strcmp(mode, "nearest")) {
+          int64_t idx = 0;
+          bool in = true;
+          for (int a = 0; a < sp; a++) {
+            double r = round(co[a]);
+            in = in && r >= 0 && r <= (double)(sz[a] - 1);
+            idx = idx * sz[a] + (int64_t)r;
+          }
+          v = in ? xs[idx] : 0;
+        } else {
+          for (int corner = 0; corner < (1 << sp); corner++) {
+            int64_t idx = 0;
+            double w = 1;
+            bool in = true;
+            for (int a = 0; a < sp; a++) {
+              double f = floor(co[a]), c = f + ((corner >> a) & 1);
+              w *= 1 - fabs(co[a] - c);
+              in = in && c >= 0 && c <= (double)(sz[a] - 1);
+              idx = idx * sz[a] + (int64_t)c;
+            }
+            if (in) v += w * xs[idx];
+          }
+        }
+        ref[(n * C + ch) * P + p] = v;
+      }
+    }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "g", g);
+  ot_op(&t, "grid_sampler");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Grid", "g");
+  ic_builder_attr_string(t.op, "mode", mode);
+  ic_builder_attr_string(t.op, "padding_mode", pad);
+  ic_builder_attr_bool(t.op, "align_corners", align);
+  ot_out(&t, "Output", "y");
+  ot_ok(&t);
+  int64_t od[5] = {N, C};
+  for (int a = 0; a < sp; a++) od[2 + a] = gd[1 + a];
+  tu_assert_shape(t.out[0], dt, sp + 2, od);
+  tu_assert_close(t.out[0], ref, (size_t)(N * C * P), 1e-5, 1e-5);
+  free(ref);
+  free(xv);
+  free(gv);
+  ot_end(&t);
+}
+
+START_TEST(grid_sampler_modes) {
+  const char *pads[] = {"zeros", "border", "reflection"};
+  for (int f = 0; f < 2; f++)
+    for (int sp = 2; sp <= 3; sp++)
+      for (int m = 0; m < 2; m++)
+        for (int p = 0; p < 3; p++)
+          for (int al = 0; al < 2; al++) {
+            run_gs(f ? IC_FP64 : IC_FP32, sp, m ? "nearest" : "bilinear", pads[p], al);
+          }
+  /* a Grid of the wrong shape, and an unknown padding_mode */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(4, TU_DIMS(1, 2, 3, 3), 1, -1, 1));
+  ot_feed(&t, "g", tu_rand_f32(4, TU_DIMS(1, 2, 2, 3), 1, -1, 1));
+  ot_op(&t, "grid_sampler");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Grid", "g");
+  ot_out(&t, "Output", "y");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "grid_sampler", "input Grid 'g'", "float32[1, 2, 2, 3]",
+                "expected float32[1, OH, OW, 2]", NULL);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(4, TU_DIMS(1, 2, 3, 3), 1, -1, 1));
+  ot_feed(&t, "g", tu_rand_f32(4, TU_DIMS(1, 2, 2, 2), 1, -1, 1));
+  ot_op(&t, "grid_sampler");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Grid", "g");
+  ic_builder_attr_string(t.op, "padding_mode", "wrap");
+  ot_out(&t, "Output", "y");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "grid_sampler", "'padding_mode'", "wrap", NULL);
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_dense(void) {
   TCase *tc = tcase_create("dense");
   tcase_add_test(tc, conv2d_transpose_modes);
@@ -594,6 +722,7 @@ static TCase *tc_dense(void) {
   tcase_add_test(tc, pixel_shuffle_modes);
   tcase_add_test(tc, group_norm_modes);
   tcase_add_test(tc, instance_norm_modes);
+  tcase_add_test(tc, grid_sampler_modes);
   return tc;
 }
 

@@ -344,7 +344,8 @@ END_TEST
 
 START_TEST(linear_bicubic_trilinear) {
   for (int am = 0; am < 2; am++) {
-    run_both(&(rcase){"linear_interp_v2", "linear", 1, 2, 3, {5}, .out_attr = {8}, .align_mode = am});
+    run_both(&(rcase){"linear_interp_v2", "linear", 1, 2, 3, {5}, .out_attr = {8},
+                      .align_mode = am});
     run_both(&(rcase){"linear_interp_v2", NULL, 1, 2, 3, {5}, .nhwc = true, .n_scale = 1,
                       .scale = {1.5f}, .align_mode = am});
     run_both(&(rcase){"trilinear_interp_v2", "trilinear", 3, 1, 2, {3, 4, 3},

@@ -878,6 +878,30 @@ def group_instance_norm(g):
             i1["Y"][0], i2["Y"][0])  # (save_inference_model drops SavedMean / SavedVariance)
 
 
+@case()
+def grid_sampler_modes(g):
+    """grid_sampler: bilinear and nearest, padding_mode zeros / border / reflection, with and
+    without align_corners, grids reaching outside [-1, 1]; one 3-D (5-D X) case."""
+    x = g.data("x", g.rand([2, 3, 4, 5]))
+    grid = g.data("grid", g.rand([2, 3, 6, 2], -1.4, 1.4))
+    x5 = g.data("x5", g.rand([1, 2, 3, 4, 3]))
+    grid5 = g.data("grid5", g.rand([1, 2, 3, 2, 3], -1.3, 1.3))
+    outs = []
+    for mode in ("bilinear", "nearest"):
+        for pad in ("zeros", "border", "reflection"):
+            for align in (True, False):
+                outs.append(g.op("grid_sampler", {"X": x, "Grid": grid},
+                                 dict(mode=mode, padding_mode=pad, align_corners=align),
+                                 outs={"Output": 1}))
+    outs.append(g.op("grid_sampler", {"X": x5, "Grid": grid5},
+                     dict(mode="bilinear", padding_mode="reflection", align_corners=False),
+                     outs={"Output": 1}))
+    outs.append(g.op("grid_sampler", {"X": x5, "Grid": grid5},
+                     dict(mode="nearest", padding_mode="zeros", align_corners=True),
+                     outs={"Output": 1}))
+    g.fetch(*outs)
+
+
 # ---------------------------------------------------------------------------------------
 # writing a case
 # ---------------------------------------------------------------------------------------

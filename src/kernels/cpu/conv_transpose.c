@@ -102,7 +102,8 @@ static ic_status geometry(ic_kctx *c, geom *g) {
                        (long long)f->dims[3]);
   }
   if (g->c % g->g != 0) {
-    return ic_kfail_in(c, IC_CONVT_INPUT, 0, "has %lld channels, expected a multiple of groups %lld",
+    return ic_kfail_in(c, IC_CONVT_INPUT, 0,
+                       "has %lld channels, expected a multiple of groups %lld",
                        (long long)g->c, (long long)g->g);
   }
   g->og = f->dims[1];

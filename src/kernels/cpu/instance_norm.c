@@ -28,7 +28,9 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0);
   ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
   if (st) return st;
-  if (x->ndim < 2 || x->ndim > 5) return ic_kfail_in(c, IN_X, 0, "expected rank 2 to 5 ([N, C, ...])");
+  if (x->ndim < 2 || x->ndim > 5) {
+    return ic_kfail_in(c, IN_X, 0, "expected rank 2 to 5 ([N, C, ...])");
+  }
   const int64_t C = x->dims[1];
   for (size_t s = IN_SCALE; s <= IN_BIAS; s++) {
     const ic_tensor *t = ic_in(c, s, 0);
