@@ -98,17 +98,11 @@ ic_status ic_interp_parse(ic_attr_reader *r, ic_interp_attrs *a, bool v2,
   return IC_OK;
 }
 
-typedef struct geom {
-  int nd;              /* spatial dims: 1 to 3 */
-  int64_t n, c;
-  int64_t in[3], out[3];
-  float scale[3];      /* -1: none */
-  float ratio[3];
-} geom;
+typedef ic_interp_geom geom;
 
 static const char *const k_dim_names[3][3] = {{"w"}, {"h", "w"}, {"d", "h", "w"}};
 
-static ic_status geometry(ic_kctx *c, geom *g) {
+ic_status ic_interp_geometry(ic_kctx *c, geom *g) {
   const ic_interp_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_INTERP_X, 0);
   int want = a->method == IC_INTERP_LINEAR ? 3
@@ -228,7 +222,7 @@ ic_status ic_interp_infer(ic_kctx *c) {
   const ic_interp_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_INTERP_X, 0);
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_interp_geometry(c, &g);
   if (st) return st;
   int64_t d[5];
   d[0] = g.n;
@@ -264,38 +258,16 @@ typedef struct lin {
 
 static void lin_axis(float ratio, int64_t in, int64_t out, bool align_flag, lin *t) {
   for (int64_t k = 0; k < out; k++) {
-    int64_t lo = align_flag ? (int64_t)(ratio * (k + 0.5) - 0.5) : (int64_t)(ratio * (float)k);
-    if (lo < 0) lo = 0;
-    if (lo > in - 1) lo = in - 1;
-    int64_t hi = lo + 1 < in - 1 ? lo + 1 : in - 1;
-    float src = (float)(ratio * (k + 0.5) - 0.5);
-    if (!(src > 0)) src = 0;
-    float d = align_flag ? src - (float)lo : ratio * (float)k - (float)lo;
-    t[k] = (lin){lo, hi, 1.f - d, d};
+    ic_interp_lin(ratio, in, k, align_flag, &t[k].lo, &t[k].hi, &t[k].w0, &t[k].w1);
   }
 }
 
 static void nearest_axis(float ratio, int64_t in, int64_t out, bool align, int64_t *t) {
-  for (int64_t k = 0; k < out; k++) {
-    int64_t i = align ? (int64_t)(ratio * (float)k + 0.5) : (int64_t)(ratio * (float)k);
-    t[k] = i < 0 ? 0 : i > in - 1 ? in - 1 : i;
-  }
+  for (int64_t k = 0; k < out; k++) t[k] = ic_interp_nearest(ratio, in, k, align);
 }
 
-#define CUBIC_A (-0.75)
-
-#define DEFINE_CUBIC(T)                                                              \
-  static inline T cubic_##T(T x0, T x1, T x2, T x3, T t) {                           \
-    const T A = (T)CUBIC_A;                                                          \
-    T u = (T)(t + 1.0), v = (T)(1.0 - t), w = (T)(v + 1.0);                          \
-    T c0 = ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;                                \
-    T c1 = ((A + 2) * t - (A + 3)) * t * t + 1;                                      \
-    T c2 = ((A + 2) * v - (A + 3)) * v * v + 1;                                      \
-    T c3 = ((A * w - 5 * A) * w + 8 * A) * w - 4 * A;                                \
-    return x0 * c0 + x1 * c1 + x2 * c2 + x3 * c3;                                    \
-  }
-DEFINE_CUBIC(float)
-DEFINE_CUBIC(double)
+IC_INTERP_DEFINE_CUBIC(float)
+IC_INTERP_DEFINE_CUBIC(double)
 
 static inline int64_t clampi(int64_t v, int64_t hi) { return v < 0 ? 0 : v > hi ? hi : v; }
 
@@ -381,10 +353,10 @@ static inline int64_t clampi(int64_t v, int64_t hi) { return v < 0 ? 0 : v > hi 
             T cf[4];                                                                       \
             for (int q = 0; q < 4; q++) {                                                  \
               const T *r = xb + ay[q];                                                     \
-              cf[q] = cubic_##T(r[ax[0]], r[ax[1]], r[ax[2]], r[ax[3]], xt);               \
+              cf[q] = ic_interp_cubic_##T(r[ax[0]], r[ax[1]], r[ax[2]], r[ax[3]], xt);             \
             }                                                                              \
             o[n * os[0] + ch * os[1] + k * os[3] + l * os[4]] =                            \
-                cubic_##T(cf[0], cf[1], cf[2], cf[3], yt);                                 \
+                ic_interp_cubic_##T(cf[0], cf[1], cf[2], cf[3], yt);                               \
           }                                                                                \
       }                                                                                    \
     }                                                                                      \
@@ -416,7 +388,7 @@ ic_status ic_interp_cpu(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IC_INTERP_X, 0);
   ic_tensor *out = ic_out(c, 0, 0);
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_interp_geometry(c, &g);
   if (st) return st;
   const size_t es = ic_dtype_size(x->dtype);
   const int64_t numel = ic_numel(out->ndim, out->dims);
