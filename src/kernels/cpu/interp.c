@@ -364,24 +364,29 @@ static inline int64_t clampi(int64_t v, int64_t hi) { return v < 0 ? 0 : v > hi 
 DEFINE_FLOAT_KERNELS(float)
 DEFINE_FLOAT_KERNELS(double)
 
-/* nearest, any element size: the table per axis holds source indices. */
-static void nearest_run(const char *x, char *o, size_t es, const geom *g, const int64_t *is,
-                        const int64_t *os, int64_t *const t[3]) {
-  const int64_t od = g->nd == 3 ? g->out[0] : 1;
-  const int64_t oh = g->out[g->nd - 2], ow = g->out[g->nd - 1];
-  for (int64_t n = 0; n < g->n; n++)
-    for (int64_t ch = 0; ch < g->c; ch++)
-      for (int64_t j = 0; j < od; j++)
-        for (int64_t k = 0; k < oh; k++) {
-          const int64_t src = n * is[0] + ch * is[1] + (g->nd == 3 ? t[0][j] * is[2] : 0) +
-                              t[1][k] * is[3];
-          const int64_t dst = n * os[0] + ch * os[1] + j * os[2] + k * os[3];
-          for (int64_t l = 0; l < ow; l++) {
-            memcpy(o + (size_t)(dst + l * os[4]) * es, x + (size_t)(src + t[2][l] * is[4]) * es,
-                   es);
-          }
-        }
-}
+/* nearest, any element size: the table per axis holds source indices; elements move as
+ * integers of their width. */
+#define DEFINE_NEAREST(NAME, U)                                                             \
+  static void NAME(const void *xv, void *ov, const geom *g, const int64_t *is,             \
+                   const int64_t *os, int64_t *const t[3]) {                                \
+    const U *x = xv;                                                                        \
+    U *o = ov;                                                                              \
+    const int64_t od = g->nd == 3 ? g->out[0] : 1;                                          \
+    const int64_t oh = g->out[g->nd - 2], ow = g->out[g->nd - 1];                           \
+    for (int64_t n = 0; n < g->n; n++)                                                      \
+      for (int64_t ch = 0; ch < g->c; ch++)                                                 \
+        for (int64_t j = 0; j < od; j++)                                                    \
+          for (int64_t k = 0; k < oh; k++) {                                                \
+            const U *src = x + n * is[0] + ch * is[1] + (g->nd == 3 ? t[0][j] * is[2] : 0) + \
+                           t[1][k] * is[3];                                                 \
+            U *dst = o + n * os[0] + ch * os[1] + j * os[2] + k * os[3];                    \
+            for (int64_t l = 0; l < ow; l++) dst[l * os[4]] = src[t[2][l] * is[4]];         \
+          }                                                                                 \
+  }
+DEFINE_NEAREST(nearest_u8, uint8_t)
+DEFINE_NEAREST(nearest_u16, uint16_t)
+DEFINE_NEAREST(nearest_u32, uint32_t)
+DEFINE_NEAREST(nearest_u64, uint64_t)
 
 ic_status ic_interp_cpu(ic_kctx *c) {
   const ic_interp_attrs *a = c->attrs;
@@ -432,7 +437,10 @@ ic_status ic_interp_cpu(ic_kctx *c) {
   const bool f64 = x->dtype == IC_FP64;
   switch (a->method) {
     case IC_INTERP_NEAREST:
-      nearest_run(x->data, out->data, es, &g, is, os, nt);
+      if (es == 1) nearest_u8(x->data, out->data, &g, is, os, nt);
+      else if (es == 2) nearest_u16(x->data, out->data, &g, is, os, nt);
+      else if (es == 4) nearest_u32(x->data, out->data, &g, is, os, nt);
+      else nearest_u64(x->data, out->data, &g, is, os, nt);
       break;
     case IC_INTERP_LINEAR:
       if (f64) linear_double(x->data, out->data, &g, is, os, lt[0]);
