@@ -1,9 +1,11 @@
 /* Dense-prediction ops against double-precision references written from Paddle's
  * definitions: conv2d_transpose / depthwise_conv2d_transpose (a direct scatter, not GEMM),
- * arg_max / arg_min, pixel_shuffle, group_norm, instance_norm, grid_sampler. Every case runs
- * in every executor configuration (optest.h / tu_run). The oracle cases
- * conv2d_transpose_modes, arg_max_min, pixel_shuffle_modes, group_instance_norm and
- * grid_sampler_modes in test_paddle_oracle check the same ops against Paddle 3.3.1. */
+ * arg_max / arg_min, pixel_shuffle, group_norm, instance_norm, grid_sampler, conv3d and
+ * pool3d (direct loops). Every case runs in every executor configuration (optest.h /
+ * tu_run). The oracle cases conv2d_transpose_modes, arg_max_min, pixel_shuffle_modes,
+ * group_instance_norm, grid_sampler_modes and conv3d_pool3d in test_paddle_oracle check the
+ * same ops against Paddle 3.3.1. */
+#include <float.h>
 #include <math.h>
 
 #include "optest.h"
@@ -713,6 +715,257 @@ START_TEST(grid_sampler_modes) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * conv3d, pool3d
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct c3case {
+  int64_t n, c, in[3], oc, k[3];
+  int groups;
+  int s[3], d[3];         /* 0: 1 */
+  int npads;
+  int pads[6];
+  const char *algo;
+  bool ndhwc;
+} c3case;
+
+static void run_c3(const c3case *k, ic_dtype dt) {
+  int64_t s[3], d[3], p[6] = {0}, out[3];
+  for (int i = 0; i < 3; i++) {
+    s[i] = k->s[i] ? k->s[i] : 1;
+    d[i] = k->d[i] ? k->d[i] : 1;
+    if (k->npads == 3) p[2 * i] = p[2 * i + 1] = k->pads[i];
+    if (k->npads == 6) p[2 * i] = k->pads[2 * i], p[2 * i + 1] = k->pads[2 * i + 1];
+    if (k->algo && !strcmp(k->algo, "SAME")) {
+      int64_t o = (k->in[i] + s[i] - 1) / s[i], tot = (o - 1) * s[i] + k->k[i] - k->in[i];
+      if (tot < 0) tot = 0;
+      p[2 * i] = tot / 2, p[2 * i + 1] = tot - tot / 2, d[i] = 1;
+    }
+    if (k->algo && !strcmp(k->algo, "VALID")) p[2 * i] = p[2 * i + 1] = 0;
+    out[i] = (k->in[i] + p[2 * i] + p[2 * i + 1] - (d[i] * (k->k[i] - 1) + 1)) / s[i] + 1;
+  }
+  const int64_t cg = k->c / k->groups, og = k->oc / k->groups;
+  int64_t xd[5] = {k->n, k->c, k->in[0], k->in[1], k->in[2]};
+  if (k->ndhwc) xd[1] = k->in[0], xd[2] = k->in[1], xd[3] = k->in[2], xd[4] = k->c;
+  ic_tensor *x = tu_rand_f32(5, xd, 61, -1, 1);
+  ic_tensor *f = tu_rand_f32(5, TU_DIMS(k->oc, cg, k->k[0], k->k[1], k->k[2]), 62, -0.5f, 0.5f);
+  double *xv = as_double(x), *fv = as_double(f);
+  if (dt == IC_FP64) {
+    ic_tensor *t;
+    t = to_f64(x), ic_tensor_destroy(x), x = t;
+    t = to_f64(f), ic_tensor_destroy(f), f = t;
+  }
+  int64_t od[5] = {k->n, k->oc, out[0], out[1], out[2]};
+  if (k->ndhwc) od[1] = out[0], od[2] = out[1], od[3] = out[2], od[4] = k->oc;
+  const int64_t total = ot_numel(5, od);
+  double *ref = malloc((size_t)total * sizeof *ref);
+  for (int64_t e = 0; e < total; e++) {
+    int64_t i[5];
+    ot_unravel(e, 5, od, i);
+    int64_t n = i[0], o = k->ndhwc ? i[4] : i[1], z = k->ndhwc ? i[1] : i[2];
+    int64_t y = k->ndhwc ? i[2] : i[3], xx = k->ndhwc ? i[3] : i[4], gi = o / og;
+    double acc = 0;
+    for (int64_t ci = 0; ci < cg; ci++)
+      for (int64_t a = 0; a < k->k[0]; a++)
+        for (int64_t b = 0; b < k->k[1]; b++)
+          for (int64_t cc = 0; cc < k->k[2]; cc++) {
+            int64_t iz = z * s[0] - p[0] + a * d[0], iy = y * s[1] - p[2] + b * d[1];
+            int64_t ix = xx * s[2] - p[4] + cc * d[2];
+            if (iz < 0 || iz >= k->in[0] || iy < 0 || iy >= k->in[1] || ix < 0 || ix >= k->in[2]) {
+              continue;
+            }
+            int64_t ch = gi * cg + ci;
+            int64_t xi[5] = {n, ch, iz, iy, ix};
+            if (k->ndhwc) xi[1] = iz, xi[2] = iy, xi[3] = ix, xi[4] = ch;
+            acc += xv[ot_ravel(5, xd, xi)] *
+                   fv[(((o * cg + ci) * k->k[0] + a) * k->k[1] + b) * k->k[2] + cc];
+          }
+    ref[e] = acc;
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "f", f);
+  ot_op(&t, "conv3d");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Filter", "f");
+  ic_builder_attr_ints(t.op, "strides", 3,
+                       (const int32_t[]){(int32_t)s[0], (int32_t)s[1], (int32_t)s[2]});
+  ic_builder_attr_ints(t.op, "dilations", 3,
+                       (const int32_t[]){k->d[0] ? k->d[0] : 1, k->d[1] ? k->d[1] : 1,
+                                         k->d[2] ? k->d[2] : 1});
+  if (k->npads) ic_builder_attr_ints(t.op, "paddings", (size_t)k->npads, k->pads);
+  ic_builder_attr_int(t.op, "groups", k->groups);
+  if (k->algo) ic_builder_attr_string(t.op, "padding_algorithm", k->algo);
+  ic_builder_attr_string(t.op, "data_format", k->ndhwc ? "NDHWC" : "NCDHW");
+  ot_out(&t, "Output", "y");
+  ot_ok(&t);
+  tu_assert_shape(t.out[0], dt, 5, od);
+  tu_assert_close(t.out[0], ref, (size_t)total, dt == IC_FP64 ? 1e-10 : 1e-5,
+                  dt == IC_FP64 ? 1e-10 : 1e-5);
+  free(ref), free(xv), free(fv);
+  ot_end(&t);
+}
+
+START_TEST(conv3d_modes) {
+  const c3case cases[] = {
+      {2, 4, {5, 6, 5}, 3, {3, 2, 3}, 1, {2, 1, 2}, {1, 2, 1}, 6, {1, 0, 1, 1, 0, 2}, NULL, false},
+      {1, 4, {4, 4, 3}, 4, {2, 3, 2}, 2, .npads = 3, .pads = {1, 1, 1}},
+      {1, 2, {5, 4, 5}, 3, {3, 3, 3}, 1, {2, 2, 2}, {2, 2, 2}, .algo = "SAME"},
+      {1, 2, {4, 4, 4}, 2, {2, 2, 2}, 1, .npads = 3, .pads = {3, 3, 3}, .algo = "VALID"},
+      {1, 4, {5, 3, 4}, 3, {3, 2, 3}, 1, .npads = 3, .pads = {1, 1, 1}, .ndhwc = true},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run_c3(&cases[i], IC_FP32);
+    run_c3(&cases[i], IC_FP64);
+  }
+  /* channels that do not match the filter */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(5, TU_DIMS(1, 3, 4, 4, 4), 1, -1, 1));
+  ot_feed(&t, "f", tu_rand_f32(5, TU_DIMS(2, 2, 1, 1, 1), 2, -1, 1));
+  ot_op(&t, "conv3d");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Filter", "f");
+  ot_out(&t, "Output", "y");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "conv3d", "input Input 'x'", "3 channels", "Filter.dims[1] * groups", NULL);
+  ot_end(&t);
+}
+END_TEST
+
+typedef struct p3case {
+  const char *type;
+  int64_t n, c, in[3];
+  int k[3], s[3];
+  int npads;
+  int pads[6];
+  bool ceil, inclusive, global, adaptive, ndhwc;
+} p3case;
+
+static void run_p3(const p3case *k, ic_dtype dt) {
+  const bool mx = !strcmp(k->type, "max");
+  int64_t kk[3], s[3], p[6] = {0}, out[3];
+  for (int i = 0; i < 3; i++) {
+    kk[i] = k->global ? k->in[i] : k->k[i];
+    s[i] = k->s[i] ? k->s[i] : 1;
+    if (k->npads == 3) p[2 * i] = p[2 * i + 1] = k->pads[i];
+    if (k->npads == 6) p[2 * i] = k->pads[2 * i], p[2 * i + 1] = k->pads[2 * i + 1];
+    if (k->global || k->adaptive) p[2 * i] = p[2 * i + 1] = 0;
+    out[i] = k->adaptive ? kk[i]
+                         : (k->in[i] - kk[i] + p[2 * i] + p[2 * i + 1] + (k->ceil ? s[i] - 1 : 0)) /
+                                   s[i] + 1;
+  }
+  int64_t xd[5] = {k->n, k->c, k->in[0], k->in[1], k->in[2]};
+  if (k->ndhwc) xd[1] = k->in[0], xd[2] = k->in[1], xd[3] = k->in[2], xd[4] = k->c;
+  ic_tensor *x = tu_rand_f32(5, xd, 71, -1, 1);
+  double *xv = as_double(x);
+  if (dt == IC_FP64) {
+    ic_tensor *t = to_f64(x);
+    ic_tensor_destroy(x);
+    x = t;
+  }
+  int64_t od[5] = {k->n, k->c, out[0], out[1], out[2]};
+  if (k->ndhwc) od[1] = out[0], od[2] = out[1], od[3] = out[2], od[4] = k->c;
+  const int64_t total = ot_numel(5, od);
+  double *ref = malloc((size_t)total * sizeof *ref);
+  const bool adaptive = k->adaptive && !mx;
+  for (int64_t e = 0; e < total; e++) {
+    int64_t i[5], o[3];
+    ot_unravel(e, 5, od, i);
+    int64_t n = i[0], ch = k->ndhwc ? i[4] : i[1];
+    for (int a = 0; a < 3; a++) o[a] = k->ndhwc ? i[1 + a] : i[2 + a];
+    int64_t lo[3], hi[3], full = 1, clamped = 1;
+    for (int a = 0; a < 3; a++) {
+      if (adaptive) {
+        lo[a] = o[a] * k->in[a] / out[a];
+        hi[a] = ((o[a] + 1) * k->in[a] + out[a] - 1) / out[a];
+        full *= hi[a] - lo[a];
+      } else {
+        int64_t st = o[a] * s[a] - p[2 * a], en = st + kk[a];
+        if (en > k->in[a] + p[2 * a]) en = k->in[a] + p[2 * a];
+        full *= en - st;
+        lo[a] = st < 0 ? 0 : st;
+        hi[a] = en > k->in[a] ? k->in[a] : en;
+      }
+      clamped *= hi[a] - lo[a];
+    }
+    double v = mx ? -FLT_MAX : 0;
+    for (int64_t a = lo[0]; a < hi[0]; a++)
+      for (int64_t b = lo[1]; b < hi[1]; b++)
+        for (int64_t c = lo[2]; c < hi[2]; c++) {
+          int64_t xi[5] = {n, ch, a, b, c};
+          if (k->ndhwc) xi[1] = a, xi[2] = b, xi[3] = c, xi[4] = ch;
+          double e2 = xv[ot_ravel(5, xd, xi)];
+          v = mx ? fmax(v, e2) : v + e2;
+        }
+    if (!mx) v /= (double)(adaptive || k->inclusive ? full : clamped);
+    ref[e] = v;
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", x);
+  ot_op(&t, "pool3d");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_string(t.op, "pooling_type", k->type);
+  ic_builder_attr_ints(t.op, "ksize", 3, k->k);
+  ic_builder_attr_ints(t.op, "strides", 3,
+                       (const int32_t[]){(int32_t)s[0], (int32_t)s[1], (int32_t)s[2]});
+  if (k->npads) ic_builder_attr_ints(t.op, "paddings", (size_t)k->npads, k->pads);
+  ic_builder_attr_bool(t.op, "ceil_mode", k->ceil);
+  ic_builder_attr_bool(t.op, "exclusive", !k->inclusive);
+  ic_builder_attr_bool(t.op, "global_pooling", k->global);
+  ic_builder_attr_bool(t.op, "adaptive", k->adaptive);
+  ic_builder_attr_string(t.op, "data_format", k->ndhwc ? "NDHWC" : "NCDHW");
+  ot_out(&t, "Out", "y");
+  ot_ok(&t);
+  tu_assert_shape(t.out[0], dt, 5, od);
+  tu_assert_close(t.out[0], ref, (size_t)total, 1e-6, 1e-6);
+  free(ref), free(xv);
+  ot_end(&t);
+}
+
+START_TEST(pool3d_modes) {
+  const p3case cases[] = {
+      {"max", 2, 3, {5, 6, 5}, {2, 3, 2}, {2, 2, 2}, 3, {1, 1, 0}, .ceil = true},
+      {"avg", 2, 3, {5, 6, 5}, {3, 3, 3}, {2, 2, 2}, 3, {1, 1, 1}, .ceil = false},
+      {"avg", 2, 3, {5, 6, 5}, {3, 3, 3}, {2, 2, 2}, 3, {1, 1, 1}, .inclusive = true},
+      {"avg", 1, 2, {4, 5, 4}, {2, 2, 3}, {1, 2, 1}, 6, {0, 1, 1, 0, 2, 1}, .ceil = true},
+      {"max", 1, 3, {3, 4, 2}, {1, 1, 1}, .global = true},
+      {"avg", 1, 3, {3, 4, 2}, {-1, -1, -1}, .global = true},
+      {"avg", 2, 2, {5, 6, 5}, {2, 4, 3}, .adaptive = true},
+      {"max", 2, 2, {5, 6, 5}, {2, 3, 2}, .adaptive = true},
+      {"avg", 1, 4, {5, 3, 4}, {2, 2, 2}, {1, 2, 1}, .ndhwc = true},
+      {"max", 1, 4, {5, 3, 4}, {3, 2, 2}, {1, 1, 1}, 3, {1, 1, 1}, .ndhwc = true},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run_p3(&cases[i], IC_FP32);
+    run_p3(&cases[i], IC_FP64);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(4, TU_DIMS(1, 3, 4, 4), 1, -1, 1));
+  ot_op(&t, "pool3d");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_string(t.op, "pooling_type", "max");
+  ic_builder_attr_ints(t.op, "ksize", 3, (const int32_t[]){2, 2, 2});
+  ot_out(&t, "Out", "y");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "pool3d", "input X 'x'", "expected rank 5", NULL);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(5, TU_DIMS(1, 3, 4, 4, 4), 1, -1, 1));
+  ot_op(&t, "pool3d");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_string(t.op, "pooling_type", "max");
+  ic_builder_attr_ints(t.op, "ksize", 2, (const int32_t[]){2, 2});
+  ot_out(&t, "Out", "y");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "pool3d", "'ksize'", "2 values", NULL);
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_dense(void) {
   TCase *tc = tcase_create("dense");
   tcase_add_test(tc, conv2d_transpose_modes);
@@ -723,6 +976,8 @@ static TCase *tc_dense(void) {
   tcase_add_test(tc, group_norm_modes);
   tcase_add_test(tc, instance_norm_modes);
   tcase_add_test(tc, grid_sampler_modes);
+  tcase_add_test(tc, conv3d_modes);
+  tcase_add_test(tc, pool3d_modes);
   return tc;
 }
 

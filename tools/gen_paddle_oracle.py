@@ -902,6 +902,38 @@ def grid_sampler_modes(g):
     g.fetch(*outs)
 
 
+@case()
+def conv3d_pool3d(g):
+    """conv3d: strides, six paddings, dilations, groups, SAME, NDHWC; pool3d: max / avg,
+    ceil_mode, exclusive or not, global, adaptive (avg and max), NDHWC."""
+    x = g.data("x", g.rand([2, 4, 5, 6, 5]), [-1, 4, -1, -1, -1])
+    xl = g.data("xl", g.rand([1, 4, 5, 3, 4]), [-1, -1, -1, -1, 4])
+    w = g.param("w", g.rand([3, 4, 3, 2, 3], -0.5, 0.5))
+    wg = g.param("wg", g.rand([4, 2, 2, 3, 2], -0.5, 0.5))
+    def c3(v, f, fmt="NCDHW", **kw):
+        a = dict(strides=[1, 1, 1], paddings=[0, 0, 0], dilations=[1, 1, 1], groups=1,
+                 padding_algorithm="EXPLICIT", data_format=fmt)
+        a.update(kw)
+        return g.op("conv3d", {"Input": v, "Filter": f}, a, outs={"Output": 1})
+    def p3(v, type, ksize, fmt="NCDHW", **kw):
+        a = dict(pooling_type=type, ksize=ksize, strides=[1, 1, 1], paddings=[0, 0, 0],
+                 global_pooling=False, ceil_mode=False, exclusive=True, adaptive=False,
+                 padding_algorithm="EXPLICIT", data_format=fmt)
+        a.update(kw)
+        return g.op("pool3d", {"X": v}, a)
+    g.fetch(c3(x, w, strides=[2, 1, 2], paddings=[1, 0, 1, 1, 0, 2], dilations=[1, 2, 1]),
+            c3(x, wg, groups=2, paddings=[1, 1, 1]),
+            c3(x, w, strides=[2, 2, 2], padding_algorithm="SAME", dilations=[2, 2, 2]),
+            c3(xl, w, fmt="NDHWC", paddings=[1, 1, 1]),
+            p3(x, "max", [2, 3, 2], strides=[2, 2, 2], paddings=[1, 1, 0], ceil_mode=True),
+            p3(x, "avg", [3, 3, 3], strides=[2, 2, 2], paddings=[1, 1, 1]),
+            p3(x, "avg", [3, 3, 3], strides=[2, 2, 2], paddings=[1, 1, 1], exclusive=False),
+            p3(x, "max", [1, 1, 1], global_pooling=True),
+            p3(x, "avg", [2, 4, 3], adaptive=True),
+            p3(x, "max", [2, 3, 2], adaptive=True),
+            p3(xl, "avg", [2, 2, 2], fmt="NDHWC", strides=[1, 2, 1]))
+
+
 # ---------------------------------------------------------------------------------------
 # writing a case
 # ---------------------------------------------------------------------------------------
