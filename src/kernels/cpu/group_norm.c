@@ -9,16 +9,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/group_norm.h"
 
-typedef struct gn_attrs {
-  double epsilon;
-  int64_t groups;
-  bool nhwc;
-} gn_attrs;
-
-enum { IN_X, IN_SCALE, IN_BIAS };
-enum { OUT_Y, OUT_MEAN, OUT_VAR };
+enum { IN_X = IC_GN_X, IN_SCALE = IC_GN_SCALE, IN_BIAS = IC_GN_BIAS };
+enum { OUT_Y = IC_GN_Y, OUT_MEAN = IC_GN_MEAN, OUT_VAR = IC_GN_VAR };
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   gn_attrs *a = attrs;
