@@ -1,10 +1,10 @@
 /* Dense-prediction ops against double-precision references written from Paddle's
  * definitions: conv2d_transpose / depthwise_conv2d_transpose (a direct scatter, not GEMM),
- * arg_max / arg_min, pixel_shuffle, group_norm, instance_norm, grid_sampler, conv3d and
- * pool3d (direct loops). Every case runs in every executor configuration (optest.h /
- * tu_run). The oracle cases conv2d_transpose_modes, arg_max_min, pixel_shuffle_modes,
- * group_instance_norm, grid_sampler_modes and conv3d_pool3d in test_paddle_oracle check the
- * same ops against Paddle 3.3.1. */
+ * arg_max / arg_min, pixel_shuffle, group_norm, instance_norm, grid_sampler, conv3d, pool3d
+ * and deformable_conv / deformable_conv_v1 (direct loops). Every case runs in every executor
+ * configuration (optest.h / tu_run). The oracle cases conv2d_transpose_modes, arg_max_min,
+ * pixel_shuffle_modes, group_instance_norm, grid_sampler_modes, conv3d_pool3d and
+ * deformable_conv_modes in test_paddle_oracle check the same ops against Paddle 3.3.1. */
 #include <float.h>
 #include <math.h>
 
@@ -966,6 +966,115 @@ START_TEST(pool3d_modes) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * deformable_conv, deformable_conv_v1
+ * ------------------------------------------------------------------------------------- */
+
+static double dcn_sample(const double *x, int64_t H, int64_t W, double h, double w) {
+  if (h <= -1 || w <= -1 || h >= (double)H || w >= (double)W) return 0;
+  double fh = floor(h), fw = floor(w), v = 0;
+  for (int a = 0; a < 2; a++)
+    for (int b = 0; b < 2; b++) {
+      int64_t y = (int64_t)fh + a, xx = (int64_t)fw + b;
+      if (y < 0 || y >= H || xx < 0 || xx >= W) continue;
+      v += (1 - fabs(h - (double)y)) * (1 - fabs(w - (double)xx)) * x[y * W + xx];
+    }
+  return v;
+}
+
+static void run_dcn(ic_dtype dt, bool mask, int64_t n, int64_t c, int64_t h, int64_t w,
+                    int64_t oc, int64_t kh, int64_t kw, int groups, int dg, int s, int p, int dil) {
+  const int64_t oh = (h + 2 * p - (dil * (kh - 1) + 1)) / s + 1;
+  const int64_t ow = (w + 2 * p - (dil * (kw - 1) + 1)) / s + 1, kk = kh * kw;
+  const int64_t cg = c / groups, og = oc / groups, cpd = c / dg;
+  ic_tensor *x = tu_rand_f32(4, TU_DIMS(n, c, h, w), 81, -1, 1);
+  ic_tensor *f = tu_rand_f32(4, TU_DIMS(oc, cg, kh, kw), 82, -0.5f, 0.5f);
+  ic_tensor *o = tu_rand_f32(4, TU_DIMS(n, 2 * dg * kk, oh, ow), 83, -2.5f, 2.5f);
+  ic_tensor *m = tu_rand_f32(4, TU_DIMS(n, dg * kk, oh, ow), 84, 0, 1);
+  double *xv = as_double(x), *fv = as_double(f), *ov = as_double(o), *mv = as_double(m);
+  if (dt == IC_FP64) {
+    ic_tensor *t;
+    t = to_f64(x), ic_tensor_destroy(x), x = t;
+    t = to_f64(f), ic_tensor_destroy(f), f = t;
+    t = to_f64(o), ic_tensor_destroy(o), o = t;
+    t = to_f64(m), ic_tensor_destroy(m), m = t;
+  }
+  const int64_t total = n * oc * oh * ow;
+  double *ref = malloc((size_t)total * sizeof *ref);
+  for (int64_t e = 0; e < total; e++) {
+    int64_t i[4];
+    ot_unravel(e, 4, TU_DIMS(n, oc, oh, ow), i);
+    const int64_t b = i[0], co = i[1], y = i[2], xx = i[3], gi = co / og;
+    double acc = 0;
+    for (int64_t ci = 0; ci < cg; ci++) {
+      const int64_t ch = gi * cg + ci, d = ch / cpd;
+      for (int64_t ky = 0; ky < kh; ky++)
+        for (int64_t kx = 0; kx < kw; kx++) {
+          const int64_t k = ky * kw + kx, at = y * ow + xx;
+          const double dy = ov[((b * 2 * dg + d * 2) * kk + 2 * k) * oh * ow + at];
+          const double dx = ov[((b * 2 * dg + d * 2) * kk + 2 * k + 1) * oh * ow + at];
+          const double mk = mask ? mv[((b * dg + d) * kk + k) * oh * ow + at] : 1;
+          const double v = dcn_sample(xv + (b * c + ch) * h * w, h, w,
+                                      (double)(y * s - p + ky * dil) + dy,
+                                      (double)(xx * s - p + kx * dil) + dx);
+          acc += fv[((co * cg + ci) * kh + ky) * kw + kx] * mk * v;
+        }
+    }
+    ref[e] = acc;
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "f", f);
+  ot_feed(&t, "o", o);
+  if (mask) ot_feed(&t, "m", m);
+  else ic_tensor_destroy(m);
+  ot_op(&t, mask ? "deformable_conv" : "deformable_conv_v1");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Filter", "f");
+  ic_builder_in(t.op, "Offset", "o");
+  if (mask) ic_builder_in(t.op, "Mask", "m");
+  ic_builder_attr_ints(t.op, "strides", 2, (const int32_t[]){s, s});
+  ic_builder_attr_ints(t.op, "paddings", 2, (const int32_t[]){p, p});
+  ic_builder_attr_ints(t.op, "dilations", 2, (const int32_t[]){dil, dil});
+  ic_builder_attr_int(t.op, "groups", groups);
+  ic_builder_attr_int(t.op, "deformable_groups", dg);
+  ic_builder_attr_int(t.op, "im2col_step", 1);
+  ot_out(&t, "Output", "y");
+  ot_ok(&t);
+  tu_assert_shape(t.out[0], dt, 4, TU_DIMS(n, oc, oh, ow));
+  tu_assert_close(t.out[0], ref, (size_t)total, dt == IC_FP64 ? 1e-10 : 1e-4,
+                  dt == IC_FP64 ? 1e-10 : 1e-5);
+  free(ref), free(xv), free(fv), free(ov), free(mv);
+  ot_end(&t);
+}
+
+START_TEST(deformable_conv_modes) {
+  for (int f = 0; f < 2; f++) {
+    ic_dtype dt = f ? IC_FP64 : IC_FP32;
+    run_dcn(dt, true, 2, 4, 6, 5, 6, 3, 3, 2, 2, 1, 1, 1);
+    run_dcn(dt, true, 1, 3, 7, 6, 4, 3, 2, 1, 3, 2, 0, 2);
+    run_dcn(dt, false, 2, 4, 6, 5, 3, 2, 3, 1, 1, 2, 1, 1);
+    run_dcn(dt, false, 1, 4, 5, 5, 4, 3, 3, 4, 2, 1, 1, 1); /* depthwise */
+  }
+  /* an Offset of the wrong size */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(4, TU_DIMS(1, 2, 4, 4), 1, -1, 1));
+  ot_feed(&t, "f", tu_rand_f32(4, TU_DIMS(2, 2, 3, 3), 2, -1, 1));
+  ot_feed(&t, "o", tu_rand_f32(4, TU_DIMS(1, 9, 2, 2), 3, -1, 1));
+  ot_op(&t, "deformable_conv_v1");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Filter", "f");
+  ic_builder_in(t.op, "Offset", "o");
+  ot_out(&t, "Output", "y");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "deformable_conv_v1", "input Offset 'o'", "expected float32[1, 18, 2, 2]",
+                NULL);
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_dense(void) {
   TCase *tc = tcase_create("dense");
   tcase_add_test(tc, conv2d_transpose_modes);
@@ -978,6 +1087,7 @@ static TCase *tc_dense(void) {
   tcase_add_test(tc, grid_sampler_modes);
   tcase_add_test(tc, conv3d_modes);
   tcase_add_test(tc, pool3d_modes);
+  tcase_add_test(tc, deformable_conv_modes);
   return tc;
 }
 

@@ -934,6 +934,29 @@ def conv3d_pool3d(g):
             p3(xl, "avg", [2, 2, 2], fmt="NDHWC", strides=[1, 2, 1]))
 
 
+@case()
+def deformable_conv_modes(g):
+    """deformable_conv (with Mask) and deformable_conv_v1: strides, paddings, dilations,
+    groups, deformable_groups, offsets that reach outside the image."""
+    x = g.data("x", g.rand([2, 4, 6, 5]))
+    w = g.param("w", g.rand([6, 2, 3, 3], -0.5, 0.5))
+    w1 = g.param("w1", g.rand([3, 4, 2, 3], -0.5, 0.5))
+    # deformable_groups 2, groups 2, stride 1, padding 1: output 6 x 5
+    off = g.data("off", g.rand([2, 2 * 2 * 9, 6, 5], -2.5, 2.5))
+    mask = g.data("mask", g.rand([2, 2 * 9, 6, 5], 0, 1))
+    # v1, stride 2, dilation [2, 1], padding [1, 0]: output (6 + 2 - 3) / 2 + 1 = 3 by
+    # (5 - 3) / 2 + 1 = 2
+    off1 = g.data("off1", g.rand([2, 2 * 6, 3, 2], -1.5, 1.5))
+    a = dict(strides=[1, 1], paddings=[1, 1], dilations=[1, 1], groups=2,
+             deformable_groups=2, im2col_step=1)
+    a1 = dict(strides=[2, 2], paddings=[1, 0], dilations=[2, 1], groups=1,
+              deformable_groups=1, im2col_step=1)
+    g.fetch(g.op("deformable_conv", {"Input": x, "Offset": off, "Mask": mask, "Filter": w}, a,
+                 outs={"Output": 1}),
+            g.op("deformable_conv_v1", {"Input": x, "Offset": off1, "Filter": w1}, a1,
+                 outs={"Output": 1}))
+
+
 # ---------------------------------------------------------------------------------------
 # writing a case
 # ---------------------------------------------------------------------------------------
