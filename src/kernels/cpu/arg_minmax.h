@@ -4,6 +4,10 @@
 
 #include "kernels/kernel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ic_argmm_attrs {
   int64_t axis;
   bool keepdims, flatten;
@@ -22,5 +26,9 @@ ic_status ic_argmm_run(ic_kctx *c, bool max);
     .outputs = ic_argmm_outputs, .attrs_size = sizeof(ic_argmm_attrs),            \
     .parse = ic_argmm_parse, .infer = ic_argmm_infer, .cpu = RUN,                 \
   }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 
 #include "kernels/cpu/conv.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ic_convt_attrs {
   int64_t strides[2], dilations[2];
   int64_t paddings[4];        /* top, bottom, left, right */
@@ -30,5 +34,9 @@ ic_status ic_convt_cpu(ic_kctx *c);
     .outputs = ic_convt_outputs, .attrs_size = sizeof(ic_convt_attrs),            \
     .parse = ic_convt_parse, .infer = ic_convt_infer, .cpu = ic_convt_cpu,        \
   }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

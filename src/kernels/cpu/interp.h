@@ -6,6 +6,10 @@
 
 #include "kernels/kernel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum ic_interp_method {
   IC_INTERP_NEAREST,
   IC_INTERP_LINEAR,
@@ -94,5 +98,9 @@ ic_status ic_interp_cpu(ic_kctx *c);
     .attrs_size = sizeof(ic_interp_attrs), .parse = PARSE,                         \
     .infer = ic_interp_infer, .cpu = ic_interp_cpu,                                \
   }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
