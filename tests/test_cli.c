@@ -187,6 +187,46 @@ START_TEST(info_unknown_size) {
 }
 END_TEST
 
+/* An op whose type has a kernel but whose attribute mode icore lacks (rnn in GRU mode) is
+ * reported as unsupported, not covered. */
+START_TEST(info_unsupported_mode) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 3, TU_DIMS(-1, -1, 4));
+  tu_var(b, "h0", IC_FP32, 3, TU_DIMS(1, -1, 8));
+  tu_var(b, "w", IC_FP32, 2, TU_DIMS(24, 4));
+  tu_var(b, "y", IC_FP32, 3, TU_DIMS(-1, -1, 8));
+  tu_var(b, "h", IC_FP32, 3, TU_DIMS(1, -1, 8));
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "h0");
+  ic_builder_feed(b, "w");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "rnn");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "PreState", "h0");
+  ic_builder_in(op, "WeightList", "w");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_out(op, "State", "h");
+  ic_builder_attr_string(op, "mode", "GRU");
+  ic_builder_attr_int(op, "hidden_size", 8);
+  ic_builder_attr_bool(op, "is_test", true);
+  ic_builder_fetch(b, "y");
+  void *bytes;
+  size_t n;
+  ck_assert_int_eq(ic_builder_serialize(b, &bytes, &n), IC_OK);
+  char *dir = tu_tmpdir(), path[4096];
+  snprintf(path, sizeof path, "%s/__model__", dir);
+  ck_assert(tu_write_file(path, bytes, n));
+  cli_result r = run_cli("info %s", dir);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "unsupported mode:", "rnn", "mode GRU", "only LSTM", NULL);
+  ck_assert_ptr_null(strstr(r.out, "every op type has one"));
+  result_free(&r);
+  free(bytes);
+  ic_builder_destroy(b);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
 /* A model whose fetches need no kernel but feed and fetch: x is fed and fetched, "fc/w" and
  * "steps" are parameters fetched directly. */
 typedef struct fixture {
@@ -347,15 +387,15 @@ START_TEST(run_errors) {
   cli_result r = run_cli("run %s", f.model);
   assert_fails(&r, 2, "feed target 'x'", "float32[-1, 3]", "--feed x=", NULL);
   result_free(&r);
-  /* the wrong dtype and the wrong shape: expected and received */
-  ic_tensor *x64 = tu_f64(2, TU_DIMS(2, 3), NULL), *x24 = tu_f32(2, TU_DIMS(2, 4), NULL);
+  /* the wrong dtype and the wrong rank: expected and received */
+  ic_tensor *x64 = tu_f64(2, TU_DIMS(2, 3), NULL), *x24 = tu_f32(3, TU_DIMS(2, 4, 1), NULL);
   save_npy(&f, "x64.npy", x64);
   save_npy(&f, "x24.npy", x24);
   r = run_cli("run %s --feed x=%s/x64.npy", f.model, f.dir);
   assert_fails(&r, 1, "feed 'x'", "expected float32[-1, 3]", "received float64[2, 3]", NULL);
   result_free(&r);
   r = run_cli("run %s --feed x=%s/x24.npy", f.model, f.dir);
-  assert_fails(&r, 1, "feed 'x'", "expected float32[-1, 3]", "received float32[2, 4]", NULL);
+  assert_fails(&r, 1, "feed 'x'", "expected float32[-1, 3]", "received float32[2, 4, 1]", NULL);
   result_free(&r);
   ic_tensor_destroy(x64);
   ic_tensor_destroy(x24);
@@ -613,6 +653,7 @@ static TCase *tc_cli(void) {
   tcase_add_test(tc, version_help_unknown);
   tcase_add_test(tc, info_real_models);
   tcase_add_test(tc, info_unknown_size);
+  tcase_add_test(tc, info_unsupported_mode);
   tcase_add_test(tc, run_feed_fetch);
   tcase_add_test(tc, run_random_params);
   tcase_add_test(tc, run_errors);

@@ -266,6 +266,11 @@ START_TEST(global_and_adaptive) {
   run_all(&(pool_case){.n = 2, .c = 20, .h = 7, .w = 7, .kh = 1, .kw = 1, .global = true});
   run_all(&(pool_case){.n = 1, .c = 3, .h = 5, .w = 9, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
                        .global = true, .npads = 2, .pads = {1, 1}});
+  /* older Paddle (PaddleX 1.x ResNet50_vd) writes ksize [-1, -1] with global_pooling */
+  run_all(&(pool_case){.type = "avg", .n = 1, .c = 4, .h = 5, .w = 6, .kh = -1, .kw = -1,
+                       .global = true});
+  run_all(&(pool_case){.type = "max", .n = 2, .c = 3, .h = 3, .w = 2, .kh = -1, .kw = -1,
+                       .global = true, .nhwc = true});
   /* adaptive avg: output = ksize; 1x1 (the real models), 2x3, larger than the input */
   run_all(&(pool_case){.type = "avg", .n = 2, .c = 21, .h = 7, .w = 7, .kh = 1, .kw = 1,
                        .adaptive = true, .npads = 2});

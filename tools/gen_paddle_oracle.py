@@ -1087,6 +1087,273 @@ def float64_ops(g):
 
 
 # ---------------------------------------------------------------------------------------
+# resize (paddle/phi/kernels/cpu/interpolate_kernel.cc; v1: fluid interpolate_op.h)
+# ---------------------------------------------------------------------------------------
+
+def interp(g, type, x, ins=None, **attrs):
+    a = dict(data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, align_corners=False,
+             align_mode=1)
+    a.update(attrs)
+    i = {"X": x}
+    i.update(ins or {})
+    return g.op(type, i, a)
+
+
+@case()
+def interp_nearest(g):
+    """nearest_interp_v2 by a scale list, by out_h/out_w with align_corners, NHWC, 3-D, and
+    nearest_interp (v1) with a float scale."""
+    x = g.data("x", g.rand([1, 2, 3, 5]), [-1, 2, -1, -1])
+    xl = g.data("xl", g.rand([1, 3, 4, 2]), [-1, -1, -1, 2])
+    x5 = g.data("x5", g.rand([1, 2, 2, 3, 2]))
+    g.fetch(interp(g, "nearest_interp_v2", x, interp_method="nearest", scale=[2.0, 1.5]),
+            interp(g, "nearest_interp_v2", x, interp_method="nearest", out_h=7, out_w=3,
+                   align_corners=True),
+            interp(g, "nearest_interp_v2", xl, interp_method="nearest", out_h=5, out_w=7,
+                   data_layout="NHWC"),
+            interp(g, "nearest_interp_v2", x5, interp_method="nearest", out_d=3, out_h=5,
+                   out_w=3, data_layout="NCDHW"),
+            interp(g, "nearest_interp", x, interp_method="nearest", scale=1.7))
+
+
+@case()
+def interp_bilinear(g):
+    """bilinear_interp_v2: align_corners, align_mode 0 / 1, a scale list (ratio 1 / scale),
+    NHWC; bilinear_interp (v1): a float scale (ratio in / out) and out_h / out_w."""
+    x = g.data("x", g.rand([2, 2, 4, 5]), [-1, 2, -1, -1])
+    xl = g.data("xl", g.rand([1, 3, 4, 2]), [-1, -1, -1, 2])
+    bi = "bilinear"
+    g.fetch(interp(g, "bilinear_interp_v2", x, interp_method=bi, out_h=7, out_w=3,
+                   align_corners=True),
+            interp(g, "bilinear_interp_v2", x, interp_method=bi, out_h=7, out_w=9, align_mode=0),
+            interp(g, "bilinear_interp_v2", x, interp_method=bi, out_h=3, out_w=8, align_mode=1),
+            interp(g, "bilinear_interp_v2", x, interp_method=bi, scale=[1.7, 0.6], align_mode=0),
+            interp(g, "bilinear_interp_v2", xl, interp_method=bi, out_h=6, out_w=5, align_mode=0,
+                   data_layout="NHWC"),
+            interp(g, "bilinear_interp", x, interp_method=bi, scale=1.7, align_mode=0),
+            interp(g, "bilinear_interp", x, interp_method=bi, out_h=5, out_w=4,
+                   align_corners=True))
+
+
+@case()
+def interp_size_inputs(g):
+    """The size inputs and their precedence: SizeTensor over OutSize over Scale over the
+    scale attribute over out_h / out_w."""
+    x = g.data("x", g.rand([1, 2, 4, 5]), [-1, 2, -1, -1])
+    osz = g.data("osz", np.array([6, 3], "int32"))
+    s1 = g.data("s1", np.array([5], "int32"))
+    s2 = g.data("s2", np.array([7], "int32"))
+    sc = g.data("sc", np.array([1.5, 2.5], F32))
+    sc1 = g.data("sc1", np.array([0.8], F32))
+    bi = "bilinear"
+    g.fetch(interp(g, "bilinear_interp_v2", x, {"OutSize": osz}, interp_method=bi, out_h=2,
+                   out_w=2, scale=[3.0, 3.0], align_mode=0),
+            interp(g, "bilinear_interp_v2", x, {"SizeTensor": [s1, s2], "OutSize": osz},
+                   interp_method=bi, align_mode=0),
+            interp(g, "bilinear_interp_v2", x, {"Scale": sc}, interp_method=bi, scale=[3.0, 3.0],
+                   align_mode=0),
+            interp(g, "nearest_interp_v2", x, {"Scale": sc1}, interp_method="nearest"),
+            interp(g, "nearest_interp", x, {"OutSize": osz}, interp_method="nearest", scale=2.0))
+
+
+@case()
+def interp_linear_bicubic_trilinear(g):
+    """linear_interp_v2 (NCW, NWC), bicubic_interp_v2 (align_corners, half-pixel, NHWC) and
+    trilinear_interp_v2 (align_mode 0 / 1, NDHWC)."""
+    x3 = g.data("x3", g.rand([2, 3, 5]))
+    x4 = g.data("x4", g.rand([1, 2, 4, 5]))
+    x5 = g.data("x5", g.rand([1, 2, 3, 4, 3]))
+    g.fetch(interp(g, "linear_interp_v2", x3, interp_method="linear", out_w=8, align_mode=0),
+            interp(g, "linear_interp_v2", x3, interp_method="linear", scale=[1.5],
+                   data_layout="NHWC"),
+            interp(g, "linear_interp_v2", x3, interp_method="linear", out_w=4,
+                   align_corners=True),
+            interp(g, "bicubic_interp_v2", x4, interp_method="bicubic", out_h=7, out_w=3,
+                   align_corners=True),
+            interp(g, "bicubic_interp_v2", x4, interp_method="bicubic", out_h=3, out_w=9),
+            interp(g, "bicubic_interp_v2", x4, interp_method="bicubic", scale=[1.5, 2.0],
+                   data_layout="NHWC"),
+            interp(g, "trilinear_interp_v2", x5, interp_method="trilinear", out_d=5, out_h=3,
+                   out_w=4, align_mode=0),
+            interp(g, "trilinear_interp_v2", x5, interp_method="trilinear", out_d=2, out_h=6,
+                   out_w=5, align_corners=True, data_layout="NDHWC"))
+
+
+# ---------------------------------------------------------------------------------------
+# dense prediction: conv2d_transpose, arg_max / arg_min, pixel_shuffle, group / instance norm
+# ---------------------------------------------------------------------------------------
+
+def convt(g, x, w, type="conv2d_transpose", strides=(1, 1), paddings=(0, 0), dilations=(1, 1),
+          groups=1, algo="EXPLICIT", fmt="NCHW", output_padding=(), output_size=()):
+    return g.op(type, {"Input": x, "Filter": w},
+                dict(strides=list(strides), paddings=list(paddings), dilations=list(dilations),
+                     groups=groups, padding_algorithm=algo, data_format=fmt,
+                     output_padding=list(output_padding), output_size=list(output_size)),
+                outs={"Output": 1})
+
+
+@case()
+def conv2d_transpose_modes(g):
+    """conv2d_transpose: strides, four paddings, dilations, groups, output_padding,
+    output_size, SAME, VALID, NHWC; depthwise_conv2d_transpose."""
+    x = g.data("x", g.rand([2, 4, 5, 4]), [-1, 4, -1, -1])
+    xl = g.data("xl", g.rand([1, 3, 4, 4]), [-1, -1, -1, 4])
+    w = g.param("w", g.rand([4, 3, 3, 3], -0.5, 0.5))
+    wg = g.param("wg", g.rand([4, 2, 3, 2], -0.5, 0.5))
+    wd = g.param("wd", g.rand([4, 1, 3, 3], -0.5, 0.5))
+    g.fetch(convt(g, x, w, strides=(2, 2), paddings=(1, 1)),
+            convt(g, x, w, strides=(2, 3), paddings=(0, 1, 2, 1), dilations=(2, 1)),
+            convt(g, x, wg, strides=(2, 2), groups=2, output_padding=(1, 1)),
+            convt(g, x, w, strides=(3, 2), paddings=(1, 1), output_size=(13, 8)),
+            convt(g, x, w, strides=(2, 2), algo="SAME", dilations=(2, 2)),
+            convt(g, x, w, strides=(2, 1), paddings=(3, 3), algo="VALID"),
+            convt(g, xl, w, strides=(2, 2), paddings=(1, 0), fmt="NHWC"),
+            convt(g, x, wd, type="depthwise_conv2d_transpose", strides=(2, 2), paddings=(1, 1),
+                  groups=4))
+
+
+@case(**EXACT)
+def arg_max_min(g):
+    """arg_max / arg_min: axis (negative too), keepdims, flatten, dtype int32 / int64, ties
+    (the first index wins), an int input."""
+    x = g.data("x", np.round(g.rand([3, 4, 5], -2, 2) * 2) / 2)
+    xi = g.data("xi", g.randint([4, 6], -5, 5))
+    def am(type, v, **attrs):
+        a = dict(axis=-1, keepdims=False, flatten=False, dtype=3)
+        a.update(attrs)
+        return g.op(type, {"X": v}, a, dtype="int64" if a["dtype"] == 3 else "int32")
+    g.fetch(am("arg_max", x, axis=1),
+            am("arg_max", x, axis=-1, keepdims=True, dtype=2),
+            am("arg_max", x, flatten=True),
+            am("arg_max", x, flatten=True, keepdims=True),
+            am("arg_min", x, axis=0),
+            am("arg_min", x, axis=2, keepdims=True),
+            am("arg_min", xi, axis=1, dtype=2),
+            am("arg_max", xi, axis=0))
+
+
+@case(**EXACT)
+def pixel_shuffle_modes(g):
+    """pixel_shuffle: upscale_factor 2 and 3, NCHW and NHWC."""
+    x = g.data("x", g.rand([2, 8, 3, 2]))
+    x9 = g.data("x9", g.rand([1, 18, 2, 3]))
+    xl = g.data("xl", g.rand([1, 2, 3, 8]))
+    ps = lambda v, r, f="NCHW": g.op("pixel_shuffle", {"X": v},  # noqa: E731
+                                     dict(upscale_factor=r, data_format=f))
+    g.fetch(ps(x, 2), ps(x9, 3), ps(xl, 2, "NHWC"))
+
+
+@case()
+def group_instance_norm(g):
+    """group_norm (NCHW and NHWC, 2 and 3 groups, with and without Scale / Bias)
+    and instance_norm (with and without Scale / Bias, 3-D and 4-D inputs)."""
+    x = g.data("x", g.rand([2, 6, 3, 4], -2, 2))
+    xl = g.data("xl", g.rand([2, 3, 2, 6], -2, 2))
+    x3 = g.data("x3", g.rand([2, 3, 7], -2, 2))
+    s = g.param("s", g.rand([6], 0.5, 1.5))
+    b = g.param("b", g.rand([6], -0.5, 0.5))
+    s3 = g.param("s3", g.rand([3], 0.5, 1.5))
+    b3 = g.param("b3", g.rand([3], -0.5, 0.5))
+    gn_outs = {"Y": 1, "Mean": 1, "Variance": 1}
+    def gn(v, groups, fmt="NCHW", sb=True):
+        ins = {"X": v}
+        if sb:
+            ins.update(Scale=s, Bias=b)
+        return g.op("group_norm", ins, dict(epsilon=1e-5, groups=groups, data_layout=fmt),
+                    outs=gn_outs)
+    def inorm(v, sb):
+        ins = {"X": v}
+        if sb:
+            ins.update(Scale=s3, Bias=b3)
+        return g.op("instance_norm", ins, dict(epsilon=1e-5),
+                    outs={"Y": 1, "SavedMean": 1, "SavedVariance": 1})
+    g1, g2, g3 = gn(x, 3), gn(x, 2, sb=False), gn(xl, 3, "NHWC")
+    i1, i2 = inorm(x3, True), inorm(g.op("transpose2", {"X": xl}, dict(axis=[0, 3, 1, 2]),
+                                         outs={"Out": 1, "XShape": 1})["Out"][0], False)
+    g.fetch(g1["Y"][0], g1["Mean"][0], g1["Variance"][0], g2["Y"][0], g3["Y"][0],
+            i1["Y"][0], i2["Y"][0])  # (save_inference_model drops SavedMean / SavedVariance)
+
+
+@case()
+def grid_sampler_modes(g):
+    """grid_sampler: bilinear and nearest, padding_mode zeros / border / reflection, with and
+    without align_corners, grids reaching outside [-1, 1]; one 3-D (5-D X) case."""
+    x = g.data("x", g.rand([2, 3, 4, 5]))
+    grid = g.data("grid", g.rand([2, 3, 6, 2], -1.4, 1.4))
+    x5 = g.data("x5", g.rand([1, 2, 3, 4, 3]))
+    grid5 = g.data("grid5", g.rand([1, 2, 3, 2, 3], -1.3, 1.3))
+    outs = []
+    for mode in ("bilinear", "nearest"):
+        for pad in ("zeros", "border", "reflection"):
+            for align in (True, False):
+                outs.append(g.op("grid_sampler", {"X": x, "Grid": grid},
+                                 dict(mode=mode, padding_mode=pad, align_corners=align),
+                                 outs={"Output": 1}))
+    outs.append(g.op("grid_sampler", {"X": x5, "Grid": grid5},
+                     dict(mode="bilinear", padding_mode="reflection", align_corners=False),
+                     outs={"Output": 1}))
+    outs.append(g.op("grid_sampler", {"X": x5, "Grid": grid5},
+                     dict(mode="nearest", padding_mode="zeros", align_corners=True),
+                     outs={"Output": 1}))
+    g.fetch(*outs)
+
+
+@case()
+def conv3d_pool3d(g):
+    """conv3d: strides, six paddings, dilations, groups, SAME, NDHWC; pool3d: max / avg,
+    ceil_mode, exclusive or not, global, adaptive (avg and max), NDHWC."""
+    x = g.data("x", g.rand([2, 4, 5, 6, 5]), [-1, 4, -1, -1, -1])
+    xl = g.data("xl", g.rand([1, 4, 5, 3, 4]), [-1, -1, -1, -1, 4])
+    w = g.param("w", g.rand([3, 4, 3, 2, 3], -0.5, 0.5))
+    wg = g.param("wg", g.rand([4, 2, 2, 3, 2], -0.5, 0.5))
+    def c3(v, f, fmt="NCDHW", **kw):
+        a = dict(strides=[1, 1, 1], paddings=[0, 0, 0], dilations=[1, 1, 1], groups=1,
+                 padding_algorithm="EXPLICIT", data_format=fmt)
+        a.update(kw)
+        return g.op("conv3d", {"Input": v, "Filter": f}, a, outs={"Output": 1})
+    def p3(v, type, ksize, fmt="NCDHW", **kw):
+        a = dict(pooling_type=type, ksize=ksize, strides=[1, 1, 1], paddings=[0, 0, 0],
+                 global_pooling=False, ceil_mode=False, exclusive=True, adaptive=False,
+                 padding_algorithm="EXPLICIT", data_format=fmt)
+        a.update(kw)
+        return g.op("pool3d", {"X": v}, a)
+    g.fetch(c3(x, w, strides=[2, 1, 2], paddings=[1, 0, 1, 1, 0, 2], dilations=[1, 2, 1]),
+            c3(x, wg, groups=2, paddings=[1, 1, 1]),
+            c3(x, w, strides=[2, 2, 2], padding_algorithm="SAME", dilations=[2, 2, 2]),
+            c3(xl, w, fmt="NDHWC", paddings=[1, 1, 1]),
+            p3(x, "max", [2, 3, 2], strides=[2, 2, 2], paddings=[1, 1, 0], ceil_mode=True),
+            p3(x, "avg", [3, 3, 3], strides=[2, 2, 2], paddings=[1, 1, 1]),
+            p3(x, "avg", [3, 3, 3], strides=[2, 2, 2], paddings=[1, 1, 1], exclusive=False),
+            p3(x, "max", [1, 1, 1], global_pooling=True),
+            p3(x, "avg", [2, 4, 3], adaptive=True),
+            p3(x, "max", [2, 3, 2], adaptive=True),
+            p3(xl, "avg", [2, 2, 2], fmt="NDHWC", strides=[1, 2, 1]))
+
+
+@case()
+def deformable_conv_modes(g):
+    """deformable_conv (with Mask) and deformable_conv_v1: strides, paddings, dilations,
+    groups, deformable_groups, offsets that reach outside the image."""
+    x = g.data("x", g.rand([2, 4, 6, 5]))
+    w = g.param("w", g.rand([6, 2, 3, 3], -0.5, 0.5))
+    w1 = g.param("w1", g.rand([3, 4, 2, 3], -0.5, 0.5))
+    # deformable_groups 2, groups 2, stride 1, padding 1: output 6 x 5
+    off = g.data("off", g.rand([2, 2 * 2 * 9, 6, 5], -2.5, 2.5))
+    mask = g.data("mask", g.rand([2, 2 * 9, 6, 5], 0, 1))
+    # v1, stride 2, dilation [2, 1], padding [1, 0]: output (6 + 2 - 3) / 2 + 1 = 3 by
+    # (5 - 3) / 2 + 1 = 2
+    off1 = g.data("off1", g.rand([2, 2 * 6, 3, 2], -1.5, 1.5))
+    a = dict(strides=[1, 1], paddings=[1, 1], dilations=[1, 1], groups=2,
+             deformable_groups=2, im2col_step=1)
+    a1 = dict(strides=[2, 2], paddings=[1, 0], dilations=[2, 1], groups=1,
+              deformable_groups=1, im2col_step=1)
+    g.fetch(g.op("deformable_conv", {"Input": x, "Offset": off, "Mask": mask, "Filter": w}, a,
+                 outs={"Output": 1}),
+            g.op("deformable_conv_v1", {"Input": x, "Offset": off1, "Filter": w1}, a1,
+                 outs={"Output": 1}))
+
+
+# ---------------------------------------------------------------------------------------
 # writing a case
 # ---------------------------------------------------------------------------------------
 

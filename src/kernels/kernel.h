@@ -134,6 +134,11 @@ struct ic_opdef {
    * compiled executor keeps it for the plan's life; the uncompiled one frees it after each
    * op. free_state releases it (NULL state is never passed). */
   void (*free_state)(void *state);
+  /* Optional: whether icore implements the attribute modes of this op (parsed attrs), so
+   * that analysis and `icore info` refuse an op such as rnn in a mode its kernel lacks
+   * before anything runs. Returns IC_OK, or sets err (IC_ERR_UNSUPPORTED, naming the op and
+   * the mode) and returns its code. ic_opdef_parse calls it after parse. */
+  ic_status (*supports)(const ic_op *op, const void *attrs, ic_err *err);
 };
 
 /* ---- the registry (src/kernels/registry.c) ---- */
@@ -162,7 +167,8 @@ ic_status ic_opdef_match(const ic_opdef *def, const ic_op *op, const ic_slot **i
                          const ic_slot **outs, ic_err *err);
 /* Find the definition for op and report an unknown type as IC_ERR_UNSUPPORTED. */
 ic_status ic_opdef_lookup(const ic_op *op, const ic_opdef **def, ic_err *err);
-/* Parse op's attributes into attrs (def->attrs_size bytes, zeroed by the caller). */
+/* Parse op's attributes into attrs (def->attrs_size bytes, zeroed by the caller), then ask
+ * def->supports whether icore implements their modes. */
 ic_status ic_opdef_parse(const ic_opdef *def, const ic_op *op, void *attrs, ic_err *err);
 
 /* ---- helpers for op files (src/kernels/kutil.c) ---- */

@@ -89,8 +89,11 @@ ic_status ic_opdef_lookup(const ic_op *op, const ic_opdef **def, ic_err *err) {
 }
 
 ic_status ic_opdef_parse(const ic_opdef *def, const ic_op *op, void *attrs, ic_err *err) {
-  if (!def->parse) return IC_OK;
-  ic_attr_reader r;
-  ic_ar_init(&r, op, err);
-  return def->parse(&r, attrs);
+  if (def->parse) {
+    ic_attr_reader r;
+    ic_ar_init(&r, op, err);
+    ic_status st = def->parse(&r, attrs);
+    if (st) return st;
+  }
+  return def->supports ? def->supports(op, attrs, err) : IC_OK;
 }

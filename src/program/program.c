@@ -206,12 +206,9 @@ static ic_status convert_var(ic_program *p, int block, const pb_var *in, ic_vard
   }
   out->ndim = (int)td->n_dims;
   for (size_t k = 0; k < td->n_dims; k++) {
-    if (td->dims[k] < -1) {
-      return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
-                        "%s: block %d, variable '%s': dim %zu is %lld, expected >= -1",
-                        p->origin, block, in->name, k, (long long)td->dims[k]);
-    }
-    out->dims[k] = td->dims[k];
+    /* Paddle's static shape inference writes other negative numbers too (-50, -1917): any
+     * negative dim is unknown, kept as -1. */
+    out->dims[k] = td->dims[k] < 0 ? -1 : td->dims[k];
   }
   return IC_OK;
 }

@@ -37,10 +37,14 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   }
   const int64_t *v;
   size_t n;
+  /* Older Paddle writes ksize [-1, -1] with global_pooling: the window is then the input's. */
+  a->global = ic_ar_bool(r, "global_pooling", false);
   if (ic_ar_ints(r, "ksize", true, &v, &n)) {
     if (n != 2) ic_ar_fail(r, "ksize", "has %zu values, expected 2 ([h, w])", n);
     for (size_t i = 0; i < n && i < 2 && !r->st; i++) {
-      if (v[i] < 1) ic_ar_fail(r, "ksize", "holds %lld, expected values >= 1", (long long)v[i]);
+      if (v[i] < 1 && !a->global) {
+        ic_ar_fail(r, "ksize", "holds %lld, expected values >= 1", (long long)v[i]);
+      }
       a->ksize[i] = v[i];
     }
   }
@@ -53,7 +57,6 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
     }
   }
   ic_read_paddings(r, a->paddings);
-  a->global = ic_ar_bool(r, "global_pooling", false);
   a->ceil_mode = ic_ar_bool(r, "ceil_mode", false);
   a->exclusive = ic_ar_bool(r, "exclusive", true);
   a->adaptive = ic_ar_bool(r, "adaptive", false);

@@ -68,6 +68,25 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
+/* The modes icore implements, checked at analysis time so that `icore info` and analysis
+ * name an unsupported mode before anything runs. */
+static ic_status supports(const ic_op *op, const void *attrs, ic_err *err) {
+  const rnn_attrs *a = attrs;
+  char where[160];
+  if (a->mode != MODE_LSTM) {
+    return ic_err_set(err, IC_ERR_UNSUPPORTED,
+                      "%s: rnn mode %s is not implemented in icore (only LSTM is)",
+                      ic_op_where(op, where, sizeof where), k_modes[a->mode]);
+  }
+  if (!a->is_test) {
+    return ic_err_set(err, IC_ERR_UNSUPPORTED,
+                      "%s: rnn with is_test false (training) is not implemented in icore; "
+                      "export the program for inference",
+                      ic_op_where(op, where, sizeof where));
+  }
+  return IC_OK;
+}
+
 /* Check one tensor's dtype and dims against what the weights layout needs. */
 static ic_status expect(ic_kctx *c, size_t s, size_t i, ic_dtype dt, int ndim,
                         const int64_t *dims, const char *what) {
@@ -368,4 +387,5 @@ const ic_opdef ic_op_rnn = {
     .n_outputs = 4, .outputs = outputs,
     .attrs_size = sizeof(rnn_attrs), .parse = parse,
     .infer = infer, .cpu = run,
+    .supports = supports,
 };

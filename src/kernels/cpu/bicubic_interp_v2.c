@@ -1,0 +1,8 @@
+/* bicubic_interp_v2: resize, v2 on [N, C, H, W] (or NHWC). See interp.c. */
+#include "kernels/cpu/interp.h"
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  return ic_interp_parse(r, attrs, true, IC_INTERP_BICUBIC);
+}
+
+const ic_opdef ic_op_bicubic_interp_v2 = IC_INTERP_DEF("bicubic_interp_v2", parse);

@@ -1,0 +1,8 @@
+/* bilinear_interp_v2: resize, v2: `scale` is a list, one value per spatial dim. See interp.c. */
+#include "kernels/cpu/interp.h"
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  return ic_interp_parse(r, attrs, true, IC_INTERP_BILINEAR);
+}
+
+const ic_opdef ic_op_bilinear_interp_v2 = IC_INTERP_DEF("bilinear_interp_v2", parse);

@@ -1,0 +1,42 @@
+/* The 2-D transposed convolution family (conv2d_transpose, depthwise_conv2d_transpose): one
+ * implementation, conv_transpose.c. */
+#ifndef IC_KERNELS_CPU_CONV_TRANSPOSE_H
+#define IC_KERNELS_CPU_CONV_TRANSPOSE_H
+
+#include "kernels/cpu/conv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ic_convt_attrs {
+  int64_t strides[2], dilations[2];
+  int64_t paddings[4];        /* top, bottom, left, right */
+  int64_t output_padding[2];  /* 0 when absent */
+  int64_t output_size[2];     /* -1 when absent */
+  bool has_output_padding, has_output_size;
+  int64_t groups;
+  ic_pad_algo pad_algo;
+  bool nhwc;
+} ic_convt_attrs;
+
+enum { IC_CONVT_INPUT, IC_CONVT_FILTER, IC_CONVT_BIAS };
+extern const ic_slotdef ic_convt_inputs[3];
+extern const ic_slotdef ic_convt_outputs[1];
+
+ic_status ic_convt_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_convt_infer(ic_kctx *c);
+ic_status ic_convt_cpu(ic_kctx *c);
+
+#define IC_CONVT_DEF(NAME)                                                        \
+  {                                                                               \
+    .name = NAME, .n_inputs = 3, .inputs = ic_convt_inputs, .n_outputs = 1,       \
+    .outputs = ic_convt_outputs, .attrs_size = sizeof(ic_convt_attrs),            \
+    .parse = ic_convt_parse, .infer = ic_convt_infer, .cpu = ic_convt_cpu,        \
+  }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
