@@ -68,16 +68,12 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-/* The modes icore implements, checked at analysis time so that `icore info` and analysis
- * name an unsupported mode before anything runs. */
+/* The modes icore implements (LSTM, GRU, RNN_TANH, RNN_RELU: every mode parse accepts), for
+ * inference only; checked at analysis time so that `icore info` and analysis name an
+ * unsupported mode before anything runs. */
 static ic_status supports(const ic_op *op, const void *attrs, ic_err *err) {
   const rnn_attrs *a = attrs;
   char where[160];
-  if (a->mode != MODE_LSTM) {
-    return ic_err_set(err, IC_ERR_UNSUPPORTED,
-                      "%s: rnn mode %s is not implemented in icore (only LSTM is)",
-                      ic_op_where(op, where, sizeof where), k_modes[a->mode]);
-  }
   if (!a->is_test) {
     return ic_err_set(err, IC_ERR_UNSUPPORTED,
                       "%s: rnn with is_test false (training) is not implemented in icore; "
