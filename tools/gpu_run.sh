@@ -112,7 +112,7 @@ build() {
   git rev-parse HEAD >"$stage/COMMIT" 2>/dev/null || echo unknown >"$stage/COMMIT"
 
   mkdir -p "$CARRY"
-  tar -C "$BUILD" -cf - bundle | xz -9 -T1 >"$BUNDLE"
+  tar -C "$BUILD" -cf - bundle | xz -6 -T0 >"$BUNDLE"
   local size
   size=$(stat -c %s "$BUNDLE")
   echo
