@@ -529,7 +529,8 @@ static bool state_matches(const conv_state *s, const ic_kctx *c, bool has_bias, 
  * real failures.
  *
  * The primitive itself never depends on the layouts the tensors arrive or leave in: it is
- * always created with oneDNN's preferred ("any") source and destination, and reorders
+ * always created with oneDNN's preferred ("any") source and destination (channel blocks
+ * for a depthwise convolution where an implementation takes them), and reorders
  * bridge whatever differs. A blocked Input or ResidualData in the primitive's own layout
  * therefore only drops a reorder, and a blocked Output (ic_blocked_out) is the primitive's
  * destination itself: the values are bitwise those of the plain tensors. */
@@ -585,10 +586,31 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   TRY(ic_dnnl_attr(&attr, po), "primitive_attr");
 
   dnnl_convolution_desc_t cd;
-  st = dnnl_dilated_convolution_forward_desc_init(
-      &cd, dnnl_forward_inference, dnnl_convolution_direct, &src_any, &w_any,
-      s->has_bias ? &b_md : NULL, &dst_any, strides, dil, pad_l, pad_r);
-  if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr, &s->rt);
+  /* A depthwise convolution left the choice takes NHWC on AVX-512, which would cut a chain
+   * of blocked activations into two reorders around every depthwise layer: it asks for
+   * channel blocks first (16, the AVX-512 kernel's, then 8, AVX2's), "any" only when no
+   * implementation takes them. The choice depends on the shapes alone, never on the layouts
+   * the tensors arrive in, so the plain and the blocked plan run the same primitive. */
+  static const dnnl_format_tag_t dw_tags[] = {dnnl_nChw16c, dnnl_nChw8c};
+  bool dw = !a->nhwc && g->g > 1 && g->g == g->c && g->oc == g->c;
+  st = dnnl_unimplemented;
+  for (size_t i = 0; dw && i < sizeof dw_tags / sizeof dw_tags[0] && !pd; i++) {
+    if (g->c % (dw_tags[i] == dnnl_nChw16c ? 16 : 8)) continue;
+    dnnl_memory_desc_t src_b, dst_b;
+    TRY(ic_dnnl_md4(&src_b, sd, dw_tags[i]), "memory_desc_init");
+    TRY(ic_dnnl_md4(&dst_b, dd, dw_tags[i]), "memory_desc_init");
+    st = dnnl_dilated_convolution_forward_desc_init(
+        &cd, dnnl_forward_inference, dnnl_convolution_direct, &src_b, &w_any,
+        s->has_bias ? &b_md : NULL, &dst_b, strides, dil, pad_l, pad_r);
+    if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr, &s->rt);
+    if (st != dnnl_success) pd = NULL;
+  }
+  if (!pd) {
+    st = dnnl_dilated_convolution_forward_desc_init(
+        &cd, dnnl_forward_inference, dnnl_convolution_direct, &src_any, &w_any,
+        s->has_bias ? &b_md : NULL, &dst_any, strides, dil, pad_l, pad_r);
+    if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr, &s->rt);
+  }
   if (st == dnnl_unimplemented || st == dnnl_invalid_arguments) {
     pd = NULL;
     s->use_ref = true;

@@ -38,12 +38,14 @@ void ic_dnnl_threads_restore(int prev);
 dnnl_status_t ic_dnnl_md4(dnnl_memory_desc_t *md, const int64_t *dims, dnnl_format_tag_t tag);
 /* Primitive attributes with a user-managed scratchpad (post-ops may be NULL). */
 dnnl_status_t ic_dnnl_attr(dnnl_primitive_attr_t *attr, const_dnnl_post_ops_t post_ops);
-/* A primitive descriptor for op_desc from the first implementation (in oneDNN's order of
- * preference) whose results do not depend on the thread count: icore's executors must agree
- * bitwise whatever threads a kernel gets, and oneDNN's GEMM-based convolution splits its
- * reductions by thread (measured on 1, 2 and 4 threads; the direct jit kernels do not). Its
- * reference implementations are skipped too: the caller's own fallback is faster.
- * dnnl_unimplemented when no implementation qualifies. */
+/* A primitive descriptor for a convolution op_desc from the first implementation (in
+ * oneDNN's order of preference) whose results do not depend on the thread count: icore's
+ * executors must agree bitwise whatever threads a kernel gets, and oneDNN's GEMM-based
+ * convolution splits its reductions by thread, while its AVX-512 brgemm convolutions pick
+ * their blocking (the order of the sums) by thread count (measured on 1, 2 and 4 threads;
+ * the direct jit kernels do not). Only an allow-list of implementation names is taken
+ * (onednn.c); the reference implementations are skipped too, the caller's own fallback
+ * being faster. dnnl_unimplemented when no implementation qualifies. */
 dnnl_status_t ic_dnnl_pd_deterministic(dnnl_primitive_desc_t *pd, const_dnnl_op_desc_t desc,
                                        const_dnnl_primitive_attr_t attr, ic_dnnl_rt *rt);
 
