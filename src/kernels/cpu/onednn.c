@@ -81,7 +81,8 @@ dnnl_status_t ic_dnnl_pd_deterministic(dnnl_primitive_desc_t *pd, const_dnnl_op_
     }
     const char *impl = NULL;
     if (dnnl_primitive_desc_query(cand, dnnl_query_impl_info_str, 0, &impl) == dnnl_success &&
-        impl && !strstr(impl, "gemm") && strncmp(impl, "ref", 3) != 0) {
+        impl && !strstr(impl, "gemm") && strncmp(impl, "ref", 3) != 0 &&
+        strncmp(impl, "brg", 3) != 0) {
       *pd = cand;
       st = dnnl_success;
       break;

@@ -41,8 +41,11 @@ dnnl_status_t ic_dnnl_attr(dnnl_primitive_attr_t *attr, const_dnnl_post_ops_t po
 /* A primitive descriptor for op_desc from the first implementation (in oneDNN's order of
  * preference) whose results do not depend on the thread count: icore's executors must agree
  * bitwise whatever threads a kernel gets, and oneDNN's GEMM-based convolution splits its
- * reductions by thread (measured on 1, 2 and 4 threads; the direct jit kernels do not). Its
- * reference implementations are skipped too: the caller's own fallback is faster.
+ * reductions by thread (measured on 1, 2 and 4 threads; the direct jit kernels do not), and
+ * on AVX-512 machines the brgemm convolutions (`brgconv:avx512_core`) choose their blocking
+ * from the thread count when the primitive is made (SVTR's 3x3 convolution over 1024
+ * channels: 1 and 2 threads differed in the last bits). Its reference implementations are
+ * skipped too: the caller's own fallback is faster.
  * dnnl_unimplemented when no implementation qualifies. */
 dnnl_status_t ic_dnnl_pd_deterministic(dnnl_primitive_desc_t *pd, const_dnnl_op_desc_t desc,
                                        const_dnnl_primitive_attr_t attr, ic_dnnl_rt *rt);
