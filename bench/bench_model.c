@@ -5,6 +5,9 @@
  *               [--profile] [--device PLACE] [--plain-layout] [--busy-core]
  * With --profile it also reports the sum of kernel times against the wall time.
  * cores_busy is the process's user + system CPU time over the wall time of the timed runs.
+ * --save-params FILE writes the synthetic parameters as a combined .pdiparams file, and
+ * --save-output FILE the first run's fetched tensor as raw float32 (for bench/peers.py,
+ * which feeds the peers the same input: element i is ((i * 7919) % 2001) / 1000 - 1).
  * --busy-core starts a child process that spins on one core for the whole measurement (the
  * "another program holds a core" case) and kills it at the end.
  * --plain-layout keeps activations plain NCHW between convolutions (the rewrites otherwise
@@ -59,13 +62,15 @@ static pid_t busy_core_start(void) {
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] "
-                    "[--warmup N] [--no-fuse] [--profile] [--device PLACE] [--plain-layout] [--busy-core]\n");
+                    "[--warmup N] [--no-fuse] [--profile] [--device PLACE] [--plain-layout] [--busy-core]\n"
+                    "       [--save-params FILE] [--save-output FILE]\n");
     return 2;
   }
   ic_options o;
   ic_options_default(&o);
   int iters = 50, warmup = 10;
   bool profile = false, plain_layout = false, busy_core = false;
+  const char *save_params = NULL, *save_output = NULL;
   for (int i = 4; i < argc; i++) {
     if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
@@ -74,6 +79,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--profile")) profile = true;
     else if (!strcmp(argv[i], "--plain-layout")) plain_layout = true;
     else if (!strcmp(argv[i], "--busy-core")) busy_core = true;
+    else if (!strcmp(argv[i], "--save-params") && i + 1 < argc) save_params = argv[++i];
+    else if (!strcmp(argv[i], "--save-output") && i + 1 < argc) save_output = argv[++i];
     else if (!strcmp(argv[i], "--device") && i + 1 < argc) BU_CHECK(ic_place_parse(argv[++i], &o.device));
     else {
       fprintf(stderr, "bench_model: unknown argument %s\n", argv[i]);
@@ -89,6 +96,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_model: %s\n", err);
     return 1;
   }
+  if (save_params && ic_params_save(p, s, save_params, IC_PARAMS_COMBINED, err, sizeof err)) {
+    fprintf(stderr, "bench_model: %s\n", err);
+    return 1;
+  }
   int64_t dims[IC_MAX_RANK];
   int nd = 0;
   for (char *t = strtok(argv[3], ",x"); t && nd < IC_MAX_RANK; t = strtok(NULL, ",x")) dims[nd++] = atoll(t);
@@ -101,6 +112,19 @@ int main(int argc, char **argv) {
   BU_CHECK(ic_executor_create(&o, &e));
   ic_executor_plain_layout(e, plain_layout);
   pid_t busy = busy_core ? busy_core_start() : 0;
+  if (save_output) {
+    ic_tensor *out;
+    BU_CHECK(ic_executor_run(e, p, s, 1, (const char *const *)&argv[2],
+                             (const ic_tensor *const *)&x, 1, &fetch, &out));
+    FILE *f = fopen(save_output, "wb");
+    size_t n = (size_t)ic_tensor_numel(out);
+    if (!f || ic_tensor_dtype(out) != IC_FP32 || fwrite(ic_tensor_cdata(out), 4, n, f) != n) {
+      fprintf(stderr, "bench_model: cannot write %s\n", save_output);
+      return 1;
+    }
+    fclose(f);
+    ic_tensor_destroy(out);
+  }
   double first = run_once(e, p, s, argv[2], x, fetch);
   for (int i = 0; i < warmup; i++) run_once(e, p, s, argv[2], x, fetch);
   double *t = calloc((size_t)iters, sizeof *t);
