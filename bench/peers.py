@@ -144,7 +144,9 @@ def run_peer(a, who, model, batch, threads):
     p = subprocess.run(cmd, capture_output=True, text=True)
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
     if p.returncode != 0 or not lines:
-        raise SystemExit("%s failed on %s:\n%s" % (who, model, p.stderr[-3000:]))
+        err = p.stderr.strip().splitlines()
+        print("%s failed on %s: %s" % (who, model, err[-1] if err else "?"), flush=True)
+        return None
     return json.loads(lines[-1])
 
 
@@ -169,8 +171,9 @@ def prepare(a, model):
                            text=True)
         if p.returncode != 0 or not os.path.exists(stem + ".onnx"):
             # paddle2onnx 2.x rejects crnn_rec ("unsupported operators", without naming them).
+            last = [ln for ln in (p.stdout + p.stderr).splitlines() if "ERROR" in ln][-1:]
             print("%s: paddle2onnx failed (%s); no ONNX Runtime figures for it\n" % (
-                model, (p.stdout + p.stderr).strip().splitlines()[-1:] or "?"), flush=True)
+                model, last[0].strip() if last else "exit status %d" % p.returncode), flush=True)
             return ("icore", "paddle")
     return ("icore", "paddle", "ort")
 
@@ -233,7 +236,12 @@ def main():
                 for _ in range(a.rounds):
                     rows["icore"].append(run_icore(a, model, b, t))
                     for who in who_all[1:]:
-                        rows[who].append(run_peer(a, who, model, b, t))
+                        r = run_peer(a, who, model, b, t)
+                        if r is None:  # e.g. ONNX Runtime rejects the converted program
+                            who_all = tuple(w for w in who_all if w != who)
+                            del rows[who]
+                        else:
+                            rows[who].append(r)
             finally:
                 if spinner:
                     spinner.kill()
