@@ -168,7 +168,7 @@ def prepare(a, model):
         p = subprocess.run([p2o, "--model_dir", a.work, "--model_filename", model + ".pdmodel",
                             "--params_filename", model + ".pdiparams", "--save_file",
                             stem + ".onnx", "--opset_version", "13"], capture_output=True,
-                           text=True)
+                           text=True, cwd=a.work)  # it leaves temporary files in its cwd
         if p.returncode != 0 or not os.path.exists(stem + ".onnx"):
             # paddle2onnx 2.x rejects crnn_rec ("unsupported operators", without naming them).
             last = [ln for ln in (p.stdout + p.stderr).splitlines() if "ERROR" in ln][-1:]
