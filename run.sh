@@ -7,6 +7,10 @@
 #                      under AddressSanitizer + UndefinedBehaviorSanitizer, and the
 #                      scheduler tests under ThreadSanitizer
 #   ./run.sh bench     build, then run the benchmarks in bench/ (figures in the README)
+#   ./run.sh bench-peers  build, then time icore against Paddle Inference and ONNX Runtime
+#                      on the four real programs (bench/peers.py; not in CI). Makes a Python
+#                      venv in build-peers/ with paddlepaddle 3.3.1, onnxruntime and
+#                      paddle2onnx from PyPI, unless PEERS_PYTHON names a Python that has them.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -56,8 +60,20 @@ case "$job" in
     build build
     ./bench/run_all.sh build
     ;;
+  bench-peers)
+    build build
+    py=${PEERS_PYTHON:-}
+    if [ -z "$py" ]; then
+      py=build-peers/venv/bin/python
+      if ! "$py" -c 'import paddle, onnxruntime, paddle2onnx' 2>/dev/null; then
+        python3 -m venv build-peers/venv
+        "$py" -m pip install -q paddlepaddle==3.3.1 onnxruntime paddle2onnx numpy
+      fi
+    fi
+    "$py" bench/peers.py build build-peers/work "${@:2}"
+    ;;
   *)
-    echo "usage: $0 example|test|bench" >&2
+    echo "usage: $0 example|test|bench|bench-peers" >&2
     exit 2
     ;;
 esac

@@ -2,12 +2,23 @@
  * with synthetic parameters and a random input of the given shape. Used by
  * bench/mobilenet_vs_torch.sh, which alternates it with the PyTorch peer.
  *   bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] [--warmup N] [--no-fuse]
- *               [--profile] [--device PLACE] [--plain-layout]
+ *               [--profile] [--device PLACE] [--plain-layout] [--busy-core]
  * With --profile it also reports the sum of kernel times against the wall time.
+ * cores_busy is the process's user + system CPU time over the wall time of the timed runs.
+ * --save-params FILE writes the synthetic parameters as a combined .pdiparams file, and
+ * --save-output FILE the first run's fetched tensor as raw float32 (for bench/peers.py,
+ * which feeds the peers the same input: element i is ((i * 7919) % 2001) / 1000 - 1).
+ * --busy-core starts a child process that spins on one core for the whole measurement (the
+ * "another program holds a core" case) and kills it at the end.
  * --plain-layout keeps activations plain NCHW between convolutions (the rewrites otherwise
  * keep them in oneDNN's blocked layout), to measure what that saves. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench_util.h"
 #include "interp/interp.h"
@@ -22,16 +33,44 @@ static double run_once(ic_executor *e, ic_program *p, ic_scope *s, const char *f
   return t;
 }
 
+static double cpu_seconds(void) {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec +
+         u.ru_stime.tv_usec / 1e6;
+}
+
+/* A child that spins until killed: another process holding one core. */
+static pid_t busy_core_start(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    /* Dies with the benchmark, even when it exits on an error. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1) _exit(0);
+    volatile unsigned long x = 0;
+    for (;;) x++;
+  }
+  if (pid < 0) {
+    perror("bench_model: fork");
+    exit(1);
+  }
+  struct timespec ts = {0, 200 * 1000 * 1000}; /* let it get scheduled */
+  nanosleep(&ts, NULL);
+  return pid;
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] "
-                    "[--warmup N] [--no-fuse] [--profile] [--device PLACE] [--plain-layout]\n");
+                    "[--warmup N] [--no-fuse] [--profile] [--device PLACE] [--plain-layout] [--busy-core]\n"
+                    "       [--save-params FILE] [--save-output FILE]\n");
     return 2;
   }
   ic_options o;
   ic_options_default(&o);
   int iters = 50, warmup = 10;
-  bool profile = false, plain_layout = false;
+  bool profile = false, plain_layout = false, busy_core = false;
+  const char *save_params = NULL, *save_output = NULL;
   for (int i = 4; i < argc; i++) {
     if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
@@ -39,6 +78,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--no-fuse")) o.fuse = false;
     else if (!strcmp(argv[i], "--profile")) profile = true;
     else if (!strcmp(argv[i], "--plain-layout")) plain_layout = true;
+    else if (!strcmp(argv[i], "--busy-core")) busy_core = true;
+    else if (!strcmp(argv[i], "--save-params") && i + 1 < argc) save_params = argv[++i];
+    else if (!strcmp(argv[i], "--save-output") && i + 1 < argc) save_output = argv[++i];
     else if (!strcmp(argv[i], "--device") && i + 1 < argc) BU_CHECK(ic_place_parse(argv[++i], &o.device));
     else {
       fprintf(stderr, "bench_model: unknown argument %s\n", argv[i]);
@@ -54,6 +96,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_model: %s\n", err);
     return 1;
   }
+  if (save_params && ic_params_save(p, s, save_params, IC_PARAMS_COMBINED, err, sizeof err)) {
+    fprintf(stderr, "bench_model: %s\n", err);
+    return 1;
+  }
   int64_t dims[IC_MAX_RANK];
   int nd = 0;
   for (char *t = strtok(argv[3], ",x"); t && nd < IC_MAX_RANK; t = strtok(NULL, ",x")) dims[nd++] = atoll(t);
@@ -65,10 +111,25 @@ int main(int argc, char **argv) {
   ic_executor *e;
   BU_CHECK(ic_executor_create(&o, &e));
   ic_executor_plain_layout(e, plain_layout);
+  pid_t busy = busy_core ? busy_core_start() : 0;
+  if (save_output) {
+    ic_tensor *out;
+    BU_CHECK(ic_executor_run(e, p, s, 1, (const char *const *)&argv[2],
+                             (const ic_tensor *const *)&x, 1, &fetch, &out));
+    FILE *f = fopen(save_output, "wb");
+    size_t n = (size_t)ic_tensor_numel(out);
+    if (!f || ic_tensor_dtype(out) != IC_FP32 || fwrite(ic_tensor_cdata(out), 4, n, f) != n) {
+      fprintf(stderr, "bench_model: cannot write %s\n", save_output);
+      return 1;
+    }
+    fclose(f);
+    ic_tensor_destroy(out);
+  }
   double first = run_once(e, p, s, argv[2], x, fetch);
   for (int i = 0; i < warmup; i++) run_once(e, p, s, argv[2], x, fetch);
   double *t = calloc((size_t)iters, sizeof *t);
   double kernel_sum = 0, wall_sum = 0;
+  double cpu0 = cpu_seconds(), wall0 = bu_now();
   for (int i = 0; i < iters; i++) {
     t[i] = run_once(e, p, s, argv[2], x, fetch);
     if (profile) {
@@ -81,10 +142,17 @@ int main(int argc, char **argv) {
       wall_sum += t[i];
     }
   }
-  double med = bu_quantile(t, (size_t)iters, 0.5), p90 = bu_quantile(t, (size_t)iters, 0.9);
-  printf("icore batch=%lld threads=%d median_ms=%.3f p90_ms=%.3f first_ms=%.3f fuse=%d%s\n",
-         (long long)dims[0], o.threads, med * 1e3, p90 * 1e3, first * 1e3, o.fuse,
-         plain_layout ? " plain_layout=1" : "");
+  double busy_cores = (cpu_seconds() - cpu0) / (bu_now() - wall0);
+  if (busy) {
+    kill(busy, SIGKILL);
+    waitpid(busy, NULL, 0);
+  }
+  double med = bu_quantile(t, (size_t)iters, 0.5), p10 = bu_quantile(t, (size_t)iters, 0.1);
+  double p90 = bu_quantile(t, (size_t)iters, 0.9), p99 = bu_quantile(t, (size_t)iters, 0.99);
+  printf("icore batch=%lld threads=%d median_ms=%.3f p10_ms=%.3f p90_ms=%.3f p99_ms=%.3f "
+         "cores_busy=%.2f first_ms=%.3f fuse=%d%s%s\n",
+         (long long)dims[0], o.threads, med * 1e3, p10 * 1e3, p90 * 1e3, p99 * 1e3, busy_cores,
+         first * 1e3, o.fuse, plain_layout ? " plain_layout=1" : "", busy ? " busy_core=1" : "");
   if (profile) {
     printf("profile: kernels %.3f ms per run, wall %.3f ms per run, executor overhead %.2f%%\n",
            kernel_sum / iters * 1e3, wall_sum / iters * 1e3,

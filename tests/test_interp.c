@@ -366,6 +366,45 @@ START_TEST(profile_is_written) {
 }
 END_TEST
 
+/* An executor that may run OpenMP teams keeps libgomp's waits short (interp/ompwait.c)
+ * unless the user chose a wait policy, and a single-threaded one leaves OpenMP alone. */
+START_TEST(openmp_waits_throttled_unless_user_chose) {
+  unsetenv("OMP_WAIT_POLICY");
+  unsetenv("GOMP_SPINCOUNT");
+  ic_options o;
+  ic_options_default(&o);
+  ic_executor *e;
+  const struct {
+    int threads;
+    bool serial;
+    const char *env, *value;
+    bool ballast;
+  } cases[] = {
+      {2, false, NULL, NULL, true},   {2, true, NULL, NULL, true},
+      {1, false, NULL, NULL, false},  {2, false, "OMP_WAIT_POLICY", "passive", false},
+      {4, false, "GOMP_SPINCOUNT", "1000", false},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    if (cases[k].env) setenv(cases[k].env, cases[k].value, 1);
+    o.threads = cases[k].threads;
+    o.serial = cases[k].serial;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ck_assert_msg((e->omp_ballast != NULL) == cases[k].ballast, "case %zu", k);
+    /* Runs agree with and without it (results_agree_across_threads checks the values). */
+    ic_program *p = branches(2, 4, 64);
+    ic_tensor *x = ramp(64), *out;
+    ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                     1, TU_NAMES("out"), &out),
+                     IC_OK);
+    ic_tensor_destroy(out);
+    ic_tensor_destroy(x);
+    ic_program_destroy(p);
+    ic_executor_destroy(e);
+    if (cases[k].env) unsetenv(cases[k].env);
+  }
+}
+END_TEST
+
 static TCase *tc_exec(void) {
   TCase *tc = tcase_create("executor");
   tcase_set_timeout(tc, 600);
@@ -376,6 +415,7 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, keeps_params_feeds_fetches);
   tcase_add_test(tc, missing_parameter_is_named);
   tcase_add_test(tc, profile_is_written);
+  tcase_add_test(tc, openmp_waits_throttled_unless_user_chose);
   return tc;
 }
 

@@ -282,7 +282,12 @@ typedef struct ic_options {
 } ic_options;
 
 /* Defaults: compiled, threads 0, gc on, cache 8, fuse on, device CPU, streams per-operator,
- * everything else off. */
+ * everything else off.
+ * `threads` is the whole CPU budget: pool threads plus the threads kernels use inside
+ * themselves (oneDNN's OpenMP teams) never exceed it. When it is above one and neither
+ * OMP_WAIT_POLICY nor GOMP_SPINCOUNT is set, the executor keeps an idle OpenMP team asleep
+ * for its lifetime, which makes GNU OpenMP sleep after a short spin instead of ~3 ms of
+ * spinning (docs/DESIGN.md, "OpenMP's waits"); set either variable to choose yourself. */
 void ic_options_default(ic_options *o);
 /* Override o from the ICORE_* environment variables; a malformed value is an error. */
 ic_status ic_options_from_env(ic_options *o, char *err, size_t errlen);

@@ -103,6 +103,37 @@ void ic_drop_refs(crun *r, const ic_instr *in) {
   }
 }
 
+/* The threads of the budget that no chain and no kernel holds, when no ready host
+ * instruction is waiting for one, become the kernel's (w->env.intra_threads); returns how
+ * many it took beyond its own. */
+static int borrow_threads(crun *r, worker *w) {
+  ic_pool *pool = r->pool;
+  int k = 0;
+  pthread_mutex_lock(&pool->lock);
+  if (r->heap_n[CLASS_HOST] == 0) {
+    k = pool->budget - atomic_load_explicit(&pool->busy, memory_order_relaxed) - pool->lent;
+    if (k < 0) k = 0;
+    pool->lent += k;
+  }
+  pthread_mutex_unlock(&pool->lock);
+  w->env.intra_threads = 1 + k;
+  return k;
+}
+
+/* Give them back, and wake a thread for any work that became ready meanwhile. */
+static void return_threads(crun *r, int k) {
+  ic_pool *pool = r->pool;
+  pthread_mutex_lock(&pool->lock);
+  pool->lent -= k;
+  if (r->heap_n[CLASS_HOST]) pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
+  pthread_mutex_unlock(&pool->lock);
+}
+
+/* A host thread may start a chain (pool->lock held). */
+static bool host_thread_free(const ic_pool *pool) {
+  return atomic_load_explicit(&pool->busy, memory_order_relaxed) + pool->lent < pool->budget;
+}
+
 /* Run a host instruction's kernel in the calling thread. */
 static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   const ic_instr *in = &r->plan->instrs[i];
@@ -117,8 +148,12 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   c->env = &w->env;
   /* Constants derived from parameters are recomputed only when a parameter changed. */
   if (rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i)) return IC_OK;
-  /* Alone in the plan: no other instruction can be ready now, so take every thread. */
-  w->env.intra_threads = in->alone ? r->e->total_threads : r->e->env.intra_threads;
+  /* Alone in the plan: no other instruction can be ready now, so take every thread. Else,
+   * in a pool, borrow the threads that no ready instruction is waiting for. */
+  int borrowed = 0;
+  if (in->alone) w->env.intra_threads = r->e->total_threads;
+  else if (r->pool && w->cls == CLASS_HOST) borrowed = borrow_threads(r, w);
+  else w->env.intra_threads = r->e->env.intra_threads;
   const ic_kslot *shared_in = c->in;
   if (in->alias) ic_snapshot_inputs(rs, in, c, i);
   for (size_t k = 0; k < def->n_outputs; k++) {
@@ -139,6 +174,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
     st = r->e->fail_at == (long)i ? ic_err_set(&w->err, IC_ERR_KERNEL, "injected failure")
                                   : def->cpu(c);
   }
+  if (borrowed) return_threads(r, borrowed);
   if (!st && r->e->opt.check_nan_inf) st = ic_check_finite(c, &w->err);
   if (in->alias) ic_release_snapshots(rs, in, c, i, shared_in);
   if (st) {
@@ -229,16 +265,19 @@ static void *worker_main(void *arg) {
   int k = w->cls;
   pthread_mutex_lock(&pool->lock);
   for (;;) {
-    while (!pool->shutdown && !(pool->run && pool->run->heap_n[k] > 0)) {
+    while (!pool->shutdown && !(pool->run && pool->run->heap_n[k] > 0 &&
+                                (k != CLASS_HOST || host_thread_free(pool)))) {
       pthread_cond_wait(&pool->cv[k], &pool->lock);
     }
     if (pool->shutdown) break;
     crun *r = pool->run;
     uint32_t i = heap_pop(r, k);
     pool->active++;
+    if (k == CLASS_HOST) atomic_fetch_add_explicit(&pool->busy, 1, memory_order_relaxed);
     pthread_mutex_unlock(&pool->lock);
     run_chain(r, w, i);
     pthread_mutex_lock(&pool->lock);
+    if (k == CLASS_HOST) atomic_fetch_sub_explicit(&pool->busy, 1, memory_order_relaxed);
     if (--pool->active == 0 && r->done) pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
   }
   pthread_mutex_unlock(&pool->lock);
@@ -257,6 +296,9 @@ ic_status ic_pool_create(int n_workers, bool device, const ic_kenv *env, ic_pool
   }
   pthread_mutex_init(&pool->lock, NULL);
   for (int k = 0; k < N_CLASSES; k++) pthread_cond_init(&pool->cv[k], NULL);
+  /* The host workers and the calling thread: the executor's whole CPU budget. */
+  pool->budget = n_workers + 1;
+  atomic_init(&pool->busy, 0);
   for (int i = 0; i < total; i++) {
     worker *w = &pool->workers[i];
     w->pool = pool;
@@ -321,18 +363,24 @@ static void schedule(crun *r, worker *self) {
     else heap_push(r, cls, x);
   }
   pool->run = r;
+  if (first != NONE) atomic_fetch_add_explicit(&pool->busy, 1, memory_order_relaxed);
   for (int k = 0; k < N_CLASSES; k++) {
     if (r->heap_n[k]) pthread_cond_broadcast(&pool->cv[k]);
   }
   pthread_mutex_unlock(&pool->lock);
-  if (first != NONE) run_chain(r, self, first);
+  if (first != NONE) {
+    run_chain(r, self, first);
+    atomic_fetch_sub_explicit(&pool->busy, 1, memory_order_relaxed);
+  }
   pthread_mutex_lock(&pool->lock);
   for (;;) {
-    if (r->heap_n[CLASS_HOST]) {
+    if (r->heap_n[CLASS_HOST] && host_thread_free(pool)) {
       uint32_t i = heap_pop(r, CLASS_HOST);
+      atomic_fetch_add_explicit(&pool->busy, 1, memory_order_relaxed);
       pthread_mutex_unlock(&pool->lock);
       run_chain(r, self, i);
       pthread_mutex_lock(&pool->lock);
+      atomic_fetch_sub_explicit(&pool->busy, 1, memory_order_relaxed);
       continue;
     }
     if (r->done && pool->active == 0) break;

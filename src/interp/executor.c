@@ -9,6 +9,7 @@
 
 #include "gc/alloc.h"
 #include "analysis/streams.h"
+#include "interp/ompwait.h"
 #include "interp/run.h"
 
 /* Cached free buffers are bounded so an executor never hoards more than this. */
@@ -140,6 +141,7 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
   if (!st && (e->n_threads > 1 || device) && !o->serial && o->mode == IC_MODE_COMPILED) {
     st = ic_pool_create(e->n_threads > 1 ? e->n_threads - 1 : 0, device, &e->env, &e->pool);
   }
+  if (!st) st = ic_omp_ballast_start(total, &e->omp_ballast);
   if (st) {
     ic_executor_destroy(e);
     return st;
@@ -168,6 +170,7 @@ const ic_plan *ic_executor_last_plan(const ic_executor *e) { return e->last_plan
 void ic_executor_destroy(ic_executor *e) {
   if (!e) return;
   ic_pool_destroy(e->pool);
+  ic_omp_ballast_stop(e->omp_ballast);
   if (e->entries) ic_cache_clear(e);
   if (e->dev) {
     ic_err err;

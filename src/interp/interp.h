@@ -128,6 +128,7 @@ struct ic_executor {
   int n_threads;           /* executing threads: the caller plus n_threads - 1 workers */
   int total_threads;       /* the CPU budget: what an instruction that runs alone may use */
   ic_pool *pool;           /* NULL when serial or single-threaded */
+  struct ic_omp_ballast *omp_ballast; /* keeps OpenMP's waits short (ompwait.c), or NULL */
   size_t n_entries;        /* plan cache, at most opt.cache_capacity */
   ic_cache_entry **entries;
   uint64_t clock;          /* LRU clock */

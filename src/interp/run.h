@@ -103,6 +103,13 @@ struct ic_pool {
   crun *run;                /* the run in progress, NULL between runs */
   int active;               /* workers executing instructions of the current run */
   bool shutdown;
+  /* The CPU budget (ic_executor.total_threads): host threads inside a chain (`busy`, the
+   * caller included) plus threads lent to kernels (`lent`) never exceed it. A host thread
+   * starts a chain only while busy + lent < budget; an instruction that finds no ready
+   * work waiting borrows the rest for its kernel and returns them when it ends. */
+  int budget;
+  atomic_int busy;
+  int lent;                 /* guarded by lock */
 };
 
 /* devexec.c: device and copy instructions, and freeing device variables. */

@@ -1,0 +1,260 @@
+"""icore against Paddle Inference (oneDNN) and ONNX Runtime on the four real programs.
+
+    python bench/peers.py BUILD_DIR WORK_DIR [--rounds R] [--iters N] [--models a,b]
+                          [--batches 1,8] [--threads 1,2] [--no-contention]
+
+Run by `./run.sh bench-peers` (which makes the Python environment); needs paddlepaddle,
+onnxruntime, paddle2onnx and numpy. icore never depends on Python: this is a benchmark only.
+
+For each program in ../shared/models/paddle it writes icore's synthetic parameters (seed 1)
+as a combined .pdiparams file (bench_model --save-params), converts program + parameters to
+ONNX with paddle2onnx, and then, for each batch and thread count, runs the three contenders
+one after the other in separate processes, ROUNDS times (so that a noisy machine hits all
+alike), each timing ITERS runs after warm-up with the same input (element i of the feed is
+((i * 7919) % 2001) / 1000 - 1, bench_model's). Each peer's output must agree with icore's
+within 1e-4 (absolute, or relative above 1); a disagreement is printed and fails the run.
+Thread counts: icore --threads T; Paddle set_cpu_math_library_num_threads(T); ONNX Runtime
+intra_op_num_threads=T, one inter-op thread, sequential execution.
+
+The table per program x batch x threads gives the median over rounds of each contender's
+median, p10-p90 (likewise), cores busy (user + system CPU time over wall time of the timed
+runs) and the contender's median over icore's. The contention rows repeat batch 1 at each
+thread count with another process spinning on one core for the whole measurement.
+"""
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+os.environ.setdefault("FLAGS_enable_pir_api", "0")
+
+MODELS = {
+    "mobilenet_v2": ("inputs", (3, 224, 224)),
+    "pphgnet_plate": ("x", (3, 224, 224)),
+    "ppocr_rec_svtr": ("x", (3, 48, 320)),
+    "crnn_rec": ("x", (3, 32, 320)),
+}
+TOL = 1e-4
+
+
+def feed_value(shape):
+    import numpy as np
+
+    n = 1
+    for d in shape:
+        n *= d
+    i = np.arange(n, dtype=np.int64)
+    v = ((i * 7919) % 2001).astype(np.float32) / np.float32(1000) - np.float32(1)
+    return v.reshape(shape)
+
+
+def cpu_seconds():
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+
+def quantile(v, q):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(q * (len(v) - 1) + 0.5))]
+
+
+def time_loop(run, iters, warmup):
+    for _ in range(warmup):
+        run()
+    t = []
+    c0, w0 = cpu_seconds(), time.perf_counter()
+    for _ in range(iters):
+        s = time.perf_counter()
+        run()
+        t.append(time.perf_counter() - s)
+    busy = (cpu_seconds() - c0) / (time.perf_counter() - w0)
+    return {"median_ms": quantile(t, 0.5) * 1e3, "p10_ms": quantile(t, 0.1) * 1e3,
+            "p90_ms": quantile(t, 0.9) * 1e3, "cores_busy": busy}
+
+
+def worker(a):
+    """One contender in this process: prints one JSON line."""
+    import numpy as np
+
+    feed, dims = MODELS[a.model]
+    x = feed_value((a.batch,) + dims)
+    stem = os.path.join(a.work, a.model)
+    if a.worker == "paddle":
+        import paddle.inference as pi
+
+        cfg = pi.Config(stem + ".pdmodel", stem + ".pdiparams")
+        cfg.disable_gpu()
+        cfg.enable_mkldnn()
+        cfg.set_cpu_math_library_num_threads(a.threads)
+        cfg.switch_ir_optim(True)
+        cfg.enable_memory_optim()
+        cfg.disable_glog_info()
+        pred = pi.create_predictor(cfg)
+        h = pred.get_input_handle(pred.get_input_names()[0])
+        out = pred.get_output_handle(pred.get_output_names()[0])
+
+        def run():
+            h.reshape(x.shape)
+            h.copy_from_cpu(x)
+            pred.run()
+            return out.copy_to_cpu()
+    else:
+        import onnxruntime as ort
+
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = a.threads
+        so.inter_op_num_threads = 1
+        so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        sess = ort.InferenceSession(stem + ".onnx", so, providers=["CPUExecutionProvider"])
+        name = sess.get_inputs()[0].name
+
+        def run():
+            return sess.run(None, {name: x})[0]
+
+    y = np.asarray(run()).ravel()
+    ref = np.fromfile("%s.b%d.out" % (stem, a.batch), dtype=np.float32)
+    if y.size != ref.size:
+        diff = float("inf")
+    else:
+        diff = float(np.max(np.abs(y - ref) / np.maximum(1.0, np.abs(ref))))
+    r = time_loop(run, a.iters, a.warmup)
+    r["diff"] = diff
+    print(json.dumps(r))
+
+
+def run_icore(a, model, batch, threads):
+    feed, dims = MODELS[model]
+    cmd = [os.path.join(a.build, "bench", "bench_model"), os.path.join(a.work, model + ".pdmodel"),
+           feed, ",".join(str(d) for d in (batch,) + dims), "--threads", str(threads),
+           "--iters", str(a.iters), "--warmup", str(a.warmup)]
+    line = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
+    kv = dict(f.split("=", 1) for f in line.split()[1:] if "=" in f)
+    return {k: float(kv[k]) for k in ("median_ms", "p10_ms", "p90_ms", "cores_busy")}
+
+
+def run_peer(a, who, model, batch, threads):
+    cmd = [sys.executable, os.path.abspath(__file__), a.build, a.work, "--worker", who,
+           "--model", model, "--batch", str(batch), "--threads", str(threads),
+           "--iters", str(a.iters), "--warmup", str(a.warmup)]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    if p.returncode != 0 or not lines:
+        err = p.stderr.strip().splitlines()
+        print("%s failed on %s: %s" % (who, model, err[-1] if err else "?"), flush=True)
+        return None
+    return json.loads(lines[-1])
+
+
+def prepare(a, model):
+    feed, dims = MODELS[model]
+    src = os.path.join(a.shared, "models", "paddle", model, "inference.pdmodel")
+    stem = os.path.join(a.work, model)
+    if not os.path.exists(stem + ".pdmodel"):
+        with open(src, "rb") as f, open(stem + ".pdmodel", "wb") as g:
+            g.write(f.read())
+    bm = os.path.join(a.build, "bench", "bench_model")
+    for b in a.batches:
+        subprocess.run([bm, stem + ".pdmodel", feed, ",".join(str(d) for d in (b,) + dims),
+                        "--threads", "1", "--iters", "1", "--warmup", "0", "--save-params",
+                        stem + ".pdiparams", "--save-output", "%s.b%d.out" % (stem, b)],
+                       check=True, capture_output=True)
+    if not os.path.exists(stem + ".onnx"):
+        p2o = os.path.join(os.path.dirname(sys.executable), "paddle2onnx")
+        p = subprocess.run([p2o, "--model_dir", a.work, "--model_filename", model + ".pdmodel",
+                            "--params_filename", model + ".pdiparams", "--save_file",
+                            stem + ".onnx", "--opset_version", "13"], capture_output=True,
+                           text=True, cwd=a.work)  # it leaves temporary files in its cwd
+        if p.returncode != 0 or not os.path.exists(stem + ".onnx"):
+            # paddle2onnx 2.x rejects crnn_rec ("unsupported operators", without naming them).
+            last = [ln for ln in (p.stdout + p.stderr).splitlines() if "ERROR" in ln][-1:]
+            print("%s: paddle2onnx failed (%s); no ONNX Runtime figures for it\n" % (
+                model, last[0].strip() if last else "exit status %d" % p.returncode), flush=True)
+            return ("icore", "paddle")
+    return ("icore", "paddle", "ort")
+
+
+def table(title, rows):
+    print("== " + title)
+    print("%-8s %10s %19s %6s %9s %10s" % ("", "median", "p10-p90", "cores", "vs icore", "max diff"))
+    base = statistics.median(r["median_ms"] for r in rows["icore"])
+    for who in rows:
+        rs = rows[who]
+        med = statistics.median(r["median_ms"] for r in rs)
+        p10 = statistics.median(r["p10_ms"] for r in rs)
+        p90 = statistics.median(r["p90_ms"] for r in rs)
+        busy = statistics.median(r["cores_busy"] for r in rs)
+        diff = max(r.get("diff", 0.0) for r in rs)
+        print("%-8s %8.2f ms %8.2f-%-8.2f %6.2f %8.2fx %10s" % (
+            who, med, p10, p90, busy, med / base, "-" if who == "icore" else "%.1e" % diff))
+    print(flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("work")
+    ap.add_argument("--worker", choices=["paddle", "ort"])
+    ap.add_argument("--model")
+    ap.add_argument("--batch", type=int, default=1)
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--batches", default="1,8")
+    ap.add_argument("--no-contention", action="store_true")
+    ap.add_argument("--shared", default=os.environ.get(
+        "IC_SHARED_DIR", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                      "shared")))
+    a = ap.parse_args()
+    a.build = os.path.abspath(a.build)
+    a.work = os.path.abspath(a.work)
+    if a.worker:
+        a.threads = int(a.threads)
+        return worker(a)
+    a.batches = [int(b) for b in a.batches.split(",")]
+    threads = [int(t) for t in a.threads.split(",")]
+    os.makedirs(a.work, exist_ok=True)
+    bad = []
+    for model in a.models.split(","):
+        who_all = prepare(a, model)
+        cases = [(b, t, False) for b in a.batches for t in threads]
+        if not a.no_contention:
+            cases += [(1, t, True) for t in threads]
+        for b, t, busy in cases:
+            rows = {who: [] for who in who_all}
+            spinner = None
+            if busy:
+                spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                time.sleep(0.3)
+            try:
+                for _ in range(a.rounds):
+                    rows["icore"].append(run_icore(a, model, b, t))
+                    for who in who_all[1:]:
+                        r = run_peer(a, who, model, b, t)
+                        if r is None:  # e.g. ONNX Runtime rejects the converted program
+                            who_all = tuple(w for w in who_all if w != who)
+                            del rows[who]
+                        else:
+                            rows[who].append(r)
+            finally:
+                if spinner:
+                    spinner.kill()
+                    spinner.wait()
+            for who in who_all[1:]:
+                if max(r["diff"] for r in rows[who]) > TOL:
+                    bad.append("%s %s batch %d" % (who, model, b))
+            table("%s batch %d, %d thread%s%s (%d rounds of %d runs)" % (
+                model, b, t, "" if t == 1 else "s", ", one core busy" if busy else "", a.rounds,
+                a.iters), rows)
+    if bad:
+        raise SystemExit("outputs disagree with icore's beyond %g: %s" % (TOL, "; ".join(bad)))
+
+
+if __name__ == "__main__":
+    main()
