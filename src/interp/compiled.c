@@ -114,6 +114,10 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   if (rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i)) return IC_OK;
   /* Alone in the plan: no other instruction can be ready now, so take every thread. */
   w->env.intra_threads = in->alone ? r->e->total_threads : r->e->env.intra_threads;
+  if (ic_check_input_data(c, &w->err)) {
+    char where[160];
+    return ic_err_prefix(&w->err, "%s: ", ic_op_where(in->op, where, sizeof where));
+  }
   const ic_kslot *shared_in = c->in;
   if (in->alias) ic_snapshot_inputs(rs, in, c, i);
   for (size_t k = 0; k < def->n_outputs; k++) {

@@ -63,13 +63,6 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
                         name, var->kind == IC_VK_LIST ? "a feed/fetch list" : "a tensor",
                         holder ? "a feed/fetch list" : "a tensor");
     }
-    if (!out && !holder && !(sd->flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) &&
-        !var->tensor.data) {
-      return ic_err_set(err, IC_ERR_NOT_FOUND,
-                        "%s: input %s '%s' holds no data (a parameter that was not loaded, or "
-                        "a variable read before any op writes it)",
-                        ic_op_where(op, where, sizeof where), sd->name, name);
-    }
     v[i] = var;
     t[i] = &var->tensor;
   }
@@ -154,11 +147,15 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   for (size_t k = 0; k < def->n_outputs && !st; k++) {
     st = bind_slot(u, op, def, true, k, outs[k], &b.out[k], err);
   }
-  if (st || (st = snapshot_aliased(u, def, &b, err))) goto done;
-
+  if (st) goto done;
   void *state = NULL;
   ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = b.in, .out = b.out, .err = err,
                .env = u->a->env, .op_key = (uint64_t)idx, .state = &state};
+  if ((st = ic_check_input_data(&c, err))) {
+    ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
+    goto done;
+  }
+  if ((st = snapshot_aliased(u, def, &b, err))) goto done;
   for (size_t k = 0; k < def->n_outputs; k++) {
     if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
     for (size_t i = 0; i < b.out[k].n; i++) ic_tensor_reset(b.out[k].t[i]);
