@@ -331,6 +331,34 @@ START_TEST(xshape_read_as_data) {
 }
 END_TEST
 
+/* Found by fuzz_diff: the compiled executor refuses a program at analysis, or when it binds
+ * a run, before any op runs; the uncompiled one found the same faults only when it reached
+ * the op, so an earlier op failing at run time (here a softmax with a bad axis) reported
+ * another error, and an unset input was worded differently. Both now check the whole program
+ * first, in program order. */
+START_TEST(program_errors_before_run_errors) {
+  for (int fault = 0; fault < 2; fault++) {
+    ic_builder *b = x_program();
+    ic_builder_op *op = ic_builder_add_op(b, 0, "softmax");
+    ic_builder_in(op, "X", "x");
+    ic_builder_out(op, "Out", "y");
+    ic_builder_attr_int(op, "axis", 7);
+    op = ic_builder_add_op(b, 0, "split");
+    ic_builder_in(op, "X", fault ? "ghost" : "y");
+    ic_builder_output(op, "Out", 2, fault ? TU_NAMES("y", "z") : TU_NAMES("z", "z"));
+    ic_builder_attr_int(op, "axis", 0);
+    ic_builder_attr_int(op, "num", 2);
+    tu_var(b, "ghost", IC_FP32, 3, TU_DIMS(2, 3, 4));
+    ic_builder_fetch(b, "z");
+    char msg[1024];
+    run_x(b, "z", fault ? IC_ERR_NOT_FOUND : IC_ERR_INVALID_PROGRAM, msg, sizeof msg);
+    if (fault) tu_assert_msg(msg, "op #2 (split)", "input X 'ghost'", "has not been set", NULL);
+    else tu_assert_msg(msg, "op #2 (split)", "output Out", "'z' twice", NULL);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 /* ---- the crafted programs of ../shared/repro ---- */
 
 START_TEST(shared_repro_programs) {
@@ -442,6 +470,24 @@ START_TEST(program_from_endless_files) {
   tu_assert_msg(err, "/dev/zero", "not a regular file", NULL);
   ck_assert_int_eq(ic_npy_load(fifo, &t, err, sizeof err), IC_ERR_IO);
   tu_assert_msg(err, fifo, "not a regular file", NULL);
+  /* the parameter loaders: a combined file, one tensor */
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "w", IC_FP32, 1, TU_DIMS(2), true);
+  p = build(b);
+  ic_builder_destroy(b);
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  const char *endless[] = {"/dev/zero", fifo};
+  for (int i = 0; i < 2; i++) {
+    ck_assert_int_eq(ic_params_load(p, endless[i], IC_PARAMS_COMBINED, s, err, sizeof err),
+                     IC_ERR_IO);
+    tu_assert_msg(err, endless[i], "not a regular file", NULL);
+    ck_assert_int_eq(ic_tensor_load_file(endless[i], &t, err, sizeof err), IC_ERR_IO);
+    tu_assert_msg(err, endless[i], "not a regular file", NULL);
+  }
+  ck_assert_uint_eq(ic_scope_size(s), 0);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
   tu_rmtree(dir);
   free(dir);
 }
@@ -458,6 +504,7 @@ static TCase *tc_hostile(void) {
   tcase_add_test(tc, in_place_output_reads_the_old_value);
   tcase_add_test(tc, saved_mean_read_as_data);
   tcase_add_test(tc, xshape_read_as_data);
+  tcase_add_test(tc, program_errors_before_run_errors);
   tcase_add_test(tc, shared_repro_programs);
   tcase_add_test(tc, deeply_nested_blocks);
   tcase_add_test(tc, parent_cycle_far_from_root);

@@ -360,17 +360,19 @@ static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
     }
     const ic_instr *in = &p->instrs[reader];
     if (!sv) {
+      const char *slot = "?";
+      for (size_t k = 0; k < in->def->n_inputs; k++) {
+        for (uint32_t j = 0; j < in->in[k].n; j++) {
+          if (in->in[k].vars[j] == v && !strcmp(slot, "?")) slot = in->def->inputs[k].name;
+        }
+      }
       return ic_err_set(err, IC_ERR_NOT_FOUND,
-                        "%s: input '%s' has not been set: no earlier op writes it, and it is "
-                        "neither fed nor a parameter in the scope",
-                        ic_op_where(in->op, where, sizeof where), pv->name);
+                        "%s: input %s '%s' has not been set: no earlier op writes it, and it "
+                        "is neither fed nor a parameter in the scope",
+                        ic_op_where(in->op, where, sizeof where), slot, pv->name);
     }
-    if (!sv->tensor.data && pv->last_use >= 0) {
-      return ic_err_set(err, IC_ERR_NOT_FOUND,
-                        "%s: input '%s' holds no data (a parameter that was not loaded, or a "
-                        "variable read before any op writes it)",
-                        ic_op_where(in->op, where, sizeof where), pv->name);
-    }
+    /* A variable without data is refused by the instruction that reads it for data
+     * (ic_check_input_data), in program order as the uncompiled executor does. */
   }
   for (size_t k = 0; k < rs->n_patch; k++) {
     ic_variable *v = rs->varp[rs->patch_var[k]];

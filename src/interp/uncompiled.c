@@ -186,6 +186,76 @@ done:
   return st;
 }
 
+/* Before anything runs, every op is looked up, parsed and matched to its definition, in
+ * program order, as analysis does for a plan: a program the compiled executor refuses is
+ * refused here with the same message, even when an earlier op would fail at run time. */
+static ic_status validate_ops(urun *u, ic_err *err) {
+  ic_status st = IC_OK;
+  for (size_t idx = 0; idx < u->seq.n_ops && !st; idx++) {
+    const ic_op *op = u->seq.ops[idx];
+    const ic_opdef *def;
+    if ((st = ic_opdef_lookup(op, &def, err))) break;
+    void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
+    const ic_slot **ins = calloc(def->n_inputs + 1, sizeof *ins);
+    const ic_slot **outs = calloc(def->n_outputs + 1, sizeof *outs);
+    if (!attrs || !ins || !outs) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!st) st = ic_opdef_parse(def, op, attrs, err);
+    if (!st) st = ic_opdef_match(def, op, ins, outs, err);
+    if (!st) { /* read by analysis for scheduling */
+      ic_attr_reader r;
+      ic_ar_init(&r, op, err);
+      ic_ar_int(&r, "scheduling_priority", 0);
+      st = r.st;
+    }
+    free(attrs);
+    free(ins);
+    free(outs);
+  }
+  return st;
+}
+
+/* Inputs read before any op writes them must come from the caller's scope. Checked before
+ * anything runs, in program order (the order the compiled executor checks them in when it
+ * binds a run), so both report the same variable with the same message. */
+static ic_status check_unset(urun *u, ic_err *err) {
+  ic_strmap seen; /* written by an earlier op, or checked */
+  ic_strmap_init(&seen);
+  ic_status st = IC_OK;
+  char where[160];
+  for (size_t idx = 0; idx < u->seq.n_ops && !st; idx++) {
+    const ic_op *op = u->seq.ops[idx];
+    const ic_opdef *def = ic_registry_find(op->type); /* validated by validate_ops */
+    for (size_t k = 0; def && k < def->n_inputs && !st; k++) {
+      if (def->inputs[k].flags & IC_SLOT_HOLDER) continue;
+      const ic_slot *s = ic_op_input(op, def->inputs[k].name);
+      for (size_t i = 0; s && i < s->n && !st; i++) {
+        const char *name = s->args[i];
+        if (ic_strmap_get(&seen, name)) continue;
+        if (!ic_strmap_put(&seen, name, (void *)k_mark)) {
+          st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+          break;
+        }
+        ic_variable *v = u->a->scope ? ic_scope_find(u->a->scope, name) : NULL;
+        if (v && v->kind == IC_VK_TENSOR) continue;
+        st = ic_err_set(err, IC_ERR_NOT_FOUND,
+                        "%s: input %s '%s' has not been set: no earlier op writes it, and it "
+                        "is neither fed nor a parameter in the scope",
+                        ic_op_where(op, where, sizeof where), def->inputs[k].name, name);
+      }
+    }
+    for (size_t s = 0; s < op->n_outputs && !st; s++) {
+      for (size_t i = 0; i < op->outputs[s].n; i++) {
+        if (!ic_strmap_put(&seen, op->outputs[s].args[i], (void *)k_mark)) {
+          st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+          break;
+        }
+      }
+    }
+  }
+  ic_strmap_free(&seen);
+  return st;
+}
+
 /* Per run: where each variable is used last, and which ones must never be freed. */
 static ic_status plan_frees(urun *u, ic_err *err) {
   const ic_uncompiled_args *a = u->a;
@@ -233,6 +303,7 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
                            &u.seq, err))) {
     goto done;
   }
+  if ((st = validate_ops(&u, err)) || (st = check_unset(&u, err))) goto done;
   ic_scope *root = a->scope;
   if (!root && (st = ic_scope_create(NULL, &empty))) goto oom;
   if ((st = ic_scope_create(root ? root : empty, &u.local))) goto oom;
