@@ -433,6 +433,22 @@ START_TEST(deeply_nested_blocks) {
 }
 END_TEST
 
+START_TEST(many_blocks_load) {
+  /* 100,000 blocks in chains 60 deep, each with an op reading a root variable: loads. */
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 1, TU_DIMS(2));
+  for (int i = 1; i < 100000; i++) {
+    ck_assert_int_eq(ic_builder_add_block(b, i % 60 == 0 ? 0 : i - 1), i);
+    ic_builder_op *op = ic_builder_add_op(b, i, "relu");
+    ic_builder_in(op, "X", "x");
+    ic_builder_out(op, "Out", "x");
+  }
+  ic_program *p = build(b);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 START_TEST(parent_cycle_far_from_root) {
   ic_builder *b = ic_builder_create();
   for (int i = 1; i < 60; i++) ic_builder_add_block(b, i == 30 ? 59 : i - 1);
@@ -507,6 +523,7 @@ static TCase *tc_hostile(void) {
   tcase_add_test(tc, program_errors_before_run_errors);
   tcase_add_test(tc, shared_repro_programs);
   tcase_add_test(tc, deeply_nested_blocks);
+  tcase_add_test(tc, many_blocks_load);
   tcase_add_test(tc, parent_cycle_far_from_root);
   tcase_add_test(tc, program_from_endless_files);
   return tc;

@@ -15,14 +15,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char g_file[300];
 
+static void cleanup(void) { unlink(g_file); }
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
+  /* scratch files in memory where possible: every input is written out */
   const char *tmp = getenv("TMPDIR");
-  snprintf(g_file, sizeof g_file, "%s/icore_fuzz_npy.XXXXXX", tmp ? tmp : "/tmp");
+  if (!tmp) tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  snprintf(g_file, sizeof g_file, "%s/icore_fuzz_npy.XXXXXX", tmp);
   int fd = mkstemp(g_file);
   if (fd < 0) abort();
   close(fd);
+  atexit(cleanup);
   return 0;
 }
 

@@ -40,14 +40,27 @@ static ic_program *fixed_program(void) {
   return p;
 }
 
+static void cleanup(void) {
+  char path[400];
+  for (int i = 0; i < N_VARS; i++) {
+    snprintf(path, sizeof path, "%s/%s", g_dir, k_names[i]);
+    unlink(path);
+  }
+  unlink(g_file);
+  rmdir(g_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   g_prog = fixed_program();
+  /* scratch files in memory where possible: every input is written out */
   const char *tmp = getenv("TMPDIR");
-  snprintf(g_dir, sizeof g_dir, "%s/icore_fuzz_params.XXXXXX", tmp ? tmp : "/tmp");
+  if (!tmp) tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  snprintf(g_dir, sizeof g_dir, "%s/icore_fuzz_params.XXXXXX", tmp);
   if (!mkdtemp(g_dir)) abort();
   snprintf(g_file, sizeof g_file, "%s/all.pdiparams", g_dir);
+  atexit(cleanup);
   return 0;
 }
 
