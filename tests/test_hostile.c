@@ -62,6 +62,27 @@ static void run_all_modes(const ic_program *p, ic_scope *scope, size_t n_feeds,
   for (size_t i = 0; i < n_fetches; i++) ic_tensor_destroy(ref[i]);
 }
 
+/* A program refused for its ops is refused with the same message with the rewrites on and
+ * on the emulated device too: ops are checked before rewriting and placement rename them. */
+static void same_refusal_fused_and_placed(const ic_program *p, ic_scope *scope,
+                                          const char *const *names, ic_tensor *const *feeds,
+                                          const char *fetch, const char *msg) {
+  for (int cfg = 0; cfg < 2; cfg++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.fuse = true;
+    if (cfg == 1) ck_assert_int_eq(ic_place_parse("emu:1", &o.device), IC_OK);
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_tensor *got = NULL;
+    ck_assert_int_eq(ic_executor_run(e, p, scope, 1, names, (const ic_tensor *const *)feeds, 1,
+                                     &fetch, &got),
+                     IC_ERR_INVALID_PROGRAM);
+    ck_assert_str_eq(ic_executor_errmsg(e), msg);
+    ic_executor_destroy(e);
+  }
+}
+
 static ic_program *build(ic_builder *b) {
   ic_program *p = NULL;
   char err[1024];
@@ -74,6 +95,9 @@ static void run_x(ic_builder *b, const char *fetch, ic_status want, char *msg, s
   ic_program *p = build(b);
   ic_tensor *x = tu_rand_f32(3, TU_DIMS(2, 3, 4), 7, -1, 1);
   run_all_modes(p, NULL, 1, TU_NAMES("x"), &x, 1, &fetch, want, msg, len);
+  if (want == IC_ERR_INVALID_PROGRAM) {
+    same_refusal_fused_and_placed(p, NULL, TU_NAMES("x"), &x, fetch, msg);
+  }
   ic_tensor_destroy(x);
   ic_program_destroy(p);
 }
@@ -189,6 +213,9 @@ static void run_bn(ic_builder *b, const char *fetch, ic_status want, char *msg, 
   ck_assert_msg(ic_params_random(p, 3, s, err, sizeof err) == IC_OK, "%s", err);
   ic_tensor *x = tu_rand_f32(3, TU_DIMS(2, 3, 4), 7, -1, 1);
   run_all_modes(p, s, 1, TU_NAMES("x"), &x, 1, &fetch, want, msg, len);
+  if (want == IC_ERR_INVALID_PROGRAM) {
+    same_refusal_fused_and_placed(p, s, TU_NAMES("x"), &x, fetch, msg);
+  }
   ic_tensor_destroy(x);
   ic_scope_destroy(s);
   ic_program_destroy(p);

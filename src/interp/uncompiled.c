@@ -186,34 +186,6 @@ done:
   return st;
 }
 
-/* Before anything runs, every op is looked up, parsed and matched to its definition, in
- * program order, as analysis does for a plan: a program the compiled executor refuses is
- * refused here with the same message, even when an earlier op would fail at run time. */
-static ic_status validate_ops(urun *u, ic_err *err) {
-  ic_status st = IC_OK;
-  for (size_t idx = 0; idx < u->seq.n_ops && !st; idx++) {
-    const ic_op *op = u->seq.ops[idx];
-    const ic_opdef *def;
-    if ((st = ic_opdef_lookup(op, &def, err))) break;
-    void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
-    const ic_slot **ins = calloc(def->n_inputs + 1, sizeof *ins);
-    const ic_slot **outs = calloc(def->n_outputs + 1, sizeof *outs);
-    if (!attrs || !ins || !outs) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
-    if (!st) st = ic_opdef_parse(def, op, attrs, err);
-    if (!st) st = ic_opdef_match(def, op, ins, outs, err);
-    if (!st) { /* read by analysis for scheduling */
-      ic_attr_reader r;
-      ic_ar_init(&r, op, err);
-      ic_ar_int(&r, "scheduling_priority", 0);
-      st = r.st;
-    }
-    free(attrs);
-    free(ins);
-    free(outs);
-  }
-  return st;
-}
-
 /* Inputs read before any op writes them must come from the caller's scope. Checked before
  * anything runs, in program order (the order the compiled executor checks them in when it
  * binds a run), so both report the same variable with the same message. */
@@ -303,7 +275,7 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
                            &u.seq, err))) {
     goto done;
   }
-  if ((st = validate_ops(&u, err)) || (st = check_unset(&u, err))) goto done;
+  if ((st = ic_opseq_validate(&u.seq, err)) || (st = check_unset(&u, err))) goto done;
   ic_scope *root = a->scope;
   if (!root && (st = ic_scope_create(NULL, &empty))) goto oom;
   if ((st = ic_scope_create(root ? root : empty, &u.local))) goto oom;

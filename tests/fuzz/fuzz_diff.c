@@ -64,7 +64,9 @@ static const char *pick(src *s, int nv) {
 }
 
 static void build(src *s, ic_builder *b, int nv) {
-  for (int v = 0; v < nv; v++) ic_builder_var(b, 0, k_v[v], IC_FP32, 1, (const int64_t[]){LEN}, false);
+  for (int v = 0; v < nv; v++) {
+    ic_builder_var(b, 0, k_v[v], IC_FP32, 1, (const int64_t[]){LEN}, false);
+  }
   ic_builder_var(b, 0, "m", IC_FP32, 2, (const int64_t[]){2, 3}, false);
   ic_builder_var(b, 0, "m2", IC_FP32, 2, (const int64_t[]){-1, -1}, false);
   ic_builder_var(b, 0, "xs", IC_FP32, 3, (const int64_t[]){0, -1, -1}, false);
@@ -73,7 +75,9 @@ static void build(src *s, ic_builder *b, int nv) {
   ic_builder_var(b, 0, "p", IC_FP32, 1, (const int64_t[]){-1}, false);
   ic_builder_var(b, 0, "q", IC_FP32, 1, (const int64_t[]){-1}, false);
   const char *params[] = {"bn.scale", "bn.bias", "bn.mean", "bn.var"};
-  for (int i = 0; i < 4; i++) ic_builder_var(b, 0, params[i], IC_FP32, 1, (const int64_t[]){3}, true);
+  for (int i = 0; i < 4; i++) {
+    ic_builder_var(b, 0, params[i], IC_FP32, 1, (const int64_t[]){3}, true);
+  }
   for (int v = 0; v < nv; v++) ic_builder_feed(b, k_v[v]);
   ic_builder_feed(b, "m");
   for (int i = 0; i < MAX_OPS && more(s); i++) {
@@ -273,7 +277,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t f = 0; f < nf; f++) {
       const ic_tensor *x = ref[f], *y = got[f];
       if (ic_tensor_dtype(x) != ic_tensor_dtype(y) || ic_tensor_ndim(x) != ic_tensor_ndim(y) ||
-          memcmp(ic_tensor_dims(x), ic_tensor_dims(y), (size_t)ic_tensor_ndim(x) * sizeof(int64_t)) ||
+          memcmp(ic_tensor_dims(x), ic_tensor_dims(y),
+                 (size_t)ic_tensor_ndim(x) * sizeof(int64_t)) ||
           ic_tensor_nbytes(x) != ic_tensor_nbytes(y) ||
           memcmp(ic_tensor_cdata(x), ic_tensor_cdata(y), ic_tensor_nbytes(x)) != 0) {
         fail("fetches differ bitwise", fetch[f], k_exec_name[c]);

@@ -189,7 +189,8 @@ static void diffs(void) {
   static const unsigned char a[] = {4, 0x8f, 0, 0, 1, 2, 0, 2, 1, 1, 1, 0x80, 3, 2, 3, 0, 5,
                                     5, 0, 1, 2, 0, 9, 3, 0, 1, 1, 11, 0, 0, 2, 0, 6, 0, 1, 2, 2};
   static const unsigned char c[] = {2, 3, 10, 0, 0, 1, 0, 7, 0, 0, 1, 1, 12, 1, 0, 0, 0};
-  static const unsigned char h[] = {3, 0x87, 11, 0, 0, 1, 0x60, 10, 0, 0, 1, 0x40, 9, 0, 1, 2, 0x80};
+  static const unsigned char h[] = {3, 0x87, 11, 0, 0, 1, 0x60, 10, 0,
+                                    0, 1, 0x40, 9, 0, 1, 2, 0x80};
   put("fuzz_diff", "mix", a, sizeof a);
   put("fuzz_diff", "shapes", c, sizeof c);
   put("fuzz_diff", "hostile", h, sizeof h);
