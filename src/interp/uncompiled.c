@@ -196,7 +196,7 @@ static ic_status check_unset(urun *u, ic_err *err) {
   char where[160];
   for (size_t idx = 0; idx < u->seq.n_ops && !st; idx++) {
     const ic_op *op = u->seq.ops[idx];
-    const ic_opdef *def = ic_registry_find(op->type); /* validated by validate_ops */
+    const ic_opdef *def = ic_registry_find(op->type); /* found by ic_opseq_validate */
     for (size_t k = 0; def && k < def->n_inputs && !st; k++) {
       if (def->inputs[k].flags & IC_SLOT_HOLDER) continue;
       const ic_slot *s = ic_op_input(op, def->inputs[k].name);
