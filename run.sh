@@ -11,11 +11,15 @@
 #                      on the four real programs (bench/peers.py; not in CI). Makes a Python
 #                      venv in build-peers/ with paddlepaddle 3.3.1, onnxruntime and
 #                      paddle2onnx from PyPI, unless PEERS_PYTHON names a Python that has them.
+#   ./run.sh fuzz [S]  build the libFuzzer targets of tests/fuzz with clang into build-fuzz,
+#                      then run each for S seconds (default 300); the test job runs each
+#                      for 15 s. Corpora grow in build-fuzz/corpus, crashes land in
+#                      build-fuzz/artifacts.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 PKGS=(build-essential cmake pkg-config protobuf-c-compiler libprotobuf-c-dev libxxhash-dev
-      libjansson-dev check libsubunit-dev libopenblas-dev libdnnl-dev)
+      libjansson-dev check libsubunit-dev libopenblas-dev libdnnl-dev clang libclang-rt-14-dev)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 install_deps() {
@@ -37,6 +41,44 @@ build() { # build DIR [cmake args...]
   cmake --build "$dir" -j"$JOBS"
 }
 
+FUZZ_TARGETS=(fuzz_program fuzz_params fuzz_npy fuzz_diff fuzz_pir_json)
+
+fuzz_build() {
+  CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIC_FUZZ=ON \
+    -DIC_BUILD_TESTS=OFF -DIC_WITH_CUDA=OFF >/dev/null
+  cmake --build build-fuzz -j"$JOBS" --target "${FUZZ_TARGETS[@]}"
+}
+
+# fuzz_run SECONDS: each target in turn, from its committed seeds (tests/fuzz/seeds) and, for
+# the program target, the real programs of ../shared/models up to 256 KiB, copied here at run
+# time (never into the repository). A crash stops the job with the input saved.
+fuzz_run() {
+  local secs=$1 t
+  mkdir -p build-fuzz/artifacts build-fuzz/shared-seeds
+  if [ -d ../shared/models ]; then
+    find ../shared/models \( -name '*.pdmodel' -o -name '__model__' \) -size -256k |
+      while read -r f; do cp "$f" "build-fuzz/shared-seeds/$(echo "${f#../shared/models/}" | tr / _)"; done
+  fi
+  for t in "${FUZZ_TARGETS[@]}"; do
+    mkdir -p "build-fuzz/corpus/$t"
+    local extra=()
+    [ "$t" = fuzz_program ] && extra=(-max_len=262144 build-fuzz/shared-seeds)
+    [ "$t" = fuzz_pir_json ] && extra=(-max_len=65536 tests/data/pir)
+    echo "run.sh: fuzzing $t for ${secs}s"
+    local rc=0
+    ./build-fuzz/tests/fuzz/$t -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 \
+      -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$t-" \
+      "${extra[@]:0:1}" "build-fuzz/corpus/$t" "tests/fuzz/seeds/$t" "${extra[@]:1}" \
+      >"build-fuzz/$t.log" 2>&1 || rc=$?
+    grep -E '^stat::(number_of_executed_units|new_units_added)' "build-fuzz/$t.log" || true
+    if [ "$rc" -ne 0 ]; then
+      tail -n 40 "build-fuzz/$t.log" >&2
+      echo "run.sh: $t failed (log build-fuzz/$t.log, input in build-fuzz/artifacts)" >&2
+      exit 1
+    fi
+  done
+}
+
 job=${1:-example}
 install_deps
 case "$job" in
@@ -55,6 +97,13 @@ case "$job" in
     # TSan is ~10x slower: fewer random programs (the Release and ASan runs do all 1,000).
     (cd build-tsan && TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp halt_on_error=1" \
        ICORE_STRESS_PROGRAMS=200 ICORE_DEVICE_PROGRAMS=24 ctest --output-on-failure -L scheduler)
+    # A short libFuzzer smoke run of each target (./run.sh fuzz for longer).
+    fuzz_build
+    fuzz_run 15
+    ;;
+  fuzz)
+    fuzz_build
+    fuzz_run "${2:-300}"
     ;;
   bench)
     build build
@@ -73,7 +122,7 @@ case "$job" in
     "$py" bench/peers.py build build-peers/work "${@:2}"
     ;;
   *)
-    echo "usage: $0 example|test|bench|bench-peers" >&2
+    echo "usage: $0 example|test|bench|bench-peers|fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac

@@ -5,12 +5,15 @@
 #include "npy.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char k_magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
@@ -285,35 +288,41 @@ ic_status ic_npy_parse(const void *data, size_t size, const char *origin, ic_ten
 ic_status ic_npy_load(const char *path, ic_tensor **out, char *err, size_t errlen) {
   if (out) *out = NULL;
   if (!out || !path) return fail(err, errlen, IC_ERR_INVALID_ARGUMENT, "NULL argument");
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
     int e = errno;
     return fail(err, errlen, e == ENOENT ? IC_ERR_NOT_FOUND : IC_ERR_IO, "%s: cannot open: %s",
                 path, strerror(e));
   }
+  /* Only regular files: a FIFO or a device such as /dev/zero can be endless. */
+  struct stat sb;
+  const char *bad = fstat(fd, &sb) != 0   ? strerror(errno)
+                    : S_ISDIR(sb.st_mode)  ? "is a directory, expected a .npy file"
+                    : !S_ISREG(sb.st_mode) ? "is not a regular file (a FIFO, socket or "
+                                             "device), expected a .npy file"
+                    : (uint64_t)sb.st_size > SIZE_MAX - 1 ? "is too large to read"
+                                                          : NULL;
+  if (bad) {
+    close(fd);
+    return fail(err, errlen, IC_ERR_IO, "%s: %s", path, bad);
+  }
   /* Read whole: feeds are small next to the model, and one parser serves files and memory. */
-  unsigned char *buf = NULL;
-  size_t n = 0, cap = 0;
-  ic_status st = IC_OK;
-  for (;;) {
-    if (n == cap) {
-      size_t ncap = cap ? cap * 2 : 1 << 16;
-      unsigned char *nb = realloc(buf, ncap);
-      if (!nb) {
-        st = fail(err, errlen, IC_ERR_OUT_OF_MEMORY, "%s: out of memory reading", path);
-        break;
-      }
-      buf = nb;
-      cap = ncap;
-    }
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) {
-      if (ferror(f)) st = fail(err, errlen, IC_ERR_IO, "%s: read error: %s", path, strerror(errno));
-      break;
+  size_t n = (size_t)sb.st_size, got = 0;
+  unsigned char *buf = malloc(n ? n : 1);
+  ic_status st = buf ? IC_OK
+                     : fail(err, errlen, IC_ERR_OUT_OF_MEMORY, "%s: out of memory reading", path);
+  while (!st && got < n) {
+    ssize_t r = read(fd, buf + got, n - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      st = fail(err, errlen, IC_ERR_IO, "%s: read error after %zu of %zu bytes: %s", path, got,
+                n, r < 0 ? strerror(errno) : "the file shrank while it was read");
+    } else {
+      got += (size_t)r;
     }
   }
-  fclose(f);
+  close(fd);
   if (!st) st = ic_npy_parse(buf, n, path, out, err, errlen);
   free(buf);
   return st;

@@ -3,6 +3,7 @@
  * column `col` of the fetch list); a requested name they do not cover gets a synthetic op,
  * so programs without any feed/fetch ops run too. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/opseq.h"
@@ -108,6 +109,31 @@ ic_status ic_opseq_build(const ic_program *p, size_t n_feeds, const char *const 
     s->fetch_col[i] = col;
   }
   return IC_OK;
+}
+
+ic_status ic_opseq_validate(const ic_opseq *seq, ic_err *err) {
+  ic_status st = IC_OK;
+  for (size_t idx = 0; idx < seq->n_ops && !st; idx++) {
+    const ic_op *op = seq->ops[idx];
+    const ic_opdef *def;
+    if ((st = ic_opdef_lookup(op, &def, err))) break;
+    void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
+    const ic_slot **ins = calloc(def->n_inputs + 1, sizeof *ins);
+    const ic_slot **outs = calloc(def->n_outputs + 1, sizeof *outs);
+    if (!attrs || !ins || !outs) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!st) st = ic_opdef_parse(def, op, attrs, err);
+    if (!st) st = ic_opdef_match(def, op, ins, outs, err);
+    if (!st) { /* read by analysis for scheduling */
+      ic_attr_reader r;
+      ic_ar_init(&r, op, err);
+      ic_ar_int(&r, "scheduling_priority", 0);
+      st = r.st;
+    }
+    free(attrs);
+    free(ins);
+    free(outs);
+  }
+  return st;
 }
 
 void ic_opseq_free(ic_opseq *s) {

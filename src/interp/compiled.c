@@ -148,6 +148,10 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   c->env = &w->env;
   /* Constants derived from parameters are recomputed only when a parameter changed. */
   if (rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i)) return IC_OK;
+  if (ic_check_input_data(c, &w->err)) {
+    char where[160];
+    return ic_err_prefix(&w->err, "%s: ", ic_op_where(in->op, where, sizeof where));
+  }
   /* Alone in the plan: no other instruction can be ready now, so take every thread. Else,
    * in a pool, borrow the threads that no ready instruction is waiting for. */
   int borrowed = 0;
@@ -419,17 +423,19 @@ static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
     }
     const ic_instr *in = &p->instrs[reader];
     if (!sv) {
+      const char *slot = "?";
+      for (size_t k = 0; k < in->def->n_inputs; k++) {
+        for (uint32_t j = 0; j < in->in[k].n; j++) {
+          if (in->in[k].vars[j] == v && !strcmp(slot, "?")) slot = in->def->inputs[k].name;
+        }
+      }
       return ic_err_set(err, IC_ERR_NOT_FOUND,
-                        "%s: input '%s' has not been set: no earlier op writes it, and it is "
-                        "neither fed nor a parameter in the scope",
-                        ic_op_where(in->op, where, sizeof where), pv->name);
+                        "%s: input %s '%s' has not been set: no earlier op writes it, and it "
+                        "is neither fed nor a parameter in the scope",
+                        ic_op_where(in->op, where, sizeof where), slot, pv->name);
     }
-    if (!sv->tensor.data && pv->last_use >= 0) {
-      return ic_err_set(err, IC_ERR_NOT_FOUND,
-                        "%s: input '%s' holds no data (a parameter that was not loaded, or a "
-                        "variable read before any op writes it)",
-                        ic_op_where(in->op, where, sizeof where), pv->name);
-    }
+    /* A variable without data is refused by the instruction that reads it for data
+     * (ic_check_input_data), in program order as the uncompiled executor does. */
   }
   for (size_t k = 0; k < rs->n_patch; k++) {
     ic_variable *v = rs->varp[rs->patch_var[k]];

@@ -49,6 +49,13 @@ ic_status ic_collect_fetches(const ic_opseq *seq, ic_variable *fetch_h, ic_alloc
  * layout pass marks an op only when every reader accepts it. */
 ic_status ic_check_layouts(const ic_kctx *c, ic_err *err);
 
+/* Check that every input an op reads for data (not IC_SLOT_NO_BUFFER, _IGNORED or _HOLDER)
+ * has storage. A variable can lack it when it was never written, or when its writer left it
+ * meta-only (an IC_SLOT_NO_BUFFER output such as XShape, or an inference batch_norm's
+ * SavedMean, which the kernel leaves without storage). Both executors call it before the op
+ * runs, so both report the same error. */
+ic_status ic_check_input_data(const ic_kctx *c, ic_err *err);
+
 /* Check every float output of an op for NaN and Inf. */
 ic_status ic_check_finite(const ic_kctx *c, ic_err *err);
 /* After infer: Paddle's ShareLoD for ops without IC_OP_LOD. Output 0 gets input 0's LoD when

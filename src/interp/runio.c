@@ -154,6 +154,23 @@ ic_status ic_check_layouts(const ic_kctx *c, ic_err *err) {
   return IC_OK;
 }
 
+ic_status ic_check_input_data(const ic_kctx *c, ic_err *err) {
+  for (size_t s = 0; s < c->def->n_inputs; s++) {
+    if (c->def->inputs[s].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_HOLDER)) continue;
+    for (size_t i = 0; i < c->in[s].n; i++) {
+      const ic_tensor *t = c->in[s].t[i];
+      if (t && t->data) continue;
+      return ic_err_set(err, IC_ERR_NOT_FOUND,
+                        "input %s '%s' holds no data (a parameter that was not loaded, a "
+                        "variable read before any op writes it, or an output its op leaves "
+                        "without storage, such as XShape or an inference batch_norm's "
+                        "SavedMean)",
+                        c->def->inputs[s].name, c->in[s].names[i]);
+    }
+  }
+  return IC_OK;
+}
+
 ic_status ic_check_finite(const ic_kctx *c, ic_err *err) {
   for (size_t s = 0; s < c->def->n_outputs; s++) {
     for (size_t i = 0; i < c->out[s].n; i++) {

@@ -71,13 +71,6 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
                         name, var->kind == IC_VK_LIST ? "a feed/fetch list" : "a tensor",
                         holder ? "a feed/fetch list" : "a tensor");
     }
-    if (!out && !holder && !(sd->flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) &&
-        !var->tensor.data) {
-      return ic_err_set(err, IC_ERR_NOT_FOUND,
-                        "%s: input %s '%s' holds no data (a parameter that was not loaded, or "
-                        "a variable read before any op writes it)",
-                        ic_op_where(op, where, sizeof where), sd->name, name);
-    }
     v[i] = var;
     t[i] = &var->tensor;
   }
@@ -167,11 +160,15 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   for (size_t k = 0; k < def->n_outputs && !st; k++) {
     st = bind_slot(u, op, def, true, k, outs[k], &b.out[k], err);
   }
-  if (st || (st = snapshot_aliased(u, def, &b, err))) goto done;
-
+  if (st) goto done;
   void *state = NULL;
   ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = b.in, .out = b.out, .err = err,
                .env = u->a->env, .op_key = (uint64_t)idx, .state = &state};
+  if ((st = ic_check_input_data(&c, err))) {
+    ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
+    goto done;
+  }
+  if ((st = snapshot_aliased(u, def, &b, err))) goto done;
   for (size_t k = 0; k < def->n_outputs; k++) {
     if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
     for (size_t i = 0; i < b.out[k].n; i++) ic_tensor_reset(b.out[k].t[i]);
@@ -209,6 +206,48 @@ done:
   free(attrs);
   free(ins);
   free(outs);
+  return st;
+}
+
+/* Inputs read before any op writes them must come from the caller's scope. Checked before
+ * anything runs, in program order (the order the compiled executor checks them in when it
+ * binds a run), so both report the same variable with the same message. */
+static ic_status check_unset(urun *u, ic_err *err) {
+  ic_strmap seen; /* written by an earlier op, or checked */
+  ic_strmap_init(&seen);
+  ic_status st = IC_OK;
+  char where[160];
+  for (size_t idx = 0; idx < u->seq.n_ops && !st; idx++) {
+    const ic_op *op = u->seq.ops[idx];
+    const ic_opdef *def = ic_registry_find(op->type); /* found by ic_opseq_validate */
+    for (size_t k = 0; def && k < def->n_inputs && !st; k++) {
+      if (def->inputs[k].flags & IC_SLOT_HOLDER) continue;
+      const ic_slot *s = ic_op_input(op, def->inputs[k].name);
+      for (size_t i = 0; s && i < s->n && !st; i++) {
+        const char *name = s->args[i];
+        if (ic_strmap_get(&seen, name)) continue;
+        if (!ic_strmap_put(&seen, name, (void *)k_mark)) {
+          st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+          break;
+        }
+        ic_variable *v = u->a->scope ? ic_scope_find(u->a->scope, name) : NULL;
+        if (v && v->kind == IC_VK_TENSOR) continue;
+        st = ic_err_set(err, IC_ERR_NOT_FOUND,
+                        "%s: input %s '%s' has not been set: no earlier op writes it, and it "
+                        "is neither fed nor a parameter in the scope",
+                        ic_op_where(op, where, sizeof where), def->inputs[k].name, name);
+      }
+    }
+    for (size_t s = 0; s < op->n_outputs && !st; s++) {
+      for (size_t i = 0; i < op->outputs[s].n; i++) {
+        if (!ic_strmap_put(&seen, op->outputs[s].args[i], (void *)k_mark)) {
+          st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+          break;
+        }
+      }
+    }
+  }
+  ic_strmap_free(&seen);
   return st;
 }
 
@@ -309,6 +348,7 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
                            &u.seq, err))) {
     goto done;
   }
+  if ((st = ic_opseq_validate(&u.seq, err)) || (st = check_unset(&u, err))) goto done;
   ic_scope *root = a->scope;
   if (root) {
     /* As the compiled executor: updating runs serialized per scope, the scope read under

@@ -3,10 +3,13 @@
 #include "program/program.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <xxhash.h>
 
@@ -244,21 +247,48 @@ static ic_status check_blocks(const ic_program *p, const pb_program *pb, ic_err 
                         b->parent_idx, i == 0 ? "-1" : "another block's index");
     }
   }
-  /* Acyclic: every chain of parents reaches block 0 within n_blocks steps. */
-  for (size_t i = 1; i < pb->n_blocks; i++) {
-    int cur = (int)i;
-    size_t steps = 0;
-    while (cur > 0 && steps <= pb->n_blocks) {
-      cur = pb->blocks[cur]->parent_idx;
-      steps++;
+  /* Acyclic, and nested at most IC_MAX_BLOCK_DEPTH deep: each block's depth is found once,
+   * walking up only to the first block whose depth is known, so this is linear in the number
+   * of blocks (walking every chain to the root was quadratic for deeply nested programs). */
+  size_t n = pb->n_blocks;
+  int32_t *depth = malloc(n * sizeof *depth); /* -1 unknown, -2 on the current walk */
+  size_t *path = malloc(n * sizeof *path);
+  if (!depth || !path) {
+    free(depth);
+    free(path);
+    return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  for (size_t i = 0; i < n; i++) depth[i] = -1;
+  depth[0] = 0;
+  ic_status st = IC_OK;
+  for (size_t i = 1; i < n && !st; i++) {
+    size_t len = 0, cur = i;
+    while (depth[cur] == -1) {
+      depth[cur] = -2;
+      path[len++] = cur;
+      cur = (size_t)pb->blocks[cur]->parent_idx;
     }
-    if (cur != 0) {
-      return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
-                        "%s: block %zu: its parent chain is a cycle that never reaches block 0",
-                        p->origin, i);
+    if (depth[cur] == -2) {
+      st = ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                      "%s: block %zu: its parent chain is a cycle that never reaches block 0",
+                      p->origin, cur);
+      break;
+    }
+    int32_t d = depth[cur];
+    while (len > 0) {
+      size_t b = path[--len];
+      depth[b] = ++d;
+      if (d > IC_MAX_BLOCK_DEPTH) {
+        st = ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                        "%s: block %zu is nested %d blocks deep, at most %d supported",
+                        p->origin, b, (int)d, IC_MAX_BLOCK_DEPTH);
+        break;
+      }
     }
   }
-  return IC_OK;
+  free(depth);
+  free(path);
+  return st;
 }
 
 static ic_status check_op(const ic_program *p, const ic_op *op, ic_err *err) {
@@ -454,39 +484,62 @@ fail:
   return st;
 }
 
+/* Read a whole regular file. Anything else (a FIFO, a device such as /dev/zero, a
+ * directory) is refused before a byte is read: such a file can be endless, and opening it
+ * never waits for a writer (O_NONBLOCK). */
+static ic_status read_regular_file(const char *path, unsigned char **out, size_t *size,
+                                   ic_err *err) {
+  *out = NULL;
+  *size = 0;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return ic_err_set(err, IC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  const char *bad = fstat(fd, &st) != 0       ? strerror(errno)
+                    : S_ISDIR(st.st_mode)      ? "is a directory, expected a file"
+                    : !S_ISREG(st.st_mode)     ? "is not a regular file (a FIFO, socket or "
+                                                 "device), expected a program file"
+                    : (uint64_t)st.st_size > SIZE_MAX - 1 ? "is too large to read"
+                                                          : NULL;
+  if (bad) {
+    close(fd);
+    return ic_err_set(err, IC_ERR_IO, "%s: %s", path, bad);
+  }
+  size_t n = (size_t)st.st_size, got = 0;
+  unsigned char *buf = malloc(n ? n : 1);
+  if (!buf) {
+    close(fd);
+    return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "%s: out of memory reading %zu bytes", path, n);
+  }
+  while (got < n) {
+    ssize_t r = read(fd, buf + got, n - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      ic_err_set(err, IC_ERR_IO, "%s: read error after %zu of %zu bytes: %s", path, got, n,
+                 r < 0 ? strerror(errno) : "the file shrank while it was read");
+      free(buf);
+      close(fd);
+      return IC_ERR_IO;
+    }
+    got += (size_t)r;
+  }
+  close(fd);
+  *out = buf;
+  *size = n;
+  return IC_OK;
+}
+
 ic_status ic_program_from_file(const char *path, ic_program **out, char *errbuf, size_t errlen) {
   ic_err err;
   ic_err_clear(&err);
   if (out) *out = NULL;
-  FILE *f = path ? fopen(path, "rb") : NULL;
-  if (!f) {
-    ic_err_set(&err, path ? IC_ERR_IO : IC_ERR_INVALID_ARGUMENT, "%s: cannot open: %s",
-               path ? path : "(null)", path ? strerror(errno) : "NULL path");
+  if (!path || !out) {
+    ic_err_set(&err, IC_ERR_INVALID_ARGUMENT, "ic_program_from_file: NULL argument");
     ic_err_out(&err, errbuf, errlen);
     return err.code;
   }
-  unsigned char *buf = NULL;
-  size_t n = 0, cap = 0;
-  ic_status st = IC_OK;
-  for (;;) {
-    if (n == cap) {
-      size_t ncap = cap ? cap * 2 : 1 << 16;
-      unsigned char *nb = realloc(buf, ncap);
-      if (!nb) {
-        st = ic_err_set(&err, IC_ERR_OUT_OF_MEMORY, "%s: out of memory reading", path);
-        break;
-      }
-      buf = nb;
-      cap = ncap;
-    }
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) {
-      if (ferror(f)) st = ic_err_set(&err, IC_ERR_IO, "%s: read error: %s", path, strerror(errno));
-      break;
-    }
-  }
-  fclose(f);
+  unsigned char *buf;
+  size_t n;
+  ic_status st = read_regular_file(path, &buf, &n, &err);
   if (st == IC_OK) {
     st = ic_program_from_bytes(buf, n, path, out, errbuf, errlen);
   } else {

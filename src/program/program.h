@@ -90,6 +90,11 @@ typedef struct ic_vardesc {
   bool persistable;
 } ic_vardesc;
 
+/* Deepest nesting of blocks (control-flow sub-blocks: Paddle programs nest a few levels).
+ * Bounding it keeps loading linear in the file size: a variable lookup walks at most this
+ * many parents. */
+#define IC_MAX_BLOCK_DEPTH 64
+
 typedef struct ic_block {
   int idx;
   int parent;           /* -1 for block 0 */

@@ -20,6 +20,7 @@
 #include "scope/params.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "common/pballoc.h"
@@ -110,9 +112,12 @@ static uint64_t src_left(const src *s) { return s->size - s->off; }
 /* Open path for reading and learn its size. A missing file is IC_ERR_NOT_FOUND. */
 static ic_status src_open(src *s, const char *path, const char *var, ic_err *err) {
   *s = (src){.path = path, .err = err};
-  s->f = fopen(path, "rb");
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  s->f = fd >= 0 ? fdopen(fd, "rb") : NULL;
   if (!s->f) {
     int e = errno;
+    if (fd >= 0) close(fd);
     const char *what = var ? "cannot open the file of variable '" : "cannot open";
     return ic_err_set(err, e == ENOENT ? IC_ERR_NOT_FOUND : IC_ERR_IO, "%s: %s%s%s: %s", path,
                       what, var ? var : "", var ? "'" : "", strerror(e));
