@@ -61,6 +61,22 @@ bool ic_read_paddings(ic_attr_reader *r, int64_t out[4]) {
   return true;
 }
 
+void ic_read_paddings3(ic_attr_reader *r, int64_t out[6]) {
+  const int64_t *v;
+  size_t n;
+  if (!ic_ar_ints(r, "paddings", false, &v, &n)) return;
+  if (n == 3) {
+    for (int i = 0; i < 3; i++) out[2 * i] = out[2 * i + 1] = v[i];
+  } else if (n == 6) {
+    for (int i = 0; i < 6; i++) out[i] = v[i];
+  } else {
+    ic_ar_fail(r, "paddings", "has %zu values, expected 3 ([d, h, w]) or 6", n);
+  }
+  for (int i = 0; i < 6 && !r->st; i++) {
+    if (out[i] < 0) ic_ar_fail(r, "paddings", "holds %lld, expected >= 0", (long long)out[i]);
+  }
+}
+
 ic_pad_algo ic_read_pad_algo(ic_attr_reader *r) {
   const char *s = ic_ar_str(r, "padding_algorithm", "EXPLICIT");
   if (!strcmp(s, "EXPLICIT")) return IC_PAD_EXPLICIT;

@@ -119,6 +119,9 @@ static inline IC_HD double ic_conv_act_apply(ic_conv_act act, double alpha, doub
 
 /* Read `paddings` (2 values [h, w] or 4 values [top, bottom, left, right]) into out[4]. */
 bool ic_read_paddings(ic_attr_reader *r, int64_t out[4]);
+/* conv3d and pool3d: read `paddings` (3 values [d, h, w] or 6 values [front, back, top,
+ * bottom, left, right]) into out[6], each >= 0; out is untouched when the attribute is absent. */
+void ic_read_paddings3(ic_attr_reader *r, int64_t out[6]);
 /* Read "EXPLICIT" / "SAME" / "VALID". */
 ic_pad_algo ic_read_pad_algo(ic_attr_reader *r);
 /* Read data_format: true for "NHWC", false for "NCHW" / "AnyLayout". */

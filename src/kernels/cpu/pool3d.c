@@ -60,22 +60,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   read3(r, "ksize", true, a->ksize, 1, a->global);
   a->strides[0] = a->strides[1] = a->strides[2] = 1;
   read3(r, "strides", false, a->strides, 1, false);
-  const int64_t *v;
-  size_t n;
-  if (ic_ar_ints(r, "paddings", false, &v, &n)) {
-    if (n == 3) {
-      for (int i = 0; i < 3; i++) a->pads[2 * i] = a->pads[2 * i + 1] = v[i];
-    } else if (n == 6) {
-      for (int i = 0; i < 6; i++) a->pads[i] = v[i];
-    } else {
-      ic_ar_fail(r, "paddings", "has %zu values, expected 3 ([d, h, w]) or 6", n);
-    }
-    for (int i = 0; i < 6 && !r->st; i++) {
-      if (a->pads[i] < 0) {
-        ic_ar_fail(r, "paddings", "holds %lld, expected >= 0", (long long)a->pads[i]);
-      }
-    }
-  }
+  ic_read_paddings3(r, a->pads);
   a->ceil_mode = ic_ar_bool(r, "ceil_mode", false);
   a->exclusive = ic_ar_bool(r, "exclusive", true);
   a->adaptive = ic_ar_bool(r, "adaptive", false);
