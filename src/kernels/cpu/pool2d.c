@@ -25,16 +25,20 @@
 #include "kernels/cpu/onednn.h"
 #include "kernels/cpu/pool2d.h"
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  pool_attrs *a = attrs;
+void ic_read_pool_type(ic_attr_reader *r, bool *max) {
   const char *type = ic_ar_str(r, "pooling_type", NULL);
   if (!r->st && !type) ic_ar_fail(r, "pooling_type", "is missing (required, \"max\" or \"avg\")");
   if (!r->st) {
-    a->max = !strcmp(type, "max");
-    if (!a->max && strcmp(type, "avg")) {
+    *max = !strcmp(type, "max");
+    if (!*max && strcmp(type, "avg")) {
       ic_ar_fail(r, "pooling_type", "is '%s', expected \"max\" or \"avg\"", type);
     }
   }
+}
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  pool_attrs *a = attrs;
+  ic_read_pool_type(r, &a->max);
   const int64_t *v;
   size_t n;
   /* Older Paddle writes ksize [-1, -1] with global_pooling: the window is then the input's. */

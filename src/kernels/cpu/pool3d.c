@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernels/cpu/conv.h"
+#include "kernels/cpu/pool2d.h"
 
 typedef struct p3_attrs {
   bool max, global, adaptive, ceil_mode, exclusive, ndhwc;
@@ -48,14 +49,7 @@ static bool read3(ic_attr_reader *r, const char *name, bool req, int64_t out[3],
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   p3_attrs *a = attrs;
-  const char *type = ic_ar_str(r, "pooling_type", NULL);
-  if (!r->st && !type) ic_ar_fail(r, "pooling_type", "is missing (required, \"max\" or \"avg\")");
-  if (!r->st) {
-    a->max = !strcmp(type, "max");
-    if (!a->max && strcmp(type, "avg")) {
-      ic_ar_fail(r, "pooling_type", "is '%s', expected \"max\" or \"avg\"", type);
-    }
-  }
+  ic_read_pool_type(r, &a->max);
   a->global = ic_ar_bool(r, "global_pooling", false);
   read3(r, "ksize", true, a->ksize, 1, a->global);
   a->strides[0] = a->strides[1] = a->strides[2] = 1;
