@@ -138,6 +138,19 @@ static inline void ic_same_pads(int64_t in, int64_t stride, int64_t k, int64_t *
   *p1 = sum - *p0;
 }
 
+/* The 2-D paddings [top, bottom, left, right] after padding_algorithm for an h x w input with
+ * strides sh, sw and window kh x kw: SAME recomputes them (ic_same_pads), VALID zeroes them,
+ * EXPLICIT keeps `given`. Returns true for SAME, where the convolutions drop the dilation. */
+static inline bool ic_apply_pad_algo(ic_pad_algo algo, const int64_t given[4], int64_t h,
+                                     int64_t w, int64_t sh, int64_t sw, int64_t kh, int64_t kw,
+                                     int64_t out[4]) {
+  for (int i = 0; i < 4; i++) out[i] = algo == IC_PAD_VALID ? 0 : given[i];
+  if (algo != IC_PAD_SAME) return false;
+  ic_same_pads(h, sh, kh, &out[0], &out[1]);
+  ic_same_pads(w, sw, kw, &out[2], &out[3]);
+  return true;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -86,16 +86,9 @@ ic_status ic_pool_geometry(ic_kctx *c, pgeom *g) {
   g->kw = a->ksize[1];
   g->sh = a->strides[0];
   g->sw = a->strides[1];
-  g->pt = a->paddings[0];
-  g->pb = a->paddings[1];
-  g->pl = a->paddings[2];
-  g->pr = a->paddings[3];
-  if (a->pad_algo == IC_PAD_SAME) {
-    ic_same_pads(g->h, g->sh, g->kh, &g->pt, &g->pb);
-    ic_same_pads(g->w, g->sw, g->kw, &g->pl, &g->pr);
-  } else if (a->pad_algo == IC_PAD_VALID) {
-    g->pt = g->pb = g->pl = g->pr = 0;
-  }
+  int64_t p[4];
+  ic_apply_pad_algo(a->pad_algo, a->paddings, g->h, g->w, g->sh, g->sw, g->kh, g->kw, p);
+  g->pt = p[0], g->pb = p[1], g->pl = p[2], g->pr = p[3];
   if (a->global || a->adaptive) g->pt = g->pb = g->pl = g->pr = 0;
   if (a->global) {
     g->kh = g->h;
