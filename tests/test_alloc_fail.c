@@ -10,49 +10,16 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "example_mlp.h"
 #include "testutil.h"
 
-enum { IN = 16, HIDDEN = 32, OUT = 10, ROWS = 4 };
+enum { IN = IC_MLP_IN, ROWS = 4 };
 
-/* The bundled example's MLP (tools/make_example.c): mul, elementwise_add, relu, mul,
- * elementwise_add, softmax. */
+/* The bundled example's MLP (tools/example_mlp.h). */
 static ic_status build_mlp(ic_program **out) {
   *out = NULL;
-  ic_builder *b = ic_builder_create();
+  ic_builder *b = ic_example_mlp();
   if (!b) return IC_ERR_OUT_OF_MEMORY;
-  ic_builder_var(b, 0, "x", IC_FP32, 2, (const int64_t[]){-1, IN}, false);
-  ic_builder_var(b, 0, "fc1.w", IC_FP32, 2, (const int64_t[]){IN, HIDDEN}, true);
-  ic_builder_var(b, 0, "fc1.b", IC_FP32, 1, (const int64_t[]){HIDDEN}, true);
-  ic_builder_var(b, 0, "fc2.w", IC_FP32, 2, (const int64_t[]){HIDDEN, OUT}, true);
-  ic_builder_var(b, 0, "fc2.b", IC_FP32, 1, (const int64_t[]){OUT}, true);
-  static const char *const hidden[] = {"fc1.tmp_0", "fc1.tmp_1", "relu.tmp_0"};
-  static const char *const outs[] = {"fc2.tmp_0", "fc2.tmp_1", "softmax.tmp_0"};
-  for (int i = 0; i < 3; i++) {
-    ic_builder_var(b, 0, hidden[i], IC_FP32, 2, (const int64_t[]){-1, HIDDEN}, false);
-    ic_builder_var(b, 0, outs[i], IC_FP32, 2, (const int64_t[]){-1, OUT}, false);
-  }
-  ic_builder_feed(b, "x");
-  const char *in = "x";
-  for (int layer = 0; layer < 2; layer++) {
-    const char *const *t = layer ? outs : hidden;
-    ic_builder_op *mul = ic_builder_add_op(b, 0, "mul");
-    ic_builder_in(mul, "X", in);
-    ic_builder_in(mul, "Y", layer ? "fc2.w" : "fc1.w");
-    ic_builder_out(mul, "Out", t[0]);
-    ic_builder_attr_int(mul, "x_num_col_dims", 1);
-    ic_builder_attr_int(mul, "y_num_col_dims", 1);
-    ic_builder_op *add = ic_builder_add_op(b, 0, "elementwise_add");
-    ic_builder_in(add, "X", t[0]);
-    ic_builder_in(add, "Y", layer ? "fc2.b" : "fc1.b");
-    ic_builder_out(add, "Out", t[1]);
-    ic_builder_attr_int(add, "axis", 1);
-    ic_builder_op *act = ic_builder_add_op(b, 0, layer ? "softmax" : "relu");
-    ic_builder_in(act, "X", t[1]);
-    ic_builder_out(act, "Out", t[2]);
-    if (layer) ic_builder_attr_int(act, "axis", -1);
-    in = t[2];
-  }
-  ic_builder_fetch(b, "softmax.tmp_0");
   ic_status st = ic_builder_build(b, out, NULL, 0);
   ic_builder_destroy(b);
   return st;

@@ -14,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "example_mlp.h"
 #include "icore/icore.h"
 #include "npy.h"
 
-enum { IN = 16, HIDDEN = 32, OUT = 10, ROWS = 4 };
+enum { IN = IC_MLP_IN, HIDDEN = IC_MLP_HIDDEN, OUT = IC_MLP_OUT, ROWS = 4 };
 
 /* splitmix64: uniform doubles in [lo, hi) from a seed, reproducible everywhere. */
 static double uniform(uint64_t *state, double lo, double hi) {
@@ -26,45 +27,6 @@ static double uniform(uint64_t *state, double lo, double hi) {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   z ^= z >> 31;
   return lo + (hi - lo) * (double)(z >> 11) * 0x1.0p-53;
-}
-
-static ic_builder *build(void) {
-  ic_builder *b = ic_builder_create();
-  if (!b) return NULL;
-  ic_builder_var(b, 0, "x", IC_FP32, 2, (const int64_t[]){-1, IN}, false);
-  ic_builder_var(b, 0, "fc1.w", IC_FP32, 2, (const int64_t[]){IN, HIDDEN}, true);
-  ic_builder_var(b, 0, "fc1.b", IC_FP32, 1, (const int64_t[]){HIDDEN}, true);
-  ic_builder_var(b, 0, "fc2.w", IC_FP32, 2, (const int64_t[]){HIDDEN, OUT}, true);
-  ic_builder_var(b, 0, "fc2.b", IC_FP32, 1, (const int64_t[]){OUT}, true);
-  static const char *const hidden[] = {"fc1.tmp_0", "fc1.tmp_1", "relu.tmp_0"};
-  static const char *const out[] = {"fc2.tmp_0", "fc2.tmp_1", "softmax.tmp_0"};
-  for (int i = 0; i < 3; i++) {
-    ic_builder_var(b, 0, hidden[i], IC_FP32, 2, (const int64_t[]){-1, HIDDEN}, false);
-    ic_builder_var(b, 0, out[i], IC_FP32, 2, (const int64_t[]){-1, OUT}, false);
-  }
-  ic_builder_feed(b, "x");
-  const char *in = "x";
-  for (int layer = 0; layer < 2; layer++) {
-    const char *const *t = layer ? out : hidden;
-    ic_builder_op *mul = ic_builder_add_op(b, 0, "mul");
-    ic_builder_in(mul, "X", in);
-    ic_builder_in(mul, "Y", layer ? "fc2.w" : "fc1.w");
-    ic_builder_out(mul, "Out", t[0]);
-    ic_builder_attr_int(mul, "x_num_col_dims", 1);
-    ic_builder_attr_int(mul, "y_num_col_dims", 1);
-    ic_builder_op *add = ic_builder_add_op(b, 0, "elementwise_add");
-    ic_builder_in(add, "X", t[0]);
-    ic_builder_in(add, "Y", layer ? "fc2.b" : "fc1.b");
-    ic_builder_out(add, "Out", t[1]);
-    ic_builder_attr_int(add, "axis", 1);
-    ic_builder_op *act = ic_builder_add_op(b, 0, layer ? "softmax" : "relu");
-    ic_builder_in(act, "X", t[1]);
-    ic_builder_out(act, "Out", t[2]);
-    if (layer) ic_builder_attr_int(act, "axis", -1);
-    in = t[2];
-  }
-  ic_builder_fetch(b, "softmax.tmp_0");
-  return b;
 }
 
 /* A parameter tensor uniform in [-limit, limit). */
@@ -93,7 +55,7 @@ int main(int argc, char **argv) {
   }
   char path[4096], err[1024];
   int rc = 1;
-  ic_builder *b = build();
+  ic_builder *b = ic_example_mlp();
   ic_program *p = NULL;
   ic_scope *s = NULL;
   ic_tensor *x = NULL;

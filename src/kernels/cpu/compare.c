@@ -23,10 +23,7 @@ static ic_status infer_common(ic_kctx *c, bool same_dtype) {
   if (!st) st = ic_kcheck_dtype(c, 1, 0, CMP_DTYPES);
   if (st) return st;
   if (same_dtype && y->dtype != x->dtype) {
-    char dx[128], dy[128];
-    return ic_kfail(c, IC_ERR_SHAPE, "inputs X '%s' %s and Y '%s' %s must have the same dtype",
-                    ic_in_name(c, 0, 0), ic_tensor_describe(x, dx, sizeof dx),
-                    ic_in_name(c, 1, 0), ic_tensor_describe(y, dy, sizeof dy));
+    return ic_bcast_dtype_mismatch(c);
   }
   const ic_elementwise_attrs *a = c->attrs;
   ic_bcast b;
@@ -112,14 +109,7 @@ ic_status ic_compare_run(ic_kctx *c, ic_cmp_op op) {
     } else {
       cmp_row(op, x->dtype, o + r * inner, xr, yr, inner, sxi, syi);
     }
-    for (int d = n - 2; d >= 0; d--) { /* odometer over the outer dims */
-      ox += b.sx[d];
-      oy += b.sy[d];
-      if (++idx[d] < b.dims[d]) break;
-      ox -= b.sx[d] * b.dims[d];
-      oy -= b.sy[d] * b.dims[d];
-      idx[d] = 0;
-    }
+    ic_bcast_next_row(&b, idx, &ox, &oy);
   }
   return IC_OK;
 }

@@ -61,6 +61,22 @@ bool ic_read_paddings(ic_attr_reader *r, int64_t out[4]) {
   return true;
 }
 
+void ic_read_paddings3(ic_attr_reader *r, int64_t out[6]) {
+  const int64_t *v;
+  size_t n;
+  if (!ic_ar_ints(r, "paddings", false, &v, &n)) return;
+  if (n == 3) {
+    for (int i = 0; i < 3; i++) out[2 * i] = out[2 * i + 1] = v[i];
+  } else if (n == 6) {
+    for (int i = 0; i < 6; i++) out[i] = v[i];
+  } else {
+    ic_ar_fail(r, "paddings", "has %zu values, expected 3 ([d, h, w]) or 6", n);
+  }
+  for (int i = 0; i < 6 && !r->st; i++) {
+    if (out[i] < 0) ic_ar_fail(r, "paddings", "holds %lld, expected >= 0", (long long)out[i]);
+  }
+}
+
 ic_pad_algo ic_read_pad_algo(ic_attr_reader *r) {
   const char *s = ic_ar_str(r, "padding_algorithm", "EXPLICIT");
   if (!strcmp(s, "EXPLICIT")) return IC_PAD_EXPLICIT;
@@ -221,18 +237,12 @@ ic_status ic_conv_geometry(ic_kctx *c, geom *g) {
   g->sw = a->strides[1];
   g->dh = a->dilations[0];
   g->dw = a->dilations[1];
-  g->pt = a->paddings[0];
-  g->pb = a->paddings[1];
-  g->pl = a->paddings[2];
-  g->pr = a->paddings[3];
-  if (a->pad_algo == IC_PAD_SAME) {
+  int64_t p[4];
+  if (ic_apply_pad_algo(a->pad_algo, a->paddings, g->h, g->w, g->sh, g->sw, g->kh, g->kw, p)) {
     /* Paddle sizes SAME padding by the undilated kernel and then drops the dilation. */
-    ic_same_pads(g->h, g->sh, g->kh, &g->pt, &g->pb);
-    ic_same_pads(g->w, g->sw, g->kw, &g->pl, &g->pr);
     g->dh = g->dw = 1;
-  } else if (a->pad_algo == IC_PAD_VALID) {
-    g->pt = g->pb = g->pl = g->pr = 0;
   }
+  g->pt = p[0], g->pb = p[1], g->pl = p[2], g->pr = p[3];
   /* C division truncates toward zero, as in Paddle: a kernel that overhangs the padded
    * input by less than a stride still gives one output row. */
   g->oh = (g->h + g->pt + g->pb - (g->dh * (g->kh - 1) + 1)) / g->sh + 1;

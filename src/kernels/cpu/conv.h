@@ -119,6 +119,9 @@ static inline IC_HD double ic_conv_act_apply(ic_conv_act act, double alpha, doub
 
 /* Read `paddings` (2 values [h, w] or 4 values [top, bottom, left, right]) into out[4]. */
 bool ic_read_paddings(ic_attr_reader *r, int64_t out[4]);
+/* conv3d and pool3d: read `paddings` (3 values [d, h, w] or 6 values [front, back, top,
+ * bottom, left, right]) into out[6], each >= 0; out is untouched when the attribute is absent. */
+void ic_read_paddings3(ic_attr_reader *r, int64_t out[6]);
 /* Read "EXPLICIT" / "SAME" / "VALID". */
 ic_pad_algo ic_read_pad_algo(ic_attr_reader *r);
 /* Read data_format: true for "NHWC", false for "NCHW" / "AnyLayout". */
@@ -133,6 +136,19 @@ static inline void ic_same_pads(int64_t in, int64_t stride, int64_t k, int64_t *
   if (sum < 0) sum = 0;
   *p0 = sum / 2;
   *p1 = sum - *p0;
+}
+
+/* The 2-D paddings [top, bottom, left, right] after padding_algorithm for an h x w input with
+ * strides sh, sw and window kh x kw: SAME recomputes them (ic_same_pads), VALID zeroes them,
+ * EXPLICIT keeps `given`. Returns true for SAME, where the convolutions drop the dilation. */
+static inline bool ic_apply_pad_algo(ic_pad_algo algo, const int64_t given[4], int64_t h,
+                                     int64_t w, int64_t sh, int64_t sw, int64_t kh, int64_t kw,
+                                     int64_t out[4]) {
+  for (int i = 0; i < 4; i++) out[i] = algo == IC_PAD_VALID ? 0 : given[i];
+  if (algo != IC_PAD_SAME) return false;
+  ic_same_pads(h, sh, kh, &out[0], &out[1]);
+  ic_same_pads(w, sw, kw, &out[2], &out[3]);
+  return true;
 }
 
 #ifdef __cplusplus

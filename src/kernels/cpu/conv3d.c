@@ -46,22 +46,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   c3_attrs *a = attrs;
   read3(r, "strides", a->strides);
   read3(r, "dilations", a->dilations);
-  const int64_t *v;
-  size_t n;
-  if (ic_ar_ints(r, "paddings", false, &v, &n)) {
-    if (n == 3) {
-      for (int i = 0; i < 3; i++) a->pads[2 * i] = a->pads[2 * i + 1] = v[i];
-    } else if (n == 6) {
-      for (int i = 0; i < 6; i++) a->pads[i] = v[i];
-    } else {
-      ic_ar_fail(r, "paddings", "has %zu values, expected 3 ([d, h, w]) or 6", n);
-    }
-    for (int i = 0; i < 6 && !r->st; i++) {
-      if (a->pads[i] < 0) {
-        ic_ar_fail(r, "paddings", "holds %lld, expected >= 0", (long long)a->pads[i]);
-      }
-    }
-  }
+  ic_read_paddings3(r, a->pads);
   a->groups = ic_ar_int(r, "groups", 1);
   a->pad_algo = ic_read_pad_algo(r);
   const char *f = ic_ar_str(r, "data_format", "NCDHW");

@@ -117,17 +117,11 @@ static ic_status geometry(ic_kctx *c, geom *g) {
   g->sw = a->strides[1];
   g->dh = a->dilations[0];
   g->dw = a->dilations[1];
-  g->pt = a->paddings[0];
-  g->pb = a->paddings[1];
-  g->pl = a->paddings[2];
-  g->pr = a->paddings[3];
-  if (a->pad_algo == IC_PAD_SAME) {
-    ic_same_pads(g->h, g->sh, g->kh, &g->pt, &g->pb);
-    ic_same_pads(g->w, g->sw, g->kw, &g->pl, &g->pr);
+  int64_t p[4];
+  if (ic_apply_pad_algo(a->pad_algo, a->paddings, g->h, g->w, g->sh, g->sw, g->kh, g->kw, p)) {
     g->dh = g->dw = 1;
-  } else if (a->pad_algo == IC_PAD_VALID) {
-    g->pt = g->pb = g->pl = g->pr = 0;
   }
+  g->pt = p[0], g->pb = p[1], g->pl = p[2], g->pr = p[3];
   int64_t base[2] = {(g->h - 1) * g->sh - g->pt - g->pb + g->dh * (g->kh - 1) + 1,
                      (g->w - 1) * g->sw - g->pl - g->pr + g->dw * (g->kw - 1) + 1};
   int64_t s[2] = {g->sh, g->sw}, d[2] = {g->dh, g->dw}, o[2];

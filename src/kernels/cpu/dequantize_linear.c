@@ -3,8 +3,6 @@
  * along quant_axis 0 or 1 (default 0). only_observer copies X (of Scale's dtype). Attributes
  * and pass-through outputs as quantize_linear (quantize_linear.c;
  * paddle/phi/kernels/impl/quantize_linear_impl.h DeQuantizeLinearImpl). */
-#include <string.h>
-
 #include "kernels/cpu/quant_linear.h"
 
 static double read_x(const ic_tensor *x, int64_t i) {
@@ -37,23 +35,16 @@ static ic_status infer(ic_kctx *c) {
     for (int64_t i = 0; i < n; i++) op[i] = (T)read_x(x, i) * sp[(i / inner) % ch] / mr;   \
   } while (0)
 
-static ic_status run(ic_kctx *c) {
-  const quant_linear_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, QL_X, 0), *s = ic_in(c, QL_SCALE, 0);
-  ic_tensor *o = ic_out(c, QL_Y, 0);
-  int64_t ch, inner, n = ic_numel(x->ndim, x->dims);
-  ic_status st = ic_quant_linear_channels(c, &ch, &inner);
-  if (st) return st;
-  if (a->only_observer) {
-    memcpy(o->data, x->data, (size_t)n * ic_dtype_size(x->dtype));
-  } else if (s->dtype == IC_FP32) {
+static void dequantize(const quant_linear_attrs *a, const ic_tensor *x, const ic_tensor *s,
+                       ic_tensor *o, int64_t n, int64_t ch, int64_t inner) {
+  if (s->dtype == IC_FP32) {
     DEQUANT(float);
   } else {
     DEQUANT(double);
   }
-  ic_quant_linear_pass(c);
-  return IC_OK;
 }
+
+static ic_status run(ic_kctx *c) { return ic_quant_linear_run(c, dequantize); }
 
 const ic_opdef ic_op_dequantize_linear = {
     .name = "dequantize_linear", .n_inputs = 5, .inputs = ic_quant_linear_inputs,

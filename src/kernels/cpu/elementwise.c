@@ -135,15 +135,19 @@ ic_status ic_bcast_plan(ic_kctx *c, size_t s_x, size_t s_y, int64_t axis, ic_bca
   return IC_OK;
 }
 
+ic_status ic_bcast_dtype_mismatch(ic_kctx *c) {
+  char dx[128], dy[128];
+  return ic_kfail(c, IC_ERR_SHAPE, "inputs X '%s' %s and Y '%s' %s must have the same dtype",
+                  ic_in_name(c, 0, 0), ic_tensor_describe(ic_in(c, 0, 0), dx, sizeof dx),
+                  ic_in_name(c, 1, 0), ic_tensor_describe(ic_in(c, 1, 0), dy, sizeof dy));
+}
+
 ic_status ic_elementwise_infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0), *y = ic_in(c, 1, 0);
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM);
   if (st) return st;
   if (y->dtype != x->dtype) {
-    char dx[128], dy[128];
-    return ic_kfail(c, IC_ERR_SHAPE, "inputs X '%s' %s and Y '%s' %s must have the same dtype",
-                    ic_in_name(c, 0, 0), ic_tensor_describe(x, dx, sizeof dx),
-                    ic_in_name(c, 1, 0), ic_tensor_describe(y, dy, sizeof dy));
+    return ic_bcast_dtype_mismatch(c);
   }
   const ic_elementwise_attrs *a = c->attrs;
   ic_bcast b;
@@ -256,14 +260,7 @@ ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op) {
   int64_t idx[IC_MAX_RANK] = {0}, ox = 0, oy = 0;
   for (int64_t r = 0; r < rows; r++) {
     fn(o + (size_t)(r * inner) * es, xp + (size_t)ox * es, yp + (size_t)oy * es, inner);
-    for (int d = n - 2; d >= 0; d--) { /* odometer over the outer dims */
-      ox += b.sx[d];
-      oy += b.sy[d];
-      if (++idx[d] < b.dims[d]) break;
-      ox -= b.sx[d] * b.dims[d];
-      oy -= b.sy[d] * b.dims[d];
-      idx[d] = 0;
-    }
+    ic_bcast_next_row(&b, idx, &ox, &oy);
   }
   return IC_OK;
 }

@@ -48,6 +48,24 @@ typedef struct ic_bcast {
  * elementwise.c); fails with IC_ERR_SHAPE naming both inputs and their shapes. */
 ic_status ic_bcast_plan(ic_kctx *c, size_t s_x, size_t s_y, int64_t axis, ic_bcast *b);
 
+/* The row loop over a plan: with idx (b->n - 1 zeros) and X's and Y's element offsets ox, oy
+ * (0) at a row's start, step them to the next row's start (an odometer over the outer
+ * simplified dims, the last dim being the row). */
+static inline void ic_bcast_next_row(const ic_bcast *b, int64_t *idx, int64_t *ox,
+                                     int64_t *oy) {
+  for (int d = b->n - 2; d >= 0; d--) {
+    *ox += b->sx[d];
+    *oy += b->sy[d];
+    if (++idx[d] < b->dims[d]) return;
+    *ox -= b->sx[d] * b->dims[d];
+    *oy -= b->sy[d] * b->dims[d];
+    idx[d] = 0;
+  }
+}
+
+/* Fail (IC_ERR_SHAPE) for inputs X (slot 0) and Y (slot 1) of different dtypes, naming both. */
+ic_status ic_bcast_dtype_mismatch(ic_kctx *c);
+
 typedef struct ic_elementwise_attrs {
   int64_t axis;
 } ic_elementwise_attrs;

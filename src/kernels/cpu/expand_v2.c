@@ -31,20 +31,11 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0);
   int64_t t[IC_MAX_RANK + 1];
   size_t n = 0;
-  ic_status st;
-  const char *from = "attribute 'shape'";
-  if (ic_in(c, IN_SHAPE, 0)) {
-    from = "input Shape";
-    st = ic_shapeops_read_ints(c, IN_SHAPE, false, "target shape", t, IC_MAX_RANK + 1, &n);
-  } else if (c->in[IN_LIST].n > 0) {
-    from = "input expand_shapes_tensor";
-    st = ic_shapeops_read_ints(c, IN_LIST, true, "target shape", t, IC_MAX_RANK + 1, &n);
-  } else {
-    st = IC_OK;
-    n = a->n_shape;
-    if (n > IC_MAX_RANK) n = IC_MAX_RANK + 1;
-    for (size_t i = 0; i < n && i < a->n_shape; i++) t[i] = a->shape[i];
-  }
+  const char *from = NULL;
+  static const char *const k_from[3] = {"attribute 'shape'", "input Shape",
+                                        "input expand_shapes_tensor"};
+  ic_status st = ic_repeat_read_target(c, IN_SHAPE, IN_LIST, "target shape", a->shape,
+                                       a->n_shape, k_from, t, &n, &from);
   if (st) return st;
   if (n > IC_MAX_RANK || (int)n < x->ndim) {
     return ic_kfail_in(c, IN_X, 0, "cannot expand to %zu dims (%s), expected %d to %d", n, from,
@@ -68,18 +59,8 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-static ic_status expand_cpu(ic_kctx *c) {
-  const ic_tensor *x = ic_in(c, IN_X, 0);
-  ic_tensor *o = ic_out(c, 0, 0);
-  int64_t xd[IC_MAX_RANK];
-  int off = o->ndim - x->ndim;
-  for (int i = 0; i < o->ndim; i++) xd[i] = i >= off ? x->dims[i - off] : 1;
-  ic_repeat_copy(o->data, o->dims, x->data, xd, o->ndim, ic_dtype_size(x->dtype));
-  return IC_OK;
-}
-
 const ic_opdef ic_op_expand_v2 = {
     .name = "expand_v2", .n_inputs = 3, .inputs = k_inputs, .n_outputs = 1,
     .outputs = k_outputs, .attrs_size = sizeof(expand_v2_attrs), .parse = parse,
-    .infer = infer, .cpu = expand_cpu,
+    .infer = infer, .cpu = ic_repeat_cpu,
 };

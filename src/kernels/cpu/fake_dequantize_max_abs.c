@@ -17,14 +17,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 }
 
 static ic_status infer(ic_kctx *c) {
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
-  if (st) return st;
-  const ic_tensor *x = ic_in(c, 0, 0), *s = ic_in(c, 1, 0);
-  if (s->dtype != x->dtype || ic_numel(s->ndim, s->dims) != 1) {
-    return ic_kfail_in(c, 1, 0, "expected one element of X's dtype");
-  }
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
-  return IC_OK;
+  return ic_quant_scalar_infer(c);
 }
 
 static ic_status run(ic_kctx *c) {

@@ -30,13 +30,8 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 }
 
 static ic_status infer(ic_kctx *c) {
-  ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
+  ic_status st = ic_quant_scalar_infer(c);
   if (st) return st;
-  const ic_tensor *x = ic_in(c, IN_X, 0), *s = ic_in(c, IN_SCALE, 0);
-  if (s->dtype != x->dtype || ic_numel(s->ndim, s->dims) != 1) {
-    return ic_kfail_in(c, IN_SCALE, 0, "expected one element of X's dtype");
-  }
-  ic_tensor_set_meta(ic_out(c, OUT_Y, 0), x->dtype, x->ndim, x->dims);
   ic_quant_pass_meta(c, OUT_SCALE, IN_SCALE);
   ic_quant_pass_meta(c, OUT_SCALES, IN_SCALE);
   return IC_OK;
@@ -44,18 +39,7 @@ static ic_status infer(ic_kctx *c) {
 
 static ic_status run(ic_kctx *c) {
   const fqr_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, IN_X, 0), *s = ic_in(c, IN_SCALE, 0);
-  ic_tensor *o = ic_out(c, OUT_Y, 0);
-  int64_t n = ic_numel(x->ndim, x->dims);
-  if (x->dtype == IC_FP32) {
-    const float *xp = x->data, sc = *(const float *)s->data, bin = (float)a->bin_cnt;
-    float *op = o->data;
-    for (int64_t i = 0; i < n; i++) op[i] = ic_quant_f32(xp[i], sc, bin, a->round_type);
-  } else {
-    const double *xp = x->data, sc = *(const double *)s->data, bin = a->bin_cnt;
-    double *op = o->data;
-    for (int64_t i = 0; i < n; i++) op[i] = ic_quant_f64(xp[i], sc, bin, a->round_type);
-  }
+  ic_quant_scalar_run(c, a->bin_cnt, a->round_type, false);
   ic_quant_pass(c, OUT_SCALE, IN_SCALE);
   ic_quant_pass(c, OUT_SCALES, IN_SCALE);
   return IC_OK;

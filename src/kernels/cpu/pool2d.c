@@ -25,16 +25,20 @@
 #include "kernels/cpu/onednn.h"
 #include "kernels/cpu/pool2d.h"
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  pool_attrs *a = attrs;
+void ic_read_pool_type(ic_attr_reader *r, bool *max) {
   const char *type = ic_ar_str(r, "pooling_type", NULL);
   if (!r->st && !type) ic_ar_fail(r, "pooling_type", "is missing (required, \"max\" or \"avg\")");
   if (!r->st) {
-    a->max = !strcmp(type, "max");
-    if (!a->max && strcmp(type, "avg")) {
+    *max = !strcmp(type, "max");
+    if (!*max && strcmp(type, "avg")) {
       ic_ar_fail(r, "pooling_type", "is '%s', expected \"max\" or \"avg\"", type);
     }
   }
+}
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  pool_attrs *a = attrs;
+  ic_read_pool_type(r, &a->max);
   const int64_t *v;
   size_t n;
   /* Older Paddle writes ksize [-1, -1] with global_pooling: the window is then the input's. */
@@ -82,16 +86,9 @@ ic_status ic_pool_geometry(ic_kctx *c, pgeom *g) {
   g->kw = a->ksize[1];
   g->sh = a->strides[0];
   g->sw = a->strides[1];
-  g->pt = a->paddings[0];
-  g->pb = a->paddings[1];
-  g->pl = a->paddings[2];
-  g->pr = a->paddings[3];
-  if (a->pad_algo == IC_PAD_SAME) {
-    ic_same_pads(g->h, g->sh, g->kh, &g->pt, &g->pb);
-    ic_same_pads(g->w, g->sw, g->kw, &g->pl, &g->pr);
-  } else if (a->pad_algo == IC_PAD_VALID) {
-    g->pt = g->pb = g->pl = g->pr = 0;
-  }
+  int64_t p[4];
+  ic_apply_pad_algo(a->pad_algo, a->paddings, g->h, g->w, g->sh, g->sw, g->kh, g->kw, p);
+  g->pt = p[0], g->pb = p[1], g->pl = p[2], g->pr = p[3];
   if (a->global || a->adaptive) g->pt = g->pb = g->pl = g->pr = 0;
   if (a->global) {
     g->kh = g->h;

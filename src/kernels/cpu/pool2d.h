@@ -34,6 +34,9 @@ typedef struct ic_pool_geom {
 /* Check X (IC_ERR_SHAPE naming it) and compute the windows' geometry. */
 ic_status ic_pool_geometry(ic_kctx *c, ic_pool_geom *g);
 
+/* Read the required pooling_type ("max" or "avg") into *max; shared with pool3d. */
+void ic_read_pool_type(ic_attr_reader *r, bool *max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernels/cpu/conv.h"
+#include "kernels/cpu/pool2d.h"
 
 typedef struct p3_attrs {
   bool max, global, adaptive, ceil_mode, exclusive, ndhwc;
@@ -48,34 +49,12 @@ static bool read3(ic_attr_reader *r, const char *name, bool req, int64_t out[3],
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   p3_attrs *a = attrs;
-  const char *type = ic_ar_str(r, "pooling_type", NULL);
-  if (!r->st && !type) ic_ar_fail(r, "pooling_type", "is missing (required, \"max\" or \"avg\")");
-  if (!r->st) {
-    a->max = !strcmp(type, "max");
-    if (!a->max && strcmp(type, "avg")) {
-      ic_ar_fail(r, "pooling_type", "is '%s', expected \"max\" or \"avg\"", type);
-    }
-  }
+  ic_read_pool_type(r, &a->max);
   a->global = ic_ar_bool(r, "global_pooling", false);
   read3(r, "ksize", true, a->ksize, 1, a->global);
   a->strides[0] = a->strides[1] = a->strides[2] = 1;
   read3(r, "strides", false, a->strides, 1, false);
-  const int64_t *v;
-  size_t n;
-  if (ic_ar_ints(r, "paddings", false, &v, &n)) {
-    if (n == 3) {
-      for (int i = 0; i < 3; i++) a->pads[2 * i] = a->pads[2 * i + 1] = v[i];
-    } else if (n == 6) {
-      for (int i = 0; i < 6; i++) a->pads[i] = v[i];
-    } else {
-      ic_ar_fail(r, "paddings", "has %zu values, expected 3 ([d, h, w]) or 6", n);
-    }
-    for (int i = 0; i < 6 && !r->st; i++) {
-      if (a->pads[i] < 0) {
-        ic_ar_fail(r, "paddings", "holds %lld, expected >= 0", (long long)a->pads[i]);
-      }
-    }
-  }
+  ic_read_paddings3(r, a->pads);
   a->ceil_mode = ic_ar_bool(r, "ceil_mode", false);
   a->exclusive = ic_ar_bool(r, "exclusive", true);
   a->adaptive = ic_ar_bool(r, "adaptive", false);

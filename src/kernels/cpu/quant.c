@@ -38,6 +38,38 @@ ic_status ic_quant_channels(ic_kctx *c, size_t s, int quant_axis, int64_t *chann
   return IC_OK;
 }
 
+ic_status ic_quant_scalar_infer(ic_kctx *c) {
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
+  if (st) return st;
+  const ic_tensor *x = ic_in(c, 0, 0), *s = ic_in(c, 1, 0);
+  if (s->dtype != x->dtype || ic_numel(s->ndim, s->dims) != 1) {
+    return ic_kfail_in(c, 1, 0, "expected one element of X's dtype");
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+void ic_quant_scalar_run(ic_kctx *c, int bin_cnt, int round_type, bool dequant) {
+  const ic_tensor *x = ic_in(c, 0, 0), *s = ic_in(c, 1, 0);
+  ic_tensor *o = ic_out(c, 0, 0);
+  int64_t n = ic_numel(x->ndim, x->dims);
+  if (x->dtype == IC_FP32) {
+    const float *xp = x->data, sc = *(const float *)s->data, bin = (float)bin_cnt;
+    float *op = o->data;
+    for (int64_t i = 0; i < n; i++) {
+      op[i] = dequant ? ic_quant_dequant_f32(xp[i], sc, bin, round_type)
+                      : ic_quant_f32(xp[i], sc, bin, round_type);
+    }
+  } else {
+    const double *xp = x->data, sc = *(const double *)s->data, bin = bin_cnt;
+    double *op = o->data;
+    for (int64_t i = 0; i < n; i++) {
+      op[i] = dequant ? ic_quant_dequant_f64(xp[i], sc, bin, round_type)
+                      : ic_quant_f64(xp[i], sc, bin, round_type);
+    }
+  }
+}
+
 void ic_quant_pass_meta(ic_kctx *c, size_t os, size_t is) {
   ic_tensor *o = ic_out(c, os, 0);
   const ic_tensor *t = ic_in(c, is, 0);

@@ -13,6 +13,7 @@
 #define IC_KERNELS_CPU_QUANT_H
 
 #include <math.h>
+#include <stdbool.h>
 
 #include "kernels/kernel.h"
 
@@ -46,6 +47,12 @@ ic_status ic_quant_parse_round(ic_attr_reader *r, int64_t dflt, int *round_type)
  * axis does not fit. */
 ic_status ic_quant_channels(ic_kctx *c, size_t s, int quant_axis, int64_t *channels,
                             int64_t *inner);
+
+/* The per-tensor-scale ops (X slot 0, the scale slot 1, Out slot 0): infer checks X is float
+ * and the scale one element of X's dtype and gives Out X's meta; run sets Out = X quantized
+ * with the scale's value (the formulas above; dequantized too when `dequant`). */
+ic_status ic_quant_scalar_infer(ic_kctx *c);
+void ic_quant_scalar_run(ic_kctx *c, int bin_cnt, int round_type, bool dequant);
 
 /* Copy an optional pass-through output (OutScale = InScale at inference): output os gets
  * input is's meta in infer (ic_quant_pass_meta) and bytes in the kernel (ic_quant_pass). An

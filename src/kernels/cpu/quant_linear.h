@@ -18,6 +18,12 @@ extern const ic_slotdef ic_quant_linear_outputs[4];
 ic_status ic_quant_linear_parse(ic_attr_reader *r, void *attrs);
 /* The channel count and stride for X per the attributes and Scale's size. */
 ic_status ic_quant_linear_channels(ic_kctx *c, int64_t *ch, int64_t *inner);
+/* The kernels' frame: Y = X copied when only_observer, else body(X, Scale, Y, n elements,
+ * ch channels of stride inner); then the pass-through outputs. */
+typedef void (*ic_quant_linear_body)(const quant_linear_attrs *a, const ic_tensor *x,
+                                     const ic_tensor *s, ic_tensor *o, int64_t n, int64_t ch,
+                                     int64_t inner);
+ic_status ic_quant_linear_run(ic_kctx *c, ic_quant_linear_body body);
 /* Meta of the pass-through outputs (OutScale = Scale, OutState = InState, ...), and the copy. */
 void ic_quant_linear_pass_meta(ic_kctx *c);
 void ic_quant_linear_pass(ic_kctx *c);

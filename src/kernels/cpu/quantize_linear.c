@@ -54,6 +54,22 @@ ic_status ic_quant_linear_channels(ic_kctx *c, int64_t *ch, int64_t *inner) {
   return IC_OK;
 }
 
+ic_status ic_quant_linear_run(ic_kctx *c, ic_quant_linear_body body) {
+  const quant_linear_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, QL_X, 0), *s = ic_in(c, QL_SCALE, 0);
+  ic_tensor *o = ic_out(c, QL_Y, 0);
+  int64_t ch, inner, n = ic_numel(x->ndim, x->dims);
+  ic_status st = ic_quant_linear_channels(c, &ch, &inner);
+  if (st) return st;
+  if (a->only_observer) {
+    memcpy(o->data, x->data, (size_t)n * ic_dtype_size(x->dtype));
+  } else {
+    body(a, x, s, o, n, ch, inner);
+  }
+  ic_quant_linear_pass(c);
+  return IC_OK;
+}
+
 void ic_quant_linear_pass_meta(ic_kctx *c) {
   ic_quant_pass_meta(c, QL_OUT_SCALE, QL_SCALE);
   ic_quant_pass_meta(c, QL_OUT_STATE, QL_STATE);
@@ -86,23 +102,16 @@ static ic_status infer(ic_kctx *c) {
     }                                                                                      \
   } while (0)
 
-static ic_status run(ic_kctx *c) {
-  const quant_linear_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, QL_X, 0), *s = ic_in(c, QL_SCALE, 0);
-  ic_tensor *o = ic_out(c, QL_Y, 0);
-  int64_t ch, inner, n = ic_numel(x->ndim, x->dims);
-  ic_status st = ic_quant_linear_channels(c, &ch, &inner);
-  if (st) return st;
-  if (a->only_observer) {
-    memcpy(o->data, x->data, (size_t)n * ic_dtype_size(x->dtype));
-  } else if (x->dtype == IC_FP32) {
+static void quantize(const quant_linear_attrs *a, const ic_tensor *x, const ic_tensor *s,
+                     ic_tensor *o, int64_t n, int64_t ch, int64_t inner) {
+  if (x->dtype == IC_FP32) {
     QUANT(float, f32);
   } else {
     QUANT(double, f64);
   }
-  ic_quant_linear_pass(c);
-  return IC_OK;
 }
+
+static ic_status run(ic_kctx *c) { return ic_quant_linear_run(c, quantize); }
 
 const ic_opdef ic_op_quantize_linear = {
     .name = "quantize_linear", .n_inputs = 5, .inputs = ic_quant_linear_inputs,

@@ -11,4 +11,18 @@
 void ic_repeat_copy(void *out, const int64_t *od, const void *in, const int64_t *xd, int ndim,
                     size_t es);
 
+/* The kernel of expand_v2, expand_as_v2 and tile: Out (slot 0, its dims set by infer) = X
+ * (slot 0) repeated, X's dims padded with leading 1s to Out's rank. */
+ic_status ic_repeat_cpu(ic_kctx *c);
+
+/* The target list of expand_v2 (shape) and tile (repeat_times), by Paddle's precedence: all
+ * elements of input slot s_tensor if present, else the one-element tensors of the list slot
+ * s_list if non-empty, else the attribute (n_attr values). Reads at most IC_MAX_RANK + 1
+ * values into t (so a caller sees a count over IC_MAX_RANK); *from gets the matching name of
+ * from_names (attribute, tensor, list) for error messages; `what` names the values. */
+ic_status ic_repeat_read_target(ic_kctx *c, size_t s_tensor, size_t s_list, const char *what,
+                                const int64_t *attr, size_t n_attr,
+                                const char *const from_names[3], int64_t *t, size_t *n,
+                                const char **from);
+
 #endif

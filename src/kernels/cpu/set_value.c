@@ -112,15 +112,9 @@ static ic_status make_plan(ic_kctx *c, sv_plan *p) {
     if (ax < 0) return IC_ERR_SHAPE;
     int64_t n = x->dims[ax], s = sv[k], e = ev[k], t = tv[k];
     if (t == 0) return ic_kfail_in(c, IN_INPUT, 0, "step of axis %d is 0", ax);
-    int64_t lo = t > 0 ? 0 : -1, hi = t > 0 ? n : n - 1;
-    if (s < 0) s += n;
-    if (e < 0) e += n;
-    s = s < lo ? lo : s > hi ? hi : s;
-    e = e < lo ? lo : e > hi ? hi : e;
-    int64_t span = t > 0 ? e - s : s - e, at = t > 0 ? t : -t;
+    p->len[ax] = ic_shapeops_slice_count(n, &s, e, t);
     p->start[ax] = s;
     p->step[ax] = t;
-    p->len[ax] = span > 0 ? (span + at - 1) / at : 0;
   }
   for (size_t k = 0; k < a->n_decrease; k++) {
     int ax = ic_shapeops_axis(c, IN_INPUT, a->decrease[k], x->ndim, "an entry of 'decrease_axes'");

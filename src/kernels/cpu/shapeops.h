@@ -71,6 +71,20 @@ void ic_shapeops_copy_rows(void *dst, size_t dst_stride, const void *src, size_t
     }                                                                               \
   } while (0)
 
+/* The Python-style strided slice of a dim of size n (strided_slice, set_value): start *s and
+ * end e (negative: from the end) clamped for step t (nonzero); *s becomes the first index,
+ * the result is the element count. */
+static inline int64_t ic_shapeops_slice_count(int64_t n, int64_t *s, int64_t e, int64_t t) {
+  int64_t lo = t > 0 ? 0 : -1, hi = t > 0 ? n : n - 1, b = *s;
+  if (b < 0) b += n;
+  if (e < 0) e += n;
+  b = b < lo ? lo : b > hi ? hi : b;
+  e = e < lo ? lo : e > hi ? hi : e;
+  int64_t span = t > 0 ? e - b : b - e, at = t > 0 ? t : -t;
+  *s = b;
+  return span > 0 ? (span + at - 1) / at : 0;
+}
+
 /* ---- the data-movement ops' attributes and plans, shared with their CUDA kernels ---- */
 
 typedef struct transpose_attrs {

@@ -115,13 +115,7 @@ static ic_status make_plan(ic_kctx *c, ss_plan *p) {
       t = 1;
       cnt = n > 0 ? 1 : 0;
     } else {
-      int64_t lo = t > 0 ? 0 : -1, hi = t > 0 ? n : n - 1;
-      if (s < 0) s += n;
-      if (e < 0) e += n;
-      s = s < lo ? lo : s > hi ? hi : s;
-      e = e < lo ? lo : e > hi ? hi : e;
-      int64_t span = t > 0 ? e - s : s - e, at = t > 0 ? t : -t;
-      cnt = span > 0 ? (span + at - 1) / at : 0;
+      cnt = ic_shapeops_slice_count(n, &s, e, t);
     }
     /* Compose with the window so far (an axis may repeat). */
     p->start[ax] += s * p->step[ax];

@@ -32,18 +32,11 @@ static ic_status plan(ic_kctx *c, int *rank, int64_t *od, int64_t *xd) {
   const ic_tensor *x = ic_in(c, IN_X, 0);
   int64_t t[IC_MAX_RANK + 1];
   size_t n = 0;
-  ic_status st = IC_OK;
-  const char *from = "attribute 'repeat_times'";
-  if (ic_in(c, IN_REPS, 0)) {
-    from = "input RepeatTimes";
-    st = ic_shapeops_read_ints(c, IN_REPS, false, "repeat times", t, IC_MAX_RANK + 1, &n);
-  } else if (c->in[IN_LIST].n > 0) {
-    from = "input repeat_times_tensor";
-    st = ic_shapeops_read_ints(c, IN_LIST, true, "repeat times", t, IC_MAX_RANK + 1, &n);
-  } else {
-    n = a->n_reps > IC_MAX_RANK ? IC_MAX_RANK + 1 : a->n_reps;
-    for (size_t i = 0; i < n && i < a->n_reps; i++) t[i] = a->reps[i];
-  }
+  const char *from = NULL;
+  static const char *const k_from[3] = {"attribute 'repeat_times'", "input RepeatTimes",
+                                        "input repeat_times_tensor"};
+  ic_status st = ic_repeat_read_target(c, IN_REPS, IN_LIST, "repeat times", a->reps,
+                                       a->n_reps, k_from, t, &n, &from);
   if (st) return st;
   if (n > IC_MAX_RANK) {
     return ic_kfail_in(c, IN_X, 0, "%zu repeat times (%s), at most %d", n, from, IC_MAX_RANK);
@@ -72,17 +65,7 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-static ic_status tile_cpu(ic_kctx *c) {
-  const ic_tensor *x = ic_in(c, IN_X, 0);
-  ic_tensor *o = ic_out(c, 0, 0);
-  int64_t xd[IC_MAX_RANK];
-  int off = o->ndim - x->ndim;
-  for (int i = 0; i < o->ndim; i++) xd[i] = i >= off ? x->dims[i - off] : 1;
-  ic_repeat_copy(o->data, o->dims, x->data, xd, o->ndim, ic_dtype_size(x->dtype));
-  return IC_OK;
-}
-
 const ic_opdef ic_op_tile = {
     .name = "tile", .n_inputs = 3, .inputs = k_inputs, .n_outputs = 1, .outputs = k_outputs,
-    .attrs_size = sizeof(tile_attrs), .parse = parse, .infer = infer, .cpu = tile_cpu,
+    .attrs_size = sizeof(tile_attrs), .parse = parse, .infer = infer, .cpu = ic_repeat_cpu,
 };

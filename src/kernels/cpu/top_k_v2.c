@@ -66,32 +66,7 @@ ic_status ic_topk_run(ic_kctx *c) {
   int64_t k;
   ic_status st = plan(c, &axis, &k);
   if (st) return st;
-  const ic_tensor *x = ic_in(c, 0, 0);
-  ic_tensor *o = ic_out(c, 0, 0), *oi = ic_out(c, 1, 0);
-  int64_t n = ic_numel(x->ndim, x->dims);
-  if (n == 0 || k == 0) return IC_OK;
-  int64_t len = x->ndim == 0 ? 1 : x->dims[axis];
-  int64_t inner = x->ndim == 0 ? 1 : ic_numel(x->ndim - axis - 1, x->dims + axis + 1);
-  int64_t outer = n / (len * inner);
-  ic_buffer *buf = ic_kscratch(c, (size_t)len * 2 * sizeof(int64_t));
-  if (!buf) return c->err->code;
-  int64_t *idx = buf->data, *tmp = idx + len, *ip = oi->data;
-  size_t es = ic_dtype_size(x->dtype);
-  const char *xp = x->data;
-  char *op = o->data;
-  for (int64_t r = 0; r < outer; r++) {
-    for (int64_t i = 0; i < inner; i++) {
-      int64_t base = r * len * inner + i, obase = r * k * inner + i;
-      ic_argsort_row(x->dtype, xp + (size_t)base * es, inner, len, a->largest, idx, tmp);
-      for (int64_t j = 0; j < k; j++) {
-        int64_t at = obase + j * inner;
-        ip[at] = idx[j];
-        memcpy(op + (size_t)at * es, xp + (size_t)(base + idx[j] * inner) * es, es);
-      }
-    }
-  }
-  ic_buffer_release(buf);
-  return IC_OK;
+  return ic_sort_take(c, axis, k, a->largest);
 }
 
 const ic_opdef ic_op_top_k_v2 = {
