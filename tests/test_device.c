@@ -175,6 +175,83 @@ START_TEST(simple_program_matches_cpu) {
 }
 END_TEST
 
+/* Device -> host -> device round trips through host temporaries (concat reads its axis as a
+ * host value, so it runs on the host): each concat's result is copied back to the device and
+ * then dead on the host. The copy is asynchronous, so the host buffer must outlive it: freed
+ * when the copy was merely enqueued, the next concat of the same size reuses it and the copy
+ * reads the wrong values (seen on SSD: box_coder reading prior boxes that a later concat had
+ * overwritten). Every policy, serial and pooled, many runs; bitwise equal to the CPU. */
+static ic_program *round_trips(int n_branch, int *n_fetch, char fetch[][32]) {
+  ic_builder *b = ic_builder_create();
+  const int64_t d[1] = {LEN};
+  tu_var(b, "x", IC_FP32, 1, d);
+  ic_builder_feed(b, "x");
+  char names[4][8][32];
+  const char *ys[8];
+  for (int k = 0; k < n_branch; k++) {
+    snprintf(names[0][k], 32, "d%d", k);
+    snprintf(names[1][k], 32, "h%d", k);
+    snprintf(names[2][k], 32, "y%d", k);
+    for (int j = 0; j < 3; j++) tu_var(b, names[j][k], IC_FP32, 1, d);
+    ic_builder_op *op = ic_builder_add_op(b, 0, "scale"); /* device */
+    ic_builder_in(op, "X", "x");
+    ic_builder_attr_float(op, "scale", 1.0f + (float)k);
+    ic_builder_attr_float(op, "bias", (float)k);
+    ic_builder_out(op, "Out", names[0][k]);
+    op = ic_builder_add_op(b, 0, "concat"); /* host */
+    ic_builder_in(op, "X", names[0][k]);
+    ic_builder_attr_int(op, "axis", 0);
+    ic_builder_out(op, "Out", names[1][k]);
+    op = ic_builder_add_op(b, 0, "tanh"); /* device again: a copy in */
+    ic_builder_in(op, "X", names[1][k]);
+    ic_builder_out(op, "Out", names[2][k]);
+    ys[k] = names[2][k];
+  }
+  tu_var(b, "out", IC_FP32, 1, d);
+  ic_builder_op *sum = ic_builder_add_op(b, 0, "sum");
+  ic_builder_input(sum, "X", (size_t)n_branch, ys);
+  ic_builder_out(sum, "Out", "out");
+  *n_fetch = 0;
+  snprintf(fetch[(*n_fetch)++], 32, "out");
+  snprintf(fetch[(*n_fetch)++], 32, "y0");
+  for (int f = 0; f < *n_fetch; f++) ic_builder_fetch(b, fetch[f]);
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  return p;
+}
+
+START_TEST(host_sources_outlive_copies) {
+  ic_executor *cpu = cpu_exec();
+  int nf;
+  char fetch[8][32];
+  ic_program *p = round_trips(6, &nf, fetch);
+  ic_tensor *x = tu_rand_f32(1, (const int64_t[]){LEN}, 77, -1, 1);
+  for (int pol = 0; pol < 3; pol++) {
+    for (int t = 1; t <= 3; t++) {
+      ic_executor *e = emu_exec((ic_stream_policy)pol, t, 200, (uint64_t)(pol * 3 + t));
+      for (int rep = 0; rep < 8; rep++) {
+        ck_assert_msg(agrees(e, cpu, p, x, nf, fetch, true), "%s, %d threads, run %d",
+                      pol == 0 ? "single" : pol == 1 ? "per-backend" : "per-operator", t, rep);
+      }
+      const ic_plan *plan = ic_executor_last_plan(e);
+      size_t h2d = 0, host = 0;
+      for (size_t i = 0; i < plan->n_instrs; i++) {
+        h2d += plan->instrs[i].where == IC_WHERE_H2D;
+        host += plan->instrs[i].where == IC_WHERE_HOST && strcmp(plan->instrs[i].def->name, "concat") == 0;
+      }
+      ck_assert_uint_eq(host, 6); /* the round trips are really there */
+      ck_assert_uint_eq(h2d, 7);  /* the feed, and each concat's result */
+      ic_executor_destroy(e);
+    }
+  }
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+  ic_executor_destroy(cpu);
+}
+END_TEST
+
 /* ICORE_DEVICE_PROGRAMS overrides how many random programs (the sanitizer builds use fewer). */
 static int program_count(int dflt) {
   const char *v = getenv("ICORE_DEVICE_PROGRAMS");
@@ -342,6 +419,7 @@ static TCase *tc_emu(void) {
   tcase_add_test(tc, no_cuda_is_a_clear_error);
   tcase_add_test(tc, simple_program_matches_cpu);
   tcase_add_test(tc, random_dags_match_cpu);
+  tcase_add_test(tc, host_sources_outlive_copies);
   tcase_add_test(tc, fails_without_events);
   tcase_add_test(tc, fails_without_gc_rule);
   return tc;

@@ -654,6 +654,7 @@ static ic_status run_plan(ic_executor *e, const ic_plan *p, ic_rstate *rs, ic_sc
   }
   /* Device work may still be in flight: wait for it (and hear of kernel failures). */
   ic_status sync_st = p->device ? ic_sync_streams(e, p->n_streams, err) : IC_OK;
+  if (p->device) ic_release_h2d_srcs(rs, p); /* every copy has read its source */
   if (atomic_load(&r.failed)) {
     *err = r.err;
     st = err->code;

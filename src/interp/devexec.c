@@ -109,6 +109,14 @@ ic_status ic_exec_device(crun *r, worker *w, uint32_t i) {
       size_t n = (size_t)ic_numel(src->ndim, src->dims) * ic_dtype_size(src->dtype);
       st = ic_tensor_alloc(dst, w->env.alloc, err);
       if (!st && n) st = dev->v->memcpy(s, dst->data, src->data, n, IC_COPY_H2D, err);
+      if (!st && n && src->buf && rs->h2d_srcs[i] != src->buf) {
+        /* The copy reads src when the stream gets to it, and src may be released right
+         * below (its last use): hold its buffer until the run's end synchronization, or a
+         * host op allocating meanwhile could reuse the memory before it is read. */
+        ic_buffer_retain(src->buf);
+        if (rs->h2d_srcs[i]) ic_buffer_release(rs->h2d_srcs[i]);
+        rs->h2d_srcs[i] = src->buf;
+      }
       if (!st && rs->cache_srcs[i]) ic_cache_remember(rs, in, c, i);
     }
   } else if (!st) {
@@ -155,6 +163,14 @@ ic_status ic_exec_d2h(crun *r, worker *w, uint32_t i) {
   if (st) return prefix(err, in);
   ic_drop_refs(r, in);
   return IC_OK;
+}
+
+void ic_release_h2d_srcs(ic_rstate *rs, const ic_plan *plan) {
+  for (size_t i = 0; i < plan->n_instrs; i++) {
+    if (!rs->h2d_srcs[i]) continue;
+    ic_buffer_release(rs->h2d_srcs[i]);
+    rs->h2d_srcs[i] = NULL;
+  }
 }
 
 void ic_release_var(crun *r, uint32_t v) {

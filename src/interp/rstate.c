@@ -14,7 +14,8 @@ static ic_status make_device_state(ic_rstate *rs, const ic_plan *plan, ic_device
   rs->dev = dev;
   rs->events = calloc(ni, sizeof *rs->events);
   rs->gc_events = calloc(nv, sizeof *rs->gc_events);
-  if (!rs->events || !rs->gc_events) {
+  rs->h2d_srcs = calloc(ni, sizeof *rs->h2d_srcs);
+  if (!rs->events || !rs->gc_events || !rs->h2d_srcs) {
     return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory preparing a device run");
   }
   for (size_t i = 0; i < plan->n_instrs; i++) {
@@ -53,6 +54,8 @@ void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
       free(rs->gc_events[v]);
     }
   }
+  if (rs->h2d_srcs) ic_release_h2d_srcs(rs, plan);
+  free(rs->h2d_srcs);
   if (rs->graph && rs->dev && rs->dev->v->graph_destroy) rs->dev->v->graph_destroy(rs->graph);
   for (size_t k = 0; k < rs->n_staging; k++) ic_tensor_reset(&rs->staging[k]);
   for (size_t k = 0; k < rs->n_kept; k++) ic_tensor_reset(&rs->kept[k]);

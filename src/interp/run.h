@@ -55,6 +55,10 @@ struct ic_rstate {
   ic_device *dev;           /* the executor's device (borrowed) */
   ic_devent **events;       /* per instruction: its event (recorders and D2H copies) */
   ic_devent ***gc_events;   /* per device variable used on several streams: one per stream */
+  /* Per host-to-device copy: the host buffer its copy in flight reads, one reference held
+   * from the enqueue until the run has synchronized its streams (the variable may die at
+   * the copy's launch, and its memory must not be reused before the copy has read it). */
+  ic_buffer **h2d_srcs;
   /* CUDA graph mode (options.cuda_graph): */
   void *graph;              /* the recorded run, or NULL */
   bool warm;                /* an eager run with the feed shapes in sig has happened */
@@ -124,6 +128,8 @@ void ic_release_var(crun *r, uint32_t v);
 ic_status ic_executor_streams(ic_executor *e, uint32_t n, ic_err *err);
 /* Wait for every stream; the first kernel failure on any of them, if any. */
 ic_status ic_sync_streams(ic_executor *e, uint32_t n, ic_err *err);
+/* After ic_sync_streams: drop the host buffers held for this run's host-to-device copies. */
+void ic_release_h2d_srcs(ic_rstate *rs, const ic_plan *plan);
 
 /* Whether a cached instruction's outputs are still valid for its current inputs; if not,
  * remember the inputs (after it runs, they are valid). */
