@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Per-call overhead of icore's Python package on the bundled MLP (build/example/mlp.pdmodel):
+icore.Executor.run and the paddle.inference-shaped Predictor against the C API (`icore bench`,
+compiled median, same program, same input, one thread), and paddle.inference itself from
+Python when a Python with paddle is at hand (PEERS_PYTHON, else /work/pdenv/bin/python).
+
+    build-py/venv/bin/python bench/python_overhead.py [BUILD_DIR] [--rounds N]
+
+Every figure is the median over rounds of the mean of a batch of calls (1 thread)."""
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PADDLE_SCRIPT = r"""
+import os, sys, time, statistics, json
+os.environ.setdefault("FLAGS_enable_pir_api", "0")
+import numpy as np
+import paddle.inference as pi
+model, params, xfile, rounds, batch = sys.argv[1:6]
+cfg = pi.Config(model, params)
+cfg.disable_gpu(); cfg.set_cpu_math_library_num_threads(1); cfg.disable_glog_info()
+pred = pi.create_predictor(cfg)
+x = np.load(xfile)
+ih = pred.get_input_handle(pred.get_input_names()[0])
+oh = pred.get_output_handle(pred.get_output_names()[0])
+def call():
+    ih.copy_from_cpu(x); pred.run(); return oh.copy_to_cpu()
+for _ in range(200): call()
+ts = []
+for _ in range(int(rounds)):
+    t = time.perf_counter_ns()
+    for _ in range(int(batch)): call()
+    ts.append((time.perf_counter_ns() - t) / int(batch) / 1e3)
+print(json.dumps({"us": statistics.median(ts), "out": call().tolist()}))
+"""
+
+
+def timeit(fn, rounds, batch):
+    for _ in range(200):
+        fn()
+    ts = []
+    for _ in range(rounds):
+        t = time.perf_counter_ns()
+        for _ in range(batch):
+            fn()
+        ts.append((time.perf_counter_ns() - t) / batch / 1e3)
+    return statistics.median(ts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build", nargs="?", default="build")
+    ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--batch", type=int, default=2000)
+    a = ap.parse_args()
+    import numpy as np
+    import icore
+
+    b = pathlib.Path(a.build)
+    model, xfile = b / "example" / "mlp.pdmodel", b / "example" / "x.npy"
+    x = np.load(xfile)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        js = pathlib.Path(tmp) / "b.json"
+        subprocess.run([str(b / "tools" / "icore"), "bench", str(model), "--feed", "x=%s" % xfile,
+                        "--iters", "2000", "--warmup", "200", "--threads", "1", "--json", str(js)],
+                       check=True, capture_output=True)
+        c_us = json.loads(js.read_text())["compiled"]["median_ms"] * 1e3
+
+    prog, params = icore.load_inference_model(model)
+    exe = icore.Executor(threads=1)
+    fetch = prog.fetch_target_names
+    feed = {"x": x}
+    want, = exe.run(prog, feed=feed, fetch_list=fetch, scope=params)
+    run_us = timeit(lambda: exe.run(prog, feed=feed, fetch_list=fetch, scope=params),
+                    a.rounds, a.batch)
+
+    cfg = icore.Config(str(model))
+    cfg.set_cpu_math_library_num_threads(1)
+    pred = icore.create_predictor(cfg)
+    ih = pred.get_input_handle("x")
+    oh = pred.get_output_handle(fetch[0])
+
+    def pcall():
+        ih.copy_from_cpu(x)
+        pred.run()
+        return oh.copy_to_cpu()
+
+    pred_us = timeit(pcall, a.rounds, a.batch)
+
+    print("bundled MLP %s, input %s, 1 thread; median per call over %d rounds of %d calls"
+          % (model, list(x.shape), a.rounds, a.batch))
+    print("  C API (icore bench, compiled median)        %8.2f us" % c_us)
+    print("  icore.Executor.run from Python               %8.2f us  (overhead %+.2f us)"
+          % (run_us, run_us - c_us))
+    print("  icore Predictor copy_from_cpu/run/copy_to_cpu %7.2f us  (overhead %+.2f us)"
+          % (pred_us, pred_us - c_us))
+
+    peer = os.environ.get("PEERS_PYTHON") or "/work/pdenv/bin/python"
+    if os.path.exists(peer):
+        r = subprocess.run([peer, "-c", PADDLE_SCRIPT, str(model), str(model.with_suffix(".pdiparams")),
+                            str(xfile), str(a.rounds), str(max(a.batch // 10, 1))],
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            res = json.loads(r.stdout.strip().splitlines()[-1])
+            err = float(np.max(np.abs(np.asarray(res["out"], np.float32) - want)))
+            print("  paddle.inference from Python (same calls)  %8.2f us  (max |diff| vs icore %.1e)"
+                  % (res["us"], err))
+        else:
+            print("  paddle.inference: failed: %s" % r.stderr.strip().splitlines()[-1:])
+    else:
+        print("  paddle.inference: no Python with paddle (set PEERS_PYTHON)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
