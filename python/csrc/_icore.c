@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "icore/icore.h"
 
@@ -581,11 +582,7 @@ static PyObject *executor_run(ExecutorObject *self, PyObject *args, PyObject *kw
     if (st) return raise_ic(st, "cannot create a scope");
     sc = tmp_scope;
   }
-  PyObject *fetch_seq = NULL, *result = NULL, *keep = PyList_New(0);
-  if (!keep) {
-    ic_scope_destroy(tmp_scope);
-    return NULL;
-  }
+  PyObject *fetch_seq = NULL, *result = NULL, *keep = NULL; /* keep: names from .name */
   Py_ssize_t nfeed = feed == Py_None ? 0 : PyDict_Size(feed);
   Py_ssize_t nfetch = 0;
   /* Small runs keep their arrays on the stack. */
@@ -631,7 +628,8 @@ static PyObject *executor_run(ExecutorObject *self, PyObject *args, PyObject *kw
     /* Paddle's fetch_list also takes Variables; anything with a str .name works here. */
     if (!PyUnicode_Check(f)) {
       PyObject *nm = PyObject_GetAttrString(f, "name");
-      if (!nm || !PyUnicode_Check(nm) || PyList_Append(keep, nm) < 0) {
+      if (!keep) keep = PyList_New(0);
+      if (!keep || !nm || !PyUnicode_Check(nm) || PyList_Append(keep, nm) < 0) {
         Py_XDECREF(nm);
         PyErr_Clear();
         PyErr_Format(PyExc_TypeError, "fetch_list entries must be str (or have a str .name), "
@@ -687,7 +685,7 @@ done:
   if (onames != onames_s) PyMem_Free(onames);
   if (outs != outs_s) PyMem_Free(outs);
   Py_XDECREF(fetch_seq);
-  Py_DECREF(keep);
+  Py_XDECREF(keep);
   ic_scope_destroy(tmp_scope);
   return result;
 }
@@ -877,6 +875,38 @@ static PyObject *mod_load_params(PyObject *m, PyObject *args, PyObject *kw) {
   return scope;
 }
 
+/* The C API baseline of bench/python_overhead.py: n runs of ic_executor_run with one feed made
+ * once and each fetched tensor destroyed, in this process; returns the mean microseconds. */
+static PyObject *mod_time_c_runs(PyObject *m, PyObject *args) {
+  PyObject *exe, *prog, *scope, *value;
+  const char *feed_name, *fetch_name;
+  Py_ssize_t n;
+  if (!PyArg_ParseTuple(args, "O!O!O!sOsn:_time_c_runs", &ExecutorType, &exe, &ProgramType, &prog,
+                        &ScopeType, &scope, &feed_name, &value, &fetch_name, &n)) {
+    return NULL;
+  }
+  ic_tensor *x = value_to_tensor(value, feed_name);
+  if (!x) return NULL;
+  ic_executor *e = ((ExecutorObject *)exe)->e;
+  const ic_program *p = ((ProgramObject *)prog)->p;
+  ic_scope *sc = ((ScopeObject *)scope)->s;
+  ic_status st = IC_OK;
+  struct timespec t0, t1;
+  Py_BEGIN_ALLOW_THREADS
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (Py_ssize_t i = 0; i < n && !st; i++) {
+    ic_tensor *out = NULL;
+    st = ic_executor_run(e, p, sc, 1, &feed_name, (const ic_tensor *const *)&x, 1, &fetch_name, &out);
+    ic_tensor_destroy(out);
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  Py_END_ALLOW_THREADS
+  ic_tensor_destroy(x);
+  if (st) return raise_ic(st, ic_executor_errmsg(e));
+  double us = (double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3;
+  return PyFloat_FromDouble(us / (double)(n ? n : 1));
+}
+
 static PyMethodDef module_methods[] = {
     {"load_model", (PyCFunction)(void (*)(void))mod_load_model, METH_VARARGS | METH_KEYWORDS,
      "load_model(path, params_path=None, no_params=False) -> (Program, Scope)"},
@@ -886,6 +916,9 @@ static PyMethodDef module_methods[] = {
      "random_params(program, seed) -> Scope: `icore run --random-params SEED`'s values"},
     {"save_params", (PyCFunction)(void (*)(void))mod_save_params, METH_VARARGS | METH_KEYWORDS,
      "save_params(program, scope, path, format='combined'): Paddle's parameter format"},
+    {"_time_c_runs", mod_time_c_runs, METH_VARARGS,
+     "_time_c_runs(executor, program, scope, feed_name, array, fetch_name, n) -> us per "
+     "ic_executor_run (bench/python_overhead.py's C baseline)"},
     {"load_params", (PyCFunction)(void (*)(void))mod_load_params, METH_VARARGS | METH_KEYWORDS,
      "load_params(program, path, format='auto', scope=None) -> Scope"},
     {NULL}};

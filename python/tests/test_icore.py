@@ -307,3 +307,23 @@ def test_gil_released_during_run():
     t.join()
     # counted while the runner was inside ic_executor_run; with the GIL held it would be ~0
     assert len(ticks) > 10
+
+
+def test_executor_extras(example, tmp_path):
+    model, x = example
+    prog, params = icore.load_inference_model(model)
+    exe = icore.Executor(threads=1, profile=True, check_nan_inf=True, seed=5)
+
+    class Var:  # Paddle's fetch_list also takes Variables
+        name = prog.fetch_target_names[0]
+
+    a, = exe.run(prog, feed={"x": x}, fetch_list=[Var()], scope=params)
+    b, = exe.run(icore.program_from_bytes(prog.serialize()), feed={"x": x}, scope=params)
+    same_bits(a, b)
+    hits, misses = exe.cache_stats()
+    assert misses >= 1 and hits + misses == 2
+    assert exe.memory_stats()["peak_bytes"] > 0
+    exe.write_profile(tmp_path / "trace.json")
+    assert b"traceEvents" in (tmp_path / "trace.json").read_bytes()
+    with pytest.raises(icore.Error):
+        icore.Executor().write_profile(tmp_path / "none.json")  # profile off
