@@ -6,7 +6,9 @@ Python when a Python with paddle is at hand (PEERS_PYTHON, else /work/pdenv/bin/
 
     build-py/venv/bin/python bench/python_overhead.py [BUILD_DIR] [--rounds N]
 
-Every figure is the median over rounds of the mean of a batch of calls (1 thread)."""
+Every figure is the median over rounds of the mean of a batch of calls (1 thread), in CPU
+time of the process (time.process_time: all its threads), which a loaded machine's preemption
+does not inflate, and in wall time."""
 import argparse
 import json
 import os
@@ -32,25 +34,29 @@ oh = pred.get_output_handle(pred.get_output_names()[0])
 def call():
     ih.copy_from_cpu(x); pred.run(); return oh.copy_to_cpu()
 for _ in range(200): call()
-ts = []
+ts, cs = [], []
 for _ in range(int(rounds)):
-    t = time.perf_counter_ns()
+    t, c = time.perf_counter_ns(), time.process_time_ns()
     for _ in range(int(batch)): call()
+    cs.append((time.process_time_ns() - c) / int(batch) / 1e3)
     ts.append((time.perf_counter_ns() - t) / int(batch) / 1e3)
-print(json.dumps({"us": statistics.median(ts), "out": call().tolist()}))
+print(json.dumps({"us": statistics.median(ts), "cpu_us": statistics.median(cs),
+                  "out": call().tolist()}))
 """
 
 
 def timeit(fn, rounds, batch):
+    """(CPU us, wall us) per call of fn"""
     for _ in range(200):
         fn()
-    ts = []
+    ts, cs = [], []
     for _ in range(rounds):
-        t = time.perf_counter_ns()
+        t, c = time.perf_counter_ns(), time.process_time_ns()
         for _ in range(batch):
             fn()
+        cs.append((time.process_time_ns() - c) / batch / 1e3)
         ts.append((time.perf_counter_ns() - t) / batch / 1e3)
-    return statistics.median(ts)
+    return statistics.median(cs), statistics.median(ts)
 
 
 def main():
@@ -83,15 +89,19 @@ def main():
     icore._icore._time_c_runs(exe, prog, params, "x", x, fetch[0], 2000)
     for _ in range(200):
         exe.run(prog, feed=feed, fetch_list=fetch, scope=params)
-    cs, ps = [], []
+    c_cpu, c_wall, p_cpu, p_wall = [], [], [], []
     for _ in range(a.rounds):
-        cs.append(icore._icore._time_c_runs(exe, prog, params, "x", x, fetch[0], a.batch))
-        t = time.perf_counter_ns()
+        c = time.process_time_ns()
+        c_wall.append(icore._icore._time_c_runs(exe, prog, params, "x", x, fetch[0], a.batch))
+        c_cpu.append((time.process_time_ns() - c) / a.batch / 1e3)
+        t, c = time.perf_counter_ns(), time.process_time_ns()
         for _ in range(a.batch):
             exe.run(prog, feed=feed, fetch_list=fetch, scope=params)
-        ps.append((time.perf_counter_ns() - t) / a.batch / 1e3)
-    cin_us, run_us = statistics.median(cs), statistics.median(ps)
-    diff_us = statistics.median(p - c for p, c in zip(ps, cs))
+        p_cpu.append((time.process_time_ns() - c) / a.batch / 1e3)
+        p_wall.append((time.perf_counter_ns() - t) / a.batch / 1e3)
+    med = statistics.median
+    over_cpu = med(p - c for p, c in zip(p_cpu, c_cpu))
+    over_wall = med(p - c for p, c in zip(p_wall, c_wall))
 
     cfg = icore.Config(str(model))
     cfg.set_cpu_math_library_num_threads(1)
@@ -108,12 +118,14 @@ def main():
 
     print("bundled MLP %s, input %s, 1 thread; median per call over %d rounds of %d calls"
           % (model, list(x.shape), a.rounds, a.batch))
-    print("  C API, icore bench (compiled median)          %8.2f us" % c_us)
-    print("  C API, ic_executor_run loop in this process   %8.2f us" % cin_us)
-    print("  icore.Executor.run from Python                %8.2f us  (overhead %+.2f us: "
-          "median of per-round differences)" % (run_us, diff_us))
-    print("  icore Predictor copy_from_cpu/run/copy_to_cpu %8.2f us  (%+.2f us over the C loop)"
-          % (pred_us, pred_us - cin_us))
+    print("%-48s %10s %10s" % ("", "CPU us", "wall us"))
+    print("%-48s %10s %10.2f" % ("C API: icore bench, compiled median", "", c_us))
+    print("%-48s %10.2f %10.2f" % ("C API: ic_executor_run loop in this process",
+                                   med(c_cpu), med(c_wall)))
+    print("%-48s %10.2f %10.2f" % ("icore.Executor.run from Python", med(p_cpu), med(p_wall)))
+    print("%-48s %+10.2f %+10.2f" % ("  overhead over the C loop (per-round median)",
+                                     over_cpu, over_wall))
+    print("%-48s %10.2f %10.2f" % ("icore Predictor copy_from_cpu/run/copy_to_cpu", *pred_us))
 
     peer = os.environ.get("PEERS_PYTHON") or "/work/pdenv/bin/python"
     if os.path.exists(peer):
@@ -123,8 +135,8 @@ def main():
         if r.returncode == 0:
             res = json.loads(r.stdout.strip().splitlines()[-1])
             err = float(np.max(np.abs(np.asarray(res["out"], np.float32) - want)))
-            print("  paddle.inference from Python (same calls)  %8.2f us  (max |diff| vs icore %.1e)"
-                  % (res["us"], err))
+            print("%-48s %10.2f %10.2f  (max |diff| vs icore %.1e)"
+                  % ("paddle.inference from Python, same calls", res["cpu_us"], res["us"], err))
         else:
             print("  paddle.inference: failed: %s" % r.stderr.strip().splitlines()[-1:])
     else:
