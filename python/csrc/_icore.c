@@ -292,7 +292,9 @@ static ic_tensor *value_to_tensor(PyObject *value, const char *name) {
     goto done;
   }
   int64_t dims[IC_MAX_RANK];
-  for (int i = 0; i < view.ndim; i++) dims[i] = view.shape ? (int64_t)view.shape[i] : view.len / view.itemsize;
+  for (int i = 0; i < view.ndim; i++) {
+    dims[i] = view.shape ? (int64_t)view.shape[i] : (int64_t)(view.len / view.itemsize);
+  }
   ic_status st = ic_tensor_create(dt, view.ndim, dims, &t);
   if (st) {
     raise_ic(st, "cannot allocate a feed tensor");
@@ -594,7 +596,10 @@ static PyObject *executor_run(ExecutorObject *self, PyObject *args, PyObject *kw
   if (fetch == Py_None) {
     fetch_seq = names_list(p, false);
   } else {
-    fetch_seq = PySequence_Fast(fetch, "fetch_list must be a list of names");
+    /* a tuple: code run below (a .name property) cannot change it under us */
+    if (PySequence_Check(fetch) && !PyUnicode_Check(fetch)) fetch_seq = PySequence_Tuple(fetch);
+    else PyErr_Format(PyExc_TypeError, "fetch_list must be a list of names, not %s",
+                      Py_TYPE(fetch)->tp_name);
   }
   if (!fetch_seq) goto done;
   nfetch = PySequence_Fast_GET_SIZE(fetch_seq);
@@ -616,7 +621,8 @@ static PyObject *executor_run(ExecutorObject *self, PyObject *args, PyObject *kw
   }
   Py_ssize_t pos = 0, i = 0;
   PyObject *k, *v;
-  while (feed != Py_None && PyDict_Next(feed, &pos, &k, &v)) {
+  /* i < nfeed: numpy.ascontiguousarray may run code that grows the dict */
+  while (feed != Py_None && i < nfeed && PyDict_Next(feed, &pos, &k, &v)) {
     fnames[i] = name_of(k, "feed");
     if (!fnames[i]) goto done;
     feeds[i] = value_to_tensor(v, fnames[i]);
@@ -644,7 +650,7 @@ static PyObject *executor_run(ExecutorObject *self, PyObject *args, PyObject *kw
   }
   ic_status st;
   Py_BEGIN_ALLOW_THREADS
-  st = ic_executor_run(self->e, p, sc, (size_t)nfeed, fnames, (const ic_tensor *const *)feeds,
+  st = ic_executor_run(self->e, p, sc, (size_t)i, fnames, (const ic_tensor *const *)feeds,
                        (size_t)nfetch, onames, outs);
   Py_END_ALLOW_THREADS
   if (st) {

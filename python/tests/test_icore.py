@@ -210,6 +210,10 @@ def test_errors(example, tmp_path):
         exe.run(prog, feed={"x": x.astype(">f4")}, scope=params)
     with pytest.raises(TypeError, match="dict"):
         exe.run(prog, feed=[x], scope=params)
+    with pytest.raises(TypeError, match="fetch_list must be a list"):
+        exe.run(prog, feed={"x": x}, fetch_list="softmax.tmp_0", scope=params)
+    assert exe.run(prog, feed={"x": x}, fetch_list=tuple(prog.fetch_target_names),
+                   scope=params)[0].shape == (4, 10)
     with pytest.raises(TypeError, match="fetch_list entries"):
         exe.run(prog, feed={"x": x}, fetch_list=[3], scope=params)
     with pytest.raises(icore.Error, match="LoD"):
@@ -327,3 +331,20 @@ def test_executor_extras(example, tmp_path):
     assert b"traceEvents" in (tmp_path / "trace.json").read_bytes()
     with pytest.raises(icore.Error):
         icore.Executor().write_profile(tmp_path / "none.json")  # profile off
+
+
+def test_feed_dict_changed_during_conversion(example):
+    """A feed value whose conversion grows the feed dict neither crashes nor overruns."""
+    model, x = example
+    prog, params = icore.load_inference_model(model)
+    feed = {}
+
+    class Grows:
+        def __array__(self, dtype=None, copy=None):
+            for k in range(20):
+                feed["extra%d" % k] = x
+            return x
+
+    feed["x"] = Grows()
+    out, = icore.Executor().run(prog, feed=feed, scope=params)
+    same_bits(out, icore.Executor().run(prog, feed={"x": x}, scope=params)[0])
