@@ -6,6 +6,8 @@
 #   ./run.sh test      build, then run every test: the Release suite, the whole suite again
 #                      under AddressSanitizer + UndefinedBehaviorSanitizer, and the
 #                      scheduler tests under ThreadSanitizer
+#   ./run.sh python    build, then build the Python package (python/) into a venv in
+#                      build-py/ and run its pytest suite (python/tests); `test` ends with this
 #   ./run.sh bench     build, then run the benchmarks in bench/ (figures in the README)
 #   ./run.sh bench-peers  build, then time icore against Paddle Inference and ONNX Runtime
 #                      on the four real programs (bench/peers.py; not in CI). Makes a Python
@@ -19,7 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PKGS=(build-essential cmake pkg-config protobuf-c-compiler libprotobuf-c-dev libxxhash-dev
-      libjansson-dev check libsubunit-dev libopenblas-dev libdnnl-dev clang libclang-rt-14-dev)
+      libjansson-dev check libsubunit-dev libopenblas-dev libdnnl-dev clang libclang-rt-14-dev
+      python3-dev python3-venv)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 install_deps() {
@@ -79,6 +82,19 @@ fuzz_run() {
   done
 }
 
+# The Python package: a venv in build-py/venv with scikit-build-core, numpy and pytest, the
+# package built from python/ (libicore compiled again, position-independent, without CUDA, in
+# build-py/cmake) and installed into it, then its tests against the Release build in build/.
+python_tests() {
+  local py=build-py/venv/bin/python
+  if ! "$py" -c 'import numpy, pytest, scikit_build_core' 2>/dev/null; then
+    python3 -m venv build-py/venv
+    "$py" -m pip install -q scikit-build-core numpy pytest
+  fi
+  "$py" -m pip install -q --no-build-isolation ./python
+  ICORE_BUILD_DIR="$PWD/build" "$py" -m pytest -q python/tests
+}
+
 job=${1:-example}
 install_deps
 case "$job" in
@@ -100,6 +116,11 @@ case "$job" in
     # A short libFuzzer smoke run of each target (./run.sh fuzz for longer).
     fuzz_build
     fuzz_run 15
+    python_tests
+    ;;
+  python)
+    build build
+    python_tests
     ;;
   fuzz)
     fuzz_build
@@ -122,7 +143,7 @@ case "$job" in
     "$py" bench/peers.py build build-peers/work "${@:2}"
     ;;
   *)
-    echo "usage: $0 example|test|bench|bench-peers|fuzz [SECONDS]" >&2
+    echo "usage: $0 example|test|python|bench|bench-peers|fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac
