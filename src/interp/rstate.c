@@ -74,10 +74,12 @@ void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
   free(rs->cache_srcs);
   for (size_t i = 0; rs->kstate && i < plan->n_instrs; i++) {
     if (!rs->kstate[i]) continue;
-    /* A device instruction's state was made by its device kernel, which frees it. */
-    void (*free_state)(void *) = plan->instrs[i].where == IC_WHERE_DEVICE
-                                     ? ic_registry_cuda_free_state(plan->instrs[i].def)
-                                     : plan->instrs[i].def->free_state;
+    /* A CUDA instruction's state was made by its CUDA kernel, which frees it; the emulated
+     * device runs the CPU kernels, whose state the op definition frees. */
+    void (*free_state)(void *) =
+        plan->instrs[i].where == IC_WHERE_DEVICE && rs->dev && rs->dev->place.kind == IC_PLACE_CUDA
+            ? ic_registry_cuda_free_state(plan->instrs[i].def)
+            : plan->instrs[i].def->free_state;
     if (free_state) free_state(rs->kstate[i]);
   }
   for (size_t i = 0; rs->snap_slots && i < plan->n_instrs; i++) {
