@@ -375,6 +375,21 @@ START_TEST(test_assign_value) {
   ck_assert_ptr_null(ic_op_attr(av[1], "fp32_values"));
   ck_assert_int_eq(ic_program_find_var(p, 0, ic_op_output(av[1], "Out")->args[0])->dtype,
                    IC_INT64);
+  /* The assign_value kernel reads what the translator wrote: y = x * [1.5, 2, 3] + (1 + 2)
+   * (tools/gen_pir_pairs.py's export_const), in every executor configuration. */
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_tensor *x = tu_f32(2, TU_DIMS(2, 3), (const float[]){1, 2, 3, -4, 0.5f, 0});
+  ic_tensor *out = NULL;
+  ck_assert_msg(tu_run_scope(p, s, 1, TU_NAMES("x"), &x, 1,
+                             TU_NAMES(ic_program_fetch_target(p, 0)), &out, err,
+                             sizeof err) == IC_OK,
+                "%s", err);
+  const double want[] = {1 * 1.5 + 3, 2 * 2 + 3, 3 * 3 + 3, -4 * 1.5 + 3, 0.5 * 2 + 3, 0 + 3};
+  tu_assert_close(out, want, 6, 0, 0);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(s);
   ic_program_destroy(p);
 }
 END_TEST
