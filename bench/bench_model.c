@@ -10,6 +10,8 @@
  * which feeds the peers the same input: element i is ((i * 7919) % 2001) / 1000 - 1).
  * --busy-core starts a child process that spins on one core for the whole measurement (the
  * "another program holds a core" case) and kills it at the end.
+ * --const-feed NAME=D0,D1,..=V (repeatable, at most 7) adds a float32 feed of those dims
+ * filled with V, for programs with side inputs (PP-YOLOE+'s scale_factor, 1,2=1).
  * --plain-layout keeps activations plain NCHW between convolutions (the rewrites otherwise
  * keep them in oneDNN's blocked layout), to measure what that saves. */
 #include <signal.h>
@@ -23,11 +25,14 @@
 #include "bench_util.h"
 #include "interp/interp.h"
 
-static double run_once(ic_executor *e, ic_program *p, ic_scope *s, const char *feed,
-                       ic_tensor *x, const char *fetch) {
+#define MAX_FEEDS 8
+
+static double run_once(ic_executor *e, ic_program *p, ic_scope *s, size_t n_feeds,
+                       const char *const *feeds, ic_tensor *const *xs, const char *fetch) {
   ic_tensor *out;
   double t0 = bu_now();
-  BU_CHECK(ic_executor_run(e, p, s, 1, &feed, (const ic_tensor *const *)&x, 1, &fetch, &out));
+  BU_CHECK(ic_executor_run(e, p, s, n_feeds, feeds, (const ic_tensor *const *)xs, 1, &fetch,
+                           &out));
   double t = bu_now() - t0;
   ic_tensor_destroy(out);
   return t;
@@ -63,7 +68,7 @@ int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] "
                     "[--warmup N] [--no-fuse] [--profile] [--device PLACE] [--plain-layout] [--busy-core]\n"
-                    "       [--save-params FILE] [--save-output FILE]\n");
+                    "       [--save-params FILE] [--save-output FILE] [--const-feed NAME=D0,D1,..=V]\n");
     return 2;
   }
   ic_options o;
@@ -71,6 +76,9 @@ int main(int argc, char **argv) {
   int iters = 50, warmup = 10;
   bool profile = false, plain_layout = false, busy_core = false;
   const char *save_params = NULL, *save_output = NULL;
+  const char *feeds[MAX_FEEDS] = {argv[2]};
+  ic_tensor *xs[MAX_FEEDS] = {NULL};
+  size_t n_feeds = 1;
   for (int i = 4; i < argc; i++) {
     if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
@@ -82,6 +90,23 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--save-params") && i + 1 < argc) save_params = argv[++i];
     else if (!strcmp(argv[i], "--save-output") && i + 1 < argc) save_output = argv[++i];
     else if (!strcmp(argv[i], "--device") && i + 1 < argc) BU_CHECK(ic_place_parse(argv[++i], &o.device));
+    else if (!strcmp(argv[i], "--const-feed") && i + 1 < argc && n_feeds < MAX_FEEDS) {
+      char *spec = argv[++i], *eq1 = strchr(spec, '='), *eq2 = eq1 ? strchr(eq1 + 1, '=') : NULL;
+      if (!eq2) {
+        fprintf(stderr, "bench_model: --const-feed %s: expected NAME=D0,D1,..=VALUE\n", spec);
+        return 2;
+      }
+      *eq1 = *eq2 = '\0';
+      int64_t cd[IC_MAX_RANK];
+      int cn = 0;
+      for (char *t = strtok(eq1 + 1, ",x"); t && cn < IC_MAX_RANK; t = strtok(NULL, ",x")) {
+        cd[cn++] = atoll(t);
+      }
+      BU_CHECK(ic_tensor_create(IC_FP32, cn, cd, &xs[n_feeds]));
+      float v = (float)atof(eq2 + 1), *d = ic_tensor_data(xs[n_feeds]);
+      for (int64_t k = 0; k < ic_tensor_numel(xs[n_feeds]); k++) d[k] = v;
+      feeds[n_feeds++] = spec;
+    }
     else {
       fprintf(stderr, "bench_model: unknown argument %s\n", argv[i]);
       return 2;
@@ -105,6 +130,7 @@ int main(int argc, char **argv) {
   for (char *t = strtok(argv[3], ",x"); t && nd < IC_MAX_RANK; t = strtok(NULL, ",x")) dims[nd++] = atoll(t);
   ic_tensor *x;
   BU_CHECK(ic_tensor_create(IC_FP32, nd, dims, &x));
+  xs[0] = x;
   float *xd = ic_tensor_data(x);
   for (int64_t i = 0; i < ic_tensor_numel(x); i++) xd[i] = (float)((i * 7919) % 2001) / 1000.0f - 1.0f;
   const char *fetch = ic_program_fetch_target(p, 0);
@@ -114,8 +140,8 @@ int main(int argc, char **argv) {
   pid_t busy = busy_core ? busy_core_start() : 0;
   if (save_output) {
     ic_tensor *out;
-    BU_CHECK(ic_executor_run(e, p, s, 1, (const char *const *)&argv[2],
-                             (const ic_tensor *const *)&x, 1, &fetch, &out));
+    BU_CHECK(ic_executor_run(e, p, s, n_feeds, feeds, (const ic_tensor *const *)xs, 1, &fetch,
+                             &out));
     FILE *f = fopen(save_output, "wb");
     size_t n = (size_t)ic_tensor_numel(out);
     if (!f || ic_tensor_dtype(out) != IC_FP32 || fwrite(ic_tensor_cdata(out), 4, n, f) != n) {
@@ -125,13 +151,13 @@ int main(int argc, char **argv) {
     fclose(f);
     ic_tensor_destroy(out);
   }
-  double first = run_once(e, p, s, argv[2], x, fetch);
-  for (int i = 0; i < warmup; i++) run_once(e, p, s, argv[2], x, fetch);
+  double first = run_once(e, p, s, n_feeds, feeds, xs, fetch);
+  for (int i = 0; i < warmup; i++) run_once(e, p, s, n_feeds, feeds, xs, fetch);
   double *t = calloc((size_t)iters, sizeof *t);
   double kernel_sum = 0, wall_sum = 0;
   double cpu0 = cpu_seconds(), wall0 = bu_now();
   for (int i = 0; i < iters; i++) {
-    t[i] = run_once(e, p, s, argv[2], x, fetch);
+    t[i] = run_once(e, p, s, n_feeds, feeds, xs, fetch);
     if (profile) {
       /* Kernel time: the instructions' spans, summed; the run: its wall time. */
       double k = 0;
@@ -160,7 +186,7 @@ int main(int argc, char **argv) {
   }
   free(t);
   ic_executor_destroy(e);
-  ic_tensor_destroy(x);
+  for (size_t k = 0; k < n_feeds; k++) ic_tensor_destroy(xs[k]);
   ic_scope_destroy(s);
   ic_program_destroy(p);
   return 0;

@@ -32,6 +32,17 @@ if [ -d "$MODELS" ]; then
       --random-feed inputs=1,3,224,224 --iters 20 --warmup 3 --threads $t || true
   done
 fi
+ZOO=../shared/models/paddle-zoo
+if [ -d "$ZOO" ]; then
+  echo
+  echo "== 4b. exported detectors at 640 x 640: PP-OCRv4 DB and PP-YOLOE+ (bench_model, synthetic parameters)"
+  for t in 1 2; do
+    "$B/bench/bench_model" "$ZOO/ppocrv4_det/inference.pdmodel" x 1,3,640,640 --threads $t \
+      --iters 10 --warmup 2 || true
+    "$B/bench/bench_model" "$ZOO/ppyoloe_plus/model.pdmodel" image 1,3,640,640 \
+      --const-feed scale_factor=1,2=1 --threads $t --iters 10 --warmup 2 || true
+  done
+fi
 if python3 -c 'import torch, torchvision' 2>/dev/null || /usr/bin/python3 -c 'import torch, torchvision' 2>/dev/null; then
   echo
   echo "== 5. MobileNetV2 against PyTorch (bench/mobilenet_vs_torch.sh)"

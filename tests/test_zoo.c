@@ -1,11 +1,13 @@
 /* Real programs from ../shared/models/paddle-zoo (models/README.md) that icore runs end to
- * end: each is loaded, given seeded random parameters, and run on a small random input in
+ * end: each is loaded, given seeded random parameters, and run on a small random input (the
+ * detectors' im_shape / im_size / scale_factor feeds get constant rows matching the image) in
  * every executor configuration with the rewrites off (tu_run_scope: uncompiled, compiled
  * serial, 2 and 4 threads), which must agree bit for bit; float outputs must be finite.
  *
  * A program lands in k_zoo once every op it uses has a kernel. Should one lose a kernel (or
  * an op mode), the test fails naming the op types that are missing rather than skipping. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,21 +17,73 @@
 #include "program/program.h"
 #include "testutil.h"
 
+/* One feed: random values in [lo, hi) of these dims, or (when n_const > 0) the constant row
+ * c[0..n_const) repeated over dims[0] rows, as float32 or int32 (im_shape, scale_factor,
+ * im_size). */
+typedef struct zoo_feed {
+  const char *name;
+  ic_dtype dtype;
+  int ndim;
+  int64_t dims[4];
+  float lo, hi;
+  int n_const;
+  double c[2];
+} zoo_feed;
+
 typedef struct zoo_model {
   const char *rel;     /* under ../shared/models */
-  const char *feed;    /* the image feed */
-  int64_t dims[4];     /* a small input */
+  int n_feeds;
+  zoo_feed feeds[3];   /* small inputs */
+  bool batch_out;      /* every fetch has the batch as its first dim (not so for NMS) */
   const char *about;
 } zoo_model;
 
+#define ZF_IMG(name, n, c, h, w) {name, IC_FP32, 4, {n, c, h, w}, -1, 1, 0, {0, 0}}
+#define ZF_ROW(name, dt, a, b) {name, dt, 2, {1, 2}, 0, 0, 2, {a, b}}
+
 static const zoo_model k_zoo[] = {
-    {"paddle-zoo/ppocrv4_det/inference.pdmodel", "x", {1, 3, 64, 96},
+    {"paddle-zoo/ppocrv4_det/inference.pdmodel", 1, {ZF_IMG("x", 1, 3, 64, 96)}, true,
      "PP-OCRv4 DB text detector: conv2d_transpose, nearest_interp_v2"},
-    {"paddle-zoo/cloudseg/model.pdmodel", "x", {1, 3, 64, 64},
+    {"paddle-zoo/cloudseg/model.pdmodel", 1, {ZF_IMG("x", 1, 3, 64, 64)}, true,
      "PP-LiteSeg-style segmenter: bilinear_interp_v2, arg_max"},
-    {"paddle-zoo/yoda_lineation", "image", {2, 3, 64, 64},
+    {"paddle-zoo/yoda_lineation", 1, {ZF_IMG("image", 2, 3, 64, 64)}, true,
      "PaddleX 1.x ResNet50_vd: pool2d with global_pooling and ksize [-1, -1]"},
+    {"paddle-zoo/hextostring_abc/inference.pdmodel", 1, {ZF_IMG("latent_sample", 1, 4, 4, 4)},
+     true, "Stable Diffusion VAE decoder: group_norm, silu, nearest_interp_v2"},
+    {"paddle-zoo/nutrition_root/inference.pdmodel", 1, {ZF_IMG("x", 1, 3, 64, 256)}, true,
+     "SVTR with an STN: grid_sampler, bilinear_interp_v2, expand_v2, dims such as -50"},
+    {"paddle-zoo/bdpan_restore/model.pdmodel", 1, {ZF_IMG("inp", 1, 3, 64, 64)}, true,
+     "image restoration net: pixel_shuffle, pow"},
+    {"paddle-zoo/face_det/model.pdmodel", 3,
+     {ZF_ROW("im_shape", IC_FP32, 64, 64), ZF_IMG("image", 1, 3, 64, 64),
+      ZF_ROW("scale_factor", IC_FP32, 1, 1)},
+     false, "BlazeFace: prior_box, multiclass_nms3, stack"},
+    {"paddle-zoo/rbc_det", 2,
+     {ZF_IMG("image", 1, 3, 64, 64), ZF_ROW("im_size", IC_INT32, 64, 64)}, false,
+     "PaddleDetection 1.x YOLOv3: yolo_box, nearest_interp, multiclass_nms"},
+    {"paddle-zoo/tt8000_det", 1, {ZF_IMG("image", 1, 3, 64, 64)}, false,
+     "PaddleDetection 1.x SSD: prior_box, box_coder, multiclass_nms"},
+    /* Its anchors are baked in for 640 x 640 (a reshape to [-1, 13, 400] = 20 x 20 cells at
+     * stride 32), so it cannot run smaller. */
+    {"paddle-zoo/ppyoloe_plus/model.pdmodel", 2,
+     {ZF_IMG("image", 1, 3, 640, 640), ZF_ROW("scale_factor", IC_FP32, 1, 1)}, false,
+     "PP-YOLOE+: nearest_interp_v2, multiclass_nms3"},
 };
+
+static ic_tensor *zoo_feed_tensor(const zoo_feed *f, uint64_t seed) {
+  if (f->n_const == 0) return tu_rand_f32(f->ndim, f->dims, seed, f->lo, f->hi);
+  ic_tensor *t;
+  ck_assert_int_eq(ic_tensor_create(f->dtype, f->ndim, f->dims, &t), IC_OK);
+  for (int64_t k = 0; k < ic_tensor_numel(t); k++) {
+    double v = f->c[k % f->n_const];
+    if (f->dtype == IC_INT32) {
+      ((int32_t *)ic_tensor_data(t))[k] = (int32_t)v;
+    } else {
+      ((float *)ic_tensor_data(t))[k] = (float)v;
+    }
+  }
+  return t;
+}
 
 /* Every op type of p (all blocks) that icore has no kernel for, or whose attribute mode it
  * does not implement, as one string (empty when none). */
@@ -69,19 +123,24 @@ START_TEST(zoo_program_runs) {
   missing_ops(p, missing, sizeof missing);
   ck_assert_msg(missing[0] == '\0', "%s (%s): no kernel yet for:%s", m->rel, m->about, missing);
   ck_assert_msg(ic_params_random(p, 7, params, err, sizeof err) == IC_OK, "%s", err);
-  ic_tensor *x = tu_rand_f32(4, m->dims, 17, -1, 1);
+  const char *feed_names[3];
+  ic_tensor *feeds[3];
+  for (int f = 0; f < m->n_feeds; f++) {
+    feed_names[f] = m->feeds[f].name;
+    feeds[f] = zoo_feed_tensor(&m->feeds[f], 17 + (uint64_t)f);
+  }
   size_t n_fetch = ic_program_n_fetch_targets(p);
   ck_assert_uint_ge(n_fetch, 1);
   ck_assert_uint_le(n_fetch, 8);
   const char *fetch[8];
   ic_tensor *out[8];
   for (size_t k = 0; k < n_fetch; k++) fetch[k] = ic_program_fetch_target(p, k);
-  ck_assert_msg(tu_run_scope(p, params, 1, &m->feed, &x, n_fetch, fetch, out, err, sizeof err) ==
+  ck_assert_msg(tu_run_scope(p, params, (size_t)m->n_feeds, feed_names, feeds, n_fetch, fetch, out, err, sizeof err) ==
                     IC_OK,
                 "%s: %s", m->rel, err);
   for (size_t k = 0; k < n_fetch; k++) {
     ck_assert_int_ge(ic_tensor_ndim(out[k]), 1);
-    ck_assert_int_eq(ic_tensor_dims(out[k])[0], m->dims[0]);
+    if (m->batch_out) ck_assert_int_eq(ic_tensor_dims(out[k])[0], m->feeds[0].dims[0]);
     ck_assert_int_gt(ic_tensor_numel(out[k]), 0);
     if (ic_tensor_dtype(out[k]) == IC_FP32) {
       const float *v = ic_tensor_cdata(out[k]);
@@ -92,7 +151,7 @@ START_TEST(zoo_program_runs) {
     }
     ic_tensor_destroy(out[k]);
   }
-  ic_tensor_destroy(x);
+  for (int f = 0; f < m->n_feeds; f++) ic_tensor_destroy(feeds[f]);
   ic_scope_destroy(params);
   ic_program_destroy(p);
 }
