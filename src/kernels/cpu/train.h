@@ -1,0 +1,69 @@
+/* Helpers shared by the training ops: gradient ops (<op>_grad.c) and optimizers (sgd.c,
+ * adam.c). Not an op file.
+ *
+ * In-place updates. An optimizer writes ParamOut (and Moment1Out, Beta1PowOut, ...) onto the
+ * variable it reads as Param (Moment1, Beta1Pow, ...): Paddle's programs always name the same
+ * variable in both slots. Those output slots are IC_SLOT_SHARE, and the kernel gives each a
+ * buffer of its own with ic_train_own() before writing it. Both executors see that the op
+ * writes a variable it also reads (ic_instr.alias) and hand the kernel snapshots of its
+ * inputs, so the kernel reads the old values while the variable receives the new buffer; the
+ * DAG orders the update after every reader of the old value (WAR) and after earlier writers
+ * (WAW), and persistables are never freed by GC. The pairs are listed in each op's
+ * ic_train_inplace table (the output slot and the input slot it updates). */
+#ifndef IC_KERNELS_CPU_TRAIN_H
+#define IC_KERNELS_CPU_TRAIN_H
+
+#include "kernels/cpu/elementwise.h"
+#include "kernels/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An output slot that updates an input slot in place. */
+typedef struct ic_train_inplace {
+  const char *out, *in;
+} ic_train_inplace;
+
+/* The in-place tables of the optimizers, {NULL, NULL}-terminated; every output named there
+ * is an IC_SLOT_SHARE slot (test_train checks). */
+extern const ic_train_inplace ic_sgd_inplace[];
+extern const ic_train_inplace ic_adam_inplace[];
+
+/* Give output t (may be NULL) dims and dtype of `like` and a buffer of its own. Persistable
+ * state lives in the caller's scope, which may outlive the executor, so the buffer comes from
+ * the system allocator, as batch_norm's running statistics do. */
+ic_status ic_train_own(ic_kctx *c, ic_tensor *t, const ic_tensor *like);
+
+/* Check that input (s, i) is float32 or float64 with the dtype and dims of input (s0, 0). */
+ic_status ic_train_same(ic_kctx *c, size_t s, size_t i, size_t s0);
+/* Check that input (s, 0) holds exactly one element of float dtype `dt`. */
+ic_status ic_train_scalar(ic_kctx *c, size_t s, ic_dtype dt);
+
+/* ---- elementwise_{add,sub,mul,div}_grad ----
+ * Slots: inputs X, Y, Out (optional, div only), Out@GRAD; outputs X@GRAD, Y@GRAD (each
+ * optional). dX and dY are the per-element partials summed over the dims that X or Y was
+ * broadcast along (Paddle's axis rule, as the forward op), accumulated in double. */
+enum { IC_EWG_X, IC_EWG_Y, IC_EWG_OUT, IC_EWG_DOUT };
+extern const ic_slotdef ic_ewgrad_inputs[4];
+extern const ic_slotdef ic_ewgrad_outputs[2];
+ic_status ic_ewgrad_infer(ic_kctx *c);
+ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op);
+
+#define IC_EWGRAD_DEF(NAME, RUN)                                                           \
+  {                                                                                        \
+    .name = NAME, .n_inputs = 4, .inputs = ic_ewgrad_inputs, .n_outputs = 2,               \
+    .outputs = ic_ewgrad_outputs, .attrs_size = sizeof(ic_elementwise_attrs),              \
+    .parse = ic_elementwise_parse, .infer = ic_ewgrad_infer, .cpu = RUN,                   \
+  }
+
+/* ---- reduce_sum_grad, reduce_mean_grad ----
+ * Slots: inputs X (dims only), Out@GRAD; output X@GRAD. The reduce_* attributes. */
+ic_status ic_reduce_grad_infer(ic_kctx *c);
+ic_status ic_reduce_grad_run(ic_kctx *c, bool mean);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
