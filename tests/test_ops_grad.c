@@ -1,0 +1,511 @@
+/* Gradient ops against finite differences, and optimizer ops against their formulas.
+ *
+ * For a forward op F with upstream gradient W (random), L = sum(F(inputs) * W). The gradient
+ * op, fed W as Out@GRAD, must give dL/dX for each differentiable input X; the reference is
+ * the central difference (L(x + h) - L(x - h)) / 2h of F run in float64 (F's own values are
+ * tested against independent references in the forward suites). Gradient ops run through
+ * every executor configuration (tu_run: bitwise equal). Optimizers are checked element by
+ * element against the update written out in double here. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ew_testutil.h"
+
+#define MAXI 3
+
+typedef void (*attr_fn)(ic_builder_op *op);
+
+typedef struct gcase {
+  const char *fwd, *grad;
+  size_t n_in;
+  const char *slot[MAXI];
+  ic_tensor *in[MAXI];
+  bool diff[MAXI];
+  const char *out_slot;   /* forward output differentiated */
+  const char *extra_slot; /* another forward output the grad op reads (or NULL) */
+  attr_fn attrs;
+  /* grad op inputs: slot <- source ("in0".."in2", "out", "extra", "dout") */
+  size_t n_gin;
+  const char *gin_slot[4], *gin_src[4];
+} gcase;
+
+static const char *k_in_names[MAXI] = {"in0", "in1", "in2"};
+
+/* Run F on the inputs (uncompiled, float64); out and extra (may be NULL) receive results. */
+static void forward(const gcase *g, ic_tensor *const *in, ic_tensor **out, ic_tensor **extra) {
+  ic_builder *b = ic_builder_create();
+  for (size_t i = 0; i < g->n_in; i++) ew_feed(b, k_in_names[i], in[i]);
+  ic_builder_op *op = ic_builder_add_op(b, 0, g->fwd);
+  for (size_t i = 0; i < g->n_in; i++) ic_builder_in(op, g->slot[i], k_in_names[i]);
+  ic_builder_out(op, g->out_slot, "out");
+  ew_fetch(b, "out", IC_FP64);
+  if (g->extra_slot) {
+    ic_builder_out(op, g->extra_slot, "extra");
+    ew_fetch(b, "extra", IC_FP64);
+  }
+  if (g->attrs) g->attrs(op);
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_options o;
+  ic_options_default(&o);
+  o.mode = IC_MODE_UNCOMPILED;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ic_tensor *got[2] = {0};
+  ic_status st = ic_executor_run(e, p, NULL, g->n_in, k_in_names, (const ic_tensor *const *)in,
+                                 g->extra_slot ? 2 : 1, TU_NAMES("out", "extra"), got);
+  ck_assert_msg(st == IC_OK, "%s: %s", g->fwd, ic_executor_errmsg(e));
+  *out = got[0];
+  if (extra) *extra = got[1];
+  else ic_tensor_destroy(got[1]);
+  ic_executor_destroy(e);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+
+static double loss_of(const gcase *g, ic_tensor *const *in, const ic_tensor *w) {
+  ic_tensor *out;
+  forward(g, in, &out, NULL);
+  double l = 0;
+  for (int64_t k = 0; k < ic_tensor_numel(out); k++) l += ew_at(out, k) * ew_at(w, k);
+  ic_tensor_destroy(out);
+  return l;
+}
+
+static void check_grad(const gcase *g) {
+  ic_tensor *out, *extra = NULL;
+  forward(g, g->in, &out, g->extra_slot ? &extra : NULL);
+  ic_tensor *w = ew_rand(IC_FP64, ic_tensor_ndim(out), ic_tensor_dims(out), 99, -1, 1);
+
+  /* the gradient op */
+  ic_builder *b = ic_builder_create();
+  const char *names[8];
+  ic_tensor *feeds[8];
+  size_t nf = 0;
+  for (size_t i = 0; i < g->n_in; i++) {
+    names[nf] = k_in_names[i];
+    feeds[nf++] = g->in[i];
+  }
+  names[nf] = "out";
+  feeds[nf++] = out;
+  if (extra) {
+    names[nf] = "extra";
+    feeds[nf++] = extra;
+  }
+  names[nf] = "dout";
+  feeds[nf++] = w;
+  for (size_t i = 0; i < nf; i++) ew_feed(b, names[i], feeds[i]);
+  ic_builder_op *op = ic_builder_add_op(b, 0, g->grad);
+  for (size_t i = 0; i < g->n_gin; i++) {
+    const char *src = g->gin_src[i];
+    ic_builder_in(op, g->gin_slot[i], strcmp(src, "dout") == 0 ? "dout" : src[0] == 'i'
+                  ? k_in_names[src[2] - '0'] : src);
+  }
+  const char *fetch[MAXI];
+  size_t n_fetch = 0;
+  char gslot[MAXI][64], gvar[MAXI][16];
+  for (size_t i = 0; i < g->n_in; i++) {
+    if (!g->diff[i]) continue;
+    snprintf(gslot[n_fetch], 64, "%s@GRAD", g->slot[i]);
+    snprintf(gvar[n_fetch], 16, "g%zu", i);
+    ic_builder_out(op, gslot[n_fetch], gvar[n_fetch]);
+    ew_fetch(b, gvar[n_fetch], IC_FP64);
+    fetch[n_fetch] = gvar[n_fetch];
+    n_fetch++;
+  }
+  if (g->attrs) g->attrs(op);
+  ic_tensor *got[MAXI] = {0};
+  char err[1024];
+  ic_status st = tu_run(b, nf, names, feeds, n_fetch, fetch, got, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s: %s", g->grad, err);
+
+  /* finite differences */
+  size_t f = 0;
+  for (size_t i = 0; i < g->n_in; i++) {
+    if (!g->diff[i]) continue;
+    tu_assert_shape(got[f], IC_FP64, ic_tensor_ndim(g->in[i]), ic_tensor_dims(g->in[i]));
+    ic_tensor *x[MAXI];
+    for (size_t j = 0; j < g->n_in; j++) ck_assert_int_eq(ic_tensor_clone(g->in[j], &x[j]), IC_OK);
+    double *xd = ic_tensor_data(x[i]);
+    for (int64_t k = 0; k < ic_tensor_numel(x[i]); k++) {
+      const double h = 1e-6, x0 = xd[k];
+      xd[k] = x0 + h;
+      double lp = loss_of(g, x, w);
+      xd[k] = x0 - h;
+      double lm = loss_of(g, x, w);
+      xd[k] = x0;
+      double num = (lp - lm) / (2 * h), an = ew_at(got[f], k);
+      ck_assert_msg(fabs(an - num) <= 1e-6 * fabs(num) + 1e-7,
+                    "%s: %s[%lld] is %.12g, finite difference %.12g", g->grad, gslot[f],
+                    (long long)k, an, num);
+    }
+    for (size_t j = 0; j < g->n_in; j++) ic_tensor_destroy(x[j]);
+    f++;
+  }
+  for (size_t i = 0; i < n_fetch; i++) ic_tensor_destroy(got[i]);
+  for (size_t i = 0; i < g->n_in; i++) ic_tensor_destroy(g->in[i]);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(extra);
+  ic_tensor_destroy(w);
+  ic_builder_destroy(b);
+}
+
+static ic_tensor *r64(int nd, const int64_t *d, uint64_t seed) {
+  return ew_rand(IC_FP64, nd, d, seed, -1, 1);
+}
+
+/* ---- elementwise ---- */
+
+static int64_t g_axis;
+static void axis_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", (int32_t)g_axis); }
+
+static void ew_case(const char *op, int nx, const int64_t *dx, int ny, const int64_t *dy,
+                    int64_t axis) {
+  char fwd[64], grad[64];
+  snprintf(fwd, sizeof fwd, "elementwise_%s", op);
+  snprintf(grad, sizeof grad, "elementwise_%s_grad", op);
+  g_axis = axis;
+  gcase g = {.fwd = fwd, .grad = grad, .n_in = 2, .slot = {"X", "Y"},
+             .in = {r64(nx, dx, 1), r64(ny, dy, 2)}, .diff = {true, true}, .out_slot = "Out",
+             .attrs = axis_attr, .n_gin = 3, .gin_slot = {"X", "Y", "Out@GRAD"},
+             .gin_src = {"in0", "in1", "dout"}};
+  if (!strcmp(op, "div")) {
+    /* keep Y away from 0 */
+    double *y = ic_tensor_data(g.in[1]);
+    for (int64_t k = 0; k < ic_tensor_numel(g.in[1]); k++) y[k] = y[k] < 0 ? y[k] - 0.5 : y[k] + 0.5;
+    g.n_gin = 4;
+    g.gin_slot[3] = "Out";
+    g.gin_src[3] = "out";
+  }
+  check_grad(&g);
+}
+
+START_TEST(elementwise_grads) {
+  const char *ops[] = {"add", "sub", "mul", "div"};
+  for (int i = 0; i < 4; i++) {
+    ew_case(ops[i], 3, TU_DIMS(2, 3, 4), 3, TU_DIMS(2, 3, 4), -1);  /* same shape */
+    ew_case(ops[i], 3, TU_DIMS(2, 3, 4), 1, TU_DIMS(3), 1);         /* bias along axis 1 */
+    ew_case(ops[i], 3, TU_DIMS(2, 3, 4), 2, TU_DIMS(1, 4), -1);     /* Y [1, 4] trailing */
+    ew_case(ops[i], 2, TU_DIMS(3, 4), 3, TU_DIMS(2, 3, 4), -1);     /* X the smaller one */
+    ew_case(ops[i], 3, TU_DIMS(2, 1, 4), 3, TU_DIMS(1, 3, 1), -1);  /* both broadcast */
+    ew_case(ops[i], 2, TU_DIMS(2, 3), 0, TU_DIMS(0), -1);           /* scalar Y */
+  }
+}
+END_TEST
+
+/* ---- mul ---- */
+
+static int64_t g_xncd, g_yncd;
+static void mul_attrs(ic_builder_op *op) {
+  ic_builder_attr_int(op, "x_num_col_dims", (int32_t)g_xncd);
+  ic_builder_attr_int(op, "y_num_col_dims", (int32_t)g_yncd);
+}
+
+START_TEST(mul_grad) {
+  struct {
+    int nx, ny;
+    int64_t dx[4], dy[4], xncd, yncd;
+  } cs[] = {{2, 2, {3, 4}, {4, 5}, 1, 1}, {3, 2, {2, 3, 4}, {4, 2}, 2, 1},
+            {2, 3, {3, 4}, {2, 2, 5}, 1, 2}, {3, 2, {2, 3, 2}, {6, 2}, 1, 1}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_xncd = cs[i].xncd;
+    g_yncd = cs[i].yncd;
+    gcase g = {.fwd = "mul", .grad = "mul_grad", .n_in = 2, .slot = {"X", "Y"},
+               .in = {r64(cs[i].nx, cs[i].dx, 3), r64(cs[i].ny, cs[i].dy, 4)},
+               .diff = {true, true}, .out_slot = "Out", .attrs = mul_attrs, .n_gin = 3,
+               .gin_slot = {"X", "Y", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+/* ---- reductions ---- */
+
+static const int64_t *g_dim;
+static size_t g_ndim;
+static bool g_keep, g_all;
+static void reduce_attrs(ic_builder_op *op) {
+  ic_builder_attr_longs(op, "dim", g_ndim, g_dim);
+  ic_builder_attr_bool(op, "keep_dim", g_keep);
+  ic_builder_attr_bool(op, "reduce_all", g_all);
+}
+
+START_TEST(reduce_grads) {
+  const char *ops[][2] = {{"reduce_mean", "reduce_mean_grad"}, {"reduce_sum", "reduce_sum_grad"}};
+  struct {
+    int64_t dim[3];
+    size_t n;
+    bool keep, all;
+  } cs[] = {{{1}, 1, false, false}, {{0, 2}, 2, true, false}, {{-1}, 1, false, false},
+            {{0}, 1, false, true}, {{0}, 0, true, false}};
+  for (int o = 0; o < 2; o++) {
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+      g_dim = cs[i].dim;
+      g_ndim = cs[i].n;
+      g_keep = cs[i].keep;
+      g_all = cs[i].all;
+      gcase g = {.fwd = ops[o][0], .grad = ops[o][1], .n_in = 1, .slot = {"X"},
+                 .in = {r64(3, TU_DIMS(2, 3, 4), 5)}, .diff = {true}, .out_slot = "Out",
+                 .attrs = reduce_attrs, .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+                 .gin_src = {"in0", "dout"}};
+      check_grad(&g);
+    }
+  }
+  gcase m = {.fwd = "mean", .grad = "mean_grad", .n_in = 1, .slot = {"X"},
+             .in = {r64(2, TU_DIMS(3, 4), 6)}, .diff = {true}, .out_slot = "Out", .n_gin = 2,
+             .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+  check_grad(&m);
+}
+END_TEST
+
+START_TEST(relu_grad) {
+  ic_tensor *x = r64(2, TU_DIMS(4, 5), 7);
+  double *d = ic_tensor_data(x);
+  for (int k = 0; k < 20; k++) d[k] += d[k] < 0 ? -0.1 : 0.1; /* no kink within h */
+  gcase g = {.fwd = "relu", .grad = "relu_grad", .n_in = 1, .slot = {"X"}, .in = {x},
+             .diff = {true}, .out_slot = "Out", .n_gin = 2, .gin_slot = {"Out", "Out@GRAD"},
+             .gin_src = {"out", "dout"}};
+  check_grad(&g);
+}
+END_TEST
+
+/* ---- softmax_with_cross_entropy ---- */
+
+static bool g_soft;
+static int64_t g_sm_axis, g_ignore;
+static void swce_attrs(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "soft_label", g_soft);
+  ic_builder_attr_int(op, "axis", (int32_t)g_sm_axis);
+  ic_builder_attr_int(op, "ignore_index", (int32_t)g_ignore);
+}
+
+static void swce_case(int nd, const int64_t *dims, int64_t axis, bool soft, int64_t ignore) {
+  g_soft = soft;
+  g_sm_axis = axis;
+  g_ignore = ignore;
+  ic_tensor *logits = ew_rand(IC_FP64, nd, dims, 8, -2, 2), *label;
+  int ax = axis < 0 ? nd + (int)axis : (int)axis;
+  int64_t ld[8];
+  memcpy(ld, dims, (size_t)nd * sizeof *ld);
+  if (soft) {
+    /* a distribution along the axis: Paddle's gradient Softmax - Label assumes it sums to 1 */
+    label = ew_rand(IC_FP64, nd, dims, 9, 0, 1);
+    double *lv = ic_tensor_data(label);
+    int64_t n = 1, d = dims[ax], r = 1;
+    for (int i = 0; i < ax; i++) n *= dims[i];
+    for (int i = ax + 1; i < nd; i++) r *= dims[i];
+    for (int64_t i = 0; i < n; i++) {
+      for (int64_t j = 0; j < r; j++) {
+        double s = 0;
+        for (int64_t k = 0; k < d; k++) s += lv[(i * d + k) * r + j];
+        for (int64_t k = 0; k < d; k++) lv[(i * d + k) * r + j] /= s;
+      }
+    }
+  } else {
+    ld[ax] = 1;
+    label = ew_rand(IC_INT64, nd, ld, 9, 0, (double)dims[ax]);
+    ((int64_t *)ic_tensor_data(label))[1] = ignore; /* one ignored position */
+  }
+  gcase g = {.fwd = "softmax_with_cross_entropy", .grad = "softmax_with_cross_entropy_grad",
+             .n_in = 2, .slot = {"Logits", "Label"}, .in = {logits, label},
+             .diff = {true, false}, .out_slot = "Loss", .extra_slot = "Softmax",
+             .attrs = swce_attrs, .n_gin = 3, .gin_slot = {"Label", "Softmax", "Loss@GRAD"},
+             .gin_src = {"in1", "extra", "dout"}};
+  check_grad(&g);
+}
+
+START_TEST(softmax_with_cross_entropy_grad) {
+  swce_case(2, TU_DIMS(4, 5), -1, false, -100);
+  swce_case(2, TU_DIMS(4, 5), -1, false, 2);
+  swce_case(3, TU_DIMS(2, 3, 4), 1, false, -100);
+  swce_case(2, TU_DIMS(4, 5), -1, true, -100);
+  swce_case(3, TU_DIMS(2, 3, 4), 1, true, -100);
+}
+END_TEST
+
+/* Loss values against -log(softmax) in double, and the errors. */
+START_TEST(softmax_with_cross_entropy_values) {
+  g_soft = false;
+  g_sm_axis = -1;
+  g_ignore = -100;
+  ic_tensor *x = tu_f64(2, TU_DIMS(2, 3), (const double[]){1, 2, 3, -1, 0, 1000});
+  ic_tensor *l = tu_i64(2, TU_DIMS(2, 1), (const int64_t[]){0, 1});
+  gcase g = {.fwd = "softmax_with_cross_entropy", .n_in = 2, .slot = {"Logits", "Label"},
+             .in = {x, l}, .out_slot = "Loss", .extra_slot = "Softmax", .attrs = swce_attrs};
+  ic_tensor *loss, *sm;
+  forward(&g, g.in, &loss, &sm);
+  /* row 1: the other logits sit 1000 below the max, clipped at -64 before exp */
+  double s0 = exp(1) + exp(2) + exp(3);
+  tu_assert_close(loss, (const double[]){-log(exp(1) / s0), 64.0 + log(1 + 2 * exp(-64.0))}, 2,
+                  1e-12, 0);
+  ic_tensor_destroy(loss);
+  ic_tensor_destroy(sm);
+  /* a label out of range */
+  ic_builder *b;
+  ic_builder_op *op;
+  ((int64_t *)ic_tensor_data(l))[1] = 3;
+  b = ic_builder_create();
+  ew_feed(b, "x", x);
+  ew_feed(b, "l", l);
+  op = ic_builder_add_op(b, 0, "softmax_with_cross_entropy");
+  ic_builder_in(op, "Logits", "x");
+  ic_builder_in(op, "Label", "l");
+  ic_builder_out(op, "Loss", "out");
+  ic_builder_out(op, "Softmax", "sm");
+  ew_fetch(b, "out", IC_FP64);
+  ic_builder_var(b, 0, "sm", IC_FP64, 0, NULL, false);
+  ic_tensor *out = NULL;
+  char err[1024];
+  ic_status st = tu_run(b, 2, TU_NAMES("x", "l"), (ic_tensor *const[]){x, l}, 1,
+                        TU_NAMES("out"), &out, err, sizeof err);
+  ck_assert_int_ne(st, IC_OK);
+  tu_assert_msg(err, "Label", "'l'", "element 1 is 3", "[0, 3)", NULL);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(l);
+}
+END_TEST
+
+/* ---- optimizers ---- */
+
+static ic_tensor *scalar64(double v) { return tu_f64(0, NULL, &v); }
+
+static ic_builder *sgd_program(ic_tensor *p, ic_tensor *g, ic_tensor *lr) {
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "p", p);
+  ew_feed(b, "g", g);
+  ew_feed(b, "lr", lr);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "sgd");
+  ic_builder_in(op, "Param", "p");
+  ic_builder_in(op, "Grad", "g");
+  ic_builder_in(op, "LearningRate", "lr");
+  ic_builder_out(op, "ParamOut", "out");
+  ew_fetch(b, "out", IC_FP64);
+  return b;
+}
+
+START_TEST(sgd_update) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 10), *g = r64(2, TU_DIMS(3, 4), 11), *lr = scalar64(0.25);
+  ic_builder *b = sgd_program(p, g, lr);
+  ic_tensor *out;
+  char err[1024];
+  ck_assert_msg(tu_run(b, 3, TU_NAMES("p", "g", "lr"), (ic_tensor *const[]){p, g, lr}, 1,
+                       TU_NAMES("out"), &out, err, sizeof err) == IC_OK, "%s", err);
+  double want[12];
+  for (int k = 0; k < 12; k++) want[k] = ew_at(p, k) - 0.25 * ew_at(g, k);
+  tu_assert_close(out, want, 12, 0, 0);
+  ic_tensor_destroy(out);
+  /* a learning rate of two values is refused */
+  ic_tensor_destroy(lr);
+  lr = tu_f64(1, TU_DIMS(2), (const double[]){1, 2});
+  ic_builder_destroy(b);
+  b = sgd_program(p, g, lr);
+  ck_assert_int_ne(tu_run(b, 3, TU_NAMES("p", "g", "lr"), (ic_tensor *const[]){p, g, lr}, 1,
+                          TU_NAMES("out"), &out, err, sizeof err), IC_OK);
+  tu_assert_msg(err, "sgd", "LearningRate", "'lr'", "one float64", NULL);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(p);
+  ic_tensor_destroy(g);
+  ic_tensor_destroy(lr);
+}
+END_TEST
+
+static bool g_amsgrad, g_global_pow;
+START_TEST(adam_update) {
+  for (int mode = 0; mode < 4; mode++) {
+    g_amsgrad = mode == 1;
+    g_global_pow = mode == 2;
+    bool skip = mode == 3;
+    ic_tensor *p = r64(2, TU_DIMS(3, 4), 20), *g = r64(2, TU_DIMS(3, 4), 21), *lr = scalar64(0.01),
+              *m1 = r64(2, TU_DIMS(3, 4), 22), *m2 = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 23, 0, 1),
+              *mx = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 24, 0, 1), *b1p = scalar64(0.81),
+              *b2p = scalar64(0.998), *sk = NULL;
+    bool t = true;
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(1), &sk), IC_OK);
+    memcpy(ic_tensor_data(sk), &t, 1);
+    ic_builder *b = ic_builder_create();
+    const char *in_names[] = {"p", "g", "lr", "m1", "m2", "mx", "b1p", "b2p", "sk"};
+    ic_tensor *ins[] = {p, g, lr, m1, m2, mx, b1p, b2p, sk};
+    const char *slots[] = {"Param", "Grad", "LearningRate", "Moment1", "Moment2", "Moment2Max",
+                           "Beta1Pow", "Beta2Pow", "SkipUpdate"};
+    size_t n_in = skip ? 9 : 8;
+    for (size_t i = 0; i < n_in; i++) ew_feed(b, in_names[i], ins[i]);
+    ic_builder_op *op = ic_builder_add_op(b, 0, "adam");
+    for (size_t i = 0; i < n_in; i++) {
+      if (i == 5 && !g_amsgrad) continue;
+      ic_builder_in(op, slots[i], in_names[i]);
+    }
+    const char *outs[] = {"ParamOut", "Moment1Out", "Moment2Out", "Moment2MaxOut", "Beta1PowOut",
+                          "Beta2PowOut"};
+    const char *onames[] = {"po", "m1o", "m2o", "mxo", "b1o", "b2o"};
+    size_t n_out = 0;
+    const char *fetch[6];
+    for (int i = 0; i < 6; i++) {
+      if (i == 3 && !g_amsgrad) continue;
+      ic_builder_out(op, outs[i], onames[i]);
+      ew_fetch(b, onames[i], IC_FP64);
+      fetch[n_out++] = onames[i];
+    }
+    ic_builder_attr_float(op, "beta1", 0.9f);
+    ic_builder_attr_float(op, "beta2", 0.999f);
+    ic_builder_attr_float(op, "epsilon", 1e-6f);
+    ic_builder_attr_bool(op, "amsgrad", g_amsgrad);
+    ic_builder_attr_bool(op, "use_global_beta_pow", g_global_pow);
+    ic_tensor *got[6] = {0};
+    char err[1024];
+    ck_assert_msg(tu_run(b, n_in, in_names, ins, n_out, fetch, got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    double beta1 = (float)0.9, beta2 = (float)0.999, eps = (float)1e-6;
+    double wp[12], w1[12], w2[12], wx[12];
+    double lrt = 0.01 * sqrt(1 - 0.998) / (1 - 0.81), epst = eps * sqrt(1 - 0.998);
+    for (int k = 0; k < 12; k++) {
+      double gv = ew_at(g, k);
+      w1[k] = beta1 * ew_at(m1, k) + (1 - beta1) * gv;
+      w2[k] = beta2 * ew_at(m2, k) + (1 - beta2) * gv * gv;
+      double v = w2[k];
+      if (g_amsgrad) v = wx[k] = fmax(ew_at(mx, k), w2[k]);
+      wp[k] = ew_at(p, k) - lrt * w1[k] / (sqrt(v) + epst);
+      if (skip) {
+        wp[k] = ew_at(p, k);
+        w1[k] = ew_at(m1, k);
+        w2[k] = ew_at(m2, k);
+      }
+    }
+    size_t f = 0;
+    tu_assert_close(got[f++], wp, 12, 1e-13, 1e-15);
+    tu_assert_close(got[f++], w1, 12, 1e-13, 1e-15);
+    tu_assert_close(got[f++], w2, 12, 1e-13, 1e-15);
+    if (g_amsgrad) tu_assert_close(got[f++], wx, 12, 1e-13, 1e-15);
+    bool same = g_global_pow || skip;
+    tu_assert_close(got[f++], (const double[]){same ? 0.81 : 0.81 * beta1}, 1, 1e-15, 0);
+    tu_assert_close(got[f++], (const double[]){same ? 0.998 : 0.998 * beta2}, 1, 1e-15, 0);
+    for (size_t i = 0; i < n_out; i++) ic_tensor_destroy(got[i]);
+    for (size_t i = 0; i < 9; i++) ic_tensor_destroy(ins[i]);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
+static TCase *tc_grad(void) {
+  TCase *tc = tcase_create("grad");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, elementwise_grads);
+  tcase_add_test(tc, mul_grad);
+  tcase_add_test(tc, reduce_grads);
+  tcase_add_test(tc, relu_grad);
+  tcase_add_test(tc, softmax_with_cross_entropy_grad);
+  tcase_add_test(tc, softmax_with_cross_entropy_values);
+  return tc;
+}
+
+static TCase *tc_optim(void) {
+  TCase *tc = tcase_create("optimizer");
+  tcase_add_test(tc, sgd_update);
+  tcase_add_test(tc, adam_update);
+  return tc;
+}
+
+TU_MAIN("ops_grad", tc_grad, tc_optim)
