@@ -25,16 +25,19 @@ typedef struct gcase {
   bool diff[MAXI];
   const char *out_slot;   /* forward output differentiated */
   const char *extra_slot; /* another forward output the grad op reads (or NULL) */
+  const char *extra2_slot; /* and a third */
+  bool xshape;            /* feed "xs", an XShape of in0 (dims [0, in0 dims...], no data) */
   attr_fn attrs;
   /* grad op inputs: slot <- source ("in0".."in2", "out", "extra", "dout") */
   size_t n_gin;
-  const char *gin_slot[4], *gin_src[4];
+  const char *gin_slot[6], *gin_src[6]; /* sources: in0..in2, out, extra, extra2, xs, dout */
 } gcase;
 
 static const char *k_in_names[MAXI] = {"in0", "in1", "in2"};
 
 /* Run F on the inputs (uncompiled, float64); out and extra (may be NULL) receive results. */
-static void forward(const gcase *g, ic_tensor *const *in, ic_tensor **out, ic_tensor **extra) {
+static void forward(const gcase *g, ic_tensor *const *in, ic_tensor **out, ic_tensor **extra,
+                    ic_tensor **extra2) {
   ic_builder *b = ic_builder_create();
   for (size_t i = 0; i < g->n_in; i++) ew_feed(b, k_in_names[i], in[i]);
   ic_builder_op *op = ic_builder_add_op(b, 0, g->fwd);
@@ -45,6 +48,10 @@ static void forward(const gcase *g, ic_tensor *const *in, ic_tensor **out, ic_te
     ic_builder_out(op, g->extra_slot, "extra");
     ew_fetch(b, "extra", IC_FP64);
   }
+  if (g->extra2_slot) {
+    ic_builder_out(op, g->extra2_slot, "extra2");
+    ew_fetch(b, "extra2", IC_FP64);
+  }
   if (g->attrs) g->attrs(op);
   ic_program *p;
   char err[1024];
@@ -54,13 +61,16 @@ static void forward(const gcase *g, ic_tensor *const *in, ic_tensor **out, ic_te
   o.mode = IC_MODE_UNCOMPILED;
   ic_executor *e;
   ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
-  ic_tensor *got[2] = {0};
+  ic_tensor *got[3] = {0};
+  size_t nfetch = g->extra2_slot ? 3 : g->extra_slot ? 2 : 1;
   ic_status st = ic_executor_run(e, p, NULL, g->n_in, k_in_names, (const ic_tensor *const *)in,
-                                 g->extra_slot ? 2 : 1, TU_NAMES("out", "extra"), got);
+                                 nfetch, TU_NAMES("out", "extra", "extra2"), got);
   ck_assert_msg(st == IC_OK, "%s: %s", g->fwd, ic_executor_errmsg(e));
   *out = got[0];
   if (extra) *extra = got[1];
   else ic_tensor_destroy(got[1]);
+  if (extra2) *extra2 = got[2];
+  else ic_tensor_destroy(got[2]);
   ic_executor_destroy(e);
   ic_program_destroy(p);
   ic_builder_destroy(b);
@@ -68,7 +78,7 @@ static void forward(const gcase *g, ic_tensor *const *in, ic_tensor **out, ic_te
 
 static double loss_of(const gcase *g, ic_tensor *const *in, const ic_tensor *w) {
   ic_tensor *out;
-  forward(g, in, &out, NULL);
+  forward(g, in, &out, NULL, NULL);
   double l = 0;
   for (int64_t k = 0; k < ic_tensor_numel(out); k++) l += ew_at(out, k) * ew_at(w, k);
   ic_tensor_destroy(out);
@@ -76,8 +86,14 @@ static double loss_of(const gcase *g, ic_tensor *const *in, const ic_tensor *w) 
 }
 
 static void check_grad(const gcase *g) {
-  ic_tensor *out, *extra = NULL;
-  forward(g, g->in, &out, g->extra_slot ? &extra : NULL);
+  ic_tensor *out, *extra = NULL, *extra2 = NULL, *xs = NULL;
+  forward(g, g->in, &out, g->extra_slot ? &extra : NULL, g->extra2_slot ? &extra2 : NULL);
+  if (g->xshape) {
+    int64_t d[IC_MAX_RANK + 1] = {0};
+    int nd = ic_tensor_ndim(g->in[0]);
+    memcpy(d + 1, ic_tensor_dims(g->in[0]), (size_t)nd * sizeof *d);
+    ck_assert_int_eq(ic_tensor_create(IC_FP64, nd + 1, d, &xs), IC_OK);
+  }
   ic_tensor *w = ew_rand(IC_FP64, ic_tensor_ndim(out), ic_tensor_dims(out), 99, -1, 1);
 
   /* the gradient op */
@@ -94,6 +110,14 @@ static void check_grad(const gcase *g) {
   if (extra) {
     names[nf] = "extra";
     feeds[nf++] = extra;
+  }
+  if (extra2) {
+    names[nf] = "extra2";
+    feeds[nf++] = extra2;
+  }
+  if (xs) {
+    names[nf] = "xs";
+    feeds[nf++] = xs;
   }
   names[nf] = "dout";
   feeds[nf++] = w;
@@ -119,6 +143,7 @@ static void check_grad(const gcase *g) {
   if (g->attrs) g->attrs(op);
   ic_tensor *got[MAXI] = {0};
   char err[1024];
+  ck_assert_uint_le(nf, 8);
   ic_status st = tu_run(b, nf, names, feeds, n_fetch, fetch, got, err, sizeof err);
   ck_assert_msg(st == IC_OK, "%s: %s", g->grad, err);
 
@@ -149,6 +174,8 @@ static void check_grad(const gcase *g) {
   for (size_t i = 0; i < g->n_in; i++) ic_tensor_destroy(g->in[i]);
   ic_tensor_destroy(out);
   ic_tensor_destroy(extra);
+  ic_tensor_destroy(extra2);
+  ic_tensor_destroy(xs);
   ic_tensor_destroy(w);
   ic_builder_destroy(b);
 }
@@ -336,7 +363,7 @@ START_TEST(softmax_with_cross_entropy_values) {
   gcase g = {.fwd = "softmax_with_cross_entropy", .n_in = 2, .slot = {"Logits", "Label"},
              .in = {x, l}, .out_slot = "Loss", .extra_slot = "Softmax", .attrs = swce_attrs};
   ic_tensor *loss, *sm;
-  forward(&g, g.in, &loss, &sm);
+  forward(&g, g.in, &loss, &sm, NULL);
   /* row 1: the other logits sit 1000 below the max, clipped at -64 before exp */
   double s0 = exp(1) + exp(2) + exp(3);
   tu_assert_close(loss, (const double[]){-log(exp(1) / s0), 64.0 + log(1 + 2 * exp(-64.0))}, 2,
@@ -366,6 +393,116 @@ START_TEST(softmax_with_cross_entropy_values) {
   ic_builder_destroy(b);
   ic_tensor_destroy(x);
   ic_tensor_destroy(l);
+}
+END_TEST
+
+/* ---- activations, softmax, shapes, layer_norm, matmul_v2 ---- */
+
+static bool g_approx;
+static void gelu_attr(ic_builder_op *op) { ic_builder_attr_bool(op, "approximate", g_approx); }
+
+START_TEST(gelu_grad) {
+  for (int k = 0; k < 2; k++) {
+    g_approx = k == 1;
+    gcase g = {.fwd = "gelu", .grad = "gelu_grad", .n_in = 1, .slot = {"X"},
+               .in = {ew_rand(IC_FP64, 2, TU_DIMS(3, 5), 12, -3, 3)}, .diff = {true},
+               .out_slot = "Out", .attrs = gelu_attr, .n_gin = 2,
+               .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static int64_t g_softmax_axis;
+static void softmax_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "axis", (int32_t)g_softmax_axis);
+}
+
+START_TEST(softmax_grad) {
+  const int64_t axes[] = {-1, 1, 0};
+  for (int k = 0; k < 3; k++) {
+    g_softmax_axis = axes[k];
+    gcase g = {.fwd = "softmax", .grad = "softmax_grad", .n_in = 1, .slot = {"X"},
+               .in = {ew_rand(IC_FP64, 3, TU_DIMS(2, 3, 4), 13, -2, 2)}, .diff = {true},
+               .out_slot = "Out", .attrs = softmax_attr, .n_gin = 2,
+               .gin_slot = {"Out", "Out@GRAD"}, .gin_src = {"out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static void reshape_attr(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "shape", 2, (const int32_t[]){4, -1});
+}
+static const int32_t *g_perm;
+static void transpose_attr(ic_builder_op *op) { ic_builder_attr_ints(op, "axis", 3, g_perm); }
+
+START_TEST(shape_grads) {
+  gcase r = {.fwd = "reshape2", .grad = "reshape2_grad", .n_in = 1, .slot = {"X"},
+             .in = {r64(3, TU_DIMS(2, 3, 4), 14)}, .diff = {true}, .out_slot = "Out",
+             .attrs = reshape_attr, .xshape = true, .n_gin = 2,
+             .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+  check_grad(&r);
+  const int32_t perms[][3] = {{0, 2, 1}, {2, 0, 1}, {1, 2, 0}};
+  for (int k = 0; k < 3; k++) {
+    g_perm = perms[k];
+    gcase t = {.fwd = "transpose2", .grad = "transpose2_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(3, TU_DIMS(2, 3, 4), 15)}, .diff = {true}, .out_slot = "Out",
+               .attrs = transpose_attr, .xshape = true, .n_gin = 2,
+               .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+    check_grad(&t);
+  }
+}
+END_TEST
+
+static int64_t g_bna;
+static void ln_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "begin_norm_axis", (int32_t)g_bna);
+  ic_builder_attr_float(op, "epsilon", 1e-5f);
+}
+
+START_TEST(layer_norm_grad) {
+  for (int k = 1; k <= 2; k++) {
+    g_bna = k;
+    int64_t right = k == 1 ? 12 : 4;
+    gcase g = {.fwd = "layer_norm", .grad = "layer_norm_grad", .n_in = 3,
+               .slot = {"X", "Scale", "Bias"},
+               .in = {r64(3, TU_DIMS(2, 3, 4), 16), r64(1, &right, 17), r64(1, &right, 18)},
+               .diff = {true, true, true}, .out_slot = "Y", .extra_slot = "Mean",
+               .extra2_slot = "Variance", .attrs = ln_attr, .n_gin = 6,
+               .gin_slot = {"X", "Scale", "Bias", "Mean", "Variance", "Y@GRAD"},
+               .gin_src = {"in0", "in1", "in2", "extra", "extra2", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static bool g_tx, g_ty;
+static void mm_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "trans_x", g_tx);
+  ic_builder_attr_bool(op, "trans_y", g_ty);
+}
+
+START_TEST(matmul_v2_grad) {
+  struct {
+    int nx, ny;
+    int64_t dx[4], dy[4];
+    bool tx, ty;
+  } cs[] = {{2, 2, {3, 4}, {4, 5}, false, false}, {2, 2, {4, 3}, {4, 5}, true, false},
+            {2, 2, {3, 4}, {5, 4}, false, true},  {2, 2, {4, 3}, {5, 4}, true, true},
+            {3, 2, {2, 3, 4}, {4, 5}, false, false}, {2, 3, {3, 4}, {2, 4, 5}, false, false},
+            {3, 3, {2, 3, 4}, {1, 5, 4}, false, true}, {1, 2, {4}, {4, 5}, false, false},
+            {2, 1, {3, 4}, {4}, false, false}, {1, 1, {4}, {4}, false, false},
+            {4, 3, {2, 1, 3, 4}, {3, 4, 2}, false, false}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_tx = cs[i].tx;
+    g_ty = cs[i].ty;
+    gcase g = {.fwd = "matmul_v2", .grad = "matmul_v2_grad", .n_in = 2, .slot = {"X", "Y"},
+               .in = {r64(cs[i].nx, cs[i].dx, 19), r64(cs[i].ny, cs[i].dy, 20)},
+               .diff = {true, true}, .out_slot = "Out", .attrs = mm_attr, .n_gin = 3,
+               .gin_slot = {"X", "Y", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
 }
 END_TEST
 
@@ -415,7 +552,10 @@ END_TEST
 
 static bool g_amsgrad, g_global_pow;
 START_TEST(adam_update) {
-  for (int mode = 0; mode < 4; mode++) {
+  /* 0 adam, 1 amsgrad, 2 use_global_beta_pow, 3 SkipUpdate, 4 adamw, 5 adamw without decay */
+  for (int mode = 0; mode < 6; mode++) {
+    const bool w = mode >= 4, decay = mode == 4;
+    const double coeff = (float)0.05, ratio = w && decay ? 0.5 : 1.0;
     g_amsgrad = mode == 1;
     g_global_pow = mode == 2;
     bool skip = mode == 3;
@@ -433,7 +573,12 @@ START_TEST(adam_update) {
                            "Beta1Pow", "Beta2Pow", "SkipUpdate"};
     size_t n_in = skip ? 9 : 8;
     for (size_t i = 0; i < n_in; i++) ew_feed(b, in_names[i], ins[i]);
-    ic_builder_op *op = ic_builder_add_op(b, 0, "adam");
+    ic_builder_op *op = ic_builder_add_op(b, 0, w ? "adamw" : "adam");
+    if (w) {
+      ic_builder_attr_float(op, "coeff", 0.05f);
+      ic_builder_attr_float(op, "lr_ratio", 0.5f);
+      ic_builder_attr_bool(op, "with_decay", decay);
+    }
     for (size_t i = 0; i < n_in; i++) {
       if (i == 5 && !g_amsgrad) continue;
       ic_builder_in(op, slots[i], in_names[i]);
@@ -467,7 +612,8 @@ START_TEST(adam_update) {
       w2[k] = beta2 * ew_at(m2, k) + (1 - beta2) * gv * gv;
       double v = w2[k];
       if (g_amsgrad) v = wx[k] = fmax(ew_at(mx, k), w2[k]);
-      wp[k] = ew_at(p, k) - lrt * w1[k] / (sqrt(v) + epst);
+      double pv = decay ? ew_at(p, k) - 0.01 * ratio * coeff * ew_at(p, k) : ew_at(p, k);
+      wp[k] = pv - lrt * ratio * w1[k] / (sqrt(v) + epst);
       if (skip) {
         wp[k] = ew_at(p, k);
         w1[k] = ew_at(m1, k);
@@ -498,6 +644,11 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, relu_grad);
   tcase_add_test(tc, softmax_with_cross_entropy_grad);
   tcase_add_test(tc, softmax_with_cross_entropy_values);
+  tcase_add_test(tc, gelu_grad);
+  tcase_add_test(tc, softmax_grad);
+  tcase_add_test(tc, shape_grads);
+  tcase_add_test(tc, layer_norm_grad);
+  tcase_add_test(tc, matmul_v2_grad);
   return tc;
 }
 

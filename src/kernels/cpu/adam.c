@@ -8,17 +8,13 @@
  * (computed from the old powers, which the step uses). beta1, beta2 and epsilon come from
  * Beta1Tensor / Beta2Tensor / EpsilonTensor when given, else from the attributes (defaults
  * 0.9, 0.999, 1e-8). SkipUpdate, when given and true, copies every input to its output.
- * Every *Out updates its input in place (adam_inplace, train.h). lazy_mode only matters for
+ * Every *Out updates its input in place (ic_adam_inplace, train.h). adamw.c shares this code. lazy_mode only matters for
  * SelectedRows gradients (not supported); multi_precision (MasterParam) is not supported. */
 #include <math.h>
 #include <string.h>
 
 #include "kernels/cpu/train.h"
 
-typedef struct adam_attrs {
-  float beta1, beta2, epsilon;
-  bool multi_precision, use_global_beta_pow, amsgrad;
-} adam_attrs;
 
 enum {
   IN_PARAM, IN_GRAD, IN_LR, IN_M1, IN_M2, IN_M2MAX, IN_B1POW, IN_B2POW, IN_MASTER, IN_SKIP,
@@ -31,19 +27,20 @@ const ic_train_inplace ic_adam_inplace[] = {
     {"Moment2MaxOut", "Moment2Max"}, {"Beta1PowOut", "Beta1Pow"}, {"Beta2PowOut", "Beta2Pow"},
     {NULL, NULL}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  adam_attrs *a = attrs;
+ic_status ic_adam_parse(ic_attr_reader *r, void *attrs) {
+  ic_adam_attrs *a = attrs;
   a->beta1 = (float)ic_ar_float(r, "beta1", 0.9);
   a->beta2 = (float)ic_ar_float(r, "beta2", 0.999);
   a->epsilon = (float)ic_ar_float(r, "epsilon", 1e-8);
   a->multi_precision = ic_ar_bool(r, "multi_precision", false);
   a->use_global_beta_pow = ic_ar_bool(r, "use_global_beta_pow", false);
   a->amsgrad = ic_ar_bool(r, "amsgrad", false);
+  a->lr_ratio = 1.0f;
   return r->st;
 }
 
-static ic_status infer(ic_kctx *c) {
-  const adam_attrs *a = c->attrs;
+ic_status ic_adam_infer(ic_kctx *c) {
+  const ic_adam_attrs *a = c->attrs;
   const ic_tensor *p = ic_in(c, IN_PARAM, 0);
   ic_status st;
   if ((st = ic_kcheck_dtype(c, IN_PARAM, 0, IC_DT_FLOAT))) return st;
@@ -84,7 +81,8 @@ static double scalar(const ic_tensor *t) {
     const T b1 = (T)beta1, b2 = (T)beta2, b1p = (T)scalar(ic_in(c, IN_B1POW, 0)),          \
             b2p = (T)scalar(ic_in(c, IN_B2POW, 0));                                        \
     const T lr = (T)scalar(ic_in(c, IN_LR, 0)) * (SQRT(1 - b2p) / (1 - b1p));              \
-    const T eps = (T)epsilon * SQRT(1 - b2p), nlr = -lr;                                   \
+    const T eps = (T)epsilon * SQRT(1 - b2p), nlr = -lr * (T)a->lr_ratio;                  \
+    const T decay = (T)scalar(ic_in(c, IN_LR, 0)) * (T)a->lr_ratio * (T)a->coeff;         \
     const T *restrict pp = p->data, *restrict gp = ic_in(c, IN_GRAD, 0)->data,             \
                       *restrict m1 = ic_in(c, IN_M1, 0)->data,                             \
                       *restrict m2 = ic_in(c, IN_M2, 0)->data;                             \
@@ -103,7 +101,8 @@ static double scalar(const ic_tensor *t) {
         v2 = mx[i] > v2 ? mx[i] : v2;                                                      \
         if (mxo) mxo[i] = v2;                                                              \
       }                                                                                    \
-      po[i] = pp[i] + nlr * (v1 / (SQRT(v2) + eps));                                       \
+      T pv = a->with_decay ? pp[i] - decay * pp[i] : pp[i];                                \
+      po[i] = pv + nlr * (v1 / (SQRT(v2) + eps));                                          \
     }                                                                                      \
     if (!a->use_global_beta_pow) {                                                         \
       if (ic_out(c, OUT_B1POW, 0)) *(T *)ic_out(c, OUT_B1POW, 0)->data = b1 * b1p;         \
@@ -111,8 +110,8 @@ static double scalar(const ic_tensor *t) {
     }                                                                                      \
   } while (0)
 
-static ic_status run(ic_kctx *c) {
-  const adam_attrs *a = c->attrs;
+ic_status ic_adam_run(ic_kctx *c) {
+  const ic_adam_attrs *a = c->attrs;
   const ic_tensor *p = ic_in(c, IN_PARAM, 0);
   static const int like[] = {IN_PARAM, IN_M1, IN_M2, IN_M2MAX, IN_B1POW, IN_B2POW};
   const ic_tensor *skip = ic_in(c, IN_SKIP, 0);
@@ -141,7 +140,7 @@ static ic_status run(ic_kctx *c) {
   return IC_OK;
 }
 
-static const ic_slotdef inputs[] = {
+const ic_slotdef ic_adam_inputs[13] = {
     {"Param", 0},
     {"Grad", 0},
     {"LearningRate", 0},
@@ -156,7 +155,7 @@ static const ic_slotdef inputs[] = {
     {"Beta2Tensor", IC_SLOT_OPTIONAL},
     {"EpsilonTensor", IC_SLOT_OPTIONAL},
 };
-static const ic_slotdef outputs[] = {
+const ic_slotdef ic_adam_outputs[7] = {
     {"ParamOut", IC_SLOT_SHARE},
     {"Moment1Out", IC_SLOT_SHARE},
     {"Moment2Out", IC_SLOT_SHARE},
@@ -168,8 +167,8 @@ static const ic_slotdef outputs[] = {
 
 const ic_opdef ic_op_adam = {
     .name = "adam",
-    .n_inputs = 13, .inputs = inputs,
-    .n_outputs = 7, .outputs = outputs,
-    .attrs_size = sizeof(adam_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .n_inputs = 13, .inputs = ic_adam_inputs,
+    .n_outputs = 7, .outputs = ic_adam_outputs,
+    .attrs_size = sizeof(ic_adam_attrs), .parse = ic_adam_parse,
+    .infer = ic_adam_infer, .cpu = ic_adam_run,
 };

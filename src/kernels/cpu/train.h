@@ -28,7 +28,19 @@ typedef struct ic_train_inplace {
 /* The in-place tables of the optimizers, {NULL, NULL}-terminated; every output named there
  * is an IC_SLOT_SHARE slot (test_train checks). */
 extern const ic_train_inplace ic_sgd_inplace[];
-extern const ic_train_inplace ic_adam_inplace[];
+extern const ic_train_inplace ic_adam_inplace[]; /* adam and adamw */
+
+/* adam and adamw (adam.c): one attribute struct, slots and kernel. Adam is the case
+ * with_decay = false, lr_ratio = 1. */
+typedef struct ic_adam_attrs {
+  float beta1, beta2, epsilon, coeff, lr_ratio;
+  bool multi_precision, use_global_beta_pow, amsgrad, with_decay;
+} ic_adam_attrs;
+extern const ic_slotdef ic_adam_inputs[13];
+extern const ic_slotdef ic_adam_outputs[7];
+ic_status ic_adam_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_adam_infer(ic_kctx *c);
+ic_status ic_adam_run(ic_kctx *c);
 
 /* Give output t (may be NULL) dims and dtype of `like` and a buffer of its own. Persistable
  * state lives in the caller's scope, which may outlive the executor, so the buffer comes from
