@@ -249,6 +249,9 @@ END_TEST
 START_TEST(paddle_mlp_adam) { run_paddle_case("mlp"); }
 END_TEST
 
+START_TEST(paddle_attention_adamw_clip) { run_paddle_case("attention"); }
+END_TEST
+
 /* Paddle's startup programs in icore: every persistable of the main program gets its declared
  * dims, fill_constant values are exact, uniform_random weights lie in [min, max) with a
  * uniform's mean and spread; then training from them runs and lowers the loss. */
@@ -323,6 +326,9 @@ START_TEST(startup_seed_example) { run_startup_case("seed"); }
 END_TEST
 
 START_TEST(startup_mlp) { run_startup_case("mlp"); }
+END_TEST
+
+START_TEST(startup_attention) { run_startup_case("attention"); }
 END_TEST
 
 /* Paddle writes the program's random_seed (1234 here) into each initializer's `seed`
@@ -462,6 +468,7 @@ static TCase *tc_paddle(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, paddle_seed_example);
   tcase_add_test(tc, paddle_mlp_adam);
+  tcase_add_test(tc, paddle_attention_adamw_clip);
   return tc;
 }
 
@@ -469,6 +476,7 @@ static TCase *tc_startup(void) {
   TCase *tc = tcase_create("startup");
   tcase_add_test(tc, startup_seed_example);
   tcase_add_test(tc, startup_mlp);
+  tcase_add_test(tc, startup_attention);
   tcase_add_test(tc, startup_seeded);
   return tc;
 }

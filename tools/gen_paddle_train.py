@@ -31,11 +31,23 @@ STEPS = 20
 
 
 def strip_callstacks(data):
+    """Drop op_callstack (this machine's Python stacks). Paddle 3.3.1's legacy reshape2 and
+    transpose2 ops also carry some attributes twice (mkldnn_data_type) in a training program;
+    icore rejects a repeated attribute, so an exact repeat is dropped here (a differing
+    one would be an error)."""
     from paddle.base.proto import framework_pb2
     prog = framework_pb2.ProgramDesc.FromString(data)
     for block in prog.blocks:
         for op in block.ops:
-            keep = [a for a in op.attrs if a.name != "op_callstack"]
+            keep, seen = [], {}
+            for a in op.attrs:
+                if a.name == "op_callstack":
+                    continue
+                if a.name in seen:
+                    assert seen[a.name] == a.SerializeToString(), (op.type, a.name)
+                    continue
+                seen[a.name] = a.SerializeToString()
+                keep.append(a)
             del op.attrs[:]
             op.attrs.extend(keep)
     return prog.SerializeToString()
@@ -71,7 +83,54 @@ def case_mlp():
     return loss, feeds, 8, 1e-5, 1e-4
 
 
-CASES = {"seed": case_seed, "mlp": case_mlp}
+def raw(op_type, inputs, attrs=None):
+    """Append one op writing Out through LayerHelper: Paddle 3.3.1's legacy (non-PIR) static
+    mode no longer accepts Variables in several tensor functions (paddle.matmul, gelu, sqrt,
+    maximum, ...: "must be Value, but got Variable"), so this script emits their ops itself,
+    exactly as those functions used to."""
+    from paddle.base.layer_helper import LayerHelper
+    h = LayerHelper(op_type)
+    out = h.create_variable_for_type_inference("float32")
+    h.append_op(type=op_type, inputs=inputs, outputs={"Out": out}, attrs=attrs or {})
+    return out
+
+
+def case_attention():
+    """A transformer block: layer_norm, single-head attention (matmul_v2, scale, softmax,
+    transpose2, reshape2), a gelu feed-forward and a residual, a squared-error loss, AdamW
+    with ClipGradByGlobalNorm."""
+    ew = {"axis": -1}
+    # ClipGradByGlobalNorm calls these; route them to the ops they emit (see raw()).
+    paddle.sqrt = lambda x, name=None: raw("sqrt", {"X": x})
+    paddle.maximum = lambda x, y, name=None: raw("elementwise_max", {"X": x, "Y": y}, ew)
+    paddle.divide = lambda x, y, name=None: raw("elementwise_div", {"X": x, "Y": y}, ew)
+    paddle.multiply = lambda x, y, name=None: raw("elementwise_mul", {"X": x, "Y": y}, ew)
+    x = paddle.static.data(name="x", shape=[None, 6, 8], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 6, 8], dtype="float32")
+    h = paddle.nn.LayerNorm(8)(x)
+    # no bias on k: softmax ignores it (its gradient is 0 up to rounding, and Adam would
+    # turn that rounding noise into steps of full size, in Paddle as in icore)
+    q = paddle.nn.Linear(8, 8)(h)
+    k = paddle.nn.Linear(8, 8, bias_attr=False)(h)
+    v = paddle.nn.Linear(8, 8)(h)
+    s = raw("matmul_v2", {"X": q, "Y": k}, {"trans_x": False, "trans_y": True})
+    att = raw("softmax", {"X": paddle.scale(s, 0.35)}, {"axis": -1})
+    o = raw("matmul_v2", {"X": att, "Y": v}, {"trans_x": False, "trans_y": False})
+    o = paddle.reshape(paddle.transpose(o, [0, 2, 1]), [-1, 6, 8])
+    f = raw("gelu", {"X": paddle.nn.Linear(8, 16)(o)}, {"approximate": False})
+    out = paddle.add(x, paddle.nn.Linear(16, 8)(f))
+    d = paddle.subtract(out, y)
+    loss = paddle.mean(raw("elementwise_mul", {"X": d, "Y": d}, ew))
+    opt = paddle.optimizer.AdamW(learning_rate=0.01, weight_decay=0.01,
+                                 grad_clip=paddle.nn.ClipGradByGlobalNorm(0.5))
+    opt.minimize(loss)
+    rng = np.random.default_rng(3)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 6, 8)).astype("float32"),
+             "y": rng.standard_normal((STEPS * 4, 6, 8)).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention}
 
 
 def save_vars(exe, prog, path):

@@ -4,4 +4,5 @@
 
 static ic_status run(ic_kctx *c) { return ic_ewgrad_run(c, IC_EW_ADD); }
 
-const ic_opdef ic_op_elementwise_add_grad = IC_EWGRAD_DEF("elementwise_add_grad", run);
+const ic_opdef ic_op_elementwise_add_grad = IC_EWGRAD_DEF("elementwise_add_grad", ic_ewgrad_inputs_dims,
+                                                               run);

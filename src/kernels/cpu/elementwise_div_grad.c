@@ -4,4 +4,5 @@
 
 static ic_status run(ic_kctx *c) { return ic_ewgrad_run(c, IC_EW_DIV); }
 
-const ic_opdef ic_op_elementwise_div_grad = IC_EWGRAD_DEF("elementwise_div_grad", run);
+const ic_opdef ic_op_elementwise_div_grad = IC_EWGRAD_DEF("elementwise_div_grad", ic_ewgrad_inputs_values,
+                                                               run);

@@ -43,7 +43,7 @@ static ic_status infer(ic_kctx *c) {
                          (long long)want);
     }
   }
-  ic_tensor_set_meta(ic_out(c, OUT_DX, 0), x->dtype, x->ndim, x->dims);
+  if (ic_out(c, OUT_DX, 0)) ic_tensor_set_meta(ic_out(c, OUT_DX, 0), x->dtype, x->ndim, x->dims);
   for (int s = OUT_DSCALE; s <= OUT_DBIAS; s++) {
     ic_tensor *t = ic_out(c, s, 0);
     if (!t) continue;

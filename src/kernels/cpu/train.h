@@ -54,17 +54,18 @@ ic_status ic_train_scalar(ic_kctx *c, size_t s, ic_dtype dt);
 
 /* ---- elementwise_{add,sub,mul,div}_grad ----
  * Slots: inputs X, Y, Out (optional, div only), Out@GRAD; outputs X@GRAD, Y@GRAD (each
- * optional). dX and dY are the per-element partials summed over the dims that X or Y was
+ * optional). add and sub read only X's and Y's dims (inputs_dims), mul and div their values. dX and dY are the per-element partials summed over the dims that X or Y was
  * broadcast along (Paddle's axis rule, as the forward op), accumulated in double. */
 enum { IC_EWG_X, IC_EWG_Y, IC_EWG_OUT, IC_EWG_DOUT };
-extern const ic_slotdef ic_ewgrad_inputs[4];
+extern const ic_slotdef ic_ewgrad_inputs_dims[4];
+extern const ic_slotdef ic_ewgrad_inputs_values[4];
 extern const ic_slotdef ic_ewgrad_outputs[2];
 ic_status ic_ewgrad_infer(ic_kctx *c);
 ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op);
 
-#define IC_EWGRAD_DEF(NAME, RUN)                                                           \
+#define IC_EWGRAD_DEF(NAME, INPUTS, RUN)                                                   \
   {                                                                                        \
-    .name = NAME, .n_inputs = 4, .inputs = ic_ewgrad_inputs, .n_outputs = 2,               \
+    .name = NAME, .n_inputs = 4, .inputs = INPUTS, .n_outputs = 2,                         \
     .outputs = ic_ewgrad_outputs, .attrs_size = sizeof(ic_elementwise_attrs),              \
     .parse = ic_elementwise_parse, .infer = ic_ewgrad_infer, .cpu = RUN,                   \
   }
