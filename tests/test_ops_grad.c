@@ -413,6 +413,18 @@ START_TEST(gelu_grad) {
 }
 END_TEST
 
+START_TEST(tanh_sigmoid_grads) {
+  const char *ops[][2] = {{"tanh", "tanh_grad"}, {"sigmoid", "sigmoid_grad"}};
+  for (int k = 0; k < 2; k++) {
+    gcase g = {.fwd = ops[k][0], .grad = ops[k][1], .n_in = 1, .slot = {"X"},
+               .in = {ew_rand(IC_FP64, 2, TU_DIMS(3, 5), 21, -3, 3)}, .diff = {true},
+               .out_slot = "Out", .n_gin = 2, .gin_slot = {"Out", "Out@GRAD"},
+               .gin_src = {"out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 static int64_t g_softmax_axis;
 static void softmax_attr(ic_builder_op *op) {
   ic_builder_attr_int(op, "axis", (int32_t)g_softmax_axis);
@@ -550,6 +562,52 @@ START_TEST(sgd_update) {
 }
 END_TEST
 
+/* 0 plain, 1 nesterov, 2 l2_decay, 3 nesterov + l2_decay + rescale_grad */
+START_TEST(momentum_update) {
+  for (int mode = 0; mode < 4; mode++) {
+    const bool nesterov = mode & 1, l2 = mode >= 2;
+    const double mu = (float)0.9, rc = (float)0.01, rs = mode == 3 ? (float)0.5 : 1.0;
+    ic_tensor *p = r64(2, TU_DIMS(3, 4), 30), *g = r64(2, TU_DIMS(3, 4), 31),
+              *v = r64(2, TU_DIMS(3, 4), 32), *lr = scalar64(0.1);
+    ic_builder *b = ic_builder_create();
+    const char *names[] = {"p", "g", "v", "lr"};
+    ic_tensor *ins[] = {p, g, v, lr};
+    for (int i = 0; i < 4; i++) ew_feed(b, names[i], ins[i]);
+    ic_builder_op *op = ic_builder_add_op(b, 0, "momentum");
+    ic_builder_in(op, "Param", "p");
+    ic_builder_in(op, "Grad", "g");
+    ic_builder_in(op, "Velocity", "v");
+    ic_builder_in(op, "LearningRate", "lr");
+    ic_builder_out(op, "ParamOut", "po");
+    ic_builder_out(op, "VelocityOut", "vo");
+    ew_fetch(b, "po", IC_FP64);
+    ew_fetch(b, "vo", IC_FP64);
+    ic_builder_attr_float(op, "mu", 0.9f);
+    ic_builder_attr_bool(op, "use_nesterov", nesterov);
+    if (l2) {
+      ic_builder_attr_string(op, "regularization_method", "l2_decay");
+      ic_builder_attr_float(op, "regularization_coeff", 0.01f);
+    }
+    if (mode == 3) ic_builder_attr_float(op, "rescale_grad", 0.5f);
+    ic_tensor *got[2];
+    char err[1024];
+    ck_assert_msg(tu_run(b, 4, names, ins, 2, TU_NAMES("po", "vo"), got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    double wp[12], wv[12];
+    for (int k = 0; k < 12; k++) {
+      double gv = rs * ew_at(g, k) + (l2 ? rc * ew_at(p, k) : 0);
+      wv[k] = mu * ew_at(v, k) + gv;
+      wp[k] = nesterov ? ew_at(p, k) - 0.1 * (gv + mu * wv[k]) : ew_at(p, k) - 0.1 * wv[k];
+    }
+    tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+    tu_assert_close(got[1], wv, 12, 1e-14, 1e-15);
+    for (int i = 0; i < 2; i++) ic_tensor_destroy(got[i]);
+    for (int i = 0; i < 4; i++) ic_tensor_destroy(ins[i]);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 static bool g_amsgrad, g_global_pow;
 START_TEST(adam_update) {
   /* 0 adam, 1 amsgrad, 2 use_global_beta_pow, 3 SkipUpdate, 4 adamw, 5 adamw without decay */
@@ -645,6 +703,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, softmax_with_cross_entropy_grad);
   tcase_add_test(tc, softmax_with_cross_entropy_values);
   tcase_add_test(tc, gelu_grad);
+  tcase_add_test(tc, tanh_sigmoid_grads);
   tcase_add_test(tc, softmax_grad);
   tcase_add_test(tc, shape_grads);
   tcase_add_test(tc, layer_norm_grad);
@@ -656,6 +715,7 @@ static TCase *tc_optim(void) {
   TCase *tc = tcase_create("optimizer");
   tcase_add_test(tc, sgd_update);
   tcase_add_test(tc, adam_update);
+  tcase_add_test(tc, momentum_update);
   return tc;
 }
 

@@ -445,7 +445,10 @@ START_TEST(inplace_tables) {
   const struct {
     const char *op;
     const ic_train_inplace *t;
-  } tabs[] = {{"sgd", ic_sgd_inplace}, {"adam", ic_adam_inplace}};
+  } tabs[] = {{"sgd", ic_sgd_inplace},
+              {"adam", ic_adam_inplace},
+              {"adamw", ic_adam_inplace},
+              {"momentum", ic_momentum_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);

@@ -29,6 +29,7 @@ typedef struct ic_train_inplace {
  * is an IC_SLOT_SHARE slot (test_train checks). */
 extern const ic_train_inplace ic_sgd_inplace[];
 extern const ic_train_inplace ic_adam_inplace[]; /* adam and adamw */
+extern const ic_train_inplace ic_momentum_inplace[];
 
 /* adam and adamw (adam.c): one attribute struct, slots and kernel. Adam is the case
  * with_decay = false, lr_ratio = 1. */
