@@ -13,7 +13,7 @@
 
 #include "ew_testutil.h"
 
-#define MAXI 3
+#define MAXI 5
 
 typedef void (*attr_fn)(ic_builder_op *op);
 
@@ -30,10 +30,10 @@ typedef struct gcase {
   attr_fn attrs;
   /* grad op inputs: slot <- source ("in0".."in2", "out", "extra", "dout") */
   size_t n_gin;
-  const char *gin_slot[6], *gin_src[6]; /* sources: in0..in2, out, extra, extra2, xs, dout */
+  const char *gin_slot[6], *gin_src[6]; /* sources: in0..in4, out, extra, extra2, xs, dout */
 } gcase;
 
-static const char *k_in_names[MAXI] = {"in0", "in1", "in2"};
+static const char *k_in_names[MAXI] = {"in0", "in1", "in2", "in3", "in4"};
 
 /* Run F on the inputs (uncompiled, float64); out and extra (may be NULL) receive results. */
 static void forward(const gcase *g, ic_tensor *const *in, ic_tensor **out, ic_tensor **extra,
@@ -98,8 +98,8 @@ static void check_grad(const gcase *g) {
 
   /* the gradient op */
   ic_builder *b = ic_builder_create();
-  const char *names[8];
-  ic_tensor *feeds[8];
+  const char *names[10];
+  ic_tensor *feeds[10];
   size_t nf = 0;
   for (size_t i = 0; i < g->n_in; i++) {
     names[nf] = k_in_names[i];
@@ -143,7 +143,7 @@ static void check_grad(const gcase *g) {
   if (g->attrs) g->attrs(op);
   ic_tensor *got[MAXI] = {0};
   char err[1024];
-  ck_assert_uint_le(nf, 8);
+  ck_assert_uint_le(nf, 10);
   ic_status st = tu_run(b, nf, names, feeds, n_fetch, fetch, got, err, sizeof err);
   ck_assert_msg(st == IC_OK, "%s: %s", g->grad, err);
 
@@ -518,6 +518,119 @@ START_TEST(matmul_v2_grad) {
 }
 END_TEST
 
+/* ---- convolution, pooling, batch_norm ---- */
+
+typedef struct conv_cfg {
+  int64_t stride, pad, dil, groups;
+  bool nhwc;
+  const char *algo;
+} conv_cfg;
+static conv_cfg g_conv;
+static void conv_attrs(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){(int32_t)g_conv.stride, 1});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){(int32_t)g_conv.pad, 1});
+  ic_builder_attr_ints(op, "dilations", 2, (const int32_t[]){(int32_t)g_conv.dil, 1});
+  ic_builder_attr_int(op, "groups", (int32_t)g_conv.groups);
+  ic_builder_attr_string(op, "data_format", g_conv.nhwc ? "NHWC" : "NCHW");
+  ic_builder_attr_string(op, "padding_algorithm", g_conv.algo);
+}
+
+START_TEST(conv2d_grad) {
+  const conv_cfg cs[] = {{1, 0, 1, 1, false, "EXPLICIT"}, {2, 1, 1, 1, false, "EXPLICIT"},
+                         {1, 1, 2, 2, false, "EXPLICIT"}, {1, 1, 1, 1, true, "EXPLICIT"},
+                         {2, 0, 1, 1, false, "SAME"}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_conv = cs[i];
+    const int64_t *xd = g_conv.nhwc ? TU_DIMS(2, 5, 6, 4) : TU_DIMS(2, 4, 5, 6);
+    gcase g = {.fwd = "conv2d", .grad = "conv2d_grad", .n_in = 2, .slot = {"Input", "Filter"},
+               .in = {r64(4, xd, 40), r64(4, TU_DIMS(6, 4 / g_conv.groups, 3, 2), 41)},
+               .diff = {true, true}, .out_slot = "Output", .attrs = conv_attrs, .n_gin = 3,
+               .gin_slot = {"Input", "Filter", "Output@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+  g_conv = (conv_cfg){1, 1, 1, 4, false, "EXPLICIT"};
+  gcase d = {.fwd = "depthwise_conv2d", .grad = "depthwise_conv2d_grad", .n_in = 2,
+             .slot = {"Input", "Filter"},
+             .in = {r64(4, TU_DIMS(2, 4, 5, 6), 42), r64(4, TU_DIMS(8, 1, 3, 2), 43)},
+             .diff = {true, true}, .out_slot = "Output", .attrs = conv_attrs, .n_gin = 3,
+             .gin_slot = {"Input", "Filter", "Output@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&d);
+}
+END_TEST
+
+typedef struct pool_cfg {
+  const char *type;
+  int64_t k, stride, pad;
+  bool exclusive, global, adaptive, ceil;
+} pool_cfg;
+static pool_cfg g_pool;
+static void pool_attrs_fn(ic_builder_op *op) {
+  ic_builder_attr_string(op, "pooling_type", g_pool.type);
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){(int32_t)g_pool.k, (int32_t)g_pool.k});
+  ic_builder_attr_ints(op, "strides", 2,
+                       (const int32_t[]){(int32_t)g_pool.stride, (int32_t)g_pool.stride});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){(int32_t)g_pool.pad, (int32_t)g_pool.pad});
+  ic_builder_attr_bool(op, "exclusive", g_pool.exclusive);
+  ic_builder_attr_bool(op, "global_pooling", g_pool.global);
+  ic_builder_attr_bool(op, "adaptive", g_pool.adaptive);
+  ic_builder_attr_bool(op, "ceil_mode", g_pool.ceil);
+}
+
+START_TEST(pool2d_grad) {
+  const pool_cfg cs[] = {{"max", 2, 2, 0, true, false, false, false},
+                         {"max", 3, 2, 1, true, false, false, true},
+                         {"avg", 3, 2, 1, true, false, false, false},
+                         {"avg", 3, 2, 1, false, false, false, false},
+                         {"avg", 2, 1, 0, true, true, false, false},
+                         {"avg", 2, 2, 0, true, false, true, false},
+                         {"max", 2, 2, 0, true, true, false, false}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_pool = cs[i];
+    /* distinct values, at least 1e-3 apart, so that a max never ties within h */
+    ic_tensor *x = r64(4, TU_DIMS(2, 3, 5, 5), 44);
+    double *xd = ic_tensor_data(x);
+    for (int k = 0; k < 150; k++) xd[k] = (double)((k * 37) % 150) / 150.0 - 0.5;
+    gcase g = {.fwd = "pool2d", .grad = "pool2d_grad", .n_in = 1, .slot = {"X"}, .in = {x},
+               .diff = {true}, .out_slot = "Out", .attrs = pool_attrs_fn, .n_gin = 3,
+               .gin_slot = {"X", "Out", "Out@GRAD"}, .gin_src = {"in0", "out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static bool g_bn_nhwc, g_bn_global;
+static void bn_attrs_fn(ic_builder_op *op) {
+  ic_builder_attr_float(op, "epsilon", 1e-5f);
+  ic_builder_attr_float(op, "momentum", 0.9f);
+  ic_builder_attr_string(op, "data_layout", g_bn_nhwc ? "NHWC" : "NCHW");
+  ic_builder_attr_bool(op, "is_test", false);
+  ic_builder_attr_bool(op, "use_global_stats", g_bn_global);
+}
+
+START_TEST(batch_norm_grad) {
+  for (int mode = 0; mode < 3; mode++) {
+    g_bn_nhwc = mode == 1;
+    g_bn_global = mode == 2;
+    const int64_t *xd = g_bn_nhwc ? TU_DIMS(2, 3, 4, 3) : TU_DIMS(2, 3, 3, 4);
+    ic_tensor *var = ew_rand(IC_FP64, 1, TU_DIMS(3), 49, 0.5, 1.5);
+    gcase g = {.fwd = "batch_norm", .grad = "batch_norm_grad", .n_in = 5,
+               .slot = {"X", "Scale", "Bias", "Mean", "Variance"},
+               .in = {r64(4, xd, 45), r64(1, TU_DIMS(3), 46), r64(1, TU_DIMS(3), 47),
+                      r64(1, TU_DIMS(3), 48), var},
+               .diff = {true, true, true, false, false}, .out_slot = "Y",
+               .extra_slot = g_bn_global ? NULL : "SavedMean",
+               .extra2_slot = g_bn_global ? NULL : "SavedVariance", .attrs = bn_attrs_fn,
+               .n_gin = 6,
+               .gin_slot = {"X", "Scale", g_bn_global ? "Mean" : "SavedMean",
+                            g_bn_global ? "Variance" : "SavedVariance", "Bias", "Y@GRAD"},
+               .gin_src = {"in0", "in1", g_bn_global ? "in3" : "extra",
+                           g_bn_global ? "in4" : "extra2", "in2", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 /* ---- optimizers ---- */
 
 static ic_tensor *scalar64(double v) { return tu_f64(0, NULL, &v); }
@@ -708,6 +821,9 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, shape_grads);
   tcase_add_test(tc, layer_norm_grad);
   tcase_add_test(tc, matmul_v2_grad);
+  tcase_add_test(tc, conv2d_grad);
+  tcase_add_test(tc, pool2d_grad);
+  tcase_add_test(tc, batch_norm_grad);
   return tc;
 }
 

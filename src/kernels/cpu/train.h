@@ -71,6 +71,15 @@ ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op);
     .parse = ic_elementwise_parse, .infer = ic_ewgrad_infer, .cpu = RUN,                   \
   }
 
+/* The forward ops' attribute parsers, shared with their grad ops (batch_norm.c, pool2d.c). */
+ic_status ic_batch_norm_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_pool2d_parse(ic_attr_reader *r, void *attrs);
+/* conv2d_grad and depthwise_conv2d_grad (conv2d_grad.c). */
+extern const ic_slotdef ic_conv_grad_inputs[3];
+extern const ic_slotdef ic_conv_grad_outputs[2];
+ic_status ic_conv_grad_infer(ic_kctx *c);
+ic_status ic_conv_grad_run(ic_kctx *c);
+
 /* ---- reduce_sum_grad, reduce_mean_grad ----
  * Slots: inputs X (dims only), Out@GRAD; output X@GRAD. The reduce_* attributes. */
 ic_status ic_reduce_grad_infer(ic_kctx *c);
