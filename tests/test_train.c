@@ -252,6 +252,9 @@ END_TEST
 START_TEST(paddle_attention_adamw_clip) { run_paddle_case("attention"); }
 END_TEST
 
+START_TEST(paddle_cnn_momentum) { run_paddle_case("cnn"); }
+END_TEST
+
 /* Paddle's startup programs in icore: every persistable of the main program gets its declared
  * dims, fill_constant values are exact, uniform_random weights lie in [min, max) with a
  * uniform's mean and spread; then training from them runs and lowers the loss. */
@@ -288,27 +291,36 @@ static void run_startup_case(const char *name) {
                         (long long)q, elem(t, q), elem(w, q));
         }
       } else {
-        ck_assert_str_eq(writer->type, "uniform_random");
-        double lo = 0, hi = 0, mean = 0, m2 = 0;
+        bool uniform = strcmp(writer->type, "uniform_random") == 0;
+        ck_assert_msg(uniform || strcmp(writer->type, "gaussian_random") == 0, "%s: '%s' by %s",
+                      name, v->name, writer->type);
+        double lo = -1, hi = 1, mu = 0, sigma = 1, mean = 0, m2 = 0;
         for (size_t a = 0; a < writer->n_attrs; a++) {
-          if (!strcmp(writer->attrs[a].name, "min")) lo = writer->attrs[a].f;
-          if (!strcmp(writer->attrs[a].name, "max")) hi = writer->attrs[a].f;
+          const ic_attr *at = &writer->attrs[a];
+          if (!strcmp(at->name, "min")) lo = at->f;
+          if (!strcmp(at->name, "max")) hi = at->f;
+          if (!strcmp(at->name, "mean")) mu = at->f;
+          if (!strcmp(at->name, "std")) sigma = at->f;
         }
-        ck_assert(lo < hi);
+        if (uniform) {
+          ck_assert(lo < hi);
+          mu = (lo + hi) / 2;
+          sigma = (hi - lo) / sqrt(12.0);
+        }
         for (int64_t q = 0; q < n; q++) {
           double x = elem(t, q);
-          ck_assert_msg(x >= lo && x < hi, "%s: '%s'[%lld] = %g outside [%g, %g)", name,
-                        v->name, (long long)q, x, lo, hi);
+          ck_assert_msg(!uniform || (x >= lo && x < hi), "%s: '%s'[%lld] = %g outside [%g, %g)",
+                        name, v->name, (long long)q, x, lo, hi);
           mean += x;
           m2 += x * x;
         }
         mean /= (double)n;
-        double sd = sqrt(m2 / (double)n - mean * mean), want_sd = (hi - lo) / sqrt(12.0);
-        /* loose bounds: n is 10 to 128 here (a 6-sigma band on the mean) */
-        ck_assert_msg(fabs(mean - (lo + hi) / 2) < 6 * want_sd / sqrt((double)n),
-                      "%s: '%s' mean %g", name, v->name, mean);
-        ck_assert_msg(sd > 0.6 * want_sd && sd < 1.4 * want_sd, "%s: '%s' sd %g, expected %g",
-                      name, v->name, sd, want_sd);
+        double sd = sqrt(m2 / (double)n - mean * mean);
+        /* loose bounds: n is 10 to 216 here (a 6-sigma band on the mean) */
+        ck_assert_msg(fabs(mean - mu) < 6 * sigma / sqrt((double)n), "%s: '%s' mean %g, "
+                      "expected %g", name, v->name, mean, mu);
+        ck_assert_msg(sd > 0.6 * sigma && sd < 1.4 * sigma, "%s: '%s' sd %g, expected %g",
+                      name, v->name, sd, sigma);
       }
     }
     /* then train from there: it runs, and the loss of the first batch drops */
@@ -329,6 +341,9 @@ START_TEST(startup_mlp) { run_startup_case("mlp"); }
 END_TEST
 
 START_TEST(startup_attention) { run_startup_case("attention"); }
+END_TEST
+
+START_TEST(startup_cnn) { run_startup_case("cnn"); }
 END_TEST
 
 /* Paddle writes the program's random_seed (1234 here) into each initializer's `seed`
@@ -472,6 +487,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_seed_example);
   tcase_add_test(tc, paddle_mlp_adam);
   tcase_add_test(tc, paddle_attention_adamw_clip);
+  tcase_add_test(tc, paddle_cnn_momentum);
   return tc;
 }
 
@@ -480,6 +496,7 @@ static TCase *tc_startup(void) {
   tcase_add_test(tc, startup_seed_example);
   tcase_add_test(tc, startup_mlp);
   tcase_add_test(tc, startup_attention);
+  tcase_add_test(tc, startup_cnn);
   tcase_add_test(tc, startup_seeded);
   return tc;
 }

@@ -130,7 +130,28 @@ def case_attention():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
-CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention}
+def case_cnn():
+    """A LeNet-style CNN: conv2d, batch_norm (training statistics), relu, max pool2d, a second
+    conv2d and avg pool2d, fc, softmax cross-entropy on hard labels, Momentum (nesterov, L2
+    decay)."""
+    x = paddle.static.data(name="img", shape=[None, 1, 8, 8], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.nn.Conv2D(1, 4, 3, padding=1)(x)
+    h = raw("relu", {"X": paddle.nn.BatchNorm2D(4)(h)})
+    h = paddle.nn.MaxPool2D(2, 2)(h)
+    h = paddle.nn.Conv2D(4, 6, 3, stride=1, padding=0)(h)
+    h = paddle.nn.AvgPool2D(2, 2)(raw("relu", {"X": h}))
+    logits = paddle.static.nn.fc(h, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9, use_nesterov=True,
+                              weight_decay=paddle.regularizer.L2Decay(1e-3)).minimize(loss)
+    rng = np.random.default_rng(4)
+    feeds = {"img": rng.standard_normal((STEPS * 4, 1, 8, 8)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 4, 1)).astype("int64")}
+    return loss, feeds, 4, 1e-4, 1e-4
+
+
+CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn}
 
 
 def save_vars(exe, prog, path):

@@ -115,6 +115,8 @@ static const ic_slotdef inputs[] = {
     {"SavedVariance", IC_SLOT_OPTIONAL},
     {"Y@GRAD", 0},
     {"ReserveSpace", IC_SLOT_OPTIONAL | IC_SLOT_IGNORED},
+    {"MeanOut", IC_SLOT_OPTIONAL | IC_SLOT_IGNORED},     /* Paddle passes the running */
+    {"VarianceOut", IC_SLOT_OPTIONAL | IC_SLOT_IGNORED}, /* statistics' outputs too */
 };
 static const ic_slotdef outputs[] = {
     {"X@GRAD", IC_SLOT_OPTIONAL},
@@ -124,7 +126,7 @@ static const ic_slotdef outputs[] = {
 
 const ic_opdef ic_op_batch_norm_grad = {
     .name = "batch_norm_grad",
-    .n_inputs = 9, .inputs = inputs,
+    .n_inputs = 11, .inputs = inputs,
     .n_outputs = 3, .outputs = outputs,
     .attrs_size = sizeof(bn_attrs), .parse = ic_batch_norm_parse,
     .infer = infer, .cpu = run,
