@@ -467,6 +467,31 @@ START_TEST(shape_grads) {
 }
 END_TEST
 
+static void squeeze_attr(ic_builder_op *op) { ic_builder_attr_ints(op, "axes", 1, (const int32_t[]){1}); }
+static void flatten_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "start_axis", 1);
+  ic_builder_attr_int(op, "stop_axis", 2);
+}
+
+START_TEST(xshape_grads) {
+  gcase sq = {.fwd = "squeeze2", .grad = "squeeze2_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(3, TU_DIMS(3, 1, 4), 22)}, .diff = {true}, .out_slot = "Out",
+              .attrs = squeeze_attr, .xshape = true, .n_gin = 2,
+              .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+  check_grad(&sq);
+  gcase un = {.fwd = "unsqueeze2", .grad = "unsqueeze2_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(2, TU_DIMS(3, 4), 23)}, .diff = {true}, .out_slot = "Out",
+              .attrs = squeeze_attr, .xshape = true, .n_gin = 2,
+              .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+  check_grad(&un);
+  gcase fl = {.fwd = "flatten_contiguous_range", .grad = "flatten_contiguous_range_grad",
+              .n_in = 1, .slot = {"X"}, .in = {r64(4, TU_DIMS(2, 3, 4, 2), 24)}, .diff = {true},
+              .out_slot = "Out", .attrs = flatten_attr, .xshape = true, .n_gin = 2,
+              .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+  check_grad(&fl);
+}
+END_TEST
+
 static int64_t g_bna;
 static void ln_attr(ic_builder_op *op) {
   ic_builder_attr_int(op, "begin_norm_axis", (int32_t)g_bna);
@@ -721,6 +746,124 @@ START_TEST(momentum_update) {
 }
 END_TEST
 
+/* dropout_grad in its four modes against the formulas; adagrad and rmsprop likewise */
+START_TEST(dropout_grad_modes) {
+  ic_tensor *g = r64(2, TU_DIMS(3, 4), 33), *m = NULL;
+  ck_assert_int_eq(ic_tensor_create(IC_UINT8, 2, TU_DIMS(3, 4), &m), IC_OK);
+  uint8_t *mp = ic_tensor_data(m);
+  for (int k = 0; k < 12; k++) mp[k] = (uint8_t)(k % 3 != 0);
+  for (int mode = 0; mode < 4; mode++) {
+    const bool test = mode >= 2, up = mode & 1;
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "m", m);
+    ew_feed(b, "g", g);
+    ic_builder_op *op = ic_builder_add_op(b, 0, "dropout_grad");
+    ic_builder_in(op, "Mask", "m");
+    ic_builder_in(op, "Out@GRAD", "g");
+    ic_builder_out(op, "X@GRAD", "out");
+    ew_fetch(b, "out", IC_FP64);
+    ic_builder_attr_float(op, "dropout_prob", 0.25f);
+    ic_builder_attr_bool(op, "is_test", test);
+    ic_builder_attr_string(op, "dropout_implementation",
+                           up ? "upscale_in_train" : "downgrade_in_infer");
+    ic_tensor *out;
+    char err[1024];
+    ck_assert_msg(tu_run(b, 2, TU_NAMES("m", "g"), (ic_tensor *const[]){m, g}, 1, TU_NAMES("out"),
+                         &out, err, sizeof err) == IC_OK, "%s", err);
+    double want[12];
+    for (int k = 0; k < 12; k++) {
+      double gv = ew_at(g, k);
+      want[k] = test ? (up ? gv : gv * 0.75) : (up ? gv * mp[k] / 0.75 : gv * mp[k]);
+    }
+    tu_assert_close(out, want, 12, 1e-15, 0);
+    ic_tensor_destroy(out);
+    ic_builder_destroy(b);
+  }
+  ic_tensor_destroy(g);
+  ic_tensor_destroy(m);
+}
+END_TEST
+
+START_TEST(adagrad_rmsprop_update) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 34), *g = r64(2, TU_DIMS(3, 4), 35),
+            *m = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 36, 0, 1), *lr = scalar64(0.1),
+            *ms = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 37, 0.5, 1), *mg = r64(2, TU_DIMS(3, 4), 38);
+  /* adagrad */
+  ic_builder *b = ic_builder_create();
+  const char *an[] = {"p", "g", "m", "lr"};
+  ic_tensor *ai[] = {p, g, m, lr};
+  for (int i = 0; i < 4; i++) ew_feed(b, an[i], ai[i]);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "adagrad");
+  ic_builder_in(op, "Param", "p");
+  ic_builder_in(op, "Grad", "g");
+  ic_builder_in(op, "Moment", "m");
+  ic_builder_in(op, "LearningRate", "lr");
+  ic_builder_out(op, "ParamOut", "po");
+  ic_builder_out(op, "MomentOut", "mo");
+  ew_fetch(b, "po", IC_FP64);
+  ew_fetch(b, "mo", IC_FP64);
+  ic_builder_attr_float(op, "epsilon", 1e-6f);
+  ic_tensor *got[4];
+  char err[1024];
+  ck_assert_msg(tu_run(b, 4, an, ai, 2, TU_NAMES("po", "mo"), got, err, sizeof err) == IC_OK, "%s",
+                err);
+  double wp[12], wm[12], wms[12], wmg[12];
+  for (int k = 0; k < 12; k++) {
+    double gv = ew_at(g, k);
+    wm[k] = ew_at(m, k) + gv * gv;
+    wp[k] = ew_at(p, k) - 0.1 * gv / (sqrt(wm[k]) + (float)1e-6);
+  }
+  tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+  tu_assert_close(got[1], wm, 12, 1e-14, 1e-15);
+  for (int i = 0; i < 2; i++) ic_tensor_destroy(got[i]);
+  ic_builder_destroy(b);
+  /* rmsprop, centered and not */
+  for (int centered = 0; centered < 2; centered++) {
+    b = ic_builder_create();
+    const char *rn[] = {"p", "g", "m", "lr", "ms", "mg"};
+    ic_tensor *ri[] = {p, g, m, lr, ms, mg};
+    size_t n_in = centered ? 6 : 5;
+    for (size_t i = 0; i < n_in; i++) ew_feed(b, rn[i], ri[i]);
+    op = ic_builder_add_op(b, 0, "rmsprop");
+    ic_builder_in(op, "Param", "p");
+    ic_builder_in(op, "Grad", "g");
+    ic_builder_in(op, "Moment", "m");
+    ic_builder_in(op, "LearningRate", "lr");
+    ic_builder_in(op, "MeanSquare", "ms");
+    if (centered) ic_builder_in(op, "MeanGrad", "mg");
+    ic_builder_out(op, "ParamOut", "po");
+    ic_builder_out(op, "MomentOut", "mo");
+    ic_builder_out(op, "MeanSquareOut", "mso");
+    if (centered) ic_builder_out(op, "MeanGradOut", "mgo");
+    const char *fn[] = {"po", "mo", "mso", "mgo"};
+    for (size_t i = 0; i < (centered ? 4u : 3u); i++) ew_fetch(b, fn[i], IC_FP64);
+    ic_builder_attr_float(op, "epsilon", 1e-6f);
+    ic_builder_attr_float(op, "decay", 0.8f);
+    ic_builder_attr_float(op, "momentum", 0.5f);
+    ic_builder_attr_bool(op, "centered", centered);
+    ck_assert_msg(tu_run(b, n_in, rn, ri, centered ? 4 : 3, fn, got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    const double rho = (float)0.8, eps = (float)1e-6;
+    for (int k = 0; k < 12; k++) {
+      double gv = ew_at(g, k);
+      wms[k] = rho * ew_at(ms, k) + (1 - rho) * gv * gv;
+      wmg[k] = rho * ew_at(mg, k) + (1 - rho) * gv;
+      double den = centered ? wms[k] - wmg[k] * wmg[k] + eps : wms[k] + eps;
+      wm[k] = 0.5 * ew_at(m, k) + 0.1 * gv / sqrt(den);
+      wp[k] = ew_at(p, k) - wm[k];
+    }
+    tu_assert_close(got[0], wp, 12, 1e-13, 1e-15);
+    tu_assert_close(got[1], wm, 12, 1e-13, 1e-15);
+    tu_assert_close(got[2], wms, 12, 1e-13, 1e-15);
+    if (centered) tu_assert_close(got[3], wmg, 12, 1e-13, 1e-15);
+    for (int i = 0; i < (centered ? 4 : 3); i++) ic_tensor_destroy(got[i]);
+    ic_builder_destroy(b);
+  }
+  ic_tensor *all[] = {p, g, m, lr, ms, mg};
+  for (int i = 0; i < 6; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
 static bool g_amsgrad, g_global_pow;
 START_TEST(adam_update) {
   /* 0 adam, 1 amsgrad, 2 use_global_beta_pow, 3 SkipUpdate, 4 adamw, 5 adamw without decay */
@@ -819,6 +962,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, tanh_sigmoid_grads);
   tcase_add_test(tc, softmax_grad);
   tcase_add_test(tc, shape_grads);
+  tcase_add_test(tc, xshape_grads);
   tcase_add_test(tc, layer_norm_grad);
   tcase_add_test(tc, matmul_v2_grad);
   tcase_add_test(tc, conv2d_grad);
@@ -832,6 +976,8 @@ static TCase *tc_optim(void) {
   tcase_add_test(tc, sgd_update);
   tcase_add_test(tc, adam_update);
   tcase_add_test(tc, momentum_update);
+  tcase_add_test(tc, dropout_grad_modes);
+  tcase_add_test(tc, adagrad_rmsprop_update);
   return tc;
 }
 

@@ -463,7 +463,9 @@ START_TEST(inplace_tables) {
   } tabs[] = {{"sgd", ic_sgd_inplace},
               {"adam", ic_adam_inplace},
               {"adamw", ic_adam_inplace},
-              {"momentum", ic_momentum_inplace}};
+              {"momentum", ic_momentum_inplace},
+              {"adagrad", ic_adagrad_inplace},
+              {"rmsprop", ic_rmsprop_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);

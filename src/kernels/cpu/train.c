@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/cpu/reduce.h"
+#include "kernels/cpu/shapeops.h"
 
 ic_status ic_train_own(ic_kctx *c, ic_tensor *t, const ic_tensor *like) {
   if (!t) return IC_OK;
@@ -177,5 +178,30 @@ ic_status ic_reduce_grad_run(ic_kctx *c, bool mean) {
       idx[k] = 0;
     }
   }
+  return IC_OK;
+}
+
+/* ---- XShape grads ---- */
+
+const ic_slotdef ic_xshape_grad_inputs[2] = {{"XShape", IC_SLOT_NO_BUFFER}, {"Out@GRAD", 0}};
+const ic_slotdef ic_xshape_grad_outputs[1] = {{"X@GRAD", IC_SLOT_SHARE}};
+
+ic_status ic_xshape_grad_infer(ic_kctx *c) {
+  const ic_tensor *xs = ic_in(c, 0, 0), *g = ic_in(c, 1, 0);
+  if (xs->ndim < 1 || xs->dims[0] != 0) {
+    return ic_kfail_in(c, 0, 0, "expected an XShape: dims [0, X's dims...]");
+  }
+  if (ic_numel(xs->ndim - 1, xs->dims + 1) != ic_tensor_numel_(g)) {
+    char d[128];
+    return ic_kfail_in(c, 1, 0, "expected %lld elements, those of X %s",
+                       (long long)ic_numel(xs->ndim - 1, xs->dims + 1),
+                       ic_dims_str(xs->ndim - 1, xs->dims + 1, d, sizeof d));
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), g->dtype, xs->ndim - 1, xs->dims + 1);
+  return IC_OK;
+}
+
+ic_status ic_xshape_grad_run(ic_kctx *c) {
+  ic_shapeops_share(c, 0, 1);
   return IC_OK;
 }

@@ -30,6 +30,8 @@ typedef struct ic_train_inplace {
 extern const ic_train_inplace ic_sgd_inplace[];
 extern const ic_train_inplace ic_adam_inplace[]; /* adam and adamw */
 extern const ic_train_inplace ic_momentum_inplace[];
+extern const ic_train_inplace ic_adagrad_inplace[];
+extern const ic_train_inplace ic_rmsprop_inplace[];
 
 /* adam and adamw (adam.c): one attribute struct, slots and kernel. Adam is the case
  * with_decay = false, lr_ratio = 1. */
@@ -79,6 +81,20 @@ extern const ic_slotdef ic_conv_grad_inputs[3];
 extern const ic_slotdef ic_conv_grad_outputs[2];
 ic_status ic_conv_grad_infer(ic_kctx *c);
 ic_status ic_conv_grad_run(ic_kctx *c);
+
+/* ---- reshape2_grad, squeeze2_grad, unsqueeze2_grad, flatten_contiguous_range_grad ----
+ * Inputs XShape (meta only: dims [0, X's dims...]) and Out@GRAD; output X@GRAD = Out@GRAD
+ * with X's dims, sharing its buffer (the same values in the same order). */
+extern const ic_slotdef ic_xshape_grad_inputs[2];
+extern const ic_slotdef ic_xshape_grad_outputs[1];
+ic_status ic_xshape_grad_infer(ic_kctx *c);
+ic_status ic_xshape_grad_run(ic_kctx *c);
+#define IC_XSHAPE_GRAD_DEF(NAME)                                                           \
+  {                                                                                        \
+    .name = NAME, .n_inputs = 2, .inputs = ic_xshape_grad_inputs, .n_outputs = 1,          \
+    .outputs = ic_xshape_grad_outputs, .infer = ic_xshape_grad_infer,                      \
+    .cpu = ic_xshape_grad_run,                                                             \
+  }
 
 /* ---- reduce_sum_grad, reduce_mean_grad ----
  * Slots: inputs X (dims only), Out@GRAD; output X@GRAD. The reduce_* attributes. */
