@@ -130,11 +130,11 @@ static void check_grad(const gcase *g) {
   }
   const char *fetch[MAXI];
   size_t n_fetch = 0;
-  char gslot[MAXI][64], gvar[MAXI][16];
+  char gslot[MAXI][64], gvar[MAXI][32];
   for (size_t i = 0; i < g->n_in; i++) {
     if (!g->diff[i]) continue;
     snprintf(gslot[n_fetch], 64, "%s@GRAD", g->slot[i]);
-    snprintf(gvar[n_fetch], 16, "g%zu", i);
+    snprintf(gvar[n_fetch], sizeof gvar[n_fetch], "g%d", (int)i);
     ic_builder_out(op, gslot[n_fetch], gvar[n_fetch]);
     ew_fetch(b, gvar[n_fetch], IC_FP64);
     fetch[n_fetch] = gvar[n_fetch];
@@ -489,6 +489,91 @@ START_TEST(xshape_grads) {
               .out_slot = "Out", .attrs = flatten_attr, .xshape = true, .n_gin = 2,
               .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
   check_grad(&fl);
+}
+END_TEST
+
+static bool g_sce_norm;
+static void sce_attrs(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "normalize", g_sce_norm);
+  ic_builder_attr_int(op, "ignore_index", -1);
+}
+
+START_TEST(sigmoid_cross_entropy_grad) {
+  for (int k = 0; k < 2; k++) {
+    g_sce_norm = k == 1;
+    ic_tensor *l = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 26, 0, 1);
+    ((double *)ic_tensor_data(l))[5] = -1; /* ignored */
+    gcase g = {.fwd = "sigmoid_cross_entropy_with_logits",
+               .grad = "sigmoid_cross_entropy_with_logits_grad", .n_in = 2,
+               .slot = {"X", "Label"}, .in = {ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 25, -3, 3), l},
+               .diff = {true, false}, .out_slot = "Out", .attrs = sce_attrs, .n_gin = 3,
+               .gin_slot = {"X", "Label", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+  /* the loss itself against the formula in double */
+  g_sce_norm = true;
+  ic_tensor *x = tu_f64(1, TU_DIMS(3), (const double[]){-2, 0.5, 30});
+  ic_tensor *l = tu_f64(1, TU_DIMS(3), (const double[]){1, 0.25, -1});
+  gcase g = {.fwd = "sigmoid_cross_entropy_with_logits", .n_in = 2, .slot = {"X", "Label"},
+             .in = {x, l}, .out_slot = "Out", .attrs = sce_attrs};
+  ic_tensor *out;
+  forward(&g, g.in, &out, NULL, NULL);
+  tu_assert_close(out, (const double[]){(2 + log1p(exp(-2.0))) / 2,
+                                        (0.5 - 0.125 + log1p(exp(-0.5))) / 2, 0}, 3, 1e-14, 0);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(l);
+}
+END_TEST
+
+static int64_t g_concat_axis;
+static void concat_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", (int32_t)g_concat_axis); }
+
+/* concat_grad against the slices of Out@GRAD, for each axis (also negative) */
+START_TEST(concat_grad) {
+  for (int64_t axis = -3; axis < 3; axis++) {
+    g_concat_axis = axis;
+    int ax = axis < 0 ? (int)axis + 3 : (int)axis;
+    int64_t d0[3] = {2, 3, 4}, d1[3] = {2, 3, 4};
+    d1[ax] = 1;
+    ic_tensor *a = r64(3, d0, 27), *b2 = r64(3, d1, 28);
+    ic_builder *fb;
+    ew_in fin[] = {{"X", "a", a}, {"X", "b", b2}};
+    concat_attr(ew_op_program(&fb, "concat", 2, fin, IC_FP64));
+    ic_tensor *out;
+    char err[1024];
+    ck_assert_msg(ew_run(fb, 2, TU_NAMES("a", "b"), (ic_tensor *const[]){a, b2}, &out, err,
+                         sizeof err) == IC_OK, "%s", err);
+    ic_builder_destroy(fb);
+    ic_tensor *dout = r64(ic_tensor_ndim(out), ic_tensor_dims(out), 29);
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "a", a);
+    ew_feed(b, "b", b2);
+    ew_feed(b, "g", dout);
+    ic_builder_op *op = ic_builder_add_op(b, 0, "concat_grad");
+    ic_builder_input(op, "X", 2, TU_NAMES("a", "b"));
+    ic_builder_in(op, "Out@GRAD", "g");
+    ic_builder_output(op, "X@GRAD", 2, TU_NAMES("ga", "gb"));
+    ew_fetch(b, "ga", IC_FP64);
+    ew_fetch(b, "gb", IC_FP64);
+    concat_attr(op);
+    ic_tensor *got[2];
+    ck_assert_msg(tu_run(b, 3, TU_NAMES("a", "b", "g"), (ic_tensor *const[]){a, b2, dout}, 2,
+                         TU_NAMES("ga", "gb"), got, err, sizeof err) == IC_OK, "%s", err);
+    /* the gradient of a linear op is its adjoint: <dX, X> summed equals <dOut, Out> */
+    double lhs = 0, rhs = 0;
+    for (int64_t k = 0; k < 24; k++) lhs += ew_at(got[0], k) * ew_at(a, k);
+    for (int64_t k = 0; k < ic_tensor_numel(b2); k++) lhs += ew_at(got[1], k) * ew_at(b2, k);
+    for (int64_t k = 0; k < ic_tensor_numel(out); k++) rhs += ew_at(dout, k) * ew_at(out, k);
+    ck_assert_msg(fabs(lhs - rhs) < 1e-12, "axis %lld: %g vs %g", (long long)axis, lhs, rhs);
+    tu_assert_shape(got[1], IC_FP64, 3, d1);
+    for (int i = 0; i < 2; i++) ic_tensor_destroy(got[i]);
+    ic_tensor_destroy(a);
+    ic_tensor_destroy(b2);
+    ic_tensor_destroy(out);
+    ic_tensor_destroy(dout);
+    ic_builder_destroy(b);
+  }
 }
 END_TEST
 
@@ -963,6 +1048,8 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, softmax_grad);
   tcase_add_test(tc, shape_grads);
   tcase_add_test(tc, xshape_grads);
+  tcase_add_test(tc, sigmoid_cross_entropy_grad);
+  tcase_add_test(tc, concat_grad);
   tcase_add_test(tc, layer_norm_grad);
   tcase_add_test(tc, matmul_v2_grad);
   tcase_add_test(tc, conv2d_grad);
