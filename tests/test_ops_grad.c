@@ -577,6 +577,55 @@ START_TEST(concat_grad) {
 }
 END_TEST
 
+static void ce2_attr(ic_builder_op *op) { ic_builder_attr_int(op, "ignore_index", 1); }
+
+/* cross_entropy2 with its gradient; X are probabilities in (0.1, 1) */
+START_TEST(cross_entropy2_grad) {
+  ic_tensor *x = ew_rand(IC_FP64, 2, TU_DIMS(4, 3), 50, 0.1, 1);
+  ic_tensor *l = tu_i64(2, TU_DIMS(4, 1), (const int64_t[]){0, 1, 2, 2});
+  gcase g = {.fwd = "cross_entropy2", .grad = "cross_entropy_grad2", .n_in = 2,
+             .slot = {"X", "Label"}, .in = {x, l}, .diff = {true, false}, .out_slot = "Y",
+             .extra_slot = "MatchX", .attrs = ce2_attr, .xshape = true, .n_gin = 4,
+             .gin_slot = {"XShape", "Label", "MatchX", "Y@GRAD"},
+             .gin_src = {"xs", "in1", "extra", "dout"}};
+  check_grad(&g);
+}
+END_TEST
+
+START_TEST(accuracy_counts) {
+  ic_tensor *o = tu_f32(2, TU_DIMS(4, 2), (const float[]){0, 0, 0, 0, 0, 0, 0, 0});
+  ic_tensor *idx = tu_i64(2, TU_DIMS(4, 2), (const int64_t[]){1, 2, 0, 3, 4, 1, 2, 2});
+  ic_tensor *l = tu_i64(2, TU_DIMS(4, 1), (const int64_t[]){2, 1, 4, 0});
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "o", o);
+  ew_feed(b, "i", idx);
+  ew_feed(b, "l", l);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "accuracy");
+  ic_builder_in(op, "Out", "o");
+  ic_builder_in(op, "Indices", "i");
+  ic_builder_in(op, "Label", "l");
+  ic_builder_out(op, "Accuracy", "acc");
+  ic_builder_out(op, "Correct", "cor");
+  ic_builder_out(op, "Total", "tot");
+  ew_fetch(b, "acc", IC_FP32);
+  ew_fetch(b, "cor", IC_INT32);
+  ew_fetch(b, "tot", IC_INT32);
+  ic_tensor *got[3];
+  char err[1024];
+  ck_assert_msg(tu_run(b, 3, TU_NAMES("o", "i", "l"), (ic_tensor *const[]){o, idx, l}, 3,
+                       TU_NAMES("acc", "cor", "tot"), got, err, sizeof err) == IC_OK, "%s", err);
+  /* rows 0 and 2 hit (label 2 in {1, 2}, label 4 in {4, 1}) */
+  tu_assert_close(got[0], (const double[]){0.5}, 1, 0, 0);
+  ck_assert_int_eq(*(const int32_t *)ic_tensor_cdata(got[1]), 2);
+  ck_assert_int_eq(*(const int32_t *)ic_tensor_cdata(got[2]), 4);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  ic_tensor_destroy(o);
+  ic_tensor_destroy(idx);
+  ic_tensor_destroy(l);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 static int64_t g_bna;
 static void ln_attr(ic_builder_op *op) {
   ic_builder_attr_int(op, "begin_norm_axis", (int32_t)g_bna);
@@ -1050,6 +1099,8 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, xshape_grads);
   tcase_add_test(tc, sigmoid_cross_entropy_grad);
   tcase_add_test(tc, concat_grad);
+  tcase_add_test(tc, cross_entropy2_grad);
+  tcase_add_test(tc, accuracy_counts);
   tcase_add_test(tc, layer_norm_grad);
   tcase_add_test(tc, matmul_v2_grad);
   tcase_add_test(tc, conv2d_grad);
