@@ -790,6 +790,47 @@ START_TEST(batch_norm_grad) {
 }
 END_TEST
 
+/* ---- initializers ---- */
+
+/* truncated_gaussian_random: inside [a, b], the truncated normal's mean and spread, a fixed
+ * seed reproducible, and a = mean - 2 std matches the standard truncation. */
+START_TEST(truncated_gaussian) {
+  ic_tensor *got[2];
+  for (int k = 0; k < 2; k++) {
+    ic_builder *b = ic_builder_create();
+    ic_builder_op *op = ic_builder_add_op(b, 0, "truncated_gaussian_random");
+    ic_builder_out(op, "Out", "out");
+    ew_fetch(b, "out", IC_FP64);
+    ic_builder_attr_ints(op, "shape", 2, (const int32_t[]){100, 100});
+    ic_builder_attr_int(op, "dtype", IC_FP64);
+    ic_builder_attr_float(op, "mean", 1.0f);
+    ic_builder_attr_float(op, "std", 0.5f);
+    ic_builder_attr_float(op, "a", 0.0f);
+    ic_builder_attr_float(op, "b", 2.0f);
+    ic_builder_attr_int(op, "seed", 17);
+    char err[1024];
+    ck_assert_msg(tu_run(b, 0, NULL, NULL, 1, TU_NAMES("out"), &got[k], err, sizeof err) == IC_OK,
+                  "%s", err);
+    ic_builder_destroy(b);
+  }
+  tu_assert_bitwise(got[0], got[1], "same seed");
+  double m = 0, m2 = 0;
+  for (int64_t i = 0; i < 10000; i++) {
+    double v = ew_at(got[0], i);
+    ck_assert_msg(v >= 0 && v <= 2, "element %lld = %g outside [0, 2]", (long long)i, v);
+    m += v;
+    m2 += v * v;
+  }
+  m /= 10000;
+  double sd = sqrt(m2 / 10000 - m * m);
+  /* normal(1, 0.5) truncated at +-2 std: mean 1, std 0.5 * 0.8796 = 0.4398 */
+  ck_assert_msg(fabs(m - 1) < 0.02, "mean %g", m);
+  ck_assert_msg(fabs(sd - 0.4398) < 0.01, "std %g", sd);
+  ic_tensor_destroy(got[0]);
+  ic_tensor_destroy(got[1]);
+}
+END_TEST
+
 /* ---- optimizers ---- */
 
 static ic_tensor *scalar64(double v) { return tu_f64(0, NULL, &v); }
@@ -1111,6 +1152,7 @@ static TCase *tc_grad(void) {
 
 static TCase *tc_optim(void) {
   TCase *tc = tcase_create("optimizer");
+  tcase_add_test(tc, truncated_gaussian);
   tcase_add_test(tc, sgd_update);
   tcase_add_test(tc, adam_update);
   tcase_add_test(tc, momentum_update);
