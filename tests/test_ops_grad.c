@@ -790,6 +790,40 @@ START_TEST(batch_norm_grad) {
 }
 END_TEST
 
+/* clip_by_norm and squared_l2_norm against the norm in double */
+START_TEST(norm_clipping) {
+  ic_tensor *x = r64(2, TU_DIMS(3, 4), 60);
+  double s = 0;
+  for (int k = 0; k < 12; k++) s += ew_at(x, k) * ew_at(x, k);
+  for (int k = 0; k < 2; k++) {
+    const float max_norm = k == 0 ? 0.5f : 100.0f; /* clipped, untouched */
+    ic_builder *b;
+    ew_in in[] = {{"X", "x", x}};
+    ic_builder_attr_float(ew_op_program(&b, "clip_by_norm", 1, in, IC_FP64), "max_norm",
+                          max_norm);
+    ic_tensor *out;
+    char err[1024];
+    ck_assert_msg(ew_run(b, 1, TU_NAMES("x"), &x, &out, err, sizeof err) == IC_OK, "%s", err);
+    double want[12], scale = sqrt(s) > max_norm ? max_norm / sqrt(s) : 1.0;
+    for (int i = 0; i < 12; i++) want[i] = ew_at(x, i) * scale;
+    tu_assert_close(out, want, 12, 1e-14, 0);
+    ic_tensor_destroy(out);
+    ic_builder_destroy(b);
+  }
+  ic_builder *b;
+  ew_in in[] = {{"X", "x", x}};
+  ew_op_program(&b, "squared_l2_norm", 1, in, IC_FP64);
+  ic_tensor *out;
+  char err[1024];
+  ck_assert_msg(ew_run(b, 1, TU_NAMES("x"), &x, &out, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_FP64, 1, TU_DIMS(1));
+  tu_assert_close(out, &s, 1, 1e-14, 0);
+  ic_tensor_destroy(out);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
 /* ---- initializers ---- */
 
 /* truncated_gaussian_random: inside [a, b], the truncated normal's mean and spread, a fixed
@@ -1153,6 +1187,7 @@ static TCase *tc_grad(void) {
 static TCase *tc_optim(void) {
   TCase *tc = tcase_create("optimizer");
   tcase_add_test(tc, truncated_gaussian);
+  tcase_add_test(tc, norm_clipping);
   tcase_add_test(tc, sgd_update);
   tcase_add_test(tc, adam_update);
   tcase_add_test(tc, momentum_update);
