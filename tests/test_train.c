@@ -255,6 +255,12 @@ END_TEST
 START_TEST(paddle_cnn_momentum) { run_paddle_case("cnn"); }
 END_TEST
 
+START_TEST(paddle_branches_rmsprop) { run_paddle_case("branches"); }
+END_TEST
+
+START_TEST(paddle_adagrad_cross_entropy2) { run_paddle_case("adagrad"); }
+END_TEST
+
 /* Paddle's startup programs in icore: every persistable of the main program gets its declared
  * dims, fill_constant values are exact, uniform_random weights lie in [min, max) with a
  * uniform's mean and spread; then training from them runs and lowers the loss. */
@@ -490,6 +496,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_mlp_adam);
   tcase_add_test(tc, paddle_attention_adamw_clip);
   tcase_add_test(tc, paddle_cnn_momentum);
+  tcase_add_test(tc, paddle_branches_rmsprop);
+  tcase_add_test(tc, paddle_adagrad_cross_entropy2);
   return tc;
 }
 

@@ -151,7 +151,49 @@ def case_cnn():
     return loss, feeds, 4, 1e-4, 1e-4
 
 
-CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn}
+def case_branches():
+    """Two branches joined by concat (tanh and sigmoid), a sigmoid cross-entropy loss with
+    normalize and an ignored label, RMSProp (centered, momentum)."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 2], dtype="float32")
+    a = raw("tanh", {"X": paddle.static.nn.fc(x, 5)})
+    b = raw("sigmoid", {"X": paddle.static.nn.fc(x, 3)})
+    h = paddle.concat([a, b], axis=1)
+    logits = paddle.static.nn.fc(h, 2)
+    ce = raw("sigmoid_cross_entropy_with_logits", {"X": logits, "Label": label},
+             {"normalize": True, "ignore_index": -1})
+    loss = paddle.mean(ce)
+    paddle.optimizer.RMSProp(learning_rate=0.01, rho=0.9, momentum=0.5,
+                             centered=True).minimize(loss)
+    rng = np.random.default_rng(5)
+    lab = rng.integers(0, 2, (STEPS * 8, 2)).astype("float32")
+    lab[::7, 1] = -1  # ignored
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"), "label": lab}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+def case_adagrad():
+    """fc + softmax + cross_entropy2 (probabilities in, hard labels) with Adagrad."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    prob = raw("softmax", {"X": paddle.static.nn.fc(x, 4)}, {"axis": -1})
+    from paddle.base.layer_helper import LayerHelper
+    h = LayerHelper("cross_entropy2")
+    y = h.create_variable_for_type_inference("float32")
+    xs = h.create_variable_for_type_inference("float32")
+    mx = h.create_variable_for_type_inference("float32")
+    h.append_op(type="cross_entropy2", inputs={"X": prob, "Label": label},
+                outputs={"Y": y, "XShape": xs, "MatchX": mx}, attrs={"ignore_index": -100})
+    loss = paddle.mean(y)
+    paddle.optimizer.Adagrad(learning_rate=0.1).minimize(loss)
+    rng = np.random.default_rng(6)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"),
+             "label": rng.integers(0, 4, (STEPS * 8, 1)).astype("int64")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
+         "branches": case_branches, "adagrad": case_adagrad}
 
 
 def save_vars(exe, prog, path):
