@@ -261,6 +261,9 @@ END_TEST
 START_TEST(paddle_adagrad_cross_entropy2) { run_paddle_case("adagrad"); }
 END_TEST
 
+START_TEST(paddle_lamb) { run_paddle_case("lamb"); }
+END_TEST
+
 /* Paddle's startup programs in icore: every persistable of the main program gets its declared
  * dims, fill_constant values are exact, uniform_random weights lie in [min, max) with a
  * uniform's mean and spread; then training from them runs and lowers the loss. */
@@ -471,7 +474,8 @@ START_TEST(inplace_tables) {
               {"adamw", ic_adam_inplace},
               {"momentum", ic_momentum_inplace},
               {"adagrad", ic_adagrad_inplace},
-              {"rmsprop", ic_rmsprop_inplace}};
+              {"rmsprop", ic_rmsprop_inplace},
+              {"lamb", ic_lamb_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);
@@ -498,6 +502,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_cnn_momentum);
   tcase_add_test(tc, paddle_branches_rmsprop);
   tcase_add_test(tc, paddle_adagrad_cross_entropy2);
+  tcase_add_test(tc, paddle_lamb);
   return tc;
 }
 

@@ -192,8 +192,25 @@ def case_adagrad():
     return loss, feeds, 8, 1e-5, 1e-4
 
 
+def case_lamb():
+    """fc, relu, fc, softmax cross-entropy with LAMB (weight decay 0.01, biases excluded so
+    both the adapted and the unadapted update run)."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.static.nn.fc(x, 8, activation="relu")
+    logits = paddle.static.nn.fc(h, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.Lamb(learning_rate=0.02, lamb_weight_decay=0.01,
+                          exclude_from_weight_decay_fn=lambda p: p.name.endswith(".b_0")
+                          ).minimize(loss)
+    rng = np.random.default_rng(7)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 8, 1)).astype("int64")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
-         "branches": case_branches, "adagrad": case_adagrad}
+         "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb}
 
 
 def save_vars(exe, prog, path):

@@ -32,6 +32,7 @@ extern const ic_train_inplace ic_adam_inplace[]; /* adam and adamw */
 extern const ic_train_inplace ic_momentum_inplace[];
 extern const ic_train_inplace ic_adagrad_inplace[];
 extern const ic_train_inplace ic_rmsprop_inplace[];
+extern const ic_train_inplace ic_lamb_inplace[];
 
 /* adam and adamw (adam.c): one attribute struct, slots and kernel. Adam is the case
  * with_decay = false, lr_ratio = 1. */
