@@ -626,6 +626,31 @@ START_TEST(accuracy_counts) {
 }
 END_TEST
 
+static int g_slice_case;
+static void slice_attrs_fn(ic_builder_op *op) {
+  if (g_slice_case == 0) {
+    ic_builder_attr_ints(op, "axes", 2, (const int32_t[]){1, 2});
+    ic_builder_attr_ints(op, "starts", 2, (const int32_t[]){1, -3});
+    ic_builder_attr_ints(op, "ends", 2, (const int32_t[]){3, 100});
+  } else { /* x[:, 2] with the axis dropped */
+    ic_builder_attr_ints(op, "axes", 1, (const int32_t[]){1});
+    ic_builder_attr_ints(op, "starts", 1, (const int32_t[]){2});
+    ic_builder_attr_ints(op, "ends", 1, (const int32_t[]){3});
+    ic_builder_attr_ints(op, "decrease_axis", 1, (const int32_t[]){1});
+  }
+}
+
+START_TEST(slice_grad) {
+  for (g_slice_case = 0; g_slice_case < 2; g_slice_case++) {
+    gcase g = {.fwd = "slice", .grad = "slice_grad", .n_in = 1, .slot = {"Input"},
+               .in = {r64(3, TU_DIMS(2, 4, 5), 61)}, .diff = {true}, .out_slot = "Out",
+               .attrs = slice_attrs_fn, .n_gin = 2, .gin_slot = {"Input", "Out@GRAD"},
+               .gin_src = {"in0", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 static int64_t g_bna;
 static void ln_attr(ic_builder_op *op) {
   ic_builder_attr_int(op, "begin_norm_axis", (int32_t)g_bna);
@@ -1174,6 +1199,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, xshape_grads);
   tcase_add_test(tc, sigmoid_cross_entropy_grad);
   tcase_add_test(tc, concat_grad);
+  tcase_add_test(tc, slice_grad);
   tcase_add_test(tc, cross_entropy2_grad);
   tcase_add_test(tc, accuracy_counts);
   tcase_add_test(tc, layer_norm_grad);
