@@ -25,7 +25,7 @@
 #include "kernels/cpu/onednn.h"
 #include "kernels/cpu/pool2d.h"
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_pool2d_parse(ic_attr_reader *r, void *attrs) {
   pool_attrs *a = attrs;
   const char *type = ic_ar_str(r, "pooling_type", NULL);
   if (!r->st && !type) ic_ar_fail(r, "pooling_type", "is missing (required, \"max\" or \"avg\")");
@@ -434,7 +434,7 @@ const ic_opdef ic_op_pool2d = {
     .name = "pool2d",
     .n_inputs = 1, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(pool_attrs), .parse = parse,
+    .attrs_size = sizeof(pool_attrs), .parse = ic_pool2d_parse,
     .infer = infer, .cpu = run,
     .free_state = free_state,
 };
