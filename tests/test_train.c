@@ -275,7 +275,7 @@ static void run_startup_case(const char *name) {
     ic_executor *e = make_exec(cf, true);
     ic_scope *scope = NULL;
     ck_assert_int_eq(ic_scope_create(NULL, &scope), IC_OK);
-    ic_status st = ic_executor_run_startup(e, tc.startup, scope);
+    ic_status st = ic_executor_run(e, tc.startup, scope, 0, NULL, NULL, 0, NULL, NULL);
     ck_assert_msg(st == IC_OK, "%s %s: startup: %s", name, cf->what, ic_executor_errmsg(e));
     const ic_block *b = &tc.main->blocks[0];
     for (size_t i = 0; i < b->n_vars; i++) {
@@ -369,7 +369,7 @@ START_TEST(startup_seeded) {
     ic_executor *e = NULL;
     ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
     ck_assert_int_eq(ic_scope_create(NULL, &s[k]), IC_OK);
-    ck_assert_msg(ic_executor_run_startup(e, tc.startup, s[k]) == IC_OK, "%s",
+    ck_assert_msg(ic_executor_run(e, tc.startup, s[k], 0, NULL, NULL, 0, NULL, NULL) == IC_OK, "%s",
                   ic_executor_errmsg(e));
     ic_executor_destroy(e);
   }
@@ -419,6 +419,8 @@ START_TEST(label_out_of_range) {
     ck_assert_int_ne(train(&tc, e, scope, 1, &loss), IC_OK);
     tu_assert_msg(ic_executor_errmsg(e), "softmax_with_cross_entropy", "Label", "'label'",
                   "is 3", "[0, 3)", NULL);
+    /* a failed step commits nothing: the scope still holds Paddle's initial persistables */
+    check_bitwise(&tc, tc.init, scope, "after a failed step");
     ic_executor_destroy(e);
     ic_scope_destroy(scope);
   }

@@ -164,7 +164,7 @@ int cmd_train(const cli_args *a) {
     rc = cli_error(CLI_FAIL, "%s", err);
     goto done;
   }
-  if (startup && ic_executor_run_startup(s.e, s.startup, s.scope)) {
+  if (startup && ic_executor_run(s.e, s.startup, s.scope, 0, NULL, NULL, 0, NULL, NULL)) {
     rc = cli_error(CLI_FAIL, "startup program %s: %s", startup, ic_executor_errmsg(s.e));
     goto done;
   }

@@ -310,27 +310,21 @@ ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
                           const ic_tensor *const *feeds, size_t n_fetches,
                           const char *const *fetch_names, ic_tensor **fetches);
 
-/* Training. A training program (Paddle's main program after optimizer.minimize) reads and
- * writes its persistable variables (parameters, optimizer moments, learning rates) in the
- * scope given to ic_executor_run: each run replaces their tensors there with the updated
- * values, in buffers the scope then owns (they outlive the executor). Persistables live only
- * where a scope (or an ancestor) already holds a variable of that name; ic_params_load fills
- * them, or a startup program does:
+/* Training. A training program (Paddle's main program after optimizer.minimize) updates its
+ * persistable variables (parameters, optimizer moments, learning rates) as any program that
+ * writes persistables does (the thread-safety rules at the top): the run writes shadows
+ * and commits them to the scope given to ic_executor_run after it succeeds, into memory the
+ * scope owns (it outlives the executor), creating in that scope any persistable it did not
+ * hold yet. So a startup program is an ordinary run with no feeds and no fetches:
  *
  *   ic_scope_create(NULL, &params);
- *   ic_executor_run_startup(e, startup, params);     // or ic_params_load(main, ...)
+ *   ic_executor_run(e, startup, params, 0, NULL, NULL, 0, NULL, NULL); // or ic_params_load
  *   for each step: ic_executor_run(e, main, params, feeds..., fetch the loss...);
  *   ic_params_save(main, params, path, IC_PARAMS_COMBINED, ...);
  *
- * Runs that update the same scope must not overlap. */
-
-/* Declare every persistable tensor variable of p's block 0 in scope (empty), unless scope or
- * an ancestor already holds one of that name. Fails only when out of memory. */
-ic_status ic_scope_declare_persistables(ic_scope *scope, const ic_program *p);
-/* Run a startup program once into scope: declare its persistables there, then run it with no
- * feeds and no fetches. Its random initializers draw from options.seed where their `seed`
- * attribute is 0 (icore's Philox streams, not Paddle's values; see uniform_random.c). */
-ic_status ic_executor_run_startup(ic_executor *e, const ic_program *startup, ic_scope *scope);
+ * Runs that update one scope are serialized (one step after another, in some order). A
+ * startup program's random initializers draw from options.seed where their `seed` attribute
+ * is 0 (icore's Philox streams, not Paddle's values; see uniform_random.c). */
 
 /* The message of the calling thread's last failed call on e ("" if its last call on e
  * succeeded): each thread sees its own. Valid until that thread's next call on e. */

@@ -11,7 +11,7 @@ ic_status ic_train_own(ic_kctx *c, ic_tensor *t, const ic_tensor *like) {
   if (t != like) ic_tensor_set_meta(t, like->dtype, like->ndim, like->dims);
   /* t may be the very tensor `like` is a snapshot of: allocating replaces its buffer, the
    * snapshot keeps the old one. */
-  return ic_tensor_alloc(t, NULL, c->err);
+  return ic_tensor_alloc(t, c->env ? c->env->alloc : NULL, c->err);
 }
 
 ic_status ic_train_same(ic_kctx *c, size_t s, size_t i, size_t s0) {

@@ -4,12 +4,14 @@
  * In-place updates. An optimizer writes ParamOut (and Moment1Out, Beta1PowOut, ...) onto the
  * variable it reads as Param (Moment1, Beta1Pow, ...): Paddle's programs always name the same
  * variable in both slots. Those output slots are IC_SLOT_SHARE, and the kernel gives each a
- * buffer of its own with ic_train_own() before writing it. Both executors see that the op
- * writes a variable it also reads (ic_instr.alias) and hand the kernel snapshots of its
- * inputs, so the kernel reads the old values while the variable receives the new buffer; the
- * DAG orders the update after every reader of the old value (WAR) and after earlier writers
- * (WAW), and persistables are never freed by GC. The pairs are listed in each op's
- * ic_train_inplace table (the output slot and the input slot it updates). */
+ * fresh buffer from the run's allocator with ic_train_own() before writing it. Both executors
+ * see that the op writes a variable it also reads (ic_instr.alias) and hand the kernel
+ * snapshots of its inputs, so the kernel reads the old values while the variable receives
+ * the new buffer; the DAG orders the update after every reader of the old value (WAR) and
+ * after earlier writers (WAW). The variable is the run's shadow of the persistable, never the
+ * caller's scope: the executors commit it to the scope after a successful run (DESIGN.md,
+ * "Runs and the caller's scope"). The pairs are listed in each op's ic_train_inplace table
+ * (the output slot and the input slot it updates). */
 #ifndef IC_KERNELS_CPU_TRAIN_H
 #define IC_KERNELS_CPU_TRAIN_H
 
@@ -46,9 +48,9 @@ ic_status ic_adam_parse(ic_attr_reader *r, void *attrs);
 ic_status ic_adam_infer(ic_kctx *c);
 ic_status ic_adam_run(ic_kctx *c);
 
-/* Give output t (may be NULL) dims and dtype of `like` and a buffer of its own. Persistable
- * state lives in the caller's scope, which may outlive the executor, so the buffer comes from
- * the system allocator, as batch_norm's running statistics do. */
+/* Give output t (may be NULL) dims and dtype of `like` and a fresh buffer of its own from the
+ * run's allocator (the run's shadow of a persistable; committing copies it into memory the
+ * caller's scope owns). */
 ic_status ic_train_own(ic_kctx *c, ic_tensor *t, const ic_tensor *like);
 
 /* Check that input (s, i) is float32 or float64 with the dtype and dims of input (s0, 0). */
