@@ -651,6 +651,53 @@ START_TEST(slice_grad) {
 }
 END_TEST
 
+/* lookup_table_v2_grad: repeated ids accumulate, a padding row (also given as a negative
+ * padding_idx) gets no gradient, as the forward op's zero row has none. */
+static int64_t g_pad;
+static void pad_attr(ic_builder_op *op) { ic_builder_attr_int(op, "padding_idx", (int32_t)g_pad); }
+
+START_TEST(lookup_table_v2_grad) {
+  const int64_t pads[] = {-1, 2, -3};
+  for (size_t k = 0; k < 3; k++) {
+    g_pad = pads[k];
+    ic_tensor *ids = tu_i64(2, TU_DIMS(2, 3), (const int64_t[]){2, 0, 4, 2, 2, 0});
+    gcase g = {.fwd = "lookup_table_v2", .grad = "lookup_table_v2_grad", .n_in = 2,
+               .slot = {"Ids", "W"}, .in = {ids, r64(2, TU_DIMS(5, 3), 71)},
+               .diff = {false, true}, .out_slot = "Out", .attrs = pad_attr, .n_gin = 3,
+               .gin_slot = {"W", "Ids", "Out@GRAD"}, .gin_src = {"in1", "in0", "dout"}};
+    check_grad(&g);
+  }
+  /* an id out of range and is_sparse are errors naming what is wrong */
+  ic_builder *b = ic_builder_create();
+  ic_tensor *w = r64(2, TU_DIMS(5, 3), 72), *ids = tu_i64(1, TU_DIMS(2), (const int64_t[]){1, 5});
+  ic_tensor *dout = r64(2, TU_DIMS(2, 3), 73);
+  ew_feed(b, "w", w);
+  ew_feed(b, "ids", ids);
+  ew_feed(b, "dout", dout);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "lookup_table_v2_grad");
+  ic_builder_in(op, "W", "w");
+  ic_builder_in(op, "Ids", "ids");
+  ic_builder_in(op, "Out@GRAD", "dout");
+  ic_builder_out(op, "W@GRAD", "dw");
+  ew_fetch(b, "dw", IC_FP64);
+  ic_tensor *got = NULL;
+  char err[1024];
+  ic_status st = tu_run(b, 3, TU_NAMES("w", "ids", "dout"), (ic_tensor *const[]){w, ids, dout}, 1,
+                        TU_NAMES("dw"), &got, err, sizeof err);
+  ck_assert_int_ne(st, IC_OK);
+  tu_assert_msg(err, "lookup_table_v2_grad", "Ids", "has id 5 at index 1", "0 to 4", NULL);
+  ic_builder_attr_bool(op, "is_sparse", true);
+  st = tu_run(b, 3, TU_NAMES("w", "ids", "dout"), (ic_tensor *const[]){w, ids, dout}, 1, TU_NAMES("dw"),
+              &got, err, sizeof err);
+  ck_assert_int_eq(st, IC_ERR_UNSUPPORTED);
+  tu_assert_msg(err, "lookup_table_v2_grad", "is_sparse", "SelectedRows", NULL);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(w);
+  ic_tensor_destroy(ids);
+  ic_tensor_destroy(dout);
+}
+END_TEST
+
 static int64_t g_bna;
 static void ln_attr(ic_builder_op *op) {
   ic_builder_attr_int(op, "begin_norm_axis", (int32_t)g_bna);
@@ -1200,6 +1247,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, sigmoid_cross_entropy_grad);
   tcase_add_test(tc, concat_grad);
   tcase_add_test(tc, slice_grad);
+  tcase_add_test(tc, lookup_table_v2_grad);
   tcase_add_test(tc, cross_entropy2_grad);
   tcase_add_test(tc, accuracy_counts);
   tcase_add_test(tc, layer_norm_grad);
