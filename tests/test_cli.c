@@ -648,6 +648,95 @@ START_TEST(run_lod) {
 }
 END_TEST
 
+/* icore train on Paddle's fc + SGD example (tests/data/train/seed): losses and trained
+ * parameters match Paddle's, from --params or from the startup program. */
+START_TEST(train_seed_example) {
+  char d[1024], path[1200], err[1024], *tmp = tu_tmpdir();
+  snprintf(d, sizeof d, "%s/tests/data/train/seed", IC_SOURCE_DIR);
+  ic_tensor *x = NULL, *loss = NULL, *xs = NULL, *got = NULL;
+  snprintf(path, sizeof path, "%s/X.npy", d);
+  ck_assert_msg(ic_npy_load(path, &x, err, sizeof err) == IC_OK, "%s", err);
+  /* [80, 1] -> [20, 4, 1]: one batch of 4 per step */
+  ck_assert_int_eq(ic_tensor_create(IC_FP32, 3, TU_DIMS(20, 4, 1), &xs), IC_OK);
+  memcpy(ic_tensor_data(xs), ic_tensor_cdata(x), ic_tensor_nbytes(x));
+  snprintf(path, sizeof path, "%s/xs.npy", tmp);
+  ck_assert_msg(ic_npy_save(path, xs, err, sizeof err) == IC_OK, "%s", err);
+
+  cli_result r = run_cli("train %s/main.pdmodel --params %s/init.pdiparams --feed X=%s/xs.npy "
+                         "--steps 20 --fetch mean_0.tmp_0 --out %s/out --save %s/trained",
+                         d, d, tmp, tmp, tmp);
+  assert_ok(&r);
+  ck_assert_ptr_nonnull(strstr(r.out, "step 0 mean_0.tmp_0: float32[]"));
+  ck_assert_ptr_nonnull(strstr(r.out, "step 19 mean_0.tmp_0: float32[]"));
+  result_free(&r);
+  snprintf(path, sizeof path, "%s/loss.npy", d);
+  ck_assert_msg(ic_npy_load(path, &loss, err, sizeof err) == IC_OK, "%s", err);
+  snprintf(path, sizeof path, "%s/out/mean_0.tmp_0.npy", tmp);
+  ck_assert_msg(ic_npy_load(path, &got, err, sizeof err) == IC_OK, "%s", err);
+  ck_assert_int_eq(ic_tensor_numel(got), 20);
+  double ref[20];
+  for (int k = 0; k < 20; k++) ref[k] = ((const float *)ic_tensor_cdata(loss))[k];
+  tu_assert_close(got, ref, 20, 1e-5, 1e-7);
+
+  /* the saved file holds Paddle's final parameters */
+  ic_program *p = NULL;
+  ic_scope *mine = NULL, *paddle = NULL;
+  snprintf(path, sizeof path, "%s/main.pdmodel", d);
+  ck_assert_msg(ic_program_from_file(path, &p, err, sizeof err) == IC_OK, "%s", err);
+  ck_assert_int_eq(ic_scope_create(NULL, &mine), IC_OK);
+  ck_assert_int_eq(ic_scope_create(NULL, &paddle), IC_OK);
+  snprintf(path, sizeof path, "%s/trained", tmp);
+  ck_assert_msg(ic_params_load(p, path, IC_PARAMS_COMBINED, mine, err, sizeof err) == IC_OK,
+                "%s", err);
+  snprintf(path, sizeof path, "%s/final.pdiparams", d);
+  ck_assert_msg(ic_params_load(p, path, IC_PARAMS_COMBINED, paddle, err, sizeof err) == IC_OK,
+                "%s", err);
+  const char *names[] = {"fc_0.w_0", "fc_0.b_0", "learning_rate_0"};
+  for (int i = 0; i < 3; i++) {
+    const ic_tensor *w = ic_scope_get(paddle, names[i]);
+    double v[16];
+    for (int64_t k = 0; k < ic_tensor_numel(w); k++) v[k] = ((const float *)ic_tensor_cdata(w))[k];
+    tu_assert_close(ic_scope_get(mine, names[i]), v, (size_t)ic_tensor_numel(w), 1e-4, 1e-6);
+  }
+
+  /* from the startup program, saving one file per variable into a directory */
+  snprintf(path, sizeof path, "%s/dir", tmp);
+  ck_assert_int_eq(mkdir(path, 0777), 0);
+  r = run_cli("train %s/main.pdmodel --startup %s/startup.pdmodel --feed X=%s/xs.npy "
+              "--steps 20 --fetch mean_0.tmp_0 --save %s/dir --mode uncompiled", d, d, tmp, tmp);
+  assert_ok(&r);
+  result_free(&r);
+  snprintf(path, sizeof path, "%s/dir/fc_0.w_0", tmp);
+  ic_tensor *w = NULL;
+  ck_assert_msg(ic_tensor_load_file(path, &w, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(w, IC_FP32, 2, TU_DIMS(1, 10));
+  ic_tensor_destroy(w);
+
+  /* errors */
+  r = run_cli("train %s/main.pdmodel --feed X=%s/xs.npy --steps 2", d, tmp);
+  assert_fails(&r, 2, "--startup", "--params", NULL);
+  result_free(&r);
+  r = run_cli("train %s/main.pdmodel --params %s/init.pdiparams --steps 2 --fetch mean_0.tmp_0",
+              d, d);
+  assert_fails(&r, 1, "step 0", "'X'", NULL);
+  result_free(&r);
+  r = run_cli("train %s/main.pdmodel --params %s/init.pdiparams --feed X=%s/xs.npy --steps 0",
+              d, d, tmp);
+  assert_fails(&r, 2, "--steps", NULL);
+  result_free(&r);
+
+  ic_scope_destroy(mine);
+  ic_scope_destroy(paddle);
+  ic_program_destroy(p);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(xs);
+  ic_tensor_destroy(loss);
+  ic_tensor_destroy(got);
+  tu_rmtree(tmp);
+  free(tmp);
+}
+END_TEST
+
 static TCase *tc_cli(void) {
   TCase *tc = tcase_create("cli");
   tcase_add_test(tc, version_help_unknown);
@@ -661,6 +750,7 @@ static TCase *tc_cli(void) {
   tcase_add_test(tc, bench_example);
   tcase_add_test(tc, inspect_example);
   tcase_add_test(tc, run_profile_and_device);
+  tcase_add_test(tc, train_seed_example);
   return tc;
 }
 

@@ -51,11 +51,14 @@ int cmd_run(const cli_args *a);
 int cmd_bench(const cli_args *a);
 int cmd_inspect(const cli_args *a);
 int cmd_info(const cli_args *a);
+int cmd_train(const cli_args *a);
 extern const cli_opt k_run_opts[];
 extern const size_t k_n_run_opts;
 extern const cli_opt k_bench_opts[];
 extern const size_t k_n_bench_opts;
 extern const cli_opt k_inspect_opts[];
 extern const size_t k_n_inspect_opts;
+extern const cli_opt k_train_opts[];
+extern const size_t k_n_train_opts;
 
 #endif

@@ -4,6 +4,7 @@
  *   icore bench MODEL [feeds] [--iters N] [--warmup N] [--threads N] [--json FILE]
  *   icore inspect MODEL [feeds] [--dot FILE]
  *   icore info MODEL
+ *   icore train MAIN --startup STARTUP|--params PATH --feed NAME=FILE.npy... --steps N ...
  *   icore help [COMMAND] | icore --version
  *
  * MODEL is X.pdmodel or X.json (Paddle 3's PIR program; parameters from X.pdiparams beside
@@ -185,6 +186,10 @@ static const command k_commands[] = {
      "Describe MODEL: feed and fetch targets, op types, parameter count and size, and the op\n"
      "types icore has no kernel for yet.",
      NULL, &k_no_opts, 1, cmd_info},
+    {"train", "MAIN [options]",
+     "Train: run the startup program once (or load --params), then the training program MAIN\n"
+     "--steps times, printing each fetch per step; --save writes the trained persistables.",
+     k_train_opts, &k_n_train_opts, 1, cmd_train},
 };
 #define N_COMMANDS (sizeof k_commands / sizeof k_commands[0])
 

@@ -310,6 +310,22 @@ ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
                           const ic_tensor *const *feeds, size_t n_fetches,
                           const char *const *fetch_names, ic_tensor **fetches);
 
+/* Training. A training program (Paddle's main program after optimizer.minimize) updates its
+ * persistable variables (parameters, optimizer moments, learning rates) as any program that
+ * writes persistables does (the thread-safety rules at the top): the run writes shadows
+ * and commits them to the scope given to ic_executor_run after it succeeds, into memory the
+ * scope owns (it outlives the executor), creating in that scope any persistable it did not
+ * hold yet. So a startup program is an ordinary run with no feeds and no fetches:
+ *
+ *   ic_scope_create(NULL, &params);
+ *   ic_executor_run(e, startup, params, 0, NULL, NULL, 0, NULL, NULL); // or ic_params_load
+ *   for each step: ic_executor_run(e, main, params, feeds..., fetch the loss...);
+ *   ic_params_save(main, params, path, IC_PARAMS_COMBINED, ...);
+ *
+ * Runs that update one scope are serialized (one step after another, in some order). A
+ * startup program's random initializers draw from options.seed where their `seed` attribute
+ * is 0 (icore's Philox streams, not Paddle's values; see uniform_random.c). */
+
 /* The message of the calling thread's last failed call on e ("" if its last call on e
  * succeeded): each thread sees its own. Valid until that thread's next call on e. */
 const char *ic_executor_errmsg(const ic_executor *e);

@@ -33,7 +33,7 @@ static bool same_ci(const char *a, const char *b) {
   return *a == *b;
 }
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_batch_norm_parse(ic_attr_reader *r, void *attrs) {
   bn_attrs *a = attrs;
   a->epsilon = ic_ar_float(r, "epsilon", (double)1e-5f); /* Paddle's float default */
   a->momentum = ic_ar_float(r, "momentum", (double)0.9f);
@@ -277,6 +277,6 @@ const ic_opdef ic_op_batch_norm = {
     .name = "batch_norm",
     .n_inputs = 6, .inputs = inputs,
     .n_outputs = 6, .outputs = outputs,
-    .attrs_size = sizeof(bn_attrs), .parse = parse,
+    .attrs_size = sizeof(bn_attrs), .parse = ic_batch_norm_parse,
     .infer = infer, .cpu = run,
 };

@@ -36,7 +36,7 @@ void ic_read_pool_type(ic_attr_reader *r, bool *max) {
   }
 }
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_pool2d_parse(ic_attr_reader *r, void *attrs) {
   pool_attrs *a = attrs;
   ic_read_pool_type(r, &a->max);
   const int64_t *v;
@@ -431,7 +431,7 @@ const ic_opdef ic_op_pool2d = {
     .name = "pool2d",
     .n_inputs = 1, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(pool_attrs), .parse = parse,
+    .attrs_size = sizeof(pool_attrs), .parse = ic_pool2d_parse,
     .infer = infer, .cpu = run,
     .free_state = free_state,
 };

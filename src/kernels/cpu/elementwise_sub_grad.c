@@ -1,0 +1,8 @@
+/* elementwise_sub_grad: the gradients of elementwise_sub, dX = dOut, dY = -dOut, each summed over
+ * the dims its input was broadcast along (train.h). */
+#include "kernels/cpu/train.h"
+
+static ic_status run(ic_kctx *c) { return ic_ewgrad_run(c, IC_EW_SUB); }
+
+const ic_opdef ic_op_elementwise_sub_grad = IC_EWGRAD_DEF("elementwise_sub_grad", ic_ewgrad_inputs_dims,
+                                                               run);

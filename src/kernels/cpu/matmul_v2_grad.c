@@ -1,0 +1,116 @@
+/* matmul_v2_grad: the gradients of matmul_v2 (phi MatmulGradKernel). Per batch, with
+ * op(X) [m, k] and op(Y) [k, n] as the forward op reads them (trans_x, trans_y; a 1-D X is
+ * one row, a 1-D Y one column):
+ *   d op(X) = Out@GRAD op(Y)^T,   d op(Y) = op(X)^T Out@GRAD,
+ * stored back transposed where the forward read its operand transposed, and summed over the
+ * batch dims along which an operand was broadcast. X@GRAD and Y@GRAD have X's and Y's dims;
+ * each is optional. Sums run in double and are rounded once. */
+#include <string.h>
+
+#include "kernels/cpu/matmul_v2.h"
+
+enum { IN_X, IN_Y, IN_DOUT };
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  matmul_v2_attrs *a = attrs;
+  a->trans_x = ic_ar_bool(r, "trans_x", false);
+  a->trans_y = ic_ar_bool(r, "trans_y", false);
+  return r->st;
+}
+
+static ic_status infer(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0), *g = ic_in(c, IN_DOUT, 0);
+  ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
+  if (st) return st;
+  if (y->dtype != x->dtype) {
+    return ic_kfail_in(c, IN_Y, 0, "expected the dtype of X (%s)", ic_dtype_name(x->dtype));
+  }
+  ic_matmul_v2_plan p;
+  if ((st = ic_matmul_v2_make_plan(c, &p))) return st;
+  if (g->dtype != x->dtype || ic_tensor_numel_(g) != p.ocount * p.g.m * p.g.n) {
+    return ic_kfail_in(c, IN_DOUT, 0, "expected %s with %lld elements (the product's)",
+                       ic_dtype_name(x->dtype), (long long)(p.ocount * p.g.m * p.g.n));
+  }
+  ic_tensor *dx = ic_out(c, 0, 0), *dy = ic_out(c, 1, 0);
+  if (dx) ic_tensor_set_meta(dx, x->dtype, x->ndim, x->dims);
+  if (dy) ic_tensor_set_meta(dy, y->dtype, y->ndim, y->dims);
+  return IC_OK;
+}
+
+static double get(const ic_tensor *t, int64_t i) {
+  return t->dtype == IC_FP32 ? ((const float *)t->data)[i] : ((const double *)t->data)[i];
+}
+
+static void store(ic_tensor *t, const double *acc) {
+  int64_t n = ic_tensor_numel_(t);
+  if (t->dtype == IC_FP32) {
+    float *p = t->data;
+    for (int64_t i = 0; i < n; i++) p[i] = (float)acc[i];
+  } else {
+    memcpy(t->data, acc, (size_t)n * sizeof(double));
+  }
+}
+
+static ic_status run(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0), *g = ic_in(c, IN_DOUT, 0);
+  ic_tensor *dx = ic_out(c, 0, 0), *dy = ic_out(c, 1, 0);
+  ic_matmul_v2_plan p;
+  ic_status st = ic_matmul_v2_make_plan(c, &p);
+  if (st) return st;
+  const int64_t m = p.g.m, n = p.g.n, k = p.g.k, lda = p.g.lda, ldb = p.g.ldb;
+  const bool tx = p.g.trans_a, ty = p.g.trans_b;
+  int64_t nx = ic_tensor_numel_(x), ny = ic_tensor_numel_(y);
+  ic_buffer *s = ic_kscratch(c, (size_t)(nx + ny + 1) * sizeof(double));
+  if (!s) return c->err->code;
+  double *ax = s->data, *ay = ax + nx;
+  memset(ax, 0, (size_t)(nx + ny) * sizeof(double));
+  int64_t xstep[IC_MAX_RANK], ystep[IC_MAX_RANK], idx[IC_MAX_RANK] = {0}, xsz = 1, ysz = 1;
+  for (int i = p.nb - 1; i >= 0; i--) {
+    xstep[i] = p.xb[i] == 1 ? 0 : xsz;
+    ystep[i] = p.yb[i] == 1 ? 0 : ysz;
+    xsz *= p.xb[i];
+    ysz *= p.yb[i];
+  }
+  int64_t xb = 0, yb = 0;
+  for (int64_t b = 0; b < p.ocount; b++) {
+    const int64_t xo = xb * m * k, yo = yb * k * n, go = b * m * n;
+    for (int64_t i = 0; i < m; i++) {
+      for (int64_t q = 0; q < k; q++) {
+        const int64_t xe = xo + (tx ? q * lda + i : i * lda + q);
+        double sx = 0;
+        for (int64_t j = 0; j < n; j++) {
+          const int64_t ye = yo + (ty ? j * ldb + q : q * ldb + j);
+          const double gv = get(g, go + i * n + j);
+          if (dx) sx += gv * get(y, ye);
+          if (dy) ay[ye] += get(x, xe) * gv;
+        }
+        if (dx) ax[xe] += sx;
+      }
+    }
+    for (int i = p.nb - 1; i >= 0; i--) {
+      if (++idx[i] < p.ob[i]) {
+        xb += xstep[i];
+        yb += ystep[i];
+        break;
+      }
+      xb -= xstep[i] * (p.ob[i] - 1);
+      yb -= ystep[i] * (p.ob[i] - 1);
+      idx[i] = 0;
+    }
+  }
+  if (dx) store(dx, ax);
+  if (dy) store(dy, ay);
+  ic_buffer_release(s);
+  return IC_OK;
+}
+
+static const ic_slotdef inputs[] = {{"X", 0}, {"Y", 0}, {"Out@GRAD", 0}};
+static const ic_slotdef outputs[] = {{"X@GRAD", IC_SLOT_OPTIONAL}, {"Y@GRAD", IC_SLOT_OPTIONAL}};
+
+const ic_opdef ic_op_matmul_v2_grad = {
+    .name = "matmul_v2_grad",
+    .n_inputs = 3, .inputs = inputs,
+    .n_outputs = 2, .outputs = outputs,
+    .attrs_size = sizeof(matmul_v2_attrs), .parse = parse,
+    .infer = infer, .cpu = run,
+};

@@ -1,0 +1,207 @@
+/* Helpers shared by the training ops (train.h). */
+#include "kernels/cpu/train.h"
+
+#include <string.h>
+
+#include "kernels/cpu/reduce.h"
+#include "kernels/cpu/shapeops.h"
+
+ic_status ic_train_own(ic_kctx *c, ic_tensor *t, const ic_tensor *like) {
+  if (!t) return IC_OK;
+  if (t != like) ic_tensor_set_meta(t, like->dtype, like->ndim, like->dims);
+  /* t may be the very tensor `like` is a snapshot of: allocating replaces its buffer, the
+   * snapshot keeps the old one. */
+  return ic_tensor_alloc(t, c->env ? c->env->alloc : NULL, c->err);
+}
+
+ic_status ic_train_same(ic_kctx *c, size_t s, size_t i, size_t s0) {
+  const ic_tensor *t = ic_in(c, s, i), *ref = ic_in(c, s0, 0);
+  if (!t) return IC_OK;
+  if (t->dtype != ref->dtype || !ic_dims_equal(t->ndim, t->dims, ref->ndim, ref->dims)) {
+    char d[128];
+    return ic_kfail_in(c, s, i, "expected %s like input %s '%s'",
+                       ic_tensor_describe(ref, d, sizeof d), c->def->inputs[s0].name,
+                       ic_in_name(c, s0, 0));
+  }
+  return IC_OK;
+}
+
+ic_status ic_train_scalar(ic_kctx *c, size_t s, ic_dtype dt) {
+  const ic_tensor *t = ic_in(c, s, 0);
+  if (!t) return IC_OK;
+  if (t->dtype != dt || ic_tensor_numel_(t) != 1) {
+    return ic_kfail_in(c, s, 0, "expected one %s value", ic_dtype_name(dt));
+  }
+  return IC_OK;
+}
+
+/* ---- elementwise grads ---- */
+
+const ic_slotdef ic_ewgrad_inputs_dims[4] = {
+    {"X", IC_SLOT_NO_BUFFER},
+    {"Y", IC_SLOT_NO_BUFFER},
+    {"Out", IC_SLOT_OPTIONAL | IC_SLOT_IGNORED},
+    {"Out@GRAD", 0},
+};
+const ic_slotdef ic_ewgrad_inputs_values[4] = {
+    {"X", 0},
+    {"Y", 0},
+    {"Out", IC_SLOT_OPTIONAL},
+    {"Out@GRAD", 0},
+};
+const ic_slotdef ic_ewgrad_outputs[2] = {
+    {"X@GRAD", IC_SLOT_OPTIONAL},
+    {"Y@GRAD", IC_SLOT_OPTIONAL},
+};
+
+ic_status ic_ewgrad_infer(ic_kctx *c) {
+  const ic_elementwise_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IC_EWG_X, 0), *y = ic_in(c, IC_EWG_Y, 0),
+                  *g = ic_in(c, IC_EWG_DOUT, 0);
+  ic_status st;
+  if ((st = ic_kcheck_dtype(c, IC_EWG_X, 0, IC_DT_FLOAT))) return st;
+  if (y->dtype != x->dtype) {
+    return ic_kfail_in(c, IC_EWG_Y, 0, "expected the dtype of X (%s)", ic_dtype_name(x->dtype));
+  }
+  ic_bcast b;
+  if ((st = ic_bcast_plan(c, IC_EWG_X, IC_EWG_Y, a->axis, &b))) return st;
+  if (g->dtype != x->dtype || !ic_dims_equal(g->ndim, g->dims, b.ndim, b.out)) {
+    char d[128];
+    return ic_kfail_in(c, IC_EWG_DOUT, 0, "expected %s%s, the broadcast of X and Y",
+                       ic_dtype_name(x->dtype), ic_dims_str(b.ndim, b.out, d, sizeof d));
+  }
+  ic_tensor *dx = ic_out(c, 0, 0), *dy = ic_out(c, 1, 0);
+  if (dx) ic_tensor_set_meta(dx, x->dtype, x->ndim, x->dims);
+  if (dy) ic_tensor_set_meta(dy, y->dtype, y->ndim, y->dims);
+  return IC_OK;
+}
+
+static double rd(const ic_tensor *t, int64_t i) {
+  return t->dtype == IC_FP32 ? (double)((const float *)t->data)[i] : ((const double *)t->data)[i];
+}
+
+static void store(ic_tensor *t, const double *acc) {
+  int64_t n = ic_tensor_numel_(t);
+  if (t->dtype == IC_FP32) {
+    float *p = t->data;
+    for (int64_t i = 0; i < n; i++) p[i] = (float)acc[i];
+  } else {
+    memcpy(t->data, acc, (size_t)n * sizeof(double));
+  }
+}
+
+ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op) {
+  const ic_elementwise_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IC_EWG_X, 0), *y = ic_in(c, IC_EWG_Y, 0),
+                  *out = ic_in(c, IC_EWG_OUT, 0), *g = ic_in(c, IC_EWG_DOUT, 0);
+  ic_tensor *dx = ic_out(c, 0, 0), *dy = ic_out(c, 1, 0);
+  if (op == IC_EW_DIV && dy && !out) {
+    return ic_kfail(c, IC_ERR_INVALID_ARGUMENT, "input Out is needed for Y@GRAD");
+  }
+  ic_bcast b;
+  ic_status st = ic_bcast_plan(c, IC_EWG_X, IC_EWG_Y, a->axis, &b);
+  if (st) return st;
+  int64_t nx = ic_tensor_numel_(x), ny = ic_tensor_numel_(y);
+  ic_buffer *s = ic_kscratch(c, (size_t)(nx + ny + 1) * sizeof(double));
+  if (!s) return c->err->code;
+  double *ax = s->data, *ay = ax + nx;
+  memset(ax, 0, (size_t)(nx + ny) * sizeof(double));
+  int64_t idx[IC_MAX_RANK] = {0}, xo = 0, yo = 0;
+  for (int64_t i = 0; i < b.numel; i++) {
+    double gv = rd(g, i);
+    switch (op) {
+      case IC_EW_ADD: ax[xo] += gv; ay[yo] += gv; break;
+      case IC_EW_SUB: ax[xo] += gv; ay[yo] -= gv; break;
+      case IC_EW_MUL:
+        if (dx) ax[xo] += gv * rd(y, yo);
+        if (dy) ay[yo] += gv * rd(x, xo);
+        break;
+      default: { /* div: dX = g / y, dY = -g * out / y */
+        double yv = rd(y, yo);
+        if (dx) ax[xo] += gv / yv;
+        if (dy) ay[yo] -= gv * rd(out, i) / yv;
+        break;
+      }
+    }
+    for (int k = b.n - 1; k >= 0; k--) {
+      xo += b.sx[k];
+      yo += b.sy[k];
+      if (++idx[k] < b.dims[k]) break;
+      xo -= b.sx[k] * b.dims[k];
+      yo -= b.sy[k] * b.dims[k];
+      idx[k] = 0;
+    }
+  }
+  if (dx) store(dx, ax);
+  if (dy) store(dy, ay);
+  ic_buffer_release(s);
+  return IC_OK;
+}
+
+/* ---- reduce grads ---- */
+
+ic_status ic_reduce_grad_infer(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, 0, 0), *g = ic_in(c, 1, 0);
+  ic_status st;
+  if ((st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT))) return st;
+  ic_reduce_geom geo;
+  if ((st = ic_reduce_geometry(c, &geo))) return st;
+  if (g->dtype != x->dtype || ic_tensor_numel_(g) != geo.out_n) {
+    return ic_kfail_in(c, 1, 0, "expected %s with %lld elements (X reduced)",
+                       ic_dtype_name(x->dtype), (long long)geo.out_n);
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+ic_status ic_reduce_grad_run(ic_kctx *c, bool mean) {
+  const ic_tensor *g = ic_in(c, 1, 0);
+  ic_tensor *dx = ic_out(c, 0, 0);
+  ic_reduce_geom geo;
+  ic_status st = ic_reduce_geometry(c, &geo);
+  if (st) return st;
+  int64_t count = geo.out_n ? geo.in_n / geo.out_n : 1;
+  int64_t idx[IC_MAX_RANK] = {0}, o = 0;
+  for (int64_t i = 0; i < geo.in_n; i++) {
+    /* Paddle divides in the tensor's dtype: dx = dout / (T)count */
+    if (dx->dtype == IC_FP32) {
+      float v = ((const float *)g->data)[o];
+      ((float *)dx->data)[i] = mean ? v / (float)count : v;
+    } else {
+      double v = ((const double *)g->data)[o];
+      ((double *)dx->data)[i] = mean ? v / (double)count : v;
+    }
+    for (int k = geo.n - 1; k >= 0; k--) {
+      o += geo.ostride[k];
+      if (++idx[k] < geo.size[k]) break;
+      o -= geo.ostride[k] * geo.size[k];
+      idx[k] = 0;
+    }
+  }
+  return IC_OK;
+}
+
+/* ---- XShape grads ---- */
+
+const ic_slotdef ic_xshape_grad_inputs[2] = {{"XShape", IC_SLOT_NO_BUFFER}, {"Out@GRAD", 0}};
+const ic_slotdef ic_xshape_grad_outputs[1] = {{"X@GRAD", IC_SLOT_SHARE}};
+
+ic_status ic_xshape_grad_infer(ic_kctx *c) {
+  const ic_tensor *xs = ic_in(c, 0, 0), *g = ic_in(c, 1, 0);
+  if (xs->ndim < 1 || xs->dims[0] != 0) {
+    return ic_kfail_in(c, 0, 0, "expected an XShape: dims [0, X's dims...]");
+  }
+  if (ic_numel(xs->ndim - 1, xs->dims + 1) != ic_tensor_numel_(g)) {
+    char d[128];
+    return ic_kfail_in(c, 1, 0, "expected %lld elements, those of X %s",
+                       (long long)ic_numel(xs->ndim - 1, xs->dims + 1),
+                       ic_dims_str(xs->ndim - 1, xs->dims + 1, d, sizeof d));
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), g->dtype, xs->ndim - 1, xs->dims + 1);
+  return IC_OK;
+}
+
+ic_status ic_xshape_grad_run(ic_kctx *c) {
+  ic_shapeops_share(c, 0, 1);
+  return IC_OK;
+}

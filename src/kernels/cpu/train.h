@@ -1,0 +1,111 @@
+/* Helpers shared by the training ops: gradient ops (<op>_grad.c) and optimizers (sgd.c,
+ * adam.c). Not an op file.
+ *
+ * In-place updates. An optimizer writes ParamOut (and Moment1Out, Beta1PowOut, ...) onto the
+ * variable it reads as Param (Moment1, Beta1Pow, ...): Paddle's programs always name the same
+ * variable in both slots. Those output slots are IC_SLOT_SHARE, and the kernel gives each a
+ * fresh buffer from the run's allocator with ic_train_own() before writing it. Both executors
+ * see that the op writes a variable it also reads (ic_instr.alias) and hand the kernel
+ * snapshots of its inputs, so the kernel reads the old values while the variable receives
+ * the new buffer; the DAG orders the update after every reader of the old value (WAR) and
+ * after earlier writers (WAW). The variable is the run's shadow of the persistable, never the
+ * caller's scope: the executors commit it to the scope after a successful run (DESIGN.md,
+ * "Runs and the caller's scope"). The pairs are listed in each op's ic_train_inplace table
+ * (the output slot and the input slot it updates). */
+#ifndef IC_KERNELS_CPU_TRAIN_H
+#define IC_KERNELS_CPU_TRAIN_H
+
+#include "kernels/cpu/elementwise.h"
+#include "kernels/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An output slot that updates an input slot in place. */
+typedef struct ic_train_inplace {
+  const char *out, *in;
+} ic_train_inplace;
+
+/* The in-place tables of the optimizers, {NULL, NULL}-terminated; every output named there
+ * is an IC_SLOT_SHARE slot (test_train checks). */
+extern const ic_train_inplace ic_sgd_inplace[];
+extern const ic_train_inplace ic_adam_inplace[]; /* adam and adamw */
+extern const ic_train_inplace ic_momentum_inplace[];
+extern const ic_train_inplace ic_adagrad_inplace[];
+extern const ic_train_inplace ic_rmsprop_inplace[];
+extern const ic_train_inplace ic_lamb_inplace[];
+
+/* adam and adamw (adam.c): one attribute struct, slots and kernel. Adam is the case
+ * with_decay = false, lr_ratio = 1. */
+typedef struct ic_adam_attrs {
+  float beta1, beta2, epsilon, coeff, lr_ratio;
+  bool multi_precision, use_global_beta_pow, amsgrad, with_decay;
+} ic_adam_attrs;
+extern const ic_slotdef ic_adam_inputs[13];
+extern const ic_slotdef ic_adam_outputs[7];
+ic_status ic_adam_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_adam_infer(ic_kctx *c);
+ic_status ic_adam_run(ic_kctx *c);
+
+/* Give output t (may be NULL) dims and dtype of `like` and a fresh buffer of its own from the
+ * run's allocator (the run's shadow of a persistable; committing copies it into memory the
+ * caller's scope owns). */
+ic_status ic_train_own(ic_kctx *c, ic_tensor *t, const ic_tensor *like);
+
+/* Check that input (s, i) is float32 or float64 with the dtype and dims of input (s0, 0). */
+ic_status ic_train_same(ic_kctx *c, size_t s, size_t i, size_t s0);
+/* Check that input (s, 0) holds exactly one element of float dtype `dt`. */
+ic_status ic_train_scalar(ic_kctx *c, size_t s, ic_dtype dt);
+
+/* ---- elementwise_{add,sub,mul,div}_grad ----
+ * Slots: inputs X, Y, Out (optional, div only), Out@GRAD; outputs X@GRAD, Y@GRAD (each
+ * optional). add and sub read only X's and Y's dims (inputs_dims), mul and div their values. dX and dY are the per-element partials summed over the dims that X or Y was
+ * broadcast along (Paddle's axis rule, as the forward op), accumulated in double. */
+enum { IC_EWG_X, IC_EWG_Y, IC_EWG_OUT, IC_EWG_DOUT };
+extern const ic_slotdef ic_ewgrad_inputs_dims[4];
+extern const ic_slotdef ic_ewgrad_inputs_values[4];
+extern const ic_slotdef ic_ewgrad_outputs[2];
+ic_status ic_ewgrad_infer(ic_kctx *c);
+ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op);
+
+#define IC_EWGRAD_DEF(NAME, INPUTS, RUN)                                                   \
+  {                                                                                        \
+    .name = NAME, .n_inputs = 4, .inputs = INPUTS, .n_outputs = 2,                         \
+    .outputs = ic_ewgrad_outputs, .attrs_size = sizeof(ic_elementwise_attrs),              \
+    .parse = ic_elementwise_parse, .infer = ic_ewgrad_infer, .cpu = RUN,                   \
+  }
+
+/* The forward ops' attribute parsers, shared with their grad ops (batch_norm.c, pool2d.c). */
+ic_status ic_batch_norm_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_pool2d_parse(ic_attr_reader *r, void *attrs);
+/* conv2d_grad and depthwise_conv2d_grad (conv2d_grad.c). */
+extern const ic_slotdef ic_conv_grad_inputs[3];
+extern const ic_slotdef ic_conv_grad_outputs[2];
+ic_status ic_conv_grad_infer(ic_kctx *c);
+ic_status ic_conv_grad_run(ic_kctx *c);
+
+/* ---- reshape2_grad, squeeze2_grad, unsqueeze2_grad, flatten_contiguous_range_grad ----
+ * Inputs XShape (meta only: dims [0, X's dims...]) and Out@GRAD; output X@GRAD = Out@GRAD
+ * with X's dims, sharing its buffer (the same values in the same order). */
+extern const ic_slotdef ic_xshape_grad_inputs[2];
+extern const ic_slotdef ic_xshape_grad_outputs[1];
+ic_status ic_xshape_grad_infer(ic_kctx *c);
+ic_status ic_xshape_grad_run(ic_kctx *c);
+#define IC_XSHAPE_GRAD_DEF(NAME)                                                           \
+  {                                                                                        \
+    .name = NAME, .n_inputs = 2, .inputs = ic_xshape_grad_inputs, .n_outputs = 1,          \
+    .outputs = ic_xshape_grad_outputs, .infer = ic_xshape_grad_infer,                      \
+    .cpu = ic_xshape_grad_run,                                                             \
+  }
+
+/* ---- reduce_sum_grad, reduce_mean_grad ----
+ * Slots: inputs X (dims only), Out@GRAD; output X@GRAD. The reduce_* attributes. */
+ic_status ic_reduce_grad_infer(ic_kctx *c);
+ic_status ic_reduce_grad_run(ic_kctx *c, bool mean);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,1274 @@
+/* Gradient ops against finite differences, and optimizer ops against their formulas.
+ *
+ * For a forward op F with upstream gradient W (random), L = sum(F(inputs) * W). The gradient
+ * op, fed W as Out@GRAD, must give dL/dX for each differentiable input X; the reference is
+ * the central difference (L(x + h) - L(x - h)) / 2h of F run in float64 (F's own values are
+ * tested against independent references in the forward suites). Gradient ops run through
+ * every executor configuration (tu_run: bitwise equal). Optimizers are checked element by
+ * element against the update written out in double here. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ew_testutil.h"
+
+#define MAXI 5
+
+typedef void (*attr_fn)(ic_builder_op *op);
+
+typedef struct gcase {
+  const char *fwd, *grad;
+  size_t n_in;
+  const char *slot[MAXI];
+  ic_tensor *in[MAXI];
+  bool diff[MAXI];
+  const char *out_slot;   /* forward output differentiated */
+  const char *extra_slot; /* another forward output the grad op reads (or NULL) */
+  const char *extra2_slot; /* and a third */
+  bool xshape;            /* feed "xs", an XShape of in0 (dims [0, in0 dims...], no data) */
+  attr_fn attrs;
+  /* grad op inputs: slot <- source ("in0".."in2", "out", "extra", "dout") */
+  size_t n_gin;
+  const char *gin_slot[6], *gin_src[6]; /* sources: in0..in4, out, extra, extra2, xs, dout */
+} gcase;
+
+static const char *k_in_names[MAXI] = {"in0", "in1", "in2", "in3", "in4"};
+
+/* Run F on the inputs (uncompiled, float64); out and extra (may be NULL) receive results. */
+static void forward(const gcase *g, ic_tensor *const *in, ic_tensor **out, ic_tensor **extra,
+                    ic_tensor **extra2) {
+  ic_builder *b = ic_builder_create();
+  for (size_t i = 0; i < g->n_in; i++) ew_feed(b, k_in_names[i], in[i]);
+  ic_builder_op *op = ic_builder_add_op(b, 0, g->fwd);
+  for (size_t i = 0; i < g->n_in; i++) ic_builder_in(op, g->slot[i], k_in_names[i]);
+  ic_builder_out(op, g->out_slot, "out");
+  ew_fetch(b, "out", IC_FP64);
+  if (g->extra_slot) {
+    ic_builder_out(op, g->extra_slot, "extra");
+    ew_fetch(b, "extra", IC_FP64);
+  }
+  if (g->extra2_slot) {
+    ic_builder_out(op, g->extra2_slot, "extra2");
+    ew_fetch(b, "extra2", IC_FP64);
+  }
+  if (g->attrs) g->attrs(op);
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_options o;
+  ic_options_default(&o);
+  o.mode = IC_MODE_UNCOMPILED;
+  o.threads = 1; /* thousands of runs: no intra-op threads (nor an idle OpenMP team) to start */
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ic_tensor *got[3] = {0};
+  size_t nfetch = g->extra2_slot ? 3 : g->extra_slot ? 2 : 1;
+  ic_status st = ic_executor_run(e, p, NULL, g->n_in, k_in_names, (const ic_tensor *const *)in,
+                                 nfetch, TU_NAMES("out", "extra", "extra2"), got);
+  ck_assert_msg(st == IC_OK, "%s: %s", g->fwd, ic_executor_errmsg(e));
+  *out = got[0];
+  if (extra) *extra = got[1];
+  else ic_tensor_destroy(got[1]);
+  if (extra2) *extra2 = got[2];
+  else ic_tensor_destroy(got[2]);
+  ic_executor_destroy(e);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+
+static double loss_of(const gcase *g, ic_tensor *const *in, const ic_tensor *w) {
+  ic_tensor *out;
+  forward(g, in, &out, NULL, NULL);
+  double l = 0;
+  for (int64_t k = 0; k < ic_tensor_numel(out); k++) l += ew_at(out, k) * ew_at(w, k);
+  ic_tensor_destroy(out);
+  return l;
+}
+
+static void check_grad(const gcase *g) {
+  ic_tensor *out, *extra = NULL, *extra2 = NULL, *xs = NULL;
+  forward(g, g->in, &out, g->extra_slot ? &extra : NULL, g->extra2_slot ? &extra2 : NULL);
+  if (g->xshape) {
+    int64_t d[IC_MAX_RANK + 1] = {0};
+    int nd = ic_tensor_ndim(g->in[0]);
+    memcpy(d + 1, ic_tensor_dims(g->in[0]), (size_t)nd * sizeof *d);
+    ck_assert_int_eq(ic_tensor_create(IC_FP64, nd + 1, d, &xs), IC_OK);
+  }
+  ic_tensor *w = ew_rand(IC_FP64, ic_tensor_ndim(out), ic_tensor_dims(out), 99, -1, 1);
+
+  /* the gradient op */
+  ic_builder *b = ic_builder_create();
+  const char *names[10];
+  ic_tensor *feeds[10];
+  size_t nf = 0;
+  for (size_t i = 0; i < g->n_in; i++) {
+    names[nf] = k_in_names[i];
+    feeds[nf++] = g->in[i];
+  }
+  names[nf] = "out";
+  feeds[nf++] = out;
+  if (extra) {
+    names[nf] = "extra";
+    feeds[nf++] = extra;
+  }
+  if (extra2) {
+    names[nf] = "extra2";
+    feeds[nf++] = extra2;
+  }
+  if (xs) {
+    names[nf] = "xs";
+    feeds[nf++] = xs;
+  }
+  names[nf] = "dout";
+  feeds[nf++] = w;
+  for (size_t i = 0; i < nf; i++) ew_feed(b, names[i], feeds[i]);
+  ic_builder_op *op = ic_builder_add_op(b, 0, g->grad);
+  for (size_t i = 0; i < g->n_gin; i++) {
+    const char *src = g->gin_src[i];
+    ic_builder_in(op, g->gin_slot[i], strcmp(src, "dout") == 0 ? "dout" : src[0] == 'i'
+                  ? k_in_names[src[2] - '0'] : src);
+  }
+  const char *fetch[MAXI];
+  size_t n_fetch = 0;
+  char gslot[MAXI][64], gvar[MAXI][32];
+  for (size_t i = 0; i < g->n_in; i++) {
+    if (!g->diff[i]) continue;
+    snprintf(gslot[n_fetch], 64, "%s@GRAD", g->slot[i]);
+    snprintf(gvar[n_fetch], sizeof gvar[n_fetch], "g%d", (int)i);
+    ic_builder_out(op, gslot[n_fetch], gvar[n_fetch]);
+    ew_fetch(b, gvar[n_fetch], IC_FP64);
+    fetch[n_fetch] = gvar[n_fetch];
+    n_fetch++;
+  }
+  if (g->attrs) g->attrs(op);
+  ic_tensor *got[MAXI] = {0};
+  char err[1024];
+  ck_assert_uint_le(nf, 10);
+  ic_status st = tu_run(b, nf, names, feeds, n_fetch, fetch, got, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s: %s", g->grad, err);
+
+  /* finite differences */
+  size_t f = 0;
+  for (size_t i = 0; i < g->n_in; i++) {
+    if (!g->diff[i]) continue;
+    tu_assert_shape(got[f], IC_FP64, ic_tensor_ndim(g->in[i]), ic_tensor_dims(g->in[i]));
+    ic_tensor *x[MAXI];
+    for (size_t j = 0; j < g->n_in; j++) ck_assert_int_eq(ic_tensor_clone(g->in[j], &x[j]), IC_OK);
+    double *xd = ic_tensor_data(x[i]);
+    for (int64_t k = 0; k < ic_tensor_numel(x[i]); k++) {
+      const double h = 1e-6, x0 = xd[k];
+      xd[k] = x0 + h;
+      double lp = loss_of(g, x, w);
+      xd[k] = x0 - h;
+      double lm = loss_of(g, x, w);
+      xd[k] = x0;
+      double num = (lp - lm) / (2 * h), an = ew_at(got[f], k);
+      ck_assert_msg(fabs(an - num) <= 1e-6 * fabs(num) + 1e-7,
+                    "%s: %s[%lld] is %.12g, finite difference %.12g", g->grad, gslot[f],
+                    (long long)k, an, num);
+    }
+    for (size_t j = 0; j < g->n_in; j++) ic_tensor_destroy(x[j]);
+    f++;
+  }
+  for (size_t i = 0; i < n_fetch; i++) ic_tensor_destroy(got[i]);
+  for (size_t i = 0; i < g->n_in; i++) ic_tensor_destroy(g->in[i]);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(extra);
+  ic_tensor_destroy(extra2);
+  ic_tensor_destroy(xs);
+  ic_tensor_destroy(w);
+  ic_builder_destroy(b);
+}
+
+static ic_tensor *r64(int nd, const int64_t *d, uint64_t seed) {
+  return ew_rand(IC_FP64, nd, d, seed, -1, 1);
+}
+
+/* ---- elementwise ---- */
+
+static int64_t g_axis;
+static void axis_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", (int32_t)g_axis); }
+
+static void ew_case(const char *op, int nx, const int64_t *dx, int ny, const int64_t *dy,
+                    int64_t axis) {
+  char fwd[64], grad[64];
+  snprintf(fwd, sizeof fwd, "elementwise_%s", op);
+  snprintf(grad, sizeof grad, "elementwise_%s_grad", op);
+  g_axis = axis;
+  gcase g = {.fwd = fwd, .grad = grad, .n_in = 2, .slot = {"X", "Y"},
+             .in = {r64(nx, dx, 1), r64(ny, dy, 2)}, .diff = {true, true}, .out_slot = "Out",
+             .attrs = axis_attr, .n_gin = 3, .gin_slot = {"X", "Y", "Out@GRAD"},
+             .gin_src = {"in0", "in1", "dout"}};
+  if (!strcmp(op, "div")) {
+    /* keep Y away from 0 */
+    double *y = ic_tensor_data(g.in[1]);
+    for (int64_t k = 0; k < ic_tensor_numel(g.in[1]); k++) y[k] = y[k] < 0 ? y[k] - 0.5 : y[k] + 0.5;
+    g.n_gin = 4;
+    g.gin_slot[3] = "Out";
+    g.gin_src[3] = "out";
+  }
+  check_grad(&g);
+}
+
+START_TEST(elementwise_grads) {
+  const char *ops[] = {"add", "sub", "mul", "div"};
+  for (int i = 0; i < 4; i++) {
+    ew_case(ops[i], 3, TU_DIMS(2, 3, 4), 3, TU_DIMS(2, 3, 4), -1);  /* same shape */
+    ew_case(ops[i], 3, TU_DIMS(2, 3, 4), 1, TU_DIMS(3), 1);         /* bias along axis 1 */
+    ew_case(ops[i], 3, TU_DIMS(2, 3, 4), 2, TU_DIMS(1, 4), -1);     /* Y [1, 4] trailing */
+    ew_case(ops[i], 2, TU_DIMS(3, 4), 3, TU_DIMS(2, 3, 4), -1);     /* X the smaller one */
+    ew_case(ops[i], 3, TU_DIMS(2, 1, 4), 3, TU_DIMS(1, 3, 1), -1);  /* both broadcast */
+    ew_case(ops[i], 2, TU_DIMS(2, 3), 0, TU_DIMS(0), -1);           /* scalar Y */
+  }
+}
+END_TEST
+
+/* ---- mul ---- */
+
+static int64_t g_xncd, g_yncd;
+static void mul_attrs(ic_builder_op *op) {
+  ic_builder_attr_int(op, "x_num_col_dims", (int32_t)g_xncd);
+  ic_builder_attr_int(op, "y_num_col_dims", (int32_t)g_yncd);
+}
+
+START_TEST(mul_grad) {
+  struct {
+    int nx, ny;
+    int64_t dx[4], dy[4], xncd, yncd;
+  } cs[] = {{2, 2, {3, 4}, {4, 5}, 1, 1}, {3, 2, {2, 3, 4}, {4, 2}, 2, 1},
+            {2, 3, {3, 4}, {2, 2, 5}, 1, 2}, {3, 2, {2, 3, 2}, {6, 2}, 1, 1}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_xncd = cs[i].xncd;
+    g_yncd = cs[i].yncd;
+    gcase g = {.fwd = "mul", .grad = "mul_grad", .n_in = 2, .slot = {"X", "Y"},
+               .in = {r64(cs[i].nx, cs[i].dx, 3), r64(cs[i].ny, cs[i].dy, 4)},
+               .diff = {true, true}, .out_slot = "Out", .attrs = mul_attrs, .n_gin = 3,
+               .gin_slot = {"X", "Y", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+/* ---- reductions ---- */
+
+static const int64_t *g_dim;
+static size_t g_ndim;
+static bool g_keep, g_all;
+static void reduce_attrs(ic_builder_op *op) {
+  ic_builder_attr_longs(op, "dim", g_ndim, g_dim);
+  ic_builder_attr_bool(op, "keep_dim", g_keep);
+  ic_builder_attr_bool(op, "reduce_all", g_all);
+}
+
+START_TEST(reduce_grads) {
+  const char *ops[][2] = {{"reduce_mean", "reduce_mean_grad"}, {"reduce_sum", "reduce_sum_grad"}};
+  struct {
+    int64_t dim[3];
+    size_t n;
+    bool keep, all;
+  } cs[] = {{{1}, 1, false, false}, {{0, 2}, 2, true, false}, {{-1}, 1, false, false},
+            {{0}, 1, false, true}, {{0}, 0, true, false}};
+  for (int o = 0; o < 2; o++) {
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+      g_dim = cs[i].dim;
+      g_ndim = cs[i].n;
+      g_keep = cs[i].keep;
+      g_all = cs[i].all;
+      gcase g = {.fwd = ops[o][0], .grad = ops[o][1], .n_in = 1, .slot = {"X"},
+                 .in = {r64(3, TU_DIMS(2, 3, 4), 5)}, .diff = {true}, .out_slot = "Out",
+                 .attrs = reduce_attrs, .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+                 .gin_src = {"in0", "dout"}};
+      check_grad(&g);
+    }
+  }
+  gcase m = {.fwd = "mean", .grad = "mean_grad", .n_in = 1, .slot = {"X"},
+             .in = {r64(2, TU_DIMS(3, 4), 6)}, .diff = {true}, .out_slot = "Out", .n_gin = 2,
+             .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+  check_grad(&m);
+}
+END_TEST
+
+START_TEST(relu_grad) {
+  ic_tensor *x = r64(2, TU_DIMS(4, 5), 7);
+  double *d = ic_tensor_data(x);
+  for (int k = 0; k < 20; k++) d[k] += d[k] < 0 ? -0.1 : 0.1; /* no kink within h */
+  gcase g = {.fwd = "relu", .grad = "relu_grad", .n_in = 1, .slot = {"X"}, .in = {x},
+             .diff = {true}, .out_slot = "Out", .n_gin = 2, .gin_slot = {"Out", "Out@GRAD"},
+             .gin_src = {"out", "dout"}};
+  check_grad(&g);
+}
+END_TEST
+
+/* ---- softmax_with_cross_entropy ---- */
+
+static bool g_soft;
+static int64_t g_sm_axis, g_ignore;
+static void swce_attrs(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "soft_label", g_soft);
+  ic_builder_attr_int(op, "axis", (int32_t)g_sm_axis);
+  ic_builder_attr_int(op, "ignore_index", (int32_t)g_ignore);
+}
+
+static void swce_case(int nd, const int64_t *dims, int64_t axis, bool soft, int64_t ignore) {
+  g_soft = soft;
+  g_sm_axis = axis;
+  g_ignore = ignore;
+  ic_tensor *logits = ew_rand(IC_FP64, nd, dims, 8, -2, 2), *label;
+  int ax = axis < 0 ? nd + (int)axis : (int)axis;
+  int64_t ld[8];
+  memcpy(ld, dims, (size_t)nd * sizeof *ld);
+  if (soft) {
+    /* a distribution along the axis: Paddle's gradient Softmax - Label assumes it sums to 1 */
+    label = ew_rand(IC_FP64, nd, dims, 9, 0, 1);
+    double *lv = ic_tensor_data(label);
+    int64_t n = 1, d = dims[ax], r = 1;
+    for (int i = 0; i < ax; i++) n *= dims[i];
+    for (int i = ax + 1; i < nd; i++) r *= dims[i];
+    for (int64_t i = 0; i < n; i++) {
+      for (int64_t j = 0; j < r; j++) {
+        double s = 0;
+        for (int64_t k = 0; k < d; k++) s += lv[(i * d + k) * r + j];
+        for (int64_t k = 0; k < d; k++) lv[(i * d + k) * r + j] /= s;
+      }
+    }
+  } else {
+    ld[ax] = 1;
+    label = ew_rand(IC_INT64, nd, ld, 9, 0, (double)dims[ax]);
+    ((int64_t *)ic_tensor_data(label))[1] = ignore; /* one ignored position */
+  }
+  gcase g = {.fwd = "softmax_with_cross_entropy", .grad = "softmax_with_cross_entropy_grad",
+             .n_in = 2, .slot = {"Logits", "Label"}, .in = {logits, label},
+             .diff = {true, false}, .out_slot = "Loss", .extra_slot = "Softmax",
+             .attrs = swce_attrs, .n_gin = 3, .gin_slot = {"Label", "Softmax", "Loss@GRAD"},
+             .gin_src = {"in1", "extra", "dout"}};
+  check_grad(&g);
+}
+
+START_TEST(softmax_with_cross_entropy_grad) {
+  swce_case(2, TU_DIMS(4, 5), -1, false, -100);
+  swce_case(2, TU_DIMS(4, 5), -1, false, 2);
+  swce_case(3, TU_DIMS(2, 3, 4), 1, false, -100);
+  swce_case(2, TU_DIMS(4, 5), -1, true, -100);
+  swce_case(3, TU_DIMS(2, 3, 4), 1, true, -100);
+}
+END_TEST
+
+/* Loss values against -log(softmax) in double, and the errors. */
+START_TEST(softmax_with_cross_entropy_values) {
+  g_soft = false;
+  g_sm_axis = -1;
+  g_ignore = -100;
+  ic_tensor *x = tu_f64(2, TU_DIMS(2, 3), (const double[]){1, 2, 3, -1, 0, 1000});
+  ic_tensor *l = tu_i64(2, TU_DIMS(2, 1), (const int64_t[]){0, 1});
+  gcase g = {.fwd = "softmax_with_cross_entropy", .n_in = 2, .slot = {"Logits", "Label"},
+             .in = {x, l}, .out_slot = "Loss", .extra_slot = "Softmax", .attrs = swce_attrs};
+  ic_tensor *loss, *sm;
+  forward(&g, g.in, &loss, &sm, NULL);
+  /* row 1: the other logits sit 1000 below the max, clipped at -64 before exp */
+  double s0 = exp(1) + exp(2) + exp(3);
+  tu_assert_close(loss, (const double[]){-log(exp(1) / s0), 64.0 + log(1 + 2 * exp(-64.0))}, 2,
+                  1e-12, 0);
+  ic_tensor_destroy(loss);
+  ic_tensor_destroy(sm);
+  /* a label out of range */
+  ic_builder *b;
+  ic_builder_op *op;
+  ((int64_t *)ic_tensor_data(l))[1] = 3;
+  b = ic_builder_create();
+  ew_feed(b, "x", x);
+  ew_feed(b, "l", l);
+  op = ic_builder_add_op(b, 0, "softmax_with_cross_entropy");
+  ic_builder_in(op, "Logits", "x");
+  ic_builder_in(op, "Label", "l");
+  ic_builder_out(op, "Loss", "out");
+  ic_builder_out(op, "Softmax", "sm");
+  ew_fetch(b, "out", IC_FP64);
+  ic_builder_var(b, 0, "sm", IC_FP64, 0, NULL, false);
+  ic_tensor *out = NULL;
+  char err[1024];
+  ic_status st = tu_run(b, 2, TU_NAMES("x", "l"), (ic_tensor *const[]){x, l}, 1,
+                        TU_NAMES("out"), &out, err, sizeof err);
+  ck_assert_int_ne(st, IC_OK);
+  tu_assert_msg(err, "Label", "'l'", "element 1 is 3", "[0, 3)", NULL);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(l);
+}
+END_TEST
+
+/* ---- activations, softmax, shapes, layer_norm, matmul_v2 ---- */
+
+static bool g_approx;
+static void gelu_attr(ic_builder_op *op) { ic_builder_attr_bool(op, "approximate", g_approx); }
+
+START_TEST(gelu_grad) {
+  for (int k = 0; k < 2; k++) {
+    g_approx = k == 1;
+    gcase g = {.fwd = "gelu", .grad = "gelu_grad", .n_in = 1, .slot = {"X"},
+               .in = {ew_rand(IC_FP64, 2, TU_DIMS(3, 5), 12, -3, 3)}, .diff = {true},
+               .out_slot = "Out", .attrs = gelu_attr, .n_gin = 2,
+               .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+START_TEST(tanh_sigmoid_grads) {
+  const char *ops[][2] = {{"tanh", "tanh_grad"}, {"sigmoid", "sigmoid_grad"}};
+  for (int k = 0; k < 2; k++) {
+    gcase g = {.fwd = ops[k][0], .grad = ops[k][1], .n_in = 1, .slot = {"X"},
+               .in = {ew_rand(IC_FP64, 2, TU_DIMS(3, 5), 21, -3, 3)}, .diff = {true},
+               .out_slot = "Out", .n_gin = 2, .gin_slot = {"Out", "Out@GRAD"},
+               .gin_src = {"out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static int64_t g_softmax_axis;
+static void softmax_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "axis", (int32_t)g_softmax_axis);
+}
+
+START_TEST(softmax_grad) {
+  const int64_t axes[] = {-1, 1, 0};
+  for (int k = 0; k < 3; k++) {
+    g_softmax_axis = axes[k];
+    gcase g = {.fwd = "softmax", .grad = "softmax_grad", .n_in = 1, .slot = {"X"},
+               .in = {ew_rand(IC_FP64, 3, TU_DIMS(2, 3, 4), 13, -2, 2)}, .diff = {true},
+               .out_slot = "Out", .attrs = softmax_attr, .n_gin = 2,
+               .gin_slot = {"Out", "Out@GRAD"}, .gin_src = {"out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static void reshape_attr(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "shape", 2, (const int32_t[]){4, -1});
+}
+static const int32_t *g_perm;
+static void transpose_attr(ic_builder_op *op) { ic_builder_attr_ints(op, "axis", 3, g_perm); }
+
+START_TEST(shape_grads) {
+  gcase r = {.fwd = "reshape2", .grad = "reshape2_grad", .n_in = 1, .slot = {"X"},
+             .in = {r64(3, TU_DIMS(2, 3, 4), 14)}, .diff = {true}, .out_slot = "Out",
+             .attrs = reshape_attr, .xshape = true, .n_gin = 2,
+             .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+  check_grad(&r);
+  const int32_t perms[][3] = {{0, 2, 1}, {2, 0, 1}, {1, 2, 0}};
+  for (int k = 0; k < 3; k++) {
+    g_perm = perms[k];
+    gcase t = {.fwd = "transpose2", .grad = "transpose2_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(3, TU_DIMS(2, 3, 4), 15)}, .diff = {true}, .out_slot = "Out",
+               .attrs = transpose_attr, .xshape = true, .n_gin = 2,
+               .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+    check_grad(&t);
+  }
+}
+END_TEST
+
+static void squeeze_attr(ic_builder_op *op) { ic_builder_attr_ints(op, "axes", 1, (const int32_t[]){1}); }
+static void flatten_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "start_axis", 1);
+  ic_builder_attr_int(op, "stop_axis", 2);
+}
+
+START_TEST(xshape_grads) {
+  gcase sq = {.fwd = "squeeze2", .grad = "squeeze2_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(3, TU_DIMS(3, 1, 4), 22)}, .diff = {true}, .out_slot = "Out",
+              .attrs = squeeze_attr, .xshape = true, .n_gin = 2,
+              .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+  check_grad(&sq);
+  gcase un = {.fwd = "unsqueeze2", .grad = "unsqueeze2_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(2, TU_DIMS(3, 4), 23)}, .diff = {true}, .out_slot = "Out",
+              .attrs = squeeze_attr, .xshape = true, .n_gin = 2,
+              .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+  check_grad(&un);
+  gcase fl = {.fwd = "flatten_contiguous_range", .grad = "flatten_contiguous_range_grad",
+              .n_in = 1, .slot = {"X"}, .in = {r64(4, TU_DIMS(2, 3, 4, 2), 24)}, .diff = {true},
+              .out_slot = "Out", .attrs = flatten_attr, .xshape = true, .n_gin = 2,
+              .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
+  check_grad(&fl);
+}
+END_TEST
+
+static bool g_sce_norm;
+static void sce_attrs(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "normalize", g_sce_norm);
+  ic_builder_attr_int(op, "ignore_index", -1);
+}
+
+START_TEST(sigmoid_cross_entropy_grad) {
+  for (int k = 0; k < 2; k++) {
+    g_sce_norm = k == 1;
+    ic_tensor *l = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 26, 0, 1);
+    ((double *)ic_tensor_data(l))[5] = -1; /* ignored */
+    gcase g = {.fwd = "sigmoid_cross_entropy_with_logits",
+               .grad = "sigmoid_cross_entropy_with_logits_grad", .n_in = 2,
+               .slot = {"X", "Label"}, .in = {ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 25, -3, 3), l},
+               .diff = {true, false}, .out_slot = "Out", .attrs = sce_attrs, .n_gin = 3,
+               .gin_slot = {"X", "Label", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+  /* the loss itself against the formula in double */
+  g_sce_norm = true;
+  ic_tensor *x = tu_f64(1, TU_DIMS(3), (const double[]){-2, 0.5, 30});
+  ic_tensor *l = tu_f64(1, TU_DIMS(3), (const double[]){1, 0.25, -1});
+  gcase g = {.fwd = "sigmoid_cross_entropy_with_logits", .n_in = 2, .slot = {"X", "Label"},
+             .in = {x, l}, .out_slot = "Out", .attrs = sce_attrs};
+  ic_tensor *out;
+  forward(&g, g.in, &out, NULL, NULL);
+  tu_assert_close(out, (const double[]){(2 + log1p(exp(-2.0))) / 2,
+                                        (0.5 - 0.125 + log1p(exp(-0.5))) / 2, 0}, 3, 1e-14, 0);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(l);
+}
+END_TEST
+
+static int64_t g_concat_axis;
+static void concat_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", (int32_t)g_concat_axis); }
+
+/* concat_grad against the slices of Out@GRAD, for each axis (also negative) */
+START_TEST(concat_grad) {
+  for (int64_t axis = -3; axis < 3; axis++) {
+    g_concat_axis = axis;
+    int ax = axis < 0 ? (int)axis + 3 : (int)axis;
+    int64_t d0[3] = {2, 3, 4}, d1[3] = {2, 3, 4};
+    d1[ax] = 1;
+    ic_tensor *a = r64(3, d0, 27), *b2 = r64(3, d1, 28);
+    ic_builder *fb;
+    ew_in fin[] = {{"X", "a", a}, {"X", "b", b2}};
+    concat_attr(ew_op_program(&fb, "concat", 2, fin, IC_FP64));
+    ic_tensor *out;
+    char err[1024];
+    ck_assert_msg(ew_run(fb, 2, TU_NAMES("a", "b"), (ic_tensor *const[]){a, b2}, &out, err,
+                         sizeof err) == IC_OK, "%s", err);
+    ic_builder_destroy(fb);
+    ic_tensor *dout = r64(ic_tensor_ndim(out), ic_tensor_dims(out), 29);
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "a", a);
+    ew_feed(b, "b", b2);
+    ew_feed(b, "g", dout);
+    ic_builder_op *op = ic_builder_add_op(b, 0, "concat_grad");
+    ic_builder_input(op, "X", 2, TU_NAMES("a", "b"));
+    ic_builder_in(op, "Out@GRAD", "g");
+    ic_builder_output(op, "X@GRAD", 2, TU_NAMES("ga", "gb"));
+    ew_fetch(b, "ga", IC_FP64);
+    ew_fetch(b, "gb", IC_FP64);
+    concat_attr(op);
+    ic_tensor *got[2];
+    ck_assert_msg(tu_run(b, 3, TU_NAMES("a", "b", "g"), (ic_tensor *const[]){a, b2, dout}, 2,
+                         TU_NAMES("ga", "gb"), got, err, sizeof err) == IC_OK, "%s", err);
+    /* the gradient of a linear op is its adjoint: <dX, X> summed equals <dOut, Out> */
+    double lhs = 0, rhs = 0;
+    for (int64_t k = 0; k < 24; k++) lhs += ew_at(got[0], k) * ew_at(a, k);
+    for (int64_t k = 0; k < ic_tensor_numel(b2); k++) lhs += ew_at(got[1], k) * ew_at(b2, k);
+    for (int64_t k = 0; k < ic_tensor_numel(out); k++) rhs += ew_at(dout, k) * ew_at(out, k);
+    ck_assert_msg(fabs(lhs - rhs) < 1e-12, "axis %lld: %g vs %g", (long long)axis, lhs, rhs);
+    tu_assert_shape(got[1], IC_FP64, 3, d1);
+    for (int i = 0; i < 2; i++) ic_tensor_destroy(got[i]);
+    ic_tensor_destroy(a);
+    ic_tensor_destroy(b2);
+    ic_tensor_destroy(out);
+    ic_tensor_destroy(dout);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
+static void ce2_attr(ic_builder_op *op) { ic_builder_attr_int(op, "ignore_index", 1); }
+
+/* cross_entropy2 with its gradient; X are probabilities in (0.1, 1) */
+START_TEST(cross_entropy2_grad) {
+  ic_tensor *x = ew_rand(IC_FP64, 2, TU_DIMS(4, 3), 50, 0.1, 1);
+  ic_tensor *l = tu_i64(2, TU_DIMS(4, 1), (const int64_t[]){0, 1, 2, 2});
+  gcase g = {.fwd = "cross_entropy2", .grad = "cross_entropy_grad2", .n_in = 2,
+             .slot = {"X", "Label"}, .in = {x, l}, .diff = {true, false}, .out_slot = "Y",
+             .extra_slot = "MatchX", .attrs = ce2_attr, .xshape = true, .n_gin = 4,
+             .gin_slot = {"XShape", "Label", "MatchX", "Y@GRAD"},
+             .gin_src = {"xs", "in1", "extra", "dout"}};
+  check_grad(&g);
+}
+END_TEST
+
+START_TEST(accuracy_counts) {
+  ic_tensor *o = tu_f32(2, TU_DIMS(4, 2), (const float[]){0, 0, 0, 0, 0, 0, 0, 0});
+  ic_tensor *idx = tu_i64(2, TU_DIMS(4, 2), (const int64_t[]){1, 2, 0, 3, 4, 1, 2, 2});
+  ic_tensor *l = tu_i64(2, TU_DIMS(4, 1), (const int64_t[]){2, 1, 4, 0});
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "o", o);
+  ew_feed(b, "i", idx);
+  ew_feed(b, "l", l);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "accuracy");
+  ic_builder_in(op, "Out", "o");
+  ic_builder_in(op, "Indices", "i");
+  ic_builder_in(op, "Label", "l");
+  ic_builder_out(op, "Accuracy", "acc");
+  ic_builder_out(op, "Correct", "cor");
+  ic_builder_out(op, "Total", "tot");
+  ew_fetch(b, "acc", IC_FP32);
+  ew_fetch(b, "cor", IC_INT32);
+  ew_fetch(b, "tot", IC_INT32);
+  ic_tensor *got[3];
+  char err[1024];
+  ck_assert_msg(tu_run(b, 3, TU_NAMES("o", "i", "l"), (ic_tensor *const[]){o, idx, l}, 3,
+                       TU_NAMES("acc", "cor", "tot"), got, err, sizeof err) == IC_OK, "%s", err);
+  /* rows 0 and 2 hit (label 2 in {1, 2}, label 4 in {4, 1}) */
+  tu_assert_close(got[0], (const double[]){0.5}, 1, 0, 0);
+  ck_assert_int_eq(*(const int32_t *)ic_tensor_cdata(got[1]), 2);
+  ck_assert_int_eq(*(const int32_t *)ic_tensor_cdata(got[2]), 4);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  ic_tensor_destroy(o);
+  ic_tensor_destroy(idx);
+  ic_tensor_destroy(l);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+static int g_slice_case;
+static void slice_attrs_fn(ic_builder_op *op) {
+  if (g_slice_case == 0) {
+    ic_builder_attr_ints(op, "axes", 2, (const int32_t[]){1, 2});
+    ic_builder_attr_ints(op, "starts", 2, (const int32_t[]){1, -3});
+    ic_builder_attr_ints(op, "ends", 2, (const int32_t[]){3, 100});
+  } else { /* x[:, 2] with the axis dropped */
+    ic_builder_attr_ints(op, "axes", 1, (const int32_t[]){1});
+    ic_builder_attr_ints(op, "starts", 1, (const int32_t[]){2});
+    ic_builder_attr_ints(op, "ends", 1, (const int32_t[]){3});
+    ic_builder_attr_ints(op, "decrease_axis", 1, (const int32_t[]){1});
+  }
+}
+
+START_TEST(slice_grad) {
+  for (g_slice_case = 0; g_slice_case < 2; g_slice_case++) {
+    gcase g = {.fwd = "slice", .grad = "slice_grad", .n_in = 1, .slot = {"Input"},
+               .in = {r64(3, TU_DIMS(2, 4, 5), 61)}, .diff = {true}, .out_slot = "Out",
+               .attrs = slice_attrs_fn, .n_gin = 2, .gin_slot = {"Input", "Out@GRAD"},
+               .gin_src = {"in0", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+/* lookup_table_v2_grad: repeated ids accumulate, a padding row (also given as a negative
+ * padding_idx) gets no gradient, as the forward op's zero row has none. */
+static int64_t g_pad;
+static void pad_attr(ic_builder_op *op) { ic_builder_attr_int(op, "padding_idx", (int32_t)g_pad); }
+
+START_TEST(lookup_table_v2_grad) {
+  const int64_t pads[] = {-1, 2, -3};
+  for (size_t k = 0; k < 3; k++) {
+    g_pad = pads[k];
+    ic_tensor *ids = tu_i64(2, TU_DIMS(2, 3), (const int64_t[]){2, 0, 4, 2, 2, 0});
+    gcase g = {.fwd = "lookup_table_v2", .grad = "lookup_table_v2_grad", .n_in = 2,
+               .slot = {"Ids", "W"}, .in = {ids, r64(2, TU_DIMS(5, 3), 71)},
+               .diff = {false, true}, .out_slot = "Out", .attrs = pad_attr, .n_gin = 3,
+               .gin_slot = {"W", "Ids", "Out@GRAD"}, .gin_src = {"in1", "in0", "dout"}};
+    check_grad(&g);
+  }
+  /* an id out of range and is_sparse are errors naming what is wrong */
+  ic_builder *b = ic_builder_create();
+  ic_tensor *w = r64(2, TU_DIMS(5, 3), 72), *ids = tu_i64(1, TU_DIMS(2), (const int64_t[]){1, 5});
+  ic_tensor *dout = r64(2, TU_DIMS(2, 3), 73);
+  ew_feed(b, "w", w);
+  ew_feed(b, "ids", ids);
+  ew_feed(b, "dout", dout);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "lookup_table_v2_grad");
+  ic_builder_in(op, "W", "w");
+  ic_builder_in(op, "Ids", "ids");
+  ic_builder_in(op, "Out@GRAD", "dout");
+  ic_builder_out(op, "W@GRAD", "dw");
+  ew_fetch(b, "dw", IC_FP64);
+  ic_tensor *got = NULL;
+  char err[1024];
+  ic_status st = tu_run(b, 3, TU_NAMES("w", "ids", "dout"), (ic_tensor *const[]){w, ids, dout}, 1,
+                        TU_NAMES("dw"), &got, err, sizeof err);
+  ck_assert_int_ne(st, IC_OK);
+  tu_assert_msg(err, "lookup_table_v2_grad", "Ids", "has id 5 at index 1", "0 to 4", NULL);
+  ic_builder_attr_bool(op, "is_sparse", true);
+  st = tu_run(b, 3, TU_NAMES("w", "ids", "dout"), (ic_tensor *const[]){w, ids, dout}, 1, TU_NAMES("dw"),
+              &got, err, sizeof err);
+  ck_assert_int_eq(st, IC_ERR_UNSUPPORTED);
+  tu_assert_msg(err, "lookup_table_v2_grad", "is_sparse", "SelectedRows", NULL);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(w);
+  ic_tensor_destroy(ids);
+  ic_tensor_destroy(dout);
+}
+END_TEST
+
+static int64_t g_bna;
+static void ln_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "begin_norm_axis", (int32_t)g_bna);
+  ic_builder_attr_float(op, "epsilon", 1e-5f);
+}
+
+START_TEST(layer_norm_grad) {
+  for (int k = 1; k <= 2; k++) {
+    g_bna = k;
+    int64_t right = k == 1 ? 12 : 4;
+    gcase g = {.fwd = "layer_norm", .grad = "layer_norm_grad", .n_in = 3,
+               .slot = {"X", "Scale", "Bias"},
+               .in = {r64(3, TU_DIMS(2, 3, 4), 16), r64(1, &right, 17), r64(1, &right, 18)},
+               .diff = {true, true, true}, .out_slot = "Y", .extra_slot = "Mean",
+               .extra2_slot = "Variance", .attrs = ln_attr, .n_gin = 6,
+               .gin_slot = {"X", "Scale", "Bias", "Mean", "Variance", "Y@GRAD"},
+               .gin_src = {"in0", "in1", "in2", "extra", "extra2", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static bool g_tx, g_ty;
+static void mm_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "trans_x", g_tx);
+  ic_builder_attr_bool(op, "trans_y", g_ty);
+}
+
+START_TEST(matmul_v2_grad) {
+  struct {
+    int nx, ny;
+    int64_t dx[4], dy[4];
+    bool tx, ty;
+  } cs[] = {{2, 2, {3, 4}, {4, 5}, false, false}, {2, 2, {4, 3}, {4, 5}, true, false},
+            {2, 2, {3, 4}, {5, 4}, false, true},  {2, 2, {4, 3}, {5, 4}, true, true},
+            {3, 2, {2, 3, 4}, {4, 5}, false, false}, {2, 3, {3, 4}, {2, 4, 5}, false, false},
+            {3, 3, {2, 3, 4}, {1, 5, 4}, false, true}, {1, 2, {4}, {4, 5}, false, false},
+            {2, 1, {3, 4}, {4}, false, false}, {1, 1, {4}, {4}, false, false},
+            {4, 3, {2, 1, 3, 4}, {3, 4, 2}, false, false}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_tx = cs[i].tx;
+    g_ty = cs[i].ty;
+    gcase g = {.fwd = "matmul_v2", .grad = "matmul_v2_grad", .n_in = 2, .slot = {"X", "Y"},
+               .in = {r64(cs[i].nx, cs[i].dx, 19), r64(cs[i].ny, cs[i].dy, 20)},
+               .diff = {true, true}, .out_slot = "Out", .attrs = mm_attr, .n_gin = 3,
+               .gin_slot = {"X", "Y", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+/* ---- convolution, pooling, batch_norm ---- */
+
+typedef struct conv_cfg {
+  int64_t stride, pad, dil, groups;
+  bool nhwc;
+  const char *algo;
+} conv_cfg;
+static conv_cfg g_conv;
+static void conv_attrs(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){(int32_t)g_conv.stride, 1});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){(int32_t)g_conv.pad, 1});
+  ic_builder_attr_ints(op, "dilations", 2, (const int32_t[]){(int32_t)g_conv.dil, 1});
+  ic_builder_attr_int(op, "groups", (int32_t)g_conv.groups);
+  ic_builder_attr_string(op, "data_format", g_conv.nhwc ? "NHWC" : "NCHW");
+  ic_builder_attr_string(op, "padding_algorithm", g_conv.algo);
+}
+
+START_TEST(conv2d_grad) {
+  const conv_cfg cs[] = {{1, 0, 1, 1, false, "EXPLICIT"}, {2, 1, 1, 1, false, "EXPLICIT"},
+                         {1, 1, 2, 2, false, "EXPLICIT"}, {1, 1, 1, 1, true, "EXPLICIT"},
+                         {2, 0, 1, 1, false, "SAME"}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_conv = cs[i];
+    const int64_t *xd = g_conv.nhwc ? TU_DIMS(2, 5, 6, 4) : TU_DIMS(2, 4, 5, 6);
+    gcase g = {.fwd = "conv2d", .grad = "conv2d_grad", .n_in = 2, .slot = {"Input", "Filter"},
+               .in = {r64(4, xd, 40), r64(4, TU_DIMS(6, 4 / g_conv.groups, 3, 2), 41)},
+               .diff = {true, true}, .out_slot = "Output", .attrs = conv_attrs, .n_gin = 3,
+               .gin_slot = {"Input", "Filter", "Output@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+  g_conv = (conv_cfg){1, 1, 1, 4, false, "EXPLICIT"};
+  gcase d = {.fwd = "depthwise_conv2d", .grad = "depthwise_conv2d_grad", .n_in = 2,
+             .slot = {"Input", "Filter"},
+             .in = {r64(4, TU_DIMS(2, 4, 5, 6), 42), r64(4, TU_DIMS(8, 1, 3, 2), 43)},
+             .diff = {true, true}, .out_slot = "Output", .attrs = conv_attrs, .n_gin = 3,
+             .gin_slot = {"Input", "Filter", "Output@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&d);
+}
+END_TEST
+
+typedef struct pool_cfg {
+  const char *type;
+  int64_t k, stride, pad;
+  bool exclusive, global, adaptive, ceil;
+} pool_cfg;
+static pool_cfg g_pool;
+static void pool_attrs_fn(ic_builder_op *op) {
+  ic_builder_attr_string(op, "pooling_type", g_pool.type);
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){(int32_t)g_pool.k, (int32_t)g_pool.k});
+  ic_builder_attr_ints(op, "strides", 2,
+                       (const int32_t[]){(int32_t)g_pool.stride, (int32_t)g_pool.stride});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){(int32_t)g_pool.pad, (int32_t)g_pool.pad});
+  ic_builder_attr_bool(op, "exclusive", g_pool.exclusive);
+  ic_builder_attr_bool(op, "global_pooling", g_pool.global);
+  ic_builder_attr_bool(op, "adaptive", g_pool.adaptive);
+  ic_builder_attr_bool(op, "ceil_mode", g_pool.ceil);
+}
+
+START_TEST(pool2d_grad) {
+  const pool_cfg cs[] = {{"max", 2, 2, 0, true, false, false, false},
+                         {"max", 3, 2, 1, true, false, false, true},
+                         {"avg", 3, 2, 1, true, false, false, false},
+                         {"avg", 3, 2, 1, false, false, false, false},
+                         {"avg", 2, 1, 0, true, true, false, false},
+                         {"avg", 2, 2, 0, true, false, true, false},
+                         {"max", 2, 2, 0, true, true, false, false}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_pool = cs[i];
+    /* distinct values, at least 1e-3 apart, so that a max never ties within h */
+    ic_tensor *x = r64(4, TU_DIMS(2, 3, 5, 5), 44);
+    double *xd = ic_tensor_data(x);
+    for (int k = 0; k < 150; k++) xd[k] = (double)((k * 37) % 150) / 150.0 - 0.5;
+    gcase g = {.fwd = "pool2d", .grad = "pool2d_grad", .n_in = 1, .slot = {"X"}, .in = {x},
+               .diff = {true}, .out_slot = "Out", .attrs = pool_attrs_fn, .n_gin = 3,
+               .gin_slot = {"X", "Out", "Out@GRAD"}, .gin_src = {"in0", "out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static bool g_bn_nhwc, g_bn_global;
+static void bn_attrs_fn(ic_builder_op *op) {
+  ic_builder_attr_float(op, "epsilon", 1e-5f);
+  ic_builder_attr_float(op, "momentum", 0.9f);
+  ic_builder_attr_string(op, "data_layout", g_bn_nhwc ? "NHWC" : "NCHW");
+  ic_builder_attr_bool(op, "is_test", false);
+  ic_builder_attr_bool(op, "use_global_stats", g_bn_global);
+}
+
+START_TEST(batch_norm_grad) {
+  for (int mode = 0; mode < 3; mode++) {
+    g_bn_nhwc = mode == 1;
+    g_bn_global = mode == 2;
+    const int64_t *xd = g_bn_nhwc ? TU_DIMS(2, 3, 4, 3) : TU_DIMS(2, 3, 3, 4);
+    ic_tensor *var = ew_rand(IC_FP64, 1, TU_DIMS(3), 49, 0.5, 1.5);
+    gcase g = {.fwd = "batch_norm", .grad = "batch_norm_grad", .n_in = 5,
+               .slot = {"X", "Scale", "Bias", "Mean", "Variance"},
+               .in = {r64(4, xd, 45), r64(1, TU_DIMS(3), 46), r64(1, TU_DIMS(3), 47),
+                      r64(1, TU_DIMS(3), 48), var},
+               .diff = {true, true, true, false, false}, .out_slot = "Y",
+               .extra_slot = g_bn_global ? NULL : "SavedMean",
+               .extra2_slot = g_bn_global ? NULL : "SavedVariance", .attrs = bn_attrs_fn,
+               .n_gin = 6,
+               .gin_slot = {"X", "Scale", g_bn_global ? "Mean" : "SavedMean",
+                            g_bn_global ? "Variance" : "SavedVariance", "Bias", "Y@GRAD"},
+               .gin_src = {"in0", "in1", g_bn_global ? "in3" : "extra",
+                           g_bn_global ? "in4" : "extra2", "in2", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+/* clip_by_norm and squared_l2_norm against the norm in double */
+START_TEST(norm_clipping) {
+  ic_tensor *x = r64(2, TU_DIMS(3, 4), 60);
+  double s = 0;
+  for (int k = 0; k < 12; k++) s += ew_at(x, k) * ew_at(x, k);
+  for (int k = 0; k < 2; k++) {
+    const float max_norm = k == 0 ? 0.5f : 100.0f; /* clipped, untouched */
+    ic_builder *b;
+    ew_in in[] = {{"X", "x", x}};
+    ic_builder_attr_float(ew_op_program(&b, "clip_by_norm", 1, in, IC_FP64), "max_norm",
+                          max_norm);
+    ic_tensor *out;
+    char err[1024];
+    ck_assert_msg(ew_run(b, 1, TU_NAMES("x"), &x, &out, err, sizeof err) == IC_OK, "%s", err);
+    double want[12], scale = sqrt(s) > max_norm ? max_norm / sqrt(s) : 1.0;
+    for (int i = 0; i < 12; i++) want[i] = ew_at(x, i) * scale;
+    tu_assert_close(out, want, 12, 1e-14, 0);
+    ic_tensor_destroy(out);
+    ic_builder_destroy(b);
+  }
+  ic_builder *b;
+  ew_in in[] = {{"X", "x", x}};
+  ew_op_program(&b, "squared_l2_norm", 1, in, IC_FP64);
+  ic_tensor *out;
+  char err[1024];
+  ck_assert_msg(ew_run(b, 1, TU_NAMES("x"), &x, &out, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_FP64, 1, TU_DIMS(1));
+  tu_assert_close(out, &s, 1, 1e-14, 0);
+  ic_tensor_destroy(out);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
+/* ---- initializers ---- */
+
+/* truncated_gaussian_random: inside [a, b], the truncated normal's mean and spread, a fixed
+ * seed reproducible, and a = mean - 2 std matches the standard truncation. */
+START_TEST(truncated_gaussian) {
+  ic_tensor *got[2];
+  for (int k = 0; k < 2; k++) {
+    ic_builder *b = ic_builder_create();
+    ic_builder_op *op = ic_builder_add_op(b, 0, "truncated_gaussian_random");
+    ic_builder_out(op, "Out", "out");
+    ew_fetch(b, "out", IC_FP64);
+    ic_builder_attr_ints(op, "shape", 2, (const int32_t[]){100, 100});
+    ic_builder_attr_int(op, "dtype", IC_FP64);
+    ic_builder_attr_float(op, "mean", 1.0f);
+    ic_builder_attr_float(op, "std", 0.5f);
+    ic_builder_attr_float(op, "a", 0.0f);
+    ic_builder_attr_float(op, "b", 2.0f);
+    ic_builder_attr_int(op, "seed", 17);
+    char err[1024];
+    ck_assert_msg(tu_run(b, 0, NULL, NULL, 1, TU_NAMES("out"), &got[k], err, sizeof err) == IC_OK,
+                  "%s", err);
+    ic_builder_destroy(b);
+  }
+  tu_assert_bitwise(got[0], got[1], "same seed");
+  double m = 0, m2 = 0;
+  for (int64_t i = 0; i < 10000; i++) {
+    double v = ew_at(got[0], i);
+    ck_assert_msg(v >= 0 && v <= 2, "element %lld = %g outside [0, 2]", (long long)i, v);
+    m += v;
+    m2 += v * v;
+  }
+  m /= 10000;
+  double sd = sqrt(m2 / 10000 - m * m);
+  /* normal(1, 0.5) truncated at +-2 std: mean 1, std 0.5 * 0.8796 = 0.4398 */
+  ck_assert_msg(fabs(m - 1) < 0.02, "mean %g", m);
+  ck_assert_msg(fabs(sd - 0.4398) < 0.01, "std %g", sd);
+  ic_tensor_destroy(got[0]);
+  ic_tensor_destroy(got[1]);
+}
+END_TEST
+
+/* ---- optimizers ---- */
+
+static ic_tensor *scalar64(double v) { return tu_f64(0, NULL, &v); }
+
+static ic_builder *sgd_program(ic_tensor *p, ic_tensor *g, ic_tensor *lr) {
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "p", p);
+  ew_feed(b, "g", g);
+  ew_feed(b, "lr", lr);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "sgd");
+  ic_builder_in(op, "Param", "p");
+  ic_builder_in(op, "Grad", "g");
+  ic_builder_in(op, "LearningRate", "lr");
+  ic_builder_out(op, "ParamOut", "out");
+  ew_fetch(b, "out", IC_FP64);
+  return b;
+}
+
+START_TEST(sgd_update) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 10), *g = r64(2, TU_DIMS(3, 4), 11), *lr = scalar64(0.25);
+  ic_builder *b = sgd_program(p, g, lr);
+  ic_tensor *out;
+  char err[1024];
+  ck_assert_msg(tu_run(b, 3, TU_NAMES("p", "g", "lr"), (ic_tensor *const[]){p, g, lr}, 1,
+                       TU_NAMES("out"), &out, err, sizeof err) == IC_OK, "%s", err);
+  double want[12];
+  for (int k = 0; k < 12; k++) want[k] = ew_at(p, k) - 0.25 * ew_at(g, k);
+  tu_assert_close(out, want, 12, 0, 0);
+  ic_tensor_destroy(out);
+  /* a learning rate of two values is refused */
+  ic_tensor_destroy(lr);
+  lr = tu_f64(1, TU_DIMS(2), (const double[]){1, 2});
+  ic_builder_destroy(b);
+  b = sgd_program(p, g, lr);
+  ck_assert_int_ne(tu_run(b, 3, TU_NAMES("p", "g", "lr"), (ic_tensor *const[]){p, g, lr}, 1,
+                          TU_NAMES("out"), &out, err, sizeof err), IC_OK);
+  tu_assert_msg(err, "sgd", "LearningRate", "'lr'", "one float64", NULL);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(p);
+  ic_tensor_destroy(g);
+  ic_tensor_destroy(lr);
+}
+END_TEST
+
+/* 0 plain, 1 nesterov, 2 l2_decay, 3 nesterov + l2_decay + rescale_grad */
+START_TEST(momentum_update) {
+  for (int mode = 0; mode < 4; mode++) {
+    const bool nesterov = mode & 1, l2 = mode >= 2;
+    const double mu = (float)0.9, rc = (float)0.01, rs = mode == 3 ? (float)0.5 : 1.0;
+    ic_tensor *p = r64(2, TU_DIMS(3, 4), 30), *g = r64(2, TU_DIMS(3, 4), 31),
+              *v = r64(2, TU_DIMS(3, 4), 32), *lr = scalar64(0.1);
+    ic_builder *b = ic_builder_create();
+    const char *names[] = {"p", "g", "v", "lr"};
+    ic_tensor *ins[] = {p, g, v, lr};
+    for (int i = 0; i < 4; i++) ew_feed(b, names[i], ins[i]);
+    ic_builder_op *op = ic_builder_add_op(b, 0, "momentum");
+    ic_builder_in(op, "Param", "p");
+    ic_builder_in(op, "Grad", "g");
+    ic_builder_in(op, "Velocity", "v");
+    ic_builder_in(op, "LearningRate", "lr");
+    ic_builder_out(op, "ParamOut", "po");
+    ic_builder_out(op, "VelocityOut", "vo");
+    ew_fetch(b, "po", IC_FP64);
+    ew_fetch(b, "vo", IC_FP64);
+    ic_builder_attr_float(op, "mu", 0.9f);
+    ic_builder_attr_bool(op, "use_nesterov", nesterov);
+    if (l2) {
+      ic_builder_attr_string(op, "regularization_method", "l2_decay");
+      ic_builder_attr_float(op, "regularization_coeff", 0.01f);
+    }
+    if (mode == 3) ic_builder_attr_float(op, "rescale_grad", 0.5f);
+    ic_tensor *got[2];
+    char err[1024];
+    ck_assert_msg(tu_run(b, 4, names, ins, 2, TU_NAMES("po", "vo"), got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    double wp[12], wv[12];
+    for (int k = 0; k < 12; k++) {
+      double gv = rs * ew_at(g, k) + (l2 ? rc * ew_at(p, k) : 0);
+      wv[k] = mu * ew_at(v, k) + gv;
+      wp[k] = nesterov ? ew_at(p, k) - 0.1 * (gv + mu * wv[k]) : ew_at(p, k) - 0.1 * wv[k];
+    }
+    tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+    tu_assert_close(got[1], wv, 12, 1e-14, 1e-15);
+    for (int i = 0; i < 2; i++) ic_tensor_destroy(got[i]);
+    for (int i = 0; i < 4; i++) ic_tensor_destroy(ins[i]);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
+/* dropout_grad in its four modes against the formulas; adagrad and rmsprop likewise */
+START_TEST(dropout_grad_modes) {
+  ic_tensor *g = r64(2, TU_DIMS(3, 4), 33), *m = NULL;
+  ck_assert_int_eq(ic_tensor_create(IC_UINT8, 2, TU_DIMS(3, 4), &m), IC_OK);
+  uint8_t *mp = ic_tensor_data(m);
+  for (int k = 0; k < 12; k++) mp[k] = (uint8_t)(k % 3 != 0);
+  for (int mode = 0; mode < 4; mode++) {
+    const bool test = mode >= 2, up = mode & 1;
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "m", m);
+    ew_feed(b, "g", g);
+    ic_builder_op *op = ic_builder_add_op(b, 0, "dropout_grad");
+    ic_builder_in(op, "Mask", "m");
+    ic_builder_in(op, "Out@GRAD", "g");
+    ic_builder_out(op, "X@GRAD", "out");
+    ew_fetch(b, "out", IC_FP64);
+    ic_builder_attr_float(op, "dropout_prob", 0.25f);
+    ic_builder_attr_bool(op, "is_test", test);
+    ic_builder_attr_string(op, "dropout_implementation",
+                           up ? "upscale_in_train" : "downgrade_in_infer");
+    ic_tensor *out;
+    char err[1024];
+    ck_assert_msg(tu_run(b, 2, TU_NAMES("m", "g"), (ic_tensor *const[]){m, g}, 1, TU_NAMES("out"),
+                         &out, err, sizeof err) == IC_OK, "%s", err);
+    double want[12];
+    for (int k = 0; k < 12; k++) {
+      double gv = ew_at(g, k);
+      want[k] = test ? (up ? gv : gv * 0.75) : (up ? gv * mp[k] / 0.75 : gv * mp[k]);
+    }
+    tu_assert_close(out, want, 12, 1e-15, 0);
+    ic_tensor_destroy(out);
+    ic_builder_destroy(b);
+  }
+  ic_tensor_destroy(g);
+  ic_tensor_destroy(m);
+}
+END_TEST
+
+START_TEST(adagrad_rmsprop_update) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 34), *g = r64(2, TU_DIMS(3, 4), 35),
+            *m = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 36, 0, 1), *lr = scalar64(0.1),
+            *ms = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 37, 0.5, 1), *mg = r64(2, TU_DIMS(3, 4), 38);
+  /* adagrad */
+  ic_builder *b = ic_builder_create();
+  const char *an[] = {"p", "g", "m", "lr"};
+  ic_tensor *ai[] = {p, g, m, lr};
+  for (int i = 0; i < 4; i++) ew_feed(b, an[i], ai[i]);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "adagrad");
+  ic_builder_in(op, "Param", "p");
+  ic_builder_in(op, "Grad", "g");
+  ic_builder_in(op, "Moment", "m");
+  ic_builder_in(op, "LearningRate", "lr");
+  ic_builder_out(op, "ParamOut", "po");
+  ic_builder_out(op, "MomentOut", "mo");
+  ew_fetch(b, "po", IC_FP64);
+  ew_fetch(b, "mo", IC_FP64);
+  ic_builder_attr_float(op, "epsilon", 1e-6f);
+  ic_tensor *got[4];
+  char err[1024];
+  ck_assert_msg(tu_run(b, 4, an, ai, 2, TU_NAMES("po", "mo"), got, err, sizeof err) == IC_OK, "%s",
+                err);
+  double wp[12], wm[12], wms[12], wmg[12];
+  for (int k = 0; k < 12; k++) {
+    double gv = ew_at(g, k);
+    wm[k] = ew_at(m, k) + gv * gv;
+    wp[k] = ew_at(p, k) - 0.1 * gv / (sqrt(wm[k]) + (float)1e-6);
+  }
+  tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+  tu_assert_close(got[1], wm, 12, 1e-14, 1e-15);
+  for (int i = 0; i < 2; i++) ic_tensor_destroy(got[i]);
+  ic_builder_destroy(b);
+  /* rmsprop, centered and not */
+  for (int centered = 0; centered < 2; centered++) {
+    b = ic_builder_create();
+    const char *rn[] = {"p", "g", "m", "lr", "ms", "mg"};
+    ic_tensor *ri[] = {p, g, m, lr, ms, mg};
+    size_t n_in = centered ? 6 : 5;
+    for (size_t i = 0; i < n_in; i++) ew_feed(b, rn[i], ri[i]);
+    op = ic_builder_add_op(b, 0, "rmsprop");
+    ic_builder_in(op, "Param", "p");
+    ic_builder_in(op, "Grad", "g");
+    ic_builder_in(op, "Moment", "m");
+    ic_builder_in(op, "LearningRate", "lr");
+    ic_builder_in(op, "MeanSquare", "ms");
+    if (centered) ic_builder_in(op, "MeanGrad", "mg");
+    ic_builder_out(op, "ParamOut", "po");
+    ic_builder_out(op, "MomentOut", "mo");
+    ic_builder_out(op, "MeanSquareOut", "mso");
+    if (centered) ic_builder_out(op, "MeanGradOut", "mgo");
+    const char *fn[] = {"po", "mo", "mso", "mgo"};
+    for (size_t i = 0; i < (centered ? 4u : 3u); i++) ew_fetch(b, fn[i], IC_FP64);
+    ic_builder_attr_float(op, "epsilon", 1e-6f);
+    ic_builder_attr_float(op, "decay", 0.8f);
+    ic_builder_attr_float(op, "momentum", 0.5f);
+    ic_builder_attr_bool(op, "centered", centered);
+    ck_assert_msg(tu_run(b, n_in, rn, ri, centered ? 4 : 3, fn, got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    const double rho = (float)0.8, eps = (float)1e-6;
+    for (int k = 0; k < 12; k++) {
+      double gv = ew_at(g, k);
+      wms[k] = rho * ew_at(ms, k) + (1 - rho) * gv * gv;
+      wmg[k] = rho * ew_at(mg, k) + (1 - rho) * gv;
+      double den = centered ? wms[k] - wmg[k] * wmg[k] + eps : wms[k] + eps;
+      wm[k] = 0.5 * ew_at(m, k) + 0.1 * gv / sqrt(den);
+      wp[k] = ew_at(p, k) - wm[k];
+    }
+    tu_assert_close(got[0], wp, 12, 1e-13, 1e-15);
+    tu_assert_close(got[1], wm, 12, 1e-13, 1e-15);
+    tu_assert_close(got[2], wms, 12, 1e-13, 1e-15);
+    if (centered) tu_assert_close(got[3], wmg, 12, 1e-13, 1e-15);
+    for (int i = 0; i < (centered ? 4 : 3); i++) ic_tensor_destroy(got[i]);
+    ic_builder_destroy(b);
+  }
+  ic_tensor *all[] = {p, g, m, lr, ms, mg};
+  for (int i = 0; i < 6; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+static bool g_amsgrad, g_global_pow;
+START_TEST(adam_update) {
+  /* 0 adam, 1 amsgrad, 2 use_global_beta_pow, 3 SkipUpdate, 4 adamw, 5 adamw without decay */
+  for (int mode = 0; mode < 6; mode++) {
+    const bool w = mode >= 4, decay = mode == 4;
+    const double coeff = (float)0.05, ratio = w && decay ? 0.5 : 1.0;
+    g_amsgrad = mode == 1;
+    g_global_pow = mode == 2;
+    bool skip = mode == 3;
+    ic_tensor *p = r64(2, TU_DIMS(3, 4), 20), *g = r64(2, TU_DIMS(3, 4), 21), *lr = scalar64(0.01),
+              *m1 = r64(2, TU_DIMS(3, 4), 22), *m2 = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 23, 0, 1),
+              *mx = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 24, 0, 1), *b1p = scalar64(0.81),
+              *b2p = scalar64(0.998), *sk = NULL;
+    bool t = true;
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(1), &sk), IC_OK);
+    memcpy(ic_tensor_data(sk), &t, 1);
+    ic_builder *b = ic_builder_create();
+    const char *in_names[] = {"p", "g", "lr", "m1", "m2", "mx", "b1p", "b2p", "sk"};
+    ic_tensor *ins[] = {p, g, lr, m1, m2, mx, b1p, b2p, sk};
+    const char *slots[] = {"Param", "Grad", "LearningRate", "Moment1", "Moment2", "Moment2Max",
+                           "Beta1Pow", "Beta2Pow", "SkipUpdate"};
+    size_t n_in = skip ? 9 : 8;
+    for (size_t i = 0; i < n_in; i++) ew_feed(b, in_names[i], ins[i]);
+    ic_builder_op *op = ic_builder_add_op(b, 0, w ? "adamw" : "adam");
+    if (w) {
+      ic_builder_attr_float(op, "coeff", 0.05f);
+      ic_builder_attr_float(op, "lr_ratio", 0.5f);
+      ic_builder_attr_bool(op, "with_decay", decay);
+    }
+    for (size_t i = 0; i < n_in; i++) {
+      if (i == 5 && !g_amsgrad) continue;
+      ic_builder_in(op, slots[i], in_names[i]);
+    }
+    const char *outs[] = {"ParamOut", "Moment1Out", "Moment2Out", "Moment2MaxOut", "Beta1PowOut",
+                          "Beta2PowOut"};
+    const char *onames[] = {"po", "m1o", "m2o", "mxo", "b1o", "b2o"};
+    size_t n_out = 0;
+    const char *fetch[6];
+    for (int i = 0; i < 6; i++) {
+      if (i == 3 && !g_amsgrad) continue;
+      ic_builder_out(op, outs[i], onames[i]);
+      ew_fetch(b, onames[i], IC_FP64);
+      fetch[n_out++] = onames[i];
+    }
+    ic_builder_attr_float(op, "beta1", 0.9f);
+    ic_builder_attr_float(op, "beta2", 0.999f);
+    ic_builder_attr_float(op, "epsilon", 1e-6f);
+    ic_builder_attr_bool(op, "amsgrad", g_amsgrad);
+    ic_builder_attr_bool(op, "use_global_beta_pow", g_global_pow);
+    ic_tensor *got[6] = {0};
+    char err[1024];
+    ck_assert_msg(tu_run(b, n_in, in_names, ins, n_out, fetch, got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    double beta1 = (float)0.9, beta2 = (float)0.999, eps = (float)1e-6;
+    double wp[12], w1[12], w2[12], wx[12];
+    double lrt = 0.01 * sqrt(1 - 0.998) / (1 - 0.81), epst = eps * sqrt(1 - 0.998);
+    for (int k = 0; k < 12; k++) {
+      double gv = ew_at(g, k);
+      w1[k] = beta1 * ew_at(m1, k) + (1 - beta1) * gv;
+      w2[k] = beta2 * ew_at(m2, k) + (1 - beta2) * gv * gv;
+      double v = w2[k];
+      if (g_amsgrad) v = wx[k] = fmax(ew_at(mx, k), w2[k]);
+      double pv = decay ? ew_at(p, k) - 0.01 * ratio * coeff * ew_at(p, k) : ew_at(p, k);
+      wp[k] = pv - lrt * ratio * w1[k] / (sqrt(v) + epst);
+      if (skip) {
+        wp[k] = ew_at(p, k);
+        w1[k] = ew_at(m1, k);
+        w2[k] = ew_at(m2, k);
+      }
+    }
+    size_t f = 0;
+    tu_assert_close(got[f++], wp, 12, 1e-13, 1e-15);
+    tu_assert_close(got[f++], w1, 12, 1e-13, 1e-15);
+    tu_assert_close(got[f++], w2, 12, 1e-13, 1e-15);
+    if (g_amsgrad) tu_assert_close(got[f++], wx, 12, 1e-13, 1e-15);
+    bool same = g_global_pow || skip;
+    tu_assert_close(got[f++], (const double[]){same ? 0.81 : 0.81 * beta1}, 1, 1e-15, 0);
+    tu_assert_close(got[f++], (const double[]){same ? 0.998 : 0.998 * beta2}, 1, 1e-15, 0);
+    for (size_t i = 0; i < n_out; i++) ic_tensor_destroy(got[i]);
+    for (size_t i = 0; i < 9; i++) ic_tensor_destroy(ins[i]);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
+static TCase *tc_grad(void) {
+  TCase *tc = tcase_create("grad");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, elementwise_grads);
+  tcase_add_test(tc, mul_grad);
+  tcase_add_test(tc, reduce_grads);
+  tcase_add_test(tc, relu_grad);
+  tcase_add_test(tc, softmax_with_cross_entropy_grad);
+  tcase_add_test(tc, softmax_with_cross_entropy_values);
+  tcase_add_test(tc, gelu_grad);
+  tcase_add_test(tc, tanh_sigmoid_grads);
+  tcase_add_test(tc, softmax_grad);
+  tcase_add_test(tc, shape_grads);
+  tcase_add_test(tc, xshape_grads);
+  tcase_add_test(tc, sigmoid_cross_entropy_grad);
+  tcase_add_test(tc, concat_grad);
+  tcase_add_test(tc, slice_grad);
+  tcase_add_test(tc, lookup_table_v2_grad);
+  tcase_add_test(tc, cross_entropy2_grad);
+  tcase_add_test(tc, accuracy_counts);
+  tcase_add_test(tc, layer_norm_grad);
+  tcase_add_test(tc, matmul_v2_grad);
+  tcase_add_test(tc, conv2d_grad);
+  tcase_add_test(tc, pool2d_grad);
+  tcase_add_test(tc, batch_norm_grad);
+  return tc;
+}
+
+static TCase *tc_optim(void) {
+  TCase *tc = tcase_create("optimizer");
+  tcase_add_test(tc, truncated_gaussian);
+  tcase_add_test(tc, norm_clipping);
+  tcase_add_test(tc, sgd_update);
+  tcase_add_test(tc, adam_update);
+  tcase_add_test(tc, momentum_update);
+  tcase_add_test(tc, dropout_grad_modes);
+  tcase_add_test(tc, adagrad_rmsprop_update);
+  return tc;
+}
+
+TU_MAIN("ops_grad", tc_grad, tc_optim)

@@ -1,0 +1,530 @@
+/* Training programs built by Paddle (tests/data/train/, written by tools/gen_paddle_train.py):
+ * starting from Paddle's persistables right after its startup program, icore runs the main
+ * program (forward, backward and optimizer ops) step by step on Paddle's batches, and every
+ * step's loss and the final persistables must match Paddle's, in both executors and at 1, 2
+ * and 4 threads, with every configuration bitwise equal to the uncompiled executor. Startup
+ * programs run into an empty scope and produce every persistable with its declared shape and
+ * initializer distribution; bad input gives clear errors. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu/train.h"
+#include "kernels/kernel.h"
+#include "npy.h"
+#include "program/program.h"
+#include "testutil.h"
+
+#define MAX_FEEDS 4
+
+typedef struct train_case {
+  char name[32];
+  ic_program *main, *startup;
+  ic_scope *init, *final; /* Paddle's persistables after startup and after the last step */
+  int steps, batch;
+  size_t n_feeds;
+  char feed_names[MAX_FEEDS][64];
+  ic_tensor *feeds[MAX_FEEDS]; /* steps * batch rows */
+  ic_tensor *loss;             /* float32[steps] */
+  char loss_name[64];
+  double rtol, ptol;
+} train_case;
+
+static void path_of(const char *c, const char *file, char *buf, size_t len) {
+  snprintf(buf, len, "%s/tests/data/train/%s/%s", IC_SOURCE_DIR, c, file);
+}
+
+static ic_scope *load_params(const ic_program *p, const char *c, const char *file) {
+  char path[1024], err[1024];
+  ic_scope *s = NULL;
+  path_of(c, file, path, sizeof path);
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_status st = ic_params_load(p, path, IC_PARAMS_COMBINED, s, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s: %s", path, err);
+  return s;
+}
+
+static void load_case(const char *name, train_case *tc) {
+  memset(tc, 0, sizeof *tc);
+  snprintf(tc->name, sizeof tc->name, "%s", name);
+  char path[1024], err[1024];
+  path_of(name, "case.txt", path, sizeof path);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  char line[1024];
+  while (fgets(line, sizeof line, f)) {
+    char a[64], b[256];
+    if (line[0] == '#') continue;
+    if (sscanf(line, "steps %d", &tc->steps) == 1 || sscanf(line, "batch %d", &tc->batch) == 1 ||
+        sscanf(line, "rtol %lf", &tc->rtol) == 1 || sscanf(line, "ptol %lf", &tc->ptol) == 1 ||
+        sscanf(line, "loss %63s", tc->loss_name) == 1) {
+      continue;
+    }
+    if (sscanf(line, "feed %63s %255s", a, b) == 2) {
+      ck_assert_uint_lt(tc->n_feeds, MAX_FEEDS);
+      snprintf(tc->feed_names[tc->n_feeds], 64, "%s", a);
+      char fp[1024];
+      path_of(name, b, fp, sizeof fp);
+      ck_assert_msg(ic_npy_load(fp, &tc->feeds[tc->n_feeds], err, sizeof err) == IC_OK, "%s", err);
+      tc->n_feeds++;
+    }
+  }
+  fclose(f);
+  ck_assert_int_gt(tc->steps, 0);
+  ck_assert_int_gt(tc->batch, 0);
+  path_of(name, "main.pdmodel", path, sizeof path);
+  ck_assert_msg(ic_program_from_file(path, &tc->main, err, sizeof err) == IC_OK, "%s", err);
+  path_of(name, "startup.pdmodel", path, sizeof path);
+  ck_assert_msg(ic_program_from_file(path, &tc->startup, err, sizeof err) == IC_OK, "%s", err);
+  tc->init = load_params(tc->main, name, "init.pdiparams");
+  tc->final = load_params(tc->main, name, "final.pdiparams");
+  path_of(name, "loss.npy", path, sizeof path);
+  ck_assert_msg(ic_npy_load(path, &tc->loss, err, sizeof err) == IC_OK, "%s", err);
+  ck_assert_int_eq(ic_tensor_numel(tc->loss), tc->steps);
+}
+
+static void free_case(train_case *tc) {
+  for (size_t i = 0; i < tc->n_feeds; i++) ic_tensor_destroy(tc->feeds[i]);
+  ic_tensor_destroy(tc->loss);
+  ic_scope_destroy(tc->init);
+  ic_scope_destroy(tc->final);
+  ic_program_destroy(tc->main);
+  ic_program_destroy(tc->startup);
+}
+
+/* Rows [step * batch, (step + 1) * batch) of a stacked feed. */
+static ic_tensor *batch_of(const ic_tensor *all, int step, int batch) {
+  int64_t dims[8];
+  int nd = ic_tensor_ndim(all);
+  memcpy(dims, ic_tensor_dims(all), (size_t)nd * sizeof *dims);
+  size_t row = ic_tensor_nbytes(all) / (size_t)dims[0];
+  dims[0] = batch;
+  ic_tensor *t = NULL;
+  ck_assert_int_eq(ic_tensor_create(ic_tensor_dtype(all), nd, dims, &t), IC_OK);
+  memcpy(ic_tensor_data(t), (const char *)ic_tensor_cdata(all) + (size_t)step * batch * row,
+         (size_t)batch * row);
+  return t;
+}
+
+/* A copy of every persistable of p's block 0 from src into a new scope. */
+static ic_scope *copy_persistables(const ic_program *p, const ic_scope *src) {
+  ic_scope *s = NULL;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  const ic_block *b = &p->blocks[0];
+  for (size_t i = 0; i < b->n_vars; i++) {
+    const ic_vardesc *v = &b->vars[i];
+    if (!v->persistable || !v->is_tensor) continue;
+    const ic_tensor *t = ic_scope_get(src, v->name);
+    ck_assert_msg(t != NULL, "persistable '%s' missing", v->name);
+    ck_assert_int_eq(ic_scope_set(s, v->name, t), IC_OK);
+  }
+  return s;
+}
+
+typedef struct config {
+  const char *what;
+  ic_mode mode;
+  int threads;
+} config;
+
+static const config k_configs[] = {
+    {"uncompiled", IC_MODE_UNCOMPILED, 1},
+    {"compiled, 1 thread", IC_MODE_COMPILED, 1},
+    {"compiled, 2 threads", IC_MODE_COMPILED, 2},
+    {"compiled, 4 threads", IC_MODE_COMPILED, 4},
+};
+#define N_CONFIGS (sizeof k_configs / sizeof k_configs[0])
+
+static ic_executor *make_exec(const config *cf, bool check_nan_inf) {
+  ic_options o;
+  ic_options_default(&o);
+  o.mode = cf->mode;
+  o.threads = cf->threads;
+  o.check_nan_inf = check_nan_inf;
+  ic_executor *e = NULL;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  return e;
+}
+
+/* Run `steps` steps of tc's main program on scope; losses[s] receives each step's loss. */
+static ic_status train(const train_case *tc, ic_executor *e, ic_scope *scope, int steps,
+                       float *losses) {
+  const char *names[MAX_FEEDS];
+  for (size_t i = 0; i < tc->n_feeds; i++) names[i] = tc->feed_names[i];
+  const char *fetch = tc->loss_name;
+  for (int s = 0; s < steps; s++) {
+    ic_tensor *feeds[MAX_FEEDS], *out = NULL;
+    for (size_t i = 0; i < tc->n_feeds; i++) feeds[i] = batch_of(tc->feeds[i], s, tc->batch);
+    ic_status st = ic_executor_run(e, tc->main, scope, tc->n_feeds, names,
+                                   (const ic_tensor *const *)feeds, 1, &fetch, &out);
+    for (size_t i = 0; i < tc->n_feeds; i++) ic_tensor_destroy(feeds[i]);
+    if (st) return st;
+    ck_assert_int_eq(ic_tensor_numel(out), 1);
+    losses[s] = *(const float *)ic_tensor_cdata(out);
+    ic_tensor_destroy(out);
+  }
+  return IC_OK;
+}
+
+static double elem(const ic_tensor *t, int64_t k) {
+  switch (ic_tensor_dtype(t)) {
+    case IC_FP32: return ((const float *)ic_tensor_cdata(t))[k];
+    case IC_FP64: return ((const double *)ic_tensor_cdata(t))[k];
+    case IC_INT64: return (double)((const int64_t *)ic_tensor_cdata(t))[k];
+    default: return (double)((const int32_t *)ic_tensor_cdata(t))[k];
+  }
+}
+
+/* Every persistable of scope matches tc->final within ptol (relative, with an absolute floor
+ * of ptol * 0.01 for values near zero). */
+static void check_final(const train_case *tc, const ic_scope *scope, const char *what) {
+  const ic_block *b = &tc->main->blocks[0];
+  for (size_t i = 0; i < b->n_vars; i++) {
+    const ic_vardesc *v = &b->vars[i];
+    if (!v->persistable || !v->is_tensor) continue;
+    const ic_tensor *got = ic_scope_get(scope, v->name), *want = ic_scope_get(tc->final, v->name);
+    ck_assert_msg(got && want, "%s %s: persistable '%s' missing", tc->name, what, v->name);
+    ck_assert_int_eq(ic_tensor_numel(got), ic_tensor_numel(want));
+    for (int64_t k = 0; k < ic_tensor_numel(want); k++) {
+      double g = elem(got, k), w = elem(want, k);
+      ck_assert_msg(fabs(g - w) <= tc->ptol * (fabs(w) + 0.01),
+                    "%s %s: '%s'[%lld] is %.9g, Paddle has %.9g", tc->name, what, v->name,
+                    (long long)k, g, w);
+    }
+  }
+}
+
+static void check_bitwise(const train_case *tc, const ic_scope *a, const ic_scope *b,
+                          const char *what) {
+  const ic_block *bl = &tc->main->blocks[0];
+  for (size_t i = 0; i < bl->n_vars; i++) {
+    const ic_vardesc *v = &bl->vars[i];
+    if (!v->persistable || !v->is_tensor) continue;
+    char w[256];
+    snprintf(w, sizeof w, "%s %s: '%s'", tc->name, what, v->name);
+    tu_assert_bitwise(ic_scope_get(a, v->name), ic_scope_get(b, v->name), w);
+  }
+}
+
+/* 20 steps from Paddle's initial persistables in every configuration. */
+static void run_paddle_case(const char *name) {
+  train_case tc;
+  load_case(name, &tc);
+  float *ref = calloc((size_t)tc.steps, sizeof *ref), *got = calloc((size_t)tc.steps, sizeof *got);
+  ic_scope *first = NULL;
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    const config *cf = &k_configs[k];
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(cf, false);
+    ic_status st = train(&tc, e, scope, tc.steps, got);
+    ck_assert_msg(st == IC_OK, "%s %s: %s", name, cf->what, ic_executor_errmsg(e));
+    for (int s = 0; s < tc.steps; s++) {
+      double w = ((const float *)ic_tensor_cdata(tc.loss))[s];
+      ck_assert_msg(fabs(got[s] - w) <= tc.rtol * fabs(w) + 1e-7,
+                    "%s %s: step %d loss %.9g, Paddle %.9g", name, cf->what, s, (double)got[s], w);
+      if (k == 0) ref[s] = got[s];
+      else ck_assert_msg(memcmp(&ref[s], &got[s], sizeof(float)) == 0,
+                         "%s %s: step %d loss %.9g differs from uncompiled %.9g", name,
+                         cf->what, s, (double)got[s], (double)ref[s]);
+    }
+    check_final(&tc, scope, cf->what);
+    if (k == 0) {
+      first = scope;
+    } else {
+      check_bitwise(&tc, first, scope, cf->what);
+      ic_scope_destroy(scope);
+    }
+    ic_executor_destroy(e);
+  }
+  ic_scope_destroy(first);
+  free(ref);
+  free(got);
+  free_case(&tc);
+}
+
+START_TEST(paddle_seed_example) { run_paddle_case("seed"); }
+END_TEST
+
+START_TEST(paddle_mlp_adam) { run_paddle_case("mlp"); }
+END_TEST
+
+START_TEST(paddle_attention_adamw_clip) { run_paddle_case("attention"); }
+END_TEST
+
+START_TEST(paddle_cnn_momentum) { run_paddle_case("cnn"); }
+END_TEST
+
+START_TEST(paddle_branches_rmsprop) { run_paddle_case("branches"); }
+END_TEST
+
+START_TEST(paddle_adagrad_cross_entropy2) { run_paddle_case("adagrad"); }
+END_TEST
+
+START_TEST(paddle_lamb) { run_paddle_case("lamb"); }
+END_TEST
+
+/* Paddle's startup programs in icore: every persistable of the main program gets its declared
+ * dims, fill_constant values are exact, uniform_random weights lie in [min, max) with a
+ * uniform's mean and spread; then training from them runs and lowers the loss. */
+static void run_startup_case(const char *name) {
+  train_case tc;
+  load_case(name, &tc);
+  for (size_t k = 0; k < N_CONFIGS; k += 2) {
+    const config *cf = &k_configs[k];
+    ic_executor *e = make_exec(cf, true);
+    ic_scope *scope = NULL;
+    ck_assert_int_eq(ic_scope_create(NULL, &scope), IC_OK);
+    ic_status st = ic_executor_run(e, tc.startup, scope, 0, NULL, NULL, 0, NULL, NULL);
+    ck_assert_msg(st == IC_OK, "%s %s: startup: %s", name, cf->what, ic_executor_errmsg(e));
+    const ic_block *b = &tc.main->blocks[0];
+    for (size_t i = 0; i < b->n_vars; i++) {
+      const ic_vardesc *v = &b->vars[i];
+      if (!v->persistable || !v->is_tensor) continue;
+      const ic_tensor *t = ic_scope_get(scope, v->name), *w = ic_scope_get(tc.init, v->name);
+      ck_assert_msg(t && ic_tensor_cdata(t), "%s: startup left '%s' unset", name, v->name);
+      tu_assert_shape(t, v->dtype, v->ndim, v->dims);
+      /* The same op wrote Paddle's value: constants must agree exactly, random draws in
+       * distribution only (icore's Philox streams are not Paddle's mt19937). */
+      const ic_op *writer = NULL;
+      const ic_block *sb = &tc.startup->blocks[0];
+      for (size_t j = 0; j < sb->n_ops; j++) {
+        const ic_slot *o = ic_op_output(&sb->ops[j], "Out");
+        if (o && o->n == 1 && strcmp(o->args[0], v->name) == 0) writer = &sb->ops[j];
+      }
+      ck_assert_msg(writer != NULL, "%s: no startup op writes '%s'", name, v->name);
+      int64_t n = ic_tensor_numel(t);
+      if (strcmp(writer->type, "fill_constant") == 0) {
+        for (int64_t q = 0; q < n; q++) {
+          ck_assert_msg(elem(t, q) == elem(w, q), "%s: '%s'[%lld] %g, Paddle %g", name, v->name,
+                        (long long)q, elem(t, q), elem(w, q));
+        }
+      } else {
+        bool uniform = strcmp(writer->type, "uniform_random") == 0;
+        ck_assert_msg(uniform || strcmp(writer->type, "gaussian_random") == 0, "%s: '%s' by %s",
+                      name, v->name, writer->type);
+        double lo = -1, hi = 1, mu = 0, sigma = 1, mean = 0, m2 = 0;
+        for (size_t a = 0; a < writer->n_attrs; a++) {
+          const ic_attr *at = &writer->attrs[a];
+          if (!strcmp(at->name, "min")) lo = at->f;
+          if (!strcmp(at->name, "max")) hi = at->f;
+          if (!strcmp(at->name, "mean")) mu = at->f;
+          if (!strcmp(at->name, "std")) sigma = at->f;
+        }
+        if (uniform) {
+          ck_assert(lo < hi);
+          mu = (lo + hi) / 2;
+          sigma = (hi - lo) / sqrt(12.0);
+        }
+        for (int64_t q = 0; q < n; q++) {
+          double x = elem(t, q);
+          ck_assert_msg(!uniform || (x >= lo && x < hi), "%s: '%s'[%lld] = %g outside [%g, %g)",
+                        name, v->name, (long long)q, x, lo, hi);
+          mean += x;
+          m2 += x * x;
+        }
+        mean /= (double)n;
+        double sd = sqrt(m2 / (double)n - mean * mean);
+        /* loose bounds: n is 10 to 216 here (a 6-sigma band on the mean) */
+        ck_assert_msg(fabs(mean - mu) < 6 * sigma / sqrt((double)n), "%s: '%s' mean %g, "
+                      "expected %g", name, v->name, mean, mu);
+        ck_assert_msg(sd > 0.6 * sigma && sd < 1.4 * sigma, "%s: '%s' sd %g, expected %g",
+                      name, v->name, sd, sigma);
+      }
+    }
+    /* then train from there: it runs, and the loss of the first batch drops */
+    float losses[6];
+    st = train(&tc, e, scope, 6, losses);
+    ck_assert_msg(st == IC_OK, "%s %s: %s", name, cf->what, ic_executor_errmsg(e));
+    for (int s = 0; s < 6; s++) ck_assert(isfinite(losses[s]));
+    ic_scope_destroy(scope);
+    ic_executor_destroy(e);
+  }
+  free_case(&tc);
+}
+
+START_TEST(startup_seed_example) { run_startup_case("seed"); }
+END_TEST
+
+START_TEST(startup_mlp) { run_startup_case("mlp"); }
+END_TEST
+
+START_TEST(startup_attention) { run_startup_case("attention"); }
+END_TEST
+
+START_TEST(startup_cnn) { run_startup_case("cnn"); }
+END_TEST
+
+/* Paddle writes the program's random_seed (1234 here) into each initializer's `seed`
+ * attribute: that fixes the stream, so options.seed changes nothing (ops with seed 0 draw from
+ * options.seed; test_ops_misc covers those). */
+START_TEST(startup_seeded) {
+  train_case tc;
+  load_case("mlp", &tc);
+  ic_scope *s[3];
+  for (int k = 0; k < 3; k++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.seed = k == 2 ? 7 : 3;
+    ic_executor *e = NULL;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ck_assert_int_eq(ic_scope_create(NULL, &s[k]), IC_OK);
+    ck_assert_msg(ic_executor_run(e, tc.startup, s[k], 0, NULL, NULL, 0, NULL, NULL) == IC_OK, "%s",
+                  ic_executor_errmsg(e));
+    ic_executor_destroy(e);
+  }
+  tu_assert_bitwise(ic_scope_get(s[0], "fc_0.w_0"), ic_scope_get(s[1], "fc_0.w_0"), "seed 3");
+  tu_assert_bitwise(ic_scope_get(s[0], "fc_0.w_0"), ic_scope_get(s[2], "fc_0.w_0"), "seed 7");
+  for (int k = 0; k < 3; k++) ic_scope_destroy(s[k]);
+  free_case(&tc);
+}
+END_TEST
+
+/* ---- bad input ---- */
+
+START_TEST(missing_feed) {
+  train_case tc;
+  load_case("mlp", &tc);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(&k_configs[k], false);
+    ic_tensor *x = batch_of(tc.feeds[0], 0, tc.batch), *out = NULL;
+    const char *names[] = {"x"}, *fetch = tc.loss_name;
+    ic_status st = ic_executor_run(e, tc.main, scope, 1, names, (const ic_tensor *const *)&x, 1,
+                                   &fetch, &out);
+    ck_assert_int_ne(st, IC_OK);
+    ck_assert_ptr_null(out);
+    tu_assert_msg(ic_executor_errmsg(e), "label", NULL);
+    ic_tensor_destroy(x);
+    /* the scope is still usable: a full step runs afterwards */
+    float loss;
+    ck_assert_msg(train(&tc, e, scope, 1, &loss) == IC_OK, "%s", ic_executor_errmsg(e));
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  free_case(&tc);
+}
+END_TEST
+
+START_TEST(label_out_of_range) {
+  train_case tc;
+  load_case("mlp", &tc);
+  int64_t *lab = ic_tensor_data(tc.feeds[1]);
+  ck_assert_str_eq(tc.feed_names[1], "label");
+  lab[3] = 3; /* 3 classes: valid are 0, 1, 2 */
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(&k_configs[k], false);
+    float loss;
+    ck_assert_int_ne(train(&tc, e, scope, 1, &loss), IC_OK);
+    tu_assert_msg(ic_executor_errmsg(e), "softmax_with_cross_entropy", "Label", "'label'",
+                  "is 3", "[0, 3)", NULL);
+    /* a failed step commits nothing: the scope still holds Paddle's initial persistables */
+    check_bitwise(&tc, tc.init, scope, "after a failed step");
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  free_case(&tc);
+}
+END_TEST
+
+START_TEST(nan_loss_with_check_nan_inf) {
+  train_case tc;
+  load_case("seed", &tc);
+  float *x = ic_tensor_data(tc.feeds[0]);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    float loss;
+    /* an infinite weight: the first op computing with it fails */
+    ic_tensor *w = NULL;
+    ck_assert_int_eq(ic_tensor_clone(ic_scope_get(scope, "fc_0.w_0"), &w), IC_OK);
+    ((float *)ic_tensor_data(w))[2] = INFINITY;
+    ck_assert_int_eq(ic_scope_set(scope, "fc_0.w_0", w), IC_OK);
+    ic_executor *e = make_exec(&k_configs[k], true);
+    ck_assert_int_ne(train(&tc, e, scope, 1, &loss), IC_OK);
+    tu_assert_msg(ic_executor_errmsg(e), "mul", "fc_0.tmp_0", "Inf", NULL);
+    ic_executor_destroy(e);
+    ck_assert_int_eq(ic_scope_set(scope, "fc_0.w_0", ic_scope_get(tc.init, "fc_0.w_0")), IC_OK);
+    ic_tensor_destroy(w);
+    /* a NaN in a feed is caught where it enters */
+    x[1] = NAN;
+    e = make_exec(&k_configs[k], true);
+    ck_assert_int_ne(train(&tc, e, scope, 1, &loss), IC_OK);
+    tu_assert_msg(ic_executor_errmsg(e), "'X'", "NaN", NULL);
+    ic_executor_destroy(e);
+    /* without the check the NaN goes through into the parameters, as in Paddle */
+    e = make_exec(&k_configs[k], false);
+    ck_assert_int_eq(train(&tc, e, scope, 1, &loss), IC_OK);
+    ck_assert(isnan(loss));
+    ck_assert(isnan(elem(ic_scope_get(scope, "fc_0.w_0"), 0))); /* X^T dOut */
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+    x[1] = 0.5f;
+  }
+  free_case(&tc);
+}
+END_TEST
+
+/* Every output an optimizer updates in place is a SHARE slot, paired with an input slot of
+ * the same op. */
+START_TEST(inplace_tables) {
+  const struct {
+    const char *op;
+    const ic_train_inplace *t;
+  } tabs[] = {{"sgd", ic_sgd_inplace},
+              {"adam", ic_adam_inplace},
+              {"adamw", ic_adam_inplace},
+              {"momentum", ic_momentum_inplace},
+              {"adagrad", ic_adagrad_inplace},
+              {"rmsprop", ic_rmsprop_inplace},
+              {"lamb", ic_lamb_inplace}};
+  for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
+    const ic_opdef *d = ic_registry_find(tabs[i].op);
+    ck_assert_ptr_nonnull(d);
+    size_t n = 0;
+    for (const ic_train_inplace *p = tabs[i].t; p->out; p++, n++) {
+      bool out_ok = false, in_ok = false;
+      for (size_t k = 0; k < d->n_outputs; k++) {
+        if (!strcmp(d->outputs[k].name, p->out)) out_ok = d->outputs[k].flags & IC_SLOT_SHARE;
+      }
+      for (size_t k = 0; k < d->n_inputs; k++) in_ok |= !strcmp(d->inputs[k].name, p->in);
+      ck_assert_msg(out_ok && in_ok, "%s: %s <- %s", tabs[i].op, p->out, p->in);
+    }
+    ck_assert_uint_gt(n, 0);
+  }
+}
+END_TEST
+
+static TCase *tc_paddle(void) {
+  TCase *tc = tcase_create("paddle");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, paddle_seed_example);
+  tcase_add_test(tc, paddle_mlp_adam);
+  tcase_add_test(tc, paddle_attention_adamw_clip);
+  tcase_add_test(tc, paddle_cnn_momentum);
+  tcase_add_test(tc, paddle_branches_rmsprop);
+  tcase_add_test(tc, paddle_adagrad_cross_entropy2);
+  tcase_add_test(tc, paddle_lamb);
+  return tc;
+}
+
+static TCase *tc_startup(void) {
+  TCase *tc = tcase_create("startup");
+  tcase_add_test(tc, startup_seed_example);
+  tcase_add_test(tc, startup_mlp);
+  tcase_add_test(tc, startup_attention);
+  tcase_add_test(tc, startup_cnn);
+  tcase_add_test(tc, startup_seeded);
+  return tc;
+}
+
+static TCase *tc_bad(void) {
+  TCase *tc = tcase_create("bad_input");
+  tcase_add_test(tc, missing_feed);
+  tcase_add_test(tc, label_out_of_range);
+  tcase_add_test(tc, nan_loss_with_check_nan_inf);
+  tcase_add_test(tc, inplace_tables);
+  return tc;
+}
+
+TU_MAIN("train", tc_paddle, tc_startup, tc_bad)

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Write tests/data/train/: small training programs built by PaddlePaddle itself, with their
+startup programs, the persistables right after startup, fixed input batches, Paddle's loss at
+every step and Paddle's persistables after the last step, so that tests/test_train.c can check
+that icore trains exactly as Paddle does.
+
+    FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_train.py [OUT_DIR] [CASE...]
+
+Tested with PaddlePaddle 3.3.1 (CPU). Each case is a directory <case>/ holding
+    main.pdmodel      the training program (forward, backward and optimizer ops) as
+                      program.desc.serialize_to_string() wrote it, minus op_callstack
+    startup.pdmodel   its startup program, likewise
+    init.pdiparams    every persistable of the main program right after Paddle ran startup,
+                      in Paddle's combined format (sorted by name, as save_combine writes)
+    final.pdiparams   the same variables after STEPS steps of training with Paddle
+    <feed>.npy        each feed, STEPS batches stacked along the first dimension
+    loss.npy          Paddle's fetched loss at every step, float32[STEPS]
+    case.txt          the manifest: 'steps N', 'batch B', 'feed NAME FILE', 'loss NAME',
+                      'rtol X' (losses), 'ptol X' (final parameters), 'ops T1 T2 ...'
+and cases.txt lists every case directory. The output is deterministic (fixed seeds).
+"""
+import os
+import sys
+
+os.environ.setdefault("FLAGS_enable_pir_api", "0")
+
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+
+STEPS = 20
+
+
+def strip_callstacks(data):
+    """Drop op_callstack (this machine's Python stacks). Paddle 3.3.1's legacy reshape2 and
+    transpose2 ops also carry some attributes twice (mkldnn_data_type) in a training program;
+    icore rejects a repeated attribute, so an exact repeat is dropped here (a differing
+    one would be an error)."""
+    from paddle.base.proto import framework_pb2
+    prog = framework_pb2.ProgramDesc.FromString(data)
+    for block in prog.blocks:
+        for op in block.ops:
+            keep, seen = [], {}
+            for a in op.attrs:
+                if a.name == "op_callstack":
+                    continue
+                if a.name in seen:
+                    assert seen[a.name] == a.SerializeToString(), (op.type, a.name)
+                    continue
+                seen[a.name] = a.SerializeToString()
+                keep.append(a)
+            del op.attrs[:]
+            op.attrs.extend(keep)
+    return prog.SerializeToString()
+
+
+def persistables(prog):
+    out = [v for v in prog.list_vars() if v.persistable and v.name not in ("feed", "fetch")]
+    return sorted(out, key=lambda v: v.name)
+
+
+def case_seed():
+    """The canonical example of Paddle's static-graph documentation: fc, mean, SGD."""
+    data = paddle.static.data(name="X", shape=[None, 1], dtype="float32")
+    hidden = paddle.static.nn.fc(data, 10)
+    loss = paddle.mean(hidden)
+    paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
+    rng = np.random.default_rng(1)
+    feeds = {"X": rng.standard_normal((STEPS * 4, 1)).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_mlp():
+    """Two fc layers with relu, softmax cross-entropy on hard labels, Adam."""
+    x = paddle.static.data(name="x", shape=[None, 8], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.static.nn.fc(x, 16, activation="relu")
+    logits = paddle.static.nn.fc(h, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
+    rng = np.random.default_rng(2)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 8)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 8, 1)).astype("int64")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+def raw(op_type, inputs, attrs=None):
+    """Append one op writing Out through LayerHelper: Paddle 3.3.1's legacy (non-PIR) static
+    mode no longer accepts Variables in several tensor functions (paddle.matmul, gelu, sqrt,
+    maximum, ...: "must be Value, but got Variable"), so this script emits their ops itself,
+    exactly as those functions used to."""
+    from paddle.base.layer_helper import LayerHelper
+    h = LayerHelper(op_type)
+    out = h.create_variable_for_type_inference("float32")
+    h.append_op(type=op_type, inputs=inputs, outputs={"Out": out}, attrs=attrs or {})
+    return out
+
+
+def case_attention():
+    """A transformer block: layer_norm, single-head attention (matmul_v2, scale, softmax,
+    transpose2, reshape2), a gelu feed-forward and a residual, a squared-error loss, AdamW
+    with ClipGradByGlobalNorm."""
+    ew = {"axis": -1}
+    # ClipGradByGlobalNorm calls these; route them to the ops they emit (see raw()).
+    paddle.sqrt = lambda x, name=None: raw("sqrt", {"X": x})
+    paddle.maximum = lambda x, y, name=None: raw("elementwise_max", {"X": x, "Y": y}, ew)
+    paddle.divide = lambda x, y, name=None: raw("elementwise_div", {"X": x, "Y": y}, ew)
+    paddle.multiply = lambda x, y, name=None: raw("elementwise_mul", {"X": x, "Y": y}, ew)
+    x = paddle.static.data(name="x", shape=[None, 6, 8], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 6, 8], dtype="float32")
+    h = paddle.nn.LayerNorm(8)(x)
+    # no bias on k: softmax ignores it (its gradient is 0 up to rounding, and Adam would
+    # turn that rounding noise into steps of full size, in Paddle as in icore)
+    q = paddle.nn.Linear(8, 8)(h)
+    k = paddle.nn.Linear(8, 8, bias_attr=False)(h)
+    v = paddle.nn.Linear(8, 8)(h)
+    s = raw("matmul_v2", {"X": q, "Y": k}, {"trans_x": False, "trans_y": True})
+    att = raw("softmax", {"X": paddle.scale(s, 0.35)}, {"axis": -1})
+    o = raw("matmul_v2", {"X": att, "Y": v}, {"trans_x": False, "trans_y": False})
+    o = paddle.reshape(paddle.transpose(o, [0, 2, 1]), [-1, 6, 8])
+    f = raw("gelu", {"X": paddle.nn.Linear(8, 16)(o)}, {"approximate": False})
+    out = paddle.add(x, paddle.nn.Linear(16, 8)(f))
+    d = paddle.subtract(out, y)
+    loss = paddle.mean(raw("elementwise_mul", {"X": d, "Y": d}, ew))
+    opt = paddle.optimizer.AdamW(learning_rate=0.01, weight_decay=0.01,
+                                 grad_clip=paddle.nn.ClipGradByGlobalNorm(0.5))
+    opt.minimize(loss)
+    rng = np.random.default_rng(3)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 6, 8)).astype("float32"),
+             "y": rng.standard_normal((STEPS * 4, 6, 8)).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_cnn():
+    """A LeNet-style CNN: conv2d, batch_norm (training statistics), relu, max pool2d, a second
+    conv2d and avg pool2d, fc, softmax cross-entropy on hard labels, Momentum (nesterov, L2
+    decay)."""
+    x = paddle.static.data(name="img", shape=[None, 1, 8, 8], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.nn.Conv2D(1, 4, 3, padding=1)(x)
+    h = raw("relu", {"X": paddle.nn.BatchNorm2D(4)(h)})
+    h = paddle.nn.MaxPool2D(2, 2)(h)
+    h = paddle.nn.Conv2D(4, 6, 3, stride=1, padding=0)(h)
+    h = paddle.nn.AvgPool2D(2, 2)(raw("relu", {"X": h}))
+    logits = paddle.static.nn.fc(h, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9, use_nesterov=True,
+                              weight_decay=paddle.regularizer.L2Decay(1e-3)).minimize(loss)
+    rng = np.random.default_rng(4)
+    feeds = {"img": rng.standard_normal((STEPS * 4, 1, 8, 8)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 4, 1)).astype("int64")}
+    return loss, feeds, 4, 1e-4, 1e-4
+
+
+def case_branches():
+    """Two branches joined by concat (tanh and sigmoid), a sigmoid cross-entropy loss with
+    normalize and an ignored label, RMSProp (centered, momentum)."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 2], dtype="float32")
+    a = raw("tanh", {"X": paddle.static.nn.fc(x, 5)})
+    b = raw("sigmoid", {"X": paddle.static.nn.fc(x, 3)})
+    h = paddle.concat([a, b], axis=1)
+    logits = paddle.static.nn.fc(h, 2)
+    ce = raw("sigmoid_cross_entropy_with_logits", {"X": logits, "Label": label},
+             {"normalize": True, "ignore_index": -1})
+    loss = paddle.mean(ce)
+    paddle.optimizer.RMSProp(learning_rate=0.01, rho=0.9, momentum=0.5,
+                             centered=True).minimize(loss)
+    rng = np.random.default_rng(5)
+    lab = rng.integers(0, 2, (STEPS * 8, 2)).astype("float32")
+    lab[::7, 1] = -1  # ignored
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"), "label": lab}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+def case_adagrad():
+    """fc + softmax + cross_entropy2 (probabilities in, hard labels) with Adagrad."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    prob = raw("softmax", {"X": paddle.static.nn.fc(x, 4)}, {"axis": -1})
+    from paddle.base.layer_helper import LayerHelper
+    h = LayerHelper("cross_entropy2")
+    y = h.create_variable_for_type_inference("float32")
+    xs = h.create_variable_for_type_inference("float32")
+    mx = h.create_variable_for_type_inference("float32")
+    h.append_op(type="cross_entropy2", inputs={"X": prob, "Label": label},
+                outputs={"Y": y, "XShape": xs, "MatchX": mx}, attrs={"ignore_index": -100})
+    loss = paddle.mean(y)
+    paddle.optimizer.Adagrad(learning_rate=0.1).minimize(loss)
+    rng = np.random.default_rng(6)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"),
+             "label": rng.integers(0, 4, (STEPS * 8, 1)).astype("int64")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+def case_lamb():
+    """fc, relu, fc, softmax cross-entropy with LAMB (weight decay 0.01, biases excluded so
+    both the adapted and the unadapted update run)."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.static.nn.fc(x, 8, activation="relu")
+    logits = paddle.static.nn.fc(h, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.Lamb(learning_rate=0.02, lamb_weight_decay=0.01,
+                          exclude_from_weight_decay_fn=lambda p: p.name.endswith(".b_0")
+                          ).minimize(loss)
+    rng = np.random.default_rng(7)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 8, 1)).astype("int64")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
+         "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb}
+
+
+def save_vars(exe, prog, path):
+    d, f = os.path.split(path)
+    paddle.static.save_vars(exe, d, main_program=prog, vars=persistables(prog), filename=f)
+
+
+def write_case(out_dir, name):
+    paddle.enable_static()
+    paddle.seed(1234)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    main.random_seed = startup.random_seed = 1234
+    with paddle.static.program_guard(main, startup):
+        loss, feeds, batch, rtol, ptol = CASES[name]()
+    d = os.path.join(out_dir, name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "main.pdmodel"), "wb") as f:
+        f.write(strip_callstacks(main.desc.serialize_to_string()))
+    with open(os.path.join(d, "startup.pdmodel"), "wb") as f:
+        f.write(strip_callstacks(startup.desc.serialize_to_string()))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        save_vars(exe, main, os.path.join(d, "init.pdiparams"))
+        losses = []
+        for s in range(STEPS):
+            fd = {k: v[s * batch:(s + 1) * batch] for k, v in feeds.items()}
+            out, = exe.run(main, feed=fd, fetch_list=[loss.name])
+            losses.append(np.asarray(out, dtype="float32").reshape(()))
+        save_vars(exe, main, os.path.join(d, "final.pdiparams"))
+    np.save(os.path.join(d, "loss.npy"), np.stack(losses).astype("float32"))
+    lines = ["# written by tools/gen_paddle_train.py with PaddlePaddle " + paddle.__version__,
+             "steps %d" % STEPS, "batch %d" % batch]
+    for k, v in feeds.items():
+        np.save(os.path.join(d, k + ".npy"), v)
+        lines.append("feed %s %s.npy" % (k, k))
+    lines += ["loss %s" % loss.name, "rtol %g" % rtol, "ptol %g" % ptol,
+              "ops " + " ".join(sorted({op.type for op in main.global_block().ops}))]
+    with open(os.path.join(d, "case.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data", "train")
+    names = sys.argv[2:] or list(CASES)
+    for n in names:
+        write_case(out_dir, n)
+    with open(os.path.join(out_dir, "cases.txt"), "w") as f:
+        f.write("\n".join(CASES) + "\n")
+
+
+if __name__ == "__main__":
+    main()
