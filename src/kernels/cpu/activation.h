@@ -197,6 +197,171 @@ static inline IC_HD int64_t abs_i64(int64_t v) {
   return v < 0 ? (int64_t)(0u - (uint64_t)v) : v;
 }
 
+/* ---- math activations (silu ... stanh): Paddle's functors in
+ * paddle/phi/kernels/funcs/activation_functor.h, each computed in T as Eigen evaluates it. */
+
+static inline IC_HD float silu_f32(float x, const ic_noattrs *a) { return x / (1.0f + expf(-x)); }
+static inline IC_HD double silu_f64(double x, const ic_noattrs *a) { return x / (1.0 + exp(-x)); }
+
+static inline IC_HD float log_f32(float x, const ic_noattrs *a) { return logf(x); }
+static inline IC_HD double log_f64(double x, const ic_noattrs *a) { return log(x); }
+static inline IC_HD float log2_f32(float x, const ic_noattrs *a) { return log2f(x); }
+static inline IC_HD double log2_f64(double x, const ic_noattrs *a) { return log2(x); }
+static inline IC_HD float log10_f32(float x, const ic_noattrs *a) { return log10f(x); }
+static inline IC_HD double log10_f64(double x, const ic_noattrs *a) { return log10(x); }
+static inline IC_HD float log1p_f32(float x, const ic_noattrs *a) { return log1pf(x); }
+static inline IC_HD double log1p_f64(double x, const ic_noattrs *a) { return log1p(x); }
+static inline IC_HD float rsqrt_f32(float x, const ic_noattrs *a) { return 1.0f / sqrtf(x); }
+static inline IC_HD double rsqrt_f64(double x, const ic_noattrs *a) { return 1.0 / sqrt(x); }
+static inline IC_HD float erf_f32(float x, const ic_noattrs *a) { return erff(x); }
+static inline IC_HD double erf_f64(double x, const ic_noattrs *a) { return erf(x); }
+static inline IC_HD float reciprocal_f32(float x, const ic_noattrs *a) { return 1.0f / x; }
+static inline IC_HD double reciprocal_f64(double x, const ic_noattrs *a) { return 1.0 / x; }
+static inline IC_HD float sin_f32(float x, const ic_noattrs *a) { return sinf(x); }
+static inline IC_HD double sin_f64(double x, const ic_noattrs *a) { return sin(x); }
+static inline IC_HD float cos_f32(float x, const ic_noattrs *a) { return cosf(x); }
+static inline IC_HD double cos_f64(double x, const ic_noattrs *a) { return cos(x); }
+static inline IC_HD float softsign_f32(float x, const ic_noattrs *a) {
+  return x / (1.0f + fabsf(x));
+}
+static inline IC_HD double softsign_f64(double x, const ic_noattrs *a) {
+  return x / (1.0 + fabs(x));
+}
+static inline IC_HD float tanh_shrink_f32(float x, const ic_noattrs *a) { return x - tanhf(x); }
+static inline IC_HD double tanh_shrink_f64(double x, const ic_noattrs *a) { return x - tanh(x); }
+
+/* logsigmoid: -log(1 + exp(-x)) in Paddle's overflow-free form: with t = max(-x, 0),
+ * -t - log(exp(-t) + exp(-x - t)). */
+static inline IC_HD float logsigmoid_f32(float x, const ic_noattrs *a) {
+  float t = IC_MAXV(-x, 0.0f);
+  return -t - logf(expf(-t) + expf(-x - t));
+}
+static inline IC_HD double logsigmoid_f64(double x, const ic_noattrs *a) {
+  double t = IC_MAXV(-x, 0.0);
+  return -t - log(exp(-t) + exp(-x - t));
+}
+
+/* One float attribute (mish threshold, elu/celu alpha, hard_shrink threshold, softshrink
+ * lambda); two (softplus beta/threshold, selu scale/alpha, brelu t_min/t_max,
+ * thresholded_relu threshold/value, stanh scale_a/scale_b). */
+typedef struct ic_act1_attrs {
+  float p;
+} ic_act1_attrs;
+typedef struct ic_act2_attrs {
+  float p, q;
+} ic_act2_attrs;
+
+/* mish: x tanh(sp), sp = x above threshold, else log(1 + exp(x)) (not log1p, as Paddle). */
+static inline IC_HD float mish_f32(float x, const ic_act1_attrs *a) {
+  float sp = x > a->p ? x : logf(1.0f + expf(x));
+  return x * tanhf(sp);
+}
+static inline IC_HD double mish_f64(double x, const ic_act1_attrs *a) {
+  double sp = x > (double)a->p ? x : log(1.0 + exp(x));
+  return x * tanh(sp);
+}
+
+/* softplus (p = beta, q = threshold): x when beta x > threshold, else log(1 + exp(beta x)) /
+ * beta. */
+static inline IC_HD float softplus_f32(float x, const ic_act2_attrs *a) {
+  float xb = a->p * x;
+  return xb > a->q ? x : logf(1.0f + expf(xb)) / a->p;
+}
+static inline IC_HD double softplus_f64(double x, const ic_act2_attrs *a) {
+  double xb = (double)a->p * x;
+  return xb > (double)a->q ? x : log(1.0 + exp(xb)) / (double)a->p;
+}
+
+/* elu (p = alpha): x < 0 ? alpha (exp(x) - 1) : x. */
+static inline IC_HD float elu_f32(float x, const ic_act1_attrs *a) {
+  return x < 0.0f ? a->p * (expf(x) - 1.0f) : x;
+}
+static inline IC_HD double elu_f64(double x, const ic_act1_attrs *a) {
+  return x < 0.0 ? (double)a->p * (exp(x) - 1.0) : x;
+}
+
+/* celu (p = alpha): max(0, x) + min(0, alpha (exp(x / alpha) - 1)). */
+static inline IC_HD float celu_f32(float x, const ic_act1_attrs *a) {
+  return IC_MAXV(x, 0.0f) + IC_MINV(a->p * (expf(x / a->p) - 1.0f), 0.0f);
+}
+static inline IC_HD double celu_f64(double x, const ic_act1_attrs *a) {
+  double al = a->p;
+  return IC_MAXV(x, 0.0) + IC_MINV(al * (exp(x / al) - 1.0), 0.0);
+}
+
+/* selu (p = scale, q = alpha): scale (x <= 0 ? alpha exp(x) - alpha : x). */
+static inline IC_HD float selu_f32(float x, const ic_act2_attrs *a) {
+  float r = x <= 0.0f ? a->q * expf(x) - a->q : x;
+  return r * a->p;
+}
+static inline IC_HD double selu_f64(double x, const ic_act2_attrs *a) {
+  double al = a->q, r = x <= 0.0 ? al * exp(x) - al : x;
+  return r * (double)a->p;
+}
+
+/* brelu (hard_tanh; p = t_min, q = t_max): min(max(x, t_min), t_max). */
+static inline IC_HD float brelu_f32(float x, const ic_act2_attrs *a) {
+  return IC_MINV(IC_MAXV(x, a->p), a->q);
+}
+static inline IC_HD double brelu_f64(double x, const ic_act2_attrs *a) {
+  return IC_MINV(IC_MAXV(x, (double)a->p), (double)a->q);
+}
+
+/* thresholded_relu (p = threshold, q = value): x where x > threshold, else value, computed
+ * as x (x > t) + value (x <= t) the way Paddle 3.3 does: a NaN, and -inf (-inf * 0), give NaN. */
+static inline IC_HD float thresholded_relu_f32(float x, const ic_act2_attrs *a) {
+  return x * (float)(x > a->p) + a->q * (float)(x <= a->p);
+}
+static inline IC_HD double thresholded_relu_f64(double x, const ic_act2_attrs *a) {
+  double t = a->p;
+  return x * (double)(x > t) + (double)a->q * (double)(x <= t);
+}
+
+/* stanh (p = scale_a, q = scale_b): scale_b tanh(scale_a x). */
+static inline IC_HD float stanh_f32(float x, const ic_act2_attrs *a) {
+  return a->q * tanhf(a->p * x);
+}
+static inline IC_HD double stanh_f64(double x, const ic_act2_attrs *a) {
+  return (double)a->q * tanh((double)a->p * x);
+}
+
+/* hard_shrink (p = threshold): x times (x <= -t or x >= t), so a NaN stays NaN and |x| = t
+ * is kept (as Paddle 3.3 computes it). */
+static inline IC_HD float hard_shrink_f32(float x, const ic_act1_attrs *a) {
+  return x * (float)((x <= -a->p) || (x >= a->p));
+}
+static inline IC_HD double hard_shrink_f64(double x, const ic_act1_attrs *a) {
+  double t = a->p;
+  return x * (double)((x <= -t) || (x >= t));
+}
+
+/* softshrink (p = lambda): (x > l)(x - l) + (x < -l)(x + l). */
+static inline IC_HD float softshrink_f32(float x, const ic_act1_attrs *a) {
+  float l = a->p;
+  return (float)(x > l) * (x - l) + (float)(x < -l) * (x + l);
+}
+static inline IC_HD double softshrink_f64(double x, const ic_act1_attrs *a) {
+  double l = a->p;
+  return (double)(x > l) * (x - l) + (double)(x < -l) * (x + l);
+}
+
+/* round: half to even (rint in the default rounding mode, as Paddle 3.3 rounds: 2.5 -> 2,
+ * -0.5 -> -0); with `decimals` d != 0, rint(x 10^d) / 10^d. */
+typedef struct round_attrs {
+  int decimals;
+} round_attrs;
+
+static inline IC_HD float round_f32(float x, const round_attrs *a) {
+  if (a->decimals == 0) return rintf(x);
+  float p = powf(10.0f, (float)a->decimals);
+  return rintf(x * p) / p;
+}
+static inline IC_HD double round_f64(double x, const round_attrs *a) {
+  if (a->decimals == 0) return rint(x);
+  double p = pow(10.0, (double)a->decimals);
+  return rint(x * p) / p;
+}
+
 #ifdef __cplusplus
 }
 #endif

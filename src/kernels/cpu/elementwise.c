@@ -202,6 +202,8 @@ LOOPS_ALL_TYPES(div)
 LOOPS_ALL_TYPES(max)
 LOOPS_ALL_TYPES(min)
 LOOPS_ALL_TYPES(pow)
+LOOPS_ALL_TYPES(floordiv)
+LOOPS_ALL_TYPES(mod)
 
 #define ROW(OP, SUF) {OP##_##SUF##_vv, OP##_##SUF##_vs, OP##_##SUF##_sv}
 #define OP_ROWS(OP) {ROW(OP, f32), ROW(OP, f64), ROW(OP, i32), ROW(OP, i64)}
@@ -210,7 +212,8 @@ LOOPS_ALL_TYPES(pow)
 static const ew_loop k_loops[IC_EW_N_OPS][4][3] = {
     [IC_EW_ADD] = OP_ROWS(add), [IC_EW_SUB] = OP_ROWS(sub), [IC_EW_MUL] = OP_ROWS(mul),
     [IC_EW_DIV] = OP_ROWS(div), [IC_EW_MAX] = OP_ROWS(max), [IC_EW_MIN] = OP_ROWS(min),
-    [IC_EW_POW] = OP_ROWS(pow),
+    [IC_EW_POW] = OP_ROWS(pow), [IC_EW_FLOORDIV] = OP_ROWS(floordiv),
+    [IC_EW_MOD] = OP_ROWS(mod),
 };
 
 static int dtype_index(ic_dtype d) {
@@ -237,7 +240,8 @@ ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op) {
   ic_bcast b;
   ic_status st = ic_bcast_plan(c, 0, 1, a->axis, &b);
   if (st || b.numel == 0) return st;
-  bool int_div = op == IC_EW_DIV && (x->dtype == IC_INT32 || x->dtype == IC_INT64);
+  bool int_div = (op == IC_EW_DIV || op == IC_EW_FLOORDIV || op == IC_EW_MOD) &&
+                 (x->dtype == IC_INT32 || x->dtype == IC_INT64);
   if (int_div && has_zero(y)) {
     return ic_kfail(c, IC_ERR_INVALID_ARGUMENT,
                     "input Y '%s' holds a 0: integer division by zero", ic_in_name(c, 1, 0));

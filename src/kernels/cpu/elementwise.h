@@ -1,6 +1,6 @@
 /* Binary elementwise ops with Paddle's broadcasting (elementwise_add, _sub, _mul, _div, _max,
- * _min, _pow): the shared broadcast plan, slots, attribute parsing, shape inference and the
- * CPU engine. Each op file only names its operation:
+ * _min, _pow, _floordiv, _mod): the shared broadcast plan, slots, attribute parsing, shape
+ * inference and the CPU engine. Each op file only names its operation:
  *
  *   static ic_status run(ic_kctx *c) { return ic_elementwise_run(c, IC_EW_ADD); }
  *   const ic_opdef ic_op_elementwise_add = IC_ELEMENTWISE_DEF("elementwise_add", run);
@@ -25,6 +25,8 @@ typedef enum ic_ew_op {
   IC_EW_MAX,
   IC_EW_MIN,
   IC_EW_POW,
+  IC_EW_FLOORDIV,
+  IC_EW_MOD,
   IC_EW_N_OPS
 } ic_ew_op;
 
@@ -62,7 +64,7 @@ ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op);
 /* ---- the scalar operations, shared by the CPU loops and the CUDA kernels ----
  * ic_ew_<op>_<f32|f64|i32|i64>(a, b); semantics in elementwise.c's header comment. */
 
-#define IC_EW_FLOAT_OPS(T, SUF, POW)                                                       \
+#define IC_EW_FLOAT_OPS(T, SUF, POW, FMOD, FLOOR, COPYSIGN)                               \
   static inline IC_HD T ic_ew_add_##SUF(T a, T b) { return a + b; }                        \
   static inline IC_HD T ic_ew_sub_##SUF(T a, T b) { return a - b; }                        \
   static inline IC_HD T ic_ew_mul_##SUF(T a, T b) { return a * b; }                        \
@@ -73,10 +75,25 @@ ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op);
   static inline IC_HD T ic_ew_min_##SUF(T a, T b) {                                        \
     return a != a ? a : b != b ? b : a < b ? a : b;                                        \
   }                                                                                        \
-  static inline IC_HD T ic_ew_pow_##SUF(T a, T b) { return POW(a, b); }
+  static inline IC_HD T ic_ew_pow_##SUF(T a, T b) { return POW(a, b); }                   \
+  static inline IC_HD T ic_ew_floordiv_##SUF(T a, T b) {                                   \
+    if (b == 0) return a / b;                                                              \
+    T m = FMOD(a, b), q = (a - m) / b;                                                     \
+    if (m != 0 && ((b < 0) != (m < 0))) q -= 1;                                            \
+    if (q == 0) return COPYSIGN((T)0, a / b);                                              \
+    T f = FLOOR(q);                                                                        \
+    return q - f > (T)0.5 ? f + 1 : f;                                                     \
+  }                                                                                        \
+  static inline IC_HD T ic_ew_mod_##SUF(T a, T b) {                                        \
+    T r = FMOD(a, b);                                                                      \
+    return (r != 0 && ((b < 0) != (r < 0))) ? r + b : r;                                   \
+  }
 
-IC_EW_FLOAT_OPS(float, f32, powf)
-IC_EW_FLOAT_OPS(double, f64, pow)
+/* floordiv and mod on floats are Python's: mod takes the divisor's sign (fmod, plus b when
+ * the signs differ) and floordiv is (a - mod) / b rounded to the nearest whole number, a
+ * signed 0 when that is 0; a zero divisor gives a / b (inf or NaN) and NaN. */
+IC_EW_FLOAT_OPS(float, f32, powf, fmodf, floorf, copysignf)
+IC_EW_FLOAT_OPS(double, f64, pow, fmod, floor, copysign)
 
 /* a^b for integers as pow((double)a, (double)b) gives it: when the result's magnitude is at
  * most 2^53 it is exact, and it is computed here by squaring (exact in double up to there),
@@ -94,7 +111,8 @@ static inline IC_HD double ic_ew_ipow(int64_t a, int64_t b) {
 }
 
 /* Integer ops: unsigned arithmetic for the wrap, a zero divisor gives 0 (the CPU kernel
- * fails first; a CUDA kernel cannot, and leaves the 0). */
+ * fails first; a CUDA kernel cannot, and leaves the 0). floordiv rounds toward -inf and mod
+ * takes the divisor's sign (Python's // and %); INT_MIN // -1 wraps to INT_MIN. */
 #define IC_EW_INT_OPS(T, U, SUF, FROM_F64, MIN)                                            \
   static inline IC_HD T ic_ew_add_##SUF(T a, T b) { return (T)((U)a + (U)b); }             \
   static inline IC_HD T ic_ew_sub_##SUF(T a, T b) { return (T)((U)a - (U)b); }             \
@@ -106,6 +124,17 @@ static inline IC_HD double ic_ew_ipow(int64_t a, int64_t b) {
   static inline IC_HD T ic_ew_min_##SUF(T a, T b) { return a < b ? a : b; }                \
   static inline IC_HD T ic_ew_pow_##SUF(T a, T b) {                                        \
     return (a == 0 && b < 0) ? 0 : (T)FROM_F64(ic_ew_ipow(a, b));                          \
+  }                                                                                        \
+  static inline IC_HD T ic_ew_floordiv_##SUF(T a, T b) {                                   \
+    if (b == 0) return 0;                                                                  \
+    if (b == -1) return (T)(0u - (U)a);                                                    \
+    T q = a / b, r = a % b;                                                                \
+    return (r != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;                                   \
+  }                                                                                        \
+  static inline IC_HD T ic_ew_mod_##SUF(T a, T b) {                                        \
+    if (b == 0 || b == -1) return 0;                                                       \
+    T r = a % b;                                                                           \
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;                                   \
   }
 
 IC_EW_INT_OPS(int32_t, uint32_t, i32, ic_f64_to_i32, INT32_MIN)

@@ -1,0 +1,17 @@
+/* ceil: Out = ceil(X). Integer inputs (int32, int64) come through unchanged. */
+#include "kernels/cpu/activation.h"
+
+static ic_status ceil_cpu(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *o = ic_out(c, 0, 0);
+  int64_t n = ic_numel(x->ndim, x->dims);
+  switch (x->dtype) {
+    case IC_FP32: IC_UNARY_LOOP(float, x->data, o->data, n, ceilf(v)); break;
+    case IC_FP64: IC_UNARY_LOOP(double, x->data, o->data, n, ceil(v)); break;
+    case IC_INT32: IC_UNARY_LOOP(int32_t, x->data, o->data, n, v); break;
+    default: IC_UNARY_LOOP(int64_t, x->data, o->data, n, v); break;
+  }
+  return IC_OK;
+}
+
+const ic_opdef ic_op_ceil = IC_ACTIVATION_DEF(ceil, ic_noattrs, NULL, ic_activation_infer_num);

@@ -1,0 +1,13 @@
+/* celu: Out = max(0, X) + min(0, alpha (exp(X / alpha) - 1)) (alpha default 1). float32 and
+ * float64 (paddle/phi/kernels/funcs/activation_functor.h). */
+#include "kernels/cpu/activation.h"
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  ic_act1_attrs *a = attrs;
+  a->p = (float)ic_ar_float(r, "alpha", 1.0f);
+  return r->st;
+}
+
+IC_ACTIVATION_RUN(celu, ic_act1_attrs, celu_f32, celu_f64)
+
+const ic_opdef ic_op_celu = IC_ACTIVATION_DEF(celu, ic_act1_attrs, parse, ic_activation_infer);

@@ -1,0 +1,7 @@
+/* equal: Out = X == Y elementwise as bool, with Paddle's broadcasting and `axis` (see
+ * compare.c). */
+#include "kernels/cpu/compare.h"
+
+static ic_status run(ic_kctx *c) { return ic_compare_run(c, IC_CMP_EQ); }
+
+const ic_opdef ic_op_equal = IC_COMPARE_DEF("equal", run);

@@ -1,0 +1,7 @@
+/* logical_or: Out = X or Y as bool (nonzero is true), X and Y of any numeric or bool dtype,
+ * broadcast with trailing alignment (see compare.c). */
+#include "kernels/cpu/compare.h"
+
+static ic_status run(ic_kctx *c) { return ic_compare_run(c, IC_LOGIC_OR); }
+
+const ic_opdef ic_op_logical_or = IC_LOGICAL_DEF("logical_or", run);

@@ -1,0 +1,112 @@
+/* quantize_linear at inference: Y = X quantized with Scale: per tensor (quant_axis < 0,
+ * Scale one element) or per channel along quant_axis 0 or 1 (default 0; Scale one value per
+ * channel), with bin_cnt = qmax (default 127) and round_type (default 0: ties to even,
+ * clipped to [-qmax - 1, qmax]; 1: clip to the scale, ties away from zero), see quant.h.
+ * ZeroPoint is read by Paddle's kernels for nothing (symmetric quantization); bit_length and
+ * qmin likewise. only_observer copies X. Y keeps X's float type; OutScale, OutState and
+ * OutAccum pass Scale, InState and InAccum through. is_test false (training) is refused
+ * (paddle/phi/kernels/impl/quantize_linear_impl.h QuantizeLinearInferKernel). The shared
+ * parts of quantize_linear and dequantize_linear live here. */
+#include "kernels/cpu/quant_linear.h"
+
+#include <string.h>
+
+const ic_slotdef ic_quant_linear_inputs[5] = {{"X", 0},
+                                              {"Scale", 0},
+                                              {"ZeroPoint", IC_SLOT_OPTIONAL | IC_SLOT_IGNORED},
+                                              {"InAccum", IC_SLOT_OPTIONAL},
+                                              {"InState", IC_SLOT_OPTIONAL}};
+const ic_slotdef ic_quant_linear_outputs[4] = {{"Y", 0},
+                                               {"OutState", IC_SLOT_OPTIONAL},
+                                               {"OutAccum", IC_SLOT_OPTIONAL},
+                                               {"OutScale", IC_SLOT_OPTIONAL}};
+
+ic_status ic_quant_linear_parse(ic_attr_reader *r, void *attrs) {
+  quant_linear_attrs *a = attrs;
+  int64_t ax = ic_ar_int(r, "quant_axis", 0), qmax = ic_ar_int(r, "qmax", 127);
+  (void)ic_ar_int(r, "bit_length", 8);
+  (void)ic_ar_int(r, "qmin", -128);
+  ic_quant_parse_round(r, 0, &a->round_type);
+  a->only_observer = ic_ar_bool(r, "only_observer", false);
+  bool is_test = ic_ar_bool(r, "is_test", true);
+  if (r->st) return r->st;
+  if (ax > 1) return ic_ar_fail(r, "quant_axis", "must be -1, 0 or 1, got %lld", (long long)ax);
+  if (qmax < 1 || qmax > 1000000) {
+    return ic_ar_fail(r, "qmax", "must be positive, got %lld", (long long)qmax);
+  }
+  if (!is_test) {
+    return ic_ar_fail(r, "is_test", "is false: training-mode quantization is not supported");
+  }
+  a->quant_axis = ax < 0 ? -1 : (int)ax;
+  a->qmax = (int)qmax;
+  return IC_OK;
+}
+
+ic_status ic_quant_linear_channels(ic_kctx *c, int64_t *ch, int64_t *inner) {
+  const quant_linear_attrs *a = c->attrs;
+  ic_status st = ic_quant_channels(c, QL_X, a->quant_axis, ch, inner);
+  if (st) return st;
+  const ic_tensor *s = ic_in(c, QL_SCALE, 0);
+  if (ic_numel(s->ndim, s->dims) != *ch) {
+    return ic_kfail_in(c, QL_SCALE, 0, "expected %lld values (quant_axis %d)", (long long)*ch,
+                       a->quant_axis);
+  }
+  return IC_OK;
+}
+
+void ic_quant_linear_pass_meta(ic_kctx *c) {
+  ic_quant_pass_meta(c, QL_OUT_SCALE, QL_SCALE);
+  ic_quant_pass_meta(c, QL_OUT_STATE, QL_STATE);
+  ic_quant_pass_meta(c, QL_OUT_ACCUM, QL_ACCUM);
+}
+
+void ic_quant_linear_pass(ic_kctx *c) {
+  ic_quant_pass(c, QL_OUT_SCALE, QL_SCALE);
+  ic_quant_pass(c, QL_OUT_STATE, QL_STATE);
+  ic_quant_pass(c, QL_OUT_ACCUM, QL_ACCUM);
+}
+
+static ic_status infer(ic_kctx *c) {
+  ic_status st = ic_kcheck_dtype(c, QL_X, 0, IC_DT_FLOAT);
+  int64_t ch, inner;
+  if (st || (st = ic_quant_linear_channels(c, &ch, &inner))) return st;
+  const ic_tensor *x = ic_in(c, QL_X, 0), *s = ic_in(c, QL_SCALE, 0);
+  if (s->dtype != x->dtype) return ic_kfail_in(c, QL_SCALE, 0, "expected X's dtype");
+  ic_tensor_set_meta(ic_out(c, QL_Y, 0), x->dtype, x->ndim, x->dims);
+  ic_quant_linear_pass_meta(c);
+  return IC_OK;
+}
+
+#define QUANT(T, SUF)                                                                      \
+  do {                                                                                     \
+    const T *xp = x->data, *sp = s->data, bin = (T)a->qmax;                                \
+    T *op = o->data;                                                                       \
+    for (int64_t i = 0; i < n; i++) {                                                      \
+      op[i] = ic_quant_##SUF(xp[i], sp[(i / inner) % ch], bin, a->round_type);             \
+    }                                                                                      \
+  } while (0)
+
+static ic_status run(ic_kctx *c) {
+  const quant_linear_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, QL_X, 0), *s = ic_in(c, QL_SCALE, 0);
+  ic_tensor *o = ic_out(c, QL_Y, 0);
+  int64_t ch, inner, n = ic_numel(x->ndim, x->dims);
+  ic_status st = ic_quant_linear_channels(c, &ch, &inner);
+  if (st) return st;
+  if (a->only_observer) {
+    memcpy(o->data, x->data, (size_t)n * ic_dtype_size(x->dtype));
+  } else if (x->dtype == IC_FP32) {
+    QUANT(float, f32);
+  } else {
+    QUANT(double, f64);
+  }
+  ic_quant_linear_pass(c);
+  return IC_OK;
+}
+
+const ic_opdef ic_op_quantize_linear = {
+    .name = "quantize_linear", .n_inputs = 5, .inputs = ic_quant_linear_inputs,
+    .n_outputs = 4, .outputs = ic_quant_linear_outputs,
+    .attrs_size = sizeof(quant_linear_attrs), .parse = ic_quant_linear_parse, .infer = infer,
+    .cpu = run,
+};

@@ -1,0 +1,1314 @@
+/* The comparison, logical, selection, indexing, repetition, scan, sort and padding ops
+ * (compare and logical ops, where, gather, gather_nd, index_select, stack, unstack, expand,
+ * expand_v2, expand_as_v2, tile, cumsum, one_hot_v2, range, fill_any_like, argsort, top_k,
+ * top_k_v2, pad, pad3d, strided_slice, p_norm, flatten2) against references computed here by
+ * index arithmetic (data movement: exact) or in double precision (cumsum, p_norm), and their
+ * errors. Every run goes through every executor configuration (tu_run). */
+#include <math.h>
+
+#include "ew_testutil.h"
+#include "optest.h"
+
+#define NI32(...) (sizeof((const int32_t[]){__VA_ARGS__}) / sizeof(int32_t)), \
+                  ((const int32_t[]){__VA_ARGS__})
+
+/* Run and expect failure with the status and message parts given. */
+#define OT_FAIL(t, code, ...)                                                     \
+  do {                                                                            \
+    ic_status st_ = ot_run(t);                                                    \
+    ck_assert_msg(st_ == (code), "status %s: %s", ic_status_name(st_), (t)->err); \
+    tu_assert_msg((t)->err, __VA_ARGS__, NULL);                                   \
+  } while (0)
+
+/* ---- comparison and logical ops ---- */
+
+static double cmp_ref(int op, double a, double b) {
+  switch (op) {
+    case 0: return a < b;
+    case 1: return a <= b;
+    case 2: return a > b;
+    case 3: return a >= b;
+    case 4: return a == b;
+    default: return a != b;
+  }
+}
+
+/* X [2, 3, 4] against Y [3] placed at axis 1, every comparison, float32 with NaN and int64. */
+START_TEST(compare_broadcast) {
+  static const char *ops[] = {"less_than", "less_equal", "greater_than", "greater_equal",
+                              "equal", "not_equal"};
+  for (int dt = 0; dt < 2; dt++) {
+    for (int op = 0; op < 6; op++) {
+      optest t;
+      ot_begin(&t);
+      ic_tensor *x = dt ? ew_rand(IC_INT64, 3, TU_DIMS(2, 3, 4), 3, -3, 3)
+                        : ew_rand(IC_FP32, 3, TU_DIMS(2, 3, 4), 3, -2, 2);
+      ic_tensor *y = dt ? tu_i64(1, TU_DIMS(3), (const int64_t[]){-1, 0, 2})
+                        : tu_f32(1, TU_DIMS(3), (const float[]){NAN, 0.5f, -1});
+      if (!dt) ((float *)ic_tensor_data(x))[5] = NAN;
+      if (!dt) ((float *)ic_tensor_data(x))[17] = 0.5f; /* equal to y[1] */
+      ot_feed(&t, "x", x);
+      ot_feed(&t, "y", y);
+      ic_builder_op *o = ot_op(&t, ops[op]);
+      ic_builder_in(o, "X", "x");
+      ic_builder_in(o, "Y", "y");
+      ic_builder_attr_int(o, "axis", 1);
+      ot_out(&t, "Out", "out");
+      ot_ok(&t);
+      tu_assert_shape(t.out[0], IC_BOOL, 3, TU_DIMS(2, 3, 4));
+      double ref[24];
+      for (int k = 0; k < 24; k++) ref[k] = cmp_ref(op, ew_at(x, k), ew_at(y, (k / 4) % 3));
+      tu_assert_close(t.out[0], ref, 24, 0, 0);
+      ot_end(&t);
+    }
+  }
+}
+END_TEST
+
+START_TEST(logical_ops) {
+  static const char *ops[] = {"logical_and", "logical_or", "logical_xor"};
+  const float xv[] = {0, 1.5f, 0, -2, NAN, 0};
+  for (int op = 0; op < 3; op++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = tu_f32(2, TU_DIMS(2, 3), xv);
+    ic_tensor *y;
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(3), &y), IC_OK);
+    memcpy(ic_tensor_data(y), (const uint8_t[]){1, 0, 1}, 3);
+    ot_feed(&t, "x", x);
+    ot_feed(&t, "y", y);
+    ic_builder_op *o = ot_op(&t, ops[op]);
+    ic_builder_in(o, "X", "x");
+    ic_builder_in(o, "Y", "y");
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    double ref[6];
+    for (int k = 0; k < 6; k++) {
+      bool a = xv[k] != 0, b = ((const uint8_t[]){1, 0, 1})[k % 3];
+      ref[k] = op == 0 ? (a && b) : op == 1 ? (a || b) : (a != b);
+    }
+    tu_assert_shape(t.out[0], IC_BOOL, 2, TU_DIMS(2, 3));
+    tu_assert_close(t.out[0], ref, 6, 0, 0);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_i64(1, TU_DIMS(4), (const int64_t[]){0, 5, -1, 0}));
+  ic_builder_op *o = ot_op(&t, "logical_not");
+  ic_builder_in(o, "X", "x");
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  tu_assert_close(t.out[0], (const double[]){1, 0, 0, 1}, 4, 0, 0);
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(compare_errors) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_f32(1, TU_DIMS(3), (const float[]){1, 2, 3}));
+  ot_feed(&t, "y", tu_i32(1, TU_DIMS(3), (const int32_t[]){1, 2, 3}));
+  ic_builder_op *o = ot_op(&t, "less_than");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Y", "y");
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "less_than", "X 'x'", "Y 'y'", "same dtype");
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_f32(1, TU_DIMS(3), (const float[]){1, 2, 3}));
+  ot_feed(&t, "y", tu_f32(1, TU_DIMS(2), (const float[]){1, 2}));
+  o = ot_op(&t, "equal");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Y", "y");
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "equal", "do not broadcast");
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- where ---- */
+
+START_TEST(where_select) {
+  for (int dt = 0; dt < 3; dt++) {
+    static const ic_dtype dts[] = {IC_FP32, IC_INT64, IC_FP64};
+    optest t;
+    ot_begin(&t);
+    ic_tensor *c;
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 2, TU_DIMS(3, 5), &c), IC_OK);
+    for (int k = 0; k < 15; k++) ((uint8_t *)ic_tensor_data(c))[k] = (uint8_t)((k * 7) % 3 == 0);
+    ic_tensor *x = ot_iota(dts[dt], 2, TU_DIMS(3, 5), 1);
+    ic_tensor *y = ot_iota(dts[dt], 2, TU_DIMS(3, 5), 9);
+    ot_feed(&t, "c", c);
+    ot_feed(&t, "x", x);
+    ot_feed(&t, "y", y);
+    ic_builder_op *o = ot_op(&t, "where");
+    ic_builder_in(o, "Condition", "c");
+    ic_builder_in(o, "X", "x");
+    ic_builder_in(o, "Y", "y");
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    double ref[15];
+    for (int k = 0; k < 15; k++) ref[k] = (k * 7) % 3 == 0 ? ot_val(x, k) : ot_val(y, k);
+    tu_assert_shape(t.out[0], dts[dt], 2, TU_DIMS(3, 5));
+    tu_assert_close(t.out[0], ref, 15, 0, 0);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ic_tensor *c;
+  ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(3), &c), IC_OK);
+  memset(ic_tensor_data(c), 1, 3);
+  ot_feed(&t, "c", c);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 1, TU_DIMS(4), 1));
+  ot_feed(&t, "y", ot_iota(IC_FP32, 1, TU_DIMS(4), 1));
+  ic_builder_op *o = ot_op(&t, "where");
+  ic_builder_in(o, "Condition", "c");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Y", "y");
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "where", "X 'x'", "Condition 'c'");
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- gather, index_select, gather_nd ---- */
+
+/* gather of X [3, 4, 5] along axis by idx (n values), optionally through the Axis input. */
+static void gather_case(int axis, bool axis_tensor, int n, const int64_t *iv, bool scalar) {
+  const int64_t xd[] = {3, 4, 5};
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = ot_iota(IC_FP64, 3, xd, 2);
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "i", scalar ? tu_i64(0, NULL, iv) : tu_i64(1, TU_DIMS(n), iv));
+  if (axis_tensor) ot_feed(&t, "ax", tu_i32(1, TU_DIMS(1), (const int32_t[]){axis}));
+  ic_builder_op *o = ot_op(&t, "gather");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Index", "i");
+  if (axis_tensor) ic_builder_in(o, "Axis", "ax");
+  ic_builder_attr_int(o, "axis", axis_tensor ? 0 : axis);
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  int ax = axis < 0 ? axis + 3 : axis;
+  int64_t od[3];
+  for (int k = 0; k < 3; k++) od[k] = k == ax ? n : xd[k];
+  int64_t on = ot_numel(3, od), src[256];
+  ck_assert_int_le(on, 256);
+  for (int64_t k = 0; k < on; k++) {
+    int64_t idx[3];
+    ot_unravel(k, 3, od, idx);
+    idx[ax] = iv[idx[ax]];
+    src[k] = ot_ravel(3, xd, idx);
+  }
+  if (scalar) {
+    int64_t sd[2];
+    for (int k = 0, m = 0; k < 3; k++) {
+      if (k != ax) sd[m++] = xd[k];
+    }
+    tu_assert_shape(t.out[0], IC_FP64, 2, sd);
+  } else {
+    tu_assert_shape(t.out[0], IC_FP64, 3, od);
+  }
+  ot_check_gather(t.out[0], x, src, (size_t)on);
+  ot_end(&t);
+}
+
+START_TEST(gather_axes) {
+  gather_case(0, false, 4, (const int64_t[]){2, 0, 2, 1}, false);
+  gather_case(1, false, 2, (const int64_t[]){3, 0}, false);
+  gather_case(-1, false, 3, (const int64_t[]){4, 4, 1}, false);
+  gather_case(2, true, 2, (const int64_t[]){1, 3}, false);
+  gather_case(1, false, 1, (const int64_t[]){2}, true);
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(3, 2), 0));
+  ot_feed(&t, "i", tu_i32(1, TU_DIMS(2), (const int32_t[]){1, 3}));
+  ic_builder_op *o = ot_op(&t, "gather");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Index", "i");
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "gather", "Index 'i'", "holds 3", "[0, 3)");
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(index_select_negative) {
+  const int64_t xd[] = {2, 5, 3};
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = ot_iota(IC_INT32, 3, xd, 4);
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "i", tu_i64(1, TU_DIMS(4), (const int64_t[]){-1, 0, 3, -5}));
+  ic_builder_op *o = ot_op(&t, "index_select");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Index", "i");
+  ic_builder_attr_int(o, "dim", 1);
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  const int64_t pos[] = {4, 0, 3, 0}, od[] = {2, 4, 3};
+  int64_t src[24];
+  for (int64_t k = 0; k < 24; k++) {
+    int64_t idx[3];
+    ot_unravel(k, 3, od, idx);
+    idx[1] = pos[idx[1]];
+    src[k] = ot_ravel(3, xd, idx);
+  }
+  tu_assert_shape(t.out[0], IC_INT32, 3, od);
+  ot_check_gather(t.out[0], x, src, 24);
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(gather_nd_depths) {
+  const int64_t xd[] = {3, 4, 2};
+  for (int depth = 0; depth <= 3; depth++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ot_iota(IC_FP32, 3, xd, 1);
+    ot_feed(&t, "x", x);
+    /* two rows of `depth` indices, [2, depth] */
+    int64_t iv[6] = {2, 3, 1, 0, 1, 0};
+    int64_t rows[2][3] = {{2, 3, 1}, {0, 1, 0}};
+    int64_t tmp[6];
+    for (int r = 0; r < 2; r++) {
+      for (int j = 0; j < depth; j++) tmp[r * depth + j] = rows[r][j];
+    }
+    (void)iv;
+    ot_feed(&t, "i", tu_i64(2, TU_DIMS(2, depth), tmp));
+    ic_builder_op *o = ot_op(&t, "gather_nd");
+    ic_builder_in(o, "X", "x");
+    ic_builder_in(o, "Index", "i");
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    int64_t slice = ot_numel(3 - depth, xd + depth), src[48];
+    for (int r = 0; r < 2; r++) {
+      int64_t idx[3] = {0, 0, 0};
+      for (int j = 0; j < depth; j++) idx[j] = rows[r][j];
+      int64_t base = ot_ravel(3, xd, idx);
+      for (int64_t s = 0; s < slice; s++) src[r * slice + s] = base + s;
+    }
+    ot_check_gather(t.out[0], x, src, (size_t)(2 * slice));
+    ck_assert_int_eq(ic_tensor_ndim(t.out[0]), 1 + 3 - depth);
+    ot_end(&t);
+  }
+}
+END_TEST
+
+/* ---- stack, unstack ---- */
+
+START_TEST(stack_unstack) {
+  const int64_t xd[] = {2, 3};
+  for (int axis = -3; axis <= 2; axis++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *xs[3];
+    for (int i = 0; i < 3; i++) {
+      xs[i] = ot_iota(IC_INT64, 2, xd, (uint64_t)i);
+      ot_feed(&t, (const char *[]){"a", "b", "c"}[i], xs[i]);
+    }
+    ic_builder_op *o = ot_op(&t, "stack");
+    ic_builder_input(o, "X", 3, TU_NAMES("a", "b", "c"));
+    ic_builder_attr_int(o, "axis", axis);
+    ot_out(&t, "Y", "y");
+    ot_ok(&t);
+    int ax = axis < 0 ? axis + 3 : axis;
+    int64_t od[3];
+    for (int k = 0, m = 0; k < 3; k++) od[k] = k == ax ? 3 : xd[m++];
+    tu_assert_shape(t.out[0], IC_INT64, 3, od);
+    const int64_t *y = ic_tensor_cdata(t.out[0]);
+    for (int64_t k = 0; k < 18; k++) {
+      int64_t idx[3], xi[2];
+      ot_unravel(k, 3, od, idx);
+      for (int q = 0, m = 0; q < 3; q++) {
+        if (q != ax) xi[m++] = idx[q];
+      }
+      ck_assert(y[k] == ((const int64_t *)ic_tensor_cdata(xs[idx[ax]]))[ot_ravel(2, xd, xi)]);
+    }
+    ot_end(&t);
+  }
+  /* unstack along axis 1 of [2, 3, 2] into 3 outputs */
+  const int64_t ud[] = {2, 3, 2};
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = ot_iota(IC_FP32, 3, ud, 1);
+  ot_feed(&t, "x", x);
+  ic_builder_op *o = ot_op(&t, "unstack");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_int(o, "axis", -2);
+  ic_builder_attr_int(o, "num", 3);
+  ot_outs(&t, "Y", 3, TU_NAMES("y0", "y1", "y2"));
+  ot_ok(&t);
+  for (int i = 0; i < 3; i++) {
+    int64_t src[4];
+    for (int64_t k = 0; k < 4; k++) src[k] = ot_ravel(3, ud, (const int64_t[]){k / 2, i, k % 2});
+    tu_assert_shape(t.out[i], IC_FP32, 2, TU_DIMS(2, 2));
+    ot_check_gather(t.out[i], x, src, 4);
+  }
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 3, ud, 1));
+  o = ot_op(&t, "unstack");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_int(o, "axis", 0);
+  ic_builder_attr_int(o, "num", 2);
+  ot_outs(&t, "Y", 3, TU_NAMES("y0", "y1", "y2"));
+  OT_FAIL(&t, IC_ERR_SHAPE, "unstack", "X 'x'", "3 outputs");
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- expand family and tile ---- */
+
+/* out[k] = x[k mod xd] per dim, x padded with leading 1s. */
+static void check_repeat(const ic_tensor *out, const ic_tensor *x, int nd, const int64_t *od) {
+  int64_t xd[8];
+  int off = nd - ic_tensor_ndim(x);
+  for (int i = 0; i < nd; i++) xd[i] = i >= off ? ic_tensor_dims(x)[i - off] : 1;
+  int64_t n = ot_numel(nd, od), *src = malloc((size_t)(n ? n : 1) * sizeof *src);
+  for (int64_t k = 0; k < n; k++) {
+    int64_t idx[8];
+    ot_unravel(k, nd, od, idx);
+    for (int i = 0; i < nd; i++) idx[i] %= xd[i];
+    src[k] = ot_ravel(nd, xd, idx);
+  }
+  tu_assert_shape(out, ic_tensor_dtype(x), nd, od);
+  ot_check_gather(out, x, src, (size_t)n);
+  free(src);
+}
+
+START_TEST(expand_v2_sources) {
+  for (int src = 0; src < 3; src++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ot_iota(IC_FP32, 2, TU_DIMS(3, 1), 1);
+    ot_feed(&t, "x", x);
+    if (src == 1) ot_feed(&t, "s", tu_i32(1, TU_DIMS(3), (const int32_t[]){2, 3, 5}));
+    if (src == 2) {
+      ot_feed(&t, "s0", tu_i64(1, TU_DIMS(1), (const int64_t[]){2}));
+      ot_feed(&t, "s1", tu_i64(1, TU_DIMS(1), (const int64_t[]){-1}));
+      ot_feed(&t, "s2", tu_i64(1, TU_DIMS(1), (const int64_t[]){5}));
+    }
+    ic_builder_op *o = ot_op(&t, "expand_v2");
+    ic_builder_in(o, "X", "x");
+    if (src == 1) ic_builder_in(o, "Shape", "s");
+    if (src == 2) ic_builder_input(o, "expand_shapes_tensor", 3, TU_NAMES("s0", "s1", "s2"));
+    ic_builder_attr_ints(o, "shape", NI32(2, -1, 5));
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    check_repeat(t.out[0], x, 3, TU_DIMS(2, 3, 5));
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(3, 2), 1));
+  ic_builder_op *o = ot_op(&t, "expand_v2");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "shape", NI32(3, 4));
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "expand_v2", "X 'x'", "cannot expand to 4 at dim 1");
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(3, 2), 1));
+  o = ot_op(&t, "expand_v2");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "shape", NI32(-1, 3, 2));
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "expand_v2", "-1 only keeps an existing dim");
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(expand_as_and_v1) {
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = ot_iota(IC_INT32, 2, TU_DIMS(1, 4), 1);
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "y", ot_iota(IC_FP32, 3, TU_DIMS(2, 3, 4), 1));
+  ic_builder_op *o = ot_op(&t, "expand_as_v2");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Y", "y");
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  check_repeat(t.out[0], x, 3, TU_DIMS(2, 3, 4));
+  ot_end(&t);
+  ot_begin(&t);
+  x = ot_iota(IC_INT32, 2, TU_DIMS(1, 4), 1);
+  ot_feed(&t, "x", x);
+  o = ot_op(&t, "expand_as_v2");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "target_shape", NI32(3, 4));
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  check_repeat(t.out[0], x, 2, TU_DIMS(3, 4));
+  ot_end(&t);
+  for (int src = 0; src < 2; src++) {
+    ot_begin(&t);
+    x = ot_iota(IC_FP64, 2, TU_DIMS(2, 3), 1);
+    ot_feed(&t, "x", x);
+    if (src) ot_feed(&t, "e", tu_i32(1, TU_DIMS(2), (const int32_t[]){3, 2}));
+    o = ot_op(&t, "expand");
+    ic_builder_in(o, "X", "x");
+    if (src) ic_builder_in(o, "ExpandTimes", "e");
+    ic_builder_attr_ints(o, "expand_times", NI32(3, 2));
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    check_repeat(t.out[0], x, 2, TU_DIMS(6, 6));
+    ot_end(&t);
+  }
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP64, 2, TU_DIMS(2, 3), 1));
+  o = ot_op(&t, "expand");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "expand_times", NI32(3));
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "expand", "1 expand times", "one per dim");
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(tile_sources) {
+  /* attribute longer than X's rank, shorter, tensor, list, a 0 count */
+  struct {
+    int nr;
+    int32_t r[4];
+    int nd;
+    int64_t od[4];
+  } cs[] = {{3, {2, 1, 3}, 3, {2, 2, 9}}, {1, {2}, 2, {2, 6}}, {2, {1, 0}, 2, {2, 0}}};
+  for (int i = 0; i < 3; i++) {
+    for (int src = 0; src < 3; src++) {
+      optest t;
+      ot_begin(&t);
+      ic_tensor *x = ot_iota(IC_FP32, 2, TU_DIMS(2, 3), 1);
+      ot_feed(&t, "x", x);
+      const char *names[4] = {"r0", "r1", "r2", "r3"};
+      if (src == 1) ot_feed(&t, "r", tu_i32(1, TU_DIMS(cs[i].nr), cs[i].r));
+      for (int k = 0; src == 2 && k < cs[i].nr; k++) {
+        ot_feed(&t, names[k], tu_i64(1, TU_DIMS(1), (const int64_t[]){cs[i].r[k]}));
+      }
+      ic_builder_op *o = ot_op(&t, "tile");
+      ic_builder_in(o, "X", "x");
+      if (src == 0) ic_builder_attr_ints(o, "repeat_times", (size_t)cs[i].nr, cs[i].r);
+      if (src == 1) ic_builder_in(o, "RepeatTimes", "r");
+      if (src == 2) ic_builder_input(o, "repeat_times_tensor", (size_t)cs[i].nr, names);
+      ot_out(&t, "Out", "out");
+      ot_ok(&t);
+      check_repeat(t.out[0], x, cs[i].nd, cs[i].od);
+      ot_end(&t);
+    }
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 1, TU_DIMS(2), 1));
+  ic_builder_op *o = ot_op(&t, "tile");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "repeat_times", NI32(2, -1));
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "tile", "repeat times -1", ">= 0");
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- cumsum ---- */
+
+START_TEST(cumsum_modes) {
+  const int64_t xd[] = {3, 4, 5};
+  for (int mode = 0; mode < 16; mode++) {
+    bool excl = mode & 1, rev = mode & 2, flat = mode & 4;
+    int axis = (mode & 8) ? 1 : -1;
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ew_rand(IC_FP64, 3, xd, (uint64_t)mode, -2, 2);
+    ot_feed(&t, "x", x);
+    ic_builder_op *o = ot_op(&t, "cumsum");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_int(o, "axis", axis);
+    ic_builder_attr_bool(o, "exclusive", excl);
+    ic_builder_attr_bool(o, "reverse", rev);
+    ic_builder_attr_bool(o, "flatten", flat);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    double ref[60];
+    for (int64_t k = 0; k < 60; k++) {
+      /* the sum over the positions before (or after) k on its line */
+      double s = 0;
+      int64_t idx[3];
+      ot_unravel(k, 3, xd, idx);
+      for (int64_t j = 0; j < 60; j++) {
+        int64_t jd[3];
+        ot_unravel(j, 3, xd, jd);
+        bool same_line = flat;
+        int64_t pk = k, pj = j;
+        if (!flat) {
+          int ax = axis < 0 ? 2 : axis;
+          same_line = true;
+          for (int q = 0; q < 3; q++) same_line &= q == ax || jd[q] == idx[q];
+          pk = idx[ax];
+          pj = jd[ax];
+        }
+        if (!same_line) continue;
+        bool in = rev ? (excl ? pj > pk : pj >= pk) : (excl ? pj < pk : pj <= pk);
+        if (in) s += ew_at(x, j);
+      }
+      ref[k] = s;
+    }
+    if (flat) {
+      tu_assert_shape(t.out[0], IC_FP64, 1, TU_DIMS(60));
+    } else {
+      tu_assert_shape(t.out[0], IC_FP64, 3, xd);
+    }
+    tu_assert_close(t.out[0], ref, 60, 1e-12, 1e-12);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_i32(1, TU_DIMS(4), (const int32_t[]){INT32_MAX, 1, -5, 2}));
+  ic_builder_op *o = ot_op(&t, "cumsum");
+  ic_builder_in(o, "X", "x");
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  tu_assert_close(t.out[0], (const double[]){INT32_MAX, INT32_MIN, INT32_MIN - 5.0 + 4294967296.0,
+                                             INT32_MIN - 3.0 + 4294967296.0},
+                  4, 0, 0);
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- one_hot_v2, range, fill_any_like ---- */
+
+START_TEST(one_hot) {
+  for (int mode = 0; mode < 2; mode++) {
+    optest t;
+    ot_begin(&t);
+    const int64_t ids_in[4] = {0, 3, mode ? 7 : 2, mode ? -1 : 1};
+    ot_feed(&t, "x", tu_i64(2, TU_DIMS(2, 2), ids_in));
+    if (!mode) ot_feed(&t, "d", tu_i32(1, TU_DIMS(1), (const int32_t[]){4}));
+    ic_builder_op *o = ot_op(&t, "one_hot_v2");
+    ic_builder_in(o, "X", "x");
+    if (!mode) ic_builder_in(o, "depth_tensor", "d");
+    ic_builder_attr_int(o, "depth", mode ? 4 : -1);
+    ic_builder_attr_int(o, "dtype", mode ? 3 : 5); /* int64, float32 */
+    ic_builder_attr_bool(o, "allow_out_of_range", mode == 1);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    const int64_t ids[2][4] = {{0, 3, 2, 1}, {0, 3, 7, -1}};
+    double ref[16] = {0};
+    for (int i = 0; i < 4; i++) {
+      if (ids[mode][i] >= 0 && ids[mode][i] < 4) ref[i * 4 + ids[mode][i]] = 1;
+    }
+    tu_assert_shape(t.out[0], mode ? IC_INT64 : IC_FP32, 3, TU_DIMS(2, 2, 4));
+    tu_assert_close(t.out[0], ref, 16, 0, 0);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_i32(1, TU_DIMS(2), (const int32_t[]){1, 4}));
+  ic_builder_op *o = ot_op(&t, "one_hot_v2");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_int(o, "depth", 4);
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "one_hot_v2", "X 'x'", "holds 4", "[0, 4)");
+  ot_end(&t);
+}
+END_TEST
+
+static void range_case(ic_dtype dt, double s, double e, double st, int n, const double *want) {
+  optest t;
+  ot_begin(&t);
+  const char *nm[] = {"s", "e", "st"};
+  double v[] = {s, e, st};
+  for (int i = 0; i < 3; i++) {
+    ic_tensor *x;
+    ck_assert_int_eq(ic_tensor_create(dt, 1, TU_DIMS(1), &x), IC_OK);
+    switch (dt) {
+      case IC_FP32: *(float *)ic_tensor_data(x) = (float)v[i]; break;
+      case IC_FP64: *(double *)ic_tensor_data(x) = v[i]; break;
+      case IC_INT32: *(int32_t *)ic_tensor_data(x) = (int32_t)v[i]; break;
+      default: *(int64_t *)ic_tensor_data(x) = (int64_t)v[i]; break;
+    }
+    ot_feed(&t, nm[i], x);
+  }
+  ic_builder_op *o = ot_op(&t, "range");
+  ic_builder_in(o, "Start", "s");
+  ic_builder_in(o, "End", "e");
+  ic_builder_in(o, "Step", "st");
+  ot_out(&t, "Out", "out");
+  if (n < 0) {
+    OT_FAIL(&t, IC_ERR_INVALID_ARGUMENT, "range", "Start 's'", "finite range");
+  } else {
+    ot_ok(&t);
+    tu_assert_shape(t.out[0], dt, 1, TU_DIMS(n));
+    tu_assert_close(t.out[0], want, (size_t)n, 1e-6, 0);
+  }
+  ot_end(&t);
+}
+
+START_TEST(range_values) {
+  range_case(IC_FP32, 0.5, 3, 0.75, 4, (const double[]){0.5, 1.25, 2, 2.75});
+  range_case(IC_FP64, 1, -1, -0.5, 4, (const double[]){1, 0.5, 0, -0.5});
+  range_case(IC_INT64, 10, -3, -4, 4, (const double[]){10, 6, 2, -2});
+  range_case(IC_INT32, 2, 9, 3, 3, (const double[]){2, 5, 8});
+  range_case(IC_INT32, 2, 2, 3, 0, NULL);
+  /* float32 counts in float: (3 - 0.1f) / 0.1f is 29 there, 29.0000002 in double */
+  {
+    double want[29];
+    float v = 0.1f;
+    for (int i = 0; i < 29; i++, v += 0.1f) want[i] = v;
+    range_case(IC_FP32, 0.1f, 3, 0.1f, 29, want);
+  }
+  range_case(IC_INT32, 2, 9, 0, -1, NULL);
+  range_case(IC_FP32, 0, 5, -1, -1, NULL);
+}
+END_TEST
+
+START_TEST(fill_any_like_dtypes) {
+  for (int mode = 0; mode < 3; mode++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", ot_iota(IC_FP64, 2, TU_DIMS(2, 3), 1));
+    ic_builder_op *o = ot_op(&t, "fill_any_like");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_float(o, "value", -3.75f);
+    ic_builder_attr_int(o, "dtype", mode == 0 ? -1 : mode == 1 ? 3 : 5);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    ic_dtype want = mode == 0 ? IC_FP64 : mode == 1 ? IC_INT64 : IC_FP32;
+    double v = mode == 1 ? -3 : -3.75, ref[6] = {v, v, v, v, v, v};
+    tu_assert_shape(t.out[0], want, 2, TU_DIMS(2, 3));
+    tu_assert_close(t.out[0], ref, 6, 0, 0);
+    ot_end(&t);
+  }
+}
+END_TEST
+
+/* ---- argsort, top_k, top_k_v2 ---- */
+
+/* The sorted order by value (NaN above every number), ties in index order, from scratch:
+ * selection of the best remaining element each time. */
+static void ref_order(const double *v, int n, bool desc, int64_t *ord) {
+  bool used[64] = {false};
+  for (int r = 0; r < n; r++) {
+    int best = -1;
+    for (int k = 0; k < n; k++) {
+      if (used[k]) continue;
+      if (best < 0) {
+        best = k;
+        continue;
+      }
+      double a = v[k], b = v[best];
+      bool na = isnan(a), nb = isnan(b);
+      bool better = desc ? ((na && !nb) || (!na && !nb && a > b))
+                         : ((!na && nb) || (!na && !nb && a < b));
+      if (better) best = k;
+    }
+    used[best] = true;
+    ord[r] = best;
+  }
+}
+
+START_TEST(sort_and_topk) {
+  const int64_t xd[] = {3, 6, 2};
+  for (int mode = 0; mode < 6; mode++) {
+    /* 0/1 argsort asc/desc axis 1; 2/3 top_k_v2 largest/smallest k 4 axis 1 (K tensor on
+     * 3); 4 top_k k 1 (last axis); 5 argsort int64 axis 0 */
+    bool is_sort = mode < 2 || mode == 5, desc = mode == 1 || mode == 2 || mode == 4;
+    int axis = mode == 4 ? 2 : mode == 5 ? 0 : 1;
+    int k = mode == 4 ? 1 : is_sort ? (int)xd[axis] : 4;
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = mode == 5 ? ew_rand(IC_INT64, 3, xd, 5, -3, 3)
+                             : ew_rand(IC_FP32, 3, xd, 6, -1, 1);
+    if (mode != 5) {
+      ((float *)ic_tensor_data(x))[4] = NAN;
+      ((float *)ic_tensor_data(x))[6] = ((float *)ic_tensor_data(x))[2]; /* a tie on axis 1 */
+    }
+    ot_feed(&t, "x", x);
+    if (mode == 3) ot_feed(&t, "k", tu_i32(1, TU_DIMS(1), (const int32_t[]){k}));
+    ic_builder_op *o = ot_op(&t, is_sort ? "argsort" : mode == 4 ? "top_k" : "top_k_v2");
+    ic_builder_in(o, "X", "x");
+    if (is_sort) {
+      ic_builder_attr_int(o, "axis", axis);
+      ic_builder_attr_bool(o, "descending", desc);
+    } else if (mode == 4) {
+      ic_builder_attr_int(o, "k", k);
+    } else {
+      if (mode == 3) ic_builder_in(o, "K", "k");
+      ic_builder_attr_int(o, "k", mode == 3 ? 1 : k);
+      ic_builder_attr_int(o, "axis", axis);
+      ic_builder_attr_bool(o, "largest", desc);
+    }
+    ot_out(&t, "Out", "out");
+    ot_out(&t, "Indices", "idx");
+    ot_ok(&t);
+    int64_t od[3] = {xd[0], xd[1], xd[2]};
+    od[axis] = k;
+    int64_t on = ot_numel(3, od), src[64];
+    double want_idx[64];
+    ck_assert_int_le(on, 64);
+    for (int64_t q = 0; q < on; q++) {
+      int64_t idx[3];
+      ot_unravel(q, 3, od, idx);
+      double line[8];
+      int64_t ord[8], at[3] = {idx[0], idx[1], idx[2]};
+      for (int j = 0; j < xd[axis]; j++) {
+        at[axis] = j;
+        line[j] = ew_at(x, ot_ravel(3, xd, at));
+      }
+      ref_order(line, (int)xd[axis], desc, ord);
+      at[axis] = ord[idx[axis]];
+      src[q] = ot_ravel(3, xd, at);
+      want_idx[q] = (double)ord[idx[axis]];
+    }
+    tu_assert_shape(t.out[1], IC_INT64, 3, od);
+    tu_assert_close(t.out[1], want_idx, (size_t)on, 0, 0);
+    ot_check_gather(t.out[0], x, src, (size_t)on);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(2, 3), 1));
+  ic_builder_op *o = ot_op(&t, "top_k_v2");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_int(o, "k", 4);
+  ot_out(&t, "Out", "out");
+  ot_out(&t, "Indices", "idx");
+  OT_FAIL(&t, IC_ERR_SHAPE, "top_k_v2", "X 'x'", "k 4", "[0, 3]");
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- pad, pad3d ---- */
+
+START_TEST(pad_constant) {
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = ot_iota(IC_INT32, 2, TU_DIMS(2, 3), 1);
+  ot_feed(&t, "x", x);
+  ic_builder_op *o = ot_op(&t, "pad");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "paddings", NI32(1, 0, 2, 1));
+  ic_builder_attr_float(o, "pad_value", 7.9f);
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  double ref[18];
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 6; j++) {
+      bool in = i >= 1 && j >= 2 && j < 5;
+      ref[i * 6 + j] = in ? ot_val(x, (i - 1) * 3 + (j - 2)) : 7;
+    }
+  }
+  tu_assert_shape(t.out[0], IC_INT32, 2, TU_DIMS(3, 6));
+  tu_assert_close(t.out[0], ref, 18, 0, 0);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_INT32, 2, TU_DIMS(2, 3), 1));
+  o = ot_op(&t, "pad");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "paddings", NI32(1, 0));
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "pad", "'paddings' has 2 values", "2 per dim");
+  ot_end(&t);
+}
+END_TEST
+
+/* Python-style reference of one padded index: mode 0 constant, 1 reflect, 2 replicate,
+ * 3 circular; -1 for the constant. */
+static int64_t pad_src(int mode, int64_t j, int64_t before, int64_t n) {
+  int64_t i = j - before;
+  if (i >= 0 && i < n) return i;
+  if (mode == 0) return -1;
+  if (mode == 2) return i < 0 ? 0 : n - 1;
+  if (mode == 3) {
+    while (i < 0) i += n;
+    return i % n;
+  }
+  while (i < 0 || i >= n) i = i < 0 ? -i : 2 * (n - 1) - i;
+  return i;
+}
+
+START_TEST(pad3d_modes) {
+  static const char *modes[] = {"constant", "reflect", "replicate", "circular"};
+  const int32_t pads[6] = {2, 1, 1, 2, 1, 0}; /* W: 2, 1; H: 1, 2; D: 1, 0 */
+  for (int mode = 0; mode < 4; mode++) {
+    for (int last = 0; last < 2; last++) {
+      for (int tens = 0; tens < 2; tens++) {
+        const int64_t N = 2, C = 2, D = 2, H = 3, W = 4;
+        int64_t xd[5] = {N, C, D, H, W}, xl[5] = {N, D, H, W, C};
+        optest t;
+        ot_begin(&t);
+        ic_tensor *x = ot_iota(IC_FP64, 5, last ? xl : xd, 3);
+        ot_feed(&t, "x", x);
+        if (tens) ot_feed(&t, "p", tu_i32(1, TU_DIMS(6), pads));
+        ic_builder_op *o = ot_op(&t, "pad3d");
+        ic_builder_in(o, "X", "x");
+        if (tens) ic_builder_in(o, "Paddings", "p");
+        if (!tens) ic_builder_attr_ints(o, "paddings", 6, pads);
+        ic_builder_attr_string(o, "mode", modes[mode]);
+        ic_builder_attr_float(o, "value", 1.5f);
+        ic_builder_attr_string(o, "data_format", last ? "NDHWC" : "NCDHW");
+        ot_out(&t, "Out", "out");
+        ot_ok(&t);
+        int64_t OD = D + 1, OH = H + 3, OW = W + 3;
+        int64_t od[5] = {N, C, OD, OH, OW}, odl[5] = {N, OD, OH, OW, C};
+        int64_t on = ot_numel(5, od);
+        double *ref = malloc((size_t)on * sizeof *ref);
+        for (int64_t q = 0; q < on; q++) {
+          int64_t i[5], s[5];
+          ot_unravel(q, 5, last ? odl : od, i);
+          int64_t n = i[0], c = last ? i[4] : i[1], d = last ? i[1] : i[2];
+          int64_t h = last ? i[2] : i[3], w = last ? i[3] : i[4];
+          int64_t sd = pad_src(mode, d, 1, D), sh = pad_src(mode, h, 1, H);
+          int64_t sw = pad_src(mode, w, 2, W);
+          if (sd < 0 || sh < 0 || sw < 0) {
+            ref[q] = 1.5;
+            continue;
+          }
+          if (last) {
+            s[0] = n, s[1] = sd, s[2] = sh, s[3] = sw, s[4] = c;
+          } else {
+            s[0] = n, s[1] = c, s[2] = sd, s[3] = sh, s[4] = sw;
+          }
+          ref[q] = ot_val(x, ot_ravel(5, last ? xl : xd, s));
+        }
+        tu_assert_shape(t.out[0], IC_FP64, 5, last ? odl : od);
+        tu_assert_close(t.out[0], ref, (size_t)on, 0, 0);
+        free(ref);
+        ot_end(&t);
+      }
+    }
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 5, TU_DIMS(1, 1, 1, 2, 2), 1));
+  ic_builder_op *o = ot_op(&t, "pad3d");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "paddings", NI32(2, 0, 0, 0, 0, 0));
+  ic_builder_attr_string(o, "mode", "reflect");
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "pad3d", "X 'x'", "holds 2 at position 0", "reflect");
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 5, TU_DIMS(1, 1, 1, 2, 2), 1));
+  o = ot_op(&t, "pad3d");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "paddings", NI32(0, 0, 0, 0, 0, 0));
+  ic_builder_attr_string(o, "mode", "wrap");
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_INVALID_PROGRAM, "pad3d", "'mode'", "wrap");
+  ot_end(&t);
+}
+END_TEST
+
+START_TEST(pad2d_modes) {
+  static const char *modes[] = {"constant", "reflect", "edge"};
+  const int32_t pads[4] = {1, 2, 2, 1}; /* top, bottom, left, right */
+  for (int mode = 0; mode < 3; mode++) {
+    for (int last = 0; last < 2; last++) {
+      for (int tens = 0; tens < 2; tens++) {
+        const int64_t N = 2, C = 3, H = 3, W = 4;
+        int64_t xd[4] = {N, C, H, W}, xl[4] = {N, H, W, C};
+        optest t;
+        ot_begin(&t);
+        ic_tensor *x = ot_iota(IC_INT64, 4, last ? xl : xd, 3);
+        ot_feed(&t, "x", x);
+        if (tens) ot_feed(&t, "p", tu_i32(1, TU_DIMS(4), pads));
+        ic_builder_op *o = ot_op(&t, "pad2d");
+        ic_builder_in(o, "X", "x");
+        if (tens) ic_builder_in(o, "Paddings", "p");
+        if (!tens) ic_builder_attr_ints(o, "paddings", 4, pads);
+        ic_builder_attr_string(o, "mode", modes[mode]);
+        ic_builder_attr_float(o, "pad_value", -7);
+        ic_builder_attr_string(o, "data_format", last ? "NHWC" : "NCHW");
+        ot_out(&t, "Out", "out");
+        ot_ok(&t);
+        int64_t OH = H + 3, OW = W + 3;
+        int64_t od[4] = {N, C, OH, OW}, odl[4] = {N, OH, OW, C};
+        int64_t on = ot_numel(4, od);
+        double *ref = malloc((size_t)on * sizeof *ref);
+        for (int64_t q = 0; q < on; q++) {
+          int64_t i[4], s[4];
+          ot_unravel(q, 4, last ? odl : od, i);
+          int64_t n = i[0], c = last ? i[3] : i[1], h = last ? i[1] : i[2], w = last ? i[2] : i[3];
+          int64_t sh = pad_src(mode, h, 1, H), sw = pad_src(mode, w, 2, W);
+          if (sh < 0 || sw < 0) {
+            ref[q] = -7;
+            continue;
+          }
+          if (last) {
+            s[0] = n, s[1] = sh, s[2] = sw, s[3] = c;
+          } else {
+            s[0] = n, s[1] = c, s[2] = sh, s[3] = sw;
+          }
+          ref[q] = ot_val(x, ot_ravel(4, last ? xl : xd, s));
+        }
+        tu_assert_shape(t.out[0], IC_INT64, 4, last ? odl : od);
+        tu_assert_close(t.out[0], ref, (size_t)on, 0, 0);
+        free(ref);
+        ot_end(&t);
+      }
+    }
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 4, TU_DIMS(1, 1, 2, 2), 1));
+  ic_builder_op *o = ot_op(&t, "pad2d");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_ints(o, "paddings", NI32(0, 0, 2, 0));
+  ic_builder_attr_string(o, "mode", "reflect");
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "pad2d", "X 'x'", "holds 2 at position 2", "reflect");
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- strided_slice ---- */
+
+/* Python's slice of n elements: the positions, count returned. */
+static int py_slice(int64_t n, int64_t s, int64_t e, int64_t st, int64_t *pos) {
+  int cnt = 0;
+  if (st > 0) {
+    s = s < 0 ? (s + n < 0 ? 0 : s + n) : (s > n ? n : s);
+    e = e < 0 ? (e + n < 0 ? 0 : e + n) : (e > n ? n : e);
+    for (int64_t i = s; i < e; i += st) pos[cnt++] = i;
+  } else {
+    s = s < 0 ? (s + n < -1 ? -1 : s + n) : (s > n - 1 ? n - 1 : s);
+    e = e < 0 ? (e + n < -1 ? -1 : e + n) : (e > n - 1 ? n - 1 : e);
+    for (int64_t i = s; i > e; i += st) pos[cnt++] = i;
+  }
+  return cnt;
+}
+
+START_TEST(strided_slice_cases) {
+  const int64_t xd[] = {4, 7};
+  static const struct {
+    int64_t s0, e0, t0, s1, e1, t1;
+  } cs[] = {{0, 4, 1, 0, 7, 2},      {3, -5, -1, -1, -100, -3}, {-100, 100, 3, 5, 1, -2},
+            {1, 3, 1, 6, 2, 1},      {2, 100, 1, -2, -1, 1},    {100, -100, -2, 6, 0, -1},
+            {-1, -4, -1, 0, 100, 5}};
+  for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++) {
+    for (int src = 0; src < 3; src++) {
+      optest t;
+      ot_begin(&t);
+      ic_tensor *x = ot_iota(IC_INT64, 2, xd, 1);
+      ot_feed(&t, "x", x);
+      int32_t sv[] = {(int32_t)cs[c].s0, (int32_t)cs[c].s1};
+      int32_t ev[] = {(int32_t)cs[c].e0, (int32_t)cs[c].e1};
+      int32_t tv[] = {(int32_t)cs[c].t0, (int32_t)cs[c].t1};
+      if (src == 1) {
+        ot_feed(&t, "st", tu_i32(1, TU_DIMS(2), sv));
+        ot_feed(&t, "en", tu_i32(1, TU_DIMS(2), ev));
+        ot_feed(&t, "sd", tu_i32(1, TU_DIMS(2), tv));
+      } else if (src == 2) {
+        ot_feed(&t, "s0", tu_i64(1, TU_DIMS(1), (const int64_t[]){sv[0]}));
+        ot_feed(&t, "s1", tu_i64(1, TU_DIMS(1), (const int64_t[]){sv[1]}));
+        ot_feed(&t, "e0", tu_i64(1, TU_DIMS(1), (const int64_t[]){ev[0]}));
+        ot_feed(&t, "e1", tu_i64(1, TU_DIMS(1), (const int64_t[]){ev[1]}));
+      }
+      ic_builder_op *o = ot_op(&t, "strided_slice");
+      ic_builder_in(o, "Input", "x");
+      ic_builder_attr_ints(o, "axes", NI32(0, 1));
+      if (src == 1) {
+        ic_builder_in(o, "StartsTensor", "st");
+        ic_builder_in(o, "EndsTensor", "en");
+        ic_builder_in(o, "StridesTensor", "sd");
+      } else {
+        if (src == 2) {
+          ic_builder_input(o, "StartsTensorList", 2, TU_NAMES("s0", "s1"));
+          ic_builder_input(o, "EndsTensorList", 2, TU_NAMES("e0", "e1"));
+        } else {
+          ic_builder_attr_ints(o, "starts", 2, sv);
+          ic_builder_attr_ints(o, "ends", 2, ev);
+        }
+        ic_builder_attr_ints(o, "strides", 2, tv);
+      }
+      ic_builder_attr_ints(o, "infer_flags", NI32(1, 1));
+      ot_out(&t, "Out", "out");
+      ot_ok(&t);
+      int64_t p0[8], p1[8], src_i[64];
+      int n0 = py_slice(4, cs[c].s0, cs[c].e0, cs[c].t0, p0);
+      int n1 = py_slice(7, cs[c].s1, cs[c].e1, cs[c].t1, p1);
+      for (int i = 0; i < n0; i++) {
+        for (int j = 0; j < n1; j++) src_i[i * n1 + j] = p0[i] * 7 + p1[j];
+      }
+      tu_assert_shape(t.out[0], IC_INT64, 2, TU_DIMS(n0, n1));
+      ot_check_gather(t.out[0], x, src_i, (size_t)(n0 * n1));
+      ot_end(&t);
+    }
+  }
+  /* decrease_axis, and the x[-1] form */
+  optest t;
+  ot_begin(&t);
+  ic_tensor *x = ot_iota(IC_FP32, 2, xd, 1);
+  ot_feed(&t, "x", x);
+  ic_builder_op *o = ot_op(&t, "strided_slice");
+  ic_builder_in(o, "Input", "x");
+  ic_builder_attr_ints(o, "axes", NI32(0, 1));
+  ic_builder_attr_ints(o, "starts", NI32(-1, 1));
+  ic_builder_attr_ints(o, "ends", NI32(0, 7));
+  ic_builder_attr_ints(o, "strides", NI32(1, 3));
+  ic_builder_attr_ints(o, "infer_flags", NI32(-1, 1));
+  ic_builder_attr_ints(o, "decrease_axis", NI32(0));
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  tu_assert_shape(t.out[0], IC_FP32, 1, TU_DIMS(2));
+  ot_check_gather(t.out[0], x, (const int64_t[]){22, 25}, 2);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 2, xd, 1));
+  o = ot_op(&t, "strided_slice");
+  ic_builder_in(o, "Input", "x");
+  ic_builder_attr_ints(o, "axes", NI32(1));
+  ic_builder_attr_ints(o, "starts", NI32(0));
+  ic_builder_attr_ints(o, "ends", NI32(3));
+  ic_builder_attr_ints(o, "strides", NI32(0));
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "strided_slice", "Input 'x'", "stride of axis 1 is 0");
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 2, xd, 1));
+  o = ot_op(&t, "strided_slice");
+  ic_builder_in(o, "Input", "x");
+  ic_builder_attr_ints(o, "axes", NI32(1));
+  ic_builder_attr_ints(o, "starts", NI32(0));
+  ic_builder_attr_ints(o, "ends", NI32(3));
+  ic_builder_attr_ints(o, "strides", NI32(1));
+  ic_builder_attr_ints(o, "decrease_axis", NI32(1));
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "strided_slice", "decrease_axis names dim 1", "not 1");
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- p_norm, flatten2 ---- */
+
+START_TEST(p_norm_orders) {
+  const double ps[] = {2, 1, 3.5, INFINITY, -INFINITY, 0};
+  const int64_t xd[] = {2, 3, 4};
+  for (size_t pi = 0; pi < 6; pi++) {
+    for (int mode = 0; mode < 3; mode++) { /* axis 1; axis -1 keepdim; asvector */
+      optest t;
+      ot_begin(&t);
+      ic_tensor *x = ew_rand(IC_FP64, 3, xd, pi * 3 + (size_t)mode, -2, 2);
+      ((double *)ic_tensor_data(x))[5] = 0;
+      ot_feed(&t, "x", x);
+      ic_builder_op *o = ot_op(&t, "p_norm");
+      ic_builder_in(o, "X", "x");
+      ic_builder_attr_float(o, "porder", (float)ps[pi]);
+      ic_builder_attr_int(o, "axis", mode == 0 ? 1 : -1);
+      ic_builder_attr_bool(o, "keepdim", mode == 1);
+      ic_builder_attr_bool(o, "asvector", mode == 2);
+      ic_builder_attr_float(o, "epsilon", 1e-12f);
+      ot_out(&t, "Out", "out");
+      ot_ok(&t);
+      int ax = mode == 0 ? 1 : 2;
+      double ref[24];
+      int64_t nout = mode == 2 ? 1 : 24 / xd[ax];
+      for (int64_t q = 0; q < nout; q++) {
+        double acc = ps[pi] == INFINITY ? 0 : ps[pi] == -INFINITY ? INFINITY : 0;
+        for (int64_t k = 0; k < 24; k++) {
+          int64_t idx[3];
+          ot_unravel(k, 3, xd, idx);
+          if (mode != 2) {
+            int64_t rest[2], m = 0;
+            for (int d = 0; d < 3; d++) {
+              if (d != ax) rest[m++] = idx[d];
+            }
+            if (rest[0] * (ax == 1 ? 4 : 3) + rest[1] != q) continue;
+          }
+          double v = fabs(ew_at(x, k));
+          if (ps[pi] == INFINITY) acc = fmax(acc, v);
+          else if (ps[pi] == -INFINITY) acc = fmin(acc, v);
+          else if (ps[pi] == 0) acc += v != 0;
+          else acc += pow(v, ps[pi]);
+        }
+        ref[q] = (ps[pi] == 0 || isinf(ps[pi])) ? acc : pow(acc, 1 / ps[pi]);
+      }
+      if (mode == 0) tu_assert_shape(t.out[0], IC_FP64, 2, TU_DIMS(2, 4));
+      if (mode == 1) tu_assert_shape(t.out[0], IC_FP64, 3, TU_DIMS(2, 3, 1));
+      if (mode == 2) tu_assert_shape(t.out[0], IC_FP64, 0, NULL);
+      tu_assert_close(t.out[0], ref, (size_t)nout, 1e-12, 0);
+      ot_end(&t);
+    }
+  }
+}
+END_TEST
+
+START_TEST(flatten2_axes) {
+  const int64_t xd[] = {2, 3, 4};
+  for (int axis = 0; axis <= 3; axis++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ot_iota(IC_FP32, 3, xd, 1);
+    ot_feed(&t, "x", x);
+    ic_builder_op *o = ot_op(&t, "flatten2");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_int(o, "axis", axis);
+    ot_out(&t, "Out", "out");
+    ot_xshape(&t, "xs", "xs_dims");
+    ot_ok(&t);
+    ot_check_same_data(t.out[0], x, 2, TU_DIMS(ot_numel(axis, xd), ot_numel(3 - axis, xd + axis)));
+    ot_check_i32(t.out[1], 4, TU_DIMS(0, 2, 3, 4));
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 3, xd, 1));
+  ic_builder_op *o = ot_op(&t, "flatten2");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_int(o, "axis", 4);
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "flatten2", "X 'x'", "'axis' is 4");
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- assign_value: every source of values ---- */
+
+START_TEST(assign_value_sources) {
+  for (int mode = 0; mode < 5; mode++) {
+    optest t;
+    ot_begin(&t);
+    ic_builder_op *o = ot_op(&t, "assign_value");
+    ic_builder_attr_ints(o, "shape", NI32(2, 2));
+    static const int dts[] = {5, 6, 2, 3, 0};
+    ic_builder_attr_int(o, "dtype", dts[mode]);
+    double want[4] = {1.5, -2.25, 3, 1e10};
+    switch (mode) {
+      case 0:
+        ic_builder_attr_floats(o, "fp32_values", 4, (const float[]){1.5f, -2.25f, 3, 1e10f});
+        break;
+      case 1: ic_builder_attr_doubles(o, "fp64_values", 4, want); break;
+      case 2:
+        ic_builder_attr_ints(o, "int32_values", NI32(7, -8, INT32_MAX, INT32_MIN));
+        want[0] = 7, want[1] = -8, want[2] = INT32_MAX, want[3] = INT32_MIN;
+        break;
+      case 3:
+        ic_builder_attr_longs(o, "int64_values", 4, (const int64_t[]){1ll << 40, -5, 0, 9});
+        want[0] = 1099511627776.0, want[1] = -5, want[2] = 0, want[3] = 9;
+        break;
+      default:
+        ic_builder_attr_bools(o, "bool_values", 4, (const bool[]){true, false, false, true});
+        want[0] = 1, want[1] = 0, want[2] = 0, want[3] = 1;
+        break;
+    }
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    tu_assert_shape(t.out[0], (ic_dtype)dts[mode], 2, TU_DIMS(2, 2));
+    tu_assert_close(t.out[0], want, 4, mode == 0 ? 1e-7 : 0, 0);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ic_builder_op *o = ot_op(&t, "assign_value");
+  ic_builder_attr_ints(o, "shape", NI32(3));
+  ic_builder_attr_int(o, "dtype", 5);
+  ic_builder_attr_floats(o, "fp32_values", 2, (const float[]){1, 2});
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_INVALID_PROGRAM, "assign_value", "2 values", "3 elements");
+  ot_end(&t);
+}
+END_TEST
+
+/* ---- set_value ---- */
+
+START_TEST(set_value_slices) {
+  const int64_t xd[] = {3, 4};
+  for (int mode = 0; mode < 3; mode++) {
+    /* 0: typed fp32_values [1] into x[::2, 1:3]; 1: ValueTensor [2] into x[-1, ::-2] with the
+     * row decreased; 2: ValueTensor [2, 1] with none_axes into x[1:3, 0] decreased */
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ot_iota(IC_FP32, 2, xd, 1);
+    ot_feed(&t, "x", x);
+    if (mode == 1) ot_feed(&t, "v", tu_f32(1, TU_DIMS(2), (const float[]){-1, -2}));
+    if (mode == 2) ot_feed(&t, "v", tu_f32(2, TU_DIMS(2, 1), (const float[]){-3, -4}));
+    ic_builder_op *o = ot_op(&t, "set_value");
+    ic_builder_in(o, "Input", "x");
+    if (mode) ic_builder_in(o, "ValueTensor", "v");
+    ic_builder_attr_int(o, "dtype", 5);
+    if (mode == 0) {
+      ic_builder_attr_ints(o, "axes", NI32(0, 1));
+      ic_builder_attr_ints(o, "starts", NI32(0, 1));
+      ic_builder_attr_ints(o, "ends", NI32(100, 3));
+      ic_builder_attr_ints(o, "steps", NI32(2, 1));
+      ic_builder_attr_ints(o, "shape", NI32(1));
+      ic_builder_attr_floats(o, "fp32_values", 1, (const float[]){9.5f});
+    } else if (mode == 1) {
+      ic_builder_attr_ints(o, "axes", NI32(0, 1));
+      ic_builder_attr_ints(o, "starts", NI32(-1, -1));
+      ic_builder_attr_ints(o, "ends", NI32(3, -100));
+      ic_builder_attr_ints(o, "steps", NI32(1, -2));
+      ic_builder_attr_ints(o, "decrease_axes", NI32(0));
+    } else {
+      ic_builder_attr_ints(o, "axes", NI32(0, 1));
+      ic_builder_attr_ints(o, "starts", NI32(1, 0));
+      ic_builder_attr_ints(o, "ends", NI32(3, 1));
+      ic_builder_attr_ints(o, "decrease_axes", NI32(1));
+      ic_builder_attr_ints(o, "none_axes", NI32(1));
+    }
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    double ref[12];
+    for (int k = 0; k < 12; k++) ref[k] = ot_val(x, k);
+    if (mode == 0) ref[1] = ref[2] = ref[9] = ref[10] = 9.5;
+    if (mode == 1) ref[11] = -1, ref[9] = -2;
+    if (mode == 2) ref[4] = -3, ref[8] = -4;
+    tu_assert_shape(t.out[0], IC_FP32, 2, xd);
+    tu_assert_close(t.out[0], ref, 12, 0, 0);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 2, xd, 1));
+  ot_feed(&t, "v", tu_f32(1, TU_DIMS(3), (const float[]){1, 2, 3}));
+  ic_builder_op *o = ot_op(&t, "set_value");
+  ic_builder_in(o, "Input", "x");
+  ic_builder_in(o, "ValueTensor", "v");
+  ic_builder_attr_ints(o, "axes", NI32(1));
+  ic_builder_attr_ints(o, "starts", NI32(0));
+  ic_builder_attr_ints(o, "ends", NI32(2));
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "set_value", "ValueTensor 'v'", "does not broadcast", "[3, 2]");
+  ot_end(&t);
+}
+END_TEST
+
+static TCase *tc_select(void) {
+  TCase *tc = tcase_create("select");
+  tcase_add_test(tc, compare_broadcast);
+  tcase_add_test(tc, logical_ops);
+  tcase_add_test(tc, compare_errors);
+  tcase_add_test(tc, where_select);
+  tcase_add_test(tc, gather_axes);
+  tcase_add_test(tc, index_select_negative);
+  tcase_add_test(tc, gather_nd_depths);
+  tcase_add_test(tc, stack_unstack);
+  return tc;
+}
+
+static TCase *tc_repeat(void) {
+  TCase *tc = tcase_create("repeat");
+  tcase_add_test(tc, expand_v2_sources);
+  tcase_add_test(tc, expand_as_and_v1);
+  tcase_add_test(tc, tile_sources);
+  tcase_add_test(tc, pad_constant);
+  tcase_add_test(tc, pad3d_modes);
+  tcase_add_test(tc, pad2d_modes);
+  tcase_add_test(tc, strided_slice_cases);
+  tcase_add_test(tc, flatten2_axes);
+  tcase_add_test(tc, set_value_slices);
+  return tc;
+}
+
+static TCase *tc_compute(void) {
+  TCase *tc = tcase_create("compute");
+  tcase_add_test(tc, cumsum_modes);
+  tcase_add_test(tc, one_hot);
+  tcase_add_test(tc, range_values);
+  tcase_add_test(tc, fill_any_like_dtypes);
+  tcase_add_test(tc, sort_and_topk);
+  tcase_add_test(tc, p_norm_orders);
+  tcase_add_test(tc, assign_value_sources);
+  return tc;
+}
+
+TU_MAIN("ops_index", tc_select, tc_repeat, tc_compute)
