@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "interp/ctrl.h"
 #include "interp/run.h"
 
 uint64_t ic_now_ns(void) {
@@ -112,6 +113,17 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   c->env = &w->env;
   /* Constants derived from parameters are recomputed only when a parameter changed. */
   if (rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i)) return IC_OK;
+  if (def->flags & IC_OP_SUBBLOCK) {
+    ic_ctrl_env ce = {.alloc = r->e->alloc, .env = &w->env, .check_nan_inf = r->e->opt.check_nan_inf};
+    ic_status st = ic_exec_ctrl(in, rs->varp, &ce, &w->err);
+    if (st) {
+      char where[160];
+      ic_err_prefix(&w->err, "%s: ", ic_op_where(in->op, where, sizeof where));
+      return st;
+    }
+    ic_drop_refs(r, in);
+    return IC_OK;
+  }
   /* Alone in the plan: no other instruction can be ready now, so take every thread. */
   w->env.intra_threads = in->alone ? r->e->total_threads : r->e->env.intra_threads;
   const ic_kslot *shared_in = c->in;

@@ -63,6 +63,8 @@ typedef struct ic_slotdef {
 #define IC_OP_DERIVED 0x80u        /* computes constants from parameters (ic_fold_bn, inserted by
                                       analysis): its outputs are kept across runs and it runs
                                       again only when an input buffer changes */
+#define IC_OP_SUBBLOCK 0x100u      /* runs a sub-block (while, conditional_block): the executors
+                                      run it through the instruction's sub-plan, never cpu() */
 #define IC_OP_VIEW 0x20u           /* only shares buffers and sets dims, never touches data: on a
                                       device it runs at launch, as metadata */
 
