@@ -206,7 +206,7 @@ ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, v
       (st = widen(plan->arena, &outs[0], io.n_writes, io.writes, in->op, index_of, ctx, err))) {
     return st;
   }
-  ic_subplan *sp;
+  ic_subplan *sp = NULL;
   if ((st = build_sub(plan, blk, index_of, ctx, &sp, err))) return st;
   in->sub = sp;
   return IC_OK;

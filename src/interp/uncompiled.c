@@ -56,6 +56,7 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
       var = ic_scope_find(cur, name);
       if (!var && out) var = ic_scope_var(cur, name);
     }
+    if (!var && !out && (sd->flags & IC_SLOT_MAYBE_EMPTY)) var = ic_scope_var(cur, name);
     if (!var && !out) {
       return ic_err_set(err, IC_ERR_NOT_FOUND,
                         "%s: input %s '%s' has not been set: no earlier op writes it, and it "
@@ -70,7 +71,7 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
                         name, var->kind == IC_VK_LIST ? "a feed/fetch list" : "a tensor",
                         holder ? "a feed/fetch list" : "a tensor");
     }
-    if (!out && !holder && !(sd->flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) &&
+    if (!out && !holder && !(sd->flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_MAYBE_EMPTY)) &&
         !var->tensor.data) {
       return ic_err_set(err, IC_ERR_NOT_FOUND,
                         "%s: input %s '%s' holds no data (a parameter that was not loaded, or "

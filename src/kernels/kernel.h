@@ -44,6 +44,8 @@ extern "C" {
 #define IC_SLOT_VALUE 0x10u     /* input: infer() reads its values (a shape tensor); CPU only */
 #define IC_SLOT_IGNORED 0x20u   /* accepted but unused (Paddle bookkeeping such as MomentumTensor) */
 #define IC_SLOT_HOLDER 0x40u    /* a feed/fetch holder variable (a list), reached through vars */
+#define IC_SLOT_MAYBE_EMPTY 0x100u /* input: may hold no data (a branch that did not run):
+                                     select_input; the kernel reads only what it picks */
 #define IC_SLOT_BLOCKED 0x80u   /* input: the kernel reads it in any ic_layout (tensor.h) when
                                    the op's data_format is NCHW; the executors reject a blocked
                                    tensor in any other data slot */
