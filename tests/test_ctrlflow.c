@@ -454,6 +454,92 @@ START_TEST(while_fails_at_iteration) {
 }
 END_TEST
 
+/* arr[i] = x * (i + 1) for i < n in a while, then its length, element n - 1 and the stack of
+ * all. One executor runs n = 3 then n = 2: the array starts empty on every run. */
+START_TEST(tensor_array) {
+  ic_builder *b = ic_builder_create();
+  int b1 = ic_builder_add_block(b, 0);
+  var(b, 0, "x", IC_FP32, 2);
+  var(b, 0, "n", IC_INT64, 1);
+  var(b, 0, "i", IC_INT64, 1);
+  var(b, 0, "cond", IC_BOOL, 1);
+  ic_builder_var_kind(b, 0, "arr", IC_VAR_LOD_TENSOR_ARRAY, false);
+  var(b, 0, "len", IC_INT64, 1);
+  var(b, 0, "last_i", IC_INT64, 1);
+  var(b, 0, "last", IC_FP32, 2);
+  ic_builder_var(b, 0, "all", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  var(b, 0, "idx", IC_INT32, -1);
+  var(b, b1, "fi", IC_FP32, 1);
+  var(b, b1, "y", IC_FP32, 2);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "n");
+  fill_i64(b, 0, "i", 0);
+  less(b, 0, "i", "n", "cond");
+  while_op(b, 0, "cond", b1);
+  ic_builder_op *c = op1(b, b1, "cast", "i", "fi");
+  ic_builder_attr_int(c, "in_dtype", 3);
+  ic_builder_attr_int(c, "out_dtype", 5);
+  ic_builder_op *m = ic_builder_add_op(b, b1, "elementwise_mul");
+  ic_builder_in(m, "X", "x");
+  ic_builder_in(m, "Y", "fi");
+  ic_builder_out(m, "Out", "y");
+  ic_builder_op *w = ic_builder_add_op(b, b1, "elementwise_add");
+  ic_builder_in(w, "X", "y");
+  ic_builder_in(w, "Y", "x");
+  ic_builder_out(w, "Out", "y2");
+  ic_builder_var(b, b1, "y2", IC_FP32, 1, TU_DIMS(2), false);
+  ic_builder_op *wa = ic_builder_add_op(b, b1, "write_to_array");
+  ic_builder_in(wa, "X", "y2");
+  ic_builder_in(wa, "I", "i");
+  ic_builder_out(wa, "Out", "arr");
+  op1(b, b1, "increment", "i", "i");
+  less(b, b1, "i", "n", "cond");
+  op1(b, 0, "lod_array_length", "arr", "len");
+  ic_builder_attr_float(op1(b, 0, "increment", "len", "last_i"), "step", -1.0f);
+  ic_builder_op *rd = ic_builder_add_op(b, 0, "read_from_array");
+  ic_builder_in(rd, "X", "arr");
+  ic_builder_in(rd, "I", "last_i");
+  ic_builder_out(rd, "Out", "last");
+  ic_builder_op *st = ic_builder_add_op(b, 0, "tensor_array_to_tensor");
+  ic_builder_in(st, "X", "arr");
+  ic_builder_out(st, "Out", "all");
+  ic_builder_out(st, "OutIndex", "idx");
+  ic_builder_attr_int(st, "axis", 0);
+  ic_builder_attr_bool(st, "use_stack", true);
+  ic_builder_fetch(b, "len");
+  ic_builder_fetch(b, "last");
+  ic_builder_fetch(b, "all");
+  ic_program *p = build(b);
+  float xv[2] = {1.5f, -0.5f};
+  ic_tensor *x = tu_f32(1, TU_DIMS(2), xv);
+  for (size_t cf = 0; cf < N_CFGS; cf++) {
+    ic_executor *e = make_exec(&k_cfgs[cf]);
+    for (int64_t n = 3; n >= 2; n--) {
+      ic_tensor *feeds[2] = {x, tu_i64(1, TU_DIMS(1), &n)};
+      ic_tensor *out[3] = {0};
+      ck_assert_msg(ic_executor_run(e, p, NULL, 2, TU_NAMES("x", "n"),
+                                    (const ic_tensor *const *)feeds, 3,
+                                    TU_NAMES("len", "last", "all"), out) == IC_OK,
+                    "%s: %s", k_cfgs[cf].name, ic_executor_errmsg(e));
+      ck_assert_int_eq(*(int64_t *)ic_tensor_data(out[0]), n);
+      double last[2], all[6];
+      for (int k = 0; k < 2; k++) last[k] = xv[k] * (double)n;
+      for (int64_t r = 0; r < n; r++) {
+        for (int k = 0; k < 2; k++) all[r * 2 + k] = xv[k] * (double)(r + 1);
+      }
+      tu_assert_close(out[1], last, 2, 0, 0);
+      tu_assert_shape(out[2], IC_FP32, 2, TU_DIMS(n, 2));
+      tu_assert_close(out[2], all, (size_t)(2 * n), 0, 0);
+      for (int k = 0; k < 3; k++) ic_tensor_destroy(out[k]);
+      ic_tensor_destroy(feeds[1]);
+    }
+    ic_executor_destroy(e);
+  }
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* Rejected at load, with the op located. */
 static void expect_bad(ic_builder *b, const char *a, const char *c) {
   ic_program *p = NULL;
@@ -500,6 +586,7 @@ static TCase *tc_while(void) {
   tcase_add_test(tc, while_long_flat_memory);
   tcase_add_test(tc, while_nested);
   tcase_add_test(tc, while_fails_at_iteration);
+  tcase_add_test(tc, tensor_array);
   return tc;
 }
 

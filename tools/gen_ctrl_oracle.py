@@ -118,6 +118,45 @@ def switch_case_default(g):
     switch(g, 7)
 
 
+@case()
+def greedy_decoder(g):
+    """A greedy decoder with a tensor array: h = tanh(emb[tok] @ W + h @ U), tok = the top
+    logit of h @ V (top_k 1), each step's token and hidden state written to arrays
+    (paddle.tensor.array_write), read back (array_read, array_length) and joined
+    (tensor_array_to_tensor, stacked and concatenated)."""
+    vocab, hid, steps = 7, 5, 6
+    h0 = g.data("h0", g.rand([2, hid]))
+    tok0 = g.data("tok0", np.array([[1], [4]], dtype="int64"))
+    emb = g.param("emb", g.rand([vocab, hid], -0.8, 0.8))
+    w = g.param("w", g.rand([hid, hid], -0.8, 0.8))
+    u = g.param("u", g.rand([hid, hid], -0.8, 0.8))
+    v = g.param("v", g.rand([hid, vocab], -0.8, 0.8))
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], steps, "int64")
+    toks = paddle.tensor.create_array("int64")
+    hs = paddle.tensor.create_array(F32)
+    cond = paddle.less_than(i, n)
+    loop = paddle.static.nn.control_flow.While(cond)
+    h = paddle.assign(h0)
+    tok = paddle.assign(tok0)
+    with loop.block():
+        e = paddle.gather(emb, paddle.reshape(tok, [-1]))
+        h_new = paddle.tanh(paddle.matmul(e, w) + paddle.matmul(h, u))
+        logits = paddle.matmul(h_new, v)
+        _, t = paddle.topk(logits, 1)
+        paddle.tensor.array_write(t, i, array=toks)
+        paddle.tensor.array_write(h_new, i, array=hs)
+        paddle.assign(h_new, h)
+        paddle.assign(t, tok)
+        paddle.increment(i)
+        paddle.assign(paddle.less_than(i, n), cond)
+    length = paddle.tensor.array_length(toks)
+    last = paddle.tensor.array_read(hs, length - 1)
+    all_toks, _ = paddle.tensor.manipulation.tensor_array_to_tensor(toks, axis=1, use_stack=False)
+    all_h, _ = paddle.tensor.manipulation.tensor_array_to_tensor(hs, axis=1, use_stack=True)
+    g.fetch(all_toks, all_h, last, length)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     args = sys.argv[1:]

@@ -367,6 +367,8 @@ static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
       ic_tensor_share(&rs->vars[v].tensor, &sv->tensor);
     }
     const ic_instr *in = &p->instrs[reader];
+    /* A tensor array nobody wrote yet is an empty array (Paddle's create_array adds no op). */
+    if (!sv && pv->desc && pv->desc->type == 13) continue;
     if (!sv) {
       return ic_err_set(err, IC_ERR_NOT_FOUND,
                         "%s: input '%s' has not been set: no earlier op writes it, and it is "

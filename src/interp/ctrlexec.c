@@ -130,7 +130,10 @@ static ic_status exec_one(subrun *s, uint32_t i, const ic_ctrl_env *ce, ic_err *
     st = ic_check_layouts(c, err);
     /* Inputs that must hold data (the uncompiled executor checks the same). */
     for (size_t k = 0; !st && k < def->n_inputs; k++) {
-      if (def->inputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_MAYBE_EMPTY)) continue;
+      if (def->inputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_MAYBE_EMPTY |
+                                  IC_SLOT_ARRAY)) {
+        continue;
+      }
       for (size_t j = 0; !st && j < c->in[k].n; j++) {
         if (!c->in[k].t[j]->data) {
           st = ic_err_set(err, IC_ERR_NOT_FOUND,

@@ -71,7 +71,8 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
                         name, var->kind == IC_VK_LIST ? "a feed/fetch list" : "a tensor",
                         holder ? "a feed/fetch list" : "a tensor");
     }
-    if (!out && !holder && !(sd->flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_MAYBE_EMPTY)) &&
+    if (!out && !holder &&
+        !(sd->flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_MAYBE_EMPTY | IC_SLOT_ARRAY)) &&
         !var->tensor.data) {
       return ic_err_set(err, IC_ERR_NOT_FOUND,
                         "%s: input %s '%s' holds no data (a parameter that was not loaded, or "
@@ -141,7 +142,7 @@ static void collect_garbage(urun *u, size_t idx, const ic_op *op) {
       if ((uintptr_t)ic_strmap_get(&u->last_use, name) != idx + 1) continue;
       if (ic_strmap_get(&u->keep, name)) continue;
       ic_variable *v = ic_strmap_get(&u->local->vars, name);
-      if (v && v->kind == IC_VK_TENSOR) ic_variable_clear(v);
+      if (v && v->kind != IC_VK_LIST) ic_variable_clear(v);
     }
   }
   for (int io = 0; io < 2; io++) {
@@ -153,7 +154,7 @@ static void collect_garbage(urun *u, size_t idx, const ic_op *op) {
         if ((uintptr_t)ic_strmap_get(&u->last_use, name) != idx + 1) continue;
         if (ic_strmap_get(&u->keep, name)) continue;
         ic_variable *v = ic_strmap_get(&u->local->vars, name);
-        if (v && v->kind == IC_VK_TENSOR) ic_variable_clear(v);
+        if (v && v->kind != IC_VK_LIST) ic_variable_clear(v);
       }
     }
   }

@@ -46,6 +46,8 @@ extern "C" {
 #define IC_SLOT_HOLDER 0x40u    /* a feed/fetch holder variable (a list), reached through vars */
 #define IC_SLOT_MAYBE_EMPTY 0x100u /* input: may hold no data (a branch that did not run):
                                      select_input; the kernel reads only what it picks */
+#define IC_SLOT_ARRAY 0x200u     /* a LoDTensorArray (IC_VK_ARRAY variable), reached through vars;
+                                     outputs also carry IC_SLOT_NO_BUFFER */
 #define IC_SLOT_BLOCKED 0x80u   /* input: the kernel reads it in any ic_layout (tensor.h) when
                                    the op's data_format is NCHW; the executors reject a blocked
                                    tensor in any other data slot */
