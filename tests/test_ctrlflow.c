@@ -540,6 +540,53 @@ START_TEST(tensor_array) {
 }
 END_TEST
 
+/* select_output routes x to Out[mask], select_input reads X[mask] back (the other slot holds
+ * nothing); a mask out of range fails naming it. */
+START_TEST(select_ops) {
+  ic_builder *b = ic_builder_create();
+  var(b, 0, "x", IC_FP32, 3);
+  var(b, 0, "mask", IC_INT32, 1);
+  var(b, 0, "o0", IC_FP32, 3);
+  var(b, 0, "o1", IC_FP32, 3);
+  var(b, 0, "y", IC_FP32, 3);
+  var(b, 0, "z", IC_FP32, 3);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "mask");
+  ic_builder_op *so = ic_builder_add_op(b, 0, "select_output");
+  ic_builder_in(so, "X", "x");
+  ic_builder_in(so, "Mask", "mask");
+  ic_builder_output(so, "Out", 2, TU_NAMES("o0", "o1"));
+  ic_builder_op *si = ic_builder_add_op(b, 0, "select_input");
+  ic_builder_input(si, "X", 2, TU_NAMES("o0", "o1"));
+  ic_builder_in(si, "Mask", "mask");
+  ic_builder_out(si, "Out", "y");
+  scale(b, 0, "y", "z", 2.0f, 0.0f);
+  ic_builder_fetch(b, "z");
+  ic_program *p = build(b);
+  float xv[3] = {1.0f, -2.0f, 0.5f};
+  for (int32_t m = 0; m <= 2; m++) {
+    ic_tensor *feeds[2] = {tu_f32(1, TU_DIMS(3), xv), tu_i32(1, TU_DIMS(1), &m)};
+    if (m < 2) {
+      ic_tensor *out[1];
+      run_all(p, 2, TU_NAMES("x", "mask"), feeds, 1, TU_NAMES("z"), out);
+      tu_assert_close(out[0], (double[]){2.0, -4.0, 1.0}, 3, 0, 0);
+      ic_tensor_destroy(out[0]);
+    } else {
+      ic_tensor *out[1] = {0};
+      char err[1024];
+      ck_assert_int_ne(tu_run_scope(p, NULL, 2, TU_NAMES("x", "mask"), feeds, 1, TU_NAMES("z"),
+                                    out, err, sizeof err),
+                       IC_OK);
+      tu_assert_msg(err, "(select_output)", "Mask 'mask'", "expected an index into the 2 outputs",
+                    NULL);
+    }
+    ic_tensor_destroy(feeds[0]);
+    ic_tensor_destroy(feeds[1]);
+  }
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* Rejected at load, with the op located. */
 static void expect_bad(ic_builder *b, const char *a, const char *c) {
   ic_program *p = NULL;
@@ -594,6 +641,7 @@ static TCase *tc_cond(void) {
   TCase *tc = tcase_create("conditional_block");
   tcase_add_test(tc, cond_branches);
   tcase_add_test(tc, cond_nonscalar);
+  tcase_add_test(tc, select_ops);
   tcase_add_test(tc, bad_programs);
   return tc;
 }
