@@ -587,6 +587,63 @@ START_TEST(select_ops) {
 }
 END_TEST
 
+/* A convolution followed by relu is one fused op, unless a sub-block reads the convolution's
+ * own output: then the rewrite keeps it (fuse on, the default, in every configuration). */
+START_TEST(fuse_keeps_sub_block_values) {
+  ic_builder *b = ic_builder_create();
+  int bt = ic_builder_add_block(b, 0);
+  ic_builder_var(b, 0, "x", IC_FP32, 4, TU_DIMS(1, 1, 2, 2), false);
+  ic_builder_var(b, 0, "w", IC_FP32, 4, TU_DIMS(1, 1, 1, 1), true);
+  ic_builder_var(b, 0, "y", IC_FP32, 4, TU_DIMS(1, 1, 2, 2), false);
+  ic_builder_var(b, 0, "r", IC_FP32, 4, TU_DIMS(1, 1, 2, 2), false);
+  ic_builder_var(b, 0, "z", IC_FP32, 4, TU_DIMS(1, 1, 2, 2), false);
+  ic_builder_feed(b, "x");
+  ic_builder_op *cv = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(cv, "Input", "x");
+  ic_builder_in(cv, "Filter", "w");
+  ic_builder_out(cv, "Output", "y");
+  ic_builder_attr_ints(cv, "strides", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_ints(cv, "paddings", 2, (const int32_t[]){0, 0});
+  ic_builder_attr_ints(cv, "dilations", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_int(cv, "groups", 1);
+  op1(b, 0, "relu", "y", "r");
+  ic_builder_op *cb = ic_builder_add_op(b, 0, "conditional_block");
+  ic_builder_in(cb, "Cond", "x");
+  ic_builder_out(cb, "Out", "z");
+  ic_builder_attr_block(cb, "sub_block", bt);
+  ic_builder_attr_bool(cb, "is_scalar_condition", false);
+  scale(b, bt, "y", "z", 3.0f, 0.0f);
+  ic_builder_fetch(b, "r");
+  ic_builder_fetch(b, "z");
+  ic_program *p = build(b);
+  float xv[4] = {1.0f, -2.0f, 0.5f, -0.25f};
+  ic_tensor *feeds[2] = {tu_f32(4, TU_DIMS(1, 1, 2, 2), xv),
+                         tu_f32(4, TU_DIMS(1, 1, 1, 1), (float[]){2.0f})};
+  ic_scope *scope;
+  ck_assert_int_eq(ic_scope_create(NULL, &scope), IC_OK);
+  ck_assert_int_eq(ic_scope_set(scope, "w", feeds[1]), IC_OK);
+  double r[4], z[4];
+  for (int k = 0; k < 4; k++) {
+    r[k] = xv[k] > 0 ? 2.0 * xv[k] : 0.0;
+    z[k] = 6.0 * xv[k];
+  }
+  for (size_t c = 0; c < N_CFGS; c++) {
+    ic_executor *e = make_exec(&k_cfgs[c]); /* fuse on: the default */
+    ic_tensor *out[2] = {0};
+    ck_assert_msg(ic_executor_run(e, p, scope, 1, TU_NAMES("x"), (const ic_tensor *const *)feeds,
+                                  2, TU_NAMES("r", "z"), out) == IC_OK,
+                  "%s: %s", k_cfgs[c].name, ic_executor_errmsg(e));
+    tu_assert_close(out[0], r, 4, 1e-6, 0);
+    tu_assert_close(out[1], z, 4, 1e-6, 0);
+    for (int k = 0; k < 2; k++) ic_tensor_destroy(out[k]);
+    ic_executor_destroy(e);
+  }
+  for (int k = 0; k < 2; k++) ic_tensor_destroy(feeds[k]);
+  ic_scope_destroy(scope);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* Rejected at load, with the op located. */
 static void expect_bad(ic_builder *b, const char *a, const char *c) {
   ic_program *p = NULL;
@@ -642,6 +699,7 @@ static TCase *tc_cond(void) {
   tcase_add_test(tc, cond_branches);
   tcase_add_test(tc, cond_nonscalar);
   tcase_add_test(tc, select_ops);
+  tcase_add_test(tc, fuse_keeps_sub_block_values);
   tcase_add_test(tc, bad_programs);
   return tc;
 }

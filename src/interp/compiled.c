@@ -114,6 +114,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   /* Constants derived from parameters are recomputed only when a parameter changed. */
   if (rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i)) return IC_OK;
   if (def->flags & IC_OP_SUBBLOCK) {
+    w->env.intra_threads = in->alone ? r->e->total_threads : r->e->env.intra_threads;
     ic_ctrl_env ce = {.alloc = r->e->alloc, .env = &w->env, .check_nan_inf = r->e->opt.check_nan_inf};
     ic_status st = ic_exec_ctrl(in, rs->varp, &ce, &w->err);
     if (st) {
