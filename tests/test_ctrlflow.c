@@ -2,6 +2,8 @@
  * run in the uncompiled executor and the compiled one at 1, 2 and 4 threads (bitwise equal),
  * against references computed in double precision. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -644,6 +646,164 @@ START_TEST(fuse_keeps_sub_block_values) {
 }
 END_TEST
 
+/* count (persistable, in the caller's scope) += 1 per iteration of a while; i, cond and the
+ * body's tmp are temporaries. y = x + z after the loop fails when z does not broadcast. */
+static ic_program *persist_loop(void) {
+  ic_builder *b = ic_builder_create();
+  int b1 = ic_builder_add_block(b, 0);
+  var(b, 0, "x", IC_FP32, 3);
+  var(b, 0, "z", IC_FP32, 3);
+  var(b, 0, "y", IC_FP32, 3);
+  var(b, 0, "n", IC_INT64, 1);
+  var(b, 0, "i", IC_INT64, 1);
+  var(b, 0, "cond", IC_BOOL, 1);
+  ic_builder_var(b, 0, "count", IC_FP32, 1, TU_DIMS(1), true);
+  var(b, b1, "tmp", IC_FP32, 1);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "z");
+  ic_builder_feed(b, "n");
+  fill_i64(b, 0, "i", 0);
+  less(b, 0, "i", "n", "cond");
+  while_op(b, 0, "cond", b1);
+  ic_builder_op *add = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(add, "X", "x");
+  ic_builder_in(add, "Y", "z");
+  ic_builder_out(add, "Out", "y");
+  scale(b, b1, "count", "tmp", 1.0f, 1.0f);
+  op1(b, b1, "assign", "tmp", "count");
+  op1(b, b1, "increment", "i", "i");
+  less(b, b1, "i", "n", "cond");
+  ic_builder_fetch(b, "y");
+  return build(b);
+}
+
+static ic_status run_persist(ic_executor *e, const ic_program *p, ic_scope *s, int64_t n,
+                             int64_t zlen) {
+  float xv[3] = {1, 2, 3}, zv[4] = {0.5f, 0.25f, 0.125f, 1};
+  ic_tensor *feeds[3] = {tu_f32(1, TU_DIMS(3), xv), tu_f32(1, TU_DIMS(zlen), zv),
+                         tu_i64(1, TU_DIMS(1), &n)};
+  ic_tensor *out[1] = {0};
+  ic_status st = ic_executor_run(e, p, s, 3, TU_NAMES("x", "z", "n"),
+                                 (const ic_tensor *const *)feeds, 1, TU_NAMES("y"), out);
+  if (!st) {
+    const float *y = ic_tensor_cdata(out[0]);
+    for (int k = 0; k < 3; k++) {
+      if (y[k] != xv[k] + zv[k]) st = IC_ERR_INTERNAL;
+    }
+  }
+  ic_tensor_destroy(out[0]);
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(feeds[k]);
+  return st;
+}
+
+static float scope_f32(const ic_scope *s, const char *name) {
+  const ic_tensor *t = ic_scope_get(s, name);
+  ck_assert_ptr_nonnull(t);
+  return *(const float *)ic_tensor_cdata(t);
+}
+
+/* A persistable a sub-block writes follows the rules of one block 0 writes: the run works on
+ * a shadow and commits it after a successful run, in storage the scope owns; a failed run
+ * leaves the scope as it was (the same storage, the same value); the loop's temporaries
+ * never enter the caller's scope. */
+START_TEST(while_commits_persistables) {
+  ic_program *p = persist_loop();
+  for (size_t c = 0; c < N_CFGS; c++) {
+    ic_executor *e = make_exec(&k_cfgs[c]);
+    ic_scope *s;
+    ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+    ic_tensor *c0 = tu_f32(1, TU_DIMS(1), (float[]){5.0f});
+    ck_assert_int_eq(ic_scope_set(s, "count", c0), IC_OK);
+    ic_tensor_destroy(c0);
+    ck_assert_msg(run_persist(e, p, s, 3, 3) == IC_OK, "%s: %s", k_cfgs[c].name,
+                  ic_executor_errmsg(e));
+    ck_assert_float_eq(scope_f32(s, "count"), 8.0f);
+    /* The next run reads the committed value. */
+    ck_assert_int_eq(run_persist(e, p, s, 2, 3), IC_OK);
+    ck_assert_float_eq(scope_f32(s, "count"), 10.0f);
+    ic_memory_stats ms;
+    ic_executor_memory_stats(e, &ms);
+    ck_assert_msg(ms.live_bytes == 0, "%s: the scope holds %zu bytes of the executor's buffers",
+                  k_cfgs[c].name, ms.live_bytes);
+    /* The loop ran, then y = x + z failed: nothing is committed. */
+    const void *before = ic_tensor_cdata(ic_scope_get(s, "count"));
+    ck_assert_int_ne(run_persist(e, p, s, 4, 4), IC_OK);
+    tu_assert_msg(ic_executor_errmsg(e), "(elementwise_add)", NULL);
+    ck_assert_ptr_eq(ic_tensor_cdata(ic_scope_get(s, "count")), before);
+    ck_assert_float_eq(scope_f32(s, "count"), 10.0f);
+    /* Zero iterations: count stays the scope's own tensor. */
+    ck_assert_int_eq(run_persist(e, p, s, 0, 3), IC_OK);
+    ck_assert_ptr_eq(ic_tensor_cdata(ic_scope_get(s, "count")), before);
+    const char *temps[] = {"i", "cond", "tmp", "y", "x", "z", "n"};
+    for (size_t k = 0; k < sizeof temps / sizeof *temps; k++) {
+      ck_assert_msg(!ic_scope_get(s, temps[k]), "%s: '%s' entered the caller's scope",
+                    k_cfgs[c].name, temps[k]);
+    }
+    ck_assert_uint_eq(ic_scope_size(s), 1);
+    ic_scope_destroy(s);
+    ic_executor_destroy(e);
+  }
+  ic_program_destroy(p);
+}
+END_TEST
+
+#define PT_THREADS 4
+#define PT_RUNS 3
+#define PT_ITERS 300
+
+typedef struct pshared {
+  const ic_program *p;
+  ic_scope *scope;
+  ic_executor *exec[PT_THREADS];
+  atomic_int failures;
+} pshared;
+
+static void *persist_worker(void *arg) {
+  void **a = arg;
+  pshared *sh = a[0];
+  ic_executor *e = a[1];
+  for (int r = 0; r < PT_RUNS; r++) {
+    if (run_persist(e, sh->p, sh->scope, PT_ITERS, 3) != IC_OK) atomic_fetch_add(&sh->failures, 1);
+  }
+  return NULL;
+}
+
+/* Runs whose loops update one scope's persistable, on several threads (one executor each,
+ * then one executor for all): updating runs are serialized per scope, so every increment
+ * lands. */
+START_TEST(while_commits_concurrently) {
+  ic_program *p = persist_loop();
+  for (size_t c = 0; c < N_CFGS; c++) {
+    for (int shared_exec = 0; shared_exec < 2; shared_exec++) {
+      pshared sh = {.p = p};
+      ck_assert_int_eq(ic_scope_create(NULL, &sh.scope), IC_OK);
+      ic_tensor *c0 = tu_f32(1, TU_DIMS(1), (float[]){1.0f});
+      ck_assert_int_eq(ic_scope_set(sh.scope, "count", c0), IC_OK);
+      ic_tensor_destroy(c0);
+      for (int t = 0; t < PT_THREADS; t++) {
+        sh.exec[t] = shared_exec && t ? sh.exec[0] : make_exec(&k_cfgs[c]);
+      }
+      pthread_t th[PT_THREADS];
+      void *args[PT_THREADS][2];
+      for (int t = 0; t < PT_THREADS; t++) {
+        args[t][0] = &sh;
+        args[t][1] = sh.exec[t];
+        ck_assert_int_eq(pthread_create(&th[t], NULL, persist_worker, args[t]), 0);
+      }
+      for (int t = 0; t < PT_THREADS; t++) pthread_join(th[t], NULL);
+      ck_assert_int_eq(atomic_load(&sh.failures), 0);
+      ck_assert_msg(scope_f32(sh.scope, "count") == 1.0f + PT_THREADS * PT_RUNS * PT_ITERS,
+                    "%s: count %g", k_cfgs[c].name, scope_f32(sh.scope, "count"));
+      for (int t = 0; t < PT_THREADS; t++) {
+        if (!shared_exec || !t) ic_executor_destroy(sh.exec[t]);
+      }
+      ic_scope_destroy(sh.scope);
+    }
+  }
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* Rejected at load, with the op located. */
 static void expect_bad(ic_builder *b, const char *a, const char *c) {
   ic_program *p = NULL;
@@ -691,6 +851,8 @@ static TCase *tc_while(void) {
   tcase_add_test(tc, while_nested);
   tcase_add_test(tc, while_fails_at_iteration);
   tcase_add_test(tc, tensor_array);
+  tcase_add_test(tc, while_commits_persistables);
+  tcase_add_test(tc, while_commits_concurrently);
   return tc;
 }
 

@@ -115,7 +115,18 @@ static ic_status exec_one(subrun *s, uint32_t i, const ic_ctrl_env *ce, ic_err *
         snap_slots[k].t = tp + n_snap;
         for (size_t j = 0; j < c->in[k].n; j++) {
           snap[n_snap] = *c->in[k].t[j];
-          snap[n_snap].lod = NULL;
+          /* its own copy of the LoD: infer may replace the output's, which is this one */
+          if (snap[n_snap].lod && !(snap[n_snap].lod = ic_lod_clone(snap[n_snap].lod))) {
+            for (size_t q = 0; q < n_snap; q++) {
+              ic_buffer_release(snap[q].buf);
+              ic_lod_free(snap[q].lod);
+            }
+            free(snap);
+            free(snap_slots);
+            free(tp);
+            c->in = shared_in;
+            return oom(err);
+          }
           if (snap[n_snap].buf) ic_buffer_retain(snap[n_snap].buf);
           tp[n_snap] = &snap[n_snap];
           n_snap++;
@@ -143,15 +154,21 @@ static ic_status exec_one(subrun *s, uint32_t i, const ic_ctrl_env *ce, ic_err *
       }
     }
     if (!st) st = def->infer(c);
+    if (!st) st = ic_share_lod(c, err);
     for (size_t k = 0; !st && k < def->n_outputs; k++) {
-      if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER)) continue;
+      if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER | IC_SLOT_DYNAMIC)) {
+        continue;
+      }
       for (size_t j = 0; !st && j < c->out[k].n; j++) {
         st = ic_tensor_alloc(c->out[k].t[j], ce->alloc, err);
       }
     }
     if (!st) st = def->cpu(c);
     if (!st && ce->check_nan_inf) st = ic_check_finite(c, err);
-    for (size_t k = 0; k < n_snap; k++) ic_buffer_release(snap[k].buf);
+    for (size_t k = 0; k < n_snap; k++) {
+      ic_buffer_release(snap[k].buf);
+      ic_lod_free(snap[k].lod);
+    }
     if (snap_slots) free((void *)snap_slots[0].t);
     free(snap);
     free(snap_slots);

@@ -356,18 +356,34 @@ static ic_status plan_frees(urun *u, ic_err *err) {
   return ok ? IC_OK : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
-/* Whether some op of the run updates a persistable (see ic_output_updates). */
+/* Whether op updates a persistable (see ic_output_updates), itself or, for a control-flow
+ * op, through any op of its sub-block (nested ones included). */
+static bool op_updates_persistables(const urun *u, const ic_op *op) {
+  const ic_opdef *def = ic_registry_find(op->type);
+  if (!def) return false;
+  if (def->flags & IC_OP_SUBBLOCK) {
+    ic_err e;
+    int blk = ic_ctrl_sub_block(u->a->prog, op, &e);
+    const ic_block *b = blk >= 0 ? &u->a->prog->blocks[blk] : NULL;
+    for (size_t i = 0; b && i < b->n_ops; i++) {
+      if (op_updates_persistables(u, &b->ops[i])) return true;
+    }
+    return false;
+  }
+  for (size_t k = 0; k < def->n_outputs; k++) {
+    const ic_slot *s = ic_op_output(op, def->outputs[k].name);
+    if (!s || !ic_output_updates(op, def, k)) continue;
+    for (size_t i = 0; i < s->n; i++) {
+      if (is_persistable(u, op, s->args[i])) return true;
+    }
+  }
+  return false;
+}
+
+/* Whether some op of the run updates a persistable. */
 static bool updates_persistables(const urun *u) {
   for (size_t idx = 0; idx < u->seq.n_ops; idx++) {
-    const ic_op *op = u->seq.ops[idx];
-    const ic_opdef *def = ic_registry_find(op->type);
-    for (size_t k = 0; def && k < def->n_outputs; k++) {
-      const ic_slot *s = ic_op_output(op, def->outputs[k].name);
-      if (!s || !ic_output_updates(op, def, k)) continue;
-      for (size_t i = 0; i < s->n; i++) {
-        if (is_persistable(u, op, s->args[i])) return true;
-      }
-    }
+    if (op_updates_persistables(u, u->seq.ops[idx])) return true;
   }
   return false;
 }
