@@ -142,18 +142,24 @@ static void release_snapshots(ubind *b) {
 }
 
 /* The outer variables a control-flow op's sub-block reads and writes count as the op's own
- * uses (NULL when op is not one). */
-static bool outer_io(urun *u, const ic_op *op, ic_outer_io *io) {
+ * uses (*found false when op is not one). */
+static ic_status outer_io(urun *u, const ic_op *op, ic_outer_io *io, bool *found, ic_err *err) {
   const ic_opdef *def = ic_registry_find(op->type);
-  if (!def || !(def->flags & IC_OP_SUBBLOCK)) return false;
-  ic_err e;
-  int blk = ic_ctrl_sub_block(u->a->prog, op, &e);
-  return blk >= 0 && ic_ctrl_outer_io(u->a->prog, blk, u->arena, io, &e) == IC_OK;
+  *found = false;
+  if (!def || !(def->flags & IC_OP_SUBBLOCK)) return IC_OK;
+  int blk = ic_ctrl_sub_block(u->a->prog, op, err);
+  if (blk < 0) return err->code;
+  ic_status st = ic_ctrl_outer_io(u->a->prog, blk, u->arena, io, err);
+  *found = st == IC_OK;
+  return st;
 }
 
-static void collect_garbage(urun *u, size_t idx, const ic_op *op) {
+static ic_status collect_garbage(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   ic_outer_io oio;
-  if (outer_io(u, op, &oio)) {
+  bool ctrl;
+  ic_status st = outer_io(u, op, &oio, &ctrl, err);
+  if (st) return st;
+  if (ctrl) {
     for (size_t k = 0; k < oio.n_reads + oio.n_writes; k++) {
       const char *name = k < oio.n_reads ? oio.reads[k] : oio.writes[k - oio.n_reads];
       if ((uintptr_t)ic_strmap_get(&u->last_use, name) != idx + 1) continue;
@@ -175,6 +181,7 @@ static void collect_garbage(urun *u, size_t idx, const ic_op *op) {
       }
     }
   }
+  return IC_OK;
 }
 
 static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err);
@@ -325,7 +332,10 @@ static ic_status plan_frees(urun *u, ic_err *err) {
     const ic_op *op = u->seq.ops[idx];
     const ic_opdef *def = ic_registry_find(op->type);
     ic_outer_io oio;
-    if (outer_io(u, op, &oio)) {
+    bool ctrl;
+    ic_status st = outer_io(u, op, &oio, &ctrl, err);
+    if (st) return st;
+    if (ctrl) {
       for (size_t k = 0; k < oio.n_reads + oio.n_writes; k++) {
         const char *name = k < oio.n_reads ? oio.reads[k] : oio.writes[k - oio.n_reads];
         if (is_persistable(u, op, name)) ok &= ic_strmap_put(&u->keep, name, (void *)k_mark);
@@ -455,7 +465,7 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
   if (a->opt->gc && (st = plan_frees(&u, err))) goto done;
   for (size_t i = 0; i < u.seq.n_ops; i++) {
     if ((st = run_op(&u, i, u.seq.ops[i], err))) goto done;
-    if (a->opt->gc) collect_garbage(&u, i, u.seq.ops[i]);
+    if (a->opt->gc && (st = collect_garbage(&u, i, u.seq.ops[i], err))) goto done;
   }
   if ((st = commit_prepare(&u, &com, err))) goto done;
   /* Release every other variable of the run first, so that fetched temporaries move. */
