@@ -29,6 +29,8 @@ static const zoo_model k_zoo[] = {
      "PP-LiteSeg-style segmenter: bilinear_interp_v2, arg_max"},
     {"paddle-zoo/yoda_lineation", "image", {2, 3, 64, 64},
      "PaddleX 1.x ResNet50_vd: pool2d with global_pooling and ksize [-1, -1]"},
+    {"paddle-zoo/slanet_table/inference.pdmodel", "x", {1, 3, 64, 64},
+     "SLANet table structure: a 500-step while decoder (set_value, one_hot_v2, arg_max)"},
 };
 
 /* Every op type of p (all blocks) that icore has no kernel for, or whose attribute mode it
