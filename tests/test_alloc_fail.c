@@ -25,6 +25,81 @@ static ic_status build_mlp(ic_program **out) {
   return st;
 }
 
+/* Control flow (analysis of a sub-block into a sub-plan, tensor arrays, per-iteration
+ * state): acc = x; i = 0; while (i < 3) { t = 0.5 acc + 1; acc = t; arr[i] = t; i++ };
+ * y = stack(arr) + nothing else. */
+static ic_status build_loop(ic_program **out) {
+  *out = NULL;
+  ic_builder *b = ic_builder_create();
+  if (!b) return IC_ERR_OUT_OF_MEMORY;
+  int b1 = ic_builder_add_block(b, 0);
+  if (b1 < 0) {
+    ic_builder_destroy(b);
+    return IC_ERR_OUT_OF_MEMORY;
+  }
+  const int64_t one = 1;
+  ic_builder_var(b, 0, "x", IC_FP32, 2, (const int64_t[]){-1, IN}, false);
+  ic_builder_var(b, 0, "acc", IC_FP32, 2, (const int64_t[]){-1, IN}, false);
+  ic_builder_var(b, 0, "y", IC_FP32, 3, (const int64_t[]){-1, -1, IN}, false);
+  ic_builder_var(b, 0, "idx", IC_INT32, 1, (const int64_t[]){-1}, false);
+  ic_builder_var(b, 0, "i", IC_INT64, 1, &one, false);
+  ic_builder_var(b, 0, "n", IC_INT64, 1, &one, false);
+  ic_builder_var(b, 0, "cond", IC_BOOL, 1, &one, false);
+  ic_builder_var_kind(b, 0, "arr", IC_VAR_LOD_TENSOR_ARRAY, false);
+  ic_builder_var(b, b1, "t", IC_FP32, 2, (const int64_t[]){-1, IN}, false);
+  ic_builder_feed(b, "x");
+  for (int k = 0; k < 2; k++) {
+    ic_builder_op *f = ic_builder_add_op(b, 0, "fill_constant");
+    ic_builder_out(f, "Out", k ? "n" : "i");
+    ic_builder_attr_longs(f, "shape", 1, &one);
+    ic_builder_attr_int(f, "dtype", 3); /* INT64 */
+    ic_builder_attr_float(f, "value", k ? 3.0f : 0.0f);
+  }
+  ic_builder_op *op = ic_builder_add_op(b, 0, "assign");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "acc");
+  for (int blk = 0; blk < 2; blk++) {
+    if (blk) {
+      op = ic_builder_add_op(b, b1, "scale");
+      ic_builder_in(op, "X", "acc");
+      ic_builder_out(op, "Out", "t");
+      ic_builder_attr_float(op, "scale", 0.5f);
+      ic_builder_attr_float(op, "bias", 1.0f);
+      op = ic_builder_add_op(b, b1, "assign");
+      ic_builder_in(op, "X", "t");
+      ic_builder_out(op, "Out", "acc");
+      op = ic_builder_add_op(b, b1, "write_to_array");
+      ic_builder_in(op, "X", "t");
+      ic_builder_in(op, "I", "i");
+      ic_builder_out(op, "Out", "arr");
+      op = ic_builder_add_op(b, b1, "increment");
+      ic_builder_in(op, "X", "i");
+      ic_builder_out(op, "Out", "i");
+      ic_builder_attr_float(op, "step", 1.0f);
+    }
+    op = ic_builder_add_op(b, blk ? b1 : 0, "less_than");
+    ic_builder_in(op, "X", "i");
+    ic_builder_in(op, "Y", "n");
+    ic_builder_out(op, "Out", "cond");
+    if (!blk) {
+      op = ic_builder_add_op(b, 0, "while");
+      ic_builder_in(op, "Condition", "cond");
+      ic_builder_attr_block(op, "sub_block", b1);
+      ic_builder_attr_bool(op, "is_test", true);
+    }
+  }
+  op = ic_builder_add_op(b, 0, "tensor_array_to_tensor");
+  ic_builder_in(op, "X", "arr");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_out(op, "OutIndex", "idx");
+  ic_builder_attr_int(op, "axis", 0);
+  ic_builder_attr_bool(op, "use_stack", true);
+  ic_builder_fetch(b, "y");
+  ic_status st = ic_builder_build(b, out, NULL, 0);
+  ic_builder_destroy(b);
+  return st;
+}
+
 static ic_executor *serial_exec(ic_mode mode) {
   ic_options o;
   ic_options_default(&o);
@@ -58,6 +133,7 @@ typedef struct fixture {
   const char *feed, *fetch;
   ic_tensor *x, *ref;
   long run_failed;        /* attempts whose run on the fresh executor ran out */
+  ic_status (*build)(ic_program **out); /* the built program (build_mlp, build_loop) */
 } fixture;
 
 /* One attempt with the k-th allocation failing: build, save-free load, analyse and run
@@ -73,7 +149,7 @@ static long attempt(fixture *f, ic_mode mode, ic_executor *keep, long k, bool bu
   char err[1024];
   if (getenv("IC_ALLOC_FAIL_TRACE")) fprintf(stderr, "k = %ld\n", k);
   ic_alloc_fail_at(k);
-  if (build) STEP(build_mlp(&built), "ic_builder_build");
+  if (build) STEP(f->build(&built), "ic_builder_build");
   STEP(ic_model_load(f->model, f->params, 0, &prog, &params, err, sizeof err), "ic_model_load");
   kst = ic_executor_run(keep, prog, params, 1, &f->feed, (const ic_tensor *const *)&f->x, 1,
                         &f->fetch, &out);
@@ -139,14 +215,16 @@ cleanup:
 
 /* The program (the MLP, built, or a shared model) in a file and random parameters saved
  * beside a copy, so that attempts load both. */
-static void setup(fixture *f, const char *model_rel, const char *feed) {
+static void setup(fixture *f, const char *model_rel, const char *feed,
+                  ic_status (*build)(ic_program **out)) {
   memset(f, 0, sizeof *f);
+  f->build = build;
   char err[1024];
   ic_program *p;
   ic_scope *s;
   f->dir = tu_tmpdir();
   if (!model_rel) {
-    ck_assert_int_eq(build_mlp(&p), IC_OK);
+    ck_assert_int_eq(build(&p), IC_OK);
     size_t n;
     const void *bytes = ic_program_bytes(p, &n);
     snprintf(f->model, sizeof f->model, "%s/mlp.pdmodel", f->dir);
@@ -195,7 +273,7 @@ START_TEST(mlp_every_allocation) {
   for (int m = 0; m < 2; m++) {
     ic_mode mode = m ? IC_MODE_UNCOMPILED : IC_MODE_COMPILED;
     fixture f;
-    setup(&f, NULL, "x");
+    setup(&f, NULL, "x", build_mlp);
     run_reference(&f, mode, (const int64_t[]){ROWS, IN}, 2);
     ic_executor *keep = serial_exec(mode);
     long k = 0, n;
@@ -213,12 +291,37 @@ START_TEST(mlp_every_allocation) {
 }
 END_TEST
 
+/* Every k, for both executors: a while loop with a tensor array (sub-plan analysis, the
+ * loop's per-execution state, array growth). */
+START_TEST(loop_every_allocation) {
+  for (int m = 0; m < 2; m++) {
+    ic_mode mode = m ? IC_MODE_UNCOMPILED : IC_MODE_COMPILED;
+    fixture f;
+    setup(&f, NULL, "x", build_loop);
+    run_reference(&f, mode, (const int64_t[]){ROWS, IN}, 2);
+    ck_assert_int_eq(ic_tensor_ndim(f.ref), 3);
+    ck_assert_int_eq(ic_tensor_dims(f.ref)[0], 3);
+    ic_executor *keep = serial_exec(mode);
+    long k = 0, n;
+    for (;; k++) {
+      n = attempt(&f, mode, keep, k, true);
+      if (n <= k) break;
+    }
+    ck_assert_msg(k > 100, "only %ld allocations counted: is the hook wired in?", k);
+    ck_assert_msg(f.run_failed > 10, "%s: only %ld failed runs", m ? "uncompiled" : "compiled",
+                  f.run_failed);
+    ic_executor_destroy(keep);
+    teardown(&f);
+  }
+}
+END_TEST
+
 /* A real program (MobileNetV2 at batch 1, compiled): loading, analysis with the inference
  * rewrites and a run, failing allocation k for ~150 values of k spread over all of them
  * (every k would take minutes). */
 START_TEST(mobilenet_spread) {
   fixture f;
-  setup(&f, "paddle/mobilenet_v2/inference.pdmodel", "inputs");
+  setup(&f, "paddle/mobilenet_v2/inference.pdmodel", "inputs", NULL);
   run_reference(&f, IC_MODE_COMPILED, (const int64_t[]){1, 3, 224, 224}, 4);
   ic_executor *keep = serial_exec(IC_MODE_COMPILED);
   long total = attempt(&f, IC_MODE_COMPILED, keep, LONG_MAX, false);
@@ -235,6 +338,7 @@ END_TEST
 static TCase *tc_alloc(void) {
   TCase *tc = tcase_create("allocation failure");
   tcase_add_test(tc, mlp_every_allocation);
+  tcase_add_test(tc, loop_every_allocation);
   tcase_add_test(tc, mobilenet_spread);
   return tc;
 }

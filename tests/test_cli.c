@@ -571,6 +571,26 @@ START_TEST(inspect_example) {
 }
 END_TEST
 
+/* inspect on a program with nested while loops: every block's sub-plan (outer variables by
+ * index, marked ^), and the sub-blocks as DOT clusters. */
+START_TEST(inspect_control_flow) {
+  char *dir = tu_tmpdir(), dot[512];
+  snprintf(dot, sizeof dot, "%s/plan.dot", dir);
+  const char *m = IC_SOURCE_DIR "/tests/data/paddle_ctrl/while_loop_nested";
+  cli_result r = run_cli("inspect %s/model.pdmodel --feed x=%s/in0.npy --dot %s", m, m, dot);
+  assert_ok(&r);
+  tu_assert_msg(r.out, "sub-plan of #5 (while): block 1", "of outer blocks, by index",
+                "sub-plan of block 1 #3 (while): block 2", "^x", "[releases", NULL);
+  char *d = slurp(dot);
+  tu_assert_msg(d, "subgraph cluster_n5 {", "label=\"block 1\"", "subgraph cluster_n5_3 {",
+                "label=\"block 2\"", "n5 -> n5_0 [style=dotted]", NULL);
+  free(d);
+  result_free(&r);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
 /* run --profile writes a Chrome trace; --device emu:0 gives the CPU's answer. */
 START_TEST(run_profile_and_device) {
   char *dir = tu_tmpdir(), trace[512];
@@ -749,6 +769,7 @@ static TCase *tc_cli(void) {
   tcase_add_test(tc, run_lod);
   tcase_add_test(tc, bench_example);
   tcase_add_test(tc, inspect_example);
+  tcase_add_test(tc, inspect_control_flow);
   tcase_add_test(tc, run_profile_and_device);
   tcase_add_test(tc, train_seed_example);
   return tc;

@@ -68,6 +68,8 @@ static const zoo_model k_zoo[] = {
     {"paddle-zoo/ppyoloe_plus/model.pdmodel", 2,
      {ZF_IMG("image", 1, 3, 640, 640), ZF_ROW("scale_factor", IC_FP32, 1, 1)}, false,
      "PP-YOLOE+: nearest_interp_v2, multiclass_nms3"},
+    {"paddle-zoo/slanet_table/inference.pdmodel", 1, {ZF_IMG("x", 1, 3, 64, 64)}, true,
+     "SLANet table structure: a 500-step while decoder (set_value, one_hot_v2, arg_max)"},
 };
 
 static ic_tensor *zoo_feed_tensor(const zoo_feed *f, uint64_t seed) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ctrlflow.h"
 #include "cli_model.h"
 #include "device/device.h"
 #include "interp/interp.h"
@@ -43,6 +44,66 @@ static void print_slots(const ic_plan *p, const ic_instr *in, bool out) {
   if (first) printf("-");
 }
 
+/* A sub-block as a cluster: its instructions in program order (they run in that order, in
+ * the thread that runs the control-flow op), nested sub-blocks inside, and a dotted edge
+ * from the control-flow op to the cluster's first instruction. */
+static void dot_sub(FILE *f, const ic_subplan *sp, const char *owner, const char *prefix) {
+  fprintf(f, "  subgraph cluster_%s {\n    label=\"block %d\"; style=rounded;\n", prefix, sp->block);
+  for (uint32_t i = 0; i < sp->n_instrs; i++) {
+    fprintf(f, "    %s_%u [label=\"b%d #%u %s\"];\n", prefix, i, sp->block, i,
+            sp->instrs[i].op->type);
+    if (i) fprintf(f, "    %s_%u -> %s_%u;\n", prefix, i - 1, prefix, i);
+  }
+  fprintf(f, "  }\n");
+  if (sp->n_instrs) fprintf(f, "  %s -> %s_0 [style=dotted];\n", owner, prefix);
+  for (uint32_t i = 0; i < sp->n_instrs; i++) {
+    if (!sp->instrs[i].sub) continue;
+    char o[256], pre[256];
+    snprintf(o, sizeof o, "%s_%u", prefix, i);
+    snprintf(pre, sizeof pre, "%s_%u", prefix, i);
+    dot_sub(f, sp->instrs[i].sub, o, pre);
+  }
+}
+
+/* A sub-plan: its instructions with their variables (^ marks the parent's) and what each
+ * releases at the end of its use in an iteration; nested sub-plans after. */
+static void print_sub(const ic_subplan *sp, const char *owner, int depth) {
+  uint32_t n_outer = 0;
+  for (uint32_t v = 0; v < sp->n_vars; v++) n_outer += sp->outer[v] != UINT32_MAX;
+  printf("\nsub-plan of %s: block %d, %u instructions, %u variables (%u of outer blocks, by "
+         "index)\n", owner, sp->block, sp->n_instrs, sp->n_vars, n_outer);
+  for (uint32_t i = 0; i < sp->n_instrs; i++) {
+    const ic_instr *in = &sp->instrs[i];
+    printf("  %*s#%-4u %-24s ", depth * 2, "", i, in->op->type);
+    for (int io = 0; io < 2; io++) {
+      size_t ns = io ? in->def->n_outputs : in->def->n_inputs;
+      const ic_islot *is = io ? in->out : in->in;
+      bool first = true;
+      for (size_t k = 0; k < ns; k++) {
+        for (uint32_t j = 0; j < is[k].n; j++) {
+          uint32_t v = is[k].vars[j];
+          printf("%s%s%s", first ? "" : ",", sp->outer[v] != UINT32_MAX ? "^" : "", sp->names[v]);
+          first = false;
+        }
+      }
+      if (first) printf("-");
+      if (!io) printf(" -> ");
+    }
+    if (in->n_gc) {
+      printf("  [releases");
+      for (uint32_t k = 0; k < in->n_gc; k++) printf(" %s", sp->names[in->gc[k]]);
+      printf("]");
+    }
+    printf("\n");
+  }
+  for (uint32_t i = 0; i < sp->n_instrs; i++) {
+    if (!sp->instrs[i].sub) continue;
+    char o[160];
+    snprintf(o, sizeof o, "block %d #%u (%s)", sp->block, i, sp->instrs[i].op->type);
+    print_sub(sp->instrs[i].sub, o, depth + 1);
+  }
+}
+
 static int write_dot(const char *path, const ic_plan *p) {
   FILE *f = fopen(path, "w");
   if (!f) return cli_error(CLI_FAIL, "--dot %s: cannot open for writing", path);
@@ -56,6 +117,12 @@ static int write_dot(const char *path, const ic_plan *p) {
       fprintf(f, "  n%zu -> n%u%s;\n", i, in->succ[k],
               in->succ_kind[k] == IC_EDGE_IMPLICIT ? " [style=dashed]" : "");
     }
+  }
+  for (size_t i = 0; i < p->n_instrs; i++) {
+    if (!p->instrs[i].sub) continue;
+    char o[32];
+    snprintf(o, sizeof o, "n%zu", i);
+    dot_sub(f, p->instrs[i].sub, o, o);
   }
   fprintf(f, "}\n");
   return fclose(f) == 0 ? CLI_OK : cli_error(CLI_FAIL, "--dot %s: write failed", path);
@@ -97,7 +164,14 @@ static void print_plan(const ic_plan *p, ic_executor *e) {
     }
     printf("\n");
   }
-  printf("  (* = implicit edge)\n\nvariables: name, kind, first write, last use, releases%s\n",
+  printf("  (* = implicit edge)\n");
+  for (size_t i = 0; i < p->n_instrs; i++) {
+    if (!p->instrs[i].sub) continue;
+    char o[160];
+    snprintf(o, sizeof o, "#%zu (%s)", i, p->instrs[i].op->type);
+    print_sub(p->instrs[i].sub, o, 0);
+  }
+  printf("\nvariables: name, kind, first write, last use, releases%s\n",
          e ? ", shape" : "");
   size_t param_bytes = 0;
   for (size_t v = 0; v < p->n_vars; v++) {

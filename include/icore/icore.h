@@ -358,7 +358,8 @@ typedef struct ic_builder_op ic_builder_op;
 typedef enum ic_var_type {
   IC_VAR_LOD_TENSOR = 7,
   IC_VAR_FEED_MINIBATCH = 9,
-  IC_VAR_FETCH_LIST = 10
+  IC_VAR_FETCH_LIST = 10,
+  IC_VAR_LOD_TENSOR_ARRAY = 13 /* a tensor array (write_to_array, read_from_array) */
 } ic_var_type;
 
 /* A builder with block 0. Every setter records an allocation failure, reported by the

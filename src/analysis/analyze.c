@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/ctrlflow.h"
 #include "analysis/plan.h"
 
 #define NONE UINT32_MAX
@@ -67,6 +68,11 @@ static ic_status bind_slots(builder *b, ic_instr *in, const ic_slot **slots, boo
   return IC_OK;
 }
 
+/* ic_parent_index for block 0's table (control-flow ops add their sub-blocks' outer names). */
+static uint32_t top_index(void *ctx, const ic_op *op, const char *name) {
+  return var_index(ctx, op, name);
+}
+
 static ic_status build_instr(builder *b, size_t idx, const ic_op *op) {
   ic_plan *p = b->plan;
   ic_instr *in = &p->instrs[idx];
@@ -88,6 +94,7 @@ static ic_status build_instr(builder *b, size_t idx, const ic_op *op) {
   }
   free(ins);
   free(outs);
+  if (!st && (in->def->flags & IC_OP_SUBBLOCK)) st = ic_ctrl_build(p, in, top_index, b, b->err);
   if (st) return st;
   ic_attr_reader r;
   ic_ar_init(&r, op, b->err);

@@ -316,6 +316,19 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
   }
   bool ok = true;
   for (size_t i = 0; i < n_fetches; i++) ok &= ic_strmap_put(&f.keep, fetch_names[i], (void *)1);
+  /* Values a sub-block (while, conditional_block) names are kept as they are. */
+  for (size_t b = 1; b < p->n_blocks && ok; b++) {
+    for (size_t i = 0; i < p->blocks[b].n_ops && ok; i++) {
+      const ic_op *op = &p->blocks[b].ops[i];
+      for (int io = 0; io < 2; io++) {
+        size_t ns = io ? op->n_outputs : op->n_inputs;
+        const ic_slot *sl = io ? op->outputs : op->inputs;
+        for (size_t s = 0; s < ns; s++) {
+          for (size_t k = 0; k < sl[s].n; k++) ok &= ic_strmap_put(&f.keep, sl[s].args[k], (void *)1);
+        }
+      }
+    }
+  }
   for (size_t i = 0; i < n && ok; i++) {
     const ic_op *op = seq->ops[i];
     for (size_t s = 0; s < op->n_inputs; s++) {

@@ -63,6 +63,7 @@ typedef struct ic_instr {
   bool alias;                /* writes a variable it also reads: inputs are snapshotted */
   bool alone;                /* nothing can run beside it (roots and fetch ops aside): its
                                 kernel may use every thread of the executor */
+  const struct ic_subplan *sub; /* while, conditional_block: its sub-block's plan (ctrlflow.h) */
   /* Device plans only: */
   uint8_t where;             /* IC_WHERE_HOST, _DEVICE, _H2D, _D2H */
   ic_kernel_fn dev_fn;       /* the device kernel (IC_WHERE_DEVICE) */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "interp/ctrl.h"
 #include "interp/run.h"
 
 uint64_t ic_now_ns(void) {
@@ -148,6 +149,23 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   c->env = &w->env;
   /* Constants derived from parameters are recomputed only when a parameter changed. */
   if (rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i)) return IC_OK;
+  if (def->flags & IC_OP_SUBBLOCK) {
+    /* Its sub-block runs here, serially; its kernels get the thread budget as others do
+     * when the instruction is alone, else the executor's per-kernel threads (no borrowing:
+     * a loop would hold the borrowed threads for its whole duration). Outer variables are
+     * this run's bindings (rs->varp): persistables it writes are the run's shadows,
+     * committed with the others after a successful run. */
+    w->env.intra_threads = in->alone ? r->e->total_threads : r->e->env.intra_threads;
+    ic_ctrl_env ce = {.alloc = r->e->alloc, .env = &w->env, .check_nan_inf = r->e->opt.check_nan_inf};
+    ic_status st = ic_exec_ctrl(in, rs->varp, &ce, &w->err);
+    if (st) {
+      char where[160];
+      ic_err_prefix(&w->err, "%s: ", ic_op_where(in->op, where, sizeof where));
+      return st;
+    }
+    ic_drop_refs(r, in);
+    return IC_OK;
+  }
   if (ic_check_input_data(c, &w->err)) {
     char where[160];
     return ic_err_prefix(&w->err, "%s: ", ic_op_where(in->op, where, sizeof where));
@@ -422,6 +440,8 @@ static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
       ic_tensor_share(&rs->vars[v].tensor, &sv->tensor);
     }
     const ic_instr *in = &p->instrs[reader];
+    /* A tensor array nobody wrote yet is an empty array (Paddle's create_array adds no op). */
+    if (!sv && pv->desc && pv->desc->type == 13) continue;
     if (!sv) {
       const char *slot = "?";
       for (size_t k = 0; k < in->def->n_inputs; k++) {

@@ -19,7 +19,8 @@
 /* Whether output slot k of op (definition def) updates the variables it names: false for
  * feed ops (a fed persistable shadows the parameter for that run only) and for outputs that
  * Paddle leaves equal to an input (batch_norm's MeanOut/VarianceOut with global
- * statistics). A run commits the persistables such outputs write to the caller's scope. */
+ * statistics), and for control-flow ops (IC_OP_SUBBLOCK), whose sub-block's ops decide
+ * for themselves. A run commits the persistables such outputs write to the caller's scope. */
 bool ic_output_updates(const ic_op *op, const ic_opdef *def, size_t k);
 
 /* Put vals[k] (tensors the run copied into system storage; empty ones are skipped) into

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ctrlflow.h"
 #include "interp/run.h"
 
 /* Events: one per instruction that records (or is a device-to-host copy, which the copy
@@ -128,6 +129,43 @@ static ic_status make_snapshots(ic_rstate *rs, const ic_instr *in, size_t i) {
   return IC_OK;
 }
 
+/* The persistables of the plan that instruction `in` updates (ic_output_updates) join the
+ * commit list. `in` belongs to the sub-plan at the top of `chain` (NULL: the plan itself);
+ * its variables reach the plan's table through each sub-plan's outer indexes. */
+typedef struct subchain {
+  const ic_subplan *sp;
+  const struct subchain *up;
+} subchain;
+
+static uint32_t to_plan_var(const subchain *c, uint32_t v) {
+  for (; c && v != NONE; c = c->up) v = c->sp->outer[v];
+  return v;
+}
+
+static void add_commits(ic_rstate *rs, const ic_plan *plan, const ic_instr *in,
+                        const subchain *chain) {
+  for (size_t k = 0; k < in->def->n_outputs; k++) {
+    if (!ic_output_updates(in->op, in->def, k)) continue;
+    for (uint32_t j = 0; j < in->out[k].n; j++) {
+      uint32_t v = to_plan_var(chain, in->out[k].vars[j]);
+      bool seen = v == NONE || plan->vars[v].kind != IC_PV_PERSIST;
+      for (size_t c = 0; c < rs->n_commit && !seen; c++) seen = rs->commit[c] == v;
+      if (!seen) rs->commit[rs->n_commit++] = v;
+    }
+  }
+}
+
+/* The same for every instruction of a control-flow op's sub-plan, nested ones included. */
+static void add_commits_sub(ic_rstate *rs, const ic_plan *plan, const ic_subplan *sp,
+                            const subchain *up) {
+  subchain c = {.sp = sp, .up = up};
+  for (uint32_t i = 0; i < sp->n_instrs; i++) {
+    const ic_instr *in = &sp->instrs[i];
+    if (in->sub) add_commits_sub(rs, plan, in->sub, &c);
+    else add_commits(rs, plan, in, &c);
+  }
+}
+
 ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out, ic_err *err) {
   ic_rstate *rs = calloc(1, sizeof *rs);
   size_t nv = plan->n_vars ? plan->n_vars : 1, ni = plan->n_instrs ? plan->n_instrs : 1;
@@ -228,15 +266,8 @@ ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out,
   if (!(rs->commit = calloc(nv, sizeof *rs->commit))) goto oom;
   for (size_t i = 0; i < plan->n_instrs; i++) {
     const ic_instr *in = &plan->instrs[i];
-    for (size_t k = 0; k < in->def->n_outputs; k++) {
-      if (!ic_output_updates(in->op, in->def, k)) continue;
-      for (uint32_t j = 0; j < in->out[k].n; j++) {
-        uint32_t v = in->out[k].vars[j];
-        bool seen = plan->vars[v].kind != IC_PV_PERSIST;
-        for (size_t c = 0; c < rs->n_commit && !seen; c++) seen = rs->commit[c] == v;
-        if (!seen) rs->commit[rs->n_commit++] = v;
-      }
-    }
+    if (in->sub) add_commits_sub(rs, plan, in->sub, NULL);
+    else add_commits(rs, plan, in, NULL);
   }
   if (plan->device && make_device_state(rs, plan, dev, err)) {
     ic_rstate_destroy(rs, plan);

@@ -11,6 +11,8 @@ static ic_status oom(ic_err *err) { return ic_err_set(err, IC_ERR_OUT_OF_MEMORY,
 
 bool ic_output_updates(const ic_op *op, const ic_opdef *def, size_t k) {
   if (def->flags & IC_OP_FEED) return false; /* a fed persistable shadows it for one run */
+  if (def->flags & IC_OP_SUBBLOCK) return false; /* its sub-block's ops decide (Out is theirs) */
+  if (def->outputs[k].flags & IC_SLOT_HOLDER) return false; /* the fetch list, never a tensor */
   const char *slot = def->outputs[k].name;
   if (strcmp(def->name, "batch_norm") == 0 &&
       (strcmp(slot, "MeanOut") == 0 || strcmp(slot, "VarianceOut") == 0)) {

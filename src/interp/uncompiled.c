@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ctrlflow.h"
+#include "interp/ctrl.h"
 #include "interp/interp.h"
 
 typedef struct urun {
@@ -18,6 +20,8 @@ typedef struct urun {
   ic_strmap last_use;  /* variable name -> 1 + index of the last op using its buffer */
   ic_strmap keep;      /* names never freed: persistables, feed and fetch targets, holders */
   ic_strmap commit;    /* persistables the run updated: committed to the caller's scope */
+  ic_scope **bscope;   /* per block: the scope its running ops use (block 0: local); a
+                          sub-block gets a child scope per iteration (Paddle's step scopes) */
 } urun;
 
 typedef struct ubind {
@@ -45,18 +49,26 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
   for (size_t i = 0; i < n; i++) {
     const char *name = s->args[i];
     ic_variable *var;
-    if (out) {
-      /* Outputs always live in the run's scope: a persistable the run writes is a shadow
-       * that starts as a share of the caller's tensor, committed at the end if updated. */
-      bool fresh = !(sd->flags & IC_SLOT_HOLDER) && !ic_strmap_get(&u->local->vars, name);
+    ic_scope *cur = u->bscope[op->block];
+    if (out && !(sd->flags & IC_SLOT_HOLDER) && is_persistable(u, op, name)) {
+      /* A persistable the run writes lives in the run's scope (whichever block writes it): a
+       * shadow that starts as a share of the caller's tensor, committed at the end if
+       * updated. */
+      bool fresh = !ic_strmap_get(&u->local->vars, name);
       var = ic_scope_var(u->local, name);
-      const ic_variable *pv = fresh && var && u->local->parent && is_persistable(u, op, name)
+      const ic_variable *pv = fresh && var && u->local->parent
                                   ? ic_scope_find(u->local->parent, name)
                                   : NULL;
       if (pv && pv->kind == IC_VK_TENSOR) ic_tensor_share(&var->tensor, &pv->tensor);
+    } else if (out) {
+      /* Temporaries live in the run's scope, or the scope of the (sub-)block declaring
+       * them (a child of the run's scope, never the caller's). */
+      const ic_vardesc *d = ic_program_find_var(u->a->prog, op->block, name);
+      var = ic_scope_var(d && u->bscope[d->block] ? u->bscope[d->block] : cur, name);
     } else {
-      var = ic_scope_find(u->local, name);
+      var = ic_scope_find(cur, name);
     }
+    if (!var && !out && (sd->flags & IC_SLOT_MAYBE_EMPTY)) var = ic_scope_var(cur, name);
     if (!var && !out) {
       return ic_err_set(err, IC_ERR_NOT_FOUND,
                         "%s: input %s '%s' has not been set: no earlier op writes it, and it "
@@ -121,7 +133,33 @@ static void release_snapshots(ubind *b) {
   b->n_snap = 0;
 }
 
-static void collect_garbage(urun *u, size_t idx, const ic_op *op) {
+/* The outer variables a control-flow op's sub-block reads and writes count as the op's own
+ * uses (*found false when op is not one). */
+static ic_status outer_io(urun *u, const ic_op *op, ic_outer_io *io, bool *found, ic_err *err) {
+  const ic_opdef *def = ic_registry_find(op->type);
+  *found = false;
+  if (!def || !(def->flags & IC_OP_SUBBLOCK)) return IC_OK;
+  int blk = ic_ctrl_sub_block(u->a->prog, op, err);
+  if (blk < 0) return err->code;
+  ic_status st = ic_ctrl_outer_io(u->a->prog, blk, u->arena, io, err);
+  *found = st == IC_OK;
+  return st;
+}
+
+static ic_status collect_garbage(urun *u, size_t idx, const ic_op *op, ic_err *err) {
+  ic_outer_io oio;
+  bool ctrl;
+  ic_status st = outer_io(u, op, &oio, &ctrl, err);
+  if (st) return st;
+  if (ctrl) {
+    for (size_t k = 0; k < oio.n_reads + oio.n_writes; k++) {
+      const char *name = k < oio.n_reads ? oio.reads[k] : oio.writes[k - oio.n_reads];
+      if ((uintptr_t)ic_strmap_get(&u->last_use, name) != idx + 1) continue;
+      if (ic_strmap_get(&u->keep, name)) continue;
+      ic_variable *v = ic_strmap_get(&u->local->vars, name);
+      if (v && v->kind != IC_VK_LIST) ic_variable_clear(v);
+    }
+  }
   for (int io = 0; io < 2; io++) {
     size_t ns = io ? op->n_outputs : op->n_inputs;
     const ic_slot *slots = io ? op->outputs : op->inputs;
@@ -131,16 +169,83 @@ static void collect_garbage(urun *u, size_t idx, const ic_op *op) {
         if ((uintptr_t)ic_strmap_get(&u->last_use, name) != idx + 1) continue;
         if (ic_strmap_get(&u->keep, name)) continue;
         ic_variable *v = ic_strmap_get(&u->local->vars, name);
-        if (v && v->kind == IC_VK_TENSOR) ic_variable_clear(v);
+        if (v && v->kind != IC_VK_LIST) ic_variable_clear(v);
       }
     }
   }
+  return IC_OK;
+}
+
+static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err);
+
+/* A while or conditional_block: its sub-block op by op, in a child scope per iteration that is
+ * dropped afterwards (its temporaries freed). */
+static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
+  int blk = ic_ctrl_sub_block(u->a->prog, op, err);
+  if (blk < 0) return err->code;
+  const ic_block *b = &u->a->prog->blocks[blk];
+  ic_scope *cur = u->bscope[op->block];
+  ic_status st = IC_OK;
+  bool is_while = strcmp(op->type, "while") == 0;
+  for (uint64_t it = 0;; it++) {
+    bool go = false;
+    if (is_while) {
+      const char *cname = ic_op_input(op, "Condition")->args[0];
+      ic_variable *cv = ic_scope_find(cur, cname);
+      if (!cv || cv->kind != IC_VK_TENSOR) {
+        return ic_err_set(err, IC_ERR_NOT_FOUND, "Condition '%s' has not been set", cname);
+      }
+      char d[96];
+      const ic_tensor *t = &cv->tensor;
+      if (!t->data || t->dtype != IC_BOOL || ic_tensor_numel_(t) != 1) {
+        return ic_err_set(err, IC_ERR_SHAPE,
+                          "Condition '%s' is %s, expected a bool tensor of one element", cname,
+                          t->data ? ic_tensor_describe(t, d, sizeof d) : "empty");
+      }
+      go = *(const uint8_t *)t->data != 0;
+    } else {
+      if (it > 0) break;
+      const ic_slot *cs = ic_op_input(op, "Cond");
+      size_t n = cs ? cs->n : 0;
+      ic_tensor **cond = ic_arena_calloc(u->arena, n + 1, sizeof *cond);
+      if (!cond) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      for (size_t k = 0; k < n; k++) {
+        ic_variable *cv = ic_scope_find(cur, cs->args[k]);
+        if (!cv || cv->kind != IC_VK_TENSOR) {
+          return ic_err_set(err, IC_ERR_NOT_FOUND, "Cond '%s' has not been set", cs->args[k]);
+        }
+        cond[k] = &cv->tensor;
+      }
+      if ((st = ic_ctrl_should_run(op, n, cond, cs ? cs->args : NULL,
+                                   ic_ctrl_scalar_condition(op), &go, err))) {
+        return st;
+      }
+    }
+    if (!go) break;
+    ic_scope *child;
+    if (ic_scope_create(cur, &child)) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    u->bscope[blk] = child;
+    for (size_t i = 0; i < b->n_ops && !st; i++) st = run_op(u, i, &b->ops[i], err);
+    u->bscope[blk] = NULL;
+    ic_scope_destroy(child);
+    if (st) {
+      if (is_while) ic_err_prefix(err, "iteration %llu of block %d: ", (unsigned long long)it, blk);
+      else ic_err_prefix(err, "block %d: ", blk);
+      return st;
+    }
+  }
+  return IC_OK;
 }
 
 static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   const ic_opdef *def;
   ic_status st = ic_opdef_lookup(op, &def, err);
   if (st) return st;
+  if (def->flags & IC_OP_SUBBLOCK) {
+    char where[160];
+    if ((st = run_ctrl(u, op, err))) ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
+    return st;
+  }
   void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
   const ic_slot **ins = calloc(def->n_inputs + 1, sizeof *ins);
   const ic_slot **outs = calloc(def->n_outputs + 1, sizeof *outs);
@@ -163,7 +268,9 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   if (st) goto done;
   void *state = NULL;
   ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = b.in, .out = b.out, .err = err,
-               .env = u->a->env, .op_key = (uint64_t)idx, .state = &state};
+               .env = u->a->env, .state = &state,
+               .op_key = op->block ? ((uint64_t)(uint32_t)op->block << 32) | (uint32_t)op->index
+                                   : (uint64_t)idx};
   if ((st = ic_check_input_data(&c, err))) {
     ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
     goto done;
@@ -186,7 +293,7 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
     }
   }
   if (!st) {
-    st = u->a->fail_at == (long)idx ? ic_err_set(err, IC_ERR_KERNEL, "injected failure")
+    st = op->block == 0 && u->a->fail_at == (long)idx ? ic_err_set(err, IC_ERR_KERNEL, "injected failure")
                                     : def->cpu(&c);
   }
   if (!st && u->a->opt->check_nan_inf) st = ic_check_finite(&c, err);
@@ -262,6 +369,17 @@ static ic_status plan_frees(urun *u, ic_err *err) {
   for (size_t idx = 0; idx < u->seq.n_ops && ok; idx++) {
     const ic_op *op = u->seq.ops[idx];
     const ic_opdef *def = ic_registry_find(op->type);
+    ic_outer_io oio;
+    bool ctrl;
+    ic_status st = outer_io(u, op, &oio, &ctrl, err);
+    if (st) return st;
+    if (ctrl) {
+      for (size_t k = 0; k < oio.n_reads + oio.n_writes; k++) {
+        const char *name = k < oio.n_reads ? oio.reads[k] : oio.writes[k - oio.n_reads];
+        if (is_persistable(u, op, name)) ok &= ic_strmap_put(&u->keep, name, (void *)k_mark);
+        ok &= ic_strmap_put(&u->last_use, name, (void *)(uintptr_t)(idx + 1));
+      }
+    }
     for (int io = 0; io < 2; io++) {
       size_t ns = io ? op->n_outputs : op->n_inputs;
       const ic_slot *slots = io ? op->outputs : op->inputs;
@@ -286,18 +404,34 @@ static ic_status plan_frees(urun *u, ic_err *err) {
   return ok ? IC_OK : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
-/* Whether some op of the run updates a persistable (see ic_output_updates). */
+/* Whether op updates a persistable (see ic_output_updates), itself or, for a control-flow
+ * op, through any op of its sub-block (nested ones included). */
+static bool op_updates_persistables(const urun *u, const ic_op *op) {
+  const ic_opdef *def = ic_registry_find(op->type);
+  if (!def) return false;
+  if (def->flags & IC_OP_SUBBLOCK) {
+    ic_err e;
+    int blk = ic_ctrl_sub_block(u->a->prog, op, &e);
+    const ic_block *b = blk >= 0 ? &u->a->prog->blocks[blk] : NULL;
+    for (size_t i = 0; b && i < b->n_ops; i++) {
+      if (op_updates_persistables(u, &b->ops[i])) return true;
+    }
+    return false;
+  }
+  for (size_t k = 0; k < def->n_outputs; k++) {
+    const ic_slot *s = ic_op_output(op, def->outputs[k].name);
+    if (!s || !ic_output_updates(op, def, k)) continue;
+    for (size_t i = 0; i < s->n; i++) {
+      if (is_persistable(u, op, s->args[i])) return true;
+    }
+  }
+  return false;
+}
+
+/* Whether some op of the run updates a persistable. */
 static bool updates_persistables(const urun *u) {
   for (size_t idx = 0; idx < u->seq.n_ops; idx++) {
-    const ic_op *op = u->seq.ops[idx];
-    const ic_opdef *def = ic_registry_find(op->type);
-    for (size_t k = 0; def && k < def->n_outputs; k++) {
-      const ic_slot *s = ic_op_output(op, def->outputs[k].name);
-      if (!s || !ic_output_updates(op, def, k)) continue;
-      for (size_t i = 0; i < s->n; i++) {
-        if (is_persistable(u, op, s->args[i])) return true;
-      }
-    }
+    if (op_updates_persistables(u, u->seq.ops[idx])) return true;
   }
   return false;
 }
@@ -361,6 +495,8 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
   if (!root && (st = ic_scope_create(NULL, &empty))) goto oom;
   if ((st = ic_scope_create(root ? root : empty, &u.local))) goto oom;
   if (!(u.arena = ic_arena_create())) goto oom;
+  if (!(u.bscope = ic_arena_calloc(u.arena, a->prog->n_blocks + 1, sizeof *u.bscope))) goto oom;
+  u.bscope[0] = u.local;
   ic_variable *fh = ic_scope_var(u.local, u.seq.feed_holder);
   ic_variable *th = ic_scope_var(u.local, u.seq.fetch_holder);
   if (!fh || !th) goto oom;
@@ -368,7 +504,7 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
   if (a->opt->gc && (st = plan_frees(&u, err))) goto done;
   for (size_t i = 0; i < u.seq.n_ops; i++) {
     if ((st = run_op(&u, i, u.seq.ops[i], err))) goto done;
-    if (a->opt->gc) collect_garbage(&u, i, u.seq.ops[i]);
+    if (a->opt->gc && (st = collect_garbage(&u, i, u.seq.ops[i], err))) goto done;
   }
   if ((st = commit_prepare(&u, &com, err))) goto done;
   /* Release every other variable of the run first, so that fetched temporaries move. */

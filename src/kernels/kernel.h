@@ -52,6 +52,10 @@ extern "C" {
                                    kernel sets the dims and allocates the buffer itself with
                                    ic_kalloc_out; the executors leave it alone, and the op
                                    always runs on the host */
+#define IC_SLOT_MAYBE_EMPTY 0x200u /* input: may hold no data (a branch that did not run):
+                                     select_input; the kernel reads only what it picks */
+#define IC_SLOT_ARRAY 0x400u     /* a LoDTensorArray (IC_VK_ARRAY variable), reached through vars;
+                                     outputs also carry IC_SLOT_NO_BUFFER */
 
 typedef struct ic_slotdef {
   const char *name; /* Paddle's parameter name */
@@ -71,6 +75,8 @@ typedef struct ic_slotdef {
 #define IC_OP_LOD 0x100u           /* sets its outputs' LoD itself (ic_kset_lod) in infer; the
                                       executors share input 0's LoD with output 0 for every
                                       other op whose rows it keeps (interp/runio.c) */
+#define IC_OP_SUBBLOCK 0x200u      /* runs a sub-block (while, conditional_block): the executors
+                                      run it through the instruction's sub-plan, never cpu() */
 #define IC_OP_VIEW 0x20u           /* only shares buffers and sets dims, never touches data: on a
                                       device it runs at launch, as metadata */
 

@@ -291,6 +291,36 @@ static ic_status check_blocks(const ic_program *p, const pb_program *pb, ic_err 
   return st;
 }
 
+/* while and conditional_block: a sub_block attribute naming a block whose parent is the
+ * op's own block (so sub-blocks form a tree and every run of them terminates), and for while
+ * exactly one Condition variable. */
+static ic_status check_control_flow(const ic_program *p, const ic_op *op, const char *where,
+                                    ic_err *err) {
+  bool is_while = strcmp(op->type, "while") == 0;
+  if (!is_while && strcmp(op->type, "conditional_block") != 0) return IC_OK;
+  const ic_attr *sb = ic_op_attr(op, "sub_block");
+  if (!sb || sb->type != IC_ATTR_BLOCK) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                      "%s: expected a BLOCK attribute 'sub_block', got %s", where,
+                      sb ? ic_attr_type_name(sb->type) : "none");
+  }
+  const ic_block *b = &p->blocks[sb->i];
+  if (b->parent != op->block) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                      "%s: sub_block %lld has parent block %d, expected the op's block %d",
+                      where, (long long)sb->i, b->parent, op->block);
+  }
+  if (is_while) {
+    const ic_slot *c = ic_op_input(op, "Condition");
+    if (!c || c->n != 1) {
+      return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                        "%s: expected exactly one Condition variable, got %zu", where,
+                        c ? c->n : (size_t)0);
+    }
+  }
+  return IC_OK;
+}
+
 static ic_status check_op(const ic_program *p, const ic_op *op, ic_err *err) {
   char where[160];
   snprintf(where, sizeof where, "%s: op #%d (%s) in block %d", p->origin, op->index, op->type,
@@ -327,7 +357,7 @@ static ic_status check_op(const ic_program *p, const ic_op *op, ic_err *err) {
       }
     }
   }
-  return IC_OK;
+  return check_control_flow(p, op, where, err);
 }
 
 /* Feed and fetch targets of block 0, ordered by the ops' `col` attribute. */

@@ -10,6 +10,26 @@
 void ic_variable_clear(ic_variable *v) {
   ic_tensor_reset(&v->tensor);
   for (size_t i = 0; i < v->n_list; i++) ic_tensor_reset(&v->list[i]);
+  if (v->kind == IC_VK_ARRAY) v->n_list = 0;
+}
+
+ic_tensor *ic_variable_array_at(ic_variable *v, size_t i) {
+  if (v->kind == IC_VK_LIST) return NULL;
+  if (v->kind == IC_VK_TENSOR) {
+    ic_tensor_reset(&v->tensor);
+    v->kind = IC_VK_ARRAY;
+    v->n_list = 0;
+  }
+  if (i >= v->cap_list) {
+    size_t cap = v->cap_list ? v->cap_list : 4;
+    while (cap <= i) cap *= 2;
+    ic_tensor *l = realloc(v->list, cap * sizeof *l);
+    if (!l) return NULL;
+    v->list = l;
+    v->cap_list = cap;
+  }
+  for (; v->n_list <= i; v->n_list++) ic_tensor_init(&v->list[v->n_list]);
+  return &v->list[i];
 }
 
 static void variable_free(ic_variable *v) {

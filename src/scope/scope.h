@@ -14,7 +14,9 @@ extern "C" {
 
 typedef enum ic_var_kind {
   IC_VK_TENSOR = 0, /* a dense (LoD) tensor */
-  IC_VK_LIST = 1    /* feed/fetch holder: a list of tensors by column */
+  IC_VK_LIST = 1,   /* feed/fetch holder: a list of tensors by column */
+  IC_VK_ARRAY = 2   /* LoDTensorArray: n_list tensors, growing (write_to_array); clearing it
+                       empties it */
 } ic_var_kind;
 
 typedef struct ic_variable {
@@ -22,7 +24,8 @@ typedef struct ic_variable {
   ic_var_kind kind;
   ic_tensor tensor;   /* IC_VK_TENSOR */
   size_t n_list;      /* IC_VK_LIST: column count */
-  ic_tensor *list;    /* IC_VK_LIST: n_list tensors (owned) */
+  ic_tensor *list;    /* IC_VK_LIST, IC_VK_ARRAY: n_list tensors (owned) */
+  size_t cap_list;    /* IC_VK_ARRAY: tensors allocated in list */
 } ic_variable;
 
 /* Locking (the root scope's locks guard every scope below it): a run holds the root's
@@ -46,6 +49,9 @@ ic_variable *ic_scope_find(const ic_scope *s, const char *name);
 ic_variable *ic_scope_var(ic_scope *s, const char *name);
 /* Make v a list of n empty tensors (dropping what it held); false when out of memory. */
 bool ic_variable_make_list(ic_variable *v, size_t n);
+/* Element i of v as a tensor array, growing it to i + 1 elements (new ones empty); v becomes
+ * an array if it held no data. NULL when out of memory or v is a feed/fetch list. */
+ic_tensor *ic_variable_array_at(ic_variable *v, size_t i);
 /* Drop whatever v holds (storage released, meta kept for tensors). */
 void ic_variable_clear(ic_variable *v);
 

@@ -1,0 +1,50 @@
+/* read_from_array: Out = X[I] for a LoDTensorArray X (Paddle's array_read); Out shares the
+ * element's buffer. */
+#include "kernels/kernel.h"
+#include "scope/scope.h"
+
+static ic_status element(ic_kctx *c, const ic_tensor **e) {
+  const ic_tensor *t = ic_in(c, 1, 0);
+  const ic_variable *a = c->in[0].vars[0];
+  if (!t->data || ic_tensor_numel_(t) != 1 || (t->dtype != IC_INT64 && t->dtype != IC_INT32)) {
+    return ic_kfail_in(c, 1, 0, "expected one int64 element");
+  }
+  int64_t i = ic_read_i64(t, 0);
+  size_t n = a->kind == IC_VK_ARRAY ? a->n_list : 0;
+  if (i < 0 || (uint64_t)i >= n) {
+    return ic_kfail(c, IC_ERR_SHAPE, "index I '%s' is %lld, but array X '%s' has %zu elements",
+                    ic_in_name(c, 1, 0), (long long)i, ic_in_name(c, 0, 0), n);
+  }
+  *e = &a->list[i];
+  if (!(*e)->data) {
+    return ic_kfail(c, IC_ERR_NOT_FOUND, "element %lld of array X '%s' was never written",
+                    (long long)i, ic_in_name(c, 0, 0));
+  }
+  return IC_OK;
+}
+
+static ic_status infer(ic_kctx *c) {
+  const ic_tensor *e;
+  ic_status st = element(c, &e);
+  if (st) return st;
+  ic_tensor_set_meta(ic_out(c, 0, 0), e->dtype, e->ndim, e->dims);
+  return IC_OK;
+}
+
+static ic_status run(ic_kctx *c) {
+  const ic_tensor *e;
+  ic_status st = element(c, &e);
+  if (st) return st;
+  ic_tensor_share(ic_out(c, 0, 0), e);
+  return IC_OK;
+}
+
+static const ic_slotdef inputs[] = {{"X", IC_SLOT_ARRAY}, {"I", IC_SLOT_VALUE}};
+static const ic_slotdef outputs[] = {{"Out", IC_SLOT_SHARE}};
+
+const ic_opdef ic_op_read_from_array = {
+    .name = "read_from_array",
+    .n_inputs = 2, .inputs = inputs,
+    .n_outputs = 1, .outputs = outputs,
+    .infer = infer, .cpu = run,
+};

@@ -1,0 +1,8 @@
+/* PaddlePaddle as the oracle for control flow: programs exported through
+ * paddle.static.nn.cond, while_loop and switch_case (tests/data/paddle_ctrl, written by
+ * tools/gen_ctrl_oracle.py with Paddle 2.6.2), checked exactly as test_paddle_oracle.c checks
+ * its cases: every executor configuration, bitwise agreement, Paddle's values within each
+ * case's tolerance. */
+#define ORACLE_DIR IC_SOURCE_DIR "/tests/data/paddle_ctrl"
+#define ORACLE_SUITE "ctrl_oracle"
+#include "test_paddle_oracle.c"
