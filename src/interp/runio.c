@@ -158,7 +158,12 @@ ic_status ic_check_layouts(const ic_kctx *c, ic_err *err) {
 
 ic_status ic_check_input_data(const ic_kctx *c, ic_err *err) {
   for (size_t s = 0; s < c->def->n_inputs; s++) {
-    if (c->def->inputs[s].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_HOLDER)) continue;
+    /* Meta-only, ignored and holder slots read no data; a tensor array's elements and a
+     * select_input branch that did not run are checked by their ops. */
+    if (c->def->inputs[s].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_HOLDER |
+                                   IC_SLOT_MAYBE_EMPTY | IC_SLOT_ARRAY)) {
+      continue;
+    }
     for (size_t i = 0; i < c->in[s].n; i++) {
       const ic_tensor *t = c->in[s].t[i];
       if (t && t->data) continue;

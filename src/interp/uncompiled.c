@@ -328,7 +328,8 @@ static ic_status check_unset(urun *u, ic_err *err) {
     const ic_op *op = u->seq.ops[idx];
     const ic_opdef *def = ic_registry_find(op->type); /* found by ic_opseq_validate */
     for (size_t k = 0; def && k < def->n_inputs && !st; k++) {
-      if (def->inputs[k].flags & IC_SLOT_HOLDER) continue;
+      /* A branch output select_input may find empty is not an error (the branch did not run) */
+      if (def->inputs[k].flags & (IC_SLOT_HOLDER | IC_SLOT_MAYBE_EMPTY)) continue;
       const ic_slot *s = ic_op_input(op, def->inputs[k].name);
       for (size_t i = 0; s && i < s->n && !st; i++) {
         const char *name = s->args[i];
@@ -339,6 +340,10 @@ static ic_status check_unset(urun *u, ic_err *err) {
         }
         ic_variable *v = u->a->scope ? ic_scope_find(u->a->scope, name) : NULL;
         if (v && v->kind == IC_VK_TENSOR) continue;
+        /* A tensor array nobody wrote yet is an empty array (Paddle's create_array adds no
+         * op), as the compiled executor's bind has it. */
+        const ic_vardesc *d = ic_program_find_var(u->a->prog, op->block, name);
+        if (d && d->type == IC_VAR_LOD_TENSOR_ARRAY) continue;
         st = ic_err_set(err, IC_ERR_NOT_FOUND,
                         "%s: input %s '%s' has not been set: no earlier op writes it, and it "
                         "is neither fed nor a parameter in the scope",
