@@ -212,6 +212,8 @@ ic_status ic_ctrl_should_run(const ic_op *op, size_t n, ic_tensor *const *cond,
   return IC_OK;
 }
 
+extern const ic_opdef ic_op_while; /* src/kernels/cpu/while.c */
+
 bool ic_ctrl_scalar_condition(const ic_op *op) {
   const ic_attr *a = ic_op_attr(op, "is_scalar_condition");
   return a && a->i != 0;
@@ -220,7 +222,7 @@ bool ic_ctrl_scalar_condition(const ic_op *op) {
 ic_status ic_exec_ctrl(const ic_instr *in, ic_variable *const *pvarp, const ic_ctrl_env *ce,
                        ic_err *err) {
   const ic_subplan *sp = in->sub;
-  bool is_while = strcmp(in->def->name, "while") == 0;
+  bool is_while = in->def == &ic_op_while; /* no string compare on the run path */
   subrun s;
   ic_status st = subrun_init(&s, sp, pvarp, ce->env, err);
   if (st) {
