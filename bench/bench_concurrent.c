@@ -1,4 +1,4 @@
-/* bench_concurrent MODEL [THREADS] [RUNS_PER_THREAD] [--random-params]
+/* bench_concurrent MODEL [THREADS] [RUNS_PER_THREAD] [--random-params] [--no-fuse]
  *
  * One model loaded once, served from THREADS threads two ways:
  *   shared: one executor, every thread calls ic_executor_run on it;
@@ -7,7 +7,10 @@
  * against a single-threaded reference run (a mismatch is counted and makes the exit status
  * 1), and reports the process's RSS after a warm-up and at the end (the soak: growth should
  * stay under 1%). Each executor is serial (options.threads = 1), so both ways use THREADS
- * cores. The first feed target is fed random values of its declared dims (-1 -> 1). */
+ * cores. The first feed target is fed random values of its declared dims (-1 -> 1).
+ * --no-fuse turns the plan rewrites off, so that an inference batch_norm stays an op that
+ * names its running mean and variance as outputs (MeanOut = Mean), the case where runs
+ * sharing one scope once raced. */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -79,12 +82,23 @@ static long rss_kb(void) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s MODEL [THREADS] [RUNS_PER_THREAD] [--random-params]\n", argv[0]);
+    fprintf(stderr, "usage: %s MODEL [THREADS] [RUNS_PER_THREAD] [--random-params] [--no-fuse]\n",
+            argv[0]);
     return 2;
   }
   int n = argc > 2 ? atoi(argv[2]) : 4;
   long runs = argc > 3 ? atol(argv[3]) : 200;
-  bool random = argc > 4 && strcmp(argv[4], "--random-params") == 0;
+  bool random = false, fuse = true;
+  for (int a = 4; a < argc; a++) {
+    if (strcmp(argv[a], "--random-params") == 0) {
+      random = true;
+    } else if (strcmp(argv[a], "--no-fuse") == 0) {
+      fuse = false;
+    } else {
+      fprintf(stderr, "%s: unknown option %s\n", argv[0], argv[a]);
+      return 2;
+    }
+  }
   if (n < 1 || n > 64 || runs < 1) return 2;
   char err[1024];
   ic_program *prog;
@@ -115,6 +129,7 @@ int main(int argc, char **argv) {
   ic_options o;
   ic_options_default(&o);
   o.threads = 1;
+  o.fuse = fuse;
   ic_executor *ref_e;
   ic_tensor *ref;
   if (ic_executor_create(&o, &ref_e) ||
@@ -147,7 +162,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) c.exec[i] = own[i];
   double t_own = run_threads(&c, n);
   long rss1 = rss_kb();
-  printf("%s: %d threads x %ld runs each way\n", argv[1], n, runs);
+  printf("%s: %d threads x %ld runs each way%s\n", argv[1], n, runs, fuse ? "" : ", no rewrites");
   printf("  one executor, %d threads:        %10.1f runs/s\n", n, t_shared);
   printf("  %d executors, one scope:          %10.1f runs/s  (shared/own %.2f)\n", n, t_own,
          t_shared / t_own);
