@@ -13,16 +13,7 @@ bool ic_output_updates(const ic_op *op, const ic_opdef *def, size_t k) {
   if (def->flags & IC_OP_FEED) return false; /* a fed persistable shadows it for one run */
   if (def->flags & IC_OP_SUBBLOCK) return false; /* its sub-block's ops decide (Out is theirs) */
   if (def->outputs[k].flags & IC_SLOT_HOLDER) return false; /* the fetch list, never a tensor */
-  const char *slot = def->outputs[k].name;
-  if (strcmp(def->name, "batch_norm") == 0 &&
-      (strcmp(slot, "MeanOut") == 0 || strcmp(slot, "VarianceOut") == 0)) {
-    /* Paddle: with global statistics (is_test && !trainable_statistics, or
-     * use_global_stats) MeanOut/VarianceOut are Mean/Variance, unchanged. */
-    const ic_attr *t = ic_op_attr(op, "is_test"), *g = ic_op_attr(op, "use_global_stats"),
-                  *tr = ic_op_attr(op, "trainable_statistics");
-    bool is_test = t && t->i, global = g && g->i, trainable = tr && tr->i;
-    return !((is_test && !trainable) || global);
-  }
+  if (def->output_unchanged && def->output_unchanged(op, k)) return false;
   return true;
 }
 

@@ -145,6 +145,12 @@ struct ic_opdef {
    * before anything runs. Returns IC_OK, or sets err (IC_ERR_UNSUPPORTED, naming the op and
    * the mode) and returns its code. ic_opdef_parse calls it after parse. */
   ic_status (*supports)(const ic_op *op, const void *attrs, ic_err *err);
+  /* Optional: whether output k, for this op's attributes, leaves the persistable it names
+   * as it was (batch_norm's MeanOut = Mean with global statistics, as Paddle's inference
+   * programs write it). Such an output does not update the scope: the executors neither
+   * shadow nor commit it (ic_output_updates). NULL: every output a persistable names
+   * updates it. Called at plan and run-state creation, not per instruction. */
+  bool (*output_unchanged)(const ic_op *op, size_t k);
 };
 
 /* ---- the registry (src/kernels/registry.c) ---- */

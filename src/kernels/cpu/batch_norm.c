@@ -273,10 +273,21 @@ static const ic_slotdef outputs[] = {
     {"ReserveSpace", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER}, /* cuDNN only; empty on CPU */
 };
 
+/* With global statistics (is_test and not trainable_statistics, or use_global_stats)
+ * Paddle passes Mean and Variance through: MeanOut and VarianceOut, which inference
+ * programs name as the same persistables, are left unchanged. */
+static bool output_unchanged(const ic_op *op, size_t k) {
+  if (k != 1 && k != 2) return false; /* MeanOut, VarianceOut */
+  const ic_attr *t = ic_op_attr(op, "is_test"), *g = ic_op_attr(op, "use_global_stats"),
+                *tr = ic_op_attr(op, "trainable_statistics");
+  bool is_test = t && t->i, global = g && g->i, trainable = tr && tr->i;
+  return (is_test && !trainable) || global;
+}
+
 const ic_opdef ic_op_batch_norm = {
     .name = "batch_norm",
     .n_inputs = 6, .inputs = inputs,
     .n_outputs = 6, .outputs = outputs,
     .attrs_size = sizeof(bn_attrs), .parse = ic_batch_norm_parse,
-    .infer = infer, .cpu = run,
+    .infer = infer, .cpu = run, .output_unchanged = output_unchanged,
 };
