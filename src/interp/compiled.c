@@ -633,7 +633,6 @@ static ic_status run_plan(ic_executor *e, const ic_plan *p, ic_rstate *rs, ic_sc
   crun r = {.plan = p, .rs = rs, .e = e, .pool = pooled ? e->pool : NULL,
             .profile = e->opt.profile && !capture, .capturing = capture};
   ic_tensor *commit = NULL;
-  const char **commit_names = NULL;
   atomic_init(&r.pending, 0);
   atomic_init(&r.abort, false);
   atomic_init(&r.failed, 0);
@@ -700,13 +699,7 @@ static ic_status run_plan(ic_executor *e, const ic_plan *p, ic_rstate *rs, ic_sc
     rs->n_kept = th->n_list;
   }
   if (rs->n_commit && scope) {
-    commit = calloc(rs->n_commit, sizeof *commit);
-    commit_names = calloc(rs->n_commit, sizeof *commit_names);
-    if (!commit || !commit_names) {
-      st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
-      goto done;
-    }
-    for (size_t k = 0; k < rs->n_commit; k++) commit_names[k] = p->vars[rs->commit[k]].name;
+    commit = rs->commit_out;
     if ((st = prepare_commit(p, rs, scope, commit, err))) goto done;
   }
   unbind(p, rs, p->fetch_holder);
@@ -716,13 +709,11 @@ static ic_status run_plan(ic_executor *e, const ic_plan *p, ic_rstate *rs, ic_sc
     ic_scope *root = ic_scope_root(scope);
     pthread_rwlock_unlock(&root->lock);
     *unlocked = true;
-    st = ic_commit_persistables(scope, rs->n_commit, commit_names, commit, err);
+    st = ic_commit_persistables(scope, rs->n_commit, rs->commit_names, commit, err);
   }
 done:
   if (pooled) atomic_store(&e->pool_busy, false);
   for (size_t k = 0; commit && k < rs->n_commit; k++) ic_tensor_reset(&commit[k]);
-  free(commit);
-  free(commit_names);
   if (r.spans) {
     if (st) free(r.spans);
     else *spans_out = r.spans;

@@ -107,6 +107,8 @@ void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
   for (int k = 0; k < N_CLASSES; k++) free(rs->heaps[k]);
   free(rs->first_reader);
   free(rs->commit);
+  free(rs->commit_out);
+  free(rs->commit_names);
   free(rs);
 }
 
@@ -268,6 +270,15 @@ ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out,
     const ic_instr *in = &plan->instrs[i];
     if (in->sub) add_commits_sub(rs, plan, in->sub, NULL);
     else add_commits(rs, plan, in, NULL);
+  }
+  if (rs->n_commit) {
+    rs->commit_out = calloc(rs->n_commit, sizeof *rs->commit_out);
+    rs->commit_names = calloc(rs->n_commit, sizeof *rs->commit_names);
+    if (!rs->commit_out || !rs->commit_names) goto oom;
+    for (size_t k = 0; k < rs->n_commit; k++) {
+      ic_tensor_init(&rs->commit_out[k]);
+      rs->commit_names[k] = plan->vars[rs->commit[k]].name;
+    }
   }
   if (plan->device && make_device_state(rs, plan, dev, err)) {
     ic_rstate_destroy(rs, plan);

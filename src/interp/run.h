@@ -29,6 +29,8 @@ struct ic_rstate {
   struct ic_rstate *next;   /* the entry's pool of idle run states */
   size_t n_commit;          /* persistables the plan updates (ic_output_updates): committed */
   uint32_t *commit;         /* to the caller's scope after a successful run */
+  ic_tensor *commit_out;    /* n_commit: what a run hands ic_commit_persistables, reset after */
+  const char **commit_names; /* n_commit: the plan's names of commit[] */
   ic_variable *vars;        /* local variables, one per plan variable */
   ic_variable **varp;       /* the variable each index is bound to in this run */
   ic_kslot *slots;          /* per instruction: its input slots, then its output slots */
