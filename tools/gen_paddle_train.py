@@ -209,8 +209,43 @@ def case_lamb():
     return loss, feeds, 8, 1e-5, 1e-4
 
 
+def case_lstm():
+    """An embedding + LSTM classifier: lookup_table_v2, a one-layer LSTM (the cuDNN-style rnn
+    op, training mode) read through its last hidden state, fc, softmax cross-entropy on hard
+    labels, SGD."""
+    ids = paddle.static.data(name="ids", shape=[None, 5], dtype="int64")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    emb = paddle.nn.Embedding(20, 6)(ids)
+    _, (h, _) = paddle.nn.LSTM(6, 8)(emb)
+    logits = paddle.static.nn.fc(paddle.squeeze(h, 0), 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(8)
+    feeds = {"ids": rng.integers(0, 20, (STEPS * 4, 5)).astype("int64"),
+             "label": rng.integers(0, 3, (STEPS * 4, 1)).astype("int64")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_gru():
+    """An embedding + two-layer bidirectional GRU whose whole output sequence feeds the loss
+    (Out and State both carry gradients), fc, softmax cross-entropy, SGD."""
+    ids = paddle.static.data(name="ids", shape=[None, 4], dtype="int64")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    emb = paddle.nn.Embedding(16, 5)(ids)
+    out, h = paddle.nn.GRU(5, 6, num_layers=2, direction="bidirect")(emb)
+    feat = paddle.concat([paddle.mean(out, axis=1), paddle.mean(h, axis=0)], axis=1)
+    logits = paddle.static.nn.fc(feat, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(9)
+    feeds = {"ids": rng.integers(0, 16, (STEPS * 4, 4)).astype("int64"),
+             "label": rng.integers(0, 3, (STEPS * 4, 1)).astype("int64")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
-         "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb}
+         "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
+         "lstm": case_lstm, "gru": case_gru}
 
 
 def save_vars(exe, prog, path):
