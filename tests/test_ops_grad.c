@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ew_testutil.h"
+#include "npy.h"
 
 #define MAXI 5
 
@@ -279,6 +280,79 @@ START_TEST(elementwise_max_min_grads) {
       ic_builder_destroy(b);
     }
   }
+}
+END_TEST
+
+/* ---- Paddle 3.3.1's own gradients (tests/data/grad_oracle, tools/gen_paddle_grad_oracle.py):
+ * the legacy matmul with transposes, alpha and a batched X against a plain Y, and
+ * elementwise_max / min with broadcasting and many ties, fed Paddle's X, Y and upstream
+ * gradient; X@GRAD and Y@GRAD within 1e-6 of Paddle's (relative, floor 1e-6). ---- */
+static ic_tensor *oracle_npy(const char *name, const char *part) {
+  char path[1024], err[1024];
+  snprintf(path, sizeof path, "%s/tests/data/grad_oracle/%s.%s.npy", IC_SOURCE_DIR, name, part);
+  ic_tensor *t = NULL;
+  ck_assert_msg(ic_npy_load(path, &t, err, sizeof err) == IC_OK, "%s", err);
+  return t;
+}
+
+START_TEST(paddle_grad_oracle) {
+  char path[1024], line[512];
+  snprintf(path, sizeof path, "%s/tests/data/grad_oracle/cases.txt", IC_SOURCE_DIR);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  int n_cases = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    char name[64], op[64], grad[80];
+    int used = 0;
+    ck_assert_int_eq(sscanf(line, "%63s %63s %n", name, op, &used), 2);
+    snprintf(grad, sizeof grad, "%s_grad", op);
+    ic_tensor *in[3] = {oracle_npy(name, "x"), oracle_npy(name, "y"), oracle_npy(name, "g")};
+    ic_tensor *want[2] = {oracle_npy(name, "dx"), oracle_npy(name, "dy")};
+    ic_builder *b = ic_builder_create();
+    const char *names[3] = {"x", "y", "g"};
+    for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
+    ic_builder_op *o = ic_builder_add_op(b, 0, grad);
+    ic_builder_in(o, "X", "x");
+    ic_builder_in(o, "Y", "y");
+    ic_builder_in(o, "Out@GRAD", "g");
+    ic_builder_out(o, "X@GRAD", "gx");
+    ic_builder_out(o, "Y@GRAD", "gy");
+    for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) {
+      char *eq = strchr(tok, '=');
+      ck_assert_ptr_nonnull(eq);
+      *eq = '\0';
+      const char *v = eq + 1;
+      if (!strcmp(tok, "alpha")) ic_builder_attr_float(o, tok, (float)atof(v));
+      else if (!strcmp(tok, "axis")) ic_builder_attr_int(o, tok, atoi(v));
+      else ic_builder_attr_bool(o, tok, atoi(v) != 0);
+    }
+    ew_fetch(b, "gx", IC_FP32);
+    ew_fetch(b, "gy", IC_FP32);
+    ic_tensor *got[2] = {0};
+    char err[1024];
+    ck_assert_msg(tu_run(b, 3, names, in, 2, TU_NAMES("gx", "gy"), got, err, sizeof err) ==
+                      IC_OK, "%s %s: %s", name, grad, err);
+    double worst = 0;
+    for (int side = 0; side < 2; side++) {
+      tu_assert_shape(got[side], IC_FP32, ic_tensor_ndim(want[side]), ic_tensor_dims(want[side]));
+      for (int64_t k = 0; k < ic_tensor_numel(want[side]); k++) {
+        double g = ew_at(got[side], k), w = ew_at(want[side], k);
+        double e = fabs(g - w) / (fabs(w) + 1.0);
+        ck_assert_msg(e <= 1e-6, "%s %s: %s[%lld] is %.9g, Paddle %.9g", name, grad,
+                      side ? "Y@GRAD" : "X@GRAD", (long long)k, g, w);
+        if (e > worst) worst = e;
+      }
+      ic_tensor_destroy(got[side]);
+      ic_tensor_destroy(want[side]);
+    }
+    fprintf(stderr, "%s (%s): max error vs Paddle %.3g\n", name, grad, worst);
+    for (int k = 0; k < 3; k++) ic_tensor_destroy(in[k]);
+    ic_builder_destroy(b);
+    n_cases++;
+  }
+  fclose(f);
+  ck_assert_int_eq(n_cases, 7);
 }
 END_TEST
 
@@ -1354,6 +1428,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, matmul_v2_grad);
   tcase_add_test(tc, matmul_grad);
   tcase_add_test(tc, elementwise_max_min_grads);
+  tcase_add_test(tc, paddle_grad_oracle);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, batch_norm_grad);
