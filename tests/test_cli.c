@@ -187,8 +187,8 @@ START_TEST(info_unknown_size) {
 }
 END_TEST
 
-/* An op whose type has a kernel but whose attribute mode icore lacks (rnn in training mode) is
- * reported as unsupported, not covered. */
+/* An op whose type has a kernel but whose attribute mode icore lacks (rnn in training mode
+ * with dropout between its layers) is reported as unsupported, not covered. */
 START_TEST(info_unsupported_mode) {
   ic_builder *b = ic_builder_create();
   tu_var(b, "x", IC_FP32, 3, TU_DIMS(-1, -1, 4));
@@ -207,7 +207,9 @@ START_TEST(info_unsupported_mode) {
   ic_builder_out(op, "State", "h");
   ic_builder_attr_string(op, "mode", "GRU");
   ic_builder_attr_int(op, "hidden_size", 8);
-  ic_builder_attr_bool(op, "is_test", false); /* training: the mode icore does not run */
+  ic_builder_attr_int(op, "num_layers", 2);
+  ic_builder_attr_float(op, "dropout_prob", 0.25f);
+  ic_builder_attr_bool(op, "is_test", false); /* training with dropout: icore does not run it */
   ic_builder_fetch(b, "y");
   void *bytes;
   size_t n;
@@ -217,7 +219,8 @@ START_TEST(info_unsupported_mode) {
   ck_assert(tu_write_file(path, bytes, n));
   cli_result r = run_cli("info %s", dir);
   assert_ok(&r);
-  tu_assert_msg(r.out, "unsupported mode:", "rnn", "is_test false", "training", NULL);
+  tu_assert_msg(r.out, "unsupported mode:", "rnn", "is_test false", "dropout_prob 0.25",
+                "2 layers", NULL);
   ck_assert_ptr_null(strstr(r.out, "every op type has one"));
   result_free(&r);
   free(bytes);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ew_testutil.h"
+#include "npy.h"
 
 #define MAXI 5
 
@@ -221,6 +222,137 @@ START_TEST(elementwise_grads) {
     ew_case(ops[i], 3, TU_DIMS(2, 1, 4), 3, TU_DIMS(1, 3, 1), -1);  /* both broadcast */
     ew_case(ops[i], 2, TU_DIMS(2, 3), 0, TU_DIMS(0), -1);           /* scalar Y */
   }
+}
+END_TEST
+
+/* elementwise_max / min with random values (no ties) through finite differences, and the
+ * tie and NaN rule against what Paddle 3.3.1 gives (tools: elementwise_max(X, Y) and
+ * elementwise_min then mean over 4 elements, legacy static mode: X = [1, 2, 3, 4],
+ * Y = [1, 3, 2, 4] gives X@GRAD [0.125, 0, 0.25, 0.125] and Y@GRAD [0.125, 0.25, 0, 0.125]
+ * for max (swapped for min); X = [1, nan, 3, nan], Y = [1, 3, nan, nan] gives [0.125, 0, 0, 0]
+ * on both sides for both ops). */
+START_TEST(elementwise_max_min_grads) {
+  const char *ops[] = {"max", "min"};
+  for (int i = 0; i < 2; i++) {
+    ew_case(ops[i], 3, TU_DIMS(2, 3, 4), 3, TU_DIMS(2, 3, 4), -1);
+    ew_case(ops[i], 3, TU_DIMS(2, 3, 4), 1, TU_DIMS(3), 1);
+    ew_case(ops[i], 3, TU_DIMS(2, 1, 4), 3, TU_DIMS(1, 3, 1), -1);
+    ew_case(ops[i], 2, TU_DIMS(2, 3), 0, TU_DIMS(0), -1);
+  }
+  const float xs[2][4] = {{1, 2, 3, 4}, {1, NAN, 3, NAN}};
+  const float ys[2][4] = {{1, 3, 2, 4}, {1, 3, NAN, NAN}};
+  const float want[2][2][2][4] = {
+      {{{0.125f, 0, 0.25f, 0.125f}, {0.125f, 0.25f, 0, 0.125f}},   /* max */
+       {{0.125f, 0.25f, 0, 0.125f}, {0.125f, 0, 0.25f, 0.125f}}},  /* min */
+      {{{0.125f, 0, 0, 0}, {0.125f, 0, 0, 0}}, {{0.125f, 0, 0, 0}, {0.125f, 0, 0, 0}}}};
+  for (int v = 0; v < 2; v++) {
+    for (int i = 0; i < 2; i++) {
+      char grad[64];
+      snprintf(grad, sizeof grad, "elementwise_%s_grad", ops[i]);
+      ic_tensor *in[3] = {tu_f32(1, TU_DIMS(4), xs[v]), tu_f32(1, TU_DIMS(4), ys[v]),
+                          tu_f32(1, TU_DIMS(4), (const float[]){0.25f, 0.25f, 0.25f, 0.25f})};
+      ic_builder *b = ic_builder_create();
+      const char *names[3] = {"x", "y", "g"};
+      for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
+      ic_builder_op *op = ic_builder_add_op(b, 0, grad);
+      ic_builder_in(op, "X", "x");
+      ic_builder_in(op, "Y", "y");
+      ic_builder_in(op, "Out@GRAD", "g");
+      ic_builder_out(op, "X@GRAD", "gx");
+      ic_builder_out(op, "Y@GRAD", "gy");
+      ic_builder_attr_int(op, "axis", -1);
+      ew_fetch(b, "gx", IC_FP32);
+      ew_fetch(b, "gy", IC_FP32);
+      ic_tensor *got[2] = {0};
+      char err[1024];
+      ck_assert_msg(tu_run(b, 3, names, in, 2, TU_NAMES("gx", "gy"), got, err, sizeof err) ==
+                        IC_OK, "%s: %s", grad, err);
+      for (int side = 0; side < 2; side++) {
+        for (int k = 0; k < 4; k++) {
+          const float g = ((const float *)ic_tensor_cdata(got[side]))[k];
+          ck_assert_msg(g == want[v][i][side][k], "%s case %d: %s[%d] is %g, Paddle has %g",
+                        grad, v, side ? "Y@GRAD" : "X@GRAD", k, (double)g,
+                        (double)want[v][i][side][k]);
+        }
+        ic_tensor_destroy(got[side]);
+      }
+      for (int k = 0; k < 3; k++) ic_tensor_destroy(in[k]);
+      ic_builder_destroy(b);
+    }
+  }
+}
+END_TEST
+
+/* ---- Paddle 3.3.1's own gradients (tests/data/grad_oracle, tools/gen_paddle_grad_oracle.py):
+ * the legacy matmul with transposes, alpha and a batched X against a plain Y, and
+ * elementwise_max / min with broadcasting and many ties, fed Paddle's X, Y and upstream
+ * gradient; X@GRAD and Y@GRAD within 1e-6 of Paddle's (relative, floor 1e-6). ---- */
+static ic_tensor *oracle_npy(const char *name, const char *part) {
+  char path[1024], err[1024];
+  snprintf(path, sizeof path, "%s/tests/data/grad_oracle/%s.%s.npy", IC_SOURCE_DIR, name, part);
+  ic_tensor *t = NULL;
+  ck_assert_msg(ic_npy_load(path, &t, err, sizeof err) == IC_OK, "%s", err);
+  return t;
+}
+
+START_TEST(paddle_grad_oracle) {
+  char path[1024], line[512];
+  snprintf(path, sizeof path, "%s/tests/data/grad_oracle/cases.txt", IC_SOURCE_DIR);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  int n_cases = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    char name[64], op[64], grad[80];
+    int used = 0;
+    ck_assert_int_eq(sscanf(line, "%63s %63s %n", name, op, &used), 2);
+    snprintf(grad, sizeof grad, "%s_grad", op);
+    ic_tensor *in[3] = {oracle_npy(name, "x"), oracle_npy(name, "y"), oracle_npy(name, "g")};
+    ic_tensor *want[2] = {oracle_npy(name, "dx"), oracle_npy(name, "dy")};
+    ic_builder *b = ic_builder_create();
+    const char *names[3] = {"x", "y", "g"};
+    for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
+    ic_builder_op *o = ic_builder_add_op(b, 0, grad);
+    ic_builder_in(o, "X", "x");
+    ic_builder_in(o, "Y", "y");
+    ic_builder_in(o, "Out@GRAD", "g");
+    ic_builder_out(o, "X@GRAD", "gx");
+    ic_builder_out(o, "Y@GRAD", "gy");
+    for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) {
+      char *eq = strchr(tok, '=');
+      ck_assert_ptr_nonnull(eq);
+      *eq = '\0';
+      const char *v = eq + 1;
+      if (!strcmp(tok, "alpha")) ic_builder_attr_float(o, tok, (float)atof(v));
+      else if (!strcmp(tok, "axis")) ic_builder_attr_int(o, tok, atoi(v));
+      else ic_builder_attr_bool(o, tok, atoi(v) != 0);
+    }
+    ew_fetch(b, "gx", IC_FP32);
+    ew_fetch(b, "gy", IC_FP32);
+    ic_tensor *got[2] = {0};
+    char err[1024];
+    ck_assert_msg(tu_run(b, 3, names, in, 2, TU_NAMES("gx", "gy"), got, err, sizeof err) ==
+                      IC_OK, "%s %s: %s", name, grad, err);
+    double worst = 0;
+    for (int side = 0; side < 2; side++) {
+      tu_assert_shape(got[side], IC_FP32, ic_tensor_ndim(want[side]), ic_tensor_dims(want[side]));
+      for (int64_t k = 0; k < ic_tensor_numel(want[side]); k++) {
+        double g = ew_at(got[side], k), w = ew_at(want[side], k);
+        double e = fabs(g - w) / (fabs(w) + 1.0);
+        ck_assert_msg(e <= 1e-6, "%s %s: %s[%lld] is %.9g, Paddle %.9g", name, grad,
+                      side ? "Y@GRAD" : "X@GRAD", (long long)k, g, w);
+        if (e > worst) worst = e;
+      }
+      ic_tensor_destroy(got[side]);
+      ic_tensor_destroy(want[side]);
+    }
+    fprintf(stderr, "%s (%s): max error vs Paddle %.3g\n", name, grad, worst);
+    for (int k = 0; k < 3; k++) ic_tensor_destroy(in[k]);
+    ic_builder_destroy(b);
+    n_cases++;
+  }
+  fclose(f);
+  ck_assert_int_eq(n_cases, 7);
 }
 END_TEST
 
@@ -750,6 +882,47 @@ START_TEST(matmul_v2_grad) {
 }
 END_TEST
 
+/* the legacy matmul: transpose_X / transpose_Y / alpha, 1-D operands (a row X, a column Y,
+ * before the transposes), flat batches on both sides or one side a plain matrix paired with
+ * every batch of the other (its gradient sums over them) */
+static double g_alpha;
+static void matmul_attrs(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "transpose_X", g_tx);
+  ic_builder_attr_bool(op, "transpose_Y", g_ty);
+  ic_builder_attr_float(op, "alpha", (float)g_alpha);
+}
+
+START_TEST(matmul_grad) {
+  struct {
+    int nx, ny;
+    int64_t dx[4], dy[4];
+    bool tx, ty;
+    double alpha;
+  } cs[] = {{2, 2, {3, 4}, {4, 5}, false, false, 1.0},
+            {2, 2, {4, 3}, {4, 5}, true, false, 0.5},
+            {2, 2, {3, 4}, {5, 4}, false, true, 2.0},
+            {2, 2, {4, 3}, {5, 4}, true, true, -1.5},
+            {3, 2, {2, 3, 4}, {4, 5}, false, false, 1.0},   /* Y pairs with every batch */
+            {3, 2, {2, 4, 3}, {4, 5}, true, false, 0.25},
+            {2, 3, {3, 4}, {2, 4, 5}, false, false, 1.0},   /* X pairs with every batch */
+            {4, 3, {2, 1, 3, 4}, {2, 5, 4}, false, true, 0.5}, /* flat batches of 2 */
+            {1, 2, {4}, {4, 5}, false, false, 1.0},
+            {2, 1, {3, 4}, {4}, false, false, 3.0},
+            {1, 1, {4}, {4}, false, false, 1.0},
+            {1, 2, {4}, {1, 3}, true, false, 1.0}};          /* [4] transposed: a column */
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_tx = cs[i].tx;
+    g_ty = cs[i].ty;
+    g_alpha = cs[i].alpha;
+    gcase g = {.fwd = "matmul", .grad = "matmul_grad", .n_in = 2, .slot = {"X", "Y"},
+               .in = {r64(cs[i].nx, cs[i].dx, 21), r64(cs[i].ny, cs[i].dy, 22)},
+               .diff = {true, true}, .out_slot = "Out", .attrs = matmul_attrs, .n_gin = 3,
+               .gin_slot = {"X", "Y", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 /* ---- convolution, pooling, batch_norm ---- */
 
 typedef struct conv_cfg {
@@ -1253,6 +1426,9 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, accuracy_counts);
   tcase_add_test(tc, layer_norm_grad);
   tcase_add_test(tc, matmul_v2_grad);
+  tcase_add_test(tc, matmul_grad);
+  tcase_add_test(tc, elementwise_max_min_grads);
+  tcase_add_test(tc, paddle_grad_oracle);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, batch_norm_grad);

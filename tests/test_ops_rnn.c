@@ -175,6 +175,7 @@ typedef struct prog_opts {
   int n_weights;     /* 0: all */
   bool no_reserve;   /* leave Reserve and DropoutState out */
   int hidden_attr;   /* 0: k->H */
+  float dropout;     /* dropout_prob */
 } prog_opts;
 
 static ic_builder *lstm_program(const lstm_case *k, const prog_opts *po, size_t nw) {
@@ -221,7 +222,7 @@ static ic_builder *lstm_program(const lstm_case *k, const prog_opts *po, size_t 
   ic_builder_attr_int(op, "input_size", k->I);
   ic_builder_attr_bool(op, "is_bidirec", k->bidi);
   ic_builder_attr_bool(op, "is_test", !(po && po->train));
-  ic_builder_attr_float(op, "dropout_prob", 0.0f);
+  ic_builder_attr_float(op, "dropout_prob", po ? po->dropout : 0.0f);
   ic_builder_attr_int(op, "seed", 0);
   ic_builder_fetch(b, "out");
   ic_builder_fetch(b, "last_h");
@@ -270,6 +271,14 @@ static void lstm_check(const lstm_case *k, uint64_t seed) {
   if (n_states(k) == 2) {
     tu_assert_shape(got[2], k->dt, 3, TU_DIMS(k->L * D, k->B, k->H));
     tu_assert_close(got[2], cn, n_st, tol, tol * 0.2);
+  }
+  /* training (is_test false: Reserve written for rnn_grad) computes the same, bitwise */
+  prog_opts train = {.train = true};
+  ic_tensor *tr[3];
+  ck_assert_msg(lstm_run(k, &train, &d, tr, err, sizeof err) == IC_OK, "training: %s", err);
+  for (int i = 0; i < 1 + n_states(k); i++) {
+    tu_assert_bitwise(tr[i], got[i], "training vs inference");
+    ic_tensor_destroy(tr[i]);
   }
   for (int i = 0; i < 1 + n_states(k); i++) ic_tensor_destroy(got[i]);
   free(out), free(hn), free(cn);
@@ -394,9 +403,26 @@ START_TEST(lstm_bad_inputs) {
   po = (prog_opts){.mode = "lstm"};
   ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(err, "'mode'", "\"lstm\"", NULL);
-  po = (prog_opts){.train = true};
+  /* training: without Reserve (nowhere to keep what rnn_grad needs) */
+  po = (prog_opts){.train = true, .no_reserve = true};
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "rnn", "Reserve is missing", NULL);
+  /* one layer: dropout_prob has nothing to act on, and training runs */
+  po = (prog_opts){.train = true, .dropout = 0.5f};
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_OK);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(out[i]);
+  free_data(&d);
+  /* two layers: dropout between them in training is refused */
+  k.L = 2;
+  make_data(&k, 30, &d);
   ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_ERR_UNSUPPORTED);
-  tu_assert_msg(err, "rnn", "is_test false", NULL);
+  tu_assert_msg(err, "rnn", "is_test false", "dropout_prob 0.5", "2 layers", NULL);
+  po.train = false; /* inference ignores it */
+  ck_assert_int_eq(lstm_run(&k, &po, &d, out, err, sizeof err), IC_OK);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(out[i]);
+  free_data(&d);
+  k.L = 1;
+  make_data(&k, 30, &d);
   free_data(&d);
   /* a sequence longer than the input, and lengths of the wrong count */
   k.len = bad_len, k.len_dt = IC_INT64;
@@ -536,6 +562,196 @@ static void check_paddle_dir(const char *dir, size_t n_feeds, size_t n_fetch) {
   free(manifest);
 }
 
+/* ---- rnn_grad against finite differences ----
+ * A program runs rnn in training and rnn_grad on its Reserve, fed random Out@GRAD and
+ * State@GRAD (W_out, W_h, W_c); every gradient must equal the central difference of
+ * L = sum(Out * W_out) + sum(last_h * W_h) + sum(last_c * W_c) computed by the forward op in
+ * float64, for every input (Input, PreState, each weight and bias). tu_run runs the gradient
+ * program in every executor configuration, bitwise equal. */
+static ic_builder *grad_program(const lstm_case *k, size_t nw) {
+  prog_opts po = {.train = true};
+  ic_builder *b = lstm_program(k, &po, nw);
+  const int D = dirs(k), ns = n_states(k);
+  tu_var(b, "dout", k->dt, 3, TU_DIMS(-1, -1, D * k->H));
+  tu_var(b, "dh", k->dt, 3, TU_DIMS(k->L * D, -1, k->H));
+  tu_var(b, "dc", k->dt, 3, TU_DIMS(k->L * D, -1, k->H));
+  tu_var(b, "gx", k->dt, 3, TU_DIMS(-1, -1, k->I));
+  tu_var(b, "gh0", k->dt, 3, TU_DIMS(k->L * D, -1, k->H));
+  tu_var(b, "gc0", k->dt, 3, TU_DIMS(k->L * D, -1, k->H));
+  ic_builder_feed(b, "dout");
+  ic_builder_feed(b, "dh");
+  if (ns == 2) ic_builder_feed(b, "dc");
+  char wn[64][24], gn[64][24];
+  const char *w[64], *g[64];
+  for (size_t i = 0; i < nw; i++) {
+    snprintf(wn[i], sizeof wn[i], "w%zu", i);
+    snprintf(gn[i], sizeof gn[i], "gw%zu", i);
+    w[i] = wn[i], g[i] = gn[i];
+    tu_var(b, g[i], k->dt, i < nw / 2 ? 2 : 1, TU_DIMS(-1, -1));
+  }
+  ic_builder_op *op = ic_builder_add_op(b, 0, "rnn_grad");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_input(op, "PreState", (size_t)ns, TU_NAMES("h0", "c0"));
+  ic_builder_input(op, "WeightList", nw, w);
+  if (k->len) ic_builder_in(op, "SequenceLength", "len");
+  else ic_builder_input(op, "SequenceLength", 0, NULL);
+  ic_builder_in(op, "Out", "out");
+  ic_builder_in(op, "Out@GRAD", "dout");
+  ic_builder_input(op, "State@GRAD", (size_t)ns, TU_NAMES("dh", "dc"));
+  ic_builder_in(op, "Reserve", "reserve");
+  ic_builder_in(op, "DropoutState", "dropout_state");
+  ic_builder_out(op, "Input@GRAD", "gx");
+  ic_builder_output(op, "PreState@GRAD", (size_t)ns, TU_NAMES("gh0", "gc0"));
+  ic_builder_output(op, "WeightList@GRAD", nw, g);
+  ic_builder_attr_string(op, "mode", k_mode_names[k->mode]);
+  ic_builder_attr_int(op, "hidden_size", k->H);
+  ic_builder_attr_int(op, "num_layers", k->L);
+  ic_builder_attr_int(op, "input_size", k->I);
+  ic_builder_attr_bool(op, "is_bidirec", k->bidi);
+  ic_builder_attr_bool(op, "is_test", false);
+  ic_builder_attr_float(op, "dropout_prob", 0.0f);
+  ic_builder_attr_int(op, "seed", 0);
+  ic_builder_fetch(b, "gx");
+  ic_builder_fetch(b, "gh0");
+  if (ns == 2) ic_builder_fetch(b, "gc0");
+  for (size_t i = 0; i < nw; i++) ic_builder_fetch(b, g[i]);
+  return b;
+}
+
+/* The forward program built once and run on an uncompiled one-thread executor (thousands of
+ * runs). */
+typedef struct fd_ctx {
+  ic_program *p;
+  ic_executor *e;
+  size_t nf;
+  const char *names[80];
+  ic_tensor *feeds[80];
+  char wn[64][24];
+} fd_ctx;
+
+static void fd_init(fd_ctx *f, const lstm_case *k, lstm_data *d) {
+  ic_builder *b = lstm_program(k, NULL, d->nw);
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &f->p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  ic_options o;
+  ic_options_default(&o);
+  o.mode = IC_MODE_UNCOMPILED;
+  o.threads = 1;
+  ck_assert_int_eq(ic_executor_create(&o, &f->e), IC_OK);
+  f->nf = 0;
+  f->names[f->nf] = "x", f->feeds[f->nf++] = d->x;
+  f->names[f->nf] = "h0", f->feeds[f->nf++] = d->h0;
+  f->names[f->nf] = "c0", f->feeds[f->nf++] = d->c0;
+  if (k->len) f->names[f->nf] = "len", f->feeds[f->nf++] = d->len;
+  for (size_t i = 0; i < d->nw; i++) {
+    snprintf(f->wn[i], sizeof f->wn[i], "w%zu", i);
+    f->names[f->nf] = f->wn[i], f->feeds[f->nf++] = d->w[i];
+  }
+}
+
+static double fd_loss(const lstm_case *k, fd_ctx *f, const double *wo, const double *wh,
+                      const double *wc) {
+  ic_tensor *out[3] = {0};
+  ic_status st = ic_executor_run(f->e, f->p, NULL, f->nf, f->names,
+                                 (const ic_tensor *const *)f->feeds, (size_t)(1 + n_states(k)),
+                                 TU_NAMES("out", "last_h", "last_c"), out);
+  ck_assert_msg(st == IC_OK, "%s", ic_executor_errmsg(f->e));
+  double l = 0;
+  const double *w3[3] = {wo, wh, wc};
+  for (int i = 0; i < 1 + n_states(k); i++) {
+    const double *v = ic_tensor_cdata(out[i]);
+    for (int64_t e = 0; e < ic_tensor_numel(out[i]); e++) l += v[e] * w3[i][e];
+    ic_tensor_destroy(out[i]);
+  }
+  return l;
+}
+
+static void grad_check(const lstm_case *k, uint64_t seed) {
+  lstm_data d;
+  make_data(k, seed, &d);
+  const int D = dirs(k), ns = n_states(k);
+  ic_tensor *dout = tu_rand_f32(3, TU_DIMS(k->T, k->B, D * k->H), seed + 100, -1, 1);
+  ic_tensor *dh = tu_rand_f32(3, TU_DIMS(k->L * D, k->B, k->H), seed + 101, -1, 1);
+  ic_tensor *dc = tu_rand_f32(3, TU_DIMS(k->L * D, k->B, k->H), seed + 102, -1, 1);
+  dout = to_dtype(dout, IC_FP64), dh = to_dtype(dh, IC_FP64), dc = to_dtype(dc, IC_FP64);
+  ic_builder *b = grad_program(k, d.nw);
+  const char *names[90];
+  ic_tensor *feeds[90];
+  char wn[64][24], gn[64][24];
+  size_t nf = 0;
+  names[nf] = "x", feeds[nf++] = d.x;
+  names[nf] = "h0", feeds[nf++] = d.h0;
+  names[nf] = "c0", feeds[nf++] = d.c0;
+  if (k->len) names[nf] = "len", feeds[nf++] = d.len;
+  for (size_t i = 0; i < d.nw; i++) {
+    snprintf(wn[i], sizeof wn[i], "w%zu", i);
+    names[nf] = wn[i], feeds[nf++] = d.w[i];
+  }
+  names[nf] = "dout", feeds[nf++] = dout;
+  names[nf] = "dh", feeds[nf++] = dh;
+  if (ns == 2) names[nf] = "dc", feeds[nf++] = dc;
+  const char *fetch[70];
+  size_t n_fetch = 0;
+  fetch[n_fetch++] = "gx";
+  fetch[n_fetch++] = "gh0";
+  if (ns == 2) fetch[n_fetch++] = "gc0";
+  for (size_t i = 0; i < d.nw; i++) {
+    snprintf(gn[i], sizeof gn[i], "gw%zu", i);
+    fetch[n_fetch++] = gn[i];
+  }
+  ic_tensor *got[70] = {0};
+  char err[1024];
+  ck_assert_msg(tu_run(b, nf, names, feeds, n_fetch, fetch, got, err, sizeof err) == IC_OK,
+                "%s", err);
+  /* the inputs in fetch order */
+  ic_tensor *wrt[70];
+  size_t nw = 0;
+  wrt[nw++] = d.x;
+  wrt[nw++] = d.h0;
+  if (ns == 2) wrt[nw++] = d.c0;
+  for (size_t i = 0; i < d.nw; i++) wrt[nw++] = d.w[i];
+  const double *wo = ic_tensor_cdata(dout), *wh = ic_tensor_cdata(dh), *wc = ic_tensor_cdata(dc);
+  fd_ctx fc;
+  fd_init(&fc, k, &d);
+  for (size_t f = 0; f < n_fetch; f++) {
+    tu_assert_shape(got[f], IC_FP64, ic_tensor_ndim(wrt[f]), ic_tensor_dims(wrt[f]));
+    double *v = ic_tensor_data(wrt[f]);
+    for (int64_t e = 0; e < ic_tensor_numel(wrt[f]); e++) {
+      const double h = 1e-6, v0 = v[e];
+      v[e] = v0 + h;
+      double lp = fd_loss(k, &fc, wo, wh, wc);
+      v[e] = v0 - h;
+      double lm = fd_loss(k, &fc, wo, wh, wc);
+      v[e] = v0;
+      double num = (lp - lm) / (2 * h), an = ((const double *)ic_tensor_cdata(got[f]))[e];
+      ck_assert_msg(fabs(an - num) <= 1e-6 * fabs(num) + 1e-7,
+                    "rnn_grad %s L=%d bidi=%d len=%s: %s[%lld] is %.12g, finite difference "
+                    "%.12g", k_mode_names[k->mode], k->L, (int)k->bidi, k->len ? "yes" : "no",
+                    fetch[f], (long long)e, an, num);
+    }
+    ic_tensor_destroy(got[f]);
+  }
+  ic_builder_destroy(b);
+  ic_executor_destroy(fc.e);
+  ic_program_destroy(fc.p);
+  ic_tensor_destroy(dout), ic_tensor_destroy(dh), ic_tensor_destroy(dc);
+  free_data(&d);
+}
+
+START_TEST(rnn_grad_finite_differences) {
+  static const int64_t len3[] = {3, 1, 0};
+  for (int m = 0; m < 4; m++) {
+    lstm_case k = {.T = 3, .B = 2, .I = 3, .H = 2, .L = 1, .dt = IC_FP64, .mode = m};
+    grad_check(&k, 40 + (uint64_t)m);
+    k.L = 2, k.bidi = true; /* layers and directions */
+    grad_check(&k, 50 + (uint64_t)m);
+    k.L = 1, k.B = 3, k.len = len3, k.len_dt = IC_INT64; /* ended and empty sequences */
+    grad_check(&k, 60 + (uint64_t)m);
+  }
+}
+END_TEST
+
 START_TEST(lstm_matches_paddle) { check_paddle_dir("paddle_rnn", 4, 3); }
 END_TEST
 
@@ -583,6 +799,7 @@ static TCase *tc_lstm(void) {
   tcase_add_test(tc, lstm_float64_and_empty);
   tcase_add_test(tc, lstm_bad_inputs);
   tcase_add_test(tc, gru_and_simple_rnn);
+  tcase_add_test(tc, rnn_grad_finite_differences);
   return tc;
 }
 

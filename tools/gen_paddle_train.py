@@ -209,8 +209,43 @@ def case_lamb():
     return loss, feeds, 8, 1e-5, 1e-4
 
 
+def case_lstm():
+    """An embedding + LSTM classifier: lookup_table_v2, a one-layer LSTM (the cuDNN-style rnn
+    op, training mode) read through its last hidden state, fc, softmax cross-entropy on hard
+    labels, SGD."""
+    ids = paddle.static.data(name="ids", shape=[None, 5], dtype="int64")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    emb = paddle.nn.Embedding(20, 6)(ids)
+    _, (h, _) = paddle.nn.LSTM(6, 8)(emb)
+    logits = paddle.static.nn.fc(paddle.squeeze(h, 0), 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(8)
+    feeds = {"ids": rng.integers(0, 20, (STEPS * 4, 5)).astype("int64"),
+             "label": rng.integers(0, 3, (STEPS * 4, 1)).astype("int64")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_gru():
+    """An embedding + two-layer bidirectional GRU whose whole output sequence feeds the loss
+    (Out and State both carry gradients), fc, softmax cross-entropy, SGD."""
+    ids = paddle.static.data(name="ids", shape=[None, 4], dtype="int64")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    emb = paddle.nn.Embedding(16, 5)(ids)
+    out, h = paddle.nn.GRU(5, 6, num_layers=2, direction="bidirect")(emb)
+    feat = paddle.concat([paddle.mean(out, axis=1), paddle.mean(h, axis=0)], axis=1)
+    logits = paddle.static.nn.fc(feat, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(9)
+    feeds = {"ids": rng.integers(0, 16, (STEPS * 4, 4)).astype("int64"),
+             "label": rng.integers(0, 3, (STEPS * 4, 1)).astype("int64")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
-         "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb}
+         "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
+         "lstm": case_lstm, "gru": case_gru}
 
 
 def save_vars(exe, prog, path):
@@ -254,12 +289,64 @@ def write_case(out_dir, name):
         f.write("\n".join(lines) + "\n")
 
 
+DROPOUT_STEPS = 60
+
+
+def write_dropout_case(out_dir):
+    """dropout/: an MLP with dropout in training mode (fc 4->32, relu, dropout 0.2
+    upscale_in_train, fc 32->2, softmax cross-entropy, Adam) on a linearly separable task,
+    the whole set of 64 examples as the batch of every step. The programs have random_seed 0,
+    so their initializers and the dropout op (fix_seed false) draw from the executor's seed:
+    icore's masks are not Paddle's, so this case is not compared with Paddle step by step
+    (not in cases.txt); tests/test_train.c checks that it converges, reproducibly. Paddle's
+    own losses are in loss.npy for reference."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+        label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+        h = paddle.static.nn.fc(x, 32, activation="relu")
+        h = paddle.nn.functional.dropout(h, p=0.2, training=True, mode="upscale_in_train")
+        logits = paddle.static.nn.fc(h, 2)
+        loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+        paddle.optimizer.Adam(learning_rate=0.05).minimize(loss)
+    rng = np.random.default_rng(10)
+    xs = rng.standard_normal((64, 4)).astype("float32")
+    ys = (xs[:, 0] + 0.5 * xs[:, 1] - 0.25 * xs[:, 2] > 0).astype("int64").reshape(64, 1)
+    d = os.path.join(out_dir, "dropout")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "main.pdmodel"), "wb") as f:
+        f.write(strip_callstacks(main.desc.serialize_to_string()))
+    with open(os.path.join(d, "startup.pdmodel"), "wb") as f:
+        f.write(strip_callstacks(startup.desc.serialize_to_string()))
+    np.save(os.path.join(d, "x.npy"), xs)
+    np.save(os.path.join(d, "label.npy"), ys)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    losses = []
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        for _ in range(DROPOUT_STEPS):
+            out, = exe.run(main, feed={"x": xs, "label": ys}, fetch_list=[loss.name])
+            losses.append(np.asarray(out, dtype="float32").reshape(()))
+    np.save(os.path.join(d, "loss.npy"), np.stack(losses).astype("float32"))
+    lines = ["# written by tools/gen_paddle_train.py with PaddlePaddle " + paddle.__version__,
+             "steps %d" % DROPOUT_STEPS, "batch 64", "feed x x.npy", "feed label label.npy",
+             "loss %s" % loss.name,
+             "ops " + " ".join(sorted({op.type for op in main.global_block().ops}))]
+    with open(os.path.join(d, "case.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data", "train")
-    names = sys.argv[2:] or list(CASES)
+    names = sys.argv[2:] or list(CASES) + ["dropout"]
     for n in names:
-        write_case(out_dir, n)
+        if n == "dropout":
+            write_dropout_case(out_dir)
+        else:
+            write_case(out_dir, n)
     with open(os.path.join(out_dir, "cases.txt"), "w") as f:
         f.write("\n".join(CASES) + "\n")
 

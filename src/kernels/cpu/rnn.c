@@ -1,6 +1,6 @@
 /* rnn: Paddle's multi-layer, optionally bidirectional recurrent op (the cuDNN-style "rnn" op
  * paddle.nn.LSTM/GRU/SimpleRNN emit), modes LSTM, GRU, RNN_TANH and RNN_RELU, for inference
- * (is_test; the training mode is refused as unsupported).
+ * and training.
  *
  * Input is time-major [T, B, I]. PreState holds init_h and, for LSTM, init_c, each
  * [L * D, B, H] (L layers, D = 2 when is_bidirec, the row for layer l and direction d is
@@ -23,7 +23,13 @@
  *
  * Per layer and direction, X * W_ih^T for all T * B rows is one GEMM (plus the biases, in
  * Paddle's order); each step then adds h * W_hh^T for the batch with a second GEMM and applies
- * the cell. Reserve and DropoutState are training-only and stay empty. */
+ * the cell.
+ *
+ * Training (is_test false): the same computation, and Reserve receives what rnn_grad needs
+ * (the activated gates, cells and starting states of every step and the outputs of the layers
+ * below the last; layout in rnn.h). Paddle applies dropout_prob between layers in training;
+ * icore refuses a training rnn with dropout_prob > 0 and more than one layer. DropoutState
+ * stays empty; Reserve is empty for is_test. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +44,7 @@ static const char *const k_modes[] = {"LSTM", "GRU", "RNN_TANH", "RNN_RELU"};
 enum { IN_INPUT, IN_PRESTATE, IN_WEIGHTS, IN_SEQLEN };
 enum { OUT_OUT, OUT_STATE, OUT_RESERVE, OUT_DROPOUT };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_rnn_parse(ic_attr_reader *r, void *attrs) {
   rnn_attrs *a = attrs;
   const char *mode = ic_ar_str(r, "mode", NULL);
   a->bidirec = ic_ar_bool(r, "is_bidirec", false);
@@ -48,7 +54,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   /* input_size is not used by Paddle's kernels (the weights say it); seed and dropout_prob
    * only matter in training. */
   (void)ic_ar_int(r, "input_size", 10);
-  (void)ic_ar_float(r, "dropout_prob", 0.0);
+  a->dropout = ic_ar_float(r, "dropout_prob", 0.0);
   (void)ic_ar_int(r, "seed", 0);
   if (r->st) return r->st;
   if (!mode) return ic_ar_fail(r, "mode", "is missing (required, STRING)");
@@ -65,20 +71,22 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   if (a->layers <= 0 || a->layers > 1024) {
     return ic_ar_fail(r, "num_layers", "is %lld, expected 1 to 1024", (long long)a->layers);
   }
+  if (!(a->dropout >= 0.0 && a->dropout <= 1.0)) {
+    return ic_ar_fail(r, "dropout_prob", "is %g, expected in [0, 1]", a->dropout);
+  }
   return IC_OK;
 }
 
-/* The modes icore implements (LSTM, GRU, RNN_TANH, RNN_RELU: every mode parse accepts), for
- * inference only; checked at analysis time so that `icore info` and analysis name an
- * unsupported mode before anything runs. */
+/* Every mode parse accepts is implemented; training with dropout between layers is not.
+ * Checked at analysis time so that `icore info` and analysis name it before anything runs. */
 static ic_status supports(const ic_op *op, const void *attrs, ic_err *err) {
   const rnn_attrs *a = attrs;
   char where[160];
-  if (!a->is_test) {
+  if (!a->is_test && a->dropout > 0.0 && a->layers > 1) {
     return ic_err_set(err, IC_ERR_UNSUPPORTED,
-                      "%s: rnn with is_test false (training) is not implemented in icore; "
-                      "export the program for inference",
-                      ic_op_where(op, where, sizeof where));
+                      "%s: rnn in training (is_test false) with dropout_prob %g between its %lld "
+                      "layers is not implemented in icore (dropout_prob 0 or one layer is)",
+                      ic_op_where(op, where, sizeof where), a->dropout, (long long)a->layers);
   }
   return IC_OK;
 }
@@ -100,11 +108,6 @@ static ic_status infer(ic_kctx *c) {
   const bool lstm = a->mode == MODE_LSTM;
   const size_t ns = lstm ? 2 : 1;
   const int64_t G = (a->mode == MODE_LSTM ? 4 : a->mode == MODE_GRU ? 3 : 1) * a->hidden;
-  if (!a->is_test) {
-    return ic_kfail(c, IC_ERR_UNSUPPORTED,
-                    "rnn with is_test false (training: dropout, Reserve and DropoutState) is "
-                    "not implemented in icore; export the program for inference");
-  }
   const ic_tensor *x = ic_in(c, IN_INPUT, 0);
   if (ic_kcheck_dtype(c, IN_INPUT, 0, IC_DT_FLOAT)) return c->err->code;
   if (x->ndim != 3) {
@@ -167,7 +170,18 @@ static ic_status infer(ic_kctx *c) {
   const int64_t odims[3] = {T, B, D * H}, zero[1] = {0};
   ic_tensor_set_meta(ic_out(c, OUT_OUT, 0), x->dtype, 3, odims);
   for (size_t k = 0; k < ns; k++) ic_tensor_set_meta(ic_out(c, OUT_STATE, k), x->dtype, 3, sdims);
-  if (ic_out(c, OUT_RESERVE, 0)) ic_tensor_set_meta(ic_out(c, OUT_RESERVE, 0), IC_UINT8, 1, zero);
+  ic_tensor *res = ic_out(c, OUT_RESERVE, 0);
+  if (!a->is_test) {
+    if (!res) {
+      return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
+                      "output Reserve is missing; training (is_test false) writes the state "
+                      "rnn_grad reads there");
+    }
+    const int64_t rbytes[1] = {ic_rnn_reserve_elems(a, T, B) * (int64_t)ic_dtype_size(x->dtype)};
+    ic_tensor_set_meta(res, IC_UINT8, 1, rbytes);
+  } else if (res) {
+    ic_tensor_set_meta(res, IC_UINT8, 1, zero);
+  }
   if (ic_out(c, OUT_DROPOUT, 0)) ic_tensor_set_meta(ic_out(c, OUT_DROPOUT, 0), IC_UINT8, 1, zero);
   return IC_OK;
 }
@@ -194,7 +208,7 @@ static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K,
   static inline T sigm_##SUF(T v) { return (T)1 / ((T)1 + EXP(-v)); }                         \
   static inline T tanh_##SUF(T v) { return (T)2 / ((T)1 + EXP((T)-2 * v)) - (T)1; }           \
   static void step_##SUF(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B, int64_t H,   \
-                         const bool *live) {                                                  \
+                         const bool *live, const rec_t *rec) {                                \
     for (int64_t b = 0; b < B; b++) {                                                         \
       T *o = out + b * ldo;                                                                   \
       if (!live[b]) {                                                                         \
@@ -203,11 +217,23 @@ static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K,
       }                                                                                       \
       const T *gb = g + b * 4 * H;                                                            \
       T *hb = h + b * H, *cb = c + b * H;                                                     \
+      T *ra = rec ? (T *)rec->a + b * 4 * H : NULL;                                           \
+      if (rec) {                                                                              \
+        memcpy((T *)rec->hp + b * H, hb, (size_t)H * sizeof(T));                              \
+        memcpy((T *)rec->cp + b * H, cb, (size_t)H * sizeof(T));                              \
+      }                                                                                       \
       for (int64_t j = 0; j < H; j++) {                                                       \
         T ig = sigm_##SUF(gb[j]), fg = sigm_##SUF(gb[H + j]);                                 \
         T cand = tanh_##SUF(gb[2 * H + j]), og = sigm_##SUF(gb[3 * H + j]);                   \
         T cn = cand * ig + cb[j] * fg;                                                        \
         T hn = og * tanh_##SUF(cn);                                                           \
+        if (ra) {                                                                             \
+          ra[j] = ig;                                                                         \
+          ra[H + j] = fg;                                                                     \
+          ra[2 * H + j] = cand;                                                               \
+          ra[3 * H + j] = og;                                                                 \
+          ((T *)rec->c)[b * H + j] = cn;                                                      \
+        }                                                                                     \
         cb[j] = cn;                                                                           \
         hb[j] = hn;                                                                           \
         o[j] = hn;                                                                            \
@@ -215,13 +241,18 @@ static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K,
     }                                                                                         \
   }
 
+/* Where a training step records (rows of one step in the Reserve block; NULL: inference). */
+typedef struct rec_t {
+  void *a, *c, *hp, *cp;
+} rec_t;
+
 DEFINE_LSTM(float, f32, expf)
 DEFINE_LSTM(double, f64, exp)
 
 /* GRU step: g holds x_* (W_ih x + b_ih) for the batch, gh holds W_hh h (b_hh added here). */
 #define DEFINE_GRU(T, SUF)                                                                    \
   static void gru_step_##SUF(const T *g, const T *gh, const T *bh, T *h, T *out, int64_t ldo, \
-                             int64_t B, int64_t H, const bool *live) {                        \
+                             int64_t B, int64_t H, const bool *live, const rec_t *rec) {      \
     for (int64_t b = 0; b < B; b++) {                                                         \
       T *o = out + b * ldo;                                                                   \
       if (!live[b]) {                                                                         \
@@ -230,18 +261,27 @@ DEFINE_LSTM(double, f64, exp)
       }                                                                                       \
       const T *gb = g + b * 3 * H, *hb_ = gh + b * 3 * H;                                     \
       T *hb = h + b * H;                                                                      \
+      T *ra = rec ? (T *)rec->a + b * 3 * H : NULL;                                           \
+      if (rec) memcpy((T *)rec->hp + b * H, hb, (size_t)H * sizeof(T));                       \
       for (int64_t j = 0; j < H; j++) {                                                       \
         T r = sigm_##SUF(gb[j] + (hb_[j] + bh[j]));                                           \
         T z = sigm_##SUF(gb[H + j] + (hb_[H + j] + bh[H + j]));                               \
-        T cand = tanh_##SUF(gb[2 * H + j] + r * (hb_[2 * H + j] + bh[2 * H + j]));            \
+        T hc = hb_[2 * H + j] + bh[2 * H + j];                                                \
+        T cand = tanh_##SUF(gb[2 * H + j] + r * hc);                                          \
         T hn = z * hb[j] + ((T)1 - z) * cand;                                                 \
+        if (ra) {                                                                             \
+          ra[j] = r;                                                                          \
+          ra[H + j] = z;                                                                      \
+          ra[2 * H + j] = cand;                                                               \
+          ((T *)rec->c)[b * H + j] = hc;                                                      \
+        }                                                                                     \
         hb[j] = hn;                                                                           \
         o[j] = hn;                                                                            \
       }                                                                                       \
     }                                                                                         \
   }                                                                                           \
   static void rnn_step_##SUF(const T *g, T *h, T *out, int64_t ldo, int64_t B, int64_t H,     \
-                             const bool *live, bool relu) {                                   \
+                             const bool *live, bool relu, const rec_t *rec) {                 \
     for (int64_t b = 0; b < B; b++) {                                                         \
       T *o = out + b * ldo;                                                                   \
       if (!live[b]) {                                                                         \
@@ -250,8 +290,10 @@ DEFINE_LSTM(double, f64, exp)
       }                                                                                       \
       const T *gb = g + b * H;                                                                \
       T *hb = h + b * H;                                                                      \
+      if (rec) memcpy((T *)rec->hp + b * H, hb, (size_t)H * sizeof(T));                       \
       for (int64_t j = 0; j < H; j++) {                                                       \
         T hn = relu ? (gb[j] > 0 ? gb[j] : (T)0) : tanh_##SUF(gb[j]);                         \
+        if (rec) ((T *)rec->a)[b * H + j] = hn;                                               \
         hb[j] = hn;                                                                           \
         o[j] = hn;                                                                            \
       }                                                                                       \
@@ -290,7 +332,12 @@ static ic_status run(ic_kctx *c) {
    * and per-step live flags. */
   const size_t n_gates = (size_t)(T * B * G), n_state = (size_t)(B * H);
   const size_t n_c = gru ? (size_t)(B * G) : n_state;
-  const size_t n_layer = (size_t)(T * B * D * H), n_bufs = L > 2 ? 2 : (size_t)(L - 1);
+  const bool train = !a->is_test;
+  const size_t n_layer = (size_t)(T * B * D * H);
+  const size_t n_bufs = train ? 0 : L > 2 ? 2 : (size_t)(L - 1);
+  char *reserve = train ? ic_out(c, OUT_RESERVE, 0)->data : NULL;
+  const int64_t blk = ic_rnn_block(a, T, B);
+  if (train) memset(reserve, 0, (size_t)ic_tensor_numel_(ic_out(c, OUT_RESERVE, 0)));
   const size_t bytes = (n_gates + n_state + n_c + n_bufs * n_layer) * es +
                        (size_t)B * (sizeof(int64_t) + sizeof(bool));
   ic_buffer *scratch = ic_kscratch(c, bytes);
@@ -322,12 +369,17 @@ static ic_status run(ic_kctx *c) {
   const void *in = x->data;
   int64_t in_size = In;
   for (int64_t l = 0; l < L; l++) {
-    void *dst = l == L - 1 ? out->data : bufs[l % 2];
+    void *dst = l == L - 1 ? out->data
+                : train ? reserve + (size_t)(l * (int64_t)n_layer) * es
+                        : bufs[l % 2];
     for (int64_t d = 0; d < D; d++) {
       const size_t k = (size_t)(2 * (l * D + d)), kb = k + nw / 2;
       const void *w_ih = ic_in(c, IN_WEIGHTS, k)->data, *w_hh = ic_in(c, IN_WEIGHTS, k + 1)->data;
       const void *b_ih = ic_in(c, IN_WEIGHTS, kb)->data, *b_hh = ic_in(c, IN_WEIGHTS, kb + 1)->data;
       const size_t row = (size_t)(l * D + d) * n_state;
+      /* this layer and direction's Reserve block: A, C, HP, CP */
+      char *rb = train ? reserve + (size_t)((L - 1) * (int64_t)n_layer + (l * D + d) * blk) * es
+                       : NULL;
       gemm_nt(c, f64, T * B, G, in_size, in, in_size, w_ih, in_size, 0.0, gates, G);
       if (gru) add_bias_one(f64, gates, T * B, G, b_ih);
       else if (f64) add_bias_f64(gates, T * B, G, b_ih, b_hh);
@@ -340,18 +392,28 @@ static ic_status run(ic_kctx *c) {
         for (int64_t b = 0; b < B; b++) any |= (live[b] = t < len[b]);
         char *g_t = (char *)gates + (size_t)(t * B * G) * es;
         char *o_t = (char *)dst + (size_t)((t * B) * D * H + d * H) * es;
+        rec_t rec_s, *rec = NULL;
+        if (rb) {
+          const size_t tb = (size_t)(t * B);
+          rec_s.a = rb + tb * (size_t)G * es;
+          rec_s.c = rb + ((size_t)(T * B * G) + tb * (size_t)H) * es;
+          rec_s.hp = (char *)rec_s.c + n_layer / (size_t)D * es;
+          rec_s.cp = (char *)rec_s.hp + n_layer / (size_t)D * es;
+          rec = &rec_s;
+        }
         /* Rows whose sequence has ended get a product too; the step ignores them. */
         if (gru) {
           if (any) gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 0.0, cst, G);
-          if (f64) gru_step_f64((double *)g_t, cst, b_hh, h, (double *)o_t, D * H, B, H, live);
-          else gru_step_f32((float *)g_t, cst, b_hh, h, (float *)o_t, D * H, B, H, live);
+          if (f64) gru_step_f64((double *)g_t, cst, b_hh, h, (double *)o_t, D * H, B, H, live, rec);
+          else gru_step_f32((float *)g_t, cst, b_hh, h, (float *)o_t, D * H, B, H, live, rec);
           continue;
         }
         if (any) gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 1.0, g_t, G);
-        if (lstm && f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live);
-        else if (lstm) step_f32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live);
-        else if (f64) rnn_step_f64((double *)g_t, h, (double *)o_t, D * H, B, H, live, a->mode == MODE_RNN_RELU);
-        else rnn_step_f32((float *)g_t, h, (float *)o_t, D * H, B, H, live, a->mode == MODE_RNN_RELU);
+        const bool relu = a->mode == MODE_RNN_RELU;
+        if (lstm && f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live, rec);
+        else if (lstm) step_f32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live, rec);
+        else if (f64) rnn_step_f64((double *)g_t, h, (double *)o_t, D * H, B, H, live, relu, rec);
+        else rnn_step_f32((float *)g_t, h, (float *)o_t, D * H, B, H, live, relu, rec);
       }
       memcpy((char *)last_h->data + row * es, h, n_state * es);
       if (lstm) memcpy((char *)last_c->data + row * es, cst, n_state * es);
@@ -373,7 +435,7 @@ static const ic_slotdef inputs[] = {
 static const ic_slotdef outputs[] = {
     {"Out", 0},
     {"State", IC_SLOT_MULTI},
-    {"Reserve", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
+    {"Reserve", IC_SLOT_OPTIONAL},
     {"DropoutState", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
 };
 
@@ -381,7 +443,7 @@ const ic_opdef ic_op_rnn = {
     .name = "rnn",
     .n_inputs = 4, .inputs = inputs,
     .n_outputs = 4, .outputs = outputs,
-    .attrs_size = sizeof(rnn_attrs), .parse = parse,
+    .attrs_size = sizeof(rnn_attrs), .parse = ic_rnn_parse,
     .infer = infer, .cpu = run,
     .supports = supports,
 };

@@ -116,6 +116,18 @@ ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op) {
         if (dx) ax[xo] += gv * rd(y, yo);
         if (dy) ay[yo] += gv * rd(x, xo);
         break;
+      case IC_EW_MAX:
+      case IC_EW_MIN: {
+        /* Paddle 3.3.1's rule (measured): the larger (max) / smaller (min) side takes dOut,
+         * a tie gives each side dOut / 2, a NaN on either side gives neither anything */
+        const double xv = rd(x, xo), yv = rd(y, yo);
+        const bool xwin = op == IC_EW_MAX ? xv > yv : xv < yv;
+        const bool ywin = op == IC_EW_MAX ? yv > xv : yv < xv;
+        const double part = xv == yv ? gv * 0.5 : 0.0;
+        if (dx) ax[xo] += xwin ? gv : part;
+        if (dy) ay[yo] += ywin ? gv : part;
+        break;
+      }
       default: { /* div: dX = g / y, dY = -g * out / y */
         double yv = rd(y, yo);
         if (dx) ax[xo] += gv / yv;

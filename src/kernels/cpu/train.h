@@ -58,9 +58,10 @@ ic_status ic_train_same(ic_kctx *c, size_t s, size_t i, size_t s0);
 /* Check that input (s, 0) holds exactly one element of float dtype `dt`. */
 ic_status ic_train_scalar(ic_kctx *c, size_t s, ic_dtype dt);
 
-/* ---- elementwise_{add,sub,mul,div}_grad ----
+/* ---- elementwise_{add,sub,mul,div,max,min}_grad ----
  * Slots: inputs X, Y, Out (optional, div only), Out@GRAD; outputs X@GRAD, Y@GRAD (each
- * optional). add and sub read only X's and Y's dims (inputs_dims), mul and div their values. dX and dY are the per-element partials summed over the dims that X or Y was
+ * optional). add and sub read only X's and Y's dims (inputs_dims), mul, div, max and min their
+ * values. dX and dY are the per-element partials summed over the dims that X or Y was
  * broadcast along (Paddle's axis rule, as the forward op), accumulated in double. */
 enum { IC_EWG_X, IC_EWG_Y, IC_EWG_OUT, IC_EWG_DOUT };
 extern const ic_slotdef ic_ewgrad_inputs_dims[4];

@@ -162,6 +162,11 @@ static ic_status run(ic_kctx *c) {
 
 extern "C" ic_status ic_cuda_rnn(ic_kctx *c) {
   const rnn_attrs *a = (const rnn_attrs *)c->attrs;
+  if (!a->is_test) {
+    return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                    "rnn in training (is_test false) has no CUDA kernel in icore (its Reserve "
+                    "for rnn_grad is written by the CPU kernel); run it on the CPU");
+  }
   if (a->mode != MODE_LSTM) {
     return ic_kfail(c, IC_ERR_UNSUPPORTED,
                     "rnn mode %s has no CUDA kernel in icore (only LSTM has); run it on the CPU",
