@@ -927,6 +927,74 @@ START_TEST(random_seeds) {
 }
 END_TEST
 
+/* Runs of one executor: an op whose seed attribute is 0 draws a fresh stream per run (run
+ * k mixes the executor's seed with k, as Paddle's generator advances: a new dropout mask
+ * every training step), the same sequence in every mode and in a second executor with the
+ * same seed; a non-zero seed attribute repeats on every run. */
+START_TEST(random_streams_per_run) {
+  ic_builder *b = random_program("uniform_random", 0, IC_FP32, 64);
+  ic_builder_op *o = ic_builder_add_op(b, 0, "uniform_random");
+  ic_builder_out(o, "Out", "fixed");
+  ic_builder_attr_longs(o, "shape", 2, (const int64_t[]){16, 4});
+  ic_builder_attr_int(o, "seed", 9);
+  ic_builder_var(b, 0, "fixed", IC_FP32, 0, NULL, false);
+  ic_builder_fetch(b, "fixed");
+  /* dropout in training mode with fix_seed false: its mask follows the run too */
+  ic_builder_var(b, 0, "dx", IC_FP32, 2, TU_DIMS(16, 4), false);
+  ic_builder_var(b, 0, "dmask", IC_UINT8, 0, NULL, false);
+  ic_builder_var(b, 0, "dout", IC_FP32, 0, NULL, false);
+  o = ic_builder_add_op(b, 0, "fill_constant");
+  ic_builder_out(o, "Out", "dx");
+  ic_builder_attr_longs(o, "shape", 2, (const int64_t[]){16, 4});
+  ic_builder_attr_int(o, "dtype", IC_FP32);
+  ic_builder_attr_float(o, "value", 1.0f);
+  o = ic_builder_add_op(b, 0, "dropout");
+  ic_builder_in(o, "X", "dx");
+  ic_builder_out(o, "Out", "dout");
+  ic_builder_out(o, "Mask", "dmask");
+  ic_builder_attr_float(o, "dropout_prob", 0.5f);
+  ic_builder_attr_bool(o, "is_test", false);
+  ic_builder_fetch(b, "dout");
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  enum { RUNS = 3, N_EXEC = 4 };
+  ic_tensor *got[N_EXEC][RUNS][3];
+  for (int x = 0; x < N_EXEC; x++) {
+    ic_options opt;
+    ic_options_default(&opt);
+    opt.seed = 77;
+    opt.mode = x % 2 ? IC_MODE_UNCOMPILED : IC_MODE_COMPILED;
+    opt.threads = x < 2 ? 1 : 2;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&opt, &e), IC_OK);
+    for (int r = 0; r < RUNS; r++) {
+      ck_assert_msg(ic_executor_run(e, p, NULL, 0, NULL, NULL, 3, TU_NAMES("out", "fixed", "dout"),
+                                    got[x][r]) == IC_OK,
+                    "%s", ic_executor_errmsg(e));
+    }
+    ic_executor_destroy(e);
+  }
+  for (int r = 0; r < RUNS; r++) {
+    for (int x = 1; x < N_EXEC; x++) {
+      for (int f = 0; f < 3; f++) ck_assert_msg(same_bytes(got[x][r][f], got[0][r][f]), "executor %d run %d fetch %d", x, r, f);
+    }
+    ck_assert(same_bytes(got[0][r][1], got[0][0][1])); /* seed 9: the same every run */
+    for (int q = 0; q < r; q++) {
+      ck_assert_msg(!same_bytes(got[0][r][0], got[0][q][0]), "runs %d and %d drew alike", q, r);
+      ck_assert_msg(!same_bytes(got[0][r][2], got[0][q][2]), "dropout masks of runs %d and %d", q, r);
+    }
+  }
+  for (int x = 0; x < N_EXEC; x++) {
+    for (int r = 0; r < RUNS; r++) {
+      for (int f = 0; f < 3; f++) ic_tensor_destroy(got[x][r][f]);
+    }
+  }
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 START_TEST(random_options) {
   /* diag_num / diag_step / diag_val, and a shape from ShapeTensor */
   ic_tensor *shape = tu_i64(1, TU_DIMS(2), (const int64_t[]){4, 5});
@@ -1070,6 +1138,7 @@ static TCase *tc_random(void) {
   tcase_add_test(tc, uniform_statistics);
   tcase_add_test(tc, gaussian_statistics);
   tcase_add_test(tc, random_seeds);
+  tcase_add_test(tc, random_streams_per_run);
   tcase_add_test(tc, random_options);
   return tc;
 }

@@ -274,7 +274,8 @@ typedef struct ic_options {
   bool check_nan_inf;  /* fail the run at the first op writing NaN or Inf (ICORE_CHECK_NAN_INF) */
   bool sync_after_op;  /* wait for device work after each op (ICORE_SYNC_AFTER_OP) */
   bool fuse;           /* allow inference rewrites such as conv+bn folding (ICORE_FUSE) */
-  uint64_t seed;       /* seed of random ops whose `seed` attribute is 0 (ICORE_SEED) */
+  uint64_t seed;       /* seed of random ops whose `seed` attribute is 0 (ICORE_SEED); each
+                          run of the executor draws from its own stream of it (see below) */
   bool profile;        /* record one span per instruction of each compiled run (ICORE_PROFILE) */
   ic_place device;     /* where device instructions run; CPU = none (ICORE_DEVICE) */
   ic_stream_policy streams; /* stream policy on a device (ICORE_STREAMS) */
@@ -324,7 +325,14 @@ ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
  *
  * Runs that update one scope are serialized (one step after another, in some order). A
  * startup program's random initializers draw from options.seed where their `seed` attribute
- * is 0 (icore's Philox streams, not Paddle's values; see uniform_random.c). */
+ * is 0 (icore's Philox streams, not Paddle's values; see uniform_random.c).
+ *
+ * Random ops whose `seed` attribute is 0 (dropout in training, initializers) draw from
+ * options.seed mixed with the executor's run number, k = 0, 1, 2, ... in the order runs
+ * start, as Paddle's global generator advances: every training step gets a fresh dropout
+ * mask, and two executors with one seed given the same sequence of runs draw the same
+ * values (runs started concurrently on one executor take their numbers in some order). A
+ * non-zero `seed` attribute gives the same values on every run. */
 
 /* The message of the calling thread's last failed call on e ("" if its last call on e
  * succeeded): each thread sees its own. Valid until that thread's next call on e. */

@@ -147,6 +147,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   }
   c->err = &w->err;
   c->env = &w->env;
+  w->env.seed = rs->seed;
   /* Constants derived from parameters are recomputed only when a parameter changed. */
   if (rs->cache_srcs[i] && ic_cache_valid(rs, in, c, i)) return IC_OK;
   if (def->flags & IC_OP_SUBBLOCK) {
@@ -736,7 +737,8 @@ done:
 ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scope,
                           size_t n_feeds, const char *const *feed_names,
                           const ic_tensor *const *feeds, size_t n_fetches,
-                          const char *const *fetch_names, ic_tensor **fetches, ic_err *err) {
+                          const char *const *fetch_names, ic_tensor **fetches, uint64_t seed,
+                          ic_err *err) {
   ic_status st = ic_check_feeds(prog, n_feeds, feed_names, feeds, err);
   if (st) return st;
   ic_cache_entry *ce;
@@ -753,6 +755,7 @@ ic_status ic_run_compiled(ic_executor *e, const ic_program *prog, ic_scope *scop
   bool writer = root && rs->n_commit, unlocked = false;
   if (writer) pthread_mutex_lock(&root->writer);
   if (root) pthread_rwlock_rdlock(&root->lock);
+  rs->seed = seed;
   ic_span *spans = NULL;
   uint64_t run_t0 = ic_now_ns();
   st = run_plan(e, ce->plan, rs, scope, n_feeds, feed_names, feeds, n_fetches, fetch_names,

@@ -89,6 +89,7 @@ ic_status ic_exec_device(crun *r, worker *w, uint32_t i) {
   dev->v->kenv(s, &w->env);
   c->err = err;
   c->env = &w->env;
+  w->env.seed = rs->seed;
   if ((st = ic_check_input_data(c, err))) return prefix(err, in);
   const ic_kslot *shared_in = c->in;
   if (in->alias) ic_snapshot_inputs(rs, in, c, i);

@@ -11,6 +11,7 @@
 #include "analysis/streams.h"
 #include "interp/ompwait.h"
 #include "interp/run.h"
+#include "kernels/cpu/philox.h"
 
 /* Cached free buffers are bounded so an executor never hoards more than this. */
 #define IC_MAX_CACHED_BYTES ((size_t)1 << 30)
@@ -133,6 +134,7 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
   pthread_mutex_init(&e->lock, NULL);
   pthread_mutex_init(&e->dev_lock, NULL);
   atomic_init(&e->pool_busy, false);
+  atomic_init(&e->n_runs, 0);
   e->entries = calloc((size_t)o->cache_capacity, sizeof *e->entries);
   ic_status st = e->entries ? IC_OK : IC_ERR_OUT_OF_MEMORY;
   /* The device itself is opened at the first run, whose error message can say what went
@@ -300,6 +302,11 @@ static ic_status run(ic_executor *e, const ic_program *p, ic_scope *scope, size_
                      size_t n_fetches, const char *const *fetch_names, ic_tensor **fetches,
                      ic_err *err);
 
+uint64_t ic_executor_run_seed(ic_executor *e) {
+  uint64_t k = atomic_fetch_add(&e->n_runs, 1);
+  return k ? ic_philox_mix(e->env.seed ^ ic_philox_mix(k)) : e->env.seed;
+}
+
 ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
                           size_t n_feeds, const char *const *feed_names,
                           const ic_tensor *const *feeds, size_t n_fetches,
@@ -332,6 +339,8 @@ static ic_status run(ic_executor *e, const ic_program *p, ic_scope *scope, size_
   for (size_t i = 0; i < n_fetches; i++) {
     if (!fetch_names[i]) return ic_err_set(err, IC_ERR_INVALID_ARGUMENT, "fetch name %zu is NULL", i);
   }
+  /* Drawn here, before anything can fail, so that every mode numbers runs alike. */
+  uint64_t seed = ic_executor_run_seed(e);
   if (e->opt.mode == IC_MODE_COMPILED) {
     if (e->opt.device.kind != IC_PLACE_CPU && !e->dev) {
       ic_status st;
@@ -345,11 +354,13 @@ static ic_status run(ic_executor *e, const ic_program *p, ic_scope *scope, size_
       if (st) return st;
     }
     return ic_run_compiled(e, p, scope, n_feeds, feed_names, feeds, n_fetches, fetch_names,
-                           fetches, err);
+                           fetches, seed, err);
   }
+  ic_kenv env = e->env;
+  env.seed = seed;
   ic_uncompiled_args a = {.prog = p, .scope = scope, .n_feeds = n_feeds,
                           .feed_names = feed_names, .feeds = feeds, .n_fetches = n_fetches,
                           .fetch_names = fetch_names, .fetches = fetches, .opt = &e->opt,
-                          .env = &e->env, .fail_at = e->fail_at};
+                          .env = &env, .fail_at = e->fail_at};
   return ic_run_uncompiled(&a, err);
 }

@@ -133,6 +133,7 @@ struct ic_executor {
   pthread_mutex_t lock;    /* guards the cache, its counters, last_* and the profile */
   pthread_mutex_t dev_lock; /* device executors: held through each run (one at a time) */
   atomic_bool pool_busy;   /* a run owns the pool; concurrent runs go serial in their thread */
+  atomic_uint_fast64_t n_runs; /* runs started: the k of ic_executor_run_seed */
   int n_threads;           /* executing threads: the caller plus n_threads - 1 workers */
   int total_threads;       /* the CPU budget: what an instruction that runs alone may use */
   ic_pool *pool;           /* NULL when serial or single-threaded */
@@ -180,10 +181,14 @@ void ic_cache_clear(ic_executor *e);
 void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan);
 
 /* One compiled run. */
+/* The seed of random ops (those whose `seed` attribute is 0) for the executor's next run:
+ * options.seed for run 0, then options.seed mixed with the run number (see icore.h). */
+uint64_t ic_executor_run_seed(ic_executor *e);
+
 ic_status ic_run_compiled(ic_executor *e, const ic_program *p, ic_scope *scope, size_t n_feeds,
                           const char *const *feed_names, const ic_tensor *const *feeds,
                           size_t n_fetches, const char *const *fetch_names,
-                          ic_tensor **fetches, ic_err *err);
+                          ic_tensor **fetches, uint64_t seed, ic_err *err);
 
 /* The pool: n background workers that help the calling thread run a plan. */
 ic_status ic_pool_create(int n_workers, bool device, const ic_kenv *env, ic_pool **out);

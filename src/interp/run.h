@@ -27,6 +27,7 @@ static inline int instr_class(const ic_instr *in) {
  * one) and gives it back, so concurrent runs of one plan never share one. */
 struct ic_rstate {
   struct ic_rstate *next;   /* the entry's pool of idle run states */
+  uint64_t seed;            /* this run's seed for random ops (ic_executor_run_seed) */
   size_t n_commit;          /* persistables the plan updates (ic_output_updates): committed */
   uint32_t *commit;         /* to the caller's scope after a successful run */
   ic_tensor *commit_out;    /* n_commit: what a run hands ic_commit_persistables, reset after */
