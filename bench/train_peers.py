@@ -38,7 +38,8 @@ Memory of a step, per contender:
           executor, GC off; next to the program's own sizes at this batch (every
           non-persistable tensor: activations, and @GRAD gradients) and the persistables.
   paddle  core.host_memory_stat_peak_value("Allocated") minus current, around one step
-          (Paddle's host allocator statistics).
+          (Paddle's host allocator statistics); it varies between steps, so the least and
+          the most of 5 steps are shown.
   torch   the peak of the running sum of the allocations and frees that torch.profiler
           (profile_memory=True) records during one step, each op's own (self) bytes taken
           at its start (so approximate within an op; frees of blocks allocated before the
@@ -143,8 +144,10 @@ class Worker:
         except OSError:
             return None, proc_status(pid, "VmRSS")
         before = proc_status(pid, "VmRSS")
+        loss = self.loss  # the last timed step's, compared across contenders
         self.run(1)
         self.times.pop()
+        self.loss = loss
         return proc_status(pid, "VmHWM") - before, proc_status(pid, "VmRSS")
 
     def close(self):
@@ -228,12 +231,14 @@ def paddle_worker(a):
             out, = exe.run(prog, feed=fd, fetch_list=[loss_name], use_program_cache=True)
             return float(np.asarray(out).reshape(()))
 
-        def mem():
-            core.host_memory_stat_reset_peak_value("Allocated", 0)
-            cur = core.host_memory_stat_current_value("Allocated", 0)
-            step()
-            return {"step_peak": core.host_memory_stat_peak_value("Allocated", 0) - cur,
-                    "live_before": cur}
+        def mem():  # the figure varies from step to step: the least and the most of 5
+            peaks = []
+            for _ in range(5):
+                core.host_memory_stat_reset_peak_value("Allocated", 0)
+                cur = core.host_memory_stat_current_value("Allocated", 0)
+                step()
+                peaks.append(core.host_memory_stat_peak_value("Allocated", 0) - cur)
+            return {"step_peak": min(peaks), "step_peak_max": max(peaks)}
 
         serve(step, mem, a.warmup)
 
@@ -400,8 +405,9 @@ def driver(a):
               % (model, t, fmt_bytes(m["step_peak"]), fmt_bytes(m["step_peak_nogc"]),
                  fmt_bytes(m["act_bytes"]), fmt_bytes(m["grad_bytes"]),
                  fmt_bytes(m["act_bytes"] + m["grad_bytes"]), fmt_bytes(m["persist_bytes"])))
-        print("%-5s T=%d paddle: step peak %s (host allocator stats)"
-              % (model, t, fmt_bytes(mems["paddle"]["step_peak"])))
+        print("%-5s T=%d paddle: step peak %s to %s over 5 steps (host allocator stats)"
+              % (model, t, fmt_bytes(mems["paddle"]["step_peak"]),
+                 fmt_bytes(mems["paddle"]["step_peak_max"])))
         print("%-5s T=%d torch : step peak %s (profiler allocations)"
               % (model, t, fmt_bytes(mems["torch"]["step_peak"])))
         print("%-5s T=%d RSS growth of a step / RSS: %s"
