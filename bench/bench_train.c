@@ -7,8 +7,9 @@
  *
  * PARAMS: the initial persistables (a combined .pdiparams file or a directory). Each feed
  * file holds NB batches stacked along a new first dimension, [NB, batch, ...]; step k feeds
- * batch k % NB of every file. --threads T is ic_options.threads (default 1); W warm-up steps
- * (default 20) run before anything is timed or measured.
+ * batch k % NB of every file. --threads T is ic_options.threads (default 1); the other options
+ * come from the ICORE_* environment variables (ICORE_SERIAL=1, ...), GC on unless said below.
+ * W warm-up steps (default 20) run before anything is timed or measured.
  *
  * Without --serve: N timed steps (default 200), then one line "steps/s median p10 p90 loss".
  * With --serve: after warm-up it prints "ready L" (L: the first step's loss), then answers
@@ -79,7 +80,9 @@ static void load_feed(bench *b, const char *spec) {
 
 static ic_executor *make_executor(int threads, bool gc) {
   ic_options o;
+  char err[512];
   ic_options_default(&o);
+  if (ic_options_from_env(&o, err, sizeof err)) die(err); /* ICORE_SERIAL etc. for experiments */
   o.threads = threads;
   o.gc = gc;
   ic_executor *e;
