@@ -13,6 +13,14 @@
 #                      on the four real programs (bench/peers.py; not in CI). Makes a Python
 #                      venv in build-peers/ with paddlepaddle 3.3.1, onnxruntime and
 #                      paddle2onnx from PyPI, unless PEERS_PYTHON names a Python that has them.
+#   ./run.sh bench-train  build, then time training steps of the MLP and the LeNet-style CNN of
+#                      tests/data/train (batch 32, 1 and 2 threads) in icore (bench/bench_train)
+#                      against paddle.static.Executor and PyTorch eager, interleaved in one
+#                      run, with each one's memory of a step (bench/train_peers.py; not in CI).
+#                      Paddle: the build-peers/ venv of bench-peers unless PEERS_PYTHON names a
+#                      Python with paddlepaddle 3.3.1; PyTorch: Debian's python3-torch (installed
+#                      if missing) unless TORCH_PYTHON names a Python with torch. Extra
+#                      arguments go to train_peers.py (--models, --threads, --batch, --steps).
 #   ./run.sh fuzz [S]  build the libFuzzer targets of tests/fuzz with clang into build-fuzz,
 #                      then run each for S seconds (default 300); the test job runs each
 #                      for 15 s. Corpora grow in build-fuzz/corpus, crashes land in
@@ -25,9 +33,10 @@ PKGS=(build-essential cmake pkg-config protobuf-c-compiler libprotobuf-c-dev lib
       python3-dev python3-venv)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
-install_deps() {
-  local missing=()
-  for p in "${PKGS[@]}"; do
+install_deps() { # [PACKAGE...]: these instead of PKGS
+  local missing=() want=("${PKGS[@]}")
+  [ $# -gt 0 ] && want=("$@")
+  for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -142,8 +151,24 @@ case "$job" in
     fi
     "$py" bench/peers.py build build-peers/work "${@:2}"
     ;;
+  bench-train)
+    build build
+    py=${PEERS_PYTHON:-}
+    if [ -z "$py" ]; then
+      py=build-peers/venv/bin/python
+      if ! "$py" -c 'import paddle, numpy' 2>/dev/null; then
+        python3 -m venv build-peers/venv
+        "$py" -m pip install -q paddlepaddle==3.3.1 numpy
+      fi
+    fi
+    tpy=${TORCH_PYTHON:-/usr/bin/python3}
+    if [ -z "${TORCH_PYTHON:-}" ] && ! "$tpy" -c 'import torch, numpy' 2>/dev/null; then
+      install_deps python3-torch python3-numpy
+    fi
+    "$py" bench/train_peers.py build build-peers/train --torch-python "$tpy" "${@:2}"
+    ;;
   *)
-    echo "usage: $0 example|test|python|bench|bench-peers|fuzz [SECONDS]" >&2
+    echo "usage: $0 example|test|python|bench|bench-peers|bench-train|fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac

@@ -1004,6 +1004,82 @@ START_TEST(pool2d_grad) {
 }
 END_TEST
 
+/* pool2d then pool2d_grad on x (float32 or float64) and g; returns X@GRAD. */
+static ic_tensor *pool_grad_of(ic_tensor *x, ic_tensor *g) {
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "x", x);
+  ew_feed(b, "g", g);
+  ic_builder_var(b, 0, "out", ic_tensor_dtype(x), 0, NULL, false);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "out");
+  pool_attrs_fn(op);
+  op = ic_builder_add_op(b, 0, "pool2d_grad");
+  ic_builder_in(op, "X", "x");
+  ic_builder_in(op, "Out", "out");
+  ic_builder_in(op, "Out@GRAD", "g");
+  ic_builder_out(op, "X@GRAD", "dx");
+  pool_attrs_fn(op);
+  ew_fetch(b, "dx", ic_tensor_dtype(x));
+  ic_tensor *dx = NULL;
+  char err[1024];
+  ic_status st = tu_run(b, 2, TU_NAMES("x", "g"), (ic_tensor *const[]){x, g}, 1, TU_NAMES("dx"),
+                        &dx, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "pool2d_grad %s k%lld s%lld p%lld: %s", g_pool.type,
+                (long long)g_pool.k, (long long)g_pool.stride, (long long)g_pool.pad, err);
+  ic_builder_destroy(b);
+  return dx;
+}
+
+/* Max pooling in float32 with windows that do not overlap takes a direct path (no double
+ * accumulator): it must give what the general loop gives in float64 for the same values,
+ * rounded to float32, bit for bit; with ties (the first element in row order takes the
+ * gradient), padding, partial ceil_mode windows, and gradients of -0 (stored as +0, as the
+ * accumulating loop does). An overlapping configuration checks the general loop likewise. */
+START_TEST(pool2d_grad_float32) {
+  const pool_cfg cs[] = {{"max", 2, 2, 0, true, false, false, false},
+                         {"max", 2, 3, 1, true, false, false, false},
+                         {"max", 2, 2, 0, true, false, false, true},
+                         {"max", 3, 2, 1, true, false, false, false}};
+  const int64_t *d = TU_DIMS(2, 3, 7, 7);
+  int64_t n = 2 * 3 * 7 * 7;
+  float xv[2 * 3 * 7 * 7], gv[2 * 3 * 4 * 4];
+  for (int64_t i = 0; i < n; i++) xv[i] = (float)((i * 7) % 5) * 0.25f - 0.5f; /* many ties */
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_pool = cs[i];
+    int64_t oh = g_pool.ceil ? (7 + 2 * g_pool.pad - g_pool.k + g_pool.stride - 1) / g_pool.stride + 1
+                             : (7 + 2 * g_pool.pad - g_pool.k) / g_pool.stride + 1;
+    int64_t ng = 2 * 3 * oh * oh;
+    ck_assert_int_le(ng, (int64_t)(sizeof gv / sizeof gv[0]));
+    for (int64_t k = 0; k < ng; k++) gv[k] = k % 4 == 0 ? -0.0f : (float)((k * 13) % 17) / 8.0f - 1.0f;
+    double xd[2 * 3 * 7 * 7], gd[2 * 3 * 4 * 4];
+    for (int64_t k = 0; k < n; k++) xd[k] = xv[k];
+    for (int64_t k = 0; k < ng; k++) gd[k] = gv[k];
+    const int64_t *gdims = TU_DIMS(2, 3, oh, oh);
+    ic_tensor *x32 = tu_f32(4, d, xv), *g32 = tu_f32(4, gdims, gv);
+    ic_tensor *x64 = tu_f64(4, d, xd), *g64 = tu_f64(4, gdims, gd);
+    ic_tensor *dx32 = pool_grad_of(x32, g32), *dx64 = pool_grad_of(x64, g64);
+    const float *a = ic_tensor_cdata(dx32);
+    const double *r = ic_tensor_cdata(dx64);
+    int nonzero = 0;
+    for (int64_t k = 0; k < n; k++) {
+      float want = (float)r[k];
+      nonzero += want != 0;
+      ck_assert_msg(memcmp(&a[k], &want, sizeof want) == 0,
+                    "case %zu element %lld: float32 %a, float64 path %a", i, (long long)k,
+                    (double)a[k], (double)want);
+    }
+    ck_assert_int_gt(nonzero, 0);
+    ic_tensor_destroy(x32);
+    ic_tensor_destroy(g32);
+    ic_tensor_destroy(x64);
+    ic_tensor_destroy(g64);
+    ic_tensor_destroy(dx32);
+    ic_tensor_destroy(dx64);
+  }
+}
+END_TEST
+
 static bool g_bn_nhwc, g_bn_global;
 static void bn_attrs_fn(ic_builder_op *op) {
   ic_builder_attr_float(op, "epsilon", 1e-5f);
@@ -1431,6 +1507,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, paddle_grad_oracle);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
+  tcase_add_test(tc, pool2d_grad_float32);
   tcase_add_test(tc, batch_norm_grad);
   return tc;
 }

@@ -76,27 +76,40 @@ static ic_status run(ic_kctx *c) {
     }
     sum_dy[ch] = sum_dyx[ch] = 0;
   }
-#define CH(e) (a->nhwc ? (e) % C : ((e) / S) % C)
-  for (int64_t e = 0; e < total; e++) {
-    int64_t ch = CH(e);
-    double g = get(dy, e);
-    sum_dy[ch] += g;
-    sum_dyx[ch] += g * (get(x, e) - mean[ch]) * inv[ch];
-  }
-  if (dx) {
-    for (int64_t e = 0; e < total; e++) {
-      int64_t ch = CH(e);
-      double g = get(dy, e), sc = get(scale, ch), v;
-      if (a->global_stats) {
-        v = g * sc * inv[ch];
-      } else {
-        double xh = (get(x, e) - mean[ch]) * inv[ch];
-        v = sc * inv[ch] / (double)M * ((double)M * g - sum_dy[ch] - xh * sum_dyx[ch]);
+  /* Elements in memory order e = (b * C + ch) * inner + i (NCHW: b the sample, inner the
+   * spatial size; NHWC: b the pixel, inner 1), so the channel comes from the loops rather
+   * than from two divisions per element; each channel's sums still add in order of e. */
+  const int64_t blocks = a->nhwc ? M : N, inner = a->nhwc ? 1 : S;
+  for (int64_t b = 0, e = 0; b < blocks; b++) {
+    for (int64_t ch = 0; ch < C; ch++) {
+      double sdy = sum_dy[ch], sdyx = sum_dyx[ch];
+      const double mu = mean[ch], iv = inv[ch];
+      for (int64_t i = 0; i < inner; i++, e++) {
+        double g = get(dy, e);
+        sdy += g;
+        sdyx += g * (get(x, e) - mu) * iv;
       }
-      put(dx, e, v);
+      sum_dy[ch] = sdy;
+      sum_dyx[ch] = sdyx;
     }
   }
-#undef CH
+  if (dx) {
+    for (int64_t b = 0, e = 0; b < blocks; b++) {
+      for (int64_t ch = 0; ch < C; ch++) {
+        const double sc = get(scale, ch), mu = mean[ch], iv = inv[ch];
+        for (int64_t i = 0; i < inner; i++, e++) {
+          double g = get(dy, e), v;
+          if (a->global_stats) {
+            v = g * sc * iv;
+          } else {
+            double xh = (get(x, e) - mu) * iv;
+            v = sc * iv / (double)M * ((double)M * g - sum_dy[ch] - xh * sum_dyx[ch]);
+          }
+          put(dx, e, v);
+        }
+      }
+    }
+  }
   for (int64_t ch = 0; ch < C; ch++) {
     if (ds) put(ds, ch, sum_dyx[ch]);
     if (db) put(db, ch, sum_dy[ch]);

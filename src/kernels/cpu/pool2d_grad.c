@@ -36,6 +36,41 @@ static double get(const ic_tensor *t, int64_t i) {
   return t->dtype == IC_FP32 ? ((const float *)t->data)[i] : ((const double *)t->data)[i];
 }
 
+/* Max pooling in float32 NCHW whose windows never overlap (stride >= window): every input
+ * element takes at most one window's gradient, so X@GRAD is written directly, without the
+ * double accumulator (whole-input sized) of the general loop. The value is what that loop
+ * stores, (float)(0.0 + g) (a -0 gradient becomes +0), and elements no window picks are 0. */
+static void max_disjoint_f32(const ic_pool_geom *q, const ic_tensor *x, const ic_tensor *o,
+                             const ic_tensor *g, ic_tensor *dx) {
+  const float *xp = x->data, *op = o->data, *gp = g->data;
+  float *dp = dx->data;
+  const int64_t H = q->h, W = q->w;
+  memset(dp, 0, (size_t)ic_tensor_numel_(dx) * sizeof(float));
+  for (int64_t plane = 0; plane < q->n * q->c; plane++) {
+    const float *xs = xp + plane * H * W;
+    float *ds = dp + plane * H * W;
+    for (int64_t ph = 0; ph < q->oh; ph++) {
+      int64_t hs = ph * q->sh - q->pt, he = hs + q->kh;
+      if (hs < 0) hs = 0;
+      if (he > H) he = H;
+      for (int64_t pw = 0; pw < q->ow; pw++, op++, gp++) {
+        int64_t ws = pw * q->sw - q->pl, we = ws + q->kw;
+        if (ws < 0) ws = 0;
+        if (we > W) we = W;
+        const float ov = *op;
+        for (int64_t ih = hs; ih < he; ih++) {
+          int64_t iw = ws;
+          while (iw < we && xs[ih * W + iw] != ov) iw++;
+          if (iw < we) {
+            ds[ih * W + iw] = (float)(0.0 + (double)*gp);
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
 static ic_status run(ic_kctx *c) {
   const pool_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0), *o = ic_in(c, IN_OUT, 0), *g = ic_in(c, IN_DOUT, 0);
@@ -43,6 +78,11 @@ static ic_status run(ic_kctx *c) {
   ic_pool_geom q;
   ic_status st = ic_pool_geometry(c, &q);
   if (st) return st;
+  if (a->max && !a->nhwc && dx->dtype == IC_FP32 && q.sh >= q.kh && q.sw >= q.kw &&
+      q.pt >= 0 && q.pl >= 0) {
+    max_disjoint_f32(&q, x, o, g, dx);
+    return IC_OK;
+  }
   const int64_t H = q.h, W = q.w, C = q.c, nx = ic_tensor_numel_(x);
   ic_buffer *s = ic_kscratch(c, (size_t)(nx + 1) * sizeof(double));
   if (!s) return c->err->code;

@@ -106,43 +106,56 @@ ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op) {
   if (!s) return c->err->code;
   double *ax = s->data, *ay = ax + nx;
   memset(ax, 0, (size_t)(nx + ny) * sizeof(double));
+  /* Row by row (the last simplified dim), the op chosen once per row: the elements are
+   * visited in the same order as one odometer step per element would, so every sum adds in
+   * the same order. */
   int64_t idx[IC_MAX_RANK] = {0}, xo = 0, yo = 0;
-  for (int64_t i = 0; i < b.numel; i++) {
-    double gv = rd(g, i);
+  const int64_t row = b.dims[b.n - 1], rsx = b.sx[b.n - 1], rsy = b.sy[b.n - 1];
+  for (int64_t i = 0; i < b.numel; i += row) {
     switch (op) {
-      case IC_EW_ADD: ax[xo] += gv; ay[yo] += gv; break;
-      case IC_EW_SUB: ax[xo] += gv; ay[yo] -= gv; break;
+      case IC_EW_ADD:
+        for (int64_t j = 0; j < row; j++) {
+          double gv = rd(g, i + j);
+          ax[xo + j * rsx] += gv;
+          ay[yo + j * rsy] += gv;
+        }
+        break;
+      case IC_EW_SUB:
+        for (int64_t j = 0; j < row; j++) {
+          double gv = rd(g, i + j);
+          ax[xo + j * rsx] += gv;
+          ay[yo + j * rsy] -= gv;
+        }
+        break;
       case IC_EW_MUL:
-        if (dx) ax[xo] += gv * rd(y, yo);
-        if (dy) ay[yo] += gv * rd(x, xo);
+        for (int64_t j = 0; j < row; j++) {
+          double gv = rd(g, i + j);
+          if (dx) ax[xo + j * rsx] += gv * rd(y, yo + j * rsy);
+          if (dy) ay[yo + j * rsy] += gv * rd(x, xo + j * rsx);
+        }
         break;
       case IC_EW_MAX:
-      case IC_EW_MIN: {
+      case IC_EW_MIN:
         /* Paddle 3.3.1's rule (measured): the larger (max) / smaller (min) side takes dOut,
          * a tie gives each side dOut / 2, a NaN on either side gives neither anything */
-        const double xv = rd(x, xo), yv = rd(y, yo);
-        const bool xwin = op == IC_EW_MAX ? xv > yv : xv < yv;
-        const bool ywin = op == IC_EW_MAX ? yv > xv : yv < xv;
-        const double part = xv == yv ? gv * 0.5 : 0.0;
-        if (dx) ax[xo] += xwin ? gv : part;
-        if (dy) ay[yo] += ywin ? gv : part;
+        for (int64_t j = 0; j < row; j++) {
+          const double gv = rd(g, i + j), xv = rd(x, xo + j * rsx), yv = rd(y, yo + j * rsy);
+          const bool xwin = op == IC_EW_MAX ? xv > yv : xv < yv;
+          const bool ywin = op == IC_EW_MAX ? yv > xv : yv < xv;
+          const double part = xv == yv ? gv * 0.5 : 0.0;
+          if (dx) ax[xo + j * rsx] += xwin ? gv : part;
+          if (dy) ay[yo + j * rsy] += ywin ? gv : part;
+        }
         break;
-      }
-      default: { /* div: dX = g / y, dY = -g * out / y */
-        double yv = rd(y, yo);
-        if (dx) ax[xo] += gv / yv;
-        if (dy) ay[yo] -= gv * rd(out, i) / yv;
+      default: /* div: dX = g / y, dY = -g * out / y */
+        for (int64_t j = 0; j < row; j++) {
+          double gv = rd(g, i + j), yv = rd(y, yo + j * rsy);
+          if (dx) ax[xo + j * rsx] += gv / yv;
+          if (dy) ay[yo + j * rsy] -= gv * rd(out, i + j) / yv;
+        }
         break;
-      }
     }
-    for (int k = b.n - 1; k >= 0; k--) {
-      xo += b.sx[k];
-      yo += b.sy[k];
-      if (++idx[k] < b.dims[k]) break;
-      xo -= b.sx[k] * b.dims[k];
-      yo -= b.sy[k] * b.dims[k];
-      idx[k] = 0;
-    }
+    ic_bcast_next_row(&b, idx, &xo, &yo);
   }
   if (dx) store(dx, ax);
   if (dy) store(dy, ay);
