@@ -17,12 +17,16 @@ typedef struct cfg {
   ic_mode mode;
   int threads;
   bool serial;
+  bool emu; /* on the emulated device emu:0: control-flow ops and their sub-blocks run on
+               the host behind placement copies */
 } cfg;
 
-static const cfg k_cfgs[] = {{"uncompiled", IC_MODE_UNCOMPILED, 1, true},
-                             {"compiled serial", IC_MODE_COMPILED, 1, true},
-                             {"compiled 2", IC_MODE_COMPILED, 2, false},
-                             {"compiled 4", IC_MODE_COMPILED, 4, false}};
+static const cfg k_cfgs[] = {{"uncompiled", IC_MODE_UNCOMPILED, 1, true, false},
+                             {"compiled serial", IC_MODE_COMPILED, 1, true, false},
+                             {"compiled 2", IC_MODE_COMPILED, 2, false, false},
+                             {"compiled 4", IC_MODE_COMPILED, 4, false, false},
+                             {"emu:0 serial", IC_MODE_COMPILED, 1, true, true},
+                             {"emu:0 2 threads", IC_MODE_COMPILED, 2, false, true}};
 #define N_CFGS (sizeof k_cfgs / sizeof k_cfgs[0])
 
 static ic_executor *make_exec(const cfg *c) {
@@ -31,8 +35,11 @@ static ic_executor *make_exec(const cfg *c) {
   o.mode = c->mode;
   o.threads = c->threads;
   o.serial = c->serial;
+  if (c->emu) o.device = (ic_place){IC_PLACE_EMULATED, 0};
   ic_executor *e;
   ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  /* real stream threads with random delays: a missing copy or wait shows as a wrong value */
+  if (c->emu) ic_executor_emu_testing(e, 50, true, 7);
   return e;
 }
 

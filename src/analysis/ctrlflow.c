@@ -192,11 +192,8 @@ static ic_status build_sub(ic_plan *plan, int block, ic_parent_index pidx, void 
 
 ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, void *ctx,
                         ic_err *err) {
-  char where[160];
-  if (plan->device) {
-    return ic_err_set(err, IC_ERR_UNSUPPORTED, "%s: control flow is not supported on a device",
-                      ic_op_where(in->op, where, sizeof where));
-  }
+  /* On a device plan the op and its sub-blocks run on the host (placement put copies around
+   * it: analysis/place.c), so the sub-plan is a host plan in either case. */
   int blk = ic_ctrl_sub_block(plan->prog, in->op, err);
   if (blk < 0) return err->code;
   ic_outer_io io;
