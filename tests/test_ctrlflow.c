@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ctrlflow.h"
 #include "analysis/plan.h"
 #include "interp/interp.h"
 #include "testutil.h"
@@ -253,6 +254,127 @@ START_TEST(while_long_flat_memory) {
                     peaks[1][c], peaks[0][c]);
     }
     ck_assert_msg(peaks[1][c] <= (size_t)W * 4 * 5, "%s: peak %zu", k_cfgs[c].name, peaks[1][c]);
+  }
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
+/* What Paddle's skip_eager_deletion_vars and PrepareSafeEagerDeletionOnWhileOp protect from
+ * its garbage collector, kept alive here by lifetimes derived from the widened slots:
+ *   y = 2x, made before the loop and read by every iteration (never after it);
+ *   acc, written by iteration k and read by iteration k + 1;
+ *   z = x + 1, read inside the loop and after it (out = acc + z);
+ *   cond, written in the body and read by the while op itself in block 0.
+ * Body: acc = (0.5 acc + y) * z; i++; cond = i < n. With GC on and freed buffers poisoned
+ * (NaN), a value released too early shows in the result. */
+static ic_program *gc_loop(void) {
+  ic_builder *b = ic_builder_create();
+  int b1 = ic_builder_add_block(b, 0);
+  const char *f32[] = {"x", "y", "z", "acc", "out"};
+  for (int k = 0; k < 5; k++) var(b, 0, f32[k], IC_FP32, N);
+  var(b, 0, "n", IC_INT64, 1);
+  var(b, 0, "i", IC_INT64, 1);
+  var(b, 0, "cond", IC_BOOL, 1);
+  var(b, b1, "t", IC_FP32, N);
+  var(b, b1, "u", IC_FP32, N);
+  var(b, b1, "s", IC_FP32, N);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "n");
+  scale(b, 0, "x", "y", 2.0f, 0.0f);
+  scale(b, 0, "x", "z", 1.0f, 1.0f);
+  op1(b, 0, "assign", "x", "acc");
+  fill_i64(b, 0, "i", 0);
+  less(b, 0, "i", "n", "cond");
+  while_op(b, 0, "cond", b1);
+  ic_builder_op *add = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(add, "X", "acc");
+  ic_builder_in(add, "Y", "z");
+  ic_builder_out(add, "Out", "out");
+  scale(b, b1, "acc", "t", 0.5f, 0.0f);
+  ic_builder_op *a1 = ic_builder_add_op(b, b1, "elementwise_add");
+  ic_builder_in(a1, "X", "t");
+  ic_builder_in(a1, "Y", "y");
+  ic_builder_out(a1, "Out", "u");
+  ic_builder_op *m1 = ic_builder_add_op(b, b1, "elementwise_mul");
+  ic_builder_in(m1, "X", "u");
+  ic_builder_in(m1, "Y", "z");
+  ic_builder_out(m1, "Out", "s");
+  op1(b, b1, "assign", "s", "acc");
+  op1(b, b1, "increment", "i", "i");
+  less(b, b1, "i", "n", "cond");
+  ic_builder_fetch(b, "out");
+  return build(b);
+}
+
+static uint32_t plan_var(const ic_plan *p, const char *name) {
+  for (uint32_t v = 0; v < p->n_vars; v++) {
+    if (!strcmp(p->vars[v].name, name)) return v;
+  }
+  ck_abort_msg("no variable '%s' in the plan", name);
+  return 0;
+}
+
+START_TEST(gc_keeps_loop_values) {
+  ic_program *p = gc_loop();
+  float xv[N] = {0.75f, -0.5f, 0.25f, -1.0f};
+  ic_tensor *x = tu_f32(1, TU_DIMS(N), xv);
+  for (int64_t n = 0; n <= 5; n += 5) {
+    double want[N];
+    for (int k = 0; k < N; k++) {
+      double acc = xv[k], y = 2.0 * xv[k], z = xv[k] + 1.0;
+      for (int64_t it = 0; it < n; it++) acc = (0.5 * acc + y) * z;
+      want[k] = acc + z;
+    }
+    ic_tensor *ref = NULL;
+    for (size_t c = 0; c < N_CFGS; c++) {
+      ic_executor *e = make_exec(&k_cfgs[c]);
+      ic_executor_poison_freed(e, true);
+      ic_tensor *feeds[2] = {x, tu_i64(1, TU_DIMS(1), &n)};
+      ic_tensor *out[1] = {0};
+      ck_assert_msg(ic_executor_run(e, p, NULL, 2, TU_NAMES("x", "n"),
+                                    (const ic_tensor *const *)feeds, 1, TU_NAMES("out"),
+                                    out) == IC_OK,
+                    "%s: %s", k_cfgs[c].name, ic_executor_errmsg(e));
+      tu_assert_close(out[0], want, N, 1e-5, 1e-6);
+      if (!ref) ref = out[0];
+      else tu_assert_bitwise(out[0], ref, k_cfgs[c].name);
+      if (k_cfgs[c].mode == IC_MODE_COMPILED && !k_cfgs[c].emu) {
+        /* The lifetimes themselves: y and z are released no earlier than the while (z only
+         * after the add that follows it); cond is an outer variable of the body, never in
+         * one of its release lists, and an input of the while. */
+        const ic_plan *plan = ic_executor_last_plan(e);
+        int32_t w = -1;
+        for (size_t i = 0; i < plan->n_instrs; i++) {
+          if (!strcmp(plan->instrs[i].op->type, "while")) w = (int32_t)i;
+        }
+        ck_assert_int_ge(w, 0);
+        ck_assert_int_eq(plan->vars[plan_var(plan, "y")].last_use, w);
+        ck_assert_int_gt(plan->vars[plan_var(plan, "z")].last_use, w);
+        ck_assert_int_gt(plan->vars[plan_var(plan, "acc")].last_use, w);
+        const ic_instr *wi = &plan->instrs[w];
+        uint32_t cv = plan_var(plan, "cond");
+        bool reads_cond = false, writes_cond = false;
+        for (size_t k = 0; k < wi->def->n_inputs; k++) {
+          for (uint32_t j = 0; j < wi->in[k].n; j++) reads_cond |= wi->in[k].vars[j] == cv;
+        }
+        for (uint32_t j = 0; j < wi->out[0].n; j++) writes_cond |= wi->out[0].vars[j] == cv;
+        ck_assert(reads_cond && writes_cond);
+        const ic_subplan *sp = wi->sub;
+        for (uint32_t i = 0; i < sp->n_instrs; i++) {
+          for (uint32_t g = 0; g < sp->instrs[i].n_gc; g++) {
+            const char *nm = sp->names[sp->instrs[i].gc[g]];
+            ck_assert_msg(strcmp(nm, "cond") && strcmp(nm, "y") && strcmp(nm, "z") &&
+                              strcmp(nm, "acc") && strcmp(nm, "i"),
+                          "the body releases outer variable '%s'", nm);
+          }
+        }
+      }
+      if (out[0] != ref) ic_tensor_destroy(out[0]);
+      ic_tensor_destroy(feeds[1]);
+      ic_executor_destroy(e);
+    }
+    ic_tensor_destroy(ref);
   }
   ic_tensor_destroy(x);
   ic_program_destroy(p);
@@ -860,6 +982,7 @@ static TCase *tc_while(void) {
   tcase_add_test(tc, while_plan);
   tcase_add_test(tc, while_long_flat_memory);
   tcase_add_test(tc, while_nested);
+  tcase_add_test(tc, gc_keeps_loop_values);
   tcase_add_test(tc, while_fails_at_iteration);
   tcase_add_test(tc, tensor_array);
   /* 0: count declared in block 0; 1: declared in the loop's block (was a local of the
