@@ -265,6 +265,85 @@ def two_level(level, shrink_i):
     return build
 
 
+BS_V, BS_H, BS_BEAM, BS_END, BS_MAXLEN = 8, 6, 3, 2, 6
+
+
+def beam_search_decoder(feeds):
+    """fluid's beam-search decoder (the machine-translation book model's, with matmuls for
+    its fc layers): a while over at most BS_MAXLEN steps reads the previous ids, scores and
+    state from arrays, expands the state to the candidates (sequence_expand), takes the
+    embedding of the previous ids, h = tanh(state W + emb U), softmax(h V), the top beam
+    candidates (topk), accumulates log-probabilities, gives them the scores' LoD (lod_reset)
+    and selects with beam_search (level 0, is_accumulated); the loop also stops once
+    beam_search selects nothing (is_empty). beam_search_decode walks the arrays back into
+    the hypotheses. End token BS_END, so beams finish at different steps and are pruned."""
+    main = paddle.static.default_main_program()
+    b = main.global_block()
+    init_ids = paddle.static.data("init_ids", [-1, 1], "int64", lod_level=2)
+    init_scores = paddle.static.data("init_scores", [-1, 1], F32, lod_level=2)
+    h0 = paddle.static.data("h0", [-1, BS_H], F32)
+    emb = paddle.static.data("emb", [BS_V, BS_H], F32)
+    wh = paddle.static.data("wh", [BS_H, BS_H], F32)
+    we = paddle.static.data("we", [BS_H, BS_H], F32)
+    wo = paddle.static.data("wo", [BS_H, BS_V], F32)
+    i = paddle.full([1], 0, "int64")
+    maxlen = paddle.full([1], BS_MAXLEN, "int64")
+    ids_arr = paddle.tensor.create_array("int64")
+    sc_arr = paddle.tensor.create_array(F32)
+    st_arr = paddle.tensor.create_array(F32)
+    paddle.tensor.array_write(init_ids, i, array=ids_arr)
+    paddle.tensor.array_write(init_scores, i, array=sc_arr)
+    paddle.tensor.array_write(h0, i, array=st_arr)
+    cond = paddle.less_than(i, maxlen)
+    loop = paddle.static.nn.control_flow.While(cond)
+    with loop.block():
+        cb = main.current_block()
+        pre_ids = paddle.tensor.array_read(ids_arr, i)
+        pre_state = paddle.tensor.array_read(st_arr, i)
+        pre_score = paddle.tensor.array_read(sc_arr, i)
+        state = paddle.static.nn.sequence_expand(pre_state, pre_score)
+        e = paddle.gather(emb, paddle.reshape(pre_ids, [-1]))
+        cur = paddle.tanh(paddle.matmul(state, wh) + paddle.matmul(e, we))
+        prob = paddle.nn.functional.softmax(paddle.matmul(cur, wo))
+        top_scores, top_ids = paddle.topk(prob, k=BS_BEAM)
+        accu0 = paddle.add(paddle.log(top_scores), paddle.reshape(pre_score, [-1, 1]))
+        accu = cb.create_var(name="accu", dtype=F32)
+        raw_op(cb, "lod_reset", {"X": [accu0], "Y": [pre_score]}, {"Out": [accu]})
+        sel_ids = cb.create_var(name="sel_ids", dtype="int64")
+        sel_sc = cb.create_var(name="sel_sc", dtype=F32)
+        parent = cb.create_var(name="parent", dtype="int32")
+        raw_op(cb, "beam_search",
+               {"pre_ids": [pre_ids], "pre_scores": [pre_score], "ids": [top_ids],
+                "scores": [accu]},
+               {"selected_ids": [sel_ids], "selected_scores": [sel_sc], "parent_idx": [parent]},
+               {"level": 0, "beam_size": BS_BEAM, "end_id": BS_END, "is_accumulated": True})
+        paddle.increment(i)
+        paddle.tensor.array_write(cur, i, array=st_arr)
+        paddle.tensor.array_write(sel_ids, i, array=ids_arr)
+        paddle.tensor.array_write(sel_sc, i, array=sc_arr)
+        going = paddle.logical_not(paddle.is_empty(sel_ids))
+        paddle.assign(paddle.logical_and(paddle.less_than(i, maxlen), going), cond)
+    out_ids = b.create_var(name="sentence_ids", dtype="int64")
+    out_sc = b.create_var(name="sentence_scores", dtype=F32)
+    raw_op(b, "beam_search_decode", {"Ids": [ids_arr], "Scores": [sc_arr]},
+           {"SentenceIds": [out_ids], "SentenceScores": [out_sc]},
+           {"beam_size": BS_BEAM, "end_id": BS_END})
+    steps = paddle.tensor.array_length(ids_arr)
+    return [init_ids, init_scores, h0, emb, wh, we, wo], [out_ids, out_sc, steps]
+
+
+def bs_values(batch, seed):
+    rng = np.random.RandomState(seed)
+    lod = [list(range(batch + 1)), list(range(batch + 1))]
+    return {"init_ids": (np.zeros((batch, 1), "int64"), lod),
+            "init_scores": (np.zeros((batch, 1), F32), lod),
+            "h0": (rng.uniform(-1, 1, (batch, BS_H)).astype(F32), None),
+            "emb": (rng.uniform(-2, 2, (BS_V, BS_H)).astype(F32), None),
+            "wh": (rng.uniform(-1, 1, (BS_H, BS_H)).astype(F32), None),
+            "we": (rng.uniform(-1, 1, (BS_H, BS_H)).astype(F32), None),
+            "wo": (rng.uniform(-2, 2, (BS_H, BS_V)).astype(F32), None)}
+
+
 LOD_CASES = {
     # lengths 2, 5, 1, 4: ranked 1, 3, 0, 2
     "dynamic_rnn": (dynamic_rnn, {"x": (lrand(12, 3), [[0, 2, 7, 8, 12]]),
@@ -280,6 +359,11 @@ LOD_CASES = {
                                                  [[0, 2, 3, 6], [0, 2, 5, 6, 8, 9, 13]])}),
     "lod_array_level1": (two_level(1, 2), {"x": (lrand(13, 2),
                                                  [[0, 2, 3, 6], [0, 2, 5, 6, 8, 9, 13]])}),
+    # 3 sources, beams that end at different steps, the loop running to BS_MAXLEN
+    "beam_search_decoder": (beam_search_decoder, bs_values(3, 7)),
+    # 2 sources whose beams all end early: beam_search prunes them and the loop stops on
+    # is_empty before BS_MAXLEN
+    "beam_search_decoder_early_end": (beam_search_decoder, bs_values(2, 18)),
 }
 
 
