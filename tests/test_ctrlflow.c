@@ -673,6 +673,110 @@ END_TEST
 
 /* select_output routes x to Out[mask], select_input reads X[mask] back (the other slot holds
  * nothing); a mask out of range fails naming it. */
+/* The LoD-array and beam-search ops refuse inputs that do not fit, naming the op, the input
+ * and what was expected, the same in every executor (their values are checked against
+ * Paddle 2.6.2 by test_ctrl_lod). */
+static void expect_run_error(ic_builder *b, size_t nf, const char *const *fnames,
+                             ic_tensor **feeds, const char *fetch, const char *want1,
+                             const char *want2) {
+  char err[1024];
+  ic_tensor *out[1] = {0};
+  ic_status st = tu_run(b, nf, fnames, feeds, 1, (const char *const[]){fetch}, out, err, sizeof err);
+  ck_assert_int_ne(st, IC_OK);
+  tu_assert_msg(err, want1, want2, NULL);
+  ic_builder_destroy(b);
+}
+
+START_TEST(lod_array_errors) {
+  ic_tensor *x = tu_rand_f32(2, TU_DIMS(5, 2), 3, -1, 1);
+  ck_assert_int_eq(ic_tensor_set_lod(x, 1, (const size_t[]){3},
+                                     (const uint64_t *const[]){(const uint64_t[]){0, 2, 5}}),
+                   IC_OK);
+  ic_tensor *plain = tu_rand_f32(2, TU_DIMS(5, 2), 4, -1, 1);
+  /* lod_rank_table: a level the LoD does not have */
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  var(b, 0, "rank", IC_INT64, -1);
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = op1(b, 0, "lod_rank_table", "x", "rank");
+  ic_builder_attr_int(op, "level", 1);
+  expect_run_error(b, 1, TU_NAMES("x"), &x, "rank", "(lod_rank_table)",
+                   "attribute level is 1, but input X 'x' has 1 LoD level(s)");
+  /* max_sequence_len: a tensor no lod_rank_table wrote */
+  b = ic_builder_create();
+  var(b, 0, "t", IC_INT64, -1);
+  var(b, 0, "len", IC_INT64, 1);
+  ic_builder_feed(b, "t");
+  op = ic_builder_add_op(b, 0, "max_sequence_len");
+  ic_builder_in(op, "RankTable", "t");
+  ic_builder_out(op, "Out", "len");
+  ic_tensor *junk = tu_i64(1, TU_DIMS(4), (int64_t[]){0, 9, 1, 1});
+  expect_run_error(b, 1, TU_NAMES("t"), &junk, "len", "(max_sequence_len)",
+                   "input RankTable 't' is int64[4], not a rank table written by lod_rank_table");
+  ic_tensor_destroy(junk);
+  /* lod_tensor_to_array: X without LoD (the rank table from a LoD tensor) */
+  b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "p", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  var(b, 0, "rank", IC_INT64, -1);
+  ic_builder_var_kind(b, 0, "arr", IC_VAR_LOD_TENSOR_ARRAY, false);
+  var(b, 0, "n", IC_INT64, 1);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "p");
+  op1(b, 0, "lod_rank_table", "x", "rank");
+  op = ic_builder_add_op(b, 0, "lod_tensor_to_array");
+  ic_builder_in(op, "X", "p");
+  ic_builder_in(op, "RankTable", "rank");
+  ic_builder_out(op, "Out", "arr");
+  op1(b, 0, "lod_array_length", "arr", "n");
+  expect_run_error(b, 2, TU_NAMES("x", "p"), (ic_tensor *[]){x, plain}, "n",
+                   "(lod_tensor_to_array)", "input X 'p' is float32[5, 2], without LoD, expected a LoD tensor");
+  /* reorder_lod_tensor_by_rank: a table of 2 sequences for a tensor of 5 rows */
+  b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "p", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  var(b, 0, "rank", IC_INT64, -1);
+  ic_builder_var(b, 0, "out", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "p");
+  op1(b, 0, "lod_rank_table", "x", "rank");
+  op = ic_builder_add_op(b, 0, "reorder_lod_tensor_by_rank");
+  ic_builder_in(op, "X", "p");
+  ic_builder_in(op, "RankTable", "rank");
+  ic_builder_out(op, "Out", "out");
+  expect_run_error(b, 2, TU_NAMES("x", "p"), (ic_tensor *[]){x, plain}, "out",
+                   "(reorder_lod_tensor_by_rank)", "RankTable 'rank' has 2 items, expected a permutation of the 5 sequences of input X 'p'");
+  /* beam_search: scores without the two-level LoD */
+  b = ic_builder_create();
+  ic_builder_var(b, 0, "pre_ids", IC_INT64, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "pre_scores", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "scores", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "sel", IC_INT64, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "sel_sc", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_feed(b, "pre_ids");
+  ic_builder_feed(b, "pre_scores");
+  ic_builder_feed(b, "scores");
+  op = ic_builder_add_op(b, 0, "beam_search");
+  ic_builder_in(op, "pre_ids", "pre_ids");
+  ic_builder_in(op, "pre_scores", "pre_scores");
+  ic_builder_in(op, "scores", "scores");
+  ic_builder_out(op, "selected_ids", "sel");
+  ic_builder_out(op, "selected_scores", "sel_sc");
+  ic_builder_attr_int(op, "beam_size", 2);
+  ic_builder_attr_int(op, "end_id", 0);
+  ic_tensor *bf[3] = {tu_i64(2, TU_DIMS(2, 1), (int64_t[]){1, 1}),
+                      tu_f32(2, TU_DIMS(2, 1), (float[]){0, 0}), tu_rand_f32(2, TU_DIMS(2, 3), 5, 0.1f, 1)};
+  ck_assert_int_eq(ic_tensor_set_lod(bf[2], 1, (const size_t[]){2},
+                                     (const uint64_t *const[]){(const uint64_t[]){0, 2}}),
+                   IC_OK);
+  expect_run_error(b, 3, TU_NAMES("pre_ids", "pre_scores", "scores"), bf, "sel", "(beam_search)",
+                   "expected a valid LoD of 2 levels or more");
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(bf[k]);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(plain);
+}
+END_TEST
+
 START_TEST(select_ops) {
   ic_builder *b = ic_builder_create();
   var(b, 0, "x", IC_FP32, 3);
@@ -985,6 +1089,7 @@ static TCase *tc_while(void) {
   tcase_add_test(tc, gc_keeps_loop_values);
   tcase_add_test(tc, while_fails_at_iteration);
   tcase_add_test(tc, tensor_array);
+  tcase_add_test(tc, lod_array_errors);
   /* 0: count declared in block 0; 1: declared in the loop's block (was a local of the
    * compiled sub-plan, cleared every iteration, while the uncompiled executor committed it) */
   tcase_add_loop_test(tc, while_commits_persistables, 0, 2);
