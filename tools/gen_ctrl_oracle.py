@@ -429,6 +429,26 @@ def gen_lod_cases(out_dir, only):
         f.write("\n".join(names) + "\n")
 
 
+@case()
+def beam_search_decoder_nn(g):
+    """paddle.nn.BeamSearchDecoder with paddle.nn.dynamic_decode in static mode: a GRU cell,
+    an embedding and a linear output layer (parameters from Paddle's seeded initializers),
+    the initial state tanh(enc),
+    beam 3, end token 9 (a likely one: beams end at different steps), at most 6 steps. The program is a while over tensor arrays with
+    top_k_v2, gather_nd, floor division and mod for the beams' parents, reduce_all for the
+    stop test, and gather_tree rebuilding the beams; fetches the predicted ids and lengths."""
+    vocab, hid = 10, 8
+    enc = g.data("enc", g.rand([2, hid]))
+    emb = paddle.nn.Embedding(vocab, hid)
+    cell = paddle.nn.GRUCell(hid, hid)
+    out = paddle.nn.Linear(hid, vocab)
+    dec = paddle.nn.BeamSearchDecoder(cell, start_token=0, end_token=9, beam_size=3,
+                                      embedding_fn=emb, output_fn=out)
+    ids, _, lengths = paddle.nn.dynamic_decode(dec, inits=paddle.tanh(enc),
+                                               max_step_num=6, return_length=True)
+    g.fetch(ids, lengths)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     args = sys.argv[1:]
@@ -450,7 +470,9 @@ def main():
         print("wrote", n)
     with open(os.path.join(out_dir, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
-    gen_lod_cases(lod_dir, [a for a in args if a in LOD_CASES] if args else None)
+    lod_only = [a for a in args if a in LOD_CASES]
+    if not args or lod_only:
+        gen_lod_cases(lod_dir, lod_only or None)
 
 
 if __name__ == "__main__":
