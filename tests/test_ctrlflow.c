@@ -777,6 +777,76 @@ START_TEST(lod_array_errors) {
 }
 END_TEST
 
+/* The small ops decoders use: size and is_empty (0-D, as Paddle 2.6), reduce_all over an
+ * axis or all, gather_tree against a hand-made tree (and a parent out of range refused). */
+START_TEST(decoder_small_ops) {
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 3), false);
+  ic_builder_var(b, 0, "m", IC_BOOL, 2, TU_DIMS(2, 3), false);
+  const char *outs[] = {"n", "e", "all1", "all"};
+  for (int k = 0; k < 4; k++) ic_builder_var(b, 0, outs[k], k == 0 ? IC_INT64 : IC_BOOL, 1, TU_DIMS(-1), false);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "m");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "size");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_out(op, "Out", "n");
+  op1(b, 0, "is_empty", "x", "e");
+  op = op1(b, 0, "reduce_all", "m", "all1");
+  ic_builder_attr_longs(op, "dim", 1, (const int64_t[]){1});
+  ic_builder_attr_bool(op, "keep_dim", true);
+  op = op1(b, 0, "reduce_all", "m", "all");
+  ic_builder_attr_bool(op, "reduce_all", true);
+  for (int64_t rows = 0; rows <= 2; rows += 2) {
+    ic_tensor *feeds[2] = {tu_rand_f32(2, TU_DIMS(rows, 3), 1, -1, 1), NULL};
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 2, TU_DIMS(2, 3), &feeds[1]), IC_OK);
+    uint8_t *m = ic_tensor_data(feeds[1]);
+    const uint8_t mv[6] = {1, 1, 1, 1, 0, 1};
+    memcpy(m, mv, 6);
+    ic_tensor *out[4] = {0};
+    char err[512];
+    ck_assert_msg(tu_run(b, 2, TU_NAMES("x", "m"), feeds, 4, outs, out, err, sizeof err) == IC_OK, "%s", err);
+    tu_assert_shape(out[0], IC_INT64, 0, NULL);
+    ck_assert_int_eq(*(const int64_t *)ic_tensor_data(out[0]), rows * 3);
+    tu_assert_shape(out[1], IC_BOOL, 0, NULL);
+    ck_assert_int_eq(*(const uint8_t *)ic_tensor_data(out[1]), rows == 0);
+    tu_assert_shape(out[2], IC_BOOL, 2, TU_DIMS(2, 1));
+    ck_assert_int_eq(((const uint8_t *)ic_tensor_data(out[2]))[0], 1);
+    ck_assert_int_eq(((const uint8_t *)ic_tensor_data(out[2]))[1], 0);
+    tu_assert_shape(out[3], IC_BOOL, 0, NULL);
+    ck_assert_int_eq(*(const uint8_t *)ic_tensor_data(out[3]), 0);
+    for (int k = 0; k < 4; k++) ic_tensor_destroy(out[k]);
+    for (int k = 0; k < 2; k++) ic_tensor_destroy(feeds[k]);
+  }
+  ic_builder_destroy(b);
+  /* gather_tree over 3 steps, 1 batch, 2 beams */
+  b = ic_builder_create();
+  ic_builder_var(b, 0, "ids", IC_INT64, 3, TU_DIMS(3, 1, 2), false);
+  ic_builder_var(b, 0, "par", IC_INT64, 3, TU_DIMS(3, 1, 2), false);
+  ic_builder_var(b, 0, "out", IC_INT64, 3, TU_DIMS(3, 1, 2), false);
+  ic_builder_feed(b, "ids");
+  ic_builder_feed(b, "par");
+  op = ic_builder_add_op(b, 0, "gather_tree");
+  ic_builder_in(op, "Ids", "ids");
+  ic_builder_in(op, "Parents", "par");
+  ic_builder_out(op, "Out", "out");
+  /* step 2 beam 0 came from beam 1 at step 1, which came from beam 0 at step 0; beam 1
+   * from beam 0, from beam 1 */
+  ic_tensor *gf[2] = {tu_i64(3, TU_DIMS(3, 1, 2), (int64_t[]){10, 11, 20, 21, 30, 31}),
+                      tu_i64(3, TU_DIMS(3, 1, 2), (int64_t[]){0, 0, 1, 0, 1, 0})};
+  ic_tensor *g[1] = {0};
+  char err[512];
+  ck_assert_msg(tu_run(b, 2, TU_NAMES("ids", "par"), gf, 1, TU_NAMES("out"), g, err, sizeof err) == IC_OK, "%s", err);
+  const int64_t want[6] = {10, 11, 21, 20, 30, 31};
+  for (int k = 0; k < 6; k++) ck_assert_int_eq(((const int64_t *)ic_tensor_data(g[0]))[k], want[k]);
+  ic_tensor_destroy(g[0]);
+  ((int64_t *)ic_tensor_data(gf[1]))[4] = 2;
+  ck_assert_int_ne(tu_run(b, 2, TU_NAMES("ids", "par"), gf, 1, TU_NAMES("out"), g, err, sizeof err), IC_OK);
+  tu_assert_msg(err, "(gather_tree)", "input Parents 'par' holds 2 at step 2, batch 0: expected a beam in [0, 2)", NULL);
+  for (int k = 0; k < 2; k++) ic_tensor_destroy(gf[k]);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 START_TEST(select_ops) {
   ic_builder *b = ic_builder_create();
   var(b, 0, "x", IC_FP32, 3);
@@ -1090,6 +1160,7 @@ static TCase *tc_while(void) {
   tcase_add_test(tc, while_fails_at_iteration);
   tcase_add_test(tc, tensor_array);
   tcase_add_test(tc, lod_array_errors);
+  tcase_add_test(tc, decoder_small_ops);
   /* 0: count declared in block 0; 1: declared in the loop's block (was a local of the
    * compiled sub-plan, cleared every iteration, while the uncompiled executor committed it) */
   tcase_add_loop_test(tc, while_commits_persistables, 0, 2);
