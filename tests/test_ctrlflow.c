@@ -214,6 +214,41 @@ START_TEST(while_plan) {
 }
 END_TEST
 
+/* On a device (emu:0) the while runs on the host: the loop counter and condition that device
+ * kernels made before it are copied back to the host first, and the tanh independent of
+ * the loop still runs on the device. */
+START_TEST(while_on_device_plan) {
+  ic_program *p = count_loop(N);
+  ic_executor *e = make_exec(&k_cfgs[4]);
+  ck_assert(k_cfgs[4].emu);
+  ic_tensor *feeds[2] = {tu_rand_f32(1, TU_DIMS(N), 1, -1, 1), tu_i64(1, TU_DIMS(1), (int64_t[]){3})};
+  ic_tensor *out[3] = {0};
+  ck_assert_msg(ic_executor_run(e, p, NULL, 2, TU_NAMES("x", "n"), (const ic_tensor *const *)feeds, 3,
+                                TU_NAMES("acc", "i", "side"), out) == IC_OK,
+                "%s", ic_executor_errmsg(e));
+  ck_assert_int_eq(*(const int64_t *)ic_tensor_data(out[1]), 3);
+  const ic_plan *plan = ic_executor_last_plan(e);
+  int w = -1;
+  bool copied_cond = false, tanh_dev = false;
+  for (size_t i = 0; i < plan->n_instrs; i++) {
+    const ic_instr *in = &plan->instrs[i];
+    if (!strcmp(in->op->type, "while")) w = (int)i;
+    if (!strcmp(in->op->type, "tanh")) tanh_dev = in->where == IC_WHERE_DEVICE;
+    if (in->where == IC_WHERE_D2H && w < 0 && !strcmp(plan->vars[in->out[0].vars[0]].name, "cond")) {
+      copied_cond = true;
+    }
+  }
+  ck_assert_int_ge(w, 0);
+  ck_assert_int_eq(plan->instrs[w].where, IC_WHERE_HOST);
+  ck_assert_msg(copied_cond, "no copy of cond to the host before the while");
+  ck_assert(tanh_dev);
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(out[k]);
+  for (int k = 0; k < 2; k++) ic_tensor_destroy(feeds[k]);
+  ic_executor_destroy(e);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* 10,000 iterations with a 64 KiB temporary per iteration: peak memory is that of 10. */
 START_TEST(while_long_flat_memory) {
   const int64_t W = 16384;
@@ -1154,6 +1189,7 @@ static TCase *tc_while(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, while_counts);
   tcase_add_test(tc, while_plan);
+  tcase_add_test(tc, while_on_device_plan);
   tcase_add_test(tc, while_long_flat_memory);
   tcase_add_test(tc, while_nested);
   tcase_add_test(tc, gc_keeps_loop_values);
