@@ -115,9 +115,10 @@ static bool is_persistable(const placer *pl, const char *name) {
 
 /* A control-flow op runs on the host with its sub-blocks (as Paddle keeps while and
  * conditional_block on the CPU): before it (after=false), every outer variable its
- * sub-blocks read or write gets its host version back (a copy from the device where the latest version is there only), and
- * (after=true) every outer variable they write has its latest version on the host. Its own
- * slots (Condition, X, Out, ...) are placed as any host op's by place_op. */
+ * sub-blocks read or write gets its host version back (a copy from the device where the
+ * latest version is there only), and after it (after=true) every outer variable they write
+ * has its latest version on the host. Its own slots (Condition, X, Out, ...) are placed as
+ * any host op's by place_op. */
 static ic_status place_ctrl(placer *pl, const ic_op *op, bool after) {
   int blk = ic_ctrl_sub_block(pl->prog, op, pl->err);
   if (blk < 0) return pl->err->code;
