@@ -344,6 +344,29 @@ def bs_values(batch, seed):
             "wo": (rng.uniform(-2, 2, (BS_H, BS_V)).astype(F32), None)}
 
 
+def one_level(feeds):
+    """A one-level LoD tensor and its own rank table: shrink_rnn_memory at steps 0, 1 and 3
+    (the LoD cut to the sequences still running), reorder_lod_tensor_by_rank, and
+    lod_tensor_to_array's element 1 (rows only, no LoD)."""
+    b = paddle.static.default_main_program().global_block()
+    x = paddle.static.data("x", [-1, 3], F32, lod_level=1)
+    rank = rank_var(b, "rank")
+    raw_op(b, "lod_rank_table", {"X": [x]}, {"Out": [rank]}, {"level": 0})
+    fetch = []
+    for step in (0, 1, 3):
+        sh = b.create_var(name="shrunk_%d" % step, dtype=F32)
+        raw_op(b, "shrink_rnn_memory",
+               {"X": [x], "I": [paddle.full([1], step, "int64")], "RankTable": [rank]},
+               {"Out": [sh]})
+        fetch.append(sh)
+    re = b.create_var(name="reordered", dtype=F32)
+    raw_op(b, "reorder_lod_tensor_by_rank", {"X": [x], "RankTable": [rank]}, {"Out": [re]})
+    arr = array_var(b, "arr")
+    raw_op(b, "lod_tensor_to_array", {"X": [x], "RankTable": [rank]}, {"Out": [arr]})
+    e1 = paddle.tensor.array_read(arr, paddle.full([1], 1, "int64"))
+    return [x], fetch + [re, e1]
+
+
 LOD_CASES = {
     # lengths 2, 5, 1, 4: ranked 1, 3, 0, 2
     "dynamic_rnn": (dynamic_rnn, {"x": (lrand(12, 3), [[0, 2, 7, 8, 12]]),
@@ -359,6 +382,8 @@ LOD_CASES = {
                                                  [[0, 2, 3, 6], [0, 2, 5, 6, 8, 9, 13]])}),
     "lod_array_level1": (two_level(1, 2), {"x": (lrand(13, 2),
                                                  [[0, 2, 3, 6], [0, 2, 5, 6, 8, 9, 13]])}),
+    # lengths 2, 1, 3, 1, 4 (ranked 4, 2, 0, 1, 3)
+    "lod_array_one_level": (one_level, {"x": (lrand(11, 3), [[0, 2, 3, 6, 7, 11]])}),
     # 3 sources, beams that end at different steps, the loop running to BS_MAXLEN
     "beam_search_decoder": (beam_search_decoder, bs_values(3, 7)),
     # 2 sources whose beams all end early: beam_search prunes them and the loop stops on
