@@ -416,6 +416,79 @@ START_TEST(gc_keeps_loop_values) {
 }
 END_TEST
 
+/* The conditional_block side of those rules (Paddle's
+ * PrepareSafeEagerDeletionOnConditionalOpAndConditionalGradOp): y = 2x read only inside the
+ * branch, z = x + 1 read inside and after it, out = x before and y * z when the branch runs;
+ * res = out + z. GC on, freed buffers poisoned, both decisions, every configuration. */
+START_TEST(gc_keeps_branch_values) {
+  ic_builder *b = ic_builder_create();
+  int bt = ic_builder_add_block(b, 0);
+  const char *f32[] = {"x", "y", "z", "out", "res"};
+  for (int k = 0; k < 5; k++) var(b, 0, f32[k], IC_FP32, N);
+  var(b, 0, "c", IC_BOOL, 1);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "c");
+  scale(b, 0, "x", "y", 2.0f, 0.0f);
+  scale(b, 0, "x", "z", 1.0f, 1.0f);
+  op1(b, 0, "assign", "x", "out");
+  ic_builder_op *cb = ic_builder_add_op(b, 0, "conditional_block");
+  ic_builder_in(cb, "Cond", "c");
+  ic_builder_out(cb, "Out", "out");
+  ic_builder_attr_block(cb, "sub_block", bt);
+  ic_builder_attr_bool(cb, "is_scalar_condition", true);
+  ic_builder_op *m = ic_builder_add_op(b, bt, "elementwise_mul");
+  ic_builder_in(m, "X", "y");
+  ic_builder_in(m, "Y", "z");
+  ic_builder_out(m, "Out", "out");
+  ic_builder_op *a = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(a, "X", "out");
+  ic_builder_in(a, "Y", "z");
+  ic_builder_out(a, "Out", "res");
+  ic_builder_fetch(b, "res");
+  ic_program *p = build(b);
+  float xv[N] = {0.75f, -0.5f, 0.25f, -1.0f};
+  ic_tensor *x = tu_f32(1, TU_DIMS(N), xv);
+  for (int take = 0; take < 2; take++) {
+    double want[N];
+    for (int k = 0; k < N; k++) {
+      double y = 2.0 * xv[k], z = (double)xv[k] + 1.0;
+      want[k] = (take ? y * z : xv[k]) + z;
+    }
+    ic_tensor *c;
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(1), &c), IC_OK);
+    *(uint8_t *)ic_tensor_data(c) = (uint8_t)take;
+    ic_tensor *ref = NULL;
+    for (size_t cf = 0; cf < N_CFGS; cf++) {
+      ic_executor *e = make_exec(&k_cfgs[cf]);
+      ic_executor_poison_freed(e, true);
+      ic_tensor *out[1] = {0};
+      ck_assert_msg(ic_executor_run(e, p, NULL, 2, TU_NAMES("x", "c"), (const ic_tensor *const[]){x, c},
+                                    1, TU_NAMES("res"), out) == IC_OK,
+                    "%s: %s", k_cfgs[cf].name, ic_executor_errmsg(e));
+      tu_assert_close(out[0], want, N, 1e-6, 1e-6);
+      if (!ref) ref = out[0];
+      else tu_assert_bitwise(out[0], ref, k_cfgs[cf].name);
+      if (k_cfgs[cf].mode == IC_MODE_COMPILED && !k_cfgs[cf].emu) {
+        const ic_plan *plan = ic_executor_last_plan(e);
+        int32_t ci = -1;
+        for (size_t i = 0; i < plan->n_instrs; i++) {
+          if (!strcmp(plan->instrs[i].op->type, "conditional_block")) ci = (int32_t)i;
+        }
+        ck_assert_int_ge(ci, 0);
+        ck_assert_int_eq(plan->vars[plan_var(plan, "y")].last_use, ci);
+        ck_assert_int_gt(plan->vars[plan_var(plan, "z")].last_use, ci);
+      }
+      if (out[0] != ref) ic_tensor_destroy(out[0]);
+      ic_executor_destroy(e);
+    }
+    ic_tensor_destroy(ref);
+    ic_tensor_destroy(c);
+  }
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* acc = x; i = 0; while (i < n) { j = 0; while (j < m) { acc = acc + one; j++ }; i++ }:
  * acc = x + n*m. j lives in block 1 and is outer to block 2. */
 START_TEST(while_nested) {
@@ -1207,6 +1280,7 @@ static TCase *tc_while(void) {
 static TCase *tc_cond(void) {
   TCase *tc = tcase_create("conditional_block");
   tcase_add_test(tc, cond_branches);
+  tcase_add_test(tc, gc_keeps_branch_values);
   tcase_add_test(tc, cond_nonscalar);
   tcase_add_test(tc, select_ops);
   tcase_add_test(tc, fuse_keeps_sub_block_values);
