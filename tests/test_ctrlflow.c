@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ctrlflow.h"
 #include "analysis/plan.h"
 #include "interp/interp.h"
 #include "testutil.h"
@@ -17,12 +18,16 @@ typedef struct cfg {
   ic_mode mode;
   int threads;
   bool serial;
+  bool emu; /* on the emulated device emu:0: control-flow ops and their sub-blocks run on
+               the host behind placement copies */
 } cfg;
 
-static const cfg k_cfgs[] = {{"uncompiled", IC_MODE_UNCOMPILED, 1, true},
-                             {"compiled serial", IC_MODE_COMPILED, 1, true},
-                             {"compiled 2", IC_MODE_COMPILED, 2, false},
-                             {"compiled 4", IC_MODE_COMPILED, 4, false}};
+static const cfg k_cfgs[] = {{"uncompiled", IC_MODE_UNCOMPILED, 1, true, false},
+                             {"compiled serial", IC_MODE_COMPILED, 1, true, false},
+                             {"compiled 2", IC_MODE_COMPILED, 2, false, false},
+                             {"compiled 4", IC_MODE_COMPILED, 4, false, false},
+                             {"emu:0 serial", IC_MODE_COMPILED, 1, true, true},
+                             {"emu:0 2 threads", IC_MODE_COMPILED, 2, false, true}};
 #define N_CFGS (sizeof k_cfgs / sizeof k_cfgs[0])
 
 static ic_executor *make_exec(const cfg *c) {
@@ -31,8 +36,11 @@ static ic_executor *make_exec(const cfg *c) {
   o.mode = c->mode;
   o.threads = c->threads;
   o.serial = c->serial;
+  if (c->emu) o.device = (ic_place){IC_PLACE_EMULATED, 0};
   ic_executor *e;
   ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  /* real stream threads with random delays: a missing copy or wait shows as a wrong value */
+  if (c->emu) ic_executor_emu_testing(e, 50, true, 7);
   return e;
 }
 
@@ -206,6 +214,41 @@ START_TEST(while_plan) {
 }
 END_TEST
 
+/* On a device (emu:0) the while runs on the host: the loop counter and condition that device
+ * kernels made before it are copied back to the host first, and the tanh independent of
+ * the loop still runs on the device. */
+START_TEST(while_on_device_plan) {
+  ic_program *p = count_loop(N);
+  ic_executor *e = make_exec(&k_cfgs[4]);
+  ck_assert(k_cfgs[4].emu);
+  ic_tensor *feeds[2] = {tu_rand_f32(1, TU_DIMS(N), 1, -1, 1), tu_i64(1, TU_DIMS(1), (int64_t[]){3})};
+  ic_tensor *out[3] = {0};
+  ck_assert_msg(ic_executor_run(e, p, NULL, 2, TU_NAMES("x", "n"), (const ic_tensor *const *)feeds, 3,
+                                TU_NAMES("acc", "i", "side"), out) == IC_OK,
+                "%s", ic_executor_errmsg(e));
+  ck_assert_int_eq(*(const int64_t *)ic_tensor_data(out[1]), 3);
+  const ic_plan *plan = ic_executor_last_plan(e);
+  int w = -1;
+  bool copied_cond = false, tanh_dev = false;
+  for (size_t i = 0; i < plan->n_instrs; i++) {
+    const ic_instr *in = &plan->instrs[i];
+    if (!strcmp(in->op->type, "while")) w = (int)i;
+    if (!strcmp(in->op->type, "tanh")) tanh_dev = in->where == IC_WHERE_DEVICE;
+    if (in->where == IC_WHERE_D2H && w < 0 && !strcmp(plan->vars[in->out[0].vars[0]].name, "cond")) {
+      copied_cond = true;
+    }
+  }
+  ck_assert_int_ge(w, 0);
+  ck_assert_int_eq(plan->instrs[w].where, IC_WHERE_HOST);
+  ck_assert_msg(copied_cond, "no copy of cond to the host before the while");
+  ck_assert(tanh_dev);
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(out[k]);
+  for (int k = 0; k < 2; k++) ic_tensor_destroy(feeds[k]);
+  ic_executor_destroy(e);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* 10,000 iterations with a 64 KiB temporary per iteration: peak memory is that of 10. */
 START_TEST(while_long_flat_memory) {
   const int64_t W = 16384;
@@ -246,6 +289,200 @@ START_TEST(while_long_flat_memory) {
                     peaks[1][c], peaks[0][c]);
     }
     ck_assert_msg(peaks[1][c] <= (size_t)W * 4 * 5, "%s: peak %zu", k_cfgs[c].name, peaks[1][c]);
+  }
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
+/* What Paddle's skip_eager_deletion_vars and PrepareSafeEagerDeletionOnWhileOp protect from
+ * its garbage collector, kept alive here by lifetimes derived from the widened slots:
+ *   y = 2x, made before the loop and read by every iteration (never after it);
+ *   acc, written by iteration k and read by iteration k + 1;
+ *   z = x + 1, read inside the loop and after it (out = acc + z);
+ *   cond, written in the body and read by the while op itself in block 0.
+ * Body: acc = (0.5 acc + y) * z; i++; cond = i < n. With GC on and freed buffers poisoned
+ * (NaN), a value released too early shows in the result. */
+static ic_program *gc_loop(void) {
+  ic_builder *b = ic_builder_create();
+  int b1 = ic_builder_add_block(b, 0);
+  const char *f32[] = {"x", "y", "z", "acc", "out"};
+  for (int k = 0; k < 5; k++) var(b, 0, f32[k], IC_FP32, N);
+  var(b, 0, "n", IC_INT64, 1);
+  var(b, 0, "i", IC_INT64, 1);
+  var(b, 0, "cond", IC_BOOL, 1);
+  var(b, b1, "t", IC_FP32, N);
+  var(b, b1, "u", IC_FP32, N);
+  var(b, b1, "s", IC_FP32, N);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "n");
+  scale(b, 0, "x", "y", 2.0f, 0.0f);
+  scale(b, 0, "x", "z", 1.0f, 1.0f);
+  op1(b, 0, "assign", "x", "acc");
+  fill_i64(b, 0, "i", 0);
+  less(b, 0, "i", "n", "cond");
+  while_op(b, 0, "cond", b1);
+  ic_builder_op *add = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(add, "X", "acc");
+  ic_builder_in(add, "Y", "z");
+  ic_builder_out(add, "Out", "out");
+  scale(b, b1, "acc", "t", 0.5f, 0.0f);
+  ic_builder_op *a1 = ic_builder_add_op(b, b1, "elementwise_add");
+  ic_builder_in(a1, "X", "t");
+  ic_builder_in(a1, "Y", "y");
+  ic_builder_out(a1, "Out", "u");
+  ic_builder_op *m1 = ic_builder_add_op(b, b1, "elementwise_mul");
+  ic_builder_in(m1, "X", "u");
+  ic_builder_in(m1, "Y", "z");
+  ic_builder_out(m1, "Out", "s");
+  op1(b, b1, "assign", "s", "acc");
+  op1(b, b1, "increment", "i", "i");
+  less(b, b1, "i", "n", "cond");
+  ic_builder_fetch(b, "out");
+  return build(b);
+}
+
+static uint32_t plan_var(const ic_plan *p, const char *name) {
+  for (uint32_t v = 0; v < p->n_vars; v++) {
+    if (!strcmp(p->vars[v].name, name)) return v;
+  }
+  ck_abort_msg("no variable '%s' in the plan", name);
+  return 0;
+}
+
+START_TEST(gc_keeps_loop_values) {
+  ic_program *p = gc_loop();
+  float xv[N] = {0.75f, -0.5f, 0.25f, -1.0f};
+  ic_tensor *x = tu_f32(1, TU_DIMS(N), xv);
+  for (int64_t n = 0; n <= 5; n += 5) {
+    double want[N];
+    for (int k = 0; k < N; k++) {
+      double acc = xv[k], y = 2.0 * xv[k], z = xv[k] + 1.0;
+      for (int64_t it = 0; it < n; it++) acc = (0.5 * acc + y) * z;
+      want[k] = acc + z;
+    }
+    ic_tensor *ref = NULL;
+    for (size_t c = 0; c < N_CFGS; c++) {
+      ic_executor *e = make_exec(&k_cfgs[c]);
+      ic_executor_poison_freed(e, true);
+      ic_tensor *feeds[2] = {x, tu_i64(1, TU_DIMS(1), &n)};
+      ic_tensor *out[1] = {0};
+      ck_assert_msg(ic_executor_run(e, p, NULL, 2, TU_NAMES("x", "n"),
+                                    (const ic_tensor *const *)feeds, 1, TU_NAMES("out"),
+                                    out) == IC_OK,
+                    "%s: %s", k_cfgs[c].name, ic_executor_errmsg(e));
+      tu_assert_close(out[0], want, N, 1e-5, 1e-6);
+      if (!ref) ref = out[0];
+      else tu_assert_bitwise(out[0], ref, k_cfgs[c].name);
+      if (k_cfgs[c].mode == IC_MODE_COMPILED && !k_cfgs[c].emu) {
+        /* The lifetimes themselves: y and z are released no earlier than the while (z only
+         * after the add that follows it); cond is an outer variable of the body, never in
+         * one of its release lists, and an input of the while. */
+        const ic_plan *plan = ic_executor_last_plan(e);
+        int32_t w = -1;
+        for (size_t i = 0; i < plan->n_instrs; i++) {
+          if (!strcmp(plan->instrs[i].op->type, "while")) w = (int32_t)i;
+        }
+        ck_assert_int_ge(w, 0);
+        ck_assert_int_eq(plan->vars[plan_var(plan, "y")].last_use, w);
+        ck_assert_int_gt(plan->vars[plan_var(plan, "z")].last_use, w);
+        ck_assert_int_gt(plan->vars[plan_var(plan, "acc")].last_use, w);
+        const ic_instr *wi = &plan->instrs[w];
+        uint32_t cv = plan_var(plan, "cond");
+        bool reads_cond = false, writes_cond = false;
+        for (size_t k = 0; k < wi->def->n_inputs; k++) {
+          for (uint32_t j = 0; j < wi->in[k].n; j++) reads_cond |= wi->in[k].vars[j] == cv;
+        }
+        for (uint32_t j = 0; j < wi->out[0].n; j++) writes_cond |= wi->out[0].vars[j] == cv;
+        ck_assert(reads_cond && writes_cond);
+        const ic_subplan *sp = wi->sub;
+        for (uint32_t i = 0; i < sp->n_instrs; i++) {
+          for (uint32_t g = 0; g < sp->instrs[i].n_gc; g++) {
+            const char *nm = sp->names[sp->instrs[i].gc[g]];
+            ck_assert_msg(strcmp(nm, "cond") && strcmp(nm, "y") && strcmp(nm, "z") &&
+                              strcmp(nm, "acc") && strcmp(nm, "i"),
+                          "the body releases outer variable '%s'", nm);
+          }
+        }
+      }
+      if (out[0] != ref) ic_tensor_destroy(out[0]);
+      ic_tensor_destroy(feeds[1]);
+      ic_executor_destroy(e);
+    }
+    ic_tensor_destroy(ref);
+  }
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
+/* The conditional_block side of those rules (Paddle's
+ * PrepareSafeEagerDeletionOnConditionalOpAndConditionalGradOp): y = 2x read only inside the
+ * branch, z = x + 1 read inside and after it, out = x before and y * z when the branch runs;
+ * res = out + z. GC on, freed buffers poisoned, both decisions, every configuration. */
+START_TEST(gc_keeps_branch_values) {
+  ic_builder *b = ic_builder_create();
+  int bt = ic_builder_add_block(b, 0);
+  const char *f32[] = {"x", "y", "z", "out", "res"};
+  for (int k = 0; k < 5; k++) var(b, 0, f32[k], IC_FP32, N);
+  var(b, 0, "c", IC_BOOL, 1);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "c");
+  scale(b, 0, "x", "y", 2.0f, 0.0f);
+  scale(b, 0, "x", "z", 1.0f, 1.0f);
+  op1(b, 0, "assign", "x", "out");
+  ic_builder_op *cb = ic_builder_add_op(b, 0, "conditional_block");
+  ic_builder_in(cb, "Cond", "c");
+  ic_builder_out(cb, "Out", "out");
+  ic_builder_attr_block(cb, "sub_block", bt);
+  ic_builder_attr_bool(cb, "is_scalar_condition", true);
+  ic_builder_op *m = ic_builder_add_op(b, bt, "elementwise_mul");
+  ic_builder_in(m, "X", "y");
+  ic_builder_in(m, "Y", "z");
+  ic_builder_out(m, "Out", "out");
+  ic_builder_op *a = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(a, "X", "out");
+  ic_builder_in(a, "Y", "z");
+  ic_builder_out(a, "Out", "res");
+  ic_builder_fetch(b, "res");
+  ic_program *p = build(b);
+  float xv[N] = {0.75f, -0.5f, 0.25f, -1.0f};
+  ic_tensor *x = tu_f32(1, TU_DIMS(N), xv);
+  for (int take = 0; take < 2; take++) {
+    double want[N];
+    for (int k = 0; k < N; k++) {
+      double y = 2.0 * xv[k], z = (double)xv[k] + 1.0;
+      want[k] = (take ? y * z : xv[k]) + z;
+    }
+    ic_tensor *c;
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(1), &c), IC_OK);
+    *(uint8_t *)ic_tensor_data(c) = (uint8_t)take;
+    ic_tensor *ref = NULL;
+    for (size_t cf = 0; cf < N_CFGS; cf++) {
+      ic_executor *e = make_exec(&k_cfgs[cf]);
+      ic_executor_poison_freed(e, true);
+      ic_tensor *out[1] = {0};
+      ck_assert_msg(ic_executor_run(e, p, NULL, 2, TU_NAMES("x", "c"), (const ic_tensor *const[]){x, c},
+                                    1, TU_NAMES("res"), out) == IC_OK,
+                    "%s: %s", k_cfgs[cf].name, ic_executor_errmsg(e));
+      tu_assert_close(out[0], want, N, 1e-6, 1e-6);
+      if (!ref) ref = out[0];
+      else tu_assert_bitwise(out[0], ref, k_cfgs[cf].name);
+      if (k_cfgs[cf].mode == IC_MODE_COMPILED && !k_cfgs[cf].emu) {
+        const ic_plan *plan = ic_executor_last_plan(e);
+        int32_t ci = -1;
+        for (size_t i = 0; i < plan->n_instrs; i++) {
+          if (!strcmp(plan->instrs[i].op->type, "conditional_block")) ci = (int32_t)i;
+        }
+        ck_assert_int_ge(ci, 0);
+        ck_assert_int_eq(plan->vars[plan_var(plan, "y")].last_use, ci);
+        ck_assert_int_gt(plan->vars[plan_var(plan, "z")].last_use, ci);
+      }
+      if (out[0] != ref) ic_tensor_destroy(out[0]);
+      ic_executor_destroy(e);
+    }
+    ic_tensor_destroy(ref);
+    ic_tensor_destroy(c);
   }
   ic_tensor_destroy(x);
   ic_program_destroy(p);
@@ -544,6 +781,180 @@ END_TEST
 
 /* select_output routes x to Out[mask], select_input reads X[mask] back (the other slot holds
  * nothing); a mask out of range fails naming it. */
+/* The LoD-array and beam-search ops refuse inputs that do not fit, naming the op, the input
+ * and what was expected, the same in every executor (their values are checked against
+ * Paddle 2.6.2 by test_ctrl_lod). */
+static void expect_run_error(ic_builder *b, size_t nf, const char *const *fnames,
+                             ic_tensor **feeds, const char *fetch, const char *want1,
+                             const char *want2) {
+  char err[1024];
+  ic_tensor *out[1] = {0};
+  ic_status st = tu_run(b, nf, fnames, feeds, 1, (const char *const[]){fetch}, out, err, sizeof err);
+  ck_assert_int_ne(st, IC_OK);
+  tu_assert_msg(err, want1, want2, NULL);
+  ic_builder_destroy(b);
+}
+
+START_TEST(lod_array_errors) {
+  ic_tensor *x = tu_rand_f32(2, TU_DIMS(5, 2), 3, -1, 1);
+  ck_assert_int_eq(ic_tensor_set_lod(x, 1, (const size_t[]){3},
+                                     (const uint64_t *const[]){(const uint64_t[]){0, 2, 5}}),
+                   IC_OK);
+  ic_tensor *plain = tu_rand_f32(2, TU_DIMS(5, 2), 4, -1, 1);
+  /* lod_rank_table: a level the LoD does not have */
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  var(b, 0, "rank", IC_INT64, -1);
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = op1(b, 0, "lod_rank_table", "x", "rank");
+  ic_builder_attr_int(op, "level", 1);
+  expect_run_error(b, 1, TU_NAMES("x"), &x, "rank", "(lod_rank_table)",
+                   "attribute level is 1, but input X 'x' has 1 LoD level(s)");
+  /* max_sequence_len: a tensor no lod_rank_table wrote */
+  b = ic_builder_create();
+  var(b, 0, "t", IC_INT64, -1);
+  var(b, 0, "len", IC_INT64, 1);
+  ic_builder_feed(b, "t");
+  op = ic_builder_add_op(b, 0, "max_sequence_len");
+  ic_builder_in(op, "RankTable", "t");
+  ic_builder_out(op, "Out", "len");
+  ic_tensor *junk = tu_i64(1, TU_DIMS(4), (int64_t[]){0, 9, 1, 1});
+  expect_run_error(b, 1, TU_NAMES("t"), &junk, "len", "(max_sequence_len)",
+                   "input RankTable 't' is int64[4], not a rank table written by lod_rank_table");
+  ic_tensor_destroy(junk);
+  /* lod_tensor_to_array: X without LoD (the rank table from a LoD tensor) */
+  b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "p", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  var(b, 0, "rank", IC_INT64, -1);
+  ic_builder_var_kind(b, 0, "arr", IC_VAR_LOD_TENSOR_ARRAY, false);
+  var(b, 0, "n", IC_INT64, 1);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "p");
+  op1(b, 0, "lod_rank_table", "x", "rank");
+  op = ic_builder_add_op(b, 0, "lod_tensor_to_array");
+  ic_builder_in(op, "X", "p");
+  ic_builder_in(op, "RankTable", "rank");
+  ic_builder_out(op, "Out", "arr");
+  op1(b, 0, "lod_array_length", "arr", "n");
+  expect_run_error(b, 2, TU_NAMES("x", "p"), (ic_tensor *[]){x, plain}, "n",
+                   "(lod_tensor_to_array)", "input X 'p' is float32[5, 2], without LoD, expected a LoD tensor");
+  /* reorder_lod_tensor_by_rank: a table of 2 sequences for a tensor of 5 rows */
+  b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "p", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  var(b, 0, "rank", IC_INT64, -1);
+  ic_builder_var(b, 0, "out", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "p");
+  op1(b, 0, "lod_rank_table", "x", "rank");
+  op = ic_builder_add_op(b, 0, "reorder_lod_tensor_by_rank");
+  ic_builder_in(op, "X", "p");
+  ic_builder_in(op, "RankTable", "rank");
+  ic_builder_out(op, "Out", "out");
+  expect_run_error(b, 2, TU_NAMES("x", "p"), (ic_tensor *[]){x, plain}, "out",
+                   "(reorder_lod_tensor_by_rank)", "RankTable 'rank' has 2 items, expected a permutation of the 5 sequences of input X 'p'");
+  /* beam_search: scores without the two-level LoD */
+  b = ic_builder_create();
+  ic_builder_var(b, 0, "pre_ids", IC_INT64, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "pre_scores", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "scores", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "sel", IC_INT64, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "sel_sc", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_feed(b, "pre_ids");
+  ic_builder_feed(b, "pre_scores");
+  ic_builder_feed(b, "scores");
+  op = ic_builder_add_op(b, 0, "beam_search");
+  ic_builder_in(op, "pre_ids", "pre_ids");
+  ic_builder_in(op, "pre_scores", "pre_scores");
+  ic_builder_in(op, "scores", "scores");
+  ic_builder_out(op, "selected_ids", "sel");
+  ic_builder_out(op, "selected_scores", "sel_sc");
+  ic_builder_attr_int(op, "beam_size", 2);
+  ic_builder_attr_int(op, "end_id", 0);
+  ic_tensor *bf[3] = {tu_i64(2, TU_DIMS(2, 1), (int64_t[]){1, 1}),
+                      tu_f32(2, TU_DIMS(2, 1), (float[]){0, 0}), tu_rand_f32(2, TU_DIMS(2, 3), 5, 0.1f, 1)};
+  ck_assert_int_eq(ic_tensor_set_lod(bf[2], 1, (const size_t[]){2},
+                                     (const uint64_t *const[]){(const uint64_t[]){0, 2}}),
+                   IC_OK);
+  expect_run_error(b, 3, TU_NAMES("pre_ids", "pre_scores", "scores"), bf, "sel", "(beam_search)",
+                   "expected a valid LoD of 2 levels or more");
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(bf[k]);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(plain);
+}
+END_TEST
+
+/* The small ops decoders use: size and is_empty (0-D, as Paddle 2.6), reduce_all over an
+ * axis or all, gather_tree against a hand-made tree (and a parent out of range refused). */
+START_TEST(decoder_small_ops) {
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 3), false);
+  ic_builder_var(b, 0, "m", IC_BOOL, 2, TU_DIMS(2, 3), false);
+  const char *outs[] = {"n", "e", "all1", "all"};
+  for (int k = 0; k < 4; k++) ic_builder_var(b, 0, outs[k], k == 0 ? IC_INT64 : IC_BOOL, 1, TU_DIMS(-1), false);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "m");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "size");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_out(op, "Out", "n");
+  op1(b, 0, "is_empty", "x", "e");
+  op = op1(b, 0, "reduce_all", "m", "all1");
+  ic_builder_attr_longs(op, "dim", 1, (const int64_t[]){1});
+  ic_builder_attr_bool(op, "keep_dim", true);
+  op = op1(b, 0, "reduce_all", "m", "all");
+  ic_builder_attr_bool(op, "reduce_all", true);
+  for (int64_t rows = 0; rows <= 2; rows += 2) {
+    ic_tensor *feeds[2] = {tu_rand_f32(2, TU_DIMS(rows, 3), 1, -1, 1), NULL};
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 2, TU_DIMS(2, 3), &feeds[1]), IC_OK);
+    uint8_t *m = ic_tensor_data(feeds[1]);
+    const uint8_t mv[6] = {1, 1, 1, 1, 0, 1};
+    memcpy(m, mv, 6);
+    ic_tensor *out[4] = {0};
+    char err[512];
+    ck_assert_msg(tu_run(b, 2, TU_NAMES("x", "m"), feeds, 4, outs, out, err, sizeof err) == IC_OK, "%s", err);
+    tu_assert_shape(out[0], IC_INT64, 0, NULL);
+    ck_assert_int_eq(*(const int64_t *)ic_tensor_data(out[0]), rows * 3);
+    tu_assert_shape(out[1], IC_BOOL, 0, NULL);
+    ck_assert_int_eq(*(const uint8_t *)ic_tensor_data(out[1]), rows == 0);
+    tu_assert_shape(out[2], IC_BOOL, 2, TU_DIMS(2, 1));
+    ck_assert_int_eq(((const uint8_t *)ic_tensor_data(out[2]))[0], 1);
+    ck_assert_int_eq(((const uint8_t *)ic_tensor_data(out[2]))[1], 0);
+    tu_assert_shape(out[3], IC_BOOL, 0, NULL);
+    ck_assert_int_eq(*(const uint8_t *)ic_tensor_data(out[3]), 0);
+    for (int k = 0; k < 4; k++) ic_tensor_destroy(out[k]);
+    for (int k = 0; k < 2; k++) ic_tensor_destroy(feeds[k]);
+  }
+  ic_builder_destroy(b);
+  /* gather_tree over 3 steps, 1 batch, 2 beams */
+  b = ic_builder_create();
+  ic_builder_var(b, 0, "ids", IC_INT64, 3, TU_DIMS(3, 1, 2), false);
+  ic_builder_var(b, 0, "par", IC_INT64, 3, TU_DIMS(3, 1, 2), false);
+  ic_builder_var(b, 0, "out", IC_INT64, 3, TU_DIMS(3, 1, 2), false);
+  ic_builder_feed(b, "ids");
+  ic_builder_feed(b, "par");
+  op = ic_builder_add_op(b, 0, "gather_tree");
+  ic_builder_in(op, "Ids", "ids");
+  ic_builder_in(op, "Parents", "par");
+  ic_builder_out(op, "Out", "out");
+  /* step 2 beam 0 came from beam 1 at step 1, which came from beam 0 at step 0; beam 1
+   * from beam 0, from beam 1 */
+  ic_tensor *gf[2] = {tu_i64(3, TU_DIMS(3, 1, 2), (int64_t[]){10, 11, 20, 21, 30, 31}),
+                      tu_i64(3, TU_DIMS(3, 1, 2), (int64_t[]){0, 0, 1, 0, 1, 0})};
+  ic_tensor *g[1] = {0};
+  char err[512];
+  ck_assert_msg(tu_run(b, 2, TU_NAMES("ids", "par"), gf, 1, TU_NAMES("out"), g, err, sizeof err) == IC_OK, "%s", err);
+  const int64_t want[6] = {10, 11, 21, 20, 30, 31};
+  for (int k = 0; k < 6; k++) ck_assert_int_eq(((const int64_t *)ic_tensor_data(g[0]))[k], want[k]);
+  ic_tensor_destroy(g[0]);
+  ((int64_t *)ic_tensor_data(gf[1]))[4] = 2;
+  ck_assert_int_ne(tu_run(b, 2, TU_NAMES("ids", "par"), gf, 1, TU_NAMES("out"), g, err, sizeof err), IC_OK);
+  tu_assert_msg(err, "(gather_tree)", "input Parents 'par' holds 2 at step 2, batch 0: expected a beam in [0, 2)", NULL);
+  for (int k = 0; k < 2; k++) ic_tensor_destroy(gf[k]);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 START_TEST(select_ops) {
   ic_builder *b = ic_builder_create();
   var(b, 0, "x", IC_FP32, 3);
@@ -647,8 +1058,10 @@ START_TEST(fuse_keeps_sub_block_values) {
 END_TEST
 
 /* count (persistable, in the caller's scope) += 1 per iteration of a while; i, cond and the
- * body's tmp are temporaries. y = x + z after the loop fails when z does not broadcast. */
-static ic_program *persist_loop(void) {
+ * body's tmp are temporaries. y = x + z after the loop fails when z does not broadcast.
+ * in_sub: count is declared in the loop's block rather than block 0 (Paddle keeps every
+ * persistable in the global scope wherever it is declared). */
+static ic_program *persist_loop_in(bool in_sub) {
   ic_builder *b = ic_builder_create();
   int b1 = ic_builder_add_block(b, 0);
   var(b, 0, "x", IC_FP32, 3);
@@ -657,7 +1070,7 @@ static ic_program *persist_loop(void) {
   var(b, 0, "n", IC_INT64, 1);
   var(b, 0, "i", IC_INT64, 1);
   var(b, 0, "cond", IC_BOOL, 1);
-  ic_builder_var(b, 0, "count", IC_FP32, 1, TU_DIMS(1), true);
+  ic_builder_var(b, in_sub ? b1 : 0, "count", IC_FP32, 1, TU_DIMS(1), true);
   var(b, b1, "tmp", IC_FP32, 1);
   ic_builder_feed(b, "x");
   ic_builder_feed(b, "z");
@@ -676,6 +1089,8 @@ static ic_program *persist_loop(void) {
   ic_builder_fetch(b, "y");
   return build(b);
 }
+
+static ic_program *persist_loop(void) { return persist_loop_in(false); }
 
 static ic_status run_persist(ic_executor *e, const ic_program *p, ic_scope *s, int64_t n,
                              int64_t zlen) {
@@ -707,7 +1122,7 @@ static float scope_f32(const ic_scope *s, const char *name) {
  * leaves the scope as it was (the same storage, the same value); the loop's temporaries
  * never enter the caller's scope. */
 START_TEST(while_commits_persistables) {
-  ic_program *p = persist_loop();
+  ic_program *p = persist_loop_in(_i);
   for (size_t c = 0; c < N_CFGS; c++) {
     ic_executor *e = make_exec(&k_cfgs[c]);
     ic_scope *s;
@@ -717,7 +1132,7 @@ START_TEST(while_commits_persistables) {
     ic_tensor_destroy(c0);
     ck_assert_msg(run_persist(e, p, s, 3, 3) == IC_OK, "%s: %s", k_cfgs[c].name,
                   ic_executor_errmsg(e));
-    ck_assert_float_eq(scope_f32(s, "count"), 8.0f);
+    ck_assert_msg(scope_f32(s, "count") == 8.0f, "%s: count %g", k_cfgs[c].name, scope_f32(s, "count"));
     /* The next run reads the committed value. */
     ck_assert_int_eq(run_persist(e, p, s, 2, 3), IC_OK);
     ck_assert_float_eq(scope_f32(s, "count"), 10.0f);
@@ -847,11 +1262,17 @@ static TCase *tc_while(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, while_counts);
   tcase_add_test(tc, while_plan);
+  tcase_add_test(tc, while_on_device_plan);
   tcase_add_test(tc, while_long_flat_memory);
   tcase_add_test(tc, while_nested);
+  tcase_add_test(tc, gc_keeps_loop_values);
   tcase_add_test(tc, while_fails_at_iteration);
   tcase_add_test(tc, tensor_array);
-  tcase_add_test(tc, while_commits_persistables);
+  tcase_add_test(tc, lod_array_errors);
+  tcase_add_test(tc, decoder_small_ops);
+  /* 0: count declared in block 0; 1: declared in the loop's block (was a local of the
+   * compiled sub-plan, cleared every iteration, while the uncompiled executor committed it) */
+  tcase_add_loop_test(tc, while_commits_persistables, 0, 2);
   tcase_add_test(tc, while_commits_concurrently);
   return tc;
 }
@@ -859,6 +1280,7 @@ static TCase *tc_while(void) {
 static TCase *tc_cond(void) {
   TCase *tc = tcase_create("conditional_block");
   tcase_add_test(tc, cond_branches);
+  tcase_add_test(tc, gc_keeps_branch_values);
   tcase_add_test(tc, cond_nonscalar);
   tcase_add_test(tc, select_ops);
   tcase_add_test(tc, fuse_keeps_sub_block_values);

@@ -341,6 +341,35 @@ START_TEST(paddle_case) {
       snprintf(what, sizeof what, "case %s: fetch '%s'", name, fetch_names[i]);
       compare(what, got[i], want[i], m->rtol, m->atol, &r);
     }
+#ifdef ORACLE_EMU
+    /* The same on the emulated device emu:0 (ORACLE_EMU): bitwise what the host gave. */
+    for (int threads = 1; st == IC_OK && threads <= 2; threads++) {
+      ic_options o;
+      ic_options_default(&o);
+      o.device = (ic_place){IC_PLACE_EMULATED, 0};
+      o.threads = threads;
+      o.serial = threads == 1;
+      o.fuse = false;
+      ic_executor *e;
+      ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+      ic_executor_emu_testing(e, 50, true, (uint64_t)threads);
+      ic_tensor *dev[MAX_IO] = {0};
+      ic_status ds = ic_executor_run(e, p, params, m->n_feeds, feed_names,
+                                     (const ic_tensor *const *)feeds, m->n_fetches, fetch_names,
+                                     dev);
+      if (ds != IC_OK) {
+        rep_add(&r, "case %s: emu:0 (%d threads) fails: %s", name, threads, ic_executor_errmsg(e));
+      }
+      for (size_t i = 0; ds == IC_OK && i < m->n_fetches; i++) {
+        char what[1024];
+        snprintf(what, sizeof what, "case %s: emu:0 %d threads, fetch '%s'", name, threads,
+                 fetch_names[i]);
+        tu_assert_bitwise(dev[i], got[i], what);
+      }
+      for (size_t i = 0; i < MAX_IO; i++) ic_tensor_destroy(dev[i]);
+      ic_executor_destroy(e);
+    }
+#endif
   }
   for (size_t i = 0; i < MAX_IO; i++) {
     ic_tensor_destroy(feeds[i]);

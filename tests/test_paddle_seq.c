@@ -12,6 +12,15 @@
 #include "program/program.h"
 #include "testutil.h"
 
+/* Another suite can reuse this file for another directory of cases in this layout
+ * (test_ctrl_lod.c): SEQ_DIR, SEQ_SUITE, SEQ_MIN_CASES, SEQ_TOOL. */
+#ifndef SEQ_DIR
+#define SEQ_DIR "paddle_seq"
+#define SEQ_SUITE "paddle_seq"
+#define SEQ_MIN_CASES 20
+#define SEQ_TOOL "tools/gen_paddle_seq.py"
+#endif
+
 #define MAX_IO 8
 #define MAX_LEVELS 4
 
@@ -24,7 +33,7 @@ typedef struct io {
 } io;
 
 static const char *case_path(const char *c, const char *file, char *buf, size_t len) {
-  snprintf(buf, len, "%s/tests/data/paddle_seq/%s/%s", IC_SOURCE_DIR, c, file);
+  snprintf(buf, len, "%s/tests/data/" SEQ_DIR "/%s/%s", IC_SOURCE_DIR, c, file);
   return buf;
 }
 
@@ -39,7 +48,7 @@ static io *find(io *v, size_t n, const char *name) {
 static int run_case(const char *c, char *report, size_t rlen) {
   char path[4096], line[4096], err[1024];
   FILE *f = fopen(case_path(c, "case.txt", path, sizeof path), "r");
-  ck_assert_msg(f != NULL, "missing %s: run tools/gen_paddle_seq.py", path);
+  ck_assert_msg(f != NULL, "missing %s: run " SEQ_TOOL, path);
   io in[MAX_IO], out[MAX_IO];
   size_t nin = 0, nout = 0;
   memset(in, 0, sizeof in);
@@ -127,6 +136,32 @@ static int run_case(const char *c, char *report, size_t rlen) {
       }
     }
   }
+#ifdef SEQ_EMU
+  /* The same on the emulated device emu:0 (SEQ_EMU): bitwise the host's values and LoD. */
+  for (int threads = 1; !st && threads <= 2; threads++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.device = (ic_place){IC_PLACE_EMULATED, 0};
+    o.threads = threads;
+    o.serial = threads == 1;
+    o.fuse = false;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_executor_emu_testing(e, 50, true, (uint64_t)threads);
+    ic_tensor *dev[MAX_IO] = {0};
+    if (ic_executor_run(e, p, NULL, nin, fn, (const ic_tensor *const *)feeds, nout, on, dev)) {
+      FAIL("%s: emu:0 (%d threads) fails: %s\n", c, threads, ic_executor_errmsg(e));
+    }
+    for (size_t i = 0; i < nout && dev[0]; i++) {
+      char what[256];
+      snprintf(what, sizeof what, "%s: emu:0 %d threads, fetch %s", c, threads, on[i]);
+      tu_assert_bitwise(dev[i], got[i], what);
+      if (!ic_lod_equal(dev[i]->lod, got[i]->lod)) FAIL("%s: LoD differs from the host's\n", what);
+    }
+    for (size_t i = 0; i < nout; i++) ic_tensor_destroy(dev[i]);
+    ic_executor_destroy(e);
+  }
+#endif
 #undef FAIL
   for (size_t i = 0; i < nin; i++) ic_tensor_destroy(in[i].t);
   for (size_t i = 0; i < nout; i++) {
@@ -139,9 +174,9 @@ static int run_case(const char *c, char *report, size_t rlen) {
 
 START_TEST(every_case_matches_paddle) {
   char path[4096], name[256];
-  snprintf(path, sizeof path, "%s/tests/data/paddle_seq/cases.txt", IC_SOURCE_DIR);
+  snprintf(path, sizeof path, "%s/tests/data/" SEQ_DIR "/cases.txt", IC_SOURCE_DIR);
   FILE *f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "missing %s: run tools/gen_paddle_seq.py", path);
+  ck_assert_msg(f != NULL, "missing %s: run " SEQ_TOOL, path);
   static char report[16384];
   report[0] = 0;
   int fails = 0, cases = 0;
@@ -150,7 +185,7 @@ START_TEST(every_case_matches_paddle) {
     cases++;
   }
   fclose(f);
-  ck_assert_int_ge(cases, 20);
+  ck_assert_int_ge(cases, SEQ_MIN_CASES);
   ck_assert_msg(fails == 0, "%d failures in %d cases:\n%s", fails, cases, report);
 }
 END_TEST
@@ -161,4 +196,4 @@ static TCase *tc_cases(void) {
   return tc;
 }
 
-TU_MAIN("paddle_seq", tc_cases)
+TU_MAIN(SEQ_SUITE, tc_cases)

@@ -3,6 +3,8 @@
  * detectors' im_shape / im_size / scale_factor feeds get constant rows matching the image) in
  * every executor configuration with the rewrites off (tu_run_scope: uncompiled, compiled
  * serial, 2 and 4 threads), which must agree bit for bit; float outputs must be finite.
+ * Programs with control flow (sub-blocks) also run on the emulated device emu:0, where the
+ * control-flow ops run on the host behind placement copies: bitwise the host's results.
  *
  * A program lands in k_zoo once every op it uses has a kernel. Should one lose a kernel (or
  * an op mode), the test fails naming the op types that are missing rather than skipping. */
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "icore/icore.h"
+#include "interp/interp.h" /* ic_executor_emu_testing */
 #include "kernels/kernel.h"
 #include "program/program.h"
 #include "testutil.h"
@@ -140,6 +143,25 @@ START_TEST(zoo_program_runs) {
   ck_assert_msg(tu_run_scope(p, params, (size_t)m->n_feeds, feed_names, feeds, n_fetch, fetch, out, err, sizeof err) ==
                     IC_OK,
                 "%s: %s", m->rel, err);
+  if (p->n_blocks > 1) {
+    ic_options o;
+    ic_options_default(&o);
+    o.device = (ic_place){IC_PLACE_EMULATED, 0};
+    o.threads = 2;
+    o.fuse = false;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_executor_emu_testing(e, 20, true, 5);
+    ic_tensor *dev[8] = {0};
+    ck_assert_msg(ic_executor_run(e, p, params, (size_t)m->n_feeds, feed_names,
+                                  (const ic_tensor *const *)feeds, n_fetch, fetch, dev) == IC_OK,
+                  "%s on emu:0: %s", m->rel, ic_executor_errmsg(e));
+    for (size_t k = 0; k < n_fetch; k++) {
+      tu_assert_bitwise(dev[k], out[k], "emu:0");
+      ic_tensor_destroy(dev[k]);
+    }
+    ic_executor_destroy(e);
+  }
   for (size_t k = 0; k < n_fetch; k++) {
     ck_assert_int_ge(ic_tensor_ndim(out[k]), 1);
     if (m->batch_out) ck_assert_int_eq(ic_tensor_dims(out[k])[0], m->feeds[0].dims[0]);

@@ -7,6 +7,14 @@ Same layout and case.txt manifest as tools/gen_paddle_oracle.py (whose helpers i
 
 Tested with PaddlePaddle 2.6.2 (CPU): Paddle 3.3.1 in legacy mode fails inside
 paddle.static.nn.cond ("logical_not(): argument must be Value, but got Variable").
+
+It also writes tests/data/paddle_ctrl_lod/ (read by tests/test_ctrl_lod.c, in the layout of
+tools/gen_paddle_seq.py: inference.pdmodel, in_k.npy / out_k.npy and case.txt with "feed",
+"lod", "fetch" and "outlod" lines): fluid's DynamicRNN pattern over LoD tensors, lod_rank_table,
+max_sequence_len, lod_tensor_to_array, reorder_lod_tensor_by_rank, shrink_rnn_memory and
+array_to_lod_tensor, run by Paddle 2.6.2 itself. Paddle 2.6.2 has no Python API left for these
+ops (paddle.fluid is gone), but its executor still runs them: the programs add them with
+Block.append_op.
 """
 import os
 import sys
@@ -157,12 +165,322 @@ def greedy_decoder(g):
     g.fetch(all_toks, all_h, last, length)
 
 
+# ---------------------------------------------------------------------------------------
+# LoD tensor arrays (fluid's DynamicRNN pattern), in the paddle_seq case layout
+# ---------------------------------------------------------------------------------------
+
+LOD_RNG = np.random.RandomState(20261127)
+
+
+def lrand(*shape):
+    return LOD_RNG.uniform(-1.0, 1.0, shape).astype(F32)
+
+
+def raw_op(block, type_, inputs, outputs, attrs=None):
+    block.append_op(type=type_, inputs=inputs, outputs=outputs, attrs=attrs or {})
+
+
+def rank_var(block, name):
+    return block.create_var(name=name, type=paddle.base.core.VarDesc.VarType.LOD_RANK_TABLE)
+
+
+def array_var(block, name):
+    return block.create_var(name=name, type=paddle.base.core.VarDesc.VarType.LOD_TENSOR_ARRAY,
+                            dtype=F32)
+
+
+def dynamic_rnn(feeds):
+    """fluid's DynamicRNN as its layers emitted it: the input's rank table (lod_rank_table,
+    max_sequence_len), the input split into time steps (lod_tensor_to_array), the initial
+    memory reordered by rank (reorder_lod_tensor_by_rank), a while over the steps reading
+    x_t and the previous memory from arrays, shrinking the memory to the sequences still
+    running (shrink_rnn_memory), h = tanh(x_t W + h U), and the outputs joined back into a
+    LoD tensor in the input's sequence order (array_to_lod_tensor)."""
+    b = paddle.static.default_main_program().global_block()
+    x = paddle.static.data("x", [-1, 3], F32, lod_level=1)
+    h0 = paddle.static.data("h0", [-1, 4], F32)
+    w = paddle.static.data("w", [3, 4], F32)
+    u = paddle.static.data("u", [4, 4], F32)
+    rank = rank_var(b, "rank")
+    raw_op(b, "lod_rank_table", {"X": [x]}, {"Out": [rank]}, {"level": 0})
+    maxlen = b.create_var(name="maxlen", dtype="int64")
+    raw_op(b, "max_sequence_len", {"RankTable": [rank]}, {"Out": [maxlen]})
+    xarr = array_var(b, "xarr")
+    raw_op(b, "lod_tensor_to_array", {"X": [x], "RankTable": [rank]}, {"Out": [xarr]})
+    mem0 = b.create_var(name="mem0", dtype=F32)
+    raw_op(b, "reorder_lod_tensor_by_rank", {"X": [h0], "RankTable": [rank]}, {"Out": [mem0]})
+    i = paddle.full([1], 0, "int64")
+    memarr = paddle.tensor.create_array(F32)
+    outarr = paddle.tensor.create_array(F32)
+    paddle.tensor.array_write(mem0, i, array=memarr)
+    cond = paddle.less_than(i, maxlen)
+    loop = paddle.static.nn.control_flow.While(cond)
+    with loop.block():
+        xt = paddle.tensor.array_read(xarr, i)
+        prev = paddle.tensor.array_read(memarr, i)
+        cb = paddle.static.default_main_program().current_block()
+        prev_s = cb.create_var(name="prev_s", dtype=F32)
+        raw_op(cb, "shrink_rnn_memory", {"X": [prev], "I": [i], "RankTable": [rank]},
+               {"Out": [prev_s]})
+        h = paddle.tanh(paddle.matmul(xt, w) + paddle.matmul(prev_s, u))
+        paddle.tensor.array_write(h, i, array=outarr)
+        paddle.increment(i)
+        paddle.tensor.array_write(h, i, array=memarr)
+        paddle.assign(paddle.less_than(i, maxlen), cond)
+    out = b.create_var(name="out", dtype=F32)
+    raw_op(b, "array_to_lod_tensor", {"X": [outarr], "RankTable": [rank]}, {"Out": [out]})
+    return [x, h0, w, u], [out, mem0, maxlen]
+
+
+def two_level(level, shrink_i):
+    """A two-level LoD tensor through a rank table of the given level: split into an array
+    and joined back (array_to_lod_tensor must rebuild the LoD), elements 0 and 1 read back
+    (with their own LoD), the tensor reordered by rank, max_sequence_len, and
+    shrink_rnn_memory at step shrink_i."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1, 2], F32, lod_level=2)
+        rank = rank_var(b, "rank")
+        raw_op(b, "lod_rank_table", {"X": [x]}, {"Out": [rank]}, {"level": level})
+        maxlen = b.create_var(name="maxlen", dtype="int64")
+        raw_op(b, "max_sequence_len", {"RankTable": [rank]}, {"Out": [maxlen]})
+        arr = array_var(b, "arr")
+        raw_op(b, "lod_tensor_to_array", {"X": [x], "RankTable": [rank]}, {"Out": [arr]})
+        e0 = paddle.tensor.array_read(arr, paddle.full([1], 0, "int64"))
+        e1 = paddle.tensor.array_read(arr, paddle.full([1], 1, "int64"))
+        back = b.create_var(name="back", dtype=F32)
+        raw_op(b, "array_to_lod_tensor", {"X": [arr], "RankTable": [rank]}, {"Out": [back]})
+        fetch = [back, e0, e1, maxlen]
+        if level == 0:
+            re = b.create_var(name="reordered", dtype=F32)
+            raw_op(b, "reorder_lod_tensor_by_rank", {"X": [x], "RankTable": [rank]},
+                   {"Out": [re]})
+            fetch.append(re)
+        sh = b.create_var(name="shrunk", dtype=F32)
+        raw_op(b, "shrink_rnn_memory",
+               {"X": [x], "I": [paddle.full([1], shrink_i, "int64")], "RankTable": [rank]},
+               {"Out": [sh]})
+        fetch.append(sh)
+        return [x], fetch
+    return build
+
+
+BS_V, BS_H, BS_BEAM, BS_END, BS_MAXLEN = 8, 6, 3, 2, 6
+
+
+def beam_search_decoder(feeds):
+    """fluid's beam-search decoder (the machine-translation book model's, with matmuls for
+    its fc layers): a while over at most BS_MAXLEN steps reads the previous ids, scores and
+    state from arrays, expands the state to the candidates (sequence_expand), takes the
+    embedding of the previous ids, h = tanh(state W + emb U), softmax(h V), the top beam
+    candidates (topk), accumulates log-probabilities, gives them the scores' LoD (lod_reset)
+    and selects with beam_search (level 0, is_accumulated); the loop also stops once
+    beam_search selects nothing (is_empty). beam_search_decode walks the arrays back into
+    the hypotheses. End token BS_END, so beams finish at different steps and are pruned."""
+    main = paddle.static.default_main_program()
+    b = main.global_block()
+    init_ids = paddle.static.data("init_ids", [-1, 1], "int64", lod_level=2)
+    init_scores = paddle.static.data("init_scores", [-1, 1], F32, lod_level=2)
+    h0 = paddle.static.data("h0", [-1, BS_H], F32)
+    emb = paddle.static.data("emb", [BS_V, BS_H], F32)
+    wh = paddle.static.data("wh", [BS_H, BS_H], F32)
+    we = paddle.static.data("we", [BS_H, BS_H], F32)
+    wo = paddle.static.data("wo", [BS_H, BS_V], F32)
+    i = paddle.full([1], 0, "int64")
+    maxlen = paddle.full([1], BS_MAXLEN, "int64")
+    ids_arr = paddle.tensor.create_array("int64")
+    sc_arr = paddle.tensor.create_array(F32)
+    st_arr = paddle.tensor.create_array(F32)
+    paddle.tensor.array_write(init_ids, i, array=ids_arr)
+    paddle.tensor.array_write(init_scores, i, array=sc_arr)
+    paddle.tensor.array_write(h0, i, array=st_arr)
+    cond = paddle.less_than(i, maxlen)
+    loop = paddle.static.nn.control_flow.While(cond)
+    with loop.block():
+        cb = main.current_block()
+        pre_ids = paddle.tensor.array_read(ids_arr, i)
+        pre_state = paddle.tensor.array_read(st_arr, i)
+        pre_score = paddle.tensor.array_read(sc_arr, i)
+        state = paddle.static.nn.sequence_expand(pre_state, pre_score)
+        e = paddle.gather(emb, paddle.reshape(pre_ids, [-1]))
+        cur = paddle.tanh(paddle.matmul(state, wh) + paddle.matmul(e, we))
+        prob = paddle.nn.functional.softmax(paddle.matmul(cur, wo))
+        top_scores, top_ids = paddle.topk(prob, k=BS_BEAM)
+        accu0 = paddle.add(paddle.log(top_scores), paddle.reshape(pre_score, [-1, 1]))
+        accu = cb.create_var(name="accu", dtype=F32)
+        raw_op(cb, "lod_reset", {"X": [accu0], "Y": [pre_score]}, {"Out": [accu]})
+        sel_ids = cb.create_var(name="sel_ids", dtype="int64")
+        sel_sc = cb.create_var(name="sel_sc", dtype=F32)
+        parent = cb.create_var(name="parent", dtype="int32")
+        raw_op(cb, "beam_search",
+               {"pre_ids": [pre_ids], "pre_scores": [pre_score], "ids": [top_ids],
+                "scores": [accu]},
+               {"selected_ids": [sel_ids], "selected_scores": [sel_sc], "parent_idx": [parent]},
+               {"level": 0, "beam_size": BS_BEAM, "end_id": BS_END, "is_accumulated": True})
+        paddle.increment(i)
+        paddle.tensor.array_write(cur, i, array=st_arr)
+        paddle.tensor.array_write(sel_ids, i, array=ids_arr)
+        paddle.tensor.array_write(sel_sc, i, array=sc_arr)
+        going = paddle.logical_not(paddle.is_empty(sel_ids))
+        paddle.assign(paddle.logical_and(paddle.less_than(i, maxlen), going), cond)
+    out_ids = b.create_var(name="sentence_ids", dtype="int64")
+    out_sc = b.create_var(name="sentence_scores", dtype=F32)
+    raw_op(b, "beam_search_decode", {"Ids": [ids_arr], "Scores": [sc_arr]},
+           {"SentenceIds": [out_ids], "SentenceScores": [out_sc]},
+           {"beam_size": BS_BEAM, "end_id": BS_END})
+    steps = paddle.tensor.array_length(ids_arr)
+    return [init_ids, init_scores, h0, emb, wh, we, wo], [out_ids, out_sc, steps]
+
+
+def bs_values(batch, seed):
+    rng = np.random.RandomState(seed)
+    lod = [list(range(batch + 1)), list(range(batch + 1))]
+    return {"init_ids": (np.zeros((batch, 1), "int64"), lod),
+            "init_scores": (np.zeros((batch, 1), F32), lod),
+            "h0": (rng.uniform(-1, 1, (batch, BS_H)).astype(F32), None),
+            "emb": (rng.uniform(-2, 2, (BS_V, BS_H)).astype(F32), None),
+            "wh": (rng.uniform(-1, 1, (BS_H, BS_H)).astype(F32), None),
+            "we": (rng.uniform(-1, 1, (BS_H, BS_H)).astype(F32), None),
+            "wo": (rng.uniform(-2, 2, (BS_H, BS_V)).astype(F32), None)}
+
+
+def one_level(feeds):
+    """A one-level LoD tensor and its own rank table: shrink_rnn_memory at steps 0, 1 and 3
+    (the LoD cut to the sequences still running), reorder_lod_tensor_by_rank, and
+    lod_tensor_to_array's element 1 (rows only, no LoD)."""
+    b = paddle.static.default_main_program().global_block()
+    x = paddle.static.data("x", [-1, 3], F32, lod_level=1)
+    rank = rank_var(b, "rank")
+    raw_op(b, "lod_rank_table", {"X": [x]}, {"Out": [rank]}, {"level": 0})
+    fetch = []
+    for step in (0, 1, 3):
+        sh = b.create_var(name="shrunk_%d" % step, dtype=F32)
+        raw_op(b, "shrink_rnn_memory",
+               {"X": [x], "I": [paddle.full([1], step, "int64")], "RankTable": [rank]},
+               {"Out": [sh]})
+        fetch.append(sh)
+    re = b.create_var(name="reordered", dtype=F32)
+    raw_op(b, "reorder_lod_tensor_by_rank", {"X": [x], "RankTable": [rank]}, {"Out": [re]})
+    arr = array_var(b, "arr")
+    raw_op(b, "lod_tensor_to_array", {"X": [x], "RankTable": [rank]}, {"Out": [arr]})
+    e1 = paddle.tensor.array_read(arr, paddle.full([1], 1, "int64"))
+    return [x], fetch + [re, e1]
+
+
+LOD_CASES = {
+    # lengths 2, 5, 1, 4: ranked 1, 3, 0, 2
+    "dynamic_rnn": (dynamic_rnn, {"x": (lrand(12, 3), [[0, 2, 7, 8, 12]]),
+                                  "h0": (lrand(4, 4), None), "w": (lrand(3, 4), None),
+                                  "u": (lrand(4, 4), None)}),
+    # an empty sequence and ties (lengths 3, 0, 3, 1, 3): the stable sort keeps index order
+    "dynamic_rnn_ties_empty": (dynamic_rnn, {"x": (lrand(10, 3), [[0, 3, 3, 6, 7, 10]]),
+                                             "h0": (lrand(5, 4), None),
+                                             "w": (lrand(3, 4), None),
+                                             "u": (lrand(4, 4), None)}),
+    # 3 sequences of 2, 1 and 3 sub-sequences (rows 2 3 | 1 | 2 1 4)
+    "lod_array_level0": (two_level(0, 1), {"x": (lrand(13, 2),
+                                                 [[0, 2, 3, 6], [0, 2, 5, 6, 8, 9, 13]])}),
+    "lod_array_level1": (two_level(1, 2), {"x": (lrand(13, 2),
+                                                 [[0, 2, 3, 6], [0, 2, 5, 6, 8, 9, 13]])}),
+    # lengths 2, 1, 3, 1, 4 (ranked 4, 2, 0, 1, 3)
+    "lod_array_one_level": (one_level, {"x": (lrand(11, 3), [[0, 2, 3, 6, 7, 11]])}),
+    # 3 sources, beams that end at different steps, the loop running to BS_MAXLEN
+    "beam_search_decoder": (beam_search_decoder, bs_values(3, 7)),
+    # 2 sources whose beams all end early: beam_search prunes them and the loop stops on
+    # is_empty before BS_MAXLEN
+    "beam_search_decoder_early_end": (beam_search_decoder, bs_values(2, 18)),
+}
+
+
+def gen_lod_case(out_dir, name, build, values):
+    """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
+    import shutil
+    from paddle.base import core
+    main_prog, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main_prog, startup), paddle.utils.unique_name.guard():
+        feed_vars, fetch_vars = build(values)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    d = os.path.join(out_dir, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    prefix = os.path.join(d, "inference")
+    paddle.static.save_inference_model(prefix, feed_vars, fetch_vars, exe, program=main_prog)
+    if os.path.exists(prefix + ".pdiparams"):
+        os.remove(prefix + ".pdiparams")
+    with open(prefix + ".pdmodel", "rb") as f:
+        prog = paddle.static.Program.parse_from_string(f.read())
+    for blk in prog.blocks:
+        for op in blk.ops:
+            if op.desc.has_attr("op_callstack"):
+                op.desc.remove_attr("op_callstack")
+    with open(prefix + ".pdmodel", "wb") as f:
+        f.write(prog.desc.serialize_to_string())
+    inf, feed_names, fetch_targets = paddle.static.load_inference_model(prefix, exe)
+    feed = {}
+    for n in feed_names:
+        arr, lod = values[n]
+        t = core.LoDTensor()
+        t.set(arr, paddle.CPUPlace())
+        if lod:
+            t.set_lod(lod)
+        feed[n] = t
+    got = exe.run(inf, feed=feed, fetch_list=fetch_targets, return_numpy=False)
+    lines = []
+    for k, n in enumerate(feed_names):
+        arr, lod = values[n]
+        np.save(os.path.join(d, "in_%d.npy" % k), arr)
+        lines.append("feed %s in_%d.npy" % (n, k))
+        for level in lod or []:
+            lines.append("lod %s %s" % (n, " ".join(map(str, level))))
+    for k, (v, t) in enumerate(zip(fetch_targets, got)):
+        np.save(os.path.join(d, "out_%d.npy" % k), np.array(t))
+        lines.append("fetch %s out_%d.npy" % (v.name, k))
+        for level in t.lod():
+            lines.append("outlod %s %s" % (v.name, " ".join(map(str, level))))
+    with open(os.path.join(d, "case.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("wrote", name, [np.array(t).shape for t in got], [t.lod() for t in got])
+
+
+def gen_lod_cases(out_dir, only):
+    names = sorted(LOD_CASES)
+    os.makedirs(out_dir, exist_ok=True)
+    for n in names:
+        if only and n not in only:
+            continue
+        build, values = LOD_CASES[n]
+        gen_lod_case(out_dir, n, build, values)
+    with open(os.path.join(out_dir, "cases.txt"), "w") as f:
+        f.write("\n".join(names) + "\n")
+
+
+@case()
+def beam_search_decoder_nn(g):
+    """paddle.nn.BeamSearchDecoder with paddle.nn.dynamic_decode in static mode: a GRU cell,
+    an embedding and a linear output layer (parameters from Paddle's seeded initializers),
+    the initial state tanh(enc),
+    beam 3, end token 9 (a likely one: beams end at different steps), at most 6 steps. The program is a while over tensor arrays with
+    top_k_v2, gather_nd, floor division and mod for the beams' parents, reduce_all for the
+    stop test, and gather_tree rebuilding the beams; fetches the predicted ids and lengths."""
+    vocab, hid = 10, 8
+    enc = g.data("enc", g.rand([2, hid]))
+    emb = paddle.nn.Embedding(vocab, hid)
+    cell = paddle.nn.GRUCell(hid, hid)
+    out = paddle.nn.Linear(hid, vocab)
+    dec = paddle.nn.BeamSearchDecoder(cell, start_token=0, end_token=9, beam_size=3,
+                                      embedding_fn=emb, output_fn=out)
+    ids, _, lengths = paddle.nn.dynamic_decode(dec, inits=paddle.tanh(enc),
+                                               max_step_num=6, return_length=True)
+    g.fetch(ids, lengths)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     args = sys.argv[1:]
     out_dir = os.path.join(here, "..", "tests", "data", "paddle_ctrl")
-    if args and args[0] not in CASES:
+    if args and args[0] not in CASES and args[0] not in LOD_CASES:
         out_dir = args.pop(0)
+    lod_dir = os.path.join(os.path.dirname(os.path.abspath(out_dir)), "paddle_ctrl_lod")
     paddle.enable_static()
     names = sorted(CASES)
     os.makedirs(out_dir, exist_ok=True)
@@ -177,6 +495,9 @@ def main():
         print("wrote", n)
     with open(os.path.join(out_dir, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
+    lod_only = [a for a in args if a in LOD_CASES]
+    if not args or lod_only:
+        gen_lod_cases(lod_dir, lod_only or None)
 
 
 if __name__ == "__main__":

@@ -39,8 +39,11 @@ static uint32_t var_index(builder *b, const ic_op *op, const char *name) {
     b->cap_vars = cap;
   }
   uint32_t i = (uint32_t)p->n_vars;
+  /* A persistable declared in a sub-block reaches block 0's table through the control-flow
+   * op that runs it (ctrlflow.c): its declaration is in a descendant block. */
+  const ic_vardesc *desc = ic_program_find_var_global(p->prog, op->block, name);
   p->vars[i] = (ic_pvar){.name = name,
-                         .desc = ic_program_find_var(p->prog, op->block, name),
+                         .desc = desc,
                          .first_write = -1,
                          .last_use = -1};
   if (!ic_strmap_put(&b->index, name, (void *)(uintptr_t)(i + 1))) return NONE;

@@ -60,7 +60,9 @@ static ic_status collect(const ic_program *p, int root, int blk, nameset *rd, na
       for (size_t s = 0; s < n; s++) {
         for (size_t k = 0; k < slots[s].n; k++) {
           const ic_vardesc *d = ic_program_find_var(p, blk, slots[s].args[k]);
-          if (!d || in_subtree(p, d->block, root)) continue;
+          /* A persistable declared in the sub-block lives in the global scope (Paddle):
+           * it is an outer variable like one declared in block 0. */
+          if (!d || (in_subtree(p, d->block, root) && !d->persistable)) continue;
           if (!ns_add(io ? wr : rd, d->name)) return oom(err);
         }
       }
@@ -123,8 +125,9 @@ static uint32_t sub_index(void *ctx, const ic_op *op, const char *name) {
   if (k) return (uint32_t)(k - 1);
   const ic_vardesc *d = ic_program_find_var(s->plan->prog, s->block, name);
   uint32_t outer = NONE;
-  if (!d || d->block != s->block) {
-    /* Declared outside: the parent's variable, by index. */
+  if (!d || d->block != s->block || d->persistable) {
+    /* Declared outside, or persistable (Paddle keeps persistables in the global scope, so
+     * they outlive iterations and runs): the parent's variable, by index. */
     outer = s->parent_index(s->parent_ctx, op, name);
     if (outer == NONE) return NONE;
   }
@@ -189,11 +192,8 @@ static ic_status build_sub(ic_plan *plan, int block, ic_parent_index pidx, void 
 
 ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, void *ctx,
                         ic_err *err) {
-  char where[160];
-  if (plan->device) {
-    return ic_err_set(err, IC_ERR_UNSUPPORTED, "%s: control flow is not supported on a device",
-                      ic_op_where(in->op, where, sizeof where));
-  }
+  /* On a device plan the op and its sub-blocks run on the host (placement put copies around
+   * it: analysis/place.c), so the sub-plan is a host plan in either case. */
   int blk = ic_ctrl_sub_block(plan->prog, in->op, err);
   if (blk < 0) return err->code;
   ic_outer_io io;

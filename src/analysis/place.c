@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/ctrlflow.h"
 #include "analysis/opseq.h"
 #include "device/device.h"
 
@@ -90,6 +91,18 @@ static unsigned slot_flags(const ic_opdef *def, bool out, const char *name) {
   return 0;
 }
 
+/* Tensor arrays live on the host (as Paddle's LoDTensorArray ops run on the CPU): an op
+ * reading or writing one runs there. */
+static bool has_array_slot(const ic_opdef *def) {
+  for (size_t k = 0; k < def->n_inputs; k++) {
+    if (def->inputs[k].flags & IC_SLOT_ARRAY) return true;
+  }
+  for (size_t k = 0; k < def->n_outputs; k++) {
+    if (def->outputs[k].flags & IC_SLOT_ARRAY) return true;
+  }
+  return false;
+}
+
 /* Parameters, and constants derived from them: their device copies are made once. */
 static bool is_persistable(const placer *pl, const char *name) {
   const ic_vardesc *v = ic_program_find_var(pl->prog, 0, name);
@@ -100,12 +113,47 @@ static bool is_persistable(const placer *pl, const char *name) {
   return false;
 }
 
+/* A control-flow op runs on the host with its sub-blocks (as Paddle keeps while and
+ * conditional_block on the CPU): before it (after=false), every outer variable its
+ * sub-blocks read or write gets its host version back (a copy from the device where the
+ * latest version is there only), and after it (after=true) every outer variable they write
+ * has its latest version on the host. Its own slots (Condition, X, Out, ...) are placed as
+ * any host op's by place_op. */
+static ic_status place_ctrl(placer *pl, const ic_op *op, bool after) {
+  int blk = ic_ctrl_sub_block(pl->prog, op, pl->err);
+  if (blk < 0) return pl->err->code;
+  ic_outer_io io;
+  ic_status st = ic_ctrl_outer_io(pl->prog, blk, pl->seq->arena, &io, pl->err);
+  if (st) return st;
+  /* Written ones too: a conditional_block that does not run, or a while that runs no
+   * iteration, leaves them as they were. */
+  for (size_t k = 0; !after && k < io.n_reads + io.n_writes; k++) {
+    const char *name = k < io.n_reads ? io.reads[k] : io.writes[k - io.n_reads];
+    loc *l = loc_of(pl, name);
+    if (!l) return oom(pl->err);
+    if (!l->host) {
+      if (!add_copy(pl, false, l->dev_name, name)) return oom(pl->err);
+      l->host = true;
+    }
+  }
+  for (size_t k = 0; after && k < io.n_writes; k++) {
+    loc *l = loc_of(pl, io.writes[k]);
+    if (!l) return oom(pl->err);
+    l->host = true;
+    l->dev = false;
+  }
+  return IC_OK;
+}
+
 /* The op rewritten with its arguments renamed for its place, copies added before it. */
 static ic_status place_op(placer *pl, const ic_op *op) {
   const ic_opdef *def = ic_registry_find(op->type);
   ic_kernel_fn fn = NULL;
   bool on_dev = false;
-  if (def && !(def->flags & (IC_OP_FEED | IC_OP_FETCH))) {
+  if (def && (def->flags & IC_OP_SUBBLOCK)) {
+    ic_status st = place_ctrl(pl, op, false);
+    if (st) return st;
+  } else if (def && !(def->flags & (IC_OP_FEED | IC_OP_FETCH)) && !has_array_slot(def)) {
     fn = pl->dev->v->kernel(def);
     if (fn && (def->flags & IC_OP_VIEW)) {
       /* A view stays where its input is. */
@@ -169,6 +217,10 @@ static ic_status place_op(placer *pl, const ic_op *op) {
   }
   nop->inputs = ins;
   nop->outputs = outs;
+  if (def && (def->flags & IC_OP_SUBBLOCK)) {
+    ic_status st = place_ctrl(pl, op, true);
+    if (st) return st;
+  }
   return append(pl, nop, on_dev ? IC_WHERE_DEVICE : IC_WHERE_HOST, on_dev ? fn : NULL)
              ? IC_OK
              : oom(pl->err);

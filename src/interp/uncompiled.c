@@ -33,7 +33,8 @@ typedef struct ubind {
 static const void *const k_mark = &k_mark; /* a non-NULL value for set-like maps */
 
 static bool is_persistable(const urun *u, const ic_op *op, const char *name) {
-  const ic_vardesc *v = ic_program_find_var(u->a->prog, op->block, name);
+  /* a control-flow op's outer variables include the persistables its sub-blocks declare */
+  const ic_vardesc *v = ic_program_find_var_global(u->a->prog, op->block, name);
   return v && v->persistable;
 }
 

@@ -227,6 +227,15 @@ const ic_vardesc *ic_program_find_var(const ic_program *p, int block, const char
   return NULL;
 }
 
+const ic_vardesc *ic_program_find_var_global(const ic_program *p, int block, const char *name) {
+  const ic_vardesc *v = ic_program_find_var(p, block, name);
+  for (size_t b = 0; !v && b < p->n_blocks; b++) {
+    const ic_vardesc *d = ic_strmap_get(&p->blocks[b].var_index, name);
+    if (d && d->persistable) v = d;
+  }
+  return v;
+}
+
 static ic_status check_blocks(const ic_program *p, const pb_program *pb, ic_err *err) {
   if (pb->n_blocks == 0) {
     return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: the program has no blocks", p->origin);

@@ -127,6 +127,10 @@ void ic_program_retain(const ic_program *p);
 
 /* The declaration of name visible from block (searching parents), or NULL. */
 const ic_vardesc *ic_program_find_var(const ic_program *p, int block, const char *name);
+/* ic_program_find_var, or else a persistable of that name declared in any block: Paddle keeps
+ * persistables in the global scope wherever they are declared, so a control-flow op sees the
+ * persistables its sub-blocks declare as its own outer variables. */
+const ic_vardesc *ic_program_find_var_global(const ic_program *p, int block, const char *name);
 /* The attribute named so, or NULL. */
 const ic_attr *ic_op_attr(const ic_op *op, const char *name);
 /* The slot named so, or NULL. */

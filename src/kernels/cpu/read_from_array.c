@@ -1,5 +1,5 @@
 /* read_from_array: Out = X[I] for a LoDTensorArray X (Paddle's array_read); Out shares the
- * element's buffer. */
+ * element's buffer and has its LoD. */
 #include "kernels/kernel.h"
 #include "scope/scope.h"
 
@@ -28,7 +28,7 @@ static ic_status infer(ic_kctx *c) {
   ic_status st = element(c, &e);
   if (st) return st;
   ic_tensor_set_meta(ic_out(c, 0, 0), e->dtype, e->ndim, e->dims);
-  return IC_OK;
+  return ic_kset_lod(c, ic_out(c, 0, 0), e->lod ? ic_lod_clone(e->lod) : NULL, e->lod != NULL);
 }
 
 static ic_status run(ic_kctx *c) {
@@ -47,4 +47,5 @@ const ic_opdef ic_op_read_from_array = {
     .n_inputs = 2, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
     .infer = infer, .cpu = run,
+    .flags = IC_OP_LOD,
 };

@@ -1,5 +1,5 @@
 /* write_to_array: Out[I] = X for a LoDTensorArray Out, growing it to I + 1 elements when I
- * is past its end (Paddle's array_write). The element shares X's buffer. */
+ * is past its end (Paddle's array_write). The element shares X's buffer and has its LoD. */
 #include "kernels/kernel.h"
 #include "scope/scope.h"
 
@@ -30,7 +30,11 @@ static ic_status run(ic_kctx *c) {
   if (st) return st;
   ic_tensor *e = ic_variable_array_at(c->out[0].vars[0], (size_t)i);
   if (!e) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory growing array '%s'", ic_out_name(c, 0, 0));
-  ic_tensor_share(e, ic_in(c, 0, 0));
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_lod *lod = x->lod ? ic_lod_clone(x->lod) : NULL;
+  if (x->lod && !lod) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory for a LoD");
+  ic_tensor_share(e, x);
+  ic_tensor_take_lod(e, lod);
   return IC_OK;
 }
 
