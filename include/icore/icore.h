@@ -145,6 +145,25 @@ typedef struct ic_tensor ic_tensor;
 
 /* A new zero-filled CPU tensor. Dims must be >= 0; ndim 0 is a scalar of one element. */
 ic_status ic_tensor_create(ic_dtype dtype, int ndim, const int64_t *dims, ic_tensor **out);
+/* A CPU tensor over caller memory, without a copy (zero-copy feeds). `data` holds the
+ * numel * ic_dtype_size(dtype) bytes of the elements in C order, aligned to the element size
+ * (NULL only for an empty tensor). Ownership:
+ * - icore never writes through `data`: runs read feeds and never write them (a kernel writes
+ *   only the fresh buffers of its own outputs; a fetch of a fed variable, and a persistable
+ *   a run commits, are copies). ic_tensor_data(t) hands the pointer back to the caller, who
+ *   must not write through it while a run reads t either ("Feed tensors must stay unchanged
+ *   during the call").
+ * - The memory must stay valid until release(ctx) is called (release may be NULL: then
+ *   until ic_tensor_destroy(t) returns and no run that was given t is still going).
+ *   icore calls release(ctx) exactly once, when the last reference to the memory goes: t
+ *   and whatever a run shares it with (a run drops those before ic_executor_run returns).
+ *   In practice that is inside ic_tensor_destroy(t), on the thread calling it; code that
+ *   destroys t while another thread still runs with it gets the call on that thread.
+ * - On failure release is not called and *out is NULL: the caller still owns its memory.
+ * ic_tensor_clone of t makes an owning deep copy; LoD is set on t as on any tensor. */
+typedef void (*ic_release_fn)(void *ctx);
+ic_status ic_tensor_wrap(ic_dtype dtype, int ndim, const int64_t *dims, void *data,
+                         ic_release_fn release, void *ctx, ic_tensor **out);
 /* A deep copy of t (dims, dtype, data and LoD). */
 ic_status ic_tensor_clone(const ic_tensor *t, ic_tensor **out);
 void ic_tensor_destroy(ic_tensor *t);
@@ -302,7 +321,9 @@ void ic_executor_destroy(ic_executor *e);
 
 /* Run block 0 of p. Variables are looked up in `scope` (parameters) and temporaries live in
  * the run's own variables. Feeds are read by name, fetches[i] receives a new tensor the
- * caller destroys. Feed tensors must stay unchanged during the call. Thread-safe: several
+ * caller destroys. Feed tensors must stay unchanged during the call; a run only reads them
+ * (never writes), sharing their memory without a copy (ic_tensor_wrap'd caller memory
+ * included). Thread-safe: several
  * threads may run one executor at once (see "Threads and scopes" above for what a run may
  * do to `scope`). On failure every fetches[i] is NULL and ic_executor_errmsg() says why. */
 ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
