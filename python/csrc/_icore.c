@@ -4,9 +4,10 @@
  * Tensor, the owner of one fetched ic_tensor whose memory NumPy arrays view through the
  * buffer protocol (no copy; the array keeps its owner alive, so fetched arrays outlive the
  * executor, the program and the scope). Feeds come from any object with the buffer protocol
- * (NumPy arrays of bool, int8/16/32/64, uint8, float16/32/64), copied once into an
- * ic_tensor; other objects (lists, non-contiguous arrays) go through numpy.ascontiguousarray
- * first. Errors raise icore.Error (a RuntimeError) with icore's message and its status
+ * (NumPy arrays of bool, int8/16/32/64, uint8, float16/32/64): a C-contiguous, aligned one is
+ * run in place (ic_tensor_wrap, the buffer held until icore drops the memory: zero copy);
+ * anything else is copied once (lists and non-contiguous arrays through
+ * numpy.ascontiguousarray). Errors raise icore.Error (a RuntimeError) with icore's message and its status
  * name in .status. ic_executor_run runs with the GIL released. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -257,58 +258,99 @@ done:
   return rc;
 }
 
-/* A new ic_tensor holding a copy of value (a buffer, or anything numpy can make one of);
- * value may be a 2-tuple (array, lod). */
-static ic_tensor *value_to_tensor(PyObject *value, const char *name) {
+/* A borrowed feed: the Py_buffer (which holds a reference to its exporter) stays acquired
+ * until icore drops the last reference to the memory (ic_tensor_wrap's release). That is in
+ * ic_tensor_destroy, with the GIL held, after the run; the GIL is taken anyway in case the
+ * last reference goes on a thread without it. */
+static void release_view(void *ctx) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  PyBuffer_Release((Py_buffer *)ctx);
+  PyMem_RawFree(ctx);
+  PyGILState_Release(g);
+}
+
+/* A new ic_tensor for value (a buffer, or anything numpy can make one of); value may be a
+ * 2-tuple (array, lod). A C-contiguous buffer of a supported dtype in native byte order,
+ * aligned to its element size, is wrapped without a copy (ic_tensor_wrap; *borrowed set to
+ * 1); anything else is copied once (through numpy.ascontiguousarray when it has no
+ * C-contiguous buffer). */
+static ic_tensor *value_to_tensor(PyObject *value, const char *name, int *borrowed) {
   PyObject *lod = NULL;
+  if (borrowed) *borrowed = 0;
   if (PyTuple_Check(value) && PyTuple_GET_SIZE(value) == 2) {
     lod = PyTuple_GET_ITEM(value, 1);
     value = PyTuple_GET_ITEM(value, 0);
   }
-  Py_buffer view;
+  Py_buffer *view = PyMem_RawMalloc(sizeof *view);
+  if (!view) return (ic_tensor *)PyErr_NoMemory();
   PyObject *conv = NULL;
-  if (PyObject_GetBuffer(value, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+  if (PyObject_GetBuffer(value, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
     PyErr_Clear();
-    if (load_numpy()) return NULL;
+    if (load_numpy()) goto fail_raw;
     conv = PyObject_CallOneArg(g_np_ascontig, value);
-    if (!conv) return NULL;
-    if (PyObject_GetBuffer(conv, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-      Py_DECREF(conv);
-      return NULL;
-    }
+    if (!conv) goto fail_raw;
+    if (PyObject_GetBuffer(conv, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto fail_raw;
   }
   ic_tensor *t = NULL;
   ic_dtype dt;
-  if (format_dtype(view.format, view.itemsize, &dt)) {
+  if (format_dtype(view->format, view->itemsize, &dt) && !conv && view->format &&
+      (view->format[0] == '>' || view->format[0] == '!')) {
+    /* the other byte order: one copy in native order (numpy converts) */
+    PyBuffer_Release(view);
+    if (load_numpy()) goto fail_raw;
+    PyObject *arr = PyObject_CallOneArg(g_np_asarray, value);
+    PyObject *dtype = arr ? PyObject_GetAttrString(arr, "dtype") : NULL;
+    PyObject *native = dtype ? PyObject_CallMethod(dtype, "newbyteorder", "s", "=") : NULL;
+    conv = native ? PyObject_CallFunctionObjArgs(g_np_ascontig, arr, native, NULL) : NULL;
+    Py_XDECREF(arr);
+    Py_XDECREF(dtype);
+    Py_XDECREF(native);
+    if (!conv || PyObject_GetBuffer(conv, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto fail_raw;
+  }
+  if (format_dtype(view->format, view->itemsize, &dt)) {
     PyErr_Format(PyExc_TypeError,
                  "feed '%s': unsupported element type '%s' (%zd bytes); icore takes bool, "
                  "int8, uint8, int16, int32, int64, float16, float32 and float64 in native "
-                 "byte order", name, view.format ? view.format : "B", view.itemsize);
+                 "byte order", name, view->format ? view->format : "B", view->itemsize);
     goto done;
   }
-  if (view.ndim > IC_MAX_RANK) {
+  if (view->ndim > IC_MAX_RANK) {
     PyErr_Format(PyExc_ValueError, "feed '%s': %d dims (icore takes at most %d)", name,
-                 view.ndim, IC_MAX_RANK);
+                 view->ndim, IC_MAX_RANK);
     goto done;
   }
   int64_t dims[IC_MAX_RANK];
-  for (int i = 0; i < view.ndim; i++) {
-    dims[i] = view.shape ? (int64_t)view.shape[i] : (int64_t)(view.len / view.itemsize);
+  for (int i = 0; i < view->ndim; i++) {
+    dims[i] = view->shape ? (int64_t)view->shape[i] : (int64_t)(view->len / view->itemsize);
   }
-  ic_status st = ic_tensor_create(dt, view.ndim, dims, &t);
-  if (st) {
-    raise_ic(st, "cannot allocate a feed tensor");
-    goto done;
+  if (!conv && ((uintptr_t)view->buf % (uintptr_t)view->itemsize) == 0 &&
+      ic_tensor_wrap(dt, view->ndim, dims, view->len ? view->buf : NULL, release_view, view,
+                     &t) == IC_OK) {
+    if (borrowed) *borrowed = 1;
+    view = NULL; /* released with t's memory */
+  } else {
+    ic_status st = ic_tensor_create(dt, view->ndim, dims, &t);
+    if (st) {
+      raise_ic(st, "cannot allocate a feed tensor");
+      goto done;
+    }
+    if (view->len) memcpy(ic_tensor_data(t), view->buf, (size_t)view->len);
   }
-  if (view.len) memcpy(ic_tensor_data(t), view.buf, (size_t)view.len);
   if (lod && lod != Py_None && apply_lod(t, lod, name)) {
     ic_tensor_destroy(t);
     t = NULL;
   }
 done:
-  PyBuffer_Release(&view);
+  if (view) {
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+  }
   Py_XDECREF(conv);
   return t;
+fail_raw:
+  PyMem_RawFree(view);
+  Py_XDECREF(conv);
+  return NULL;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -445,7 +487,7 @@ static int scope_ass_subscript(ScopeObject *self, PyObject *key, PyObject *value
     PyErr_SetString(PyExc_TypeError, "icore scopes cannot delete variables");
     return -1;
   }
-  ic_tensor *t = value_to_tensor(value, name);
+  ic_tensor *t = value_to_tensor(value, name, NULL);
   if (!t) return -1;
   ic_status st = ic_scope_set(self->s, name, t);
   ic_tensor_destroy(t);
@@ -487,6 +529,7 @@ static PyTypeObject ScopeType = {
 typedef struct {
   PyObject_HEAD
   ic_executor *e;
+  unsigned long long borrowed, copied; /* feeds run without a copy, and copied once */
 } ExecutorObject;
 
 static PyTypeObject ExecutorType;
@@ -625,8 +668,11 @@ static PyObject *executor_run(ExecutorObject *self, PyObject *args, PyObject *kw
   while (feed != Py_None && i < nfeed && PyDict_Next(feed, &pos, &k, &v)) {
     fnames[i] = name_of(k, "feed");
     if (!fnames[i]) goto done;
-    feeds[i] = value_to_tensor(v, fnames[i]);
+    int b;
+    feeds[i] = value_to_tensor(v, fnames[i], &b);
     if (!feeds[i]) goto done;
+    if (b) self->borrowed++;
+    else self->copied++;
     i++;
   }
   for (Py_ssize_t j = 0; j < nfetch; j++) {
@@ -702,6 +748,10 @@ static PyObject *executor_cache_stats(ExecutorObject *self, PyObject *unused) {
   return Py_BuildValue("(KK)", (unsigned long long)h, (unsigned long long)m);
 }
 
+static PyObject *executor_feed_stats(ExecutorObject *self, PyObject *unused) {
+  return Py_BuildValue("{s:K,s:K}", "borrowed", self->borrowed, "copied", self->copied);
+}
+
 static PyObject *executor_memory_stats(ExecutorObject *self, PyObject *unused) {
   ic_memory_stats s;
   ic_executor_memory_stats(self->e, &s);
@@ -726,6 +776,9 @@ static PyMethodDef executor_methods[] = {
      "arrays (or (array, lod) pairs). fetch_list defaults to the program's fetch targets."},
     {"cache_stats", (PyCFunction)executor_cache_stats, METH_NOARGS, "(plan cache hits, misses)"},
     {"memory_stats", (PyCFunction)executor_memory_stats, METH_NOARGS, "memory counters"},
+    {"feed_stats", (PyCFunction)executor_feed_stats, METH_NOARGS,
+     "{'borrowed': feeds run in place (zero copy), 'copied': feeds copied once (not "
+     "C-contiguous, a dtype needing conversion, unaligned, or not a buffer)} since creation"},
     {"write_profile", (PyCFunction)executor_write_profile, METH_O,
      "Write the last compiled run's profile as a Chrome trace (needs profile=True)."},
     {NULL}};
@@ -891,7 +944,7 @@ static PyObject *mod_time_c_runs(PyObject *m, PyObject *args) {
                         &ScopeType, &scope, &feed_name, &value, &fetch_name, &n)) {
     return NULL;
   }
-  ic_tensor *x = value_to_tensor(value, feed_name);
+  ic_tensor *x = value_to_tensor(value, feed_name, NULL);
   if (!x) return NULL;
   ic_executor *e = ((ExecutorObject *)exe)->e;
   const ic_program *p = ((ProgramObject *)prog)->p;
