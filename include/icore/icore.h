@@ -243,6 +243,11 @@ typedef enum ic_params_format {
  * was and the message names the file, the variable and the byte offset. */
 ic_status ic_params_load(const ic_program *p, const char *path, ic_params_format fmt,
                          ic_scope *scope, char *err, size_t errlen);
+/* The names of the variables ic_params_load reads and ic_params_save writes (block 0's
+ * persistable tensors, feed and fetch lists excepted), in the combined format's order
+ * (sorted by name). *names is one malloc'd array the caller frees; the strings belong to p
+ * (valid while p lives). None: *names NULL and *n 0. */
+ic_status ic_params_names(const ic_program *p, const char ***names, size_t *n);
 /* Write every persistable variable of block 0 from scope in Paddle's format (byte for byte
  * what Paddle writes). IC_PARAMS_SEPARATE creates the directory. Every tensor is checked
  * against its VarDesc before anything is written. */

@@ -403,9 +403,29 @@ static PyObject *program_bytes(ProgramObject *self, PyObject *unused) {
   return PyBytes_FromStringAndSize(b, (Py_ssize_t)n);
 }
 
+static PyObject *program_params(ProgramObject *self, void *c) {
+  const char **names;
+  size_t n;
+  ic_status st = ic_params_names(self->p, &names, &n);
+  if (st) return raise_ic(st, "cannot list the program's parameters");
+  PyObject *l = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; l && i < n; i++) {
+    PyObject *s = PyUnicode_FromString(names[i]);
+    if (!s) {
+      Py_CLEAR(l);
+      break;
+    }
+    PyList_SET_ITEM(l, (Py_ssize_t)i, s);
+  }
+  free(names);
+  return l;
+}
+
 static PyGetSetDef program_getset[] = {
     {"feed_target_names", (getter)program_feeds, NULL, "Feed targets, in column order.", NULL},
     {"fetch_target_names", (getter)program_fetches, NULL, "Fetch targets, in column order.", NULL},
+    {"param_names", (getter)program_params, NULL,
+     "The persistable variables save/load write and read (sorted by name).", NULL},
     {NULL}};
 
 static PyMethodDef program_methods[] = {

@@ -19,7 +19,7 @@ from ._icore import (Error, Executor, Program, Scope, load_params, program_from_
 from . import _icore
 
 __all__ = ["Error", "Executor", "Program", "Scope", "LoDTensor", "load_inference_model",
-           "load_program", "load_params", "save_params", "save", "random_params",
+           "load_program", "load_params", "save_params", "save", "load", "random_params",
            "program_from_bytes", "Config", "Predictor", "create_predictor", "__version__"]
 
 
@@ -46,6 +46,13 @@ def save(program, scope, path, format="combined"):
     """Write the program's persistable variables from scope in Paddle's format ("combined":
     one .pdiparams file, "separate": a directory with one file per variable)."""
     save_params(program, scope, str(path), format)
+
+
+def load(program, path, scope=None, format="auto"):
+    """Read the program's persistable variables (program.param_names) from path, as save
+    writes them ("combined" file, "separate" directory, or "auto" by what path is), into scope
+    (replacing what it holds under those names) or a new Scope; returns the scope."""
+    return load_params(program, str(path), format, scope)
 
 
 # ---------------------------------------------------------------------------------------
