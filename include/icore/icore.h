@@ -375,6 +375,100 @@ void ic_executor_reset_peak(ic_executor *e);
 ic_status ic_executor_write_profile(ic_executor *e, const char *path);
 
 /* ----------------------------------------------------------------------------------------
+ * Plan descriptions: what the compiled executor analyzed a program into (`icore inspect`).
+ * A description is a self-contained snapshot (strings and arrays owned by it, valid until
+ * ic_plan_desc_destroy); variable and instruction numbers index its own tables.
+ * -------------------------------------------------------------------------------------- */
+/* Edge kinds of ic_plan_instr_desc.succ_kind (bits). */
+#define IC_PLAN_EDGE_DATA 0x01u     /* read-after-write, write-after-read or write-after-write */
+#define IC_PLAN_EDGE_IMPLICIT 0x02u /* program order kept (random, stateful, sequential ops) */
+#define IC_PLAN_EDGE_STREAM 0x04u   /* consecutive instructions of one device stream */
+
+struct ic_subplan_desc;
+
+typedef struct ic_plan_instr_desc {
+  const char *op_type;       /* "conv2d"; rewritten ops carry their new type */
+  int op_block, op_index;    /* the op's block and position in it (-1: an op icore added) */
+  uint32_t n_inputs;         /* variables read, slot by slot (the op definition's order) */
+  const uint32_t *inputs;
+  uint32_t n_outputs;        /* variables written */
+  const uint32_t *outputs;
+  uint32_t n_preds;          /* instructions it waits for (block 0's DAG) */
+  uint32_t n_succ;           /* instructions waiting for it, ascending, after pruning */
+  const uint32_t *succ;
+  const uint8_t *succ_kind;  /* IC_PLAN_EDGE_* per successor */
+  uint32_t n_releases;       /* variables whose last use it is (freed after it, GC on) */
+  const uint32_t *releases;
+  int64_t priority;          /* scheduling priority: lower first (0 unless set) */
+  const char *where;         /* "host", "device" (a device kernel), "h2d", "d2h" (copies) */
+  int32_t stream;            /* its device stream, -1 on the host */
+  bool records;              /* records an event after its work */
+  uint32_t n_waits;          /* instructions whose events it waits on first */
+  const uint32_t *waits;
+  const struct ic_subplan_desc *sub; /* while / conditional_block: its sub-block's plan */
+} ic_plan_instr_desc;
+
+/* A control-flow op's sub-block: instructions in program order (they run in that order, in
+ * the thread running the op), over the sub-plan's own variable table; n_preds, succ and the
+ * stream fields are empty. */
+typedef struct ic_subplan_desc {
+  int block;
+  uint32_t n_instrs;
+  const ic_plan_instr_desc *instrs;
+  uint32_t n_vars;
+  const char *const *var_names;
+  const uint32_t *var_outer; /* per variable: its index in the parent's table, UINT32_MAX
+                                for the block's own (released per iteration) */
+} ic_subplan_desc;
+
+typedef struct ic_plan_var_desc {
+  const char *name;
+  const char *kind;          /* "temp", "param", "external" (read before written: the scope's),
+                                "holder" (feed/fetch list), "cached" (derived from parameters) */
+  int32_t first_write;       /* first instruction writing it, -1 if none */
+  int32_t last_use;          /* last instruction using its buffer, -1 if none */
+  uint32_t n_uses;           /* instructions that release it (its reference count) */
+  bool kept;                 /* never freed during a run (parameters, feeds, fetches) */
+  bool on_device;
+  bool has_meta;             /* descriptions of a run: dtype and dims as the run left them */
+  ic_dtype dtype;
+  int ndim;
+  int64_t dims[IC_MAX_RANK];
+  const char *layout;        /* with meta: "plain", or the oneDNN blocked layout the run left
+                                it in ("nChw8c", "nChw16c"); NULL without */
+} ic_plan_var_desc;
+
+typedef struct ic_plan_desc {
+  size_t n_instrs;
+  const ic_plan_instr_desc *instrs;
+  size_t n_vars;
+  const ic_plan_var_desc *vars;
+  size_t n_roots;            /* instructions with no predecessors */
+  const uint32_t *roots;
+  size_t edges_before_pruning, edges, implicit_edges; /* implicit: kept after pruning */
+  size_t critical_path;      /* instructions on the longest dependency chain */
+  size_t max_width;          /* most instructions on one depth level */
+  double analysis_ms;
+  char place[32];            /* "cpu" or the device of a device plan ("cuda:0", "emu:0") */
+  uint32_t n_streams, n_events;
+  bool ran;                  /* from ic_executor_describe_last: variables have meta, and */
+  size_t peak_bytes;         /* the executor's peak live bytes (ic_executor_memory_stats) */
+} ic_plan_desc;
+
+/* Analyze p as the compiled executor with options o would (o NULL: defaults; mode, threads
+ * and the run-time switches do not matter) for these feeds and fetches (NULL names: the
+ * program's feed / fetch targets), without running it. */
+ic_status ic_plan_describe(const ic_program *p, const ic_options *o, size_t n_feeds,
+                           const char *const *feed_names, size_t n_fetches,
+                           const char *const *fetch_names, ic_plan_desc **out, char *err,
+                           size_t errlen);
+/* The plan of e's last compiled run, with every variable's dtype and dims as that run left
+ * them. IC_ERR_NOT_FOUND when e has made no compiled run. Call it while no other run of e
+ * is going. */
+ic_status ic_executor_describe_last(ic_executor *e, ic_plan_desc **out);
+void ic_plan_desc_destroy(ic_plan_desc *d);
+
+/* ----------------------------------------------------------------------------------------
  * Building programs in memory (tests, tools, examples).
  * -------------------------------------------------------------------------------------- */
 typedef struct ic_builder ic_builder;
