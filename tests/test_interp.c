@@ -542,6 +542,96 @@ START_TEST(borrowed_feeds_read_in_place) {
 }
 END_TEST
 
+/* Plan descriptions: the DAG's edges add up to the stats, roots have no predecessors, every
+ * variable's lifetime lies inside the plan, and after a run the variables carry the shapes
+ * the run gave them; an emulated device plan shows streams. */
+START_TEST(plan_descriptions_are_consistent) {
+  ic_program *p = branches(3, 4, 16);
+  char err[1024];
+  ic_plan_desc *d;
+  ck_assert_msg(ic_plan_describe(p, NULL, 0, NULL, 0, NULL, &d, err, sizeof err) == IC_OK, "%s", err);
+  ck_assert(!d->ran);
+  ck_assert_str_eq(d->place, "cpu");
+  size_t edges = 0, preds = 0, scale = 0;
+  for (size_t i = 0; i < d->n_instrs; i++) {
+    const ic_plan_instr_desc *in = &d->instrs[i];
+    edges += in->n_succ;
+    preds += in->n_preds;
+    scale += !strcmp(in->op_type, "scale");
+    ck_assert_str_eq(in->where, "host");
+    ck_assert_int_eq(in->stream, -1);
+    for (uint32_t k = 0; k < in->n_succ; k++) {
+      ck_assert_uint_gt(in->succ[k], i); /* program order is a topological order */
+      ck_assert_uint_lt(in->succ[k], d->n_instrs);
+      ck_assert(in->succ_kind[k] & (IC_PLAN_EDGE_DATA | IC_PLAN_EDGE_IMPLICIT));
+    }
+    for (uint32_t k = 0; k < in->n_inputs; k++) ck_assert_uint_lt(in->inputs[k], d->n_vars);
+    for (uint32_t k = 0; k < in->n_outputs; k++) ck_assert_uint_lt(in->outputs[k], d->n_vars);
+  }
+  ck_assert_uint_eq(scale, 6); /* 3 branches of scale, tanh, scale, tanh */
+  ck_assert_uint_eq(edges, d->edges);
+  ck_assert_uint_eq(preds, d->edges);
+  ck_assert_uint_ge(d->edges_before_pruning, d->edges);
+  ck_assert_uint_ge(d->critical_path, 4);
+  ck_assert_uint_ge(d->max_width, 3);
+  ck_assert_uint_gt(d->n_roots, 0);
+  for (size_t r = 0; r < d->n_roots; r++) ck_assert_uint_eq(d->instrs[d->roots[r]].n_preds, 0);
+  bool saw_out = false;
+  for (size_t v = 0; v < d->n_vars; v++) {
+    const ic_plan_var_desc *pv = &d->vars[v];
+    ck_assert(!pv->has_meta);
+    ck_assert_int_lt(pv->last_use, (int32_t)d->n_instrs);
+    if (pv->first_write >= 0 && pv->last_use >= 0) ck_assert_int_le(pv->first_write, pv->last_use);
+    if (!strcmp(pv->name, "out")) saw_out = pv->kept;
+  }
+  ck_assert(saw_out);
+  ic_plan_desc_destroy(d);
+
+  /* after a run: shapes */
+  ic_executor *e = make_exec(&k_cfgs[1], true);
+  ck_assert_int_eq(ic_executor_describe_last(e, &d), IC_ERR_NOT_FOUND);
+  ic_tensor *x = ramp(16), *out;
+  ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                   TU_NAMES("out"), &out), IC_OK);
+  ck_assert_int_eq(ic_executor_describe_last(e, &d), IC_OK);
+  ck_assert(d->ran);
+  ck_assert_uint_gt(d->peak_bytes, 0);
+  size_t with_meta = 0;
+  for (size_t v = 0; v < d->n_vars; v++) {
+    const ic_plan_var_desc *pv = &d->vars[v];
+    if (!pv->has_meta) continue;
+    with_meta++;
+    ck_assert_int_eq(pv->dtype, IC_FP32);
+    ck_assert_int_eq(pv->ndim, 1);
+    ck_assert_int_eq(pv->dims[0], 16);
+    ck_assert_str_eq(pv->layout, "plain");
+  }
+  ck_assert_uint_ge(with_meta, 14); /* x, 12 branch values, out */
+  ic_plan_desc_destroy(d);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  ic_executor_destroy(e);
+
+  /* an emulated device: streams and events */
+  ic_options o;
+  ic_options_default(&o);
+  ck_assert_int_eq(ic_place_parse("emu:0", &o.device), IC_OK);
+  ck_assert_msg(ic_plan_describe(p, &o, 1, TU_NAMES("x"), 1, TU_NAMES("out"), &d, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_str_eq(d->place, "emu:0");
+  ck_assert_uint_ge(d->n_streams, 1);
+  size_t on_stream = 0;
+  for (size_t i = 0; i < d->n_instrs; i++) on_stream += d->instrs[i].stream >= 0;
+  ck_assert_uint_gt(on_stream, 0);
+  ic_plan_desc_destroy(d);
+  /* errors name what is wrong */
+  ck_assert_int_ne(ic_plan_describe(p, NULL, 0, NULL, 1, TU_NAMES("nope"), &d, err, sizeof err), IC_OK);
+  ck_assert_ptr_null(d);
+  ck_assert_msg(strstr(err, "nope") != NULL, "%s", err);
+  ic_program_destroy(p);
+}
+END_TEST
+
 static TCase *tc_exec(void) {
   TCase *tc = tcase_create("executor");
   tcase_set_timeout(tc, 600);
@@ -554,6 +644,7 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, profile_is_written);
   tcase_add_test(tc, openmp_waits_throttled_unless_user_chose);
   tcase_add_test(tc, borrowed_feeds_read_in_place);
+  tcase_add_test(tc, plan_descriptions_are_consistent);
   return tc;
 }
 
