@@ -113,3 +113,39 @@ def test_other_layouts_are_copied_once(mlp):
     assert un.ctypes.data % 4 != 0
     assert run(exe, prog, params, un).tobytes() == want.tobytes()
     assert exe.feed_stats() == {"borrowed": n, "copied": 3}
+
+
+def test_borrowed_feed_outlives_the_callers_reference():
+    """The caller drops its only reference to a fed array while the run (GIL released) reads
+    it: the Py_buffer the run holds keeps the memory alive (freed memory would be reused by
+    the garbage arrays allocated meanwhile, and ASan builds would report it), the result is
+    right, and the array is freed once the run is over."""
+    import gc
+    import threading
+    import weakref
+    model = need(SHARED / "models" / "paddle" / "mobilenet_v2" / "inference.pdmodel")
+    prog = icore.load_program(model)
+    params = icore.random_params(prog, 1)
+    name = prog.feed_target_names[0]
+    exe = icore.Executor(threads=1)
+    x = np.random.default_rng(5).uniform(-1, 1, (1, 3, 224, 224)).astype(np.float32)
+    want = exe.run(prog, feed={name: x.copy()}, scope=params)
+    feed = {name: x}
+    alive = weakref.ref(x)
+    del x
+    base = sys.getrefcount(feed[name])  # the dict's and the call's
+    got = []
+    t = threading.Thread(target=lambda: got.append(exe.run(prog, feed=feed, scope=params)))
+    t.start()
+    seen = False
+    while t.is_alive() and not seen:
+        seen = sys.getrefcount(feed[name]) > base  # the run's Py_buffer holds it now
+    assert seen, "the run ended before the test saw it hold the array"
+    feed.clear()  # the run's buffer is now the array's only owner
+    gc.collect()
+    junk = [np.full((1, 3, 224, 224), np.nan, np.float32) for _ in range(8)]
+    t.join()
+    del junk
+    assert alive() is None  # released with the run
+    for a, b in zip(got[0], want):
+        assert a.tobytes() == b.tobytes()
