@@ -6,8 +6,12 @@ with icore's C executor, shaped like Paddle's static API and paddle.inference.
     exe = icore.Executor(place="cpu", threads=2)
     out, = exe.run(prog, feed={"x": x}, fetch_list=prog.fetch_target_names, scope=params)
 
-Fetched arrays view the executor's output tensors without a copy and stay valid after the
-executor, program and scope are gone. Errors raise icore.Error (a RuntimeError) carrying
+Feeds that are C-contiguous, aligned arrays of a supported dtype are run in place (zero copy;
+the array is held until the run is over, never written); others are copied once. Fetched
+arrays view the executor's output tensors without a copy and stay valid after the executor,
+program and scope are gone. Also: training (exe.run(startup, scope=s), then the main program
+in a loop; save/load in Paddle's formats), icore.inspect / Executor.inspect (the plan as
+Python objects), Executor.bench (latency statistics, a Chrome trace with profile=True). Errors raise icore.Error (a RuntimeError) carrying
 icore's message; runs release the GIL, so Python threads can run executors in parallel.
 """
 from collections import namedtuple as _namedtuple
