@@ -272,8 +272,9 @@ static void release_view(void *ctx) {
 /* A new ic_tensor for value (a buffer, or anything numpy can make one of); value may be a
  * 2-tuple (array, lod). A C-contiguous buffer of a supported dtype in native byte order,
  * aligned to its element size, is wrapped without a copy (ic_tensor_wrap; *borrowed set to
- * 1); anything else is copied once (through numpy.ascontiguousarray when it has no
- * C-contiguous buffer). */
+ * 1); anything else is copied once: by numpy (numpy.ascontiguousarray when it has no
+ * C-contiguous buffer, or in the native byte order), the copy then wrapped, or into a new
+ * ic_tensor (unaligned memory). */
 static ic_tensor *value_to_tensor(PyObject *value, const char *name, int *borrowed) {
   PyObject *lod = NULL;
   if (borrowed) *borrowed = 0;
@@ -323,10 +324,11 @@ static ic_tensor *value_to_tensor(PyObject *value, const char *name, int *borrow
   for (int i = 0; i < view->ndim; i++) {
     dims[i] = view->shape ? (int64_t)view->shape[i] : (int64_t)(view->len / view->itemsize);
   }
-  if (!conv && ((uintptr_t)view->buf % (uintptr_t)view->itemsize) == 0 &&
+  /* A conversion made by numpy above is the one copy: wrapped in turn (the view holds it). */
+  if (((uintptr_t)view->buf % (uintptr_t)view->itemsize) == 0 &&
       ic_tensor_wrap(dt, view->ndim, dims, view->len ? view->buf : NULL, release_view, view,
                      &t) == IC_OK) {
-    if (borrowed) *borrowed = 1;
+    if (borrowed) *borrowed = !conv;
     view = NULL; /* released with t's memory */
   } else {
     ic_status st = ic_tensor_create(dt, view->ndim, dims, &t);
