@@ -76,6 +76,8 @@ def test_mlp_plan(example):
         icore.inspect(prog, fetch_list=["nope"])
     with pytest.raises(icore.Error, match="no compiled run"):
         icore.Executor()._describe_last()
+    with pytest.raises(icore.Error, match="no compiled run"):
+        icore.Executor(mode="uncompiled").inspect(prog, feed={"x": x}, scope=params)
 
 
 def test_mobilenet_plan(cli, tmp_path):
