@@ -6,8 +6,9 @@
 #   ./run.sh test      build, then run every test: the Release suite, the whole suite again
 #                      under AddressSanitizer + UndefinedBehaviorSanitizer, and the
 #                      scheduler tests under ThreadSanitizer
-#   ./run.sh python    build, then build the Python package (python/) into a venv in
-#                      build-py/ and run its pytest suite (python/tests); `test` ends with this
+#   ./run.sh python    build, then build the Python package (python/) as a wheel, install it
+#                      into a venv in build-py/ and run its pytest suite (python/tests);
+#                      `test` ends with this
 #   ./run.sh bench     build, then run the benchmarks in bench/ (figures in the README)
 #   ./run.sh bench-peers  build, then time icore against Paddle Inference and ONNX Runtime
 #                      on the four real programs (bench/peers.py; not in CI). Makes a Python
@@ -91,16 +92,20 @@ fuzz_run() {
   done
 }
 
-# The Python package: a venv in build-py/venv with scikit-build-core, numpy and pytest, the
-# package built from python/ (libicore compiled again, position-independent, without CUDA, in
-# build-py/cmake) and installed into it, then its tests against the Release build in build/.
+# The Python package: a venv in build-py/venv with scikit-build-core, numpy and pytest; a wheel
+# built from python/ (libicore compiled again, position-independent, without CUDA, in
+# build-py/cmake, kept between runs) into build-py/wheel and installed into the venv, as a user
+# would install it; then its tests against the Release build in build/.
 python_tests() {
   local py=build-py/venv/bin/python
   if ! "$py" -c 'import numpy, pytest, scikit_build_core' 2>/dev/null; then
     python3 -m venv build-py/venv
     "$py" -m pip install -q scikit-build-core numpy pytest
   fi
-  "$py" -m pip install -q --no-build-isolation ./python
+  rm -rf build-py/wheel
+  CMAKE_BUILD_PARALLEL_LEVEL="$JOBS" "$py" -m pip wheel -q --no-build-isolation --no-deps \
+    ./python -w build-py/wheel
+  "$py" -m pip install -q --force-reinstall --no-deps build-py/wheel/icore-*.whl
   ICORE_BUILD_DIR="$PWD/build" "$py" -m pytest -q python/tests
 }
 

@@ -126,6 +126,12 @@ def main():
     print("%-48s %+10.2f %+10.2f" % ("  overhead over the C loop (per-round median)",
                                      over_cpu, over_wall))
     print("%-48s %10.2f %10.2f" % ("icore Predictor copy_from_cpu/run/copy_to_cpu", *pred_us))
+    fs = exe.feed_stats()
+    print("  exe.run feeds: %d run in place (zero copy), %d copied" % (fs["borrowed"], fs["copied"]))
+    b = exe.bench(prog, feed=feed, fetch_list=fetch, scope=params, runs=2000, warmup=200)
+    print("%-48s %10s %10.2f  (p10 %.2f, p90 %.2f)" % ("icore.Executor.bench median (per run)", "",
+                                                      b.median_ms * 1e3, b.p10_ms * 1e3,
+                                                      b.p90_ms * 1e3))
 
     peer = os.environ.get("PEERS_PYTHON") or "/work/pdenv/bin/python"
     if os.path.exists(peer):

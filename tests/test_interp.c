@@ -1,10 +1,13 @@
 /* The compiled executor: failures at every position, the plan cache, GC and memory reuse,
  * profiles. Run under ThreadSanitizer by the test command (label "scheduler"). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "interp/interp.h"
 #include "testutil.h"
@@ -405,6 +408,230 @@ START_TEST(openmp_waits_throttled_unless_user_chose) {
 }
 END_TEST
 
+/* ic_tensor_wrap: a run reads the caller's memory in place and never writes it. The memory
+ * is a read-only mapping (a write by any kernel, executor or holder would fault), the same
+ * wrapped tensor run twice with the memory changed in between gives the new results (the run
+ * reads it at run time, no copy taken at wrap time), a fetch of the fed variable itself is a
+ * copy (the caller's memory does not escape into outputs), and release is called once, by
+ * ic_tensor_destroy. */
+typedef struct borrow_ctx {
+  int releases;
+} borrow_ctx;
+
+static void count_release(void *ctx) { ((borrow_ctx *)ctx)->releases++; }
+
+START_TEST(borrowed_feeds_read_in_place) {
+  /* y = relu(x) + w; v = reshape2(x) viewed 1-D; z = tanh(y); fetch y, z, x and v. */
+  ic_builder *b = ic_builder_create();
+  const int64_t d[1] = {5}, d2[2] = {5, 1};
+  tu_var(b, "x", IC_FP32, 1, d);
+  tu_var(b, "r", IC_FP32, 1, d);
+  tu_var(b, "y", IC_FP32, 1, d);
+  tu_var(b, "z", IC_FP32, 1, d);
+  tu_var(b, "v", IC_FP32, 2, d2);
+  tu_var(b, "xs", IC_INT64, 1, (const int64_t[]){0});
+  ic_builder_var(b, 0, "w", IC_FP32, 1, d, true);
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "relu");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "r");
+  op = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(op, "X", "r");
+  ic_builder_in(op, "Y", "w");
+  ic_builder_out(op, "Out", "y");
+  op = ic_builder_add_op(b, 0, "tanh");
+  ic_builder_in(op, "X", "y");
+  ic_builder_out(op, "Out", "z");
+  op = ic_builder_add_op(b, 0, "reshape2");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "v");
+  ic_builder_out(op, "XShape", "xs");
+  ic_builder_attr_ints(op, "shape", 2, (const int32_t[]){5, 1});
+  ic_builder_fetch(b, "y");
+  ic_builder_fetch(b, "z");
+  ic_builder_fetch(b, "x");
+  ic_builder_fetch(b, "v");
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ic_tensor *w = tu_f32(1, d, (const float[]){1, 2, 3, 4, 5});
+  ck_assert_int_eq(ic_scope_set(s, "w", w), IC_OK);
+
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  float *mem = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert_ptr_ne(mem, MAP_FAILED);
+  const float first[5] = {-1, 0, 1, 2, -3}, second[5] = {3, -2, 0.5f, -1, 1};
+  memcpy(mem, first, sizeof first);
+  borrow_ctx bc = {0};
+  ic_tensor *x;
+  ck_assert_int_eq(ic_tensor_wrap(IC_FP32, 1, d, mem, count_release, &bc, &x), IC_OK);
+  ck_assert_ptr_eq(ic_tensor_cdata(x), mem);
+  ck_assert_int_eq(ic_tensor_dtype(x), IC_FP32);
+  ck_assert_int_eq(ic_tensor_numel(x), 5);
+  ck_assert_int_eq(mprotect(mem, page, PROT_READ), 0);
+  for (int round = 0; round < 2; round++) {
+    const float *xv = round ? second : first;
+    double ye[5], ze[5], xe[5];
+    for (int i = 0; i < 5; i++) {
+      xe[i] = xv[i];
+      ye[i] = (xv[i] > 0 ? xv[i] : 0) + (i + 1);
+      ze[i] = tanhf((float)ye[i]);
+    }
+    for (size_t c = 0; c < N_CFGS; c++) {
+      ic_executor *e = make_exec(&k_cfgs[c], true);
+      ic_executor_poison_freed(e, true);
+      for (int rep = 0; rep < 2; rep++) {
+        ic_tensor *out[4];
+        ck_assert_msg(ic_executor_run(e, p, s, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 4,
+                                      TU_NAMES("y", "z", "x", "v"), out) == IC_OK,
+                      "%s: %s", k_cfgs[c].name, ic_executor_errmsg(e));
+        tu_assert_close(out[0], ye, 5, 0, 0);
+        tu_assert_close(out[1], ze, 5, 1e-6, 0);
+        tu_assert_close(out[2], xe, 5, 0, 0);
+        tu_assert_close(out[3], xe, 5, 0, 0);
+        /* fetches of the fed memory (itself, a reshape sharing it) are copies */
+        ck_assert_ptr_ne(ic_tensor_cdata(out[2]), mem);
+        ck_assert_ptr_ne(ic_tensor_cdata(out[3]), mem);
+        for (int k = 0; k < 4; k++) ic_tensor_destroy(out[k]);
+        ck_assert_int_eq(bc.releases, 0);
+      }
+      ic_executor_destroy(e);
+      ck_assert_int_eq(bc.releases, 0);
+    }
+    /* the caller changes its memory between runs: the same wrapped tensor reads the change */
+    ck_assert_int_eq(mprotect(mem, page, PROT_READ | PROT_WRITE), 0);
+    memcpy(mem, second, sizeof second);
+    ck_assert_int_eq(mprotect(mem, page, PROT_READ), 0);
+  }
+  /* a clone owns a copy; LoD can be set on a wrapped tensor */
+  ic_tensor *cl;
+  ck_assert_int_eq(ic_tensor_clone(x, &cl), IC_OK);
+  ck_assert_ptr_ne(ic_tensor_cdata(cl), mem);
+  tu_assert_bitwise(cl, x, "clone of a wrapped tensor");
+  ic_tensor_destroy(cl);
+  ck_assert_int_eq(ic_tensor_set_lod(x, 1, (const size_t[]){3}, (const uint64_t *const[]){
+                                         (const uint64_t[]){0, 2, 5}}), IC_OK);
+  ck_assert_int_eq(ic_tensor_lod_levels(x), 1);
+  ck_assert_int_eq(bc.releases, 0);
+  ic_tensor_destroy(x);
+  ck_assert_int_eq(bc.releases, 1);
+  ck_assert_int_eq(munmap(mem, page), 0);
+
+  /* misuse: misaligned or missing memory, bad dims; release is never called on failure */
+  char raw[64];
+  ic_tensor *bad = (ic_tensor *)1;
+  ck_assert_int_eq(ic_tensor_wrap(IC_FP32, 1, d, raw + 1, count_release, &bc, &bad),
+                   IC_ERR_INVALID_ARGUMENT);
+  ck_assert_ptr_null(bad);
+  ck_assert_int_eq(ic_tensor_wrap(IC_FP32, 1, d, NULL, count_release, &bc, &bad),
+                   IC_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(ic_tensor_wrap(IC_FP32, 1, (const int64_t[]){-1}, raw, count_release, &bc, &bad),
+                   IC_ERR_INVALID_ARGUMENT);
+  ck_assert_int_eq(bc.releases, 1);
+  /* an empty wrapped tensor, without memory, and without a release function */
+  ck_assert_int_eq(ic_tensor_wrap(IC_INT64, 1, (const int64_t[]){0}, NULL, NULL, NULL, &bad), IC_OK);
+  ck_assert_int_eq(ic_tensor_nbytes(bad), 0);
+  ic_tensor_destroy(bad);
+
+  ic_tensor_destroy(w);
+  ic_scope_destroy(s);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+/* Plan descriptions: the DAG's edges add up to the stats, roots have no predecessors, every
+ * variable's lifetime lies inside the plan, and after a run the variables carry the shapes
+ * the run gave them; an emulated device plan shows streams. */
+START_TEST(plan_descriptions_are_consistent) {
+  ic_program *p = branches(3, 4, 16);
+  char err[1024];
+  ic_plan_desc *d;
+  ck_assert_msg(ic_plan_describe(p, NULL, 0, NULL, 0, NULL, &d, err, sizeof err) == IC_OK, "%s", err);
+  ck_assert(!d->ran);
+  ck_assert_str_eq(d->place, "cpu");
+  size_t edges = 0, preds = 0, scale = 0;
+  for (size_t i = 0; i < d->n_instrs; i++) {
+    const ic_plan_instr_desc *in = &d->instrs[i];
+    edges += in->n_succ;
+    preds += in->n_preds;
+    scale += !strcmp(in->op_type, "scale");
+    ck_assert_str_eq(in->where, "host");
+    ck_assert_int_eq(in->stream, -1);
+    for (uint32_t k = 0; k < in->n_succ; k++) {
+      ck_assert_uint_gt(in->succ[k], i); /* program order is a topological order */
+      ck_assert_uint_lt(in->succ[k], d->n_instrs);
+      ck_assert(in->succ_kind[k] & (IC_PLAN_EDGE_DATA | IC_PLAN_EDGE_IMPLICIT));
+    }
+    for (uint32_t k = 0; k < in->n_inputs; k++) ck_assert_uint_lt(in->inputs[k], d->n_vars);
+    for (uint32_t k = 0; k < in->n_outputs; k++) ck_assert_uint_lt(in->outputs[k], d->n_vars);
+  }
+  ck_assert_uint_eq(scale, 6); /* 3 branches of scale, tanh, scale, tanh */
+  ck_assert_uint_eq(edges, d->edges);
+  ck_assert_uint_eq(preds, d->edges);
+  ck_assert_uint_ge(d->edges_before_pruning, d->edges);
+  ck_assert_uint_ge(d->critical_path, 4);
+  ck_assert_uint_ge(d->max_width, 3);
+  ck_assert_uint_gt(d->n_roots, 0);
+  for (size_t r = 0; r < d->n_roots; r++) ck_assert_uint_eq(d->instrs[d->roots[r]].n_preds, 0);
+  bool saw_out = false;
+  for (size_t v = 0; v < d->n_vars; v++) {
+    const ic_plan_var_desc *pv = &d->vars[v];
+    ck_assert(!pv->has_meta);
+    ck_assert_int_lt(pv->last_use, (int32_t)d->n_instrs);
+    if (pv->first_write >= 0 && pv->last_use >= 0) ck_assert_int_le(pv->first_write, pv->last_use);
+    if (!strcmp(pv->name, "out")) saw_out = pv->kept;
+  }
+  ck_assert(saw_out);
+  ic_plan_desc_destroy(d);
+
+  /* after a run: shapes */
+  ic_executor *e = make_exec(&k_cfgs[1], true);
+  ck_assert_int_eq(ic_executor_describe_last(e, &d), IC_ERR_NOT_FOUND);
+  ic_tensor *x = ramp(16), *out;
+  ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                   TU_NAMES("out"), &out), IC_OK);
+  ck_assert_int_eq(ic_executor_describe_last(e, &d), IC_OK);
+  ck_assert(d->ran);
+  ck_assert_uint_gt(d->peak_bytes, 0);
+  size_t with_meta = 0;
+  for (size_t v = 0; v < d->n_vars; v++) {
+    const ic_plan_var_desc *pv = &d->vars[v];
+    if (!pv->has_meta) continue;
+    with_meta++;
+    ck_assert_int_eq(pv->dtype, IC_FP32);
+    ck_assert_int_eq(pv->ndim, 1);
+    ck_assert_int_eq(pv->dims[0], 16);
+    ck_assert_str_eq(pv->layout, "plain");
+  }
+  ck_assert_uint_ge(with_meta, 14); /* x, 12 branch values, out */
+  ic_plan_desc_destroy(d);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  ic_executor_destroy(e);
+
+  /* an emulated device: streams and events */
+  ic_options o;
+  ic_options_default(&o);
+  ck_assert_int_eq(ic_place_parse("emu:0", &o.device), IC_OK);
+  ck_assert_msg(ic_plan_describe(p, &o, 1, TU_NAMES("x"), 1, TU_NAMES("out"), &d, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_str_eq(d->place, "emu:0");
+  ck_assert_uint_ge(d->n_streams, 1);
+  size_t on_stream = 0;
+  for (size_t i = 0; i < d->n_instrs; i++) on_stream += d->instrs[i].stream >= 0;
+  ck_assert_uint_gt(on_stream, 0);
+  ic_plan_desc_destroy(d);
+  /* errors name what is wrong */
+  ck_assert_int_ne(ic_plan_describe(p, NULL, 0, NULL, 1, TU_NAMES("nope"), &d, err, sizeof err), IC_OK);
+  ck_assert_ptr_null(d);
+  ck_assert_msg(strstr(err, "nope") != NULL, "%s", err);
+  ic_program_destroy(p);
+}
+END_TEST
+
 static TCase *tc_exec(void) {
   TCase *tc = tcase_create("executor");
   tcase_set_timeout(tc, 600);
@@ -416,6 +643,8 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, missing_parameter_is_named);
   tcase_add_test(tc, profile_is_written);
   tcase_add_test(tc, openmp_waits_throttled_unless_user_chose);
+  tcase_add_test(tc, borrowed_feeds_read_in_place);
+  tcase_add_test(tc, plan_descriptions_are_consistent);
   return tc;
 }
 

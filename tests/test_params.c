@@ -238,6 +238,14 @@ START_TEST(paddle_written_resave_identical) {
                 err);
   static const char *const names[] = {"counter_i64", "fc_0.b_0", "fc_0.w_0", "half_w",
                                       "scale_f64"};
+  /* ic_params_names lists exactly those, in the combined file's order */
+  const char **listed;
+  size_t n_listed;
+  ck_assert_int_eq(ic_params_names(p, &listed, &n_listed), IC_OK);
+  ck_assert_uint_eq(n_listed, 5);
+  for (size_t i = 0; i < 5; i++) ck_assert_str_eq(listed[i], names[i]);
+  free(listed);
+  ck_assert_int_eq(ic_params_names(p, NULL, &n_listed), IC_ERR_INVALID_ARGUMENT);
   for (size_t i = 0; i < 5; i++) {
     char rel[128];
     snprintf(rel, sizeof rel, "separate/%s", names[i]);

@@ -145,6 +145,25 @@ typedef struct ic_tensor ic_tensor;
 
 /* A new zero-filled CPU tensor. Dims must be >= 0; ndim 0 is a scalar of one element. */
 ic_status ic_tensor_create(ic_dtype dtype, int ndim, const int64_t *dims, ic_tensor **out);
+/* A CPU tensor over caller memory, without a copy (zero-copy feeds). `data` holds the
+ * numel * ic_dtype_size(dtype) bytes of the elements in C order, aligned to the element size
+ * (NULL only for an empty tensor). Ownership:
+ * - icore never writes through `data`: runs read feeds and never write them (a kernel writes
+ *   only the fresh buffers of its own outputs; a fetch of a fed variable, and a persistable
+ *   a run commits, are copies). ic_tensor_data(t) hands the pointer back to the caller, who
+ *   must not write through it while a run reads t either ("Feed tensors must stay unchanged
+ *   during the call").
+ * - The memory must stay valid until release(ctx) is called (release may be NULL: then
+ *   until ic_tensor_destroy(t) returns and no run that was given t is still going).
+ *   icore calls release(ctx) exactly once, when the last reference to the memory goes: t
+ *   and whatever a run shares it with (a run drops those before ic_executor_run returns).
+ *   In practice that is inside ic_tensor_destroy(t), on the thread calling it; code that
+ *   destroys t while another thread still runs with it gets the call on that thread.
+ * - On failure release is not called and *out is NULL: the caller still owns its memory.
+ * ic_tensor_clone of t makes an owning deep copy; LoD is set on t as on any tensor. */
+typedef void (*ic_release_fn)(void *ctx);
+ic_status ic_tensor_wrap(ic_dtype dtype, int ndim, const int64_t *dims, void *data,
+                         ic_release_fn release, void *ctx, ic_tensor **out);
 /* A deep copy of t (dims, dtype, data and LoD). */
 ic_status ic_tensor_clone(const ic_tensor *t, ic_tensor **out);
 void ic_tensor_destroy(ic_tensor *t);
@@ -224,6 +243,11 @@ typedef enum ic_params_format {
  * was and the message names the file, the variable and the byte offset. */
 ic_status ic_params_load(const ic_program *p, const char *path, ic_params_format fmt,
                          ic_scope *scope, char *err, size_t errlen);
+/* The names of the variables ic_params_load reads and ic_params_save writes (block 0's
+ * persistable tensors, feed and fetch lists excepted), in the combined format's order
+ * (sorted by name). *names is one malloc'd array the caller frees; the strings belong to p
+ * (valid while p lives). None: *names NULL and *n 0. */
+ic_status ic_params_names(const ic_program *p, const char ***names, size_t *n);
 /* Write every persistable variable of block 0 from scope in Paddle's format (byte for byte
  * what Paddle writes). IC_PARAMS_SEPARATE creates the directory. Every tensor is checked
  * against its VarDesc before anything is written. */
@@ -303,7 +327,9 @@ void ic_executor_destroy(ic_executor *e);
 
 /* Run block 0 of p. Variables are looked up in `scope` (parameters) and temporaries live in
  * the run's own variables. Feeds are read by name, fetches[i] receives a new tensor the
- * caller destroys. Feed tensors must stay unchanged during the call. Thread-safe: several
+ * caller destroys. Feed tensors must stay unchanged during the call; a run only reads them
+ * (never writes), sharing their memory without a copy (ic_tensor_wrap'd caller memory
+ * included). Thread-safe: several
  * threads may run one executor at once (see "Threads and scopes" above for what a run may
  * do to `scope`). On failure every fetches[i] is NULL and ic_executor_errmsg() says why. */
 ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
@@ -355,6 +381,100 @@ void ic_executor_reset_peak(ic_executor *e);
  * JSON file: one span per instruction on the thread that ran it, plus the analysis phase
  * when that run built its plan. Perfetto and chrome://tracing open it. */
 ic_status ic_executor_write_profile(ic_executor *e, const char *path);
+
+/* ----------------------------------------------------------------------------------------
+ * Plan descriptions: what the compiled executor analyzed a program into (`icore inspect`).
+ * A description is a self-contained snapshot (strings and arrays owned by it, valid until
+ * ic_plan_desc_destroy); variable and instruction numbers index its own tables.
+ * -------------------------------------------------------------------------------------- */
+/* Edge kinds of ic_plan_instr_desc.succ_kind (bits). */
+#define IC_PLAN_EDGE_DATA 0x01u     /* read-after-write, write-after-read or write-after-write */
+#define IC_PLAN_EDGE_IMPLICIT 0x02u /* program order kept (random, stateful, sequential ops) */
+#define IC_PLAN_EDGE_STREAM 0x04u   /* consecutive instructions of one device stream */
+
+struct ic_subplan_desc;
+
+typedef struct ic_plan_instr_desc {
+  const char *op_type;       /* "conv2d"; rewritten ops carry their new type */
+  int op_block, op_index;    /* the op's block and position in it (-1: an op icore added) */
+  uint32_t n_inputs;         /* variables read, slot by slot (the op definition's order) */
+  const uint32_t *inputs;
+  uint32_t n_outputs;        /* variables written */
+  const uint32_t *outputs;
+  uint32_t n_preds;          /* instructions it waits for (block 0's DAG) */
+  uint32_t n_succ;           /* instructions waiting for it, ascending, after pruning */
+  const uint32_t *succ;
+  const uint8_t *succ_kind;  /* IC_PLAN_EDGE_* per successor */
+  uint32_t n_releases;       /* variables whose last use it is (freed after it, GC on) */
+  const uint32_t *releases;
+  int64_t priority;          /* scheduling priority: lower first (0 unless set) */
+  const char *where;         /* "host", "device" (a device kernel), "h2d", "d2h" (copies) */
+  int32_t stream;            /* its device stream, -1 on the host */
+  bool records;              /* records an event after its work */
+  uint32_t n_waits;          /* instructions whose events it waits on first */
+  const uint32_t *waits;
+  const struct ic_subplan_desc *sub; /* while / conditional_block: its sub-block's plan */
+} ic_plan_instr_desc;
+
+/* A control-flow op's sub-block: instructions in program order (they run in that order, in
+ * the thread running the op), over the sub-plan's own variable table; n_preds, succ and the
+ * stream fields are empty. */
+typedef struct ic_subplan_desc {
+  int block;
+  uint32_t n_instrs;
+  const ic_plan_instr_desc *instrs;
+  uint32_t n_vars;
+  const char *const *var_names;
+  const uint32_t *var_outer; /* per variable: its index in the parent's table, UINT32_MAX
+                                for the block's own (released per iteration) */
+} ic_subplan_desc;
+
+typedef struct ic_plan_var_desc {
+  const char *name;
+  const char *kind;          /* "temp", "param", "external" (read before written: the scope's),
+                                "holder" (feed/fetch list), "cached" (derived from parameters) */
+  int32_t first_write;       /* first instruction writing it, -1 if none */
+  int32_t last_use;          /* last instruction using its buffer, -1 if none */
+  uint32_t n_uses;           /* instructions that release it (its reference count) */
+  bool kept;                 /* never freed during a run (parameters, feeds, fetches) */
+  bool on_device;
+  bool has_meta;             /* descriptions of a run: dtype and dims as the run left them */
+  ic_dtype dtype;
+  int ndim;
+  int64_t dims[IC_MAX_RANK];
+  const char *layout;        /* with meta: "plain", or the oneDNN blocked layout the run left
+                                it in ("nChw8c", "nChw16c"); NULL without */
+} ic_plan_var_desc;
+
+typedef struct ic_plan_desc {
+  size_t n_instrs;
+  const ic_plan_instr_desc *instrs;
+  size_t n_vars;
+  const ic_plan_var_desc *vars;
+  size_t n_roots;            /* instructions with no predecessors */
+  const uint32_t *roots;
+  size_t edges_before_pruning, edges, implicit_edges; /* implicit: kept after pruning */
+  size_t critical_path;      /* instructions on the longest dependency chain */
+  size_t max_width;          /* most instructions on one depth level */
+  double analysis_ms;
+  char place[32];            /* "cpu" or the device of a device plan ("cuda:0", "emu:0") */
+  uint32_t n_streams, n_events;
+  bool ran;                  /* from ic_executor_describe_last: variables have meta, and */
+  size_t peak_bytes;         /* the executor's peak live bytes (ic_executor_memory_stats) */
+} ic_plan_desc;
+
+/* Analyze p as the compiled executor with options o would (o NULL: defaults; mode, threads
+ * and the run-time switches do not matter) for these feeds and fetches (NULL names: the
+ * program's feed / fetch targets), without running it. */
+ic_status ic_plan_describe(const ic_program *p, const ic_options *o, size_t n_feeds,
+                           const char *const *feed_names, size_t n_fetches,
+                           const char *const *fetch_names, ic_plan_desc **out, char *err,
+                           size_t errlen);
+/* The plan of e's last compiled run, with every variable's dtype and dims as that run left
+ * them. IC_ERR_NOT_FOUND when e has made no compiled run. Call it while no other run of e
+ * is going. */
+ic_status ic_executor_describe_last(ic_executor *e, ic_plan_desc **out);
+void ic_plan_desc_destroy(ic_plan_desc *d);
 
 /* ----------------------------------------------------------------------------------------
  * Building programs in memory (tests, tools, examples).

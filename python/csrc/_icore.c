@@ -4,9 +4,10 @@
  * Tensor, the owner of one fetched ic_tensor whose memory NumPy arrays view through the
  * buffer protocol (no copy; the array keeps its owner alive, so fetched arrays outlive the
  * executor, the program and the scope). Feeds come from any object with the buffer protocol
- * (NumPy arrays of bool, int8/16/32/64, uint8, float16/32/64), copied once into an
- * ic_tensor; other objects (lists, non-contiguous arrays) go through numpy.ascontiguousarray
- * first. Errors raise icore.Error (a RuntimeError) with icore's message and its status
+ * (NumPy arrays of bool, int8/16/32/64, uint8, float16/32/64): a C-contiguous, aligned one is
+ * run in place (ic_tensor_wrap, the buffer held until icore drops the memory: zero copy);
+ * anything else is copied once (lists and non-contiguous arrays through
+ * numpy.ascontiguousarray). Errors raise icore.Error (a RuntimeError) with icore's message and its status
  * name in .status. ic_executor_run runs with the GIL released. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -257,58 +258,101 @@ done:
   return rc;
 }
 
-/* A new ic_tensor holding a copy of value (a buffer, or anything numpy can make one of);
- * value may be a 2-tuple (array, lod). */
-static ic_tensor *value_to_tensor(PyObject *value, const char *name) {
+/* A borrowed feed: the Py_buffer (which holds a reference to its exporter) stays acquired
+ * until icore drops the last reference to the memory (ic_tensor_wrap's release). That is in
+ * ic_tensor_destroy, with the GIL held, after the run; the GIL is taken anyway in case the
+ * last reference goes on a thread without it. */
+static void release_view(void *ctx) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  PyBuffer_Release((Py_buffer *)ctx);
+  PyMem_RawFree(ctx);
+  PyGILState_Release(g);
+}
+
+/* A new ic_tensor for value (a buffer, or anything numpy can make one of); value may be a
+ * 2-tuple (array, lod). A C-contiguous buffer of a supported dtype in native byte order,
+ * aligned to its element size, is wrapped without a copy (ic_tensor_wrap; *borrowed set to
+ * 1); anything else is copied once: by numpy (numpy.ascontiguousarray when it has no
+ * C-contiguous buffer, or in the native byte order), the copy then wrapped, or into a new
+ * ic_tensor (unaligned memory). */
+static ic_tensor *value_to_tensor(PyObject *value, const char *name, int *borrowed) {
   PyObject *lod = NULL;
+  if (borrowed) *borrowed = 0;
   if (PyTuple_Check(value) && PyTuple_GET_SIZE(value) == 2) {
     lod = PyTuple_GET_ITEM(value, 1);
     value = PyTuple_GET_ITEM(value, 0);
   }
-  Py_buffer view;
+  Py_buffer *view = PyMem_RawMalloc(sizeof *view);
+  if (!view) return (ic_tensor *)PyErr_NoMemory();
   PyObject *conv = NULL;
-  if (PyObject_GetBuffer(value, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+  if (PyObject_GetBuffer(value, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
     PyErr_Clear();
-    if (load_numpy()) return NULL;
+    if (load_numpy()) goto fail_raw;
     conv = PyObject_CallOneArg(g_np_ascontig, value);
-    if (!conv) return NULL;
-    if (PyObject_GetBuffer(conv, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-      Py_DECREF(conv);
-      return NULL;
-    }
+    if (!conv) goto fail_raw;
+    if (PyObject_GetBuffer(conv, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto fail_raw;
   }
   ic_tensor *t = NULL;
   ic_dtype dt;
-  if (format_dtype(view.format, view.itemsize, &dt)) {
+  if (format_dtype(view->format, view->itemsize, &dt) && !conv && view->format &&
+      (view->format[0] == '>' || view->format[0] == '!')) {
+    /* the other byte order: one copy in native order (numpy converts) */
+    PyBuffer_Release(view);
+    if (load_numpy()) goto fail_raw;
+    PyObject *arr = PyObject_CallOneArg(g_np_asarray, value);
+    PyObject *dtype = arr ? PyObject_GetAttrString(arr, "dtype") : NULL;
+    PyObject *native = dtype ? PyObject_CallMethod(dtype, "newbyteorder", "s", "=") : NULL;
+    conv = native ? PyObject_CallFunctionObjArgs(g_np_ascontig, arr, native, NULL) : NULL;
+    Py_XDECREF(arr);
+    Py_XDECREF(dtype);
+    Py_XDECREF(native);
+    if (!conv || PyObject_GetBuffer(conv, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto fail_raw;
+  }
+  if (format_dtype(view->format, view->itemsize, &dt)) {
     PyErr_Format(PyExc_TypeError,
                  "feed '%s': unsupported element type '%s' (%zd bytes); icore takes bool, "
                  "int8, uint8, int16, int32, int64, float16, float32 and float64 in native "
-                 "byte order", name, view.format ? view.format : "B", view.itemsize);
+                 "byte order", name, view->format ? view->format : "B", view->itemsize);
     goto done;
   }
-  if (view.ndim > IC_MAX_RANK) {
+  if (view->ndim > IC_MAX_RANK) {
     PyErr_Format(PyExc_ValueError, "feed '%s': %d dims (icore takes at most %d)", name,
-                 view.ndim, IC_MAX_RANK);
+                 view->ndim, IC_MAX_RANK);
     goto done;
   }
   int64_t dims[IC_MAX_RANK];
-  for (int i = 0; i < view.ndim; i++) {
-    dims[i] = view.shape ? (int64_t)view.shape[i] : (int64_t)(view.len / view.itemsize);
+  for (int i = 0; i < view->ndim; i++) {
+    dims[i] = view->shape ? (int64_t)view->shape[i] : (int64_t)(view->len / view->itemsize);
   }
-  ic_status st = ic_tensor_create(dt, view.ndim, dims, &t);
-  if (st) {
-    raise_ic(st, "cannot allocate a feed tensor");
-    goto done;
+  /* A conversion made by numpy above is the one copy: wrapped in turn (the view holds it). */
+  if (((uintptr_t)view->buf % (uintptr_t)view->itemsize) == 0 &&
+      ic_tensor_wrap(dt, view->ndim, dims, view->len ? view->buf : NULL, release_view, view,
+                     &t) == IC_OK) {
+    if (borrowed) *borrowed = !conv;
+    view = NULL; /* released with t's memory */
+  } else {
+    ic_status st = ic_tensor_create(dt, view->ndim, dims, &t);
+    if (st) {
+      raise_ic(st, "cannot allocate a feed tensor");
+      goto done;
+    }
+    if (view->len) memcpy(ic_tensor_data(t), view->buf, (size_t)view->len);
   }
-  if (view.len) memcpy(ic_tensor_data(t), view.buf, (size_t)view.len);
   if (lod && lod != Py_None && apply_lod(t, lod, name)) {
     ic_tensor_destroy(t);
     t = NULL;
   }
 done:
-  PyBuffer_Release(&view);
+  if (view) {
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+  }
   Py_XDECREF(conv);
   return t;
+fail_raw:
+  PyMem_RawFree(view);
+  Py_XDECREF(conv);
+  return NULL;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -361,9 +405,29 @@ static PyObject *program_bytes(ProgramObject *self, PyObject *unused) {
   return PyBytes_FromStringAndSize(b, (Py_ssize_t)n);
 }
 
+static PyObject *program_params(ProgramObject *self, void *c) {
+  const char **names;
+  size_t n;
+  ic_status st = ic_params_names(self->p, &names, &n);
+  if (st) return raise_ic(st, "cannot list the program's parameters");
+  PyObject *l = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; l && i < n; i++) {
+    PyObject *s = PyUnicode_FromString(names[i]);
+    if (!s) {
+      Py_CLEAR(l);
+      break;
+    }
+    PyList_SET_ITEM(l, (Py_ssize_t)i, s);
+  }
+  free(names);
+  return l;
+}
+
 static PyGetSetDef program_getset[] = {
     {"feed_target_names", (getter)program_feeds, NULL, "Feed targets, in column order.", NULL},
     {"fetch_target_names", (getter)program_fetches, NULL, "Fetch targets, in column order.", NULL},
+    {"param_names", (getter)program_params, NULL,
+     "The persistable variables save/load write and read (sorted by name).", NULL},
     {NULL}};
 
 static PyMethodDef program_methods[] = {
@@ -445,7 +509,7 @@ static int scope_ass_subscript(ScopeObject *self, PyObject *key, PyObject *value
     PyErr_SetString(PyExc_TypeError, "icore scopes cannot delete variables");
     return -1;
   }
-  ic_tensor *t = value_to_tensor(value, name);
+  ic_tensor *t = value_to_tensor(value, name, NULL);
   if (!t) return -1;
   ic_status st = ic_scope_set(self->s, name, t);
   ic_tensor_destroy(t);
@@ -481,12 +545,137 @@ static PyTypeObject ScopeType = {
     .tp_as_sequence = &scope_as_sequence,
 };
 
+
+/* ---------------------------------------------------------------------------------------
+ * Plan descriptions as plain Python values (icore/__init__.py makes dataclasses of them).
+ * ------------------------------------------------------------------------------------- */
+static PyObject *u32_list(const uint32_t *v, uint32_t n) {
+  PyObject *l = PyList_New(n);
+  for (uint32_t i = 0; l && i < n; i++) {
+    PyObject *x = PyLong_FromUnsignedLong(v[i]);
+    if (!x) {
+      Py_CLEAR(l);
+      break;
+    }
+    PyList_SET_ITEM(l, i, x);
+  }
+  return l;
+}
+
+static PyObject *subplan_to_py(const ic_subplan_desc *sp);
+
+static PyObject *instr_to_py(const ic_plan_instr_desc *in) {
+  PyObject *sub = Py_None;
+  if (in->sub) {
+    if (!(sub = subplan_to_py(in->sub))) return NULL;
+  } else {
+    Py_INCREF(sub);
+  }
+  PyObject *kinds = PyList_New(in->n_succ);
+  for (uint32_t k = 0; kinds && k < in->n_succ; k++) {
+    PyObject *x = PyLong_FromUnsignedLong(in->succ_kind[k]);
+    if (!x) Py_CLEAR(kinds);
+    else PyList_SET_ITEM(kinds, k, x);
+  }
+  if (!kinds) {
+    Py_DECREF(sub);
+    return NULL;
+  }
+  return Py_BuildValue(
+      "{s:s,s:i,s:i,s:N,s:N,s:I,s:N,s:N,s:N,s:L,s:s,s:i,s:O,s:N,s:N}", "op_type", in->op_type,
+      "op_block", in->op_block, "op_index", in->op_index, "inputs", u32_list(in->inputs, in->n_inputs),
+      "outputs", u32_list(in->outputs, in->n_outputs), "n_preds", in->n_preds, "succ",
+      u32_list(in->succ, in->n_succ), "succ_kind", kinds, "releases",
+      u32_list(in->releases, in->n_releases), "priority", (long long)in->priority, "where",
+      in->where, "stream", in->stream, "records", in->records ? Py_True : Py_False, "waits",
+      u32_list(in->waits, in->n_waits), "sub", sub);
+}
+
+static PyObject *instrs_to_py(const ic_plan_instr_desc *ins, size_t n) {
+  PyObject *l = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; l && i < n; i++) {
+    PyObject *x = instr_to_py(&ins[i]);
+    if (!x) {
+      Py_CLEAR(l);
+      break;
+    }
+    PyList_SET_ITEM(l, (Py_ssize_t)i, x);
+  }
+  return l;
+}
+
+static PyObject *subplan_to_py(const ic_subplan_desc *sp) {
+  PyObject *names = PyList_New(sp->n_vars), *outer = PyList_New(sp->n_vars);
+  bool ok = names && outer;
+  for (uint32_t v = 0; ok && v < sp->n_vars; v++) {
+    PyObject *nm = PyUnicode_FromString(sp->var_names[v]);
+    PyObject *o = sp->var_outer[v] == UINT32_MAX ? Py_NewRef(Py_None)
+                                                  : PyLong_FromUnsignedLong(sp->var_outer[v]);
+    if (!nm || !o) {
+      Py_XDECREF(nm);
+      Py_XDECREF(o);
+      ok = false;
+      break;
+    }
+    PyList_SET_ITEM(names, v, nm);
+    PyList_SET_ITEM(outer, v, o);
+  }
+  if (!ok) {
+    Py_XDECREF(names);
+    Py_XDECREF(outer);
+    return NULL;
+  }
+  return Py_BuildValue("{s:i,s:N,s:N,s:N}", "block", sp->block, "instructions",
+                       instrs_to_py(sp->instrs, sp->n_instrs), "var_names", names, "var_outer", outer);
+}
+
+static PyObject *plan_to_py(const ic_plan_desc *d) {
+  PyObject *vars = PyList_New((Py_ssize_t)d->n_vars);
+  for (size_t v = 0; vars && v < d->n_vars; v++) {
+    const ic_plan_var_desc *pv = &d->vars[v];
+    PyObject *shape = Py_None, *dtype = Py_None, *layout = Py_None;
+    if (pv->has_meta) {
+      shape = PyTuple_New(pv->ndim);
+      for (int k = 0; shape && k < pv->ndim; k++) PyTuple_SET_ITEM(shape, k, PyLong_FromLongLong(pv->dims[k]));
+      const char *dn = ic_dtype_name(pv->dtype);
+      dtype = PyUnicode_FromString(dn ? dn : "bfloat16");
+      layout = PyUnicode_FromString(pv->layout);
+    } else {
+      Py_INCREF(shape);
+      Py_INCREF(dtype);
+      Py_INCREF(layout);
+    }
+    PyObject *x = Py_BuildValue("{s:s,s:s,s:i,s:i,s:I,s:O,s:O,s:N,s:N,s:N}", "name", pv->name,
+                                "kind", pv->kind, "first_write", pv->first_write, "last_use",
+                                pv->last_use, "n_uses", pv->n_uses, "kept",
+                                pv->kept ? Py_True : Py_False, "on_device",
+                                pv->on_device ? Py_True : Py_False, "dtype", dtype, "shape", shape,
+                                "layout", layout);
+    if (!x) {
+      Py_CLEAR(vars);
+      break;
+    }
+    PyList_SET_ITEM(vars, (Py_ssize_t)v, x);
+  }
+  if (!vars) return NULL;
+  return Py_BuildValue(
+      "{s:N,s:N,s:N,s:n,s:n,s:n,s:n,s:n,s:d,s:s,s:I,s:I,s:O,s:n}", "instructions",
+      instrs_to_py(d->instrs, d->n_instrs), "variables", vars, "roots",
+      u32_list(d->roots, (uint32_t)d->n_roots), "edges_before_pruning",
+      (Py_ssize_t)d->edges_before_pruning, "edges", (Py_ssize_t)d->edges, "implicit_edges",
+      (Py_ssize_t)d->implicit_edges, "critical_path", (Py_ssize_t)d->critical_path, "max_width",
+      (Py_ssize_t)d->max_width, "analysis_ms", d->analysis_ms, "place", d->place, "n_streams",
+      d->n_streams, "n_events", d->n_events, "ran", d->ran ? Py_True : Py_False, "peak_bytes",
+      (Py_ssize_t)d->peak_bytes);
+}
+
 /* ---------------------------------------------------------------------------------------
  * Executor
  * ------------------------------------------------------------------------------------- */
 typedef struct {
   PyObject_HEAD
   ic_executor *e;
+  unsigned long long borrowed, copied; /* feeds run without a copy, and copied once */
 } ExecutorObject;
 
 static PyTypeObject ExecutorType;
@@ -625,8 +814,11 @@ static PyObject *executor_run(ExecutorObject *self, PyObject *args, PyObject *kw
   while (feed != Py_None && i < nfeed && PyDict_Next(feed, &pos, &k, &v)) {
     fnames[i] = name_of(k, "feed");
     if (!fnames[i]) goto done;
-    feeds[i] = value_to_tensor(v, fnames[i]);
+    int b;
+    feeds[i] = value_to_tensor(v, fnames[i], &b);
     if (!feeds[i]) goto done;
+    if (b) self->borrowed++;
+    else self->copied++;
     i++;
   }
   for (Py_ssize_t j = 0; j < nfetch; j++) {
@@ -702,6 +894,20 @@ static PyObject *executor_cache_stats(ExecutorObject *self, PyObject *unused) {
   return Py_BuildValue("(KK)", (unsigned long long)h, (unsigned long long)m);
 }
 
+static PyObject *executor_describe_last(ExecutorObject *self, PyObject *unused) {
+  ic_plan_desc *d;
+  ic_status st = ic_executor_describe_last(self->e, &d);
+  if (st) return raise_ic(st, st == IC_ERR_NOT_FOUND ? "no plan: this executor made no compiled run"
+                                                     : "cannot describe the plan");
+  PyObject *r = plan_to_py(d);
+  ic_plan_desc_destroy(d);
+  return r;
+}
+
+static PyObject *executor_feed_stats(ExecutorObject *self, PyObject *unused) {
+  return Py_BuildValue("{s:K,s:K}", "borrowed", self->borrowed, "copied", self->copied);
+}
+
 static PyObject *executor_memory_stats(ExecutorObject *self, PyObject *unused) {
   ic_memory_stats s;
   ic_executor_memory_stats(self->e, &s);
@@ -726,6 +932,11 @@ static PyMethodDef executor_methods[] = {
      "arrays (or (array, lod) pairs). fetch_list defaults to the program's fetch targets."},
     {"cache_stats", (PyCFunction)executor_cache_stats, METH_NOARGS, "(plan cache hits, misses)"},
     {"memory_stats", (PyCFunction)executor_memory_stats, METH_NOARGS, "memory counters"},
+    {"_describe_last", (PyCFunction)executor_describe_last, METH_NOARGS,
+     "The last compiled run's plan as plain values (icore.Executor.inspect wraps it)."},
+    {"feed_stats", (PyCFunction)executor_feed_stats, METH_NOARGS,
+     "{'borrowed': feeds run in place (zero copy), 'copied': feeds copied once (not "
+     "C-contiguous, a dtype needing conversion, unaligned, or not a buffer)} since creation"},
     {"write_profile", (PyCFunction)executor_write_profile, METH_O,
      "Write the last compiled run's profile as a Chrome trace (needs profile=True)."},
     {NULL}};
@@ -881,6 +1092,78 @@ static PyObject *mod_load_params(PyObject *m, PyObject *args, PyObject *kw) {
   return scope;
 }
 
+/* names: None, or a sequence of str (kept alive by *keep). */
+static int names_arg(PyObject *o, const char *what, PyObject **keep, const char ***names, size_t *n) {
+  *names = NULL;
+  *n = 0;
+  *keep = NULL;
+  if (o == Py_None) return 0;
+  *keep = PySequence_Fast(o, "feed and fetch names must be a list of str");
+  if (!*keep) return -1;
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(*keep);
+  *names = PyMem_Calloc((size_t)k + 1, sizeof **names);
+  if (!*names) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < k; i++) {
+    if (!((*names)[i] = name_of(PySequence_Fast_GET_ITEM(*keep, i), what))) return -1;
+  }
+  *n = (size_t)k;
+  return 0;
+}
+
+static PyObject *mod_describe(PyObject *m, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"program", "feed_names", "fetch_names", "place", "streams", "fuse",
+                           "gc", "sequential", NULL};
+  PyObject *prog, *feeds = Py_None, *fetches = Py_None;
+  const char *place = "cpu", *streams = "per-operator";
+  int fuse = 1, gc = 1, sequential = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OOssppp:describe", kwlist, &ProgramType, &prog,
+                                   &feeds, &fetches, &place, &streams, &fuse, &gc, &sequential)) {
+    return NULL;
+  }
+  ic_options o;
+  ic_options_default(&o);
+  if (ic_place_parse(place, &o.device)) {
+    PyErr_Format(PyExc_ValueError, "place '%s' (expected 'cpu', 'cuda:N' or 'emu:N')", place);
+    return NULL;
+  }
+  if (!strcmp(streams, "single")) o.streams = IC_STREAMS_SINGLE;
+  else if (!strcmp(streams, "per-backend")) o.streams = IC_STREAMS_PER_BACKEND;
+  else if (!strcmp(streams, "per-operator")) o.streams = IC_STREAMS_PER_OPERATOR;
+  else {
+    PyErr_Format(PyExc_ValueError, "streams '%s' (expected 'single', 'per-backend' or "
+                 "'per-operator')", streams);
+    return NULL;
+  }
+  o.fuse = fuse;
+  o.gc = gc;
+  o.sequential = sequential;
+  PyObject *kf = NULL, *kx = NULL, *r = NULL;
+  const char **fn = NULL, **xn = NULL;
+  size_t nf, nx;
+  if (names_arg(feeds, "feed", &kf, &fn, &nf) || names_arg(fetches, "fetch", &kx, &xn, &nx)) goto done;
+  ic_plan_desc *d = NULL;
+  char err[2048];
+  ic_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = ic_plan_describe(((ProgramObject *)prog)->p, &o, nf, fn, nx, xn, &d, err, sizeof err);
+  Py_END_ALLOW_THREADS
+  if (st) {
+    raise_ic(st, err);
+    goto done;
+  }
+  r = plan_to_py(d);
+  ic_plan_desc_destroy(d);
+done:
+  PyMem_Free(fn);
+  PyMem_Free(xn);
+  Py_XDECREF(kf);
+  Py_XDECREF(kx);
+  return r;
+}
+
 /* The C API baseline of bench/python_overhead.py: n runs of ic_executor_run with one feed made
  * once and each fetched tensor destroyed, in this process; returns the mean microseconds. */
 static PyObject *mod_time_c_runs(PyObject *m, PyObject *args) {
@@ -891,7 +1174,7 @@ static PyObject *mod_time_c_runs(PyObject *m, PyObject *args) {
                         &ScopeType, &scope, &feed_name, &value, &fetch_name, &n)) {
     return NULL;
   }
-  ic_tensor *x = value_to_tensor(value, feed_name);
+  ic_tensor *x = value_to_tensor(value, feed_name, NULL);
   if (!x) return NULL;
   ic_executor *e = ((ExecutorObject *)exe)->e;
   const ic_program *p = ((ProgramObject *)prog)->p;
@@ -922,6 +1205,9 @@ static PyMethodDef module_methods[] = {
      "random_params(program, seed) -> Scope: `icore run --random-params SEED`'s values"},
     {"save_params", (PyCFunction)(void (*)(void))mod_save_params, METH_VARARGS | METH_KEYWORDS,
      "save_params(program, scope, path, format='combined'): Paddle's parameter format"},
+    {"_describe", (PyCFunction)(void (*)(void))mod_describe, METH_VARARGS | METH_KEYWORDS,
+     "_describe(program, feed_names=None, fetch_names=None, place='cpu', streams='per-operator', "
+     "fuse=True, gc=True, sequential=False) -> the plan as plain values (icore.inspect)"},
     {"_time_c_runs", mod_time_c_runs, METH_VARARGS,
      "_time_c_runs(executor, program, scope, feed_name, array, fetch_name, n) -> us per "
      "ic_executor_run (bench/python_overhead.py's C baseline)"},

@@ -6,27 +6,256 @@ with icore's C executor, shaped like Paddle's static API and paddle.inference.
     exe = icore.Executor(place="cpu", threads=2)
     out, = exe.run(prog, feed={"x": x}, fetch_list=prog.fetch_target_names, scope=params)
 
-Fetched arrays view the executor's output tensors without a copy and stay valid after the
-executor, program and scope are gone. Errors raise icore.Error (a RuntimeError) carrying
+Feeds that are C-contiguous, aligned arrays of a supported dtype are run in place (zero copy;
+the array is held until the run is over, never written); others are copied once. Fetched
+arrays view the executor's output tensors without a copy and stay valid after the executor,
+program and scope are gone. Also: training (exe.run(startup, scope=s), then the main program
+in a loop; save/load in Paddle's formats), icore.inspect / Executor.inspect (the plan as
+Python objects), Executor.bench (latency statistics, a Chrome trace with profile=True). Errors raise icore.Error (a RuntimeError) carrying
 icore's message; runs release the GIL, so Python threads can run executors in parallel.
 """
 from collections import namedtuple as _namedtuple
+from dataclasses import dataclass as _dataclass, field as _field
+import statistics as _statistics
+import time as _time
+from typing import Optional as _Optional
 
 import numpy as _np
 
-from ._icore import (Error, Executor, Program, Scope, load_params, program_from_bytes,  # noqa: F401
+from ._icore import (Error, Program, Scope, load_params, program_from_bytes,  # noqa: F401
                      random_params, save_params, __version__)
 from . import _icore
 
 __all__ = ["Error", "Executor", "Program", "Scope", "LoDTensor", "load_inference_model",
-           "load_program", "load_params", "save_params", "save", "random_params",
-           "program_from_bytes", "Config", "Predictor", "create_predictor", "__version__"]
+           "load_program", "load_params", "save_params", "save", "load", "random_params",
+           "program_from_bytes", "Config", "Predictor", "create_predictor", "inspect", "Plan",
+           "Instruction", "Variable", "SubPlan", "Edge", "BenchResult", "__version__"]
 
 
 class LoDTensor(_namedtuple("LoDTensor", ["array", "lod"])):
     """An array with Paddle's level-of-detail offsets, e.g. LoDTensor(words, [[0, 3, 7]]).
     A feed value may also be a plain (array, lod) tuple."""
     __slots__ = ()
+
+
+# ---------------------------------------------------------------------------------------
+# Plans as Python objects (icore.inspect, Executor.inspect): ic_plan_desc of the C API
+# ---------------------------------------------------------------------------------------
+_EDGE_BITS = ((1, "data"), (2, "implicit"), (4, "stream"))
+
+
+def _edge_kind(bits):
+    return "+".join(n for b, n in _EDGE_BITS if bits & b) or "none"
+
+
+@_dataclass(frozen=True)
+class Edge:
+    """src must finish before dst starts; kind is "data", "implicit" (program order kept for
+    random or stateful ops), "stream" (device stream order) or a "+" combination."""
+    src: int
+    dst: int
+    kind: str
+
+
+@_dataclass(frozen=True)
+class Variable:
+    """A variable of a plan: kind is "temp", "param", "external" (read before written),
+    "holder" (feed/fetch list) or "cached"; first_write and last_use are instruction
+    indexes (-1: none), last_use being where GC frees it; dtype, shape and layout are set
+    when the plan comes from a run."""
+    index: int
+    name: str
+    kind: str
+    first_write: int
+    last_use: int
+    n_uses: int
+    kept: bool
+    on_device: bool
+    dtype: _Optional[str] = None
+    shape: _Optional[tuple] = None
+    layout: _Optional[str] = None
+
+
+@_dataclass(frozen=True)
+class Instruction:
+    """One op of a plan: its variables by name, its DAG neighbours (block 0: successors and
+    the count of predecessors), the variables it releases (last use), where it runs
+    ("host", "device", "h2d", "d2h"), its stream (-1: host), and a control-flow op's
+    sub-plan."""
+    index: int
+    op_type: str
+    op_block: int
+    op_index: int
+    inputs: list
+    outputs: list
+    n_preds: int
+    successors: list
+    successor_kinds: list
+    releases: list
+    priority: int
+    where: str
+    stream: int
+    records_event: bool
+    waits_on: list
+    sub: "_Optional[SubPlan]" = None
+
+
+@_dataclass(frozen=True)
+class SubPlan:
+    """A while / conditional_block's sub-block: instructions in program order; variables by
+    name, with outer[name] the index in the parent's variables (None: the block's own)."""
+    block: int
+    instructions: list
+    variables: list
+    outer: dict
+
+
+@_dataclass(frozen=True)
+class Plan:
+    """A program as the compiled executor analyzed it."""
+    instructions: list
+    variables: list
+    edges: list
+    roots: list
+    edges_before_pruning: int
+    n_edges: int
+    implicit_edges: int
+    critical_path: int
+    max_width: int
+    analysis_ms: float
+    place: str
+    n_streams: int
+    n_events: int
+    ran: bool
+    peak_bytes: int
+    _by_name: dict = _field(default=None, repr=False, compare=False)
+
+    def var(self, name):
+        """The Variable called name."""
+        return self._by_name[name]
+
+    def lifetimes(self):
+        """{variable name: (first write, last use)} for the variables instructions use."""
+        return {v.name: (v.first_write, v.last_use) for v in self.variables
+                if v.first_write >= 0 or v.last_use >= 0}
+
+    def streams(self):
+        """{stream: [instruction indexes in program order]} of a device plan."""
+        out = {}
+        for i in self.instructions:
+            if i.stream >= 0:
+                out.setdefault(i.stream, []).append(i.index)
+        return out
+
+    def op_types(self):
+        return [i.op_type for i in self.instructions]
+
+
+def _instr(k, d, names):
+    sub = d["sub"]
+    if sub is not None:
+        sn = sub["var_names"]
+        sub = SubPlan(block=sub["block"],
+                      instructions=[_instr(j, x, sn) for j, x in enumerate(sub["instructions"])],
+                      variables=list(sn), outer=dict(zip(sn, sub["var_outer"])))
+    return Instruction(index=k, op_type=d["op_type"], op_block=d["op_block"],
+                       op_index=d["op_index"], inputs=[names[v] for v in d["inputs"]],
+                       outputs=[names[v] for v in d["outputs"]], n_preds=d["n_preds"],
+                       successors=d["succ"], successor_kinds=[_edge_kind(b) for b in d["succ_kind"]],
+                       releases=[names[v] for v in d["releases"]], priority=d["priority"],
+                       where=d["where"], stream=d["stream"], records_event=d["records"],
+                       waits_on=d["waits"], sub=sub)
+
+
+def _plan(d):
+    variables = [Variable(index=k, **v) for k, v in enumerate(d["variables"])]
+    names = [v.name for v in variables]
+    instrs = [_instr(k, x, names) for k, x in enumerate(d["instructions"])]
+    edges = [Edge(i.index, s, kd) for i in instrs for s, kd in zip(i.successors, i.successor_kinds)]
+    return Plan(instructions=instrs, variables=variables, edges=edges, roots=d["roots"],
+                edges_before_pruning=d["edges_before_pruning"], n_edges=d["edges"],
+                implicit_edges=d["implicit_edges"], critical_path=d["critical_path"],
+                max_width=d["max_width"], analysis_ms=d["analysis_ms"], place=d["place"],
+                n_streams=d["n_streams"], n_events=d["n_events"], ran=d["ran"],
+                peak_bytes=d["peak_bytes"], _by_name={v.name: v for v in variables})
+
+
+def inspect(program, feed=None, fetch_list=None, scope=None, place="cpu", streams="per-operator",
+            fuse=True, gc=True, sequential=False):
+    """The plan of program as icore's compiled executor builds it (`icore inspect`). Without
+    feed: analysis only, for the program's feed targets (or the names in feed_names order
+    of a list). With feed (name -> array): one run on a compiled, serial executor, so that
+    variables carry their dtype and shape and peak_bytes is that run's."""
+    fetch = None if fetch_list is None else [f if isinstance(f, str) else f.name for f in fetch_list]
+    if feed is None or isinstance(feed, (list, tuple)):
+        return _plan(_icore._describe(program, None if feed is None else list(feed), fetch,
+                                      place=place, streams=streams, fuse=fuse, gc=gc,
+                                      sequential=sequential))
+    exe = Executor(place=place, mode="compiled", serial=True, fuse=fuse, gc=gc,
+                   sequential=sequential)
+    return exe.inspect(program, feed=feed, fetch_list=fetch, scope=scope)
+
+
+# ---------------------------------------------------------------------------------------
+# The executor: the C type plus inspect and bench
+# ---------------------------------------------------------------------------------------
+@_dataclass(frozen=True)
+class BenchResult:
+    """Latencies of Executor.bench in milliseconds: every timed run (times_ms, in order),
+    their median, p10, p90, mean, min and max, and the first (untimed-warm-up) run."""
+    runs: int
+    warmup: int
+    first_ms: float
+    times_ms: list
+    median_ms: float
+    p10_ms: float
+    p90_ms: float
+    mean_ms: float
+    min_ms: float
+    max_ms: float
+
+
+def _quantile(sorted_v, q):
+    # the same nearest-rank rule as `icore bench` (tools/cmd_bench.c)
+    i = int(q * (len(sorted_v) - 1) + 0.5)
+    return sorted_v[min(i, len(sorted_v) - 1)]
+
+
+class Executor(_icore.Executor):
+    __doc__ = _icore.Executor.__doc__
+    __slots__ = ()
+
+    def inspect(self, program, feed=None, fetch_list=None, scope=None):
+        """Run program once with this executor (compiled mode) and return that run's Plan,
+        variables with their dtype and shape."""
+        self.run(program, feed=feed, fetch_list=fetch_list, scope=scope)
+        return _plan(self._describe_last())
+
+    def bench(self, program, feed=None, fetch_list=None, scope=None, runs=20, warmup=3,
+              trace=None):
+        """Time program: one first run, `warmup` untimed runs, then `runs` timed runs of
+        exe.run (wall clock, each including the Python call). trace=PATH writes the last
+        timed run's per-instruction profile as a Chrome trace (the executor needs
+        profile=True)."""
+        if runs < 1 or warmup < 0:
+            raise ValueError("bench: runs must be >= 1 and warmup >= 0")
+        t = _time.perf_counter()
+        self.run(program, feed=feed, fetch_list=fetch_list, scope=scope)
+        first = (_time.perf_counter() - t) * 1e3
+        for _ in range(warmup):
+            self.run(program, feed=feed, fetch_list=fetch_list, scope=scope)
+        times = []
+        for _ in range(runs):
+            t = _time.perf_counter()
+            self.run(program, feed=feed, fetch_list=fetch_list, scope=scope)
+            times.append((_time.perf_counter() - t) * 1e3)
+        if trace is not None:
+            self.write_profile(str(trace))
+        s = sorted(times)
+        return BenchResult(runs=runs, warmup=warmup, first_ms=first, times_ms=times,
+                           median_ms=_quantile(s, 0.5), p10_ms=_quantile(s, 0.1),
+                           p90_ms=_quantile(s, 0.9), mean_ms=_statistics.fmean(times),
+                           min_ms=s[0], max_ms=s[-1])
 
 
 def load_inference_model(path, params_path=None, executor=None):
@@ -46,6 +275,13 @@ def save(program, scope, path, format="combined"):
     """Write the program's persistable variables from scope in Paddle's format ("combined":
     one .pdiparams file, "separate": a directory with one file per variable)."""
     save_params(program, scope, str(path), format)
+
+
+def load(program, path, scope=None, format="auto"):
+    """Read the program's persistable variables (program.param_names) from path, as save
+    writes them ("combined" file, "separate" directory, or "auto" by what path is), into scope
+    (replacing what it holds under those names) or a new Scope; returns the scope."""
+    return load_params(program, str(path), format, scope)
 
 
 # ---------------------------------------------------------------------------------------

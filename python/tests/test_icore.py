@@ -207,7 +207,10 @@ def test_errors(example, tmp_path):
     with pytest.raises(TypeError, match="unsupported element type"):
         exe.run(prog, feed={"x": x.astype(np.complex64)}, scope=params)
     with pytest.raises(TypeError, match="unsupported element type"):
-        exe.run(prog, feed={"x": x.astype(">f4")}, scope=params)
+        exe.run(prog, feed={"x": x.astype(">c8")}, scope=params)
+    # the other byte order is converted (one copy), not refused
+    np.testing.assert_array_equal(exe.run(prog, feed={"x": x.astype(">f4")}, scope=params)[0],
+                                  exe.run(prog, feed={"x": x}, scope=params)[0])
     with pytest.raises(TypeError, match="dict"):
         exe.run(prog, feed=[x], scope=params)
     with pytest.raises(TypeError, match="fetch_list must be a list"):

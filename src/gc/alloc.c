@@ -78,6 +78,8 @@ static ic_buffer *custom_new(ic_allocator *a, size_t bytes) {
   b->bytes = cap;
   b->alloc = a;
   b->bin = SIZE_MAX;
+  b->borrowed = NULL;
+  b->borrowed_ctx = NULL;
   atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&a->system_allocs, 1, memory_order_relaxed);
   return b;
@@ -152,10 +154,25 @@ ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes) {
   b->data = (char *)block + HEADER;
   b->alloc = a;
   b->bin = bin;
+  b->borrowed = NULL;
+  b->borrowed_ctx = NULL;
   if (a) {
     atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
     note_live(a, cap);
   }
+  return b;
+}
+
+ic_buffer *ic_buffer_borrow(void *data, size_t bytes, void (*release)(void *ctx), void *ctx) {
+  ic_buffer *b = malloc(sizeof *b);
+  if (!b) return NULL;
+  atomic_init(&b->refs, 1);
+  b->bytes = bytes;
+  b->data = data;
+  b->alloc = NULL;
+  b->bin = SIZE_MAX;
+  b->borrowed = release;
+  b->borrowed_ctx = ctx;
   return b;
 }
 
@@ -165,6 +182,7 @@ void ic_buffer_release(ic_buffer *b) {
   if (!b || atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1) return;
   ic_allocator *a = b->alloc;
   if (!a) {
+    if (b->borrowed) b->borrowed(b->borrowed_ctx); /* caller memory: only the header is ours */
     free(b);
     return;
   }

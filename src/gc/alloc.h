@@ -20,9 +20,11 @@ typedef struct ic_allocator ic_allocator;
 typedef struct ic_buffer {
   ic_atomic_int refs;      /* tensors holding this buffer */
   size_t bytes;            /* usable bytes at data */
-  void *data;              /* 64-byte aligned */
+  void *data;              /* 64-byte aligned (borrowed memory: the element size's alignment) */
   ic_allocator *alloc;     /* where the last release sends it; NULL: the system */
   size_t bin;              /* allocator's size class, or SIZE_MAX */
+  void (*borrowed)(void *ctx); /* borrowed (caller) memory: called once by the last release, */
+  void *borrowed_ctx;          /* with this; the header alone is freed. NULL otherwise */
 } ic_buffer;
 
 typedef struct ic_alloc_stats {
@@ -55,6 +57,10 @@ void ic_allocator_destroy(ic_allocator *a);
  * a == NULL takes it straight from the system, untracked (tensors made by API users). */
 ic_buffer *ic_buffer_new(ic_allocator *a, size_t bytes);
 void ic_buffer_retain(ic_buffer *b);
+/* A buffer over caller memory (ic_tensor_wrap): refs = 1, alloc NULL, nothing copied; the
+ * last release calls release(ctx) (when not NULL) instead of freeing data. NULL when out of
+ * memory (release is then not called). */
+ic_buffer *ic_buffer_borrow(void *data, size_t bytes, void (*release)(void *ctx), void *ctx);
 /* Drop one reference; the last one returns the buffer to its allocator. NULL is ignored. */
 void ic_buffer_release(ic_buffer *b);
 void ic_allocator_stats(ic_allocator *a, ic_alloc_stats *out);

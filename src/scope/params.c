@@ -274,6 +274,28 @@ ic_status ic_params_load(const ic_program *p, const char *path, ic_params_format
   return ic_api_finish(ic_params_load_err(p, path, fmt, scope, &err), &err, errbuf, errlen);
 }
 
+ic_status ic_params_names(const ic_program *p, const char ***names, size_t *n) {
+  if (!names || !n) return IC_ERR_INVALID_ARGUMENT;
+  *names = NULL;
+  *n = 0;
+  if (!p) return IC_ERR_INVALID_ARGUMENT;
+  const ic_vardesc **list;
+  size_t k;
+  ic_err err;
+  ic_status st = ic_params_list(p, &list, &k, &err);
+  if (st || !k) return st;
+  const char **out = malloc(k * sizeof *out);
+  if (!out) {
+    free(list);
+    return IC_ERR_OUT_OF_MEMORY;
+  }
+  for (size_t i = 0; i < k; i++) out[i] = list[i]->name;
+  free(list);
+  *names = out;
+  *n = k;
+  return IC_OK;
+}
+
 ic_status ic_params_save(const ic_program *p, const ic_scope *scope, const char *path,
                          ic_params_format fmt, char *errbuf, size_t errlen) {
   if (!p || !path || !scope) return ic_api_null_arg("ic_params_save", errbuf, errlen);

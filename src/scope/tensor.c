@@ -259,6 +259,36 @@ ic_status ic_tensor_create(ic_dtype dtype, int ndim, const int64_t *dims, ic_ten
   return IC_OK;
 }
 
+ic_status ic_tensor_wrap(ic_dtype dtype, int ndim, const int64_t *dims, void *data,
+                         ic_release_fn release, void *ctx, ic_tensor **out) {
+  if (!out) return IC_ERR_INVALID_ARGUMENT;
+  *out = NULL;
+  size_t es = ic_dtype_size(dtype);
+  if (ndim < 0 || ndim > IC_MAX_RANK || (ndim && !dims) || es == 0) return IC_ERR_INVALID_ARGUMENT;
+  for (int i = 0; i < ndim; i++) {
+    if (dims[i] < 0) return IC_ERR_INVALID_ARGUMENT;
+  }
+  int64_t n = ic_numel(ndim, dims);
+  if (n < 0 || (uint64_t)n > SIZE_MAX / es) return IC_ERR_INVALID_ARGUMENT;
+  if ((n && !data) || (uintptr_t)data % es) return IC_ERR_INVALID_ARGUMENT;
+  ic_tensor *t = malloc(sizeof *t);
+  if (!t) return IC_ERR_OUT_OF_MEMORY;
+  ic_tensor_init(t);
+  ic_tensor_set_meta(t, dtype, ndim, dims);
+  /* An empty tensor still gets a buffer (a feed without storage reads as "not set"); with
+   * no caller pointer it points at a constant no one reads (zero elements). */
+  static const int64_t k_empty[1];
+  void *at = data ? data : (void *)(uintptr_t)k_empty;
+  t->buf = ic_buffer_borrow(at, (size_t)n * es, release, ctx);
+  if (!t->buf) {
+    free(t);
+    return IC_ERR_OUT_OF_MEMORY;
+  }
+  t->data = t->buf->data;
+  *out = t;
+  return IC_OK;
+}
+
 ic_status ic_tensor_clone(const ic_tensor *src, ic_tensor **out) {
   if (!out || !src) return IC_ERR_INVALID_ARGUMENT;
   *out = NULL;
