@@ -230,6 +230,18 @@ int main(int argc, char **argv) {
       printf("  op %-28s x%-4zu %8.3f ms per run  %5.1f%%\n", types[a], tcount[a],
              tsum[a] / iters * 1e3, 100.0 * tsum[a] / kernel_sum);
     }
+    /* The eight slowest instructions. */
+    for (int top = 0; top < 8 && n; top++) {
+      size_t best = n;
+      for (size_t j = 0; j < n; j++) {
+        if (per_instr[j] >= 0 && (best == n || per_instr[j] > per_instr[best])) best = j;
+      }
+      if (best == n) break;
+      char where[160];
+      printf("  instr #%-4zu %-20s %8.3f ms per run  %s\n", best, pl->instrs[best].op->type,
+             per_instr[best] / iters * 1e3, ic_op_where(pl->instrs[best].op, where, sizeof where));
+      per_instr[best] = -1;
+    }
     free(types);
     free(tsum);
     free(tcount);
