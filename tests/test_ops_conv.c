@@ -1261,7 +1261,8 @@ START_TEST(bad_blocked) {
 END_TEST
 
 /* ---------------------------------------------------------------------------------------
- * The scalar affine after a convolution (fuse.c, CPU plans): conv [+ activation] then
+ * A bias added by an elementwise_add of a [C_out] parameter along axis 1 joins the convolution
+ * (its Bias), and so does the scalar affine after it (fuse.c, CPU plans): conv [+ activation] then
  * elementwise_mul by a one-element parameter (either operand) and/or elementwise_add of one,
  * as PP-HGNetV2's LearnableAffineBlock. The rewrite fires (no elementwise op is left, the
  * convolution takes ic_AffineScale / ic_AffineBias), matches the unfused program within
@@ -1275,6 +1276,7 @@ typedef struct aff_case {
   bool mul, add;         /* which elementwise ops follow */
   bool scale_first;      /* the scalar is X of elementwise_mul */
   bool blocked_reader;   /* a second convolution reads the result */
+  bool bias_op;          /* the conv has no Bias: an elementwise_add of [16] along axis 1 */
 } aff_case;
 
 static ic_program *aff_program(const aff_case *k) {
@@ -1291,17 +1293,25 @@ static ic_program *aff_program(const aff_case *k) {
   tu_var(b, "ym", IC_FP32, 4, yd);
   tu_var(b, "ya", IC_FP32, 4, yd);
   tu_var(b, "yr", IC_FP32, 4, yd);
+  tu_var(b, "yb", IC_FP32, 4, yd);
   tu_var(b, "z", IC_FP32, 4, zd);
   ic_builder_feed(b, "x");
   ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
   ic_builder_in(op, "Input", "x");
   ic_builder_in(op, "Filter", "w");
-  ic_builder_in(op, "Bias", "bias");
-  ic_builder_out(op, "Output", "y");
+  if (!k->bias_op) ic_builder_in(op, "Bias", "bias");
+  ic_builder_out(op, "Output", k->bias_op ? "yb" : "y");
   ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){1, 1});
   ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){1, 1});
   ic_builder_attr_int(op, "groups", 1);
   ic_builder_attr_string(op, "data_format", "NCHW");
+  if (k->bias_op) {
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", "yb");
+    ic_builder_in(op, "Y", "bias");
+    ic_builder_out(op, "Out", "y");
+    ic_builder_attr_int(op, "axis", 1);
+  }
   const char *cur = "y";
   if (k->act) {
     op = ic_builder_add_op(b, 0, k->act);
@@ -1404,11 +1414,11 @@ static void aff_check(const aff_case *k) {
     size_t n_aff, n_ew;
     ic_tensor *ref = aff_run(p, params, x, false, 1, &n_aff, &n_ew);
     ck_assert_int_eq(n_aff, 0);
-    ck_assert_int_eq(n_ew, (size_t)k->mul + (size_t)k->add);
+    ck_assert_int_eq(n_ew, (size_t)k->mul + (size_t)k->add + (size_t)k->bias_op);
     ck_assert_int_eq(n_conv_act(p), 0);
     ic_tensor *f1 = aff_run(p, params, x, true, 1, &n_aff, &n_ew);
-    ck_assert_msg(n_aff == 1 && n_ew == 0, "rewrite did not fire: %zu fused, %zu elementwise left",
-                  n_aff, n_ew);
+    ck_assert_msg(n_aff == (size_t)(k->mul || k->add) && n_ew == 0,
+                  "rewrite did not fire: %zu fused, %zu elementwise left", n_aff, n_ew);
     ic_tensor *f2 = aff_run(p, params, x, true, 2, &n_aff, &n_ew);
     tu_assert_bitwise(f2, f1, "fused, 2 threads against 1");
     int64_t n = ic_tensor_numel(ref);
@@ -1437,6 +1447,12 @@ START_TEST(affine_fusion) {
   /* an activation oneDNN 2.6 cannot express: the loop after the primitive applies both */
   aff_check(&(aff_case){.act = "hard_swish", .threshold = 4, .scale = 4, .offset = 1.5f,
                         .mul = true, .add = true});
+  /* the bias as an elementwise_add (CRNN's squeeze-excitation convolutions), then an
+   * activation, with and without an affine after it */
+  aff_check(&(aff_case){.act = "hard_sigmoid", .bias_op = true});
+  aff_check(&(aff_case){.act = "relu", .bias_op = true, .mul = true, .add = true,
+                        .blocked_reader = true});
+  aff_check(&(aff_case){.bias_op = true});
 }
 END_TEST
 

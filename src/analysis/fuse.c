@@ -1,5 +1,6 @@
-/* Inference rewrites (options.fuse): a convolution followed by an inference batch_norm, a
- * residual elementwise_add and/or an activation becomes one convolution, as Paddle's own
+/* Inference rewrites (options.fuse): a convolution (without Bias, optionally followed by an
+ * elementwise_add of a [C_out] parameter along axis 1: its bias) followed by an inference
+ * batch_norm, a residual elementwise_add and/or an activation becomes one convolution, as Paddle's own
  * oneDNN passes produce it: the batch_norm folded into the filter and bias (by an
  * ic_fold_bn instruction whose results are kept across runs), the residual as
  * ResidualData with fuse_residual_connection, the activation as fuse_activation /
@@ -170,6 +171,31 @@ static bool scalar_op(const fuser *f, const ic_op *op, const char *type, const c
   return true;
 }
 
+/* Is op an elementwise_add of the NCHW convolution output `value` (as X) and a persistable
+ * float32 [c_out] parameter along axis 1: the bias of a conv2d exported without one (Paddle's
+ * older layers add it as an op)? Sets the parameter and the op's output. */
+static bool bias_op(const fuser *f, const ic_op *op, const char *value, int64_t c_out,
+                    const char **param, const char **out) {
+  if (strcmp(op->type, "elementwise_add") != 0 || !str_attr_is(op, "fuse_activation", "", true) ||
+      num_attr(op, "axis", -1) != 1) {
+    return false;
+  }
+  static const char *const scales[] = {"Scale_x", "Scale_y", "Scale_out"};
+  for (int k = 0; k < 3; k++) {
+    if (num_attr(op, scales[k], 1.0) != 1.0) return false;
+  }
+  const char *x = arg(op, false, "X"), *y = arg(op, false, "Y"), *o = arg(op, true, "Out");
+  if (!x || !y || !o || strcmp(x, value) != 0 || !strcmp(y, value)) return false;
+  const ic_vardesc *v = ic_program_find_var(f->prog, 0, y);
+  if (!v || !v->persistable || !v->is_tensor || v->dtype != IC_FP32 || v->ndim != 1 ||
+      v->dims[0] != c_out || c_out <= 0 || !same_declared_dims(f, o, value)) {
+    return false;
+  }
+  *param = y;
+  *out = o;
+  return true;
+}
+
 /* Does any op strictly between i and last (not part of the pattern) write one of names? */
 static bool written_between(const fuser *f, size_t i, size_t last, const size_t *pattern,
                             size_t n_pat, const char *const *names, size_t n_names) {
@@ -207,11 +233,12 @@ static char *fmt_name(ic_arena *a, const char *base, const char *suffix, size_t 
 }
 
 /* Build the fused convolution (and the fold op) for the pattern found at conv index i. */
-static ic_status emit(fuser *f, size_t i, const ic_op *bn, const char *residual, const act *ac,
-                      const char *aff_scale, const char *aff_bias, const char *out, size_t last) {
+static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, const char *residual,
+                      const act *ac, const char *aff_scale, const char *aff_bias, const char *out,
+                      size_t last) {
   ic_arena *a = f->seq->arena;
   const ic_op *conv = f->seq->ops[i];
-  const char *filter = arg(conv, false, "Filter"), *bias = arg(conv, false, "Bias");
+  const char *filter = arg(conv, false, "Filter");
   ic_op *fold = NULL;
   if (bn) {
     fold = ic_arena_alloc(a, sizeof *fold);
@@ -292,10 +319,18 @@ static ic_status try_fuse(fuser *f, size_t i) {
   const ic_vardesc *fv = filter ? ic_program_find_var(f->prog, 0, filter) : NULL;
   if ((rd && rd->n) || !input || !out || !fv || !fv->persistable || fv->dtype != IC_FP32) return IC_OK;
   bool nhwc = layout_nhwc(conv, "data_format");
-  size_t pattern[6] = {i}, n_pat = 1, last = i;
+  size_t pattern[7] = {i}, n_pat = 1, last = i;
   const ic_op *bn = NULL, *add = NULL, *actop = NULL;
-  const char *residual = NULL;
+  const char *residual = NULL, *bias = arg(conv, false, "Bias"), *bias_out;
+  bool bias_added = false;
   size_t j = sole_reader(f, i, out);
+  if (!bias && !nhwc && j != SIZE_MAX && fv->ndim == 4 &&
+      bias_op(f, f->seq->ops[j], out, fv->dims[0], &bias, &bias_out)) {
+    bias_added = true;
+    out = bias_out;
+    pattern[n_pat++] = last = j;
+    j = sole_reader(f, j, out);
+  }
   if (j != SIZE_MAX && foldable_bn(f, f->seq->ops[j], out, nhwc)) {
     bn = f->seq->ops[j];
     out = arg(bn, true, "Y");
@@ -334,9 +369,9 @@ static ic_status try_fuse(fuser *f, size_t i) {
       pattern[n_pat++] = last = j;
     }
   }
-  if (!bn && !add && !actop && !aff_scale && !aff_bias) return IC_OK;
+  if (!bias_added && !bn && !add && !actop && !aff_scale && !aff_bias) return IC_OK;
   /* The fused op runs at `last`: nothing in between may change what it reads. */
-  const char *reads[10] = {input, filter, arg(conv, false, "Bias"), residual, NULL, NULL, NULL, NULL,
+  const char *reads[10] = {input, filter, bias, residual, NULL, NULL, NULL, NULL,
                            aff_scale, aff_bias};
   if (bn) {
     reads[4] = arg(bn, false, "Scale");
@@ -347,7 +382,7 @@ static ic_status try_fuse(fuser *f, size_t i) {
   if (written_between(f, i, last, pattern, n_pat, reads, 10)) return IC_OK;
   for (size_t k = 0; k < n_pat; k++) f->removed[pattern[k]] = true;
   (void)add;
-  return emit(f, i, bn, residual, actop ? &ac : NULL, aff_scale, aff_bias, out, last);
+  return emit(f, i, bias, bn, residual, actop ? &ac : NULL, aff_scale, aff_bias, out, last);
 }
 
 ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
