@@ -196,9 +196,11 @@ static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K,
     }                                                                                         \
   }                                                                                           \
   static inline T sigm_##SUF(T v) { return (T)1 / ((T)1 + EXP(-v)); }                         \
-  static inline T tanh_##SUF(T v) { return (T)2 / ((T)1 + EXP((T)-2 * v)) - (T)1; }           \
-  static inline void step_##SUF(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B,     \
-                                int64_t H, const bool *live) {                                                  \
+  static inline T tanh_##SUF(T v) { return (T)2 / ((T)1 + EXP((T)-2 * v)) - (T)1; }
+
+#define DEFINE_LSTM_STEP(T, SUF)                                                              \
+  static void step_##SUF(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B, int64_t H,   \
+                         const bool *live) {                                                  \
     for (int64_t b = 0; b < B; b++) {                                                         \
       T *o = out + b * ldo;                                                                   \
       if (!live[b]) {                                                                         \
@@ -221,6 +223,7 @@ static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K,
 
 DEFINE_LSTM(float, f32, expf)
 DEFINE_LSTM(double, f64, exp)
+DEFINE_LSTM_STEP(double, f64)
 
 /* The fp32 LSTM step, vectorized (vmath.h): the activations are applied in place to the
  * step's gate rows (scratch), then c' and h' are formed four lanes at a time. Same formulas
