@@ -4,7 +4,9 @@
  *   bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] [--warmup N] [--no-fuse]
  *               [--profile] [--device PLACE] [--plain-layout] [--busy-core]
  * With --profile it also reports the sum of kernel times against the wall time.
- * cores_busy is the process's user + system CPU time over the wall time of the timed runs.
+ * cores_busy is the process's user + system CPU time over the wall time of the timed runs;
+ * cpu_median_ms is the median of each run's process CPU time (at 1 thread, the run's work
+ * without the time other processes held the core: steadier than wall time on a busy machine).
  * --save-params FILE writes the synthetic parameters as a combined .pdiparams file, and
  * --save-output FILE the first run's fetched tensor as raw float32 (for bench/peers.py,
  * which feeds the peers the same input: element i is ((i * 7919) % 2001) / 1000 - 1).
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench_util.h"
+#include "analysis/plan.h"
 #include "interp/interp.h"
 
 #define MAX_FEEDS 8
@@ -36,6 +39,13 @@ static double run_once(ic_executor *e, ic_program *p, ic_scope *s, size_t n_feed
   double t = bu_now() - t0;
   ic_tensor_destroy(out);
   return t;
+}
+
+/* CPU time of the whole process (every thread), precise to the scheduler's accounting. */
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static double cpu_seconds(void) {
@@ -154,15 +164,27 @@ int main(int argc, char **argv) {
   double first = run_once(e, p, s, n_feeds, feeds, xs, fetch);
   for (int i = 0; i < warmup; i++) run_once(e, p, s, n_feeds, feeds, xs, fetch);
   double *t = calloc((size_t)iters, sizeof *t);
+  double *tc = calloc((size_t)iters, sizeof *tc); /* CPU time per run */
   double kernel_sum = 0, wall_sum = 0;
+  double *per_instr = NULL; /* --profile: summed time of each instruction */
+  size_t n_per_instr = 0;
   double cpu0 = cpu_seconds(), wall0 = bu_now();
   for (int i = 0; i < iters; i++) {
+    double c0 = cpu_now();
     t[i] = run_once(e, p, s, n_feeds, feeds, xs, fetch);
+    tc[i] = cpu_now() - c0;
     if (profile) {
       /* Kernel time: the instructions' spans, summed; the run: its wall time. */
       double k = 0;
       for (size_t j = 0; j < e->n_spans; j++) {
-        if (e->spans[j].end_ns) k += (double)(e->spans[j].end_ns - e->spans[j].start_ns) / 1e9;
+        if (!e->spans[j].end_ns) continue;
+        double d = (double)(e->spans[j].end_ns - e->spans[j].start_ns) / 1e9;
+        k += d;
+        if (!per_instr) {
+          n_per_instr = e->n_spans;
+          per_instr = calloc(n_per_instr, sizeof *per_instr);
+        }
+        if (j < n_per_instr) per_instr[j] += d;
       }
       kernel_sum += k;
       wall_sum += t[i];
@@ -176,15 +198,57 @@ int main(int argc, char **argv) {
   double med = bu_quantile(t, (size_t)iters, 0.5), p10 = bu_quantile(t, (size_t)iters, 0.1);
   double p90 = bu_quantile(t, (size_t)iters, 0.9), p99 = bu_quantile(t, (size_t)iters, 0.99);
   printf("icore batch=%lld threads=%d median_ms=%.3f p10_ms=%.3f p90_ms=%.3f p99_ms=%.3f "
-         "cores_busy=%.2f first_ms=%.3f fuse=%d%s%s\n",
+         "cores_busy=%.2f cpu_median_ms=%.3f first_ms=%.3f fuse=%d%s%s\n",
          (long long)dims[0], o.threads, med * 1e3, p10 * 1e3, p90 * 1e3, p99 * 1e3, busy_cores,
+         bu_quantile(tc, (size_t)iters, 0.5) * 1e3,
          first * 1e3, o.fuse, plain_layout ? " plain_layout=1" : "", busy ? " busy_core=1" : "");
   if (profile) {
     printf("profile: kernels %.3f ms per run, wall %.3f ms per run, executor overhead %.2f%%\n",
            kernel_sum / iters * 1e3, wall_sum / iters * 1e3,
            100.0 * (wall_sum - kernel_sum) / wall_sum);
+    /* Per op type (fused instructions keep their first op's type), largest first. */
+    const ic_plan *pl = e->last_plan;
+    size_t n = pl && per_instr ? (n_per_instr < pl->n_instrs ? n_per_instr : pl->n_instrs) : 0;
+    const char **types = calloc(n + 1, sizeof *types);
+    double *tsum = calloc(n + 1, sizeof *tsum);
+    size_t *tcount = calloc(n + 1, sizeof *tcount);
+    size_t nt = 0;
+    for (size_t j = 0; j < n; j++) {
+      const char *ty = pl->instrs[j].op->type;
+      size_t k = 0;
+      while (k < nt && strcmp(types[k], ty)) k++;
+      if (k == nt) types[nt++] = ty;
+      tsum[k] += per_instr[j];
+      tcount[k]++;
+    }
+    for (size_t a = 0; a < nt; a++) {
+      size_t best = a;
+      for (size_t b = a + 1; b < nt; b++) if (tsum[b] > tsum[best]) best = b;
+      const char *ty = types[a]; types[a] = types[best]; types[best] = ty;
+      double ts = tsum[a]; tsum[a] = tsum[best]; tsum[best] = ts;
+      size_t cnt = tcount[a]; tcount[a] = tcount[best]; tcount[best] = cnt;
+      printf("  op %-28s x%-4zu %8.3f ms per run  %5.1f%%\n", types[a], tcount[a],
+             tsum[a] / iters * 1e3, 100.0 * tsum[a] / kernel_sum);
+    }
+    /* The eight slowest instructions. */
+    for (int top = 0; top < 8 && n; top++) {
+      size_t best = n;
+      for (size_t j = 0; j < n; j++) {
+        if (per_instr[j] >= 0 && (best == n || per_instr[j] > per_instr[best])) best = j;
+      }
+      if (best == n) break;
+      char where[160];
+      printf("  instr #%-4zu %-20s %8.3f ms per run  %s\n", best, pl->instrs[best].op->type,
+             per_instr[best] / iters * 1e3, ic_op_where(pl->instrs[best].op, where, sizeof where));
+      per_instr[best] = -1;
+    }
+    free(types);
+    free(tsum);
+    free(tcount);
   }
+  free(per_instr);
   free(t);
+  free(tc);
   ic_executor_destroy(e);
   for (size_t k = 0; k < n_feeds; k++) ic_tensor_destroy(xs[k]);
   ic_scope_destroy(s);

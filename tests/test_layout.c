@@ -220,6 +220,55 @@ START_TEST(pool_readers) {
 }
 END_TEST
 
+/* concat along the channels of two blocked convolution outputs stays blocked for a blocked
+ * reader (pool2d); with one plain input, or along another axis, the kernel unpacks the blocked
+ * inputs (the second case marks the concat all the same: the kernel decides at run time).
+ * Every case is bitwise the plain plan's result. */
+static ic_builder_op *concat(ic_builder *b, const char *x0, const char *x1, const char *out,
+                             int axis) {
+  ic_builder_op *op = ic_builder_add_op(b, 0, "concat");
+  ic_builder_input(op, "X", 2, TU_NAMES(x0, x1));
+  ic_builder_out(op, "Out", out);
+  ic_builder_attr_int(op, "axis", axis);
+  return op;
+}
+
+static void pool(ic_builder *b, const char *in, const char *out) {
+  ic_builder_op *op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", in);
+  ic_builder_out(op, "Out", out);
+  ic_builder_attr_string(op, "pooling_type", "avg");
+  ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){2, 2});
+}
+
+START_TEST(concat_readers) {
+  char marked[256];
+  for (int k = 0; k < 3; k++) {
+    ic_builder *b = start();
+    var(b, "a");
+    var(b, "c");
+    tu_var(b, "cat", IC_FP32, 4, k == 2 ? TU_DIMS(N, C, 2 * H, W) : TU_DIMS(N, 2 * C, H, W));
+    tu_var(b, "p", IC_FP32, 4, k == 2 ? TU_DIMS(N, C, H, W / 2) : TU_DIMS(N, 2 * C, H / 2, W / 2));
+    conv(b, "x", "a", NULL);
+    conv(b, "a", "c", "dw");
+    /* 0: two blocked inputs; 1: one plain (the feed); 2: along H */
+    concat(b, k == 1 ? "x" : "a", "c", "cat", k == 2 ? 2 : -3);
+    pool(b, "cat", "p");
+    ic_builder_fetch(b, "p");
+    int n = run_pass(b, "p", marked, sizeof marked);
+    if (k == 2) {
+      ck_assert_int_eq(n, 2);
+      ck_assert_str_eq(marked, "a,c");
+    } else {
+      ck_assert_int_eq(n, 3);
+      ck_assert_str_eq(marked, "a,c,cat");
+    }
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 /* Only CPU plans with the rewrites on: fuse off, or a device plan, marks nothing. */
 START_TEST(only_cpu_with_fuse) {
   ic_builder *b = start();
@@ -266,6 +315,7 @@ static TCase *tc_pass(void) {
   tcase_add_test(tc, marks_conv_readers);
   tcase_add_test(tc, keeps_plain);
   tcase_add_test(tc, pool_readers);
+  tcase_add_test(tc, concat_readers);
   tcase_add_test(tc, only_cpu_with_fuse);
   return tc;
 }

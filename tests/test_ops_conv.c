@@ -462,7 +462,7 @@ START_TEST(state_reuse) {
   ic_tensor x, w1, w2, y;
   ic_tensor *xp = &x, *wp = &w1, *yp = &y;
   const char *xn = "x", *wn = "w", *yn = "y";
-  ic_kslot in[4] = {{.n = 1, .t = &xp, .names = &xn}, {.n = 1, .t = &wp, .names = &wn}};
+  ic_kslot in[6] = {{.n = 1, .t = &xp, .names = &xn}, {.n = 1, .t = &wp, .names = &wn}};
   ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
   ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = in, .out = out, .err = &err,
                .env = &env, .state = &state};
@@ -553,7 +553,7 @@ static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
   ic_tensor_init(&y);
   ic_tensor *yp = &y;
   const char *names[3] = {"x", "w", "b"}, *yn = "y";
-  ic_kslot in[4] = {{.n = 1, .t = &x, .names = &names[0]},
+  ic_kslot in[6] = {{.n = 1, .t = &x, .names = &names[0]},
                     {.n = 1, .t = &w, .names = &names[1]},
                     {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]}};
   ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
@@ -874,7 +874,7 @@ static float *run_layouts(const conv_case *k, int in_layout, int res_layout, int
   ic_tensor_init(&y);
   ic_tensor *yp = &y;
   const char *names[4] = {"x", "w", "b", "r"}, *yn = "y";
-  ic_kslot in[4] = {{.n = 1, .t = &x, .names = &names[0]},
+  ic_kslot in[6] = {{.n = 1, .t = &x, .names = &names[0]},
                     {.n = 1, .t = &w, .names = &names[1]},
                     {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]},
                     {.n = k->residual ? 1 : 0, .t = &r, .names = &names[3]}};
@@ -1260,6 +1260,259 @@ START_TEST(bad_blocked) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * A bias added by an elementwise_add of a [C_out] parameter along axis 1 joins the convolution
+ * (its Bias), and so does the scalar affine after it (fuse.c, CPU plans): conv [+ activation] then
+ * elementwise_mul by a one-element parameter (either operand) and/or elementwise_add of one,
+ * as PP-HGNetV2's LearnableAffineBlock. The rewrite fires (no elementwise op is left, the
+ * convolution takes ic_AffineScale / ic_AffineBias), matches the unfused program within
+ * float32 tolerance at 1 and 2 threads, is bitwise equal across thread counts, and follows
+ * new parameter values between runs (the primitive is rebuilt).
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct aff_case {
+  const char *act;       /* an activation op after the conv, NULL for none */
+  float threshold, scale, offset; /* hard_swish's attributes */
+  bool mul, add;         /* which elementwise ops follow */
+  bool scale_first;      /* the scalar is X of elementwise_mul */
+  bool blocked_reader;   /* a second convolution reads the result */
+  bool bias_op;          /* the conv has no Bias: an elementwise_add of [16] along axis 1 */
+} aff_case;
+
+static ic_program *aff_program(const aff_case *k) {
+  ic_builder *b = ic_builder_create();
+  const int64_t xd[4] = {2, 8, 9, 10};
+  tu_var(b, "x", IC_FP32, 4, xd);
+  ic_builder_var(b, 0, "w", IC_FP32, 4, TU_DIMS(16, 8, 3, 3), true);
+  ic_builder_var(b, 0, "bias", IC_FP32, 1, TU_DIMS(16), true);
+  ic_builder_var(b, 0, "w2", IC_FP32, 4, TU_DIMS(8, 16, 1, 1), true);
+  ic_builder_var(b, 0, "s", IC_FP32, 1, TU_DIMS(1), true);
+  ic_builder_var(b, 0, "t", IC_FP32, 1, TU_DIMS(1), true);
+  const int64_t yd[4] = {2, 16, 9, 10}, zd[4] = {2, 8, 9, 10};
+  tu_var(b, "y", IC_FP32, 4, yd);
+  tu_var(b, "ym", IC_FP32, 4, yd);
+  tu_var(b, "ya", IC_FP32, 4, yd);
+  tu_var(b, "yr", IC_FP32, 4, yd);
+  tu_var(b, "yb", IC_FP32, 4, yd);
+  tu_var(b, "z", IC_FP32, 4, zd);
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  if (!k->bias_op) ic_builder_in(op, "Bias", "bias");
+  ic_builder_out(op, "Output", k->bias_op ? "yb" : "y");
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_int(op, "groups", 1);
+  ic_builder_attr_string(op, "data_format", "NCHW");
+  if (k->bias_op) {
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", "yb");
+    ic_builder_in(op, "Y", "bias");
+    ic_builder_out(op, "Out", "y");
+    ic_builder_attr_int(op, "axis", 1);
+  }
+  const char *cur = "y";
+  if (k->act) {
+    op = ic_builder_add_op(b, 0, k->act);
+    ic_builder_in(op, "X", cur);
+    ic_builder_out(op, "Out", "yr");
+    if (!strcmp(k->act, "relu6")) ic_builder_attr_float(op, "threshold", 6.0f);
+    if (!strcmp(k->act, "hard_swish")) {
+      ic_builder_attr_float(op, "threshold", k->threshold);
+      ic_builder_attr_float(op, "scale", k->scale);
+      ic_builder_attr_float(op, "offset", k->offset);
+    }
+    cur = "yr";
+  }
+  if (k->mul) {
+    op = ic_builder_add_op(b, 0, "elementwise_mul");
+    ic_builder_in(op, "X", k->scale_first ? "s" : cur);
+    ic_builder_in(op, "Y", k->scale_first ? cur : "s");
+    ic_builder_out(op, "Out", "ym");
+    ic_builder_attr_int(op, "axis", -1);
+    cur = "ym";
+  }
+  if (k->add) {
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", cur);
+    ic_builder_in(op, "Y", "t");
+    ic_builder_out(op, "Out", "ya");
+    ic_builder_attr_int(op, "axis", -1);
+    cur = "ya";
+  }
+  if (k->blocked_reader) {
+    op = ic_builder_add_op(b, 0, "conv2d");
+    ic_builder_in(op, "Input", cur);
+    ic_builder_in(op, "Filter", "w2");
+    ic_builder_out(op, "Output", "z");
+    ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){1, 1});
+    ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){0, 0});
+    ic_builder_attr_int(op, "groups", 1);
+    ic_builder_attr_string(op, "data_format", "NCHW");
+    cur = "z";
+  }
+  ic_builder_fetch(b, cur);
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  return p;
+}
+
+static ic_tensor *aff_run(ic_program *p, ic_scope *params, const ic_tensor *x, bool fuse,
+                          int threads, size_t *n_aff, size_t *n_ew) {
+  ic_options o;
+  ic_options_default(&o);
+  o.fuse = fuse;
+  o.threads = threads;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  const char *feed = "x", *fetch = ic_program_fetch_target(p, 0);
+  ic_tensor *out;
+  ck_assert_msg(ic_executor_run(e, p, params, 1, &feed, &x, 1, &fetch, &out) == IC_OK, "%s",
+                ic_executor_errmsg(e));
+  const ic_plan *pl = ic_executor_last_plan(e);
+  *n_aff = *n_ew = 0;
+  for (size_t i = 0; i < pl->n_instrs; i++) {
+    const ic_op *op = pl->instrs[i].op;
+    *n_aff += ic_op_input(op, "ic_AffineScale") != NULL || ic_op_input(op, "ic_AffineBias") != NULL;
+    *n_ew += !strncmp(op->type, "elementwise_", 12);
+  }
+  ic_executor_destroy(e);
+  return out;
+}
+
+/* Convolutions in the program that carry an activation already (none here: the rewrite
+ * fuses the separate op). */
+static size_t n_conv_act(const ic_program *p) {
+  size_t n = 0;
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    const ic_attr *a = ic_op_attr(&p->blocks[0].ops[i], "fuse_activation");
+    n += a && a->type == IC_ATTR_STRING && a->s[0];
+  }
+  return n;
+}
+
+static void aff_check(const aff_case *k) {
+  ic_program *p = aff_program(k);
+  ic_scope *params;
+  ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+  char err[1024];
+  ck_assert_msg(ic_params_random(p, 5, params, err, sizeof err) == IC_OK, "%s", err);
+  ic_tensor *x = tu_rand_f32(4, TU_DIMS(2, 8, 9, 10), 3, -1, 1);
+  for (int round = 0; round < 2; round++) {
+    if (round == 1) {
+      /* new values: the fused primitive must follow them */
+      ic_tensor *s = tu_f32(1, TU_DIMS(1), (const float[]){-1.75f});
+      ic_tensor *t = tu_f32(1, TU_DIMS(1), (const float[]){0.625f});
+      ck_assert_int_eq(ic_scope_set(params, "s", s), IC_OK);
+      ck_assert_int_eq(ic_scope_set(params, "t", t), IC_OK);
+      ic_tensor_destroy(s);
+      ic_tensor_destroy(t);
+    }
+    size_t n_aff, n_ew;
+    ic_tensor *ref = aff_run(p, params, x, false, 1, &n_aff, &n_ew);
+    ck_assert_int_eq(n_aff, 0);
+    ck_assert_int_eq(n_ew, (size_t)k->mul + (size_t)k->add + (size_t)k->bias_op);
+    ck_assert_int_eq(n_conv_act(p), 0);
+    ic_tensor *f1 = aff_run(p, params, x, true, 1, &n_aff, &n_ew);
+    ck_assert_msg(n_aff == (size_t)(k->mul || k->add) && n_ew == 0,
+                  "rewrite did not fire: %zu fused, %zu elementwise left", n_aff, n_ew);
+    ic_tensor *f2 = aff_run(p, params, x, true, 2, &n_aff, &n_ew);
+    tu_assert_bitwise(f2, f1, "fused, 2 threads against 1");
+    int64_t n = ic_tensor_numel(ref);
+    double *r = malloc((size_t)n * sizeof *r);
+    for (int64_t i = 0; i < n; i++) r[i] = ((const float *)ic_tensor_cdata(ref))[i];
+    tu_assert_close(f1, r, (size_t)n, 1e-5, 1e-5);
+    free(r);
+    ic_tensor_destroy(ref);
+    ic_tensor_destroy(f1);
+    ic_tensor_destroy(f2);
+  }
+  ic_tensor_destroy(x);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+
+START_TEST(affine_fusion) {
+  /* HGNet's form: relu, scale * y (the scalar first), + bias, read by a convolution */
+  aff_check(&(aff_case){.act = "relu", .mul = true, .add = true, .scale_first = true,
+                        .blocked_reader = true});
+  /* no activation, y * scale, fetched directly */
+  aff_check(&(aff_case){.mul = true, .add = true});
+  /* only a multiply, only an add */
+  aff_check(&(aff_case){.act = "relu6", .mul = true, .blocked_reader = true});
+  aff_check(&(aff_case){.act = "sigmoid", .add = true});
+  /* an activation oneDNN 2.6 cannot express: the loop after the primitive applies both */
+  aff_check(&(aff_case){.act = "hard_swish", .threshold = 4, .scale = 4, .offset = 1.5f,
+                        .mul = true, .add = true});
+  /* the bias as an elementwise_add (CRNN's squeeze-excitation convolutions), then an
+   * activation, with and without an affine after it */
+  aff_check(&(aff_case){.act = "hard_sigmoid", .bias_op = true});
+  aff_check(&(aff_case){.act = "relu", .bias_op = true, .mul = true, .add = true,
+                        .blocked_reader = true});
+  aff_check(&(aff_case){.bias_op = true});
+}
+END_TEST
+
+/* Not fused: a scalar that is not a parameter, or a mul by a full tensor. */
+START_TEST(affine_not_fused) {
+  ic_builder *b = ic_builder_create();
+  const int64_t xd[4] = {1, 8, 5, 5}, yd[4] = {1, 8, 5, 5};
+  tu_var(b, "x", IC_FP32, 4, xd);
+  tu_var(b, "s", IC_FP32, 1, TU_DIMS(1)); /* fed, not persistable */
+  ic_builder_var(b, 0, "w", IC_FP32, 4, TU_DIMS(8, 8, 1, 1), true);
+  tu_var(b, "y", IC_FP32, 4, yd);
+  tu_var(b, "ym", IC_FP32, 4, yd);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "s");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_out(op, "Output", "y");
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){0, 0});
+  op = ic_builder_add_op(b, 0, "elementwise_mul");
+  ic_builder_in(op, "X", "y");
+  ic_builder_in(op, "Y", "s");
+  ic_builder_out(op, "Out", "ym");
+  ic_builder_attr_int(op, "axis", -1);
+  ic_builder_fetch(b, "ym");
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  ic_scope *params;
+  ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+  ck_assert_msg(ic_params_random(p, 5, params, err, sizeof err) == IC_OK, "%s", err);
+  ic_options o;
+  ic_options_default(&o);
+  o.fuse = true;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ic_tensor *x = tu_rand_f32(4, xd, 3, -1, 1), *s = tu_f32(1, TU_DIMS(1), (const float[]){2});
+  const char *feeds[2] = {"x", "s"}, *fetch = "ym";
+  const ic_tensor *fv[2] = {x, s};
+  ic_tensor *out;
+  ck_assert_msg(ic_executor_run(e, p, params, 2, feeds, fv, 1, &fetch, &out) == IC_OK, "%s",
+                ic_executor_errmsg(e));
+  const ic_plan *pl = ic_executor_last_plan(e);
+  size_t n_ew = 0;
+  for (size_t i = 0; i < pl->n_instrs; i++) {
+    ck_assert(!ic_op_input(pl->instrs[i].op, "ic_AffineScale"));
+    n_ew += !strcmp(pl->instrs[i].op->type, "elementwise_mul");
+  }
+  ck_assert_int_eq(n_ew, 1);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(s);
+  ic_executor_destroy(e);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+END_TEST
+
 static TCase *tc_math(void) {
   TCase *tc = tcase_create("math");
   tcase_add_test(tc, pointwise);
@@ -1275,6 +1528,8 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, thread_counts);
   tcase_add_test(tc, blocked_kernel);
   tcase_add_test(tc, blocked_chain);
+  tcase_add_test(tc, affine_fusion);
+  tcase_add_test(tc, affine_not_fused);
   return tc;
 }
 

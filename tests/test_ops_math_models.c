@@ -85,13 +85,13 @@ static void run_exported(const ic_program *p, const ic_op *op, const char *model
   const ic_opdef *def;
   ck_assert_msg(ic_opdef_lookup(op, &def, &err) == IC_OK, "%s: %s", model, err.msg);
   void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
-  const ic_slot *ins[4] = {0}, *outs[4] = {0};
-  ck_assert(def->n_inputs <= 4 && def->n_outputs <= 4);
+  const ic_slot *ins[8] = {0}, *outs[4] = {0};
+  ck_assert(def->n_inputs <= 8 && def->n_outputs <= 4);
   ck_assert_msg(ic_opdef_parse(def, op, attrs, &err) == IC_OK, "%s: %s", model, err.msg);
   ck_assert_msg(ic_opdef_match(def, op, ins, outs, &err) == IC_OK, "%s: %s", model, err.msg);
 
-  ic_kslot kin[4] = {0}, kout[4] = {0};
-  ic_tensor *in_t[4][4] = {{0}};
+  ic_kslot kin[8] = {0}, kout[4] = {0};
+  ic_tensor *in_t[8][4] = {{0}};
   for (size_t s = 0; s < def->n_inputs; s++) {
     if (!ins[s]) continue;
     ck_assert(ins[s]->n <= 4);

@@ -462,6 +462,32 @@ START_TEST(gru_and_simple_rnn) {
 }
 END_TEST
 
+/* The recurrent product takes two paths (rnn.c): a GEMV on W_hh transposed at fp32 batch <= 4
+ * (where AVX2 is present) and sgemm otherwise. Both against the reference, at the sizes of
+ * the vector blocks and their tails (G = 4H = 84: 64 + 16 + 4; CRNN's H = 96), every mode,
+ * with sequences ending early so that dead rows are skipped. */
+START_TEST(recurrent_gemv_and_gemm_paths) {
+  static const int64_t len4[] = {9, 3, 0, 7}, len6[] = {9, 3, 0, 7, 9, 1};
+  for (int mode = MODE_LSTM; mode <= MODE_RNN_RELU; mode++) {
+    for (int B = 1; B <= 6; B++) {
+      lstm_case k = {.T = 9, .B = B, .I = 11, .H = 21, .L = 2, .bidi = true, .dt = IC_FP32,
+                     .mode = mode};
+      /* RNN_RELU does not saturate: rounding grows through layers and steps, beyond the
+       * check's 1e-5 (with either path), so it runs one layer over fewer steps. */
+      if (mode == MODE_RNN_RELU) k.L = 1, k.T = 5;
+      lstm_check(&k, (uint64_t)(60 + 10 * mode + B));
+    }
+    lstm_case k = {.T = 9, .B = 4, .I = 5, .H = 21, .L = 1, .bidi = true, .dt = IC_FP32,
+                   .mode = mode, .len = len4, .len_dt = IC_INT64};
+    lstm_check(&k, (uint64_t)(100 + mode));
+    k.B = 6, k.len = len6;
+    lstm_check(&k, (uint64_t)(110 + mode));
+  }
+  lstm_case crnn = {.T = 8, .B = 1, .I = 40, .H = 96, .L = 2, .bidi = true, .dt = IC_FP32};
+  lstm_check(&crnn, 120);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------
  * Paddle's own answer: tests/data/paddle_rnn (tools/gen_paddle_rnn.py).
  * ------------------------------------------------------------------------------------- */
@@ -800,6 +826,7 @@ static TCase *tc_lstm(void) {
   tcase_add_test(tc, lstm_bad_inputs);
   tcase_add_test(tc, gru_and_simple_rnn);
   tcase_add_test(tc, rnn_grad_finite_differences);
+  tcase_add_test(tc, recurrent_gemv_and_gemm_paths);
   return tc;
 }
 

@@ -241,7 +241,7 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
   }
   if ((st = ic_opseq_validate(&p->seq, err))) goto fail;
   p->device = o->device;
-  if (o->fuse && (st = ic_opseq_fuse(&p->seq, prog, n_fetches, fetch_names, err))) goto fail;
+  if (o->fuse && (st = ic_opseq_fuse(&p->seq, prog, n_fetches, fetch_names, !o->device, err))) goto fail;
   /* Blocked activations are a CPU matter: device kernels and copies read plain tensors. */
   if (o->fuse && !o->device && !o->plain_layout &&
       (st = ic_opseq_layout(&p->seq, prog, n_fetches, fetch_names, err))) {

@@ -1,9 +1,14 @@
-/* Inference rewrites (options.fuse): a convolution followed by an inference batch_norm, a
- * residual elementwise_add and/or an activation becomes one convolution, as Paddle's own
+/* Inference rewrites (options.fuse): a convolution (without Bias, optionally followed by an
+ * elementwise_add of a [C_out] parameter along axis 1: its bias) followed by an inference
+ * batch_norm, a residual elementwise_add and/or an activation becomes one convolution, as Paddle's own
  * oneDNN passes produce it: the batch_norm folded into the filter and bias (by an
  * ic_fold_bn instruction whose results are kept across runs), the residual as
  * ResidualData with fuse_residual_connection, the activation as fuse_activation /
- * fuse_alpha / fuse_beta. Results stay within float32 tolerance of the plain program
+ * fuse_alpha / fuse_beta. On CPU plans a scalar affine after all of that (an elementwise_mul
+ * by a one-element float32 parameter, then an elementwise_add of one, either alone: PP-HGNetV2's
+ * LearnableAffineBlock after each convolution) joins too, as icore's own inputs ic_AffineScale
+ * and ic_AffineBias, which the CPU kernel applies as a oneDNN post-op (conv.h); the CUDA
+ * kernels do not take them. Results stay within float32 tolerance of the plain program
  * (tests check it); with fuse off, compiled and uncompiled runs stay bitwise equal.
  *
  * A pattern is rewritten only when every intermediate value has exactly one reader (the
@@ -26,6 +31,7 @@ typedef struct fuser {
   const ic_op **replace;  /* per op index: the ops to emit there instead (up to 2) */
   const ic_op **replace2;
   ic_err *err;
+  bool cpu;               /* a CPU plan: the affine joins too */
 } fuser;
 
 static size_t n_readers(const fuser *f, const char *name) {
@@ -137,6 +143,59 @@ static bool conv_act(const ic_op *op, act *out) {
   return arg(op, false, "X") && arg(op, true, "Out");
 }
 
+/* A one-element float32 parameter: the scalar of a LearnableAffineBlock. */
+static bool scalar_param(const fuser *f, const char *name) {
+  const ic_vardesc *v = name ? ic_program_find_var(f->prog, 0, name) : NULL;
+  if (!v || !v->persistable || !v->is_tensor || v->dtype != IC_FP32 || v->ndim < 1) return false;
+  for (int k = 0; k < v->ndim; k++) {
+    if (v->dims[k] != 1) return false;
+  }
+  return true;
+}
+
+/* Is op `type` (elementwise_mul / elementwise_add) of `value` and a scalar parameter, with
+ * nothing else fused into it? Sets the parameter and the op's output. */
+static bool scalar_op(const fuser *f, const ic_op *op, const char *type, const char *value,
+                      const char **param, const char **out) {
+  if (strcmp(op->type, type) != 0 || !str_attr_is(op, "fuse_activation", "", true)) return false;
+  static const char *const scales[] = {"Scale_x", "Scale_y", "Scale_out"};
+  for (int k = 0; k < 3; k++) {
+    if (num_attr(op, scales[k], 1.0) != 1.0) return false;
+  }
+  const char *x = arg(op, false, "X"), *y = arg(op, false, "Y"), *o = arg(op, true, "Out");
+  if (!x || !y || !o || !strcmp(x, y)) return false;
+  const char *p = !strcmp(x, value) ? y : !strcmp(y, value) ? x : NULL;
+  if (!scalar_param(f, p) || !same_declared_dims(f, o, value)) return false;
+  *param = p;
+  *out = o;
+  return true;
+}
+
+/* Is op an elementwise_add of the NCHW convolution output `value` (as X) and a persistable
+ * float32 [c_out] parameter along axis 1: the bias of a conv2d exported without one (Paddle's
+ * older layers add it as an op)? Sets the parameter and the op's output. */
+static bool bias_op(const fuser *f, const ic_op *op, const char *value, int64_t c_out,
+                    const char **param, const char **out) {
+  if (strcmp(op->type, "elementwise_add") != 0 || !str_attr_is(op, "fuse_activation", "", true) ||
+      num_attr(op, "axis", -1) != 1) {
+    return false;
+  }
+  static const char *const scales[] = {"Scale_x", "Scale_y", "Scale_out"};
+  for (int k = 0; k < 3; k++) {
+    if (num_attr(op, scales[k], 1.0) != 1.0) return false;
+  }
+  const char *x = arg(op, false, "X"), *y = arg(op, false, "Y"), *o = arg(op, true, "Out");
+  if (!x || !y || !o || strcmp(x, value) != 0 || !strcmp(y, value)) return false;
+  const ic_vardesc *v = ic_program_find_var(f->prog, 0, y);
+  if (!v || !v->persistable || !v->is_tensor || v->dtype != IC_FP32 || v->ndim != 1 ||
+      v->dims[0] != c_out || c_out <= 0 || !same_declared_dims(f, o, value)) {
+    return false;
+  }
+  *param = y;
+  *out = o;
+  return true;
+}
+
 /* Does any op strictly between i and last (not part of the pattern) write one of names? */
 static bool written_between(const fuser *f, size_t i, size_t last, const size_t *pattern,
                             size_t n_pat, const char *const *names, size_t n_names) {
@@ -174,11 +233,12 @@ static char *fmt_name(ic_arena *a, const char *base, const char *suffix, size_t 
 }
 
 /* Build the fused convolution (and the fold op) for the pattern found at conv index i. */
-static ic_status emit(fuser *f, size_t i, const ic_op *bn, const char *residual, const act *ac,
-                      const char *out, size_t last) {
+static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, const char *residual,
+                      const act *ac, const char *aff_scale, const char *aff_bias, const char *out,
+                      size_t last) {
   ic_arena *a = f->seq->arena;
   const ic_op *conv = f->seq->ops[i];
-  const char *filter = arg(conv, false, "Filter"), *bias = arg(conv, false, "Bias");
+  const char *filter = arg(conv, false, "Filter");
   ic_op *fold = NULL;
   if (bn) {
     fold = ic_arena_alloc(a, sizeof *fold);
@@ -208,7 +268,7 @@ static ic_status emit(fuser *f, size_t i, const ic_op *bn, const char *residual,
     f->seq->derived = d;
   }
   ic_op *nc = ic_arena_alloc(a, sizeof *nc);
-  ic_slot *ins = ic_arena_calloc(a, 4, sizeof *ins), *outs = ic_arena_calloc(a, 1, sizeof *outs);
+  ic_slot *ins = ic_arena_calloc(a, 6, sizeof *ins), *outs = ic_arena_calloc(a, 1, sizeof *outs);
   ic_attr *at = ic_arena_calloc(a, conv->n_attrs + 4, sizeof *at);
   if (!nc || !ins || !outs || !at) goto oom;
   size_t n = 0;
@@ -216,6 +276,8 @@ static ic_status emit(fuser *f, size_t i, const ic_op *bn, const char *residual,
   ins[n++] = slot1(a, "Filter", filter);
   if (bias) ins[n++] = slot1(a, "Bias", bias);
   if (residual) ins[n++] = slot1(a, "ResidualData", residual);
+  if (aff_scale) ins[n++] = slot1(a, "ic_AffineScale", aff_scale);
+  if (aff_bias) ins[n++] = slot1(a, "ic_AffineBias", aff_bias);
   outs[0] = slot1(a, "Output", out);
   size_t na = 0;
   for (size_t k = 0; k < conv->n_attrs; k++) {
@@ -257,10 +319,18 @@ static ic_status try_fuse(fuser *f, size_t i) {
   const ic_vardesc *fv = filter ? ic_program_find_var(f->prog, 0, filter) : NULL;
   if ((rd && rd->n) || !input || !out || !fv || !fv->persistable || fv->dtype != IC_FP32) return IC_OK;
   bool nhwc = layout_nhwc(conv, "data_format");
-  size_t pattern[4] = {i}, n_pat = 1, last = i;
+  size_t pattern[7] = {i}, n_pat = 1, last = i;
   const ic_op *bn = NULL, *add = NULL, *actop = NULL;
-  const char *residual = NULL;
+  const char *residual = NULL, *bias = arg(conv, false, "Bias"), *bias_out;
+  bool bias_added = false;
   size_t j = sole_reader(f, i, out);
+  if (!bias && !nhwc && j != SIZE_MAX && fv->ndim == 4 &&
+      bias_op(f, f->seq->ops[j], out, fv->dims[0], &bias, &bias_out)) {
+    bias_added = true;
+    out = bias_out;
+    pattern[n_pat++] = last = j;
+    j = sole_reader(f, j, out);
+  }
   if (j != SIZE_MAX && foldable_bn(f, f->seq->ops[j], out, nhwc)) {
     bn = f->seq->ops[j];
     out = arg(bn, true, "Y");
@@ -285,25 +355,40 @@ static ic_status try_fuse(fuser *f, size_t i) {
     out = arg(actop, true, "Out");
     pattern[n_pat++] = last = j;
   }
-  if (!bn && !add && !actop) return IC_OK;
+  const char *aff_scale = NULL, *aff_bias = NULL;
+  if (f->cpu) {
+    const char *o;
+    j = sole_reader(f, last, out);
+    if (j != SIZE_MAX && scalar_op(f, f->seq->ops[j], "elementwise_mul", out, &aff_scale, &o)) {
+      out = o;
+      pattern[n_pat++] = last = j;
+      j = sole_reader(f, j, out);
+    }
+    if (j != SIZE_MAX && scalar_op(f, f->seq->ops[j], "elementwise_add", out, &aff_bias, &o)) {
+      out = o;
+      pattern[n_pat++] = last = j;
+    }
+  }
+  if (!bias_added && !bn && !add && !actop && !aff_scale && !aff_bias) return IC_OK;
   /* The fused op runs at `last`: nothing in between may change what it reads. */
-  const char *reads[8] = {input, filter, arg(conv, false, "Bias"), residual, NULL, NULL, NULL, NULL};
+  const char *reads[10] = {input, filter, bias, residual, NULL, NULL, NULL, NULL,
+                           aff_scale, aff_bias};
   if (bn) {
     reads[4] = arg(bn, false, "Scale");
     reads[5] = arg(bn, false, "Bias");
     reads[6] = arg(bn, false, "Mean");
     reads[7] = arg(bn, false, "Variance");
   }
-  if (written_between(f, i, last, pattern, n_pat, reads, 8)) return IC_OK;
+  if (written_between(f, i, last, pattern, n_pat, reads, 10)) return IC_OK;
   for (size_t k = 0; k < n_pat; k++) f->removed[pattern[k]] = true;
   (void)add;
-  return emit(f, i, bn, residual, actop ? &ac : NULL, out, last);
+  return emit(f, i, bias, bn, residual, actop ? &ac : NULL, aff_scale, aff_bias, out, last);
 }
 
 ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
-                        const char *const *fetch_names, ic_err *err) {
+                        const char *const *fetch_names, bool cpu, ic_err *err) {
   size_t n = seq->n_ops;
-  fuser f = {.seq = seq, .prog = p, .err = err};
+  fuser f = {.seq = seq, .prog = p, .err = err, .cpu = cpu};
   ic_strmap_init(&f.readers);
   ic_strmap_init(&f.keep);
   f.removed = calloc(n + 1, sizeof *f.removed);

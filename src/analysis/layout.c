@@ -17,7 +17,9 @@
  *     also an input of the op, and is referenced by no sub-block;
  *   - every op reading it reads it in a slot that accepts a blocked tensor (IC_SLOT_BLOCKED,
  *     with the reader's data_format not NHWC) or only for its shape (IC_SLOT_NO_BUFFER,
- *     IC_SLOT_IGNORED): another convolution's Input or ResidualData, pool2d's X.
+ *     IC_SLOT_IGNORED): another convolution's Input or ResidualData, pool2d's X, concat's X.
+ * A concat along the channels (axis 1 of 4-D tensors) is marked by the same rules: it keeps
+ * its inputs' blocked layout when they all hold the same one (concat.c).
  * The kernel decides at run time: it writes a blocked Output (and says so in the tensor's
  * layout) only when oneDNN's destination is one of the layouts a tensor may hold; readers
  * look at the layout of what they receive. The values are bitwise those of the plain
@@ -54,9 +56,20 @@ static bool is_nhwc(const ic_op *op) {
   return a && a->type == IC_ATTR_STRING && strcmp(a->s, "NHWC") == 0;
 }
 
+/* A concat along the channels of 4-D tensors (attribute axis 1 or -3, no AxisTensor): its
+ * output may stay blocked when its inputs arrive so (concat.c decides at run time). */
+static bool channel_concat(const ic_op *op) {
+  if (strcmp(op->type, "concat") != 0) return false;
+  const ic_slot *at = ic_op_input(op, "AxisTensor");
+  if (at && at->n) return false;
+  const ic_attr *a = ic_op_attr(op, "axis");
+  int64_t axis = a && (a->type == IC_ATTR_INT || a->type == IC_ATTR_LONG) ? a->i : a ? 99 : 0;
+  return axis == 1 || axis == -3;
+}
+
 static bool marks(const ic_op *op) {
   return !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d") ||
-         !strcmp(op->type, "pool2d");
+         !strcmp(op->type, "pool2d") || channel_concat(op);
 }
 
 /* Whether input slot `slot` of op reads a blocked tensor correctly. */
@@ -106,7 +119,8 @@ static ic_status scan(lpass *l, const ic_opseq *seq, const ic_program *p, size_t
 /* The variable op writes that may stay blocked, or NULL. */
 static const char *blockable_output(const lpass *l, const ic_op *op, const ic_program *p) {
   if (!marks(op) || is_nhwc(op) || ic_op_attr(op, "ic_blocked_out")) return NULL;
-  const ic_slot *o = ic_op_output(op, strcmp(op->type, "pool2d") ? "Output" : "Out");
+  const ic_slot *o = ic_op_output(op, strcmp(op->type, "pool2d") && strcmp(op->type, "concat")
+                                             ? "Output" : "Out");
   if (!o || o->n != 1 || op->n_outputs != 1) return NULL;
   const char *name = o->args[0];
   if (count(&l->writers, name) != 1 || !count(&l->readers, name) ||

@@ -35,10 +35,10 @@ typedef struct ic_opseq {
 #define IC_WHERE_H2D 2
 #define IC_WHERE_D2H 3
 
-/* Inference rewrites: convolution + batch_norm / residual add / activation into one
- * convolution (see fuse.c). Rewrites seq's ops. */
+/* Inference rewrites: convolution + batch_norm / residual add / activation (and, with cpu,
+ * a scalar affine after it) into one convolution (see fuse.c). Rewrites seq's ops. */
 ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
-                        const char *const *fetch_names, ic_err *err);
+                        const char *const *fetch_names, bool cpu, ic_err *err);
 
 /* Layout pass (CPU plans, with the rewrites): mark the convolutions and pool2d ops whose
  * output only convolutions and pool2d read with ic_blocked_out, so that it stays in oneDNN's

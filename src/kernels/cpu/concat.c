@@ -2,9 +2,17 @@
  * priority). Negative axes count from the end. All inputs must have one dtype and rank and
  * equal dims except along the axis, where any of them may be 0 (paddle/phi/kernels/funcs/
  * concat_funcs.h ComputeAndCheckShape). 0-D inputs have no axis to join along. Each input
- * moves as one contiguous chunk per index of the axes before `axis`. */
+ * moves as one contiguous chunk per index of the axes before `axis`.
+ *
+ * On CPU plans an input may arrive in oneDNN's blocked layout (nChw8c / nChw16c, from a
+ * convolution or pool2d; layout.c). Joining 4-D tensors along the channels when every input
+ * holds the same blocked layout with a whole number of blocks is the same chunk copy (each
+ * image's channel blocks are contiguous), so with ic_blocked_out the output keeps that layout,
+ * bitwise the plain result reordered. Any other mix is unpacked to plain first, and Out is
+ * plain. */
 #include <string.h>
 
+#include "kernels/cpu/onednn.h"
 #include "kernels/cpu/shapeops.h"
 
 enum { X, AXIS_TENSOR };
@@ -13,6 +21,7 @@ enum { OUT };
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   concat_attrs *a = attrs;
   a->axis = ic_ar_int(r, "axis", 0);
+  a->blocked_out = ic_ar_bool(r, "ic_blocked_out", false);
   return r->st;
 }
 
@@ -64,6 +73,7 @@ static ic_status infer(ic_kctx *c) {
 }
 
 static ic_status run(ic_kctx *c) {
+  const concat_attrs *a = c->attrs;
   const ic_tensor *x0 = ic_in(c, X, 0);
   ic_tensor *out = ic_out(c, OUT, 0);
   int axis = ic_concat_axis(c, x0->ndim);
@@ -72,18 +82,39 @@ static ic_status run(ic_kctx *c) {
   const size_t outer = (size_t)ic_numel(axis, x0->dims);
   const size_t inner = (size_t)ic_numel(x0->ndim - axis - 1, x0->dims + axis + 1) * es;
   const size_t out_row = (size_t)out->dims[axis] * inner;
+  /* Blocked inputs: kept when they all agree (see above), else unpacked into scratch. */
+  const int lay = x0->layout, block = ic_layout_block(lay);
+  bool any_blocked = false, keep = a->blocked_out && axis == 1 && x0->ndim == 4 && block > 0;
+  size_t unpack = 0;
+  for (size_t i = 0; i < c->in[X].n; i++) {
+    const ic_tensor *xi = ic_in(c, X, i);
+    any_blocked |= xi->layout != IC_LAYOUT_PLAIN;
+    keep = keep && xi->layout == lay && xi->dims[1] % block == 0;
+    if (xi->layout != IC_LAYOUT_PLAIN) unpack += (size_t)ic_numel(xi->ndim, xi->dims);
+  }
+  ic_buffer *sb = NULL;
+  if (any_blocked && !keep && !(sb = ic_kscratch(c, unpack * sizeof(float)))) return c->err->code;
+  float *plain = sb ? (float *)sb->data : NULL;
   char *o = out->data;
   for (size_t i = 0; i < c->in[X].n; i++) {
     const ic_tensor *xi = ic_in(c, X, i);
     const size_t chunk = (size_t)xi->dims[axis] * inner;
-    ic_shapeops_copy_rows(o, out_row, xi->data, chunk, outer, chunk);
+    const void *src = xi->data;
+    if (sb && xi->layout != IC_LAYOUT_PLAIN) {
+      ic_blocked_to_plain(xi->data, plain, xi->dims, ic_layout_block(xi->layout));
+      src = plain;
+      plain += ic_numel(xi->ndim, xi->dims);
+    }
+    ic_shapeops_copy_rows(o, out_row, src, chunk, outer, chunk);
     o += chunk;
   }
+  out->layout = (uint8_t)(keep ? lay : IC_LAYOUT_PLAIN);
+  ic_buffer_release(sb);
   return IC_OK;
 }
 
 static const ic_slotdef inputs[] = {
-    {"X", IC_SLOT_MULTI},
+    {"X", IC_SLOT_MULTI | IC_SLOT_BLOCKED},
     {"AxisTensor", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
 };
 static const ic_slotdef outputs[] = {{"Out", 0}};

@@ -30,7 +30,9 @@ const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS] = {
     {"Input", IC_SLOT_BLOCKED},
     {"Filter", 0},
     {"Bias", IC_SLOT_OPTIONAL},
-    {"ResidualData", IC_SLOT_OPTIONAL | IC_SLOT_BLOCKED}};
+    {"ResidualData", IC_SLOT_OPTIONAL | IC_SLOT_BLOCKED},
+    {"ic_AffineScale", IC_SLOT_OPTIONAL},
+    {"ic_AffineBias", IC_SLOT_OPTIONAL}};
 const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS] = {{"Output", 0}};
 
 /* ---------------------------------------------------------------------------------------
@@ -304,6 +306,15 @@ ic_status ic_conv_infer(ic_kctx *c) {
                          (long long)g.oc, (long long)g.oc, (long long)g.oc);
     }
   }
+  for (size_t k = IC_CONV_AFF_SCALE; k <= IC_CONV_AFF_BIAS; k++) {
+    const ic_tensor *t = ic_in(c, k, 0);
+    if (!t) continue;
+    if ((st = ic_kcheck_dtype(c, k, 0, IC_DT(x->dtype)))) return st;
+    if (ic_numel(t->ndim, t->dims) != 1) {
+      return ic_kfail_in(c, k, 0, "expected one element (the scalar of a fused %s)",
+                         k == IC_CONV_AFF_SCALE ? "elementwise_mul" : "elementwise_add");
+    }
+  }
   if (a->residual) {
     if (!r) {
       return ic_kfail(c, IC_ERR_SHAPE,
@@ -361,14 +372,39 @@ static bool act_post_ops(const ic_conv_attrs *a, dnnl_post_ops_t po, dnnl_status
 }
 
 /* Output += ResidualData, then the activation, over a whole tensor (reference paths). */
+/* The fused affine (ic_AffineScale, ic_AffineBias): absent inputs are 1 and 0. */
+typedef struct affine {
+  bool on;
+  double scale, bias;
+} affine;
+
+static affine affine_of(const ic_kctx *c) {
+  const ic_tensor *s = ic_in(c, IC_CONV_AFF_SCALE, 0), *b = ic_in(c, IC_CONV_AFF_BIAS, 0);
+  affine f = {.on = s || b, .scale = 1.0, .bias = 0.0};
+  if (s) f.scale = s->dtype == IC_FP64 ? *(const double *)s->data : *(const float *)s->data;
+  if (b) f.bias = b->dtype == IC_FP64 ? *(const double *)b->data : *(const float *)b->data;
+  return f;
+}
+
+/* Output += ResidualData, then the activation, then the affine (as the unfused ops: a
+ * rounded product, then a rounded sum), over a whole tensor (reference paths). */
 #define DEFINE_EPILOGUE(NAME, T)                                                          \
-  static void NAME(const ic_conv_attrs *a, T *y, const T *res, size_t n) {                \
+  static void NAME(const ic_conv_attrs *a, const affine *f, T *y, const T *res,           \
+                   size_t n) {                                                            \
     if (res) {                                                                            \
       for (size_t i = 0; i < n; i++) y[i] += res[i];                                      \
     }                                                                                     \
-    if (a->act == IC_ACT_NONE) return;                                                    \
-    for (size_t i = 0; i < n; i++) {                                                      \
-      y[i] = (T)ic_conv_act_apply(a->act, a->alpha, a->beta, (double)y[i]);               \
+    if (a->act != IC_ACT_NONE) {                                                          \
+      for (size_t i = 0; i < n; i++) {                                                    \
+        y[i] = (T)ic_conv_act_apply(a->act, a->alpha, a->beta, (double)y[i]);             \
+      }                                                                                   \
+    }                                                                                     \
+    if (f && f->on) {                                                                     \
+      const T sc = (T)f->scale, bi = (T)f->bias;                                          \
+      for (size_t i = 0; i < n; i++) {                                                    \
+        T p = y[i] * sc;                                                                  \
+        y[i] = p + bi;                                                                    \
+      }                                                                                   \
     }                                                                                     \
   }
 DEFINE_EPILOGUE(epilogue_f32, float)
@@ -457,7 +493,8 @@ DEFINE_TRANSPOSE(transpose_f64, double)
       }                                                                                   \
     }                                                                                     \
     if (a->nhwc) TRANSPOSE(yout, out, g, g->oc, g->oh, g->ow, true);                      \
-    EPILOGUE(a, out, res, (size_t)(g->n * g->oc * ohw));                                  \
+    const affine aff_ = affine_of(c);                                                     \
+    EPILOGUE(a, &aff_, out, res, (size_t)(g->n * g->oc * ohw));                           \
     ic_buffer_release(sb);                                                                \
     return IC_OK;                                                                         \
   }
@@ -475,7 +512,9 @@ typedef struct conv_state {
   int threads;
   int in_layout, res_layout; /* layouts of Input and ResidualData (tensor.h ic_layout) */
   bool use_ref;             /* oneDNN has no implementation: the reference path runs */
-  bool act_after;           /* an activation oneDNN 2.6 cannot express: a loop applies it */
+  bool act_after;           /* an activation oneDNN 2.6 cannot express: a loop applies it
+                               (and the affine after it) */
+  affine aff;               /* the fused affine the primitive was built with (post-op) */
   int out_layout;           /* the layout Output is written in */
   ic_dnnl_rt rt;
   ic_dnnl_prim conv;
@@ -527,11 +566,18 @@ static int res_layout(const ic_kctx *c) {
   return r ? r->layout : IC_LAYOUT_PLAIN;
 }
 
+/* The affine's values are baked into the primitive (a post-op): new values rebuild it. */
+static bool aff_equal(const affine *f, const ic_kctx *c) {
+  affine now = affine_of(c);
+  return f->on == now.on && f->scale == now.scale && f->bias == now.bias;
+}
+
 static bool state_matches(const conv_state *s, const ic_kctx *c, bool has_bias, int threads) {
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
   return s && ic_dims_equal(4, s->in_dims, x->ndim, x->dims) &&
          ic_dims_equal(4, s->f_dims, f->ndim, f->dims) && s->has_bias == has_bias &&
-         s->threads == threads && s->in_layout == x->layout && s->res_layout == res_layout(c);
+         s->threads == threads && s->in_layout == x->layout && s->res_layout == res_layout(c) &&
+         aff_equal(&s->aff, c);
 }
 
 /* Create every primitive and memory object for this geometry and these input layouts.
@@ -593,6 +639,12 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   s->act_after = !act_post_ops(a, po, &st);
   what = "post_ops_append_eltwise";
   if (st != dnnl_success) goto dnnl_fail;
+  /* scale * s + bias: oneDNN's linear eltwise, after the activation. */
+  if (s->aff.on && !s->act_after) {
+    TRY(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, (float)s->aff.scale,
+                                     (float)s->aff.bias),
+        "post_ops_append_eltwise (affine)");
+  }
   TRY(ic_dnnl_attr(&attr, po), "primitive_attr");
 
   dnnl_convolution_desc_t cd;
@@ -705,6 +757,7 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, conv_state **
   s->threads = threads;
   s->in_layout = x->layout;
   s->res_layout = res_layout(c);
+  s->aff = affine_of(c);
   ic_status st = state_build(c, g, s);
   if (st) {
     state_free(s);
@@ -779,7 +832,7 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
     TRY(ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user), "reorder (Output)");
   }
   /* Elementwise, so the same in any layout. */
-  if (s->act_after) epilogue_f32(a, y->data, NULL, ybytes / sizeof(float));
+  if (s->act_after) epilogue_f32(a, &s->aff, y->data, NULL, ybytes / sizeof(float));
   y->layout = (uint8_t)s->out_layout;
   goto done;
 #undef TRY

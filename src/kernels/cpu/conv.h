@@ -64,9 +64,19 @@ typedef struct ic_conv_attrs {
                             CPU kernel may write Output in oneDNN's blocked layout */
 } ic_conv_attrs;
 
-/* Input slots, in the order of ic_conv_inputs. */
-enum { IC_CONV_INPUT = 0, IC_CONV_FILTER = 1, IC_CONV_BIAS = 2, IC_CONV_RESIDUAL = 3 };
-#define IC_CONV_N_INPUTS 4
+/* Input slots, in the order of ic_conv_inputs. ic_AffineScale and ic_AffineBias are icore's
+ * own (fuse.c adds them on CPU plans, never Paddle): one-element float tensors, the scalar
+ * elementwise_mul and elementwise_add that follow the activation (PP-HGNetV2's
+ * LearnableAffineBlock), Output = act(...) * scale + bias; either may be absent (1, 0). */
+enum {
+  IC_CONV_INPUT = 0,
+  IC_CONV_FILTER = 1,
+  IC_CONV_BIAS = 2,
+  IC_CONV_RESIDUAL = 3,
+  IC_CONV_AFF_SCALE = 4,
+  IC_CONV_AFF_BIAS = 5
+};
+#define IC_CONV_N_INPUTS 6
 #define IC_CONV_N_OUTPUTS 1
 extern const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS];
 extern const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS];

@@ -22,8 +22,9 @@
  * effect).
  *
  * Per layer and direction, X * W_ih^T for all T * B rows is one GEMM (plus the biases, in
- * Paddle's order); each step then adds h * W_hh^T for the batch with a second GEMM and applies
- * the cell.
+ * Paddle's order); each step then adds h * W_hh^T for the batch with a second GEMM (a GEMV per
+ * row on W_hh transposed, for fp32 at batch <= 4: gemv.h) and applies the cell (fp32 LSTM:
+ * vectorized, vmath.h).
  *
  * Training (is_test false): the same computation, and Reserve receives what rnn_grad needs
  * (the activated gates, cells and starting states of every step and the outputs of the layers
@@ -36,7 +37,9 @@
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/gemv.h"
 #include "kernels/cpu/rnn.h"
+#include "kernels/cpu/vmath.h"
 #include "kernels/kernel.h"
 
 static const char *const k_modes[] = {"LSTM", "GRU", "RNN_TANH", "RNN_RELU"};
@@ -197,7 +200,8 @@ static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K,
 /* Per type: add both biases to every row of the gate pre-activations, and one LSTM step for
  * the batch (rows whose sequence has ended write zeros and keep their state). sigmoid and
  * tanh are Paddle's sigmoid_v2 and tanh_v2, 1 / (1 + e^-x) and 2 / (1 + e^-2x) - 1: no
- * clipping, and tanh through exp is several times faster than libm's tanhf. */
+ * clipping, and tanh through exp is several times faster than libm's tanhf. fp32 LSTM steps
+ * use step_vf32 below (the scalar step stays for fp64). */
 #define DEFINE_LSTM(T, SUF, EXP)                                                              \
   static void add_bias_##SUF(T *g, int64_t rows, int64_t n, const T *bi, const T *bh) {       \
     for (int64_t r = 0; r < rows; r++) {                                                      \
@@ -206,7 +210,9 @@ static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K,
     }                                                                                         \
   }                                                                                           \
   static inline T sigm_##SUF(T v) { return (T)1 / ((T)1 + EXP(-v)); }                         \
-  static inline T tanh_##SUF(T v) { return (T)2 / ((T)1 + EXP((T)-2 * v)) - (T)1; }           \
+  static inline T tanh_##SUF(T v) { return (T)2 / ((T)1 + EXP((T)-2 * v)) - (T)1; }
+
+#define DEFINE_LSTM_STEP(T, SUF)                                                              \
   static void step_##SUF(const T *g, T *h, T *c, T *out, int64_t ldo, int64_t B, int64_t H,   \
                          const bool *live, const rec_t *rec) {                                \
     for (int64_t b = 0; b < B; b++) {                                                         \
@@ -248,6 +254,49 @@ typedef struct rec_t {
 
 DEFINE_LSTM(float, f32, expf)
 DEFINE_LSTM(double, f64, exp)
+DEFINE_LSTM_STEP(double, f64)
+
+/* The fp32 LSTM step, vectorized (vmath.h): the activations are applied in place to the
+ * step's gate rows (scratch), then c' and h' are formed four lanes at a time. Same formulas
+ * as the scalar step, with vmath's exponential instead of libm's; training records the same
+ * values the scalar step would (rec: activated gates, new cell, previous h and c), so a
+ * training forward gives the bits of an inference one. */
+static void step_vf32(float *g, float *h, float *c, float *out, int64_t ldo, int64_t B,
+                      int64_t H, const bool *live, const rec_t *rec) {
+  for (int64_t b = 0; b < B; b++) {
+    float *o = out + b * ldo;
+    if (!live[b]) {
+      memset(o, 0, (size_t)H * sizeof(float));
+      continue;
+    }
+    float *gb = g + b * 4 * H, *hb = h + b * H, *cb = c + b * H;
+    if (rec) {
+      memcpy((float *)rec->hp + b * H, hb, (size_t)H * sizeof(float));
+      memcpy((float *)rec->cp + b * H, cb, (size_t)H * sizeof(float));
+    }
+    ic_vsigmoidf(gb, gb, 2 * H);          /* i, f */
+    ic_vtanhf(gb + 2 * H, gb + 2 * H, H); /* c~ */
+    ic_vsigmoidf(gb + 3 * H, gb + 3 * H, H); /* o */
+    const float *ig = gb, *fg = gb + H, *cand = gb + 2 * H, *og = gb + 3 * H;
+    int64_t j = 0;
+    for (; j + 4 <= H; j += 4) {
+      ic_v4f cn = ic_v4_load(cand + j) * ic_v4_load(ig + j) + ic_v4_load(cb + j) * ic_v4_load(fg + j);
+      ic_v4_store(cb + j, cn);
+    }
+    for (; j < H; j++) cb[j] = cand[j] * ig[j] + cb[j] * fg[j];
+    if (rec) {
+      memcpy((float *)rec->a + b * 4 * H, gb, (size_t)(4 * H) * sizeof(float));
+      memcpy((float *)rec->c + b * H, cb, (size_t)H * sizeof(float));
+    }
+    ic_vtanhf(hb, cb, H);
+    for (j = 0; j + 4 <= H; j += 4) {
+      ic_v4f hn = ic_v4_load(og + j) * ic_v4_load(hb + j);
+      ic_v4_store(hb + j, hn);
+      ic_v4_store(o + j, hn);
+    }
+    for (; j < H; j++) o[j] = hb[j] = og[j] * hb[j];
+  }
+}
 
 /* GRU step: g holds x_* (W_ih x + b_ih) for the batch, gh holds W_hh h (b_hh added here). */
 #define DEFINE_GRU(T, SUF)                                                                    \
@@ -338,7 +387,12 @@ static ic_status run(ic_kctx *c) {
   char *reserve = train ? ic_out(c, OUT_RESERVE, 0)->data : NULL;
   const int64_t blk = ic_rnn_block(a, T, B);
   if (train) memset(reserve, 0, (size_t)ic_tensor_numel_(ic_out(c, OUT_RESERVE, 0)));
-  const size_t bytes = (n_gates + n_state + n_c + n_bufs * n_layer) * es +
+  /* fp32 at batch <= 4 with AVX2 or AVX-512: the recurrent product h * W_hh^T is a GEMV on
+   * W_hh transposed once per layer and direction (wt, [H, G]), instead of an sgemm call per
+   * step whose setup costs more than its arithmetic. */
+  const bool use_gemv = !f64 && B <= 4 && ic_gemv_available();
+  const size_t n_wt = use_gemv ? (size_t)(G * H) : 0;
+  const size_t bytes = (n_gates + n_state + n_c + n_bufs * n_layer + n_wt) * es +
                        (size_t)B * (sizeof(int64_t) + sizeof(bool));
   ic_buffer *scratch = ic_kscratch(c, bytes);
   if (!scratch) return c->err->code;
@@ -353,6 +407,8 @@ static ic_status run(ic_kctx *c) {
   p += n_c * es;
   void *bufs[2] = {p, n_bufs > 1 ? p + n_layer * es : p};
   p += n_bufs * n_layer * es;
+  float *wt = (float *)p;
+  p += n_wt * es;
   bool *live = (bool *)p;
   ic_status st = IC_OK;
 
@@ -384,6 +440,12 @@ static ic_status run(ic_kctx *c) {
       if (gru) add_bias_one(f64, gates, T * B, G, b_ih);
       else if (f64) add_bias_f64(gates, T * B, G, b_ih, b_hh);
       else add_bias_f32(gates, T * B, G, b_ih, b_hh);
+      if (use_gemv) {
+        const float *w = w_hh;
+        for (int64_t gi = 0; gi < G; gi++) {
+          for (int64_t k2 = 0; k2 < H; k2++) wt[k2 * G + gi] = w[gi * H + k2];
+        }
+      }
       memcpy(h, (const char *)init_h->data + row * es, n_state * es);
       if (lstm) memcpy(cst, (const char *)init_c->data + row * es, n_state * es);
       for (int64_t s = 0; s < T; s++) {
@@ -401,17 +463,30 @@ static ic_status run(ic_kctx *c) {
           rec_s.cp = (char *)rec_s.hp + n_layer / (size_t)D * es;
           rec = &rec_s;
         }
-        /* Rows whose sequence has ended get a product too; the step ignores them. */
+        /* The GEMM gives rows whose sequence has ended a product too; the step ignores them. */
+        if (gru && use_gemv) {
+          for (int64_t b = 0; b < B; b++) {
+            float *gh = (float *)cst + b * G;
+            memset(gh, 0, (size_t)G * sizeof(float));
+            if (live[b]) ic_gemv_acc_f32(wt, (const float *)h + b * H, gh, H, G);
+          }
+        } else if (gru && any) {
+          gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 0.0, cst, G);
+        } else if (use_gemv) {
+          for (int64_t b = 0; b < B; b++) {
+            if (live[b]) ic_gemv_acc_f32(wt, (const float *)h + b * H, (float *)g_t + b * G, H, G);
+          }
+        } else if (any) {
+          gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 1.0, g_t, G);
+        }
         if (gru) {
-          if (any) gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 0.0, cst, G);
           if (f64) gru_step_f64((double *)g_t, cst, b_hh, h, (double *)o_t, D * H, B, H, live, rec);
           else gru_step_f32((float *)g_t, cst, b_hh, h, (float *)o_t, D * H, B, H, live, rec);
           continue;
         }
-        if (any) gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 1.0, g_t, G);
         const bool relu = a->mode == MODE_RNN_RELU;
         if (lstm && f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live, rec);
-        else if (lstm) step_f32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live, rec);
+        else if (lstm) step_vf32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live, rec);
         else if (f64) rnn_step_f64((double *)g_t, h, (double *)o_t, D * H, B, H, live, relu, rec);
         else rnn_step_f32((float *)g_t, h, (float *)o_t, D * H, B, H, live, relu, rec);
       }

@@ -106,6 +106,8 @@ ic_status ic_transpose_plan(ic_kctx *c, ic_tplan *t);
 
 typedef struct concat_attrs {
   int64_t axis;
+  bool blocked_out; /* ic_blocked_out (icore's layout pass): Out may keep its inputs' blocked
+                       layout */
 } concat_attrs;
 
 /* concat's axis for inputs of rank `rank` (AxisTensor's value or the attribute), normalized;

@@ -1,0 +1,94 @@
+/* Vectorized float exponential and the activations built on it (sigmoid, tanh), for kernels
+ * whose time goes to expf (softmax, rnn's LSTM/GRU cells).
+ *
+ * ic_v4_expf is the Cephes single-precision algorithm (x = n ln2 + r with ln2 split in two,
+ * a degree-6 polynomial in r, scaled by 2^n), written with GCC vector extensions so that the
+ * compiler emits packed SSE2 (or wider) instructions without -march flags. It is accurate to
+ * about 2 ulp. Inputs are clamped to [-87, 88] first, so the result is always a normal float:
+ * exp(x) for x < -87 gives exp(-87) = 1.6e-38 instead of a denormal or 0, and x > 88 gives
+ * exp(88) = 1.65e38 instead of an overflow; NaN stays NaN. Every lane is computed by the same
+ * sequence of rounded operations (no contraction: C11 mode has -ffp-contract=off), so a value's
+ * result never depends on its position, the vector width, or how a caller splits its work:
+ * kernels that use it stay bitwise equal at any thread count. */
+#ifndef IC_KERNELS_CPU_VMATH_H
+#define IC_KERNELS_CPU_VMATH_H
+
+#include <stdint.h>
+#include <string.h>
+
+typedef float ic_v4f __attribute__((vector_size(16)));
+typedef int32_t ic_v4i __attribute__((vector_size(16)));
+typedef uint32_t ic_v4u __attribute__((vector_size(16))); /* bit work: wraps, never overflows */
+
+static inline ic_v4f ic_v4_load(const float *p) {
+  ic_v4f v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+static inline void ic_v4_store(float *p, ic_v4f v) { memcpy(p, &v, sizeof v); }
+
+static inline ic_v4f ic_v4_splat(float s) { return (ic_v4f){s, s, s, s}; }
+
+/* mask ? a : b, mask lanes all ones or all zeros. */
+static inline ic_v4f ic_v4_select(ic_v4i mask, ic_v4f a, ic_v4f b) {
+  return (ic_v4f)((mask & (ic_v4i)a) | (~mask & (ic_v4i)b));
+}
+
+static inline ic_v4f ic_v4_expf(ic_v4f x) {
+  const ic_v4f hi = ic_v4_splat(88.0f), lo = ic_v4_splat(-87.0f);
+  x = ic_v4_select(x > hi, hi, x); /* NaN compares false and stays */
+  x = ic_v4_select(x < lo, lo, x);
+  /* n = round(x / ln2) by the 1.5 * 2^23 trick: exact for |x / ln2| < 2^22. */
+  const ic_v4f magic = ic_v4_splat(12582912.0f);
+  ic_v4f t = x * ic_v4_splat(1.44269504088896341f) + magic;
+  ic_v4u n = (ic_v4u)t - (ic_v4u)magic;
+  ic_v4f fn = t - magic;
+  ic_v4f r = x - fn * ic_v4_splat(0.693359375f);
+  r = r - fn * ic_v4_splat(-2.12194440e-4f);
+  ic_v4f p = ic_v4_splat(1.9875691500e-4f);
+  p = p * r + ic_v4_splat(1.3981999507e-3f);
+  p = p * r + ic_v4_splat(8.3334519073e-3f);
+  p = p * r + ic_v4_splat(4.1665795894e-2f);
+  p = p * r + ic_v4_splat(1.6666665459e-1f);
+  p = p * r + ic_v4_splat(5.0000001201e-1f);
+  p = p * (r * r) + r + ic_v4_splat(1.0f);
+  /* 2^n for n in [-126, 127]: the biased exponent in place. NaN lanes give a garbage n but
+   * p is NaN there, and so is the product. */
+  ic_v4u e = (n + 127u) << 23;
+  return p * (ic_v4f)e;
+}
+
+/* 1 / (1 + exp(-x)): Paddle's sigmoid, unclipped. */
+static inline ic_v4f ic_v4_sigmoidf(ic_v4f x) {
+  const ic_v4f one = ic_v4_splat(1.0f);
+  return one / (one + ic_v4_expf(-x));
+}
+
+/* 2 / (1 + exp(-2x)) - 1: Paddle's tanh_v2 form. */
+static inline ic_v4f ic_v4_tanhf(ic_v4f x) {
+  const ic_v4f one = ic_v4_splat(1.0f), two = ic_v4_splat(2.0f);
+  return two / (one + ic_v4_expf(-two * x)) - one;
+}
+
+/* y[i] = f(x[i]) for i < n, in blocks of 4; the last partial block goes through a padded
+ * copy, so every element takes the vector path. y may equal x. */
+#define IC_VMATH_ARRAY(NAME, FN)                                                             \
+  static inline void NAME(float *y, const float *x, int64_t n) {                             \
+    int64_t i = 0;                                                                           \
+    for (; i + 4 <= n; i += 4) ic_v4_store(y + i, FN(ic_v4_load(x + i)));                    \
+    if (i < n) {                                                                             \
+      float buf[4] = {0, 0, 0, 0};                                                           \
+      memcpy(buf, x + i, (size_t)(n - i) * sizeof *buf);                                     \
+      ic_v4_store(buf, FN(ic_v4_load(buf)));                                                 \
+      memcpy(y + i, buf, (size_t)(n - i) * sizeof *buf);                                     \
+    }                                                                                        \
+  }
+
+IC_VMATH_ARRAY(ic_vexpf, ic_v4_expf)
+IC_VMATH_ARRAY(ic_vsigmoidf, ic_v4_sigmoidf)
+IC_VMATH_ARRAY(ic_vtanhf, ic_v4_tanhf)
+
+#undef IC_VMATH_ARRAY
+
+#endif
