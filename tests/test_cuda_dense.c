@@ -1,4 +1,5 @@
-/* The CUDA kernels of the resize ops (nearest_interp, bilinear_interp and the _v2 family),
+/* The CUDA kernels of the resize ops (nearest_interp, bilinear_interp and the _v2 family:
+ * the shared table cases_resize.h, the one test_ops_resize.c runs on the CPU executors),
  * arg_max / arg_min and group_norm against their CPU kernels (cuda_harness.h).
  *
  * Resize and arg_max / arg_min agree bit for bit (the same per-axis functions and sum order,
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "cuda_harness.h"
+#include "cases_resize.h"
 #include "ew_testutil.h"
 
 static void var_any(ic_builder *b, const char *name, ic_dtype dt, int ndim) {
@@ -24,91 +26,25 @@ static ic_tensor *rand_dt(ic_dtype dt, int nd, const int64_t *d, uint64_t seed) 
 
 /* ---- resize ---- */
 
-typedef struct rz {
-  const char *op, *method, *layout;
-  int nd_x;
-  int64_t xd[5];
-  int32_t out[3];         /* out_d, out_h, out_w (-1: absent) */
-  int n_scale;
-  float scale[3];
-  bool align_corners;
-  int align_mode;
-  int n_outsize;
-  int32_t outsize[3];
-} rz;
-
-static void run_rz(const rz *k, ic_dtype dt) {
-  ic_builder *b = ic_builder_create();
-  var_any(b, "x", dt, k->nd_x);
-  var_any(b, "y", dt, k->nd_x);
-  ic_builder_feed(b, "x");
-  if (k->n_outsize) {
-    var_any(b, "osz", IC_INT32, 1);
-    ic_builder_feed(b, "osz");
-  }
-  ic_builder_op *op = ic_builder_add_op(b, 0, k->op);
-  ic_builder_in(op, "X", "x");
-  if (k->n_outsize) ic_builder_in(op, "OutSize", "osz");
-  ic_builder_out(op, "Out", "y");
-  ic_builder_attr_string(op, "interp_method", k->method);
-  ic_builder_attr_string(op, "data_layout", k->layout);
-  ic_builder_attr_int(op, "out_d", k->out[0]);
-  ic_builder_attr_int(op, "out_h", k->out[1]);
-  ic_builder_attr_int(op, "out_w", k->out[2]);
-  if (strstr(k->op, "_v2")) ic_builder_attr_floats(op, "scale", (size_t)k->n_scale, k->scale);
-  else if (k->n_scale) ic_builder_attr_float(op, "scale", k->scale[0]);
-  ic_builder_attr_bool(op, "align_corners", k->align_corners);
-  ic_builder_attr_int(op, "align_mode", k->align_mode);
-  ic_builder_fetch(b, "y");
-  ic_tensor *in[2] = {rand_dt(dt, k->nd_x, k->xd, 7), NULL};
-  size_t n = 1;
-  if (k->n_outsize) {
-    int64_t d = k->n_outsize;
-    ck_assert_int_eq(ic_tensor_create(IC_INT32, 1, &d, &in[1]), IC_OK);
-    memcpy(ic_tensor_data(in[1]), k->outsize, (size_t)d * sizeof(int32_t));
-    n = 2;
-  }
-  ch_check_builder(b, n, TU_NAMES("x", "osz"), in, 0, 0);
-  for (size_t i = 0; i < n; i++) ic_tensor_destroy(in[i]);
+static void run_rz(const cz_case *k, ic_dtype dt) {
+  cz_inputs in;
+  ic_builder *b = cz_program(k, cz_x(k, dt), &in);
+  ch_check_builder(b, in.n, in.names, in.t, 0, 0);
+  cz_inputs_free(&in);
   ic_builder_destroy(b);
 }
 
+/* Every case of the shared table (cases_resize.h) in float32 and float64, and nearest of
+ * integers. */
 START_TEST(resize) {
-  const rz cases[] = {
-      {"nearest_interp_v2", "nearest", "NCHW", 4, {2, 3, 5, 7}, {-1, 9, 4}},
-      {"nearest_interp_v2", "nearest", "NHWC", 4, {1, 5, 7, 3}, {-1, 11, 13},
-       .align_corners = true},
-      {"nearest_interp_v2", "nearest", "NCHW", 4, {1, 3, 5, 7}, {-1, -1, -1}, 2, {2.0f, 1.5f}},
-      {"nearest_interp_v2", "nearest", "NCHW", 5, {1, 2, 3, 4, 5}, {4, 6, 3}},
-      {"nearest_interp", "nearest", "NCHW", 4, {1, 2, 6, 5}, {-1, -1, -1}, 1, {1.7f}},
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {2, 3, 6, 5}, {-1, 11, 9}, .align_mode = 0},
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {2, 3, 6, 5}, {-1, 4, 3}, .align_mode = 1},
-      {"bilinear_interp_v2", "bilinear", "NHWC", 4, {1, 6, 5, 4}, {-1, 8, 10},
-       .align_corners = true},
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {1, 2, 6, 5}, {-1, 2, 2}, 2, {3, 3},
-       .n_outsize = 2, .outsize = {7, 4}},
-      {"bilinear_interp", "bilinear", "NCHW", 4, {1, 2, 6, 5}, {-1, 9, 7}, .align_mode = 0},
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {1, 2, 6, 5}, {-1, 6, 5}}, /* a copy */
-      {"linear_interp_v2", "linear", "NCHW", 3, {2, 3, 7}, {-1, -1, 12}, .align_mode = 0},
-      {"linear_interp_v2", "linear", "NHWC", 3, {2, 7, 3}, {-1, -1, 4}, .align_corners = true},
-      {"bicubic_interp_v2", "bicubic", "NCHW", 4, {1, 3, 5, 6}, {-1, 9, 11}},
-      {"bicubic_interp_v2", "bicubic", "NHWC", 4, {1, 5, 6, 3}, {-1, 3, 8},
-       .align_corners = true},
-      {"trilinear_interp_v2", "trilinear", "NCHW", 5, {1, 2, 3, 4, 5}, {5, 3, 7},
-       .align_mode = 0},
-      {"trilinear_interp_v2", "trilinear", "NDHWC", 5, {1, 3, 4, 5, 2}, {2, 6, 4},
-       .align_corners = true},
-      /* larger than one grid of blocks would cover in one pass */
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {2, 16, 64, 64}, {-1, 256, 256},
-       .align_mode = 0},
-  };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    run_rz(&cases[i], IC_FP32);
-    run_rz(&cases[i], IC_FP64);
+  for (size_t i = 0; i < CZ_N_CASES; i++) {
+    run_rz(&cz_cases[i], IC_FP32);
+    run_rz(&cz_cases[i], IC_FP64);
+    if (cz_cases[i].method && !strcmp(cz_cases[i].method, "nearest")) {
+      run_rz(&cz_cases[i], IC_INT32);
+      run_rz(&cz_cases[i], IC_INT64);
+    }
   }
-  /* nearest of integers */
-  run_rz(&cases[0], IC_INT64);
-  run_rz(&cases[1], IC_INT32);
 }
 END_TEST
 
