@@ -1,6 +1,6 @@
 /* The CUDA kernels of the resize ops (nearest_interp, bilinear_interp and the _v2 family:
  * the shared table cases_resize.h, the one test_ops_resize.c runs on the CPU executors),
- * arg_max / arg_min and group_norm against their CPU kernels (cuda_harness.h).
+ * arg_max / arg_min (the shared table cases_arg.h) and group_norm against their CPU kernels (cuda_harness.h).
  *
  * Resize and arg_max / arg_min agree bit for bit (the same per-axis functions and sum order,
  * no FMA contraction). group_norm sums its statistics in double in another order: float32
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cuda_harness.h"
+#include "cases_arg.h"
 #include "cases_resize.h"
 #include "ew_testutil.h"
 
@@ -48,43 +49,18 @@ START_TEST(resize) {
 }
 END_TEST
 
-/* ---- arg_max / arg_min ---- */
-
-static void run_arg(const char *type, ic_dtype dt, int nd, const int64_t *d, int64_t axis,
-                    bool keep, bool flat, int odt) {
-  ic_builder *b = ic_builder_create();
-  var_any(b, "x", dt, nd);
-  var_any(b, "y", odt == 2 ? IC_INT32 : IC_INT64, nd);
-  ic_builder_feed(b, "x");
-  ic_builder_op *op = ic_builder_add_op(b, 0, type);
-  ic_builder_in(op, "X", "x");
-  ic_builder_out(op, "Out", "y");
-  ic_builder_attr_long(op, "axis", axis);
-  ic_builder_attr_bool(op, "keepdims", keep);
-  ic_builder_attr_bool(op, "flatten", flat);
-  ic_builder_attr_int(op, "dtype", odt);
-  ic_builder_fetch(b, "y");
-  ic_tensor *x = rand_dt(dt, nd, d, 3);
-  if (dt == IC_FP32) { /* ties */
-    float *v = ic_tensor_data(x);
-    for (int64_t i = 0; i < ic_tensor_numel(x); i++) v[i] = floorf(v[i]);
-  }
-  ch_check_builder(b, 1, TU_NAMES("x"), &x, 0, 0);
-  ic_tensor_destroy(x);
-  ic_builder_destroy(b);
-}
+/* ---- arg_max / arg_min: the shared table cases_arg.h ---- */
 
 START_TEST(arg_max_min) {
   const char *types[] = {"arg_max", "arg_min"};
   for (int t = 0; t < 2; t++) {
-    for (int axis = -3; axis < 3; axis++) {
-      run_arg(types[t], IC_FP32, 3, TU_DIMS(3, 4, 5), axis, false, false, 3);
-      run_arg(types[t], IC_FP64, 3, TU_DIMS(3, 4, 5), axis, true, false, 2);
+    for (size_t i = 0; i < CA_N_CASES; i++) {
+      ic_tensor *x = ca_input(&ca_cases[i]);
+      ic_builder *b = ca_program(types[t], &ca_cases[i], x);
+      ch_check_builder(b, 1, TU_NAMES("x"), &x, 0, 0);
+      ic_tensor_destroy(x);
+      ic_builder_destroy(b);
     }
-    run_arg(types[t], IC_FP32, 3, TU_DIMS(3, 4, 5), 0, false, true, 3);
-    run_arg(types[t], IC_INT64, 2, TU_DIMS(7, 9), 1, true, false, 3);
-    run_arg(types[t], IC_INT32, 2, TU_DIMS(7, 9), 0, false, false, 2);
-    run_arg(types[t], IC_FP32, 4, TU_DIMS(2, 19, 64, 64), 1, false, false, 2); /* segmentation */
   }
 }
 END_TEST

@@ -8,6 +8,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "cases_arg.h"
 #include "optest.h"
 
 static double *as_double(const ic_tensor *t) {
@@ -235,7 +236,10 @@ END_TEST
  * arg_max / arg_min
  * ------------------------------------------------------------------------------------- */
 
-static void run_arg(const char *op, ic_tensor *x, int axis, bool keep, bool flat, int dtype) {
+static void run_arg(const char *op, const ca_case *c) {
+  ic_tensor *x = ca_input(c);
+  const int axis = c->axis, dtype = c->odt;
+  const bool keep = c->keep, flat = c->flat;
   const int nd = ic_tensor_ndim(x);
   const int64_t *xd = ic_tensor_dims(x);
   bool mx = !strcmp(op, "arg_max");
@@ -270,46 +274,24 @@ static void run_arg(const char *op, ic_tensor *x, int axis, bool keep, bool flat
       }
       ref[o * inner + i] = (double)best;
     }
-  optest t;
-  ot_begin(&t);
-  ot_feed(&t, "x", x);
-  ot_op(&t, op);
-  ic_builder_in(t.op, "X", "x");
-  ic_builder_attr_long(t.op, "axis", axis);
-  ic_builder_attr_bool(t.op, "keepdims", keep);
-  ic_builder_attr_bool(t.op, "flatten", flat);
-  if (dtype) ic_builder_attr_int(t.op, "dtype", dtype);
-  ot_out(&t, "Out", "y");
-  ot_ok(&t);
-  tu_assert_shape(t.out[0], dtype == 2 ? IC_INT32 : IC_INT64, ond, od);
-  tu_assert_close(t.out[0], ref, (size_t)(outer * inner), 0, 0);
+  ic_builder *b = ca_program(op, c, x);
+  ic_tensor *out[1];
+  char err[1024];
+  ic_status st = tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s: %s", op, err);
+  tu_assert_shape(out[0], dtype == 2 ? IC_INT32 : IC_INT64, ond, od);
+  tu_assert_close(out[0], ref, (size_t)(outer * inner), 0, 0);
   free(ref);
-  ot_end(&t);
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_builder_destroy(b);
 }
 
-/* Values with many ties: small integers as floats. */
-static ic_tensor *ties(int nd, const int64_t *d, uint64_t seed) {
-  ic_tensor *t = tu_rand_f32(nd, d, seed, -3, 3);
-  float *v = ic_tensor_data(t);
-  for (int64_t i = 0; i < ic_tensor_numel(t); i++) v[i] = floorf(v[i]);
-  return t;
-}
-
+/* Every case of the shared table cases_arg.h (the CUDA suite runs the same). */
 START_TEST(arg_max_min_modes) {
   const char *ops[] = {"arg_max", "arg_min"};
   for (int o = 0; o < 2; o++) {
-    const int64_t *d = TU_DIMS(3, 4, 5);
-    for (int axis = -3; axis < 3; axis++) {
-      run_arg(ops[o], ties(3, d, 1), axis, false, false, 0);
-      run_arg(ops[o], ties(3, d, 2), axis, true, false, 2);
-    }
-    run_arg(ops[o], ties(3, d, 3), 1, false, true, 3);
-    run_arg(ops[o], ties(3, d, 4), 0, true, true, 2);
-    run_arg(ops[o], ot_iota(IC_INT32, 2, TU_DIMS(4, 6), 9), 1, false, false, 3);
-    run_arg(ops[o], ot_iota(IC_INT64, 2, TU_DIMS(4, 6), 9), 0, false, false, 2);
-    run_arg(ops[o], ot_iota(IC_UINT8, 2, TU_DIMS(3, 90), 9), 1, false, false, 3);
-    run_arg(ops[o], ot_iota(IC_FP64, 1, TU_DIMS(7), 9), 0, false, false, -1);
-    run_arg(ops[o], ot_iota(IC_FP32, 0, NULL, 9), 0, false, false, 3); /* 0-D */
+    for (size_t i = 0; i < CA_N_CASES; i++) run_arg(ops[o], &ca_cases[i]);
   }
 }
 END_TEST
