@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "cases_arg.h"
+#include "cases_norm.h"
 #include "optest.h"
 
 static double *as_double(const ic_tensor *t) {
@@ -415,66 +416,42 @@ static void norm_ref(const double *x, int64_t n, int64_t c, int64_t s, bool nhwc
     }
 }
 
-static void run_gn(ic_dtype dt, int nd, const int64_t *xd, int64_t groups, bool nhwc, bool sb) {
-  ic_tensor *x = tu_rand_f32(nd, xd, 31, -2, 2);
-  const int64_t n = xd[0], c = nhwc ? xd[nd - 1] : xd[1];
+static void run_gn(const cg_case *k, ic_dtype dt) {
+  const int nd = k->nd;
+  const int64_t *xd = k->dims, groups = k->groups;
+  const bool nhwc = k->nhwc, sb = k->sb;
+  ic_tensor *in[3];
+  cg_inputs(k, dt, in);
+  const int64_t n = xd[0], c = cg_channels(k);
   const int64_t s = ot_numel(nd, xd) / n / c;
-  ic_tensor *sc = tu_rand_f32(1, TU_DIMS(c), 32, 0.5f, 1.5f);
-  ic_tensor *bi = tu_rand_f32(1, TU_DIMS(c), 33, -0.5f, 0.5f);
-  double *xv = as_double(x), *sv = as_double(sc), *bv = as_double(bi);
-  if (dt == IC_FP64) {
-    ic_tensor *t;
-    t = to_f64(x), ic_tensor_destroy(x), x = t;
-    t = to_f64(sc), ic_tensor_destroy(sc), sc = t;
-    t = to_f64(bi), ic_tensor_destroy(bi), bi = t;
-  }
+  double *xv = as_double(in[0]), *sv = as_double(in[1]), *bv = as_double(in[2]);
   size_t total = (size_t)ot_numel(nd, xd);
   double *y = malloc(total * sizeof *y), *m = malloc((size_t)(n * groups) * sizeof *m),
          *v = malloc((size_t)(n * groups) * sizeof *v);
   norm_ref(xv, n, c, s, nhwc, groups, sb ? sv : NULL, sb ? bv : NULL, 1e-5, y, m, v);
-  optest t;
-  ot_begin(&t);
-  ot_feed(&t, "x", x);
-  if (sb) {
-    ot_feed(&t, "s", sc);
-    ot_feed(&t, "b", bi);
-  } else {
-    ic_tensor_destroy(sc);
-    ic_tensor_destroy(bi);
-  }
-  ot_op(&t, "group_norm");
-  ic_builder_in(t.op, "X", "x");
-  if (sb) {
-    ic_builder_in(t.op, "Scale", "s");
-    ic_builder_in(t.op, "Bias", "b");
-  }
-  ic_builder_attr_float(t.op, "epsilon", 1e-5f);
-  ic_builder_attr_int(t.op, "groups", (int32_t)groups);
-  ic_builder_attr_string(t.op, "data_layout", nhwc ? "NHWC" : "NCHW");
-  ot_out(&t, "Y", "y");
-  ot_out(&t, "Mean", "m");
-  ot_out(&t, "Variance", "v");
-  ot_ok(&t);
+  ic_builder *b = cg_program(k, dt);
+  ic_tensor *out[3];
+  char err[1024];
+  ic_status st = tu_run(b, sb ? 3 : 1, TU_NAMES("x", "s", "b"), in, 3, TU_NAMES("y", "m", "v"),
+                        out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "group_norm: %s", err);
   double tol = dt == IC_FP64 ? 1e-9 : 2e-5;
-  tu_assert_shape(t.out[0], dt, nd, xd);
-  tu_assert_close(t.out[0], y, total, tol, tol);
-  tu_assert_shape(t.out[1], dt, 2, TU_DIMS(n, groups));
-  tu_assert_close(t.out[1], m, (size_t)(n * groups), tol, tol);
-  tu_assert_close(t.out[2], v, (size_t)(n * groups), tol, tol);
+  tu_assert_shape(out[0], dt, nd, xd);
+  tu_assert_close(out[0], y, total, tol, tol);
+  tu_assert_shape(out[1], dt, 2, TU_DIMS(n, groups));
+  tu_assert_close(out[1], m, (size_t)(n * groups), tol, tol);
+  tu_assert_close(out[2], v, (size_t)(n * groups), tol, tol);
   free(y), free(m), free(v), free(xv), free(sv), free(bv);
-  ot_end(&t);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(out[i]), ic_tensor_destroy(in[i]);
+  ic_builder_destroy(b);
 }
 
+/* Every case of the shared table cases_norm.h (the CUDA suite runs the same), then bad
+ * inputs. */
 START_TEST(group_norm_modes) {
-  for (int f = 0; f < 2; f++) {
-    ic_dtype dt = f ? IC_FP64 : IC_FP32;
-    run_gn(dt, 4, TU_DIMS(2, 6, 3, 4), 3, false, true);
-    run_gn(dt, 4, TU_DIMS(2, 6, 3, 4), 2, false, false);
-    run_gn(dt, 4, TU_DIMS(2, 3, 2, 6), 3, true, true);
-    run_gn(dt, 3, TU_DIMS(1, 8, 5), 4, false, true);
-    run_gn(dt, 2, TU_DIMS(3, 8), 2, false, true);
-    run_gn(dt, 4, TU_DIMS(1, 4, 2, 2), 4, false, true);  /* one channel per group */
-    run_gn(dt, 4, TU_DIMS(1, 6, 2, 2), 4, false, true);  /* groups of 2, 2, 2 and none */
+  for (size_t i = 0; i < CG_N_CASES; i++) {
+    run_gn(&cg_cases[i], IC_FP32);
+    run_gn(&cg_cases[i], IC_FP64);
   }
   /* more groups than channels, and a Scale of the wrong size */
   optest t;
