@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "icore/icore.h"
+
 /* ---- conv2d, depthwise_conv2d ---- */
 
 typedef struct cc_case {
@@ -246,6 +248,78 @@ static inline bool cp_variant(const cp_case *k, int v, int t, cp_case *c, uint64
   }
   *seed = (uint64_t)(v * 3 + t + 1) * 977 + (uint64_t)k->h;
   return true;
+}
+
+/* ---- conv2d_transpose, depthwise_conv2d_transpose ---- */
+
+typedef struct cct_case {
+  const char *op;          /* NULL: conv2d_transpose */
+  int64_t n, c, h, w;      /* input, logical NCHW */
+  int64_t og, kh, kw;      /* Filter [c, og, kh, kw] */
+  int groups;
+  int sh, sw, dh, dw;      /* 0: 1 */
+  int npads;
+  int pads[4];
+  int opad[2];             /* output_padding (written when has_opad) */
+  bool has_opad;
+  int osize[2];            /* output_size, 0: absent */
+  const char *algo;
+  bool nhwc, bias;
+} cct_case;
+
+static const cct_case cct_cases[] = {
+    /* plain, strides and paddings */
+    {NULL, 2, 4, 5, 4, 3, 3, 3, 1, 2, 2, .npads = 2, .pads = {1, 1}},
+    /* four paddings, dilation, unequal strides */
+    {NULL, 1, 3, 4, 5, 2, 3, 2, 1, 2, 3, 2, 1, .npads = 4, .pads = {0, 1, 2, 1}},
+    /* groups with output_padding */
+    {NULL, 2, 4, 3, 3, 2, 3, 2, 2, 2, 2, .has_opad = true, .opad = {1, 1}},
+    /* output_size, inside [base, base + stride) */
+    {NULL, 1, 4, 5, 4, 3, 3, 3, 1, 3, 2, .npads = 2, .pads = {1, 1}, .osize = {13, 8}},
+    /* SAME resets the dilations; VALID ignores paddings */
+    {NULL, 1, 2, 5, 4, 3, 3, 3, 1, 2, 2, 2, 2, .algo = "SAME"},
+    {NULL, 1, 2, 5, 4, 3, 3, 3, 1, 2, 1, .npads = 2, .pads = {3, 3}, .algo = "VALID"},
+    /* NHWC, Bias; NHWC with groups */
+    {NULL, 1, 4, 3, 4, 3, 3, 3, 1, 2, 2, .npads = 2, .pads = {1, 0}, .nhwc = true, .bias = true},
+    {NULL, 2, 3, 4, 4, 2, 2, 2, 1, 2, 2, .bias = true},
+    {NULL, 2, 6, 3, 5, 2, 3, 3, 3, 2, 1, .npads = 2, .pads = {1, 1}, .nhwc = true, .bias = true},
+    /* depthwise: groups = channels, one filter each; NHWC with output_padding */
+    {"depthwise_conv2d_transpose", 1, 4, 5, 4, 1, 3, 3, 4, 2, 2, .npads = 2, .pads = {1, 1}},
+    {"depthwise_conv2d_transpose", 2, 8, 6, 6, 1, 4, 4, 8, 2, 2, .npads = 2, .pads = {1, 1},
+     .has_opad = true, .opad = {1, 0}, .nhwc = true, .bias = true},
+    /* 1 x 1, stride 1: a per-pixel matrix product */
+    {NULL, 2, 5, 3, 3, 4, 1, 1, 1, 1, 1, .algo = "EXPLICIT"},
+    /* a decoder's 2x upsampling: 32 -> 16 channels, 4 x 4 kernel, stride 2, padding 1 */
+    {NULL, 2, 32, 16, 16, 16, 4, 4, 1, 2, 2, .npads = 2, .pads = {1, 1}, .bias = true},
+};
+#define CCT_N_CASES (sizeof cct_cases / sizeof cct_cases[0])
+
+/* The program of row k: feeds x, f (and b with Bias), fetches y. */
+static inline ic_builder *cct_program(const cct_case *k, ic_dtype dt) {
+  ic_builder *b = ic_builder_create();
+  int64_t d[4] = {-1, -1, -1, -1};
+  ic_builder_var(b, 0, "x", dt, 4, d, false);
+  ic_builder_var(b, 0, "f", dt, 4, d, false);
+  ic_builder_var(b, 0, "b", dt, 1, d, false);
+  ic_builder_var(b, 0, "y", dt, 4, d, false);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "f");
+  if (k->bias) ic_builder_feed(b, "b");
+  ic_builder_op *op = ic_builder_add_op(b, 0, k->op ? k->op : "conv2d_transpose");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "f");
+  if (k->bias) ic_builder_in(op, "Bias", "b");
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){k->sh ? k->sh : 1, k->sw ? k->sw : 1});
+  ic_builder_attr_ints(op, "dilations", 2, (const int32_t[]){k->dh ? k->dh : 1, k->dw ? k->dw : 1});
+  if (k->npads) ic_builder_attr_ints(op, "paddings", (size_t)k->npads, k->pads);
+  ic_builder_attr_int(op, "groups", k->groups);
+  ic_builder_attr_ints(op, "output_padding", k->has_opad ? 2 : 0, k->opad);
+  ic_builder_attr_ints(op, "output_size", k->osize[0] ? 2 : 0, k->osize);
+  if (k->algo) ic_builder_attr_string(op, "padding_algorithm", k->algo);
+  ic_builder_attr_string(op, "data_format", k->nhwc ? "NHWC" : "NCHW");
+  ic_builder_out(op, "Output", "y");
+  ic_builder_fetch(b, "y");
+  return b;
 }
 
 #endif

@@ -1,11 +1,12 @@
-/* The case tables of the data-movement ops with CUDA kernels: transpose2, concat, split and
- * slice. Header-only so that every backend's suite runs the same cases: the CPU suites
- * (tests/test_ops_shape.c for transpose2, tests/test_ops_concat_split.c for the others) on
- * the CPU executors against references that compute each output element's source index,
- * tests/test_cuda_shape.c on the CUDA kernels against the CPU kernels, bit for bit. Rows
- * with `every_dt` run in every dtype of csh_dts (every element size: 1, 2, 4 and 8 bytes),
- * except that the CPU suites run the `large` ones (sized for the GPU's grids and tiles) in
- * float32 only, their references being element-by-element loops; the expected shapes written in split and slice rows follow Paddle 3.x. */
+/* The case tables of the data-movement ops with CUDA kernels: transpose2, concat, split and slice.
+ * Header-only so that every backend's suite runs the same cases: the CPU suites
+ * (tests/test_ops_shape.c for transpose2, tests/test_ops_concat_split.c for the others) on the CPU
+ * executors against references that compute each output element's source index,
+ * tests/test_cuda_shape.c on the CUDA kernels against the CPU kernels, bit for bit. Rows with
+ * `every_dt` run in every dtype of csh_dts (every element size: 1, 2, 4 and 8 bytes), except that
+ * the CPU suites run the `large` ones (sized for the GPU's grids and tiles) in float32 only, their
+ * references being element-by-element loops; the expected shapes written in split and slice rows
+ * follow Paddle 3.x. */
 #ifndef IC_TESTS_CASES_SHAPE_H
 #define IC_TESTS_CASES_SHAPE_H
 

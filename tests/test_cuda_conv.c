@@ -3,7 +3,8 @@
  * test_ops_conv.c and test_ops_pool.c run on the CPU executors) in NCHW and NHWC, float32
  * and float64. Every case runs twice: with cuDNN
  * (when icore is built with it; cases cuDNN declines take the fallback anyway) and with
- * ICORE_CUDNN=0 (im2col + cuBLAS for convolutions, the direct kernel for pooling).
+ * ICORE_CUDNN=0 (im2col + cuBLAS for convolutions, the direct kernel for pooling); and the
+ * transposed convolutions' direct kernel on the table of cases_conv.h.
  *
  * Tolerances: convolutions sum up to 576 products in another order than oneDNN / BLAS, so
  * both sides carry rounding errors of their own: float32 1e-4 relative plus 1e-4 absolute,
@@ -253,12 +254,37 @@ START_TEST(pool_bad_inputs) {
 }
 END_TEST
 
+/* ---- conv2d_transpose, depthwise_conv2d_transpose: the shared table ---- */
+
+/* Every row in float32 and float64. The direct kernel sums in another order than the CPU's
+ * GEMM + col2im: float32 1e-4 relative plus 1e-4 absolute, float64 1e-10. */
+START_TEST(conv_transpose_table) {
+  for (size_t i = 0; i < CCT_N_CASES; i++) {
+    const cct_case *k = &cct_cases[i];
+    for (int f64 = 0; f64 < 2; f64++) {
+      ic_dtype dt = f64 ? IC_FP64 : IC_FP32;
+      int64_t xd[4] = {k->n, k->c, k->h, k->w};
+      if (k->nhwc) xd[1] = k->h, xd[2] = k->w, xd[3] = k->c;
+      ic_tensor *in[3] = {ew_rand(dt, 4, xd, 21 + i, -1, 1),
+                          ew_rand(dt, 4, TU_DIMS(k->c, k->og, k->kh, k->kw), 22 + i, -0.5, 0.5),
+                          ew_rand(dt, 1, TU_DIMS(k->og * k->groups), 23 + i, -0.5, 0.5)};
+      ic_builder *b = cct_program(k, dt);
+      ch_check_builder(b, k->bias ? 3 : 2, TU_NAMES("x", "f", "b"), in, f64 ? 1e-10 : 1e-4,
+                       f64 ? 1e-10 : 1e-4);
+      ic_builder_destroy(b);
+      for (int j = 0; j < 3; j++) ic_tensor_destroy(in[j]);
+    }
+  }
+}
+END_TEST
+
 static TCase *tc_conv(void) {
   TCase *tc = tcase_create("conv");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, conv_table);
   tcase_add_test(tc, conv_activations);
   tcase_add_test(tc, conv_bad_inputs);
+  tcase_add_test(tc, conv_transpose_table);
   return tc;
 }
 

@@ -1,11 +1,12 @@
-/* The CUDA kernels of the resize ops (nearest_interp, bilinear_interp and the _v2 family:
- * the shared table cases_resize.h, the one test_ops_resize.c runs on the CPU executors),
- * arg_max / arg_min (the shared table cases_arg.h) and group_norm (cases_norm.h) against their CPU kernels (cuda_harness.h).
+/* The CUDA kernels of the resize ops (nearest_interp, bilinear_interp and the _v2 family: the
+ * shared table cases_resize.h, the one test_ops_resize.c runs on the CPU executors), arg_max /
+ * arg_min (the shared table cases_arg.h) and group_norm (cases_norm.h) against their CPU kernels
+ * (cuda_harness.h).
  *
- * Resize and arg_max / arg_min agree bit for bit (the same per-axis functions and sum order,
- * no FMA contraction). group_norm sums its statistics in double in another order: float32
- * within 1e-5 relative plus 1e-6, float64 1e-12. Size inputs (OutSize, SizeTensor, Scale)
- * stay on the host (IC_SLOT_VALUE). */
+ * Resize and arg_max / arg_min agree bit for bit (the same per-axis functions and sum order, no
+ * FMA contraction). group_norm sums its statistics in double in another order: float32 within 1e-5
+ * relative plus 1e-6, float64 1e-12. Size inputs (OutSize, SizeTensor, Scale) stay on the host
+ * (IC_SLOT_VALUE). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* The matrix products' CUDA kernels (mul, matmul, matmul_v2 through cuBLAS) against their CPU
- * kernels (tests/cuda_harness.h), on the shared case table cases_matmul.h, which
- * test_ops_matmul.c runs on the CPU executors: every transpose combination, 1-D operands, batches that pair one to
- * one, that meet a single matrix (stride 0, or stacked into one product), that broadcast
- * against each other (the pointer-array path), empty dims including K = 0, odd sizes, and
- * bad inputs that fail in infer on both sides.
+ * kernels (tests/cuda_harness.h), on the shared case table cases_matmul.h, which test_ops_matmul.c
+ * runs on the CPU executors: every transpose combination, 1-D operands, batches that pair one to
+ * one, that meet a single matrix (stride 0, or stacked into one product), that broadcast against
+ * each other (the pointer-array path), empty dims including K = 0, odd sizes, and bad inputs that
+ * fail in infer on both sides.
  *
- * Tolerances (cmm_gpu_tol): cuBLAS sums in another order than oneDNN / OpenBLAS; float32
- * within 2e-5 relative plus 1e-4 absolute, float64 within 1e-12 both. */
+ * Tolerances (cmm_gpu_tol): cuBLAS sums in another order than oneDNN / OpenBLAS; float32 within
+ * 2e-5 relative plus 1e-4 absolute, float64 within 1e-12 both. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,16 +1,16 @@
-/* The reductions' CUDA kernels (reduce_sum, reduce_mean, reduce_max, mean) and sum (add_n)
- * against their CPU kernels (tests/cuda_harness.h): the shared case tables of
- * cases_reduce.h, which test_ops_reduce.c runs on the CPU executors (every axis pattern with and without keep_dim in every dtype, reduce_all,
- * an empty or absent `dim`, rank 0, axes of size 1, out_dtype conversions (including floats
- * out of an integer's range), wrapping integer sums and truncating integer means, empty axes,
- * NaN and -inf, and sizes that take each kernel shape: a block per output over contiguous or
- * strided elements, a thread per output, and more outputs than one grid sweep), plus floats
- * out of an integer's range, wrapping sums, truncating means, NaN and -inf.
+/* The reductions' CUDA kernels (reduce_sum, reduce_mean, reduce_max, mean) and sum (add_n) against
+ * their CPU kernels (tests/cuda_harness.h): the shared case tables of cases_reduce.h, which
+ * test_ops_reduce.c runs on the CPU executors (every axis pattern with and without keep_dim in
+ * every dtype, reduce_all, an empty or absent `dim`, rank 0, axes of size 1, out_dtype conversions
+ * (including floats out of an integer's range), wrapping integer sums and truncating integer
+ * means, empty axes, NaN and -inf, and sizes that take each kernel shape: a block per output over
+ * contiguous or strided elements, a thread per output, and more outputs than one grid sweep), plus
+ * floats out of an integer's range, wrapping sums, truncating means, NaN and -inf.
  *
- * Tolerances: float sums accumulate in double on both sides in different orders, so a float32
- * Out may differ by one rounding (relative 1e-6, absolute 1e-9 near 0) and a float64 Out in
- * its last bits (1e-12). Integer sums and means, max, and sum (add_n, which adds in the same
- * order on both sides) must agree bit for bit. */
+ * Tolerances: float sums accumulate in double on both sides in different orders, so a float32 Out
+ * may differ by one rounding (relative 1e-6, absolute 1e-9 near 0) and a float64 Out in its last
+ * bits (1e-12). Integer sums and means, max, and sum (add_n, which adds in the same order on both
+ * sides) must agree bit for bit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

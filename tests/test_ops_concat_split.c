@@ -1,7 +1,7 @@
-/* Data-movement ops: concat, split, slice, over the shared case tables of cases_shape.h (the
- * CUDA suite runs the same), plus errors and tensor-given bounds. Expected shapes follow Paddle 3.x (checked against
- * PaddlePaddle 3.3.1 where Paddle runs the case); data is checked against references that
- * compute every output element's source index. */
+/* Data-movement ops: concat, split, slice, over the shared case tables of cases_shape.h (the CUDA
+ * suite runs the same), plus errors and tensor-given bounds. Expected shapes follow Paddle 3.x
+ * (checked against PaddlePaddle 3.3.1 where Paddle runs the case); data is checked against
+ * references that compute every output element's source index. */
 #include "cases_shape.h"
 #include "optest.h"
 

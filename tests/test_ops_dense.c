@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "cases_arg.h"
+#include "cases_conv.h"
 #include "cases_norm.h"
 #include "optest.h"
 
@@ -30,20 +31,7 @@ static ic_tensor *to_f64(const ic_tensor *t) {
  * conv2d_transpose
  * ------------------------------------------------------------------------------------- */
 
-typedef struct tcase {
-  const char *op;
-  int64_t n, c, h, w;      /* input, logical NCHW */
-  int64_t og, kh, kw;      /* Filter [c, og, kh, kw] */
-  int groups;
-  int sh, sw, dh, dw;
-  int npads;
-  int pads[4];
-  int opad[2];             /* output_padding; {0, 0} and nopad: absent */
-  bool has_opad;
-  int osize[2];            /* output_size, 0: absent */
-  const char *algo;
-  bool nhwc, bias;
-} tcase;
+typedef cct_case tcase;
 
 static void tc_geom(const tcase *k, int64_t *oh, int64_t *ow, int64_t p[4], int64_t d[2]) {
   int64_t sh = k->sh ? k->sh : 1, sw = k->sw ? k->sw : 1;
@@ -119,37 +107,23 @@ static void run_convt(const tcase *k, ic_dtype dt) {
       ref[e] += bv[co];
     }
   }
-  optest t;
-  ot_begin(&t);
-  ot_feed(&t, "x", x);
-  ot_feed(&t, "f", f);
-  if (k->bias) ot_feed(&t, "b", b);
-  else ic_tensor_destroy(b);
-  ot_op(&t, k->op ? k->op : "conv2d_transpose");
-  ic_builder_in(t.op, "Input", "x");
-  ic_builder_in(t.op, "Filter", "f");
-  if (k->bias) ic_builder_in(t.op, "Bias", "b");
-  ic_builder_attr_ints(t.op, "strides", 2, (const int32_t[]){(int32_t)sh, (int32_t)sw});
-  ic_builder_attr_ints(t.op, "dilations", 2,
-                       (const int32_t[]){k->dh ? k->dh : 1, k->dw ? k->dw : 1});
-  if (k->npads) ic_builder_attr_ints(t.op, "paddings", (size_t)k->npads, k->pads);
-  ic_builder_attr_int(t.op, "groups", k->groups);
-  ic_builder_attr_ints(t.op, "output_padding", k->has_opad ? 2 : 0, k->opad);
-  ic_builder_attr_ints(t.op, "output_size", k->osize[0] ? 2 : 0, k->osize);
-  if (k->algo) ic_builder_attr_string(t.op, "padding_algorithm", k->algo);
-  ic_builder_attr_string(t.op, "data_format", k->nhwc ? "NHWC" : "NCHW");
-  ot_out(&t, "Output", "y");
-  ot_ok(&t);
+  ic_builder *bld = cct_program(k, dt);
+  ic_tensor *feeds[3] = {x, f, b}, *out;
+  char err[1024];
+  ic_status st = tu_run(bld, k->bias ? 3 : 2, TU_NAMES("x", "f", "b"), feeds, 1, TU_NAMES("y"),
+                        &out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s", err);
   int64_t od[4] = {k->n, oc, oh, ow};
   if (k->nhwc) od[1] = oh, od[2] = ow, od[3] = oc;
-  tu_assert_shape(t.out[0], dt, 4, od);
-  tu_assert_close(t.out[0], ref, nout, dt == IC_FP64 ? 1e-10 : 1e-5,
-                  dt == IC_FP64 ? 1e-10 : 1e-5);
+  tu_assert_shape(out, dt, 4, od);
+  tu_assert_close(out, ref, nout, dt == IC_FP64 ? 1e-10 : 1e-5, dt == IC_FP64 ? 1e-10 : 1e-5);
   free(ref);
   free(xv);
   free(fv);
   free(bv);
-  ot_end(&t);
+  ic_tensor_destroy(out);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(feeds[i]);
+  ic_builder_destroy(bld);
 }
 
 static void convt_both(const tcase *k) {
@@ -157,29 +131,9 @@ static void convt_both(const tcase *k) {
   run_convt(k, IC_FP64);
 }
 
+/* Every row of the shared table cases_conv.h (the CUDA suite runs the same). */
 START_TEST(conv2d_transpose_modes) {
-  /* plain, strides and paddings */
-  convt_both(&(tcase){NULL, 2, 4, 5, 4, 3, 3, 3, 1, 2, 2, .npads = 2, .pads = {1, 1}});
-  /* four paddings, dilation, unequal strides */
-  convt_both(&(tcase){NULL, 1, 3, 4, 5, 2, 3, 2, 1, 2, 3, 2, 1, .npads = 4, .pads = {0, 1, 2, 1}});
-  /* groups with output_padding */
-  convt_both(&(tcase){NULL, 2, 4, 3, 3, 2, 3, 2, 2, 2, 2, .has_opad = true, .opad = {1, 1}});
-  /* output_size, inside [base, base + stride) */
-  convt_both(&(tcase){NULL, 1, 4, 5, 4, 3, 3, 3, 1, 3, 2, .npads = 2, .pads = {1, 1},
-                      .osize = {13, 8}});
-  /* SAME resets the dilations; VALID ignores paddings */
-  convt_both(&(tcase){NULL, 1, 2, 5, 4, 3, 3, 3, 1, 2, 2, 2, 2, .algo = "SAME"});
-  convt_both(&(tcase){NULL, 1, 2, 5, 4, 3, 3, 3, 1, 2, 1, .npads = 2, .pads = {3, 3},
-                      .algo = "VALID"});
-  /* NHWC, Bias */
-  convt_both(&(tcase){NULL, 1, 4, 3, 4, 3, 3, 3, 1, 2, 2, .npads = 2, .pads = {1, 0}, .nhwc = true,
-                      .bias = true});
-  convt_both(&(tcase){NULL, 2, 3, 4, 4, 2, 2, 2, 1, 2, 2, .bias = true});
-  /* depthwise: groups = channels, one filter each */
-  convt_both(&(tcase){"depthwise_conv2d_transpose", 1, 4, 5, 4, 1, 3, 3, 4, 2, 2, .npads = 2,
-                      .pads = {1, 1}});
-  /* 1 x 1, stride 1: a per-pixel matrix product */
-  convt_both(&(tcase){NULL, 2, 5, 3, 3, 4, 1, 1, 1, 1, 1, .algo = "EXPLICIT"});
+  for (size_t i = 0; i < CCT_N_CASES; i++) convt_both(&cct_cases[i]);
 }
 END_TEST
 

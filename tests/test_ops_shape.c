@@ -1,6 +1,7 @@
-/* Shape ops: shape, reshape2, flatten_contiguous_range, squeeze2, unsqueeze2, transpose2
- * (the shared case table cases_shape.h, which the CUDA suite runs too). Expected shapes follow Paddle 3.x (checked against PaddlePaddle 3.3.1 where Paddle runs
- * the case); data is checked against index-computing references. */
+/* Shape ops: shape, reshape2, flatten_contiguous_range, squeeze2, unsqueeze2, transpose2 (the
+ * shared case table cases_shape.h, which the CUDA suite runs too). Expected shapes follow Paddle
+ * 3.x (checked against PaddlePaddle 3.3.1 where Paddle runs the case); data is checked against
+ * index-computing references. */
 #include "kernels/kernel.h"
 #include "cases_shape.h"
 #include "optest.h"
