@@ -148,6 +148,33 @@ START_TEST(bad_dtype) {
 }
 END_TEST
 
+/* Every prelu row of cases_unary.h: X in [-2, 2) with the special values, Alpha in [0, 0.5),
+ * float32 and float64, bit for bit. */
+START_TEST(prelu_table) {
+  for (size_t i = 0; i < CPR_N_CASES; i++) {
+    const cpr_case *c = &cpr_cases[i];
+    for (int dt = IC_FP32; dt <= IC_FP64; dt++) {
+      ic_tensor *in[2] = {act_input((ic_dtype)dt, c->nd, c->dims, 7 + i, -2, 2),
+                          ew_rand((ic_dtype)dt, c->and_, c->adims, 8 + i, 0, 0.5)};
+      ic_builder *b = ic_builder_create();
+      ew_feed(b, "x", in[0]);
+      ew_feed(b, "a", in[1]);
+      ic_builder_op *o = ic_builder_add_op(b, 0, "prelu");
+      ic_builder_in(o, "X", "x");
+      ic_builder_in(o, "Alpha", "a");
+      ic_builder_out(o, "Out", "out");
+      ic_builder_attr_string(o, "mode", c->mode);
+      if (c->fmt) ic_builder_attr_string(o, "data_format", c->fmt);
+      ew_fetch(b, "out", (ic_dtype)dt);
+      ch_check_builder(b, 2, TU_NAMES("x", "a"), in, 0, 0);
+      ic_builder_destroy(b);
+      ic_tensor_destroy(in[0]);
+      ic_tensor_destroy(in[1]);
+    }
+  }
+}
+END_TEST
+
 static TCase *tc_activation(void) {
   TCase *tc = tcase_create("activation");
   tcase_set_timeout(tc, 600);
@@ -155,6 +182,7 @@ static TCase *tc_activation(void) {
   tcase_add_loop_test(tc, every_unary_every_size, 0, (int)(sizeof cu_cases / sizeof cu_cases[0]));
   tcase_add_test(tc, beyond_one_sweep);
   tcase_add_test(tc, abs_integers);
+  tcase_add_test(tc, prelu_table);
   tcase_add_test(tc, bad_dtype);
   return tc;
 }

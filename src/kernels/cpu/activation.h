@@ -345,6 +345,32 @@ static inline IC_HD double softshrink_f64(double x, const ic_act1_attrs *a) {
   return (double)(x > l) * (x - l) + (double)(x < -l) * (x + l);
 }
 
+/* prelu (prelu.c): the mode, where the channel is, and which alpha each element uses. */
+enum { IC_PRELU_ALL, IC_PRELU_CHANNEL, IC_PRELU_ELEMENT };
+
+typedef struct prelu_attrs {
+  int mode;
+  bool channel_last;
+} prelu_attrs;
+
+/* The number of alpha values the mode needs for X (na), and the divisor with which element i
+ * of X uses alpha (i / inner) % na. Shared by the CPU and CUDA kernels. */
+static inline void ic_prelu_plan(const prelu_attrs *a, const ic_tensor *x, int64_t *na,
+                                 int64_t *inner) {
+  int64_t n = ic_numel(x->ndim, x->dims);
+  *inner = 1;
+  switch (a->mode) {
+    case IC_PRELU_CHANNEL:
+      *na = x->dims[a->channel_last ? x->ndim - 1 : 1];
+      if (!a->channel_last) *inner = ic_numel(x->ndim - 2, x->dims + 2);
+      break;
+    case IC_PRELU_ELEMENT:
+      *na = x->dims[0] ? n / x->dims[0] : ic_numel(x->ndim - 1, x->dims + 1);
+      break;
+    default: *na = 1; break;
+  }
+}
+
 /* pow (pow.c): the exponent attribute, and X^e for integers in the integer type, wrapping on
  * overflow (unsigned arithmetic, then the low bits); a negative exponent gives 1 / X^e
  * truncated: +-1 for X = +-1, else 0. Shared by the CPU and CUDA kernels. */
