@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef double (*cu_ref)(double x, const double *p);
 
@@ -130,5 +131,28 @@ static const cu_case cu_cases[] = {
     {"pow", {"factor"}, {-1.5}, cu_pow, 0.1, 5, 0},
     {"pow", {"factor"}, {3}, cu_pow, -5, 5, 1},
 };
+
+/* prelu: mode, data_format (NULL: absent), X's dims and Alpha's dims. */
+typedef struct cpr_case {
+  const char *mode, *fmt;
+  int nd;
+  int64_t dims[5];
+  int and_;
+  int64_t adims[4];
+} cpr_case;
+
+static const cpr_case cpr_cases[] = {
+    {"all", NULL, 4, {2, 3, 4, 5}, 1, {1}},
+    {"channel", NULL, 4, {2, 3, 4, 5}, 1, {3}},
+    {"channel", "NCHW", 2, {4, 3}, 1, {3}},
+    {"channel", "NHWC", 4, {2, 3, 4, 5}, 1, {5}},
+    {"channel", "NCDHW", 5, {2, 3, 2, 2, 3}, 1, {3}},
+    {"element", NULL, 4, {2, 3, 4, 5}, 4, {1, 3, 4, 5}},
+    {"element", NULL, 3, {3, 2, 7}, 1, {14}},
+    /* larger: a channel-first feature map, and channel-last */
+    {"channel", NULL, 4, {2, 32, 17, 19}, 1, {32}},
+    {"channel", "NHWC", 4, {2, 17, 19, 32}, 1, {32}},
+};
+#define CPR_N_CASES (sizeof cpr_cases / sizeof cpr_cases[0])
 
 #endif

@@ -1,204 +1,76 @@
-/* The CUDA kernels of the resize ops (nearest_interp, bilinear_interp and the _v2 family),
- * arg_max / arg_min and group_norm against their CPU kernels (cuda_harness.h).
+/* The CUDA kernels of the resize ops (nearest_interp, bilinear_interp and the _v2 family: the
+ * shared table cases_resize.h, the one test_ops_resize.c runs on the CPU executors), arg_max /
+ * arg_min (the shared table cases_arg.h) and group_norm (cases_norm.h) against their CPU kernels
+ * (cuda_harness.h).
  *
- * Resize and arg_max / arg_min agree bit for bit (the same per-axis functions and sum order,
- * no FMA contraction). group_norm sums its statistics in double in another order: float32
- * within 1e-5 relative plus 1e-6, float64 1e-12. Size inputs (OutSize, SizeTensor, Scale)
- * stay on the host (IC_SLOT_VALUE). */
+ * Resize and arg_max / arg_min agree bit for bit (the same per-axis functions and sum order, no
+ * FMA contraction). group_norm sums its statistics in double in another order: float32 within 1e-5
+ * relative plus 1e-6, float64 1e-12. Size inputs (OutSize, SizeTensor, Scale) stay on the host
+ * (IC_SLOT_VALUE). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_harness.h"
+#include "cases_arg.h"
+#include "cases_norm.h"
+#include "cases_resize.h"
 #include "ew_testutil.h"
-
-static void var_any(ic_builder *b, const char *name, ic_dtype dt, int ndim) {
-  int64_t d[IC_MAX_RANK];
-  for (int i = 0; i < IC_MAX_RANK; i++) d[i] = -1;
-  ic_builder_var(b, 0, name, dt, ndim, d, false);
-}
-
-static ic_tensor *rand_dt(ic_dtype dt, int nd, const int64_t *d, uint64_t seed) {
-  return ew_rand(dt, nd, d, seed, -2, 2);
-}
 
 /* ---- resize ---- */
 
-typedef struct rz {
-  const char *op, *method, *layout;
-  int nd_x;
-  int64_t xd[5];
-  int32_t out[3];         /* out_d, out_h, out_w (-1: absent) */
-  int n_scale;
-  float scale[3];
-  bool align_corners;
-  int align_mode;
-  int n_outsize;
-  int32_t outsize[3];
-} rz;
-
-static void run_rz(const rz *k, ic_dtype dt) {
-  ic_builder *b = ic_builder_create();
-  var_any(b, "x", dt, k->nd_x);
-  var_any(b, "y", dt, k->nd_x);
-  ic_builder_feed(b, "x");
-  if (k->n_outsize) {
-    var_any(b, "osz", IC_INT32, 1);
-    ic_builder_feed(b, "osz");
-  }
-  ic_builder_op *op = ic_builder_add_op(b, 0, k->op);
-  ic_builder_in(op, "X", "x");
-  if (k->n_outsize) ic_builder_in(op, "OutSize", "osz");
-  ic_builder_out(op, "Out", "y");
-  ic_builder_attr_string(op, "interp_method", k->method);
-  ic_builder_attr_string(op, "data_layout", k->layout);
-  ic_builder_attr_int(op, "out_d", k->out[0]);
-  ic_builder_attr_int(op, "out_h", k->out[1]);
-  ic_builder_attr_int(op, "out_w", k->out[2]);
-  if (strstr(k->op, "_v2")) ic_builder_attr_floats(op, "scale", (size_t)k->n_scale, k->scale);
-  else if (k->n_scale) ic_builder_attr_float(op, "scale", k->scale[0]);
-  ic_builder_attr_bool(op, "align_corners", k->align_corners);
-  ic_builder_attr_int(op, "align_mode", k->align_mode);
-  ic_builder_fetch(b, "y");
-  ic_tensor *in[2] = {rand_dt(dt, k->nd_x, k->xd, 7), NULL};
-  size_t n = 1;
-  if (k->n_outsize) {
-    int64_t d = k->n_outsize;
-    ck_assert_int_eq(ic_tensor_create(IC_INT32, 1, &d, &in[1]), IC_OK);
-    memcpy(ic_tensor_data(in[1]), k->outsize, (size_t)d * sizeof(int32_t));
-    n = 2;
-  }
-  ch_check_builder(b, n, TU_NAMES("x", "osz"), in, 0, 0);
-  for (size_t i = 0; i < n; i++) ic_tensor_destroy(in[i]);
+static void run_rz(const cz_case *k, ic_dtype dt) {
+  cz_inputs in;
+  ic_builder *b = cz_program(k, cz_x(k, dt), &in);
+  ch_check_builder(b, in.n, in.names, in.t, 0, 0);
+  cz_inputs_free(&in);
   ic_builder_destroy(b);
 }
 
+/* Every case of the shared table (cases_resize.h) in float32 and float64, and nearest of
+ * integers. */
 START_TEST(resize) {
-  const rz cases[] = {
-      {"nearest_interp_v2", "nearest", "NCHW", 4, {2, 3, 5, 7}, {-1, 9, 4}},
-      {"nearest_interp_v2", "nearest", "NHWC", 4, {1, 5, 7, 3}, {-1, 11, 13},
-       .align_corners = true},
-      {"nearest_interp_v2", "nearest", "NCHW", 4, {1, 3, 5, 7}, {-1, -1, -1}, 2, {2.0f, 1.5f}},
-      {"nearest_interp_v2", "nearest", "NCHW", 5, {1, 2, 3, 4, 5}, {4, 6, 3}},
-      {"nearest_interp", "nearest", "NCHW", 4, {1, 2, 6, 5}, {-1, -1, -1}, 1, {1.7f}},
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {2, 3, 6, 5}, {-1, 11, 9}, .align_mode = 0},
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {2, 3, 6, 5}, {-1, 4, 3}, .align_mode = 1},
-      {"bilinear_interp_v2", "bilinear", "NHWC", 4, {1, 6, 5, 4}, {-1, 8, 10},
-       .align_corners = true},
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {1, 2, 6, 5}, {-1, 2, 2}, 2, {3, 3},
-       .n_outsize = 2, .outsize = {7, 4}},
-      {"bilinear_interp", "bilinear", "NCHW", 4, {1, 2, 6, 5}, {-1, 9, 7}, .align_mode = 0},
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {1, 2, 6, 5}, {-1, 6, 5}}, /* a copy */
-      {"linear_interp_v2", "linear", "NCHW", 3, {2, 3, 7}, {-1, -1, 12}, .align_mode = 0},
-      {"linear_interp_v2", "linear", "NHWC", 3, {2, 7, 3}, {-1, -1, 4}, .align_corners = true},
-      {"bicubic_interp_v2", "bicubic", "NCHW", 4, {1, 3, 5, 6}, {-1, 9, 11}},
-      {"bicubic_interp_v2", "bicubic", "NHWC", 4, {1, 5, 6, 3}, {-1, 3, 8},
-       .align_corners = true},
-      {"trilinear_interp_v2", "trilinear", "NCHW", 5, {1, 2, 3, 4, 5}, {5, 3, 7},
-       .align_mode = 0},
-      {"trilinear_interp_v2", "trilinear", "NDHWC", 5, {1, 3, 4, 5, 2}, {2, 6, 4},
-       .align_corners = true},
-      /* larger than one grid of blocks would cover in one pass */
-      {"bilinear_interp_v2", "bilinear", "NCHW", 4, {2, 16, 64, 64}, {-1, 256, 256},
-       .align_mode = 0},
-  };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    run_rz(&cases[i], IC_FP32);
-    run_rz(&cases[i], IC_FP64);
+  for (size_t i = 0; i < CZ_N_CASES; i++) {
+    run_rz(&cz_cases[i], IC_FP32);
+    run_rz(&cz_cases[i], IC_FP64);
+    if (cz_cases[i].method && !strcmp(cz_cases[i].method, "nearest")) {
+      run_rz(&cz_cases[i], IC_INT32);
+      run_rz(&cz_cases[i], IC_INT64);
+    }
   }
-  /* nearest of integers */
-  run_rz(&cases[0], IC_INT64);
-  run_rz(&cases[1], IC_INT32);
 }
 END_TEST
 
-/* ---- arg_max / arg_min ---- */
-
-static void run_arg(const char *type, ic_dtype dt, int nd, const int64_t *d, int64_t axis,
-                    bool keep, bool flat, int odt) {
-  ic_builder *b = ic_builder_create();
-  var_any(b, "x", dt, nd);
-  var_any(b, "y", odt == 2 ? IC_INT32 : IC_INT64, nd);
-  ic_builder_feed(b, "x");
-  ic_builder_op *op = ic_builder_add_op(b, 0, type);
-  ic_builder_in(op, "X", "x");
-  ic_builder_out(op, "Out", "y");
-  ic_builder_attr_long(op, "axis", axis);
-  ic_builder_attr_bool(op, "keepdims", keep);
-  ic_builder_attr_bool(op, "flatten", flat);
-  ic_builder_attr_int(op, "dtype", odt);
-  ic_builder_fetch(b, "y");
-  ic_tensor *x = rand_dt(dt, nd, d, 3);
-  if (dt == IC_FP32) { /* ties */
-    float *v = ic_tensor_data(x);
-    for (int64_t i = 0; i < ic_tensor_numel(x); i++) v[i] = floorf(v[i]);
-  }
-  ch_check_builder(b, 1, TU_NAMES("x"), &x, 0, 0);
-  ic_tensor_destroy(x);
-  ic_builder_destroy(b);
-}
+/* ---- arg_max / arg_min: the shared table cases_arg.h ---- */
 
 START_TEST(arg_max_min) {
   const char *types[] = {"arg_max", "arg_min"};
   for (int t = 0; t < 2; t++) {
-    for (int axis = -3; axis < 3; axis++) {
-      run_arg(types[t], IC_FP32, 3, TU_DIMS(3, 4, 5), axis, false, false, 3);
-      run_arg(types[t], IC_FP64, 3, TU_DIMS(3, 4, 5), axis, true, false, 2);
+    for (size_t i = 0; i < CA_N_CASES; i++) {
+      ic_tensor *x = ca_input(&ca_cases[i]);
+      ic_builder *b = ca_program(types[t], &ca_cases[i], x);
+      ch_check_builder(b, 1, TU_NAMES("x"), &x, 0, 0);
+      ic_tensor_destroy(x);
+      ic_builder_destroy(b);
     }
-    run_arg(types[t], IC_FP32, 3, TU_DIMS(3, 4, 5), 0, false, true, 3);
-    run_arg(types[t], IC_INT64, 2, TU_DIMS(7, 9), 1, true, false, 3);
-    run_arg(types[t], IC_INT32, 2, TU_DIMS(7, 9), 0, false, false, 2);
-    run_arg(types[t], IC_FP32, 4, TU_DIMS(2, 19, 64, 64), 1, false, false, 2); /* segmentation */
   }
 }
 END_TEST
 
-/* ---- group_norm ---- */
-
-static void run_gn(ic_dtype dt, int nd, const int64_t *d, int groups, bool nhwc, bool sb) {
-  ic_builder *b = ic_builder_create();
-  var_any(b, "x", dt, nd);
-  var_any(b, "s", dt, 1);
-  var_any(b, "bi", dt, 1);
-  var_any(b, "y", dt, nd);
-  var_any(b, "m", dt, 2);
-  var_any(b, "v", dt, 2);
-  ic_builder_feed(b, "x");
-  if (sb) {
-    ic_builder_feed(b, "s");
-    ic_builder_feed(b, "bi");
-  }
-  ic_builder_op *op = ic_builder_add_op(b, 0, "group_norm");
-  ic_builder_in(op, "X", "x");
-  if (sb) {
-    ic_builder_in(op, "Scale", "s");
-    ic_builder_in(op, "Bias", "bi");
-  }
-  ic_builder_out(op, "Y", "y");
-  ic_builder_out(op, "Mean", "m");
-  ic_builder_out(op, "Variance", "v");
-  ic_builder_attr_int(op, "groups", groups);
-  ic_builder_attr_float(op, "epsilon", 1e-5f);
-  ic_builder_attr_string(op, "data_layout", nhwc ? "NHWC" : "NCHW");
-  ic_builder_fetch(b, "y");
-  const int64_t C = nhwc ? d[nd - 1] : d[1];
-  ic_tensor *in[3] = {rand_dt(dt, nd, d, 5), ew_rand(dt, 1, &C, 6, 0.5, 1.5),
-                      ew_rand(dt, 1, &C, 7, -0.5, 0.5)};
-  bool f64 = dt == IC_FP64;
-  ch_check_builder(b, 3, TU_NAMES("x", "s", "bi"), in, f64 ? 1e-12 : 1e-5, f64 ? 1e-12 : 1e-6);
-  for (int i = 0; i < 3; i++) ic_tensor_destroy(in[i]);
-  ic_builder_destroy(b);
-}
+/* ---- group_norm: the shared table of cases_norm.h ---- */
 
 START_TEST(group_norm) {
-  for (int f = 0; f < 2; f++) {
-    ic_dtype dt = f ? IC_FP64 : IC_FP32;
-    run_gn(dt, 4, TU_DIMS(2, 6, 3, 4), 3, false, true);
-    run_gn(dt, 4, TU_DIMS(2, 6, 3, 4), 2, false, false);
-    run_gn(dt, 4, TU_DIMS(2, 3, 5, 6), 3, true, true);
-    run_gn(dt, 3, TU_DIMS(1, 8, 5), 4, false, true);
-    run_gn(dt, 4, TU_DIMS(1, 6, 2, 2), 4, false, true); /* an empty last group */
-    run_gn(dt, 4, TU_DIMS(2, 64, 32, 32), 32, false, true); /* the SD VAE's shape, reduced */
+  for (size_t i = 0; i < CG_N_CASES; i++) {
+    for (int f = 0; f < 2; f++) {
+      ic_dtype dt = f ? IC_FP64 : IC_FP32;
+      ic_tensor *in[3];
+      cg_inputs(&cg_cases[i], dt, in);
+      ic_builder *b = cg_program(&cg_cases[i], dt);
+      ch_check_builder(b, cg_cases[i].sb ? 3 : 1, TU_NAMES("x", "s", "b"), in,
+                       f ? 1e-12 : 1e-5, f ? 1e-12 : 1e-6);
+      for (int k = 0; k < 3; k++) ic_tensor_destroy(in[k]);
+      ic_builder_destroy(b);
+    }
   }
 }
 END_TEST

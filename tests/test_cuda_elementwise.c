@@ -1,107 +1,41 @@
-/* The binary elementwise ops' CUDA kernels against their CPU kernels (cuda_harness.h): the
- * broadcast cases of test_ops_elementwise.c (same shapes, scalars of shape [1] and rank 0,
- * bias add with axis 1, squeeze-excite, Paddle's axis placement, Y of higher rank, both
- * operands broadcast, trimmed trailing 1s, odd sizes, empty dims) for every op and every
- * dtype (float32, float64, int32, int64), plus NaN operands for max and min, integer
- * wrap-around and pow's integer rules, a broadcast beyond one grid-stride sweep, and bad
- * shapes failing the same way on both sides.
+/* The binary elementwise ops' CUDA kernels against their CPU kernels (cuda_harness.h): every
+ * case of the shared table cases_binary.h (the one tests/test_ops_elementwise.c runs on the
+ * CPU executors: same shapes, scalars of shape [1] and rank 0, bias add with axis 1,
+ * squeeze-excite, Paddle's axis placement, Y of higher rank, both operands broadcast,
+ * trimmed trailing 1s, odd sizes, rank 6, empty dims) for every op and every dtype (float32,
+ * float64, int32, int64), plus NaN operands, integer wrap-around and pow's integer rules, a
+ * broadcast beyond one grid-stride sweep, and bad shapes failing the same way on both sides.
  *
- * add, sub, mul, div, max and min are exact on both sides (IEEE operations, no FMA
- * contraction), so they must agree bit for bit; integer pow too (ic_ew_ipow). float pow goes
- * through CUDA's powf / pow: relative 1e-5 (float32) and 1e-13 (float64). */
+ * Tolerances (cb_gpu_tol): everything bitwise except float pow, which goes through CUDA's
+ * powf / pow: relative 1e-5 (float32) and 1e-13 (float64). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_harness.h"
-#include "ew_testutil.h"
+#include "cases_binary.h"
 
-enum { ADD, SUB, MUL, DIV, MAX, MIN, POW, N_OPS };
-static const char *const k_types[N_OPS] = {
-    "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",
-    "elementwise_max", "elementwise_min", "elementwise_pow"};
+enum { ADD = CB_ADD, MUL = CB_MUL, N_OPS = CB_N_OPS };
 
-typedef struct bcase {
-  int rx;
-  int64_t xd[6];
-  int ry;
-  int64_t yd[6];
-  int axis;
-} bcase;
-
-static const bcase k_cases[] = {
-    {3, {2, 3, 5}, 3, {2, 3, 5}, -1},
-    {2, {4, 7}, 1, {1}, -1},
-    {2, {4, 7}, 0, {0}, -1},
-    {0, {0}, 2, {4, 7}, -1},
-    {4, {2, 3, 4, 5}, 1, {3}, 1},
-    {4, {2, 3, 7, 9}, 4, {2, 3, 1, 1}, -1},
-    {3, {2, 3, 4}, 2, {3, 1}, 1},
-    {3, {2, 3, 4}, 2, {3, 4}, -1},
-    {1, {4}, 3, {2, 3, 4}, -1},
-    {1, {3}, 3, {2, 3, 4}, 1},
-    {3, {2, 1, 4}, 2, {3, 1}, -1},
-    {2, {5, 1}, 2, {1, 6}, -1},
-    {3, {2, 3, 4}, 2, {4, 1}, 2},
-    {4, {5, 2, 3, 4}, 3, {3, 4, 1}, 2},
-    {2, {1, 13}, 2, {11, 13}, -1},
-    {2, {11, 13}, 2, {11, 13}, 0},
-    {1, {1}, 1, {1}, -1},
-    {1, {17}, 1, {17}, -1},
-    {2, {3, 13}, 1, {13}, -1},
-    {4, {3, 5, 7, 11}, 1, {5}, 1},
-    {6, {2, 3, 1, 5, 1, 7}, 6, {1, 3, 4, 1, 6, 7}, -1},
-    {2, {0, 3}, 1, {3}, -1},
-    {2, {2, 1}, 2, {2, 0}, -1},
-    {3, {2, 0, 4}, 3, {1, 1, 4}, -1},
-};
-
-static ic_builder *binary_program(int op, const ic_tensor *x, const ic_tensor *y, int axis) {
-  ic_builder *b = ic_builder_create();
-  ew_feed(b, "x", x);
-  ew_feed(b, "y", y);
-  ic_builder_op *o = ic_builder_add_op(b, 0, k_types[op]);
-  ic_builder_in(o, "X", "x");
-  ic_builder_in(o, "Y", "y");
-  ic_builder_out(o, "Out", "out");
-  ic_builder_attr_int(o, "axis", axis);
-  ew_fetch(b, "out", ic_tensor_dtype(x));
-  return b;
-}
-
-static void tolerance(int op, ic_dtype dt, double *rtol, double *atol) {
-  *rtol = *atol = 0;
-  if (op == POW && dt == IC_FP32) *rtol = 1e-5;
-  if (op == POW && dt == IC_FP64) *rtol = 1e-13;
-}
+/* The ops an integer zero divisor fails on the CPU (the GPU cannot fail and writes 0). */
+static bool divides(int op) { return op == CB_DIV || op == CB_FLOORDIV || op == CB_MOD; }
 
 static void check_pair(int op, ic_tensor *x, ic_tensor *y, int axis) {
-  ic_builder *b = binary_program(op, x, y, axis);
+  ic_builder *b = cb_program(op, x, y, axis, true);
   double rtol, atol;
-  tolerance(op, ic_tensor_dtype(x), &rtol, &atol);
+  cb_gpu_tol(op, ic_tensor_dtype(x), &rtol, &atol);
   ch_check_builder(b, 2, TU_NAMES("x", "y"), (ic_tensor *const[]){x, y}, rtol, atol);
   ic_builder_destroy(b);
 }
 
-/* Operand ranges as the CPU suite uses them: divisors and integer pow exponents away from
- * zero and overflow. */
-static void ranges(int op, ic_dtype dt, double *xlo, double *xhi, double *ylo, double *yhi) {
-  *xlo = -2, *xhi = 2, *ylo = 0.5, *yhi = 2;
-  if (op == POW) *xlo = 0.5, *ylo = -2;
-  if (dt == IC_INT32 || dt == IC_INT64) *xlo = -50, *xhi = 50, *ylo = 1, *yhi = 9;
-  if ((dt == IC_INT32 || dt == IC_INT64) && op == POW) *xlo = -4, *xhi = 5, *ylo = 0, *yhi = 5;
-}
-
 START_TEST(broadcast_cases) {
   const int op = _i;
-  for (size_t k = 0; k < sizeof k_cases / sizeof k_cases[0]; k++) {
-    const bcase *c = &k_cases[k];
+  for (size_t k = 0; k < CB_N_CASES; k++) {
+    const cb_case *c = &cb_cases[k];
     for (int dt = IC_INT32; dt <= IC_FP64; dt++) {
       if (dt == IC_FP16) continue;
-      double xlo, xhi, ylo, yhi;
-      ranges(op, (ic_dtype)dt, &xlo, &xhi, &ylo, &yhi);
-      ic_tensor *x = ew_rand((ic_dtype)dt, c->rx, c->xd, 10 + k, xlo, xhi);
-      ic_tensor *y = ew_rand((ic_dtype)dt, c->ry, c->yd, 100 + k, ylo, yhi);
+      ic_tensor *x, *y;
+      cb_inputs(c, op, (ic_dtype)dt, 10 + k, &x, &y);
       check_pair(op, x, y, c->axis);
       ic_tensor_destroy(x);
       ic_tensor_destroy(y);
@@ -138,14 +72,14 @@ START_TEST(integer_edges) {
   const int64_t x64[] = {INT64_MAX, INT64_MIN, -7, 7, 0, 1, -1, 2, 3, 1ll << 40, -2, 5};
   const int64_t y64[] = {1, -1, 2, -2, -3, -5, -3, 50, 33, 2, -1, 0};
   for (int op = 0; op < N_OPS; op++) {
-    /* no zero divisor for div: the CPU fails there, the GPU cannot */
-    ic_tensor *x = tu_i32(1, TU_DIMS(op == DIV ? 11 : 12), x32);
-    ic_tensor *y = tu_i32(1, TU_DIMS(op == DIV ? 11 : 12), y32);
+    /* no zero divisor for div, floordiv, mod: the CPU fails there, the GPU cannot */
+    ic_tensor *x = tu_i32(1, TU_DIMS(divides(op) ? 11 : 12), x32);
+    ic_tensor *y = tu_i32(1, TU_DIMS(divides(op) ? 11 : 12), y32);
     check_pair(op, x, y, -1);
     ic_tensor_destroy(x);
     ic_tensor_destroy(y);
-    x = tu_i64(1, TU_DIMS(op == DIV ? 11 : 12), x64);
-    y = tu_i64(1, TU_DIMS(op == DIV ? 11 : 12), y64);
+    x = tu_i64(1, TU_DIMS(divides(op) ? 11 : 12), x64);
+    y = tu_i64(1, TU_DIMS(divides(op) ? 11 : 12), y64);
     check_pair(op, x, y, -1);
     ic_tensor_destroy(x);
     ic_tensor_destroy(y);
@@ -172,7 +106,7 @@ END_TEST
 START_TEST(bad_shapes) {
   ic_tensor *x = ew_rand(IC_FP32, 2, TU_DIMS(2, 3), 1, 0, 1);
   ic_tensor *y = ew_rand(IC_FP32, 1, TU_DIMS(4), 2, 0, 1);
-  ic_builder *b = binary_program(ADD, x, y, -1);
+  ic_builder *b = cb_program(ADD, x, y, -1, true);
   ic_program *p;
   char err[1024];
   ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);

@@ -1,5 +1,6 @@
 /* batch_norm's and layer_norm's CUDA kernels against their CPU kernels (tests/cuda_harness.h),
- * with the cases of the CPU suite (test_ops_norm.c).
+ * on the shared case tables of cases_norm.h (the ones test_ops_norm.c runs on the CPU
+ * executors).
  *
  * batch_norm: NCHW and NHWC at ranks 2 to 5 with odd and single-element dims, Scale and Bias
  * each present or absent, epsilon 0 / 1e-3 / default, float64, use_global_stats while
@@ -19,7 +20,7 @@
 #include <string.h>
 
 #include "cuda_harness.h"
-#include "ew_testutil.h"
+#include "cases_norm.h"
 
 static void var_any(ic_builder *b, const char *name, ic_dtype dt, int ndim) {
   int64_t d[IC_MAX_RANK];
@@ -29,21 +30,8 @@ static void var_any(ic_builder *b, const char *name, ic_dtype dt, int ndim) {
 
 /* ---- batch_norm ---- */
 
-typedef struct bn_case {
-  int ndim;
-  int64_t dims[5];
-  bool nhwc, scale, bias;
-  double eps, momentum;   /* < 0: attribute absent */
-  bool is_test, use_global_stats, trainable_statistics;
-  ic_dtype dt;
-} bn_case;
+typedef cbn_case bn_case;
 
-static bn_case bn_infer(int ndim, const int64_t *dims, bool nhwc) {
-  bn_case k = {.ndim = ndim, .nhwc = nhwc, .scale = true, .bias = true, .eps = 1e-5,
-               .momentum = 0.9, .is_test = true, .dt = IC_FP32};
-  memcpy(k.dims, dims, (size_t)ndim * sizeof *dims);
-  return k;
-}
 
 static ic_builder *bn_program(const bn_case *k) {
   ic_builder *b = ic_builder_create();
@@ -100,83 +88,15 @@ static void bn_check(const bn_case *k, uint64_t seed) {
   for (int i = 0; i < 5; i++) ic_tensor_destroy(in[i]);
 }
 
-static const struct {
-  int ndim;
-  int64_t dims[5];
-} k_bn_shapes[] = {{2, {7, 5}},          {2, {1, 1}},        {3, {3, 5, 7}},
-                   {4, {2, 3, 4, 5}},    {4, {1, 17, 3, 1}}, {4, {2, 4, 3, 5}},
-                   {5, {2, 3, 2, 3, 5}}, {4, {3, 9, 11, 13}}, {4, {8, 64, 33, 35}}};
-
-START_TEST(bn_inference_layouts_and_ranks) {
-  for (size_t i = 0; i < sizeof k_bn_shapes / sizeof k_bn_shapes[0]; i++) {
-    for (int nhwc = 0; nhwc < 2; nhwc++) {
-      bn_case k = bn_infer(k_bn_shapes[i].ndim, k_bn_shapes[i].dims, nhwc);
-      bn_check(&k, 10 + i);
-    }
-  }
-}
-END_TEST
-
-START_TEST(bn_inference_options) {
-  bn_case k = bn_infer(4, TU_DIMS(2, 3, 4, 5), false);
-  k.scale = k.bias = false;
-  bn_check(&k, 1);
-  k.scale = true;
-  bn_check(&k, 2);
-  k.scale = false, k.bias = true;
-  bn_check(&k, 3);
-  k = bn_infer(4, TU_DIMS(2, 3, 4, 5), true);
-  k.eps = 0;
-  bn_check(&k, 4);
-  k.eps = 1e-3;
-  bn_check(&k, 5);
-  k.eps = -1;
-  bn_check(&k, 6);
-  k = bn_infer(3, TU_DIMS(4, 6, 5), false);
-  k.is_test = false, k.use_global_stats = true;
-  bn_check(&k, 7);
-  k = bn_infer(4, TU_DIMS(2, 3, 5, 7), false);
-  k.dt = IC_FP64;
-  bn_check(&k, 8);
-  k.nhwc = true;
-  bn_check(&k, 9);
-}
-END_TEST
-
-START_TEST(bn_training) {
-  for (size_t i = 0; i < sizeof k_bn_shapes / sizeof k_bn_shapes[0]; i++) {
-    if (k_bn_shapes[i].dims[0] == 1 && k_bn_shapes[i].ndim == 2) continue; /* below */
-    for (int nhwc = 0; nhwc < 2; nhwc++) {
-      bn_case k = bn_infer(k_bn_shapes[i].ndim, k_bn_shapes[i].dims, nhwc);
-      k.is_test = false;
-      k.momentum = 0.8;
-      bn_check(&k, 20 + i);
-    }
-  }
-  bn_case k = bn_infer(4, TU_DIMS(2, 3, 4, 5), false);
-  k.trainable_statistics = true;
-  bn_check(&k, 40);
-  k = bn_infer(4, TU_DIMS(3, 2, 3, 3), true);
-  k.is_test = false, k.momentum = -1, k.eps = -1, k.dt = IC_FP64;
-  bn_check(&k, 41);
-  k.scale = k.bias = false;
-  bn_check(&k, 42);
-  /* one element per channel: y = x, running statistics kept, saved statistics 0 */
-  k = bn_infer(2, TU_DIMS(1, 4), false);
-  k.is_test = false;
-  bn_check(&k, 43);
-  k = bn_infer(4, TU_DIMS(1, 3, 1, 1), true);
-  k.is_test = false;
-  bn_check(&k, 44);
-  /* a channel longer than a block (N * S = 9000) */
-  k = bn_infer(4, TU_DIMS(10, 3, 30, 30), false);
-  k.is_test = false;
-  bn_check(&k, 45);
+/* Every batch_norm row of the shared table. */
+START_TEST(bn_table) {
+  for (size_t i = 0; i < CBN_N_CASES; i++) bn_check(&cbn_cases[i], 10 + i);
 }
 END_TEST
 
 START_TEST(bn_bad_inputs) {
-  bn_case k = bn_infer(4, TU_DIMS(2, 3, 4, 5), false);
+  bn_case k = cbn_cases[6]; /* [2, 3, 4, 5] NCHW inference */
+  ck_assert(k.ndim == 4 && k.dims[1] == 3 && !k.nhwc && k.is_test);
   ic_tensor *in[5] = {rand_as(IC_FP32, 4, k.dims, 1, -1, 1),
                       rand_as(IC_FP32, 1, TU_DIMS(4), 2, 0, 1),
                       rand_as(IC_FP32, 1, TU_DIMS(3), 3, 0, 1),
@@ -198,15 +118,7 @@ END_TEST
 
 /* ---- layer_norm ---- */
 
-typedef struct ln_case {
-  int ndim;
-  int64_t dims[6];
-  int axis;              /* < 0: attribute absent (1) */
-  bool scale, bias;
-  double eps;            /* < 0: attribute absent */
-  ic_dtype dt;
-  bool no_stats;         /* leave Mean and Variance out */
-} ln_case;
+typedef cln_case ln_case;
 
 static ic_builder *ln_program(const ln_case *k) {
   ic_builder *b = ic_builder_create();
@@ -249,46 +161,9 @@ static void ln_check(const ln_case *k, uint64_t seed) {
   for (int i = 0; i < 3; i++) ic_tensor_destroy(in[i]);
 }
 
-START_TEST(ln_axes_and_affine) {
-  static const struct {
-    int ndim;
-    int64_t dims[6];
-    int axis;
-  } shapes[] = {{3, {2, 3, 4}, 1},     {3, {2, 3, 4}, 2},       {3, {2, 3, 4}, -1},
-                {4, {2, 3, 5, 7}, 3},  {4, {3, 1, 5, 17}, 2},   {2, {5, 33}, 1},
-                {2, {4, 1}, 1},        {5, {1, 2, 3, 2, 9}, 4}, {3, {1, 1, 120}, 2},
-                {2, {4, 5000}, 1},     {2, {70001, 8}, 1},      {3, {3, 257, 3}, 1}};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-    for (int affine = 0; affine < 4; affine++) {
-      ln_case k = {.ndim = shapes[i].ndim, .axis = shapes[i].axis, .scale = affine & 1,
-                   .bias = (affine >> 1) & 1, .eps = 1e-5, .dt = IC_FP32};
-      memcpy(k.dims, shapes[i].dims, sizeof k.dims);
-      ln_check(&k, 100 + 4 * i + (uint64_t)affine);
-    }
-  }
-}
-END_TEST
-
-START_TEST(ln_epsilon_dtypes_empty) {
-  ln_case k = {.ndim = 3, .dims = {2, 3, 4}, .axis = 2, .scale = true, .bias = true,
-               .dt = IC_FP32};
-  k.eps = 0;
-  ln_check(&k, 1);
-  k.eps = 1e-3;
-  ln_check(&k, 2);
-  k.eps = -1;
-  ln_check(&k, 3);
-  k.dt = IC_FP64;
-  ln_check(&k, 4);
-  k.no_stats = true;
-  ln_check(&k, 5);
-  k.dt = IC_FP32;
-  ln_check(&k, 6);
-  ln_case e1 = {.ndim = 2, .dims = {0, 3}, .axis = 1, .scale = true, .bias = true, .eps = 1e-5,
-                .dt = IC_FP32};
-  ln_check(&e1, 7);
-  ln_case e2 = {.ndim = 3, .dims = {2, 3, 0}, .axis = 2, .eps = 1e-5, .dt = IC_FP32};
-  ln_check(&e2, 8);
+/* Every layer_norm row of the shared table. */
+START_TEST(ln_table) {
+  for (size_t i = 0; i < CLN_N_CASES; i++) ln_check(&cln_cases[i], 100 + i);
 }
 END_TEST
 
@@ -321,9 +196,7 @@ END_TEST
 static TCase *tc_batch_norm(void) {
   TCase *tc = tcase_create("batch_norm");
   tcase_set_timeout(tc, 600);
-  tcase_add_test(tc, bn_inference_layouts_and_ranks);
-  tcase_add_test(tc, bn_inference_options);
-  tcase_add_test(tc, bn_training);
+  tcase_add_test(tc, bn_table);
   tcase_add_test(tc, bn_bad_inputs);
   return tc;
 }
@@ -331,8 +204,7 @@ static TCase *tc_batch_norm(void) {
 static TCase *tc_layer_norm(void) {
   TCase *tc = tcase_create("layer_norm");
   tcase_set_timeout(tc, 600);
-  tcase_add_test(tc, ln_axes_and_affine);
-  tcase_add_test(tc, ln_epsilon_dtypes_empty);
+  tcase_add_test(tc, ln_table);
   tcase_add_test(tc, ln_bad_inputs);
   return tc;
 }

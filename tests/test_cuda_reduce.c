@@ -1,22 +1,22 @@
-/* The reductions' CUDA kernels (reduce_sum, reduce_mean, reduce_max, mean) and sum (add_n)
- * against their CPU kernels (tests/cuda_harness.h), with the cases of the CPU suite
- * (test_ops_reduce.c): every axis pattern with and without keep_dim in every dtype, reduce_all,
- * an empty or absent `dim`, rank 0, axes of size 1, out_dtype conversions (including floats
- * out of an integer's range), wrapping integer sums and truncating integer means, empty axes,
- * NaN and -inf, and sizes that take each kernel shape: a block per output over contiguous or
- * strided elements, a thread per output, and more outputs than one grid sweep.
+/* The reductions' CUDA kernels (reduce_sum, reduce_mean, reduce_max, mean) and sum (add_n) against
+ * their CPU kernels (tests/cuda_harness.h): the shared case tables of cases_reduce.h, which
+ * test_ops_reduce.c runs on the CPU executors (every axis pattern with and without keep_dim in
+ * every dtype, reduce_all, an empty or absent `dim`, rank 0, axes of size 1, out_dtype conversions
+ * (including floats out of an integer's range), wrapping integer sums and truncating integer
+ * means, empty axes, NaN and -inf, and sizes that take each kernel shape: a block per output over
+ * contiguous or strided elements, a thread per output, and more outputs than one grid sweep), plus
+ * floats out of an integer's range, wrapping sums, truncating means, NaN and -inf.
  *
- * Tolerances: float sums accumulate in double on both sides in different orders, so a float32
- * Out may differ by one rounding (relative 1e-6, absolute 1e-9 near 0) and a float64 Out in
- * its last bits (1e-12). Integer sums and means, max, and sum (add_n, which adds in the same
- * order on both sides) must agree bit for bit. */
+ * Tolerances: float sums accumulate in double on both sides in different orders, so a float32 Out
+ * may differ by one rounding (relative 1e-6, absolute 1e-9 near 0) and a float64 Out in its last
+ * bits (1e-12). Integer sums and means, max, and sum (add_n, which adds in the same order on both
+ * sides) must agree bit for bit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_harness.h"
-#include "ew_testutil.h"
-#include "mathutil.h"
+#include "cases_reduce.h"
 
 #define NO_ATTR INT32_MIN
 
@@ -81,82 +81,24 @@ static void check(const rcase *rc, ic_dtype dt, int nd, const int64_t *dims, uin
 static const char *const k_types[] = {"reduce_sum", "reduce_mean", "reduce_max"};
 static const ic_dtype k_dts[] = {IC_FP32, IC_FP64, IC_INT32, IC_INT64};
 
-START_TEST(axes_and_keep_dim) {
-  const int64_t *d = TU_DIMS(2, 3, 4, 5);
-  for (int t = 0; t < 3; t++) {
-    for (int k = 0; k < 4; k++) {
-      for (int keep = 0; keep < 2; keep++) {
-        const rcase cases[] = {
-            {k_types[t], DIM(1), keep, false, NO_ATTR},
-            {k_types[t], DIM(-1), keep, false, NO_ATTR},
-            {k_types[t], DIM(0, 2), keep, false, NO_ATTR},
-            {k_types[t], DIM(1, 2), keep, false, NO_ATTR},
-            {k_types[t], DIM(0, -1), keep, false, NO_ATTR},
-            {k_types[t], DIM(-4, 1, 3), keep, false, NO_ATTR},
-            {k_types[t], DIM(3, 0), keep, false, NO_ATTR},
-        };
-        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-          check(&cases[i], k_dts[k], 4, d, 100 + i);
-        }
-      }
-    }
-  }
-}
-END_TEST
-
-START_TEST(reduce_everything) {
-  for (int t = 0; t < 3; t++) {
-    for (int k = 0; k < 2; k++) {
-      const rcase all[] = {
-          {k_types[t], DIM(1), false, true, NO_ATTR},   /* reduce_all wins over dim */
-          {k_types[t], DIM(1), true, true, NO_ATTR},
-          {k_types[t], 0, (const int32_t[]){0}, false, false, NO_ATTR}, /* empty dim */
-          {k_types[t], NODIM, false, false, NO_ATTR},   /* no dim: Paddle's default [0] */
-          {k_types[t], DIM(0, 1, 2), false, false, NO_ATTR},
-          {k_types[t], DIM(2, -2, 0), true, false, NO_ATTR},
-      };
-      for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        check(&all[i], k_dts[k], 3, TU_DIMS(3, 5, 7), 200 + i);
-      }
-      /* rank 0 takes 0 and -1 */
-      const rcase r0[] = {{k_types[t], DIM(0), false, false, NO_ATTR},
-                          {k_types[t], DIM(-1), true, false, NO_ATTR}};
-      for (size_t i = 0; i < 2; i++) check(&r0[i], k_dts[k], 0, NULL, 210 + i);
-      /* axes of size 1 vanish from the groups */
-      rcase r = {k_types[t], DIM(1), false, false, NO_ATTR};
-      check(&r, k_dts[k], 2, TU_DIMS(1, 1), 220);
-      check(&r, k_dts[k], 3, TU_DIMS(4, 1, 3), 221);
-      rcase r2 = {k_types[t], DIM(0, 2), false, false, NO_ATTR};
-      check(&r2, k_dts[k], 4, TU_DIMS(1, 6, 1, 5), 222);
-    }
+/* Every row of the shared table. */
+START_TEST(table_cases) {
+  for (size_t i = 0; i < CR_N_CASES; i++) {
+    const cr_case *c = &cr_cases[i];
+    ic_tensor *x = cr_input(c, 11 + i);
+    ic_builder *b = cr_program(c, x);
+    double rtol, atol;
+    cr_gpu_tol(c, &rtol, &atol);
+    ch_check_builder(b, 1, TU_NAMES("x"), &x, rtol, atol);
+    ic_builder_destroy(b);
+    ic_tensor_destroy(x);
   }
 }
 END_TEST
 
 START_TEST(integer_dtypes_and_out_dtype) {
   const int64_t *d = TU_DIMS(3, 4, 5);
-  rcase rc = {"reduce_sum", DIM(1), false, false, NO_ATTR};
-  check(&rc, IC_INT32, 3, d, 300); /* int64 Out */
-  check(&rc, IC_INT64, 3, d, 301);
-  check(&rc, IC_BOOL, 3, d, 302);  /* int64 Out */
-  rc = (rcase){"reduce_sum", DIM(0, 2), true, false, NO_ATTR};
-  check(&rc, IC_INT32, 3, d, 303);
-  check(&rc, IC_BOOL, 3, d, 304);
-  /* out_dtype, every conversion the CPU performs */
-  const struct {
-    ic_dtype x;
-    int od;
-  } conv[] = {{IC_INT32, IC_INT32}, {IC_INT64, IC_INT32}, {IC_INT64, IC_FP64},
-              {IC_INT32, IC_FP32},  {IC_FP32, IC_FP64},   {IC_FP64, IC_FP32},
-              {IC_FP32, IC_INT64},  {IC_FP64, IC_INT32},  {IC_BOOL, IC_FP32},
-              {IC_BOOL, IC_INT32},  {IC_FP32, -1},        {IC_INT32, -1}};
-  for (size_t i = 0; i < sizeof conv / sizeof conv[0]; i++) {
-    rc = (rcase){"reduce_sum", DIM(2), false, false, conv[i].od};
-    check(&rc, conv[i].x, 3, d, 310 + i);
-    rc.dim = (const int32_t[]){0};
-    rc.n_dim = 1;
-    check(&rc, conv[i].x, 3, d, 330 + i);
-  }
+  rcase rc;
   /* floats beyond an integer's range convert to its lowest value, as on x86 */
   ic_tensor *big = ew_rand(IC_FP32, 2, TU_DIMS(6, 7), 340, -1e10, 1e10);
   rc = (rcase){"reduce_sum", DIM(1), false, false, IC_INT32};
@@ -187,17 +129,7 @@ START_TEST(integer_dtypes_and_out_dtype) {
 END_TEST
 
 START_TEST(empty_and_nan) {
-  const int64_t *d = TU_DIMS(2, 0, 3);
-  rcase rc = {"reduce_sum", DIM(1), false, false, NO_ATTR};
-  check(&rc, IC_FP32, 3, d, 400);
-  check(&rc, IC_INT64, 3, d, 401);
-  rc.type = "reduce_mean"; /* NaN for floats, 0 for integers */
-  check(&rc, IC_FP64, 3, d, 402);
-  check(&rc, IC_INT32, 3, d, 403);
-  for (int t = 0; t < 3; t++) { /* an empty kept axis: empty Out */
-    rc = (rcase){k_types[t], DIM(2), false, false, NO_ATTR};
-    check(&rc, IC_FP32, 3, d, 404);
-  }
+  rcase rc;
   ic_tensor *x = tu_f32(2, TU_DIMS(3, 3), (const float[]){NAN, 1, 2, 3, NAN, 4, 5, 6, 7});
   for (int t = 0; t < 3; t++) {
     for (int ax = 0; ax < 2; ax++) {
@@ -220,27 +152,6 @@ START_TEST(empty_and_nan) {
     }
   }
   ic_tensor_destroy(x);
-}
-END_TEST
-
-/* Each kernel shape: block per output (contiguous, strided, two reduced groups), thread per
- * output, and grids that loop. */
-START_TEST(kernel_shapes) {
-  for (int t = 0; t < 3; t++) {
-    rcase a0 = {k_types[t], DIM(0), false, false, NO_ATTR};
-    rcase a1 = {k_types[t], DIM(1), false, false, NO_ATTR};
-    rcase a02 = {k_types[t], DIM(0, 2), false, false, NO_ATTR};
-    check(&a0, IC_FP32, 2, TU_DIMS(100003, 3), 500);   /* few outputs, strided: blocks */
-    check(&a1, IC_FP32, 2, TU_DIMS(3, 100003), 501);   /* contiguous rows: blocks */
-    check(&a02, IC_FP64, 3, TU_DIMS(17, 13, 19), 502); /* two reduced groups */
-    check(&a0, IC_FP32, 2, TU_DIMS(64, 4099), 503);    /* many outputs, strided: threads */
-    check(&a1, IC_INT32, 3, TU_DIMS(4099, 3, 8), 504); /* threads, integer */
-    check(&a1, IC_FP32, 2, TU_DIMS(70001, 33), 505);   /* more blocks than one grid */
-    check(&a02, IC_INT64, 3, TU_DIMS(3, 5000, 7), 506);
-  }
-  /* more outputs than one grid sweep of threads (65536 blocks of 256) */
-  rcase a0 = {"reduce_sum", DIM(0), false, false, NO_ATTR};
-  check(&a0, IC_FP32, 2, TU_DIMS(2, (1 << 24) + 3), 507);
 }
 END_TEST
 
@@ -294,12 +205,9 @@ static ic_builder *mean_program(const ic_tensor *x) {
 }
 
 START_TEST(mean_all) {
-  const int64_t *shapes[] = {TU_DIMS(2, 3), TU_DIMS(7, 1, 5, 3), TU_DIMS(1), TU_DIMS(0, 4), NULL,
-                             TU_DIMS(1 << 20), TU_DIMS(3, 333, 7)};
-  const int ranks[] = {2, 4, 1, 2, 0, 1, 3};
-  for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
+  for (size_t i = 0; i < CM_N_CASES; i++) {
     for (int dt = 0; dt < 2; dt++) {
-      ic_tensor *x = mu_rand(dt ? IC_FP64 : IC_FP32, ranks[i], shapes[i], 600 + i);
+      ic_tensor *x = mu_rand(dt ? IC_FP64 : IC_FP32, cm_cases[i].nd, cm_cases[i].dims, 3 + i);
       ic_builder *b = mean_program(x);
       ch_check_builder(b, 1, TU_NAMES("x"), &x, dt ? 1e-12 : 1e-6, dt ? 1e-12 : 1e-9);
       ic_builder_destroy(b);
@@ -323,7 +231,7 @@ END_TEST
 
 /* ---- sum (add_n) ---- */
 
-#define SUM_MAX 40
+#define SUM_MAX CSUM_MAX
 
 static ic_status sum_status(size_t n, ic_tensor *const *xs, char *err, size_t errlen,
                             bool expect_ok) {
@@ -351,10 +259,10 @@ static ic_status sum_status(size_t n, ic_tensor *const *xs, char *err, size_t er
 }
 
 START_TEST(sum_inputs) {
-  const size_t counts[] = {1, 2, 3, 5, 16, 17, 33};
+  const size_t *counts = csum_counts;
   char err[1024];
   for (int d = 0; d < 4; d++) {
-    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+    for (size_t c = 0; c < CSUM_N_COUNTS; c++) {
       ic_tensor *xs[SUM_MAX];
       for (size_t i = 0; i < counts[c]; i++) {
         xs[i] = mu_rand(k_dts[d], 3, TU_DIMS(3, 1, 7), 700 + i);
@@ -399,11 +307,9 @@ END_TEST
 static TCase *tc_reduce(void) {
   TCase *tc = tcase_create("reduce");
   tcase_set_timeout(tc, 600);
-  tcase_add_test(tc, axes_and_keep_dim);
-  tcase_add_test(tc, reduce_everything);
+  tcase_add_test(tc, table_cases);
   tcase_add_test(tc, integer_dtypes_and_out_dtype);
   tcase_add_test(tc, empty_and_nan);
-  tcase_add_test(tc, kernel_shapes);
   tcase_add_test(tc, reduce_bad_inputs);
   return tc;
 }

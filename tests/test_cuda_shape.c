@@ -1,5 +1,7 @@
 /* The data-movement ops' CUDA kernels (transpose2, concat, split, slice) against their CPU
- * kernels (cuda_harness.h), bit for bit: every element size (uint8, int16, int32/float32,
+ * kernels (cuda_harness.h), bit for bit, on the shared case tables of cases_shape.h (the
+ * ones test_ops_shape.c and test_ops_concat_split.c run on the CPU executors): every element
+ * size (uint8, int16, int32/float32,
  * int64/float64), the kernels' paths (a plain copy, whole rows in wide units, the tiled 2-D
  * transpose with a batch, unaligned runs that cannot be widened), negative axes, size-1 and
  * empty dims, tensor-given axes / sections / bounds (host tensors, IC_SLOT_VALUE), grids
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "cuda_harness.h"
+#include "cases_shape.h"
 #include "ew_testutil.h"
 
 /* A tensor of dtype dt with random bytes (integer dtypes: any value) or, for float32 and
@@ -29,8 +32,6 @@ static ic_tensor *rand_tensor(ic_dtype dt, int ndim, const int64_t *dims, uint64
   return t;
 }
 
-static const ic_dtype k_dts[] = {IC_UINT8, IC_INT16, IC_FP32, IC_INT32, IC_INT64, IC_FP64};
-#define N_DTS (sizeof k_dts / sizeof k_dts[0])
 
 /* Build and check an op reading `n` variables (slot names, variable names, tensors) and
  * writing `n_out` Out variables (plus XShape when xshape). Destroys nothing. */
@@ -100,58 +101,30 @@ static void check_transpose(ic_dtype dt, int ndim, const int64_t *dims, int n_ax
   ic_tensor_destroy(x);
 }
 
-/* Every permutation of ranks 2 to 4 (odd sizes, not multiples of the 32-wide tiles), every
- * element size. */
-START_TEST(transpose_all_perms) {
-  const ic_dtype dt = k_dts[_i];
-  const int64_t dims[] = {5, 33, 7, 35};
-  for (int rank = 2; rank <= 4; rank++) {
-    int perm[4] = {0, 1, 2, 3};
-    /* iterate the permutations in lexicographic order */
-    for (;;) {
-      int32_t axis[4];
-      for (int k = 0; k < rank; k++) axis[k] = perm[k];
-      check_transpose(dt, rank, dims + (4 - rank), rank, axis, rank == 3, (uint64_t)rank);
-      int i = rank - 2;
-      while (i >= 0 && perm[i] > perm[i + 1]) i--;
-      if (i < 0) break;
-      int j = rank - 1;
-      while (perm[j] < perm[i]) j--;
-      int t = perm[i];
-      perm[i] = perm[j];
-      perm[j] = t;
-      for (int a = i + 1, z = rank - 1; a < z; a++, z--) {
-        t = perm[a];
-        perm[a] = perm[z];
-        perm[z] = t;
-      }
+/* Every permutation of each sweep, the seeded 6-axis sample, and every row of the shared
+ * table, in the row's dtype or in every dtype. */
+START_TEST(transpose_table) {
+  for (size_t i = 0; i < CTP_N_SWEEPS; i++) {
+    const ctp_sweep *w = &ctp_sweeps[i];
+    for (size_t d = 0; d < (w->every_dt ? CSH_N_DTS : 1); d++) {
+      int32_t p[6] = {0, 1, 2, 3, 4, 5};
+      do {
+        check_transpose(w->every_dt ? csh_dts[d] : w->dt, w->nd, w->dims, w->nd, p, w->nd == 3,
+                        (uint64_t)w->nd);
+      } while (ctp_next_perm(p, w->nd));
     }
   }
-}
-END_TEST
-
-START_TEST(transpose_shapes) {
-  for (size_t d = 0; d < N_DTS; d++) {
-    const ic_dtype dt = k_dts[d];
-    /* NCHW <-> NHWC */
-    check_transpose(dt, 4, TU_DIMS(2, 3, 34, 35), 4, (const int32_t[]){0, 2, 3, 1}, true, 1);
-    check_transpose(dt, 4, TU_DIMS(2, 34, 35, 3), 4, (const int32_t[]){0, 3, 1, 2}, true, 2);
-    /* negative entries */
-    check_transpose(dt, 3, TU_DIMS(4, 6, 9), 3, (const int32_t[]){-1, 0, -2}, false, 3);
-    /* size-1 axes, ranks 5 and 6 */
-    check_transpose(dt, 6, TU_DIMS(2, 1, 3, 1, 5, 4), 6, (const int32_t[]){5, 4, 3, 2, 1, 0},
-                    true, 4);
-    check_transpose(dt, 5, TU_DIMS(3, 1, 4, 5, 2), 5, (const int32_t[]){0, 3, 1, 4, 2}, false, 5);
-    /* nothing moves (identity; only size-1 axes move): a copy */
-    check_transpose(dt, 3, TU_DIMS(3, 4, 5), 3, (const int32_t[]){0, 1, 2}, false, 6);
-    check_transpose(dt, 3, TU_DIMS(1, 4, 1), 3, (const int32_t[]){2, 1, 0}, false, 7);
-    /* the innermost axis stays: rows */
-    check_transpose(dt, 4, TU_DIMS(3, 5, 7, 9), 4, (const int32_t[]){2, 0, 1, 3}, false, 8);
-    check_transpose(dt, 3, TU_DIMS(3, 5, 8), 3, (const int32_t[]){1, 0, 2}, false, 9);
-    /* empty, one element, 0-D */
-    check_transpose(dt, 3, TU_DIMS(0, 5, 3), 3, (const int32_t[]){2, 0, 1}, true, 10);
-    check_transpose(dt, 2, TU_DIMS(1, 1), 2, (const int32_t[]){1, 0}, false, 11);
-    check_transpose(dt, 0, NULL, 0, NULL, false, 12);
+  for (int r = 0; r < CTP_N_RANDOM6; r++) {
+    int32_t q[6];
+    ctp_random_perm6(r, q);
+    check_transpose(r % 2 ? IC_INT64 : IC_FP32, 6, ctp_random6_dims, 6, q, false, (uint64_t)r);
+  }
+  for (size_t i = 0; i < CTP_N_CASES; i++) {
+    const ctp_case *c = &ctp_cases[i];
+    for (size_t d = 0; d < (c->every_dt ? CSH_N_DTS : 1); d++) {
+      check_transpose(c->every_dt ? csh_dts[d] : c->dt, c->nd, c->dims, c->nd, c->axis,
+                      c->nd == 4 || c->nd == 6, i);
+    }
   }
 }
 END_TEST
@@ -207,21 +180,15 @@ static void check_concat(ic_dtype dt, int ndim, const int64_t *base, int axis, s
   ic_tensor_destroy(at);
 }
 
-START_TEST(concat_axes) {
-  const ic_dtype dt = k_dts[_i];
-  const int64_t base[] = {3, 5, 7, 2};
-  for (int axis = -4; axis < 4; axis++) {
-    check_concat(dt, 4, base, axis, 3, (const int64_t[]){2, 0, 5}, false, 1);
-    check_concat(dt, 4, base, axis, 1, (const int64_t[]){3}, axis % 2 == 0, 2);
+/* Every row of the shared table, in the row's dtype or in every dtype. */
+START_TEST(concat_table) {
+  for (size_t i = 0; i < CCAT_N_CASES; i++) {
+    const ccat_case *c = &ccat_cases[i];
+    for (size_t d = 0; d < (c->every_dt ? CSH_N_DTS : 1); d++) {
+      check_concat(c->every_dt ? csh_dts[d] : c->dt, c->nd, c->base, c->axis, c->n, c->sizes,
+                   c->axis_tensor, i);
+    }
   }
-  /* five inputs, odd byte runs; an AxisTensor beats the attribute */
-  check_concat(dt, 2, (const int64_t[]){5, 1}, 1, 5, (const int64_t[]){1, 3, 2, 7, 1}, true, 3);
-  check_concat(dt, 1, (const int64_t[]){1}, 0, 4, (const int64_t[]){1, 0, 17, 16}, false, 4);
-  /* all empty */
-  check_concat(dt, 2, (const int64_t[]){0, 4}, 1, 2, (const int64_t[]){2, 3}, false, 5);
-  /* a large one */
-  check_concat(dt, 3, (const int64_t[]){16, 1, 3000}, 1, 3, (const int64_t[]){100, 1, 37}, false,
-               6);
 }
 END_TEST
 
@@ -242,52 +209,43 @@ END_TEST
 
 /* ---- split ---- */
 
-static void check_split(ic_dtype dt, int ndim, const int64_t *dims, int axis, int num,
-                        size_t n_sections, const int32_t *sections, bool tensors, size_t n_out,
-                        uint64_t seed) {
-  static const char *const snames[] = {"s0", "s1", "s2", "s3", "s4", "s5"};
-  ic_tensor *x = rand_tensor(dt, ndim, dims, seed);
-  in_t in[10] = {{"X", "x", x}};
+/* A split row: its attributes, AxisTensor (int64 [1]) and SectionsTensorList (int32 [1] and
+ * int64 0-D alternately) as the CPU suite feeds them. */
+static void check_split_case(const csp_case *c, ic_dtype dt, uint64_t seed) {
+  static const char *const snames[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"};
+  ic_tensor *x = rand_tensor(dt, c->nd, c->dims, seed);
+  in_t in[12] = {{"X", "x", x}};
   size_t nin = 1;
-  ic_tensor *extra[8] = {NULL};
+  ic_tensor *extra[10] = {NULL};
   size_t n_extra = 0;
-  if (tensors) {
-    extra[n_extra] = tu_i32(1, TU_DIMS(1), (const int32_t[]){axis});
+  if (c->axis_tensor) {
+    extra[n_extra] = tu_i64(1, TU_DIMS(1), (const int64_t[]){c->axis});
     in[nin++] = (in_t){"AxisTensor", "axis", extra[n_extra++]};
-    for (size_t k = 0; k < n_sections; k++) {
-      extra[n_extra] = k % 2 ? tu_i64(0, NULL, (const int64_t[]){sections[k]})
-                             : tu_i32(1, TU_DIMS(1), (const int32_t[]){sections[k]});
-      in[nin++] = (in_t){"SectionsTensorList", snames[k], extra[n_extra++]};
-    }
+  }
+  for (size_t k = 0; k < c->n_list; k++) {
+    extra[n_extra] = k % 2 ? tu_i64(0, NULL, &c->list[k])
+                           : tu_i32(1, TU_DIMS(1), (const int32_t[]){(int32_t)c->list[k]});
+    in[nin++] = (in_t){"SectionsTensorList", snames[k], extra[n_extra++]};
   }
   ic_builder_op *o;
-  ic_builder *b = program(&o, "split", nin, in, n_out, dt, false);
-  ic_builder_attr_int(o, "axis", tensors ? 0 : axis);
-  ic_builder_attr_int(o, "num", num);
-  if (n_sections) {
-    int32_t attr[8];
-    for (size_t k = 0; k < n_sections; k++) attr[k] = tensors ? 1 : sections[k];
-    ic_builder_attr_ints(o, "sections", n_sections, attr);
-  }
+  ic_builder *b = program(&o, "split", nin, in, c->pieces, dt, false);
+  ic_builder_attr_int(o, "axis", c->axis_tensor ? 0 : c->axis);
+  ic_builder_attr_int(o, "num", c->num);
+  ic_builder_attr_ints(o, "sections", c->n_sec, c->sec);
   run_ok(b, nin, in);
   ic_tensor_destroy(x);
   for (size_t k = 0; k < n_extra; k++) ic_tensor_destroy(extra[k]);
 }
 
-START_TEST(split_cases) {
-  const ic_dtype dt = k_dts[_i];
-  const int64_t dims[] = {6, 9, 3};
-  for (int axis = -3; axis < 3; axis++) {
-    check_split(dt, 3, dims, axis, 3, 0, NULL, false, 3, 1);
+/* Every row of the shared table, in the row's dtype or in every dtype. The CPU suite's rows
+ * with a SectionsTensorList run with the list given as tensors. */
+START_TEST(split_table) {
+  for (size_t i = 0; i < CSP_N_CASES; i++) {
+    const csp_case *c = &csp_cases[i];
+    for (size_t d = 0; d < (c->every_dt ? CSH_N_DTS : 1); d++) {
+      check_split_case(c, c->every_dt ? csh_dts[d] : c->dt, i);
+    }
   }
-  check_split(dt, 3, dims, 1, 0, 3, (const int32_t[]){2, -1, 3}, false, 3, 2);
-  check_split(dt, 3, dims, 1, 0, 4, (const int32_t[]){0, 4, 0, 5}, false, 4, 3);
-  check_split(dt, 3, dims, -1, 0, 2, (const int32_t[]){1, -1}, true, 2, 4);
-  check_split(dt, 3, dims, 2, 0, 3, (const int32_t[]){2, 0, 1}, true, 3, 5);
-  check_split(dt, 2, (const int64_t[]){4, 0}, 1, 3, 0, NULL, false, 3, 6); /* empty axis */
-  check_split(dt, 2, (const int64_t[]){0, 4}, 1, 2, 0, NULL, false, 2, 7); /* empty outer */
-  check_split(dt, 2, (const int64_t[]){3, 40001}, 1, 0, 3, (const int32_t[]){1, 40000, 0}, false,
-              3, 8);
 }
 END_TEST
 
@@ -307,48 +265,24 @@ END_TEST
 
 /* ---- slice ---- */
 
-typedef struct slice_case {
-  int ndim;
-  int64_t dims[6];
-  int n_axes;
-  int32_t axes[4], starts[4], ends[4];
-  int n_decrease;
-  int32_t decrease[4];
-  int32_t infer_flags; /* 0: none written */
-} slice_case;
-
-static const slice_case k_slices[] = {
-    {3, {4, 5, 6}, 1, {1}, {1}, {4}, 0, {0}, 0},
-    {3, {4, 5, 6}, 2, {0, 2}, {-3, 1}, {-1, 100}, 0, {0}, 0},
-    {3, {4, 5, 6}, 1, {2}, {2}, {5}, 0, {0}, 0},               /* innermost window */
-    {3, {4, 5, 6}, 1, {0}, {1}, {3}, 0, {0}, 0},               /* outermost: rows */
-    {3, {4, 5, 6}, 3, {0, 1, 2}, {0, 0, 0}, {4, 5, 6}, 0, {0}, 0}, /* everything: a copy */
-    {3, {4, 5, 6}, 1, {-1}, {4}, {1}, 0, {0}, 0},              /* end before start: empty */
-    {3, {4, 5, 6}, 2, {1, -1}, {-1, 2}, {0, 3}, 2, {1, 2}, -1}, /* x[:, -1, 2] */
-    {2, {3, 7}, 2, {0, 1}, {1, 3}, {2, 4}, 2, {0, 1}, 0},      /* a 0-D result */
-    {2, {0, 7}, 1, {1}, {2}, {5}, 0, {0}, 0},                  /* empty input */
-    {4, {2, 3, 9, 11}, 3, {1, 2, 3}, {1, 2, 3}, {3, 8, 10}, 0, {0}, 0},
-    {2, {3, 70001}, 1, {1}, {1}, {70000}, 0, {0}, 0},
-    {1, {9}, 2, {0, 0}, {1, 2}, {8, 7}, 0, {0}, 0},            /* repeated axis: last wins */
-};
-
-START_TEST(slice_attrs) {
-  const slice_case *c = &k_slices[_i];
-  for (size_t d = 0; d < N_DTS; d++) {
-    ic_tensor *x = rand_tensor(k_dts[d], c->ndim, c->dims, _i);
-    in_t in[] = {{"Input", "x", x}};
-    ic_builder_op *o;
-    ic_builder *b = program(&o, "slice", 1, in, 1, k_dts[d], false);
-    ic_builder_attr_ints(o, "axes", (size_t)c->n_axes, c->axes);
-    ic_builder_attr_ints(o, "starts", (size_t)c->n_axes, c->starts);
-    ic_builder_attr_ints(o, "ends", (size_t)c->n_axes, c->ends);
-    if (c->n_decrease) ic_builder_attr_ints(o, "decrease_axis", (size_t)c->n_decrease, c->decrease);
-    if (c->infer_flags) {
-      int32_t flags[4] = {c->infer_flags, c->infer_flags, c->infer_flags, c->infer_flags};
-      ic_builder_attr_ints(o, "infer_flags", (size_t)c->n_axes, flags);
+/* Every row of the shared table, in the row's dtype or in every dtype. */
+START_TEST(slice_table) {
+  for (size_t i = 0; i < CSL_N_CASES; i++) {
+    const csl_case *c = &csl_cases[i];
+    for (size_t d = 0; d < (c->every_dt ? CSH_N_DTS : 1); d++) {
+      ic_dtype dt = c->every_dt ? csh_dts[d] : c->dt;
+      ic_tensor *x = rand_tensor(dt, c->nd, c->dims, i);
+      in_t in[] = {{"Input", "x", x}};
+      ic_builder_op *o;
+      ic_builder *b = program(&o, "slice", 1, in, 1, dt, false);
+      ic_builder_attr_ints(o, "axes", c->n, c->axes);
+      ic_builder_attr_ints(o, "starts", c->n, c->starts);
+      ic_builder_attr_ints(o, "ends", c->n, c->ends);
+      if (c->n_flags) ic_builder_attr_ints(o, "infer_flags", c->n_flags, c->flags);
+      ic_builder_attr_ints(o, "decrease_axis", c->n_dec, c->dec);
+      run_ok(b, 1, in);
+      ic_tensor_destroy(x);
     }
-    run_ok(b, 1, in);
-    ic_tensor_destroy(x);
   }
 }
 END_TEST
@@ -391,8 +325,7 @@ END_TEST
 static TCase *tc_transpose(void) {
   TCase *tc = tcase_create("transpose2");
   tcase_set_timeout(tc, 600);
-  tcase_add_loop_test(tc, transpose_all_perms, 0, (int)N_DTS);
-  tcase_add_test(tc, transpose_shapes);
+  tcase_add_test(tc, transpose_table);
   tcase_add_test(tc, transpose_large_grids);
   tcase_add_test(tc, transpose_bad_axis);
   return tc;
@@ -401,9 +334,9 @@ static TCase *tc_transpose(void) {
 static TCase *tc_concat_split(void) {
   TCase *tc = tcase_create("concat_split");
   tcase_set_timeout(tc, 600);
-  tcase_add_loop_test(tc, concat_axes, 0, (int)N_DTS);
+  tcase_add_test(tc, concat_table);
   tcase_add_test(tc, concat_bad_dims);
-  tcase_add_loop_test(tc, split_cases, 0, (int)N_DTS);
+  tcase_add_test(tc, split_table);
   tcase_add_test(tc, split_bad_sections);
   return tc;
 }
@@ -411,7 +344,7 @@ static TCase *tc_concat_split(void) {
 static TCase *tc_slice(void) {
   TCase *tc = tcase_create("slice");
   tcase_set_timeout(tc, 600);
-  tcase_add_loop_test(tc, slice_attrs, 0, (int)(sizeof k_slices / sizeof k_slices[0]));
+  tcase_add_test(tc, slice_table);
   tcase_add_test(tc, slice_tensor_bounds);
   tcase_add_test(tc, slice_bad_decrease);
   return tc;

@@ -1,5 +1,6 @@
-/* Unary activations against references computed here in double precision with libm, on
- * the same (float-rounded) inputs and attribute values.
+/* Unary activations against references computed in double precision with libm, on the same
+ * (float-rounded) inputs and attribute values: the shared table cases_activation.h (the CUDA
+ * suite runs the same).
  *
  * Tolerances: float32 kernels compute in float (expf, tanhf, erff), a few ulps from the
  * double result: relative 1e-5 plus absolute 1e-6 for results near 0 (gelu of a negative
@@ -8,63 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases_activation.h"
 #include "ew_testutil.h"
 
-typedef double (*ref_fn)(double x, const double *p);
-
-static double r_relu(double x, const double *p) { return x > 0 ? x : 0; }
-static double r_relu6(double x, const double *p) { return fmin(fmax(x, 0), p[0]); }
-static double r_sigmoid(double x, const double *p) { return 1 / (1 + exp(-x)); }
-static double r_tanh(double x, const double *p) { return tanh(x); }
-static double r_exp(double x, const double *p) { return exp(x); }
-static double r_sqrt(double x, const double *p) { return sqrt(x); }
-static double r_abs(double x, const double *p) { return fabs(x); }
-static double r_gelu(double x, const double *p) { return 0.5 * x * (1 + erf(x / sqrt(2.0))); }
-static double r_gelu_tanh(double x, const double *p) {
-  return 0.5 * x * (1 + tanh(sqrt(2 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
-}
-static double r_swish(double x, const double *p) { return x / (1 + exp(-p[0] * x)); }
-static double r_hard_swish(double x, const double *p) {
-  return x * fmin(fmax(x + p[2], 0), p[0]) / p[1];
-}
-static double r_hard_sigmoid(double x, const double *p) {
-  return fmin(fmax(p[0] * x + p[1], 0), 1);
-}
-static double r_leaky_relu(double x, const double *p) { return x >= 0 ? x : p[0] * x; }
-
-/* One op configuration: attributes set (names NULL when left to the default) and the
- * values the reference uses (the attribute or Paddle's default). */
-typedef struct act_case {
-  const char *type;
-  const char *names[3];
-  double vals[3];
-  int approximate; /* gelu: -1 absent, else the bool written */
-  ref_fn ref;
-  double lo, hi;   /* input range */
-} act_case;
-
-static const act_case k_cases[] = {
-    {"relu", {NULL}, {0}, -1, r_relu, -3, 3},
-    {"relu6", {NULL}, {6}, -1, r_relu6, -4, 10},
-    {"relu6", {"threshold"}, {2.5}, -1, r_relu6, -4, 10},
-    {"sigmoid", {NULL}, {0}, -1, r_sigmoid, -12, 12},
-    {"tanh", {NULL}, {0}, -1, r_tanh, -6, 6},
-    {"exp", {NULL}, {0}, -1, r_exp, -20, 20},
-    {"sqrt", {NULL}, {0}, -1, r_sqrt, 0, 50},
-    {"abs", {NULL}, {0}, -1, r_abs, -5, 5},
-    {"gelu", {NULL}, {0}, -1, r_gelu, -6, 6},
-    {"gelu", {NULL}, {0}, 0, r_gelu, -6, 6},
-    {"gelu", {NULL}, {0}, 1, r_gelu_tanh, -6, 6},
-    {"swish", {NULL}, {1}, -1, r_swish, -8, 8},
-    {"swish", {"beta"}, {2.5}, -1, r_swish, -8, 8},
-    {"hard_swish", {NULL}, {6, 6, 3}, -1, r_hard_swish, -5, 5},
-    {"hard_swish", {"threshold", "scale", "offset"}, {5, 4, 2}, -1, r_hard_swish, -5, 5},
-    {"hard_sigmoid", {NULL}, {0.2, 0.5}, -1, r_hard_sigmoid, -5, 5},
-    {"hard_sigmoid", {"slope", "offset"}, {0.1666667, 0.5}, -1, r_hard_sigmoid, -5, 5},
-    {"leaky_relu", {NULL}, {0.02}, -1, r_leaky_relu, -5, 5},
-    {"leaky_relu", {"alpha"}, {0.1}, -1, r_leaky_relu, -5, 5},
-    {"leaky_relu", {"alpha"}, {1.5}, -1, r_leaky_relu, -5, 5},
-};
+typedef cact_case act_case;
+#define k_cases cact_cases
 
 static ic_builder *act_program(const act_case *c, const ic_tensor *x) {
   ic_builder *b = ic_builder_create();
@@ -145,7 +94,7 @@ START_TEST(edge_values) {
 END_TEST
 
 static ic_tensor *run_named(const char *type, ic_tensor *x) {
-  act_case c = {type, {NULL}, {0}, -1, NULL, 0, 0};
+  act_case c = {type, {NULL}, {0}, -1, NULL, 0, 0, false};
   ic_tensor *out[1];
   char err[1024];
   ck_assert_msg(run_act(&c, x, out, err) == IC_OK, "%s: %s", type, err);
@@ -202,7 +151,7 @@ START_TEST(bad_dtype) {
   const char *float_only[] = {"relu", "relu6", "sigmoid", "tanh", "gelu", "swish",
                               "hard_swish", "hard_sigmoid", "leaky_relu", "exp", "sqrt"};
   for (size_t i = 0; i < sizeof float_only / sizeof float_only[0]; i++) {
-    act_case c = {float_only[i], {NULL}, {0}, -1, NULL, 0, 0};
+    act_case c = {float_only[i], {NULL}, {0}, -1, NULL, 0, 0, false};
     ic_tensor *out[1];
     char err[1024];
     ck_assert_int_eq(run_act(&c, xi, out, err), IC_ERR_SHAPE);
@@ -210,7 +159,7 @@ START_TEST(bad_dtype) {
   }
   ic_tensor *xb;
   ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(2), &xb), IC_OK);
-  act_case c = {"abs", {NULL}, {0}, -1, NULL, 0, 0};
+  act_case c = {"abs", {NULL}, {0}, -1, NULL, 0, 0, false};
   ic_tensor *out[1];
   char err[1024];
   ck_assert_int_eq(run_act(&c, xb, out, err), IC_ERR_SHAPE);

@@ -1,6 +1,8 @@
-/* Data-movement ops: concat, split, slice. Expected shapes follow Paddle 3.x (checked against
- * PaddlePaddle 3.3.1 where Paddle runs the case); data is checked against references that
- * compute every output element's source index. */
+/* Data-movement ops: concat, split, slice, over the shared case tables of cases_shape.h (the CUDA
+ * suite runs the same), plus errors and tensor-given bounds. Expected shapes follow Paddle 3.x
+ * (checked against PaddlePaddle 3.3.1 where Paddle runs the case); data is checked against
+ * references that compute every output element's source index. */
+#include "cases_shape.h"
 #include "optest.h"
 
 #define I32S(...) ((const int32_t[]){__VA_ARGS__})
@@ -72,21 +74,16 @@ static void concat_ok(ic_dtype dt, int nd, const int64_t *base, int axis, bool a
   ot_end(&t);
 }
 
-START_TEST(concat_every_axis) {
-  const int64_t *base = TU_DIMS(2, 3, 4);
-  const int64_t sizes[] = {2, 0, 3};
-  for (int axis = -3; axis < 3; axis++) concat_ok(IC_FP32, 3, base, axis, false, 3, sizes);
-  concat_ok(IC_INT64, 3, base, 1, false, 3, sizes);
-  concat_ok(IC_UINT8, 3, base, 2, false, 3, sizes);
-  concat_ok(IC_FP16, 3, base, -1, false, 3, sizes);
-  concat_ok(IC_FP64, 2, TU_DIMS(5, 7), 0, false, 2, (const int64_t[]){1, 4});
-  concat_ok(IC_INT32, 2, TU_DIMS(5, 7), 1, false, 4, (const int64_t[]){1, 4, 9, 17});
-  concat_ok(IC_FP32, 1, TU_DIMS(1), 0, false, 1, (const int64_t[]){13});
-  concat_ok(IC_FP32, 4, TU_DIMS(2, 1, 3, 5), 1, false, 2, (const int64_t[]){0, 0});
-  concat_ok(IC_FP32, 4, TU_DIMS(0, 1, 3, 5), 1, false, 2, (const int64_t[]){2, 3});
-  /* AxisTensor beats the attribute (which says 0 here) */
-  concat_ok(IC_FP32, 3, base, 1, true, 3, sizes);
-  concat_ok(IC_FP32, 3, base, -1, true, 3, sizes);
+/* Every row of the shared table, in its dtype or in every dtype. */
+START_TEST(concat_table) {
+  for (size_t i = 0; i < CCAT_N_CASES; i++) {
+    const ccat_case *c = &ccat_cases[i];
+    if (c->large) continue; /* 6.6M elements for the GPU's grid: the loops here take ~40 s */
+    for (size_t d = 0; d < csh_cpu_dts(c->every_dt, c->large); d++) {
+      concat_ok(c->every_dt ? csh_dts[d] : c->dt, c->nd, c->base, c->axis, c->axis_tensor, c->n,
+                c->sizes);
+    }
+  }
 }
 END_TEST
 
@@ -129,20 +126,7 @@ END_TEST
 
 /* ---- split ---- */
 
-typedef struct split_cfg {
-  ic_dtype dt;
-  int nd;
-  int64_t dims[4];
-  int axis;            /* the attribute, or the AxisTensor value when axis_tensor */
-  bool axis_tensor;
-  int num;
-  size_t n_sec;        /* the `sections` attribute */
-  int32_t sec[8];
-  size_t n_list;       /* SectionsTensorList values (int32 [1] and int64 0-D alternately) */
-  int64_t list[8];
-  size_t pieces;       /* expected piece sizes along the axis */
-  int64_t sizes[8];
-} split_cfg;
+typedef csp_case split_cfg;
 
 static ic_status split_run(const split_cfg *c, optest *t, ic_tensor **x, size_t n_out) {
   ot_begin(t);
@@ -191,40 +175,15 @@ static void split_ok(split_cfg c) {
   ot_end(&t);
 }
 
-START_TEST(split_num_and_sections) {
-  /* num along each axis, negative included */
-  split_ok((split_cfg){IC_FP32, 2, {5, 6}, .axis = 1, .num = 2, .pieces = 2, .sizes = {3, 3}});
-  split_ok((split_cfg){IC_FP32, 2, {5, 6}, .axis = -1, .num = 3, .pieces = 3, .sizes = {2, 2, 2}});
-  split_ok((split_cfg){IC_INT64, 2, {5, 6}, .axis = 0, .num = 5, .pieces = 5,
-                       .sizes = {1, 1, 1, 1, 1}});
-  split_ok((split_cfg){IC_FP32, 2, {5, 6}, .axis = -2, .num = 1, .pieces = 1, .sizes = {5}});
-  split_ok((split_cfg){IC_UINT8, 3, {3, 4, 10}, .axis = 2, .num = 2, .pieces = 2, .sizes = {5, 5}});
-  /* sections, with a -1 and with empty pieces */
-  split_ok((split_cfg){IC_FP32, 2, {5, 6}, .axis = 1, .n_sec = 3, .sec = {1, -1, 2}, .pieces = 3,
-                       .sizes = {1, 3, 2}});
-  split_ok((split_cfg){IC_FP32, 2, {5, 6}, .axis = 1, .n_sec = 3, .sec = {0, 6, 0}, .pieces = 3,
-                       .sizes = {0, 6, 0}});
-  split_ok((split_cfg){IC_FP64, 3, {3, 4, 5}, .axis = -2, .n_sec = 2, .sec = {-1, 1}, .pieces = 2,
-                       .sizes = {3, 1}});
-  split_ok((split_cfg){IC_INT32, 3, {7, 4, 5}, .axis = 0, .n_sec = 3, .sec = {2, 4, 1},
-                       .pieces = 3, .sizes = {2, 4, 1}});
-  split_ok((split_cfg){IC_FP16, 3, {3, 4, 5}, .axis = 2, .n_sec = 2, .sec = {2, 3}, .pieces = 2,
-                       .sizes = {2, 3}});
-  /* non-empty sections win over num, as Paddle's split op decides */
-  split_ok((split_cfg){IC_FP32, 2, {5, 6}, .axis = 1, .num = 2, .n_sec = 2, .sec = {2, 4},
-                       .pieces = 2, .sizes = {2, 4}});
-  /* SectionsTensorList beats the sections attribute; AxisTensor beats the axis attribute */
-  split_ok((split_cfg){IC_FP32, 2, {5, 6}, .axis = 1, .n_sec = 2, .sec = {1, 1}, .n_list = 2,
-                       .list = {2, -1}, .pieces = 2, .sizes = {2, 4}});
-  split_ok((split_cfg){IC_FP32, 2, {5, 6}, .axis = 1, .axis_tensor = true, .num = 3, .pieces = 3,
-                       .sizes = {2, 2, 2}});
-  split_ok((split_cfg){IC_INT64, 2, {5, 6}, .axis = -2, .axis_tensor = true, .n_sec = 2,
-                       .sec = {4, 1}, .pieces = 2, .sizes = {4, 1}});
-  /* X empty along the axis: every piece is empty there, nothing else is checked */
-  split_ok((split_cfg){IC_FP32, 2, {0, 6}, .axis = 0, .num = 2, .pieces = 2, .sizes = {0, 0}});
-  split_ok((split_cfg){IC_FP32, 2, {0, 6}, .axis = 0, .n_sec = 2, .sec = {2, 3}, .pieces = 2,
-                       .sizes = {0, 0}});
-  split_ok((split_cfg){IC_FP32, 2, {0, 6}, .axis = 1, .num = 3, .pieces = 3, .sizes = {2, 2, 2}});
+/* Every row of the shared table, in its dtype or in every dtype. */
+START_TEST(split_table) {
+  for (size_t i = 0; i < CSP_N_CASES; i++) {
+    for (size_t d = 0; d < csh_cpu_dts(csp_cases[i].every_dt, csp_cases[i].large); d++) {
+      split_cfg c = csp_cases[i];
+      if (c.every_dt) c.dt = csh_dts[d];
+      split_ok(c);
+    }
+  }
 }
 END_TEST
 
@@ -262,20 +221,7 @@ END_TEST
 
 /* ---- slice ---- */
 
-typedef struct slice_cfg {
-  ic_dtype dt;
-  int nd;
-  int64_t dims[5];
-  size_t n;                    /* entries of axes/starts/ends */
-  int32_t axes[6], starts[6], ends[6];
-  size_t n_flags;
-  int32_t flags[6];
-  size_t n_dec;
-  int32_t dec[6];
-  int64_t start[5], len[5];    /* expected per input dim */
-  int ond;                     /* expected output rank and dims */
-  int64_t odims[5];
-} slice_cfg;
+typedef csl_case slice_cfg;
 
 static void slice_check(const slice_cfg *c, const ic_tensor *y, const ic_tensor *x) {
   tu_assert_shape(y, c->dt, c->ond, c->odims);
@@ -318,73 +264,15 @@ static void slice_ok(slice_cfg c) {
 
 #define D345 IC_FP32, 3, {3, 4, 5}
 
-START_TEST(slice_attrs) {
-  slice_ok((slice_cfg){D345, 1, {1}, {1}, {3}, .start = {0, 1, 0}, .len = {3, 2, 5}, .ond = 3,
-                       .odims = {3, 2, 5}});
-  /* negative starts/ends count from the end */
-  slice_ok((slice_cfg){D345, 1, {2}, {-3}, {-1}, .start = {0, 0, 2}, .len = {3, 4, 2}, .ond = 3,
-                       .odims = {3, 4, 2}});
-  /* out-of-range bounds are clamped */
-  slice_ok((slice_cfg){D345, 2, {0, 2}, {-100, 2}, {100, 1000}, .start = {0, 0, 2},
-                       .len = {3, 4, 3}, .ond = 3, .odims = {3, 4, 3}});
-  /* an end before the start, a start past the end, an end before the beginning: empty */
-  slice_ok((slice_cfg){D345, 1, {1}, {3}, {1}, .start = {0, 3, 0}, .len = {3, 0, 5}, .ond = 3,
-                       .odims = {3, 0, 5}});
-  slice_ok((slice_cfg){D345, 1, {1}, {10}, {20}, .start = {0, 4, 0}, .len = {3, 0, 5}, .ond = 3,
-                       .odims = {3, 0, 5}});
-  slice_ok((slice_cfg){D345, 1, {1}, {0}, {-10}, .start = {0, 0, 0}, .len = {3, 0, 5}, .ond = 3,
-                       .odims = {3, 0, 5}});
-  /* negative axes */
-  slice_ok((slice_cfg){D345, 1, {-1}, {1}, {3}, .start = {0, 0, 1}, .len = {3, 4, 2}, .ond = 3,
-                       .odims = {3, 4, 2}});
-  slice_ok((slice_cfg){D345, 2, {-3, 1}, {1, -2}, {3, 4}, .start = {1, 2, 0}, .len = {2, 2, 5},
-                       .ond = 3, .odims = {2, 2, 5}});
-  /* an axis listed twice: the last entry wins */
-  slice_ok((slice_cfg){D345, 2, {1, 1}, {1, 2}, {3, 3}, .start = {0, 2, 0}, .len = {3, 1, 5},
-                       .ond = 3, .odims = {3, 1, 5}});
-  /* only the outermost dim sliced: one contiguous block */
-  slice_ok((slice_cfg){D345, 1, {0}, {1}, {3}, .start = {1, 0, 0}, .len = {2, 4, 5}, .ond = 3,
-                       .odims = {2, 4, 5}});
-  /* no axes: a copy */
-  slice_ok((slice_cfg){D345, 0, .start = {0, 0, 0}, .len = {3, 4, 5}, .ond = 3, .odims = {3, 4, 5}});
-  /* other dtypes, a deeper input, an empty dim, 1-D and 0-D */
-  slice_ok((slice_cfg){IC_UINT8, 3, {3, 4, 5}, 2, {1, 2}, {1, 1}, {3, 4}, .start = {0, 1, 1},
-                       .len = {3, 2, 3}, .ond = 3, .odims = {3, 2, 3}});
-  slice_ok((slice_cfg){IC_FP16, 3, {3, 4, 5}, 2, {2, 0}, {-1, 2}, {5, 3}, .start = {2, 0, 4},
-                       .len = {1, 4, 1}, .ond = 3, .odims = {1, 4, 1}});
-  slice_ok((slice_cfg){IC_FP64, 5, {2, 3, 4, 3, 2}, 2, {1, 3}, {1, 0}, {3, 2},
-                       .start = {0, 1, 0, 0, 0}, .len = {2, 2, 4, 2, 2}, .ond = 5,
-                       .odims = {2, 2, 4, 2, 2}});
-  slice_ok((slice_cfg){IC_FP32, 2, {0, 4}, 1, {0}, {1}, {2}, .start = {0, 0}, .len = {0, 4},
-                       .ond = 2, .odims = {0, 4}});
-  slice_ok((slice_cfg){IC_INT64, 1, {5}, 1, {0}, {1}, {3}, .start = {1}, .len = {2}, .ond = 1,
-                       .odims = {2}});
-  slice_ok((slice_cfg){IC_INT64, 0, {0}, 0, .ond = 0});
-}
-END_TEST
-
-START_TEST(slice_decrease) {
-  slice_ok((slice_cfg){D345, 1, {0}, {1}, {2}, .n_dec = 1, .dec = {0}, .start = {1, 0, 0},
-                       .len = {1, 4, 5}, .ond = 2, .odims = {4, 5}});
-  slice_ok((slice_cfg){D345, 1, {0}, {1}, {2}, .n_dec = 2, .dec = {-3, 0}, .start = {1, 0, 0},
-                       .len = {1, 4, 5}, .ond = 2, .odims = {4, 5}});
-  slice_ok((slice_cfg){D345, 2, {1, 2}, {2, 0}, {3, 5}, .n_dec = 1, .dec = {1},
-                       .start = {0, 2, 0}, .len = {3, 1, 5}, .ond = 2, .odims = {3, 5}});
-  /* removing every dim gives a 0-D tensor (Paddle 2.5+) */
-  slice_ok((slice_cfg){IC_INT64, 3, {3, 4, 5}, 3, {0, 1, 2}, {1, 1, 1}, {2, 2, 2}, .n_dec = 3,
-                       .dec = {0, 1, 2}, .start = {1, 1, 1}, .len = {1, 1, 1}, .ond = 0});
-  slice_ok((slice_cfg){IC_INT32, 1, {4}, 1, {0}, {3}, {4}, .n_dec = 1, .dec = {0}, .start = {3},
-                       .len = {1}, .ond = 0});
-  /* x[:, -1]: start -1, end 0, infer_flags -1 and the axis decreased reads to the end */
-  slice_ok((slice_cfg){D345, 1, {1}, {-1}, {0}, .n_flags = 1, .flags = {-1}, .n_dec = 1,
-                       .dec = {1}, .start = {0, 3, 0}, .len = {3, 1, 5}, .ond = 2,
-                       .odims = {3, 5}});
-  /* ... but not without the decrease or without the flag */
-  slice_ok((slice_cfg){D345, 1, {1}, {-1}, {0}, .n_flags = 1, .flags = {-1}, .start = {0, 3, 0},
-                       .len = {3, 0, 5}, .ond = 3, .odims = {3, 0, 5}});
-  /* infer_flags shorter than axes: the missing ones are 1 */
-  slice_ok((slice_cfg){D345, 2, {0, 1}, {1, 1}, {2, 2}, .n_flags = 1, .flags = {1},
-                       .start = {1, 1, 0}, .len = {1, 1, 5}, .ond = 3, .odims = {1, 1, 5}});
+/* Every row of the shared table, in its dtype or in every dtype. */
+START_TEST(slice_table) {
+  for (size_t i = 0; i < CSL_N_CASES; i++) {
+    for (size_t d = 0; d < csh_cpu_dts(csl_cases[i].every_dt, csl_cases[i].large); d++) {
+      slice_cfg c = csl_cases[i];
+      if (c.every_dt) c.dt = csh_dts[d];
+      slice_ok(c);
+    }
+  }
 }
 END_TEST
 
@@ -515,22 +403,21 @@ END_TEST
 
 static TCase *tc_concat(void) {
   TCase *tc = tcase_create("concat");
-  tcase_add_test(tc, concat_every_axis);
+  tcase_add_test(tc, concat_table);
   tcase_add_test(tc, concat_errors);
   return tc;
 }
 
 static TCase *tc_split(void) {
   TCase *tc = tcase_create("split");
-  tcase_add_test(tc, split_num_and_sections);
+  tcase_add_test(tc, split_table);
   tcase_add_test(tc, split_errors);
   return tc;
 }
 
 static TCase *tc_slice(void) {
   TCase *tc = tcase_create("slice");
-  tcase_add_test(tc, slice_attrs);
-  tcase_add_test(tc, slice_decrease);
+  tcase_add_test(tc, slice_table);
   tcase_add_test(tc, slice_tensor_bounds);
   tcase_add_test(tc, slice_errors);
   return tc;

@@ -1,4 +1,6 @@
-/* conv2d and depthwise_conv2d against a plain-loop reference in double precision. */
+/* conv2d and depthwise_conv2d against a plain-loop reference in double precision: the shared
+ * case table cases_conv.h (the CUDA suite runs the same), plus kernel state, threads,
+ * blocked layouts and bad inputs. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,26 +12,10 @@
 #include "kernels/kernel.h"
 #include "program/program.h"
 #include "scope/tensor.h"
+#include "cases_conv.h"
 #include "testutil.h"
 
-typedef struct conv_case {
-  const char *op;       /* NULL: conv2d */
-  int n, c, h, w;       /* input, logical NCHW */
-  int oc, kh, kw;
-  int groups;           /* 0: attribute omitted (1) */
-  int sh, sw;           /* 0: strides omitted ([1, 1]) */
-  int dh, dw;           /* 0: dilations omitted */
-  int npads;            /* 0 (omitted), 2 or 4 */
-  int pads[4];
-  const char *algo;     /* padding_algorithm, NULL: omitted */
-  bool nhwc;
-  int bias;             /* 0 none, 1 [C_out], 4 [1, C_out, 1, 1] */
-  bool residual;
-  const char *act;      /* fuse_activation, NULL: omitted */
-  float alpha, beta;
-  bool f64;
-  bool mark;            /* ic_blocked_out: the kernel may write a blocked Output */
-} conv_case;
+typedef cc_case conv_case;
 
 static uint64_t rng_next(uint64_t *s) {
   *s ^= *s << 13;
@@ -245,145 +231,28 @@ static void run_case(const conv_case *k, uint64_t seed) {
 /* Every case in both layouts and both float types. */
 static void run_all(const conv_case *k) {
   for (int v = 0; v < 4; v++) {
-    conv_case c = *k;
-    c.nhwc = (v & 1) != 0;
-    c.f64 = (v & 2) != 0;
-    run_case(&c, (uint64_t)(v + 1) * 1000 + (uint64_t)k->c * 7 + (uint64_t)k->kh);
+    uint64_t seed;
+    conv_case c = cc_variant(k, v, &seed);
+    run_case(&c, seed);
   }
 }
 
-START_TEST(pointwise) {
-  /* 1x1: C_in 5 -> 3, odd image; then MobileNet's 32 -> 16 on a smaller image, batch 3 */
-  run_all(&(conv_case){.n = 1, .c = 5, .h = 7, .w = 9, .oc = 3, .kh = 1, .kw = 1});
-  run_all(&(conv_case){.n = 3, .c = 32, .h = 10, .w = 10, .oc = 16, .kh = 1, .kw = 1,
-                       .npads = 2, .bias = 1});
-  /* 1x1 with stride 2 and with padding (zero border rows) */
-  run_all(&(conv_case){.n = 2, .c = 17, .h = 9, .w = 6, .oc = 5, .kh = 1, .kw = 1, .sh = 2, .sw = 2});
-  run_all(&(conv_case){.n = 1, .c = 3, .h = 4, .w = 5, .oc = 8, .kh = 1, .kw = 1, .npads = 2,
-                       .pads = {1, 2}});
+/* Every row of the shared table, in both layouts and float types. */
+START_TEST(table_cases) {
+  for (size_t i = 0; i < CC_N_CASES; i++) run_all(&cc_cases[i]);
 }
 END_TEST
 
-START_TEST(spatial) {
-  /* 3x3 stride 1 padding 1, channel counts not multiples of 8 */
-  run_all(&(conv_case){.n = 3, .c = 3, .h = 8, .w = 8, .oc = 17, .kh = 3, .kw = 3, .sh = 1,
-                       .sw = 1, .npads = 2, .pads = {1, 1}, .bias = 1});
-  /* 3x3 stride 2, odd sizes, C 17 -> 5 */
-  run_all(&(conv_case){.n = 1, .c = 17, .h = 11, .w = 9, .oc = 5, .kh = 3, .kw = 3, .sh = 2,
-                       .sw = 2, .npads = 2, .pads = {1, 1}});
-  /* MobileNet's stem: 3 -> 32, 3x3 stride 2 */
-  run_all(&(conv_case){.n = 1, .c = 3, .h = 16, .w = 16, .oc = 32, .kh = 3, .kw = 3, .sh = 2,
-                       .sw = 2, .npads = 2, .pads = {1, 1}, .bias = 4});
-  /* different strides per axis and a non-square kernel */
-  run_all(&(conv_case){.n = 2, .c = 4, .h = 9, .w = 12, .oc = 6, .kh = 2, .kw = 5, .sh = 2,
-                       .sw = 1, .npads = 2, .pads = {0, 2}});
-  /* dilation 2 (and 3 x 1) */
-  run_all(&(conv_case){.n = 1, .c = 4, .h = 9, .w = 10, .oc = 3, .kh = 3, .kw = 3, .dh = 2,
-                       .dw = 2, .npads = 2, .pads = {2, 2}});
-  run_all(&(conv_case){.n = 2, .c = 5, .h = 11, .w = 7, .oc = 4, .kh = 3, .kw = 2, .dh = 3,
-                       .dw = 1, .sh = 2, .sw = 1, .npads = 2, .pads = {1, 0}});
-}
-END_TEST
-
-START_TEST(groups) {
-  /* two groups */
-  run_all(&(conv_case){.n = 2, .c = 6, .h = 7, .w = 7, .oc = 4, .kh = 3, .kw = 3, .groups = 2,
-                       .npads = 2, .pads = {1, 1}, .bias = 1});
-  /* depthwise 3x3 stride 1 and stride 2 (MobileNet's 96 channels, small image) */
-  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 1, .c = 5, .h = 9, .w = 8, .oc = 5,
-                       .kh = 3, .kw = 3, .groups = 5, .npads = 2, .pads = {1, 1}});
-  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 3, .c = 96, .h = 13, .w = 13, .oc = 96,
-                       .kh = 3, .kw = 3, .groups = 96, .sh = 2, .sw = 2, .npads = 2,
-                       .pads = {1, 1}, .bias = 1, .act = "relu6", .beta = 6});
-  /* depthwise 5x5 padding 2 (PP-HGNet), 17 channels */
-  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 1, .c = 17, .h = 6, .w = 7, .oc = 17,
-                       .kh = 5, .kw = 5, .groups = 17, .npads = 2, .pads = {2, 2}});
-  /* depthwise with a channel multiplier (C_out = 2 * C_in), and through conv2d */
-  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 1, .c = 3, .h = 5, .w = 6, .oc = 6,
-                       .kh = 3, .kw = 3, .groups = 3, .npads = 2, .pads = {1, 1}});
-  run_all(&(conv_case){.n = 2, .c = 8, .h = 5, .w = 5, .oc = 8, .kh = 3, .kw = 3, .groups = 8,
-                       .sh = 2, .sw = 1, .npads = 2, .pads = {1, 1}});
-}
-END_TEST
-
-START_TEST(paddings) {
-  /* asymmetric 4-value paddings [top, bottom, left, right] */
-  run_all(&(conv_case){.n = 1, .c = 3, .h = 7, .w = 6, .oc = 4, .kh = 3, .kw = 3, .npads = 4,
-                       .pads = {1, 2, 0, 3}, .bias = 1});
-  run_all(&(conv_case){.n = 2, .c = 5, .h = 8, .w = 9, .oc = 3, .kh = 3, .kw = 3, .sh = 2,
-                       .sw = 2, .npads = 4, .pads = {0, 1, 2, 0}});
-  /* SAME: output ceil(in / stride); dilation is dropped; the given paddings ignored */
-  run_all(&(conv_case){.n = 1, .c = 4, .h = 7, .w = 8, .oc = 5, .kh = 3, .kw = 3, .sh = 2,
-                       .sw = 2, .algo = "SAME", .npads = 2, .pads = {5, 5}});
-  run_all(&(conv_case){.n = 1, .c = 3, .h = 5, .w = 5, .oc = 2, .kh = 3, .kw = 3, .dh = 2,
-                       .dw = 2, .algo = "SAME", .npads = 2});
-  run_all(&(conv_case){.n = 1, .c = 3, .h = 6, .w = 5, .oc = 2, .kh = 2, .kw = 4, .algo = "SAME",
-                       .npads = 4});
-  /* VALID: no padding whatever the attribute says */
-  run_all(&(conv_case){.n = 2, .c = 3, .h = 8, .w = 7, .oc = 4, .kh = 3, .kw = 3, .sh = 2,
-                       .sw = 2, .algo = "VALID", .npads = 2, .pads = {1, 1}});
-  /* EXPLICIT spelled out */
-  run_all(&(conv_case){.n = 1, .c = 2, .h = 5, .w = 5, .oc = 2, .kh = 3, .kw = 3,
-                       .algo = "EXPLICIT", .npads = 2, .pads = {1, 1}});
-}
-END_TEST
-
-START_TEST(small_images) {
-  /* 1x1 images: a 3x3 kernel sees only its centre */
-  run_all(&(conv_case){.n = 3, .c = 5, .h = 1, .w = 1, .oc = 7, .kh = 3, .kw = 3, .npads = 2,
-                       .pads = {1, 1}, .bias = 1});
-  run_all(&(conv_case){.n = 1, .c = 1, .h = 1, .w = 1, .oc = 1, .kh = 1, .kw = 1});
-  /* kernel larger than the input, with padding */
-  run_all(&(conv_case){.n = 1, .c = 3, .h = 2, .w = 2, .oc = 4, .kh = 5, .kw = 5, .npads = 2,
-                       .pads = {2, 2}});
-  run_all(&(conv_case){.n = 2, .c = 2, .h = 3, .w = 2, .oc = 3, .kh = 4, .kw = 3, .sh = 2,
-                       .sw = 1, .npads = 2, .pads = {1, 1}});
-  /* a kernel overhanging the input by less than a stride: Paddle's truncating division
-   * still gives one output, the overhang reading zeros */
-  run_all(&(conv_case){.n = 1, .c = 2, .h = 3, .w = 3, .oc = 2, .kh = 4, .kw = 4, .sh = 2,
-                       .sw = 2});
-  /* padding wider than the kernel: border outputs see only padding (bias alone) */
-  run_all(&(conv_case){.n = 1, .c = 3, .h = 3, .w = 4, .oc = 2, .kh = 2, .kw = 2, .npads = 2,
-                       .pads = {3, 2}, .bias = 1});
-}
-END_TEST
-
+/* Every fused activation, with and without bias and residual. */
 START_TEST(activations) {
-  static const struct {
-    const char *act;
-    float alpha, beta;
-  } acts[] = {
-      {"", 0, 0},           {"relu", 0, 0},         {"leaky_relu", 0.1f, 0},
-      {"relu6", 0, 6},      {"relu6", 0, 0.25f},    {"clip", -0.3f, 0.4f},
-      {"hard_swish", 1.0f / 6.0f, 0.5f},            {"hard_swish", 0.4f, 0.3f},
-      {"hard_sigmoid", 0.2f, 0.5f},                 {"hard_sigmoid", 1.0f / 6.0f, 0.5f},
-      {"swish", 1.0f, 0},   {"swish", 1.7f, 0},     {"sigmoid", 0, 0},
-      {"tanh", 0, 0},       {"abs", 0, 0},          {"sqrt", 0, 0},
-      {"mish", 0, 0},       {"gelu", 0, 0},         {"gelu_erf", 0, 0},
-      {"gelu_tanh", 0, 0},
-  };
-  for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
-    /* outputs of magnitude up to ~6 so every branch of every activation is reached */
-    conv_case k = {.n = 2, .c = 9, .h = 6, .w = 5, .oc = 11, .kh = 3, .kw = 3, .npads = 2,
-                   .pads = {1, 1}, .bias = 1, .act = acts[i].act, .alpha = acts[i].alpha,
-                   .beta = acts[i].beta};
-    run_all(&k);
-    k.residual = true;
-    run_all(&k);
+  for (size_t a = 0; a < CC_N_ACTS; a++) {
+    for (int bias = 0; bias < 2; bias++) {
+      for (int res = 0; res < 2; res++) {
+        cc_case k = cc_act_case(a, bias, res != 0);
+        run_all(&k);
+      }
+    }
   }
-}
-END_TEST
-
-START_TEST(residual) {
-  /* residual without activation, with bias, through blocked and NHWC layouts */
-  run_all(&(conv_case){.n = 3, .c = 16, .h = 5, .w = 7, .oc = 24, .kh = 1, .kw = 1, .bias = 1,
-                       .residual = true});
-  run_all(&(conv_case){.n = 1, .c = 5, .h = 6, .w = 6, .oc = 3, .kh = 3, .kw = 3, .npads = 2,
-                       .pads = {1, 1}, .residual = true, .act = "relu"});
-  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 2, .c = 17, .h = 5, .w = 4, .oc = 17,
-                       .kh = 3, .kw = 3, .groups = 17, .npads = 2, .pads = {1, 1}, .bias = 4,
-                       .residual = true, .act = "hard_swish", .alpha = 1.0f / 6.0f,
-                       .beta = 0.5f});
 }
 END_TEST
 
@@ -414,19 +283,6 @@ START_TEST(residual_off) {
   ic_tensor_destroy(out[0]);
   for (int i = 0; i < 3; i++) ic_tensor_destroy(feeds[i]);
   ic_builder_destroy(b);
-}
-END_TEST
-
-START_TEST(mobilenet_shapes) {
-  /* the three MobileNetV2 layers the benchmark times, at reduced size, with the fused
-   * batch-norm bias and relu6 icore's analysis will give them */
-  run_all(&(conv_case){.n = 2, .c = 32, .h = 12, .w = 12, .oc = 16, .kh = 1, .kw = 1,
-                       .npads = 2, .bias = 1});
-  run_all(&(conv_case){.op = "depthwise_conv2d", .n = 1, .c = 96, .h = 12, .w = 12, .oc = 96,
-                       .kh = 3, .kw = 3, .groups = 96, .sh = 2, .sw = 2, .npads = 2,
-                       .pads = {1, 1}, .bias = 1, .act = "relu6", .beta = 6});
-  run_all(&(conv_case){.n = 1, .c = 320, .h = 3, .w = 3, .oc = 1280, .kh = 1, .kw = 1,
-                       .bias = 1, .act = "relu6", .beta = 6});
 }
 END_TEST
 
@@ -1515,15 +1371,9 @@ END_TEST
 
 static TCase *tc_math(void) {
   TCase *tc = tcase_create("math");
-  tcase_add_test(tc, pointwise);
-  tcase_add_test(tc, spatial);
-  tcase_add_test(tc, groups);
-  tcase_add_test(tc, paddings);
-  tcase_add_test(tc, small_images);
+  tcase_add_test(tc, table_cases);
   tcase_add_test(tc, activations);
-  tcase_add_test(tc, residual);
   tcase_add_test(tc, residual_off);
-  tcase_add_test(tc, mobilenet_shapes);
   tcase_add_test(tc, state_reuse);
   tcase_add_test(tc, thread_counts);
   tcase_add_test(tc, blocked_kernel);

@@ -8,6 +8,9 @@
 #include <float.h>
 #include <math.h>
 
+#include "cases_arg.h"
+#include "cases_conv.h"
+#include "cases_norm.h"
 #include "optest.h"
 
 static double *as_double(const ic_tensor *t) {
@@ -28,20 +31,7 @@ static ic_tensor *to_f64(const ic_tensor *t) {
  * conv2d_transpose
  * ------------------------------------------------------------------------------------- */
 
-typedef struct tcase {
-  const char *op;
-  int64_t n, c, h, w;      /* input, logical NCHW */
-  int64_t og, kh, kw;      /* Filter [c, og, kh, kw] */
-  int groups;
-  int sh, sw, dh, dw;
-  int npads;
-  int pads[4];
-  int opad[2];             /* output_padding; {0, 0} and nopad: absent */
-  bool has_opad;
-  int osize[2];            /* output_size, 0: absent */
-  const char *algo;
-  bool nhwc, bias;
-} tcase;
+typedef cct_case tcase;
 
 static void tc_geom(const tcase *k, int64_t *oh, int64_t *ow, int64_t p[4], int64_t d[2]) {
   int64_t sh = k->sh ? k->sh : 1, sw = k->sw ? k->sw : 1;
@@ -117,37 +107,23 @@ static void run_convt(const tcase *k, ic_dtype dt) {
       ref[e] += bv[co];
     }
   }
-  optest t;
-  ot_begin(&t);
-  ot_feed(&t, "x", x);
-  ot_feed(&t, "f", f);
-  if (k->bias) ot_feed(&t, "b", b);
-  else ic_tensor_destroy(b);
-  ot_op(&t, k->op ? k->op : "conv2d_transpose");
-  ic_builder_in(t.op, "Input", "x");
-  ic_builder_in(t.op, "Filter", "f");
-  if (k->bias) ic_builder_in(t.op, "Bias", "b");
-  ic_builder_attr_ints(t.op, "strides", 2, (const int32_t[]){(int32_t)sh, (int32_t)sw});
-  ic_builder_attr_ints(t.op, "dilations", 2,
-                       (const int32_t[]){k->dh ? k->dh : 1, k->dw ? k->dw : 1});
-  if (k->npads) ic_builder_attr_ints(t.op, "paddings", (size_t)k->npads, k->pads);
-  ic_builder_attr_int(t.op, "groups", k->groups);
-  ic_builder_attr_ints(t.op, "output_padding", k->has_opad ? 2 : 0, k->opad);
-  ic_builder_attr_ints(t.op, "output_size", k->osize[0] ? 2 : 0, k->osize);
-  if (k->algo) ic_builder_attr_string(t.op, "padding_algorithm", k->algo);
-  ic_builder_attr_string(t.op, "data_format", k->nhwc ? "NHWC" : "NCHW");
-  ot_out(&t, "Output", "y");
-  ot_ok(&t);
+  ic_builder *bld = cct_program(k, dt);
+  ic_tensor *feeds[3] = {x, f, b}, *out;
+  char err[1024];
+  ic_status st = tu_run(bld, k->bias ? 3 : 2, TU_NAMES("x", "f", "b"), feeds, 1, TU_NAMES("y"),
+                        &out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s", err);
   int64_t od[4] = {k->n, oc, oh, ow};
   if (k->nhwc) od[1] = oh, od[2] = ow, od[3] = oc;
-  tu_assert_shape(t.out[0], dt, 4, od);
-  tu_assert_close(t.out[0], ref, nout, dt == IC_FP64 ? 1e-10 : 1e-5,
-                  dt == IC_FP64 ? 1e-10 : 1e-5);
+  tu_assert_shape(out, dt, 4, od);
+  tu_assert_close(out, ref, nout, dt == IC_FP64 ? 1e-10 : 1e-5, dt == IC_FP64 ? 1e-10 : 1e-5);
   free(ref);
   free(xv);
   free(fv);
   free(bv);
-  ot_end(&t);
+  ic_tensor_destroy(out);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(feeds[i]);
+  ic_builder_destroy(bld);
 }
 
 static void convt_both(const tcase *k) {
@@ -155,29 +131,9 @@ static void convt_both(const tcase *k) {
   run_convt(k, IC_FP64);
 }
 
+/* Every row of the shared table cases_conv.h (the CUDA suite runs the same). */
 START_TEST(conv2d_transpose_modes) {
-  /* plain, strides and paddings */
-  convt_both(&(tcase){NULL, 2, 4, 5, 4, 3, 3, 3, 1, 2, 2, .npads = 2, .pads = {1, 1}});
-  /* four paddings, dilation, unequal strides */
-  convt_both(&(tcase){NULL, 1, 3, 4, 5, 2, 3, 2, 1, 2, 3, 2, 1, .npads = 4, .pads = {0, 1, 2, 1}});
-  /* groups with output_padding */
-  convt_both(&(tcase){NULL, 2, 4, 3, 3, 2, 3, 2, 2, 2, 2, .has_opad = true, .opad = {1, 1}});
-  /* output_size, inside [base, base + stride) */
-  convt_both(&(tcase){NULL, 1, 4, 5, 4, 3, 3, 3, 1, 3, 2, .npads = 2, .pads = {1, 1},
-                      .osize = {13, 8}});
-  /* SAME resets the dilations; VALID ignores paddings */
-  convt_both(&(tcase){NULL, 1, 2, 5, 4, 3, 3, 3, 1, 2, 2, 2, 2, .algo = "SAME"});
-  convt_both(&(tcase){NULL, 1, 2, 5, 4, 3, 3, 3, 1, 2, 1, .npads = 2, .pads = {3, 3},
-                      .algo = "VALID"});
-  /* NHWC, Bias */
-  convt_both(&(tcase){NULL, 1, 4, 3, 4, 3, 3, 3, 1, 2, 2, .npads = 2, .pads = {1, 0}, .nhwc = true,
-                      .bias = true});
-  convt_both(&(tcase){NULL, 2, 3, 4, 4, 2, 2, 2, 1, 2, 2, .bias = true});
-  /* depthwise: groups = channels, one filter each */
-  convt_both(&(tcase){"depthwise_conv2d_transpose", 1, 4, 5, 4, 1, 3, 3, 4, 2, 2, .npads = 2,
-                      .pads = {1, 1}});
-  /* 1 x 1, stride 1: a per-pixel matrix product */
-  convt_both(&(tcase){NULL, 2, 5, 3, 3, 4, 1, 1, 1, 1, 1, .algo = "EXPLICIT"});
+  for (size_t i = 0; i < CCT_N_CASES; i++) convt_both(&cct_cases[i]);
 }
 END_TEST
 
@@ -235,7 +191,10 @@ END_TEST
  * arg_max / arg_min
  * ------------------------------------------------------------------------------------- */
 
-static void run_arg(const char *op, ic_tensor *x, int axis, bool keep, bool flat, int dtype) {
+static void run_arg(const char *op, const ca_case *c) {
+  ic_tensor *x = ca_input(c);
+  const int axis = c->axis, dtype = c->odt;
+  const bool keep = c->keep, flat = c->flat;
   const int nd = ic_tensor_ndim(x);
   const int64_t *xd = ic_tensor_dims(x);
   bool mx = !strcmp(op, "arg_max");
@@ -270,46 +229,24 @@ static void run_arg(const char *op, ic_tensor *x, int axis, bool keep, bool flat
       }
       ref[o * inner + i] = (double)best;
     }
-  optest t;
-  ot_begin(&t);
-  ot_feed(&t, "x", x);
-  ot_op(&t, op);
-  ic_builder_in(t.op, "X", "x");
-  ic_builder_attr_long(t.op, "axis", axis);
-  ic_builder_attr_bool(t.op, "keepdims", keep);
-  ic_builder_attr_bool(t.op, "flatten", flat);
-  if (dtype) ic_builder_attr_int(t.op, "dtype", dtype);
-  ot_out(&t, "Out", "y");
-  ot_ok(&t);
-  tu_assert_shape(t.out[0], dtype == 2 ? IC_INT32 : IC_INT64, ond, od);
-  tu_assert_close(t.out[0], ref, (size_t)(outer * inner), 0, 0);
+  ic_builder *b = ca_program(op, c, x);
+  ic_tensor *out[1];
+  char err[1024];
+  ic_status st = tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s: %s", op, err);
+  tu_assert_shape(out[0], dtype == 2 ? IC_INT32 : IC_INT64, ond, od);
+  tu_assert_close(out[0], ref, (size_t)(outer * inner), 0, 0);
   free(ref);
-  ot_end(&t);
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_builder_destroy(b);
 }
 
-/* Values with many ties: small integers as floats. */
-static ic_tensor *ties(int nd, const int64_t *d, uint64_t seed) {
-  ic_tensor *t = tu_rand_f32(nd, d, seed, -3, 3);
-  float *v = ic_tensor_data(t);
-  for (int64_t i = 0; i < ic_tensor_numel(t); i++) v[i] = floorf(v[i]);
-  return t;
-}
-
+/* Every case of the shared table cases_arg.h (the CUDA suite runs the same). */
 START_TEST(arg_max_min_modes) {
   const char *ops[] = {"arg_max", "arg_min"};
   for (int o = 0; o < 2; o++) {
-    const int64_t *d = TU_DIMS(3, 4, 5);
-    for (int axis = -3; axis < 3; axis++) {
-      run_arg(ops[o], ties(3, d, 1), axis, false, false, 0);
-      run_arg(ops[o], ties(3, d, 2), axis, true, false, 2);
-    }
-    run_arg(ops[o], ties(3, d, 3), 1, false, true, 3);
-    run_arg(ops[o], ties(3, d, 4), 0, true, true, 2);
-    run_arg(ops[o], ot_iota(IC_INT32, 2, TU_DIMS(4, 6), 9), 1, false, false, 3);
-    run_arg(ops[o], ot_iota(IC_INT64, 2, TU_DIMS(4, 6), 9), 0, false, false, 2);
-    run_arg(ops[o], ot_iota(IC_UINT8, 2, TU_DIMS(3, 90), 9), 1, false, false, 3);
-    run_arg(ops[o], ot_iota(IC_FP64, 1, TU_DIMS(7), 9), 0, false, false, -1);
-    run_arg(ops[o], ot_iota(IC_FP32, 0, NULL, 9), 0, false, false, 3); /* 0-D */
+    for (size_t i = 0; i < CA_N_CASES; i++) run_arg(ops[o], &ca_cases[i]);
   }
 }
 END_TEST
@@ -433,66 +370,42 @@ static void norm_ref(const double *x, int64_t n, int64_t c, int64_t s, bool nhwc
     }
 }
 
-static void run_gn(ic_dtype dt, int nd, const int64_t *xd, int64_t groups, bool nhwc, bool sb) {
-  ic_tensor *x = tu_rand_f32(nd, xd, 31, -2, 2);
-  const int64_t n = xd[0], c = nhwc ? xd[nd - 1] : xd[1];
+static void run_gn(const cg_case *k, ic_dtype dt) {
+  const int nd = k->nd;
+  const int64_t *xd = k->dims, groups = k->groups;
+  const bool nhwc = k->nhwc, sb = k->sb;
+  ic_tensor *in[3];
+  cg_inputs(k, dt, in);
+  const int64_t n = xd[0], c = cg_channels(k);
   const int64_t s = ot_numel(nd, xd) / n / c;
-  ic_tensor *sc = tu_rand_f32(1, TU_DIMS(c), 32, 0.5f, 1.5f);
-  ic_tensor *bi = tu_rand_f32(1, TU_DIMS(c), 33, -0.5f, 0.5f);
-  double *xv = as_double(x), *sv = as_double(sc), *bv = as_double(bi);
-  if (dt == IC_FP64) {
-    ic_tensor *t;
-    t = to_f64(x), ic_tensor_destroy(x), x = t;
-    t = to_f64(sc), ic_tensor_destroy(sc), sc = t;
-    t = to_f64(bi), ic_tensor_destroy(bi), bi = t;
-  }
+  double *xv = as_double(in[0]), *sv = as_double(in[1]), *bv = as_double(in[2]);
   size_t total = (size_t)ot_numel(nd, xd);
   double *y = malloc(total * sizeof *y), *m = malloc((size_t)(n * groups) * sizeof *m),
          *v = malloc((size_t)(n * groups) * sizeof *v);
   norm_ref(xv, n, c, s, nhwc, groups, sb ? sv : NULL, sb ? bv : NULL, 1e-5, y, m, v);
-  optest t;
-  ot_begin(&t);
-  ot_feed(&t, "x", x);
-  if (sb) {
-    ot_feed(&t, "s", sc);
-    ot_feed(&t, "b", bi);
-  } else {
-    ic_tensor_destroy(sc);
-    ic_tensor_destroy(bi);
-  }
-  ot_op(&t, "group_norm");
-  ic_builder_in(t.op, "X", "x");
-  if (sb) {
-    ic_builder_in(t.op, "Scale", "s");
-    ic_builder_in(t.op, "Bias", "b");
-  }
-  ic_builder_attr_float(t.op, "epsilon", 1e-5f);
-  ic_builder_attr_int(t.op, "groups", (int32_t)groups);
-  ic_builder_attr_string(t.op, "data_layout", nhwc ? "NHWC" : "NCHW");
-  ot_out(&t, "Y", "y");
-  ot_out(&t, "Mean", "m");
-  ot_out(&t, "Variance", "v");
-  ot_ok(&t);
+  ic_builder *b = cg_program(k, dt);
+  ic_tensor *out[3];
+  char err[1024];
+  ic_status st = tu_run(b, sb ? 3 : 1, TU_NAMES("x", "s", "b"), in, 3, TU_NAMES("y", "m", "v"),
+                        out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "group_norm: %s", err);
   double tol = dt == IC_FP64 ? 1e-9 : 2e-5;
-  tu_assert_shape(t.out[0], dt, nd, xd);
-  tu_assert_close(t.out[0], y, total, tol, tol);
-  tu_assert_shape(t.out[1], dt, 2, TU_DIMS(n, groups));
-  tu_assert_close(t.out[1], m, (size_t)(n * groups), tol, tol);
-  tu_assert_close(t.out[2], v, (size_t)(n * groups), tol, tol);
+  tu_assert_shape(out[0], dt, nd, xd);
+  tu_assert_close(out[0], y, total, tol, tol);
+  tu_assert_shape(out[1], dt, 2, TU_DIMS(n, groups));
+  tu_assert_close(out[1], m, (size_t)(n * groups), tol, tol);
+  tu_assert_close(out[2], v, (size_t)(n * groups), tol, tol);
   free(y), free(m), free(v), free(xv), free(sv), free(bv);
-  ot_end(&t);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(out[i]), ic_tensor_destroy(in[i]);
+  ic_builder_destroy(b);
 }
 
+/* Every case of the shared table cases_norm.h (the CUDA suite runs the same), then bad
+ * inputs. */
 START_TEST(group_norm_modes) {
-  for (int f = 0; f < 2; f++) {
-    ic_dtype dt = f ? IC_FP64 : IC_FP32;
-    run_gn(dt, 4, TU_DIMS(2, 6, 3, 4), 3, false, true);
-    run_gn(dt, 4, TU_DIMS(2, 6, 3, 4), 2, false, false);
-    run_gn(dt, 4, TU_DIMS(2, 3, 2, 6), 3, true, true);
-    run_gn(dt, 3, TU_DIMS(1, 8, 5), 4, false, true);
-    run_gn(dt, 2, TU_DIMS(3, 8), 2, false, true);
-    run_gn(dt, 4, TU_DIMS(1, 4, 2, 2), 4, false, true);  /* one channel per group */
-    run_gn(dt, 4, TU_DIMS(1, 6, 2, 2), 4, false, true);  /* groups of 2, 2, 2 and none */
+  for (size_t i = 0; i < CG_N_CASES; i++) {
+    run_gn(&cg_cases[i], IC_FP32);
+    run_gn(&cg_cases[i], IC_FP64);
   }
   /* more groups than channels, and a Scale of the wrong size */
   optest t;

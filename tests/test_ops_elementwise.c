@@ -1,7 +1,8 @@
-/* Binary elementwise ops (elementwise_add/sub/mul/div/max/min/pow) against a reference
- * written here: plain loops over the output index in double precision, with X and Y
- * indexed through their aligned dims as written out by hand in each case (Paddle's axis
- * rule applied on paper, not by the code under test).
+/* Binary elementwise ops (elementwise_add/sub/mul/div/max/min/pow/floordiv/mod) over the
+ * shared case table of cases_binary.h (the CUDA suite runs the same table) against a
+ * reference written here: plain loops over the output index in double precision, with X
+ * and Y indexed through their aligned dims as written out by hand in each case (Paddle's
+ * axis rule applied on paper, not by the code under test).
  *
  * Tolerances: float32 results of + - * / are correctly rounded, so a relative 1e-6 of the
  * double reference (plus 1e-7 absolute for cancellations) bounds them; powf gets 1e-5.
@@ -10,13 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ew_testutil.h"
+#include "cases_binary.h"
 
-enum { ADD, SUB, MUL, DIV, MAX, MIN, POW, N_OPS };
-static const char *const k_types[N_OPS] = {"elementwise_add", "elementwise_sub",
-                                           "elementwise_mul", "elementwise_div",
-                                           "elementwise_max", "elementwise_min",
-                                           "elementwise_pow"};
+enum { ADD = CB_ADD, SUB = CB_SUB, MUL = CB_MUL, DIV = CB_DIV, MAX = CB_MAX, MIN = CB_MIN,
+       POW = CB_POW, FLOORDIV = CB_FLOORDIV, MOD = CB_MOD, N_OPS = CB_N_OPS };
+#define k_types cb_types
+
+/* Python's // and %, written from their definitions. */
+static double py_floordiv(double a, double b) { return floor(a / b); }
+static double py_mod(double a, double b) { return a - b * floor(a / b); }
 
 static double ref_float(int op, double a, double b) {
   switch (op) {
@@ -26,6 +29,8 @@ static double ref_float(int op, double a, double b) {
     case DIV: return a / b;
     case MAX: return a > b ? a : b;
     case MIN: return a < b ? a : b;
+    case FLOORDIV: return py_floordiv(a, b);
+    case MOD: return py_mod(a, b);
     default: return pow(a, b);
   }
 }
@@ -39,6 +44,8 @@ static double ref_int(int op, int64_t a, int64_t b) {
     case DIV: return (double)(a / b);
     case MAX: return (double)(a > b ? a : b);
     case MIN: return (double)(a < b ? a : b);
+    case FLOORDIV: return py_floordiv((double)a, (double)b);
+    case MOD: return py_mod((double)a, (double)b);
     default: return (a == 0 && b < 0) ? 0 : trunc(pow((double)a, (double)b));
   }
 }
@@ -76,16 +83,7 @@ static double *reference(int op, const ic_tensor *x, const int64_t *xa, const ic
 
 static ic_builder *binary_program(int op, const ic_tensor *x, const ic_tensor *y, int axis,
                                   bool set_axis) {
-  ic_builder *b = ic_builder_create();
-  ew_feed(b, "x", x);
-  ew_feed(b, "y", y);
-  ic_builder_op *o = ic_builder_add_op(b, 0, k_types[op]);
-  ic_builder_in(o, "X", "x");
-  ic_builder_in(o, "Y", "y");
-  ic_builder_out(o, "Out", "out");
-  if (set_axis) ic_builder_attr_int(o, "axis", axis);
-  ew_fetch(b, "out", ic_tensor_dtype(x));
-  return b;
+  return cb_program(op, x, y, axis, set_axis);
 }
 
 static ic_status run_binary(int op, ic_tensor *x, ic_tensor *y, int axis, ic_tensor **out,
@@ -96,71 +94,12 @@ static ic_status run_binary(int op, ic_tensor *x, ic_tensor *y, int axis, ic_ten
   return st;
 }
 
-/* One broadcast case: shapes, axis, and the aligned dims and output worked out by hand. */
-typedef struct bcase {
-  int rx;
-  int64_t xd[6];
-  int ry;
-  int64_t yd[6];
-  int axis;
-  int R;
-  int64_t xa[6], ya[6], od[6];
-} bcase;
-
-static const bcase k_cases[] = {
-    /* same shape */
-    {3, {2, 3, 5}, 3, {2, 3, 5}, -1, 3, {2, 3, 5}, {2, 3, 5}, {2, 3, 5}},
-    /* scalar Y of shape [1], and of rank 0 */
-    {2, {4, 7}, 1, {1}, -1, 2, {4, 7}, {1, 1}, {4, 7}},
-    {2, {4, 7}, 0, {0}, -1, 2, {4, 7}, {1, 1}, {4, 7}},
-    /* bias add [N,C,H,W] + [C] with axis 1 */
-    {4, {2, 3, 4, 5}, 1, {3}, 1, 4, {2, 3, 4, 5}, {1, 3, 1, 1}, {2, 3, 4, 5}},
-    /* [N,C,H,W] * [N,C,1,1] (squeeze-excite), odd spatial size */
-    {4, {2, 3, 7, 9}, 4, {2, 3, 1, 1}, -1, 4, {2, 3, 7, 9}, {2, 3, 1, 1}, {2, 3, 7, 9}},
-    /* [2,3,4] + [3,1] with axis 1 */
-    {3, {2, 3, 4}, 2, {3, 1}, 1, 3, {2, 3, 4}, {1, 3, 1}, {2, 3, 4}},
-    /* trailing alignment with axis -1 */
-    {3, {2, 3, 4}, 2, {3, 4}, -1, 3, {2, 3, 4}, {1, 3, 4}, {2, 3, 4}},
-    /* Y of higher rank than X: X is the one placed, trailing and at axis 1 */
-    {1, {4}, 3, {2, 3, 4}, -1, 3, {1, 1, 4}, {2, 3, 4}, {2, 3, 4}},
-    {1, {3}, 3, {2, 3, 4}, 1, 3, {1, 3, 1}, {2, 3, 4}, {2, 3, 4}},
-    /* both operands broadcast */
-    {3, {2, 1, 4}, 2, {3, 1}, -1, 3, {2, 1, 4}, {1, 3, 1}, {2, 3, 4}},
-    {2, {5, 1}, 2, {1, 6}, -1, 2, {5, 1}, {1, 6}, {5, 6}},
-    /* Y's trailing 1s would run past X's rank: trimmed */
-    {3, {2, 3, 4}, 2, {4, 1}, 2, 3, {2, 3, 4}, {1, 1, 4}, {2, 3, 4}},
-    {4, {5, 2, 3, 4}, 3, {3, 4, 1}, 2, 4, {5, 2, 3, 4}, {1, 1, 3, 4}, {5, 2, 3, 4}},
-    /* X broadcast against Y in the leading dims (row vector times matrix) */
-    {2, {1, 13}, 2, {11, 13}, -1, 2, {1, 13}, {11, 13}, {11, 13}},
-    /* one element, and sizes not divisible by 4, 8 or 16 */
-    {1, {1}, 1, {1}, -1, 1, {1}, {1}, {1}},
-    {1, {17}, 1, {17}, -1, 1, {17}, {17}, {17}},
-    {2, {3, 13}, 1, {13}, -1, 2, {3, 13}, {1, 13}, {3, 13}},
-    {4, {3, 5, 7, 11}, 1, {5}, 1, 4, {3, 5, 7, 11}, {1, 5, 1, 1}, {3, 5, 7, 11}},
-    /* empty dims */
-    {2, {0, 3}, 1, {3}, -1, 2, {0, 3}, {1, 3}, {0, 3}},
-    {2, {2, 1}, 2, {2, 0}, -1, 2, {2, 1}, {2, 0}, {2, 0}},
-    {3, {2, 0, 4}, 3, {1, 1, 4}, -1, 3, {2, 0, 4}, {1, 1, 4}, {2, 0, 4}},
-};
+typedef cb_case bcase;
+#define k_cases cb_cases
 
 static void check_case(const bcase *c, int op, ic_dtype dt, uint64_t seed) {
-  double xlo = -2, xhi = 2, ylo = 0.5, yhi = 2;
-  if (op == POW) xlo = 0.5, ylo = -2;
-  if (dt == IC_INT32 || dt == IC_INT64) xlo = -50, xhi = 50, ylo = 1, yhi = 9;
-  if ((dt == IC_INT32 || dt == IC_INT64) && op == POW) xlo = -4, xhi = 5, ylo = 0, yhi = 5;
-  ic_tensor *x = ew_rand(dt, c->rx, c->xd, seed, xlo, xhi);
-  ic_tensor *y = ew_rand(dt, c->ry, c->yd, seed + 1, ylo, yhi);
-  if (op == SUB || op == DIV) { /* make Y's values negative too, keeping away from 0 */
-    for (int64_t i = 0; i < ic_tensor_numel(y); i += 2) {
-      void *d = ic_tensor_data(y);
-      switch (dt) {
-        case IC_FP32: ((float *)d)[i] = -((float *)d)[i]; break;
-        case IC_FP64: ((double *)d)[i] = -((double *)d)[i]; break;
-        case IC_INT32: ((int32_t *)d)[i] = -((int32_t *)d)[i]; break;
-        default: ((int64_t *)d)[i] = -((int64_t *)d)[i]; break;
-      }
-    }
-  }
+  ic_tensor *x, *y;
+  cb_inputs(c, op, dt, seed, &x, &y);
   ic_tensor *out[1];
   char err[1024];
   ic_status st = run_binary(op, x, y, c->axis, out, err, sizeof err);

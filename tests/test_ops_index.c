@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "ew_testutil.h"
+#include "cases_index.h"
 #include "optest.h"
 
 #define NI32(...) (sizeof((const int32_t[]){__VA_ARGS__}) / sizeof(int32_t)), \
@@ -173,52 +174,46 @@ END_TEST
 
 /* ---- gather, index_select, gather_nd ---- */
 
-/* gather of X [3, 4, 5] along axis by idx (n values), optionally through the Axis input. */
-static void gather_case(int axis, bool axis_tensor, int n, const int64_t *iv, bool scalar) {
-  const int64_t xd[] = {3, 4, 5};
-  optest t;
-  ot_begin(&t);
-  ic_tensor *x = ot_iota(IC_FP64, 3, xd, 2);
-  ot_feed(&t, "x", x);
-  ot_feed(&t, "i", scalar ? tu_i64(0, NULL, iv) : tu_i64(1, TU_DIMS(n), iv));
-  if (axis_tensor) ot_feed(&t, "ax", tu_i32(1, TU_DIMS(1), (const int32_t[]){axis}));
-  ic_builder_op *o = ot_op(&t, "gather");
-  ic_builder_in(o, "X", "x");
-  ic_builder_in(o, "Index", "i");
-  if (axis_tensor) ic_builder_in(o, "Axis", "ax");
-  ic_builder_attr_int(o, "axis", axis_tensor ? 0 : axis);
-  ot_out(&t, "Out", "out");
-  ot_ok(&t);
-  int ax = axis < 0 ? axis + 3 : axis;
-  int64_t od[3];
-  for (int k = 0; k < 3; k++) od[k] = k == ax ? n : xd[k];
-  int64_t on = ot_numel(3, od), src[256];
-  ck_assert_int_le(on, 256);
-  for (int64_t k = 0; k < on; k++) {
-    int64_t idx[3];
-    ot_unravel(k, 3, od, idx);
-    idx[ax] = iv[idx[ax]];
-    src[k] = ot_ravel(3, xd, idx);
-  }
-  if (scalar) {
-    int64_t sd[2];
-    for (int k = 0, m = 0; k < 3; k++) {
-      if (k != ax) sd[m++] = xd[k];
+/* Every gather row of the shared table cases_index.h (the CUDA suite runs the same): Out's
+ * dims, and each element against X's element at the index's position. */
+START_TEST(gather_table) {
+  for (size_t r = 0; r < CGA_N_CASES; r++) {
+    const cga_case *c = &cga_cases[r];
+    size_t n_in;
+    const char *names[4];
+    ic_tensor *in[4], *out;
+    ic_builder *b = cga_program(c, &n_in, names, in);
+    char err[1024];
+    ic_status st = tu_run(b, n_in, names, in, 1, TU_NAMES("out"), &out, err, sizeof err);
+    ck_assert_msg(st == IC_OK, "row %zu: %s", r, err);
+    const int ax = cga_axis(c);
+    int64_t od[4], sd[4];
+    int sn = 0;
+    for (int k = 0; k < c->xnd; k++) {
+      od[k] = k == ax ? c->n : c->xd[k];
+      if (k != ax) sd[sn++] = c->xd[k];
     }
-    tu_assert_shape(t.out[0], IC_FP64, 2, sd);
-  } else {
-    tu_assert_shape(t.out[0], IC_FP64, 3, od);
+    if (c->scalar) tu_assert_shape(out, c->dt, sn, sd);
+    else tu_assert_shape(out, c->dt, c->xnd, od);
+    int64_t on = ot_numel(c->xnd, od);
+    int64_t *src = malloc((size_t)(on ? on : 1) * sizeof *src);
+    for (int64_t k = 0; k < on; k++) {
+      int64_t idx[4];
+      ot_unravel(k, c->xnd, od, idx);
+      idx[ax] = cga_index(c, (int)idx[ax]);
+      src[k] = ot_ravel(c->xnd, c->xd, idx);
+    }
+    ot_check_gather(out, in[0], src, (size_t)on);
+    free(src);
+    ic_tensor_destroy(out);
+    for (size_t k = 0; k < n_in; k++) ic_tensor_destroy(in[k]);
+    ic_builder_destroy(b);
   }
-  ot_check_gather(t.out[0], x, src, (size_t)on);
-  ot_end(&t);
 }
+END_TEST
 
+/* An index out of range fails naming Index. */
 START_TEST(gather_axes) {
-  gather_case(0, false, 4, (const int64_t[]){2, 0, 2, 1}, false);
-  gather_case(1, false, 2, (const int64_t[]){3, 0}, false);
-  gather_case(-1, false, 3, (const int64_t[]){4, 4, 1}, false);
-  gather_case(2, true, 2, (const int64_t[]){1, 3}, false);
-  gather_case(1, false, 1, (const int64_t[]){2}, true);
   optest t;
   ot_begin(&t);
   ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(3, 2), 0));
@@ -376,28 +371,27 @@ static void check_repeat(const ic_tensor *out, const ic_tensor *x, int nd, const
   free(src);
 }
 
-START_TEST(expand_v2_sources) {
-  for (int src = 0; src < 3; src++) {
-    optest t;
-    ot_begin(&t);
-    ic_tensor *x = ot_iota(IC_FP32, 2, TU_DIMS(3, 1), 1);
-    ot_feed(&t, "x", x);
-    if (src == 1) ot_feed(&t, "s", tu_i32(1, TU_DIMS(3), (const int32_t[]){2, 3, 5}));
-    if (src == 2) {
-      ot_feed(&t, "s0", tu_i64(1, TU_DIMS(1), (const int64_t[]){2}));
-      ot_feed(&t, "s1", tu_i64(1, TU_DIMS(1), (const int64_t[]){-1}));
-      ot_feed(&t, "s2", tu_i64(1, TU_DIMS(1), (const int64_t[]){5}));
-    }
-    ic_builder_op *o = ot_op(&t, "expand_v2");
-    ic_builder_in(o, "X", "x");
-    if (src == 1) ic_builder_in(o, "Shape", "s");
-    if (src == 2) ic_builder_input(o, "expand_shapes_tensor", 3, TU_NAMES("s0", "s1", "s2"));
-    ic_builder_attr_ints(o, "shape", NI32(2, -1, 5));
-    ot_out(&t, "Out", "out");
-    ot_ok(&t);
-    check_repeat(t.out[0], x, 3, TU_DIMS(2, 3, 5));
-    ot_end(&t);
+/* Every row of the shared table cases_index.h (the CUDA suite runs the same). */
+START_TEST(repeat_table) {
+  for (size_t r = 0; r < CRP_N_CASES; r++) {
+    const crp_case *c = &crp_cases[r];
+    size_t n_in;
+    const char *names[8];
+    ic_tensor *in[8], *out;
+    ic_builder *b = crp_program(c, &n_in, names, in);
+    char err[1024];
+    ic_status st = tu_run(b, n_in, names, in, 1, TU_NAMES("out"), &out, err, sizeof err);
+    ck_assert_msg(st == IC_OK, "row %zu (%s): %s", r, c->op, err);
+    check_repeat(out, in[0], c->ond, c->od);
+    ic_tensor_destroy(out);
+    for (size_t k = 0; k < n_in; k++) ic_tensor_destroy(in[k]);
+    ic_builder_destroy(b);
   }
+}
+END_TEST
+
+/* Bad targets fail naming X. */
+START_TEST(expand_v2_sources) {
   optest t;
   ot_begin(&t);
   ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(3, 2), 1));
@@ -420,41 +414,7 @@ END_TEST
 
 START_TEST(expand_as_and_v1) {
   optest t;
-  ot_begin(&t);
-  ic_tensor *x = ot_iota(IC_INT32, 2, TU_DIMS(1, 4), 1);
-  ot_feed(&t, "x", x);
-  ot_feed(&t, "y", ot_iota(IC_FP32, 3, TU_DIMS(2, 3, 4), 1));
-  ic_builder_op *o = ot_op(&t, "expand_as_v2");
-  ic_builder_in(o, "X", "x");
-  ic_builder_in(o, "Y", "y");
-  ot_out(&t, "Out", "out");
-  ot_ok(&t);
-  check_repeat(t.out[0], x, 3, TU_DIMS(2, 3, 4));
-  ot_end(&t);
-  ot_begin(&t);
-  x = ot_iota(IC_INT32, 2, TU_DIMS(1, 4), 1);
-  ot_feed(&t, "x", x);
-  o = ot_op(&t, "expand_as_v2");
-  ic_builder_in(o, "X", "x");
-  ic_builder_attr_ints(o, "target_shape", NI32(3, 4));
-  ot_out(&t, "Out", "out");
-  ot_ok(&t);
-  check_repeat(t.out[0], x, 2, TU_DIMS(3, 4));
-  ot_end(&t);
-  for (int src = 0; src < 2; src++) {
-    ot_begin(&t);
-    x = ot_iota(IC_FP64, 2, TU_DIMS(2, 3), 1);
-    ot_feed(&t, "x", x);
-    if (src) ot_feed(&t, "e", tu_i32(1, TU_DIMS(2), (const int32_t[]){3, 2}));
-    o = ot_op(&t, "expand");
-    ic_builder_in(o, "X", "x");
-    if (src) ic_builder_in(o, "ExpandTimes", "e");
-    ic_builder_attr_ints(o, "expand_times", NI32(3, 2));
-    ot_out(&t, "Out", "out");
-    ot_ok(&t);
-    check_repeat(t.out[0], x, 2, TU_DIMS(6, 6));
-    ot_end(&t);
-  }
+  ic_builder_op *o;
   ot_begin(&t);
   ot_feed(&t, "x", ot_iota(IC_FP64, 2, TU_DIMS(2, 3), 1));
   o = ot_op(&t, "expand");
@@ -467,35 +427,6 @@ START_TEST(expand_as_and_v1) {
 END_TEST
 
 START_TEST(tile_sources) {
-  /* attribute longer than X's rank, shorter, tensor, list, a 0 count */
-  struct {
-    int nr;
-    int32_t r[4];
-    int nd;
-    int64_t od[4];
-  } cs[] = {{3, {2, 1, 3}, 3, {2, 2, 9}}, {1, {2}, 2, {2, 6}}, {2, {1, 0}, 2, {2, 0}}};
-  for (int i = 0; i < 3; i++) {
-    for (int src = 0; src < 3; src++) {
-      optest t;
-      ot_begin(&t);
-      ic_tensor *x = ot_iota(IC_FP32, 2, TU_DIMS(2, 3), 1);
-      ot_feed(&t, "x", x);
-      const char *names[4] = {"r0", "r1", "r2", "r3"};
-      if (src == 1) ot_feed(&t, "r", tu_i32(1, TU_DIMS(cs[i].nr), cs[i].r));
-      for (int k = 0; src == 2 && k < cs[i].nr; k++) {
-        ot_feed(&t, names[k], tu_i64(1, TU_DIMS(1), (const int64_t[]){cs[i].r[k]}));
-      }
-      ic_builder_op *o = ot_op(&t, "tile");
-      ic_builder_in(o, "X", "x");
-      if (src == 0) ic_builder_attr_ints(o, "repeat_times", (size_t)cs[i].nr, cs[i].r);
-      if (src == 1) ic_builder_in(o, "RepeatTimes", "r");
-      if (src == 2) ic_builder_input(o, "repeat_times_tensor", (size_t)cs[i].nr, names);
-      ot_out(&t, "Out", "out");
-      ot_ok(&t);
-      check_repeat(t.out[0], x, cs[i].nd, cs[i].od);
-      ot_end(&t);
-    }
-  }
   optest t;
   ot_begin(&t);
   ot_feed(&t, "x", ot_iota(IC_FP32, 1, TU_DIMS(2), 1));
@@ -1278,6 +1209,7 @@ static TCase *tc_select(void) {
   tcase_add_test(tc, logical_ops);
   tcase_add_test(tc, compare_errors);
   tcase_add_test(tc, where_select);
+  tcase_add_test(tc, gather_table);
   tcase_add_test(tc, gather_axes);
   tcase_add_test(tc, index_select_negative);
   tcase_add_test(tc, gather_nd_depths);
@@ -1287,6 +1219,7 @@ static TCase *tc_select(void) {
 
 static TCase *tc_repeat(void) {
   TCase *tc = tcase_create("repeat");
+  tcase_add_test(tc, repeat_table);
   tcase_add_test(tc, expand_v2_sources);
   tcase_add_test(tc, expand_as_and_v1);
   tcase_add_test(tc, tile_sources);

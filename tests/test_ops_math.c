@@ -232,16 +232,14 @@ static void prelu_check(const char *mode, const char *fmt, ic_dtype dt, int nd,
   ic_tensor_destroy(x);
 }
 
+/* Every prelu row of the shared table cases_unary.h, float32 and float64. */
 START_TEST(prelu_modes) {
   for (int d = 0; d < 2; d++) {
     ic_dtype dt = d ? IC_FP64 : IC_FP32;
-    prelu_check("all", NULL, dt, 4, TU_DIMS(2, 3, 4, 5), 1, TU_DIMS(1));
-    prelu_check("channel", NULL, dt, 4, TU_DIMS(2, 3, 4, 5), 1, TU_DIMS(3));
-    prelu_check("channel", "NCHW", dt, 2, TU_DIMS(4, 3), 1, TU_DIMS(3));
-    prelu_check("channel", "NHWC", dt, 4, TU_DIMS(2, 3, 4, 5), 1, TU_DIMS(5));
-    prelu_check("channel", "NCDHW", dt, 5, TU_DIMS(2, 3, 2, 2, 3), 1, TU_DIMS(3));
-    prelu_check("element", NULL, dt, 4, TU_DIMS(2, 3, 4, 5), 4, TU_DIMS(1, 3, 4, 5));
-    prelu_check("element", NULL, dt, 3, TU_DIMS(3, 2, 7), 1, TU_DIMS(14));
+    for (size_t i = 0; i < CPR_N_CASES; i++) {
+      const cpr_case *c = &cpr_cases[i];
+      prelu_check(c->mode, c->fmt, dt, c->nd, c->dims, c->and_, c->adims);
+    }
   }
 }
 END_TEST

@@ -6,6 +6,7 @@
 
 #include "kernels/kernel.h"
 #include "program/program.h"
+#include "cases_norm.h"
 #include "testutil.h"
 
 /* ---------------------------------------------------------------------------------------
@@ -48,17 +49,7 @@ static void var_any(ic_builder *b, const char *name, ic_dtype dt, int ndim) {
  * batch_norm
  * ------------------------------------------------------------------------------------- */
 
-typedef struct bn_case {
-  int ndim;
-  int64_t dims[5];
-  bool nhwc;
-  bool scale, bias;       /* inputs present */
-  double eps;             /* < 0: leave the attribute out (default 1e-5) */
-  double momentum;        /* < 0: leave out (default 0.9) */
-  bool is_test, use_global_stats, trainable_statistics;
-  ic_dtype dt;
-  bool f32_params;        /* declare the [C] vectors float32 whatever dt is */
-} bn_case;
+typedef cbn_case bn_case;
 
 static int64_t bn_channels(const bn_case *k) { return k->nhwc ? k->dims[k->ndim - 1] : k->dims[1]; }
 
@@ -205,77 +196,9 @@ static bn_case bn_infer(int ndim, const int64_t *dims, bool nhwc) {
   return k;
 }
 
-START_TEST(bn_inference_layouts_and_ranks) {
-  /* NCHW and NHWC, ranks 2 to 5, sizes not divisible by 4/8/16 and single-element dims */
-  static const struct {
-    int ndim;
-    int64_t dims[5];
-  } shapes[] = {{2, {7, 5}},       {2, {1, 1}},          {3, {3, 5, 7}},
-                {4, {2, 3, 4, 5}}, {4, {1, 17, 3, 1}},   {4, {2, 4, 3, 5}},
-                {5, {2, 3, 2, 3, 5}}, {4, {3, 9, 11, 13}}};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-    for (int nhwc = 0; nhwc < 2; nhwc++) {
-      bn_case k = bn_infer(shapes[i].ndim, shapes[i].dims, nhwc);
-      bn_check(&k, 10 + i);
-    }
-  }
-}
-END_TEST
-
-START_TEST(bn_inference_options) {
-  bn_case k = bn_infer(4, TU_DIMS(2, 3, 4, 5), false);
-  k.scale = k.bias = false; /* Paddle 3: both optional, identity affine */
-  bn_check(&k, 1);
-  k.scale = true; /* scale only */
-  bn_check(&k, 2);
-  k.scale = false, k.bias = true; /* bias only */
-  bn_check(&k, 3);
-  k = bn_infer(4, TU_DIMS(2, 3, 4, 5), true);
-  k.eps = 0; /* epsilon edge cases: 0, Paddle's maximum, and the default */
-  bn_check(&k, 4);
-  k.eps = 1e-3;
-  bn_check(&k, 5);
-  k.eps = -1;
-  bn_check(&k, 6);
-  k = bn_infer(3, TU_DIMS(4, 6, 5), false);
-  k.is_test = false, k.use_global_stats = true; /* global stats while training */
-  bn_check(&k, 7);
-  k = bn_infer(4, TU_DIMS(2, 3, 5, 7), false);
-  k.dt = IC_FP64;
-  bn_check(&k, 8);
-  k.nhwc = true;
-  bn_check(&k, 9);
-}
-END_TEST
-
-START_TEST(bn_training) {
-  static const struct {
-    int ndim;
-    int64_t dims[5];
-  } shapes[] = {{4, {3, 4, 5, 2}}, {2, {9, 3}}, {3, {2, 5, 7}}, {5, {2, 3, 2, 2, 3}}};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-    for (int nhwc = 0; nhwc < 2; nhwc++) {
-      bn_case k = bn_infer(shapes[i].ndim, shapes[i].dims, nhwc);
-      k.is_test = false;
-      k.momentum = 0.8;
-      bn_check(&k, 20 + i);
-    }
-  }
-  /* trainable_statistics turns is_test back into batch statistics */
-  bn_case k = bn_infer(4, TU_DIMS(2, 3, 4, 5), false);
-  k.trainable_statistics = true;
-  bn_check(&k, 30);
-  /* momentum defaults to 0.9, epsilon to 1e-5; double precision */
-  k = bn_infer(4, TU_DIMS(3, 2, 3, 3), true);
-  k.is_test = false, k.momentum = -1, k.eps = -1, k.dt = IC_FP64;
-  bn_check(&k, 31);
-  /* a single element per channel: y = x, running statistics kept, saved statistics 0 */
-  k = bn_infer(2, TU_DIMS(1, 4), false);
-  k.is_test = false;
-  bn_check(&k, 32);
-  k = bn_infer(4, TU_DIMS(1, 3, 1, 1), false);
-  k.is_test = false;
-  bn_check(&k, 33);
+/* Every batch_norm row of the shared table cases_norm.h (the CUDA suite runs the same). */
+START_TEST(bn_table) {
+  for (size_t i = 0; i < CBN_N_CASES; i++) bn_check(&cbn_cases[i], 10 + i);
 }
 END_TEST
 
@@ -460,14 +383,7 @@ END_TEST
  * layer_norm
  * ------------------------------------------------------------------------------------- */
 
-typedef struct ln_case {
-  int ndim;
-  int64_t dims[6];
-  int axis;          /* begin_norm_axis; < 0: attribute left out (default 1) */
-  bool scale, bias;
-  double eps;        /* < 0: default */
-  ic_dtype dt;
-} ln_case;
+typedef cln_case ln_case;
 
 static void ln_check(const ln_case *k, uint64_t seed) {
   const int axis = k->axis < 0 ? 1 : k->axis;
@@ -511,73 +427,46 @@ static void ln_check(const ln_case *k, uint64_t seed) {
   if (k->scale) ic_builder_in(op, "Scale", "scale");
   if (k->bias) ic_builder_in(op, "Bias", "bias");
   ic_builder_out(op, "Y", "y");
-  ic_builder_out(op, "Mean", "mean");
-  ic_builder_out(op, "Variance", "var");
+  if (!k->no_stats) {
+    ic_builder_out(op, "Mean", "mean");
+    ic_builder_out(op, "Variance", "var");
+  }
   if (k->axis >= 0) ic_builder_attr_int(op, "begin_norm_axis", k->axis);
   if (k->eps >= 0) ic_builder_attr_float(op, "epsilon", (float)k->eps);
   ic_builder_fetch(b, "y");
-  ic_builder_fetch(b, "mean");
-  ic_builder_fetch(b, "var");
+  if (!k->no_stats) {
+    ic_builder_fetch(b, "mean");
+    ic_builder_fetch(b, "var");
+  }
   ic_tensor *feeds[3] = {x};
   const char *names[3] = {"x"};
   size_t nf = 1;
   if (k->scale) names[nf] = "scale", feeds[nf++] = s;
   if (k->bias) names[nf] = "bias", feeds[nf++] = bi;
   ic_tensor *out[3];
+  const size_t nout = k->no_stats ? 1 : 3;
   char err[1024];
-  ck_assert_msg(tu_run(b, nf, names, feeds, 3, TU_NAMES("y", "mean", "var"), out, err,
+  ck_assert_msg(tu_run(b, nf, names, feeds, nout, TU_NAMES("y", "mean", "var"), out, err,
                        sizeof err) == IC_OK,
                 "%s", err);
   tu_assert_shape(out[0], k->dt, k->ndim, k->dims);
-  tu_assert_shape(out[1], k->dt, axis, k->dims); /* Paddle 3: dims[0, begin_norm_axis) */
-  tu_assert_shape(out[2], k->dt, axis, k->dims);
   double tol = k->dt == IC_FP64 ? 1e-12 : 2e-6;
   tu_assert_close(out[0], y, (size_t)(left * right), tol, tol);
-  tu_assert_close(out[1], m, (size_t)left, tol, tol);
-  tu_assert_close(out[2], v, (size_t)left, tol, tol);
-  destroy_all(out, 3);
+  if (!k->no_stats) {
+    tu_assert_shape(out[1], k->dt, axis, k->dims); /* Paddle 3: dims[0, begin_norm_axis) */
+    tu_assert_shape(out[2], k->dt, axis, k->dims);
+    tu_assert_close(out[1], m, (size_t)left, tol, tol);
+    tu_assert_close(out[2], v, (size_t)left, tol, tol);
+  }
+  destroy_all(out, nout);
   ic_tensor_destroy(x), ic_tensor_destroy(s), ic_tensor_destroy(bi);
   free(xd), free(sd), free(bd), free(y), free(m), free(v);
   ic_builder_destroy(b);
 }
 
-START_TEST(ln_axes_and_affine) {
-  static const struct {
-    int ndim;
-    int64_t dims[6];
-    int axis;
-  } shapes[] = {{3, {2, 3, 4}, 1},   {3, {2, 3, 4}, 2},       {3, {2, 3, 4}, -1},
-                {4, {2, 3, 5, 7}, 3}, {4, {3, 1, 5, 17}, 2},  {2, {5, 33}, 1},
-                {2, {4, 1}, 1},       {5, {1, 2, 3, 2, 9}, 4}, {3, {1, 1, 120}, 2}};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-    for (int affine = 0; affine < 4; affine++) {
-      ln_case k = {.ndim = shapes[i].ndim, .axis = shapes[i].axis, .scale = affine & 1,
-                   .bias = (affine >> 1) & 1, .eps = 1e-5, .dt = IC_FP32};
-      memcpy(k.dims, shapes[i].dims, sizeof k.dims);
-      ln_check(&k, 100 + 4 * i + (uint64_t)affine);
-    }
-  }
-}
-END_TEST
-
-START_TEST(ln_epsilon_dtypes_empty) {
-  ln_case k = {.ndim = 3, .dims = {2, 3, 4}, .axis = 2, .scale = true, .bias = true,
-               .dt = IC_FP32};
-  k.eps = 0;
-  ln_check(&k, 1);
-  k.eps = 1e-3;
-  ln_check(&k, 2);
-  k.eps = -1;
-  ln_check(&k, 3);
-  k.dt = IC_FP64;
-  ln_check(&k, 4);
-  /* empty rows (left 0) and empty normalized dims (right 0, mean and variance 0) */
-  ln_case e1 = {.ndim = 2, .dims = {0, 3}, .axis = 1, .scale = true, .bias = true,
-                .eps = 1e-5, .dt = IC_FP32};
-  ln_check(&e1, 5);
-  ln_case e2 = {.ndim = 3, .dims = {2, 3, 0}, .axis = 2, .scale = false, .bias = false,
-                .eps = 1e-5, .dt = IC_FP32};
-  ln_check(&e2, 6);
+/* Every layer_norm row of the shared table cases_norm.h (the CUDA suite runs the same). */
+START_TEST(ln_table) {
+  for (size_t i = 0; i < CLN_N_CASES; i++) ln_check(&cln_cases[i], 100 + i);
 }
 END_TEST
 
@@ -800,9 +689,7 @@ END_TEST
 
 static TCase *tc_batch_norm(void) {
   TCase *tc = tcase_create("batch_norm");
-  tcase_add_test(tc, bn_inference_layouts_and_ranks);
-  tcase_add_test(tc, bn_inference_options);
-  tcase_add_test(tc, bn_training);
+  tcase_add_test(tc, bn_table);
   tcase_add_test(tc, bn_persistable_statistics);
   tcase_add_test(tc, bn_bad_inputs);
   return tc;
@@ -810,8 +697,7 @@ static TCase *tc_batch_norm(void) {
 
 static TCase *tc_layer_norm(void) {
   TCase *tc = tcase_create("layer_norm");
-  tcase_add_test(tc, ln_axes_and_affine);
-  tcase_add_test(tc, ln_epsilon_dtypes_empty);
+  tcase_add_test(tc, ln_table);
   tcase_add_test(tc, ln_bad_inputs);
   return tc;
 }

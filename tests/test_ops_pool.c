@@ -1,5 +1,6 @@
-/* pool2d against a plain-loop reference in double precision, plus cases checked against
- * PaddlePaddle 3.3.1 itself where Paddle's kernel does something surprising. */
+/* pool2d against a plain-loop reference in double precision over the shared case table of
+ * cases_conv.h (the CUDA suite runs the same), plus cases checked against PaddlePaddle 3.3.1
+ * itself where Paddle's kernel does something surprising. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,20 +9,10 @@
 
 #include "analysis/plan.h"
 #include "interp/interp.h"
+#include "cases_conv.h"
 #include "testutil.h"
 
-typedef struct pool_case {
-  const char *type;     /* "max" or "avg" */
-  int n, c, h, w;       /* input, logical NCHW */
-  int kh, kw;
-  int sh, sw;           /* 0: strides omitted ([1, 1]) */
-  int npads;            /* 0 (omitted), 2 or 4 */
-  int pads[4];
-  bool exclusive_set, exclusive;  /* exclusive_set false: attribute omitted (true) */
-  bool ceil_mode, global, adaptive;
-  const char *algo;
-  bool nhwc, f64;
-} pool_case;
+typedef cp_case pool_case;
 
 static uint64_t rng_next(uint64_t *s) {
   *s ^= *s << 13;
@@ -111,6 +102,7 @@ static void reference(const pool_case *k, const double *x, double **out, int64_t
             }
           }
           if (!max) acc /= div;
+          if (H == 0 || W == 0) acc = NAN; /* Paddle fills the output of an empty input */
           size_t yi = (size_t)(k->nhwc ? ((n * oh + i) * ow + j) * k->c + c
                                        : ((n * k->c + c) * oh + i) * ow + j);
           y[yi] = acc;
@@ -184,106 +176,17 @@ static void run_case(const pool_case *k, uint64_t seed) {
 static void run_all(const pool_case *k) {
   for (int v = 0; v < 4; v++) {
     for (int t = 0; t < 3; t++) {
-      pool_case c = *k;
-      c.nhwc = (v & 1) != 0;
-      c.f64 = (v & 2) != 0;
-      if (!k->type) {
-        c.type = t == 0 ? "max" : "avg";
-        if (t > 0) {
-          c.exclusive_set = true;
-          c.exclusive = t == 1;
-        }
-      } else if (t > 0) {
-        continue;
-      }
-      run_case(&c, (uint64_t)(v * 3 + t + 1) * 977 + (uint64_t)k->h);
+      pool_case c;
+      uint64_t seed;
+      if (cp_variant(k, v, t, &c, &seed)) run_case(&c, seed);
     }
   }
 }
 
-START_TEST(windows) {
-  /* 2x2 stride 2 on odd sizes (the last row/column dropped) */
-  run_all(&(pool_case){.n = 2, .c = 3, .h = 7, .w = 9, .kh = 2, .kw = 2, .sh = 2, .sw = 2});
-  /* 3x3 stride 2 padding 1 (ResNet-style max pool), 17 channels */
-  run_all(&(pool_case){.n = 1, .c = 17, .h = 8, .w = 8, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
-                       .npads = 2, .pads = {1, 1}});
-  /* stride 1, non-square window, padding on one axis */
-  run_all(&(pool_case){.n = 3, .c = 5, .h = 6, .w = 5, .kh = 3, .kw = 2, .npads = 2,
-                       .pads = {0, 1}});
-  /* strides omitted (default [1, 1]), exclusive omitted (default true) */
-  run_all(&(pool_case){.n = 1, .c = 2, .h = 4, .w = 4, .kh = 2, .kw = 2, .npads = 2,
-                       .pads = {1, 1}});
-  run_case(&(pool_case){.type = "avg", .n = 1, .c = 2, .h = 4, .w = 4, .kh = 3, .kw = 3,
-                        .npads = 2, .pads = {1, 1}}, 5);
-  /* a 1x1 image and a 1x1 window */
-  run_all(&(pool_case){.n = 2, .c = 3, .h = 1, .w = 1, .kh = 1, .kw = 1});
-  run_all(&(pool_case){.n = 2, .c = 3, .h = 1, .w = 1, .kh = 3, .kw = 3, .npads = 2,
-                       .pads = {1, 1}});
-  /* window larger than the input: Paddle's truncating division gives one output */
-  run_all(&(pool_case){.n = 1, .c = 2, .h = 2, .w = 2, .kh = 3, .kw = 3, .sh = 2, .sw = 2});
-}
-END_TEST
-
-START_TEST(paddings) {
-  /* asymmetric 4-value paddings: the bottom/right paddings size the output, but windows
-   * are bounded by H + top and W + left (Paddle drops the end paddings in the kernel) */
-  run_all(&(pool_case){.n = 1, .c = 3, .h = 5, .w = 5, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
-                       .npads = 4, .pads = {0, 2, 0, 2}});
-  run_all(&(pool_case){.n = 2, .c = 4, .h = 7, .w = 6, .kh = 3, .kw = 2, .sh = 2, .sw = 1,
-                       .npads = 4, .pads = {2, 0, 1, 0}});
-  run_all(&(pool_case){.n = 1, .c = 9, .h = 6, .w = 7, .kh = 2, .kw = 3, .sh = 1, .sw = 2,
-                       .npads = 4, .pads = {1, 1, 0, 1}});
-  /* SAME (PP-HGNet's 2x2 stride 1 max pool with ceil_mode) and VALID */
-  run_all(&(pool_case){.n = 1, .c = 3, .h = 6, .w = 5, .kh = 2, .kw = 2, .algo = "SAME",
-                       .ceil_mode = true, .npads = 2});
-  run_all(&(pool_case){.n = 2, .c = 3, .h = 7, .w = 8, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
-                       .algo = "SAME", .npads = 2, .pads = {4, 4}});
-  run_all(&(pool_case){.n = 1, .c = 5, .h = 7, .w = 7, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
-                       .algo = "VALID", .npads = 2, .pads = {1, 1}});
-  /* padding as large as the window: the border windows are empty (max gives -FLT_MAX,
-   * exclusive avg 0 / 0) */
-  run_all(&(pool_case){.n = 1, .c = 2, .h = 3, .w = 3, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
-                       .npads = 2, .pads = {2, 2}});
-}
-END_TEST
-
-START_TEST(ceil_mode) {
-  run_all(&(pool_case){.n = 1, .c = 3, .h = 5, .w = 5, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
-                       .ceil_mode = true});
-  run_all(&(pool_case){.n = 2, .c = 17, .h = 7, .w = 8, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
-                       .ceil_mode = true, .npads = 2, .pads = {1, 0}});
-  /* ceil mode where it changes nothing */
-  run_all(&(pool_case){.n = 1, .c = 2, .h = 6, .w = 6, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
-                       .ceil_mode = true});
-  /* ceil mode producing a window that starts past the input: empty */
-  run_all(&(pool_case){.n = 1, .c = 2, .h = 4, .w = 4, .kh = 1, .kw = 1, .sh = 2, .sw = 2,
-                       .ceil_mode = true, .npads = 2, .pads = {1, 1}});
-}
-END_TEST
-
-START_TEST(global_and_adaptive) {
-  /* global pooling: ksize ignored, window = H x W (MobileNet's head, reduced) */
-  run_all(&(pool_case){.n = 2, .c = 20, .h = 7, .w = 7, .kh = 1, .kw = 1, .global = true});
-  run_all(&(pool_case){.n = 1, .c = 3, .h = 5, .w = 9, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
-                       .global = true, .npads = 2, .pads = {1, 1}});
-  /* older Paddle (PaddleX 1.x ResNet50_vd) writes ksize [-1, -1] with global_pooling */
-  run_all(&(pool_case){.type = "avg", .n = 1, .c = 4, .h = 5, .w = 6, .kh = -1, .kw = -1,
-                       .global = true});
-  run_all(&(pool_case){.type = "max", .n = 2, .c = 3, .h = 3, .w = 2, .kh = -1, .kw = -1,
-                       .global = true, .nhwc = true});
-  /* adaptive avg: output = ksize; 1x1 (the real models), 2x3, larger than the input */
-  run_all(&(pool_case){.type = "avg", .n = 2, .c = 21, .h = 7, .w = 7, .kh = 1, .kw = 1,
-                       .adaptive = true, .npads = 2});
-  run_all(&(pool_case){.type = "avg", .n = 1, .c = 3, .h = 5, .w = 7, .kh = 2, .kw = 3,
-                       .adaptive = true});
-  run_all(&(pool_case){.type = "avg", .n = 1, .c = 2, .h = 3, .w = 2, .kh = 5, .kw = 4,
-                       .adaptive = true, .exclusive_set = true, .exclusive = false});
-  /* global and adaptive together: one bin per input element */
-  run_all(&(pool_case){.type = "avg", .n = 1, .c = 2, .h = 3, .w = 4, .kh = 1, .kw = 1,
-                       .adaptive = true, .global = true});
-  /* adaptive max: Paddle's kernel uses ksize windows at the strides (see below) */
-  run_all(&(pool_case){.type = "max", .n = 1, .c = 3, .h = 6, .w = 5, .kh = 3, .kw = 2,
-                       .adaptive = true});
+/* Every row of the shared table: max and avg (exclusive both ways unless the row fixes the
+ * type), both layouts, both float types. */
+START_TEST(table_cases) {
+  for (size_t i = 0; i < CP_N_CASES; i++) run_all(&cp_cases[i]);
 }
 END_TEST
 
@@ -636,10 +539,7 @@ END_TEST
 
 static TCase *tc_math(void) {
   TCase *tc = tcase_create("math");
-  tcase_add_test(tc, windows);
-  tcase_add_test(tc, paddings);
-  tcase_add_test(tc, ceil_mode);
-  tcase_add_test(tc, global_and_adaptive);
+  tcase_add_test(tc, table_cases);
   tcase_add_test(tc, paddle_quirks);
   tcase_add_test(tc, empty);
   tcase_add_test(tc, blocked);

@@ -3,29 +3,15 @@
  * definition (see src/kernels/cpu/interp.c): output size by precedence (SizeTensor, OutSize,
  * Scale tensor, scale attribute, out_* attributes), ratio in float as Paddle computes it,
  * then interpolation weights and sums in double. Every case runs in every executor
- * configuration (optest.h / tu_run) for float32 and float64. The oracle cases interp_* in
+ * configuration (tu_run) for float32 and float64: the shared case table cases_resize.h,
+ * which the CUDA suite runs too, plus other dtypes and errors. The oracle cases interp_* in
  * test_paddle_oracle check the same against Paddle 3.3.1 itself. */
 #include <math.h>
 
+#include "cases_resize.h"
 #include "optest.h"
 
-typedef struct rcase {
-  const char *op;            /* op type */
-  const char *method;        /* interp_method, NULL: omitted (the op's default) */
-  int nd;                    /* spatial dims */
-  int64_t n, c, in[3];       /* input */
-  bool nhwc, align_corners;
-  int align_mode;
-  int64_t out_attr[3];       /* out_d/h/w by spatial position; 0: -1 */
-  int n_scale;               /* scale attribute values (v2), or 1 with v1 */
-  float scale[3];
-  int n_outsize;             /* OutSize input values (0: absent) */
-  int32_t outsize[3];
-  int n_sizet;               /* SizeTensor inputs (0: absent) */
-  int32_t sizet[3];
-  int n_scalet;              /* Scale input values (0: absent) */
-  float scalet[3];
-} rcase;
+typedef cz_case rcase;
 
 static bool is_v2(const rcase *k) { return strstr(k->op, "_v2") != NULL; }
 
@@ -211,33 +197,26 @@ static void feed_inputs(optest *t, const rcase *k, ic_tensor *x) {
 }
 
 static void run_case(const rcase *k, ic_dtype dt) {
-  int64_t xd[5];
-  xd[0] = k->n;
-  xd[k->nhwc ? k->nd + 1 : 1] = k->c;
-  for (int i = 0; i < k->nd; i++) xd[(k->nhwc ? 1 : 2) + i] = k->in[i];
-  ic_tensor *x = tu_rand_f32(k->nd + 2, xd, 3, -1, 1);
+  ic_tensor *x = cz_x(k, dt);
   int64_t nx = ic_tensor_numel(x);
   double *xv = malloc((size_t)nx * sizeof *xv);
-  for (int64_t i = 0; i < nx; i++) xv[i] = ((const float *)ic_tensor_cdata(x))[i];
-  if (dt == IC_FP64) {
-    ic_tensor *x64 = tu_f64(k->nd + 2, xd, xv);
-    ic_tensor_destroy(x);
-    x = x64;
-  }
+  for (int64_t i = 0; i < nx; i++) xv[i] = ew_at(x, i);
   int64_t od[5];
   double *ref = reference(k, xv, od);
-  optest t;
-  ot_begin(&t);
-  feed_inputs(&t, k, x);
-  add_op(&t, k);
-  ot_out(&t, "Out", "y");
-  ot_ok(&t);
-  tu_assert_shape(t.out[0], dt, k->nd + 2, od);
-  tu_assert_close(t.out[0], ref, (size_t)ot_numel(k->nd + 2, od), dt == IC_FP64 ? 1e-6 : 1e-5,
+  cz_inputs in;
+  ic_builder *b = cz_program(k, x, &in);
+  ic_tensor *out[1];
+  char err[1024];
+  ic_status st = tu_run(b, in.n, in.names, in.t, 1, TU_NAMES("y"), out, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s: %s", k->op, err);
+  tu_assert_shape(out[0], dt, k->nd + 2, od);
+  tu_assert_close(out[0], ref, (size_t)ot_numel(k->nd + 2, od), dt == IC_FP64 ? 1e-6 : 1e-5,
                   dt == IC_FP64 ? 1e-6 : 1e-5);
   free(ref);
   free(xv);
-  ot_end(&t);
+  ic_tensor_destroy(out[0]);
+  cz_inputs_free(&in);
+  ic_builder_destroy(b);
 }
 
 static void run_both(const rcase *k) {
@@ -245,27 +224,11 @@ static void run_both(const rcase *k) {
   run_case(k, IC_FP64);
 }
 
-START_TEST(nearest) {
-  /* v2: out attributes, half-pixel-free index int(ratio * k), align_corners rounding */
-  run_both(&(rcase){"nearest_interp_v2", "nearest", 2, 2, 3, {4, 5}, .out_attr = {7, 3}});
-  run_both(&(rcase){"nearest_interp_v2", "nearest", 2, 1, 2, {4, 5}, .out_attr = {7, 3},
-                    .align_corners = true});
-  run_both(&(rcase){"nearest_interp_v2", NULL, 2, 1, 3, {3, 4}, .nhwc = true,
-                    .out_attr = {5, 9}});
-  /* a scale list: ratio 1 / scale */
-  run_both(&(rcase){"nearest_interp_v2", "nearest", 2, 1, 2, {3, 5}, .n_scale = 2,
-                    .scale = {2.0f, 1.5f}});
-  /* 3-D */
-  run_both(&(rcase){"nearest_interp_v2", "nearest", 3, 1, 2, {2, 3, 2}, .out_attr = {3, 5, 3}});
-  run_both(&(rcase){"nearest_interp_v2", "nearest", 3, 1, 2, {2, 3, 2}, .nhwc = true,
-                    .out_attr = {4, 2, 5}, .align_corners = true});
-  /* v1: a float scale */
-  run_both(&(rcase){"nearest_interp", "nearest", 2, 1, 2, {3, 5}, .n_scale = 1,
-                    .scale = {1.7f}});
-  run_both(&(rcase){"nearest_interp", NULL, 2, 2, 2, {4, 4}, .out_attr = {2, 6},
-                    .align_corners = true});
-  /* same size: a copy */
-  run_both(&(rcase){"nearest_interp_v2", "nearest", 2, 1, 2, {3, 4}, .out_attr = {3, 4}});
+/* Every case of the shared table (but the one sized for the GPU's grid). */
+START_TEST(table_cases) {
+  for (size_t i = 0; i < CZ_N_CASES; i++) {
+    if (!cz_cases[i].large) run_both(&cz_cases[i]);
+  }
 }
 END_TEST
 
@@ -295,71 +258,6 @@ START_TEST(nearest_other_dtypes) {
     ot_check_gather(t.out[0], x, src, 20);
     ot_end(&t);
   }
-}
-END_TEST
-
-START_TEST(bilinear) {
-  for (int am = 0; am < 2; am++) {
-    run_both(&(rcase){"bilinear_interp_v2", "bilinear", 2, 2, 2, {4, 5}, .out_attr = {7, 9},
-                      .align_mode = am});
-    run_both(&(rcase){"bilinear_interp_v2", "bilinear", 2, 1, 3, {5, 4}, .out_attr = {3, 2},
-                      .align_mode = am});
-    run_both(&(rcase){"bilinear_interp_v2", NULL, 2, 1, 3, {4, 2}, .nhwc = true,
-                      .out_attr = {6, 5}, .align_mode = am});
-    run_both(&(rcase){"bilinear_interp_v2", "bilinear", 2, 1, 2, {4, 5}, .n_scale = 2,
-                      .scale = {1.7f, 0.6f}, .align_mode = am});
-    run_both(&(rcase){"bilinear_interp", "bilinear", 2, 1, 2, {4, 5}, .n_scale = 1,
-                      .scale = {1.7f}, .align_mode = am});
-  }
-  run_both(&(rcase){"bilinear_interp_v2", "bilinear", 2, 2, 2, {4, 5}, .out_attr = {7, 3},
-                    .align_corners = true});
-  run_both(&(rcase){"bilinear_interp", NULL, 2, 1, 2, {4, 5}, .out_attr = {5, 4},
-                    .align_corners = true});
-  /* an output of one row: ratio 0 */
-  run_both(&(rcase){"bilinear_interp_v2", "bilinear", 2, 1, 1, {4, 5}, .out_attr = {1, 8},
-                    .align_mode = 0});
-}
-END_TEST
-
-START_TEST(size_inputs) {
-  /* OutSize overrides the size a scale gives; the scale still sets the ratio */
-  run_both(&(rcase){"bilinear_interp_v2", "bilinear", 2, 1, 2, {4, 5}, .out_attr = {2, 2},
-                    .n_scale = 2, .scale = {3, 3}, .n_outsize = 2, .outsize = {6, 3}});
-  /* SizeTensor over OutSize */
-  run_both(&(rcase){"bilinear_interp_v2", "bilinear", 2, 1, 2, {4, 5}, .n_outsize = 2,
-                    .outsize = {6, 3}, .n_sizet = 2, .sizet = {5, 7}});
-  /* the Scale tensor over the scale attribute, two values and one */
-  run_both(&(rcase){"bilinear_interp_v2", "bilinear", 2, 1, 2, {4, 5}, .n_scale = 2,
-                    .scale = {3, 3}, .n_scalet = 2, .scalet = {1.5f, 2.5f}});
-  run_both(&(rcase){"nearest_interp_v2", "nearest", 2, 1, 2, {4, 5}, .n_scalet = 1,
-                    .scalet = {0.8f}});
-  /* v1: OutSize over the scale */
-  run_both(&(rcase){"nearest_interp", "nearest", 2, 1, 2, {4, 5}, .n_scale = 1, .scale = {2},
-                    .n_outsize = 2, .outsize = {6, 3}});
-  /* v2 with one scale value on 2 spatial dims: ignored, the out attributes count */
-  run_both(&(rcase){"bilinear_interp_v2", "bilinear", 2, 1, 2, {4, 5}, .out_attr = {3, 3},
-                    .n_scale = 1, .scale = {2}});
-}
-END_TEST
-
-START_TEST(linear_bicubic_trilinear) {
-  for (int am = 0; am < 2; am++) {
-    run_both(&(rcase){"linear_interp_v2", "linear", 1, 2, 3, {5}, .out_attr = {8},
-                      .align_mode = am});
-    run_both(&(rcase){"linear_interp_v2", NULL, 1, 2, 3, {5}, .nhwc = true, .n_scale = 1,
-                      .scale = {1.5f}, .align_mode = am});
-    run_both(&(rcase){"trilinear_interp_v2", "trilinear", 3, 1, 2, {3, 4, 3},
-                      .out_attr = {5, 3, 4}, .align_mode = am});
-  }
-  run_both(&(rcase){"linear_interp_v2", "linear", 1, 1, 2, {5}, .out_attr = {4},
-                    .align_corners = true});
-  run_both(&(rcase){"trilinear_interp_v2", NULL, 3, 1, 2, {3, 4, 3}, .nhwc = true,
-                    .out_attr = {2, 6, 5}, .align_corners = true});
-  run_both(&(rcase){"bicubic_interp_v2", "bicubic", 2, 1, 2, {4, 5}, .out_attr = {7, 3},
-                    .align_corners = true});
-  run_both(&(rcase){"bicubic_interp_v2", NULL, 2, 2, 2, {4, 5}, .out_attr = {3, 9}});
-  run_both(&(rcase){"bicubic_interp_v2", "bicubic", 2, 1, 3, {4, 5}, .nhwc = true, .n_scale = 2,
-                    .scale = {1.5f, 2.0f}});
 }
 END_TEST
 
@@ -429,11 +327,8 @@ END_TEST
 
 static TCase *tc_resize(void) {
   TCase *tc = tcase_create("resize");
-  tcase_add_test(tc, nearest);
+  tcase_add_test(tc, table_cases);
   tcase_add_test(tc, nearest_other_dtypes);
-  tcase_add_test(tc, bilinear);
-  tcase_add_test(tc, size_inputs);
-  tcase_add_test(tc, linear_bicubic_trilinear);
   tcase_add_test(tc, errors);
   return tc;
 }

@@ -1,7 +1,9 @@
-/* Shape ops: shape, reshape2, flatten_contiguous_range, squeeze2, unsqueeze2, transpose2.
- * Expected shapes follow Paddle 3.x (checked against PaddlePaddle 3.3.1 where Paddle runs
- * the case); data is checked against index-computing references. */
+/* Shape ops: shape, reshape2, flatten_contiguous_range, squeeze2, unsqueeze2, transpose2 (the
+ * shared case table cases_shape.h, which the CUDA suite runs too). Expected shapes follow Paddle
+ * 3.x (checked against PaddlePaddle 3.3.1 where Paddle runs the case); data is checked against
+ * index-computing references. */
 #include "kernels/kernel.h"
+#include "cases_shape.h"
 #include "optest.h"
 
 #define I32S(...) ((const int32_t[]){__VA_ARGS__})
@@ -363,7 +365,7 @@ static int64_t *transpose_ref(int nd, const int64_t *dims, const int *perm) {
 
 /* transpose2 of a fresh tensor of dims/dtype by perm (entries given as written, possibly
  * negative); checks dims, data and XShape. */
-static void transpose_ok(ic_dtype dt, int nd, const int64_t *dims, const int *axis) {
+static void transpose_ok(ic_dtype dt, int nd, const int64_t *dims, const int32_t *axis) {
   int perm[IC_MAX_RANK];
   int32_t ax[IC_MAX_RANK];
   int64_t od[IC_MAX_RANK];
@@ -390,85 +392,29 @@ static void transpose_ok(ic_dtype dt, int nd, const int64_t *dims, const int *ax
   ot_end(&t);
 }
 
-/* Next permutation in lexicographic order; false after the last. */
-static bool next_perm(int *p, int n) {
-  int i = n - 2;
-  while (i >= 0 && p[i] > p[i + 1]) i--;
-  if (i < 0) return false;
-  int j = n - 1;
-  while (p[j] < p[i]) j--;
-  int tmp = p[i];
-  p[i] = p[j];
-  p[j] = tmp;
-  for (int a = i + 1, b = n - 1; a < b; a++, b--) {
-    tmp = p[a];
-    p[a] = p[b];
-    p[b] = tmp;
-  }
-  return true;
-}
-
-START_TEST(transpose_all_perms_2d_to_4d) {
-  const int64_t dims[] = {3, 5, 2, 7};
-  for (int nd = 2; nd <= 4; nd++) {
-    int p[4] = {0, 1, 2, 3};
-    do {
-      transpose_ok(IC_FP32, nd, dims, p);
-    } while (next_perm(p, nd));
-  }
-  /* with size-1 dims mixed in (dropped by the kernel's simplification) */
-  int p[4] = {0, 1, 2, 3};
-  do {
-    transpose_ok(IC_INT64, 4, TU_DIMS(1, 6, 1, 5), p);
-  } while (next_perm(p, 4));
-}
-END_TEST
-
-START_TEST(transpose_5d_6d) {
-  /* every permutation of 5 axes, and a seeded sample of 6-axis ones */
-  int p[6] = {0, 1, 2, 3, 4, 5};
-  do {
-    transpose_ok(IC_FP32, 5, TU_DIMS(2, 3, 4, 3, 5), p);
-  } while (next_perm(p, 5));
-  uint64_t s = 12345;
-  for (int r = 0; r < 60; r++) {
-    int q[6] = {0, 1, 2, 3, 4, 5};
-    for (int i = 5; i > 0; i--) {
-      s = s * 6364136223846793005ull + 1442695040888963407ull;
-      int j = (int)((s >> 33) % (uint64_t)(i + 1));
-      int tmp = q[i];
-      q[i] = q[j];
-      q[j] = tmp;
+/* Every permutation of each sweep, the seeded sample of 6-axis permutations, and every row of
+ * the shared table, each in its dtype or in every dtype. */
+START_TEST(transpose_table) {
+  for (size_t i = 0; i < CTP_N_SWEEPS; i++) {
+    const ctp_sweep *w = &ctp_sweeps[i];
+    for (size_t d = 0; d < csh_cpu_dts(w->every_dt, w->large); d++) {
+      int32_t p[6] = {0, 1, 2, 3, 4, 5};
+      do {
+        transpose_ok(w->every_dt ? csh_dts[d] : w->dt, w->nd, w->dims, p);
+      } while (ctp_next_perm(p, w->nd));
     }
-    transpose_ok(r % 2 ? IC_INT64 : IC_FP32, 6, TU_DIMS(2, 3, 1, 4, 3, 2), q);
   }
-  transpose_ok(IC_FP64, 6, TU_DIMS(2, 3, 2, 4, 3, 2), (const int[]){5, 4, 3, 2, 1, 0});
-}
-END_TEST
-
-START_TEST(transpose_paths_and_dtypes) {
-  static const ic_dtype dts[] = {IC_FP32, IC_FP64, IC_INT32, IC_INT64, IC_UINT8, IC_BOOL, IC_FP16};
-  for (size_t i = 0; i < sizeof dts / sizeof dts[0]; i++) {
-    /* plain 2-D, sizes that are not multiples of the tile */
-    transpose_ok(dts[i], 2, TU_DIMS(67, 131), (const int[]){1, 0});
-    transpose_ok(dts[i], 2, TU_DIMS(1, 17), (const int[]){1, 0});
-    transpose_ok(dts[i], 2, TU_DIMS(33, 32), (const int[]){1, 0});
-    /* batched 2-D */
-    transpose_ok(dts[i], 3, TU_DIMS(3, 37, 41), (const int[]){0, 2, 1});
-    /* the innermost axis stays: rows move whole */
-    transpose_ok(dts[i], 3, TU_DIMS(4, 5, 6), (const int[]){1, 0, 2});
-    transpose_ok(dts[i], 4, TU_DIMS(3, 4, 5, 9), (const int[]){2, 0, 1, 3});
-    /* merges into a 2-D transpose of [6, 20] */
-    transpose_ok(dts[i], 4, TU_DIMS(2, 3, 4, 5), (const int[]){2, 3, 0, 1});
+  for (int r = 0; r < CTP_N_RANDOM6; r++) {
+    int32_t q[6];
+    ctp_random_perm6(r, q);
+    transpose_ok(r % 2 ? IC_INT64 : IC_FP32, 6, ctp_random6_dims, q);
   }
-  /* negative entries count from the end */
-  transpose_ok(IC_FP32, 3, TU_DIMS(2, 3, 4), (const int[]){-1, 0, -2});
-  transpose_ok(IC_FP32, 2, TU_DIMS(2, 3), (const int[]){-1, -2});
-  /* identity, empty dims, 1-element and 0-D inputs */
-  transpose_ok(IC_FP32, 3, TU_DIMS(2, 3, 4), (const int[]){0, 1, 2});
-  transpose_ok(IC_FP32, 3, TU_DIMS(2, 0, 4), (const int[]){2, 1, 0});
-  transpose_ok(IC_INT64, 3, TU_DIMS(1, 1, 1), (const int[]){2, 0, 1});
-  transpose_ok(IC_FP32, 0, NULL, NULL);
+  for (size_t i = 0; i < CTP_N_CASES; i++) {
+    const ctp_case *c = &ctp_cases[i];
+    for (size_t d = 0; d < csh_cpu_dts(c->every_dt, false); d++) {
+      transpose_ok(c->every_dt ? csh_dts[d] : c->dt, c->nd, c->dims, c->axis);
+    }
+  }
 }
 END_TEST
 
@@ -615,9 +561,7 @@ static TCase *tc_flatten_squeeze(void) {
 
 static TCase *tc_transpose(void) {
   TCase *tc = tcase_create("transpose2");
-  tcase_add_test(tc, transpose_all_perms_2d_to_4d);
-  tcase_add_test(tc, transpose_5d_6d);
-  tcase_add_test(tc, transpose_paths_and_dtypes);
+  tcase_add_test(tc, transpose_table);
   tcase_add_test(tc, transpose_errors);
   return tc;
 }

@@ -1,8 +1,11 @@
 /* softmax against a double-precision loop that applies Paddle's rule of clipping the shifted
- * logits at -64 (phi funcs/softmax_impl.h, checked against Paddle 3.3.1). */
+ * logits at -64 (phi funcs/softmax_impl.h, checked against Paddle 3.3.1): every case of the
+ * shared table cases_softmax.h (the CUDA suite runs the same table), plus exact values at the
+ * clip, 1-element axes, and NaN. */
+#include "cases_softmax.h"
 #include "mathutil.h"
 
-#define NO_AXIS INT32_MIN /* leave `axis` out */
+#define NO_AXIS CS_NO_AXIS /* leave `axis` out */
 
 static ic_status run_softmax(ic_tensor *x, int axis, ic_tensor **out, char *err) {
   mu_prog p;
@@ -68,16 +71,12 @@ static ic_tensor *logits(ic_dtype dt, int nd, const int64_t *dims, uint64_t seed
   return x;
 }
 
-START_TEST(every_axis) {
-  for (int dt = 0; dt < 2; dt++) {
-    ic_dtype t = dt ? IC_FP64 : IC_FP32;
-    ic_tensor *x = logits(t, 3, TU_DIMS(3, 4, 5), 1, 3.0);
-    for (int axis = -3; axis < 3; axis++) check_on(x, axis, axis < 0 ? axis + 3 : axis, 0);
-    check_on(x, NO_AXIS, 2, 0); /* the default is -1 */
-    ic_tensor_destroy(x);
-    /* sizes that fill no vector register */
-    x = logits(t, 3, TU_DIMS(7, 13, 17), 2, 5.0);
-    for (int axis = 0; axis < 3; axis++) check_on(x, axis, axis, 0);
+/* Every case of the shared table. */
+START_TEST(table_cases) {
+  for (size_t i = 0; i < CS_N_CASES; i++) {
+    const cs_case *c = &cs_cases[i];
+    ic_tensor *x = cs_input(c, 1000 + i);
+    check_on(x, c->axis, cs_axis(c), 0);
     ic_tensor_destroy(x);
   }
 }
@@ -160,7 +159,7 @@ END_TEST
 
 static TCase *tc_softmax(void) {
   TCase *tc = tcase_create("softmax");
-  tcase_add_test(tc, every_axis);
+  tcase_add_test(tc, table_cases);
   tcase_add_test(tc, large_values);
   tcase_add_test(tc, edge_shapes);
   tcase_add_test(tc, softmax_bad_inputs);

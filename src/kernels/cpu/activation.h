@@ -345,6 +345,55 @@ static inline IC_HD double softshrink_f64(double x, const ic_act1_attrs *a) {
   return (double)(x > l) * (x - l) + (double)(x < -l) * (x + l);
 }
 
+/* prelu (prelu.c): the mode, where the channel is, and which alpha each element uses. */
+enum { IC_PRELU_ALL, IC_PRELU_CHANNEL, IC_PRELU_ELEMENT };
+
+typedef struct prelu_attrs {
+  int mode;
+  bool channel_last;
+} prelu_attrs;
+
+/* The number of alpha values the mode needs for X (na), and the divisor with which element i
+ * of X uses alpha (i / inner) % na. Shared by the CPU and CUDA kernels. */
+static inline void ic_prelu_plan(const prelu_attrs *a, const ic_tensor *x, int64_t *na,
+                                 int64_t *inner) {
+  int64_t n = ic_numel(x->ndim, x->dims);
+  *inner = 1;
+  switch (a->mode) {
+    case IC_PRELU_CHANNEL:
+      *na = x->dims[a->channel_last ? x->ndim - 1 : 1];
+      if (!a->channel_last) *inner = ic_numel(x->ndim - 2, x->dims + 2);
+      break;
+    case IC_PRELU_ELEMENT:
+      *na = x->dims[0] ? n / x->dims[0] : ic_numel(x->ndim - 1, x->dims + 1);
+      break;
+    default: *na = 1; break;
+  }
+}
+
+/* pow (pow.c): the exponent attribute, and X^e for integers in the integer type, wrapping on
+ * overflow (unsigned arithmetic, then the low bits); a negative exponent gives 1 / X^e
+ * truncated: +-1 for X = +-1, else 0. Shared by the CPU and CUDA kernels. */
+typedef struct pow_attrs {
+  float factor;
+} pow_attrs;
+
+static inline IC_HD uint64_t ic_ipow_wrap(uint64_t a, int64_t e) {
+  uint64_t r = 1;
+  for (; e > 0; e >>= 1) {
+    if (e & 1) r *= a;
+    a *= a;
+  }
+  return r;
+}
+static inline IC_HD int64_t ic_pow_i64(int64_t a, int64_t e) {
+  if (e < 0) return a == 1 ? 1 : a == -1 ? ((e & 1) ? -1 : 1) : 0;
+  return (int64_t)ic_ipow_wrap((uint64_t)a, e);
+}
+static inline IC_HD int32_t ic_pow_i32(int32_t a, int32_t e) {
+  return (int32_t)(uint32_t)(uint64_t)ic_pow_i64(a, e);
+}
+
 /* round: half to even (rint in the default rounding mode, as Paddle 3.3 rounds: 2.5 -> 2,
  * -0.5 -> -0); with `decimals` d != 0, rint(x 10^d) / 10^d. */
 typedef struct round_attrs {

@@ -66,14 +66,9 @@ ic_status ic_convt_parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-typedef struct geom {
-  int64_t n, c, h, w;      /* input, logical NCHW */
-  int64_t oc, og, kh, kw;  /* output channels, per group, kernel */
-  int64_t oh, ow;
-  int64_t sh, sw, dh, dw, pt, pb, pl, pr, g;
-} geom;
+typedef ic_convt_geom geom;
 
-static ic_status geometry(ic_kctx *c, geom *g) {
+ic_status ic_convt_geometry(ic_kctx *c, geom *g) {
   const ic_convt_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_CONVT_INPUT, 0), *f = ic_in(c, IC_CONVT_FILTER, 0);
   ic_status st;
@@ -167,7 +162,7 @@ static ic_status geometry(ic_kctx *c, geom *g) {
 ic_status ic_convt_infer(ic_kctx *c) {
   const ic_convt_attrs *a = c->attrs;
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_convt_geometry(c, &g);
   if (st) return st;
   int64_t d[4] = {g.n, g.oc, g.oh, g.ow};
   if (a->nhwc) {
@@ -213,7 +208,7 @@ DEFINE_CONVT(f64, double)
 ic_status ic_convt_cpu(ic_kctx *c) {
   const ic_convt_attrs *a = c->attrs;
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_convt_geometry(c, &g);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IC_CONVT_INPUT, 0), *f = ic_in(c, IC_CONVT_FILTER, 0);
   const ic_tensor *bt = ic_in(c, IC_CONVT_BIAS, 0);

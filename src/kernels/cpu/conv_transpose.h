@@ -24,6 +24,19 @@ enum { IC_CONVT_INPUT, IC_CONVT_FILTER, IC_CONVT_BIAS };
 extern const ic_slotdef ic_convt_inputs[3];
 extern const ic_slotdef ic_convt_outputs[1];
 
+/* The geometry of the op in c: input (logical NCHW), output channels (per group), kernel,
+ * output size, strides, dilations and paddings after padding_algorithm; checks the inputs
+ * and attributes (Paddle's ConvTransposeInferMeta), failing the context naming them. Shared
+ * by the CPU and CUDA kernels. */
+typedef struct ic_convt_geom {
+  int64_t n, c, h, w;      /* input, logical NCHW */
+  int64_t oc, og, kh, kw;  /* output channels, per group, kernel */
+  int64_t oh, ow;
+  int64_t sh, sw, dh, dw, pt, pb, pl, pr, g;
+} ic_convt_geom;
+
+ic_status ic_convt_geometry(ic_kctx *c, ic_convt_geom *g);
+
 ic_status ic_convt_parse(ic_attr_reader *r, void *attrs);
 ic_status ic_convt_infer(ic_kctx *c);
 ic_status ic_convt_cpu(ic_kctx *c);

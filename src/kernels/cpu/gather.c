@@ -23,7 +23,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-static ic_status get_axis(ic_kctx *c, int *axis) {
+ic_status ic_gather_axis(ic_kctx *c, int *axis) {
   const gather_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0);
   int64_t v = a->axis;
@@ -39,7 +39,7 @@ static ic_status get_axis(ic_kctx *c, int *axis) {
 static ic_status infer(ic_kctx *c) {
   ic_status st = ic_kcheck_dtype(c, IN_INDEX, 0, IC_DT_INT);
   int axis;
-  if (st || (st = get_axis(c, &axis))) return st;
+  if (st || (st = ic_gather_axis(c, &axis))) return st;
   const ic_tensor *x = ic_in(c, IN_X, 0), *idx = ic_in(c, IN_INDEX, 0);
   if (idx->ndim > 2 || (idx->ndim == 2 && idx->dims[1] != 1)) {
     return ic_kfail_in(c, IN_INDEX, 0, "expected rank 0 or 1 (or rank 2 with a last dim of 1)");
@@ -59,7 +59,7 @@ static ic_status infer(ic_kctx *c) {
 
 static ic_status gather_cpu(ic_kctx *c) {
   int axis;
-  ic_status st = get_axis(c, &axis);
+  ic_status st = ic_gather_axis(c, &axis);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IN_X, 0), *idx = ic_in(c, IN_INDEX, 0);
   ic_tensor *o = ic_out(c, 0, 0);

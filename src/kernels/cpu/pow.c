@@ -9,27 +9,10 @@
 #include "kernels/cpu/activation.h"
 #include "kernels/cpu/convert.h"
 
-typedef struct pow_attrs {
-  float factor;
-} pow_attrs;
-
-static const ic_slotdef k_inputs[2] = {{"X", 0}, {"FactorTensor", IC_SLOT_OPTIONAL}};
-
-/* a^e in the integer type, wrapping (unsigned arithmetic). */
-static uint64_t ipow_wrap(uint64_t a, int64_t e) {
-  uint64_t r = 1;
-  for (; e > 0; e >>= 1) {
-    if (e & 1) r *= a;
-    a *= a;
-  }
-  return r;
-}
-
-static int64_t ipow(int64_t a, int64_t e, bool i32) {
-  if (e < 0) return a == 1 ? 1 : a == -1 ? ((e & 1) ? -1 : 1) : 0;
-  uint64_t r = ipow_wrap((uint64_t)a, e);
-  return i32 ? (int64_t)ic_wrap_i32((int64_t)r) : (int64_t)r;
-}
+/* FactorTensor is read on the host (IC_SLOT_VALUE), so that a device executor keeps it
+ * there for the CUDA kernel too. */
+static const ic_slotdef k_inputs[2] = {{"X", 0},
+                                       {"FactorTensor", IC_SLOT_OPTIONAL | IC_SLOT_VALUE}};
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   pow_attrs *a = attrs;
@@ -50,12 +33,12 @@ static ic_status pow_cpu(ic_kctx *c) {
     case IC_FP64: IC_UNARY_LOOP(double, x->data, o->data, n, pow(v, (double)f)); break;
     case IC_INT32: {
       int32_t e = ic_f64_to_i32((double)f);
-      IC_UNARY_LOOP(int32_t, x->data, o->data, n, (int32_t)ipow(v, e, true));
+      IC_UNARY_LOOP(int32_t, x->data, o->data, n, ic_pow_i32(v, e));
       break;
     }
     default: {
       int64_t e = ic_f64_to_i64((double)f);
-      IC_UNARY_LOOP(int64_t, x->data, o->data, n, ipow(v, e, false));
+      IC_UNARY_LOOP(int64_t, x->data, o->data, n, ic_pow_i64(v, e));
       break;
     }
   }

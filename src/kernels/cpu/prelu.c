@@ -9,12 +9,8 @@
 
 #include "kernels/cpu/activation.h"
 
-enum { PRELU_ALL, PRELU_CHANNEL, PRELU_ELEMENT };
-
-typedef struct prelu_attrs {
-  int mode;
-  bool channel_last;
-} prelu_attrs;
+enum { PRELU_ALL = IC_PRELU_ALL, PRELU_CHANNEL = IC_PRELU_CHANNEL,
+       PRELU_ELEMENT = IC_PRELU_ELEMENT };
 
 static const ic_slotdef k_inputs[2] = {{"X", 0}, {"Alpha", 0}};
 
@@ -45,12 +41,9 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 /* The number of alpha values the mode needs for X. */
 static int64_t alpha_count(const prelu_attrs *a, const ic_tensor *x) {
-  int64_t n = ic_numel(x->ndim, x->dims);
-  switch (a->mode) {
-    case PRELU_CHANNEL: return x->dims[a->channel_last ? x->ndim - 1 : 1];
-    case PRELU_ELEMENT: return x->dims[0] ? n / x->dims[0] : ic_numel(x->ndim - 1, x->dims + 1);
-    default: return 1;
-  }
+  int64_t na, inner;
+  ic_prelu_plan(a, x, &na, &inner);
+  return na;
 }
 
 static ic_status infer(ic_kctx *c) {
@@ -90,9 +83,8 @@ static ic_status prelu_cpu(ic_kctx *c) {
   ic_tensor *o = ic_out(c, 0, 0);
   int64_t n = ic_numel(x->ndim, x->dims);
   if (n == 0) return IC_OK;
-  int64_t na = alpha_count(a, x), inner = 1;
-  /* Element i uses alpha (i / inner) % na. */
-  if (a->mode == PRELU_CHANNEL && !a->channel_last) inner = ic_numel(x->ndim - 2, x->dims + 2);
+  int64_t na, inner; /* element i uses alpha (i / inner) % na */
+  ic_prelu_plan(a, x, &na, &inner);
   if (x->dtype == IC_FP32) {
     PRELU_LOOP(float);
   } else {

@@ -137,6 +137,11 @@ typedef struct ic_slice_plan {
 /* The window of the slice op in c (starts and ends from their tensors or attributes). */
 ic_status ic_slice_plan_of(ic_kctx *c, ic_slice_plan *s);
 
+/* gather's axis (cpu/gather.c, shared with its CUDA kernel): the attribute, or the
+ * one-element input Axis (slot 2, on the host) when given, normalized against X's rank; fails
+ * the context naming the source for an axis out of range or a 0-D X. */
+ic_status ic_gather_axis(ic_kctx *c, int *axis);
+
 #ifdef __cplusplus
 }
 #endif

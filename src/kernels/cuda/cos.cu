@@ -1,0 +1,6 @@
+/* cos on the GPU: the formula cos_f32 / cos_f64 of cpu/activation.h, no attributes. Float32 and
+ * float64 (activation.cuh); the results differ from the CPU kernel's only where CUDA's math
+ * library rounds differently. */
+#include "kernels/cuda/activation.cuh"
+
+IC_CUDA_ACTIVATION(cos, ic_noattrs, cos_f32, cos_f64)

@@ -1,0 +1,6 @@
+/* log10 on the GPU: the formula log10_f32 / log10_f64 of cpu/activation.h, no attributes. Float32
+ * and float64 (activation.cuh); the results differ from the CPU kernel's only where CUDA's math
+ * library rounds differently. */
+#include "kernels/cuda/activation.cuh"
+
+IC_CUDA_ACTIVATION(log10, ic_noattrs, log10_f32, log10_f64)

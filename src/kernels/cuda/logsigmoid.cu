@@ -1,0 +1,6 @@
+/* logsigmoid on the GPU: the formula logsigmoid_f32 / logsigmoid_f64 of cpu/activation.h, no
+ * attributes. Float32 and float64 (activation.cuh); the results differ from the CPU kernel's only
+ * where CUDA's math library rounds differently. */
+#include "kernels/cuda/activation.cuh"
+
+IC_CUDA_ACTIVATION(logsigmoid, ic_noattrs, logsigmoid_f32, logsigmoid_f64)

@@ -1,0 +1,6 @@
+/* reciprocal on the GPU: the formula reciprocal_f32 / reciprocal_f64 of cpu/activation.h, no
+ * attributes. Float32 and float64 (activation.cuh); the results differ from the CPU kernel's only
+ * where CUDA's math library rounds differently. */
+#include "kernels/cuda/activation.cuh"
+
+IC_CUDA_ACTIVATION(reciprocal, ic_noattrs, reciprocal_f32, reciprocal_f64)

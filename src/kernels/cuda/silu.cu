@@ -1,0 +1,6 @@
+/* silu on the GPU: the formula silu_f32 / silu_f64 of cpu/activation.h, no attributes. Float32 and
+ * float64 (activation.cuh); the results differ from the CPU kernel's only where CUDA's math
+ * library rounds differently. */
+#include "kernels/cuda/activation.cuh"
+
+IC_CUDA_ACTIVATION(silu, ic_noattrs, silu_f32, silu_f64)

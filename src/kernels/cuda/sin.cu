@@ -1,0 +1,6 @@
+/* sin on the GPU: the formula sin_f32 / sin_f64 of cpu/activation.h, no attributes. Float32 and
+ * float64 (activation.cuh); the results differ from the CPU kernel's only where CUDA's math
+ * library rounds differently. */
+#include "kernels/cuda/activation.cuh"
+
+IC_CUDA_ACTIVATION(sin, ic_noattrs, sin_f32, sin_f64)
