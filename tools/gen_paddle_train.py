@@ -24,6 +24,7 @@ Each case is a directory <case>/ holding
                       schedules 'lr NAME' (computed by the program) or 'lrfeed NAME' (fed)
 and cases.txt lists every case directory. The output is deterministic (fixed seeds).
 """
+import contextlib
 import os
 import sys
 
@@ -356,7 +357,10 @@ def write_case(out_dir, name):
     paddle.seed(1234)
     main, startup = paddle.static.Program(), paddle.static.Program()
     main.random_seed = startup.random_seed = 1234
-    with paddle.static.program_guard(main, startup):
+    # Paddle 2.6.2 does not restart variable names per program: a guard keeps a legacy case's
+    # names (mean_0.tmp_0, ...) independent of the cases generated before it
+    names = paddle.utils.unique_name.guard() if name in LEGACY else contextlib.nullcontext()
+    with names, paddle.static.program_guard(main, startup):
         loss, feeds, batch, rtol, ptol, *extra = CASES[name]()
     extra = extra[0] if extra else {}
     sched, lr_var = extra.get("scheduler"), extra.get("lr")
