@@ -393,7 +393,12 @@ END_TEST
  * polynomial decay and warmup (cond / case: conditional_block, select_input, assign). */
 static const char *const k_lr_cases[] = {"lr_noam", "lr_exp", "lr_natexp", "lr_invtime",
                                          "lr_poly", "lr_poly_cycle", "lr_piecewise",
-                                         "lr_cosine", "lr_warmup"};
+                                         "lr_cosine", "lr_warmup",
+                                         /* a hand-written Switch of computing cases, as
+                                          * Paddle 1.x image-classification and ERNIE
+                                          * scripts had: floor and cos in a sub-block,
+                                          * Momentum with L2Decay */
+                                         "lr_user_warmup_cosine"};
 
 START_TEST(paddle_legacy_lr_schedule) { run_paddle_case(k_lr_cases[_i]); }
 END_TEST

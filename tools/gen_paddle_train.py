@@ -320,19 +320,47 @@ def _legacy_schedules():
         "lr_cosine": lambda: L.cosine_decay(0.1, 3, 8),
         "lr_warmup": lambda: L.linear_lr_warmup(
             L.exponential_decay(0.1, 4, 0.5, staircase=True), 6, 0.0, 0.1),
+        "lr_user_warmup_cosine": _user_warmup_cosine,
     }
 
 
+def _user_warmup_cosine():
+    """The schedule image-classification and ERNIE training scripts of the Paddle 1.x era
+    wrote themselves (PaddleClas/models' cosine_decay_with_warmup,
+    linear_warmup_and_cosine_decay): a persistable learning rate assigned inside a Switch
+    whose cases compute it, the cosine case with floor and cos inside its conditional block."""
+    import math
+    step = paddle.optimizer.lr._decay_step_counter(1)
+    lr = paddle.static.create_global_var(shape=[1], value=0.0, dtype="float32",
+                                         persistable=True, name="learning_rate")
+    warm, total, base, end = 4.0, 16.0, 0.03, 0.001
+    with paddle.static.nn.control_flow.Switch() as switch:
+        with switch.case(step < warm):
+            paddle.assign(base * (step / warm), lr)
+        with switch.case(step < total):
+            epoch = paddle.floor(step / 2.0) * 2.0  # the value changes every 2 steps
+            frac = 0.5 * (paddle.cos((epoch - warm) * (math.pi / (total - warm))) + 1)
+            paddle.assign(end + (base - end) * frac, lr)
+        with switch.default():
+            paddle.assign(paddle.tensor.fill_constant([1], "float32", end), lr)
+    return lr
+
+
 LEGACY = ["lr_noam", "lr_exp", "lr_natexp", "lr_invtime", "lr_poly", "lr_poly_cycle",
-          "lr_piecewise", "lr_cosine", "lr_warmup"]
+          "lr_piecewise", "lr_cosine", "lr_warmup", "lr_user_warmup_cosine"]
 
 
 def legacy_case(name):
     def build():
         loss, feeds = small_net(20 + LEGACY.index(name))
         lr = _legacy_schedules()[name]()
-        opt = (paddle.optimizer.Momentum(learning_rate=0.5, momentum=0.9)
-               if name in ("lr_noam", "lr_piecewise") else paddle.optimizer.SGD(learning_rate=0.5))
+        if name == "lr_user_warmup_cosine":  # as those scripts did
+            opt = paddle.optimizer.Momentum(learning_rate=0.5, momentum=0.9,
+                                            weight_decay=paddle.regularizer.L2Decay(1e-3))
+        elif name in ("lr_noam", "lr_piecewise"):
+            opt = paddle.optimizer.Momentum(learning_rate=0.5, momentum=0.9)
+        else:
+            opt = paddle.optimizer.SGD(learning_rate=0.5)
         opt._learning_rate_map[paddle.static.default_main_program()] = lr
         opt.minimize(loss)
         return loss, feeds, 4, 1e-5, 1e-4, {"lr": lr}
