@@ -659,6 +659,33 @@ START_TEST(sigmoid_cross_entropy_grad) {
 }
 END_TEST
 
+static void huber_attr(ic_builder_op *op) { ic_builder_attr_float(op, "delta", 0.5f); }
+
+/* huber_loss (smooth_l1_loss's op) and its grad: both inputs' gradients from Residual against
+ * central differences (residuals in [-2, 2] with delta 0.5: both branches), and the loss and
+ * Residual themselves against the formula. */
+START_TEST(huber_loss_grad) {
+  gcase g = {.fwd = "huber_loss", .grad = "huber_loss_grad", .n_in = 2, .slot = {"X", "Y"},
+             .in = {r64(2, TU_DIMS(4, 3), 41), r64(2, TU_DIMS(4, 3), 42)}, .diff = {true, true},
+             .out_slot = "Out", .extra_slot = "Residual", .attrs = huber_attr, .n_gin = 2,
+             .gin_slot = {"Residual", "Out@GRAD"}, .gin_src = {"extra", "dout"}};
+  check_grad(&g);
+  ic_tensor *x = tu_f64(1, TU_DIMS(4), (const double[]){0, 1, -1, 0.25});
+  ic_tensor *y = tu_f64(1, TU_DIMS(4), (const double[]){0.5, -1, 0.5, 0});
+  gcase f = {.fwd = "huber_loss", .n_in = 2, .slot = {"X", "Y"}, .in = {x, y},
+             .out_slot = "Out", .extra_slot = "Residual", .attrs = huber_attr};
+  ic_tensor *out, *res;
+  forward(&f, f.in, &out, &res, NULL);
+  /* r = 0.5 (|r| <= delta: 0.5 r^2), -2 and 1.5 (delta (|r| - delta / 2)), -0.25 */
+  tu_assert_close(out, (const double[]){0.125, 0.875, 0.625, 0.03125}, 4, 1e-15, 0);
+  tu_assert_close(res, (const double[]){0.5, -2, 1.5, -0.25}, 4, 0, 0);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(res);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(y);
+}
+END_TEST
+
 static int64_t g_concat_axis;
 static void concat_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", (int32_t)g_concat_axis); }
 
@@ -1495,6 +1522,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, shape_grads);
   tcase_add_test(tc, xshape_grads);
   tcase_add_test(tc, sigmoid_cross_entropy_grad);
+  tcase_add_test(tc, huber_loss_grad);
   tcase_add_test(tc, concat_grad);
   tcase_add_test(tc, slice_grad);
   tcase_add_test(tc, lookup_table_v2_grad);

@@ -387,6 +387,10 @@ END_TEST
 START_TEST(paddle_l2_l1_regularizer) { run_paddle_case("regularizer"); }
 END_TEST
 
+/* smooth_l1_loss (huber_loss, delta 0.5) with Momentum. */
+START_TEST(paddle_huber_momentum) { run_paddle_case("huber"); }
+END_TEST
+
 /* Legacy schedules whose ops Paddle 2.6.2 writes into the program: increment on
  * @LR_DECAY_COUNTER@, cast, scale, floor/ceil, elementwise_pow/min/div, exp, cos, and the
  * control flow of piecewise (Switch: less_than, logical_not/and, conditional_block), cyclic
@@ -819,6 +823,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
   tcase_add_test(tc, paddle_lr_scheduler_fed);
   tcase_add_test(tc, paddle_l2_l1_regularizer);
+  tcase_add_test(tc, paddle_huber_momentum);
   tcase_add_loop_test(tc, paddle_legacy_lr_schedule, 0,
                       (int)(sizeof k_lr_cases / sizeof k_lr_cases[0]));
   return tc;

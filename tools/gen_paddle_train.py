@@ -298,6 +298,21 @@ def case_regularizer():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+def case_huber():
+    """fc, tanh, fc and paddle.nn.functional.smooth_l1_loss (huber_loss, delta 0.5, mean),
+    with Momentum; targets spread so that both branches of the loss are taken."""
+    x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    h = paddle.static.nn.fc(x, 6, activation="tanh")
+    loss = paddle.nn.functional.smooth_l1_loss(paddle.static.nn.fc(h, 1), y, reduction="mean",
+                                               delta=0.5)
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    rng = np.random.default_rng(13)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 4)).astype("float32"),
+             "y": (1.5 * rng.standard_normal((STEPS * 8, 1))).astype("float32")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
 # Legacy learning-rate schedules that write their ops into the program: the functions of
 # paddle.optimizer.lr (noam_decay, exponential_decay, ...; paddle.fluid.layers.* in Paddle
 # 1.x/2.0-2.4). Paddle 3.3.1's legacy static mode cannot build them any more (paddle.floor,
@@ -370,7 +385,7 @@ def legacy_case(name):
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
-         "regularizer": case_regularizer}
+         "regularizer": case_regularizer, "huber": case_huber}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 
