@@ -752,6 +752,55 @@ START_TEST(cross_entropy2_grad) {
 }
 END_TEST
 
+static bool g_ce_soft;
+static void ce_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "soft_label", g_ce_soft);
+  ic_builder_attr_int(op, "ignore_index", 1);
+}
+
+/* cross_entropy (v1) with its gradient, soft labels and hard labels (one ignored); X are
+ * probabilities in (0.1, 1); then the loss against the formula, log(0) taken as -1e20. */
+START_TEST(cross_entropy_grad) {
+  g_ce_soft = true;
+  gcase s = {.fwd = "cross_entropy", .grad = "cross_entropy_grad", .n_in = 2,
+             .slot = {"X", "Label"},
+             .in = {ew_rand(IC_FP64, 3, TU_DIMS(2, 2, 3), 51, 0.1, 1),
+                    ew_rand(IC_FP64, 3, TU_DIMS(2, 2, 3), 52, 0, 1)},
+             .diff = {true, false}, .out_slot = "Y", .attrs = ce_attr, .n_gin = 3,
+             .gin_slot = {"X", "Label", "Y@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&s);
+  g_ce_soft = false;
+  gcase h = {.fwd = "cross_entropy", .grad = "cross_entropy_grad", .n_in = 2,
+             .slot = {"X", "Label"},
+             .in = {ew_rand(IC_FP64, 2, TU_DIMS(4, 3), 53, 0.1, 1),
+                    tu_i64(2, TU_DIMS(4, 1), (const int64_t[]){0, 1, 2, 2})},
+             .diff = {true, false}, .out_slot = "Y", .attrs = ce_attr, .n_gin = 3,
+             .gin_slot = {"X", "Label", "Y@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&h);
+  /* values: soft -(0.5 log 0.5 + 0.5 log 0) = -0.5 log 0.5 + 0.5e20; hard: row 0 ignored,
+   * -log 0.75 */
+  ic_tensor *x = tu_f64(2, TU_DIMS(2, 2), (const double[]){0.5, 0, 0.75, 0.25});
+  ic_tensor *ls = tu_f64(2, TU_DIMS(2, 2), (const double[]){0.5, 0.5, 0, 1});
+  ic_tensor *lh = tu_i64(2, TU_DIMS(2, 1), (const int64_t[]){1, 0}); /* 1 is ignore_index */
+  ic_tensor *out;
+  g_ce_soft = true;
+  gcase f = {.fwd = "cross_entropy", .n_in = 2, .slot = {"X", "Label"}, .in = {x, ls},
+             .out_slot = "Y", .attrs = ce_attr};
+  forward(&f, f.in, &out, NULL, NULL);
+  tu_assert_shape(out, IC_FP64, 2, TU_DIMS(2, 1));
+  tu_assert_close(out, (const double[]){-0.5 * log(0.5) + 0.5e20, -log(0.25)}, 2, 1e-15, 0);
+  ic_tensor_destroy(out);
+  g_ce_soft = false;
+  f.in[1] = lh;
+  forward(&f, f.in, &out, NULL, NULL);
+  tu_assert_close(out, (const double[]){0, -log(0.75)}, 2, 1e-15, 0);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(ls);
+  ic_tensor_destroy(lh);
+}
+END_TEST
+
 START_TEST(accuracy_counts) {
   ic_tensor *o = tu_f32(2, TU_DIMS(4, 2), (const float[]){0, 0, 0, 0, 0, 0, 0, 0});
   ic_tensor *idx = tu_i64(2, TU_DIMS(4, 2), (const int64_t[]){1, 2, 0, 3, 4, 1, 2, 2});
@@ -1527,6 +1576,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, slice_grad);
   tcase_add_test(tc, lookup_table_v2_grad);
   tcase_add_test(tc, cross_entropy2_grad);
+  tcase_add_test(tc, cross_entropy_grad);
   tcase_add_test(tc, accuracy_counts);
   tcase_add_test(tc, layer_norm_grad);
   tcase_add_test(tc, matmul_v2_grad);

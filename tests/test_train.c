@@ -391,6 +391,10 @@ END_TEST
 START_TEST(paddle_huber_momentum) { run_paddle_case("huber"); }
 END_TEST
 
+/* softmax + cross_entropy (v1, soft labels) with SGD. */
+START_TEST(paddle_cross_entropy_soft) { run_paddle_case("xent_soft"); }
+END_TEST
+
 /* Legacy schedules whose ops Paddle 2.6.2 writes into the program: increment on
  * @LR_DECAY_COUNTER@, cast, scale, floor/ceil, elementwise_pow/min/div, exp, cos, and the
  * control flow of piecewise (Switch: less_than, logical_not/and, conditional_block), cyclic
@@ -824,6 +828,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_lr_scheduler_fed);
   tcase_add_test(tc, paddle_l2_l1_regularizer);
   tcase_add_test(tc, paddle_huber_momentum);
+  tcase_add_test(tc, paddle_cross_entropy_soft);
   tcase_add_loop_test(tc, paddle_legacy_lr_schedule, 0,
                       (int)(sizeof k_lr_cases / sizeof k_lr_cases[0]));
   return tc;

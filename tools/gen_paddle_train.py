@@ -313,6 +313,29 @@ def case_huber():
     return loss, feeds, 8, 1e-5, 1e-4
 
 
+def case_xent_soft():
+    """fc + softmax + the first cross_entropy op (soft_label, as Paddle 1.x
+    fluid.layers.cross_entropy(soft_label=True) wrote it; Paddle 3.3.1 runs it) with SGD;
+    the soft labels are random distributions with some exact zeros."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 4], dtype="float32")
+    prob = raw("softmax", {"X": paddle.static.nn.fc(x, 4)}, {"axis": -1})
+    from paddle.base.layer_helper import LayerHelper
+    h = LayerHelper("cross_entropy")
+    y = h.create_variable_for_type_inference("float32")
+    h.append_op(type="cross_entropy", inputs={"X": prob, "Label": label}, outputs={"Y": y},
+                attrs={"soft_label": True, "ignore_index": -100})
+    loss = paddle.mean(y)
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(14)
+    lab = rng.random((STEPS * 8, 4)).astype("float32")
+    lab[rng.random((STEPS * 8, 4)) < 0.3] = 0
+    lab[:, 0] += 0.01
+    lab /= lab.sum(axis=1, keepdims=True)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"), "label": lab}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
 # Legacy learning-rate schedules that write their ops into the program: the functions of
 # paddle.optimizer.lr (noam_decay, exponential_decay, ...; paddle.fluid.layers.* in Paddle
 # 1.x/2.0-2.4). Paddle 3.3.1's legacy static mode cannot build them any more (paddle.floor,
@@ -385,7 +408,8 @@ def legacy_case(name):
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
-         "regularizer": case_regularizer, "huber": case_huber}
+         "regularizer": case_regularizer, "huber": case_huber,
+         "xent_soft": case_xent_soft}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 
