@@ -116,7 +116,8 @@ def test_learning_rate_schedules(name):
     for step in range(c["steps"]):
         feed = {fn: a[step * b:(step + 1) * b] for fn, a in c["feeds"]}
         if "lrfeed" in c:
-            feed[lr_name] = np.asarray(c["lrs"][step])  # float32[]: shadows learning_rate_0 for this run
+            # float32[]: shadows learning_rate_0 for this run only
+            feed[lr_name] = np.asarray(c["lrs"][step])
         loss, lr = exe.run(main, feed=feed, fetch_list=[c["loss"], lr_name], scope=scope)
         losses.append(float(loss.reshape(())))
         lrs.append(lr.reshape(-1)[0])
