@@ -814,6 +814,13 @@ START_TEST(train_lr_schedules) {
   ic_tensor_destroy(got);
   ic_tensor_destroy(got_lr);
 
+  /* a learning rate of the wrong dtype or rank is refused with the declared one */
+  r = run_cli("train %s/main.pdmodel --params %s/init.pdiparams --feed x=%s/x.npy "
+              "--feed y=%s/y.npy --feed learning_rate_0=%s/x.npy --steps 20", d, d, tmp, tmp, tmp);
+  assert_fails(&r, 1, "step 0", "feed 'learning_rate_0'", "expected float32[]", "rank",
+               "received float32[4, 4]", NULL);
+  result_free(&r);
+
   /* no --progress, not a terminal: no progress line */
   snprintf(d, sizeof d, "%s/tests/data/train/lr_piecewise", IC_SOURCE_DIR);
   snprintf(src, sizeof src, "%s/x.npy", d);
