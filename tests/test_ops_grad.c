@@ -795,6 +795,36 @@ START_TEST(cross_entropy_grad) {
   forward(&f, f.in, &out, NULL, NULL);
   tu_assert_close(out, (const double[]){0, -log(0.75)}, 2, 1e-15, 0);
   ic_tensor_destroy(out);
+  /* a hard label outside [0, D) that is not ignore_index fails, forward and backward */
+  ic_tensor *bad = tu_i64(2, TU_DIMS(2, 1), (const int64_t[]){0, 2});
+  ic_tensor *dy1 = tu_f64(2, TU_DIMS(2, 1), (const double[]){1, 1});
+  for (int k = 0; k < 2; k++) {
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "x", x);
+    ew_feed(b, "l", bad);
+    if (k) ew_feed(b, "dy", dy1);
+    ic_builder_op *op = ic_builder_add_op(b, 0, k ? "cross_entropy_grad" : "cross_entropy");
+    ic_builder_in(op, "X", "x");
+    ic_builder_in(op, "Label", "l");
+    if (k) {
+      ic_builder_in(op, "Y@GRAD", "dy");
+      ic_builder_out(op, "X@GRAD", "o");
+    } else {
+      ic_builder_out(op, "Y", "o");
+    }
+    ce_attr(op);
+    ew_fetch(b, "o", IC_FP64);
+    ic_tensor *got = NULL;
+    char err[1024];
+    ck_assert_int_ne(tu_run(b, k ? 3 : 2, TU_NAMES("x", "l", "dy"),
+                            (ic_tensor *const[]){x, bad, dy1}, 1, TU_NAMES("o"), &got, err,
+                            sizeof err), IC_OK);
+    tu_assert_msg(err, k ? "cross_entropy_grad" : "cross_entropy", "'l'", "is 2", "[0, 2)",
+                  NULL);
+    ic_builder_destroy(b);
+  }
+  ic_tensor_destroy(dy1);
+  ic_tensor_destroy(bad);
   ic_tensor_destroy(x);
   ic_tensor_destroy(ls);
   ic_tensor_destroy(lh);
