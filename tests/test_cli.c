@@ -760,6 +760,96 @@ START_TEST(train_seed_example) {
 }
 END_TEST
 
+/* Save rows of a [steps * batch, ...] npy file as [steps, batch, ...] into tmp/NAME. */
+static void restack(const char *src, int steps, const char *tmp, const char *name) {
+  char err[1024], path[1200];
+  ic_tensor *t = NULL, *u = NULL;
+  ck_assert_msg(ic_npy_load(src, &t, err, sizeof err) == IC_OK, "%s", err);
+  int nd = ic_tensor_ndim(t);
+  int64_t dims[8] = {steps, ic_tensor_dims(t)[0] / steps};
+  for (int i = 1; i < nd; i++) dims[i + 1] = ic_tensor_dims(t)[i];
+  ck_assert_int_eq(ic_tensor_create(ic_tensor_dtype(t), nd + 1, dims, &u), IC_OK);
+  memcpy(ic_tensor_data(u), ic_tensor_cdata(t), ic_tensor_nbytes(t));
+  snprintf(path, sizeof path, "%s/%s", tmp, name);
+  ck_assert_msg(ic_npy_save(path, u, err, sizeof err) == IC_OK, "%s", err);
+  ic_tensor_destroy(t);
+  ic_tensor_destroy(u);
+}
+
+static ic_tensor *load_npy2(const char *dir, const char *file) {
+  char path[1200], err[1024];
+  ic_tensor *t = NULL;
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  ck_assert_msg(ic_npy_load(path, &t, err, sizeof err) == IC_OK, "%s", err);
+  return t;
+}
+
+/* Learning-rate schedules with icore train (tests/data/train/lr_*, see test_train):
+ * a paddle.optimizer.lr scheduler's learning_rate_0 fed per step from a float32[20] file
+ * reproduces Paddle's losses; a legacy piecewise_decay program computes Paddle's learning
+ * rate of every step itself. --progress prints a line per step on stderr. */
+START_TEST(train_lr_schedules) {
+  char d[1024], src[1200], *tmp = tu_tmpdir();
+  snprintf(d, sizeof d, "%s/tests/data/train/lr_scheduler", IC_SOURCE_DIR);
+  snprintf(src, sizeof src, "%s/x.npy", d);
+  restack(src, 20, tmp, "x.npy");
+  snprintf(src, sizeof src, "%s/y.npy", d);
+  restack(src, 20, tmp, "y.npy");
+  cli_result r = run_cli("train %s/main.pdmodel --params %s/init.pdiparams --feed x=%s/x.npy "
+                         "--feed y=%s/y.npy --feed learning_rate_0=%s/lr.npy --steps 20 "
+                         "--fetch mean_0.tmp_0 --fetch learning_rate_0 --out %s/out --progress",
+                         d, d, tmp, tmp, d, tmp);
+  assert_ok(&r);
+  tu_assert_msg(r.err, "step 1/20  mean_0.tmp_0 ", "step 20/20  mean_0.tmp_0 ", "steps/s", NULL);
+  result_free(&r);
+  ic_tensor *loss = load_npy2(d, "loss.npy"), *lr = load_npy2(d, "lr.npy");
+  snprintf(src, sizeof src, "%s/out", tmp);
+  ic_tensor *got = load_npy2(src, "mean_0.tmp_0.npy"), *got_lr = load_npy2(src, "learning_rate_0.npy");
+  double ref[20];
+  for (int k = 0; k < 20; k++) ref[k] = ((const float *)ic_tensor_cdata(loss))[k];
+  tu_assert_close(got, ref, 20, 1e-5, 1e-7);
+  tu_assert_bitwise(got_lr, lr, "fed learning rate");
+  ic_tensor_destroy(loss);
+  ic_tensor_destroy(lr);
+  ic_tensor_destroy(got);
+  ic_tensor_destroy(got_lr);
+
+  /* a learning rate of the wrong dtype or rank is refused with the declared one */
+  r = run_cli("train %s/main.pdmodel --params %s/init.pdiparams --feed x=%s/x.npy "
+              "--feed y=%s/y.npy --feed learning_rate_0=%s/x.npy --steps 20", d, d, tmp, tmp, tmp);
+  assert_fails(&r, 1, "step 0", "feed 'learning_rate_0'", "expected float32[]", "rank",
+               "received float32[4, 4]", NULL);
+  result_free(&r);
+
+  /* no --progress, not a terminal: no progress line */
+  snprintf(d, sizeof d, "%s/tests/data/train/lr_piecewise", IC_SOURCE_DIR);
+  snprintf(src, sizeof src, "%s/x.npy", d);
+  restack(src, 20, tmp, "x.npy");
+  snprintf(src, sizeof src, "%s/y.npy", d);
+  restack(src, 20, tmp, "y.npy");
+  r = run_cli("train %s/main.pdmodel --params %s/init.pdiparams --feed x=%s/x.npy "
+              "--feed y=%s/y.npy --steps 20 --fetch mean_0.tmp_0 --fetch learning_rate "
+              "--out %s/out2", d, d, tmp, tmp, tmp);
+  assert_ok(&r);
+  ck_assert_msg(strstr(r.err, "steps/s") == NULL, "stderr: %s", r.err);
+  result_free(&r);
+  loss = load_npy2(d, "loss.npy");
+  lr = load_npy2(d, "lr.npy");
+  snprintf(src, sizeof src, "%s/out2", tmp);
+  got = load_npy2(src, "mean_0.tmp_0.npy");
+  got_lr = load_npy2(src, "learning_rate.npy");
+  for (int k = 0; k < 20; k++) ref[k] = ((const float *)ic_tensor_cdata(loss))[k];
+  tu_assert_close(got, ref, 20, 1e-5, 1e-7);
+  tu_assert_bitwise(got_lr, lr, "piecewise_decay's learning rate");
+  ic_tensor_destroy(loss);
+  ic_tensor_destroy(lr);
+  ic_tensor_destroy(got);
+  ic_tensor_destroy(got_lr);
+  tu_rmtree(tmp);
+  free(tmp);
+}
+END_TEST
+
 static TCase *tc_cli(void) {
   TCase *tc = tcase_create("cli");
   tcase_add_test(tc, version_help_unknown);
@@ -775,6 +865,7 @@ static TCase *tc_cli(void) {
   tcase_add_test(tc, inspect_control_flow);
   tcase_add_test(tc, run_profile_and_device);
   tcase_add_test(tc, train_seed_example);
+  tcase_add_test(tc, train_lr_schedules);
   return tc;
 }
 

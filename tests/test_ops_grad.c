@@ -659,6 +659,33 @@ START_TEST(sigmoid_cross_entropy_grad) {
 }
 END_TEST
 
+static void huber_attr(ic_builder_op *op) { ic_builder_attr_float(op, "delta", 0.5f); }
+
+/* huber_loss (smooth_l1_loss's op) and its grad: both inputs' gradients from Residual against
+ * central differences (residuals in [-2, 2] with delta 0.5: both branches), and the loss and
+ * Residual themselves against the formula. */
+START_TEST(huber_loss_grad) {
+  gcase g = {.fwd = "huber_loss", .grad = "huber_loss_grad", .n_in = 2, .slot = {"X", "Y"},
+             .in = {r64(2, TU_DIMS(4, 3), 41), r64(2, TU_DIMS(4, 3), 42)}, .diff = {true, true},
+             .out_slot = "Out", .extra_slot = "Residual", .attrs = huber_attr, .n_gin = 2,
+             .gin_slot = {"Residual", "Out@GRAD"}, .gin_src = {"extra", "dout"}};
+  check_grad(&g);
+  ic_tensor *x = tu_f64(1, TU_DIMS(4), (const double[]){0, 1, -1, 0.25});
+  ic_tensor *y = tu_f64(1, TU_DIMS(4), (const double[]){0.5, -1, 0.5, 0});
+  gcase f = {.fwd = "huber_loss", .n_in = 2, .slot = {"X", "Y"}, .in = {x, y},
+             .out_slot = "Out", .extra_slot = "Residual", .attrs = huber_attr};
+  ic_tensor *out, *res;
+  forward(&f, f.in, &out, &res, NULL);
+  /* r = 0.5 (|r| <= delta: 0.5 r^2), -2 and 1.5 (delta (|r| - delta / 2)), -0.25 */
+  tu_assert_close(out, (const double[]){0.125, 0.875, 0.625, 0.03125}, 4, 1e-15, 0);
+  tu_assert_close(res, (const double[]){0.5, -2, 1.5, -0.25}, 4, 0, 0);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(res);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(y);
+}
+END_TEST
+
 static int64_t g_concat_axis;
 static void concat_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", (int32_t)g_concat_axis); }
 
@@ -722,6 +749,85 @@ START_TEST(cross_entropy2_grad) {
              .gin_slot = {"XShape", "Label", "MatchX", "Y@GRAD"},
              .gin_src = {"xs", "in1", "extra", "dout"}};
   check_grad(&g);
+}
+END_TEST
+
+static bool g_ce_soft;
+static void ce_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "soft_label", g_ce_soft);
+  ic_builder_attr_int(op, "ignore_index", 1);
+}
+
+/* cross_entropy (v1) with its gradient, soft labels and hard labels (one ignored); X are
+ * probabilities in (0.1, 1); then the loss against the formula, log(0) taken as -1e20. */
+START_TEST(cross_entropy_grad) {
+  g_ce_soft = true;
+  gcase s = {.fwd = "cross_entropy", .grad = "cross_entropy_grad", .n_in = 2,
+             .slot = {"X", "Label"},
+             .in = {ew_rand(IC_FP64, 3, TU_DIMS(2, 2, 3), 51, 0.1, 1),
+                    ew_rand(IC_FP64, 3, TU_DIMS(2, 2, 3), 52, 0, 1)},
+             .diff = {true, false}, .out_slot = "Y", .attrs = ce_attr, .n_gin = 3,
+             .gin_slot = {"X", "Label", "Y@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&s);
+  g_ce_soft = false;
+  gcase h = {.fwd = "cross_entropy", .grad = "cross_entropy_grad", .n_in = 2,
+             .slot = {"X", "Label"},
+             .in = {ew_rand(IC_FP64, 2, TU_DIMS(4, 3), 53, 0.1, 1),
+                    tu_i64(2, TU_DIMS(4, 1), (const int64_t[]){0, 1, 2, 2})},
+             .diff = {true, false}, .out_slot = "Y", .attrs = ce_attr, .n_gin = 3,
+             .gin_slot = {"X", "Label", "Y@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&h);
+  /* values: soft -(0.5 log 0.5 + 0.5 log 0) = -0.5 log 0.5 + 0.5e20; hard: row 0 ignored,
+   * -log 0.75 */
+  ic_tensor *x = tu_f64(2, TU_DIMS(2, 2), (const double[]){0.5, 0, 0.75, 0.25});
+  ic_tensor *ls = tu_f64(2, TU_DIMS(2, 2), (const double[]){0.5, 0.5, 0, 1});
+  ic_tensor *lh = tu_i64(2, TU_DIMS(2, 1), (const int64_t[]){1, 0}); /* 1 is ignore_index */
+  ic_tensor *out;
+  g_ce_soft = true;
+  gcase f = {.fwd = "cross_entropy", .n_in = 2, .slot = {"X", "Label"}, .in = {x, ls},
+             .out_slot = "Y", .attrs = ce_attr};
+  forward(&f, f.in, &out, NULL, NULL);
+  tu_assert_shape(out, IC_FP64, 2, TU_DIMS(2, 1));
+  tu_assert_close(out, (const double[]){-0.5 * log(0.5) + 0.5e20, -log(0.25)}, 2, 1e-15, 0);
+  ic_tensor_destroy(out);
+  g_ce_soft = false;
+  f.in[1] = lh;
+  forward(&f, f.in, &out, NULL, NULL);
+  tu_assert_close(out, (const double[]){0, -log(0.75)}, 2, 1e-15, 0);
+  ic_tensor_destroy(out);
+  /* a hard label outside [0, D) that is not ignore_index fails, forward and backward */
+  ic_tensor *bad = tu_i64(2, TU_DIMS(2, 1), (const int64_t[]){0, 2});
+  ic_tensor *dy1 = tu_f64(2, TU_DIMS(2, 1), (const double[]){1, 1});
+  for (int k = 0; k < 2; k++) {
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "x", x);
+    ew_feed(b, "l", bad);
+    if (k) ew_feed(b, "dy", dy1);
+    ic_builder_op *op = ic_builder_add_op(b, 0, k ? "cross_entropy_grad" : "cross_entropy");
+    ic_builder_in(op, "X", "x");
+    ic_builder_in(op, "Label", "l");
+    if (k) {
+      ic_builder_in(op, "Y@GRAD", "dy");
+      ic_builder_out(op, "X@GRAD", "o");
+    } else {
+      ic_builder_out(op, "Y", "o");
+    }
+    ce_attr(op);
+    ew_fetch(b, "o", IC_FP64);
+    ic_tensor *got = NULL;
+    char err[1024];
+    ck_assert_int_ne(tu_run(b, k ? 3 : 2, TU_NAMES("x", "l", "dy"),
+                            (ic_tensor *const[]){x, bad, dy1}, 1, TU_NAMES("o"), &got, err,
+                            sizeof err), IC_OK);
+    tu_assert_msg(err, k ? "cross_entropy_grad" : "cross_entropy", "'l'", "is 2", "[0, 2)",
+                  NULL);
+    ic_builder_destroy(b);
+  }
+  ic_tensor_destroy(dy1);
+  ic_tensor_destroy(bad);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(ls);
+  ic_tensor_destroy(lh);
 }
 END_TEST
 
@@ -1495,10 +1601,12 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, shape_grads);
   tcase_add_test(tc, xshape_grads);
   tcase_add_test(tc, sigmoid_cross_entropy_grad);
+  tcase_add_test(tc, huber_loss_grad);
   tcase_add_test(tc, concat_grad);
   tcase_add_test(tc, slice_grad);
   tcase_add_test(tc, lookup_table_v2_grad);
   tcase_add_test(tc, cross_entropy2_grad);
+  tcase_add_test(tc, cross_entropy_grad);
   tcase_add_test(tc, accuracy_counts);
   tcase_add_test(tc, layer_norm_grad);
   tcase_add_test(tc, matmul_v2_grad);

@@ -29,6 +29,13 @@ typedef struct train_case {
   ic_tensor *loss;             /* float32[steps] */
   char loss_name[64];
   double rtol, ptol;
+  /* learning-rate schedules: lr_name is the learning rate the optimizer reads; lr (from
+   * lr.npy, [steps, ...]) its value at every step. lr_fed: Paddle's executor set it before
+   * each run (paddle.optimizer.lr.* schedulers, 'lrfeed'), so icore feeds it; otherwise the
+   * program computes it ('lr', legacy schedules) and it is fetched and compared. */
+  char lr_name[64];
+  bool lr_fed;
+  ic_tensor *lr;
 } train_case;
 
 static void path_of(const char *c, const char *file, char *buf, size_t len) {
@@ -61,6 +68,11 @@ static void load_case(const char *name, train_case *tc) {
         sscanf(line, "loss %63s", tc->loss_name) == 1) {
       continue;
     }
+    if (sscanf(line, "lrfeed %63s", tc->lr_name) == 1) {
+      tc->lr_fed = true;
+      continue;
+    }
+    if (sscanf(line, "lr %63s", tc->lr_name) == 1) continue;
     if (sscanf(line, "feed %63s %255s", a, b) == 2) {
       ck_assert_uint_lt(tc->n_feeds, MAX_FEEDS);
       snprintf(tc->feed_names[tc->n_feeds], 64, "%s", a);
@@ -85,11 +97,17 @@ static void load_case(const char *name, train_case *tc) {
   path_of(name, "loss.npy", path, sizeof path);
   ck_assert_msg(ic_npy_load(path, &tc->loss, err, sizeof err) == IC_OK, "%s", err);
   ck_assert_int_eq(ic_tensor_numel(tc->loss), tc->steps);
+  if (tc->lr_name[0]) {
+    path_of(name, "lr.npy", path, sizeof path);
+    ck_assert_msg(ic_npy_load(path, &tc->lr, err, sizeof err) == IC_OK, "%s", err);
+    ck_assert_int_eq(ic_tensor_dims(tc->lr)[0], tc->steps);
+  }
 }
 
 static void free_case(train_case *tc) {
   for (size_t i = 0; i < tc->n_feeds; i++) ic_tensor_destroy(tc->feeds[i]);
   ic_tensor_destroy(tc->loss);
+  ic_tensor_destroy(tc->lr);
   ic_scope_destroy(tc->init);
   ic_scope_destroy(tc->final);
   ic_program_destroy(tc->main);
@@ -107,6 +125,17 @@ static ic_tensor *batch_of(const ic_tensor *all, int step, int batch) {
   ck_assert_int_eq(ic_tensor_create(ic_tensor_dtype(all), nd, dims, &t), IC_OK);
   memcpy(ic_tensor_data(t), (const char *)ic_tensor_cdata(all) + (size_t)step * batch * row,
          (size_t)batch * row);
+  return t;
+}
+
+/* Row `step` of a stacked [steps, ...] tensor, without the leading dimension. */
+static ic_tensor *row_of(const ic_tensor *all, int step) {
+  int nd = ic_tensor_ndim(all);
+  ic_tensor *t = NULL;
+  ck_assert_int_eq(ic_tensor_create(ic_tensor_dtype(all), nd - 1, ic_tensor_dims(all) + 1, &t),
+                   IC_OK);
+  size_t row = ic_tensor_nbytes(t);
+  memcpy(ic_tensor_data(t), (const char *)ic_tensor_cdata(all) + (size_t)step * row, row);
   return t;
 }
 
@@ -150,24 +179,41 @@ static ic_executor *make_exec(const config *cf, bool check_nan_inf) {
   return e;
 }
 
-/* Run `steps` steps of tc's main program on scope; losses[s] receives each step's loss. */
-static ic_status train(const train_case *tc, ic_executor *e, ic_scope *scope, int steps,
-                       float *losses) {
-  const char *names[MAX_FEEDS];
+/* Run `steps` steps of tc's main program on scope; losses[s] receives each step's loss and,
+ * for a schedule case when lrs is not NULL, lrs[s] the learning rate of the step (a fed one
+ * is fed, as Paddle's executor sets it from program.lr_scheduler before every run). */
+static ic_status train_lr(const train_case *tc, ic_executor *e, ic_scope *scope, int steps,
+                          float *losses, float *lrs) {
+  const char *names[MAX_FEEDS + 1];
   for (size_t i = 0; i < tc->n_feeds; i++) names[i] = tc->feed_names[i];
-  const char *fetch = tc->loss_name;
+  size_t n_feeds = tc->n_feeds + (tc->lr_fed ? 1 : 0);
+  if (tc->lr_fed) names[tc->n_feeds] = tc->lr_name;
+  const char *fetch[2] = {tc->loss_name, tc->lr_name};
+  size_t n_fetch = tc->lr_name[0] ? 2 : 1;
   for (int s = 0; s < steps; s++) {
-    ic_tensor *feeds[MAX_FEEDS], *out = NULL;
+    ic_tensor *feeds[MAX_FEEDS + 1], *out[2] = {NULL, NULL};
     for (size_t i = 0; i < tc->n_feeds; i++) feeds[i] = batch_of(tc->feeds[i], s, tc->batch);
-    ic_status st = ic_executor_run(e, tc->main, scope, tc->n_feeds, names,
-                                   (const ic_tensor *const *)feeds, 1, &fetch, &out);
-    for (size_t i = 0; i < tc->n_feeds; i++) ic_tensor_destroy(feeds[i]);
+    if (tc->lr_fed) feeds[tc->n_feeds] = row_of(tc->lr, s);
+    ic_status st = ic_executor_run(e, tc->main, scope, n_feeds, names,
+                                   (const ic_tensor *const *)feeds, n_fetch, fetch, out);
+    for (size_t i = 0; i < n_feeds; i++) ic_tensor_destroy(feeds[i]);
     if (st) return st;
-    ck_assert_int_eq(ic_tensor_numel(out), 1);
-    losses[s] = *(const float *)ic_tensor_cdata(out);
-    ic_tensor_destroy(out);
+    ck_assert_int_eq(ic_tensor_numel(out[0]), 1);
+    losses[s] = *(const float *)ic_tensor_cdata(out[0]);
+    if (n_fetch == 2) {
+      ck_assert_int_eq(ic_tensor_numel(out[1]), 1);
+      ck_assert_int_eq(ic_tensor_dtype(out[1]), IC_FP32);
+      if (lrs) lrs[s] = *(const float *)ic_tensor_cdata(out[1]);
+    }
+    ic_tensor_destroy(out[0]);
+    ic_tensor_destroy(out[1]);
   }
   return IC_OK;
+}
+
+static ic_status train(const train_case *tc, ic_executor *e, ic_scope *scope, int steps,
+                       float *losses) {
+  return train_lr(tc, e, scope, steps, losses, NULL);
 }
 
 static double elem(const ic_tensor *t, int64_t k) {
@@ -208,6 +254,13 @@ static double check_final(const train_case *tc, const ic_scope *scope, const cha
   for (size_t i = 0; i < b->n_vars; i++) {
     const ic_vardesc *v = &b->vars[i];
     if (!v->persistable || !v->is_tensor || !used_by_ops(tc->main, v->name)) continue;
+    if (tc->lr_fed && !strcmp(v->name, tc->lr_name)) {
+      /* fed at every step: the feed shadows it for its run only, so the scope keeps the
+       * startup value (Paddle's executor overwrites its scope variable instead) */
+      tu_assert_bitwise(ic_scope_get(scope, v->name), ic_scope_get(tc->init, v->name),
+                        "fed learning rate");
+      continue;
+    }
     const ic_tensor *got = ic_scope_get(scope, v->name), *want = ic_scope_get(tc->final, v->name);
     ck_assert_msg(got && want, "%s %s: persistable '%s' missing", tc->name, what, v->name);
     ck_assert_int_eq(ic_tensor_numel(got), ic_tensor_numel(want));
@@ -239,14 +292,29 @@ static void run_paddle_case(const char *name) {
   train_case tc;
   load_case(name, &tc);
   float *ref = calloc((size_t)tc.steps, sizeof *ref), *got = calloc((size_t)tc.steps, sizeof *got);
+  float *ref_lr = calloc((size_t)tc.steps, sizeof *ref_lr);
+  float *lr = calloc((size_t)tc.steps, sizeof *lr);
   ic_scope *first = NULL;
-  double loss_err = 0;
+  double loss_err = 0, lr_err = 0;
   for (size_t k = 0; k < N_CONFIGS; k++) {
     const config *cf = &k_configs[k];
     ic_scope *scope = copy_persistables(tc.main, tc.init);
     ic_executor *e = make_exec(cf, false);
-    ic_status st = train(&tc, e, scope, tc.steps, got);
+    ic_status st = train_lr(&tc, e, scope, tc.steps, got, lr);
     ck_assert_msg(st == IC_OK, "%s %s: %s", name, cf->what, ic_executor_errmsg(e));
+    for (int s = 0; s < (tc.lr_name[0] ? tc.steps : 0); s++) {
+      /* the learning rate of every step: Paddle's (fed, or computed by the program's
+       * schedule ops from @LR_DECAY_COUNTER@), bitwise equal across configurations */
+      double w = ((const float *)ic_tensor_cdata(tc.lr))[s];
+      ck_assert_msg(fabs(lr[s] - w) <= 1e-6 * fabs(w) + 1e-9,
+                    "%s %s: step %d learning rate %.9g, Paddle %.9g", name, cf->what, s,
+                    (double)lr[s], w);
+      if (w != 0 && fabs(lr[s] - w) / fabs(w) > lr_err) lr_err = fabs(lr[s] - w) / fabs(w);
+      if (k == 0) ref_lr[s] = lr[s];
+      else ck_assert_msg(memcmp(&ref_lr[s], &lr[s], sizeof(float)) == 0,
+                         "%s %s: step %d learning rate %.9g differs from uncompiled %.9g", name,
+                         cf->what, s, (double)lr[s], (double)ref_lr[s]);
+    }
     for (int s = 0; s < tc.steps; s++) {
       double w = ((const float *)ic_tensor_cdata(tc.loss))[s];
       ck_assert_msg(fabs(got[s] - w) <= tc.rtol * fabs(w) + 1e-7,
@@ -261,7 +329,12 @@ static void run_paddle_case(const char *name) {
     if (k == 0) {
       /* the measured distance from Paddle, for the record */
       fprintf(stderr, "%s: %d steps, max loss error %.3g (relative), max parameter error %.3g "
-              "(|d| / (|paddle| + 0.01))\n", name, tc.steps, loss_err, param_err);
+              "(|d| / (|paddle| + 0.01))", name, tc.steps, loss_err, param_err);
+      if (tc.lr_name[0]) {
+        fprintf(stderr, ", learning rate '%s' %s, max error %.3g (relative)", tc.lr_name,
+                tc.lr_fed ? "fed" : "computed", lr_err);
+      }
+      fprintf(stderr, "\n");
       first = scope;
     } else {
       check_bitwise(&tc, first, scope, cf->what);
@@ -272,6 +345,8 @@ static void run_paddle_case(const char *name) {
   ic_scope_destroy(first);
   free(ref);
   free(got);
+  free(ref_lr);
+  free(lr);
   free_case(&tc);
 }
 
@@ -300,6 +375,40 @@ START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
 START_TEST(paddle_gru_bidirec_sgd) { run_paddle_case("gru"); }
+END_TEST
+
+/* paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) with Adam (Paddle 3.3.1): the
+ * program holds no schedule op; learning_rate_0 is fed at every step. */
+START_TEST(paddle_lr_scheduler_fed) { run_paddle_case("lr_scheduler"); }
+END_TEST
+
+/* SGD with weight_decay L2Decay (scale + sum) and one parameter's own L1Decay (sign + scale
+ * + sum). */
+START_TEST(paddle_l2_l1_regularizer) { run_paddle_case("regularizer"); }
+END_TEST
+
+/* smooth_l1_loss (huber_loss, delta 0.5) with Momentum. */
+START_TEST(paddle_huber_momentum) { run_paddle_case("huber"); }
+END_TEST
+
+/* softmax + cross_entropy (v1, soft labels) with SGD. */
+START_TEST(paddle_cross_entropy_soft) { run_paddle_case("xent_soft"); }
+END_TEST
+
+/* Legacy schedules whose ops Paddle 2.6.2 writes into the program: increment on
+ * @LR_DECAY_COUNTER@, cast, scale, floor/ceil, elementwise_pow/min/div, exp, cos, and the
+ * control flow of piecewise (Switch: less_than, logical_not/and, conditional_block), cyclic
+ * polynomial decay and warmup (cond / case: conditional_block, select_input, assign). */
+static const char *const k_lr_cases[] = {"lr_noam", "lr_exp", "lr_natexp", "lr_invtime",
+                                         "lr_poly", "lr_poly_cycle", "lr_piecewise",
+                                         "lr_cosine", "lr_warmup",
+                                         /* a hand-written Switch of computing cases, as
+                                          * Paddle 1.x image-classification and ERNIE
+                                          * scripts had: floor and cos in a sub-block,
+                                          * Momentum with L2Decay */
+                                         "lr_user_warmup_cosine"};
+
+START_TEST(paddle_legacy_lr_schedule) { run_paddle_case(k_lr_cases[_i]); }
 END_TEST
 
 /* Paddle's startup programs in icore: every persistable of the main program gets its declared
@@ -716,6 +825,12 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_lamb);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
+  tcase_add_test(tc, paddle_lr_scheduler_fed);
+  tcase_add_test(tc, paddle_l2_l1_regularizer);
+  tcase_add_test(tc, paddle_huber_momentum);
+  tcase_add_test(tc, paddle_cross_entropy_soft);
+  tcase_add_loop_test(tc, paddle_legacy_lr_schedule, 0,
+                      (int)(sizeof k_lr_cases / sizeof k_lr_cases[0]));
   return tc;
 }
 

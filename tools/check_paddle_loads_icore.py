@@ -76,6 +76,8 @@ def main():
             fp = os.path.join(tmp, name + ".npy")
             np.save(fp, a.reshape((steps, a.shape[0] // steps) + a.shape[1:]))
             feeds.append((name, fp))
+        if "lrfeed" in m:  # a scheduler's learning rate, fed per step as Paddle's executor sets it
+            feeds.append((m["lrfeed"][0], os.path.join(d, "lr.npy")))
         for out in (comb, sep):
             cmd = [icore, "train", os.path.join(d, "main.pdmodel"), "--params",
                    os.path.join(d, "init.pdiparams"), "--steps", m["steps"][0],
@@ -94,6 +96,8 @@ def main():
                 if not any(v.name in op.input_arg_names + op.output_arg_names
                            for op in prog.global_block().ops):
                     continue  # Paddle's fused LSTM/GRU buffer: see test_train.c
+                if v.name == m.get("lrfeed", [None])[0]:
+                    continue  # fed per step: the scope keeps its value (a feed shadows one run)
                 err = np.max(np.abs(got - want) / (np.abs(want) + 0.01)) if got.size else 0.0
                 worst = max(worst, float(err))
             # Paddle re-saves what it loaded: the same bytes as icore's file(s)

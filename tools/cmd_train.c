@@ -11,12 +11,23 @@
  * fed whole at every step. Each fetched value is printed per step; --out writes each fetch
  * stacked over the steps as DIR/NAME.npy ([N, ...]); --save writes every persistable of MAIN
  * after the last step in Paddle's format (a directory: one file per variable, else one
- * combined file). */
+ * combined file). When stderr is a terminal (or with --progress), a progress line per step
+ * goes to stderr: the step, the first fetch when it is one number (the loss), and steps per
+ * second since the first step began.
+ *
+ * Learning-rate schedules: paddle.optimizer.lr.* schedulers write no op into the program;
+ * the optimizer reads a persistable learning_rate_N that Paddle's Python executor sets
+ * before every run. Feed it: --feed learning_rate_0=LR.npy with LR.npy float32[N] (one
+ * value per step; a fed persistable shadows it for that step only, so --save writes the
+ * value the scope held before training). Legacy schedules (noam_decay, piecewise_decay, ...)
+ * are ops in the program and run as they are. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli_model.h"
 #include "npy.h"
@@ -30,6 +41,7 @@ const cli_opt k_train_opts[] = {
     {"--out", "DIR", false, "write each fetch stacked over the steps to DIR/NAME.npy"},
     {"--save", "PATH", false, "write the trained persistables (directory: one file each)"},
     {"--seed", "N", false, "seed of random initializers whose seed attribute is 0"},
+    {"--progress", NULL, false, "a progress line per step on stderr (default: on a terminal)"},
     CLI_EXEC_OPTS,
 };
 const size_t k_n_train_opts = sizeof k_train_opts / sizeof k_train_opts[0];
@@ -104,6 +116,29 @@ static ic_tensor *stack(const train_state *s, size_t i, long long steps) {
   return out;
 }
 
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "step 3/20  loss 0.6931  41.2 steps/s": the loss is the first fetch when it holds one
+ * floating-point number. */
+static void progress_line(const train_state *s, long long k, long long steps, double t0) {
+  fprintf(stderr, "step %lld/%lld", k + 1, steps);
+  const ic_tensor *f = s->n_fetches ? s->fetched[(size_t)k * s->n_fetches] : NULL;
+  if (f && ic_tensor_numel(f) == 1) {
+    if (ic_tensor_dtype(f) == IC_FP32) {
+      fprintf(stderr, "  %s %.6g", s->fetch_names[0], (double)*(const float *)ic_tensor_cdata(f));
+    } else if (ic_tensor_dtype(f) == IC_FP64) {
+      fprintf(stderr, "  %s %.6g", s->fetch_names[0], *(const double *)ic_tensor_cdata(f));
+    }
+  }
+  double dt = now_s() - t0;
+  if (dt > 0) fprintf(stderr, "  %.3g steps/s", (double)(k + 1) / dt);
+  fprintf(stderr, "\n");
+}
+
 static int write_stacked(const char *dir, train_state *s, long long steps) {
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
     return cli_error(CLI_FAIL, "--out %s: cannot create the directory: %s", dir, strerror(errno));
@@ -173,6 +208,8 @@ int cmd_train(const cli_args *a) {
     rc = cli_error(CLI_FAIL, "out of memory");
     goto done;
   }
+  bool progress = cli_get(a, "--progress") || isatty(fileno(stderr));
+  double t0 = now_s();
   for (long long k = 0; k < steps; k++) {
     for (size_t i = 0; i < s.n_feeds; i++) {
       if ((rc = step_feed(&s, i, k, steps))) goto done;
@@ -186,6 +223,10 @@ int cmd_train(const cli_args *a) {
     for (size_t i = 0; i < s.n_fetches; i++) {
       printf("step %lld ", k);
       cli_print_tensor(stdout, s.fetch_names[i], s.fetched[(size_t)k * s.n_fetches + i]);
+    }
+    if (progress) {
+      fflush(stdout);
+      progress_line(&s, k, steps, t0);
     }
   }
   const char *out = cli_get(a, "--out");

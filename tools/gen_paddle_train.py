@@ -6,7 +6,10 @@ that icore trains exactly as Paddle does.
 
     FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_train.py [OUT_DIR] [CASE...]
 
-Tested with PaddlePaddle 3.3.1 (CPU). Each case is a directory <case>/ holding
+Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) need
+PaddlePaddle 2.6.2, which writes them when it runs this script:
+    /work/pdenv26/bin/python tools/gen_paddle_train.py
+Each case is a directory <case>/ holding
     main.pdmodel      the training program (forward, backward and optimizer ops) as
                       program.desc.serialize_to_string() wrote it, minus op_callstack
     startup.pdmodel   its startup program, likewise
@@ -15,10 +18,13 @@ Tested with PaddlePaddle 3.3.1 (CPU). Each case is a directory <case>/ holding
     final.pdiparams   the same variables after STEPS steps of training with Paddle
     <feed>.npy        each feed, STEPS batches stacked along the first dimension
     loss.npy          Paddle's fetched loss at every step, float32[STEPS]
+    lr.npy            (schedule cases) the learning rate of every step, [STEPS, ...]
     case.txt          the manifest: 'steps N', 'batch B', 'feed NAME FILE', 'loss NAME',
-                      'rtol X' (losses), 'ptol X' (final parameters), 'ops T1 T2 ...'
+                      'rtol X' (losses), 'ptol X' (final parameters), 'ops T1 T2 ...', and for
+                      schedules 'lr NAME' (computed by the program) or 'lrfeed NAME' (fed)
 and cases.txt lists every case directory. The output is deterministic (fixed seeds).
 """
+import contextlib
 import os
 import sys
 
@@ -243,9 +249,169 @@ def case_gru():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+def small_net(seed, steps=STEPS, batch=4):
+    """fc 4->6, tanh, fc 6->1, mean squared error: the network of the schedule and
+    regularization cases (what they test is the optimizer's side)."""
+    x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    h = paddle.static.nn.fc(x, 6, activation="tanh")
+    d = paddle.subtract(paddle.static.nn.fc(h, 1), y)
+    loss = paddle.mean(raw("elementwise_mul", {"X": d, "Y": d}, {"axis": -1}))
+    rng = np.random.default_rng(seed)
+    feeds = {"x": rng.standard_normal((steps * batch, 4)).astype("float32"),
+             "y": rng.standard_normal((steps * batch, 1)).astype("float32")}
+    return loss, feeds
+
+
+def case_lr_scheduler():
+    """paddle.optimizer.lr schedulers (Paddle 3.3.1): they write no op into the program. The
+    optimizer reads a persistable learning_rate_0 (shape []), which Paddle's Python executor
+    sets from program.lr_scheduler before every run (the user calls scheduler.step() after
+    it). icore users feed that variable each step (a fed persistable shadows it for one
+    run): lr.npy holds the value of every step, fed as learning_rate_0 (manifest 'lrfeed').
+    Here LinearWarmup (5 steps, 0.01 -> 0.1) around CosineAnnealingDecay (T_max 8) with
+    Adam."""
+    loss, feeds = small_net(11)
+    sched = paddle.optimizer.lr.LinearWarmup(
+        paddle.optimizer.lr.CosineAnnealingDecay(0.1, T_max=8), warmup_steps=5,
+        start_lr=0.01, end_lr=0.1)
+    paddle.optimizer.Adam(learning_rate=sched).minimize(loss)
+    return loss, feeds, 4, 1e-5, 1e-4, {"scheduler": sched}
+
+
+def case_regularizer():
+    """L2 and L1 regularization as Paddle emits them for SGD: weight_decay=L2Decay(0.05) on
+    the optimizer (scale + sum before each sgd op), and one parameter with its own
+    ParamAttr(regularizer=L1Decay(0.02)) (sign + scale + sum), which takes precedence."""
+    x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    h = paddle.static.nn.fc(x, 6, activation="tanh",
+                            weight_attr=paddle.ParamAttr(
+                                regularizer=paddle.regularizer.L1Decay(0.02)))
+    d = paddle.subtract(paddle.static.nn.fc(h, 1), y)
+    loss = paddle.mean(raw("elementwise_mul", {"X": d, "Y": d}, {"axis": -1}))
+    paddle.optimizer.SGD(learning_rate=0.1,
+                         weight_decay=paddle.regularizer.L2Decay(0.05)).minimize(loss)
+    rng = np.random.default_rng(12)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 4)).astype("float32"),
+             "y": rng.standard_normal((STEPS * 4, 1)).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_huber():
+    """fc, tanh, fc and paddle.nn.functional.smooth_l1_loss (huber_loss, delta 0.5, mean),
+    with Momentum; targets spread so that both branches of the loss are taken."""
+    x = paddle.static.data(name="x", shape=[None, 4], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    h = paddle.static.nn.fc(x, 6, activation="tanh")
+    loss = paddle.nn.functional.smooth_l1_loss(paddle.static.nn.fc(h, 1), y, reduction="mean",
+                                               delta=0.5)
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    rng = np.random.default_rng(13)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 4)).astype("float32"),
+             "y": (1.5 * rng.standard_normal((STEPS * 8, 1))).astype("float32")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+def case_xent_soft():
+    """fc + softmax + the first cross_entropy op (soft_label, as Paddle 1.x
+    fluid.layers.cross_entropy(soft_label=True) wrote it; Paddle 3.3.1 runs it) with SGD;
+    the soft labels are random distributions with some exact zeros."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 4], dtype="float32")
+    prob = raw("softmax", {"X": paddle.static.nn.fc(x, 4)}, {"axis": -1})
+    from paddle.base.layer_helper import LayerHelper
+    h = LayerHelper("cross_entropy")
+    y = h.create_variable_for_type_inference("float32")
+    h.append_op(type="cross_entropy", inputs={"X": prob, "Label": label}, outputs={"Y": y},
+                attrs={"soft_label": True, "ignore_index": -100})
+    loss = paddle.mean(y)
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(14)
+    lab = rng.random((STEPS * 8, 4)).astype("float32")
+    lab[rng.random((STEPS * 8, 4)) < 0.3] = 0
+    lab[:, 0] += 0.01
+    lab /= lab.sum(axis=1, keepdims=True)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"), "label": lab}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+# Legacy learning-rate schedules that write their ops into the program: the functions of
+# paddle.optimizer.lr (noam_decay, exponential_decay, ...; paddle.fluid.layers.* in Paddle
+# 1.x/2.0-2.4). Paddle 3.3.1's legacy static mode cannot build them any more (paddle.floor,
+# minimum, logical_not reject a Variable), so these cases need Paddle 2.6.2:
+#     /work/pdenv26/bin/python tools/gen_paddle_train.py tests/data/train lr_noam ...
+# Every program prepends `increment` on the persistable int64 @LR_DECAY_COUNTER@ (started by
+# the startup program at begin - 1) and casts it to float32. Paddle 2.6.2's
+# paddle.optimizer.* only take a float or an LRScheduler; a Variable learning rate goes in
+# through _learning_rate_map, exactly where the old fluid optimizers put it.
+def _legacy_schedules():
+    L = paddle.optimizer.lr
+    return {
+        "lr_noam": lambda: L.noam_decay(8, 4, 0.25),
+        "lr_exp": lambda: L.exponential_decay(0.1, 3, 0.7, staircase=False),
+        "lr_natexp": lambda: L.natural_exp_decay(0.1, 3, 0.5, staircase=True),
+        "lr_invtime": lambda: L.inverse_time_decay(0.1, 3, 0.5, staircase=False),
+        "lr_poly": lambda: L.polynomial_decay(0.1, 12, 0.001, power=2.0, cycle=False),
+        "lr_poly_cycle": lambda: L.polynomial_decay(0.1, 6, 0.001, power=1.0, cycle=True),
+        "lr_piecewise": lambda: L.piecewise_decay([4, 9, 15], [0.1, 0.05, 0.02, 0.01]),
+        "lr_cosine": lambda: L.cosine_decay(0.1, 3, 8),
+        "lr_warmup": lambda: L.linear_lr_warmup(
+            L.exponential_decay(0.1, 4, 0.5, staircase=True), 6, 0.0, 0.1),
+        "lr_user_warmup_cosine": _user_warmup_cosine,
+    }
+
+
+def _user_warmup_cosine():
+    """The schedule image-classification and ERNIE training scripts of the Paddle 1.x era
+    wrote themselves (PaddleClas/models' cosine_decay_with_warmup,
+    linear_warmup_and_cosine_decay): a persistable learning rate assigned inside a Switch
+    whose cases compute it, the cosine case with floor and cos inside its conditional block."""
+    import math
+    step = paddle.optimizer.lr._decay_step_counter(1)
+    lr = paddle.static.create_global_var(shape=[1], value=0.0, dtype="float32",
+                                         persistable=True, name="learning_rate")
+    warm, total, base, end = 4.0, 16.0, 0.03, 0.001
+    with paddle.static.nn.control_flow.Switch() as switch:
+        with switch.case(step < warm):
+            paddle.assign(base * (step / warm), lr)
+        with switch.case(step < total):
+            epoch = paddle.floor(step / 2.0) * 2.0  # the value changes every 2 steps
+            frac = 0.5 * (paddle.cos((epoch - warm) * (math.pi / (total - warm))) + 1)
+            paddle.assign(end + (base - end) * frac, lr)
+        with switch.default():
+            paddle.assign(paddle.tensor.fill_constant([1], "float32", end), lr)
+    return lr
+
+
+LEGACY = ["lr_noam", "lr_exp", "lr_natexp", "lr_invtime", "lr_poly", "lr_poly_cycle",
+          "lr_piecewise", "lr_cosine", "lr_warmup", "lr_user_warmup_cosine"]
+
+
+def legacy_case(name):
+    def build():
+        loss, feeds = small_net(20 + LEGACY.index(name))
+        lr = _legacy_schedules()[name]()
+        if name == "lr_user_warmup_cosine":  # as those scripts did
+            opt = paddle.optimizer.Momentum(learning_rate=0.5, momentum=0.9,
+                                            weight_decay=paddle.regularizer.L2Decay(1e-3))
+        elif name in ("lr_noam", "lr_piecewise"):
+            opt = paddle.optimizer.Momentum(learning_rate=0.5, momentum=0.9)
+        else:
+            opt = paddle.optimizer.SGD(learning_rate=0.5)
+        opt._learning_rate_map[paddle.static.default_main_program()] = lr
+        opt.minimize(loss)
+        return loss, feeds, 4, 1e-5, 1e-4, {"lr": lr}
+    return build
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
-         "lstm": case_lstm, "gru": case_gru}
+         "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
+         "regularizer": case_regularizer, "huber": case_huber,
+         "xent_soft": case_xent_soft}
+for _n in LEGACY:
+    CASES[_n] = legacy_case(_n)
 
 
 def save_vars(exe, prog, path):
@@ -258,8 +424,15 @@ def write_case(out_dir, name):
     paddle.seed(1234)
     main, startup = paddle.static.Program(), paddle.static.Program()
     main.random_seed = startup.random_seed = 1234
-    with paddle.static.program_guard(main, startup):
-        loss, feeds, batch, rtol, ptol = CASES[name]()
+    # Paddle 2.6.2 does not restart variable names per program: a guard keeps a legacy case's
+    # names (mean_0.tmp_0, ...) independent of the cases generated before it
+    names = paddle.utils.unique_name.guard() if name in LEGACY else contextlib.nullcontext()
+    with names, paddle.static.program_guard(main, startup):
+        loss, feeds, batch, rtol, ptol, *extra = CASES[name]()
+    extra = extra[0] if extra else {}
+    sched, lr_var = extra.get("scheduler"), extra.get("lr")
+    if sched is not None:
+        lr_var = main.lr_var  # learning_rate_N, set by Paddle's executor before each run
     d = os.path.join(out_dir, name)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "main.pdmodel"), "wb") as f:
@@ -271,11 +444,16 @@ def write_case(out_dir, name):
     with paddle.static.scope_guard(scope):
         exe.run(startup)
         save_vars(exe, main, os.path.join(d, "init.pdiparams"))
-        losses = []
+        losses, lrs = [], []
+        fetch = [loss.name] + ([lr_var.name] if lr_var is not None else [])
         for s in range(STEPS):
             fd = {k: v[s * batch:(s + 1) * batch] for k, v in feeds.items()}
-            out, = exe.run(main, feed=fd, fetch_list=[loss.name])
-            losses.append(np.asarray(out, dtype="float32").reshape(()))
+            out = exe.run(main, feed=fd, fetch_list=fetch)
+            losses.append(np.asarray(out[0], dtype="float32").reshape(()))
+            if lr_var is not None:
+                lrs.append(np.asarray(out[1], dtype="float32").reshape(-1)[0])
+            if sched is not None:
+                sched.step()
         save_vars(exe, main, os.path.join(d, "final.pdiparams"))
     np.save(os.path.join(d, "loss.npy"), np.stack(losses).astype("float32"))
     lines = ["# written by tools/gen_paddle_train.py with PaddlePaddle " + paddle.__version__,
@@ -283,6 +461,13 @@ def write_case(out_dir, name):
     for k, v in feeds.items():
         np.save(os.path.join(d, k + ".npy"), v)
         lines.append("feed %s %s.npy" % (k, k))
+    if lr_var is not None:
+        lr_shape = tuple(lr_var.shape)
+        np.save(os.path.join(d, "lr.npy"),
+                np.stack(lrs).astype("float32").reshape((STEPS,) + lr_shape))
+        # 'lrfeed NAME': feed lr.npy's row s as NAME at step s (Paddle's executor sets it);
+        # 'lr NAME': the program computes NAME, fetched and compared with lr.npy
+        lines.append("%s %s" % ("lrfeed" if sched is not None else "lr", lr_var.name))
     lines += ["loss %s" % loss.name, "rtol %g" % rtol, "ptol %g" % ptol,
               "ops " + " ".join(sorted({op.type for op in main.global_block().ops}))]
     with open(os.path.join(d, "case.txt"), "w") as f:
@@ -341,7 +526,9 @@ def write_dropout_case(out_dir):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data", "train")
-    names = sys.argv[2:] or list(CASES) + ["dropout"]
+    legacy = paddle.__version__.startswith("2.")
+    names = sys.argv[2:] or ([n for n in CASES if n in LEGACY] if legacy else
+                             [n for n in CASES if n not in LEGACY] + ["dropout"])
     for n in names:
         if n == "dropout":
             write_dropout_case(out_dir)

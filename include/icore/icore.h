@@ -349,6 +349,15 @@ ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
  *   for each step: ic_executor_run(e, main, params, feeds..., fetch the loss...);
  *   ic_params_save(main, params, path, IC_PARAMS_COMBINED, ...);
  *
+ * Learning-rate schedules: a paddle.optimizer.lr scheduler (Paddle 2.x and 3.x) writes no
+ * op into the program; the optimizer ops read a persistable learning_rate_N that Paddle's
+ * Python executor sets from program.lr_scheduler before every run. Feed that name at every
+ * step with the step's value (its declared dtype and dims, float32[] for Paddle 3.x): a fed
+ * persistable shadows the scope's value for that run only, so the scope (and
+ * ic_params_save) keeps the value it held before. Legacy schedules (Paddle <= 2.6
+ * noam_decay, piecewise_decay, cosine_decay, linear_lr_warmup, ...) are ops in the program
+ * counting steps in the persistable @LR_DECAY_COUNTER@, which runs commit like any other.
+ *
  * Runs that update one scope are serialized (one step after another, in some order). A
  * startup program's random initializers draw from options.seed where their `seed` attribute
  * is 0 (icore's Philox streams, not Paddle's values; see uniform_random.c).

@@ -28,6 +28,9 @@ def read_case(name):
             c["loss"] = w[1]
         elif w[0] == "feed":
             c["feeds"].append((w[1], np.load(d / w[2])))
+        elif w[0] in ("lr", "lrfeed"):
+            c[w[0]] = w[1]
+            c["lrs"] = np.load(d / "lr.npy")
     return c
 
 
@@ -95,3 +98,35 @@ def test_training_errors_are_clear(tmp_path):
     # saving a scope that lacks the parameters names one of them
     with pytest.raises(icore.Error, match=main.param_names[0].replace(".", r"\.")):
         icore.save(main, icore.Scope(), tmp_path / "x.pdiparams")
+
+
+# Learning-rate schedules: paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) (Paddle
+# 3.3.1 writes no op for it: feed learning_rate_0 every step, as Paddle's executor sets it
+# from program.lr_scheduler) and linear_lr_warmup over a staircase exponential_decay (Paddle
+# 2.6.2 writes it into the program: increment on @LR_DECAY_COUNTER@, cond, select_input).
+@pytest.mark.parametrize("name", ["lr_scheduler", "lr_warmup"])
+def test_learning_rate_schedules(name):
+    c = read_case(name)
+    d = c["dir"]
+    main = icore.load_program(d / "main.pdmodel")
+    scope = icore.load(main, d / "init.pdiparams")
+    exe = icore.Executor(threads=2)
+    b, lr_name = c["batch"], c.get("lr") or c["lrfeed"]
+    losses, lrs = [], []
+    for step in range(c["steps"]):
+        feed = {fn: a[step * b:(step + 1) * b] for fn, a in c["feeds"]}
+        if "lrfeed" in c:
+            # float32[]: shadows learning_rate_0 for this run only
+            feed[lr_name] = np.asarray(c["lrs"][step])
+        loss, lr = exe.run(main, feed=feed, fetch_list=[c["loss"], lr_name], scope=scope)
+        losses.append(float(loss.reshape(())))
+        lrs.append(lr.reshape(-1)[0])
+    want = np.load(d / "loss.npy").astype(np.float64)
+    assert np.all(np.abs(np.array(losses) - want) <= c["rtol"] * np.abs(want) + 1e-7)
+    assert np.array(lrs, np.float32).tobytes() == c["lrs"].reshape(-1).tobytes()
+    final = icore.load(main, d / "final.pdiparams")
+    for n in main.param_names:
+        if n == c.get("lrfeed"):  # the feed shadowed it: the scope keeps the initial value
+            assert scope[n].tobytes() == icore.load(main, d / "init.pdiparams")[n].tobytes()
+        else:
+            assert close(scope[n], final[n], c["ptol"]), n

@@ -38,8 +38,8 @@ ic_status ic_check_feeds(const ic_program *p, size_t n_feeds, const char *const 
       snprintf(want, sizeof want, "%s", ic_dtype_name(v->dtype));
       ic_dims_str(v->ndim, v->dims, want + strlen(want), sizeof want - strlen(want));
       return ic_err_set(err, IC_ERR_INVALID_ARGUMENT,
-                        "feed '%s': expected %s (as the program declares it; dims are not checked), "
-                        "received %s",
+                        "feed '%s': expected %s (as the program declares it: the dtype and "
+                        "the rank are checked, not the sizes), received %s",
                         feed_names[i], want, ic_tensor_describe(t, got, sizeof got));
     }
   }
