@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_util.h"
@@ -69,6 +70,25 @@ static double run_threads(ctx *c, int n) {
   }
   for (int i = 0; i < n; i++) pthread_join(th[i], NULL);
   return (double)n * (double)c->runs / (bu_now() - t0);
+}
+
+static long rss_kb(void);
+
+/* RSS sampled every 200 ms while the measured runs go, to tell growth that levels off (the C
+ * library's arenas settling) from growth that does not (a leak). */
+typedef struct sampler {
+  atomic_bool stop;
+  long kb[4096];
+  int n;
+} sampler;
+
+static void *sample_rss(void *arg) {
+  sampler *s = arg;
+  while (!atomic_load(&s->stop)) {
+    if (s->n < 4096) s->kb[s->n++] = rss_kb();
+    nanosleep(&(struct timespec){.tv_nsec = 200000000}, NULL);
+  }
+  return NULL;
 }
 
 static long rss_kb(void) {
@@ -157,17 +177,30 @@ int main(int argc, char **argv) {
   run_threads(&c, n);
   c.runs = warm;
   long rss0 = rss_kb();
+  sampler *smp = calloc(1, sizeof *smp);
+  pthread_t smp_th;
+  if (!smp) return 1;
+  atomic_init(&smp->stop, false);
+  pthread_create(&smp_th, NULL, sample_rss, smp);
   for (int i = 0; i < n; i++) c.exec[i] = shared;
   double t_shared = run_threads(&c, n);
   for (int i = 0; i < n; i++) c.exec[i] = own[i];
   double t_own = run_threads(&c, n);
   long rss1 = rss_kb();
+  atomic_store(&smp->stop, true);
+  pthread_join(smp_th, NULL);
   printf("%s: %d threads x %ld runs each way%s\n", argv[1], n, runs, fuse ? "" : ", no rewrites");
   printf("  one executor, %d threads:        %10.1f runs/s\n", n, t_shared);
   printf("  %d executors, one scope:          %10.1f runs/s  (shared/own %.2f)\n", n, t_own,
          t_shared / t_own);
   printf("  RSS after warm-up %ld KiB, at end %ld KiB (%+.2f%%)\n", rss0, rss1,
          100.0 * (double)(rss1 - rss0) / (double)rss0);
+  if (smp->n >= 10) {
+    printf("  RSS during the measured runs (KiB), at 10%% steps:");
+    for (int k = 0; k <= 10; k++) printf(" %ld", smp->kb[(smp->n - 1) * k / 10]);
+    printf("\n");
+  }
+  free(smp);
   printf("  results differing from the reference: %ld\n", atomic_load(&c.bad));
   for (int i = 0; i < n; i++) ic_executor_destroy(own[i]);
   ic_executor_destroy(shared);
