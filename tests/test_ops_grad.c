@@ -356,6 +356,98 @@ START_TEST(paddle_grad_oracle) {
 }
 END_TEST
 
+/* ---- one-input ops (activations, reductions) against Paddle 3.3.1 (unary_cases.txt, the
+ * same script): at the points where the rule is subtle (relu6 / hard_swish / hard_sigmoid /
+ * brelu / hard_shrink / softshrink / thresholded_relu boundaries, leaky_relu and abs at 0,
+ * elu with both signs of alpha, celu's overflow, softplus / mish thresholds, reduce_max ties,
+ * reduce_prod with zeros), plus random points. The grad op gets the input slots Paddle wrote
+ * (X, Out = Paddle's forward output, Out@GRAD) and must give Paddle's X@GRAD within 2e-6
+ * (relative, floor 1), NaN where Paddle has NaN. ---- */
+static void oracle_attr(ic_builder_op *o, char *tok) {
+  char *eq = strchr(tok, '=');
+  ck_assert_ptr_nonnull(eq);
+  *eq = '\0';
+  const char *v = eq + 1;
+  ck_assert_msg(v[0] && v[1] == ':', "attribute %s: bad value %s", tok, v);
+  switch (v[0]) {
+    case 'f': ic_builder_attr_float(o, tok, (float)atof(v + 2)); break;
+    case 'i': ic_builder_attr_int(o, tok, atoi(v + 2)); break;
+    case 'b': ic_builder_attr_bool(o, tok, atoi(v + 2) != 0); break;
+    case 'L': {
+      int32_t l[8];
+      size_t n = 0;
+      for (const char *p = v + 2; *p && n < 8;) {
+        l[n++] = (int32_t)strtol(p, (char **)&p, 10);
+        if (*p == ',') p++;
+      }
+      ic_builder_attr_ints(o, tok, n, l);
+      break;
+    }
+    default: ck_abort_msg("attribute %s: unknown type %c", tok, v[0]);
+  }
+}
+
+START_TEST(paddle_unary_grad_oracle) {
+  char path[1024], line[512];
+  snprintf(path, sizeof path, "%s/tests/data/grad_oracle/unary_cases.txt", IC_SOURCE_DIR);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  int n_cases = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    char name[64], op[64], slots[128], grad[80];
+    int used = 0;
+    ck_assert_int_eq(sscanf(line, "%63s %63s %127s %n", name, op, slots, &used), 3);
+    snprintf(grad, sizeof grad, "%s_grad", op);
+    ic_tensor *in[3] = {oracle_npy(name, "x"), oracle_npy(name, "out"), oracle_npy(name, "g")};
+    ic_tensor *want = oracle_npy(name, "dx");
+    ic_builder *b = ic_builder_create();
+    const char *names[3] = {"x", "out", "g"};
+    for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
+    ic_builder_op *o = ic_builder_add_op(b, 0, grad);
+    for (char *sl = strtok(slots, ","); sl; sl = strtok(NULL, ",")) {
+      if (!strcmp(sl, "X")) ic_builder_in(o, "X", "x");
+      else if (!strcmp(sl, "Out")) ic_builder_in(o, "Out", "out");
+      else if (!strcmp(sl, "Out@GRAD")) ic_builder_in(o, "Out@GRAD", "g");
+      else ck_abort_msg("%s: unknown slot %s", name, sl);
+    }
+    ic_builder_out(o, "X@GRAD", "gx");
+    for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) oracle_attr(o, tok);
+    ew_fetch(b, "gx", IC_FP32);
+    ic_tensor *got = NULL;
+    char err[1024];
+    ck_assert_msg(tu_run(b, 3, names, in, 1, TU_NAMES("gx"), &got, err, sizeof err) == IC_OK,
+                  "%s %s: %s", name, grad, err);
+    tu_assert_shape(got, IC_FP32, ic_tensor_ndim(want), ic_tensor_dims(want));
+    double worst = 0;
+    int64_t exact = 0, n = ic_tensor_numel(want);
+    for (int64_t k = 0; k < n; k++) {
+      double g = ew_at(got, k), w = ew_at(want, k);
+      if (isnan(w)) {
+        ck_assert_msg(isnan(g), "%s %s: X@GRAD[%lld] is %.9g, Paddle NaN (x = %.9g)", name,
+                      grad, (long long)k, g, ew_at(in[0], k));
+        exact++;
+        continue;
+      }
+      double e = fabs(g - w) / (fabs(w) + 1.0);
+      ck_assert_msg(e <= 2e-6, "%s %s: X@GRAD[%lld] is %.9g, Paddle %.9g (x = %.9g)", name,
+                    grad, (long long)k, g, w, ew_at(in[0], k));
+      if (e > worst) worst = e;
+      exact += g == w;
+    }
+    fprintf(stderr, "%s (%s): max error vs Paddle %.3g, %lld of %lld equal\n", name, grad,
+            worst, (long long)exact, (long long)n);
+    ic_tensor_destroy(got);
+    ic_tensor_destroy(want);
+    for (int k = 0; k < 3; k++) ic_tensor_destroy(in[k]);
+    ic_builder_destroy(b);
+    n_cases++;
+  }
+  fclose(f);
+  ck_assert_int_ge(n_cases, 39);
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -1505,6 +1597,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, matmul_grad);
   tcase_add_test(tc, elementwise_max_min_grads);
   tcase_add_test(tc, paddle_grad_oracle);
+  tcase_add_test(tc, paddle_unary_grad_oracle);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

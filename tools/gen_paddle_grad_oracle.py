@@ -9,6 +9,12 @@ same X, Y and G to icore's grad op and compares.
 
 cases.txt: one line per case: NAME OP ATTR=VALUE... (the files are NAME.x.npy, NAME.y.npy,
 NAME.g.npy, NAME.dx.npy, NAME.dy.npy).
+
+unary_cases.txt: one-input ops (activations, reductions) at the points where their rule is
+subtle (boundaries, ties, zeros), float32: one line per case,
+NAME OP SLOTS ATTR=T:VALUE..., where SLOTS lists the grad op's inputs as Paddle wrote them
+(X, Out, Out@GRAD) and T is f (float), i (int), b (bool) or L (list of int); the files are
+NAME.x.npy, NAME.out.npy (Paddle's forward output), NAME.g.npy and NAME.dx.npy.
 """
 import os
 import sys
@@ -33,6 +39,96 @@ CASES = [
     ("max_bcast_ties", "elementwise_max", (2, 3, 4), (3, 1), {"axis": 1}),
     ("min_bcast_ties", "elementwise_min", (2, 3, 4), (4,), {"axis": -1}),
 ]
+
+
+def pts(*v):
+    return np.array(v, dtype="float32")
+
+
+_R = np.random.default_rng(7)
+_GEN = _R.uniform(-3, 3, 10).astype("float32")
+_POS = _R.uniform(0.1, 4, 10).astype("float32")
+
+
+def gen(*extra):
+    return np.concatenate([pts(*extra), _GEN]).astype("float32")
+
+
+# name, op, attrs, x (1-D points, or an array for the reductions)
+UNARY = [
+    ("leaky_relu_at0", "leaky_relu", {"alpha": 0.1}, gen(0.0, -0.0, -1e-30, 1e-30, -2, 2)),
+    ("leaky_relu_big_alpha", "leaky_relu", {"alpha": 2.0}, gen(0.0, -1, 1)),
+    ("relu6_bounds", "relu6", {}, gen(0.0, 6.0, -0.0, 5.999, 6.001, 7, -1)),
+    ("hard_swish_bounds", "hard_swish", {"threshold": 6.0, "scale": 6.0, "offset": 3.0},
+     gen(-3.0, 3.0, -3.001, -2.999, 2.999, 3.001, 0.0, -5, 5)),
+    ("hard_sigmoid_bounds", "hard_sigmoid", {"slope": 0.2, "offset": 0.5},
+     gen(-2.5, 2.5, -2.6, 2.6, 0.0)),
+    ("swish", "swish", {"beta": 1.0}, gen(0.0, -20, 20)),  # 3.3.1 ignores beta
+    ("silu", "silu", {}, gen(0.0, -20, 20)),
+    ("elu_pos_alpha", "elu", {"alpha": 1.2}, gen(0.0, -0.0, -5, 5)),
+    ("elu_neg_alpha", "elu", {"alpha": -0.5}, gen(0.0, -5, 5)),
+    ("selu", "selu", {"scale": 1.0507009873554805, "alpha": 1.6732632423543772},
+     gen(0.0, -0.0, -4, 4)),
+    ("celu", "celu", {"alpha": 1.5}, gen(0.0, -0.0, -4, 4, 200)),
+    ("softplus_thr", "softplus", {"beta": 2.0, "threshold": 3.0}, gen(1.5, 1.499, 1.501, -30, 30)),
+    ("softsign", "softsign", {}, gen(0.0, -100, 100)),
+    ("mish_thr", "mish", {"threshold": 2.0}, gen(2.0, 1.999, 2.001, -30, 30)),
+    ("exp", "exp", {}, gen(0.0)),
+    ("log", "log", {}, _POS),
+    ("log2", "log2", {}, _POS),
+    ("log10", "log10", {}, _POS),
+    ("log1p", "log1p", {}, _POS - 0.05),
+    ("sqrt", "sqrt", {}, _POS),
+    ("rsqrt", "rsqrt", {}, _POS),
+    ("square", "square", {}, gen(0.0)),
+    ("abs_at0", "abs", {}, gen(0.0, -0.0)),
+    ("pow_2_5", "pow", {"factor": 2.5}, _POS),
+    ("pow_neg", "pow", {"factor": -1.5}, _POS),
+    ("tanh_shrink", "tanh_shrink", {}, gen(0.0)),
+    ("logsigmoid", "logsigmoid", {}, gen(0.0, -40, 40)),
+    ("sin", "sin", {}, gen(0.0)),
+    ("cos", "cos", {}, gen(0.0)),
+    ("erf", "erf", {}, gen(0.0)),
+    ("reciprocal", "reciprocal", {}, _POS),
+    ("thresholded_relu_at_t", "thresholded_relu", {"threshold": 1.0}, gen(1.0, 0.999, 1.001)),
+    ("brelu_bounds", "brelu", {"t_min": -1.0, "t_max": 2.0}, gen(-1.0, 2.0, -1.001, 1.999)),
+    ("hard_shrink_at_t", "hard_shrink", {"threshold": 0.5}, gen(0.5, -0.5, 0.499, -0.501)),
+    ("softshrink_at_l", "softshrink", {"lambda": 0.5}, gen(0.5, -0.5, 0.499, -0.501)),
+    ("stanh", "stanh", {"scale_a": 0.67, "scale_b": 1.7159}, gen(0.0)),
+    ("floor", "floor", {}, gen(0.5)),
+    ("ceil", "ceil", {}, gen(0.5)),
+    ("round", "round", {}, gen(0.5)),
+]
+
+
+def run_unary(name, op, attrs, x, rng):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        X = paddle.static.data("x", list(x.shape), "float32")
+        X.stop_gradient = False
+        h = LayerHelper(op)
+        out = h.create_variable_for_type_inference("float32")
+        h.append_op(type=op, inputs={"X": X}, outputs={"Out": out}, attrs=dict(attrs))
+        G = paddle.static.data("g", list(out.shape), "float32")
+        dx, = paddle.static.gradients([out], [X], target_gradients=[G])
+    gop = [o for o in main.global_block().ops if o.type == op + "_grad"]
+    assert len(gop) == 1, [o.type for o in main.global_block().ops]
+    slots = [k for k in gop[0].input_names if gop[0].input(k)]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    g = rng.standard_normal(list(out.shape)).astype("float32")
+    ro, rdx = exe.run(main, feed={"x": x, "g": g}, fetch_list=[out, dx])
+    return slots, (x, np.asarray(ro), g, np.asarray(rdx))
+
+
+def attr_text(v):
+    if isinstance(v, bool):
+        return "b:%d" % int(v)
+    if isinstance(v, int):
+        return "i:%d" % v
+    if isinstance(v, (list, tuple)):
+        return "L:" + ",".join(str(int(e)) for e in v)
+    return "f:%r" % float(v)
 
 
 def run_case(name, op, xs, ys, attrs, rng):
@@ -79,6 +175,15 @@ def main():
                       for k, v in attrs.items())
         lines.append("%s %s %s" % (name, op, kv))
     with open(os.path.join(out, "cases.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    lines = [lines[0]]
+    for name, op, attrs, x in UNARY:
+        slots, arrs = run_unary(name, op, attrs, x, rng)
+        for suffix, a in zip(("x", "out", "g", "dx"), arrs):
+            np.save(os.path.join(out, "%s.%s.npy" % (name, suffix)), a)
+        kv = " ".join("%s=%s" % (k, attr_text(v)) for k, v in attrs.items())
+        lines.append(("%s %s %s %s" % (name, op, ",".join(slots), kv)).rstrip())
+    with open(os.path.join(out, "unary_cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 

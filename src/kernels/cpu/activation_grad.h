@@ -217,9 +217,10 @@ IC_ACTGRAD_FN(thresholded_relu_grad, ic_act2_attrs, g * (float)(u > a->p),
 IC_ACTGRAD_FN(brelu_grad, ic_act2_attrs, g * (float)((u > a->p) && (u < a->q)),
               g * (double)((u > (double)a->p) && (u < (double)a->q)))
 
-/* hard_shrink (p = threshold): g (x < -t or x > t): 0 at |x| = t, where the forward keeps x. */
-IC_ACTGRAD_FN(hard_shrink_grad, ic_act1_attrs, g * (float)((u < -a->p) || (u > a->p)),
-              g * (double)((u < -(double)a->p) || (u > (double)a->p)))
+/* hard_shrink (p = threshold): g (x <= -t or x >= t): g at |x| = t, where the forward keeps x
+ * (Paddle 3.3.1; older phi sources had strict comparisons). */
+IC_ACTGRAD_FN(hard_shrink_grad, ic_act1_attrs, g * (float)((u <= -a->p) || (u >= a->p)),
+              g * (double)((u <= -(double)a->p) || (u >= (double)a->p)))
 
 /* softshrink (p = lambda): g ((x > l) + (x < -l)). */
 IC_ACTGRAD_FN(softshrink_grad, ic_act1_attrs, g * ((float)(u > a->p) + (float)(u < -a->p)),

@@ -1,4 +1,5 @@
-/* hard_shrink_grad: X@GRAD = Out@GRAD * (X < -threshold or X > threshold): 0 at |X| = threshold.
+/* hard_shrink_grad: X@GRAD = Out@GRAD * (X <= -threshold or X >= threshold): Out@GRAD at
+ * |X| = threshold, as Paddle 3.3.1 gives.
  * Reads X (phi's hard_shrink grad functor, activation_grad.h). */
 #include "kernels/cpu/activation_grad.h"
 

@@ -1,4 +1,6 @@
 /* swish_grad: X@GRAD = Out@GRAD * (beta out + s (1 - beta out)), s = sigmoid(beta X), out = X s.
+ * Paddle 3.3.1 ignores `beta` (computes beta = 1, forward and backward alike); icore honours
+ * it, as its swish forward does and as the Paddle 2.x versions that wrote it did.
  * Reads X (phi's swish grad functor, activation_grad.h). */
 #include "kernels/cpu/activation_grad.h"
 
