@@ -448,6 +448,115 @@ START_TEST(paddle_unary_grad_oracle) {
 }
 END_TEST
 
+/* ---- activations: every unary activation's grad op against finite differences in float64,
+ * fed the forward tensors Paddle 3.3.1 gives its grad op (X, Out or both), on points drawn
+ * from a range that covers each kink or threshold from both sides (the kinks themselves are
+ * checked against Paddle in paddle_unary_grad_oracle). ---- */
+typedef struct act_case {
+  const char *op;
+  const char *deps; /* "X", "Out", "X,Out" */
+  double lo, hi;
+  const char *an[3];
+  float av[3];
+} act_case;
+
+static const act_case *g_act;
+static void act_attrs(ic_builder_op *op) {
+  for (int k = 0; k < 3 && g_act->an[k]; k++) ic_builder_attr_float(op, g_act->an[k], g_act->av[k]);
+}
+
+static void act_check(const act_case *a, uint64_t seed) {
+  char grad[64];
+  snprintf(grad, sizeof grad, "%s_grad", a->op);
+  g_act = a;
+  gcase g = {.fwd = a->op, .grad = grad, .n_in = 1, .slot = {"X"},
+             .in = {ew_rand(IC_FP64, 2, TU_DIMS(3, 7), seed, a->lo, a->hi)}, .diff = {true},
+             .out_slot = "Out", .attrs = act_attrs};
+  if (!strcmp(a->deps, "X") || !strcmp(a->deps, "X,Out")) {
+    g.gin_slot[g.n_gin] = "X";
+    g.gin_src[g.n_gin++] = "in0";
+  }
+  if (!strcmp(a->deps, "Out") || !strcmp(a->deps, "X,Out")) {
+    g.gin_slot[g.n_gin] = "Out";
+    g.gin_src[g.n_gin++] = "out";
+  }
+  g.gin_slot[g.n_gin] = "Out@GRAD";
+  g.gin_src[g.n_gin++] = "dout";
+  check_grad(&g);
+}
+
+START_TEST(activation_grads) {
+  static const act_case cs[] = {
+      {"leaky_relu", "X", -2, 2, {"alpha"}, {0.1f}},
+      {"leaky_relu", "X", -2, 2, {"alpha"}, {3.0f}},
+      {"relu6", "Out", -2, 8, {"threshold"}, {6.0f}},
+      {"hard_swish", "X", -5, 5, {"threshold", "scale", "offset"}, {6.0f, 6.0f, 3.0f}},
+      {"hard_swish", "X", -4, 4, {"threshold", "scale", "offset"}, {4.0f, 4.0f, 2.0f}},
+      {"hard_sigmoid", "Out", -4, 4, {"slope", "offset"}, {0.2f, 0.5f}},
+      {"swish", "X", -4, 4, {"beta"}, {1.0f}},
+      {"swish", "X", -4, 4, {"beta"}, {1.7f}},
+      {"silu", "X,Out", -4, 4, {NULL}, {0}},
+      {"elu", "X,Out", -3, 3, {"alpha"}, {1.2f}},
+      {"elu", "X,Out", -3, 3, {"alpha"}, {-0.5f}},
+      {"selu", "Out", -3, 3, {"scale", "alpha"}, {1.0507009873554805f, 1.6732632423543772f}},
+      {"celu", "X", -3, 3, {"alpha"}, {1.5f}},
+      {"celu", "X", -3, 3, {"alpha"}, {-0.7f}},
+      {"softplus", "X", -3, 3, {"beta", "threshold"}, {1.0f, 20.0f}},
+      {"softplus", "X", -3, 3, {"beta", "threshold"}, {2.0f, 3.0f}},
+      {"softsign", "X", -3, 3, {NULL}, {0}},
+      {"mish", "X", -3, 3, {"threshold"}, {20.0f}},
+      {"exp", "Out", -3, 3, {NULL}, {0}},
+      {"log", "X", 0.1, 4, {NULL}, {0}},
+      {"log2", "X", 0.1, 4, {NULL}, {0}},
+      {"log10", "X", 0.1, 4, {NULL}, {0}},
+      {"log1p", "X", -0.9, 4, {NULL}, {0}},
+      {"sqrt", "Out", 0.1, 4, {NULL}, {0}},
+      {"rsqrt", "Out", 0.1, 4, {NULL}, {0}},
+      {"square", "X", -3, 3, {NULL}, {0}},
+      {"abs", "X", -3, 3, {NULL}, {0}},
+      {"pow", "X", 0.1, 3, {"factor"}, {2.5f}},
+      {"pow", "X", -3, 3, {"factor"}, {3.0f}},
+      {"pow", "X", 0.1, 3, {"factor"}, {-1.5f}},
+      {"tanh_shrink", "X", -3, 3, {NULL}, {0}},
+      {"logsigmoid", "X", -5, 5, {NULL}, {0}},
+      {"sin", "X", -4, 4, {NULL}, {0}},
+      {"cos", "X", -4, 4, {NULL}, {0}},
+      {"erf", "X", -3, 3, {NULL}, {0}},
+      {"reciprocal", "Out", 0.2, 3, {NULL}, {0}},
+      {"thresholded_relu", "X", -1, 3, {"threshold"}, {1.0f}},
+      {"brelu", "X", -3, 3, {"t_min", "t_max"}, {-1.0f, 2.0f}},
+      {"hard_shrink", "X", -2, 2, {"threshold"}, {0.5f}},
+      {"softshrink", "X", -2, 2, {"lambda"}, {0.5f}},
+      {"stanh", "X", -3, 3, {"scale_a", "scale_b"}, {0.67f, 1.7159f}},
+      {"floor", "", -3, 3, {NULL}, {0}},
+      {"ceil", "", -3, 3, {NULL}, {0}},
+      {"round", "", -3, 3, {NULL}, {0}},
+  };
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) act_check(&cs[i], 100 + i);
+}
+END_TEST
+
+/* Out@GRAD of another shape or dtype than X is refused, naming the slot. */
+START_TEST(activation_grad_errors) {
+  ic_tensor *in[2] = {tu_f32(1, TU_DIMS(3), (const float[]){1, 2, 3}),
+                      tu_f32(1, TU_DIMS(2), (const float[]){1, 2})};
+  const char *names[2] = {"x", "g"};
+  ic_builder *b = ic_builder_create();
+  for (int k = 0; k < 2; k++) ew_feed(b, names[k], in[k]);
+  ic_builder_op *o = ic_builder_add_op(b, 0, "leaky_relu_grad");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Out@GRAD", "g");
+  ic_builder_out(o, "X@GRAD", "gx");
+  ew_fetch(b, "gx", IC_FP32);
+  ic_tensor *got = NULL;
+  char err[1024] = "";
+  ck_assert_int_ne(tu_run(b, 2, names, in, 1, TU_NAMES("gx"), &got, err, sizeof err), IC_OK);
+  ck_assert_msg(strstr(err, "leaky_relu_grad") && strstr(err, "X"), "%s", err);
+  ic_builder_destroy(b);
+  for (int k = 0; k < 2; k++) ic_tensor_destroy(in[k]);
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -1598,6 +1707,8 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, elementwise_max_min_grads);
   tcase_add_test(tc, paddle_grad_oracle);
   tcase_add_test(tc, paddle_unary_grad_oracle);
+  tcase_add_test(tc, activation_grads);
+  tcase_add_test(tc, activation_grad_errors);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

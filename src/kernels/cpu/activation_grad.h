@@ -164,7 +164,9 @@ IC_ACTGRAD_FN(softsign_grad, ic_noattrs, g / ((1.0f + fabsf(u)) * (1.0f + fabsf(
               g / ((1.0 + fabs(u)) * (1.0 + fabs(u))))
 
 /* mish (p = threshold): sp = x > threshold ? x : log(1 + exp(x)), t = tanh(sp):
- * g (t + x (1 - t^2) (1 - exp(-sp))). */
+ * g (t + x (1 - t^2) (1 - exp(-sp))). Above the threshold d sp / dx is 1, not 1 - exp(-x):
+ * phi's CPU functor (and Paddle 3.3.1, checked in unary_cases.txt) is off there by
+ * x (1 - t^2) exp(-x), negligible at the default threshold 20; icore computes as Paddle. */
 static inline float mish_grad_f32(float g, float u, float v, const ic_act1_attrs *a) {
   float sp = u > a->p ? u : logf(1.0f + expf(u)), t = tanhf(sp);
   return g * (t + u * (1.0f - t * t) * (1.0f - expf(-sp)));

@@ -1,6 +1,9 @@
 /* hard_swish_grad: X@GRAD = Out@GRAD * ((X + offset > 0) (2X + offset) / scale where X + offset <
  * threshold, 1 from there on): (2X + offset) / scale at X = -offset is cut to 0, and 1 at
- * X + offset = threshold.
+ * X + offset = threshold. Past the threshold phi's formula gives 1, the derivative only when
+ * threshold = scale (the defaults, and every model); icore keeps phi's formula for other
+ * values too (Paddle 2.x computed it so; Paddle 3.3.1 ignores the three attributes and uses
+ * 6, 6, 3 in both directions, checked).
  * Reads X (phi's hard_swish grad functor, activation_grad.h). */
 #include "kernels/cpu/activation_grad.h"
 
