@@ -444,7 +444,7 @@ START_TEST(paddle_unary_grad_oracle) {
     n_cases++;
   }
   fclose(f);
-  ck_assert_int_ge(n_cases, 39);
+  ck_assert_int_ge(n_cases, 49);
 }
 END_TEST
 
@@ -614,6 +614,18 @@ START_TEST(reduce_grads) {
                  .gin_src = {"in0", "dout"}};
       check_grad(&g);
     }
+  }
+  /* reduce_max on random values (no ties): the gradient goes to each reduction's argmax */
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_dim = cs[i].dim;
+    g_ndim = cs[i].n;
+    g_keep = cs[i].keep;
+    g_all = cs[i].all;
+    gcase g = {.fwd = "reduce_max", .grad = "reduce_max_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(3, TU_DIMS(2, 3, 4), 7)}, .diff = {true}, .out_slot = "Out",
+               .attrs = reduce_attrs, .n_gin = 3, .gin_slot = {"X", "Out", "Out@GRAD"},
+               .gin_src = {"in0", "out", "dout"}};
+    check_grad(&g);
   }
   gcase m = {.fwd = "mean", .grad = "mean_grad", .n_in = 1, .slot = {"X"},
              .in = {r64(2, TU_DIMS(3, 4), 6)}, .diff = {true}, .out_slot = "Out", .n_gin = 2,

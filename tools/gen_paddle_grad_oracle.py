@@ -101,6 +101,37 @@ UNARY = [
 ]
 
 
+def _ties(shape, seed):
+    return (np.random.default_rng(seed).integers(-2, 3, shape) * 0.5).astype("float32")
+
+
+def _red(dim, keep=False, all_=False):
+    return {"dim": dim, "keep_dim": keep, "reduce_all": all_}
+
+
+_NAN = _ties((3, 4), 5)
+_NAN[1, 2] = np.nan
+_NAN[2, :] = np.nan
+_ZEROS = np.random.default_rng(6).uniform(0.5, 2, (3, 4, 5)).astype("float32")
+_ZEROS[0, 1, 2] = 0.0  # one zero in a reduction
+_ZEROS[1, 3, 0] = _ZEROS[1, 3, 4] = 0.0  # two zeros in one
+_ZEROS[2, 0, 1] = -0.0
+_ZEROS[2, 2, 3] = -1.5
+UNARY += [
+    ("reduce_max_ties", "reduce_max", _red([1]), _ties((3, 4, 5), 1)),
+    ("reduce_max_ties_02_keep", "reduce_max", _red([0, 2], True), _ties((3, 4, 5), 2)),
+    ("reduce_max_neg_axis", "reduce_max", _red([-1]), _ties((3, 4, 5), 3)),
+    ("reduce_max_all", "reduce_max", _red([0], True, True), _ties((3, 4), 4)),
+    ("reduce_max_nan", "reduce_max", _red([1]), _NAN),
+    ("reduce_min_ties", "reduce_min", _red([1]), _ties((3, 4, 5), 1)),
+    ("reduce_min_ties_0_keep", "reduce_min", _red([0], True), _ties((3, 4, 5), 2)),
+    ("reduce_prod_zeros", "reduce_prod", _red([2]), _ZEROS),
+    ("reduce_prod_zeros_01_keep", "reduce_prod", _red([0, 1], True), _ZEROS),
+    ("reduce_prod_plain", "reduce_prod", _red([1]), np.random.default_rng(8).uniform(
+        -2, 2, (3, 4)).astype("float32")),
+]
+
+
 def run_unary(name, op, attrs, x, rng):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):

@@ -206,6 +206,74 @@ ic_status ic_reduce_grad_run(ic_kctx *c, bool mean) {
   return IC_OK;
 }
 
+/* ---- reduce_max_grad, reduce_min_grad, reduce_prod_grad ---- */
+
+const ic_slotdef ic_reduce_sel_grad_inputs[3] = {{"X", 0}, {"Out", 0}, {"Out@GRAD", 0}};
+const ic_slotdef ic_reduce_sel_grad_outputs[1] = {{"X@GRAD", 0}};
+
+ic_status ic_reduce_sel_grad_infer(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, 0, 0), *out = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
+  ic_status st;
+  if ((st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT))) return st;
+  ic_reduce_geom geo;
+  if ((st = ic_reduce_geometry(c, &geo))) return st;
+  for (size_t s = 1; s < 3; s++) {
+    const ic_tensor *t = s == 1 ? out : g;
+    if (t->dtype != x->dtype || ic_tensor_numel_(t) != geo.out_n) {
+      return ic_kfail_in(c, s, 0, "expected %s with %lld elements (X reduced)",
+                         ic_dtype_name(x->dtype), (long long)geo.out_n);
+    }
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+/* Walks X in memory order with o, the index of its element's reduction in Out. */
+#define IC_RSG_WALK(BODY)                                                                   \
+  do {                                                                                     \
+    int64_t idx_[IC_MAX_RANK] = {0}, o = 0;                                                \
+    for (int64_t i = 0; i < geo.in_n; i++) {                                               \
+      BODY;                                                                                \
+      for (int k_ = geo.n - 1; k_ >= 0; k_--) {                                            \
+        o += geo.ostride[k_];                                                              \
+        if (++idx_[k_] < geo.size[k_]) break;                                              \
+        o -= geo.ostride[k_] * geo.size[k_];                                               \
+        idx_[k_] = 0;                                                                      \
+      }                                                                                    \
+    }                                                                                      \
+  } while (0)
+
+#define IC_RSG_RUN(T)                                                                      \
+  do {                                                                                     \
+    const T *xp = x->data, *op = out->data, *gp = g->data;                                 \
+    T *dp = dx->data;                                                                      \
+    if (prod) {                                                                            \
+      IC_RSG_WALK(dp[i] = gp[o] * op[o] * ((T)1 / xp[i]));                                 \
+    } else {                                                                               \
+      T *cnt = scratch->data;                                                              \
+      for (int64_t k = 0; k < geo.out_n; k++) cnt[k] = 0;                                  \
+      IC_RSG_WALK(cnt[o] += (T)(xp[i] == op[o]));                                          \
+      IC_RSG_WALK(dp[i] = gp[o] * (T)(xp[i] == op[o]) / cnt[o]);                           \
+    }                                                                                      \
+  } while (0)
+
+ic_status ic_reduce_sel_grad_run(ic_kctx *c, bool prod) {
+  const ic_tensor *x = ic_in(c, 0, 0), *out = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
+  ic_tensor *dx = ic_out(c, 0, 0);
+  ic_reduce_geom geo;
+  ic_status st = ic_reduce_geometry(c, &geo);
+  if (st) return st;
+  ic_buffer *scratch = NULL;
+  if (!prod) {
+    scratch = ic_kscratch(c, (size_t)(geo.out_n ? geo.out_n : 1) * sizeof(double));
+    if (!scratch) return c->err->code;
+  }
+  if (x->dtype == IC_FP32) IC_RSG_RUN(float);
+  else IC_RSG_RUN(double);
+  if (scratch) ic_buffer_release(scratch);
+  return IC_OK;
+}
+
 /* ---- XShape grads ---- */
 
 const ic_slotdef ic_xshape_grad_inputs[2] = {{"XShape", IC_SLOT_NO_BUFFER}, {"Out@GRAD", 0}};

@@ -105,6 +105,25 @@ ic_status ic_xshape_grad_run(ic_kctx *c);
 ic_status ic_reduce_grad_infer(ic_kctx *c);
 ic_status ic_reduce_grad_run(ic_kctx *c, bool mean);
 
+/* ---- reduce_max_grad, reduce_min_grad, reduce_prod_grad ----
+ * Slots: inputs X, Out, Out@GRAD (as Paddle 3.3.1 writes them); output X@GRAD. The reduce_*
+ * attributes. In X's float type, as phi computes (checked against Paddle 3.3.1):
+ *   max / min: with m = (X == Out) and n the number of such elements in X's reduction,
+ *              X@GRAD = Out@GRAD m / n: ties share the gradient equally, and a reduction
+ *              whose Out is NaN (no element equals it) gives 0 / 0 = NaN throughout;
+ *   prod:      X@GRAD = Out@GRAD Out (1 / X): NaN where X is 0 (0 * inf), not the product
+ *              of the other elements (Paddle's CPU kernel does the same). */
+extern const ic_slotdef ic_reduce_sel_grad_inputs[3];
+ic_status ic_reduce_sel_grad_infer(ic_kctx *c);
+ic_status ic_reduce_sel_grad_run(ic_kctx *c, bool prod);
+#define IC_REDUCE_SEL_GRAD_DEF(NAME, PARSE, RUN)                                           \
+  {                                                                                        \
+    .name = NAME, .n_inputs = 3, .inputs = ic_reduce_sel_grad_inputs, .n_outputs = 1,      \
+    .outputs = ic_reduce_sel_grad_outputs, .attrs_size = sizeof(ic_reduce_attrs),          \
+    .parse = PARSE, .infer = ic_reduce_sel_grad_infer, .cpu = RUN,                         \
+  }
+extern const ic_slotdef ic_reduce_sel_grad_outputs[1];
+
 #ifdef __cplusplus
 }
 #endif
