@@ -38,6 +38,8 @@ CASES = [
                                                         "transpose_Y": True, "alpha": -1.0}),
     ("max_bcast_ties", "elementwise_max", (2, 3, 4), (3, 1), {"axis": 1}),
     ("min_bcast_ties", "elementwise_min", (2, 3, 4), (4,), {"axis": -1}),
+    ("pow_bcast", "elementwise_pow", (2, 3, 4), (3, 1), {"axis": 1}),
+    ("pow_zero_base", "elementwise_pow", (12,), (12,), {"axis": -1}),
 ]
 
 
@@ -168,6 +170,13 @@ def run_case(name, op, xs, ys, attrs, rng):
     if op == "matmul":
         x = rng.standard_normal(xs).astype("float32")
         y = rng.standard_normal(ys).astype("float32")
+    if op == "elementwise_pow":  # own generator: the earlier cases' data stay as they were
+        rng = np.random.default_rng(21)
+        x = rng.uniform(0.2, 2.0, xs).astype("float32")
+        y = rng.uniform(-2.0, 3.0, ys).astype("float32")
+        if name == "pow_zero_base":  # X = 0 against every kind of exponent, and X < 0
+            x = np.array([0] * 10 + [-2, -2], "float32")
+            y = np.array([-2, -1, -0.5, 0, -0.0, 0.5, 1, 1.5, 2, 3, 2, 3], "float32")
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         X = paddle.static.data("x", list(xs), "float32")
@@ -208,8 +217,9 @@ def main():
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     lines = [lines[0]]
+    urng = np.random.default_rng(13)  # its own: adding a binary case leaves these data alone
     for name, op, attrs, x in UNARY:
-        slots, arrs = run_unary(name, op, attrs, x, rng)
+        slots, arrs = run_unary(name, op, attrs, x, urng)
         for suffix, a in zip(("x", "out", "g", "dx"), arrs):
             np.save(os.path.join(out, "%s.%s.npy" % (name, suffix)), a)
         kv = " ".join("%s=%s" % (k, attr_text(v)) for k, v in attrs.items())

@@ -1,6 +1,7 @@
 /* Helpers shared by the training ops (train.h). */
 #include "kernels/cpu/train.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "kernels/cpu/reduce.h"
@@ -145,6 +146,16 @@ ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op) {
           const double part = xv == yv ? gv * 0.5 : 0.0;
           if (dx) ax[xo + j * rsx] += xwin ? gv : part;
           if (dy) ay[yo + j * rsy] += ywin ? gv : part;
+        }
+        break;
+      case IC_EW_POW:
+        /* dX = g y x^(y - 1), dY = g ln(x) x^y (phi PowGradDX / PowGradDY), with Paddle
+         * 3.3.1's zeros (measured): dX is 0 where y = 0 (not 0 * x^-1 = NaN at x = 0), dY is
+         * 0 where x = 0 and y >= 0 (not -inf * 0 = NaN, nor -inf at y = 0) */
+        for (int64_t j = 0; j < row; j++) {
+          const double gv = rd(g, i + j), xv = rd(x, xo + j * rsx), yv = rd(y, yo + j * rsy);
+          if (dx) ax[xo + j * rsx] += yv == 0 ? 0.0 : gv * yv * pow(xv, yv - 1);
+          if (dy) ay[yo + j * rsy] += xv == 0 && yv >= 0 ? 0.0 : gv * log(xv) * pow(xv, yv);
         }
         break;
       default: /* div: dX = g / y, dY = -g * out / y */
