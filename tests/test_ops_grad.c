@@ -573,6 +573,91 @@ START_TEST(activation_grad_errors) {
 }
 END_TEST
 
+/* ---- index ops: gather, gather_nd, index_select against finite differences, with repeated
+ * indices (a position picked twice must get both gradients) and negative ones
+ * (index_select); stack_grad / unstack_grad (pure copies) element by element. ---- */
+static int64_t g_ix_axis;
+static void gather_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", (int32_t)g_ix_axis); }
+static void index_select_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "dim", (int32_t)g_ix_axis);
+}
+
+static void index_case(const char *fwd, attr_fn attrs, int64_t axis, ic_tensor *x, ic_tensor *idx) {
+  char grad[64];
+  snprintf(grad, sizeof grad, "%s_grad", fwd);
+  g_ix_axis = axis;
+  gcase g = {.fwd = fwd, .grad = grad, .n_in = 2, .slot = {"X", "Index"}, .in = {x, idx},
+             .diff = {true, false}, .out_slot = "Out", .attrs = attrs, .n_gin = 3,
+             .gin_slot = {"X", "Index", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&g);
+}
+
+START_TEST(index_grads) {
+  /* 7 draws from [0, 4): repeats certain */
+  index_case("gather", gather_attr, 0, r64(3, TU_DIMS(4, 3, 2), 40),
+             ew_rand(IC_INT64, 1, TU_DIMS(7), 41, 0, 4));
+  index_case("gather", gather_attr, 1, r64(3, TU_DIMS(2, 3, 2), 42),
+             ew_rand(IC_INT64, 1, TU_DIMS(5), 43, 0, 3));
+  index_case("gather", gather_attr, -1, r64(2, TU_DIMS(3, 4), 44),
+             ew_rand(IC_INT32, 2, TU_DIMS(6, 1), 45, 0, 4));
+  index_case("gather_nd", NULL, 0, r64(3, TU_DIMS(3, 3, 2), 46),
+             ew_rand(IC_INT64, 2, TU_DIMS(6, 2), 47, 0, 3));
+  index_case("gather_nd", NULL, 0, r64(2, TU_DIMS(4, 3), 48),
+             ew_rand(IC_INT64, 3, TU_DIMS(2, 3, 1), 49, 0, 4));
+  index_case("index_select", index_select_attr, 1, r64(2, TU_DIMS(3, 4), 50),
+             ew_rand(IC_INT64, 1, TU_DIMS(6), 51, -4, 4));
+  index_case("index_select", index_select_attr, 0, r64(3, TU_DIMS(3, 2, 2), 52),
+             ew_rand(IC_INT32, 1, TU_DIMS(5), 53, 0, 3));
+}
+END_TEST
+
+/* stack_grad splits Y@GRAD [2, 3, 4] along `axis` into 3 X@GRAD of [2, 4] (axis 1) or 2 of
+ * [3, 4] (axis -3); unstack_grad joins them back, bit for bit. */
+START_TEST(stack_unstack_grads) {
+  for (int v = 0; v < 2; v++) {
+    const int axis = v ? -3 : 1, ax = v ? 0 : 1;
+    const int64_t *dims = TU_DIMS(2, 3, 4);
+    const size_t n = (size_t)dims[ax];
+    ic_tensor *gy = ew_rand(IC_FP32, 3, dims, 60 + v, -1, 1);
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "gy", gy);
+    ic_builder_op *o = ic_builder_add_op(b, 0, "stack_grad");
+    ic_builder_in(o, "Y@GRAD", "gy");
+    const char *gx[3] = {"gx0", "gx1", "gx2"};
+    ic_builder_output(o, "X@GRAD", n, gx);
+    ic_builder_attr_int(o, "axis", axis);
+    ic_builder_op *u = ic_builder_add_op(b, 0, "unstack_grad");
+    ic_builder_input(u, "Y@GRAD", n, gx);
+    ic_builder_out(u, "X@GRAD", "back");
+    ic_builder_attr_int(u, "axis", axis);
+    ic_builder_attr_int(u, "num", (int32_t)n);
+    for (size_t i = 0; i < n; i++) ew_fetch(b, gx[i], IC_FP32);
+    ew_fetch(b, "back", IC_FP32);
+    const char *fetch[4] = {gx[0], gx[1], n > 2 ? gx[2] : "back", "back"};
+    ic_tensor *got[4] = {0};
+    char err[1024];
+    ck_assert_msg(tu_run(b, 1, TU_NAMES("gy"), &gy, n + 1, fetch, got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    int64_t d0 = dims[0], d1 = dims[1], d2 = dims[2];
+    for (int64_t i = 0; i < d0; i++) {
+      for (int64_t j = 0; j < d1; j++) {
+        for (int64_t k = 0; k < d2; k++) {
+          double want = ew_at(gy, (i * d1 + j) * d2 + k);
+          double part = ax == 1 ? ew_at(got[j], i * d2 + k) : ew_at(got[i], j * d2 + k);
+          ck_assert_msg(part == want, "stack_grad axis %d: [%lld,%lld,%lld]", axis, (long long)i,
+                        (long long)j, (long long)k);
+        }
+      }
+    }
+    tu_assert_shape(got[n], IC_FP32, 3, dims);
+    for (int64_t e = 0; e < 24; e++) ck_assert(ew_at(got[n], e) == ew_at(gy, e));
+    for (size_t i = 0; i <= n; i++) ic_tensor_destroy(got[i]);
+    ic_tensor_destroy(gy);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -1737,6 +1822,8 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, paddle_unary_grad_oracle);
   tcase_add_test(tc, activation_grads);
   tcase_add_test(tc, activation_grad_errors);
+  tcase_add_test(tc, index_grads);
+  tcase_add_test(tc, stack_unstack_grads);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

@@ -124,6 +124,23 @@ ic_status ic_reduce_sel_grad_run(ic_kctx *c, bool prod);
   }
 extern const ic_slotdef ic_reduce_sel_grad_outputs[1];
 
+/* ---- gather_grad, gather_nd_grad, index_select_grad ----
+ * dst[dst_row[r]] += src[r] for rows r = 0.. of `row` elements each (float32 or float64 by
+ * dt), in the order given, accumulated in the data's type as Paddle's scatter-add does (so
+ * repeated indices add in index order). */
+static inline void ic_train_row_add(ic_dtype dt, void *dst, int64_t dst_row, const void *src,
+                                    int64_t src_row, int64_t row) {
+  if (dt == IC_FP32) {
+    float *d = (float *)dst + dst_row * row;
+    const float *s = (const float *)src + src_row * row;
+    for (int64_t e = 0; e < row; e++) d[e] += s[e];
+  } else {
+    double *d = (double *)dst + dst_row * row;
+    const double *s = (const double *)src + src_row * row;
+    for (int64_t e = 0; e < row; e++) d[e] += s[e];
+  }
+}
+
 #ifdef __cplusplus
 }
 #endif
