@@ -658,6 +658,37 @@ START_TEST(stack_unstack_grads) {
 }
 END_TEST
 
+/* ---- expand / tile: X@GRAD sums Out@GRAD over the copies, against finite differences. ---- */
+static const char *g_rep_attr;
+static const int32_t *g_rep;
+static size_t g_nrep;
+static void rep_attr(ic_builder_op *op) { ic_builder_attr_ints(op, g_rep_attr, g_nrep, g_rep); }
+
+static void repeat_case(const char *fwd, const char *attr, int nx, const int64_t *dx, size_t n,
+                        const int32_t *v, uint64_t seed) {
+  char grad[64];
+  snprintf(grad, sizeof grad, "%s_grad", fwd);
+  g_rep_attr = attr;
+  g_rep = v;
+  g_nrep = n;
+  gcase g = {.fwd = fwd, .grad = grad, .n_in = 1, .slot = {"X"}, .in = {r64(nx, dx, seed)},
+             .diff = {true}, .out_slot = "Out", .attrs = rep_attr, .n_gin = 2,
+             .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+  check_grad(&g);
+}
+
+START_TEST(repeat_grads) {
+  repeat_case("expand_v2", "shape", 2, TU_DIMS(3, 1), 3, (const int32_t[]){2, 3, 4}, 70);
+  repeat_case("expand_v2", "shape", 2, TU_DIMS(1, 4), 2, (const int32_t[]){3, -1}, 71);
+  repeat_case("expand_v2", "shape", 2, TU_DIMS(2, 3), 2, (const int32_t[]){2, 3}, 72);
+  repeat_case("tile", "repeat_times", 2, TU_DIMS(2, 3), 3, (const int32_t[]){2, 1, 2}, 73);
+  repeat_case("tile", "repeat_times", 2, TU_DIMS(2, 3), 1, (const int32_t[]){3}, 74);
+  repeat_case("expand", "expand_times", 2, TU_DIMS(2, 1), 2, (const int32_t[]){2, 3}, 75);
+  repeat_case("expand_as_v2", "target_shape", 2, TU_DIMS(1, 4), 3, (const int32_t[]){2, 3, 4},
+              76);
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -1824,6 +1855,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, activation_grad_errors);
   tcase_add_test(tc, index_grads);
   tcase_add_test(tc, stack_unstack_grads);
+  tcase_add_test(tc, repeat_grads);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
