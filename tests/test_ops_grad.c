@@ -689,6 +689,43 @@ START_TEST(repeat_grads) {
 }
 END_TEST
 
+/* ---- pad3d (every mode, both layouts) and pad against finite differences: an edge copied
+ * several times (reflect / replicate / circular) must get every copy's gradient. ---- */
+static const char *g_pad_mode;
+static bool g_pad_last;
+static void pad3d_attr(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "paddings", 6, (const int32_t[]){1, 2, 0, 1, 2, 1});
+  ic_builder_attr_string(op, "mode", g_pad_mode);
+  ic_builder_attr_float(op, "value", 0.5f);
+  ic_builder_attr_string(op, "data_format", g_pad_last ? "NDHWC" : "NCDHW");
+}
+static void pad_op_attr(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "paddings", 6, (const int32_t[]){1, 0, 0, 2, 2, 1});
+  ic_builder_attr_float(op, "pad_value", 0.5f);
+}
+
+START_TEST(pad_grads) {
+  const char *modes[] = {"constant", "reflect", "replicate", "circular"};
+  for (int m = 0; m < 4; m++) {
+    for (int last = 0; last < 2; last++) {
+      g_pad_mode = modes[m];
+      g_pad_last = last;
+      /* D, H, W = 3, 2, 3 (each pad below its dim for reflect) */
+      const int64_t *d = last ? TU_DIMS(1, 3, 2, 3, 2) : TU_DIMS(1, 2, 3, 2, 3);
+      gcase g = {.fwd = "pad3d", .grad = "pad3d_grad", .n_in = 1, .slot = {"X"},
+                 .in = {r64(5, d, 80 + m)}, .diff = {true}, .out_slot = "Out",
+                 .attrs = pad3d_attr, .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+                 .gin_src = {"in0", "dout"}};
+      check_grad(&g);
+    }
+  }
+  gcase p = {.fwd = "pad", .grad = "pad_grad", .n_in = 1, .slot = {"X"},
+             .in = {r64(3, TU_DIMS(2, 3, 2), 90)}, .diff = {true}, .out_slot = "Out",
+             .attrs = pad_op_attr, .n_gin = 1, .gin_slot = {"Out@GRAD"}, .gin_src = {"dout"}};
+  check_grad(&p);
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -1856,6 +1893,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, index_grads);
   tcase_add_test(tc, stack_unstack_grads);
   tcase_add_test(tc, repeat_grads);
+  tcase_add_test(tc, pad_grads);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
