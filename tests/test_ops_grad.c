@@ -460,7 +460,7 @@ START_TEST(paddle_unary_grad_oracle) {
     n_cases++;
   }
   fclose(f);
-  ck_assert_int_ge(n_cases, 49);
+  ck_assert_int_ge(n_cases, 53);
 }
 END_TEST
 
@@ -723,6 +723,49 @@ START_TEST(pad_grads) {
              .in = {r64(3, TU_DIMS(2, 3, 2), 90)}, .diff = {true}, .out_slot = "Out",
              .attrs = pad_op_attr, .n_gin = 1, .gin_slot = {"Out@GRAD"}, .gin_src = {"dout"}};
   check_grad(&p);
+}
+END_TEST
+
+/* ---- where, clip, cumsum against finite differences ---- */
+static void clip_attr(ic_builder_op *op) {
+  ic_builder_attr_float(op, "min", -0.5f);
+  ic_builder_attr_float(op, "max", 0.7f);
+}
+static int64_t g_cs_axis;
+static bool g_cs_flags[3]; /* flatten, exclusive, reverse */
+static void cumsum_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "axis", (int32_t)g_cs_axis);
+  ic_builder_attr_bool(op, "flatten", g_cs_flags[0]);
+  ic_builder_attr_bool(op, "exclusive", g_cs_flags[1]);
+  ic_builder_attr_bool(op, "reverse", g_cs_flags[2]);
+}
+
+START_TEST(where_clip_cumsum_grads) {
+  ic_tensor *cond;
+  ck_assert_int_eq(ic_tensor_create(IC_BOOL, 2, TU_DIMS(3, 4), &cond), IC_OK);
+  for (int k = 0; k < 12; k++) ((uint8_t *)ic_tensor_data(cond))[k] = (uint8_t)((k * 7) % 3 == 0);
+  gcase w = {.fwd = "where", .grad = "where_grad", .n_in = 3, .slot = {"Condition", "X", "Y"},
+             .in = {cond, r64(2, TU_DIMS(3, 4), 91), r64(2, TU_DIMS(3, 4), 92)},
+             .diff = {false, true, true}, .out_slot = "Out", .n_gin = 4,
+             .gin_slot = {"Condition", "X", "Y", "Out@GRAD"},
+             .gin_src = {"in0", "in1", "in2", "dout"}};
+  check_grad(&w);
+  gcase cl = {.fwd = "clip", .grad = "clip_grad", .n_in = 1, .slot = {"X"},
+              .in = {ew_rand(IC_FP64, 2, TU_DIMS(4, 5), 93, -2, 2)}, .diff = {true},
+              .out_slot = "Out", .attrs = clip_attr, .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+              .gin_src = {"in0", "dout"}};
+  check_grad(&cl);
+  for (int v = 0; v < 16; v++) {
+    g_cs_axis = (v & 8) ? -1 : 0;
+    g_cs_flags[0] = v & 1;
+    g_cs_flags[1] = v & 2;
+    g_cs_flags[2] = v & 4;
+    gcase cs = {.fwd = "cumsum", .grad = "cumsum_grad", .n_in = 1, .slot = {"X"},
+                .in = {r64(3, TU_DIMS(2, 3, 4), 94 + v)}, .diff = {true}, .out_slot = "Out",
+                .attrs = cumsum_attr, .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+                .gin_src = {"in0", "dout"}};
+    check_grad(&cs);
+  }
 }
 END_TEST
 
@@ -1894,6 +1937,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, stack_unstack_grads);
   tcase_add_test(tc, repeat_grads);
   tcase_add_test(tc, pad_grads);
+  tcase_add_test(tc, where_clip_cumsum_grads);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

@@ -131,6 +131,13 @@ UNARY += [
     ("reduce_prod_zeros_01_keep", "reduce_prod", _red([0, 1], True), _ZEROS),
     ("reduce_prod_plain", "reduce_prod", _red([1]), np.random.default_rng(8).uniform(
         -2, 2, (3, 4)).astype("float32")),
+    ("clip_bounds", "clip", {"min": -0.5, "max": 0.7}, gen(-0.5, 0.7, -0.499, 0.699, 0.701)),
+    ("cumsum_excl", "cumsum", {"axis": 1, "exclusive": True, "reverse": False,
+                               "flatten": False}, _ties((3, 4), 9)),
+    ("cumsum_rev", "cumsum", {"axis": 0, "exclusive": False, "reverse": True,
+                              "flatten": False}, _ties((3, 4), 10)),
+    ("cumsum_flat_excl_rev", "cumsum", {"axis": -1, "exclusive": True, "reverse": True,
+                                        "flatten": True}, _ties((3, 4), 11)),
 ]
 
 
