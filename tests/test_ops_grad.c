@@ -295,8 +295,9 @@ END_TEST
 
 /* ---- Paddle 3.3.1's own gradients (tests/data/grad_oracle, tools/gen_paddle_grad_oracle.py):
  * the legacy matmul with transposes, alpha and a batched X against a plain Y,
- * elementwise_max / min with broadcasting and many ties, and elementwise_pow with
- * broadcasting and a zero base against every kind of exponent, fed Paddle's X, Y and upstream
+ * elementwise_max / min with broadcasting and many ties, elementwise_pow with
+ * broadcasting and a zero base against every kind of exponent, and prelu (second input
+ * Alpha) in every mode with X on a grid that holds zeros, fed Paddle's X, Y and upstream
  * gradient; X@GRAD and Y@GRAD within 1e-6 of Paddle's (relative, floor 1e-6). ---- */
 static ic_tensor *oracle_npy(const char *name, const char *part) {
   char path[1024], err[1024];
@@ -324,20 +325,24 @@ START_TEST(paddle_grad_oracle) {
     const char *names[3] = {"x", "y", "g"};
     for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
     ic_builder_op *o = ic_builder_add_op(b, 0, grad);
+    char yslot[32] = "Y", ygrad[48];
     ic_builder_in(o, "X", "x");
-    ic_builder_in(o, "Y", "y");
     ic_builder_in(o, "Out@GRAD", "g");
     ic_builder_out(o, "X@GRAD", "gx");
-    ic_builder_out(o, "Y@GRAD", "gy");
     for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) {
       char *eq = strchr(tok, '=');
       ck_assert_ptr_nonnull(eq);
       *eq = '\0';
       const char *v = eq + 1;
-      if (!strcmp(tok, "alpha")) ic_builder_attr_float(o, tok, (float)atof(v));
+      if (!strcmp(tok, "yslot")) snprintf(yslot, sizeof yslot, "%s", v);
+      else if (!strcmp(tok, "alpha")) ic_builder_attr_float(o, tok, (float)atof(v));
       else if (!strcmp(tok, "axis")) ic_builder_attr_int(o, tok, atoi(v));
+      else if (!strcmp(tok, "mode") || !strcmp(tok, "data_format")) ic_builder_attr_string(o, tok, v);
       else ic_builder_attr_bool(o, tok, atoi(v) != 0);
     }
+    snprintf(ygrad, sizeof ygrad, "%s@GRAD", yslot);
+    ic_builder_in(o, yslot, "y");
+    ic_builder_out(o, ygrad, "gy");
     ew_fetch(b, "gx", IC_FP32);
     ew_fetch(b, "gy", IC_FP32);
     ic_tensor *got[2] = {0};
@@ -351,12 +356,12 @@ START_TEST(paddle_grad_oracle) {
         double g = ew_at(got[side], k), w = ew_at(want[side], k);
         if (!isfinite(w)) { /* pow at X = 0: +-inf as Paddle, NaN where Paddle has NaN */
           ck_assert_msg(g == w || (isnan(g) && isnan(w)), "%s %s: %s[%lld] is %.9g, Paddle %.9g",
-                        name, grad, side ? "Y@GRAD" : "X@GRAD", (long long)k, g, w);
+                        name, grad, side ? ygrad : "X@GRAD", (long long)k, g, w);
           continue;
         }
         double e = fabs(g - w) / (fabs(w) + 1.0);
         ck_assert_msg(e <= 1e-6, "%s %s: %s[%lld] is %.9g, Paddle %.9g", name, grad,
-                      side ? "Y@GRAD" : "X@GRAD", (long long)k, g, w);
+                      side ? ygrad : "X@GRAD", (long long)k, g, w);
         if (e > worst) worst = e;
       }
       ic_tensor_destroy(got[side]);
@@ -368,7 +373,7 @@ START_TEST(paddle_grad_oracle) {
     n_cases++;
   }
   fclose(f);
-  ck_assert_int_eq(n_cases, 9);
+  ck_assert_int_eq(n_cases, 13);
 }
 END_TEST
 
@@ -765,6 +770,35 @@ START_TEST(where_clip_cumsum_grads) {
                 .attrs = cumsum_attr, .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
                 .gin_src = {"in0", "dout"}};
     check_grad(&cs);
+  }
+}
+END_TEST
+
+/* ---- prelu: X@GRAD and Alpha@GRAD against finite differences in every mode ---- */
+static const char *g_prelu_mode, *g_prelu_fmt;
+static void prelu_attr(ic_builder_op *op) {
+  ic_builder_attr_string(op, "mode", g_prelu_mode);
+  ic_builder_attr_string(op, "data_format", g_prelu_fmt);
+}
+
+START_TEST(prelu_grad) {
+  struct {
+    const char *mode, *fmt;
+    int na;
+    int64_t adims[3];
+  } cs[] = {{"all", "NCHW", 1, {1}},
+            {"channel", "NCHW", 1, {3}},
+            {"channel", "NHWC", 1, {2}},
+            {"element", "NCHW", 3, {3, 2, 2}}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_prelu_mode = cs[i].mode;
+    g_prelu_fmt = cs[i].fmt;
+    gcase g = {.fwd = "prelu", .grad = "prelu_grad", .n_in = 2, .slot = {"X", "Alpha"},
+               .in = {r64(4, TU_DIMS(2, 3, 2, 2), 110 + i),
+                      ew_rand(IC_FP64, cs[i].na, cs[i].adims, 120 + i, 0.05, 0.5)},
+               .diff = {true, true}, .out_slot = "Out", .attrs = prelu_attr, .n_gin = 3,
+               .gin_slot = {"X", "Alpha", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
   }
 }
 END_TEST
@@ -1938,6 +1972,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, repeat_grads);
   tcase_add_test(tc, pad_grads);
   tcase_add_test(tc, where_clip_cumsum_grads);
+  tcase_add_test(tc, prelu_grad);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

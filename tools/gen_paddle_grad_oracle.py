@@ -8,7 +8,8 @@ same X, Y and G to icore's grad op and compares.
     FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_grad_oracle.py [OUT_DIR]
 
 cases.txt: one line per case: NAME OP ATTR=VALUE... (the files are NAME.x.npy, NAME.y.npy,
-NAME.g.npy, NAME.dx.npy, NAME.dy.npy).
+NAME.g.npy, NAME.dx.npy, NAME.dy.npy); yslot=SLOT names the second input's slot when it is
+not Y (prelu's Alpha); mode and data_format are string attributes.
 
 unary_cases.txt: one-input ops (activations, reductions) at the points where their rule is
 subtle (boundaries, ties, zeros), float32: one line per case,
@@ -40,6 +41,15 @@ CASES = [
     ("min_bcast_ties", "elementwise_min", (2, 3, 4), (4,), {"axis": -1}),
     ("pow_bcast", "elementwise_pow", (2, 3, 4), (3, 1), {"axis": 1}),
     ("pow_zero_base", "elementwise_pow", (12,), (12,), {"axis": -1}),
+    # prelu: the second input is Alpha (yslot); X with zeros and negatives
+    ("prelu_all", "prelu", (2, 3, 4), (1,), {"yslot": "Alpha", "mode": "all",
+                                              "data_format": "NCHW"}),
+    ("prelu_channel", "prelu", (2, 3, 2, 2), (3,), {"yslot": "Alpha", "mode": "channel",
+                                                      "data_format": "NCHW"}),
+    ("prelu_channel_last", "prelu", (2, 2, 2, 3), (3,), {"yslot": "Alpha", "mode": "channel",
+                                                           "data_format": "NHWC"}),
+    ("prelu_element", "prelu", (2, 3, 4), (1, 3, 4), {"yslot": "Alpha", "mode": "element",
+                                                    "data_format": "NCHW"}),
 ]
 
 
@@ -184,6 +194,12 @@ def run_case(name, op, xs, ys, attrs, rng):
         if name == "pow_zero_base":  # X = 0 against every kind of exponent, and X < 0
             x = np.array([0] * 10 + [-2, -2], "float32")
             y = np.array([-2, -1, -0.5, 0, -0.0, 0.5, 1, 1.5, 2, 3, 2, 3], "float32")
+    if op == "prelu":  # own generator; X on a grid with zeros
+        rng = np.random.default_rng(31)
+        x = rng.integers(-3, 4, xs).astype("float32") * 0.5
+        y = rng.uniform(0.05, 0.5, ys).astype("float32")
+    attrs = dict(attrs)
+    yslot = attrs.pop("yslot", "Y")
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         X = paddle.static.data("x", list(xs), "float32")
@@ -192,7 +208,7 @@ def run_case(name, op, xs, ys, attrs, rng):
         Y.stop_gradient = False
         h = LayerHelper(op)
         out = h.create_variable_for_type_inference("float32")
-        h.append_op(type=op, inputs={"X": X, "Y": Y}, outputs={"Out": out}, attrs=dict(attrs))
+        h.append_op(type=op, inputs={"X": X, yslot: Y}, outputs={"Out": out}, attrs=attrs)
         G = paddle.static.data("g", list(out.shape), "float32")
         dx, dy = paddle.static.gradients([out], [X, Y], target_gradients=[G])
     ops = [o.type for o in main.global_block().ops]
