@@ -803,6 +803,40 @@ START_TEST(prelu_grad) {
 }
 END_TEST
 
+/* ---- top_k / top_k_v2: the gradient goes back to the positions Indices names ---- */
+static int64_t g_topk_k, g_topk_axis;
+static bool g_topk_largest;
+static void topk_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "k", (int32_t)g_topk_k);
+  ic_builder_attr_int(op, "axis", (int32_t)g_topk_axis);
+  ic_builder_attr_bool(op, "largest", g_topk_largest);
+}
+static void topk1_attr(ic_builder_op *op) { ic_builder_attr_int(op, "k", (int32_t)g_topk_k); }
+
+START_TEST(topk_grads) {
+  struct {
+    int64_t k, axis;
+    bool largest;
+  } cs[] = {{2, -1, true}, {3, 0, false}, {1, 1, true}};
+  for (size_t i = 0; i < 3; i++) {
+    g_topk_k = cs[i].k;
+    g_topk_axis = cs[i].axis;
+    g_topk_largest = cs[i].largest;
+    gcase g = {.fwd = "top_k_v2", .grad = "top_k_v2_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(3, TU_DIMS(3, 4, 5), 130 + i)}, .diff = {true}, .out_slot = "Out",
+               .extra_slot = "Indices", .attrs = topk_attr, .n_gin = 3,
+               .gin_slot = {"X", "Indices", "Out@GRAD"}, .gin_src = {"in0", "extra", "dout"}};
+    check_grad(&g);
+  }
+  g_topk_k = 2;
+  gcase g1 = {.fwd = "top_k", .grad = "top_k_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(2, TU_DIMS(3, 5), 140)}, .diff = {true}, .out_slot = "Out",
+              .extra_slot = "Indices", .attrs = topk1_attr, .n_gin = 3,
+              .gin_slot = {"X", "Indices", "Out@GRAD"}, .gin_src = {"in0", "extra", "dout"}};
+  check_grad(&g1);
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -1065,6 +1099,8 @@ static void flatten_attr(ic_builder_op *op) {
   ic_builder_attr_int(op, "stop_axis", 2);
 }
 
+static void flatten2_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", 2); }
+
 START_TEST(xshape_grads) {
   gcase sq = {.fwd = "squeeze2", .grad = "squeeze2_grad", .n_in = 1, .slot = {"X"},
               .in = {r64(3, TU_DIMS(3, 1, 4), 22)}, .diff = {true}, .out_slot = "Out",
@@ -1081,6 +1117,11 @@ START_TEST(xshape_grads) {
               .out_slot = "Out", .attrs = flatten_attr, .xshape = true, .n_gin = 2,
               .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
   check_grad(&fl);
+  gcase f2 = {.fwd = "flatten2", .grad = "flatten2_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(3, TU_DIMS(2, 3, 4), 25)}, .diff = {true}, .out_slot = "Out",
+              .attrs = flatten2_attr, .xshape = true, .n_gin = 3,
+              .gin_slot = {"XShape", "X", "Out@GRAD"}, .gin_src = {"xs", "in0", "dout"}};
+  check_grad(&f2);
 }
 END_TEST
 
@@ -1255,6 +1296,17 @@ START_TEST(lookup_table_v2_grad) {
     ic_tensor *ids = tu_i64(2, TU_DIMS(2, 3), (const int64_t[]){2, 0, 4, 2, 2, 0});
     gcase g = {.fwd = "lookup_table_v2", .grad = "lookup_table_v2_grad", .n_in = 2,
                .slot = {"Ids", "W"}, .in = {ids, r64(2, TU_DIMS(5, 3), 71)},
+               .diff = {false, true}, .out_slot = "Out", .attrs = pad_attr, .n_gin = 3,
+               .gin_slot = {"W", "Ids", "Out@GRAD"}, .gin_src = {"in1", "in0", "dout"}};
+    check_grad(&g);
+  }
+  /* lookup_table (v1): Ids [N, 1], padding_idx -1 (none) or a row */
+  const int64_t pads1[] = {-1, 2};
+  for (size_t k = 0; k < 2; k++) {
+    g_pad = pads1[k];
+    ic_tensor *ids = tu_i64(3, TU_DIMS(2, 3, 1), (const int64_t[]){2, 0, 4, 2, 2, 0});
+    gcase g = {.fwd = "lookup_table", .grad = "lookup_table_grad", .n_in = 2,
+               .slot = {"Ids", "W"}, .in = {ids, r64(2, TU_DIMS(5, 3), 74)},
                .diff = {false, true}, .out_slot = "Out", .attrs = pad_attr, .n_gin = 3,
                .gin_slot = {"W", "Ids", "Out@GRAD"}, .gin_src = {"in1", "in0", "dout"}};
     check_grad(&g);
@@ -1973,6 +2025,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, pad_grads);
   tcase_add_test(tc, where_clip_cumsum_grads);
   tcase_add_test(tc, prelu_grad);
+  tcase_add_test(tc, topk_grads);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

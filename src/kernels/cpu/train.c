@@ -6,6 +6,7 @@
 
 #include "kernels/cpu/reduce.h"
 #include "kernels/cpu/shapeops.h"
+#include "kernels/cpu/topk.h"
 
 ic_status ic_train_own(ic_kctx *c, ic_tensor *t, const ic_tensor *like) {
   if (!t) return IC_OK;
@@ -282,6 +283,67 @@ ic_status ic_reduce_sel_grad_run(ic_kctx *c, bool prod) {
   if (x->dtype == IC_FP32) IC_RSG_RUN(float);
   else IC_RSG_RUN(double);
   if (scratch) ic_buffer_release(scratch);
+  return IC_OK;
+}
+
+/* ---- top_k_grad, top_k_v2_grad ---- */
+
+const ic_slotdef ic_topk_grad_inputs[4] = {{"X", IC_SLOT_NO_BUFFER},
+                                           {"Indices", 0},
+                                           {"K", IC_SLOT_OPTIONAL | IC_SLOT_IGNORED},
+                                           {"Out@GRAD", 0}};
+const ic_slotdef ic_topk_grad_outputs[1] = {{"X@GRAD", 0}};
+
+static int topk_grad_axis(ic_kctx *c) {
+  const topk_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  if (x->ndim == 0) return 0;
+  return ic_shapeops_axis(c, 0, a->axis, x->ndim, "attribute 'axis'");
+}
+
+ic_status ic_topk_grad_infer(ic_kctx *c) {
+  ic_status st = ic_kcheck_dtype(c, 1, 0, IC_DT(IC_INT64) | IC_DT(IC_INT32));
+  if (st || (st = ic_kcheck_dtype(c, 3, 0, IC_DT_FLOAT))) return st;
+  int axis = topk_grad_axis(c);
+  if (axis < 0) return IC_ERR_SHAPE;
+  const ic_tensor *x = ic_in(c, 0, 0), *idx = ic_in(c, 1, 0), *g = ic_in(c, 3, 0);
+  bool ok = g->ndim == x->ndim && ic_dims_equal(idx->ndim, idx->dims, g->ndim, g->dims);
+  for (int i = 0; ok && i < x->ndim; i++) {
+    ok = i == axis ? g->dims[i] <= x->dims[i] : g->dims[i] == x->dims[i];
+  }
+  if (!ok) {
+    char d[128];
+    return ic_kfail_in(c, 3, 0, "expected the dims of Indices, X's %s with at most X's size "
+                       "along axis %d", ic_dims_str(x->ndim, x->dims, d, sizeof d), axis);
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), g->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+ic_status ic_topk_grad_run(ic_kctx *c) {
+  int axis = topk_grad_axis(c);
+  if (axis < 0) return IC_ERR_SHAPE;
+  const ic_tensor *x = ic_in(c, 0, 0), *idx = ic_in(c, 1, 0), *g = ic_in(c, 3, 0);
+  ic_tensor *dx = ic_out(c, 0, 0);
+  memset(dx->data, 0, (size_t)ic_tensor_numel_(dx) * ic_dtype_size(dx->dtype));
+  if (x->ndim == 0) {
+    if (ic_tensor_numel_(g)) ic_train_row_add(dx->dtype, dx->data, 0, g->data, 0, 1);
+    return IC_OK;
+  }
+  const int64_t outer = ic_numel(axis, x->dims), len = x->dims[axis], k = g->dims[axis];
+  const int64_t inner = ic_numel(x->ndim - axis - 1, x->dims + axis + 1);
+  for (int64_t r = 0; r < outer; r++) {
+    for (int64_t j = 0; j < k; j++) {
+      for (int64_t i = 0; i < inner; i++) {
+        int64_t at = (r * k + j) * inner + i, p = ic_read_i64(idx, at);
+        if (p < 0 || p >= len) {
+          return ic_kfail_in(c, 1, 0, "holds %lld at position %lld, expected in [0, %lld)",
+                             (long long)p, (long long)at, (long long)len);
+        }
+        ic_train_row_add(dx->dtype, dx->data, (r * len + p) * inner + i, g->data, at, 1);
+      }
+    }
+  }
   return IC_OK;
 }
 

@@ -141,6 +141,15 @@ static inline void ic_train_row_add(ic_dtype dt, void *dst, int64_t dst_row, con
   }
 }
 
+/* ---- top_k_grad, top_k_v2_grad ----
+ * Inputs X (meta only), Indices, K (optional, unused), Out@GRAD; output X@GRAD: zeros with
+ * each Out@GRAD element at the position Indices gives along the op's axis (phi
+ * TopkGradKernel). The top_k attributes (topk.h). */
+extern const ic_slotdef ic_topk_grad_inputs[4];
+extern const ic_slotdef ic_topk_grad_outputs[1];
+ic_status ic_topk_grad_infer(ic_kctx *c);
+ic_status ic_topk_grad_run(ic_kctx *c);
+
 #ifdef __cplusplus
 }
 #endif
