@@ -837,6 +837,30 @@ START_TEST(topk_grads) {
 }
 END_TEST
 
+/* ---- pixel_shuffle (both layouts) and squared_l2_norm against finite differences ---- */
+static bool g_ps_nhwc;
+static void ps_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "upscale_factor", 2);
+  ic_builder_attr_string(op, "data_format", g_ps_nhwc ? "NHWC" : "NCHW");
+}
+
+START_TEST(pixel_shuffle_l2_grads) {
+  for (int v = 0; v < 2; v++) {
+    g_ps_nhwc = v;
+    gcase g = {.fwd = "pixel_shuffle", .grad = "pixel_shuffle_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(4, v ? TU_DIMS(2, 2, 3, 8) : TU_DIMS(2, 8, 2, 3), 150 + v)},
+               .diff = {true}, .out_slot = "Out", .attrs = ps_attr, .n_gin = 1,
+               .gin_slot = {"Out@GRAD"}, .gin_src = {"dout"}};
+    check_grad(&g);
+  }
+  gcase l2 = {.fwd = "squared_l2_norm", .grad = "squared_l2_norm_grad", .n_in = 1,
+              .slot = {"X"}, .in = {r64(2, TU_DIMS(3, 4), 152)}, .diff = {true},
+              .out_slot = "Out", .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+              .gin_src = {"in0", "dout"}};
+  check_grad(&l2);
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -2026,6 +2050,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, where_clip_cumsum_grads);
   tcase_add_test(tc, prelu_grad);
   tcase_add_test(tc, topk_grads);
+  tcase_add_test(tc, pixel_shuffle_l2_grads);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
