@@ -465,7 +465,7 @@ START_TEST(paddle_unary_grad_oracle) {
     n_cases++;
   }
   fclose(f);
-  ck_assert_int_ge(n_cases, 53);
+  ck_assert_int_ge(n_cases, 60);
 }
 END_TEST
 
@@ -837,11 +837,20 @@ START_TEST(topk_grads) {
 }
 END_TEST
 
-/* ---- pixel_shuffle (both layouts) and squared_l2_norm against finite differences ---- */
+/* ---- pixel_shuffle (both layouts), p_norm and squared_l2_norm against finite differences ---- */
 static bool g_ps_nhwc;
 static void ps_attr(ic_builder_op *op) {
   ic_builder_attr_int(op, "upscale_factor", 2);
   ic_builder_attr_string(op, "data_format", g_ps_nhwc ? "NHWC" : "NCHW");
+}
+
+static int g_pn;
+static void pn_attr(ic_builder_op *op) {
+  static const float ps[] = {2.0f, 3.0f, 1.5f, 1.0f};
+  ic_builder_attr_float(op, "porder", ps[g_pn]);
+  ic_builder_attr_int(op, "axis", g_pn == 1 ? 0 : -1);
+  ic_builder_attr_bool(op, "keepdim", g_pn == 1);
+  ic_builder_attr_bool(op, "asvector", g_pn == 2);
 }
 
 START_TEST(pixel_shuffle_l2_grads) {
@@ -852,6 +861,15 @@ START_TEST(pixel_shuffle_l2_grads) {
                .diff = {true}, .out_slot = "Out", .attrs = ps_attr, .n_gin = 1,
                .gin_slot = {"Out@GRAD"}, .gin_src = {"dout"}};
     check_grad(&g);
+  }
+  /* p_norm for finite p on random (nonzero) values; ties and zeros are in the oracle */
+  for (int v = 0; v < 4; v++) {
+    g_pn = v;
+    gcase pn = {.fwd = "p_norm", .grad = "p_norm_grad", .n_in = 1, .slot = {"X"},
+                .in = {r64(3, TU_DIMS(2, 3, 4), 153 + v)}, .diff = {true}, .out_slot = "Out",
+                .attrs = pn_attr, .n_gin = 3, .gin_slot = {"X", "Out", "Out@GRAD"},
+                .gin_src = {"in0", "out", "dout"}};
+    check_grad(&pn);
   }
   gcase l2 = {.fwd = "squared_l2_norm", .grad = "squared_l2_norm_grad", .n_in = 1,
               .slot = {"X"}, .in = {r64(2, TU_DIMS(3, 4), 152)}, .diff = {true},

@@ -151,6 +151,23 @@ UNARY += [
 ]
 
 
+def _pn(p, axis=-1, keep=False, vec=False):
+    return {"porder": p, "axis": axis, "keepdim": keep, "asvector": vec, "epsilon": 1e-12}
+
+
+_PN = _ties((4, 5), 12)
+_PN[3, :] = 0.0  # a zero norm
+UNARY += [
+    ("p_norm_2", "p_norm", _pn(2.0), _PN),
+    ("p_norm_1", "p_norm", _pn(1.0, 0, True), _PN),
+    ("p_norm_3", "p_norm", _pn(3.0), _PN),
+    ("p_norm_1_5_vec", "p_norm", _pn(1.5, -1, False, True), _ties((3, 4), 13)),
+    ("p_norm_inf_ties", "p_norm", _pn(float("inf")), _PN),
+    ("p_norm_neginf", "p_norm", _pn(float("-inf"), 0), _ties((4, 5), 14)),
+    ("p_norm_0", "p_norm", _pn(0.0), _PN),
+]
+
+
 def run_unary(name, op, attrs, x, rng):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
