@@ -879,6 +879,32 @@ START_TEST(pixel_shuffle_l2_grads) {
 }
 END_TEST
 
+/* ---- strided_slice: the gradient lands where the forward read (negative strides,
+ * decrease_axis, an axis listed twice), zeros elsewhere; finite differences. ---- */
+static int g_ss;
+static void ss_attr(ic_builder_op *op) {
+  static const int32_t ax[3][2] = {{0, 2}, {1, 1}, {1, 0}}, st[3][2] = {{1, -1}, {0, 1}, {2, 0}};
+  static const int32_t en[3][2] = {{3, -5}, {4, 3}, {3, 3}}, sd[3][2] = {{1, -2}, {2, 1}, {1, 2}};
+  ic_builder_attr_ints(op, "axes", 2, ax[g_ss]);
+  ic_builder_attr_ints(op, "starts", 2, st[g_ss]);
+  ic_builder_attr_ints(op, "ends", 2, en[g_ss]);
+  ic_builder_attr_ints(op, "strides", 2, sd[g_ss]);
+  ic_builder_attr_ints(op, "infer_flags", 2, (const int32_t[]){1, 1});
+  if (g_ss == 2) ic_builder_attr_ints(op, "decrease_axis", 1, (const int32_t[]){1});
+  else ic_builder_attr_ints(op, "decrease_axis", 0, NULL);
+}
+
+START_TEST(strided_slice_grad) {
+  for (g_ss = 0; g_ss < 3; g_ss++) {
+    gcase g = {.fwd = "strided_slice", .grad = "strided_slice_grad", .n_in = 1,
+               .slot = {"Input"}, .in = {r64(3, TU_DIMS(3, 4, 5), 160 + g_ss)}, .diff = {true},
+               .out_slot = "Out", .attrs = ss_attr, .n_gin = 2,
+               .gin_slot = {"Input", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -2069,6 +2095,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, prelu_grad);
   tcase_add_test(tc, topk_grads);
   tcase_add_test(tc, pixel_shuffle_l2_grads);
+  tcase_add_test(tc, strided_slice_grad);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
