@@ -905,6 +905,29 @@ START_TEST(strided_slice_grad) {
 }
 END_TEST
 
+/* ---- instance_norm: X, Scale and Bias gradients from the saved statistics, against finite
+ * differences (with Scale and Bias, and without). ---- */
+static void in_attr(ic_builder_op *op) { ic_builder_attr_float(op, "epsilon", 1e-5f); }
+
+START_TEST(instance_norm_grad) {
+  gcase g = {.fwd = "instance_norm", .grad = "instance_norm_grad", .n_in = 3,
+             .slot = {"X", "Scale", "Bias"},
+             .in = {r64(4, TU_DIMS(2, 3, 2, 3), 170), r64(1, TU_DIMS(3), 171),
+                    r64(1, TU_DIMS(3), 172)},
+             .diff = {true, true, true}, .out_slot = "Y", .extra_slot = "SavedMean",
+             .extra2_slot = "SavedVariance", .attrs = in_attr, .n_gin = 5,
+             .gin_slot = {"X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"},
+             .gin_src = {"in0", "in1", "extra", "extra2", "dout"}};
+  check_grad(&g);
+  gcase g2 = {.fwd = "instance_norm", .grad = "instance_norm_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(3, TU_DIMS(2, 2, 5), 173)}, .diff = {true}, .out_slot = "Y",
+              .extra_slot = "SavedMean", .extra2_slot = "SavedVariance", .attrs = in_attr,
+              .n_gin = 4, .gin_slot = {"X", "SavedMean", "SavedVariance", "Y@GRAD"},
+              .gin_src = {"in0", "extra", "extra2", "dout"}};
+  check_grad(&g2);
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -2096,6 +2119,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, topk_grads);
   tcase_add_test(tc, pixel_shuffle_l2_grads);
   tcase_add_test(tc, strided_slice_grad);
+  tcase_add_test(tc, instance_norm_grad);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
