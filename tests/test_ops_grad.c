@@ -928,6 +928,38 @@ START_TEST(instance_norm_grad) {
 }
 END_TEST
 
+/* ---- group_norm: X, Scale and Bias gradients, both layouts, groups that do not divide C
+ * evenly too, against finite differences. ---- */
+static int64_t g_gn_groups;
+static bool g_gn_nhwc;
+static void gn_attr(ic_builder_op *op) {
+  ic_builder_attr_float(op, "epsilon", 1e-5f);
+  ic_builder_attr_int(op, "groups", (int32_t)g_gn_groups);
+  ic_builder_attr_string(op, "data_layout", g_gn_nhwc ? "NHWC" : "NCHW");
+}
+
+START_TEST(group_norm_grad) {
+  struct {
+    int64_t groups, C;
+    bool nhwc;
+  } cs[] = {{2, 4, false}, {3, 5, false}, {2, 4, true}};
+  for (size_t i = 0; i < 3; i++) {
+    g_gn_groups = cs[i].groups;
+    g_gn_nhwc = cs[i].nhwc;
+    const int64_t C = cs[i].C;
+    gcase g = {.fwd = "group_norm", .grad = "group_norm_grad", .n_in = 3,
+               .slot = {"X", "Scale", "Bias"},
+               .in = {r64(4, cs[i].nhwc ? TU_DIMS(2, 2, 3, C) : TU_DIMS(2, C, 2, 3), 180 + i),
+                      r64(1, TU_DIMS(C), 185 + i), r64(1, TU_DIMS(C), 190 + i)},
+               .diff = {true, true, true}, .out_slot = "Y", .extra_slot = "Mean",
+               .extra2_slot = "Variance", .attrs = gn_attr, .n_gin = 5,
+               .gin_slot = {"X", "Scale", "Mean", "Variance", "Y@GRAD"},
+               .gin_src = {"in0", "in1", "extra", "extra2", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -2120,6 +2152,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, pixel_shuffle_l2_grads);
   tcase_add_test(tc, strided_slice_grad);
   tcase_add_test(tc, instance_norm_grad);
+  tcase_add_test(tc, group_norm_grad);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
