@@ -960,6 +960,60 @@ START_TEST(group_norm_grad) {
 }
 END_TEST
 
+/* ---- interpolation: nearest / linear / bilinear / trilinear v2 grads against finite
+ * differences, up and down, align_corners and align_mode, both layouts. ---- */
+static int g_ip;
+static void interp_attr(ic_builder_op *op) {
+  static const float sc[][3] = {{2.0f, 2.0f, 0}, {1.5f, 0.5f, 0}, {2.0f, 1.5f, 0}};
+  const int v = g_ip % 3;
+  ic_builder_attr_bool(op, "align_corners", g_ip & 4);
+  ic_builder_attr_int(op, "align_mode", (g_ip & 8) ? 1 : 0);
+  ic_builder_attr_string(op, "data_layout", (g_ip & 16) ? "NHWC" : "NCHW");
+  ic_builder_attr_floats(op, "scale", 2, sc[v]);
+}
+static void interp1_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "align_corners", g_ip & 4);
+  ic_builder_attr_int(op, "align_mode", 0);
+  ic_builder_attr_string(op, "data_layout", "NCHW");
+  ic_builder_attr_floats(op, "scale", 1, (const float[]){1.7f});
+}
+static void interp3_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "align_corners", g_ip & 4);
+  ic_builder_attr_int(op, "align_mode", 1);
+  ic_builder_attr_string(op, "data_layout", "NCDHW");
+  ic_builder_attr_floats(op, "scale", 3, (const float[]){2.0f, 1.5f, 0.7f});
+}
+
+START_TEST(interp_grads) {
+  const char *ops[2][2] = {{"nearest_interp_v2", "nearest_interp_v2_grad"},
+                           {"bilinear_interp_v2", "bilinear_interp_v2_grad"}};
+  const int vs[] = {0, 1, 2, 4, 5, 8, 9, 16 + 1, 16 + 4 + 2};
+  for (int o = 0; o < 2; o++) {
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+      g_ip = vs[i];
+      const bool nhwc = g_ip & 16;
+      gcase g = {.fwd = ops[o][0], .grad = ops[o][1], .n_in = 1, .slot = {"X"},
+                 .in = {r64(4, nhwc ? TU_DIMS(1, 3, 4, 2) : TU_DIMS(1, 2, 3, 4), 200 + i)},
+                 .diff = {true}, .out_slot = "Out", .attrs = interp_attr, .n_gin = 2,
+                 .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+      check_grad(&g);
+    }
+  }
+  for (g_ip = 0; g_ip <= 4; g_ip += 4) {
+    gcase l = {.fwd = "linear_interp_v2", .grad = "linear_interp_v2_grad", .n_in = 1,
+               .slot = {"X"}, .in = {r64(3, TU_DIMS(2, 2, 4), 220 + g_ip)}, .diff = {true},
+               .out_slot = "Out", .attrs = interp1_attr, .n_gin = 2,
+               .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&l);
+    gcase t = {.fwd = "trilinear_interp_v2", .grad = "trilinear_interp_v2_grad", .n_in = 1,
+               .slot = {"X"}, .in = {r64(5, TU_DIMS(1, 2, 2, 3, 4), 230 + g_ip)},
+               .diff = {true}, .out_slot = "Out", .attrs = interp3_attr, .n_gin = 2,
+               .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&t);
+  }
+}
+END_TEST
+
 /* ---- mul ---- */
 
 static int64_t g_xncd, g_yncd;
@@ -2153,6 +2207,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, strided_slice_grad);
   tcase_add_test(tc, instance_norm_grad);
   tcase_add_test(tc, group_norm_grad);
+  tcase_add_test(tc, interp_grads);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
