@@ -201,6 +201,11 @@ static void ew_case(const char *op, int nx, const int64_t *dx, int ny, const int
              .in = {r64(nx, dx, 1), r64(ny, dy, 2)}, .diff = {true, true}, .out_slot = "Out",
              .attrs = axis_attr, .n_gin = 3, .gin_slot = {"X", "Y", "Out@GRAD"},
              .gin_src = {"in0", "in1", "dout"}};
+  if (!strcmp(op, "pow")) { /* a positive base: X in [0.5, 1.5) */
+    double *x = ic_tensor_data(g.in[0]);
+    for (int64_t k = 0; k < ic_tensor_numel(g.in[0]); k++) x[k] = 1.0 + 0.5 * x[k];
+    g.n_gin = 3;
+  }
   if (!strcmp(op, "div")) {
     /* keep Y away from 0 */
     double *y = ic_tensor_data(g.in[1]);
@@ -239,6 +244,11 @@ START_TEST(elementwise_max_min_grads) {
     ew_case(ops[i], 3, TU_DIMS(2, 1, 4), 3, TU_DIMS(1, 3, 1), -1);
     ew_case(ops[i], 2, TU_DIMS(2, 3), 0, TU_DIMS(0), -1);
   }
+  /* elementwise_pow on a positive base (ew_case), broadcasting */
+  ew_case("pow", 3, TU_DIMS(2, 3, 4), 3, TU_DIMS(2, 3, 4), -1);
+  ew_case("pow", 3, TU_DIMS(2, 3, 4), 1, TU_DIMS(3), 1);
+  ew_case("pow", 3, TU_DIMS(2, 1, 4), 3, TU_DIMS(1, 3, 1), -1);
+  ew_case("pow", 2, TU_DIMS(2, 3), 0, TU_DIMS(0), -1);
   const float xs[2][4] = {{1, 2, 3, 4}, {1, NAN, 3, NAN}};
   const float ys[2][4] = {{1, 3, 2, 4}, {1, 3, NAN, NAN}};
   const float want[2][2][2][4] = {
@@ -284,8 +294,10 @@ START_TEST(elementwise_max_min_grads) {
 END_TEST
 
 /* ---- Paddle 3.3.1's own gradients (tests/data/grad_oracle, tools/gen_paddle_grad_oracle.py):
- * the legacy matmul with transposes, alpha and a batched X against a plain Y, and
- * elementwise_max / min with broadcasting and many ties, fed Paddle's X, Y and upstream
+ * the legacy matmul with transposes, alpha and a batched X against a plain Y,
+ * elementwise_max / min with broadcasting and many ties, elementwise_pow with
+ * broadcasting and a zero base against every kind of exponent, and prelu (second input
+ * Alpha) in every mode with X on a grid that holds zeros, fed Paddle's X, Y and upstream
  * gradient; X@GRAD and Y@GRAD within 1e-6 of Paddle's (relative, floor 1e-6). ---- */
 static ic_tensor *oracle_npy(const char *name, const char *part) {
   char path[1024], err[1024];
@@ -313,20 +325,24 @@ START_TEST(paddle_grad_oracle) {
     const char *names[3] = {"x", "y", "g"};
     for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
     ic_builder_op *o = ic_builder_add_op(b, 0, grad);
+    char yslot[32] = "Y", ygrad[48];
     ic_builder_in(o, "X", "x");
-    ic_builder_in(o, "Y", "y");
     ic_builder_in(o, "Out@GRAD", "g");
     ic_builder_out(o, "X@GRAD", "gx");
-    ic_builder_out(o, "Y@GRAD", "gy");
     for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) {
       char *eq = strchr(tok, '=');
       ck_assert_ptr_nonnull(eq);
       *eq = '\0';
       const char *v = eq + 1;
-      if (!strcmp(tok, "alpha")) ic_builder_attr_float(o, tok, (float)atof(v));
+      if (!strcmp(tok, "yslot")) snprintf(yslot, sizeof yslot, "%s", v);
+      else if (!strcmp(tok, "alpha")) ic_builder_attr_float(o, tok, (float)atof(v));
       else if (!strcmp(tok, "axis")) ic_builder_attr_int(o, tok, atoi(v));
+      else if (!strcmp(tok, "mode") || !strcmp(tok, "data_format")) ic_builder_attr_string(o, tok, v);
       else ic_builder_attr_bool(o, tok, atoi(v) != 0);
     }
+    snprintf(ygrad, sizeof ygrad, "%s@GRAD", yslot);
+    ic_builder_in(o, yslot, "y");
+    ic_builder_out(o, ygrad, "gy");
     ew_fetch(b, "gx", IC_FP32);
     ew_fetch(b, "gy", IC_FP32);
     ic_tensor *got[2] = {0};
@@ -338,9 +354,14 @@ START_TEST(paddle_grad_oracle) {
       tu_assert_shape(got[side], IC_FP32, ic_tensor_ndim(want[side]), ic_tensor_dims(want[side]));
       for (int64_t k = 0; k < ic_tensor_numel(want[side]); k++) {
         double g = ew_at(got[side], k), w = ew_at(want[side], k);
+        if (!isfinite(w)) { /* pow at X = 0: +-inf as Paddle, NaN where Paddle has NaN */
+          ck_assert_msg(g == w || (isnan(g) && isnan(w)), "%s %s: %s[%lld] is %.9g, Paddle %.9g",
+                        name, grad, side ? ygrad : "X@GRAD", (long long)k, g, w);
+          continue;
+        }
         double e = fabs(g - w) / (fabs(w) + 1.0);
         ck_assert_msg(e <= 1e-6, "%s %s: %s[%lld] is %.9g, Paddle %.9g", name, grad,
-                      side ? "Y@GRAD" : "X@GRAD", (long long)k, g, w);
+                      side ? ygrad : "X@GRAD", (long long)k, g, w);
         if (e > worst) worst = e;
       }
       ic_tensor_destroy(got[side]);
@@ -352,7 +373,644 @@ START_TEST(paddle_grad_oracle) {
     n_cases++;
   }
   fclose(f);
-  ck_assert_int_eq(n_cases, 7);
+  ck_assert_int_eq(n_cases, 13);
+}
+END_TEST
+
+/* ---- one-input ops (activations, reductions) against Paddle 3.3.1 (unary_cases.txt, the
+ * same script): at the points where the rule is subtle (relu6 / hard_swish / hard_sigmoid /
+ * brelu / hard_shrink / softshrink / thresholded_relu boundaries, leaky_relu and abs at 0,
+ * elu with both signs of alpha, celu's overflow, softplus / mish thresholds, reduce_max ties,
+ * reduce_prod with zeros), plus random points. The grad op gets the input slots Paddle wrote
+ * (X, Out = Paddle's forward output, Out@GRAD) and must give Paddle's X@GRAD within 2e-6
+ * (relative, floor 1), NaN where Paddle has NaN. ---- */
+static void oracle_attr(ic_builder_op *o, char *tok) {
+  char *eq = strchr(tok, '=');
+  ck_assert_ptr_nonnull(eq);
+  *eq = '\0';
+  const char *v = eq + 1;
+  ck_assert_msg(v[0] && v[1] == ':', "attribute %s: bad value %s", tok, v);
+  switch (v[0]) {
+    case 'f': ic_builder_attr_float(o, tok, (float)atof(v + 2)); break;
+    case 'i': ic_builder_attr_int(o, tok, atoi(v + 2)); break;
+    case 'b': ic_builder_attr_bool(o, tok, atoi(v + 2) != 0); break;
+    case 'L': {
+      int32_t l[8];
+      size_t n = 0;
+      for (const char *p = v + 2; *p && n < 8;) {
+        l[n++] = (int32_t)strtol(p, (char **)&p, 10);
+        if (*p == ',') p++;
+      }
+      ic_builder_attr_ints(o, tok, n, l);
+      break;
+    }
+    default: ck_abort_msg("attribute %s: unknown type %c", tok, v[0]);
+  }
+}
+
+START_TEST(paddle_unary_grad_oracle) {
+  char path[1024], line[512];
+  snprintf(path, sizeof path, "%s/tests/data/grad_oracle/unary_cases.txt", IC_SOURCE_DIR);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  int n_cases = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    char name[64], op[64], slots[128], grad[80];
+    int used = 0;
+    ck_assert_int_eq(sscanf(line, "%63s %63s %127s %n", name, op, slots, &used), 3);
+    snprintf(grad, sizeof grad, "%s_grad", op);
+    ic_tensor *in[3] = {oracle_npy(name, "x"), oracle_npy(name, "out"), oracle_npy(name, "g")};
+    ic_tensor *want = oracle_npy(name, "dx");
+    ic_builder *b = ic_builder_create();
+    const char *names[3] = {"x", "out", "g"};
+    for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
+    ic_builder_op *o = ic_builder_add_op(b, 0, grad);
+    for (char *sl = strtok(slots, ","); sl; sl = strtok(NULL, ",")) {
+      if (!strcmp(sl, "X")) ic_builder_in(o, "X", "x");
+      else if (!strcmp(sl, "Out")) ic_builder_in(o, "Out", "out");
+      else if (!strcmp(sl, "Out@GRAD")) ic_builder_in(o, "Out@GRAD", "g");
+      else ck_abort_msg("%s: unknown slot %s", name, sl);
+    }
+    ic_builder_out(o, "X@GRAD", "gx");
+    for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) oracle_attr(o, tok);
+    ew_fetch(b, "gx", IC_FP32);
+    ic_tensor *got = NULL;
+    char err[1024];
+    ck_assert_msg(tu_run(b, 3, names, in, 1, TU_NAMES("gx"), &got, err, sizeof err) == IC_OK,
+                  "%s %s: %s", name, grad, err);
+    tu_assert_shape(got, IC_FP32, ic_tensor_ndim(want), ic_tensor_dims(want));
+    double worst = 0;
+    int64_t exact = 0, n = ic_tensor_numel(want);
+    for (int64_t k = 0; k < n; k++) {
+      double g = ew_at(got, k), w = ew_at(want, k);
+      if (isnan(w)) {
+        ck_assert_msg(isnan(g), "%s %s: X@GRAD[%lld] is %.9g, Paddle NaN (x = %.9g)", name,
+                      grad, (long long)k, g, ew_at(in[0], k));
+        exact++;
+        continue;
+      }
+      double e = fabs(g - w) / (fabs(w) + 1.0);
+      ck_assert_msg(e <= 2e-6, "%s %s: X@GRAD[%lld] is %.9g, Paddle %.9g (x = %.9g)", name,
+                    grad, (long long)k, g, w, ew_at(in[0], k));
+      if (e > worst) worst = e;
+      exact += g == w;
+    }
+    fprintf(stderr, "%s (%s): max error vs Paddle %.3g, %lld of %lld equal\n", name, grad,
+            worst, (long long)exact, (long long)n);
+    ic_tensor_destroy(got);
+    ic_tensor_destroy(want);
+    for (int k = 0; k < 3; k++) ic_tensor_destroy(in[k]);
+    ic_builder_destroy(b);
+    n_cases++;
+  }
+  fclose(f);
+  ck_assert_int_ge(n_cases, 60);
+}
+END_TEST
+
+/* ---- activations: every unary activation's grad op against finite differences in float64,
+ * fed the forward tensors Paddle 3.3.1 gives its grad op (X, Out or both), on points drawn
+ * from a range that covers each kink or threshold from both sides (the kinks themselves are
+ * checked against Paddle in paddle_unary_grad_oracle). ---- */
+typedef struct act_case {
+  const char *op;
+  const char *deps; /* "X", "Out", "X,Out" */
+  double lo, hi;
+  const char *an[3];
+  float av[3];
+} act_case;
+
+static const act_case *g_act;
+static void act_attrs(ic_builder_op *op) {
+  for (int k = 0; k < 3 && g_act->an[k]; k++) ic_builder_attr_float(op, g_act->an[k], g_act->av[k]);
+}
+
+static void act_check(const act_case *a, uint64_t seed) {
+  char grad[64];
+  snprintf(grad, sizeof grad, "%s_grad", a->op);
+  g_act = a;
+  gcase g = {.fwd = a->op, .grad = grad, .n_in = 1, .slot = {"X"},
+             .in = {ew_rand(IC_FP64, 2, TU_DIMS(3, 7), seed, a->lo, a->hi)}, .diff = {true},
+             .out_slot = "Out", .attrs = act_attrs};
+  if (!strcmp(a->deps, "X") || !strcmp(a->deps, "X,Out")) {
+    g.gin_slot[g.n_gin] = "X";
+    g.gin_src[g.n_gin++] = "in0";
+  }
+  if (!strcmp(a->deps, "Out") || !strcmp(a->deps, "X,Out")) {
+    g.gin_slot[g.n_gin] = "Out";
+    g.gin_src[g.n_gin++] = "out";
+  }
+  g.gin_slot[g.n_gin] = "Out@GRAD";
+  g.gin_src[g.n_gin++] = "dout";
+  check_grad(&g);
+}
+
+START_TEST(activation_grads) {
+  static const act_case cs[] = {
+      {"leaky_relu", "X", -2, 2, {"alpha"}, {0.1f}},
+      {"leaky_relu", "X", -2, 2, {"alpha"}, {3.0f}},
+      {"relu6", "Out", -2, 8, {"threshold"}, {6.0f}},
+      {"hard_swish", "X", -5, 5, {"threshold", "scale", "offset"}, {6.0f, 6.0f, 3.0f}},
+      {"hard_swish", "X", -4, 4, {"threshold", "scale", "offset"}, {4.0f, 4.0f, 2.0f}},
+      {"hard_sigmoid", "Out", -4, 4, {"slope", "offset"}, {0.2f, 0.5f}},
+      {"swish", "X", -4, 4, {"beta"}, {1.0f}},
+      {"swish", "X", -4, 4, {"beta"}, {1.7f}},
+      {"silu", "X,Out", -4, 4, {NULL}, {0}},
+      {"elu", "X,Out", -3, 3, {"alpha"}, {1.2f}},
+      {"elu", "X,Out", -3, 3, {"alpha"}, {-0.5f}},
+      {"selu", "Out", -3, 3, {"scale", "alpha"}, {1.0507009873554805f, 1.6732632423543772f}},
+      {"celu", "X", -3, 3, {"alpha"}, {1.5f}},
+      {"celu", "X", -3, 3, {"alpha"}, {-0.7f}},
+      {"softplus", "X", -3, 3, {"beta", "threshold"}, {1.0f, 20.0f}},
+      {"softplus", "X", -3, 3, {"beta", "threshold"}, {2.0f, 3.0f}},
+      {"softsign", "X", -3, 3, {NULL}, {0}},
+      {"mish", "X", -3, 3, {"threshold"}, {20.0f}},
+      {"exp", "Out", -3, 3, {NULL}, {0}},
+      {"log", "X", 0.1, 4, {NULL}, {0}},
+      {"log2", "X", 0.1, 4, {NULL}, {0}},
+      {"log10", "X", 0.1, 4, {NULL}, {0}},
+      {"log1p", "X", -0.9, 4, {NULL}, {0}},
+      {"sqrt", "Out", 0.1, 4, {NULL}, {0}},
+      {"rsqrt", "Out", 0.1, 4, {NULL}, {0}},
+      {"square", "X", -3, 3, {NULL}, {0}},
+      {"abs", "X", -3, 3, {NULL}, {0}},
+      {"pow", "X", 0.1, 3, {"factor"}, {2.5f}},
+      {"pow", "X", -3, 3, {"factor"}, {3.0f}},
+      {"pow", "X", 0.1, 3, {"factor"}, {-1.5f}},
+      {"tanh_shrink", "X", -3, 3, {NULL}, {0}},
+      {"logsigmoid", "X", -5, 5, {NULL}, {0}},
+      {"sin", "X", -4, 4, {NULL}, {0}},
+      {"cos", "X", -4, 4, {NULL}, {0}},
+      {"erf", "X", -3, 3, {NULL}, {0}},
+      {"reciprocal", "Out", 0.2, 3, {NULL}, {0}},
+      {"thresholded_relu", "X", -1, 3, {"threshold"}, {1.0f}},
+      {"brelu", "X", -3, 3, {"t_min", "t_max"}, {-1.0f, 2.0f}},
+      {"hard_shrink", "X", -2, 2, {"threshold"}, {0.5f}},
+      {"softshrink", "X", -2, 2, {"lambda"}, {0.5f}},
+      {"stanh", "X", -3, 3, {"scale_a", "scale_b"}, {0.67f, 1.7159f}},
+      {"floor", "", -3, 3, {NULL}, {0}},
+      {"ceil", "", -3, 3, {NULL}, {0}},
+      {"round", "", -3, 3, {NULL}, {0}},
+  };
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) act_check(&cs[i], 100 + i);
+}
+END_TEST
+
+/* Out@GRAD of another shape or dtype than X is refused, naming the slot. */
+START_TEST(activation_grad_errors) {
+  ic_tensor *in[2] = {tu_f32(1, TU_DIMS(3), (const float[]){1, 2, 3}),
+                      tu_f32(1, TU_DIMS(2), (const float[]){1, 2})};
+  const char *names[2] = {"x", "g"};
+  ic_builder *b = ic_builder_create();
+  for (int k = 0; k < 2; k++) ew_feed(b, names[k], in[k]);
+  ic_builder_op *o = ic_builder_add_op(b, 0, "leaky_relu_grad");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Out@GRAD", "g");
+  ic_builder_out(o, "X@GRAD", "gx");
+  ew_fetch(b, "gx", IC_FP32);
+  ic_tensor *got = NULL;
+  char err[1024] = "";
+  ck_assert_int_ne(tu_run(b, 2, names, in, 1, TU_NAMES("gx"), &got, err, sizeof err), IC_OK);
+  ck_assert_msg(strstr(err, "leaky_relu_grad") && strstr(err, "X"), "%s", err);
+  ic_builder_destroy(b);
+  for (int k = 0; k < 2; k++) ic_tensor_destroy(in[k]);
+}
+END_TEST
+
+/* ---- index ops: gather, gather_nd, index_select against finite differences, with repeated
+ * indices (a position picked twice must get both gradients) and negative ones
+ * (index_select); stack_grad / unstack_grad (pure copies) element by element. ---- */
+static int64_t g_ix_axis;
+static void gather_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", (int32_t)g_ix_axis); }
+static void index_select_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "dim", (int32_t)g_ix_axis);
+}
+
+static void index_case(const char *fwd, attr_fn attrs, int64_t axis, ic_tensor *x, ic_tensor *idx) {
+  char grad[64];
+  snprintf(grad, sizeof grad, "%s_grad", fwd);
+  g_ix_axis = axis;
+  gcase g = {.fwd = fwd, .grad = grad, .n_in = 2, .slot = {"X", "Index"}, .in = {x, idx},
+             .diff = {true, false}, .out_slot = "Out", .attrs = attrs, .n_gin = 3,
+             .gin_slot = {"X", "Index", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&g);
+}
+
+START_TEST(index_grads) {
+  /* 7 draws from [0, 4): repeats certain */
+  index_case("gather", gather_attr, 0, r64(3, TU_DIMS(4, 3, 2), 40),
+             ew_rand(IC_INT64, 1, TU_DIMS(7), 41, 0, 4));
+  index_case("gather", gather_attr, 1, r64(3, TU_DIMS(2, 3, 2), 42),
+             ew_rand(IC_INT64, 1, TU_DIMS(5), 43, 0, 3));
+  index_case("gather", gather_attr, -1, r64(2, TU_DIMS(3, 4), 44),
+             ew_rand(IC_INT32, 2, TU_DIMS(6, 1), 45, 0, 4));
+  index_case("gather_nd", NULL, 0, r64(3, TU_DIMS(3, 3, 2), 46),
+             ew_rand(IC_INT64, 2, TU_DIMS(6, 2), 47, 0, 3));
+  index_case("gather_nd", NULL, 0, r64(2, TU_DIMS(4, 3), 48),
+             ew_rand(IC_INT64, 3, TU_DIMS(2, 3, 1), 49, 0, 4));
+  index_case("index_select", index_select_attr, 1, r64(2, TU_DIMS(3, 4), 50),
+             ew_rand(IC_INT64, 1, TU_DIMS(6), 51, -4, 4));
+  index_case("index_select", index_select_attr, 0, r64(3, TU_DIMS(3, 2, 2), 52),
+             ew_rand(IC_INT32, 1, TU_DIMS(5), 53, 0, 3));
+}
+END_TEST
+
+/* stack_grad splits Y@GRAD [2, 3, 4] along `axis` into 3 X@GRAD of [2, 4] (axis 1) or 2 of
+ * [3, 4] (axis -3); unstack_grad joins them back, bit for bit. */
+START_TEST(stack_unstack_grads) {
+  for (int v = 0; v < 2; v++) {
+    const int axis = v ? -3 : 1, ax = v ? 0 : 1;
+    const int64_t *dims = TU_DIMS(2, 3, 4);
+    const size_t n = (size_t)dims[ax];
+    ic_tensor *gy = ew_rand(IC_FP32, 3, dims, 60 + v, -1, 1);
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "gy", gy);
+    ic_builder_op *o = ic_builder_add_op(b, 0, "stack_grad");
+    ic_builder_in(o, "Y@GRAD", "gy");
+    const char *gx[3] = {"gx0", "gx1", "gx2"};
+    ic_builder_output(o, "X@GRAD", n, gx);
+    ic_builder_attr_int(o, "axis", axis);
+    ic_builder_op *u = ic_builder_add_op(b, 0, "unstack_grad");
+    ic_builder_input(u, "Y@GRAD", n, gx);
+    ic_builder_out(u, "X@GRAD", "back");
+    ic_builder_attr_int(u, "axis", axis);
+    ic_builder_attr_int(u, "num", (int32_t)n);
+    for (size_t i = 0; i < n; i++) ew_fetch(b, gx[i], IC_FP32);
+    ew_fetch(b, "back", IC_FP32);
+    const char *fetch[4] = {gx[0], gx[1], n > 2 ? gx[2] : "back", "back"};
+    ic_tensor *got[4] = {0};
+    char err[1024];
+    ck_assert_msg(tu_run(b, 1, TU_NAMES("gy"), &gy, n + 1, fetch, got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    int64_t d0 = dims[0], d1 = dims[1], d2 = dims[2];
+    for (int64_t i = 0; i < d0; i++) {
+      for (int64_t j = 0; j < d1; j++) {
+        for (int64_t k = 0; k < d2; k++) {
+          double want = ew_at(gy, (i * d1 + j) * d2 + k);
+          double part = ax == 1 ? ew_at(got[j], i * d2 + k) : ew_at(got[i], j * d2 + k);
+          ck_assert_msg(part == want, "stack_grad axis %d: [%lld,%lld,%lld]", axis, (long long)i,
+                        (long long)j, (long long)k);
+        }
+      }
+    }
+    tu_assert_shape(got[n], IC_FP32, 3, dims);
+    for (int64_t e = 0; e < 24; e++) ck_assert(ew_at(got[n], e) == ew_at(gy, e));
+    for (size_t i = 0; i <= n; i++) ic_tensor_destroy(got[i]);
+    ic_tensor_destroy(gy);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
+/* ---- expand / tile: X@GRAD sums Out@GRAD over the copies, against finite differences. ---- */
+static const char *g_rep_attr;
+static const int32_t *g_rep;
+static size_t g_nrep;
+static void rep_attr(ic_builder_op *op) { ic_builder_attr_ints(op, g_rep_attr, g_nrep, g_rep); }
+
+static void repeat_case(const char *fwd, const char *attr, int nx, const int64_t *dx, size_t n,
+                        const int32_t *v, uint64_t seed) {
+  char grad[64];
+  snprintf(grad, sizeof grad, "%s_grad", fwd);
+  g_rep_attr = attr;
+  g_rep = v;
+  g_nrep = n;
+  gcase g = {.fwd = fwd, .grad = grad, .n_in = 1, .slot = {"X"}, .in = {r64(nx, dx, seed)},
+             .diff = {true}, .out_slot = "Out", .attrs = rep_attr, .n_gin = 2,
+             .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+  check_grad(&g);
+}
+
+START_TEST(repeat_grads) {
+  repeat_case("expand_v2", "shape", 2, TU_DIMS(3, 1), 3, (const int32_t[]){2, 3, 4}, 70);
+  repeat_case("expand_v2", "shape", 2, TU_DIMS(1, 4), 2, (const int32_t[]){3, -1}, 71);
+  repeat_case("expand_v2", "shape", 2, TU_DIMS(2, 3), 2, (const int32_t[]){2, 3}, 72);
+  repeat_case("tile", "repeat_times", 2, TU_DIMS(2, 3), 3, (const int32_t[]){2, 1, 2}, 73);
+  repeat_case("tile", "repeat_times", 2, TU_DIMS(2, 3), 1, (const int32_t[]){3}, 74);
+  repeat_case("expand", "expand_times", 2, TU_DIMS(2, 1), 2, (const int32_t[]){2, 3}, 75);
+  repeat_case("expand_as_v2", "target_shape", 2, TU_DIMS(1, 4), 3, (const int32_t[]){2, 3, 4},
+              76);
+}
+END_TEST
+
+/* ---- pad3d (every mode, both layouts) and pad against finite differences: an edge copied
+ * several times (reflect / replicate / circular) must get every copy's gradient. ---- */
+static const char *g_pad_mode;
+static bool g_pad_last;
+static void pad3d_attr(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "paddings", 6, (const int32_t[]){1, 2, 0, 1, 2, 1});
+  ic_builder_attr_string(op, "mode", g_pad_mode);
+  ic_builder_attr_float(op, "value", 0.5f);
+  ic_builder_attr_string(op, "data_format", g_pad_last ? "NDHWC" : "NCDHW");
+}
+static void pad_op_attr(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "paddings", 6, (const int32_t[]){1, 0, 0, 2, 2, 1});
+  ic_builder_attr_float(op, "pad_value", 0.5f);
+}
+
+START_TEST(pad_grads) {
+  const char *modes[] = {"constant", "reflect", "replicate", "circular"};
+  for (int m = 0; m < 4; m++) {
+    for (int last = 0; last < 2; last++) {
+      g_pad_mode = modes[m];
+      g_pad_last = last;
+      /* D, H, W = 3, 2, 3 (each pad below its dim for reflect) */
+      const int64_t *d = last ? TU_DIMS(1, 3, 2, 3, 2) : TU_DIMS(1, 2, 3, 2, 3);
+      gcase g = {.fwd = "pad3d", .grad = "pad3d_grad", .n_in = 1, .slot = {"X"},
+                 .in = {r64(5, d, 80 + m)}, .diff = {true}, .out_slot = "Out",
+                 .attrs = pad3d_attr, .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+                 .gin_src = {"in0", "dout"}};
+      check_grad(&g);
+    }
+  }
+  gcase p = {.fwd = "pad", .grad = "pad_grad", .n_in = 1, .slot = {"X"},
+             .in = {r64(3, TU_DIMS(2, 3, 2), 90)}, .diff = {true}, .out_slot = "Out",
+             .attrs = pad_op_attr, .n_gin = 1, .gin_slot = {"Out@GRAD"}, .gin_src = {"dout"}};
+  check_grad(&p);
+}
+END_TEST
+
+/* ---- where, clip, cumsum against finite differences ---- */
+static void clip_attr(ic_builder_op *op) {
+  ic_builder_attr_float(op, "min", -0.5f);
+  ic_builder_attr_float(op, "max", 0.7f);
+}
+static int64_t g_cs_axis;
+static bool g_cs_flags[3]; /* flatten, exclusive, reverse */
+static void cumsum_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "axis", (int32_t)g_cs_axis);
+  ic_builder_attr_bool(op, "flatten", g_cs_flags[0]);
+  ic_builder_attr_bool(op, "exclusive", g_cs_flags[1]);
+  ic_builder_attr_bool(op, "reverse", g_cs_flags[2]);
+}
+
+START_TEST(where_clip_cumsum_grads) {
+  ic_tensor *cond;
+  ck_assert_int_eq(ic_tensor_create(IC_BOOL, 2, TU_DIMS(3, 4), &cond), IC_OK);
+  for (int k = 0; k < 12; k++) ((uint8_t *)ic_tensor_data(cond))[k] = (uint8_t)((k * 7) % 3 == 0);
+  gcase w = {.fwd = "where", .grad = "where_grad", .n_in = 3, .slot = {"Condition", "X", "Y"},
+             .in = {cond, r64(2, TU_DIMS(3, 4), 91), r64(2, TU_DIMS(3, 4), 92)},
+             .diff = {false, true, true}, .out_slot = "Out", .n_gin = 4,
+             .gin_slot = {"Condition", "X", "Y", "Out@GRAD"},
+             .gin_src = {"in0", "in1", "in2", "dout"}};
+  check_grad(&w);
+  gcase cl = {.fwd = "clip", .grad = "clip_grad", .n_in = 1, .slot = {"X"},
+              .in = {ew_rand(IC_FP64, 2, TU_DIMS(4, 5), 93, -2, 2)}, .diff = {true},
+              .out_slot = "Out", .attrs = clip_attr, .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+              .gin_src = {"in0", "dout"}};
+  check_grad(&cl);
+  for (int v = 0; v < 16; v++) {
+    g_cs_axis = (v & 8) ? -1 : 0;
+    g_cs_flags[0] = v & 1;
+    g_cs_flags[1] = v & 2;
+    g_cs_flags[2] = v & 4;
+    gcase cs = {.fwd = "cumsum", .grad = "cumsum_grad", .n_in = 1, .slot = {"X"},
+                .in = {r64(3, TU_DIMS(2, 3, 4), 94 + v)}, .diff = {true}, .out_slot = "Out",
+                .attrs = cumsum_attr, .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+                .gin_src = {"in0", "dout"}};
+    check_grad(&cs);
+  }
+}
+END_TEST
+
+/* ---- prelu: X@GRAD and Alpha@GRAD against finite differences in every mode ---- */
+static const char *g_prelu_mode, *g_prelu_fmt;
+static void prelu_attr(ic_builder_op *op) {
+  ic_builder_attr_string(op, "mode", g_prelu_mode);
+  ic_builder_attr_string(op, "data_format", g_prelu_fmt);
+}
+
+START_TEST(prelu_grad) {
+  struct {
+    const char *mode, *fmt;
+    int na;
+    int64_t adims[3];
+  } cs[] = {{"all", "NCHW", 1, {1}},
+            {"channel", "NCHW", 1, {3}},
+            {"channel", "NHWC", 1, {2}},
+            {"element", "NCHW", 3, {3, 2, 2}}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_prelu_mode = cs[i].mode;
+    g_prelu_fmt = cs[i].fmt;
+    gcase g = {.fwd = "prelu", .grad = "prelu_grad", .n_in = 2, .slot = {"X", "Alpha"},
+               .in = {r64(4, TU_DIMS(2, 3, 2, 2), 110 + i),
+                      ew_rand(IC_FP64, cs[i].na, cs[i].adims, 120 + i, 0.05, 0.5)},
+               .diff = {true, true}, .out_slot = "Out", .attrs = prelu_attr, .n_gin = 3,
+               .gin_slot = {"X", "Alpha", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+/* ---- top_k / top_k_v2: the gradient goes back to the positions Indices names ---- */
+static int64_t g_topk_k, g_topk_axis;
+static bool g_topk_largest;
+static void topk_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "k", (int32_t)g_topk_k);
+  ic_builder_attr_int(op, "axis", (int32_t)g_topk_axis);
+  ic_builder_attr_bool(op, "largest", g_topk_largest);
+}
+static void topk1_attr(ic_builder_op *op) { ic_builder_attr_int(op, "k", (int32_t)g_topk_k); }
+
+START_TEST(topk_grads) {
+  struct {
+    int64_t k, axis;
+    bool largest;
+  } cs[] = {{2, -1, true}, {3, 0, false}, {1, 1, true}};
+  for (size_t i = 0; i < 3; i++) {
+    g_topk_k = cs[i].k;
+    g_topk_axis = cs[i].axis;
+    g_topk_largest = cs[i].largest;
+    gcase g = {.fwd = "top_k_v2", .grad = "top_k_v2_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(3, TU_DIMS(3, 4, 5), 130 + i)}, .diff = {true}, .out_slot = "Out",
+               .extra_slot = "Indices", .attrs = topk_attr, .n_gin = 3,
+               .gin_slot = {"X", "Indices", "Out@GRAD"}, .gin_src = {"in0", "extra", "dout"}};
+    check_grad(&g);
+  }
+  g_topk_k = 2;
+  gcase g1 = {.fwd = "top_k", .grad = "top_k_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(2, TU_DIMS(3, 5), 140)}, .diff = {true}, .out_slot = "Out",
+              .extra_slot = "Indices", .attrs = topk1_attr, .n_gin = 3,
+              .gin_slot = {"X", "Indices", "Out@GRAD"}, .gin_src = {"in0", "extra", "dout"}};
+  check_grad(&g1);
+}
+END_TEST
+
+/* ---- pixel_shuffle (both layouts), p_norm and squared_l2_norm against finite differences ---- */
+static bool g_ps_nhwc;
+static void ps_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "upscale_factor", 2);
+  ic_builder_attr_string(op, "data_format", g_ps_nhwc ? "NHWC" : "NCHW");
+}
+
+static int g_pn;
+static void pn_attr(ic_builder_op *op) {
+  static const float ps[] = {2.0f, 3.0f, 1.5f, 1.0f};
+  ic_builder_attr_float(op, "porder", ps[g_pn]);
+  ic_builder_attr_int(op, "axis", g_pn == 1 ? 0 : -1);
+  ic_builder_attr_bool(op, "keepdim", g_pn == 1);
+  ic_builder_attr_bool(op, "asvector", g_pn == 2);
+}
+
+START_TEST(pixel_shuffle_l2_grads) {
+  for (int v = 0; v < 2; v++) {
+    g_ps_nhwc = v;
+    gcase g = {.fwd = "pixel_shuffle", .grad = "pixel_shuffle_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(4, v ? TU_DIMS(2, 2, 3, 8) : TU_DIMS(2, 8, 2, 3), 150 + v)},
+               .diff = {true}, .out_slot = "Out", .attrs = ps_attr, .n_gin = 1,
+               .gin_slot = {"Out@GRAD"}, .gin_src = {"dout"}};
+    check_grad(&g);
+  }
+  /* p_norm for finite p on random (nonzero) values; ties and zeros are in the oracle */
+  for (int v = 0; v < 4; v++) {
+    g_pn = v;
+    gcase pn = {.fwd = "p_norm", .grad = "p_norm_grad", .n_in = 1, .slot = {"X"},
+                .in = {r64(3, TU_DIMS(2, 3, 4), 153 + v)}, .diff = {true}, .out_slot = "Out",
+                .attrs = pn_attr, .n_gin = 3, .gin_slot = {"X", "Out", "Out@GRAD"},
+                .gin_src = {"in0", "out", "dout"}};
+    check_grad(&pn);
+  }
+  gcase l2 = {.fwd = "squared_l2_norm", .grad = "squared_l2_norm_grad", .n_in = 1,
+              .slot = {"X"}, .in = {r64(2, TU_DIMS(3, 4), 152)}, .diff = {true},
+              .out_slot = "Out", .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+              .gin_src = {"in0", "dout"}};
+  check_grad(&l2);
+}
+END_TEST
+
+/* ---- strided_slice: the gradient lands where the forward read (negative strides,
+ * decrease_axis, an axis listed twice), zeros elsewhere; finite differences. ---- */
+static int g_ss;
+static void ss_attr(ic_builder_op *op) {
+  static const int32_t ax[3][2] = {{0, 2}, {1, 1}, {1, 0}}, st[3][2] = {{1, -1}, {0, 1}, {2, 0}};
+  static const int32_t en[3][2] = {{3, -5}, {4, 3}, {3, 3}}, sd[3][2] = {{1, -2}, {2, 1}, {1, 2}};
+  ic_builder_attr_ints(op, "axes", 2, ax[g_ss]);
+  ic_builder_attr_ints(op, "starts", 2, st[g_ss]);
+  ic_builder_attr_ints(op, "ends", 2, en[g_ss]);
+  ic_builder_attr_ints(op, "strides", 2, sd[g_ss]);
+  ic_builder_attr_ints(op, "infer_flags", 2, (const int32_t[]){1, 1});
+  if (g_ss == 2) ic_builder_attr_ints(op, "decrease_axis", 1, (const int32_t[]){1});
+  else ic_builder_attr_ints(op, "decrease_axis", 0, NULL);
+}
+
+START_TEST(strided_slice_grad) {
+  for (g_ss = 0; g_ss < 3; g_ss++) {
+    gcase g = {.fwd = "strided_slice", .grad = "strided_slice_grad", .n_in = 1,
+               .slot = {"Input"}, .in = {r64(3, TU_DIMS(3, 4, 5), 160 + g_ss)}, .diff = {true},
+               .out_slot = "Out", .attrs = ss_attr, .n_gin = 2,
+               .gin_slot = {"Input", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+/* ---- instance_norm: X, Scale and Bias gradients from the saved statistics, against finite
+ * differences (with Scale and Bias, and without). ---- */
+static void in_attr(ic_builder_op *op) { ic_builder_attr_float(op, "epsilon", 1e-5f); }
+
+START_TEST(instance_norm_grad) {
+  gcase g = {.fwd = "instance_norm", .grad = "instance_norm_grad", .n_in = 3,
+             .slot = {"X", "Scale", "Bias"},
+             .in = {r64(4, TU_DIMS(2, 3, 2, 3), 170), r64(1, TU_DIMS(3), 171),
+                    r64(1, TU_DIMS(3), 172)},
+             .diff = {true, true, true}, .out_slot = "Y", .extra_slot = "SavedMean",
+             .extra2_slot = "SavedVariance", .attrs = in_attr, .n_gin = 5,
+             .gin_slot = {"X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"},
+             .gin_src = {"in0", "in1", "extra", "extra2", "dout"}};
+  check_grad(&g);
+  gcase g2 = {.fwd = "instance_norm", .grad = "instance_norm_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(3, TU_DIMS(2, 2, 5), 173)}, .diff = {true}, .out_slot = "Y",
+              .extra_slot = "SavedMean", .extra2_slot = "SavedVariance", .attrs = in_attr,
+              .n_gin = 4, .gin_slot = {"X", "SavedMean", "SavedVariance", "Y@GRAD"},
+              .gin_src = {"in0", "extra", "extra2", "dout"}};
+  check_grad(&g2);
+}
+END_TEST
+
+/* ---- group_norm: X, Scale and Bias gradients, both layouts, groups that do not divide C
+ * evenly too, against finite differences. ---- */
+static int64_t g_gn_groups;
+static bool g_gn_nhwc;
+static void gn_attr(ic_builder_op *op) {
+  ic_builder_attr_float(op, "epsilon", 1e-5f);
+  ic_builder_attr_int(op, "groups", (int32_t)g_gn_groups);
+  ic_builder_attr_string(op, "data_layout", g_gn_nhwc ? "NHWC" : "NCHW");
+}
+
+START_TEST(group_norm_grad) {
+  struct {
+    int64_t groups, C;
+    bool nhwc;
+  } cs[] = {{2, 4, false}, {3, 5, false}, {2, 4, true}};
+  for (size_t i = 0; i < 3; i++) {
+    g_gn_groups = cs[i].groups;
+    g_gn_nhwc = cs[i].nhwc;
+    const int64_t C = cs[i].C;
+    gcase g = {.fwd = "group_norm", .grad = "group_norm_grad", .n_in = 3,
+               .slot = {"X", "Scale", "Bias"},
+               .in = {r64(4, cs[i].nhwc ? TU_DIMS(2, 2, 3, C) : TU_DIMS(2, C, 2, 3), 180 + i),
+                      r64(1, TU_DIMS(C), 185 + i), r64(1, TU_DIMS(C), 190 + i)},
+               .diff = {true, true, true}, .out_slot = "Y", .extra_slot = "Mean",
+               .extra2_slot = "Variance", .attrs = gn_attr, .n_gin = 5,
+               .gin_slot = {"X", "Scale", "Mean", "Variance", "Y@GRAD"},
+               .gin_src = {"in0", "in1", "extra", "extra2", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+/* ---- interpolation: nearest / linear / bilinear / trilinear v2 grads against finite
+ * differences, up and down, align_corners and align_mode, both layouts. ---- */
+static int g_ip;
+static void interp_attr(ic_builder_op *op) {
+  static const float sc[][3] = {{2.0f, 2.0f, 0}, {1.5f, 0.5f, 0}, {2.0f, 1.5f, 0}};
+  const int v = g_ip % 3;
+  ic_builder_attr_bool(op, "align_corners", g_ip & 4);
+  ic_builder_attr_int(op, "align_mode", (g_ip & 8) ? 1 : 0);
+  ic_builder_attr_string(op, "data_layout", (g_ip & 16) ? "NHWC" : "NCHW");
+  ic_builder_attr_floats(op, "scale", 2, sc[v]);
+}
+static void interp1_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "align_corners", g_ip & 4);
+  ic_builder_attr_int(op, "align_mode", 0);
+  ic_builder_attr_string(op, "data_layout", "NCHW");
+  ic_builder_attr_floats(op, "scale", 1, (const float[]){1.7f});
+}
+static void interp3_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "align_corners", g_ip & 4);
+  ic_builder_attr_int(op, "align_mode", 1);
+  ic_builder_attr_string(op, "data_layout", "NCDHW");
+  ic_builder_attr_floats(op, "scale", 3, (const float[]){2.0f, 1.5f, 0.7f});
+}
+
+START_TEST(interp_grads) {
+  const char *ops[2][2] = {{"nearest_interp_v2", "nearest_interp_v2_grad"},
+                           {"bilinear_interp_v2", "bilinear_interp_v2_grad"}};
+  const int vs[] = {0, 1, 2, 4, 5, 8, 9, 16 + 1, 16 + 4 + 2};
+  for (int o = 0; o < 2; o++) {
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+      g_ip = vs[i];
+      const bool nhwc = g_ip & 16;
+      gcase g = {.fwd = ops[o][0], .grad = ops[o][1], .n_in = 1, .slot = {"X"},
+                 .in = {r64(4, nhwc ? TU_DIMS(1, 3, 4, 2) : TU_DIMS(1, 2, 3, 4), 200 + i)},
+                 .diff = {true}, .out_slot = "Out", .attrs = interp_attr, .n_gin = 2,
+                 .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+      check_grad(&g);
+    }
+  }
+  for (g_ip = 0; g_ip <= 4; g_ip += 4) {
+    gcase l = {.fwd = "linear_interp_v2", .grad = "linear_interp_v2_grad", .n_in = 1,
+               .slot = {"X"}, .in = {r64(3, TU_DIMS(2, 2, 4), 220 + g_ip)}, .diff = {true},
+               .out_slot = "Out", .attrs = interp1_attr, .n_gin = 2,
+               .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&l);
+    gcase t = {.fwd = "trilinear_interp_v2", .grad = "trilinear_interp_v2_grad", .n_in = 1,
+               .slot = {"X"}, .in = {r64(5, TU_DIMS(1, 2, 2, 3, 4), 230 + g_ip)},
+               .diff = {true}, .out_slot = "Out", .attrs = interp3_attr, .n_gin = 2,
+               .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&t);
+  }
 }
 END_TEST
 
@@ -413,6 +1071,18 @@ START_TEST(reduce_grads) {
                  .gin_src = {"in0", "dout"}};
       check_grad(&g);
     }
+  }
+  /* reduce_max on random values (no ties): the gradient goes to each reduction's argmax */
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_dim = cs[i].dim;
+    g_ndim = cs[i].n;
+    g_keep = cs[i].keep;
+    g_all = cs[i].all;
+    gcase g = {.fwd = "reduce_max", .grad = "reduce_max_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(3, TU_DIMS(2, 3, 4), 7)}, .diff = {true}, .out_slot = "Out",
+               .attrs = reduce_attrs, .n_gin = 3, .gin_slot = {"X", "Out", "Out@GRAD"},
+               .gin_src = {"in0", "out", "dout"}};
+    check_grad(&g);
   }
   gcase m = {.fwd = "mean", .grad = "mean_grad", .n_in = 1, .slot = {"X"},
              .in = {r64(2, TU_DIMS(3, 4), 6)}, .diff = {true}, .out_slot = "Out", .n_gin = 2,
@@ -606,6 +1276,8 @@ static void flatten_attr(ic_builder_op *op) {
   ic_builder_attr_int(op, "stop_axis", 2);
 }
 
+static void flatten2_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", 2); }
+
 START_TEST(xshape_grads) {
   gcase sq = {.fwd = "squeeze2", .grad = "squeeze2_grad", .n_in = 1, .slot = {"X"},
               .in = {r64(3, TU_DIMS(3, 1, 4), 22)}, .diff = {true}, .out_slot = "Out",
@@ -622,6 +1294,11 @@ START_TEST(xshape_grads) {
               .out_slot = "Out", .attrs = flatten_attr, .xshape = true, .n_gin = 2,
               .gin_slot = {"XShape", "Out@GRAD"}, .gin_src = {"xs", "dout"}};
   check_grad(&fl);
+  gcase f2 = {.fwd = "flatten2", .grad = "flatten2_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(3, TU_DIMS(2, 3, 4), 25)}, .diff = {true}, .out_slot = "Out",
+              .attrs = flatten2_attr, .xshape = true, .n_gin = 3,
+              .gin_slot = {"XShape", "X", "Out@GRAD"}, .gin_src = {"xs", "in0", "dout"}};
+  check_grad(&f2);
 }
 END_TEST
 
@@ -902,6 +1579,17 @@ START_TEST(lookup_table_v2_grad) {
     ic_tensor *ids = tu_i64(2, TU_DIMS(2, 3), (const int64_t[]){2, 0, 4, 2, 2, 0});
     gcase g = {.fwd = "lookup_table_v2", .grad = "lookup_table_v2_grad", .n_in = 2,
                .slot = {"Ids", "W"}, .in = {ids, r64(2, TU_DIMS(5, 3), 71)},
+               .diff = {false, true}, .out_slot = "Out", .attrs = pad_attr, .n_gin = 3,
+               .gin_slot = {"W", "Ids", "Out@GRAD"}, .gin_src = {"in1", "in0", "dout"}};
+    check_grad(&g);
+  }
+  /* lookup_table (v1): Ids [N, 1], padding_idx -1 (none) or a row */
+  const int64_t pads1[] = {-1, 2};
+  for (size_t k = 0; k < 2; k++) {
+    g_pad = pads1[k];
+    ic_tensor *ids = tu_i64(3, TU_DIMS(2, 3, 1), (const int64_t[]){2, 0, 4, 2, 2, 0});
+    gcase g = {.fwd = "lookup_table", .grad = "lookup_table_grad", .n_in = 2,
+               .slot = {"Ids", "W"}, .in = {ids, r64(2, TU_DIMS(5, 3), 74)},
                .diff = {false, true}, .out_slot = "Out", .attrs = pad_attr, .n_gin = 3,
                .gin_slot = {"W", "Ids", "Out@GRAD"}, .gin_src = {"in1", "in0", "dout"}};
     check_grad(&g);
@@ -1613,6 +2301,21 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, matmul_grad);
   tcase_add_test(tc, elementwise_max_min_grads);
   tcase_add_test(tc, paddle_grad_oracle);
+  tcase_add_test(tc, paddle_unary_grad_oracle);
+  tcase_add_test(tc, activation_grads);
+  tcase_add_test(tc, activation_grad_errors);
+  tcase_add_test(tc, index_grads);
+  tcase_add_test(tc, stack_unstack_grads);
+  tcase_add_test(tc, repeat_grads);
+  tcase_add_test(tc, pad_grads);
+  tcase_add_test(tc, where_clip_cumsum_grads);
+  tcase_add_test(tc, prelu_grad);
+  tcase_add_test(tc, topk_grads);
+  tcase_add_test(tc, pixel_shuffle_l2_grads);
+  tcase_add_test(tc, strided_slice_grad);
+  tcase_add_test(tc, instance_norm_grad);
+  tcase_add_test(tc, group_norm_grad);
+  tcase_add_test(tc, interp_grads);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

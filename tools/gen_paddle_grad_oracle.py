@@ -8,7 +8,14 @@ same X, Y and G to icore's grad op and compares.
     FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_grad_oracle.py [OUT_DIR]
 
 cases.txt: one line per case: NAME OP ATTR=VALUE... (the files are NAME.x.npy, NAME.y.npy,
-NAME.g.npy, NAME.dx.npy, NAME.dy.npy).
+NAME.g.npy, NAME.dx.npy, NAME.dy.npy); yslot=SLOT names the second input's slot when it is
+not Y (prelu's Alpha); mode and data_format are string attributes.
+
+unary_cases.txt: one-input ops (activations, reductions) at the points where their rule is
+subtle (boundaries, ties, zeros), float32: one line per case,
+NAME OP SLOTS ATTR=T:VALUE..., where SLOTS lists the grad op's inputs as Paddle wrote them
+(X, Out, Out@GRAD) and T is f (float), i (int), b (bool) or L (list of int); the files are
+NAME.x.npy, NAME.out.npy (Paddle's forward output), NAME.g.npy and NAME.dx.npy.
 """
 import os
 import sys
@@ -32,7 +39,163 @@ CASES = [
                                                         "transpose_Y": True, "alpha": -1.0}),
     ("max_bcast_ties", "elementwise_max", (2, 3, 4), (3, 1), {"axis": 1}),
     ("min_bcast_ties", "elementwise_min", (2, 3, 4), (4,), {"axis": -1}),
+    ("pow_bcast", "elementwise_pow", (2, 3, 4), (3, 1), {"axis": 1}),
+    ("pow_zero_base", "elementwise_pow", (12,), (12,), {"axis": -1}),
+    # prelu: the second input is Alpha (yslot); X with zeros and negatives
+    ("prelu_all", "prelu", (2, 3, 4), (1,), {"yslot": "Alpha", "mode": "all",
+                                              "data_format": "NCHW"}),
+    ("prelu_channel", "prelu", (2, 3, 2, 2), (3,), {"yslot": "Alpha", "mode": "channel",
+                                                      "data_format": "NCHW"}),
+    ("prelu_channel_last", "prelu", (2, 2, 2, 3), (3,), {"yslot": "Alpha", "mode": "channel",
+                                                           "data_format": "NHWC"}),
+    ("prelu_element", "prelu", (2, 3, 4), (1, 3, 4), {"yslot": "Alpha", "mode": "element",
+                                                    "data_format": "NCHW"}),
 ]
+
+
+def pts(*v):
+    return np.array(v, dtype="float32")
+
+
+_R = np.random.default_rng(7)
+_GEN = _R.uniform(-3, 3, 10).astype("float32")
+_POS = _R.uniform(0.1, 4, 10).astype("float32")
+
+
+def gen(*extra):
+    return np.concatenate([pts(*extra), _GEN]).astype("float32")
+
+
+# name, op, attrs, x (1-D points, or an array for the reductions)
+UNARY = [
+    ("leaky_relu_at0", "leaky_relu", {"alpha": 0.1}, gen(0.0, -0.0, -1e-30, 1e-30, -2, 2)),
+    ("leaky_relu_big_alpha", "leaky_relu", {"alpha": 2.0}, gen(0.0, -1, 1)),
+    ("relu6_bounds", "relu6", {}, gen(0.0, 6.0, -0.0, 5.999, 6.001, 7, -1)),
+    ("hard_swish_bounds", "hard_swish", {"threshold": 6.0, "scale": 6.0, "offset": 3.0},
+     gen(-3.0, 3.0, -3.001, -2.999, 2.999, 3.001, 0.0, -5, 5)),
+    ("hard_sigmoid_bounds", "hard_sigmoid", {"slope": 0.2, "offset": 0.5},
+     gen(-2.5, 2.5, -2.6, 2.6, 0.0)),
+    ("swish", "swish", {"beta": 1.0}, gen(0.0, -20, 20)),  # 3.3.1 ignores beta
+    ("silu", "silu", {}, gen(0.0, -20, 20)),
+    ("elu_pos_alpha", "elu", {"alpha": 1.2}, gen(0.0, -0.0, -5, 5)),
+    ("elu_neg_alpha", "elu", {"alpha": -0.5}, gen(0.0, -5, 5)),
+    ("selu", "selu", {"scale": 1.0507009873554805, "alpha": 1.6732632423543772},
+     gen(0.0, -0.0, -4, 4)),
+    ("celu", "celu", {"alpha": 1.5}, gen(0.0, -0.0, -4, 4, 200)),
+    ("softplus_thr", "softplus", {"beta": 2.0, "threshold": 3.0}, gen(1.5, 1.499, 1.501, -30, 30)),
+    ("softsign", "softsign", {}, gen(0.0, -100, 100)),
+    ("mish_thr", "mish", {"threshold": 2.0}, gen(2.0, 1.999, 2.001, -30, 30)),
+    ("exp", "exp", {}, gen(0.0)),
+    ("log", "log", {}, _POS),
+    ("log2", "log2", {}, _POS),
+    ("log10", "log10", {}, _POS),
+    ("log1p", "log1p", {}, _POS - 0.05),
+    ("sqrt", "sqrt", {}, _POS),
+    ("rsqrt", "rsqrt", {}, _POS),
+    ("square", "square", {}, gen(0.0)),
+    ("abs_at0", "abs", {}, gen(0.0, -0.0)),
+    ("pow_2_5", "pow", {"factor": 2.5}, _POS),
+    ("pow_neg", "pow", {"factor": -1.5}, _POS),
+    ("tanh_shrink", "tanh_shrink", {}, gen(0.0)),
+    ("logsigmoid", "logsigmoid", {}, gen(0.0, -40, 40)),
+    ("sin", "sin", {}, gen(0.0)),
+    ("cos", "cos", {}, gen(0.0)),
+    ("erf", "erf", {}, gen(0.0)),
+    ("reciprocal", "reciprocal", {}, _POS),
+    ("thresholded_relu_at_t", "thresholded_relu", {"threshold": 1.0}, gen(1.0, 0.999, 1.001)),
+    ("brelu_bounds", "brelu", {"t_min": -1.0, "t_max": 2.0}, gen(-1.0, 2.0, -1.001, 1.999)),
+    ("hard_shrink_at_t", "hard_shrink", {"threshold": 0.5}, gen(0.5, -0.5, 0.499, -0.501)),
+    ("softshrink_at_l", "softshrink", {"lambda": 0.5}, gen(0.5, -0.5, 0.499, -0.501)),
+    ("stanh", "stanh", {"scale_a": 0.67, "scale_b": 1.7159}, gen(0.0)),
+    ("floor", "floor", {}, gen(0.5)),
+    ("ceil", "ceil", {}, gen(0.5)),
+    ("round", "round", {}, gen(0.5)),
+]
+
+
+def _ties(shape, seed):
+    return (np.random.default_rng(seed).integers(-2, 3, shape) * 0.5).astype("float32")
+
+
+def _red(dim, keep=False, all_=False):
+    return {"dim": dim, "keep_dim": keep, "reduce_all": all_}
+
+
+_NAN = _ties((3, 4), 5)
+_NAN[1, 2] = np.nan
+_NAN[2, :] = np.nan
+_ZEROS = np.random.default_rng(6).uniform(0.5, 2, (3, 4, 5)).astype("float32")
+_ZEROS[0, 1, 2] = 0.0  # one zero in a reduction
+_ZEROS[1, 3, 0] = _ZEROS[1, 3, 4] = 0.0  # two zeros in one
+_ZEROS[2, 0, 1] = -0.0
+_ZEROS[2, 2, 3] = -1.5
+UNARY += [
+    ("reduce_max_ties", "reduce_max", _red([1]), _ties((3, 4, 5), 1)),
+    ("reduce_max_ties_02_keep", "reduce_max", _red([0, 2], True), _ties((3, 4, 5), 2)),
+    ("reduce_max_neg_axis", "reduce_max", _red([-1]), _ties((3, 4, 5), 3)),
+    ("reduce_max_all", "reduce_max", _red([0], True, True), _ties((3, 4), 4)),
+    ("reduce_max_nan", "reduce_max", _red([1]), _NAN),
+    ("reduce_min_ties", "reduce_min", _red([1]), _ties((3, 4, 5), 1)),
+    ("reduce_min_ties_0_keep", "reduce_min", _red([0], True), _ties((3, 4, 5), 2)),
+    ("reduce_prod_zeros", "reduce_prod", _red([2]), _ZEROS),
+    ("reduce_prod_zeros_01_keep", "reduce_prod", _red([0, 1], True), _ZEROS),
+    ("reduce_prod_plain", "reduce_prod", _red([1]), np.random.default_rng(8).uniform(
+        -2, 2, (3, 4)).astype("float32")),
+    ("clip_bounds", "clip", {"min": -0.5, "max": 0.7}, gen(-0.5, 0.7, -0.499, 0.699, 0.701)),
+    ("cumsum_excl", "cumsum", {"axis": 1, "exclusive": True, "reverse": False,
+                               "flatten": False}, _ties((3, 4), 9)),
+    ("cumsum_rev", "cumsum", {"axis": 0, "exclusive": False, "reverse": True,
+                              "flatten": False}, _ties((3, 4), 10)),
+    ("cumsum_flat_excl_rev", "cumsum", {"axis": -1, "exclusive": True, "reverse": True,
+                                        "flatten": True}, _ties((3, 4), 11)),
+]
+
+
+def _pn(p, axis=-1, keep=False, vec=False):
+    return {"porder": p, "axis": axis, "keepdim": keep, "asvector": vec, "epsilon": 1e-12}
+
+
+_PN = _ties((4, 5), 12)
+_PN[3, :] = 0.0  # a zero norm
+UNARY += [
+    ("p_norm_2", "p_norm", _pn(2.0), _PN),
+    ("p_norm_1", "p_norm", _pn(1.0, 0, True), _PN),
+    ("p_norm_3", "p_norm", _pn(3.0), _PN),
+    ("p_norm_1_5_vec", "p_norm", _pn(1.5, -1, False, True), _ties((3, 4), 13)),
+    ("p_norm_inf_ties", "p_norm", _pn(float("inf")), _PN),
+    ("p_norm_neginf", "p_norm", _pn(float("-inf"), 0), _ties((4, 5), 14)),
+    ("p_norm_0", "p_norm", _pn(0.0), _PN),
+]
+
+
+def run_unary(name, op, attrs, x, rng):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        X = paddle.static.data("x", list(x.shape), "float32")
+        X.stop_gradient = False
+        h = LayerHelper(op)
+        out = h.create_variable_for_type_inference("float32")
+        h.append_op(type=op, inputs={"X": X}, outputs={"Out": out}, attrs=dict(attrs))
+        G = paddle.static.data("g", list(out.shape), "float32")
+        dx, = paddle.static.gradients([out], [X], target_gradients=[G])
+    gop = [o for o in main.global_block().ops if o.type == op + "_grad"]
+    assert len(gop) == 1, [o.type for o in main.global_block().ops]
+    slots = [k for k in gop[0].input_names if gop[0].input(k)]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    g = rng.standard_normal(list(out.shape)).astype("float32")
+    ro, rdx = exe.run(main, feed={"x": x, "g": g}, fetch_list=[out, dx])
+    return slots, (x, np.asarray(ro), g, np.asarray(rdx))
+
+
+def attr_text(v):
+    if isinstance(v, bool):
+        return "b:%d" % int(v)
+    if isinstance(v, int):
+        return "i:%d" % v
+    if isinstance(v, (list, tuple)):
+        return "L:" + ",".join(str(int(e)) for e in v)
+    return "f:%r" % float(v)
 
 
 def run_case(name, op, xs, ys, attrs, rng):
@@ -41,6 +204,19 @@ def run_case(name, op, xs, ys, attrs, rng):
     if op == "matmul":
         x = rng.standard_normal(xs).astype("float32")
         y = rng.standard_normal(ys).astype("float32")
+    if op == "elementwise_pow":  # own generator: the earlier cases' data stay as they were
+        rng = np.random.default_rng(21)
+        x = rng.uniform(0.2, 2.0, xs).astype("float32")
+        y = rng.uniform(-2.0, 3.0, ys).astype("float32")
+        if name == "pow_zero_base":  # X = 0 against every kind of exponent, and X < 0
+            x = np.array([0] * 10 + [-2, -2], "float32")
+            y = np.array([-2, -1, -0.5, 0, -0.0, 0.5, 1, 1.5, 2, 3, 2, 3], "float32")
+    if op == "prelu":  # own generator; X on a grid with zeros
+        rng = np.random.default_rng(31)
+        x = rng.integers(-3, 4, xs).astype("float32") * 0.5
+        y = rng.uniform(0.05, 0.5, ys).astype("float32")
+    attrs = dict(attrs)
+    yslot = attrs.pop("yslot", "Y")
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         X = paddle.static.data("x", list(xs), "float32")
@@ -49,7 +225,7 @@ def run_case(name, op, xs, ys, attrs, rng):
         Y.stop_gradient = False
         h = LayerHelper(op)
         out = h.create_variable_for_type_inference("float32")
-        h.append_op(type=op, inputs={"X": X, "Y": Y}, outputs={"Out": out}, attrs=dict(attrs))
+        h.append_op(type=op, inputs={"X": X, yslot: Y}, outputs={"Out": out}, attrs=attrs)
         G = paddle.static.data("g", list(out.shape), "float32")
         dx, dy = paddle.static.gradients([out], [X, Y], target_gradients=[G])
     ops = [o.type for o in main.global_block().ops]
@@ -79,6 +255,16 @@ def main():
                       for k, v in attrs.items())
         lines.append("%s %s %s" % (name, op, kv))
     with open(os.path.join(out, "cases.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    lines = [lines[0]]
+    urng = np.random.default_rng(13)  # its own: adding a binary case leaves these data alone
+    for name, op, attrs, x in UNARY:
+        slots, arrs = run_unary(name, op, attrs, x, urng)
+        for suffix, a in zip(("x", "out", "g", "dx"), arrs):
+            np.save(os.path.join(out, "%s.%s.npy" % (name, suffix)), a)
+        kv = " ".join("%s=%s" % (k, attr_text(v)) for k, v in attrs.items())
+        lines.append(("%s %s %s %s" % (name, op, ",".join(slots), kv)).rstrip())
+    with open(os.path.join(out, "unary_cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 

@@ -352,6 +352,8 @@ typedef struct prelu_attrs {
   int mode;
   bool channel_last;
 } prelu_attrs;
+/* prelu's attribute parser (prelu.c), shared with prelu_grad. */
+ic_status ic_prelu_parse(ic_attr_reader *r, void *attrs);
 
 /* The number of alpha values the mode needs for X (na), and the divisor with which element i
  * of X uses alpha (i / inner) % na. Shared by the CPU and CUDA kernels. */

@@ -462,3 +462,115 @@ ic_status ic_interp_cpu(ic_kctx *c) {
   ic_buffer_release(buf);
   return IC_OK;
 }
+
+/* ---- gradients (interp.h) ---- */
+
+const ic_slotdef ic_interp_grad_inputs[IC_INTERP_GRAD_N_INPUTS] = {
+    {"X", IC_SLOT_NO_BUFFER},
+    {"OutSize", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
+    {"SizeTensor", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_VALUE},
+    {"Scale", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
+    {"Out@GRAD", 0},
+};
+const ic_slotdef ic_interp_grad_outputs[1] = {{"X@GRAD", 0}};
+
+ic_status ic_interp_grad_infer(ic_kctx *c) {
+  const ic_interp_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IC_INTERP_X, 0), *g = ic_in(c, IC_INTERP_GRAD_N_INPUTS - 1, 0);
+  if (a->method == IC_INTERP_BICUBIC) {
+    return ic_kfail(c, IC_ERR_UNSUPPORTED, "the bicubic gradient is not implemented");
+  }
+  ic_status st = ic_kcheck_dtype(c, IC_INTERP_GRAD_N_INPUTS - 1, 0, IC_DT_FLOAT);
+  if (st) return st;
+  geom gm;
+  if ((st = ic_interp_geometry(c, &gm))) return st;
+  int64_t d[5];
+  d[0] = gm.n;
+  d[a->nhwc ? gm.nd + 1 : 1] = gm.c;
+  for (int i = 0; i < gm.nd; i++) d[(a->nhwc ? 1 : 2) + i] = gm.out[i];
+  if (!ic_dims_equal(g->ndim, g->dims, gm.nd + 2, d)) {
+    char s[128];
+    return ic_kfail_in(c, IC_INTERP_GRAD_N_INPUTS - 1, 0, "expected dims %s (the op's Out)",
+                       ic_dims_str(gm.nd + 2, d, s, sizeof s));
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), g->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+ic_status ic_interp_grad_cpu(ic_kctx *c) {
+  const ic_interp_attrs *a = c->attrs;
+  const ic_tensor *g = ic_in(c, IC_INTERP_GRAD_N_INPUTS - 1, 0);
+  ic_tensor *dx = ic_out(c, 0, 0);
+  geom gm;
+  ic_status st = ic_interp_geometry(c, &gm);
+  if (st) return st;
+  const int64_t nx = ic_tensor_numel_(dx);
+  /* Spatial sizes padded to 3 dims (d, h, w), as the forward kernel walks them. */
+  int64_t isp[3] = {1, 1, 1}, osp[3] = {1, 1, 1}, total = 0;
+  for (int i = 0; i < gm.nd; i++) {
+    isp[3 - gm.nd + i] = gm.in[i];
+    osp[3 - gm.nd + i] = gm.out[i];
+    total += gm.out[i];
+  }
+  int64_t is[5], os[5];
+  strides(a->nhwc, gm.c, isp, is);
+  strides(a->nhwc, gm.c, osp, os);
+  ic_buffer *buf = ic_kscratch(c, (size_t)(nx ? nx : 1) * sizeof(double) +
+                                      (size_t)(total + 3) * sizeof(lin));
+  if (!buf) return c->err->code;
+  double *acc = buf->data;
+  lin *lp = (lin *)(acc + (nx ? nx : 1));
+  lin *t[3];
+  const bool align_flag = a->align_mode == 0 && !a->align_corners;
+  for (int i = 0; i < 3 - gm.nd; i++) { /* a missing leading dim: index 0, weight 1 */
+    t[i] = lp;
+    *lp++ = (lin){0, 0, 1.0f, 0.0f};
+  }
+  bool same = true; /* the forward copies X when no spatial size changes */
+  for (int i = 0; i < gm.nd; i++) same = same && gm.in[i] == gm.out[i];
+  for (int i = 0; i < gm.nd; i++) {
+    lin *ax = t[3 - gm.nd + i] = lp;
+    for (int64_t k = 0; k < gm.out[i]; k++) {
+      if (a->method == IC_INTERP_NEAREST || same) {
+        /* nearest, or the copy: one source, weight 1 */
+        int64_t src = same ? k : ic_interp_nearest(gm.ratio[i], gm.in[i], k, a->align_corners);
+        ax[k] = (lin){src, src, 1.0f, 0.0f};
+      } else {
+        ic_interp_lin(gm.ratio[i], gm.in[i], k, align_flag, &ax[k].lo, &ax[k].hi, &ax[k].w0,
+                      &ax[k].w1);
+      }
+    }
+    lp += gm.out[i];
+  }
+  for (int64_t k = 0; k < nx; k++) acc[k] = 0;
+  for (int64_t n = 0; n < gm.n; n++) {
+    for (int64_t ch = 0; ch < gm.c; ch++) {
+      for (int64_t j = 0; j < osp[0]; j++) {
+        for (int64_t k = 0; k < osp[1]; k++) {
+          for (int64_t l = 0; l < osp[2]; l++) {
+            const int64_t oi = n * os[0] + ch * os[1] + j * os[2] + k * os[3] + l * os[4];
+            const double gv = g->dtype == IC_FP32 ? (double)((const float *)g->data)[oi]
+                                                  : ((const double *)g->data)[oi];
+            const lin *w[3] = {&t[0][j], &t[1][k], &t[2][l]};
+            for (int b = 0; b < 8; b++) { /* the 2^3 corners; nearest uses one */
+              double wt = 1;
+              int64_t ii = n * is[0] + ch * is[1];
+              for (int ax = 0; ax < 3; ax++) {
+                const bool hi = (b >> (2 - ax)) & 1;
+                wt *= hi ? (double)w[ax]->w1 : (double)w[ax]->w0;
+                ii += (hi ? w[ax]->hi : w[ax]->lo) * is[2 + ax];
+              }
+              if (wt != 0) acc[ii] += gv * wt;
+            }
+          }
+        }
+      }
+    }
+  }
+  for (int64_t k = 0; k < nx; k++) {
+    if (dx->dtype == IC_FP32) ((float *)dx->data)[k] = (float)acc[k];
+    else ((double *)dx->data)[k] = acc[k];
+  }
+  ic_buffer_release(buf);
+  return IC_OK;
+}

@@ -91,6 +91,26 @@ ic_status ic_interp_parse(ic_attr_reader *r, ic_interp_attrs *a, bool v2,
 ic_status ic_interp_infer(ic_kctx *c);
 ic_status ic_interp_cpu(ic_kctx *c);
 
+/* ---- gradients: the *_interp_v2_grad ops (nearest, linear, bilinear, trilinear) ----
+ * Inputs X (meta only), OutSize, SizeTensor, Scale (as the forward op, for the geometry),
+ * Out@GRAD; output X@GRAD: every Out@GRAD element added back onto the X elements the forward
+ * op read for it, with the forward's weights (nearest: its one source), accumulated in double
+ * and rounded once. bicubic is refused. */
+#define IC_INTERP_GRAD_N_INPUTS 5
+extern const ic_slotdef ic_interp_grad_inputs[IC_INTERP_GRAD_N_INPUTS];
+extern const ic_slotdef ic_interp_grad_outputs[1];
+ic_status ic_interp_grad_infer(ic_kctx *c);
+ic_status ic_interp_grad_cpu(ic_kctx *c);
+
+#define IC_INTERP_GRAD_DEF(NAME, PARSE)                                            \
+  {                                                                                \
+    .name = NAME, .n_inputs = IC_INTERP_GRAD_N_INPUTS,                             \
+    .inputs = ic_interp_grad_inputs, .n_outputs = 1,                               \
+    .outputs = ic_interp_grad_outputs,                                             \
+    .attrs_size = sizeof(ic_interp_attrs), .parse = PARSE,                         \
+    .infer = ic_interp_grad_infer, .cpu = ic_interp_grad_cpu,                      \
+  }
+
 #define IC_INTERP_DEF(NAME, PARSE)                                                 \
   {                                                                                \
     .name = NAME, .n_inputs = IC_INTERP_N_INPUTS, .inputs = ic_interp_inputs,      \

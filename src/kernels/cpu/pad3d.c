@@ -11,19 +11,11 @@
 
 #include "kernels/cpu/padutil.h"
 
-typedef struct pad3d_attrs {
-  const int64_t *pads;
-  size_t n_pads;
-  int mode;
-  double value;
-  bool channel_last;
-} pad3d_attrs;
-
 static const ic_slotdef k_inputs[2] = {{"X", 0}, {"Paddings", IC_SLOT_OPTIONAL | IC_SLOT_VALUE}};
 static const ic_slotdef k_outputs[1] = {{"Out", 0}};
 static const char *const k_modes[] = {"constant", "reflect", "replicate", "circular"};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_pad3d_parse(ic_attr_reader *r, void *attrs) {
   pad3d_attrs *a = attrs;
   bool tensor = ic_op_input(r->op, "Paddings") && ic_op_input(r->op, "Paddings")->n > 0;
   ic_ar_ints(r, "paddings", !tensor, &a->pads, &a->n_pads);
@@ -47,8 +39,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-/* The 6 paddings and the spatial dims [D, H, W]. */
-static ic_status plan(ic_kctx *c, int64_t *p, int64_t *sp) {
+ic_status ic_pad3d_plan(ic_kctx *c, int64_t *p, int64_t *sp) {
   const pad3d_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   if (x->ndim != 5) return ic_kfail_in(c, 0, 0, "expected rank 5");
@@ -62,7 +53,7 @@ static ic_status infer(ic_kctx *c) {
   const pad3d_attrs *a = c->attrs;
   int64_t p[6], sp[3];
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM);
-  if (st || (st = plan(c, p, sp))) return st;
+  if (st || (st = ic_pad3d_plan(c, p, sp))) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   int64_t d[5];
   for (int i = 0; i < 5; i++) d[i] = x->dims[i];
@@ -77,7 +68,7 @@ static ic_status infer(ic_kctx *c) {
 static ic_status pad3d_cpu(ic_kctx *c) {
   const pad3d_attrs *a = c->attrs;
   int64_t p[6], sp[3];
-  ic_status st = plan(c, p, sp);
+  ic_status st = ic_pad3d_plan(c, p, sp);
   if (st) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *o = ic_out(c, 0, 0);
@@ -90,5 +81,5 @@ static ic_status pad3d_cpu(ic_kctx *c) {
 
 const ic_opdef ic_op_pad3d = {
     .name = "pad3d", .n_inputs = 2, .inputs = k_inputs, .n_outputs = 1, .outputs = k_outputs,
-    .attrs_size = sizeof(pad3d_attrs), .parse = parse, .infer = infer, .cpu = pad3d_cpu,
+    .attrs_size = sizeof(pad3d_attrs), .parse = ic_pad3d_parse, .infer = infer, .cpu = pad3d_cpu,
 };

@@ -107,4 +107,59 @@ static inline void ic_pad_run(const ic_tensor *x, ic_tensor *o, int mode, bool c
   }
 }
 
+/* pad3d's attributes, parser and plan (pad3d.c), shared with pad3d_grad: plan reads the 6
+ * paddings into p (as [left, right, top, bottom, front, back]) and X's (input slot 0) spatial
+ * dims [D, H, W] into sp, the Paddings tensor being input slot 1. */
+typedef struct pad3d_attrs {
+  const int64_t *pads;
+  size_t n_pads;
+  int mode;
+  double value;
+  bool channel_last;
+} pad3d_attrs;
+ic_status ic_pad3d_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_pad3d_plan(ic_kctx *c, int64_t *p, int64_t *sp);
+
+/* The gradient of ic_pad_run: dx (zeroed here; x's dims) gets each element of g (o's dims)
+ * added at the input position the forward copied it from; the constant's positions give
+ * nothing. Float32 or float64, added in the data's type in g's memory order (as phi's
+ * Pad3dGradKernel accumulates). */
+static inline void ic_pad_grad_run(const ic_tensor *g, ic_tensor *dx, int mode,
+                                   bool channel_last, int64_t N, int64_t C, const int64_t sp[3],
+                                   const int64_t before[3], const int64_t after[3]) {
+  memset(dx->data, 0, (size_t)ic_tensor_numel_(dx) * ic_dtype_size(dx->dtype));
+  int64_t D = sp[0], H = sp[1], W = sp[2];
+  int64_t OD = D + before[0] + after[0], OH = H + before[1] + after[1];
+  int64_t OW = W + before[2] + after[2];
+  for (int64_t n = 0; n < N; n++) {
+    for (int64_t ch = 0; ch < (channel_last ? 1 : C); ch++) {
+      for (int64_t od = 0; od < OD; od++) {
+        int64_t id = ic_pad_src(mode, od, before[0], D);
+        for (int64_t oh = 0; oh < OH; oh++) {
+          int64_t ih = ic_pad_src(mode, oh, before[1], H);
+          for (int64_t ow = 0; ow < OW; ow++) {
+            int64_t iw = ic_pad_src(mode, ow, before[2], W);
+            if (id < 0 || ih < 0 || iw < 0) continue;
+            for (int64_t cc = 0; cc < (channel_last ? C : 1); cc++) {
+              int64_t oi, ii;
+              if (channel_last) {
+                oi = (((n * OD + od) * OH + oh) * OW + ow) * C + cc;
+                ii = (((n * D + id) * H + ih) * W + iw) * C + cc;
+              } else {
+                oi = (((n * C + ch) * OD + od) * OH + oh) * OW + ow;
+                ii = (((n * C + ch) * D + id) * H + ih) * W + iw;
+              }
+              if (g->dtype == IC_FP32) {
+                ((float *)dx->data)[ii] += ((const float *)g->data)[oi];
+              } else {
+                ((double *)dx->data)[ii] += ((const double *)g->data)[oi];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 #endif

@@ -14,7 +14,7 @@ enum { PRELU_ALL = IC_PRELU_ALL, PRELU_CHANNEL = IC_PRELU_CHANNEL,
 
 static const ic_slotdef k_inputs[2] = {{"X", 0}, {"Alpha", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_prelu_parse(ic_attr_reader *r, void *attrs) {
   prelu_attrs *a = attrs;
   const char *mode = ic_ar_str(r, "mode", "all");
   const char *fmt = ic_ar_str(r, "data_format", "NCHW");
@@ -95,6 +95,6 @@ static ic_status prelu_cpu(ic_kctx *c) {
 
 const ic_opdef ic_op_prelu = {
     .name = "prelu", .n_inputs = 2, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = ic_activation_outputs, .attrs_size = sizeof(prelu_attrs), .parse = parse,
+    .outputs = ic_activation_outputs, .attrs_size = sizeof(prelu_attrs), .parse = ic_prelu_parse,
     .infer = infer, .cpu = prelu_cpu,
 };

@@ -25,4 +25,13 @@ ic_status ic_repeat_read_target(ic_kctx *c, size_t s_tensor, size_t s_list, cons
                                 const char *const from_names[3], int64_t *t, size_t *n,
                                 const char **from);
 
+/* ---- expand_grad, expand_v2_grad, expand_as_v2_grad, tile_grad ----
+ * X@GRAD (slot 0 of the outputs) = Out@GRAD (input slot s_g) summed over the copies: element
+ * j of X gets every Out@GRAD element i with i mod X's dims = j, X's dims (input slot s_x,
+ * meta only) padded with leading 1s to Out@GRAD's rank, each of Out@GRAD's dims a whole
+ * multiple of X's. Float32 and float64, summed in double and rounded once (Paddle reduces
+ * with Eigen in the data's type: the two may differ in the last bit). */
+ic_status ic_repeat_grad_infer(ic_kctx *c, size_t s_x, size_t s_g);
+ic_status ic_repeat_grad_run(ic_kctx *c, size_t s_x, size_t s_g);
+
 #endif

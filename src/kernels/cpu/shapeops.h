@@ -137,6 +137,22 @@ typedef struct ic_slice_plan {
 /* The window of the slice op in c (starts and ends from their tensors or attributes). */
 ic_status ic_slice_plan_of(ic_kctx *c, ic_slice_plan *s);
 
+/* strided_slice's attributes, parser and plan (cpu/strided_slice.c), shared with
+ * strided_slice_grad: the plan reads Input (slot 0, dims only) and the starts / ends /
+ * strides inputs (slots 1 to 6, as strided_slice lists them) and gives, per dim of Input, the
+ * first index, the step, the count and whether decrease_axis drops it. */
+#define IC_SS_MAX_AXES 64
+typedef struct strided_slice_attrs {
+  const int64_t *axes, *starts, *ends, *strides, *infer_flags, *decrease;
+  size_t n_axes, n_starts, n_ends, n_strides, n_infer_flags, n_decrease;
+} strided_slice_attrs;
+typedef struct ss_plan {
+  int64_t start[IC_MAX_RANK], step[IC_MAX_RANK], len[IC_MAX_RANK];
+  bool drop[IC_MAX_RANK];
+} ss_plan;
+ic_status ic_strided_slice_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_strided_slice_plan(ic_kctx *c, ss_plan *p);
+
 /* gather's axis (cpu/gather.c, shared with its CUDA kernel): the attribute, or the
  * one-element input Axis (slot 2, on the host) when given, normalized against X's rank; fails
  * the context naming the source for an axis out of range or a 0-D X. */

@@ -19,12 +19,7 @@
 
 #include "kernels/cpu/shapeops.h"
 
-#define MAX_AXES 64
-
-typedef struct strided_slice_attrs {
-  const int64_t *axes, *starts, *ends, *strides, *infer_flags, *decrease;
-  size_t n_axes, n_starts, n_ends, n_strides, n_infer_flags, n_decrease;
-} strided_slice_attrs;
+#define MAX_AXES IC_SS_MAX_AXES
 
 enum { INPUT, STARTS_T, STARTS_L, ENDS_T, ENDS_L, STRIDES_T, STRIDES_L };
 
@@ -39,7 +34,7 @@ static const ic_slotdef k_inputs[7] = {
 };
 static const ic_slotdef k_outputs[1] = {{"Out", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_strided_slice_parse(ic_attr_reader *r, void *attrs) {
   strided_slice_attrs *a = attrs;
   ic_ar_ints(r, "axes", true, &a->axes, &a->n_axes);
   ic_ar_ints(r, "starts", false, &a->starts, &a->n_starts);
@@ -80,12 +75,7 @@ static ic_status values(ic_kctx *c, int k, int64_t *v) {
   return IC_OK;
 }
 
-typedef struct ss_plan {
-  int64_t start[IC_MAX_RANK], step[IC_MAX_RANK], len[IC_MAX_RANK];
-  bool drop[IC_MAX_RANK];
-} ss_plan;
-
-static ic_status make_plan(ic_kctx *c, ss_plan *p) {
+ic_status ic_strided_slice_plan(ic_kctx *c, ss_plan *p) {
   const strided_slice_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, INPUT, 0);
   int64_t sv[MAX_AXES], ev[MAX_AXES], tv[MAX_AXES];
@@ -133,7 +123,7 @@ static ic_status make_plan(ic_kctx *c, ss_plan *p) {
 
 static ic_status infer(ic_kctx *c) {
   ss_plan p;
-  ic_status st = make_plan(c, &p);
+  ic_status st = ic_strided_slice_plan(c, &p);
   if (st) return st;
   const ic_tensor *x = ic_in(c, INPUT, 0);
   int64_t d[IC_MAX_RANK];
@@ -147,7 +137,7 @@ static ic_status infer(ic_kctx *c) {
 
 static ic_status strided_slice_cpu(ic_kctx *c) {
   ss_plan p;
-  ic_status st = make_plan(c, &p);
+  ic_status st = ic_strided_slice_plan(c, &p);
   if (st) return st;
   const ic_tensor *x = ic_in(c, INPUT, 0);
   ic_tensor *o = ic_out(c, 0, 0);
@@ -178,6 +168,7 @@ static ic_status strided_slice_cpu(ic_kctx *c) {
 
 const ic_opdef ic_op_strided_slice = {
     .name = "strided_slice", .n_inputs = 7, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .attrs_size = sizeof(strided_slice_attrs), .parse = parse,
+    .outputs = k_outputs, .attrs_size = sizeof(strided_slice_attrs),
+    .parse = ic_strided_slice_parse,
     .infer = infer, .cpu = strided_slice_cpu,
 };

@@ -1,10 +1,12 @@
 /* Helpers shared by the training ops (train.h). */
 #include "kernels/cpu/train.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "kernels/cpu/reduce.h"
 #include "kernels/cpu/shapeops.h"
+#include "kernels/cpu/topk.h"
 
 ic_status ic_train_own(ic_kctx *c, ic_tensor *t, const ic_tensor *like) {
   if (!t) return IC_OK;
@@ -147,6 +149,16 @@ ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op) {
           if (dy) ay[yo + j * rsy] += ywin ? gv : part;
         }
         break;
+      case IC_EW_POW:
+        /* dX = g y x^(y - 1), dY = g ln(x) x^y (phi PowGradDX / PowGradDY), with Paddle
+         * 3.3.1's zeros (measured): dX is 0 where y = 0 (not 0 * x^-1 = NaN at x = 0), dY is
+         * 0 where x = 0 and y >= 0 (not -inf * 0 = NaN, nor -inf at y = 0) */
+        for (int64_t j = 0; j < row; j++) {
+          const double gv = rd(g, i + j), xv = rd(x, xo + j * rsx), yv = rd(y, yo + j * rsy);
+          if (dx) ax[xo + j * rsx] += yv == 0 ? 0.0 : gv * yv * pow(xv, yv - 1);
+          if (dy) ay[yo + j * rsy] += xv == 0 && yv >= 0 ? 0.0 : gv * log(xv) * pow(xv, yv);
+        }
+        break;
       default: /* div: dX = g / y, dY = -g * out / y */
         for (int64_t j = 0; j < row; j++) {
           double gv = rd(g, i + j), yv = rd(y, yo + j * rsy);
@@ -201,6 +213,135 @@ ic_status ic_reduce_grad_run(ic_kctx *c, bool mean) {
       if (++idx[k] < geo.size[k]) break;
       o -= geo.ostride[k] * geo.size[k];
       idx[k] = 0;
+    }
+  }
+  return IC_OK;
+}
+
+/* ---- reduce_max_grad, reduce_min_grad, reduce_prod_grad ---- */
+
+const ic_slotdef ic_reduce_sel_grad_inputs[3] = {{"X", 0}, {"Out", 0}, {"Out@GRAD", 0}};
+const ic_slotdef ic_reduce_sel_grad_outputs[1] = {{"X@GRAD", 0}};
+
+ic_status ic_reduce_sel_grad_infer(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, 0, 0), *out = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
+  ic_status st;
+  if ((st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT))) return st;
+  ic_reduce_geom geo;
+  if ((st = ic_reduce_geometry(c, &geo))) return st;
+  for (size_t s = 1; s < 3; s++) {
+    const ic_tensor *t = s == 1 ? out : g;
+    if (t->dtype != x->dtype || ic_tensor_numel_(t) != geo.out_n) {
+      return ic_kfail_in(c, s, 0, "expected %s with %lld elements (X reduced)",
+                         ic_dtype_name(x->dtype), (long long)geo.out_n);
+    }
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+/* Walks X in memory order with o, the index of its element's reduction in Out. */
+#define IC_RSG_WALK(BODY)                                                                   \
+  do {                                                                                     \
+    int64_t idx_[IC_MAX_RANK] = {0}, o = 0;                                                \
+    for (int64_t i = 0; i < geo.in_n; i++) {                                               \
+      BODY;                                                                                \
+      for (int k_ = geo.n - 1; k_ >= 0; k_--) {                                            \
+        o += geo.ostride[k_];                                                              \
+        if (++idx_[k_] < geo.size[k_]) break;                                              \
+        o -= geo.ostride[k_] * geo.size[k_];                                               \
+        idx_[k_] = 0;                                                                      \
+      }                                                                                    \
+    }                                                                                      \
+  } while (0)
+
+#define IC_RSG_RUN(T)                                                                      \
+  do {                                                                                     \
+    const T *xp = x->data, *op = out->data, *gp = g->data;                                 \
+    T *dp = dx->data;                                                                      \
+    if (prod) {                                                                            \
+      IC_RSG_WALK(dp[i] = gp[o] * op[o] * ((T)1 / xp[i]));                                 \
+    } else {                                                                               \
+      T *cnt = scratch->data;                                                              \
+      for (int64_t k = 0; k < geo.out_n; k++) cnt[k] = 0;                                  \
+      IC_RSG_WALK(cnt[o] += (T)(xp[i] == op[o]));                                          \
+      IC_RSG_WALK(dp[i] = gp[o] * (T)(xp[i] == op[o]) / cnt[o]);                           \
+    }                                                                                      \
+  } while (0)
+
+ic_status ic_reduce_sel_grad_run(ic_kctx *c, bool prod) {
+  const ic_tensor *x = ic_in(c, 0, 0), *out = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
+  ic_tensor *dx = ic_out(c, 0, 0);
+  ic_reduce_geom geo;
+  ic_status st = ic_reduce_geometry(c, &geo);
+  if (st) return st;
+  ic_buffer *scratch = NULL;
+  if (!prod) {
+    scratch = ic_kscratch(c, (size_t)(geo.out_n ? geo.out_n : 1) * sizeof(double));
+    if (!scratch) return c->err->code;
+  }
+  if (x->dtype == IC_FP32) IC_RSG_RUN(float);
+  else IC_RSG_RUN(double);
+  if (scratch) ic_buffer_release(scratch);
+  return IC_OK;
+}
+
+/* ---- top_k_grad, top_k_v2_grad ---- */
+
+const ic_slotdef ic_topk_grad_inputs[4] = {{"X", IC_SLOT_NO_BUFFER},
+                                           {"Indices", 0},
+                                           {"K", IC_SLOT_OPTIONAL | IC_SLOT_IGNORED},
+                                           {"Out@GRAD", 0}};
+const ic_slotdef ic_topk_grad_outputs[1] = {{"X@GRAD", 0}};
+
+static int topk_grad_axis(ic_kctx *c) {
+  const topk_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  if (x->ndim == 0) return 0;
+  return ic_shapeops_axis(c, 0, a->axis, x->ndim, "attribute 'axis'");
+}
+
+ic_status ic_topk_grad_infer(ic_kctx *c) {
+  ic_status st = ic_kcheck_dtype(c, 1, 0, IC_DT(IC_INT64) | IC_DT(IC_INT32));
+  if (st || (st = ic_kcheck_dtype(c, 3, 0, IC_DT_FLOAT))) return st;
+  int axis = topk_grad_axis(c);
+  if (axis < 0) return IC_ERR_SHAPE;
+  const ic_tensor *x = ic_in(c, 0, 0), *idx = ic_in(c, 1, 0), *g = ic_in(c, 3, 0);
+  bool ok = g->ndim == x->ndim && ic_dims_equal(idx->ndim, idx->dims, g->ndim, g->dims);
+  for (int i = 0; ok && i < x->ndim; i++) {
+    ok = i == axis ? g->dims[i] <= x->dims[i] : g->dims[i] == x->dims[i];
+  }
+  if (!ok) {
+    char d[128];
+    return ic_kfail_in(c, 3, 0, "expected the dims of Indices, X's %s with at most X's size "
+                       "along axis %d", ic_dims_str(x->ndim, x->dims, d, sizeof d), axis);
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), g->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+ic_status ic_topk_grad_run(ic_kctx *c) {
+  int axis = topk_grad_axis(c);
+  if (axis < 0) return IC_ERR_SHAPE;
+  const ic_tensor *x = ic_in(c, 0, 0), *idx = ic_in(c, 1, 0), *g = ic_in(c, 3, 0);
+  ic_tensor *dx = ic_out(c, 0, 0);
+  memset(dx->data, 0, (size_t)ic_tensor_numel_(dx) * ic_dtype_size(dx->dtype));
+  if (x->ndim == 0) {
+    if (ic_tensor_numel_(g)) ic_train_row_add(dx->dtype, dx->data, 0, g->data, 0, 1);
+    return IC_OK;
+  }
+  const int64_t outer = ic_numel(axis, x->dims), len = x->dims[axis], k = g->dims[axis];
+  const int64_t inner = ic_numel(x->ndim - axis - 1, x->dims + axis + 1);
+  for (int64_t r = 0; r < outer; r++) {
+    for (int64_t j = 0; j < k; j++) {
+      for (int64_t i = 0; i < inner; i++) {
+        int64_t at = (r * k + j) * inner + i, p = ic_read_i64(idx, at);
+        if (p < 0 || p >= len) {
+          return ic_kfail_in(c, 1, 0, "holds %lld at position %lld, expected in [0, %lld)",
+                             (long long)p, (long long)at, (long long)len);
+        }
+        ic_train_row_add(dx->dtype, dx->data, (r * len + p) * inner + i, g->data, at, 1);
+      }
     }
   }
   return IC_OK;

@@ -105,6 +105,51 @@ ic_status ic_xshape_grad_run(ic_kctx *c);
 ic_status ic_reduce_grad_infer(ic_kctx *c);
 ic_status ic_reduce_grad_run(ic_kctx *c, bool mean);
 
+/* ---- reduce_max_grad, reduce_min_grad, reduce_prod_grad ----
+ * Slots: inputs X, Out, Out@GRAD (as Paddle 3.3.1 writes them); output X@GRAD. The reduce_*
+ * attributes. In X's float type, as phi computes (checked against Paddle 3.3.1):
+ *   max / min: with m = (X == Out) and n the number of such elements in X's reduction,
+ *              X@GRAD = Out@GRAD m / n: ties share the gradient equally, and a reduction
+ *              whose Out is NaN (no element equals it) gives 0 / 0 = NaN throughout;
+ *   prod:      X@GRAD = Out@GRAD Out (1 / X): NaN where X is 0 (0 * inf), not the product
+ *              of the other elements (Paddle's CPU kernel does the same). */
+extern const ic_slotdef ic_reduce_sel_grad_inputs[3];
+ic_status ic_reduce_sel_grad_infer(ic_kctx *c);
+ic_status ic_reduce_sel_grad_run(ic_kctx *c, bool prod);
+#define IC_REDUCE_SEL_GRAD_DEF(NAME, PARSE, RUN)                                           \
+  {                                                                                        \
+    .name = NAME, .n_inputs = 3, .inputs = ic_reduce_sel_grad_inputs, .n_outputs = 1,      \
+    .outputs = ic_reduce_sel_grad_outputs, .attrs_size = sizeof(ic_reduce_attrs),          \
+    .parse = PARSE, .infer = ic_reduce_sel_grad_infer, .cpu = RUN,                         \
+  }
+extern const ic_slotdef ic_reduce_sel_grad_outputs[1];
+
+/* ---- gather_grad, gather_nd_grad, index_select_grad ----
+ * dst[dst_row[r]] += src[r] for rows r = 0.. of `row` elements each (float32 or float64 by
+ * dt), in the order given, accumulated in the data's type as Paddle's scatter-add does (so
+ * repeated indices add in index order). */
+static inline void ic_train_row_add(ic_dtype dt, void *dst, int64_t dst_row, const void *src,
+                                    int64_t src_row, int64_t row) {
+  if (dt == IC_FP32) {
+    float *d = (float *)dst + dst_row * row;
+    const float *s = (const float *)src + src_row * row;
+    for (int64_t e = 0; e < row; e++) d[e] += s[e];
+  } else {
+    double *d = (double *)dst + dst_row * row;
+    const double *s = (const double *)src + src_row * row;
+    for (int64_t e = 0; e < row; e++) d[e] += s[e];
+  }
+}
+
+/* ---- top_k_grad, top_k_v2_grad ----
+ * Inputs X (meta only), Indices, K (optional, unused), Out@GRAD; output X@GRAD: zeros with
+ * each Out@GRAD element at the position Indices gives along the op's axis (phi
+ * TopkGradKernel). The top_k attributes (topk.h). */
+extern const ic_slotdef ic_topk_grad_inputs[4];
+extern const ic_slotdef ic_topk_grad_outputs[1];
+ic_status ic_topk_grad_infer(ic_kctx *c);
+ic_status ic_topk_grad_run(ic_kctx *c);
+
 #ifdef __cplusplus
 }
 #endif
