@@ -1,4 +1,5 @@
-/* lookup_table_grad (fluid's v1 embedding's gradient, dense): as lookup_table_v2_grad, with
+/* lookup_table_grad (fluid's v1 embedding's gradient, dense); its infer and run also serve
+ * lookup_table_v2_grad (lookup_table_v2_grad.c). As lookup_table_v2_grad, with
  * v1's shapes and padding rule: Ids has a last dim of 1 and Out@GRAD has Ids' dims without it
  * + [width]; padding_idx -1 means none, other values are taken literally (as the forward
  * lookup_table). W@GRAD has W's dims and dtype; row r is the sum, in Ids' order and in W's
@@ -11,19 +12,18 @@
 
 enum { IN_W, IN_IDS, IN_DOUT };
 
-typedef struct lgrad_attrs {
-  lookup_attrs l;
-  bool is_sparse;
-} lgrad_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  lgrad_attrs *a = attrs;
-  a->l.v2 = false;
+ic_status ic_lookup_grad_parse(ic_attr_reader *r, lgrad_attrs *a) {
   a->is_sparse = ic_ar_bool(r, "is_sparse", false);
   return ic_lookup_parse(r, &a->l);
 }
 
-static ic_status infer(ic_kctx *c) {
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  lgrad_attrs *a = attrs;
+  a->l.v2 = false;
+  return ic_lookup_grad_parse(r, a);
+}
+
+ic_status ic_lookup_grad_infer(ic_kctx *c) {
   const lgrad_attrs *a = c->attrs;
   const ic_tensor *w = ic_in(c, IN_W, 0), *ids = ic_in(c, IN_IDS, 0), *g = ic_in(c, IN_DOUT, 0);
   if (a->is_sparse) {
@@ -36,6 +36,7 @@ static ic_status infer(ic_kctx *c) {
   }
   if (w->ndim != 2) return ic_kfail_in(c, IN_W, 0, "expected rank 2 [vocabulary, width]");
   int64_t pad = a->l.padding_idx;
+  if (a->l.v2 && pad < -1 && pad >= -w->dims[0]) pad += w->dims[0];
   if (pad != -1 && (pad < 0 || pad >= w->dims[0])) {
     return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
                     "attribute padding_idx is %lld, expected -1 (none) or a row of W '%s' "
@@ -43,28 +44,31 @@ static ic_status infer(ic_kctx *c) {
                     (long long)a->l.padding_idx, ic_in_name(c, IN_W, 0),
                     (long long)w->dims[0] - 1);
   }
-  if (ids->ndim < 1 || ids->dims[ids->ndim - 1] != 1) {
+  if (!a->l.v2 && (ids->ndim < 1 || ids->dims[ids->ndim - 1] != 1)) {
     return ic_kfail_in(c, IN_IDS, 0, "expected a last dim of 1 ([N, 1] for lookup_table)");
   }
-  bool ok = g->ndim == ids->ndim && g->dtype == w->dtype && g->dims[g->ndim - 1] == w->dims[1];
-  for (int i = 0; ok && i < ids->ndim - 1; i++) ok = g->dims[i] == ids->dims[i];
+  const int nid = a->l.v2 ? ids->ndim : ids->ndim - 1; /* Ids' dims that Out@GRAD keeps */
+  bool ok = nid < IC_MAX_RANK && g->ndim == nid + 1 && g->dtype == w->dtype &&
+            g->dims[g->ndim - 1] == w->dims[1];
+  for (int i = 0; ok && i < nid; i++) ok = g->dims[i] == ids->dims[i];
   if (!ok) {
     char d[128];
-    return ic_kfail_in(c, IN_DOUT, 0,
-                       "expected %s with Ids' dims %s (less the last) and a last dim of %lld "
+    return ic_kfail_in(c, IN_DOUT, 0, "expected %s with Ids' dims %s%s and a last dim of %lld "
                        "(W's width)", ic_dtype_name(w->dtype),
-                       ic_dims_str(ids->ndim, ids->dims, d, sizeof d), (long long)w->dims[1]);
+                       ic_dims_str(ids->ndim, ids->dims, d, sizeof d),
+                       a->l.v2 ? "" : " (less the last)", (long long)w->dims[1]);
   }
   ic_tensor_set_meta(ic_out(c, 0, 0), w->dtype, w->ndim, w->dims);
   return IC_OK;
 }
 
-static ic_status run(ic_kctx *c) {
+ic_status ic_lookup_grad_run(ic_kctx *c) {
   const lgrad_attrs *a = c->attrs;
   const ic_tensor *ids = ic_in(c, IN_IDS, 0), *g = ic_in(c, IN_DOUT, 0);
   ic_tensor *dw = ic_out(c, 0, 0);
   const int64_t n = ic_tensor_numel_(ids), V = dw->dims[0], D = dw->dims[1];
   int64_t pad = a->l.padding_idx;
+  if (pad < -1) pad += V; /* v2 only: infer refused it for v1 */
   memset(dw->data, 0, (size_t)(V * D) * ic_dtype_size(dw->dtype));
   for (int64_t i = 0; i < n; i++) {
     int64_t id = ic_read_i64(ids, i);
@@ -95,5 +99,5 @@ const ic_opdef ic_op_lookup_table_grad = {
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
     .attrs_size = sizeof(lgrad_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .infer = ic_lookup_grad_infer, .cpu = ic_lookup_grad_run,
 };

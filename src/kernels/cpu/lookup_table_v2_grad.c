@@ -3,86 +3,14 @@
  * adds, of the Out@GRAD rows whose id is r. Ids equal to padding_idx (negative: counted from
  * the vocabulary size, as the forward op) contribute nothing. Inputs: W (dims only), Ids
  * (int64 or int32), Out@GRAD (Ids' dims + [width]). An id outside [0, V) is an error naming
- * the position. is_sparse (a SelectedRows gradient) is refused. */
-#include <string.h>
-
+ * the position. is_sparse (a SelectedRows gradient) is refused. The kernel is
+ * lookup_table_grad's (lookup_table_grad.c). */
 #include "kernels/cpu/lookup_table.h"
-
-enum { IN_W, IN_IDS, IN_DOUT };
-
-typedef struct lgrad_attrs {
-  lookup_attrs l;
-  bool is_sparse;
-} lgrad_attrs;
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   lgrad_attrs *a = attrs;
   a->l.v2 = true;
-  a->is_sparse = ic_ar_bool(r, "is_sparse", false);
-  return ic_lookup_parse(r, &a->l);
-}
-
-static ic_status infer(ic_kctx *c) {
-  const lgrad_attrs *a = c->attrs;
-  const ic_tensor *w = ic_in(c, IN_W, 0), *ids = ic_in(c, IN_IDS, 0), *g = ic_in(c, IN_DOUT, 0);
-  if (a->is_sparse) {
-    return ic_kfail(c, IC_ERR_UNSUPPORTED,
-                    "attribute is_sparse is true (a SelectedRows gradient), which icore does "
-                    "not support: expected false");
-  }
-  if (ic_kcheck_dtype(c, IN_IDS, 0, IC_DT_INT) || ic_kcheck_dtype(c, IN_W, 0, IC_DT_FLOAT)) {
-    return c->err->code;
-  }
-  if (w->ndim != 2) return ic_kfail_in(c, IN_W, 0, "expected rank 2 [vocabulary, width]");
-  int64_t pad = a->l.padding_idx;
-  if (pad < -1 && pad >= -w->dims[0]) pad += w->dims[0];
-  if (pad != -1 && (pad < 0 || pad >= w->dims[0])) {
-    return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
-                    "attribute padding_idx is %lld, expected -1 (none) or a row of W '%s' "
-                    "(0 to %lld)",
-                    (long long)a->l.padding_idx, ic_in_name(c, IN_W, 0),
-                    (long long)w->dims[0] - 1);
-  }
-  bool ok = ids->ndim < IC_MAX_RANK && g->ndim == ids->ndim + 1 && g->dtype == w->dtype &&
-            g->dims[g->ndim - 1] == w->dims[1];
-  for (int i = 0; ok && i < ids->ndim; i++) ok = g->dims[i] == ids->dims[i];
-  if (!ok) {
-    char d[128];
-    return ic_kfail_in(c, IN_DOUT, 0, "expected %s with Ids' dims %s and a last dim of %lld "
-                       "(W's width)", ic_dtype_name(w->dtype),
-                       ic_dims_str(ids->ndim, ids->dims, d, sizeof d), (long long)w->dims[1]);
-  }
-  ic_tensor_set_meta(ic_out(c, 0, 0), w->dtype, w->ndim, w->dims);
-  return IC_OK;
-}
-
-static ic_status run(ic_kctx *c) {
-  const lgrad_attrs *a = c->attrs;
-  const ic_tensor *ids = ic_in(c, IN_IDS, 0), *g = ic_in(c, IN_DOUT, 0);
-  ic_tensor *dw = ic_out(c, 0, 0);
-  const int64_t n = ic_tensor_numel_(ids), V = dw->dims[0], D = dw->dims[1];
-  int64_t pad = a->l.padding_idx;
-  if (pad < -1) pad += V;
-  memset(dw->data, 0, (size_t)(V * D) * ic_dtype_size(dw->dtype));
-  for (int64_t i = 0; i < n; i++) {
-    int64_t id = ic_read_i64(ids, i);
-    if (pad != -1 && id == pad) continue;
-    if (id < 0 || id >= V) {
-      return ic_kfail_in(c, IN_IDS, 0, "has id %lld at index %lld, expected 0 to %lld (the rows "
-                         "of W '%s')", (long long)id, (long long)i, (long long)V - 1,
-                         ic_in_name(c, IN_W, 0));
-    }
-    if (dw->dtype == IC_FP32) {
-      float *dst = (float *)dw->data + id * D;
-      const float *src = (const float *)g->data + i * D;
-      for (int64_t j = 0; j < D; j++) dst[j] += src[j];
-    } else {
-      double *dst = (double *)dw->data + id * D;
-      const double *src = (const double *)g->data + i * D;
-      for (int64_t j = 0; j < D; j++) dst[j] += src[j];
-    }
-  }
-  return IC_OK;
+  return ic_lookup_grad_parse(r, a);
 }
 
 static const ic_slotdef inputs[] = {{"W", IC_SLOT_NO_BUFFER}, {"Ids", 0}, {"Out@GRAD", 0}};
@@ -93,5 +21,5 @@ const ic_opdef ic_op_lookup_table_v2_grad = {
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
     .attrs_size = sizeof(lgrad_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .infer = ic_lookup_grad_infer, .cpu = ic_lookup_grad_run,
 };

@@ -5,14 +5,9 @@
  * (elements are moved). */
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/pixel_shuffle.h"
 
-typedef struct ps_attrs {
-  int64_t r;
-  bool nhwc;
-} ps_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_pixel_shuffle_parse(ic_attr_reader *r, void *attrs) {
   ps_attrs *a = attrs;
   a->r = ic_ar_int(r, "upscale_factor", 1);
   const char *f = ic_ar_str(r, "data_format", "NCHW");
@@ -45,16 +40,11 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-static ic_status run(ic_kctx *c) {
-  const ps_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, 0, 0);
-  ic_tensor *out = ic_out(c, 0, 0);
-  const int64_t r = a->r, N = x->dims[0];
-  const int64_t H = a->nhwc ? x->dims[1] : x->dims[2], W = a->nhwc ? x->dims[2] : x->dims[3];
-  const int64_t C = (a->nhwc ? x->dims[3] : x->dims[1]) / (r * r);
-  const size_t es = ic_dtype_size(x->dtype);
-  const char *xp = x->data;
-  char *op = out->data;
+void ic_pixel_shuffle_move(const ps_attrs *a, const int64_t xdims[4], size_t es, char *xp,
+                           char *op, bool to_out) {
+  const int64_t r = a->r, N = xdims[0];
+  const int64_t H = a->nhwc ? xdims[1] : xdims[2], W = a->nhwc ? xdims[2] : xdims[3];
+  const int64_t C = (a->nhwc ? xdims[3] : xdims[1]) / (r * r);
   for (int64_t n = 0; n < N; n++)
     for (int64_t ch = 0; ch < C; ch++)
       for (int64_t i = 0; i < r; i++)
@@ -70,9 +60,20 @@ static ic_status run(ic_kctx *c) {
                 src = ((n * C * r * r + xc) * H + h) * W + w;
                 dst = ((n * C + ch) * H * r + h * r + i) * W * r + w * r + j;
               }
-              memcpy(op + (size_t)dst * es, xp + (size_t)src * es, es);
+              if (to_out) {
+                memcpy(op + (size_t)dst * es, xp + (size_t)src * es, es);
+              } else {
+                memcpy(xp + (size_t)src * es, op + (size_t)dst * es, es);
+              }
             }
         }
+}
+
+static ic_status run(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *out = ic_out(c, 0, 0);
+  ic_pixel_shuffle_move(c->attrs, x->dims, ic_dtype_size(x->dtype), (char *)x->data, out->data,
+                        true);
   return IC_OK;
 }
 
@@ -83,6 +84,6 @@ const ic_opdef ic_op_pixel_shuffle = {
     .name = "pixel_shuffle",
     .n_inputs = 1, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(ps_attrs), .parse = parse,
+    .attrs_size = sizeof(ps_attrs), .parse = ic_pixel_shuffle_parse,
     .infer = infer, .cpu = run,
 };
