@@ -2,27 +2,13 @@
  * `exclusive` kept), with X's dims (Out@GRAD is 1-D under `flatten`), as phi CumsumGradKernel
  * runs the forward kernel; accumulated in the data's type in scan order. Inputs X (meta
  * only) and Out@GRAD; cumsum's attributes; float32 and float64. */
-#include "kernels/cpu/shapeops.h"
-
-typedef struct cumsum_grad_attrs {
-  int64_t axis;
-  bool flatten, exclusive, reverse;
-} cumsum_grad_attrs;
+#include "kernels/cpu/cumsum.h"
 
 static const ic_slotdef k_inputs[2] = {{"X", IC_SLOT_NO_BUFFER}, {"Out@GRAD", 0}};
 static const ic_slotdef k_outputs[1] = {{"X@GRAD", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  cumsum_grad_attrs *a = attrs;
-  a->axis = ic_ar_int(r, "axis", -1);
-  a->flatten = ic_ar_bool(r, "flatten", false);
-  a->exclusive = ic_ar_bool(r, "exclusive", false);
-  a->reverse = ic_ar_bool(r, "reverse", false);
-  return r->st;
-}
-
 static ic_status infer(ic_kctx *c) {
-  const cumsum_grad_attrs *a = c->attrs;
+  const cumsum_attrs *a = c->attrs;
   ic_status st = ic_kcheck_dtype(c, 1, 0, IC_DT_FLOAT);
   if (st) return st;
   const ic_tensor *x = ic_in(c, 0, 0), *g = ic_in(c, 1, 0);
@@ -42,48 +28,15 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-#define SCAN(T)                                                                            \
-  do {                                                                                     \
-    const T *gp = g->data;                                                                 \
-    T *dp = dx->data;                                                                      \
-    for (int64_t r = 0; r < outer; r++) {                                                  \
-      for (int64_t i = 0; i < inner; i++) {                                                \
-        T acc = 0;                                                                         \
-        for (int64_t k = 0; k < len; k++) {                                                \
-          int64_t kk = rev ? len - 1 - k : k;                                              \
-          int64_t at = (r * len + kk) * inner + i;                                         \
-          if (a->exclusive) {                                                              \
-            dp[at] = acc;                                                                  \
-            acc += gp[at];                                                                 \
-          } else {                                                                         \
-            acc += gp[at];                                                                 \
-            dp[at] = acc;                                                                  \
-          }                                                                                \
-        }                                                                                  \
-      }                                                                                    \
-    }                                                                                      \
-  } while (0)
-
 static ic_status run(ic_kctx *c) {
-  const cumsum_grad_attrs *a = c->attrs;
+  const cumsum_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0), *g = ic_in(c, 1, 0);
-  ic_tensor *dx = ic_out(c, 0, 0);
-  int64_t n = ic_numel(x->ndim, x->dims), outer = 1, len = n, inner = 1;
-  const bool rev = !a->reverse;
-  if (n == 0) return IC_OK;
-  if (!a->flatten && x->ndim > 0) {
-    int axis = (int)(a->axis < 0 ? a->axis + x->ndim : a->axis);
-    outer = ic_numel(axis, x->dims);
-    len = x->dims[axis];
-    inner = ic_numel(x->ndim - axis - 1, x->dims + axis + 1);
-  }
-  if (g->dtype == IC_FP32) SCAN(float);
-  else SCAN(double);
+  ic_cumsum_scan(a, x, g->dtype, g->data, ic_out(c, 0, 0)->data, !a->reverse);
   return IC_OK;
 }
 
 const ic_opdef ic_op_cumsum_grad = {
     .name = "cumsum_grad", .n_inputs = 2, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .attrs_size = sizeof(cumsum_grad_attrs), .parse = parse,
+    .outputs = k_outputs, .attrs_size = sizeof(cumsum_attrs), .parse = ic_cumsum_parse,
     .infer = infer, .cpu = run,
 };
