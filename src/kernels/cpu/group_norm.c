@@ -14,7 +14,7 @@
 enum { IN_X = IC_GN_X, IN_SCALE = IC_GN_SCALE, IN_BIAS = IC_GN_BIAS };
 enum { OUT_Y = IC_GN_Y, OUT_MEAN = IC_GN_MEAN, OUT_VAR = IC_GN_VAR };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_group_norm_parse(ic_attr_reader *r, void *attrs) {
   gn_attrs *a = attrs;
   a->epsilon = ic_ar_float(r, "epsilon", (double)1e-5f);
   a->groups = ic_ar_int(r, "groups", -1);
@@ -28,17 +28,13 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-static int64_t channels(const gn_attrs *a, const ic_tensor *x) {
-  return a->nhwc ? x->dims[x->ndim - 1] : x->dims[1];
-}
-
 static ic_status infer(ic_kctx *c) {
   const gn_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0);
   ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
   if (st) return st;
   if (x->ndim < 2) return ic_kfail_in(c, IN_X, 0, "expected rank >= 2 ([N, C, ...])");
-  const int64_t C = channels(a, x);
+  const int64_t C = ic_gn_channels(a, x);
   if (a->groups > C) {
     return ic_kfail_in(c, IN_X, 0, "has %lld channels, fewer than attribute 'groups' %lld",
                        (long long)C, (long long)a->groups);
@@ -91,7 +87,7 @@ static ic_status run(ic_kctx *c) {
   const gn_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0), *sc = ic_in(c, IN_SCALE, 0), *bi = ic_in(c, IN_BIAS, 0);
   ic_tensor *y = ic_out(c, OUT_Y, 0), *mo = ic_out(c, OUT_MEAN, 0), *vo = ic_out(c, OUT_VAR, 0);
-  const int64_t N = x->dims[0], C = channels(a, x);
+  const int64_t N = x->dims[0], C = ic_gn_channels(a, x);
   const int64_t S = C ? ic_numel(x->ndim, x->dims) / (N ? N : 1) / C : 0;
   const int64_t G = (C - 1) / a->groups + 1;
   const bool nhwc = a->nhwc;
@@ -117,6 +113,6 @@ const ic_opdef ic_op_group_norm = {
     .name = "group_norm",
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 3, .outputs = outputs,
-    .attrs_size = sizeof(gn_attrs), .parse = parse,
+    .attrs_size = sizeof(gn_attrs), .parse = ic_group_norm_parse,
     .infer = infer, .cpu = run,
 };

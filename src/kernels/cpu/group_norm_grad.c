@@ -16,31 +16,13 @@
 enum { IN_X, IN_SCALE, IN_BIAS, IN_Y, IN_MEAN, IN_VAR, IN_DY };
 enum { OUT_DX, OUT_DSCALE, OUT_DBIAS };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  gn_attrs *a = attrs;
-  a->epsilon = ic_ar_float(r, "epsilon", (double)1e-5f);
-  a->groups = ic_ar_int(r, "groups", -1);
-  const char *f = ic_ar_str(r, "data_layout", "NCHW");
-  if (r->st) return r->st;
-  if (a->groups < 1) return ic_ar_fail(r, "groups", "is %lld, expected >= 1", (long long)a->groups);
-  a->nhwc = !strcmp(f, "NHWC");
-  if (!a->nhwc && strcmp(f, "NCHW") && strcmp(f, "AnyLayout")) {
-    return ic_ar_fail(r, "data_layout", "is \"%s\", expected NCHW or NHWC", f);
-  }
-  return IC_OK;
-}
-
-static int64_t channels(const gn_attrs *a, const ic_tensor *x) {
-  return a->nhwc ? x->dims[x->ndim - 1] : x->dims[1];
-}
-
 static ic_status infer(ic_kctx *c) {
   const gn_attrs *a = c->attrs;
   ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IN_X, 0), *dy = ic_in(c, IN_DY, 0);
   if (x->ndim < 2) return ic_kfail_in(c, IN_X, 0, "expected rank >= 2 ([N, C, ...])");
-  const int64_t C = channels(a, x), NG = x->dims[0] * a->groups;
+  const int64_t C = ic_gn_channels(a, x), NG = x->dims[0] * a->groups;
   if (a->groups > C) {
     return ic_kfail_in(c, IN_X, 0, "has %lld channels, fewer than groups %lld", (long long)C,
                        (long long)a->groups);
@@ -81,7 +63,7 @@ static ic_status run(ic_kctx *c) {
                   *dy = ic_in(c, IN_DY, 0);
   ic_tensor *dx = ic_out(c, OUT_DX, 0), *ds = ic_out(c, OUT_DSCALE, 0),
             *db = ic_out(c, OUT_DBIAS, 0);
-  const int64_t N = x->dims[0], C = channels(a, x), groups = a->groups;
+  const int64_t N = x->dims[0], C = ic_gn_channels(a, x), groups = a->groups;
   const int64_t S = C ? ic_numel(x->ndim, x->dims) / N / C : 0, G = (C - 1) / groups + 1;
   ic_buffer *buf = ic_kscratch(c, (size_t)(2 * C + 1) * sizeof(double));
   if (!buf) return c->err->code;
@@ -145,6 +127,6 @@ static const ic_slotdef outputs[] = {
 
 const ic_opdef ic_op_group_norm_grad = {
     .name = "group_norm_grad", .n_inputs = 7, .inputs = inputs, .n_outputs = 3,
-    .outputs = outputs, .attrs_size = sizeof(gn_attrs), .parse = parse, .infer = infer,
-    .cpu = run,
+    .outputs = outputs, .attrs_size = sizeof(gn_attrs), .parse = ic_group_norm_parse,
+    .infer = infer, .cpu = run,
 };
