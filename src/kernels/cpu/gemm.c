@@ -99,3 +99,36 @@ ic_status ic_gemm_refuse_fused(ic_attr_reader *r) {
   }
   return r->st;
 }
+
+static double grad_get(const ic_tensor *t, int64_t i) {
+  return t->dtype == IC_FP32 ? ((const float *)t->data)[i] : ((const double *)t->data)[i];
+}
+
+void ic_gemm_grad_accum(const ic_gemm *g, const ic_tensor *a, int64_t ao, const ic_tensor *b,
+                        int64_t bo, const ic_tensor *dc, int64_t co, double *da, double *db) {
+  const int64_t m = g->m, n = g->n, k = g->k, lda = g->lda, ldb = g->ldb;
+  const bool ta = g->trans_a, tb = g->trans_b;
+  for (int64_t i = 0; i < m; i++) {
+    for (int64_t q = 0; q < k; q++) {
+      const int64_t ae = ao + (ta ? q * lda + i : i * lda + q);
+      double sa = 0;
+      for (int64_t j = 0; j < n; j++) {
+        const int64_t be = bo + (tb ? j * ldb + q : q * ldb + j);
+        const double gv = grad_get(dc, co + i * n + j);
+        if (da) sa += gv * grad_get(b, be);
+        if (db) db[be] += g->alpha * grad_get(a, ae) * gv;
+      }
+      if (da) da[ae] += g->alpha * sa;
+    }
+  }
+}
+
+void ic_gemm_grad_store(ic_tensor *t, const double *acc) {
+  int64_t n = ic_tensor_numel_(t);
+  if (t->dtype == IC_FP32) {
+    float *p = t->data;
+    for (int64_t i = 0; i < n; i++) p[i] = (float)acc[i];
+  } else {
+    memcpy(t->data, acc, (size_t)n * sizeof(double));
+  }
+}

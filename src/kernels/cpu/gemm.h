@@ -50,6 +50,16 @@ ic_status ic_gemm_unsupported(ic_attr_reader *r, const char *name, const char *d
  * inside the op, which icore does not do. Returns r->st. */
 ic_status ic_gemm_refuse_fused(ic_attr_reader *r);
 
+/* The gradients of one product C = alpha * op(A) * op(B) (g's trans_a, trans_b, m, n, k, lda,
+ * ldb and alpha; A at element ao of a, B at bo of b) given dC at element co of dc [m x n],
+ * for matmul_grad and matmul_v2_grad: d op(A) = alpha * dC op(B)^T and d op(B) = alpha *
+ * op(A)^T dC, stored back transposed where op transposed, are added in double to da and db
+ * (A's and B's element indices; either may be NULL). float32 or float64 tensors. */
+void ic_gemm_grad_accum(const ic_gemm *g, const ic_tensor *a, int64_t ao, const ic_tensor *b,
+                        int64_t bo, const ic_tensor *dc, int64_t co, double *da, double *db);
+/* Rounds t's numel accumulated values acc once into t (float32 or float64). */
+void ic_gemm_grad_store(ic_tensor *t, const double *acc);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,7 +30,7 @@
 
 enum { IN_X, IN_Y };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_matmul_parse(ic_attr_reader *r, void *attrs) {
   matmul_attrs *a = attrs;
   a->trans_x = ic_ar_bool(r, "transpose_X", false);
   a->trans_y = ic_ar_bool(r, "transpose_Y", false);
@@ -123,6 +123,6 @@ const ic_opdef ic_op_matmul = {
     .name = "matmul",
     .n_inputs = 2, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(matmul_attrs), .parse = parse,
+    .attrs_size = sizeof(matmul_attrs), .parse = ic_matmul_parse,
     .infer = infer, .cpu = run,
 };

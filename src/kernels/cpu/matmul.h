@@ -1,17 +1,27 @@
 /* matmul (v1)'s attributes and Paddle's matrix descriptor of an operand, shared by the CPU
- * kernel (matmul.c) and the CUDA kernel (cuda/matmul.cu). See matmul.c for the rules. */
+ * kernel (matmul.c), matmul_grad.c and the CUDA kernel (cuda/matmul.cu). See matmul.c for the rules. */
 #ifndef IC_KERNELS_CPU_MATMUL_H
 #define IC_KERNELS_CPU_MATMUL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/kernel.h"
 #include "scope/tensor.h"
 
 typedef struct matmul_attrs {
   bool trans_x, trans_y;
   double alpha;
 } matmul_attrs;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* matmul's (and matmul_grad's) attribute parser (matmul.c). */
+ic_status ic_matmul_parse(ic_attr_reader *r, void *attrs); /* matmul_attrs */
+#ifdef __cplusplus
+}
+#endif
 
 /* One side as Paddle's matrix descriptor: `batched` for rank >= 3 (batch = product of the
  * leading dims, possibly 0), rows x cols as stored and height x width after the transpose. */

@@ -37,28 +37,13 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-static double get(const ic_tensor *t, int64_t i) {
-  return t->dtype == IC_FP32 ? ((const float *)t->data)[i] : ((const double *)t->data)[i];
-}
-
-static void store(ic_tensor *t, const double *acc) {
-  int64_t n = ic_tensor_numel_(t);
-  if (t->dtype == IC_FP32) {
-    float *p = t->data;
-    for (int64_t i = 0; i < n; i++) p[i] = (float)acc[i];
-  } else {
-    memcpy(t->data, acc, (size_t)n * sizeof(double));
-  }
-}
-
 static ic_status run(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0), *g = ic_in(c, IN_DOUT, 0);
   ic_tensor *dx = ic_out(c, 0, 0), *dy = ic_out(c, 1, 0);
   ic_matmul_v2_plan p;
   ic_status st = ic_matmul_v2_make_plan(c, &p);
   if (st) return st;
-  const int64_t m = p.g.m, n = p.g.n, k = p.g.k, lda = p.g.lda, ldb = p.g.ldb;
-  const bool tx = p.g.trans_a, ty = p.g.trans_b;
+  const int64_t m = p.g.m, n = p.g.n, k = p.g.k;
   int64_t nx = ic_tensor_numel_(x), ny = ic_tensor_numel_(y);
   ic_buffer *s = ic_kscratch(c, (size_t)(nx + ny + 1) * sizeof(double));
   if (!s) return c->err->code;
@@ -73,20 +58,8 @@ static ic_status run(ic_kctx *c) {
   }
   int64_t xb = 0, yb = 0;
   for (int64_t b = 0; b < p.ocount; b++) {
-    const int64_t xo = xb * m * k, yo = yb * k * n, go = b * m * n;
-    for (int64_t i = 0; i < m; i++) {
-      for (int64_t q = 0; q < k; q++) {
-        const int64_t xe = xo + (tx ? q * lda + i : i * lda + q);
-        double sx = 0;
-        for (int64_t j = 0; j < n; j++) {
-          const int64_t ye = yo + (ty ? j * ldb + q : q * ldb + j);
-          const double gv = get(g, go + i * n + j);
-          if (dx) sx += gv * get(y, ye);
-          if (dy) ay[ye] += get(x, xe) * gv;
-        }
-        if (dx) ax[xe] += sx;
-      }
-    }
+    ic_gemm_grad_accum(&p.g, x, xb * m * k, y, yb * k * n, g, b * m * n, dx ? ax : NULL,
+                       dy ? ay : NULL);
     for (int i = p.nb - 1; i >= 0; i--) {
       if (++idx[i] < p.ob[i]) {
         xb += xstep[i];
@@ -98,8 +71,8 @@ static ic_status run(ic_kctx *c) {
       idx[i] = 0;
     }
   }
-  if (dx) store(dx, ax);
-  if (dy) store(dy, ay);
+  if (dx) ic_gemm_grad_store(dx, ax);
+  if (dy) ic_gemm_grad_store(dy, ay);
   ic_buffer_release(s);
   return IC_OK;
 }
