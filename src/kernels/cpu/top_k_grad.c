@@ -1,19 +1,10 @@
 /* top_k_grad: X@GRAD = zeros with Out@GRAD's elements put back at the positions Indices
- * gives along the last axis (train.h). */
+ * gives along the last axis (train.h); top_k's attributes. */
 #include "kernels/cpu/topk.h"
 #include "kernels/cpu/train.h"
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  topk_attrs *a = attrs;
-  a->k = ic_ar_int(r, "k", 1);
-  a->axis = -1;
-  a->largest = true;
-  a->sorted = true;
-  return r->st;
-}
-
 const ic_opdef ic_op_top_k_grad = {
     .name = "top_k_grad", .n_inputs = 4, .inputs = ic_topk_grad_inputs, .n_outputs = 1,
-    .outputs = ic_topk_grad_outputs, .attrs_size = sizeof(topk_attrs), .parse = parse,
+    .outputs = ic_topk_grad_outputs, .attrs_size = sizeof(topk_attrs), .parse = ic_top_k_parse,
     .infer = ic_topk_grad_infer, .cpu = ic_topk_grad_run,
 };

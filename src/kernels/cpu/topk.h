@@ -14,5 +14,7 @@ extern const ic_slotdef ic_topk_inputs[2];
 extern const ic_slotdef ic_topk_outputs[2];
 ic_status ic_topk_infer(ic_kctx *c);
 ic_status ic_topk_run(ic_kctx *c);
+/* top_k's (and top_k_grad's) attribute parser (top_k.c): `k`, the last axis, largest first. */
+ic_status ic_top_k_parse(ic_attr_reader *r, void *attrs); /* topk_attrs */
 
 #endif
