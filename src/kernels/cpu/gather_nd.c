@@ -4,14 +4,12 @@
  * [0, dim) as Paddle's CPU kernel enforces. */
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/gather_nd.h"
 
 static const ic_slotdef k_inputs[2] = {{"X", 0}, {"Index", 0}};
 static const ic_slotdef k_outputs[1] = {{"Out", 0}};
 
-static ic_status infer(ic_kctx *c) {
-  ic_status st = ic_kcheck_dtype(c, 1, 0, IC_DT_INT);
-  if (st) return st;
+ic_status ic_gather_nd_out_dims(ic_kctx *c, int64_t d[IC_MAX_RANK], int *n) {
   const ic_tensor *x = ic_in(c, 0, 0), *idx = ic_in(c, 1, 0);
   if (idx->ndim < 1) return ic_kfail_in(c, 1, 0, "expected rank >= 1");
   int64_t k = idx->dims[idx->ndim - 1];
@@ -21,11 +19,34 @@ static ic_status infer(ic_kctx *c) {
   }
   int R = idx->ndim - 1 + x->ndim - (int)k;
   if (R > IC_MAX_RANK) return ic_kfail_in(c, 1, 0, "the output exceeds the rank limit");
+  *n = 0;
+  for (int i = 0; i < idx->ndim - 1; i++) d[(*n)++] = idx->dims[i];
+  for (int i = (int)k; i < x->ndim; i++) d[(*n)++] = x->dims[i];
+  return IC_OK;
+}
+
+static ic_status infer(ic_kctx *c) {
+  ic_status st = ic_kcheck_dtype(c, 1, 0, IC_DT_INT);
+  if (st) return st;
   int64_t d[IC_MAX_RANK];
-  int n = 0;
-  for (int i = 0; i < idx->ndim - 1; i++) d[n++] = idx->dims[i];
-  for (int i = (int)k; i < x->ndim; i++) d[n++] = x->dims[i];
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, n, d);
+  int n;
+  if ((st = ic_gather_nd_out_dims(c, d, &n))) return st;
+  ic_tensor_set_meta(ic_out(c, 0, 0), ic_in(c, 0, 0)->dtype, n, d);
+  return IC_OK;
+}
+
+ic_status ic_gather_nd_row(ic_kctx *c, const ic_tensor *x, const ic_tensor *idx, int64_t r,
+                           int64_t *off) {
+  const int k = (int)idx->dims[idx->ndim - 1];
+  *off = 0;
+  for (int j = 0; j < k; j++) {
+    int64_t v = ic_read_i64(idx, r * k + j);
+    if (v < 0 || v >= x->dims[j]) {
+      return ic_kfail_in(c, 1, 0, "holds %lld for dim %d at row %lld, expected in [0, %lld)",
+                         (long long)v, j, (long long)r, (long long)x->dims[j]);
+    }
+    *off = *off * x->dims[j] + v;
+  }
   return IC_OK;
 }
 
@@ -39,15 +60,9 @@ static ic_status gather_nd_cpu(ic_kctx *c) {
   const char *xp = x->data;
   char *op = o->data;
   for (int64_t r = 0; r < rows; r++) {
-    int64_t off = 0;
-    for (int j = 0; j < k; j++) {
-      int64_t v = ic_read_i64(idx, r * k + j);
-      if (v < 0 || v >= x->dims[j]) {
-        return ic_kfail_in(c, 1, 0, "holds %lld for dim %d at row %lld, expected in [0, %lld)",
-                           (long long)v, j, (long long)r, (long long)x->dims[j]);
-      }
-      off = off * x->dims[j] + v;
-    }
+    int64_t off;
+    ic_status st = ic_gather_nd_row(c, x, idx, r, &off);
+    if (st) return st;
     memcpy(op + (size_t)r * slice, xp + (size_t)off * slice, slice);
   }
   return IC_OK;

@@ -4,6 +4,7 @@
  * Index, Out@GRAD; float32 and float64. Indices are checked as the forward op checks them. */
 #include <string.h>
 
+#include "kernels/cpu/gather_nd.h"
 #include "kernels/cpu/train.h"
 
 static const ic_slotdef k_inputs[3] = {{"X", IC_SLOT_NO_BUFFER}, {"Index", 0}, {"Out@GRAD", 0}};
@@ -12,19 +13,10 @@ static const ic_slotdef k_outputs[1] = {{"X@GRAD", 0}};
 static ic_status infer(ic_kctx *c) {
   ic_status st = ic_kcheck_dtype(c, 1, 0, IC_DT_INT);
   if (st || (st = ic_kcheck_dtype(c, 2, 0, IC_DT_FLOAT))) return st;
-  const ic_tensor *x = ic_in(c, 0, 0), *idx = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
-  if (idx->ndim < 1) return ic_kfail_in(c, 1, 0, "expected rank >= 1");
-  int64_t k = idx->dims[idx->ndim - 1];
-  if (k > x->ndim) {
-    return ic_kfail_in(c, 1, 0, "last dim %lld exceeds the rank %d of X '%s'", (long long)k,
-                       x->ndim, ic_in_name(c, 0, 0));
-  }
-  int R = idx->ndim - 1 + x->ndim - (int)k;
-  if (R > IC_MAX_RANK) return ic_kfail_in(c, 1, 0, "the output exceeds the rank limit");
+  const ic_tensor *x = ic_in(c, 0, 0), *g = ic_in(c, 2, 0);
   int64_t d[IC_MAX_RANK];
-  int n = 0;
-  for (int i = 0; i < idx->ndim - 1; i++) d[n++] = idx->dims[i];
-  for (int i = (int)k; i < x->ndim; i++) d[n++] = x->dims[i];
+  int n;
+  if ((st = ic_gather_nd_out_dims(c, d, &n))) return st;
   if (!ic_dims_equal(g->ndim, g->dims, n, d)) {
     char s[128];
     return ic_kfail_in(c, 2, 0, "expected dims %s (gather_nd's Out)",
@@ -42,15 +34,9 @@ static ic_status run(ic_kctx *c) {
   int64_t slice = ic_numel(x->ndim - k, x->dims + k);
   memset(dx->data, 0, (size_t)ic_tensor_numel_(dx) * ic_dtype_size(dx->dtype));
   for (int64_t r = 0; r < rows; r++) {
-    int64_t off = 0;
-    for (int j = 0; j < k; j++) {
-      int64_t v = ic_read_i64(idx, r * k + j);
-      if (v < 0 || v >= x->dims[j]) {
-        return ic_kfail_in(c, 1, 0, "holds %lld for dim %d at row %lld, expected in [0, %lld)",
-                           (long long)v, j, (long long)r, (long long)x->dims[j]);
-      }
-      off = off * x->dims[j] + v;
-    }
+    int64_t off;
+    ic_status st = ic_gather_nd_row(c, x, idx, r, &off);
+    if (st) return st;
     ic_train_row_add(dx->dtype, dx->data, off, g->data, r, slice);
   }
   return IC_OK;
