@@ -4,35 +4,19 @@
  * IndexSelectGradKernel). Inputs X (meta only), Index, Out@GRAD; float32 and float64. */
 #include <string.h>
 
-#include "kernels/cpu/shapeops.h"
+#include "kernels/cpu/index_select.h"
 #include "kernels/cpu/train.h"
-
-typedef struct index_select_grad_attrs {
-  int64_t dim;
-} index_select_grad_attrs;
 
 static const ic_slotdef k_inputs[3] = {{"X", IC_SLOT_NO_BUFFER}, {"Index", 0}, {"Out@GRAD", 0}};
 static const ic_slotdef k_outputs[1] = {{"X@GRAD", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  index_select_grad_attrs *a = attrs;
-  a->dim = ic_ar_int(r, "dim", 0);
-  return r->st;
-}
-
 static ic_status infer(ic_kctx *c) {
-  const index_select_grad_attrs *a = c->attrs;
   ic_status st = ic_kcheck_dtype(c, 1, 0, IC_DT_INT);
   if (st || (st = ic_kcheck_dtype(c, 2, 0, IC_DT_FLOAT))) return st;
-  const ic_tensor *x = ic_in(c, 0, 0), *idx = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
-  if (idx->ndim != 1 && !(idx->ndim == 2 && idx->dims[1] == 1)) {
-    return ic_kfail_in(c, 1, 0, "expected rank 1");
-  }
+  const ic_tensor *x = ic_in(c, 0, 0), *g = ic_in(c, 2, 0);
   if (x->ndim < 1) return ic_kfail_in(c, 0, 0, "expected rank >= 1");
-  int axis = ic_shapeops_axis(c, 0, a->dim, x->ndim, "attribute 'dim'");
-  if (axis < 0) return IC_ERR_SHAPE;
   int64_t d[IC_MAX_RANK];
-  for (int i = 0; i < x->ndim; i++) d[i] = i == axis ? idx->dims[0] : x->dims[i];
+  if (ic_index_select_out_dims(c, d) < 0) return c->err->code;
   if (!ic_dims_equal(g->ndim, g->dims, x->ndim, d)) {
     char s[128];
     return ic_kfail_in(c, 2, 0, "expected dims %s (index_select's Out)",
@@ -43,18 +27,13 @@ static ic_status infer(ic_kctx *c) {
 }
 
 static ic_status run(ic_kctx *c) {
-  const index_select_grad_attrs *a = c->attrs;
+  const index_select_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0), *idx = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
   ic_tensor *dx = ic_out(c, 0, 0);
   int axis = (int)(a->dim < 0 ? a->dim + x->ndim : a->dim);
   int64_t n = idx->dims[0], dim = x->dims[axis];
-  for (int64_t k = 0; k < n; k++) {
-    int64_t v = ic_read_i64(idx, k);
-    if (v < -dim || v >= dim) {
-      return ic_kfail_in(c, 1, 0, "holds %lld at position %lld, expected in [%lld, %lld)",
-                         (long long)v, (long long)k, (long long)-dim, (long long)dim);
-    }
-  }
+  ic_status st = ic_index_select_check(c, x, idx, axis);
+  if (st) return st;
   memset(dx->data, 0, (size_t)ic_tensor_numel_(dx) * ic_dtype_size(dx->dtype));
   int64_t outer = ic_numel(axis, x->dims), inner = ic_numel(x->ndim - axis - 1, x->dims + axis + 1);
   for (int64_t r = 0; r < outer; r++) {
@@ -69,6 +48,6 @@ static ic_status run(ic_kctx *c) {
 
 const ic_opdef ic_op_index_select_grad = {
     .name = "index_select_grad", .n_inputs = 3, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .attrs_size = sizeof(index_select_grad_attrs), .parse = parse,
+    .outputs = k_outputs, .attrs_size = sizeof(index_select_attrs), .parse = ic_index_select_parse,
     .infer = infer, .cpu = run,
 };
