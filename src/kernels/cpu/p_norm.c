@@ -5,18 +5,13 @@
  * float64, summed in double (paddle/phi/kernels/cpu/p_norm_kernel.cc, PNormInferMeta). */
 #include <math.h>
 
+#include "kernels/cpu/p_norm.h"
 #include "kernels/cpu/shapeops.h"
-
-typedef struct p_norm_attrs {
-  float porder;
-  int64_t axis;
-  bool keepdim, asvector;
-} p_norm_attrs;
 
 static const ic_slotdef k_inputs[1] = {{"X", 0}};
 static const ic_slotdef k_outputs[1] = {{"Out", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_p_norm_parse(ic_attr_reader *r, void *attrs) {
   p_norm_attrs *a = attrs;
   a->porder = (float)ic_ar_float(r, "porder", 2.0);
   a->axis = ic_ar_int(r, "axis", -1);
@@ -24,6 +19,19 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   a->asvector = ic_ar_bool(r, "asvector", false);
   (void)ic_ar_float(r, "epsilon", 1e-12);
   return r->st;
+}
+
+ic_status ic_p_norm_plan(ic_kctx *c, int64_t *outer, int64_t *len, int64_t *inner) {
+  const p_norm_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  *outer = 1, *inner = 1, *len = ic_numel(x->ndim, x->dims);
+  if (a->asvector || x->ndim == 0) return IC_OK;
+  int axis = ic_shapeops_axis(c, 0, a->axis, x->ndim, "attribute 'axis'");
+  if (axis < 0) return IC_ERR_SHAPE;
+  *outer = ic_numel(axis, x->dims);
+  *len = x->dims[axis];
+  *inner = ic_numel(x->ndim - axis - 1, x->dims + axis + 1);
+  return IC_OK;
 }
 
 static ic_status infer(ic_kctx *c) {
@@ -82,13 +90,9 @@ static ic_status p_norm_cpu(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *o = ic_out(c, 0, 0);
   double p = a->porder;
-  int64_t n = ic_numel(x->ndim, x->dims), outer = 1, len = n, inner = 1;
-  if (!a->asvector && x->ndim > 0) {
-    int axis = (int)(a->axis < 0 ? a->axis + x->ndim : a->axis);
-    outer = ic_numel(axis, x->dims);
-    len = x->dims[axis];
-    inner = ic_numel(x->ndim - axis - 1, x->dims + axis + 1);
-  }
+  int64_t outer, len, inner;
+  ic_status st = ic_p_norm_plan(c, &outer, &len, &inner);
+  if (st) return st;
   if (x->dtype == IC_FP32) {
     NORM(float);
   } else {
@@ -99,5 +103,6 @@ static ic_status p_norm_cpu(ic_kctx *c) {
 
 const ic_opdef ic_op_p_norm = {
     .name = "p_norm", .n_inputs = 1, .inputs = k_inputs, .n_outputs = 1, .outputs = k_outputs,
-    .attrs_size = sizeof(p_norm_attrs), .parse = parse, .infer = infer, .cpu = p_norm_cpu,
+    .attrs_size = sizeof(p_norm_attrs), .parse = ic_p_norm_parse, .infer = infer,
+    .cpu = p_norm_cpu,
 };

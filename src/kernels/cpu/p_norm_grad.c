@@ -9,45 +9,15 @@
  * axis, keepdim, asvector, epsilon: not used). */
 #include <math.h>
 
-#include "kernels/cpu/shapeops.h"
-
-typedef struct p_norm_grad_attrs {
-  float porder;
-  int64_t axis;
-  bool keepdim, asvector;
-} p_norm_grad_attrs;
+#include "kernels/cpu/p_norm.h"
 
 static const ic_slotdef k_inputs[3] = {{"X", 0}, {"Out", 0}, {"Out@GRAD", 0}};
 static const ic_slotdef k_outputs[1] = {{"X@GRAD", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  p_norm_grad_attrs *a = attrs;
-  a->porder = (float)ic_ar_float(r, "porder", 2.0);
-  a->axis = ic_ar_int(r, "axis", -1);
-  a->keepdim = ic_ar_bool(r, "keepdim", false);
-  a->asvector = ic_ar_bool(r, "asvector", false);
-  (void)ic_ar_float(r, "epsilon", 1e-12);
-  return r->st;
-}
-
-/* The reduction: X as [outer, len, inner], Out as [outer, inner]. */
-static ic_status plan(ic_kctx *c, int64_t *outer, int64_t *len, int64_t *inner) {
-  const p_norm_grad_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, 0, 0);
-  *outer = 1, *inner = 1, *len = ic_numel(x->ndim, x->dims);
-  if (a->asvector || x->ndim == 0) return IC_OK;
-  int axis = ic_shapeops_axis(c, 0, a->axis, x->ndim, "attribute 'axis'");
-  if (axis < 0) return IC_ERR_SHAPE;
-  *outer = ic_numel(axis, x->dims);
-  *len = x->dims[axis];
-  *inner = ic_numel(x->ndim - axis - 1, x->dims + axis + 1);
-  return IC_OK;
-}
-
 static ic_status infer(ic_kctx *c) {
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
   int64_t outer, len, inner;
-  if (st || (st = plan(c, &outer, &len, &inner))) return st;
+  if (st || (st = ic_p_norm_plan(c, &outer, &len, &inner))) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   for (size_t s = 1; s < 3; s++) {
     const ic_tensor *t = ic_in(c, s, 0);
@@ -66,11 +36,11 @@ static double at(const ic_tensor *t, int64_t i) {
 }
 
 static ic_status run(ic_kctx *c) {
-  const p_norm_grad_attrs *a = c->attrs;
+  const p_norm_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0), *out = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
   ic_tensor *dx = ic_out(c, 0, 0);
   int64_t outer, len, inner;
-  ic_status st = plan(c, &outer, &len, &inner);
+  ic_status st = ic_p_norm_plan(c, &outer, &len, &inner);
   if (st) return st;
   const double p = a->porder;
   for (int64_t r = 0; r < outer; r++) {
@@ -97,6 +67,6 @@ static ic_status run(ic_kctx *c) {
 
 const ic_opdef ic_op_p_norm_grad = {
     .name = "p_norm_grad", .n_inputs = 3, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .attrs_size = sizeof(p_norm_grad_attrs), .parse = parse,
+    .outputs = k_outputs, .attrs_size = sizeof(p_norm_attrs), .parse = ic_p_norm_parse,
     .infer = infer, .cpu = run,
 };
