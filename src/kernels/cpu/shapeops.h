@@ -152,6 +152,13 @@ typedef struct ss_plan {
 } ss_plan;
 ic_status ic_strided_slice_parse(ic_attr_reader *r, void *attrs);
 ic_status ic_strided_slice_plan(ic_kctx *c, ss_plan *p);
+/* strided_slice's Out dims under plan p for an Input of rank ndim, into d; returns the rank. */
+int ic_strided_slice_out_dims(const ss_plan *p, int ndim, int64_t d[IC_MAX_RANK]);
+/* Moves the window of plan p between xdata (Input's layout, x's dims) and odata (Out's
+ * layout), es bytes an element: odata <- xdata when to_out (strided_slice), xdata <- odata
+ * otherwise (strided_slice_grad). Nothing when the window is empty. */
+void ic_strided_slice_move(const ss_plan *p, const ic_tensor *x, size_t es, char *xdata,
+                           char *odata, bool to_out);
 
 /* gather's axis (cpu/gather.c, shared with its CUDA kernel): the attribute, or the
  * one-element input Axis (slot 2, on the host) when given, normalized against X's rank; fails

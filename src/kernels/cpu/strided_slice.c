@@ -121,31 +121,35 @@ ic_status ic_strided_slice_plan(ic_kctx *c, ss_plan *p) {
   return IC_OK;
 }
 
+int ic_strided_slice_out_dims(const ss_plan *p, int ndim, int64_t d[IC_MAX_RANK]) {
+  int n = 0;
+  for (int i = 0; i < ndim; i++) {
+    if (!p->drop[i]) d[n++] = p->len[i];
+  }
+  return n;
+}
+
 static ic_status infer(ic_kctx *c) {
   ss_plan p;
   ic_status st = ic_strided_slice_plan(c, &p);
   if (st) return st;
   const ic_tensor *x = ic_in(c, INPUT, 0);
   int64_t d[IC_MAX_RANK];
-  int n = 0;
-  for (int i = 0; i < x->ndim; i++) {
-    if (!p.drop[i]) d[n++] = p.len[i];
-  }
+  int n = ic_strided_slice_out_dims(&p, x->ndim, d);
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, n, d);
   return IC_OK;
 }
 
-static ic_status strided_slice_cpu(ic_kctx *c) {
-  ss_plan p;
-  ic_status st = ic_strided_slice_plan(c, &p);
-  if (st) return st;
-  const ic_tensor *x = ic_in(c, INPUT, 0);
-  ic_tensor *o = ic_out(c, 0, 0);
-  size_t es = ic_dtype_size(x->dtype);
-  if (ic_numel(o->ndim, o->dims) == 0) return IC_OK;
+void ic_strided_slice_move(const ss_plan *p, const ic_tensor *x, size_t es, char *xdata,
+                           char *odata, bool to_out) {
+  if (ic_numel(x->ndim, p->len) == 0) return;
   if (x->ndim == 0) {
-    memcpy(o->data, x->data, es);
-    return IC_OK;
+    if (to_out) {
+      memcpy(odata, xdata, es);
+    } else {
+      memcpy(xdata, odata, es);
+    }
+    return;
   }
   int64_t xs[IC_MAX_RANK], sin[IC_MAX_RANK], sout[IC_MAX_RANK], base = 0, so = 1, si = 1;
   for (int i = x->ndim - 1; i >= 0; i--) {
@@ -153,16 +157,29 @@ static ic_status strided_slice_cpu(ic_kctx *c) {
     si *= x->dims[i];
   }
   for (int i = x->ndim - 1; i >= 0; i--) {
-    sin[i] = xs[i] * p.step[i];
+    sin[i] = xs[i] * p->step[i];
     sout[i] = so;
-    so *= p.len[i];
-    base += p.start[i] * xs[i];
+    so *= p->len[i];
+    base += p->start[i] * xs[i];
   }
-  const char *xp = (const char *)x->data + (size_t)base * es;
-  char *op = o->data;
-  IC_SHAPEOPS_FOR_EACH(x->ndim, p.len, sin, sout,
-                       memcpy(op + (size_t)out_off * es, xp + (ptrdiff_t)in_off * (ptrdiff_t)es,
-                              es));
+  char *xp = xdata + (size_t)base * es;
+  if (to_out) {
+    IC_SHAPEOPS_FOR_EACH(x->ndim, p->len, sin, sout,
+                         memcpy(odata + (size_t)out_off * es,
+                                xp + (ptrdiff_t)in_off * (ptrdiff_t)es, es));
+  } else {
+    IC_SHAPEOPS_FOR_EACH(x->ndim, p->len, sin, sout,
+                         memcpy(xp + (ptrdiff_t)in_off * (ptrdiff_t)es,
+                                odata + (size_t)out_off * es, es));
+  }
+}
+
+static ic_status strided_slice_cpu(ic_kctx *c) {
+  ss_plan p;
+  ic_status st = ic_strided_slice_plan(c, &p);
+  if (st) return st;
+  const ic_tensor *x = ic_in(c, INPUT, 0);
+  ic_strided_slice_move(&p, x, ic_dtype_size(x->dtype), x->data, ic_out(c, 0, 0)->data, true);
   return IC_OK;
 }
 

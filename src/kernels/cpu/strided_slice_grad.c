@@ -27,10 +27,7 @@ static ic_status infer(ic_kctx *c) {
   if (st) return st;
   const ic_tensor *x = ic_in(c, INPUT, 0), *g = ic_in(c, DOUT, 0);
   int64_t d[IC_MAX_RANK];
-  int n = 0;
-  for (int i = 0; i < x->ndim; i++) {
-    if (!p.drop[i]) d[n++] = p.len[i];
-  }
+  int n = ic_strided_slice_out_dims(&p, x->ndim, d);
   if (!ic_dims_equal(g->ndim, g->dims, n, d)) {
     char s[128];
     return ic_kfail_in(c, DOUT, 0, "expected dims %s (strided_slice's Out)",
@@ -48,27 +45,7 @@ static ic_status run(ic_kctx *c) {
   ic_tensor *dx = ic_out(c, 0, 0);
   size_t es = ic_dtype_size(g->dtype);
   memset(dx->data, 0, (size_t)ic_tensor_numel_(dx) * es);
-  if (ic_tensor_numel_(g) == 0) return IC_OK;
-  if (x->ndim == 0) {
-    memcpy(dx->data, g->data, es);
-    return IC_OK;
-  }
-  int64_t xs[IC_MAX_RANK], sx[IC_MAX_RANK], sg[IC_MAX_RANK], base = 0, so = 1, si = 1;
-  for (int i = x->ndim - 1; i >= 0; i--) {
-    xs[i] = si;
-    si *= x->dims[i];
-  }
-  for (int i = x->ndim - 1; i >= 0; i--) {
-    sx[i] = xs[i] * p.step[i];
-    sg[i] = so;
-    so *= p.len[i];
-    base += p.start[i] * xs[i];
-  }
-  char *dp = (char *)dx->data + (size_t)base * es;
-  const char *gp = g->data;
-  IC_SHAPEOPS_FOR_EACH(x->ndim, p.len, sx, sg,
-                       memcpy(dp + (ptrdiff_t)in_off * (ptrdiff_t)es, gp + (size_t)out_off * es,
-                              es));
+  ic_strided_slice_move(&p, x, es, dx->data, g->data, false);
   return IC_OK;
 }
 
