@@ -9,16 +9,11 @@
  *   any other label outside [0, D) is an error naming it. */
 #include <math.h>
 
-#include "kernels/kernel.h"
-
-typedef struct ce_attrs {
-  bool soft_label;
-  int64_t ignore_index;
-} ce_attrs;
+#include "kernels/cpu/cross_entropy.h"
 
 enum { IN_X, IN_LABEL };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_cross_entropy_parse(ic_attr_reader *r, void *attrs) {
   ce_attrs *a = attrs;
   a->soft_label = ic_ar_bool(r, "soft_label", false);
   a->ignore_index = ic_ar_int(r, "ignore_index", -100);
@@ -106,6 +101,6 @@ const ic_opdef ic_op_cross_entropy = {
     .name = "cross_entropy",
     .n_inputs = 2, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(ce_attrs), .parse = parse,
+    .attrs_size = sizeof(ce_attrs), .parse = ic_cross_entropy_parse,
     .infer = infer, .cpu = run,
 };

@@ -4,21 +4,9 @@
  * - hard labels: -Y@GRAD[row] / X at the label's column, 0 elsewhere and on rows whose label
  *   is ignore_index; a label outside [0, D) is an error naming it (Paddle writes out of
  *   bounds). */
-#include "kernels/kernel.h"
-
-typedef struct ce_attrs {
-  bool soft_label;
-  int64_t ignore_index;
-} ce_attrs;
+#include "kernels/cpu/cross_entropy.h"
 
 enum { IN_X, IN_LABEL, IN_DY };
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  ce_attrs *a = attrs;
-  a->soft_label = ic_ar_bool(r, "soft_label", false);
-  a->ignore_index = ic_ar_int(r, "ignore_index", -100);
-  return r->st;
-}
 
 static ic_status infer(ic_kctx *c) {
   const ce_attrs *a = c->attrs;
@@ -102,6 +90,6 @@ const ic_opdef ic_op_cross_entropy_grad = {
     .name = "cross_entropy_grad",
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(ce_attrs), .parse = parse,
+    .attrs_size = sizeof(ce_attrs), .parse = ic_cross_entropy_parse,
     .infer = infer, .cpu = run,
 };
