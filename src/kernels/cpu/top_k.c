@@ -14,6 +14,6 @@ ic_status ic_top_k_parse(ic_attr_reader *r, void *attrs) {
 
 const ic_opdef ic_op_top_k = {
     .name = "top_k", .n_inputs = 2, .inputs = ic_topk_inputs, .n_outputs = 2,
-    .outputs = ic_topk_outputs, .attrs_size = sizeof(topk_attrs), .parse = ic_top_k_parse,
-    .infer = ic_topk_infer, .cpu = ic_topk_run,
+    .outputs = ic_topk_outputs, .attrs_size = sizeof(topk_attrs),
+    .parse = ic_top_k_parse, .infer = ic_topk_infer, .cpu = ic_topk_run,
 };

@@ -5,6 +5,6 @@
 
 const ic_opdef ic_op_top_k_grad = {
     .name = "top_k_grad", .n_inputs = 4, .inputs = ic_topk_grad_inputs, .n_outputs = 1,
-    .outputs = ic_topk_grad_outputs, .attrs_size = sizeof(topk_attrs), .parse = ic_top_k_parse,
-    .infer = ic_topk_grad_infer, .cpu = ic_topk_grad_run,
+    .outputs = ic_topk_grad_outputs, .attrs_size = sizeof(topk_attrs),
+    .parse = ic_top_k_parse, .infer = ic_topk_grad_infer, .cpu = ic_topk_grad_run,
 };

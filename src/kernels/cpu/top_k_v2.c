@@ -14,7 +14,7 @@
 const ic_slotdef ic_topk_inputs[2] = {{"X", 0}, {"K", IC_SLOT_OPTIONAL | IC_SLOT_VALUE}};
 const ic_slotdef ic_topk_outputs[2] = {{"Out", 0}, {"Indices", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_top_k_v2_parse(ic_attr_reader *r, void *attrs) {
   topk_attrs *a = attrs;
   a->k = ic_ar_int(r, "k", 1);
   a->axis = ic_ar_int(r, "axis", -1);
@@ -71,6 +71,6 @@ ic_status ic_topk_run(ic_kctx *c) {
 
 const ic_opdef ic_op_top_k_v2 = {
     .name = "top_k_v2", .n_inputs = 2, .inputs = ic_topk_inputs, .n_outputs = 2,
-    .outputs = ic_topk_outputs, .attrs_size = sizeof(topk_attrs), .parse = parse,
-    .infer = ic_topk_infer, .cpu = ic_topk_run,
+    .outputs = ic_topk_outputs, .attrs_size = sizeof(topk_attrs),
+    .parse = ic_top_k_v2_parse, .infer = ic_topk_infer, .cpu = ic_topk_run,
 };

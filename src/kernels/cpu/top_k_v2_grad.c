@@ -4,17 +4,8 @@
 #include "kernels/cpu/topk.h"
 #include "kernels/cpu/train.h"
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  topk_attrs *a = attrs;
-  a->k = ic_ar_int(r, "k", 1);
-  a->axis = ic_ar_int(r, "axis", -1);
-  a->largest = ic_ar_bool(r, "largest", true);
-  a->sorted = ic_ar_bool(r, "sorted", true);
-  return r->st;
-}
-
 const ic_opdef ic_op_top_k_v2_grad = {
     .name = "top_k_v2_grad", .n_inputs = 4, .inputs = ic_topk_grad_inputs, .n_outputs = 1,
-    .outputs = ic_topk_grad_outputs, .attrs_size = sizeof(topk_attrs), .parse = parse,
-    .infer = ic_topk_grad_infer, .cpu = ic_topk_grad_run,
+    .outputs = ic_topk_grad_outputs, .attrs_size = sizeof(topk_attrs),
+    .parse = ic_top_k_v2_parse, .infer = ic_topk_grad_infer, .cpu = ic_topk_grad_run,
 };

@@ -16,5 +16,7 @@ ic_status ic_topk_infer(ic_kctx *c);
 ic_status ic_topk_run(ic_kctx *c);
 /* top_k's (and top_k_grad's) attribute parser (top_k.c): `k`, the last axis, largest first. */
 ic_status ic_top_k_parse(ic_attr_reader *r, void *attrs); /* topk_attrs */
+/* top_k_v2's (and top_k_v2_grad's) attribute parser (top_k_v2.c). */
+ic_status ic_top_k_v2_parse(ic_attr_reader *r, void *attrs); /* topk_attrs */
 
 #endif
