@@ -40,7 +40,7 @@ ic_status ic_matmul_parse(ic_attr_reader *r, void *attrs) {
   return ic_gemm_refuse_fused(r);
 }
 
-static ic_status infer(ic_kctx *c) {
+ic_status ic_matmul_operands(ic_kctx *c, mdesc *dx, mdesc *dy) {
   const matmul_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   ic_status st;
@@ -50,7 +50,17 @@ static ic_status infer(ic_kctx *c) {
   }
   if (x->ndim < 1) return ic_kfail_in(c, IN_X, 0, "expected rank >= 1");
   if (y->ndim < 1) return ic_kfail_in(c, IN_Y, 0, "expected rank >= 1");
-  mdesc dx = describe(x, true, a->trans_x), dy = describe(y, false, a->trans_y);
+  *dx = describe(x, true, a->trans_x);
+  *dy = describe(y, false, a->trans_y);
+  return IC_OK;
+}
+
+static ic_status infer(ic_kctx *c) {
+  const matmul_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
+  mdesc dx, dy;
+  ic_status st = ic_matmul_operands(c, &dx, &dy);
+  if (st) return st;
   char xd[128], yd[128];
   if (dx.width != dy.height) {
     return ic_kfail(c, IC_ERR_SHAPE,

@@ -47,4 +47,14 @@ static inline mdesc describe(const ic_tensor *t, bool is_x, bool trans) {
   return d;
 }
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Checks the op's X and Y (slots 0 and 1: float32/float64, the same dtype, rank >= 1) and
+ * describes them as matmul reads them (matmul.c; matmul_grad uses it too). */
+ic_status ic_matmul_operands(ic_kctx *c, mdesc *dx, mdesc *dy);
+#ifdef __cplusplus
+}
+#endif
+
 #endif

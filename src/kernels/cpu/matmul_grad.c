@@ -15,16 +15,10 @@
 enum { IN_X, IN_Y, IN_DOUT };
 
 static ic_status infer(ic_kctx *c) {
-  const matmul_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0), *g = ic_in(c, IN_DOUT, 0);
-  ic_status st;
-  if ((st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT))) return st;
-  if (y->dtype != x->dtype) {
-    return ic_kfail_in(c, IN_Y, 0, "expected the dtype of X (%s)", ic_dtype_name(x->dtype));
-  }
-  if (x->ndim < 1) return ic_kfail_in(c, IN_X, 0, "expected rank >= 1");
-  if (y->ndim < 1) return ic_kfail_in(c, IN_Y, 0, "expected rank >= 1");
-  mdesc dx = describe(x, true, a->trans_x), dy = describe(y, false, a->trans_y);
+  mdesc dx, dy;
+  ic_status st = ic_matmul_operands(c, &dx, &dy);
+  if (st) return st;
   if (dx.width != dy.height) {
     return ic_kfail(c, IC_ERR_SHAPE, "input X '%s' has width %lld but input Y '%s' has height "
                     "%lld (as the forward matmul reads them)", ic_in_name(c, IN_X, 0),
