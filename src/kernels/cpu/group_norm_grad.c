@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kernels/cpu/group_norm.h"
+#include "kernels/cpu/train.h"
 
 enum { IN_X, IN_SCALE, IN_BIAS, IN_Y, IN_MEAN, IN_VAR, IN_DY };
 enum { OUT_DX, OUT_DSCALE, OUT_DBIAS };
@@ -20,7 +21,7 @@ static ic_status infer(ic_kctx *c) {
   const gn_attrs *a = c->attrs;
   ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
   if (st) return st;
-  const ic_tensor *x = ic_in(c, IN_X, 0), *dy = ic_in(c, IN_DY, 0);
+  const ic_tensor *x = ic_in(c, IN_X, 0);
   if (x->ndim < 2) return ic_kfail_in(c, IN_X, 0, "expected rank >= 2 ([N, C, ...])");
   const int64_t C = ic_gn_channels(a, x), NG = x->dims[0] * a->groups;
   if (a->groups > C) {
@@ -36,15 +37,7 @@ static ic_status infer(ic_kctx *c) {
                          (long long)want[s]);
     }
   }
-  if (dy->dtype != x->dtype || !ic_dims_equal(dy->ndim, dy->dims, x->ndim, x->dims)) {
-    char d[128];
-    return ic_kfail_in(c, IN_DY, 0, "expected %s like X", ic_tensor_describe(x, d, sizeof d));
-  }
-  if (ic_out(c, OUT_DX, 0)) ic_tensor_set_meta(ic_out(c, OUT_DX, 0), x->dtype, x->ndim, x->dims);
-  for (size_t s = OUT_DSCALE; s <= OUT_DBIAS; s++) {
-    if (ic_out(c, s, 0)) ic_tensor_set_meta(ic_out(c, s, 0), x->dtype, 1, &C);
-  }
-  return IC_OK;
+  return ic_norm_grad_outputs(c, x, IN_DY, C);
 }
 
 static double rd(const ic_tensor *t, int64_t i) {

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/train.h"
 
 typedef struct in_grad_attrs {
   double epsilon;
@@ -27,7 +27,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 static ic_status infer(ic_kctx *c) {
   ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
   if (st) return st;
-  const ic_tensor *x = ic_in(c, IN_X, 0), *dy = ic_in(c, IN_DY, 0);
+  const ic_tensor *x = ic_in(c, IN_X, 0);
   if (x->ndim < 2 || x->ndim > 5) {
     return ic_kfail_in(c, IN_X, 0, "expected rank 2 to 5 ([N, C, ...])");
   }
@@ -40,15 +40,7 @@ static ic_status infer(ic_kctx *c) {
                          (long long)want[s]);
     }
   }
-  if (dy->dtype != x->dtype || !ic_dims_equal(dy->ndim, dy->dims, x->ndim, x->dims)) {
-    char d[128];
-    return ic_kfail_in(c, IN_DY, 0, "expected %s like X", ic_tensor_describe(x, d, sizeof d));
-  }
-  if (ic_out(c, OUT_DX, 0)) ic_tensor_set_meta(ic_out(c, OUT_DX, 0), x->dtype, x->ndim, x->dims);
-  for (size_t s = OUT_DSCALE; s <= OUT_DBIAS; s++) {
-    if (ic_out(c, s, 0)) ic_tensor_set_meta(ic_out(c, s, 0), x->dtype, 1, &C);
-  }
-  return IC_OK;
+  return ic_norm_grad_outputs(c, x, IN_DY, C);
 }
 
 static double rd(const ic_tensor *t, int64_t i) {

@@ -371,3 +371,16 @@ ic_status ic_xshape_grad_run(ic_kctx *c) {
   ic_shapeops_share(c, 0, 1);
   return IC_OK;
 }
+
+ic_status ic_norm_grad_outputs(ic_kctx *c, const ic_tensor *x, size_t dy, int64_t C) {
+  const ic_tensor *g = ic_in(c, dy, 0);
+  if (g->dtype != x->dtype || !ic_dims_equal(g->ndim, g->dims, x->ndim, x->dims)) {
+    char d[128];
+    return ic_kfail_in(c, dy, 0, "expected %s like X", ic_tensor_describe(x, d, sizeof d));
+  }
+  if (ic_out(c, 0, 0)) ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  for (size_t s = 1; s <= 2; s++) {
+    if (ic_out(c, s, 0)) ic_tensor_set_meta(ic_out(c, s, 0), x->dtype, 1, &C);
+  }
+  return IC_OK;
+}

@@ -150,6 +150,11 @@ extern const ic_slotdef ic_topk_grad_outputs[1];
 ic_status ic_topk_grad_infer(ic_kctx *c);
 ic_status ic_topk_grad_run(ic_kctx *c);
 
+/* The end of a norm gradient's infer (group_norm_grad, instance_norm_grad): input slot dy
+ * (Y@GRAD) must have x's dtype and dims; output 0 (X@GRAD) gets x's, outputs 1 and 2
+ * (Scale@GRAD, Bias@GRAD) [C]; each output is optional. */
+ic_status ic_norm_grad_outputs(ic_kctx *c, const ic_tensor *x, size_t dy, int64_t C);
+
 #ifdef __cplusplus
 }
 #endif
