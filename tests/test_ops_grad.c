@@ -394,6 +394,7 @@ static void oracle_attr(ic_builder_op *o, char *tok) {
     case 'f': ic_builder_attr_float(o, tok, (float)atof(v + 2)); break;
     case 'i': ic_builder_attr_int(o, tok, atoi(v + 2)); break;
     case 'b': ic_builder_attr_bool(o, tok, atoi(v + 2) != 0); break;
+    case 's': ic_builder_attr_string(o, tok, v + 2); break;
     case 'L': {
       int32_t l[8];
       size_t n = 0;
@@ -466,6 +467,64 @@ START_TEST(paddle_unary_grad_oracle) {
   }
   fclose(f);
   ck_assert_int_ge(n_cases, 60);
+}
+END_TEST
+
+/* ---- conv2d_transpose_grad and depthwise_conv2d_transpose_grad against Paddle 3.3.1
+ * (conv_cases.txt, the same script): strides, asymmetric paddings, dilations, groups,
+ * output_padding, SAME, NHWC and the depthwise op, float32. Fed Paddle's Input, Filter and
+ * Output@GRAD, Input@GRAD and Filter@GRAD must match Paddle's within 2e-6 (relative, floor
+ * 1: sums of up to ~100 float32 products that Paddle rounds step by step; seen: 7e-7). ---- */
+START_TEST(paddle_convt_grad_oracle) {
+  char path[1024], line[512];
+  snprintf(path, sizeof path, "%s/tests/data/grad_oracle/conv_cases.txt", IC_SOURCE_DIR);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  int n_cases = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    char name[64], op[64], grad[80];
+    int used = 0;
+    ck_assert_int_eq(sscanf(line, "%63s %63s %n", name, op, &used), 2);
+    snprintf(grad, sizeof grad, "%s_grad", op);
+    ic_tensor *in[3] = {oracle_npy(name, "x"), oracle_npy(name, "y"), oracle_npy(name, "g")};
+    ic_tensor *want[2] = {oracle_npy(name, "dx"), oracle_npy(name, "dy")};
+    ic_builder *b = ic_builder_create();
+    const char *names[3] = {"x", "y", "g"};
+    for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
+    ic_builder_op *o = ic_builder_add_op(b, 0, grad);
+    ic_builder_in(o, "Input", "x");
+    ic_builder_in(o, "Filter", "y");
+    ic_builder_in(o, "Output@GRAD", "g");
+    ic_builder_out(o, "Input@GRAD", "gx");
+    ic_builder_out(o, "Filter@GRAD", "gy");
+    for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) oracle_attr(o, tok);
+    ew_fetch(b, "gx", IC_FP32);
+    ew_fetch(b, "gy", IC_FP32);
+    ic_tensor *got[2] = {0};
+    char err[1024];
+    ck_assert_msg(tu_run(b, 3, names, in, 2, TU_NAMES("gx", "gy"), got, err, sizeof err) ==
+                      IC_OK, "%s %s: %s", name, grad, err);
+    double worst = 0;
+    for (int side = 0; side < 2; side++) {
+      tu_assert_shape(got[side], IC_FP32, ic_tensor_ndim(want[side]), ic_tensor_dims(want[side]));
+      for (int64_t k = 0; k < ic_tensor_numel(want[side]); k++) {
+        double g = ew_at(got[side], k), w = ew_at(want[side], k);
+        double e = fabs(g - w) / (fabs(w) + 1.0);
+        ck_assert_msg(e <= 2e-6, "%s %s: %s[%lld] is %.9g, Paddle %.9g", name, grad,
+                      side ? "Filter@GRAD" : "Input@GRAD", (long long)k, g, w);
+        if (e > worst) worst = e;
+      }
+      ic_tensor_destroy(got[side]);
+      ic_tensor_destroy(want[side]);
+    }
+    fprintf(stderr, "%s (%s): max error vs Paddle %.3g\n", name, grad, worst);
+    for (int k = 0; k < 3; k++) ic_tensor_destroy(in[k]);
+    ic_builder_destroy(b);
+    n_cases++;
+  }
+  fclose(f);
+  ck_assert_int_eq(n_cases, 4);
 }
 END_TEST
 
@@ -1758,6 +1817,68 @@ START_TEST(conv2d_grad) {
 }
 END_TEST
 
+typedef struct convt_cfg {
+  int64_t sh, sw, pad, dil, groups, opad; /* opad: output_padding (both), -1 none */
+  bool nhwc, osize;                       /* osize: output_size one above the base */
+  const char *algo;
+} convt_cfg;
+static convt_cfg g_convt;
+static void convt_attrs(ic_builder_op *op) {
+  const convt_cfg *c = &g_convt;
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){(int32_t)c->sh, (int32_t)c->sw});
+  ic_builder_attr_ints(op, "paddings", 4,
+                       (const int32_t[]){(int32_t)c->pad, 0, (int32_t)c->pad, 1});
+  ic_builder_attr_ints(op, "dilations", 2, (const int32_t[]){(int32_t)c->dil, 1});
+  ic_builder_attr_int(op, "groups", (int32_t)c->groups);
+  if (c->opad >= 0) {
+    ic_builder_attr_ints(op, "output_padding", 2,
+                         (const int32_t[]){(int32_t)c->opad, (int32_t)c->opad});
+  }
+  if (c->osize) {
+    /* input 4 x 5, kernel 3 x 2, paddings [pad, 0, pad, 1]: the base sizes plus one */
+    int32_t oh = (int32_t)(3 * c->sh - c->pad + c->dil * 2 + 1) + 1;
+    int32_t ow = (int32_t)(4 * c->sw - c->pad - 1 + 1 + 1) + 1;
+    ic_builder_attr_ints(op, "output_size", 2, (const int32_t[]){oh, ow});
+  }
+  ic_builder_attr_string(op, "data_format", c->nhwc ? "NHWC" : "NCHW");
+  ic_builder_attr_string(op, "padding_algorithm", c->algo);
+}
+
+START_TEST(conv2d_transpose_grad) {
+  const convt_cfg cs[] = {{1, 1, 0, 1, 1, -1, false, false, "EXPLICIT"},
+                          {2, 3, 1, 1, 1, -1, false, false, "EXPLICIT"},
+                          {2, 2, 1, 2, 2, 1, false, false, "EXPLICIT"},
+                          {2, 2, 0, 1, 1, -1, false, true, "EXPLICIT"},
+                          {2, 1, 1, 1, 2, -1, true, false, "EXPLICIT"},
+                          {2, 2, 0, 1, 1, -1, false, false, "SAME"},
+                          {2, 1, 0, 1, 1, -1, true, false, "VALID"}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_convt = cs[i];
+    const int64_t *xd = g_convt.nhwc ? TU_DIMS(2, 4, 5, 4) : TU_DIMS(2, 4, 4, 5);
+    gcase g = {.fwd = "conv2d_transpose", .grad = "conv2d_transpose_grad", .n_in = 2,
+               .slot = {"Input", "Filter"},
+               .in = {r64(4, xd, 44), r64(4, TU_DIMS(4, 3, 3, 2), 45)},
+               .diff = {true, true}, .out_slot = "Output", .attrs = convt_attrs, .n_gin = 3,
+               .gin_slot = {"Input", "Filter", "Output@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+  const convt_cfg ds[] = {{1, 1, 1, 1, 4, -1, false, false, "EXPLICIT"},
+                          {2, 2, 0, 1, 4, 1, true, false, "EXPLICIT"}};
+  for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+    g_convt = ds[i];
+    const int64_t *xd = g_convt.nhwc ? TU_DIMS(2, 4, 5, 4) : TU_DIMS(2, 4, 4, 5);
+    gcase d = {.fwd = "depthwise_conv2d_transpose", .grad = "depthwise_conv2d_transpose_grad",
+               .n_in = 2, .slot = {"Input", "Filter"},
+               .in = {r64(4, xd, 46), r64(4, TU_DIMS(4, 2, 3, 2), 47)},
+               .diff = {true, true}, .out_slot = "Output", .attrs = convt_attrs, .n_gin = 3,
+               .gin_slot = {"Input", "Filter", "Output@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&d);
+  }
+}
+END_TEST
+
 typedef struct pool_cfg {
   const char *type;
   int64_t k, stride, pad;
@@ -2317,6 +2438,8 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, group_norm_grad);
   tcase_add_test(tc, interp_grads);
   tcase_add_test(tc, conv2d_grad);
+  tcase_add_test(tc, conv2d_transpose_grad);
+  tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
   tcase_add_test(tc, batch_norm_grad);

@@ -16,6 +16,11 @@ subtle (boundaries, ties, zeros), float32: one line per case,
 NAME OP SLOTS ATTR=T:VALUE..., where SLOTS lists the grad op's inputs as Paddle wrote them
 (X, Out, Out@GRAD) and T is f (float), i (int), b (bool) or L (list of int); the files are
 NAME.x.npy, NAME.out.npy (Paddle's forward output), NAME.g.npy and NAME.dx.npy.
+
+conv_cases.txt: the transposed convolutions (conv2d_transpose, depthwise_conv2d_transpose),
+float32: one line per case, NAME OP ATTR=T:VALUE... (T as above, s for a string); the files
+are NAME.x.npy (Input), NAME.y.npy (Filter), NAME.g.npy (Output@GRAD), NAME.dx.npy and
+NAME.dy.npy (Input@GRAD, Filter@GRAD). `--conv-only` writes only these.
 """
 import os
 import sys
@@ -238,15 +243,77 @@ def run_case(name, op, xs, ys, attrs, rng):
     return x, y, g, np.asarray(rdx), np.asarray(rdy)
 
 
+# name, op, input shape, filter shape, attrs
+CONV_CASES = [
+    ("convt_plain", "conv2d_transpose", (2, 3, 4, 5), (3, 2, 3, 3),
+     {"strides": [1, 1], "paddings": [0, 0], "dilations": [1, 1], "groups": 1,
+      "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}),
+    ("convt_stride_pad_opad", "conv2d_transpose", (2, 4, 4, 5), (4, 3, 3, 2),
+     {"strides": [2, 3], "paddings": [1, 0, 1, 1], "dilations": [2, 1], "groups": 2,
+      "output_padding": [1, 2], "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}),
+    ("convt_nhwc_same", "conv2d_transpose", (2, 5, 4, 4), (4, 2, 3, 3),
+     {"strides": [2, 2], "paddings": [0, 0], "dilations": [1, 1], "groups": 1,
+      "padding_algorithm": "SAME", "data_format": "NHWC"}),
+    ("convt_depthwise", "depthwise_conv2d_transpose", (2, 4, 5, 4), (4, 2, 3, 3),
+     {"strides": [2, 1], "paddings": [1, 1], "dilations": [1, 2], "groups": 4,
+      "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}),
+]
+
+
+def run_conv(name, op, xs, fs, attrs, rng):
+    x = rng.standard_normal(xs).astype("float32")
+    f = rng.standard_normal(fs).astype("float32")
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        X = paddle.static.data("x", list(xs), "float32")
+        F = paddle.static.data("f", list(fs), "float32")
+        X.stop_gradient = False
+        F.stop_gradient = False
+        h = LayerHelper(op)
+        out = h.create_variable_for_type_inference("float32")
+        h.append_op(type=op, inputs={"Input": X, "Filter": F}, outputs={"Output": out},
+                    attrs=dict(attrs))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    (y,) = exe.run(main, feed={"x": x, "f": f}, fetch_list=[out])
+    with paddle.static.program_guard(main, startup):
+        G = paddle.static.data("g", list(np.shape(y)), "float32")
+        dx, df = paddle.static.gradients([out], [X, F], target_gradients=[G])
+    ops = [o.type for o in main.global_block().ops]
+    assert op + "_grad" in ops, ops
+    g = rng.standard_normal(np.shape(y)).astype("float32")
+    rdx, rdf = exe.run(main, feed={"x": x, "f": f, "g": g}, fetch_list=[dx, df])
+    return x, f, g, np.asarray(rdx), np.asarray(rdf)
+
+
+def conv_attr_text(v):
+    return "s:" + v if isinstance(v, str) else attr_text(v)
+
+
+def write_conv(out, head):
+    lines = [head]
+    crng = np.random.default_rng(17)
+    for name, op, xs, fs, attrs in CONV_CASES:
+        arrs = run_conv(name, op, xs, fs, attrs, crng)
+        for suffix, a in zip(("x", "y", "g", "dx", "dy"), arrs):
+            np.save(os.path.join(out, "%s.%s.npy" % (name, suffix)), a)
+        kv = " ".join("%s=%s" % (k, conv_attr_text(v)) for k, v in attrs.items())
+        lines.append("%s %s %s" % (name, op, kv))
+    with open(os.path.join(out, "conv_cases.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data",
-                                                             "grad_oracle")
+    args = [a for a in sys.argv[1:] if a != "--conv-only"]
+    out = args[0] if args else os.path.join(here, "..", "tests", "data", "grad_oracle")
     os.makedirs(out, exist_ok=True)
     paddle.enable_static()
     rng = np.random.default_rng(12)
     lines = ["# written by tools/gen_paddle_grad_oracle.py with PaddlePaddle " +
              paddle.__version__]
+    write_conv(out, lines[0])
+    if "--conv-only" in sys.argv:
+        return
     for name, op, xs, ys, attrs in CASES:
         arrs = run_case(name, op, xs, ys, attrs, rng)
         for suffix, a in zip(("x", "y", "g", "dx", "dy"), arrs):
