@@ -1951,6 +1951,49 @@ static ic_tensor *pool_grad_of(ic_tensor *x, ic_tensor *g) {
  * rounded to float32, bit for bit; with ties (the first element in row order takes the
  * gradient), padding, partial ceil_mode windows, and gradients of -0 (stored as +0, as the
  * accumulating loop does). An overlapping configuration checks the general loop likewise. */
+static bool g_p3_ndhwc;
+static void pool3d_attrs_fn(ic_builder_op *op) {
+  const int32_t k = (int32_t)g_pool.k, st = (int32_t)g_pool.stride, p = (int32_t)g_pool.pad;
+  ic_builder_attr_string(op, "pooling_type", g_pool.type);
+  ic_builder_attr_ints(op, "ksize", 3, (const int32_t[]){k, k, k - 1 > 0 ? k - 1 : 1});
+  ic_builder_attr_ints(op, "strides", 3, (const int32_t[]){st, 1, st});
+  ic_builder_attr_ints(op, "paddings", 3, (const int32_t[]){p, 0, p});
+  ic_builder_attr_bool(op, "exclusive", g_pool.exclusive);
+  ic_builder_attr_bool(op, "global_pooling", g_pool.global);
+  ic_builder_attr_bool(op, "adaptive", g_pool.adaptive);
+  ic_builder_attr_bool(op, "ceil_mode", g_pool.ceil);
+  ic_builder_attr_string(op, "data_format", g_p3_ndhwc ? "NDHWC" : "NCDHW");
+}
+
+/* pool3d_grad: windows of k x k x (k-1), strides (s, 1, s), paddings (p, 0, p): max with
+ * overlapping and padded windows and ceil_mode, avg exclusive and not, global, adaptive, and
+ * NDHWC. */
+START_TEST(pool3d_grad) {
+  const pool_cfg cs[] = {{"max", 2, 2, 0, true, false, false, false},
+                         {"max", 3, 2, 1, true, false, false, true},
+                         {"avg", 3, 2, 1, true, false, false, false},
+                         {"avg", 3, 2, 1, false, false, false, true},
+                         {"avg", 2, 1, 0, true, true, false, false},
+                         {"avg", 2, 2, 0, true, false, true, false},
+                         {"max", 2, 2, 0, true, true, false, false}};
+  for (size_t i = 0; i < 2 * sizeof cs / sizeof cs[0]; i++) {
+    g_pool = cs[i % (sizeof cs / sizeof cs[0])];
+    g_p3_ndhwc = i >= sizeof cs / sizeof cs[0];
+    if (g_p3_ndhwc && i % 2) continue; /* NDHWC: every other config */
+    /* distinct values, at least 1e-3 apart, so that a max never ties within h */
+    /* D x H x W = 4 x 5 x 4 both ways: ceil_mode makes no empty window (whose -FLT_MAX
+     * output would drown the finite differences) */
+    ic_tensor *x = r64(5, g_p3_ndhwc ? TU_DIMS(2, 4, 5, 4, 3) : TU_DIMS(2, 3, 4, 5, 4), 48);
+    double *xd = ic_tensor_data(x);
+    for (int k = 0; k < 480; k++) xd[k] = (double)((k * 97) % 480) / 480.0 - 0.5;
+    gcase g = {.fwd = "pool3d", .grad = "pool3d_grad", .n_in = 1, .slot = {"X"}, .in = {x},
+               .diff = {true}, .out_slot = "Out", .attrs = pool3d_attrs_fn, .n_gin = 3,
+               .gin_slot = {"X", "Out", "Out@GRAD"}, .gin_src = {"in0", "out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 START_TEST(pool2d_grad_float32) {
   const pool_cfg cs[] = {{"max", 2, 2, 0, true, false, false, false},
                          {"max", 2, 3, 1, true, false, false, false},
@@ -2442,6 +2485,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
+  tcase_add_test(tc, pool3d_grad);
   tcase_add_test(tc, batch_norm_grad);
   return tc;
 }
