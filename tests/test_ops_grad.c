@@ -1817,6 +1817,38 @@ START_TEST(conv2d_grad) {
 }
 END_TEST
 
+static conv_cfg g_conv3;
+static void conv3d_attrs(ic_builder_op *op) {
+  const int32_t st = (int32_t)g_conv3.stride, p = (int32_t)g_conv3.pad, d = (int32_t)g_conv3.dil;
+  ic_builder_attr_ints(op, "strides", 3, (const int32_t[]){st, 1, st});
+  if (g_conv3.pad < 0) { /* 6 paddings, asymmetric */
+    ic_builder_attr_ints(op, "paddings", 6, (const int32_t[]){1, 0, 0, 1, 2, 1});
+  } else {
+    ic_builder_attr_ints(op, "paddings", 3, (const int32_t[]){p, 1, p});
+  }
+  ic_builder_attr_ints(op, "dilations", 3, (const int32_t[]){d, 1, d});
+  ic_builder_attr_int(op, "groups", (int32_t)g_conv3.groups);
+  ic_builder_attr_string(op, "data_format", g_conv3.nhwc ? "NDHWC" : "NCDHW");
+  ic_builder_attr_string(op, "padding_algorithm", g_conv3.algo);
+}
+
+START_TEST(conv3d_grad) {
+  const conv_cfg cs[] = {{1, 0, 1, 1, false, "EXPLICIT"}, {2, 1, 1, 1, false, "EXPLICIT"},
+                         {1, 1, 2, 2, false, "EXPLICIT"}, {1, -1, 1, 2, true, "EXPLICIT"},
+                         {2, 0, 1, 1, false, "SAME"},     {1, 0, 1, 1, true, "VALID"}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_conv3 = cs[i];
+    const int64_t *xd = g_conv3.nhwc ? TU_DIMS(2, 4, 5, 5, 4) : TU_DIMS(2, 4, 4, 5, 5);
+    gcase g = {.fwd = "conv3d", .grad = "conv3d_grad", .n_in = 2, .slot = {"Input", "Filter"},
+               .in = {r64(5, xd, 49), r64(5, TU_DIMS(4, 4 / g_conv3.groups, 2, 3, 2), 50)},
+               .diff = {true, true}, .out_slot = "Output", .attrs = conv3d_attrs, .n_gin = 3,
+               .gin_slot = {"Input", "Filter", "Output@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 typedef struct convt_cfg {
   int64_t sh, sw, pad, dil, groups, opad; /* opad: output_padding (both), -1 none */
   bool nhwc, osize;                       /* osize: output_size one above the base */
@@ -2482,6 +2514,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, interp_grads);
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, conv2d_transpose_grad);
+  tcase_add_test(tc, conv3d_grad);
   tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
