@@ -1043,6 +1043,13 @@ static void interp3_attr(ic_builder_op *op) {
   ic_builder_attr_floats(op, "scale", 3, (const float[]){2.0f, 1.5f, 0.7f});
 }
 
+static void interp_v1_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "align_corners", g_ip & 4);
+  ic_builder_attr_int(op, "align_mode", (g_ip & 8) ? 1 : 0);
+  ic_builder_attr_string(op, "data_layout", (g_ip & 16) ? "NHWC" : "NCHW");
+  ic_builder_attr_float(op, "scale", (g_ip & 1) ? 1.5f : 2.0f);
+}
+
 START_TEST(interp_grads) {
   const char *ops[2][2] = {{"nearest_interp_v2", "nearest_interp_v2_grad"},
                            {"bilinear_interp_v2", "bilinear_interp_v2_grad"}};
@@ -1054,6 +1061,33 @@ START_TEST(interp_grads) {
       gcase g = {.fwd = ops[o][0], .grad = ops[o][1], .n_in = 1, .slot = {"X"},
                  .in = {r64(4, nhwc ? TU_DIMS(1, 3, 4, 2) : TU_DIMS(1, 2, 3, 4), 200 + i)},
                  .diff = {true}, .out_slot = "Out", .attrs = interp_attr, .n_gin = 2,
+                 .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+      check_grad(&g);
+    }
+  }
+  /* bicubic: scales up and down, align_corners, NHWC (4 x 4 neighbours clamped at the
+   * borders); the v1 ops with their one float scale */
+  const int bs[] = {0, 1, 2, 4, 5, 16 + 1, 16 + 4 + 2};
+  for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++) {
+    g_ip = bs[i];
+    const bool nhwc = g_ip & 16;
+    gcase g = {.fwd = "bicubic_interp_v2", .grad = "bicubic_interp_v2_grad", .n_in = 1,
+               .slot = {"X"},
+               .in = {r64(4, nhwc ? TU_DIMS(1, 3, 4, 2) : TU_DIMS(2, 2, 3, 4), 240 + i)},
+               .diff = {true}, .out_slot = "Out", .attrs = interp_attr, .n_gin = 2,
+               .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&g);
+  }
+  const char *v1[2][2] = {{"nearest_interp", "nearest_interp_grad"},
+                          {"bilinear_interp", "bilinear_interp_grad"}};
+  const int v1s[] = {0, 1, 4, 8 + 1, 16 + 4 + 1};
+  for (int o = 0; o < 2; o++) {
+    for (size_t i = 0; i < sizeof v1s / sizeof v1s[0]; i++) {
+      g_ip = v1s[i];
+      const bool nhwc = g_ip & 16;
+      gcase g = {.fwd = v1[o][0], .grad = v1[o][1], .n_in = 1, .slot = {"X"},
+                 .in = {r64(4, nhwc ? TU_DIMS(1, 3, 4, 2) : TU_DIMS(1, 2, 3, 4), 250 + i)},
+                 .diff = {true}, .out_slot = "Out", .attrs = interp_v1_attr, .n_gin = 2,
                  .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
       check_grad(&g);
     }
