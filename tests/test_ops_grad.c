@@ -1883,6 +1883,46 @@ START_TEST(conv3d_grad) {
 }
 END_TEST
 
+static const char *g_gs_mode, *g_gs_pad;
+static bool g_gs_align;
+static void gs_attrs(ic_builder_op *op) {
+  ic_builder_attr_string(op, "mode", g_gs_mode);
+  ic_builder_attr_string(op, "padding_mode", g_gs_pad);
+  ic_builder_attr_bool(op, "align_corners", g_gs_align);
+}
+
+/* grid_sampler_grad: X@GRAD and Grid@GRAD, 2-D and 3-D, every mode and padding_mode, both
+ * align_corners; grid values in [-1.3, 1.3] so that padding acts (random points: the kinks at
+ * whole coordinates and at the bounds are missed with probability ~1). */
+START_TEST(grid_sampler_grad) {
+  const struct {
+    const char *mode, *pad;
+    bool align, three;
+  } cs[] = {{"bilinear", "zeros", true, false},      {"bilinear", "zeros", false, false},
+            {"bilinear", "border", true, false},     {"bilinear", "border", false, false},
+            {"bilinear", "reflection", true, false}, {"bilinear", "reflection", false, false},
+            {"nearest", "zeros", false, false},      {"nearest", "reflection", true, false},
+            {"bilinear", "zeros", false, true},      {"bilinear", "border", true, true},
+            {"bilinear", "reflection", false, true}, {"nearest", "border", false, true}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_gs_mode = cs[i].mode;
+    g_gs_pad = cs[i].pad;
+    g_gs_align = cs[i].align;
+    ic_tensor *x = cs[i].three ? r64(5, TU_DIMS(1, 2, 3, 4, 3), 260 + i)
+                               : r64(4, TU_DIMS(2, 2, 4, 5), 260 + i);
+    ic_tensor *grid = cs[i].three ? r64(5, TU_DIMS(1, 2, 2, 3, 3), 280 + i)
+                                  : r64(4, TU_DIMS(2, 3, 4, 2), 280 + i);
+    double *gd = ic_tensor_data(grid);
+    for (int64_t k = 0; k < ic_tensor_numel(grid); k++) gd[k] *= 1.3;
+    gcase g = {.fwd = "grid_sampler", .grad = "grid_sampler_grad", .n_in = 2,
+               .slot = {"X", "Grid"}, .in = {x, grid}, .diff = {true, true},
+               .out_slot = "Output", .attrs = gs_attrs, .n_gin = 3,
+               .gin_slot = {"X", "Grid", "Output@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 typedef struct convt_cfg {
   int64_t sh, sw, pad, dil, groups, opad; /* opad: output_padding (both), -1 none */
   bool nhwc, osize;                       /* osize: output_size one above the base */
@@ -2549,6 +2589,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, conv2d_grad);
   tcase_add_test(tc, conv2d_transpose_grad);
   tcase_add_test(tc, conv3d_grad);
+  tcase_add_test(tc, grid_sampler_grad);
   tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
