@@ -381,7 +381,9 @@ END_TEST
  * same script): at the points where the rule is subtle (relu6 / hard_swish / hard_sigmoid /
  * brelu / hard_shrink / softshrink / thresholded_relu boundaries, leaky_relu and abs at 0,
  * elu with both signs of alpha, celu's overflow, softplus / mish thresholds, reduce_max ties,
- * reduce_prod with zeros), plus random points. The grad op gets the input slots Paddle wrote
+ * reduce_prod with zeros), plus random points; pool3d (max with padding and ceil_mode, avg
+ * inclusive and exclusive, NDHWC) and bicubic_interp_v2 (up, down with align_corners) on
+ * arrays of their own. The grad op gets the input slots Paddle wrote
  * (X, Out = Paddle's forward output, Out@GRAD) and must give Paddle's X@GRAD within 2e-6
  * (relative, floor 1), NaN where Paddle has NaN. ---- */
 static void oracle_attr(ic_builder_op *o, char *tok) {
@@ -472,7 +474,8 @@ END_TEST
 
 /* ---- conv2d_transpose_grad and depthwise_conv2d_transpose_grad against Paddle 3.3.1
  * (conv_cases.txt, the same script): strides, asymmetric paddings, dilations, groups,
- * output_padding, SAME, NHWC and the depthwise op, float32. Fed Paddle's Input, Filter and
+ * output_padding, SAME, NHWC and the depthwise op, float32; and grid_sampler_grad (X, Grid:
+ * bilinear with each padding_mode, nearest, 3-D), the grid in [-1.3, 1.3]. Fed Paddle's Input, Filter and
  * Output@GRAD, Input@GRAD and Filter@GRAD must match Paddle's within 2e-6 (relative, floor
  * 1: sums of up to ~100 float32 products that Paddle rounds step by step; seen: 7e-7). ---- */
 START_TEST(paddle_convt_grad_oracle) {
@@ -493,11 +496,14 @@ START_TEST(paddle_convt_grad_oracle) {
     const char *names[3] = {"x", "y", "g"};
     for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
     ic_builder_op *o = ic_builder_add_op(b, 0, grad);
-    ic_builder_in(o, "Input", "x");
-    ic_builder_in(o, "Filter", "y");
+    const bool gs = !strcmp(op, "grid_sampler"); /* slots X, Grid */
+    const char *xs = gs ? "X" : "Input", *ys = gs ? "Grid" : "Filter";
+    const char *xg = gs ? "X@GRAD" : "Input@GRAD", *yg = gs ? "Grid@GRAD" : "Filter@GRAD";
+    ic_builder_in(o, xs, "x");
+    ic_builder_in(o, ys, "y");
     ic_builder_in(o, "Output@GRAD", "g");
-    ic_builder_out(o, "Input@GRAD", "gx");
-    ic_builder_out(o, "Filter@GRAD", "gy");
+    ic_builder_out(o, xg, "gx");
+    ic_builder_out(o, yg, "gy");
     for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) oracle_attr(o, tok);
     ew_fetch(b, "gx", IC_FP32);
     ew_fetch(b, "gy", IC_FP32);
@@ -512,7 +518,7 @@ START_TEST(paddle_convt_grad_oracle) {
         double g = ew_at(got[side], k), w = ew_at(want[side], k);
         double e = fabs(g - w) / (fabs(w) + 1.0);
         ck_assert_msg(e <= 2e-6, "%s %s: %s[%lld] is %.9g, Paddle %.9g", name, grad,
-                      side ? "Filter@GRAD" : "Input@GRAD", (long long)k, g, w);
+                      side ? yg : xg, (long long)k, g, w);
         if (e > worst) worst = e;
       }
       ic_tensor_destroy(got[side]);
@@ -524,7 +530,7 @@ START_TEST(paddle_convt_grad_oracle) {
     n_cases++;
   }
   fclose(f);
-  ck_assert_int_eq(n_cases, 4);
+  ck_assert_int_eq(n_cases, 9);
 }
 END_TEST
 

@@ -17,8 +17,8 @@ NAME OP SLOTS ATTR=T:VALUE..., where SLOTS lists the grad op's inputs as Paddle 
 (X, Out, Out@GRAD) and T is f (float), i (int), b (bool) or L (list of int); the files are
 NAME.x.npy, NAME.out.npy (Paddle's forward output), NAME.g.npy and NAME.dx.npy.
 
-conv_cases.txt: the transposed convolutions (conv2d_transpose, depthwise_conv2d_transpose),
-float32: one line per case, NAME OP ATTR=T:VALUE... (T as above, s for a string); the files
+conv_cases.txt: the transposed convolutions (conv2d_transpose, depthwise_conv2d_transpose)
+and grid_sampler (slots X, Grid, Output), float32: one line per case, NAME OP ATTR=T:VALUE... (T as above, s for a string); the files
 are NAME.x.npy (Input), NAME.y.npy (Filter), NAME.g.npy (Output@GRAD), NAME.dx.npy and
 NAME.dy.npy (Input@GRAD, Filter@GRAD). `--conv-only` writes only these.
 """
@@ -56,6 +56,10 @@ CASES = [
     ("prelu_element", "prelu", (2, 3, 4), (1, 3, 4), {"yslot": "Alpha", "mode": "element",
                                                     "data_format": "NCHW"}),
 ]
+
+
+def _normal(shape, seed):
+    return np.random.default_rng(seed).standard_normal(shape).astype("float32")
 
 
 def pts(*v):
@@ -172,6 +176,25 @@ UNARY += [
     ("p_norm_0", "p_norm", _pn(0.0), _PN),
 ]
 
+# pool3d / bicubic_interp_v2 on 5-D / 4-D arrays of their own (normal values: no ties)
+UNARY += [
+    ("pool3d_max_pad_ceil", "pool3d",
+     {"pooling_type": "max", "ksize": [2, 2, 2], "strides": [2, 1, 2], "paddings": [1, 0, 1],
+      "ceil_mode": True, "exclusive": True, "data_format": "NCDHW"}, _normal((2, 2, 4, 5, 4), 41)),
+    ("pool3d_avg_inclusive", "pool3d",
+     {"pooling_type": "avg", "ksize": [3, 2, 2], "strides": [2, 2, 1], "paddings": [1, 1, 0],
+      "exclusive": False, "data_format": "NCDHW"}, _normal((2, 2, 4, 5, 4), 42)),
+    ("pool3d_avg_ndhwc", "pool3d",
+     {"pooling_type": "avg", "ksize": [2, 3, 2], "strides": [1, 2, 2], "paddings": [0, 1, 1],
+      "exclusive": True, "data_format": "NDHWC"}, _normal((2, 4, 5, 4, 3), 43)),
+    ("bicubic_up", "bicubic_interp_v2",
+     {"interp_method": "bicubic", "out_h": 6, "out_w": 7, "align_corners": False,
+      "data_layout": "NCHW"}, _normal((1, 2, 3, 4), 44)),
+    ("bicubic_down_align", "bicubic_interp_v2",
+     {"interp_method": "bicubic", "out_h": 2, "out_w": 3, "align_corners": True,
+      "data_layout": "NCHW"}, _normal((1, 2, 5, 6), 45)),
+]
+
 
 def run_unary(name, op, attrs, x, rng):
     main, startup = paddle.static.Program(), paddle.static.Program()
@@ -194,6 +217,8 @@ def run_unary(name, op, attrs, x, rng):
 
 
 def attr_text(v):
+    if isinstance(v, str):
+        return "s:" + v
     if isinstance(v, bool):
         return "b:%d" % int(v)
     if isinstance(v, int):
@@ -257,12 +282,27 @@ CONV_CASES = [
     ("convt_depthwise", "depthwise_conv2d_transpose", (2, 4, 5, 4), (4, 2, 3, 3),
      {"strides": [2, 1], "paddings": [1, 1], "dilations": [1, 2], "groups": 4,
       "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}),
+    # grid_sampler (slots X, Grid, Output): the grid in [-1.3, 1.3]
+    ("gs_bilinear_zeros", "grid_sampler", (2, 3, 4, 5), (2, 3, 4, 2),
+     {"mode": "bilinear", "padding_mode": "zeros", "align_corners": True}),
+    ("gs_bilinear_border", "grid_sampler", (2, 3, 4, 5), (2, 3, 4, 2),
+     {"mode": "bilinear", "padding_mode": "border", "align_corners": False}),
+    ("gs_bilinear_reflection", "grid_sampler", (2, 3, 4, 5), (2, 3, 4, 2),
+     {"mode": "bilinear", "padding_mode": "reflection", "align_corners": False}),
+    ("gs_nearest", "grid_sampler", (2, 3, 4, 5), (2, 3, 4, 2),
+     {"mode": "nearest", "padding_mode": "zeros", "align_corners": True}),
+    ("gs_3d_reflection_align", "grid_sampler", (1, 2, 3, 4, 3), (1, 2, 2, 3, 3),
+     {"mode": "bilinear", "padding_mode": "reflection", "align_corners": True}),
 ]
+CONV_SLOTS = {"grid_sampler": ("X", "Grid", "Output")}
 
 
 def run_conv(name, op, xs, fs, attrs, rng):
     x = rng.standard_normal(xs).astype("float32")
     f = rng.standard_normal(fs).astype("float32")
+    xslot, fslot, oslot = CONV_SLOTS.get(op, ("Input", "Filter", "Output"))
+    if op == "grid_sampler":
+        f = (rng.uniform(-1.3, 1.3, fs)).astype("float32")
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         X = paddle.static.data("x", list(xs), "float32")
@@ -271,7 +311,7 @@ def run_conv(name, op, xs, fs, attrs, rng):
         F.stop_gradient = False
         h = LayerHelper(op)
         out = h.create_variable_for_type_inference("float32")
-        h.append_op(type=op, inputs={"Input": X, "Filter": F}, outputs={"Output": out},
+        h.append_op(type=op, inputs={xslot: X, fslot: F}, outputs={oslot: out},
                     attrs=dict(attrs))
     exe = paddle.static.Executor(paddle.CPUPlace())
     (y,) = exe.run(main, feed={"x": x, "f": f}, fetch_list=[out])
