@@ -878,6 +878,30 @@ static void topk_attr(ic_builder_op *op) {
 }
 static void topk1_attr(ic_builder_op *op) { ic_builder_attr_int(op, "k", (int32_t)g_topk_k); }
 
+static bool g_as_desc;
+static void argsort_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "axis", (int32_t)g_topk_axis);
+  ic_builder_attr_bool(op, "descending", g_as_desc);
+}
+
+/* argsort_grad: every axis, both orders (random values: no ties) */
+START_TEST(argsort_grad) {
+  struct {
+    int64_t axis;
+    bool desc;
+  } cs[] = {{-1, false}, {0, true}, {1, false}, {2, true}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_topk_axis = cs[i].axis;
+    g_as_desc = cs[i].desc;
+    gcase g = {.fwd = "argsort", .grad = "argsort_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(3, TU_DIMS(3, 4, 5), 150 + i)}, .diff = {true}, .out_slot = "Out",
+               .extra_slot = "Indices", .attrs = argsort_attr, .n_gin = 3,
+               .gin_slot = {"Indices", "X", "Out@GRAD"}, .gin_src = {"extra", "in0", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 START_TEST(topk_grads) {
   struct {
     int64_t k, axis;
@@ -2587,6 +2611,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, where_clip_cumsum_grads);
   tcase_add_test(tc, prelu_grad);
   tcase_add_test(tc, topk_grads);
+  tcase_add_test(tc, argsort_grad);
   tcase_add_test(tc, pixel_shuffle_l2_grads);
   tcase_add_test(tc, strided_slice_grad);
   tcase_add_test(tc, instance_norm_grad);
