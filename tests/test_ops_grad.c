@@ -475,7 +475,8 @@ END_TEST
 /* ---- conv2d_transpose_grad and depthwise_conv2d_transpose_grad against Paddle 3.3.1
  * (conv_cases.txt, the same script): strides, asymmetric paddings, dilations, groups,
  * output_padding, SAME, NHWC and the depthwise op, float32; and grid_sampler_grad (X, Grid:
- * bilinear with each padding_mode, nearest, 3-D), the grid in [-1.3, 1.3]. Fed Paddle's Input, Filter and
+ * bilinear with each padding_mode, nearest, 3-D), the grid in [-1.3, 1.3]; roi_align_grad
+ * (X@GRAD; two images by RoisNum, boxes across the edges, adaptive and fixed sampling). Fed Paddle's Input, Filter and
  * Output@GRAD, Input@GRAD and Filter@GRAD must match Paddle's within 2e-6 (relative, floor
  * 1: sums of up to ~100 float32 products that Paddle rounds step by step; seen: 7e-7). ---- */
 START_TEST(paddle_convt_grad_oracle) {
@@ -490,29 +491,34 @@ START_TEST(paddle_convt_grad_oracle) {
     int used = 0;
     ck_assert_int_eq(sscanf(line, "%63s %63s %n", name, op, &used), 2);
     snprintf(grad, sizeof grad, "%s_grad", op);
-    ic_tensor *in[3] = {oracle_npy(name, "x"), oracle_npy(name, "y"), oracle_npy(name, "g")};
-    ic_tensor *want[2] = {oracle_npy(name, "dx"), oracle_npy(name, "dy")};
+    /* roi_align: X, ROIs, RoisNum (the n file), Out@GRAD; X@GRAD only */
+    const bool ra = !strcmp(op, "roi_align"), gs = !strcmp(op, "grid_sampler");
+    ic_tensor *in[4] = {oracle_npy(name, "x"), oracle_npy(name, "y"), oracle_npy(name, "g"),
+                        ra ? oracle_npy(name, "n") : NULL};
+    ic_tensor *want[2] = {oracle_npy(name, "dx"), ra ? NULL : oracle_npy(name, "dy")};
+    const int n_in = ra ? 4 : 3, n_out = ra ? 1 : 2;
     ic_builder *b = ic_builder_create();
-    const char *names[3] = {"x", "y", "g"};
-    for (int k = 0; k < 3; k++) ew_feed(b, names[k], in[k]);
+    const char *names[4] = {"x", "y", "g", "n"};
+    for (int k = 0; k < n_in; k++) ew_feed(b, names[k], in[k]);
     ic_builder_op *o = ic_builder_add_op(b, 0, grad);
-    const bool gs = !strcmp(op, "grid_sampler"); /* slots X, Grid */
-    const char *xs = gs ? "X" : "Input", *ys = gs ? "Grid" : "Filter";
-    const char *xg = gs ? "X@GRAD" : "Input@GRAD", *yg = gs ? "Grid@GRAD" : "Filter@GRAD";
+    const char *xs = gs || ra ? "X" : "Input", *ys = gs ? "Grid" : ra ? "ROIs" : "Filter";
+    const char *xg = gs || ra ? "X@GRAD" : "Input@GRAD";
+    const char *yg = gs ? "Grid@GRAD" : "Filter@GRAD";
     ic_builder_in(o, xs, "x");
     ic_builder_in(o, ys, "y");
-    ic_builder_in(o, "Output@GRAD", "g");
+    if (ra) ic_builder_in(o, "RoisNum", "n");
+    ic_builder_in(o, ra ? "Out@GRAD" : "Output@GRAD", "g");
     ic_builder_out(o, xg, "gx");
-    ic_builder_out(o, yg, "gy");
+    if (!ra) ic_builder_out(o, yg, "gy");
     for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) oracle_attr(o, tok);
     ew_fetch(b, "gx", IC_FP32);
-    ew_fetch(b, "gy", IC_FP32);
+    if (!ra) ew_fetch(b, "gy", IC_FP32);
     ic_tensor *got[2] = {0};
     char err[1024];
-    ck_assert_msg(tu_run(b, 3, names, in, 2, TU_NAMES("gx", "gy"), got, err, sizeof err) ==
-                      IC_OK, "%s %s: %s", name, grad, err);
+    ck_assert_msg(tu_run(b, (size_t)n_in, names, in, (size_t)n_out, TU_NAMES("gx", "gy"), got,
+                         err, sizeof err) == IC_OK, "%s %s: %s", name, grad, err);
     double worst = 0;
-    for (int side = 0; side < 2; side++) {
+    for (int side = 0; side < n_out; side++) {
       tu_assert_shape(got[side], IC_FP32, ic_tensor_ndim(want[side]), ic_tensor_dims(want[side]));
       for (int64_t k = 0; k < ic_tensor_numel(want[side]); k++) {
         double g = ew_at(got[side], k), w = ew_at(want[side], k);
@@ -525,12 +531,12 @@ START_TEST(paddle_convt_grad_oracle) {
       ic_tensor_destroy(want[side]);
     }
     fprintf(stderr, "%s (%s): max error vs Paddle %.3g\n", name, grad, worst);
-    for (int k = 0; k < 3; k++) ic_tensor_destroy(in[k]);
+    for (int k = 0; k < n_in; k++) ic_tensor_destroy(in[k]);
     ic_builder_destroy(b);
     n_cases++;
   }
   fclose(f);
-  ck_assert_int_eq(n_cases, 9);
+  ck_assert_int_eq(n_cases, 11);
 }
 END_TEST
 
@@ -1953,6 +1959,45 @@ START_TEST(grid_sampler_grad) {
 }
 END_TEST
 
+static int64_t g_ra_sampling;
+static bool g_ra_aligned;
+static void roi_align_attrs(ic_builder_op *op) {
+  ic_builder_attr_int(op, "pooled_height", 2);
+  ic_builder_attr_int(op, "pooled_width", 3);
+  ic_builder_attr_float(op, "spatial_scale", 0.5f);
+  ic_builder_attr_int(op, "sampling_ratio", (int32_t)g_ra_sampling);
+  ic_builder_attr_bool(op, "aligned", g_ra_aligned);
+}
+
+/* roi_align_grad: X@GRAD over two images (RoisNum [2, 1]), boxes inside, across and beyond
+ * the map's edges (points outside skipped, clamped ones), sampling_ratio fixed and adaptive,
+ * aligned or not. */
+START_TEST(roi_align_grad) {
+  const struct {
+    int64_t sampling;
+    bool aligned;
+  } cs[] = {{2, false}, {-1, false}, {1, true}, {-1, true}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_ra_sampling = cs[i].sampling;
+    g_ra_aligned = cs[i].aligned;
+    ic_tensor *rois = r64(2, TU_DIMS(3, 4), 300);
+    const double boxes[12] = {0.6, 1.4, 8.2, 7.8, 2.4, 0.9, 11.3, 9.3, -1.7, 0.3, 5.1, 12.1};
+    memcpy(ic_tensor_data(rois), boxes, sizeof boxes);
+    ic_tensor *num;
+    ck_assert_int_eq(ic_tensor_create(IC_INT32, 1, TU_DIMS(2), &num), IC_OK);
+    ((int32_t *)ic_tensor_data(num))[0] = 2;
+    ((int32_t *)ic_tensor_data(num))[1] = 1;
+    gcase g = {.fwd = "roi_align", .grad = "roi_align_grad", .n_in = 3,
+               .slot = {"X", "ROIs", "RoisNum"},
+               .in = {r64(4, TU_DIMS(2, 2, 5, 6), 301 + i), rois, num},
+               .diff = {true, false, false}, .out_slot = "Out", .attrs = roi_align_attrs,
+               .n_gin = 4, .gin_slot = {"X", "ROIs", "RoisNum", "Out@GRAD"},
+               .gin_src = {"in0", "in1", "in2", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 typedef struct convt_cfg {
   int64_t sh, sw, pad, dil, groups, opad; /* opad: output_padding (both), -1 none */
   bool nhwc, osize;                       /* osize: output_size one above the base */
@@ -2621,6 +2666,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, conv2d_transpose_grad);
   tcase_add_test(tc, conv3d_grad);
   tcase_add_test(tc, grid_sampler_grad);
+  tcase_add_test(tc, roi_align_grad);
   tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

@@ -325,6 +325,41 @@ def run_conv(name, op, xs, fs, attrs, rng):
     return x, f, g, np.asarray(rdx), np.asarray(rdf)
 
 
+# roi_align (conv_cases.txt too, files NAME.x, .y (ROIs), .n (RoisNum, int32), .g, .dx; no
+# dy: ROIs get no gradient): two images, boxes inside, across and beyond the edges
+ROI_BOXES = np.array([[0.6, 1.4, 8.2, 7.8], [2.4, 0.9, 11.3, 9.3], [-1.7, 0.3, 5.1, 12.1]],
+                     "float32")
+ROI_CASES = [
+    ("roi_align_adaptive", {"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5,
+                            "sampling_ratio": -1, "aligned": False}),
+    ("roi_align_aligned_s2", {"pooled_height": 3, "pooled_width": 2, "spatial_scale": 0.5,
+                              "sampling_ratio": 2, "aligned": True}),
+]
+
+
+def run_roi(attrs, rng):
+    x = rng.standard_normal((2, 2, 5, 6)).astype("float32")
+    n = np.array([2, 1], "int32")
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        X = paddle.static.data("x", [2, 2, 5, 6], "float32")
+        B = paddle.static.data("b", [3, 4], "float32")
+        N = paddle.static.data("n", [2], "int32")
+        X.stop_gradient = False
+        h = LayerHelper("roi_align")
+        out = h.create_variable_for_type_inference("float32")
+        h.append_op(type="roi_align", inputs={"X": X, "ROIs": B, "RoisNum": N},
+                    outputs={"Out": out}, attrs=dict(attrs))
+        oshape = [3, 2, attrs["pooled_height"], attrs["pooled_width"]]
+        G = paddle.static.data("g", oshape, "float32")
+        dx, = paddle.static.gradients([out], [X], target_gradients=[G])
+    assert "roi_align_grad" in [o.type for o in main.global_block().ops]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    g = rng.standard_normal(oshape).astype("float32")
+    (rdx,) = exe.run(main, feed={"x": x, "b": ROI_BOXES, "n": n, "g": g}, fetch_list=[dx])
+    return x, ROI_BOXES, n, g, np.asarray(rdx)
+
+
 def conv_attr_text(v):
     return "s:" + v if isinstance(v, str) else attr_text(v)
 
@@ -338,6 +373,13 @@ def write_conv(out, head):
             np.save(os.path.join(out, "%s.%s.npy" % (name, suffix)), a)
         kv = " ".join("%s=%s" % (k, conv_attr_text(v)) for k, v in attrs.items())
         lines.append("%s %s %s" % (name, op, kv))
+    rrng = np.random.default_rng(19)
+    for name, attrs in ROI_CASES:
+        arrs = run_roi(attrs, rrng)
+        for suffix, a in zip(("x", "y", "n", "g", "dx"), arrs):
+            np.save(os.path.join(out, "%s.%s.npy" % (name, suffix)), a)
+        kv = " ".join("%s=%s" % (k, conv_attr_text(v)) for k, v in attrs.items())
+        lines.append("%s roi_align %s" % (name, kv))
     with open(os.path.join(out, "conv_cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
