@@ -1998,6 +1998,35 @@ START_TEST(roi_align_grad) {
 }
 END_TEST
 
+static const char *g_sp_type;
+static void seqpool_attrs(ic_builder_op *op) {
+  ic_builder_attr_string(op, "pooltype", g_sp_type);
+  ic_builder_attr_float(op, "pad_value", 0.5f);
+}
+
+/* sequence_pool_grad: every pooltype over sequences of lengths 2, 0 (pad_value: no
+ * gradient), 3 and 2, rows of 2 x 2 */
+START_TEST(sequence_pool_grad) {
+  const char *types[] = {"AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST"};
+  for (size_t i = 0; i < 6; i++) {
+    g_sp_type = types[i];
+    ic_tensor *x = r64(3, TU_DIMS(7, 2, 2), 320 + i);
+    const uint64_t lv0[5] = {0, 2, 2, 5, 7};
+    const size_t lens[1] = {5};
+    const uint64_t *lv[1] = {lv0};
+    ck_assert_int_eq(ic_tensor_set_lod(x, 1, lens, lv), IC_OK);
+    const bool max = !strcmp(types[i], "MAX");
+    gcase g = {.fwd = "sequence_pool", .grad = "sequence_pool_grad", .n_in = 1, .slot = {"X"},
+               .in = {x}, .diff = {true}, .out_slot = "Out",
+               .extra_slot = max ? "MaxIndex" : NULL, .attrs = seqpool_attrs,
+               .n_gin = max ? 3 : 2,
+               .gin_slot = {"X", max ? "MaxIndex" : "Out@GRAD", "Out@GRAD"},
+               .gin_src = {"in0", max ? "extra" : "dout", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 typedef struct convt_cfg {
   int64_t sh, sw, pad, dil, groups, opad; /* opad: output_padding (both), -1 none */
   bool nhwc, osize;                       /* osize: output_size one above the base */
@@ -2667,6 +2696,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, conv3d_grad);
   tcase_add_test(tc, grid_sampler_grad);
   tcase_add_test(tc, roi_align_grad);
+  tcase_add_test(tc, sequence_pool_grad);
   tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
