@@ -2027,6 +2027,47 @@ START_TEST(sequence_pool_grad) {
 }
 END_TEST
 
+static int64_t g_se_ref;
+static void seqexpand_attrs(ic_builder_op *op) {
+  ic_builder_attr_int(op, "ref_level", (int32_t)g_se_ref);
+}
+
+/* sequence_expand_grad: X without LoD (rows repeated 2, 0, 3 times), X with LoD (sequences
+ * of 1, 2, 1 rows repeated 1, 2, 1 times), Y with two levels and ref_level 0, and a level
+ * with a single offset (the forward copies X) */
+START_TEST(sequence_expand_grad) {
+  for (int v = 0; v < 4; v++) {
+    ic_tensor *x = r64(2, v == 0 || v == 2 ? TU_DIMS(3, 2) : TU_DIMS(4, 2), 340 + v);
+    if (v == 1 || v == 3) {
+      const uint64_t xl[4] = {0, 1, 3, 4};
+      const size_t n[1] = {v == 1 ? 4 : 2};
+      const uint64_t *lv[1] = {xl};
+      static const uint64_t one[2] = {0, 4};
+      if (v == 3) lv[0] = one;
+      ck_assert_int_eq(ic_tensor_set_lod(x, 1, n, lv), IC_OK);
+    }
+    ic_tensor *y = r64(2, TU_DIMS(5, 1), 350 + v);
+    g_se_ref = v == 2 ? 0 : -1;
+    if (v == 2) { /* two levels: level 0 [0, 1, 1, 3] repeats rows 1, 0, 2 times */
+      const uint64_t l0[4] = {0, 1, 1, 3}, l1[4] = {0, 2, 4, 5};
+      const size_t n[2] = {4, 4};
+      const uint64_t *lv[2] = {l0, l1};
+      ck_assert_int_eq(ic_tensor_set_lod(y, 2, n, lv), IC_OK);
+    } else {
+      const uint64_t l0[4] = {0, 2, 2, 5}, l1[4] = {0, 1, 3, 5}, l3[2] = {0, 5};
+      const size_t n[1] = {v == 3 ? 2 : 4};
+      const uint64_t *lv[1] = {v == 0 ? l0 : v == 1 ? l1 : l3};
+      ck_assert_int_eq(ic_tensor_set_lod(y, 1, n, lv), IC_OK);
+    }
+    gcase g = {.fwd = "sequence_expand", .grad = "sequence_expand_grad", .n_in = 2,
+               .slot = {"X", "Y"}, .in = {x, y}, .diff = {true, false}, .out_slot = "Out",
+               .attrs = seqexpand_attrs, .n_gin = 3, .gin_slot = {"X", "Y", "Out@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 typedef struct convt_cfg {
   int64_t sh, sw, pad, dil, groups, opad; /* opad: output_padding (both), -1 none */
   bool nhwc, osize;                       /* osize: output_size one above the base */
@@ -2697,6 +2738,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, grid_sampler_grad);
   tcase_add_test(tc, roi_align_grad);
   tcase_add_test(tc, sequence_pool_grad);
+  tcase_add_test(tc, sequence_expand_grad);
   tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

@@ -99,9 +99,8 @@ static ic_status run(ic_kctx *c) {
   return IC_OK;
 }
 
-static const ic_slotdef inputs[] = {{"X", IC_SLOT_NO_BUFFER},
-                                    {"MaxIndex", IC_SLOT_OPTIONAL},
-                                    {"Out@GRAD", 0}};
+/* X's data is never read, but its LoD is: it stays alive while the op runs. */
+static const ic_slotdef inputs[] = {{"X", 0}, {"MaxIndex", IC_SLOT_OPTIONAL}, {"Out@GRAD", 0}};
 static const ic_slotdef outputs[] = {{"X@GRAD", 0}};
 
 const ic_opdef ic_op_sequence_pool_grad = {
@@ -110,4 +109,5 @@ const ic_opdef ic_op_sequence_pool_grad = {
     .n_outputs = 1, .outputs = outputs,
     .attrs_size = sizeof(ic_seqpool_attrs), .parse = ic_sequence_pool_parse,
     .infer = infer, .cpu = run,
+    .flags = IC_OP_LOD,
 };
