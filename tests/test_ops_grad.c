@@ -2068,6 +2068,22 @@ START_TEST(sequence_expand_grad) {
 }
 END_TEST
 
+/* sequence_softmax_grad: sequences of 2, 0, 4 and 1 rows, X [7] and [7, 1] */
+START_TEST(sequence_softmax_grad) {
+  for (int v = 0; v < 2; v++) {
+    ic_tensor *x = v ? r64(2, TU_DIMS(7, 1), 360) : r64(1, TU_DIMS(7), 361);
+    const uint64_t l0[5] = {0, 2, 2, 6, 7};
+    const size_t n[1] = {5};
+    const uint64_t *lv[1] = {l0};
+    ck_assert_int_eq(ic_tensor_set_lod(x, 1, n, lv), IC_OK);
+    gcase g = {.fwd = "sequence_softmax", .grad = "sequence_softmax_grad", .n_in = 1,
+               .slot = {"X"}, .in = {x}, .diff = {true}, .out_slot = "Out", .n_gin = 3,
+               .gin_slot = {"X", "Out", "Out@GRAD"}, .gin_src = {"in0", "out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 typedef struct convt_cfg {
   int64_t sh, sw, pad, dil, groups, opad; /* opad: output_padding (both), -1 none */
   bool nhwc, osize;                       /* osize: output_size one above the base */
@@ -2739,6 +2755,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, roi_align_grad);
   tcase_add_test(tc, sequence_pool_grad);
   tcase_add_test(tc, sequence_expand_grad);
+  tcase_add_test(tc, sequence_softmax_grad);
   tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
