@@ -381,7 +381,9 @@ END_TEST
  * same script): at the points where the rule is subtle (relu6 / hard_swish / hard_sigmoid /
  * brelu / hard_shrink / softshrink / thresholded_relu boundaries, leaky_relu and abs at 0,
  * elu with both signs of alpha, celu's overflow, softplus / mish thresholds, reduce_max ties,
- * reduce_prod with zeros), plus random points. The grad op gets the input slots Paddle wrote
+ * reduce_prod with zeros), plus random points; pool3d (max with padding and ceil_mode, avg
+ * inclusive and exclusive, NDHWC) and bicubic_interp_v2 (up, down with align_corners) on
+ * arrays of their own. The grad op gets the input slots Paddle wrote
  * (X, Out = Paddle's forward output, Out@GRAD) and must give Paddle's X@GRAD within 2e-6
  * (relative, floor 1), NaN where Paddle has NaN. ---- */
 static void oracle_attr(ic_builder_op *o, char *tok) {
@@ -394,6 +396,7 @@ static void oracle_attr(ic_builder_op *o, char *tok) {
     case 'f': ic_builder_attr_float(o, tok, (float)atof(v + 2)); break;
     case 'i': ic_builder_attr_int(o, tok, atoi(v + 2)); break;
     case 'b': ic_builder_attr_bool(o, tok, atoi(v + 2) != 0); break;
+    case 's': ic_builder_attr_string(o, tok, v + 2); break;
     case 'L': {
       int32_t l[8];
       size_t n = 0;
@@ -466,6 +469,74 @@ START_TEST(paddle_unary_grad_oracle) {
   }
   fclose(f);
   ck_assert_int_ge(n_cases, 60);
+}
+END_TEST
+
+/* ---- conv2d_transpose_grad and depthwise_conv2d_transpose_grad against Paddle 3.3.1
+ * (conv_cases.txt, the same script): strides, asymmetric paddings, dilations, groups,
+ * output_padding, SAME, NHWC and the depthwise op, float32; and grid_sampler_grad (X, Grid:
+ * bilinear with each padding_mode, nearest, 3-D), the grid in [-1.3, 1.3]; roi_align_grad
+ * (X@GRAD; two images by RoisNum, boxes across the edges, adaptive and fixed sampling). Fed Paddle's Input, Filter and
+ * Output@GRAD, Input@GRAD and Filter@GRAD must match Paddle's within 2e-6 (relative, floor
+ * 1: sums of up to ~100 float32 products that Paddle rounds step by step; seen: 7e-7). ---- */
+START_TEST(paddle_convt_grad_oracle) {
+  char path[1024], line[512];
+  snprintf(path, sizeof path, "%s/tests/data/grad_oracle/conv_cases.txt", IC_SOURCE_DIR);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  int n_cases = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    char name[64], op[64], grad[80];
+    int used = 0;
+    ck_assert_int_eq(sscanf(line, "%63s %63s %n", name, op, &used), 2);
+    snprintf(grad, sizeof grad, "%s_grad", op);
+    /* roi_align: X, ROIs, RoisNum (the n file), Out@GRAD; X@GRAD only */
+    const bool ra = !strcmp(op, "roi_align"), gs = !strcmp(op, "grid_sampler");
+    ic_tensor *in[4] = {oracle_npy(name, "x"), oracle_npy(name, "y"), oracle_npy(name, "g"),
+                        ra ? oracle_npy(name, "n") : NULL};
+    ic_tensor *want[2] = {oracle_npy(name, "dx"), ra ? NULL : oracle_npy(name, "dy")};
+    const int n_in = ra ? 4 : 3, n_out = ra ? 1 : 2;
+    ic_builder *b = ic_builder_create();
+    const char *names[4] = {"x", "y", "g", "n"};
+    for (int k = 0; k < n_in; k++) ew_feed(b, names[k], in[k]);
+    ic_builder_op *o = ic_builder_add_op(b, 0, grad);
+    const char *xs = gs || ra ? "X" : "Input", *ys = gs ? "Grid" : ra ? "ROIs" : "Filter";
+    const char *xg = gs || ra ? "X@GRAD" : "Input@GRAD";
+    const char *yg = gs ? "Grid@GRAD" : "Filter@GRAD";
+    ic_builder_in(o, xs, "x");
+    ic_builder_in(o, ys, "y");
+    if (ra) ic_builder_in(o, "RoisNum", "n");
+    ic_builder_in(o, ra ? "Out@GRAD" : "Output@GRAD", "g");
+    ic_builder_out(o, xg, "gx");
+    if (!ra) ic_builder_out(o, yg, "gy");
+    for (char *tok = strtok(line + used, " \n"); tok; tok = strtok(NULL, " \n")) oracle_attr(o, tok);
+    ew_fetch(b, "gx", IC_FP32);
+    if (!ra) ew_fetch(b, "gy", IC_FP32);
+    ic_tensor *got[2] = {0};
+    char err[1024];
+    ck_assert_msg(tu_run(b, (size_t)n_in, names, in, (size_t)n_out, TU_NAMES("gx", "gy"), got,
+                         err, sizeof err) == IC_OK, "%s %s: %s", name, grad, err);
+    double worst = 0;
+    for (int side = 0; side < n_out; side++) {
+      tu_assert_shape(got[side], IC_FP32, ic_tensor_ndim(want[side]), ic_tensor_dims(want[side]));
+      for (int64_t k = 0; k < ic_tensor_numel(want[side]); k++) {
+        double g = ew_at(got[side], k), w = ew_at(want[side], k);
+        double e = fabs(g - w) / (fabs(w) + 1.0);
+        ck_assert_msg(e <= 2e-6, "%s %s: %s[%lld] is %.9g, Paddle %.9g", name, grad,
+                      side ? yg : xg, (long long)k, g, w);
+        if (e > worst) worst = e;
+      }
+      ic_tensor_destroy(got[side]);
+      ic_tensor_destroy(want[side]);
+    }
+    fprintf(stderr, "%s (%s): max error vs Paddle %.3g\n", name, grad, worst);
+    for (int k = 0; k < n_in; k++) ic_tensor_destroy(in[k]);
+    ic_builder_destroy(b);
+    n_cases++;
+  }
+  fclose(f);
+  ck_assert_int_eq(n_cases, 11);
 }
 END_TEST
 
@@ -813,6 +884,30 @@ static void topk_attr(ic_builder_op *op) {
 }
 static void topk1_attr(ic_builder_op *op) { ic_builder_attr_int(op, "k", (int32_t)g_topk_k); }
 
+static bool g_as_desc;
+static void argsort_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "axis", (int32_t)g_topk_axis);
+  ic_builder_attr_bool(op, "descending", g_as_desc);
+}
+
+/* argsort_grad: every axis, both orders (random values: no ties) */
+START_TEST(argsort_grad) {
+  struct {
+    int64_t axis;
+    bool desc;
+  } cs[] = {{-1, false}, {0, true}, {1, false}, {2, true}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_topk_axis = cs[i].axis;
+    g_as_desc = cs[i].desc;
+    gcase g = {.fwd = "argsort", .grad = "argsort_grad", .n_in = 1, .slot = {"X"},
+               .in = {r64(3, TU_DIMS(3, 4, 5), 150 + i)}, .diff = {true}, .out_slot = "Out",
+               .extra_slot = "Indices", .attrs = argsort_attr, .n_gin = 3,
+               .gin_slot = {"Indices", "X", "Out@GRAD"}, .gin_src = {"extra", "in0", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 START_TEST(topk_grads) {
   struct {
     int64_t k, axis;
@@ -984,6 +1079,13 @@ static void interp3_attr(ic_builder_op *op) {
   ic_builder_attr_floats(op, "scale", 3, (const float[]){2.0f, 1.5f, 0.7f});
 }
 
+static void interp_v1_attr(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "align_corners", g_ip & 4);
+  ic_builder_attr_int(op, "align_mode", (g_ip & 8) ? 1 : 0);
+  ic_builder_attr_string(op, "data_layout", (g_ip & 16) ? "NHWC" : "NCHW");
+  ic_builder_attr_float(op, "scale", (g_ip & 1) ? 1.5f : 2.0f);
+}
+
 START_TEST(interp_grads) {
   const char *ops[2][2] = {{"nearest_interp_v2", "nearest_interp_v2_grad"},
                            {"bilinear_interp_v2", "bilinear_interp_v2_grad"}};
@@ -995,6 +1097,33 @@ START_TEST(interp_grads) {
       gcase g = {.fwd = ops[o][0], .grad = ops[o][1], .n_in = 1, .slot = {"X"},
                  .in = {r64(4, nhwc ? TU_DIMS(1, 3, 4, 2) : TU_DIMS(1, 2, 3, 4), 200 + i)},
                  .diff = {true}, .out_slot = "Out", .attrs = interp_attr, .n_gin = 2,
+                 .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+      check_grad(&g);
+    }
+  }
+  /* bicubic: scales up and down, align_corners, NHWC (4 x 4 neighbours clamped at the
+   * borders); the v1 ops with their one float scale */
+  const int bs[] = {0, 1, 2, 4, 5, 16 + 1, 16 + 4 + 2};
+  for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++) {
+    g_ip = bs[i];
+    const bool nhwc = g_ip & 16;
+    gcase g = {.fwd = "bicubic_interp_v2", .grad = "bicubic_interp_v2_grad", .n_in = 1,
+               .slot = {"X"},
+               .in = {r64(4, nhwc ? TU_DIMS(1, 3, 4, 2) : TU_DIMS(2, 2, 3, 4), 240 + i)},
+               .diff = {true}, .out_slot = "Out", .attrs = interp_attr, .n_gin = 2,
+               .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
+    check_grad(&g);
+  }
+  const char *v1[2][2] = {{"nearest_interp", "nearest_interp_grad"},
+                          {"bilinear_interp", "bilinear_interp_grad"}};
+  const int v1s[] = {0, 1, 4, 8 + 1, 16 + 4 + 1};
+  for (int o = 0; o < 2; o++) {
+    for (size_t i = 0; i < sizeof v1s / sizeof v1s[0]; i++) {
+      g_ip = v1s[i];
+      const bool nhwc = g_ip & 16;
+      gcase g = {.fwd = v1[o][0], .grad = v1[o][1], .n_in = 1, .slot = {"X"},
+                 .in = {r64(4, nhwc ? TU_DIMS(1, 3, 4, 2) : TU_DIMS(1, 2, 3, 4), 250 + i)},
+                 .diff = {true}, .out_slot = "Out", .attrs = interp_v1_attr, .n_gin = 2,
                  .gin_slot = {"X", "Out@GRAD"}, .gin_src = {"in0", "dout"}};
       check_grad(&g);
     }
@@ -1758,6 +1887,265 @@ START_TEST(conv2d_grad) {
 }
 END_TEST
 
+static conv_cfg g_conv3;
+static void conv3d_attrs(ic_builder_op *op) {
+  const int32_t st = (int32_t)g_conv3.stride, p = (int32_t)g_conv3.pad, d = (int32_t)g_conv3.dil;
+  ic_builder_attr_ints(op, "strides", 3, (const int32_t[]){st, 1, st});
+  if (g_conv3.pad < 0) { /* 6 paddings, asymmetric */
+    ic_builder_attr_ints(op, "paddings", 6, (const int32_t[]){1, 0, 0, 1, 2, 1});
+  } else {
+    ic_builder_attr_ints(op, "paddings", 3, (const int32_t[]){p, 1, p});
+  }
+  ic_builder_attr_ints(op, "dilations", 3, (const int32_t[]){d, 1, d});
+  ic_builder_attr_int(op, "groups", (int32_t)g_conv3.groups);
+  ic_builder_attr_string(op, "data_format", g_conv3.nhwc ? "NDHWC" : "NCDHW");
+  ic_builder_attr_string(op, "padding_algorithm", g_conv3.algo);
+}
+
+START_TEST(conv3d_grad) {
+  const conv_cfg cs[] = {{1, 0, 1, 1, false, "EXPLICIT"}, {2, 1, 1, 1, false, "EXPLICIT"},
+                         {1, 1, 2, 2, false, "EXPLICIT"}, {1, -1, 1, 2, true, "EXPLICIT"},
+                         {2, 0, 1, 1, false, "SAME"},     {1, 0, 1, 1, true, "VALID"}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_conv3 = cs[i];
+    const int64_t *xd = g_conv3.nhwc ? TU_DIMS(2, 4, 5, 5, 4) : TU_DIMS(2, 4, 4, 5, 5);
+    gcase g = {.fwd = "conv3d", .grad = "conv3d_grad", .n_in = 2, .slot = {"Input", "Filter"},
+               .in = {r64(5, xd, 49), r64(5, TU_DIMS(4, 4 / g_conv3.groups, 2, 3, 2), 50)},
+               .diff = {true, true}, .out_slot = "Output", .attrs = conv3d_attrs, .n_gin = 3,
+               .gin_slot = {"Input", "Filter", "Output@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static const char *g_gs_mode, *g_gs_pad;
+static bool g_gs_align;
+static void gs_attrs(ic_builder_op *op) {
+  ic_builder_attr_string(op, "mode", g_gs_mode);
+  ic_builder_attr_string(op, "padding_mode", g_gs_pad);
+  ic_builder_attr_bool(op, "align_corners", g_gs_align);
+}
+
+/* grid_sampler_grad: X@GRAD and Grid@GRAD, 2-D and 3-D, every mode and padding_mode, both
+ * align_corners; grid values in [-1.3, 1.3] so that padding acts (random points: the kinks at
+ * whole coordinates and at the bounds are missed with probability ~1). */
+START_TEST(grid_sampler_grad) {
+  const struct {
+    const char *mode, *pad;
+    bool align, three;
+  } cs[] = {{"bilinear", "zeros", true, false},      {"bilinear", "zeros", false, false},
+            {"bilinear", "border", true, false},     {"bilinear", "border", false, false},
+            {"bilinear", "reflection", true, false}, {"bilinear", "reflection", false, false},
+            {"nearest", "zeros", false, false},      {"nearest", "reflection", true, false},
+            {"bilinear", "zeros", false, true},      {"bilinear", "border", true, true},
+            {"bilinear", "reflection", false, true}, {"nearest", "border", false, true}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_gs_mode = cs[i].mode;
+    g_gs_pad = cs[i].pad;
+    g_gs_align = cs[i].align;
+    ic_tensor *x = cs[i].three ? r64(5, TU_DIMS(1, 2, 3, 4, 3), 260 + i)
+                               : r64(4, TU_DIMS(2, 2, 4, 5), 260 + i);
+    ic_tensor *grid = cs[i].three ? r64(5, TU_DIMS(1, 2, 2, 3, 3), 280 + i)
+                                  : r64(4, TU_DIMS(2, 3, 4, 2), 280 + i);
+    double *gd = ic_tensor_data(grid);
+    for (int64_t k = 0; k < ic_tensor_numel(grid); k++) gd[k] *= 1.3;
+    gcase g = {.fwd = "grid_sampler", .grad = "grid_sampler_grad", .n_in = 2,
+               .slot = {"X", "Grid"}, .in = {x, grid}, .diff = {true, true},
+               .out_slot = "Output", .attrs = gs_attrs, .n_gin = 3,
+               .gin_slot = {"X", "Grid", "Output@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static int64_t g_ra_sampling;
+static bool g_ra_aligned;
+static void roi_align_attrs(ic_builder_op *op) {
+  ic_builder_attr_int(op, "pooled_height", 2);
+  ic_builder_attr_int(op, "pooled_width", 3);
+  ic_builder_attr_float(op, "spatial_scale", 0.5f);
+  ic_builder_attr_int(op, "sampling_ratio", (int32_t)g_ra_sampling);
+  ic_builder_attr_bool(op, "aligned", g_ra_aligned);
+}
+
+/* roi_align_grad: X@GRAD over two images (RoisNum [2, 1]), boxes inside, across and beyond
+ * the map's edges (points outside skipped, clamped ones), sampling_ratio fixed and adaptive,
+ * aligned or not. */
+START_TEST(roi_align_grad) {
+  const struct {
+    int64_t sampling;
+    bool aligned;
+  } cs[] = {{2, false}, {-1, false}, {1, true}, {-1, true}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_ra_sampling = cs[i].sampling;
+    g_ra_aligned = cs[i].aligned;
+    ic_tensor *rois = r64(2, TU_DIMS(3, 4), 300);
+    const double boxes[12] = {0.6, 1.4, 8.2, 7.8, 2.4, 0.9, 11.3, 9.3, -1.7, 0.3, 5.1, 12.1};
+    memcpy(ic_tensor_data(rois), boxes, sizeof boxes);
+    ic_tensor *num;
+    ck_assert_int_eq(ic_tensor_create(IC_INT32, 1, TU_DIMS(2), &num), IC_OK);
+    ((int32_t *)ic_tensor_data(num))[0] = 2;
+    ((int32_t *)ic_tensor_data(num))[1] = 1;
+    gcase g = {.fwd = "roi_align", .grad = "roi_align_grad", .n_in = 3,
+               .slot = {"X", "ROIs", "RoisNum"},
+               .in = {r64(4, TU_DIMS(2, 2, 5, 6), 301 + i), rois, num},
+               .diff = {true, false, false}, .out_slot = "Out", .attrs = roi_align_attrs,
+               .n_gin = 4, .gin_slot = {"X", "ROIs", "RoisNum", "Out@GRAD"},
+               .gin_src = {"in0", "in1", "in2", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static const char *g_sp_type;
+static void seqpool_attrs(ic_builder_op *op) {
+  ic_builder_attr_string(op, "pooltype", g_sp_type);
+  ic_builder_attr_float(op, "pad_value", 0.5f);
+}
+
+/* sequence_pool_grad: every pooltype over sequences of lengths 2, 0 (pad_value: no
+ * gradient), 3 and 2, rows of 2 x 2 */
+START_TEST(sequence_pool_grad) {
+  const char *types[] = {"AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST"};
+  for (size_t i = 0; i < 6; i++) {
+    g_sp_type = types[i];
+    ic_tensor *x = r64(3, TU_DIMS(7, 2, 2), 320 + i);
+    const uint64_t lv0[5] = {0, 2, 2, 5, 7};
+    const size_t lens[1] = {5};
+    const uint64_t *lv[1] = {lv0};
+    ck_assert_int_eq(ic_tensor_set_lod(x, 1, lens, lv), IC_OK);
+    const bool max = !strcmp(types[i], "MAX");
+    gcase g = {.fwd = "sequence_pool", .grad = "sequence_pool_grad", .n_in = 1, .slot = {"X"},
+               .in = {x}, .diff = {true}, .out_slot = "Out",
+               .extra_slot = max ? "MaxIndex" : NULL, .attrs = seqpool_attrs,
+               .n_gin = max ? 3 : 2,
+               .gin_slot = {"X", max ? "MaxIndex" : "Out@GRAD", "Out@GRAD"},
+               .gin_src = {"in0", max ? "extra" : "dout", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+static int64_t g_se_ref;
+static void seqexpand_attrs(ic_builder_op *op) {
+  ic_builder_attr_int(op, "ref_level", (int32_t)g_se_ref);
+}
+
+/* sequence_expand_grad: X without LoD (rows repeated 2, 0, 3 times), X with LoD (sequences
+ * of 1, 2, 1 rows repeated 1, 2, 1 times), Y with two levels and ref_level 0, and a level
+ * with a single offset (the forward copies X) */
+START_TEST(sequence_expand_grad) {
+  for (int v = 0; v < 4; v++) {
+    ic_tensor *x = r64(2, v == 0 || v == 2 ? TU_DIMS(3, 2) : TU_DIMS(4, 2), 340 + v);
+    if (v == 1 || v == 3) {
+      const uint64_t xl[4] = {0, 1, 3, 4};
+      const size_t n[1] = {v == 1 ? 4 : 2};
+      const uint64_t *lv[1] = {xl};
+      static const uint64_t one[2] = {0, 4};
+      if (v == 3) lv[0] = one;
+      ck_assert_int_eq(ic_tensor_set_lod(x, 1, n, lv), IC_OK);
+    }
+    ic_tensor *y = r64(2, TU_DIMS(5, 1), 350 + v);
+    g_se_ref = v == 2 ? 0 : -1;
+    if (v == 2) { /* two levels: level 0 [0, 1, 1, 3] repeats rows 1, 0, 2 times */
+      const uint64_t l0[4] = {0, 1, 1, 3}, l1[4] = {0, 2, 4, 5};
+      const size_t n[2] = {4, 4};
+      const uint64_t *lv[2] = {l0, l1};
+      ck_assert_int_eq(ic_tensor_set_lod(y, 2, n, lv), IC_OK);
+    } else {
+      const uint64_t l0[4] = {0, 2, 2, 5}, l1[4] = {0, 1, 3, 5}, l3[2] = {0, 5};
+      const size_t n[1] = {v == 3 ? 2 : 4};
+      const uint64_t *lv[1] = {v == 0 ? l0 : v == 1 ? l1 : l3};
+      ck_assert_int_eq(ic_tensor_set_lod(y, 1, n, lv), IC_OK);
+    }
+    gcase g = {.fwd = "sequence_expand", .grad = "sequence_expand_grad", .n_in = 2,
+               .slot = {"X", "Y"}, .in = {x, y}, .diff = {true, false}, .out_slot = "Out",
+               .attrs = seqexpand_attrs, .n_gin = 3, .gin_slot = {"X", "Y", "Out@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+/* sequence_softmax_grad: sequences of 2, 0, 4 and 1 rows, X [7] and [7, 1] */
+START_TEST(sequence_softmax_grad) {
+  for (int v = 0; v < 2; v++) {
+    ic_tensor *x = v ? r64(2, TU_DIMS(7, 1), 360) : r64(1, TU_DIMS(7), 361);
+    const uint64_t l0[5] = {0, 2, 2, 6, 7};
+    const size_t n[1] = {5};
+    const uint64_t *lv[1] = {l0};
+    ck_assert_int_eq(ic_tensor_set_lod(x, 1, n, lv), IC_OK);
+    gcase g = {.fwd = "sequence_softmax", .grad = "sequence_softmax_grad", .n_in = 1,
+               .slot = {"X"}, .in = {x}, .diff = {true}, .out_slot = "Out", .n_gin = 3,
+               .gin_slot = {"X", "Out", "Out@GRAD"}, .gin_src = {"in0", "out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
+typedef struct convt_cfg {
+  int64_t sh, sw, pad, dil, groups, opad; /* opad: output_padding (both), -1 none */
+  bool nhwc, osize;                       /* osize: output_size one above the base */
+  const char *algo;
+} convt_cfg;
+static convt_cfg g_convt;
+static void convt_attrs(ic_builder_op *op) {
+  const convt_cfg *c = &g_convt;
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){(int32_t)c->sh, (int32_t)c->sw});
+  ic_builder_attr_ints(op, "paddings", 4,
+                       (const int32_t[]){(int32_t)c->pad, 0, (int32_t)c->pad, 1});
+  ic_builder_attr_ints(op, "dilations", 2, (const int32_t[]){(int32_t)c->dil, 1});
+  ic_builder_attr_int(op, "groups", (int32_t)c->groups);
+  if (c->opad >= 0) {
+    ic_builder_attr_ints(op, "output_padding", 2,
+                         (const int32_t[]){(int32_t)c->opad, (int32_t)c->opad});
+  }
+  if (c->osize) {
+    /* input 4 x 5, kernel 3 x 2, paddings [pad, 0, pad, 1]: the base sizes plus one */
+    int32_t oh = (int32_t)(3 * c->sh - c->pad + c->dil * 2 + 1) + 1;
+    int32_t ow = (int32_t)(4 * c->sw - c->pad - 1 + 1 + 1) + 1;
+    ic_builder_attr_ints(op, "output_size", 2, (const int32_t[]){oh, ow});
+  }
+  ic_builder_attr_string(op, "data_format", c->nhwc ? "NHWC" : "NCHW");
+  ic_builder_attr_string(op, "padding_algorithm", c->algo);
+}
+
+START_TEST(conv2d_transpose_grad) {
+  const convt_cfg cs[] = {{1, 1, 0, 1, 1, -1, false, false, "EXPLICIT"},
+                          {2, 3, 1, 1, 1, -1, false, false, "EXPLICIT"},
+                          {2, 2, 1, 2, 2, 1, false, false, "EXPLICIT"},
+                          {2, 2, 0, 1, 1, -1, false, true, "EXPLICIT"},
+                          {2, 1, 1, 1, 2, -1, true, false, "EXPLICIT"},
+                          {2, 2, 0, 1, 1, -1, false, false, "SAME"},
+                          {2, 1, 0, 1, 1, -1, true, false, "VALID"}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_convt = cs[i];
+    const int64_t *xd = g_convt.nhwc ? TU_DIMS(2, 4, 5, 4) : TU_DIMS(2, 4, 4, 5);
+    gcase g = {.fwd = "conv2d_transpose", .grad = "conv2d_transpose_grad", .n_in = 2,
+               .slot = {"Input", "Filter"},
+               .in = {r64(4, xd, 44), r64(4, TU_DIMS(4, 3, 3, 2), 45)},
+               .diff = {true, true}, .out_slot = "Output", .attrs = convt_attrs, .n_gin = 3,
+               .gin_slot = {"Input", "Filter", "Output@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+  const convt_cfg ds[] = {{1, 1, 1, 1, 4, -1, false, false, "EXPLICIT"},
+                          {2, 2, 0, 1, 4, 1, true, false, "EXPLICIT"}};
+  for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+    g_convt = ds[i];
+    const int64_t *xd = g_convt.nhwc ? TU_DIMS(2, 4, 5, 4) : TU_DIMS(2, 4, 4, 5);
+    gcase d = {.fwd = "depthwise_conv2d_transpose", .grad = "depthwise_conv2d_transpose_grad",
+               .n_in = 2, .slot = {"Input", "Filter"},
+               .in = {r64(4, xd, 46), r64(4, TU_DIMS(4, 2, 3, 2), 47)},
+               .diff = {true, true}, .out_slot = "Output", .attrs = convt_attrs, .n_gin = 3,
+               .gin_slot = {"Input", "Filter", "Output@GRAD"},
+               .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&d);
+  }
+}
+END_TEST
+
 typedef struct pool_cfg {
   const char *type;
   int64_t k, stride, pad;
@@ -1830,6 +2218,49 @@ static ic_tensor *pool_grad_of(ic_tensor *x, ic_tensor *g) {
  * rounded to float32, bit for bit; with ties (the first element in row order takes the
  * gradient), padding, partial ceil_mode windows, and gradients of -0 (stored as +0, as the
  * accumulating loop does). An overlapping configuration checks the general loop likewise. */
+static bool g_p3_ndhwc;
+static void pool3d_attrs_fn(ic_builder_op *op) {
+  const int32_t k = (int32_t)g_pool.k, st = (int32_t)g_pool.stride, p = (int32_t)g_pool.pad;
+  ic_builder_attr_string(op, "pooling_type", g_pool.type);
+  ic_builder_attr_ints(op, "ksize", 3, (const int32_t[]){k, k, k - 1 > 0 ? k - 1 : 1});
+  ic_builder_attr_ints(op, "strides", 3, (const int32_t[]){st, 1, st});
+  ic_builder_attr_ints(op, "paddings", 3, (const int32_t[]){p, 0, p});
+  ic_builder_attr_bool(op, "exclusive", g_pool.exclusive);
+  ic_builder_attr_bool(op, "global_pooling", g_pool.global);
+  ic_builder_attr_bool(op, "adaptive", g_pool.adaptive);
+  ic_builder_attr_bool(op, "ceil_mode", g_pool.ceil);
+  ic_builder_attr_string(op, "data_format", g_p3_ndhwc ? "NDHWC" : "NCDHW");
+}
+
+/* pool3d_grad: windows of k x k x (k-1), strides (s, 1, s), paddings (p, 0, p): max with
+ * overlapping and padded windows and ceil_mode, avg exclusive and not, global, adaptive, and
+ * NDHWC. */
+START_TEST(pool3d_grad) {
+  const pool_cfg cs[] = {{"max", 2, 2, 0, true, false, false, false},
+                         {"max", 3, 2, 1, true, false, false, true},
+                         {"avg", 3, 2, 1, true, false, false, false},
+                         {"avg", 3, 2, 1, false, false, false, true},
+                         {"avg", 2, 1, 0, true, true, false, false},
+                         {"avg", 2, 2, 0, true, false, true, false},
+                         {"max", 2, 2, 0, true, true, false, false}};
+  for (size_t i = 0; i < 2 * sizeof cs / sizeof cs[0]; i++) {
+    g_pool = cs[i % (sizeof cs / sizeof cs[0])];
+    g_p3_ndhwc = i >= sizeof cs / sizeof cs[0];
+    if (g_p3_ndhwc && i % 2) continue; /* NDHWC: every other config */
+    /* distinct values, at least 1e-3 apart, so that a max never ties within h */
+    /* D x H x W = 4 x 5 x 4 both ways: ceil_mode makes no empty window (whose -FLT_MAX
+     * output would drown the finite differences) */
+    ic_tensor *x = r64(5, g_p3_ndhwc ? TU_DIMS(2, 4, 5, 4, 3) : TU_DIMS(2, 3, 4, 5, 4), 48);
+    double *xd = ic_tensor_data(x);
+    for (int k = 0; k < 480; k++) xd[k] = (double)((k * 97) % 480) / 480.0 - 0.5;
+    gcase g = {.fwd = "pool3d", .grad = "pool3d_grad", .n_in = 1, .slot = {"X"}, .in = {x},
+               .diff = {true}, .out_slot = "Out", .attrs = pool3d_attrs_fn, .n_gin = 3,
+               .gin_slot = {"X", "Out", "Out@GRAD"}, .gin_src = {"in0", "out", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 START_TEST(pool2d_grad_float32) {
   const pool_cfg cs[] = {{"max", 2, 2, 0, true, false, false, false},
                          {"max", 2, 3, 1, true, false, false, false},
@@ -2311,14 +2742,24 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, where_clip_cumsum_grads);
   tcase_add_test(tc, prelu_grad);
   tcase_add_test(tc, topk_grads);
+  tcase_add_test(tc, argsort_grad);
   tcase_add_test(tc, pixel_shuffle_l2_grads);
   tcase_add_test(tc, strided_slice_grad);
   tcase_add_test(tc, instance_norm_grad);
   tcase_add_test(tc, group_norm_grad);
   tcase_add_test(tc, interp_grads);
   tcase_add_test(tc, conv2d_grad);
+  tcase_add_test(tc, conv2d_transpose_grad);
+  tcase_add_test(tc, conv3d_grad);
+  tcase_add_test(tc, grid_sampler_grad);
+  tcase_add_test(tc, roi_align_grad);
+  tcase_add_test(tc, sequence_pool_grad);
+  tcase_add_test(tc, sequence_expand_grad);
+  tcase_add_test(tc, sequence_softmax_grad);
+  tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);
+  tcase_add_test(tc, pool3d_grad);
   tcase_add_test(tc, batch_norm_grad);
   return tc;
 }

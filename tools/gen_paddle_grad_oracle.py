@@ -16,6 +16,11 @@ subtle (boundaries, ties, zeros), float32: one line per case,
 NAME OP SLOTS ATTR=T:VALUE..., where SLOTS lists the grad op's inputs as Paddle wrote them
 (X, Out, Out@GRAD) and T is f (float), i (int), b (bool) or L (list of int); the files are
 NAME.x.npy, NAME.out.npy (Paddle's forward output), NAME.g.npy and NAME.dx.npy.
+
+conv_cases.txt: the transposed convolutions (conv2d_transpose, depthwise_conv2d_transpose)
+and grid_sampler (slots X, Grid, Output), float32: one line per case, NAME OP ATTR=T:VALUE... (T as above, s for a string); the files
+are NAME.x.npy (Input), NAME.y.npy (Filter), NAME.g.npy (Output@GRAD), NAME.dx.npy and
+NAME.dy.npy (Input@GRAD, Filter@GRAD). `--conv-only` writes only these.
 """
 import os
 import sys
@@ -51,6 +56,10 @@ CASES = [
     ("prelu_element", "prelu", (2, 3, 4), (1, 3, 4), {"yslot": "Alpha", "mode": "element",
                                                     "data_format": "NCHW"}),
 ]
+
+
+def _normal(shape, seed):
+    return np.random.default_rng(seed).standard_normal(shape).astype("float32")
 
 
 def pts(*v):
@@ -167,6 +176,25 @@ UNARY += [
     ("p_norm_0", "p_norm", _pn(0.0), _PN),
 ]
 
+# pool3d / bicubic_interp_v2 on 5-D / 4-D arrays of their own (normal values: no ties)
+UNARY += [
+    ("pool3d_max_pad_ceil", "pool3d",
+     {"pooling_type": "max", "ksize": [2, 2, 2], "strides": [2, 1, 2], "paddings": [1, 0, 1],
+      "ceil_mode": True, "exclusive": True, "data_format": "NCDHW"}, _normal((2, 2, 4, 5, 4), 41)),
+    ("pool3d_avg_inclusive", "pool3d",
+     {"pooling_type": "avg", "ksize": [3, 2, 2], "strides": [2, 2, 1], "paddings": [1, 1, 0],
+      "exclusive": False, "data_format": "NCDHW"}, _normal((2, 2, 4, 5, 4), 42)),
+    ("pool3d_avg_ndhwc", "pool3d",
+     {"pooling_type": "avg", "ksize": [2, 3, 2], "strides": [1, 2, 2], "paddings": [0, 1, 1],
+      "exclusive": True, "data_format": "NDHWC"}, _normal((2, 4, 5, 4, 3), 43)),
+    ("bicubic_up", "bicubic_interp_v2",
+     {"interp_method": "bicubic", "out_h": 6, "out_w": 7, "align_corners": False,
+      "data_layout": "NCHW"}, _normal((1, 2, 3, 4), 44)),
+    ("bicubic_down_align", "bicubic_interp_v2",
+     {"interp_method": "bicubic", "out_h": 2, "out_w": 3, "align_corners": True,
+      "data_layout": "NCHW"}, _normal((1, 2, 5, 6), 45)),
+]
+
 
 def run_unary(name, op, attrs, x, rng):
     main, startup = paddle.static.Program(), paddle.static.Program()
@@ -189,6 +217,8 @@ def run_unary(name, op, attrs, x, rng):
 
 
 def attr_text(v):
+    if isinstance(v, str):
+        return "s:" + v
     if isinstance(v, bool):
         return "b:%d" % int(v)
     if isinstance(v, int):
@@ -238,15 +268,134 @@ def run_case(name, op, xs, ys, attrs, rng):
     return x, y, g, np.asarray(rdx), np.asarray(rdy)
 
 
+# name, op, input shape, filter shape, attrs
+CONV_CASES = [
+    ("convt_plain", "conv2d_transpose", (2, 3, 4, 5), (3, 2, 3, 3),
+     {"strides": [1, 1], "paddings": [0, 0], "dilations": [1, 1], "groups": 1,
+      "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}),
+    ("convt_stride_pad_opad", "conv2d_transpose", (2, 4, 4, 5), (4, 3, 3, 2),
+     {"strides": [2, 3], "paddings": [1, 0, 1, 1], "dilations": [2, 1], "groups": 2,
+      "output_padding": [1, 2], "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}),
+    ("convt_nhwc_same", "conv2d_transpose", (2, 5, 4, 4), (4, 2, 3, 3),
+     {"strides": [2, 2], "paddings": [0, 0], "dilations": [1, 1], "groups": 1,
+      "padding_algorithm": "SAME", "data_format": "NHWC"}),
+    ("convt_depthwise", "depthwise_conv2d_transpose", (2, 4, 5, 4), (4, 2, 3, 3),
+     {"strides": [2, 1], "paddings": [1, 1], "dilations": [1, 2], "groups": 4,
+      "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}),
+    # grid_sampler (slots X, Grid, Output): the grid in [-1.3, 1.3]
+    ("gs_bilinear_zeros", "grid_sampler", (2, 3, 4, 5), (2, 3, 4, 2),
+     {"mode": "bilinear", "padding_mode": "zeros", "align_corners": True}),
+    ("gs_bilinear_border", "grid_sampler", (2, 3, 4, 5), (2, 3, 4, 2),
+     {"mode": "bilinear", "padding_mode": "border", "align_corners": False}),
+    ("gs_bilinear_reflection", "grid_sampler", (2, 3, 4, 5), (2, 3, 4, 2),
+     {"mode": "bilinear", "padding_mode": "reflection", "align_corners": False}),
+    ("gs_nearest", "grid_sampler", (2, 3, 4, 5), (2, 3, 4, 2),
+     {"mode": "nearest", "padding_mode": "zeros", "align_corners": True}),
+    ("gs_3d_reflection_align", "grid_sampler", (1, 2, 3, 4, 3), (1, 2, 2, 3, 3),
+     {"mode": "bilinear", "padding_mode": "reflection", "align_corners": True}),
+]
+CONV_SLOTS = {"grid_sampler": ("X", "Grid", "Output")}
+
+
+def run_conv(name, op, xs, fs, attrs, rng):
+    x = rng.standard_normal(xs).astype("float32")
+    f = rng.standard_normal(fs).astype("float32")
+    xslot, fslot, oslot = CONV_SLOTS.get(op, ("Input", "Filter", "Output"))
+    if op == "grid_sampler":
+        f = (rng.uniform(-1.3, 1.3, fs)).astype("float32")
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        X = paddle.static.data("x", list(xs), "float32")
+        F = paddle.static.data("f", list(fs), "float32")
+        X.stop_gradient = False
+        F.stop_gradient = False
+        h = LayerHelper(op)
+        out = h.create_variable_for_type_inference("float32")
+        h.append_op(type=op, inputs={xslot: X, fslot: F}, outputs={oslot: out},
+                    attrs=dict(attrs))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    (y,) = exe.run(main, feed={"x": x, "f": f}, fetch_list=[out])
+    with paddle.static.program_guard(main, startup):
+        G = paddle.static.data("g", list(np.shape(y)), "float32")
+        dx, df = paddle.static.gradients([out], [X, F], target_gradients=[G])
+    ops = [o.type for o in main.global_block().ops]
+    assert op + "_grad" in ops, ops
+    g = rng.standard_normal(np.shape(y)).astype("float32")
+    rdx, rdf = exe.run(main, feed={"x": x, "f": f, "g": g}, fetch_list=[dx, df])
+    return x, f, g, np.asarray(rdx), np.asarray(rdf)
+
+
+# roi_align (conv_cases.txt too, files NAME.x, .y (ROIs), .n (RoisNum, int32), .g, .dx; no
+# dy: ROIs get no gradient): two images, boxes inside, across and beyond the edges
+ROI_BOXES = np.array([[0.6, 1.4, 8.2, 7.8], [2.4, 0.9, 11.3, 9.3], [-1.7, 0.3, 5.1, 12.1]],
+                     "float32")
+ROI_CASES = [
+    ("roi_align_adaptive", {"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5,
+                            "sampling_ratio": -1, "aligned": False}),
+    ("roi_align_aligned_s2", {"pooled_height": 3, "pooled_width": 2, "spatial_scale": 0.5,
+                              "sampling_ratio": 2, "aligned": True}),
+]
+
+
+def run_roi(attrs, rng):
+    x = rng.standard_normal((2, 2, 5, 6)).astype("float32")
+    n = np.array([2, 1], "int32")
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        X = paddle.static.data("x", [2, 2, 5, 6], "float32")
+        B = paddle.static.data("b", [3, 4], "float32")
+        N = paddle.static.data("n", [2], "int32")
+        X.stop_gradient = False
+        h = LayerHelper("roi_align")
+        out = h.create_variable_for_type_inference("float32")
+        h.append_op(type="roi_align", inputs={"X": X, "ROIs": B, "RoisNum": N},
+                    outputs={"Out": out}, attrs=dict(attrs))
+        oshape = [3, 2, attrs["pooled_height"], attrs["pooled_width"]]
+        G = paddle.static.data("g", oshape, "float32")
+        dx, = paddle.static.gradients([out], [X], target_gradients=[G])
+    assert "roi_align_grad" in [o.type for o in main.global_block().ops]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    g = rng.standard_normal(oshape).astype("float32")
+    (rdx,) = exe.run(main, feed={"x": x, "b": ROI_BOXES, "n": n, "g": g}, fetch_list=[dx])
+    return x, ROI_BOXES, n, g, np.asarray(rdx)
+
+
+def conv_attr_text(v):
+    return "s:" + v if isinstance(v, str) else attr_text(v)
+
+
+def write_conv(out, head):
+    lines = [head]
+    crng = np.random.default_rng(17)
+    for name, op, xs, fs, attrs in CONV_CASES:
+        arrs = run_conv(name, op, xs, fs, attrs, crng)
+        for suffix, a in zip(("x", "y", "g", "dx", "dy"), arrs):
+            np.save(os.path.join(out, "%s.%s.npy" % (name, suffix)), a)
+        kv = " ".join("%s=%s" % (k, conv_attr_text(v)) for k, v in attrs.items())
+        lines.append("%s %s %s" % (name, op, kv))
+    rrng = np.random.default_rng(19)
+    for name, attrs in ROI_CASES:
+        arrs = run_roi(attrs, rrng)
+        for suffix, a in zip(("x", "y", "n", "g", "dx"), arrs):
+            np.save(os.path.join(out, "%s.%s.npy" % (name, suffix)), a)
+        kv = " ".join("%s=%s" % (k, conv_attr_text(v)) for k, v in attrs.items())
+        lines.append("%s roi_align %s" % (name, kv))
+    with open(os.path.join(out, "conv_cases.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data",
-                                                             "grad_oracle")
+    args = [a for a in sys.argv[1:] if a != "--conv-only"]
+    out = args[0] if args else os.path.join(here, "..", "tests", "data", "grad_oracle")
     os.makedirs(out, exist_ok=True)
     paddle.enable_static()
     rng = np.random.default_rng(12)
     lines = ["# written by tools/gen_paddle_grad_oracle.py with PaddlePaddle " +
              paddle.__version__]
+    write_conv(out, lines[0])
+    if "--conv-only" in sys.argv:
+        return
     for name, op, xs, ys, attrs in CASES:
         arrs = run_case(name, op, xs, ys, attrs, rng)
         for suffix, a in zip(("x", "y", "g", "dx", "dy"), arrs):

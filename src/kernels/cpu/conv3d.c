@@ -14,13 +14,11 @@
 #include <string.h>
 
 #include "kernels/cpu/conv.h"
+#include "kernels/cpu/conv3d.h"
 #include "kernels/cpu/gemm.h"
 
-typedef struct c3_attrs {
-  int64_t strides[3], dilations[3], pads[6], groups;
-  ic_pad_algo pad_algo;
-  bool ndhwc;
-} c3_attrs;
+typedef ic_conv3d_attrs c3_attrs;
+typedef ic_conv3d_geom geom;
 
 enum { IN_INPUT, IN_FILTER };
 
@@ -42,7 +40,7 @@ static void read3(ic_attr_reader *r, const char *name, int64_t out[3]) {
   }
 }
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_conv3d_parse(ic_attr_reader *r, void *attrs) {
   c3_attrs *a = attrs;
   read3(r, "strides", a->strides);
   read3(r, "dilations", a->dilations);
@@ -59,11 +57,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-typedef struct geom {
-  int64_t n, c, oc, in[3], k[3], s[3], d[3], p[6], out[3], g;
-} geom;
-
-static ic_status geometry(ic_kctx *c, geom *g) {
+ic_status ic_conv3d_geometry(ic_kctx *c, geom *g) {
   const c3_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *f = ic_in(c, IN_FILTER, 0);
   ic_status st = ic_kcheck_dtype(c, IN_INPUT, 0, IC_DT_FLOAT);
@@ -120,7 +114,7 @@ static ic_status geometry(ic_kctx *c, geom *g) {
 static ic_status infer(ic_kctx *c) {
   const c3_attrs *a = c->attrs;
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_conv3d_geometry(c, &g);
   if (st) return st;
   int64_t d[5] = {g.n, g.oc, g.out[0], g.out[1], g.out[2]};
   if (a->ndhwc) d[1] = g.out[0], d[2] = g.out[1], d[3] = g.out[2], d[4] = g.oc;
@@ -166,7 +160,7 @@ DEFINE_C3(double)
 static ic_status run(ic_kctx *c) {
   const c3_attrs *a = c->attrs;
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_conv3d_geometry(c, &g);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *f = ic_in(c, IN_FILTER, 0);
   ic_tensor *out = ic_out(c, 0, 0);
@@ -216,6 +210,6 @@ const ic_opdef ic_op_conv3d = {
     .name = "conv3d",
     .n_inputs = 2, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(c3_attrs), .parse = parse,
+    .attrs_size = sizeof(c3_attrs), .parse = ic_conv3d_parse,
     .infer = infer, .cpu = run,
 };

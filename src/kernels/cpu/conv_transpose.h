@@ -48,6 +48,21 @@ ic_status ic_convt_cpu(ic_kctx *c);
     .parse = ic_convt_parse, .infer = ic_convt_infer, .cpu = ic_convt_cpu,        \
   }
 
+/* conv2d_transpose_grad and depthwise_conv2d_transpose_grad (conv2d_transpose_grad.c):
+ * inputs Input, Filter, Bias (optional, no gradient), Output@GRAD; outputs Input@GRAD and
+ * Filter@GRAD (both optional); the forward's attributes. */
+extern const ic_slotdef ic_convt_grad_inputs[4];
+extern const ic_slotdef ic_convt_grad_outputs[2];
+ic_status ic_convt_grad_infer(ic_kctx *c);
+ic_status ic_convt_grad_run(ic_kctx *c);
+
+#define IC_CONVT_GRAD_DEF(NAME)                                                         \
+  {                                                                                     \
+    .name = NAME, .n_inputs = 4, .inputs = ic_convt_grad_inputs, .n_outputs = 2,        \
+    .outputs = ic_convt_grad_outputs, .attrs_size = sizeof(ic_convt_attrs),             \
+    .parse = ic_convt_parse, .infer = ic_convt_grad_infer, .cpu = ic_convt_grad_run,    \
+  }
+
 #ifdef __cplusplus
 }
 #endif

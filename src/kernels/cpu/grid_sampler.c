@@ -17,19 +17,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/grid_sampler.h"
 
-typedef enum { PAD_ZEROS, PAD_BORDER, PAD_REFLECTION } pad_mode;
-
-typedef struct gs_attrs {
-  bool nearest;
-  pad_mode pad;
-  bool align_corners;
-} gs_attrs;
+typedef ic_gs_pad pad_mode;
+typedef ic_gs_attrs gs_attrs;
 
 enum { IN_X, IN_GRID };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_grid_sampler_parse(ic_attr_reader *r, void *attrs) {
   gs_attrs *a = attrs;
   const char *m = ic_ar_str(r, "mode", "bilinear");
   const char *p = ic_ar_str(r, "padding_mode", "zeros");
@@ -46,7 +41,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-static ic_status infer(ic_kctx *c) {
+ic_status ic_grid_sampler_infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *g = ic_in(c, IN_GRID, 0);
   ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
   if (st) return st;
@@ -164,6 +159,6 @@ const ic_opdef ic_op_grid_sampler = {
     .name = "grid_sampler",
     .n_inputs = 2, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(gs_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .attrs_size = sizeof(gs_attrs), .parse = ic_grid_sampler_parse,
+    .infer = ic_grid_sampler_infer, .cpu = run,
 };

@@ -477,9 +477,6 @@ const ic_slotdef ic_interp_grad_outputs[1] = {{"X@GRAD", 0}};
 ic_status ic_interp_grad_infer(ic_kctx *c) {
   const ic_interp_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_INTERP_X, 0), *g = ic_in(c, IC_INTERP_GRAD_N_INPUTS - 1, 0);
-  if (a->method == IC_INTERP_BICUBIC) {
-    return ic_kfail(c, IC_ERR_UNSUPPORTED, "the bicubic gradient is not implemented");
-  }
   ic_status st = ic_kcheck_dtype(c, IC_INTERP_GRAD_N_INPUTS - 1, 0, IC_DT_FLOAT);
   if (st) return st;
   geom gm;
@@ -495,6 +492,62 @@ ic_status ic_interp_grad_infer(ic_kctx *c) {
   }
   ic_tensor_set_meta(ic_out(c, 0, 0), g->dtype, x->ndim, x->dims);
   return IC_OK;
+}
+
+/* Keys' cubic coefficients (A = -0.75) of the 4 neighbours at t, as ic_interp_cubic_T. */
+static void cubic_coefs(double t, double cf[4]) {
+  const double A = -0.75, u = t + 1.0, v = 1.0 - t, w = v + 1.0;
+  cf[0] = ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;
+  cf[1] = ((A + 2) * t - (A + 3)) * t * t + 1;
+  cf[2] = ((A + 2) * v - (A + 3)) * v * v + 1;
+  cf[3] = ((A * w - 5 * A) * w + 8 * A) * w - 4 * A;
+}
+
+/* The source cell and offset of output index k along an axis, as the bicubic forward computes
+ * them in X's dtype. */
+static void cubic_src(bool f64, float ratio, int64_t k, bool align, int64_t *i, double *t) {
+  if (f64) {
+    const double v = align ? (double)(ratio * (float)k) : (double)(ratio * (k + 0.5) - 0.5);
+    *i = (int64_t)floorf((float)v);
+    *t = v - (double)*i;
+  } else {
+    const float v = align ? ratio * (float)k : (float)(ratio * (k + 0.5) - 0.5);
+    *i = (int64_t)floorf(v);
+    *t = (double)(v - (float)*i);
+  }
+}
+
+/* bicubic_interp_v2_grad: each Out@GRAD element times the 4 x 4 products of the row and
+ * column coefficients, added onto the (clamped) neighbours the forward read. */
+static void bicubic_grad(const ic_tensor *g, double *acc, const geom *gm, const int64_t *is,
+                         const int64_t *os, bool align) {
+  const int64_t H = gm->in[0], W = gm->in[1];
+  const bool f64 = g->dtype == IC_FP64;
+  for (int64_t k = 0; k < gm->out[0]; k++) {
+    int64_t iy;
+    double yt, cy[4];
+    cubic_src(f64, gm->ratio[0], k, align, &iy, &yt);
+    cubic_coefs(yt, cy);
+    for (int64_t l = 0; l < gm->out[1]; l++) {
+      int64_t ix;
+      double xt, cx[4];
+      cubic_src(f64, gm->ratio[1], l, align, &ix, &xt);
+      cubic_coefs(xt, cx);
+      for (int64_t n = 0; n < gm->n; n++) {
+        for (int64_t ch = 0; ch < gm->c; ch++) {
+          const int64_t oi = n * os[0] + ch * os[1] + k * os[3] + l * os[4];
+          const double gv = f64 ? ((const double *)g->data)[oi]
+                                : (double)((const float *)g->data)[oi];
+          for (int p = 0; p < 4; p++) {
+            const int64_t row = n * is[0] + ch * is[1] + clampi(iy - 1 + p, H - 1) * is[3];
+            for (int q = 0; q < 4; q++) {
+              acc[row + clampi(ix - 1 + q, W - 1) * is[4]] += gv * cy[p] * cx[q];
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 ic_status ic_interp_grad_cpu(ic_kctx *c) {
@@ -528,6 +581,11 @@ ic_status ic_interp_grad_cpu(ic_kctx *c) {
   }
   bool same = true; /* the forward copies X when no spatial size changes */
   for (int i = 0; i < gm.nd; i++) same = same && gm.in[i] == gm.out[i];
+  if (a->method == IC_INTERP_BICUBIC && !same) {
+    for (int64_t k = 0; k < nx; k++) acc[k] = 0;
+    bicubic_grad(g, acc, &gm, is, os, a->align_corners);
+    goto store;
+  }
   for (int i = 0; i < gm.nd; i++) {
     lin *ax = t[3 - gm.nd + i] = lp;
     for (int64_t k = 0; k < gm.out[i]; k++) {
@@ -567,6 +625,7 @@ ic_status ic_interp_grad_cpu(ic_kctx *c) {
       }
     }
   }
+store:
   for (int64_t k = 0; k < nx; k++) {
     if (dx->dtype == IC_FP32) ((float *)dx->data)[k] = (float)acc[k];
     else ((double *)dx->data)[k] = acc[k];

@@ -91,11 +91,13 @@ ic_status ic_interp_parse(ic_attr_reader *r, ic_interp_attrs *a, bool v2,
 ic_status ic_interp_infer(ic_kctx *c);
 ic_status ic_interp_cpu(ic_kctx *c);
 
-/* ---- gradients: the *_interp_v2_grad ops (nearest, linear, bilinear, trilinear) ----
+/* ---- gradients: the *_interp_v2_grad ops (nearest, linear, bilinear, trilinear, bicubic)
+ * and the v1 nearest_interp_grad, bilinear_interp_grad ----
  * Inputs X (meta only), OutSize, SizeTensor, Scale (as the forward op, for the geometry),
  * Out@GRAD; output X@GRAD: every Out@GRAD element added back onto the X elements the forward
- * op read for it, with the forward's weights (nearest: its one source), accumulated in double
- * and rounded once. bicubic is refused. */
+ * op read for it, with the forward's weights (nearest: its one source; bicubic: the products
+ * of the row and column cubic coefficients on the clamped 4 x 4 neighbours), accumulated in
+ * double and rounded once. */
 #define IC_INTERP_GRAD_N_INPUTS 5
 extern const ic_slotdef ic_interp_grad_inputs[IC_INTERP_GRAD_N_INPUTS];
 extern const ic_slotdef ic_interp_grad_outputs[1];

@@ -21,12 +21,10 @@
 
 #include "kernels/cpu/conv.h"
 #include "kernels/cpu/pool2d.h"
+#include "kernels/cpu/pool3d.h"
 
-typedef struct p3_attrs {
-  bool max, global, adaptive, ceil_mode, exclusive, ndhwc;
-  int64_t ksize[3], strides[3], pads[6];
-  ic_pad_algo pad_algo;
-} p3_attrs;
+typedef ic_pool3d_attrs p3_attrs;
+typedef ic_pool3d_geom geom;
 
 static bool read3(ic_attr_reader *r, const char *name, bool req, int64_t out[3], int64_t min,
                   bool lenient) {
@@ -47,7 +45,7 @@ static bool read3(ic_attr_reader *r, const char *name, bool req, int64_t out[3],
   return true;
 }
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_pool3d_parse(ic_attr_reader *r, void *attrs) {
   p3_attrs *a = attrs;
   ic_read_pool_type(r, &a->max);
   a->global = ic_ar_bool(r, "global_pooling", false);
@@ -68,11 +66,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-typedef struct geom {
-  int64_t n, c, in[3], k[3], s[3], p[6], out[3];
-} geom;
-
-static ic_status geometry(ic_kctx *c, geom *g) {
+ic_status ic_pool3d_geometry(ic_kctx *c, geom *g) {
   const p3_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
@@ -114,7 +108,7 @@ static ic_status geometry(ic_kctx *c, geom *g) {
 static ic_status infer(ic_kctx *c) {
   const p3_attrs *a = c->attrs;
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_pool3d_geometry(c, &g);
   if (st) return st;
   int64_t d[5] = {g.n, g.c, g.out[0], g.out[1], g.out[2]};
   if (a->ndhwc) d[1] = g.out[0], d[2] = g.out[1], d[3] = g.out[2], d[4] = g.c;
@@ -122,9 +116,8 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-/* Window [lo, hi) along one axis and its unclamped size. */
-static void window(const p3_attrs *a, const geom *g, int ax, int64_t o, bool adaptive,
-                   int64_t *lo, int64_t *hi, int64_t *full) {
+void ic_pool3d_window(const geom *g, int ax, int64_t o, bool adaptive, int64_t *lo,
+                      int64_t *hi, int64_t *full) {
   const int64_t in = g->in[ax];
   if (adaptive) {
     *lo = o * in / g->out[ax];
@@ -139,7 +132,6 @@ static void window(const p3_attrs *a, const geom *g, int ax, int64_t o, bool ada
   if (e > in) e = in;
   *lo = s;
   *hi = e;
-  (void)a;
 }
 
 #define DEFINE_LOOPS(NAME, T)                                                                \
@@ -153,9 +145,9 @@ static void window(const p3_attrs *a, const geom *g, int ax, int64_t o, bool ada
           for (int64_t oh = 0; oh < OH; oh++)                                                \
             for (int64_t ow = 0; ow < OW; ow++) {                                            \
               int64_t d0, d1, fd, h0, h1, fh, w0, w1, fw;                                    \
-              window(a, g, 0, od, adaptive, &d0, &d1, &fd);                                  \
-              window(a, g, 1, oh, adaptive, &h0, &h1, &fh);                                  \
-              window(a, g, 2, ow, adaptive, &w0, &w1, &fw);                                  \
+              ic_pool3d_window(g, 0, od, adaptive, &d0, &d1, &fd);                           \
+              ic_pool3d_window(g, 1, oh, adaptive, &h0, &h1, &fh);                           \
+              ic_pool3d_window(g, 2, ow, adaptive, &w0, &w1, &fw);                           \
               int64_t size = adaptive || (!a->max && !a->exclusive)                          \
                                  ? fd * fh * fw                                              \
                                  : (d1 - d0) * (h1 - h0) * (w1 - w0);                        \
@@ -179,7 +171,7 @@ DEFINE_LOOPS(loops_f64, double)
 static ic_status run(ic_kctx *c) {
   const p3_attrs *a = c->attrs;
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_pool3d_geometry(c, &g);
   if (st) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *y = ic_out(c, 0, 0);
@@ -195,6 +187,6 @@ const ic_opdef ic_op_pool3d = {
     .name = "pool3d",
     .n_inputs = 1, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(p3_attrs), .parse = parse,
+    .attrs_size = sizeof(p3_attrs), .parse = ic_pool3d_parse,
     .infer = infer, .cpu = run,
 };

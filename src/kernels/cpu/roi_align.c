@@ -14,14 +14,11 @@
 #include <stdlib.h>
 
 #include "kernels/cpu/detection.h"
+#include "kernels/cpu/roi_align.h"
 
-typedef struct ra_attrs {
-  int64_t ph, pw, sampling;
-  double scale;
-  bool aligned;
-} ra_attrs;
+typedef ic_roi_align_attrs ra_attrs;
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_roi_align_parse(ic_attr_reader *r, void *attrs) {
   ra_attrs *a = attrs;
   a->ph = ic_ar_int(r, "pooled_height", 1);
   a->pw = ic_ar_int(r, "pooled_width", 1);
@@ -41,8 +38,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 enum { IN_X, IN_ROIS, IN_NUM };
 
-static ic_status infer(ic_kctx *c) {
-  const ra_attrs *a = c->attrs;
+ic_status ic_roi_align_check(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *rois = ic_in(c, IN_ROIS, 0), *num = ic_in(c, IN_NUM, 0);
   ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
   if (st) return st;
@@ -64,6 +60,14 @@ static ic_status infer(ic_kctx *c) {
                        "images each region belongs to",
                        (long long)x->dims[0]);
   }
+  return IC_OK;
+}
+
+static ic_status infer(ic_kctx *c) {
+  const ra_attrs *a = c->attrs;
+  ic_status st = ic_roi_align_check(c);
+  if (st) return st;
+  const ic_tensor *x = ic_in(c, IN_X, 0), *rois = ic_in(c, IN_ROIS, 0);
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4,
                      (int64_t[]){rois->dims[0], x->dims[1], a->ph, a->pw});
   return IC_OK;
@@ -131,26 +135,19 @@ static ic_status infer(ic_kctx *c) {
 DEFINE_ROI(roi_f32, float)
 DEFINE_ROI(roi_f64, double)
 
-static ic_status run(ic_kctx *c) {
-  const ra_attrs *a = c->attrs;
+ic_status ic_roi_align_batch(ic_kctx *c, int64_t *batch) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *rois = ic_in(c, IN_ROIS, 0), *num = ic_in(c, IN_NUM, 0);
-  ic_tensor *out = ic_out(c, 0, 0);
-  const int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], R = rois->dims[0];
-  if (R == 0) return IC_OK;
-  int64_t *batch = malloc((size_t)R * sizeof *batch);
-  if (!batch) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  const int64_t N = x->dims[0], R = rois->dims[0];
   int64_t start = 0;
   const ic_lod *lod = rois->lod;
   const uint64_t *lo = !num && lod && lod->n_levels ? lod->offsets[lod->n_levels - 1] : NULL;
   if (lo && (int64_t)lod->lens[lod->n_levels - 1] - 1 != N) {
-    free(batch);
     return ic_kfail_in(c, IN_ROIS, 0, "has a LoD of %lld sequences, expected one per image (%lld)",
                        (long long)lod->lens[lod->n_levels - 1] - 1, (long long)N);
   }
   for (int64_t n = 0; n < N; n++) {
     int64_t cnt = num ? ic_read_i64(num, n) : lo ? (int64_t)(lo[n + 1] - lo[n]) : R;
     if (cnt < 0 || start + cnt > R) {
-      free(batch);
       return num ? ic_kfail_in(c, IN_NUM, 0,
                                "counts %lld regions up to image %lld, but ROIs has %lld",
                                (long long)(start + cnt), (long long)n, (long long)R)
@@ -160,13 +157,27 @@ static ic_status run(ic_kctx *c) {
     start += cnt;
   }
   if (start != R) {
-    free(batch);
     return num ? ic_kfail_in(c, IN_NUM, 0, "counts %lld regions, but ROIs has %lld",
                              (long long)start, (long long)R)
                : ic_kfail_in(c, IN_ROIS, 0, "has a LoD of %lld rows, but holds %lld",
                              (long long)start, (long long)R);
   }
-  ic_status st = IC_OK;
+  return IC_OK;
+}
+
+static ic_status run(ic_kctx *c) {
+  const ra_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IN_X, 0), *rois = ic_in(c, IN_ROIS, 0);
+  ic_tensor *out = ic_out(c, 0, 0);
+  const int64_t C = x->dims[1], H = x->dims[2], W = x->dims[3], R = rois->dims[0];
+  if (R == 0) return IC_OK;
+  int64_t *batch = malloc((size_t)R * sizeof *batch);
+  if (!batch) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  ic_status st = ic_roi_align_batch(c, batch);
+  if (st) {
+    free(batch);
+    return st;
+  }
   const bool f32 = x->dtype == IC_FP32;
   const size_t es = f32 ? sizeof(float) : sizeof(double);
   ic_buffer *scr = NULL;
@@ -219,6 +230,6 @@ const ic_opdef ic_op_roi_align = {
     .name = "roi_align",
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(ra_attrs), .parse = parse,
+    .attrs_size = sizeof(ra_attrs), .parse = ic_roi_align_parse,
     .infer = infer, .cpu = run,
 };

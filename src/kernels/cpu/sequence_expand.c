@@ -5,15 +5,13 @@
  * sequence per copy. When the level has a single offset, Out is X. */
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/sequence_expand.h"
 
 enum { IN_X, IN_Y };
 
-typedef struct expand_attrs {
-  int64_t ref_level;
-} expand_attrs;
+typedef ic_seqexpand_attrs expand_attrs;
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_sequence_expand_parse(ic_attr_reader *r, void *attrs) {
   expand_attrs *a = attrs;
   a->ref_level = ic_ar_int(r, "ref_level", -1);
   return r->st;
@@ -22,7 +20,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 /* X's sequence offsets: its LoD level, or NULL (one row each). */
 static const uint64_t *x_offsets(const ic_tensor *x) { return x->lod ? x->lod->offsets[0] : NULL; }
 
-static ic_status refs(ic_kctx *c, const uint64_t **ref, size_t *n) {
+ic_status ic_sequence_expand_refs(ic_kctx *c, const uint64_t **ref, size_t *n) {
   const expand_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   size_t levels = y->lod ? y->lod->n_levels : 0;
@@ -62,7 +60,7 @@ static ic_status infer(ic_kctx *c) {
   if (x->ndim < 1) return ic_kfail_in(c, IN_X, 0, "expected rank >= 1");
   const uint64_t *ref;
   size_t n;
-  if (refs(c, &ref, &n)) return c->err->code;
+  if (ic_sequence_expand_refs(c, &ref, &n)) return c->err->code;
   if (n <= 1) {
     ic_tensor_set_meta(out, x->dtype, x->ndim, x->dims);
     return ic_kset_lod(c, out, x->lod ? ic_lod_clone(x->lod) : NULL, !!x->lod);
@@ -97,7 +95,7 @@ static ic_status run(ic_kctx *c) {
   ic_tensor *out = ic_out(c, 0, 0);
   const uint64_t *ref;
   size_t n;
-  if (refs(c, &ref, &n)) return c->err->code;
+  if (ic_sequence_expand_refs(c, &ref, &n)) return c->err->code;
   size_t row = ic_dtype_size(x->dtype);
   for (int i = 1; i < x->ndim; i++) row *= (size_t)x->dims[i];
   if (n <= 1) {
@@ -124,7 +122,7 @@ const ic_opdef ic_op_sequence_expand = {
     .name = "sequence_expand",
     .n_inputs = 2, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(expand_attrs), .parse = parse,
+    .attrs_size = sizeof(expand_attrs), .parse = ic_sequence_expand_parse,
     .infer = infer, .cpu = run,
     .flags = IC_OP_LOD,
 };

@@ -10,19 +10,15 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/sequence_pool.h"
 
 enum { IN_X };
 enum { OUT_OUT, OUT_MAXINDEX };
-enum { P_AVERAGE, P_SUM, P_SQRT, P_MAX, P_LAST, P_FIRST };
 static const char *const k_types[] = {"AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST"};
 
-typedef struct seqpool_attrs {
-  int type;
-  double pad_value;
-} seqpool_attrs;
+typedef ic_seqpool_attrs seqpool_attrs;
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_sequence_pool_parse(ic_attr_reader *r, void *attrs) {
   seqpool_attrs *a = attrs;
   const char *t = ic_ar_str(r, "pooltype", "AVERAGE");
   a->pad_value = ic_ar_float(r, "pad_value", 0.0);
@@ -134,7 +130,7 @@ const ic_opdef ic_op_sequence_pool = {
     .name = "sequence_pool",
     .n_inputs = 1, .inputs = inputs,
     .n_outputs = 2, .outputs = outputs,
-    .attrs_size = sizeof(seqpool_attrs), .parse = parse,
+    .attrs_size = sizeof(seqpool_attrs), .parse = ic_sequence_pool_parse,
     .infer = infer, .cpu = run,
     .flags = IC_OP_LOD,
 };
