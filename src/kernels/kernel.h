@@ -240,6 +240,10 @@ ic_buffer *ic_kscratch(ic_kctx *c, size_t bytes);
 double ic_read_f64(const ic_tensor *t, int64_t k);
 int64_t ic_read_i64(const ic_tensor *t, int64_t k);
 
+/* Store a double accumulator (one value per element of t) into a float32 or float64 tensor,
+ * rounding once: how the grad kernels that sum in double write their results. */
+void ic_store_acc(ic_tensor *t, const double *acc);
+
 #ifdef __cplusplus
 }
 #endif

@@ -62,6 +62,16 @@ ic_status ic_kalloc_out(ic_kctx *c, size_t s, size_t i, ic_dtype dtype, int ndim
   return ic_tensor_alloc(t, c->env ? c->env->alloc : NULL, c->err);
 }
 
+void ic_store_acc(ic_tensor *t, const double *acc) {
+  int64_t n = ic_tensor_numel_(t);
+  if (t->dtype == IC_FP32) {
+    float *p = t->data;
+    for (int64_t i = 0; i < n; i++) p[i] = (float)acc[i];
+  } else {
+    memcpy(t->data, acc, (size_t)n * sizeof(double));
+  }
+}
+
 double ic_read_f64(const ic_tensor *t, int64_t k) {
   switch (t->dtype) {
     case IC_FP32: return ((const float *)t->data)[k];

@@ -48,16 +48,6 @@ static double get(const ic_tensor *t, int64_t i) {
   return t->dtype == IC_FP32 ? ((const float *)t->data)[i] : ((const double *)t->data)[i];
 }
 
-static void store(ic_tensor *t, const double *acc) {
-  int64_t n = ic_tensor_numel_(t);
-  if (t->dtype == IC_FP32) {
-    float *p = t->data;
-    for (int64_t i = 0; i < n; i++) p[i] = (float)acc[i];
-  } else {
-    memcpy(t->data, acc, (size_t)n * sizeof(double));
-  }
-}
-
 ic_status ic_convt_grad_run(ic_kctx *c) {
   const ic_convt_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *f = ic_in(c, IN_FILTER, 0),
@@ -103,8 +93,8 @@ ic_status ic_convt_grad_run(ic_kctx *c) {
       }
     }
   }
-  if (dx) store(dx, ax);
-  if (df) store(df, af);
+  if (dx) ic_store_acc(dx, ax);
+  if (df) ic_store_acc(df, af);
   ic_buffer_release(s);
   return IC_OK;
 }

@@ -123,12 +123,3 @@ void ic_gemm_grad_accum(const ic_gemm *g, const ic_tensor *a, int64_t ao, const 
   }
 }
 
-void ic_gemm_grad_store(ic_tensor *t, const double *acc) {
-  int64_t n = ic_tensor_numel_(t);
-  if (t->dtype == IC_FP32) {
-    float *p = t->data;
-    for (int64_t i = 0; i < n; i++) p[i] = (float)acc[i];
-  } else {
-    memcpy(t->data, acc, (size_t)n * sizeof(double));
-  }
-}

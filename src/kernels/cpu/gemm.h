@@ -57,8 +57,6 @@ ic_status ic_gemm_refuse_fused(ic_attr_reader *r);
  * (A's and B's element indices; either may be NULL). float32 or float64 tensors. */
 void ic_gemm_grad_accum(const ic_gemm *g, const ic_tensor *a, int64_t ao, const ic_tensor *b,
                         int64_t bo, const ic_tensor *dc, int64_t co, double *da, double *db);
-/* Rounds t's numel accumulated values acc once into t (float32 or float64). */
-void ic_gemm_grad_store(ic_tensor *t, const double *acc);
 
 #ifdef __cplusplus
 }

@@ -61,8 +61,8 @@ static ic_status run(ic_kctx *c) {
                        dy.batched ? b * dy.rows * dy.cols : 0, g, b * p.m * p.n,
                        gx ? ax : NULL, gy ? ay : NULL);
   }
-  if (gx) ic_gemm_grad_store(gx, ax);
-  if (gy) ic_gemm_grad_store(gy, ay);
+  if (gx) ic_store_acc(gx, ax);
+  if (gy) ic_store_acc(gy, ay);
   ic_buffer_release(s);
   return IC_OK;
 }

@@ -71,8 +71,8 @@ static ic_status run(ic_kctx *c) {
       idx[i] = 0;
     }
   }
-  if (dx) ic_gemm_grad_store(dx, ax);
-  if (dy) ic_gemm_grad_store(dy, ay);
+  if (dx) ic_store_acc(dx, ax);
+  if (dy) ic_store_acc(dy, ay);
   ic_buffer_release(s);
   return IC_OK;
 }

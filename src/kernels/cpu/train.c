@@ -82,16 +82,6 @@ static double rd(const ic_tensor *t, int64_t i) {
   return t->dtype == IC_FP32 ? (double)((const float *)t->data)[i] : ((const double *)t->data)[i];
 }
 
-static void store(ic_tensor *t, const double *acc) {
-  int64_t n = ic_tensor_numel_(t);
-  if (t->dtype == IC_FP32) {
-    float *p = t->data;
-    for (int64_t i = 0; i < n; i++) p[i] = (float)acc[i];
-  } else {
-    memcpy(t->data, acc, (size_t)n * sizeof(double));
-  }
-}
-
 ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op) {
   const ic_elementwise_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_EWG_X, 0), *y = ic_in(c, IC_EWG_Y, 0),
@@ -169,8 +159,8 @@ ic_status ic_ewgrad_run(ic_kctx *c, ic_ew_op op) {
     }
     ic_bcast_next_row(&b, idx, &xo, &yo);
   }
-  if (dx) store(dx, ax);
-  if (dy) store(dy, ay);
+  if (dx) ic_store_acc(dx, ax);
+  if (dy) ic_store_acc(dy, ay);
   ic_buffer_release(s);
   return IC_OK;
 }
