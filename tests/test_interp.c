@@ -5,10 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "interp/cpuload.h"
 #include "interp/interp.h"
 #include "testutil.h"
 
@@ -369,42 +372,123 @@ START_TEST(profile_is_written) {
 }
 END_TEST
 
-/* An executor that may run OpenMP teams keeps libgomp's waits short (interp/ompwait.c)
- * unless the user chose a wait policy, and a single-threaded one leaves OpenMP alone. */
-START_TEST(openmp_waits_throttled_unless_user_chose) {
-  unsetenv("OMP_WAIT_POLICY");
-  unsetenv("GOMP_SPINCOUNT");
+/* The load monitor's decisions: half a core held by others or more costs a thread (never
+ * the last), it comes back only once they hold a third of a core less than it gave up, and
+ * a budget the free cores can serve is left alone. */
+START_TEST(load_monitor_decides) {
+  ic_cpuload *m;
+  ck_assert_int_eq(ic_cpuload_create(1, &m), IC_OK);
+  ck_assert_ptr_null(m);
+  ck_assert_int_eq(ic_cpuload_create(64, &m), IC_OK);
+  ck_assert_msg(m != NULL, "no monitor on %ld CPUs", sysconf(_SC_NPROCESSORS_ONLN));
+  int n = ic_cpuload_cpus(m);
+  ck_assert_int_ge(n, 2);
+  const struct {
+    int others_milli, budget, want;
+  } steps[] = {
+      {0, 64, 64},         {0, 1, 1},          {400, 64, 64},          {600, 64, n - 1},
+      {400, 64, n - 1},    {310, 64, n - 1},   {290, 64, 64},          {1400, 64, n - 1},
+      {1500, 64, n > 2 ? n - 2 : 1},           {1000000, 64, 1},       {1000000, 1, 1},
+      {0, 64, 64},
+  };
+  for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+    ic_cpuload_inject(m, steps[k].others_milli);
+    int got = ic_cpuload_budget(m, steps[k].budget);
+    ck_assert_msg(got == steps[k].want, "step %zu: others %d milli, budget %d: got %d, want %d", k,
+                  steps[k].others_milli, steps[k].budget, got, steps[k].want);
+    ck_assert_int_eq(ic_cpuload_others_milli(m), steps[k].others_milli);
+  }
+  ic_cpuload_free(m);
+}
+END_TEST
+
+/* Measured, not injected: a child process that spins on a core is seen within a few
+ * windows, and the executor's budget drops below the CPUs. */
+START_TEST(load_monitor_sees_a_busy_core) {
+  ic_cpuload *m;
+  ck_assert_int_eq(ic_cpuload_create(64, &m), IC_OK);
+  ck_assert_ptr_nonnull(m);
+  int n = ic_cpuload_cpus(m);
+  pid_t child = fork();
+  ck_assert_int_ge(child, 0);
+  if (child == 0) {
+    volatile unsigned long spin = 0;
+    for (;;) spin++;
+  }
+  int seen = -1, budget = n;
+  for (int k = 0; k < 300 && !(seen >= 600 && budget < n); k++) {
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    budget = ic_cpuload_budget(m, n);
+    seen = ic_cpuload_others_milli(m);
+  }
+  kill(child, SIGKILL);
+  waitpid(child, NULL, 0);
+  ck_assert_msg(seen >= 600 && budget < n, "others held %d milli, budget %d of %d CPUs", seen,
+                budget, n);
+  ic_cpuload_free(m);
+}
+END_TEST
+
+/* The largest thread count any kernel of the last profiled run was given. */
+static uint32_t max_kernel_threads(const ic_executor *e) {
+  uint32_t m = 0;
+  for (size_t i = 0; i < e->n_spans; i++) {
+    if (e->spans[i].end_ns && e->spans[i].threads > m) m = e->spans[i].threads;
+  }
+  return m;
+}
+
+/* Kernels' OpenMP teams follow the cores other processes leave free (interp/cpuload.c): a
+ * 2-thread executor whose monitor is told the others hold all cores but one gives no kernel
+ * more than one thread; told the machine is quiet, the instructions that run alone get
+ * both; values are bitwise equal either way, and back again after the others leave. Where
+ * no monitor can run (one thread) the executor leaves OpenMP alone. */
+START_TEST(kernel_threads_follow_free_cores) {
   ic_options o;
   ic_options_default(&o);
-  ic_executor *e;
-  const struct {
-    int threads;
-    bool serial;
-    const char *env, *value;
-    bool ballast;
-  } cases[] = {
-      {2, false, NULL, NULL, true},   {2, true, NULL, NULL, true},
-      {1, false, NULL, NULL, false},  {2, false, "OMP_WAIT_POLICY", "passive", false},
-      {4, false, "GOMP_SPINCOUNT", "1000", false},
-  };
-  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-    if (cases[k].env) setenv(cases[k].env, cases[k].value, 1);
-    o.threads = cases[k].threads;
-    o.serial = cases[k].serial;
+  o.profile = true;
+  ic_program *p = branches(1, 6, 4096);
+  ic_tensor *x = ramp(4096);
+  for (int serial = 0; serial < 2; serial++) {
+    o.threads = 2;
+    o.serial = serial;
+    ic_executor *e;
     ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
-    ck_assert_msg((e->omp_ballast != NULL) == cases[k].ballast, "case %zu", k);
-    /* Runs agree with and without it (results_agree_across_threads checks the values). */
-    ic_program *p = branches(2, 4, 64);
-    ic_tensor *x = ramp(64), *out;
+    ck_assert_msg(ic_executor_inject_load(e, 0), "a 2-thread executor on %ld CPUs has no monitor",
+                  sysconf(_SC_NPROCESSORS_ONLN));
+    ck_assert_ptr_null(e->omp_ballast);
+    ic_tensor *quiet = NULL, *busy = NULL, *after = NULL;
     ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
-                                     1, TU_NAMES("out"), &out),
+                                     1, TU_NAMES("out"), &quiet),
                      IC_OK);
-    ic_tensor_destroy(out);
-    ic_tensor_destroy(x);
-    ic_program_destroy(p);
+    ck_assert_uint_eq(max_kernel_threads(e), 2);
+    ic_executor_inject_load(e, 1000000);
+    ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                     1, TU_NAMES("out"), &busy),
+                     IC_OK);
+    ck_assert_uint_eq(max_kernel_threads(e), 1);
+    tu_assert_bitwise(busy, quiet, serial ? "serial, others busy" : "pool, others busy");
+    ic_executor_inject_load(e, 0);
+    ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                     1, TU_NAMES("out"), &after),
+                     IC_OK);
+    ck_assert_uint_eq(max_kernel_threads(e), 2);
+    tu_assert_bitwise(after, quiet, "quiet again");
+    ic_tensor_destroy(quiet);
+    ic_tensor_destroy(busy);
+    ic_tensor_destroy(after);
     ic_executor_destroy(e);
-    if (cases[k].env) unsetenv(cases[k].env);
   }
+  o.threads = 1;
+  o.serial = false;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ck_assert(!ic_executor_inject_load(e, 0));
+  ck_assert_ptr_null(e->omp_ballast);
+  ic_executor_destroy(e);
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
 }
 END_TEST
 
@@ -642,7 +726,9 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, keeps_params_feeds_fetches);
   tcase_add_test(tc, missing_parameter_is_named);
   tcase_add_test(tc, profile_is_written);
-  tcase_add_test(tc, openmp_waits_throttled_unless_user_chose);
+  tcase_add_test(tc, kernel_threads_follow_free_cores);
+  tcase_add_test(tc, load_monitor_decides);
+  tcase_add_test(tc, load_monitor_sees_a_busy_core);
   tcase_add_test(tc, borrowed_feeds_read_in_place);
   tcase_add_test(tc, plan_descriptions_are_consistent);
   return tc;

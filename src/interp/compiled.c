@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "interp/cpuload.h"
 #include "interp/ctrl.h"
 #include "interp/run.h"
 
@@ -110,9 +111,11 @@ void ic_drop_refs(crun *r, const ic_instr *in) {
 static int borrow_threads(crun *r, worker *w) {
   ic_pool *pool = r->pool;
   int k = 0;
+  int team = ic_cpuload_budget(r->e->load, pool->budget);
   pthread_mutex_lock(&pool->lock);
   if (r->heap_n[CLASS_HOST] == 0) {
     k = pool->budget - atomic_load_explicit(&pool->busy, memory_order_relaxed) - pool->lent;
+    if (k > team - 1) k = team - 1;
     if (k < 0) k = 0;
     pool->lent += k;
   }
@@ -128,6 +131,12 @@ static void return_threads(crun *r, int k) {
   pool->lent -= k;
   if (r->heap_n[CLASS_HOST]) pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
   pthread_mutex_unlock(&pool->lock);
+}
+
+/* The threads a kernel may use when it wants `want`: fewer while other processes hold
+ * cores (cpuload.c), so that its OpenMP team never waits on a descheduled member. */
+static int kernel_threads(const crun *r, int want) {
+  return want > 1 ? ic_cpuload_budget(r->e->load, want) : want;
 }
 
 /* A host thread may start a chain (pool->lock held). */
@@ -156,7 +165,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
      * a loop would hold the borrowed threads for its whole duration). Outer variables are
      * this run's bindings (rs->varp): persistables it writes are the run's shadows,
      * committed with the others after a successful run. */
-    w->env.intra_threads = in->alone ? r->e->total_threads : r->e->env.intra_threads;
+    w->env.intra_threads = kernel_threads(r, in->alone ? r->e->total_threads : r->e->env.intra_threads);
     ic_ctrl_env ce = {.alloc = r->e->alloc, .env = &w->env, .check_nan_inf = r->e->opt.check_nan_inf};
     ic_status st = ic_exec_ctrl(in, rs->varp, &ce, &w->err);
     if (st) {
@@ -174,9 +183,9 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   /* Alone in the plan: no other instruction can be ready now, so take every thread. Else,
    * in a pool, borrow the threads that no ready instruction is waiting for. */
   int borrowed = 0;
-  if (in->alone) w->env.intra_threads = r->e->total_threads;
+  if (in->alone) w->env.intra_threads = kernel_threads(r, r->e->total_threads);
   else if (r->pool && w->cls == CLASS_HOST) borrowed = borrow_threads(r, w);
-  else w->env.intra_threads = r->e->env.intra_threads;
+  else w->env.intra_threads = kernel_threads(r, r->e->env.intra_threads);
   const ic_kslot *shared_in = c->in;
   if (in->alias) ic_snapshot_inputs(rs, in, c, i);
   for (size_t k = 0; k < def->n_outputs; k++) {
@@ -257,6 +266,7 @@ static void run_chain(crun *r, worker *w, uint32_t i) {
       if (spans) {
         spans[i].end_ns = ic_now_ns();
         spans[i].thread = w->id;
+        spans[i].threads = (uint32_t)w->env.intra_threads;
       }
       if (st) {
         fail(r, &w->err);

@@ -9,6 +9,7 @@
 
 #include "gc/alloc.h"
 #include "analysis/streams.h"
+#include "interp/cpuload.h"
 #include "interp/ompwait.h"
 #include "interp/run.h"
 #include "kernels/cpu/philox.h"
@@ -143,7 +144,11 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
   if (!st && (e->n_threads > 1 || device) && !o->serial && o->mode == IC_MODE_COMPILED) {
     st = ic_pool_create(e->n_threads > 1 ? e->n_threads - 1 : 0, device, &e->env, &e->pool);
   }
-  if (!st) st = ic_omp_ballast_start(total, &e->omp_ballast);
+  /* Kernels may run OpenMP teams of up to `total` threads: size them to the cores other
+   * processes leave free (cpuload.c), or, where that cannot be measured, keep OpenMP's
+   * waits short (ompwait.c). */
+  if (!st) st = ic_cpuload_create(total, &e->load);
+  if (!st && !e->load) st = ic_omp_ballast_start(total, &e->omp_ballast);
   if (st) {
     ic_executor_destroy(e);
     return st;
@@ -154,6 +159,10 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
 }
 
 void ic_executor_inject_failure(ic_executor *e, long index) { e->fail_at = index; }
+bool ic_executor_inject_load(ic_executor *e, int others_milli) {
+  ic_cpuload_inject(e->load, others_milli);
+  return e->load != NULL;
+}
 void ic_executor_emu_testing(ic_executor *e, int max_delay_us, bool poison, uint64_t seed) {
   e->has_emu_options = true;
   e->emu.max_delay_us = max_delay_us;
@@ -173,6 +182,7 @@ void ic_executor_destroy(ic_executor *e) {
   if (!e) return;
   ic_pool_destroy(e->pool);
   ic_omp_ballast_stop(e->omp_ballast);
+  ic_cpuload_free(e->load);
   if (e->entries) ic_cache_clear(e);
   if (e->dev) {
     ic_err err;
@@ -272,8 +282,8 @@ static ic_status write_profile(ic_executor *e, const char *path, ic_err *err) {
     fprintf(f, ",\n{\"name\":");
     json_string(f, p->instrs[i].op->type);
     fprintf(f, ",\"cat\":\"op\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,"
-               "\"args\":{\"instr\":%zu,\"op\":",
-            s->thread, (s->start_ns - t0) / 1e3, (s->end_ns - s->start_ns) / 1e3, i);
+               "\"args\":{\"instr\":%zu,\"threads\":%u,\"op\":",
+            s->thread, (s->start_ns - t0) / 1e3, (s->end_ns - s->start_ns) / 1e3, i, s->threads);
     json_string(f, ic_op_where(p->instrs[i].op, where, sizeof where));
     fprintf(f, "}}");
   }
@@ -357,6 +367,7 @@ static ic_status run(ic_executor *e, const ic_program *p, ic_scope *scope, size_
                            fetches, seed, err);
   }
   ic_kenv env = e->env;
+  env.intra_threads = ic_cpuload_budget(e->load, env.intra_threads);
   env.seed = seed;
   ic_uncompiled_args a = {.prog = p, .scope = scope, .n_feeds = n_feeds,
                           .feed_names = feed_names, .feeds = feeds, .n_fetches = n_fetches,

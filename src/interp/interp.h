@@ -124,6 +124,7 @@ typedef struct ic_cache_entry {
 typedef struct ic_span {
   uint64_t start_ns, end_ns;
   uint32_t thread;       /* 0 = the calling thread, 1.. = pool workers */
+  uint32_t threads;      /* the threads its kernel was given (intra-op) */
 } ic_span;
 
 struct ic_executor {
@@ -137,7 +138,8 @@ struct ic_executor {
   int n_threads;           /* executing threads: the caller plus n_threads - 1 workers */
   int total_threads;       /* the CPU budget: what an instruction that runs alone may use */
   ic_pool *pool;           /* NULL when serial or single-threaded */
-  struct ic_omp_ballast *omp_ballast; /* keeps OpenMP's waits short (ompwait.c), or NULL */
+  struct ic_cpuload *load;            /* threads other processes leave us (cpuload.c), or NULL */
+  struct ic_omp_ballast *omp_ballast; /* keeps OpenMP's waits short where load is NULL, or NULL */
   size_t n_entries;        /* plan cache, at most opt.cache_capacity */
   ic_cache_entry **entries;
   uint64_t clock;          /* LRU clock */
@@ -200,6 +202,10 @@ uint64_t ic_now_ns(void);
 /* Make the kernel of instruction/op `index` (program order, feed ops included) fail with
  * IC_ERR_KERNEL on every run; -1 turns it off. */
 void ic_executor_inject_failure(ic_executor *e, long index);
+/* Make the executor's load monitor (cpuload.c) decide as if other processes held
+ * `others_milli` thousandths of a core; -1 goes back to measuring. False where the executor
+ * has no monitor (one thread, one CPU, no /proc/stat). */
+bool ic_executor_inject_load(ic_executor *e, int others_milli);
 /* Poison buffers released to the executor's allocator (see ic_allocator_set_poison). */
 void ic_executor_poison_freed(ic_executor *e, bool on);
 /* Switch off the synchronisation a device plan relies on (testing that the tests notice):

@@ -1,0 +1,195 @@
+/* How many threads an executor should use now.
+ *
+ * GNU OpenMP (the runtime under oneDNN) lets a thread that waits for its team spin for
+ * about 300,000 iterations (~3 ms) before it sleeps. On a quiet machine that spin is what
+ * makes a two-thread team fast (MobileNetV2 batch 1: 2.3 ms at 2 threads against 4.0 at 1);
+ * when another process holds one of the cores it is a collapse: the spinning thread keeps
+ * the core from the teammate everyone waits for, and MobileNetV2 took 230-750 ms.
+ *
+ * So the executor asks this monitor, at the start of each run and before each instruction
+ * that runs alone, how many threads its kernels' OpenMP teams may use (its own pool threads
+ * sleep on condition variables when idle and need no such care). About every 100 ms it reads /proc/stat: the busy
+ * time of the CPUs in the process's affinity mask, minus the process's own CPU time, over
+ * the wall time since the last reading, is what other processes held. While they hold at
+ * least half a core, the executor gives up that many (rounded) of its threads, down to one;
+ * it takes them back when the others fall below a third of a core under what it gave up.
+ * A team no larger than the free cores spins harmlessly. The OpenMP wait policy itself
+ * cannot be changed from inside the process (libgomp reads its environment in its own
+ * constructor), which is why the executor adapts its thread count instead; where this
+ * monitor cannot run (no /proc/stat) the executor falls back to ompwait.c.
+ *
+ * Threads of this process count as its own, so two executors of one process that run at
+ * once are not told about each other; two processes are. */
+#include "interp/cpuload.h" /* built with _GNU_SOURCE (CMakeLists.txt) */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WINDOW_NS 100000000LL /* 100 ms: /proc/stat counts in ticks */
+
+struct ic_cpuload {
+  int fd;
+  char *buf;
+  size_t cap;
+  cpu_set_t cpus;
+  int n_cpus;      /* CPUs in the affinity mask */
+  double tick_ns;  /* one /proc/stat unit */
+  pthread_mutex_t lock;
+  /* The last reading (under lock). */
+  int64_t ref_wall, ref_self;
+  unsigned long long ref_busy;
+  _Atomic int64_t next_check;
+  atomic_int given_up;     /* threads given up now */
+  atomic_int others_milli; /* last measurement */
+  atomic_int injected;     /* -1, or a measurement to use instead */
+};
+
+static int64_t clock_ns(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The busy ticks of the CPUs in the mask; false if /proc/stat could not be read. */
+static bool read_busy(ic_cpuload *m, unsigned long long *busy) {
+  if (lseek(m->fd, 0, SEEK_SET) != 0) return false;
+  size_t n = 0;
+  for (;;) {
+    if (n + 1 >= m->cap) {
+      size_t cap = m->cap * 2;
+      char *b = realloc(m->buf, cap);
+      if (!b) return false;
+      m->buf = b;
+      m->cap = cap;
+    }
+    ssize_t k = read(m->fd, m->buf + n, m->cap - 1 - n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return false;
+    if (k == 0) break;
+    n += (size_t)k;
+  }
+  m->buf[n] = '\0';
+  unsigned long long sum = 0;
+  int seen = 0;
+  for (char *line = m->buf; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9') continue;
+    char *p;
+    unsigned long cpu = strtoul(line + 3, &p, 10);
+    if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &m->cpus)) continue;
+    /* user nice system idle iowait irq softirq steal (guest time is inside user) */
+    unsigned long long f[8] = {0};
+    for (int k = 0; k < 8; k++) f[k] = strtoull(p, &p, 10);
+    sum += f[0] + f[1] + f[2] + f[5] + f[6] + f[7];
+    seen++;
+  }
+  *busy = sum;
+  return seen > 0;
+}
+
+ic_status ic_cpuload_create(int budget, ic_cpuload **out) {
+  *out = NULL;
+  if (budget <= 1) return IC_OK;
+  ic_cpuload *m = calloc(1, sizeof *m);
+  if (!m) return IC_ERR_OUT_OF_MEMORY;
+  m->fd = -1;
+  if (sched_getaffinity(0, sizeof m->cpus, &m->cpus) != 0) goto none;
+  m->n_cpus = CPU_COUNT(&m->cpus);
+  long tck = sysconf(_SC_CLK_TCK);
+  if (m->n_cpus <= 1 || tck <= 0) goto none;
+  m->tick_ns = 1e9 / (double)tck;
+  m->cap = 4096;
+  if (!(m->buf = malloc(m->cap))) {
+    free(m);
+    return IC_ERR_OUT_OF_MEMORY;
+  }
+  m->fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+  if (m->fd < 0 || !read_busy(m, &m->ref_busy)) goto none;
+  m->ref_wall = clock_ns(CLOCK_MONOTONIC);
+  m->ref_self = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  pthread_mutex_init(&m->lock, NULL);
+  atomic_init(&m->next_check, m->ref_wall + WINDOW_NS);
+  atomic_init(&m->given_up, 0);
+  atomic_init(&m->others_milli, -1);
+  atomic_init(&m->injected, -1);
+  *out = m;
+  return IC_OK;
+none:
+  if (m->fd >= 0) close(m->fd);
+  free(m->buf);
+  free(m);
+  return IC_OK;
+}
+
+/* Threads to give up when others hold `milli` thousandths of a core, from `cur`. */
+static int decide(int cur, int milli, int n_cpus) {
+  int want = (milli + 500) / 1000; /* half a core or more counts as one */
+  /* Hysteresis: keep what was given up until the others fall a third of a core below it. */
+  if (want < cur && milli > cur * 1000 - 700) want = cur;
+  if (want > n_cpus - 1) want = n_cpus - 1;
+  return want < 0 ? 0 : want;
+}
+
+static void sample(ic_cpuload *m, int64_t now) {
+  int milli = atomic_load(&m->injected);
+  if (milli < 0) {
+    unsigned long long busy;
+    if (!read_busy(m, &busy)) {
+      atomic_store(&m->next_check, now + WINDOW_NS);
+      return;
+    }
+    int64_t self = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    double wall = (double)(now - m->ref_wall);
+    double others = ((double)(busy - m->ref_busy) * m->tick_ns - (double)(self - m->ref_self)) / wall;
+    if (others < 0) others = 0;
+    if (others > m->n_cpus) others = m->n_cpus;
+    milli = (int)(others * 1000 + 0.5);
+    m->ref_busy = busy;
+    m->ref_self = self;
+  }
+  m->ref_wall = now;
+  atomic_store(&m->others_milli, milli);
+  atomic_store(&m->given_up, decide(atomic_load(&m->given_up), milli, m->n_cpus));
+  atomic_store(&m->next_check, now + WINDOW_NS);
+}
+
+int ic_cpuload_budget(ic_cpuload *m, int budget) {
+  if (!m || budget <= 1) return budget < 1 ? 1 : budget;
+  int64_t now = clock_ns(CLOCK_MONOTONIC);
+  if (now >= atomic_load_explicit(&m->next_check, memory_order_relaxed) &&
+      pthread_mutex_trylock(&m->lock) == 0) {
+    if (now >= atomic_load(&m->next_check)) sample(m, now);
+    pthread_mutex_unlock(&m->lock);
+  }
+  int given_up = atomic_load_explicit(&m->given_up, memory_order_relaxed);
+  if (!given_up) return budget; /* a budget above the CPUs is the user's choice */
+  int free_cpus = m->n_cpus - given_up;
+  return budget < free_cpus ? budget : free_cpus < 1 ? 1 : free_cpus;
+}
+
+int ic_cpuload_others_milli(const ic_cpuload *m) {
+  return m ? atomic_load(&((ic_cpuload *)m)->others_milli) : -1;
+}
+
+void ic_cpuload_inject(ic_cpuload *m, int others_milli) {
+  if (!m) return;
+  atomic_store(&m->injected, others_milli < 0 ? -1 : others_milli);
+  atomic_store(&m->next_check, 0);
+}
+
+int ic_cpuload_cpus(const ic_cpuload *m) { return m ? m->n_cpus : 0; }
+
+void ic_cpuload_free(ic_cpuload *m) {
+  if (!m) return;
+  close(m->fd);
+  pthread_mutex_destroy(&m->lock);
+  free(m->buf);
+  free(m);
+}

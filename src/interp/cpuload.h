@@ -1,0 +1,34 @@
+/* How many of an executor's threads the machine can give it now (see cpuload.c). */
+#ifndef IC_INTERP_CPULOAD_H
+#define IC_INTERP_CPULOAD_H
+
+#include <stdint.h>
+
+#include "icore/icore.h"
+
+typedef struct ic_cpuload ic_cpuload;
+
+/* A monitor of the CPUs this process may run on (its affinity mask). *out stays NULL where
+ * there is nothing to adapt (budget 1, one CPU) or /proc/stat cannot be read; the caller
+ * then keeps its budget. */
+ic_status ic_cpuload_create(int budget, ic_cpuload **out);
+
+/* The threads to use from now: the budget, or fewer while other processes hold some of the
+ * CPUs. Cheap (one clock read) except about every 100 ms, when it reads /proc/stat. Safe to
+ * call from several threads; NULL returns the budget. */
+int ic_cpuload_budget(ic_cpuload *m, int budget);
+
+/* Cores held by other processes over the last window, in thousandths (for tests and
+ * bench_model --profile); -1 before the first window ends. */
+int ic_cpuload_others_milli(const ic_cpuload *m);
+
+/* For tests: decide from this measurement instead of /proc/stat's (cores held by others, in
+ * thousandths; -1 goes back to measuring). */
+void ic_cpuload_inject(ic_cpuload *m, int others_milli);
+
+/* The CPUs in the affinity mask it watches. */
+int ic_cpuload_cpus(const ic_cpuload *m);
+
+void ic_cpuload_free(ic_cpuload *m);
+
+#endif
