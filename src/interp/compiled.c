@@ -139,6 +139,45 @@ static int kernel_threads(const crun *r, int want) {
   return want > 1 ? ic_cpuload_budget(r->e->load, want) : want;
 }
 
+/* OpenMP teams are per master thread, and an idle team spins for ~3 ms after its region
+ * (cpuload.c): teams started from two threads of one pool would keep each other's spinning
+ * members on the cores. So only the calling thread runs kernels with more than one thread;
+ * a pool thread runs them single-threaded, and hands an instruction that runs alone to the
+ * caller instead (leave_to_caller). */
+#define CALLER_SPIN_NS 50000 /* how long the caller waits awake for a handoff */
+
+static inline void ic_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static int team_threads(const crun *r, const worker *w, int want) {
+  if (r->pool && w->id != 0) return 1;
+  return kernel_threads(r, want);
+}
+
+/* A pool thread about to run instruction i, which runs alone and could use a team: leave it
+ * (and the rest of its chain) to the calling thread, which is idle or about to be (nothing
+ * else can be running). False if it must run here. */
+static bool leave_to_caller(crun *r, const worker *w, uint32_t i) {
+  if (!r->pool || w->id == 0 || w->cls != CLASS_HOST || !r->plan->instrs[i].alone ||
+      kernel_threads(r, r->e->total_threads) < 2) {
+    return false;
+  }
+  ic_pool *pool = r->pool;
+  pthread_mutex_lock(&pool->lock);
+  bool ok = r->handoff == NONE;
+  if (ok) {
+    r->handoff = i;
+    pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
+  }
+  pthread_mutex_unlock(&pool->lock);
+  return ok;
+}
+
 /* A host thread may start a chain (pool->lock held). */
 static bool host_thread_free(const ic_pool *pool) {
   return atomic_load_explicit(&pool->busy, memory_order_relaxed) + pool->lent < pool->budget;
@@ -165,7 +204,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
      * a loop would hold the borrowed threads for its whole duration). Outer variables are
      * this run's bindings (rs->varp): persistables it writes are the run's shadows,
      * committed with the others after a successful run. */
-    w->env.intra_threads = kernel_threads(r, in->alone ? r->e->total_threads : r->e->env.intra_threads);
+    w->env.intra_threads = team_threads(r, w, in->alone ? r->e->total_threads : r->e->env.intra_threads);
     ic_ctrl_env ce = {.alloc = r->e->alloc, .env = &w->env, .check_nan_inf = r->e->opt.check_nan_inf};
     ic_status st = ic_exec_ctrl(in, rs->varp, &ce, &w->err);
     if (st) {
@@ -183,9 +222,9 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   /* Alone in the plan: no other instruction can be ready now, so take every thread. Else,
    * in a pool, borrow the threads that no ready instruction is waiting for. */
   int borrowed = 0;
-  if (in->alone) w->env.intra_threads = kernel_threads(r, r->e->total_threads);
-  else if (r->pool && w->cls == CLASS_HOST) borrowed = borrow_threads(r, w);
-  else w->env.intra_threads = kernel_threads(r, r->e->env.intra_threads);
+  if (in->alone) w->env.intra_threads = team_threads(r, w, r->e->total_threads);
+  else if (r->pool && w->id == 0) borrowed = borrow_threads(r, w);
+  else w->env.intra_threads = team_threads(r, w, r->e->env.intra_threads);
   const ic_kslot *shared_in = c->in;
   if (in->alias) ic_snapshot_inputs(rs, in, c, i);
   for (size_t k = 0; k < def->n_outputs; k++) {
@@ -261,6 +300,8 @@ static void run_chain(crun *r, worker *w, uint32_t i) {
     const ic_instr *in = &p->instrs[i];
     uint32_t next = NONE;
     if (!atomic_load_explicit(&r->abort, memory_order_relaxed)) {
+      /* The chain goes on in the caller, which finishes it: pending stays as it is. */
+      if (leave_to_caller(r, w, i)) return;
       if (spans) spans[i].start_ns = ic_now_ns();
       ic_status st = exec_instr(r, w, i);
       if (spans) {
@@ -407,6 +448,16 @@ static void schedule(crun *r, worker *self) {
   }
   pthread_mutex_lock(&pool->lock);
   for (;;) {
+    if (r->handoff != NONE) {
+      uint32_t i = r->handoff;
+      r->handoff = NONE;
+      atomic_fetch_add_explicit(&pool->busy, 1, memory_order_relaxed);
+      pthread_mutex_unlock(&pool->lock);
+      run_chain(r, self, i);
+      pthread_mutex_lock(&pool->lock);
+      atomic_fetch_sub_explicit(&pool->busy, 1, memory_order_relaxed);
+      continue;
+    }
     if (r->heap_n[CLASS_HOST] && host_thread_free(pool)) {
       uint32_t i = heap_pop(r, CLASS_HOST);
       atomic_fetch_add_explicit(&pool->busy, 1, memory_order_relaxed);
@@ -417,6 +468,21 @@ static void schedule(crun *r, worker *self) {
       continue;
     }
     if (r->done && pool->active == 0) break;
+    /* A pool thread that reaches an instruction running alone hands it here: wait for that
+     * briefly awake (a wake-up from the condition variable costs tens of microseconds),
+     * unless other processes hold cores, then sleep. */
+    if (!r->done && kernel_threads(r, r->e->total_threads) > 1) {
+      pthread_mutex_unlock(&pool->lock);
+      uint64_t t0 = ic_now_ns();
+      for (unsigned k = 1; atomic_load_explicit(&r->handoff, memory_order_relaxed) == NONE; k++) {
+        ic_cpu_relax();
+        if (!(k & 63) && ic_now_ns() - t0 > CALLER_SPIN_NS) break;
+      }
+      pthread_mutex_lock(&pool->lock);
+      if (r->handoff != NONE || (r->heap_n[CLASS_HOST] && host_thread_free(pool)) || r->done) {
+        continue;
+      }
+    }
     pthread_cond_wait(&pool->cv[CLASS_HOST], &pool->lock);
   }
   pool->run = NULL;
@@ -641,7 +707,7 @@ static ic_status run_plan(ic_executor *e, const ic_plan *p, ic_rstate *rs, ic_sc
   }
   /* The pool serves one run at a time: a run that finds it busy runs in its own thread. */
   bool pooled = !capture && e->pool && !atomic_exchange(&e->pool_busy, true);
-  crun r = {.plan = p, .rs = rs, .e = e, .pool = pooled ? e->pool : NULL,
+  crun r = {.plan = p, .rs = rs, .e = e, .pool = pooled ? e->pool : NULL, .handoff = NONE,
             .profile = e->opt.profile && !capture, .capturing = capture};
   ic_tensor *commit = NULL;
   atomic_init(&r.pending, 0);

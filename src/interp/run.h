@@ -86,6 +86,8 @@ typedef struct crun {
   atomic_bool abort;        /* a failure happened: start nothing new */
   atomic_int failed;        /* 0 until the first failure's compare-and-swap */
   bool done;                /* pending reached 0 (guarded by pool->lock) */
+  _Atomic uint32_t handoff; /* a chain a pool thread left for the caller, or NONE (set and
+                             * taken under pool->lock; read without it while spinning) */
   ic_err err;               /* the first failure */
   bool profile;
   ic_span *spans;           /* this run's profile, one per instruction (profile only) */
