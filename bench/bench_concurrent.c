@@ -5,7 +5,8 @@
  *   per-thread: one executor per thread, all sharing the one parameter scope.
  * Prints the throughput of both (runs/s over all threads), checks every result bitwise
  * against a single-threaded reference run (a mismatch is counted and makes the exit status
- * 1), and reports the process's RSS after a warm-up and at the end (the soak: growth should
+ * 1), and reports the process's RSS after a warm-up (2,000 runs per thread each way,
+ * twice) and at the end (the soak: growth should
  * stay under 1%). Each executor is serial (options.threads = 1), so both ways use THREADS
  * cores. The first feed target is fed random values of its declared dims (-1 -> 1).
  * --no-fuse turns the plan rewrites off, so that an inference batch_norm stays an op that
@@ -164,24 +165,29 @@ int main(int argc, char **argv) {
   ic_executor *shared;
   ic_executor_create(&o, &shared);
   for (int i = 0; i < n; i++) c.exec[i] = shared;
-  /* Warm-up, both ways: plans, run states (up to one per thread), allocator caches, the C
-   * library's per-thread arenas. RSS is taken after it. */
+  /* Warm-up, both ways and twice (the measured runs alternate the ways too): plans, run
+   * states (up to one per thread), allocator caches, the C library's per-thread arenas.
+   * RSS is taken after it. */
   long warm = c.runs;
   c.runs = warm < 2000 ? warm : 2000;
-  run_threads(&c, n);
   ic_executor *own[64];
-  for (int i = 0; i < n; i++) {
-    ic_executor_create(&o, &own[i]);
-    c.exec[i] = own[i];
+  for (int i = 0; i < n; i++) ic_executor_create(&o, &own[i]);
+  for (int round = 0; round < 2; round++) {
+    for (int i = 0; i < n; i++) c.exec[i] = shared;
+    run_threads(&c, n);
+    for (int i = 0; i < n; i++) c.exec[i] = own[i];
+    run_threads(&c, n);
   }
-  run_threads(&c, n);
   c.runs = warm;
   long rss0 = rss_kb();
   sampler *smp = calloc(1, sizeof *smp);
   pthread_t smp_th;
   if (!smp) return 1;
   atomic_init(&smp->stop, false);
-  pthread_create(&smp_th, NULL, sample_rss, smp);
+  if (pthread_create(&smp_th, NULL, sample_rss, smp) != 0) {
+    fprintf(stderr, "cannot start the RSS sampler thread\n");
+    return 1;
+  }
   for (int i = 0; i < n; i++) c.exec[i] = shared;
   double t_shared = run_threads(&c, n);
   for (int i = 0; i < n; i++) c.exec[i] = own[i];

@@ -442,8 +442,9 @@ static uint32_t max_kernel_threads(const ic_executor *e) {
 /* Kernels' OpenMP teams follow the cores other processes leave free (interp/cpuload.c): a
  * 2-thread executor whose monitor is told the others hold all cores but one gives no kernel
  * more than one thread; told the machine is quiet, the instructions that run alone get
- * both; values are bitwise equal either way, and back again after the others leave. Where
- * no monitor can run (one thread) the executor leaves OpenMP alone. */
+ * both, and only on the calling thread (pool threads hand them over); values are bitwise
+ * equal either way, and back again after the others leave. Where no monitor can run (one
+ * thread) the executor leaves OpenMP alone. */
 START_TEST(kernel_threads_follow_free_cores) {
   ic_options o;
   ic_options_default(&o);
@@ -463,6 +464,13 @@ START_TEST(kernel_threads_follow_free_cores) {
                                      1, TU_NAMES("out"), &quiet),
                      IC_OK);
     ck_assert_uint_eq(max_kernel_threads(e), 2);
+    /* OpenMP teams only from the calling thread: a pool thread's kernels run alone. */
+    for (size_t i = 0; i < e->n_spans; i++) {
+      if (e->spans[i].end_ns && e->spans[i].thread != 0) {
+        ck_assert_msg(e->spans[i].threads == 1, "instr %zu on pool thread %u got %u threads", i,
+                      e->spans[i].thread, e->spans[i].threads);
+      }
+    }
     ic_executor_inject_load(e, 1000000);
     ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
                                      1, TU_NAMES("out"), &busy),

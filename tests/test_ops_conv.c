@@ -887,7 +887,7 @@ static ic_builder *chain_program(const chain *ch, bool marks) {
   int64_t d[5][4];
   value_dims(ch, d);
   ic_builder *b = ic_builder_create();
-  char wn[8], bn[8];
+  char wn[16], bn[16];
   for (int i = 0; i <= ch->n_layers; i++) tu_var(b, vname(i), IC_FP32, 4, d[i]);
   ic_builder_feed(b, "v0");
   for (int i = 0; i < ch->n_layers; i++) {
@@ -931,7 +931,7 @@ static void run_chain(const chain *ch) {
   const char *names[9];
   ic_tensor *feeds[9];
   double *vals[9], *v[5];
-  char nm[9][8];
+  char nm[9][16];
   names[nf] = "v0";
   feeds[nf] = rand_tensor(false, 4, d[0], 31, -1, 1, &vals[nf]);
   v[0] = vals[nf++];
