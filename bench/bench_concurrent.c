@@ -1,4 +1,5 @@
 /* bench_concurrent MODEL [THREADS] [RUNS_PER_THREAD] [--random-params] [--no-fuse]
+ *                  [--exec-threads T]
  *
  * One model loaded once, served from THREADS threads two ways:
  *   shared: one executor, every thread calls ic_executor_run on it;
@@ -11,7 +12,8 @@
  * cores. The first feed target is fed random values of its declared dims (-1 -> 1).
  * --no-fuse turns the plan rewrites off, so that an inference batch_norm stays an op that
  * names its running mean and variance as outputs (MeanOut = Mean), the case where runs
- * sharing one scope once raced. */
+ * sharing one scope once raced. --exec-threads T gives each executor T threads instead of
+ * one (runs in progress then share the cores: interp/cpuload.c). */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -103,15 +105,20 @@ static long rss_kb(void) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s MODEL [THREADS] [RUNS_PER_THREAD] [--random-params] [--no-fuse]\n",
+    fprintf(stderr,
+            "usage: %s MODEL [THREADS] [RUNS_PER_THREAD] [--random-params] [--no-fuse] "
+            "[--exec-threads T]\n",
             argv[0]);
     return 2;
   }
   int n = argc > 2 ? atoi(argv[2]) : 4;
   long runs = argc > 3 ? atol(argv[3]) : 200;
   bool random = false, fuse = true;
+  int exec_threads = 1;
   for (int a = 4; a < argc; a++) {
-    if (strcmp(argv[a], "--random-params") == 0) {
+    if (strcmp(argv[a], "--exec-threads") == 0 && a + 1 < argc) {
+      exec_threads = atoi(argv[++a]);
+    } else if (strcmp(argv[a], "--random-params") == 0) {
       random = true;
     } else if (strcmp(argv[a], "--no-fuse") == 0) {
       fuse = false;
@@ -120,7 +127,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (n < 1 || n > 64 || runs < 1) return 2;
+  if (n < 1 || n > 64 || runs < 1 || exec_threads < 1) return 2;
   char err[1024];
   ic_program *prog;
   ic_scope *scope;
@@ -163,6 +170,7 @@ int main(int argc, char **argv) {
   atomic_init(&c.bad, 0);
 
   ic_executor *shared;
+  o.threads = exec_threads; /* the reference above ran single-threaded */
   ic_executor_create(&o, &shared);
   for (int i = 0; i < n; i++) c.exec[i] = shared;
   /* Warm-up, both ways and twice (the measured runs alternate the ways too): plans, run

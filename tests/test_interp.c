@@ -443,8 +443,9 @@ static uint32_t max_kernel_threads(const ic_executor *e) {
  * 2-thread executor whose monitor is told the others hold all cores but one gives no kernel
  * more than one thread; told the machine is quiet, the instructions that run alone get
  * both, and only on the calling thread (pool threads hand them over); values are bitwise
- * equal either way, and back again after the others leave. Where no monitor can run (one
- * thread) the executor leaves OpenMP alone. */
+ * equal either way, and back again after the others leave; while another run of the process
+ * is in progress, each gets half the CPUs. Where no monitor can run (one thread) the
+ * executor leaves OpenMP alone. */
 START_TEST(kernel_threads_follow_free_cores) {
   ic_options o;
   ic_options_default(&o);
@@ -483,6 +484,20 @@ START_TEST(kernel_threads_follow_free_cores) {
                      IC_OK);
     ck_assert_uint_eq(max_kernel_threads(e), 2);
     tu_assert_bitwise(after, quiet, "quiet again");
+    /* Another run of this process in progress: each gets its share of the CPUs. */
+    ic_tensor *shared = NULL;
+    ic_cpuload_enter();
+    ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                     1, TU_NAMES("out"), &shared),
+                     IC_OK);
+    ic_cpuload_leave();
+    ic_cpuload *m;
+    ck_assert_int_eq(ic_cpuload_create(2, &m), IC_OK);
+    int half = ic_cpuload_cpus(m) / 2;
+    ic_cpuload_free(m);
+    ck_assert_uint_eq(max_kernel_threads(e), half < 1 ? 1 : half > 2 ? 2 : half);
+    tu_assert_bitwise(shared, quiet, "another run in progress");
+    ic_tensor_destroy(shared);
     ic_tensor_destroy(quiet);
     ic_tensor_destroy(busy);
     ic_tensor_destroy(after);

@@ -18,8 +18,12 @@
  * constructor), which is why the executor adapts its thread count instead; where this
  * monitor cannot run (no /proc/stat) the executor falls back to ompwait.c.
  *
- * Threads of this process count as its own, so two executors of one process that run at
- * once are not told about each other; two processes are. */
+ * Other runs of this process are counted directly: ic_executor_run enters and leaves a
+ * process-wide count of runs in progress (the one piece of process-wide mutable state in icore,
+ * because the cores and libgomp's spinning teams are the process's, not an executor's), and
+ * while k runs are in progress each team gets a k-th of the free CPUs (at least one thread):
+ * four executors of two threads each on two cores, or four threads calling one executor,
+ * would otherwise start four spinning teams on two cores. */
 #include "interp/cpuload.h" /* built with _GNU_SOURCE (CMakeLists.txt) */
 
 #include <errno.h>
@@ -160,6 +164,11 @@ static void sample(ic_cpuload *m, int64_t now) {
   atomic_store(&m->next_check, now + WINDOW_NS);
 }
 
+static atomic_int g_runs; /* runs in progress in this process (see above) */
+
+void ic_cpuload_enter(void) { atomic_fetch_add_explicit(&g_runs, 1, memory_order_relaxed); }
+void ic_cpuload_leave(void) { atomic_fetch_sub_explicit(&g_runs, 1, memory_order_relaxed); }
+
 int ic_cpuload_budget(ic_cpuload *m, int budget) {
   if (!m || budget <= 1) return budget < 1 ? 1 : budget;
   int64_t now = clock_ns(CLOCK_MONOTONIC);
@@ -169,9 +178,10 @@ int ic_cpuload_budget(ic_cpuload *m, int budget) {
     pthread_mutex_unlock(&m->lock);
   }
   int given_up = atomic_load_explicit(&m->given_up, memory_order_relaxed);
-  if (!given_up) return budget; /* a budget above the CPUs is the user's choice */
-  int free_cpus = m->n_cpus - given_up;
-  return budget < free_cpus ? budget : free_cpus < 1 ? 1 : free_cpus;
+  int runs = atomic_load_explicit(&g_runs, memory_order_relaxed);
+  if (!given_up && runs <= 1) return budget; /* a budget above the CPUs is the user's choice */
+  int share = (m->n_cpus - given_up) / (runs > 1 ? runs : 1);
+  return budget < share ? budget : share < 1 ? 1 : share;
 }
 
 int ic_cpuload_others_milli(const ic_cpuload *m) {

@@ -14,9 +14,14 @@ typedef struct ic_cpuload ic_cpuload;
 ic_status ic_cpuload_create(int budget, ic_cpuload **out);
 
 /* The threads to use from now: the budget, or fewer while other processes hold some of the
- * CPUs. Cheap (one clock read) except about every 100 ms, when it reads /proc/stat. Safe to
+ * CPUs or other runs of this process share them. Cheap (one clock read) except about every 100 ms, when it reads /proc/stat. Safe to
  * call from several threads; NULL returns the budget. */
 int ic_cpuload_budget(ic_cpuload *m, int budget);
+
+/* A run of any executor of this process starts / ends. While several run at once, each
+ * kernel team gets its share of the free CPUs (ic_cpuload_budget). */
+void ic_cpuload_enter(void);
+void ic_cpuload_leave(void);
 
 /* Cores held by other processes over the last window, in thousandths (for tests and
  * bench_model --profile); -1 before the first window ends. */

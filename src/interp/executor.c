@@ -330,8 +330,10 @@ ic_status ic_executor_run(ic_executor *e, const ic_program *p, ic_scope *scope,
   /* A device executor runs one run at a time: its streams and device memory are shared. */
   bool device = e->opt.mode == IC_MODE_COMPILED && e->opt.device.kind != IC_PLACE_CPU;
   if (device) pthread_mutex_lock(&e->dev_lock);
+  ic_cpuload_enter();
   ic_status st = run(e, p, scope, n_feeds, feed_names, feeds, n_fetches, fetch_names, fetches,
                      &err);
+  ic_cpuload_leave();
   if (device) pthread_mutex_unlock(&e->dev_lock);
   return record(e, st, &err);
 }
