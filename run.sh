@@ -13,7 +13,10 @@
 #   ./run.sh bench-peers  build, then time icore against Paddle Inference and ONNX Runtime
 #                      on the four real programs (bench/peers.py; not in CI). Makes a Python
 #                      venv in build-peers/ with paddlepaddle 3.3.1, onnxruntime and
-#                      paddle2onnx from PyPI, unless PEERS_PYTHON names a Python that has them.
+#                      paddle2onnx from PyPI, unless PEERS_PYTHON names a Python that has them,
+#                      and one in build-peers/venv26 with Paddle 2.6.2 and paddle2onnx 1.2.11
+#                      (for the programs paddle2onnx 2.x cannot convert), unless
+#                      PEERS_P2O_FALLBACK names such a paddle2onnx.
 #   ./run.sh bench-train  build, then time training steps of the MLP and the LeNet-style CNN of
 #                      tests/data/train (batch 32, 1 and 2 threads) in icore (bench/bench_train)
 #                      against paddle.static.Executor and PyTorch eager, interleaved in one
@@ -152,6 +155,15 @@ case "$job" in
       if ! "$py" -c 'import paddle, onnxruntime, paddle2onnx' 2>/dev/null; then
         python3 -m venv build-peers/venv
         "$py" -m pip install -q paddlepaddle==3.3.1 onnxruntime paddle2onnx numpy
+      fi
+    fi
+    # paddle2onnx 1.2 beside Paddle 2.6 converts the programs paddle2onnx 2.x cannot.
+    if [ -z "${PEERS_P2O_FALLBACK:-}" ]; then
+      export PEERS_P2O_FALLBACK=$PWD/build-peers/venv26/bin/paddle2onnx
+      if ! build-peers/venv26/bin/python -c 'import paddle, paddle2onnx' 2>/dev/null; then
+        python3 -m venv build-peers/venv26
+        build-peers/venv26/bin/python -m pip install -q paddlepaddle==2.6.2 'numpy<2' \
+          paddle2onnx==1.2.11
       fi
     fi
     "$py" bench/peers.py build build-peers/work "${@:2}"

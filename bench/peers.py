@@ -8,8 +8,10 @@ ppyoloe_plus (PP-YOLOE+, image 1x3x640x640 and scale_factor [[1, 1]]), e.g.
     /work/pdenv/bin/python bench/peers.py build /tmp/peers --models ppocrv4_det,ppyoloe_plus \
         --batches 1 --threads 1,2 --no-contention
 
-Run by `./run.sh bench-peers` (which makes the Python environment); needs paddlepaddle,
-onnxruntime, paddle2onnx and numpy. icore never depends on Python: this is a benchmark only.
+Run by `./run.sh bench-peers` (which makes the Python environments); needs paddlepaddle,
+onnxruntime, paddle2onnx and numpy. --p2o-fallback (or PEERS_P2O_FALLBACK) names a
+paddle2onnx 1.2 executable (from a Paddle 2.6 environment) tried when the environment's own
+paddle2onnx fails or writes a file ONNX Runtime cannot load. icore never depends on Python: this is a benchmark only.
 
 For each program in ../shared/models/paddle it writes icore's synthetic parameters (seed 1)
 as a combined .pdiparams file (bench_model --save-params), converts program + parameters to
@@ -196,18 +198,42 @@ def prepare(a, model):
                         stem + ".pdiparams", "--save-output", "%s.b%d.out" % (stem, b)]
                        + const_feed_args(model, b), check=True, capture_output=True)
     if not os.path.exists(stem + ".onnx"):
-        p2o = os.path.join(os.path.dirname(sys.executable), "paddle2onnx")
-        p = subprocess.run([p2o, "--model_dir", a.work, "--model_filename", model + ".pdmodel",
-                            "--params_filename", model + ".pdiparams", "--save_file",
-                            stem + ".onnx", "--opset_version", "13"], capture_output=True,
-                           text=True, cwd=a.work)  # it leaves temporary files in its cwd
-        if p.returncode != 0 or not os.path.exists(stem + ".onnx"):
-            # paddle2onnx 2.x rejects crnn_rec ("unsupported operators", without naming them).
-            last = [ln for ln in (p.stdout + p.stderr).splitlines() if "ERROR" in ln][-1:]
-            print("%s: paddle2onnx failed (%s); no ONNX Runtime figures for it\n" % (
-                model, last[0].strip() if last else "exit status %d" % p.returncode), flush=True)
+        # paddle2onnx 2.x (beside Paddle 3) rejects crnn_rec ("unsupported operators"), the
+        # detectors (a PIR attribute it cannot read) and writes an SVTR file ONNX Runtime
+        # cannot load; paddle2onnx 1.2 (beside Paddle 2.6, --p2o-fallback) converts all four.
+        tried = []
+        for p2o in [os.path.join(os.path.dirname(sys.executable), "paddle2onnx"), a.p2o_fallback]:
+            if not p2o:
+                continue
+            p = subprocess.run([p2o, "--model_dir", a.work, "--model_filename", model + ".pdmodel",
+                                "--params_filename", model + ".pdiparams", "--save_file",
+                                stem + ".onnx", "--opset_version", "13"], capture_output=True,
+                               text=True, cwd=a.work)  # it leaves temporary files in its cwd
+            why = ort_loads(stem + ".onnx") if p.returncode == 0 else None
+            if p.returncode == 0 and why is None:
+                print("%s: converted by %s" % (model, p2o), flush=True)
+                break
+            if p.returncode != 0:
+                last = [ln for ln in (p.stdout + p.stderr).splitlines() if "ERROR" in ln][-1:]
+                why = last[0].strip() if last else "exit status %d" % p.returncode
+            tried.append("%s: %s" % (p2o, why))
+            if os.path.exists(stem + ".onnx"):
+                os.remove(stem + ".onnx")
+        if not os.path.exists(stem + ".onnx"):
+            print("%s: no usable ONNX conversion (%s); no ONNX Runtime figures for it\n" % (
+                model, "; ".join(tried)), flush=True)
             return ("icore", "paddle")
     return ("icore", "paddle", "ort")
+
+
+def ort_loads(path):
+    """None if ONNX Runtime can load the file, else why not."""
+    try:
+        import onnxruntime
+        onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+        return None
+    except Exception as e:  # noqa: BLE001 (any load failure disqualifies the file)
+        return "ONNX Runtime cannot load it: %s" % str(e).splitlines()[0][:200]
 
 
 def table(title, rows):
@@ -242,6 +268,8 @@ def main():
     ap.add_argument("--models", default=DEFAULT_MODELS)
     ap.add_argument("--batches", default="1,8")
     ap.add_argument("--no-contention", action="store_true")
+    ap.add_argument("--p2o-fallback", default=os.environ.get("PEERS_P2O_FALLBACK"),
+                    help="a paddle2onnx 1.2 executable to try when the venv's own fails")
     ap.add_argument("--shared", default=os.environ.get(
         "IC_SHARED_DIR", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                       "shared")))
