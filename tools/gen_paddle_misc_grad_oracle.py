@@ -112,6 +112,10 @@ CASES = {
             "axes": [0], "starts": [-1], "ends": [0], "steps": [-2]}, 13),
         set_value("sv_none_lead", (4, 5), (1, 2, 5), {
             "axes": [0], "starts": [1], "ends": [3], "steps": [1], "none_axes": [0]}, 14),
+        # a none axis after a sliced dim: Paddle's ValueTensor@GRAD ignores none_axes
+        # (set_value_grad.c)
+        set_value("sv_none_mid", (4, 5), (2, 1, 5), {
+            "axes": [0], "starts": [1], "ends": [3], "steps": [1], "none_axes": [1]}, 16),
         set_value("sv_attr_value", (4, 5), None, {
             "axes": [1], "starts": [-3], "ends": [5], "steps": [2], "shape": [1],
             "fp32_values": [2.0]}, 15),
