@@ -141,7 +141,9 @@ static int run_cases(const char *ver, char seen[][80], int *n_seen) {
     size_t ni = split(ins, islot), no = split(outs, oslot);
     char *tokv[32];
     size_t nt = 0;
-    for (char *tok = strtok(attrs, " \n"); tok && nt < 32; tok = strtok(NULL, " \n")) tokv[nt++] = tok;
+    for (char *tok = strtok(attrs, " \n"); tok && nt < 32; tok = strtok(NULL, " \n")) {
+      tokv[nt++] = tok;
+    }
     for (int pass = 0; pass < 2; pass++) /* Paddle's float32 data, then in float64 */
       run_case(name, op, ni, islot, no, oslot, nt, tokv, pass == 1);
     bool known = false;
@@ -156,7 +158,7 @@ static int run_cases(const char *ver, char seen[][80], int *n_seen) {
 START_TEST(paddle_misc_grad_oracle) {
   char seen[16][80];
   int n_seen = 0;
-  ck_assert_int_eq(run_cases("33", seen, &n_seen), 19);
+  ck_assert_int_eq(run_cases("33", seen, &n_seen), 20);
   ck_assert_int_eq(run_cases("26", seen, &n_seen), 4);
   static const char *const ops[] = {
       "deformable_conv_grad", "deformable_conv_v1_grad", "set_value_grad", "pad2d_grad",
@@ -233,7 +235,8 @@ static void dcn_fd_case(bool mask, int64_t step) {
   names[n_in] = "dy";
   feeds[n_in] = w;
   ew_feed(b, "dy", w);
-  ic_builder_op *o = ic_builder_add_op(b, 0, mask ? "deformable_conv_grad" : "deformable_conv_v1_grad");
+  ic_builder_op *o =
+      ic_builder_add_op(b, 0, mask ? "deformable_conv_grad" : "deformable_conv_v1_grad");
   for (size_t j = 0; j < n_in; j++) ic_builder_in(o, k_dcn_slots[j], names[j]);
   ic_builder_in(o, "Output@GRAD", "dy");
   static const char *const gslots[4] = {"Input@GRAD", "Offset@GRAD", "Filter@GRAD", "Mask@GRAD"};

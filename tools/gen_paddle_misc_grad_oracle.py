@@ -103,6 +103,10 @@ CASES = {
         dcn("dcn_v2_step2", True, (2, 2, 5, 5), (3, 3), 4,
             {"strides": [1, 1], "paddings": [1, 1], "dilations": [1, 1], "groups": 1,
              "deformable_groups": 1, "im2col_step": 2}, 4),
+        # large enough (C * KK * OH * OW >= 4096) for the kernel to use its intra-op threads
+        dcn("dcn_v2_threads", True, (2, 4, 11, 11), (3, 3), 4,
+            {"strides": [1, 1], "paddings": [1, 1], "dilations": [1, 1], "groups": 2,
+             "deformable_groups": 1, "im2col_step": 1}, 5),
         set_value("sv_step_neg", (5, 6, 4), (1, 4), {
             "axes": [0, 2], "starts": [-4, 0], "ends": [5, 4], "steps": [2, 1]}, 11),
         set_value("sv_decrease_bcast", (4, 5, 6), (3,), {

@@ -25,8 +25,11 @@
  * Paddle's result, which mixes the images' gradients.
  *
  * Sample positions are computed in the data's type as the forward does; everything else
- * in double, each output rounded once. One thread, in a fixed order: the results do not
- * depend on the executor's thread count. float32 and float64. */
+ * in double, each output rounded once. Per image, the intra-op threads share out rows
+ * (channel and tap of the column gradient; deformable group and tap for the offset and mask
+ * gradients; channel for Input@GRAD; output channel for Filter@GRAD, summed over the images
+ * in order), each computed in a fixed order: the results do not depend on the thread
+ * count. float32 and float64. */
 #include <math.h>
 #include <string.h>
 
@@ -127,91 +130,116 @@ ic_status ic_dcn_grad_cpu(ic_kctx *c, size_t mask_slot, size_t dout_slot) {
   /* scratch (double): dx, dw accumulators for the whole op; one image's colg and col */
   const int64_t nacc = (dx ? g.n * nx : 0) + (dw ? nw : 0);
   const int64_t nod = (doff ? g.n * noff : 0) + (dm ? g.n * nm : 0);
-  ic_buffer *buf = ic_kscratch(c, (size_t)(nacc + nod + 2 * ncol + 1) * sizeof(double));
+  /* and the filter and one image's Output@GRAD in double */
+  const int64_t ngo = g.oc * OHW;
+  ic_buffer *buf =
+      ic_kscratch(c, (size_t)(nacc + nod + 2 * ncol + nw + ngo + 1) * sizeof(double));
   if (!buf) return c->err->code;
   double *adx = buf->data, *adw = adx + (dx ? g.n * nx : 0);
   double *aoff = adw + (dw ? nw : 0), *am = aoff + (doff ? g.n * noff : 0);
-  double *colg = am + (dm ? g.n * nm : 0), *col = colg + ncol;
+  double *colg = am + (dm ? g.n * nm : 0), *col = colg + ncol, *wd = col + ncol, *gd = wd + nw;
   memset(buf->data, 0, (size_t)(nacc + nod) * sizeof(double));
+  for (int64_t i = 0; i < nw; i++) wd[i] = ld(f->data, f64, i);
+  const size_t es = ic_dtype_size(x->dtype);
+  /* Threads share out independent rows, each computed in a fixed order: the same bits at
+   * any thread count. */
+  const int nt = c->env && c->env->intra_threads > 1 && ncol >= 4096 ? c->env->intra_threads : 1;
   for (int64_t n = 0; n < nimg; n++) {
     const int64_t blk = n / S, s = n % S;
     /* Output@GRAD of this image, as Paddle reads it: [C_out, S, OHW] per block */
     const int64_t gbase = blk * S * g.oc * OHW + s * OHW, gstride = S * OHW;
-    const void *xn = (const char *)x->data + (size_t)(n * nx) * ic_dtype_size(x->dtype);
-    const void *on = (const char *)off->data + (size_t)(n * noff) * ic_dtype_size(x->dtype);
-    const void *mn = m ? (const char *)m->data + (size_t)(n * nm) * ic_dtype_size(x->dtype) : NULL;
-    /* colg = Filter^T dOut per group */
-    for (int64_t gi = 0; gi < G; gi++) {
-      for (int64_t i = 0; i < cg; i++) {
+    for (int64_t oc = 0; oc < g.oc; oc++) {
+      for (int64_t p = 0; p < OHW; p++) {
+        gd[oc * OHW + p] = ld(go->data, f64, gbase + oc * gstride + p);
+      }
+    }
+    const char *xn = (const char *)x->data + (size_t)(n * nx) * es;
+    const void *on = (const char *)off->data + (size_t)(n * noff) * es;
+    const void *mn = m ? (const char *)m->data + (size_t)(n * nm) * es : NULL;
+    /* colg = Filter^T dOut per group: one row per (channel, tap) */
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (int64_t r = 0; r < C * KK; r++) {
+      const int64_t ch = r / KK, k = r % KK, gi = ch / cg, i = ch % cg;
+      double *row = colg + r * OHW;
+      for (int64_t p = 0; p < OHW; p++) row[p] = 0;
+      for (int64_t o = 0; o < og; o++) {
+        const int64_t oc = gi * og + o;
+        const double wv = wd[(oc * cg + i) * KK + k], *gr = gd + oc * OHW;
+        for (int64_t p = 0; p < OHW; p++) row[p] += wv * gr[p];
+      }
+    }
+    /* per (deformable group, tap): the samples (col), Offset@GRAD and Mask@GRAD */
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (int64_t dk = 0; dk < a->dgroups * KK; dk++) {
+      const int64_t d = dk / KK, k = dk % KK, ky = k / g.kw, kx = k % g.kw;
+      const int64_t ih = (d * 2 * KK + 2 * k) * OHW, iw = ih + OHW, im = (d * KK + k) * OHW;
+      for (int64_t p = 0; p < OHW; p++) {
+        double h, w;
+        sample_pos(a, on, f64, ih + p, iw + p, ky, kx, p / g.ow, p % g.ow, &h, &w);
+        const double mk = mn ? ld(mn, f64, im + p) : 1.0;
+        const bool inside = in_range(h, w, H, W);
+        const double hf = floor(h), wf = floor(w);
+        const int64_t hl = (int64_t)hf, wl = (int64_t)wf;
+        const double lh = h - hf, lw = w - wf, uh = 1 - lh, uw = 1 - lw;
+        double vh = 0, vw = 0, vm = 0;
+        for (int64_t ch = d * cpd; ch < (d + 1) * cpd; ch++) {
+          const int64_t ci = (ch * KK + k) * OHW + p;
+          double v[4] = {0, 0, 0, 0}, val = 0;
+          if (inside) {
+            corners(xn + (size_t)(ch * H * W) * es, f64, H, W, hl, wl, v);
+            val = uh * uw * v[0] + uh * lw * v[1] + lh * uw * v[2] + lh * lw * v[3];
+          }
+          col[ci] = val * mk;
+          if (!inside) continue;
+          const double cgv = colg[ci];
+          vm += cgv * val;
+          vh += cgv * mk * (uw * (v[2] - v[0]) + lw * (v[3] - v[1]));
+          vw += cgv * mk * (uh * (v[1] - v[0]) + lh * (v[3] - v[2]));
+        }
+        if (doff) {
+          aoff[n * noff + ih + p] = vh;
+          aoff[n * noff + iw + p] = vw;
+        }
+        if (dm) am[n * nm + im + p] = vm;
+      }
+    }
+    /* Input@GRAD: per channel, over taps then points */
+    if (dx) {
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+      for (int64_t ch = 0; ch < C; ch++) {
+        const int64_t d = ch / cpd;
+        double *xd = adx + n * nx + ch * H * W;
         for (int64_t k = 0; k < KK; k++) {
-          double *row = colg + ((gi * cg + i) * KK + k) * OHW;
-          for (int64_t p = 0; p < OHW; p++) row[p] = 0;
-          for (int64_t o = 0; o < og; o++) {
-            const int64_t oc = gi * og + o;
-            const double wv = ld(f->data, f64, (oc * cg + i) * KK + k);
-            const int64_t gb = gbase + oc * gstride;
-            for (int64_t p = 0; p < OHW; p++) row[p] += wv * ld(go->data, f64, gb + p);
-          }
-        }
-      }
-    }
-    for (int64_t d = 0; d < a->dgroups; d++) {
-      for (int64_t ky = 0; ky < g.kh; ky++) {
-        for (int64_t kx = 0; kx < g.kw; kx++) {
-          const int64_t k = ky * g.kw + kx;
+          const int64_t ky = k / g.kw, kx = k % g.kw;
           const int64_t ih = (d * 2 * KK + 2 * k) * OHW, iw = ih + OHW, im = (d * KK + k) * OHW;
-          for (int64_t y = 0; y < g.oh; y++) {
-            for (int64_t xx = 0; xx < g.ow; xx++) {
-              const int64_t p = y * g.ow + xx;
-              double h, w;
-              sample_pos(a, on, f64, ih + p, iw + p, ky, kx, y, xx, &h, &w);
-              const double mk = mn ? ld(mn, f64, im + p) : 1.0;
-              const bool inside = in_range(h, w, H, W);
-              const double hf = floor(h), wf = floor(w);
-              const int64_t hl = (int64_t)hf, wl = (int64_t)wf;
-              const double lh = h - hf, lw = w - wf, uh = 1 - lh, uw = 1 - lw;
-              double vh = 0, vw = 0, vm = 0;
-              for (int64_t ch = d * cpd; ch < (d + 1) * cpd; ch++) {
-                const int64_t ci = (ch * KK + k) * OHW + p;
-                const void *xc = (const char *)xn + (size_t)(ch * H * W) * ic_dtype_size(x->dtype);
-                double v[4] = {0, 0, 0, 0}, val = 0;
-                if (inside) {
-                  corners(xc, f64, H, W, hl, wl, v);
-                  val = uh * uw * v[0] + uh * lw * v[1] + lh * uw * v[2] + lh * lw * v[3];
-                }
-                col[ci] = val * mk;
-                const double cgv = colg[ci];
-                if (!inside) continue;
-                vm += cgv * val;
-                vh += cgv * mk * (uw * (v[2] - v[0]) + lw * (v[3] - v[1]));
-                vw += cgv * mk * (uh * (v[1] - v[0]) + lh * (v[3] - v[2]));
-                if (dx) {
-                  double *xd = adx + n * nx + ch * H * W;
-                  const double t = cgv * mk;
-                  if (hl >= 0 && wl >= 0) xd[hl * W + wl] += uh * uw * t;
-                  if (hl >= 0 && wl + 1 <= W - 1) xd[hl * W + wl + 1] += uh * lw * t;
-                  if (hl + 1 <= H - 1 && wl >= 0) xd[(hl + 1) * W + wl] += lh * uw * t;
-                  if (hl + 1 <= H - 1 && wl + 1 <= W - 1) xd[(hl + 1) * W + wl + 1] += lh * lw * t;
-                }
-              }
-              if (doff) {
-                aoff[n * noff + ih + p] = vh;
-                aoff[n * noff + iw + p] = vw;
-              }
-              if (dm) am[n * nm + im + p] = vm;
-            }
+          const double *cr = colg + (ch * KK + k) * OHW;
+          for (int64_t p = 0; p < OHW; p++) {
+            double h, w;
+            sample_pos(a, on, f64, ih + p, iw + p, ky, kx, p / g.ow, p % g.ow, &h, &w);
+            if (!in_range(h, w, H, W)) continue;
+            const double t = cr[p] * (mn ? ld(mn, f64, im + p) : 1.0);
+            const double hf = floor(h), wf = floor(w);
+            const int64_t hl = (int64_t)hf, wl = (int64_t)wf;
+            const double lh = h - hf, lw = w - wf, uh = 1 - lh, uw = 1 - lw;
+            if (hl >= 0 && wl >= 0) xd[hl * W + wl] += uh * uw * t;
+            if (hl >= 0 && wl + 1 <= W - 1) xd[hl * W + wl + 1] += uh * lw * t;
+            if (hl + 1 <= H - 1 && wl >= 0) xd[(hl + 1) * W + wl] += lh * uw * t;
+            if (hl + 1 <= H - 1 && wl + 1 <= W - 1) xd[(hl + 1) * W + wl + 1] += lh * lw * t;
           }
         }
       }
     }
+    /* Filter@GRAD: per output channel, summed over the images in order */
     if (dw) {
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
       for (int64_t oc = 0; oc < g.oc; oc++) {
-        const int64_t gi = oc / og, gb = gbase + oc * gstride;
+        const int64_t gi = oc / og;
+        const double *gr = gd + oc * OHW;
         for (int64_t i = 0; i < cg; i++) {
           for (int64_t k = 0; k < KK; k++) {
             const double *cr = col + ((gi * cg + i) * KK + k) * OHW;
             double acc = 0;
-            for (int64_t p = 0; p < OHW; p++) acc += ld(go->data, f64, gb + p) * cr[p];
+            for (int64_t p = 0; p < OHW; p++) acc += gr[p] * cr[p];
             adw[(oc * cg + i) * KK + k] += acc;
           }
         }

@@ -129,7 +129,9 @@ static ic_status run(ic_kctx *c) {
       xoff += (p.start[i] + j * p.step[i]) * xs[i];
       voff += j * (dv ? fs[i] : 0);
     }
-    if (acc) acc[voff] += f64 ? ((const double *)g->data)[xoff] : (double)((const float *)g->data)[xoff];
+    if (acc) {
+      acc[voff] += f64 ? ((const double *)g->data)[xoff] : (double)((const float *)g->data)[xoff];
+    }
     if (dx) memset((char *)dx->data + (size_t)xoff * es, 0, es);
   }
   if (dv) {
