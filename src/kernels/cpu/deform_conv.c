@@ -48,7 +48,7 @@ ic_status ic_dcn_parse(ic_attr_reader *r, void *attrs) {
   pair(r, "dilations", a->dilations, 1, 1);
   a->groups = ic_ar_int(r, "groups", 1);
   a->dgroups = ic_ar_int(r, "deformable_groups", 1);
-  (void)ic_ar_int(r, "im2col_step", 64);
+  a->im2col_step = ic_ar_int(r, "im2col_step", 64);
   if (r->st) return r->st;
   if (a->groups < 1) return ic_ar_fail(r, "groups", "is %lld, expected >= 1", (long long)a->groups);
   if (a->dgroups < 1) {
@@ -57,9 +57,7 @@ ic_status ic_dcn_parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-typedef struct geom {
-  int64_t n, c, h, w, oc, kh, kw, oh, ow;
-} geom;
+typedef ic_dcn_geom geom;
 
 static ic_status expect_dims(ic_kctx *c, size_t s, const ic_tensor *t, const int64_t d[4],
                              const char *what) {
@@ -71,7 +69,7 @@ static ic_status expect_dims(ic_kctx *c, size_t s, const ic_tensor *t, const int
   return IC_OK;
 }
 
-static ic_status geometry(ic_kctx *c, geom *g) {
+ic_status ic_dcn_geometry(ic_kctx *c, size_t mask_slot, geom *g) {
   const ic_dcn_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_DCN_INPUT, 0), *f = ic_in(c, IC_DCN_FILTER, 0);
   ic_status st = ic_kcheck_dtype(c, IC_DCN_INPUT, 0, IC_DT_FLOAT);
@@ -110,19 +108,23 @@ static ic_status geometry(ic_kctx *c, geom *g) {
                         "[N, 2 * deformable_groups * KH * KW, OH, OW]"))) {
     return st;
   }
-  const ic_tensor *m = c->def->n_inputs > IC_DCN_MASK ? ic_in(c, IC_DCN_MASK, 0) : NULL;
+  const ic_tensor *m = mask_slot != IC_DCN_NO_MASK ? ic_in(c, mask_slot, 0) : NULL;
   if (m) {
     int64_t md[4] = {g->n, a->dgroups * kk, g->oh, g->ow};
-    if ((st = expect_dims(c, IC_DCN_MASK, m, md, "[N, deformable_groups * KH * KW, OH, OW]"))) {
+    if ((st = expect_dims(c, mask_slot, m, md, "[N, deformable_groups * KH * KW, OH, OW]"))) {
       return st;
     }
   }
   return IC_OK;
 }
 
+static size_t mask_slot_of(const ic_kctx *c) {
+  return c->def->n_inputs > IC_DCN_MASK ? (size_t)IC_DCN_MASK : IC_DCN_NO_MASK;
+}
+
 ic_status ic_dcn_infer(ic_kctx *c) {
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_dcn_geometry(c, mask_slot_of(c), &g);
   if (st) return st;
   int64_t d[4] = {g.n, g.oc, g.oh, g.ow};
   ic_tensor_set_meta(ic_out(c, 0, 0), ic_in(c, 0, 0)->dtype, 4, d);
@@ -172,7 +174,7 @@ DEFINE_DCN(double)
 ic_status ic_dcn_cpu(ic_kctx *c) {
   const ic_dcn_attrs *a = c->attrs;
   geom g;
-  ic_status st = geometry(c, &g);
+  ic_status st = ic_dcn_geometry(c, mask_slot_of(c), &g);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IC_DCN_INPUT, 0), *f = ic_in(c, IC_DCN_FILTER, 0);
   const ic_tensor *off = ic_in(c, IC_DCN_OFFSET, 0);

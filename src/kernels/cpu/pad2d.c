@@ -8,18 +8,10 @@
 
 #include "kernels/cpu/padutil.h"
 
-typedef struct pad2d_attrs {
-  const int64_t *pads;
-  size_t n_pads;
-  int mode;
-  double value;
-  bool channel_last;
-} pad2d_attrs;
-
 static const ic_slotdef k_inputs[2] = {{"X", 0}, {"Paddings", IC_SLOT_OPTIONAL | IC_SLOT_VALUE}};
 static const ic_slotdef k_outputs[1] = {{"Out", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_pad2d_parse(ic_attr_reader *r, void *attrs) {
   pad2d_attrs *a = attrs;
   bool tensor = ic_op_input(r->op, "Paddings") && ic_op_input(r->op, "Paddings")->n > 0;
   ic_ar_ints(r, "paddings", !tensor, &a->pads, &a->n_pads);
@@ -45,7 +37,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 }
 
 /* The 4 paddings [top, bottom, left, right] and the spatial dims [H, W]. */
-static ic_status plan(ic_kctx *c, int64_t *p, int64_t *sp) {
+ic_status ic_pad2d_plan(ic_kctx *c, int64_t *p, int64_t *sp) {
   const pad2d_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   if (x->ndim != 4) return ic_kfail_in(c, 0, 0, "expected rank 4");
@@ -59,7 +51,7 @@ static ic_status infer(ic_kctx *c) {
   const pad2d_attrs *a = c->attrs;
   int64_t p[4], sp[2];
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM);
-  if (st || (st = plan(c, p, sp))) return st;
+  if (st || (st = ic_pad2d_plan(c, p, sp))) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   int64_t d[4];
   for (int i = 0; i < 4; i++) d[i] = x->dims[i];
@@ -73,7 +65,7 @@ static ic_status infer(ic_kctx *c) {
 static ic_status pad2d_cpu(ic_kctx *c) {
   const pad2d_attrs *a = c->attrs;
   int64_t p[4], sp[2];
-  ic_status st = plan(c, p, sp);
+  ic_status st = ic_pad2d_plan(c, p, sp);
   if (st) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *o = ic_out(c, 0, 0);
@@ -88,5 +80,5 @@ static ic_status pad2d_cpu(ic_kctx *c) {
 
 const ic_opdef ic_op_pad2d = {
     .name = "pad2d", .n_inputs = 2, .inputs = k_inputs, .n_outputs = 1, .outputs = k_outputs,
-    .attrs_size = sizeof(pad2d_attrs), .parse = parse, .infer = infer, .cpu = pad2d_cpu,
+    .attrs_size = sizeof(pad2d_attrs), .parse = ic_pad2d_parse, .infer = infer, .cpu = pad2d_cpu,
 };

@@ -120,6 +120,19 @@ typedef struct pad3d_attrs {
 ic_status ic_pad3d_parse(ic_attr_reader *r, void *attrs);
 ic_status ic_pad3d_plan(ic_kctx *c, int64_t *p, int64_t *sp);
 
+/* pad2d's attributes, parser and plan (pad2d.c), shared with pad2d_grad: plan reads the 4
+ * paddings [top, bottom, left, right] into p and X's (input slot 0, rank 4) spatial dims
+ * [H, W] into sp, the Paddings tensor being input slot 1. */
+typedef struct pad2d_attrs {
+  const int64_t *pads;
+  size_t n_pads;
+  int mode;
+  double value;
+  bool channel_last;
+} pad2d_attrs;
+ic_status ic_pad2d_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_pad2d_plan(ic_kctx *c, int64_t *p, int64_t *sp);
+
 /* The gradient of ic_pad_run: dx (zeroed here; x's dims) gets each element of g (o's dims)
  * added at the input position the forward copied it from; the constant's positions give
  * nothing. Float32 or float64, added in the data's type in g's memory order (as phi's

@@ -13,15 +13,10 @@
 #include <string.h>
 
 #include "kernels/cpu/fill.h"
+#include "kernels/cpu/set_value.h"
 #include "kernels/cpu/shapeops.h"
 
 #define MAX_AXES IC_MAX_RANK
-
-typedef struct set_value_attrs {
-  const int64_t *axes, *starts, *ends, *steps, *decrease, *none, *shape, *ivals;
-  const double *fvals;
-  size_t n_axes, n_starts, n_ends, n_steps, n_decrease, n_none, n_shape, n_vals;
-} set_value_attrs;
 
 enum { IN_INPUT, IN_VALUE, IN_STARTS, IN_ENDS, IN_STEPS };
 
@@ -34,7 +29,7 @@ static const ic_slotdef k_inputs[5] = {
 };
 static const ic_slotdef k_outputs[1] = {{"Out", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_set_value_parse(ic_attr_reader *r, void *attrs) {
   set_value_attrs *a = attrs;
   ic_ar_ints(r, "axes", true, &a->axes, &a->n_axes);
   ic_ar_ints(r, "starts", false, &a->starts, &a->n_starts);
@@ -60,13 +55,6 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return r->st;
 }
 
-typedef struct sv_plan {
-  int64_t start[IC_MAX_RANK], step[IC_MAX_RANK], len[IC_MAX_RANK];
-  int nt;                   /* the value's target rank */
-  int64_t target[IC_MAX_RANK];
-  int nv;                   /* the value's rank and dims */
-  int64_t vdims[IC_MAX_RANK];
-} sv_plan;
 
 /* One list of per-axis values (k: 0 starts, 1 ends, 2 steps). */
 static ic_status values_of(ic_kctx *c, int k, int64_t *v) {
@@ -95,7 +83,7 @@ static ic_status values_of(ic_kctx *c, int k, int64_t *v) {
   return IC_OK;
 }
 
-static ic_status make_plan(ic_kctx *c, sv_plan *p) {
+ic_status ic_set_value_plan(ic_kctx *c, bool grad, sv_plan *p) {
   const set_value_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *vt = ic_in(c, IN_VALUE, 0);
   int64_t sv[MAX_AXES], ev[MAX_AXES], tv[MAX_AXES];
@@ -139,9 +127,14 @@ static ic_status make_plan(ic_kctx *c, sv_plan *p) {
   }
   p->nt = total;
   if (vt) {
-    if (vt->dtype != x->dtype) return ic_kfail_in(c, IN_VALUE, 0, "expected Input's dtype");
+    if (vt->dtype != x->dtype) {
+      return ic_kfail_in(c, IN_VALUE, 0, "expected %s's dtype %s", c->def->inputs[IN_INPUT].name,
+                         ic_dtype_name(x->dtype));
+    }
     p->nv = vt->ndim;
     memcpy(p->vdims, vt->dims, sizeof(int64_t) * (size_t)vt->ndim);
+  } else if (grad) {
+    p->nv = 0; /* set_value_grad without ValueTensor: no value gradient */
   } else {
     p->nv = (int)a->n_shape;
     memcpy(p->vdims, a->shape, sizeof(int64_t) * a->n_shape);
@@ -173,7 +166,7 @@ static ic_status make_plan(ic_kctx *c, sv_plan *p) {
 
 static ic_status infer(ic_kctx *c) {
   sv_plan p;
-  ic_status st = make_plan(c, &p);
+  ic_status st = ic_set_value_plan(c, false, &p);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0);
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
@@ -183,7 +176,7 @@ static ic_status infer(ic_kctx *c) {
 static ic_status set_value_cpu(ic_kctx *c) {
   const set_value_attrs *a = c->attrs;
   sv_plan p;
-  ic_status st = make_plan(c, &p);
+  ic_status st = ic_set_value_plan(c, false, &p);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *vt = ic_in(c, IN_VALUE, 0);
   ic_tensor *o = ic_out(c, 0, 0);
@@ -240,6 +233,6 @@ static ic_status set_value_cpu(ic_kctx *c) {
 
 const ic_opdef ic_op_set_value = {
     .name = "set_value", .n_inputs = 5, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .attrs_size = sizeof(set_value_attrs), .parse = parse,
+    .outputs = k_outputs, .attrs_size = sizeof(set_value_attrs), .parse = ic_set_value_parse,
     .infer = infer, .cpu = set_value_cpu,
 };

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Write tests/data/grad_oracle_misc/: Paddle's own gradients for deformable_conv(_v1),
+pad2d, set_value and the fake quantize-dequantize ops, which tests/test_ops_grad_misc.c
+feeds to icore's grad ops.
+
+Each case builds the forward op in a legacy static program, takes its gradients with
+paddle.static.gradients against a fixed random upstream gradient G (the gradient of
+loss = sum(out * G)), and records the grad op exactly as Paddle wrote it: its type, the
+variables of its input slots (forward inputs and Out@GRAD = G), its attributes and the
+gradients Paddle computed. Run it with both Paddle versions (Paddle 2.x's
+stright_throuth_estimator_grad exists only in 2.6, and set_value_grad is taken from both;
+the rest from 3.3.1, whose fake quantize grad ops are named <forward>_grad). pad2d has no
+kernel in either version: its reference is pad3d's gradient with a depth of 1 (run_pad2d):
+
+    /work/pdenv26/bin/python tools/gen_paddle_misc_grad_oracle.py 26
+    FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_misc_grad_oracle.py 33
+
+cases<VER>.txt: one line per case: NAME GRAD_OP IN_SLOTS OUT_SLOTS ATTR=T:VALUE..., the slot
+lists comma-separated (grad op input slot j's tensor in NAME.i<j>.npy, Paddle's gradient for
+output slot j in NAME.o<j>.npy), T one of f (float), i (int), b (bool), s (string),
+L (list of ints); empty lists are left out.
+"""
+import os
+import sys
+
+os.environ.setdefault("FLAGS_enable_pir_api", "0")
+
+import numpy as np  # noqa: E402
+import paddle  # noqa: E402
+from paddle.base.layer_helper import LayerHelper  # noqa: E402
+
+SKIP_ATTRS = {"op_role", "op_role_var", "op_namescope", "op_callstack", "op_device",
+              "with_quant_attr"}
+
+
+def dcn(name, mask, xs, ks, oc, attrs, seed, off_range=3.0):
+    """deformable_conv(_v1): Input xs, Filter [oc, C / groups, kh, kw]; offsets uniform in
+    +-off_range (samples land outside the image), mask in [0, 1)."""
+    rng = np.random.default_rng(seed)
+    n, c, h, w = xs
+    kh, kw = ks
+    s, p, d = attrs["strides"], attrs["paddings"], attrs["dilations"]
+    oh = (h + 2 * p[0] - (d[0] * (kh - 1) + 1)) // s[0] + 1
+    ow = (w + 2 * p[1] - (d[1] * (kw - 1) + 1)) // s[1] + 1
+    dg = attrs["deformable_groups"]
+    ins = {"Input": rng.standard_normal(xs).astype("float32"),
+           "Offset": rng.uniform(-off_range, off_range, (n, 2 * dg * kh * kw, oh, ow)).astype(
+               "float32"),
+           "Filter": rng.standard_normal((oc, c // attrs["groups"], kh, kw)).astype("float32")}
+    if mask:
+        ins["Mask"] = rng.uniform(0, 1, (n, dg * kh * kw, oh, ow)).astype("float32")
+    op = "deformable_conv" if mask else "deformable_conv_v1"
+    return (name, op, ins, {}, ["Output"], attrs, list(ins))
+
+
+def pad2d(name, mode, fmt, pads, tensor, seed):
+    rng = np.random.default_rng(seed)
+    shape = (2, 3, 4, 5) if fmt == "NCHW" else (2, 4, 5, 3)
+    ins = {"X": rng.standard_normal(shape).astype("float32")}
+    if tensor:
+        ins["Paddings"] = np.array(pads, "int32")
+    attrs = {"paddings": [0, 0, 0, 0] if tensor else pads, "mode": mode, "pad_value": 0.5,
+             "data_format": fmt}
+    return (name, "pad2d", ins, {}, ["Out"], attrs, ["X"])
+
+
+def set_value(name, xs, vs, attrs, seed):
+    rng = np.random.default_rng(seed)
+    ins = {"Input": rng.standard_normal(xs).astype("float32")}
+    diff = ["Input"]
+    if vs is not None:
+        ins["ValueTensor"] = rng.standard_normal(vs).astype("float32")
+        diff.append("ValueTensor")
+    a = {"axes": [], "starts": [], "ends": [], "steps": [], "decrease_axes": [], "none_axes": [],
+         "shape": [], "dtype": 5}
+    a.update(attrs)
+    return (name, "set_value", ins, {}, ["Out"], a, diff)
+
+
+def fq(name, op, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((3, 4, 5)).astype("float32")
+    if op == "fake_channel_wise_quantize_dequantize_abs_max":
+        return (name, op, {"X": x}, {}, ["Out", "OutScale"],
+                {"bit_length": 8, "quant_axis": 1}, ["X"])
+    ins = {"X": x, "InScale": np.array([1.5], "float32"), "InAccum": np.array([1.0], "float32"),
+           "InState": np.array([1.0], "float32")}
+    return (name, op, ins, {}, ["Out", "OutScale", "OutAccum", "OutState"],
+            {"bit_length": 8, "moving_rate": 0.9, "is_test": False}, ["X"])
+
+
+DCN_A = {"strides": [2, 2], "paddings": [1, 1], "dilations": [2, 2], "groups": 2,
+         "deformable_groups": 2, "im2col_step": 1}
+CASES = {
+    "33": [
+        dcn("dcn_v2_g2_dg2", True, (2, 4, 7, 6), (3, 3), 6, DCN_A, 1),
+        dcn("dcn_v1_g2_dg2", False, (2, 4, 7, 6), (3, 3), 6, DCN_A, 2),
+        dcn("dcn_v2_plain", True, (1, 3, 5, 5), (2, 3), 2,
+            {"strides": [1, 1], "paddings": [0, 1], "dilations": [1, 1], "groups": 1,
+             "deformable_groups": 1, "im2col_step": 1}, 3, 1.5),
+        # im2col_step 2 over a batch of 2: Paddle's grad reads Output@GRAD per block as
+        # [C_out, step, OH * OW] (deform_conv_grad.c)
+        dcn("dcn_v2_step2", True, (2, 2, 5, 5), (3, 3), 4,
+            {"strides": [1, 1], "paddings": [1, 1], "dilations": [1, 1], "groups": 1,
+             "deformable_groups": 1, "im2col_step": 2}, 4),
+        # large enough (C * KK * OH * OW >= 4096) for the kernel to use its intra-op threads
+        dcn("dcn_v2_threads", True, (2, 4, 11, 11), (3, 3), 4,
+            {"strides": [1, 1], "paddings": [1, 1], "dilations": [1, 1], "groups": 2,
+             "deformable_groups": 1, "im2col_step": 1}, 5),
+        set_value("sv_step_neg", (5, 6, 4), (1, 4), {
+            "axes": [0, 2], "starts": [-4, 0], "ends": [5, 4], "steps": [2, 1]}, 11),
+        set_value("sv_decrease_bcast", (4, 5, 6), (3,), {
+            "axes": [0, 2], "starts": [-1, 1], "ends": [4, 6], "steps": [1, 2],
+            "decrease_axes": [0]}, 12),
+        set_value("sv_negstep", (6, 5), (3, 1), {
+            "axes": [0], "starts": [-1], "ends": [0], "steps": [-2]}, 13),
+        set_value("sv_none_lead", (4, 5), (1, 2, 5), {
+            "axes": [0], "starts": [1], "ends": [3], "steps": [1], "none_axes": [0]}, 14),
+        # a none axis after a sliced dim: Paddle's ValueTensor@GRAD ignores none_axes
+        # (set_value_grad.c)
+        set_value("sv_none_mid", (4, 5), (2, 1, 5), {
+            "axes": [0], "starts": [1], "ends": [3], "steps": [1], "none_axes": [1]}, 16),
+        set_value("sv_attr_value", (4, 5), None, {
+            "axes": [1], "starts": [-3], "ends": [5], "steps": [2], "shape": [1],
+            "fp32_values": [2.0]}, 15),
+        fq("fq_cw", "fake_channel_wise_quantize_dequantize_abs_max", 21),
+        fq("fq_mavg", "fake_quantize_dequantize_moving_average_abs_max", 22),
+        pad2d("pad2d_const_nchw", "constant", "NCHW", [1, 2, 0, 3], False, 31),
+        pad2d("pad2d_reflect_nchw", "reflect", "NCHW", [2, 1, 3, 4], False, 32),
+        pad2d("pad2d_edge_nchw", "edge", "NCHW", [3, 0, 2, 5], False, 33),
+        pad2d("pad2d_const_nhwc", "constant", "NHWC", [2, 0, 1, 1], False, 34),
+        pad2d("pad2d_reflect_nhwc", "reflect", "NHWC", [3, 2, 1, 4], False, 35),
+        pad2d("pad2d_edge_nhwc_tensor", "edge", "NHWC", [1, 4, 6, 2], True, 36),
+        pad2d("pad2d_reflect_tensor", "reflect", "NCHW", [3, 3, 4, 4], True, 37),
+    ],
+    "26": [
+        set_value("sv26_step_neg_bcast", (5, 6, 4), (1, 4), {
+            "axes": [0, 2], "starts": [-4, 0], "ends": [5, 4], "steps": [2, 1]}, 41),
+        set_value("sv26_decrease", (4, 5, 6), (3,), {
+            "axes": [0, 2], "starts": [-2, 1], "ends": [-1, 6], "steps": [1, 2],
+            "decrease_axes": [0]}, 42),
+        fq("fq26_cw", "fake_channel_wise_quantize_dequantize_abs_max", 43),
+        fq("fq26_mavg", "fake_quantize_dequantize_moving_average_abs_max", 44),
+    ],
+}
+
+
+def attr_text(v):
+    if isinstance(v, str):
+        return "s:" + v
+    if isinstance(v, bool):
+        return "b:%d" % int(v)
+    if isinstance(v, int):
+        return "i:%d" % v
+    if isinstance(v, (list, tuple)):
+        if not v:
+            return None
+        if all(isinstance(e, int) and not isinstance(e, bool) for e in v):
+            return "L:" + ",".join(str(e) for e in v)
+        return None
+    if isinstance(v, float):
+        return "f:%r" % v
+    return None
+
+
+PAD3D_MODE = {"constant": "constant", "reflect": "reflect", "edge": "replicate"}
+
+
+def run_pad2d(case, out_dir, grng):
+    """No Paddle at hand has a pad2d kernel (2.6 keeps the op without kernels, 3.x dropped
+    it): the reference is pad3d's gradient on the same data with an unpadded depth of 1,
+    written as the pad2d_grad op Paddle 2.x's grad maker emits (X, Paddings, Out@GRAD)."""
+    name, _, ins, _, _, attrs, _ = case
+    x = ins["X"]
+    cl = attrs["data_format"] == "NHWC"
+    pads = [int(v) for v in ins["Paddings"]] if "Paddings" in ins else attrs["paddings"]
+    x5 = x[:, None] if cl else x[:, :, None]
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        X = paddle.static.data("x", list(x5.shape), "float32")
+        X.stop_gradient = False
+        h = LayerHelper("pad3d")
+        out = h.create_variable_for_type_inference("float32")
+        h.append_op(type="pad3d", inputs={"X": X}, outputs={"Out": out},
+                    attrs={"paddings": [pads[2], pads[3], pads[0], pads[1], 0, 0],
+                           "mode": PAD3D_MODE[attrs["mode"]], "value": attrs["pad_value"],
+                           "data_format": "NDHWC" if cl else "NCDHW"})
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    (y,) = exe.run(main, feed={"x": x5}, fetch_list=[out])
+    with paddle.static.program_guard(main, startup):
+        G = paddle.static.data("g", list(np.shape(y)), "float32")
+        (dx,) = paddle.static.gradients([out], [X], target_gradients=[G])
+    assert "pad3d_grad" in [o.type for o in main.global_block().ops]
+    g = grng.standard_normal(np.shape(y)).astype("float32")
+    (rdx,) = exe.run(main, feed={"x": x5, "g": g}, fetch_list=[dx])
+    g4 = g[:, 0] if cl else g[:, :, 0]
+    rdx4 = np.asarray(rdx)[:, 0] if cl else np.asarray(rdx)[:, :, 0]
+    islots = ["X"] + (["Paddings"] if "Paddings" in ins else []) + ["Out@GRAD"]
+    arrs = [x] + ([ins["Paddings"]] if "Paddings" in ins else []) + [g4]
+    for j, a in enumerate(arrs):
+        np.save(os.path.join(out_dir, "%s.i%d.npy" % (name, j)), a)
+    np.save(os.path.join(out_dir, "%s.o0.npy" % name), rdx4)
+    kv = ["%s=%s" % (k, attr_text(attrs[k])) for k in sorted(attrs)]
+    return "%s pad2d_grad %s X@GRAD %s" % (name, ",".join(islots), " ".join(kv))
+
+
+def run(case, out_dir, grng):
+    name, op, ins, _, outs, attrs, diff = case
+    if op == "pad2d":
+        return run_pad2d(case, out_dir, grng)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        vs = {}
+        for k, a in ins.items():
+            v = paddle.static.data("in_" + k.lower(), list(a.shape), str(a.dtype))
+            v.stop_gradient = k not in diff
+            vs[k] = v
+        h = LayerHelper(op)
+        ov = {k: h.create_variable_for_type_inference("float32") for k in outs}
+        h.append_op(type=op, inputs=vs, outputs=ov, attrs=dict(attrs))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    feed = {"in_" + k.lower(): a for k, a in ins.items()}
+    (y,) = exe.run(main, feed=feed, fetch_list=[ov[outs[0]]])
+    with paddle.static.program_guard(main, startup):
+        G = paddle.static.data("g", list(np.shape(y)), "float32")
+        grads = paddle.static.gradients([ov[outs[0]]], [vs[k] for k in diff],
+                                        target_gradients=[G])
+    gops = [o for o in main.global_block().ops if o.type.endswith("_grad")]
+    assert len(gops) == 1, [o.type for o in main.global_block().ops]
+    gop = gops[0]
+    feed["g"] = grng.standard_normal(np.shape(y)).astype("float32")
+    islots = [k for k in gop.input_names if gop.input(k)]
+    oslots = [k for k in gop.output_names if gop.output(k)]
+    fetch = [gop.input(k)[0] for k in islots] + [gop.output(k)[0] for k in oslots]
+    res = exe.run(main, feed=feed, fetch_list=fetch)
+    for j, _ in enumerate(islots):
+        np.save(os.path.join(out_dir, "%s.i%d.npy" % (name, j)), np.asarray(res[j]))
+    for j, _ in enumerate(oslots):
+        np.save(os.path.join(out_dir, "%s.o%d.npy" % (name, j)),
+                np.asarray(res[len(islots) + j]))
+    kv = []
+    for k in sorted(gop.attr_names):
+        if k in SKIP_ATTRS:
+            continue
+        t = attr_text(gop.attr(k))
+        if t is not None:
+            kv.append("%s=%s" % (k, t))
+    del grads
+    return "%s %s %s %s %s" % (name, gop.type, ",".join(islots), ",".join(oslots), " ".join(kv))
+
+
+def main():
+    ver = sys.argv[1] if len(sys.argv) > 1 else "33"
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "tests", "data",
+                                                             "grad_oracle_misc")
+    os.makedirs(out, exist_ok=True)
+    paddle.enable_static()
+    grng = np.random.default_rng(int(ver) * 7)
+    lines = ["# written by tools/gen_paddle_misc_grad_oracle.py with PaddlePaddle " +
+             paddle.__version__]
+    for case in CASES[ver]:
+        lines.append(run(case, out, grng).rstrip())
+    with open(os.path.join(out, "cases%s.txt" % ver), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
