@@ -964,6 +964,252 @@ START_TEST(lstm_reference) {
 }
 END_TEST
 
+/* ---- gru_grad and lstm_grad against central differences (their Paddle parity, quirks
+ * included, is test_rnn_grad's): float64, 5 sequences of lengths 3, 0, 3, 1, 2 (an empty one
+ * and a tie), every input's gradient requested, so each is the true derivative of
+ * L = sum(Hidden * K). The gradient program runs in every executor configuration (tu_run). */
+
+typedef struct rnn_fd {
+  bool lstm, reverse, flag; /* flag: origin_mode (gru) / use_peepholes (lstm) */
+  bool h0, bias;            /* lstm: h0 means H0 and C0 */
+  const char *act, *gate, *cell;
+} rnn_fd;
+
+enum { FD_X, FD_W, FD_B, FD_H0, FD_C0, FD_K, FD_N };
+static const char *const k_fd_names[FD_N] = {"x", "w", "b", "h0", "c0", "k"};
+static const char *const k_fd_slots[FD_N - 1] = {"Input", "Weight", "Bias", "H0", "C0"};
+
+static bool fd_has(const rnn_fd *k, int i) {
+  return i == FD_X || i == FD_W || i == FD_K || (i == FD_B && k->bias) || (i == FD_H0 && k->h0) ||
+         (i == FD_C0 && k->h0 && k->lstm);
+}
+
+/* The forward op (and with grad, its gradient op fed K as Hidden@GRAD, fetching dx, dw, ...). */
+static ic_builder *fd_program(const rnn_fd *k, bool grad, size_t *n_fetch, const char **fetch) {
+  ic_builder *b = ic_builder_create();
+  const int64_t dd[2] = {-1, -1};
+  for (int i = 0; i < FD_N; i++) {
+    if (!fd_has(k, i)) continue;
+    ic_builder_var(b, 0, k_fd_names[i], IC_FP64, 2, dd, false);
+    ic_builder_feed(b, k_fd_names[i]);
+  }
+  static const char *const gru_outs[] = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"};
+  static const char *const gru_vars[] = {"bg", "br", "bh"};
+  static const char *const lstm_outs[] = {"BatchGate", "BatchCellPreAct", "Cell"};
+  static const char *const lstm_vars[] = {"bg", "bc", "cell"};
+  for (int pass = 0; pass < (grad ? 2 : 1); pass++) {
+    ic_builder_op *op = ic_builder_add_op(b, 0, pass ? (k->lstm ? "lstm_grad" : "gru_grad") : (k->lstm ? "lstm" : "gru"));
+    for (int i = 0; i < FD_K; i++) {
+      if (fd_has(k, i)) ic_builder_in(op, k_fd_slots[i], k_fd_names[i]);
+    }
+    const char *const *outs = k->lstm ? lstm_outs : gru_outs, *const *vars = k->lstm ? lstm_vars : gru_vars;
+    for (int j = 0; j < 3; j++) {
+      if (pass) ic_builder_in(op, outs[j], vars[j]);
+      else ic_builder_out(op, outs[j], vars[j]);
+      if (!pass) ic_builder_var(b, 0, vars[j], IC_FP64, 0, NULL, false);
+    }
+    if (pass) {
+      ic_builder_in(op, "Hidden", "hidden");
+      ic_builder_in(op, "Hidden@GRAD", "k");
+    } else {
+      ic_builder_out(op, "Hidden", "hidden");
+      ic_builder_var(b, 0, "hidden", IC_FP64, 0, NULL, false);
+    }
+    ic_builder_attr_bool(op, "is_reverse", k->reverse);
+    if (k->lstm) {
+      ic_builder_attr_bool(op, "use_peepholes", k->flag);
+      ic_builder_attr_string(op, "candidate_activation", k->act);
+      ic_builder_attr_string(op, "gate_activation", k->gate);
+      ic_builder_attr_string(op, "cell_activation", k->cell);
+    } else {
+      ic_builder_attr_bool(op, "origin_mode", k->flag);
+      ic_builder_attr_string(op, "activation", k->act);
+      ic_builder_attr_string(op, "gate_activation", k->gate);
+    }
+    if (!pass) continue;
+    *n_fetch = 0;
+    for (int i = 0; i < FD_K; i++) {
+      if (!fd_has(k, i)) continue;
+      static char names[FD_K][16];
+      snprintf(names[i], sizeof names[i], "d%s", k_fd_names[i]);
+      char slot[32];
+      snprintf(slot, sizeof slot, "%s@GRAD", k_fd_slots[i]);
+      ic_builder_out(op, slot, names[i]);
+      ic_builder_var(b, 0, names[i], IC_FP64, 0, NULL, false);
+      fetch[(*n_fetch)++] = names[i];
+    }
+  }
+  if (!grad) {
+    *n_fetch = 1;
+    fetch[0] = "hidden";
+  }
+  for (size_t i = 0; i < *n_fetch; i++) ic_builder_fetch(b, fetch[i]);
+  return b;
+}
+
+static void rnn_fd_check(const rnn_fd *k, uint64_t seed) {
+  static const uint64_t lod[] = {0, 3, 3, 6, 7, 9};
+  const int64_t T = 9, D = 3, S = 5, G = (k->lstm ? 4 : 3) * D;
+  ic_tensor *in[FD_N] = {0};
+  in[FD_X] = with_lod(rand_dt(IC_FP64, 2, TU_DIMS(T, G), seed), 6, lod, 0, NULL);
+  in[FD_W] = rand_dt(IC_FP64, 2, TU_DIMS(D, G), seed + 1);
+  if (k->bias) in[FD_B] = rand_dt(IC_FP64, 2, TU_DIMS(1, k->lstm && k->flag ? 7 * D : G), seed + 2);
+  if (k->h0) in[FD_H0] = rand_dt(IC_FP64, 2, TU_DIMS(S, D), seed + 3);
+  if (k->h0 && k->lstm) in[FD_C0] = rand_dt(IC_FP64, 2, TU_DIMS(S, D), seed + 4);
+  in[FD_K] = rand_dt(IC_FP64, 2, TU_DIMS(T, D), seed + 5);
+  const char *names[FD_N], *fetch[FD_N];
+  ic_tensor *feeds[FD_N], *got[FD_N] = {0};
+  size_t nf = 0, n_fetch = 0;
+  for (int i = 0; i < FD_N; i++) {
+    if (fd_has(k, i)) names[nf] = k_fd_names[i], feeds[nf++] = in[i];
+  }
+  /* the gradients, every configuration */
+  ic_builder *gb = fd_program(k, true, &n_fetch, fetch);
+  char err[1024];
+  ic_status st = tu_run(gb, nf, names, feeds, n_fetch, fetch, got, err, sizeof err);
+  ck_assert_msg(st == IC_OK, "%s: %s", k->lstm ? "lstm_grad" : "gru_grad", err);
+  ic_builder_destroy(gb);
+  /* central differences of the forward, uncompiled */
+  size_t n1;
+  ic_builder *fb = fd_program(k, false, &n1, fetch + n_fetch);
+  ic_program *fp;
+  ck_assert_msg(ic_builder_build(fb, &fp, err, sizeof err) == IC_OK, "%s", err);
+  ic_options o;
+  ic_options_default(&o);
+  o.mode = IC_MODE_UNCOMPILED;
+  o.threads = 1;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  const double h = 1e-6, *kw = ic_tensor_cdata(in[FD_K]);
+  size_t gi = 0;
+  for (int i = 0; i < FD_K; i++) {
+    if (!fd_has(k, i)) continue;
+    const ic_tensor *dg = got[gi++];
+    double *v = ic_tensor_data(in[i]);
+    ck_assert_int_eq(ic_tensor_numel(dg), ic_tensor_numel(in[i]));
+    for (int64_t q = 0; q < ic_tensor_numel(in[i]); q++) {
+      double l[2], v0 = v[q];
+      for (int sgn = 0; sgn < 2; sgn++) {
+        v[q] = v0 + (sgn ? -h : h);
+        ic_tensor *out = NULL;
+        ck_assert_msg(ic_executor_run(e, fp, NULL, nf, names, (const ic_tensor *const *)feeds, 1,
+                                      fetch + n_fetch, &out) == IC_OK, "%s", ic_executor_errmsg(e));
+        const double *hv = ic_tensor_cdata(out);
+        l[sgn] = 0;
+        for (int64_t r = 0; r < T * D; r++) l[sgn] += hv[r] * kw[r];
+        ic_tensor_destroy(out);
+      }
+      v[q] = v0;
+      const double want = (l[0] - l[1]) / (2 * h), have = ((const double *)ic_tensor_cdata(dg))[q];
+      ck_assert_msg(fabs(have - want) <= 1e-6 * (1 + fabs(want)),
+                    "%s (reverse %d, %s %d): %s@GRAD[%lld] is %.10g, central difference %.10g",
+                    k->lstm ? "lstm_grad" : "gru_grad", k->reverse, k->lstm ? "peepholes" : "origin",
+                    k->flag, k_fd_slots[i], (long long)q, have, want);
+    }
+  }
+  ic_executor_destroy(e);
+  ic_program_destroy(fp);
+  ic_builder_destroy(fb);
+  for (size_t i = 0; i < n_fetch; i++) ic_tensor_destroy(got[i]);
+  for (int i = 0; i < FD_N; i++) ic_tensor_destroy(in[i]);
+}
+
+START_TEST(rnn_grads_finite_difference) {
+  static const rnn_fd cases[] = {
+      {false, false, false, true, true, "tanh", "sigmoid", NULL},
+      {false, true, true, true, true, "tanh", "sigmoid", NULL},
+      {false, true, false, false, false, "relu", "tanh", NULL},
+      {false, false, true, true, true, "identity", "sigmoid", NULL},
+      {true, false, true, true, true, "tanh", "sigmoid", "tanh"},
+      {true, true, true, true, true, "identity", "sigmoid", "relu"},
+      {true, true, false, false, true, "tanh", "tanh", "sigmoid"},
+      {true, false, false, true, false, "tanh", "sigmoid", "tanh"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) rnn_fd_check(&cases[i], 300 + 10 * i);
+}
+END_TEST
+
+/* Bad inputs of the gradient ops: errors name the op, the variable and what was expected. */
+START_TEST(rnn_grad_bad_inputs) {
+  static const uint64_t lod[] = {0, 2, 5};
+  optest t;
+  /* gru_grad run with another is_reverse than the forward: BatchGate's batch LoD differs */
+  ot_begin(&t);
+  ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 12), 1), 3, lod, 0, NULL));
+  ot_feed(&t, "w", rand_dt(IC_FP32, 2, TU_DIMS(4, 12), 2));
+  ot_feed(&t, "dh", rand_dt(IC_FP32, 2, TU_DIMS(5, 4), 3));
+  ot_op(&t, "gru");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Weight", "w");
+  const char *gslots[] = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden", "Hidden"};
+  const char *gvars[] = {"bg", "br", "bh", "h"};
+  for (int j = 0; j < 4; j++) {
+    ic_builder_out(t.op, gslots[j], gvars[j]);
+    ic_builder_var(t.b, 0, gvars[j], IC_FP32, 0, NULL, false);
+  }
+  ot_op(&t, "gru_grad");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Weight", "w");
+  for (int j = 0; j < 4; j++) ic_builder_in(t.op, gslots[j], gvars[j]);
+  ic_builder_in(t.op, "Hidden@GRAD", "dh");
+  ic_builder_attr_bool(t.op, "is_reverse", true);
+  ot_out(&t, "Input@GRAD", "dx");
+  ck_assert_int_ne(ot_run(&t), IC_OK);
+  tu_assert_msg(t.err, "gru_grad", "input BatchGate 'bg'", "not the batch order of input Input",
+                "is_reverse true", NULL);
+  ot_end(&t);
+  /* gru_grad: Hidden@GRAD of the wrong dims; H0@GRAD without H0 */
+  for (int bad = 0; bad < 2; bad++) {
+    ot_begin(&t);
+    ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 12), 1), 3, lod, 0, NULL));
+    ot_feed(&t, "w", rand_dt(IC_FP32, 2, TU_DIMS(4, 12), 2));
+    ot_feed(&t, "bg", rand_dt(IC_FP32, 2, TU_DIMS(5, 12), 3));
+    ot_feed(&t, "br", rand_dt(IC_FP32, 2, TU_DIMS(5, 4), 4));
+    ot_feed(&t, "bh", rand_dt(IC_FP32, 2, TU_DIMS(5, 4), 5));
+    ot_feed(&t, "h", rand_dt(IC_FP32, 2, TU_DIMS(5, 4), 6));
+    ot_feed(&t, "dh", rand_dt(IC_FP32, 2, TU_DIMS(5, bad ? 4 : 3), 7));
+    ot_op(&t, "gru_grad");
+    ic_builder_in(t.op, "Input", "x");
+    ic_builder_in(t.op, "Weight", "w");
+    for (int j = 0; j < 4; j++) ic_builder_in(t.op, gslots[j], gvars[j]);
+    ic_builder_in(t.op, "Hidden@GRAD", "dh");
+    ot_out(&t, "Input@GRAD", "dx");
+    if (bad) ot_out(&t, "H0@GRAD", "dh0");
+    ck_assert_int_ne(ot_run(&t), IC_OK);
+    if (bad) tu_assert_msg(t.err, "gru_grad", "H0@GRAD", "input H0 is missing", NULL);
+    else tu_assert_msg(t.err, "gru_grad", "input Hidden@GRAD 'dh'", "expected float32[5, 4]", NULL);
+    ot_end(&t);
+  }
+  /* lstm_grad: BatchGate of the wrong dims; C0@GRAD without C0 */
+  for (int bad = 0; bad < 2; bad++) {
+    ot_begin(&t);
+    ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 16), 1), 3, lod, 0, NULL));
+    ot_feed(&t, "w", rand_dt(IC_FP32, 2, TU_DIMS(4, 16), 2));
+    ot_feed(&t, "bg", rand_dt(IC_FP32, 2, TU_DIMS(5, bad ? 16 : 12), 3));
+    ot_feed(&t, "bc", rand_dt(IC_FP32, 2, TU_DIMS(5, 4), 4));
+    ot_feed(&t, "cell", rand_dt(IC_FP32, 2, TU_DIMS(5, 4), 5));
+    ot_feed(&t, "h", rand_dt(IC_FP32, 2, TU_DIMS(5, 4), 6));
+    ot_feed(&t, "dh", rand_dt(IC_FP32, 2, TU_DIMS(5, 4), 7));
+    ot_op(&t, "lstm_grad");
+    ic_builder_in(t.op, "Input", "x");
+    ic_builder_in(t.op, "Weight", "w");
+    ic_builder_in(t.op, "BatchGate", "bg");
+    ic_builder_in(t.op, "BatchCellPreAct", "bc");
+    ic_builder_in(t.op, "Cell", "cell");
+    ic_builder_in(t.op, "Hidden", "h");
+    ic_builder_in(t.op, "Hidden@GRAD", "dh");
+    ic_builder_attr_bool(t.op, "use_peepholes", false);
+    ot_out(&t, "Weight@GRAD", "dw");
+    if (bad) ot_out(&t, "C0@GRAD", "dc0");
+    ck_assert_int_ne(ot_run(&t), IC_OK);
+    if (bad) tu_assert_msg(t.err, "lstm_grad", "C0@GRAD", "input C0 is missing", NULL);
+    else tu_assert_msg(t.err, "lstm_grad", "input BatchGate 'bg'", "float32[5, 12]",
+                       "expected float32[5, 16]", NULL);
+    ot_end(&t);
+  }
+}
+END_TEST
+
 /* crf_decoding against brute force over every tag path. */
 static void crf_best(const ic_tensor *em, int64_t first, int64_t n, const ic_tensor *tr,
                      int64_t tags, int64_t *best_path) {
@@ -1160,6 +1406,8 @@ static TCase *tc_ops(void) {
   tcase_add_test(tc, recurrent_and_lod_bad_inputs);
   tcase_add_test(tc, gru_reference);
   tcase_add_test(tc, lstm_reference);
+  tcase_add_test(tc, rnn_grads_finite_difference);
+  tcase_add_test(tc, rnn_grad_bad_inputs);
   tcase_add_test(tc, crf_decoding_reference);
   tcase_add_test(tc, softmax_expand_mask_reset_reference);
   return tc;

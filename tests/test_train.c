@@ -25,7 +25,11 @@ typedef struct train_case {
   int steps, batch;
   size_t n_feeds;
   char feed_names[MAX_FEEDS][64];
-  ic_tensor *feeds[MAX_FEEDS]; /* steps * batch rows */
+  ic_tensor *feeds[MAX_FEEDS]; /* steps * batch rows (a LoD feed: steps * its LoD's rows) */
+  /* 'lod NAME o0 o1 ...': the one LoD level of every step's slice of feed NAME, which has
+   * lod[feed][lod_len - 1] rows per step (fluid's LoD gru / lstm cases) */
+  size_t lod_len[MAX_FEEDS];
+  uint64_t lod[MAX_FEEDS][16];
   ic_tensor *loss;             /* float32[steps] */
   char loss_name[64];
   double rtol, ptol;
@@ -73,6 +77,21 @@ static void load_case(const char *name, train_case *tc) {
       continue;
     }
     if (sscanf(line, "lr %63s", tc->lr_name) == 1) continue;
+    int at = 0;
+    if (sscanf(line, "lod %63s%n", a, &at) == 1) {
+      size_t k = 0;
+      while (k < tc->n_feeds && strcmp(tc->feed_names[k], a)) k++;
+      ck_assert_msg(k < tc->n_feeds, "%s: 'lod %s' before its feed", name, a);
+      unsigned long long v;
+      int used;
+      while (sscanf(line + at, "%llu%n", &v, &used) == 1) {
+        ck_assert_uint_lt(tc->lod_len[k], 16);
+        tc->lod[k][tc->lod_len[k]++] = v;
+        at += used;
+      }
+      ck_assert_uint_ge(tc->lod_len[k], 2);
+      continue;
+    }
     if (sscanf(line, "feed %63s %255s", a, b) == 2) {
       ck_assert_uint_lt(tc->n_feeds, MAX_FEEDS);
       snprintf(tc->feed_names[tc->n_feeds], 64, "%s", a);
@@ -192,7 +211,16 @@ static ic_status train_lr(const train_case *tc, ic_executor *e, ic_scope *scope,
   size_t n_fetch = tc->lr_name[0] ? 2 : 1;
   for (int s = 0; s < steps; s++) {
     ic_tensor *feeds[MAX_FEEDS + 1], *out[2] = {NULL, NULL};
-    for (size_t i = 0; i < tc->n_feeds; i++) feeds[i] = batch_of(tc->feeds[i], s, tc->batch);
+    for (size_t i = 0; i < tc->n_feeds; i++) {
+      if (!tc->lod_len[i]) {
+        feeds[i] = batch_of(tc->feeds[i], s, tc->batch);
+        continue;
+      }
+      const size_t n = tc->lod_len[i];
+      feeds[i] = batch_of(tc->feeds[i], s, (int)tc->lod[i][n - 1]);
+      const uint64_t *lv[1] = {tc->lod[i]};
+      ck_assert_int_eq(ic_tensor_set_lod(feeds[i], 1, &n, lv), IC_OK);
+    }
     if (tc->lr_fed) feeds[tc->n_feeds] = row_of(tc->lr, s);
     ic_status st = ic_executor_run(e, tc->main, scope, n_feeds, names,
                                    (const ic_tensor *const *)feeds, n_fetch, fetch, out);
@@ -375,6 +403,14 @@ START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
 START_TEST(paddle_gru_bidirec_sgd) { run_paddle_case("gru"); }
+END_TEST
+
+/* fluid's LoD gru / lstm ops (gru_grad, lstm_grad) in a sequence classifier, written by Paddle
+ * 2.6.2: every step feeds 3 sequences of lengths 3, 1 and 5 */
+START_TEST(paddle_gru_lod_sgd) { run_paddle_case("gru_lod"); }
+END_TEST
+
+START_TEST(paddle_lstm_lod_sgd) { run_paddle_case("lstm_lod"); }
 END_TEST
 
 /* paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) with Adam (Paddle 3.3.1): the
@@ -825,6 +861,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_lamb);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
+  tcase_add_test(tc, paddle_gru_lod_sgd);
+  tcase_add_test(tc, paddle_lstm_lod_sgd);
   tcase_add_test(tc, paddle_lr_scheduler_fed);
   tcase_add_test(tc, paddle_l2_l1_regularizer);
   tcase_add_test(tc, paddle_huber_momentum);

@@ -6,8 +6,9 @@ that icore trains exactly as Paddle does.
 
     FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_train.py [OUT_DIR] [CASE...]
 
-Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) need
-PaddlePaddle 2.6.2, which writes them when it runs this script:
+Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) and
+the LoD gru / lstm cases (LEGACY_RNN) need PaddlePaddle 2.6.2, which writes them when it runs
+this script:
     /work/pdenv26/bin/python tools/gen_paddle_train.py
 Each case is a directory <case>/ holding
     main.pdmodel      the training program (forward, backward and optimizer ops) as
@@ -249,6 +250,61 @@ def case_gru():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+LOD_STEP = [[0, 3, 4, 9]]  # every step's batch: 3 sequences of lengths 3, 1 and 5
+
+
+def _lod_rnn_classifier(kind, hidden):
+    """Features [9, 5] per step with one LoD level -> fc (the gates' projection, no bias) ->
+    fluid's LoD gru / lstm op (as fluid.layers.dynamic_gru / dynamic_lstm emitted it, with its
+    own Weight and Bias parameters) -> sequence_pool LAST -> fc -> softmax cross-entropy over
+    3 classes -> mean, SGD. Paddle 2.6.2 has no Python API left for the op: it is added with
+    Block.append_op (its executor still runs the op and its gradient)."""
+    x = paddle.static.data(name="x", shape=[None, 5], dtype="float32", lod_level=1)
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    gates = 3 if kind == "gru" else 4
+    proj = paddle.static.nn.fc(x, gates * hidden, bias_attr=False)
+    block = paddle.static.default_main_program().current_block()
+    w = paddle.static.create_parameter([hidden, gates * hidden], "float32", name=kind + "_w")
+    peep = kind == "lstm"
+    b = paddle.static.create_parameter([1, (7 if peep else gates) * hidden], "float32",
+                                       name=kind + "_b", is_bias=True)
+    def var(n):
+        return block.create_var(name="%s_%s" % (kind, n), dtype="float32")
+    h = var("hidden")
+    if kind == "gru":
+        outs = {"Hidden": [h], "BatchGate": [var("bg")], "BatchResetHiddenPrev": [var("br")],
+                "BatchHidden": [var("bh")]}
+        attrs = {"is_reverse": False, "origin_mode": False, "activation": "tanh",
+                 "gate_activation": "sigmoid"}
+    else:
+        outs = {"Hidden": [h], "Cell": [var("cell")], "BatchGate": [var("bg")],
+                "BatchCellPreAct": [var("bc")]}
+        attrs = {"use_peepholes": True, "is_reverse": True, "gate_activation": "sigmoid",
+                 "cell_activation": "tanh", "candidate_activation": "tanh"}
+    block.append_op(type=kind, inputs={"Input": [proj], "Weight": [w], "Bias": [b]},
+                    outputs=outs, attrs=attrs)
+    last = paddle.static.nn.sequence_pool(h, "last")
+    logits = paddle.static.nn.fc(last, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(11 if kind == "gru" else 12)
+    feeds = {"x": rng.standard_normal((STEPS * 9, 5)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 3, 1)).astype("int64")}
+    return loss, feeds, 3, 1e-5, 1e-4, {"lod": {"x": LOD_STEP}}
+
+
+def case_gru_lod():
+    """fluid's LoD gru (hidden 8) in a sequence classifier (_lod_rnn_classifier)."""
+    return _lod_rnn_classifier("gru", 8)
+
+
+def case_lstm_lod():
+    """fluid's LoD lstm (hidden 6, peepholes, is_reverse) in a sequence classifier
+    (_lod_rnn_classifier). Not 8: Paddle's float32 lstm_grad takes an AVX path for hidden
+    sizes that are multiples of 8 that drops Hidden's gradient from the cell's gradient."""
+    return _lod_rnn_classifier("lstm", 6)
+
+
 def small_net(seed, steps=STEPS, batch=4):
     """fc 4->6, tanh, fc 6->1, mean squared error: the network of the schedule and
     regularization cases (what they test is the optimizer's side)."""
@@ -384,6 +440,8 @@ def _user_warmup_cosine():
     return lr
 
 
+# the LoD gru / lstm cases need Paddle 2.6.2 too (written with the legacy schedules)
+LEGACY_RNN = ["gru_lod", "lstm_lod"]
 LEGACY = ["lr_noam", "lr_exp", "lr_natexp", "lr_invtime", "lr_poly", "lr_poly_cycle",
           "lr_piecewise", "lr_cosine", "lr_warmup", "lr_user_warmup_cosine"]
 
@@ -412,6 +470,8 @@ CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn":
          "xent_soft": case_xent_soft}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
+CASES["gru_lod"] = case_gru_lod
+CASES["lstm_lod"] = case_lstm_lod
 
 
 def save_vars(exe, prog, path):
@@ -426,11 +486,13 @@ def write_case(out_dir, name):
     main.random_seed = startup.random_seed = 1234
     # Paddle 2.6.2 does not restart variable names per program: a guard keeps a legacy case's
     # names (mean_0.tmp_0, ...) independent of the cases generated before it
-    names = paddle.utils.unique_name.guard() if name in LEGACY else contextlib.nullcontext()
+    names = (paddle.utils.unique_name.guard() if name in LEGACY + LEGACY_RNN
+             else contextlib.nullcontext())
     with names, paddle.static.program_guard(main, startup):
         loss, feeds, batch, rtol, ptol, *extra = CASES[name]()
     extra = extra[0] if extra else {}
     sched, lr_var = extra.get("scheduler"), extra.get("lr")
+    lods = extra.get("lod", {})  # feed -> the LoD of every step's slice (rows: its last offset)
     if sched is not None:
         lr_var = main.lr_var  # learning_rate_N, set by Paddle's executor before each run
     d = os.path.join(out_dir, name)
@@ -447,7 +509,16 @@ def write_case(out_dir, name):
         losses, lrs = [], []
         fetch = [loss.name] + ([lr_var.name] if lr_var is not None else [])
         for s in range(STEPS):
-            fd = {k: v[s * batch:(s + 1) * batch] for k, v in feeds.items()}
+            fd = {}
+            for k, v in feeds.items():
+                if k in lods:
+                    rows = lods[k][-1][-1]
+                    t = paddle.base.core.LoDTensor()
+                    t.set(v[s * rows:(s + 1) * rows], paddle.CPUPlace())
+                    t.set_lod(lods[k])
+                    fd[k] = t
+                else:
+                    fd[k] = v[s * batch:(s + 1) * batch]
             out = exe.run(main, feed=fd, fetch_list=fetch)
             losses.append(np.asarray(out[0], dtype="float32").reshape(()))
             if lr_var is not None:
@@ -461,6 +532,10 @@ def write_case(out_dir, name):
     for k, v in feeds.items():
         np.save(os.path.join(d, k + ".npy"), v)
         lines.append("feed %s %s.npy" % (k, k))
+        for level in lods.get(k, []):
+            # 'lod NAME o0 o1 ...': every step's slice of NAME has this LoD, and as many
+            # rows as its last offset ('batch' counts the other feeds' rows)
+            lines.append("lod %s %s" % (k, " ".join(map(str, level))))
     if lr_var is not None:
         lr_shape = tuple(lr_var.shape)
         np.save(os.path.join(d, "lr.npy"),
@@ -527,8 +602,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data", "train")
     legacy = paddle.__version__.startswith("2.")
-    names = sys.argv[2:] or ([n for n in CASES if n in LEGACY] if legacy else
-                             [n for n in CASES if n not in LEGACY] + ["dropout"])
+    names = sys.argv[2:] or ([n for n in CASES if n in LEGACY + LEGACY_RNN] if legacy else
+                             [n for n in CASES if n not in LEGACY + LEGACY_RNN] + ["dropout"])
     for n in names:
         if n == "dropout":
             write_dropout_case(out_dir)

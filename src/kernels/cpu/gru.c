@@ -9,12 +9,17 @@
  *   c = act(x_c + (r * h) W_c),
  *   h' = u * h + (1 - u) * c  (origin_mode),   h' = (1 - u) * h + u * c  (otherwise).
  * is_reverse walks each sequence from its last row to its first. Hidden [T, D] keeps Input's
- * LoD. BatchGate, BatchResetHiddenPrev and BatchHidden are Paddle's training intermediates:
- * meta only here. activation / gate_activation: sigmoid, tanh, relu or identity (seqact.h). */
+ * LoD. As Paddle's kernel, the op runs in Paddle's batch order (seqbatch.h: all sequences
+ * advance together, longest first, one GEMM per step) and writes the intermediates that
+ * gru_grad reads, in that order: BatchGate [T, 3D] (u, r and c after their activations),
+ * BatchResetHiddenPrev [T, D] (r * h) and BatchHidden [T, D] (h'); BatchGate and BatchHidden
+ * carry Paddle's three-level batch LoD, BatchResetHiddenPrev none. Absent intermediates live
+ * in scratch. activation / gate_activation: sigmoid, tanh, relu or identity (seqact.h). */
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/seqact.h"
+#include "kernels/cpu/seqbatch.h"
 #include "kernels/kernel.h"
 
 enum { IN_INPUT, IN_H0, IN_WEIGHT, IN_BIAS };
@@ -64,18 +69,32 @@ static ic_status infer(ic_kctx *c) {
     ic_tensor *t = ic_out(c, k, 0);
     if (t) ic_tensor_set_meta(t, x->dtype, 2, (int64_t[]){x->dims[0], k == OUT_GATE ? 3 * D : D});
   }
-  return ic_kset_lod(c, h, ic_lod_clone(x->lod), true);
+  if (ic_kset_lod(c, h, ic_lod_clone(x->lod), true)) return c->err->code;
+  const gru_attrs *a = c->attrs;
+  return ic_seqbatch_set_lods(c, IN_INPUT, a->reverse, (ic_tensor *[]){ic_out(c, OUT_GATE, 0),
+                              ic_out(c, OUT_BHIDDEN, 0)}, 2);
 }
 
 #define DEFINE_GRU(T, SUF, ACT)                                                                 \
-  static void gates_##SUF(const gru_attrs *a, T *g, const T *hp, T *rh, int64_t D) {          \
-    for (int64_t j = 0; j < 2 * D; j++) g[j] = ACT(a->gate_act, g[j]);                         \
-    for (int64_t j = 0; j < D; j++) rh[j] = g[D + j] * hp[j];                                  \
+  /* the gates of m rows: u and r activated, rh = r * h (0 without a previous state) */        \
+  static void gates_##SUF(const gru_attrs *a, T *g, const T *hp, T *rh, int64_t m, int64_t D) { \
+    for (int64_t i = 0; i < m; i++, g += 3 * D, rh += D) {                                     \
+      for (int64_t j = 0; j < 2 * D; j++) g[j] = ACT(a->gate_act, g[j]);                       \
+      for (int64_t j = 0; j < D; j++) rh[j] = hp ? g[D + j] * hp[i * D + j] : (T)0;            \
+    }                                                                                          \
   }                                                                                            \
-  static void final_##SUF(const gru_attrs *a, T *g, const T *hp, T *hn, int64_t D) {           \
-    for (int64_t j = 0; j < D; j++) {                                                          \
-      T u = g[j], cand = ACT(a->act, g[2 * D + j]);                                            \
-      hn[j] = a->origin ? u * hp[j] + cand - u * cand : hp[j] - u * hp[j] + u * cand;          \
+  static void final_##SUF(const gru_attrs *a, T *g, const T *hp, T *hn, int64_t m, int64_t D) { \
+    for (int64_t i = 0; i < m; i++, g += 3 * D, hn += D) {                                     \
+      for (int64_t j = 0; j < D; j++) {                                                        \
+        T u = g[j], p = hp ? hp[i * D + j] : (T)0, cand = ACT(a->act, g[2 * D + j]);           \
+        g[2 * D + j] = cand;                                                                   \
+        hn[j] = a->origin ? u * p + cand - u * cand : p - u * p + u * cand;                    \
+      }                                                                                        \
+    }                                                                                          \
+  }                                                                                            \
+  static void add_bias_##SUF(T *g, const T *b, int64_t rows, int64_t n) {                      \
+    for (int64_t r = 0; r < rows; r++, g += n) {                                               \
+      for (int64_t j = 0; j < n; j++) g[j] += b[j];                                            \
     }                                                                                          \
   }
 
@@ -86,57 +105,72 @@ static ic_status run(ic_kctx *c) {
   const gru_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *w = ic_in(c, IN_WEIGHT, 0);
   const ic_tensor *h0 = ic_in(c, IN_H0, 0), *b = ic_in(c, IN_BIAS, 0);
-  ic_tensor *hid = ic_out(c, OUT_HIDDEN, 0);
-  const int64_t D = x->dims[1] / 3;
+  ic_tensor *hid = ic_out(c, OUT_HIDDEN, 0), *tg = ic_out(c, OUT_GATE, 0);
+  ic_tensor *trh = ic_out(c, OUT_RESET, 0), *th = ic_out(c, OUT_BHIDDEN, 0);
+  const int64_t D = x->dims[1] / 3, T = x->dims[0];
   const bool f64 = x->dtype == IC_FP64;
   const size_t es = ic_dtype_size(x->dtype);
-  const uint64_t *off = x->lod->offsets[x->lod->n_levels - 1];
-  const size_t ns = x->lod->lens[x->lod->n_levels - 1] - 1;
-  if (!D || !x->dims[0]) return IC_OK;
-  /* scratch: gates [3D], zero state [D], reset * h [D] */
-  ic_buffer *s = ic_kscratch(c, (size_t)(5 * D) * es);
-  if (!s) return c->err->code;
-  char *g = s->data, *zero = g + (size_t)(3 * D) * es, *rh = zero + (size_t)D * es;
-  memset(zero, 0, (size_t)D * es);
-  const char *wur = w->data, *wc = (const char *)w->data + (size_t)(2 * D * D) * es;
-  ic_gemm gu = {.dtype = x->dtype, .m = 1, .n = 2 * D, .k = D, .lda = D, .ldb = 2 * D,
-                .ldc = 3 * D, .alpha = 1.0, .beta = 1.0};
-  ic_gemm gc = {.dtype = x->dtype, .m = 1, .n = D, .k = D, .lda = D, .ldb = D, .ldc = 3 * D,
-                .alpha = 1.0, .beta = 1.0};
-  if (ic_gemm_check(c, &gu) || ic_gemm_check(c, &gc)) {
-    ic_buffer_release(s);
+  if (!D || !T) return IC_OK;
+  ic_seqbatch p;
+  ic_buffer *pb = ic_seqbatch_plan(c, IN_INPUT, a->reverse, &p);
+  if (!pb) return c->err->code;
+  const int64_t ns = (int64_t)p.ns;
+  /* scratch: the absent intermediates, the initial states in batch order */
+  size_t need = 1 + (tg ? 0 : (size_t)(3 * T * D)) + (trh ? 0 : (size_t)(T * D)) +
+                (th ? 0 : (size_t)(T * D)) + (h0 ? (size_t)(ns * D) : 0);
+  ic_buffer *s = ic_kscratch(c, need * es);
+  if (!s) {
+    ic_buffer_release(pb);
     return c->err->code;
   }
-  for (size_t q = 0; q < ns; q++) {
-    const int64_t first = (int64_t)off[q], len = (int64_t)off[q + 1] - first;
-    const char *hp = h0 ? (const char *)h0->data + (size_t)q * (size_t)D * es : zero;
-    for (int64_t k = 0; k < len; k++) {
-      const int64_t row = a->reverse ? first + len - 1 - k : first + k;
-      memcpy(g, (const char *)x->data + (size_t)(row * 3 * D) * es, (size_t)(3 * D) * es);
-      for (int64_t j = 0; b && j < 3 * D; j++) {
-        if (f64) ((double *)g)[j] += ((const double *)b->data)[j];
-        else ((float *)g)[j] += ((const float *)b->data)[j];
-      }
-      char *hn = (char *)hid->data + (size_t)(row * D) * es;
-      ic_gemm_run(c, &gu, hp, wur, g);
-      if (f64) gates_f64(a, (double *)g, (const double *)hp, (double *)rh, D);
-      else gates_f32(a, (float *)g, (const float *)hp, (float *)rh, D);
-      ic_gemm_run(c, &gc, rh, wc, g + (size_t)(2 * D) * es);
-      if (f64) final_f64(a, (double *)g, (const double *)hp, (double *)hn, D);
-      else final_f32(a, (float *)g, (const float *)hp, (float *)hn, D);
-      hp = hn;
-    }
+  char *at = s->data;
+#define TAKE(t, n) ((t) ? (char *)(t)->data : (at += (size_t)(n) * es) - (size_t)(n) * es)
+  char *G = TAKE(tg, 3 * T * D), *RH = TAKE(trh, T * D), *H = TAKE(th, T * D);
+#undef TAKE
+  char *oh0 = h0 ? at : NULL;
+  const size_t grow = (size_t)(3 * D) * es, hrow = (size_t)D * es;
+  for (int64_t r = 0; r < T; r++) memcpy(G + (size_t)r * grow, (const char *)x->data + p.row[r] * grow, grow);
+  if (b && f64) add_bias_f64((double *)G, b->data, T, 3 * D);
+  else if (b) add_bias_f32((float *)G, b->data, T, 3 * D);
+  for (int64_t i = 0; h0 && i < ns; i++) {
+    memcpy(oh0 + (size_t)i * hrow, (const char *)h0->data + p.order[i] * hrow, hrow);
   }
+  const char *wur = w->data, *wc = (const char *)w->data + (size_t)(2 * D * D) * es;
+  ic_gemm gu = {.dtype = x->dtype, .n = 2 * D, .k = D, .lda = D, .ldb = 2 * D, .ldc = 3 * D,
+                .alpha = 1.0, .beta = 1.0};
+  ic_gemm gc = {.dtype = x->dtype, .n = D, .k = D, .lda = D, .ldb = D, .ldc = 3 * D,
+                .alpha = 1.0, .beta = 1.0};
+  gu.m = gc.m = ns;
+  if (ic_gemm_check(c, &gu) || ic_gemm_check(c, &gc)) {
+    ic_buffer_release(s);
+    ic_buffer_release(pb);
+    return c->err->code;
+  }
+  const char *hp = oh0;
+  for (size_t k = 0; k < p.nb; k++) {
+    const int64_t bs = (int64_t)p.starts[k], m = (int64_t)p.starts[k + 1] - bs;
+    char *g = G + (size_t)bs * grow, *rh = RH + (size_t)bs * hrow, *hn = H + (size_t)bs * hrow;
+    gu.m = gc.m = m;
+    if (hp) ic_gemm_run(c, &gu, hp, wur, g);
+    if (f64) gates_f64(a, (double *)g, (const double *)hp, (double *)rh, m, D);
+    else gates_f32(a, (float *)g, (const float *)hp, (float *)rh, m, D);
+    if (hp) ic_gemm_run(c, &gc, rh, wc, g + (size_t)(2 * D) * es);
+    if (f64) final_f64(a, (double *)g, (const double *)hp, (double *)hn, m, D);
+    else final_f32(a, (float *)g, (const float *)hp, (float *)hn, m, D);
+    hp = hn;
+  }
+  for (int64_t r = 0; r < T; r++) memcpy((char *)hid->data + p.row[r] * hrow, H + (size_t)r * hrow, hrow);
   ic_buffer_release(s);
+  ic_buffer_release(pb);
   return IC_OK;
 }
 
 static const ic_slotdef inputs[] = {
     {"Input", 0}, {"H0", IC_SLOT_OPTIONAL}, {"Weight", 0}, {"Bias", IC_SLOT_OPTIONAL}};
 static const ic_slotdef outputs[] = {
-    {"BatchGate", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
-    {"BatchResetHiddenPrev", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
-    {"BatchHidden", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
+    {"BatchGate", IC_SLOT_OPTIONAL},
+    {"BatchResetHiddenPrev", IC_SLOT_OPTIONAL},
+    {"BatchHidden", IC_SLOT_OPTIONAL},
     {"Hidden", 0}};
 
 const ic_opdef ic_op_gru = {

@@ -8,12 +8,18 @@
  *   c~ = cand_act(g_c),  i = gate_act(g_i + c * w_ic),  f = gate_act(g_f + c * w_fc),
  *   c' = c~ * i + c * f,  o = gate_act(g_o + c' * w_oc),  h' = o * cell_act(c')
  * (the w_* terms only with use_peepholes). is_reverse walks each sequence backwards. Hidden
- * and Cell [T, D] keep Input's LoD; BatchGate and BatchCellPreAct are training
- * intermediates, meta only here. Activations: sigmoid, tanh, relu or identity (seqact.h). */
+ * and Cell [T, D] keep Input's LoD. As Paddle's kernel, the op runs in Paddle's batch order
+ * (seqbatch.h: all sequences advance together, longest first, one GEMM per step) and writes
+ * the intermediates that lstm_grad reads, in that order: BatchGate [T, 4D] (the gates after
+ * their activations, with Paddle's three-level batch LoD) and BatchCellPreAct [T, D]
+ * (cell_act(c'), no LoD: Paddle's name notwithstanding, the cell after its activation).
+ * Absent intermediates live in scratch. Activations: sigmoid, tanh, relu or identity
+ * (seqact.h). */
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/seqact.h"
+#include "kernels/cpu/seqbatch.h"
 #include "kernels/kernel.h"
 
 enum { IN_INPUT, IN_H0, IN_C0, IN_WEIGHT, IN_BIAS };
@@ -71,21 +77,32 @@ static ic_status infer(ic_kctx *c) {
     ic_tensor_set_meta(t, x->dtype, 2, (int64_t[]){x->dims[0], k == OUT_BGATE ? 4 * D : D});
     if (k <= OUT_CELL && ic_kset_lod(c, t, ic_lod_clone(x->lod), true)) return c->err->code;
   }
-  return IC_OK;
+  return ic_seqbatch_set_lods(c, IN_INPUT, a->reverse, (ic_tensor *[]){ic_out(c, OUT_BGATE, 0)}, 1);
 }
 
 #define DEFINE_CELL(T, SUF, ACT)                                                               \
-  static void cell_##SUF(const lstm_attrs *a, T *g, const T *cp, T *cn, T *hn, const T *peep,  \
-                         int64_t D) {                                                          \
-    for (int64_t j = 0; j < D; j++) {                                                          \
-      T c0 = cp ? cp[j] : (T)0;                                                                \
-      T wi = peep ? peep[j] : 0, wf = peep ? peep[D + j] : 0, wo = peep ? peep[2 * D + j] : 0; \
-      T cand = ACT(a->cand, g[j]);                                                             \
-      T ig = ACT(a->gate, g[D + j] + c0 * wi), fg = ACT(a->gate, g[2 * D + j] + c0 * wf);       \
-      T cs = cand * ig + c0 * fg;                                                              \
-      T og = ACT(a->gate, g[3 * D + j] + cs * wo);                                             \
-      cn[j] = cs;                                                                              \
-      hn[j] = og * ACT(a->cell, cs);                                                           \
+  /* m rows of one batch: g (pre-activation gates) becomes the activated gates; cp: the       \
+   * previous cells (NULL: zeros) */                                                           \
+  static void cell_##SUF(const lstm_attrs *a, T *g, const T *cp, T *cn, T *ca, T *hn,           \
+                         const T *peep, int64_t m, int64_t D) {                                \
+    for (int64_t i = 0; i < m; i++, g += 4 * D, cn += D, ca += D, hn += D) {                   \
+      for (int64_t j = 0; j < D; j++) {                                                        \
+        T c0 = cp ? cp[i * D + j] : (T)0;                                                      \
+        T wi = peep ? peep[j] : 0, wf = peep ? peep[D + j] : 0, wo = peep ? peep[2 * D + j] : 0; \
+        T cand = ACT(a->cand, g[j]);                                                           \
+        T ig = ACT(a->gate, g[D + j] + c0 * wi), fg = ACT(a->gate, g[2 * D + j] + c0 * wf);     \
+        T cs = cand * ig + c0 * fg;                                                            \
+        T og = ACT(a->gate, g[3 * D + j] + cs * wo);                                           \
+        g[j] = cand, g[D + j] = ig, g[2 * D + j] = fg, g[3 * D + j] = og;                      \
+        cn[j] = cs;                                                                            \
+        ca[j] = ACT(a->cell, cs);                                                              \
+        hn[j] = og * ca[j];                                                                    \
+      }                                                                                        \
+    }                                                                                          \
+  }                                                                                            \
+  static void add_bias_##SUF(T *g, const T *b, int64_t rows, int64_t n) {                      \
+    for (int64_t r = 0; r < rows; r++, g += n) {                                               \
+      for (int64_t j = 0; j < n; j++) g[j] += b[j];                                            \
     }                                                                                          \
   }
 
@@ -97,51 +114,74 @@ static ic_status run(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *w = ic_in(c, IN_WEIGHT, 0);
   const ic_tensor *b = ic_in(c, IN_BIAS, 0), *h0 = ic_in(c, IN_H0, 0), *c0 = ic_in(c, IN_C0, 0);
   ic_tensor *hid = ic_out(c, OUT_HIDDEN, 0), *cell = ic_out(c, OUT_CELL, 0);
-  const int64_t D = x->dims[1] / 4;
+  ic_tensor *tg = ic_out(c, OUT_BGATE, 0), *tca = ic_out(c, OUT_BCELL, 0);
+  const int64_t D = x->dims[1] / 4, T = x->dims[0];
   const bool f64 = x->dtype == IC_FP64;
   const size_t es = ic_dtype_size(x->dtype);
-  const uint64_t *off = x->lod->offsets[x->lod->n_levels - 1];
-  const size_t ns = x->lod->lens[x->lod->n_levels - 1] - 1;
-  if (!D || !x->dims[0]) return IC_OK;
-  ic_buffer *s = ic_kscratch(c, (size_t)(4 * D) * es);
-  if (!s) return c->err->code;
-  char *g = s->data;
+  if (!D || !T) return IC_OK;
+  ic_seqbatch p;
+  ic_buffer *pb = ic_seqbatch_plan(c, IN_INPUT, a->reverse, &p);
+  if (!pb) return c->err->code;
+  const int64_t ns = (int64_t)p.ns;
+  /* scratch: hidden and cell in batch order, the absent intermediates, the initial states in
+   * batch order */
+  size_t need = 1 + (size_t)(2 * T * D) + (tg ? 0 : (size_t)(4 * T * D)) +
+                (tca ? 0 : (size_t)(T * D)) + (h0 ? (size_t)(ns * D) : 0) +
+                (c0 ? (size_t)(ns * D) : 0);
+  ic_buffer *s = ic_kscratch(c, need * es);
+  if (!s) {
+    ic_buffer_release(pb);
+    return c->err->code;
+  }
+  char *at = s->data;
+#define TAKE(t, n) ((t) ? (char *)(t)->data : (at += (size_t)(n) * es) - (size_t)(n) * es)
+  char *G = TAKE(tg, 4 * T * D), *CA = TAKE(tca, T * D);
+  char *H = TAKE((ic_tensor *)NULL, T * D), *C = TAKE((ic_tensor *)NULL, T * D);
+  char *oh0 = h0 ? TAKE((ic_tensor *)NULL, ns * D) : NULL;
+  char *oc0 = c0 ? TAKE((ic_tensor *)NULL, ns * D) : NULL;
+#undef TAKE
+  const size_t grow = (size_t)(4 * D) * es, hrow = (size_t)D * es;
+  for (int64_t r = 0; r < T; r++) memcpy(G + (size_t)r * grow, (const char *)x->data + p.row[r] * grow, grow);
+  if (b && f64) add_bias_f64((double *)G, b->data, T, 4 * D);
+  else if (b) add_bias_f32((float *)G, b->data, T, 4 * D);
+  for (int64_t i = 0; i < ns; i++) {
+    if (h0) memcpy(oh0 + (size_t)i * hrow, (const char *)h0->data + p.order[i] * hrow, hrow);
+    if (c0) memcpy(oc0 + (size_t)i * hrow, (const char *)c0->data + p.order[i] * hrow, hrow);
+  }
   const char *peep = a->peep ? (const char *)b->data + (size_t)(4 * D) * es : NULL;
-  ic_gemm gm = {.dtype = x->dtype, .m = 1, .n = 4 * D, .k = D, .lda = D, .ldb = 4 * D,
+  ic_gemm gm = {.dtype = x->dtype, .m = ns, .n = 4 * D, .k = D, .lda = D, .ldb = 4 * D,
                 .ldc = 4 * D, .alpha = 1.0, .beta = 1.0};
   if (ic_gemm_check(c, &gm)) {
     ic_buffer_release(s);
+    ic_buffer_release(pb);
     return c->err->code;
   }
-  for (size_t q = 0; q < ns; q++) {
-    const int64_t first = (int64_t)off[q], len = (int64_t)off[q + 1] - first;
-    const char *hp = h0 ? (const char *)h0->data + (size_t)q * (size_t)D * es : NULL;
-    const char *cp = c0 ? (const char *)c0->data + (size_t)q * (size_t)D * es : NULL;
-    for (int64_t k = 0; k < len; k++) {
-      const int64_t row = a->reverse ? first + len - 1 - k : first + k;
-      memcpy(g, (const char *)x->data + (size_t)(row * 4 * D) * es, (size_t)(4 * D) * es);
-      for (int64_t j = 0; b && j < 4 * D; j++) {
-        if (f64) ((double *)g)[j] += ((const double *)b->data)[j];
-        else ((float *)g)[j] += ((const float *)b->data)[j];
-      }
-      if (hp) ic_gemm_run(c, &gm, hp, w->data, g);
-      char *hn = (char *)hid->data + (size_t)(row * D) * es;
-      char *cn = (char *)cell->data + (size_t)(row * D) * es;
-      if (f64) cell_f64(a, (double *)g, (const double *)cp, (double *)cn, (double *)hn, (const double *)peep, D);
-      else cell_f32(a, (float *)g, (const float *)cp, (float *)cn, (float *)hn, (const float *)peep, D);
-      hp = hn;
-      cp = cn;
-    }
+  const char *hp = oh0, *cp = oc0;
+  for (size_t k = 0; k < p.nb; k++) {
+    const int64_t bs = (int64_t)p.starts[k], m = (int64_t)p.starts[k + 1] - bs;
+    char *g = G + (size_t)bs * grow;
+    char *cn = C + (size_t)bs * hrow, *ca = CA + (size_t)bs * hrow, *hn = H + (size_t)bs * hrow;
+    gm.m = m;
+    if (hp) ic_gemm_run(c, &gm, hp, w->data, g);
+    if (f64) cell_f64(a, (double *)g, (const double *)cp, (double *)cn, (double *)ca, (double *)hn, (const double *)peep, m, D);
+    else cell_f32(a, (float *)g, (const float *)cp, (float *)cn, (float *)ca, (float *)hn, (const float *)peep, m, D);
+    hp = hn;
+    cp = cn;
+  }
+  for (int64_t r = 0; r < T; r++) {
+    memcpy((char *)hid->data + p.row[r] * hrow, H + (size_t)r * hrow, hrow);
+    memcpy((char *)cell->data + p.row[r] * hrow, C + (size_t)r * hrow, hrow);
   }
   ic_buffer_release(s);
+  ic_buffer_release(pb);
   return IC_OK;
 }
 
 static const ic_slotdef inputs[] = {{"Input", 0}, {"H0", IC_SLOT_OPTIONAL}, {"C0", IC_SLOT_OPTIONAL},
                                     {"Weight", 0}, {"Bias", IC_SLOT_OPTIONAL}};
 static const ic_slotdef outputs[] = {{"Hidden", 0}, {"Cell", 0},
-                                     {"BatchGate", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
-                                     {"BatchCellPreAct", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER}};
+                                     {"BatchGate", IC_SLOT_OPTIONAL},
+                                     {"BatchCellPreAct", IC_SLOT_OPTIONAL}};
 
 const ic_opdef ic_op_lstm = {
     .name = "lstm",

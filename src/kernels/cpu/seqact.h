@@ -1,6 +1,9 @@
 /* Activations of Paddle's fused recurrent ops (gru, lstm: paddle/phi/kernels/funcs/detail/
  * activation_functions.h), by name: sigmoid clips its input to [-40, 13], tanh computes
- * 2 / (1 + e^(-2x)) - 1 with -2x clipped at 40, relu, identity. Shared by gru.c and lstm.c. */
+ * 2 / (1 + e^(-2x)) - 1 with -2x clipped at 40, relu, identity. Shared by gru.c and lstm.c.
+ * The gradients (ic_seqact_grad) take the upstream gradient g and the activation's output y,
+ * as Paddle's do: sigmoid g y (1 - y), tanh g (1 - y^2), relu g where y > 0, identity g;
+ * shared by gru_grad.c and lstm_grad.c. */
 #ifndef IC_KERNELS_CPU_SEQACT_H
 #define IC_KERNELS_CPU_SEQACT_H
 
@@ -55,5 +58,18 @@ static inline float ic_seqactf(int act, float v) {
     default: return v;
   }
 }
+
+#define IC_SEQACT_GRAD(T, NAME)                                                  \
+  static inline T NAME(int act, T g, T y) {                                     \
+    switch (act) {                                                              \
+      case SEQACT_SIGMOID: return g * y * ((T)1 - y);                           \
+      case SEQACT_TANH: return g * ((T)1 - y * y);                              \
+      case SEQACT_RELU: return y > 0 ? g : (T)0 * g;                            \
+      default: return g;                                                        \
+    }                                                                           \
+  }
+IC_SEQACT_GRAD(double, ic_seqact_grad)
+IC_SEQACT_GRAD(float, ic_seqact_gradf)
+#undef IC_SEQACT_GRAD
 
 #endif
