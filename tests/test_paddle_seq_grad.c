@@ -20,7 +20,7 @@ static TCase *tc_errors(void);
 
 #define SEQ_DIR "paddle_seq_grad"
 #define SEQ_SUITE "paddle_seq_grad"
-#define SEQ_MIN_CASES 35
+#define SEQ_MIN_CASES 40
 #define SEQ_TOOL "tools/gen_paddle_seq_grad.py (Paddle 2.6.2)"
 #define SEQ_EXTRA_TCASES tc_gradops, tc_errors
 #include "test_paddle_seq.c"

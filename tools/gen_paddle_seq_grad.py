@@ -355,6 +355,22 @@ def main():
                           {"x": (rand(3, 2), None, True),
                            "mask": (np.array([m], dtype="int32"), None, False)}, ["x"]))
 
+    # multi-level LoD where Paddle takes it: the gradients keep every level of X's LoD
+    names.append(case("reorder_by_rank_2level", reorder,
+                      {"seq": (rand(8, 1), [[0, 1, 4, 4, 8]], False),
+                       "x": (rand(9, 2), [[0, 1, 3, 4, 6], [0, 2, 3, 4, 5, 7, 9]], True)},
+                      ["x"]))
+    names.append(case("shrink_rnn_memory_lod", shrink(1),
+                      {"seq": (rand(8, 1), [[0, 3, 4, 4, 8]], False),
+                       "x": (rand(6, 3), [[0, 2, 3, 5, 6]], True)}, ["x"]))
+    names.append(case("sequence_expand_as_xlod2",
+                      one("sequence_expand_as", {"X": ["x"], "Y": ["y"]}),
+                      {"x": (rand(3, 2), [[0, 1, 3], [0, 1, 2, 3]], True),
+                       "y": (rand(6, 1), [[0, 3, 3, 6]], False)}, ["x"]))
+    names.append(case("lod_reset_2level", one("lod_reset", {"X": ["x"]},
+                                              {"target_lod": [0, 2, 6], "append": False}),
+                      {"x": (rand(6, 2), [[0, 1, 3], [0, 1, 3, 6]], True)}, ["x"]))
+
     with open(os.path.join(OUT, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
 
