@@ -110,7 +110,6 @@ def case(name, build, values, grads):
     os.makedirs(d)
     desc_lines = []
     for blk in main.blocks:
-        past_loss = False
         for op in blk.ops:
             if op.desc.has_attr("op_callstack"):
                 op.desc.remove_attr("op_callstack")
@@ -118,14 +117,12 @@ def case(name, build, values, grads):
             if not (role & 1):  # forward or loss ops
                 continue
             if op.type in ("fill_constant", "reduce_sum_grad", "elementwise_mul_grad"):
-                continue
-            past_loss = True
+                continue  # the loss's own backward
             ins = "; ".join("%s=%s" % (k, ",".join(op.input(k))) for k in op.input_names)
             outs = "; ".join("%s=%s" % (k, ",".join(op.output(k))) for k in op.output_names)
             attrs = ", ".join("%s=%r" % (k, op.attr(k)) for k in sorted(op.attr_names)
                               if k not in SKIP_ATTRS and k != "op_role")
             desc_lines.append("%s | in: %s | out: %s | attrs: %s" % (op.type, ins, outs, attrs))
-        del past_loss
     with open(os.path.join(d, "inference.pdmodel"), "wb") as f:
         f.write(main.desc.serialize_to_string())
     with open(os.path.join(d, "gradops.txt"), "w") as f:
