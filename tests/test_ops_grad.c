@@ -2084,6 +2084,69 @@ START_TEST(sequence_softmax_grad) {
 }
 END_TEST
 
+static int64_t g_sc_len, g_sc_start;
+static bool g_sc_trainable;
+static void seqconv_attrs(ic_builder_op *op) {
+  ic_builder_attr_int(op, "contextLength", (int32_t)g_sc_len);
+  ic_builder_attr_int(op, "contextStart", (int32_t)g_sc_start);
+  ic_builder_attr_int(op, "contextStride", 1);
+  ic_builder_attr_bool(op, "paddingTrainable", g_sc_trainable);
+}
+
+/* sequence_conv_grad in float64 (the Paddle oracle in test_paddle_seq_grad is float32): X,
+ * Filter and trainable PaddingData over sequences of 3, 0, 1 and 4 rows, windows reaching
+ * before, across and past the sequences' ends */
+START_TEST(sequence_conv_grad) {
+  const struct {
+    int64_t len, start;
+    bool trainable;
+  } cs[] = {{3, -1, false}, {3, -1, true}, {5, -3, true}, {2, 1, true}, {4, 0, false}};
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+    g_sc_len = cs[i].len;
+    g_sc_start = cs[i].start;
+    g_sc_trainable = cs[i].trainable;
+    const int64_t up = cs[i].start < 0 ? -cs[i].start : 0;
+    const int64_t down = cs[i].start + cs[i].len - 1 > 0 ? cs[i].start + cs[i].len - 1 : 0;
+    ic_tensor *x = r64(2, TU_DIMS(8, 2), 370 + i);
+    const uint64_t l0[5] = {0, 3, 3, 4, 8};
+    const size_t n[1] = {5};
+    const uint64_t *lv[1] = {l0};
+    ck_assert_int_eq(ic_tensor_set_lod(x, 1, n, lv), IC_OK);
+    ic_tensor *f = r64(2, TU_DIMS(cs[i].len * 2, 3), 380 + i);
+    if (cs[i].trainable) {
+      gcase g = {.fwd = "sequence_conv", .grad = "sequence_conv_grad", .n_in = 3,
+                 .slot = {"X", "Filter", "PaddingData"},
+                 .in = {x, f, r64(2, TU_DIMS(up + down, 2), 390 + i)},
+                 .diff = {true, true, true}, .out_slot = "Out", .attrs = seqconv_attrs,
+                 .n_gin = 4, .gin_slot = {"X", "Filter", "PaddingData", "Out@GRAD"},
+                 .gin_src = {"in0", "in1", "in2", "dout"}};
+      check_grad(&g);
+    } else {
+      gcase g = {.fwd = "sequence_conv", .grad = "sequence_conv_grad", .n_in = 2,
+                 .slot = {"X", "Filter"}, .in = {x, f}, .diff = {true, true},
+                 .out_slot = "Out", .attrs = seqconv_attrs, .n_gin = 3,
+                 .gin_slot = {"X", "Filter", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+      check_grad(&g);
+    }
+  }
+}
+END_TEST
+
+/* sequence_expand_as_grad in float64: rows repeated 2, 0, 3 and 1 times */
+START_TEST(sequence_expand_as_grad) {
+  ic_tensor *x = r64(2, TU_DIMS(4, 3), 400);
+  ic_tensor *y = r64(2, TU_DIMS(6, 1), 401);
+  const uint64_t l0[5] = {0, 2, 2, 5, 6};
+  const size_t n[1] = {5};
+  const uint64_t *lv[1] = {l0};
+  ck_assert_int_eq(ic_tensor_set_lod(y, 1, n, lv), IC_OK);
+  gcase g = {.fwd = "sequence_expand_as", .grad = "sequence_expand_as_grad", .n_in = 2,
+             .slot = {"X", "Y"}, .in = {x, y}, .diff = {true, false}, .out_slot = "Out",
+             .n_gin = 3, .gin_slot = {"X", "Y", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&g);
+}
+END_TEST
+
 typedef struct convt_cfg {
   int64_t sh, sw, pad, dil, groups, opad; /* opad: output_padding (both), -1 none */
   bool nhwc, osize;                       /* osize: output_size one above the base */
@@ -2756,6 +2819,8 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, sequence_pool_grad);
   tcase_add_test(tc, sequence_expand_grad);
   tcase_add_test(tc, sequence_softmax_grad);
+  tcase_add_test(tc, sequence_conv_grad);
+  tcase_add_test(tc, sequence_expand_as_grad);
   tcase_add_test(tc, paddle_convt_grad_oracle);
   tcase_add_test(tc, pool2d_grad);
   tcase_add_test(tc, pool2d_grad_float32);

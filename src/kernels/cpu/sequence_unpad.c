@@ -1,7 +1,8 @@
 /* sequence_unpad: a padded batch back to LoD sequences (Paddle's sequence_unpad_op.h; gone
  * from Paddle 3, kept for programs exported before). X is [B, L, ...step], Length [B]
  * (int64, or int32) each sequence's valid prefix (0 to L); Out is [sum(Length), ...step]
- * with one LoD level of the running sums. */
+ * ([sum(Length), 1] for X [B, L], as Paddle's kernel sets it) with one LoD level of the
+ * running sums. */
 #include <string.h>
 
 #include "kernels/kernel.h"
@@ -32,8 +33,9 @@ static ic_status infer(ic_kctx *c) {
   int64_t d[IC_MAX_RANK];
   d[0] = (int64_t)o[n - 1];
   for (int i = 2; i < x->ndim; i++) d[i - 1] = x->dims[i];
+  d[1] = x->ndim == 2 ? 1 : d[1]; /* Paddle: [B, L] unpads to [sum, 1] */
   ic_tensor *out = ic_out(c, 0, 0);
-  ic_tensor_set_meta(out, x->dtype, x->ndim - 1, d);
+  ic_tensor_set_meta(out, x->dtype, x->ndim == 2 ? 2 : x->ndim - 1, d);
   return ic_kset_lod(c, out, lod, true);
 }
 
