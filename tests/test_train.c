@@ -411,6 +411,123 @@ static const char *const k_lr_cases[] = {"lr_noam", "lr_exp", "lr_natexp", "lr_i
 START_TEST(paddle_legacy_lr_schedule) { run_paddle_case(k_lr_cases[_i]); }
 END_TEST
 
+/* Training through control flow (Paddle 2.6.2): paddle.static.nn.while_loop whose body
+ * applies its own fc + tanh a fed number of times (3, 1, 4, 2, ...) with Adam: while keeps
+ * each iteration for while_grad, which sums the body parameters' gradients over the
+ * iterations and carries h's gradient back through them. */
+START_TEST(paddle_while_loop_adam) { run_paddle_case("ctl_while"); }
+END_TEST
+
+/* paddle.static.nn.cond with a branch of its own parameters each, the branch chosen per step
+ * by the data, SGD: conditional_block_grad runs the taken branch's grad block over what the
+ * forward kept and gives the untaken branch's parameters zeros. */
+START_TEST(paddle_cond_sgd) { run_paddle_case("ctl_cond"); }
+END_TEST
+
+/* The cond case step by step: the untaken branch's parameters are bitwise what they were
+ * before the step (a zero gradient through SGD), the taken branch's change, and both branches
+ * are taken over the 20 steps; in every configuration. The branch is the program's own
+ * condition (greater_than's output), fetched. */
+START_TEST(cond_untaken_branch_unchanged) {
+  train_case tc;
+  load_case("ctl_cond", &tc);
+  /* the taken branch's fc weight: block 1 (true branch) and block 2 (false branch) each hold
+   * one mul whose Y is its weight */
+  const char *w[2] = {NULL, NULL};
+  for (int b = 1; b <= 2; b++) {
+    const ic_block *bl = &tc.main->blocks[b];
+    for (size_t i = 0; i < bl->n_ops; i++) {
+      if (!strcmp(bl->ops[i].type, "mul")) w[b - 1] = ic_op_input(&bl->ops[i], "Y")->args[0];
+    }
+    ck_assert_ptr_nonnull(w[b - 1]);
+  }
+  const char *cond = NULL; /* conditional_block's Cond of the true branch */
+  for (size_t i = 0; i < tc.main->blocks[0].n_ops; i++) {
+    const ic_op *op = &tc.main->blocks[0].ops[i];
+    if (!strcmp(op->type, "conditional_block") && ic_op_attr(op, "sub_block")->i == 1) {
+      cond = ic_op_input(op, "Cond")->args[0];
+    }
+  }
+  ck_assert_ptr_nonnull(cond);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    const config *cf = &k_configs[k];
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(cf, false);
+    int taken[2] = {0, 0};
+    for (int s = 0; s < tc.steps; s++) {
+      ic_tensor *before[2];
+      for (int b = 0; b < 2; b++) {
+        ck_assert_int_eq(ic_tensor_clone(ic_scope_get(scope, w[b]), &before[b]), IC_OK);
+      }
+      ic_tensor *feeds[MAX_FEEDS], *out[2] = {NULL, NULL};
+      for (size_t i = 0; i < tc.n_feeds; i++) feeds[i] = batch_of(tc.feeds[i], s, tc.batch);
+      const char *fetch[2] = {tc.loss_name, cond};
+      const char *names[MAX_FEEDS];
+      for (size_t i = 0; i < tc.n_feeds; i++) names[i] = tc.feed_names[i];
+      ic_status st = ic_executor_run(e, tc.main, scope, tc.n_feeds, names,
+                                     (const ic_tensor *const *)feeds, 2, fetch, out);
+      ck_assert_msg(st == IC_OK, "%s: %s", cf->what, ic_executor_errmsg(e));
+      for (size_t i = 0; i < tc.n_feeds; i++) ic_tensor_destroy(feeds[i]);
+      ck_assert_int_eq(ic_tensor_dtype(out[1]), IC_BOOL);
+      int t = *(const uint8_t *)ic_tensor_cdata(out[1]) ? 0 : 1; /* 0: true branch (block 1) */
+      taken[t]++;
+      const ic_tensor *now_taken = ic_scope_get(scope, w[t]), *now_other = ic_scope_get(scope, w[1 - t]);
+      char what[160];
+      snprintf(what, sizeof what, "%s step %d: untaken branch's '%s'", cf->what, s, w[1 - t]);
+      tu_assert_bitwise(now_other, before[1 - t], what);
+      ck_assert_msg(memcmp(ic_tensor_cdata(now_taken), ic_tensor_cdata(before[t]),
+                           (size_t)ic_tensor_numel(now_taken) * sizeof(float)) != 0,
+                    "%s step %d: the taken branch's '%s' did not change", cf->what, s, w[t]);
+      for (int b = 0; b < 2; b++) ic_tensor_destroy(before[b]);
+      ic_tensor_destroy(out[0]);
+      ic_tensor_destroy(out[1]);
+    }
+    ck_assert_int_gt(taken[0], 2);
+    ck_assert_int_gt(taken[1], 2);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  free_case(&tc);
+}
+END_TEST
+
+/* The while_loop program with the forward while's is_test set (written beside it by the
+ * generator): the while keeps no step scopes, so while_grad fails, naming itself and its
+ * StepScopes variable, in every configuration, and the scope is left as it was. */
+START_TEST(while_grad_without_step_scopes) {
+  train_case tc;
+  load_case("ctl_while", &tc);
+  char path[1024];
+  path_of("ctl_while", "main_is_test.pdmodel", path, sizeof path);
+  ic_program *bad = NULL;
+  char err[512];
+  ck_assert_msg(ic_program_from_file(path, &bad, err, sizeof err) == IC_OK, "%s", err);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    const config *cf = &k_configs[k];
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(cf, false);
+    ic_tensor *feeds[MAX_FEEDS], *out = NULL;
+    for (size_t i = 0; i < tc.n_feeds; i++) feeds[i] = batch_of(tc.feeds[i], 0, tc.batch);
+    const char *names[MAX_FEEDS], *loss = tc.loss_name;
+    for (size_t i = 0; i < tc.n_feeds; i++) names[i] = tc.feed_names[i];
+    ic_status st = ic_executor_run(e, bad, scope, tc.n_feeds, names,
+                                   (const ic_tensor *const *)feeds, 1, &loss, &out);
+    for (size_t i = 0; i < tc.n_feeds; i++) ic_tensor_destroy(feeds[i]);
+    ck_assert_int_ne(st, IC_OK);
+    const char *msg = ic_executor_errmsg(e);
+    ck_assert_msg(strstr(msg, "(while_grad)") && strstr(msg, "StepScopes") &&
+                      strstr(msg, "is_test"),
+                  "%s: %s", cf->what, msg);
+    ck_assert_ptr_null(out);
+    check_bitwise(&tc, scope, tc.init, cf->what);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  ic_program_destroy(bad);
+  free_case(&tc);
+}
+END_TEST
+
 /* Paddle's startup programs in icore: every persistable of the main program gets its declared
  * dims, fill_constant values are exact, uniform_random weights lie in [min, max) with a
  * uniform's mean and spread; then training from them runs and lowers the loss. */
@@ -831,6 +948,10 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_cross_entropy_soft);
   tcase_add_loop_test(tc, paddle_legacy_lr_schedule, 0,
                       (int)(sizeof k_lr_cases / sizeof k_lr_cases[0]));
+  tcase_add_test(tc, paddle_while_loop_adam);
+  tcase_add_test(tc, paddle_cond_sgd);
+  tcase_add_test(tc, cond_untaken_branch_unchanged);
+  tcase_add_test(tc, while_grad_without_step_scopes);
   return tc;
 }
 

@@ -6,8 +6,9 @@ that icore trains exactly as Paddle does.
 
     FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_train.py [OUT_DIR] [CASE...]
 
-Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) need
-PaddlePaddle 2.6.2, which writes them when it runs this script:
+Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) and
+the ctl_* cases of training through while_loop and cond (CTRL) need PaddlePaddle 2.6.2, which
+writes them when it runs this script:
     /work/pdenv26/bin/python tools/gen_paddle_train.py
 Each case is a directory <case>/ holding
     main.pdmodel      the training program (forward, backward and optimizer ops) as
@@ -384,6 +385,59 @@ def _user_warmup_cosine():
     return lr
 
 
+def case_ctl_while():
+    """paddle.static.nn.while_loop training: h = tanh(fc(h)) with the body's own fc parameters,
+    repeated N times, N fed per step (the same value in every row of the batch; the program
+    slices row 0), varying 3, 1, 4, 2; squared error to y; Adam. Paddle 2.6.2 emits while_grad
+    over the body's step scopes."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 8], dtype="float32")
+    n = paddle.static.data(name="n", shape=[None], dtype="int64")
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    count = paddle.reshape(paddle.slice(n, axes=[0], starts=[0], ends=[1]), [1])
+    i = paddle.full([1], 0, "int64")
+
+    def cond(i, h):
+        return i < count
+
+    def body(i, h):
+        return i + 1, paddle.static.nn.fc(h, 8, activation="tanh")
+
+    i, h = paddle.static.nn.while_loop(cond, body, [i, h])
+    loss = paddle.mean(paddle.square(h - y))
+    paddle.optimizer.Adam(learning_rate=0.02).minimize(loss)
+    rng = np.random.default_rng(31)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 6)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 8))).astype("float32"),
+             "n": np.repeat(np.array([3, 1, 4, 2] * (STEPS // 4 + 1))[:STEPS], 4).astype("int64")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_ctl_cond():
+    """paddle.static.nn.cond training: each branch has its own fc parameters (tanh then fc, or
+    relu then fc), the branch taken chosen per step by the sign of the batch mean, which the
+    data flips irregularly; squared error; SGD, so the untaken branch's parameters get a zero
+    gradient (conditional_block_grad's zeros) and stay as they are."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    h = paddle.static.nn.fc(x, 8)
+    out = paddle.static.nn.cond(paddle.mean(x) > 0,
+                                lambda: paddle.static.nn.fc(paddle.tanh(h), 1),
+                                lambda: paddle.static.nn.fc(paddle.nn.functional.relu(h), 1))
+    loss = paddle.mean(paddle.square(out - y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    rng = np.random.default_rng(32)
+    sign = np.array([1, -1, -1, 1, -1, 1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, -1, 1][:STEPS])
+    x = rng.standard_normal((STEPS, 4, 6)) * 0.3 + sign[:, None, None] * 0.6
+    feeds = {"x": x.reshape(STEPS * 4, 6).astype("float32"),
+             "y": rng.standard_normal((STEPS * 4, 1)).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+# Training through control flow (while_grad, conditional_block_grad): written by Paddle 2.6.2,
+# whose legacy executor runs them
+CTRL = ["ctl_while", "ctl_cond"]
+
 LEGACY = ["lr_noam", "lr_exp", "lr_natexp", "lr_invtime", "lr_poly", "lr_poly_cycle",
           "lr_piecewise", "lr_cosine", "lr_warmup", "lr_user_warmup_cosine"]
 
@@ -409,7 +463,7 @@ CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn":
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
          "regularizer": case_regularizer, "huber": case_huber,
-         "xent_soft": case_xent_soft}
+         "xent_soft": case_xent_soft, "ctl_while": case_ctl_while, "ctl_cond": case_ctl_cond}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 
@@ -426,7 +480,8 @@ def write_case(out_dir, name):
     main.random_seed = startup.random_seed = 1234
     # Paddle 2.6.2 does not restart variable names per program: a guard keeps a legacy case's
     # names (mean_0.tmp_0, ...) independent of the cases generated before it
-    names = paddle.utils.unique_name.guard() if name in LEGACY else contextlib.nullcontext()
+    names = (paddle.utils.unique_name.guard() if name in LEGACY + CTRL
+             else contextlib.nullcontext())
     with names, paddle.static.program_guard(main, startup):
         loss, feeds, batch, rtol, ptol, *extra = CASES[name]()
     extra = extra[0] if extra else {}
@@ -439,6 +494,15 @@ def write_case(out_dir, name):
         f.write(strip_callstacks(main.desc.serialize_to_string()))
     with open(os.path.join(d, "startup.pdmodel"), "wb") as f:
         f.write(strip_callstacks(startup.desc.serialize_to_string()))
+    if name == "ctl_while":
+        # the same program with the forward while's is_test set: it keeps no step scopes,
+        # so while_grad must fail (test_train's error case); Paddle is not run on it
+        bad = main.clone()
+        for op in bad.global_block().ops:
+            if op.type == "while":
+                op._set_attr("is_test", True)
+        with open(os.path.join(d, "main_is_test.pdmodel"), "wb") as f:
+            f.write(strip_callstacks(bad.desc.serialize_to_string()))
     exe = paddle.static.Executor(paddle.CPUPlace())
     scope = paddle.static.Scope()
     with paddle.static.scope_guard(scope):
@@ -527,8 +591,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data", "train")
     legacy = paddle.__version__.startswith("2.")
-    names = sys.argv[2:] or ([n for n in CASES if n in LEGACY] if legacy else
-                             [n for n in CASES if n not in LEGACY] + ["dropout"])
+    names = sys.argv[2:] or ([n for n in CASES if n in LEGACY + CTRL] if legacy else
+                             [n for n in CASES if n not in LEGACY + CTRL] + ["dropout"])
     for n in names:
         if n == "dropout":
             write_dropout_case(out_dir)
