@@ -418,6 +418,12 @@ END_TEST
 START_TEST(paddle_while_loop_adam) { run_paddle_case("ctl_while"); }
 END_TEST
 
+/* A while_loop body reading a tensor computed before the loop (its gradient summed over the
+ * iterations, flowing on to that tensor's fc) and using the loop variable twice (the grad
+ * block's @RENAME@ gradients summed), 3 iterations, Momentum. */
+START_TEST(paddle_while_loop_outer_momentum) { run_paddle_case("ctl_while_outer"); }
+END_TEST
+
 /* paddle.static.nn.cond with a branch of its own parameters each, the branch chosen per step
  * by the data, SGD: conditional_block_grad runs the taken branch's grad block over what the
  * forward kept and gives the untaken branch's parameters zeros. */
@@ -949,6 +955,7 @@ static TCase *tc_paddle(void) {
   tcase_add_loop_test(tc, paddle_legacy_lr_schedule, 0,
                       (int)(sizeof k_lr_cases / sizeof k_lr_cases[0]));
   tcase_add_test(tc, paddle_while_loop_adam);
+  tcase_add_test(tc, paddle_while_loop_outer_momentum);
   tcase_add_test(tc, paddle_cond_sgd);
   tcase_add_test(tc, cond_untaken_branch_unchanged);
   tcase_add_test(tc, while_grad_without_step_scopes);

@@ -413,6 +413,33 @@ def case_ctl_while():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+def case_ctl_while_outer():
+    """while_loop whose body reads a tensor computed before the loop (p = fc(x), not a
+    parameter: while_grad sums p's gradient over the iterations and it flows on to p's fc) and
+    uses the loop variable twice (the grad block sums its two gradients): h = 0.5 * h +
+    0.5 * tanh(fc(h) + p), 3 iterations (a fill_constant bound); Momentum."""
+    x = paddle.static.data(name="x", shape=[None, 5], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 8], dtype="float32")
+    p = paddle.static.nn.fc(x, 8)
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    i = paddle.full([1], 0, "int64")
+    limit = paddle.full([1], 3, "int64")
+
+    def cond(i, h):
+        return i < limit
+
+    def body(i, h):
+        return i + 1, 0.5 * h + 0.5 * paddle.tanh(paddle.static.nn.fc(h, 8) + p)
+
+    i, h = paddle.static.nn.while_loop(cond, body, [i, h])
+    loss = paddle.mean(paddle.square(h - y))
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    rng = np.random.default_rng(33)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 5)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 8))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
 def case_ctl_cond():
     """paddle.static.nn.cond training: each branch has its own fc parameters (tanh then fc, or
     relu then fc), the branch taken chosen per step by the sign of the batch mean, which the
@@ -436,7 +463,7 @@ def case_ctl_cond():
 
 # Training through control flow (while_grad, conditional_block_grad): written by Paddle 2.6.2,
 # whose legacy executor runs them
-CTRL = ["ctl_while", "ctl_cond"]
+CTRL = ["ctl_while", "ctl_while_outer", "ctl_cond"]
 
 LEGACY = ["lr_noam", "lr_exp", "lr_natexp", "lr_invtime", "lr_poly", "lr_poly_cycle",
           "lr_piecewise", "lr_cosine", "lr_warmup", "lr_user_warmup_cosine"]
@@ -463,7 +490,8 @@ CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn":
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
          "regularizer": case_regularizer, "huber": case_huber,
-         "xent_soft": case_xent_soft, "ctl_while": case_ctl_while, "ctl_cond": case_ctl_cond}
+         "xent_soft": case_xent_soft, "ctl_while": case_ctl_while, "ctl_while_outer": case_ctl_while_outer,
+         "ctl_cond": case_ctl_cond}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 
