@@ -513,6 +513,6 @@ static ic_status exec_cond_grad(const ic_instr *in, ic_variable *const *pvarp,
     clear_locals(&s);
     subrun_free(&s);
   }
-  if (S) ic_variable_clear(S);
+  if (S && S->has_steps) ic_variable_clear(S); /* never a variable it did not keep */
   return st;
 }

@@ -425,7 +425,7 @@ static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err) {
     st = o ? ic_ctrl_zeros_like(&o->tensor, &x->tensor, u->a->env->alloc, err)
            : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
   }
-  if (S) ic_variable_clear(S);
+  if (S && S->has_steps) ic_variable_clear(S); /* never a variable it did not keep */
   return st;
 }
 
