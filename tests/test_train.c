@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ctrlflow.h"
+#include "interp/interp.h" /* ic_executor_last_plan */
 #include "kernels/cpu/train.h"
 #include "kernels/kernel.h"
 #include "npy.h"
@@ -497,6 +499,80 @@ START_TEST(cond_untaken_branch_unchanged) {
 }
 END_TEST
 
+/* The compiled plan of the while_loop case: the forward while's sub-plan keeps what the grad
+ * block reads (the body's tanh output as the iteration leaves it, the loop variable as it
+ * finds it) and releases neither within an iteration; the grad sub-plan binds the same number
+ * of kept values; StepScopes is written by the while, read by the while_grad, and released
+ * by the while_grad (its last use); the while_grad's outer reads do not include the body's
+ * variables. The same program's forward with is_test (an inference loop) keeps nothing. */
+START_TEST(while_training_plan) {
+  train_case tc;
+  load_case("ctl_while", &tc);
+  char path[1024], err[512];
+  path_of("ctl_while", "main_is_test.pdmodel", path, sizeof path);
+  ic_program *inf = NULL;
+  ck_assert_msg(ic_program_from_file(path, &inf, err, sizeof err) == IC_OK, "%s", err);
+  for (int pass = 0; pass < 2; pass++) {
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(&k_configs[2], false);
+    ic_tensor *feeds[MAX_FEEDS], *out = NULL;
+    const char *names[MAX_FEEDS], *loss = tc.loss_name;
+    for (size_t i = 0; i < tc.n_feeds; i++) {
+      feeds[i] = batch_of(tc.feeds[i], 0, tc.batch);
+      names[i] = tc.feed_names[i];
+    }
+    ic_status st = ic_executor_run(e, pass ? inf : tc.main, scope, tc.n_feeds, names,
+                                   (const ic_tensor *const *)feeds, 1, &loss, &out);
+    ck_assert_int_eq(st, pass ? IC_ERR_INVALID_PROGRAM : IC_OK);
+    for (size_t i = 0; i < tc.n_feeds; i++) ic_tensor_destroy(feeds[i]);
+    ic_tensor_destroy(out);
+    const ic_plan *plan = ic_executor_last_plan(e);
+    ck_assert_ptr_nonnull(plan);
+    int w = -1, g = -1;
+    for (size_t i = 0; i < plan->n_instrs; i++) {
+      if (!strcmp(plan->instrs[i].op->type, "while")) w = (int)i;
+      if (!strcmp(plan->instrs[i].op->type, "while_grad")) g = (int)i;
+    }
+    ck_assert(w >= 0 && g > w);
+    const ic_subplan *fs = plan->instrs[w].sub, *gs = plan->instrs[g].sub;
+    if (pass) { /* is_test: nothing kept */
+      ck_assert(!fs->saves);
+      ck_assert_uint_eq(fs->n_saved, 0);
+    } else {
+      ck_assert(fs->saves);
+      ck_assert_uint_eq(fs->n_saved, gs->n_saved);
+      bool start = false, end = false;
+      for (uint32_t j = 0; j < fs->n_saved; j++) {
+        start |= fs->at_start[j];
+        end |= !fs->at_start[j];
+        ck_assert_uint_eq(gs->outer[gs->saved[j]], UINT32_MAX); /* local in the grad plan */
+        for (uint32_t i = 0; i < fs->n_instrs; i++) {
+          for (uint32_t k = 0; k < fs->instrs[i].n_gc; k++) {
+            ck_assert_uint_ne(fs->instrs[i].gc[k], fs->saved[j]);
+          }
+        }
+      }
+      ck_assert(start && end);
+      uint32_t sv = plan->instrs[w].out[1].vars[0];
+      ck_assert_uint_eq(plan->instrs[g].in[3].vars[0], sv);
+      ck_assert_int_eq(plan->vars[sv].last_use, g);
+      bool released = false;
+      for (uint32_t k = 0; k < plan->instrs[g].n_gc; k++) released |= plan->instrs[g].gc[k] == sv;
+      ck_assert(released);
+      for (uint32_t k = 0; k < plan->instrs[g].in[2].n; k++) {
+        const ic_pvar *v = &plan->vars[plan->instrs[g].in[2].vars[k]];
+        ck_assert_msg(!v->desc || v->desc->block == 0, "while_grad reads '%s' of block %d",
+                      v->name, v->desc ? v->desc->block : -1);
+      }
+    }
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  ic_program_destroy(inf);
+  free_case(&tc);
+}
+END_TEST
+
 /* The while_loop program with the forward while's is_test set (written beside it by the
  * generator): the while keeps no step scopes, so while_grad fails, naming itself and its
  * StepScopes variable, in every configuration, and the scope is left as it was. */
@@ -959,6 +1035,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_cond_sgd);
   tcase_add_test(tc, cond_untaken_branch_unchanged);
   tcase_add_test(tc, while_grad_without_step_scopes);
+  tcase_add_test(tc, while_training_plan);
   return tc;
 }
 
