@@ -197,9 +197,11 @@ static bool slot_has_name(const ic_slot *s, const char *name) {
   return false;
 }
 
-/* A while or conditional_block: its sub-block op by op, in a child scope per iteration that is
- * dropped afterwards (its temporaries freed). */
 static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err);
+
+/* A while or conditional_block: its sub-block op by op, in a child scope per iteration that is
+ * dropped afterwards (its temporaries freed; in training, what the grad op reads is first
+ * moved into StepScopes / Scope). */
 
 static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
   ic_ctrl_kind kind = ic_ctrl_kind_of(op);
