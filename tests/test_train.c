@@ -499,6 +499,44 @@ START_TEST(cond_untaken_branch_unchanged) {
 }
 END_TEST
 
+/* The control-flow training cases on the emulated device emu:0 (random stream delays, poisoned
+ * device memory; control-flow ops and their grad blocks run on the host behind placement
+ * copies), 1 and 2 threads: every step's loss and the final persistables bitwise what the
+ * compiled CPU executor gives. */
+static const char *const k_ctl_cases[] = {"ctl_while", "ctl_while_outer", "ctl_cond"};
+
+START_TEST(control_flow_training_on_emu) {
+  train_case tc;
+  load_case(k_ctl_cases[_i], &tc);
+  float *ref = calloc((size_t)tc.steps, sizeof *ref), *got = calloc((size_t)tc.steps, sizeof *got);
+  ic_scope *cpu = copy_persistables(tc.main, tc.init);
+  ic_executor *e = make_exec(&k_configs[1], false);
+  ck_assert_int_eq(train(&tc, e, cpu, tc.steps, ref), IC_OK);
+  ic_executor_destroy(e);
+  for (int threads = 1; threads <= 2; threads++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.device = (ic_place){IC_PLACE_EMULATED, 0};
+    o.threads = threads;
+    o.serial = threads == 1;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_executor_emu_testing(e, 50, true, (uint64_t)threads);
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_status st = train(&tc, e, scope, tc.steps, got);
+    ck_assert_msg(st == IC_OK, "%s emu:0: %s", tc.name, ic_executor_errmsg(e));
+    ck_assert_msg(memcmp(ref, got, (size_t)tc.steps * sizeof *ref) == 0,
+                  "%s emu:0 %d threads: losses differ from the CPU's", tc.name, threads);
+    check_bitwise(&tc, cpu, scope, "emu:0");
+    ic_scope_destroy(scope);
+    ic_executor_destroy(e);
+  }
+  ic_scope_destroy(cpu);
+  free(ref);
+  free(got);
+  free_case(&tc);
+}
+END_TEST
+
 /* The compiled plan of the while_loop case: the forward while's sub-plan keeps what the grad
  * block reads (the body's tanh output as the iteration leaves it, the loop variable as it
  * finds it) and releases neither within an iteration; the grad sub-plan binds the same number
@@ -1036,6 +1074,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, cond_untaken_branch_unchanged);
   tcase_add_test(tc, while_grad_without_step_scopes);
   tcase_add_test(tc, while_training_plan);
+  tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
+                      (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;
 }
 
