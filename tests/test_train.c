@@ -537,6 +537,30 @@ START_TEST(control_flow_training_on_emu) {
 }
 END_TEST
 
+/* A cond nested in a while_loop body (Paddle puts its conditional_block_grad in the
+ * while_grad's grad block): refused, naming the nested grad op, in every configuration, the
+ * scope left as it was. */
+START_TEST(nested_control_flow_gradient_refused) {
+  train_case tc;
+  load_case("ctl_nested", &tc);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    const config *cf = &k_configs[k];
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(cf, false);
+    float loss;
+    ck_assert_int_eq(train(&tc, e, scope, 1, &loss), IC_ERR_UNSUPPORTED);
+    const char *msg = ic_executor_errmsg(e);
+    ck_assert_msg(strstr(msg, "(conditional_block_grad) in block") &&
+                      strstr(msg, "nested in a differentiated while"),
+                  "%s: %s", cf->what, msg);
+    check_bitwise(&tc, scope, tc.init, cf->what);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  free_case(&tc);
+}
+END_TEST
+
 /* The compiled plan of the while_loop case: the forward while's sub-plan keeps what the grad
  * block reads (the body's tanh output as the iteration leaves it, the loop variable as it
  * finds it) and releases neither within an iteration; the grad sub-plan binds the same number
@@ -1074,6 +1098,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, cond_untaken_branch_unchanged);
   tcase_add_test(tc, while_grad_without_step_scopes);
   tcase_add_test(tc, while_training_plan);
+  tcase_add_test(tc, nested_control_flow_gradient_refused);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;

@@ -231,6 +231,14 @@ static ic_status walk_reads(gwalk *g, int blk, ic_err *err) {
   const ic_block *b = &g->p->blocks[blk];
   for (size_t i = 0; i < b->n_ops; i++) {
     const ic_op *op = &b->ops[i];
+    ic_ctrl_kind ck = ic_ctrl_kind_of(op);
+    if (ck == IC_CTRL_WHILE_GRAD || ck == IC_CTRL_COND_GRAD) {
+      char where[160];
+      return ic_err_set(err, IC_ERR_UNSUPPORTED,
+                        "%s: the gradient of control flow nested in a differentiated while or "
+                        "conditional_block body is not supported yet",
+                        ic_op_where(op, where, sizeof where));
+    }
     for (size_t s = 0; s < op->n_inputs; s++) {
       for (size_t k = 0; k < op->inputs[s].n; k++) {
         const char *name = op->inputs[s].args[k];
