@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ctrlflow.h"
+#include "interp/interp.h" /* ic_executor_last_plan */
 #include "kernels/cpu/train.h"
 #include "kernels/kernel.h"
 #include "npy.h"
@@ -447,6 +449,265 @@ static const char *const k_lr_cases[] = {"lr_noam", "lr_exp", "lr_natexp", "lr_i
 START_TEST(paddle_legacy_lr_schedule) { run_paddle_case(k_lr_cases[_i]); }
 END_TEST
 
+/* Training through control flow (Paddle 2.6.2): paddle.static.nn.while_loop whose body
+ * applies its own fc + tanh a fed number of times (3, 1, 4, 2, ...) with Adam: while keeps
+ * each iteration for while_grad, which sums the body parameters' gradients over the
+ * iterations and carries h's gradient back through them. */
+START_TEST(paddle_while_loop_adam) { run_paddle_case("ctl_while"); }
+END_TEST
+
+/* A while_loop body reading a tensor computed before the loop (its gradient summed over the
+ * iterations, flowing on to that tensor's fc) and using the loop variable twice (the grad
+ * block's @RENAME@ gradients summed), 3 iterations, Momentum. */
+START_TEST(paddle_while_loop_outer_momentum) { run_paddle_case("ctl_while_outer"); }
+END_TEST
+
+/* paddle.static.nn.cond with a branch of its own parameters each, the branch chosen per step
+ * by the data, SGD: conditional_block_grad runs the taken branch's grad block over what the
+ * forward kept and gives the untaken branch's parameters zeros. */
+START_TEST(paddle_cond_sgd) { run_paddle_case("ctl_cond"); }
+END_TEST
+
+/* The cond case step by step: the untaken branch's parameters are bitwise what they were
+ * before the step (a zero gradient through SGD), the taken branch's change, and both branches
+ * are taken over the 20 steps; in every configuration. The branch is the program's own
+ * condition (greater_than's output), fetched. */
+START_TEST(cond_untaken_branch_unchanged) {
+  train_case tc;
+  load_case("ctl_cond", &tc);
+  /* the taken branch's fc weight: block 1 (true branch) and block 2 (false branch) each hold
+   * one mul whose Y is its weight */
+  const char *w[2] = {NULL, NULL};
+  for (int b = 1; b <= 2; b++) {
+    const ic_block *bl = &tc.main->blocks[b];
+    for (size_t i = 0; i < bl->n_ops; i++) {
+      if (!strcmp(bl->ops[i].type, "mul")) w[b - 1] = ic_op_input(&bl->ops[i], "Y")->args[0];
+    }
+    ck_assert_ptr_nonnull(w[b - 1]);
+  }
+  const char *cond = NULL; /* conditional_block's Cond of the true branch */
+  for (size_t i = 0; i < tc.main->blocks[0].n_ops; i++) {
+    const ic_op *op = &tc.main->blocks[0].ops[i];
+    if (!strcmp(op->type, "conditional_block") && ic_op_attr(op, "sub_block")->i == 1) {
+      cond = ic_op_input(op, "Cond")->args[0];
+    }
+  }
+  ck_assert_ptr_nonnull(cond);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    const config *cf = &k_configs[k];
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(cf, false);
+    int taken[2] = {0, 0};
+    for (int s = 0; s < tc.steps; s++) {
+      ic_tensor *before[2];
+      for (int b = 0; b < 2; b++) {
+        ck_assert_int_eq(ic_tensor_clone(ic_scope_get(scope, w[b]), &before[b]), IC_OK);
+      }
+      ic_tensor *feeds[MAX_FEEDS], *out[2] = {NULL, NULL};
+      for (size_t i = 0; i < tc.n_feeds; i++) feeds[i] = batch_of(tc.feeds[i], s, tc.batch);
+      const char *fetch[2] = {tc.loss_name, cond};
+      const char *names[MAX_FEEDS];
+      for (size_t i = 0; i < tc.n_feeds; i++) names[i] = tc.feed_names[i];
+      ic_status st = ic_executor_run(e, tc.main, scope, tc.n_feeds, names,
+                                     (const ic_tensor *const *)feeds, 2, fetch, out);
+      ck_assert_msg(st == IC_OK, "%s: %s", cf->what, ic_executor_errmsg(e));
+      for (size_t i = 0; i < tc.n_feeds; i++) ic_tensor_destroy(feeds[i]);
+      ck_assert_int_eq(ic_tensor_dtype(out[1]), IC_BOOL);
+      int t = *(const uint8_t *)ic_tensor_cdata(out[1]) ? 0 : 1; /* 0: true branch (block 1) */
+      taken[t]++;
+      const ic_tensor *now_taken = ic_scope_get(scope, w[t]), *now_other = ic_scope_get(scope, w[1 - t]);
+      char what[160];
+      snprintf(what, sizeof what, "%s step %d: untaken branch's '%s'", cf->what, s, w[1 - t]);
+      tu_assert_bitwise(now_other, before[1 - t], what);
+      ck_assert_msg(memcmp(ic_tensor_cdata(now_taken), ic_tensor_cdata(before[t]),
+                           (size_t)ic_tensor_numel(now_taken) * sizeof(float)) != 0,
+                    "%s step %d: the taken branch's '%s' did not change", cf->what, s, w[t]);
+      for (int b = 0; b < 2; b++) ic_tensor_destroy(before[b]);
+      ic_tensor_destroy(out[0]);
+      ic_tensor_destroy(out[1]);
+    }
+    ck_assert_int_gt(taken[0], 2);
+    ck_assert_int_gt(taken[1], 2);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  free_case(&tc);
+}
+END_TEST
+
+/* The control-flow training cases on the emulated device emu:0 (random stream delays, poisoned
+ * device memory; control-flow ops and their grad blocks run on the host behind placement
+ * copies), 1 and 2 threads: every step's loss and the final persistables bitwise what the
+ * compiled CPU executor gives. */
+static const char *const k_ctl_cases[] = {"ctl_while", "ctl_while_outer", "ctl_cond"};
+
+START_TEST(control_flow_training_on_emu) {
+  train_case tc;
+  load_case(k_ctl_cases[_i], &tc);
+  float *ref = calloc((size_t)tc.steps, sizeof *ref), *got = calloc((size_t)tc.steps, sizeof *got);
+  ic_scope *cpu = copy_persistables(tc.main, tc.init);
+  ic_executor *e = make_exec(&k_configs[1], false);
+  ck_assert_int_eq(train(&tc, e, cpu, tc.steps, ref), IC_OK);
+  ic_executor_destroy(e);
+  for (int threads = 1; threads <= 2; threads++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.device = (ic_place){IC_PLACE_EMULATED, 0};
+    o.threads = threads;
+    o.serial = threads == 1;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_executor_emu_testing(e, 50, true, (uint64_t)threads);
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_status st = train(&tc, e, scope, tc.steps, got);
+    ck_assert_msg(st == IC_OK, "%s emu:0: %s", tc.name, ic_executor_errmsg(e));
+    ck_assert_msg(memcmp(ref, got, (size_t)tc.steps * sizeof *ref) == 0,
+                  "%s emu:0 %d threads: losses differ from the CPU's", tc.name, threads);
+    check_bitwise(&tc, cpu, scope, "emu:0");
+    ic_scope_destroy(scope);
+    ic_executor_destroy(e);
+  }
+  ic_scope_destroy(cpu);
+  free(ref);
+  free(got);
+  free_case(&tc);
+}
+END_TEST
+
+/* A cond nested in a while_loop body (Paddle puts its conditional_block_grad in the
+ * while_grad's grad block): refused, naming the nested grad op, in every configuration, the
+ * scope left as it was. */
+START_TEST(nested_control_flow_gradient_refused) {
+  train_case tc;
+  load_case("ctl_nested", &tc);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    const config *cf = &k_configs[k];
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(cf, false);
+    float loss;
+    ck_assert_int_eq(train(&tc, e, scope, 1, &loss), IC_ERR_UNSUPPORTED);
+    const char *msg = ic_executor_errmsg(e);
+    ck_assert_msg(strstr(msg, "(conditional_block_grad) in block") &&
+                      strstr(msg, "nested in a differentiated while"),
+                  "%s: %s", cf->what, msg);
+    check_bitwise(&tc, scope, tc.init, cf->what);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  free_case(&tc);
+}
+END_TEST
+
+/* The compiled plan of the while_loop case: the forward while's sub-plan keeps what the grad
+ * block reads (the body's tanh output as the iteration leaves it, the loop variable as it
+ * finds it) and releases neither within an iteration; the grad sub-plan binds the same number
+ * of kept values; StepScopes is written by the while, read by the while_grad, and released
+ * by the while_grad (its last use); the while_grad's outer reads do not include the body's
+ * variables. The same program's forward with is_test (an inference loop) keeps nothing. */
+START_TEST(while_training_plan) {
+  train_case tc;
+  load_case("ctl_while", &tc);
+  char path[1024], err[512];
+  path_of("ctl_while", "main_is_test.pdmodel", path, sizeof path);
+  ic_program *inf = NULL;
+  ck_assert_msg(ic_program_from_file(path, &inf, err, sizeof err) == IC_OK, "%s", err);
+  for (int pass = 0; pass < 2; pass++) {
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(&k_configs[2], false);
+    ic_tensor *feeds[MAX_FEEDS], *out = NULL;
+    const char *names[MAX_FEEDS], *loss = tc.loss_name;
+    for (size_t i = 0; i < tc.n_feeds; i++) {
+      feeds[i] = batch_of(tc.feeds[i], 0, tc.batch);
+      names[i] = tc.feed_names[i];
+    }
+    ic_status st = ic_executor_run(e, pass ? inf : tc.main, scope, tc.n_feeds, names,
+                                   (const ic_tensor *const *)feeds, 1, &loss, &out);
+    ck_assert_int_eq(st, pass ? IC_ERR_INVALID_PROGRAM : IC_OK);
+    for (size_t i = 0; i < tc.n_feeds; i++) ic_tensor_destroy(feeds[i]);
+    ic_tensor_destroy(out);
+    const ic_plan *plan = ic_executor_last_plan(e);
+    ck_assert_ptr_nonnull(plan);
+    int w = -1, g = -1;
+    for (size_t i = 0; i < plan->n_instrs; i++) {
+      if (!strcmp(plan->instrs[i].op->type, "while")) w = (int)i;
+      if (!strcmp(plan->instrs[i].op->type, "while_grad")) g = (int)i;
+    }
+    ck_assert(w >= 0 && g > w);
+    const ic_subplan *fs = plan->instrs[w].sub, *gs = plan->instrs[g].sub;
+    if (pass) { /* is_test: nothing kept */
+      ck_assert(!fs->saves);
+      ck_assert_uint_eq(fs->n_saved, 0);
+    } else {
+      ck_assert(fs->saves);
+      ck_assert_uint_eq(fs->n_saved, gs->n_saved);
+      bool start = false, end = false;
+      for (uint32_t j = 0; j < fs->n_saved; j++) {
+        start |= fs->at_start[j];
+        end |= !fs->at_start[j];
+        ck_assert_uint_eq(gs->outer[gs->saved[j]], UINT32_MAX); /* local in the grad plan */
+        for (uint32_t i = 0; i < fs->n_instrs; i++) {
+          for (uint32_t k = 0; k < fs->instrs[i].n_gc; k++) {
+            ck_assert_uint_ne(fs->instrs[i].gc[k], fs->saved[j]);
+          }
+        }
+      }
+      ck_assert(start && end);
+      uint32_t sv = plan->instrs[w].out[1].vars[0];
+      ck_assert_uint_eq(plan->instrs[g].in[3].vars[0], sv);
+      ck_assert_int_eq(plan->vars[sv].last_use, g);
+      bool released = false;
+      for (uint32_t k = 0; k < plan->instrs[g].n_gc; k++) released |= plan->instrs[g].gc[k] == sv;
+      ck_assert(released);
+      for (uint32_t k = 0; k < plan->instrs[g].in[2].n; k++) {
+        const ic_pvar *v = &plan->vars[plan->instrs[g].in[2].vars[k]];
+        ck_assert_msg(!v->desc || v->desc->block == 0, "while_grad reads '%s' of block %d",
+                      v->name, v->desc ? v->desc->block : -1);
+      }
+    }
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  ic_program_destroy(inf);
+  free_case(&tc);
+}
+END_TEST
+
+/* The while_loop program with the forward while's is_test set (written beside it by the
+ * generator): the while keeps no step scopes, so while_grad fails, naming itself and its
+ * StepScopes variable, in every configuration, and the scope is left as it was. */
+START_TEST(while_grad_without_step_scopes) {
+  train_case tc;
+  load_case("ctl_while", &tc);
+  char path[1024];
+  path_of("ctl_while", "main_is_test.pdmodel", path, sizeof path);
+  ic_program *bad = NULL;
+  char err[512];
+  ck_assert_msg(ic_program_from_file(path, &bad, err, sizeof err) == IC_OK, "%s", err);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    const config *cf = &k_configs[k];
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(cf, false);
+    ic_tensor *feeds[MAX_FEEDS], *out = NULL;
+    for (size_t i = 0; i < tc.n_feeds; i++) feeds[i] = batch_of(tc.feeds[i], 0, tc.batch);
+    const char *names[MAX_FEEDS], *loss = tc.loss_name;
+    for (size_t i = 0; i < tc.n_feeds; i++) names[i] = tc.feed_names[i];
+    ic_status st = ic_executor_run(e, bad, scope, tc.n_feeds, names,
+                                   (const ic_tensor *const *)feeds, 1, &loss, &out);
+    for (size_t i = 0; i < tc.n_feeds; i++) ic_tensor_destroy(feeds[i]);
+    ck_assert_int_ne(st, IC_OK);
+    const char *msg = ic_executor_errmsg(e);
+    ck_assert_msg(strstr(msg, "(while_grad)") && strstr(msg, "StepScopes") &&
+                      strstr(msg, "is_test"),
+                  "%s: %s", cf->what, msg);
+    ck_assert_ptr_null(out);
+    check_bitwise(&tc, scope, tc.init, cf->what);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  ic_program_destroy(bad);
+  free_case(&tc);
+}
+END_TEST
+
 /* Paddle's startup programs in icore: every persistable of the main program gets its declared
  * dims, fill_constant values are exact, uniform_random weights lie in [min, max) with a
  * uniform's mean and spread; then training from them runs and lowers the loss. */
@@ -869,6 +1130,15 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_cross_entropy_soft);
   tcase_add_loop_test(tc, paddle_legacy_lr_schedule, 0,
                       (int)(sizeof k_lr_cases / sizeof k_lr_cases[0]));
+  tcase_add_test(tc, paddle_while_loop_adam);
+  tcase_add_test(tc, paddle_while_loop_outer_momentum);
+  tcase_add_test(tc, paddle_cond_sgd);
+  tcase_add_test(tc, cond_untaken_branch_unchanged);
+  tcase_add_test(tc, while_grad_without_step_scopes);
+  tcase_add_test(tc, while_training_plan);
+  tcase_add_test(tc, nested_control_flow_gradient_refused);
+  tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
+                      (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;
 }
 

@@ -49,8 +49,8 @@ static bool ns_add(nameset *s, const char *name) {
   return ic_strmap_put(&s->seen, name, (void *)1);
 }
 
-static ic_status collect(const ic_program *p, int root, int blk, nameset *rd, nameset *wr,
-                         ic_err *err) {
+static ic_status collect(const ic_program *p, int root, int blk, const ic_strmap *skip,
+                         nameset *rd, nameset *wr, ic_err *err) {
   const ic_block *b = &p->blocks[blk];
   for (size_t i = 0; i < b->n_ops; i++) {
     const ic_op *op = &b->ops[i];
@@ -63,6 +63,12 @@ static ic_status collect(const ic_program *p, int root, int blk, nameset *rd, na
           /* A persistable declared in the sub-block lives in the global scope (Paddle):
            * it is an outer variable like one declared in block 0. */
           if (!d || (in_subtree(p, d->block, root) && !d->persistable)) continue;
+          /* A grad block's step-scope names (the forward block's variables, the saved and
+           * local names) are not outer. */
+          if (skip && (ic_strmap_get(skip, d->name) ||
+                       (!d->persistable && d->block == p->blocks[root].forward))) {
+            continue;
+          }
           if (!ns_add(io ? wr : rd, d->name)) return oom(err);
         }
       }
@@ -70,20 +76,35 @@ static ic_status collect(const ic_program *p, int root, int blk, nameset *rd, na
     const ic_attr *sb = ic_op_attr(op, "sub_block");
     if (sb && sb->type == IC_ATTR_BLOCK && sb->i > 0 && (size_t)sb->i < p->n_blocks &&
         p->blocks[sb->i].parent == blk) {
-      ic_status st = collect(p, root, (int)sb->i, rd, wr, err);
+      ic_status st = collect(p, root, (int)sb->i, skip, rd, wr, err);
       if (st) return st;
     }
   }
   return IC_OK;
 }
 
-ic_status ic_ctrl_outer_io(const ic_program *p, int blk, ic_arena *arena, ic_outer_io *out,
-                           ic_err *err) {
+ic_status ic_ctrl_outer_io(const ic_program *p, const ic_op *op, ic_arena *arena,
+                           ic_outer_io *out, ic_err *err) {
   nameset rd = {0}, wr = {0};
   ic_strmap_init(&rd.seen);
   ic_strmap_init(&wr.seen);
   memset(out, 0, sizeof *out);
-  ic_status st = collect(p, blk, blk, &rd, &wr, err);
+  ic_strmap skip;
+  ic_strmap_init(&skip);
+  int blk = ic_ctrl_sub_block(p, op, err);
+  ic_status st = blk < 0 ? err->code : IC_OK;
+  ic_ctrl_kind kind = ic_ctrl_kind_of(op);
+  bool grad = kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD;
+  if (!st && grad) {
+    ic_ctrl_grad_names gn;
+    st = ic_ctrl_grad_names_of(p, ic_ctrl_find_fwd(p, op), op, arena, &gn, err);
+    for (size_t k = 0; !st && k < gn.n_saved + gn.n_local; k++) {
+      const char *nm = k < gn.n_saved ? gn.saved[k] : gn.local[k - gn.n_saved];
+      if (!ic_strmap_put(&skip, nm, (void *)1)) st = oom(err);
+    }
+  }
+  if (!st) st = collect(p, blk, blk, grad ? &skip : NULL, &rd, &wr, err);
+  ic_strmap_free(&skip);
   if (!st) {
     out->reads = ic_arena_calloc(arena, rd.n + 1, sizeof *out->reads);
     out->writes = ic_arena_calloc(arena, wr.n + 1, sizeof *out->writes);
@@ -103,6 +124,211 @@ ic_status ic_ctrl_outer_io(const ic_program *p, int blk, ic_arena *arena, ic_out
   return st;
 }
 
+/* ---- gradients of control flow ---- */
+
+ic_ctrl_kind ic_ctrl_kind_of(const ic_op *op) {
+  const char *t = op->type;
+  if (strcmp(t, "while") == 0) return IC_CTRL_WHILE;
+  if (strcmp(t, "conditional_block") == 0) return IC_CTRL_COND;
+  if (strcmp(t, "while_grad") == 0) return IC_CTRL_WHILE_GRAD;
+  if (strcmp(t, "conditional_block_grad") == 0) return IC_CTRL_COND_GRAD;
+  return IC_CTRL_NONE;
+}
+
+static const char *one_name(const ic_slot *s) { return s && s->n == 1 ? s->args[0] : NULL; }
+
+const char *ic_ctrl_steps_name(const ic_op *op) {
+  switch (ic_ctrl_kind_of(op)) {
+  case IC_CTRL_WHILE: return one_name(ic_op_output(op, "StepScopes"));
+  case IC_CTRL_COND: return one_name(ic_op_output(op, "Scope"));
+  case IC_CTRL_WHILE_GRAD: return one_name(ic_op_input(op, "StepScopes"));
+  case IC_CTRL_COND_GRAD: return one_name(ic_op_input(op, "Scope"));
+  default: return NULL;
+  }
+}
+
+static bool attr_true(const ic_op *op, const char *name) {
+  const ic_attr *a = ic_op_attr(op, name);
+  return a && a->i != 0;
+}
+
+const ic_op *ic_ctrl_find_grad(const ic_program *p, const ic_op *fwd) {
+  ic_ctrl_kind k = ic_ctrl_kind_of(fwd);
+  if (k != IC_CTRL_WHILE && k != IC_CTRL_COND) return NULL;
+  if (k == IC_CTRL_WHILE && attr_true(fwd, "is_test")) return NULL;
+  const char *steps = ic_ctrl_steps_name(fwd);
+  if (!steps || fwd->index < 0 || fwd->block < 0 || (size_t)fwd->block >= p->n_blocks) return NULL;
+  const ic_block *b = &p->blocks[fwd->block];
+  ic_ctrl_kind want = k == IC_CTRL_WHILE ? IC_CTRL_WHILE_GRAD : IC_CTRL_COND_GRAD;
+  for (size_t i = (size_t)fwd->index + 1; i < b->n_ops; i++) {
+    const char *g = ic_ctrl_kind_of(&b->ops[i]) == want ? ic_ctrl_steps_name(&b->ops[i]) : NULL;
+    if (g && strcmp(g, steps) == 0) return &b->ops[i];
+  }
+  return NULL;
+}
+
+const ic_op *ic_ctrl_find_fwd(const ic_program *p, const ic_op *grad) {
+  ic_ctrl_kind k = ic_ctrl_kind_of(grad);
+  if (k != IC_CTRL_WHILE_GRAD && k != IC_CTRL_COND_GRAD) return NULL;
+  const char *steps = ic_ctrl_steps_name(grad);
+  if (!steps || grad->index < 0 || grad->block < 0 || (size_t)grad->block >= p->n_blocks) return NULL;
+  const ic_block *b = &p->blocks[grad->block];
+  ic_ctrl_kind want = k == IC_CTRL_WHILE_GRAD ? IC_CTRL_WHILE : IC_CTRL_COND;
+  for (size_t i = (size_t)grad->index; i-- > 0;) {
+    const char *f = ic_ctrl_kind_of(&b->ops[i]) == want ? ic_ctrl_steps_name(&b->ops[i]) : NULL;
+    if (f && strcmp(f, steps) == 0) return &b->ops[i];
+  }
+  return NULL;
+}
+
+const char *ic_ctrl_grad_name(ic_arena *arena, const char *x) {
+  size_t n = strlen(x);
+  char *g = ic_arena_alloc(arena, n + sizeof "@GRAD");
+  if (!g) return NULL;
+  memcpy(g, x, n);
+  memcpy(g + n, "@GRAD", sizeof "@GRAD");
+  return g;
+}
+
+/* Whether an op of block blk (its own ops) reads and writes name (Paddle's while copies no
+ * such input into the step scope: the iteration's start value is gone). */
+static bool inplace_in(const ic_program *p, int blk, const char *name) {
+  const ic_block *b = &p->blocks[blk];
+  for (size_t i = 0; i < b->n_ops; i++) {
+    bool r = false, w = false;
+    for (int io = 0; io < 2; io++) {
+      size_t n = io ? b->ops[i].n_outputs : b->ops[i].n_inputs;
+      const ic_slot *sl = io ? b->ops[i].outputs : b->ops[i].inputs;
+      for (size_t s = 0; s < n; s++) {
+        for (size_t k = 0; k < sl[s].n; k++) {
+          if (strcmp(sl[s].args[k], name) == 0) *(io ? &w : &r) = true;
+        }
+      }
+    }
+    if (r && w) return true;
+  }
+  return false;
+}
+
+static bool slot_has(const ic_slot *s, const char *name) {
+  for (size_t k = 0; s && k < s->n; k++) {
+    if (strcmp(s->args[k], name) == 0) return true;
+  }
+  return false;
+}
+
+typedef struct gwalk {
+  const ic_program *p;
+  const ic_op *fwd;
+  int fblk, gblk;
+  ic_strmap *local, *seen;
+  nameset *saved;
+  bool *at_start; /* grows with saved (cap of saved) */
+  size_t cap;
+} gwalk;
+
+static ic_status walk_reads(gwalk *g, int blk, ic_err *err) {
+  const ic_block *b = &g->p->blocks[blk];
+  for (size_t i = 0; i < b->n_ops; i++) {
+    const ic_op *op = &b->ops[i];
+    ic_ctrl_kind ck = ic_ctrl_kind_of(op);
+    if (ck == IC_CTRL_WHILE_GRAD || ck == IC_CTRL_COND_GRAD) {
+      char where[160];
+      return ic_err_set(err, IC_ERR_UNSUPPORTED,
+                        "%s: the gradient of control flow nested in a differentiated while or "
+                        "conditional_block body is not supported yet",
+                        ic_op_where(op, where, sizeof where));
+    }
+    for (size_t s = 0; s < op->n_inputs; s++) {
+      for (size_t k = 0; k < op->inputs[s].n; k++) {
+        const char *name = op->inputs[s].args[k];
+        if (ic_strmap_get(g->seen, name) || ic_strmap_get(g->local, name)) continue;
+        if (!ic_strmap_put(g->seen, name, (void *)1)) return oom(err);
+        const ic_vardesc *d = ic_program_find_var(g->p, blk, name);
+        if (!d || d->persistable) continue;
+        bool end = d->block == g->fblk;
+        bool start = !end && ic_ctrl_kind_of(g->fwd) == IC_CTRL_WHILE &&
+                     !in_subtree(g->p, d->block, g->gblk) && d->type == 7 /* LOD_TENSOR */ &&
+                     slot_has(ic_op_input(g->fwd, "X"), name) && !inplace_in(g->p, g->fblk, name);
+        if (!end && !start) continue;
+        if (!ns_add(g->saved, d->name)) return oom(err);
+        if (g->saved->n > g->cap) {
+          size_t cap = g->saved->cap;
+          bool *a = realloc(g->at_start, cap * sizeof *a);
+          if (!a) return oom(err);
+          g->at_start = a;
+          g->cap = cap;
+        }
+        g->at_start[g->saved->n - 1] = start;
+      }
+    }
+    const ic_attr *sb = ic_op_attr(op, "sub_block");
+    if (sb && sb->type == IC_ATTR_BLOCK && sb->i > 0 && (size_t)sb->i < g->p->n_blocks &&
+        g->p->blocks[sb->i].parent == blk) {
+      ic_status st = walk_reads(g, (int)sb->i, err);
+      if (st) return st;
+    }
+  }
+  return IC_OK;
+}
+
+ic_status ic_ctrl_grad_names_of(const ic_program *p, const ic_op *fwd, const ic_op *grad,
+                                ic_arena *arena, ic_ctrl_grad_names *out, ic_err *err) {
+  memset(out, 0, sizeof *out);
+  int gblk = ic_ctrl_sub_block(p, grad, err);
+  if (gblk < 0) return err->code;
+  bool is_while = ic_ctrl_kind_of(grad) == IC_CTRL_WHILE_GRAD;
+  nameset loc = {0}, saved = {0};
+  ic_strmap seen;
+  ic_strmap_init(&loc.seen);
+  ic_strmap_init(&saved.seen);
+  ic_strmap_init(&seen);
+  gwalk g = {.p = p, .fwd = fwd, .gblk = gblk, .local = &loc.seen, .seen = &seen, .saved = &saved};
+  ic_status st = IC_OK;
+  if (is_while) {
+    const ic_attr *og = ic_op_attr(grad, "original_output_grad");
+    for (size_t k = 0; og && og->type == IC_ATTR_STRINGS && k < og->n && !st; k++) {
+      if (!ns_add(&loc, og->strings[k])) st = oom(err);
+    }
+  }
+  const ic_slot *xs = ic_op_input(grad, is_while ? "X" : "Input");
+  const ic_slot *xg = ic_op_output(grad, is_while ? "X@GRAD" : "Input@GRAD");
+  for (size_t k = 0; xs && xg && k < xg->n && k < xs->n && !st; k++) {
+    if (strcmp(xg->args[k], "@EMPTY@") == 0) continue;
+    const char *nm = ic_ctrl_grad_name(arena, xs->args[k]);
+    if (!nm || !ns_add(&loc, nm)) st = oom(err);
+  }
+  if (!st && fwd) {
+    g.fblk = ic_ctrl_sub_block(p, fwd, err);
+    if (g.fblk < 0) st = err->code;
+    else st = walk_reads(&g, gblk, err);
+  }
+  if (!st) {
+    out->n_local = loc.n;
+    out->n_saved = saved.n;
+    out->local = ic_arena_calloc(arena, loc.n + 1, sizeof *out->local);
+    out->saved = ic_arena_calloc(arena, saved.n + 1, sizeof *out->saved);
+    bool *as = ic_arena_calloc(arena, saved.n + 1, sizeof *as);
+    if (!out->local || !out->saved || !as) {
+      st = oom(err);
+    } else {
+      if (loc.n) memcpy(out->local, loc.v, loc.n * sizeof *loc.v);
+      if (saved.n) {
+        memcpy(out->saved, saved.v, saved.n * sizeof *saved.v);
+        memcpy(as, g.at_start, saved.n * sizeof *as);
+      }
+      out->at_start = as;
+    }
+  }
+  ic_strmap_free(&loc.seen);
+  ic_strmap_free(&saved.seen);
+  ic_strmap_free(&seen);
+  free(loc.v);
+  free(saved.v);
+  free(g.at_start);
+  return st;
+}
+
 /* ---- sub-plans ---- */
 
 typedef struct sbuild {
@@ -115,6 +341,7 @@ typedef struct sbuild {
   uint32_t *outer;
   ic_parent_index parent_index;
   void *parent_ctx;
+  const ic_strmap *force_local; /* grad blocks: step-scope names local wherever declared */
   ic_err *err;
 } sbuild;
 
@@ -125,7 +352,8 @@ static uint32_t sub_index(void *ctx, const ic_op *op, const char *name) {
   if (k) return (uint32_t)(k - 1);
   const ic_vardesc *d = ic_program_find_var(s->plan->prog, s->block, name);
   uint32_t outer = NONE;
-  if (!d || d->block != s->block || d->persistable) {
+  if ((!d || d->block != s->block || d->persistable) &&
+      !(s->force_local && ic_strmap_get(s->force_local, name))) {
     /* Declared outside, or persistable (Paddle keeps persistables in the global scope, so
      * they outlive iterations and runs): the parent's variable, by index. */
     outer = s->parent_index(s->parent_ctx, op, name);
@@ -187,8 +415,18 @@ static ic_status widen(ic_arena *a, ic_islot *slot, size_t n, const char **names
   return IC_OK;
 }
 
+typedef struct gradspec gradspec;
 static ic_status build_sub(ic_plan *plan, int block, ic_parent_index pidx, void *pctx,
-                           ic_subplan **out, ic_err *err);
+                           const gradspec *g, ic_subplan **out, ic_err *err);
+
+/* Training: what a sub-plan keeps and binds (see ic_subplan). */
+typedef struct gradspec {
+  ic_ctrl_kind kind;
+  const ic_op *op;                /* the control-flow op */
+  const ic_ctrl_grad_names *gn;   /* NULL: a forward with no grad op */
+  ic_strmap force_local;          /* grad: saved and local names */
+  ic_strmap keep;                 /* never in a release list: forward saved, grad local */
+} gradspec;
 
 ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, void *ctx,
                         ic_err *err) {
@@ -197,29 +435,111 @@ ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, v
   int blk = ic_ctrl_sub_block(plan->prog, in->op, err);
   if (blk < 0) return err->code;
   ic_outer_io io;
-  ic_status st = ic_ctrl_outer_io(plan->prog, blk, plan->arena, &io, err);
+  ic_status st = ic_ctrl_outer_io(plan->prog, in->op, plan->arena, &io, err);
   if (st) return st;
-  /* The data slots: while's X (input 0), conditional_block's Input (input 1); Out (output 0). */
-  size_t data_in = strcmp(in->def->name, "while") == 0 ? 0 : 1;
+  /* The data slots widened: while's X (input 0), conditional_block's Input (input 1),
+   * while_grad's Out@GRAD (input 2), conditional_block_grad's Input (input 1); output 0. */
+  ic_ctrl_kind kind = ic_ctrl_kind_of(in->op);
+  size_t data_in = kind == IC_CTRL_WHILE ? 0 : kind == IC_CTRL_WHILE_GRAD ? 2 : 1;
   ic_islot *ins = (ic_islot *)in->in, *outs = (ic_islot *)in->out;
   if ((st = widen(plan->arena, &ins[data_in], io.n_reads, io.reads, in->op, index_of, ctx, err)) ||
       (st = widen(plan->arena, &outs[0], io.n_writes, io.writes, in->op, index_of, ctx, err))) {
     return st;
   }
+  gradspec g = {.kind = kind, .op = in->op};
+  ic_ctrl_grad_names gn;
+  ic_strmap_init(&g.force_local);
+  ic_strmap_init(&g.keep);
+  bool grad = kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD;
+  const ic_op *other = grad ? ic_ctrl_find_fwd(plan->prog, in->op) : ic_ctrl_find_grad(plan->prog, in->op);
+  if (grad || other) {
+    st = ic_ctrl_grad_names_of(plan->prog, grad ? other : in->op, grad ? in->op : other,
+                               plan->arena, &gn, err);
+    g.gn = &gn;
+    for (size_t k = 0; !st && k < gn.n_saved + gn.n_local; k++) {
+      const char *nm = k < gn.n_saved ? gn.saved[k] : gn.local[k - gn.n_saved];
+      bool saved = k < gn.n_saved;
+      if ((grad && !ic_strmap_put(&g.force_local, nm, (void *)1)) ||
+          (grad != saved && !ic_strmap_put(&g.keep, nm, (void *)1))) {
+        st = oom(err);
+      }
+    }
+  }
   ic_subplan *sp = NULL;
-  if ((st = build_sub(plan, blk, index_of, ctx, &sp, err))) return st;
+  if (!st) st = build_sub(plan, blk, index_of, ctx, &g, &sp, err);
+  ic_strmap_free(&g.force_local);
+  ic_strmap_free(&g.keep);
+  if (st) return st;
   in->sub = sp;
   return IC_OK;
 }
 
+/* The training fields of sp (after its instructions are built). */
+static ic_status build_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
+  ic_subplan *sp = s->sp;
+  ic_arena *a = s->plan->arena;
+  sp->kind = g->kind;
+  if (!g->gn) return IC_OK;
+  bool grad = g->kind == IC_CTRL_WHILE_GRAD || g->kind == IC_CTRL_COND_GRAD;
+  uint32_t n = (uint32_t)g->gn->n_saved;
+  uint32_t *saved = ic_arena_calloc(a, n + 1, sizeof *saved);
+  bool *at_start = ic_arena_calloc(a, n + 1, sizeof *at_start);
+  if (!saved || !at_start) return oom(err);
+  for (uint32_t j = 0; j < n; j++) {
+    /* in the table already unless no op of the block names it */
+    if ((saved[j] = sub_index(s, g->op, g->gn->saved[j])) == NONE) return oom(err);
+    at_start[j] = g->gn->at_start[j];
+  }
+  sp->saves = !grad;
+  sp->n_saved = n;
+  sp->saved = saved;
+  sp->at_start = at_start;
+  if (!grad) return IC_OK;
+  bool is_while = g->kind == IC_CTRL_WHILE_GRAD;
+  const ic_slot *ogs = is_while ? ic_op_input(g->op, "Out@GRAD") : NULL;
+  const ic_attr *inside = is_while ? ic_op_attr(g->op, "original_output_grad") : NULL;
+  uint32_t n_og = ogs ? (uint32_t)ogs->n : 0;
+  uint32_t *og = ic_arena_calloc(a, n_og + 1, sizeof *og);
+  if (!og) return oom(err);
+  for (uint32_t i = 0; i < n_og; i++) {
+    const char *nm = inside && inside->type == IC_ATTR_STRINGS && i < inside->n ? inside->strings[i] : NULL;
+    uintptr_t k = nm ? (uintptr_t)ic_strmap_get(&s->index, nm) : 0;
+    og[i] = k ? (uint32_t)(k - 1) : NONE;
+  }
+  const ic_slot *xs = ic_op_input(g->op, is_while ? "X" : "Input");
+  const ic_slot *xg = ic_op_output(g->op, is_while ? "X@GRAD" : "Input@GRAD");
+  uint32_t n_xg = xg ? (uint32_t)xg->n : 0;
+  uint32_t *xi = ic_arena_calloc(a, n_xg + 1, sizeof *xi);
+  bool *carried = ic_arena_calloc(a, n_xg + 1, sizeof *carried);
+  bool *empty = ic_arena_calloc(a, n_xg + 1, sizeof *empty);
+  if (!xi || !carried || !empty) return oom(err);
+  for (uint32_t i = 0; i < n_xg; i++) {
+    xi[i] = NONE;
+    empty[i] = strcmp(xg->args[i], "@EMPTY@") == 0 || !xs || i >= xs->n;
+    if (empty[i]) continue;
+    const char *nm = ic_ctrl_grad_name(a, xs->args[i]);
+    if (!nm) return oom(err);
+    uintptr_t k = (uintptr_t)ic_strmap_get(&s->index, nm);
+    xi[i] = k ? (uint32_t)(k - 1) : NONE;
+    carried[i] = slot_has(ogs, xg->args[i]);
+  }
+  sp->n_og = n_og;
+  sp->og_inside = og;
+  sp->n_xg = n_xg;
+  sp->xg_inside = xi;
+  sp->xg_carried = carried;
+  sp->xg_empty = empty;
+  return IC_OK;
+}
+
 static ic_status build_sub(ic_plan *plan, int block, ic_parent_index pidx, void *pctx,
-                           ic_subplan **out, ic_err *err) {
+                           const gradspec *g, ic_subplan **out, ic_err *err) {
   const ic_block *b = &plan->prog->blocks[block];
   ic_subplan *sp = ic_arena_calloc(plan->arena, 1, sizeof *sp);
   if (!sp) return oom(err);
   sp->block = block;
   sbuild s = {.plan = plan, .sp = sp, .block = block, .parent_index = pidx, .parent_ctx = pctx,
-              .err = err};
+              .force_local = g->gn ? &g->force_local : NULL, .err = err};
   ic_strmap_init(&s.index);
   ic_status st = IC_OK;
   uint32_t *last = NULL, *tmp = NULL;
@@ -264,8 +584,10 @@ static ic_status build_sub(ic_plan *plan, int block, ic_parent_index pidx, void 
     }
   }
   if (st) goto done;
+  if ((st = build_grad_fields(&s, g, err))) goto done;
   /* Release lists: each of the block's own variables is dropped after the last instruction
-   * of an iteration that uses it. */
+   * of an iteration that uses it, except what a forward keeps for its grad op and a grad
+   * block's inside gradients (ctrlexec.c handles both after the iteration). */
   uint32_t nv = sp->n_vars;
   last = malloc((nv + 1) * sizeof *last);
   tmp = malloc((nv + 1) * sizeof *tmp);
@@ -288,7 +610,7 @@ static ic_status build_sub(ic_plan *plan, int block, ic_parent_index pidx, void 
     ic_instr *in = &sp->instrs[i];
     uint32_t n = 0;
     for (uint32_t v = 0; v < nv; v++) {
-      if (last[v] == i && s.outer[v] == NONE) tmp[n++] = v;
+      if (last[v] == i && s.outer[v] == NONE && !ic_strmap_get(&g->keep, s.names[v])) tmp[n++] = v;
     }
     uint32_t *gc = ic_arena_calloc(plan->arena, n + 1, sizeof *gc);
     if (!gc) {

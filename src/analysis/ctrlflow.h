@@ -26,8 +26,58 @@ typedef struct ic_outer_io {
   const char **reads, **writes;
 } ic_outer_io;
 
-ic_status ic_ctrl_outer_io(const ic_program *p, int blk, ic_arena *arena, ic_outer_io *out,
-                           ic_err *err);
+/* For the control-flow op `op` (its sub-block and the nested ones). For a grad op
+ * (while_grad, conditional_block_grad) the names its grad block finds in the forward's step
+ * scope (ic_ctrl_grad_names: saved and local) are not outer. */
+ic_status ic_ctrl_outer_io(const ic_program *p, const ic_op *op, ic_arena *arena,
+                           ic_outer_io *out, ic_err *err);
+
+/* ---- gradients of control flow (docs/DESIGN.md, "Gradients of control flow") ---- */
+
+/* The kinds of control-flow op. */
+typedef enum ic_ctrl_kind {
+  IC_CTRL_NONE = 0,
+  IC_CTRL_WHILE,
+  IC_CTRL_COND,       /* conditional_block */
+  IC_CTRL_WHILE_GRAD,
+  IC_CTRL_COND_GRAD   /* conditional_block_grad */
+} ic_ctrl_kind;
+ic_ctrl_kind ic_ctrl_kind_of(const ic_op *op);
+
+/* The name of a forward op's StepScopes/Scope output, or a grad op's StepScopes/Scope input
+ * (NULL if none). */
+const char *ic_ctrl_steps_name(const ic_op *op);
+/* The grad op of the forward `fwd` in the same block (a while_grad / conditional_block_grad
+ * reading fwd's StepScopes / Scope), or NULL: also NULL for a while with is_test set (it keeps
+ * no steps, as Paddle's). */
+const ic_op *ic_ctrl_find_grad(const ic_program *p, const ic_op *fwd);
+/* The forward op whose StepScopes / Scope the grad op reads, or NULL. */
+const ic_op *ic_ctrl_find_fwd(const ic_program *p, const ic_op *grad);
+
+/* What a grad op's block finds in the step scope of one forward iteration (Paddle's step
+ * scope holds the body's variables as the iteration left them, a while's inputs as the
+ * iteration found them, the linked output gradients and the grad block's own variables):
+ *  - saved: the names the grad block (or a nested block) reads that the forward keeps per
+ *    iteration, in a fixed order shared by the forward's and the grad's sub-plans. A name
+ *    declared in the forward block (not persistable) is kept as the iteration leaves it; a
+ *    while's X input (a dense tensor, not persistable, not read and written by one op of the
+ *    body: Paddle's copied inputs) as the iteration finds it (at_start).
+ *  - local: names the grad block keeps to itself wherever they are declared: the inside
+ *    output gradients (while_grad's original_output_grad) and the inside gradients of the
+ *    inputs (X[i]@GRAD / Input[i]@GRAD where X@GRAD[i] / Input@GRAD[i] is not @EMPTY@).
+ * `fwd` may be NULL (no saved names then). Arrays in arena. */
+typedef struct ic_ctrl_grad_names {
+  size_t n_saved;
+  const char **saved;
+  const bool *at_start;
+  size_t n_local;
+  const char **local;
+} ic_ctrl_grad_names;
+ic_status ic_ctrl_grad_names_of(const ic_program *p, const ic_op *fwd, const ic_op *grad,
+                                ic_arena *arena, ic_ctrl_grad_names *out, ic_err *err);
+
+/* The inside gradient name of input `x` (x + "@GRAD") in arena, or NULL. */
+const char *ic_ctrl_grad_name(ic_arena *arena, const char *x);
 
 /* The sub_block attribute of a control-flow op, checked (range, parent chain); -1 with err. */
 int ic_ctrl_sub_block(const ic_program *p, const ic_op *op, ic_err *err);
@@ -42,6 +92,25 @@ typedef struct ic_subplan {
   struct ic_instr *instrs;   /* in and out index this table; gc lists the block's own
                                 variables an instruction uses last (released per iteration);
                                 a nested control-flow op has its own sub */
+  ic_ctrl_kind kind;
+  /* Training. A forward with a grad op in the plan keeps, per iteration, saved[j] (an index
+   * in this table; never in a release list) in its StepScopes/Scope variable: at the
+   * iteration's start where at_start[j], else as the iteration leaves it. A grad sub-plan
+   * binds saved[j] (a local of this table) to entry j of one kept iteration. */
+  bool saves;                /* forward: keeps steps for a grad op */
+  uint32_t n_saved;
+  const uint32_t *saved;
+  const bool *at_start;
+  /* Grad sub-plans: per Out@GRAD entry i (while_grad), the local inside gradient linked to
+   * it (UINT32_MAX: none); per X@GRAD / Input@GRAD entry i, the local inside gradient
+   * (UINT32_MAX: @EMPTY@, or not computed by the block) and whether that output is also an
+   * output gradient read (a loop-carried variable: assigned, not summed). */
+  uint32_t n_og;
+  const uint32_t *og_inside;
+  uint32_t n_xg;
+  const uint32_t *xg_inside;
+  const bool *xg_carried;
+  const bool *xg_empty;      /* the output entry is @EMPTY@ (no gradient wanted) */
 } ic_subplan;
 
 /* Name -> index in a parent table (1 + index, 0 if absent). */

@@ -123,7 +123,7 @@ static ic_status place_ctrl(placer *pl, const ic_op *op, bool after) {
   int blk = ic_ctrl_sub_block(pl->prog, op, pl->err);
   if (blk < 0) return pl->err->code;
   ic_outer_io io;
-  ic_status st = ic_ctrl_outer_io(pl->prog, blk, pl->seq->arena, &io, pl->err);
+  ic_status st = ic_ctrl_outer_io(pl->prog, op, pl->seq->arena, &io, pl->err);
   if (st) return st;
   /* Written ones too: a conditional_block that does not run, or a while that runs no
    * iteration, leaves them as they were. */

@@ -21,4 +21,18 @@ ic_status ic_ctrl_should_run(const ic_op *op, size_t n, ic_tensor *const *cond,
                              const char *const *names, bool scalar, bool *run, ic_err *err);
 bool ic_ctrl_scalar_condition(const ic_op *op);
 
+/* ---- gradients of control flow, shared by the executors ---- */
+
+/* out = zeros shaped and typed like `like` (its LoD too), in a fresh buffer. */
+ic_status ic_ctrl_zeros_like(ic_tensor *out, const ic_tensor *like, ic_allocator *a, ic_err *err);
+/* acc = acc + g elementwise in their float type (Paddle's sum of two gradients), in a fresh
+ * buffer; dims and dtype must agree. */
+ic_status ic_ctrl_accumulate(ic_tensor *acc, const ic_tensor *g, const char *name,
+                             ic_allocator *a, ic_err *err);
+/* The error of a grad op whose StepScopes / Scope variable holds nothing its forward kept. */
+ic_status ic_ctrl_no_steps(const char *slot, const char *name, ic_err *err);
+/* Move t into entry `j` of iteration `it` of steps (m entries per iteration). */
+ic_status ic_ctrl_keep_step(ic_variable *steps, size_t m, size_t it, size_t j, ic_tensor *t,
+                            ic_err *err);
+
 #endif

@@ -219,10 +219,51 @@ bool ic_ctrl_scalar_condition(const ic_op *op) {
   return a && a->i != 0;
 }
 
+static void clear_locals(subrun *s);
+static ic_status exec_while_grad(const ic_instr *in, ic_variable *const *pvarp,
+                                 const ic_ctrl_env *ce, ic_err *err);
+static ic_status exec_cond_grad(const ic_instr *in, ic_variable *const *pvarp,
+                                const ic_ctrl_env *ce, ic_err *err);
+
+/* A forward's kept values of iteration `it`: the inputs as it starts (start) or its own
+ * variables as it ends (!start). */
+static ic_status keep_iteration(subrun *s, ic_variable *steps, size_t it, bool start,
+                                ic_err *err) {
+  const ic_subplan *sp = s->sp;
+  for (uint32_t j = 0; j < sp->n_saved; j++) {
+    if (sp->at_start[j] != start) continue;
+    ic_variable *v = s->varp[sp->saved[j]];
+    if (v->kind != IC_VK_TENSOR) {
+      return ic_err_set(err, IC_ERR_UNSUPPORTED, "keeping '%s' for the grad op: a tensor array "
+                        "of a step scope is not supported yet", sp->names[sp->saved[j]]);
+    }
+    ic_tensor t;
+    ic_tensor_init(&t);
+    if (start) ic_tensor_share(&t, &v->tensor); /* the outer variable stays as it is */
+    else t = v->tensor, ic_tensor_init(&v->tensor);
+    ic_status st = ic_ctrl_keep_step(steps, sp->n_saved, it, j, &t, err);
+    if (st) {
+      ic_tensor_reset(&t);
+      return st;
+    }
+  }
+  return IC_OK;
+}
+
 ic_status ic_exec_ctrl(const ic_instr *in, ic_variable *const *pvarp, const ic_ctrl_env *ce,
                        ic_err *err) {
   const ic_subplan *sp = in->sub;
+  if (sp->kind == IC_CTRL_WHILE_GRAD) return exec_while_grad(in, pvarp, ce, err);
+  if (sp->kind == IC_CTRL_COND_GRAD) return exec_cond_grad(in, pvarp, ce, err);
   bool is_while = in->def == &ic_op_while; /* no string compare on the run path */
+  /* Training: the StepScopes / Scope variable keeps what the grad op reads. */
+  ic_variable *steps = sp->saves && in->out[1].n ? pvarp[in->out[1].vars[0]] : NULL;
+  if (steps) {
+    ic_variable_clear(steps);
+    steps->kind = IC_VK_ARRAY;
+    steps->n_list = 0;
+    steps->has_steps = true;
+  }
   subrun s;
   ic_status st = subrun_init(&s, sp, pvarp, ce->env, err);
   if (st) {
@@ -235,10 +276,10 @@ ic_status ic_exec_ctrl(const ic_instr *in, ic_variable *const *pvarp, const ic_c
     for (uint64_t it = 0;; it++) {
       bool go;
       if ((st = read_flag(&cv->tensor, "Condition", cname, &go, err)) || !go) break;
+      if (steps) st = keep_iteration(&s, steps, it, true, err);
       for (uint32_t i = 0; i < sp->n_instrs && !st; i++) st = exec_one(&s, i, ce, err);
-      for (uint32_t v = 0; v < sp->n_vars; v++) {
-        if (sp->outer[v] == NONE) ic_variable_clear(&s.locals[v]);
-      }
+      if (steps && !st && !(st = keep_iteration(&s, steps, it, false, err))) steps->steps = it + 1;
+      clear_locals(&s);
       if (st) {
         ic_err_prefix(err, "iteration %llu of block %d: ", (unsigned long long)it, sp->block);
         break;
@@ -258,8 +299,220 @@ ic_status ic_exec_ctrl(const ic_instr *in, ic_variable *const *pvarp, const ic_c
     free(cond);
     free(names);
     for (uint32_t i = 0; go && i < sp->n_instrs && !st; i++) st = exec_one(&s, i, ce, err);
+    if (steps && go && !st && !(st = keep_iteration(&s, steps, 0, false, err))) steps->steps = 1;
     if (st && go) ic_err_prefix(err, "block %d: ", sp->block);
   }
   subrun_free(&s);
+  return st;
+}
+
+/* ---- gradients of control flow ---- */
+
+ic_status ic_ctrl_zeros_like(ic_tensor *out, const ic_tensor *like, ic_allocator *a, ic_err *err) {
+  ic_tensor t;
+  ic_tensor_init(&t);
+  ic_tensor_set_meta(&t, like->dtype, like->ndim, like->dims);
+  ic_status st = ic_tensor_alloc(&t, a, err);
+  if (st) return st;
+  if (like->lod && !(t.lod = ic_lod_clone(like->lod))) {
+    ic_tensor_reset(&t);
+    return oom(err);
+  }
+  size_t bytes = (size_t)ic_tensor_numel_(&t) * ic_dtype_size(t.dtype);
+  if (bytes) memset(t.data, 0, bytes);
+  ic_tensor_reset(out);
+  *out = t;
+  return IC_OK;
+}
+
+ic_status ic_ctrl_accumulate(ic_tensor *acc, const ic_tensor *g, const char *name,
+                             ic_allocator *a, ic_err *err) {
+  char d1[96], d2[96];
+  if (acc->dtype != g->dtype || !ic_dims_equal(acc->ndim, acc->dims, g->ndim, g->dims) ||
+      (g->dtype != IC_FP32 && g->dtype != IC_FP64)) {
+    return ic_err_set(err, IC_ERR_SHAPE,
+                      "accumulating the gradient '%s': %s plus %s, expected equal float32 or "
+                      "float64 tensors", name, ic_tensor_describe(acc, d1, sizeof d1),
+                      ic_tensor_describe(g, d2, sizeof d2));
+  }
+  ic_tensor t;
+  ic_tensor_init(&t);
+  ic_tensor_set_meta(&t, g->dtype, g->ndim, g->dims);
+  ic_status st = ic_tensor_alloc(&t, a, err);
+  if (st) return st;
+  int64_t n = ic_tensor_numel_(&t);
+  if (g->dtype == IC_FP32) {
+    const float *x = acc->data, *y = g->data;
+    float *o = t.data;
+    for (int64_t i = 0; i < n; i++) o[i] = x[i] + y[i];
+  } else {
+    const double *x = acc->data, *y = g->data;
+    double *o = t.data;
+    for (int64_t i = 0; i < n; i++) o[i] = x[i] + y[i];
+  }
+  t.lod = acc->lod;
+  acc->lod = NULL;
+  ic_tensor_reset(acc);
+  *acc = t;
+  return IC_OK;
+}
+
+ic_status ic_ctrl_no_steps(const char *slot, const char *name, ic_err *err) {
+  return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                    "%s '%s' holds nothing its forward op kept: the forward while / "
+                    "conditional_block ran with is_test set, or did not run before this op",
+                    slot, name);
+}
+
+ic_status ic_ctrl_keep_step(ic_variable *steps, size_t m, size_t it, size_t j, ic_tensor *t,
+                            ic_err *err) {
+  ic_tensor *slot = ic_variable_array_at(steps, it * m + j);
+  if (!slot) return oom(err);
+  ic_tensor_reset(slot);
+  *slot = *t;
+  ic_tensor_init(t);
+  return IC_OK;
+}
+
+/* Bind entry j of kept iteration k to the grad sub-plan's saved[j] (moved: each iteration's
+ * values are used once, and released as soon as its backward is done). */
+static ic_status bind_step(subrun *s, ic_variable *steps, size_t k, ic_err *err) {
+  const ic_subplan *sp = s->sp;
+  size_t m = sp->n_saved;
+  for (uint32_t j = 0; j < m; j++) {
+    ic_variable *v = s->varp[sp->saved[j]];
+    if (v->kind != IC_VK_TENSOR) {
+      return ic_err_set(err, IC_ERR_UNSUPPORTED, "'%s' of the forward's step scope is a tensor "
+                        "array, which the grad block cannot read yet", sp->names[sp->saved[j]]);
+    }
+    ic_tensor_reset(&v->tensor);
+    v->tensor = steps->list[k * m + j];
+    ic_tensor_init(&steps->list[k * m + j]);
+  }
+  return IC_OK;
+}
+
+static void clear_locals(subrun *s) {
+  for (uint32_t v = 0; s->locals && v < s->sp->n_vars; v++) {
+    if (s->sp->outer[v] == NONE) ic_variable_clear(&s->locals[v]);
+  }
+}
+
+static const char *var_name(const ic_variable *v, const char *dflt) {
+  return v->name ? v->name : dflt;
+}
+
+/* while_grad (see ic_subplan and docs/DESIGN.md, "Gradients of control flow"). */
+static ic_status exec_while_grad(const ic_instr *in, ic_variable *const *pvarp,
+                                 const ic_ctrl_env *ce, ic_err *err) {
+  const ic_subplan *sp = in->sub;
+  if (!in->in[3].n) return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "StepScopes is not set");
+  ic_variable *S = pvarp[in->in[3].vars[0]];
+  if (!S->has_steps) return ic_ctrl_no_steps("StepScopes", var_name(S, "?"), err);
+  size_t m = sp->n_saved;
+  if (S->n_list != S->steps * m) {
+    return ic_err_set(err, IC_ERR_INTERNAL, "StepScopes '%s' holds %zu tensors for %zu "
+                      "iterations of %zu", var_name(S, "?"), S->n_list, S->steps, m);
+  }
+  const ic_slot *xg_names = ic_op_output(in->op, "X@GRAD");
+  for (uint32_t i = 0; S->steps && i < sp->n_xg; i++) {
+    if (!sp->xg_empty[i] && sp->xg_inside[i] == NONE) {
+      return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "X@GRAD '%s': the grad block (block %d) "
+                        "never computes the gradient of X[%u]", xg_names->args[i], sp->block, i);
+    }
+  }
+  subrun s;
+  ic_status st = subrun_init(&s, sp, pvarp, ce->env, err);
+  for (size_t r = 0; !st && r < S->steps; r++) {
+    size_t k = S->steps - 1 - r;
+    st = bind_step(&s, S, k, err);
+    /* Link the output gradients: the inside name shares the outer tensor. */
+    for (uint32_t i = 0; !st && i < sp->n_og; i++) {
+      if (sp->og_inside[i] == NONE) continue;
+      const ic_variable *o = pvarp[in->in[2].vars[i]];
+      if (!o->tensor.data) {
+        st = ic_err_set(err, IC_ERR_NOT_FOUND, "Out@GRAD '%s' holds no data",
+                        var_name(o, "?"));
+        break;
+      }
+      ic_tensor_share(&s.varp[sp->og_inside[i]]->tensor, &o->tensor);
+    }
+    for (uint32_t i = 0; !st && i < sp->n_instrs; i++) st = exec_one(&s, i, ce, err);
+    /* The inputs' gradients: a loop-carried one is the iteration's (the next step back links
+     * it as the output gradient), the others are summed over iterations. */
+    for (uint32_t i = 0; !st && i < sp->n_xg; i++) {
+      if (sp->xg_empty[i]) continue;
+      const ic_tensor *g = &s.varp[sp->xg_inside[i]]->tensor;
+      ic_variable *o = pvarp[in->out[0].vars[i]];
+      if (sp->xg_carried[i]) {
+        if (g->data) ic_tensor_share(&o->tensor, g);
+        continue;
+      }
+      if (r == 0 && g->data) st = ic_ctrl_zeros_like(&o->tensor, g, ce->alloc, err);
+      if (!st && g->data) st = ic_ctrl_accumulate(&o->tensor, g, xg_names->args[i], ce->alloc, err);
+    }
+    clear_locals(&s);
+    if (st) ic_err_prefix(err, "backward of iteration %zu of block %d: ", k, sp->block);
+  }
+  subrun_free(&s);
+  ic_variable_clear(S);
+  return st;
+}
+
+/* conditional_block_grad. */
+static ic_status exec_cond_grad(const ic_instr *in, ic_variable *const *pvarp,
+                                const ic_ctrl_env *ce, ic_err *err) {
+  const ic_subplan *sp = in->sub;
+  size_t n = in->in[0].n;
+  ic_tensor **cond = calloc(n + 1, sizeof *cond);
+  const char **names = calloc(n + 1, sizeof *names);
+  bool go = false;
+  ic_status st = !cond || !names ? oom(err) : IC_OK;
+  for (size_t k = 0; !st && k < n; k++) {
+    cond[k] = &pvarp[in->in[0].vars[k]]->tensor;
+    names[k] = var_name(pvarp[in->in[0].vars[k]], "?");
+  }
+  if (!st) st = ic_ctrl_should_run(in->op, n, cond, names, ic_ctrl_scalar_condition(in->op), &go, err);
+  free(cond);
+  free(names);
+  if (st) return st;
+  ic_variable *S = in->in[4].n ? pvarp[in->in[4].vars[0]] : NULL;
+  subrun s;
+  bool ran = false;
+  if (go) {
+    if (!S || !S->has_steps || S->steps != 1) {
+      return S && S->has_steps ? ic_err_set(err, IC_ERR_INVALID_PROGRAM, "Cond holds, but the "
+                                            "forward conditional_block did not run its block")
+                               : ic_ctrl_no_steps("Scope", S ? var_name(S, "?") : "?", err);
+    }
+    if (S->n_list != sp->n_saved) {
+      return ic_err_set(err, IC_ERR_INTERNAL, "Scope '%s' holds %zu tensors, expected %u",
+                        var_name(S, "?"), S->n_list, sp->n_saved);
+    }
+    st = subrun_init(&s, sp, pvarp, ce->env, err);
+    ran = true;
+    if (!st) st = bind_step(&s, S, 0, err);
+    for (uint32_t i = 0; !st && i < sp->n_instrs; i++) st = exec_one(&s, i, ce, err);
+    if (st) ic_err_prefix(err, "block %d: ", sp->block);
+  }
+  /* Input@GRAD[i]: the block's gradient of Input[i]; zeros like Input[i] where there is none
+   * (or the block did not run) and Input[i] holds elements; else left as it is. */
+  for (uint32_t i = 0; !st && i < sp->n_xg; i++) {
+    if (sp->xg_empty[i]) continue;
+    ic_variable *o = pvarp[in->out[0].vars[i]];
+    const ic_tensor *g = ran && sp->xg_inside[i] != NONE ? &s.varp[sp->xg_inside[i]]->tensor : NULL;
+    const ic_tensor *x = &pvarp[in->in[1].vars[i]]->tensor;
+    if (g && g->data) {
+      ic_tensor_share(&o->tensor, g);
+      ic_tensor_take_lod(&o->tensor, g->lod ? ic_lod_clone(g->lod) : NULL);
+    } else if (x->data && ic_tensor_numel_(x) > 0) {
+      st = ic_ctrl_zeros_like(&o->tensor, x, ce->alloc, err);
+    }
+  }
+  if (ran) {
+    clear_locals(&s);
+    subrun_free(&s);
+  }
+  if (S && S->has_steps) ic_variable_clear(S); /* never a variable it did not keep */
   return st;
 }

@@ -38,6 +38,14 @@ static bool is_persistable(const urun *u, const ic_op *op, const char *name) {
   return v && v->persistable;
 }
 
+/* The variable an output names outside any step scope: the scope of the (sub-)block declaring
+ * it, else the op's block's. */
+static ic_variable *out_var(urun *u, const ic_op *op, const char *name) {
+  const ic_vardesc *d = ic_program_find_var(u->a->prog, op->block, name);
+  ic_scope *cur = u->bscope[op->block];
+  return ic_scope_var(d && u->bscope[d->block] ? u->bscope[d->block] : cur, name);
+}
+
 /* Resolve one slot's variables. */
 static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool out, size_t k,
                            const ic_slot *s, ic_kslot *ks, ic_err *err) {
@@ -61,11 +69,14 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
                                   ? ic_scope_find(u->local->parent, name)
                                   : NULL;
       if (pv && pv->kind == IC_VK_TENSOR) ic_tensor_share(&var->tensor, &pv->tensor);
+    } else if (out && ic_strmap_get(&cur->vars, name)) {
+      /* Already in the block's own scope: a grad block's step-scope names (the forward's
+       * kept values, the linked and inside gradients) stay there wherever declared. */
+      var = ic_strmap_get(&cur->vars, name);
     } else if (out) {
       /* Temporaries live in the run's scope, or the scope of the (sub-)block declaring
        * them (a child of the run's scope, never the caller's). */
-      const ic_vardesc *d = ic_program_find_var(u->a->prog, op->block, name);
-      var = ic_scope_var(d && u->bscope[d->block] ? u->bscope[d->block] : cur, name);
+      var = out_var(u, op, name);
     } else {
       var = ic_scope_find(cur, name);
     }
@@ -142,7 +153,7 @@ static ic_status outer_io(urun *u, const ic_op *op, ic_outer_io *io, bool *found
   if (!def || !(def->flags & IC_OP_SUBBLOCK)) return IC_OK;
   int blk = ic_ctrl_sub_block(u->a->prog, op, err);
   if (blk < 0) return err->code;
-  ic_status st = ic_ctrl_outer_io(u->a->prog, blk, u->arena, io, err);
+  ic_status st = ic_ctrl_outer_io(u->a->prog, op, u->arena, io, err);
   *found = st == IC_OK;
   return st;
 }
@@ -179,15 +190,42 @@ static ic_status collect_garbage(urun *u, size_t idx, const ic_op *op, ic_err *e
 
 static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err);
 
+static bool slot_has_name(const ic_slot *s, const char *name) {
+  for (size_t k = 0; s && k < s->n; k++) {
+    if (strcmp(s->args[k], name) == 0) return true;
+  }
+  return false;
+}
+
+static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err);
+
 /* A while or conditional_block: its sub-block op by op, in a child scope per iteration that is
- * dropped afterwards (its temporaries freed). */
+ * dropped afterwards (its temporaries freed; in training, what the grad op reads is first
+ * moved into StepScopes / Scope). */
+
 static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
+  ic_ctrl_kind kind = ic_ctrl_kind_of(op);
+  if (kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD) return run_ctrl_grad(u, op, err);
   int blk = ic_ctrl_sub_block(u->a->prog, op, err);
   if (blk < 0) return err->code;
   const ic_block *b = &u->a->prog->blocks[blk];
   ic_scope *cur = u->bscope[op->block];
   ic_status st = IC_OK;
-  bool is_while = strcmp(op->type, "while") == 0;
+  bool is_while = kind == IC_CTRL_WHILE;
+  /* Training: keep in StepScopes / Scope what the grad op's block reads. */
+  const ic_op *grad = ic_ctrl_find_grad(u->a->prog, op);
+  ic_ctrl_grad_names gn = {0};
+  ic_variable *steps = NULL;
+  if (grad) {
+    if ((st = ic_ctrl_grad_names_of(u->a->prog, op, grad, u->arena, &gn, err))) return st;
+    if (!(steps = out_var(u, op, ic_ctrl_steps_name(op)))) {
+      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    ic_variable_clear(steps);
+    steps->kind = IC_VK_ARRAY;
+    steps->n_list = 0;
+    steps->has_steps = true;
+  }
   for (uint64_t it = 0;; it++) {
     bool go = false;
     if (is_while) {
@@ -223,10 +261,33 @@ static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
       }
     }
     if (!go) break;
+    for (size_t j = 0; steps && j < gn.n_saved && !st; j++) {
+      if (!gn.at_start[j]) continue;
+      ic_variable *v = ic_scope_find(cur, gn.saved[j]);
+      ic_tensor t;
+      ic_tensor_init(&t);
+      if (v && v->kind == IC_VK_TENSOR) ic_tensor_share(&t, &v->tensor);
+      if ((st = ic_ctrl_keep_step(steps, gn.n_saved, it, j, &t, err))) ic_tensor_reset(&t);
+    }
+    if (st) return st;
     ic_scope *child;
     if (ic_scope_create(cur, &child)) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
     u->bscope[blk] = child;
     for (size_t i = 0; i < b->n_ops && !st; i++) st = run_op(u, i, &b->ops[i], err);
+    for (size_t j = 0; steps && j < gn.n_saved && !st; j++) {
+      if (gn.at_start[j]) continue;
+      ic_variable *v = ic_strmap_get(&child->vars, gn.saved[j]);
+      if (v && v->kind != IC_VK_TENSOR) {
+        st = ic_err_set(err, IC_ERR_UNSUPPORTED, "keeping '%s' for the grad op: a tensor array "
+                        "of a step scope is not supported yet", gn.saved[j]);
+        break;
+      }
+      ic_tensor t;
+      ic_tensor_init(&t);
+      if (v) t = v->tensor, ic_tensor_init(&v->tensor);
+      if ((st = ic_ctrl_keep_step(steps, gn.n_saved, it, j, &t, err))) ic_tensor_reset(&t);
+    }
+    if (steps && !st) steps->steps = it + 1;
     u->bscope[blk] = NULL;
     ic_scope_destroy(child);
     if (st) {
@@ -236,6 +297,138 @@ static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
     }
   }
   return IC_OK;
+}
+
+/* while_grad and conditional_block_grad, by name (the compiled executor's exec_while_grad and
+ * exec_cond_grad, interp/ctrlexec.c, give the semantics): the grad block runs in a child
+ * scope holding one kept forward iteration (moved out of StepScopes / Scope), the linked
+ * output gradients and the inside gradients, which are then summed (while_grad), assigned
+ * (a loop-carried variable, conditional_block_grad) or zero-filled into the outer ones. */
+static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err) {
+  const ic_program *p = u->a->prog;
+  bool is_while = ic_ctrl_kind_of(op) == IC_CTRL_WHILE_GRAD;
+  int blk = ic_ctrl_sub_block(p, op, err);
+  if (blk < 0) return err->code;
+  const ic_block *b = &p->blocks[blk];
+  ic_scope *cur = u->bscope[op->block];
+  ic_ctrl_grad_names gn;
+  ic_status st = ic_ctrl_grad_names_of(p, ic_ctrl_find_fwd(p, op), op, u->arena, &gn, err);
+  if (st) return st;
+  const char *sname = ic_ctrl_steps_name(op);
+  ic_variable *S = sname ? ic_scope_find(cur, sname) : NULL;
+  const ic_slot *xs = ic_op_input(op, is_while ? "X" : "Input");
+  const ic_slot *xg = ic_op_output(op, is_while ? "X@GRAD" : "Input@GRAD");
+  size_t n_xg = xg ? xg->n : 0;
+  bool go = true;
+  size_t n_steps = 1;
+  if (!is_while) {
+    const ic_slot *cs = ic_op_input(op, "Cond");
+    size_t n = cs ? cs->n : 0;
+    ic_tensor **cond = ic_arena_calloc(u->arena, n + 1, sizeof *cond);
+    if (!cond) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+      ic_variable *cv = ic_scope_find(cur, cs->args[k]);
+      if (!cv || cv->kind != IC_VK_TENSOR) {
+        return ic_err_set(err, IC_ERR_NOT_FOUND, "Cond '%s' has not been set", cs->args[k]);
+      }
+      cond[k] = &cv->tensor;
+    }
+    if ((st = ic_ctrl_should_run(op, n, cond, cs ? cs->args : NULL, ic_ctrl_scalar_condition(op),
+                                 &go, err))) {
+      return st;
+    }
+  }
+  if (go || is_while) {
+    if (!S || !S->has_steps) return ic_ctrl_no_steps(is_while ? "StepScopes" : "Scope", sname ? sname : "?", err);
+    if (!is_while && S->steps != 1) {
+      return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                        "Cond holds, but the forward conditional_block did not run its block");
+    }
+    n_steps = S->steps;
+    if (S->n_list != n_steps * gn.n_saved) {
+      return ic_err_set(err, IC_ERR_INTERNAL, "%s '%s' holds %zu tensors for %zu iterations of %zu",
+                        is_while ? "StepScopes" : "Scope", sname, S->n_list, n_steps, gn.n_saved);
+    }
+  }
+  const ic_slot *ogs = is_while ? ic_op_input(op, "Out@GRAD") : NULL;
+  const ic_attr *og_in = is_while ? ic_op_attr(op, "original_output_grad") : NULL;
+  for (size_t r = 0; go && r < n_steps && !st; r++) {
+    size_t k = n_steps - 1 - r;
+    ic_scope *child;
+    if (ic_scope_create(cur, &child)) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t j = 0; j < gn.n_saved && !st; j++) {
+      ic_variable *v = ic_scope_var(child, gn.saved[j]);
+      if (!v) {
+        st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+        break;
+      }
+      v->tensor = S->list[k * gn.n_saved + j];
+      ic_tensor_init(&S->list[k * gn.n_saved + j]);
+    }
+    for (size_t i = 0; ogs && og_in && og_in->type == IC_ATTR_STRINGS && i < ogs->n &&
+                       i < og_in->n && !st; i++) {
+      const ic_variable *o = ic_scope_find(cur, ogs->args[i]);
+      if (!o || !o->tensor.data) {
+        st = ic_err_set(err, IC_ERR_NOT_FOUND, "Out@GRAD '%s' holds no data", ogs->args[i]);
+        break;
+      }
+      ic_variable *v = ic_scope_var(child, og_in->strings[i]);
+      if (!v) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      else ic_tensor_share(&v->tensor, &o->tensor);
+    }
+    for (size_t i = 0; i < gn.n_local && !st; i++) {
+      if (!ic_scope_var(child, gn.local[i])) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    u->bscope[blk] = child;
+    for (size_t i = 0; i < b->n_ops && !st; i++) st = run_op(u, i, &b->ops[i], err);
+    u->bscope[blk] = NULL;
+    for (size_t i = 0; i < n_xg && !st; i++) {
+      if (strcmp(xg->args[i], "@EMPTY@") == 0 || !xs || i >= xs->n) continue;
+      const char *gname = ic_ctrl_grad_name(u->arena, xs->args[i]);
+      const ic_variable *gv = gname ? ic_strmap_get(&child->vars, gname) : NULL;
+      const ic_tensor *g = gv && gv->kind == IC_VK_TENSOR ? &gv->tensor : NULL;
+      ic_variable *o = out_var(u, op, xg->args[i]);
+      if (!o) {
+        st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+        break;
+      }
+      if (!is_while) {
+        const ic_variable *x = ic_scope_find(cur, xs->args[i]);
+        if (g && g->data) {
+          ic_tensor_share(&o->tensor, g);
+          ic_tensor_take_lod(&o->tensor, g->lod ? ic_lod_clone(g->lod) : NULL);
+        } else if (x && x->kind == IC_VK_TENSOR && x->tensor.data && ic_tensor_numel_(&x->tensor) > 0) {
+          st = ic_ctrl_zeros_like(&o->tensor, &x->tensor, u->a->env->alloc, err);
+        }
+        continue;
+      }
+      if (!gv) {
+        st = ic_err_set(err, IC_ERR_INVALID_PROGRAM, "X@GRAD '%s': the grad block (block %d) "
+                        "never computes the gradient of X[%zu]", xg->args[i], blk, i);
+        break;
+      }
+      if (slot_has_name(ogs, xg->args[i])) {
+        if (g && g->data) ic_tensor_share(&o->tensor, g);
+        continue;
+      }
+      if (r == 0 && g && g->data) st = ic_ctrl_zeros_like(&o->tensor, g, u->a->env->alloc, err);
+      if (!st && g && g->data) st = ic_ctrl_accumulate(&o->tensor, g, xg->args[i], u->a->env->alloc, err);
+    }
+    ic_scope_destroy(child);
+    if (st && is_while) ic_err_prefix(err, "backward of iteration %zu of block %d: ", k, blk);
+    else if (st) ic_err_prefix(err, "block %d: ", blk);
+  }
+  /* The block did not run: zeros like each Input that holds elements. */
+  for (size_t i = 0; !is_while && !go && i < n_xg && !st; i++) {
+    if (strcmp(xg->args[i], "@EMPTY@") == 0 || !xs || i >= xs->n) continue;
+    const ic_variable *x = ic_scope_find(cur, xs->args[i]);
+    if (!x || x->kind != IC_VK_TENSOR || !x->tensor.data || ic_tensor_numel_(&x->tensor) == 0) continue;
+    ic_variable *o = out_var(u, op, xg->args[i]);
+    st = o ? ic_ctrl_zeros_like(&o->tensor, &x->tensor, u->a->env->alloc, err)
+           : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  if (S && S->has_steps) ic_variable_clear(S); /* never a variable it did not keep */
+  return st;
 }
 
 static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {

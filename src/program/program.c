@@ -222,6 +222,9 @@ const ic_vardesc *ic_program_find_var(const ic_program *p, int block, const char
     const ic_block *b = &p->blocks[block];
     const ic_vardesc *v = ic_strmap_get(&b->var_index, name);
     if (v) return v;
+    /* A grad block reads the forward block's variables (Paddle runs it in the forward's
+     * step scope); forward is checked at load to be another block's index. */
+    if (b->forward >= 0 && (v = ic_strmap_get(&p->blocks[b->forward].var_index, name))) return v;
     block = b->parent;
   }
   return NULL;
@@ -254,6 +257,13 @@ static ic_status check_blocks(const ic_program *p, const pb_program *pb, ic_err 
       return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
                         "%s: block %zu has parent_idx %d, expected %s", p->origin, i,
                         b->parent_idx, i == 0 ? "-1" : "another block's index");
+    }
+    if (b->has_forward_block_idx && b->forward_block_idx != -1 &&
+        (b->forward_block_idx <= 0 || (size_t)b->forward_block_idx >= pb->n_blocks ||
+         (size_t)b->forward_block_idx == i)) {
+      return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                        "%s: block %zu has forward_block_idx %d, expected -1 or another "
+                        "sub-block's index", p->origin, i, b->forward_block_idx);
     }
   }
   /* Acyclic, and nested at most IC_MAX_BLOCK_DEPTH deep: each block's depth is found once,
@@ -418,6 +428,7 @@ static ic_status build(ic_program *p, ic_err *err) {
     ic_block *b = &p->blocks[bi];
     b->idx = (int)bi;
     b->parent = bi == 0 ? -1 : in->parent_idx;
+    b->forward = in->has_forward_block_idx && in->forward_block_idx >= 0 ? in->forward_block_idx : -1;
     ic_strmap_init(&b->var_index);
     b->n_vars = in->n_vars;
     b->vars = ic_arena_calloc(p->arena, in->n_vars ? in->n_vars : 1, sizeof *b->vars);

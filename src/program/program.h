@@ -98,6 +98,9 @@ typedef struct ic_vardesc {
 typedef struct ic_block {
   int idx;
   int parent;           /* -1 for block 0 */
+  int forward;          /* a grad block (while_grad, conditional_block_grad): the forward
+                           block it differentiates (Paddle's forward_block_idx), whose own
+                           variables its ops may name (the forward's step scope); else -1 */
   size_t n_vars;
   ic_vardesc *vars;     /* in program order */
   ic_strmap var_index;  /* name -> ic_vardesc* of this block only */
@@ -125,7 +128,8 @@ struct ic_program {
 /* Keep p alive until a matching ic_program_destroy(); for caches holding a plan of it. */
 void ic_program_retain(const ic_program *p);
 
-/* The declaration of name visible from block (searching parents), or NULL. */
+/* The declaration of name visible from block (searching parents, and at each block of the
+ * walk the own variables of its forward block, if it is a grad block), or NULL. */
 const ic_vardesc *ic_program_find_var(const ic_program *p, int block, const char *name);
 /* ic_program_find_var, or else a persistable of that name declared in any block: Paddle keeps
  * persistables in the global scope wherever they are declared, so a control-flow op sees the

@@ -11,6 +11,8 @@ void ic_variable_clear(ic_variable *v) {
   ic_tensor_reset(&v->tensor);
   for (size_t i = 0; i < v->n_list; i++) ic_tensor_reset(&v->list[i]);
   if (v->kind == IC_VK_ARRAY) v->n_list = 0;
+  v->has_steps = false;
+  v->steps = 0;
 }
 
 ic_tensor *ic_variable_array_at(ic_variable *v, size_t i) {

@@ -26,6 +26,9 @@ typedef struct ic_variable {
   size_t n_list;      /* IC_VK_LIST: column count */
   ic_tensor *list;    /* IC_VK_LIST, IC_VK_ARRAY: n_list tensors (owned) */
   size_t cap_list;    /* IC_VK_ARRAY: tensors allocated in list */
+  bool has_steps;     /* a forward while/conditional_block kept its steps here (StepScopes,
+                         Scope): `steps` iterations of n_list / steps tensors each */
+  size_t steps;
 } ic_variable;
 
 /* Locking (the root scope's locks guard every scope below it): a run holds the root's

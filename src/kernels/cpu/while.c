@@ -3,7 +3,10 @@
  * IC_OP_SUBBLOCK and run the sub-block (compiled: its sub-plan, see analysis/ctrlflow.c;
  * uncompiled: op by op). X and Out list the outer variables the body reads and writes, as
  * Paddle records them; analysis widens them to everything the body (and its nested blocks)
- * reads and writes outside itself. StepScopes (Paddle's per-iteration scopes) is ignored. */
+ * reads and writes outside itself. StepScopes (Paddle's per-iteration scopes): when a
+ * while_grad of the plan reads it (training, is_test false), the executor keeps there what
+ * the grad block reads of each iteration (docs/DESIGN.md, "Gradients of control flow");
+ * otherwise nothing is kept. */
 #include "kernels/kernel.h"
 
 static ic_status infer(ic_kctx *c) {
@@ -18,7 +21,7 @@ static ic_status run(ic_kctx *c) {
 static const ic_slotdef inputs[] = {{"X", IC_SLOT_MULTI | IC_SLOT_OPTIONAL},
                                     {"Condition", 0}};
 static const ic_slotdef outputs[] = {{"Out", IC_SLOT_MULTI | IC_SLOT_OPTIONAL},
-                                     {"StepScopes", IC_SLOT_OPTIONAL | IC_SLOT_IGNORED | IC_SLOT_NO_BUFFER}};
+                                     {"StepScopes", IC_SLOT_OPTIONAL | IC_SLOT_ARRAY}};
 
 const ic_opdef ic_op_while = {
     .name = "while",
