@@ -49,9 +49,8 @@ ic_status ic_quant_scalar_infer(ic_kctx *c) {
   return IC_OK;
 }
 
-void ic_quant_scalar_run(ic_kctx *c, int bin_cnt, int round_type, bool dequant) {
-  const ic_tensor *x = ic_in(c, 0, 0), *s = ic_in(c, 1, 0);
-  ic_tensor *o = ic_out(c, 0, 0);
+void ic_quant_apply(const ic_tensor *x, const ic_tensor *s, ic_tensor *o, int bin_cnt,
+                    int round_type, bool dequant) {
   int64_t n = ic_numel(x->ndim, x->dims);
   if (x->dtype == IC_FP32) {
     const float *xp = x->data, sc = *(const float *)s->data, bin = (float)bin_cnt;
@@ -68,6 +67,162 @@ void ic_quant_scalar_run(ic_kctx *c, int bin_cnt, int round_type, bool dequant) 
                       : ic_quant_f64(xp[i], sc, bin, round_type);
     }
   }
+}
+
+void ic_quant_scalar_run(ic_kctx *c, int bin_cnt, int round_type, bool dequant) {
+  ic_quant_apply(ic_in(c, 0, 0), ic_in(c, 1, 0), ic_out(c, 0, 0), bin_cnt, round_type, dequant);
+}
+
+double ic_quant_abs_max(const ic_tensor *x) {
+  int64_t n = ic_numel(x->ndim, x->dims);
+  double m = 0;
+  if (x->dtype == IC_FP32) {
+    const float *p = x->data;
+    for (int64_t i = 0; i < n; i++) m = fabs((double)p[i]) > m ? fabs((double)p[i]) : m;
+  } else {
+    const double *p = x->data;
+    for (int64_t i = 0; i < n; i++) m = fabs(p[i]) > m ? fabs(p[i]) : m;
+  }
+  return m;
+}
+
+ic_status ic_quant_check_one(ic_kctx *c, size_t s, bool out, const char *what) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  if (out) {
+    if (ic_out(c, s, 0)) return IC_OK;
+    return ic_kfail(c, IC_ERR_INVALID_PROGRAM, "output %s is absent: %s",
+                    c->def->outputs[s].name, what);
+  }
+  const ic_tensor *t = ic_in(c, s, 0);
+  if (t && t->dtype == x->dtype && ic_numel(t->ndim, t->dims) == 1) return IC_OK;
+  if (!t) {
+    return ic_kfail(c, IC_ERR_INVALID_PROGRAM, "input %s is absent: %s",
+                    c->def->inputs[s].name, what);
+  }
+  return ic_kfail_in(c, s, 0, "expected one element of X's dtype (%s)", what);
+}
+
+/* ---- moving-average abs-max ---- */
+
+enum { MA_X, MA_SCALE, MA_ACCUM, MA_STATE };
+enum { MA_OUT, MA_OUT_SCALE, MA_OUT_STATE, MA_OUT_ACCUM };
+
+const ic_slotdef ic_quant_ma_inputs[4] = {
+    {"X", 0}, {"InScale", 0}, {"InAccum", IC_SLOT_OPTIONAL}, {"InState", IC_SLOT_OPTIONAL}};
+const ic_slotdef ic_quant_ma_outputs[4] = {{"Out", 0},
+                                           {"OutScale", IC_SLOT_OPTIONAL},
+                                           {"OutState", IC_SLOT_OPTIONAL},
+                                           {"OutAccum", IC_SLOT_OPTIONAL}};
+
+ic_status ic_quant_ma_parse(ic_attr_reader *r, void *attrs) {
+  ic_quant_ma_attrs *a = attrs;
+  ic_quant_parse_bits(r, "bit_length", 8, &a->bin_cnt);
+  ic_quant_parse_round(r, 1, &a->round_type);
+  double rate = ic_ar_float(r, "moving_rate", 0.9);
+  a->is_test = ic_ar_bool(r, "is_test", false);
+  if (r->st) return r->st;
+  if (!(rate >= 0 && rate <= 1)) {
+    return ic_ar_fail(r, "moving_rate", "must be in [0, 1], got %g", rate);
+  }
+  a->moving_rate = (float)rate; /* a FLOAT attribute: exact */
+  return IC_OK;
+}
+
+static const char k_ma_train[] = "training (is_test false) updates the moving average";
+
+ic_status ic_quant_ma_infer(ic_kctx *c) {
+  const ic_quant_ma_attrs *a = c->attrs;
+  ic_status st;
+  if (a->is_test) {
+    if ((st = ic_quant_scalar_infer(c))) return st;
+    ic_quant_pass_meta(c, MA_OUT_SCALE, MA_SCALE);
+    ic_quant_pass_meta(c, MA_OUT_STATE, MA_STATE);
+    ic_quant_pass_meta(c, MA_OUT_ACCUM, MA_ACCUM);
+    return IC_OK;
+  }
+  if ((st = ic_kcheck_dtype(c, MA_X, 0, IC_DT_FLOAT)) ||
+      (st = ic_quant_check_one(c, MA_ACCUM, false, k_ma_train)) ||
+      (st = ic_quant_check_one(c, MA_STATE, false, k_ma_train)) ||
+      (st = ic_quant_check_one(c, MA_OUT_SCALE, true, k_ma_train)) ||
+      (st = ic_quant_check_one(c, MA_OUT_STATE, true, k_ma_train)) ||
+      (st = ic_quant_check_one(c, MA_OUT_ACCUM, true, k_ma_train))) {
+    return st;
+  }
+  const ic_tensor *x = ic_in(c, MA_X, 0);
+  int64_t one = 1;
+  ic_tensor_set_meta(ic_out(c, MA_OUT, 0), x->dtype, x->ndim, x->dims);
+  for (size_t k = MA_OUT_SCALE; k <= MA_OUT_ACCUM; k++) {
+    ic_tensor_set_meta(ic_out(c, k, 0), x->dtype, 1, &one);
+  }
+  return IC_OK;
+}
+
+#define MA_UPDATE(T)                                                                       \
+  do {                                                                                     \
+    const T r = (T)a->moving_rate, cur = (T)ic_quant_abs_max(x);                           \
+    const T state = r * *(const T *)ic_in(c, MA_STATE, 0)->data + (T)1;                    \
+    const T accum = r * *(const T *)ic_in(c, MA_ACCUM, 0)->data + cur;                     \
+    *(T *)ic_out(c, MA_OUT_STATE, 0)->data = state;                                        \
+    *(T *)ic_out(c, MA_OUT_ACCUM, 0)->data = accum;                                        \
+    *(T *)ic_out(c, MA_OUT_SCALE, 0)->data = accum / state;                                \
+  } while (0)
+
+ic_status ic_quant_ma_run(ic_kctx *c, bool dequant) {
+  const ic_quant_ma_attrs *a = c->attrs;
+  if (a->is_test) {
+    ic_quant_scalar_run(c, a->bin_cnt, a->round_type, dequant);
+    ic_quant_pass(c, MA_OUT_SCALE, MA_SCALE);
+    ic_quant_pass(c, MA_OUT_STATE, MA_STATE);
+    ic_quant_pass(c, MA_OUT_ACCUM, MA_ACCUM);
+    return IC_OK;
+  }
+  const ic_tensor *x = ic_in(c, MA_X, 0);
+  if (x->dtype == IC_FP32) {
+    MA_UPDATE(float);
+  } else {
+    MA_UPDATE(double);
+  }
+  ic_quant_apply(x, ic_out(c, MA_OUT_SCALE, 0), ic_out(c, MA_OUT, 0), a->bin_cnt,
+                 a->round_type, dequant);
+  return IC_OK;
+}
+
+/* ---- abs-max without state ---- */
+
+const ic_slotdef ic_quant_am_inputs[1] = {{"X", 0}};
+const ic_slotdef ic_quant_am_outputs[2] = {{"Out", 0}, {"OutScale", IC_SLOT_OPTIONAL}};
+
+ic_status ic_quant_am_parse(ic_attr_reader *r, void *attrs) {
+  ic_quant_am_attrs *a = attrs;
+  ic_quant_parse_bits(r, "bit_length", 8, &a->bin_cnt);
+  ic_quant_parse_round(r, 1, &a->round_type);
+  return r->st;
+}
+
+ic_status ic_quant_am_infer(ic_kctx *c) {
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
+  if (st) return st;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  int64_t one = 1;
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  if (ic_out(c, 1, 0)) ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, 1, &one);
+  return IC_OK;
+}
+
+ic_status ic_quant_am_run(ic_kctx *c, bool dequant) {
+  const ic_quant_am_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  union {
+    float f;
+    double d;
+  } v;
+  if (x->dtype == IC_FP32) v.f = (float)ic_quant_abs_max(x);
+  else v.d = ic_quant_abs_max(x);
+  ic_tensor s = {.dtype = x->dtype, .ndim = 1, .dims = {1}, .data = &v};
+  ic_tensor *os = ic_out(c, 1, 0);
+  if (os) memcpy(os->data, &v, ic_dtype_size(x->dtype));
+  ic_quant_apply(x, &s, ic_out(c, 0, 0), a->bin_cnt, a->round_type, dequant);
+  return IC_OK;
 }
 
 void ic_quant_pass_meta(ic_kctx *c, size_t os, size_t is) {
@@ -88,4 +243,86 @@ void ic_quant_pass(ic_kctx *c, size_t os, size_t is) {
   if (o && t) {
     memcpy(o->data, t->data, ic_dtype_size(t->dtype) * (size_t)ic_numel(t->ndim, t->dims));
   }
+}
+/* ---- channel-wise abs-max ---- */
+
+ic_status ic_quant_cw_parse(ic_attr_reader *r, void *attrs) {
+  ic_quant_cw_attrs *a = attrs;
+  ic_quant_parse_bits(r, "bit_length", 8, &a->bin_cnt);
+  ic_quant_parse_round(r, 1, &a->round_type);
+  int64_t ax = ic_ar_int(r, "quant_axis", 0);
+  a->is_test = ic_ar_bool(r, "is_test", false);
+  if (!r->st && ax != 0 && ax != 1) {
+    return ic_ar_fail(r, "quant_axis", "must be 0 or 1, got %lld", (long long)ax);
+  }
+  a->quant_axis = (int)ax;
+  return r->st;
+}
+
+ic_status ic_quant_cw_infer(ic_kctx *c, bool read_scale) {
+  const ic_quant_cw_attrs *a = c->attrs;
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
+  int64_t ch, inner;
+  if (st || (st = ic_quant_channels(c, 0, a->quant_axis, &ch, &inner))) return st;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  if (read_scale) {
+    const ic_tensor *s = ic_in(c, 1, 0);
+    if (!s) {
+      return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
+                      "output OutScale is absent: at inference (is_test) the op quantizes "
+                      "with the scales OutScale already holds");
+    }
+    if (s->dtype != x->dtype || ic_numel(s->ndim, s->dims) != ch) {
+      return ic_kfail_in(c, 1, 0, "expected %lld scales of X's dtype (quant_axis %d)",
+                         (long long)ch, a->quant_axis);
+    }
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  if (ic_out(c, 1, 0)) ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, 1, &ch);
+  return IC_OK;
+}
+
+#define CW(T, SUF)                                                                         \
+  do {                                                                                     \
+    const T *xp = x->data;                                                                 \
+    T *op = o->data, *sp = sdata, bin = (T)a->bin_cnt;                                     \
+    if (read_scale) {                                                                      \
+      for (int64_t k = 0; k < ch; k++) sp[k] = ((const T *)ic_in(c, 1, 0)->data)[k];      \
+    } else {                                                                               \
+      for (int64_t k = 0; k < ch; k++) sp[k] = 0;                                          \
+      for (int64_t i = 0; i < n; i++) {                                                    \
+        T v = (T)fabs((double)xp[i]);                                                      \
+        int64_t k = (i / inner) % ch;                                                      \
+        if (v > sp[k]) sp[k] = v;                                                          \
+      }                                                                                    \
+    }                                                                                      \
+    for (int64_t i = 0; i < n; i++) {                                                      \
+      T s = sp[(i / inner) % ch];                                                          \
+      op[i] = dequant ? ic_quant_dequant_##SUF(xp[i], s, bin, a->round_type)               \
+                      : ic_quant_##SUF(xp[i], s, bin, a->round_type);                      \
+    }                                                                                      \
+  } while (0)
+
+ic_status ic_quant_cw_run(ic_kctx *c, bool dequant, bool read_scale) {
+  const ic_quant_cw_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *o = ic_out(c, 0, 0);
+  int64_t ch, inner, n = ic_numel(x->ndim, x->dims);
+  ic_status st = ic_quant_channels(c, 0, a->quant_axis, &ch, &inner);
+  if (st) return st;
+  ic_buffer *buf = NULL;
+  void *sdata;
+  if (ic_out(c, 1, 0)) {
+    sdata = ic_out(c, 1, 0)->data;
+  } else {
+    if (!(buf = ic_kscratch(c, (size_t)(ch ? ch : 1) * sizeof(double)))) return c->err->code;
+    sdata = buf->data;
+  }
+  if (x->dtype == IC_FP32) {
+    CW(float, f32);
+  } else {
+    CW(double, f64);
+  }
+  if (buf) ic_buffer_release(buf);
+  return IC_OK;
 }
