@@ -410,6 +410,11 @@ END_TEST
 START_TEST(paddle_qat_fake_quant_dequant_ste) { run_paddle_case("qat_fake_qdq"); }
 END_TEST
 
+/* QuantizationTransformPassV2: quantize_linear (training: moving average per tensor,
+ * channel abs-max per channel) + dequantize_linear. */
+START_TEST(paddle_qat_v2_quantize_linear) { run_paddle_case("qat_v2"); }
+END_TEST
+
 /* Legacy schedules whose ops Paddle 2.6.2 writes into the program: increment on
  * @LR_DECAY_COUNTER@, cast, scale, floor/ceil, elementwise_pow/min/div, exp, cos, and the
  * control flow of piecewise (Switch: less_than, logical_not/and, conditional_block), cyclic
@@ -847,6 +852,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_qat_range_abs_max);
   tcase_add_test(tc, paddle_qat_moving_average_channel_wise);
   tcase_add_test(tc, paddle_qat_fake_quant_dequant_ste);
+  tcase_add_test(tc, paddle_qat_v2_quantize_linear);
   tcase_add_loop_test(tc, paddle_legacy_lr_schedule, 0,
                       (int)(sizeof k_lr_cases / sizeof k_lr_cases[0]));
   return tc;

@@ -420,7 +420,7 @@ def _qat_net(seed, lr=0.1):
     return loss, feeds
 
 
-def _qat_transform(**kw):
+def _qat_transform(v2=False, **kw):
     """paddle.static.quantization.QuantizationTransformPass (quantization-aware training),
     applied after the startup program ran: it rewrites the training program (forward,
     backward and optimizer ops) and initialises its new persistables (scales, windows,
@@ -428,9 +428,11 @@ def _qat_transform(**kw):
     def transform(main, scope):
         from paddle.base.framework import IrGraph
         from paddle.framework import core
-        from paddle.static.quantization import QuantizationTransformPass
+        from paddle.static.quantization import (QuantizationTransformPass,
+                                                QuantizationTransformPassV2)
         graph = IrGraph(core.Graph(main.desc), for_test=False)
-        QuantizationTransformPass(scope=scope, place=paddle.CPUPlace(), **kw).apply(graph)
+        cls = QuantizationTransformPassV2 if v2 else QuantizationTransformPass
+        cls(scope=scope, place=paddle.CPUPlace(), **kw).apply(graph)
         return graph.to_program()
     return transform
 
@@ -456,6 +458,16 @@ def case_qat_moving_average():
     return loss, feeds, 4, 1e-5, 1e-4, {"transform": _qat_transform(
         activation_quantize_type="moving_average_abs_max",
         weight_quantize_type="channel_wise_abs_max", moving_rate=0.9)}
+
+
+def case_qat_v2():
+    """QAT with QuantizationTransformPassV2: quantize_linear in training mode (activations
+    per tensor with the moving average, rate 0.9; weights per channel, the conv2d filter
+    along axis 0 and the mul weight along axis 1) followed by dequantize_linear."""
+    loss, feeds = _qat_net(33)
+    return loss, feeds, 4, 1e-5, 1e-4, {"transform": _qat_transform(
+        v2=True, activation_quantize_type="moving_average_abs_max",
+        weight_quantize_type="channel_wise_abs_max")}
 
 
 def _fake_qdq(op_type, x, state=None, **attrs):
@@ -521,7 +533,8 @@ CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn":
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
          "regularizer": case_regularizer, "huber": case_huber,
          "xent_soft": case_xent_soft, "qat_range": case_qat_range,
-         "qat_moving_average": case_qat_moving_average, "qat_fake_qdq": case_qat_fake_qdq}
+         "qat_moving_average": case_qat_moving_average, "qat_fake_qdq": case_qat_fake_qdq,
+         "qat_v2": case_qat_v2}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 

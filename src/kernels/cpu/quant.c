@@ -159,13 +159,44 @@ ic_status ic_quant_ma_infer(ic_kctx *c) {
 
 #define MA_UPDATE(T)                                                                       \
   do {                                                                                     \
-    const T r = (T)a->moving_rate, cur = (T)ic_quant_abs_max(x);                           \
-    const T state = r * *(const T *)ic_in(c, MA_STATE, 0)->data + (T)1;                    \
-    const T accum = r * *(const T *)ic_in(c, MA_ACCUM, 0)->data + cur;                     \
-    *(T *)ic_out(c, MA_OUT_STATE, 0)->data = state;                                        \
-    *(T *)ic_out(c, MA_OUT_ACCUM, 0)->data = accum;                                        \
-    *(T *)ic_out(c, MA_OUT_SCALE, 0)->data = accum / state;                                \
+    const T r = (T)rate, cur = (T)ic_quant_abs_max(x);                                     \
+    const T st = r * *(const T *)state->data + (T)1;                                       \
+    const T acc = r * *(const T *)accum->data + cur;                                       \
+    *(T *)out_state->data = st;                                                            \
+    *(T *)out_accum->data = acc;                                                           \
+    *(T *)out_scale->data = acc / st;                                                      \
   } while (0)
+
+void ic_quant_ma_update(const ic_tensor *x, float rate, const ic_tensor *accum,
+                        const ic_tensor *state, ic_tensor *out_scale, ic_tensor *out_state,
+                        ic_tensor *out_accum) {
+  if (x->dtype == IC_FP32) {
+    MA_UPDATE(float);
+  } else {
+    MA_UPDATE(double);
+  }
+}
+
+#define CH_MAX(T)                                                                          \
+  do {                                                                                     \
+    const T *xp = x->data;                                                                 \
+    T *sp = scales;                                                                        \
+    for (int64_t k = 0; k < ch; k++) sp[k] = 0;                                            \
+    for (int64_t i = 0; i < n; i++) {                                                      \
+      T v = (T)fabs((double)xp[i]);                                                        \
+      int64_t k = (i / inner) % ch;                                                        \
+      if (v > sp[k]) sp[k] = v;                                                            \
+    }                                                                                      \
+  } while (0)
+
+void ic_quant_channel_abs_max(const ic_tensor *x, int64_t ch, int64_t inner, void *scales) {
+  int64_t n = ic_numel(x->ndim, x->dims);
+  if (x->dtype == IC_FP32) {
+    CH_MAX(float);
+  } else {
+    CH_MAX(double);
+  }
+}
 
 ic_status ic_quant_ma_run(ic_kctx *c, bool dequant) {
   const ic_quant_ma_attrs *a = c->attrs;
@@ -177,11 +208,9 @@ ic_status ic_quant_ma_run(ic_kctx *c, bool dequant) {
     return IC_OK;
   }
   const ic_tensor *x = ic_in(c, MA_X, 0);
-  if (x->dtype == IC_FP32) {
-    MA_UPDATE(float);
-  } else {
-    MA_UPDATE(double);
-  }
+  ic_quant_ma_update(x, a->moving_rate, ic_in(c, MA_ACCUM, 0), ic_in(c, MA_STATE, 0),
+                     ic_out(c, MA_OUT_SCALE, 0), ic_out(c, MA_OUT_STATE, 0),
+                     ic_out(c, MA_OUT_ACCUM, 0));
   ic_quant_apply(x, ic_out(c, MA_OUT_SCALE, 0), ic_out(c, MA_OUT, 0), a->bin_cnt,
                  a->round_type, dequant);
   return IC_OK;

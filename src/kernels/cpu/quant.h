@@ -85,6 +85,15 @@ ic_status ic_quant_ma_parse(ic_attr_reader *r, void *attrs);
 ic_status ic_quant_ma_infer(ic_kctx *c);
 ic_status ic_quant_ma_run(ic_kctx *c, bool dequant);
 
+/* The moving-average update alone: from max |x|, the float rate and the one-element accum and
+ * state (x's dtype), writes out_state, out_accum and out_scale (one element each). */
+void ic_quant_ma_update(const ic_tensor *x, float rate, const ic_tensor *accum,
+                        const ic_tensor *state, ic_tensor *out_scale, ic_tensor *out_state,
+                        ic_tensor *out_accum);
+/* scales[k] = max |x| over channel k of ch (element i in channel (i / inner) % ch), in x's
+ * type (Paddle's FindChannelAbsMaxFunctor). */
+void ic_quant_channel_abs_max(const ic_tensor *x, int64_t ch, int64_t inner, void *scales);
+
 /* The abs-max ops without state (fake_quantize_abs_max, fake_quantize_dequantize_abs_max):
  * input X; outputs Out and OutScale = [max|X|]; Out is X quantized with that scale. */
 typedef struct ic_quant_am_attrs {
