@@ -369,6 +369,80 @@ START_TEST(train_abs_max) {
 }
 END_TEST
 
+/* quantize_linear in training (is_test false): per tensor two steps chained through
+ * OutScale/OutAccum/OutState (moving average, rate 0.9f) and once with only_observer (state
+ * updated, Y = X); per channel along axis 1, OutScale = max |X| per channel. */
+START_TEST(train_quantize_linear) {
+  for (int mode = 0; mode < 3; mode++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x0 = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 31, -1.5, 1.5);
+    ic_tensor *x1 = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 32, -0.7, 0.7);
+    ot_feed(&t, "x0", x0);
+    ot_feed(&t, "x1", x1);
+    ot_feed(&t, "s", tu_f64(1, TU_DIMS(1), (const double[]){0.5}));
+    ot_feed(&t, "a", tu_f64(1, TU_DIMS(1), (const double[]){1.3}));
+    ot_feed(&t, "st", tu_f64(1, TU_DIMS(1), (const double[]){2}));
+    int steps = mode == 0 ? 2 : 1;
+    static const char *const names[2][4] = {{"y0", "s0", "a0", "t0"}, {"y1", "s1", "a1", "t1"}};
+    for (int k = 0; k < steps; k++) {
+      ic_builder_op *o = ot_op(&t, "quantize_linear");
+      ic_builder_in(o, "X", k ? "x1" : "x0");
+      ic_builder_in(o, "Scale", k ? "s0" : "s");
+      ic_builder_in(o, "InAccum", k ? "a0" : "a");
+      ic_builder_in(o, "InState", k ? "t0" : "st");
+      ic_builder_attr_int(o, "quant_axis", mode == 2 ? 1 : -1);
+      ic_builder_attr_int(o, "round_type", k);
+      ic_builder_attr_bool(o, "only_observer", mode == 1);
+      ic_builder_attr_bool(o, "is_test", false);
+      ot_out(&t, "Y", names[k][0]);
+      ot_out(&t, "OutScale", names[k][1]);
+      ot_out(&t, "OutAccum", names[k][2]);
+      ot_out(&t, "OutState", names[k][3]);
+    }
+    ot_ok(&t);
+    const ic_tensor *xs[2] = {x0, x1};
+    double state = 2, accum = 1.3, r = (double)0.9f;
+    for (int k = 0; k < steps; k++) {
+      double sc[4] = {0}, ref[12];
+      int ch = mode == 2 ? 4 : 1;
+      if (mode == 2) {
+        for (int i = 0; i < 12; i++) sc[i % 4] = fmax(sc[i % 4], fabs(ew_at(xs[k], i)));
+      } else {
+        state = r * state + 1;
+        accum = r * accum + abs_max(xs[k]);
+        sc[0] = accum / state;
+      }
+      for (int i = 0; i < 12; i++) {
+        ref[i] = mode == 1 ? ew_at(xs[k], i) : ref_q(ew_at(xs[k], i), sc[i % ch], 127, k);
+      }
+      tu_assert_close(t.out[4 * k], ref, 12, 1e-12, 1e-15);
+      tu_assert_close(t.out[4 * k + 1], sc, (size_t)ch, 1e-15, 0);
+      /* per channel, state and accum pass through */
+      tu_assert_close(t.out[4 * k + 2], mode == 2 ? (const double[]){1.3} : &accum, 1, 1e-15, 0);
+      tu_assert_close(t.out[4 * k + 3], mode == 2 ? (const double[]){2} : &state, 1, 1e-15, 0);
+    }
+    ot_end(&t);
+  }
+  /* per tensor training needs the moving-average state */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", quant_input());
+  ot_feed(&t, "s", tu_f64(1, TU_DIMS(1), (const double[]){0.5}));
+  ic_builder_op *o = ot_op(&t, "quantize_linear");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Scale", "s");
+  ic_builder_attr_int(o, "quant_axis", -1);
+  ic_builder_attr_bool(o, "is_test", false);
+  ot_out(&t, "Y", "y");
+  ot_out(&t, "OutScale", "os");
+  ic_status st = ot_run(&t);
+  ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "quantize_linear", "input InAccum is absent", "moving average", NULL);
+  ot_end(&t);
+}
+END_TEST
+
 /* fake_channel_wise_quantize_abs_max at inference quantizes with the scales its OutScale
  * already holds (Paddle's kernel reads the output as it finds it): the loader gives it an
  * input OutScale, here fed. */
@@ -513,6 +587,7 @@ static TCase *tc_quant(void) {
   tcase_add_test(tc, train_abs_max);
   tcase_add_test(tc, train_errors);
   tcase_add_test(tc, channel_wise_quant_inference);
+  tcase_add_test(tc, train_quantize_linear);
   return tc;
 }
 

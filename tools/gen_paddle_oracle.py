@@ -106,7 +106,9 @@ CASES = {}
 
 def case(rtol=1e-4, atol=1e-5, note="", train=False):
     """train: the case's ops run in training mode: save_inference_model sets every is_test
-    attribute to true, so it is set back to false in the saved model before Paddle runs it."""
+    attribute to true, so it is set back to false in the saved model before Paddle runs it.
+    (quantize_linear cannot be such a case: save_inference_model also drops its OutScale,
+    OutState and OutAccum; its training mode is checked by test_train's qat_v2.)"""
     def register(fn):
         CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train)
         return fn
