@@ -443,6 +443,72 @@ START_TEST(train_quantize_linear) {
 }
 END_TEST
 
+/* moving_average_abs_max_scale: in training Out = X and the moving average (rate 0.85f) in
+ * OutScale/OutAccum/OutState; at inference OutScale is left as it is (read back, here fed)
+ * and Out = X; training without InState is refused; straight_through_estimator_grad copies
+ * Out@GRAD. */
+START_TEST(observer_scale) {
+  for (int test = 0; test < 2; test++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = quant_input();
+    ot_feed(&t, "x", x);
+    ot_feed(&t, "a", tu_f64(1, TU_DIMS(1), (const double[]){0.4}));
+    ot_feed(&t, "st", tu_f64(1, TU_DIMS(1), (const double[]){1.5}));
+    if (test) ot_feed(&t, "os", tu_f64(1, TU_DIMS(1), (const double[]){0.25}));
+    ic_builder_op *o = ot_op(&t, "moving_average_abs_max_scale");
+    ic_builder_in(o, "X", "x");
+    ic_builder_in(o, "InAccum", "a");
+    ic_builder_in(o, "InState", "st");
+    ic_builder_attr_float(o, "moving_rate", 0.85f);
+    ic_builder_attr_bool(o, "is_test", test);
+    ot_out(&t, "Out", "y");
+    ot_out(&t, "OutAccum", "a1");
+    ot_out(&t, "OutState", "t1");
+    if (test) {
+      ic_builder_out(o, "OutScale", "os");
+      ic_builder_fetch(t.b, "os"); /* declared by its feed */
+      t.fetch_names[t.n_fetches++] = "os";
+    } else {
+      ot_out(&t, "OutScale", "os");
+    }
+    ot_ok(&t);
+    double xv[12];
+    for (int i = 0; i < 12; i++) xv[i] = ew_at(x, i);
+    tu_assert_close(t.out[0], xv, 12, 0, 0);
+    double r = (double)0.85f, state = test ? 1.5 : r * 1.5 + 1,
+           accum = test ? 0.4 : r * 0.4 + abs_max(x), scale = test ? 0.25 : accum / state;
+    tu_assert_close(t.out[1], &accum, 1, 1e-15, 0);
+    tu_assert_close(t.out[2], &state, 1, 1e-15, 0);
+    tu_assert_close(t.out[3], &scale, 1, 1e-15, 0);
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", quant_input());
+  ic_builder_op *o = ot_op(&t, "moving_average_abs_max_scale");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_bool(o, "is_test", false);
+  ot_out(&t, "OutScale", "os");
+  ic_status st = ot_run(&t);
+  ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "moving_average_abs_max_scale", "input InAccum is absent",
+                "training (is_test false)", NULL);
+  ot_end(&t);
+  ot_begin(&t);
+  ic_tensor *g = quant_input();
+  ot_feed(&t, "g", g);
+  o = ot_op(&t, "straight_through_estimator_grad");
+  ic_builder_in(o, "Out@GRAD", "g");
+  ot_out(&t, "X@GRAD", "dx");
+  ot_ok(&t);
+  double gv[12];
+  for (int i = 0; i < 12; i++) gv[i] = ew_at(g, i);
+  tu_assert_close(t.out[0], gv, 12, 0, 0);
+  ot_end(&t);
+}
+END_TEST
+
 /* fake_channel_wise_quantize_abs_max at inference quantizes with the scales its OutScale
  * already holds (Paddle's kernel reads the output as it finds it): the loader gives it an
  * input OutScale, here fed. */
@@ -588,6 +654,7 @@ static TCase *tc_quant(void) {
   tcase_add_test(tc, train_errors);
   tcase_add_test(tc, channel_wise_quant_inference);
   tcase_add_test(tc, train_quantize_linear);
+  tcase_add_test(tc, observer_scale);
   return tc;
 }
 

@@ -415,6 +415,11 @@ END_TEST
 START_TEST(paddle_qat_v2_quantize_linear) { run_paddle_case("qat_v2"); }
 END_TEST
 
+/* QuantizationTransformPass's defaults plus OutScaleForTrainingPass's
+ * moving_average_abs_max_scale observers (training mode). */
+START_TEST(paddle_qat_out_scale_observers) { run_paddle_case("qat_out_scale"); }
+END_TEST
+
 /* Legacy schedules whose ops Paddle 2.6.2 writes into the program: increment on
  * @LR_DECAY_COUNTER@, cast, scale, floor/ceil, elementwise_pow/min/div, exp, cos, and the
  * control flow of piecewise (Switch: less_than, logical_not/and, conditional_block), cyclic
@@ -853,6 +858,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_qat_moving_average_channel_wise);
   tcase_add_test(tc, paddle_qat_fake_quant_dequant_ste);
   tcase_add_test(tc, paddle_qat_v2_quantize_linear);
+  tcase_add_test(tc, paddle_qat_out_scale_observers);
   tcase_add_loop_test(tc, paddle_legacy_lr_schedule, 0,
                       (int)(sizeof k_lr_cases / sizeof k_lr_cases[0]));
   return tc;

@@ -897,6 +897,25 @@ def quant_train_moving_average(g):
 
 
 @case(train=True, **EXACT)
+def quant_train_observer(g):
+    """moving_average_abs_max_scale (OutScaleForTrainingPass's observer) in training mode,
+    three steps chained through OutAccum/OutState: Out = X, the moving average of max|x|
+    with moving_rate 0.85 in OutScale."""
+    xs = [g.data("x%d" % k, _with_abs_max(g, [3, 4, 5], m)) for k, m in
+          enumerate((0.9, 1.7, 0.6))]
+    fetch = []
+    acc = g.data("mas_a", np.array([0.4], np.float32))
+    st = g.data("mas_t", np.array([1.5], np.float32))
+    for x in xs:
+        r = g.op("moving_average_abs_max_scale", {"X": x, "InAccum": acc, "InState": st},
+                 dict(is_test=False, moving_rate=0.85),
+                 outs={"Out": 1, "OutScale": 1, "OutState": 1, "OutAccum": 1})
+        acc, st = r["OutAccum"][0], r["OutState"][0]
+        fetch += [r["Out"][0], r["OutScale"][0], acc, st]
+    g.fetch(*fetch)
+
+
+@case(train=True, **EXACT)
 def quant_train_range_abs_max(g):
     """fake_quantize_range_abs_max in training mode (is_test false, window_size 3), four
     steps on one window (OutScales, updated in place: fed, then written by each op; an assign

@@ -420,7 +420,7 @@ def _qat_net(seed, lr=0.1):
     return loss, feeds
 
 
-def _qat_transform(v2=False, **kw):
+def _qat_transform(v2=False, out_scale=False, **kw):
     """paddle.static.quantization.QuantizationTransformPass (quantization-aware training),
     applied after the startup program ran: it rewrites the training program (forward,
     backward and optimizer ops) and initialises its new persistables (scales, windows,
@@ -433,6 +433,10 @@ def _qat_transform(v2=False, **kw):
         graph = IrGraph(core.Graph(main.desc), for_test=False)
         cls = QuantizationTransformPassV2 if v2 else QuantizationTransformPass
         cls(scope=scope, place=paddle.CPUPlace(), **kw).apply(graph)
+        if out_scale:
+            from paddle.static.quantization import OutScaleForTrainingPass
+            OutScaleForTrainingPass(scope=scope, place=paddle.CPUPlace(),
+                                    moving_rate=0.9).apply(graph)
         return graph.to_program()
     return transform
 
@@ -458,6 +462,15 @@ def case_qat_moving_average():
     return loss, feeds, 4, 1e-5, 1e-4, {"transform": _qat_transform(
         activation_quantize_type="moving_average_abs_max",
         weight_quantize_type="channel_wise_abs_max", moving_rate=0.9)}
+
+
+def case_qat_out_scale():
+    """QuantizationTransformPass with its defaults (abs_max activations and weights:
+    fake_quantize_abs_max + fake_dequantize_max_abs), then OutScaleForTrainingPass: a
+    moving_average_abs_max_scale observer in training mode (moving_rate 0.9) on the outputs
+    of conv2d, elementwise_add, relu, mul, reshape2 and mean."""
+    loss, feeds = _qat_net(34)
+    return loss, feeds, 4, 1e-5, 1e-4, {"transform": _qat_transform(out_scale=True)}
 
 
 def case_qat_v2():
@@ -496,7 +509,9 @@ def case_qat_fake_qdq():
     fake_quantize_dequantize_moving_average_abs_max (training, round_type 0, moving_rate 0.8,
     persistable scale/accum/state), the conv2d filter by
     fake_channel_wise_quantize_dequantize_abs_max (quant_axis 0, round_type 1), the relu
-    output by fake_quantize_dequantize_abs_max (round_type 0, 7 bits), the fc weight by
+    output observed by moving_average_abs_max_scale (Out used; moving_rate 0.85; its grad is
+    straight_through_estimator_grad) and quantized by fake_quantize_dequantize_abs_max
+    (round_type 0, 7 bits), the fc weight by
     fake_channel_wise_quantize_dequantize_abs_max (quant_axis 1, round_type 0); conv2d,
     matmul_v2, softmax cross-entropy, Momentum."""
     x = paddle.static.data(name="img", shape=[None, 1, 8, 8], dtype="float32")
@@ -512,7 +527,15 @@ def case_qat_fake_qdq():
                    bit_length=8, round_type=1)
     h = paddle.nn.functional.conv2d(xq, wq, b, padding=1)
     h = raw("relu", {"X": h})
-    h = _fake_qdq("fake_quantize_dequantize_abs_max", h, bit_length=7, round_type=0)
+    from paddle.base.layer_helper import LayerHelper
+    mas = LayerHelper("moving_average_abs_max_scale")
+    obs = mas.create_variable_for_type_inference("float32")
+    ms = (gv("relu.scale", 1.0), gv("relu.accum", 1.0), gv("relu.state", 1.0))
+    mas.append_op(type="moving_average_abs_max_scale",
+                  inputs={"X": h, "InAccum": ms[1], "InState": ms[2]},
+                  outputs={"Out": obs, "OutScale": ms[0], "OutAccum": ms[1], "OutState": ms[2]},
+                  attrs={"moving_rate": 0.85, "is_test": False})
+    h = _fake_qdq("fake_quantize_dequantize_abs_max", obs, bit_length=7, round_type=0)
     fw = paddle.static.create_parameter([256, 3], "float32", name="fc.w")
     fb = paddle.static.create_parameter([3], "float32", name="fc.b", is_bias=True)
     fwq = _fake_qdq("fake_channel_wise_quantize_dequantize_abs_max", fw, quant_axis=1,
@@ -534,7 +557,7 @@ CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn":
          "regularizer": case_regularizer, "huber": case_huber,
          "xent_soft": case_xent_soft, "qat_range": case_qat_range,
          "qat_moving_average": case_qat_moving_average, "qat_fake_qdq": case_qat_fake_qdq,
-         "qat_v2": case_qat_v2}
+         "qat_v2": case_qat_v2, "qat_out_scale": case_qat_out_scale}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 

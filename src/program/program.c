@@ -337,12 +337,13 @@ static ic_status check_control_flow(const ic_program *p, const ic_op *op, const 
  * scope's value) and order it, and commit it when written, as they do an optimizer's
  * Param/ParamOut. fake_quantize_range_abs_max reads its window of scales OutScales in
  * training; fake_channel_wise_quantize_abs_max quantizes with the scales OutScale holds at
- * inference. */
+ * inference, where moving_average_abs_max_scale leaves its OutScale as it is. */
 static const struct {
   const char *op, *slot;
   bool when_test;
 } k_read_back[] = {{"fake_quantize_range_abs_max", "OutScales", false},
-                   {"fake_channel_wise_quantize_abs_max", "OutScale", true}};
+                   {"fake_channel_wise_quantize_abs_max", "OutScale", true},
+                   {"moving_average_abs_max_scale", "OutScale", true}};
 
 static ic_status add_read_back(ic_program *p, ic_op *op, ic_err *err) {
   for (size_t k = 0; k < sizeof k_read_back / sizeof k_read_back[0]; k++) {
