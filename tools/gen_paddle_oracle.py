@@ -916,6 +916,35 @@ def quant_train_observer(g):
 
 
 @case(train=True, **EXACT)
+def quant_train_nan(g):
+    """NaN in the training-mode scales as Paddle's abs-max scans treat it: a NaN first element
+    makes the scale NaN, a later NaN is skipped (fake_quantize_abs_max on x with NaN first and
+    on y with NaN later); per channel along axis 0 a channel whose first element is NaN gets
+    NaN, along axis 1 a NaN (row, channel) block is skipped
+    (fake_channel_wise_quantize_abs_max); the moving average of x's NaN scale is NaN."""
+    xv = g.rand([3, 4, 5], -1.3, 1.3)
+    xv[0, 0, 0] = np.nan
+    xv[1, 2, 3] = np.nan
+    yv = g.rand([3, 4, 5], -1.3, 1.3)
+    yv[2, 1, 4] = np.nan
+    x, y = g.data("x", xv), g.data("y", yv)
+    o = lambda t, v, **a: g.op(t, {"X": v}, a, outs={"Out": 1, "OutScale": 1})  # noqa: E731
+    rs = [o("fake_quantize_abs_max", x, bit_length=8, round_type=1),
+          o("fake_quantize_abs_max", y, bit_length=8, round_type=0),
+          o("fake_channel_wise_quantize_abs_max", x, bit_length=8, round_type=0, quant_axis=0,
+            is_test=False),
+          o("fake_channel_wise_quantize_abs_max", x, bit_length=8, round_type=1, quant_axis=1,
+            is_test=False)]
+    fetch = [v for r in rs for v in (r["Out"][0], r["OutScale"][0])]
+    st = [g.data(n, np.array([1.0], np.float32)) for n in ("s", "a", "t")]
+    r = g.op("fake_quantize_dequantize_moving_average_abs_max",
+             {"X": x, "InScale": st[0], "InAccum": st[1], "InState": st[2]},
+             dict(is_test=False, round_type=0, bit_length=8, moving_rate=0.9),
+             outs={"Out": 1, "OutScale": 1, "OutState": 1, "OutAccum": 1})
+    g.fetch(*fetch, r["Out"][0], r["OutScale"][0])
+
+
+@case(train=True, **EXACT)
 def quant_train_range_abs_max(g):
     """fake_quantize_range_abs_max in training mode (is_test false, window_size 3), four
     steps on one window (OutScales, updated in place: fed, then written by each op; an assign

@@ -73,15 +73,21 @@ void ic_quant_scalar_run(ic_kctx *c, int bin_cnt, int round_type, bool dequant) 
   ic_quant_apply(ic_in(c, 0, 0), ic_in(c, 1, 0), ic_out(c, 0, 0), bin_cnt, round_type, dequant);
 }
 
+/* Paddle's FindAbsMaxFunctor is |*max_element(by |.|)|: it starts from the first element
+ * and takes a later one only when strictly larger, so a NaN first element stays and a later
+ * NaN is skipped; the same scan here. */
 double ic_quant_abs_max(const ic_tensor *x) {
   int64_t n = ic_numel(x->ndim, x->dims);
-  double m = 0;
+  if (n <= 0) return 0;
+  double m;
   if (x->dtype == IC_FP32) {
     const float *p = x->data;
-    for (int64_t i = 0; i < n; i++) m = fabs((double)p[i]) > m ? fabs((double)p[i]) : m;
+    m = fabs((double)p[0]);
+    for (int64_t i = 1; i < n; i++) m = m < fabs((double)p[i]) ? fabs((double)p[i]) : m;
   } else {
     const double *p = x->data;
-    for (int64_t i = 0; i < n; i++) m = fabs(p[i]) > m ? fabs(p[i]) : m;
+    m = fabs(p[0]);
+    for (int64_t i = 1; i < n; i++) m = m < fabs(p[i]) ? fabs(p[i]) : m;
   }
   return m;
 }
@@ -177,20 +183,32 @@ void ic_quant_ma_update(const ic_tensor *x, float rate, const ic_tensor *accum,
   }
 }
 
+/* Paddle's FindChannelAbsMaxFunctor: along axis 0 each channel's scale is the abs-max scan
+ * above over its contiguous block; along axis 1 the scan runs over each (row, channel) block
+ * and std::max folds the blocks into the channel's scale from 0 (a NaN block is skipped). */
 #define CH_MAX(T)                                                                          \
   do {                                                                                     \
     const T *xp = x->data;                                                                 \
     T *sp = scales;                                                                        \
     for (int64_t k = 0; k < ch; k++) sp[k] = 0;                                            \
-    for (int64_t i = 0; i < n; i++) {                                                      \
-      T v = (T)fabs((double)xp[i]);                                                        \
-      int64_t k = (i / inner) % ch;                                                        \
-      if (v > sp[k]) sp[k] = v;                                                            \
+    for (int64_t o = 0; o < outer; o++) {                                                  \
+      for (int64_t k = 0; k < ch; k++) {                                                   \
+        const T *b = xp + (o * ch + k) * inner;                                            \
+        T m = inner ? (T)fabs((double)b[0]) : (T)0;                                        \
+        for (int64_t i = 1; i < inner; i++) {                                              \
+          T v = (T)fabs((double)b[i]);                                                     \
+          m = m < v ? v : m;                                                               \
+        }                                                                                  \
+        if (axis == 0) sp[k] = m;                                                          \
+        else sp[k] = sp[k] < m ? m : sp[k];                                                \
+      }                                                                                    \
     }                                                                                      \
   } while (0)
 
-void ic_quant_channel_abs_max(const ic_tensor *x, int64_t ch, int64_t inner, void *scales) {
+void ic_quant_channel_abs_max(const ic_tensor *x, int axis, int64_t ch, int64_t inner,
+                              void *scales) {
   int64_t n = ic_numel(x->ndim, x->dims);
+  int64_t outer = ch && inner ? n / (ch * inner) : 0;
   if (x->dtype == IC_FP32) {
     CH_MAX(float);
   } else {
@@ -318,12 +336,7 @@ ic_status ic_quant_cw_infer(ic_kctx *c, bool read_scale) {
     if (read_scale) {                                                                      \
       for (int64_t k = 0; k < ch; k++) sp[k] = ((const T *)ic_in(c, 1, 0)->data)[k];      \
     } else {                                                                               \
-      for (int64_t k = 0; k < ch; k++) sp[k] = 0;                                          \
-      for (int64_t i = 0; i < n; i++) {                                                    \
-        T v = (T)fabs((double)xp[i]);                                                      \
-        int64_t k = (i / inner) % ch;                                                      \
-        if (v > sp[k]) sp[k] = v;                                                          \
-      }                                                                                    \
+      ic_quant_channel_abs_max(x, a->quant_axis, ch, inner, sp);                           \
     }                                                                                      \
     for (int64_t i = 0; i < n; i++) {                                                      \
       T s = sp[(i / inner) % ch];                                                          \

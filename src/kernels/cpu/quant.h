@@ -59,8 +59,8 @@ void ic_quant_scalar_run(ic_kctx *c, int bin_cnt, int round_type, bool dequant);
 void ic_quant_apply(const ic_tensor *x, const ic_tensor *s, ic_tensor *o, int bin_cnt,
                     int round_type, bool dequant);
 
-/* max |x| over the whole tensor (Paddle's FindAbsMaxFunctor; 0 for an empty tensor), exact
- * in x's type. */
+/* max |x| over the whole tensor as Paddle's FindAbsMaxFunctor scans it (a NaN first element
+ * gives NaN, later NaNs are skipped; 0 for an empty tensor), exact in x's type. */
 double ic_quant_abs_max(const ic_tensor *x);
 
 /* Checks that input s (when present) or output s (`out`) holds or will hold exactly one
@@ -90,9 +90,10 @@ ic_status ic_quant_ma_run(ic_kctx *c, bool dequant);
 void ic_quant_ma_update(const ic_tensor *x, float rate, const ic_tensor *accum,
                         const ic_tensor *state, ic_tensor *out_scale, ic_tensor *out_state,
                         ic_tensor *out_accum);
-/* scales[k] = max |x| over channel k of ch (element i in channel (i / inner) % ch), in x's
- * type (Paddle's FindChannelAbsMaxFunctor). */
-void ic_quant_channel_abs_max(const ic_tensor *x, int64_t ch, int64_t inner, void *scales);
+/* scales[k] = max |x| over channel k of ch along axis 0 or 1 (element i in channel
+ * (i / inner) % ch), in x's type, NaN handled as Paddle's FindChannelAbsMaxFunctor. */
+void ic_quant_channel_abs_max(const ic_tensor *x, int axis, int64_t ch, int64_t inner,
+                              void *scales);
 
 /* The abs-max ops without state (fake_quantize_abs_max, fake_quantize_dequantize_abs_max):
  * input X; outputs Out and OutScale = [max|X|]; Out is X quantized with that scale. */

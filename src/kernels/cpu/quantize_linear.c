@@ -159,7 +159,7 @@ static ic_status train_run(ic_kctx *c) {
     ic_quant_ma_update(x, 0.9f, ic_in(c, QL_ACCUM, 0), ic_in(c, QL_STATE, 0), os,
                        ic_out(c, QL_OUT_STATE, 0), ic_out(c, QL_OUT_ACCUM, 0));
   } else {
-    ic_quant_channel_abs_max(x, ch, inner, os->data);
+    ic_quant_channel_abs_max(x, a->quant_axis, ch, inner, os->data);
     ic_quant_pass(c, QL_OUT_STATE, QL_STATE);
     ic_quant_pass(c, QL_OUT_ACCUM, QL_ACCUM);
   }
