@@ -350,7 +350,9 @@ static ic_status add_read_back(ic_program *p, ic_op *op, ic_err *err) {
     if (strcmp(op->type, k_read_back[k].op) != 0) continue;
     const ic_attr *t = ic_op_attr(op, "is_test");
     const ic_slot *o = ic_op_output(op, k_read_back[k].slot);
-    bool is_test = t && t->type == IC_ATTR_BOOLEAN && t->i;
+    /* read as ic_ar_bool reads it: BOOLEAN, INT or LONG */
+    bool is_test = t && t->i &&
+                   (t->type == IC_ATTR_BOOLEAN || t->type == IC_ATTR_INT || t->type == IC_ATTR_LONG);
     if (is_test != k_read_back[k].when_test || !o || !o->n ||
         ic_op_input(op, k_read_back[k].slot)) {
       continue;
