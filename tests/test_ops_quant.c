@@ -573,68 +573,78 @@ static ic_status run_bad(optest *t, const char *type, const qslot *ins, const qs
 static ic_tensor *one(double v) { return tu_f64(1, TU_DIMS(1), (const double[]){v}); }
 static ic_tensor *iter(int64_t v) { return tu_i64(1, TU_DIMS(1), &v); }
 
+static ic_tensor *vals(int n) { /* 1, 2, ..., n */
+  double v[8];
+  for (int i = 0; i < n; i++) v[i] = i + 1;
+  return tu_f64(1, TU_DIMS(n), v);
+}
+
+#define QEND {NULL, NULL, NULL}
+
 START_TEST(train_errors) {
   static const char ma[] = "fake_quantize_dequantize_moving_average_abs_max",
                     rg[] = "fake_quantize_range_abs_max";
   static const qslot ma_outs[] = {
-      {"OutScale", "s", NULL}, {"OutAccum", "a", NULL}, {"OutState", "t", NULL}, {NULL, NULL, NULL}};
+      {"OutScale", "s", NULL}, {"OutAccum", "a", NULL}, {"OutState", "t", NULL}, QEND};
   optest t;
   /* moving average: InState missing, InAccum of two values, OutState missing */
-  ic_status st = run_bad(&t, ma, (const qslot[]){{"InScale", "s", one(1)}, {"InAccum", "a", one(1)},
-                                                 {NULL, NULL, NULL}}, ma_outs, 0);
+  ic_status st = run_bad(
+      &t, ma, (const qslot[]){{"InScale", "s", one(1)}, {"InAccum", "a", one(1)}, QEND},
+      ma_outs, 0);
   ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(t.err, ma, "input InState is absent", "training (is_test false)", NULL);
   ot_end(&t);
-  st = run_bad(&t, ma, (const qslot[]){{"InScale", "s", one(1)},
-                                       {"InAccum", "a", tu_f64(1, TU_DIMS(2), (const double[]){1, 2})},
-                                       {"InState", "t", one(1)}, {NULL, NULL, NULL}}, ma_outs, 0);
+  st = run_bad(&t, ma,
+               (const qslot[]){{"InScale", "s", one(1)}, {"InAccum", "a", vals(2)},
+                               {"InState", "t", one(1)}, QEND},
+               ma_outs, 0);
   ck_assert_int_eq(st, IC_ERR_SHAPE);
-  tu_assert_msg(t.err, ma, "InAccum 'a'", "float64[2]", "expected one element of X's dtype", NULL);
+  tu_assert_msg(t.err, ma, "InAccum 'a'", "float64[2]", "expected one element of X's dtype",
+                NULL);
   ot_end(&t);
-  st = run_bad(&t, ma, (const qslot[]){{"InScale", "s", one(1)}, {"InAccum", "a", one(1)},
-                                       {"InState", "t", one(1)}, {NULL, NULL, NULL}},
-               (const qslot[]){{"OutScale", "s", NULL}, {"OutAccum", "a", NULL}, {NULL, NULL, NULL}},
-               0);
+  st = run_bad(&t, ma,
+               (const qslot[]){{"InScale", "s", one(1)}, {"InAccum", "a", one(1)},
+                               {"InState", "t", one(1)}, QEND},
+               (const qslot[]){{"OutScale", "s", NULL}, {"OutAccum", "a", NULL}, QEND}, 0);
   ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(t.err, ma, "output OutState is absent", NULL);
   ot_end(&t);
-  /* range: Iter missing, Iter negative, window of the wrong size, window never set,
-   * OutScales missing */
-  static const qslot rg_outs[] = {{"OutScale", "s", NULL}, {"OutScales", "w", NULL},
-                                  {NULL, NULL, NULL}};
-  st = run_bad(&t, rg, (const qslot[]){{"InScale", "s", one(1)}, {NULL, NULL, NULL}}, rg_outs, 3);
+  /* range: window never set, Iter missing, Iter negative, window of the wrong size,
+   * OutScales missing, InScale of two values */
+  static const qslot rg_outs[] = {{"OutScale", "s", NULL}, {"OutScales", "w", NULL}, QEND};
+  st = run_bad(&t, rg, (const qslot[]){{"InScale", "s", one(1)}, QEND}, rg_outs, 3);
   /* the window w is declared by the output only, never fed: it has not been set */
   ck_assert_int_eq(st, IC_ERR_NOT_FOUND);
   tu_assert_msg(t.err, rg, "OutScales 'w'", "has not been set", NULL);
   ot_end(&t);
-  ic_tensor *w3 = tu_f64(1, TU_DIMS(3), (const double[]){1, 2, 3});
-  st = run_bad(&t, rg, (const qslot[]){{"InScale", "s", one(1)}, {"OutScales", "w", w3},
-                                       {NULL, NULL, NULL}}, rg_outs, 3);
+  st = run_bad(&t, rg, (const qslot[]){{"InScale", "s", one(1)}, {"OutScales", "w", vals(3)}, QEND},
+               rg_outs, 3);
   ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(t.err, rg, "input Iter", "absent", NULL);
   ot_end(&t);
-  st = run_bad(&t, rg, (const qslot[]){{"InScale", "s", one(1)}, {"Iter", "i", iter(-1)},
-                                       {"OutScales", "w", tu_f64(1, TU_DIMS(3), (const double[]){1, 2, 3})},
-                                       {NULL, NULL, NULL}}, rg_outs, 3);
+  st = run_bad(&t, rg,
+               (const qslot[]){{"InScale", "s", one(1)}, {"Iter", "i", iter(-1)},
+                               {"OutScales", "w", vals(3)}, QEND},
+               rg_outs, 3);
   ck_assert_msg(st == IC_ERR_SHAPE, "%s", t.err);
   tu_assert_msg(t.err, rg, "Iter 'i'", "expected >= 0", NULL);
   ot_end(&t);
-  st = run_bad(&t, rg, (const qslot[]){{"InScale", "s", one(1)}, {"Iter", "i", iter(2)},
-                                       {"OutScales", "w", tu_f64(1, TU_DIMS(2), (const double[]){1, 2})},
-                                       {NULL, NULL, NULL}}, rg_outs, 3);
+  st = run_bad(&t, rg,
+               (const qslot[]){{"InScale", "s", one(1)}, {"Iter", "i", iter(2)},
+                               {"OutScales", "w", vals(2)}, QEND},
+               rg_outs, 3);
   ck_assert_int_eq(st, IC_ERR_SHAPE);
   tu_assert_msg(t.err, rg, "OutScales 'w'", "window_size = 3", NULL);
   ot_end(&t);
-  st = run_bad(&t, rg, (const qslot[]){{"InScale", "s", one(1)}, {"Iter", "i", iter(2)},
-                                       {NULL, NULL, NULL}},
-               (const qslot[]){{"OutScale", "s", NULL}, {NULL, NULL, NULL}}, 3);
+  st = run_bad(&t, rg, (const qslot[]){{"InScale", "s", one(1)}, {"Iter", "i", iter(2)}, QEND},
+               (const qslot[]){{"OutScale", "s", NULL}, QEND}, 3);
   ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(t.err, rg, "output OutScales is absent", NULL);
   ot_end(&t);
-  st = run_bad(&t, rg, (const qslot[]){{"InScale", "s", tu_f64(1, TU_DIMS(2), (const double[]){1, 2})},
-                                       {"Iter", "i", iter(2)},
-                                       {"OutScales", "w", tu_f64(1, TU_DIMS(3), (const double[]){1, 2, 3})},
-                                       {NULL, NULL, NULL}}, rg_outs, 3);
+  st = run_bad(&t, rg,
+               (const qslot[]){{"InScale", "s", vals(2)}, {"Iter", "i", iter(2)},
+                               {"OutScales", "w", vals(3)}, QEND},
+               rg_outs, 3);
   ck_assert_int_eq(st, IC_ERR_SHAPE);
   tu_assert_msg(t.err, rg, "InScale 's'", "expected one element", NULL);
   ot_end(&t);

@@ -352,7 +352,8 @@ static ic_status add_read_back(ic_program *p, ic_op *op, ic_err *err) {
     const ic_slot *o = ic_op_output(op, k_read_back[k].slot);
     /* read as ic_ar_bool reads it: BOOLEAN, INT or LONG */
     bool is_test = t && t->i &&
-                   (t->type == IC_ATTR_BOOLEAN || t->type == IC_ATTR_INT || t->type == IC_ATTR_LONG);
+                   (t->type == IC_ATTR_BOOLEAN || t->type == IC_ATTR_INT ||
+                    t->type == IC_ATTR_LONG);
     if (is_test != k_read_back[k].when_test || !o || !o->n ||
         ic_op_input(op, k_read_back[k].slot)) {
       continue;
