@@ -433,6 +433,31 @@ END_TEST
 START_TEST(paddle_cross_entropy_soft) { run_paddle_case("xent_soft"); }
 END_TEST
 
+/* Quantization-aware training (Paddle 3.3.1): QuantizationTransformPass with range_abs_max
+ * activations (fake_quantize_range_abs_max's window of 4 scales wraps; Iter from increment)
+ * and abs_max weights; with moving_average_abs_max activations and channel_wise_abs_max
+ * weights (axis 0 and 1); and the quantize-dequantize ops written before minimize, whose
+ * straight-through grad ops are in the program. The final persistables compared with
+ * Paddle's include every scale, window, state and accumulator. */
+START_TEST(paddle_qat_range_abs_max) { run_paddle_case("qat_range"); }
+END_TEST
+
+START_TEST(paddle_qat_moving_average_channel_wise) { run_paddle_case("qat_moving_average"); }
+END_TEST
+
+START_TEST(paddle_qat_fake_quant_dequant_ste) { run_paddle_case("qat_fake_qdq"); }
+END_TEST
+
+/* QuantizationTransformPassV2: quantize_linear (training: moving average per tensor,
+ * channel abs-max per channel) + dequantize_linear. */
+START_TEST(paddle_qat_v2_quantize_linear) { run_paddle_case("qat_v2"); }
+END_TEST
+
+/* QuantizationTransformPass's defaults plus OutScaleForTrainingPass's
+ * moving_average_abs_max_scale observers (training mode). */
+START_TEST(paddle_qat_out_scale_observers) { run_paddle_case("qat_out_scale"); }
+END_TEST
+
 /* Legacy schedules whose ops Paddle 2.6.2 writes into the program: increment on
  * @LR_DECAY_COUNTER@, cast, scale, floor/ceil, elementwise_pow/min/div, exp, cos, and the
  * control flow of piecewise (Switch: less_than, logical_not/and, conditional_block), cyclic
@@ -1128,6 +1153,11 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_l2_l1_regularizer);
   tcase_add_test(tc, paddle_huber_momentum);
   tcase_add_test(tc, paddle_cross_entropy_soft);
+  tcase_add_test(tc, paddle_qat_range_abs_max);
+  tcase_add_test(tc, paddle_qat_moving_average_channel_wise);
+  tcase_add_test(tc, paddle_qat_fake_quant_dequant_ste);
+  tcase_add_test(tc, paddle_qat_v2_quantize_linear);
+  tcase_add_test(tc, paddle_qat_out_scale_observers);
   tcase_add_loop_test(tc, paddle_legacy_lr_schedule, 0,
                       (int)(sizeof k_lr_cases / sizeof k_lr_cases[0]));
   tcase_add_test(tc, paddle_while_loop_adam);

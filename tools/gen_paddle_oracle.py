@@ -104,9 +104,13 @@ class Graph:
 CASES = {}
 
 
-def case(rtol=1e-4, atol=1e-5, note=""):
+def case(rtol=1e-4, atol=1e-5, note="", train=False):
+    """train: the case's ops run in training mode: save_inference_model sets every is_test
+    attribute to true, so it is set back to false in the saved model before Paddle runs it.
+    (quantize_linear cannot be such a case: save_inference_model also drops its OutScale,
+    OutState and OutAccum; its training mode is checked by test_train's qat_v2.)"""
     def register(fn):
-        CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note)
+        CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train)
         return fn
     return register
 
@@ -859,6 +863,128 @@ def assign_value_dtypes(g):
             paddle.assign(np.array([[7, -8], [2**31 - 1, -(2**31)]], np.int32)),
             paddle.assign(np.array([2**40 + 3, -5], np.int64)),
             paddle.assign(np.array([True, False, True])))
+
+
+def _with_abs_max(g, shape, m):
+    """Seeded uniform values scaled so that max |x| is m (as float32)."""
+    x = g.rand(shape)
+    return (x / np.abs(x).max() * m).astype(F32)
+
+
+@case(train=True, **EXACT)
+def quant_train_moving_average(g):
+    """Moving-average abs-max quantizers in training mode (is_test false), three steps each
+    feeding the next its OutScale, OutAccum and OutState: state = r * state + 1, accum =
+    r * accum + max|x|, scale = accum / state; fake_quantize_dequantize_moving_average_abs_max
+    (round_type 0, 8 bits, moving_rate 0.9) and fake_quantize_moving_average_abs_max
+    (round_type 1, 4 bits, moving_rate 0.7)."""
+    xs = [g.data("x%d" % k, _with_abs_max(g, [3, 4, 5], m)) for k, m in
+          enumerate((0.9, 1.7, 0.6))]
+    fetch = []
+    for p, t, rt, bits, rate in (
+            ("qd", "fake_quantize_dequantize_moving_average_abs_max", 0, 8, 0.9),
+            ("q", "fake_quantize_moving_average_abs_max", 1, 4, 0.7)):
+        sc = g.data(p + "s", np.array([0.5], np.float32))
+        acc = g.data(p + "a", np.array([1.3], np.float32))
+        st = g.data(p + "t", np.array([2.0], np.float32))
+        for x in xs:
+            r = g.op(t, {"X": x, "InScale": sc, "InAccum": acc, "InState": st},
+                     dict(is_test=False, round_type=rt, bit_length=bits, moving_rate=rate),
+                     outs={"Out": 1, "OutScale": 1, "OutState": 1, "OutAccum": 1})
+            sc, acc, st = r["OutScale"][0], r["OutAccum"][0], r["OutState"][0]
+            fetch += [r["Out"][0], sc, acc, st]
+    g.fetch(*fetch)
+
+
+@case(train=True, **EXACT)
+def quant_train_observer(g):
+    """moving_average_abs_max_scale (OutScaleForTrainingPass's observer) in training mode,
+    three steps chained through OutAccum/OutState: Out = X, the moving average of max|x|
+    with moving_rate 0.85 in OutScale."""
+    xs = [g.data("x%d" % k, _with_abs_max(g, [3, 4, 5], m)) for k, m in
+          enumerate((0.9, 1.7, 0.6))]
+    fetch = []
+    acc = g.data("mas_a", np.array([0.4], np.float32))
+    st = g.data("mas_t", np.array([1.5], np.float32))
+    for x in xs:
+        r = g.op("moving_average_abs_max_scale", {"X": x, "InAccum": acc, "InState": st},
+                 dict(is_test=False, moving_rate=0.85),
+                 outs={"Out": 1, "OutScale": 1, "OutState": 1, "OutAccum": 1})
+        acc, st = r["OutAccum"][0], r["OutState"][0]
+        fetch += [r["Out"][0], r["OutScale"][0], acc, st]
+    g.fetch(*fetch)
+
+
+@case(train=True, **EXACT)
+def quant_train_nan(g):
+    """NaN in the training-mode scales as Paddle's abs-max scans treat it: a NaN first element
+    makes the scale NaN, a later NaN is skipped (fake_quantize_abs_max on x with NaN first and
+    on y with NaN later); per channel along axis 0 a channel whose first element is NaN gets
+    NaN, along axis 1 a NaN (row, channel) block is skipped
+    (fake_channel_wise_quantize_abs_max); the moving average of x's NaN scale is NaN."""
+    xv = g.rand([3, 4, 5], -1.3, 1.3)
+    xv[0, 0, 0] = np.nan
+    xv[1, 2, 3] = np.nan
+    yv = g.rand([3, 4, 5], -1.3, 1.3)
+    yv[2, 1, 4] = np.nan
+    x, y = g.data("x", xv), g.data("y", yv)
+    o = lambda t, v, **a: g.op(t, {"X": v}, a, outs={"Out": 1, "OutScale": 1})  # noqa: E731
+    rs = [o("fake_quantize_abs_max", x, bit_length=8, round_type=1),
+          o("fake_quantize_abs_max", y, bit_length=8, round_type=0),
+          o("fake_channel_wise_quantize_abs_max", x, bit_length=8, round_type=0, quant_axis=0,
+            is_test=False),
+          o("fake_channel_wise_quantize_abs_max", x, bit_length=8, round_type=1, quant_axis=1,
+            is_test=False)]
+    fetch = [v for r in rs for v in (r["Out"][0], r["OutScale"][0])]
+    st = [g.data(n, np.array([1.0], np.float32)) for n in ("s", "a", "t")]
+    r = g.op("fake_quantize_dequantize_moving_average_abs_max",
+             {"X": x, "InScale": st[0], "InAccum": st[1], "InState": st[2]},
+             dict(is_test=False, round_type=0, bit_length=8, moving_rate=0.9),
+             outs={"Out": 1, "OutScale": 1, "OutState": 1, "OutAccum": 1})
+    g.fetch(*fetch, r["Out"][0], r["OutScale"][0])
+
+
+@case(train=True, **EXACT)
+def quant_train_range_abs_max(g):
+    """fake_quantize_range_abs_max in training mode (is_test false, window_size 3), four
+    steps on one window (OutScales, updated in place: fed, then written by each op; an assign
+    after each step records it) with Iter 3, 4, 1, 0: the largest scale leaves the window and
+    is recomputed over the first min(Iter, window_size) entries (none for Iter 0: entry 0),
+    a larger max|x| raises it; round_type 0 then 1."""
+    win = g.data("win", np.array([2.0, 0.5, 0.3], np.float32))
+    sc = g.data("s0", np.array([2.0], np.float32))
+    fetch = []
+    for k, (it, m, rt) in enumerate(((3, 1.2, 0), (4, 1.5, 1), (1, 0.4, 0), (0, 0.2, 1))):
+        x = g.data("x%d" % k, _with_abs_max(g, [2, 3, 4], m))
+        i = g.data("it%d" % k, np.array([it], np.int64))
+        helper = LayerHelper("fake_quantize_range_abs_max")
+        out = helper.create_variable_for_type_inference(F32)
+        nsc = helper.create_variable_for_type_inference(F32)
+        helper.append_op(type="fake_quantize_range_abs_max",
+                         inputs={"X": x, "InScale": sc, "Iter": i},
+                         outputs={"Out": out, "OutScale": nsc, "OutScales": win},
+                         attrs=dict(is_test=False, window_size=3, bit_length=8,
+                                    round_type=rt))
+        sc = nsc
+        fetch += [out, nsc, g.op("assign", {"X": win})]
+    g.fetch(*fetch)
+
+
+@case(train=True, **EXACT)
+def quant_train_abs_max(g):
+    """The abs-max quantizers in training: fake_quantize_abs_max (round_type 1),
+    fake_quantize_dequantize_abs_max (round_type 0, 5 bits), and
+    fake_channel_wise_quantize_abs_max (is_test false: scales from the data) along axis 0
+    (round_type 0) and 1 (round_type 1, 4 bits); Out and OutScale of each."""
+    x = g.data("x", g.rand([3, 4, 5], -1.3, 1.3))
+    o = lambda t, **a: g.op(t, {"X": x}, a, outs={"Out": 1, "OutScale": 1})  # noqa: E731
+    rs = [o("fake_quantize_abs_max", bit_length=8, round_type=1),
+          o("fake_quantize_dequantize_abs_max", bit_length=5, round_type=0),
+          o("fake_channel_wise_quantize_abs_max", bit_length=8, round_type=0, quant_axis=0,
+            is_test=False),
+          o("fake_channel_wise_quantize_abs_max", bit_length=4, round_type=1, quant_axis=1,
+            is_test=False)]
+    g.fetch(*[v for r in rs for v in (r["Out"][0], r["OutScale"][0])])
 
 
 @case()
@@ -1652,6 +1778,20 @@ def fill_params(prog, scope, name, given, only_bn=False):
         t.set(np.asarray(val, cur.dtype).reshape(cur.shape), paddle.CPUPlace())
 
 
+def set_training(path):
+    """Set every op's is_test attribute in the saved program at path to false."""
+    from paddle.base.proto import framework_pb2
+    with open(path, "rb") as f:
+        prog = framework_pb2.ProgramDesc.FromString(f.read())
+    for block in prog.blocks:
+        for op in block.ops:
+            for a in op.attrs:
+                if a.name == "is_test":
+                    a.b = False
+    with open(path, "wb") as f:
+        f.write(prog.SerializeToString())
+
+
 def gen_op_case(out_dir, name, spec):
     paddle.enable_static()
     main_prog, startup = paddle.static.Program(), paddle.static.Program()
@@ -1669,6 +1809,8 @@ def gen_op_case(out_dir, name, spec):
                                            [v for v, _ in g.feeds], g.fetches, exe,
                                            program=main_prog)
         feeds = {v.name: val for v, val in g.feeds}
+        if spec.get("train"):
+            set_training(os.path.join(out_dir, name, "model.pdmodel"))
         doc = (spec["build"].__doc__ or "").split("\n")
         write_case(out_dir, name, exe, feeds, spec["rtol"], spec["atol"],
                    [" ".join(s.strip() for s in doc), spec["note"]])

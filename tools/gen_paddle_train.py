@@ -574,12 +574,160 @@ def legacy_case(name):
     return build
 
 
+def _qat_net(seed, lr=0.1):
+    """conv2d 1->4 (3x3, pad 1), relu, fc 256->3, softmax cross-entropy, SGD: the float
+    network QuantizationTransformPass quantizes (its conv2d and mul inputs)."""
+    x = paddle.static.data(name="img", shape=[None, 1, 8, 8], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = raw("relu", {"X": paddle.nn.Conv2D(1, 4, 3, padding=1)(x)})
+    logits = paddle.static.nn.fc(h, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.SGD(learning_rate=lr).minimize(loss)
+    rng = np.random.default_rng(seed)
+    feeds = {"img": rng.standard_normal((STEPS * 4, 1, 8, 8)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 4, 1)).astype("int64")}
+    return loss, feeds
+
+
+def _qat_transform(v2=False, out_scale=False, **kw):
+    """paddle.static.quantization.QuantizationTransformPass (quantization-aware training),
+    applied after the startup program ran: it rewrites the training program (forward,
+    backward and optimizer ops) and initialises its new persistables (scales, windows,
+    moving-average state and accumulator, @STEP_COUNTER@) in the scope."""
+    def transform(main, scope):
+        from paddle.base.framework import IrGraph
+        from paddle.framework import core
+        from paddle.static.quantization import (QuantizationTransformPass,
+                                                QuantizationTransformPassV2)
+        graph = IrGraph(core.Graph(main.desc), for_test=False)
+        cls = QuantizationTransformPassV2 if v2 else QuantizationTransformPass
+        cls(scope=scope, place=paddle.CPUPlace(), **kw).apply(graph)
+        if out_scale:
+            from paddle.static.quantization import OutScaleForTrainingPass
+            OutScaleForTrainingPass(scope=scope, place=paddle.CPUPlace(),
+                                    moving_rate=0.9).apply(graph)
+        return graph.to_program()
+    return transform
+
+
+def case_qat_range():
+    """QAT with QuantizationTransformPass: activations by fake_quantize_range_abs_max in
+    training mode (a window of 4 scales, so it wraps and the largest scale leaves it; Iter
+    from the pass's increment of @STEP_COUNTER@), weights by fake_quantize_abs_max, each
+    followed by fake_dequantize_max_abs; gradients reach the float weights as the pass
+    rewires them (no grad op for the quantizers)."""
+    loss, feeds = _qat_net(30)
+    return loss, feeds, 4, 1e-5, 1e-4, {"transform": _qat_transform(
+        activation_quantize_type="range_abs_max", weight_quantize_type="abs_max",
+        window_size=4)}
+
+
+def case_qat_moving_average():
+    """QAT with QuantizationTransformPass: activations by fake_quantize_moving_average_abs_max
+    in training mode (moving_rate 0.9: state, accum and scale updated every step), weights by
+    fake_channel_wise_quantize_abs_max (conv2d filter along axis 0, the mul weight along
+    axis 1) with fake_channel_wise_dequantize_max_abs."""
+    loss, feeds = _qat_net(31)
+    return loss, feeds, 4, 1e-5, 1e-4, {"transform": _qat_transform(
+        activation_quantize_type="moving_average_abs_max",
+        weight_quantize_type="channel_wise_abs_max", moving_rate=0.9)}
+
+
+def case_qat_out_scale():
+    """QuantizationTransformPass with its defaults (abs_max activations and weights:
+    fake_quantize_abs_max + fake_dequantize_max_abs), then OutScaleForTrainingPass: a
+    moving_average_abs_max_scale observer in training mode (moving_rate 0.9) on the outputs
+    of conv2d, elementwise_add, relu, mul, reshape2 and mean."""
+    loss, feeds = _qat_net(34)
+    return loss, feeds, 4, 1e-5, 1e-4, {"transform": _qat_transform(out_scale=True)}
+
+
+def case_qat_v2():
+    """QAT with QuantizationTransformPassV2: quantize_linear in training mode (activations
+    per tensor with the moving average, rate 0.9; weights per channel, the conv2d filter
+    along axis 0 and the mul weight along axis 1) followed by dequantize_linear."""
+    loss, feeds = _qat_net(33)
+    return loss, feeds, 4, 1e-5, 1e-4, {"transform": _qat_transform(
+        v2=True, activation_quantize_type="moving_average_abs_max",
+        weight_quantize_type="channel_wise_abs_max")}
+
+
+def _fake_qdq(op_type, x, state=None, **attrs):
+    """Append a fake quantize-dequantize op on x (its Out, which the caller uses instead of
+    x), as paddle.nn.quant's QAT layers do; state: the persistable InScale/InAccum/InState
+    (also the op's OutScale/OutState/OutAccum) of the moving-average op."""
+    from paddle.base.layer_helper import LayerHelper
+    h = LayerHelper(op_type)
+    out = h.create_variable_for_type_inference("float32")
+    outs = {"Out": out}
+    ins = {"X": x}
+    if state is None:
+        outs["OutScale"] = h.create_variable_for_type_inference("float32")
+    else:
+        sc, acc, st = state
+        ins.update({"InScale": sc, "InAccum": acc, "InState": st})
+        outs.update({"OutScale": sc, "OutAccum": acc, "OutState": st})
+    h.append_op(type=op_type, inputs=ins, outputs=outs, attrs=attrs)
+    return out
+
+
+def case_qat_fake_qdq():
+    """Quantize-dequantize ops written into the forward program before minimize, as the
+    dygraph QAT layers (paddle.nn.quant) have them, so that the backward pass holds their
+    straight-through-estimator grad ops: the input image by
+    fake_quantize_dequantize_moving_average_abs_max (training, round_type 0, moving_rate 0.8,
+    persistable scale/accum/state), the conv2d filter by
+    fake_channel_wise_quantize_dequantize_abs_max (quant_axis 0, round_type 1), the relu
+    output observed by moving_average_abs_max_scale (Out used; moving_rate 0.85; its grad is
+    straight_through_estimator_grad) and quantized by fake_quantize_dequantize_abs_max
+    (round_type 0, 7 bits), the fc weight by
+    fake_channel_wise_quantize_dequantize_abs_max (quant_axis 1, round_type 0); conv2d,
+    matmul_v2, softmax cross-entropy, Momentum."""
+    x = paddle.static.data(name="img", shape=[None, 1, 8, 8], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    gv = lambda n, v: paddle.static.create_global_var(  # noqa: E731
+        [1], v, "float32", persistable=True, name=n)
+    state = (gv("img.qscale", 1.0), gv("img.qaccum", 1.0), gv("img.qstate", 1.0))
+    xq = _fake_qdq("fake_quantize_dequantize_moving_average_abs_max", x, state,
+                   moving_rate=0.8, bit_length=8, round_type=0, is_test=False)
+    w = paddle.static.create_parameter([4, 1, 3, 3], "float32", name="conv.w")
+    b = paddle.static.create_parameter([4], "float32", name="conv.b", is_bias=True)
+    wq = _fake_qdq("fake_channel_wise_quantize_dequantize_abs_max", w, quant_axis=0,
+                   bit_length=8, round_type=1)
+    h = paddle.nn.functional.conv2d(xq, wq, b, padding=1)
+    h = raw("relu", {"X": h})
+    from paddle.base.layer_helper import LayerHelper
+    mas = LayerHelper("moving_average_abs_max_scale")
+    obs = mas.create_variable_for_type_inference("float32")
+    ms = (gv("relu.scale", 1.0), gv("relu.accum", 1.0), gv("relu.state", 1.0))
+    mas.append_op(type="moving_average_abs_max_scale",
+                  inputs={"X": h, "InAccum": ms[1], "InState": ms[2]},
+                  outputs={"Out": obs, "OutScale": ms[0], "OutAccum": ms[1], "OutState": ms[2]},
+                  attrs={"moving_rate": 0.85, "is_test": False})
+    h = _fake_qdq("fake_quantize_dequantize_abs_max", obs, bit_length=7, round_type=0)
+    fw = paddle.static.create_parameter([256, 3], "float32", name="fc.w")
+    fb = paddle.static.create_parameter([3], "float32", name="fc.b", is_bias=True)
+    fwq = _fake_qdq("fake_channel_wise_quantize_dequantize_abs_max", fw, quant_axis=1,
+                    bit_length=8, round_type=0)
+    h = paddle.reshape(h, [-1, 256])
+    logits = paddle.add(raw("matmul_v2", {"X": h, "Y": fwq}, {"trans_x": False,
+                                                            "trans_y": False}), fb)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    rng = np.random.default_rng(32)
+    feeds = {"img": rng.standard_normal((STEPS * 4, 1, 8, 8)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 4, 1)).astype("int64")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
          "regularizer": case_regularizer, "huber": case_huber,
          "xent_soft": case_xent_soft, "ctl_while": case_ctl_while, "ctl_while_outer": case_ctl_while_outer,
-         "ctl_cond": case_ctl_cond, "ctl_nested": case_ctl_nested}
+         "ctl_cond": case_ctl_cond, "ctl_nested": case_ctl_nested, "qat_range": case_qat_range,
+         "qat_moving_average": case_qat_moving_average, "qat_fake_qdq": case_qat_fake_qdq,
+         "qat_v2": case_qat_v2, "qat_out_scale": case_qat_out_scale}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 CASES["gru_lod"] = case_gru_lod
@@ -609,6 +757,13 @@ def write_case(out_dir, name):
         lr_var = main.lr_var  # learning_rate_N, set by Paddle's executor before each run
     d = os.path.join(out_dir, name)
     os.makedirs(d, exist_ok=True)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        if extra.get("transform"):
+            # QAT: the pass rewrites the program and adds persistables to the scope
+            main = extra["transform"](main, scope)
     with open(os.path.join(d, "main.pdmodel"), "wb") as f:
         f.write(strip_callstacks(main.desc.serialize_to_string()))
     with open(os.path.join(d, "startup.pdmodel"), "wb") as f:
@@ -622,10 +777,7 @@ def write_case(out_dir, name):
                 op._set_attr("is_test", True)
         with open(os.path.join(d, "main_is_test.pdmodel"), "wb") as f:
             f.write(strip_callstacks(bad.desc.serialize_to_string()))
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    scope = paddle.static.Scope()
     with paddle.static.scope_guard(scope):
-        exe.run(startup)
         save_vars(exe, main, os.path.join(d, "init.pdiparams"))
         losses, lrs = [], []
         fetch = [loss.name] + ([lr_var.name] if lr_var is not None else [])

@@ -340,6 +340,44 @@ static ic_status check_control_flow(const ic_program *p, const ic_op *op, const 
   return IC_OK;
 }
 
+/* Ops that read one of their outputs' previous value (Paddle's kernel uses the output
+ * tensor as it finds it, without naming it as an input): in the mode where it does so
+ * (is_test, absent meaning false, equal to `when_test`) such an op gets an input slot of the
+ * output's name naming the same variables, so that the executors bind it as read (the
+ * scope's value) and order it, and commit it when written, as they do an optimizer's
+ * Param/ParamOut. fake_quantize_range_abs_max reads its window of scales OutScales in
+ * training; fake_channel_wise_quantize_abs_max quantizes with the scales OutScale holds at
+ * inference, where moving_average_abs_max_scale leaves its OutScale as it is. */
+static const struct {
+  const char *op, *slot;
+  bool when_test;
+} k_read_back[] = {{"fake_quantize_range_abs_max", "OutScales", false},
+                   {"fake_channel_wise_quantize_abs_max", "OutScale", true},
+                   {"moving_average_abs_max_scale", "OutScale", true}};
+
+static ic_status add_read_back(ic_program *p, ic_op *op, ic_err *err) {
+  for (size_t k = 0; k < sizeof k_read_back / sizeof k_read_back[0]; k++) {
+    if (strcmp(op->type, k_read_back[k].op) != 0) continue;
+    const ic_attr *t = ic_op_attr(op, "is_test");
+    const ic_slot *o = ic_op_output(op, k_read_back[k].slot);
+    /* read as ic_ar_bool reads it: BOOLEAN, INT or LONG */
+    bool is_test = t && t->i &&
+                   (t->type == IC_ATTR_BOOLEAN || t->type == IC_ATTR_INT ||
+                    t->type == IC_ATTR_LONG);
+    if (is_test != k_read_back[k].when_test || !o || !o->n ||
+        ic_op_input(op, k_read_back[k].slot)) {
+      continue;
+    }
+    ic_slot *s = ic_arena_calloc(p->arena, op->n_inputs + 1, sizeof *s);
+    if (!s) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    if (op->n_inputs) memcpy(s, op->inputs, op->n_inputs * sizeof *s);
+    s[op->n_inputs] = *o;
+    op->inputs = s;
+    op->n_inputs++;
+  }
+  return IC_OK;
+}
+
 static ic_status check_op(const ic_program *p, const ic_op *op, ic_err *err) {
   char where[160];
   snprintf(where, sizeof where, "%s: op #%d (%s) in block %d", p->origin, op->index, op->type,
@@ -470,7 +508,7 @@ static ic_status build(ic_program *p, ic_err *err) {
       qsort(attrs, pop->n_attrs, sizeof *attrs, attr_cmp);
       op->n_attrs = pop->n_attrs;
       op->attrs = attrs;
-      if ((st = check_op(p, op, err))) return st;
+      if ((st = add_read_back(p, op, err)) || (st = check_op(p, op, err))) return st;
     }
   }
   if ((st = collect_targets(p, "feed", "Out", &p->n_feeds, &p->feeds, err))) return st;

@@ -1,56 +1,17 @@
-/* fake_quantize_dequantize_moving_average_abs_max at inference (is_test): Out = X quantized
- * to bit_length bits (default 8) with the scale InScale[0] and dequantized (quant.h), with
- * round_type (default 1: ties away from zero). OutScale, OutState and OutAccum pass
- * InScale, InState and InAccum through; moving_rate only matters in training, which icore
- * does not run (is_test false is refused). float32 and float64
- * (paddle/fluid/operators/fake_quantize_op.h). */
+/* fake_quantize_dequantize_moving_average_abs_max: Out = X quantized to bit_length bits
+ * (default 8) and dequantized (quant.h), round_type default 1 (ties away from zero), with
+ * the moving-average abs-max scale. At inference (is_test) the scale is InScale[0] and
+ * OutScale, OutState, OutAccum pass InScale, InState, InAccum through; in training the op
+ * updates InState/InAccum into OutState/OutAccum with moving_rate (default 0.9) and uses and
+ * writes the new scale (ic_quant_ma_run, quant.h; Paddle's
+ * FakeQuantizeDequantizeMovingAverageAbsMaxKernel). float32 and float64. */
 #include "kernels/cpu/quant.h"
 
-typedef struct fqd_attrs {
-  int bin_cnt, round_type;
-} fqd_attrs;
-
-enum { IN_X, IN_SCALE, IN_ACCUM, IN_STATE };
-enum { OUT_Y, OUT_SCALE, OUT_STATE, OUT_ACCUM };
-
-static const ic_slotdef k_inputs[4] = {
-    {"X", 0}, {"InScale", 0}, {"InAccum", IC_SLOT_OPTIONAL}, {"InState", IC_SLOT_OPTIONAL}};
-static const ic_slotdef k_outputs[4] = {{"Out", 0},
-                                        {"OutScale", IC_SLOT_OPTIONAL},
-                                        {"OutState", IC_SLOT_OPTIONAL},
-                                        {"OutAccum", IC_SLOT_OPTIONAL}};
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  fqd_attrs *a = attrs;
-  ic_quant_parse_bits(r, "bit_length", 8, &a->bin_cnt);
-  ic_quant_parse_round(r, 1, &a->round_type);
-  (void)ic_ar_float(r, "moving_rate", 0.9);
-  if (!r->st && !ic_ar_bool(r, "is_test", false)) {
-    return ic_ar_fail(r, "is_test", "is false: training-mode quantization is not supported");
-  }
-  return r->st;
-}
-
-static ic_status infer(ic_kctx *c) {
-  ic_status st = ic_quant_scalar_infer(c);
-  if (st) return st;
-  ic_quant_pass_meta(c, OUT_SCALE, IN_SCALE);
-  ic_quant_pass_meta(c, OUT_STATE, IN_STATE);
-  ic_quant_pass_meta(c, OUT_ACCUM, IN_ACCUM);
-  return IC_OK;
-}
-
-static ic_status run(ic_kctx *c) {
-  const fqd_attrs *a = c->attrs;
-  ic_quant_scalar_run(c, a->bin_cnt, a->round_type, true);
-  ic_quant_pass(c, OUT_SCALE, IN_SCALE);
-  ic_quant_pass(c, OUT_STATE, IN_STATE);
-  ic_quant_pass(c, OUT_ACCUM, IN_ACCUM);
-  return IC_OK;
-}
+static ic_status run(ic_kctx *c) { return ic_quant_ma_run(c, true); }
 
 const ic_opdef ic_op_fake_quantize_dequantize_moving_average_abs_max = {
     .name = "fake_quantize_dequantize_moving_average_abs_max", .n_inputs = 4,
-    .inputs = k_inputs, .n_outputs = 4, .outputs = k_outputs,
-    .attrs_size = sizeof(fqd_attrs), .parse = parse, .infer = infer, .cpu = run,
+    .inputs = ic_quant_ma_inputs, .n_outputs = 4, .outputs = ic_quant_ma_outputs,
+    .attrs_size = sizeof(ic_quant_ma_attrs), .parse = ic_quant_ma_parse,
+    .infer = ic_quant_ma_infer, .cpu = run,
 };

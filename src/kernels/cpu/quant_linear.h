@@ -7,7 +7,7 @@
 
 typedef struct quant_linear_attrs {
   int quant_axis, qmax, round_type;
-  bool only_observer;
+  bool only_observer, is_test;
 } quant_linear_attrs;
 
 enum { QL_X, QL_SCALE, QL_ZERO, QL_ACCUM, QL_STATE };
