@@ -154,7 +154,7 @@ case "$job" in
       py=build-peers/venv/bin/python
       if ! "$py" -c 'import paddle, onnxruntime, paddle2onnx' 2>/dev/null; then
         python3 -m venv build-peers/venv
-        "$py" -m pip install -q paddlepaddle==3.3.1 onnxruntime paddle2onnx numpy
+        "$py" -m pip install -q paddlepaddle==3.3.1 onnxruntime paddle2onnx openvino numpy
       fi
     fi
     # paddle2onnx 1.2 beside Paddle 2.6 converts the programs paddle2onnx 2.x cannot.

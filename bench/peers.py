@@ -1,4 +1,4 @@
-"""icore against Paddle Inference (oneDNN) and ONNX Runtime on the four real programs.
+"""icore against Paddle Inference (oneDNN), ONNX Runtime and OpenVINO on real programs.
 
     python bench/peers.py BUILD_DIR WORK_DIR [--rounds R] [--iters N] [--models a,b]
                           [--batches 1,8] [--threads 1,2] [--no-contention]
@@ -21,7 +21,9 @@ alike), each timing ITERS runs after warm-up with the same input (element i of t
 ((i * 7919) % 2001) / 1000 - 1, bench_model's). Each peer's output must agree with icore's
 within 1e-4 (absolute, or relative above 1); a disagreement is printed and fails the run.
 Thread counts: icore --threads T; Paddle set_cpu_math_library_num_threads(T); ONNX Runtime
-intra_op_num_threads=T, one inter-op thread, sequential execution.
+intra_op_num_threads=T, one inter-op thread, sequential execution; OpenVINO (when the
+environment has the `openvino` package: its Paddle front end reads the .pdmodel and
+.pdiparams directly) INFERENCE_NUM_THREADS=T, one stream, the LATENCY hint.
 
 The table per program x batch x threads gives the median over rounds of each contender's
 median, p10-p90 (likewise), cores busy (user + system CPU time over wall time of the timed
@@ -127,6 +129,21 @@ def worker(a):
                 h.copy_from_cpu(v)
             pred.run()
             return out.copy_to_cpu()
+    elif a.worker == "openvino":
+        import openvino as ov
+
+        core = ov.Core()
+        # OpenVINO's Paddle front end reads the program and its .pdiparams directly
+        model = core.read_model(stem + ".pdmodel")
+        comp = core.compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": str(a.threads),
+                                                 "NUM_STREAMS": "1",
+                                                 "PERFORMANCE_HINT": "LATENCY"})
+        req = comp.create_infer_request()
+        ins = {port.get_any_name(): feeds[port.get_any_name()] for port in comp.inputs}
+
+        def run():
+            req.infer(ins)
+            return req.get_output_tensor(0).data.copy()
     else:
         import onnxruntime as ort
 
@@ -222,8 +239,16 @@ def prepare(a, model):
         if not os.path.exists(stem + ".onnx"):
             print("%s: no usable ONNX conversion (%s); no ONNX Runtime figures for it\n" % (
                 model, "; ".join(tried)), flush=True)
-            return ("icore", "paddle")
-    return ("icore", "paddle", "ort")
+            return ("icore", "paddle") + openvino_if_installed()
+    return ("icore", "paddle", "ort") + openvino_if_installed()
+
+
+def openvino_if_installed():
+    try:
+        import openvino  # noqa: F401
+        return ("openvino",)
+    except ImportError:
+        return ()
 
 
 def ort_loads(path):
@@ -258,7 +283,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("work")
-    ap.add_argument("--worker", choices=["paddle", "ort"])
+    ap.add_argument("--worker", choices=["paddle", "ort", "openvino"])
     ap.add_argument("--model")
     ap.add_argument("--batch", type=int, default=1)
     ap.add_argument("--threads", default="1,2")
