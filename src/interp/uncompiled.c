@@ -72,9 +72,12 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
     if (!var && !out && (sd->flags & IC_SLOT_MAYBE_EMPTY)) var = ic_scope_var(cur, name);
     if (!var && !out && (sd->flags & IC_SLOT_ARRAY)) {
       /* A tensor array nobody wrote is an empty array (check_unset lets it through), as the
-       * compiled executor binds it. */
+       * compiled executor binds it; created where a writer would create it, so that a later
+       * writer and reader in this scope see one variable. */
       const ic_vardesc *d = ic_program_find_var(u->a->prog, op->block, name);
-      if (d && d->type == IC_VAR_LOD_TENSOR_ARRAY) var = ic_scope_var(cur, name);
+      if (d && d->type == IC_VAR_LOD_TENSOR_ARRAY) {
+        var = ic_scope_var(u->bscope[d->block] ? u->bscope[d->block] : cur, name);
+      }
     }
     if (!var && !out) {
       return ic_err_set(err, IC_ERR_NOT_FOUND,

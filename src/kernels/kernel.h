@@ -181,9 +181,9 @@ const ic_opdef *ic_registry_at(size_t i);
  * k-th input / output, or NULL when absent. Fails (naming the op and slot) when a required
  * slot is missing or empty, a single slot holds several variables, the op has a non-empty
  * slot the definition does not know, two outputs name one variable, or a meta-only output
- * (IC_SLOT_NO_BUFFER, tensor arrays excepted) names an input. Any other output may name an input (in-place ops such
- * as batch_norm's MeanOut = Mean): the executors then give the kernel snapshots of the
- * inputs, so it reads the old values. */
+ * (IC_SLOT_NO_BUFFER, tensor arrays excepted) names an input. Any other output may name an
+ * input (in-place ops such as batch_norm's MeanOut = Mean): the executors then give the
+ * kernel snapshots of the inputs, so it reads the old values. */
 ic_status ic_opdef_match(const ic_opdef *def, const ic_op *op, const ic_slot **ins,
                          const ic_slot **outs, ic_err *err);
 /* Find the definition for op and report an unknown type as IC_ERR_UNSUPPORTED. */

@@ -42,7 +42,8 @@ static ic_status check(ic_kctx *c, size_t *n) {
     if (v->kind == IC_VK_LIST || (v->kind == IC_VK_TENSOR && v->tensor.data)) {
       return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
                       "input X '%s' holds %s, expected a tensor array (it is declared one)",
-                      ic_in_name(c, 0, i), v->kind == IC_VK_LIST ? "a feed/fetch list" : "a tensor");
+                      ic_in_name(c, 0, i),
+                      v->kind == IC_VK_LIST ? "a feed/fetch list" : "a tensor");
     }
     for (size_t j = array_len(v); j > len; j--) {
       if (element(c, i, j - 1)) {
@@ -154,7 +155,8 @@ static ic_status run(ic_kctx *c) {
     /* Every input element has been read: Out (perhaps an input) can be replaced. */
     ic_variable_clear(ov);
     if (n && !ic_variable_array_at(ov, n - 1)) {
-      st = ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory growing array '%s'", ic_out_name(c, 0, 0));
+      st = ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory growing array '%s'",
+                    ic_out_name(c, 0, 0));
     }
   }
   for (size_t j = 0; j < n; j++) {
