@@ -2,9 +2,10 @@
  * PaddlePaddle 2.6.2 itself (tools/gen_paddle_seq_grad.py, tests/data/paddle_seq_grad): each
  * program is an op on fed LoD tensors, loss = sum(out * w) with w fixed random values, and the
  * backward paddle.static.append_backward emits (sequence_concat_grad, sequence_conv_grad, ...,
- * tensor_array_to_tensor_grad, and the array ops whose gradient is the other forward op). icore
- * runs the whole program and must give Paddle's input gradients (float32 within 1e-5) and their
- * LoD, in every executor configuration (uncompiled, compiled at 1 and 2 threads: tu_run_scope,
+ * tensor_array_to_tensor_grad, the array ops whose gradient is the other forward op, and sum
+ * over the gradient arrays of an array read more than once). icore runs the whole program and
+ * must give Paddle's input gradients (float32 within 1e-5) and their LoD, in every executor
+ * configuration (uncompiled, compiled at 1 and 2 threads: tu_run_scope,
  * bitwise equal among them).
  *
  * Its own cases: every grad op type listed in a case's gradops.txt (what Paddle's grad maker
@@ -54,7 +55,7 @@ START_TEST(grad_op_types) {
       "sequence_pad_grad", "sequence_unpad_grad", "sequence_reshape_grad", "lod_reset_grad",
       "shrink_rnn_memory_grad", "reorder_lod_tensor_by_rank_grad",
       "tensor_array_to_tensor_grad", "lod_tensor_to_array", "array_to_lod_tensor",
-      "read_from_array", "write_to_array", "select_input", "select_output"};
+      "read_from_array", "write_to_array", "select_input", "select_output", "sum"};
   bool seen[sizeof wanted / sizeof wanted[0]] = {0};
   int cases = 0;
   while (fscanf(f, "%255s", name) == 1) {

@@ -323,8 +323,8 @@ def main():
     # the array's gradient, each write's a read_from_array of it with X_W (the written
     # tensor). Only element 0 is read, so the gradient array has one element and the read
     # for xb (element 1) is past its end: Paddle gives zeros shaped like X_W, with its LoD.
-    # (Two reads would sum two gradient arrays with a sum op over LoDTensorArrays, which
-    # icore's sum does not take.)
+    # (Two reads sum two gradient arrays with a sum op over LoDTensorArrays: see
+    # array_read_thrice.)
     def write_read(block, feeds):
         arr = array_var(block, "arr")
         for k, n in enumerate(["xa", "xb"]):
@@ -367,6 +367,34 @@ def main():
     names.append(case("lod_reset_2level", one("lod_reset", {"X": ["x"]},
                                               {"target_lod": [0, 2, 6], "append": False}),
                       {"x": (rand(6, 2), [[0, 1, 3], [0, 1, 3, 6]], True)}, ["x"]))
+
+    # an array read three times (elements 0 and 1, then 0 again), each read times a fixed
+    # weight: each read's gradient is a write_to_array into its own gradient array (lengths
+    # 1, 2 and 1, element 0 of the second never written), and the backward sums the three
+    # with `sum` over LoDTensorArrays before the writes' read_from_array; xc (element 2,
+    # never read) is past the sum's end, so its gradient is zeros with its LoD. (xa and xb
+    # share a LoD: Paddle's elementwise grads give X@GRAD Out@GRAD's LoD and Y@GRAD Y's,
+    # icore's give X@GRAD X's and Y@GRAD none, so the reads are the X side of their products
+    # and Out@GRAD's LoD, add_n's X[0]'s, is theirs.)
+    def read_thrice(block, feeds):
+        arr = array_var(block, "arr")
+        for k, n in enumerate(["xa", "xb", "xc"]):
+            i = paddle.full([1], k, "int64")
+            raw(block, "write_to_array", {"X": [feeds[n]], "I": [i]}, {"Out": [arr]})
+        prods = []
+        for k, j in enumerate([0, 1, 0]):
+            i = paddle.full([1], j, "int64")
+            r = tvar(block, "r%d" % k)
+            raw(block, "read_from_array", {"X": [arr], "I": [i]}, {"Out": [r]})
+            prods.append(paddle.multiply(r, feeds["w%d" % k]))
+        return paddle.add_n(prods)
+    names.append(case("array_read_thrice", read_thrice,
+                      {"xa": (rand(3, 2), [[0, 1, 3]], True),
+                       "xb": (rand(3, 2), [[0, 1, 3]], True),
+                       "xc": (rand(3, 2), [[0, 2, 3]], True),
+                       "w0": (rand(3, 2), None, False),
+                       "w1": (rand(3, 2), None, False),
+                       "w2": (rand(3, 2), None, False)}, ["xa", "xb", "xc"]))
 
     with open(os.path.join(OUT, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")

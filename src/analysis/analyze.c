@@ -79,7 +79,7 @@ static uint32_t top_index(void *ctx, const ic_op *op, const char *name) {
 static ic_status build_instr(builder *b, size_t idx, const ic_op *op) {
   ic_plan *p = b->plan;
   ic_instr *in = &p->instrs[idx];
-  ic_status st = ic_opdef_lookup(op, &in->def, b->err);
+  ic_status st = ic_opdef_resolve(p->prog, op, &in->def, b->err);
   if (st) return st;
   in->op = op;
   in->where = p->seq.where ? p->seq.where[idx] : IC_WHERE_HOST;
@@ -239,7 +239,7 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
   if ((st = ic_opseq_build(prog, n_feeds, feed_names, n_fetches, fetch_names, &p->seq, err))) {
     goto fail;
   }
-  if ((st = ic_opseq_validate(&p->seq, err))) goto fail;
+  if ((st = ic_opseq_validate(&p->seq, prog, err))) goto fail;
   p->device = o->device;
   if (o->fuse && (st = ic_opseq_fuse(&p->seq, prog, n_fetches, fetch_names, !o->device, err))) goto fail;
   /* Blocked activations are a CPU matter: device kernels and copies read plain tensors. */

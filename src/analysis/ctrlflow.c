@@ -555,7 +555,7 @@ static ic_status build_sub(ic_plan *plan, int block, ic_parent_index pidx, void 
     const ic_op *op = &b->ops[i];
     in->op = op;
     in->stream = -1;
-    if ((st = ic_opdef_lookup(op, &in->def, err))) break;
+    if ((st = ic_opdef_resolve(plan->prog, op, &in->def, err))) break;
     if (in->def->flags & (IC_OP_FEED | IC_OP_FETCH)) {
       st = ic_err_set(err, IC_ERR_UNSUPPORTED, "%s: feed and fetch ops belong in block 0",
                       ic_op_where(op, where, sizeof where));

@@ -111,12 +111,12 @@ ic_status ic_opseq_build(const ic_program *p, size_t n_feeds, const char *const 
   return IC_OK;
 }
 
-ic_status ic_opseq_validate(const ic_opseq *seq, ic_err *err) {
+ic_status ic_opseq_validate(const ic_opseq *seq, const ic_program *p, ic_err *err) {
   ic_status st = IC_OK;
   for (size_t idx = 0; idx < seq->n_ops && !st; idx++) {
     const ic_op *op = seq->ops[idx];
     const ic_opdef *def;
-    if ((st = ic_opdef_lookup(op, &def, err))) break;
+    if ((st = ic_opdef_resolve(p, op, &def, err))) break;
     void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
     const ic_slot **ins = calloc(def->n_inputs + 1, sizeof *ins);
     const ic_slot **outs = calloc(def->n_outputs + 1, sizeof *outs);

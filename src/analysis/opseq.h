@@ -56,12 +56,13 @@ struct ic_device;
 ic_status ic_opseq_place(ic_opseq *seq, const ic_program *p, const struct ic_device *dev,
                          ic_err *err);
 
-/* Look up, parse and match (ic_opdef_match: slots and aliased outputs) every op of the
- * sequence in order, and read the scheduling attribute analysis reads: the first error a
- * program has, before any rewrite or placement renames its ops. Both executors call it
+/* Look up (ic_opdef_resolve, with p's declarations), parse and match (ic_opdef_match: slots
+ * and aliased outputs) every op of the sequence in order, and read the scheduling attribute
+ * analysis reads: the first error a program has, before any rewrite or placement renames its
+ * ops. Both executors call it
  * before anything else, so both refuse a bad program with the same message, even when an
  * earlier op would fail at run time. */
-ic_status ic_opseq_validate(const ic_opseq *seq, ic_err *err);
+ic_status ic_opseq_validate(const ic_opseq *seq, const ic_program *p, ic_err *err);
 
 ic_status ic_opseq_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,
                          size_t n_fetches, const char *const *fetch_names, ic_opseq *out,

@@ -147,7 +147,11 @@ static ic_status place_ctrl(placer *pl, const ic_op *op, bool after) {
 
 /* The op rewritten with its arguments renamed for its place, copies added before it. */
 static ic_status place_op(placer *pl, const ic_op *op) {
-  const ic_opdef *def = ic_registry_find(op->type);
+  /* resolved as the plan will (sum over tensor arrays has an array slot); an unknown op
+   * stays on the host and is reported by plan building */
+  const ic_opdef *def = NULL;
+  ic_err e;
+  if (ic_opdef_resolve(pl->prog, op, &def, &e)) def = ic_registry_find(op->type);
   ic_kernel_fn fn = NULL;
   bool on_dev = false;
   if (def && (def->flags & IC_OP_SUBBLOCK)) {

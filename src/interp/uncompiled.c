@@ -81,6 +81,15 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
       var = ic_scope_find(cur, name);
     }
     if (!var && !out && (sd->flags & IC_SLOT_MAYBE_EMPTY)) var = ic_scope_var(cur, name);
+    if (!var && !out && (sd->flags & IC_SLOT_ARRAY)) {
+      /* A tensor array nobody wrote is an empty array (check_unset lets it through), as the
+       * compiled executor binds it; created where a writer would create it, so that a later
+       * writer and reader in this scope see one variable. */
+      const ic_vardesc *d = ic_program_find_var(u->a->prog, op->block, name);
+      if (d && d->type == IC_VAR_LOD_TENSOR_ARRAY) {
+        var = ic_scope_var(u->bscope[d->block] ? u->bscope[d->block] : cur, name);
+      }
+    }
     if (!var && !out) {
       return ic_err_set(err, IC_ERR_NOT_FOUND,
                         "%s: input %s '%s' has not been set: no earlier op writes it, and it "
@@ -433,7 +442,7 @@ static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err) {
 
 static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   const ic_opdef *def;
-  ic_status st = ic_opdef_lookup(op, &def, err);
+  ic_status st = ic_opdef_resolve(u->a->prog, op, &def, err);
   if (st) return st;
   if (def->flags & IC_OP_SUBBLOCK) {
     char where[160];
@@ -681,7 +690,7 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
                            &u.seq, err))) {
     goto done;
   }
-  if ((st = ic_opseq_validate(&u.seq, err)) || (st = check_unset(&u, err))) goto done;
+  if ((st = ic_opseq_validate(&u.seq, u.a->prog, err)) || (st = check_unset(&u, err))) goto done;
   ic_scope *root = a->scope;
   if (root) {
     /* As the compiled executor: updating runs serialized per scope, the scope read under

@@ -151,6 +151,12 @@ struct ic_opdef {
    * shadow nor commit it (ic_output_updates). NULL: every output a persistable names
    * updates it. Called at plan and run-state creation, not per instruction. */
   bool (*output_unchanged)(const ic_op *op, size_t k);
+  /* Optional: the definition for this particular op, chosen from its variables' declared
+   * types in program p (sum over tensors or over tensor arrays, as Paddle's kernel choice
+   * follows the variables' types). Sets *def to this definition or to a variant (which has
+   * the same name, no resolve of its own and is not in the registry), or fails (naming the
+   * op and the variables) when no definition fits. ic_opdef_resolve calls it. */
+  ic_status (*resolve)(const ic_program *p, const ic_op *op, const ic_opdef **def, ic_err *err);
 };
 
 /* ---- the registry (src/kernels/registry.c) ---- */
@@ -175,13 +181,17 @@ const ic_opdef *ic_registry_at(size_t i);
  * k-th input / output, or NULL when absent. Fails (naming the op and slot) when a required
  * slot is missing or empty, a single slot holds several variables, the op has a non-empty
  * slot the definition does not know, two outputs name one variable, or a meta-only output
- * (IC_SLOT_NO_BUFFER) names an input. Any other output may name an input (in-place ops such
- * as batch_norm's MeanOut = Mean): the executors then give the kernel snapshots of the
- * inputs, so it reads the old values. */
+ * (IC_SLOT_NO_BUFFER, tensor arrays excepted) names an input. Any other output may name an
+ * input (in-place ops such as batch_norm's MeanOut = Mean): the executors then give the
+ * kernel snapshots of the inputs, so it reads the old values. */
 ic_status ic_opdef_match(const ic_opdef *def, const ic_op *op, const ic_slot **ins,
                          const ic_slot **outs, ic_err *err);
 /* Find the definition for op and report an unknown type as IC_ERR_UNSUPPORTED. */
 ic_status ic_opdef_lookup(const ic_op *op, const ic_opdef **def, ic_err *err);
+/* ic_opdef_lookup, then the definition's resolve (if any) for op as declared in p: what
+ * analysis and the executors run. p may be NULL (no resolution: the registry's def). */
+ic_status ic_opdef_resolve(const ic_program *p, const ic_op *op, const ic_opdef **def,
+                           ic_err *err);
 /* Parse op's attributes into attrs (def->attrs_size bytes, zeroed by the caller), then ask
  * def->supports whether icore implements their modes. */
 ic_status ic_opdef_parse(const ic_opdef *def, const ic_op *op, void *attrs, ic_err *err);

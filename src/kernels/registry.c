@@ -80,7 +80,10 @@ static ic_status match_side(const ic_opdef *def, const ic_op *op, bool out,
  * (no Paddle op declares such a pair). An output may name one of the op's inputs (Paddle's
  * in-place pairs, such as batch_norm's MeanOut = Mean, and any other): the executors read the
  * inputs from snapshots then, so the kernel sees the old value. The exception is a meta-only
- * output (IC_SLOT_NO_BUFFER), which would drop the data of the input it names. */
+ * output (IC_SLOT_NO_BUFFER), which would drop the data of the input it names; a tensor-array
+ * output (IC_SLOT_ARRAY) may name an input, as Paddle's in-place sum over arrays does: the
+ * executors reset no element of it, and snapshot none, so such a kernel reads every input
+ * element before it replaces the output's. */
 static ic_status dup_output(const ic_opdef *def, const ic_op *op, size_t k1, size_t k2,
                             const char *v, ic_err *err) {
   char where[160];
@@ -134,7 +137,9 @@ static ic_status check_aliases(const ic_opdef *def, const ic_op *op, const ic_sl
           if (strcmp(outs[k2]->args[i2], v) == 0) return dup_output(def, op, k2, k, v, err);
         }
       }
-      if (!(def->outputs[k].flags & IC_SLOT_NO_BUFFER)) continue;
+      if ((def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_ARRAY)) != IC_SLOT_NO_BUFFER) {
+        continue;
+      }
       for (size_t s = 0; s < def->n_inputs; s++) {
         for (size_t j = 0; ins[s] && j < ins[s]->n; j++) {
           if (strcmp(ins[s]->args[j], v) != 0) continue;
@@ -163,6 +168,13 @@ ic_status ic_opdef_lookup(const ic_op *op, const ic_opdef **def, ic_err *err) {
   char where[160];
   return ic_err_set(err, IC_ERR_UNSUPPORTED, "%s: op type '%s' has no kernel in icore",
                     ic_op_where(op, where, sizeof where), op->type);
+}
+
+ic_status ic_opdef_resolve(const ic_program *p, const ic_op *op, const ic_opdef **def,
+                           ic_err *err) {
+  ic_status st = ic_opdef_lookup(op, def, err);
+  if (st || !p || !(*def)->resolve) return st;
+  return (*def)->resolve(p, op, def, err);
 }
 
 ic_status ic_opdef_parse(const ic_opdef *def, const ic_op *op, void *attrs, ic_err *err) {

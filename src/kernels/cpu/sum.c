@@ -4,10 +4,38 @@
  * No broadcasting: every input must have X[0]'s dtype and dims. (Paddle's shape check skips
  * zero-sized and rank-0 inputs, after which its kernel reads past the smaller ones; icore
  * requires equal dims instead.) The sum runs left to right in the input's own type, as
- * Paddle's does, so fp32 results round like Paddle's; integers wrap on overflow. */
+ * Paddle's does, so fp32 results round like Paddle's; integers wrap on overflow.
+ *
+ * A sum whose X variables are declared LoDTensorArrays (the backward's gradient accumulation
+ * over an array read more than once) runs sum_array.c's definition instead (resolve below);
+ * Paddle's SumOpVarTypeInference refuses a mix of arrays and other variables, and so does
+ * icore. */
 #include <string.h>
 
 #include "kernels/kernel.h"
+
+extern const ic_opdef ic_op_sum_array;
+
+static ic_status resolve(const ic_program *p, const ic_op *op, const ic_opdef **def,
+                         ic_err *err) {
+  const ic_slot *x = ic_op_input(op, "X");
+  const char *arr = NULL, *other = NULL;
+  for (size_t i = 0; x && i < x->n; i++) {
+    const ic_vardesc *d = ic_program_find_var(p, op->block, x->args[i]);
+    bool is_array = d && d->type == IC_VAR_LOD_TENSOR_ARRAY;
+    if (is_array && !arr) arr = x->args[i];
+    if (!is_array && !other) other = x->args[i];
+  }
+  if (arr && other) {
+    char where[160];
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                      "%s: input X mixes LoDTensorArray '%s' with '%s', which is not one; sum "
+                      "takes either all LoDTensorArrays or none, as Paddle's does",
+                      ic_op_where(op, where, sizeof where), arr, other);
+  }
+  if (arr) *def = &ic_op_sum_array;
+  return IC_OK;
+}
 
 static ic_status infer(ic_kctx *c) {
   ic_status st;
@@ -65,4 +93,5 @@ const ic_opdef ic_op_sum = {
     .n_inputs = 1, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
     .infer = infer, .cpu = run,
+    .resolve = resolve,
 };
