@@ -23,7 +23,8 @@ within 1e-4 (absolute, or relative above 1); a disagreement is printed and fails
 Thread counts: icore --threads T; Paddle set_cpu_math_library_num_threads(T); ONNX Runtime
 intra_op_num_threads=T, one inter-op thread, sequential execution; OpenVINO (when the
 environment has the `openvino` package: its Paddle front end reads the .pdmodel and
-.pdiparams directly) INFERENCE_NUM_THREADS=T, one stream, the LATENCY hint.
+.pdiparams directly) INFERENCE_NUM_THREADS=T, one stream, the LATENCY hint, float32
+(INFERENCE_PRECISION_HINT; its default is bfloat16 where the CPU has AVX512_BF16 or AMX).
 
 The table per program x batch x threads gives the median over rounds of each contender's
 median, p10-p90 (likewise), cores busy (user + system CPU time over wall time of the timed
@@ -135,9 +136,12 @@ def worker(a):
         core = ov.Core()
         # OpenVINO's Paddle front end reads the program and its .pdiparams directly
         model = core.read_model(stem + ".pdmodel")
+        # float32 like the others: on a CPU with AVX512_BF16 or AMX OpenVINO would otherwise
+        # compute in bfloat16 (2x faster here, outputs ~1e-3 off)
         comp = core.compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": str(a.threads),
                                                  "NUM_STREAMS": "1",
-                                                 "PERFORMANCE_HINT": "LATENCY"})
+                                                 "PERFORMANCE_HINT": "LATENCY",
+                                                 "INFERENCE_PRECISION_HINT": "f32"})
         req = comp.create_infer_request()
         ins = {port.get_any_name(): feeds[port.get_any_name()] for port in comp.inputs}
 
