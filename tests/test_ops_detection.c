@@ -966,6 +966,19 @@ static void nms_shared_case(ic_dtype dt, const nms_p *p, bool v1, bool with_inde
                             int M, uint64_t seed) {
   ic_tensor *b = grid_boxes(dt, 3, TU_DIMS(N, M, 4), seed, p->normalized ? 0.125 : 3);
   ic_tensor *s = rand_t(dt, 3, TU_DIMS(N, C, M), seed + 1, 0, 1);
+  if (M >= 200) {
+    /* Large cases: scores in eighths, so that many tie and nms_top_k's selection (a
+     * quickselect, nms.c) must keep the ties in position order as a stable sort would. */
+    for (int64_t i = 0; i < ic_tensor_numel(s); i++) {
+      if (dt == IC_FP32) {
+        float *v = (float *)ic_tensor_data(s) + i;
+        *v = floorf(*v * 8) / 8;
+      } else {
+        double *v = (double *)ic_tensor_data(s) + i;
+        *v = floor(*v * 8) / 8;
+      }
+    }
+  }
   optest t;
   ot_begin(&t);
   ot_feed(&t, "b", b);
@@ -1010,6 +1023,14 @@ START_TEST(nms_shared_layout) {
   bg.background = 0, bg.nms_top_k = 5, bg.keep_top_k = 6, bg.nms_thr = 0.6f, bg.eta = 0.7f;
   nms_shared_case(IC_FP64, &bg, false, true, 3, 4, 15, 4);
   nms_shared_case(IC_FP64, &bg, true, false, 3, 4, 15, 5);
+  /* many candidates, tied scores, nms_top_k far below them (nms.c's select_top) */
+  nms_p big = base;
+  big.nms_top_k = 37, big.score_thr = 0.05f, big.nms_thr = 0.5f;
+  nms_shared_case(IC_FP32, &big, false, true, 2, 3, 300, 10);
+  big.nms_top_k = 1;
+  nms_shared_case(IC_FP64, &big, false, true, 1, 2, 257, 11);
+  big.nms_top_k = 299;
+  nms_shared_case(IC_FP32, &big, false, true, 1, 2, 300, 12);
   nms_p un = base;
   un.normalized = false, un.score_thr = 0.3f, un.keep_top_k = 4, un.background = 2;
   nms_shared_case(IC_FP64, &un, false, false, 2, 3, 10, 6);

@@ -10,7 +10,8 @@
  * that runs alone, how many threads its kernels' OpenMP teams may use (its own pool threads
  * sleep on condition variables when idle and need no such care). About every 100 ms it reads /proc/stat: the busy
  * time of the CPUs in the process's affinity mask, minus the process's own CPU time, over
- * the wall time since the last reading, is what other processes held. While they hold at
+ * the wall time since the last reading, is what other processes held (niced processes
+ * excepted, unless this one is niced too: they yield to it). While they hold at
  * least half a core, the executor gives up that many (rounded) of its threads, down to one;
  * it takes them back when the others fall below a third of a core under what it gave up.
  * A team no larger than the free cores spins harmlessly. The OpenMP wait policy itself
@@ -30,6 +31,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -45,6 +47,7 @@ struct ic_cpuload {
   size_t cap;
   cpu_set_t cpus;
   int n_cpus;      /* CPUs in the affinity mask */
+  bool count_nice; /* this process is niced: other niced processes compete with it */
   double tick_ns;  /* one /proc/stat unit */
   pthread_mutex_t lock;
   /* The last reading (under lock). */
@@ -88,10 +91,12 @@ static bool read_busy(ic_cpuload *m, unsigned long long *busy) {
     char *p;
     unsigned long cpu = strtoul(line + 3, &p, 10);
     if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &m->cpus)) continue;
-    /* user nice system idle iowait irq softirq steal (guest time is inside user) */
+    /* user nice system idle iowait irq softirq steal (guest time is inside user); a niced
+     * process yields to ours (CFS gives a nice-19 thread 1.5% against a nice-0 one), so its
+     * time counts only when this process is niced too */
     unsigned long long f[8] = {0};
     for (int k = 0; k < 8; k++) f[k] = strtoull(p, &p, 10);
-    sum += f[0] + f[1] + f[2] + f[5] + f[6] + f[7];
+    sum += f[0] + (m->count_nice ? f[1] : 0) + f[2] + f[5] + f[6] + f[7];
     seen++;
   }
   *busy = sum;
@@ -109,6 +114,9 @@ ic_status ic_cpuload_create(int budget, ic_cpuload **out) {
   long tck = sysconf(_SC_CLK_TCK);
   if (m->n_cpus <= 1 || tck <= 0) goto none;
   m->tick_ns = 1e9 / (double)tck;
+  errno = 0;
+  int prio = getpriority(PRIO_PROCESS, 0);
+  m->count_nice = errno == 0 && prio > 0;
   m->cap = 4096;
   if (!(m->buf = malloc(m->cap))) {
     free(m);

@@ -131,9 +131,40 @@ static void box_of(const image *im, int64_t c, int64_t m, double *bx) {
   for (int k = 0; k < 4; k++) bx[k] = det_get(im->b, off + k);
 }
 
+static void cand_swap(cand *x, cand *y) {
+  cand t = *x;
+  *x = *y;
+  *y = t;
+}
+
+/* Moves the k best of work[0, n) (by_score: a total order, score then position) to the
+ * front, in no particular order: quickselect with a median-of-three pivot. Sorting those k
+ * afterwards gives exactly the first k of a full sort, at O(n) instead of O(n log n), which
+ * matters when every one of 8,400 boxes passes the score threshold of 80 classes and
+ * nms_top_k keeps 1,000. */
+static void select_top(cand *work, int64_t n, int64_t k) {
+  int64_t lo = 0, hi = n - 1;
+  while (hi > lo) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (by_score(&work[mid], &work[lo]) < 0) cand_swap(&work[mid], &work[lo]);
+    if (by_score(&work[hi], &work[lo]) < 0) cand_swap(&work[hi], &work[lo]);
+    if (by_score(&work[hi], &work[mid]) < 0) cand_swap(&work[hi], &work[mid]);
+    cand pivot = work[mid];
+    int64_t i = lo, j = hi;
+    while (i <= j) {
+      while (by_score(&work[i], &pivot) < 0) i++;
+      while (by_score(&pivot, &work[j]) < 0) j--;
+      if (i <= j) cand_swap(&work[i++], &work[j--]);
+    }
+    if (k - 1 <= j) hi = j;
+    else if (k - 1 >= i) lo = i;
+    else return;
+  }
+}
+
 /* NMS of one image: appends its kept candidates, in output order, to out (room for C * m),
- * returns how many. */
-static int64_t nms_image(const nms_attrs *a, const image *im, cand *work, cand *out) {
+ * returns how many. kb holds the boxes kept so far in a class (room for 4 * m). */
+static int64_t nms_image(const nms_attrs *a, const image *im, cand *work, cand *out, double *kb) {
   const int64_t m = im->per_class ? im->m : im->M;
   const bool f32 = im->sc->dtype == IC_FP32;
   double (*iou)(const double *, const double *, bool) = f32 ? iou_f32 : iou_f64;
@@ -145,19 +176,22 @@ static int64_t nms_image(const nms_attrs *a, const image *im, cand *work, cand *
       double s = score_of(im, c, i);
       if (s > a->score_threshold) work[n++] = (cand){s, c, i, i};
     }
+    if (a->nms_top_k > -1 && a->nms_top_k < n) {
+      select_top(work, n, a->nms_top_k);
+      n = a->nms_top_k;
+    }
     qsort(work, (size_t)n, sizeof *work, by_score);
-    if (a->nms_top_k > -1 && a->nms_top_k < n) n = a->nms_top_k;
     double thr = a->nms_threshold;
     const int64_t first = kept;
     for (int64_t i = 0; i < n; i++) {
-      double bi[4], bj[4];
+      double bi[4];
       box_of(im, c, work[i].idx, bi);
       bool keep = true;
-      for (int64_t j = first; j < kept && keep; j++) {
-        box_of(im, c, out[j].idx, bj);
-        keep = iou(bi, bj, a->normalized) <= thr;
+      for (int64_t j = 0; j < kept - first && keep; j++) {
+        keep = iou(bi, kb + 4 * j, a->normalized) <= thr;
       }
       if (!keep) continue;
+      memcpy(kb + 4 * (kept - first), bi, sizeof bi);
       out[kept++] = work[i];
       if (a->nms_eta < 1 && thr > 0.5) {
         thr = f32 ? (double)(float)(thr * a->nms_eta) : thr * a->nms_eta;
@@ -229,19 +263,20 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
    * C * M over all images in the per-class one. */
   const int64_t kc = a->nms_top_k > -1 && a->nms_top_k < M ? a->nms_top_k : M;
   const size_t cap = (size_t)(per_class ? C * M : n_img * C * kc) + 1, wn = (size_t)M + 1;
-  ic_buffer *scratch =
-      ic_kscratch(c, (cap + wn) * sizeof(cand) + ((size_t)n_img + 1) * sizeof(int64_t));
+  ic_buffer *scratch = ic_kscratch(c, (cap + wn) * sizeof(cand) + wn * 4 * sizeof(double) +
+                                          ((size_t)n_img + 1) * sizeof(int64_t));
   if (!scratch) {
     free(starts);
     return c->err->code;
   }
   cand *work = scratch->data, *all = work + wn;
-  int64_t *counts = (int64_t *)(all + cap);
+  double *kb = (double *)(all + cap);
+  int64_t *counts = (int64_t *)(kb + wn * 4);
   int64_t total = 0;
   for (int64_t i = 0; i < n_img; i++) {
     image im = {b, sc, per_class, starts ? starts[i] : 0, starts ? starts[i + 1] - starts[i] : 0,
                 i, C, M};
-    counts[i] = (per_class && im.m == 0) ? 0 : nms_image(a, &im, work, all + total);
+    counts[i] = (per_class && im.m == 0) ? 0 : nms_image(a, &im, work, all + total, kb);
     total += counts[i];
   }
   const bool want_index = s->out_index >= 0 && ic_out(c, (size_t)s->out_index, 0);
