@@ -11,16 +11,11 @@
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
-#include "kernels/kernel.h"
+#include "kernels/cpu/sequence_conv.h"
 
 enum { IN_X, IN_PADDING, IN_FILTER };
 
-typedef struct seqconv_attrs {
-  int64_t length, start, stride;
-  bool trainable;
-} seqconv_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_seqconv_parse(ic_attr_reader *r, void *attrs) {
   seqconv_attrs *a = attrs;
   a->length = ic_ar_int_req(r, "contextLength");
   a->start = ic_ar_int(r, "contextStart", 0);
@@ -40,12 +35,6 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-static int64_t up_pad(const seqconv_attrs *a) { return a->start < 0 ? -a->start : 0; }
-static int64_t down_pad(const seqconv_attrs *a) {
-  int64_t d = a->start + a->length - 1;
-  return d > 0 ? d : 0;
-}
-
 static ic_status infer(ic_kctx *c) {
   const seqconv_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0), *f = ic_in(c, IN_FILTER, 0);
@@ -63,7 +52,7 @@ static ic_status infer(ic_kctx *c) {
   }
   const ic_tensor *p = ic_in(c, IN_PADDING, 0);
   if (a->trainable) {
-    int64_t rows = up_pad(a) + down_pad(a);
+    int64_t rows = ic_seqconv_up_pad(a) + ic_seqconv_down_pad(a);
     if (!p) {
       return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
                       "paddingTrainable is true but input PaddingData is missing");
@@ -94,7 +83,7 @@ static ic_status run(ic_kctx *c) {
   if (ic_gemm_check(c, &g)) return c->err->code;
   ic_buffer *col = ic_kscratch(c, (size_t)(T * CL) * row);
   if (!col) return c->err->code;
-  const int64_t up = up_pad(a);
+  const int64_t up = ic_seqconv_up_pad(a);
   for (size_t s = 0; s < ns; s++) {
     const int64_t b = (int64_t)off[s], len = (int64_t)off[s + 1] - b;
     for (int64_t k = 0; k < len; k++) {
@@ -124,7 +113,7 @@ const ic_opdef ic_op_sequence_conv = {
     .name = "sequence_conv",
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(seqconv_attrs), .parse = parse,
+    .attrs_size = sizeof(seqconv_attrs), .parse = ic_seqconv_parse,
     .infer = infer, .cpu = run,
     .flags = IC_OP_LOD,
 };

@@ -10,41 +10,10 @@
  * X@GRAD has X's LoD. contextStride must be 1, as in Paddle. Sums in double. */
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/sequence_conv.h"
 
 enum { IN_X, IN_FILTER, IN_PADDING, IN_DOUT };
 enum { OUT_DX, OUT_DFILTER, OUT_DPADDING };
-
-typedef struct seqconv_attrs {
-  int64_t length, start, stride;
-  bool trainable;
-} seqconv_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  seqconv_attrs *a = attrs;
-  a->length = ic_ar_int_req(r, "contextLength");
-  a->start = ic_ar_int(r, "contextStart", 0);
-  a->stride = ic_ar_int(r, "contextStride", 1);
-  a->trainable = ic_ar_bool(r, "paddingTrainable", false);
-  if (r->st) return r->st;
-  if (a->length <= 0 || a->length > (1 << 20)) {
-    return ic_ar_fail(r, "contextLength", "is %lld, expected 1 to 2^20", (long long)a->length);
-  }
-  if (a->stride != 1) {
-    return ic_ar_fail(r, "contextStride", "is %lld, expected 1 (Paddle supports only 1)",
-                      (long long)a->stride);
-  }
-  if (a->start < -(1 << 20) || a->start > (1 << 20)) {
-    return ic_ar_fail(r, "contextStart", "is %lld, expected -2^20 to 2^20", (long long)a->start);
-  }
-  return IC_OK;
-}
-
-static int64_t up_pad(const seqconv_attrs *a) { return a->start < 0 ? -a->start : 0; }
-static int64_t down_pad(const seqconv_attrs *a) {
-  int64_t d = a->start + a->length - 1;
-  return d > 0 ? d : 0;
-}
 
 static ic_status infer(ic_kctx *c) {
   const seqconv_attrs *a = c->attrs;
@@ -73,7 +42,7 @@ static ic_status infer(ic_kctx *c) {
   }
   const ic_tensor *p = ic_in(c, IN_PADDING, 0);
   if (a->trainable) {
-    const int64_t rows = up_pad(a) + down_pad(a);
+    const int64_t rows = ic_seqconv_up_pad(a) + ic_seqconv_down_pad(a);
     if (!p) {
       return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
                       "paddingTrainable is true but input PaddingData is missing");
@@ -110,7 +79,7 @@ static ic_status run(ic_kctx *c) {
   ic_tensor *dx = ic_out(c, OUT_DX, 0), *df = ic_out(c, OUT_DFILTER, 0);
   ic_tensor *dp = ic_out(c, OUT_DPADDING, 0);
   const int64_t T = x->dims[0], M = x->dims[1], N = f->dims[1], CL = a->length, K = CL * M;
-  const int64_t up = up_pad(a);
+  const int64_t up = ic_seqconv_up_pad(a);
   const int64_t np = p ? p->dims[0] * M : (dp ? ic_tensor_numel_(dp) : 0);
   const int64_t nx = T * M, nf = K * N;
   /* accumulators: X@GRAD, PaddingData@GRAD, Filter@GRAD, then one dcol / col row */
@@ -178,7 +147,7 @@ const ic_opdef ic_op_sequence_conv_grad = {
     .name = "sequence_conv_grad",
     .n_inputs = 4, .inputs = inputs,
     .n_outputs = 3, .outputs = outputs,
-    .attrs_size = sizeof(seqconv_attrs), .parse = parse,
+    .attrs_size = sizeof(seqconv_attrs), .parse = ic_seqconv_parse,
     .infer = infer, .cpu = run,
     .flags = IC_OP_LOD,
 };
