@@ -564,7 +564,9 @@ END_TEST
  * device memory; control-flow ops and their grad blocks run on the host behind placement
  * copies), 1 and 2 threads: every step's loss and the final persistables bitwise what the
  * compiled CPU executor gives. */
-static const char *const k_ctl_cases[] = {"ctl_while", "ctl_while_outer", "ctl_cond"};
+static const char *const k_ctl_cases[] = {"ctl_while", "ctl_while_outer", "ctl_cond", "ctl_nested",
+                                          "ctl_nested_local", "ctl_while_in_cond",
+                                          "ctl_while_unused_out"};
 
 START_TEST(control_flow_training_on_emu) {
   train_case tc;
@@ -598,28 +600,29 @@ START_TEST(control_flow_training_on_emu) {
 }
 END_TEST
 
-/* A cond nested in a while_loop body (Paddle puts its conditional_block_grad in the
- * while_grad's grad block): refused, naming the nested grad op, in every configuration, the
- * scope left as it was. */
-START_TEST(nested_control_flow_gradient_refused) {
-  train_case tc;
-  load_case("ctl_nested", &tc);
-  for (size_t k = 0; k < N_CONFIGS; k++) {
-    const config *cf = &k_configs[k];
-    ic_scope *scope = copy_persistables(tc.main, tc.init);
-    ic_executor *e = make_exec(cf, false);
-    float loss;
-    ck_assert_int_eq(train(&tc, e, scope, 1, &loss), IC_ERR_UNSUPPORTED);
-    const char *msg = ic_executor_errmsg(e);
-    ck_assert_msg(strstr(msg, "(conditional_block_grad) in block") &&
-                      strstr(msg, "nested in a differentiated while"),
-                  "%s: %s", cf->what, msg);
-    check_bitwise(&tc, scope, tc.init, cf->what);
-    ic_executor_destroy(e);
-    ic_scope_destroy(scope);
-  }
-  free_case(&tc);
-}
+/* A cond nested in a while_loop body, SGD (Paddle 2.6.2 puts the conditional_block_grad in the
+ * while_grad's grad block): the while keeps the inner conditional_block's Scope of every
+ * iteration in its StepScopes, and the inner conditional_block_grad, run in the while_grad's
+ * backward of that iteration, reads it. */
+START_TEST(paddle_cond_in_while_sgd) { run_paddle_case("ctl_nested"); }
+END_TEST
+
+/* ctl_nested with the branches reading a body-local value: Paddle declares every inside
+ * gradient in the inner grad blocks, so h's gradient flows back through the loop and both
+ * branches. */
+START_TEST(paddle_cond_in_while_local_sgd) { run_paddle_case("ctl_nested_local"); }
+END_TEST
+
+/* A while_loop in a cond branch, Momentum: the conditional_block keeps the inner while's
+ * StepScopes in its Scope, and the while_grad inside the conditional_block_grad's grad block
+ * reads them; the branch is chosen per step by the data. */
+START_TEST(paddle_while_in_cond_momentum) { run_paddle_case("ctl_while_in_cond"); }
+END_TEST
+
+/* A loop output the loss does not use, read by the body: its Out@GRAD is never computed, and
+ * while_grad fills zeros of its declared (static) shape before the first step back, as
+ * Paddle's WhileGradOp; SGD. */
+START_TEST(paddle_while_unused_output_sgd) { run_paddle_case("ctl_while_unused_out"); }
 END_TEST
 
 /* The compiled plan of the while_loop case: the forward while's sub-plan keeps what the grad
@@ -1166,7 +1169,10 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, cond_untaken_branch_unchanged);
   tcase_add_test(tc, while_grad_without_step_scopes);
   tcase_add_test(tc, while_training_plan);
-  tcase_add_test(tc, nested_control_flow_gradient_refused);
+  tcase_add_test(tc, paddle_cond_in_while_sgd);
+  tcase_add_test(tc, paddle_cond_in_while_local_sgd);
+  tcase_add_test(tc, paddle_while_in_cond_momentum);
+  tcase_add_test(tc, paddle_while_unused_output_sgd);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;
