@@ -699,6 +699,73 @@ START_TEST(while_training_plan) {
 }
 END_TEST
 
+/* One step of `prog` (tc's feeds, batch 0, feed `zero_n` replaced by zeros when given) in
+ * every configuration: it must fail with `code`, the message holding every one of `want`,
+ * and leave the scope as it was. */
+static void expect_step_error(const train_case *tc, const ic_program *prog, const char *zero_n,
+                              ic_status code, const char *const *want, size_t n_want) {
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    const config *cf = &k_configs[k];
+    ic_scope *scope = copy_persistables(tc->main, tc->init);
+    ic_executor *e = make_exec(cf, false);
+    ic_tensor *feeds[MAX_FEEDS], *out = NULL;
+    const char *names[MAX_FEEDS], *loss = tc->loss_name;
+    for (size_t i = 0; i < tc->n_feeds; i++) {
+      feeds[i] = batch_of(tc->feeds[i], 0, tc->batch);
+      names[i] = tc->feed_names[i];
+      if (zero_n && !strcmp(names[i], zero_n)) {
+        memset(ic_tensor_data(feeds[i]), 0,
+               (size_t)ic_tensor_numel(feeds[i]) * ic_dtype_size(ic_tensor_dtype(feeds[i])));
+      }
+    }
+    ic_status st = ic_executor_run(e, prog, scope, tc->n_feeds, names,
+                                   (const ic_tensor *const *)feeds, 1, &loss, &out);
+    for (size_t i = 0; i < tc->n_feeds; i++) ic_tensor_destroy(feeds[i]);
+    const char *msg = ic_executor_errmsg(e);
+    ck_assert_msg(st == code, "%s: status %d, expected %d: %s", cf->what, (int)st, (int)code, msg);
+    for (size_t w = 0; w < n_want; w++) {
+      ck_assert_msg(strstr(msg, want[w]), "%s: '%s' not in: %s", cf->what, want[w], msg);
+    }
+    ck_assert_ptr_null(out);
+    check_bitwise(tc, scope, tc->init, cf->what);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+}
+
+/* The unused-output case with that output's gradient declared [-1, 8] (written beside it by
+ * the generator): nothing computes it and its shape is not static, so while_grad cannot fill
+ * zeros; Paddle 2.6.2 fails the same way (fill_constant rejects -1). Refused naming the op,
+ * the variable and its declared shape, in every configuration. */
+START_TEST(while_grad_unset_output_gradient_dynamic_shape) {
+  train_case tc;
+  load_case("ctl_while_unused_out", &tc);
+  char path[1024], err[512];
+  path_of("ctl_while_unused_out", "main_dynamic.pdmodel", path, sizeof path);
+  ic_program *bad = NULL;
+  ck_assert_msg(ic_program_from_file(path, &bad, err, sizeof err) == IC_OK, "%s", err);
+  const char *want[] = {"(while_grad)", "Out@GRAD 'fc_1.tmp_1@GRAD' was never computed",
+                        "[-1, 8] is not static"};
+  expect_step_error(&tc, bad, NULL, IC_ERR_INVALID_PROGRAM, want, 3);
+  ic_program_destroy(bad);
+  free_case(&tc);
+}
+END_TEST
+
+/* A while_loop that runs no iteration in a training step (the while_loop case with n = 0):
+ * Paddle 2.6.2's while_grad then writes no gradient of the body's parameters, and its Adam
+ * fails on the unset Grad ("Tensor holds no memory", operator adam). icore does the same:
+ * the step fails at the first adam of a body parameter, naming its Grad, and the scope is
+ * left as it was. */
+START_TEST(while_zero_iterations_in_training) {
+  train_case tc;
+  load_case("ctl_while", &tc);
+  const char *want[] = {"(adam)", "input Grad 'fc_1.", "@GRAD' holds no data"};
+  expect_step_error(&tc, tc.main, "n", IC_ERR_NOT_FOUND, want, 3);
+  free_case(&tc);
+}
+END_TEST
+
 /* The while_loop program with the forward while's is_test set (written beside it by the
  * generator): the while keeps no step scopes, so while_grad fails, naming itself and its
  * StepScopes variable, in every configuration, and the scope is left as it was. */
@@ -1168,6 +1235,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_cond_sgd);
   tcase_add_test(tc, cond_untaken_branch_unchanged);
   tcase_add_test(tc, while_grad_without_step_scopes);
+  tcase_add_test(tc, while_grad_unset_output_gradient_dynamic_shape);
+  tcase_add_test(tc, while_zero_iterations_in_training);
   tcase_add_test(tc, while_training_plan);
   tcase_add_test(tc, paddle_cond_in_while_sgd);
   tcase_add_test(tc, paddle_cond_in_while_local_sgd);

@@ -361,6 +361,12 @@ static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err) {
                         is_while ? "StepScopes" : "Scope", sname, S->n_kept, n_steps, gn.n_saved);
     }
   }
+  /* The outputs exist (unset when a while ran no iteration), as the compiled plan's do. */
+  for (size_t i = 0; i < n_xg; i++) {
+    if (strcmp(xg->args[i], "@EMPTY@") != 0 && !grad_out_var(u, op, xg->args[i])) {
+      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+  }
   const ic_slot *ogs = is_while ? ic_op_input(op, "Out@GRAD") : NULL;
   const ic_attr *og_in = is_while ? ic_op_attr(op, "original_output_grad") : NULL;
   /* zeros for an Out@GRAD nothing computed (Paddle fills it from its declared shape) */
