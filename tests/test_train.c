@@ -766,6 +766,61 @@ START_TEST(while_zero_iterations_in_training) {
 }
 END_TEST
 
+/* The compiled plan of a cond nested in a while_loop body (ctl_nested_local): each inner
+ * conditional_block of the forward body keeps its branch (its sub-plan saves), the outer
+ * while keeps each inner Scope variable whole as the iteration leaves it, and in the
+ * while_grad's sub-plan each inner conditional_block_grad reads that Scope as a local bound
+ * per step back, its own sub-plan binding as many kept values as the inner forward keeps. */
+START_TEST(nested_training_plan) {
+  train_case tc;
+  load_case("ctl_nested_local", &tc);
+  ic_scope *scope = copy_persistables(tc.main, tc.init);
+  ic_executor *e = make_exec(&k_configs[2], false);
+  float loss;
+  ck_assert_msg(train(&tc, e, scope, 1, &loss) == IC_OK, "%s", ic_executor_errmsg(e));
+  const ic_plan *plan = ic_executor_last_plan(e);
+  ck_assert_ptr_nonnull(plan);
+  const ic_subplan *fs = NULL, *gs = NULL;
+  for (size_t i = 0; i < plan->n_instrs; i++) {
+    if (!strcmp(plan->instrs[i].op->type, "while")) fs = plan->instrs[i].sub;
+    if (!strcmp(plan->instrs[i].op->type, "while_grad")) gs = plan->instrs[i].sub;
+  }
+  ck_assert(fs && gs && fs->saves);
+  int n_inner = 0, n_keeping = 0;
+  for (uint32_t i = 0; i < fs->n_instrs; i++) {
+    const ic_instr *fi = &fs->instrs[i];
+    if (strcmp(fi->op->type, "conditional_block")) continue;
+    n_inner++;
+    ck_assert(fi->sub->saves);
+    n_keeping += fi->sub->n_saved > 0; /* the tanh branch keeps; u * 0.5's grad reads nothing */
+    uint32_t scope_var = fi->out[1].vars[0];
+    const char *sname = fs->names[scope_var];
+    bool kept = false;
+    for (uint32_t j = 0; j < fs->n_saved; j++) kept |= fs->saved[j] == scope_var && !fs->at_start[j];
+    ck_assert_msg(kept, "the while does not keep the inner Scope '%s'", sname);
+    bool found = false;
+    for (uint32_t k = 0; k < gs->n_instrs; k++) {
+      const ic_instr *gi = &gs->instrs[k];
+      if (strcmp(gi->op->type, "conditional_block_grad") || strcmp(gs->names[gi->in[4].vars[0]], sname)) {
+        continue;
+      }
+      found = true;
+      ck_assert_uint_eq(gs->outer[gi->in[4].vars[0]], UINT32_MAX); /* the step's own */
+      bool bound = false;
+      for (uint32_t j = 0; j < gs->n_saved; j++) bound |= gs->saved[j] == gi->in[4].vars[0];
+      ck_assert(bound);
+      ck_assert_uint_eq(gi->sub->n_saved, fi->sub->n_saved);
+    }
+    ck_assert_msg(found, "no conditional_block_grad reads '%s'", sname);
+  }
+  ck_assert_int_eq(n_inner, 2);
+  ck_assert_int_eq(n_keeping, 1);
+  ic_executor_destroy(e);
+  ic_scope_destroy(scope);
+  free_case(&tc);
+}
+END_TEST
+
 /* The while_loop program with the forward while's is_test set (written beside it by the
  * generator): the while keeps no step scopes, so while_grad fails, naming itself and its
  * StepScopes variable, in every configuration, and the scope is left as it was. */
@@ -1236,6 +1291,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, cond_untaken_branch_unchanged);
   tcase_add_test(tc, while_grad_without_step_scopes);
   tcase_add_test(tc, while_grad_unset_output_gradient_dynamic_shape);
+  tcase_add_test(tc, nested_training_plan);
   tcase_add_test(tc, while_zero_iterations_in_training);
   tcase_add_test(tc, while_training_plan);
   tcase_add_test(tc, paddle_cond_in_while_sgd);
