@@ -621,6 +621,44 @@ def case_ctl_while_in_cond():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+def case_ctl_while_in_while():
+    """A while_loop in a while_loop body, SGD: the outer body starts the inner loop from a
+    body-local u = 0.9 h + 0.05 and runs fc + tanh twice, the outer loop twice. The outer while
+    keeps the inner while's StepScopes (with the inner iterations' kept values) per outer
+    iteration; the inner while_grad, in the outer while_grad's grad block, sums the fc's
+    gradients over the inner iterations into the outer step's own gradient, which the outer
+    while_grad sums again."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 8], dtype="float32")
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    i = paddle.full([1], 0, "int64")
+    limit = paddle.full([1], 2, "int64")
+
+    def cond(i, h):
+        return i < limit
+
+    def body(i, h):
+        j = paddle.full([1], 0, "int64")
+        inner = paddle.full([1], 2, "int64")
+
+        def icond(j, g):
+            return j < inner
+
+        def ibody(j, g):
+            return j + 1, paddle.static.nn.fc(g, 8, activation="tanh")
+
+        g = paddle.static.nn.while_loop(icond, ibody, [j, paddle.scale(h, 0.9, bias=0.05)])[1]
+        return i + 1, g
+
+    i, h = paddle.static.nn.while_loop(cond, body, [i, h])
+    loss = paddle.mean(paddle.square(h - y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    rng = np.random.default_rng(37)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 6)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 8))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
 def case_ctl_while_unused_out():
     """A while_loop carrying h and g where the loss uses only h, and the body reads g:
     h = tanh(fc(h) + g), g = 0.5 g + 0.1. g's gradient outside the loop (an Out@GRAD of the
@@ -652,7 +690,7 @@ def case_ctl_while_unused_out():
 # Training through control flow (while_grad, conditional_block_grad): written by Paddle 2.6.2,
 # whose legacy executor runs them
 CTRL = ["ctl_while", "ctl_while_outer", "ctl_cond", "ctl_nested", "ctl_while_in_cond",
-        "ctl_while_unused_out", "ctl_nested_local"]
+        "ctl_while_unused_out", "ctl_nested_local", "ctl_while_in_while"]
 
 LEGACY = ["lr_noam", "lr_exp", "lr_natexp", "lr_invtime", "lr_poly", "lr_poly_cycle",
           "lr_piecewise", "lr_cosine", "lr_warmup", "lr_user_warmup_cosine"]
@@ -831,7 +869,8 @@ CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn":
          "qat_v2": case_qat_v2, "qat_out_scale": case_qat_out_scale,
          "ctl_while_in_cond": case_ctl_while_in_cond,
          "ctl_while_unused_out": case_ctl_while_unused_out,
-         "ctl_nested_local": case_ctl_nested_local}
+         "ctl_nested_local": case_ctl_nested_local,
+         "ctl_while_in_while": case_ctl_while_in_while}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 CASES["gru_lod"] = case_gru_lod
