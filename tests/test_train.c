@@ -566,7 +566,8 @@ END_TEST
  * compiled CPU executor gives. */
 static const char *const k_ctl_cases[] = {"ctl_while", "ctl_while_outer", "ctl_cond", "ctl_nested",
                                           "ctl_nested_local", "ctl_while_in_cond",
-                                          "ctl_while_in_while", "ctl_while_unused_out"};
+                                          "ctl_while_in_while", "ctl_while_array",
+                                          "ctl_while_unused_out"};
 
 START_TEST(control_flow_training_on_emu) {
   train_case tc;
@@ -622,6 +623,11 @@ END_TEST
 /* A while_loop in a while_loop body, SGD: the outer while keeps the inner while's
  * StepScopes per outer iteration; the inner while_grad sums inside the outer's backward. */
 START_TEST(paddle_while_in_while_sgd) { run_paddle_case("ctl_while_in_while"); }
+END_TEST
+
+/* A while_loop body with its own tensor array, read by the grad block's
+ * tensor_array_to_tensor_grad: the while keeps the array (its elements) per iteration. */
+START_TEST(paddle_while_body_array_sgd) { run_paddle_case("ctl_while_array"); }
 END_TEST
 
 /* A loop output the loss does not use, read by the body: its Out@GRAD is never computed, and
@@ -1303,6 +1309,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_cond_in_while_local_sgd);
   tcase_add_test(tc, paddle_while_in_cond_momentum);
   tcase_add_test(tc, paddle_while_in_while_sgd);
+  tcase_add_test(tc, paddle_while_body_array_sgd);
   tcase_add_test(tc, paddle_while_unused_output_sgd);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));

@@ -661,6 +661,35 @@ def case_ctl_while_in_while():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+def case_ctl_while_array():
+    """A while_loop body with its own tensor array: tanh(h) and 0.5 h written to elements 0 and
+    1, concatenated by tensor_array_to_tensor, then fc + tanh; SGD. The grad block's
+    tensor_array_to_tensor_grad reads the body's array, so the while keeps it per iteration."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 8], dtype="float32")
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    i = paddle.full([1], 0, "int64")
+    limit = paddle.full([1], 3, "int64")
+
+    def cond(i, h):
+        return i < limit
+
+    def body(i, h):
+        arr = paddle.tensor.create_array("float32")
+        paddle.tensor.array_write(paddle.tanh(h), paddle.full([1], 0, "int64"), arr)
+        paddle.tensor.array_write(h * 0.5, paddle.full([1], 1, "int64"), arr)
+        t, _ = paddle.tensor.manipulation.tensor_array_to_tensor(arr, axis=1)
+        return i + 1, paddle.static.nn.fc(paddle.reshape(t, [-1, 16]), 8, activation="tanh")
+
+    i, h = paddle.static.nn.while_loop(cond, body, [i, h])
+    loss = paddle.mean(paddle.square(h - y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    rng = np.random.default_rng(38)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 6)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 8))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
 def case_ctl_while_unused_out():
     """A while_loop carrying h and g where the loss uses only h, and the body reads g:
     h = tanh(fc(h) + g), g = 0.5 g + 0.1. g's gradient outside the loop (an Out@GRAD of the
@@ -692,7 +721,7 @@ def case_ctl_while_unused_out():
 # Training through control flow (while_grad, conditional_block_grad): written by Paddle 2.6.2,
 # whose legacy executor runs them
 CTRL = ["ctl_while", "ctl_while_outer", "ctl_cond", "ctl_nested", "ctl_while_in_cond",
-        "ctl_while_unused_out", "ctl_nested_local", "ctl_while_in_while"]
+        "ctl_while_unused_out", "ctl_nested_local", "ctl_while_in_while", "ctl_while_array"]
 
 LEGACY = ["lr_noam", "lr_exp", "lr_natexp", "lr_invtime", "lr_poly", "lr_poly_cycle",
           "lr_piecewise", "lr_cosine", "lr_warmup", "lr_user_warmup_cosine"]
@@ -872,7 +901,8 @@ CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn":
          "ctl_while_in_cond": case_ctl_while_in_cond,
          "ctl_while_unused_out": case_ctl_while_unused_out,
          "ctl_nested_local": case_ctl_nested_local,
-         "ctl_while_in_while": case_ctl_while_in_while}
+         "ctl_while_in_while": case_ctl_while_in_while,
+         "ctl_while_array": case_ctl_while_array}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 CASES["gru_lod"] = case_gru_lod

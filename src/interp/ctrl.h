@@ -32,8 +32,8 @@ ic_status ic_ctrl_accumulate(ic_tensor *acc, const ic_tensor *g, const char *nam
 /* The error of a grad op whose StepScopes / Scope variable holds nothing its forward kept. */
 ic_status ic_ctrl_no_steps(const char *slot, const char *name, ic_err *err);
 /* Keep v (named `name`, for messages) as entry `j` of iteration `it` of steps (m entries per
- * iteration): moved whole (a dense tensor, or a nested StepScopes / Scope with its steps), or
- * with `start` its tensor shared. A tensor array is refused. */
+ * iteration): moved whole (a dense tensor, a tensor array with its elements, or a nested
+ * StepScopes / Scope with its steps), or with `start` its dense tensor shared. */
 ic_status ic_ctrl_keep_var(ic_variable *steps, size_t m, size_t it, size_t j, ic_variable *v,
                            bool start, const char *name, ic_err *err);
 /* out = zeros of d's declared dtype and shape (while_grad's Out@GRAD that nothing computed);

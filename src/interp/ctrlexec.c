@@ -354,18 +354,16 @@ ic_status ic_ctrl_no_steps(const char *slot, const char *name, ic_err *err) {
 
 ic_status ic_ctrl_keep_var(ic_variable *steps, size_t m, size_t it, size_t j, ic_variable *v,
                            bool start, const char *name, ic_err *err) {
-  if (v->kind == IC_VK_ARRAY && !v->has_steps) {
-    return ic_err_set(err, IC_ERR_UNSUPPORTED, "keeping '%s' for the grad op: a tensor array "
-                      "of a step scope is not supported yet", name);
-  }
-  if (v->kind == IC_VK_LIST) {
-    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "keeping '%s' for the grad op: it is a "
-                      "feed/fetch list", name);
+  if (v->kind == IC_VK_LIST || (start && v->kind != IC_VK_TENSOR)) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "keeping '%s' for the grad op: it is %s",
+                      name, v->kind == IC_VK_LIST ? "a feed/fetch list"
+                                                 : "a tensor array, expected a dense input");
   }
   ic_variable *slot = ic_variable_kept_at(steps, it * m + j);
   if (!slot) return oom(err);
   if (!start) {
-    ic_variable_move(slot, v); /* a nested StepScopes / Scope goes whole, with its steps */
+    /* whole: a tensor array with its elements, a nested StepScopes / Scope with its steps */
+    ic_variable_move(slot, v);
     return IC_OK;
   }
   /* an input as the iteration finds it: shared, the outer variable stays as it is */
@@ -411,12 +409,7 @@ static ic_status bind_step(subrun *s, ic_variable *steps, size_t k, ic_err *err)
   const ic_subplan *sp = s->sp;
   size_t m = sp->n_saved;
   for (uint32_t j = 0; j < m; j++) {
-    ic_variable *v = s->varp[sp->saved[j]], *kept = &steps->kept[k * m + j];
-    if (kept->kind == IC_VK_ARRAY && !kept->has_steps) {
-      return ic_err_set(err, IC_ERR_UNSUPPORTED, "'%s' of the forward's step scope is a tensor "
-                        "array, which the grad block cannot read yet", sp->names[sp->saved[j]]);
-    }
-    ic_variable_move(v, kept);
+    ic_variable_move(s->varp[sp->saved[j]], &steps->kept[k * m + j]);
   }
   return IC_OK;
 }

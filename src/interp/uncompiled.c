@@ -382,14 +382,8 @@ static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err) {
     }
     for (size_t j = 0; j < gn.n_saved && !st; j++) {
       ic_variable *v = ic_scope_var(child, gn.saved[j]), *kept = &S->kept[k * gn.n_saved + j];
-      if (!v) {
-        st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
-      } else if (kept->kind == IC_VK_ARRAY && !kept->has_steps) {
-        st = ic_err_set(err, IC_ERR_UNSUPPORTED, "'%s' of the forward's step scope is a tensor "
-                        "array, which the grad block cannot read yet", gn.saved[j]);
-      } else {
-        ic_variable_move(v, kept);
-      }
+      if (!v) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      else ic_variable_move(v, kept);
     }
     for (size_t i = 0; ogs && og_in && og_in->type == IC_ATTR_STRINGS && i < ogs->n &&
                        i < og_in->n && !st; i++) {
