@@ -564,7 +564,10 @@ END_TEST
  * device memory; control-flow ops and their grad blocks run on the host behind placement
  * copies), 1 and 2 threads: every step's loss and the final persistables bitwise what the
  * compiled CPU executor gives. */
-static const char *const k_ctl_cases[] = {"ctl_while", "ctl_while_outer", "ctl_cond"};
+static const char *const k_ctl_cases[] = {"ctl_while", "ctl_while_outer", "ctl_cond", "ctl_nested",
+                                          "ctl_nested_local", "ctl_while_in_cond",
+                                          "ctl_while_in_while", "ctl_while_array",
+                                          "ctl_while_unused_out"};
 
 START_TEST(control_flow_training_on_emu) {
   train_case tc;
@@ -598,28 +601,39 @@ START_TEST(control_flow_training_on_emu) {
 }
 END_TEST
 
-/* A cond nested in a while_loop body (Paddle puts its conditional_block_grad in the
- * while_grad's grad block): refused, naming the nested grad op, in every configuration, the
- * scope left as it was. */
-START_TEST(nested_control_flow_gradient_refused) {
-  train_case tc;
-  load_case("ctl_nested", &tc);
-  for (size_t k = 0; k < N_CONFIGS; k++) {
-    const config *cf = &k_configs[k];
-    ic_scope *scope = copy_persistables(tc.main, tc.init);
-    ic_executor *e = make_exec(cf, false);
-    float loss;
-    ck_assert_int_eq(train(&tc, e, scope, 1, &loss), IC_ERR_UNSUPPORTED);
-    const char *msg = ic_executor_errmsg(e);
-    ck_assert_msg(strstr(msg, "(conditional_block_grad) in block") &&
-                      strstr(msg, "nested in a differentiated while"),
-                  "%s: %s", cf->what, msg);
-    check_bitwise(&tc, scope, tc.init, cf->what);
-    ic_executor_destroy(e);
-    ic_scope_destroy(scope);
-  }
-  free_case(&tc);
-}
+/* A cond nested in a while_loop body, SGD (Paddle 2.6.2 puts the conditional_block_grad in the
+ * while_grad's grad block): the while keeps the inner conditional_block's Scope of every
+ * iteration in its StepScopes, and the inner conditional_block_grad, run in the while_grad's
+ * backward of that iteration, reads it. */
+START_TEST(paddle_cond_in_while_sgd) { run_paddle_case("ctl_nested"); }
+END_TEST
+
+/* ctl_nested with the branches reading a body-local value: Paddle declares every inside
+ * gradient in the inner grad blocks, so h's gradient flows back through the loop and both
+ * branches. */
+START_TEST(paddle_cond_in_while_local_sgd) { run_paddle_case("ctl_nested_local"); }
+END_TEST
+
+/* A while_loop in a cond branch, Momentum: the conditional_block keeps the inner while's
+ * StepScopes in its Scope, and the while_grad inside the conditional_block_grad's grad block
+ * reads them; the branch is chosen per step by the data. */
+START_TEST(paddle_while_in_cond_momentum) { run_paddle_case("ctl_while_in_cond"); }
+END_TEST
+
+/* A while_loop in a while_loop body, SGD: the outer while keeps the inner while's
+ * StepScopes per outer iteration; the inner while_grad sums inside the outer's backward. */
+START_TEST(paddle_while_in_while_sgd) { run_paddle_case("ctl_while_in_while"); }
+END_TEST
+
+/* A while_loop body with its own tensor array, read by the grad block's
+ * tensor_array_to_tensor_grad: the while keeps the array (its elements) per iteration. */
+START_TEST(paddle_while_body_array_sgd) { run_paddle_case("ctl_while_array"); }
+END_TEST
+
+/* A loop output the loss does not use, read by the body: its Out@GRAD is never computed, and
+ * while_grad fills zeros of its declared (static) shape before the first step back, as
+ * Paddle's WhileGradOp; SGD. */
+START_TEST(paddle_while_unused_output_sgd) { run_paddle_case("ctl_while_unused_out"); }
 END_TEST
 
 /* The compiled plan of the while_loop case: the forward while's sub-plan keeps what the grad
@@ -692,6 +706,128 @@ START_TEST(while_training_plan) {
     ic_scope_destroy(scope);
   }
   ic_program_destroy(inf);
+  free_case(&tc);
+}
+END_TEST
+
+/* One step of `prog` (tc's feeds, batch 0, feed `zero_n` replaced by zeros when given) in
+ * every configuration: it must fail with `code`, the message holding every one of `want`,
+ * and leave the scope as it was. */
+static void expect_step_error(const train_case *tc, const ic_program *prog, const char *zero_n,
+                              ic_status code, const char *const *want, size_t n_want) {
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    const config *cf = &k_configs[k];
+    ic_scope *scope = copy_persistables(tc->main, tc->init);
+    ic_executor *e = make_exec(cf, false);
+    ic_tensor *feeds[MAX_FEEDS], *out = NULL;
+    const char *names[MAX_FEEDS], *loss = tc->loss_name;
+    for (size_t i = 0; i < tc->n_feeds; i++) {
+      feeds[i] = batch_of(tc->feeds[i], 0, tc->batch);
+      names[i] = tc->feed_names[i];
+      if (zero_n && !strcmp(names[i], zero_n)) {
+        memset(ic_tensor_data(feeds[i]), 0,
+               (size_t)ic_tensor_numel(feeds[i]) * ic_dtype_size(ic_tensor_dtype(feeds[i])));
+      }
+    }
+    ic_status st = ic_executor_run(e, prog, scope, tc->n_feeds, names,
+                                   (const ic_tensor *const *)feeds, 1, &loss, &out);
+    for (size_t i = 0; i < tc->n_feeds; i++) ic_tensor_destroy(feeds[i]);
+    const char *msg = ic_executor_errmsg(e);
+    ck_assert_msg(st == code, "%s: status %d, expected %d: %s", cf->what, (int)st, (int)code, msg);
+    for (size_t w = 0; w < n_want; w++) {
+      ck_assert_msg(strstr(msg, want[w]), "%s: '%s' not in: %s", cf->what, want[w], msg);
+    }
+    ck_assert_ptr_null(out);
+    check_bitwise(tc, scope, tc->init, cf->what);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+}
+
+/* The unused-output case with that output's gradient declared [-1, 8] (written beside it by
+ * the generator): nothing computes it and its shape is not static, so while_grad cannot fill
+ * zeros; Paddle 2.6.2 fails the same way (fill_constant rejects -1). Refused naming the op,
+ * the variable and its declared shape, in every configuration. */
+START_TEST(while_grad_unset_output_gradient_dynamic_shape) {
+  train_case tc;
+  load_case("ctl_while_unused_out", &tc);
+  char path[1024], err[512];
+  path_of("ctl_while_unused_out", "main_dynamic.pdmodel", path, sizeof path);
+  ic_program *bad = NULL;
+  ck_assert_msg(ic_program_from_file(path, &bad, err, sizeof err) == IC_OK, "%s", err);
+  const char *want[] = {"(while_grad)", "Out@GRAD 'fc_1.tmp_1@GRAD' was never computed",
+                        "[-1, 8] is not static"};
+  expect_step_error(&tc, bad, NULL, IC_ERR_INVALID_PROGRAM, want, 3);
+  ic_program_destroy(bad);
+  free_case(&tc);
+}
+END_TEST
+
+/* A while_loop that runs no iteration in a training step (the while_loop case with n = 0):
+ * Paddle 2.6.2's while_grad then writes no gradient of the body's parameters, and its Adam
+ * fails on the unset Grad ("Tensor holds no memory", operator adam). icore does the same:
+ * the step fails at the first adam of a body parameter, naming its Grad, and the scope is
+ * left as it was. */
+START_TEST(while_zero_iterations_in_training) {
+  train_case tc;
+  load_case("ctl_while", &tc);
+  const char *want[] = {"(adam)", "input Grad 'fc_1.", "@GRAD' holds no data"};
+  expect_step_error(&tc, tc.main, "n", IC_ERR_NOT_FOUND, want, 3);
+  free_case(&tc);
+}
+END_TEST
+
+/* The compiled plan of a cond nested in a while_loop body (ctl_nested_local): each inner
+ * conditional_block of the forward body keeps its branch (its sub-plan saves), the outer
+ * while keeps each inner Scope variable whole as the iteration leaves it, and in the
+ * while_grad's sub-plan each inner conditional_block_grad reads that Scope as a local bound
+ * per step back, its own sub-plan binding as many kept values as the inner forward keeps. */
+START_TEST(nested_training_plan) {
+  train_case tc;
+  load_case("ctl_nested_local", &tc);
+  ic_scope *scope = copy_persistables(tc.main, tc.init);
+  ic_executor *e = make_exec(&k_configs[2], false);
+  float loss;
+  ck_assert_msg(train(&tc, e, scope, 1, &loss) == IC_OK, "%s", ic_executor_errmsg(e));
+  const ic_plan *plan = ic_executor_last_plan(e);
+  ck_assert_ptr_nonnull(plan);
+  const ic_subplan *fs = NULL, *gs = NULL;
+  for (size_t i = 0; i < plan->n_instrs; i++) {
+    if (!strcmp(plan->instrs[i].op->type, "while")) fs = plan->instrs[i].sub;
+    if (!strcmp(plan->instrs[i].op->type, "while_grad")) gs = plan->instrs[i].sub;
+  }
+  ck_assert(fs && gs && fs->saves);
+  int n_inner = 0, n_keeping = 0;
+  for (uint32_t i = 0; i < fs->n_instrs; i++) {
+    const ic_instr *fi = &fs->instrs[i];
+    if (strcmp(fi->op->type, "conditional_block")) continue;
+    n_inner++;
+    ck_assert(fi->sub->saves);
+    n_keeping += fi->sub->n_saved > 0; /* the tanh branch keeps; u * 0.5's grad reads nothing */
+    uint32_t scope_var = fi->out[1].vars[0];
+    const char *sname = fs->names[scope_var];
+    bool kept = false;
+    for (uint32_t j = 0; j < fs->n_saved; j++) kept |= fs->saved[j] == scope_var && !fs->at_start[j];
+    ck_assert_msg(kept, "the while does not keep the inner Scope '%s'", sname);
+    bool found = false;
+    for (uint32_t k = 0; k < gs->n_instrs; k++) {
+      const ic_instr *gi = &gs->instrs[k];
+      if (strcmp(gi->op->type, "conditional_block_grad") || strcmp(gs->names[gi->in[4].vars[0]], sname)) {
+        continue;
+      }
+      found = true;
+      ck_assert_uint_eq(gs->outer[gi->in[4].vars[0]], UINT32_MAX); /* the step's own */
+      bool bound = false;
+      for (uint32_t j = 0; j < gs->n_saved; j++) bound |= gs->saved[j] == gi->in[4].vars[0];
+      ck_assert(bound);
+      ck_assert_uint_eq(gi->sub->n_saved, fi->sub->n_saved);
+    }
+    ck_assert_msg(found, "no conditional_block_grad reads '%s'", sname);
+  }
+  ck_assert_int_eq(n_inner, 2);
+  ck_assert_int_eq(n_keeping, 1);
+  ic_executor_destroy(e);
+  ic_scope_destroy(scope);
   free_case(&tc);
 }
 END_TEST
@@ -1165,8 +1301,16 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_cond_sgd);
   tcase_add_test(tc, cond_untaken_branch_unchanged);
   tcase_add_test(tc, while_grad_without_step_scopes);
+  tcase_add_test(tc, while_grad_unset_output_gradient_dynamic_shape);
+  tcase_add_test(tc, nested_training_plan);
+  tcase_add_test(tc, while_zero_iterations_in_training);
   tcase_add_test(tc, while_training_plan);
-  tcase_add_test(tc, nested_control_flow_gradient_refused);
+  tcase_add_test(tc, paddle_cond_in_while_sgd);
+  tcase_add_test(tc, paddle_cond_in_while_local_sgd);
+  tcase_add_test(tc, paddle_while_in_cond_momentum);
+  tcase_add_test(tc, paddle_while_in_while_sgd);
+  tcase_add_test(tc, paddle_while_body_array_sgd);
+  tcase_add_test(tc, paddle_while_unused_output_sgd);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;

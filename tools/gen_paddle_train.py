@@ -522,9 +522,15 @@ def case_ctl_cond():
 
 def case_ctl_nested():
     """A cond inside a while_loop body, trained with SGD: Paddle 2.6.2 puts the
-    conditional_block_grad inside the while_grad's grad block. icore refuses it (the gradient
-    of nested control flow is not built yet); test_train checks the refusal. Paddle's losses
-    are kept for when it is built."""
+    conditional_block_grad inside the while_grad's grad block, reading the inner
+    conditional_block's Scope of each outer iteration (kept per iteration by the while).
+    The branches read the loop variable h itself, whose gradient fc_0.tmp_2@GRAD block 0
+    already declares, so Paddle's backward declares it in neither inner grad block: Paddle's
+    inner grad ops write it into the enclosing step scope (the while_grad's linked output
+    gradient) and each conditional_block_grad, finding no gradient of its own, gives zeros.
+    h's gradient through the loop is therefore zero and only the last iteration's branch
+    trains fc_1; icore resolves such names the same way (ctl_nested_local is the case whose
+    gradients are the intended ones)."""
     x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
     y = paddle.static.data(name="y", shape=[None, 8], dtype="float32")
     h = paddle.static.nn.fc(x, 8, activation="tanh")
@@ -549,9 +555,173 @@ def case_ctl_nested():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+def case_ctl_nested_local():
+    """ctl_nested with the branches reading a body-local u = 0.9 h + 0.05: Paddle 2.6.2
+    declares every inside gradient in the inner grad blocks, so the gradient flows through
+    the loop and both branches (the branch is chosen per iteration by the sign of mean(u):
+    over the 20 steps' 60 iterations the tanh branch is taken 47 times and u * 0.5 13 times,
+    both within one step in 12 steps, as a numpy replay of Paddle's run shows)."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 8], dtype="float32")
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    i = paddle.full([1], 0, "int64")
+    limit = paddle.full([1], 3, "int64")
+
+    def cond(i, h):
+        return i < limit
+
+    def body(i, h):
+        u = paddle.scale(h, 0.9, bias=0.05)
+        h2 = paddle.static.nn.cond(paddle.mean(u) > 0,
+                                   lambda: paddle.tanh(paddle.static.nn.fc(u, 8)),
+                                   lambda: u * 0.5)
+        return i + 1, h2
+
+    i, h = paddle.static.nn.while_loop(cond, body, [i, h])
+    loss = paddle.mean(paddle.square(h - y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    rng = np.random.default_rng(34)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 6)).astype("float32"),
+             "y": rng.standard_normal((STEPS * 4, 8)).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_ctl_while_in_cond():
+    """A while_loop inside a cond branch, trained with Momentum: the true branch (taken per step
+    by the sign of the batch mean, as in ctl_cond) applies its own fc + tanh twice in a loop,
+    the false branch is relu(fc(h)) with another fc. Paddle 2.6.2 puts the while_grad inside
+    the conditional_block_grad's grad block, reading the while's StepScopes that the
+    conditional_block keeps in its Scope."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 8], dtype="float32")
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+
+    def looped():
+        i = paddle.full([1], 0, "int64")
+        limit = paddle.full([1], 2, "int64")
+
+        def cond(i, g):
+            return i < limit
+
+        def body(i, g):
+            return i + 1, paddle.static.nn.fc(g, 8, activation="tanh")
+
+        # the loop carries a branch-local value: a loop carrying h itself would write h (a
+        # block-0 variable) in place, and Paddle 2.6.2's backward then leaves h's gradient
+        # undeclared in the branch's grad block, so its conditional_block_grad zeroes it
+        return paddle.static.nn.while_loop(cond, body, [i, paddle.scale(h, 0.9, bias=0.05)])[1]
+
+    out = paddle.static.nn.cond(paddle.mean(x) > 0, looped,
+                                lambda: paddle.static.nn.fc(paddle.nn.functional.relu(h), 8))
+    loss = paddle.mean(paddle.square(out - y))
+    paddle.optimizer.Momentum(learning_rate=0.05, momentum=0.9).minimize(loss)
+    rng = np.random.default_rng(35)
+    sign = np.array([1, -1, 1, 1, -1, -1, 1, -1, 1, 1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1][:STEPS])
+    x = rng.standard_normal((STEPS, 4, 6)) * 0.3 + sign[:, None, None] * 0.6
+    feeds = {"x": x.reshape(STEPS * 4, 6).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 8))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_ctl_while_in_while():
+    """A while_loop in a while_loop body, SGD: the outer body starts the inner loop from a
+    body-local u = 0.9 h + 0.05 and runs fc + tanh twice, the outer loop twice. The outer while
+    keeps the inner while's StepScopes (with the inner iterations' kept values) per outer
+    iteration; the inner while_grad, in the outer while_grad's grad block, sums the fc's
+    gradients over the inner iterations into the outer step's own gradient, which the outer
+    while_grad sums again."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 8], dtype="float32")
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    i = paddle.full([1], 0, "int64")
+    limit = paddle.full([1], 2, "int64")
+
+    def cond(i, h):
+        return i < limit
+
+    def body(i, h):
+        j = paddle.full([1], 0, "int64")
+        inner = paddle.full([1], 2, "int64")
+
+        def icond(j, g):
+            return j < inner
+
+        def ibody(j, g):
+            return j + 1, paddle.static.nn.fc(g, 8, activation="tanh")
+
+        g = paddle.static.nn.while_loop(icond, ibody, [j, paddle.scale(h, 0.9, bias=0.05)])[1]
+        return i + 1, g
+
+    i, h = paddle.static.nn.while_loop(cond, body, [i, h])
+    loss = paddle.mean(paddle.square(h - y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    rng = np.random.default_rng(37)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 6)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 8))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_ctl_while_array():
+    """A while_loop body with its own tensor array: tanh(h) and 0.5 h written to elements 0 and
+    1, concatenated by tensor_array_to_tensor, then fc + tanh; SGD. The grad block's
+    tensor_array_to_tensor_grad reads the body's array, so the while keeps it per iteration."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 8], dtype="float32")
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    i = paddle.full([1], 0, "int64")
+    limit = paddle.full([1], 3, "int64")
+
+    def cond(i, h):
+        return i < limit
+
+    def body(i, h):
+        arr = paddle.tensor.create_array("float32")
+        paddle.tensor.array_write(paddle.tanh(h), paddle.full([1], 0, "int64"), arr)
+        paddle.tensor.array_write(h * 0.5, paddle.full([1], 1, "int64"), arr)
+        t, _ = paddle.tensor.manipulation.tensor_array_to_tensor(arr, axis=1)
+        return i + 1, paddle.static.nn.fc(paddle.reshape(t, [-1, 16]), 8, activation="tanh")
+
+    i, h = paddle.static.nn.while_loop(cond, body, [i, h])
+    loss = paddle.mean(paddle.square(h - y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    rng = np.random.default_rng(38)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 6)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 8))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_ctl_while_unused_out():
+    """A while_loop carrying h and g where the loss uses only h, and the body reads g:
+    h = tanh(fc(h) + g), g = 0.5 g + 0.1. g's gradient outside the loop (an Out@GRAD of the
+    while_grad) is never computed, so Paddle's WhileGradOp fills it with zeros of g's declared
+    shape before the first step back: the batch is a static 4 (with -1 Paddle fails on the
+    fill). SGD."""
+    x = paddle.static.data(name="x", shape=[4, 6], dtype="float32")
+    y = paddle.static.data(name="y", shape=[4, 8], dtype="float32")
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    g = paddle.static.nn.fc(x, 8)
+    i = paddle.full([1], 0, "int64")
+    limit = paddle.full([1], 3, "int64")
+
+    def cond(i, h, g):
+        return i < limit
+
+    def body(i, h, g):
+        return i + 1, paddle.tanh(paddle.static.nn.fc(h, 8) + g), g * 0.5 + 0.1
+
+    i, h, g = paddle.static.nn.while_loop(cond, body, [i, h, g])
+    loss = paddle.mean(paddle.square(h - y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    rng = np.random.default_rng(36)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 6)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 8))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
 # Training through control flow (while_grad, conditional_block_grad): written by Paddle 2.6.2,
 # whose legacy executor runs them
-CTRL = ["ctl_while", "ctl_while_outer", "ctl_cond", "ctl_nested"]
+CTRL = ["ctl_while", "ctl_while_outer", "ctl_cond", "ctl_nested", "ctl_while_in_cond",
+        "ctl_while_unused_out", "ctl_nested_local", "ctl_while_in_while", "ctl_while_array"]
 
 LEGACY = ["lr_noam", "lr_exp", "lr_natexp", "lr_invtime", "lr_poly", "lr_poly_cycle",
           "lr_piecewise", "lr_cosine", "lr_warmup", "lr_user_warmup_cosine"]
@@ -727,7 +897,12 @@ CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn":
          "xent_soft": case_xent_soft, "ctl_while": case_ctl_while, "ctl_while_outer": case_ctl_while_outer,
          "ctl_cond": case_ctl_cond, "ctl_nested": case_ctl_nested, "qat_range": case_qat_range,
          "qat_moving_average": case_qat_moving_average, "qat_fake_qdq": case_qat_fake_qdq,
-         "qat_v2": case_qat_v2, "qat_out_scale": case_qat_out_scale}
+         "qat_v2": case_qat_v2, "qat_out_scale": case_qat_out_scale,
+         "ctl_while_in_cond": case_ctl_while_in_cond,
+         "ctl_while_unused_out": case_ctl_while_unused_out,
+         "ctl_nested_local": case_ctl_nested_local,
+         "ctl_while_in_while": case_ctl_while_in_while,
+         "ctl_while_array": case_ctl_while_array}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 CASES["gru_lod"] = case_gru_lod
@@ -776,6 +951,19 @@ def write_case(out_dir, name):
             if op.type == "while":
                 op._set_attr("is_test", True)
         with open(os.path.join(d, "main_is_test.pdmodel"), "wb") as f:
+            f.write(strip_callstacks(bad.desc.serialize_to_string()))
+    if name == "ctl_while_unused_out":
+        # the same program with the unused loop output's gradient declared [-1, 8]: Paddle's
+        # while_grad cannot fill it (fill_constant rejects -1), and icore refuses it by name
+        # (test_train's error case); Paddle is not run on it
+        bad = main.clone()
+        for op in bad.global_block().ops:
+            if op.type == "while_grad":
+                for og in op.input("Out@GRAD"):
+                    if not any(og in o.output_arg_names for o in bad.global_block().ops
+                               if o.type != "while_grad"):
+                        bad.global_block().var(og).desc.set_shape([-1, 8])
+        with open(os.path.join(d, "main_dynamic.pdmodel"), "wb") as f:
             f.write(strip_callstacks(bad.desc.serialize_to_string()))
     with paddle.static.scope_guard(scope):
         save_vars(exe, main, os.path.join(d, "init.pdiparams"))

@@ -141,7 +141,10 @@ static void classify(builder *b) {
       bool shape_only = (in->def->inputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) != 0;
       for (uint32_t j = 0; j < in->in[k].n; j++) {
         ic_pvar *v = &p->vars[in->in[k].vars[j]];
-        if (v->first_write < 0 && v->kind == IC_PV_TEMP) v->kind = IC_PV_EXTERNAL;
+        /* while_grad's own Out@GRAD (the widened slot's first entries) may be unset: zeros */
+        bool zeros_if_unset = in->sub && in->sub->kind == IC_CTRL_WHILE_GRAD && k == 2 &&
+                              j < in->sub->n_og;
+        if (v->first_write < 0 && v->kind == IC_PV_TEMP && !zeros_if_unset) v->kind = IC_PV_EXTERNAL;
         if (!shape_only) v->last_use = (int32_t)i;
       }
     }

@@ -66,7 +66,8 @@ static ic_status collect(const ic_program *p, int root, int blk, const ic_strmap
           /* A grad block's step-scope names (the forward block's variables, the saved and
            * local names) are not outer. */
           if (skip && (ic_strmap_get(skip, d->name) ||
-                       (!d->persistable && d->block == p->blocks[root].forward))) {
+                       (!d->persistable && p->blocks[root].forward >= 0 &&
+                        in_subtree(p, d->block, p->blocks[root].forward)))) {
             continue;
           }
           if (!ns_add(io ? wr : rd, d->name)) return oom(err);
@@ -164,6 +165,15 @@ const ic_op *ic_ctrl_find_grad(const ic_program *p, const ic_op *fwd) {
     const char *g = ic_ctrl_kind_of(&b->ops[i]) == want ? ic_ctrl_steps_name(&b->ops[i]) : NULL;
     if (g && strcmp(g, steps) == 0) return &b->ops[i];
   }
+  /* Nested in a differentiated body: Paddle puts the grad op in the body's grad block. */
+  for (size_t gb = 1; fwd->block > 0 && gb < p->n_blocks; gb++) {
+    if (p->blocks[gb].forward != fwd->block) continue;
+    const ic_block *g = &p->blocks[gb];
+    for (size_t i = 0; i < g->n_ops; i++) {
+      const char *n = ic_ctrl_kind_of(&g->ops[i]) == want ? ic_ctrl_steps_name(&g->ops[i]) : NULL;
+      if (n && strcmp(n, steps) == 0) return &g->ops[i];
+    }
+  }
   return NULL;
 }
 
@@ -177,6 +187,14 @@ const ic_op *ic_ctrl_find_fwd(const ic_program *p, const ic_op *grad) {
   for (size_t i = (size_t)grad->index; i-- > 0;) {
     const char *f = ic_ctrl_kind_of(&b->ops[i]) == want ? ic_ctrl_steps_name(&b->ops[i]) : NULL;
     if (f && strcmp(f, steps) == 0) return &b->ops[i];
+  }
+  /* In a grad block: the forward op is in the block it differentiates. */
+  if (b->forward >= 0 && (size_t)b->forward < p->n_blocks) {
+    const ic_block *f = &p->blocks[b->forward];
+    for (size_t i = 0; i < f->n_ops; i++) {
+      const char *n = ic_ctrl_kind_of(&f->ops[i]) == want ? ic_ctrl_steps_name(&f->ops[i]) : NULL;
+      if (n && strcmp(n, steps) == 0) return &f->ops[i];
+    }
   }
   return NULL;
 }
@@ -231,14 +249,10 @@ static ic_status walk_reads(gwalk *g, int blk, ic_err *err) {
   const ic_block *b = &g->p->blocks[blk];
   for (size_t i = 0; i < b->n_ops; i++) {
     const ic_op *op = &b->ops[i];
-    ic_ctrl_kind ck = ic_ctrl_kind_of(op);
-    if (ck == IC_CTRL_WHILE_GRAD || ck == IC_CTRL_COND_GRAD) {
-      char where[160];
-      return ic_err_set(err, IC_ERR_UNSUPPORTED,
-                        "%s: the gradient of control flow nested in a differentiated while or "
-                        "conditional_block body is not supported yet",
-                        ic_op_where(op, where, sizeof where));
-    }
+    /* A nested grad op (control flow inside the differentiated body) reads its forward's
+     * StepScopes / Scope, a variable of this forward block: kept per iteration like any
+     * other, so the nested grad finds the state of the iteration being differentiated; what
+     * its own grad block reads of the nested forward block is kept by that forward. */
     for (size_t s = 0; s < op->n_inputs; s++) {
       for (size_t k = 0; k < op->inputs[s].n; k++) {
         const char *name = op->inputs[s].args[k];
@@ -291,12 +305,24 @@ ic_status ic_ctrl_grad_names_of(const ic_program *p, const ic_op *fwd, const ic_
       if (!ns_add(&loc, og->strings[k])) st = oom(err);
     }
   }
+  /* An inside gradient is the grad block's own only where Paddle's step scope holds it: a
+   * variable the grad block declares (or its forward block), or a linked output gradient.
+   * One declared further out (Paddle's backward declares no new gradient variable where an
+   * enclosing block has one) is that outer variable: Paddle's grad ops write it there, and
+   * the grad op finds no gradient of its own. */
   const ic_slot *xs = ic_op_input(grad, is_while ? "X" : "Input");
   const ic_slot *xg = ic_op_output(grad, is_while ? "X@GRAD" : "Input@GRAD");
+  int fblk = p->blocks[gblk].forward;
   for (size_t k = 0; xs && xg && k < xg->n && k < xs->n && !st; k++) {
     if (strcmp(xg->args[k], "@EMPTY@") == 0) continue;
     const char *nm = ic_ctrl_grad_name(arena, xs->args[k]);
-    if (!nm || !ns_add(&loc, nm)) st = oom(err);
+    if (!nm) {
+      st = oom(err);
+      break;
+    }
+    const ic_vardesc *d = ic_program_find_var(p, gblk, nm);
+    bool own = !d || (!d->persistable && (d->block == gblk || (fblk >= 0 && d->block == fblk)));
+    if (own && !ns_add(&loc, nm)) st = oom(err);
   }
   if (!st && fwd) {
     g.fblk = ic_ctrl_sub_block(p, fwd, err);
@@ -500,8 +526,10 @@ static ic_status build_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
   const ic_attr *inside = is_while ? ic_op_attr(g->op, "original_output_grad") : NULL;
   uint32_t n_og = ogs ? (uint32_t)ogs->n : 0;
   uint32_t *og = ic_arena_calloc(a, n_og + 1, sizeof *og);
-  if (!og) return oom(err);
+  const ic_vardesc **ogd = ic_arena_calloc(a, n_og + 1, sizeof *ogd);
+  if (!og || !ogd) return oom(err);
   for (uint32_t i = 0; i < n_og; i++) {
+    ogd[i] = ic_program_find_var(s->plan->prog, g->op->block, ogs->args[i]);
     const char *nm = inside && inside->type == IC_ATTR_STRINGS && i < inside->n ? inside->strings[i] : NULL;
     uintptr_t k = nm ? (uintptr_t)ic_strmap_get(&s->index, nm) : 0;
     og[i] = k ? (uint32_t)(k - 1) : NONE;
@@ -520,11 +548,13 @@ static ic_status build_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
     const char *nm = ic_ctrl_grad_name(a, xs->args[i]);
     if (!nm) return oom(err);
     uintptr_t k = (uintptr_t)ic_strmap_get(&s->index, nm);
-    xi[i] = k ? (uint32_t)(k - 1) : NONE;
+    /* only the block's own: an outer variable of that name is not its gradient */
+    xi[i] = k && s->outer[k - 1] == NONE ? (uint32_t)(k - 1) : NONE;
     carried[i] = slot_has(ogs, xg->args[i]);
   }
   sp->n_og = n_og;
   sp->og_inside = og;
+  sp->og_desc = ogd;
   sp->n_xg = n_xg;
   sp->xg_inside = xi;
   sp->xg_carried = carried;

@@ -47,11 +47,13 @@ ic_ctrl_kind ic_ctrl_kind_of(const ic_op *op);
 /* The name of a forward op's StepScopes/Scope output, or a grad op's StepScopes/Scope input
  * (NULL if none). */
 const char *ic_ctrl_steps_name(const ic_op *op);
-/* The grad op of the forward `fwd` in the same block (a while_grad / conditional_block_grad
- * reading fwd's StepScopes / Scope), or NULL: also NULL for a while with is_test set (it keeps
- * no steps, as Paddle's). */
+/* The grad op of the forward `fwd` (a while_grad / conditional_block_grad reading fwd's
+ * StepScopes / Scope) in the same block after it, or, for a forward nested in a
+ * differentiated body, in a grad block of that body (forward_block_idx fwd's block); NULL if
+ * none, and for a while with is_test set (it keeps no steps, as Paddle's). */
 const ic_op *ic_ctrl_find_grad(const ic_program *p, const ic_op *fwd);
-/* The forward op whose StepScopes / Scope the grad op reads, or NULL. */
+/* The forward op whose StepScopes / Scope the grad op reads (in its block before it, or in
+ * its block's forward block), or NULL. */
 const ic_op *ic_ctrl_find_fwd(const ic_program *p, const ic_op *grad);
 
 /* What a grad op's block finds in the step scope of one forward iteration (Paddle's step
@@ -63,8 +65,10 @@ const ic_op *ic_ctrl_find_fwd(const ic_program *p, const ic_op *grad);
  *    while's X input (a dense tensor, not persistable, not read and written by one op of the
  *    body: Paddle's copied inputs) as the iteration finds it (at_start).
  *  - local: names the grad block keeps to itself wherever they are declared: the inside
- *    output gradients (while_grad's original_output_grad) and the inside gradients of the
- *    inputs (X[i]@GRAD / Input[i]@GRAD where X@GRAD[i] / Input@GRAD[i] is not @EMPTY@).
+ *    output gradients (while_grad's original_output_grad, which Paddle links into the step
+ *    scope) and the inside gradients of the inputs (X[i]@GRAD / Input[i]@GRAD where
+ *    X@GRAD[i] / Input@GRAD[i] is not @EMPTY@) that the grad block or its forward block
+ *    declares; one declared only further out is that outer variable, as in Paddle's scopes.
  * `fwd` may be NULL (no saved names then). Arrays in arena. */
 typedef struct ic_ctrl_grad_names {
   size_t n_saved;
@@ -107,6 +111,8 @@ typedef struct ic_subplan {
    * output gradient read (a loop-carried variable: assigned, not summed). */
   uint32_t n_og;
   const uint32_t *og_inside;
+  const ic_vardesc *const *og_desc; /* per Out@GRAD entry: its declaration (for zeros when
+                                       nothing computed it), or NULL */
   uint32_t n_xg;
   const uint32_t *xg_inside;
   const bool *xg_carried;

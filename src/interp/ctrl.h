@@ -31,8 +31,14 @@ ic_status ic_ctrl_accumulate(ic_tensor *acc, const ic_tensor *g, const char *nam
                              ic_allocator *a, ic_err *err);
 /* The error of a grad op whose StepScopes / Scope variable holds nothing its forward kept. */
 ic_status ic_ctrl_no_steps(const char *slot, const char *name, ic_err *err);
-/* Move t into entry `j` of iteration `it` of steps (m entries per iteration). */
-ic_status ic_ctrl_keep_step(ic_variable *steps, size_t m, size_t it, size_t j, ic_tensor *t,
-                            ic_err *err);
+/* Keep v (named `name`, for messages) as entry `j` of iteration `it` of steps (m entries per
+ * iteration): moved whole (a dense tensor, a tensor array with its elements, or a nested
+ * StepScopes / Scope with its steps), or with `start` its dense tensor shared. */
+ic_status ic_ctrl_keep_var(ic_variable *steps, size_t m, size_t it, size_t j, ic_variable *v,
+                           bool start, const char *name, ic_err *err);
+/* out = zeros of d's declared dtype and shape (while_grad's Out@GRAD that nothing computed);
+ * an error naming `name` when a dim is not static. */
+ic_status ic_ctrl_zeros_declared(ic_tensor *out, const ic_vardesc *d, const char *name,
+                                 ic_allocator *a, ic_err *err);
 
 #endif

@@ -72,8 +72,7 @@ static ic_status subrun_init(subrun *s, const ic_subplan *sp, ic_variable *const
 static void subrun_free(subrun *s) {
   if (s->locals) {
     for (uint32_t v = 0; v < s->sp->n_vars; v++) {
-      ic_variable_clear(&s->locals[v]);
-      free(s->locals[v].list);
+      ic_variable_release(&s->locals[v]);
     }
   }
   for (uint32_t i = 0; s->kstate && i < s->sp->n_instrs; i++) {
@@ -233,19 +232,8 @@ static ic_status keep_iteration(subrun *s, ic_variable *steps, size_t it, bool s
   for (uint32_t j = 0; j < sp->n_saved; j++) {
     if (sp->at_start[j] != start) continue;
     ic_variable *v = s->varp[sp->saved[j]];
-    if (v->kind != IC_VK_TENSOR) {
-      return ic_err_set(err, IC_ERR_UNSUPPORTED, "keeping '%s' for the grad op: a tensor array "
-                        "of a step scope is not supported yet", sp->names[sp->saved[j]]);
-    }
-    ic_tensor t;
-    ic_tensor_init(&t);
-    if (start) ic_tensor_share(&t, &v->tensor); /* the outer variable stays as it is */
-    else t = v->tensor, ic_tensor_init(&v->tensor);
-    ic_status st = ic_ctrl_keep_step(steps, sp->n_saved, it, j, &t, err);
-    if (st) {
-      ic_tensor_reset(&t);
-      return st;
-    }
+    ic_status st = ic_ctrl_keep_var(steps, sp->n_saved, it, j, v, start, sp->names[sp->saved[j]], err);
+    if (st) return st;
   }
   return IC_OK;
 }
@@ -364,13 +352,54 @@ ic_status ic_ctrl_no_steps(const char *slot, const char *name, ic_err *err) {
                     slot, name);
 }
 
-ic_status ic_ctrl_keep_step(ic_variable *steps, size_t m, size_t it, size_t j, ic_tensor *t,
-                            ic_err *err) {
-  ic_tensor *slot = ic_variable_array_at(steps, it * m + j);
+ic_status ic_ctrl_keep_var(ic_variable *steps, size_t m, size_t it, size_t j, ic_variable *v,
+                           bool start, const char *name, ic_err *err) {
+  if (v->kind == IC_VK_LIST || (start && v->kind != IC_VK_TENSOR)) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "keeping '%s' for the grad op: it is %s",
+                      name, v->kind == IC_VK_LIST ? "a feed/fetch list"
+                                                 : "a tensor array, expected a dense input");
+  }
+  ic_variable *slot = ic_variable_kept_at(steps, it * m + j);
   if (!slot) return oom(err);
-  ic_tensor_reset(slot);
-  *slot = *t;
-  ic_tensor_init(t);
+  if (!start) {
+    /* whole: a tensor array with its elements, a nested StepScopes / Scope with its steps */
+    ic_variable_move(slot, v);
+    return IC_OK;
+  }
+  /* an input as the iteration finds it: shared, the outer variable stays as it is */
+  ic_variable_clear(slot);
+  slot->kind = IC_VK_TENSOR;
+  ic_tensor_share(&slot->tensor, &v->tensor);
+  return IC_OK;
+}
+
+ic_status ic_ctrl_zeros_declared(ic_tensor *out, const ic_vardesc *d, const char *name,
+                                 ic_allocator *a, ic_err *err) {
+  char shape[160];
+  size_t n = 0;
+  bool dynamic = !d || !d->is_tensor;
+  shape[0] = 0;
+  for (int k = 0; d && k < d->ndim; k++) {
+    dynamic |= d->dims[k] < 0;
+    n += (size_t)snprintf(shape + n, n < sizeof shape ? sizeof shape - n : 0, "%s%lld",
+                          k ? ", " : "", (long long)d->dims[k]);
+    if (n >= sizeof shape) n = sizeof shape - 1;
+  }
+  if (dynamic) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                      "Out@GRAD '%s' was never computed and its declared shape [%s] is not "
+                      "static, so it cannot be filled with zeros (Paddle's while_grad fails "
+                      "the same way)", name, d ? shape : "undeclared");
+  }
+  ic_tensor t;
+  ic_tensor_init(&t);
+  ic_tensor_set_meta(&t, d->dtype, d->ndim, d->dims);
+  ic_status st = ic_tensor_alloc(&t, a, err);
+  if (st) return st;
+  size_t bytes = (size_t)ic_tensor_numel_(&t) * ic_dtype_size(t.dtype);
+  if (bytes) memset(t.data, 0, bytes);
+  ic_tensor_reset(out);
+  *out = t;
   return IC_OK;
 }
 
@@ -380,14 +409,7 @@ static ic_status bind_step(subrun *s, ic_variable *steps, size_t k, ic_err *err)
   const ic_subplan *sp = s->sp;
   size_t m = sp->n_saved;
   for (uint32_t j = 0; j < m; j++) {
-    ic_variable *v = s->varp[sp->saved[j]];
-    if (v->kind != IC_VK_TENSOR) {
-      return ic_err_set(err, IC_ERR_UNSUPPORTED, "'%s' of the forward's step scope is a tensor "
-                        "array, which the grad block cannot read yet", sp->names[sp->saved[j]]);
-    }
-    ic_tensor_reset(&v->tensor);
-    v->tensor = steps->list[k * m + j];
-    ic_tensor_init(&steps->list[k * m + j]);
+    ic_variable_move(s->varp[sp->saved[j]], &steps->kept[k * m + j]);
   }
   return IC_OK;
 }
@@ -410,9 +432,9 @@ static ic_status exec_while_grad(const ic_instr *in, ic_variable *const *pvarp,
   ic_variable *S = pvarp[in->in[3].vars[0]];
   if (!S->has_steps) return ic_ctrl_no_steps("StepScopes", var_name(S, "?"), err);
   size_t m = sp->n_saved;
-  if (S->n_list != S->steps * m) {
-    return ic_err_set(err, IC_ERR_INTERNAL, "StepScopes '%s' holds %zu tensors for %zu "
-                      "iterations of %zu", var_name(S, "?"), S->n_list, S->steps, m);
+  if (S->n_kept != S->steps * m) {
+    return ic_err_set(err, IC_ERR_INTERNAL, "StepScopes '%s' holds %zu values for %zu "
+                      "iterations of %zu", var_name(S, "?"), S->n_kept, S->steps, m);
   }
   const ic_slot *xg_names = ic_op_output(in->op, "X@GRAD");
   for (uint32_t i = 0; S->steps && i < sp->n_xg; i++) {
@@ -423,6 +445,10 @@ static ic_status exec_while_grad(const ic_instr *in, ic_variable *const *pvarp,
   }
   subrun s;
   ic_status st = subrun_init(&s, sp, pvarp, ce->env, err);
+  /* zeros for an Out@GRAD nothing computed (Paddle fills it from its declared shape) */
+  ic_tensor *zog = !st ? ic_arena_calloc(s.arena, sp->n_og + 1, sizeof *zog) : NULL;
+  if (!st && !zog) st = oom(err);
+  for (uint32_t i = 0; !st && i < sp->n_og; i++) ic_tensor_init(&zog[i]);
   for (size_t r = 0; !st && r < S->steps; r++) {
     size_t k = S->steps - 1 - r;
     st = bind_step(&s, S, k, err);
@@ -430,12 +456,14 @@ static ic_status exec_while_grad(const ic_instr *in, ic_variable *const *pvarp,
     for (uint32_t i = 0; !st && i < sp->n_og; i++) {
       if (sp->og_inside[i] == NONE) continue;
       const ic_variable *o = pvarp[in->in[2].vars[i]];
-      if (!o->tensor.data) {
-        st = ic_err_set(err, IC_ERR_NOT_FOUND, "Out@GRAD '%s' holds no data",
-                        var_name(o, "?"));
-        break;
+      const ic_tensor *og = &o->tensor;
+      if (!og->data) {
+        if (!zog[i].data) {
+          st = ic_ctrl_zeros_declared(&zog[i], sp->og_desc[i], var_name(o, "?"), ce->alloc, err);
+        }
+        og = &zog[i];
       }
-      ic_tensor_share(&s.varp[sp->og_inside[i]]->tensor, &o->tensor);
+      if (!st) ic_tensor_share(&s.varp[sp->og_inside[i]]->tensor, og);
     }
     for (uint32_t i = 0; !st && i < sp->n_instrs; i++) st = exec_one(&s, i, ce, err);
     /* The inputs' gradients: a loop-carried one is the iteration's (the next step back links
@@ -454,6 +482,7 @@ static ic_status exec_while_grad(const ic_instr *in, ic_variable *const *pvarp,
     clear_locals(&s);
     if (st) ic_err_prefix(err, "backward of iteration %zu of block %d: ", k, sp->block);
   }
+  for (uint32_t i = 0; zog && i < sp->n_og; i++) ic_tensor_reset(&zog[i]);
   subrun_free(&s);
   ic_variable_clear(S);
   return st;
@@ -485,9 +514,9 @@ static ic_status exec_cond_grad(const ic_instr *in, ic_variable *const *pvarp,
                                             "forward conditional_block did not run its block")
                                : ic_ctrl_no_steps("Scope", S ? var_name(S, "?") : "?", err);
     }
-    if (S->n_list != sp->n_saved) {
-      return ic_err_set(err, IC_ERR_INTERNAL, "Scope '%s' holds %zu tensors, expected %u",
-                        var_name(S, "?"), S->n_list, sp->n_saved);
+    if (S->n_kept != sp->n_saved) {
+      return ic_err_set(err, IC_ERR_INTERNAL, "Scope '%s' holds %zu values, expected %u",
+                        var_name(S, "?"), S->n_kept, sp->n_saved);
     }
     st = subrun_init(&s, sp, pvarp, ce->env, err);
     ran = true;

@@ -41,8 +41,7 @@ static ic_status make_device_state(ic_rstate *rs, const ic_plan *plan, ic_device
 void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
   if (!rs) return;
   for (size_t v = 0; rs->vars && v < plan->n_vars; v++) {
-    ic_variable_clear(&rs->vars[v]);
-    free(rs->vars[v].list);
+    ic_variable_release(&rs->vars[v]);
   }
   if (rs->dev) {
     for (size_t i = 0; rs->events && i < plan->n_instrs; i++) {

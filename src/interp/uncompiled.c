@@ -46,6 +46,15 @@ static ic_variable *out_var(urun *u, const ic_op *op, const char *name) {
   return ic_scope_var(d && u->bscope[d->block] ? u->bscope[d->block] : cur, name);
 }
 
+/* name in cur or an enclosing scope below the run's own (a step scope), or NULL. */
+static ic_variable *step_scope_var(const urun *u, const ic_scope *cur, const char *name) {
+  for (const ic_scope *s = cur; s && s != u->local; s = s->parent) {
+    ic_variable *v = ic_strmap_get(&s->vars, name);
+    if (v) return v;
+  }
+  return NULL;
+}
+
 /* Resolve one slot's variables. */
 static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool out, size_t k,
                            const ic_slot *s, ic_kslot *ks, ic_err *err) {
@@ -69,10 +78,10 @@ static ic_status bind_slot(urun *u, const ic_op *op, const ic_opdef *def, bool o
                                   ? ic_scope_find(u->local->parent, name)
                                   : NULL;
       if (pv && pv->kind == IC_VK_TENSOR) ic_tensor_share(&var->tensor, &pv->tensor);
-    } else if (out && ic_strmap_get(&cur->vars, name)) {
-      /* Already in the block's own scope: a grad block's step-scope names (the forward's
-       * kept values, the linked and inside gradients) stay there wherever declared. */
-      var = ic_strmap_get(&cur->vars, name);
+    } else if (out && (var = step_scope_var(u, cur, name))) {
+      /* Already in a step scope: a grad block's step-scope names (the forward's kept values,
+       * the linked and inside gradients) stay there wherever declared, and a nested grad
+       * block writes an enclosing one's (Paddle's FindVar up the scopes). */
     } else if (out) {
       /* Temporaries live in the run's scope, or the scope of the (sub-)block declaring
        * them (a child of the run's scope, never the caller's). */
@@ -208,6 +217,14 @@ static bool slot_has_name(const ic_slot *s, const char *name) {
 
 static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err);
 
+/* The variable a grad op's X@GRAD / Input@GRAD output names: the one in its block's own scope
+ * (a grad op nested in an outer grad block writes the outer block's inside gradients, local
+ * to that block's step scope wherever declared), else as out_var. */
+static ic_variable *grad_out_var(urun *u, const ic_op *op, const char *name) {
+  ic_variable *v = step_scope_var(u, u->bscope[op->block], name);
+  return v ? v : out_var(u, op, name);
+}
+
 /* A while or conditional_block: its sub-block op by op, in a child scope per iteration that is
  * dropped afterwards (its temporaries freed; in training, what the grad op reads is first
  * moved into StepScopes / Scope). */
@@ -270,13 +287,14 @@ static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
       }
     }
     if (!go) break;
+    ic_variable none;
+    memset(&none, 0, sizeof none);
+    ic_tensor_init(&none.tensor);
     for (size_t j = 0; steps && j < gn.n_saved && !st; j++) {
       if (!gn.at_start[j]) continue;
       ic_variable *v = ic_scope_find(cur, gn.saved[j]);
-      ic_tensor t;
-      ic_tensor_init(&t);
-      if (v && v->kind == IC_VK_TENSOR) ic_tensor_share(&t, &v->tensor);
-      if ((st = ic_ctrl_keep_step(steps, gn.n_saved, it, j, &t, err))) ic_tensor_reset(&t);
+      st = ic_ctrl_keep_var(steps, gn.n_saved, it, j, v && v->kind == IC_VK_TENSOR ? v : &none,
+                            true, gn.saved[j], err);
     }
     if (st) return st;
     ic_scope *child;
@@ -285,16 +303,9 @@ static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
     for (size_t i = 0; i < b->n_ops && !st; i++) st = run_op(u, i, &b->ops[i], err);
     for (size_t j = 0; steps && j < gn.n_saved && !st; j++) {
       if (gn.at_start[j]) continue;
+      /* moved whole: a nested forward's StepScopes / Scope goes with its steps */
       ic_variable *v = ic_strmap_get(&child->vars, gn.saved[j]);
-      if (v && v->kind != IC_VK_TENSOR) {
-        st = ic_err_set(err, IC_ERR_UNSUPPORTED, "keeping '%s' for the grad op: a tensor array "
-                        "of a step scope is not supported yet", gn.saved[j]);
-        break;
-      }
-      ic_tensor t;
-      ic_tensor_init(&t);
-      if (v) t = v->tensor, ic_tensor_init(&v->tensor);
-      if ((st = ic_ctrl_keep_step(steps, gn.n_saved, it, j, &t, err))) ic_tensor_reset(&t);
+      st = ic_ctrl_keep_var(steps, gn.n_saved, it, j, v ? v : &none, false, gn.saved[j], err);
     }
     if (steps && !st) steps->steps = it + 1;
     u->bscope[blk] = NULL;
@@ -354,36 +365,49 @@ static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err) {
                         "Cond holds, but the forward conditional_block did not run its block");
     }
     n_steps = S->steps;
-    if (S->n_list != n_steps * gn.n_saved) {
-      return ic_err_set(err, IC_ERR_INTERNAL, "%s '%s' holds %zu tensors for %zu iterations of %zu",
-                        is_while ? "StepScopes" : "Scope", sname, S->n_list, n_steps, gn.n_saved);
+    if (S->n_kept != n_steps * gn.n_saved) {
+      return ic_err_set(err, IC_ERR_INTERNAL, "%s '%s' holds %zu values for %zu iterations of %zu",
+                        is_while ? "StepScopes" : "Scope", sname, S->n_kept, n_steps, gn.n_saved);
+    }
+  }
+  /* The outputs exist (unset when a while ran no iteration), as the compiled plan's do. */
+  for (size_t i = 0; i < n_xg; i++) {
+    if (strcmp(xg->args[i], "@EMPTY@") != 0 && !grad_out_var(u, op, xg->args[i])) {
+      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
     }
   }
   const ic_slot *ogs = is_while ? ic_op_input(op, "Out@GRAD") : NULL;
   const ic_attr *og_in = is_while ? ic_op_attr(op, "original_output_grad") : NULL;
+  /* zeros for an Out@GRAD nothing computed (Paddle fills it from its declared shape) */
+  ic_tensor *zog = ic_arena_calloc(u->arena, (ogs ? ogs->n : 0) + 1, sizeof *zog);
+  if (!zog) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  for (size_t i = 0; ogs && i < ogs->n; i++) ic_tensor_init(&zog[i]);
   for (size_t r = 0; go && r < n_steps && !st; r++) {
     size_t k = n_steps - 1 - r;
     ic_scope *child;
-    if (ic_scope_create(cur, &child)) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    if (ic_scope_create(cur, &child)) {
+      st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      break;
+    }
     for (size_t j = 0; j < gn.n_saved && !st; j++) {
-      ic_variable *v = ic_scope_var(child, gn.saved[j]);
-      if (!v) {
-        st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
-        break;
-      }
-      v->tensor = S->list[k * gn.n_saved + j];
-      ic_tensor_init(&S->list[k * gn.n_saved + j]);
+      ic_variable *v = ic_scope_var(child, gn.saved[j]), *kept = &S->kept[k * gn.n_saved + j];
+      if (!v) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      else ic_variable_move(v, kept);
     }
     for (size_t i = 0; ogs && og_in && og_in->type == IC_ATTR_STRINGS && i < ogs->n &&
                        i < og_in->n && !st; i++) {
       const ic_variable *o = ic_scope_find(cur, ogs->args[i]);
-      if (!o || !o->tensor.data) {
-        st = ic_err_set(err, IC_ERR_NOT_FOUND, "Out@GRAD '%s' holds no data", ogs->args[i]);
-        break;
+      const ic_tensor *og = o && o->kind == IC_VK_TENSOR ? &o->tensor : NULL;
+      if (!og || !og->data) {
+        if (!zog[i].data) {
+          st = ic_ctrl_zeros_declared(&zog[i], ic_program_find_var(p, op->block, ogs->args[i]),
+                                      ogs->args[i], u->a->env->alloc, err);
+        }
+        og = &zog[i];
       }
-      ic_variable *v = ic_scope_var(child, og_in->strings[i]);
-      if (!v) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
-      else ic_tensor_share(&v->tensor, &o->tensor);
+      ic_variable *v = st ? NULL : ic_scope_var(child, og_in->strings[i]);
+      if (!st && !v) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      else if (!st) ic_tensor_share(&v->tensor, og);
     }
     for (size_t i = 0; i < gn.n_local && !st; i++) {
       if (!ic_scope_var(child, gn.local[i])) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
@@ -396,7 +420,7 @@ static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err) {
       const char *gname = ic_ctrl_grad_name(u->arena, xs->args[i]);
       const ic_variable *gv = gname ? ic_strmap_get(&child->vars, gname) : NULL;
       const ic_tensor *g = gv && gv->kind == IC_VK_TENSOR ? &gv->tensor : NULL;
-      ic_variable *o = out_var(u, op, xg->args[i]);
+      ic_variable *o = grad_out_var(u, op, xg->args[i]);
       if (!o) {
         st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
         break;
@@ -432,10 +456,11 @@ static ic_status run_ctrl_grad(urun *u, const ic_op *op, ic_err *err) {
     if (strcmp(xg->args[i], "@EMPTY@") == 0 || !xs || i >= xs->n) continue;
     const ic_variable *x = ic_scope_find(cur, xs->args[i]);
     if (!x || x->kind != IC_VK_TENSOR || !x->tensor.data || ic_tensor_numel_(&x->tensor) == 0) continue;
-    ic_variable *o = out_var(u, op, xg->args[i]);
+    ic_variable *o = grad_out_var(u, op, xg->args[i]);
     st = o ? ic_ctrl_zeros_like(&o->tensor, &x->tensor, u->a->env->alloc, err)
            : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
   }
+  for (size_t i = 0; ogs && i < ogs->n; i++) ic_tensor_reset(&zog[i]);
   if (S && S->has_steps) ic_variable_clear(S); /* never a variable it did not keep */
   return st;
 }

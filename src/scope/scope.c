@@ -11,8 +11,49 @@ void ic_variable_clear(ic_variable *v) {
   ic_tensor_reset(&v->tensor);
   for (size_t i = 0; i < v->n_list; i++) ic_tensor_reset(&v->list[i]);
   if (v->kind == IC_VK_ARRAY) v->n_list = 0;
+  for (size_t i = 0; i < v->n_kept; i++) ic_variable_release(&v->kept[i]);
+  v->n_kept = 0;
   v->has_steps = false;
   v->steps = 0;
+}
+
+void ic_variable_release(ic_variable *v) {
+  ic_variable_clear(v);
+  free(v->list);
+  free(v->kept);
+  v->list = NULL;
+  v->kept = NULL;
+  v->n_list = v->cap_list = v->cap_kept = 0;
+}
+
+void ic_variable_move(ic_variable *dst, ic_variable *src) {
+  if (dst == src) return;
+  char *name = dst->name;
+  ic_variable_release(dst);
+  *dst = *src;
+  dst->name = name;
+  ic_tensor_init(&src->tensor);
+  src->list = NULL;
+  src->kept = NULL;
+  src->n_list = src->cap_list = src->n_kept = src->cap_kept = 0;
+  src->has_steps = false;
+  src->steps = 0;
+}
+
+ic_variable *ic_variable_kept_at(ic_variable *v, size_t i) {
+  if (i >= v->cap_kept) {
+    size_t cap = v->cap_kept ? v->cap_kept : 4;
+    while (cap <= i) cap *= 2;
+    ic_variable *k = realloc(v->kept, cap * sizeof *k);
+    if (!k) return NULL;
+    v->kept = k;
+    v->cap_kept = cap;
+  }
+  for (; v->n_kept <= i; v->n_kept++) {
+    memset(&v->kept[v->n_kept], 0, sizeof v->kept[v->n_kept]);
+    ic_tensor_init(&v->kept[v->n_kept].tensor);
+  }
+  return &v->kept[i];
 }
 
 ic_tensor *ic_variable_array_at(ic_variable *v, size_t i) {
@@ -36,8 +77,7 @@ ic_tensor *ic_variable_array_at(ic_variable *v, size_t i) {
 
 static void variable_free(ic_variable *v) {
   if (!v) return;
-  ic_variable_clear(v);
-  free(v->list);
+  ic_variable_release(v);
   free(v->name);
   free(v);
 }

@@ -27,8 +27,11 @@ typedef struct ic_variable {
   ic_tensor *list;    /* IC_VK_LIST, IC_VK_ARRAY: n_list tensors (owned) */
   size_t cap_list;    /* IC_VK_ARRAY: tensors allocated in list */
   bool has_steps;     /* a forward while/conditional_block kept its steps here (StepScopes,
-                         Scope): `steps` iterations of n_list / steps tensors each */
+                         Scope): `steps` iterations of n_kept / steps variables each */
   size_t steps;
+  size_t n_kept, cap_kept;
+  struct ic_variable *kept; /* has_steps: the kept variables (owned, unnamed): a dense
+                               tensor, a tensor array or a nested StepScopes / Scope each */
 } ic_variable;
 
 /* Locking (the root scope's locks guard every scope below it): a run holds the root's
@@ -57,6 +60,13 @@ bool ic_variable_make_list(ic_variable *v, size_t n);
 ic_tensor *ic_variable_array_at(ic_variable *v, size_t i);
 /* Drop whatever v holds (storage released, meta kept for tensors). */
 void ic_variable_clear(ic_variable *v);
+/* ic_variable_clear, then free v's own arrays (a variable that is not a scope's, going away). */
+void ic_variable_release(ic_variable *v);
+/* Move everything src holds (tensor, array, kept steps) into dst, whose old contents are
+ * released; src is left empty, its name and kind kept. */
+void ic_variable_move(ic_variable *dst, ic_variable *src);
+/* Kept entry i of a has_steps variable, grown as needed (NULL when out of memory). */
+ic_variable *ic_variable_kept_at(ic_variable *v, size_t i);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,9 @@
  * executors run it (interp/ctrlexec.c, interp/uncompiled.c); docs/DESIGN.md, "Gradients of
  * control flow", gives the semantics. X and Out are read for their names only (X@GRAD[i]
  * is the gradient of X[i]); Out@GRAD is widened by analysis to every outer variable the
- * grad block reads, X@GRAD to every one it writes. */
+ * grad block reads, X@GRAD to every one it writes. An Out@GRAD of the op's own that no op
+ * writes (a loop output the loss does not use) need not be set: as Paddle's WhileGradOp,
+ * the executors use zeros of its declared shape. */
 #include "kernels/kernel.h"
 
 static ic_status infer(ic_kctx *c) {
@@ -19,7 +21,8 @@ static ic_status run(ic_kctx *c) {
 
 static const ic_slotdef inputs[] = {{"X", IC_SLOT_MULTI | IC_SLOT_OPTIONAL | IC_SLOT_IGNORED},
                                     {"Out", IC_SLOT_MULTI | IC_SLOT_OPTIONAL | IC_SLOT_IGNORED},
-                                    {"Out@GRAD", IC_SLOT_MULTI | IC_SLOT_OPTIONAL},
+                                    /* an output gradient nothing computed is zeros */
+                                    {"Out@GRAD", IC_SLOT_MULTI | IC_SLOT_OPTIONAL | IC_SLOT_MAYBE_EMPTY},
                                     {"StepScopes", IC_SLOT_ARRAY}};
 static const ic_slotdef outputs[] = {{"X@GRAD", IC_SLOT_MULTI | IC_SLOT_OPTIONAL}};
 
