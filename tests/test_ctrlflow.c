@@ -779,6 +779,69 @@ START_TEST(tensor_array) {
 }
 END_TEST
 
+/* A random op (seed 0) in a while body draws a new stream each iteration, as Paddle's
+ * advancing generator does, and the same values in every executor configuration; the
+ * whole run repeats exactly with the executor's seed. */
+START_TEST(random_in_loop_body) {
+  ic_builder *b = ic_builder_create();
+  int b1 = ic_builder_add_block(b, 0);
+  var(b, 0, "n", IC_INT64, 1);
+  var(b, 0, "i", IC_INT64, 1);
+  var(b, 0, "cond", IC_BOOL, 1);
+  ic_builder_var_kind(b, 0, "arr", IC_VAR_LOD_TENSOR_ARRAY, false);
+  ic_builder_var(b, 0, "all", IC_FP32, 2, TU_DIMS(-1, 8), false);
+  var(b, 0, "idx", IC_INT32, -1);
+  ic_builder_var(b, b1, "r", IC_FP32, 1, TU_DIMS(8), false);
+  ic_builder_feed(b, "n");
+  fill_i64(b, 0, "i", 0);
+  less(b, 0, "i", "n", "cond");
+  while_op(b, 0, "cond", b1);
+  ic_builder_op *u = ic_builder_add_op(b, b1, "uniform_random");
+  ic_builder_out(u, "Out", "r");
+  ic_builder_attr_longs(u, "shape", 1, (const int64_t[]){8});
+  ic_builder_attr_int(u, "seed", 0);
+  ic_builder_op *wa = ic_builder_add_op(b, b1, "write_to_array");
+  ic_builder_in(wa, "X", "r");
+  ic_builder_in(wa, "I", "i");
+  ic_builder_out(wa, "Out", "arr");
+  op1(b, b1, "increment", "i", "i");
+  less(b, b1, "i", "n", "cond");
+  ic_builder_op *st = ic_builder_add_op(b, 0, "tensor_array_to_tensor");
+  ic_builder_in(st, "X", "arr");
+  ic_builder_out(st, "Out", "all");
+  ic_builder_out(st, "OutIndex", "idx");
+  ic_builder_attr_int(st, "axis", 0);
+  ic_builder_attr_bool(st, "use_stack", true);
+  ic_builder_fetch(b, "all");
+  ic_program *p = build(b);
+  int64_t n = 4;
+  ic_tensor *nt = tu_i64(1, TU_DIMS(1), &n);
+  ic_tensor *first = NULL;
+  for (size_t cf = 0; cf < N_CFGS; cf++) {
+    ic_executor *e = make_exec(&k_cfgs[cf]);
+    ic_tensor *out = NULL;
+    ck_assert_msg(ic_executor_run(e, p, NULL, 1, TU_NAMES("n"), (const ic_tensor *const *)&nt, 1,
+                                  TU_NAMES("all"), &out) == IC_OK,
+                  "%s: %s", k_cfgs[cf].name, ic_executor_errmsg(e));
+    tu_assert_shape(out, IC_FP32, 2, TU_DIMS(4, 8));
+    const float *v = ic_tensor_data(out);
+    for (int r = 1; r < 4; r++) {
+      ck_assert_msg(memcmp(v, v + 8 * r, 8 * sizeof *v) != 0,
+                    "%s: iteration %d drew iteration 0's values", k_cfgs[cf].name, r);
+    }
+    if (!first) first = out;
+    else {
+      tu_assert_bitwise(out, first, k_cfgs[cf].name);
+      ic_tensor_destroy(out);
+    }
+    ic_executor_destroy(e);
+  }
+  ic_tensor_destroy(first);
+  ic_tensor_destroy(nt);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* select_output routes x to Out[mask], select_input reads X[mask] back (the other slot holds
  * nothing); a mask out of range fails naming it. */
 /* The LoD-array and beam-search ops refuse inputs that do not fit, naming the op, the input
@@ -1268,6 +1331,7 @@ static TCase *tc_while(void) {
   tcase_add_test(tc, gc_keeps_loop_values);
   tcase_add_test(tc, while_fails_at_iteration);
   tcase_add_test(tc, tensor_array);
+  tcase_add_test(tc, random_in_loop_body);
   tcase_add_test(tc, lod_array_errors);
   tcase_add_test(tc, decoder_small_ops);
   /* 0: count declared in block 0; 1: declared in the loop's block (was a local of the

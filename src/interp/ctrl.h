@@ -2,6 +2,7 @@
 #ifndef IC_INTERP_CTRL_H
 #define IC_INTERP_CTRL_H
 
+#include "kernels/cpu/philox.h"
 #include "interp/interp.h"
 
 typedef struct ic_ctrl_env {
@@ -9,6 +10,14 @@ typedef struct ic_ctrl_env {
   ic_kenv *env;         /* the running thread's kernel environment */
   bool check_nan_inf;
 } ic_ctrl_env;
+
+/* The random stream of a while body's iteration `it`: iteration 0 keeps the run's seed, each
+ * later one mixes in its number, so a dropout or uniform_random (seed 0) in the body draws
+ * new values every iteration, as Paddle's advancing generator does; nested loops mix again.
+ * Both executors use it, so they agree bitwise. */
+static inline uint64_t ic_ctrl_iteration_seed(uint64_t base, uint64_t it) {
+  return it ? ic_philox_mix(base ^ ic_philox_mix(it + 0xD1B54A32D192ED03ull)) : base;
+}
 
 /* Run a compiled control-flow instruction (in->sub set) whose plan's variables are bound to
  * pvarp. */

@@ -261,9 +261,11 @@ ic_status ic_exec_ctrl(const ic_instr *in, ic_variable *const *pvarp, const ic_c
   if (is_while) {
     const ic_variable *cv = pvarp[in->in[1].vars[0]];
     const char *cname = cv->name ? cv->name : "Condition";
+    const uint64_t seed = ce->env->seed;
     for (uint64_t it = 0;; it++) {
       bool go;
       if ((st = read_flag(&cv->tensor, "Condition", cname, &go, err)) || !go) break;
+      ce->env->seed = ic_ctrl_iteration_seed(seed, it);
       if (steps) st = keep_iteration(&s, steps, it, true, err);
       for (uint32_t i = 0; i < sp->n_instrs && !st; i++) st = exec_one(&s, i, ce, err);
       if (steps && !st && !(st = keep_iteration(&s, steps, it, false, err))) steps->steps = it + 1;
@@ -273,6 +275,7 @@ ic_status ic_exec_ctrl(const ic_instr *in, ic_variable *const *pvarp, const ic_c
         break;
       }
     }
+    ce->env->seed = seed;
   } else {
     size_t n = in->in[0].n;
     ic_tensor **cond = calloc(n + 1, sizeof *cond);

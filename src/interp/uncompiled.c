@@ -252,9 +252,11 @@ static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
     steps->n_list = 0;
     steps->has_steps = true;
   }
+  const uint64_t seed = u->a->env->seed;
   for (uint64_t it = 0;; it++) {
     bool go = false;
     if (is_while) {
+      u->a->env->seed = ic_ctrl_iteration_seed(seed, it);
       const char *cname = ic_op_input(op, "Condition")->args[0];
       ic_variable *cv = ic_scope_find(cur, cname);
       if (!cv || cv->kind != IC_VK_TENSOR) {
@@ -311,11 +313,13 @@ static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
     u->bscope[blk] = NULL;
     ic_scope_destroy(child);
     if (st) {
+      u->a->env->seed = seed;
       if (is_while) ic_err_prefix(err, "iteration %llu of block %d: ", (unsigned long long)it, blk);
       else ic_err_prefix(err, "block %d: ", blk);
       return st;
     }
   }
+  u->a->env->seed = seed;
   return IC_OK;
 }
 
