@@ -797,8 +797,9 @@ START_TEST(train_lr_schedules) {
   restack(src, 20, tmp, "y.npy");
   cli_result r = run_cli("train %s/main.pdmodel --params %s/init.pdiparams --feed x=%s/x.npy "
                          "--feed y=%s/y.npy --feed learning_rate_0=%s/lr.npy --steps 20 "
-                         "--fetch mean_0.tmp_0 --fetch learning_rate_0 --out %s/out --progress",
-                         d, d, tmp, tmp, d, tmp);
+                         "--fetch mean_0.tmp_0 --fetch learning_rate_0 --out %s/out --progress "
+                         "--save %s/trained",
+                         d, d, tmp, tmp, d, tmp, tmp);
   assert_ok(&r);
   tu_assert_msg(r.err, "step 1/20  mean_0.tmp_0 ", "step 20/20  mean_0.tmp_0 ", "steps/s", NULL);
   result_free(&r);
@@ -809,6 +810,29 @@ START_TEST(train_lr_schedules) {
   for (int k = 0; k < 20; k++) ref[k] = ((const float *)ic_tensor_cdata(loss))[k];
   tu_assert_close(got, ref, 20, 1e-5, 1e-7);
   tu_assert_bitwise(got_lr, lr, "fed learning rate");
+  /* --save writes the fed learning rate as Paddle's scope held it after the last step */
+  {
+    char path[1300], err[1024];
+    ic_program *p = NULL;
+    ic_scope *mine = NULL, *paddle = NULL;
+    snprintf(path, sizeof path, "%s/main.pdmodel", d);
+    ck_assert_msg(ic_program_from_file(path, &p, err, sizeof err) == IC_OK, "%s", err);
+    ck_assert_int_eq(ic_scope_create(NULL, &mine), IC_OK);
+    ck_assert_int_eq(ic_scope_create(NULL, &paddle), IC_OK);
+    snprintf(path, sizeof path, "%s/trained", tmp);
+    ck_assert_msg(ic_params_load(p, path, IC_PARAMS_COMBINED, mine, err, sizeof err) == IC_OK,
+                  "%s", err);
+    snprintf(path, sizeof path, "%s/final.pdiparams", d);
+    ck_assert_msg(ic_params_load(p, path, IC_PARAMS_COMBINED, paddle, err, sizeof err) == IC_OK,
+                  "%s", err);
+    const ic_tensor *want = ic_scope_get(paddle, "learning_rate_0");
+    ck_assert_float_eq(((const float *)ic_tensor_cdata(want))[0],
+                       ((const float *)ic_tensor_cdata(lr))[19]);
+    tu_assert_bitwise(ic_scope_get(mine, "learning_rate_0"), want, "saved learning rate");
+    ic_scope_destroy(mine);
+    ic_scope_destroy(paddle);
+    ic_program_destroy(p);
+  }
   ic_tensor_destroy(loss);
   ic_tensor_destroy(lr);
   ic_tensor_destroy(got);

@@ -18,8 +18,8 @@
  * Learning-rate schedules: paddle.optimizer.lr.* schedulers write no op into the program;
  * the optimizer reads a persistable learning_rate_N that Paddle's Python executor sets
  * before every run. Feed it: --feed learning_rate_0=LR.npy with LR.npy float32[N] (one
- * value per step; a fed persistable shadows it for that step only, so --save writes the
- * value the scope held before training). Legacy schedules (noam_decay, piecewise_decay, ...)
+ * value per step; a fed persistable shadows it for that step only, and --save writes the
+ * last step's value, as Paddle's executor leaves it in its scope). Legacy schedules (noam_decay, piecewise_decay, ...)
  * are ops in the program and run as they are. */
 #include <errno.h>
 #include <stdio.h>
@@ -233,6 +233,16 @@ int cmd_train(const cli_args *a) {
   if (out && (rc = write_stacked(out, &s, steps))) goto done;
   const char *save = cli_get(a, "--save");
   if (save) {
+    /* As Paddle's executor, whose scope a feed overwrites: a fed persistable (a scheduler's
+     * learning_rate_N) is saved with the last step's value. A run itself never writes a fed
+     * value into the scope (it shadows it), so the CLI, which owns the scope, does. */
+    for (size_t i = 0; i < s.n_feeds; i++) {
+      if (ic_scope_get(s.scope, s.feed_names[i]) &&
+          ic_scope_set(s.scope, s.feed_names[i], s.step_feeds[i])) {
+        rc = cli_error(CLI_FAIL, "out of memory");
+        goto done;
+      }
+    }
     struct stat st;
     ic_params_format fmt = stat(save, &st) == 0 && S_ISDIR(st.st_mode) ? IC_PARAMS_SEPARATE
                                                                        : IC_PARAMS_COMBINED;
