@@ -350,6 +350,7 @@ void ic_convt_free_state(void *state) { state_free(state); }
  * depthwise one, whole blocks of channels): the layouts oneDNN's kernels run without
  * padding channels. */
 static bool blocks_fit(const geom *g, int64_t blk) {
+  if (g->c < 1) return false; /* no input channels: the GEMM path writes the zeros (+ Bias) */
   if (g->g > 1 && g->g == g->c && g->og == 1) return g->c % blk == 0;
   return (g->c / g->g) % blk == 0 && g->og % blk == 0;
 }
