@@ -291,6 +291,26 @@ static const cct_case cct_cases[] = {
     {NULL, 2, 5, 3, 3, 4, 1, 1, 1, 1, 1, .algo = "EXPLICIT"},
     /* a decoder's 2x upsampling: 32 -> 16 channels, 4 x 4 kernel, stride 2, padding 1 */
     {NULL, 2, 32, 16, 16, 16, 4, 4, 1, 2, 2, .npads = 2, .pads = {1, 1}, .bias = true},
+    /* Channels in whole blocks of 8 or 16 (the CPU kernel's oneDNN path): PP-OCRv4 DB's 2x2
+     * stride-2 upsampling at 24 channels, and its 24 -> 1 head (the GEMM path) */
+    {NULL, 1, 24, 10, 12, 24, 2, 2, 1, 2, 2, .bias = true},
+    {NULL, 1, 24, 9, 7, 1, 2, 2, 1, 2, 2, .npads = 0},
+    /* groups with four paddings; SAME; VALID */
+    {NULL, 2, 32, 5, 6, 16, 3, 3, 2, 2, 2, .npads = 4, .pads = {1, 0, 2, 1}, .bias = true},
+    {NULL, 1, 16, 5, 4, 16, 3, 3, 1, 2, 2, 2, 2, .algo = "SAME", .bias = true},
+    {NULL, 1, 16, 5, 4, 16, 3, 3, 1, 2, 1, .npads = 2, .pads = {3, 3}, .algo = "VALID"},
+    /* dilation (oneDNN 2.6's kernels: only at stride 1) with output_padding; extra rows
+     * beyond the right padding (output_size) */
+    {NULL, 1, 16, 5, 4, 16, 3, 3, 1, 1, 1, 2, 2, .npads = 2, .pads = {1, 1}, .has_opad = true,
+     .opad = {1, 1}},
+    {NULL, 1, 16, 4, 4, 16, 3, 3, 1, 3, 3, .npads = 2, .pads = {1, 0}, .osize = {12, 13}},
+    /* output_padding beyond the stride (dilation 3, stride 1): oneDNN cannot, GEMM path */
+    {NULL, 1, 8, 4, 4, 8, 3, 3, 1, 1, 1, 3, 3, .has_opad = true, .opad = {2, 2}},
+    /* NHWC with groups, output_padding and Bias; depthwise NCHW with 16 channels */
+    {NULL, 2, 16, 4, 5, 8, 3, 3, 2, 2, 1, .npads = 2, .pads = {1, 1}, .has_opad = true,
+     .opad = {1, 0}, .nhwc = true, .bias = true},
+    {"depthwise_conv2d_transpose", 2, 16, 5, 5, 1, 3, 3, 16, 2, 2, .npads = 2, .pads = {1, 1},
+     .bias = true},
 };
 #define CCT_N_CASES (sizeof cct_cases / sizeof cct_cases[0])
 

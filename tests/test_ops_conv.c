@@ -1369,6 +1369,239 @@ START_TEST(affine_not_fused) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * conv2d_transpose on blocked input and through its kernel state (the op's values against a
+ * double reference are test_ops_dense's, on the shared table cct_cases).
+ * ------------------------------------------------------------------------------------- */
+
+/* Run table row k's op directly with Input in `in_layout` (fresh kernel state, `threads`
+ * threads): the Output (plain NCHW, malloc'd) and its element count. */
+static float *run_convt_layout(const cct_case *k, int in_layout, int threads, size_t *n_out) {
+  ic_builder *b = cct_program(k, IC_FP32);
+  ic_program *p;
+  char errs[1024];
+  ck_assert_msg(ic_builder_build(b, &p, errs, sizeof errs) == IC_OK, "%s", errs);
+  const ic_op *op = NULL;
+  const char *type = k->op ? k->op : "conv2d_transpose";
+  for (size_t i = 0; i < p->blocks[0].n_ops && !op; i++) {
+    if (!strcmp(p->blocks[0].ops[i].type, type)) op = &p->blocks[0].ops[i];
+  }
+  ck_assert_ptr_nonnull(op);
+  const ic_opdef *def = ic_registry_find(op->type);
+  ic_err err;
+  ic_err_clear(&err);
+  void *attrs = calloc(1, def->attrs_size);
+  ck_assert_int_eq(ic_opdef_parse(def, op, attrs, &err), IC_OK);
+  double *xv, *wv, *bv;
+  ic_tensor *x = rand_tensor(false, 4, TU_DIMS(k->n, k->c, k->h, k->w), 61, -1, 1, &xv);
+  ic_tensor *w = rand_tensor(false, 4, TU_DIMS(k->c, k->og, k->kh, k->kw), 62, -0.5, 0.5, &wv);
+  ic_tensor *bias = rand_tensor(false, 1, TU_DIMS(k->og * k->groups), 63, -1, 1, &bv);
+  make_blocked(x, in_layout);
+  ic_tensor y;
+  ic_tensor_init(&y);
+  ic_tensor *yp = &y;
+  const char *names[3] = {"x", "f", "b"}, *yn = "y";
+  ic_kslot in[3] = {{.n = 1, .t = &x, .names = &names[0]},
+                    {.n = 1, .t = &w, .names = &names[1]},
+                    {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]}};
+  ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
+  ic_kenv env = {.alloc = NULL, .intra_threads = threads};
+  void *state = NULL;
+  ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = in, .out = out, .err = &err,
+               .env = &env, .state = &state};
+  ck_assert_msg(def->infer(&c) == IC_OK, "%s", err.msg);
+  ck_assert_int_eq(ic_tensor_alloc(&y, NULL, &err), IC_OK);
+  ck_assert_msg(def->cpu(&c) == IC_OK, "%s", err.msg);
+  ck_assert_int_eq(y.layout, IC_LAYOUT_PLAIN);
+  if (state) def->free_state(state);
+  *n_out = (size_t)ic_tensor_numel(&y);
+  float *vals = malloc(*n_out * sizeof *vals);
+  memcpy(vals, y.data, *n_out * sizeof *vals);
+  ic_tensor_reset(&y);
+  ic_tensor *all[] = {x, w, bias};
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(all[i]);
+  free(xv);
+  free(wv);
+  free(bv);
+  free(attrs);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+  return vals;
+}
+
+/* conv2d_transpose reads Input in nChw8c and nChw16c (whole blocks) and gives bitwise the
+ * values of plain Input at 1, 2 and 4 threads, on its oneDNN path (whose source layout may
+ * or may not be the one the input arrives in) and on its GEMM path (an unpacked copy). */
+START_TEST(convt_blocked_input) {
+  static const cct_case cases[] = {
+      /* oneDNN, 16 channels: nChw16c where the CPU has AVX-512 kernels, else nChw8c */
+      {NULL, 2, 16, 5, 4, 16, 3, 3, 1, 2, 2, .npads = 2, .pads = {1, 1}, .bias = true},
+      /* oneDNN nChw8c (24 channels), PP-OCRv4 DB's 2x2 stride-2 upsampling */
+      {NULL, 1, 24, 6, 7, 24, 2, 2, 1, 2, 2, .npads = 0},
+      /* depthwise on oneDNN */
+      {"depthwise_conv2d_transpose", 1, 16, 4, 5, 1, 3, 3, 16, 2, 2, .npads = 2,
+       .pads = {1, 1}, .bias = true},
+      /* two output channels: the GEMM path */
+      {NULL, 1, 16, 5, 3, 2, 2, 2, 1, 2, 2, .bias = true},
+  };
+  static const int layouts[] = {IC_LAYOUT_NCHW8C, IC_LAYOUT_NCHW16C};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const cct_case *k = &cases[i];
+    size_t n0, n;
+    float *plain = run_convt_layout(k, IC_LAYOUT_PLAIN, 1, &n0);
+    int tried = 0;
+    for (size_t li = 0; li < 2; li++) {
+      if (k->c % ic_layout_block(layouts[li])) continue;
+      for (int threads = 1; threads <= 4; threads *= 2) {
+        float *got = run_convt_layout(k, layouts[li], threads, &n);
+        ck_assert_uint_eq(n, n0);
+        ck_assert_msg(!memcmp(got, plain, n * sizeof *got),
+                      "case %zu: Input %s at %d threads differs from plain Input", i,
+                      ic_layout_name(layouts[li]), threads);
+        free(got);
+        tried++;
+      }
+    }
+    ck_assert_int_ge(tried, 3);
+    free(plain);
+  }
+}
+END_TEST
+
+/* The layout pass keeps a convolution's output blocked when a conv2d_transpose reads it (its
+ * Input slot takes blocked tensors), and the program's output stays bitwise that of the
+ * plain program, at 1 and 2 threads. An NHWC transposed convolution is not such a reader
+ * (it reads t [1, 16, 6, 7] as 16 x 6 pixels of 7 channels). */
+static void run_convt_pass(bool nhwc) {
+  ic_builder *b = ic_builder_create();
+  int64_t xd[4] = {1, 8, 6, 7}, td[4] = {1, 16, 6, 7};
+  tu_var(b, "x", IC_FP32, 4, xd);
+  tu_var(b, "w", IC_FP32, 4, TU_DIMS(16, 8, 1, 1));
+  tu_var(b, "cb", IC_FP32, 1, TU_DIMS(16));
+  tu_var(b, "t", IC_FP32, 4, td);
+  tu_var(b, "f", IC_FP32, 4, TU_DIMS(nhwc ? 7 : 16, 16, 2, 2));
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(-1, -1, -1, -1));
+  const char *feeds_n[] = {"x", "w", "cb", "f"};
+  for (int i = 0; i < 4; i++) ic_builder_feed(b, feeds_n[i]);
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_in(op, "Bias", "cb");
+  ic_builder_out(op, "Output", "t");
+  ic_builder_attr_string(op, "fuse_activation", "relu");
+  op = ic_builder_add_op(b, 0, "conv2d_transpose");
+  ic_builder_in(op, "Input", "t");
+  ic_builder_in(op, "Filter", "f");
+  ic_builder_out(op, "Output", "y");
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_string(op, "data_format", nhwc ? "NHWC" : "NCHW");
+  ic_builder_fetch(b, "y");
+  double *v[4];
+  ic_tensor *feeds[4] = {rand_tensor(false, 4, xd, 71, -1, 1, &v[0]),
+                         rand_tensor(false, 4, TU_DIMS(16, 8, 1, 1), 72, -0.4, 0.4, &v[1]),
+                         rand_tensor(false, 1, TU_DIMS(16), 73, -0.5, 0.5, &v[2]),
+                         rand_tensor(false, 4, TU_DIMS(nhwc ? 7 : 16, 16, 2, 2), 74, -0.3, 0.3,
+                                     &v[3])};
+  const char *fetch = "y";
+  ic_tensor *plain;
+  char err[1024];
+  ck_assert_msg(tu_run(b, 4, feeds_n, feeds, 1, &fetch, &plain, err, sizeof err) == IC_OK, "%s",
+                err);
+  ic_program *p;
+  ck_assert_int_eq(ic_builder_build(b, &p, err, sizeof err), IC_OK);
+  for (int threads = 1; threads <= 2; threads++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.threads = threads;
+    o.fuse = true;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_tensor *got;
+    ck_assert_msg(ic_executor_run(e, p, NULL, 4, feeds_n, (const ic_tensor *const *)feeds, 1,
+                                  &fetch, &got) == IC_OK, "%s", ic_executor_errmsg(e));
+    tu_assert_bitwise(got, plain, "layout pass");
+    ic_tensor_destroy(got);
+    const ic_plan *pl = ic_executor_last_plan(e);
+    int convs = 0;
+    for (size_t i = 0; i < pl->n_instrs; i++) {
+      const ic_op *iop = pl->instrs[i].op;
+      if (strcmp(iop->type, "conv2d")) continue;
+      ck_assert_int_eq(ic_op_attr(iop, "ic_blocked_out") != NULL, !nhwc);
+      convs++;
+    }
+    ck_assert_int_eq(convs, 1);
+    ic_executor_destroy(e);
+  }
+  ic_program_destroy(p);
+  ic_tensor_destroy(plain);
+  ic_builder_destroy(b);
+  for (int i = 0; i < 4; i++) {
+    ic_tensor_destroy(feeds[i]);
+    free(v[i]);
+  }
+}
+
+START_TEST(convt_layout_pass) {
+  run_convt_pass(false);
+  run_convt_pass(true);
+}
+END_TEST
+
+/* One executor keeps the transposed convolution's primitive and its weights in oneDNN's
+ * layout across runs: new Filter values in the same buffer and new Filter and Input shapes
+ * each give what a fresh executor gives. */
+START_TEST(convt_state_reuse) {
+  const cct_case base = {NULL, 1, 16, 5, 4, 16, 3, 3, 1, 2, 2, .npads = 2, .pads = {1, 1},
+                         .bias = true};
+  const cct_case bigger = {NULL, 2, 32, 4, 6, 16, 2, 2, 1, 2, 2, .bias = true};
+  ic_builder *bl = cct_program(&base, IC_FP32);
+  ic_program *p;
+  char err[1024];
+  ck_assert_int_eq(ic_builder_build(bl, &p, err, sizeof err), IC_OK);
+  ic_options o;
+  ic_options_default(&o);
+  o.threads = 2;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  const char *names[3] = {"x", "f", "b"}, *fetch = "y";
+  for (int step = 0; step < 4; step++) {
+    const cct_case *k = step == 2 ? &bigger : &base;
+    double *v[3];
+    ic_tensor *feeds[3] = {
+        rand_tensor(false, 4, TU_DIMS(k->n, k->c, k->h, k->w), 81, -1, 1, &v[0]),
+        rand_tensor(false, 4, TU_DIMS(k->c, k->og, k->kh, k->kw), 82 + (uint64_t)step, -0.5,
+                    0.5, &v[1]),
+        rand_tensor(false, 1, TU_DIMS(k->og), 83, -1, 1, &v[2])};
+    ic_tensor *got, *want;
+    ck_assert_msg(ic_executor_run(e, p, NULL, 3, names, (const ic_tensor *const *)feeds, 1,
+                                  &fetch, &got) == IC_OK, "%s", ic_executor_errmsg(e));
+    if (step == 1) {
+      /* new values in the same Filter buffer */
+      ic_tensor_destroy(got);
+      float *fv = ic_tensor_data(feeds[1]);
+      for (int64_t i = 0; i < ic_tensor_numel(feeds[1]); i++) fv[i] = 0.25f - fv[i];
+      ck_assert_msg(ic_executor_run(e, p, NULL, 3, names, (const ic_tensor *const *)feeds, 1,
+                                    &fetch, &got) == IC_OK, "%s", ic_executor_errmsg(e));
+    }
+    ic_executor *fresh;
+    ck_assert_int_eq(ic_executor_create(&o, &fresh), IC_OK);
+    ck_assert_msg(ic_executor_run(fresh, p, NULL, 3, names, (const ic_tensor *const *)feeds, 1,
+                                  &fetch, &want) == IC_OK, "%s", ic_executor_errmsg(fresh));
+    tu_assert_bitwise(got, want, "reused kernel state");
+    ic_tensor_destroy(got);
+    ic_tensor_destroy(want);
+    ic_executor_destroy(fresh);
+    for (int i = 0; i < 3; i++) {
+      ic_tensor_destroy(feeds[i]);
+      free(v[i]);
+    }
+  }
+  ic_executor_destroy(e);
+  ic_program_destroy(p);
+  ic_builder_destroy(bl);
+}
+END_TEST
+
 static TCase *tc_math(void) {
   TCase *tc = tcase_create("math");
   tcase_add_test(tc, table_cases);
@@ -1380,6 +1613,9 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, blocked_chain);
   tcase_add_test(tc, affine_fusion);
   tcase_add_test(tc, affine_not_fused);
+  tcase_add_test(tc, convt_blocked_input);
+  tcase_add_test(tc, convt_layout_pass);
+  tcase_add_test(tc, convt_state_reuse);
   return tc;
 }
 

@@ -17,7 +17,8 @@
  *     also an input of the op, and is referenced by no sub-block;
  *   - every op reading it reads it in a slot that accepts a blocked tensor (IC_SLOT_BLOCKED,
  *     with the reader's data_format not NHWC) or only for its shape (IC_SLOT_NO_BUFFER,
- *     IC_SLOT_IGNORED): another convolution's Input or ResidualData, pool2d's X, concat's X.
+ *     IC_SLOT_IGNORED): another convolution's Input or ResidualData, a transposed
+ *     convolution's Input, pool2d's X, concat's X.
  * A concat along the channels (axis 1 of 4-D tensors) is marked by the same rules: it keeps
  * its inputs' blocked layout when they all hold the same one (concat.c).
  * The kernel decides at run time: it writes a blocked Output (and says so in the tensor's

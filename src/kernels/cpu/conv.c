@@ -530,19 +530,6 @@ typedef struct conv_state {
   uint64_t w_key_sample;
 } conv_state;
 
-/* A fingerprint of 64 values spread over the Filter: with the buffer's address and size it
- * keys the blocked copy, so new values loaded into the same buffer are caught too (almost
- * always: it is a sample, not a hash, so that checking costs nothing beside the conv). */
-static uint64_t filter_sample(const float *w, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < 64 && n; i++) {
-    uint32_t bits;
-    memcpy(&bits, &w[(size_t)((double)i * (double)(n - 1) / 63.0)], sizeof bits);
-    h = (h ^ bits) * 1099511628211ull;
-  }
-  return h;
-}
-
 static void state_free(conv_state *s) {
   if (!s) return;
   ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re};
@@ -793,7 +780,7 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
 
   size_t fbytes = (size_t)ic_tensor_numel_(f) * sizeof(float);
   if (s->w_re.p) {
-    uint64_t sample = filter_sample(f->data, fbytes / sizeof(float));
+    uint64_t sample = ic_dnnl_filter_sample(f->data, fbytes / sizeof(float));
     if (s->w_key != f->data || s->w_key_bytes != fbytes || s->w_key_sample != sample) {
       s->w_key = NULL;
       TRY(dnnl_memory_set_data_handle(s->m_w_user, f->data), "memory_set_data_handle");

@@ -40,12 +40,14 @@ ic_status ic_convt_geometry(ic_kctx *c, ic_convt_geom *g);
 ic_status ic_convt_parse(ic_attr_reader *r, void *attrs);
 ic_status ic_convt_infer(ic_kctx *c);
 ic_status ic_convt_cpu(ic_kctx *c);
+void ic_convt_free_state(void *state);
 
 #define IC_CONVT_DEF(NAME)                                                        \
   {                                                                               \
     .name = NAME, .n_inputs = 3, .inputs = ic_convt_inputs, .n_outputs = 1,       \
     .outputs = ic_convt_outputs, .attrs_size = sizeof(ic_convt_attrs),            \
     .parse = ic_convt_parse, .infer = ic_convt_infer, .cpu = ic_convt_cpu,        \
+    .free_state = ic_convt_free_state,                                            \
   }
 
 /* conv2d_transpose_grad and depthwise_conv2d_transpose_grad (conv2d_transpose_grad.c):

@@ -209,6 +209,16 @@ int ic_dnnl_md_layout(const dnnl_memory_desc_t *md, const int64_t *dims) {
   return IC_LAYOUT_PLAIN;
 }
 
+uint64_t ic_dnnl_filter_sample(const float *w, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < 64 && n; i++) {
+    uint32_t bits;
+    memcpy(&bits, &w[(size_t)((double)i * (double)(n - 1) / 63.0)], sizeof bits);
+    h = (h ^ bits) * 1099511628211ull;
+  }
+  return h;
+}
+
 void ic_blocked_to_plain(const float *src, float *dst, const int64_t *dims, int block) {
   int64_t n = dims[0], cb = dims[1] / block, hw = dims[2] * dims[3];
   for (int64_t i = 0; i < n * cb; i++) {

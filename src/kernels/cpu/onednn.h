@@ -74,6 +74,12 @@ dnnl_status_t ic_dnnl_exec_reorder(ic_dnnl_rt *rt, ic_dnnl_prim *p, void *pad,
 /* A memory object for md without storage (its handle is set per call); NULL on failure. */
 dnnl_memory_t ic_dnnl_mem(ic_dnnl_rt *rt, const dnnl_memory_desc_t *md);
 
+/* A fingerprint of 64 values spread over a float32 Filter of n values: with the buffer's
+ * address and size it keys a kernel's copy of the weights in oneDNN's layout, so new values
+ * loaded into the same buffer are caught too (almost always: it is a sample, not a hash, so
+ * that checking costs nothing beside the primitive). */
+uint64_t ic_dnnl_filter_sample(const float *w, size_t n);
+
 /* ---- blocked activations (tensor.h ic_layout) ---- */
 
 /* The oneDNN format tag of a 4-D float32 tensor in `layout` (plain: nchw, or nhwc when nhwc). */
