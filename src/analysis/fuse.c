@@ -418,6 +418,55 @@ static ic_status try_fuse(fuser *f, size_t i) {
               aff_bias, out, last);
 }
 
+/* On CPU plans, elementwise_mul(x, s) -> m followed by elementwise_add(x, m) (either order),
+ * where m has no other reader and s broadcasts onto x (a squeeze-excitation scale and its
+ * residual, PP-OCRv4's RSEFPN), becomes one ic_scale_residual(x, s): the same rounded
+ * product and sum per element, so bitwise the unfused result, in one pass. */
+static ic_status try_scale_residual(fuser *f, size_t i) {
+  const ic_op *mul = f->seq->ops[i];
+  if (strcmp(mul->type, "elementwise_mul") != 0 || !str_attr_is(mul, "fuse_activation", "", true)) {
+    return IC_OK;
+  }
+  static const char *const scales[] = {"Scale_x", "Scale_y", "Scale_out"};
+  for (int k = 0; k < 3; k++) {
+    if (num_attr(mul, scales[k], 1.0) != 1.0) return IC_OK;
+  }
+  const char *x = arg(mul, false, "X"), *s = arg(mul, false, "Y"), *m = arg(mul, true, "Out");
+  if (!x || !s || !m || !strcmp(x, s) || !same_declared_dims(f, m, x)) return IC_OK;
+  const ic_vardesc *xv = ic_program_find_var(f->prog, 0, x);
+  if (!xv || (xv->dtype != IC_FP32 && xv->dtype != IC_FP64)) return IC_OK;
+  size_t j = sole_reader(f, i, m);
+  if (j == SIZE_MAX) return IC_OK;
+  const ic_op *add = f->seq->ops[j];
+  if (strcmp(add->type, "elementwise_add") != 0 || !str_attr_is(add, "fuse_activation", "", true)) {
+    return IC_OK;
+  }
+  for (int k = 0; k < 3; k++) {
+    if (num_attr(add, scales[k], 1.0) != 1.0) return IC_OK;
+  }
+  const char *ax = arg(add, false, "X"), *ay = arg(add, false, "Y"), *o = arg(add, true, "Out");
+  if (!ax || !ay || !o) return IC_OK;
+  const char *other = !strcmp(ax, m) ? ay : !strcmp(ay, m) ? ax : NULL;
+  if (!other || strcmp(other, x) != 0 || !same_declared_dims(f, o, x)) return IC_OK;
+  size_t pattern[2] = {i, j};
+  const char *reads[2] = {x, s};
+  if (written_between(f, i, j, pattern, 2, reads, 2)) return IC_OK;
+  ic_arena *a = f->seq->arena;
+  ic_op *nop = ic_arena_alloc(a, sizeof *nop);
+  ic_slot *ins = ic_arena_calloc(a, 2, sizeof *ins), *outs = ic_arena_calloc(a, 1, sizeof *outs);
+  ic_attr *at = ic_arena_alloc(a, sizeof *at);
+  if (!nop || !ins || !outs || !at) return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  ins[0] = slot1(a, "X", x);
+  ins[1] = slot1(a, "Y", s);
+  outs[0] = slot1(a, "Out", o);
+  *at = (ic_attr){.name = "axis", .type = IC_ATTR_INT, .i = (int64_t)num_attr(mul, "axis", -1)};
+  *nop = (ic_op){.type = "ic_scale_residual", .block = 0, .index = add->index, .n_inputs = 2,
+                 .inputs = ins, .n_outputs = 1, .outputs = outs, .n_attrs = 1, .attrs = at};
+  f->removed[i] = f->removed[j] = true;
+  f->replace[j] = nop;
+  return IC_OK;
+}
+
 ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
                         const char *const *fetch_names, bool cpu, ic_err *err) {
   size_t n = seq->n_ops;
@@ -464,6 +513,11 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
   for (size_t i = 0; i < n && !st; i++) {
     if (f.removed[i]) continue;
     st = try_fuse(&f, i);
+    fused += f.removed[i];
+  }
+  for (size_t i = 0; i < n && !st && cpu; i++) {
+    if (f.removed[i]) continue;
+    st = try_scale_residual(&f, i);
     fused += f.removed[i];
   }
   if (st || !fused) goto done;
