@@ -11,7 +11,9 @@
  * kernels do not take them. Such an affine may also come between the convolution (its
  * batch_norm, residual) and the activation, with a second one after the activation
  * (PP-LCNetV3, PP-OCRv4's backbone: conv, affine, hard_swish, affine): the first becomes
- * ic_PreAffineScale / ic_PreAffineBias, a post-op before the activation's. Results stay within float32 tolerance of the plain program
+ * ic_PreAffineScale / ic_PreAffineBias, a post-op before the activation's. On CPU plans an
+ * elementwise_mul(x, s) followed by elementwise_add(x, that product) becomes one
+ * ic_scale_residual (bitwise the same; see try_scale_residual). Results stay within float32 tolerance of the plain program
  * (tests check it); with fuse off, compiled and uncompiled runs stay bitwise equal.
  *
  * A pattern is rewritten only when every intermediate value has exactly one reader (the
