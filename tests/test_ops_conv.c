@@ -1257,7 +1257,8 @@ static ic_tensor *aff_run(ic_program *p, ic_scope *params, const ic_tensor *x, b
   *n_aff = *n_ew = 0;
   for (size_t i = 0; i < pl->n_instrs; i++) {
     const ic_op *op = pl->instrs[i].op;
-    *n_aff += ic_op_input(op, "ic_AffineScale") != NULL || ic_op_input(op, "ic_AffineBias") != NULL ||
+    *n_aff += ic_op_input(op, "ic_AffineScale") != NULL ||
+              ic_op_input(op, "ic_AffineBias") != NULL ||
               ic_op_input(op, "ic_PreAffineScale") != NULL ||
               ic_op_input(op, "ic_PreAffineBias") != NULL;
     *n_ew += !strncmp(op->type, "elementwise_", 12);

@@ -297,7 +297,9 @@ static size_t se_run(ic_program *p, ic_scope *params, size_t n_feeds, const char
                                 fetch, out) == IC_OK, "%s", ic_executor_errmsg(e));
   const ic_plan *pl = ic_executor_last_plan(e);
   size_t n = 0;
-  for (size_t i = 0; i < pl->n_instrs; i++) n += !strcmp(pl->instrs[i].op->type, "ic_scale_residual");
+  for (size_t i = 0; i < pl->n_instrs; i++) {
+    n += !strcmp(pl->instrs[i].op->type, "ic_scale_residual");
+  }
   ic_executor_destroy(e);
   return n;
 }
@@ -354,8 +356,9 @@ static void se_check(const se_case *k) {
   const char *feeds[3] = {"x", "s", "z"}, *fetch[2] = {"y", "m"};
   size_t n_fetch = k->fetch_m ? 2 : 1;
   ic_tensor *ref[2], *f1[2], *f2[2];
-  ck_assert_msg(tu_run_scope(p, params, 3, feeds, fv, n_fetch, fetch, ref, err, sizeof err) == IC_OK,
-                "%s", err);
+  ck_assert_msg(
+      tu_run_scope(p, params, 3, feeds, fv, n_fetch, fetch, ref, err, sizeof err) == IC_OK, "%s",
+      err);
   size_t n1 = se_run(p, params, 3, feeds, fv, n_fetch, fetch, true, 1, f1);
   size_t n2 = se_run(p, params, 3, feeds, fv, n_fetch, fetch, true, 2, f2);
   bool want = !k->fetch_m && !k->other_add;

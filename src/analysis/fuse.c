@@ -13,7 +13,8 @@
  * (PP-LCNetV3, PP-OCRv4's backbone: conv, affine, hard_swish, affine): the first becomes
  * ic_PreAffineScale / ic_PreAffineBias, a post-op before the activation's. On CPU plans an
  * elementwise_mul(x, s) followed by elementwise_add(x, that product) becomes one
- * ic_scale_residual (bitwise the same; see try_scale_residual). Results stay within float32 tolerance of the plain program
+ * ic_scale_residual (bitwise the same; see try_scale_residual).
+ * Results stay within float32 tolerance of the plain program
  * (tests check it); with fuse off, compiled and uncompiled runs stay bitwise equal.
  *
  * A pattern is rewritten only when every intermediate value has exactly one reader (the
@@ -457,7 +458,9 @@ static ic_status try_scale_residual(fuser *f, size_t i) {
   ic_op *nop = ic_arena_alloc(a, sizeof *nop);
   ic_slot *ins = ic_arena_calloc(a, 2, sizeof *ins), *outs = ic_arena_calloc(a, 1, sizeof *outs);
   ic_attr *at = ic_arena_alloc(a, sizeof *at);
-  if (!nop || !ins || !outs || !at) return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!nop || !ins || !outs || !at) {
+    return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  }
   ins[0] = slot1(a, "X", x);
   ins[1] = slot1(a, "Y", s);
   outs[0] = slot1(a, "Out", o);

@@ -683,7 +683,8 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
     if (st != dnnl_success) goto dnnl_fail;
     if (s->aff.on && (pre || a->act == IC_ACT_HARD_SIGMOID)) {
       dnnl_dims_t one = {1, 1, 1, 1};
-      TRY(dnnl_memory_desc_init_by_tag(&s->one_md, 4, one, dnnl_f32, dnnl_nchw), "memory_desc_init");
+      TRY(dnnl_memory_desc_init_by_tag(&s->one_md, 4, one, dnnl_f32, dnnl_nchw),
+          "memory_desc_init");
       s->bin_vals[0] = (float)s->aff.scale;
       s->bin_vals[1] = (float)s->aff.bias;
       if (ic_in(c, IC_CONV_AFF_SCALE, 0)) {
