@@ -3,7 +3,8 @@
  * bench/mobilenet_vs_torch.sh, which alternates it with the PyTorch peer.
  *   bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] [--warmup N] [--no-fuse]
  *               [--profile] [--device PLACE] [--plain-layout] [--busy-core]
- * With --profile it also reports the sum of kernel times against the wall time.
+ * With --profile it also reports the sum of kernel times against the wall time, and the
+ * eight slowest instructions (--top N: the N slowest).
  * cores_busy is the process's user + system CPU time over the wall time of the timed runs;
  * cpu_median_ms is the median of each run's process CPU time (at 1 thread, the run's work
  * without the time other processes held the core: steadier than wall time on a busy machine).
@@ -85,6 +86,7 @@ int main(int argc, char **argv) {
   ic_options_default(&o);
   int iters = 50, warmup = 10;
   bool profile = false, plain_layout = false, busy_core = false;
+  int top_n = 8;
   const char *save_params = NULL, *save_output = NULL;
   const char *feeds[MAX_FEEDS] = {argv[2]};
   ic_tensor *xs[MAX_FEEDS] = {NULL};
@@ -95,6 +97,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-fuse")) o.fuse = false;
     else if (!strcmp(argv[i], "--profile")) profile = true;
+    else if (!strcmp(argv[i], "--top") && i + 1 < argc) top_n = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--plain-layout")) plain_layout = true;
     else if (!strcmp(argv[i], "--busy-core")) busy_core = true;
     else if (!strcmp(argv[i], "--save-params") && i + 1 < argc) save_params = argv[++i];
@@ -230,8 +233,8 @@ int main(int argc, char **argv) {
       printf("  op %-28s x%-4zu %8.3f ms per run  %5.1f%%\n", types[a], tcount[a],
              tsum[a] / iters * 1e3, 100.0 * tsum[a] / kernel_sum);
     }
-    /* The eight slowest instructions. */
-    for (int top = 0; top < 8 && n; top++) {
+    /* The slowest instructions (eight, or --top N). */
+    for (int top = 0; top < top_n && n; top++) {
       size_t best = n;
       for (size_t j = 0; j < n; j++) {
         if (per_instr[j] >= 0 && (best == n || per_instr[j] > per_instr[best])) best = j;

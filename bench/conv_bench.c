@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "gc/alloc.h"
+#include "kernels/cpu/conv.h"
 #include "kernels/kernel.h"
 #include "program/program.h"
 #include "scope/tensor.h"
@@ -245,10 +246,10 @@ typedef struct op_run {
   void *state;
   ic_kenv env;
   ic_err err;
-  ic_tensor t[6], y;   /* every input slot of conv2d (conv.h IC_CONV_N_INPUTS) */
-  ic_tensor *tp[6], *yp;
-  const char *names[6], *yname;
-  ic_kslot in[6], out[1];
+  ic_tensor t[IC_CONV_N_INPUTS], y;   /* every input slot of conv2d */
+  ic_tensor *tp[IC_CONV_N_INPUTS], *yp;
+  const char *names[IC_CONV_N_INPUTS], *yname;
+  ic_kslot in[IC_CONV_N_INPUTS], out[1];
   ic_kctx c;
 } op_run;
 
@@ -277,7 +278,7 @@ static void op_setup(op_run *r, const char *type, int n_in, int threads) {
     exit(1);
   }
   r->env = (ic_kenv){.alloc = ic_allocator_caching((size_t)1 << 30), .intra_threads = threads};
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < IC_CONV_N_INPUTS; i++) {
     r->tp[i] = &r->t[i];
     r->in[i] = (ic_kslot){.n = i < n_in ? 1 : 0, .t = &r->tp[i], .names = &r->names[i]};
     r->names[i] = "in";

@@ -299,6 +299,53 @@ START_TEST(rewrites_within_tolerance) {
 }
 END_TEST
 
+/* PP-OCRv4's DB detector (PP-LCNetV3 backbone: conv, scalar affine, hard_swish, scalar affine,
+ * 24 times): the affine before the activation joins the convolution too (ic_PreAffineScale),
+ * no hard_swish is left, and the fused program stays within float32 tolerance of the plain
+ * one, bitwise equal at 1 and 2 threads and with activations kept plain. */
+START_TEST(ppocrv4_det_rewrites) {
+  const real_model m = {"paddle-zoo/ppocrv4_det/inference.pdmodel", "x", {1, 3, 64, 96}};
+  ic_scope *params;
+  ic_program *p = load_real(&m, &params);
+  ic_tensor *x = tu_rand_f32(4, m.dims, 13, -1, 1), *out[4];
+  const char *fetch = ic_program_fetch_target(p, 0);
+  size_t n_pre[4] = {0}, n_hswish[4] = {0};
+  for (int run = 0; run < 4; run++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.fuse = run > 0;
+    o.threads = run == 3 ? 1 : 2;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_executor_plain_layout(e, run == 2);
+    ck_assert_msg(ic_executor_run(e, p, params, 1, &m.feed, (const ic_tensor *const *)&x, 1,
+                                  &fetch, &out[run]) == IC_OK,
+                  "%s: %s", m.rel, ic_executor_errmsg(e));
+    const ic_plan *pl = ic_executor_last_plan(e);
+    for (size_t i = 0; i < pl->n_instrs; i++) {
+      n_pre[run] += ic_op_input(pl->instrs[i].op, "ic_PreAffineScale") != NULL;
+      n_hswish[run] += !strcmp(pl->instrs[i].op->type, "hard_swish");
+    }
+    ic_executor_destroy(e);
+  }
+  ck_assert_uint_eq(n_pre[0], 0);
+  ck_assert_uint_eq(n_hswish[0], 24);
+  ck_assert_msg(n_pre[1] == 24 && n_hswish[1] == 0, "%zu convolutions with an affine before "
+                "the activation, %zu hard_swish left", n_pre[1], n_hswish[1]);
+  tu_assert_bitwise(out[1], out[2], "blocked versus plain activations");
+  tu_assert_bitwise(out[1], out[3], "2 threads versus 1");
+  int64_t n = ic_tensor_numel(out[0]);
+  double *ref = malloc((size_t)n * sizeof *ref);
+  for (int64_t k = 0; k < n; k++) ref[k] = ((const float *)ic_tensor_cdata(out[0]))[k];
+  tu_assert_close(out[1], ref, (size_t)n, 1e-4, 1e-6);
+  free(ref);
+  for (int k = 0; k < 4; k++) ic_tensor_destroy(out[k]);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+END_TEST
+
 static TCase *tc_mlp(void) {
   TCase *tc = tcase_create("mlp");
   tcase_add_test(tc, mlp_in_every_layout);
@@ -310,6 +357,7 @@ static TCase *tc_real(void) {
   tcase_set_timeout(tc, 900);
   tcase_add_loop_test(tc, real_programs_agree, 0, (int)(sizeof k_real / sizeof k_real[0]));
   tcase_add_loop_test(tc, rewrites_within_tolerance, 0, (int)(sizeof k_real / sizeof k_real[0]));
+  tcase_add_test(tc, ppocrv4_det_rewrites);
   return tc;
 }
 

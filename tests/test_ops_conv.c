@@ -9,6 +9,7 @@
 
 #include "analysis/plan.h"
 #include "interp/interp.h"
+#include "kernels/cpu/conv.h"
 #include "kernels/kernel.h"
 #include "program/program.h"
 #include "scope/tensor.h"
@@ -318,7 +319,8 @@ START_TEST(state_reuse) {
   ic_tensor x, w1, w2, y;
   ic_tensor *xp = &x, *wp = &w1, *yp = &y;
   const char *xn = "x", *wn = "w", *yn = "y";
-  ic_kslot in[6] = {{.n = 1, .t = &xp, .names = &xn}, {.n = 1, .t = &wp, .names = &wn}};
+  ic_kslot in[IC_CONV_N_INPUTS] = {{.n = 1, .t = &xp, .names = &xn},
+                                   {.n = 1, .t = &wp, .names = &wn}};
   ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
   ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = in, .out = out, .err = &err,
                .env = &env, .state = &state};
@@ -409,7 +411,7 @@ static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
   ic_tensor_init(&y);
   ic_tensor *yp = &y;
   const char *names[3] = {"x", "w", "b"}, *yn = "y";
-  ic_kslot in[6] = {{.n = 1, .t = &x, .names = &names[0]},
+  ic_kslot in[IC_CONV_N_INPUTS] = {{.n = 1, .t = &x, .names = &names[0]},
                     {.n = 1, .t = &w, .names = &names[1]},
                     {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]}};
   ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
@@ -730,7 +732,7 @@ static float *run_layouts(const conv_case *k, int in_layout, int res_layout, int
   ic_tensor_init(&y);
   ic_tensor *yp = &y;
   const char *names[4] = {"x", "w", "b", "r"}, *yn = "y";
-  ic_kslot in[6] = {{.n = 1, .t = &x, .names = &names[0]},
+  ic_kslot in[IC_CONV_N_INPUTS] = {{.n = 1, .t = &x, .names = &names[0]},
                     {.n = 1, .t = &w, .names = &names[1]},
                     {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]},
                     {.n = k->residual ? 1 : 0, .t = &r, .names = &names[3]}};
@@ -1120,7 +1122,9 @@ END_TEST
  * A bias added by an elementwise_add of a [C_out] parameter along axis 1 joins the convolution
  * (its Bias), and so does the scalar affine after it (fuse.c, CPU plans): conv [+ activation] then
  * elementwise_mul by a one-element parameter (either operand) and/or elementwise_add of one,
- * as PP-HGNetV2's LearnableAffineBlock. The rewrite fires (no elementwise op is left, the
+ * as PP-HGNetV2's LearnableAffineBlock; and one between the convolution and the activation too
+ * (PP-LCNetV3: conv, affine, hard_swish, affine; ic_PreAffineScale / ic_PreAffineBias). The
+ * rewrite fires (no elementwise op is left, the
  * convolution takes ic_AffineScale / ic_AffineBias), matches the unfused program within
  * float32 tolerance at 1 and 2 threads, is bitwise equal across thread counts, and follows
  * new parameter values between runs (the primitive is rebuilt).
@@ -1133,6 +1137,7 @@ typedef struct aff_case {
   bool scale_first;      /* the scalar is X of elementwise_mul */
   bool blocked_reader;   /* a second convolution reads the result */
   bool bias_op;          /* the conv has no Bias: an elementwise_add of [16] along axis 1 */
+  bool pre_mul, pre_add; /* an affine between the conv and the activation */
 } aff_case;
 
 static ic_program *aff_program(const aff_case *k) {
@@ -1144,7 +1149,11 @@ static ic_program *aff_program(const aff_case *k) {
   ic_builder_var(b, 0, "w2", IC_FP32, 4, TU_DIMS(8, 16, 1, 1), true);
   ic_builder_var(b, 0, "s", IC_FP32, 1, TU_DIMS(1), true);
   ic_builder_var(b, 0, "t", IC_FP32, 1, TU_DIMS(1), true);
+  ic_builder_var(b, 0, "s0", IC_FP32, 1, TU_DIMS(1), true);
+  ic_builder_var(b, 0, "t0", IC_FP32, 1, TU_DIMS(1), true);
   const int64_t yd[4] = {2, 16, 9, 10}, zd[4] = {2, 8, 9, 10};
+  tu_var(b, "yp1", IC_FP32, 4, yd);
+  tu_var(b, "yp2", IC_FP32, 4, yd);
   tu_var(b, "y", IC_FP32, 4, yd);
   tu_var(b, "ym", IC_FP32, 4, yd);
   tu_var(b, "ya", IC_FP32, 4, yd);
@@ -1169,6 +1178,22 @@ static ic_program *aff_program(const aff_case *k) {
     ic_builder_attr_int(op, "axis", 1);
   }
   const char *cur = "y";
+  if (k->pre_mul) {
+    op = ic_builder_add_op(b, 0, "elementwise_mul");
+    ic_builder_in(op, "X", "s0");
+    ic_builder_in(op, "Y", cur);
+    ic_builder_out(op, "Out", "yp1");
+    ic_builder_attr_int(op, "axis", -1);
+    cur = "yp1";
+  }
+  if (k->pre_add) {
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", cur);
+    ic_builder_in(op, "Y", "t0");
+    ic_builder_out(op, "Out", "yp2");
+    ic_builder_attr_int(op, "axis", -1);
+    cur = "yp2";
+  }
   if (k->act) {
     op = ic_builder_add_op(b, 0, k->act);
     ic_builder_in(op, "X", cur);
@@ -1232,7 +1257,10 @@ static ic_tensor *aff_run(ic_program *p, ic_scope *params, const ic_tensor *x, b
   *n_aff = *n_ew = 0;
   for (size_t i = 0; i < pl->n_instrs; i++) {
     const ic_op *op = pl->instrs[i].op;
-    *n_aff += ic_op_input(op, "ic_AffineScale") != NULL || ic_op_input(op, "ic_AffineBias") != NULL;
+    *n_aff += ic_op_input(op, "ic_AffineScale") != NULL ||
+              ic_op_input(op, "ic_AffineBias") != NULL ||
+              ic_op_input(op, "ic_PreAffineScale") != NULL ||
+              ic_op_input(op, "ic_PreAffineBias") != NULL;
     *n_ew += !strncmp(op->type, "elementwise_", 12);
   }
   ic_executor_destroy(e);
@@ -1264,16 +1292,19 @@ static void aff_check(const aff_case *k) {
       ic_tensor *t = tu_f32(1, TU_DIMS(1), (const float[]){0.625f});
       ck_assert_int_eq(ic_scope_set(params, "s", s), IC_OK);
       ck_assert_int_eq(ic_scope_set(params, "t", t), IC_OK);
+      ck_assert_int_eq(ic_scope_set(params, "s0", t), IC_OK);
+      ck_assert_int_eq(ic_scope_set(params, "t0", s), IC_OK);
       ic_tensor_destroy(s);
       ic_tensor_destroy(t);
     }
     size_t n_aff, n_ew;
     ic_tensor *ref = aff_run(p, params, x, false, 1, &n_aff, &n_ew);
     ck_assert_int_eq(n_aff, 0);
-    ck_assert_int_eq(n_ew, (size_t)k->mul + (size_t)k->add + (size_t)k->bias_op);
+    ck_assert_int_eq(n_ew, (size_t)k->mul + (size_t)k->add + (size_t)k->bias_op +
+                               (size_t)k->pre_mul + (size_t)k->pre_add);
     ck_assert_int_eq(n_conv_act(p), 0);
     ic_tensor *f1 = aff_run(p, params, x, true, 1, &n_aff, &n_ew);
-    ck_assert_msg(n_aff == (size_t)(k->mul || k->add) && n_ew == 0,
+    ck_assert_msg(n_aff == (size_t)(k->mul || k->add || k->pre_mul || k->pre_add) && n_ew == 0,
                   "rewrite did not fire: %zu fused, %zu elementwise left", n_aff, n_ew);
     ic_tensor *f2 = aff_run(p, params, x, true, 2, &n_aff, &n_ew);
     tu_assert_bitwise(f2, f1, "fused, 2 threads against 1");
@@ -1309,6 +1340,24 @@ START_TEST(affine_fusion) {
   aff_check(&(aff_case){.act = "relu", .bias_op = true, .mul = true, .add = true,
                         .blocked_reader = true});
   aff_check(&(aff_case){.bias_op = true});
+  aff_check(&(aff_case){.act = "relu", .pre_mul = true, .add = true});
+  /* hard_sigmoid is a linear and a clip in oneDNN 2.6: the affine after it must not be a
+   * second linear (oneDNN 2.6 would run it with the first one's values) */
+  aff_check(&(aff_case){.act = "hard_sigmoid", .mul = true, .add = true, .blocked_reader = true});
+  aff_check(&(aff_case){.act = "hard_sigmoid", .pre_mul = true, .pre_add = true, .mul = true,
+                        .add = true});
+  /* PP-LCNetV3's form: bias as an op, affine, hard_swish (Paddle's defaults: oneDNN's
+   * hardswish), affine, read by a convolution; with either op of each affine alone */
+  aff_check(&(aff_case){.act = "hard_swish", .threshold = 6, .scale = 6, .offset = 3,
+                        .bias_op = true, .pre_mul = true, .pre_add = true, .mul = true,
+                        .add = true, .scale_first = true, .blocked_reader = true});
+
+  aff_check(&(aff_case){.act = "sigmoid", .pre_add = true, .mul = true, .blocked_reader = true});
+  aff_check(&(aff_case){.act = "hard_swish", .threshold = 6, .scale = 6, .offset = 3,
+                        .pre_mul = true, .pre_add = true});
+  /* ... and with an activation oneDNN 2.6 cannot express: the loop applies all three */
+  aff_check(&(aff_case){.act = "hard_swish", .threshold = 4, .scale = 4, .offset = 1.5f,
+                        .pre_mul = true, .pre_add = true, .mul = true, .add = true});
 }
 END_TEST
 

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/plan.h"
 #include "cases_binary.h"
+#include "interp/interp.h"
 
 enum { ADD = CB_ADD, SUB = CB_SUB, MUL = CB_MUL, DIV = CB_DIV, MAX = CB_MAX, MIN = CB_MIN,
        POW = CB_POW, FLOORDIV = CB_FLOORDIV, MOD = CB_MOD, N_OPS = CB_N_OPS };
@@ -267,6 +269,122 @@ START_TEST(bad_inputs) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * The squeeze-excitation rewrite (fuse.c, CPU plans): elementwise_mul(x, s) -> m then
+ * elementwise_add(x, m) (or (m, x)) becomes one ic_scale_residual, bitwise the unfused result
+ * (fuse off, compiled and uncompiled), at 1 and 2 threads, float32 and float64, s [N,C,1,1]
+ * or [C] with axis 1. Not rewritten when m is fetched too, or the add's other operand is not x.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct se_case {
+  ic_dtype dt;
+  bool s_vec;       /* s is [C] with axis 1, else [N, C, 1, 1] */
+  bool m_first;     /* elementwise_add(m, x) */
+  bool fetch_m;     /* m is fetched as well: no rewrite */
+  bool other_add;   /* the add takes another tensor: no rewrite */
+} se_case;
+
+static size_t se_run(ic_program *p, ic_scope *params, size_t n_feeds, const char **feeds,
+                     ic_tensor **fv, size_t n_fetch, const char **fetch, bool fuse, int threads,
+                     ic_tensor **out) {
+  ic_options o;
+  ic_options_default(&o);
+  o.fuse = fuse;
+  o.threads = threads;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ck_assert_msg(ic_executor_run(e, p, params, n_feeds, feeds, (const ic_tensor *const *)fv, n_fetch,
+                                fetch, out) == IC_OK, "%s", ic_executor_errmsg(e));
+  const ic_plan *pl = ic_executor_last_plan(e);
+  size_t n = 0;
+  for (size_t i = 0; i < pl->n_instrs; i++) {
+    n += !strcmp(pl->instrs[i].op->type, "ic_scale_residual");
+  }
+  ic_executor_destroy(e);
+  return n;
+}
+
+/* Uniform values in [lo, hi) of dtype dt (float64: the float32 draw widened). */
+static ic_tensor *se_rand(ic_dtype dt, int ndim, const int64_t *dims, uint64_t seed) {
+  ic_tensor *t = tu_rand_f32(ndim, dims, seed, -2, 2);
+  if (dt != IC_FP64) return t;
+  int64_t n = ic_tensor_numel(t);
+  double *v = malloc((size_t)n * sizeof *v);
+  for (int64_t i = 0; i < n; i++) v[i] = ((const float *)ic_tensor_cdata(t))[i];
+  ic_tensor *d = tu_f64(ndim, dims, v);
+  free(v);
+  ic_tensor_destroy(t);
+  return d;
+}
+
+static void se_check(const se_case *k) {
+  ic_builder *b = ic_builder_create();
+  const int64_t xd[4] = {2, 8, 5, 7};
+  tu_var(b, "x", k->dt, 4, xd);
+  tu_var(b, "z", k->dt, 4, xd);
+  if (k->s_vec) tu_var(b, "s", k->dt, 1, TU_DIMS(8));
+  else tu_var(b, "s", k->dt, 4, TU_DIMS(2, 8, 1, 1));
+  tu_var(b, "m", k->dt, 4, xd);
+  tu_var(b, "y", k->dt, 4, xd);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "s");
+  ic_builder_feed(b, "z");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "elementwise_mul");
+  ic_builder_in(op, "X", "x");
+  ic_builder_in(op, "Y", "s");
+  ic_builder_out(op, "Out", "m");
+  ic_builder_attr_int(op, "axis", k->s_vec ? 1 : -1);
+  op = ic_builder_add_op(b, 0, "elementwise_add");
+  const char *other = k->other_add ? "z" : "x";
+  ic_builder_in(op, "X", k->m_first ? "m" : other);
+  ic_builder_in(op, "Y", k->m_first ? other : "m");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_attr_int(op, "axis", -1);
+  ic_builder_fetch(b, "y");
+  if (k->fetch_m) ic_builder_fetch(b, "m");
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  ic_scope *params;
+  ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+  ic_tensor *fv[3];
+  const int64_t sd4[4] = {2, 8, 1, 1}, sd1[1] = {8};
+  fv[0] = se_rand(k->dt, 4, xd, 3);
+  fv[1] = k->s_vec ? se_rand(k->dt, 1, sd1, 4) : se_rand(k->dt, 4, sd4, 4);
+  fv[2] = se_rand(k->dt, 4, xd, 5);
+  const char *feeds[3] = {"x", "s", "z"}, *fetch[2] = {"y", "m"};
+  size_t n_fetch = k->fetch_m ? 2 : 1;
+  ic_tensor *ref[2], *f1[2], *f2[2];
+  ck_assert_msg(
+      tu_run_scope(p, params, 3, feeds, fv, n_fetch, fetch, ref, err, sizeof err) == IC_OK, "%s",
+      err);
+  size_t n1 = se_run(p, params, 3, feeds, fv, n_fetch, fetch, true, 1, f1);
+  size_t n2 = se_run(p, params, 3, feeds, fv, n_fetch, fetch, true, 2, f2);
+  bool want = !k->fetch_m && !k->other_add;
+  ck_assert_msg(n1 == (size_t)want && n2 == (size_t)want, "%zu, %zu ic_scale_residual, expected %d",
+                n1, n2, want);
+  for (size_t i = 0; i < n_fetch; i++) {
+    tu_assert_bitwise(f1[i], ref[i], "fused, 1 thread, against unfused");
+    tu_assert_bitwise(f2[i], ref[i], "fused, 2 threads, against unfused");
+    ic_tensor_destroy(ref[i]);
+    ic_tensor_destroy(f1[i]);
+    ic_tensor_destroy(f2[i]);
+  }
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(fv[i]);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+
+START_TEST(scale_residual_rewrite) {
+  se_check(&(se_case){.dt = IC_FP32});
+  se_check(&(se_case){.dt = IC_FP32, .s_vec = true, .m_first = true});
+  se_check(&(se_case){.dt = IC_FP64, .m_first = true});
+  se_check(&(se_case){.dt = IC_FP32, .fetch_m = true});
+  se_check(&(se_case){.dt = IC_FP32, .other_add = true});
+}
+END_TEST
+
 static TCase *tc_broadcast(void) {
   TCase *tc = tcase_create("broadcast");
   tcase_add_test(tc, broadcast_float32);
@@ -281,6 +399,7 @@ static TCase *tc_semantics(void) {
   tcase_add_test(tc, integer_semantics);
   tcase_add_test(tc, float_special_values);
   tcase_add_test(tc, bad_inputs);
+  tcase_add_test(tc, scale_residual_rewrite);
   return tc;
 }
 

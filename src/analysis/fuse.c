@@ -8,7 +8,13 @@
  * by a one-element float32 parameter, then an elementwise_add of one, either alone: PP-HGNetV2's
  * LearnableAffineBlock after each convolution) joins too, as icore's own inputs ic_AffineScale
  * and ic_AffineBias, which the CPU kernel applies as a oneDNN post-op (conv.h); the CUDA
- * kernels do not take them. Results stay within float32 tolerance of the plain program
+ * kernels do not take them. Such an affine may also come between the convolution (its
+ * batch_norm, residual) and the activation, with a second one after the activation
+ * (PP-LCNetV3, PP-OCRv4's backbone: conv, affine, hard_swish, affine): the first becomes
+ * ic_PreAffineScale / ic_PreAffineBias, a post-op before the activation's. On CPU plans an
+ * elementwise_mul(x, s) followed by elementwise_add(x, that product) becomes one
+ * ic_scale_residual (bitwise the same; see try_scale_residual).
+ * Results stay within float32 tolerance of the plain program
  * (tests check it); with fuse off, compiled and uncompiled runs stay bitwise equal.
  *
  * A pattern is rewritten only when every intermediate value has exactly one reader (the
@@ -171,6 +177,24 @@ static bool scalar_op(const fuser *f, const ic_op *op, const char *type, const c
   return true;
 }
 
+/* An elementwise_mul by a scalar parameter and/or an elementwise_add of one, starting at op j
+ * (SIZE_MAX: none) on value *out: appends the ops found to the pattern and sets *scale /
+ * *bias to their parameters, *out to the last one's output and *j to its sole reader. */
+static void scalar_affine(const fuser *f, size_t *j, const char **out, size_t *pattern,
+                          size_t *n_pat, size_t *last, const char **scale, const char **bias) {
+  const char *o;
+  if (*j != SIZE_MAX && scalar_op(f, f->seq->ops[*j], "elementwise_mul", *out, scale, &o)) {
+    *out = o;
+    pattern[(*n_pat)++] = *last = *j;
+    *j = sole_reader(f, *j, *out);
+  }
+  if (*j != SIZE_MAX && scalar_op(f, f->seq->ops[*j], "elementwise_add", *out, bias, &o)) {
+    *out = o;
+    pattern[(*n_pat)++] = *last = *j;
+    *j = sole_reader(f, *j, *out);
+  }
+}
+
 /* Is op an elementwise_add of the NCHW convolution output `value` (as X) and a persistable
  * float32 [c_out] parameter along axis 1: the bias of a conv2d exported without one (Paddle's
  * older layers add it as an op)? Sets the parameter and the op's output. */
@@ -234,8 +258,8 @@ static char *fmt_name(ic_arena *a, const char *base, const char *suffix, size_t 
 
 /* Build the fused convolution (and the fold op) for the pattern found at conv index i. */
 static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, const char *residual,
-                      const act *ac, const char *aff_scale, const char *aff_bias, const char *out,
-                      size_t last) {
+                      const act *ac, const char *pre_scale, const char *pre_bias,
+                      const char *aff_scale, const char *aff_bias, const char *out, size_t last) {
   ic_arena *a = f->seq->arena;
   const ic_op *conv = f->seq->ops[i];
   const char *filter = arg(conv, false, "Filter");
@@ -268,7 +292,7 @@ static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, con
     f->seq->derived = d;
   }
   ic_op *nc = ic_arena_alloc(a, sizeof *nc);
-  ic_slot *ins = ic_arena_calloc(a, 6, sizeof *ins), *outs = ic_arena_calloc(a, 1, sizeof *outs);
+  ic_slot *ins = ic_arena_calloc(a, 8, sizeof *ins), *outs = ic_arena_calloc(a, 1, sizeof *outs);
   ic_attr *at = ic_arena_calloc(a, conv->n_attrs + 4, sizeof *at);
   if (!nc || !ins || !outs || !at) goto oom;
   size_t n = 0;
@@ -278,6 +302,8 @@ static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, con
   if (residual) ins[n++] = slot1(a, "ResidualData", residual);
   if (aff_scale) ins[n++] = slot1(a, "ic_AffineScale", aff_scale);
   if (aff_bias) ins[n++] = slot1(a, "ic_AffineBias", aff_bias);
+  if (pre_scale) ins[n++] = slot1(a, "ic_PreAffineScale", pre_scale);
+  if (pre_bias) ins[n++] = slot1(a, "ic_PreAffineBias", pre_bias);
   outs[0] = slot1(a, "Output", out);
   size_t na = 0;
   for (size_t k = 0; k < conv->n_attrs; k++) {
@@ -319,7 +345,7 @@ static ic_status try_fuse(fuser *f, size_t i) {
   const ic_vardesc *fv = filter ? ic_program_find_var(f->prog, 0, filter) : NULL;
   if ((rd && rd->n) || !input || !out || !fv || !fv->persistable || fv->dtype != IC_FP32) return IC_OK;
   bool nhwc = layout_nhwc(conv, "data_format");
-  size_t pattern[7] = {i}, n_pat = 1, last = i;
+  size_t pattern[9] = {i}, n_pat = 1, last = i;
   const ic_op *bn = NULL, *add = NULL, *actop = NULL;
   const char *residual = NULL, *bias = arg(conv, false, "Bias"), *bias_out;
   bool bias_added = false;
@@ -349,40 +375,101 @@ static ic_status try_fuse(fuser *f, size_t i) {
       j = sole_reader(f, j, out);
     }
   }
+  /* On CPU plans: a scalar affine, then (when one follows) an activation and a second affine
+   * after it (PP-LCNetV3: conv, LearnableAffineBlock, hard_swish, LearnableAffineBlock). An
+   * affine with no activation after it is the one after the activation. */
+  const char *aff_scale = NULL, *aff_bias = NULL, *pre_scale = NULL, *pre_bias = NULL;
+  size_t pat_before_aff = n_pat, last_before_aff = last;
+  const char *out_before_aff = out;
+  if (f->cpu) scalar_affine(f, &j, &out, pattern, &n_pat, &last, &pre_scale, &pre_bias);
   act ac;
   if (j != SIZE_MAX && conv_act(f->seq->ops[j], &ac)) {
     actop = f->seq->ops[j];
     out = arg(actop, true, "Out");
     pattern[n_pat++] = last = j;
-  }
-  const char *aff_scale = NULL, *aff_bias = NULL;
-  if (f->cpu) {
-    const char *o;
-    j = sole_reader(f, last, out);
-    if (j != SIZE_MAX && scalar_op(f, f->seq->ops[j], "elementwise_mul", out, &aff_scale, &o)) {
-      out = o;
-      pattern[n_pat++] = last = j;
-      j = sole_reader(f, j, out);
-    }
-    if (j != SIZE_MAX && scalar_op(f, f->seq->ops[j], "elementwise_add", out, &aff_bias, &o)) {
-      out = o;
-      pattern[n_pat++] = last = j;
-    }
+    j = sole_reader(f, j, out);
+    if (f->cpu) scalar_affine(f, &j, &out, pattern, &n_pat, &last, &aff_scale, &aff_bias);
+  } else {
+    aff_scale = pre_scale;
+    aff_bias = pre_bias;
+    pre_scale = pre_bias = NULL;
   }
   if (!bias_added && !bn && !add && !actop && !aff_scale && !aff_bias) return IC_OK;
   /* The fused op runs at `last`: nothing in between may change what it reads. */
-  const char *reads[10] = {input, filter, bias, residual, NULL, NULL, NULL, NULL,
-                           aff_scale, aff_bias};
+  const char *reads[12] = {input, filter, bias, residual, NULL, NULL, NULL, NULL,
+                           aff_scale, aff_bias, pre_scale, pre_bias};
   if (bn) {
     reads[4] = arg(bn, false, "Scale");
     reads[5] = arg(bn, false, "Bias");
     reads[6] = arg(bn, false, "Mean");
     reads[7] = arg(bn, false, "Variance");
   }
-  if (written_between(f, i, last, pattern, n_pat, reads, 10)) return IC_OK;
+  if (written_between(f, i, last, pattern, n_pat, reads, 12)) {
+    /* Try again without the affine before the activation and what follows it. */
+    if (!pre_scale && !pre_bias) return IC_OK;
+    n_pat = pat_before_aff;
+    last = last_before_aff;
+    out = out_before_aff;
+    actop = NULL;
+    aff_scale = aff_bias = pre_scale = pre_bias = NULL;
+    if (!bias_added && !bn && !add) return IC_OK;
+    if (written_between(f, i, last, pattern, n_pat, reads, 8)) return IC_OK;
+  }
   for (size_t k = 0; k < n_pat; k++) f->removed[pattern[k]] = true;
   (void)add;
-  return emit(f, i, bias, bn, residual, actop ? &ac : NULL, aff_scale, aff_bias, out, last);
+  return emit(f, i, bias, bn, residual, actop ? &ac : NULL, pre_scale, pre_bias, aff_scale,
+              aff_bias, out, last);
+}
+
+/* On CPU plans, elementwise_mul(x, s) -> m followed by elementwise_add(x, m) (either order),
+ * where m has no other reader and s broadcasts onto x (a squeeze-excitation scale and its
+ * residual, PP-OCRv4's RSEFPN), becomes one ic_scale_residual(x, s): the same rounded
+ * product and sum per element, so bitwise the unfused result, in one pass. */
+static ic_status try_scale_residual(fuser *f, size_t i) {
+  const ic_op *mul = f->seq->ops[i];
+  if (strcmp(mul->type, "elementwise_mul") != 0 || !str_attr_is(mul, "fuse_activation", "", true)) {
+    return IC_OK;
+  }
+  static const char *const scales[] = {"Scale_x", "Scale_y", "Scale_out"};
+  for (int k = 0; k < 3; k++) {
+    if (num_attr(mul, scales[k], 1.0) != 1.0) return IC_OK;
+  }
+  const char *x = arg(mul, false, "X"), *s = arg(mul, false, "Y"), *m = arg(mul, true, "Out");
+  if (!x || !s || !m || !strcmp(x, s) || !same_declared_dims(f, m, x)) return IC_OK;
+  const ic_vardesc *xv = ic_program_find_var(f->prog, 0, x);
+  if (!xv || (xv->dtype != IC_FP32 && xv->dtype != IC_FP64)) return IC_OK;
+  size_t j = sole_reader(f, i, m);
+  if (j == SIZE_MAX) return IC_OK;
+  const ic_op *add = f->seq->ops[j];
+  if (strcmp(add->type, "elementwise_add") != 0 || !str_attr_is(add, "fuse_activation", "", true)) {
+    return IC_OK;
+  }
+  for (int k = 0; k < 3; k++) {
+    if (num_attr(add, scales[k], 1.0) != 1.0) return IC_OK;
+  }
+  const char *ax = arg(add, false, "X"), *ay = arg(add, false, "Y"), *o = arg(add, true, "Out");
+  if (!ax || !ay || !o) return IC_OK;
+  const char *other = !strcmp(ax, m) ? ay : !strcmp(ay, m) ? ax : NULL;
+  if (!other || strcmp(other, x) != 0 || !same_declared_dims(f, o, x)) return IC_OK;
+  size_t pattern[2] = {i, j};
+  const char *reads[2] = {x, s};
+  if (written_between(f, i, j, pattern, 2, reads, 2)) return IC_OK;
+  ic_arena *a = f->seq->arena;
+  ic_op *nop = ic_arena_alloc(a, sizeof *nop);
+  ic_slot *ins = ic_arena_calloc(a, 2, sizeof *ins), *outs = ic_arena_calloc(a, 1, sizeof *outs);
+  ic_attr *at = ic_arena_alloc(a, sizeof *at);
+  if (!nop || !ins || !outs || !at) {
+    return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  ins[0] = slot1(a, "X", x);
+  ins[1] = slot1(a, "Y", s);
+  outs[0] = slot1(a, "Out", o);
+  *at = (ic_attr){.name = "axis", .type = IC_ATTR_INT, .i = (int64_t)num_attr(mul, "axis", -1)};
+  *nop = (ic_op){.type = "ic_scale_residual", .block = 0, .index = add->index, .n_inputs = 2,
+                 .inputs = ins, .n_outputs = 1, .outputs = outs, .n_attrs = 1, .attrs = at};
+  f->removed[i] = f->removed[j] = true;
+  f->replace[j] = nop;
+  return IC_OK;
 }
 
 ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
@@ -431,6 +518,11 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
   for (size_t i = 0; i < n && !st; i++) {
     if (f.removed[i]) continue;
     st = try_fuse(&f, i);
+    fused += f.removed[i];
+  }
+  for (size_t i = 0; i < n && !st && cpu; i++) {
+    if (f.removed[i]) continue;
+    st = try_scale_residual(&f, i);
     fused += f.removed[i];
   }
   if (st || !fused) goto done;

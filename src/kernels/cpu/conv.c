@@ -32,7 +32,9 @@ const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS] = {
     {"Bias", IC_SLOT_OPTIONAL},
     {"ResidualData", IC_SLOT_OPTIONAL | IC_SLOT_BLOCKED},
     {"ic_AffineScale", IC_SLOT_OPTIONAL},
-    {"ic_AffineBias", IC_SLOT_OPTIONAL}};
+    {"ic_AffineBias", IC_SLOT_OPTIONAL},
+    {"ic_PreAffineScale", IC_SLOT_OPTIONAL},
+    {"ic_PreAffineBias", IC_SLOT_OPTIONAL}};
 const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS] = {{"Output", 0}};
 
 /* ---------------------------------------------------------------------------------------
@@ -306,13 +308,14 @@ ic_status ic_conv_infer(ic_kctx *c) {
                          (long long)g.oc, (long long)g.oc, (long long)g.oc);
     }
   }
-  for (size_t k = IC_CONV_AFF_SCALE; k <= IC_CONV_AFF_BIAS; k++) {
+  for (size_t k = IC_CONV_AFF_SCALE; k <= IC_CONV_PRE_BIAS; k++) {
     const ic_tensor *t = ic_in(c, k, 0);
     if (!t) continue;
     if ((st = ic_kcheck_dtype(c, k, 0, IC_DT(x->dtype)))) return st;
     if (ic_numel(t->ndim, t->dims) != 1) {
+      bool mul = k == IC_CONV_AFF_SCALE || k == IC_CONV_PRE_SCALE;
       return ic_kfail_in(c, k, 0, "expected one element (the scalar of a fused %s)",
-                         k == IC_CONV_AFF_SCALE ? "elementwise_mul" : "elementwise_add");
+                         mul ? "elementwise_mul" : "elementwise_add");
     }
   }
   if (a->residual) {
@@ -335,24 +338,28 @@ ic_status ic_conv_infer(ic_kctx *c) {
  * Activations
  * ------------------------------------------------------------------------------------- */
 
-/* Append act's oneDNN 2.6 post-ops; false when 2.6 cannot express it (hard_swish with other
- * than its fixed 1/6, 1/2), in which case a loop applies it after the primitive. */
-static bool act_post_ops(const ic_conv_attrs *a, dnnl_post_ops_t po, dnnl_status_t *st) {
+/* Can oneDNN 2.6 express act as post-ops? Not hard_swish with other than its fixed 1/6, 1/2:
+ * a loop then applies it (and the affines around it) after the primitive. */
+static bool act_in_dnnl(const ic_conv_attrs *a) {
+  return a->act != IC_ACT_HARD_SWISH || (a->alpha == 1.0f / 6.0f && a->beta == 0.5f);
+}
+
+/* Append act's oneDNN 2.6 post-ops (act_in_dnnl(a) holds). */
+static void act_post_ops(const ic_conv_attrs *a, dnnl_post_ops_t po, dnnl_status_t *st) {
   dnnl_alg_kind_t alg;
   float al = a->alpha, be = a->beta;
   *st = dnnl_success;
   switch (a->act) {
-    case IC_ACT_NONE: return true;
+    case IC_ACT_NONE: return;
     case IC_ACT_RELU: alg = dnnl_eltwise_relu; break;
     case IC_ACT_CLIP: alg = dnnl_eltwise_clip; break;
     case IC_ACT_HARD_SWISH:
-      if (al != 1.0f / 6.0f || be != 0.5f) return false;
       alg = dnnl_eltwise_hardswish;
       break;
     case IC_ACT_HARD_SIGMOID:
       /* oneDNN 2.6 has no hardsigmoid: linear then clip, as Paddle did on oneDNN 2. */
       *st = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, al, be);
-      if (*st) return true;
+      if (*st) return;
       alg = dnnl_eltwise_clip;
       al = 0.0f;
       be = 1.0f;
@@ -365,34 +372,47 @@ static bool act_post_ops(const ic_conv_attrs *a, dnnl_post_ops_t po, dnnl_status
     case IC_ACT_MISH: alg = dnnl_eltwise_mish; break;
     case IC_ACT_GELU_ERF: alg = dnnl_eltwise_gelu_erf; break;
     case IC_ACT_GELU_TANH: alg = dnnl_eltwise_gelu_tanh; break;
-    default: return false;
+    default: return;
   }
   *st = dnnl_post_ops_append_eltwise(po, 1.0f, alg, al, be);
-  return true;
 }
 
 /* Output += ResidualData, then the activation, over a whole tensor (reference paths). */
-/* The fused affine (ic_AffineScale, ic_AffineBias): absent inputs are 1 and 0. */
+/* The fused affines: after the activation (ic_AffineScale, ic_AffineBias) and before it
+ * (ic_PreAffineScale, ic_PreAffineBias); absent inputs are 1 and 0. */
 typedef struct affine {
-  bool on;
-  double scale, bias;
+  bool on, pre_on;
+  double scale, bias, pre_scale, pre_bias;
 } affine;
+
+static double scalar_of(const ic_tensor *t, double dflt) {
+  if (!t) return dflt;
+  return t->dtype == IC_FP64 ? *(const double *)t->data : *(const float *)t->data;
+}
 
 static affine affine_of(const ic_kctx *c) {
   const ic_tensor *s = ic_in(c, IC_CONV_AFF_SCALE, 0), *b = ic_in(c, IC_CONV_AFF_BIAS, 0);
-  affine f = {.on = s || b, .scale = 1.0, .bias = 0.0};
-  if (s) f.scale = s->dtype == IC_FP64 ? *(const double *)s->data : *(const float *)s->data;
-  if (b) f.bias = b->dtype == IC_FP64 ? *(const double *)b->data : *(const float *)b->data;
-  return f;
+  const ic_tensor *ps = ic_in(c, IC_CONV_PRE_SCALE, 0), *pb = ic_in(c, IC_CONV_PRE_BIAS, 0);
+  return (affine){.on = s || b, .scale = scalar_of(s, 1.0), .bias = scalar_of(b, 0.0),
+                  .pre_on = ps || pb, .pre_scale = scalar_of(ps, 1.0),
+                  .pre_bias = scalar_of(pb, 0.0)};
 }
 
-/* Output += ResidualData, then the activation, then the affine (as the unfused ops: a
- * rounded product, then a rounded sum), over a whole tensor (reference paths). */
+/* Output += ResidualData, then the affine before the activation, the activation, the affine
+ * after it (each affine as the unfused ops: a rounded product, then a rounded sum), over a
+ * whole tensor (reference paths). */
 #define DEFINE_EPILOGUE(NAME, T)                                                          \
   static void NAME(const ic_conv_attrs *a, const affine *f, T *y, const T *res,           \
                    size_t n) {                                                            \
     if (res) {                                                                            \
       for (size_t i = 0; i < n; i++) y[i] += res[i];                                      \
+    }                                                                                     \
+    if (f && f->pre_on) {                                                                 \
+      const T sc = (T)f->pre_scale, bi = (T)f->pre_bias;                                  \
+      for (size_t i = 0; i < n; i++) {                                                    \
+        T p = y[i] * sc;                                                                  \
+        y[i] = p + bi;                                                                    \
+      }                                                                                   \
     }                                                                                     \
     if (a->act != IC_ACT_NONE) {                                                          \
       for (size_t i = 0; i < n; i++) {                                                    \
@@ -513,8 +533,12 @@ typedef struct conv_state {
   int in_layout, res_layout; /* layouts of Input and ResidualData (tensor.h ic_layout) */
   bool use_ref;             /* oneDNN has no implementation: the reference path runs */
   bool act_after;           /* an activation oneDNN 2.6 cannot express: a loop applies it
-                               (and the affine after it) */
-  affine aff;               /* the fused affine the primitive was built with (post-op) */
+                               (and the affines around it) */
+  affine aff;               /* the fused affines the primitive was built with (post-ops) */
+  int bin_idx[2];           /* post-op indices of the affine's binary mul and add (-1: none) */
+  float bin_vals[2];        /* their one-element operands */
+  dnnl_memory_desc_t one_md;
+  dnnl_memory_t m_bin[2];
   int out_layout;           /* the layout Output is written in */
   ic_dnnl_rt rt;
   ic_dnnl_prim conv;
@@ -535,7 +559,8 @@ static void state_free(conv_state *s) {
   ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re};
   for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) ic_dnnl_prim_free(prims[i]);
   dnnl_memory_t mems[] = {s->m_src_user, s->m_src, s->m_dst_user, s->m_dst,
-                          s->m_w_user,   s->m_w,   s->m_bias,     s->m_res};
+                          s->m_w_user,   s->m_w,   s->m_bias,     s->m_res,
+                          s->m_bin[0],   s->m_bin[1]};
   for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++) {
     if (mems[i]) dnnl_memory_destroy(mems[i]);
   }
@@ -553,10 +578,12 @@ static int res_layout(const ic_kctx *c) {
   return r ? r->layout : IC_LAYOUT_PLAIN;
 }
 
-/* The affine's values are baked into the primitive (a post-op): new values rebuild it. */
+/* The affines' values are baked into the primitive (post-ops): new values rebuild it. */
 static bool aff_equal(const affine *f, const ic_kctx *c) {
   affine now = affine_of(c);
-  return f->on == now.on && f->scale == now.scale && f->bias == now.bias;
+  return f->on == now.on && f->scale == now.scale && f->bias == now.bias &&
+         f->pre_on == now.pre_on && f->pre_scale == now.pre_scale &&
+         f->pre_bias == now.pre_bias;
 }
 
 static bool state_matches(const conv_state *s, const ic_kctx *c, bool has_bias, int threads) {
@@ -623,14 +650,43 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   TRY(dnnl_memory_desc_init_by_tag(&b_md, 1, bd, dnnl_f32, dnnl_x), "memory_desc_init");
   TRY(dnnl_post_ops_create(&po), "post_ops_create");
   if (a->residual) TRY(dnnl_post_ops_append_sum(po, 1.0f), "post_ops_append_sum");
-  s->act_after = !act_post_ops(a, po, &st);
-  what = "post_ops_append_eltwise";
-  if (st != dnnl_success) goto dnnl_fail;
-  /* scale * s + bias: oneDNN's linear eltwise, after the activation. */
-  if (s->aff.on && !s->act_after) {
-    TRY(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, (float)s->aff.scale,
-                                     (float)s->aff.bias),
-        "post_ops_append_eltwise (affine)");
+  /* hard_sigmoid is itself a linear (see act_post_ops): after an affine before it, the
+   * loop applies all three (see below on two linears). */
+  s->act_after = !act_in_dnnl(a) || (s->aff.pre_on && a->act == IC_ACT_HARD_SIGMOID);
+  if (!s->act_after) {
+    /* scale * s + bias: oneDNN's linear eltwise, before and after the activation. oneDNN
+     * 2.6's jit kernels keep one injector per eltwise algorithm, so a second linear in the
+     * chain would run with the first one's alpha and beta: the affine after the activation
+     * is then a binary mul and add of one-element tensors instead (each rounded, as the
+     * unfused ops). */
+    bool pre = s->aff.pre_on;
+    if (pre) {
+      TRY(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, (float)s->aff.pre_scale,
+                                       (float)s->aff.pre_bias),
+          "post_ops_append_eltwise (affine before the activation)");
+    }
+    act_post_ops(a, po, &st);
+    what = "post_ops_append_eltwise";
+    if (st != dnnl_success) goto dnnl_fail;
+    if (s->aff.on && (pre || a->act == IC_ACT_HARD_SIGMOID)) {
+      dnnl_dims_t one = {1, 1, 1, 1};
+      TRY(dnnl_memory_desc_init_by_tag(&s->one_md, 4, one, dnnl_f32, dnnl_nchw),
+          "memory_desc_init");
+      s->bin_vals[0] = (float)s->aff.scale;
+      s->bin_vals[1] = (float)s->aff.bias;
+      if (ic_in(c, IC_CONV_AFF_SCALE, 0)) {
+        s->bin_idx[0] = dnnl_post_ops_len(po);
+        TRY(dnnl_post_ops_append_binary(po, dnnl_binary_mul, &s->one_md), "post_ops_append_binary");
+      }
+      if (ic_in(c, IC_CONV_AFF_BIAS, 0)) {
+        s->bin_idx[1] = dnnl_post_ops_len(po);
+        TRY(dnnl_post_ops_append_binary(po, dnnl_binary_add, &s->one_md), "post_ops_append_binary");
+      }
+    } else if (s->aff.on) {
+      TRY(dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, (float)s->aff.scale,
+                                       (float)s->aff.bias),
+          "post_ops_append_eltwise (affine)");
+    }
   }
   TRY(ic_dnnl_attr(&attr, po), "primitive_attr");
 
@@ -709,6 +765,11 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   if (!(s->m_w = ic_dnnl_mem(&s->rt, w_md))) goto dnnl_fail;
   if (!(s->m_bias = ic_dnnl_mem(&s->rt, &b_md))) goto dnnl_fail;
   if (!(s->m_res = ic_dnnl_mem(&s->rt, &res_user))) goto dnnl_fail;
+  for (int k = 0; k < 2; k++) {
+    if (s->bin_idx[k] < 0) continue;
+    if (!(s->m_bin[k] = ic_dnnl_mem(&s->rt, &s->one_md))) goto dnnl_fail;
+    TRY(dnnl_memory_set_data_handle(s->m_bin[k], &s->bin_vals[k]), "memory_set_data_handle");
+  }
   if (s->w_buf) TRY(dnnl_memory_set_data_handle(s->m_w, s->w_buf), "memory_set_data_handle");
   ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re};
   for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) {
@@ -745,6 +806,7 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, conv_state **
   s->in_layout = x->layout;
   s->res_layout = res_layout(c);
   s->aff = affine_of(c);
+  s->bin_idx[0] = s->bin_idx[1] = -1;
   ic_status st = state_build(c, g, s);
   if (st) {
     state_free(s);
@@ -805,8 +867,13 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
   } else if (r) {
     memcpy(dst, r->data, ybytes); /* already in the destination's layout */
   }
-  dnnl_exec_arg_t args[6];
+  dnnl_exec_arg_t args[8];
   int n = 0;
+  for (int k = 0; k < 2; k++) {
+    if (s->bin_idx[k] < 0) continue;
+    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_MULTIPLE_POST_OP(s->bin_idx[k]) | DNNL_ARG_SRC_1,
+                                  s->m_bin[k]};
+  }
   args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SRC, s->src_re.p ? s->m_src : s->m_src_user};
   args[n++] = (dnnl_exec_arg_t){DNNL_ARG_WEIGHTS, s->m_w};
   if (b) {

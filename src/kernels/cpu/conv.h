@@ -67,16 +67,21 @@ typedef struct ic_conv_attrs {
 /* Input slots, in the order of ic_conv_inputs. ic_AffineScale and ic_AffineBias are icore's
  * own (fuse.c adds them on CPU plans, never Paddle): one-element float tensors, the scalar
  * elementwise_mul and elementwise_add that follow the activation (PP-HGNetV2's
- * LearnableAffineBlock), Output = act(...) * scale + bias; either may be absent (1, 0). */
+ * LearnableAffineBlock), Output = act(...) * scale + bias; either may be absent (1, 0).
+ * ic_PreAffineScale and ic_PreAffineBias (also icore's, also one element) are the same
+ * before the activation (PP-LCNetV3's affine between the convolution and its hard_swish):
+ * Output = act((conv + Bias + ResidualData) * pre_scale + pre_bias) * scale + bias. */
 enum {
   IC_CONV_INPUT = 0,
   IC_CONV_FILTER = 1,
   IC_CONV_BIAS = 2,
   IC_CONV_RESIDUAL = 3,
   IC_CONV_AFF_SCALE = 4,
-  IC_CONV_AFF_BIAS = 5
+  IC_CONV_AFF_BIAS = 5,
+  IC_CONV_PRE_SCALE = 6,
+  IC_CONV_PRE_BIAS = 7
 };
-#define IC_CONV_N_INPUTS 6
+#define IC_CONV_N_INPUTS 8
 #define IC_CONV_N_OUTPUTS 1
 extern const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS];
 extern const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS];

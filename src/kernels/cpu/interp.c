@@ -365,7 +365,9 @@ DEFINE_FLOAT_KERNELS(float)
 DEFINE_FLOAT_KERNELS(double)
 
 /* nearest, any element size: the table per axis holds source indices; elements move as
- * integers of their width. */
+ * integers of their width. Where the output's rows are contiguous (os[4] == 1), an output
+ * row whose source row is the previous one's (upsampling repeats each source row) is a copy
+ * of the row just written, and the gather runs with unit strides. */
 #define DEFINE_NEAREST(NAME, U)                                                             \
   static void NAME(const void *xv, void *ov, const geom *g, const int64_t *is,             \
                    const int64_t *os, int64_t *const t[3]) {                                \
@@ -373,6 +375,7 @@ DEFINE_FLOAT_KERNELS(double)
     U *o = ov;                                                                              \
     const int64_t od = g->nd == 3 ? g->out[0] : 1;                                          \
     const int64_t oh = g->out[g->nd - 2], ow = g->out[g->nd - 1];                           \
+    const bool unit = os[4] == 1 && is[4] == 1;                                             \
     for (int64_t n = 0; n < g->n; n++)                                                      \
       for (int64_t ch = 0; ch < g->c; ch++)                                                 \
         for (int64_t j = 0; j < od; j++)                                                    \
@@ -380,7 +383,14 @@ DEFINE_FLOAT_KERNELS(double)
             const U *src = x + n * is[0] + ch * is[1] + (g->nd == 3 ? t[0][j] * is[2] : 0) + \
                            t[1][k] * is[3];                                                 \
             U *dst = o + n * os[0] + ch * os[1] + j * os[2] + k * os[3];                    \
-            for (int64_t l = 0; l < ow; l++) dst[l * os[4]] = src[t[2][l] * is[4]];         \
+            if (unit && k > 0 && t[1][k] == t[1][k - 1]) {                                  \
+              memcpy(dst, dst - os[3], (size_t)ow * sizeof(U));                             \
+            } else if (unit) {                                                              \
+              const int64_t *tw = t[2];                                                     \
+              for (int64_t l = 0; l < ow; l++) dst[l] = src[tw[l]];                         \
+            } else {                                                                        \
+              for (int64_t l = 0; l < ow; l++) dst[l * os[4]] = src[t[2][l] * is[4]];       \
+            }                                                                               \
           }                                                                                 \
   }
 DEFINE_NEAREST(nearest_u8, uint8_t)
