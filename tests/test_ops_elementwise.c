@@ -376,6 +376,64 @@ static void se_check(const se_case *k) {
   ic_program_destroy(p);
 }
 
+/* Not rewritten when the declared dims cannot prove that s broadcasts onto x: here x and s
+ * are both [2, 8, ?, ?], and at run time s is the larger ([2, 8, 5, 7] against x [2, 8, 1, 1]),
+ * which the two ops broadcast and the fused op could not. The run must succeed and equal the
+ * unfused one, and a program whose s is declared [2, 8, 1, 1] is still rewritten. */
+START_TEST(scale_residual_needs_proof) {
+  for (int declared_small = 0; declared_small < 2; declared_small++) {
+    ic_builder *b = ic_builder_create();
+    const int64_t xd[4] = {2, 8, -1, -1};
+    tu_var(b, "x", IC_FP32, 4, xd);
+    tu_var(b, "s", IC_FP32, 4, declared_small ? TU_DIMS(2, 8, 1, 1) : xd);
+    tu_var(b, "m", IC_FP32, 4, xd);
+    tu_var(b, "y", IC_FP32, 4, xd);
+    ic_builder_feed(b, "x");
+    ic_builder_feed(b, "s");
+    ic_builder_op *op = ic_builder_add_op(b, 0, "elementwise_mul");
+    ic_builder_in(op, "X", "x");
+    ic_builder_in(op, "Y", "s");
+    ic_builder_out(op, "Out", "m");
+    ic_builder_attr_int(op, "axis", -1);
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", "x");
+    ic_builder_in(op, "Y", "m");
+    ic_builder_out(op, "Out", "y");
+    ic_builder_attr_int(op, "axis", -1);
+    ic_builder_fetch(b, "y");
+    ic_program *p;
+    char err[1024];
+    ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+    ic_builder_destroy(b);
+    ic_scope *params;
+    ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+    ic_tensor *fv[2];
+    if (declared_small) {
+      fv[0] = se_rand(IC_FP32, 4, TU_DIMS(2, 8, 5, 7), 3);
+      fv[1] = se_rand(IC_FP32, 4, TU_DIMS(2, 8, 1, 1), 4);
+    } else {
+      fv[0] = se_rand(IC_FP32, 4, TU_DIMS(2, 8, 1, 1), 3);
+      fv[1] = se_rand(IC_FP32, 4, TU_DIMS(2, 8, 5, 7), 4);
+    }
+    const char *feeds[2] = {"x", "s"}, *fetch[1] = {"y"};
+    ic_tensor *ref[1], *got[1];
+    ck_assert_msg(tu_run_scope(p, params, 2, feeds, fv, 1, fetch, ref, err, sizeof err) == IC_OK,
+                  "%s", err);
+    size_t n = se_run(p, params, 2, feeds, fv, 1, fetch, true, 1, got);
+    ck_assert_msg(n == (size_t)declared_small, "%zu ic_scale_residual, expected %d", n,
+                  declared_small);
+    tu_assert_shape(got[0], IC_FP32, 4, TU_DIMS(2, 8, 5, 7));
+    tu_assert_bitwise(got[0], ref[0], "fused plan against unfused");
+    ic_tensor_destroy(ref[0]);
+    ic_tensor_destroy(got[0]);
+    ic_tensor_destroy(fv[0]);
+    ic_tensor_destroy(fv[1]);
+    ic_scope_destroy(params);
+    ic_program_destroy(p);
+  }
+}
+END_TEST
+
 START_TEST(scale_residual_rewrite) {
   se_check(&(se_case){.dt = IC_FP32});
   se_check(&(se_case){.dt = IC_FP32, .s_vec = true, .m_first = true});
@@ -400,6 +458,7 @@ static TCase *tc_semantics(void) {
   tcase_add_test(tc, float_special_values);
   tcase_add_test(tc, bad_inputs);
   tcase_add_test(tc, scale_residual_rewrite);
+  tcase_add_test(tc, scale_residual_needs_proof);
   return tc;
 }
 

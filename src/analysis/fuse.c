@@ -421,6 +421,24 @@ static ic_status try_fuse(fuser *f, size_t i) {
               aff_bias, out, last);
 }
 
+/* Whether s's declared dims, aligned onto x's by Paddle's elementwise rule with `axis`,
+ * provably broadcast onto x: each is 1 or the same known size, or both unknown in the batch
+ * dimension (a squeeze-excitation scale [N, C, 1, 1] of x [N, C, H, W]). Unknown sizes
+ * elsewhere could make s the larger one at run time, where the fused op could not follow the
+ * two ops' broadcast. */
+static bool scale_fits(const fuser *f, const char *s, const char *x, int64_t axis) {
+  const ic_vardesc *sv = ic_program_find_var(f->prog, 0, s), *xv = ic_program_find_var(f->prog, 0, x);
+  if (!sv || !xv || !sv->is_tensor || !xv->is_tensor || sv->ndim > xv->ndim) return false;
+  int64_t off = axis < 0 ? (int64_t)xv->ndim - (int64_t)sv->ndim : axis;
+  if (off < 0 || off + (int64_t)sv->ndim > (int64_t)xv->ndim) return false;
+  for (int k = 0; k < sv->ndim; k++) {
+    int64_t sd = sv->dims[k], xd = xv->dims[off + k];
+    bool ok = sd == 1 || (sd > 0 && sd == xd) || (sd < 0 && xd < 0 && off + k == 0);
+    if (!ok) return false;
+  }
+  return true;
+}
+
 /* On CPU plans, elementwise_mul(x, s) -> m followed by elementwise_add(x, m) (either order),
  * where m has no other reader and s broadcasts onto x (a squeeze-excitation scale and its
  * residual, PP-OCRv4's RSEFPN), becomes one ic_scale_residual(x, s): the same rounded
@@ -438,6 +456,7 @@ static ic_status try_scale_residual(fuser *f, size_t i) {
   if (!x || !s || !m || !strcmp(x, s) || !same_declared_dims(f, m, x)) return IC_OK;
   const ic_vardesc *xv = ic_program_find_var(f->prog, 0, x);
   if (!xv || (xv->dtype != IC_FP32 && xv->dtype != IC_FP64)) return IC_OK;
+  if (!scale_fits(f, s, x, (int64_t)num_attr(mul, "axis", -1))) return IC_OK;
   size_t j = sole_reader(f, i, m);
   if (j == SIZE_MAX) return IC_OK;
   const ic_op *add = f->seq->ops[j];
