@@ -57,6 +57,12 @@ ic_status ch_check_op_status(const ic_program *p, size_t n_in, const char *const
                              ic_tensor *const *inputs, double rtol, double atol, char *errbuf,
                              size_t errlen);
 
+/* The CUDA kernel's status and message alone, for what the CUDA kernel refuses though the
+ * CPU kernel runs it (a mode with no CUDA kernel); the CPU side still runs, its status is
+ * not compared. */
+ic_status ch_cuda_op_status(const ic_program *p, size_t n_in, const char *const *in_names,
+                            ic_tensor *const *inputs, char *errbuf, size_t errlen);
+
 /* Whether the suites should skip their largest cases: the environment variable
  * ICORE_GPU_QUICK is 1 (tools/gpu_run.sh sets it under compute-sanitizer, which runs kernels
  * tens of times slower). */
