@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -402,6 +405,70 @@ START_TEST(load_monitor_decides) {
 }
 END_TEST
 
+static atomic_bool g_spin_stop;
+
+static void *spin_thread(void *arg) {
+  (void)arg;
+  volatile unsigned long spin = 0;
+  while (!atomic_load_explicit(&g_spin_stop, memory_order_relaxed)) spin++;
+  return NULL;
+}
+
+/* A niced process in another scheduling group competes at full weight: with autogroups on,
+ * a `nice -n 19` job started in another session takes half of each CPU from this process's
+ * threads, and the monitor must count it (it sees this process's threads wait for CPUs).
+ * Here: a child in its own session, niced to 19, spins on every CPU while this process
+ * spins on every CPU too. */
+START_TEST(load_monitor_counts_competing_niced) {
+  FILE *f = fopen("/proc/sys/kernel/sched_autogroup_enabled", "r");
+  int autogroup = 0;
+  if (f) {
+    if (fscanf(f, "%d", &autogroup) != 1) autogroup = 0;
+    fclose(f);
+  }
+  if (autogroup != 1) {
+    /* Without autogroups the niced child yields to us and there is nothing to see. */
+    fprintf(stderr, "load_monitor_counts_competing_niced: SKIPPED: autogroups are off here "
+                    "(/proc/sys/kernel/sched_autogroup_enabled)\n");
+    return;
+  }
+  ic_cpuload *m;
+  ck_assert_int_eq(ic_cpuload_create(64, &m), IC_OK);
+  ck_assert_ptr_nonnull(m);
+  int n = ic_cpuload_cpus(m);
+  ck_assert_int_le(n, 64);
+  pid_t child = fork();
+  ck_assert_int_ge(child, 0);
+  if (child == 0) {
+    setsid();
+    if (setpriority(PRIO_PROCESS, 0, 19) != 0) _exit(1);
+    for (int k = 1; k < n; k++)
+      if (fork() == 0) break;
+    volatile unsigned long spin = 0;
+    for (;;) spin++;
+  }
+  atomic_store(&g_spin_stop, false);
+  pthread_t th[64];
+  for (int k = 0; k < n; k++) ck_assert_int_eq(pthread_create(&th[k], NULL, spin_thread, NULL), 0);
+  int seen = -1, budget = n;
+  for (int k = 0; k < 400 && !(seen >= 600 && budget < n); k++) {
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    budget = ic_cpuload_budget(m, n);
+    seen = ic_cpuload_others_milli(m);
+  }
+  atomic_store(&g_spin_stop, true);
+  for (int k = 0; k < n; k++) pthread_join(th[k], NULL);
+  kill(-child, SIGKILL); /* its session's process group: the child and its forks */
+  kill(child, SIGKILL);
+  waitpid(child, NULL, 0);
+  ck_assert_msg(seen >= 600 && budget < n,
+                "a niced process in another session spun on %d CPUs: others held %d milli, "
+                "budget %d of %d", n, seen, budget, n);
+  ic_cpuload_free(m);
+}
+END_TEST
+
 /* Measured, not injected: a child process that spins on a core is seen within a few
  * windows, and the executor's budget drops below the CPUs. */
 START_TEST(load_monitor_sees_a_busy_core) {
@@ -752,6 +819,7 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, kernel_threads_follow_free_cores);
   tcase_add_test(tc, load_monitor_decides);
   tcase_add_test(tc, load_monitor_sees_a_busy_core);
+  tcase_add_test(tc, load_monitor_counts_competing_niced);
   tcase_add_test(tc, borrowed_feeds_read_in_place);
   tcase_add_test(tc, plan_descriptions_are_consistent);
   return tc;

@@ -10,8 +10,16 @@
  * that runs alone, how many threads its kernels' OpenMP teams may use (its own pool threads
  * sleep on condition variables when idle and need no such care). About every 100 ms it reads /proc/stat: the busy
  * time of the CPUs in the process's affinity mask, minus the process's own CPU time, over
- * the wall time since the last reading, is what other processes held (niced processes
- * excepted, unless this one is niced too: they yield to it). While they hold at
+ * the wall time since the last reading, is what other processes held. Niced processes
+ * count only once they are seen to compete: CFS gives a nice-19 thread 1.5% of a core against
+ * a nice-0 one, but only inside one scheduling group; with autogroups (a `nice`d job started
+ * from another terminal or session) or in another cgroup a niced process weighs as much as
+ * ours, and a 2-thread team beside two of them took 231 ms instead of 20 (CRNN batch 8).
+ * So while others' niced time is half a core or more, the monitor also reads how long this
+ * process's threads waited for a CPU (the run delay in /proc/self/task/N/schedstat); a fifth
+ * of a core or more of waiting means the niced processes take CPUs from us, and from then on
+ * their time counts (for the monitor's lifetime: the machine's scheduling groups do not
+ * change). If this process is niced itself, niced time always counts. While they hold at
  * least half a core, the executor gives up that many (rounded) of its threads, down to one;
  * it takes them back when the others fall below a third of a core under what it gave up.
  * A team no larger than the free cores spins harmlessly. The OpenMP wait policy itself
@@ -27,7 +35,9 @@
  * would otherwise start four spinning teams on two cores. */
 #include "interp/cpuload.h" /* built with _GNU_SOURCE (CMakeLists.txt) */
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -47,12 +57,13 @@ struct ic_cpuload {
   size_t cap;
   cpu_set_t cpus;
   int n_cpus;      /* CPUs in the affinity mask */
-  bool count_nice; /* this process is niced: other niced processes compete with it */
+  bool count_nice; /* niced processes compete with this one (see above) */
   double tick_ns;  /* one /proc/stat unit */
   pthread_mutex_t lock;
   /* The last reading (under lock). */
   int64_t ref_wall, ref_self;
-  unsigned long long ref_busy;
+  unsigned long long ref_busy, ref_nice;
+  int64_t ref_wait;   /* run delay of this process's threads, ns; -1 if not read last window */
   _Atomic int64_t next_check;
   atomic_int given_up;     /* threads given up now */
   atomic_int others_milli; /* last measurement */
@@ -65,8 +76,9 @@ static int64_t clock_ns(clockid_t id) {
   return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The busy ticks of the CPUs in the mask; false if /proc/stat could not be read. */
-static bool read_busy(ic_cpuload *m, unsigned long long *busy) {
+/* The busy ticks of the CPUs in the mask, niced processes' apart (not in *busy unless
+ * count_nice); false if /proc/stat could not be read. */
+static bool read_busy(ic_cpuload *m, unsigned long long *busy, unsigned long long *nice) {
   if (lseek(m->fd, 0, SEEK_SET) != 0) return false;
   size_t n = 0;
   for (;;) {
@@ -84,23 +96,53 @@ static bool read_busy(ic_cpuload *m, unsigned long long *busy) {
     n += (size_t)k;
   }
   m->buf[n] = '\0';
-  unsigned long long sum = 0;
+  unsigned long long sum = 0, nsum = 0;
   int seen = 0;
   for (char *line = m->buf; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
     if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9') continue;
     char *p;
     unsigned long cpu = strtoul(line + 3, &p, 10);
     if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &m->cpus)) continue;
-    /* user nice system idle iowait irq softirq steal (guest time is inside user); a niced
-     * process yields to ours (CFS gives a nice-19 thread 1.5% against a nice-0 one), so its
-     * time counts only when this process is niced too */
+    /* user nice system idle iowait irq softirq steal (guest time is inside user) */
     unsigned long long f[8] = {0};
     for (int k = 0; k < 8; k++) f[k] = strtoull(p, &p, 10);
     sum += f[0] + (m->count_nice ? f[1] : 0) + f[2] + f[5] + f[6] + f[7];
+    nsum += f[1];
     seen++;
   }
   *busy = sum;
+  *nice = nsum;
   return seen > 0;
+}
+
+/* The total time this process's threads have waited on a run queue for a CPU (the second
+ * field of /proc/self/task/N/schedstat), or -1 where the kernel does not report it. */
+static int64_t read_wait(void) {
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return -1;
+  int64_t sum = 0;
+  bool any = false;
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    if (de->d_name[0] < '0' || de->d_name[0] > '9') continue;
+    char path[64], buf[128];
+    snprintf(path, sizeof path, "/proc/self/task/%.20s/schedstat", de->d_name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue; /* the thread has just exited */
+    ssize_t k = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (k <= 0) continue;
+    buf[k] = '\0';
+    char *p;
+    (void)strtoull(buf, &p, 10); /* time on the CPU */
+    char *q;
+    unsigned long long w = strtoull(p, &q, 10);
+    if (q == p) continue;
+    sum += (int64_t)w;
+    any = true;
+  }
+  closedir(d);
+  return any ? sum : -1;
 }
 
 ic_status ic_cpuload_create(int budget, ic_cpuload **out) {
@@ -123,7 +165,8 @@ ic_status ic_cpuload_create(int budget, ic_cpuload **out) {
     return IC_ERR_OUT_OF_MEMORY;
   }
   m->fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
-  if (m->fd < 0 || !read_busy(m, &m->ref_busy)) goto none;
+  if (m->fd < 0 || !read_busy(m, &m->ref_busy, &m->ref_nice)) goto none;
+  m->ref_wait = -1;
   m->ref_wall = clock_ns(CLOCK_MONOTONIC);
   m->ref_self = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
   pthread_mutex_init(&m->lock, NULL);
@@ -149,21 +192,43 @@ static int decide(int cur, int milli, int n_cpus) {
   return want < 0 ? 0 : want;
 }
 
+/* Whether niced processes holding nice_milli thousandths of a core compete with this one,
+ * whose threads waited wait_milli thousandths of a core for a CPU over the same window
+ * (wait_milli < 0: not measured). */
+static bool nice_competes(int nice_milli, int wait_milli) {
+  return nice_milli >= 500 && wait_milli >= 200;
+}
+
 static void sample(ic_cpuload *m, int64_t now) {
   int milli = atomic_load(&m->injected);
   if (milli < 0) {
-    unsigned long long busy;
-    if (!read_busy(m, &busy)) {
+    unsigned long long busy, nice;
+    if (!read_busy(m, &busy, &nice)) {
       atomic_store(&m->next_check, now + WINDOW_NS);
       return;
     }
     int64_t self = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     double wall = (double)(now - m->ref_wall);
     double others = ((double)(busy - m->ref_busy) * m->tick_ns - (double)(self - m->ref_self)) / wall;
+    double niced = (double)(nice - m->ref_nice) * m->tick_ns / wall;
+    if (!m->count_nice) {
+      /* Niced processes hold a core or more: do they take CPUs from us? */
+      int64_t wait = niced >= 0.5 ? read_wait() : -1;
+      int wait_milli = -1;
+      if (wait >= 0 && m->ref_wait >= 0 && wait >= m->ref_wait)
+        wait_milli = (int)((double)(wait - m->ref_wait) / wall * 1000 + 0.5);
+      m->ref_wait = wait;
+      if (nice_competes((int)(niced * 1000 + 0.5), wait_milli)) {
+        m->count_nice = true; /* busy counts nice time from the next reading on */
+        others += niced;
+        busy += nice;
+      }
+    }
     if (others < 0) others = 0;
     if (others > m->n_cpus) others = m->n_cpus;
     milli = (int)(others * 1000 + 0.5);
     m->ref_busy = busy;
+    m->ref_nice = nice;
     m->ref_self = self;
   }
   m->ref_wall = now;
