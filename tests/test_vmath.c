@@ -89,6 +89,45 @@ START_TEST(position_independent) {
 }
 END_TEST
 
+/* Every width the CPU has (16, 8, 4 lanes) gives the 4-lane inline functions' bits, for
+ * every element of arrays whose lengths leave every tail size, over the clamped range and
+ * the special values. */
+START_TEST(widths_bitwise) {
+  const int64_t n = 4096 + 37;
+  float *x = malloc((size_t)n * sizeof *x), *ref = malloc((size_t)n * sizeof *ref);
+  float *y = malloc((size_t)n * sizeof *y);
+  for (int64_t i = 0; i < n; i++) x[i] = -100.0f + 200.0f * (float)i / (float)n;
+  x[0] = NAN, x[1] = INFINITY, x[2] = -INFINITY, x[3] = -0.0f, x[4] = 1e-30f;
+  typedef void arr_w(float *, const float *, int64_t, int);
+  static const struct {
+    const char *name;
+    arr_w *fn;
+    ic_v4f (*one)(ic_v4f);
+  } fns[] = {{"exp", ic_vexpf_w, ic_v4_expf},
+             {"sigmoid", ic_vsigmoidf_w, ic_v4_sigmoidf},
+             {"tanh", ic_vtanhf_w, ic_v4_tanhf}};
+  const int widest = ic_vmath_width();
+  ck_assert(widest == 4 || widest == 8 || widest == 16);
+  for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+    for (int64_t i = 0; i < n; i++) {
+      ic_v4f v = ic_v4_splat(x[i]);
+      ref[i] = fns[f].one(v)[0];
+    }
+    for (int w = 4; w <= widest; w *= 2) {
+      for (int64_t len = n - 17; len <= n; len++) { /* every tail of 16 lanes */
+        fns[f].fn(y, x, len, w);
+        for (int64_t i = 0; i < len; i++) {
+          ck_assert_msg(memcmp(&y[i], &ref[i], sizeof y[i]) == 0,
+                        "%s(%a) at width %d, length %lld: %a, the 4-lane form gives %a",
+                        fns[f].name, x[i], w, (long long)len, y[i], ref[i]);
+        }
+      }
+    }
+  }
+  free(x), free(ref), free(y);
+}
+END_TEST
+
 /* y[j] += x[k] * wt[k][j] in ascending k, each product and sum rounded: the vector code must
  * match the scalar formula bit for bit, at every width and tail. */
 START_TEST(gemv_bitwise) {
@@ -128,6 +167,7 @@ static TCase *tc_vmath(void) {
   tcase_add_test(tc, expf_special_values);
   tcase_add_test(tc, activations_accuracy);
   tcase_add_test(tc, position_independent);
+  tcase_add_test(tc, widths_bitwise);
   tcase_add_test(tc, gemv_bitwise);
   return tc;
 }

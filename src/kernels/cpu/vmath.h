@@ -71,24 +71,19 @@ static inline ic_v4f ic_v4_tanhf(ic_v4f x) {
   return two / (one + ic_v4_expf(-two * x)) - one;
 }
 
-/* y[i] = f(x[i]) for i < n, in blocks of 4; the last partial block goes through a padded
- * copy, so every element takes the vector path. y may equal x. */
-#define IC_VMATH_ARRAY(NAME, FN)                                                             \
-  static inline void NAME(float *y, const float *x, int64_t n) {                             \
-    int64_t i = 0;                                                                           \
-    for (; i + 4 <= n; i += 4) ic_v4_store(y + i, FN(ic_v4_load(x + i)));                    \
-    if (i < n) {                                                                             \
-      float buf[4] = {0, 0, 0, 0};                                                           \
-      memcpy(buf, x + i, (size_t)(n - i) * sizeof *buf);                                     \
-      ic_v4_store(buf, FN(ic_v4_load(buf)));                                                 \
-      memcpy(y + i, buf, (size_t)(n - i) * sizeof *buf);                                     \
-    }                                                                                        \
-  }
+/* y[i] = f(x[i]) for i < n (vmath.c): in blocks of 16 with AVX-512F, 8 with AVX2, else 4;
+ * the last partial block through a padded copy, so every element takes the vector path and
+ * gets the bits ic_v4_expf / ic_v4_sigmoidf / ic_v4_tanhf give it at any width. y may equal
+ * x. */
+void ic_vexpf(float *y, const float *x, int64_t n);
+void ic_vsigmoidf(float *y, const float *x, int64_t n);
+void ic_vtanhf(float *y, const float *x, int64_t n);
 
-IC_VMATH_ARRAY(ic_vexpf, ic_v4_expf)
-IC_VMATH_ARRAY(ic_vsigmoidf, ic_v4_sigmoidf)
-IC_VMATH_ARRAY(ic_vtanhf, ic_v4_tanhf)
-
-#undef IC_VMATH_ARRAY
+/* The same at a width of at most `width` lanes (4, 8 or 16; for tests), and the width the
+ * plain forms use on this CPU. */
+void ic_vexpf_w(float *y, const float *x, int64_t n, int width);
+void ic_vsigmoidf_w(float *y, const float *x, int64_t n, int width);
+void ic_vtanhf_w(float *y, const float *x, int64_t n, int width);
+int ic_vmath_width(void);
 
 #endif
