@@ -269,6 +269,60 @@ START_TEST(concat_readers) {
 }
 END_TEST
 
+/* The arithmetic elementwise ops: a squeeze-and-excitation scale (blocked image times one
+ * value per channel and image), the same with the per-channel operand first, two blocked
+ * operands of the same dims, and a plain operand against a blocked one (the kernel unpacks;
+ * the op is marked all the same, since a convolution reads it). Bitwise the plain plan's. */
+static void ew(ic_builder *b, const char *type, const char *x, const char *y, const char *out) {
+  ic_builder_op *op = ic_builder_add_op(b, 0, type);
+  ic_builder_in(op, "X", x);
+  ic_builder_in(op, "Y", y);
+  ic_builder_out(op, "Out", out);
+  ic_builder_attr_int(op, "axis", -1);
+}
+
+START_TEST(elementwise_readers) {
+  static const char *const kinds[] = {"elementwise_mul", "elementwise_div", "elementwise_add",
+                                      "elementwise_sub", "elementwise_max", "elementwise_pow"};
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k += 2) {
+    ic_builder *b = start();
+    var(b, "a"), var(b, "m"), var(b, "d"), var(b, "e"), var(b, "r"), var(b, "f"), var(b, "q");
+    tu_var(b, "g", IC_FP32, 4, TU_DIMS(N, C, 1, 1));
+    tu_var(b, "s", IC_FP32, 4, TU_DIMS(N, C, 1, 1));
+    conv(b, "x", "a", NULL);
+    ic_builder_op *op = ic_builder_add_op(b, 0, "pool2d");
+    ic_builder_in(op, "X", "a");
+    ic_builder_out(op, "Out", "g");
+    ic_builder_attr_string(op, "pooling_type", "avg");
+    ic_builder_attr_bool(op, "global_pooling", true);
+    ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){1, 1});
+    conv(b, "g", "s", NULL);
+    ew(b, kinds[k], "a", "s", "m");     /* blocked, per channel and image */
+    ew(b, kinds[k + 1], "s", "m", "d"); /* per channel first */
+    ew(b, "elementwise_sub", "d", "a", "e"); /* two blocked */
+    unary(b, "exp", "x", "r");
+    ew(b, "elementwise_sub", "r", "e", "f"); /* plain against blocked: unpacked */
+    conv(b, "f", "q", NULL);
+    ic_builder_fetch(b, "q");
+    char marked[256];
+    int n = run_pass(b, "q", marked, sizeof marked);
+    ck_assert_msg(n == 7 && !strcmp(marked, "a,g,s,m,d,e,f"), "%s, %s: marked %d: %s", kinds[k],
+                  kinds[k + 1], n, marked);
+    ic_builder_destroy(b);
+  }
+  /* An elementwise output that is fetched stays plain, and so do its inputs. */
+  ic_builder *b = start();
+  var(b, "a"), var(b, "c"), var(b, "e");
+  conv(b, "x", "a", NULL);
+  conv(b, "a", "c", "dw");
+  ew(b, "elementwise_mul", "a", "c", "e");
+  ic_builder_fetch(b, "e");
+  char marked[256];
+  ck_assert_int_eq(run_pass(b, "e", marked, sizeof marked), 0);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 /* Only CPU plans with the rewrites on: fuse off, or a device plan, marks nothing. */
 START_TEST(only_cpu_with_fuse) {
   ic_builder *b = start();
@@ -316,6 +370,7 @@ static TCase *tc_pass(void) {
   tcase_add_test(tc, keeps_plain);
   tcase_add_test(tc, pool_readers);
   tcase_add_test(tc, concat_readers);
+  tcase_add_test(tc, elementwise_readers);
   tcase_add_test(tc, only_cpu_with_fuse);
   return tc;
 }

@@ -18,7 +18,12 @@
  *   - every op reading it reads it in a slot that accepts a blocked tensor (IC_SLOT_BLOCKED,
  *     with the reader's data_format not NHWC) or only for its shape (IC_SLOT_NO_BUFFER,
  *     IC_SLOT_IGNORED): another convolution's Input or ResidualData, a transposed
- *     convolution's Input, pool2d's X, concat's X.
+ *     convolution's Input, pool2d's X, concat's X, an arithmetic elementwise op's X and Y.
+ * The arithmetic elementwise ops (elementwise_add, _sub, _mul, _div, _max, _min, _pow,
+ * _floordiv, _mod) are marked by the same rules; one whose output must stay plain would only
+ * unpack blocked operands, so its inputs are kept plain as well (to a fixed point). The
+ * kernel keeps the layout when both operands are blocked alike with the output's dims, or
+ * one is and the other holds one value per channel (a squeeze-and-excitation scale, a bias).
  * A concat along the channels (axis 1 of 4-D tensors) is marked by the same rules: it keeps
  * its inputs' blocked layout when they all hold the same one (concat.c).
  * The kernel decides at run time: it writes a blocked Output (and says so in the tensor's
@@ -68,9 +73,17 @@ static bool channel_concat(const ic_op *op) {
   return axis == 1 || axis == -3;
 }
 
+static bool reads_blocked(const ic_op *op, const char *slot);
+
+/* An arithmetic elementwise op whose X and Y take blocked tensors (elementwise.c). */
+static bool blocked_elementwise(const ic_op *op) {
+  return !strncmp(op->type, "elementwise_", 12) && reads_blocked(op, "X") &&
+         reads_blocked(op, "Y");
+}
+
 static bool marks(const ic_op *op) {
   return !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d") ||
-         !strcmp(op->type, "pool2d") || channel_concat(op);
+         !strcmp(op->type, "pool2d") || channel_concat(op) || blocked_elementwise(op);
 }
 
 /* Whether input slot `slot` of op reads a blocked tensor correctly. */
@@ -120,8 +133,8 @@ static ic_status scan(lpass *l, const ic_opseq *seq, const ic_program *p, size_t
 /* The variable op writes that may stay blocked, or NULL. */
 static const char *blockable_output(const lpass *l, const ic_op *op, const ic_program *p) {
   if (!marks(op) || is_nhwc(op) || ic_op_attr(op, "ic_blocked_out")) return NULL;
-  const ic_slot *o = ic_op_output(op, strcmp(op->type, "pool2d") && strcmp(op->type, "concat")
-                                             ? "Output" : "Out");
+  const bool conv = !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d");
+  const ic_slot *o = ic_op_output(op, conv ? "Output" : "Out");
   if (!o || o->n != 1 || op->n_outputs != 1) return NULL;
   const char *name = o->args[0];
   if (count(&l->writers, name) != 1 || !count(&l->readers, name) ||
@@ -166,6 +179,23 @@ ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,
   ic_strmap_init(&l.readers);
   ic_strmap_init(&l.barred);
   ic_status st = scan(&l, seq, p, n_fetches, fetch_names, err);
+  /* An elementwise op whose output must stay plain would only unpack blocked operands: keep
+   * its inputs plain too, and again for the ops that feed those, to a fixed point. */
+  for (bool changed = true; changed && !st;) {
+    changed = false;
+    for (size_t i = 0; i < seq->n_ops && !st; i++) {
+      const ic_op *op = seq->ops[i];
+      if (!blocked_elementwise(op) || blockable_output(&l, op, p)) continue;
+      for (size_t s = 0; s < op->n_inputs; s++) {
+        for (size_t k = 0; k < op->inputs[s].n; k++) {
+          const char *name = op->inputs[s].args[k];
+          if (ic_strmap_get(&l.barred, name)) continue;
+          if (!bar(&l, name)) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+          changed = true;
+        }
+      }
+    }
+  }
   /* seq->ops is the opseq's own array (in its arena), rewritten in place. */
   for (size_t i = 0; i < seq->n_ops && !st; i++) {
     if (!blockable_output(&l, seq->ops[i], p)) continue;

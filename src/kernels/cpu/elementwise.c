@@ -23,17 +23,20 @@
  * back (0 to a negative power is 0, overflow gives INT_MIN as on x86). The scalar
  * operations live in elementwise.h, shared with the CUDA kernels. */
 #include "kernels/cpu/elementwise.h"
+#include "kernels/cpu/onednn.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 const ic_slotdef ic_elementwise_inputs[2] = {{"X", 0}, {"Y", 0}};
+const ic_slotdef ic_elementwise_blocked_inputs[2] = {{"X", IC_SLOT_BLOCKED}, {"Y", IC_SLOT_BLOCKED}};
 const ic_slotdef ic_elementwise_outputs[1] = {{"Out", 0}};
 
 ic_status ic_elementwise_parse(ic_attr_reader *r, void *attrs) {
   ic_elementwise_attrs *a = attrs;
   a->axis = ic_ar_int(r, "axis", -1);
+  a->blocked_out = ic_ar_bool(r, "ic_blocked_out", false);
   return r->st;
 }
 
@@ -209,6 +212,55 @@ LOOPS_ALL_TYPES(pow)
 LOOPS_ALL_TYPES(floordiv)
 LOOPS_ALL_TYPES(mod)
 
+/* A blocked image (nChw8c / nChw16c) against one value per channel: o and x hold hw pixels of
+ * one channel block, s the block's BLK channel values; x_first: op(x, s), else op(s, x). */
+typedef void (*ew_chan)(float *o, const float *x, const float *s, int64_t hw, bool x_first);
+
+#define CHAN_LOOPS(OP)                                                                     \
+  static inline void OP##_chan_p16(float *restrict o, const float *restrict x,             \
+                                   const float *restrict s, bool x_first) {                \
+    if (x_first) {                                                                         \
+      for (int k = 0; k < 16; k++) o[k] = ic_ew_##OP##_f32(x[k], s[k]);                    \
+    } else {                                                                               \
+      for (int k = 0; k < 16; k++) o[k] = ic_ew_##OP##_f32(s[k], x[k]);                    \
+    }                                                                                      \
+  }                                                                                        \
+  static inline void OP##_chan_p8(float *restrict o, const float *restrict x,              \
+                                  const float *restrict s, bool x_first) {                 \
+    if (x_first) {                                                                         \
+      for (int k = 0; k < 8; k++) o[k] = ic_ew_##OP##_f32(x[k], s[k]);                     \
+    } else {                                                                               \
+      for (int k = 0; k < 8; k++) o[k] = ic_ew_##OP##_f32(s[k], x[k]);                     \
+    }                                                                                      \
+  }                                                                                        \
+  static void OP##_chan16(float *o, const float *x, const float *s, int64_t hw,            \
+                          bool x_first) {                                                  \
+    for (int64_t p = 0; p < hw; p++) OP##_chan_p16(o + p * 16, x + p * 16, s, x_first);    \
+  }                                                                                        \
+  static void OP##_chan8(float *o, const float *x, const float *s, int64_t hw,             \
+                         bool x_first) {                                                   \
+    for (int64_t p = 0; p < hw; p++) OP##_chan_p8(o + p * 8, x + p * 8, s, x_first);       \
+  }
+
+CHAN_LOOPS(add)
+CHAN_LOOPS(sub)
+CHAN_LOOPS(mul)
+CHAN_LOOPS(div)
+CHAN_LOOPS(max)
+CHAN_LOOPS(min)
+CHAN_LOOPS(pow)
+CHAN_LOOPS(floordiv)
+CHAN_LOOPS(mod)
+
+#define CHAN_ROW(OP) {OP##_chan8, OP##_chan16}
+/* [op][block 8, 16] */
+static const ew_chan k_chan[IC_EW_N_OPS][2] = {
+    [IC_EW_ADD] = CHAN_ROW(add), [IC_EW_SUB] = CHAN_ROW(sub), [IC_EW_MUL] = CHAN_ROW(mul),
+    [IC_EW_DIV] = CHAN_ROW(div), [IC_EW_MAX] = CHAN_ROW(max), [IC_EW_MIN] = CHAN_ROW(min),
+    [IC_EW_POW] = CHAN_ROW(pow), [IC_EW_FLOORDIV] = CHAN_ROW(floordiv),
+    [IC_EW_MOD] = CHAN_ROW(mod),
+};
+
 #define ROW(OP, SUF) {OP##_##SUF##_vv, OP##_##SUF##_vs, OP##_##SUF##_sv}
 #define OP_ROWS(OP) {ROW(OP, f32), ROW(OP, f64), ROW(OP, i32), ROW(OP, i64)}
 
@@ -237,6 +289,103 @@ static bool has_zero(const ic_tensor *t) {
   return false;
 }
 
+static void run_plain(ic_ew_op op, const ic_bcast *bc, const void *x, const void *y, void *out,
+                      size_t es, ic_dtype dt);
+
+static bool same_dims(const ic_tensor *a, const ic_tensor *b) {
+  if (a->ndim != b->ndim) return false;
+  for (int i = 0; i < a->ndim; i++) {
+    if (a->dims[i] != b->dims[i]) return false;
+  }
+  return true;
+}
+
+/* Whether v holds one value per channel of out [N, C, H, W] (and per image where it has N
+ * rows), placed on axis 1 by the broadcast: [1 or N, C, 1, 1], or [C] with axis 1. Such a v
+ * is laid out the same plain or blocked (H = W = 1). */
+static bool per_channel(const ic_tensor *v, const ic_tensor *out, int64_t axis) {
+  const int64_t n = out->dims[0], ch = out->dims[1];
+  if (v->ndim == 4) {
+    return (v->dims[0] == 1 || v->dims[0] == n) && v->dims[1] == ch && v->dims[2] == 1 &&
+           v->dims[3] == 1;
+  }
+  return v->ndim == 1 && v->dims[0] == ch && axis == 1;
+}
+
+/* A blocked X or Y (float32 4-D, tensor.h). Marked by the layout pass (blocked_out), two
+ * cases keep the layout: both operands blocked alike with Out's dims (one pass over the
+ * buffers: element i of each is the same logical element), or one blocked with Out's dims
+ * and the other one value per channel. Otherwise the blocked operands are unpacked into
+ * scratch and Out is plain. Each element gets the plain kernel's operation on the same
+ * values, so the bits do not depend on the layout. */
+static ic_status run_blocked(ic_kctx *c, ic_ew_op op, const ic_bcast *b) {
+  const ic_elementwise_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0), *y = ic_in(c, 1, 0);
+  ic_tensor *out = ic_out(c, 0, 0);
+  /* bt: the blocked operand with Out's dims if there is one (a per-channel operand may be
+   * blocked too: [N, C, 1, 1] has the plain layout's bytes) */
+  const ic_tensor *bt = x->layout != IC_LAYOUT_PLAIN && same_dims(x, out) ? x
+                        : y->layout != IC_LAYOUT_PLAIN                    ? y
+                                                                          : x;
+  const ic_tensor *other = bt == x ? y : x;
+  const int lay = bt->layout, blk = ic_layout_block(lay);
+  if (a->blocked_out && bt->dtype == IC_FP32 && blk && out->ndim == 4 && same_dims(bt, out)) {
+    const int64_t numel = ic_numel(4, out->dims);
+    if (other->layout == lay && same_dims(other, out)) {
+      k_loops[op][0][0](out->data, x->data, y->data, numel);
+      out->layout = (uint8_t)lay;
+      return IC_OK;
+    }
+    if (other->layout == IC_LAYOUT_PLAIN || (other->ndim == 4 && other->dims[2] == 1 &&
+                                             other->dims[3] == 1)) {
+      if (per_channel(other, out, a->axis)) {
+        const int64_t n = out->dims[0], ch = out->dims[1], hw = out->dims[2] * out->dims[3];
+        const bool per_image = other->ndim == 4 && other->dims[0] == n && n > 1;
+        ew_chan fn = k_chan[op][blk == 16];
+        const float *src = bt->data, *s0 = other->data;
+        float *o = out->data;
+        for (int64_t i = 0; i < n; i++) {
+          for (int64_t cb = 0; cb < ch / blk; cb++) {
+            const size_t off = (size_t)((i * (ch / blk) + cb) * hw * blk);
+            fn(o + off, src + off, s0 + (per_image ? i * ch : 0) + cb * blk, hw, bt == x);
+          }
+        }
+        out->layout = (uint8_t)lay;
+        return IC_OK;
+      }
+    }
+  }
+  /* Unpack: a plain copy of each blocked operand, then the plain loops. */
+  size_t nx = x->layout ? (size_t)ic_numel(4, x->dims) : 0;
+  size_t ny = y->layout ? (size_t)ic_numel(4, y->dims) : 0;
+  ic_buffer *sb = ic_kscratch(c, (nx + ny) * sizeof(float));
+  if (!sb) return c->err->code;
+  float *px = sb->data, *py = px + nx;
+  if (nx) ic_blocked_to_plain(x->data, px, x->dims, ic_layout_block(x->layout));
+  if (ny) ic_blocked_to_plain(y->data, py, y->dims, ic_layout_block(y->layout));
+  run_plain(op, b, nx ? px : x->data, ny ? py : y->data, out->data, ic_dtype_size(x->dtype),
+            x->dtype);
+  out->layout = IC_LAYOUT_PLAIN;
+  ic_buffer_release(sb);
+  return IC_OK;
+}
+
+static void run_plain(ic_ew_op op, const ic_bcast *bc, const void *x, const void *y, void *out,
+                      size_t es, ic_dtype dt) {
+  ic_bcast b = *bc;
+  int n = b.n;
+  int64_t inner = b.dims[n - 1], rows = b.numel / inner;
+  int variant = b.sy[n - 1] == 0 ? 1 : b.sx[n - 1] == 0 ? 2 : 0;
+  ew_loop fn = k_loops[op][dtype_index(dt)][variant];
+  char *o = out;
+  const char *xp = x, *yp = y;
+  int64_t idx[IC_MAX_RANK] = {0}, ox = 0, oy = 0;
+  for (int64_t r = 0; r < rows; r++) {
+    fn(o + (size_t)(r * inner) * es, xp + (size_t)ox * es, yp + (size_t)oy * es, inner);
+    ic_bcast_next_row(&b, idx, &ox, &oy);
+  }
+}
+
 ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op) {
   const ic_elementwise_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0), *y = ic_in(c, 1, 0);
@@ -244,23 +393,14 @@ ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op) {
   ic_bcast b;
   ic_status st = ic_bcast_plan(c, 0, 1, a->axis, &b);
   if (st || b.numel == 0) return st;
+  if (x->layout != IC_LAYOUT_PLAIN || y->layout != IC_LAYOUT_PLAIN) return run_blocked(c, op, &b);
   bool int_div = (op == IC_EW_DIV || op == IC_EW_FLOORDIV || op == IC_EW_MOD) &&
                  (x->dtype == IC_INT32 || x->dtype == IC_INT64);
   if (int_div && has_zero(y)) {
     return ic_kfail(c, IC_ERR_INVALID_ARGUMENT,
                     "input Y '%s' holds a 0: integer division by zero", ic_in_name(c, 1, 0));
   }
-  int n = b.n;
-  int64_t inner = b.dims[n - 1], rows = b.numel / inner;
-  int variant = b.sy[n - 1] == 0 ? 1 : b.sx[n - 1] == 0 ? 2 : 0;
-  ew_loop fn = k_loops[op][dtype_index(x->dtype)][variant];
-  size_t es = ic_dtype_size(x->dtype);
-  char *o = out->data;
-  const char *xp = x->data, *yp = y->data;
-  int64_t idx[IC_MAX_RANK] = {0}, ox = 0, oy = 0;
-  for (int64_t r = 0; r < rows; r++) {
-    fn(o + (size_t)(r * inner) * es, xp + (size_t)ox * es, yp + (size_t)oy * es, inner);
-    ic_bcast_next_row(&b, idx, &ox, &oy);
-  }
+  run_plain(op, &b, x->data, y->data, out->data, ic_dtype_size(x->dtype), x->dtype);
+  out->layout = IC_LAYOUT_PLAIN;
   return IC_OK;
 }

@@ -68,9 +68,13 @@ ic_status ic_bcast_dtype_mismatch(ic_kctx *c);
 
 typedef struct ic_elementwise_attrs {
   int64_t axis;
+  bool blocked_out; /* ic_blocked_out (layout pass): Out may keep a blocked operand's layout */
 } ic_elementwise_attrs;
 
 extern const ic_slotdef ic_elementwise_inputs[2];
+/* X and Y of the arithmetic ops (IC_ELEMENTWISE_DEF): either may arrive in a blocked layout
+ * (ic_elementwise_run). */
+extern const ic_slotdef ic_elementwise_blocked_inputs[2];
 extern const ic_slotdef ic_elementwise_outputs[1];
 ic_status ic_elementwise_parse(ic_attr_reader *r, void *attrs);
 /* X and Y: the same dtype among float32, float64, int32 and int64; Out: X's dtype and the
@@ -160,7 +164,7 @@ IC_EW_INT_OPS(int64_t, uint64_t, i64, ic_f64_to_i64, INT64_MIN)
 
 #define IC_ELEMENTWISE_DEF(NAME, RUN)                                                      \
   {                                                                                        \
-    .name = NAME, .n_inputs = 2, .inputs = ic_elementwise_inputs, .n_outputs = 1,          \
+    .name = NAME, .n_inputs = 2, .inputs = ic_elementwise_blocked_inputs, .n_outputs = 1,  \
     .outputs = ic_elementwise_outputs, .attrs_size = sizeof(ic_elementwise_attrs),         \
     .parse = ic_elementwise_parse, .infer = ic_elementwise_infer, .cpu = RUN,              \
   }
