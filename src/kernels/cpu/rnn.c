@@ -361,6 +361,103 @@ static void add_bias_one(bool f64, void *g, int64_t rows, int64_t n, const void 
   }
 }
 
+/* What every layer and direction of one run shares (run() below). */
+typedef struct rnn_run {
+  const rnn_attrs *a;
+  int64_t T, B, H, G, D, L;
+  bool lstm, gru, f64, use_gemv;
+  size_t es, nw, n_state, n_layer;
+  int64_t blk;
+  const int64_t *len;
+  const ic_tensor *init_h, *init_c;
+  ic_tensor *last_h, *last_c;
+  char *reserve; /* training: Reserve's data; NULL for inference */
+} rnn_run;
+
+/* One direction's scratch: gates [T*B, G], h and c [B, H] (for GRU c holds W_hh h, [B, 3H]),
+ * W_hh transposed [H, G] (the GEMV path) and per-step live flags. */
+typedef struct rnn_dir {
+  void *gates, *h, *cst;
+  float *wt;
+  bool *live;
+} rnn_dir;
+
+/* Layer l, direction d: input `in` [T*B, in_size], output columns [d*H, (d+1)*H) of dst. */
+static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, int64_t l,
+                          int64_t d, const void *in, int64_t in_size, void *dst) {
+  const rnn_attrs *a = r->a;
+  const int64_t T = r->T, B = r->B, H = r->H, G = r->G, D = r->D, L = r->L;
+  const bool lstm = r->lstm, gru = r->gru, f64 = r->f64, use_gemv = r->use_gemv;
+  const size_t es = r->es, nw = r->nw, n_state = r->n_state, n_layer = r->n_layer;
+  void *gates = s->gates, *h = s->h, *cst = s->cst;
+  float *wt = s->wt;
+  bool *live = s->live;
+  const size_t k = (size_t)(2 * (l * D + d)), kb = k + nw / 2;
+  const void *w_ih = ic_in(c, IN_WEIGHTS, k)->data, *w_hh = ic_in(c, IN_WEIGHTS, k + 1)->data;
+  const void *b_ih = ic_in(c, IN_WEIGHTS, kb)->data, *b_hh = ic_in(c, IN_WEIGHTS, kb + 1)->data;
+  const size_t row = (size_t)(l * D + d) * n_state;
+  /* this layer and direction's Reserve block: A, C, HP, CP */
+  char *rb = r->reserve
+                 ? r->reserve + (size_t)((L - 1) * (int64_t)n_layer + (l * D + d) * r->blk) * es
+                 : NULL;
+  gemm_nt(c, f64, T * B, G, in_size, in, in_size, w_ih, in_size, 0.0, gates, G);
+  if (gru) add_bias_one(f64, gates, T * B, G, b_ih);
+  else if (f64) add_bias_f64(gates, T * B, G, b_ih, b_hh);
+  else add_bias_f32(gates, T * B, G, b_ih, b_hh);
+  if (use_gemv) {
+    const float *w = w_hh;
+    for (int64_t gi = 0; gi < G; gi++) {
+      for (int64_t k2 = 0; k2 < H; k2++) wt[k2 * G + gi] = w[gi * H + k2];
+    }
+  }
+  memcpy(h, (const char *)r->init_h->data + row * es, n_state * es);
+  if (lstm) memcpy(cst, (const char *)r->init_c->data + row * es, n_state * es);
+  for (int64_t st = 0; st < T; st++) {
+    const int64_t t = d == 0 ? st : T - 1 - st;
+    bool any = false;
+    for (int64_t b = 0; b < B; b++) any |= (live[b] = t < r->len[b]);
+    char *g_t = (char *)gates + (size_t)(t * B * G) * es;
+    char *o_t = (char *)dst + (size_t)((t * B) * D * H + d * H) * es;
+    rec_t rec_s, *rec = NULL;
+    if (rb) {
+      const size_t tb = (size_t)(t * B);
+      rec_s.a = rb + tb * (size_t)G * es;
+      rec_s.c = rb + ((size_t)(T * B * G) + tb * (size_t)H) * es;
+      rec_s.hp = (char *)rec_s.c + n_layer / (size_t)D * es;
+      rec_s.cp = (char *)rec_s.hp + n_layer / (size_t)D * es;
+      rec = &rec_s;
+    }
+    /* The GEMM gives rows whose sequence has ended a product too; the step ignores them. */
+    if (gru && use_gemv) {
+      for (int64_t b = 0; b < B; b++) {
+        float *gh = (float *)cst + b * G;
+        memset(gh, 0, (size_t)G * sizeof(float));
+        if (live[b]) ic_gemv_acc_f32(wt, (const float *)h + b * H, gh, H, G);
+      }
+    } else if (gru && any) {
+      gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 0.0, cst, G);
+    } else if (use_gemv) {
+      for (int64_t b = 0; b < B; b++) {
+        if (live[b]) ic_gemv_acc_f32(wt, (const float *)h + b * H, (float *)g_t + b * G, H, G);
+      }
+    } else if (any) {
+      gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 1.0, g_t, G);
+    }
+    if (gru) {
+      if (f64) gru_step_f64((double *)g_t, cst, b_hh, h, (double *)o_t, D * H, B, H, live, rec);
+      else gru_step_f32((float *)g_t, cst, b_hh, h, (float *)o_t, D * H, B, H, live, rec);
+      continue;
+    }
+    const bool relu = a->mode == MODE_RNN_RELU;
+    if (lstm && f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live, rec);
+    else if (lstm) step_vf32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live, rec);
+    else if (f64) rnn_step_f64((double *)g_t, h, (double *)o_t, D * H, B, H, live, relu, rec);
+    else rnn_step_f32((float *)g_t, h, (float *)o_t, D * H, B, H, live, relu, rec);
+  }
+  memcpy((char *)r->last_h->data + row * es, h, n_state * es);
+  if (lstm) memcpy((char *)r->last_c->data + row * es, cst, n_state * es);
+}
+
 static ic_status run(ic_kctx *c) {
   const rnn_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *len_t = ic_in(c, IN_SEQLEN, 0);
@@ -370,46 +467,51 @@ static ic_status run(ic_kctx *c) {
   const int64_t G = (lstm ? 4 : gru ? 3 : 1) * H;
   const bool f64 = x->dtype == IC_FP64;
   const size_t es = ic_dtype_size(x->dtype);
-  const size_t nw = (size_t)(4 * L * D);
   ic_tensor *out = ic_out(c, OUT_OUT, 0);
-  ic_tensor *last_h = ic_out(c, OUT_STATE, 0), *last_c = lstm ? ic_out(c, OUT_STATE, 1) : NULL;
-  const ic_tensor *init_h = ic_in(c, IN_PRESTATE, 0);
-  const ic_tensor *init_c = lstm ? ic_in(c, IN_PRESTATE, 1) : NULL;
 
-  /* Scratch: lengths, gates [T*B, G], h and c [B, H] (for GRU c holds W_hh h, [B, 3H]), the
-   * outputs of the layers below the last (two buffers alternate from the third layer on),
-   * and per-step live flags. */
+  /* Scratch: lengths, one rnn_dir per direction run at once, and the outputs of the layers
+   * below the last (two buffers alternate from the third layer on). */
   const size_t n_gates = (size_t)(T * B * G), n_state = (size_t)(B * H);
   const size_t n_c = gru ? (size_t)(B * G) : n_state;
   const bool train = !a->is_test;
   const size_t n_layer = (size_t)(T * B * D * H);
   const size_t n_bufs = train ? 0 : L > 2 ? 2 : (size_t)(L - 1);
   char *reserve = train ? ic_out(c, OUT_RESERVE, 0)->data : NULL;
-  const int64_t blk = ic_rnn_block(a, T, B);
   if (train) memset(reserve, 0, (size_t)ic_tensor_numel_(ic_out(c, OUT_RESERVE, 0)));
   /* fp32 at batch <= 4 with AVX2 or AVX-512: the recurrent product h * W_hh^T is a GEMV on
    * W_hh transposed once per layer and direction (wt, [H, G]), instead of an sgemm call per
    * step whose setup costs more than its arithmetic. */
   const bool use_gemv = !f64 && B <= 4 && ic_gemv_available();
   const size_t n_wt = use_gemv ? (size_t)(G * H) : 0;
-  const size_t bytes = (n_gates + n_state + n_c + n_bufs * n_layer + n_wt) * es +
-                       (size_t)B * (sizeof(int64_t) + sizeof(bool));
+  /* The two directions of a layer are independent: with two threads or more each runs on
+   * its own (float32; each direction single-threaded, so the bits are the same either way).
+   * float64 stays serial: its GEMMs are OpenBLAS's. */
+  const int nt = D == 2 && !f64 && c->env && c->env->intra_threads > 1 ? 2 : 1;
+  const size_t n_dir = (n_gates + n_state + n_c + n_wt) * es;
+  const size_t bytes = (size_t)nt * n_dir + n_bufs * n_layer * es +
+                       (size_t)B * sizeof(int64_t) + (size_t)nt * (size_t)B * sizeof(bool);
   ic_buffer *scratch = ic_kscratch(c, bytes);
   if (!scratch) return c->err->code;
   /* Lengths first: the float arrays after them stay aligned for any element size. */
   int64_t *len = scratch->data;
   char *p = (char *)(len + B);
-  void *gates = p;
-  p += n_gates * es;
-  void *h = p;
-  p += n_state * es;
-  void *cst = p;
-  p += n_c * es;
+  rnn_dir dirs[2];
+  for (int k = 0; k < nt; k++) {
+    dirs[k].gates = p;
+    p += n_gates * es;
+    dirs[k].h = p;
+    p += n_state * es;
+    dirs[k].cst = p;
+    p += n_c * es;
+    dirs[k].wt = (float *)p;
+    p += n_wt * es;
+  }
   void *bufs[2] = {p, n_bufs > 1 ? p + n_layer * es : p};
   p += n_bufs * n_layer * es;
-  float *wt = (float *)p;
-  p += n_wt * es;
-  bool *live = (bool *)p;
+  for (int k = 0; k < nt; k++) {
+    dirs[k].live = (bool *)p;
+    p += B * sizeof(bool);
+  }
   ic_status st = IC_OK;
 
   for (int64_t b = 0; b < B; b++) {
@@ -422,76 +524,32 @@ static ic_status run(ic_kctx *c) {
     }
   }
 
+  const rnn_run r = {
+      .a = a, .T = T, .B = B, .H = H, .G = G, .D = D, .L = L, .lstm = lstm, .gru = gru,
+      .f64 = f64, .use_gemv = use_gemv, .es = es, .nw = (size_t)(4 * L * D),
+      .n_state = n_state, .n_layer = n_layer, .blk = ic_rnn_block(a, T, B), .len = len,
+      .init_h = ic_in(c, IN_PRESTATE, 0), .init_c = lstm ? ic_in(c, IN_PRESTATE, 1) : NULL,
+      .last_h = ic_out(c, OUT_STATE, 0), .last_c = lstm ? ic_out(c, OUT_STATE, 1) : NULL,
+      .reserve = reserve};
+  /* Inside the two-thread region each direction's GEMMs run single-threaded. */
+  ic_kenv env1;
+  ic_kctx c1 = *c;
+  if (nt > 1) {
+    env1 = *c->env;
+    env1.intra_threads = 1;
+    c1.env = &env1;
+  }
   const void *in = x->data;
   int64_t in_size = In;
   for (int64_t l = 0; l < L; l++) {
     void *dst = l == L - 1 ? out->data
                 : train ? reserve + (size_t)(l * (int64_t)n_layer) * es
                         : bufs[l % 2];
-    for (int64_t d = 0; d < D; d++) {
-      const size_t k = (size_t)(2 * (l * D + d)), kb = k + nw / 2;
-      const void *w_ih = ic_in(c, IN_WEIGHTS, k)->data, *w_hh = ic_in(c, IN_WEIGHTS, k + 1)->data;
-      const void *b_ih = ic_in(c, IN_WEIGHTS, kb)->data, *b_hh = ic_in(c, IN_WEIGHTS, kb + 1)->data;
-      const size_t row = (size_t)(l * D + d) * n_state;
-      /* this layer and direction's Reserve block: A, C, HP, CP */
-      char *rb = train ? reserve + (size_t)((L - 1) * (int64_t)n_layer + (l * D + d) * blk) * es
-                       : NULL;
-      gemm_nt(c, f64, T * B, G, in_size, in, in_size, w_ih, in_size, 0.0, gates, G);
-      if (gru) add_bias_one(f64, gates, T * B, G, b_ih);
-      else if (f64) add_bias_f64(gates, T * B, G, b_ih, b_hh);
-      else add_bias_f32(gates, T * B, G, b_ih, b_hh);
-      if (use_gemv) {
-        const float *w = w_hh;
-        for (int64_t gi = 0; gi < G; gi++) {
-          for (int64_t k2 = 0; k2 < H; k2++) wt[k2 * G + gi] = w[gi * H + k2];
-        }
-      }
-      memcpy(h, (const char *)init_h->data + row * es, n_state * es);
-      if (lstm) memcpy(cst, (const char *)init_c->data + row * es, n_state * es);
-      for (int64_t s = 0; s < T; s++) {
-        const int64_t t = d == 0 ? s : T - 1 - s;
-        bool any = false;
-        for (int64_t b = 0; b < B; b++) any |= (live[b] = t < len[b]);
-        char *g_t = (char *)gates + (size_t)(t * B * G) * es;
-        char *o_t = (char *)dst + (size_t)((t * B) * D * H + d * H) * es;
-        rec_t rec_s, *rec = NULL;
-        if (rb) {
-          const size_t tb = (size_t)(t * B);
-          rec_s.a = rb + tb * (size_t)G * es;
-          rec_s.c = rb + ((size_t)(T * B * G) + tb * (size_t)H) * es;
-          rec_s.hp = (char *)rec_s.c + n_layer / (size_t)D * es;
-          rec_s.cp = (char *)rec_s.hp + n_layer / (size_t)D * es;
-          rec = &rec_s;
-        }
-        /* The GEMM gives rows whose sequence has ended a product too; the step ignores them. */
-        if (gru && use_gemv) {
-          for (int64_t b = 0; b < B; b++) {
-            float *gh = (float *)cst + b * G;
-            memset(gh, 0, (size_t)G * sizeof(float));
-            if (live[b]) ic_gemv_acc_f32(wt, (const float *)h + b * H, gh, H, G);
-          }
-        } else if (gru && any) {
-          gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 0.0, cst, G);
-        } else if (use_gemv) {
-          for (int64_t b = 0; b < B; b++) {
-            if (live[b]) ic_gemv_acc_f32(wt, (const float *)h + b * H, (float *)g_t + b * G, H, G);
-          }
-        } else if (any) {
-          gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 1.0, g_t, G);
-        }
-        if (gru) {
-          if (f64) gru_step_f64((double *)g_t, cst, b_hh, h, (double *)o_t, D * H, B, H, live, rec);
-          else gru_step_f32((float *)g_t, cst, b_hh, h, (float *)o_t, D * H, B, H, live, rec);
-          continue;
-        }
-        const bool relu = a->mode == MODE_RNN_RELU;
-        if (lstm && f64) step_f64((double *)g_t, h, cst, (double *)o_t, D * H, B, H, live, rec);
-        else if (lstm) step_vf32((float *)g_t, h, cst, (float *)o_t, D * H, B, H, live, rec);
-        else if (f64) rnn_step_f64((double *)g_t, h, (double *)o_t, D * H, B, H, live, relu, rec);
-        else rnn_step_f32((float *)g_t, h, (float *)o_t, D * H, B, H, live, relu, rec);
-      }
-      memcpy((char *)last_h->data + row * es, h, n_state * es);
-      if (lstm) memcpy((char *)last_c->data + row * es, cst, n_state * es);
+    if (nt > 1) {
+#pragma omp parallel for num_threads(2) schedule(static)
+      for (int64_t d = 0; d < 2; d++) run_direction(&c1, &r, &dirs[d], l, d, in, in_size, dst);
+    } else {
+      for (int64_t d = 0; d < D; d++) run_direction(c, &r, &dirs[0], l, d, in, in_size, dst);
     }
     in = dst;
     in_size = D * H;
