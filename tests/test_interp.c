@@ -416,7 +416,7 @@ static void *spin_thread(void *arg) {
 
 /* A niced process in another scheduling group competes at full weight: with autogroups on,
  * a `nice -n 19` job started in another session takes half of each CPU from this process's
- * threads, and the monitor must count it (it sees this process's threads wait for CPUs).
+ * threads, and the monitor must count it; one in this session yields and must not count.
  * Here: a child in its own session, niced to 19, spins on every CPU while this process
  * spins on every CPU too. */
 START_TEST(load_monitor_counts_competing_niced) {
@@ -466,6 +466,20 @@ START_TEST(load_monitor_counts_competing_niced) {
                 "a niced process in another session spun on %d CPUs: others held %d milli, "
                 "budget %d of %d", n, seen, budget, n);
   ic_cpuload_free(m);
+  /* The same in this process's own session and groups yields to it: not counted. */
+  child = fork();
+  ck_assert_int_ge(child, 0);
+  if (child == 0) {
+    if (setpriority(PRIO_PROCESS, 0, 19) != 0) _exit(1);
+    volatile unsigned long spin = 0;
+    for (;;) spin++;
+  }
+  struct timespec ts = {0, 50 * 1000 * 1000};
+  nanosleep(&ts, NULL);
+  bool competes = ic_cpuload_niced_compete();
+  kill(child, SIGKILL);
+  waitpid(child, NULL, 0);
+  ck_assert_msg(!competes, "a niced process of this session was taken for a competitor");
 }
 END_TEST
 

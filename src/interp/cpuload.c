@@ -15,11 +15,13 @@
  * a nice-0 one, but only inside one scheduling group; with autogroups (a `nice`d job started
  * from another terminal or session) or in another cgroup a niced process weighs as much as
  * ours, and a 2-thread team beside two of them took 231 ms instead of 20 (CRNN batch 8).
- * So while others' niced time is half a core or more, the monitor also reads how long this
- * process's threads waited for a CPU (the run delay in /proc/self/task/N/schedstat); a fifth
- * of a core or more of waiting means the niced processes take CPUs from us, and from then on
- * their time counts (for the monitor's lifetime: the machine's scheduling groups do not
- * change). If this process is niced itself, niced time always counts. While they hold at
+ * So while others' niced time is half a core or more, the monitor looks at the running
+ * niced processes (at most every 5 s: a walk of /proc): one in another autogroup whose group
+ * is not niced more than ours, or in another cpu cgroup, competes, and then niced time counts
+ * until the next look. (An earlier version inferred competition from this process's run delay,
+ * but its own threads wait for each other too, for instance an OpenMP member spinning beside a
+ * pool thread, and that made nice-19 jobs in nice-19 autogroups count.) If this process is
+ * niced itself, niced time always counts. While they hold at
  * least half a core, the executor gives up that many (rounded) of its threads, down to one;
  * it takes them back when the others fall below a third of a core under what it gave up.
  * A team no larger than the free cores spins harmlessly. The OpenMP wait policy itself
@@ -57,13 +59,14 @@ struct ic_cpuload {
   size_t cap;
   cpu_set_t cpus;
   int n_cpus;      /* CPUs in the affinity mask */
-  bool count_nice; /* niced processes compete with this one (see above) */
+  bool count_nice; /* this process is niced: niced time always counts */
+  bool nice_counts; /* the last look found a niced process that competes with this one */
+  int64_t next_look; /* when to look again (CLOCK_MONOTONIC ns) */
   double tick_ns;  /* one /proc/stat unit */
   pthread_mutex_t lock;
   /* The last reading (under lock). */
   int64_t ref_wall, ref_self;
   unsigned long long ref_busy, ref_nice;
-  int64_t ref_wait;   /* run delay of this process's threads, ns; -1 if not read last window */
   _Atomic int64_t next_check;
   atomic_int given_up;     /* threads given up now */
   atomic_int others_milli; /* last measurement */
@@ -115,35 +118,110 @@ static bool read_busy(ic_cpuload *m, unsigned long long *busy, unsigned long lon
   return seen > 0;
 }
 
-/* The total time this process's threads have waited on a run queue for a CPU (the second
- * field of /proc/self/task/N/schedstat), or -1 where the kernel does not report it. */
-static int64_t read_wait(void) {
-  DIR *d = opendir("/proc/self/task");
-  if (!d) return -1;
-  int64_t sum = 0;
-  bool any = false;
+/* The first line of a small /proc file, or false. */
+static bool read_line(const char *path, char *buf, size_t cap) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t k = read(fd, buf, cap - 1);
+  close(fd);
+  if (k <= 0) return false;
+  buf[k] = '\0';
+  return true;
+}
+
+/* The path of the cgroup that holds pid's CPU share (/proc/PID/cgroup: the v1 line whose
+ * controllers include cpu, else the v2 line), in out; false if unreadable. */
+static bool cpu_cgroup(const char *pid, char *out, size_t cap) {
+  char path[64], buf[2048];
+  snprintf(path, sizeof path, "/proc/%s/cgroup", pid);
+  if (!read_line(path, buf, sizeof buf)) return false;
+  const char *v2 = NULL;
+  for (char *line = buf; line && *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl) *nl = '\0';
+    char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (c2) {
+      *c2 = '\0';
+      const char *ctl = c1 + 1;
+      if (!*ctl) v2 = c2 + 1;
+      for (const char *t = ctl; *t;) {
+        size_t n = strcspn(t, ",");
+        if (n == 3 && !strncmp(t, "cpu", 3)) {
+          snprintf(out, cap, "%s", c2 + 1);
+          return true;
+        }
+        t += n + (t[n] == ',');
+      }
+    }
+    line = nl ? nl + 1 : NULL;
+  }
+  if (!v2) return false;
+  snprintf(out, cap, "%s", v2);
+  return true;
+}
+
+/* /proc/PID/autogroup: "/autogroup-N nice K" -> N and K; false if there is none. */
+static bool autogroup(const char *pid, long *id, int *nice) {
+  char path[64], buf[128];
+  snprintf(path, sizeof path, "/proc/%s/autogroup", pid);
+  return read_line(path, buf, sizeof buf) && sscanf(buf, "/autogroup-%ld nice %d", id, nice) == 2;
+}
+
+/* Whether a running process niced more than this one sits in another scheduling group where
+ * nice does not make it yield: another autogroup whose group nice is not above ours, or
+ * another cpu cgroup. */
+static bool niced_compete(void) {
+  int my_nice;
+  errno = 0;
+  my_nice = getpriority(PRIO_PROCESS, 0);
+  if (errno) return false;
+  long my_ag = -1;
+  int my_ag_nice = 0;
+  bool have_ag = autogroup("self", &my_ag, &my_ag_nice);
+  char my_cg[512];
+  bool have_cg = cpu_cgroup("self", my_cg, sizeof my_cg);
+  char self[24];
+  snprintf(self, sizeof self, "%ld", (long)getpid());
+  DIR *d = opendir("/proc");
+  if (!d) return false;
+  bool found = false;
   struct dirent *de;
-  while ((de = readdir(d)) != NULL) {
-    if (de->d_name[0] < '0' || de->d_name[0] > '9') continue;
-    char path[64], buf[128];
-    snprintf(path, sizeof path, "/proc/self/task/%.20s/schedstat", de->d_name);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue; /* the thread has just exited */
-    ssize_t k = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (k <= 0) continue;
-    buf[k] = '\0';
-    char *p;
-    (void)strtoull(buf, &p, 10); /* time on the CPU */
-    char *q;
-    unsigned long long w = strtoull(p, &q, 10);
-    if (q == p) continue;
-    sum += (int64_t)w;
-    any = true;
+  while (!found && (de = readdir(d)) != NULL) {
+    const char *pid = de->d_name;
+    if (pid[0] < '0' || pid[0] > '9' || !strcmp(pid, self)) continue;
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%.20s/stat", pid);
+    if (!read_line(path, buf, sizeof buf)) continue;
+    /* pid (comm) state ppid ... : state is the first field after the last ')', nice the
+     * seventeenth after it */
+    char *p = strrchr(buf, ')');
+    if (!p) continue;
+    char state = 0;
+    long nice = 0;
+    int field = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(p + 1, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+      field++;
+      if (field == 1) state = t[0];
+      if (field == 17) {
+        nice = strtol(t, NULL, 10);
+        break;
+      }
+    }
+    if (field < 17 || state != 'R' || nice <= my_nice) continue;
+    long ag;
+    int ag_nice;
+    if (have_ag && autogroup(pid, &ag, &ag_nice) && ag != my_ag && ag_nice <= my_ag_nice) {
+      found = true;
+    }
+    char cg[512];
+    if (have_cg && cpu_cgroup(pid, cg, sizeof cg) && strcmp(cg, my_cg) != 0) found = true;
   }
   closedir(d);
-  return any ? sum : -1;
+  return found;
 }
+
+bool ic_cpuload_niced_compete(void) { return niced_compete(); }
 
 ic_status ic_cpuload_create(int budget, ic_cpuload **out) {
   *out = NULL;
@@ -166,7 +244,6 @@ ic_status ic_cpuload_create(int budget, ic_cpuload **out) {
   }
   m->fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
   if (m->fd < 0 || !read_busy(m, &m->ref_busy, &m->ref_nice)) goto none;
-  m->ref_wait = -1;
   m->ref_wall = clock_ns(CLOCK_MONOTONIC);
   m->ref_self = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
   pthread_mutex_init(&m->lock, NULL);
@@ -192,13 +269,6 @@ static int decide(int cur, int milli, int n_cpus) {
   return want < 0 ? 0 : want;
 }
 
-/* Whether niced processes holding nice_milli thousandths of a core compete with this one,
- * whose threads waited wait_milli thousandths of a core for a CPU over the same window
- * (wait_milli < 0: not measured). */
-static bool nice_competes(int nice_milli, int wait_milli) {
-  return nice_milli >= 500 && wait_milli >= 200;
-}
-
 static void sample(ic_cpuload *m, int64_t now) {
   int milli = atomic_load(&m->injected);
   if (milli < 0) {
@@ -211,18 +281,13 @@ static void sample(ic_cpuload *m, int64_t now) {
     double wall = (double)(now - m->ref_wall);
     double others = ((double)(busy - m->ref_busy) * m->tick_ns - (double)(self - m->ref_self)) / wall;
     double niced = (double)(nice - m->ref_nice) * m->tick_ns / wall;
-    if (!m->count_nice) {
-      /* Niced processes hold a core or more: do they take CPUs from us? */
-      int64_t wait = niced >= 0.5 ? read_wait() : -1;
-      int wait_milli = -1;
-      if (wait >= 0 && m->ref_wait >= 0 && wait >= m->ref_wait)
-        wait_milli = (int)((double)(wait - m->ref_wait) / wall * 1000 + 0.5);
-      m->ref_wait = wait;
-      if (nice_competes((int)(niced * 1000 + 0.5), wait_milli)) {
-        m->count_nice = true; /* busy counts nice time from the next reading on */
-        others += niced;
-        busy += nice;
+    if (!m->count_nice && niced >= 0.5) {
+      /* Niced processes hold half a core or more: do they yield to us? */
+      if (now >= m->next_look) {
+        m->nice_counts = niced_compete();
+        m->next_look = now + 5 * 1000000000LL;
       }
+      if (m->nice_counts) others += niced;
     }
     if (others < 0) others = 0;
     if (others > m->n_cpus) others = m->n_cpus;

@@ -2,6 +2,7 @@
 #ifndef IC_INTERP_CPULOAD_H
 #define IC_INTERP_CPULOAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "icore/icore.h"
@@ -30,6 +31,11 @@ int ic_cpuload_others_milli(const ic_cpuload *m);
 /* For tests: decide from this measurement instead of /proc/stat's (cores held by others, in
  * thousandths; -1 goes back to measuring). */
 void ic_cpuload_inject(ic_cpuload *m, int others_milli);
+
+/* Whether a running process niced more than this one is in another scheduling group (an
+ * autogroup niced no more than ours, or another cpu cgroup), where it competes at full
+ * weight; the monitor asks this while niced processes hold half a core (for tests). */
+bool ic_cpuload_niced_compete(void);
 
 /* The CPUs in the affinity mask it watches. */
 int ic_cpuload_cpus(const ic_cpuload *m);
