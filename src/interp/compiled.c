@@ -159,13 +159,36 @@ static int team_threads(const crun *r, const worker *w, int want) {
   return kernel_threads(r, want);
 }
 
-/* A pool thread about to run instruction i, which runs alone and could use a team: leave it
- * (and the rest of its chain) to the calling thread, which is idle or about to be (nothing
- * else can be running). False if it must run here. */
+/* A long instruction (its last run took this many CPU microseconds or more) that a pool
+ * thread reaches while the calling thread is idle or nearly done is left to the caller, which
+ * runs it with a team: single-threaded beside a short one, it would keep one core for its
+ * whole length (the DB detector's 10 ms convolution after a 2 ms one). */
+#define LONG_US 1000
+
+/* Whether the calling thread is idle or expected to finish what it runs within a quarter of
+ * cost_us (from its instruction's last time). */
+static bool caller_nearly_free(const crun *r, uint32_t cost_us) {
+  uint32_t ci = atomic_load_explicit(&r->caller_instr, memory_order_acquire);
+  if (ci == NONE) return true;
+  uint64_t elapsed_us = (ic_now_ns() - atomic_load_explicit(&r->caller_t0, memory_order_relaxed)) / 1000;
+  int team = atomic_load_explicit(&r->caller_team, memory_order_relaxed);
+  uint64_t expect_us = atomic_load_explicit(&r->rs->cost_us[ci], memory_order_relaxed) /
+                       (uint64_t)(team > 0 ? team : 1);
+  uint64_t left_us = expect_us > elapsed_us ? expect_us - elapsed_us : 0;
+  return left_us * 4 <= cost_us;
+}
+
+/* A pool thread about to run instruction i, which runs alone and could use a team, or is
+ * long while the caller is (nearly) free: leave it (and the rest of its chain) to the calling
+ * thread. False if it must run here. */
 static bool leave_to_caller(crun *r, const worker *w, uint32_t i) {
-  if (!r->pool || w->id == 0 || w->cls != CLASS_HOST || !r->plan->instrs[i].alone ||
+  if (!r->pool || w->id == 0 || w->cls != CLASS_HOST ||
       kernel_threads(r, r->e->total_threads) < 2) {
     return false;
+  }
+  if (!r->plan->instrs[i].alone) {
+    uint32_t cost = atomic_load_explicit(&r->rs->cost_us[i], memory_order_relaxed);
+    if (cost < LONG_US || !caller_nearly_free(r, cost)) return false;
   }
   ic_pool *pool = r->pool;
   pthread_mutex_lock(&pool->lock);
@@ -180,7 +203,44 @@ static bool leave_to_caller(crun *r, const worker *w, uint32_t i) {
 
 /* A host thread may start a chain (pool->lock held). */
 static bool host_thread_free(const ic_pool *pool) {
-  return atomic_load_explicit(&pool->busy, memory_order_relaxed) + pool->lent < pool->budget;
+  return atomic_load_explicit(&pool->busy, memory_order_relaxed) + pool->lent < pool->budget &&
+         !(pool->run && atomic_load_explicit(&pool->run->want_team, memory_order_relaxed));
+}
+
+/* The caller is about to run a long instruction (not alone in the plan): it asks the pool
+ * threads to start nothing new, waits briefly for those still running to finish, and takes
+ * the threads that are then free as its team (w->env.intra_threads); returns how many it
+ * took beyond its own. Given back by release_team. */
+#define TEAM_WAIT_NS 300000
+
+static int reserve_team(crun *r, worker *w) {
+  ic_pool *pool = r->pool;
+  pthread_mutex_lock(&pool->lock);
+  atomic_store_explicit(&r->want_team, true, memory_order_relaxed);
+  pthread_mutex_unlock(&pool->lock);
+  uint64_t t0 = ic_now_ns();
+  for (unsigned k = 1; atomic_load_explicit(&pool->busy, memory_order_relaxed) > 1; k++) {
+    ic_cpu_relax();
+    if (!(k & 63) && ic_now_ns() - t0 > TEAM_WAIT_NS) break;
+  }
+  int team = ic_cpuload_budget(r->e->load, pool->budget);
+  pthread_mutex_lock(&pool->lock);
+  int k = pool->budget - atomic_load_explicit(&pool->busy, memory_order_relaxed) - pool->lent;
+  if (k > team - 1) k = team - 1;
+  if (k < 0) k = 0;
+  pool->lent += k;
+  pthread_mutex_unlock(&pool->lock);
+  w->env.intra_threads = 1 + k;
+  return k;
+}
+
+static void release_team(crun *r, int k) {
+  ic_pool *pool = r->pool;
+  pthread_mutex_lock(&pool->lock);
+  pool->lent -= k;
+  atomic_store_explicit(&r->want_team, false, memory_order_relaxed);
+  pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
+  pthread_mutex_unlock(&pool->lock);
 }
 
 /* Run a host instruction's kernel in the calling thread. */
@@ -222,9 +282,16 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   /* Alone in the plan: no other instruction can be ready now, so take every thread. Else,
    * in a pool, borrow the threads that no ready instruction is waiting for. */
   int borrowed = 0;
-  if (in->alone) w->env.intra_threads = team_threads(r, w, r->e->total_threads);
-  else if (r->pool && w->id == 0) borrowed = borrow_threads(r, w);
-  else w->env.intra_threads = team_threads(r, w, r->e->env.intra_threads);
+  bool reserved = false;
+  if (in->alone) {
+    w->env.intra_threads = team_threads(r, w, r->e->total_threads);
+  } else if (r->pool && w->id == 0) {
+    reserved = atomic_load_explicit(&rs->cost_us[i], memory_order_relaxed) >= LONG_US &&
+               kernel_threads(r, r->e->total_threads) >= 2;
+    borrowed = reserved ? reserve_team(r, w) : borrow_threads(r, w);
+  } else {
+    w->env.intra_threads = team_threads(r, w, r->e->env.intra_threads);
+  }
   const ic_kslot *shared_in = c->in;
   if (in->alias) ic_snapshot_inputs(rs, in, c, i);
   for (size_t k = 0; k < def->n_outputs; k++) {
@@ -242,10 +309,22 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
     }
   }
   if (!st) {
+    const uint64_t t0 = ic_now_ns();
+    const bool caller = r->pool && w->id == 0;
+    if (caller) {
+      atomic_store_explicit(&r->caller_t0, t0, memory_order_relaxed);
+      atomic_store_explicit(&r->caller_team, w->env.intra_threads, memory_order_relaxed);
+      atomic_store_explicit(&r->caller_instr, i, memory_order_release);
+    }
     st = r->e->fail_at == (long)i ? ic_err_set(&w->err, IC_ERR_KERNEL, "injected failure")
                                   : def->cpu(c);
+    uint64_t us = (ic_now_ns() - t0) / 1000 * (uint64_t)(w->env.intra_threads > 0 ? w->env.intra_threads : 1);
+    atomic_store_explicit(&rs->cost_us[i], us > UINT32_MAX ? UINT32_MAX : (uint32_t)us,
+                          memory_order_relaxed);
+    if (caller) atomic_store_explicit(&r->caller_instr, NONE, memory_order_release);
   }
-  if (borrowed) return_threads(r, borrowed);
+  if (reserved) release_team(r, borrowed);
+  else if (borrowed) return_threads(r, borrowed);
   if (!st && r->e->opt.check_nan_inf) st = ic_check_finite(c, &w->err);
   if (in->alias) ic_release_snapshots(rs, in, c, i, shared_in);
   if (st) {
@@ -302,6 +381,14 @@ static void run_chain(crun *r, worker *w, uint32_t i) {
     if (!atomic_load_explicit(&r->abort, memory_order_relaxed)) {
       /* The chain goes on in the caller, which finishes it: pending stays as it is. */
       if (leave_to_caller(r, w, i)) return;
+      /* The caller is gathering a team: this chain goes back to the heap, counted again
+       * before this one's count is dropped (so pending cannot reach zero). */
+      if (r->pool && w->id != 0 && w->cls == CLASS_HOST &&
+          atomic_load_explicit(&r->want_team, memory_order_relaxed)) {
+        push_ready(r, i);
+        atomic_fetch_sub(&r->pending, 1);
+        return;
+      }
       if (spans) spans[i].start_ns = ic_now_ns();
       ic_status st = exec_instr(r, w, i);
       if (spans) {
@@ -712,6 +799,10 @@ static ic_status run_plan(ic_executor *e, const ic_plan *p, ic_rstate *rs, ic_sc
   ic_tensor *commit = NULL;
   atomic_init(&r.pending, 0);
   atomic_init(&r.abort, false);
+  atomic_init(&r.caller_instr, NONE);
+  atomic_init(&r.caller_t0, 0);
+  atomic_init(&r.caller_team, 1);
+  atomic_init(&r.want_team, false);
   atomic_init(&r.failed, 0);
   if (r.profile && !(r.spans = calloc(p->n_instrs ? p->n_instrs : 1, sizeof *r.spans))) {
     st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory for the profile");

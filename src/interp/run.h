@@ -46,6 +46,8 @@ struct ic_rstate {
   ic_tensor **snaps;        /* per aliasing instruction: its snapshot tensors */
   size_t *n_snaps;
   atomic_uint *deps;        /* remaining predecessors */
+  atomic_uint *cost_us;     /* per instruction: its kernel's last time in microseconds times
+                             * the threads it had (CPU time, about), 0 before its first run */
   atomic_uint *refs;        /* remaining users before a variable is released */
   uint32_t *heaps[N_CLASSES]; /* ready instructions per thread class */
   uint32_t *first_reader;   /* per variable: first instruction reading it, for messages */
@@ -88,6 +90,14 @@ typedef struct crun {
   bool done;                /* pending reached 0 (guarded by pool->lock) */
   _Atomic uint32_t handoff; /* a chain a pool thread left for the caller, or NONE (set and
                              * taken under pool->lock; read without it while spinning) */
+  /* What the calling thread runs now (pool runs): the instruction or NONE, when it started,
+   * its team. Read by pool threads deciding whether to leave it a long instruction. */
+  _Atomic uint32_t caller_instr;
+  _Atomic uint64_t caller_t0;
+  atomic_int caller_team;
+  atomic_bool want_team;    /* the caller is starting a long instruction: pool threads start
+                             * nothing new until it has its team (set and cleared under
+                             * pool->lock) */
   ic_err err;               /* the first failure */
   bool profile;
   ic_span *spans;           /* this run's profile, one per instruction (profile only) */
