@@ -2,6 +2,7 @@
  * profiles. Run under ThreadSanitizer by the test command (label "scheduler"). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -511,6 +512,92 @@ START_TEST(load_monitor_sees_a_busy_core) {
 }
 END_TEST
 
+/* A long instruction beside a short one (not alone in the plan) gets a team once its cost is
+ * known: after the first run, the 3x3 convolution runs on the calling thread with both
+ * threads, whichever thread reached it first (without the rule it ran with one: the pool
+ * thread was busy with the short one when it started), and every run gives the same bits as
+ * one thread. On a loaded machine the caller may give up waiting for the pool thread (300
+ * us), so one run of five with a team is what is required. */
+START_TEST(long_instruction_gets_a_team) {
+  enum { C = 64, HW = 96 };
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(1, C, HW, HW));
+  tu_var(b, "w", IC_FP32, 4, TU_DIMS(C, C, 3, 3));
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(1, C, 1, 1));
+  tu_var(b, "l", IC_FP32, 4, TU_DIMS(1, C, HW, HW));
+  tu_var(b, "s", IC_FP32, 4, TU_DIMS(1, C, 1, 1));
+  tu_var(b, "out", IC_FP32, 4, TU_DIMS(1, C, HW, HW));
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w");
+  ic_builder_feed(b, "y");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_out(op, "Output", "l");
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){1, 1});
+  op = ic_builder_add_op(b, 0, "relu");
+  ic_builder_in(op, "X", "y");
+  ic_builder_out(op, "Out", "s");
+  op = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(op, "X", "l");
+  ic_builder_in(op, "Y", "s");
+  ic_builder_out(op, "Out", "out");
+  ic_builder_attr_int(op, "axis", -1);
+  ic_builder_fetch(b, "out");
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  ic_tensor *in[3] = {tu_rand_f32(4, TU_DIMS(1, C, HW, HW), 1, -1, 1),
+                      tu_rand_f32(4, TU_DIMS(C, C, 3, 3), 2, -0.1f, 0.1f),
+                      tu_rand_f32(4, TU_DIMS(1, C, 1, 1), 3, -1, 1)};
+  ic_options o;
+  ic_options_default(&o);
+  o.fuse = false; /* the add stays an instruction of its own */
+  o.threads = 1;
+  ic_executor *e1;
+  ck_assert_int_eq(ic_executor_create(&o, &e1), IC_OK);
+  ic_tensor *ref = NULL;
+  ck_assert_int_eq(ic_executor_run(e1, p, NULL, 3, TU_NAMES("x", "w", "y"),
+                                   (const ic_tensor *const *)in, 1, TU_NAMES("out"), &ref),
+                   IC_OK);
+  ic_executor_destroy(e1);
+  o.threads = 2;
+  o.profile = true;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ck_assert_msg(ic_executor_inject_load(e, 0), "a 2-thread executor has no monitor");
+  const ic_plan *pl = NULL;
+  int teamed = 0;
+  uint32_t last_thread = 0, last_threads = 0;
+  for (int run = 0; run < 6; run++) {
+    ic_tensor *got = NULL;
+    ck_assert_int_eq(ic_executor_run(e, p, NULL, 3, TU_NAMES("x", "w", "y"),
+                                     (const ic_tensor *const *)in, 1, TU_NAMES("out"), &got),
+                     IC_OK);
+    tu_assert_bitwise(got, ref, "2 threads against 1");
+    ic_tensor_destroy(got);
+    pl = ic_executor_last_plan(e);
+    if (run == 0) continue;
+    size_t conv = SIZE_MAX;
+    for (size_t i = 0; i < pl->n_instrs; i++) {
+      if (!strcmp(pl->instrs[i].op->type, "conv2d")) conv = i;
+    }
+    ck_assert_uint_ne(conv, SIZE_MAX);
+    ck_assert_msg(!pl->instrs[conv].alone, "the convolution runs alone in this plan");
+    teamed += e->spans[conv].thread == 0 && e->spans[conv].threads == 2;
+    last_thread = e->spans[conv].thread;
+    last_threads = e->spans[conv].threads;
+  }
+  ck_assert_msg(teamed >= 1, "the convolution never got a team of 2 in runs 2-6 (last: thread %u, "
+                "%u threads)", last_thread, last_threads);
+  ic_executor_destroy(e);
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(in[k]);
+  ic_tensor_destroy(ref);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* The largest thread count any kernel of the last profiled run was given. */
 static uint32_t max_kernel_threads(const ic_executor *e) {
   uint32_t m = 0;
@@ -831,6 +918,7 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, missing_parameter_is_named);
   tcase_add_test(tc, profile_is_written);
   tcase_add_test(tc, kernel_threads_follow_free_cores);
+  tcase_add_test(tc, long_instruction_gets_a_team);
   tcase_add_test(tc, load_monitor_decides);
   tcase_add_test(tc, load_monitor_sees_a_busy_core);
   tcase_add_test(tc, load_monitor_counts_competing_niced);
