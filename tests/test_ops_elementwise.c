@@ -132,6 +132,22 @@ START_TEST(broadcast_float64) {
 }
 END_TEST
 
+/* Outputs large enough (>= 65536 elements) for the CPU kernels to split them across their
+ * threads (ic_bcast_run): within one row, mid-row with Y one value per row, X one value per
+ * row. run_binary's executors at 2 and 4 threads must give the uncompiled run's bits. */
+START_TEST(split_across_threads) {
+  static const bcase big[] = {
+      {1, {70001}, 1, {70001}, -1, 1, {70001}, {70001}, {70001}},
+      {3, {3, 37, 701}, 2, {37, 1}, 1, 3, {3, 37, 701}, {1, 37, 1}, {3, 37, 701}},
+      {2, {111, 1}, 2, {111, 701}, -1, 2, {111, 1}, {111, 701}, {111, 701}},
+  };
+  for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+    check_case(&big[i], CB_SUB, IC_FP32, 900 + i);
+    check_case(&big[i], CB_DIV, IC_FP64, 910 + i);
+  }
+}
+END_TEST
+
 START_TEST(broadcast_int) {
   for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
     for (int op = 0; op < N_OPS; op++) {
@@ -449,6 +465,7 @@ static TCase *tc_broadcast(void) {
   tcase_add_test(tc, broadcast_float64);
   tcase_add_test(tc, broadcast_int);
   tcase_add_test(tc, default_axis);
+  tcase_add_test(tc, split_across_threads);
   return tc;
 }
 

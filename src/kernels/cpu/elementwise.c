@@ -164,7 +164,7 @@ ic_status ic_elementwise_infer(ic_kctx *c) {
  * then a scalar tail: gcc's -O2 cost model vectorizes a loop only when it needs neither a
  * remainder loop nor an aliasing check, which the fixed-size block guarantees. */
 
-typedef void (*ew_loop)(void *out, const void *x, const void *y, int64_t n);
+typedef ic_ew_loop ew_loop;
 
 #define LOOPS(OP, T, SUF)                                                                  \
   static inline void OP##_##SUF##_bvv(T *restrict o, const T *restrict x,                  \
@@ -290,7 +290,13 @@ static bool has_zero(const ic_tensor *t) {
 }
 
 static void run_plain(ic_ew_op op, const ic_bcast *bc, const void *x, const void *y, void *out,
-                      size_t es, ic_dtype dt);
+                      size_t es, ic_dtype dt, int threads);
+
+#define PAR_MIN 65536 /* elements below which one thread does it all */
+
+static int kthreads(const ic_kctx *c) {
+  return c->env && c->env->intra_threads > 1 ? c->env->intra_threads : 1;
+}
 
 static bool same_dims(const ic_tensor *a, const ic_tensor *b) {
   if (a->ndim != b->ndim) return false;
@@ -332,7 +338,10 @@ static ic_status run_blocked(ic_kctx *c, ic_ew_op op, const ic_bcast *b) {
   if (a->blocked_out && bt->dtype == IC_FP32 && blk && out->ndim == 4 && same_dims(bt, out)) {
     const int64_t numel = ic_numel(4, out->dims);
     if (other->layout == lay && same_dims(other, out)) {
-      k_loops[op][0][0](out->data, x->data, y->data, numel);
+      /* one flat run over the buffers */
+      ic_bcast flat = {.ndim = 1, .out = {numel}, .numel = numel, .n = 1, .dims = {numel},
+                       .sx = {1}, .sy = {1}};
+      ic_bcast_run(&flat, k_loops[op][0], out->data, x->data, y->data, sizeof(float), kthreads(c));
       out->layout = (uint8_t)lay;
       return IC_OK;
     }
@@ -344,11 +353,13 @@ static ic_status run_blocked(ic_kctx *c, ic_ew_op op, const ic_bcast *b) {
         ew_chan fn = k_chan[op][blk == 16];
         const float *src = bt->data, *s0 = other->data;
         float *o = out->data;
-        for (int64_t i = 0; i < n; i++) {
-          for (int64_t cb = 0; cb < ch / blk; cb++) {
-            const size_t off = (size_t)((i * (ch / blk) + cb) * hw * blk);
-            fn(o + off, src + off, s0 + (per_image ? i * ch : 0) + cb * blk, hw, bt == x);
-          }
+        const int64_t planes = n * (ch / blk);
+        const int nt = numel >= PAR_MIN ? kthreads(c) : 1;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+        for (int64_t q = 0; q < planes; q++) {
+          const int64_t i = q / (ch / blk), cb = q % (ch / blk);
+          const size_t off = (size_t)(q * hw * blk);
+          fn(o + off, src + off, s0 + (per_image ? i * ch : 0) + cb * blk, hw, bt == x);
         }
         out->layout = (uint8_t)lay;
         return IC_OK;
@@ -364,26 +375,55 @@ static ic_status run_blocked(ic_kctx *c, ic_ew_op op, const ic_bcast *b) {
   if (nx) ic_blocked_to_plain(x->data, px, x->dims, ic_layout_block(x->layout));
   if (ny) ic_blocked_to_plain(y->data, py, y->dims, ic_layout_block(y->layout));
   run_plain(op, b, nx ? px : x->data, ny ? py : y->data, out->data, ic_dtype_size(x->dtype),
-            x->dtype);
+            x->dtype, kthreads(c));
   out->layout = IC_LAYOUT_PLAIN;
   ic_buffer_release(sb);
   return IC_OK;
 }
 
-static void run_plain(ic_ew_op op, const ic_bcast *bc, const void *x, const void *y, void *out,
-                      size_t es, ic_dtype dt) {
-  ic_bcast b = *bc;
-  int n = b.n;
-  int64_t inner = b.dims[n - 1], rows = b.numel / inner;
-  int variant = b.sy[n - 1] == 0 ? 1 : b.sx[n - 1] == 0 ? 2 : 0;
-  ew_loop fn = k_loops[op][dtype_index(dt)][variant];
-  char *o = out;
-  const char *xp = x, *yp = y;
+/* Output elements [begin, end) of the broadcast: from the row holding begin (its X and Y
+ * offsets computed from the row's index), each row or part of one through its loop. */
+static void bcast_range(const ic_bcast *b, const ic_ew_loop loops[3], char *o, const char *x,
+                        const char *y, size_t es, int64_t begin, int64_t end) {
+  const int n = b->n;
+  const int64_t inner = b->dims[n - 1];
+  const bool x_run = b->sx[n - 1] != 0, y_run = b->sy[n - 1] != 0;
+  ic_ew_loop fn = loops[!y_run ? 1 : !x_run ? 2 : 0];
+  int64_t r = begin / inner, col = begin % inner;
   int64_t idx[IC_MAX_RANK] = {0}, ox = 0, oy = 0;
-  for (int64_t r = 0; r < rows; r++) {
-    fn(o + (size_t)(r * inner) * es, xp + (size_t)ox * es, yp + (size_t)oy * es, inner);
-    ic_bcast_next_row(&b, idx, &ox, &oy);
+  for (int d = n - 2; d >= 0; d--) {
+    idx[d] = r % b->dims[d];
+    r /= b->dims[d];
+    ox += idx[d] * b->sx[d];
+    oy += idx[d] * b->sy[d];
   }
+  while (begin < end) {
+    int64_t len = inner - col < end - begin ? inner - col : end - begin;
+    fn(o + (size_t)begin * es, x + (size_t)(ox + (x_run ? col : 0)) * es,
+       y + (size_t)(oy + (y_run ? col : 0)) * es, len);
+    begin += len;
+    col = 0;
+    ic_bcast_next_row(b, idx, &ox, &oy);
+  }
+}
+
+void ic_bcast_run(const ic_bcast *b, const ic_ew_loop loops[3], void *out, const void *x,
+                  const void *y, size_t es, int threads) {
+  int nt = threads > 1 && b->numel >= PAR_MIN ? threads : 1;
+  if (nt > 8) nt = 8;
+  /* Fixed ranges of whole 64-element blocks: the same split for a given thread count, and
+   * each element's value independent of the split anyway. */
+  const int64_t chunk = ((b->numel + nt - 1) / nt + 63) / 64 * 64;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int t = 0; t < nt; t++) {
+    int64_t lo = (int64_t)t * chunk, hi = lo + chunk < b->numel ? lo + chunk : b->numel;
+    if (lo < hi) bcast_range(b, loops, out, x, y, es, lo, hi);
+  }
+}
+
+static void run_plain(ic_ew_op op, const ic_bcast *bc, const void *x, const void *y, void *out,
+                      size_t es, ic_dtype dt, int threads) {
+  ic_bcast_run(bc, k_loops[op][dtype_index(dt)], out, x, y, es, threads);
 }
 
 ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op) {
@@ -400,7 +440,7 @@ ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op) {
     return ic_kfail(c, IC_ERR_INVALID_ARGUMENT,
                     "input Y '%s' holds a 0: integer division by zero", ic_in_name(c, 1, 0));
   }
-  run_plain(op, &b, x->data, y->data, out->data, ic_dtype_size(x->dtype), x->dtype);
+  run_plain(op, &b, x->data, y->data, out->data, ic_dtype_size(x->dtype), x->dtype, kthreads(c));
   out->layout = IC_LAYOUT_PLAIN;
   return IC_OK;
 }

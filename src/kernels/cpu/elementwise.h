@@ -63,6 +63,17 @@ static inline void ic_bcast_next_row(const ic_bcast *b, int64_t *idx, int64_t *o
   }
 }
 
+/* A loop over n elements of one row: out, X and Y at the row's start (X or Y one value where
+ * its stride along the row is 0). */
+typedef void (*ic_ew_loop)(void *out, const void *x, const void *y, int64_t n);
+
+/* Run the broadcast b over out (elements of es bytes) with loops[0] where X and Y both run
+ * along the row, loops[1] where Y is one value per row, loops[2] where X is: on up to
+ * `threads` threads (OpenMP) when there are enough elements, each taking a fixed contiguous
+ * range of the output, so the results never depend on the thread count. */
+void ic_bcast_run(const ic_bcast *b, const ic_ew_loop loops[3], void *out, const void *x,
+                  const void *y, size_t es, int threads);
+
 /* Fail (IC_ERR_SHAPE) for inputs X (slot 0) and Y (slot 1) of different dtypes, naming both. */
 ic_status ic_bcast_dtype_mismatch(ic_kctx *c);
 

@@ -26,33 +26,28 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-#define DEFINE_ROWS(NAME, T)                                                                \
-  static void NAME(const ic_bcast *b, T *o, const T *x, const T *y) {                      \
-    int n = b->n;                                                                           \
-    int64_t inner = b->dims[n - 1], rows = b->numel / inner;                                \
-    bool y_scalar = b->sy[n - 1] == 0;                                                      \
-    int64_t idx[IC_MAX_RANK] = {0}, ox = 0, oy = 0;                                         \
-    for (int64_t r = 0; r < rows; r++) {                                                    \
-      T *orow = o + r * inner;                                                              \
-      const T *xr = x + ox;                                                                 \
-      if (y_scalar) {                                                                       \
-        const T s = y[oy];                                                                  \
-        for (int64_t i = 0; i < inner; i++) {                                               \
-          T p = xr[i] * s;                                                                  \
-          orow[i] = xr[i] + p;                                                              \
-        }                                                                                   \
-      } else {                                                                              \
-        const T *yr = y + oy;                                                               \
-        for (int64_t i = 0; i < inner; i++) {                                               \
-          T p = xr[i] * yr[i];                                                              \
-          orow[i] = xr[i] + p;                                                              \
-        }                                                                                   \
-      }                                                                                     \
-      ic_bcast_next_row(b, idx, &ox, &oy);                                                  \
+/* Out = X + X * Y over n elements: Y running along the row (vv) or one value (vs). X always
+ * runs (Out has X's shape). */
+#define DEFINE_LOOPS(T, SUF)                                                                \
+  static void vv_##SUF(void *o_, const void *x_, const void *y_, int64_t n) {              \
+    T *o = o_;                                                                              \
+    const T *x = x_, *y = y_;                                                               \
+    for (int64_t i = 0; i < n; i++) {                                                       \
+      T p = x[i] * y[i];                                                                    \
+      o[i] = x[i] + p;                                                                      \
     }                                                                                       \
-  }
-DEFINE_ROWS(rows_f32, float)
-DEFINE_ROWS(rows_f64, double)
+  }                                                                                         \
+  static void vs_##SUF(void *o_, const void *x_, const void *y_, int64_t n) {              \
+    T *o = o_;                                                                              \
+    const T *x = x_, s = *(const T *)y_;                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                       \
+      T p = x[i] * s;                                                                       \
+      o[i] = x[i] + p;                                                                      \
+    }                                                                                       \
+  }                                                                                         \
+  static const ic_ew_loop loops_##SUF[3] = {vv_##SUF, vs_##SUF, vv_##SUF};
+DEFINE_LOOPS(float, f32)
+DEFINE_LOOPS(double, f64)
 
 static ic_status run(ic_kctx *c) {
   const ic_elementwise_attrs *a = c->attrs;
@@ -61,8 +56,9 @@ static ic_status run(ic_kctx *c) {
   ic_bcast b;
   ic_status st = ic_bcast_plan(c, 0, 1, a->axis, &b);
   if (st || b.numel == 0) return st;
-  if (x->dtype == IC_FP64) rows_f64(&b, out->data, x->data, y->data);
-  else rows_f32(&b, out->data, x->data, y->data);
+  const int nt = c->env && c->env->intra_threads > 1 ? c->env->intra_threads : 1;
+  if (x->dtype == IC_FP64) ic_bcast_run(&b, loops_f64, out->data, x->data, y->data, 8, nt);
+  else ic_bcast_run(&b, loops_f32, out->data, x->data, y->data, 4, nt);
   return IC_OK;
 }
 
