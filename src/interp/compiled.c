@@ -105,15 +105,15 @@ void ic_drop_refs(crun *r, const ic_instr *in) {
   }
 }
 
-/* The threads of the budget that no chain and no kernel holds, when no ready host
- * instruction is waiting for one, become the kernel's (w->env.intra_threads); returns how
- * many it took beyond its own. */
-static int borrow_threads(crun *r, worker *w) {
+/* The threads of the budget that no chain and no kernel holds become the kernel's
+ * (w->env.intra_threads), unless a ready host instruction is waiting for one (and `even_if_ready`
+ * is false); returns how many it took beyond its own. */
+static int take_threads(crun *r, worker *w, bool even_if_ready) {
   ic_pool *pool = r->pool;
   int k = 0;
   int team = ic_cpuload_budget(r->e->load, pool->budget);
   pthread_mutex_lock(&pool->lock);
-  if (r->heap_n[CLASS_HOST] == 0) {
+  if (even_if_ready || r->heap_n[CLASS_HOST] == 0) {
     k = pool->budget - atomic_load_explicit(&pool->busy, memory_order_relaxed) - pool->lent;
     if (k > team - 1) k = team - 1;
     if (k < 0) k = 0;
@@ -123,6 +123,8 @@ static int borrow_threads(crun *r, worker *w) {
   w->env.intra_threads = 1 + k;
   return k;
 }
+
+static int borrow_threads(crun *r, worker *w) { return take_threads(r, w, false); }
 
 /* Give them back, and wake a thread for any work that became ready meanwhile. */
 static void return_threads(crun *r, int k) {
@@ -223,15 +225,7 @@ static int reserve_team(crun *r, worker *w) {
     ic_cpu_relax();
     if (!(k & 63) && ic_now_ns() - t0 > TEAM_WAIT_NS) break;
   }
-  int team = ic_cpuload_budget(r->e->load, pool->budget);
-  pthread_mutex_lock(&pool->lock);
-  int k = pool->budget - atomic_load_explicit(&pool->busy, memory_order_relaxed) - pool->lent;
-  if (k > team - 1) k = team - 1;
-  if (k < 0) k = 0;
-  pool->lent += k;
-  pthread_mutex_unlock(&pool->lock);
-  w->env.intra_threads = 1 + k;
-  return k;
+  return take_threads(r, w, true);
 }
 
 static void release_team(crun *r, int k) {
