@@ -7,6 +7,12 @@
 #include <string.h>
 
 ic_status ic_dnnl_fail(ic_kctx *c, dnnl_status_t st, const char *what) {
+  /* An allocation oneDNN (or icore beside it) could not make is the caller's out-of-memory,
+   * like every other failed allocation, not a kernel fault. */
+  if (st == dnnl_out_of_memory) {
+    return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "oneDNN %s failed: out of memory (dnnl_%s)", what,
+                    dnnl_status2str(st));
+  }
   return ic_kfail(c, IC_ERR_KERNEL, "oneDNN %s failed: dnnl_%s", what, dnnl_status2str(st));
 }
 
