@@ -107,6 +107,26 @@ typedef struct ic_kenv {
 
 typedef struct ic_opdef ic_opdef;
 
+/* The threads a kernel's own OpenMP loops may use out of env->intra_threads (at least 1).
+ * Under ThreadSanitizer, 1: GNU OpenMP is not instrumented, so TSan cannot see its barriers
+ * and would report every write of such a loop's members as racing with the caller's later
+ * reads (oneDNN's own threads write from uninstrumented code and need no such care). */
+#if defined(__SANITIZE_THREAD__)
+#define IC_OMP_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define IC_OMP_UNDER_TSAN 1
+#endif
+#endif
+static inline int ic_omp_threads(const ic_kenv *env) {
+#ifdef IC_OMP_UNDER_TSAN
+  (void)env;
+  return 1;
+#else
+  return env && env->intra_threads > 1 ? env->intra_threads : 1;
+#endif
+}
+
 typedef struct ic_kctx {
   const ic_opdef *def;
   const ic_op *op;        /* the op being run (names and attributes, for messages) */

@@ -143,7 +143,7 @@ ic_status ic_dcn_grad_cpu(ic_kctx *c, size_t mask_slot, size_t dout_slot) {
   const size_t es = ic_dtype_size(x->dtype);
   /* Threads share out independent rows, each computed in a fixed order: the same bits at
    * any thread count. */
-  const int nt = c->env && c->env->intra_threads > 1 && ncol >= 4096 ? c->env->intra_threads : 1;
+  const int nt = ncol >= 4096 ? ic_omp_threads(c->env) : 1;
   for (int64_t n = 0; n < nimg; n++) {
     const int64_t blk = n / S, s = n % S;
     /* Output@GRAD of this image, as Paddle reads it: [C_out, S, OHW] per block */

@@ -294,9 +294,7 @@ static void run_plain(ic_ew_op op, const ic_bcast *bc, const void *x, const void
 
 #define PAR_MIN 65536 /* elements below which one thread does it all */
 
-static int kthreads(const ic_kctx *c) {
-  return c->env && c->env->intra_threads > 1 ? c->env->intra_threads : 1;
-}
+static int kthreads(const ic_kctx *c) { return ic_omp_threads(c->env); }
 
 static bool same_dims(const ic_tensor *a, const ic_tensor *b) {
   if (a->ndim != b->ndim) return false;

@@ -56,7 +56,7 @@ static ic_status run(ic_kctx *c) {
   ic_bcast b;
   ic_status st = ic_bcast_plan(c, 0, 1, a->axis, &b);
   if (st || b.numel == 0) return st;
-  const int nt = c->env && c->env->intra_threads > 1 ? c->env->intra_threads : 1;
+  const int nt = ic_omp_threads(c->env);
   if (x->dtype == IC_FP64) ic_bcast_run(&b, loops_f64, out->data, x->data, y->data, 8, nt);
   else ic_bcast_run(&b, loops_f32, out->data, x->data, y->data, 4, nt);
   return IC_OK;

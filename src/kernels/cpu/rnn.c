@@ -486,7 +486,7 @@ static ic_status run(ic_kctx *c) {
   /* The two directions of a layer are independent: with two threads or more each runs on
    * its own (float32; each direction single-threaded, so the bits are the same either way).
    * float64 stays serial: its GEMMs are OpenBLAS's. */
-  const int nt = D == 2 && !f64 && c->env && c->env->intra_threads > 1 ? 2 : 1;
+  const int nt = D == 2 && !f64 && ic_omp_threads(c->env) > 1 ? 2 : 1;
   const size_t n_dir = (n_gates + n_state + n_c + n_wt) * es;
   const size_t bytes = (size_t)nt * n_dir + n_bufs * n_layer * es +
                        (size_t)B * sizeof(int64_t) + (size_t)nt * (size_t)B * sizeof(bool);
