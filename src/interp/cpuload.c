@@ -12,15 +12,18 @@
  * time of the CPUs in the process's affinity mask, minus the process's own CPU time, over
  * the wall time since the last reading, is what other processes held. Niced processes
  * count only once they are seen to compete: CFS gives a nice-19 thread 1.5% of a core against
- * a nice-0 one, but only inside one scheduling group; with autogroups (a `nice`d job started
- * from another terminal or session) or in another cgroup a niced process weighs as much as
- * ours, and a 2-thread team beside two of them took 231 ms instead of 20 (CRNN batch 8).
- * So while others' niced time is half a core or more, the monitor looks at the running
- * niced processes (at most every 5 s: a walk of /proc): one in another autogroup whose group
- * is not niced more than ours, or in another cpu cgroup, competes, and then niced time counts
- * until the next look. (An earlier version inferred competition from this process's run delay,
- * but its own threads wait for each other too, for instance an OpenMP member spinning beside a
- * pool thread, and that made nice-19 jobs in nice-19 autogroups count.) If this process is
+ * a nice-0 one, but only inside one scheduling group; in another cpu cgroup, or with
+ * autogroups (a `nice`d job started from another terminal or session) a niced process weighs
+ * as much as ours, and a 2-thread team beside two of them took 231 ms instead of 20 (CRNN
+ * batch 8). So while others' niced time is half a core or more, the monitor looks at the
+ * running niced processes (at most every 5 s: a walk of /proc): one in another cpu task
+ * group competes, and so does one in another autogroup whose group is not niced more than
+ * ours, where the kernel applies autogroups (only to tasks in the root task group: not in a
+ * container whose cgroup has the cpu controller, where a niced job in another session
+ * yields); then niced time counts until the next look. (An earlier version inferred
+ * competition from this process's run delay, but its own threads wait for each other too,
+ * for instance an OpenMP member spinning beside a pool thread, and that made nice-19 jobs in
+ * nice-19 autogroups count.) If this process is
  * niced itself, niced time always counts. While they hold at
  * least half a core, the executor gives up that many (rounded) of its threads, down to one;
  * it takes them back when the others fall below a third of a core under what it gave up.
@@ -129,25 +132,36 @@ static bool read_line(const char *path, char *buf, size_t cap) {
   return true;
 }
 
-/* The path of the cgroup that holds pid's CPU share (/proc/PID/cgroup: the v1 line whose
- * controllers include cpu, else the v2 line), in out; false if unreadable. */
-static bool cpu_cgroup(const char *pid, char *out, size_t cap) {
-  char path[64], buf[2048];
-  snprintf(path, sizeof path, "/proc/%s/cgroup", pid);
-  if (!read_line(path, buf, sizeof buf)) return false;
-  const char *v2 = NULL;
-  for (char *line = buf; line && *line;) {
-    char *nl = strchr(line, '\n');
-    if (nl) *nl = '\0';
-    char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+/* The cpu task group of a process from its /proc/PID/cgroup text: a cgroup v1 hierarchy with
+ * the cpu controller gives its path; on cgroup v2 it is the deepest of the path and its
+ * ancestors whose directory under v2_mount has cpu.weight (the cpu controller is on there;
+ * the root never has one), or "/" where none has. *is_root: the process is in the root task
+ * group, the only one where the kernel applies autogroups. Without v2_mount the v2 path itself
+ * is taken. False if the text names no cgroup. */
+bool ic_cpuload_cpu_group(const char *text, const char *v2_mount, char *out, size_t cap,
+                          bool *is_root) {
+  char v2[512] = "";
+  bool have_v2 = false;
+  for (const char *line = text; line && *line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) : strlen(line);
+    const char *c1 = memchr(line, ':', len);
+    const char *c2 = c1 ? memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - line)) : NULL;
     if (c2) {
-      *c2 = '\0';
-      const char *ctl = c1 + 1;
-      if (!*ctl) v2 = c2 + 1;
-      for (const char *t = ctl; *t;) {
-        size_t n = strcspn(t, ",");
+      const char *path = c2 + 1;
+      size_t plen = len - (size_t)(path - line);
+      if (c2 == c1 + 1) {
+        if (plen < sizeof v2) {
+          memcpy(v2, path, plen);
+          v2[plen] = '\0';
+          have_v2 = true;
+        }
+      }
+      for (const char *t = c1 + 1; t < c2;) {
+        size_t n = strcspn(t, ",:");
         if (n == 3 && !strncmp(t, "cpu", 3)) {
-          snprintf(out, cap, "%s", c2 + 1);
+          snprintf(out, cap, "%.*s", (int)plen, path);
+          *is_root = plen == 1 && path[0] == '/';
           return true;
         }
         t += n + (t[n] == ',');
@@ -155,31 +169,153 @@ static bool cpu_cgroup(const char *pid, char *out, size_t cap) {
     }
     line = nl ? nl + 1 : NULL;
   }
-  if (!v2) return false;
+  if (!have_v2 || v2[0] != '/') return false;
+  if (v2_mount) {
+    char q[512], file[1100];
+    snprintf(q, sizeof q, "%s", v2);
+    for (;;) {
+      snprintf(file, sizeof file, "%s%s/cpu.weight", v2_mount, strcmp(q, "/") ? q : "");
+      if (access(file, F_OK) == 0) {
+        snprintf(out, cap, "%s", q);
+        *is_root = false;
+        return true;
+      }
+      char *slash = strrchr(q, '/');
+      if (!slash || slash == q) {
+        if (!strcmp(q, "/")) break;
+        q[1] = '\0';
+      } else {
+        *slash = '\0';
+      }
+    }
+    snprintf(out, cap, "/");
+    *is_root = true;
+    return true;
+  }
   snprintf(out, cap, "%s", v2);
+  *is_root = !strcmp(v2, "/");
   return true;
+}
+
+/* Where this process sees the cgroup v2 hierarchy (/proc/self/mountinfo), or false. */
+static bool cgroup2_mount(char *out, size_t cap) {
+  FILE *f = fopen("/proc/self/mountinfo", "re");
+  if (!f) return false;
+  char line[1024];
+  bool found = false;
+  while (!found && fgets(line, sizeof line, f)) {
+    /* id parent major:minor root mountpoint options [optional...] - fstype source opts */
+    char root[256], mnt[512];
+    if (sscanf(line, "%*s %*s %*s %255s %511s", root, mnt) != 2) continue;
+    const char *dash = strstr(line, " - ");
+    if (!dash || strncmp(dash + 3, "cgroup2 ", 8) != 0 || strcmp(root, "/") != 0) continue;
+    snprintf(out, cap, "%s", mnt);
+    found = true;
+  }
+  fclose(f);
+  return found;
+}
+
+static bool pid_cpu_group(const char *pid, const char *v2_mount, char *out, size_t cap,
+                          bool *is_root) {
+  char path[64], buf[2048];
+  snprintf(path, sizeof path, "/proc/%.20s/cgroup", pid);
+  return read_line(path, buf, sizeof buf) &&
+         ic_cpuload_cpu_group(buf, v2_mount, out, cap, is_root);
 }
 
 /* /proc/PID/autogroup: "/autogroup-N nice K" -> N and K; false if there is none. */
 static bool autogroup(const char *pid, long *id, int *nice) {
   char path[64], buf[128];
-  snprintf(path, sizeof path, "/proc/%s/autogroup", pid);
+  snprintf(path, sizeof path, "/proc/%.20s/autogroup", pid);
   return read_line(path, buf, sizeof buf) && sscanf(buf, "/autogroup-%ld nice %d", id, nice) == 2;
 }
 
-/* Whether a running process niced more than this one sits in another scheduling group where
- * nice does not make it yield: another autogroup whose group nice is not above ours, or
- * another cpu cgroup. */
-static bool niced_compete(void) {
-  int my_nice;
+/* What a look at the niced processes compares them with: this process's nice, cpu task group,
+ * session and autogroup. */
+typedef struct {
+  int nice;
+  const char *mnt; /* the cgroup2 mount, or NULL */
+  char mnt_buf[512];
+  char cg[512];
+  bool have_cg, cg_root;
+  bool ag_on; /* the kernel applies autogroups to this process */
+  bool have_ag;
+  long ag;
+  int ag_nice;
+  long sid;
+} niced_ctx;
+
+static bool niced_ctx_init(niced_ctx *c) {
+  memset(c, 0, sizeof *c);
   errno = 0;
-  my_nice = getpriority(PRIO_PROCESS, 0);
+  c->nice = getpriority(PRIO_PROCESS, 0);
   if (errno) return false;
-  long my_ag = -1;
-  int my_ag_nice = 0;
-  bool have_ag = autogroup("self", &my_ag, &my_ag_nice);
-  char my_cg[512];
-  bool have_cg = cpu_cgroup("self", my_cg, sizeof my_cg);
+  c->mnt = cgroup2_mount(c->mnt_buf, sizeof c->mnt_buf) ? c->mnt_buf : NULL;
+  c->cg_root = true;
+  c->have_cg = pid_cpu_group("self", c->mnt, c->cg, sizeof c->cg, &c->cg_root);
+  char on[8] = "";
+  c->ag_on = c->cg_root &&
+             read_line("/proc/sys/kernel/sched_autogroup_enabled", on, sizeof on) && on[0] == '1';
+  c->ag = -1;
+  c->have_ag = c->ag_on && autogroup("self", &c->ag, &c->ag_nice);
+  c->sid = (long)getsid(0);
+  return true;
+}
+
+/* Whether process pid (a /proc name), if niced more than this one (and running, if asked),
+ * sits in a scheduling group where nice does not make it yield to this process:
+ *  - in another cpu task group, unless it is in the root group and we are not: our group
+ *    weighs as much as a nice-0 task there, so there it yields by its nice, or by its
+ *    autogroup's nice where autogroups apply to it;
+ *  - in our (root) group where the kernel applies autogroups, in another autogroup whose nice
+ *    is not above ours (another session, where /proc/PID/autogroup cannot be read). */
+static bool niced_competes(const niced_ctx *c, const char *pid, bool running) {
+  char path[64], buf[1024];
+  snprintf(path, sizeof path, "/proc/%.20s/stat", pid);
+  if (!read_line(path, buf, sizeof buf)) return false;
+  /* pid (comm) state ppid pgrp session ... : state is the first field after the last ')',
+   * session the fourth, nice the seventeenth */
+  char *p = strrchr(buf, ')');
+  if (!p) return false;
+  char state = 0;
+  long nice = 0, sid = -1;
+  int field = 0;
+  char *save = NULL;
+  for (char *t = strtok_r(p + 1, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+    field++;
+    if (field == 1) state = t[0];
+    if (field == 4) sid = strtol(t, NULL, 10);
+    if (field == 17) {
+      nice = strtol(t, NULL, 10);
+      break;
+    }
+  }
+  if (field < 17 || (running && state != 'R') || nice <= c->nice) return false;
+  char cg[512];
+  bool root = true;
+  bool have_cg = c->have_cg && pid_cpu_group(pid, c->mnt, cg, sizeof cg, &root);
+  long ag;
+  int ag_nice;
+  if (have_cg && strcmp(cg, c->cg) != 0) {
+    if (!root) return true; /* another group below the root: weighs as much as ours */
+    if (c->cg_root) return true;
+    /* It is in the root group, we are in a cgroup: autogroups apply to it if enabled. */
+    char on[8] = "";
+    if (read_line("/proc/sys/kernel/sched_autogroup_enabled", on, sizeof on) && on[0] == '1' &&
+        autogroup(pid, &ag, &ag_nice))
+      return ag_nice <= 0;
+    return false;
+  }
+  if (!c->ag_on || !root) return false;
+  if (c->have_ag && autogroup(pid, &ag, &ag_nice)) return ag != c->ag && ag_nice <= c->ag_nice;
+  return sid >= 0 && sid != c->sid; /* autogroups follow sessions */
+}
+
+/* Whether any running process niced more than this one competes with it (niced_competes). */
+static bool niced_compete(void) {
+  niced_ctx c;
+  if (!niced_ctx_init(&c)) return false;
   char self[24];
   snprintf(self, sizeof self, "%ld", (long)getpid());
   DIR *d = opendir("/proc");
@@ -189,39 +325,21 @@ static bool niced_compete(void) {
   while (!found && (de = readdir(d)) != NULL) {
     const char *pid = de->d_name;
     if (pid[0] < '0' || pid[0] > '9' || !strcmp(pid, self)) continue;
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%.20s/stat", pid);
-    if (!read_line(path, buf, sizeof buf)) continue;
-    /* pid (comm) state ppid ... : state is the first field after the last ')', nice the
-     * seventeenth after it */
-    char *p = strrchr(buf, ')');
-    if (!p) continue;
-    char state = 0;
-    long nice = 0;
-    int field = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(p + 1, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-      field++;
-      if (field == 1) state = t[0];
-      if (field == 17) {
-        nice = strtol(t, NULL, 10);
-        break;
-      }
-    }
-    if (field < 17 || state != 'R' || nice <= my_nice) continue;
-    long ag;
-    int ag_nice;
-    if (have_ag && autogroup(pid, &ag, &ag_nice) && ag != my_ag && ag_nice <= my_ag_nice) {
-      found = true;
-    }
-    char cg[512];
-    if (have_cg && cpu_cgroup(pid, cg, sizeof cg) && strcmp(cg, my_cg) != 0) found = true;
+    found = niced_competes(&c, pid, true);
   }
   closedir(d);
   return found;
 }
 
 bool ic_cpuload_niced_compete(void) { return niced_compete(); }
+
+bool ic_cpuload_niced_competes(pid_t pid) {
+  niced_ctx c;
+  if (!niced_ctx_init(&c)) return false;
+  char name[24];
+  snprintf(name, sizeof name, "%ld", (long)pid);
+  return niced_competes(&c, name, false);
+}
 
 ic_status ic_cpuload_create(int budget, ic_cpuload **out) {
   *out = NULL;

@@ -3,6 +3,8 @@
 #define IC_INTERP_CPULOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 #include "icore/icore.h"
@@ -32,10 +34,22 @@ int ic_cpuload_others_milli(const ic_cpuload *m);
  * thousandths; -1 goes back to measuring). */
 void ic_cpuload_inject(ic_cpuload *m, int others_milli);
 
-/* Whether a running process niced more than this one is in another scheduling group (an
- * autogroup niced no more than ours, or another cpu cgroup), where it competes at full
- * weight; the monitor asks this while niced processes hold half a core (for tests). */
+/* Whether a running process niced more than this one is in another scheduling group (another
+ * cpu cgroup, or, where the kernel applies autogroups, an autogroup niced no more than ours),
+ * where it competes at full weight; the monitor asks this while niced processes hold half a
+ * core (for tests). */
 bool ic_cpuload_niced_compete(void);
+
+/* The same question about one process, running or not: whether it is niced more than this one
+ * and in such a group (for tests). */
+bool ic_cpuload_niced_competes(pid_t pid);
+
+/* A process's cpu task group from its /proc/PID/cgroup text (v2 paths resolved under
+ * v2_mount, the cgroup2 mount, by where cpu.weight exists; NULL takes the path as it is) into
+ * out; *is_root: the root task group, the only one where autogroups apply. False if the text
+ * names no cgroup. Exposed for tests. */
+bool ic_cpuload_cpu_group(const char *text, const char *v2_mount, char *out, size_t cap,
+                          bool *is_root);
 
 /* The CPUs in the affinity mask it watches. */
 int ic_cpuload_cpus(const ic_cpuload *m);
