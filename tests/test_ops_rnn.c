@@ -488,6 +488,80 @@ START_TEST(recurrent_gemv_and_gemm_paths) {
 }
 END_TEST
 
+/* Feed names and tensors of data d for lstm_program's feeds (names in wn). */
+static size_t lstm_feeds(const lstm_case *k, lstm_data *d, const char **names, ic_tensor **feeds,
+                         char (*wn)[24]) {
+  size_t nf = 0;
+  names[nf] = "x", feeds[nf++] = d->x;
+  names[nf] = "h0", feeds[nf++] = d->h0;
+  names[nf] = "c0", feeds[nf++] = d->c0;
+  if (k->len) names[nf] = "len", feeds[nf++] = d->len;
+  for (size_t i = 0; i < d->nw; i++) {
+    snprintf(wn[i], sizeof wn[i], "w%zu", i);
+    names[nf] = wn[i], feeds[nf++] = d->w[i];
+  }
+  return nf;
+}
+
+/* One executor keeps W_hh transposed across inference runs (the GEMV path, batch <= 4):
+ * new W_hh values in the same buffers, new data, and new sequence and batch sizes each give
+ * what a fresh executor gives, bitwise, at 1 and 2 threads. */
+START_TEST(rnn_state_reuse) {
+  for (int threads = 1; threads <= 2; threads++) {
+    lstm_case k = {.T = 6, .B = 1, .I = 7, .H = 16, .L = 2, .bidi = true, .dt = IC_FP32};
+    lstm_data d;
+    make_data(&k, 300, &d);
+    ic_builder *b = lstm_program(&k, NULL, d.nw);
+    ic_program *p;
+    char err[1024];
+    ck_assert_int_eq(ic_builder_build(b, &p, err, sizeof err), IC_OK);
+    ic_options o;
+    ic_options_default(&o);
+    o.threads = threads;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    const char *fetch[3] = {"out", "last_h", "last_c"};
+    for (int step = 0; step < 5; step++) {
+      if (step == 2) {
+        /* new values in the same W_hh buffers */
+        for (size_t i = 1; i < d.nw / 2; i += 2) {
+          float *w = ic_tensor_data(d.w[i]);
+          for (int64_t j = 0; j < ic_tensor_numel(d.w[i]); j++) w[j] = 0.25f - w[j];
+        }
+      } else if (step == 3) {
+        free_data(&d);
+        k.T = 9, k.B = 3; /* new sizes, still the GEMV path */
+        make_data(&k, 310, &d);
+      } else if (step == 4) {
+        free_data(&d);
+        make_data(&k, 320, &d); /* new data, perhaps in recycled buffers */
+      }
+      const char *names[80];
+      ic_tensor *feeds[80];
+      char wn[64][24];
+      size_t nf = lstm_feeds(&k, &d, names, feeds, wn);
+      ic_tensor *got[3], *want[3];
+      ck_assert_msg(ic_executor_run(e, p, NULL, nf, names, (const ic_tensor *const *)feeds, 3,
+                                    fetch, got) == IC_OK, "%s", ic_executor_errmsg(e));
+      ic_executor *fresh;
+      ck_assert_int_eq(ic_executor_create(&o, &fresh), IC_OK);
+      ck_assert_msg(ic_executor_run(fresh, p, NULL, nf, names, (const ic_tensor *const *)feeds,
+                                    3, fetch, want) == IC_OK, "%s", ic_executor_errmsg(fresh));
+      for (int i = 0; i < 3; i++) {
+        tu_assert_bitwise(got[i], want[i], "kept W_hh^T against a fresh executor");
+        ic_tensor_destroy(got[i]);
+        ic_tensor_destroy(want[i]);
+      }
+      ic_executor_destroy(fresh);
+    }
+    free_data(&d);
+    ic_executor_destroy(e);
+    ic_program_destroy(p);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------
  * Paddle's own answer: tests/data/paddle_rnn (tools/gen_paddle_rnn.py).
  * ------------------------------------------------------------------------------------- */
@@ -827,6 +901,7 @@ static TCase *tc_lstm(void) {
   tcase_add_test(tc, gru_and_simple_rnn);
   tcase_add_test(tc, rnn_grad_finite_differences);
   tcase_add_test(tc, recurrent_gemv_and_gemm_paths);
+  tcase_add_test(tc, rnn_state_reuse);
   return tc;
 }
 

@@ -34,10 +34,12 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/gemv.h"
+#include "kernels/cpu/onednn.h"
 #include "kernels/cpu/rnn.h"
 #include "kernels/cpu/vmath.h"
 #include "kernels/kernel.h"
@@ -361,6 +363,8 @@ static void add_bias_one(bool f64, void *g, int64_t rows, int64_t n, const void 
   }
 }
 
+typedef struct rnn_wt_cache rnn_wt_cache;
+
 /* What every layer and direction of one run shares (run() below). */
 typedef struct rnn_run {
   const rnn_attrs *a;
@@ -372,15 +376,44 @@ typedef struct rnn_run {
   const ic_tensor *init_h, *init_c;
   ic_tensor *last_h, *last_c;
   char *reserve; /* training: Reserve's data; NULL for inference */
+  rnn_wt_cache *wt_cache; /* inference on the GEMV path: the kept W_hh^T; else NULL */
 } rnn_run;
 
 /* One direction's scratch: gates [T*B, G], h and c [B, H] (for GRU c holds W_hh h, [B, 3H]),
- * W_hh transposed [H, G] (the GEMV path) and per-step live flags. */
+ * W_hh transposed [H, G] (the GEMV path, training) and per-step live flags. */
 typedef struct rnn_dir {
   void *gates, *h, *cst;
   float *wt;
   bool *live;
 } rnn_dir;
+
+/* Kept across runs of an inference rnn on the GEMV path (ic_kctx.state): W_hh transposed,
+ * [H, G] per layer and direction, each keyed like conv's reordered filters by W_hh's
+ * address, size and a 64-value sample (ic_dnnl_filter_sample), so that new values loaded
+ * into the same buffer are transposed again. Training transposes on every run instead: its
+ * optimizer rewrites W_hh in place between runs. */
+struct rnn_wt_cache {
+  int64_t n, gh; /* blocks (layers x directions) and floats per block */
+  float *wt;
+  struct {
+    const void *ptr;
+    uint64_t sample;
+  } *key;
+};
+
+static void wt_cache_free(void *p) {
+  rnn_wt_cache *k = p;
+  free(k->wt);
+  free(k->key);
+  free(k);
+}
+
+/* W_hh [G, H] transposed into wt [H, G]. */
+static void transpose_whh(const float *w, float *wt, int64_t G, int64_t H) {
+  for (int64_t gi = 0; gi < G; gi++) {
+    for (int64_t k2 = 0; k2 < H; k2++) wt[k2 * G + gi] = w[gi * H + k2];
+  }
+}
 
 /* Layer l, direction d: input `in` [T*B, in_size], output columns [d*H, (d+1)*H) of dst. */
 static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, int64_t l,
@@ -392,6 +425,7 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
   void *gates = s->gates, *h = s->h, *cst = s->cst;
   float *wt = s->wt;
   bool *live = s->live;
+  rnn_wt_cache *wc = r->wt_cache;
   const size_t k = (size_t)(2 * (l * D + d)), kb = k + nw / 2;
   const void *w_ih = ic_in(c, IN_WEIGHTS, k)->data, *w_hh = ic_in(c, IN_WEIGHTS, k + 1)->data;
   const void *b_ih = ic_in(c, IN_WEIGHTS, kb)->data, *b_hh = ic_in(c, IN_WEIGHTS, kb + 1)->data;
@@ -404,11 +438,18 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
   if (gru) add_bias_one(f64, gates, T * B, G, b_ih);
   else if (f64) add_bias_f64(gates, T * B, G, b_ih, b_hh);
   else add_bias_f32(gates, T * B, G, b_ih, b_hh);
-  if (use_gemv) {
-    const float *w = w_hh;
-    for (int64_t gi = 0; gi < G; gi++) {
-      for (int64_t k2 = 0; k2 < H; k2++) wt[k2 * G + gi] = w[gi * H + k2];
+  if (use_gemv && wc) {
+    /* Only this direction's thread touches block l * D + d. */
+    const int64_t blk = l * D + d;
+    wt = wc->wt + blk * wc->gh;
+    uint64_t sample = ic_dnnl_filter_sample(w_hh, (size_t)(G * H));
+    if (wc->key[blk].ptr != w_hh || wc->key[blk].sample != sample) {
+      transpose_whh(w_hh, wt, G, H);
+      wc->key[blk].ptr = w_hh;
+      wc->key[blk].sample = sample;
     }
+  } else if (use_gemv) {
+    transpose_whh(w_hh, wt, G, H);
   }
   memcpy(h, (const char *)r->init_h->data + row * es, n_state * es);
   if (lstm) memcpy(cst, (const char *)r->init_c->data + row * es, n_state * es);
@@ -479,10 +520,33 @@ static ic_status run(ic_kctx *c) {
   char *reserve = train ? ic_out(c, OUT_RESERVE, 0)->data : NULL;
   if (train) memset(reserve, 0, (size_t)ic_tensor_numel_(ic_out(c, OUT_RESERVE, 0)));
   /* fp32 at batch <= 4 with AVX2 or AVX-512: the recurrent product h * W_hh^T is a GEMV on
-   * W_hh transposed once per layer and direction (wt, [H, G]), instead of an sgemm call per
-   * step whose setup costs more than its arithmetic. */
+   * W_hh transposed once per layer and direction (wt, [H, G]; kept across inference runs,
+   * rnn_wt_cache), instead of an sgemm call per step whose setup costs more than its
+   * arithmetic. */
   const bool use_gemv = !f64 && B <= 4 && ic_gemv_available();
-  const size_t n_wt = use_gemv ? (size_t)(G * H) : 0;
+  rnn_wt_cache *wc = NULL;
+  if (use_gemv && !train && c->state) {
+    wc = *c->state;
+    if (wc && (wc->n != L * D || wc->gh != G * H)) {
+      wt_cache_free(wc);
+      wc = *c->state = NULL;
+    }
+    if (!wc) {
+      wc = calloc(1, sizeof *wc);
+      if (wc) {
+        wc->n = L * D;
+        wc->gh = G * H;
+        wc->wt = malloc((size_t)(L * D * G * H) * sizeof(float));
+        wc->key = calloc((size_t)(L * D), sizeof *wc->key);
+      }
+      if (!wc || !wc->wt || !wc->key) {
+        if (wc) wt_cache_free(wc);
+        return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      }
+      *c->state = wc;
+    }
+  }
+  const size_t n_wt = use_gemv && !wc ? (size_t)(G * H) : 0;
   /* The two directions of a layer are independent: with two threads or more each runs on
    * its own (float32; each direction single-threaded, so the bits are the same either way).
    * float64 stays serial: its GEMMs are OpenBLAS's. */
@@ -530,7 +594,7 @@ static ic_status run(ic_kctx *c) {
       .n_state = n_state, .n_layer = n_layer, .blk = ic_rnn_block(a, T, B), .len = len,
       .init_h = ic_in(c, IN_PRESTATE, 0), .init_c = lstm ? ic_in(c, IN_PRESTATE, 1) : NULL,
       .last_h = ic_out(c, OUT_STATE, 0), .last_c = lstm ? ic_out(c, OUT_STATE, 1) : NULL,
-      .reserve = reserve};
+      .reserve = reserve, .wt_cache = wc};
   /* Inside the two-thread region each direction's GEMMs run single-threaded. */
   ic_kenv env1;
   ic_kctx c1 = *c;
@@ -579,4 +643,5 @@ const ic_opdef ic_op_rnn = {
     .attrs_size = sizeof(rnn_attrs), .parse = ic_rnn_parse,
     .infer = infer, .cpu = run,
     .supports = supports,
+    .free_state = wt_cache_free,
 };
