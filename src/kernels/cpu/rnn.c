@@ -199,15 +199,18 @@ static void gemm_nt(const ic_kctx *c, bool f64, int64_t M, int64_t N, int64_t K,
   ic_gemm_run(c, &g, A, B, C);
 }
 
-/* Per type: add both biases to every row of the gate pre-activations, and one LSTM step for
+/* Per type: add both biases to every row of the gate pre-activations (restrict: GCC 12 at -O2
+ * vectorizes the loop only when it need not check for overlap, 11.4 -> 3.0 us for CRNN's
+ * 80 x 384 gates), and one LSTM step for
  * the batch (rows whose sequence has ended write zeros and keep their state). sigmoid and
  * tanh are Paddle's sigmoid_v2 and tanh_v2, 1 / (1 + e^-x) and 2 / (1 + e^-2x) - 1: no
  * clipping, and tanh through exp is several times faster than libm's tanhf. fp32 LSTM steps
  * use step_vf32 below (the scalar step stays for fp64). */
 #define DEFINE_LSTM(T, SUF, EXP)                                                              \
-  static void add_bias_##SUF(T *g, int64_t rows, int64_t n, const T *bi, const T *bh) {       \
+  static void add_bias_##SUF(T *restrict g, int64_t rows, int64_t n, const T *restrict bi,   \
+                            const T *restrict bh) {                                           \
     for (int64_t r = 0; r < rows; r++) {                                                      \
-      T *p = g + r * n;                                                                       \
+      T *restrict p = g + r * n;                                                              \
       for (int64_t j = 0; j < n; j++) p[j] = (p[j] + bi[j]) + bh[j];                          \
     }                                                                                         \
   }                                                                                           \
