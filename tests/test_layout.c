@@ -79,7 +79,8 @@ static int run_pass(ic_builder *b, const char *fetch, char *marked, size_t len) 
       if (!ic_op_attr(op, "ic_blocked_out")) continue;
       ck_assert_msg(!plain, "marked with the pass off");
       size_t n = strlen(marked);
-      snprintf(marked + n, len - n, "%s%s", n ? "," : "", op->outputs[0].args[0]);
+      snprintf(marked + n, len - n, "%s%s%s", n ? "," : "", op->outputs[0].args[0],
+               ic_op_attr(op, "ic_blocked_pad") ? "+pad" : "");
       n_marked++;
     }
     ic_executor_destroy(e);
@@ -168,7 +169,8 @@ START_TEST(keeps_plain) {
   ic_builder_fetch(b, "c");
   ck_assert_int_eq(run_pass(b, "c", marked, sizeof marked), 0);
   ic_builder_destroy(b);
-  /* 12 declared channels (the data has 16), unknown channels, float64 */
+  /* unknown channels, float64; 12 declared channels (the data has 16): marked, padded, since
+   * its reader is a convolution (the kernel decides on the channels it gets) */
   static const int64_t dims[3][4] = {{N, 12, H, W}, {N, -1, H, W}, {N, C, H, W}};
   for (int k = 0; k < 3; k++) {
     b = start();
@@ -177,7 +179,8 @@ START_TEST(keeps_plain) {
     conv(b, "x", "a", NULL);
     conv(b, "a", "c", NULL);
     ic_builder_fetch(b, "c");
-    ck_assert_int_eq(run_pass(b, "c", marked, sizeof marked), 0);
+    ck_assert_int_eq(run_pass(b, "c", marked, sizeof marked), k == 0 ? 1 : 0);
+    if (k == 0) ck_assert_str_eq(marked, "a+pad");
     ic_builder_destroy(b);
   }
   /* a sub-block names it */
@@ -241,6 +244,33 @@ static void pool(ic_builder *b, const char *in, const char *out) {
   ic_builder_attr_ints(op, "ksize", 2, (const int32_t[]){2, 2});
   ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){2, 2});
 }
+
+/* ic_blocked_pad: only where every reader is a convolution (Input or ResidualData): 24
+ * declared channels (the data has 16) read by convolutions only are marked padded; read by
+ * pool2d as well, blocked without padding; by relu as well, not at all. */
+START_TEST(padded_readers) {
+  char marked[256];
+  for (int k = 0; k < 3; k++) {
+    ic_builder *b = start();
+    tu_var(b, "a", IC_FP32, 4, TU_DIMS(N, 24, H, W));
+    var(b, "c");
+    var(b, "d");
+    tu_var(b, "p", IC_FP32, 4, TU_DIMS(N, C, H / 2, W / 2));
+    conv(b, "x", "a", NULL);
+    conv(b, "a", "c", NULL);
+    conv(b, "a", "d", "dw");
+    const char *fetch = "d";
+    if (k == 1) pool(b, "a", "p"), fetch = "p";
+    if (k == 2) unary(b, "relu", "a", "p"), fetch = "p";
+    ic_builder_fetch(b, "c");
+    ic_builder_fetch(b, fetch);
+    int n = run_pass(b, "c", marked, sizeof marked);
+    ck_assert_int_eq(n, k == 2 ? 0 : 1);
+    if (k < 2) ck_assert_str_eq(marked, k == 0 ? "a+pad" : "a");
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
 
 START_TEST(concat_readers) {
   char marked[256];
@@ -370,6 +400,7 @@ static TCase *tc_pass(void) {
   tcase_add_test(tc, keeps_plain);
   tcase_add_test(tc, pool_readers);
   tcase_add_test(tc, concat_readers);
+  tcase_add_test(tc, padded_readers);
   tcase_add_test(tc, elementwise_readers);
   tcase_add_test(tc, only_cpu_with_fuse);
   return tc;

@@ -10,6 +10,7 @@
 #include "analysis/plan.h"
 #include "interp/interp.h"
 #include "kernels/cpu/conv.h"
+#include "kernels/cpu/onednn.h"
 #include "kernels/kernel.h"
 #include "program/program.h"
 #include "scope/tensor.h"
@@ -145,6 +146,7 @@ static ic_builder *conv_program(const conv_case *k, const int64_t *xd, const int
   }
   if (k->residual) ic_builder_attr_bool(op, "fuse_residual_connection", true);
   if (k->mark) ic_builder_attr_bool(op, "ic_blocked_out", true);
+  if (k->pad) ic_builder_attr_bool(op, "ic_blocked_pad", true);
   /* bookkeeping Paddle exports, which icore ignores */
   ic_builder_attr_bool(op, "use_cudnn", true);
   ic_builder_attr_bool(op, "use_mkldnn", false);
@@ -663,37 +665,43 @@ END_TEST
 
 /* Plain NCHW <-> oneDNN's nChw<blk>c ([N][C / blk][H][W][blk]), written out here
  * independently of the kernels. */
+/* Between plain NCHW and blocks of blk channels; a last partial block (nChw16c with padded
+ * channels) is padded with zeros. */
 static void to_blocked(const float *src, float *dst, const int64_t *d, int blk) {
+  const int64_t cb = (d[1] + blk - 1) / blk, hw = d[2] * d[3];
+  memset(dst, 0, sizeof *dst * (size_t)(d[0] * cb * blk * hw));
   for (int64_t n = 0; n < d[0]; n++) {
     for (int64_t c = 0; c < d[1]; c++) {
-      for (int64_t p = 0; p < d[2] * d[3]; p++) {
-        dst[((n * (d[1] / blk) + c / blk) * d[2] * d[3] + p) * blk + c % blk] =
-            src[(n * d[1] + c) * d[2] * d[3] + p];
+      for (int64_t p = 0; p < hw; p++) {
+        dst[((n * cb + c / blk) * hw + p) * blk + c % blk] = src[(n * d[1] + c) * hw + p];
       }
     }
   }
 }
 static void from_blocked(const float *src, float *dst, const int64_t *d, int blk) {
+  const int64_t cb = (d[1] + blk - 1) / blk, hw = d[2] * d[3];
   for (int64_t n = 0; n < d[0]; n++) {
     for (int64_t c = 0; c < d[1]; c++) {
-      for (int64_t p = 0; p < d[2] * d[3]; p++) {
-        dst[(n * d[1] + c) * d[2] * d[3] + p] =
-            src[((n * (d[1] / blk) + c / blk) * d[2] * d[3] + p) * blk + c % blk];
+      for (int64_t p = 0; p < hw; p++) {
+        dst[(n * d[1] + c) * hw + p] = src[((n * cb + c / blk) * hw + p) * blk + c % blk];
       }
     }
   }
 }
 
-/* Rewrite a float32 NCHW tensor's buffer in `layout` and tag it so. */
+/* Rewrite a float32 NCHW tensor's buffer in `layout` and tag it so (new storage, the size
+ * the layout needs). */
 static void make_blocked(ic_tensor *t, int layout) {
   int blk = ic_layout_block(layout);
   if (!blk) return;
   size_t n = (size_t)ic_tensor_numel(t);
   float *tmp = malloc(n * sizeof *tmp);
-  to_blocked(t->data, tmp, t->dims, blk);
-  memcpy(t->data, tmp, n * sizeof *tmp);
-  free(tmp);
+  memcpy(tmp, t->data, n * sizeof *tmp);
   t->layout = (uint8_t)layout;
+  ic_err err;
+  ck_assert_int_eq(ic_tensor_alloc(t, NULL, &err), IC_OK);
+  to_blocked(tmp, t->data, t->dims, blk);
+  free(tmp);
 }
 
 /* Run case k's op directly with Input and ResidualData in the given layouts (fresh kernel
@@ -742,13 +750,30 @@ static float *run_layouts(const conv_case *k, int in_layout, int res_layout, int
   ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = in, .out = out, .err = &err,
                .env = &env, .state = &state};
   ck_assert_msg(def->infer(&c) == IC_OK, "%s", err.msg);
-  ck_assert_int_eq(y.layout, IC_LAYOUT_PLAIN);
+  /* infer asks for padded storage exactly when the op is marked so and it matters */
+  bool want_pad = k->mark && k->pad && !k->nhwc && k->oc % 16;
+  ck_assert_int_eq(y.layout, want_pad ? IC_LAYOUT_NCHW16C_PAD : IC_LAYOUT_PLAIN);
   ck_assert_int_eq(ic_tensor_alloc(&y, NULL, &err), IC_OK);
+  /* NaN everywhere first: a padded Output must come back with zeros in its padding, since the
+   * next convolution multiplies them by its padded (zero) weights */
+  for (int64_t i = 0; i < ic_tensor_storage_elems(&y); i++) ((float *)y.data)[i] = NAN;
   ck_assert_msg(def->cpu(&c) == IC_OK, "%s", err.msg);
   if (state) def->free_state(state);
   *out_layout = y.layout;
   *n_out = (size_t)ic_tensor_numel(&y);
   float *vals = malloc(*n_out * sizeof *vals);
+  if (y.layout == IC_LAYOUT_NCHW16C_PAD) {
+    const int64_t cb = (y.dims[1] + 15) / 16, hw = y.dims[2] * y.dims[3];
+    for (int64_t n = 0; n < y.dims[0]; n++) {
+      for (int64_t ch = y.dims[1]; ch < cb * 16; ch++) {
+        for (int64_t q = 0; q < hw; q++) {
+          float v = ((const float *)y.data)[((n * cb + ch / 16) * hw + q) * 16 + ch % 16];
+          ck_assert_msg(v == 0.0f && !signbit(v), "padding channel %lld holds %g",
+                        (long long)ch, (double)v);
+        }
+      }
+    }
+  }
   if (y.layout) from_blocked(y.data, vals, y.dims, ic_layout_block(y.layout));
   else memcpy(vals, y.data, *n_out * sizeof *vals);
   ic_tensor_reset(&y);
@@ -848,6 +873,94 @@ START_TEST(blocked_kernel) {
 }
 END_TEST
 
+/* ic_blocked_to_plain unpacks blocks of 8 and 16, and nChw16c with padded channels (what the
+ * reference paths of the blocked readers do first). */
+START_TEST(blocked_to_plain) {
+  static const int64_t dims[][4] = {{2, 16, 3, 5}, {1, 24, 2, 3}, {2, 12, 4, 1}, {1, 40, 1, 7}};
+  for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+    const int64_t *d = dims[i];
+    const size_t n = (size_t)(d[0] * d[1] * d[2] * d[3]);
+    for (int blk = 8; blk <= 16; blk += 8) {
+      const size_t nb = (size_t)(d[0] * ((d[1] + blk - 1) / blk) * blk * d[2] * d[3]);
+      float *plain = malloc(n * sizeof *plain), *blocked = malloc(nb * sizeof *blocked);
+      float *back = malloc(n * sizeof *back);
+      for (size_t k = 0; k < n; k++) plain[k] = (float)k * 0.5f - 3.0f;
+      to_blocked(plain, blocked, d, blk);
+      for (size_t k = 0; k < n; k++) back[k] = NAN;
+      ic_blocked_to_plain(blocked, back, d, blk);
+      ck_assert_msg(memcmp(back, plain, n * sizeof *back) == 0, "dims %zu, block %d", i, blk);
+      free(plain);
+      free(blocked);
+      free(back);
+    }
+  }
+}
+END_TEST
+
+/* nChw16c with padded channels (ic_blocked_pad): a marked and padded convolution writes its
+ * Output so where oneDNN's destination is nChw16c over a channel count that is not a multiple
+ * of 16 (AVX-512), with zeros in the padding; Input and ResidualData arrive so; the values
+ * are bitwise the plain kernel's. Not where a loop runs after the primitive (it would write
+ * the padding), nor on the reference path, which reads the padded inputs unpacked. */
+START_TEST(padded_kernel) {
+  static const struct {
+    conv_case k;
+    bool pad_out; /* a padded Output expected where oneDNN blocks channels by 16 */
+  } cases[] = {
+      /* 1x1 16 -> 24 with bias, residual and relu */
+      {{.n = 2, .c = 16, .h = 5, .w = 7, .oc = 24, .kh = 1, .kw = 1, .bias = 1,
+        .residual = true, .act = "relu"}, true},
+      /* 1x1 40 -> 24 (a padded Input too), no bias */
+      {{.n = 1, .c = 40, .h = 4, .w = 9, .oc = 24, .kh = 1, .kw = 1, .residual = true}, true},
+      /* 3x3 24 -> 12 with relu6 */
+      {{.n = 1, .c = 24, .h = 6, .w = 5, .oc = 12, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1},
+        .bias = 1, .residual = true, .act = "relu6", .beta = 6}, true},
+      /* an activation applied after the primitive: never padded */
+      {{.n = 1, .c = 24, .h = 6, .w = 5, .oc = 40, .kh = 1, .kw = 1, .bias = 1,
+        .residual = true, .act = "hard_swish", .alpha = 0.4f, .beta = 0.3f}, false},
+      /* 5x5 with large one-sided paddings over 12 channels */
+      {{.n = 1, .c = 12, .h = 6, .w = 6, .oc = 12, .kh = 5, .kw = 5, .npads = 4,
+        .pads = {4, 0, 4, 0}, .residual = true}, true},
+      /* the same over 8 channels */
+      {{.n = 1, .c = 8, .h = 6, .w = 6, .oc = 8, .kh = 5, .kw = 5, .npads = 4,
+        .pads = {4, 0, 4, 0}, .residual = true}, true},
+      /* depthwise over 24 channels: a padded Input is reordered to its own layout */
+      {{.op = "depthwise_conv2d", .n = 1, .c = 24, .h = 7, .w = 6, .oc = 24, .kh = 3, .kw = 3,
+        .groups = 24, .npads = 2, .pads = {1, 1}, .bias = 1, .residual = true}, false},
+  };
+  int padded_seen = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const conv_case *k = &cases[i].k;
+    int lay;
+    size_t n0, n;
+    float *plain = run_layouts(k, IC_LAYOUT_PLAIN, IC_LAYOUT_PLAIN, 1, &lay, &n0);
+    for (int in_pad = 0; in_pad < 2; in_pad++) {
+      for (int res_pad = 0; res_pad < 2; res_pad++) {
+        if ((in_pad && k->c % 16 == 0) || (res_pad && k->oc % 16 == 0)) continue;
+        conv_case m = *k;
+        m.mark = m.pad = true;
+        int il = in_pad ? IC_LAYOUT_NCHW16C_PAD : IC_LAYOUT_PLAIN;
+        int rl = res_pad ? IC_LAYOUT_NCHW16C_PAD : IC_LAYOUT_PLAIN;
+        float *got = run_layouts(&m, il, rl, 1 + (in_pad + res_pad) % 2, &lay, &n);
+        ck_assert_uint_eq(n, n0);
+        if (lay == IC_LAYOUT_NCHW16C_PAD) {
+          ck_assert_msg(cases[i].pad_out, "case %zu: Output padded where it must not be", i);
+          padded_seen++;
+        }
+        ck_assert_msg(memcmp(got, plain, n * sizeof *got) == 0,
+                      "case %zu: Input %s, ResidualData %s differs from plain", i,
+                      ic_layout_name(il), ic_layout_name(rl));
+        free(got);
+      }
+    }
+    free(plain);
+  }
+  /* where oneDNN blocks by 16 (AVX-512) the padded Output must have been written */
+  if (__builtin_cpu_supports("avx512f")) ck_assert_int_gt(padded_seen, 0);
+  else fprintf(stderr, "padded_kernel: no AVX-512 here: padded Outputs not expected\n");
+}
+END_TEST
+
 /* One convolution of a chain: value v[i + 1] = layer i (v[i]). */
 typedef struct layer {
   const char *op;     /* NULL: conv2d */
@@ -858,6 +971,7 @@ typedef struct layer {
   int res;            /* ResidualData = v[res - 1]; 0: none */
   bool mark;          /* ic_blocked_out set in the program */
   bool pass;          /* the layout pass should mark it */
+  bool pad;           /* ... with ic_blocked_pad too */
 } layer;
 
 typedef struct chain {
@@ -1009,6 +1123,7 @@ static void run_chain(const chain *ch) {
       if (!out) continue;
       int li = out->args[0][1] - '1';
       ck_assert_int_eq(ic_op_attr(iop, "ic_blocked_out") != NULL, ch->l[li].pass);
+      ck_assert_int_eq(ic_op_attr(iop, "ic_blocked_pad") != NULL, ch->l[li].pad);
       seen++;
     }
     ck_assert_int_eq(seen, ch->n_layers);
@@ -1047,12 +1162,23 @@ START_TEST(blocked_chain) {
   /* the reference path (oneDNN has only GEMM code for a 5x5 kernel with these paddings)
    * reading blocked Input and ResidualData */
   run_chain(&(chain){.n = 1, .c = 8, .h = 6, .w = 6, .n_layers = 2, .l = {
-      {.oc = 8, .k = 1, .stride = 1, .mark = true, .pass = true},
+      {.oc = 8, .k = 1, .stride = 1, .mark = true, .pass = true, .pad = true},
       {.oc = 8, .k = 5, .stride = 1, .pads = {4, 0, 4, 0}, .res = 2}}});
-  /* 12 channels: marked in the program the kernel keeps it plain; the pass leaves it */
+  /* 12 channels: marked ic_blocked_out alone in the program the kernel keeps it plain; the
+   * pass marks it ic_blocked_pad too, since its reader is a convolution */
   run_chain(&(chain){.n = 1, .c = 4, .h = 5, .w = 7, .n_layers = 2, .l = {
-      {.oc = 12, .k = 3, .stride = 1, .pads = {1, 1, 1, 1}, .mark = true, .pass = false},
+      {.oc = 12, .k = 3, .stride = 1, .pads = {1, 1, 1, 1}, .mark = true, .pass = true,
+       .pad = true},
       {.oc = 8, .k = 1, .stride = 1}}});
+  /* MobileNetV3-like over channel counts that are not multiples of 16: padded projections
+   * read as Input and as ResidualData, a depthwise layer reading one, and the fetched end */
+  run_chain(&(chain){.n = 1, .c = 3, .h = 8, .w = 12, .n_layers = 4, .l = {
+      {.oc = 24, .k = 3, .stride = 2, .pads = {1, 1, 1, 1}, .act = "hard_swish", .alpha = 1.0f / 6,
+       .beta = 0.5f, .pass = true, .pad = true},
+      {.oc = 24, .k = 1, .stride = 1, .res = 2, .pass = true, .pad = true},
+      {.op = "depthwise_conv2d", .oc = 24, .k = 3, .stride = 1, .groups = 24,
+       .pads = {1, 1, 1, 1}, .act = "relu", .pass = true, .pad = true},
+      {.oc = 40, .k = 1, .stride = 1}}});
 }
 END_TEST
 
@@ -1097,6 +1223,51 @@ static ic_status run_misuse(const char *reader, char *err, size_t len) {
   ic_builder_destroy(b);
   return st;
 }
+
+/* A program that marks a convolution ic_blocked_pad whose reader takes blocked tensors but not
+ * padded channels (pool2d) fails loudly where the Output is padded (AVX-512: nChw16c over 24
+ * channels), naming the reader, the variable and the layout; elsewhere it runs. */
+START_TEST(bad_padded) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(1, 16, 4, 4));
+  tu_var(b, "w", IC_FP32, 4, TU_DIMS(24, 16, 1, 1));
+  tu_var(b, "t", IC_FP32, 4, TU_DIMS(1, 24, 4, 4));
+  tu_var(b, "y", IC_FP32, 4, TU_DIMS(1, 24, 2, 2));
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_out(op, "Output", "t");
+  ic_builder_attr_bool(op, "ic_blocked_out", true);
+  ic_builder_attr_bool(op, "ic_blocked_pad", true);
+  op = ic_builder_add_op(b, 0, "pool2d");
+  ic_builder_in(op, "X", "t");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_attr_string(op, "pooling_type", "avg");
+  static const int32_t two[2] = {2, 2};
+  ic_builder_attr_ints(op, "ksize", 2, two);
+  ic_builder_attr_ints(op, "strides", 2, two);
+  const char *fetch = "y";
+  ic_builder_fetch(b, fetch);
+  ic_tensor *feeds[2] = {tu_rand_f32(4, TU_DIMS(1, 16, 4, 4), 1, -1, 1),
+                         tu_rand_f32(4, TU_DIMS(24, 16, 1, 1), 2, -1, 1)};
+  ic_tensor *out;
+  char err[1024];
+  ic_status st = tu_run(b, 2, TU_NAMES("x", "w"), feeds, 1, &fetch, &out, err, sizeof err);
+  if (__builtin_cpu_supports("avx512f")) {
+    ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
+    tu_assert_msg(err, "pool2d", "input X 't'", "channels padded", "ic_blocked_pad", NULL);
+  } else {
+    ck_assert_msg(st == IC_OK, "%s", err);
+    ic_tensor_destroy(out);
+    fprintf(stderr, "bad_padded: no AVX-512 here: the Output is not padded, the run succeeds\n");
+  }
+  ic_tensor_destroy(feeds[0]);
+  ic_tensor_destroy(feeds[1]);
+  ic_builder_destroy(b);
+}
+END_TEST
 
 /* The blocked layout a misuse message names: the one oneDNN chose on this CPU. */
 static const char *named_layout(const char *err) {
@@ -1659,6 +1830,8 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, state_reuse);
   tcase_add_test(tc, thread_counts);
   tcase_add_test(tc, blocked_kernel);
+  tcase_add_test(tc, padded_kernel);
+  tcase_add_test(tc, blocked_to_plain);
   tcase_add_test(tc, blocked_chain);
   tcase_add_test(tc, affine_fusion);
   tcase_add_test(tc, affine_not_fused);
@@ -1674,6 +1847,7 @@ static TCase *tc_errors(void) {
   tcase_add_test(tc, bad_bias_residual);
   tcase_add_test(tc, real_model_attrs);
   tcase_add_test(tc, bad_blocked);
+  tcase_add_test(tc, bad_padded);
   return tc;
 }
 

@@ -12,7 +12,7 @@
  * its output may stay blocked:
  *   - the op is NCHW and writes exactly one Output / Out variable, declared float32 4-D with
  *     a known channel count divisible by 8 (the smallest block: a blocked tensor then has the
- *     plain tensor's size, so allocation, sharing and GC need not know);
+ *     plain tensor's size), or any count where padded channels are allowed (below);
  *   - that variable is written by no other op, is not persistable, fetched or fed, is not
  *     also an input of the op, and is referenced by no sub-block;
  *   - every op reading it reads it in a slot that accepts a blocked tensor (IC_SLOT_BLOCKED,
@@ -26,6 +26,10 @@
  * one is and the other holds one value per channel (a squeeze-and-excitation scale, a bias).
  * A concat along the channels (axis 1 of 4-D tensors) is marked by the same rules: it keeps
  * its inputs' blocked layout when they all hold the same one (concat.c).
+ * A convolution's output whose every reader is another convolution's Input or ResidualData
+ * (IC_SLOT_PAD16) is also marked ic_blocked_pad, whatever its channel count: its kernel may
+ * then write nChw16c with the channels padded to 16 (tensor.h IC_LAYOUT_NCHW16C_PAD), which
+ * is what oneDNN's AVX-512 convolutions take for 24, 40 or 56 channels.
  * The kernel decides at run time: it writes a blocked Output (and says so in the tensor's
  * layout) only when oneDNN's destination is one of the layouts a tensor may hold; readers
  * look at the layout of what they receive. The values are bitwise those of the plain
@@ -41,6 +45,7 @@ typedef struct lpass {
   ic_strmap writers;  /* name -> number of output arguments naming it (uintptr_t) */
   ic_strmap readers;  /* name -> number of input arguments naming it */
   ic_strmap barred;   /* names that must stay plain (any non-NULL value) */
+  ic_strmap no_pad;   /* names some reader cannot take with padded channels */
 } lpass;
 
 static const void *const k_mark = &k_mark;
@@ -98,6 +103,18 @@ static bool reads_blocked(const ic_op *op, const char *slot) {
   return false; /* unknown op or slot: plan building reports it */
 }
 
+/* Whether input slot `slot` of op also reads nChw16c with padded channels (IC_SLOT_PAD16). */
+static bool reads_padded(const ic_op *op, const char *slot) {
+  const ic_opdef *def = ic_registry_find(op->type);
+  for (size_t k = 0; def && k < def->n_inputs; k++) {
+    if (strcmp(def->inputs[k].name, slot) != 0) continue;
+    unsigned f = def->inputs[k].flags;
+    if (f & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) return true;
+    return (f & IC_SLOT_BLOCKED) && (f & IC_SLOT_PAD16) && !is_nhwc(op);
+  }
+  return false;
+}
+
 static ic_status scan(lpass *l, const ic_opseq *seq, const ic_program *p, size_t n_fetches,
                       const char *const *fetch_names, ic_err *err) {
   bool ok = true;
@@ -106,9 +123,11 @@ static ic_status scan(lpass *l, const ic_opseq *seq, const ic_program *p, size_t
     const ic_op *op = seq->ops[i];
     for (size_t s = 0; s < op->n_inputs; s++) {
       bool blocked_ok = reads_blocked(op, op->inputs[s].name);
+      bool pad_ok = reads_padded(op, op->inputs[s].name);
       for (size_t k = 0; k < op->inputs[s].n; k++) {
         ok &= bump(&l->readers, op->inputs[s].args[k]);
         if (!blocked_ok) ok &= bar(l, op->inputs[s].args[k]);
+        if (!pad_ok) ok &= ic_strmap_put(&l->no_pad, op->inputs[s].args[k], (void *)k_mark);
       }
     }
     for (size_t s = 0; s < op->n_outputs; s++) {
@@ -130,8 +149,18 @@ static ic_status scan(lpass *l, const ic_opseq *seq, const ic_program *p, size_t
   return ok ? IC_OK : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
-/* The variable op writes that may stay blocked, or NULL. */
-static const char *blockable_output(const lpass *l, const ic_op *op, const ic_program *p) {
+/* Whether a convolution's output `name` (C channels, not a multiple of 16) may be nChw16c
+ * with padded channels: every reader takes that (another convolution's Input or
+ * ResidualData). */
+static bool paddable(const lpass *l, const ic_op *op, const char *name, int64_t c) {
+  const bool conv = !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d");
+  return conv && c % 16 && !ic_strmap_get(&l->no_pad, name);
+}
+
+/* The variable op writes that may stay blocked, or NULL; *pad: it may have padded channels. */
+static const char *blockable_output(const lpass *l, const ic_op *op, const ic_program *p,
+                                    bool *pad) {
+  *pad = false;
   if (!marks(op) || is_nhwc(op) || ic_op_attr(op, "ic_blocked_out")) return NULL;
   const bool conv = !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d");
   const ic_slot *o = ic_op_output(op, conv ? "Output" : "Out");
@@ -148,9 +177,11 @@ static const char *blockable_output(const lpass *l, const ic_op *op, const ic_pr
   }
   const ic_vardesc *v = ic_program_find_var(p, op->block, name);
   if (!v || !v->is_tensor || v->persistable || v->dtype != IC_FP32 || v->ndim != 4 ||
-      v->dims[1] <= 0 || v->dims[1] % 8) {
+      v->dims[1] <= 0) {
     return NULL;
   }
+  *pad = paddable(l, op, name, v->dims[1]);
+  if (v->dims[1] % 8 && !*pad) return NULL;
   return name;
 }
 
@@ -158,17 +189,19 @@ static int attr_cmp(const void *a, const void *b) {
   return strcmp(((const ic_attr *)a)->name, ((const ic_attr *)b)->name);
 }
 
-/* A copy of op with ic_blocked_out = true. */
-static const ic_op *marked(ic_arena *a, const ic_op *op) {
+/* A copy of op with ic_blocked_out = true (and ic_blocked_pad = true when pad). */
+static const ic_op *marked(ic_arena *a, const ic_op *op, bool pad) {
+  const size_t n = op->n_attrs + 1 + (pad ? 1 : 0);
   ic_op *m = ic_arena_alloc(a, sizeof *m);
-  ic_attr *at = ic_arena_calloc(a, op->n_attrs + 1, sizeof *at);
+  ic_attr *at = ic_arena_calloc(a, n, sizeof *at);
   if (!m || !at) return NULL;
   if (op->n_attrs) memcpy(at, op->attrs, op->n_attrs * sizeof *at);
   at[op->n_attrs] = (ic_attr){.name = "ic_blocked_out", .type = IC_ATTR_BOOLEAN, .i = 1};
-  qsort(at, op->n_attrs + 1, sizeof *at, attr_cmp);
+  if (pad) at[op->n_attrs + 1] = (ic_attr){.name = "ic_blocked_pad", .type = IC_ATTR_BOOLEAN, .i = 1};
+  qsort(at, n, sizeof *at, attr_cmp);
   *m = *op;
   m->attrs = at;
-  m->n_attrs = op->n_attrs + 1;
+  m->n_attrs = n;
   return m;
 }
 
@@ -178,6 +211,7 @@ ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,
   ic_strmap_init(&l.writers);
   ic_strmap_init(&l.readers);
   ic_strmap_init(&l.barred);
+  ic_strmap_init(&l.no_pad);
   ic_status st = scan(&l, seq, p, n_fetches, fetch_names, err);
   /* An elementwise op whose output must stay plain would only unpack blocked operands: keep
    * its inputs plain too, and again for the ops that feed those, to a fixed point. */
@@ -185,7 +219,8 @@ ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,
     changed = false;
     for (size_t i = 0; i < seq->n_ops && !st; i++) {
       const ic_op *op = seq->ops[i];
-      if (!blocked_elementwise(op) || blockable_output(&l, op, p)) continue;
+      bool pad;
+      if (!blocked_elementwise(op) || blockable_output(&l, op, p, &pad)) continue;
       for (size_t s = 0; s < op->n_inputs; s++) {
         for (size_t k = 0; k < op->inputs[s].n; k++) {
           const char *name = op->inputs[s].args[k];
@@ -198,13 +233,15 @@ ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,
   }
   /* seq->ops is the opseq's own array (in its arena), rewritten in place. */
   for (size_t i = 0; i < seq->n_ops && !st; i++) {
-    if (!blockable_output(&l, seq->ops[i], p)) continue;
-    const ic_op *m = marked(seq->arena, seq->ops[i]);
+    bool pad;
+    if (!blockable_output(&l, seq->ops[i], p, &pad)) continue;
+    const ic_op *m = marked(seq->arena, seq->ops[i], pad);
     if (!m) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
     else seq->ops[i] = m;
   }
   ic_strmap_free(&l.writers);
   ic_strmap_free(&l.readers);
   ic_strmap_free(&l.barred);
+  ic_strmap_free(&l.no_pad);
   return st;
 }

@@ -127,13 +127,23 @@ ic_status ic_share_lod_slow(const ic_kctx *c, ic_err *err) {
 
 ic_status ic_check_layouts(const ic_kctx *c, ic_err *err) {
   for (size_t s = 0; s < c->def->n_inputs; s++) {
-    if (c->def->inputs[s].flags &
-        (IC_SLOT_BLOCKED | IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_HOLDER)) {
+    const unsigned f = c->def->inputs[s].flags;
+    if ((f & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED | IC_SLOT_HOLDER)) ||
+        ((f & IC_SLOT_BLOCKED) && (f & IC_SLOT_PAD16))) {
       continue;
     }
     for (size_t i = 0; i < c->in[s].n; i++) {
       const ic_tensor *t = c->in[s].t[i];
-      if (t && t->layout != IC_LAYOUT_PLAIN) {
+      if (t && t->layout == IC_LAYOUT_NCHW16C_PAD && (f & IC_SLOT_BLOCKED)) {
+        return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                          "input %s '%s' holds oneDNN's blocked layout %s (its producer was "
+                          "marked ic_blocked_pad), which %s cannot read: expected whole "
+                          "channel blocks (ic_blocked_pad is for convolutions whose every "
+                          "reader is a convolution)",
+                          c->def->inputs[s].name, c->in[s].names[i], ic_layout_name(t->layout),
+                          c->def->name);
+      }
+      if (t && t->layout != IC_LAYOUT_PLAIN && !(f & IC_SLOT_BLOCKED)) {
         return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
                           "input %s '%s' holds oneDNN's blocked layout %s (its producer was "
                           "marked ic_blocked_out), which %s cannot read: expected the plain "
@@ -174,7 +184,7 @@ ic_status ic_check_finite(const ic_kctx *c, ic_err *err) {
     for (size_t i = 0; i < c->out[s].n; i++) {
       const ic_tensor *t = c->out[s].t[i];
       if (!t || !t->data || (t->dtype != IC_FP32 && t->dtype != IC_FP64)) continue;
-      int64_t n = ic_numel(t->ndim, t->dims);
+      int64_t n = ic_tensor_storage_elems(t); /* padded channels are zeros */
       for (int64_t k = 0; k < n; k++) {
         double v = t->dtype == IC_FP32 ? ((const float *)t->data)[k] : ((const double *)t->data)[k];
         if (v != v || v - v != 0) {

@@ -44,9 +44,10 @@ extern "C" {
 #define IC_SLOT_VALUE 0x10u     /* input: infer() reads its values (a shape tensor); CPU only */
 #define IC_SLOT_IGNORED 0x20u   /* accepted but unused (Paddle bookkeeping such as MomentumTensor) */
 #define IC_SLOT_HOLDER 0x40u    /* a feed/fetch holder variable (a list), reached through vars */
-#define IC_SLOT_BLOCKED 0x80u   /* input: the kernel reads it in any ic_layout (tensor.h) when
-                                   the op's data_format is NCHW; the executors reject a blocked
-                                   tensor in any other data slot */
+#define IC_SLOT_BLOCKED 0x80u   /* input: the kernel reads it in the blocked ic_layouts of
+                                   whole channel blocks (tensor.h) when the op's data_format is
+                                   NCHW; the executors reject a blocked tensor in any other
+                                   data slot */
 #define IC_SLOT_DYNAMIC 0x100u  /* output: its dims depend on input values (NMS results), so
                                    infer() sets only what it knows (dtype, rank) and the
                                    kernel sets the dims and allocates the buffer itself with
@@ -56,6 +57,9 @@ extern "C" {
                                      select_input; the kernel reads only what it picks */
 #define IC_SLOT_ARRAY 0x400u     /* a LoDTensorArray (IC_VK_ARRAY variable), reached through vars;
                                      outputs also carry IC_SLOT_NO_BUFFER */
+#define IC_SLOT_PAD16 0x800u     /* input (with IC_SLOT_BLOCKED): also IC_LAYOUT_NCHW16C_PAD, whose
+                                     storage is larger than the plain tensor; the executors reject
+                                     it in any other slot */
 
 typedef struct ic_slotdef {
   const char *name; /* Paddle's parameter name */

@@ -143,6 +143,7 @@ const char *ic_layout_name(int layout) {
     case IC_LAYOUT_PLAIN: return "plain";
     case IC_LAYOUT_NCHW8C: return "nChw8c";
     case IC_LAYOUT_NCHW16C: return "nChw16c";
+    case IC_LAYOUT_NCHW16C_PAD: return "nChw16c (channels padded)";
   }
   return "unknown";
 }
@@ -157,8 +158,17 @@ int64_t ic_numel(int ndim, const int64_t *dims) {
   return n;
 }
 
+int64_t ic_tensor_storage_elems(const ic_tensor *t) {
+  if (t->layout != IC_LAYOUT_NCHW16C_PAD || t->ndim != 4 || t->dims[1] < 0) {
+    return ic_numel(t->ndim, t->dims);
+  }
+  if (t->dims[1] > INT64_MAX - 15) return -1;
+  int64_t d[4] = {t->dims[0], (t->dims[1] + 15) / 16 * 16, t->dims[2], t->dims[3]};
+  return ic_numel(4, d);
+}
+
 ic_status ic_tensor_alloc(ic_tensor *t, ic_allocator *a, ic_err *err) {
-  int64_t n = ic_numel(t->ndim, t->dims);
+  int64_t n = ic_tensor_storage_elems(t);
   size_t es = ic_dtype_size(t->dtype);
   char d[128];
   if (n < 0 || es == 0 || (uint64_t)n > SIZE_MAX / es) {
@@ -194,7 +204,7 @@ ic_status ic_tensor_copy(ic_tensor *dst, const ic_tensor *src, ic_allocator *a, 
   tmp.layout = src->layout;
   ic_status st = ic_tensor_alloc(&tmp, a, err);
   if (st) return st;
-  size_t bytes = (size_t)ic_numel(src->ndim, src->dims) * ic_dtype_size(src->dtype);
+  size_t bytes = (size_t)ic_tensor_storage_elems(src) * ic_dtype_size(src->dtype);
   if (bytes && src->data) memcpy(tmp.data, src->data, bytes);
   if (src->lod && !(tmp.lod = ic_lod_clone(src->lod))) {
     ic_tensor_reset(&tmp);

@@ -29,18 +29,26 @@ typedef struct ic_lod {
 /* How a tensor's buffer holds its elements. Dims are always the logical ones (NCHW for the
  * blocked layouts). Only convolutions and pool2d marked by the layout pass (analysis/layout.c)
  * write a blocked layout, and only input slots flagged IC_SLOT_BLOCKED accept one (the
- * executors check it): every other kernel, feed and fetch sees plain tensors. A blocked
- * layout is used only where its size equals the plain one (C divisible by the block), so
- * allocation, sharing and GC need not know about it. */
+ * executors check it): every other kernel, feed and fetch sees plain tensors. nChw8c and
+ * nChw16c are used only where their size equals the plain one (C divisible by the block);
+ * IC_LAYOUT_NCHW16C_PAD is larger and sized by ic_tensor_alloc (ic_tensor_storage_elems). */
 typedef enum ic_layout {
   IC_LAYOUT_PLAIN = 0,    /* row-major over the dims */
   IC_LAYOUT_NCHW8C = 1,   /* oneDNN nChw8c: [N][C/8][H][W][8], float32 4-D, C % 8 == 0 */
-  IC_LAYOUT_NCHW16C = 2   /* oneDNN nChw16c: [N][C/16][H][W][16], float32 4-D, C % 16 == 0 */
+  IC_LAYOUT_NCHW16C = 2,  /* oneDNN nChw16c: [N][C/16][H][W][16], float32 4-D, C % 16 == 0 */
+  /* oneDNN nChw16c with C % 16 != 0: [N][ceil(C/16)][H][W][16], the channels past C zero.
+   * The one layout larger than the plain tensor: only a convolution the layout pass marked
+   * ic_blocked_pad writes it (its infer sets it on the Output before allocation, so that
+   * ic_tensor_alloc makes room), and only slots flagged IC_SLOT_PAD16 read it (a
+   * convolution's Input and ResidualData). */
+  IC_LAYOUT_NCHW16C_PAD = 3
 } ic_layout;
 
 /* Channels per block of a blocked layout (0 for plain); its name for messages. */
 static inline int ic_layout_block(int layout) {
-  return layout == IC_LAYOUT_NCHW8C ? 8 : layout == IC_LAYOUT_NCHW16C ? 16 : 0;
+  return layout == IC_LAYOUT_NCHW8C                                  ? 8
+         : layout == IC_LAYOUT_NCHW16C || layout == IC_LAYOUT_NCHW16C_PAD ? 16
+                                                                      : 0;
 }
 const char *ic_layout_name(int layout);
 
@@ -63,6 +71,9 @@ void ic_tensor_set_meta(ic_tensor *t, ic_dtype dtype, int ndim, const int64_t *d
 /* Element count, or -1 when it overflows int64. */
 int64_t ic_numel(int ndim, const int64_t *dims);
 static inline int64_t ic_tensor_numel_(const ic_tensor *t) { return ic_numel(t->ndim, t->dims); }
+/* Elements the storage holds: the element count, or for IC_LAYOUT_NCHW16C_PAD (4-D) the count
+ * with the channels rounded up to 16; -1 when it overflows int64. */
+int64_t ic_tensor_storage_elems(const ic_tensor *t);
 /* Replace t's storage with a fresh buffer for its current meta from allocator a (NULL:
  * the plain allocator). */
 ic_status ic_tensor_alloc(ic_tensor *t, ic_allocator *a, ic_err *err);

@@ -27,10 +27,10 @@
 #include "kernels/cpu/onednn.h"
 
 const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS] = {
-    {"Input", IC_SLOT_BLOCKED},
+    {"Input", IC_SLOT_BLOCKED | IC_SLOT_PAD16},
     {"Filter", 0},
     {"Bias", IC_SLOT_OPTIONAL},
-    {"ResidualData", IC_SLOT_OPTIONAL | IC_SLOT_BLOCKED},
+    {"ResidualData", IC_SLOT_OPTIONAL | IC_SLOT_BLOCKED | IC_SLOT_PAD16},
     {"ic_AffineScale", IC_SLOT_OPTIONAL},
     {"ic_AffineBias", IC_SLOT_OPTIONAL},
     {"ic_PreAffineScale", IC_SLOT_OPTIONAL},
@@ -174,6 +174,7 @@ ic_status ic_conv_parse(ic_attr_reader *r, void *attrs) {
   a->beta = (float)ic_ar_float(r, "fuse_beta", 0.0);
   a->residual = ic_ar_bool(r, "fuse_residual_connection", false);
   a->blocked_out = ic_ar_bool(r, "ic_blocked_out", false);
+  a->blocked_pad = ic_ar_bool(r, "ic_blocked_pad", false);
   /* Older oneDNN fusion flags: Paddle 3 ignores them, so a program that sets them was
    * fused for a runtime with other semantics; refuse rather than guess. */
   if (ic_ar_bool(r, "fuse_relu", false)) {
@@ -272,10 +273,11 @@ static ic_status check_layout(ic_kctx *c, size_t slot) {
   const ic_tensor *t = ic_in(c, slot, 0);
   if (!t->layout) return IC_OK;
   int blk = ic_layout_block(t->layout);
-  if (a->nhwc || t->dtype != IC_FP32 || t->ndim != 4 || !blk || t->dims[1] % blk) {
+  bool padded = t->layout == IC_LAYOUT_NCHW16C_PAD;
+  if (a->nhwc || t->dtype != IC_FP32 || t->ndim != 4 || !blk || (!padded && t->dims[1] % blk)) {
     return ic_kfail_in(c, slot, 0,
                        "expected the plain layout: a blocked input must be float32 NCHW with "
-                       "whole channel blocks (data_format %s)",
+                       "whole channel blocks or nChw16c with padded channels (data_format %s)",
                        a->nhwc ? "NHWC" : "NCHW");
   }
   return IC_OK;
@@ -330,7 +332,13 @@ ic_status ic_conv_infer(ic_kctx *c) {
                          ic_dims_str(4, od, want, sizeof want));
     }
   }
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4, od);
+  ic_tensor *y = ic_out(c, 0, 0);
+  ic_tensor_set_meta(y, x->dtype, 4, od);
+  /* Marked ic_blocked_pad: ask for storage with the channels padded to 16 (the layout is a
+   * request to ic_tensor_alloc here; the kernel sets the one it writes). */
+  if (a->blocked_out && a->blocked_pad && !a->nhwc && x->dtype == IC_FP32 && od[1] % 16) {
+    y->layout = IC_LAYOUT_NCHW16C_PAD;
+  }
   return IC_OK;
 }
 
@@ -540,6 +548,8 @@ typedef struct conv_state {
   dnnl_memory_desc_t one_md;
   dnnl_memory_t m_bin[2];
   int out_layout;           /* the layout Output is written in */
+  bool pad_room;            /* Output's storage has room for nChw16c with padded channels */
+  size_t dst_md_bytes;      /* the primitive's destination, padding included */
   ic_dnnl_rt rt;
   ic_dnnl_prim conv;
   ic_dnnl_prim src_re;      /* Input -> src_md, when they differ */
@@ -586,12 +596,13 @@ static bool aff_equal(const affine *f, const ic_kctx *c) {
          f->pre_bias == now.pre_bias;
 }
 
-static bool state_matches(const conv_state *s, const ic_kctx *c, bool has_bias, int threads) {
+static bool state_matches(const conv_state *s, const ic_kctx *c, bool has_bias, int threads,
+                          bool pad_room) {
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
   return s && ic_dims_equal(4, s->in_dims, x->ndim, x->dims) &&
          ic_dims_equal(4, s->f_dims, f->ndim, f->dims) && s->has_bias == has_bias &&
          s->threads == threads && s->in_layout == x->layout && s->res_layout == res_layout(c) &&
-         aff_equal(&s->aff, c);
+         s->pad_room == pad_room && aff_equal(&s->aff, c);
 }
 
 /* Create every primitive and memory object for this geometry and these input layouts.
@@ -731,7 +742,12 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   const dnnl_memory_desc_t *w_md = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
   TRY(ic_dnnl_prim_create(&s->rt, pd, &s->conv), "convolution primitive_create");
   /* Marked: the Output stays in the primitive's layout when a tensor may hold that one. */
-  s->out_layout = a->blocked_out && !a->nhwc ? ic_dnnl_md_layout(dst_md, dd) : IC_LAYOUT_PLAIN;
+  /* Padded channels only where the storage has room and no loop runs over the Output after
+   * the primitive (it would write the padding). */
+  s->out_layout = a->blocked_out && !a->nhwc
+                      ? ic_dnnl_md_layout_pad(dst_md, dd, s->pad_room && !s->act_after)
+                      : IC_LAYOUT_PLAIN;
+  s->dst_md_bytes = dnnl_memory_desc_get_size(dst_md);
   if (s->out_layout) dst_user = *dst_md;
   if (!dnnl_memory_desc_equal(src_md, &src_user)) {
     TRY(ic_dnnl_reorder(&s->rt, &src_user, src_md, &s->src_re), "reorder (Input)");
@@ -787,12 +803,13 @@ done:
 }
 
 /* Bring *ctx->state up to date for these inputs. */
-static ic_status state_get(ic_kctx *c, const geom *g, int threads, conv_state **out) {
+static ic_status state_get(ic_kctx *c, const geom *g, int threads, bool pad_room,
+                           conv_state **out) {
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
   bool has_bias = ic_in(c, IC_CONV_BIAS, 0) != NULL;
   conv_state *s = *c->state;
   *out = NULL;
-  if (state_matches(s, c, has_bias, threads)) {
+  if (state_matches(s, c, has_bias, threads, pad_room)) {
     *out = s;
     return IC_OK;
   }
@@ -805,6 +822,7 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, conv_state **
   s->threads = threads;
   s->in_layout = x->layout;
   s->res_layout = res_layout(c);
+  s->pad_room = pad_room;
   s->aff = affine_of(c);
   s->bin_idx[0] = s->bin_idx[1] = -1;
   ic_status st = state_build(c, g, s);
@@ -865,7 +883,8 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
     TRY(dnnl_memory_set_data_handle(s->m_res, r->data), "memory_set_data_handle");
     TRY(ic_dnnl_exec_reorder(&s->rt, &s->res_re, pad, s->m_res, s->m_dst), "reorder (ResidualData)");
   } else if (r) {
-    memcpy(dst, r->data, ybytes); /* already in the destination's layout */
+    /* already in the destination's layout (nChw16c with padded channels included) */
+    memcpy(dst, r->data, s->dst_md_bytes);
   }
   dnnl_exec_arg_t args[8];
   int n = 0;
@@ -930,10 +949,15 @@ ic_status ic_conv_cpu(ic_kctx *c) {
     const ic_tensor *r = a->residual ? ic_in(c, IC_CONV_RESIDUAL, 0) : NULL;
     return conv_ref_f64(c, &g, x->data, r ? r->data : NULL);
   }
+  /* infer asked for padded storage (ic_blocked_pad); the kernel decides what it writes. */
+  ic_tensor *y = ic_out(c, 0, 0);
+  bool pad_room = y->layout == IC_LAYOUT_NCHW16C_PAD && y->buf &&
+                  y->buf->bytes >= (size_t)ic_tensor_storage_elems(y) * sizeof(float);
+  y->layout = IC_LAYOUT_PLAIN;
   int threads = ic_dnnl_threads(c);
   int prev = ic_dnnl_threads_set(threads);
   conv_state *s;
-  st = state_get(c, &g, threads, &s);
+  st = state_get(c, &g, threads, pad_room, &s);
   if (!st) st = s->use_ref ? conv_ref_plain(c, &g) : conv_dnnl(c, &g, s);
   ic_dnnl_threads_restore(prev);
   return st;

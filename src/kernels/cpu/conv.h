@@ -62,6 +62,9 @@ typedef struct ic_conv_attrs {
   bool residual;         /* fuse_residual_connection: Output += ResidualData before act */
   bool blocked_out;      /* ic_blocked_out (set by icore's layout pass, never by Paddle): the
                             CPU kernel may write Output in oneDNN's blocked layout */
+  bool blocked_pad;      /* ic_blocked_pad (the layout pass, with ic_blocked_out): every reader
+                            takes IC_LAYOUT_NCHW16C_PAD, so Output may be nChw16c with its
+                            channels padded to 16 */
 } ic_conv_attrs;
 
 /* Input slots, in the order of ic_conv_inputs. ic_AffineScale and ic_AffineBias are icore's

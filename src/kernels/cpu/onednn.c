@@ -192,7 +192,8 @@ dnnl_status_t ic_dnnl_exec_reorder(ic_dnnl_rt *rt, ic_dnnl_prim *p, void *pad,
 dnnl_format_tag_t ic_dnnl_layout_tag(int layout, bool nhwc) {
   switch (layout) {
     case IC_LAYOUT_NCHW8C: return dnnl_nChw8c;
-    case IC_LAYOUT_NCHW16C: return dnnl_nChw16c;
+    case IC_LAYOUT_NCHW16C:
+    case IC_LAYOUT_NCHW16C_PAD: return dnnl_nChw16c;
     default: return nhwc ? dnnl_nhwc : dnnl_nchw;
   }
 }
@@ -203,10 +204,15 @@ dnnl_status_t ic_dnnl_layout_md(dnnl_memory_desc_t *md, const int64_t *dims, int
 }
 
 int ic_dnnl_md_layout(const dnnl_memory_desc_t *md, const int64_t *dims) {
-  static const int layouts[] = {IC_LAYOUT_NCHW8C, IC_LAYOUT_NCHW16C};
+  return ic_dnnl_md_layout_pad(md, dims, false);
+}
+
+int ic_dnnl_md_layout_pad(const dnnl_memory_desc_t *md, const int64_t *dims, bool pad) {
+  static const int layouts[] = {IC_LAYOUT_NCHW8C, IC_LAYOUT_NCHW16C, IC_LAYOUT_NCHW16C_PAD};
   for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
     dnnl_memory_desc_t b;
-    if (dims[1] % ic_layout_block(layouts[i])) continue;
+    bool whole = dims[1] % ic_layout_block(layouts[i]) == 0;
+    if (layouts[i] == IC_LAYOUT_NCHW16C_PAD ? !pad || whole : !whole) continue;
     if (ic_dnnl_layout_md(&b, dims, layouts[i], false) == dnnl_success &&
         dnnl_memory_desc_equal(md, &b)) {
       return layouts[i];
@@ -226,12 +232,16 @@ uint64_t ic_dnnl_filter_sample(const float *w, size_t n) {
 }
 
 void ic_blocked_to_plain(const float *src, float *dst, const int64_t *dims, int block) {
-  int64_t n = dims[0], cb = dims[1] / block, hw = dims[2] * dims[3];
-  for (int64_t i = 0; i < n * cb; i++) {
-    const float *s = src + (size_t)(i * hw * block);
-    float *d = dst + (size_t)(i * block * hw);
-    for (int64_t p = 0; p < hw; p++) {
-      for (int b = 0; b < block; b++) d[(size_t)(b * hw + p)] = s[(size_t)(p * block + b)];
+  /* A last partial block (IC_LAYOUT_NCHW16C_PAD) holds c - k * block real channels. */
+  int64_t n = dims[0], c = dims[1], cb = (c + block - 1) / block, hw = dims[2] * dims[3];
+  for (int64_t i = 0; i < n; i++) {
+    for (int64_t k = 0; k < cb; k++) {
+      const float *s = src + (size_t)((i * cb + k) * hw * block);
+      float *d = dst + (size_t)((i * c + k * block) * hw);
+      int nb = c - k * block < block ? (int)(c - k * block) : block;
+      for (int64_t p = 0; p < hw; p++) {
+        for (int b = 0; b < nb; b++) d[(size_t)(b * hw + p)] = s[(size_t)(p * block + b)];
+      }
     }
   }
 }

@@ -91,8 +91,12 @@ dnnl_status_t ic_dnnl_layout_md(dnnl_memory_desc_t *md, const int64_t *dims, int
  * layouts a tensor may hold (nChw8c, nChw16c without channel padding: the same bytes as the
  * plain tensor); IC_LAYOUT_PLAIN otherwise. */
 int ic_dnnl_md_layout(const dnnl_memory_desc_t *md, const int64_t *dims);
-/* Copy a float32 [n, c, h, w] tensor between a blocked layout (block 8 or 16, c a multiple of
- * it) and plain NCHW: for the kernels' fallback loops, which only read plain data. */
+/* The same, and with pad also IC_LAYOUT_NCHW16C_PAD for nChw16c over channels that are not a
+ * multiple of 16. */
+int ic_dnnl_md_layout_pad(const dnnl_memory_desc_t *md, const int64_t *dims, bool pad);
+/* Copy a float32 [n, c, h, w] tensor from a blocked layout (block 8 or 16; c a multiple of
+ * it, or for nChw16c with padded channels any c) to plain NCHW: for the kernels' fallback
+ * loops, which only read plain data. */
 void ic_blocked_to_plain(const float *src, float *dst, const int64_t *dims, int block);
 
 /* Round a byte count up to a 64-byte multiple so slices of one scratch buffer stay aligned. */
