@@ -924,9 +924,9 @@ START_TEST(padded_kernel) {
       /* the same over 8 channels */
       {{.n = 1, .c = 8, .h = 6, .w = 6, .oc = 8, .kh = 5, .kw = 5, .npads = 4,
         .pads = {4, 0, 4, 0}, .residual = true}, true},
-      /* depthwise over 24 channels: a padded Input is reordered to its own layout */
+      /* depthwise over 24 channels (nChw16c with padded channels first, as for any count) */
       {{.op = "depthwise_conv2d", .n = 1, .c = 24, .h = 7, .w = 6, .oc = 24, .kh = 3, .kw = 3,
-        .groups = 24, .npads = 2, .pads = {1, 1}, .bias = 1, .residual = true}, false},
+        .groups = 24, .npads = 2, .pads = {1, 1}, .bias = 1, .residual = true}, true},
   };
   int padded_seen = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
