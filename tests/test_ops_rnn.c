@@ -230,13 +230,9 @@ static ic_builder *lstm_program(const lstm_case *k, const prog_opts *po, size_t 
   return b;
 }
 
-/* Run the program for data d; returns the status with the three fetches in out. */
-static ic_status lstm_run(const lstm_case *k, const prog_opts *po, lstm_data *d,
-                          ic_tensor **out, char *err, size_t errlen) {
-  ic_builder *b = lstm_program(k, po, d->nw);
-  const char *names[80];
-  ic_tensor *feeds[80];
-  char wn[64][24];
+/* Feed names and tensors of data d for lstm_program's feeds (names in wn). */
+static size_t lstm_feeds(const lstm_case *k, lstm_data *d, const char **names, ic_tensor **feeds,
+                         char (*wn)[24]) {
   size_t nf = 0;
   names[nf] = "x", feeds[nf++] = d->x;
   names[nf] = "h0", feeds[nf++] = d->h0;
@@ -246,6 +242,17 @@ static ic_status lstm_run(const lstm_case *k, const prog_opts *po, lstm_data *d,
     snprintf(wn[i], sizeof wn[i], "w%zu", i);
     names[nf] = wn[i], feeds[nf++] = d->w[i];
   }
+  return nf;
+}
+
+/* Run the program for data d; returns the status with the three fetches in out. */
+static ic_status lstm_run(const lstm_case *k, const prog_opts *po, lstm_data *d,
+                          ic_tensor **out, char *err, size_t errlen) {
+  ic_builder *b = lstm_program(k, po, d->nw);
+  const char *names[80];
+  ic_tensor *feeds[80];
+  char wn[64][24];
+  size_t nf = lstm_feeds(k, d, names, feeds, wn);
   ic_status st = tu_run(b, nf, names, feeds, (size_t)(1 + n_states(k)),
                         TU_NAMES("out", "last_h", "last_c"), out, err, errlen);
   ic_builder_destroy(b);
@@ -487,21 +494,6 @@ START_TEST(recurrent_gemv_and_gemm_paths) {
   lstm_check(&crnn, 120);
 }
 END_TEST
-
-/* Feed names and tensors of data d for lstm_program's feeds (names in wn). */
-static size_t lstm_feeds(const lstm_case *k, lstm_data *d, const char **names, ic_tensor **feeds,
-                         char (*wn)[24]) {
-  size_t nf = 0;
-  names[nf] = "x", feeds[nf++] = d->x;
-  names[nf] = "h0", feeds[nf++] = d->h0;
-  names[nf] = "c0", feeds[nf++] = d->c0;
-  if (k->len) names[nf] = "len", feeds[nf++] = d->len;
-  for (size_t i = 0; i < d->nw; i++) {
-    snprintf(wn[i], sizeof wn[i], "w%zu", i);
-    names[nf] = wn[i], feeds[nf++] = d->w[i];
-  }
-  return nf;
-}
 
 /* One executor keeps W_hh transposed across inference runs (the GEMV path, batch <= 4):
  * new W_hh values in the same buffers, new data, and new sequence and batch sizes each give
