@@ -91,29 +91,20 @@ static bool marks(const ic_op *op) {
          !strcmp(op->type, "pool2d") || channel_concat(op) || blocked_elementwise(op);
 }
 
-/* Whether input slot `slot` of op reads a blocked tensor correctly. */
-static bool reads_blocked(const ic_op *op, const char *slot) {
+/* Whether input slot `slot` of op reads a blocked tensor correctly (whole channel blocks;
+ * with pad, also nChw16c with padded channels: IC_SLOT_PAD16). */
+static bool slot_reads(const ic_op *op, const char *slot, bool pad) {
   const ic_opdef *def = ic_registry_find(op->type);
   for (size_t k = 0; def && k < def->n_inputs; k++) {
     if (strcmp(def->inputs[k].name, slot) != 0) continue;
     unsigned f = def->inputs[k].flags;
     if (f & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) return true;
-    return (f & IC_SLOT_BLOCKED) && !is_nhwc(op);
+    return (f & IC_SLOT_BLOCKED) && (!pad || (f & IC_SLOT_PAD16)) && !is_nhwc(op);
   }
   return false; /* unknown op or slot: plan building reports it */
 }
 
-/* Whether input slot `slot` of op also reads nChw16c with padded channels (IC_SLOT_PAD16). */
-static bool reads_padded(const ic_op *op, const char *slot) {
-  const ic_opdef *def = ic_registry_find(op->type);
-  for (size_t k = 0; def && k < def->n_inputs; k++) {
-    if (strcmp(def->inputs[k].name, slot) != 0) continue;
-    unsigned f = def->inputs[k].flags;
-    if (f & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) return true;
-    return (f & IC_SLOT_BLOCKED) && (f & IC_SLOT_PAD16) && !is_nhwc(op);
-  }
-  return false;
-}
+static bool reads_blocked(const ic_op *op, const char *slot) { return slot_reads(op, slot, false); }
 
 static ic_status scan(lpass *l, const ic_opseq *seq, const ic_program *p, size_t n_fetches,
                       const char *const *fetch_names, ic_err *err) {
@@ -123,7 +114,7 @@ static ic_status scan(lpass *l, const ic_opseq *seq, const ic_program *p, size_t
     const ic_op *op = seq->ops[i];
     for (size_t s = 0; s < op->n_inputs; s++) {
       bool blocked_ok = reads_blocked(op, op->inputs[s].name);
-      bool pad_ok = reads_padded(op, op->inputs[s].name);
+      bool pad_ok = slot_reads(op, op->inputs[s].name, true);
       for (size_t k = 0; k < op->inputs[s].n; k++) {
         ok &= bump(&l->readers, op->inputs[s].args[k]);
         if (!blocked_ok) ok &= bar(l, op->inputs[s].args[k]);
