@@ -31,13 +31,17 @@
 
 #define MAX_FEEDS 8
 
+static double last_t0, last_t1; /* the last run's start and end (CLOCK_MONOTONIC seconds) */
+
 static double run_once(ic_executor *e, ic_program *p, ic_scope *s, size_t n_feeds,
                        const char *const *feeds, ic_tensor *const *xs, const char *fetch) {
   ic_tensor *out;
   double t0 = bu_now();
   BU_CHECK(ic_executor_run(e, p, s, n_feeds, feeds, (const ic_tensor *const *)xs, 1, &fetch,
                            &out));
-  double t = bu_now() - t0;
+  last_t1 = bu_now();
+  last_t0 = t0;
+  double t = last_t1 - t0;
   ic_tensor_destroy(out);
   return t;
 }
@@ -169,6 +173,7 @@ int main(int argc, char **argv) {
   double *t = calloc((size_t)iters, sizeof *t);
   double *tc = calloc((size_t)iters, sizeof *tc); /* CPU time per run */
   double kernel_sum = 0, wall_sum = 0;
+  double before_sum = 0, after_sum = 0; /* run start -> first instruction, last -> return */
   double *per_instr = NULL; /* --profile: summed time of each instruction */
   size_t n_per_instr = 0;
   double cpu0 = cpu_seconds(), wall0 = bu_now();
@@ -178,11 +183,13 @@ int main(int argc, char **argv) {
     tc[i] = cpu_now() - c0;
     if (profile) {
       /* Kernel time: the instructions' spans, summed; the run: its wall time. */
-      double k = 0;
+      double k = 0, s_first = 1e300, s_last = 0;
       for (size_t j = 0; j < e->n_spans; j++) {
         if (!e->spans[j].end_ns) continue;
         double d = (double)(e->spans[j].end_ns - e->spans[j].start_ns) / 1e9;
         k += d;
+        if (e->spans[j].start_ns / 1e9 < s_first) s_first = e->spans[j].start_ns / 1e9;
+        if (e->spans[j].end_ns / 1e9 > s_last) s_last = e->spans[j].end_ns / 1e9;
         if (!per_instr) {
           n_per_instr = e->n_spans;
           per_instr = calloc(n_per_instr, sizeof *per_instr);
@@ -191,6 +198,10 @@ int main(int argc, char **argv) {
       }
       kernel_sum += k;
       wall_sum += t[i];
+      if (s_last > 0) {
+        before_sum += s_first - last_t0;
+        after_sum += last_t1 - s_last;
+      }
     }
   }
   double busy_cores = (cpu_seconds() - cpu0) / (bu_now() - wall0);
@@ -209,6 +220,10 @@ int main(int argc, char **argv) {
     printf("profile: kernels %.3f ms per run, wall %.3f ms per run, executor overhead %.2f%%\n",
            kernel_sum / iters * 1e3, wall_sum / iters * 1e3,
            100.0 * (wall_sum - kernel_sum) / wall_sum);
+    printf("profile: overhead per run %.1f us: %.1f before the first instruction, %.1f after the "
+           "last, %.1f between\n",
+           (wall_sum - kernel_sum) / iters * 1e6, before_sum / iters * 1e6, after_sum / iters * 1e6,
+           (wall_sum - kernel_sum - before_sum - after_sum) / iters * 1e6);
     /* Per op type (fused instructions keep their first op's type), largest first. */
     const ic_plan *pl = e->last_plan;
     size_t n = pl && per_instr ? (n_per_instr < pl->n_instrs ? n_per_instr : pl->n_instrs) : 0;

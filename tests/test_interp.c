@@ -322,6 +322,88 @@ START_TEST(keeps_params_feeds_fetches) {
 }
 END_TEST
 
+/* A run state keeps its lookups of persistables in the scope between runs (compiled.c
+ * bind): they must follow the scope passed each time, variables added to it or to its
+ * ancestors since the last run (a missing parameter set, one shadowed by a child scope),
+ * and a new scope created where a destroyed one was. */
+static void run_add(ic_executor *e, const ic_program *p, ic_scope *s, const ic_tensor *x,
+                    const float *want_w, const char *what) {
+  ic_tensor *out = NULL;
+  ck_assert_msg(ic_executor_run(e, p, s, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                TU_NAMES("y"), &out) == IC_OK, "%s", what);
+  const float *xv = ic_tensor_cdata(x), *y = ic_tensor_cdata(out);
+  for (int i = 0; i < 3; i++) {
+    ck_assert_msg(y[i] == xv[i] + want_w[i], "%s: y[%d] = %g, want %g", what, i, y[i],
+                  xv[i] + want_w[i]);
+  }
+  ic_tensor_destroy(out);
+}
+
+START_TEST(scope_lookups_follow_the_scope) {
+  ic_builder *b = ic_builder_create();
+  const int64_t d[1] = {3};
+  tu_var(b, "x", IC_FP32, 1, d);
+  tu_var(b, "y", IC_FP32, 1, d);
+  ic_builder_var(b, 0, "w", IC_FP32, 1, d, true);
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(op, "X", "x");
+  ic_builder_in(op, "Y", "w");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_fetch(b, "y");
+  ic_program *p;
+  ck_assert_int_eq(ic_builder_build(b, &p, NULL, 0), IC_OK);
+  const float w1[3] = {1, 2, 3}, w2[3] = {10, 20, 30}, w3[3] = {100, 200, 300};
+  ic_tensor *x = tu_f32(1, d, (const float[]){0.5f, -1, 2});
+  ic_tensor *t1 = tu_f32(1, d, w1), *t2 = tu_f32(1, d, w2), *t3 = tu_f32(1, d, w3);
+  for (size_t c = 1; c < N_CFGS; c++) {
+    ic_executor *e = make_exec(&k_cfgs[c], true);
+    ic_scope *root, *child;
+    ck_assert_int_eq(ic_scope_create(NULL, &root), IC_OK);
+    ck_assert_int_eq(ic_scope_set(root, "other", x), IC_OK);
+    ic_tensor *out = NULL;
+    for (int rep = 0; rep < 2; rep++) {
+      ck_assert_int_eq(ic_executor_run(e, p, root, 1, TU_NAMES("x"),
+                                       (const ic_tensor *const *)&x, 1, TU_NAMES("y"), &out),
+                       IC_ERR_NOT_FOUND);
+    }
+    ck_assert_int_eq(ic_scope_set(root, "w", t1), IC_OK);
+    run_add(e, p, root, x, w1, "w set in the scope after a failed run");
+    run_add(e, p, root, x, w1, "again");
+    /* A child without w reads the root's; once it has its own, that one. */
+    ck_assert_int_eq(ic_scope_create(root, &child), IC_OK);
+    run_add(e, p, child, x, w1, "child scope without w");
+    ck_assert_int_eq(ic_scope_set(child, "w", t2), IC_OK);
+    run_add(e, p, child, x, w2, "child scope with its own w");
+    run_add(e, p, root, x, w1, "root again");
+    run_add(e, p, child, x, w2, "child again");
+    /* A new child, likely at the destroyed one's address, with the same variable count. */
+    for (int k = 0; k < 3; k++) {
+      ic_scope_destroy(child);
+      ck_assert_int_eq(ic_scope_create(root, &child), IC_OK);
+      ck_assert_int_eq(ic_scope_set(child, "w", k % 2 ? t2 : t3), IC_OK);
+      run_add(e, p, child, x, k % 2 ? w2 : w3, "a new child scope");
+    }
+    ic_scope_destroy(child);
+    ck_assert_int_eq(ic_scope_create(root, &child), IC_OK);
+    ck_assert_int_eq(ic_scope_set(child, "unrelated", x), IC_OK);
+    run_add(e, p, child, x, w1, "a new child scope without w");
+    /* A value replaced in place is read, not the one of the first run. */
+    ck_assert_int_eq(ic_scope_set(root, "w", t3), IC_OK);
+    run_add(e, p, child, x, w3, "w replaced in the root");
+    ic_scope_destroy(child);
+    ic_scope_destroy(root);
+    ic_executor_destroy(e);
+  }
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(t1);
+  ic_tensor_destroy(t2);
+  ic_tensor_destroy(t3);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 START_TEST(missing_parameter_is_named) {
   ic_builder *b = ic_builder_create();
   const int64_t d[1] = {2};
@@ -1012,6 +1094,7 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, gc_peak_is_largest_live_set);
   tcase_add_test(tc, keeps_params_feeds_fetches);
   tcase_add_test(tc, missing_parameter_is_named);
+  tcase_add_test(tc, scope_lookups_follow_the_scope);
   tcase_add_test(tc, profile_is_written);
   tcase_add_test(tc, kernel_threads_follow_free_cores);
   tcase_add_test(tc, long_instruction_gets_a_team);

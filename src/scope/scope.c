@@ -4,6 +4,7 @@
 #endif
 #include "scope/scope.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,11 +117,17 @@ ic_variable *ic_scope_var(ic_scope *s, const char *name) {
   return v;
 }
 
+/* The one piece of process-wide mutable state in the scope layer: a counter giving every
+ * scope an id never reused, so that what a run state remembers of one scope (its lookups)
+ * can never be taken for another scope created later at the freed one's address. */
+static atomic_uint_fast64_t next_scope_id = 1;
+
 ic_status ic_scope_create(ic_scope *parent, ic_scope **out) {
   if (!out) return IC_ERR_INVALID_ARGUMENT;
   *out = calloc(1, sizeof **out);
   if (!*out) return IC_ERR_OUT_OF_MEMORY;
   (*out)->parent = parent;
+  (*out)->id = (uint64_t)atomic_fetch_add_explicit(&next_scope_id, 1, memory_order_relaxed);
   ic_strmap_init(&(*out)->vars);
   pthread_rwlockattr_t ra;
   pthread_rwlockattr_init(&ra);
@@ -131,6 +138,12 @@ ic_status ic_scope_create(ic_scope *parent, ic_scope **out) {
   pthread_rwlockattr_destroy(&ra);
   pthread_mutex_init(&(*out)->writer, NULL);
   return IC_OK;
+}
+
+size_t ic_scope_chain_size(const ic_scope *s) {
+  size_t n = 0;
+  for (; s; s = s->parent) n += s->vars.n;
+  return n;
 }
 
 ic_scope *ic_scope_root(ic_scope *s) {

@@ -41,10 +41,16 @@ typedef struct ic_variable {
  * root's `writer` mutex from start to end, so such runs are serialized. */
 struct ic_scope {
   ic_scope *parent;   /* borrowed; outlives this scope */
+  uint64_t id;        /* unique in the process, never 0 (ic_scope_create) */
   ic_strmap vars;     /* name -> ic_variable* owned by this scope */
   pthread_rwlock_t lock;
   pthread_mutex_t writer;
 };
+
+/* Variables in s and its ancestors. Variables are never removed from a scope, so with s's
+ * id this identifies what lookups through s can return: a run state keeps its lookups of
+ * persistables while both are unchanged (compiled.c bind). */
+size_t ic_scope_chain_size(const ic_scope *s);
 
 /* The root of s's parent chain (s itself when it has no parent). */
 ic_scope *ic_scope_root(ic_scope *s);
