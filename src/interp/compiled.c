@@ -180,6 +180,11 @@ static bool caller_nearly_free(const crun *r, uint32_t cost_us) {
   return left_us * 4 <= cost_us;
 }
 
+/* Wake the calling thread if it sleeps in schedule (pool->lock held). */
+static void wake_caller(ic_pool *pool) {
+  if (pool->caller_waiting) pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
+}
+
 /* A pool thread about to run instruction i, which runs alone and could use a team, or is
  * long while the caller is (nearly) free: leave it (and the rest of its chain) to the calling
  * thread. False if it must run here. */
@@ -197,7 +202,7 @@ static bool leave_to_caller(crun *r, const worker *w, uint32_t i) {
   bool ok = r->handoff == NONE;
   if (ok) {
     r->handoff = i;
-    pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
+    wake_caller(pool);
   }
   pthread_mutex_unlock(&pool->lock);
   return ok;
@@ -233,7 +238,8 @@ static void release_team(crun *r, int k) {
   pthread_mutex_lock(&pool->lock);
   pool->lent -= k;
   atomic_store_explicit(&r->want_team, false, memory_order_relaxed);
-  pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
+  /* Pool threads held back from starting chains meanwhile (host_thread_free). */
+  if (r->heap_n[CLASS_HOST]) pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
   pthread_mutex_unlock(&pool->lock);
 }
 
@@ -339,11 +345,13 @@ static ic_status exec_instr(crun *r, worker *w, uint32_t i) {
   }
 }
 
+/* Only the calling thread waits for the end of a run (schedule); pool threads wait for work
+ * alone. */
 static void finish_run(crun *r) {
   if (r->pool) {
     pthread_mutex_lock(&r->pool->lock);
     r->done = true;
-    for (int k = 0; k < N_CLASSES; k++) pthread_cond_broadcast(&r->pool->cv[k]);
+    wake_caller(r->pool);
     pthread_mutex_unlock(&r->pool->lock);
   } else {
     r->done = true;
@@ -433,7 +441,7 @@ static void *worker_main(void *arg) {
     run_chain(r, w, i);
     pthread_mutex_lock(&pool->lock);
     if (k == CLASS_HOST) atomic_fetch_sub_explicit(&pool->busy, 1, memory_order_relaxed);
-    if (--pool->active == 0 && r->done) pthread_cond_broadcast(&pool->cv[CLASS_HOST]);
+    if (--pool->active == 0 && r->done) wake_caller(pool);
   }
   pthread_mutex_unlock(&pool->lock);
   return NULL;
@@ -564,7 +572,9 @@ static void schedule(crun *r, worker *self) {
         continue;
       }
     }
+    pool->caller_waiting = true;
     pthread_cond_wait(&pool->cv[CLASS_HOST], &pool->lock);
+    pool->caller_waiting = false;
   }
   pool->run = NULL;
   pthread_mutex_unlock(&pool->lock);
