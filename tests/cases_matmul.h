@@ -87,6 +87,13 @@ static const cmm_case cmm_cases[] = {
     {CMM_V2, IC_FP32, 2, {1, 1}, 2, {1, 1}, .on = 2, .od = {1, 1}},
     {CMM_V2, IC_FP32, 3, {8, 129, 65}, 3, {8, 65, 257}, .on = 3, .od = {8, 129, 257}},
     {CMM_V2, IC_FP64, 3, {3, 65, 31}, 2, {65, 47}, true, .on = 3, .od = {3, 31, 47}},
+    /* one row against a weight matrix of >= IC_GEMV_MIN_KN elements (the CPU's GEMV path):
+     * a classifier head, its transposed-X form, a last column chunk of one column; then two
+     * rows and v1's alpha, which keep sgemm */
+    {CMM_V2, IC_FP32, 2, {1, 1280}, 2, {1280, 1000}, .on = 2, .od = {1, 1000}},
+    {CMM_V2, IC_FP32, 2, {1280, 1}, 2, {1280, 1000}, true, .on = 2, .od = {1, 1000}},
+    {CMM_V2, IC_FP32, 1, {1024}, 2, {1024, 1025}, .on = 1, .od = {1025}},
+    {CMM_V2, IC_FP32, 2, {2, 1024}, 2, {1024, 1025}, .on = 2, .od = {2, 1025}},
     /* batch dims that broadcast against each other */
     {CMM_V2, IC_FP32, 4, {2, 1, 3, 4}, 3, {5, 4, 2}, .on = 4, .od = {2, 5, 3, 2}},
     {CMM_V2, IC_FP64, 4, {2, 1, 4, 3}, 3, {5, 2, 4}, true, true, .on = 4, .od = {2, 5, 3, 2}},
@@ -136,6 +143,10 @@ static const cmm_case cmm_cases[] = {
      .batches = 2, .M = 3, .K = 0, .N = 5},
     {CMM_V1, IC_FP64, 3, {9, 17, 33}, 3, {9, 33, 19}, .alpha = 1, .on = 3, .od = {9, 17, 19},
      .batches = 9, .xstep = 561, .ystep = 627, .M = 17, .K = 33, .N = 19},
+    {CMM_V1, IC_FP32, 2, {1, 1280}, 2, {1280, 1000}, .alpha = 0.5f, .on = 2, .od = {1, 1000},
+     .batches = 1, .M = 1, .K = 1280, .N = 1000},
+    {CMM_V1, IC_FP32, 2, {1, 1280}, 2, {1280, 1000}, .alpha = 1, .on = 2, .od = {1, 1000},
+     .batches = 1, .M = 1, .K = 1280, .N = 1000},
     /* ---- mul: one product of X as [M, K] by Y as [K, N] ---- */
     /* defaults (1 and 1) */
     CMM_MULR(IC_FP32, 2, CMM_L(3, 5), 2, CMM_L(5, 7), CMM_ABSENT, CMM_ABSENT, 2, CMM_L(3, 7), 3,

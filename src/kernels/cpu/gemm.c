@@ -1,6 +1,8 @@
 /* Row-major GEMM: fp32 through oneDNN's sgemm, fp64 through OpenBLAS's CBLAS. */
 #include "kernels/cpu/gemm.h"
 
+#include "kernels/cpu/gemv.h"
+
 #include <cblas.h>
 #include <dnnl.h>
 #include <omp.h>
@@ -58,6 +60,9 @@ void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void
    * same bits), and a multi-threaded sgemm may split the sums over K differently for each.
    * So the output's columns are cut into fixed chunks, each one single-threaded sgemm call,
    * and threads only share out the chunks. */
+  const bool gemv = g->m == 1 && !g->trans_b && (!g->trans_a || g->lda == 1) &&
+                    g->alpha == 1.0 && (g->beta == 0 || g->beta == 1) &&
+                    (double)g->k * (double)g->n >= IC_GEMV_MIN_KN && ic_gemv_available();
   int64_t n_chunks = (g->n + IC_GEMM_CHUNK_N - 1) / IC_GEMM_CHUNK_N;
   int threads = ctx && ctx->env && ctx->env->intra_threads > 0 ? ctx->env->intra_threads : 1;
   if (threads > n_chunks) threads = (int)n_chunks;
@@ -70,6 +75,12 @@ void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void
     int64_t n0 = ch * IC_GEMM_CHUNK_N;
     int64_t nn = g->n - n0 < IC_GEMM_CHUNK_N ? g->n - n0 : IC_GEMM_CHUNK_N;
     const float *bp = (const float *)b + (g->trans_b ? n0 * g->ldb : n0);
+    if (gemv) {
+      float *y = (float *)c + n0;
+      if (g->beta == 0) memset(y, 0, (size_t)nn * sizeof *y);
+      ic_gemv_acc_f32_ld(bp, g->ldb, (const float *)a, y, g->k, nn);
+      continue;
+    }
     /* dnnl_sgemm checks its arguments; they were validated by ic_gemm_check and the callers'
      * shapes, so its status carries no information here. */
     (void)dnnl_sgemm(g->trans_a ? 'T' : 'N', g->trans_b ? 'T' : 'N', g->m, nn, g->k,

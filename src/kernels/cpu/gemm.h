@@ -32,6 +32,12 @@ typedef struct ic_gemm {
  * many threads share the calls. */
 #define IC_GEMM_CHUNK_N 256
 
+/* A single-row product (m = 1, B not transposed, alpha 1, beta 0 or 1) with k * n at least
+ * this runs as ic_gemv_acc_f32 over each chunk instead of sgemm: a weight matrix of 4 MiB
+ * or more comes from memory, where the GEMV's one pass over B was faster (MobileNetV2's
+ * 1280 x 1000 classifier: see docs/DESIGN.md "Matrix products"). */
+#define IC_GEMV_MIN_KN (1 << 20)
+
 /* Whether every size of g fits BLAS's integer type; fails ctx with IC_ERR_UNSUPPORTED if not. */
 ic_status ic_gemm_check(ic_kctx *c, const ic_gemm *g);
 /* C = alpha * op(A) * op(B) + beta * C (with beta 0, C is never read). k == 0 scales C by beta;

@@ -9,8 +9,9 @@
 /* Four accumulators of W lanes (4 * W outputs) per pass; then single vectors; then a scalar
  * tail with the same operations. */
 #define DEFINE_GEMV(NAME, W, TARGET)                                                         \
-  __attribute__((target(TARGET))) static void NAME(const float *wt, const float *x,         \
-                                                    float *y, int64_t k, int64_t n) {        \
+  __attribute__((target(TARGET))) static void NAME(const float *wt, int64_t ldw,            \
+                                                    const float *x, float *y, int64_t k,     \
+                                                    int64_t n) {                             \
     typedef float vf __attribute__((vector_size(4 * (W))));                                 \
     int64_t j = 0;                                                                           \
     for (; j + 4 * (W) <= n; j += 4 * (W)) {                                                 \
@@ -20,7 +21,7 @@
       memcpy(&a2, y + j + 2 * (W), sizeof a2);                                               \
       memcpy(&a3, y + j + 3 * (W), sizeof a3);                                               \
       for (int64_t i = 0; i < k; i++) {                                                      \
-        const float *r = wt + i * n + j;                                                     \
+        const float *r = wt + i * ldw + j;                                                     \
         vf w0, w1, w2, w3;                                                                   \
         memcpy(&w0, r, sizeof w0);                                                           \
         memcpy(&w1, r + (W), sizeof w1);                                                     \
@@ -42,14 +43,14 @@
       memcpy(&a, y + j, sizeof a);                                                           \
       for (int64_t i = 0; i < k; i++) {                                                      \
         vf w;                                                                                \
-        memcpy(&w, wt + i * n + j, sizeof w);                                                \
+        memcpy(&w, wt + i * ldw + j, sizeof w);                                                \
         a = a + w * x[i];                                                                    \
       }                                                                                      \
       memcpy(y + j, &a, sizeof a);                                                           \
     }                                                                                        \
     for (; j < n; j++) {                                                                     \
       float a = y[j];                                                                        \
-      for (int64_t i = 0; i < k; i++) a = a + wt[i * n + j] * x[i];                          \
+      for (int64_t i = 0; i < k; i++) a = a + wt[i * ldw + j] * x[i];                          \
       y[j] = a;                                                                              \
     }                                                                                        \
   }
@@ -62,6 +63,11 @@ bool ic_gemv_available(void) {
 }
 
 void ic_gemv_acc_f32(const float *wt, const float *x, float *y, int64_t k, int64_t n) {
-  if (__builtin_cpu_supports("avx512f")) gemv_avx512(wt, x, y, k, n);
-  else gemv_avx2(wt, x, y, k, n);
+  ic_gemv_acc_f32_ld(wt, n, x, y, k, n);
+}
+
+void ic_gemv_acc_f32_ld(const float *wt, int64_t ldw, const float *x, float *y, int64_t k,
+                        int64_t n) {
+  if (__builtin_cpu_supports("avx512f")) gemv_avx512(wt, ldw, x, y, k, n);
+  else gemv_avx2(wt, ldw, x, y, k, n);
 }

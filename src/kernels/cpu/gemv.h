@@ -1,5 +1,6 @@
 /* A matrix-vector product for the recurrent step of rnn at small batch, where oneDNN's sgemm
- * spends more time in its per-call setup than in the arithmetic (M = 1). */
+ * spends more time in its per-call setup than in the arithmetic, and for a single-row
+ * product of a weight matrix that comes from memory (ic_gemm_run, M = 1). */
 #ifndef IC_KERNELS_CPU_GEMV_H
 #define IC_KERNELS_CPU_GEMV_H
 
@@ -16,5 +17,8 @@ bool ic_gemv_available(void);
  * so the result is the same with either vector unit and independent of n's blocking. Needs
  * ic_gemv_available(). */
 void ic_gemv_acc_f32(const float *wt, const float *x, float *y, int64_t k, int64_t n);
+/* The same with rows of wt ldw >= n floats apart (n columns of a wider matrix). */
+void ic_gemv_acc_f32_ld(const float *wt, int64_t ldw, const float *x, float *y, int64_t k,
+                        int64_t n);
 
 #endif
