@@ -646,8 +646,8 @@ START_TEST(real_model_attrs) {
       if (strcmp(op->type, "conv2d") && strcmp(op->type, "depthwise_conv2d")) continue;
       const ic_opdef *def = ic_registry_find(op->type);
       ck_assert_ptr_nonnull(def);
-      const ic_slot *ins[8], *outs[8];
-      ck_assert_uint_le(def->n_inputs, 8);
+      const ic_slot *ins[16], *outs[16];
+      ck_assert_uint_le(def->n_inputs, 16);
       ic_err e;
       void *a = calloc(1, def->attrs_size);
       ck_assert_msg(ic_opdef_parse(def, op, a, &e) == IC_OK, "%s", e.msg);
@@ -1516,6 +1516,262 @@ START_TEST(affine_fusion) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * A 1 x 1 convolution and the 3 x 3 depthwise convolution reading it (each with its
+ * batch_norm and activation) become one convolution with the depthwise part fused
+ * (fuse.c try_dw, conv.h ic_dw_stride) where the intermediate tensor is large (1.5 MiB per
+ * image or more): the rewrite fires exactly then, matches the unfused program within
+ * float32 tolerance, is bitwise equal across thread counts, follows new parameter values
+ * (both filters are folded again and reordered again), and the reference path
+ * (ICORE_CONV_REFERENCE=1) gives the same values within tolerance.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct dwf_case {
+  int64_t n, cin, c, h, w;
+  int stride_h, stride_w;
+  const char *act1, *act2;   /* activation ops after each batch_norm (NULL: none) */
+  bool dw_bn;                /* the depthwise convolution has a batch_norm (else no bias) */
+  bool reader;               /* a 1 x 1 convolution reads the result */
+  bool fetch_mid;            /* the intermediate is fetched too */
+  bool want_fused;
+} dwf_case;
+
+static void dwf_act(ic_builder *b, const char *act, const char *in, const char *out) {
+  ic_builder_op *op = ic_builder_add_op(b, 0, act);
+  ic_builder_in(op, "X", in);
+  ic_builder_out(op, "Out", out);
+  if (!strcmp(act, "relu6")) ic_builder_attr_float(op, "threshold", 6.0f);
+  if (!strcmp(act, "hard_swish")) {
+    ic_builder_attr_float(op, "threshold", 6.0f);
+    ic_builder_attr_float(op, "scale", 6.0f);
+    ic_builder_attr_float(op, "offset", 3.0f);
+  }
+}
+
+static void dwf_bn(ic_builder *b, const char *pfx, int64_t c, const char *in, const char *out) {
+  char nm[4][32];
+  static const char *const slot[4] = {"Scale", "Bias", "Mean", "Variance"};
+  ic_builder_op *op = ic_builder_add_op(b, 0, "batch_norm");
+  for (int k = 0; k < 4; k++) {
+    snprintf(nm[k], sizeof nm[k], "%s_%s", pfx, slot[k]);
+    ic_builder_var(b, 0, nm[k], IC_FP32, 1, TU_DIMS(c), true);
+    ic_builder_in(op, slot[k], nm[k]);
+  }
+  ic_builder_in(op, "X", in);
+  ic_builder_out(op, "Y", out);
+  ic_builder_out(op, "MeanOut", nm[2]);
+  ic_builder_out(op, "VarianceOut", nm[3]);
+  ic_builder_attr_bool(op, "is_test", true);
+  ic_builder_attr_float(op, "epsilon", 1e-5f);
+}
+
+static void dwf_conv(ic_builder *b, const char *in, const char *f, const char *out, int sh,
+                     int sw, int pad, int64_t groups) {
+  ic_builder_op *op = ic_builder_add_op(b, 0, groups > 1 ? "depthwise_conv2d" : "conv2d");
+  ic_builder_in(op, "Input", in);
+  ic_builder_in(op, "Filter", f);
+  ic_builder_out(op, "Output", out);
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){sh, sw});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){pad, pad});
+  ic_builder_attr_ints(op, "dilations", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_int(op, "groups", (int32_t)groups);
+  ic_builder_attr_string(op, "data_format", "NCHW");
+}
+
+static ic_program *dwf_program(const dwf_case *k) {
+  ic_builder *b = ic_builder_create();
+  const int64_t oh = (k->h - 1) / k->stride_h + 1, ow = (k->w - 1) / k->stride_w + 1;
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(k->n, k->cin, k->h, k->w));
+  ic_builder_var(b, 0, "w1", IC_FP32, 4, TU_DIMS(k->c, k->cin, 1, 1), true);
+  ic_builder_var(b, 0, "w2", IC_FP32, 4, TU_DIMS(k->c, 1, 3, 3), true);
+  ic_builder_var(b, 0, "w3", IC_FP32, 4, TU_DIMS(8, k->c, 1, 1), true);
+  const char *names[] = {"c1", "b1", "a1", "c2", "b2", "a2"};
+  for (int i = 0; i < 6; i++) {
+    bool mid = i < 3;
+    tu_var(b, names[i], IC_FP32, 4,
+           mid ? TU_DIMS(k->n, k->c, k->h, k->w) : TU_DIMS(k->n, k->c, oh, ow));
+  }
+  tu_var(b, "z", IC_FP32, 4, TU_DIMS(k->n, 8, oh, ow));
+  ic_builder_feed(b, "x");
+  dwf_conv(b, "x", "w1", "c1", 1, 1, 0, 1);
+  dwf_bn(b, "bn1", k->c, "c1", "b1");
+  const char *mid = "b1";
+  if (k->act1) {
+    dwf_act(b, k->act1, "b1", "a1");
+    mid = "a1";
+  }
+  dwf_conv(b, mid, "w2", "c2", k->stride_h, k->stride_w, 1, k->c);
+  const char *cur = "c2";
+  if (k->dw_bn) {
+    dwf_bn(b, "bn2", k->c, "c2", "b2");
+    cur = "b2";
+  }
+  if (k->act2) {
+    dwf_act(b, k->act2, cur, "a2");
+    cur = "a2";
+  }
+  if (k->reader) {
+    dwf_conv(b, cur, "w3", "z", 1, 1, 0, 1);
+    cur = "z";
+  }
+  ic_builder_fetch(b, cur);
+  if (k->fetch_mid) ic_builder_fetch(b, mid);
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  return p;
+}
+
+static ic_tensor *dwf_run(ic_program *p, ic_scope *params, const ic_tensor *x, bool fuse,
+                          int threads, size_t *n_fused) {
+  ic_options o;
+  ic_options_default(&o);
+  o.fuse = fuse;
+  o.threads = threads;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  const char *feed = "x", *fetch = ic_program_fetch_target(p, 0);
+  ic_tensor *out;
+  ck_assert_msg(ic_executor_run(e, p, params, 1, &feed, &x, 1, &fetch, &out) == IC_OK, "%s",
+                ic_executor_errmsg(e));
+  const ic_plan *pl = ic_executor_last_plan(e);
+  *n_fused = 0;
+  for (size_t i = 0; i < pl->n_instrs; i++) {
+    const ic_slot *sl = ic_op_input(pl->instrs[i].op, "ic_DwFilter");
+    *n_fused += sl && sl->n == 1;
+  }
+  ic_executor_destroy(e);
+  return out;
+}
+
+static void dwf_check(const dwf_case *k) {
+  ic_program *p = dwf_program(k);
+  ic_scope *params;
+  ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+  char err[1024];
+  ck_assert_msg(ic_params_random(p, 11, params, err, sizeof err) == IC_OK, "%s", err);
+  ic_tensor *x = tu_rand_f32(4, TU_DIMS(k->n, k->cin, k->h, k->w), 4, -1, 1);
+  for (int round = 0; round < 2; round++) {
+    if (round == 1) {
+      /* new values for both convolutions: each folded filter and its reorder follow */
+      ic_tensor *w1 = tu_rand_f32(4, TU_DIMS(k->c, k->cin, 1, 1), 21, -0.5f, 0.5f);
+      ic_tensor *w2 = tu_rand_f32(4, TU_DIMS(k->c, 1, 3, 3), 22, -0.5f, 0.5f);
+      ck_assert_int_eq(ic_scope_set(params, "w1", w1), IC_OK);
+      ck_assert_int_eq(ic_scope_set(params, "w2", w2), IC_OK);
+      ic_tensor_destroy(w1);
+      ic_tensor_destroy(w2);
+    }
+    size_t nf;
+    ic_tensor *ref = dwf_run(p, params, x, false, 1, &nf);
+    ck_assert_int_eq(nf, 0);
+    ic_tensor *f1 = dwf_run(p, params, x, true, 1, &nf);
+    ck_assert_msg(nf == (k->want_fused ? 1u : 0u), "%zu fused pairs, expected %d", nf,
+                  (int)k->want_fused);
+    for (int t = 2; t <= 3; t++) {
+      ic_tensor *ft = dwf_run(p, params, x, true, t, &nf);
+      tu_assert_bitwise(ft, f1, "fused, more threads against 1");
+      ic_tensor_destroy(ft);
+    }
+    int64_t n = ic_tensor_numel(ref);
+    double *r = malloc((size_t)n * sizeof *r);
+    for (int64_t i = 0; i < n; i++) r[i] = ((const float *)ic_tensor_cdata(ref))[i];
+    tu_assert_close(f1, r, (size_t)n, 1e-4, 1e-4);
+    /* the reference path of the fused convolution */
+    setenv("ICORE_CONV_REFERENCE", "1", 1);
+    ic_tensor *fr = dwf_run(p, params, x, true, 1, &nf);
+    unsetenv("ICORE_CONV_REFERENCE");
+    tu_assert_close(fr, r, (size_t)n, 1e-4, 1e-4);
+    free(r);
+    ic_tensor_destroy(fr);
+    ic_tensor_destroy(ref);
+    ic_tensor_destroy(f1);
+  }
+  ic_tensor_destroy(x);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+
+START_TEST(dw_fusion) {
+  /* MobileNetV2's expansion then stride-2 depthwise (96 x 64 x 64: 1.5 MiB per image) */
+  dwf_check(&(dwf_case){.n = 1, .cin = 16, .c = 96, .h = 64, .w = 64, .stride_h = 2,
+                        .stride_w = 2, .act1 = "relu6", .act2 = "relu6", .dw_bn = true,
+                        .reader = true, .want_fused = true});
+  /* stride 1, hard_swish both, two images, fetched directly; channels not a multiple of 16 */
+  dwf_check(&(dwf_case){.n = 2, .cin = 24, .c = 40, .h = 100, .w = 99, .stride_h = 1,
+                        .stride_w = 1, .act1 = "hard_swish", .act2 = "hard_swish",
+                        .dw_bn = true, .want_fused = true});
+  /* no activation on the 1 x 1 part, and a depthwise convolution without bias */
+  dwf_check(&(dwf_case){.n = 1, .cin = 8, .c = 64, .h = 80, .w = 80, .stride_h = 2,
+                        .stride_w = 2, .act2 = "relu", .reader = true, .want_fused = true});
+  /* left alone: a small intermediate, a stride (2, 1), an intermediate that is fetched */
+  dwf_check(&(dwf_case){.n = 2, .cin = 16, .c = 32, .h = 16, .w = 16, .stride_h = 1,
+                        .stride_w = 1, .act1 = "relu6", .act2 = "relu6", .dw_bn = true});
+  dwf_check(&(dwf_case){.n = 1, .cin = 16, .c = 96, .h = 64, .w = 64, .stride_h = 2,
+                        .stride_w = 1, .act1 = "relu6", .act2 = "relu6", .dw_bn = true});
+  dwf_check(&(dwf_case){.n = 1, .cin = 16, .c = 96, .h = 64, .w = 64, .stride_h = 1,
+                        .stride_w = 1, .act1 = "relu6", .act2 = "relu6", .dw_bn = true,
+                        .fetch_mid = true});
+}
+END_TEST
+
+/* A crafted ic_dw_stride or ic_DwFilter gets a clear error, never a wrong result. */
+START_TEST(dw_fusion_bad) {
+  static const struct {
+    int64_t ks, stride, groups;
+    bool give_dw, give_stride;
+    int64_t dw_c;
+    const char *want;
+  } rows[] = {
+      {1, 1, 1, true, false, 16, "ic_dw_stride is 0"},
+      {1, 1, 1, false, true, 16, "ic_DwFilter is absent"},
+      {3, 1, 1, true, true, 16, "1 x 1 convolution"},
+      {1, 2, 1, true, true, 16, "1 x 1 convolution"},
+      {1, 1, 1, true, true, 8, "expected [16, 1, 3, 3]"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    ic_builder *b = ic_builder_create();
+    tu_var(b, "x", IC_FP32, 4, TU_DIMS(1, 4, 8, 8));
+    tu_var(b, "y", IC_FP32, 4, TU_DIMS(1, 16, 8, 8));
+    ic_builder_var(b, 0, "w", IC_FP32, 4, TU_DIMS(16, 4, rows[i].ks, rows[i].ks), true);
+    ic_builder_var(b, 0, "wd", IC_FP32, 4, TU_DIMS(rows[i].dw_c, 1, 3, 3), true);
+    ic_builder_feed(b, "x");
+    ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+    ic_builder_in(op, "Input", "x");
+    ic_builder_in(op, "Filter", "w");
+    if (rows[i].give_dw) ic_builder_in(op, "ic_DwFilter", "wd");
+    ic_builder_out(op, "Output", "y");
+    ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){(int32_t)rows[i].stride,
+                                                             (int32_t)rows[i].stride});
+    ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){0, 0});
+    ic_builder_attr_int(op, "groups", (int32_t)rows[i].groups);
+    if (rows[i].give_stride) ic_builder_attr_int(op, "ic_dw_stride", 1);
+    ic_builder_fetch(b, "y");
+    ic_program *p;
+    char err[1024];
+    ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+    ic_scope *params;
+    ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+    ck_assert_msg(ic_params_random(p, 3, params, err, sizeof err) == IC_OK, "%s", err);
+    ic_tensor *x = tu_rand_f32(4, TU_DIMS(1, 4, 8, 8), 1, -1, 1), *out = NULL;
+    ic_options o;
+    ic_options_default(&o);
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    const char *feed = "x", *fetch = "y";
+    ck_assert_int_ne(ic_executor_run(e, p, params, 1, &feed, (const ic_tensor *const *)&x, 1,
+                                     &fetch, &out),
+                     IC_OK);
+    tu_assert_msg(ic_executor_errmsg(e), "conv2d", rows[i].want, NULL);
+    ic_executor_destroy(e);
+    ic_tensor_destroy(x);
+    ic_scope_destroy(params);
+    ic_program_destroy(p);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 /* Not fused: a scalar that is not a parameter, or a mul by a full tensor. */
 START_TEST(affine_not_fused) {
   ic_builder *b = ic_builder_create();
@@ -1818,6 +2074,8 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, blocked_to_plain);
   tcase_add_test(tc, blocked_chain);
   tcase_add_test(tc, affine_fusion);
+  tcase_add_test(tc, dw_fusion);
+  tcase_add_test(tc, dw_fusion_bad);
   tcase_add_test(tc, affine_not_fused);
   tcase_add_test(tc, convt_blocked_input);
   tcase_add_test(tc, convt_layout_pass);

@@ -34,7 +34,9 @@ const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS] = {
     {"ic_AffineScale", IC_SLOT_OPTIONAL},
     {"ic_AffineBias", IC_SLOT_OPTIONAL},
     {"ic_PreAffineScale", IC_SLOT_OPTIONAL},
-    {"ic_PreAffineBias", IC_SLOT_OPTIONAL}};
+    {"ic_PreAffineBias", IC_SLOT_OPTIONAL},
+    {"ic_DwFilter", IC_SLOT_OPTIONAL},
+    {"ic_DwBias", IC_SLOT_OPTIONAL}};
 const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS] = {{"Output", 0}};
 
 /* ---------------------------------------------------------------------------------------
@@ -147,6 +149,18 @@ static const struct {
     {"gelu_tanh", IC_ACT_GELU_TANH},
 };
 
+/* Read activation attribute `name` into *out. */
+static void read_act(ic_attr_reader *r, const char *name, ic_conv_act *out) {
+  const char *act = ic_ar_str(r, name, "");
+  for (size_t i = 0; i < sizeof k_acts / sizeof k_acts[0]; i++) {
+    if (!strcmp(act, k_acts[i].name)) {
+      *out = k_acts[i].act;
+      return;
+    }
+  }
+  if (!r->st) ic_ar_fail(r, name, "is '%s', which Paddle's oneDNN convolution does not know", act);
+}
+
 ic_status ic_conv_parse(ic_attr_reader *r, void *attrs) {
   ic_conv_attrs *a = attrs;
   read_pair(r, "strides", a->strides);
@@ -158,20 +172,17 @@ ic_status ic_conv_parse(ic_attr_reader *r, void *attrs) {
   if (!r->st && a->groups < 1) {
     ic_ar_fail(r, "groups", "is %lld, expected >= 1", (long long)a->groups);
   }
-  const char *act = ic_ar_str(r, "fuse_activation", "");
-  bool known = false;
-  for (size_t i = 0; i < sizeof k_acts / sizeof k_acts[0] && !known; i++) {
-    if (!strcmp(act, k_acts[i].name)) {
-      a->act = k_acts[i].act;
-      known = true;
-    }
-  }
-  if (!known && !r->st) {
-    ic_ar_fail(r, "fuse_activation", "is '%s', which Paddle's oneDNN convolution does not know",
-               act);
-  }
+  read_act(r, "fuse_activation", &a->act);
   a->alpha = (float)ic_ar_float(r, "fuse_alpha", 0.0);
   a->beta = (float)ic_ar_float(r, "fuse_beta", 0.0);
+  a->dw_stride = ic_ar_int(r, "ic_dw_stride", 0);
+  if (!r->st && a->dw_stride != 0 && a->dw_stride != 1 && a->dw_stride != 2) {
+    ic_ar_fail(r, "ic_dw_stride", "is %lld, expected 0 (no fused depthwise convolution), 1 or 2",
+               (long long)a->dw_stride);
+  }
+  read_act(r, "ic_dw_activation", &a->dw_act);
+  a->dw_alpha = (float)ic_ar_float(r, "ic_dw_alpha", 0.0);
+  a->dw_beta = (float)ic_ar_float(r, "ic_dw_beta", 0.0);
   a->residual = ic_ar_bool(r, "fuse_residual_connection", false);
   a->blocked_out = ic_ar_bool(r, "ic_blocked_out", false);
   a->blocked_pad = ic_ar_bool(r, "ic_blocked_pad", false);
@@ -283,18 +294,74 @@ static ic_status check_layout(ic_kctx *c, size_t slot) {
   return IC_OK;
 }
 
+/* Output's dims: the convolution's, or with a fused depthwise convolution (NCHW only) its
+ * output's: 3 x 3, padding 1, stride dw_stride. */
 static void out_dims(const ic_conv_attrs *a, const geom *g, int64_t d[4]) {
   d[0] = g->n;
   d[1] = a->nhwc ? g->oh : g->oc;
   d[2] = a->nhwc ? g->ow : g->oh;
   d[3] = a->nhwc ? g->oc : g->ow;
+  if (a->dw_stride) {
+    d[2] = (g->oh - 1) / a->dw_stride + 1;
+    d[3] = (g->ow - 1) / a->dw_stride + 1;
+  }
+}
+
+static bool act_in_dnnl(ic_conv_act act, float alpha, float beta);
+
+/* A fused depthwise convolution (ic_dw_stride): only after a float32 NCHW 1 x 1 convolution
+ * with stride 1, no padding, no groups, no residual and no affine, both activations ones
+ * oneDNN's post-ops express; ic_DwFilter [C_out, 1, 3, 3], ic_DwBias absent or [C_out].
+ * Without ic_dw_stride neither input may be given. */
+static ic_status dw_check(ic_kctx *c, const geom *g) {
+  const ic_conv_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
+  const ic_tensor *wf = ic_in(c, IC_CONV_DW_FILTER, 0), *wb = ic_in(c, IC_CONV_DW_BIAS, 0);
+  ic_status st;
+  if (!a->dw_stride) {
+    if (wf || wb) {
+      return ic_kfail_in(c, wf ? IC_CONV_DW_FILTER : IC_CONV_DW_BIAS, 0,
+                         "given, but attribute ic_dw_stride is 0 (no fused depthwise "
+                         "convolution)");
+    }
+    return IC_OK;
+  }
+  if (!wf) {
+    return ic_kfail(c, IC_ERR_SHAPE, "ic_dw_stride is %lld but input ic_DwFilter is absent",
+                    (long long)a->dw_stride);
+  }
+  bool aff = false;
+  for (size_t k = IC_CONV_AFF_SCALE; k <= IC_CONV_PRE_BIAS; k++) aff |= ic_in(c, k, 0) != NULL;
+  if (x->dtype != IC_FP32 || a->nhwc || g->kh != 1 || g->kw != 1 || g->sh != 1 || g->sw != 1 ||
+      g->pt || g->pb || g->pl || g->pr || g->g != 1 || a->residual || aff ||
+      !act_in_dnnl(a->act, a->alpha, a->beta) ||
+      !act_in_dnnl(a->dw_act, a->dw_alpha, a->dw_beta)) {
+    return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                    "a fused depthwise convolution (ic_dw_stride %lld) follows only a float32 "
+                    "NCHW 1 x 1 convolution with stride 1, no padding, groups 1, no residual "
+                    "or affine, and activations oneDNN expresses",
+                    (long long)a->dw_stride);
+  }
+  if ((st = ic_kcheck_dtype(c, IC_CONV_DW_FILTER, 0, IC_DT(IC_FP32)))) return st;
+  const int64_t want[4] = {g->oc, 1, 3, 3};
+  if (!ic_dims_equal(wf->ndim, wf->dims, 4, want)) {
+    return ic_kfail_in(c, IC_CONV_DW_FILTER, 0, "expected [%lld, 1, 3, 3] (C_out = %lld)",
+                       (long long)g->oc, (long long)g->oc);
+  }
+  if (wb) {
+    if ((st = ic_kcheck_dtype(c, IC_CONV_DW_BIAS, 0, IC_DT(IC_FP32)))) return st;
+    if (!ic_dims_equal(wb->ndim, wb->dims, 1, &g->oc)) {
+      return ic_kfail_in(c, IC_CONV_DW_BIAS, 0, "expected [%lld] (C_out)", (long long)g->oc);
+    }
+  }
+  return IC_OK;
 }
 
 ic_status ic_conv_infer(ic_kctx *c) {
   const ic_conv_attrs *a = c->attrs;
   geom g;
   ic_status st = check_layout(c, IC_CONV_INPUT);
-  if (st || (st = ic_conv_geometry(c, &g))) return st;
+  if (st || (st = ic_conv_geometry(c, &g)) || (st = dw_check(c, &g))) return st;
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
   const ic_tensor *b = ic_in(c, IC_CONV_BIAS, 0), *r = ic_in(c, IC_CONV_RESIDUAL, 0);
   int64_t od[4];
@@ -348,16 +415,16 @@ ic_status ic_conv_infer(ic_kctx *c) {
 
 /* Can oneDNN 2.6 express act as post-ops? Not hard_swish with other than its fixed 1/6, 1/2:
  * a loop then applies it (and the affines around it) after the primitive. */
-static bool act_in_dnnl(const ic_conv_attrs *a) {
-  return a->act != IC_ACT_HARD_SWISH || (a->alpha == 1.0f / 6.0f && a->beta == 0.5f);
+static bool act_in_dnnl(ic_conv_act act, float alpha, float beta) {
+  return act != IC_ACT_HARD_SWISH || (alpha == 1.0f / 6.0f && beta == 0.5f);
 }
 
-/* Append act's oneDNN 2.6 post-ops (act_in_dnnl(a) holds). */
-static void act_post_ops(const ic_conv_attrs *a, dnnl_post_ops_t po, dnnl_status_t *st) {
+/* Append the oneDNN 2.6 post-ops of act (act_in_dnnl holds). */
+static void act_post_ops(ic_conv_act act, float al, float be, dnnl_post_ops_t po,
+                         dnnl_status_t *st) {
   dnnl_alg_kind_t alg;
-  float al = a->alpha, be = a->beta;
   *st = dnnl_success;
-  switch (a->act) {
+  switch (act) {
     case IC_ACT_NONE: return;
     case IC_ACT_RELU: alg = dnnl_eltwise_relu; break;
     case IC_ACT_CLIP: alg = dnnl_eltwise_clip; break;
@@ -470,12 +537,11 @@ DEFINE_TRANSPOSE(transpose_f32, float)
 DEFINE_TRANSPOSE(transpose_f64, double)
 
 #define DEFINE_REF(NAME, T, GEMM, TRANSPOSE, EPILOGUE)                                    \
-  static ic_status NAME(ic_kctx *c, const geom *g, const T *x, const T *res) {            \
+  static ic_status NAME(ic_kctx *c, const geom *g, const T *x, const T *res, T *out) {    \
     const ic_conv_attrs *a = c->attrs;                                                    \
     const ic_tensor *bt = ic_in(c, IC_CONV_BIAS, 0);                                      \
     const T *w = ic_in(c, IC_CONV_FILTER, 0)->data;                                       \
     const T *bias = bt ? bt->data : NULL;                                                 \
-    T *out = ic_out(c, 0, 0)->data;                                                       \
     int64_t cg = g->c / g->g, og = g->oc / g->g, kk = cg * g->kh * g->kw;                 \
     int64_t hw = g->h * g->w, ohw = g->oh * g->ow;                                        \
     bool direct = g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 && g->pt == 0 &&   \
@@ -562,19 +628,29 @@ typedef struct conv_state {
   const void *w_key;        /* the Filter buffer w_buf was made from, its size, and a */
   size_t w_key_bytes;       /* sample of its values */
   uint64_t w_key_sample;
+  /* A fused depthwise convolution (ic_dw_stride): its filter in the primitive's layout
+   * (dww_buf, owned, keyed like w_buf), and zeros for an absent ic_DwBias. */
+  ic_dnnl_prim dww_re;
+  dnnl_memory_t m_dww_user, m_dww, m_dwb;
+  void *dww_buf;
+  float *dwb_zero;
+  const void *dww_key;
+  uint64_t dww_key_sample;
 } conv_state;
 
 static void state_free(conv_state *s) {
   if (!s) return;
-  ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re};
+  ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re, &s->dww_re};
   for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) ic_dnnl_prim_free(prims[i]);
   dnnl_memory_t mems[] = {s->m_src_user, s->m_src, s->m_dst_user, s->m_dst,
                           s->m_w_user,   s->m_w,   s->m_bias,     s->m_res,
-                          s->m_bin[0],   s->m_bin[1]};
+                          s->m_bin[0],   s->m_bin[1], s->m_dww_user, s->m_dww, s->m_dwb};
   for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++) {
     if (mems[i]) dnnl_memory_destroy(mems[i]);
   }
   free(s->w_buf);
+  free(s->dww_buf);
+  free(s->dwb_zero);
   ic_dnnl_rt_free(&s->rt);
   free(s);
 }
@@ -625,9 +701,19 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   ic_status ret = IC_OK;
   ic_status rs = ic_dnnl_rt_init(c, &s->rt);
   if (rs) return rs;
+  /* A debugging and test knob, read when a state is built: every float32 convolution on the
+   * reference path (the one taken where oneDNN has no implementation). */
+  const char *force_ref = getenv("ICORE_CONV_REFERENCE");
+  if (force_ref && !strcmp(force_ref, "1")) {
+    s->use_ref = true;
+    return IC_OK;
+  }
 
   dnnl_format_tag_t prim_tag = a->nhwc ? dnnl_nhwc : dnnl_format_tag_any;
-  int64_t sd[4] = {g->n, g->c, g->h, g->w}, dd[4] = {g->n, g->oc, g->oh, g->ow};
+  /* dd: the convolution's destination; yd: Output (a fused depthwise convolution's). */
+  int64_t sd[4] = {g->n, g->c, g->h, g->w}, dd[4] = {g->n, g->oc, g->oh, g->ow}, yd[4];
+  out_dims(a, g, yd);
+  if (a->nhwc) memcpy(yd, dd, sizeof yd); /* ic_dnnl_layout_md takes logical NCHW dims */
   dnnl_memory_desc_t src_user, dst_user, res_user, src_any, dst_any, w_user, w_any, b_md;
   dnnl_dims_t wd = {g->g, g->oc / g->g, g->c / g->g, g->kh, g->kw};
   int wnd = g->g > 1 ? 5 : 4;
@@ -650,8 +736,8 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   } while (0)
 
   TRY(ic_dnnl_layout_md(&src_user, sd, s->in_layout, a->nhwc), "memory_desc_init");
-  TRY(ic_dnnl_layout_md(&dst_user, dd, IC_LAYOUT_PLAIN, a->nhwc), "memory_desc_init");
-  TRY(ic_dnnl_layout_md(&res_user, dd, s->res_layout, a->nhwc), "memory_desc_init");
+  TRY(ic_dnnl_layout_md(&dst_user, yd, IC_LAYOUT_PLAIN, a->nhwc), "memory_desc_init");
+  TRY(ic_dnnl_layout_md(&res_user, yd, s->res_layout, a->nhwc), "memory_desc_init");
   TRY(ic_dnnl_md4(&src_any, sd, prim_tag), "memory_desc_init");
   TRY(ic_dnnl_md4(&dst_any, dd, prim_tag), "memory_desc_init");
   TRY(dnnl_memory_desc_init_by_tag(&w_user, wnd, wdims, dnnl_f32, wnd == 5 ? dnnl_goihw : dnnl_oihw),
@@ -663,7 +749,8 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   if (a->residual) TRY(dnnl_post_ops_append_sum(po, 1.0f), "post_ops_append_sum");
   /* hard_sigmoid is itself a linear (see act_post_ops): after an affine before it, the
    * loop applies all three (see below on two linears). */
-  s->act_after = !act_in_dnnl(a) || (s->aff.pre_on && a->act == IC_ACT_HARD_SIGMOID);
+  s->act_after = !act_in_dnnl(a->act, a->alpha, a->beta) ||
+                 (s->aff.pre_on && a->act == IC_ACT_HARD_SIGMOID);
   if (!s->act_after) {
     /* scale * s + bias: oneDNN's linear eltwise, before and after the activation. oneDNN
      * 2.6's jit kernels keep one injector per eltwise algorithm, so a second linear in the
@@ -676,7 +763,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
                                        (float)s->aff.pre_bias),
           "post_ops_append_eltwise (affine before the activation)");
     }
-    act_post_ops(a, po, &st);
+    act_post_ops(a->act, a->alpha, a->beta, po, &st);
     what = "post_ops_append_eltwise";
     if (st != dnnl_success) goto dnnl_fail;
     if (s->aff.on && (pre || a->act == IC_ACT_HARD_SIGMOID)) {
@@ -699,6 +786,16 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
           "post_ops_append_eltwise (affine)");
     }
   }
+  if (a->dw_stride) {
+    /* The depthwise convolution reads the 1 x 1 one's activated rows as they are made (in
+     * the native jit_1x1 fusion: a few rows in cache, instead of the whole intermediate
+     * tensor through memory), then its own activation. dw_check made both expressible. */
+    TRY(dnnl_post_ops_append_dw(po, dnnl_f32, dnnl_f32, dnnl_f32, 3, a->dw_stride, 1, 0, 0, NULL),
+        "post_ops_append_dw");
+    act_post_ops(a->dw_act, a->dw_alpha, a->dw_beta, po, &st);
+    what = "post_ops_append_eltwise (depthwise activation)";
+    if (st != dnnl_success) goto dnnl_fail;
+  }
   TRY(ic_dnnl_attr(&attr, po), "primitive_attr");
 
   dnnl_convolution_desc_t cd;
@@ -709,11 +806,15 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
    * against 16.8 for AVX2's nChw8c at 4x160, and it chains with padded 1x1 layers; then 8,
    * AVX2's), "any" only when no implementation takes them. The choice depends on the shapes alone, never on the layouts
    * the tensors arrive in, so the plain and the blocked plan run the same primitive. */
+  /* A 1 x 1 convolution with a depthwise one fused (ic_dw_stride) asks for channel blocks
+   * too: left the choice, oneDNN's fallback for the pairs its jit_1x1 kernel declines (at 2
+   * threads, MobileNetV2's 32 -> 32 at 112 x 112) runs brgconv_1x1 and brdgmm_dw, whose sums
+   * depend on the thread count; with blocks it runs jit_1x1 then jit_dw. */
   static const dnnl_format_tag_t dw_tags[] = {dnnl_nChw16c, dnnl_nChw8c};
-  bool dw = !a->nhwc && g->g > 1 && g->g == g->c && g->oc == g->c;
+  bool dw = (!a->nhwc && g->g > 1 && g->g == g->c && g->oc == g->c) || a->dw_stride;
   st = dnnl_unimplemented;
   for (size_t i = 0; dw && i < sizeof dw_tags / sizeof dw_tags[0] && !pd; i++) {
-    if (dw_tags[i] == dnnl_nChw8c && g->c % 8) continue;
+    if (dw_tags[i] == dnnl_nChw8c && (g->c % 8 || g->oc % 8)) continue;
     dnnl_memory_desc_t src_b, dst_b;
     TRY(ic_dnnl_md4(&src_b, sd, dw_tags[i]), "memory_desc_init");
     TRY(ic_dnnl_md4(&dst_b, dd, dw_tags[i]), "memory_desc_init");
@@ -747,7 +848,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   /* Padded channels only where the storage has room and no loop runs over the Output after
    * the primitive (it would write the padding). */
   s->out_layout = a->blocked_out && !a->nhwc
-                      ? ic_dnnl_md_layout_pad(dst_md, dd, s->pad_room && !s->act_after)
+                      ? ic_dnnl_md_layout_pad(dst_md, yd, s->pad_room && !s->act_after)
                       : IC_LAYOUT_PLAIN;
   s->dst_md_bytes = dnnl_memory_desc_get_size(dst_md);
   if (s->out_layout) dst_user = *dst_md;
@@ -763,6 +864,39 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
    * the destination's layout. */
   if (a->residual && !dnnl_memory_desc_equal(dst_md, &res_user)) {
     TRY(ic_dnnl_reorder(&s->rt, &res_user, dst_md, &s->res_re), "reorder (ResidualData)");
+  }
+  if (a->dw_stride) {
+    /* The fused depthwise convolution's filter and bias, as the primitive takes them. */
+    const int64_t *ocp = &g->oc;
+    dnnl_dims_t dwd = {g->oc, 1, 1, 3, 3};
+    dnnl_memory_desc_t dw_user;
+    const dnnl_memory_desc_t *dw_md = dnnl_primitive_desc_query_md(
+        pd, dnnl_query_exec_arg_md, DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS);
+    const dnnl_memory_desc_t *dwb_md = dnnl_primitive_desc_query_md(
+        pd, dnnl_query_exec_arg_md, DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_BIAS);
+    TRY(dnnl_memory_desc_init_by_tag(&dw_user, 5, dwd, dnnl_f32, dnnl_goihw), "memory_desc_init");
+    what = "fused depthwise filter and bias";
+    st = dnnl_unimplemented;
+    if (!dw_md || !dwb_md || dnnl_memory_desc_get_size(dwb_md) != (size_t)*ocp * sizeof(float)) {
+      goto dnnl_fail;
+    }
+    if (!dnnl_memory_desc_equal(dw_md, &dw_user)) {
+      TRY(ic_dnnl_reorder(&s->rt, &dw_user, dw_md, &s->dww_re), "reorder (ic_DwFilter)");
+      what = "fused depthwise filter buffer";
+      st = dnnl_out_of_memory;
+      if (!(s->dww_buf = aligned_alloc(64, ic_dnnl_align(dnnl_memory_desc_get_size(dw_md))))) {
+        goto dnnl_fail;
+      }
+    }
+    what = "memory_create";
+    st = dnnl_out_of_memory;
+    if (!(s->m_dww_user = ic_dnnl_mem(&s->rt, &dw_user))) goto dnnl_fail;
+    if (!(s->m_dww = ic_dnnl_mem(&s->rt, dw_md))) goto dnnl_fail;
+    if (!(s->m_dwb = ic_dnnl_mem(&s->rt, dwb_md))) goto dnnl_fail;
+    if (!ic_in(c, IC_CONV_DW_BIAS, 0) && !(s->dwb_zero = calloc((size_t)*ocp, sizeof(float)))) {
+      goto dnnl_fail;
+    }
+    if (s->dww_buf) TRY(dnnl_memory_set_data_handle(s->m_dww, s->dww_buf), "memory_set_data_handle");
   }
   if (!dnnl_memory_desc_equal(w_md, &w_user)) {
     TRY(ic_dnnl_reorder(&s->rt, &w_user, w_md, &s->w_re), "reorder (Filter)");
@@ -789,7 +923,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
     TRY(dnnl_memory_set_data_handle(s->m_bin[k], &s->bin_vals[k]), "memory_set_data_handle");
   }
   if (s->w_buf) TRY(dnnl_memory_set_data_handle(s->m_w, s->w_buf), "memory_set_data_handle");
-  ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re};
+  ic_dnnl_prim *prims[] = {&s->conv, &s->src_re, &s->dst_re, &s->res_re, &s->w_re, &s->dww_re};
   for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) {
     if (prims[i]->pad_bytes > s->pad_bytes) s->pad_bytes = prims[i]->pad_bytes;
   }
@@ -874,6 +1008,24 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
   } else {
     TRY(dnnl_memory_set_data_handle(s->m_w, f->data), "memory_set_data_handle");
   }
+  const ic_tensor *dwf = ic_in(c, IC_CONV_DW_FILTER, 0), *dwb = ic_in(c, IC_CONV_DW_BIAS, 0);
+  if (a->dw_stride && s->dww_re.p) {
+    uint64_t sample = ic_dnnl_filter_sample(dwf->data, (size_t)ic_tensor_numel_(dwf));
+    if (s->dww_key != dwf->data || s->dww_key_sample != sample) {
+      s->dww_key = NULL;
+      TRY(dnnl_memory_set_data_handle(s->m_dww_user, dwf->data), "memory_set_data_handle");
+      TRY(ic_dnnl_exec_reorder(&s->rt, &s->dww_re, pad, s->m_dww_user, s->m_dww),
+          "reorder (ic_DwFilter)");
+      s->dww_key = dwf->data;
+      s->dww_key_sample = sample;
+    }
+  } else if (a->dw_stride) {
+    TRY(dnnl_memory_set_data_handle(s->m_dww, dwf->data), "memory_set_data_handle");
+  }
+  if (a->dw_stride) {
+    TRY(dnnl_memory_set_data_handle(s->m_dwb, dwb ? dwb->data : (void *)s->dwb_zero),
+        "memory_set_data_handle");
+  }
   TRY(dnnl_memory_set_data_handle(s->m_src_user, x->data), "memory_set_data_handle");
   TRY(dnnl_memory_set_data_handle(s->m_dst_user, y->data), "memory_set_data_handle");
   TRY(dnnl_memory_set_data_handle(s->m_dst, dst), "memory_set_data_handle");
@@ -888,8 +1040,12 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
     /* already in the destination's layout (nChw16c with padded channels included) */
     memcpy(dst, r->data, s->dst_md_bytes);
   }
-  dnnl_exec_arg_t args[8];
+  dnnl_exec_arg_t args[10];
   int n = 0;
+  if (a->dw_stride) {
+    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS, s->m_dww};
+    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_BIAS, s->m_dwb};
+  }
   for (int k = 0; k < 2; k++) {
     if (s->bin_idx[k] < 0) continue;
     args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_MULTIPLE_POST_OP(s->bin_idx[k]) | DNNL_ARG_SRC_1,
@@ -918,6 +1074,38 @@ done:
   return ret;
 }
 
+/* A fused depthwise convolution (3 x 3, padding 1, stride dw_stride) over the 1 x 1
+ * convolution's activated output t [n][oc][oh][ow], plus ic_DwBias, then its activation,
+ * into y (reference path). */
+static void dw_ref(const ic_kctx *c, const geom *g, const float *t, float *y) {
+  const ic_conv_attrs *a = c->attrs;
+  const ic_tensor *wt = ic_in(c, IC_CONV_DW_FILTER, 0), *bt = ic_in(c, IC_CONV_DW_BIAS, 0);
+  const float *w = wt->data, *b = bt ? bt->data : NULL;
+  const int64_t s = a->dw_stride, yh = (g->oh - 1) / s + 1, yw = (g->ow - 1) / s + 1;
+  for (int64_t n = 0; n < g->n; n++) {
+    for (int64_t ch = 0; ch < g->oc; ch++) {
+      const float *tp = t + (size_t)((n * g->oc + ch) * g->oh * g->ow);
+      const float *wp = w + ch * 9;
+      float *yp = y + (size_t)((n * g->oc + ch) * yh * yw);
+      for (int64_t oy = 0; oy < yh; oy++) {
+        for (int64_t ox = 0; ox < yw; ox++) {
+          float acc = 0.0f;
+          for (int64_t ky = 0; ky < 3; ky++) {
+            int64_t iy = oy * s - 1 + ky;
+            if (iy < 0 || iy >= g->oh) continue;
+            for (int64_t kx = 0; kx < 3; kx++) {
+              int64_t ix = ox * s - 1 + kx;
+              if (ix >= 0 && ix < g->ow) acc += tp[iy * g->ow + ix] * wp[ky * 3 + kx];
+            }
+          }
+          if (b) acc += b[ch];
+          yp[oy * yw + ox] = (float)ic_conv_act_apply(a->dw_act, a->dw_alpha, a->dw_beta, acc);
+        }
+      }
+    }
+  }
+}
+
 /* The reference path reads plain tensors: blocked inputs are unpacked into scratch first. */
 static ic_status conv_ref_plain(ic_kctx *c, const geom *g) {
   const ic_conv_attrs *a = c->attrs;
@@ -936,7 +1124,21 @@ static ic_status conv_ref_plain(ic_kctx *c, const geom *g) {
     ic_blocked_to_plain(r->data, (float *)sb->data + nx, r->dims, ic_layout_block(r->layout));
     rp = (const float *)sb->data + nx;
   }
-  ic_status st = conv_ref_f32(c, g, xp, rp);
+  ic_status st;
+  if (a->dw_stride) {
+    /* The 1 x 1 convolution into scratch, then the depthwise one from it. */
+    size_t nt = (size_t)(g->n * g->oc * g->oh * g->ow);
+    ic_buffer *tb = ic_kscratch(c, nt * sizeof(float));
+    if (!tb) {
+      ic_buffer_release(sb);
+      return c->err->code;
+    }
+    st = conv_ref_f32(c, g, xp, NULL, tb->data);
+    if (!st) dw_ref(c, g, tb->data, ic_out(c, 0, 0)->data);
+    ic_buffer_release(tb);
+  } else {
+    st = conv_ref_f32(c, g, xp, rp, ic_out(c, 0, 0)->data);
+  }
   ic_buffer_release(sb);
   return st;
 }
@@ -949,7 +1151,7 @@ ic_status ic_conv_cpu(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
   if (x->dtype == IC_FP64) {
     const ic_tensor *r = a->residual ? ic_in(c, IC_CONV_RESIDUAL, 0) : NULL;
-    return conv_ref_f64(c, &g, x->data, r ? r->data : NULL);
+    return conv_ref_f64(c, &g, x->data, r ? r->data : NULL, ic_out(c, 0, 0)->data);
   }
   /* infer asked for padded storage (ic_blocked_pad); the kernel decides what it writes. */
   ic_tensor *y = ic_out(c, 0, 0);

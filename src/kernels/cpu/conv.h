@@ -65,6 +65,14 @@ typedef struct ic_conv_attrs {
   bool blocked_pad;      /* ic_blocked_pad (the layout pass, with ic_blocked_out): every reader
                             takes IC_LAYOUT_NCHW16C_PAD, so Output may be nChw16c with its
                             channels padded to 16 */
+  /* A 3 x 3 depthwise convolution fused after this 1 x 1 one (icore's own attributes, set by
+   * fuse.c on CPU plans, never by Paddle): ic_dw_stride (1 or 2; 0 = none), padding 1, with
+   * the filter ic_DwFilter [C_out, 1, 3, 3], the optional bias ic_DwBias [C_out] and its own
+   * activation ic_dw_activation / ic_dw_alpha / ic_dw_beta (fuse_activation's names). Output
+   * is then the depthwise convolution's: dwact(dwconv(act(conv(Input) + Bias)) + DwBias). */
+  int64_t dw_stride;
+  ic_conv_act dw_act;
+  float dw_alpha, dw_beta;
 } ic_conv_attrs;
 
 /* Input slots, in the order of ic_conv_inputs. ic_AffineScale and ic_AffineBias are icore's
@@ -82,9 +90,11 @@ enum {
   IC_CONV_AFF_SCALE = 4,
   IC_CONV_AFF_BIAS = 5,
   IC_CONV_PRE_SCALE = 6,
-  IC_CONV_PRE_BIAS = 7
+  IC_CONV_PRE_BIAS = 7,
+  IC_CONV_DW_FILTER = 8, /* ic_DwFilter, ic_DwBias: see ic_conv_attrs.dw_stride */
+  IC_CONV_DW_BIAS = 9
 };
-#define IC_CONV_N_INPUTS 8
+#define IC_CONV_N_INPUTS 10
 #define IC_CONV_N_OUTPUTS 1
 extern const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS];
 extern const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS];

@@ -471,6 +471,12 @@ extern "C" void ic_cuconv_free_state(void *state) {
 ic_status ic_cuconv_run(ic_kctx *c) {
   ic_status st = ic_cuda_need_env(c, true);
   if (st) return st;
+  /* fuse.c adds a fused depthwise convolution on CPU plans only. */
+  if (((const ic_conv_attrs *)c->attrs)->dw_stride) {
+    return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                    "a fused depthwise convolution (ic_dw_stride, ic_DwFilter) runs on the CPU "
+                    "only");
+  }
   ic_conv_geom g;
   if ((st = ic_conv_geometry(c, &g))) return st;
   conv_io io;
