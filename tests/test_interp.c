@@ -339,9 +339,10 @@ static void run_add(ic_executor *e, const ic_program *p, ic_scope *s, const ic_t
   ic_tensor_destroy(out);
 }
 
-START_TEST(scope_lookups_follow_the_scope) {
+/* y = x + w, w a persistable of n elements, x fed. */
+static ic_builder *add_param_program(int64_t n) {
   ic_builder *b = ic_builder_create();
-  const int64_t d[1] = {3};
+  const int64_t d[1] = {n};
   tu_var(b, "x", IC_FP32, 1, d);
   tu_var(b, "y", IC_FP32, 1, d);
   ic_builder_var(b, 0, "w", IC_FP32, 1, d, true);
@@ -351,6 +352,12 @@ START_TEST(scope_lookups_follow_the_scope) {
   ic_builder_in(op, "Y", "w");
   ic_builder_out(op, "Out", "y");
   ic_builder_fetch(b, "y");
+  return b;
+}
+
+START_TEST(scope_lookups_follow_the_scope) {
+  const int64_t d[1] = {3};
+  ic_builder *b = add_param_program(d[0]);
   ic_program *p;
   ck_assert_int_eq(ic_builder_build(b, &p, NULL, 0), IC_OK);
   const float w1[3] = {1, 2, 3}, w2[3] = {10, 20, 30}, w3[3] = {100, 200, 300};
@@ -405,17 +412,8 @@ START_TEST(scope_lookups_follow_the_scope) {
 END_TEST
 
 START_TEST(missing_parameter_is_named) {
-  ic_builder *b = ic_builder_create();
   const int64_t d[1] = {2};
-  tu_var(b, "x", IC_FP32, 1, d);
-  tu_var(b, "y", IC_FP32, 1, d);
-  ic_builder_var(b, 0, "w", IC_FP32, 1, d, true);
-  ic_builder_feed(b, "x");
-  ic_builder_op *op = ic_builder_add_op(b, 0, "elementwise_add");
-  ic_builder_in(op, "X", "x");
-  ic_builder_in(op, "Y", "w");
-  ic_builder_out(op, "Out", "y");
-  ic_builder_fetch(b, "y");
+  ic_builder *b = add_param_program(d[0]);
   ic_tensor *x = tu_f32(1, d, NULL), *out;
   char err[1024];
   ck_assert_int_eq(tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), &out, err, sizeof err),

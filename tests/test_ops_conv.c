@@ -1396,8 +1396,11 @@ static ic_program *aff_program(const aff_case *k) {
   return p;
 }
 
-static ic_tensor *aff_run(ic_program *p, ic_scope *params, const ic_tensor *x, bool fuse,
-                          int threads, size_t *n_aff, size_t *n_ew) {
+/* Run p on feed x (fuse on or off, `threads`), calling visit on each instruction's op of the
+ * plan it ran; returns the first fetch target. */
+static ic_tensor *plan_run(ic_program *p, ic_scope *params, const ic_tensor *x, bool fuse,
+                           int threads, void (*visit)(const ic_op *op, size_t *counts),
+                           size_t *counts) {
   ic_options o;
   ic_options_default(&o);
   o.fuse = fuse;
@@ -1409,16 +1412,26 @@ static ic_tensor *aff_run(ic_program *p, ic_scope *params, const ic_tensor *x, b
   ck_assert_msg(ic_executor_run(e, p, params, 1, &feed, &x, 1, &fetch, &out) == IC_OK, "%s",
                 ic_executor_errmsg(e));
   const ic_plan *pl = ic_executor_last_plan(e);
-  *n_aff = *n_ew = 0;
-  for (size_t i = 0; i < pl->n_instrs; i++) {
-    const ic_op *op = pl->instrs[i].op;
-    *n_aff += ic_op_input(op, "ic_AffineScale") != NULL ||
-              ic_op_input(op, "ic_AffineBias") != NULL ||
-              ic_op_input(op, "ic_PreAffineScale") != NULL ||
-              ic_op_input(op, "ic_PreAffineBias") != NULL;
-    *n_ew += !strncmp(op->type, "elementwise_", 12);
-  }
+  for (size_t i = 0; i < pl->n_instrs; i++) visit(pl->instrs[i].op, counts);
   ic_executor_destroy(e);
+  return out;
+}
+
+/* counts[0]: convolutions with a fused affine; counts[1]: elementwise ops left. */
+static void count_aff(const ic_op *op, size_t *counts) {
+  counts[0] += ic_op_input(op, "ic_AffineScale") != NULL ||
+               ic_op_input(op, "ic_AffineBias") != NULL ||
+               ic_op_input(op, "ic_PreAffineScale") != NULL ||
+               ic_op_input(op, "ic_PreAffineBias") != NULL;
+  counts[1] += !strncmp(op->type, "elementwise_", 12);
+}
+
+static ic_tensor *aff_run(ic_program *p, ic_scope *params, const ic_tensor *x, bool fuse,
+                          int threads, size_t *n_aff, size_t *n_ew) {
+  size_t counts[2] = {0, 0};
+  ic_tensor *out = plan_run(p, params, x, fuse, threads, count_aff, counts);
+  *n_aff = counts[0];
+  *n_ew = counts[1];
   return out;
 }
 
@@ -1623,26 +1636,16 @@ static ic_program *dwf_program(const dwf_case *k) {
   return p;
 }
 
+/* counts[0]: convolutions with a depthwise one fused. */
+static void count_dw(const ic_op *op, size_t *counts) {
+  const ic_slot *sl = ic_op_input(op, "ic_DwFilter");
+  counts[0] += sl && sl->n == 1;
+}
+
 static ic_tensor *dwf_run(ic_program *p, ic_scope *params, const ic_tensor *x, bool fuse,
                           int threads, size_t *n_fused) {
-  ic_options o;
-  ic_options_default(&o);
-  o.fuse = fuse;
-  o.threads = threads;
-  ic_executor *e;
-  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
-  const char *feed = "x", *fetch = ic_program_fetch_target(p, 0);
-  ic_tensor *out;
-  ck_assert_msg(ic_executor_run(e, p, params, 1, &feed, &x, 1, &fetch, &out) == IC_OK, "%s",
-                ic_executor_errmsg(e));
-  const ic_plan *pl = ic_executor_last_plan(e);
   *n_fused = 0;
-  for (size_t i = 0; i < pl->n_instrs; i++) {
-    const ic_slot *sl = ic_op_input(pl->instrs[i].op, "ic_DwFilter");
-    *n_fused += sl && sl->n == 1;
-  }
-  ic_executor_destroy(e);
-  return out;
+  return plan_run(p, params, x, fuse, threads, count_dw, n_fused);
 }
 
 static void dwf_check(const dwf_case *k) {

@@ -256,6 +256,20 @@ static char *fmt_name(ic_arena *a, const char *base, const char *suffix, size_t 
   return s;
 }
 
+/* In place: base with these inputs, one output slot and these attributes (sorted here, as
+ * ic_op_attr's binary search needs). */
+static void set_op(ic_op *nc, const ic_op *base, ic_slot *ins, size_t n_ins, ic_slot *outs,
+                   ic_attr *at, size_t na) {
+  qsort(at, na, sizeof *at, attr_cmp);
+  *nc = *base;
+  nc->inputs = ins;
+  nc->n_inputs = n_ins;
+  nc->outputs = outs;
+  nc->n_outputs = 1;
+  nc->attrs = at;
+  nc->n_attrs = na;
+}
+
 /* Build the fused convolution (and the fold op) for the pattern found at conv index i. */
 static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, const char *residual,
                       const act *ac, const char *pre_scale, const char *pre_bias,
@@ -318,14 +332,7 @@ static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, con
   at[na++] = (ic_attr){.name = "fuse_alpha", .type = IC_ATTR_FLOAT, .f = ac ? ac->alpha : 0};
   at[na++] = (ic_attr){.name = "fuse_beta", .type = IC_ATTR_FLOAT, .f = ac ? ac->beta : 0};
   at[na++] = (ic_attr){.name = "fuse_residual_connection", .type = IC_ATTR_BOOLEAN, .i = residual != NULL};
-  qsort(at, na, sizeof *at, attr_cmp);
-  *nc = *conv;
-  nc->inputs = ins;
-  nc->n_inputs = n;
-  nc->outputs = outs;
-  nc->n_outputs = 1;
-  nc->attrs = at;
-  nc->n_attrs = na;
+  set_op(nc, conv, ins, n, outs, at, na);
   f->replace[last] = fold ? fold : nc;
   f->replace2[last] = fold ? nc : NULL;
   return IC_OK;
@@ -627,14 +634,7 @@ static ic_status try_dw(fuser *f, size_t i) {
   at[na++] = (ic_attr){.name = "ic_dw_activation", .type = IC_ATTR_STRING, .s = da.name};
   at[na++] = (ic_attr){.name = "ic_dw_alpha", .type = IC_ATTR_FLOAT, .f = da.alpha};
   at[na++] = (ic_attr){.name = "ic_dw_beta", .type = IC_ATTR_FLOAT, .f = da.beta};
-  qsort(at, na, sizeof *at, attr_cmp);
-  *nc = *pw;
-  nc->inputs = ins;
-  nc->n_inputs = n;
-  nc->outputs = outs;
-  nc->n_outputs = 1;
-  nc->attrs = at;
-  nc->n_attrs = na;
+  set_op(nc, pw, ins, n, outs, at, na);
   f->removed[i] = f->removed[j] = true;
   f->replace[j] = nc;
   return IC_OK;
