@@ -86,10 +86,11 @@ SOFTMAX_IMPL(softmax_f64, double, exp)
 typedef double v2d __attribute__((vector_size(16)));
 typedef float v2f __attribute__((vector_size(8)));
 
-/* One contiguous fp32 slice (inner == 1), vectorized: exponentials four at a time with
- * vmath.h's expf, summed in double in four lanes (element i into lane i % 4, lanes added
- * (0 + 1) + (2 + 3) at the end: a fixed order for a given n), each quotient taken in double
- * and rounded once. NaN and infinities behave as in softmax_f32. */
+/* One contiguous fp32 slice (inner == 1), vectorized: the exponentials as wide as the CPU
+ * allows (vmath.c, the same bits at any width), summed in double in four lanes (element i
+ * into lane i % 4, lanes added (0 + 1) + (2 + 3) at the end: a fixed order for a given n),
+ * each quotient taken in double and rounded once. NaN and infinities behave as in
+ * softmax_f32. */
 static void softmax_row_vf32(const float *x, float *y, int64_t n) {
   /* The maximum, NaN if any element is NaN (as in softmax_f32). */
   ic_v4f vmax = ic_v4_splat(x[0]);
@@ -108,37 +109,25 @@ static void softmax_row_vf32(const float *x, float *y, int64_t n) {
     any_nan |= isnan(x[i]);
   }
   if (any_nan) m = NAN;
-  const ic_v4f vm = ic_v4_splat(m), lo = ic_v4_splat(-64.0f);
+  /* x - max, floored at -64 (NaN stays), then exp in place */
+  for (i = 0; i < n; i++) {
+    const float d = x[i] - m;
+    y[i] = d < -64.0f ? -64.0f : d;
+  }
+  ic_vexpf(y, y, n);
   v2d s01 = {0, 0}, s23 = {0, 0};
-  i = 0;
-  for (; i + 4 <= n; i += 4) {
-    ic_v4f d = ic_v4_load(x + i) - vm;
-    ic_v4f e = ic_v4_expf(ic_v4_select(d < lo, lo, d));
-    ic_v4_store(y + i, e);
-    s01 += __builtin_convertvector((v2f){e[0], e[1]}, v2d);
-    s23 += __builtin_convertvector((v2f){e[2], e[3]}, v2d);
+  for (i = 0; i + 4 <= n; i += 4) {
+    s01 += __builtin_convertvector((v2f){y[i], y[i + 1]}, v2d);
+    s23 += __builtin_convertvector((v2f){y[i + 2], y[i + 3]}, v2d);
   }
-  if (i < n) {
-    float buf[4] = {0, 0, 0, 0};
-    memcpy(buf, x + i, (size_t)(n - i) * sizeof *buf);
-    ic_v4f d = ic_v4_load(buf) - vm;
-    ic_v4_store(buf, ic_v4_expf(ic_v4_select(d < lo, lo, d)));
-    double lane[4] = {0, 0, 0, 0};
-    for (int64_t k = 0; k < n - i; k++) lane[k] = buf[k];
-    s01 += (v2d){lane[0], lane[1]};
-    s23 += (v2d){lane[2], lane[3]};
-    memcpy(y + i, buf, (size_t)(n - i) * sizeof *buf);
-  }
-  const double sum = (s01[0] + s01[1]) + (s23[0] + s23[1]);
-  const v2d vs = {sum, sum};
-  for (i = 0; i + 2 <= n; i += 2) {
-    v2d q = __builtin_convertvector((v2f){y[i], y[i + 1]}, v2d) / vs;
-    v2f r = __builtin_convertvector(q, v2f);
-    y[i] = r[0];
-    y[i + 1] = r[1];
-  }
-  if (i < n) y[i] = (float)(y[i] / sum);
+  double lane[4] = {0, 0, 0, 0};
+  for (int64_t k = 0; i + k < n; k++) lane[k] = y[i + k];
+  s01 += (v2d){lane[0], lane[1]};
+  s23 += (v2d){lane[2], lane[3]};
+  ic_vdivf_f64(y, n, (s01[0] + s01[1]) + (s23[0] + s23[1]));
 }
+
+#define PAR_MIN 16384 /* elements below which one thread does it all */
 
 static ic_status run(ic_kctx *c) {
   const softmax_attrs *a = c->attrs;
@@ -167,6 +156,9 @@ static ic_status run(ic_kctx *c) {
     max = sum + inner;
   }
   if (x->dtype == IC_FP32 && inner == 1) {
+    /* Rows are independent: split across the kernel's threads (the same bits). */
+    const int nt = numel >= PAR_MIN ? ic_omp_threads(c->env) : 1;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (int64_t o = 0; o < outer; o++) {
       softmax_row_vf32((const float *)x->data + o * n, (float *)y->data + o * n, n);
     }

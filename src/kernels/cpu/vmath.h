@@ -86,4 +86,8 @@ void ic_vsigmoidf_w(float *y, const float *x, int64_t n, int width);
 void ic_vtanhf_w(float *y, const float *x, int64_t n, int width);
 int ic_vmath_width(void);
 
+/* y[i] = (float)((double)y[i] / d) for i < n: each quotient taken in double and rounded once,
+ * 8 at a time with AVX-512F, 4 with AVX2, else 2 (IEEE division: the same bits at any width). */
+void ic_vdivf_f64(float *y, int64_t n, double d);
+
 #endif
