@@ -62,12 +62,15 @@ static void check(const act_case *c, ic_tensor *x) {
 }
 
 /* Every op and attribute setting in float32 and float64, over shapes of one element,
- * sizes not divisible by 4/8/16, a larger batch, and an empty tensor. */
+ * sizes not divisible by 4/8/16, a larger batch, an empty tensor, and one large enough for
+ * the kernels to share out blocks across their threads (67893 elements: 4 whole blocks and a
+ * last one with a tail of 5; tu_run's 2- and 4-thread runs must give the serial bits). */
 START_TEST(all_ops) {
   static const struct {
     int ndim;
     int64_t dims[4];
-  } shapes[] = {{1, {1}}, {1, {13}}, {3, {2, 3, 5}}, {4, {2, 16, 9, 7}}, {2, {0, 4}}};
+  } shapes[] = {{1, {1}},          {1, {13}}, {3, {2, 3, 5}}, {4, {2, 16, 9, 7}},
+                {2, {0, 4}},       {4, {3, 7, 61, 53}}};
   for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
       for (int f64 = 0; f64 < 2; f64++) {

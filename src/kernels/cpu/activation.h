@@ -32,6 +32,12 @@ ic_status ic_activation_infer(ic_kctx *c);
 /* Same, also accepting int32 and int64 (abs). */
 ic_status ic_activation_infer_num(ic_kctx *c);
 
+/* The activation kernels split their elements into blocks of IC_ACT_BLOCK (a multiple of 8),
+ * shared out across the kernel's threads from IC_ACT_PAR_MIN elements: elementwise, so the
+ * same bits at any thread count. */
+#define IC_ACT_BLOCK 16384
+#define IC_ACT_PAR_MIN 65536
+
 /* out[i] = EXPR for i < n, with the element as `v`. */
 #define IC_UNARY_LOOP(T, IN, OUT, N, EXPR)                                                 \
   do {                                                                                     \
@@ -59,17 +65,27 @@ ic_status ic_activation_infer_num(ic_kctx *c);
     const ATTRS *a = c->attrs;                                                             \
     const ic_tensor *x = ic_in(c, 0, 0);                                                   \
     ic_tensor *o = ic_out(c, 0, 0);                                                        \
-    int64_t n = ic_numel(x->ndim, x->dims), i = 0;                                         \
+    const int64_t n = ic_numel(x->ndim, x->dims);                                          \
+    const int64_t nb = (n + IC_ACT_BLOCK - 1) / IC_ACT_BLOCK;                              \
+    const int nt = n >= IC_ACT_PAR_MIN ? ic_omp_threads(c->env) : 1;                       \
     if (x->dtype == IC_FP32) {                                                             \
       const float *xp = x->data;                                                           \
       float *op = o->data;                                                                 \
-      for (; i + 8 <= n; i += 8) NAME##_b32(op + i, xp + i, a);                            \
-      for (; i < n; i++) op[i] = F32(xp[i], a);                                            \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")             \
+      for (int64_t b = 0; b < nb; b++) {                                                   \
+        int64_t i = b * IC_ACT_BLOCK, e = n - i < IC_ACT_BLOCK ? n : i + IC_ACT_BLOCK;     \
+        for (; i + 8 <= e; i += 8) NAME##_b32(op + i, xp + i, a);                          \
+        for (; i < e; i++) op[i] = F32(xp[i], a);                                          \
+      }                                                                                    \
     } else {                                                                               \
       const double *xp = x->data;                                                          \
       double *op = o->data;                                                                \
-      for (; i + 8 <= n; i += 8) NAME##_b64(op + i, xp + i, a);                            \
-      for (; i < n; i++) op[i] = F64(xp[i], a);                                            \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")             \
+      for (int64_t b = 0; b < nb; b++) {                                                   \
+        int64_t i = b * IC_ACT_BLOCK, e = n - i < IC_ACT_BLOCK ? n : i + IC_ACT_BLOCK;     \
+        for (; i + 8 <= e; i += 8) NAME##_b64(op + i, xp + i, a);                          \
+        for (; i < e; i++) op[i] = F64(xp[i], a);                                          \
+      }                                                                                    \
     }                                                                                      \
     return IC_OK;                                                                          \
   }

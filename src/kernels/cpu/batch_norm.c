@@ -147,25 +147,25 @@ static ic_status infer(ic_kctx *c) {
 /* y = x * a[ch] + b[ch] with a and b rounded to T first. */
 #define DEFINE_APPLY(T, SUF)                                                                \
   static void apply_##SUF(const T *x, T *y, int64_t N, int64_t C, int64_t S, bool nhwc,     \
-                          const double *ad, const double *bd, T *a, T *b) {                 \
+                          const double *ad, const double *bd, T *a, T *b, int nt) {         \
     for (int64_t ch = 0; ch < C; ch++) {                                                    \
       a[ch] = (T)ad[ch];                                                                    \
       b[ch] = (T)bd[ch];                                                                    \
     }                                                                                       \
     if (nhwc) {                                                                             \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")              \
       for (int64_t r = 0; r < N * S; r++) {                                                 \
         const T *xp = x + r * C;                                                            \
         T *yp = y + r * C;                                                                  \
         for (int64_t ch = 0; ch < C; ch++) yp[ch] = xp[ch] * a[ch] + b[ch];                 \
       }                                                                                     \
     } else {                                                                                \
-      for (int64_t n = 0; n < N; n++) {                                                     \
-        for (int64_t ch = 0; ch < C; ch++) {                                                \
-          const T *xp = x + (n * C + ch) * S;                                               \
-          T *yp = y + (n * C + ch) * S;                                                     \
-          const T av = a[ch], bv = b[ch];                                                   \
-          for (int64_t i = 0; i < S; i++) yp[i] = xp[i] * av + bv;                          \
-        }                                                                                   \
+      _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")              \
+      for (int64_t q = 0; q < N * C; q++) {                                                 \
+        const T *xp = x + q * S;                                                            \
+        T *yp = y + q * S;                                                                  \
+        const T av = a[q % C], bv = b[q % C];                                               \
+        for (int64_t i = 0; i < S; i++) yp[i] = xp[i] * av + bv;                            \
       }                                                                                     \
     }                                                                                       \
   }
@@ -249,8 +249,10 @@ static ic_status run(ic_kctx *c) {
     ad[ch] = s * inv;
     bd[ch] = b - mean[ch] * ad[ch];
   }
-  if (f64) apply_f64(x->data, y->data, N, C, S, a->nhwc, ad, bd, at, bt);
-  else apply_f32(x->data, y->data, N, C, S, a->nhwc, ad, bd, at, bt);
+  /* Elementwise: the kernel's threads share the planes (rows in NHWC), the same bits. */
+  const int nt = N * C * S >= 65536 ? ic_omp_threads(c->env) : 1;
+  if (f64) apply_f64(x->data, y->data, N, C, S, a->nhwc, ad, bd, at, bt, nt);
+  else apply_f32(x->data, y->data, N, C, S, a->nhwc, ad, bd, at, bt, nt);
 done:
   ic_buffer_release(scratch);
   return st;
