@@ -49,6 +49,10 @@ typedef struct cz_case {
 static const cz_case cz_cases[] = {
     /* nearest v2: out attributes, half-pixel-free index int(ratio * k), align_corners */
     {"nearest_interp_v2", "nearest", 2, 2, 3, {4, 5}, .out_attr = {7, 3}},
+    /* 65536 output elements or more: the CPU kernel's threads share the planes (and the
+     * NHWC layout, which it keeps single-threaded) */
+    {"nearest_interp_v2", "nearest", 2, 2, 24, {40, 39}, .out_attr = {80, 78}},
+    {"nearest_interp_v2", NULL, 2, 2, 24, {40, 39}, .nhwc = true, .out_attr = {80, 78}},
     {"nearest_interp_v2", "nearest", 2, 1, 2, {4, 5}, .out_attr = {7, 3}, .align_corners = true},
     {"nearest_interp_v2", NULL, 2, 1, 3, {3, 4}, .nhwc = true, .out_attr = {5, 9}},
     {"nearest_interp_v2", "nearest", 2, 2, 3, {5, 7}, .out_attr = {9, 4}},

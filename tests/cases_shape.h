@@ -148,6 +148,10 @@ typedef struct ccat_case {
       {0, true, 4, {3, 5, 7, 2}, ax, (ax) % 2 == 0, 1, {3}, false}
 
 static const ccat_case ccat_cases[] = {
+    /* an output of 1 MiB or more: the CPU kernel's threads copy different inputs (an empty
+     * one among them) */
+    {IC_FP32, false, 4, {2, 1, 96, 96}, 1, false, 4, {8, 8, 0, 5}, false},
+    {IC_FP32, false, 3, {3, 96, 97}, 2, false, 3, {40, 33, 7}, false},
     /* every axis, with an empty input among them */
     {IC_FP32, false, 3, {2, 3, 4}, -3, false, 3, {2, 0, 3}, false},
     {IC_FP32, false, 3, {2, 3, 4}, -2, false, 3, {2, 0, 3}, false},

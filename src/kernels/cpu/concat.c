@@ -10,6 +10,7 @@
  * image's channel blocks are contiguous), so with ic_blocked_out the output keeps that layout,
  * bitwise the plain result reordered. Any other mix is unpacked to plain first, and Out is
  * plain. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/cpu/onednn.h"
@@ -96,6 +97,29 @@ static ic_status run(ic_kctx *c) {
   if (any_blocked && !keep && !(sb = ic_kscratch(c, unpack * sizeof(float)))) return c->err->code;
   float *plain = sb ? (float *)sb->data : NULL;
   char *o = out->data;
+  /* Plain inputs of a large output: the kernel's threads copy different inputs (each its
+   * own destination columns). */
+  const size_t n_in = c->in[X].n;
+  const int nt = !sb && n_in > 1 && (size_t)ic_numel(out->ndim, out->dims) * es >= (1u << 20)
+                     ? ic_omp_threads(c->env)
+                     : 1;
+  if (nt > 1) {
+    size_t *off = malloc(n_in * sizeof *off);
+    if (!off) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0, at = 0; i < n_in; i++) {
+      off[i] = at;
+      at += (size_t)ic_in(c, X, i)->dims[axis] * inner;
+    }
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+    for (size_t i = 0; i < n_in; i++) {
+      const ic_tensor *xi = ic_in(c, X, i);
+      const size_t chunk = (size_t)xi->dims[axis] * inner;
+      ic_shapeops_copy_rows(o + off[i], out_row, xi->data, chunk, outer, chunk);
+    }
+    free(off);
+    out->layout = (uint8_t)(keep ? lay : IC_LAYOUT_PLAIN);
+    return IC_OK;
+  }
   for (size_t i = 0; i < c->in[X].n; i++) {
     const ic_tensor *xi = ic_in(c, X, i);
     const size_t chunk = (size_t)xi->dims[axis] * inner;

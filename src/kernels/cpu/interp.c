@@ -370,28 +370,33 @@ DEFINE_FLOAT_KERNELS(double)
  * of the row just written, and the gather runs with unit strides. */
 #define DEFINE_NEAREST(NAME, U)                                                             \
   static void NAME(const void *xv, void *ov, const geom *g, const int64_t *is,             \
-                   const int64_t *os, int64_t *const t[3]) {                                \
+                   const int64_t *os, int64_t *const t[3], int threads) {                   \
     const U *x = xv;                                                                        \
     U *o = ov;                                                                              \
     const int64_t od = g->nd == 3 ? g->out[0] : 1;                                          \
     const int64_t oh = g->out[g->nd - 2], ow = g->out[g->nd - 1];                           \
     const bool unit = os[4] == 1 && is[4] == 1;                                             \
-    for (int64_t n = 0; n < g->n; n++)                                                      \
-      for (int64_t ch = 0; ch < g->c; ch++)                                                 \
-        for (int64_t j = 0; j < od; j++)                                                    \
-          for (int64_t k = 0; k < oh; k++) {                                                \
-            const U *src = x + n * is[0] + ch * is[1] + (g->nd == 3 ? t[0][j] * is[2] : 0) + \
-                           t[1][k] * is[3];                                                 \
-            U *dst = o + n * os[0] + ch * os[1] + j * os[2] + k * os[3];                    \
-            if (unit && k > 0 && t[1][k] == t[1][k - 1]) {                                  \
-              memcpy(dst, dst - os[3], (size_t)ow * sizeof(U));                             \
-            } else if (unit) {                                                              \
-              const int64_t *tw = t[2];                                                     \
-              for (int64_t l = 0; l < ow; l++) dst[l] = src[tw[l]];                         \
-            } else {                                                                        \
-              for (int64_t l = 0; l < ow; l++) dst[l * os[4]] = src[t[2][l] * is[4]];       \
-            }                                                                               \
+    const int64_t planes = g->n * g->c;                                                     \
+    if (!unit) threads = 1; /* NHWC: channels interleave within cache lines */              \
+    _Pragma("omp parallel for num_threads(threads) schedule(static) if (threads > 1)")      \
+    for (int64_t q = 0; q < planes; q++) {                                                  \
+      const int64_t n = q / g->c, ch = q % g->c;                                            \
+      for (int64_t j = 0; j < od; j++) {                                                    \
+        for (int64_t k = 0; k < oh; k++) {                                                  \
+          const U *src = x + n * is[0] + ch * is[1] + (g->nd == 3 ? t[0][j] * is[2] : 0) +  \
+                         t[1][k] * is[3];                                                   \
+          U *dst = o + n * os[0] + ch * os[1] + j * os[2] + k * os[3];                      \
+          if (unit && k > 0 && t[1][k] == t[1][k - 1]) {                                    \
+            memcpy(dst, dst - os[3], (size_t)ow * sizeof(U));                               \
+          } else if (unit) {                                                                \
+            const int64_t *tw = t[2];                                                       \
+            for (int64_t l = 0; l < ow; l++) dst[l] = src[tw[l]];                           \
+          } else {                                                                          \
+            for (int64_t l = 0; l < ow; l++) dst[l * os[4]] = src[t[2][l] * is[4]];         \
           }                                                                                 \
+        }                                                                                   \
+      }                                                                                     \
+    }                                                                                       \
   }
 DEFINE_NEAREST(nearest_u8, uint8_t)
 DEFINE_NEAREST(nearest_u16, uint16_t)
@@ -446,12 +451,15 @@ ic_status ic_interp_cpu(ic_kctx *c) {
   }
   const bool f64 = x->dtype == IC_FP64;
   switch (a->method) {
-    case IC_INTERP_NEAREST:
-      if (es == 1) nearest_u8(x->data, out->data, &g, is, os, nt);
-      else if (es == 2) nearest_u16(x->data, out->data, &g, is, os, nt);
-      else if (es == 4) nearest_u32(x->data, out->data, &g, is, os, nt);
-      else nearest_u64(x->data, out->data, &g, is, os, nt);
+    case IC_INTERP_NEAREST: {
+      /* Each (image, channel) plane on its own: the kernel's threads share them out. */
+      const int th = ic_numel(out->ndim, out->dims) >= 65536 ? ic_omp_threads(c->env) : 1;
+      if (es == 1) nearest_u8(x->data, out->data, &g, is, os, nt, th);
+      else if (es == 2) nearest_u16(x->data, out->data, &g, is, os, nt, th);
+      else if (es == 4) nearest_u32(x->data, out->data, &g, is, os, nt, th);
+      else nearest_u64(x->data, out->data, &g, is, os, nt, th);
       break;
+    }
     case IC_INTERP_LINEAR:
       if (f64) linear_double(x->data, out->data, &g, is, os, lt[0]);
       else linear_float(x->data, out->data, &g, is, os, lt[0]);
