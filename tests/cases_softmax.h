@@ -47,6 +47,9 @@ static const cs_case cs_cases[] = {
     CS_ROW(1), CS_ROW(7), CS_ROW(31), CS_ROW(32), CS_ROW(33), CS_ROW(255), CS_ROW(256),
     CS_ROW(257), CS_ROW(1000), CS_ROW(5003),
 #undef CS_ROW
+    /* enough elements (>= 16384) for the CPU kernel to share rows across its threads:
+     * SVTR's CTC head, and rows whose length fills no vector register */
+    CS_BOTH(2, CS_D(40, 1164), -1, 6), CS_BOTH(3, CS_D(3, 70, 301), -1, 6),
     /* logits spread so wide that exp of the raw values overflows: the -64 clip everywhere */
     CS_BOTH(3, CS_D(4, 9, 5), 0, 500), CS_BOTH(3, CS_D(4, 9, 5), 1, 500),
     CS_BOTH(3, CS_D(4, 9, 5), 2, 500), CS_BOTH(3, CS_D(4, 9, 5), -1, 500),

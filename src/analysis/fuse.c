@@ -702,16 +702,7 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
       }
     }
   }
-  for (size_t i = 0; i < n && ok; i++) {
-    const ic_op *op = seq->ops[i];
-    for (size_t s = 0; s < op->n_inputs; s++) {
-      for (size_t k = 0; k < op->inputs[s].n; k++) {
-        const char *nm = op->inputs[s].args[k];
-        ok &= ic_strmap_put(&f.readers, nm, (void *)(uintptr_t)(n_readers(&f, nm) + 1));
-      }
-    }
-  }
-  if (!ok) {
+  if (!ok || !count_readers(&f)) {
     st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
     goto done;
   }

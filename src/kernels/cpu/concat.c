@@ -10,7 +10,6 @@
  * image's channel blocks are contiguous), so with ic_blocked_out the output keeps that layout,
  * bitwise the plain result reordered. Any other mix is unpacked to plain first, and Out is
  * plain. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/cpu/onednn.h"
@@ -104,19 +103,14 @@ static ic_status run(ic_kctx *c) {
                      ? ic_omp_threads(c->env)
                      : 1;
   if (nt > 1) {
-    size_t *off = malloc(n_in * sizeof *off);
-    if (!off) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
-    for (size_t i = 0, at = 0; i < n_in; i++) {
-      off[i] = at;
-      at += (size_t)ic_in(c, X, i)->dims[axis] * inner;
-    }
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
     for (size_t i = 0; i < n_in; i++) {
+      size_t off = 0; /* this input's first byte in an output row: the inputs before it */
+      for (size_t j = 0; j < i; j++) off += (size_t)ic_in(c, X, j)->dims[axis] * inner;
       const ic_tensor *xi = ic_in(c, X, i);
       const size_t chunk = (size_t)xi->dims[axis] * inner;
-      ic_shapeops_copy_rows(o + off[i], out_row, xi->data, chunk, outer, chunk);
+      ic_shapeops_copy_rows(o + off, out_row, xi->data, chunk, outer, chunk);
     }
-    free(off);
     out->layout = (uint8_t)(keep ? lay : IC_LAYOUT_PLAIN);
     return IC_OK;
   }

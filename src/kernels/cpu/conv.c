@@ -599,6 +599,14 @@ DEFINE_REF(conv_ref_f64, double, gemm_f64, transpose_f64, epilogue_f64)
  * oneDNN path (float32)
  * ------------------------------------------------------------------------------------- */
 
+/* A weights buffer in the primitive's layout is redone only when its source changes: the
+ * buffer (pointer and size) or a sample of its values. */
+typedef struct wkey {
+  const void *ptr;
+  size_t bytes;
+  uint64_t sample;
+} wkey;
+
 typedef struct conv_state {
   /* what it was built for */
   int64_t in_dims[4], f_dims[4];
@@ -625,17 +633,14 @@ typedef struct conv_state {
   dnnl_memory_t m_src_user, m_src, m_dst_user, m_dst, m_w_user, m_w, m_bias, m_res;
   size_t src_bytes, dst_bytes, pad_bytes; /* per-call scratch: blocked src, dst; scratchpad */
   void *w_buf;              /* weights in w_md (owned), when w_re exists */
-  const void *w_key;        /* the Filter buffer w_buf was made from, its size, and a */
-  size_t w_key_bytes;       /* sample of its values */
-  uint64_t w_key_sample;
+  wkey w_key;               /* the Filter buffer w_buf was made from */
   /* A fused depthwise convolution (ic_dw_stride): its filter in the primitive's layout
    * (dww_buf, owned, keyed like w_buf), and zeros for an absent ic_DwBias. */
   ic_dnnl_prim dww_re;
   dnnl_memory_t m_dww_user, m_dww, m_dwb;
   void *dww_buf;
   float *dwb_zero;
-  const void *dww_key;
-  uint64_t dww_key_sample;
+  wkey dww_key;
 } conv_state;
 
 static void state_free(conv_state *s) {
@@ -867,7 +872,6 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   }
   if (a->dw_stride) {
     /* The fused depthwise convolution's filter and bias, as the primitive takes them. */
-    const int64_t *ocp = &g->oc;
     dnnl_dims_t dwd = {g->oc, 1, 1, 3, 3};
     dnnl_memory_desc_t dw_user;
     const dnnl_memory_desc_t *dw_md = dnnl_primitive_desc_query_md(
@@ -877,7 +881,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
     TRY(dnnl_memory_desc_init_by_tag(&dw_user, 5, dwd, dnnl_f32, dnnl_goihw), "memory_desc_init");
     what = "fused depthwise filter and bias";
     st = dnnl_unimplemented;
-    if (!dw_md || !dwb_md || dnnl_memory_desc_get_size(dwb_md) != (size_t)*ocp * sizeof(float)) {
+    if (!dw_md || !dwb_md || dnnl_memory_desc_get_size(dwb_md) != (size_t)g->oc * sizeof(float)) {
       goto dnnl_fail;
     }
     if (!dnnl_memory_desc_equal(dw_md, &dw_user)) {
@@ -893,7 +897,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
     if (!(s->m_dww_user = ic_dnnl_mem(&s->rt, &dw_user))) goto dnnl_fail;
     if (!(s->m_dww = ic_dnnl_mem(&s->rt, dw_md))) goto dnnl_fail;
     if (!(s->m_dwb = ic_dnnl_mem(&s->rt, dwb_md))) goto dnnl_fail;
-    if (!ic_in(c, IC_CONV_DW_BIAS, 0) && !(s->dwb_zero = calloc((size_t)*ocp, sizeof(float)))) {
+    if (!ic_in(c, IC_CONV_DW_BIAS, 0) && !(s->dwb_zero = calloc((size_t)g->oc, sizeof(float)))) {
       goto dnnl_fail;
     }
     if (s->dww_buf) TRY(dnnl_memory_set_data_handle(s->m_dww, s->dww_buf), "memory_set_data_handle");
@@ -970,6 +974,22 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, bool pad_room
   return IC_OK;
 }
 
+/* Point the primitive's weights at tensor w: through reorder re into its own buffer (m),
+ * redone only when w's buffer or a sample of its values changed (*k), or at w itself when
+ * no reorder is needed. */
+static dnnl_status_t refresh_weights(conv_state *s, ic_dnnl_prim *re, dnnl_memory_t m_user,
+                                     dnnl_memory_t m, wkey *k, const ic_tensor *w, void *pad) {
+  if (!re->p) return dnnl_memory_set_data_handle(m, w->data);
+  const size_t bytes = (size_t)ic_tensor_numel_(w) * sizeof(float);
+  const uint64_t sample = ic_dnnl_filter_sample(w->data, bytes / sizeof(float));
+  if (k->ptr == w->data && k->bytes == bytes && k->sample == sample) return dnnl_success;
+  k->ptr = NULL;
+  dnnl_status_t st = dnnl_memory_set_data_handle(m_user, w->data);
+  if (st == dnnl_success) st = ic_dnnl_exec_reorder(&s->rt, re, pad, m_user, m);
+  if (st == dnnl_success) *k = (wkey){w->data, bytes, sample};
+  return st;
+}
+
 static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
   const ic_conv_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
@@ -994,33 +1014,12 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
     if ((st = (call)) != dnnl_success) goto fail; \
   } while (0)
 
-  size_t fbytes = (size_t)ic_tensor_numel_(f) * sizeof(float);
-  if (s->w_re.p) {
-    uint64_t sample = ic_dnnl_filter_sample(f->data, fbytes / sizeof(float));
-    if (s->w_key != f->data || s->w_key_bytes != fbytes || s->w_key_sample != sample) {
-      s->w_key = NULL;
-      TRY(dnnl_memory_set_data_handle(s->m_w_user, f->data), "memory_set_data_handle");
-      TRY(ic_dnnl_exec_reorder(&s->rt, &s->w_re, pad, s->m_w_user, s->m_w), "reorder (Filter)");
-      s->w_key = f->data;
-      s->w_key_bytes = fbytes;
-      s->w_key_sample = sample;
-    }
-  } else {
-    TRY(dnnl_memory_set_data_handle(s->m_w, f->data), "memory_set_data_handle");
-  }
+  TRY(refresh_weights(s, &s->w_re, s->m_w_user, s->m_w, &s->w_key, f, pad),
+      "reorder (Filter)");
   const ic_tensor *dwf = ic_in(c, IC_CONV_DW_FILTER, 0), *dwb = ic_in(c, IC_CONV_DW_BIAS, 0);
-  if (a->dw_stride && s->dww_re.p) {
-    uint64_t sample = ic_dnnl_filter_sample(dwf->data, (size_t)ic_tensor_numel_(dwf));
-    if (s->dww_key != dwf->data || s->dww_key_sample != sample) {
-      s->dww_key = NULL;
-      TRY(dnnl_memory_set_data_handle(s->m_dww_user, dwf->data), "memory_set_data_handle");
-      TRY(ic_dnnl_exec_reorder(&s->rt, &s->dww_re, pad, s->m_dww_user, s->m_dww),
-          "reorder (ic_DwFilter)");
-      s->dww_key = dwf->data;
-      s->dww_key_sample = sample;
-    }
-  } else if (a->dw_stride) {
-    TRY(dnnl_memory_set_data_handle(s->m_dww, dwf->data), "memory_set_data_handle");
+  if (a->dw_stride) {
+    TRY(refresh_weights(s, &s->dww_re, s->m_dww_user, s->m_dww, &s->dww_key, dwf, pad),
+        "reorder (ic_DwFilter)");
   }
   if (a->dw_stride) {
     TRY(dnnl_memory_set_data_handle(s->m_dwb, dwb ? dwb->data : (void *)s->dwb_zero),
