@@ -50,6 +50,10 @@ static const cs_case cs_cases[] = {
     /* enough elements (>= 16384) for the CPU kernel to share rows across its threads:
      * SVTR's CTC head, and rows whose length fills no vector register */
     CS_BOTH(2, CS_D(40, 1164), -1, 6), CS_BOTH(3, CS_D(3, 70, 301), -1, 6),
+    /* ... and strided axes, shared by blocks of 256 columns: PP-YOLOE+'s distribution head
+     * ([1, 17, L, 4] along 1), several slices with a partial last block, one short block */
+    CS_BOTH(4, CS_D(1, 17, 1600, 4), 1, 6), CS_BOTH(3, CS_D(3, 7, 2000), 1, 6),
+    CS_BOTH(2, CS_D(17, 1030), 0, 6),
     /* logits spread so wide that exp of the raw values overflows: the -64 clip everywhere */
     CS_BOTH(3, CS_D(4, 9, 5), 0, 500), CS_BOTH(3, CS_D(4, 9, 5), 1, 500),
     CS_BOTH(3, CS_D(4, 9, 5), 2, 500), CS_BOTH(3, CS_D(4, 9, 5), -1, 500),
