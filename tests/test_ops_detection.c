@@ -1104,6 +1104,30 @@ START_TEST(nms_per_class_layout) {
 }
 END_TEST
 
+/* fp32 cases that keep many boxes per class, so that nms.c's vectorized overlap test runs
+ * over several blocks of kept boxes and a partial last one, with enough classes x boxes
+ * (>= 4096) for the classes to be shared across the kernel's threads (every executor
+ * configuration, 1 to 4 threads, must give the same bits: tu_run). */
+START_TEST(nms_many_kept) {
+  /* a high threshold keeps nearly every distinct box of the grid */
+  nms_p hi = {.background = -1, .nms_top_k = -1, .keep_top_k = -1, .score_thr = 0.05f,
+              .nms_thr = 0.9f, .eta = 1, .normalized = true};
+  nms_shared_case(IC_FP32, &hi, false, true, 2, 6, 800, 41);
+  /* unnormalized (+1 sizes), eta shrinking the threshold, a background class, keep_top_k */
+  nms_p un = {.background = 1, .nms_top_k = 500, .keep_top_k = 150, .score_thr = 0.1f,
+              .nms_thr = 0.95f, .eta = 0.8f, .normalized = false};
+  nms_shared_case(IC_FP32, &un, false, true, 1, 7, 700, 42);
+  /* a negative threshold: even disjoint boxes (overlap 0) suppress, one box per class */
+  nms_p neg = hi;
+  neg.nms_thr = -0.1f;
+  nms_shared_case(IC_FP32, &neg, false, true, 1, 6, 700, 43);
+  /* the per-class layout, two images */
+  nms_p pc = {.background = 0, .nms_top_k = -1, .keep_top_k = -1, .score_thr = 0.1f,
+              .nms_thr = 0.9f, .eta = 1, .normalized = true};
+  nms_per_class_case(IC_FP32, &pc, 2, (const int[]){500, 400}, 5, false, 44);
+}
+END_TEST
+
 /* A hand-checked case: three boxes of class 1, the first two overlapping (IoU 0.6). */
 START_TEST(nms_hand_checked) {
   optest t;
@@ -1651,6 +1675,7 @@ static TCase *tc_nms(void) {
   TCase *tc = tcase_create("nms");
   tcase_add_test(tc, nms_shared_layout);
   tcase_add_test(tc, nms_per_class_layout);
+  tcase_add_test(tc, nms_many_kept);
   tcase_add_test(tc, nms_hand_checked);
   tcase_add_test(tc, nms_output_consumed);
   tcase_add_test(tc, nms_errors);
