@@ -62,9 +62,27 @@ static bool bar(lpass *l, const char *name) {
   return ic_strmap_put(&l->barred, name, (void *)k_mark);
 }
 
+static bool nearest_interp(const ic_op *op) {
+  return !strcmp(op->type, "nearest_interp_v2") || !strcmp(op->type, "nearest_interp");
+}
+
+/* Channel-last: data_format NHWC (convolutions, pooling, elementwise), or for the
+ * interpolations any data_layout but NCHW (interp.c reads only "NCHW" channel-first). */
 static bool is_nhwc(const ic_op *op) {
+  if (nearest_interp(op)) {
+    const ic_attr *l = ic_op_attr(op, "data_layout");
+    return l && (l->type != IC_ATTR_STRING || strcmp(l->s, "NCHW") != 0);
+  }
   const ic_attr *a = ic_op_attr(op, "data_format");
   return a && a->type == IC_ATTR_STRING && strcmp(a->s, "NHWC") == 0;
+}
+
+/* A nearest interpolation (its method attribute nearest or absent): its X takes blocked
+ * tensors and its Out may keep their layout (interp.c). */
+static bool blocked_interp(const ic_op *op) {
+  if (!nearest_interp(op)) return false;
+  const ic_attr *m = ic_op_attr(op, "interp_method");
+  return !m || (m->type == IC_ATTR_STRING && strcmp(m->s, "nearest") == 0);
 }
 
 /* A concat along the channels of 4-D tensors (attribute axis 1 or -3, no AxisTensor): its
@@ -88,12 +106,14 @@ static bool blocked_elementwise(const ic_op *op) {
 
 static bool marks(const ic_op *op) {
   return !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d") ||
-         !strcmp(op->type, "pool2d") || channel_concat(op) || blocked_elementwise(op);
+         !strcmp(op->type, "pool2d") || channel_concat(op) || blocked_elementwise(op) ||
+         blocked_interp(op) || !strcmp(op->type, "ic_scale_residual");
 }
 
 /* Whether input slot `slot` of op reads a blocked tensor correctly (whole channel blocks;
  * with pad, also nChw16c with padded channels: IC_SLOT_PAD16). */
 static bool slot_reads(const ic_op *op, const char *slot, bool pad) {
+  if (nearest_interp(op) && !blocked_interp(op)) return false; /* another method: plain X */
   const ic_opdef *def = ic_registry_find(op->type);
   for (size_t k = 0; def && k < def->n_inputs; k++) {
     if (strcmp(def->inputs[k].name, slot) != 0) continue;
@@ -140,12 +160,14 @@ static ic_status scan(lpass *l, const ic_opseq *seq, const ic_program *p, size_t
   return ok ? IC_OK : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
-/* Whether a convolution's output `name` (C channels, not a multiple of 16) may be nChw16c
- * with padded channels: every reader takes that (another convolution's Input or
- * ResidualData). */
+/* Whether the output `name` (C channels, not a multiple of 16) of a convolution, or of an
+ * op that passes its input's layout on (a nearest interpolation, ic_scale_residual), may be
+ * nChw16c with padded channels: every reader takes that (IC_SLOT_PAD16: a convolution's
+ * Input or ResidualData, pool2d's X, those two ops' X). */
 static bool paddable(const lpass *l, const ic_op *op, const char *name, int64_t c) {
-  const bool conv = !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d");
-  return conv && c % 16 && !ic_strmap_get(&l->no_pad, name);
+  const bool writes = !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d") ||
+                      blocked_interp(op) || !strcmp(op->type, "ic_scale_residual");
+  return writes && c % 16 && !ic_strmap_get(&l->no_pad, name);
 }
 
 /* The variable op writes that may stay blocked, or NULL; *pad: it may have padded channels. */

@@ -37,6 +37,7 @@ ic_status ic_elementwise_parse(ic_attr_reader *r, void *attrs) {
   ic_elementwise_attrs *a = attrs;
   a->axis = ic_ar_int(r, "axis", -1);
   a->blocked_out = ic_ar_bool(r, "ic_blocked_out", false);
+  a->blocked_pad = ic_ar_bool(r, "ic_blocked_pad", false);
   return r->st;
 }
 
@@ -304,10 +305,7 @@ static bool same_dims(const ic_tensor *a, const ic_tensor *b) {
   return true;
 }
 
-/* Whether v holds one value per channel of out [N, C, H, W] (and per image where it has N
- * rows), placed on axis 1 by the broadcast: [1 or N, C, 1, 1], or [C] with axis 1. Such a v
- * is laid out the same plain or blocked (H = W = 1). */
-static bool per_channel(const ic_tensor *v, const ic_tensor *out, int64_t axis) {
+bool ic_ew_per_channel(const ic_tensor *v, const ic_tensor *out, int64_t axis) {
   const int64_t n = out->dims[0], ch = out->dims[1];
   if (v->ndim == 4) {
     return (v->dims[0] == 1 || v->dims[0] == n) && v->dims[1] == ch && v->dims[2] == 1 &&
@@ -345,7 +343,7 @@ static ic_status run_blocked(ic_kctx *c, ic_ew_op op, const ic_bcast *b) {
     }
     if (other->layout == IC_LAYOUT_PLAIN || (other->ndim == 4 && other->dims[2] == 1 &&
                                              other->dims[3] == 1)) {
-      if (per_channel(other, out, a->axis)) {
+      if (ic_ew_per_channel(other, out, a->axis)) {
         const int64_t n = out->dims[0], ch = out->dims[1], hw = out->dims[2] * out->dims[3];
         const bool per_image = other->ndim == 4 && other->dims[0] == n && n > 1;
         ew_chan fn = k_chan[op][blk == 16];

@@ -80,7 +80,14 @@ ic_status ic_bcast_dtype_mismatch(ic_kctx *c);
 typedef struct ic_elementwise_attrs {
   int64_t axis;
   bool blocked_out; /* ic_blocked_out (layout pass): Out may keep a blocked operand's layout */
+  bool blocked_pad; /* ic_blocked_pad (layout pass, ic_scale_residual): Out may also be
+                       nChw16c with padded channels */
 } ic_elementwise_attrs;
+
+/* Whether v holds one value per channel of out [N, C, H, W] (and per image where it has N
+ * rows), placed on axis 1 by the broadcast: [1 or N, C, 1, 1], or [C] with axis 1. Such a v
+ * is laid out the same plain or blocked (H = W = 1). */
+bool ic_ew_per_channel(const ic_tensor *v, const ic_tensor *out, int64_t axis);
 
 extern const ic_slotdef ic_elementwise_inputs[2];
 /* X and Y of the arithmetic ops (IC_ELEMENTWISE_DEF): either may arrive in a blocked layout

@@ -36,9 +36,16 @@
 #include <string.h>
 
 #include "kernels/cpu/interp.h"
+#include "kernels/cpu/onednn.h"
 
 const ic_slotdef ic_interp_inputs[IC_INTERP_N_INPUTS] = {
     {"X", 0},
+    {"OutSize", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
+    {"SizeTensor", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_VALUE},
+    {"Scale", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
+};
+const ic_slotdef ic_interp_nearest_inputs[IC_INTERP_N_INPUTS] = {
+    {"X", IC_SLOT_BLOCKED | IC_SLOT_PAD16},
     {"OutSize", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
     {"SizeTensor", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_VALUE},
     {"Scale", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
@@ -95,7 +102,9 @@ ic_status ic_interp_parse(ic_attr_reader *r, ic_interp_attrs *a, bool v2,
   if (a->align_mode != 0 && a->align_mode != 1) {
     return ic_ar_fail(r, "align_mode", "is %d, expected 0 or 1", a->align_mode);
   }
-  return IC_OK;
+  a->blocked_out = ic_ar_bool(r, "ic_blocked_out", false);
+  a->blocked_pad = ic_ar_bool(r, "ic_blocked_pad", false);
+  return r->st;
 }
 
 typedef ic_interp_geom geom;
@@ -228,7 +237,21 @@ ic_status ic_interp_infer(ic_kctx *c) {
   d[0] = g.n;
   d[a->nhwc ? g.nd + 1 : 1] = g.c;
   for (int i = 0; i < g.nd; i++) d[(a->nhwc ? 1 : 2) + i] = g.out[i];
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, g.nd + 2, d);
+  /* A channel-blocked X (the nearest ops' slot takes one): float32 NCHW, 2 spatial dims. */
+  if (x->layout && (x->dtype != IC_FP32 || g.nd != 2 || a->nhwc ||
+                    a->method != IC_INTERP_NEAREST || !ic_layout_block(x->layout))) {
+    return ic_kfail_in(c, IC_INTERP_X, 0,
+                       "expected the plain layout: a blocked input must be float32 NCHW "
+                       "(data_layout NCHW) with nearest interpolation");
+  }
+  ic_tensor *out = ic_out(c, 0, 0);
+  ic_tensor_set_meta(out, x->dtype, g.nd + 2, d);
+  /* Marked ic_blocked_pad: ask for storage with the channels padded to 16 (a request to
+   * ic_tensor_alloc; the kernel sets the layout it writes). */
+  if (a->blocked_out && a->blocked_pad && x->dtype == IC_FP32 && g.nd == 2 && !a->nhwc &&
+      a->method == IC_INTERP_NEAREST && g.c % 16) {
+    out->layout = IC_LAYOUT_NCHW16C_PAD;
+  }
   return IC_OK;
 }
 
@@ -403,6 +426,51 @@ DEFINE_NEAREST(nearest_u16, uint16_t)
 DEFINE_NEAREST(nearest_u32, uint32_t)
 DEFINE_NEAREST(nearest_u64, uint64_t)
 
+/* nearest on a channel-blocked float32 X ([N][CB][H][W][BLK], infer checked it): Out in X's
+ * layout when keep (output rows gathered BLK floats at a time, a repeated source row copied
+ * from the row above), else plain. t[1], t[2]: the source row and column of each output one.
+ * Channel blocks are shared across the threads. Moves values only: the bits of the plain
+ * kernel. */
+static void nearest_blocked(const float *x, float *o, const geom *g, int blk, bool keep,
+                            int64_t *const t[3], int threads) {
+  const int64_t ch = g->c, cb = (ch + blk - 1) / blk;
+  const int64_t ih = g->in[0], iw = g->in[1], oh = g->out[0], ow = g->out[1];
+  const int64_t *th = t[1], *tw = t[2];
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+  for (int64_t q = 0; q < g->n * cb; q++) {
+    const float *xp = x + (size_t)(q * ih * iw * blk);
+    if (keep) {
+      float *op = o + (size_t)(q * oh * ow * blk);
+      for (int64_t r = 0; r < oh; r++) {
+        float *dst = op + r * ow * blk;
+        if (r > 0 && th[r] == th[r - 1]) {
+          memcpy(dst, dst - ow * blk, (size_t)(ow * blk) * sizeof(float));
+          continue;
+        }
+        const float *src = xp + th[r] * iw * blk;
+        for (int64_t l = 0; l < ow; l++) {
+          memcpy(dst + l * blk, src + tw[l] * blk, (size_t)blk * sizeof(float));
+        }
+      }
+      continue;
+    }
+    const int64_t i = q / cb, k = q % cb;
+    const int nb = ch - k * blk < blk ? (int)(ch - k * blk) : blk;
+    for (int b = 0; b < nb; b++) {
+      float *op = o + (size_t)((i * ch + k * blk + b) * oh * ow);
+      for (int64_t r = 0; r < oh; r++) {
+        float *dst = op + r * ow;
+        if (r > 0 && th[r] == th[r - 1]) {
+          memcpy(dst, dst - ow, (size_t)ow * sizeof(float));
+          continue;
+        }
+        const float *src = xp + th[r] * iw * blk + b;
+        for (int64_t l = 0; l < ow; l++) dst[l] = src[tw[l] * blk];
+      }
+    }
+  }
+}
+
 ic_status ic_interp_cpu(ic_kctx *c) {
   const ic_interp_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_INTERP_X, 0);
@@ -412,9 +480,26 @@ ic_status ic_interp_cpu(ic_kctx *c) {
   if (st) return st;
   const size_t es = ic_dtype_size(x->dtype);
   const int64_t numel = ic_numel(out->ndim, out->dims);
+  /* infer asked for padded storage (ic_blocked_pad); what is written is decided here */
+  const bool pad_room = out->layout == IC_LAYOUT_NCHW16C_PAD && out->buf &&
+                        out->buf->bytes >= (size_t)ic_tensor_storage_elems(out) * sizeof(float);
+  out->layout = IC_LAYOUT_PLAIN;
   if (numel == 0) return IC_OK;
+  /* A blocked X keeps its layout in Out when this op is marked (padded channels only where
+   * Out has room for them); otherwise Out is plain. */
+  const int blk = ic_layout_block(x->layout);
+  const bool keep = blk && a->blocked_out && (x->layout != IC_LAYOUT_NCHW16C_PAD || pad_room);
   bool same = true;
   for (int i = 0; i < g.nd; i++) same = same && g.in[i] == g.out[i];
+  if (same && keep) {
+    memcpy(out->data, x->data, (size_t)ic_tensor_storage_elems(x) * es);
+    out->layout = x->layout;
+    return IC_OK;
+  }
+  if (same && blk) {
+    ic_blocked_to_plain(x->data, out->data, x->dims, blk);
+    return IC_OK;
+  }
   if (same) {
     memcpy(out->data, x->data, (size_t)numel * es);
     return IC_OK;
@@ -454,7 +539,10 @@ ic_status ic_interp_cpu(ic_kctx *c) {
     case IC_INTERP_NEAREST: {
       /* Each (image, channel) plane on its own: the kernel's threads share them out. */
       const int th = ic_numel(out->ndim, out->dims) >= 65536 ? ic_omp_threads(c->env) : 1;
-      if (es == 1) nearest_u8(x->data, out->data, &g, is, os, nt, th);
+      if (blk) {
+        nearest_blocked(x->data, out->data, &g, blk, keep, nt, th);
+        if (keep) out->layout = x->layout;
+      } else if (es == 1) nearest_u8(x->data, out->data, &g, is, os, nt, th);
       else if (es == 2) nearest_u16(x->data, out->data, &g, is, os, nt, th);
       else if (es == 4) nearest_u32(x->data, out->data, &g, is, os, nt, th);
       else nearest_u64(x->data, out->data, &g, is, os, nt, th);

@@ -27,12 +27,17 @@ typedef struct ic_interp_attrs {
   int64_t out_size[3];     /* out_d, out_h, out_w attributes */
   float scale[3];          /* the scale attribute (v1: one value) */
   size_t n_scale;
+  bool blocked_out;        /* ic_blocked_out (layout pass, nearest only): Out may keep X's
+                              channel-blocked layout */
+  bool blocked_pad;        /* ic_blocked_pad: that layout may be nChw16c with padded channels */
 } ic_interp_attrs;
 
 /* Slots, as Paddle names them. */
 enum { IC_INTERP_X, IC_INTERP_OUTSIZE, IC_INTERP_SIZETENSOR, IC_INTERP_SCALE };
 #define IC_INTERP_N_INPUTS 4
 extern const ic_slotdef ic_interp_inputs[IC_INTERP_N_INPUTS];
+/* The nearest ops' slots: X also takes a channel-blocked tensor (interp.c). */
+extern const ic_slotdef ic_interp_nearest_inputs[IC_INTERP_N_INPUTS];
 extern const ic_slotdef ic_interp_outputs[1];
 
 /* The sizes and ratios of one run (interp.c documents the rules). */
@@ -113,9 +118,10 @@ ic_status ic_interp_grad_cpu(ic_kctx *c);
     .infer = ic_interp_grad_infer, .cpu = ic_interp_grad_cpu,                      \
   }
 
-#define IC_INTERP_DEF(NAME, PARSE)                                                 \
+#define IC_INTERP_DEF(NAME, PARSE) IC_INTERP_DEF_SLOTS(NAME, PARSE, ic_interp_inputs)
+#define IC_INTERP_DEF_SLOTS(NAME, PARSE, INPUTS)                                   \
   {                                                                                \
-    .name = NAME, .n_inputs = IC_INTERP_N_INPUTS, .inputs = ic_interp_inputs,      \
+    .name = NAME, .n_inputs = IC_INTERP_N_INPUTS, .inputs = INPUTS,                \
     .n_outputs = 1, .outputs = ic_interp_outputs,                                  \
     .attrs_size = sizeof(ic_interp_attrs), .parse = PARSE,                         \
     .infer = ic_interp_infer, .cpu = ic_interp_cpu,                                \

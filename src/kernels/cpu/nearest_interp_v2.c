@@ -5,4 +5,4 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return ic_interp_parse(r, attrs, true, IC_INTERP_NEAREST);
 }
 
-const ic_opdef ic_op_nearest_interp_v2 = IC_INTERP_DEF("nearest_interp_v2", parse);
+const ic_opdef ic_op_nearest_interp_v2 = IC_INTERP_DEF_SLOTS("nearest_interp_v2", parse, ic_interp_nearest_inputs);

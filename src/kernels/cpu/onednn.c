@@ -237,15 +237,22 @@ uint64_t ic_dnnl_filter_sample(const float *w, size_t n) {
 }
 
 void ic_blocked_to_plain(const float *src, float *dst, const int64_t *dims, int block) {
-  /* A last partial block (IC_LAYOUT_NCHW16C_PAD) holds c - k * block real channels. */
+  /* A last partial block (IC_LAYOUT_NCHW16C_PAD) holds c - k * block real channels. Tiles of
+   * 64 pixels (4 KiB of a 16-channel block): each channel's run of the tile is written
+   * contiguously while the tile stays in L1. */
   int64_t n = dims[0], c = dims[1], cb = (c + block - 1) / block, hw = dims[2] * dims[3];
   for (int64_t i = 0; i < n; i++) {
     for (int64_t k = 0; k < cb; k++) {
       const float *s = src + (size_t)((i * cb + k) * hw * block);
       float *d = dst + (size_t)((i * c + k * block) * hw);
       int nb = c - k * block < block ? (int)(c - k * block) : block;
-      for (int64_t p = 0; p < hw; p++) {
-        for (int b = 0; b < nb; b++) d[(size_t)(b * hw + p)] = s[(size_t)(p * block + b)];
+      for (int64_t p0 = 0; p0 < hw; p0 += 64) {
+        const int64_t pn = hw - p0 < 64 ? hw - p0 : 64;
+        for (int b = 0; b < nb; b++) {
+          float *db = d + (size_t)(b * hw + p0);
+          const float *sb = s + (size_t)(p0 * block + b);
+          for (int64_t p = 0; p < pn; p++) db[p] = sb[p * block];
+        }
       }
     }
   }

@@ -121,10 +121,12 @@ static ic_status infer(ic_kctx *c) {
   if (st) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   int blk = ic_layout_block(x->layout);
-  if (x->layout && (a->nhwc || x->dtype != IC_FP32 || !blk || x->dims[1] % blk)) {
+  bool padded = x->layout == IC_LAYOUT_NCHW16C_PAD;
+  if (x->layout && (a->nhwc || x->dtype != IC_FP32 || x->ndim != 4 || !blk ||
+                    (!padded && x->dims[1] % blk))) {
     return ic_kfail_in(c, 0, 0,
                        "expected the plain layout: a blocked input must be float32 NCHW with "
-                       "whole channel blocks (data_format %s)",
+                       "whole channel blocks or nChw16c with padded channels (data_format %s)",
                        a->nhwc ? "NHWC" : "NCHW");
   }
   int64_t d[4] = {g.n, a->nhwc ? g.oh : g.c, a->nhwc ? g.ow : g.oh, a->nhwc ? g.c : g.ow};
@@ -424,7 +426,7 @@ static ic_status run(ic_kctx *c) {
   return st;
 }
 
-static const ic_slotdef inputs[] = {{"X", IC_SLOT_BLOCKED}};
+static const ic_slotdef inputs[] = {{"X", IC_SLOT_BLOCKED | IC_SLOT_PAD16}};
 static const ic_slotdef outputs[] = {{"Out", 0}};
 
 const ic_opdef ic_op_pool2d = {
