@@ -124,6 +124,21 @@ START_TEST(widths_bitwise) {
       }
     }
   }
+  /* swish (silu at beta 1): every width and tail against the 4-lane form */
+  static const float betas[] = {1.0f, 2.5f, -0.75f};
+  for (size_t bi = 0; bi < sizeof betas / sizeof betas[0]; bi++) {
+    for (int64_t i = 0; i < n; i++) ref[i] = ic_v4_swishf(ic_v4_splat(x[i]), betas[bi])[0];
+    for (int w = 4; w <= widest; w *= 2) {
+      for (int64_t len = n - 17; len <= n; len++) {
+        ic_vswishf_w(y, x, len, betas[bi], w);
+        for (int64_t i = 0; i < len; i++) {
+          ck_assert_msg(memcmp(&y[i], &ref[i], sizeof y[i]) == 0,
+                        "swish(%a, beta %g) at width %d, length %lld: %a, the 4-lane form "
+                        "gives %a", x[i], betas[bi], w, (long long)len, y[i], ref[i]);
+        }
+      }
+    }
+  }
   free(x), free(ref), free(y);
 }
 END_TEST

@@ -90,6 +90,29 @@ ic_status ic_activation_infer_num(ic_kctx *c);
     return IC_OK;                                                                          \
   }
 
+/* The same with the float32 blocks handed to a vectorized array function (vmath.h):
+ * VEC(out, in, n, attrs) computes the block. float64 runs F64 as above. */
+#define IC_ACTIVATION_RUN_VEC(NAME, ATTRS, F32, F64, VEC)                                  \
+  IC_ACTIVATION_RUN(NAME##_scalar, ATTRS, F32, F64)                                        \
+  static ic_status NAME##_cpu(ic_kctx *c) {                                                \
+    const ATTRS *a = c->attrs;                                                             \
+    const ic_tensor *x = ic_in(c, 0, 0);                                                   \
+    ic_tensor *o = ic_out(c, 0, 0);                                                        \
+    if (x->dtype != IC_FP32) return NAME##_scalar_cpu(c);                                  \
+    const int64_t n = ic_numel(x->ndim, x->dims);                                          \
+    const int64_t nb = (n + IC_ACT_BLOCK - 1) / IC_ACT_BLOCK;                              \
+    const int nt = n >= IC_ACT_PAR_MIN ? ic_omp_threads(c->env) : 1;                       \
+    const float *xp = x->data;                                                             \
+    float *op = o->data;                                                                   \
+    (void)a;                                                                               \
+    _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")               \
+    for (int64_t b = 0; b < nb; b++) {                                                     \
+      int64_t i = b * IC_ACT_BLOCK, e = n - i < IC_ACT_BLOCK ? n : i + IC_ACT_BLOCK;       \
+      VEC(op + i, xp + i, e - i, a);                                                       \
+    }                                                                                      \
+    return IC_OK;                                                                          \
+  }
+
 #define IC_ACTIVATION_DEF(NAME, ATTRS, PARSE, INFER)                                       \
   {                                                                                        \
     .name = #NAME, .n_inputs = 1, .inputs = ic_activation_inputs, .n_outputs = 1,          \

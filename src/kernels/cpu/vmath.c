@@ -45,6 +45,26 @@
     const vf_##SUF one = splat_##SUF(1.0f), two = splat_##SUF(2.0f);                         \
     return two / (one + exp_##SUF(-two * x)) - one;                                          \
   }                                                                                          \
+  __attribute__((target(TARGET))) static void swish_array_##SUF(float *y, const float *x,   \
+                                                                int64_t n, float beta) {    \
+    const vf_##SUF one = splat_##SUF(1.0f), nb = splat_##SUF(-beta);                         \
+    const vf_##SUF ovf = splat_##SUF(88.7228f), inf = splat_##SUF(__builtin_inff());         \
+    int64_t i = 0;                                                                           \
+    for (; i + (W) <= n; i += (W)) {                                                         \
+      vf_##SUF v, t;                                                                         \
+      memcpy(&v, x + i, sizeof v);                                                           \
+      t = nb * v;                                                                            \
+      v = v / sel_##SUF(t > ovf, inf, one + exp_##SUF(t));                                   \
+      memcpy(y + i, &v, sizeof v);                                                           \
+    }                                                                                        \
+    if (i < n) {                                                                             \
+      vf_##SUF v = {0}, t;                                                                   \
+      memcpy(&v, x + i, (size_t)(n - i) * sizeof(float));                                    \
+      t = nb * v;                                                                            \
+      v = v / sel_##SUF(t > ovf, inf, one + exp_##SUF(t));                                   \
+      memcpy(y + i, &v, (size_t)(n - i) * sizeof(float));                                    \
+    }                                                                                        \
+  }                                                                                          \
   VMATH_ARRAY(SUF, W, TARGET, exp)                                                           \
   VMATH_ARRAY(SUF, W, TARGET, sigm)                                                          \
   VMATH_ARRAY(SUF, W, TARGET, tanh)
@@ -98,6 +118,26 @@ int ic_vmath_width(void) {
     else if (width >= 8 && __builtin_cpu_supports("avx2")) FN##_array_w8(y, x, n);          \
     else FN##_array_w4(y, x, n);                                                             \
   }
+
+static void swish_array_w4(float *y, const float *x, int64_t n, float beta) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) ic_v4_store(y + i, ic_v4_swishf(ic_v4_load(x + i), beta));
+  if (i < n) {
+    float buf[4] = {0, 0, 0, 0};
+    memcpy(buf, x + i, (size_t)(n - i) * sizeof *buf);
+    ic_v4_store(buf, ic_v4_swishf(ic_v4_load(buf), beta));
+    memcpy(y + i, buf, (size_t)(n - i) * sizeof *buf);
+  }
+}
+
+void ic_vswishf(float *y, const float *x, int64_t n, float beta) {
+  ic_vswishf_w(y, x, n, beta, ic_vmath_width());
+}
+void ic_vswishf_w(float *y, const float *x, int64_t n, float beta, int width) {
+  if (width >= 16 && __builtin_cpu_supports("avx512f")) swish_array_w16(y, x, n, beta);
+  else if (width >= 8 && __builtin_cpu_supports("avx2")) swish_array_w8(y, x, n, beta);
+  else swish_array_w4(y, x, n, beta);
+}
 
 VMATH_DISPATCH(ic_vexpf, exp)
 VMATH_DISPATCH(ic_vsigmoidf, sigm)

@@ -71,6 +71,15 @@ static inline ic_v4f ic_v4_tanhf(ic_v4f x) {
   return two / (one + ic_v4_expf(-two * x)) - one;
 }
 
+/* x / (1 + exp(-beta x)): Paddle's swish (silu: beta 1). Where -beta x is past expf's
+ * overflow (88.7228) the denominator is infinite, as with libm: -inf gives NaN and a large
+ * finite x a zero, not the quotient by the clamped exponential. */
+static inline ic_v4f ic_v4_swishf(ic_v4f x, float beta) {
+  const ic_v4f t = ic_v4_splat(-beta) * x;
+  const ic_v4f d = ic_v4_splat(1.0f) + ic_v4_expf(t);
+  return x / ic_v4_select(t > ic_v4_splat(88.7228f), ic_v4_splat(__builtin_inff()), d);
+}
+
 /* y[i] = f(x[i]) for i < n (vmath.c): in blocks of 16 with AVX-512F, 8 with AVX2, else 4;
  * the last partial block through a padded copy, so every element takes the vector path and
  * gets the bits ic_v4_expf / ic_v4_sigmoidf / ic_v4_tanhf give it at any width. y may equal
@@ -85,6 +94,10 @@ void ic_vexpf_w(float *y, const float *x, int64_t n, int width);
 void ic_vsigmoidf_w(float *y, const float *x, int64_t n, int width);
 void ic_vtanhf_w(float *y, const float *x, int64_t n, int width);
 int ic_vmath_width(void);
+/* y[i] = x[i] / (1 + exp(-beta x[i])) for i < n, as wide as the CPU allows (the same bits as
+ * ic_v4_swishf at any width); y may equal x. */
+void ic_vswishf(float *y, const float *x, int64_t n, float beta);
+void ic_vswishf_w(float *y, const float *x, int64_t n, float beta, int width);
 
 /* y[i] = (float)((double)y[i] / d) for i < n: each quotient taken in double and rounded once,
  * 8 at a time with AVX-512F, 4 with AVX2, else 2 (IEEE division: the same bits at any width). */
