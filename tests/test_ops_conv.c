@@ -1774,6 +1774,117 @@ START_TEST(dw_fusion_bad) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * A transposed convolution followed by the elementwise_add of its bias, an inference
+ * batch_norm and an activation (PP-OCRv4 DB's head: conv2d_transpose, bias, batch_norm,
+ * relu; then conv2d_transpose, bias, sigmoid) becomes one transposed convolution on CPU
+ * plans (fuse.c; ic_fold_bn folds along the Filter's dims[1] within each group): one op
+ * left, within float32 tolerance of the unfused program, bitwise equal across thread counts,
+ * on oneDNN's path (whole channel blocks) and the GEMM path, grouped and not.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct ctf_case {
+  int64_t cin, cout, groups;
+  bool bias, bn;
+  const char *act; /* NULL: none */
+} ctf_case;
+
+static ic_program *ctf_program(const ctf_case *k) {
+  enum { N = 2, H = 9, W = 7 };
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(N, k->cin, H, W));
+  ic_builder_var(b, 0, "wt", IC_FP32, 4, TU_DIMS(k->cin, k->cout / k->groups, 2, 2), true);
+  ic_builder_var(b, 0, "bt", IC_FP32, 1, TU_DIMS(k->cout), true);
+  const char *names[] = {"d", "e", "f", "g"};
+  for (int i = 0; i < 4; i++) tu_var(b, names[i], IC_FP32, 4, TU_DIMS(N, k->cout, 2 * H, 2 * W));
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, k->groups == k->cin && k->groups > 1
+                                                  ? "depthwise_conv2d_transpose"
+                                                  : "conv2d_transpose");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "wt");
+  ic_builder_out(op, "Output", "d");
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){0, 0});
+  ic_builder_attr_int(op, "groups", (int32_t)k->groups);
+  ic_builder_attr_string(op, "data_format", "NCHW");
+  const char *cur = "d";
+  if (k->bias) {
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", cur);
+    ic_builder_in(op, "Y", "bt");
+    ic_builder_out(op, "Out", "e");
+    ic_builder_attr_int(op, "axis", 1);
+    cur = "e";
+  }
+  if (k->bn) {
+    dwf_bn(b, "bnt", k->cout, cur, "f");
+    cur = "f";
+  }
+  if (k->act) {
+    dwf_act(b, k->act, cur, "g");
+    cur = "g";
+  }
+  ic_builder_fetch(b, cur);
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  return p;
+}
+
+/* counts[0]: ops other than feed / fetch / ic_fold_bn; counts[1]: transposed convolutions
+ * with a fused activation. */
+static void count_ctf(const ic_op *op, size_t *counts) {
+  counts[0] += strcmp(op->type, "feed") && strcmp(op->type, "fetch") &&
+               strcmp(op->type, "ic_fold_bn");
+  const ic_attr *a = ic_op_attr(op, "fuse_activation");
+  counts[1] += strstr(op->type, "_transpose") && a && a->type == IC_ATTR_STRING && a->s[0];
+}
+
+static void ctf_check(const ctf_case *k) {
+  ic_program *p = ctf_program(k);
+  ic_scope *params;
+  ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+  char err[1024];
+  ck_assert_msg(ic_params_random(p, 5, params, err, sizeof err) == IC_OK, "%s", err);
+  ic_tensor *x = tu_rand_f32(4, TU_DIMS(2, k->cin, 9, 7), 6, -1, 1);
+  size_t c_ref[2] = {0, 0}, c1[2] = {0, 0};
+  ic_tensor *ref = plan_run(p, params, x, false, 1, count_ctf, c_ref);
+  ic_tensor *f1 = plan_run(p, params, x, true, 1, count_ctf, c1);
+  ck_assert_msg(c1[0] == 1, "%zu ops left after the rewrite, expected 1", c1[0]);
+  ck_assert_int_eq(c1[1], k->act ? 1 : 0);
+  for (int t = 2; t <= 3; t++) {
+    size_t ct[2] = {0, 0};
+    ic_tensor *ft = plan_run(p, params, x, true, t, count_ctf, ct);
+    tu_assert_bitwise(ft, f1, "fused transposed convolution, more threads against 1");
+    ic_tensor_destroy(ft);
+  }
+  int64_t n = ic_tensor_numel(ref);
+  double *r = malloc((size_t)n * sizeof *r);
+  for (int64_t i = 0; i < n; i++) r[i] = ((const float *)ic_tensor_cdata(ref))[i];
+  tu_assert_close(f1, r, (size_t)n, 1e-4, 1e-5);
+  free(r);
+  ic_tensor_destroy(ref);
+  ic_tensor_destroy(f1);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+
+START_TEST(transposed_fusion) {
+  /* oneDNN's path (16 channels in and out), DB's first head layer */
+  ctf_check(&(ctf_case){.cin = 16, .cout = 16, .groups = 1, .bias = true, .bn = true, .act = "relu"});
+  /* the GEMM path (24 -> 1, DB's last layer), bias and sigmoid */
+  ctf_check(&(ctf_case){.cin = 24, .cout = 1, .groups = 1, .bias = true, .act = "sigmoid"});
+  /* groups: the fold follows each group's output channels; batch_norm alone; swish */
+  ctf_check(&(ctf_case){.cin = 8, .cout = 12, .groups = 2, .bn = true, .act = "swish"});
+  ctf_check(&(ctf_case){.cin = 6, .cout = 4, .groups = 2, .bias = true, .bn = true});
+  /* depthwise, with hard_sigmoid (conv.c's formula after the primitive) */
+  ctf_check(&(ctf_case){.cin = 16, .cout = 16, .groups = 16, .bn = true, .act = "hard_sigmoid"});
+}
+END_TEST
+
 /* Not fused: a scalar that is not a parameter, or a mul by a full tensor. */
 START_TEST(affine_not_fused) {
   ic_builder *b = ic_builder_create();
@@ -2078,6 +2189,7 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, affine_fusion);
   tcase_add_test(tc, dw_fusion);
   tcase_add_test(tc, dw_fusion_bad);
+  tcase_add_test(tc, transposed_fusion);
   tcase_add_test(tc, affine_not_fused);
   tcase_add_test(tc, convt_blocked_input);
   tcase_add_test(tc, convt_layout_pass);

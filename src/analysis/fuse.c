@@ -13,7 +13,8 @@
  * (PP-LCNetV3, PP-OCRv4's backbone: conv, affine, hard_swish, affine): the first becomes
  * ic_PreAffineScale / ic_PreAffineBias, a post-op before the activation's. On CPU plans an
  * elementwise_mul(x, s) followed by elementwise_add(x, that product) becomes one
- * ic_scale_residual (bitwise the same; see try_scale_residual).
+ * ic_scale_residual (bitwise the same; see try_scale_residual). On CPU plans a transposed
+ * convolution takes the bias add, batch_norm and activation after it too (transposed_conv).
  * Results stay within float32 tolerance of the plain program
  * (tests check it); with fuse off, compiled and uncompiled runs stay bitwise equal.
  *
@@ -277,11 +278,12 @@ static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, con
   ic_arena *a = f->seq->arena;
   const ic_op *conv = f->seq->ops[i];
   const char *filter = arg(conv, false, "Filter");
+  const bool transposed = strstr(conv->type, "_transpose") != NULL;
   ic_op *fold = NULL;
   if (bn) {
     fold = ic_arena_alloc(a, sizeof *fold);
     ic_slot *ins = ic_arena_calloc(a, 6, sizeof *ins), *outs = ic_arena_calloc(a, 2, sizeof *outs);
-    ic_attr *at = ic_arena_alloc(a, sizeof *at);
+    ic_attr *at = ic_arena_calloc(a, 3, sizeof *at);
     const char *ff = fmt_name(a, filter, "@folded", i), *fb = fmt_name(a, filter, "@foldedbias", i);
     if (!fold || !ins || !outs || !at || !ff || !fb) goto oom;
     size_t n = 0;
@@ -293,9 +295,15 @@ static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, con
     ins[n++] = slot1(a, "Variance", arg(bn, false, "Variance"));
     outs[0] = slot1(a, "FoldedFilter", ff);
     outs[1] = slot1(a, "FoldedBias", fb);
-    *at = (ic_attr){.name = "epsilon", .type = IC_ATTR_FLOAT, .f = num_attr(bn, "epsilon", 1e-5)};
+    size_t na = 0;
+    at[na++] = (ic_attr){.name = "epsilon", .type = IC_ATTR_FLOAT, .f = num_attr(bn, "epsilon", 1e-5)};
+    if (transposed) { /* the Filter's output channels are its dims[1] within each group */
+      at[na++] = (ic_attr){.name = "groups", .type = IC_ATTR_LONG,
+                           .i = (int64_t)num_attr(conv, "groups", 1)};
+      at[na++] = (ic_attr){.name = "ic_transposed", .type = IC_ATTR_BOOLEAN, .i = 1};
+    }
     *fold = (ic_op){.type = "ic_fold_bn", .block = 0, .index = bn->index, .n_inputs = n,
-                    .inputs = ins, .n_outputs = 2, .outputs = outs, .n_attrs = 1, .attrs = at};
+                    .inputs = ins, .n_outputs = 2, .outputs = outs, .n_attrs = na, .attrs = at};
     filter = ff;
     bias = fb;
     const char **d = ic_arena_calloc(a, f->seq->n_derived + 2, sizeof *d);
@@ -331,7 +339,10 @@ static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, con
   at[na++] = (ic_attr){.name = "fuse_activation", .type = IC_ATTR_STRING, .s = ac ? ac->name : ""};
   at[na++] = (ic_attr){.name = "fuse_alpha", .type = IC_ATTR_FLOAT, .f = ac ? ac->alpha : 0};
   at[na++] = (ic_attr){.name = "fuse_beta", .type = IC_ATTR_FLOAT, .f = ac ? ac->beta : 0};
-  at[na++] = (ic_attr){.name = "fuse_residual_connection", .type = IC_ATTR_BOOLEAN, .i = residual != NULL};
+  if (!transposed) {
+    at[na++] = (ic_attr){.name = "fuse_residual_connection", .type = IC_ATTR_BOOLEAN,
+                         .i = residual != NULL};
+  }
   set_op(nc, conv, ins, n, outs, at, na);
   f->replace[last] = fold ? fold : nc;
   f->replace2[last] = fold ? nc : NULL;
@@ -340,9 +351,21 @@ oom:
   return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
+/* A transposed convolution (CPU plans): its bias add, batch_norm and activation join it as
+ * for a convolution (ic_fold_bn folds along the Filter's dims[1] per group); no residual and
+ * no affine (its kernel takes neither). */
+static bool transposed_conv(const fuser *f, const ic_op *op) {
+  return f->cpu && (!strcmp(op->type, "conv2d_transpose") ||
+                    !strcmp(op->type, "depthwise_conv2d_transpose"));
+}
+
 static ic_status try_fuse(fuser *f, size_t i) {
   const ic_op *conv = f->seq->ops[i];
-  if (strcmp(conv->type, "conv2d") != 0 && strcmp(conv->type, "depthwise_conv2d") != 0) return IC_OK;
+  const bool transposed = transposed_conv(f, conv);
+  if (strcmp(conv->type, "conv2d") != 0 && strcmp(conv->type, "depthwise_conv2d") != 0 &&
+      !transposed) {
+    return IC_OK;
+  }
   if (!str_attr_is(conv, "fuse_activation", "", true) || num_attr(conv, "fuse_residual_connection", 0)) {
     return IC_OK;
   }
@@ -357,8 +380,11 @@ static ic_status try_fuse(fuser *f, size_t i) {
   const char *residual = NULL, *bias = arg(conv, false, "Bias"), *bias_out;
   bool bias_added = false;
   size_t j = sole_reader(f, i, out);
+  const int64_t c_out = fv->ndim != 4 ? -1
+                        : transposed ? fv->dims[1] * (int64_t)num_attr(conv, "groups", 1)
+                                     : fv->dims[0];
   if (!bias && !nhwc && j != SIZE_MAX && fv->ndim == 4 &&
-      bias_op(f, f->seq->ops[j], out, fv->dims[0], &bias, &bias_out)) {
+      bias_op(f, f->seq->ops[j], out, c_out, &bias, &bias_out)) {
     bias_added = true;
     out = bias_out;
     pattern[n_pat++] = last = j;
@@ -370,7 +396,7 @@ static ic_status try_fuse(fuser *f, size_t i) {
     pattern[n_pat++] = last = j;
     j = sole_reader(f, j, out);
   }
-  if (j != SIZE_MAX && strcmp(f->seq->ops[j]->type, "elementwise_add") == 0) {
+  if (j != SIZE_MAX && !transposed && strcmp(f->seq->ops[j]->type, "elementwise_add") == 0) {
     const ic_op *e = f->seq->ops[j];
     const char *x = arg(e, false, "X"), *y = arg(e, false, "Y"), *o = arg(e, true, "Out");
     const char *r = x && !strcmp(x, out) ? y : y && !strcmp(y, out) ? x : NULL;
@@ -388,14 +414,18 @@ static ic_status try_fuse(fuser *f, size_t i) {
   const char *aff_scale = NULL, *aff_bias = NULL, *pre_scale = NULL, *pre_bias = NULL;
   size_t pat_before_aff = n_pat, last_before_aff = last;
   const char *out_before_aff = out;
-  if (f->cpu) scalar_affine(f, &j, &out, pattern, &n_pat, &last, &pre_scale, &pre_bias);
+  if (f->cpu && !transposed) {
+    scalar_affine(f, &j, &out, pattern, &n_pat, &last, &pre_scale, &pre_bias);
+  }
   act ac;
   if (j != SIZE_MAX && conv_act(f->seq->ops[j], &ac)) {
     actop = f->seq->ops[j];
     out = arg(actop, true, "Out");
     pattern[n_pat++] = last = j;
     j = sole_reader(f, j, out);
-    if (f->cpu) scalar_affine(f, &j, &out, pattern, &n_pat, &last, &aff_scale, &aff_bias);
+    if (f->cpu && !transposed) {
+      scalar_affine(f, &j, &out, pattern, &n_pat, &last, &aff_scale, &aff_bias);
+    }
   } else {
     aff_scale = pre_scale;
     aff_bias = pre_bias;

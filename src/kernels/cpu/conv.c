@@ -149,8 +149,8 @@ static const struct {
     {"gelu_tanh", IC_ACT_GELU_TANH},
 };
 
-/* Read activation attribute `name` into *out. */
-static void read_act(ic_attr_reader *r, const char *name, ic_conv_act *out) {
+/* Read activation attribute `name` into *out (conv.h). */
+void ic_conv_read_act(ic_attr_reader *r, const char *name, ic_conv_act *out) {
   const char *act = ic_ar_str(r, name, "");
   for (size_t i = 0; i < sizeof k_acts / sizeof k_acts[0]; i++) {
     if (!strcmp(act, k_acts[i].name)) {
@@ -172,7 +172,7 @@ ic_status ic_conv_parse(ic_attr_reader *r, void *attrs) {
   if (!r->st && a->groups < 1) {
     ic_ar_fail(r, "groups", "is %lld, expected >= 1", (long long)a->groups);
   }
-  read_act(r, "fuse_activation", &a->act);
+  ic_conv_read_act(r, "fuse_activation", &a->act);
   a->alpha = (float)ic_ar_float(r, "fuse_alpha", 0.0);
   a->beta = (float)ic_ar_float(r, "fuse_beta", 0.0);
   a->dw_stride = ic_ar_int(r, "ic_dw_stride", 0);
@@ -180,7 +180,7 @@ ic_status ic_conv_parse(ic_attr_reader *r, void *attrs) {
     ic_ar_fail(r, "ic_dw_stride", "is %lld, expected 0 (no fused depthwise convolution), 1 or 2",
                (long long)a->dw_stride);
   }
-  read_act(r, "ic_dw_activation", &a->dw_act);
+  ic_conv_read_act(r, "ic_dw_activation", &a->dw_act);
   a->dw_alpha = (float)ic_ar_float(r, "ic_dw_alpha", 0.0);
   a->dw_beta = (float)ic_ar_float(r, "ic_dw_beta", 0.0);
   a->residual = ic_ar_bool(r, "fuse_residual_connection", false);
@@ -307,7 +307,6 @@ static void out_dims(const ic_conv_attrs *a, const geom *g, int64_t d[4]) {
   }
 }
 
-static bool act_in_dnnl(ic_conv_act act, float alpha, float beta);
 
 /* A fused depthwise convolution (ic_dw_stride): only after a float32 NCHW 1 x 1 convolution
  * with stride 1, no padding, no groups, no residual and no affine, both activations ones
@@ -334,8 +333,8 @@ static ic_status dw_check(ic_kctx *c, const geom *g) {
   for (size_t k = IC_CONV_AFF_SCALE; k <= IC_CONV_PRE_BIAS; k++) aff |= ic_in(c, k, 0) != NULL;
   if (x->dtype != IC_FP32 || a->nhwc || g->kh != 1 || g->kw != 1 || g->sh != 1 || g->sw != 1 ||
       g->pt || g->pb || g->pl || g->pr || g->g != 1 || a->residual || aff ||
-      !act_in_dnnl(a->act, a->alpha, a->beta) ||
-      !act_in_dnnl(a->dw_act, a->dw_alpha, a->dw_beta)) {
+      !ic_conv_act_in_dnnl(a->act, a->alpha, a->beta) ||
+      !ic_conv_act_in_dnnl(a->dw_act, a->dw_alpha, a->dw_beta)) {
     return ic_kfail(c, IC_ERR_UNSUPPORTED,
                     "a fused depthwise convolution (ic_dw_stride %lld) follows only a float32 "
                     "NCHW 1 x 1 convolution with stride 1, no padding, groups 1, no residual "
@@ -415,13 +414,13 @@ ic_status ic_conv_infer(ic_kctx *c) {
 
 /* Can oneDNN 2.6 express act as post-ops? Not hard_swish with other than its fixed 1/6, 1/2:
  * a loop then applies it (and the affines around it) after the primitive. */
-static bool act_in_dnnl(ic_conv_act act, float alpha, float beta) {
+bool ic_conv_act_in_dnnl(ic_conv_act act, float alpha, float beta) {
   return act != IC_ACT_HARD_SWISH || (alpha == 1.0f / 6.0f && beta == 0.5f);
 }
 
-/* Append the oneDNN 2.6 post-ops of act (act_in_dnnl holds). */
-static void act_post_ops(ic_conv_act act, float al, float be, dnnl_post_ops_t po,
-                         dnnl_status_t *st) {
+/* Append the oneDNN 2.6 post-ops of act (ic_conv_act_in_dnnl holds). */
+void ic_conv_act_post_ops(ic_conv_act act, float al, float be, dnnl_post_ops_t po,
+                          dnnl_status_t *st) {
   dnnl_alg_kind_t alg;
   *st = dnnl_success;
   switch (act) {
@@ -752,9 +751,9 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   TRY(dnnl_memory_desc_init_by_tag(&b_md, 1, bd, dnnl_f32, dnnl_x), "memory_desc_init");
   TRY(dnnl_post_ops_create(&po), "post_ops_create");
   if (a->residual) TRY(dnnl_post_ops_append_sum(po, 1.0f), "post_ops_append_sum");
-  /* hard_sigmoid is itself a linear (see act_post_ops): after an affine before it, the
+  /* hard_sigmoid is itself a linear (see ic_conv_act_post_ops): after an affine before it, the
    * loop applies all three (see below on two linears). */
-  s->act_after = !act_in_dnnl(a->act, a->alpha, a->beta) ||
+  s->act_after = !ic_conv_act_in_dnnl(a->act, a->alpha, a->beta) ||
                  (s->aff.pre_on && a->act == IC_ACT_HARD_SIGMOID);
   if (!s->act_after) {
     /* scale * s + bias: oneDNN's linear eltwise, before and after the activation. oneDNN
@@ -768,7 +767,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
                                        (float)s->aff.pre_bias),
           "post_ops_append_eltwise (affine before the activation)");
     }
-    act_post_ops(a->act, a->alpha, a->beta, po, &st);
+    ic_conv_act_post_ops(a->act, a->alpha, a->beta, po, &st);
     what = "post_ops_append_eltwise";
     if (st != dnnl_success) goto dnnl_fail;
     if (s->aff.on && (pre || a->act == IC_ACT_HARD_SIGMOID)) {
@@ -797,7 +796,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
      * tensor through memory), then its own activation. dw_check made both expressible. */
     TRY(dnnl_post_ops_append_dw(po, dnnl_f32, dnnl_f32, dnnl_f32, 3, a->dw_stride, 1, 0, 0, NULL),
         "post_ops_append_dw");
-    act_post_ops(a->dw_act, a->dw_alpha, a->dw_beta, po, &st);
+    ic_conv_act_post_ops(a->dw_act, a->dw_alpha, a->dw_beta, po, &st);
     what = "post_ops_append_eltwise (depthwise activation)";
     if (st != dnnl_success) goto dnnl_fail;
   }

@@ -115,6 +115,10 @@ typedef struct ic_conv_geom {
   int64_t g;               /* groups */
 } ic_conv_geom;
 
+/* Read fuse_activation-style attribute `name` into *out (conv.c), failing the reader on a
+ * name Paddle's oneDNN convolution does not know. */
+void ic_conv_read_act(ic_attr_reader *r, const char *name, ic_conv_act *out);
+
 /* Check Input and Filter (IC_ERR_SHAPE naming them) and compute the geometry. */
 ic_status ic_conv_geometry(ic_kctx *c, ic_conv_geom *g);
 

@@ -31,6 +31,11 @@
  * layout drops its reorder, and the primitive never depends on the layout the input
  * arrives in, so the values are bitwise those of the plain plan.
  *
+ * The Bias and icore's fused activation (fuse_activation / fuse_alpha / fuse_beta, which
+ * fuse.c adds with a folded batch_norm) are applied by finish() in one pass after the
+ * primitive or the GEMM: oneDNN 2.6's deconvolution applies its own bias and post-ops in a
+ * generic loop 25-50 times slower than its kernel.
+ *
  * Otherwise (float64, other channel counts, oneDNN refusing the geometry) the kernel does
  * what Paddle's does: per image and group, one GEMM col = Filter_g^T * Input_g
  * ([og * KH * KW] x [H * W]) and a col2im that adds each column entry into the output pixel
@@ -41,6 +46,7 @@
 #include "kernels/cpu/conv_transpose.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/onednn.h"
+#include "kernels/cpu/vmath.h"
 
 const ic_slotdef ic_convt_inputs[3] = {
     {"Input", IC_SLOT_BLOCKED},
@@ -84,6 +90,9 @@ ic_status ic_convt_parse(ic_attr_reader *r, void *attrs) {
   if (!r->st && a->groups < 1) {
     ic_ar_fail(r, "groups", "is %lld, expected >= 1", (long long)a->groups);
   }
+  ic_conv_read_act(r, "fuse_activation", &a->act);
+  a->alpha = (float)ic_ar_float(r, "fuse_alpha", 0.0);
+  a->beta = (float)ic_ar_float(r, "fuse_beta", 0.0);
   return r->st;
 }
 
@@ -243,6 +252,67 @@ ic_status ic_convt_infer(ic_kctx *c) {
 DEFINE_CONVT(f32, float)
 DEFINE_CONVT(f64, double)
 
+/* Output = act(Output + Bias) in place over the output y (Bias and activation optional):
+ * per output channel, the sum rounded in the output's precision, then the activation (relu
+ * in float, float32 sigmoid and swish by vmath.h's vectorized forms, the others by conv.c's
+ * formulas in double, rounded once). y is NCHW, or NHWC
+ * for an NHWC op outside the GEMM path (nchw: y is the GEMM path's NCHW buffer). */
+static void finish(ic_kctx *c, void *y, const void *bias, bool nchw) {
+  const ic_convt_attrs *a = c->attrs;
+  const ic_conv_act act = a->act;
+  const float alpha = a->alpha, beta = a->beta;
+  if (!bias && act == IC_ACT_NONE) return;
+  const ic_tensor *out = ic_out(c, 0, 0);
+  const bool f64 = out->dtype == IC_FP64, nhwc = a->nhwc && !nchw;
+  const int64_t n = out->dims[0], ch = out->dims[a->nhwc ? 3 : 1];
+  const int64_t hw = ic_tensor_numel_(out) / (n * ch > 0 ? n * ch : 1);
+  /* NCHW: one plane of hw per (image, channel); NHWC: hw rows of ch */
+  const int64_t rows = nhwc ? n * hw : n * ch, len = nhwc ? ch : hw;
+  const int nt = rows * len >= 65536 ? ic_omp_threads(c->env) : 1;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int64_t r = 0; r < rows; r++) {
+    if (f64) {
+      double *p = (double *)y + (size_t)(r * len);
+      const double *bd = bias;
+      for (int64_t q = 0; q < len; q++) {
+        double v = bd ? p[q] + bd[nhwc ? q : r % ch] : p[q];
+        p[q] = ic_conv_act_apply(act, alpha, beta, v);
+      }
+      continue;
+    }
+    float *restrict p = (float *)y + (size_t)(r * len);
+    const float *bf = bias;
+    if (!nhwc && act == IC_ACT_RELU) { /* one pass: the sum, then relu */
+      const float bv = bf ? bf[r % ch] : 0.0f;
+      if (bf) {
+        for (int64_t q = 0; q < len; q++) {
+          float v = p[q] + bv;
+          p[q] = v > 0 ? v : alpha * v;
+        }
+      } else {
+        for (int64_t q = 0; q < len; q++) p[q] = p[q] > 0 ? p[q] : alpha * p[q];
+      }
+      continue;
+    }
+    if (bf && nhwc) {
+      for (int64_t q = 0; q < len; q++) p[q] += bf[q];
+    } else if (bf) {
+      const float bv = bf[r % ch];
+      for (int64_t q = 0; q < len; q++) p[q] += bv;
+    }
+    switch (act) {
+      case IC_ACT_NONE: break;
+      case IC_ACT_RELU:
+        for (int64_t q = 0; q < len; q++) p[q] = p[q] > 0 ? p[q] : alpha * p[q];
+        break;
+      case IC_ACT_SIGMOID: ic_vsigmoidf(p, p, len); break;
+      case IC_ACT_SWISH: ic_vswishf(p, p, len, alpha); break;
+      default:
+        for (int64_t q = 0; q < len; q++) p[q] = (float)ic_conv_act_apply(act, alpha, beta, p[q]);
+    }
+  }
+}
+
 /* The GEMM + col2im path; xdata is Input's data in plain NCHW or NHWC. */
 static ic_status convt_gemm(ic_kctx *c, const geom *gp, const void *xdata) {
   const ic_convt_attrs *a = c->attrs;
@@ -285,19 +355,7 @@ static ic_status convt_gemm(ic_kctx *c, const geom *gp, const void *xdata) {
       else f32_col2im((const float *)col, (float *)ys, &g);
     }
   }
-  if (bt) {
-    for (int64_t n = 0; n < g.n; n++)
-      for (int64_t o = 0; o < g.oc; o++) {
-        size_t base = (size_t)((n * g.oc + o) * ohw);
-        if (f64) {
-          double b = ((const double *)bt->data)[o], *p = (double *)yout + base;
-          for (int64_t q = 0; q < ohw; q++) p[q] += b;
-        } else {
-          float b = ((const float *)bt->data)[o], *p = (float *)yout + base;
-          for (int64_t q = 0; q < ohw; q++) p[q] += b;
-        }
-      }
-  }
+  finish(c, yout, bt ? bt->data : NULL, true);
   if (a->nhwc) {
     if (f64) f64_nchw((const double *)yout, out->data, g.n, g.oc, ohw, true);
     else f32_nchw((const float *)yout, out->data, g.n, g.oc, ohw, true);
@@ -322,7 +380,7 @@ typedef struct convt_state {
   ic_dnnl_prim src_re;    /* Input -> src_md, when they differ */
   ic_dnnl_prim dst_re;    /* dst_md -> Output, when they differ */
   ic_dnnl_prim w_re;      /* Filter (iohw) -> w_md, when they differ */
-  dnnl_memory_t m_src_user, m_src, m_dst_user, m_dst, m_w_user, m_w, m_bias;
+  dnnl_memory_t m_src_user, m_src, m_dst_user, m_dst, m_w_user, m_w;
   size_t src_bytes, dst_bytes, pad_bytes; /* per-call scratch: blocked src, dst; scratchpad */
   void *w_buf;            /* weights in w_md (owned), when w_re exists */
   const void *w_key;      /* the Filter buffer w_buf was made from, its size and a sample */
@@ -335,7 +393,7 @@ static void state_free(convt_state *s) {
   ic_dnnl_prim *prims[] = {&s->deconv, &s->src_re, &s->dst_re, &s->w_re};
   for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) ic_dnnl_prim_free(prims[i]);
   dnnl_memory_t mems[] = {s->m_src_user, s->m_src, s->m_dst_user, s->m_dst,
-                          s->m_w_user,   s->m_w,   s->m_bias};
+                          s->m_w_user,   s->m_w};
   for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++) {
     if (mems[i]) dnnl_memory_destroy(mems[i]);
   }
@@ -386,11 +444,10 @@ static ic_status state_build(ic_kctx *c, const geom *g, convt_state *s) {
   ic_status rs = ic_dnnl_rt_init(c, &s->rt);
   if (rs) return rs;
   int64_t sd[4] = {g->n, g->c, g->h, g->w}, dd[4] = {g->n, g->oc, g->oh, g->ow};
-  dnnl_memory_desc_t src_user, dst_user, w_user, w_any, b_md;
+  dnnl_memory_desc_t src_user, dst_user, w_user, w_any;
   dnnl_dims_t wd = {g->g, g->og, g->c / g->g, g->kh, g->kw};
   const int wnd = g->g > 1 ? 5 : 4;
   const int64_t *wdims = g->g > 1 ? wd : wd + 1;
-  dnnl_dims_t bd = {g->oc};
 
 #define TRY(call, name)                                \
   do {                                                 \
@@ -406,7 +463,9 @@ static ic_status state_build(ic_kctx *c, const geom *g, convt_state *s) {
       "memory_desc_init");
   TRY(dnnl_memory_desc_init_by_tag(&w_any, wnd, wdims, dnnl_f32, dnnl_format_tag_any),
       "memory_desc_init");
-  TRY(dnnl_memory_desc_init_by_tag(&b_md, 1, bd, dnnl_f32, dnnl_x), "memory_desc_init");
+  /* Neither the Bias nor a fused activation goes to oneDNN 2.6's deconvolution: it applies
+   * both in a generic loop after its kernel (PP-OCRv4 DB's 24 -> 24 2 x 2 stride-2 head with
+   * bias and relu: 52-60 ms against 1.1 ms without), so finish() adds them after. */
   TRY(ic_dnnl_attr(&attr, NULL), "primitive_attr");
   /* The layout is chosen from the shapes alone (never from the Input's arrival layout), so
    * the plain and the blocked plan run the same primitive. */
@@ -417,8 +476,8 @@ static ic_status state_build(ic_kctx *c, const geom *g, convt_state *s) {
     TRY(ic_dnnl_md4(&src_md, sd, tags[i]), "memory_desc_init");
     TRY(ic_dnnl_md4(&dst_md, dd, tags[i]), "memory_desc_init");
     st = dnnl_dilated_deconvolution_forward_desc_init(
-        &dd_desc, dnnl_forward_inference, dnnl_deconvolution_direct, &src_md, &w_any,
-        s->has_bias ? &b_md : NULL, &dst_md, strides, dil, pad_l, pad_r);
+        &dd_desc, dnnl_forward_inference, dnnl_deconvolution_direct, &src_md, &w_any, NULL,
+        &dst_md, strides, dil, pad_l, pad_r);
     if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &dd_desc, attr, &s->rt);
     if (st != dnnl_success) pd = NULL;
   }
@@ -460,7 +519,6 @@ static ic_status state_build(ic_kctx *c, const geom *g, convt_state *s) {
   if (!(s->m_dst = ic_dnnl_mem(&s->rt, dst_md))) goto dnnl_fail;
   if (!(s->m_w_user = ic_dnnl_mem(&s->rt, &w_user))) goto dnnl_fail;
   if (!(s->m_w = ic_dnnl_mem(&s->rt, w_md))) goto dnnl_fail;
-  if (!(s->m_bias = ic_dnnl_mem(&s->rt, &b_md))) goto dnnl_fail;
   if (s->w_buf) TRY(dnnl_memory_set_data_handle(s->m_w, s->w_buf), "memory_set_data_handle");
   ic_dnnl_prim *prims[] = {&s->deconv, &s->src_re, &s->dst_re, &s->w_re};
   for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) {
@@ -556,16 +614,13 @@ static ic_status convt_dnnl(ic_kctx *c, convt_state *s) {
   int n = 0;
   args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SRC, s->src_re.p ? s->m_src : s->m_src_user};
   args[n++] = (dnnl_exec_arg_t){DNNL_ARG_WEIGHTS, s->m_w};
-  if (b) {
-    TRY(dnnl_memory_set_data_handle(s->m_bias, b->data), "memory_set_data_handle");
-    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, s->m_bias};
-  }
   args[n++] = (dnnl_exec_arg_t){DNNL_ARG_DST, s->m_dst};
   TRY(ic_dnnl_exec(&s->rt, &s->deconv, pad, n, args), "deconvolution execute");
   if (s->dst_re.p) {
     TRY(ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user),
         "reorder (Output)");
   }
+  finish(c, y->data, b ? b->data : NULL, false);
   goto done;
 #undef TRY
 fail:

@@ -18,6 +18,11 @@ typedef struct ic_convt_attrs {
   int64_t groups;
   ic_pad_algo pad_algo;
   bool nhwc;
+  /* fuse_activation / fuse_alpha / fuse_beta (conv.h ic_conv_act), which only icore's
+   * rewrites (fuse.c: bias add, batch_norm and activation after it) write; applied after the
+   * Bias. The CUDA kernel refuses them. */
+  ic_conv_act act;
+  float alpha, beta;
 } ic_convt_attrs;
 
 enum { IC_CONVT_INPUT, IC_CONVT_FILTER, IC_CONVT_BIAS };

@@ -4,13 +4,18 @@
  *   FoldedFilter   = Filter[o, ...] * a[o]
  *   FoldedBias[o]  = (Bias[o] - Mean[o]) * a[o] + BnBias[o]      (Bias 0 when absent)
  * computed in double and rounded once. Its inputs are parameters and its outputs are kept
- * across runs, so the executor recomputes it only when a parameter buffer changes. */
+ * across runs, so the executor recomputes it only when a parameter buffer changes. With
+ * ic_transposed (a transposed convolution's Filter [C_in, C_out / groups, KH, KW]) output
+ * channel o is Filter[g * C_in / groups + i, o - g * C_out / groups, ...] for i < C_in /
+ * groups, group g = o / (C_out / groups). */
 #include <math.h>
 
 #include "kernels/kernel.h"
 
 typedef struct fold_attrs {
   double epsilon;
+  bool transposed;
+  int64_t groups;
 } fold_attrs;
 
 enum { IN_FILTER, IN_BIAS, IN_SCALE, IN_BNBIAS, IN_MEAN, IN_VAR };
@@ -18,6 +23,9 @@ enum { IN_FILTER, IN_BIAS, IN_SCALE, IN_BNBIAS, IN_MEAN, IN_VAR };
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   fold_attrs *a = attrs;
   a->epsilon = (float)ic_ar_float(r, "epsilon", (double)1e-5f);
+  a->transposed = ic_ar_bool(r, "ic_transposed", false);
+  a->groups = ic_ar_int(r, "groups", 1);
+  if (!r->st && a->groups < 1) ic_ar_fail(r, "groups", "is %lld, expected >= 1", (long long)a->groups);
   return r->st;
 }
 
@@ -26,7 +34,12 @@ static ic_status infer(ic_kctx *c) {
   ic_status st = ic_kcheck_dtype(c, IN_FILTER, 0, IC_DT(IC_FP32));
   if (st) return st;
   if (f->ndim != 4) return ic_kfail_in(c, IN_FILTER, 0, "expected rank 4");
-  int64_t oc = f->dims[0];
+  const fold_attrs *a = c->attrs;
+  if (a->transposed && f->dims[0] % a->groups) {
+    return ic_kfail_in(c, IN_FILTER, 0, "expected dims[0] a multiple of groups %lld",
+                       (long long)a->groups);
+  }
+  int64_t oc = a->transposed ? f->dims[1] * a->groups : f->dims[0];
   for (size_t s = IN_BIAS; s <= IN_VAR; s++) {
     const ic_tensor *t = ic_in(c, s, 0);
     if (!t) continue;
@@ -34,7 +47,7 @@ static ic_status infer(ic_kctx *c) {
     if (ic_tensor_numel_(t) != oc) return ic_kfail_in(c, s, 0, "expected %lld elements", (long long)oc);
   }
   ic_tensor_set_meta(ic_out(c, 0, 0), IC_FP32, 4, f->dims);
-  ic_tensor_set_meta(ic_out(c, 1, 0), IC_FP32, 1, f->dims);
+  ic_tensor_set_meta(ic_out(c, 1, 0), IC_FP32, 1, &oc);
   return IC_OK;
 }
 
@@ -45,6 +58,19 @@ static ic_status run(ic_kctx *c) {
   const float *mean = ic_in(c, IN_MEAN, 0)->data, *var = ic_in(c, IN_VAR, 0)->data;
   const float *w = f->data, *bias = b ? b->data : NULL;
   float *fw = ic_out(c, 0, 0)->data, *fb = ic_out(c, 1, 0)->data;
+  if (a->transposed) {
+    const int64_t og = f->dims[1], cg = f->dims[0] / a->groups, khw = f->dims[2] * f->dims[3];
+    for (int64_t o = 0; o < og * a->groups; o++) {
+      double k = (double)scale[o] / sqrt((double)var[o] + a->epsilon);
+      const int64_t gi = o / og, oo = o % og;
+      for (int64_t i = gi * cg; i < (gi + 1) * cg; i++) {
+        const int64_t base = (i * og + oo) * khw;
+        for (int64_t j = 0; j < khw; j++) fw[base + j] = (float)(w[base + j] * k);
+      }
+      fb[o] = (float)(((bias ? (double)bias[o] : 0.0) - mean[o]) * k + beta[o]);
+    }
+    return IC_OK;
+  }
   int64_t oc = f->dims[0], per = f->dims[1] * f->dims[2] * f->dims[3];
   for (int64_t o = 0; o < oc; o++) {
     double k = (double)scale[o] / sqrt((double)var[o] + a->epsilon);

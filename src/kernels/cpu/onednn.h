@@ -11,6 +11,7 @@
 
 #include <dnnl.h>
 
+#include "kernels/cpu/conv.h"
 #include "kernels/kernel.h"
 
 /* An engine and its stream. */
@@ -98,6 +99,13 @@ int ic_dnnl_md_layout_pad(const dnnl_memory_desc_t *md, const int64_t *dims, boo
  * it, or for nChw16c with padded channels any c) to plain NCHW: for the kernels' fallback
  * loops, which only read plain data. */
 void ic_blocked_to_plain(const float *src, float *dst, const int64_t *dims, int block);
+
+/* A fused activation (conv.h ic_conv_act) as oneDNN 2.6 post-ops (conv.c): whether they can
+ * express it, and appending them. Shared by the convolution and transposed-convolution
+ * kernels. */
+bool ic_conv_act_in_dnnl(ic_conv_act act, float alpha, float beta);
+void ic_conv_act_post_ops(ic_conv_act act, float al, float be, dnnl_post_ops_t po,
+                          dnnl_status_t *st);
 
 /* Round a byte count up to a 64-byte multiple so slices of one scratch buffer stay aligned. */
 static inline size_t ic_dnnl_align(size_t n) { return (n + 63) & ~(size_t)63; }

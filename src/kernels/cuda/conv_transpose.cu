@@ -73,6 +73,11 @@ __global__ void convt_kernel(T *__restrict__ y, const T *__restrict__ x,
 
 ic_status ic_cuconvt_run(ic_kctx *c) {
   const ic_convt_attrs *a = (const ic_convt_attrs *)c->attrs;
+  if (a->act != IC_ACT_NONE) {
+    return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                    "a fused activation (fuse_activation) on a transposed convolution runs on "
+                    "the CPU only; icore's rewrites add it on CPU plans");
+  }
   ic_convt_geom g;
   ic_status st = ic_convt_geometry(c, &g);
   if (st) return st;
