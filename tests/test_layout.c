@@ -469,6 +469,32 @@ START_TEST(padded_se_block) {
 }
 END_TEST
 
+/* A concat whose inputs are plain, or straddle channel blocks (two 24-channel maps), is
+ * gathered straight into the blocked layout its reader takes (concat.c); bitwise the plain
+ * plan's. */
+START_TEST(concat_gathers) {
+  ic_builder *b = start();
+  tu_var(b, "a", IC_FP32, 4, TU_DIMS(N, 24, H, W));
+  tu_var(b, "r1", IC_FP32, 4, TU_DIMS(N, 24, H, W));
+  tu_var(b, "r2", IC_FP32, 4, TU_DIMS(N, 24, H, W));
+  tu_var(b, "cat", IC_FP32, 4, TU_DIMS(N, 48, H, W));
+  tu_var(b, "p", IC_FP32, 4, TU_DIMS(N, 48, H / 2, W / 2));
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "wa");
+  ic_builder_out(op, "Output", "a");
+  unary(b, "relu", "a", "r1");
+  unary(b, "tanh", "a", "r2");
+  concat(b, "r1", "r2", "cat", 1);
+  pool(b, "cat", "p");
+  ic_builder_fetch(b, "p");
+  char marked[256];
+  int n = run_pass(b, "p", marked, sizeof marked);
+  ck_assert_msg(n == 1 && !strcmp(marked, "cat"), "marked %d: %s", n, marked);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 /* Only CPU plans with the rewrites on: fuse off, or a device plan, marks nothing. */
 START_TEST(only_cpu_with_fuse) {
   ic_builder *b = start();
@@ -520,6 +546,7 @@ static TCase *tc_pass(void) {
   tcase_add_test(tc, elementwise_readers);
   tcase_add_test(tc, interp_readers);
   tcase_add_test(tc, padded_se_block);
+  tcase_add_test(tc, concat_gathers);
   tcase_add_test(tc, only_cpu_with_fuse);
   return tc;
 }
