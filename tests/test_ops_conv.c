@@ -1294,6 +1294,23 @@ typedef struct aff_case {
   bool pre_mul, pre_add; /* an affine between the conv and the activation */
 } aff_case;
 
+/* The program b describes (b is destroyed); fails the test if it does not build. */
+static ic_program *built(ic_builder *b) {
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  return p;
+}
+
+/* A float32 tensor's values as doubles (malloc'd), for tu_assert_close. */
+static double *as_doubles(const ic_tensor *t) {
+  int64_t n = ic_tensor_numel(t);
+  double *r = malloc((size_t)(n ? n : 1) * sizeof *r);
+  for (int64_t i = 0; i < n; i++) r[i] = ((const float *)ic_tensor_cdata(t))[i];
+  return r;
+}
+
 static ic_program *aff_program(const aff_case *k) {
   ic_builder *b = ic_builder_create();
   const int64_t xd[4] = {2, 8, 9, 10};
@@ -1388,11 +1405,7 @@ static ic_program *aff_program(const aff_case *k) {
     cur = "z";
   }
   ic_builder_fetch(b, cur);
-  ic_program *p;
-  char err[1024];
-  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
-  ic_builder_destroy(b);
-  return p;
+  return built(b);
 }
 
 /* Run p on feed x (fuse on or off, `threads`), calling visit on each instruction's op of the
@@ -1476,8 +1489,7 @@ static void aff_check(const aff_case *k) {
     ic_tensor *f2 = aff_run(p, params, x, true, 2, &n_aff, &n_ew);
     tu_assert_bitwise(f2, f1, "fused, 2 threads against 1");
     int64_t n = ic_tensor_numel(ref);
-    double *r = malloc((size_t)n * sizeof *r);
-    for (int64_t i = 0; i < n; i++) r[i] = ((const float *)ic_tensor_cdata(ref))[i];
+    double *r = as_doubles(ref);
     tu_assert_close(f1, r, (size_t)n, 1e-5, 1e-5);
     free(r);
     ic_tensor_destroy(ref);
@@ -1628,11 +1640,7 @@ static ic_program *dwf_program(const dwf_case *k) {
   }
   ic_builder_fetch(b, cur);
   if (k->fetch_mid) ic_builder_fetch(b, mid);
-  ic_program *p;
-  char err[1024];
-  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
-  ic_builder_destroy(b);
-  return p;
+  return built(b);
 }
 
 /* counts[0]: convolutions with a depthwise one fused. */
@@ -1676,8 +1684,7 @@ static void dwf_check(const dwf_case *k) {
       ic_tensor_destroy(ft);
     }
     int64_t n = ic_tensor_numel(ref);
-    double *r = malloc((size_t)n * sizeof *r);
-    for (int64_t i = 0; i < n; i++) r[i] = ((const float *)ic_tensor_cdata(ref))[i];
+    double *r = as_doubles(ref);
     tu_assert_close(f1, r, (size_t)n, 1e-4, 1e-4);
     /* the reference path of the fused convolution */
     setenv("ICORE_CONV_REFERENCE", "1", 1);
@@ -1826,11 +1833,7 @@ static ic_program *ctf_program(const ctf_case *k) {
     cur = "g";
   }
   ic_builder_fetch(b, cur);
-  ic_program *p;
-  char err[1024];
-  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
-  ic_builder_destroy(b);
-  return p;
+  return built(b);
 }
 
 /* counts[0]: ops other than feed / fetch / ic_fold_bn; counts[1]: transposed convolutions
@@ -1861,8 +1864,7 @@ static void ctf_check(const ctf_case *k) {
     ic_tensor_destroy(ft);
   }
   int64_t n = ic_tensor_numel(ref);
-  double *r = malloc((size_t)n * sizeof *r);
-  for (int64_t i = 0; i < n; i++) r[i] = ((const float *)ic_tensor_cdata(ref))[i];
+  double *r = as_doubles(ref);
   tu_assert_close(f1, r, (size_t)n, 1e-4, 1e-5);
   free(r);
   ic_tensor_destroy(ref);
