@@ -49,6 +49,19 @@ ic_status ic_activation_infer_num(ic_kctx *c);
     }                                                                                      \
   } while (0)
 
+/* For each block of IC_ACT_BLOCK elements out of N, [I, E), across NT threads: STMT. */
+#define IC_ACT_FOR_BLOCKS(N, NT, I, E, STMT)                                               \
+  do {                                                                                     \
+    const int64_t nb_ = ((N) + IC_ACT_BLOCK - 1) / IC_ACT_BLOCK;                           \
+    const int nt_ = (NT);                                                                  \
+    _Pragma("omp parallel for num_threads(nt_) schedule(static) if (nt_ > 1)")             \
+    for (int64_t b_ = 0; b_ < nb_; b_++) {                                                 \
+      const int64_t I = b_ * IC_ACT_BLOCK;                                                 \
+      const int64_t E = (N) - I < IC_ACT_BLOCK ? (N) : I + IC_ACT_BLOCK;                   \
+      STMT;                                                                                \
+    }                                                                                      \
+  } while (0)
+
 /* Defines NAME_cpu: Out = F32(X, attrs) or F64(X, attrs). Blocks of 8 through an inline
  * function with restrict arguments let gcc -O2 vectorize the formulas that are plain
  * arithmetic (relu, hard_swish, ...); see elementwise.c. */
@@ -61,31 +74,26 @@ ic_status ic_activation_infer_num(ic_kctx *c);
                                 const ATTRS *restrict a) {                                 \
     for (int k = 0; k < 8; k++) o[k] = F64(x[k], a);                                       \
   }                                                                                        \
+  static void NAME##_f32_range(float *o, const float *x, int64_t i, int64_t e,             \
+                               const ATTRS *a) {                                           \
+    for (; i + 8 <= e; i += 8) NAME##_b32(o + i, x + i, a);                                \
+    for (; i < e; i++) o[i] = F32(x[i], a);                                                \
+  }                                                                                        \
+  static void NAME##_f64_range(double *o, const double *x, int64_t i, int64_t e,           \
+                               const ATTRS *a) {                                           \
+    for (; i + 8 <= e; i += 8) NAME##_b64(o + i, x + i, a);                                \
+    for (; i < e; i++) o[i] = F64(x[i], a);                                                \
+  }                                                                                        \
   static ic_status NAME##_cpu(ic_kctx *c) {                                                \
     const ATTRS *a = c->attrs;                                                             \
     const ic_tensor *x = ic_in(c, 0, 0);                                                   \
     ic_tensor *o = ic_out(c, 0, 0);                                                        \
     const int64_t n = ic_numel(x->ndim, x->dims);                                          \
-    const int64_t nb = (n + IC_ACT_BLOCK - 1) / IC_ACT_BLOCK;                              \
     const int nt = n >= IC_ACT_PAR_MIN ? ic_omp_threads(c->env) : 1;                       \
     if (x->dtype == IC_FP32) {                                                             \
-      const float *xp = x->data;                                                           \
-      float *op = o->data;                                                                 \
-      _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")             \
-      for (int64_t b = 0; b < nb; b++) {                                                   \
-        int64_t i = b * IC_ACT_BLOCK, e = n - i < IC_ACT_BLOCK ? n : i + IC_ACT_BLOCK;     \
-        for (; i + 8 <= e; i += 8) NAME##_b32(op + i, xp + i, a);                          \
-        for (; i < e; i++) op[i] = F32(xp[i], a);                                          \
-      }                                                                                    \
+      IC_ACT_FOR_BLOCKS(n, nt, i, e, NAME##_f32_range(o->data, x->data, i, e, a));         \
     } else {                                                                               \
-      const double *xp = x->data;                                                          \
-      double *op = o->data;                                                                \
-      _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")             \
-      for (int64_t b = 0; b < nb; b++) {                                                   \
-        int64_t i = b * IC_ACT_BLOCK, e = n - i < IC_ACT_BLOCK ? n : i + IC_ACT_BLOCK;     \
-        for (; i + 8 <= e; i += 8) NAME##_b64(op + i, xp + i, a);                          \
-        for (; i < e; i++) op[i] = F64(xp[i], a);                                          \
-      }                                                                                    \
+      IC_ACT_FOR_BLOCKS(n, nt, i, e, NAME##_f64_range(o->data, x->data, i, e, a));         \
     }                                                                                      \
     return IC_OK;                                                                          \
   }
@@ -100,16 +108,11 @@ ic_status ic_activation_infer_num(ic_kctx *c);
     ic_tensor *o = ic_out(c, 0, 0);                                                        \
     if (x->dtype != IC_FP32) return NAME##_scalar_cpu(c);                                  \
     const int64_t n = ic_numel(x->ndim, x->dims);                                          \
-    const int64_t nb = (n + IC_ACT_BLOCK - 1) / IC_ACT_BLOCK;                              \
     const int nt = n >= IC_ACT_PAR_MIN ? ic_omp_threads(c->env) : 1;                       \
-    const float *xp = x->data;                                                             \
     float *op = o->data;                                                                   \
+    const float *xp = x->data;                                                             \
     (void)a;                                                                               \
-    _Pragma("omp parallel for num_threads(nt) schedule(static) if (nt > 1)")               \
-    for (int64_t b = 0; b < nb; b++) {                                                     \
-      int64_t i = b * IC_ACT_BLOCK, e = n - i < IC_ACT_BLOCK ? n : i + IC_ACT_BLOCK;       \
-      VEC(op + i, xp + i, e - i, a);                                                       \
-    }                                                                                      \
+    IC_ACT_FOR_BLOCKS(n, nt, i, e, VEC(op + i, xp + i, e - i, a));                         \
     return IC_OK;                                                                          \
   }
 

@@ -79,7 +79,6 @@ static ic_status infer(ic_kctx *c) {
 /* Out in nChw{B}c, gathered from inputs in any layout: per image and output channel block,
  * tiles of 64 pixels, each lane read from its input's plane (plain) or lane (blocked). */
 static ic_status gather_blocked(ic_kctx *c, int B) {
-  const ic_tensor *x0 = ic_in(c, X, 0);
   ic_tensor *out = ic_out(c, OUT, 0);
   const int64_t n = out->dims[0], ch = out->dims[1], hw = out->dims[2] * out->dims[3];
   const int64_t cb = ch / B;
@@ -95,7 +94,6 @@ static ic_status gather_blocked(ic_kctx *c, int B) {
     }
   }
   const int nt = ic_numel(4, out->dims) >= 65536 ? ic_omp_threads(c->env) : 1;
-  (void)x0;
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (int64_t q = 0; q < n * cb; q++) {
     const int64_t img = q / cb, ob = q % cb;
@@ -156,10 +154,7 @@ static ic_status run(ic_kctx *c) {
   /* Marked, joining float32 NCHW channels into whole blocks, but not a plain chunk copy of
    * one blocked layout: gathered straight into the layout the readers take. */
   if (!keep && a->blocked_out && axis == 1 && x0->ndim == 4 && x0->dtype == IC_FP32) {
-    const int B = (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) ==
-                          dnnl_cpu_isa_avx512_core
-                      ? 16
-                      : 8;
+    const int B = ic_dnnl_native_block();
     if (out->dims[1] % B == 0 && out->dims[1] > 0) return gather_blocked(c, B);
   }
   ic_buffer *sb = NULL;

@@ -371,7 +371,6 @@ static ic_status convt_gemm(ic_kctx *c, const geom *gp, const void *xdata) {
 typedef struct convt_state {
   /* what it was built for */
   int64_t in_dims[4], f_dims[4];
-  bool has_bias;
   int threads;
   int in_layout;          /* Input's layout (tensor.h ic_layout) */
   bool use_gemm;          /* no oneDNN primitive for this geometry: the GEMM path runs */
@@ -534,20 +533,18 @@ done:
   return ret;
 }
 
-static bool state_matches(const convt_state *s, const ic_kctx *c, bool has_bias, int threads) {
+static bool state_matches(const convt_state *s, const ic_kctx *c, int threads) {
   const ic_tensor *x = ic_in(c, IC_CONVT_INPUT, 0), *f = ic_in(c, IC_CONVT_FILTER, 0);
   return s && ic_dims_equal(4, s->in_dims, x->ndim, x->dims) &&
-         ic_dims_equal(4, s->f_dims, f->ndim, f->dims) && s->has_bias == has_bias &&
-         s->threads == threads && s->in_layout == x->layout;
+         ic_dims_equal(4, s->f_dims, f->ndim, f->dims) && s->threads == threads && s->in_layout == x->layout;
 }
 
 /* Bring *ctx->state up to date for these inputs. */
 static ic_status state_get(ic_kctx *c, const geom *g, int threads, convt_state **out) {
   const ic_tensor *x = ic_in(c, IC_CONVT_INPUT, 0), *f = ic_in(c, IC_CONVT_FILTER, 0);
-  bool has_bias = ic_in(c, IC_CONVT_BIAS, 0) != NULL;
   convt_state *s = *c->state;
   *out = NULL;
-  if (state_matches(s, c, has_bias, threads)) {
+  if (state_matches(s, c, threads)) {
     *out = s;
     return IC_OK;
   }
@@ -556,7 +553,6 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, convt_state *
   if (!(s = calloc(1, sizeof *s))) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
   memcpy(s->in_dims, x->dims, sizeof s->in_dims);
   memcpy(s->f_dims, f->dims, sizeof s->f_dims);
-  s->has_bias = has_bias;
   s->threads = threads;
   s->in_layout = x->layout;
   ic_status st = state_build(c, g, s);

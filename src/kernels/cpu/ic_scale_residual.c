@@ -12,7 +12,8 @@
  * convolution before it, marked by the layout pass). When this op is marked too
  * (ic_blocked_out, with ic_blocked_pad where Out may be padded) and Y holds one value per
  * channel, Out keeps X's layout: each element gets the same two rounded operations, the
- * padding lanes are written 0. Otherwise X is unpacked first and Out is plain. */
+ * padding lanes are written 0. Otherwise Out is plain: with a per-channel Y read from the
+ * blocked X in place (tiles of 64 pixels), else X unpacked first. */
 #include "kernels/cpu/elementwise.h"
 #include "kernels/cpu/onednn.h"
 

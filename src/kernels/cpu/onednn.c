@@ -236,6 +236,12 @@ uint64_t ic_dnnl_filter_sample(const float *w, size_t n) {
   return h;
 }
 
+int ic_dnnl_native_block(void) {
+  return (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core
+             ? 16
+             : 8;
+}
+
 void ic_blocked_to_plain(const float *src, float *dst, const int64_t *dims, int block) {
   /* A last partial block (IC_LAYOUT_NCHW16C_PAD) holds c - k * block real channels. Tiles of
    * 64 pixels (4 KiB of a 16-channel block): each channel's run of the tile is written

@@ -100,6 +100,10 @@ int ic_dnnl_md_layout_pad(const dnnl_memory_desc_t *md, const int64_t *dims, boo
  * loops, which only read plain data. */
 void ic_blocked_to_plain(const float *src, float *dst, const int64_t *dims, int block);
 
+/* The channel block oneDNN's convolutions and pooling take on this CPU: 16 with AVX-512,
+ * else 8. */
+int ic_dnnl_native_block(void);
+
 /* A fused activation (conv.h ic_conv_act) as oneDNN 2.6 post-ops (conv.c): whether they can
  * express it, and appending them. Shared by the convolution and transposed-convolution
  * kernels. */

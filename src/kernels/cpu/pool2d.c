@@ -264,8 +264,7 @@ static ic_status build(ic_kctx *c, const pgeom *g, pool_state *s) {
   }
   ic_status ret = ic_dnnl_rt_init(c, &s->rt);
   if (ret) return ret;
-  bool avx512 = (dnnl_get_effective_cpu_isa() & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core;
-  dnnl_format_tag_t prim = a->nhwc ? dnnl_nhwc : avx512 ? dnnl_nChw16c : dnnl_nChw8c;
+  dnnl_format_tag_t prim = a->nhwc ? dnnl_nhwc : ic_dnnl_native_block() == 16 ? dnnl_nChw16c : dnnl_nChw8c;
   int64_t sd[4] = {g->n, g->c, g->h, g->w}, dd[4] = {g->n, g->c, g->oh, g->ow};
   dnnl_memory_desc_t src_u, dst_u, src_p, dst_p;
   dnnl_primitive_attr_t attr = NULL;
