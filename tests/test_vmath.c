@@ -1,4 +1,4 @@
-/* vmath.h (vectorized expf, sigmoid, tanh) and gemv.h (rnn's recurrent GEMV): accuracy against
+/* vmath.h (vectorized expf, sigmoid, tanh, row softmax and moments) and gemv.h (rnn's recurrent GEMV): accuracy against
  * libm in double, special values, and results that never depend on an element's position or
  * on the blocking (what keeps the kernels using them bitwise equal at any thread count). */
 #include <math.h>
@@ -211,6 +211,122 @@ START_TEST(gemv_bitwise) {
 }
 END_TEST
 
+/* The documented row formulas, written out in scalar code: eight double lanes (element i into
+ * lane i % 8, added ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7))), exponentials by the 4-lane
+ * form. */
+static double lanes8(const double *l) {
+  return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+}
+
+static void softmax_ref(float *y, const float *x, int64_t n) {
+  float m = x[0];
+  int nan = 0;
+  for (int64_t i = 0; i < n; i++) {
+    m = x[i] > m ? x[i] : m;
+    nan |= isnan(x[i]);
+  }
+  if (nan) m = NAN;
+  double l[8] = {0};
+  for (int64_t i = 0; i < n; i++) {
+    float d = x[i] - m;
+    y[i] = ic_v4_expf(ic_v4_splat(d < -64.0f ? -64.0f : d))[0];
+    l[i % 8] += y[i];
+  }
+  const double s = lanes8(l);
+  for (int64_t i = 0; i < n; i++) y[i] = (float)((double)y[i] / s);
+}
+
+static void moments_ref(const float *x, int64_t n, double *mean, double *var) {
+  double l[8] = {0};
+  for (int64_t i = 0; i < n; i++) l[i % 8] += x[i];
+  *mean = lanes8(l) / (double)n;
+  memset(l, 0, sizeof l);
+  for (int64_t i = 0; i < n; i++) l[i % 8] += ((double)x[i] - *mean) * ((double)x[i] - *mean);
+  *var = lanes8(l) / (double)n;
+}
+
+/* ic_vsoftmax_rowsf, ic_vmomentsf and ic_vnormalizef: the formulas' bits at every width the
+ * CPU has, for every row length up to 41 (every tail) and some longer ones, in place too,
+ * with nothing written past a row's end; a NaN makes its row NaN, +inf gives a NaN row
+ * (inf - inf) as in the scalar formula; and the softmax is within a few ulp of libm's. */
+START_TEST(rows_bitwise) {
+  static const int64_t longs[] = {63, 64, 65, 127, 1000, 6625};
+  const int widest = ic_vmath_width();
+  for (int64_t t = 0; t < 41 + (int64_t)(sizeof longs / sizeof longs[0]); t++) {
+    const int64_t n = t < 41 ? t + 1 : longs[t - 41], rows = 4;
+    float *x = malloc((size_t)(rows * n) * sizeof *x), *ref = malloc((size_t)(rows * n) * sizeof *ref);
+    float *y = malloc((size_t)(rows * n + 16) * sizeof *y), *sc = malloc((size_t)n * sizeof *sc);
+    float *bi = malloc((size_t)n * sizeof *bi);
+    uint32_t st = 777u + (uint32_t)n;
+    for (int64_t i = 0; i < rows * n; i++) {
+      x[i] = 40.0f * ((float)((st = st * 1664525u + 1013904223u) >> 8) / 16777216.0f) - 20.0f;
+    }
+    for (int64_t i = 0; i < n; i++) sc[i] = 0.5f + (float)i / 7.0f, bi[i] = 0.25f - (float)i / 11.0f;
+    x[n + n / 2] = NAN;         /* row 1 */
+    x[3 * n + n - 1] = INFINITY; /* row 3 */
+    for (int64_t r = 0; r < rows; r++) softmax_ref(ref + r * n, x + r * n, n);
+    for (int64_t r = 0; r < rows; r++) {
+      for (int64_t i = 0; i < n; i++) {
+        ck_assert(r == 1 || r == 3 ? isnan(ref[r * n + i]) : !isnan(ref[r * n + i]));
+      }
+    }
+    /* within 4 ulp of libm's exp in double of the same float differences x - max (row 0) */
+    {
+      float m = x[0];
+      double s = 0;
+      for (int64_t i = 1; i < n; i++) m = x[i] > m ? x[i] : m;
+      for (int64_t i = 0; i < n; i++) s += exp((double)(x[i] - m));
+      for (int64_t i = 0; i < n; i++) {
+        double want = exp((double)(x[i] - m)) / s;
+        ck_assert_msg(fabs(ref[i] - want) <= 4 * ulp_of(want), "softmax n %lld element %lld: "
+                      "%.9g, libm %.9g", (long long)n, (long long)i, ref[i], want);
+      }
+    }
+    for (int w = 4; w <= widest; w *= 2) {
+      for (int64_t i = 0; i < rows * n + 16; i++) y[i] = 12345.0f;
+      ic_vsoftmax_rowsf_w(y, x, rows, n, w);
+      for (int64_t i = 0; i < rows * n; i++) {
+        ck_assert_msg(memcmp(&y[i], &ref[i], sizeof *y) == 0, "softmax width %d, n %lld, "
+                      "element %lld: %a, the formula gives %a", w, (long long)n, (long long)i,
+                      y[i], ref[i]);
+      }
+      for (int64_t i = rows * n; i < rows * n + 16; i++) ck_assert(y[i] == 12345.0f);
+      memcpy(y, x, (size_t)(rows * n) * sizeof *y); /* in place */
+      ic_vsoftmax_rowsf_w(y, y, rows, n, w);
+      ck_assert(memcmp(y, ref, (size_t)(rows * n) * sizeof *y) == 0);
+      for (int64_t r = 0; r < rows; r++) {
+        if (r == 1) continue; /* the NaN row */
+        const float *xr = x + r * n;
+        double m, v, mr, vr;
+        ic_vmomentsf_w(xr, n, &m, &v, w);
+        moments_ref(xr, n, &mr, &vr);
+        ck_assert_msg(m == mr && (v == vr || (isnan(v) && isnan(vr))), "moments width %d, n "
+                      "%lld: %a %a, the formula gives %a %a", w, (long long)n, m, v, mr, vr);
+        if (r == 3) continue;
+        const double inv = 1.0 / sqrt(v + 1e-5);
+        for (int k = 0; k < 4; k++) { /* scale and bias present or not */
+          const float *s = k & 1 ? sc : NULL, *b = k & 2 ? bi : NULL;
+          for (int64_t i = 0; i < n + 16; i++) y[i] = 12345.0f;
+          ic_vnormalizef_w(y, xr, n, m, inv, s, b, w);
+          for (int64_t i = 0; i < n; i++) {
+            double e = ((double)xr[i] - m) * inv;
+            if (s) e *= s[i];
+            if (b) e += b[i];
+            ck_assert_msg(y[i] == (float)e, "normalize width %d, n %lld, element %lld: %a, "
+                          "the formula gives %a", w, (long long)n, (long long)i, y[i], (float)e);
+          }
+          for (int64_t i = n; i < n + 16; i++) ck_assert(y[i] == 12345.0f);
+        }
+      }
+    }
+    free(x), free(ref), free(y), free(sc), free(bi);
+  }
+  double m = 1, v = 1;
+  ic_vmomentsf(NULL, 0, &m, &v);
+  ck_assert(m == 0 && v == 0);
+}
+END_TEST
+
 static TCase *tc_vmath(void) {
   TCase *tc = tcase_create("vmath");
   tcase_add_test(tc, expf_accuracy);
@@ -220,6 +336,7 @@ static TCase *tc_vmath(void) {
   tcase_add_test(tc, widths_bitwise);
   tcase_add_test(tc, tanh_from_sigmoid);
   tcase_add_test(tc, gemv_bitwise);
+  tcase_add_test(tc, rows_bitwise);
   return tc;
 }
 

@@ -5,7 +5,8 @@
  * output underflows to 0: the smallest is about exp(-64) / n = 1.6e-28 / n. A rank-0 X gives
  * 1. NaN anywhere along the axis makes that whole slice NaN. fp32 exponentials are taken in
  * float by vmath.h's vectorized exp, their sum is accumulated in double (along a contiguous
- * axis in four interleaved lanes, along a strided one in index order per column), and each
+ * axis in eight interleaved lanes, ic_vsoftmax_rowsf; along a strided one in index order per
+ * column), and each
  * output is the quotient taken in double and rounded once. fp32 work is shared across the
  * kernel's threads by rows (contiguous axis) or by blocks of columns (strided): the same bits
  * at any thread count. use_cudnn, use_mkldnn, data_format, is_test and mkldnn_data_type do not change
@@ -87,47 +88,6 @@ SOFTMAX_IMPL(softmax_f64, double, exp)
 
 typedef double v2d __attribute__((vector_size(16)));
 typedef float v2f __attribute__((vector_size(8)));
-
-/* One contiguous fp32 slice (inner == 1), vectorized: the exponentials as wide as the CPU
- * allows (vmath.c, the same bits at any width), summed in double in four lanes (element i
- * into lane i % 4, lanes added (0 + 1) + (2 + 3) at the end: a fixed order for a given n),
- * each quotient taken in double and rounded once. NaN and infinities behave as in
- * softmax_f64. */
-static void softmax_row_vf32(const float *x, float *y, int64_t n) {
-  /* The maximum, NaN if any element is NaN (as in softmax_f64). */
-  ic_v4f vmax = ic_v4_splat(x[0]);
-  ic_v4i nan = {0, 0, 0, 0};
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    ic_v4f v = ic_v4_load(x + i);
-    vmax = ic_v4_select(v > vmax, v, vmax);
-    nan |= v != v;
-  }
-  float m = vmax[0];
-  for (int k = 1; k < 4; k++) m = vmax[k] > m ? vmax[k] : m;
-  bool any_nan = nan[0] | nan[1] | nan[2] | nan[3];
-  for (; i < n; i++) {
-    if (x[i] > m) m = x[i];
-    any_nan |= isnan(x[i]);
-  }
-  if (any_nan) m = NAN;
-  /* x - max, floored at -64 (NaN stays), then exp in place */
-  for (i = 0; i < n; i++) {
-    const float d = x[i] - m;
-    y[i] = d < -64.0f ? -64.0f : d;
-  }
-  ic_vexpf(y, y, n);
-  v2d s01 = {0, 0}, s23 = {0, 0};
-  for (i = 0; i + 4 <= n; i += 4) {
-    s01 += __builtin_convertvector((v2f){y[i], y[i + 1]}, v2d);
-    s23 += __builtin_convertvector((v2f){y[i + 2], y[i + 3]}, v2d);
-  }
-  double lane[4] = {0, 0, 0, 0};
-  for (int64_t k = 0; i + k < n; k++) lane[k] = y[i + k];
-  s01 += (v2d){lane[0], lane[1]};
-  s23 += (v2d){lane[2], lane[3]};
-  ic_vdivf_f64(y, n, (s01[0] + s01[1]) + (s23[0] + s23[1]));
-}
 
 #define PAR_MIN 16384 /* elements below which one thread does it all */
 #define COLS 256       /* columns of a strided fp32 slice one task works through */
@@ -228,9 +188,13 @@ static ic_status run(ic_kctx *c) {
   if (x->dtype == IC_FP32 && inner == 1) {
     /* Rows are independent: split across the kernel's threads (the same bits). */
     const int nt = numel >= PAR_MIN ? ic_omp_threads(c->env) : 1;
+    const int64_t per = (outer + nt - 1) / nt;
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-    for (int64_t o = 0; o < outer; o++) {
-      softmax_row_vf32((const float *)x->data + o * n, (float *)y->data + o * n, n);
+    for (int t = 0; t < nt; t++) {
+      const int64_t o0 = t * per, o1 = o0 + per < outer ? o0 + per : outer;
+      if (o0 < o1) {
+        ic_vsoftmax_rowsf((float *)y->data + o0 * n, (const float *)x->data + o0 * n, o1 - o0, n);
+      }
     }
   } else if (x->dtype == IC_FP32) {
     /* Tasks of up to COLS columns of one outer slice, shared across the kernel's threads. */

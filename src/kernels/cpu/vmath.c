@@ -170,3 +170,274 @@ void ic_vdivf_f64(float *y, int64_t n, double d) {
     for (int64_t i = 0; i < n; i++) y[i] = (float)((double)y[i] / d);
   }
 }
+
+/* ---- rows: softmax, moments, normalization ----
+ *
+ * Sums are taken in double in eight fixed lanes (element i into lane i % 8, lanes added
+ * ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)) at the end) and every other step is elementwise,
+ * so the bits depend on n alone, never on the vector width: the AVX-512F, AVX2 and baseline
+ * forms below are one body (VMATH_ROWS) compiled three times over per-width helpers.
+ * Exponentials go through the W-lane exp of ic_v4_expf's algorithm. A row's last partial
+ * block is read and written with masked loads and stores where the CPU has them: a short row
+ * is mostly tail, and a tail copied through the stack costs a store-forwarding stall per
+ * access. */
+#include <immintrin.h>
+
+/* The 64-byte double vector's helpers are static and always inlined: no call passes it, so
+ * GCC's note that its ABI differs with and without AVX-512F does not apply. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef float vr8f __attribute__((vector_size(32)));
+typedef double vr8d __attribute__((vector_size(64)));
+typedef double vr4d __attribute__((vector_size(32)));
+typedef int32_t vr8i __attribute__((vector_size(32)));
+
+static inline double lanes_sum(vr8d a) {
+  return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+}
+
+/* Per width: W floats' first k (< W) lanes loaded (the rest `fill`) and stored; a block of W
+ * exponentials at element offset i added into the eight lanes; a block divided by s in
+ * double and rounded once; and the same loads and stores for 8 floats. */
+#define AVX_MASK8(k) ((vr8i){0, 1, 2, 3, 4, 5, 6, 7} < (vr8i){0} + (int32_t)(k))
+
+#define VMATH_LOAD8_AVX(SUF, TARGET)                                                         \
+  __attribute__((target(TARGET), always_inline)) static inline vr8f load8n_##SUF(           \
+      const float *p, int64_t k) {                                                           \
+    return (vr8f)_mm256_maskload_ps(p, (__m256i)AVX_MASK8(k));                               \
+  }                                                                                          \
+  __attribute__((target(TARGET), always_inline)) static inline void store8n_##SUF(          \
+      float *p, vr8f v, int64_t k) {                                                         \
+    _mm256_maskstore_ps(p, (__m256i)AVX_MASK8(k), (__m256)v);                                \
+  }
+
+VMATH_LOAD8_AVX(w16, "avx512f")
+VMATH_LOAD8_AVX(w8, "avx2")
+
+/* The maximum of a block's lanes, NaN if any lane is NaN (a tree of NaN-keeping maxima). */
+static inline float max_nan(float a, float b) { return a > b || a != a ? a : b; }
+
+__attribute__((target("avx512f"), always_inline)) static inline float hmax_w16(vf_w16 v) {
+  vr8f a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
+  vr8f b = __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+  const vr8i keep = (a > b) | (a != a);
+  vr8f m = (vr8f)((keep & (vr8i)a) | (~keep & (vr8i)b));
+  ic_v4f c = __builtin_shufflevector(m, m, 0, 1, 2, 3), d = __builtin_shufflevector(m, m, 4, 5, 6, 7);
+  c = ic_v4_select((c > d) | (c != c), c, d);
+  return max_nan(max_nan(c[0], c[1]), max_nan(c[2], c[3]));
+}
+__attribute__((target("avx512f"), always_inline)) static inline vf_w16 loadn_w16(
+    const float *p, int64_t k, float fill) {
+  return (vf_w16)_mm512_mask_loadu_ps(_mm512_set1_ps(fill), (__mmask16)((1u << k) - 1), p);
+}
+__attribute__((target("avx512f"), always_inline)) static inline void storen_w16(
+    float *p, vf_w16 v, int64_t k) {
+  _mm512_mask_storeu_ps(p, (__mmask16)((1u << k) - 1), (__m512)v);
+}
+__attribute__((target("avx512f"), always_inline)) static inline void acc_w16(vr8d *acc,
+                                                                             vf_w16 e,
+                                                                             int64_t i) {
+  (void)i;
+  *acc += __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7), vr8d);
+  *acc += __builtin_convertvector(__builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15),
+                                  vr8d);
+}
+__attribute__((target("avx512f"), always_inline)) static inline vf_w16 div_w16(vf_w16 e,
+                                                                               vr8d s) {
+  vr8f lo = __builtin_convertvector(
+      __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7), vr8d) / s,
+      vr8f);
+  vr8f hi = __builtin_convertvector(
+      __builtin_convertvector(__builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15), vr8d) /
+          s,
+      vr8f);
+  return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+__attribute__((target("avx2"), always_inline)) static inline float hmax_w8(vf_w8 m) {
+  ic_v4f c = __builtin_shufflevector(m, m, 0, 1, 2, 3), d = __builtin_shufflevector(m, m, 4, 5, 6, 7);
+  c = ic_v4_select((c > d) | (c != c), c, d);
+  return max_nan(max_nan(c[0], c[1]), max_nan(c[2], c[3]));
+}
+__attribute__((target("avx2"), always_inline)) static inline vf_w8 loadn_w8(const float *p,
+                                                                           int64_t k,
+                                                                           float fill) {
+  vr8f v = load8n_w8(p, k);
+  return (vf_w8)((AVX_MASK8(k) & (vr8i)v) | (~AVX_MASK8(k) & (vr8i)((vr8f){0} + fill)));
+}
+__attribute__((target("avx2"), always_inline)) static inline void storen_w8(float *p,
+                                                                           vf_w8 v,
+                                                                           int64_t k) {
+  store8n_w8(p, v, k);
+}
+__attribute__((target("avx2"), always_inline)) static inline void acc_w8(vr8d *acc, vf_w8 e,
+                                                                         int64_t i) {
+  (void)i;
+  *acc += __builtin_convertvector(e, vr8d);
+}
+__attribute__((target("avx2"), always_inline)) static inline vf_w8 div_w8(vf_w8 e, vr8d s) {
+  return __builtin_convertvector(__builtin_convertvector(e, vr8d) / s, vf_w8);
+}
+
+/* The baseline (SSE2): vmath.h's 4-lane forms under VMATH_WIDE's names, tails through
+ * memcpy. */
+typedef ic_v4f vf_w4;
+typedef ic_v4i vi_w4;
+static inline vf_w4 splat_w4(float s) { return ic_v4_splat(s); }
+static inline vf_w4 sel_w4(vi_w4 m, vf_w4 a, vf_w4 b) { return ic_v4_select(m, a, b); }
+static inline vf_w4 exp_w4(vf_w4 x) { return ic_v4_expf(x); }
+static inline float hmax_w4(vf_w4 c) {
+  return max_nan(max_nan(c[0], c[1]), max_nan(c[2], c[3]));
+}
+static inline vf_w4 loadn_w4(const float *p, int64_t k, float fill) {
+  float b[4] = {fill, fill, fill, fill};
+  memcpy(b, p, (size_t)k * sizeof *b);
+  return ic_v4_load(b);
+}
+static inline void storen_w4(float *p, vf_w4 v, int64_t k) {
+  memcpy(p, &v, (size_t)k * sizeof(float));
+}
+static inline vr8f load8n_w4(const float *p, int64_t k) {
+  vr8f v = {0};
+  memcpy(&v, p, (size_t)k * sizeof(float));
+  return v;
+}
+static inline void store8n_w4(float *p, vr8f v, int64_t k) {
+  memcpy(p, &v, (size_t)k * sizeof(float));
+}
+static inline void acc_w4(vr8d *acc, vf_w4 e, int64_t i) {
+  vr4d d = __builtin_convertvector(e, vr4d), z = {0, 0, 0, 0};
+  /* a block of 4 at offset i % 8 == 4 fills lanes 4..7; adding +0 leaves a lane as it is */
+  *acc += i % 8 ? __builtin_shufflevector(z, d, 0, 1, 2, 3, 4, 5, 6, 7)
+                : __builtin_shufflevector(d, z, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+static inline vf_w4 div_w4(vf_w4 e, vr8d s) {
+  vr4d s4 = __builtin_shufflevector(s, s, 0, 1, 2, 3);
+  return __builtin_convertvector(__builtin_convertvector(e, vr4d) / s4, vf_w4);
+}
+
+#define VMATH_ROWS(SUF, W, TARGET)                                                           \
+  __attribute__((target(TARGET), always_inline)) static inline vr8d load8d_##SUF(            \
+      const float *p, int64_t k) {                                                           \
+    vr8f v;                                                                                  \
+    if (k == 8) memcpy(&v, p, sizeof v);                                                     \
+    else v = load8n_##SUF(p, k);                                                             \
+    return __builtin_convertvector(v, vr8d);                                                 \
+  }                                                                                          \
+  __attribute__((target(TARGET))) static void softmax_rows_##SUF(float *y, const float *x,  \
+                                                                 int64_t rows, int64_t n) { \
+    const vf_##SUF lo = splat_##SUF(-64.0f);                                                 \
+    const int64_t full = n / (W) * (W), k = n - full;                                        \
+    const vi_##SUF tail_lanes = (vi_##SUF){0} + (int32_t)k;                                  \
+    vi_##SUF iota;                                                                           \
+    for (int j = 0; j < (W); j++) iota[j] = j;                                               \
+    for (int64_t r = 0; r < rows; r++, x += n, y += n) {                                     \
+      /* the maximum, NaN if any element is (the tail's missing lanes read -inf) */          \
+      vf_##SUF vmax = splat_##SUF(-__builtin_inff()), xt = vmax;                             \
+      for (int64_t i = 0; i < full; i += (W)) {                                              \
+        vf_##SUF v;                                                                          \
+        memcpy(&v, x + i, sizeof v);                                                         \
+        vmax = sel_##SUF((v > vmax) | (v != v), v, vmax);                                    \
+      }                                                                                      \
+      if (k) {                                                                               \
+        xt = loadn_##SUF(x + full, k, -__builtin_inff());                                    \
+        vmax = sel_##SUF((xt > vmax) | (xt != xt), xt, vmax);                                \
+      }                                                                                      \
+      const vf_##SUF vm = splat_##SUF(hmax_##SUF(vmax));                                     \
+      /* exp(max(x - m, -64)) (NaN stays), summed from the registers */                      \
+      vr8d acc = {0};                                                                        \
+      for (int64_t i = 0; i < full; i += (W)) {                                              \
+        vf_##SUF v;                                                                          \
+        memcpy(&v, x + i, sizeof v);                                                         \
+        v = v - vm;                                                                          \
+        v = exp_##SUF(sel_##SUF(v < lo, lo, v));                                             \
+        memcpy(y + i, &v, sizeof v);                                                         \
+        acc_##SUF(&acc, v, i);                                                               \
+      }                                                                                      \
+      vf_##SUF et = {0};                                                                     \
+      if (k) {                                                                               \
+        et = xt - vm;                                                                        \
+        et = exp_##SUF(sel_##SUF(et < lo, lo, et));                                          \
+        et = sel_##SUF(iota < tail_lanes, et, splat_##SUF(0.0f));                            \
+        acc_##SUF(&acc, et, full);                                                           \
+      }                                                                                      \
+      /* each quotient in double, rounded once */                                            \
+      const vr8d s = (vr8d){0} + lanes_sum(acc);                                             \
+      for (int64_t i = 0; i < full; i += (W)) {                                              \
+        vf_##SUF v;                                                                          \
+        memcpy(&v, y + i, sizeof v);                                                         \
+        v = div_##SUF(v, s);                                                                 \
+        memcpy(y + i, &v, sizeof v);                                                         \
+      }                                                                                      \
+      if (k) storen_##SUF(y + full, div_##SUF(et, s), k);                                    \
+    }                                                                                        \
+  }                                                                                          \
+  __attribute__((target(TARGET))) static void moments_##SUF(const float *x, int64_t n,      \
+                                                            double *mean, double *var) {    \
+    vr8d acc = {0};                                                                          \
+    for (int64_t i = 0; i < n; i += 8) acc += load8d_##SUF(x + i, n - i < 8 ? n - i : 8);    \
+    const double m = lanes_sum(acc) / (double)n;                                             \
+    const vr8d vm = (vr8d){0} + m;                                                           \
+    acc = (vr8d){0};                                                                         \
+    for (int64_t i = 0; i < n; i += 8) {                                                     \
+      const int64_t k = n - i < 8 ? n - i : 8;                                               \
+      vr8d d = load8d_##SUF(x + i, k) - vm;                                                  \
+      for (int64_t j = k; j < 8; j++) d[j] = 0.0; /* no element there */                     \
+      acc += d * d;                                                                          \
+    }                                                                                        \
+    *mean = m;                                                                               \
+    *var = lanes_sum(acc) / (double)n;                                                       \
+  }                                                                                          \
+  __attribute__((target(TARGET))) static void normalize_##SUF(                              \
+      float *y, const float *x, int64_t n, double mean, double inv, const float *scale,      \
+      const float *bias) {                                                                   \
+    const vr8d vm = (vr8d){0} + mean, vi = (vr8d){0} + inv;                                  \
+    for (int64_t i = 0; i < n; i += 8) {                                                     \
+      const int64_t k = n - i < 8 ? n - i : 8;                                               \
+      vr8d t = (load8d_##SUF(x + i, k) - vm) * vi;                                           \
+      if (scale) t *= load8d_##SUF(scale + i, k);                                            \
+      if (bias) t += load8d_##SUF(bias + i, k);                                              \
+      vr8f v = __builtin_convertvector(t, vr8f);                                             \
+      if (k == 8) memcpy(y + i, &v, sizeof v);                                               \
+      else store8n_##SUF(y + i, v, k);                                                       \
+    }                                                                                        \
+  }
+
+VMATH_ROWS(w16, 16, "avx512f")
+VMATH_ROWS(w8, 8, "avx2")
+VMATH_ROWS(w4, 4, "sse2")
+
+#define VMATH_ROWS_PICK(width, FN, ...)                                                      \
+  do {                                                                                       \
+    if ((width) >= 16 && __builtin_cpu_supports("avx512f")) FN##_w16(__VA_ARGS__);          \
+    else if ((width) >= 8 && __builtin_cpu_supports("avx2")) FN##_w8(__VA_ARGS__);          \
+    else FN##_w4(__VA_ARGS__);                                                               \
+  } while (0)
+
+void ic_vsoftmax_rowsf(float *y, const float *x, int64_t rows, int64_t n) {
+  ic_vsoftmax_rowsf_w(y, x, rows, n, ic_vmath_width());
+}
+void ic_vsoftmax_rowsf_w(float *y, const float *x, int64_t rows, int64_t n, int width) {
+  if (rows <= 0 || n <= 0) return;
+  VMATH_ROWS_PICK(width, softmax_rows, y, x, rows, n);
+}
+
+void ic_vmomentsf(const float *x, int64_t n, double *mean, double *var) {
+  ic_vmomentsf_w(x, n, mean, var, ic_vmath_width());
+}
+void ic_vmomentsf_w(const float *x, int64_t n, double *mean, double *var, int width) {
+  if (n <= 0) {
+    *mean = *var = 0;
+    return;
+  }
+  VMATH_ROWS_PICK(width, moments, x, n, mean, var);
+}
+
+void ic_vnormalizef(float *y, const float *x, int64_t n, double mean, double inv,
+                    const float *scale, const float *bias) {
+  ic_vnormalizef_w(y, x, n, mean, inv, scale, bias, ic_vmath_width());
+}
+void ic_vnormalizef_w(float *y, const float *x, int64_t n, double mean, double inv,
+                      const float *scale, const float *bias, int width) {
+  if (n <= 0) return;
+  VMATH_ROWS_PICK(width, normalize, y, x, n, mean, inv, scale, bias);
+}

@@ -103,4 +103,23 @@ void ic_vswishf_w(float *y, const float *x, int64_t n, float beta, int width);
  * 8 at a time with AVX-512F, 4 with AVX2, else 2 (IEEE division: the same bits at any width). */
 void ic_vdivf_f64(float *y, int64_t n, double d);
 
+/* Softmax of each of `rows` contiguous rows of n floats: exp(max(x - max, -64)) by the
+ * exponential above, summed in double in eight fixed lanes (element i into lane i % 8,
+ * lanes added ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7))), each quotient taken in double and
+ * rounded once; a NaN makes its row NaN. The same bits at any width. y may equal x. */
+void ic_vsoftmax_rowsf(float *y, const float *x, int64_t rows, int64_t n);
+void ic_vsoftmax_rowsf_w(float *y, const float *x, int64_t rows, int64_t n, int width);
+
+/* The mean and biased variance of n floats (0 and 0 for n = 0), in double: the sum and the
+ * sum of squared deviations from the mean in the same eight fixed lanes. */
+void ic_vmomentsf(const float *x, int64_t n, double *mean, double *var);
+void ic_vmomentsf_w(const float *x, int64_t n, double *mean, double *var, int width);
+
+/* y[i] = (float)(((double)x[i] - mean) * inv * scale[i] + bias[i]) in double, scale and
+ * bias optional (NULL: 1 and 0). y may equal x. */
+void ic_vnormalizef(float *y, const float *x, int64_t n, double mean, double inv,
+                    const float *scale, const float *bias);
+void ic_vnormalizef_w(float *y, const float *x, int64_t n, double mean, double inv,
+                      const float *scale, const float *bias, int width);
+
 #endif
