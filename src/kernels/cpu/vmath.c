@@ -183,15 +183,16 @@ void ic_vdivf_f64(float *y, int64_t n, double d) {
  * access. */
 #include <immintrin.h>
 
-/* The 64-byte double vector's helpers are static and always inlined: no call passes it, so
- * GCC's note that its ABI differs with and without AVX-512F does not apply. */
+/* The helpers passing 32- and 64-byte vectors are static and always inlined: no call passes
+ * one, so GCC's note that their ABI differs with and without AVX / AVX-512F does not apply. */
 #pragma GCC diagnostic ignored "-Wpsabi"
 typedef float vr8f __attribute__((vector_size(32)));
 typedef double vr8d __attribute__((vector_size(64)));
 typedef double vr4d __attribute__((vector_size(32)));
 typedef int32_t vr8i __attribute__((vector_size(32)));
 
-static inline double lanes_sum(vr8d a) {
+__attribute__((always_inline)) static inline double lanes_sum(const vr8d *v) {
+  const double *a = (const double *)v;
   return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
 }
 
@@ -201,20 +202,20 @@ static inline double lanes_sum(vr8d a) {
 #define AVX_MASK8(k) ((vr8i){0, 1, 2, 3, 4, 5, 6, 7} < (vr8i){0} + (int32_t)(k))
 
 #define VMATH_LOAD8_AVX(SUF, TARGET)                                                         \
-  __attribute__((target(TARGET), always_inline)) static inline vr8f load8n_##SUF(           \
-      const float *p, int64_t k) {                                                           \
-    return (vr8f)_mm256_maskload_ps(p, (__m256i)AVX_MASK8(k));                               \
+  __attribute__((target(TARGET), always_inline)) static inline void load8n_##SUF(           \
+      vr8f *v, const float *p, int64_t k) {                                                  \
+    *v = (vr8f)_mm256_maskload_ps(p, (__m256i)AVX_MASK8(k));                                 \
   }                                                                                          \
   __attribute__((target(TARGET), always_inline)) static inline void store8n_##SUF(          \
-      float *p, vr8f v, int64_t k) {                                                         \
-    _mm256_maskstore_ps(p, (__m256i)AVX_MASK8(k), (__m256)v);                                \
+      float *p, const vr8f *v, int64_t k) {                                                  \
+    _mm256_maskstore_ps(p, (__m256i)AVX_MASK8(k), (__m256)*v);                               \
   }
 
 VMATH_LOAD8_AVX(w16, "avx512f")
 VMATH_LOAD8_AVX(w8, "avx2")
 
 /* The maximum of a block's lanes, NaN if any lane is NaN (a tree of NaN-keeping maxima). */
-static inline float max_nan(float a, float b) { return a > b || a != a ? a : b; }
+__attribute__((always_inline)) static inline float max_nan(float a, float b) { return a > b || a != a ? a : b; }
 
 __attribute__((target("avx512f"), always_inline)) static inline float hmax_w16(vf_w16 v) {
   vr8f a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
@@ -242,7 +243,8 @@ __attribute__((target("avx512f"), always_inline)) static inline void acc_w16(vr8
                                   vr8d);
 }
 __attribute__((target("avx512f"), always_inline)) static inline vf_w16 div_w16(vf_w16 e,
-                                                                               vr8d s) {
+                                                                               const vr8d *sp) {
+  const vr8d s = *sp;
   vr8f lo = __builtin_convertvector(
       __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7), vr8d) / s,
       vr8f);
@@ -261,67 +263,69 @@ __attribute__((target("avx2"), always_inline)) static inline float hmax_w8(vf_w8
 __attribute__((target("avx2"), always_inline)) static inline vf_w8 loadn_w8(const float *p,
                                                                            int64_t k,
                                                                            float fill) {
-  vr8f v = load8n_w8(p, k);
+  vr8f v;
+  load8n_w8(&v, p, k);
   return (vf_w8)((AVX_MASK8(k) & (vr8i)v) | (~AVX_MASK8(k) & (vr8i)((vr8f){0} + fill)));
 }
 __attribute__((target("avx2"), always_inline)) static inline void storen_w8(float *p,
                                                                            vf_w8 v,
                                                                            int64_t k) {
-  store8n_w8(p, v, k);
+  store8n_w8(p, &v, k);
 }
 __attribute__((target("avx2"), always_inline)) static inline void acc_w8(vr8d *acc, vf_w8 e,
                                                                          int64_t i) {
   (void)i;
   *acc += __builtin_convertvector(e, vr8d);
 }
-__attribute__((target("avx2"), always_inline)) static inline vf_w8 div_w8(vf_w8 e, vr8d s) {
-  return __builtin_convertvector(__builtin_convertvector(e, vr8d) / s, vf_w8);
+__attribute__((target("avx2"), always_inline)) static inline vf_w8 div_w8(vf_w8 e,
+                                                                         const vr8d *s) {
+  return __builtin_convertvector(__builtin_convertvector(e, vr8d) / *s, vf_w8);
 }
 
 /* The baseline (SSE2): vmath.h's 4-lane forms under VMATH_WIDE's names, tails through
  * memcpy. */
 typedef ic_v4f vf_w4;
 typedef ic_v4i vi_w4;
-static inline vf_w4 splat_w4(float s) { return ic_v4_splat(s); }
-static inline vf_w4 sel_w4(vi_w4 m, vf_w4 a, vf_w4 b) { return ic_v4_select(m, a, b); }
-static inline vf_w4 exp_w4(vf_w4 x) { return ic_v4_expf(x); }
-static inline float hmax_w4(vf_w4 c) {
+__attribute__((always_inline)) static inline vf_w4 splat_w4(float s) { return ic_v4_splat(s); }
+__attribute__((always_inline)) static inline vf_w4 sel_w4(vi_w4 m, vf_w4 a, vf_w4 b) { return ic_v4_select(m, a, b); }
+__attribute__((always_inline)) static inline vf_w4 exp_w4(vf_w4 x) { return ic_v4_expf(x); }
+__attribute__((always_inline)) static inline float hmax_w4(vf_w4 c) {
   return max_nan(max_nan(c[0], c[1]), max_nan(c[2], c[3]));
 }
-static inline vf_w4 loadn_w4(const float *p, int64_t k, float fill) {
+__attribute__((always_inline)) static inline vf_w4 loadn_w4(const float *p, int64_t k, float fill) {
   float b[4] = {fill, fill, fill, fill};
   memcpy(b, p, (size_t)k * sizeof *b);
   return ic_v4_load(b);
 }
-static inline void storen_w4(float *p, vf_w4 v, int64_t k) {
+__attribute__((always_inline)) static inline void storen_w4(float *p, vf_w4 v, int64_t k) {
   memcpy(p, &v, (size_t)k * sizeof(float));
 }
-static inline vr8f load8n_w4(const float *p, int64_t k) {
-  vr8f v = {0};
-  memcpy(&v, p, (size_t)k * sizeof(float));
-  return v;
+__attribute__((always_inline)) static inline void load8n_w4(vr8f *v, const float *p, int64_t k) {
+  memset(v, 0, sizeof *v);
+  memcpy(v, p, (size_t)k * sizeof(float));
 }
-static inline void store8n_w4(float *p, vr8f v, int64_t k) {
-  memcpy(p, &v, (size_t)k * sizeof(float));
+__attribute__((always_inline)) static inline void store8n_w4(float *p, const vr8f *v, int64_t k) {
+  memcpy(p, v, (size_t)k * sizeof(float));
 }
-static inline void acc_w4(vr8d *acc, vf_w4 e, int64_t i) {
+__attribute__((always_inline)) static inline void acc_w4(vr8d *acc, vf_w4 e, int64_t i) {
   vr4d d = __builtin_convertvector(e, vr4d), z = {0, 0, 0, 0};
   /* a block of 4 at offset i % 8 == 4 fills lanes 4..7; adding +0 leaves a lane as it is */
   *acc += i % 8 ? __builtin_shufflevector(z, d, 0, 1, 2, 3, 4, 5, 6, 7)
                 : __builtin_shufflevector(d, z, 0, 1, 2, 3, 4, 5, 6, 7);
 }
-static inline vf_w4 div_w4(vf_w4 e, vr8d s) {
-  vr4d s4 = __builtin_shufflevector(s, s, 0, 1, 2, 3);
+__attribute__((always_inline)) static inline vf_w4 div_w4(vf_w4 e, const vr8d *s) {
+  const double d = (*(const double *)s);
+  const vr4d s4 = {d, d, d, d};
   return __builtin_convertvector(__builtin_convertvector(e, vr4d) / s4, vf_w4);
 }
 
 #define VMATH_ROWS(SUF, W, TARGET)                                                           \
-  __attribute__((target(TARGET), always_inline)) static inline vr8d load8d_##SUF(            \
-      const float *p, int64_t k) {                                                           \
+  __attribute__((target(TARGET), always_inline)) static inline void load8d_##SUF(            \
+      vr8d *d, const float *p, int64_t k) {                                                  \
     vr8f v;                                                                                  \
     if (k == 8) memcpy(&v, p, sizeof v);                                                     \
-    else v = load8n_##SUF(p, k);                                                             \
-    return __builtin_convertvector(v, vr8d);                                                 \
+    else load8n_##SUF(&v, p, k);                                                             \
+    *d = __builtin_convertvector(v, vr8d);                                                   \
   }                                                                                          \
   __attribute__((target(TARGET))) static void softmax_rows_##SUF(float *y, const float *x,  \
                                                                  int64_t rows, int64_t n) { \
@@ -361,31 +365,37 @@ static inline vf_w4 div_w4(vf_w4 e, vr8d s) {
         acc_##SUF(&acc, et, full);                                                           \
       }                                                                                      \
       /* each quotient in double, rounded once */                                            \
-      const vr8d s = (vr8d){0} + lanes_sum(acc);                                             \
+      const vr8d s = (vr8d){0} + lanes_sum(&acc);                                            \
       for (int64_t i = 0; i < full; i += (W)) {                                              \
         vf_##SUF v;                                                                          \
         memcpy(&v, y + i, sizeof v);                                                         \
-        v = div_##SUF(v, s);                                                                 \
+        v = div_##SUF(v, &s);                                                                \
         memcpy(y + i, &v, sizeof v);                                                         \
       }                                                                                      \
-      if (k) storen_##SUF(y + full, div_##SUF(et, s), k);                                    \
+      if (k) storen_##SUF(y + full, div_##SUF(et, &s), k);                                   \
     }                                                                                        \
   }                                                                                          \
   __attribute__((target(TARGET))) static void moments_##SUF(const float *x, int64_t n,      \
                                                             double *mean, double *var) {    \
     vr8d acc = {0};                                                                          \
-    for (int64_t i = 0; i < n; i += 8) acc += load8d_##SUF(x + i, n - i < 8 ? n - i : 8);    \
-    const double m = lanes_sum(acc) / (double)n;                                             \
+    for (int64_t i = 0; i < n; i += 8) {                                                     \
+      vr8d d;                                                                                \
+      load8d_##SUF(&d, x + i, n - i < 8 ? n - i : 8);                                        \
+      acc += d;                                                                              \
+    }                                                                                        \
+    const double m = lanes_sum(&acc) / (double)n;                                            \
     const vr8d vm = (vr8d){0} + m;                                                           \
     acc = (vr8d){0};                                                                         \
     for (int64_t i = 0; i < n; i += 8) {                                                     \
       const int64_t k = n - i < 8 ? n - i : 8;                                               \
-      vr8d d = load8d_##SUF(x + i, k) - vm;                                                  \
+      vr8d d;                                                                                \
+      load8d_##SUF(&d, x + i, k);                                                            \
+      d -= vm;                                                                               \
       for (int64_t j = k; j < 8; j++) d[j] = 0.0; /* no element there */                     \
       acc += d * d;                                                                          \
     }                                                                                        \
     *mean = m;                                                                               \
-    *var = lanes_sum(acc) / (double)n;                                                       \
+    *var = lanes_sum(&acc) / (double)n;                                                      \
   }                                                                                          \
   __attribute__((target(TARGET))) static void normalize_##SUF(                              \
       float *y, const float *x, int64_t n, double mean, double inv, const float *scale,      \
@@ -393,12 +403,14 @@ static inline vf_w4 div_w4(vf_w4 e, vr8d s) {
     const vr8d vm = (vr8d){0} + mean, vi = (vr8d){0} + inv;                                  \
     for (int64_t i = 0; i < n; i += 8) {                                                     \
       const int64_t k = n - i < 8 ? n - i : 8;                                               \
-      vr8d t = (load8d_##SUF(x + i, k) - vm) * vi;                                           \
-      if (scale) t *= load8d_##SUF(scale + i, k);                                            \
-      if (bias) t += load8d_##SUF(bias + i, k);                                              \
+      vr8d t, u;                                                                             \
+      load8d_##SUF(&t, x + i, k);                                                            \
+      t = (t - vm) * vi;                                                                     \
+      if (scale) load8d_##SUF(&u, scale + i, k), t *= u;                                     \
+      if (bias) load8d_##SUF(&u, bias + i, k), t += u;                                       \
       vr8f v = __builtin_convertvector(t, vr8f);                                             \
       if (k == 8) memcpy(y + i, &v, sizeof v);                                               \
-      else store8n_##SUF(y + i, v, k);                                                       \
+      else store8n_##SUF(y + i, &v, k);                                                      \
     }                                                                                        \
   }
 
