@@ -87,6 +87,13 @@ static const cmm_case cmm_cases[] = {
     {CMM_V2, IC_FP32, 2, {1, 1}, 2, {1, 1}, .on = 2, .od = {1, 1}},
     {CMM_V2, IC_FP32, 3, {8, 129, 65}, 3, {8, 65, 257}, .on = 3, .od = {8, 129, 257}},
     {CMM_V2, IC_FP64, 3, {3, 65, 31}, 2, {65, 47}, true, .on = 3, .od = {3, 31, 47}},
+    /* SVTR's shapes: a product of >= IC_GEMM_SPLIT_FLOPS cut into two column chunks (one and
+     * two chunks' worth of columns, Y transposed), and attention's per-head batches, shared
+     * across threads whole from that size */
+    {CMM_V2, IC_FP32, 3, {1, 40, 120}, 2, {120, 240}, .on = 3, .od = {1, 40, 240}},
+    {CMM_V2, IC_FP32, 3, {2, 50, 70}, 3, {2, 300, 70}, false, true, .on = 3, .od = {2, 50, 300}},
+    {CMM_V2, IC_FP32, 4, {1, 8, 40, 15}, 4, {1, 8, 15, 40}, .on = 4, .od = {1, 8, 40, 40}},
+    {CMM_V2, IC_FP32, 4, {8, 8, 40, 15}, 4, {8, 8, 15, 40}, .on = 4, .od = {8, 8, 40, 40}},
     /* one row against a weight matrix of >= IC_GEMV_MIN_KN elements (the CPU's GEMV path):
      * a classifier head, its transposed-X form, a last column chunk of one column; then two
      * rows and v1's alpha, which keep sgemm */

@@ -64,7 +64,13 @@ void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void
                     g->alpha == 1.0 && (g->beta == 0 || g->beta == 1) &&
                     (double)g->k * (double)g->n >= IC_GEMV_MIN_KN && ic_gemv_available();
   int64_t n_chunks = (g->n + IC_GEMM_CHUNK_N - 1) / IC_GEMM_CHUNK_N;
-  int threads = ctx && ctx->env && ctx->env->intra_threads > 0 ? ctx->env->intra_threads : 1;
+  if (n_chunks == 1 && g->n >= 32 &&
+      2.0 * (double)g->m * (double)g->n * (double)g->k >= IC_GEMM_SPLIT_FLOPS) {
+    n_chunks = 2;
+  }
+  const int64_t chunk = ((g->n + n_chunks - 1) / n_chunks + 15) / 16 * 16;
+  n_chunks = (g->n + chunk - 1) / chunk;
+  int threads = ctx ? ic_omp_threads(ctx->env) : 1;
   if (threads > n_chunks) threads = (int)n_chunks;
   /* Not worth waking a second thread for a small product. */
   if ((double)g->m * (double)g->n * (double)g->k < 2e5) threads = 1;
@@ -72,8 +78,8 @@ void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
   for (int64_t ch = 0; ch < n_chunks; ch++) {
     if (omp_get_max_threads() != 1) omp_set_num_threads(1);
-    int64_t n0 = ch * IC_GEMM_CHUNK_N;
-    int64_t nn = g->n - n0 < IC_GEMM_CHUNK_N ? g->n - n0 : IC_GEMM_CHUNK_N;
+    int64_t n0 = ch * chunk;
+    int64_t nn = g->n - n0 < chunk ? g->n - n0 : chunk;
     const float *bp = (const float *)b + (g->trans_b ? n0 * g->ldb : n0);
     if (gemv) {
       float *y = (float *)c + n0;

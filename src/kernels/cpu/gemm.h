@@ -28,9 +28,12 @@ typedef struct ic_gemm {
   double beta;      /* C = alpha * op(A) * op(B) + beta * C; 0 means C is not read */
 } ic_gemm;
 
-/* Output columns per single-threaded sgemm call: fixed, so that results do not depend on how
- * many threads share the calls. */
+/* Output columns per single-threaded sgemm call: at most IC_GEMM_CHUNK_N, the columns split
+ * evenly (in multiples of 16) over the fewest chunks that allow, and over at least two when
+ * the product has IC_GEMM_SPLIT_FLOPS or more (worth sharing with a second thread). A function
+ * of the shape alone, so that results do not depend on how many threads share the calls. */
 #define IC_GEMM_CHUNK_N 256
+#define IC_GEMM_SPLIT_FLOPS 1e6
 
 /* A single-row product (m = 1, B not transposed, alpha 1, beta 0 or 1) with k * n at least
  * this runs as ic_gemv_acc_f32 over each chunk instead of sgemm: a weight matrix of 4 MiB

@@ -116,6 +116,25 @@ static ic_status run(ic_kctx *c) {
   const char *xp = x->data, *yp = y->data;
   char *op = ic_out(c, 0, 0)->data;
   if (p.ocount == 1 || (p.xcount == p.ocount && p.ycount == p.ocount)) {
+    /* Batches of small products (attention's per-head matrices) are shared across the
+     * kernel's threads whole, each product single-threaded: the same calls, so the same
+     * bits, at any thread count. */
+    int nt = ic_omp_threads(c->env);
+    if (nt > p.ocount) nt = (int)p.ocount;
+    if (2.0 * (double)g.m * (double)g.n * (double)g.k * (double)p.ocount < IC_GEMM_SPLIT_FLOPS) {
+      nt = 1;
+    }
+    if (nt > 1) {
+      ic_kenv one = *c->env;
+      one.intra_threads = 1;
+      ic_kctx c1 = *c;
+      c1.env = &one;
+#pragma omp parallel for num_threads(nt) schedule(static)
+      for (int64_t b = 0; b < p.ocount; b++) {
+        ic_gemm_run(&c1, &g, xp + (size_t)b * xs, yp + (size_t)b * ys, op + (size_t)b * os);
+      }
+      return IC_OK;
+    }
     for (int64_t b = 0; b < p.ocount; b++) {
       ic_gemm_run(c, &g, xp + (size_t)b * xs, yp + (size_t)b * ys, op + (size_t)b * os);
     }
