@@ -149,6 +149,13 @@ START_TEST(independent_branches_and_width) {
   for (size_t i = 2; i < 6; i++) ck_assert(!p->instrs[i].alone);
   ck_assert(p->instrs[6].alone);
   ck_assert_uint_eq(p->stats.critical_path, 5);
+  /* heights: instructions on the longest path to the end, the fetch included */
+  static const uint32_t heights[] = {5, 5, 4, 4, 3, 3, 2, 1};
+  ck_assert_uint_eq(p->n_instrs, 8);
+  for (size_t i = 0; i < 8; i++) {
+    ck_assert_msg(p->instrs[i].height == heights[i], "instruction %zu: height %u, expected %u", i,
+                  p->instrs[i].height, heights[i]);
+  }
   ic_plan_destroy(p);
   ic_program_destroy(prog);
   ic_builder_destroy(b);

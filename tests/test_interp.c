@@ -774,6 +774,71 @@ START_TEST(long_instruction_gets_a_team) {
 }
 END_TEST
 
+/* A thread goes on with the taller of two newly ready successors and runs a quick one (a
+ * shape op) itself first, instead of waking a pool thread for it: from the second run on
+ * (when the shape op's time is known), tanh's thread runs the shape op, sigmoid and exp,
+ * at 2 threads as at 1 (run_chain). */
+START_TEST(side_ops_stay_on_the_chain) {
+  ic_builder *b = ic_builder_create();
+  const int64_t n = 1 << 16;
+  tu_var(b, "x", IC_FP32, 1, (const int64_t[]){n});
+  tu_var(b, "t", IC_FP32, 1, (const int64_t[]){n});
+  tu_var(b, "m", IC_FP32, 1, (const int64_t[]){n});
+  tu_var(b, "y", IC_FP32, 1, (const int64_t[]){n});
+  tu_var(b, "sh", IC_INT32, 1, (const int64_t[]){1});
+  ic_builder_feed(b, "x");
+  static const char *const chain[][3] = {{"tanh", "x", "t"}, {"shape", "t", "sh"},
+                                         {"sigmoid", "t", "m"}, {"exp", "m", "y"}};
+  for (size_t k = 0; k < 4; k++) {
+    ic_builder_op *op = ic_builder_add_op(b, 0, chain[k][0]);
+    ic_builder_in(op, k == 1 ? "Input" : "X", chain[k][1]);
+    ic_builder_out(op, "Out", chain[k][2]);
+  }
+  ic_builder_fetch(b, "y");
+  ic_builder_fetch(b, "sh");
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  ic_tensor *x = ramp(n);
+  for (int threads = 1; threads <= 2; threads++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.threads = threads;
+    o.profile = true;
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    for (int run = 0; run < 5; run++) {
+      ic_tensor *got[2] = {NULL, NULL};
+      ck_assert_int_eq(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                       2, TU_NAMES("y", "sh"), got),
+                       IC_OK);
+      ck_assert_int_eq(((const int32_t *)ic_tensor_cdata(got[1]))[0], (int32_t)n);
+      ic_tensor_destroy(got[0]);
+      ic_tensor_destroy(got[1]);
+      if (run == 0) continue;
+      const ic_plan *pl = ic_executor_last_plan(e);
+      size_t at[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
+      for (size_t i = 0; i < pl->n_instrs; i++) {
+        for (size_t k = 0; k < 4; k++) {
+          if (!strcmp(pl->instrs[i].op->type, chain[k][0])) at[k] = i;
+        }
+      }
+      for (size_t k = 0; k < 4; k++) ck_assert_uint_ne(at[k], SIZE_MAX);
+      ck_assert(pl->instrs[at[2]].height > pl->instrs[at[1]].height);
+      for (size_t k = 1; k < 4; k++) {
+        ck_assert_msg(e->spans[at[k]].thread == e->spans[at[0]].thread,
+                      "%d threads, run %d: %s ran on thread %u, tanh on %u", threads, run + 1,
+                      chain[k][0], e->spans[at[k]].thread, e->spans[at[0]].thread);
+      }
+    }
+    ic_executor_destroy(e);
+  }
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* The largest thread count any kernel of the last profiled run was given. */
 static uint32_t max_kernel_threads(const ic_executor *e) {
   uint32_t m = 0;
@@ -1094,6 +1159,7 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, missing_parameter_is_named);
   tcase_add_test(tc, scope_lookups_follow_the_scope);
   tcase_add_test(tc, profile_is_written);
+  tcase_add_test(tc, side_ops_stay_on_the_chain);
   tcase_add_test(tc, kernel_threads_follow_free_cores);
   tcase_add_test(tc, long_instruction_gets_a_team);
   tcase_add_test(tc, load_monitor_decides);

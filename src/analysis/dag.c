@@ -258,6 +258,15 @@ ic_status ic_plan_build_dag(ic_plan *p, bool sequential, ic_err *err) {
     }
   }
   p->stats.critical_path = max_depth;
+  /* Heights, from the sinks back (every edge points forward). */
+  for (uint32_t i = n; i-- > 0;) {
+    ic_instr *in = &p->instrs[i];
+    uint32_t h = 0;
+    for (uint32_t k = 0; k < in->n_succ; k++) {
+      if (p->instrs[in->succ[k]].height > h) h = p->instrs[in->succ[k]].height;
+    }
+    in->height = h + 1;
+  }
   uint32_t *width = calloc(max_depth + 1, sizeof *width);
   if (!width) goto oom;
   for (size_t i = 0; i < n; i++) {

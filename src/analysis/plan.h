@@ -60,6 +60,8 @@ typedef struct ic_instr {
   uint32_t n_gc;             /* variables whose refcount it drops when done */
   const uint32_t *gc;
   int64_t priority;          /* scheduling_priority: lower runs first; ties by index */
+  uint32_t height;           /* instructions on the longest path from it to a sink, itself
+                                included: a thread goes on with its tallest ready successor */
   bool alias;                /* writes a variable it also reads: inputs are snapshotted */
   bool alone;                /* nothing can run beside it (roots and fetch ops aside): its
                                 kernel may use every thread of the executor */

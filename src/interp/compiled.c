@@ -37,6 +37,16 @@ static inline bool before(const ic_plan *p, uint32_t a, uint32_t b) {
   return pa < pb || (pa == pb && a < b);
 }
 
+/* Which of two newly ready successors a thread goes on with: by priority, then the taller
+ * (the longer path to the end: the main line, not a side branch such as SVTR's shape and
+ * slice ops that feed a reshape 80 instructions on), then program order. */
+static inline bool go_on_with(const ic_plan *p, uint32_t a, uint32_t b) {
+  const ic_instr *x = &p->instrs[a], *y = &p->instrs[b];
+  if (x->priority != y->priority) return x->priority < y->priority;
+  if (x->height != y->height) return x->height > y->height;
+  return a < b;
+}
+
 static void heap_push(crun *r, int k, uint32_t x) {
   uint32_t *h = r->rs->heaps[k];
   size_t i = r->heap_n[k]++;
@@ -166,6 +176,10 @@ static int team_threads(const crun *r, const worker *w, int want) {
  * runs it with a team: single-threaded beside a short one, it would keep one core for its
  * whole length (the DB detector's 10 ms convolution after a 2 ms one). */
 #define LONG_US 1000
+
+/* Under this much CPU time in its last run, a newly ready instruction is run by the thread
+ * that made it ready (run_chain). */
+#define QUICK_NS 2000
 
 /* Whether the calling thread is idle or expected to finish what it runs within a quarter of
  * cost_us (from its instruction's last time). */
@@ -318,9 +332,11 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
     }
     st = r->e->fail_at == (long)i ? ic_err_set(&w->err, IC_ERR_KERNEL, "injected failure")
                                   : def->cpu(c);
-    uint64_t us = (ic_now_ns() - t0) / 1000 * (uint64_t)(w->env.intra_threads > 0 ? w->env.intra_threads : 1);
+    const uint64_t ns = (ic_now_ns() - t0) * (uint64_t)(w->env.intra_threads > 0 ? w->env.intra_threads : 1);
+    const uint64_t us = ns / 1000;
     atomic_store_explicit(&rs->cost_us[i], us > UINT32_MAX ? UINT32_MAX : (uint32_t)us,
                           memory_order_relaxed);
+    atomic_store_explicit(&rs->quick[i], ns < QUICK_NS, memory_order_relaxed);
     if (caller) atomic_store_explicit(&r->caller_instr, NONE, memory_order_release);
   }
   if (reserved) release_team(r, borrowed);
@@ -372,21 +388,52 @@ static void push_ready(crun *r, uint32_t x) {
   }
 }
 
-/* Run i, then keep going with the best newly ready successor this thread may run; the
- * others go to their class's heap. */
+/* Run i, then keep going with the best newly ready successor this thread may run (the
+ * tallest, go_on_with), after any quick ones: those this thread runs itself too, first (a
+ * shape or a view op beside the main line; handing one to a sleeping pool thread costs
+ * this thread a futex wake-up, 6-30 us on the 2-core VM, for well under one of work). The
+ * others go to their class's heap.
+ *
+ * Counting: the running instruction holds one count of r->pending, passed on to the
+ * instruction that follows it in the chain; each other instruction kept on the chain's
+ * stack holds one of its own, taken when it is stacked. */
+#define CHAIN_STACK 16
+
+/* A chain that stops early puts what its stack held on the heaps (pool runs; each already
+ * holds its count). */
+static void spill(crun *r, const uint32_t *stack, int depth) {
+  if (!depth) return;
+  pthread_mutex_lock(&r->pool->lock);
+  for (int k = 0; k < depth; k++) {
+    int c = instr_class(&r->plan->instrs[stack[k]]);
+    heap_push(r, c, stack[k]);
+    pthread_cond_signal(&r->pool->cv[c]);
+  }
+  wake_caller(r->pool);
+  pthread_mutex_unlock(&r->pool->lock);
+}
+
 static void run_chain(crun *r, worker *w, uint32_t i) {
   const ic_plan *p = r->plan;
   ic_span *spans = r->profile ? r->spans : NULL;
+  uint32_t stack[CHAIN_STACK];
+  int depth = 0;
   while (i != NONE) {
     const ic_instr *in = &p->instrs[i];
     uint32_t next = NONE;
+    uint32_t quick[CHAIN_STACK];
+    int n_quick = 0;
     if (!atomic_load_explicit(&r->abort, memory_order_relaxed)) {
       /* The chain goes on in the caller, which finishes it: pending stays as it is. */
-      if (leave_to_caller(r, w, i)) return;
+      if (leave_to_caller(r, w, i)) {
+        spill(r, stack, depth);
+        return;
+      }
       /* The caller is gathering a team: this chain goes back to the heap, counted again
        * before this one's count is dropped (so pending cannot reach zero). */
       if (r->pool && w->id != 0 && w->cls == CLASS_HOST &&
           atomic_load_explicit(&r->want_team, memory_order_relaxed)) {
+        spill(r, stack, depth);
         push_ready(r, i);
         atomic_fetch_sub(&r->pending, 1);
         return;
@@ -406,9 +453,12 @@ static void run_chain(crun *r, worker *w, uint32_t i) {
           if (atomic_fetch_sub_explicit(&r->rs->deps[s], 1, memory_order_acq_rel) != 1) continue;
           if (!(w->classes & (1u << instr_class(&p->instrs[s])))) {
             push_ready(r, s);
+          } else if (r->pool && depth + n_quick + 1 < CHAIN_STACK &&
+                     atomic_load_explicit(&r->rs->quick[s], memory_order_relaxed)) {
+            quick[n_quick++] = s;
           } else if (next == NONE) {
             next = s;
-          } else if (before(p, s, next)) {
+          } else if (go_on_with(p, s, next)) {
             push_ready(r, next);
             next = s;
           } else {
@@ -417,8 +467,14 @@ static void run_chain(crun *r, worker *w, uint32_t i) {
         }
       }
     }
-    if (next == NONE && atomic_fetch_sub(&r->pending, 1) == 1) finish_run(r);
-    i = next;
+    /* The quick ones (counted first) run next, then `next` (with this count), then what
+     * the stack held before. */
+    if (n_quick) atomic_fetch_add_explicit(&r->pending, n_quick, memory_order_relaxed);
+    if (next != NONE) stack[depth++] = next;
+    else if (n_quick || depth) atomic_fetch_sub(&r->pending, 1); /* cannot reach 0 here */
+    else if (atomic_fetch_sub(&r->pending, 1) == 1) finish_run(r);
+    while (n_quick) stack[depth++] = quick[--n_quick];
+    i = depth ? stack[--depth] : NONE;
   }
 }
 

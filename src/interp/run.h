@@ -48,6 +48,8 @@ struct ic_rstate {
   atomic_uint *deps;        /* remaining predecessors */
   atomic_uint *cost_us;     /* per instruction: its kernel's last time in microseconds times
                              * the threads it had (CPU time, about), 0 before its first run */
+  atomic_bool *quick;       /* per instruction: its last run took under QUICK_NS of CPU time
+                             * (false before its first run) */
   atomic_uint *refs;        /* remaining users before a variable is released */
   uint32_t *heaps[N_CLASSES]; /* ready instructions per thread class */
   uint32_t *first_reader;   /* per variable: first instruction reading it, for messages */
