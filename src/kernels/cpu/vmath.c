@@ -143,34 +143,6 @@ VMATH_DISPATCH(ic_vexpf, exp)
 VMATH_DISPATCH(ic_vsigmoidf, sigm)
 VMATH_DISPATCH(ic_vtanhf, tanh)
 
-#define VDIV_WIDE(SUF, W, TARGET)                                                            \
-  __attribute__((target(TARGET))) static void vdiv_##SUF(float *y, int64_t n, double d) {    \
-    typedef float vfl __attribute__((vector_size(4 * (W))));                                 \
-    typedef double vdl __attribute__((vector_size(8 * (W))));                                \
-    const vdl vd = (vdl){0} + d;                                                             \
-    int64_t i = 0;                                                                           \
-    for (; i + (W) <= n; i += (W)) {                                                         \
-      vfl v;                                                                                 \
-      memcpy(&v, y + i, sizeof v);                                                           \
-      v = __builtin_convertvector(__builtin_convertvector(v, vdl) / vd, vfl);                \
-      memcpy(y + i, &v, sizeof v);                                                           \
-    }                                                                                        \
-    for (; i < n; i++) y[i] = (float)((double)y[i] / d);                                     \
-  }
-
-VDIV_WIDE(w16, 8, "avx512f")
-VDIV_WIDE(w8, 4, "avx2")
-
-void ic_vdivf_f64(float *y, int64_t n, double d) {
-  if (__builtin_cpu_supports("avx512f")) {
-    vdiv_w16(y, n, d);
-  } else if (__builtin_cpu_supports("avx2")) {
-    vdiv_w8(y, n, d);
-  } else {
-    for (int64_t i = 0; i < n; i++) y[i] = (float)((double)y[i] / d);
-  }
-}
-
 /* ---- rows: softmax, moments, normalization ----
  *
  * Sums are taken in double in eight fixed lanes (element i into lane i % 8, lanes added

@@ -99,9 +99,6 @@ int ic_vmath_width(void);
 void ic_vswishf(float *y, const float *x, int64_t n, float beta);
 void ic_vswishf_w(float *y, const float *x, int64_t n, float beta, int width);
 
-/* y[i] = (float)((double)y[i] / d) for i < n: each quotient taken in double and rounded once,
- * 8 at a time with AVX-512F, 4 with AVX2, else 2 (IEEE division: the same bits at any width). */
-void ic_vdivf_f64(float *y, int64_t n, double d);
 
 /* Softmax of each of `rows` contiguous rows of n floats: exp(max(x - max, -64)) by the
  * exponential above, summed in double in eight fixed lanes (element i into lane i % 8,
