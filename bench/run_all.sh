@@ -43,6 +43,9 @@ if [ -d "$ZOO" ]; then
       --const-feed scale_factor=1,2=1 --threads $t --iters 10 --warmup 2 || true
   done
 fi
+echo
+echo "== 5c''. row kernels: softmax and layer_norm rows (vmath), against scalar loops"
+"$B/bench/bench_rows" 15
 if python3 -c 'import torch, torchvision' 2>/dev/null || /usr/bin/python3 -c 'import torch, torchvision' 2>/dev/null; then
   echo
   echo "== 5. MobileNetV2 against PyTorch (bench/mobilenet_vs_torch.sh)"

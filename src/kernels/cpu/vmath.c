@@ -148,48 +148,72 @@ VMATH_DISPATCH(ic_vtanhf, tanh)
  * Sums are taken in double in eight fixed lanes (element i into lane i % 8, lanes added
  * ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)) at the end) and every other step is elementwise,
  * so the bits depend on n alone, never on the vector width: the AVX-512F, AVX2 and baseline
- * forms below are one body (VMATH_ROWS) compiled three times over per-width helpers.
- * Exponentials go through the W-lane exp of ic_v4_expf's algorithm. A row's last partial
- * block is read and written with masked loads and stores where the CPU has them: a short row
- * is mostly tail, and a tail copied through the stack costs a store-forwarding stall per
- * access. */
+ * forms below are one body (VMATH_ROWS) compiled three times over per-width helpers. The
+ * eight double lanes are one 64-byte vector with AVX-512F and two 32-byte halves otherwise
+ * (GCC splits a 64-byte vector badly without AVX-512: AVX2 layer_norm rows ran at half the
+ * scalar loop's speed). Exponentials go through the W-lane exp of ic_v4_expf's algorithm. A
+ * row's last partial block is read and written with masked loads and stores where the CPU
+ * has them: a short row is mostly tail, and a tail copied through the stack costs a
+ * store-forwarding stall per access. */
 #include <immintrin.h>
 
-/* The helpers passing 32- and 64-byte vectors are static and always inlined: no call passes
- * one, so GCC's note that their ABI differs with and without AVX / AVX-512F does not apply. */
+/* Every helper below that handles a 32- or 64-byte vector is static and always inlined, and
+ * the functions called across targets pass none: GCC's note that such vectors' ABI differs
+ * with and without AVX / AVX-512F does not apply. */
 #pragma GCC diagnostic ignored "-Wpsabi"
 typedef float vr8f __attribute__((vector_size(32)));
 typedef double vr8d __attribute__((vector_size(64)));
 typedef double vr4d __attribute__((vector_size(32)));
 typedef int32_t vr8i __attribute__((vector_size(32)));
 
-__attribute__((always_inline)) static inline double lanes_sum(const vr8d *v) {
-  const double *a = (const double *)v;
-  return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
-}
-
-/* Per width: W floats' first k (< W) lanes loaded (the rest `fill`) and stored; a block of W
- * exponentials at element offset i added into the eight lanes; a block divided by s in
- * double and rounded once; and the same loads and stores for 8 floats. */
+#define AINL __attribute__((always_inline)) static inline
 #define AVX_MASK8(k) ((vr8i){0, 1, 2, 3, 4, 5, 6, 7} < (vr8i){0} + (int32_t)(k))
 
-#define VMATH_LOAD8_AVX(SUF, TARGET)                                                         \
-  __attribute__((target(TARGET), always_inline)) static inline void load8n_##SUF(           \
-      vr8f *v, const float *p, int64_t k) {                                                  \
-    *v = (vr8f)_mm256_maskload_ps(p, (__m256i)AVX_MASK8(k));                                 \
-  }                                                                                          \
-  __attribute__((target(TARGET), always_inline)) static inline void store8n_##SUF(          \
-      float *p, const vr8f *v, int64_t k) {                                                  \
-    _mm256_maskstore_ps(p, (__m256i)AVX_MASK8(k), (__m256)*v);                               \
+AINL float max_nan(float a, float b) { return a > b || a != a ? a : b; }
+
+/* ---- AVX-512F: W = 16, the eight lanes in one vector ---- */
+typedef struct { vr8d v; } dacc_w16;
+#define T16 __attribute__((target("avx512f"), always_inline)) static inline
+T16 void dzero_w16(dacc_w16 *a) { a->v = (vr8d){0}; }
+T16 vr8f load8_w16(const float *p, int64_t k) {
+  vr8f v;
+  if (k == 8) memcpy(&v, p, sizeof v);
+  else v = (vr8f)_mm256_maskload_ps(p, (__m256i)AVX_MASK8(k));
+  return v;
+}
+T16 void store8_w16(float *p, vr8f v, int64_t k) {
+  if (k == 8) memcpy(p, &v, sizeof v);
+  else _mm256_maskstore_ps(p, (__m256i)AVX_MASK8(k), (__m256)v);
+}
+T16 void dadd8_w16(dacc_w16 *a, const float *p, int64_t k) {
+  a->v += __builtin_convertvector(load8_w16(p, k), vr8d);
+}
+/* (x - m)^2 of up to 8 floats, lanes past k adding 0 */
+T16 void dsq8_w16(dacc_w16 *a, const float *p, int64_t k, double m) {
+  vr8d d = __builtin_convertvector(load8_w16(p, k), vr8d) - m;
+  if (k < 8) {
+    for (int64_t j = k; j < 8; j++) d[j] = 0.0;
   }
-
-VMATH_LOAD8_AVX(w16, "avx512f")
-VMATH_LOAD8_AVX(w8, "avx2")
-
-/* The maximum of a block's lanes, NaN if any lane is NaN (a tree of NaN-keeping maxima). */
-__attribute__((always_inline)) static inline float max_nan(float a, float b) { return a > b || a != a ? a : b; }
-
-__attribute__((target("avx512f"), always_inline)) static inline float hmax_w16(vf_w16 v) {
+  a->v += d * d;
+}
+T16 double dsum_w16(const dacc_w16 *a) {
+  const vr8d v = a->v;
+  return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+}
+T16 void norm8_w16(float *y, const float *x, int64_t k, double m, double inv, const float *sc,
+                   const float *bi) {
+  vr8d t = (__builtin_convertvector(load8_w16(x, k), vr8d) - m) * inv;
+  if (sc) t *= __builtin_convertvector(load8_w16(sc, k), vr8d);
+  if (bi) t += __builtin_convertvector(load8_w16(bi, k), vr8d);
+  store8_w16(y, __builtin_convertvector(t, vr8f), k);
+}
+T16 vf_w16 loadn_w16(const float *p, int64_t k, float fill) {
+  return (vf_w16)_mm512_mask_loadu_ps(_mm512_set1_ps(fill), (__mmask16)((1u << k) - 1), p);
+}
+T16 void storen_w16(float *p, vf_w16 v, int64_t k) {
+  _mm512_mask_storeu_ps(p, (__mmask16)((1u << k) - 1), (__m512)v);
+}
+T16 float hmax_w16(vf_w16 v) {
   vr8f a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
   vr8f b = __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
   const vr8i keep = (a > b) | (a != a);
@@ -198,25 +222,15 @@ __attribute__((target("avx512f"), always_inline)) static inline float hmax_w16(v
   c = ic_v4_select((c > d) | (c != c), c, d);
   return max_nan(max_nan(c[0], c[1]), max_nan(c[2], c[3]));
 }
-__attribute__((target("avx512f"), always_inline)) static inline vf_w16 loadn_w16(
-    const float *p, int64_t k, float fill) {
-  return (vf_w16)_mm512_mask_loadu_ps(_mm512_set1_ps(fill), (__mmask16)((1u << k) - 1), p);
-}
-__attribute__((target("avx512f"), always_inline)) static inline void storen_w16(
-    float *p, vf_w16 v, int64_t k) {
-  _mm512_mask_storeu_ps(p, (__mmask16)((1u << k) - 1), (__m512)v);
-}
-__attribute__((target("avx512f"), always_inline)) static inline void acc_w16(vr8d *acc,
-                                                                             vf_w16 e,
-                                                                             int64_t i) {
+/* W exponentials at element offset i into the lanes */
+T16 void daddw_w16(dacc_w16 *a, vf_w16 e, int64_t i) {
   (void)i;
-  *acc += __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7), vr8d);
-  *acc += __builtin_convertvector(__builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15),
+  a->v += __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7), vr8d);
+  a->v += __builtin_convertvector(__builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15),
                                   vr8d);
 }
-__attribute__((target("avx512f"), always_inline)) static inline vf_w16 div_w16(vf_w16 e,
-                                                                               const vr8d *sp) {
-  const vr8d s = *sp;
+/* W floats divided by s in double, each rounded once */
+T16 vf_w16 div_w16(vf_w16 e, double s) {
   vr8f lo = __builtin_convertvector(
       __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7), vr8d) / s,
       vr8f);
@@ -227,78 +241,150 @@ __attribute__((target("avx512f"), always_inline)) static inline vf_w16 div_w16(v
   return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
 
-__attribute__((target("avx2"), always_inline)) static inline float hmax_w8(vf_w8 m) {
+/* ---- two halves of four doubles: AVX2 (W = 8) and the baseline (W = 4) ---- */
+#define HALVES(SUF, TARGET, LOAD8, STORE8)                                                   \
+  typedef struct { vr4d lo, hi; } dacc_##SUF;                                                \
+  __attribute__((target(TARGET), always_inline)) static inline void dzero_##SUF(             \
+      dacc_##SUF *a) {                                                                       \
+    a->lo = a->hi = (vr4d){0, 0, 0, 0};                                                      \
+  }                                                                                          \
+  /* up to 8 floats as two halves of doubles, zeros past k */                                \
+  __attribute__((target(TARGET), always_inline)) static inline void load8d_##SUF(            \
+      const float *p, int64_t k, vr4d *lo, vr4d *hi) {                                       \
+    ic_v4f a, b;                                                                             \
+    LOAD8(p, k, &a, &b);                                                                     \
+    *lo = __builtin_convertvector(a, vr4d);                                                  \
+    *hi = __builtin_convertvector(b, vr4d);                                                  \
+  }                                                                                          \
+  __attribute__((target(TARGET), always_inline)) static inline void dadd8_##SUF(             \
+      dacc_##SUF *a, const float *p, int64_t k) {                                            \
+    vr4d lo, hi;                                                                             \
+    load8d_##SUF(p, k, &lo, &hi);                                                            \
+    a->lo += lo;                                                                             \
+    a->hi += hi;                                                                             \
+  }                                                                                          \
+  __attribute__((target(TARGET), always_inline)) static inline void dsq8_##SUF(              \
+      dacc_##SUF *a, const float *p, int64_t k, double m) {                                  \
+    vr4d lo, hi;                                                                             \
+    load8d_##SUF(p, k, &lo, &hi);                                                            \
+    lo -= m;                                                                                 \
+    hi -= m;                                                                                 \
+    if (k < 8) {                                                                             \
+      for (int64_t j = k; j < 8; j++) {                                                      \
+        if (j < 4) lo[j] = 0.0;                                                              \
+        else hi[j - 4] = 0.0;                                                                \
+      }                                                                                      \
+    }                                                                                        \
+    a->lo += lo * lo;                                                                        \
+    a->hi += hi * hi;                                                                        \
+  }                                                                                          \
+  __attribute__((target(TARGET), always_inline)) static inline double dsum_##SUF(            \
+      const dacc_##SUF *a) {                                                                 \
+    return ((a->lo[0] + a->lo[1]) + (a->lo[2] + a->lo[3])) +                                 \
+           ((a->hi[0] + a->hi[1]) + (a->hi[2] + a->hi[3]));                                  \
+  }                                                                                          \
+  __attribute__((target(TARGET), always_inline)) static inline void norm8_##SUF(             \
+      float *y, const float *x, int64_t k, double m, double inv, const float *sc,            \
+      const float *bi) {                                                                     \
+    vr4d lo, hi, u, v;                                                                       \
+    load8d_##SUF(x, k, &lo, &hi);                                                            \
+    lo = (lo - m) * inv;                                                                     \
+    hi = (hi - m) * inv;                                                                     \
+    if (sc) load8d_##SUF(sc, k, &u, &v), lo *= u, hi *= v;                                   \
+    if (bi) load8d_##SUF(bi, k, &u, &v), lo += u, hi += v;                                   \
+    STORE8(y, k, __builtin_convertvector(lo, ic_v4f), __builtin_convertvector(hi, ic_v4f));  \
+  }
+
+/* AVX2: 8 floats by one masked load, split into halves */
+__attribute__((target("avx2"), always_inline)) static inline void load8_avx2(
+    const float *p, int64_t k, ic_v4f *a, ic_v4f *b) {
+  __m256 v = k == 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, (__m256i)AVX_MASK8(k));
+  *a = (ic_v4f)_mm256_castps256_ps128(v);
+  *b = (ic_v4f)_mm256_extractf128_ps(v, 1);
+}
+__attribute__((target("avx2"), always_inline)) static inline void store8_avx2(
+    float *p, int64_t k, ic_v4f a, ic_v4f b) {
+  __m256 v = _mm256_insertf128_ps(_mm256_castps128_ps256((__m128)a), (__m128)b, 1);
+  if (k == 8) _mm256_storeu_ps(p, v);
+  else _mm256_maskstore_ps(p, (__m256i)AVX_MASK8(k), v);
+}
+HALVES(w8, "avx2", load8_avx2, store8_avx2)
+
+/* The baseline (SSE2): the eight lanes as scalars, the same operations per lane (a 32-byte
+ * vector split over SSE2 registers ran slower than scalar code here). */
+typedef struct { double l[8]; } dacc_w4;
+AINL void dzero_w4(dacc_w4 *a) { memset(a, 0, sizeof *a); }
+AINL void dadd8_w4(dacc_w4 *a, const float *p, int64_t k) {
+  for (int64_t j = 0; j < k; j++) a->l[j] += p[j];
+}
+AINL void dsq8_w4(dacc_w4 *a, const float *p, int64_t k, double m) {
+  for (int64_t j = 0; j < k; j++) {
+    const double d = p[j] - m;
+    a->l[j] += d * d;
+  }
+}
+AINL double dsum_w4(const dacc_w4 *a) {
+  const double *l = a->l;
+  return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+}
+AINL void norm8_w4(float *y, const float *x, int64_t k, double m, double inv, const float *sc,
+                   const float *bi) {
+  for (int64_t j = 0; j < k; j++) {
+    double t = (x[j] - m) * inv;
+    if (sc) t *= sc[j];
+    if (bi) t += bi[j];
+    y[j] = (float)t;
+  }
+}
+
+#define T8 __attribute__((target("avx2"), always_inline)) static inline
+T8 vf_w8 loadn_w8(const float *p, int64_t k, float fill) {
+  __m256 v = _mm256_maskload_ps(p, (__m256i)AVX_MASK8(k));
+  return (vf_w8)_mm256_blendv_ps(_mm256_set1_ps(fill), v, (__m256)AVX_MASK8(k));
+}
+T8 void storen_w8(float *p, vf_w8 v, int64_t k) {
+  _mm256_maskstore_ps(p, (__m256i)AVX_MASK8(k), (__m256)v);
+}
+T8 float hmax_w8(vf_w8 m) {
   ic_v4f c = __builtin_shufflevector(m, m, 0, 1, 2, 3), d = __builtin_shufflevector(m, m, 4, 5, 6, 7);
   c = ic_v4_select((c > d) | (c != c), c, d);
   return max_nan(max_nan(c[0], c[1]), max_nan(c[2], c[3]));
 }
-__attribute__((target("avx2"), always_inline)) static inline vf_w8 loadn_w8(const float *p,
-                                                                           int64_t k,
-                                                                           float fill) {
-  vr8f v;
-  load8n_w8(&v, p, k);
-  return (vf_w8)((AVX_MASK8(k) & (vr8i)v) | (~AVX_MASK8(k) & (vr8i)((vr8f){0} + fill)));
-}
-__attribute__((target("avx2"), always_inline)) static inline void storen_w8(float *p,
-                                                                           vf_w8 v,
-                                                                           int64_t k) {
-  store8n_w8(p, &v, k);
-}
-__attribute__((target("avx2"), always_inline)) static inline void acc_w8(vr8d *acc, vf_w8 e,
-                                                                         int64_t i) {
+T8 void daddw_w8(dacc_w8 *a, vf_w8 e, int64_t i) {
   (void)i;
-  *acc += __builtin_convertvector(e, vr8d);
+  a->lo += __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3), vr4d);
+  a->hi += __builtin_convertvector(__builtin_shufflevector(e, e, 4, 5, 6, 7), vr4d);
 }
-__attribute__((target("avx2"), always_inline)) static inline vf_w8 div_w8(vf_w8 e,
-                                                                         const vr8d *s) {
-  return __builtin_convertvector(__builtin_convertvector(e, vr8d) / *s, vf_w8);
+T8 vf_w8 div_w8(vf_w8 e, double s) {
+  ic_v4f lo = __builtin_convertvector(
+      __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3), vr4d) / s, ic_v4f);
+  ic_v4f hi = __builtin_convertvector(
+      __builtin_convertvector(__builtin_shufflevector(e, e, 4, 5, 6, 7), vr4d) / s, ic_v4f);
+  return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
 }
 
-/* The baseline (SSE2): vmath.h's 4-lane forms under VMATH_WIDE's names, tails through
- * memcpy. */
+/* The baseline's W-lane helpers: vmath.h's 4-lane forms under VMATH_WIDE's names. */
 typedef ic_v4f vf_w4;
 typedef ic_v4i vi_w4;
-__attribute__((always_inline)) static inline vf_w4 splat_w4(float s) { return ic_v4_splat(s); }
-__attribute__((always_inline)) static inline vf_w4 sel_w4(vi_w4 m, vf_w4 a, vf_w4 b) { return ic_v4_select(m, a, b); }
-__attribute__((always_inline)) static inline vf_w4 exp_w4(vf_w4 x) { return ic_v4_expf(x); }
-__attribute__((always_inline)) static inline float hmax_w4(vf_w4 c) {
-  return max_nan(max_nan(c[0], c[1]), max_nan(c[2], c[3]));
-}
-__attribute__((always_inline)) static inline vf_w4 loadn_w4(const float *p, int64_t k, float fill) {
+AINL vf_w4 splat_w4(float s) { return ic_v4_splat(s); }
+AINL vf_w4 sel_w4(vi_w4 m, vf_w4 a, vf_w4 b) { return ic_v4_select(m, a, b); }
+AINL vf_w4 exp_w4(vf_w4 x) { return ic_v4_expf(x); }
+AINL float hmax_w4(vf_w4 c) { return max_nan(max_nan(c[0], c[1]), max_nan(c[2], c[3])); }
+AINL vf_w4 loadn_w4(const float *p, int64_t k, float fill) {
   float b[4] = {fill, fill, fill, fill};
   memcpy(b, p, (size_t)k * sizeof *b);
   return ic_v4_load(b);
 }
-__attribute__((always_inline)) static inline void storen_w4(float *p, vf_w4 v, int64_t k) {
-  memcpy(p, &v, (size_t)k * sizeof(float));
+AINL void storen_w4(float *p, vf_w4 v, int64_t k) { memcpy(p, &v, (size_t)k * sizeof(float)); }
+/* a block of 4 at offset i: lanes 0-3 when i % 8 == 0, else 4-7 */
+AINL void daddw_w4(dacc_w4 *a, vf_w4 e, int64_t i) {
+  for (int j = 0; j < 4; j++) a->l[i % 8 + j] += e[j];
 }
-__attribute__((always_inline)) static inline void load8n_w4(vr8f *v, const float *p, int64_t k) {
-  memset(v, 0, sizeof *v);
-  memcpy(v, p, (size_t)k * sizeof(float));
-}
-__attribute__((always_inline)) static inline void store8n_w4(float *p, const vr8f *v, int64_t k) {
-  memcpy(p, v, (size_t)k * sizeof(float));
-}
-__attribute__((always_inline)) static inline void acc_w4(vr8d *acc, vf_w4 e, int64_t i) {
-  vr4d d = __builtin_convertvector(e, vr4d), z = {0, 0, 0, 0};
-  /* a block of 4 at offset i % 8 == 4 fills lanes 4..7; adding +0 leaves a lane as it is */
-  *acc += i % 8 ? __builtin_shufflevector(z, d, 0, 1, 2, 3, 4, 5, 6, 7)
-                : __builtin_shufflevector(d, z, 0, 1, 2, 3, 4, 5, 6, 7);
-}
-__attribute__((always_inline)) static inline vf_w4 div_w4(vf_w4 e, const vr8d *s) {
-  const double d = (*(const double *)s);
-  const vr4d s4 = {d, d, d, d};
-  return __builtin_convertvector(__builtin_convertvector(e, vr4d) / s4, vf_w4);
+AINL vf_w4 div_w4(vf_w4 e, double s) {
+  return __builtin_convertvector(__builtin_convertvector(e, vr4d) / s, vf_w4);
 }
 
 #define VMATH_ROWS(SUF, W, TARGET)                                                           \
-  __attribute__((target(TARGET), always_inline)) static inline void load8d_##SUF(            \
-      vr8d *d, const float *p, int64_t k) {                                                  \
-    vr8f v;                                                                                  \
-    if (k == 8) memcpy(&v, p, sizeof v);                                                     \
-    else load8n_##SUF(&v, p, k);                                                             \
-    *d = __builtin_convertvector(v, vr8d);                                                   \
-  }                                                                                          \
   __attribute__((target(TARGET))) static void softmax_rows_##SUF(float *y, const float *x,  \
                                                                  int64_t rows, int64_t n) { \
     const vf_##SUF lo = splat_##SUF(-64.0f);                                                 \
@@ -320,69 +406,52 @@ __attribute__((always_inline)) static inline vf_w4 div_w4(vf_w4 e, const vr8d *s
       }                                                                                      \
       const vf_##SUF vm = splat_##SUF(hmax_##SUF(vmax));                                     \
       /* exp(max(x - m, -64)) (NaN stays), summed from the registers */                      \
-      vr8d acc = {0};                                                                        \
+      dacc_##SUF acc;                                                                        \
+      dzero_##SUF(&acc);                                                                     \
       for (int64_t i = 0; i < full; i += (W)) {                                              \
         vf_##SUF v;                                                                          \
         memcpy(&v, x + i, sizeof v);                                                         \
         v = v - vm;                                                                          \
         v = exp_##SUF(sel_##SUF(v < lo, lo, v));                                             \
         memcpy(y + i, &v, sizeof v);                                                         \
-        acc_##SUF(&acc, v, i);                                                               \
+        daddw_##SUF(&acc, v, i);                                                             \
       }                                                                                      \
       vf_##SUF et = {0};                                                                     \
       if (k) {                                                                               \
         et = xt - vm;                                                                        \
         et = exp_##SUF(sel_##SUF(et < lo, lo, et));                                          \
         et = sel_##SUF(iota < tail_lanes, et, splat_##SUF(0.0f));                            \
-        acc_##SUF(&acc, et, full);                                                           \
+        daddw_##SUF(&acc, et, full);                                                         \
       }                                                                                      \
       /* each quotient in double, rounded once */                                            \
-      const vr8d s = (vr8d){0} + lanes_sum(&acc);                                            \
+      const double s = dsum_##SUF(&acc);                                                     \
       for (int64_t i = 0; i < full; i += (W)) {                                              \
         vf_##SUF v;                                                                          \
         memcpy(&v, y + i, sizeof v);                                                         \
-        v = div_##SUF(v, &s);                                                                \
+        v = div_##SUF(v, s);                                                                 \
         memcpy(y + i, &v, sizeof v);                                                         \
       }                                                                                      \
-      if (k) storen_##SUF(y + full, div_##SUF(et, &s), k);                                   \
+      if (k) storen_##SUF(y + full, div_##SUF(et, s), k);                                    \
     }                                                                                        \
   }                                                                                          \
   __attribute__((target(TARGET))) static void moments_##SUF(const float *x, int64_t n,      \
                                                             double *mean, double *var) {    \
-    vr8d acc = {0};                                                                          \
-    for (int64_t i = 0; i < n; i += 8) {                                                     \
-      vr8d d;                                                                                \
-      load8d_##SUF(&d, x + i, n - i < 8 ? n - i : 8);                                        \
-      acc += d;                                                                              \
-    }                                                                                        \
-    const double m = lanes_sum(&acc) / (double)n;                                            \
-    const vr8d vm = (vr8d){0} + m;                                                           \
-    acc = (vr8d){0};                                                                         \
-    for (int64_t i = 0; i < n; i += 8) {                                                     \
-      const int64_t k = n - i < 8 ? n - i : 8;                                               \
-      vr8d d;                                                                                \
-      load8d_##SUF(&d, x + i, k);                                                            \
-      d -= vm;                                                                               \
-      for (int64_t j = k; j < 8; j++) d[j] = 0.0; /* no element there */                     \
-      acc += d * d;                                                                          \
-    }                                                                                        \
+    dacc_##SUF acc;                                                                          \
+    dzero_##SUF(&acc);                                                                       \
+    for (int64_t i = 0; i < n; i += 8) dadd8_##SUF(&acc, x + i, n - i < 8 ? n - i : 8);      \
+    const double m = dsum_##SUF(&acc) / (double)n;                                           \
+    dzero_##SUF(&acc);                                                                       \
+    for (int64_t i = 0; i < n; i += 8) dsq8_##SUF(&acc, x + i, n - i < 8 ? n - i : 8, m);    \
     *mean = m;                                                                               \
-    *var = lanes_sum(&acc) / (double)n;                                                      \
+    *var = dsum_##SUF(&acc) / (double)n;                                                     \
   }                                                                                          \
   __attribute__((target(TARGET))) static void normalize_##SUF(                              \
       float *y, const float *x, int64_t n, double mean, double inv, const float *scale,      \
       const float *bias) {                                                                   \
-    const vr8d vm = (vr8d){0} + mean, vi = (vr8d){0} + inv;                                  \
     for (int64_t i = 0; i < n; i += 8) {                                                     \
       const int64_t k = n - i < 8 ? n - i : 8;                                               \
-      vr8d t, u;                                                                             \
-      load8d_##SUF(&t, x + i, k);                                                            \
-      t = (t - vm) * vi;                                                                     \
-      if (scale) load8d_##SUF(&u, scale + i, k), t *= u;                                     \
-      if (bias) load8d_##SUF(&u, bias + i, k), t += u;                                       \
-      vr8f v = __builtin_convertvector(t, vr8f);                                             \
-      if (k == 8) memcpy(y + i, &v, sizeof v);                                               \
-      else store8n_##SUF(y + i, &v, k);                                                      \
+      norm8_##SUF(y + i, x + i, k, mean, inv, scale ? scale + i : NULL,                      \
+                  bias ? bias + i : NULL);                                                   \
     }                                                                                        \
   }
 
