@@ -149,9 +149,9 @@ VMATH_DISPATCH(ic_vtanhf, tanh)
  * ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)) at the end) and every other step is elementwise,
  * so the bits depend on n alone, never on the vector width: the AVX-512F, AVX2 and baseline
  * forms below are one body (VMATH_ROWS) compiled three times over per-width helpers. The
- * eight double lanes are one 64-byte vector with AVX-512F and two 32-byte halves otherwise
- * (GCC splits a 64-byte vector badly without AVX-512: AVX2 layer_norm rows ran at half the
- * scalar loop's speed). Exponentials go through the W-lane exp of ic_v4_expf's algorithm. A
+ * eight double lanes are one 64-byte vector with AVX-512F, two 32-byte halves with AVX2 and
+ * scalars on the SSE2 baseline (GCC splits a 64-byte vector through the stack without
+ * AVX-512: AVX2 layer_norm rows ran at half the scalar loop's speed). Exponentials go through the W-lane exp of ic_v4_expf's algorithm. A
  * row's last partial block is read and written with masked loads and stores where the CPU
  * has them: a short row is mostly tail, and a tail copied through the stack costs a
  * store-forwarding stall per access. */
@@ -241,74 +241,52 @@ T16 vf_w16 div_w16(vf_w16 e, double s) {
   return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
 
-/* ---- two halves of four doubles: AVX2 (W = 8) and the baseline (W = 4) ---- */
-#define HALVES(SUF, TARGET, LOAD8, STORE8)                                                   \
-  typedef struct { vr4d lo, hi; } dacc_##SUF;                                                \
-  __attribute__((target(TARGET), always_inline)) static inline void dzero_##SUF(             \
-      dacc_##SUF *a) {                                                                       \
-    a->lo = a->hi = (vr4d){0, 0, 0, 0};                                                      \
-  }                                                                                          \
-  /* up to 8 floats as two halves of doubles, zeros past k */                                \
-  __attribute__((target(TARGET), always_inline)) static inline void load8d_##SUF(            \
-      const float *p, int64_t k, vr4d *lo, vr4d *hi) {                                       \
-    ic_v4f a, b;                                                                             \
-    LOAD8(p, k, &a, &b);                                                                     \
-    *lo = __builtin_convertvector(a, vr4d);                                                  \
-    *hi = __builtin_convertvector(b, vr4d);                                                  \
-  }                                                                                          \
-  __attribute__((target(TARGET), always_inline)) static inline void dadd8_##SUF(             \
-      dacc_##SUF *a, const float *p, int64_t k) {                                            \
-    vr4d lo, hi;                                                                             \
-    load8d_##SUF(p, k, &lo, &hi);                                                            \
-    a->lo += lo;                                                                             \
-    a->hi += hi;                                                                             \
-  }                                                                                          \
-  __attribute__((target(TARGET), always_inline)) static inline void dsq8_##SUF(              \
-      dacc_##SUF *a, const float *p, int64_t k, double m) {                                  \
-    vr4d lo, hi;                                                                             \
-    load8d_##SUF(p, k, &lo, &hi);                                                            \
-    lo -= m;                                                                                 \
-    hi -= m;                                                                                 \
-    if (k < 8) {                                                                             \
-      for (int64_t j = k; j < 8; j++) {                                                      \
-        if (j < 4) lo[j] = 0.0;                                                              \
-        else hi[j - 4] = 0.0;                                                                \
-      }                                                                                      \
-    }                                                                                        \
-    a->lo += lo * lo;                                                                        \
-    a->hi += hi * hi;                                                                        \
-  }                                                                                          \
-  __attribute__((target(TARGET), always_inline)) static inline double dsum_##SUF(            \
-      const dacc_##SUF *a) {                                                                 \
-    return ((a->lo[0] + a->lo[1]) + (a->lo[2] + a->lo[3])) +                                 \
-           ((a->hi[0] + a->hi[1]) + (a->hi[2] + a->hi[3]));                                  \
-  }                                                                                          \
-  __attribute__((target(TARGET), always_inline)) static inline void norm8_##SUF(             \
-      float *y, const float *x, int64_t k, double m, double inv, const float *sc,            \
-      const float *bi) {                                                                     \
-    vr4d lo, hi, u, v;                                                                       \
-    load8d_##SUF(x, k, &lo, &hi);                                                            \
-    lo = (lo - m) * inv;                                                                     \
-    hi = (hi - m) * inv;                                                                     \
-    if (sc) load8d_##SUF(sc, k, &u, &v), lo *= u, hi *= v;                                   \
-    if (bi) load8d_##SUF(bi, k, &u, &v), lo += u, hi += v;                                   \
-    STORE8(y, k, __builtin_convertvector(lo, ic_v4f), __builtin_convertvector(hi, ic_v4f));  \
-  }
-
-/* AVX2: 8 floats by one masked load, split into halves */
-__attribute__((target("avx2"), always_inline)) static inline void load8_avx2(
-    const float *p, int64_t k, ic_v4f *a, ic_v4f *b) {
+/* ---- AVX2: W = 8, the eight lanes in two halves of four doubles ---- */
+#define T8 __attribute__((target("avx2"), always_inline)) static inline
+typedef struct { vr4d lo, hi; } dacc_w8;
+T8 void dzero_w8(dacc_w8 *a) { a->lo = a->hi = (vr4d){0, 0, 0, 0}; }
+/* up to 8 floats (one masked load) as two halves of doubles, zeros past k */
+T8 void load8d_w8(const float *p, int64_t k, vr4d *lo, vr4d *hi) {
   __m256 v = k == 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, (__m256i)AVX_MASK8(k));
-  *a = (ic_v4f)_mm256_castps256_ps128(v);
-  *b = (ic_v4f)_mm256_extractf128_ps(v, 1);
+  *lo = __builtin_convertvector((ic_v4f)_mm256_castps256_ps128(v), vr4d);
+  *hi = __builtin_convertvector((ic_v4f)_mm256_extractf128_ps(v, 1), vr4d);
 }
-__attribute__((target("avx2"), always_inline)) static inline void store8_avx2(
-    float *p, int64_t k, ic_v4f a, ic_v4f b) {
-  __m256 v = _mm256_insertf128_ps(_mm256_castps128_ps256((__m128)a), (__m128)b, 1);
-  if (k == 8) _mm256_storeu_ps(p, v);
-  else _mm256_maskstore_ps(p, (__m256i)AVX_MASK8(k), v);
+T8 void dadd8_w8(dacc_w8 *a, const float *p, int64_t k) {
+  vr4d lo, hi;
+  load8d_w8(p, k, &lo, &hi);
+  a->lo += lo;
+  a->hi += hi;
 }
-HALVES(w8, "avx2", load8_avx2, store8_avx2)
+T8 void dsq8_w8(dacc_w8 *a, const float *p, int64_t k, double m) {
+  vr4d lo, hi;
+  load8d_w8(p, k, &lo, &hi);
+  lo -= m;
+  hi -= m;
+  for (int64_t j = k; j < 8; j++) { /* no element there */
+    if (j < 4) lo[j] = 0.0;
+    else hi[j - 4] = 0.0;
+  }
+  a->lo += lo * lo;
+  a->hi += hi * hi;
+}
+T8 double dsum_w8(const dacc_w8 *a) {
+  return ((a->lo[0] + a->lo[1]) + (a->lo[2] + a->lo[3])) +
+         ((a->hi[0] + a->hi[1]) + (a->hi[2] + a->hi[3]));
+}
+T8 void norm8_w8(float *y, const float *x, int64_t k, double m, double inv, const float *sc,
+                 const float *bi) {
+  vr4d lo, hi, u, v;
+  load8d_w8(x, k, &lo, &hi);
+  lo = (lo - m) * inv;
+  hi = (hi - m) * inv;
+  if (sc) load8d_w8(sc, k, &u, &v), lo *= u, hi *= v;
+  if (bi) load8d_w8(bi, k, &u, &v), lo += u, hi += v;
+  __m256 o = _mm256_insertf128_ps(
+      _mm256_castps128_ps256((__m128)__builtin_convertvector(lo, ic_v4f)),
+      (__m128)__builtin_convertvector(hi, ic_v4f), 1);
+  if (k == 8) _mm256_storeu_ps(y, o);
+  else _mm256_maskstore_ps(y, (__m256i)AVX_MASK8(k), o);
+}
 
 /* The baseline (SSE2): the eight lanes as scalars, the same operations per lane (a 32-byte
  * vector split over SSE2 registers ran slower than scalar code here). */
@@ -337,7 +315,6 @@ AINL void norm8_w4(float *y, const float *x, int64_t k, double m, double inv, co
   }
 }
 
-#define T8 __attribute__((target("avx2"), always_inline)) static inline
 T8 vf_w8 loadn_w8(const float *p, int64_t k, float fill) {
   __m256 v = _mm256_maskload_ps(p, (__m256i)AVX_MASK8(k));
   return (vf_w8)_mm256_blendv_ps(_mm256_set1_ps(fill), v, (__m256)AVX_MASK8(k));
