@@ -64,30 +64,29 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-#define DEFINE_NORM(T, SUF)                                                                 \
-  static void norm_##SUF(const T *x, T *y, T *mean_out, T *var_out, const T *scale,         \
-                         const T *bias, int64_t left, int64_t right, double eps) {          \
-    for (int64_t r = 0; r < left; r++) {                                                    \
-      const T *xp = x + r * right;                                                          \
-      T *yp = y + r * right;                                                                \
-      double m = 0, v = 0;                                                                  \
-      for (int64_t i = 0; i < right; i++) m += xp[i];                                       \
-      m = right ? m / (double)right : 0;                                                    \
-      for (int64_t i = 0; i < right; i++) v += (xp[i] - m) * (xp[i] - m);                   \
-      v = right ? v / (double)right : 0;                                                    \
-      double inv = 1.0 / sqrt(v + eps);                                                     \
-      for (int64_t i = 0; i < right; i++) {                                                 \
-        double t = (xp[i] - m) * inv;                                                       \
-        if (scale) t *= scale[i];                                                           \
-        if (bias) t += bias[i];                                                             \
-        yp[i] = (T)t;                                                                       \
-      }                                                                                     \
-      if (mean_out) mean_out[r] = (T)m;                                                     \
-      if (var_out) var_out[r] = (T)v;                                                       \
-    }                                                                                       \
+/* fp64 rows, in plain loops. */
+static void norm_f64(const double *x, double *y, double *mean_out, double *var_out,
+                     const double *scale, const double *bias, int64_t left, int64_t right,
+                     double eps) {
+  for (int64_t r = 0; r < left; r++) {
+    const double *xp = x + r * right;
+    double *yp = y + r * right;
+    double m = 0, v = 0;
+    for (int64_t i = 0; i < right; i++) m += xp[i];
+    m = right ? m / (double)right : 0;
+    for (int64_t i = 0; i < right; i++) v += (xp[i] - m) * (xp[i] - m);
+    v = right ? v / (double)right : 0;
+    double inv = 1.0 / sqrt(v + eps);
+    for (int64_t i = 0; i < right; i++) {
+      double t = (xp[i] - m) * inv;
+      if (scale) t *= scale[i];
+      if (bias) t += bias[i];
+      yp[i] = t;
+    }
+    if (mean_out) mean_out[r] = m;
+    if (var_out) var_out[r] = v;
   }
-
-DEFINE_NORM(double, f64)
+}
 
 /* fp32 rows through vmath.h: the same steps, vectorized, the sums in eight fixed lanes (the
  * same bits at any vector width). Rows are independent: shared across the kernel's threads
