@@ -4,6 +4,7 @@
  * MatmulInferMeta and MatmulWithFlattenInferMeta) and were checked against Paddle 3.3.1 where
  * it agrees. */
 #include "cases_matmul.h"
+#include "kernels/kernel.h"
 #include "mathutil.h"
 
 /* c[M x N] = alpha * op(a) * op(b) where a is stored [M, K] ([K, M] when ta) and b [K, N]
@@ -281,9 +282,35 @@ START_TEST(table_cases) {
 }
 END_TEST
 
+/* A kernel's team size inside an OpenMP region, even an inactive one, is 1 (a team opened
+ * there would be nested: a second set of libgomp threads). Outside, the env's threads
+ * (1 under TSan, where the kernels' own loops stay single-threaded). */
+START_TEST(omp_threads_never_nested) {
+  ic_kenv env = {.intra_threads = 2};
+  int outside = ic_omp_threads(&env), inside = -1, in_team = -1;
+#ifdef IC_OMP_UNDER_TSAN
+  ck_assert_int_eq(outside, 1);
+#else
+  ck_assert_int_eq(outside, 2);
+#endif
+  int off = 0;
+#pragma omp parallel num_threads(2) if (off)
+  inside = ic_omp_threads(&env);
+  ck_assert_int_eq(inside, 1);
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp master
+    in_team = ic_omp_threads(&env);
+  }
+  ck_assert_int_eq(in_team, 1);
+  ck_assert_int_eq(ic_omp_threads(&env), outside);
+}
+END_TEST
+
 static TCase *tc_table(void) {
   TCase *tc = tcase_create("table");
   tcase_add_test(tc, table_cases);
+  tcase_add_test(tc, omp_threads_never_nested);
   return tc;
 }
 

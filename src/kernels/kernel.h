@@ -122,12 +122,23 @@ typedef struct ic_opdef ic_opdef;
 #define IC_OMP_UNDER_TSAN 1
 #endif
 #endif
+/* Inside any OpenMP region, even an inactive one (`parallel if (0)`), also 1: a team opened
+ * there is a nested one, a second set of libgomp threads spinning beside the caller's
+ * (matmul_v2 once ran its one product's GEMM inside its batch loop's `if (0)` region: SVTR
+ * batch 1 at 2 threads, 0.23 -> 11 ms of matmuls per run). */
+#ifdef _OPENMP
+int omp_get_level(void);
+#endif
 static inline int ic_omp_threads(const ic_kenv *env) {
 #ifdef IC_OMP_UNDER_TSAN
   (void)env;
   return 1;
 #else
-  return env && env->intra_threads > 1 ? env->intra_threads : 1;
+  if (!env || env->intra_threads <= 1) return 1;
+#ifdef _OPENMP
+  if (omp_get_level() > 0) return 1;
+#endif
+  return env->intra_threads;
 #endif
 }
 
