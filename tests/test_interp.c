@@ -839,6 +839,85 @@ START_TEST(side_ops_stay_on_the_chain) {
 }
 END_TEST
 
+/* Instructions whose outputs are kept across runs (ic_fold_bn: a convolution's weights
+ * with the batch_norm folded in; here 590,000 weights, well over QUICK_NS to fold) only
+ * check their sources once warm: they count as quick, and the calling thread runs them
+ * itself at the start of a run instead of waking a pool thread for them (their first
+ * run's time had kept them on the heap, and a futex wake-up plus the contended lock cost
+ * 20-45 us per MobileNetV2 run). */
+START_TEST(cached_roots_run_on_the_caller) {
+  ic_builder *b = ic_builder_create();
+  const char *act[3] = {"x", "c0", "c1"}, *bn[2] = {"b0", "b1"};
+  tu_var(b, "x", IC_FP32, 4, (const int64_t[]){1, 256, 4, 4});
+  ic_builder_feed(b, "x");
+  for (int l = 0; l < 2; l++) {
+    char w[8], nm[4][16];
+    snprintf(w, sizeof w, "w%d", l);
+    ic_builder_var(b, 0, w, IC_FP32, 4, (const int64_t[]){256, 256, 3, 3}, true);
+    tu_var(b, act[l + 1], IC_FP32, 4, (const int64_t[]){1, 256, 4, 4});
+    tu_var(b, bn[l], IC_FP32, 4, (const int64_t[]){1, 256, 4, 4});
+    ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+    ic_builder_in(op, "Input", act[l]);
+    ic_builder_in(op, "Filter", w);
+    ic_builder_out(op, "Output", bn[l]);
+    ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){1, 1});
+    ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){1, 1});
+    ic_builder_attr_ints(op, "dilations", 2, (const int32_t[]){1, 1});
+    ic_builder_attr_int(op, "groups", 1);
+    op = ic_builder_add_op(b, 0, "batch_norm");
+    static const char *const slot[4] = {"Scale", "Bias", "Mean", "Variance"};
+    for (int k = 0; k < 4; k++) {
+      snprintf(nm[k], sizeof nm[k], "bn%d_%s", l, slot[k]);
+      ic_builder_var(b, 0, nm[k], IC_FP32, 1, (const int64_t[]){256}, true);
+      ic_builder_in(op, slot[k], nm[k]);
+    }
+    ic_builder_in(op, "X", bn[l]);
+    ic_builder_out(op, "Y", act[l + 1]);
+    ic_builder_out(op, "MeanOut", nm[2]);
+    ic_builder_out(op, "VarianceOut", nm[3]);
+    ic_builder_attr_bool(op, "is_test", true);
+    ic_builder_attr_float(op, "epsilon", 1e-5f);
+  }
+  ic_builder_fetch(b, "c1");
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  ic_scope *params;
+  ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+  ck_assert_msg(ic_params_random(p, 3, params, err, sizeof err) == IC_OK, "%s", err);
+  ic_tensor *x = tu_rand_f32(4, (const int64_t[]){1, 256, 4, 4}, 7, -1, 1);
+  ic_options o;
+  ic_options_default(&o);
+  o.threads = 2;
+  o.profile = true;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  for (int run = 0; run < 8; run++) {
+    ic_tensor *got = NULL;
+    ck_assert_int_eq(ic_executor_run(e, p, params, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                     1, TU_NAMES("c1"), &got),
+                     IC_OK);
+    ic_tensor_destroy(got);
+    if (run < 2) continue; /* the first folds; the second finds them quick */
+    const ic_plan *pl = ic_executor_last_plan(e);
+    size_t folds = 0;
+    for (size_t i = 0; i < pl->n_instrs; i++) {
+      if (strcmp(pl->instrs[i].op->type, "ic_fold_bn")) continue;
+      folds++;
+      ck_assert_msg(e->spans[i].end_ns && e->spans[i].thread == 0,
+                    "run %d: ic_fold_bn #%zu ran on thread %u, not the caller", run + 1, i,
+                    e->spans[i].thread);
+    }
+    ck_assert_uint_eq(folds, 2);
+  }
+  ic_executor_destroy(e);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* The largest thread count any kernel of the last profiled run was given. */
 static uint32_t max_kernel_threads(const ic_executor *e) {
   uint32_t m = 0;
@@ -1160,6 +1239,7 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, scope_lookups_follow_the_scope);
   tcase_add_test(tc, profile_is_written);
   tcase_add_test(tc, side_ops_stay_on_the_chain);
+  tcase_add_test(tc, cached_roots_run_on_the_caller);
   tcase_add_test(tc, kernel_threads_follow_free_cores);
   tcase_add_test(tc, long_instruction_gets_a_team);
   tcase_add_test(tc, load_monitor_decides);

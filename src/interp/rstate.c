@@ -104,6 +104,7 @@ void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
   free(rs->deps);
   free(rs->cost_us);
   free(rs->quick);
+  free(rs->root_order);
   free(rs->refs);
   for (int k = 0; k < N_CLASSES; k++) free(rs->heaps[k]);
   free(rs->first_reader);
@@ -196,13 +197,14 @@ ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out,
   rs->deps = calloc(ni, sizeof *rs->deps);
   rs->cost_us = calloc(ni, sizeof *rs->cost_us);
   rs->quick = calloc(ni, sizeof *rs->quick);
+  rs->root_order = calloc(ni, sizeof *rs->root_order);
   rs->refs = calloc(nv, sizeof *rs->refs);
   for (int k = 0; k < N_CLASSES; k++) rs->heaps[k] = calloc(ni, sizeof(uint32_t));
   rs->first_reader = calloc(nv, sizeof *rs->first_reader);
   rs->found = calloc(nv, sizeof *rs->found);
   if (!rs->vars || !rs->varp || !rs->slots || !rs->tptr || !rs->vptr || !rs->patch_pos ||
       !rs->patch_var || !rs->ctx || !rs->kstate || !rs->snap_slots || !rs->snaps ||
-      !rs->n_snaps || !rs->deps || !rs->cost_us || !rs->quick || !rs->refs || !rs->heaps[0] || !rs->heaps[1] ||
+      !rs->n_snaps || !rs->deps || !rs->cost_us || !rs->quick || !rs->root_order || !rs->refs || !rs->heaps[0] || !rs->heaps[1] ||
       !rs->heaps[2] || !rs->first_reader || !rs->found) {
     goto oom;
   }
