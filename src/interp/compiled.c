@@ -583,25 +583,26 @@ static void schedule(crun *r, worker *self) {
    * (ic_fold_bn's check of its weights' versions, shapes of parameters: under QUICK_NS in
    * their last run), which it runs itself first: waking a pool thread costs more than they
    * do (a futex wake-up, 6-30 us on the 2-core VM, and as much again when it then contends
-   * for the lock). The rest go to the heaps. */
-  uint32_t *mine = r->rs->root_order;
-  size_t n_mine = 0;
+   * for the lock). The rest go to the heaps. root_order holds the quick host roots from the
+   * front, the others from the back. */
+  uint32_t *mine = r->rs->root_order, *rest = r->rs->root_order + p->n_roots;
+  size_t n_mine = 0, n_rest = 0;
   uint32_t first = NONE;
   for (size_t k = 0; k < p->n_roots; k++) {
     uint32_t x = p->roots[k];
-    if (instr_class(&p->instrs[x]) != CLASS_HOST) continue;
-    if (atomic_load_explicit(&r->rs->quick[x], memory_order_relaxed)) mine[n_mine++] = x;
-    else if (first == NONE || go_on_with(p, x, first)) first = x;
+    bool host = instr_class(&p->instrs[x]) == CLASS_HOST;
+    if (host && atomic_load_explicit(&r->rs->quick[x], memory_order_relaxed)) {
+      mine[n_mine++] = x;
+      continue;
+    }
+    *--rest = x;
+    n_rest++;
+    if (host && (first == NONE || go_on_with(p, x, first))) first = x;
   }
   if (first == NONE && n_mine) first = mine[--n_mine];
   pthread_mutex_lock(&pool->lock);
-  for (size_t k = 0; k < p->n_roots; k++) {
-    uint32_t x = p->roots[k];
-    int cls = instr_class(&p->instrs[x]);
-    if (cls != CLASS_HOST ||
-        (x != first && !atomic_load_explicit(&r->rs->quick[x], memory_order_relaxed))) {
-      heap_push(r, cls, x);
-    }
+  for (size_t k = 0; k < n_rest; k++) {
+    if (rest[k] != first) heap_push(r, instr_class(&p->instrs[rest[k]]), rest[k]);
   }
   pool->run = r;
   if (first != NONE) atomic_fetch_add_explicit(&pool->busy, 1, memory_order_relaxed);

@@ -50,7 +50,8 @@ struct ic_rstate {
                              * the threads it had (CPU time, about), 0 before its first run */
   atomic_bool *quick;       /* per instruction: its last run took under QUICK_NS of CPU time
                              * (false before its first run) */
-  uint32_t *root_order;     /* scratch, n_instrs: the quick roots the caller runs itself */
+  uint32_t *root_order;     /* scratch, n_instrs: a run's roots, the quick host ones the
+                             * caller runs itself first (schedule) */
   atomic_uint *refs;        /* remaining users before a variable is released */
   uint32_t *heaps[N_CLASSES]; /* ready instructions per thread class */
   uint32_t *first_reader;   /* per variable: first instruction reading it, for messages */

@@ -125,9 +125,9 @@ typedef struct ic_opdef ic_opdef;
 /* Inside any OpenMP region, even an inactive one (`parallel if (0)`), also 1: a team opened
  * there is a nested one, a second set of libgomp threads spinning beside the caller's
  * (matmul_v2 once ran its one product's GEMM inside its batch loop's `if (0)` region: SVTR
- * batch 1 at 2 threads, 0.23 -> 11 ms of matmuls per run). */
+ * batch 1 at 2 threads, 0.13 -> 11 ms of matmuls per run). */
 #ifdef _OPENMP
-int omp_get_level(void);
+#include <omp.h>
 #endif
 static inline int ic_omp_threads(const ic_kenv *env) {
 #ifdef IC_OMP_UNDER_TSAN
