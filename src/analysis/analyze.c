@@ -203,9 +203,21 @@ done:
   return st;
 }
 
+/* A view, or an op with inputs all read for their dims only (shape; also fill_any_like,
+ * whose time grows with its output: the executor looks at the outputs' size too). */
+static bool reads_no_data(const ic_opdef *def) {
+  if (def->flags & IC_OP_VIEW) return true;
+  if (!def->n_inputs || (def->flags & (IC_OP_SUBBLOCK | IC_OP_DERIVED))) return false;
+  for (size_t k = 0; k < def->n_inputs; k++) {
+    if (!(def->inputs[k].flags & IC_SLOT_NO_BUFFER)) return false;
+  }
+  return true;
+}
+
 static void mark_aliases(ic_plan *p) {
   for (size_t i = 0; i < p->n_instrs; i++) {
     ic_instr *in = &p->instrs[i];
+    in->meta_only = reads_no_data(in->def);
     for (size_t ko = 0; ko < in->def->n_outputs && !in->alias; ko++) {
       for (uint32_t jo = 0; jo < in->out[ko].n && !in->alias; jo++) {
         for (size_t ki = 0; ki < in->def->n_inputs && !in->alias; ki++) {

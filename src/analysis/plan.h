@@ -65,6 +65,9 @@ typedef struct ic_instr {
   bool alias;                /* writes a variable it also reads: inputs are snapshotted */
   bool alone;                /* nothing can run beside it (roots and fetch ops aside): its
                                 kernel may use every thread of the executor */
+  bool meta_only;            /* reads no input's data: a view, or every input read for its
+                                dims only (shape, fill_any_like); with a view's or a few
+                                output elements it is quick whatever its last run measured */
   const struct ic_subplan *sub; /* while, conditional_block: its sub-block's plan (ctrlflow.h) */
   /* Device plans only: */
   uint8_t where;             /* IC_WHERE_HOST, _DEVICE, _H2D, _D2H */

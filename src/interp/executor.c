@@ -154,6 +154,7 @@ ic_status ic_executor_create(const ic_options *o, ic_executor **out) {
     return st;
   }
   e->fail_at = -1;
+  e->quick_ns = IC_QUICK_NS;
   *out = e;
   return IC_OK;
 }

@@ -120,6 +120,10 @@ typedef struct ic_cache_entry {
   uint64_t last_used;    /* LRU clock */
 } ic_cache_entry;
 
+/* Under this much CPU time in its last run, a newly ready instruction is run by the thread
+ * that made it ready (compiled.c's run_chain). */
+#define IC_QUICK_NS 2000
+
 /* A profile span: one instruction on one thread. */
 typedef struct ic_span {
   uint64_t start_ns, end_ns;
@@ -153,6 +157,8 @@ struct ic_executor {
   uint64_t analysis_t0;    /* analysis span of the last run that built a plan (0 if none) */
   uint64_t analysis_t1;
   long fail_at;            /* testing: instruction/op index whose kernel fails (-1: none) */
+  uint32_t quick_ns;       /* under this much CPU time in its last run an instruction is quick
+                            * (IC_QUICK_NS; a test sets 0 to stand for a slow machine) */
   struct ic_device *dev;   /* the device of options.device, or NULL */
   uint32_t n_dstreams;     /* device streams made so far (plans ask for as many as they use) */
   struct ic_dstream **dstreams;

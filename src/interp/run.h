@@ -48,8 +48,9 @@ struct ic_rstate {
   atomic_uint *deps;        /* remaining predecessors */
   atomic_uint *cost_us;     /* per instruction: its kernel's last time in microseconds times
                              * the threads it had (CPU time, about), 0 before its first run */
-  atomic_bool *quick;       /* per instruction: its last run took under QUICK_NS of CPU time
-                             * (false before its first run) */
+  atomic_bool *quick;       /* per instruction: its last run took under quick_ns of CPU time,
+                             * or it reads no data and wrote next to none (false before its
+                             * first run) */
   uint32_t *root_order;     /* scratch, n_instrs: a run's roots, the quick host ones the
                              * caller runs itself first (schedule) */
   atomic_uint *refs;        /* remaining users before a variable is released */
