@@ -12,9 +12,10 @@ It also writes tests/data/paddle_ctrl_lod/ (read by tests/test_ctrl_lod.c, in th
 tools/gen_paddle_seq.py: inference.pdmodel, in_k.npy / out_k.npy and case.txt with "feed",
 "lod", "fetch" and "outlod" lines): fluid's DynamicRNN pattern over LoD tensors, lod_rank_table,
 max_sequence_len, lod_tensor_to_array, reorder_lod_tensor_by_rank, shrink_rnn_memory and
-array_to_lod_tensor, run by Paddle 2.6.2 itself. Paddle 2.6.2 has no Python API left for these
-ops (paddle.fluid is gone), but its executor still runs them: the programs add them with
-Block.append_op.
+array_to_lod_tensor, run by Paddle 2.6.2 itself; and the legacy NMS ops whose per-image split
+is LoD on their outputs (multiclass_nms, multiclass_nms2: Paddle 3.3.1 no longer has the
+second). Paddle 2.6.2 has no Python API left for these ops (paddle.fluid is gone), but its
+executor still runs them: the programs add them with Block.append_op.
 """
 import os
 import sys
@@ -367,6 +368,47 @@ def one_level(feeds):
     return [x], fetch + [re, e1]
 
 
+def nms_boxes(n, rng):
+    """n boxes [x0, y0, x1, y1], overlapping often."""
+    xy = rng.uniform(0.0, 0.7, (n, 2))
+    wh = rng.uniform(0.05, 0.4, (n, 2))
+    return np.concatenate([xy, xy + wh], axis=1).astype(F32)
+
+
+def nms_values(per_class, seed, lod=None):
+    rng = np.random.RandomState(seed)
+    if per_class:
+        m = lod[-1][-1]
+        return {"boxes": (nms_boxes(m * 3, rng).reshape(m, 3, 4), lod),
+                "scores": (rng.uniform(0, 1, (m, 3)).astype(F32), lod)}
+    return {"boxes": (np.stack([nms_boxes(16, rng) for _ in range(3)]), None),
+            "scores": (rng.uniform(0, 1, (3, 4, 16)).astype(F32), None)}
+
+
+def nms_legacy(op_type, per_class, score_threshold):
+    """multiclass_nms (Out) or multiclass_nms2 (Out, Index), whose per-image split is LoD on
+    both: BBoxes [N, M, 4] shared by the classes with Scores [N, C, M], or (per_class) BBoxes
+    [M, C, 4] and Scores [M, C] split into images by BBoxes' LoD. A score_threshold over every
+    score leaves nothing: Out is then [[-1]] with the LoD {0, 1} (multiclass_nms), or [0, 6]
+    with an empty Index (multiclass_nms2)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        lod = 1 if per_class else 0
+        boxes = paddle.static.data("boxes", [-1, 3, 4] if per_class else [-1, 16, 4], F32,
+                                   lod_level=lod)
+        scores = paddle.static.data("scores", [-1, 3] if per_class else [-1, 4, 16], F32,
+                                    lod_level=lod)
+        out = b.create_var(name="nms_out", dtype=F32, lod_level=1)
+        outs = {"Out": [out]}
+        if op_type == "multiclass_nms2":
+            outs["Index"] = [b.create_var(name="nms_index", dtype="int32", lod_level=1)]
+        raw_op(b, op_type, {"BBoxes": [boxes], "Scores": [scores]}, outs,
+               {"background_label": 0, "score_threshold": score_threshold, "nms_top_k": 8,
+                "nms_threshold": 0.45, "nms_eta": 1.0, "keep_top_k": -1, "normalized": True})
+        return [boxes, scores], [v[0] for v in outs.values()]
+    return build
+
+
 LOD_CASES = {
     # lengths 2, 5, 1, 4: ranked 1, 3, 0, 2
     "dynamic_rnn": (dynamic_rnn, {"x": (lrand(12, 3), [[0, 2, 7, 8, 12]]),
@@ -389,6 +431,15 @@ LOD_CASES = {
     # 2 sources whose beams all end early: beam_search prunes them and the loop stops on
     # is_empty before BS_MAXLEN
     "beam_search_decoder_early_end": (beam_search_decoder, bs_values(2, 18)),
+    # 3 images of 16 shared boxes, 4 classes (background 0)
+    "multiclass_nms_batched": (nms_legacy("multiclass_nms", False, 0.6), nms_values(False, 31)),
+    "multiclass_nms2_batched": (nms_legacy("multiclass_nms2", False, 0.6), nms_values(False, 32)),
+    # 3 images of 6, 0 and 9 rows, a box per class (the empty image gets no rows)
+    "multiclass_nms2_per_class": (nms_legacy("multiclass_nms2", True, 0.5),
+                                  nms_values(True, 33, [[0, 6, 6, 15]])),
+    "multiclass_nms_none_kept": (nms_legacy("multiclass_nms", False, 2.0), nms_values(False, 34)),
+    "multiclass_nms2_none_kept": (nms_legacy("multiclass_nms2", False, 2.0),
+                                  nms_values(False, 35)),
 }
 
 

@@ -76,7 +76,8 @@ typedef struct ic_slotdef {
 #define IC_OP_DERIVED 0x80u        /* computes constants from parameters (ic_fold_bn, inserted by
                                       analysis): its outputs are kept across runs and it runs
                                       again only when an input buffer changes */
-#define IC_OP_LOD 0x100u           /* sets its outputs' LoD itself (ic_kset_lod) in infer; the
+#define IC_OP_LOD 0x100u           /* sets its outputs' LoD itself (ic_kset_lod) in infer, or in
+                                      cpu for IC_SLOT_DYNAMIC outputs (the NMS ops); the
                                       executors share input 0's LoD with output 0 for every
                                       other op whose rows it keeps (interp/runio.c) */
 #define IC_OP_SUBBLOCK 0x200u      /* runs a sub-block (while, conditional_block): the executors

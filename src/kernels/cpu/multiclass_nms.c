@@ -1,7 +1,5 @@
-/* multiclass_nms: Paddle 1.x's multi-class NMS with the one output Out (nms.c has the
- * semantics). Paddle attaches the per-image split to Out as LoD; icore's kernels do not
- * emit LoD yet, so a program that reads it cannot be told apart per image (see
- * multiclass_nms3's NmsRoisNum). */
+/* multiclass_nms: Paddle 1.x's multi-class NMS with the one output Out, its per-image split
+ * as LoD (nms.c has the semantics). */
 #include "kernels/cpu/nms.h"
 
 static ic_status parse(ic_attr_reader *r, void *attrs) { return ic_nms_parse(r, attrs); }
@@ -20,5 +18,6 @@ const ic_opdef ic_op_multiclass_nms = {
     .n_inputs = 2, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
     .attrs_size = sizeof(nms_attrs), .parse = parse,
+    .flags = IC_OP_LOD, /* Out's per-image split (nms.c), not BBoxes' LoD */
     .infer = infer, .cpu = run,
 };

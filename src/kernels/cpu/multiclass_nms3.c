@@ -21,5 +21,6 @@ const ic_opdef ic_op_multiclass_nms3 = {
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 3, .outputs = outputs,
     .attrs_size = sizeof(nms_attrs), .parse = parse,
+    .flags = IC_OP_LOD, /* Out's per-image split (nms.c), not BBoxes' LoD */
     .infer = infer, .cpu = run,
 };

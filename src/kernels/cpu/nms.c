@@ -1,6 +1,7 @@
 /* Multi-class non-maximum suppression as Paddle's MultiClassNMSKernel does it
- * (paddle/phi/kernels/cpu/multiclass_nms3_kernel.cc, MultiClassNMSInferMeta), for
- * multiclass_nms (Out) and multiclass_nms3 (Out, Index, NmsRoisNum).
+ * (paddle/phi/kernels/cpu/multiclass_nms3_kernel.cc, MultiClassNMSInferMeta; the legacy ops in
+ * paddle/fluid/operators/detection/multiclass_nms_op.cc), for multiclass_nms (Out),
+ * multiclass_nms2 (Out, Index) and multiclass_nms3 (Out, Index, NmsRoisNum).
  *
  * Two layouts:
  *   - BBoxes [N, M, D] shared by all classes, Scores [N, C, M]: batch n is image n;
@@ -15,11 +16,11 @@
  * If keep_top_k > -1 and more survive, the keep_top_k best (stable by score) are kept.
  * Out rows are [label, score, box...] grouped by ascending label; Index (int32 [K, 1]) is
  * the kept box's row in the flattened input (n * M + m, or (row * C + c) in the per-class
- * layout); NmsRoisNum (int32 [images]) the rows per image. When nothing survives, Out is
- * [0, D + 2] if Index is requested, else the single value -1 ([1, 1]) counted as one row of
+ * layout); NmsRoisNum (int32 [images]) the rows per image. Out, and Index when requested,
+ * carry the same split as a one-level LoD (offsets 0, n0, n0 + n1, ...: how programs before
+ * NmsRoisNum read it). When nothing survives, Out is [0, D + 2] if Index is requested, else
+ * the single value -1 ([1, 1]) with the LoD {0, 1} whatever the images, counted as one row of
  * the first image (Paddle reads past its counts for later images; they are 0 here).
- * Paddle emits the per-image split as LoD on Out in old programs; icore's tensors do not
- * carry LoD out of kernels yet, so NmsRoisNum is the way to read it.
  * Polygon boxes (D = 8, 16, 24, 32, Paddle's gpc clipping) are not supported.
  *
  * Speed: the greedy pass of fp32 boxes tests a candidate against all kept boxes of its class
@@ -435,6 +436,23 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
         }
       }
     }
+  }
+  /* The split as LoD: the counts' offsets, or {0, 1} around the lone -1. */
+  const bool lone = total == 0 && !want_index;
+  const size_t n_off = lone ? 2 : (size_t)n_img + 1;
+  for (int k = 0; !st && k < 2; k++) {
+    ic_tensor *t = k ? (want_index ? ic_out(c, (size_t)s->out_index, 0) : NULL)
+                     : ic_out(c, (size_t)s->out, 0);
+    if (!t) continue;
+    ic_lod *lod = ic_lod_new(1, &n_off);
+    if (lod) {
+      lod->offsets[0][0] = 0;
+      if (lone) lod->offsets[0][1] = 1;
+      for (size_t i = 0; !lone && i < (size_t)n_img; i++) {
+        lod->offsets[0][i + 1] = lod->offsets[0][i] + (uint64_t)counts[i];
+      }
+    }
+    st = ic_kset_lod(c, t, lod, true);
   }
   if (!st && s->out_rois_num >= 0 && ic_out(c, (size_t)s->out_rois_num, 0)) {
     st = ic_kalloc_out(c, (size_t)s->out_rois_num, 0, IC_INT32, 1, (int64_t[]){n_img});

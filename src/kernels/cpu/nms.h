@@ -1,4 +1,4 @@
-/* The multi-class NMS shared by multiclass_nms and multiclass_nms3 (nms.c). */
+/* The multi-class NMS shared by multiclass_nms, multiclass_nms2 and multiclass_nms3 (nms.c). */
 #ifndef IC_KERNELS_CPU_NMS_H
 #define IC_KERNELS_CPU_NMS_H
 
