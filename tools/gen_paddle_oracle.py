@@ -1709,6 +1709,61 @@ def multiclass_nms_v1(g):
                       nms_threshold=0.45, nms_eta=1.0, keep_top_k=5, normalized=True)))
 
 
+@case(**EXACT, note="sorts only move values: exact")
+def sort_ties(g):
+    """Rows full of equal values (and a NaN): argsort without `stable` (std::sort), with it,
+    ascending and descending; top_k_v2 on both of Paddle's paths (k * 64 under the row length:
+    std::partial_sort; else std::nth_element and std::sort of the first k - 1), unsorted,
+    smallest first, along a leading axis; top_k; an int64 argsort. Equal values come out in
+    the order libstdc++'s algorithms leave them."""
+    v = g.randint([4, 200], 0, 6, "int32").astype(F32) * 0.5
+    v[1, 7] = np.nan
+    x = g.data("x", v)
+    xi = g.data("xi", g.randint([3, 40], -2, 3, "int64"))
+    def topk(inp, k, axis=-1, largest=True, sorted_=True, dtype=F32):
+        return g.op("top_k_v2", {"X": inp}, dict(k=k, axis=axis, largest=largest, sorted=sorted_),
+                    outs={"Out": 1, "Indices": 1}, dtype=dtype)
+    def argsort(inp, desc, stable, axis=-1, dtype=F32):
+        return g.op("argsort", {"X": inp}, dict(axis=axis, descending=desc, stable=stable),
+                    outs={"Out": 1, "Indices": 1}, dtype=dtype)
+    outs = [argsort(x, False, False), argsort(x, True, False), argsort(x, True, True),
+            topk(x, 3), topk(x, 50), topk(x, 50, sorted_=False), topk(x, 2, largest=False),
+            topk(x, 3, axis=0), argsort(xi, True, False, dtype="int64"),
+            g.op("top_k", {"X": x}, dict(k=3), outs={"Out": 1, "Indices": 1}),
+            g.op("top_k", {"X": x}, dict(k=60), outs={"Out": 1, "Indices": 1})]
+    g.fetch(*[v for o in outs for v in (o["Out"][0], o["Indices"][0])])
+
+
+@case(**EXACT, note="flip and reverse only move values: exact")
+def flip_reverse(g):
+    """flip over two axes, a negative one, none (a copy) and an int64 tensor's middle axis;
+    fluid's reverse with an axis named twice (reversed once, as Paddle does) and with a
+    negative and a leading axis."""
+    x = g.data("x", g.rand([2, 3, 4, 5]))
+    xi = g.data("xi", g.randint([3, 4, 2], -50, 50, "int64"))
+    g.fetch(g.op("flip", {"X": x}, dict(axis=[0, 2])),
+            g.op("flip", {"X": x}, dict(axis=[-1])),
+            g.op("flip", {"X": x}, dict(axis=[])),
+            g.op("flip", {"X": xi}, dict(axis=[1]), dtype="int64"),
+            g.op("reverse", {"X": x}, dict(axis=[1, 1])),
+            g.op("reverse", {"X": x}, dict(axis=[-1, 0])),
+            g.op("reverse", {"X": xi}, dict(axis=[0, 1, 2]), dtype="int64"))
+
+
+@case(**EXACT, note="meshgrid only copies values: exact")
+def meshgrid_modes(g):
+    """Three 1-D inputs and a 0-D one (one element), float32; a single int64 input (a copy),
+    as PicoDet's anchor grid uses meshgrid."""
+    a = g.data("a", g.rand([3]))
+    b = g.data("b", g.rand([4]))
+    c = g.data("c", g.rand([]))
+    d = g.data("d", g.rand([2]))
+    i = g.data("i", g.randint([5], -9, 9, "int64"))
+    m = g.op("meshgrid", {"X": [a, b, c, d]}, outs={"Out": 4})
+    one = g.op("meshgrid", {"X": [i]}, outs={"Out": 1}, dtype="int64")
+    g.fetch(*m["Out"], one)
+
+
 def strip_callstacks(path):
     """Drop op_callstack at the protobuf level: re-serializing through Paddle's Program would
     add default attributes that Paddle did not write."""

@@ -1,8 +1,9 @@
 /* argsort: Out = X sorted along `axis` (default -1), Indices (int64) = the positions the
  * values came from; `descending` (default false). A NaN ranks above every number (last
- * ascending, first descending) and equal values keep their order, as Paddle's comparators
- * with `stable` (paddle/phi/kernels/cpu/argsort_kernel.cc); without `stable` Paddle's
- * std::sort may order equal values differently. float32, float64, int32, int64. */
+ * ascending, first descending). With `stable` equal values keep their order
+ * (std::stable_sort); without it they come in the order libstdc++'s std::sort leaves them
+ * (stdsort.h), as in Paddle (paddle/phi/kernels/cpu/argsort_kernel.cc). float32, float64,
+ * int32, int64. */
 #include <string.h>
 
 #include "kernels/cpu/shapeops.h"
@@ -10,7 +11,7 @@
 
 typedef struct argsort_attrs {
   int64_t axis;
-  bool descending;
+  bool descending, stable;
 } argsort_attrs;
 
 static const ic_slotdef k_inputs[1] = {{"X", 0}};
@@ -20,7 +21,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   argsort_attrs *a = attrs;
   a->axis = ic_ar_int(r, "axis", -1);
   a->descending = ic_ar_bool(r, "descending", false);
-  (void)ic_ar_bool(r, "stable", false); /* the sort is always stable */
+  a->stable = ic_ar_bool(r, "stable", false);
   return r->st;
 }
 
@@ -41,7 +42,8 @@ static ic_status argsort_cpu(ic_kctx *c) {
   const argsort_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   int axis = x->ndim == 0 ? 0 : (int)(a->axis < 0 ? a->axis + x->ndim : a->axis);
-  return ic_sort_take(c, axis, x->ndim == 0 ? 1 : x->dims[axis], a->descending);
+  return ic_sort_take(c, axis, x->ndim == 0 ? 1 : x->dims[axis], a->descending,
+                      a->stable ? IC_SORT_STABLE : IC_SORT_STD);
 }
 
 const ic_opdef ic_op_argsort = {

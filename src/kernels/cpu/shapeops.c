@@ -94,3 +94,42 @@ void ic_shapeops_copy_rows(void *dst, size_t dst_stride, const void *src, size_t
   const char *p = src;
   for (size_t r = 0; r < rows; r++, d += dst_stride, p += src_stride) memcpy(d, p, row_bytes);
 }
+
+void ic_shapeops_flip(void *dst, const void *src, size_t es, int rank, const int64_t *dims,
+                      unsigned mask) {
+  /* Adjacent axes of equal status merge: reversing each index of a block of axes reverses
+   * the block's flat order. Size-1 axes are dropped. */
+  int64_t d[IC_MAX_RANK];
+  bool f[IC_MAX_RANK];
+  int n = 0;
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] == 1) continue;
+    if (dims[i] == 0) return;
+    bool fi = (mask >> i) & 1u;
+    if (n && f[n - 1] == fi) {
+      d[n - 1] *= dims[i];
+    } else {
+      d[n] = dims[i];
+      f[n++] = fi;
+    }
+  }
+  /* The last run unflipped: whole rows copied. Else element by element, over every axis. */
+  const bool rows = n && !f[n - 1];
+  const size_t row = rows ? (size_t)d[n - 1] * es : es;
+  const int m = rows ? n - 1 : n;
+  int64_t sin[IC_MAX_RANK], sout[IC_MAX_RANK], stride = rows ? d[n - 1] : 1, base = 0;
+  for (int i = m - 1; i >= 0; i--) {
+    sout[i] = stride;
+    sin[i] = f[i] ? -stride : stride;
+    if (f[i]) base += (d[i] - 1) * stride;
+    stride *= d[i];
+  }
+  const char *s = (const char *)src + (size_t)base * es;
+  char *o = dst;
+  if (row == es && es == 4) {
+    IC_SHAPEOPS_FOR_EACH(m, d, sin, sout, memcpy(o + out_off * 4, s + in_off * 4, 4));
+  } else {
+    IC_SHAPEOPS_FOR_EACH(m, d, sin, sout,
+                         memcpy(o + (size_t)out_off * es, s + in_off * (int64_t)es, row));
+  }
+}

@@ -51,6 +51,11 @@ ic_status ic_shapeops_read_scalar(ic_kctx *c, size_t s, int64_t *v);
 void ic_shapeops_copy_rows(void *dst, size_t dst_stride, const void *src, size_t src_stride,
                            size_t rows, size_t row_bytes);
 
+/* Copy the rank-`rank` tensor of dims `dims` and element size es from src to dst reversed
+ * along the axes whose bits are set in mask (bit i: axis i): flip and reverse. */
+void ic_shapeops_flip(void *dst, const void *src, size_t es, int rank, const int64_t *dims,
+                      unsigned mask);
+
 /* Runs `body` for every index of n axes given by their sizes and their element strides in an
  * input and an output, last axis fastest; body sees the element offsets as in_off and out_off.
  * The odometer behind transpose2 and slice: no division per element. */

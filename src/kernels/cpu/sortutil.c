@@ -1,7 +1,17 @@
-/* See sortutil.h: a bottom-up merge sort of positions, one comparator per dtype. */
+/* See sortutil.h: a bottom-up merge sort of positions, one comparator per dtype, for the
+ * stable order; libstdc++'s algorithms (stdsort.c) through the same comparators else. */
 #include "kernels/cpu/sortutil.h"
 
 #include <string.h>
+
+#include "kernels/cpu/stdsort.h"
+
+/* A row for the unstable sorts' comparators. */
+typedef struct row {
+  const void *base;
+  int64_t stride;
+  bool desc;
+} row;
 
 /* before(a, b): element a goes strictly before element b. */
 #define SORT_FN(SUF, T, ISNAN)                                                             \
@@ -27,6 +37,12 @@
     }                                                                                      \
   }
 
+#define STD_BEFORE(SUF, T)                                                                 \
+  static bool std_before_##SUF(const void *ctx, int64_t a, int64_t b) {                    \
+    const row *r = ctx;                                                                    \
+    return before_##SUF(r->base, r->stride, a, b, r->desc);                                \
+  }
+
 #define IS_NAN(v) ((v) != (v))
 #define NEVER_NAN(v) ((void)(v), false)
 
@@ -34,6 +50,29 @@ SORT_FN(f32, float, IS_NAN)
 SORT_FN(f64, double, IS_NAN)
 SORT_FN(i32, int32_t, NEVER_NAN)
 SORT_FN(i64, int64_t, NEVER_NAN)
+STD_BEFORE(f32, float)
+STD_BEFORE(f64, double)
+STD_BEFORE(i32, int32_t)
+STD_BEFORE(i64, int64_t)
+
+/* The first k of row idx[0, n) (positions 0..n) in `how`'s order (not IC_SORT_STABLE). */
+static void std_order(ic_dtype dt, const void *base, int64_t stride, int64_t n, int64_t k,
+                      bool desc, ic_sort_how how, int64_t *idx) {
+  const row r = {base, stride, desc};
+  ic_before_fn f = dt == IC_FP32    ? std_before_f32
+                   : dt == IC_FP64  ? std_before_f64
+                   : dt == IC_INT32 ? std_before_i32
+                                    : std_before_i64;
+  for (int64_t j = 0; j < n; j++) idx[j] = j;
+  if (how == IC_SORT_STD) {
+    ic_std_sort(idx, n, f, &r);
+  } else if (k * 64 < n) {
+    ic_std_partial_sort(idx, k, n, f, &r);
+  } else {
+    ic_std_nth_element(idx, k - 1, n, f, &r);
+    if (how == IC_SORT_TOPK && k > 1) ic_std_sort(idx, k - 1, f, &r);
+  }
+}
 
 void ic_argsort_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, bool desc,
                     int64_t *idx, int64_t *tmp) {
@@ -46,7 +85,7 @@ void ic_argsort_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, bo
   }
 }
 
-ic_status ic_sort_take(ic_kctx *c, int axis, int64_t k, bool desc) {
+ic_status ic_sort_take(ic_kctx *c, int axis, int64_t k, bool desc, ic_sort_how how) {
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *o = ic_out(c, 0, 0), *oi = ic_out(c, 1, 0);
   int64_t n = ic_numel(x->ndim, x->dims);
@@ -63,7 +102,11 @@ ic_status ic_sort_take(ic_kctx *c, int axis, int64_t k, bool desc) {
   for (int64_t r = 0; r < outer; r++) {
     for (int64_t i = 0; i < inner; i++) {
       int64_t base = r * len * inner + i, obase = r * k * inner + i;
-      ic_argsort_row(x->dtype, xp + (size_t)base * es, inner, len, desc, idx, tmp);
+      if (how == IC_SORT_STABLE) {
+        ic_argsort_row(x->dtype, xp + (size_t)base * es, inner, len, desc, idx, tmp);
+      } else {
+        std_order(x->dtype, xp + (size_t)base * es, inner, len, k, desc, how, idx);
+      }
       for (int64_t j = 0; j < k; j++) {
         int64_t at = obase + j * inner;
         ip[at] = idx[j];

@@ -1,6 +1,7 @@
-/* Stable index sorts for argsort and top_k: the order Paddle's CPU comparators define, with a
- * NaN ranked above every number (last ascending, first descending) and equal values kept in
- * index order. */
+/* Index sorts for argsort and top_k in the order Paddle's CPU comparators define, with a NaN
+ * ranked above every number (last ascending, first descending). Equal values: kept in index
+ * order by the stable sort, else placed as libstdc++'s unstable algorithms place them
+ * (stdsort.h), as Paddle's kernels do. */
 #ifndef IC_KERNELS_CPU_SORTUTIL_H
 #define IC_KERNELS_CPU_SORTUTIL_H
 
@@ -14,10 +15,20 @@
 void ic_argsort_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, bool desc,
                     int64_t *idx, int64_t *tmp);
 
+/* How a row is ordered before its first k are taken. */
+typedef enum ic_sort_how {
+  IC_SORT_STABLE,     /* equal values in index order (argsort with `stable`) */
+  IC_SORT_STD,        /* std::sort (argsort without `stable`) */
+  IC_SORT_TOPK,       /* Paddle's FullTopK: std::partial_sort of the first k when k * 64 is
+                         under the row's length, else std::nth_element at k - 1 and a
+                         std::sort of the first k - 1 (top_k, top_k_v2 with `sorted`) */
+  IC_SORT_TOPK_NTH,   /* the same without that std::sort (top_k_v2 `sorted` false) */
+} ic_sort_how;
+
 /* The kernel of argsort and top_k: along `axis` of X (input slot 0; any axis for a 0-D X),
- * the first k of each sorted row (ascending, or descending when desc) into Out (output slot
- * 0, X's dtype) and their positions into Indices (output slot 1, int64), both shaped as X
- * with the axis dim k. */
-ic_status ic_sort_take(ic_kctx *c, int axis, int64_t k, bool desc);
+ * the first k of each row ordered by `how` (ascending, or descending when desc) into Out
+ * (output slot 0, X's dtype) and their positions into Indices (output slot 1, int64), both
+ * shaped as X with the axis dim k. */
+ic_status ic_sort_take(ic_kctx *c, int axis, int64_t k, bool desc, ic_sort_how how);
 
 #endif

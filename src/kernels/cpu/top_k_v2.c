@@ -1,10 +1,10 @@
 /* top_k_v2: Out = the k largest values of X along `axis` (default -1), best first, Indices
  * (int64) = their positions; `largest` false takes the smallest. k is the attribute `k` or
  * the one-element input K when given, in [0, dim] (paddle/phi/kernels/cpu/top_k_kernel.cc,
- * TopKInferMeta). A NaN ranks above every number. Equal values come in index order; Paddle's
- * std::partial_sort leaves their order unspecified. With `sorted` false Paddle returns the k
- * values in std::nth_element's order; here they come sorted (the same set). float32,
- * float64, int32, int64. The shared engine serves top_k too. */
+ * TopKInferMeta). A NaN ranks above every number. As Paddle's FullTopK: std::partial_sort
+ * when k * 64 is under the axis' length, else std::nth_element and, when `sorted`, a
+ * std::sort of the first k - 1, equal values placed as libstdc++ places them (stdsort.h).
+ * float32, float64, int32, int64. The shared engine serves top_k too. */
 #include <string.h>
 
 #include "kernels/cpu/shapeops.h"
@@ -66,7 +66,7 @@ ic_status ic_topk_run(ic_kctx *c) {
   int64_t k;
   ic_status st = plan(c, &axis, &k);
   if (st) return st;
-  return ic_sort_take(c, axis, k, a->largest);
+  return ic_sort_take(c, axis, k, a->largest, a->sorted ? IC_SORT_TOPK : IC_SORT_TOPK_NTH);
 }
 
 const ic_opdef ic_op_top_k_v2 = {
