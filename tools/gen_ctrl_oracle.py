@@ -409,6 +409,72 @@ def nms_legacy(op_type, per_class, score_threshold):
     return build
 
 
+def proposals_values(seed):
+    rng = np.random.RandomState(seed)
+    A, H, W = 3, 5, 6
+    xy = np.stack(np.meshgrid(np.arange(W) * 16.0, np.arange(H) * 16.0), -1)
+    sizes = np.array([[16, 16], [32, 16], [16, 40]], dtype=np.float64)
+    anchors = np.concatenate([np.repeat(xy[:, :, None, :], A, 2) - sizes / 2,
+                              np.repeat(xy[:, :, None, :], A, 2) + sizes / 2], -1)
+    return {"scores": ((rng.randint(0, 5, (2, A, H, W)) * 0.2).astype(F32), None),
+            "deltas": (rng.uniform(-0.4, 0.4, (2, 4 * A, H, W)).astype(F32), None),
+            "im_info": (np.array([[80, 96, 2.0], [70, 90, 0.5]], F32), None),
+            "anchors": (anchors.astype(F32), None),
+            "variances": (rng.uniform(0.5, 1.5, (H, W, A, 4)).astype(F32), None)}
+
+
+def proposals_legacy(pre, post, nms, min_size):
+    """fluid's generate_proposals: ImInfo (height, width, scale; min_size is tested on the boxes
+    divided by the scale), RpnRois and RpnRoiProbs with the per-image split as LoD; scores
+    from a few values, so that the std::sort / std::nth_element and NMS orders of ties show."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ins = {}
+        for slot, name in (("Scores", "scores"), ("BboxDeltas", "deltas"), ("ImInfo", "im_info"),
+                           ("Anchors", "anchors"), ("Variances", "variances")):
+            ins[slot] = [paddle.static.data(name, list(feeds[name][0].shape), F32)]
+        rois = b.create_var(name="rpn_rois", dtype=F32, lod_level=1)
+        probs = b.create_var(name="rpn_probs", dtype=F32, lod_level=1)
+        raw_op(b, "generate_proposals", ins, {"RpnRois": [rois], "RpnRoiProbs": [probs]},
+               {"pre_nms_topN": pre, "post_nms_topN": post, "nms_thresh": nms,
+                "min_size": min_size, "eta": 1.0})
+        return [v[0] for v in ins.values()], [rois, probs]
+    return build
+
+
+def box_clip_rows(feeds):
+    """box_clip of a Faster R-CNN head's boxes [rois, classes, 4]: its LoD splits the rows of
+    dim 0 into images (3 and 4 rows), each row holding its classes' boxes."""
+    b = paddle.static.default_main_program().global_block()
+    x = paddle.static.data("boxes", [-1, 2, 4], F32, lod_level=1)
+    info = paddle.static.data("im_info", [-1, 3], F32)
+    out = b.create_var(name="clipped", dtype=F32, lod_level=1)
+    raw_op(b, "box_clip", {"Input": [x], "ImInfo": [info]}, {"Output": [out]})
+    return [x, info], [out]
+
+
+def collect_fpn(feeds):
+    """collect_fpn_proposals over two levels split into 2 images by their LoD (no RoisNum):
+    the best 9 of all, grouped by image, with the per-image split as LoD."""
+    b = paddle.static.default_main_program().global_block()
+    rois = [paddle.static.data("r%d" % k, [-1, 4], F32, lod_level=1) for k in range(2)]
+    scores = [paddle.static.data("s%d" % k, [-1, 1], F32, lod_level=1) for k in range(2)]
+    out = b.create_var(name="fpn_rois", dtype=F32, lod_level=1)
+    raw_op(b, "collect_fpn_proposals", {"MultiLevelRois": rois, "MultiLevelScores": scores},
+           {"FpnRois": [out]}, {"post_nms_topN": 9})
+    return rois + scores, [out]
+
+
+def collect_values():
+    rng = np.random.RandomState(44)
+    v = {}
+    for k, (n, lod) in enumerate(((7, [[0, 3, 7]]), (6, [[0, 4, 6]]))):
+        xy = rng.uniform(0, 50, (n, 2))
+        v["r%d" % k] = (np.concatenate([xy, xy + rng.uniform(5, 30, (n, 2))], 1).astype(F32), lod)
+        v["s%d" % k] = (rng.uniform(0, 1, (n, 1)).astype(F32), lod)
+    return v
+
+
 LOD_CASES = {
     # lengths 2, 5, 1, 4: ranked 1, 3, 0, 2
     "dynamic_rnn": (dynamic_rnn, {"x": (lrand(12, 3), [[0, 2, 7, 8, 12]]),
@@ -440,6 +506,16 @@ LOD_CASES = {
     "multiclass_nms_none_kept": (nms_legacy("multiclass_nms", False, 2.0), nms_values(False, 34)),
     "multiclass_nms2_none_kept": (nms_legacy("multiclass_nms2", False, 2.0),
                                   nms_values(False, 35)),
+    # 90 candidates per image: the best 40 with NMS; all, NMS off; min_size 12 (the second
+    # image's scale 0.5 doubles its boxes' sides for that test)
+    "generate_proposals_nms": (proposals_legacy(40, 15, 0.5, 12.0), proposals_values(41)),
+    "generate_proposals_all": (proposals_legacy(0, 0, 0.0, 4.0), proposals_values(42)),
+    "generate_proposals_nth": (proposals_legacy(25, 0, 0.0, 1.0), proposals_values(43)),
+    "box_clip_rows": (box_clip_rows, {
+        "boxes": (np.random.RandomState(45).uniform(-30, 130, (7, 2, 4)).astype(F32),
+                  [[0, 3, 7]]),
+        "im_info": (np.array([[80, 100, 1.0], [120, 90, 2.0]], F32), None)}),
+    "collect_fpn_proposals_lod": (collect_fpn, collect_values()),
 }
 
 

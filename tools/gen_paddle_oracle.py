@@ -1637,6 +1637,32 @@ def generate_proposals_v2_modes(g):
 
 
 @case()
+def generate_proposals_v2_ties(g):
+    """Scores from a few values (ties everywhere): pre_nms_topN under the candidates with NMS
+    off (the boxes in std::nth_element's order, unsorted) and on (equal scores: the later one
+    first); all candidates std::sort-ed with NMS off."""
+    A, H, W = 2, 6, 7
+    scores = g.data("scores", (g.randint([2, A, H, W], 0, 4, "int32") * 0.25).astype(F32))
+    deltas = g.data("deltas", g.rand([2, 4 * A, H, W], -0.3, 0.3))
+    im_shape = g.data("im_shape", np.array([[90, 100], [80, 120]], dtype=F32))
+    xy = np.stack(np.meshgrid(np.arange(W) * 16.0, np.arange(H) * 16.0), -1)
+    sizes = np.array([[16, 16], [24, 12]], dtype=np.float64)
+    anchors = np.concatenate([np.repeat(xy[:, :, None, :], A, 2) - sizes / 2,
+                              np.repeat(xy[:, :, None, :], A, 2) + sizes / 2], -1)
+    anc = g.data("anchors", anchors.astype(F32))
+    var = g.data("variances", np.ones([H, W, A, 4], F32))
+    outs = {"RpnRois": 1, "RpnRoiProbs": 1, "RpnRoisNum": 1}
+    ins = {"Scores": scores, "BboxDeltas": deltas, "ImShape": im_shape, "Anchors": anc,
+           "Variances": var}
+    res = []
+    for pre, post, nms in ((30, 0, 0.0), (30, 12, 0.6), (0, 0, 0.0)):
+        res.append(g.op("generate_proposals_v2", ins,
+                        dict(pre_nms_topN=pre, post_nms_topN=post, nms_thresh=nms, min_size=1.0,
+                             eta=1.0, pixel_offset=True), outs=outs))
+    g.fetch(*[o[k][0] for o in res for k in ("RpnRois", "RpnRoiProbs", "RpnRoisNum")])
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])

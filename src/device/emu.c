@@ -27,16 +27,23 @@ struct ic_devent {
 typedef enum task_kind { T_KERNEL, T_RECORD, T_WAIT, T_FREE, T_COPY, T_MARK } task_kind;
 
 /* A kernel's context captured at launch: the tensors as they were then (data pointers and
- * meta), since the variables move on while the task waits in the queue. */
+ * meta, the inputs' LoD copied: box_clip reads it in its kernel), since the variables move on
+ * while the task waits in the queue. */
 typedef struct closure {
   ic_kctx ctx;
   ic_kslot *slots;        /* inputs then outputs */
   ic_tensor **ptrs;
   ic_tensor *tensors;
+  size_t n_tensors;       /* each owns its LoD (a copy, or one the kernel set) */
   ic_kenv env;
   ic_err err;
   ic_kernel_fn fn;
 } closure;
+
+static void closure_free(closure *cl) {
+  for (size_t k = 0; k < cl->n_tensors; k++) ic_lod_free(cl->tensors[k].lod);
+  free(cl);
+}
 
 typedef struct task {
   struct task *next;
@@ -117,7 +124,7 @@ static void run_task(ic_dstream *s, task *t) {
         if (s->err.code == IC_OK) s->err = cl->err;
         pthread_mutex_unlock(&s->lock);
       }
-      free(cl);
+      closure_free(cl);
       break;
     }
     case T_RECORD:
@@ -345,6 +352,12 @@ static ic_status launch(ic_dstream *s, ic_kernel_fn fn, const ic_kctx *ctx, ic_e
       cl->tensors[at] = *src->t[j];
       cl->tensors[at].lod = NULL;
       cl->ptrs[at] = &cl->tensors[at];
+      cl->n_tensors = at + 1;
+      if (k < def->n_inputs && src->t[j]->lod &&
+          !(cl->tensors[at].lod = ic_lod_clone(src->t[j]->lod))) {
+        closure_free(cl);
+        return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "emulated device: out of memory");
+      }
     }
   }
   cl->ctx = *ctx;
@@ -359,7 +372,7 @@ static ic_status launch(ic_dstream *s, ic_kernel_fn fn, const ic_kctx *ctx, ic_e
   cl->fn = fn;
   task *t = new_task(T_KERNEL);
   if (!t) {
-    free(cl);
+    closure_free(cl);
     return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "emulated device: out of memory");
   }
   t->cl = cl;

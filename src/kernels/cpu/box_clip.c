@@ -3,7 +3,9 @@
  * image i's boxes are clipped to x in [0, round(width / scale) - 1] and y in
  * [0, round(height / scale) - 1]. Input is [..., 4] and Output has its dims.
  *
- * Which boxes belong to which image: Paddle reads Input's LoD (its last level). Without LoD,
+ * Which boxes belong to which image: Paddle reads Input's LoD (its last level), whose offsets
+ * count rows of dim 0, each holding all the boxes of its trailing dims (a Faster R-CNN head's
+ * [rois, classes, 4]). Without LoD,
  * icore takes a rank-3 Input [N, M, 4] as M boxes per image and otherwise requires a single
  * image (ImInfo [1, 3]). */
 #include <math.h>
@@ -45,27 +47,29 @@ static ic_status run(ic_kctx *c) {
   const ic_tensor *b = ic_in(c, IN_BOX, 0), *info = ic_in(c, IN_INFO, 0);
   ic_tensor *o = ic_out(c, 0, 0);
   const ic_dtype dt = b->dtype;
-  const int64_t nbox = ic_tensor_numel_(b) / 4;
+  const int64_t numel = ic_tensor_numel_(b);
+  /* Images own rows of dim 0 (Paddle slices Input by its LoD), each row any number of boxes. */
+  const int64_t rows = b->ndim ? b->dims[0] : 1, row_elems = rows ? numel / rows : 0;
   const ic_lod *lod = b->lod;
-  int64_t n_img, per = 0;
+  int64_t n_img;
   const uint64_t *off = NULL;
-  memcpy(o->data, b->data,
-         (size_t)ic_tensor_numel_(b) * ic_dtype_size(dt)); /* rows no image claims */
+  memcpy(o->data, b->data, (size_t)numel * ic_dtype_size(dt)); /* rows no image claims */
   if (lod && lod->n_levels) {
     n_img = (int64_t)lod->lens[lod->n_levels - 1] - 1;
     off = lod->offsets[lod->n_levels - 1];
   } else if (b->ndim == 3 && b->dims[0] == info->dims[0]) {
-    n_img = info->dims[0], per = b->dims[1];
+    n_img = info->dims[0];
   } else {
-    n_img = 1, per = nbox;
+    n_img = 1;
   }
   for (int64_t i = 0; i < n_img; i++) {
-    int64_t s = off ? (int64_t)off[i] : i * per, e = off ? (int64_t)off[i + 1] : (i + 1) * per;
-    if (e > nbox) e = nbox;
+    int64_t s = off ? (int64_t)off[i] * row_elems : n_img == 1 ? 0 : i * row_elems;
+    int64_t e = off ? (int64_t)off[i + 1] * row_elems : n_img == 1 ? numel : (i + 1) * row_elems;
+    if (e > numel) e = numel;
     const double sc = det_get(info, i * 3 + 2);
     const double w = round(det_round(dt, det_get(info, i * 3 + 1) / sc)) - 1;
     const double h = round(det_round(dt, det_get(info, i * 3) / sc)) - 1;
-    for (int64_t k = s * 4; k < e * 4; k++) {
+    for (int64_t k = s; k < e; k++) {
       const double lim = k % 2 == 0 ? w : h, v = det_get(b, k);
       const double m = lim < v ? lim : v; /* std::max(std::min(v, lim), 0): NaN stays */
       det_put(o, k, m < 0 ? 0.0 : m);

@@ -4,11 +4,13 @@
  * MultiLevelRois (one [R_l, 4] per level) and MultiLevelScores (one [R_l, 1] per level);
  * each level's rows are split into images by MultiLevelRoIsNum (int32 counts per image, one
  * tensor per level) or by the regions' LoD (icore: one image when there is neither). All
- * regions are ranked by score (best first; equal scores keep level-then-row order, where
- * Paddle's comparator leaves them unspecified), the first post_nms_topN are kept, and those
- * are grouped by image (stable). FpnRois is [K, 4], K = min(post_nms_topN, total); RoisNum
- * (int32 [images]) counts the kept regions per image (Paddle miscounts when an image keeps
- * none; here it is 0). */
+ * regions are ranked by score (best first; equal scores keep level-then-row order: Paddle's
+ * std::stable_sort), the first post_nms_topN are kept, and those
+ * are grouped by image (stable). FpnRois is [K, 4], K = min(post_nms_topN, total), with the
+ * per-image split as LoD (what fluid's Faster R-CNN heads read, through sequence_expand);
+ * RoisNum (int32 [images]) counts the kept regions per image. When an image keeps none,
+ * Paddle miscounts RoisNum and leaves that image out of the LoD (unless it is the first);
+ * here it counts 0 and has an empty sequence. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +162,15 @@ static ic_status run(ic_kctx *c) {
   if (ic_out(c, OUT_NUM, 0)) {
     memcpy(ic_out(c, OUT_NUM, 0)->data, counts, (size_t)n_img * sizeof *counts);
   }
+  {
+    const size_t n_off = (size_t)n_img + 1;
+    ic_lod *lod = ic_lod_new(1, &n_off);
+    if (lod) {
+      lod->offsets[0][0] = 0;
+      for (int64_t i = 0; i < n_img; i++) lod->offsets[0][i + 1] = lod->offsets[0][i] + (uint64_t)counts[i];
+    }
+    st = ic_kset_lod(c, o, lod, true);
+  }
 done:
   free(it);
   free(counts);
@@ -177,5 +188,6 @@ const ic_opdef ic_op_collect_fpn_proposals = {
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 2, .outputs = outputs,
     .attrs_size = sizeof(cfp_attrs), .parse = parse,
+    .flags = IC_OP_LOD, /* FpnRois' per-image split */
     .infer = infer, .cpu = run,
 };
