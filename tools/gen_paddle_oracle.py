@@ -1760,6 +1760,26 @@ def sort_ties(g):
     g.fetch(*[v for o in outs for v in (o["Out"][0], o["Indices"][0])])
 
 
+@case()
+def matrix_nms_ties(g):
+    """Scores from five values, so that both of matrix_nms's std::partial_sorts (a class's
+    candidates, then the image's detections) meet equal scores; nms_top_k and keep_top_k
+    cutting inside runs of ties, and neither cutting."""
+    boxes = g.data("boxes", np.stack([det_boxes(g, 24) for _ in range(2)]))
+    scores = g.data("scores", (g.randint([2, 3, 24], 1, 6, "int32") * 0.15).astype(F32))
+    outs = {"Out": 1, "Index": 1, "RoisNum": 1}
+    a = g.op("matrix_nms", {"BBoxes": boxes, "Scores": scores},
+             dict(score_threshold=0.2, post_threshold=0.05, nms_top_k=10, keep_top_k=12,
+                  use_gaussian=False, gaussian_sigma=2.0, background_label=-1,
+                  normalized=True), outs=outs)
+    b = g.op("matrix_nms", {"BBoxes": boxes, "Scores": scores},
+             dict(score_threshold=0.1, post_threshold=0.0, nms_top_k=-1, keep_top_k=-1,
+                  use_gaussian=True, gaussian_sigma=2.0, background_label=0,
+                  normalized=False), outs=outs)
+    g.fetch(a["Out"][0], a["Index"][0], a["RoisNum"][0], b["Out"][0], b["Index"][0],
+            b["RoisNum"][0])
+
+
 @case(**EXACT, note="flip and reverse only move values: exact")
 def flip_reverse(g):
     """flip over two axes, a negative one, none (a copy) and an int64 tensor's middle axis;

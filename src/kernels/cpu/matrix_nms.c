@@ -10,13 +10,14 @@
  * then ordered by decayed score (best first) and cut to keep_top_k (-1: all).
  * Out rows are [label, decayed score, x0, y0, x1, y1] (K x 6, all images one after another);
  * Index (int32 [K, 1]) is n * M + m; RoisNum (int32 [N]) counts the rows per image.
- * Paddle sorts with std::partial_sort, which leaves equal scores in an unspecified order;
- * icore breaks ties by position (box index, then class), so results agree whenever scores
- * differ. */
+ * Both orderings are std::partial_sort's in Paddle (of the candidates in box order, and of
+ * the detections in class-then-selection order), which is not stable; equal scores come out
+ * where libstdc++'s heap select puts them (stdsort.h), as in Paddle. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "kernels/cpu/detection.h"
+#include "kernels/cpu/stdsort.h"
 
 typedef struct mn_attrs {
   double score_threshold, post_threshold, sigma;
@@ -65,10 +66,18 @@ typedef struct mdet {
   int64_t label, idx, pos;
 } mdet;
 
-static int by_score(const void *pa, const void *pb) {
-  const mdet *a = pa, *b = pb;
-  if (a->score != b->score) return a->score > b->score ? -1 : 1;
-  return (a->pos > b->pos) - (a->pos < b->pos);
+/* Paddle's comparator: a higher score goes first. */
+static bool higher(const void *ctx, int64_t i, int64_t j) {
+  const mdet *d = ctx;
+  return d[i].score > d[j].score;
+}
+
+/* The first k of d[0, n) in std::partial_sort's order (perm, tmp: n scratch each). */
+static void partial_sort_dets(mdet *d, int64_t k, int64_t n, int64_t *perm, mdet *tmp) {
+  for (int64_t i = 0; i < n; i++) perm[i] = i;
+  ic_std_partial_sort(perm, k, n, higher, d);
+  for (int64_t i = 0; i < k; i++) tmp[i] = d[perm[i]];
+  for (int64_t i = 0; i < k; i++) d[i] = tmp[i];
 }
 
 DET_DEFINE_IOU(iou_f32, float)
@@ -76,7 +85,8 @@ DET_DEFINE_IOU(iou_f64, double)
 
 /* One image: its detections, in output order, into out; returns how many. */
 static int64_t image(const mn_attrs *a, const ic_tensor *b, const ic_tensor *s, int64_t n,
-                     mdet *cand, double *iou, double *maxiou, mdet *out) {
+                     mdet *cand, double *iou, double *maxiou, mdet *out, int64_t *perm,
+                     mdet *tmp) {
   const int64_t C = s->dims[1], M = s->dims[2];
   const bool f32 = s->dtype == IC_FP32;
   double (*iou_fn)(const double *, const double *, bool) = f32 ? iou_f32 : iou_f64;
@@ -89,8 +99,9 @@ static int64_t image(const mn_attrs *a, const ic_tensor *b, const ic_tensor *s, 
       if (sc > a->score_threshold) cand[np++] = (mdet){sc, c, m, m};
     }
     if (np == 0) continue;
-    qsort(cand, (size_t)np, sizeof *cand, by_score);
+    const int64_t all = np;
     if (a->nms_top_k > -1 && np > a->nms_top_k) np = a->nms_top_k;
+    partial_sort_dets(cand, np, all, perm, tmp);
     for (int64_t i = 0; i < np; i++) {
       double bi[4];
       for (int q = 0; q < 4; q++) bi[q] = det_get(b, (n * M + cand[i].idx) * 4 + q);
@@ -124,8 +135,9 @@ static int64_t image(const mn_attrs *a, const ic_tensor *b, const ic_tensor *s, 
       nd++;
     }
   }
-  qsort(out, (size_t)nd, sizeof *out, by_score);
+  const int64_t all = nd;
   if (a->keep_top_k > -1 && nd > a->keep_top_k) nd = a->keep_top_k;
+  partial_sort_dets(out, nd, all, perm, tmp);
   return nd;
 }
 
@@ -137,9 +149,11 @@ static ic_status run(ic_kctx *c) {
   /* candidates (M), IoU triangle and row maxima (kc), detections (C * kc per image) */
   const size_t n_iou = (size_t)(kc * (kc > 0 ? kc - 1 : 0) / 2) + 1;
   const size_t n_det = (size_t)(N * C * kc) + 1;
-  const double bytes = ((double)M + 1 + (double)n_det) * sizeof(mdet) +
+  /* perm and tmp: the larger of a class's candidates (M) and an image's detections (C * kc) */
+  const size_t n_perm = (size_t)(M > C * kc ? M : C * kc) + 1;
+  const double bytes = ((double)M + 1 + (double)n_det + (double)n_perm) * sizeof(mdet) +
                        ((double)n_iou + (double)kc + 1) * sizeof(double) +
-                       (double)(N + 1) * sizeof(int64_t);
+                       ((double)N + 1 + (double)n_perm) * sizeof(int64_t);
   if (bytes > 1e10) {
     return ic_kfail_in(c, IN_SCORES, 0, "needs %.3g bytes of scratch; lower nms_top_k", bytes);
   }
@@ -147,10 +161,11 @@ static ic_status run(ic_kctx *c) {
   if (!scr) return c->err->code;
   mdet *cand = scr->data, *dets = cand + M + 1;
   double *iou = (double *)(dets + n_det), *maxiou = iou + n_iou;
-  int64_t *counts = (int64_t *)(maxiou + kc + 1);
+  int64_t *counts = (int64_t *)(maxiou + kc + 1), *perm = counts + N + 1;
+  mdet *tmp = (mdet *)(perm + n_perm);
   int64_t total = 0;
   for (int64_t n = 0; n < N; n++) {
-    counts[n] = image(a, b, s, n, cand, iou, maxiou, dets + total);
+    counts[n] = image(a, b, s, n, cand, iou, maxiou, dets + total, perm, tmp);
     total += counts[n];
   }
   ic_status st = ic_kalloc_out(c, OUT_OUT, 0, s->dtype, 2, (int64_t[]){total, 6});
