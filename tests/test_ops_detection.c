@@ -1563,6 +1563,24 @@ START_TEST(generate_proposals_errors) {
   ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
   tu_assert_msg(t.err, "generate_proposals_v2", "'dl'", "[1, 8, 3, 3]", NULL);
   ot_end(&t);
+  /* fluid's generate_proposals wants ImInfo's scale column */
+  ot_begin(&t);
+  ot_feed(&t, "sc", rand_t(IC_FP32, 4, TU_DIMS(1, 2, 3, 3), 1, 0, 1));
+  ot_feed(&t, "dl", rand_t(IC_FP32, 4, TU_DIMS(1, 8, 3, 3), 2, 0, 1));
+  ot_feed(&t, "im", rand_t(IC_FP32, 2, TU_DIMS(1, 2), 3, 10, 20));
+  ot_feed(&t, "an", rand_t(IC_FP32, 4, TU_DIMS(3, 3, 2, 4), 4, 0, 1));
+  ot_feed(&t, "va", rand_t(IC_FP32, 4, TU_DIMS(3, 3, 2, 4), 5, 0, 1));
+  ot_op(&t, "generate_proposals");
+  ic_builder_in(t.op, "Scores", "sc");
+  ic_builder_in(t.op, "BboxDeltas", "dl");
+  ic_builder_in(t.op, "ImInfo", "im");
+  ic_builder_in(t.op, "Anchors", "an");
+  ic_builder_in(t.op, "Variances", "va");
+  ot_out(&t, "RpnRois", "rois");
+  ot_out(&t, "RpnRoiProbs", "probs");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "generate_proposals", "'im'", "height, width, scale", NULL);
+  ot_end(&t);
 }
 END_TEST
 

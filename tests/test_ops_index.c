@@ -636,6 +636,52 @@ static void ref_order(const double *v, int n, bool desc, int64_t *ord) {
   }
 }
 
+/* flip, reverse and meshgrid refuse what Paddle refuses, naming the op and the rule. */
+START_TEST(flip_reverse_meshgrid_errors) {
+  static const struct {
+    const char *op, *want;
+    int64_t axes[2];
+    size_t n_axes;
+  } flips[] = {
+      {"flip", "names axis 1 twice", {1, -2}, 2},
+      {"flip", "'axis'", {3, 0}, 1},
+      {"reverse", "is empty", {0, 0}, 0},
+      {"reverse", "'axis'", {-4, 0}, 1},
+  };
+  for (size_t k = 0; k < sizeof flips / sizeof flips[0]; k++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", ot_iota(IC_FP32, 3, TU_DIMS(2, 3, 4), 1));
+    ot_op(&t, flips[k].op);
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_attr_ints(t.op, "axis", flips[k].n_axes,
+                         (const int32_t[]){(int32_t)flips[k].axes[0], (int32_t)flips[k].axes[1]});
+    ot_out(&t, "Out", "out");
+    ck_assert_int_ne(ot_run(&t), IC_OK);
+    tu_assert_msg(t.err, flips[k].op, flips[k].want, NULL);
+    ot_end(&t);
+  }
+  for (int k = 0; k < 3; k++) {
+    /* a rank-2 input; two dtypes; two inputs but one output */
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "a", ot_iota(IC_FP32, 1, TU_DIMS(3), 1));
+    ot_feed(&t, "b", k == 0   ? ot_iota(IC_FP32, 2, TU_DIMS(2, 2), 2)
+                     : k == 1 ? ot_iota(IC_INT64, 1, TU_DIMS(2), 2)
+                              : ot_iota(IC_FP32, 1, TU_DIMS(2), 2));
+    ot_op(&t, "meshgrid");
+    static const char *const ins[2] = {"a", "b"}, *const outs[2] = {"o0", "o1"};
+    ic_builder_input(t.op, "X", 2, ins);
+    ot_outs(&t, "Out", k == 2 ? 1 : 2, outs);
+    ck_assert_int_ne(ot_run(&t), IC_OK);
+    tu_assert_msg(t.err, "meshgrid", k == 0 ? "rank 2, expected 0 or 1"
+                                     : k == 1 ? "expected X[0]'s float32"
+                                              : "2 inputs X but 1 outputs Out", NULL);
+    ot_end(&t);
+  }
+}
+END_TEST
+
 START_TEST(sort_and_topk) {
   const int64_t xd[] = {3, 6, 2};
   for (int mode = 0; mode < 6; mode++) {
@@ -1260,6 +1306,7 @@ static TCase *tc_compute(void) {
   tcase_add_test(tc, range_values);
   tcase_add_test(tc, fill_any_like_dtypes);
   tcase_add_test(tc, sort_and_topk);
+  tcase_add_test(tc, flip_reverse_meshgrid_errors);
   tcase_add_test(tc, p_norm_orders);
   tcase_add_test(tc, assign_value_sources);
   return tc;

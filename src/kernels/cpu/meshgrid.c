@@ -11,6 +11,7 @@ static const ic_slotdef k_outputs[1] = {{"Out", IC_SLOT_MULTI}};
 
 static ic_status infer(ic_kctx *c) {
   const size_t n = c->in[0].n;
+  if (n == 0) return ic_kfail(c, IC_ERR_INVALID_PROGRAM, "expected at least one input X");
   if (c->out[0].n != n) {
     return ic_kfail_in(c, 0, 0, "%zu inputs X but %zu outputs Out, expected as many", n,
                        c->out[0].n);
@@ -32,7 +33,9 @@ static ic_status infer(ic_kctx *c) {
 }
 
 static ic_status run(ic_kctx *c) {
-  const size_t n = c->in[0].n, es = ic_dtype_size(ic_in(c, 0, 0)->dtype);
+  const size_t n = c->in[0].n;
+  if (n == 0) return IC_OK; /* refused by infer */
+  const size_t es = ic_dtype_size(ic_in(c, 0, 0)->dtype);
   const ic_tensor *o0 = ic_out(c, 0, 0);
   for (size_t i = 0; i < n; i++) {
     const char *x = ic_in(c, 0, i)->data;
