@@ -92,6 +92,39 @@ static ic_status run_v2(ic_tensor *x, ic_tensor *y, bool tx, bool ty, ic_tensor 
   return mu_run(&p, out, err, 1024);
 }
 
+/* bmm: rank 3 operands with equal batches and inner dims; no broadcasting as matmul_v2. */
+START_TEST(bmm_bad_inputs) {
+  static const struct {
+    int64_t xd[3], yd[3];
+    int xr, yr;
+    const char *want;
+  } cases[] = {
+      {{2, 3, 4}, {3, 4, 5}, 3, 3, "has batch 3, expected X's 2"},
+      {{2, 3, 4}, {2, 5, 6}, 3, 3, "has 5 rows, expected X's 4 columns"},
+      {{3, 4, 0}, {4, 5, 0}, 2, 2, "expected rank 3 [batch, M, K]"},
+      {{1, 3, 4}, {1, 4, 0}, 3, 2, "expected rank 3 [batch, K, N]"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    char err[1024];
+    ic_tensor *out = NULL;
+    mu_prog p;
+    mu_init(&p);
+    ic_tensor *x = mu_rand(IC_FP32, cases[k].xr, cases[k].xd, 1),
+              *y = mu_rand(IC_FP32, cases[k].yr, cases[k].yd, 2);
+    mu_feed(&p, "x", x);
+    mu_feed(&p, "y", y);
+    ic_builder_op *op = mu_op(&p, "bmm", "Out");
+    ic_builder_in(op, "X", "x");
+    ic_builder_in(op, "Y", "y");
+    ck_assert_int_eq(mu_run(&p, &out, err, sizeof err), IC_ERR_SHAPE);
+    tu_assert_msg(err, "bmm", cases[k].want, NULL);
+    ck_assert_ptr_null(out);
+    ic_tensor_destroy(x);
+    ic_tensor_destroy(y);
+  }
+}
+END_TEST
+
 START_TEST(v2_bad_inputs) {
   char err[1024];
   ic_tensor *out;
@@ -317,6 +350,7 @@ static TCase *tc_table(void) {
 static TCase *tc_matmul_v2(void) {
   TCase *tc = tcase_create("matmul_v2");
   tcase_add_test(tc, v2_bad_inputs);
+  tcase_add_test(tc, bmm_bad_inputs);
   return tc;
 }
 

@@ -1663,6 +1663,23 @@ def generate_proposals_v2_ties(g):
 
 
 @case()
+def bmm_norm(g):
+    """bmm of [3, 4, 5] by [3, 5, 2] (float32) and of float64 operands; fluid's norm
+    (l2_normalize) over a middle, the last (default) and the first axis."""
+    x = g.data("x", g.rand([3, 4, 5]))
+    y = g.data("y", g.rand([3, 5, 2]))
+    xd = g.data("xd", g.rand([2, 3, 3], dtype="float64"))
+    yd = g.data("yd", g.rand([2, 3, 4], dtype="float64"))
+    n1 = g.op("norm", {"X": x}, dict(axis=1, epsilon=1e-10), outs={"Out": 1, "Norm": 1})
+    n2 = g.op("norm", {"X": x}, dict(axis=-1, epsilon=1e-6), outs={"Out": 1, "Norm": 1})
+    n3 = g.op("norm", {"X": xd}, dict(axis=0, epsilon=1e-10), outs={"Out": 1, "Norm": 1},
+              dtype="float64")
+    # Norm is intermediate: save_inference_model drops it from the ops, so only Out is fetched
+    g.fetch(g.op("bmm", {"X": x, "Y": y}), g.op("bmm", {"X": xd, "Y": yd}, dtype="float64"),
+            n1["Out"][0], n2["Out"][0], n3["Out"][0])
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])

@@ -79,7 +79,7 @@ ic_status ic_matmul_v2_make_plan(ic_kctx *c, plan *p) {
   return IC_OK;
 }
 
-static ic_status infer(ic_kctx *c) {
+ic_status ic_matmul_v2_infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   ic_status st;
   if ((st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT))) return st;
@@ -97,7 +97,7 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-static ic_status run(ic_kctx *c) {
+ic_status ic_matmul_v2_run(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   plan p;
   ic_status st = ic_matmul_v2_make_plan(c, &p);
@@ -178,5 +178,5 @@ const ic_opdef ic_op_matmul_v2 = {
     .n_inputs = 2, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
     .attrs_size = sizeof(matmul_v2_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .infer = ic_matmul_v2_infer, .cpu = ic_matmul_v2_run,
 };

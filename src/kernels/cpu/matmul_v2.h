@@ -30,6 +30,10 @@ typedef struct ic_matmul_v2_plan {
 
 /* Plan the product of the op's X and Y (fails with IC_ERR_SHAPE naming both). */
 ic_status ic_matmul_v2_make_plan(ic_kctx *c, ic_matmul_v2_plan *p);
+/* matmul_v2's infer and CPU kernel (X input 0, Y input 1, Out output 0, matmul_v2_attrs):
+ * bmm runs on them too. */
+ic_status ic_matmul_v2_infer(ic_kctx *c);
+ic_status ic_matmul_v2_run(ic_kctx *c);
 
 #ifdef __cplusplus
 }
