@@ -1679,6 +1679,26 @@ def bmm_norm(g):
             n1["Out"][0], n2["Out"][0], n3["Out"][0])
 
 
+@case(**EXACT, note="temporal_shift and scatter with overwrite only move values; the sums of scatter without it are of at most two terms")
+def temporal_shift_scatter(g):
+    """temporal_shift NCHW and NHWC with 10 channels and shift_ratio 0.27 (c1 = 2, c2 = 5:
+    not 2 * c1), 3 frames per clip; scatter of rows with a repeated index, overwriting (the
+    last wins) and accumulating (the rows zeroed first), int32 and [K, 1] int64 indices."""
+    x = g.data("x", g.rand([6, 10, 2, 3]))
+    xh = g.data("xh", g.rand([3, 2, 2, 10]))
+    t1 = g.op("temporal_shift", {"X": x}, dict(seg_num=3, shift_ratio=0.27, data_format="NCHW"))
+    t2 = g.op("temporal_shift", {"X": xh}, dict(seg_num=3, shift_ratio=0.27, data_format="NHWC"))
+    base = g.data("base", g.rand([5, 3]))
+    ids = g.data("ids", np.array([3, 0, 3, 4], dtype="int32"))
+    ids64 = g.data("ids64", np.array([[1], [1], [2]], dtype="int64"))
+    upd = g.data("upd", g.rand([4, 3]))
+    upd3 = g.data("upd3", g.rand([3, 3]))
+    s1 = g.op("scatter", {"X": base, "Ids": ids, "Updates": upd}, dict(overwrite=True))
+    s2 = g.op("scatter", {"X": base, "Ids": ids, "Updates": upd}, dict(overwrite=False))
+    s3 = g.op("scatter", {"X": base, "Ids": ids64, "Updates": upd3}, dict(overwrite=False))
+    g.fetch(t1, t2, s1, s2, s3)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
