@@ -682,6 +682,42 @@ START_TEST(flip_reverse_meshgrid_errors) {
 }
 END_TEST
 
+/* temporal_shift and scatter refuse bad attributes and indices by name. */
+START_TEST(temporal_shift_scatter_errors) {
+  for (int k = 0; k < 2; k++) {
+    /* 5 frames are no multiple of seg_num 2; shift_ratio over 0.5 */
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", ot_iota(IC_FP32, 4, TU_DIMS(5, 4, 2, 2), 1));
+    ot_op(&t, "temporal_shift");
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_attr_int(t.op, "seg_num", 2);
+    if (k) ic_builder_attr_float(t.op, "shift_ratio", 0.75f);
+    ot_out(&t, "Out", "out");
+    ck_assert_int_ne(ot_run(&t), IC_OK);
+    tu_assert_msg(t.err, "temporal_shift", k ? "shift_ratio" : "a multiple of seg_num 2", NULL);
+    ot_end(&t);
+  }
+  for (int k = 0; k < 2; k++) {
+    /* an index past the rows; Updates with the wrong row count */
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(4, 3), 1));
+    ot_feed(&t, "ids", tu_i32(1, TU_DIMS(2), (const int32_t[]){1, k ? 2 : 4}));
+    ot_feed(&t, "u", ot_iota(IC_FP32, 2, TU_DIMS(k ? 3 : 2, 3), 2));
+    ot_op(&t, "scatter");
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_in(t.op, "Ids", "ids");
+    ic_builder_in(t.op, "Updates", "u");
+    ot_out(&t, "Out", "out");
+    ck_assert_int_ne(ot_run(&t), IC_OK);
+    tu_assert_msg(t.err, "scatter", k ? "one row per index" : "entry 1 is 4, expected in [0, 4)",
+                  NULL);
+    ot_end(&t);
+  }
+}
+END_TEST
+
 START_TEST(sort_and_topk) {
   const int64_t xd[] = {3, 6, 2};
   for (int mode = 0; mode < 6; mode++) {
@@ -1307,6 +1343,7 @@ static TCase *tc_compute(void) {
   tcase_add_test(tc, fill_any_like_dtypes);
   tcase_add_test(tc, sort_and_topk);
   tcase_add_test(tc, flip_reverse_meshgrid_errors);
+  tcase_add_test(tc, temporal_shift_scatter_errors);
   tcase_add_test(tc, p_norm_orders);
   tcase_add_test(tc, assign_value_sources);
   return tc;
