@@ -1699,6 +1699,34 @@ def temporal_shift_scatter(g):
     g.fetch(t1, t2, s1, s2, s3)
 
 
+@case(rtol=0.0, atol=0.0, note="linspace rounds each value once: exact")
+def linspace_modes(g):
+    """float32 0..7 in 8 values (GFL's projection), a descending float64 run of 7, one
+    value, int32 and int64 runs whose steps are not integers, from tensors fed at run time."""
+    def lin(start, stop, num, dtype, sdt="float32"):
+        st = g.data("s%d" % len(g.feeds), np.array([start], sdt))
+        sp = g.data("e%d" % len(g.feeds), np.array([stop], sdt))
+        nm = g.data("n%d" % len(g.feeds), np.array([num], "int32"))
+        vt = {"float32": 5, "float64": 6, "int32": 2, "int64": 3}[dtype]
+        return g.op("linspace", {"Start": st, "Stop": sp, "Num": nm}, dict(dtype=vt),
+                    dtype=dtype)
+    g.fetch(lin(0.0, 7.0, 8, "float32"), lin(1.5, -2.25, 7, "float64", "float64"),
+            lin(3.0, 9.0, 1, "float32"), lin(2, 17, 4, "int32", "int32"),
+            lin(-5, 40, 7, "int64", "int64"), lin(0.1, 1.0, 10, "float32"))
+
+
+@case(rtol=0.0, atol=0.0, note="linspace rounds each value once: exact")
+def linspace_float32_runs(g):
+    """Ten random float32 runs, where float-by-float rounding shows (double arithmetic
+    differs from Paddle in more than half of such runs)."""
+    for k in range(10):
+        a, b = g.rand([2], -10, 10)
+        st = g.data("s%d" % k, np.array([a], F32))
+        sp = g.data("e%d" % k, np.array([b], F32))
+        nm = g.data("n%d" % k, np.array([g.randint([], 2, 40)], "int32"))
+        g.fetch(g.op("linspace", {"Start": st, "Stop": sp, "Num": nm}, dict(dtype=5)))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
