@@ -1191,6 +1191,21 @@ def reductions_any_all(g):
             reduce(g, "reduce_all", x, [-2], keep=True, dtype="bool"))
 
 
+@case(**EXACT)
+def reductions_any_all_num(g):
+    """reduce_any and reduce_all on float32 (zeros, NaN counting as true) and int64 X."""
+    v = g.rand([3, 4], -1, 1)
+    v[0, :] = 0.0
+    v[1, 1:] = 0.0
+    v[1, 0] = np.nan
+    x = g.data("x", v)
+    i = g.data("i", g.randint([3, 4], 0, 2, "int64"))
+    g.fetch(reduce(g, "reduce_any", x, [1], dtype="bool"),
+            reduce(g, "reduce_all", x, [0], dtype="bool"),
+            reduce(g, "reduce_any", i, [0], dtype="bool"),
+            reduce(g, "reduce_all", i, [-1], keep=True, dtype="bool"))
+
+
 @case()
 def log_softmax_axes(g):
     """log_softmax along the last, a middle and the first axis, float32 and float64; a slice
