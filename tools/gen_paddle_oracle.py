@@ -1231,6 +1231,30 @@ def logsumexp_axes(g):
             lse(d, [-1], dt="float64"), lse(d, [0], keep=True, dt="float64"))
 
 
+TRIG_MORE = ["tan", "acos", "asin", "atan", "sinh", "cosh", "expm1", "trunc"]
+
+
+@case()
+def math_trig_more(g):
+    """tan, acos, asin, atan, sinh, cosh, expm1 and trunc on float32 (acos/asin also outside
+    [-1, 1]: NaN), float64, and the special values NaN, +-inf, +-0."""
+    x = g.data("x", g.rand([4, 9], -1.6, 1.6), [-1, 9])
+    d = g.data("d", g.rand([2, 7], -3, 3, dtype="float64"))
+    s = g.data("s", np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 1e-7],
+                             np.float32))
+    g.fetch(*[act(g, n, x) for n in TRIG_MORE])
+    g.fetch(*[g.op(n, {"X": d}, {}, dtype="float64") for n in TRIG_MORE])
+    g.fetch(*[act(g, n, s) for n in TRIG_MORE])
+
+
+@case(**EXACT)
+def trunc_int(g):
+    """trunc passes int32 and int64 through."""
+    a = g.data("a", g.randint([3, 4], -50, 50, "int32"))
+    b = g.data("b", g.randint([5], -50, 50, "int64"))
+    g.fetch(g.op("trunc", {"X": a}, {}, dtype="int32"), g.op("trunc", {"X": b}, {}, dtype="int64"))
+
+
 # ---------------------------------------------------------------------------------------
 # LSTM through the rnn op
 # ---------------------------------------------------------------------------------------
