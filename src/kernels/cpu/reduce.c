@@ -11,8 +11,9 @@
  *    icore does the same wherever that changes the result.
  *  - reduce_mean of integers truncates toward zero. The mean of nothing is NaN for floats and
  *    0 for integers (Paddle returns garbage there). reduce_max and reduce_min refuse to reduce
- *    an empty axis, as Paddle does; reduce_amax and reduce_amin give 0 there, as Paddle 3.3.1
- *    does. max, min, amax and amin propagate NaN (Paddle's Eigen reductions do on CPU).
+ *    an empty axis, as Paddle does; reduce_amax and reduce_amin give 0 there (Paddle 3.3.1
+ *    returns uninitialized memory). max, min, amax and amin propagate NaN (Paddle's Eigen
+ *    reductions do on CPU).
  *  - reduce_prod keeps X's dtype (integers wrap); the product of nothing is 1.
  *  - reduce_all / reduce_any give bool: whether every / some element is nonzero (NaN counts
  *    as nonzero); over nothing, true / false.

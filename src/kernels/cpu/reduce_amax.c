@@ -1,6 +1,7 @@
 /* reduce_amax: Out = the largest element of X over the axes in `dim` (phi AMaxRawKernel),
- * in X's dtype; the forward is reduce_max's (NaN wins), except that an empty reduction gives 0
- * as Paddle 3.3.1 does (amax differs from max only in its gradient).
+ * in X's dtype; the forward is reduce_max's (NaN wins; amax differs from max only in its
+ * gradient), except that an empty reduction gives 0 (Paddle 3.3.1 returns uninitialized
+ * memory there).
  * Attributes, shapes, dtypes and numerics are shared with the other reductions; see
  * reduce.c. */
 #include "kernels/cpu/reduce.h"

@@ -1,6 +1,7 @@
 /* reduce_amin: Out = the smallest element of X over the axes in `dim` (phi AMinRawKernel),
- * in X's dtype; the forward is reduce_min's (NaN wins), except that an empty reduction gives 0
- * as Paddle 3.3.1 does (amin differs from min only in its gradient).
+ * in X's dtype; the forward is reduce_min's (NaN wins; amin differs from min only in its
+ * gradient), except that an empty reduction gives 0 (Paddle 3.3.1 returns uninitialized
+ * memory there).
  * Attributes, shapes, dtypes and numerics are shared with the other reductions; see
  * reduce.c. */
 #include "kernels/cpu/reduce.h"
