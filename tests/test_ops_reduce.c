@@ -231,6 +231,170 @@ START_TEST(reduce_bad_inputs) {
 }
 END_TEST
 
+/* ---- reduce_min, reduce_prod, reduce_amax, reduce_amin, reduce_any, logsumexp, log_softmax */
+
+/* Op `type` on x with the axis list `dim` under attribute `dim_attr` (NULL list: left out),
+ * keep under `keep_attr`. */
+static ic_status run_named(const char *type, const char *dim_attr, const char *keep_attr,
+                           size_t n_dim, const int32_t *dim, bool keep, ic_tensor *x,
+                           ic_tensor **out, char *err) {
+  mu_prog p;
+  mu_init(&p);
+  mu_feed(&p, "x", x);
+  ic_builder_op *op = mu_op(&p, type, "Out");
+  ic_builder_in(op, "X", "x");
+  if (dim) ic_builder_attr_ints(op, dim_attr, n_dim, dim);
+  ic_builder_attr_bool(op, keep_attr, keep);
+  ic_builder_attr_bool(op, "reduce_all", false);
+  return mu_run(&p, out, err, 1024);
+}
+
+static const char *const k_new_ops[] = {"reduce_min", "reduce_prod", "reduce_amax",
+                                        "reduce_amin", "reduce_any", "reduce_all", "logsumexp"};
+
+static const char *dim_attr_of(const char *type) {
+  return strcmp(type, "logsumexp") == 0 ? "axis" : "dim";
+}
+static const char *keep_attr_of(const char *type) {
+  return strcmp(type, "logsumexp") == 0 ? "keepdim" : "keep_dim";
+}
+
+/* A bad axis names the op, X and the attribute it came from (logsumexp's is 'axis'). */
+START_TEST(new_reduce_bad_axes) {
+  ic_tensor *x = mu_rand(IC_FP32, 2, TU_DIMS(2, 3), 1), *out;
+  char err[1024], attr[32];
+  for (size_t k = 0; k < sizeof k_new_ops / sizeof *k_new_ops; k++) {
+    const char *t = k_new_ops[k], *da = dim_attr_of(t), *ka = keep_attr_of(t);
+    snprintf(attr, sizeof attr, "'%s'", da);
+    ck_assert_int_eq(run_named(t, da, ka, DIM(2), false, x, &out, err), IC_ERR_SHAPE);
+    tu_assert_msg(err, t, "X 'x'", "float32[2, 3]", attr, "2", "[-2, 2)", NULL);
+    ck_assert_ptr_null(out);
+    ck_assert_int_eq(run_named(t, da, ka, DIM(-3), false, x, &out, err), IC_ERR_SHAPE);
+    tu_assert_msg(err, t, attr, "-3", "[-2, 2)", NULL);
+    ck_assert_int_eq(run_named(t, da, ka, DIM(1, -1), false, x, &out, err), IC_ERR_SHAPE);
+    tu_assert_msg(err, t, attr, "axis 1 twice", NULL);
+  }
+  ic_tensor_destroy(x);
+  /* min refuses an empty axis as Paddle's infermeta does */
+  ic_tensor *e = mu_rand(IC_FP32, 2, TU_DIMS(2, 0), 1);
+  ck_assert_int_eq(run_named("reduce_min", "dim", "keep_dim", DIM(1), false, e, &out, err),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(err, "reduce_min", "X 'x'", "min", "axis 1", "empty", NULL);
+  ic_tensor_destroy(e);
+  /* logsumexp takes floats only; min does not take bool */
+  ic_tensor *i = mu_rand(IC_INT32, 1, TU_DIMS(3), 1);
+  ck_assert_int_eq(run_named("logsumexp", "axis", "keepdim", DIM(0), false, i, &out, err),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(err, "logsumexp", "X 'x'", "int32", NULL);
+  ic_tensor_destroy(i);
+  ic_tensor *b = mu_rand(IC_BOOL, 1, TU_DIMS(3), 1);
+  ck_assert_int_eq(run_named("reduce_min", "dim", "keep_dim", DIM(0), false, b, &out, err),
+                   IC_ERR_SHAPE);
+  tu_assert_msg(err, "reduce_min", "X 'x'", "bool", NULL);
+  ic_tensor_destroy(b);
+}
+END_TEST
+
+/* Empty reductions: amax/amin 0 (Paddle 3.3.1 gives uninitialized memory), prod 1, any
+ * false, all true, logsumexp -inf; the Out shape keeps the non-reduced axis. */
+START_TEST(new_reduce_empty) {
+  ic_tensor *e = mu_rand(IC_FP32, 2, TU_DIMS(0, 3), 1), *out;
+  char err[1024];
+  static const struct { const char *type; double v; } want[] = {
+      {"reduce_amax", 0}, {"reduce_amin", 0}, {"reduce_prod", 1}, {"reduce_any", 0},
+      {"reduce_all", 1}, {"logsumexp", -INFINITY}};
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    const char *t = want[k].type;
+    ic_status st = run_named(t, dim_attr_of(t), keep_attr_of(t), DIM(0), false, e, &out, err);
+    ck_assert_msg(st == IC_OK, "%s: %s", t, err);
+    bool is_bool = strncmp(t, "reduce_a", 8) == 0 && (t[8] == 'n' || t[8] == 'l');
+    tu_assert_shape(out, is_bool ? IC_BOOL : IC_FP32, 1, TU_DIMS(3));
+    for (int j = 0; j < 3; j++) {
+      double v = is_bool ? ((const uint8_t *)ic_tensor_cdata(out))[j]
+                         : ((const float *)ic_tensor_cdata(out))[j];
+      ck_assert_msg(v == want[k].v, "%s[%d] = %g, expected %g", t, j, v, want[k].v);
+    }
+    ic_tensor_destroy(out);
+  }
+  ic_tensor_destroy(e);
+}
+END_TEST
+
+/* Exact values: int32 products wrap, min of int64 extremes, logsumexp of a +inf max is NaN
+ * (inf - inf, as Paddle), of finite values m + log(sum exp(x - m)). */
+START_TEST(new_reduce_values) {
+  ic_tensor *out;
+  char err[1024];
+  ic_tensor *x = tu_i32(1, TU_DIMS(3), (const int32_t[]){65536, 65536, 3});
+  ck_assert_msg(run_named("reduce_prod", "dim", "keep_dim", DIM(0), false, x, &out, err) ==
+                IC_OK, "%s", err);
+  tu_assert_shape(out, IC_INT32, 0, NULL);
+  ck_assert_int_eq(*(const int32_t *)ic_tensor_cdata(out), 0); /* 3 * 2^32 wraps to 0 */
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  x = tu_i64(2, TU_DIMS(2, 2), (const int64_t[]){INT64_MAX, 5, INT64_MIN, 7});
+  ck_assert_msg(run_named("reduce_min", "dim", "keep_dim", DIM(0), true, x, &out, err) ==
+                IC_OK, "%s", err);
+  tu_assert_shape(out, IC_INT64, 2, TU_DIMS(1, 2));
+  ck_assert(((const int64_t *)ic_tensor_cdata(out))[0] == INT64_MIN);
+  ck_assert(((const int64_t *)ic_tensor_cdata(out))[1] == 5);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  x = tu_f64(2, TU_DIMS(2, 2), (const double[]){INFINITY, 1.0, 1000.0, 1000.0});
+  ck_assert_msg(run_named("logsumexp", "axis", "keepdim", DIM(-1), false, x, &out, err) ==
+                IC_OK, "%s", err);
+  tu_assert_shape(out, IC_FP64, 1, TU_DIMS(2));
+  ck_assert(isnan(((const double *)ic_tensor_cdata(out))[0]));
+  ck_assert_double_eq_tol(((const double *)ic_tensor_cdata(out))[1], 1000.0 + log(2.0), 1e-12);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
+/* log_softmax: a bad axis names the op and 'axis'; -inf logits give -64 - log(sum) as
+ * Paddle's clip does; rank 0 gives 0. */
+START_TEST(log_softmax_cases) {
+  ic_tensor *out;
+  char err[1024];
+  ic_tensor *x = tu_f32(2, TU_DIMS(2, 2), (const float[]){0.0f, -INFINITY, 1.0f, 1.0f});
+  for (int axis = -3; axis <= 2; axis += 5) {
+    mu_prog p;
+    mu_init(&p);
+    mu_feed(&p, "x", x);
+    ic_builder_op *op = mu_op(&p, "log_softmax", "Out");
+    ic_builder_in(op, "X", "x");
+    ic_builder_attr_int(op, "axis", axis);
+    ck_assert_int_eq(mu_run(&p, &out, err, sizeof err), IC_ERR_SHAPE);
+    tu_assert_msg(err, "log_softmax", "X 'x'", "'axis'", axis < 0 ? "-3" : "2", "[-2, 2)", NULL);
+  }
+  mu_prog p;
+  mu_init(&p);
+  mu_feed(&p, "x", x);
+  ic_builder_op *op = mu_op(&p, "log_softmax", "Out");
+  ic_builder_in(op, "X", "x");
+  ck_assert_msg(mu_run(&p, &out, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_FP32, 2, TU_DIMS(2, 2));
+  const float *y = ic_tensor_cdata(out);
+  double ls = log(1.0 + exp(-64.0));
+  ck_assert_double_eq_tol(y[0], -ls, 1e-6);
+  ck_assert_double_eq_tol(y[1], -64.0 - ls, 1e-5);
+  ck_assert_double_eq_tol(y[2], -log(2.0), 1e-6);
+  ck_assert_double_eq_tol(y[3], -log(2.0), 1e-6);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  x = tu_f64(0, NULL, (const double[]){3.5});
+  mu_init(&p);
+  mu_feed(&p, "x", x);
+  op = mu_op(&p, "log_softmax", "Out");
+  ic_builder_in(op, "X", "x");
+  ck_assert_msg(mu_run(&p, &out, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_FP64, 0, NULL);
+  ck_assert(*(const double *)ic_tensor_cdata(out) == 0.0);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
 /* ---- mean ------------------------------------------------------------------------------- */
 
 static ic_status run_mean(ic_tensor *x, ic_tensor **out, char *err) {
@@ -356,6 +520,10 @@ static TCase *tc_reduce(void) {
   tcase_add_test(tc, out_dtype_casts_first);
   tcase_add_test(tc, empty_and_nan);
   tcase_add_test(tc, reduce_bad_inputs);
+  tcase_add_test(tc, new_reduce_bad_axes);
+  tcase_add_test(tc, new_reduce_empty);
+  tcase_add_test(tc, new_reduce_values);
+  tcase_add_test(tc, log_softmax_cases);
   return tc;
 }
 

@@ -1131,6 +1131,130 @@ def reductions_int(g):
             reduce(g, "reduce_max", x, [0], keep=True, dtype="int64"))
 
 
+def with_nans(g, shape, lo=-2, hi=2, frac=0.1):
+    v = g.rand(shape, lo, hi)
+    v[g.rng.uniform(0, 1, shape) < frac] = np.nan
+    return v
+
+
+@case()
+def reductions_min_prod(g):
+    """reduce_min, reduce_amax, reduce_amin and reduce_prod over several axis sets; NaN wins
+    in min/max/amax/amin (the NaN input y has NaNs in some but not all slices)."""
+    x = g.data("x", g.rand([2, 3, 4, 5], -2, 2), [-1, 3, 4, 5])
+    p = g.data("p", g.rand([2, 3, 4, 5], 0.6, 1.4), [-1, 3, 4, 5])
+    y = g.data("y", with_nans(g, [3, 4, 5]))
+    g.fetch(reduce(g, "reduce_min", x, [1, -1], keep=True),
+            reduce(g, "reduce_min", x, [], keep=False),          # no dims: every dim
+            reduce(g, "reduce_min", x, [0], all_=True),          # reduce_all wins over dim
+            reduce(g, "reduce_amax", x, [0, 3]),
+            reduce(g, "reduce_amax", x, [-2], keep=True),
+            reduce(g, "reduce_amin", x, [2]),
+            reduce(g, "reduce_amin", x, [0, 1, 2, 3], keep=True),
+            reduce(g, "reduce_prod", p, [1]),
+            reduce(g, "reduce_prod", p, [0, -1], keep=True),
+            reduce(g, "reduce_prod", p, [], all_=True),
+            reduce(g, "reduce_min", y, [2]),
+            reduce(g, "reduce_min", y, [0, 1]),
+            reduce(g, "reduce_amax", y, [-1]),
+            reduce(g, "reduce_amin", y, [1], keep=True),
+            reduce(g, "reduce_max", y, [0]))
+
+
+@case(**EXACT)
+def reductions_min_prod_int(g):
+    """Integers: reduce_prod keeps the dtype and wraps (int32 products of 5 values up to 999
+    overflow); min/amax/amin in int32 and int64."""
+    a = g.data("a", g.randint([3, 4, 5], -999, 999, "int32"))
+    b = g.data("b", g.randint([4, 6], -50, 50, "int64"))
+    g.fetch(reduce(g, "reduce_prod", a, [2], dtype="int32"),
+            reduce(g, "reduce_prod", b, [0], keep=True, dtype="int64"),
+            reduce(g, "reduce_min", a, [0, -1], dtype="int32"),
+            reduce(g, "reduce_min", b, [], dtype="int64"),
+            reduce(g, "reduce_amax", a, [1], keep=True, dtype="int32"),
+            reduce(g, "reduce_amin", b, [1], dtype="int64"))
+
+
+@case(**EXACT)
+def reductions_any_all(g):
+    """reduce_any and reduce_all on bool (rows all-false, all-true and mixed)."""
+    v = g.rng.uniform(0, 1, [3, 4, 5]) < 0.5
+    v[0, 0, :] = False
+    v[0, 1, :] = True
+    v[1, :, :] = False
+    x = g.data("x", v)
+    g.fetch(reduce(g, "reduce_any", x, [2], dtype="bool"),
+            reduce(g, "reduce_any", x, [0, -1], keep=True, dtype="bool"),
+            reduce(g, "reduce_any", x, [], dtype="bool"),
+            reduce(g, "reduce_any", x, [1], all_=True, dtype="bool"),
+            reduce(g, "reduce_all", x, [2], dtype="bool"),
+            reduce(g, "reduce_all", x, [-2], keep=True, dtype="bool"))
+
+
+@case(**EXACT)
+def reductions_any_all_num(g):
+    """reduce_any and reduce_all on float32 (zeros, NaN counting as true) and int64 X."""
+    v = g.rand([3, 4], -1, 1)
+    v[0, :] = 0.0
+    v[1, 1:] = 0.0
+    v[1, 0] = np.nan
+    x = g.data("x", v)
+    i = g.data("i", g.randint([3, 4], 0, 2, "int64"))
+    g.fetch(reduce(g, "reduce_any", x, [1], dtype="bool"),
+            reduce(g, "reduce_all", x, [0], dtype="bool"),
+            reduce(g, "reduce_any", i, [0], dtype="bool"),
+            reduce(g, "reduce_all", i, [-1], keep=True, dtype="bool"))
+
+
+@case()
+def log_softmax_axes(g):
+    """log_softmax along the last, a middle and the first axis, float32 and float64; a slice
+    with logits 100 below its max (clipped at -64 as in Paddle) and one with -inf."""
+    v = g.rand([2, 3, 4], -3, 3)
+    v[0, 0, 1] = v[0, 0].max() - 100.0
+    v[1, 2, 3] = -np.inf
+    x = g.data("x", v)
+    d = g.data("d", g.rand([3, 5], -4, 4, dtype="float64"))
+    ls = lambda t, axis, dt=F32: g.op("log_softmax", {"X": t}, dict(axis=axis), dtype=dt)  # noqa: E731
+    g.fetch(ls(x, -1), ls(x, 1), ls(x, 0), ls(d, -1, "float64"), ls(d, 0, "float64"))
+
+
+@case()
+def logsumexp_axes(g):
+    """logsumexp over one axis, several (negative) axes with keepdim, every axis (reduce_all
+    and an empty axis list), float32 and float64."""
+    x = g.data("x", g.rand([2, 3, 4], -5, 5), [-1, 3, 4])
+    d = g.data("d", g.rand([3, 5], -30, 30, dtype="float64"))
+    lse = lambda t, axis, keep=False, all_=False, dt=F32: g.op(  # noqa: E731
+        "logsumexp", {"X": t}, dict(axis=axis, keepdim=keep, reduce_all=all_), dtype=dt)
+    g.fetch(lse(x, [1]), lse(x, [0, -1], keep=True), lse(x, [2], all_=True), lse(x, []),
+            lse(d, [-1], dt="float64"), lse(d, [0], keep=True, dt="float64"))
+
+
+TRIG_MORE = ["tan", "acos", "asin", "atan", "sinh", "cosh", "expm1", "trunc"]
+
+
+@case()
+def math_trig_more(g):
+    """tan, acos, asin, atan, sinh, cosh, expm1 and trunc on float32 (acos/asin also outside
+    [-1, 1]: NaN), float64, and the special values NaN, +-inf, +-0."""
+    x = g.data("x", g.rand([4, 9], -1.6, 1.6), [-1, 9])
+    d = g.data("d", g.rand([2, 7], -3, 3, dtype="float64"))
+    s = g.data("s", np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 1e-7],
+                             np.float32))
+    g.fetch(*[act(g, n, x) for n in TRIG_MORE])
+    g.fetch(*[g.op(n, {"X": d}, {}, dtype="float64") for n in TRIG_MORE])
+    g.fetch(*[act(g, n, s) for n in TRIG_MORE])
+
+
+@case(**EXACT)
+def trunc_int(g):
+    """trunc passes int32 and int64 through."""
+    a = g.data("a", g.randint([3, 4], -50, 50, "int32"))
+    b = g.data("b", g.randint([5], -50, 50, "int64"))
+    g.fetch(g.op("trunc", {"X": a}, {}, dtype="int32"), g.op("trunc", {"X": b}, {}, dtype="int64"))
+
+
 # ---------------------------------------------------------------------------------------
 # LSTM through the rnn op
 # ---------------------------------------------------------------------------------------

@@ -263,6 +263,20 @@ static inline IC_HD float sin_f32(float x, const ic_noattrs *a) { return sinf(x)
 static inline IC_HD double sin_f64(double x, const ic_noattrs *a) { return sin(x); }
 static inline IC_HD float cos_f32(float x, const ic_noattrs *a) { return cosf(x); }
 static inline IC_HD double cos_f64(double x, const ic_noattrs *a) { return cos(x); }
+static inline IC_HD float tan_f32(float x, const ic_noattrs *a) { return tanf(x); }
+static inline IC_HD double tan_f64(double x, const ic_noattrs *a) { return tan(x); }
+static inline IC_HD float acos_f32(float x, const ic_noattrs *a) { return acosf(x); }
+static inline IC_HD double acos_f64(double x, const ic_noattrs *a) { return acos(x); }
+static inline IC_HD float asin_f32(float x, const ic_noattrs *a) { return asinf(x); }
+static inline IC_HD double asin_f64(double x, const ic_noattrs *a) { return asin(x); }
+static inline IC_HD float atan_f32(float x, const ic_noattrs *a) { return atanf(x); }
+static inline IC_HD double atan_f64(double x, const ic_noattrs *a) { return atan(x); }
+static inline IC_HD float sinh_f32(float x, const ic_noattrs *a) { return sinhf(x); }
+static inline IC_HD double sinh_f64(double x, const ic_noattrs *a) { return sinh(x); }
+static inline IC_HD float cosh_f32(float x, const ic_noattrs *a) { return coshf(x); }
+static inline IC_HD double cosh_f64(double x, const ic_noattrs *a) { return cosh(x); }
+static inline IC_HD float expm1_f32(float x, const ic_noattrs *a) { return expm1f(x); }
+static inline IC_HD double expm1_f64(double x, const ic_noattrs *a) { return expm1(x); }
 static inline IC_HD float softsign_f32(float x, const ic_noattrs *a) {
   return x / (1.0f + fabsf(x));
 }

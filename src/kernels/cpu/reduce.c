@@ -10,10 +10,19 @@
  *    X's dtype. With an out_dtype that differs, Paddle casts X to it first and sums in it;
  *    icore does the same wherever that changes the result.
  *  - reduce_mean of integers truncates toward zero. The mean of nothing is NaN for floats and
- *    0 for integers (Paddle returns garbage there). reduce_max refuses to reduce an empty axis,
- *    as Paddle does, and propagates NaN.
+ *    0 for integers (Paddle returns garbage there). reduce_max and reduce_min refuse to reduce
+ *    an empty axis, as Paddle does; reduce_amax and reduce_amin give 0 there (Paddle 3.3.1
+ *    returns uninitialized memory). max, min, amax and amin propagate NaN (Paddle's Eigen
+ *    reductions do on CPU).
+ *  - reduce_prod keeps X's dtype (integers wrap); the product of nothing is 1.
+ *  - reduce_all / reduce_any give bool: whether every / some element is nonzero (NaN counts
+ *    as nonzero); over nothing, true / false.
+ *  - logsumexp (float32, float64; attributes axis, keepdim, reduce_all) is, per output,
+ *    m + log(sum(exp(x - m))) with m the max, as phi LogsumexpFunctor computes it: an
+ *    infinite max gives NaN (inf - inf), as in Paddle; over nothing it is -inf.
  *
- * Numerics: sums of floats accumulate in double and integers in 64 bits (wrapping). The order
+ * Numerics: sums and products of floats accumulate in double and integers in 64 bits
+ * (wrapping); logsumexp works in double. The order
  * is fixed by the shape alone (X's memory order; a contiguous reduced run is split into eight
  * interleaved partials folded in order), so results are the same at every thread count and
  * on every run.
@@ -30,16 +39,18 @@ static const int64_t k_dim0[] = {0}; /* Paddle's default `dim` for the legacy re
 static bool float_dtype(ic_dtype d) { return d == IC_FP32 || d == IC_FP64; }
 
 ic_status ic_reduce_parse(ic_attr_reader *r, ic_reduce_attrs *a, ic_reduce_kind kind) {
+  bool lse = kind == IC_REDUCE_LOGSUMEXP;
   a->kind = kind;
   a->dim = k_dim0;
   a->n_dim = 1;
+  a->dim_name = lse ? "axis" : "dim";
   const int64_t *v;
   size_t n = 0;
-  if (ic_ar_ints(r, "dim", false, &v, &n)) {
+  if (ic_ar_ints(r, a->dim_name, false, &v, &n)) {
     a->dim = v;
     a->n_dim = n;
   }
-  a->keep_dim = ic_ar_bool(r, "keep_dim", false);
+  a->keep_dim = ic_ar_bool(r, lse ? "keepdim" : "keep_dim", false);
   a->reduce_all = ic_ar_bool(r, "reduce_all", false);
   a->out_dtype = -1;
   if (kind == IC_REDUCE_SUM) {
@@ -65,18 +76,18 @@ static ic_status reduced_axes(ic_kctx *c, const ic_reduce_attrs *a, const ic_ten
     int64_t d = a->dim[k];
     if (rank == 0) {
       if (d != 0 && d != -1) {
-        return ic_kfail_in(c, 0, 0, "attribute 'dim' holds %lld, expected 0 or -1 for rank 0",
-                           (long long)d);
+        return ic_kfail_in(c, 0, 0, "attribute '%s' holds %lld, expected 0 or -1 for rank 0",
+                           a->dim_name, (long long)d);
       }
       continue;
     }
     if (d < -rank || d >= rank) {
-      return ic_kfail_in(c, 0, 0, "attribute 'dim' holds %lld, expected in [%d, %d)",
-                         (long long)d, -rank, rank);
+      return ic_kfail_in(c, 0, 0, "attribute '%s' holds %lld, expected in [%d, %d)",
+                         a->dim_name, (long long)d, -rank, rank);
     }
     int ax = (int)(d < 0 ? d + rank : d);
     if (red[ax]) {
-      return ic_kfail_in(c, 0, 0, "attribute 'dim' names axis %d twice", ax);
+      return ic_kfail_in(c, 0, 0, "attribute '%s' names axis %d twice", a->dim_name, ax);
     }
     red[ax] = true;
   }
@@ -86,7 +97,10 @@ static ic_status reduced_axes(ic_kctx *c, const ic_reduce_attrs *a, const ic_ten
   return IC_OK;
 }
 
+static bool bool_kind(ic_reduce_kind k) { return k == IC_REDUCE_ALL || k == IC_REDUCE_ANY; }
+
 static ic_dtype out_dtype(const ic_reduce_attrs *a, ic_dtype in) {
+  if (bool_kind(a->kind)) return IC_BOOL;
   if (a->kind != IC_REDUCE_SUM) return in;
   if (a->out_dtype >= 0) return (ic_dtype)a->out_dtype;
   return in == IC_BOOL || in == IC_INT32 ? IC_INT64 : in;
@@ -96,7 +110,9 @@ ic_status ic_reduce_infer(ic_kctx *c) {
   const ic_reduce_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_status st;
-  uint64_t ok = IC_DT_NUM | (a->kind == IC_REDUCE_SUM ? IC_DT(IC_BOOL) : 0);
+  uint64_t ok = IC_DT_NUM;
+  if (a->kind == IC_REDUCE_SUM || bool_kind(a->kind)) ok |= IC_DT(IC_BOOL);
+  if (a->kind == IC_REDUCE_LOGSUMEXP) ok = IC_DT_FLOAT;
   if ((st = ic_kcheck_dtype(c, 0, 0, ok))) return st;
   bool red[IC_MAX_RANK];
   if ((st = reduced_axes(c, a, x, red))) return st;
@@ -105,8 +121,9 @@ ic_status ic_reduce_infer(ic_kctx *c) {
   for (int i = 0; i < x->ndim; i++) {
     if (!red[i]) dims[n++] = x->dims[i];
     else if (a->keep_dim) dims[n++] = 1;
-    if (red[i] && x->dims[i] == 0 && a->kind == IC_REDUCE_MAX) {
-      return ic_kfail_in(c, 0, 0, "cannot take the max over axis %d, which is empty", i);
+    if (red[i] && x->dims[i] == 0 && (a->kind == IC_REDUCE_MAX || a->kind == IC_REDUCE_MIN)) {
+      return ic_kfail_in(c, 0, 0, "cannot take the %s over axis %d, which is empty",
+                         a->kind == IC_REDUCE_MAX ? "max" : "min", i);
     }
   }
   ic_tensor_set_meta(ic_out(c, 0, 0), out_dtype(a, x->dtype), n, dims);
@@ -174,6 +191,12 @@ static void make_geom(const ic_tensor *x, const bool *red, geom *g) {
 #define ADD_I(s, v) ((s) + (uint64_t)(int64_t)(v)) /* wraps like Paddle's integer sums */
 #define MAX_F(s, v) ((v) > (s) || isnan(v) ? (v) : (s))
 #define MAX_I(s, v) ((v) > (s) ? (v) : (s))
+#define MIN_F(s, v) ((v) < (s) || isnan(v) ? (v) : (s))
+#define MIN_I(s, v) ((v) < (s) ? (v) : (s))
+#define MUL_F(s, v) ((s) * (double)(v))
+#define MUL_I(s, v) ((s) * (uint64_t)(int64_t)(v)) /* wraps like Paddle's integer products */
+#define AND_B(s, v) (uint8_t)((s) & ((v) != 0))
+#define OR_B(s, v) (uint8_t)((s) | ((v) != 0))
 
 REDUCE_LOOP(sum_f32, float, double, 0.0, ADD_F)
 REDUCE_LOOP(sum_f64, double, double, 0.0, ADD_F)
@@ -184,6 +207,24 @@ REDUCE_LOOP(max_f32, float, float, -INFINITY, MAX_F)
 REDUCE_LOOP(max_f64, double, double, -INFINITY, MAX_F)
 REDUCE_LOOP(max_i32, int32_t, int32_t, INT32_MIN, MAX_I)
 REDUCE_LOOP(max_i64, int64_t, int64_t, INT64_MIN, MAX_I)
+REDUCE_LOOP(min_f32, float, float, INFINITY, MIN_F)
+REDUCE_LOOP(min_f64, double, double, INFINITY, MIN_F)
+REDUCE_LOOP(min_i32, int32_t, int32_t, INT32_MAX, MIN_I)
+REDUCE_LOOP(min_i64, int64_t, int64_t, INT64_MAX, MIN_I)
+REDUCE_LOOP(prod_f32, float, double, 1.0, MUL_F)
+REDUCE_LOOP(prod_f64, double, double, 1.0, MUL_F)
+REDUCE_LOOP(prod_i32, int32_t, uint64_t, 1, MUL_I)
+REDUCE_LOOP(prod_i64, int64_t, uint64_t, 1, MUL_I)
+REDUCE_LOOP(all_f32, float, uint8_t, 1, AND_B)
+REDUCE_LOOP(all_f64, double, uint8_t, 1, AND_B)
+REDUCE_LOOP(all_i32, int32_t, uint8_t, 1, AND_B)
+REDUCE_LOOP(all_i64, int64_t, uint8_t, 1, AND_B)
+REDUCE_LOOP(all_u8, uint8_t, uint8_t, 1, AND_B)
+REDUCE_LOOP(any_f32, float, uint8_t, 0, OR_B)
+REDUCE_LOOP(any_f64, double, uint8_t, 0, OR_B)
+REDUCE_LOOP(any_i32, int32_t, uint8_t, 0, OR_B)
+REDUCE_LOOP(any_i64, int64_t, uint8_t, 0, OR_B)
+REDUCE_LOOP(any_u8, uint8_t, uint8_t, 0, OR_B)
 
 
 /* dst (n elements of `to`) = src (of `from`) converted element by element. */
@@ -208,14 +249,131 @@ static void convert(ic_dtype to, void *dst, ic_dtype from, const void *src, int6
   }
 }
 
-static ic_status run_max(ic_kctx *c, const geom *g, const ic_tensor *x, ic_tensor *out) {
-  if (g->in_n == 0) return ic_kfail_in(c, 0, 0, "cannot take the max of no elements");
-  switch (x->dtype) {
-    case IC_FP32: max_f32(g, x->data, out->data); break;
-    case IC_FP64: max_f64(g, x->data, out->data); break;
-    case IC_INT32: max_i32(g, x->data, out->data); break;
-    default: max_i64(g, x->data, out->data); break;
+/* max, min, amax, amin: in X's dtype. */
+static ic_status run_extreme(ic_kctx *c, const geom *g, const ic_tensor *x, ic_tensor *out) {
+  ic_reduce_kind k = ((const ic_reduce_attrs *)c->attrs)->kind;
+  bool is_max = k == IC_REDUCE_MAX || k == IC_REDUCE_AMAX;
+  if (g->in_n == 0) {
+    if (k == IC_REDUCE_MAX || k == IC_REDUCE_MIN) {
+      return ic_kfail_in(c, 0, 0, "cannot take the %s of no elements", is_max ? "max" : "min");
+    }
+    memset(out->data, 0, (size_t)g->out_n * ic_dtype_size(out->dtype));
+    return IC_OK;
   }
+  switch (x->dtype) {
+    case IC_FP32: (is_max ? max_f32 : min_f32)(g, x->data, out->data); break;
+    case IC_FP64: (is_max ? max_f64 : min_f64)(g, x->data, out->data); break;
+    case IC_INT32: (is_max ? max_i32 : min_i32)(g, x->data, out->data); break;
+    default: (is_max ? max_i64 : min_i64)(g, x->data, out->data); break;
+  }
+  return IC_OK;
+}
+
+/* all, any: bool Out from X of any dtype (nonzero is true). */
+static void run_bool(ic_reduce_kind k, const geom *g, const ic_tensor *x, ic_tensor *out) {
+  bool all = k == IC_REDUCE_ALL;
+  if (g->in_n == 0) {
+    memset(out->data, all, (size_t)g->out_n);
+    return;
+  }
+  switch (x->dtype) {
+    case IC_FP32: (all ? all_f32 : any_f32)(g, x->data, out->data); break;
+    case IC_FP64: (all ? all_f64 : any_f64)(g, x->data, out->data); break;
+    case IC_INT32: (all ? all_i32 : any_i32)(g, x->data, out->data); break;
+    case IC_INT64: (all ? all_i64 : any_i64)(g, x->data, out->data); break;
+    default: (all ? all_u8 : any_u8)(g, x->data, out->data); break;
+  }
+}
+
+/* prod: in X's dtype, accumulated in double or wrapping 64-bit integers. */
+static ic_status run_prod(ic_kctx *c, const geom *g, const ic_tensor *x, ic_tensor *out) {
+  ic_buffer *tmp = NULL;
+  void *acc = out->data;
+  if (ic_dtype_size(x->dtype) != 8) {
+    if (!(tmp = ic_kscratch(c, (size_t)g->out_n * 8))) return c->err->code;
+    acc = tmp->data;
+  }
+  bool fl = float_dtype(x->dtype);
+  if (g->in_n == 0) {
+    for (int64_t k = 0; k < g->out_n; k++) {
+      if (fl) ((double *)acc)[k] = 1.0;
+      else ((uint64_t *)acc)[k] = 1;
+    }
+  } else {
+    switch (x->dtype) {
+      case IC_FP32: prod_f32(g, x->data, acc); break;
+      case IC_FP64: prod_f64(g, x->data, acc); break;
+      case IC_INT32: prod_i32(g, x->data, acc); break;
+      default: prod_i64(g, x->data, acc); break;
+    }
+  }
+  if (x->dtype == IC_FP32) {
+    for (int64_t k = 0; k < g->out_n; k++) {
+      ((float *)out->data)[k] = (float)((const double *)acc)[k];
+    }
+  } else if (x->dtype == IC_INT32) {
+    for (int64_t k = 0; k < g->out_n; k++) {
+      ((int32_t *)out->data)[k] = (int32_t)(uint32_t)((const uint64_t *)acc)[k];
+    }
+  }
+  ic_buffer_release(tmp);
+  return IC_OK;
+}
+
+/* logsumexp: X as doubles, its max per Out element, then m + log(sum(exp(x - m))). The
+ * second pass walks X in the same group order as REDUCE_LOOP. */
+static ic_status run_logsumexp(ic_kctx *c, const geom *g, const ic_tensor *x,
+                               ic_tensor *out) {
+  int64_t on = g->out_n;
+  if (g->in_n == 0) {
+    for (int64_t k = 0; k < on; k++) {
+      if (out->dtype == IC_FP32) ((float *)out->data)[k] = -INFINITY;
+      else ((double *)out->data)[k] = -INFINITY;
+    }
+    return IC_OK;
+  }
+  ic_buffer *xb = NULL, *mb = ic_kscratch(c, (size_t)on * 2 * sizeof(double));
+  if (!mb) return c->err->code;
+  const double *xd = x->data;
+  if (x->dtype == IC_FP32) {
+    if (!(xb = ic_kscratch(c, (size_t)g->in_n * sizeof(double)))) {
+      ic_buffer_release(mb);
+      return c->err->code;
+    }
+    convert(IC_FP64, xb->data, IC_FP32, x->data, g->in_n);
+    xd = xb->data;
+  }
+  double *m = mb->data, *s = m + on;
+  max_f64(g, xd, m);
+  for (int64_t k = 0; k < on; k++) s[k] = 0.0;
+  const int64_t len = g->size[g->n - 1], rows = g->in_n / len;
+  const bool inner_red = g->red[g->n - 1];
+  int64_t idx[IC_MAX_RANK] = {0}, base = 0;
+  const double *xr = xd;
+  for (int64_t row = 0; row < rows; row++, xr += len) {
+    if (inner_red) {
+      double mv = m[base], acc = 0.0;
+      for (int64_t j = 0; j < len; j++) acc += exp(xr[j] - mv);
+      s[base] += acc;
+    } else {
+      for (int64_t j = 0; j < len; j++) s[base + j] += exp(xr[j] - m[base + j]);
+    }
+    for (int d = g->n - 2; d >= 0; d--) {
+      if (++idx[d] < g->size[d]) {
+        base += g->ostride[d];
+        break;
+      }
+      base -= g->ostride[d] * (g->size[d] - 1);
+      idx[d] = 0;
+    }
+  }
+  for (int64_t k = 0; k < on; k++) {
+    double v = m[k] + log(s[k]);
+    if (out->dtype == IC_FP32) ((float *)out->data)[k] = (float)v;
+    else ((double *)out->data)[k] = v;
+  }
+  ic_buffer_release(xb);
+  ic_buffer_release(mb);
   return IC_OK;
 }
 
@@ -236,7 +394,17 @@ ic_status ic_reduce_cpu(ic_kctx *c) {
   ic_status st = ic_reduce_geometry(c, &g);
   if (st) return st;
   if (ic_numel(out->ndim, out->dims) == 0) return IC_OK;
-  if (a->kind == IC_REDUCE_MAX) return run_max(c, &g, x, out);
+  switch (a->kind) {
+    case IC_REDUCE_MAX:
+    case IC_REDUCE_MIN:
+    case IC_REDUCE_AMAX:
+    case IC_REDUCE_AMIN: return run_extreme(c, &g, x, out);
+    case IC_REDUCE_PROD: return run_prod(c, &g, x, out);
+    case IC_REDUCE_ALL:
+    case IC_REDUCE_ANY: run_bool(a->kind, &g, x, out); return IC_OK;
+    case IC_REDUCE_LOGSUMEXP: return run_logsumexp(c, &g, x, out);
+    default: break;
+  }
 
   ic_dtype od = out->dtype;
   bool float_acc = float_dtype(od);

@@ -1,4 +1,5 @@
-/* The reduction family: reduce_sum, reduce_mean, reduce_max and mean share their attributes,
+/* The reduction family: reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod,
+ * reduce_amax, reduce_amin, reduce_all, reduce_any, logsumexp and mean share their attributes,
  * shape inference and kernel here; each op file only picks the kind. */
 #ifndef IC_KERNELS_CPU_REDUCE_H
 #define IC_KERNELS_CPU_REDUCE_H
@@ -16,7 +17,14 @@ extern "C" {
 typedef enum ic_reduce_kind {
   IC_REDUCE_SUM = 0,
   IC_REDUCE_MEAN = 1,
-  IC_REDUCE_MAX = 2
+  IC_REDUCE_MAX = 2,
+  IC_REDUCE_MIN = 3,
+  IC_REDUCE_PROD = 4,
+  IC_REDUCE_AMAX = 5,
+  IC_REDUCE_AMIN = 6,
+  IC_REDUCE_ALL = 7,      /* Out bool: every element nonzero */
+  IC_REDUCE_ANY = 8,      /* Out bool: some element nonzero */
+  IC_REDUCE_LOGSUMEXP = 9 /* attributes axis / keepdim / reduce_all */
 } ic_reduce_kind;
 
 typedef struct ic_reduce_attrs {
@@ -26,10 +34,12 @@ typedef struct ic_reduce_attrs {
   bool keep_dim;       /* keep reduced axes as 1s */
   bool reduce_all;     /* reduce every axis whatever `dim` says */
   int out_dtype;       /* reduce_sum: Paddle VarType of Out, -1 for the default */
+  const char *dim_name; /* the attribute `dim` came from, for messages */
 } ic_reduce_attrs;
 
 /* Read the legacy reduce_* attributes: dim (default [0]), keep_dim, reduce_all and, for sums,
- * out_dtype (in_dtype is accepted and ignored, as current Paddle does). */
+ * out_dtype (in_dtype is accepted and ignored, as current Paddle does). logsumexp names them
+ * axis (default [0]) and keepdim. */
 ic_status ic_reduce_parse(ic_attr_reader *r, ic_reduce_attrs *a, ic_reduce_kind kind);
 /* Check X against the attributes and set Out's dtype and dims. */
 ic_status ic_reduce_infer(ic_kctx *c);

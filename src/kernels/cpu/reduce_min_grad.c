@@ -1,7 +1,7 @@
 /* reduce_min_grad: the elements of X equal to their reduction's min share its gradient
  * equally. Inputs X, Out, Out@GRAD; the reduce_* attributes (dim, keep_dim, reduce_all).
- * See train.h for the rule and its edge cases. icore has no reduce_min forward yet: the op
- * is checked against Paddle 3.3.1's gradients (tests/data/grad_oracle). */
+ * See train.h for the rule and its edge cases. The op is checked against Paddle 3.3.1's
+ * gradients (tests/data/grad_oracle), not by central differences of reduce_min.c. */
 #include "kernels/cpu/reduce.h"
 #include "kernels/cpu/train.h"
 

@@ -1,7 +1,7 @@
 /* reduce_prod_grad: X@GRAD = Out@GRAD * Out * (1 / X), NaN where X is 0, as Paddle 3.3.1's
  * CPU kernel gives. Inputs X, Out, Out@GRAD; the reduce_* attributes (dim, keep_dim,
- * reduce_all). icore has no reduce_prod forward yet: the op is checked against Paddle
- * 3.3.1's gradients (tests/data/grad_oracle). */
+ * reduce_all). The op is checked against Paddle 3.3.1's gradients (tests/data/grad_oracle),
+ * not by central differences of reduce_prod.c. */
 #include "kernels/cpu/reduce.h"
 #include "kernels/cpu/train.h"
 
