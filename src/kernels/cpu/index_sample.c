@@ -16,7 +16,7 @@ static ic_status infer(ic_kctx *c) {
   if (x->ndim != 2) return ic_kfail_in(c, IN_X, 0, "expected rank 2 ([batch, values])");
   if (ix->ndim != 2) return ic_kfail_in(c, IN_INDEX, 0, "expected rank 2 ([batch, indices])");
   if (ix->dims[0] != x->dims[0]) {
-    return ic_kfail_in(c, IN_INDEX, 0, "expected dim 0 equal to X '%s''s %lld (the batch)",
+    return ic_kfail_in(c, IN_INDEX, 0, "expected dim 0 equal to dim 0 of X '%s' (%lld, the batch)",
                        ic_in_name(c, IN_X, 0), (long long)x->dims[0]);
   }
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 2, ix->dims);

@@ -23,12 +23,13 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   roll_attrs *a = attrs;
   ic_ar_ints(r, "shifts", false, &a->shifts, &a->n_shifts);
   ic_ar_ints(r, "axis", false, &a->axis, &a->n_axis);
-  if (a->n_axis > ROLL_MAX_SHIFTS) ic_ar_fail(r, "axis", "has %zu entries, at most %d", a->n_axis, ROLL_MAX_SHIFTS);
+  if (a->n_axis > ROLL_MAX_SHIFTS) {
+    ic_ar_fail(r, "axis", "has %zu entries, at most %d", a->n_axis, ROLL_MAX_SHIFTS);
+  }
   return r->st;
 }
 
-/* Validate the shift count and the axes against X (whose rank is `rank`); *n receives the
- * shift count. */
+/* Validate the shift count and the axes against X; *n receives the shift count. */
 static ic_status check(ic_kctx *c, size_t *n) {
   const roll_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0);

@@ -41,8 +41,8 @@ static int check(ic_kctx *c) {
   if (ax < 0) return -1;
   for (int k = 0; k < x->ndim; k++) {
     if (k != ax && ix->dims[k] > x->dims[k]) {
-      ic_kfail_in(c, IN_INDEX, 0, "has dim %d of %lld, expected at most Input '%s''s %lld "
-                  "off axis %d", k, (long long)ix->dims[k], ic_in_name(c, IN_INPUT, 0),
+      ic_kfail_in(c, IN_INDEX, 0, "has dim %d of %lld, expected at most that of Input '%s' "
+                  "(%lld) off axis %d", k, (long long)ix->dims[k], ic_in_name(c, IN_INPUT, 0),
                   (long long)x->dims[k], ax);
       return -1;
     }
