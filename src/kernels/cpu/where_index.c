@@ -41,6 +41,7 @@ static ic_status run(ic_kctx *c) {
   int64_t k = 0;
   for (int64_t i = 0; i < n; i++) k += nonzero_at(x, i);
   ic_status st = ic_kalloc_out(c, 0, 0, IC_INT64, 2, (int64_t[]){k, rank});
+  if (!st) st = ic_kset_lod(c, ic_out(c, 0, 0), NULL, false); /* rows are not Condition's */
   if (st || k == 0) return st;
   int64_t *o = ic_out(c, 0, 0)->data;
   int64_t idx[IC_MAX_RANK] = {0};
@@ -60,4 +61,5 @@ static ic_status run(ic_kctx *c) {
 const ic_opdef ic_op_where_index = {
     .name = "where_index", .n_inputs = 1, .inputs = k_inputs, .n_outputs = 1,
     .outputs = k_outputs, .infer = infer, .cpu = run,
+    .flags = IC_OP_LOD, /* Out has no LoD, even when its row count is Condition's */
 };
