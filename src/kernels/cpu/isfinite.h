@@ -6,6 +6,7 @@
 #define IC_KERNELS_CPU_ISFINITE_H
 
 #include <math.h>
+#include <string.h>
 
 #include "kernels/kernel.h"
 
@@ -25,28 +26,38 @@ static inline int ic_isfinite_half(uint16_t h, int mant) {
   return m ? 2 : 1;
 }
 
+/* Whether a class (0 finite, 1 infinite, 2 NaN) is what the op asks about. */
+static inline uint8_t ic_isfinite_is(int cls, int what) {
+  return what == IC_ISNAN ? cls == 2 : what == IC_ISINF ? cls == 1 : cls == 0;
+}
+
 static inline ic_status ic_isfinite_run(ic_kctx *c, int what) {
   const ic_tensor *x = ic_in(c, 0, 0);
   const int64_t n = ic_tensor_numel_(x);
   uint8_t *o = ic_out(c, 0, 0)->data;
-  int cls; /* 0 finite, 1 infinite, 2 NaN */
-  for (int64_t i = 0; i < n; i++) {
-    switch (x->dtype) {
-      case IC_FP32: {
-        float v = ((const float *)x->data)[i];
-        cls = isnan(v) ? 2 : isinf(v) ? 1 : 0;
-        break;
+  switch (x->dtype) {
+    case IC_FP32: {
+      const float *p = x->data;
+      for (int64_t i = 0; i < n; i++) {
+        o[i] = ic_isfinite_is(isnan(p[i]) ? 2 : isinf(p[i]) ? 1 : 0, what);
       }
-      case IC_FP64: {
-        double v = ((const double *)x->data)[i];
-        cls = isnan(v) ? 2 : isinf(v) ? 1 : 0;
-        break;
-      }
-      case IC_FP16: cls = ic_isfinite_half(((const uint16_t *)x->data)[i], 10); break;
-      case IC_BF16: cls = ic_isfinite_half(((const uint16_t *)x->data)[i], 7); break;
-      default: cls = 0;
+      break;
     }
-    o[i] = what == IC_ISNAN ? cls == 2 : what == IC_ISINF ? cls == 1 : cls == 0;
+    case IC_FP64: {
+      const double *p = x->data;
+      for (int64_t i = 0; i < n; i++) {
+        o[i] = ic_isfinite_is(isnan(p[i]) ? 2 : isinf(p[i]) ? 1 : 0, what);
+      }
+      break;
+    }
+    case IC_FP16:
+    case IC_BF16: {
+      const uint16_t *p = x->data;
+      const int mant = x->dtype == IC_FP16 ? 10 : 7;
+      for (int64_t i = 0; i < n; i++) o[i] = ic_isfinite_is(ic_isfinite_half(p[i], mant), what);
+      break;
+    }
+    default: memset(o, ic_isfinite_is(0, what), (size_t)n); /* integers and bool: finite */
   }
   return IC_OK;
 }

@@ -4,7 +4,8 @@
  * the Python API broadcasts them first, so the kernel takes Index dims no larger than Input's
  * off the axis, as Paddle's gather reads Input only there
  * (paddle/phi/kernels/cpu/take_along_axis_kernel.cc, funcs/gather_scatter_functor.cc,
- * TakeAlongAxisInferMeta). Any dtype. */
+ * TakeAlongAxisInferMeta). Any dtype. A negative Axis counts from the end; Paddle 3.3.1's
+ * kernel reads dims[Axis] unnormalized there (its Python API passes Axis >= 0). */
 #include <string.h>
 
 #include "kernels/cpu/shapeops.h"
