@@ -795,6 +795,47 @@ START_TEST(gather_roll_triangle_errors) {
 }
 END_TEST
 
+/* Empty tensors: roll, tril_triu and unbind give empty outputs, where_index [0, rank],
+ * take_along_axis an empty Result. */
+START_TEST(gather_roll_triangle_empty) {
+  for (int k = 0; k < 5; k++) {
+    static const char *ops[5] = {"roll", "tril_triu", "where_index", "take_along_axis", "unbind"};
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", ot_iota(IC_FP32, 3, TU_DIMS(2, 0, 3), 1));
+    if (k == 3) ot_feed(&t, "i", tu_i64(3, TU_DIMS(2, 0, 1), NULL));
+    ot_op(&t, ops[k]);
+    ic_builder_in(t.op, k == 2 ? "Condition" : k == 3 ? "Input" : "X", "x");
+    if (k == 0) {
+      ic_builder_attr_ints(t.op, "shifts", 1, (const int32_t[]){1});
+      ic_builder_attr_ints(t.op, "axis", 1, (const int32_t[]){-1});
+    }
+    if (k == 3) {
+      ic_builder_in(t.op, "Index", "i");
+      ic_builder_attr_int(t.op, "Axis", 2);
+    }
+    if (k == 4) {
+      static const char *const outs[2] = {"o0", "o1"};
+      ot_outs(&t, "Out", 2, outs);
+    } else {
+      ot_out(&t, k == 3 ? "Result" : "Out", "out");
+    }
+    ot_ok(&t);
+    if (k == 2) {
+      tu_assert_shape(t.out[0], IC_INT64, 2, TU_DIMS(0, 3));
+    } else if (k == 3) {
+      tu_assert_shape(t.out[0], IC_FP32, 3, TU_DIMS(2, 0, 1));
+    } else if (k == 4) {
+      tu_assert_shape(t.out[0], IC_FP32, 2, TU_DIMS(0, 3));
+      tu_assert_shape(t.out[1], IC_FP32, 2, TU_DIMS(0, 3));
+    } else {
+      tu_assert_shape(t.out[0], IC_FP32, 3, TU_DIMS(2, 0, 3));
+    }
+    ot_end(&t);
+  }
+}
+END_TEST
+
 /* isnan_v2, isinf_v2 and isfinite_v2 on float16 and bfloat16 bit patterns (Paddle's oracle
  * cases feed only float32, float64 and int32): +-inf, quiet and signalling NaN, the largest
  * finite value, zero and a subnormal. */
@@ -1451,6 +1492,7 @@ static TCase *tc_compute(void) {
   tcase_add_test(tc, sort_and_topk);
   tcase_add_test(tc, flip_reverse_meshgrid_errors);
   tcase_add_test(tc, gather_roll_triangle_errors);
+  tcase_add_test(tc, gather_roll_triangle_empty);
   tcase_add_test(tc, isfinite_half_floats);
   tcase_add_test(tc, p_norm_orders);
   tcase_add_test(tc, assign_value_sources);
