@@ -682,6 +682,190 @@ START_TEST(flip_reverse_meshgrid_errors) {
 }
 END_TEST
 
+/* The errors of tril_triu, roll, where_index, index_sample, take_along_axis, unbind,
+ * shuffle_channel and affine_channel: each names the op and the attribute or variable at
+ * fault. (Their values are checked against Paddle by the oracle cases tril_triu_masks,
+ * roll_axes, where_index_cases, index_sample_take_along and unbind_shuffle_affine.) */
+START_TEST(gather_roll_triangle_errors) {
+  const char *const outs3[3] = {"o0", "o1", "o2"};
+  for (int k = 0; k < 19; k++) {
+    optest t;
+    ot_begin(&t);
+    const char *op = "", *want1 = "", *want2 = "";
+    ic_tensor *x3 = ot_iota(IC_FP32, 3, TU_DIMS(2, 3, 4), 1);
+    switch (k) {
+      case 0: /* rank 1 */
+        ot_feed(&t, "x", ot_iota(IC_FP32, 1, TU_DIMS(4), 1));
+        ot_op(&t, op = "tril_triu");
+        ic_builder_in(t.op, "X", "x");
+        want1 = "X 'x'", want2 = "expected rank >= 2";
+        break;
+      case 1: case 2: case 3: case 4: { /* roll: counts, axis range, ShiftsTensor dtype */
+        ot_feed(&t, "x", x3), x3 = NULL;
+        if (k == 4) ot_feed(&t, "s", tu_f32(1, TU_DIMS(1), (const float[]){1}));
+        ot_op(&t, op = "roll");
+        ic_builder_in(t.op, "X", "x");
+        if (k == 4) ic_builder_in(t.op, "ShiftsTensor", "s");
+        static const int32_t sh[3][2] = {{1, 2}, {1, 0}, {1, 2}}, ax[3][2] = {{0, 0}, {3, 0}};
+        static const size_t nsh[3] = {2, 1, 2}, nax[3] = {1, 1, 0};
+        const int m = k == 4 ? 1 : k - 1;
+        ic_builder_attr_ints(t.op, "shifts", nsh[m], sh[m]);
+        ic_builder_attr_ints(t.op, "axis", nax[m], ax[m]);
+        want1 = k == 1 ? "names 1 axes, but attribute 'shifts' holds 2 shifts"
+              : k == 2 ? "attribute 'axis' is 3, expected in [-3, 3)"
+              : k == 3 ? "is empty (roll the flattened tensor), so expected 1 shift"
+                       : "ShiftsTensor 's'";
+        want2 = k == 4 ? "int32 or int64" : "X 'x'";
+        break;
+      }
+      case 5: /* 0-D Condition */
+        ot_feed(&t, "c", tu_f32(0, NULL, (const float[]){1}));
+        ot_op(&t, op = "where_index");
+        ic_builder_in(t.op, "Condition", "c");
+        want1 = "Condition 'c'", want2 = "expected rank >= 1";
+        break;
+      case 6: case 7: case 8: /* index_sample: a value, the dtype, the batch */
+        ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(2, 6), 1));
+        ot_feed(&t, "i", k == 6   ? tu_i64(2, TU_DIMS(2, 2), (const int64_t[]){0, 5, 6, 1})
+                         : k == 7 ? tu_f32(2, TU_DIMS(2, 1), (const float[]){0, 1})
+                                  : tu_i64(2, TU_DIMS(3, 1), (const int64_t[]){0, 1, 2}));
+        ot_op(&t, op = "index_sample");
+        ic_builder_in(t.op, "X", "x");
+        ic_builder_in(t.op, "Index", "i");
+        want1 = "Index 'i'";
+        want2 = k == 6 ? "holds 6 at [1, 0], expected in [0, 6)"
+              : k == 7 ? "int32" : "expected dim 0 equal to dim 0 of X 'x' (2";
+        break;
+      case 9: case 10: case 11: case 12: { /* take_along_axis */
+        ot_feed(&t, "x", x3), x3 = NULL;
+        static const int64_t zeros[8] = {0};
+        ot_feed(&t, "i", k == 11  ? tu_i64(2, TU_DIMS(2, 1), zeros)
+                         : k == 12 ? tu_i64(3, TU_DIMS(2, 4, 1), zeros)
+                                   : tu_i64(3, TU_DIMS(1, 1, 2), (const int64_t[]){1, -5}));
+        ot_op(&t, op = "take_along_axis");
+        ic_builder_in(t.op, "Input", "x");
+        ic_builder_in(t.op, "Index", "i");
+        ic_builder_attr_int(t.op, "Axis", k == 9 ? -4 : 2);
+        ot_out(&t, "Result", "r");
+        want1 = k == 9 ? "attribute 'Axis' is -4, expected in [-3, 3)" : "Index 'i'";
+        want2 = k == 9   ? "Input 'x'"
+              : k == 10 ? "holds -5 at element 1, expected in [-4, 4)"
+              : k == 11 ? "expected the rank of Input 'x' (3)"
+                        : "has dim 1 of 4, expected at most that of Input 'x' (3)";
+        break;
+      }
+      case 13: case 14: /* unbind: output count, axis */
+        ot_feed(&t, "x", x3), x3 = NULL;
+        ot_op(&t, op = "unbind");
+        ic_builder_in(t.op, "X", "x");
+        ic_builder_attr_int(t.op, "axis", k == 13 ? -1 : 3);
+        ot_outs(&t, "Out", 3, outs3);
+        want1 = "X 'x'";
+        want2 = k == 13 ? "has 4 slices along axis 2, but the op has 3 outputs Out"
+                        : "attribute 'axis' is 3";
+        break;
+      case 15: case 16: /* shuffle_channel: group */
+        ot_feed(&t, "x", ot_iota(IC_FP32, 4, TU_DIMS(1, 6, 2, 2), 1));
+        ot_op(&t, op = "shuffle_channel");
+        ic_builder_in(t.op, "X", "x");
+        ic_builder_attr_int(t.op, "group", k == 15 ? 4 : 0);
+        want1 = k == 15 ? "6 channels, not divisible by attribute 'group' (4)" : "group";
+        want2 = k == 15 ? "X 'x'" : "is 0, expected > 0";
+        break;
+      default: /* 17, 18: affine_channel's Scale, data_layout */
+        ot_feed(&t, "x", ot_iota(IC_FP32, 4, TU_DIMS(1, 3, 2, 2), 1));
+        ot_feed(&t, "s", tu_f32(1, TU_DIMS(2), (const float[]){1, 2}));
+        ot_feed(&t, "b", tu_f32(1, TU_DIMS(3), (const float[]){1, 2, 3}));
+        ot_op(&t, op = "affine_channel");
+        ic_builder_in(t.op, "X", "x");
+        ic_builder_in(t.op, "Scale", "s");
+        ic_builder_in(t.op, "Bias", "b");
+        ic_builder_attr_string(t.op, "data_layout", k == 17 ? "NCHW" : "NCWH");
+        want1 = k == 17 ? "Scale 's'" : "data_layout";
+        want2 = k == 17 ? "expected float32[3] (one value per channel of X 'x')"
+                        : "is 'NCWH', expected NCHW, NHWC or AnyLayout";
+        break;
+    }
+    if (x3) ic_tensor_destroy(x3);
+    if (strcmp(op, "take_along_axis") && strcmp(op, "unbind")) ot_out(&t, "Out", "out");
+    ck_assert_int_ne(ot_run(&t), IC_OK);
+    tu_assert_msg(t.err, op, want1, want2, NULL);
+    ot_end(&t);
+  }
+}
+END_TEST
+
+/* Empty tensors: roll, tril_triu and unbind give empty outputs, where_index [0, rank],
+ * take_along_axis an empty Result. */
+START_TEST(gather_roll_triangle_empty) {
+  for (int k = 0; k < 5; k++) {
+    static const char *ops[5] = {"roll", "tril_triu", "where_index", "take_along_axis", "unbind"};
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", ot_iota(IC_FP32, 3, TU_DIMS(2, 0, 3), 1));
+    if (k == 3) ot_feed(&t, "i", tu_i64(3, TU_DIMS(2, 0, 1), NULL));
+    ot_op(&t, ops[k]);
+    ic_builder_in(t.op, k == 2 ? "Condition" : k == 3 ? "Input" : "X", "x");
+    if (k == 0) {
+      ic_builder_attr_ints(t.op, "shifts", 1, (const int32_t[]){1});
+      ic_builder_attr_ints(t.op, "axis", 1, (const int32_t[]){-1});
+    }
+    if (k == 3) {
+      ic_builder_in(t.op, "Index", "i");
+      ic_builder_attr_int(t.op, "Axis", 2);
+    }
+    if (k == 4) {
+      static const char *const outs[2] = {"o0", "o1"};
+      ot_outs(&t, "Out", 2, outs);
+    } else {
+      ot_out(&t, k == 3 ? "Result" : "Out", "out");
+    }
+    ot_ok(&t);
+    if (k == 2) {
+      tu_assert_shape(t.out[0], IC_INT64, 2, TU_DIMS(0, 3));
+    } else if (k == 3) {
+      tu_assert_shape(t.out[0], IC_FP32, 3, TU_DIMS(2, 0, 1));
+    } else if (k == 4) {
+      tu_assert_shape(t.out[0], IC_FP32, 2, TU_DIMS(0, 3));
+      tu_assert_shape(t.out[1], IC_FP32, 2, TU_DIMS(0, 3));
+    } else {
+      tu_assert_shape(t.out[0], IC_FP32, 3, TU_DIMS(2, 0, 3));
+    }
+    ot_end(&t);
+  }
+}
+END_TEST
+
+/* isnan_v2, isinf_v2 and isfinite_v2 on float16 and bfloat16 bit patterns (Paddle's oracle
+ * cases feed only float32, float64 and int32): +-inf, quiet and signalling NaN, the largest
+ * finite value, zero and a subnormal. */
+START_TEST(isfinite_half_floats) {
+  static const uint16_t f16[7] = {0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x7bff, 0x0000, 0x0001};
+  static const uint16_t bf16[7] = {0x7f80, 0xff80, 0x7fc0, 0x7f81, 0x7f7f, 0x8000, 0x0001};
+  static const uint8_t want[3][7] = {{0, 0, 1, 1, 0, 0, 0}, /* isnan */
+                                     {1, 1, 0, 0, 0, 0, 0}, /* isinf */
+                                     {0, 0, 0, 0, 1, 1, 1}}; /* isfinite */
+  static const char *ops[3] = {"isnan_v2", "isinf_v2", "isfinite_v2"};
+  for (int h = 0; h < 2; h++) {
+    for (int o = 0; o < 3; o++) {
+      optest t;
+      ot_begin(&t);
+      ic_tensor *x;
+      ck_assert_int_eq(ic_tensor_create(h ? IC_BF16 : IC_FP16, 1, TU_DIMS(7), &x), IC_OK);
+      memcpy(ic_tensor_data(x), h ? bf16 : f16, sizeof f16);
+      ot_feed(&t, "x", x);
+      ot_op(&t, ops[o]);
+      ic_builder_in(t.op, "X", "x");
+      ot_out(&t, "Out", "out");
+      ot_ok(&t);
+      tu_assert_shape(t.out[0], IC_BOOL, 1, TU_DIMS(7));
+      ck_assert_mem_eq(ic_tensor_data(t.out[0]), want[o], 7);
+      ot_end(&t);
+    }
+  }
+}
+END_TEST
+
 /* temporal_shift and scatter refuse bad attributes and indices by name. */
 START_TEST(temporal_shift_scatter_errors) {
   for (int k = 0; k < 2; k++) {
@@ -1344,6 +1528,9 @@ static TCase *tc_compute(void) {
   tcase_add_test(tc, sort_and_topk);
   tcase_add_test(tc, flip_reverse_meshgrid_errors);
   tcase_add_test(tc, temporal_shift_scatter_errors);
+  tcase_add_test(tc, gather_roll_triangle_errors);
+  tcase_add_test(tc, gather_roll_triangle_empty);
+  tcase_add_test(tc, isfinite_half_floats);
   tcase_add_test(tc, p_norm_orders);
   tcase_add_test(tc, assign_value_sources);
   return tc;

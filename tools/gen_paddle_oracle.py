@@ -1969,6 +1969,117 @@ def matrix_nms_ties(g):
             b["RoisNum"][0])
 
 
+@case(**EXACT, note="tril_triu only keeps or zeroes values: exact")
+def tril_triu_masks(g):
+    """tril and triu with diagonals 0, negative, positive and beyond the matrix, on a rank-4
+    float32 tensor (a batch of causal masks), float64, int64 and bool matrices."""
+    x = g.data("x", g.rand([2, 3, 4, 5]))
+    xd = g.data("xd", g.rand([5, 3], dtype="float64"))
+    xi = g.data("xi", g.randint([4, 6], -50, 50, "int64"))
+    xb = g.data("xb", g.rand([3, 4]) > 0)
+    tt = lambda v, d, lo, dt=F32: g.op("tril_triu", {"X": v}, dict(diagonal=d, lower=lo),  # noqa: E731
+                                       dtype=dt)
+    g.fetch(tt(x, 0, True), tt(x, -1, True), tt(x, 1, False), tt(x, -2, False),
+            tt(x, 7, True), tt(x, 7, False), tt(x, -9, True),
+            tt(xd, -1, False, "float64"), tt(xi, 2, True, "int64"), tt(xi, -3, False, "int64"),
+            tt(xb, 1, True, "bool"))
+
+
+@case(**EXACT, note="roll only moves values: exact")
+def roll_axes(g):
+    """roll over two axes (one negative, a shift larger than its dim), the flattened tensor
+    (empty axis), an axis named twice (shifts add up), a zero shift, int64 and bool inputs,
+    and shifts from ShiftsTensor."""
+    x = g.data("x", g.rand([2, 3, 4, 5]))
+    xi = g.data("xi", g.randint([3, 4], -50, 50, "int64"))
+    xb = g.data("xb", g.rand([5, 2]) > 0)
+    sh = g.data("sh", np.array([-3, 5], dtype="int64"))
+    r = lambda v, s, a, dt=F32, ins=None: g.op("roll", dict({"X": v}, **(ins or {})),  # noqa: E731
+                                                dict(shifts=s, axis=a), dtype=dt)
+    g.fetch(r(x, [1, -2], [0, -1]), r(x, [7], []), r(x, [-25], []), r(x, [2, 3], [1, 1]),
+            r(x, [0, 9], [2, 1]), r(x, [1, 1, 1], [0, 1, 3]),
+            r(xi, [-5], [1], "int64"), r(xb, [3], [0], "bool"),
+            r(x, [], [0, 2], ins={"ShiftsTensor": sh}))
+
+
+@case(**EXACT, note="coordinates: exact")
+def where_index_cases(g):
+    """paddle.nonzero of float32 (zeros, -0.0 and NaN: NaN counts, -0.0 does not), bool,
+    int32 and float64 tensors; an all-zero int64 tensor (no rows: [0, 2])."""
+    xf = g.rand([3, 4, 2])
+    xf[xf < 0.2] = 0
+    xf[0, 0, 0], xf[1, 2, 1], xf[2, 3, 0] = -0.0, np.nan, np.nan
+    x = g.data("x", xf)
+    xb = g.data("xb", g.rand([7]) > 0.3)
+    xi = g.data("xi", g.randint([2, 3, 2, 2], -1, 2, "int32"))
+    xd = g.data("xd", g.rand([4, 5], dtype="float64") * (g.rand([4, 5]) > 0))
+    xz = g.data("xz", np.zeros([3, 2], dtype="int64"))
+    wi = lambda v: g.op("where_index", {"Condition": v}, dtype="int64")  # noqa: E731
+    g.fetch(wi(x), wi(xb), wi(xi), wi(xd), wi(xz))
+
+
+@case(**EXACT, note="bool results: exact")
+def isnan_isinf_isfinite(g):
+    """isnan_v2, isinf_v2 and isfinite_v2 on float32 and float64 with NaN, +-inf, +-0 and
+    large finite values, and on int32 (finite, never NaN or infinite)."""
+    vf = g.rand([3, 5])
+    vf.flat[[1, 4, 7, 9, 12]] = [np.nan, np.inf, -np.inf, -0.0, 3e38]
+    x = g.data("x", vf)
+    vd = g.rand([2, 4], dtype="float64")
+    vd.flat[[0, 5, 6]] = [-np.inf, np.nan, 1e308]
+    xd = g.data("xd", vd)
+    xi = g.data("xi", g.randint([4], -9, 9, "int32"))
+    outs = []
+    for op in ("isnan_v2", "isinf_v2", "isfinite_v2"):
+        outs += [g.op(op, {"X": v}, dtype="bool") for v in (x, xd, xi)]
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="gathers only move values: exact")
+def index_sample_take_along(g):
+    """index_sample with int32 and int64 indices (float32, int64 values); take_along_axis on
+    axis 1, on the last axis with negative indices and Index longer than Input there, with
+    Index smaller than Input off the axis, on a 1-D tensor and with int32 indices. (A negative
+    Axis is not covered: Paddle 3.3.1's kernel reads dims[Axis] unnormalized, so that axis -1
+    of a [3, 4, 5] Input takes indices in [-3, 3); the Python API passes a normalized axis.)"""
+    x = g.data("x", g.rand([3, 6]))
+    xi = g.data("xi", g.randint([2, 5], -50, 50, "int64"))
+    i32 = g.data("i32", g.randint([3, 4], 0, 6, "int32"))
+    i64 = g.data("i64", g.randint([2, 7], 0, 5, "int64"))
+    t = g.data("t", g.rand([3, 4, 5]))
+    ta = g.data("ta", g.randint([3, 2, 5], 0, 4, "int64"))
+    tb = g.data("tb", g.randint([3, 4, 6], -5, 5, "int64"))
+    tc = g.data("tc", g.randint([2, 3, 2], -3, 4, "int32"))
+    v = g.data("v", g.rand([6], dtype="float64"))
+    vi = g.data("vi", g.randint([9], -6, 6, "int64"))
+    isamp = lambda a, b, dt=F32: g.op("index_sample", {"X": a, "Index": b}, dtype=dt)  # noqa: E731
+    take = lambda a, b, ax, dt=F32: g.op("take_along_axis", {"Input": a, "Index": b},  # noqa: E731
+                                         dict(Axis=ax), outs={"Result": 1}, dtype=dt)
+    g.fetch(isamp(x, i32), isamp(xi, i64, "int64"),
+            take(t, ta, 1), take(t, tb, 2), take(t, tc, 1), take(v, vi, 0, "float64"))
+
+
+@case(rtol=1e-6, atol=1e-7, note="unbind and shuffle_channel exact; affine_channel one "
+      "multiply-add in float32")
+def unbind_shuffle_affine(g):
+    """unbind on a negative axis and on axis 0 (int64); shuffle_channel with 3 and 2 groups;
+    affine_channel in NCHW, NHWC and on a 2-D input."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    xi = g.data("xi", g.randint([2, 5], -9, 9, "int64"))
+    s = g.data("s", g.rand([2, 6, 2, 3]))
+    a = g.data("a", g.rand([2, 3, 4, 5]))
+    an = g.data("an", g.rand([2, 4, 5, 3]))
+    a2 = g.data("a2", g.rand([4, 3]))
+    sc = g.data("sc", g.rand([3]))
+    bi = g.data("bi", g.rand([3]))
+    u = g.op("unbind", {"X": x}, dict(axis=-2), outs={"Out": 3})["Out"]
+    ui = g.op("unbind", {"X": xi}, dict(axis=0), outs={"Out": 2}, dtype="int64")["Out"]
+    sh = lambda v, k: g.op("shuffle_channel", {"X": v}, dict(group=k))  # noqa: E731
+    af = lambda v, lay: g.op("affine_channel", {"X": v, "Scale": sc, "Bias": bi},  # noqa: E731
+                             dict(data_layout=lay))
+    g.fetch(*u, *ui, sh(s, 3), sh(s, 2), af(a, "NCHW"), af(an, "NHWC"), af(a2, "NCHW"))
+
+
 @case(**EXACT, note="flip and reverse only move values: exact")
 def flip_reverse(g):
     """flip over two axes, a negative one, none (a copy) and an int64 tensor's middle axis;
