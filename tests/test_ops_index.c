@@ -902,6 +902,34 @@ START_TEST(temporal_shift_scatter_errors) {
 }
 END_TEST
 
+/* lrn, channel_shuffle, pixel_unshuffle and maxout refuse what Paddle refuses, by name. */
+START_TEST(shuffle_lrn_maxout_errors) {
+  static const struct {
+    const char *op, *attr, *want;
+    int64_t v;
+  } cases[] = {
+      {"lrn", "n", "expected an odd size", 4},
+      {"channel_shuffle", "groups", "a multiple of groups 4", 4},
+      {"pixel_unshuffle", "downscale_factor", "multiples of downscale_factor 3", 3},
+      {"maxout", "groups", "a multiple of groups 4", 4},
+      {"maxout", "axis", "expected 1, -1 or 3", 2},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", ot_iota(IC_FP32, 4, TU_DIMS(1, 6, 4, 4), 1));
+    ot_op(&t, cases[k].op);
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_attr_int(t.op, cases[k].attr, (int32_t)cases[k].v);
+    if (!strcmp(cases[k].attr, "axis")) ic_builder_attr_int(t.op, "groups", 2);
+    ot_out(&t, "Out", "out");
+    ck_assert_int_ne(ot_run(&t), IC_OK);
+    tu_assert_msg(t.err, cases[k].op, cases[k].want, NULL);
+    ot_end(&t);
+  }
+}
+END_TEST
+
 START_TEST(sort_and_topk) {
   const int64_t xd[] = {3, 6, 2};
   for (int mode = 0; mode < 6; mode++) {
@@ -1528,6 +1556,7 @@ static TCase *tc_compute(void) {
   tcase_add_test(tc, sort_and_topk);
   tcase_add_test(tc, flip_reverse_meshgrid_errors);
   tcase_add_test(tc, temporal_shift_scatter_errors);
+  tcase_add_test(tc, shuffle_lrn_maxout_errors);
   tcase_add_test(tc, gather_roll_triangle_errors);
   tcase_add_test(tc, gather_roll_triangle_empty);
   tcase_add_test(tc, isfinite_half_floats);

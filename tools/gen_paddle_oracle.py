@@ -1852,6 +1852,29 @@ def linspace_float32_runs(g):
 
 
 @case()
+def shuffle_lrn_maxout(g):
+    """channel_shuffle (NCHW, NHWC), pixel_unshuffle (NCHW, NHWC), lrn (AlexNet's n 5, NCHW, and
+    n 3, NHWC), maxout (channels first with a NaN, and last)."""
+    x = g.data("x", g.rand([2, 6, 4, 4]))
+    xh = g.data("xh", g.rand([2, 4, 4, 6]))
+    v = g.rand([2, 6, 3, 3])
+    v[0, 1, 0, 0] = np.nan
+    v[1, 2, 1, 1] = np.nan
+    xn = g.data("xn", v)
+    outs = [g.op("channel_shuffle", {"X": x}, dict(groups=3, data_format="NCHW")),
+            g.op("channel_shuffle", {"X": xh}, dict(groups=2, data_format="NHWC")),
+            g.op("pixel_unshuffle", {"X": x}, dict(downscale_factor=2, data_format="NCHW")),
+            g.op("pixel_unshuffle", {"X": xh}, dict(downscale_factor=2, data_format="NHWC"))]
+    for n, fmt, inp in ((5, "NCHW", x), (3, "NHWC", xh)):
+        outs.append(g.op("lrn", {"X": inp}, dict(n=n, k=1.5, alpha=0.3, beta=0.75,
+                                                 data_format=fmt),
+                         outs={"Out": 1, "MidOut": 1})["Out"][0])
+    outs.append(g.op("maxout", {"X": xn}, dict(groups=2, axis=1)))
+    outs.append(g.op("maxout", {"X": xh}, dict(groups=3, axis=-1)))
+    g.fetch(*outs)
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
