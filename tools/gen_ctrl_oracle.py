@@ -475,6 +475,42 @@ def collect_values():
     return v
 
 
+def seq_reverse(feeds):
+    """sequence_reverse of a one-level LoD tensor (an empty sequence among them)."""
+    b = paddle.static.default_main_program().global_block()
+    x = paddle.static.data("x", [-1, 3], F32, lod_level=1)
+    y = b.create_var(name="reversed", dtype=F32, lod_level=1)
+    raw_op(b, "sequence_reverse", {"X": [x]}, {"Y": [y]})
+    return [x], [y]
+
+
+def ctc_align_lod(merge, blank):
+    """ctc_align over tokens [T, 1] split by LoD: blanks dropped, repeats merged or not."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("tokens", [-1, 1], "int32", lod_level=1)
+        out = b.create_var(name="aligned", dtype="int32", lod_level=1)
+        raw_op(b, "ctc_align", {"Input": [x]}, {"Output": [out]},
+               {"blank": blank, "merge_repeated": merge})
+        return [x], [out]
+    return build
+
+
+def ctc_align_padded(feeds):
+    """ctc_align in padded mode: Input [B, T] with InputLength; padding_value -1."""
+    b = paddle.static.default_main_program().global_block()
+    x = paddle.static.data("tokens", [-1, 8], "int64")
+    ln = paddle.static.data("lens", [-1, 1], "int64")
+    out = b.create_var(name="aligned", dtype="int64")
+    out_len = b.create_var(name="aligned_len", dtype="int64")
+    raw_op(b, "ctc_align", {"Input": [x], "InputLength": [ln]},
+           {"Output": [out], "OutputLength": [out_len]},
+           {"blank": 0, "merge_repeated": True, "padding_value": -1})
+    return [x, ln], [out, out_len]
+
+
+CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
+
 LOD_CASES = {
     # lengths 2, 5, 1, 4: ranked 1, 3, 0, 2
     "dynamic_rnn": (dynamic_rnn, {"x": (lrand(12, 3), [[0, 2, 7, 8, 12]]),
@@ -516,6 +552,15 @@ LOD_CASES = {
                   [[0, 3, 7]]),
         "im_info": (np.array([[80, 100, 1.0], [120, 90, 2.0]], F32), None)}),
     "collect_fpn_proposals_lod": (collect_fpn, collect_values()),
+    "sequence_reverse": (seq_reverse, {"x": (lrand(9, 3), [[0, 2, 2, 6, 9]])}),
+    "ctc_align_merge": (ctc_align_lod(True, 0), {"tokens": (CTC_TOKENS, [[0, 4, 4, 12]])}),
+    "ctc_align_keep": (ctc_align_lod(False, 5), {"tokens": (CTC_TOKENS, [[0, 7, 12]])}),
+    "ctc_align_none": (ctc_align_lod(True, 0), {"tokens": (np.zeros([5, 1], "int32"),
+                                                          [[0, 2, 5]])}),
+    "ctc_align_padded": (ctc_align_padded, {
+        "tokens": (np.array([[1, 1, 0, 2, 2, 3, 0, 0], [0, 4, 4, 4, 0, 4, 9, 9],
+                             [7, 0, 7, 7, 1, 1, 1, 1]], "int64"), None),
+        "lens": (np.array([[6], [8], [3]], "int64"), None)}),
 }
 
 
