@@ -509,6 +509,26 @@ def ctc_align_padded(feeds):
     return [x, ln], [out, out_len]
 
 
+def im2seq(with_y):
+    """im2sequence of 2 images [3, 5, 7]: 2 x 3 patches, strides (2, 2), paddings
+    (up 1, left 0, down 1, right 2); with Y, each image's real size / out_stride (2, 3)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("img", [-1, 3, 5, 7], F32)
+        ins = {"X": [x]}
+        feeds_out = [x]
+        if with_y:
+            y = paddle.static.data("real", [-1, 2], F32)
+            ins["Y"] = [y]
+            feeds_out.append(y)
+        out = b.create_var(name="seq", dtype=F32, lod_level=1)
+        raw_op(b, "im2sequence", ins, {"Out": [out]},
+               {"kernels": [2, 3], "strides": [2, 2], "paddings": [1, 0, 1, 2],
+                "out_stride": [2, 3]})
+        return feeds_out, [out]
+    return build
+
+
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
 
 LOD_CASES = {
@@ -561,6 +581,9 @@ LOD_CASES = {
         "tokens": (np.array([[1, 1, 0, 2, 2, 3, 0, 0], [0, 4, 4, 4, 0, 4, 9, 9],
                              [7, 0, 7, 7, 1, 1, 1, 1]], "int64"), None),
         "lens": (np.array([[6], [8], [3]], "int64"), None)}),
+    "im2sequence": (im2seq(False), {"img": (lrand(2, 3, 5, 7), None)}),
+    "im2sequence_real_size": (im2seq(True), {"img": (lrand(2, 3, 5, 7), None),
+                                             "real": (np.array([[9, 18], [5, 10]], F32), None)}),
 }
 
 
