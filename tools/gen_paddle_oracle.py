@@ -1875,6 +1875,24 @@ def shuffle_lrn_maxout(g):
 
 
 @case()
+def atan2_cumprod(g):
+    """atan2 over all four quadrants, signed zeros and int64 (float64 Out); cumprod along a
+    middle and a negative dim, int32 wrapping, and Paddle 3's exclusive / reverse."""
+    a = g.data("a", g.rand([3, 4]))
+    b = g.data("b", np.array([[1, -1, 0, 0], [-0.0, 2, -3, 0.5], [0, -0.0, 4, -4]], F32))
+    ai = g.data("ai", g.randint([5], -3, 4, "int64"))
+    bi = g.data("bi", g.randint([5], -3, 4, "int64"))
+    x = g.data("x", g.rand([2, 3, 4], 0.5, 1.5))
+    xi = g.data("xi", np.array([[65536, 65536, 3], [7, -2, 5]], dtype="int32"))
+    g.fetch(g.op("atan2", {"X1": a, "X2": b}),
+            g.op("atan2", {"X1": ai, "X2": bi}, dtype="float64"),
+            g.op("cumprod", {"X": x}, dict(dim=1)),
+            g.op("cumprod", {"X": x}, dict(dim=-1, exclusive=True)),
+            g.op("cumprod", {"X": x}, dict(dim=0, reverse=True)),
+            g.op("cumprod", {"X": xi}, dict(dim=1), dtype="int32"))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
