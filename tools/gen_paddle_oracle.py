@@ -1892,6 +1892,24 @@ def atan2_cumprod(g):
             g.op("cumprod", {"X": xi}, dict(dim=1), dtype="int32"))
 
 
+@case(**EXACT, note="eye and diag only place values: exact")
+def eye_diag(g):
+    """eye 3 x 5 float32 and 4 x 4 int64; diag_v2 of a vector on diagonals 1 and -2 with a
+    padding value, of a matrix on diagonals 0, 2 and -1, of an int64 vector."""
+    v = g.data("v", g.rand([3]))
+    m = g.data("m", g.rand([3, 4]))
+    vi = g.data("vi", g.randint([2], -9, 9, "int64"))
+    e1 = g.op("eye", {}, dict(num_rows=3, num_columns=5, dtype=5))
+    e2 = g.op("eye", {}, dict(num_rows=4, num_columns=-1, dtype=3), dtype="int64")
+    g.fetch(e1, e2,
+            g.op("diag_v2", {"X": v}, dict(offset=1, padding_value=9.0)),
+            g.op("diag_v2", {"X": v}, dict(offset=-2, padding_value=0.0)),
+            g.op("diag_v2", {"X": m}, dict(offset=0, padding_value=0.0)),
+            g.op("diag_v2", {"X": m}, dict(offset=2, padding_value=0.0)),
+            g.op("diag_v2", {"X": m}, dict(offset=-1, padding_value=0.0)),
+            g.op("diag_v2", {"X": vi}, dict(offset=0, padding_value=0.0), dtype="int64"))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
