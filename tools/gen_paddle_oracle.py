@@ -1911,6 +1911,20 @@ def eye_diag(g):
 
 
 @case()
+def logit_kron(g):
+    """logit with eps 0 (NaN outside [0, 1]) and 1e-3 (clipped); kron of matrices, of a
+    vector by a matrix (rank padding) and of int64 tensors."""
+    p = g.data("p", np.array([[0.0, 0.2, 0.5], [0.999, 1.0, 1.3]], F32))
+    a = g.data("a", g.rand([2, 3]))
+    b = g.data("b", g.rand([3, 2]))
+    v = g.data("v", g.rand([4]))
+    ai = g.data("ai", g.randint([2, 2], -5, 5, "int64"))
+    g.fetch(g.op("logit", {"X": p}, dict(eps=0.0)), g.op("logit", {"X": p}, dict(eps=1e-3)),
+            g.op("kron", {"X": a, "Y": b}), g.op("kron", {"X": v, "Y": b}),
+            g.op("kron", {"X": ai, "Y": ai}, dtype="int64"))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
