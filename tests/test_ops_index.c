@@ -930,6 +930,39 @@ START_TEST(shuffle_lrn_maxout_errors) {
 }
 END_TEST
 
+/* fluid 1.x's squeeze and unsqueeze (no XShape; neither Paddle 2.6 nor 3.3 registers them any
+ * more, so no oracle): squeeze2's and unsqueeze2's dims, the values untouched. */
+START_TEST(squeeze_unsqueeze_v1) {
+  static const struct {
+    const char *op;
+    int32_t axes[3];
+    size_t n;
+    int nd;
+    int64_t want[7];
+  } cases[] = {
+      {"squeeze", {0, 2}, 2, 2, {3, 2}},
+      {"squeeze", {0}, 0, 2, {3, 2}},
+      {"squeeze", {1, -2}, 2, 3, {1, 3, 2}},
+      {"unsqueeze", {0, 3, 6}, 3, 7, {1, 1, 3, 1, 1, 2, 1}},
+      {"unsqueeze", {-1}, 1, 5, {1, 3, 1, 2, 1}},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ot_iota(IC_FP32, 4, TU_DIMS(1, 3, 1, 2), 1);
+    ot_feed(&t, "x", x);
+    ot_op(&t, cases[k].op);
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_attr_ints(t.op, "axes", cases[k].n, cases[k].axes);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    tu_assert_shape(t.out[0], IC_FP32, cases[k].nd, cases[k].want);
+    ck_assert_int_eq(memcmp(ic_tensor_cdata(t.out[0]), ic_tensor_cdata(x), 6 * sizeof(float)), 0);
+    ot_end(&t);
+  }
+}
+END_TEST
+
 START_TEST(sort_and_topk) {
   const int64_t xd[] = {3, 6, 2};
   for (int mode = 0; mode < 6; mode++) {
@@ -1557,6 +1590,7 @@ static TCase *tc_compute(void) {
   tcase_add_test(tc, flip_reverse_meshgrid_errors);
   tcase_add_test(tc, temporal_shift_scatter_errors);
   tcase_add_test(tc, shuffle_lrn_maxout_errors);
+  tcase_add_test(tc, squeeze_unsqueeze_v1);
   tcase_add_test(tc, gather_roll_triangle_errors);
   tcase_add_test(tc, gather_roll_triangle_empty);
   tcase_add_test(tc, isfinite_half_floats);

@@ -29,6 +29,19 @@ void ic_shapeops_share(ic_kctx *c, size_t os, size_t is);
 ic_status ic_shapeops_view_run(ic_kctx *c);
 extern const ic_slotdef ic_shapeops_view_outputs[2];
 
+/* squeeze2's and unsqueeze2's slots, attribute parsers and infer, which fluid's squeeze and
+ * unsqueeze (the same ops without XShape) share. */
+extern const ic_slotdef ic_squeeze2_inputs[1];
+extern const ic_slotdef ic_unsqueeze2_inputs[3];
+typedef struct ic_axes_attrs {
+  const int64_t *axes; /* borrowed from the program */
+  size_t n_axes;
+} ic_axes_attrs;
+ic_status ic_squeeze2_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_squeeze2_infer(ic_kctx *c);
+ic_status ic_unsqueeze2_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_unsqueeze2_infer(ic_kctx *c);
+
 /* Normalize `axis` (named `what` in messages, such as "attribute 'axis'") from
  * [-rank, rank) to [0, rank) for input (s, 0); -1 with an error naming that input when it is
  * out of range. */

@@ -6,22 +6,17 @@
  * A 0-D X stays 0-D and accepts the axes 0 and -1, as Paddle 3.x does. */
 #include "kernels/cpu/shapeops.h"
 
-typedef struct squeeze_attrs {
-  const int64_t *axes; /* borrowed from the program */
-  size_t n_axes;
-} squeeze_attrs;
-
 enum { X };
 enum { OUT, XSHAPE };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  squeeze_attrs *a = attrs;
+ic_status ic_squeeze2_parse(ic_attr_reader *r, void *attrs) {
+  ic_axes_attrs *a = attrs;
   ic_ar_ints(r, "axes", false, &a->axes, &a->n_axes);
   return r->st;
 }
 
-static ic_status infer(ic_kctx *c) {
-  const squeeze_attrs *a = c->attrs;
+ic_status ic_squeeze2_infer(ic_kctx *c) {
+  const ic_axes_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, X, 0);
   bool drop[IC_MAX_RANK] = {false};
   for (size_t i = 0; i < a->n_axes; i++) {
@@ -48,13 +43,13 @@ static ic_status infer(ic_kctx *c) {
   return ic_shapeops_xshape(c, XSHAPE, x);
 }
 
-static const ic_slotdef inputs[] = {{"X", 0}};
+const ic_slotdef ic_squeeze2_inputs[] = {{"X", 0}};
 
 const ic_opdef ic_op_squeeze2 = {
     .name = "squeeze2",
-    .n_inputs = 1, .inputs = inputs,
+    .n_inputs = 1, .inputs = ic_squeeze2_inputs,
     .n_outputs = 2, .outputs = ic_shapeops_view_outputs,
-    .attrs_size = sizeof(squeeze_attrs), .parse = parse,
-    .infer = infer, .cpu = ic_shapeops_view_run,
+    .attrs_size = sizeof(ic_axes_attrs), .parse = ic_squeeze2_parse,
+    .infer = ic_squeeze2_infer, .cpu = ic_shapeops_view_run,
     .flags = IC_OP_VIEW,
 };

@@ -10,22 +10,17 @@
 
 #include "kernels/cpu/shapeops.h"
 
-typedef struct unsqueeze_attrs {
-  const int64_t *axes; /* borrowed from the program */
-  size_t n_axes;
-} unsqueeze_attrs;
-
 enum { X, AXES_TENSOR, AXES_TENSOR_LIST };
 enum { OUT, XSHAPE };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  unsqueeze_attrs *a = attrs;
+ic_status ic_unsqueeze2_parse(ic_attr_reader *r, void *attrs) {
+  ic_axes_attrs *a = attrs;
   ic_ar_ints(r, "axes", false, &a->axes, &a->n_axes);
   return r->st;
 }
 
-static ic_status infer(ic_kctx *c) {
-  const unsqueeze_attrs *a = c->attrs;
+ic_status ic_unsqueeze2_infer(ic_kctx *c) {
+  const ic_axes_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, X, 0);
   int64_t axes[IC_MAX_RANK];
   size_t n = 0;
@@ -70,7 +65,7 @@ static ic_status infer(ic_kctx *c) {
   return ic_shapeops_xshape(c, XSHAPE, x);
 }
 
-static const ic_slotdef inputs[] = {
+const ic_slotdef ic_unsqueeze2_inputs[] = {
     {"X", 0},
     {"AxesTensor", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
     {"AxesTensorList", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_VALUE},
@@ -78,9 +73,9 @@ static const ic_slotdef inputs[] = {
 
 const ic_opdef ic_op_unsqueeze2 = {
     .name = "unsqueeze2",
-    .n_inputs = 3, .inputs = inputs,
+    .n_inputs = 3, .inputs = ic_unsqueeze2_inputs,
     .n_outputs = 2, .outputs = ic_shapeops_view_outputs,
-    .attrs_size = sizeof(unsqueeze_attrs), .parse = parse,
-    .infer = infer, .cpu = ic_shapeops_view_run,
+    .attrs_size = sizeof(ic_axes_attrs), .parse = ic_unsqueeze2_parse,
+    .infer = ic_unsqueeze2_infer, .cpu = ic_shapeops_view_run,
     .flags = IC_OP_VIEW,
 };
