@@ -963,6 +963,37 @@ START_TEST(squeeze_unsqueeze_v1) {
 }
 END_TEST
 
+/* fluid's cos_sim (no Paddle oracle: 2.6 and 3.3 no longer register it): matching rows and
+ * one Y row against every X row, against the formula in double. */
+START_TEST(cos_sim_rows) {
+  for (int single = 0; single < 2; single++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ew_rand(IC_FP32, 3, TU_DIMS(4, 2, 3), 11, -1, 1);
+    ic_tensor *y = ew_rand(IC_FP32, 3, TU_DIMS(single ? 1 : 4, 2, 3), 12, -1, 1);
+    ot_feed(&t, "x", x);
+    ot_feed(&t, "y", y);
+    ot_op(&t, "cos_sim");
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_in(t.op, "Y", "y");
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    double want[4];
+    for (int r = 0; r < 4; r++) {
+      double dot = 0, nx = 0, ny = 0;
+      for (int k = 0; k < 6; k++) {
+        double a = ot_val(x, r * 6 + k), b = ot_val(y, (single ? 0 : r) * 6 + k);
+        dot += a * b, nx += a * a, ny += b * b;
+      }
+      want[r] = dot / (sqrt(nx) * sqrt(ny));
+    }
+    tu_assert_shape(t.out[0], IC_FP32, 2, TU_DIMS(4, 1));
+    tu_assert_close(t.out[0], want, 4, 1e-5, 1e-6);
+    ot_end(&t);
+  }
+}
+END_TEST
+
 START_TEST(sort_and_topk) {
   const int64_t xd[] = {3, 6, 2};
   for (int mode = 0; mode < 6; mode++) {
@@ -1591,6 +1622,7 @@ static TCase *tc_compute(void) {
   tcase_add_test(tc, temporal_shift_scatter_errors);
   tcase_add_test(tc, shuffle_lrn_maxout_errors);
   tcase_add_test(tc, squeeze_unsqueeze_v1);
+  tcase_add_test(tc, cos_sim_rows);
   tcase_add_test(tc, gather_roll_triangle_errors);
   tcase_add_test(tc, gather_roll_triangle_empty);
   tcase_add_test(tc, isfinite_half_floats);
