@@ -29,23 +29,20 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-#define CUMPROD(T)                                                                 \
+/* T the element type, A the type the product is taken in (unsigned for integers: they wrap). */
+#define CUMPROD(T, A)                                                              \
   do {                                                                             \
     const T *xd = x->data;                                                         \
     T *od = o->data;                                                               \
     for (int64_t i = 0; i < outer; i++)                                            \
       for (int64_t k = 0; k < inner; k++) {                                        \
-        T p = (T)1;                                                                \
+        A p = (A)1;                                                                \
         for (int64_t j0 = 0; j0 < len; j0++) {                                     \
           const int64_t j = a->reverse ? len - 1 - j0 : j0;                        \
           const int64_t at = (i * len + j) * inner + k;                            \
-          if (a->exclusive) {                                                      \
-            od[at] = p;                                                            \
-            p = (T)(p * xd[at]);                                                   \
-          } else {                                                                 \
-            p = (T)(p * xd[at]);                                                   \
-            od[at] = p;                                                            \
-          }                                                                        \
+          if (a->exclusive) od[at] = (T)p;                                         \
+          p = (A)(p * (A)xd[at]);                                                  \
+          if (!a->exclusive) od[at] = (T)p;                                        \
         }                                                                          \
       }                                                                            \
   } while (0)
@@ -59,39 +56,10 @@ static ic_status run(ic_kctx *c) {
   const int64_t outer = x->ndim ? ic_numel(ax, x->dims) : 1;
   const int64_t inner = x->ndim ? ic_numel(x->ndim - ax - 1, x->dims + ax + 1) : 1;
   switch (x->dtype) {
-    case IC_FP32: CUMPROD(float); break;
-    case IC_FP64: CUMPROD(double); break;
-    case IC_INT32: {
-      /* wrapping products, as Paddle's int32 arithmetic */
-      const int32_t *xd = x->data;
-      int32_t *od = o->data;
-      for (int64_t i = 0; i < outer; i++)
-        for (int64_t k = 0; k < inner; k++) {
-          uint32_t p = 1;
-          for (int64_t j0 = 0; j0 < len; j0++) {
-            const int64_t j = a->reverse ? len - 1 - j0 : j0, at = (i * len + j) * inner + k;
-            if (a->exclusive) od[at] = (int32_t)p;
-            p *= (uint32_t)xd[at];
-            if (!a->exclusive) od[at] = (int32_t)p;
-          }
-        }
-      break;
-    }
-    default: {
-      const int64_t *xd = x->data;
-      int64_t *od = o->data;
-      for (int64_t i = 0; i < outer; i++)
-        for (int64_t k = 0; k < inner; k++) {
-          uint64_t p = 1;
-          for (int64_t j0 = 0; j0 < len; j0++) {
-            const int64_t j = a->reverse ? len - 1 - j0 : j0, at = (i * len + j) * inner + k;
-            if (a->exclusive) od[at] = (int64_t)p;
-            p *= (uint64_t)xd[at];
-            if (!a->exclusive) od[at] = (int64_t)p;
-          }
-        }
-      break;
-    }
+    case IC_FP32: CUMPROD(float, float); break;
+    case IC_FP64: CUMPROD(double, double); break;
+    case IC_INT32: CUMPROD(int32_t, uint32_t); break;
+    default: CUMPROD(int64_t, uint64_t); break;
   }
   return IC_OK;
 }

@@ -7,17 +7,20 @@
 
 #include "kernels/cpu/pixel_shuffle.h"
 
-ic_status ic_pixel_shuffle_parse(ic_attr_reader *r, void *attrs) {
-  ps_attrs *a = attrs;
-  a->r = ic_ar_int(r, "upscale_factor", 1);
+ic_status ic_pixel_shuffle_parse_factor(ic_attr_reader *r, ps_attrs *a, const char *factor) {
+  a->r = ic_ar_int(r, factor, 1);
   const char *f = ic_ar_str(r, "data_format", "NCHW");
   if (r->st) return r->st;
-  if (a->r < 1) return ic_ar_fail(r, "upscale_factor", "is %lld, expected >= 1", (long long)a->r);
+  if (a->r < 1) return ic_ar_fail(r, factor, "is %lld, expected >= 1", (long long)a->r);
   a->nhwc = !strcmp(f, "NHWC");
   if (!a->nhwc && strcmp(f, "NCHW") && strcmp(f, "AnyLayout")) {
     return ic_ar_fail(r, "data_format", "is \"%s\", expected NCHW or NHWC", f);
   }
   return IC_OK;
+}
+
+ic_status ic_pixel_shuffle_parse(ic_attr_reader *r, void *attrs) {
+  return ic_pixel_shuffle_parse_factor(r, attrs, "upscale_factor");
 }
 
 static ic_status infer(ic_kctx *c) {

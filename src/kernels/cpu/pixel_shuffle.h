@@ -11,6 +11,9 @@ typedef struct ps_attrs {
 } ps_attrs;
 
 ic_status ic_pixel_shuffle_parse(ic_attr_reader *r, void *attrs); /* ps_attrs */
+/* The factor attribute named `factor` (upscale_factor, pixel_unshuffle's downscale_factor)
+ * and data_format. */
+ic_status ic_pixel_shuffle_parse_factor(ic_attr_reader *r, ps_attrs *a, const char *factor);
 
 /* Moves the elements of x-side tensor xs (pixel_shuffle's input layout, dims xdims) and the
  * out-side tensor os (its output layout): os <- xs when to_out, xs <- os otherwise (the grad). */

@@ -2,23 +2,10 @@
  * PixelUnshuffleInferMeta). With r the downscale_factor, X [N, C, H * r, W * r] becomes
  * Out [N, C * r * r, H, W] with Out[n, c * r * r + i * r + j, h, w] = X[n, c, h * r + i, w * r + j];
  * data_format NHWC does the same with the channels last. Any dtype (elements are moved). */
-#include <string.h>
-
 #include "kernels/cpu/pixel_shuffle.h"
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
-  ps_attrs *a = attrs;
-  a->r = ic_ar_int(r, "downscale_factor", 1);
-  const char *f = ic_ar_str(r, "data_format", "NCHW");
-  if (r->st) return r->st;
-  if (a->r < 1) {
-    return ic_ar_fail(r, "downscale_factor", "is %lld, expected >= 1", (long long)a->r);
-  }
-  a->nhwc = !strcmp(f, "NHWC");
-  if (!a->nhwc && strcmp(f, "NCHW") && strcmp(f, "AnyLayout")) {
-    return ic_ar_fail(r, "data_format", "is \"%s\", expected NCHW or NHWC", f);
-  }
-  return IC_OK;
+  return ic_pixel_shuffle_parse_factor(r, attrs, "downscale_factor");
 }
 
 static ic_status infer(ic_kctx *c) {

@@ -1,57 +1,23 @@
 /* reverse: fluid's flip. Out = X reversed along each axis of `axis` (in [-rank, rank), at
  * least one; an axis named twice is reversed once, as Paddle does), any dtype
- * (paddle/fluid/operators/reverse_op.cc, paddle/phi/kernels/reverse_kernel.cc). Paddle also
- * reverses a LoDTensorArray's order with it; icore refuses an array here (the slot takes
- * tensors only). */
+ * (paddle/fluid/operators/reverse_op.cc, paddle/phi/kernels/reverse_kernel.cc); flip's infer and
+ * kernel. Paddle also reverses a LoDTensorArray's order with it; icore refuses an array here
+ * (the slot takes tensors only). */
 #include "kernels/cpu/shapeops.h"
-
-typedef struct reverse_attrs {
-  const int64_t *axis;
-  size_t n_axis;
-} reverse_attrs;
 
 static const ic_slotdef k_inputs[1] = {{"X", 0}};
 static const ic_slotdef k_outputs[1] = {{"Out", 0}};
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
-  reverse_attrs *a = attrs;
+  ic_flip_attrs *a = attrs;
   ic_ar_ints(r, "axis", true, &a->axis, &a->n_axis);
+  a->repeats = true;
   if (!r->st && !a->n_axis) return ic_ar_fail(r, "axis", "is empty, expected at least one axis");
   return r->st;
 }
 
-static ic_status reverse_mask(ic_kctx *c, unsigned *mask) {
-  const reverse_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, 0, 0);
-  *mask = 0;
-  for (size_t k = 0; k < a->n_axis; k++) {
-    int ax = ic_shapeops_axis(c, 0, a->axis[k], x->ndim, "attribute 'axis'");
-    if (ax < 0) return IC_ERR_SHAPE;
-    *mask |= 1u << ax;
-  }
-  return IC_OK;
-}
-
-static ic_status infer(ic_kctx *c) {
-  unsigned mask;
-  ic_status st = reverse_mask(c, &mask);
-  if (st) return st;
-  const ic_tensor *x = ic_in(c, 0, 0);
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
-  return IC_OK;
-}
-
-static ic_status run(ic_kctx *c) {
-  unsigned mask;
-  ic_status st = reverse_mask(c, &mask);
-  if (st) return st;
-  const ic_tensor *x = ic_in(c, 0, 0);
-  ic_shapeops_flip(ic_out(c, 0, 0)->data, x->data, ic_dtype_size(x->dtype), x->ndim, x->dims,
-                   mask);
-  return IC_OK;
-}
-
 const ic_opdef ic_op_reverse = {
     .name = "reverse", .n_inputs = 1, .inputs = k_inputs, .n_outputs = 1, .outputs = k_outputs,
-    .attrs_size = sizeof(reverse_attrs), .parse = parse, .infer = infer, .cpu = run,
+    .attrs_size = sizeof(ic_flip_attrs), .parse = parse, .infer = ic_flip_infer,
+    .cpu = ic_flip_run,
 };

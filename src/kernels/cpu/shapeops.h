@@ -64,6 +64,16 @@ ic_status ic_shapeops_read_scalar(ic_kctx *c, size_t s, int64_t *v);
 void ic_shapeops_copy_rows(void *dst, size_t dst_stride, const void *src, size_t src_stride,
                            size_t rows, size_t row_bytes);
 
+/* flip's and reverse's attributes, infer and kernel (flip.c): `axis` in [-rank, rank); an
+ * axis named twice is refused unless `repeats` (reverse: reversed once). */
+typedef struct ic_flip_attrs {
+  const int64_t *axis;
+  size_t n_axis;
+  bool repeats;
+} ic_flip_attrs;
+ic_status ic_flip_infer(ic_kctx *c);
+ic_status ic_flip_run(ic_kctx *c);
+
 /* Copy the rank-`rank` tensor of dims `dims` and element size es from src to dst reversed
  * along the axes whose bits are set in mask (bit i: axis i): flip and reverse. */
 void ic_shapeops_flip(void *dst, const void *src, size_t es, int rank, const int64_t *dims,
