@@ -1,6 +1,7 @@
 /* Detection ops: prior_box, density_prior_box, box_coder, yolo_box, anchor_generator,
- * box_clip, roi_align, multiclass_nms, multiclass_nms3, matrix_nms, distribute_fpn_proposals,
- * collect_fpn_proposals, generate_proposals_v2. Each is checked against a reference written here in
+ * box_clip, roi_align, roi_pool, psroi_pool, multiclass_nms, multiclass_nms3, matrix_nms,
+ * distribute_fpn_proposals, collect_fpn_proposals, generate_proposals_v2 (roi_pool and
+ * psroi_pool against the Paddle oracle, here their LoD path and errors). Each is checked against a reference written here in
  * double precision from Paddle's documented semantics (paddle/phi/kernels/cpu/), in every executor
  * configuration (tu_run), for every attribute mode; bad attributes and shapes must fail naming the
  * op and what is wrong. */
@@ -789,6 +790,74 @@ START_TEST(roi_align_errors) {
   ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(t.err, "roi_align", "pooled_height", "expected > 0", NULL);
   ot_end(&t);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ roi_pool, psroi_pool */
+
+/* roi_pool with regions split by ROIs' LoD (the path the Paddle oracle cannot feed): region 1
+ * reads image 1; Argmax is the flat offset in its channel plane. */
+START_TEST(roi_pool_lod) {
+  optest t;
+  ot_begin(&t);
+  float xv[18];
+  for (int i = 0; i < 9; i++) xv[i] = (float)i, xv[9 + i] = 100.0f + (float)i;
+  ot_feed(&t, "x", tu_f32(4, TU_DIMS(2, 1, 3, 3), xv));
+  ic_tensor *rois = tu_f32(2, TU_DIMS(2, 4), (const float[]){0, 0, 2, 2, 0, 0, 1, 1});
+  const uint64_t off[] = {0, 1, 2};
+  const uint64_t *offs[] = {off};
+  ck_assert_int_eq(ic_tensor_set_lod(rois, 1, (const size_t[]){3}, offs), IC_OK);
+  ot_feed(&t, "rois", rois);
+  ot_op(&t, "roi_pool");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "ROIs", "rois");
+  ic_builder_attr_int(t.op, "pooled_height", 1);
+  ic_builder_attr_int(t.op, "pooled_width", 1);
+  ic_builder_attr_float(t.op, "spatial_scale", 1.0f);
+  ot_out(&t, "Out", "out");
+  ot_out(&t, "Argmax", "arg");
+  ot_ok(&t);
+  ck_assert_int_eq(ic_tensor_dtype(t.out[1]), IC_INT64);
+  ck_assert_double_eq(ot_val(t.out[0], 0), 8.0);
+  ck_assert_double_eq(ot_val(t.out[0], 1), 104.0);
+  ck_assert_double_eq(ot_val(t.out[1], 0), 8.0);
+  ck_assert_double_eq(ot_val(t.out[1], 1), 4.0);
+  ot_end(&t);
+}
+END_TEST
+
+static void roi_pool_bad(const char *op, int64_t C, int oc, int pw, const int32_t *num,
+                         ic_status want, const char *n1, const char *n2) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_t(IC_FP32, 4, TU_DIMS(2, C, 4, 4), 1, 0, 1));
+  ot_feed(&t, "rois", rand_t(IC_FP32, 2, TU_DIMS(3, 4), 2, 0, 3));
+  ot_feed(&t, "num", tu_i32(1, TU_DIMS(2), num));
+  ot_op(&t, op);
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "ROIs", "rois");
+  ic_builder_in(t.op, "RoisNum", "num");
+  ic_builder_attr_int(t.op, "pooled_height", 2);
+  ic_builder_attr_int(t.op, "pooled_width", pw);
+  ic_builder_attr_float(t.op, "spatial_scale", 0.5f);
+  if (oc) ic_builder_attr_int(t.op, "output_channels", oc);
+  ot_out(&t, "Out", "out");
+  if (!oc) ot_out(&t, "Argmax", "arg");
+  ck_assert_int_eq(ot_run(&t), want);
+  tu_assert_msg(t.err, op, n1, n2, NULL);
+  ot_end(&t);
+}
+
+START_TEST(roi_pool_errors) {
+  const int32_t ok[] = {1, 2}, bad[] = {1, 1};
+  roi_pool_bad("roi_pool", 1, 0, 0, ok, IC_ERR_INVALID_PROGRAM, "pooled_width", "expected > 0");
+  roi_pool_bad("roi_pool", 1, 0, 2, bad, IC_ERR_SHAPE, "'num'",
+               "counts 2 regions, but ROIs has 3");
+  roi_pool_bad("psroi_pool", 8, 2, 3, ok, IC_ERR_SHAPE, "'x'",
+               "has 8 channels, expected output_channels x pooled_height x pooled_width");
+  roi_pool_bad("psroi_pool", 4, 1, 2, ok, IC_ERR_INVALID_PROGRAM, "output_channels",
+               "expected > 1");
+  roi_pool_bad("psroi_pool", 8, 2, 2, bad, IC_ERR_SHAPE, "'num'", "counts 2 regions");
 }
 END_TEST
 
@@ -1686,6 +1755,8 @@ static TCase *tc_priors(void) {
   tcase_add_test(tc, box_clip_images);
   tcase_add_test(tc, roi_align_modes);
   tcase_add_test(tc, roi_align_errors);
+  tcase_add_test(tc, roi_pool_lod);
+  tcase_add_test(tc, roi_pool_errors);
   return tc;
 }
 

@@ -1,7 +1,9 @@
 /* The comparison, logical, selection, indexing, repetition, scan, sort and padding ops
  * (compare and logical ops, where, gather, gather_nd, index_select, stack, unstack, expand,
  * expand_v2, expand_as_v2, tile, cumsum, one_hot_v2, range, fill_any_like, argsort, top_k,
- * top_k_v2, pad, pad3d, strided_slice, p_norm, flatten2) against references computed here by
+ * top_k_v2, pad, pad3d, strided_slice, p_norm, flatten2; max_pool2d_with_index, unpool,
+ * crop_tensor, scatter_nd_add and put_along_axis: oracle-checked, here their other modes and
+ * errors) against references computed here by
  * index arithmetic (data movement: exact) or in double precision (cumsum, p_norm), and their
  * errors. Every run goes through every executor configuration (tu_run). */
 #include <math.h>
@@ -1582,6 +1584,191 @@ START_TEST(set_value_slices) {
 }
 END_TEST
 
+/* ------------------------------------------------- max_pool2d_with_index, unpool, crop_tensor,
+ * scatter_nd_add, put_along_axis (checked against the Paddle oracle; here the modes the
+ * oracle lacks and the errors) */
+
+/* ceil_mode windows (the last one holds a single row or column) and unpool's default size
+ * (H - 1) * stride - 2 * padding + ksize, on a map whose values are their own flat index. */
+START_TEST(pool_with_index_unpool_hand_checked) {
+  optest t;
+  ot_begin(&t);
+  float xv[25];
+  for (int i = 0; i < 25; i++) xv[i] = (float)i;
+  ot_feed(&t, "x", tu_f32(4, TU_DIMS(1, 1, 5, 5), xv));
+  ot_op(&t, "max_pool2d_with_index");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_ints(t.op, "ksize", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(t.op, "strides", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(t.op, "paddings", 2, (const int32_t[]){0, 0});
+  ic_builder_attr_bool(t.op, "ceil_mode", true);
+  ot_out(&t, "Out", "out");
+  ot_out(&t, "Mask", "mask");
+  ot_op(&t, "unpool");
+  ic_builder_in(t.op, "X", "out");
+  ic_builder_in(t.op, "Indices", "mask");
+  ic_builder_attr_string(t.op, "unpooling_type", "max");
+  ic_builder_attr_ints(t.op, "ksize", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(t.op, "strides", 2, (const int32_t[]){2, 2});
+  ot_out(&t, "Out", "up");
+  ot_ok(&t);
+  const int64_t want[9] = {6, 8, 9, 16, 18, 19, 21, 23, 24};
+  ck_assert_int_eq(ic_tensor_dtype(t.out[1]), IC_INT32);
+  ck_assert_int_eq(ic_tensor_numel(t.out[0]), 9);
+  for (int i = 0; i < 9; i++) {
+    ck_assert_double_eq(ot_val(t.out[0], i), (double)want[i]);
+    ck_assert_double_eq(ot_val(t.out[1], i), (double)want[i]);
+  }
+  ck_assert_int_eq(ic_tensor_numel(t.out[2]), 36); /* 6 x 6 */
+  for (int64_t k = 0, j = 0; k < 36; k++) {
+    const bool hit = j < 9 && want[j] == k;
+    ck_assert_double_eq(ot_val(t.out[2], k), hit ? (double)k : 0.0);
+    j += hit;
+  }
+  ot_end(&t);
+}
+END_TEST
+
+static void pwi_bad(int nd, const int64_t *dims, const int32_t *ksize, size_t nk,
+                    const int32_t *strides, const char *n1, const char *n2) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(nd, dims, 3, -1, 1));
+  ot_op(&t, "max_pool2d_with_index");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_ints(t.op, "ksize", nk, ksize);
+  ic_builder_attr_ints(t.op, "strides", 2, strides);
+  ot_out(&t, "Out", "out");
+  ot_out(&t, "Mask", "mask");
+  ck_assert_int_ne(ot_run(&t), IC_OK);
+  tu_assert_msg(t.err, "max_pool2d_with_index", n1, n2, NULL);
+  ot_end(&t);
+}
+
+static void unpool_bad(const int64_t *idims, const int32_t *idx, const char *type, const char *n1,
+                       const char *n2) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(4, TU_DIMS(1, 1, 2, 2), 4, -1, 1));
+  ot_feed(&t, "idx", tu_i32(4, idims, idx));
+  ot_op(&t, "unpool");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Indices", "idx");
+  ic_builder_attr_string(t.op, "unpooling_type", type);
+  ic_builder_attr_ints(t.op, "ksize", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(t.op, "strides", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(t.op, "output_size", 2, (const int32_t[]){3, 3});
+  ot_out(&t, "Out", "out");
+  ck_assert_int_ne(ot_run(&t), IC_OK);
+  tu_assert_msg(t.err, "unpool", n1, n2, NULL);
+  ot_end(&t);
+}
+
+START_TEST(pool_with_index_unpool_errors) {
+  const int32_t k2[] = {2, 2}, s1[] = {1, 1}, s0[] = {0, 1};
+  pwi_bad(4, TU_DIMS(1, 1, 4, 4), (const int32_t[]){2, 2, 2}, 3, s1, "'ksize'", "has 3 values");
+  pwi_bad(4, TU_DIMS(1, 1, 4, 4), k2, 2, s0, "'strides'", "holds 0, expected > 0");
+  pwi_bad(3, TU_DIMS(1, 4, 4), k2, 2, s1, "'x'", "rank 4");
+  pwi_bad(4, TU_DIMS(1, 1, 1, 4), (const int32_t[]){3, 3}, 2, s1, "'x'", "too small for ksize 3");
+  const int32_t ok[] = {0, 3, 8, 4}, far[] = {0, 3, 8, 9}, neg[] = {0, -1, 8, 4};
+  unpool_bad(TU_DIMS(1, 1, 2, 2), far, "max", "'idx'", "entry 3 is 9, expected in [0, 9)");
+  unpool_bad(TU_DIMS(1, 1, 2, 2), neg, "max", "'idx'", "entry 1 is -1, expected in [0, 9)");
+  unpool_bad(TU_DIMS(1, 1, 2, 2), ok, "avg", "'unpooling_type'", "expected \"max\"");
+  unpool_bad(TU_DIMS(1, 1, 4, 1), ok, "max", "'idx'", "expected X's dims");
+}
+END_TEST
+
+static void crop_bad(const int64_t *shape, size_t ns, const int64_t *offs, const char *n1,
+                     const char *n2) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(2, TU_DIMS(3, 4), 5, -1, 1));
+  ot_op(&t, "crop_tensor");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_longs(t.op, "shape", ns, shape);
+  ic_builder_attr_longs(t.op, "offsets", 2, offs);
+  ot_out(&t, "Out", "out");
+  ck_assert_int_ne(ot_run(&t), IC_OK);
+  tu_assert_msg(t.err, "crop_tensor", n1, n2, NULL);
+  ot_end(&t);
+}
+
+START_TEST(crop_tensor_errors) {
+  crop_bad((const int64_t[]){2, -1}, 2, (const int64_t[]){2, 1}, "'x'",
+           "dim 0 of size 3 cannot hold a crop of 2 at offset 2");
+  crop_bad((const int64_t[]){0, 2}, 2, (const int64_t[]){0, 0}, "attribute 'shape'",
+           "expected > 0 or -1");
+  crop_bad((const int64_t[]){2}, 1, (const int64_t[]){0, 0}, "attribute 'shape' gives 1 values",
+           "one per dim");
+  crop_bad((const int64_t[]){1, 1}, 2, (const int64_t[]){0, -1}, "attribute 'offsets'",
+           "expected >= 0");
+  /* -1: to the end from the offset */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_INT64, 2, TU_DIMS(3, 4), 1));
+  ot_op(&t, "crop_tensor");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_attr_longs(t.op, "shape", 2, (const int64_t[]){-1, 2});
+  ic_builder_attr_longs(t.op, "offsets", 2, (const int64_t[]){1, 2});
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  ck_assert_int_eq(ic_tensor_numel(t.out[0]), 4);
+  const int64_t src[4] = {6, 7, 10, 11};
+  for (int i = 0; i < 4; i++) ck_assert_double_eq(ot_val(t.out[0], i), ot_val(t.feeds[0], src[i]));
+  ot_end(&t);
+}
+END_TEST
+
+static void snd_bad(const int64_t *idims, int ni, const int64_t *idx, const int64_t *udims,
+                    int nu, const char *n1, const char *n2) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(2, TU_DIMS(3, 2), 6, -1, 1));
+  ot_feed(&t, "idx", tu_i64(ni, idims, idx));
+  ot_feed(&t, "upd", tu_rand_f32(nu, udims, 7, -1, 1));
+  ot_op(&t, "scatter_nd_add");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "Index", "idx");
+  ic_builder_in(t.op, "Updates", "upd");
+  ot_out(&t, "Out", "out");
+  ck_assert_int_ne(ot_run(&t), IC_OK);
+  tu_assert_msg(t.err, "scatter_nd_add", n1, n2, NULL);
+  ot_end(&t);
+}
+
+static void paa_bad(const char *reduce, int axis, const int64_t *idx, const char *n1,
+                    const char *n2) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", tu_rand_f32(2, TU_DIMS(3, 2), 6, -1, 1));
+  ot_feed(&t, "idx", tu_i64(2, TU_DIMS(1, 2), idx));
+  ot_feed(&t, "val", tu_rand_f32(2, TU_DIMS(1, 2), 7, -1, 1));
+  ot_op(&t, "put_along_axis");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "Index", "idx");
+  ic_builder_in(t.op, "Value", "val");
+  ic_builder_attr_int(t.op, "Axis", axis);
+  ic_builder_attr_string(t.op, "Reduce", reduce);
+  ot_out(&t, "Result", "out");
+  ck_assert_int_ne(ot_run(&t), IC_OK);
+  tu_assert_msg(t.err, "put_along_axis", n1, n2, NULL);
+  ot_end(&t);
+}
+
+START_TEST(scatter_nd_add_put_along_axis_errors) {
+  snd_bad(TU_DIMS(2, 1), 2, (const int64_t[]){0, 3}, TU_DIMS(2, 2), 2, "'idx'",
+          "entry 1 (row 1, dim 0) is 3, expected in [-3, 3)");
+  snd_bad(TU_DIMS(2, 1), 2, (const int64_t[]){0, -4}, TU_DIMS(2, 2), 2, "'idx'", "is -4");
+  snd_bad(TU_DIMS(2, 1), 2, (const int64_t[]){0, 1}, TU_DIMS(2, 3), 2, "'upd'",
+          "expected Index's dims without the last");
+  snd_bad(TU_DIMS(1, 3), 2, (const int64_t[]){0, 1, 0}, TU_DIMS(1), 1, "'idx'",
+          "has last dim 3, expected at most X's rank 2");
+  paa_bad("mean", 0, (const int64_t[]){0, 1}, "'Reduce'", "\"mean\"");
+  paa_bad("add", 2, (const int64_t[]){0, 1}, "'Axis' is 2", "expected in [-2, 2)");
+  paa_bad("assign", 0, (const int64_t[]){0, 3}, "'idx'", "entry 1 is 3, expected in [-3, 3)");
+}
+END_TEST
+
 static TCase *tc_select(void) {
   TCase *tc = tcase_create("select");
   tcase_add_test(tc, compare_broadcast);
@@ -1628,6 +1815,10 @@ static TCase *tc_compute(void) {
   tcase_add_test(tc, isfinite_half_floats);
   tcase_add_test(tc, p_norm_orders);
   tcase_add_test(tc, assign_value_sources);
+  tcase_add_test(tc, pool_with_index_unpool_hand_checked);
+  tcase_add_test(tc, pool_with_index_unpool_errors);
+  tcase_add_test(tc, crop_tensor_errors);
+  tcase_add_test(tc, scatter_nd_add_put_along_axis_errors);
   return tc;
 }
 

@@ -1922,6 +1922,124 @@ def logit_kron(g):
     g.fetch(g.op("logit", {"X": p}, dict(eps=0.0)), g.op("logit", {"X": p}, dict(eps=1e-3)),
             g.op("kron", {"X": a, "Y": b}), g.op("kron", {"X": v, "Y": b}),
             g.op("kron", {"X": ai, "Y": ai}, dtype="int64"))
+def roi_pool_modes(g):
+    """roi_pool over 2 images split by RoisNum (int32): corners rounded half away from zero
+    after spatial_scale, a reversed box (forced to 1 x 1), a box beyond the map (empty bins:
+    0 and Argmax -1); Out and Argmax of two attribute sets."""
+    x = g.data("x", g.rand([2, 3, 8, 9]))
+    rois = g.data("rois", np.array([[3, 1, 13, 9], [0, 0, 17, 15], [5, 7, 1, 2],
+                                    [30, 2, 40, 9], [1, 5, 11, 14]], dtype=F32))
+    num = g.data("num", np.array([3, 2], dtype="int32"))
+    a = g.op("roi_pool", {"X": x, "ROIs": rois, "RoisNum": num},
+             dict(pooled_height=2, pooled_width=3, spatial_scale=0.5),
+             outs={"Out": 1, "Argmax": 1})
+    b = g.op("roi_pool", {"X": x, "ROIs": rois / 2, "RoisNum": num},
+             dict(pooled_height=3, pooled_width=4, spatial_scale=1.0),
+             outs={"Out": 1, "Argmax": 1})
+    g.fetch(a["Out"][0], a["Argmax"][0], b["Out"][0], b["Argmax"][0])
+
+
+@case()
+def psroi_pool_modes(g):
+    """psroi_pool (R-FCN) of 2 images with RoisNum: 2 output channels of 2 x 3 bins from 12
+    input channels and 3 of 2 x 2, fractional box corners (rounded before spatial_scale), a
+    box partly outside the map and a degenerate one."""
+    x = g.data("x", g.rand([2, 12, 7, 8]))
+    rois = g.data("rois", np.array([[2.4, 1.5, 12.6, 10.2], [0, 0, 15, 13], [9, 9, 9, 9],
+                                    [-4, 3, 30, 20]], dtype=F32))
+    num = g.data("num", np.array([1, 3], dtype="int32"))
+    a = g.op("psroi_pool", {"X": x, "ROIs": rois, "RoisNum": num},
+             dict(output_channels=2, pooled_height=2, pooled_width=3, spatial_scale=0.5))
+    b = g.op("psroi_pool", {"X": x, "ROIs": rois, "RoisNum": num},
+             dict(output_channels=3, pooled_height=2, pooled_width=2, spatial_scale=0.25))
+    g.fetch(a, b)
+
+
+@case(**EXACT, note="max pooling and unpooling only move values: exact")
+def max_pool_unpool(g):
+    """max_pool2d_with_index (Out, int32 Mask) with ksize 3, stride 2, padding 1; adaptive
+    3 x 4; global; then unpool of the first back to 7 x 8 from (Out, Mask) and to the size
+    ksize/strides/paddings give (6 x 8 from 4 x 4 with ksize 2, stride 2, padding 1)."""
+    x = g.data("x", g.rand([2, 3, 7, 8]))
+    p = g.op("max_pool2d_with_index", {"X": x},
+             dict(ksize=[3, 3], strides=[2, 2], paddings=[1, 1], global_pooling=False,
+                  adaptive=False), outs={"Out": 1, "Mask": 1})
+    q = g.op("max_pool2d_with_index", {"X": x},
+             dict(ksize=[3, 4], strides=[1, 1], paddings=[0, 0], global_pooling=False,
+                  adaptive=True), outs={"Out": 1, "Mask": 1})
+    r = g.op("max_pool2d_with_index", {"X": x},
+             dict(ksize=[2, 2], strides=[1, 1], paddings=[0, 0], global_pooling=True,
+                  adaptive=False), outs={"Out": 1, "Mask": 1})
+    u = g.op("unpool", {"X": p["Out"][0], "Indices": p["Mask"][0]},
+             dict(unpooling_type="max", ksize=[3, 3], strides=[2, 2], paddings=[1, 1],
+                  output_size=[7, 8], data_format="NCHW"))
+    y = g.data("y", g.rand([1, 2, 4, 4]))
+    s = g.op("max_pool2d_with_index", {"X": y},
+             dict(ksize=[2, 2], strides=[2, 2], paddings=[1, 1], global_pooling=False,
+                  adaptive=False), outs={"Out": 1, "Mask": 1})
+    v = g.op("unpool", {"X": s["Out"][0], "Indices": s["Mask"][0]},
+             dict(unpooling_type="max", ksize=[2, 2], strides=[2, 2], paddings=[1, 1],
+                  output_size=[4, 4], data_format="NCHW"))
+    g.fetch(p["Out"][0], p["Mask"][0], q["Out"][0], q["Mask"][0], r["Out"][0], r["Mask"][0],
+            u, s["Out"][0], s["Mask"][0], v)
+
+
+@case(**EXACT, note="crop_tensor only moves values: exact")
+def crop_tensor_modes(g):
+    """crop_tensor from attributes with -1 (to the end), from Shape and Offsets tensors
+    (int32, int64) and from ShapeTensor / OffsetsTensor lists; an int64 X."""
+    x = g.data("x", g.rand([3, 5, 6]))
+    xi = g.data("xi", g.randint([4, 7], -50, 50, "int64"))
+    shp = g.data("shp", np.array([2, 3, -1], dtype="int32"))
+    off = g.data("off", np.array([0, 1, 4], dtype="int64"))
+    s0 = g.data("s0", np.array([3], dtype="int32"))
+    s1 = g.data("s1", np.array([2], dtype="int64"))
+    o0 = g.data("o0", np.array([1], dtype="int32"))
+    o1 = g.data("o1", np.array([5], dtype="int32"))
+    a = g.op("crop_tensor", {"X": x}, dict(shape=[2, -1, 3], offsets=[1, 2, 2]))
+    b = g.op("crop_tensor", {"X": x, "Shape": shp, "Offsets": off})
+    c = g.op("crop_tensor", {"X": xi, "ShapeTensor": [s0, s1], "OffsetsTensor": [o0, o1]},
+             dtype="int64")
+    d = g.op("crop_tensor", {"X": xi, "ShapeTensor": [s0, s1]}, dict(offsets=[0, 5]),
+             dtype="int64")
+    g.fetch(a, b, c, d)
+
+
+@case()
+def scatter_nd_add_modes(g):
+    """scatter_nd_add with Index [2, 3, 2] (int64, repeated and negative entries) into
+    [4, 5, 3] rows; full-depth Index [4, 3] (int32) with repeats; int32 X with Index [3, 1]."""
+    x = g.data("x", g.rand([4, 5, 3]))
+    i1 = g.data("i1", np.array([[[0, 1], [3, -1], [0, 1]], [[-4, 2], [2, 2], [3, 4]]],
+                               dtype="int64"))
+    u1 = g.data("u1", g.rand([2, 3, 3]))
+    i2 = g.data("i2", np.array([[1, 1, 1], [3, 4, 2], [1, 1, 1], [0, 0, -3]], dtype="int32"))
+    u2 = g.data("u2", g.rand([4]))
+    xi = g.data("xi", g.randint([5, 2], -9, 9, "int32"))
+    i3 = g.data("i3", np.array([[4], [0], [4]], dtype="int64"))
+    u3 = g.data("u3", g.randint([3, 2], -9, 9, "int32"))
+    g.fetch(g.op("scatter_nd_add", {"X": x, "Index": i1, "Updates": u1}),
+            g.op("scatter_nd_add", {"X": x, "Index": i2, "Updates": u2}),
+            g.op("scatter_nd_add", {"X": xi, "Index": i3, "Updates": u3}, dtype="int32"))
+
+
+@case()
+def put_along_axis_modes(g):
+    """put_along_axis along axis 1 with assign / add / mul (repeated and negative indices,
+    int64 Index) and along axis 0 (int32 Index, int64 Input, add)."""
+    x = g.data("x", g.rand([3, 4]))
+    i1 = g.data("i1", np.array([[0, 0], [3, -1], [1, 2]], dtype="int64"))
+    v1 = g.data("v1", g.rand([3, 2]))
+    xi = g.data("xi", g.randint([3, 4], -9, 9, "int64"))
+    i2 = g.data("i2", np.array([[2, 0, 1, 2], [2, 1, 1, 0]], dtype="int32"))
+    v2 = g.data("v2", g.randint([2, 4], -9, 9, "int64"))
+    outs = [g.op("put_along_axis", {"Input": x, "Index": i1, "Value": v1},
+                 dict(Axis=1, Reduce=r, Include_self=True), outs={"Result": 1})
+            for r in ("assign", "add", "mul")]
+    outs.append(g.op("put_along_axis", {"Input": xi, "Index": i2, "Value": v2},
+                     dict(Axis=0, Reduce="add", Include_self=True), outs={"Result": 1},
+                     dtype="int64"))
+    g.fetch(*outs)
 
 
 @case()
