@@ -1922,6 +1922,9 @@ def logit_kron(g):
     g.fetch(g.op("logit", {"X": p}, dict(eps=0.0)), g.op("logit", {"X": p}, dict(eps=1e-3)),
             g.op("kron", {"X": a, "Y": b}), g.op("kron", {"X": v, "Y": b}),
             g.op("kron", {"X": ai, "Y": ai}, dtype="int64"))
+
+
+@case()
 def roi_pool_modes(g):
     """roi_pool over 2 images split by RoisNum (int32): corners rounded half away from zero
     after spatial_scale, a reversed box (forced to 1 x 1), a box beyond the map (empty bins:
@@ -2040,6 +2043,26 @@ def put_along_axis_modes(g):
                      dict(Axis=0, Reduce="add", Include_self=True), outs={"Result": 1},
                      dtype="int64"))
     g.fetch(*outs)
+
+
+@case()
+def viterbi_decode_modes(g):
+    """viterbi_decode of 3 sequences of lengths 5, 2 and 1 in a batch padded to 6 steps, with
+    and without the start/stop tags; emissions from few values, so that maxima tie."""
+    em = g.data("em", (g.randint([3, 6, 5], 0, 4, "int32") * 0.5).astype(F32))
+    tr = g.data("tr", (g.randint([5, 5], -2, 3, "int32") * 0.25).astype(F32))
+    ln = g.data("ln", np.array([5, 2, 1], dtype="int64"))
+    emd = g.data("emd", g.rand([2, 4, 3], dtype="float64"))
+    trd = g.data("trd", g.rand([3, 3], dtype="float64"))
+    lnd = g.data("lnd", np.array([4, 3], dtype="int64"))
+    outs = {"Scores": 1, "Path": 1}
+    a = g.op("viterbi_decode", {"Input": em, "Transition": tr, "Length": ln},
+             dict(include_bos_eos_tag=True), outs=outs)
+    b = g.op("viterbi_decode", {"Input": em, "Transition": tr, "Length": ln},
+             dict(include_bos_eos_tag=False), outs=outs)
+    d = g.op("viterbi_decode", {"Input": emd, "Transition": trd, "Length": lnd},
+             dict(include_bos_eos_tag=True), outs=outs, dtype="float64")
+    g.fetch(*[o[k][0] for o in (a, b, d) for k in ("Scores", "Path")])
 
 
 @case()
