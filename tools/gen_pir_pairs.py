@@ -342,7 +342,20 @@ def json_detect(paddle, np):
             (va, f32(np.full((4, 4, 3, 4), 1.0)))], outs
 
 
-JSON_CASES = {"index": json_index, "math": json_math, "nn": json_nn, "detect": json_detect}
+def json_seq(paddle, np):
+    x = paddle.static.data("x", [2, 5, 4], "float32")
+    o, (h, c) = paddle.nn.LSTM(4, 3, direction="bidirect")(x)
+    o2, h2 = paddle.nn.GRU(4, 3, num_layers=2)(x)
+    t = paddle.transpose(x, [0, 2, 1])                                   # [2, 4, 5]
+    ac = paddle._C_ops.affine_channel(t, paddle.full([4], 1.5), paddle.full([4], -0.25), "NCHW")
+    sc = paddle._C_ops.shuffle_channel(paddle.unsqueeze(t, -1), 2)
+    fw = paddle.full(paddle.shape(x)[:2], 1.5)                            # full_with_tensor
+    rv = np.random.RandomState(15)
+    return [(x, rv.uniform(-1, 1, (2, 5, 4)).astype("float32"))], [o, h, c, o2, h2, ac, sc, fw]
+
+
+JSON_CASES = {"index": json_index, "math": json_math, "nn": json_nn, "detect": json_detect,
+              "seq": json_seq}
 
 
 # ----------------------------------------------------------------------------------------

@@ -72,6 +72,7 @@ static const opmap k_ops[] = {
     UNARY("abs", "abs"),
     UNARY("acos", "acos"),
     BINARY("add", "elementwise_add"),
+    {"affine_channel", "affine_channel", "X;Scale;Bias", "Out", ""},
     {"all", "reduce_all", "X", "Out", "axis>dim;keepdim>keep_dim"},
     {"amax", "reduce_amax", "X", "Out", "axis>dim;keepdim>keep_dim"},
     {"amin", "reduce_amin", "X", "Out", "axis>dim;keepdim>keep_dim"},
@@ -127,6 +128,8 @@ static const opmap k_ops[] = {
     UNARY("floor", "floor"),
     BINARY("floor_divide", "elementwise_floordiv"),
     {"full_like", "fill_any_like", "X;=f:value", "Out", ""},
+    {"full_with_tensor", "fill_constant",
+     "=f:value|ValueTensor;=L:shape|ShapeTensor|ShapeTensorList", "Out", ""},
     {"gather", "gather", "X;Index;=i:axis|Axis", "Out", ""},
     {"gather_nd", "gather_nd", "X;Index", "Out", ""},
     {"gelu", "gelu", "X", "Out", ""},
@@ -199,6 +202,9 @@ static const opmap k_ops[] = {
     UNARY("relu6", "relu6"),
     BINARY("remainder", "elementwise_mod"),
     {"reshape", "reshape2", "X;=L:shape|Shape|ShapeTensor", "Out;XShape", ""},
+    /* dropout_state_in (a parameter) is the ProgramDesc op's DropoutState output */
+    {"rnn", "rnn", "Input;PreState*;WeightList*;SequenceLength;", "Out;DropoutState;State*;Reserve",
+     ""},
     {"roi_align", "roi_align", "X;ROIs;RoisNum", "Out", ""},
     {"roll", "roll", "X;=L:shifts|ShiftsTensor", "Out", ""},
     UNARY("round", "round"),
@@ -208,6 +214,7 @@ static const opmap k_ops[] = {
     UNARY("selu", "selu"),
     {"sequence_mask", "sequence_mask", "X;=i:maxlen|MaxLenTensor", "Y", ""},
     {"shape", "shape", "Input", "Out", ""},
+    UNARY("shuffle_channel", "shuffle_channel"),
     UNARY("sigmoid", "sigmoid"),
     UNARY("sign", "sign"),
     UNARY("silu", "silu"),
@@ -226,7 +233,9 @@ static const opmap k_ops[] = {
     {"squeeze", "squeeze2", "X;=L:axes", "Out;XShape", ""},
     {"stack", "stack", "X*", "Y", ""},
     UNARY("stanh", "stanh"),
-    {"strided_slice", "strided_slice", "Input;=L:starts|StartsTensor|StartsTensorList;=L:ends|EndsTensor|EndsTensorList;=L:strides|StridesTensor|StridesTensorList",
+    {"strided_slice", "strided_slice",
+     "Input;=L:starts|StartsTensor|StartsTensorList;=L:ends|EndsTensor|EndsTensorList;"
+     "=L:strides|StridesTensor|StridesTensorList",
      "Out", ""},
     BINARY("subtract", "elementwise_sub"),
     {"sum", "reduce_sum", "X;=L:dim", "Out", "keepdim>keep_dim;dtype>out_dtype"},
@@ -311,6 +320,7 @@ typedef struct ctx {
   ic_arena *arena;
   ic_builder *b; /* NULL in the first walk */
   ic_strmap values;
+  ic_strmap params; /* parameter names declared (second walk) */
   int n_blocks;
   int *parents;
   size_t cap_parents;
@@ -1091,6 +1101,13 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
         out0->persistable = true;
         return IC_OK;
       }
+      /* One variable per name: Paddle emits a parameter op per use of some shared ones
+       * (each pd_op.rnn reads its own op for "dropout_state__non_persistable"). */
+      if (ic_strmap_get(&c->params, pname)) {
+        out0->declared = true;
+        return IC_OK;
+      }
+      if (!ic_strmap_put(&c->params, pname, out0)) return oom(c);
       return declare(c, out0);
     }
     if (strcmp(name, "combine") == 0) {
@@ -1529,6 +1546,7 @@ ic_status ic_pir_json_to_programdesc(const void *data, size_t size, const char *
   *pb_size = 0;
   ctx c = {.origin = origin ? origin : "<memory>", .err = err};
   ic_strmap_init(&c.values);
+  ic_strmap_init(&c.params);
   json_error_t je;
   ic_status st = IC_OK;
   json_t *root = json_loadb(data, size, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
@@ -1591,6 +1609,7 @@ done:
   ic_builder_destroy(c.b);
   json_decref(root);
   ic_strmap_free(&c.values);
+  ic_strmap_free(&c.params);
   ic_arena_destroy(c.arena);
   free(c.parents);
   free(c.fetch);
