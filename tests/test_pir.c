@@ -33,7 +33,8 @@
 
 static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic"};
 /* PIR-only cases (tests/data/pir/json_cases.txt): model.json with Paddle's outputs. */
-static const char *const k_json_cases[] = {"index", "math", "nn", "detect", "seq"};
+static const char *const k_json_cases[] = {"index", "math", "nn", "detect", "seq",
+                                            "misc"};
 
 typedef struct loaded {
   ic_program *prog;

@@ -354,8 +354,35 @@ def json_seq(paddle, np):
     return [(x, rv.uniform(-1, 1, (2, 5, 4)).astype("float32"))], [o, h, c, o2, h2, ac, sc, fw]
 
 
+def json_misc(paddle, np):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 5, 4], "float32")
+    img = paddle.static.data("img", [1, 4, 6, 6], "float32")
+    off = paddle.static.data("off", [1, 18, 6, 6], "float32")
+    mask = paddle.static.data("mask", [1, 9, 6, 6], "float32")
+    ids = paddle.static.data("ids", [3, 2, 2], "int64")
+    par = paddle.static.data("par", [3, 2, 2], "int64")
+    lab = paddle.static.data("lab", [2, 5, 1], "int64")
+    y = paddle.static.setitem(paddle.assign(x), (0, slice(1, 3)), 2.5)           # set_value_
+    z = paddle.static.setitem(paddle.assign(x), (slice(None), slice(0, 5, 2)),
+                              paddle.full([2, 3, 4], -1.0))         # set_value_with_tensor_
+    outs = [y, z, F.pad(x[0], [1, 2, 0, 1], value=0.5), F.pad(x, [1, 2, 0, 1, 1, 0], value=0.5),
+            paddle.vision.ops.DeformConv2D(4, 2, 3, padding=1)(img, off, mask),
+            F.gather_tree(ids, par), F.softmax_with_cross_entropy(x, lab),
+            F.cross_entropy(x, lab, reduction="none"), paddle.nn.clip.clip_by_norm(x, 1.0),
+            F.binary_cross_entropy_with_logits(x, (x > 0).astype("float32"), reduction="none")]
+    rv = np.random.RandomState(16)
+    f32 = lambda a: np.asarray(a, "float32")
+    return [(x, f32(rv.uniform(-1, 1, (2, 5, 4)))), (img, f32(rv.uniform(-1, 1, (1, 4, 6, 6)))),
+            (off, f32(rv.uniform(-1.5, 1.5, (1, 18, 6, 6)))),
+            (mask, f32(rv.uniform(0, 1, (1, 9, 6, 6)))),
+            (ids, rv.randint(0, 5, (3, 2, 2)).astype("int64")),
+            (par, rv.randint(0, 2, (3, 2, 2)).astype("int64")),
+            (lab, rv.randint(0, 4, (2, 5, 1)).astype("int64"))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "nn": json_nn, "detect": json_detect,
-              "seq": json_seq}
+              "seq": json_seq, "misc": json_misc}
 
 
 # ----------------------------------------------------------------------------------------
