@@ -31,7 +31,8 @@
 #define PIR_DIR IC_SOURCE_DIR "/tests/data/pir"
 #define MAX_IO 80
 
-static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic", "nn", "misc"};
+static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic", "nn", "misc",
+                                      "ops_index", "ops_math"};
 /* PIR-only cases (tests/data/pir/json_cases.txt): model.json with Paddle's outputs. */
 static const char *const k_json_cases[] = {"index", "math", "detect", "seq"};
 

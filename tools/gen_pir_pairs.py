@@ -384,9 +384,81 @@ def json_misc(paddle, np):
             (lab, rv.randint(0, 4, (2, 5, 1)).astype("int64"))], outs
 
 
+def case_ops(paddle, np, part):
+    """The ops above whose Python API still has a legacy static path (and, through
+    legacy_op, the unary ones that lost it), exported in both formats; part 0 the index and
+    shape ops, part 1 the math (two cases, to keep each under 100 KB)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+    m = paddle.static.data("m", [4, 5], "float32")
+    if part == 0:
+        i = paddle.static.data("i", [4], "int64")
+    else:
+        p = paddle.static.data("p", [3, 4], "float32")     # in (0.1, 0.9)
+        n = paddle.static.data("n", [6], "int64")
+
+    def un(api, legacy, v, **attrs):
+        if PIR:
+            return api(v)
+        return legacy_op(paddle, legacy, {"X": v}, attrs,
+                         dtype="bool" if legacy.startswith(("is", "logical")) else None)
+
+    index = [
+        paddle.gather(x, paddle.full([2], 1, "int64"), axis=1),
+        paddle.gather_nd(x, paddle.reshape(i, [2, 2]) % 2),
+        paddle.index_select(x, i, axis=3),
+        paddle.index_sample(m, paddle.reshape(i, [4, 1]).tile([1, 3])),
+        paddle.take_along_axis(x, paddle.zeros([2, 3, 4, 1], "int64") + 2, 3),
+        paddle.scatter(m, paddle.reshape(i[:2], [2]), paddle.ones([2, 5])),
+        paddle.where(x > 0, x, x * 2), paddle.nonzero(m > 0),
+        paddle.argsort(x, axis=1, descending=True), paddle.topk(x, 2, axis=-1)[1],
+        paddle.cumsum(x, axis=2), paddle.cumprod(x, 1), F.one_hot(i, 6),
+        F.embedding(i, paddle.static.create_parameter([6, 3], "float32")),
+        paddle.full_like(x, 2.5), paddle.arange(1, 10, 2, "int64"), paddle.linspace(0, 1, 5),
+        paddle.eye(3, 4), paddle.meshgrid(i, i[:3])[1], paddle.tile(m, [2, 1]),
+        paddle.expand(paddle.reshape(i, [4, 1]), [4, 3]), paddle.flip(x, [1, 3]),
+        paddle.strided_slice(x, [1, 3], [0, 4], [3, 0], [2, -2]), paddle.unbind(x, 1)[2],
+        paddle.unstack(x, 2)[1], paddle.numel(x), paddle.diag(m[0], 1),
+    ] if part == 0 else []
+    if part == 0:
+        rv = np.random.RandomState(17)
+        return [(x, rv.uniform(-2, 2, (2, 3, 4, 5)).astype("float32")),
+                (i, np.array([3, 0, 2, 1], "int64")),
+                (m, rv.uniform(-1, 1, (4, 5)).astype("float32"))], index
+    outs = [
+        paddle.logit(p), paddle.tan(x), paddle.atan(x), paddle.erf(x), paddle.reciprocal(x),
+        paddle.square(x), paddle.trunc(x * 3), paddle.stanh(x),
+        F.silu(x), F.mish(x), F.elu(x), F.celu(x), F.selu(x), F.hardshrink(x),
+        F.softshrink(x), F.hardtanh(x), F.thresholded_relu(x), F.log_sigmoid(x),
+        F.softsign(x), F.tanhshrink(x), F.log_softmax(x, 1), paddle.pow(x, 3.0),
+        paddle.nn.PReLU(3)(x), paddle.floor_divide(n, paddle.full([6], 3, "int64")),
+        paddle.remainder(n, paddle.full([6], 4, "int64")), paddle.atan2(x, x + 0.5),
+        paddle.kron(p[:2, :2], m[:2, :3]), paddle.min(x, axis=[1]), paddle.prod(p, axis=-1),
+        paddle.norm(x, p=2, axis=1),
+    ]
+    for api, legacy in [(paddle.log, "log"), (paddle.log10, "log10"), (paddle.log1p, "log1p"),
+                        (paddle.log2, "log2"), (paddle.rsqrt, "rsqrt"), (paddle.asin, "asin"),
+                        (paddle.acos, "acos")]:
+        outs.append(un(api, legacy, p))
+    for api, legacy in [(paddle.floor, "floor"), (paddle.ceil, "ceil"), (paddle.sin, "sin"),
+                        (paddle.cos, "cos"), (paddle.sinh, "sinh"), (paddle.cosh, "cosh"),
+                        (paddle.expm1, "expm1"), (paddle.sign, "sign")]:
+        outs.append(un(api, legacy, x))
+    outs += [un(paddle.round, "round", x * 3, decimals=0),
+             un(F.softplus, "softplus", x, beta=1.0, threshold=20.0),
+             un(paddle.isnan, "isnan_v2", paddle.log(x) if PIR else un(None, "log", x)),
+             un(paddle.logical_not, "logical_not", x > 0)]
+    rv = np.random.RandomState(18)
+    return [(x, rv.uniform(-2, 2, (2, 3, 4, 5)).astype("float32")),
+            (m, rv.uniform(-1, 1, (4, 5)).astype("float32")),
+            (p, rv.uniform(0.1, 0.9, (3, 4)).astype("float32")),
+            (n, np.array([-7, -3, 0, 5, 9, 12], "int64"))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq}
 # These two export in both formats: pairs after all.
-CASES.update(nn=json_nn, misc=json_misc)
+CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
+             ops_math=lambda paddle, np: case_ops(paddle, np, 1))
 
 
 # ----------------------------------------------------------------------------------------
