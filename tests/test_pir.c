@@ -4,6 +4,9 @@
  *             formats (tools/gen_pir_pairs.py): model.json and model.pdmodel with one
  *             model.pdiparams. icore must compute bitwise-identical fetches from either file,
  *             in every executor configuration, and match Paddle's own outputs.
+ * json:       tests/data/pir/<case>/ for the PIR-only cases (index, math, detect, seq: the
+ *             ops the translation maps beyond the pairs): icore on model.json computes
+ *             Paddle's outputs (dtype, dims, floats within 1e-4, integers exactly).
  * params:     the parameter file beside a .json is read in the order Paddle's PIR saver
  *             writes it (sorted by name, not the order of the builtin.parameter ops).
  * ocr:        PaddleOCR's PP-OCRv5 detector (inference.json, ../shared) loads and translates
@@ -26,9 +29,12 @@
 #include "testutil.h"
 
 #define PIR_DIR IC_SOURCE_DIR "/tests/data/pir"
-#define MAX_IO 8
+#define MAX_IO 80
 
-static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic"};
+static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic", "nn", "misc",
+                                      "ops_index", "ops_math"};
+/* PIR-only cases (tests/data/pir/json_cases.txt): model.json with Paddle's outputs. */
+static const char *const k_json_cases[] = {"index", "math", "detect", "seq"};
 
 typedef struct loaded {
   ic_program *prog;
@@ -72,11 +78,77 @@ static size_t run_case(const char *dir, const loaded *l, const ic_program *names
   return nt;
 }
 
+/* got equals Paddle's value in npy file `path`: same dtype and dims, floats within 1e-4
+ * relative + 1e-5 absolute, integers and bools exactly. */
+static void assert_matches_npy(const ic_tensor *got, const char *path, const char *what) {
+  char err[1024];
+  ic_tensor *want;
+  ck_assert_msg(ic_npy_load(path, &want, err, sizeof err) == IC_OK, "%s", err);
+  ic_dtype dt = ic_tensor_dtype(want);
+  ck_assert_msg(ic_tensor_dtype(got) == dt, "%s: dtype %s, Paddle's is %s", what,
+                ic_dtype_name(ic_tensor_dtype(got)), ic_dtype_name(dt));
+  int nd = ic_tensor_ndim(want);
+  ck_assert_msg(ic_tensor_ndim(got) == nd, "%s: rank %d, Paddle's is %d", what,
+                ic_tensor_ndim(got), nd);
+  for (int d = 0; d < nd; d++) {
+    ck_assert_msg(ic_tensor_dims(got)[d] == ic_tensor_dims(want)[d], "%s: dim %d is %lld, "
+                  "Paddle's is %lld", what, d, (long long)ic_tensor_dims(got)[d],
+                  (long long)ic_tensor_dims(want)[d]);
+  }
+  int64_t n = ic_tensor_numel(want);
+  double *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
+  ck_assert_ptr_nonnull(ref);
+  const void *w = ic_tensor_cdata(want);
+  bool fp = dt == IC_FP32 || dt == IC_FP64;
+  for (int64_t k = 0; k < n; k++) {
+    switch (dt) {
+      case IC_FP32: ref[k] = ((const float *)w)[k]; break;
+      case IC_FP64: ref[k] = ((const double *)w)[k]; break;
+      case IC_INT32: ref[k] = ((const int32_t *)w)[k]; break;
+      case IC_INT64: ref[k] = (double)((const int64_t *)w)[k]; break;
+      case IC_BOOL: case IC_UINT8: ref[k] = ((const uint8_t *)w)[k]; break;
+      default: ck_abort_msg("%s: Paddle's dtype %s", what, ic_dtype_name(dt));
+    }
+  }
+  tu_assert_close(got, ref, (size_t)n, fp ? 1e-4 : 0, fp ? 1e-5 : 0);
+  free(ref);
+  ic_tensor_destroy(want);
+}
+
+/* ---- PIR-only cases ------------------------------------------------------------------- */
+
+START_TEST(test_json_case) {
+  const char *c = k_json_cases[_i];
+  char dir[256], js[320], path[512], what[128];
+  snprintf(dir, sizeof dir, "%s/%s", PIR_DIR, c);
+  snprintf(js, sizeof js, "%s/model.json", dir);
+  loaded l = load(js);
+  ic_tensor *out[MAX_IO];
+  size_t n = run_case(dir, &l, l.prog, out);
+  size_t n_files = 0;
+  for (;; n_files++) {
+    snprintf(path, sizeof path, "%s/out%zu.npy", dir, n_files);
+    FILE *f = fopen(path, "rb");
+    if (!f) break;
+    fclose(f);
+  }
+  ck_assert_uint_eq(n, n_files);
+  ck_assert_uint_ge(n, 8);
+  for (size_t i = 0; i < n; i++) {
+    snprintf(path, sizeof path, "%s/out%zu.npy", dir, i);
+    snprintf(what, sizeof what, "%s fetch %zu (%s)", c, i, ic_program_fetch_target(l.prog, i));
+    assert_matches_npy(out[i], path, what);
+    ic_tensor_destroy(out[i]);
+  }
+  unload(&l);
+}
+END_TEST
+
 /* ---- pairs ---------------------------------------------------------------------------- */
 
 START_TEST(test_pair) {
   const char *c = k_cases[_i];
-  char dir[256], pb[320], js[320], path[512], err[1024];
+  char dir[256], pb[320], js[320], path[512];
   snprintf(dir, sizeof dir, "%s/%s", PIR_DIR, c);
   snprintf(pb, sizeof pb, "%s/model.pdmodel", dir);
   snprintf(js, sizeof js, "%s/model.json", dir);
@@ -94,17 +166,8 @@ START_TEST(test_pair) {
     tu_assert_bitwise(oa[i], ob[i], what);
     /* And Paddle's own value. */
     snprintf(path, sizeof path, "%s/out%zu.npy", dir, i);
-    ic_tensor *want;
-    ck_assert_msg(ic_npy_load(path, &want, err, sizeof err) == IC_OK, "%s", err);
-    ck_assert_int_eq(ic_tensor_dtype(want), IC_FP32);
-    int64_t n = ic_tensor_numel(want);
-    ck_assert_int_eq(ic_tensor_numel(ob[i]), n);
-    double *ref = malloc((size_t)n * sizeof *ref);
-    const float *w = ic_tensor_data(want);
-    for (int64_t k = 0; k < n; k++) ref[k] = w[k];
-    tu_assert_close(ob[i], ref, (size_t)n, 1e-4, 1e-5);
-    free(ref);
-    ic_tensor_destroy(want);
+    snprintf(what, sizeof what, "%s fetch %zu", c, i);
+    assert_matches_npy(ob[i], path, what);
     ic_tensor_destroy(oa[i]);
     ic_tensor_destroy(ob[i]);
   }
@@ -719,6 +782,7 @@ END_TEST
 static TCase *tc_pairs(void) {
   TCase *tc = tcase_create("pairs");
   tcase_add_loop_test(tc, test_pair, 0, (int)(sizeof k_cases / sizeof k_cases[0]));
+  tcase_add_loop_test(tc, test_json_case, 0, (int)(sizeof k_json_cases / sizeof k_json_cases[0]));
   tcase_add_test(tc, test_params_order);
   tcase_add_test(tc, test_params_json_order_differs);
   tcase_add_test(tc, test_minimal_runs);

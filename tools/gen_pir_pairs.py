@@ -28,6 +28,11 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
+JSON_CASES (index, math, detect, seq) are PIR-only: model.json, model.pdiparams, the feeds
+in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out<k>.npy of
+whatever dtype; json_cases.txt lists them. They cover the ops whose Python API has no
+legacy static path in Paddle 3.3, or whose legacy export would need each op built by hand.
+
 cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
 sub-blocks (the control-flow op itself has no kernel yet). const/model.json (PIR only) holds
 pd_op.assign_value_ constants (float32 and int64), which translate to assign_value.
@@ -184,6 +189,279 @@ CASES = {"mlp": case_mlp, "cnn": case_cnn, "shape": case_shape, "eltwise": case_
 
 
 # ----------------------------------------------------------------------------------------
+# Programs for the ops the PIR translation maps beyond the pairs above. Many of these Python
+# APIs have no legacy static path left in Paddle 3.3: for JSON_CASES only model.json is
+# written, with Paddle's outputs; tests/test_pir.c checks icore's values on model.json
+# against them (feeds in the order of the program's pd_op.data ops).
+# ----------------------------------------------------------------------------------------
+
+
+def json_index(paddle, np):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+    i = paddle.static.data("i", [4], "int64")
+    m = paddle.static.data("m", [4, 5], "float32")
+    outs = [
+        paddle.gather(x, paddle.full([2], 1, "int64"), axis=1),
+        paddle.gather_nd(x, paddle.reshape(i, [2, 2]) % 2),
+        paddle.index_select(x, i, axis=3),
+        paddle.index_sample(m, paddle.reshape(i, [4, 1]).tile([1, 3])),
+        paddle.take_along_axis(x, paddle.zeros([2, 3, 4, 1], "int64") + 2, 3),
+        paddle.scatter(m, paddle.reshape(i[:2], [2]), paddle.ones([2, 5])),
+        paddle.where(x > 0, x, x * 2),
+        paddle.nonzero(m > 0),
+        paddle.argmax(x, axis=1), paddle.argmin(x, axis=-1, keepdim=True),
+        paddle.argsort(x, axis=1, descending=True),
+        paddle.topk(x, 2, axis=-1)[0], paddle.topk(x, 3, axis=1, largest=False)[1],
+        paddle.cumsum(x, axis=2), paddle.cumprod(x, 1),
+        F.one_hot(i, 6),
+        F.embedding(i, paddle.static.create_parameter([6, 3], "float32")),
+        paddle.full_like(x, 2.5), paddle.arange(1, 10, 2, "int64"), paddle.linspace(0, 1, 5),
+        paddle.eye(3, 4),
+        paddle.meshgrid(i, i[:3])[1],
+        paddle.tile(m, [2, 1]), paddle.expand(paddle.reshape(i, [4, 1]), [4, 3]),
+        paddle.expand_as(paddle.reshape(m[0], [1, 5]), m),
+        paddle.flip(x, [1, 3]), paddle.roll(x, [1, -2], axis=[2, 3]),
+        paddle.tril(m, -1), paddle.triu(m, 1),
+        paddle.strided_slice(x, [1, 3], [0, 4], [3, 0], [2, -2]),
+        paddle.unbind(x, 1)[2], paddle.unstack(x, 2)[1],
+        paddle.numel(x), paddle.diag(m[0], 1),
+    ]
+    rv = np.random.RandomState(11)
+    return [(x, rv.uniform(-1, 1, (2, 3, 4, 5)).astype("float32")),
+            (i, np.array([3, 0, 2, 1], "int64")),
+            (m, rv.uniform(-1, 1, (4, 5)).astype("float32"))], outs
+
+
+def json_math(paddle, np):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [3, 4, 5], "float32")      # in (-2, 2)
+    p = paddle.static.data("p", [3, 4, 5], "float32")      # in (0.1, 0.9)
+    n = paddle.static.data("n", [6], "int64")
+    outs = []
+    for name in ["log", "log10", "log1p", "log2", "rsqrt", "asin", "acos", "logit"]:
+        outs.append(getattr(paddle, name)(p))
+    for name in ["floor", "ceil", "round", "sin", "cos", "tan", "atan", "sinh", "cosh", "erf",
+                 "expm1", "reciprocal", "square", "sign", "trunc", "stanh"]:
+        outs.append(getattr(paddle, name)(x))
+    for name in ["silu", "mish", "softplus", "elu", "celu", "selu", "hardshrink", "softshrink",
+                 "hardtanh", "thresholded_relu", "log_sigmoid", "softsign", "tanhshrink"]:
+        outs.append(getattr(F, name)(x))
+    outs += [paddle.pow(x, 3.0), paddle.nn.PReLU(3)(x.unsqueeze(0)), F.log_softmax(x, 1)]
+    lx = paddle.log(x)
+    outs += [paddle.isnan(lx), paddle.isinf(1.0 / paddle.floor(x)), paddle.isfinite(lx)]
+    a, b = x > 0, p > 0.5
+    outs += [paddle.logical_and(a, b), paddle.logical_or(a, b), paddle.logical_xor(a, b),
+             paddle.logical_not(a)]
+    outs += [paddle.floor_divide(n, paddle.full([6], 3, "int64")),
+             paddle.remainder(n, paddle.full([6], 4, "int64")),
+             paddle.atan2(x, p), paddle.kron(p[0, :2, :2], x[1, :2, :3]),
+             paddle.bmm(x, paddle.transpose(p, [0, 2, 1]))]
+    outs += [paddle.min(x, axis=[1]), paddle.prod(p, axis=-1, keepdim=True), paddle.prod(p),
+             paddle.any(a, axis=1), paddle.all(b, axis=[0, 2]), paddle.amax(x, 1),
+             paddle.amin(x, [0, 2]), paddle.logsumexp(x, axis=1), paddle.norm(x, p=2, axis=1),
+             paddle.norm(x, p=3, axis=-1, keepdim=True)]
+    rv = np.random.RandomState(12)
+    return [(x, rv.uniform(-2, 2, (3, 4, 5)).astype("float32")),
+            (p, rv.uniform(0.1, 0.9, (3, 4, 5)).astype("float32")),
+            (n, np.array([-7, -3, 0, 5, 9, 12], "int64"))], outs
+
+
+def json_nn(paddle, np):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 4, 6, 6], "float32")
+    v = paddle.static.data("v", [1, 2, 4, 5, 5], "float32")
+    ln = paddle.static.data("len", [3], "int64")
+    outs = [
+        paddle.nn.GroupNorm(2, 4)(x), paddle.nn.InstanceNorm2D(4)(x),
+        F.pad(x, [1, 2, 0, 1], mode="reflect"), F.pad(x, [1, 1, 2, 0], value=0.5),
+        F.pad(v, [1, 0, 0, 1, 1, 1], mode="replicate", data_format="NCDHW"),
+        paddle.nn.Conv3D(2, 3, 3, padding=1)(v),
+        F.max_pool3d(v, 2, 2), F.avg_pool3d(v, 3, 1, padding=1),
+        F.channel_shuffle(x, 2), F.pixel_shuffle(x, 2), F.pixel_unshuffle(x, 2),
+        F.maxout(x, 2), F.temporal_shift(x, 2, 0.25),
+        paddle.cast(F.sequence_mask(ln, 5), "int32"),
+    ]
+    rv = np.random.RandomState(13)
+    return [(x, rv.uniform(-1, 1, (2, 4, 6, 6)).astype("float32")),
+            (v, rv.uniform(-1, 1, (1, 2, 4, 5, 5)).astype("float32")),
+            (ln, np.array([0, 3, 5], "int64"))], outs
+
+
+def json_detect(paddle, np):
+    from paddle.vision import ops as V
+    rv = np.random.RandomState(14)
+    x = paddle.static.data("x", [1, 3 * 7, 4, 4], "float32")
+    im = paddle.static.data("im", [1, 2], "int32")
+    b, s = V.yolo_box(x, im, [10, 13, 16, 30, 33, 23], 2, 0.01, 8)
+    bb = paddle.static.data("bb", [1, 10, 4], "float32")
+    sc = paddle.static.data("sc", [1, 3, 10], "float32")
+    mo, mn, mi = V.matrix_nms(bb, sc, 0.1, 0.1, 10, 5, return_index=True, return_rois_num=True)
+    no, nn_, ni = paddle._C_ops.multiclass_nms3(bb, sc, None, 0.1, 10, 5, 0.4, True, 1.0, 0)
+    feat = paddle.static.data("feat", [1, 3, 8, 8], "float32")
+    rois = paddle.static.data("rois", [3, 4], "float32")
+    rn = paddle.static.data("rn", [1], "int32")
+    ra = V.roi_align(feat, rois, rn, 2, 0.5, 2, True)
+    img = paddle.static.data("img", [1, 3, 32, 32], "float32")
+    pb, pv = V.prior_box(feat, img, [4.0], [8.0], [2.0], [0.1, 0.1, 0.2, 0.2], True, True)
+    tb = paddle.static.data("tb", [3, 1, 4], "float32")
+    bc = V.box_coder(rois, [0.1, 0.1, 0.2, 0.2], tb, "decode_center_size", True, 1)
+    mr, ri, rnl = V.distribute_fpn_proposals(rois * 40.0, 2, 5, 4, 224, rois_num=rn)
+    sco = paddle.static.data("sco", [1, 3, 4, 4], "float32")
+    dl = paddle.static.data("dl", [1, 12, 4, 4], "float32")
+    ims = paddle.static.data("ims", [1, 2], "float32")
+    an = paddle.static.data("an", [4, 4, 3, 4], "float32")
+    va = paddle.static.data("va", [4, 4, 3, 4], "float32")
+    r1, p1, n1 = V.generate_proposals(sco, dl, ims, an, va, pre_nms_top_n=20,
+                                      post_nms_top_n=6, return_rois_num=True)
+    outs = [b, s, mo, mn, mi, no, nn_, ni, ra, pb, pv, bc, ri] + list(mr) + list(rnl) + \
+        [r1, p1, paddle.cast(n1, "int32")]
+    corner = rv.uniform(0, 0.5, (1, 10, 2))
+    boxes = np.concatenate([corner, corner + rv.uniform(0.1, 0.5, (1, 10, 2))], -1)
+    rc = rv.uniform(0, 4, (3, 2))
+    grid = np.stack(np.meshgrid(np.arange(4), np.arange(4), indexing="ij"), -1) * 8.0
+    anchors = np.zeros((4, 4, 3, 4))
+    for k, sz in enumerate((6.0, 10.0, 14.0)):
+        anchors[:, :, k, 0] = grid[..., 1] + 4 - sz / 2
+        anchors[:, :, k, 1] = grid[..., 0] + 4 - sz / 2
+        anchors[:, :, k, 2] = grid[..., 1] + 4 + sz / 2
+        anchors[:, :, k, 3] = grid[..., 0] + 4 + sz / 2
+    f32 = lambda a: np.asarray(a, "float32")
+    return [(x, f32(rv.uniform(-2, 2, (1, 21, 4, 4)))), (im, np.array([[32, 32]], "int32")),
+            (bb, f32(boxes)), (sc, f32(rv.uniform(0, 1, (1, 3, 10)))),
+            (feat, f32(rv.uniform(-1, 1, (1, 3, 8, 8)))),
+            (rois, f32(np.concatenate([rc, rc + rv.uniform(1, 4, (3, 2))], 1))),
+            (rn, np.array([3], "int32")), (img, f32(np.zeros((1, 3, 32, 32)))),
+            (tb, f32(rv.uniform(-0.5, 0.5, (3, 1, 4)))),
+            (sco, f32(rv.uniform(0, 1, (1, 3, 4, 4)))),
+            (dl, f32(rv.uniform(-0.2, 0.2, (1, 12, 4, 4)))),
+            (ims, np.array([[32, 32]], "float32")), (an, f32(anchors)),
+            (va, f32(np.full((4, 4, 3, 4), 1.0)))], outs
+
+
+def json_seq(paddle, np):
+    x = paddle.static.data("x", [2, 5, 4], "float32")
+    o, (h, c) = paddle.nn.LSTM(4, 3, direction="bidirect")(x)
+    o2, h2 = paddle.nn.GRU(4, 3, num_layers=2)(x)
+    t = paddle.transpose(x, [0, 2, 1])                                   # [2, 4, 5]
+    ac = paddle._C_ops.affine_channel(t, paddle.full([4], 1.5), paddle.full([4], -0.25), "NCHW")
+    sc = paddle._C_ops.shuffle_channel(paddle.unsqueeze(t, -1), 2)
+    fw = paddle.full(paddle.shape(x)[:2], 1.5)                            # full_with_tensor
+    img = paddle.static.data("img", [2, 4, 6, 6], "float32")
+    g = paddle.static.data("g", [2, 3, 3, 2], "float32")
+    gs = paddle.nn.functional.grid_sample(img, g, align_corners=False)
+    rv = np.random.RandomState(15)
+    return [(x, rv.uniform(-1, 1, (2, 5, 4)).astype("float32")),
+            (img, rv.uniform(-1, 1, (2, 4, 6, 6)).astype("float32")),
+            (g, rv.uniform(-1.1, 1.1, (2, 3, 3, 2)).astype("float32"))], \
+        [o, h, c, o2, h2, ac, sc, fw, gs]
+
+
+def json_misc(paddle, np):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 5, 4], "float32")
+    img = paddle.static.data("img", [1, 4, 6, 6], "float32")
+    off = paddle.static.data("off", [1, 18, 6, 6], "float32")
+    mask = paddle.static.data("mask", [1, 9, 6, 6], "float32")
+    ids = paddle.static.data("ids", [3, 2, 2], "int64")
+    par = paddle.static.data("par", [3, 2, 2], "int64")
+    lab = paddle.static.data("lab", [2, 5, 1], "int64")
+    y = paddle.static.setitem(paddle.assign(x), (0, slice(1, 3)), 2.5)           # set_value_
+    z = paddle.static.setitem(paddle.assign(x), (slice(None), slice(0, 5, 2)),
+                              paddle.full([2, 3, 4], -1.0))         # set_value_with_tensor_
+    outs = [y, z, F.pad(x[0], [1, 2, 0, 1], value=0.5), F.pad(x, [1, 2, 0, 1, 1, 0], value=0.5),
+            paddle.vision.ops.DeformConv2D(4, 2, 3, padding=1)(img, off, mask),
+            F.gather_tree(ids, par), F.softmax_with_cross_entropy(x, lab),
+            F.cross_entropy(x, lab, reduction="none"), paddle.nn.clip.clip_by_norm(x, 1.0),
+            F.binary_cross_entropy_with_logits(x, (x > 0).astype("float32"), reduction="none")]
+    rv = np.random.RandomState(16)
+    f32 = lambda a: np.asarray(a, "float32")
+    return [(x, f32(rv.uniform(-1, 1, (2, 5, 4)))), (img, f32(rv.uniform(-1, 1, (1, 4, 6, 6)))),
+            (off, f32(rv.uniform(-1.5, 1.5, (1, 18, 6, 6)))),
+            (mask, f32(rv.uniform(0, 1, (1, 9, 6, 6)))),
+            (ids, rv.randint(0, 5, (3, 2, 2)).astype("int64")),
+            (par, rv.randint(0, 2, (3, 2, 2)).astype("int64")),
+            (lab, rv.randint(0, 4, (2, 5, 1)).astype("int64"))], outs
+
+
+def case_ops(paddle, np, part):
+    """The ops above whose Python API still has a legacy static path (and, through
+    legacy_op, the unary ones that lost it), exported in both formats; part 0 the index and
+    shape ops, part 1 the math (two cases, to keep each under 100 KB)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+    m = paddle.static.data("m", [4, 5], "float32")
+    if part == 0:
+        i = paddle.static.data("i", [4], "int64")
+    else:
+        p = paddle.static.data("p", [3, 4], "float32")     # in (0.1, 0.9)
+        n = paddle.static.data("n", [6], "int64")
+
+    def un(api, legacy, v, **attrs):
+        if PIR:
+            return api(v)
+        return legacy_op(paddle, legacy, {"X": v}, attrs,
+                         dtype="bool" if legacy.startswith(("is", "logical")) else None)
+
+    index = [
+        paddle.gather(x, paddle.full([2], 1, "int64"), axis=1),
+        paddle.gather_nd(x, paddle.reshape(i, [2, 2]) % 2),
+        paddle.index_select(x, i, axis=3),
+        paddle.index_sample(m, paddle.reshape(i, [4, 1]).tile([1, 3])),
+        paddle.take_along_axis(x, paddle.zeros([2, 3, 4, 1], "int64") + 2, 3),
+        paddle.scatter(m, paddle.reshape(i[:2], [2]), paddle.ones([2, 5])),
+        paddle.where(x > 0, x, x * 2), paddle.nonzero(m > 0),
+        paddle.argsort(x, axis=1, descending=True), paddle.topk(x, 2, axis=-1)[1],
+        paddle.cumsum(x, axis=2), paddle.cumprod(x, 1), F.one_hot(i, 6),
+        F.embedding(i, paddle.static.create_parameter([6, 3], "float32")),
+        paddle.full_like(x, 2.5), paddle.arange(1, 10, 2, "int64"), paddle.linspace(0, 1, 5),
+        paddle.eye(3, 4), paddle.meshgrid(i, i[:3])[1], paddle.tile(m, [2, 1]),
+        paddle.expand(paddle.reshape(i, [4, 1]), [4, 3]), paddle.flip(x, [1, 3]),
+        paddle.strided_slice(x, [1, 3], [0, 4], [3, 0], [2, -2]), paddle.unbind(x, 1)[2],
+        paddle.unstack(x, 2)[1], paddle.numel(x), paddle.diag(m[0], 1),
+    ] if part == 0 else []
+    if part == 0:
+        rv = np.random.RandomState(17)
+        return [(x, rv.uniform(-2, 2, (2, 3, 4, 5)).astype("float32")),
+                (i, np.array([3, 0, 2, 1], "int64")),
+                (m, rv.uniform(-1, 1, (4, 5)).astype("float32"))], index
+    outs = [
+        paddle.logit(p), paddle.tan(x), paddle.atan(x), paddle.erf(x), paddle.reciprocal(x),
+        paddle.square(x), paddle.trunc(x * 3), paddle.stanh(x),
+        F.silu(x), F.mish(x), F.elu(x), F.celu(x), F.selu(x), F.hardshrink(x),
+        F.softshrink(x), F.hardtanh(x), F.thresholded_relu(x), F.log_sigmoid(x),
+        F.softsign(x), F.tanhshrink(x), F.log_softmax(x, 1), paddle.pow(x, 3.0),
+        paddle.nn.PReLU(3)(x), paddle.floor_divide(n, paddle.full([6], 3, "int64")),
+        paddle.remainder(n, paddle.full([6], 4, "int64")), paddle.atan2(x, x + 0.5),
+        paddle.kron(p[:2, :2], m[:2, :3]), paddle.min(x, axis=[1]), paddle.prod(p, axis=-1),
+        paddle.norm(x, p=2, axis=1),
+    ]
+    for api, legacy in [(paddle.log, "log"), (paddle.log10, "log10"), (paddle.log1p, "log1p"),
+                        (paddle.log2, "log2"), (paddle.rsqrt, "rsqrt"), (paddle.asin, "asin"),
+                        (paddle.acos, "acos")]:
+        outs.append(un(api, legacy, p))
+    for api, legacy in [(paddle.floor, "floor"), (paddle.ceil, "ceil"), (paddle.sin, "sin"),
+                        (paddle.cos, "cos"), (paddle.sinh, "sinh"), (paddle.cosh, "cosh"),
+                        (paddle.expm1, "expm1"), (paddle.sign, "sign")]:
+        outs.append(un(api, legacy, x))
+    outs += [un(paddle.round, "round", x * 3, decimals=0),
+             un(F.softplus, "softplus", x, beta=1.0, threshold=20.0),
+             un(paddle.isnan, "isnan_v2", paddle.log(x) if PIR else un(None, "log", x)),
+             un(paddle.logical_not, "logical_not", x > 0)]
+    rv = np.random.RandomState(18)
+    return [(x, rv.uniform(-2, 2, (2, 3, 4, 5)).astype("float32")),
+            (m, rv.uniform(-1, 1, (4, 5)).astype("float32")),
+            (p, rv.uniform(0.1, 0.9, (3, 4)).astype("float32")),
+            (n, np.array([-7, -3, 0, 5, 9, 12], "int64"))], outs
+
+
+JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq}
+# These two export in both formats: pairs after all.
+CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
+             ops_math=lambda paddle, np: case_ops(paddle, np, 1))
+
+
+# ----------------------------------------------------------------------------------------
 # Child: export every case in one format.
 # ----------------------------------------------------------------------------------------
 
@@ -224,7 +502,8 @@ def child(fmt, out):
     if pir:
         export_cond(paddle, out)
         export_const(paddle, np, out)
-    for name, build in CASES.items():
+    cases = dict(CASES, **(JSON_CASES if pir else {}))
+    for name, build in cases.items():
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
         main, startup = paddle.static.Program(), paddle.static.Program()
@@ -255,13 +534,32 @@ def child(fmt, out):
             # dropout), read back the way Paddle's own inference loads it.
             prog, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
             values = {v.name: val for v, val in feeds}
-            outs = exe.run(prog, feed={n: values[n] for n in feed_names}, fetch_list=fetch_vars)
+            # (return_numpy=False: the detection ops' outputs carry LoD)
+            outs = exe.run(prog, feed={n: values[n] for n in feed_names}, fetch_list=fetch_vars,
+                           return_numpy=False)
+            outs = [np.array(o) for o in outs]
         if not pir:
             strip_callstack(prefix + ".pdmodel")
+        if name in JSON_CASES:
+            # Feeds in the order of the program's pd_op.data ops.
+            order = data_names(prefix + ".json")
+            if sorted(order) != sorted(values):
+                sys.exit(f"{name}: data ops {order} are not the feeds {sorted(values)}")
+            feeds = [(None, values[n]) for n in order]
         for k, (_, val) in enumerate(feeds):
             np.save(os.path.join(d, f"in{k}.npy"), val)
         for k, o in enumerate(outs):
             np.save(os.path.join(d, f"out{k}.npy"), np.asarray(o))
+
+
+def data_names(path):
+    import json
+    ops = json.load(open(path))["program"]["regions"][0]["blocks"][0]["ops"]
+    names = []
+    for op in ops:
+        if op.get("#") == "1.data":
+            names += [a["AT"]["D"] for a in op["A"] if a["N"] == "name"]
+    return names
 
 
 def strip_callstack(path):
@@ -318,6 +616,15 @@ def main():
         shutil.copy(os.path.join(tmp, "pir", extra, "model.json"), os.path.join(out, extra))
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("".join(n + "\n" for n in CASES))
+    for name in JSON_CASES:
+        a, d = os.path.join(tmp, "pir", name), os.path.join(out, name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        for f in sorted(os.listdir(a)):
+            if f.endswith((".json", ".npy", ".pdiparams")):
+                shutil.copy(os.path.join(a, f), d)
+    with open(os.path.join(out, "json_cases.txt"), "w") as f:
+        f.write("".join(n + "\n" for n in JSON_CASES))
     shutil.rmtree(tmp)
     print("wrote", out)
 

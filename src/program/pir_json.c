@@ -70,71 +70,212 @@ typedef struct opmap {
 /* Sorted by pir name (bsearch). */
 static const opmap k_ops[] = {
     UNARY("abs", "abs"),
+    UNARY("acos", "acos"),
     BINARY("add", "elementwise_add"),
+    {"affine_channel", "affine_channel", "X;Scale;Bias", "Out", ""},
+    {"all", "reduce_all", "X", "Out", "axis>dim;keepdim>keep_dim"},
+    {"amax", "reduce_amax", "X", "Out", "axis>dim;keepdim>keep_dim"},
+    {"amin", "reduce_amin", "X", "Out", "axis>dim;keepdim>keep_dim"},
+    {"any", "reduce_any", "X", "Out", "axis>dim;keepdim>keep_dim"},
+    {"argmax", "arg_max", "X;=i:axis", "Out", ""},
+    {"argmin", "arg_min", "X;=i:axis", "Out", ""},
+    {"argsort", "argsort", "X", "Out;Indices", ""},
+    UNARY("asin", "asin"),
     UNARY("assign", "assign"),
+    UNARY("atan", "atan"),
+    {"atan2", "atan2", "X1;X2", "Out", ""},
     {"batch_norm", "batch_norm", "X;Mean;Variance;Scale;Bias",
      "Y;MeanOut;VarianceOut;SavedMean;SavedVariance;ReserveSpace", "data_format>data_layout"},
     {"bicubic_interp", "bicubic_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out",
      "data_format>data_layout"},
     {"bilinear_interp", "bilinear_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out",
      "data_format>data_layout"},
+    {"bmm", "bmm", "X;Y", "Out", ""},
+    {"box_coder", "box_coder", "PriorBox;PriorBoxVar;TargetBox", "OutputBox", ""},
     {"cast", "cast", "X", "Out", "dtype>out_dtype"},
+    UNARY("ceil", "ceil"),
+    UNARY("celu", "celu"),
+    UNARY("channel_shuffle", "channel_shuffle"),
     {"clip", "clip", "X;=f:min|Min;=f:max|Max", "Out", ""},
+    {"clip_by_norm", "clip_by_norm", "X", "Out", ""},
     {"concat", "concat", "X*;=i:axis|AxisTensor", "Out", ""},
     {"conv2d", "conv2d", "Input;Filter", "Output", ""},
     {"conv2d_transpose", "conv2d_transpose", "Input;Filter;=L:output_size", "Output", ""},
+    {"conv3d", "conv3d", "Input;Filter", "Output", ""},
+    UNARY("cos", "cos"),
+    UNARY("cosh", "cosh"),
+    {"cross_entropy_with_softmax", "softmax_with_cross_entropy", "Logits;Label", "Softmax;Loss",
+     ""},
+    {"cumprod", "cumprod", "X", "Out", ""},
+    {"cumsum", "cumsum", "X;=i:axis", "Out", ""},
+    {"deformable_conv", "deformable_conv", "Input;Offset;Filter;Mask", "Output", ""},
     {"depthwise_conv2d", "depthwise_conv2d", "Input;Filter", "Output", ""},
     {"depthwise_conv2d_transpose", "depthwise_conv2d_transpose", "Input;Filter;=L:output_size",
      "Output", ""},
+    UNARY("diag", "diag_v2"),
+    {"distribute_fpn_proposals", "distribute_fpn_proposals", "FpnRois;RoisNum",
+     "MultiFpnRois*;MultiLevelRoIsNum*;RestoreIndex", ""},
     BINARY("divide", "elementwise_div"),
     {"dropout", "dropout", "X;Seed;=f:dropout_prob", "Out;Mask", "mode>dropout_implementation"},
     BINARY("elementwise_pow", "elementwise_pow"),
+    UNARY("elu", "elu"),
+    {"embedding", "lookup_table_v2", "Ids;W", "Out", "sparse>"},
     BINARY("equal", "equal"),
+    UNARY("erf", "erf"),
     UNARY("exp", "exp"),
+    {"expand", "expand_v2", "X;=L:shape|Shape", "Out", ""},
+    {"expand_as", "expand_as_v2", "X;Y", "Out", ""},
+    UNARY("expm1", "expm1"),
+    {"eye", "eye", "=i:num_rows;=i:num_columns", "Out", ""},
     {"flatten", "flatten_contiguous_range", "X", "Out;XShape", ""},
+    UNARY("flip", "flip"),
+    UNARY("floor", "floor"),
+    BINARY("floor_divide", "elementwise_floordiv"),
+    {"full_like", "fill_any_like", "X;=f:value", "Out", ""},
+    {"full_with_tensor", "fill_constant",
+     "=f:value|ValueTensor;=L:shape|ShapeTensor|ShapeTensorList", "Out", ""},
+    {"gather", "gather", "X;Index;=i:axis|Axis", "Out", ""},
+    {"gather_nd", "gather_nd", "X;Index", "Out", ""},
+    {"gather_tree", "gather_tree", "Ids;Parents", "Out", ""},
     {"gelu", "gelu", "X", "Out", ""},
+    {"generate_proposals", "generate_proposals_v2", "Scores;BboxDeltas;ImShape;Anchors;Variances",
+     "RpnRois;RpnRoiProbs;RpnRoisNum", "pre_nms_top_n>pre_nms_topN;post_nms_top_n>post_nms_topN"},
     BINARY("greater_equal", "greater_equal"),
     BINARY("greater_than", "greater_than"),
+    {"grid_sample", "grid_sampler", "X;Grid", "Output", ""},
+    {"group_norm", "group_norm", "X;Scale;Bias", "Y;Mean;Variance", "data_format>data_layout"},
+    UNARY("hardshrink", "hard_shrink"),
     UNARY("hardsigmoid", "hard_sigmoid"),
     UNARY("hardswish", "hard_swish"),
+    {"hardtanh", "brelu", "X", "Out", ""},
+    {"index_sample", "index_sample", "X;Index", "Out", ""},
+    {"index_select", "index_select", "X;Index", "Out", "axis>dim"},
+    {"instance_norm", "instance_norm", "X;Scale;Bias", "Y;SavedMean;SavedVariance", ""},
+    UNARY("isfinite", "isfinite_v2"),
+    UNARY("isinf", "isinf_v2"),
+    UNARY("isnan", "isnan_v2"),
+    {"kron", "kron", "X;Y", "Out", ""},
     {"layer_norm", "layer_norm", "X;Scale;Bias", "Y;Mean;Variance", ""},
     {"leaky_relu", "leaky_relu", "X", "Out", "negative_slope>alpha"},
     BINARY("less_equal", "less_equal"),
     BINARY("less_than", "less_than"),
     {"linear_interp", "linear_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out",
      "data_format>data_layout"},
+    {"linspace", "linspace", "Start;Stop;Num", "Out", ""},
+    UNARY("log", "log"),
+    UNARY("log10", "log10"),
+    UNARY("log1p", "log1p"),
+    UNARY("log2", "log2"),
+    UNARY("log_softmax", "log_softmax"),
+    {"logical_and", "logical_and", "X;Y", "Out", ""},
+    UNARY("logical_not", "logical_not"),
+    {"logical_or", "logical_or", "X;Y", "Out", ""},
+    {"logical_xor", "logical_xor", "X;Y", "Out", ""},
+    UNARY("logit", "logit"),
+    UNARY("logsigmoid", "logsigmoid"),
+    UNARY("logsumexp", "logsumexp"),
     {"matmul", "matmul_v2", "X;Y", "Out", "transpose_x>trans_x;transpose_y>trans_y"},
+    {"matrix_nms", "matrix_nms", "BBoxes;Scores", "Out;Index;RoisNum", ""},
     {"max", "reduce_max", "X;=L:dim", "Out", "keepdim>keep_dim"},
     BINARY("maximum", "elementwise_max"),
+    UNARY("maxout", "maxout"),
     {"mean", "reduce_mean", "X;=L:dim", "Out", "keepdim>keep_dim"},
+    {"meshgrid", "meshgrid", "X*", "Out*", ""},
+    {"min", "reduce_min", "X;=L:dim", "Out", "keepdim>keep_dim"},
     BINARY("minimum", "elementwise_min"),
+    {"mish", "mish", "X", "Out", "lambda>threshold"},
+    {"multiclass_nms3", "multiclass_nms3", "BBoxes;Scores;RoisNum", "Out;Index;NmsRoisNum", ""},
     BINARY("multiply", "elementwise_mul"),
     {"nearest_interp", "nearest_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out",
      "data_format>data_layout"},
+    {"nonzero", "where_index", "Condition", "Out", ""},
     BINARY("not_equal", "not_equal"),
+    {"numel", "size", "Input", "Out", ""},
+    {"one_hot", "one_hot_v2", "X;=i:depth|depth_tensor", "Out", ""},
+    UNARY("p_norm", "p_norm"),
+    {"pad", "pad", "X;=f:pad_value", "Out", ""},
+    {"pad3d", "pad3d", "X;=L:paddings|Paddings", "Out", "pad_value>value"},
+    UNARY("pixel_shuffle", "pixel_shuffle"),
+    UNARY("pixel_unshuffle", "pixel_unshuffle"),
     {"pool2d", "pool2d", "X;=L:ksize", "Out", ""},
+    {"pool3d", "pool3d", "X", "Out", "kernel_size>ksize"},
+    {"pow", "pow", "X", "Out", "y>factor"},
+    {"prelu", "prelu", "X;Alpha", "Out", ""},
+    {"prior_box", "prior_box", "Input;Image", "Boxes;Variances", ""},
+    {"prod", "reduce_prod", "X;=L:dim", "Out", "keepdim>keep_dim;reduce_all>"},
+    UNARY("reciprocal", "reciprocal"),
     UNARY("relu", "relu"),
     UNARY("relu6", "relu6"),
+    BINARY("remainder", "elementwise_mod"),
     {"reshape", "reshape2", "X;=L:shape|Shape|ShapeTensor", "Out;XShape", ""},
+    /* dropout_state_in (a parameter) is the ProgramDesc op's DropoutState output */
+    {"rnn", "rnn", "Input;PreState*;WeightList*;SequenceLength;", "Out;DropoutState;State*;Reserve",
+     ""},
+    {"roi_align", "roi_align", "X;ROIs;RoisNum", "Out", ""},
+    {"roll", "roll", "X;=L:shifts|ShiftsTensor", "Out", ""},
+    UNARY("round", "round"),
+    UNARY("rsqrt", "rsqrt"),
     {"scale", "scale", "X;=f:scale|ScaleTensor", "Out", ""},
+    {"scatter", "scatter", "X;Ids;Updates", "Out", ""},
+    UNARY("selu", "selu"),
+    {"sequence_mask", "sequence_mask", "X;=i:maxlen|MaxLenTensor", "Y", ""},
+    /* The ProgramDesc op has only the list slots for starts/ends/steps: a computed IntArray
+     * tensor (not a vector of scalars) is refused, not misread. */
+    {"set_value", "set_value",
+     "Input;=L:starts||StartsTensorList;=L:ends||EndsTensorList;=L:steps||StepsTensorList", "Out",
+     ""},
+    {"set_value_with_tensor", "set_value",
+     "Input;ValueTensor;=L:starts||StartsTensorList;=L:ends||EndsTensorList;"
+     "=L:steps||StepsTensorList",
+     "Out", ""},
     {"shape", "shape", "Input", "Out", ""},
+    UNARY("shuffle_channel", "shuffle_channel"),
     UNARY("sigmoid", "sigmoid"),
+    {"sigmoid_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "X;Label;PosWeight",
+     "Out", ""},
+    UNARY("sign", "sign"),
+    UNARY("silu", "silu"),
+    UNARY("sin", "sin"),
+    UNARY("sinh", "sinh"),
     {"slice", "slice", "Input;=L:starts|StartsTensor|StartsTensorList;=L:ends|EndsTensor|EndsTensorList",
      "Out", ""},
     {"softmax", "softmax", "X", "Out", ""},
+    UNARY("softplus", "softplus"),
+    {"softshrink", "softshrink", "X", "Out", "threshold>lambda"},
+    UNARY("softsign", "softsign"),
     {"split", "split", "X;=L:sections;=i:axis|AxisTensor", "Out*", ""},
     {"split_with_num", "split", "X;=i:axis|AxisTensor", "Out*", ""},
     UNARY("sqrt", "sqrt"),
+    UNARY("square", "square"),
     {"squeeze", "squeeze2", "X;=L:axes", "Out;XShape", ""},
     {"stack", "stack", "X*", "Y", ""},
+    UNARY("stanh", "stanh"),
+    {"strided_slice", "strided_slice",
+     "Input;=L:starts|StartsTensor|StartsTensorList;=L:ends|EndsTensor|EndsTensorList;"
+     "=L:strides|StridesTensor|StridesTensorList",
+     "Out", ""},
     BINARY("subtract", "elementwise_sub"),
     {"sum", "reduce_sum", "X;=L:dim", "Out", "keepdim>keep_dim;dtype>out_dtype"},
     UNARY("swish", "swish"),
+    {"take_along_axis", "take_along_axis", "Input;Index", "Result", "axis>Axis"},
+    UNARY("tan", "tan"),
     UNARY("tanh", "tanh"),
+    UNARY("tanh_shrink", "tanh_shrink"),
+    UNARY("temporal_shift", "temporal_shift"),
+    UNARY("thresholded_relu", "thresholded_relu"),
+    {"tile", "tile", "X;=L:repeat_times|RepeatTimes", "Out", ""},
+    {"topk", "top_k_v2", "X;=i:k|K", "Out;Indices", ""},
     {"transpose", "transpose2", "X", "Out;XShape", "perm>axis"},
+    {"tril", "tril_triu", "X", "Out", "+lower=1"},
     {"trilinear_interp", "trilinear_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out",
      "data_format>data_layout"},
+    {"triu", "tril_triu", "X", "Out", "+lower=0"},
+    UNARY("trunc", "trunc"),
+    {"unbind", "unbind", "X", "Out*", ""},
     {"unsqueeze", "unsqueeze2", "X;=L:axes", "Out;XShape", ""},
+    {"unstack", "unstack", "X", "Y*", ""},
+    {"where", "where", "Condition;X;Y", "Out", ""},
+    {"yolo_box", "yolo_box", "X;ImgSize", "Boxes;Scores", ""},
 };
 
 static int opmap_cmp(const void *key, const void *elem) {
@@ -196,6 +337,7 @@ typedef struct ctx {
   ic_arena *arena;
   ic_builder *b; /* NULL in the first walk */
   ic_strmap values;
+  ic_strmap params; /* parameter names declared (second walk) */
   int n_blocks;
   int *parents;
   size_t cap_parents;
@@ -976,6 +1118,13 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
         out0->persistable = true;
         return IC_OK;
       }
+      /* One variable per name: Paddle emits a parameter op per use of some shared ones
+       * (each pd_op.rnn reads its own op for "dropout_state__non_persistable"). */
+      if (ic_strmap_get(&c->params, pname)) {
+        out0->declared = true;
+        return IC_OK;
+      }
+      if (!ic_strmap_put(&c->params, pname, out0)) return oom(c);
       return declare(c, out0);
     }
     if (strcmp(name, "combine") == 0) {
@@ -1046,6 +1195,44 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     }
     c->fetch[c->n_fetch++] = (fetchref){col, v};
     return IC_OK;
+  }
+  if (pd && strcmp(name, "arange") == 0) {
+    /* arange(start, end, step, dtype): Paddle reads the three tensors (float64 from the
+     * Python API) as the output dtype; the ProgramDesc range op computes in the dtype of
+     * Start. So each operand is cast to `dtype` ("%ID.start" ...), then range. */
+    if (n_in != 3 || n_out != 1 || !out0) return fail(c, "expected 3 operands and one result");
+    for (size_t k = 0; k < 3; k++) {
+      if (!in[k] || resolve(in[k])->is_vec) return fail(c, "operand %zu must be a tensor", k);
+    }
+    if (first) {
+      for (size_t k = 0; k < 3; k++) mark_use(in[k]);
+      return IC_OK;
+    }
+    static const char *const slots[3] = {"Start", "End", "Step"};
+    pval *cv[3];
+    for (size_t k = 0; k < 3; k++) {
+      if (!(cv[k] = new_value(c, out0->id))) return oom(c);
+      char tn[64];
+      snprintf(tn, sizeof tn, "%s.%s", out0->name, slots[k]);
+      if (!(cv[k]->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+      cv[k]->has_type = cv[k]->tensor = true;
+      cv[k]->dtype = out0->dtype;
+      cv[k]->dtype_name = out0->dtype_name;
+      cv[k]->ndim = 1;
+      cv[k]->dims[0] = 1;
+      ic_builder_op *cast = ic_builder_add_op(c->b, c->block, "cast");
+      ic_builder_attr_int(cast, "in_dtype", resolve(in[k])->dtype);
+      ic_builder_attr_int(cast, "out_dtype", out0->dtype);
+      if ((st = emit_values(c, cast, true, "X", 1, &in[k])) ||
+          (st = emit_values(c, cast, false, "Out", 1, &cv[k]))) {
+        return st;
+      }
+    }
+    ic_builder_op *range = ic_builder_add_op(c->b, c->block, "range");
+    for (size_t k = 0; k < 3; k++) {
+      if ((st = emit_values(c, range, true, slots[k], 1, &cv[k]))) return st;
+    }
+    return emit_values(c, range, false, "Out", 1, &out0);
   }
   if (pd && strcmp(name, "shape64") == 0) {
     /* The int64 shape (Paddle 3's paddle.shape): the ProgramDesc shape op writes int32, so
@@ -1376,6 +1563,7 @@ ic_status ic_pir_json_to_programdesc(const void *data, size_t size, const char *
   *pb_size = 0;
   ctx c = {.origin = origin ? origin : "<memory>", .err = err};
   ic_strmap_init(&c.values);
+  ic_strmap_init(&c.params);
   json_error_t je;
   ic_status st = IC_OK;
   json_t *root = json_loadb(data, size, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
@@ -1438,6 +1626,7 @@ done:
   ic_builder_destroy(c.b);
   json_decref(root);
   ic_strmap_free(&c.values);
+  ic_strmap_free(&c.params);
   ic_arena_destroy(c.arena);
   free(c.parents);
   free(c.fetch);
