@@ -34,7 +34,7 @@
 static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic", "nn", "misc",
                                       "ops_index", "ops_math"};
 /* PIR-only cases (tests/data/pir/json_cases.txt): model.json with Paddle's outputs. */
-static const char *const k_json_cases[] = {"index", "math", "detect", "seq"};
+static const char *const k_json_cases[] = {"index", "math", "detect", "seq", "more"};
 
 typedef struct loaded {
   ic_program *prog;

@@ -28,7 +28,7 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq) are PIR-only: model.json, model.pdiparams, the feeds
+JSON_CASES (index, math, detect, seq, more) are PIR-only: model.json, model.pdiparams, the feeds
 in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out<k>.npy of
 whatever dtype; json_cases.txt lists them. They cover the ops whose Python API has no
 legacy static path in Paddle 3.3, or whose legacy export would need each op built by hand.
@@ -384,6 +384,40 @@ def json_misc(paddle, np):
             (lab, rv.randint(0, 4, (2, 5, 1)).astype("int64"))], outs
 
 
+def json_more(paddle, np):
+    """viterbi_decode, max_pool2d_with_index and unpool, crop, scatter_nd_add, put_along_axis,
+    roi_pool and psroi_pool (mapped after the cases above were written: last, so that the
+    parameter names of the others do not move)."""
+    from paddle.vision import ops as V
+    F = paddle.nn.functional
+    em = paddle.static.data("em", [2, 4, 5], "float32")
+    tr = paddle.static.data("tr", [5, 5], "float32")
+    ln = paddle.static.data("ln", [2], "int64")
+    sc, pa = paddle.text.viterbi_decode(em, tr, ln, True)
+    x = paddle.static.data("x", [1, 2, 8, 8], "float32")
+    mp, mask = F.max_pool2d(x, 2, 2, return_mask=True)
+    up = F.max_unpool2d(mp, mask, 2, 2)
+    cr = paddle.crop(x, shape=[1, 2, 4, 4], offsets=[0, 0, 1, 2])
+    idx = paddle.static.data("idx", [3, 1], "int64")
+    upd = paddle.static.data("upd", [3, 8, 8], "float32")
+    sn = paddle.scatter_nd_add(paddle.reshape(x, [2, 8, 8]), idx, upd)
+    pidx = paddle.static.data("pidx", [1, 2, 8, 1], "int64")
+    pv = paddle.put_along_axis(x, pidx, 1.5, 3, reduce="add")
+    boxes = paddle.static.data("boxes", [3, 4], "float32")
+    bn = paddle.static.data("bn", [1], "int32")
+    rp = V.roi_pool(x, boxes, bn, 2, 0.5)
+    ps = V.psroi_pool(paddle.tile(x, [1, 2, 1, 1]), boxes, bn, 1, 0.5)
+    rv = np.random.RandomState(17)
+    f32 = lambda a: np.asarray(a, "float32")
+    corner = rv.uniform(0, 8, (3, 2))
+    return [(em, f32(rv.randint(0, 4, (2, 4, 5)) * 0.5)), (tr, f32(rv.uniform(-1, 1, (5, 5)))),
+            (ln, np.array([4, 2], "int64")), (x, f32(rv.uniform(-1, 1, (1, 2, 8, 8)))),
+            (idx, np.array([[1], [0], [1]], "int64")), (upd, f32(rv.uniform(-1, 1, (3, 8, 8)))),
+            (pidx, rv.randint(0, 8, (1, 2, 8, 1)).astype("int64")),
+            (boxes, f32(np.concatenate([corner, corner + rv.uniform(2, 8, (3, 2))], 1))),
+            (bn, np.array([3], "int32"))], [sc, pa, mp, mask, up, cr, sn, pv, rp, ps]
+
+
 def case_ops(paddle, np, part):
     """The ops above whose Python API still has a legacy static path (and, through
     legacy_op, the unary ones that lost it), exported in both formats; part 0 the index and
@@ -455,7 +489,8 @@ def case_ops(paddle, np, part):
             (n, np.array([-7, -3, 0, 5, 9, 12], "int64"))], outs
 
 
-JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq}
+JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
+              "more": json_more}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
