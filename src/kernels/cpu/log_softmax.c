@@ -12,26 +12,6 @@
 #include "kernels/cpu/softmax.h"
 #include "kernels/kernel.h"
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  softmax_attrs *a = attrs;
-  a->axis = ic_ar_int(r, "axis", -1);
-  return r->st;
-}
-
-static ic_status infer(ic_kctx *c) {
-  const softmax_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, 0, 0);
-  ic_status st;
-  if ((st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT))) return st;
-  int lo = x->ndim ? -x->ndim : -1, hi = x->ndim ? x->ndim : 1; /* rank 0 takes -1 and 0 */
-  if (a->axis < lo || a->axis >= hi) {
-    return ic_kfail_in(c, 0, 0, "attribute 'axis' is %lld, expected in [%d, %d)",
-                       (long long)a->axis, lo, hi);
-  }
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
-  return IC_OK;
-}
-
 /* [outer, n, inner]: per (outer, inner) column, the max along n (NaN taking over), then the
  * clipped shifted logits d, then d - log(sum(exp(d))). */
 #define LOG_SOFTMAX_IMPL(NAME, T)                                                       \
@@ -89,6 +69,6 @@ const ic_opdef ic_op_log_softmax = {
     .name = "log_softmax",
     .n_inputs = 1, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(softmax_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .attrs_size = sizeof(softmax_attrs), .parse = ic_softmax_parse,
+    .infer = ic_softmax_infer, .cpu = run,
 };

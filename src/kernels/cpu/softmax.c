@@ -19,13 +19,13 @@
 #include "kernels/cpu/vmath.h"
 #include "kernels/kernel.h"
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_softmax_parse(ic_attr_reader *r, void *attrs) {
   softmax_attrs *a = attrs;
   a->axis = ic_ar_int(r, "axis", -1);
   return r->st;
 }
 
-static ic_status infer(ic_kctx *c) {
+ic_status ic_softmax_infer(ic_kctx *c) {
   const softmax_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_status st;
@@ -219,6 +219,6 @@ const ic_opdef ic_op_softmax = {
     .name = "softmax",
     .n_inputs = 1, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(softmax_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .attrs_size = sizeof(softmax_attrs), .parse = ic_softmax_parse,
+    .infer = ic_softmax_infer, .cpu = run,
 };
