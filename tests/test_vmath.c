@@ -186,7 +186,7 @@ START_TEST(gemv_bitwise) {
     ck_assert(!__builtin_cpu_supports("avx2") && !__builtin_cpu_supports("avx512f"));
     return;
   }
-  static const int64_t ns[] = {1, 4, 7, 8, 15, 16, 17, 63, 64, 65, 84, 100, 384};
+  static const int64_t ns[] = {1, 4, 7, 8, 15, 16, 17, 63, 64, 65, 84, 100, 127, 128, 129, 257, 384};
   for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
     const int64_t n = ns[t], k = 37;
     float *wt = malloc((size_t)(n * k) * sizeof *wt), *x = malloc((size_t)k * sizeof *x);
@@ -203,10 +203,25 @@ START_TEST(gemv_bitwise) {
       }
       ref[j] = a;
     }
+    float *y0 = malloc((size_t)n * sizeof *y0);
+    memcpy(y0, y, (size_t)n * sizeof *y);
     ic_gemv_acc_f32(wt, x, y, k, n);
     ck_assert_msg(memcmp(y, ref, (size_t)n * sizeof *y) == 0, "gemv differs from the scalar "
                   "formula at n = %lld", (long long)n);
-    free(wt), free(x), free(y), free(ref);
+    /* The packed form: W = wt^T ([n, k]) packed in panels, the same bits. */
+    float *w = malloc((size_t)(n * k) * sizeof *w);
+    for (int64_t j = 0; j < n; j++) {
+      for (int64_t i = 0; i < k; i++) w[j * k + i] = wt[i * n + j];
+    }
+    const int64_t np = ic_gemv_packed_size(k, n);
+    ck_assert_int_ge(np, n * k);
+    ck_assert_int_eq(np % (ic_gemv_panel() * k), 0);
+    float *wp = malloc((size_t)np * sizeof *wp);
+    ic_gemv_pack_f32(w, n, k, wp);
+    ic_gemv_packed_acc_f32(wp, x, y0, k, n);
+    ck_assert_msg(memcmp(y0, ref, (size_t)n * sizeof *y0) == 0, "packed gemv differs from the "
+                  "scalar formula at n = %lld", (long long)n);
+    free(wt), free(x), free(y), free(ref), free(y0), free(w), free(wp);
   }
 }
 END_TEST

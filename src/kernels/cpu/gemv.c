@@ -58,6 +58,93 @@
 DEFINE_GEMV(gemv_avx512, 16, "avx512f")
 DEFINE_GEMV(gemv_avx2, 8, "avx2")
 
+/* The packed form: wp holds panels of IC_GEMV_PANEL_VECS * W columns, each panel's k rows
+ * contiguous (ic_gemv_pack_f32), so a panel streams through the cache in order and its eight
+ * accumulators give the adds eight independent chains. The operations per output are those
+ * of the unpacked form (one rounded product, then one rounded sum, ascending k); a partial
+ * last panel is computed whole on a padded copy of y (its pad columns hold zeros). */
+#define DEFINE_GEMV_PACKED(NAME, W, TARGET)                                                  \
+  __attribute__((target(TARGET))) static void NAME(const float *wp, const float *x, float *y, \
+                                                    int64_t k, int64_t n) {                  \
+    typedef float vf __attribute__((vector_size(4 * (W))));                                 \
+    enum { P = IC_GEMV_PANEL_VECS * (W) };                                                   \
+    for (int64_t j = 0; j < n; j += P, wp += k * P) {                                        \
+      float pad[P];                                                                          \
+      const bool part = j + P > n;                                                           \
+      float *yj = y + j;                                                                     \
+      if (part) {                                                                            \
+        memset(pad, 0, sizeof pad);                                                          \
+        memcpy(pad, y + j, (size_t)(n - j) * sizeof(float));                                 \
+        yj = pad;                                                                            \
+      }                                                                                      \
+      vf a0, a1, a2, a3, a4, a5, a6, a7;                                                     \
+      memcpy(&a0, yj, sizeof a0);                                                            \
+      memcpy(&a1, yj + (W), sizeof a1);                                                      \
+      memcpy(&a2, yj + 2 * (W), sizeof a2);                                                  \
+      memcpy(&a3, yj + 3 * (W), sizeof a3);                                                  \
+      memcpy(&a4, yj + 4 * (W), sizeof a4);                                                  \
+      memcpy(&a5, yj + 5 * (W), sizeof a5);                                                  \
+      memcpy(&a6, yj + 6 * (W), sizeof a6);                                                  \
+      memcpy(&a7, yj + 7 * (W), sizeof a7);                                                  \
+      for (int64_t i = 0; i < k; i++) {                                                      \
+        const float *r = wp + i * P;                                                         \
+        const float s = x[i];                                                                \
+        vf w0, w1, w2, w3, w4, w5, w6, w7;                                                   \
+        memcpy(&w0, r, sizeof w0);                                                           \
+        memcpy(&w1, r + (W), sizeof w1);                                                     \
+        memcpy(&w2, r + 2 * (W), sizeof w2);                                                 \
+        memcpy(&w3, r + 3 * (W), sizeof w3);                                                 \
+        memcpy(&w4, r + 4 * (W), sizeof w4);                                                 \
+        memcpy(&w5, r + 5 * (W), sizeof w5);                                                 \
+        memcpy(&w6, r + 6 * (W), sizeof w6);                                                 \
+        memcpy(&w7, r + 7 * (W), sizeof w7);                                                 \
+        a0 = a0 + w0 * s;                                                                    \
+        a1 = a1 + w1 * s;                                                                    \
+        a2 = a2 + w2 * s;                                                                    \
+        a3 = a3 + w3 * s;                                                                    \
+        a4 = a4 + w4 * s;                                                                    \
+        a5 = a5 + w5 * s;                                                                    \
+        a6 = a6 + w6 * s;                                                                    \
+        a7 = a7 + w7 * s;                                                                    \
+      }                                                                                      \
+      memcpy(yj, &a0, sizeof a0);                                                            \
+      memcpy(yj + (W), &a1, sizeof a1);                                                      \
+      memcpy(yj + 2 * (W), &a2, sizeof a2);                                                  \
+      memcpy(yj + 3 * (W), &a3, sizeof a3);                                                  \
+      memcpy(yj + 4 * (W), &a4, sizeof a4);                                                  \
+      memcpy(yj + 5 * (W), &a5, sizeof a5);                                                  \
+      memcpy(yj + 6 * (W), &a6, sizeof a6);                                                  \
+      memcpy(yj + 7 * (W), &a7, sizeof a7);                                                  \
+      if (part) memcpy(y + j, pad, (size_t)(n - j) * sizeof(float));                         \
+    }                                                                                        \
+  }
+
+DEFINE_GEMV_PACKED(gemv_packed_avx512, 16, "avx512f")
+DEFINE_GEMV_PACKED(gemv_packed_avx2, 8, "avx2")
+
+int64_t ic_gemv_panel(void) {
+  return IC_GEMV_PANEL_VECS * (__builtin_cpu_supports("avx512f") ? 16 : 8);
+}
+
+int64_t ic_gemv_packed_size(int64_t k, int64_t n) {
+  const int64_t p = ic_gemv_panel();
+  return (n + p - 1) / p * p * k;
+}
+
+void ic_gemv_pack_f32(const float *w, int64_t n, int64_t k, float *wp) {
+  const int64_t p = ic_gemv_panel();
+  for (int64_t j0 = 0; j0 < n; j0 += p, wp += k * p) {
+    for (int64_t i = 0; i < k; i++) {
+      for (int64_t l = 0; l < p; l++) wp[i * p + l] = j0 + l < n ? w[(j0 + l) * k + i] : 0.0f;
+    }
+  }
+}
+
+void ic_gemv_packed_acc_f32(const float *wp, const float *x, float *y, int64_t k, int64_t n) {
+  if (__builtin_cpu_supports("avx512f")) gemv_packed_avx512(wp, x, y, k, n);
+  else gemv_packed_avx2(wp, x, y, k, n);
+}
+
 bool ic_gemv_available(void) {
   return __builtin_cpu_supports("avx2") || __builtin_cpu_supports("avx512f");
 }

@@ -21,4 +21,17 @@ void ic_gemv_acc_f32(const float *wt, const float *x, float *y, int64_t k, int64
 void ic_gemv_acc_f32_ld(const float *wt, int64_t ldw, const float *x, float *y, int64_t k,
                         int64_t n);
 
+/* The packed form, for a weight matrix used many times (rnn's W_hh across time steps): W
+ * [n, k] row-major (a GEMM's "B^T" operand, so y = W x + y) is packed once by
+ * ic_gemv_pack_f32 into ic_gemv_packed_size(k, n) floats: panels of ic_gemv_panel() columns
+ * of W^T, each panel's k rows contiguous, the last panel padded with zeros. Then
+ * ic_gemv_packed_acc_f32 gives the bits of ic_gemv_acc_f32 on W^T (the same operations per
+ * output, in the same order), reading the matrix in order. The panel width depends on the
+ * vector unit: pack and multiply on the same machine. Needs ic_gemv_available(). */
+#define IC_GEMV_PANEL_VECS 8
+int64_t ic_gemv_panel(void);
+int64_t ic_gemv_packed_size(int64_t k, int64_t n);
+void ic_gemv_pack_f32(const float *w, int64_t n, int64_t k, float *wp);
+void ic_gemv_packed_acc_f32(const float *wp, const float *x, float *y, int64_t k, int64_t n);
+
 #endif

@@ -421,10 +421,11 @@ typedef struct rnn_dir {
 typedef struct wt_key {
   const void *ptr;
   uint64_t sample;
+  bool packed; /* W_hh packed for ic_gemv_packed_acc_f32 rather than transposed */
 } wt_key;
 
 struct rnn_wt_cache {
-  int64_t n, gh, in0; /* blocks (layers x directions), floats per W_hh block, input size */
+  int64_t n, gh, in0; /* blocks (layers x directions), floats per W_hh block (wt_floats), input size */
   float *wt, *wih;    /* W_ih^T of block k at wih + wih_off(k) */
   wt_key *key, *key_ih;
 };
@@ -451,13 +452,28 @@ static int64_t wih_off(int64_t blk, int64_t D, int64_t in0, int64_t H, int64_t G
   return blk < D ? blk * in0 * G : (D * in0 + (blk - D) * D * H) * G;
 }
 
-/* The transposed copy of weight w ([G, K]) in cache slot wt, redone when the key changes. */
-static const float *kept_transpose(wt_key *key, float *wt, const float *w, int64_t G, int64_t K) {
+/* Floats of one W_hh copy ([G, H]): transposed, or packed for the batch-1 GEMV, whichever a
+ * run needs (a cache slot holds either). */
+static int64_t wt_floats(int64_t G, int64_t H) {
+  const int64_t packed = ic_gemv_available() ? ic_gemv_packed_size(H, G) : 0;
+  return packed > G * H ? packed : G * H;
+}
+
+/* W [G, K] into wt: packed for ic_gemv_packed_acc_f32, or transposed ([K, G]). */
+static void prepare_w(const float *w, float *wt, int64_t G, int64_t K, bool pack) {
+  if (pack) ic_gemv_pack_f32(w, G, K, wt);
+  else transpose_w(w, wt, G, K);
+}
+
+/* prepare_w's copy of weight w ([G, K]) in cache slot wt, redone when the key changes. */
+static const float *kept_transpose(wt_key *key, float *wt, const float *w, int64_t G, int64_t K,
+                                   bool pack) {
   uint64_t sample = ic_dnnl_filter_sample(w, (size_t)(G * K));
-  if (key->ptr != w || key->sample != sample) {
-    transpose_w(w, wt, G, K);
+  if (key->ptr != w || key->sample != sample || key->packed != pack) {
+    prepare_w(w, wt, G, K, pack);
     key->ptr = w;
     key->sample = sample;
+    key->packed = pack;
   }
   return wt;
 }
@@ -491,7 +507,7 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
     if (wc) {
       const int64_t blk = l * D + d;
       wiht = kept_transpose(&wc->key_ih[blk], wc->wih + wih_off(blk, D, wc->in0, r->H, G),
-                            w_ih, G, in_size);
+                            w_ih, G, in_size, false);
     } else {
       transpose_w(w_ih, s->wiht, G, in_size);
     }
@@ -503,9 +519,9 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
   if (use_wt && wc) {
     /* Only this direction's thread touches block l * D + d. */
     const int64_t blk = l * D + d;
-    wt = (float *)kept_transpose(&wc->key[blk], wc->wt + blk * wc->gh, w_hh, G, H);
+    wt = (float *)kept_transpose(&wc->key[blk], wc->wt + blk * wc->gh, w_hh, G, H, use_gemv);
   } else if (use_wt) {
-    transpose_w(w_hh, wt, G, H);
+    prepare_w(w_hh, wt, G, H, use_gemv);
   }
   memcpy(h, (const char *)r->init_h->data + row * es, n_state * es);
   if (lstm) memcpy(cst, (const char *)r->init_c->data + row * es, n_state * es);
@@ -529,7 +545,7 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
       for (int64_t b = 0; b < B; b++) {
         float *gh = (float *)cst + b * G;
         memset(gh, 0, (size_t)G * sizeof(float));
-        if (live[b]) ic_gemv_acc_f32(wt, (const float *)h + b * H, gh, H, G);
+        if (live[b]) ic_gemv_packed_acc_f32(wt, (const float *)h + b * H, gh, H, G);
       }
     } else if (gru && use_wt && any) {
       gemm_nn(c, B, G, H, h, H, wt, G, 0.0, cst, G);
@@ -537,7 +553,7 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
       gemm_nt(c, f64, B, G, H, h, H, w_hh, H, 0.0, cst, G);
     } else if (use_gemv) {
       for (int64_t b = 0; b < B; b++) {
-        if (live[b]) ic_gemv_acc_f32(wt, (const float *)h + b * H, (float *)g_t + b * G, H, G);
+        if (live[b]) ic_gemv_packed_acc_f32(wt, (const float *)h + b * H, (float *)g_t + b * G, H, G);
       }
     } else if (use_wt && any) {
       gemm_nn(c, B, G, H, h, H, wt, G, 1.0, g_t, G);
@@ -581,8 +597,10 @@ static ic_status run(ic_kctx *c) {
   if (train) memset(reserve, 0, (size_t)ic_tensor_numel_(ic_out(c, OUT_RESERVE, 0)));
   /* fp32: the recurrent product h * W_hh^T reads W_hh transposed once per layer and
    * direction (wt, [H, G]; kept across inference runs, rnn_wt_cache): at batch 1 with AVX2 or
-   * AVX-512 as a GEMV, instead of an sgemm call per step whose setup costs more than its
-   * arithmetic; at larger batches as sgemm on the transposed matrix, which beat the
+   * AVX-512 as a GEMV on W_hh packed in column panels (ic_gemv_packed_acc_f32; CRNN's
+   * [96] x [96, 384] at AVX-512: 1.50 against 1.75 us per step for the GEMV on [H, G], whose
+   * strided rows the prefetchers follow less well: the same bits), instead of an sgemm call
+   * per step whose setup costs more than its arithmetic; at larger batches as sgemm on the transposed matrix, which beat the
    * transposed-operand sgemm (CRNN's [8, 96] x [96, 384]: 2.4-2.6 against 3.5 us per step;
    * the GEMV there, one pass over wt per row, took 7.2). */
   const bool use_wt = !f64;
@@ -590,7 +608,7 @@ static ic_status run(ic_kctx *c) {
   rnn_wt_cache *wc = NULL;
   if (use_wt && !train && c->state) {
     wc = *c->state;
-    if (wc && (wc->n != L * D || wc->gh != G * H || wc->in0 != In)) {
+    if (wc && (wc->n != L * D || wc->gh != wt_floats(G, H) || wc->in0 != In)) {
       wt_cache_free(wc);
       wc = *c->state = NULL;
     }
@@ -598,9 +616,9 @@ static ic_status run(ic_kctx *c) {
       wc = calloc(1, sizeof *wc);
       if (wc) {
         wc->n = L * D;
-        wc->gh = G * H;
+        wc->gh = wt_floats(G, H);
         wc->in0 = In;
-        wc->wt = malloc((size_t)(L * D * G * H) * sizeof(float));
+        wc->wt = malloc((size_t)(L * D * wc->gh) * sizeof(float));
         wc->wih = malloc((size_t)wih_off(L * D, D, In, H, G) * sizeof(float));
         wc->key = calloc((size_t)(L * D), sizeof *wc->key);
         wc->key_ih = calloc((size_t)(L * D), sizeof *wc->key_ih);
@@ -612,7 +630,7 @@ static ic_status run(ic_kctx *c) {
       *c->state = wc;
     }
   }
-  const size_t n_wt = use_wt && !wc ? (size_t)(G * H) : 0;
+  const size_t n_wt = use_wt && !wc ? (size_t)wt_floats(G, H) : 0;
   const size_t n_wih = use_wt && !wc ? (size_t)(G * (In > D * H ? In : D * H)) : 0;
   /* The two directions of a layer are independent: with two threads or more each runs on
    * its own (float32; each direction single-threaded, so the bits are the same either way).
