@@ -31,6 +31,33 @@ void ic_kernel_threads(const ic_kctx *ctx) {
   if (omp_get_max_threads() != n) omp_set_num_threads(n);
 }
 
+/* fp32: column chunk ch of the product, one single-threaded sgemm (or GEMV) call. */
+typedef struct gemm_chunks {
+  const ic_gemm *g;
+  const void *a, *b;
+  void *c;
+  int64_t chunk;
+  bool gemv;
+} gemm_chunks;
+
+static void gemm_chunk(const gemm_chunks *k, int64_t ch) {
+  const ic_gemm *g = k->g;
+  int64_t n0 = ch * k->chunk;
+  int64_t nn = g->n - n0 < k->chunk ? g->n - n0 : k->chunk;
+  const float *bp = (const float *)k->b + (g->trans_b ? n0 * g->ldb : n0);
+  if (k->gemv) {
+    float *y = (float *)k->c + n0;
+    if (g->beta == 0) memset(y, 0, (size_t)nn * sizeof *y);
+    ic_gemv_acc_f32_ld(bp, g->ldb, (const float *)k->a, y, g->k, nn);
+    return;
+  }
+  /* dnnl_sgemm checks its arguments; they were validated by ic_gemm_check and the callers'
+   * shapes, so its status carries no information here. */
+  (void)dnnl_sgemm(g->trans_a ? 'T' : 'N', g->trans_b ? 'T' : 'N', g->m, nn, g->k,
+                   (float)g->alpha, k->a, g->lda, bp, g->ldb, (float)g->beta, (float *)k->c + n0,
+                   g->ldc);
+}
+
 void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void *b, void *c) {
   if (g->m == 0 || g->n == 0) return;
   size_t es = g->dtype == IC_FP64 ? sizeof(double) : sizeof(float);
@@ -74,24 +101,21 @@ void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void
   if (threads > n_chunks) threads = (int)n_chunks;
   /* Not worth waking a second thread for a small product. */
   if ((double)g->m * (double)g->n * (double)g->k < 2e5) threads = 1;
+  const gemm_chunks k = {.g = g, .a = a, .b = b, .c = c, .chunk = chunk, .gemv = gemv};
+  if (threads <= 1) {
+    /* Not even a team of one: libgomp ends every parallel region, an inactive one too, with
+     * a futex wake-up (a system call), and rnn calls this once per time step. */
+    int outer = omp_get_max_threads();
+    if (outer != 1) omp_set_num_threads(1);
+    for (int64_t ch = 0; ch < n_chunks; ch++) gemm_chunk(&k, ch);
+    if (outer != 1) omp_set_num_threads(outer);
+    return;
+  }
   int outer = omp_get_max_threads();
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+#pragma omp parallel for num_threads(threads) schedule(static)
   for (int64_t ch = 0; ch < n_chunks; ch++) {
     if (omp_get_max_threads() != 1) omp_set_num_threads(1);
-    int64_t n0 = ch * chunk;
-    int64_t nn = g->n - n0 < chunk ? g->n - n0 : chunk;
-    const float *bp = (const float *)b + (g->trans_b ? n0 * g->ldb : n0);
-    if (gemv) {
-      float *y = (float *)c + n0;
-      if (g->beta == 0) memset(y, 0, (size_t)nn * sizeof *y);
-      ic_gemv_acc_f32_ld(bp, g->ldb, (const float *)a, y, g->k, nn);
-      continue;
-    }
-    /* dnnl_sgemm checks its arguments; they were validated by ic_gemm_check and the callers'
-     * shapes, so its status carries no information here. */
-    (void)dnnl_sgemm(g->trans_a ? 'T' : 'N', g->trans_b ? 'T' : 'N', g->m, nn, g->k,
-                     (float)g->alpha, a, g->lda, bp, g->ldb, (float)g->beta, (float *)c + n0,
-                     g->ldc);
+    gemm_chunk(&k, ch);
   }
   if (omp_get_max_threads() != outer) omp_set_num_threads(outer);
 }
