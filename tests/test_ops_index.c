@@ -174,6 +174,79 @@ START_TEST(where_select) {
 }
 END_TEST
 
+/* ---- masked_fill ---- */
+
+/* X [2, 3, 4], Mask [3, 1] and Value [4] broadcast together (Paddle 3's pd_op.masked_fill);
+ * a 0-d Value and a Mask of higher rank than X widen Out; mismatches are errors. */
+START_TEST(masked_fill_broadcast) {
+  for (int dt = 0; dt < 2; dt++) {
+    static const ic_dtype dts[] = {IC_INT64, IC_FP32};
+    optest t;
+    ot_begin(&t);
+    ic_tensor *m;
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 2, TU_DIMS(3, 1), &m), IC_OK);
+    static const uint8_t mv[3] = {1, 0, 1};
+    memcpy(ic_tensor_data(m), mv, 3);
+    ic_tensor *x = ot_iota(dts[dt], 3, TU_DIMS(2, 3, 4), 3);
+    ic_tensor *v = ot_iota(dts[dt], 1, TU_DIMS(4), 40);
+    ot_feed(&t, "x", x);
+    ot_feed(&t, "m", m);
+    ot_feed(&t, "v", v);
+    ic_builder_op *o = ot_op(&t, "masked_fill");
+    ic_builder_in(o, "X", "x");
+    ic_builder_in(o, "Mask", "m");
+    ic_builder_in(o, "Value", "v");
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    double ref[24];
+    for (int k = 0; k < 24; k++) ref[k] = mv[(k / 4) % 3] ? ot_val(v, k % 4) : ot_val(x, k);
+    tu_assert_shape(t.out[0], dts[dt], 3, TU_DIMS(2, 3, 4));
+    tu_assert_close(t.out[0], ref, 24, 0, 0);
+    ot_end(&t);
+  }
+  /* Mask [2, 1, 3] over X [3] and a 0-d Value: Out [2, 1, 3]. */
+  optest t;
+  ot_begin(&t);
+  ic_tensor *m, *v;
+  ck_assert_int_eq(ic_tensor_create(IC_BOOL, 3, TU_DIMS(2, 1, 3), &m), IC_OK);
+  static const uint8_t mv[6] = {0, 1, 0, 1, 1, 0};
+  memcpy(ic_tensor_data(m), mv, 6);
+  ck_assert_int_eq(ic_tensor_create(IC_FP32, 0, NULL, &v), IC_OK);
+  *(float *)ic_tensor_data(v) = -7.5f;
+  ic_tensor *x = ot_iota(IC_FP32, 1, TU_DIMS(3), 5);
+  ot_feed(&t, "x", x);
+  ot_feed(&t, "m", m);
+  ot_feed(&t, "v", v);
+  ic_builder_op *o = ot_op(&t, "masked_fill");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "Mask", "m");
+  ic_builder_in(o, "Value", "v");
+  ot_out(&t, "Out", "out");
+  ot_ok(&t);
+  double ref[6];
+  for (int k = 0; k < 6; k++) ref[k] = mv[k] ? -7.5 : ot_val(x, k % 3);
+  tu_assert_shape(t.out[0], IC_FP32, 3, TU_DIMS(2, 1, 3));
+  tu_assert_close(t.out[0], ref, 6, 0, 0);
+  ot_end(&t);
+  for (int bad = 0; bad < 2; bad++) {
+    ot_begin(&t);
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(bad ? 4 : 5), &m), IC_OK);
+    memset(ic_tensor_data(m), 1, bad ? 4 : 5);
+    ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(3, 4), 1));
+    ot_feed(&t, "m", m);
+    ot_feed(&t, "v", ot_iota(bad ? IC_INT64 : IC_FP32, 0, NULL, 1));
+    o = ot_op(&t, "masked_fill");
+    ic_builder_in(o, "X", "x");
+    ic_builder_in(o, "Mask", "m");
+    ic_builder_in(o, "Value", "v");
+    ot_out(&t, "Out", "out");
+    if (bad) OT_FAIL(&t, IC_ERR_SHAPE, "masked_fill", "Value 'v'", "dtype of X 'x' (float32)");
+    else OT_FAIL(&t, IC_ERR_SHAPE, "masked_fill", "Mask 'm'", "does not broadcast");
+    ot_end(&t);
+  }
+}
+END_TEST
+
 /* ---- gather, index_select, gather_nd ---- */
 
 /* Every gather row of the shared table cases_index.h (the CUDA suite runs the same): Out's
@@ -1775,6 +1848,7 @@ static TCase *tc_select(void) {
   tcase_add_test(tc, logical_ops);
   tcase_add_test(tc, compare_errors);
   tcase_add_test(tc, where_select);
+  tcase_add_test(tc, masked_fill_broadcast);
   tcase_add_test(tc, gather_table);
   tcase_add_test(tc, gather_axes);
   tcase_add_test(tc, index_select_negative);

@@ -28,7 +28,8 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq, more) are PIR-only: model.json, model.pdiparams, the feeds
+JSON_CASES (index, math, detect, seq, more, and jit: a dygraph Layer through paddle.jit.save,
+export_jit) are PIR-only: model.json, model.pdiparams, the feeds
 in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out<k>.npy of
 whatever dtype; json_cases.txt lists them. They cover the ops whose Python API has no
 legacy static path in Paddle 3.3, or whose legacy export would need each op built by hand.
@@ -527,13 +528,70 @@ def export_const(paddle, np, out):
                                            program=main)
 
 
+def export_jit(paddle, np, out):
+    """JIT case "jit": a dygraph Layer saved by paddle.jit.save, as users export with Paddle 3
+    (PIR JSON by default), run back through paddle.inference. What the static cases above do
+    not produce: pd_op.rnn's dropout state as a builtin.parameter that is not persistable
+    (absent from the .pdiparams), an empty untyped array attribute (bilinear_interp's "scale"
+    when a size is given), and pd_op.masked_fill with a broadcast mask and value tensor."""
+    F = paddle.nn.functional
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.lstm = paddle.nn.LSTM(4, 3, num_layers=2, direction="bidirect")
+            self.gru = paddle.nn.GRU(4, 3)
+            self.conv = paddle.nn.Conv2D(2, 3, 3, padding=1)
+
+        def forward(self, x, img, m):
+            o, _ = self.lstm(x)
+            g, _ = self.gru(x)
+            y = F.interpolate(self.conv(img), size=[7, 9], mode="bilinear", align_corners=False)
+            v = paddle.to_tensor([1.5, -2.0, 0.25, 3.0, 9.0, 8.0, 7.0, 6.0, 5.0])
+            return o, g, y, paddle.masked_fill(y, m, v), paddle.masked_fill(x, x > 0.3, -1.0)
+
+    d = os.path.join(out, "jit")
+    os.makedirs(d, exist_ok=True)
+    paddle.seed(0)
+    net = Net()
+    net.eval()
+    for prm in net.parameters():
+        rv = np.random.RandomState(seed_of(prm.name))
+        prm.set_value(rv.uniform(-0.5, 0.5, prm.shape).astype("float32"))
+    spec = paddle.static.InputSpec
+    paddle.jit.save(net, os.path.join(d, "model"),
+                    input_spec=[spec([2, 5, 4], "float32", "x"), spec([1, 2, 5, 6], "float32", "img"),
+                                spec([1, 1, 7, 1], "bool", "m")])
+    rv = np.random.RandomState(18)
+    values = {"x": rv.uniform(-1, 1, (2, 5, 4)).astype("float32"),
+              "img": rv.uniform(-1, 1, (1, 2, 5, 6)).astype("float32"),
+              "m": np.array([True, False, True, True, False, False, True]).reshape(1, 1, 7, 1)}
+    import paddle.inference as pi
+    cfg = pi.Config(os.path.join(d, "model.json"), os.path.join(d, "model.pdiparams"))
+    cfg.disable_gpu()
+    cfg.switch_ir_optim(False)
+    cfg.disable_mkldnn()  # its PIR path cannot convert an ArrayAttribute<DoubleAttribute>
+    pred = pi.create_predictor(cfg)
+    for n, v in values.items():
+        h = pred.get_input_handle(n)
+        h.reshape(v.shape)
+        h.copy_from_cpu(v)
+    pred.run()
+    for k, n in enumerate(data_names(os.path.join(d, "model.json"))):
+        np.save(os.path.join(d, f"in{k}.npy"), values[n])
+    for k, n in enumerate(pred.get_output_names()):
+        np.save(os.path.join(d, f"out{k}.npy"), pred.get_output_handle(n).copy_to_cpu())
+
+
 def child(fmt, out):
     import numpy as np
     import paddle
 
-    paddle.enable_static()
     paddle.set_device("cpu")
     pir = fmt == "pir"
+    if pir:
+        export_jit(paddle, np, out)  # dygraph: before enable_static
+    paddle.enable_static()
     if pir:
         export_cond(paddle, out)
         export_const(paddle, np, out)
@@ -658,8 +716,14 @@ def main():
         for f in sorted(os.listdir(a)):
             if f.endswith((".json", ".npy", ".pdiparams")):
                 shutil.copy(os.path.join(a, f), d)
+    a, d = os.path.join(tmp, "pir", "jit"), os.path.join(out, "jit")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for f in sorted(os.listdir(a)):
+        if f.endswith((".json", ".npy", ".pdiparams")):
+            shutil.copy(os.path.join(a, f), d)
     with open(os.path.join(out, "json_cases.txt"), "w") as f:
-        f.write("".join(n + "\n" for n in JSON_CASES))
+        f.write("".join(n + "\n" for n in list(JSON_CASES) + ["jit"]))
     shutil.rmtree(tmp)
     print("wrote", out)
 

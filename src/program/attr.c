@@ -105,6 +105,24 @@ const char *ic_ar_str(ic_attr_reader *r, const char *name, const char *dflt) {
   return dflt;
 }
 
+/* An empty list has no element type to tell: Paddle 3's PIR JSON writes an empty float list
+ * (bilinear_interp's "scale") as an untyped empty array, read as INTS. Any list reader takes
+ * an empty list of any type. */
+static bool empty_list(const ic_attr *a) {
+  switch (a->type) {
+    case IC_ATTR_INTS:
+    case IC_ATTR_FLOATS:
+    case IC_ATTR_STRINGS:
+    case IC_ATTR_BOOLEANS:
+    case IC_ATTR_LONGS:
+    case IC_ATTR_FLOAT64S:
+    case IC_ATTR_SCALARS:
+      return a->n == 0;
+    default:
+      return false;
+  }
+}
+
 bool ic_ar_ints(ic_attr_reader *r, const char *name, bool required, const int64_t **v,
                 size_t *n) {
   static const int64_t none[1] = {0};
@@ -117,6 +135,7 @@ bool ic_ar_ints(ic_attr_reader *r, const char *name, bool required, const int64_
     *n = a->n;
     return true;
   }
+  if (empty_list(a)) return true;
   wrong_type(r, a, "INTS or LONGS");
   return false;
 }
@@ -133,6 +152,7 @@ bool ic_ar_floats(ic_attr_reader *r, const char *name, bool required, const doub
     *n = a->n;
     return true;
   }
+  if (empty_list(a)) return true;
   wrong_type(r, a, "FLOATS or FLOAT64S");
   return false;
 }

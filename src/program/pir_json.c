@@ -176,6 +176,7 @@ static const opmap k_ops[] = {
     UNARY("logit", "logit"),
     UNARY("logsigmoid", "logsigmoid"),
     UNARY("logsumexp", "logsumexp"),
+    {"masked_fill", "masked_fill", "X;Mask;Value", "Out", ""},
     {"matmul", "matmul_v2", "X;Y", "Out", "transpose_x>trans_x;transpose_y>trans_y"},
     {"matrix_nms", "matrix_nms", "BBoxes;Scores", "Out;Index;RoisNum", ""},
     {"max", "reduce_max", "X;=L:dim", "Out", "keepdim>keep_dim"},
@@ -922,6 +923,29 @@ static ic_status declare(ctx *c, pval *v) {
   return IC_OK;
 }
 
+/* Whether a builtin.parameter's value is persistable, from its result attributes "OA":
+ * compressed, [persistable, stop_gradient, trainable] as 0/1 (weights [1, 0, 1], batch-norm
+ * statistics [1, 1, 0]); else [{"N": "persistable", "AT": {"D": bool or [bool]}}, ...].
+ * Paddle saves only persistable ones: pd_op.rnn's "..dropout_state__non_persistable" is a
+ * parameter op with persistable 0, absent from the .pdiparams file. Default: persistable. */
+static bool param_persistable(const json_t *op) {
+  const json_t *oa = json_object_get(op, "OA");
+  const json_t *first = json_array_get(oa, 0);
+  if (json_is_integer(first)) return json_integer_value(first) != 0;
+  if (json_is_boolean(first)) return json_is_true(first);
+  for (size_t i = 0; i < json_array_size(oa); i++) {
+    const json_t *e = json_array_get(oa, i);
+    const json_t *n = json_object_get(e, "N");
+    if (!json_is_string(n) || strcmp(json_string_value(n), "persistable") != 0) continue;
+    const json_t *d = json_object_get(json_object_get(e, "AT"), "D");
+    if (json_is_array(d)) d = json_array_get(d, 0);
+    if (json_is_boolean(d)) return json_is_true(d);
+    if (json_is_object(d)) d = json_object_get(d, "D"); /* [{"#": "0.a_bool", "D": b}] */
+    if (json_is_boolean(d)) return json_is_true(d);
+  }
+  return true;
+}
+
 /* Define the results of op (first walk). `single` accepts "O" as one object (the
  * compressed parameter op). */
 static ic_status define_results(ctx *c, const json_t *op, pval ***out, size_t *n_out) {
@@ -1125,7 +1149,7 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
       if (first) {
         out0->name = pname;
         out0->fixed = true;
-        out0->persistable = true;
+        out0->persistable = param_persistable(op);
         return IC_OK;
       }
       /* One variable per name: Paddle emits a parameter op per use of some shared ones
