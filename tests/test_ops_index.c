@@ -3,7 +3,7 @@
  * expand_v2, expand_as_v2, tile, cumsum, one_hot_v2, range, fill_any_like, argsort, top_k,
  * top_k_v2, pad, pad3d, strided_slice, p_norm, flatten2; max_pool2d_with_index, unpool,
  * crop_tensor, scatter_nd_add and put_along_axis: oracle-checked, here their other modes and
- * errors) against references computed here by
+ * errors; masked_fill; einsum's errors, its values being oracle-checked) against references computed here by
  * index arithmetic (data movement: exact) or in double precision (cumsum, p_norm), and their
  * errors. Every run goes through every executor configuration (tu_run). */
 #include <math.h>
@@ -242,6 +242,41 @@ START_TEST(masked_fill_broadcast) {
     ot_out(&t, "Out", "out");
     if (bad) OT_FAIL(&t, IC_ERR_SHAPE, "masked_fill", "Value 'v'", "dtype of X 'x' (float32)");
     else OT_FAIL(&t, IC_ERR_SHAPE, "masked_fill", "Mask 'm'", "does not broadcast");
+    ot_end(&t);
+  }
+}
+END_TEST
+
+/* ---- einsum: a bad equation, operand count, rank or label size is an error ---- */
+
+START_TEST(einsum_errors) {
+  static const struct {
+    const char *eq;
+    int n_ops;
+    int64_t d0[2], d1[2];
+    ic_status code;
+    const char *want;
+  } k[] = {
+      {"ij,jk", 2, {2, 3}, {3, 4}, IC_ERR_INVALID_PROGRAM, "one \"->\""},
+      {"iJ->i", 1, {2, 3}, {0, 0}, IC_ERR_INVALID_PROGRAM, "'J' is not a label"},
+      {"ij,jk,kl->il", 2, {2, 3}, {3, 4}, IC_ERR_INVALID_PROGRAM, "more than two operands"},
+      {"ij->ii", 1, {2, 3}, {0, 0}, IC_ERR_INVALID_PROGRAM, "output label 'i' repeats"},
+      {"ij->k", 1, {2, 3}, {0, 0}, IC_ERR_INVALID_PROGRAM, "'k' is in no operand"},
+      {"ij,jk->ik", 1, {2, 3}, {0, 0}, IC_ERR_INVALID_PROGRAM, "2 operand(s)"},
+      {"ijk->i", 1, {2, 3}, {0, 0}, IC_ERR_SHAPE, "expected rank 3"},
+      {"ij,jk->ik", 2, {2, 3}, {4, 5}, IC_ERR_SHAPE, "label 'j' (dim 0) size 4"},
+      {"ii->i", 1, {2, 3}, {0, 0}, IC_ERR_SHAPE, "repeats label 'i'"},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "a", ot_iota(IC_FP32, 2, k[i].d0, 1));
+    if (k[i].n_ops == 2) ot_feed(&t, "b", ot_iota(IC_FP32, 2, k[i].d1, 2));
+    ic_builder_op *o = ot_op(&t, "einsum");
+    ic_builder_input(o, "Operands", (size_t)k[i].n_ops, TU_NAMES("a", "b"));
+    ic_builder_attr_string(o, "equation", k[i].eq);
+    ot_out(&t, "Out", "out");
+    OT_FAIL(&t, k[i].code, "einsum", k[i].want);
     ot_end(&t);
   }
 }
@@ -1849,6 +1884,7 @@ static TCase *tc_select(void) {
   tcase_add_test(tc, compare_errors);
   tcase_add_test(tc, where_select);
   tcase_add_test(tc, masked_fill_broadcast);
+  tcase_add_test(tc, einsum_errors);
   tcase_add_test(tc, gather_table);
   tcase_add_test(tc, gather_axes);
   tcase_add_test(tc, index_select_negative);

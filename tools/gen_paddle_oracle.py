@@ -2066,6 +2066,24 @@ def viterbi_decode_modes(g):
 
 
 @case()
+def einsum_modes(g):
+    """einsum through paddle.einsum (the legacy op with Operands, InnerCache and XShape): batch
+    matmul, a sum, ellipsis broadcasting (a [2, 1, 4] operand against [2, 3, 4]), transpose,
+    trace and diagonal (a repeated label), outer product, a contraction with an implicit
+    output, three operands (paddle.einsum splits them into two ops), float64."""
+    v = g.data("v", g.rand([2, 3, 4]))
+    w = g.data("w", g.rand([2, 4, 5]))
+    q = g.data("q", g.rand([5, 5]))
+    b = g.data("b", g.rand([2, 1, 4]))
+    d = g.data("d", g.rand([3, 4], dtype="float64"))
+    e = paddle.einsum
+    g.fetch(e("bij,bjk->bik", v, w), e("bij->bj", v), e("...j,...j->...", v, b),
+            e("ij->ji", d), e("ii->", q), e("ii->i", q), e("i,j->ij", d[0], d[1]),
+            e("bij,jk", v, q[:4, :2]), e("abc,cd,db->a", v, q[:4], q[:, :3]),
+            e("bij,kj->bki", v, b[0]), e("ij,kj->ik", d, d))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])

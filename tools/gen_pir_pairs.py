@@ -533,7 +533,8 @@ def export_jit(paddle, np, out):
     (PIR JSON by default), run back through paddle.inference. What the static cases above do
     not produce: pd_op.rnn's dropout state as a builtin.parameter that is not persistable
     (absent from the .pdiparams), an empty untyped array attribute (bilinear_interp's "scale"
-    when a size is given), and pd_op.masked_fill with a broadcast mask and value tensor."""
+    when a size is given), pd_op.masked_fill with a broadcast mask and value tensor, and
+    pd_op.einsum (three operands: two ops)."""
     F = paddle.nn.functional
 
     class Net(paddle.nn.Layer):
@@ -548,7 +549,9 @@ def export_jit(paddle, np, out):
             g, _ = self.gru(x)
             y = F.interpolate(self.conv(img), size=[7, 9], mode="bilinear", align_corners=False)
             v = paddle.to_tensor([1.5, -2.0, 0.25, 3.0, 9.0, 8.0, 7.0, 6.0, 5.0])
-            return o, g, y, paddle.masked_fill(y, m, v), paddle.masked_fill(x, x > 0.3, -1.0)
+            e = paddle.einsum
+            return (o, g, y, paddle.masked_fill(y, m, v), paddle.masked_fill(x, x > 0.3, -1.0),
+                    e("bij,bkj->bik", x, x), e("bij,jk,bk->bi", x, x[0].t(), x[:, :, 0]))
 
     d = os.path.join(out, "jit")
     os.makedirs(d, exist_ok=True)

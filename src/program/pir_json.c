@@ -119,6 +119,7 @@ static const opmap k_ops[] = {
      "MultiFpnRois*;MultiLevelRoIsNum*;RestoreIndex", ""},
     BINARY("divide", "elementwise_div"),
     {"dropout", "dropout", "X;Seed;=f:dropout_prob", "Out;Mask", "mode>dropout_implementation"},
+    {"einsum", "einsum", "Operands*", "Out;InnerCache*;XShape*", ""},
     BINARY("elementwise_pow", "elementwise_pow"),
     UNARY("elu", "elu"),
     {"embedding", "lookup_table_v2", "Ids;W", "Out", "sparse>"},
