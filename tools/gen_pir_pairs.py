@@ -28,8 +28,8 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq, more, and jit: a dygraph Layer through paddle.jit.save,
-export_jit) are PIR-only: model.json, model.pdiparams, the feeds
+JSON_CASES (index, math, detect, seq, more) and JIT_CASES (jit, ctrl: dygraph Layers through
+paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json, model.pdiparams, the feeds
 in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out<k>.npy of
 whatever dtype; json_cases.txt lists them. They cover the ops whose Python API has no
 legacy static path in Paddle 3.3, or whose legacy export would need each op built by hand.
@@ -553,24 +553,79 @@ def export_jit(paddle, np, out):
             return (o, g, y, paddle.masked_fill(y, m, v), paddle.masked_fill(x, x > 0.3, -1.0),
                     e("bij,bkj->bik", x, x), e("bij,jk,bk->bi", x, x[0].t(), x[:, :, 0]))
 
-    d = os.path.join(out, "jit")
-    os.makedirs(d, exist_ok=True)
-    paddle.seed(0)
-    net = Net()
-    net.eval()
-    for prm in net.parameters():
-        rv = np.random.RandomState(seed_of(prm.name))
-        prm.set_value(rv.uniform(-0.5, 0.5, prm.shape).astype("float32"))
     spec = paddle.static.InputSpec
-    paddle.jit.save(net, os.path.join(d, "model"),
-                    input_spec=[spec([2, 5, 4], "float32", "x"), spec([1, 2, 5, 6], "float32", "img"),
-                                spec([1, 1, 7, 1], "bool", "m")])
     rv = np.random.RandomState(18)
     values = {"x": rv.uniform(-1, 1, (2, 5, 4)).astype("float32"),
               "img": rv.uniform(-1, 1, (1, 2, 5, 6)).astype("float32"),
               "m": np.array([True, False, True, True, False, False, True]).reshape(1, 1, 7, 1)}
+    save_jit(paddle, np, Net(), os.path.join(out, "jit"),
+             [spec([2, 5, 4], "float32", "x"), spec([1, 2, 5, 6], "float32", "img"),
+              spec([1, 1, 7, 1], "bool", "m")], values)
+
+
+def export_ctrl(paddle, np, out):
+    """JIT case "ctrl": Python control flow that paddle.jit.save turns into pd_op.while and
+    pd_op.if: a loop with a data-dependent trip count, a swap of two loop variables, an if
+    nested in the body, an if after it taking its true branch and one its false branch
+    (results of several dtypes), and a loop that runs zero times."""
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(3, 3)
+
+        def forward(self, x, n):
+            i = paddle.zeros([1], "int64")
+            s = x
+            a = paddle.ones([1], "float32")
+            b = paddle.zeros([1], "float32")
+            while i < n:
+                s = paddle.tanh(self.fc(s)) + 0.5
+                a, b = b, a + b
+                if s.mean() > 0.6:
+                    s = s * 0.9
+                else:
+                    s = s + 0.1
+                i = i + 1
+            if x.sum() > 0:
+                y = s * 2.0
+                z = i + 10
+            else:
+                y = s - 1.0
+                z = i - 10
+            if x.sum() < -100.0:
+                w = y + 1.0
+            else:
+                w = y * y
+            j = paddle.zeros([1], "int64")
+            t = x
+            while j < 0:
+                t = t + 1.0
+                j = j + 1
+            return s, y, z, a, b, i, w, t
+
+    spec = paddle.static.InputSpec
+    rv = np.random.RandomState(19)
+    values = {"x": rv.uniform(0, 1, (2, 3)).astype("float32"), "n": np.array([5], "int64")}
+    save_jit(paddle, np, Net(), os.path.join(out, "ctrl"),
+             [spec([2, 3], "float32", "x"), spec([1], "int64", "n")], values)
+
+
+def save_jit(paddle, np, net, d, specs, values):
+    """net with seeded parameters through paddle.jit.save into d/model.json, then Paddle
+    Inference's outputs for `values` (by feed name) as in<k>.npy (in the order of the
+    program's data ops) and out<k>.npy."""
+    os.makedirs(d, exist_ok=True)
+    paddle.seed(0)
+    net.eval()
+    for prm in net.parameters():
+        rv = np.random.RandomState(seed_of(prm.name))
+        prm.set_value(rv.uniform(-0.5, 0.5, prm.shape).astype("float32"))
+    paddle.jit.save(net, os.path.join(d, "model"), input_spec=specs)
     import paddle.inference as pi
-    cfg = pi.Config(os.path.join(d, "model.json"), os.path.join(d, "model.pdiparams"))
+    params = os.path.join(d, "model.pdiparams")
+    cfg = pi.Config(os.path.join(d, "model.json"), params) if os.path.exists(params) else \
+        pi.Config(os.path.join(d, "model.json"))
     cfg.disable_gpu()
     cfg.switch_ir_optim(False)
     cfg.disable_mkldnn()  # its PIR path cannot convert an ArrayAttribute<DoubleAttribute>
@@ -586,6 +641,9 @@ def export_jit(paddle, np, out):
         np.save(os.path.join(d, f"out{k}.npy"), pred.get_output_handle(n).copy_to_cpu())
 
 
+JIT_CASES = {"jit": export_jit, "ctrl": export_ctrl}
+
+
 def child(fmt, out):
     import numpy as np
     import paddle
@@ -593,7 +651,8 @@ def child(fmt, out):
     paddle.set_device("cpu")
     pir = fmt == "pir"
     if pir:
-        export_jit(paddle, np, out)  # dygraph: before enable_static
+        for build in JIT_CASES.values():  # dygraph: before enable_static
+            build(paddle, np, out)
     paddle.enable_static()
     if pir:
         export_cond(paddle, out)
@@ -719,14 +778,15 @@ def main():
         for f in sorted(os.listdir(a)):
             if f.endswith((".json", ".npy", ".pdiparams")):
                 shutil.copy(os.path.join(a, f), d)
-    a, d = os.path.join(tmp, "pir", "jit"), os.path.join(out, "jit")
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    for f in sorted(os.listdir(a)):
-        if f.endswith((".json", ".npy", ".pdiparams")):
-            shutil.copy(os.path.join(a, f), d)
+    for name in JIT_CASES:
+        a, d = os.path.join(tmp, "pir", name), os.path.join(out, name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        for f in sorted(os.listdir(a)):
+            if f.endswith((".json", ".npy", ".pdiparams")):
+                shutil.copy(os.path.join(a, f), d)
     with open(os.path.join(out, "json_cases.txt"), "w") as f:
-        f.write("".join(n + "\n" for n in list(JSON_CASES) + ["jit"]))
+        f.write("".join(n + "\n" for n in list(JSON_CASES) + list(JIT_CASES)))
     shutil.rmtree(tmp)
     print("wrote", out)
 

@@ -27,8 +27,10 @@
  * program would have them (the table below); IntArray and Scalar operands that come from
  * constants fold into the attribute the protobuf op carries (pool2d's ksize, reshape2's
  * shape, concat's axis, scale's scale), and otherwise feed the op's tensor slot (reshape2's
- * Shape / ShapeTensor). Regions of control-flow ops become sub-blocks; the ops themselves
- * keep their PIR names, which the kernels do not know (yet). */
+ * Shape / ShapeTensor). Regions of control-flow ops become sub-blocks: pd_op.if becomes the
+ * ops of Paddle's legacy cond (two conditional_blocks and select_input), pd_op.while the
+ * legacy while over variables holding its results, their cf.yield assigns
+ * (translate_if, translate_while); any other op with regions keeps its PIR name (no kernel). */
 #include "program/pir_json.h"
 
 #include <float.h>
@@ -359,7 +361,19 @@ typedef struct ctx {
   int block;
   long op;
   const char *opname;
+  /* the pd_op.if branch or pd_op.while body being emitted (second walk), which its
+   * cf.yield writes to; NULL outside them */
+  const struct cfframe *cf;
 } ctx;
+
+/* What a cf.yield assigns (translate_if, translate_while): the if's branch copies of its
+ * results, or the while's loop variables (its results) and condition. */
+typedef struct cfframe {
+  bool is_while;
+  size_t n;      /* targets */
+  pval **dst;    /* if: the branch's copies of the results; while: the results */
+  pval *cond;    /* while: the condition variable */
+} cfframe;
 
 static ic_status oom(ctx *c) { return ic_err_set(c->err, IC_ERR_OUT_OF_MEMORY, "out of memory"); }
 
@@ -1090,6 +1104,200 @@ static ic_status do_constant(ctx *c, const json_t *op, bool int_array, pval *v) 
   return emit_values(c, bop, false, "Out", 1, &v);
 }
 
+/* ---------------------------------------------------------------------------------------
+ * Control flow: pd_op.if and pd_op.while as Paddle's legacy programs have them
+ * ------------------------------------------------------------------------------------- */
+
+/* A fresh tensor value named "<base><suffix>" of type `like` (declared in the current block
+ * when first written). */
+static pval *derived(ctx *c, const pval *like, const char *base, const char *suffix) {
+  pval *v = new_value(c, 0);
+  if (!v) return NULL;
+  char name[160];
+  snprintf(name, sizeof name, "%s%s", base, suffix);
+  if (!(v->name = ic_arena_strdup(c->arena, name))) return NULL;
+  v->has_type = v->tensor = true;
+  v->dtype = like->dtype;
+  v->dtype_name = like->dtype_name;
+  v->ndim = like->ndim;
+  memcpy(v->dims, like->dims, sizeof v->dims);
+  return v;
+}
+
+static ic_status emit_assign(ctx *c, pval *from, pval *to) {
+  ic_builder_op *a = ic_builder_add_op(c->b, c->block, "assign");
+  ic_status st = emit_values(c, a, true, "X", 1, &from);
+  return st ? st : emit_values(c, a, false, "Out", 1, &to);
+}
+
+static ic_status cf_tensor_results(ctx *c, pval **vs, size_t n, const char *what) {
+  for (size_t k = 0; k < n; k++) {
+    if (!vs[k] || resolve(vs[k])->is_vec || !resolve(vs[k])->has_type) {
+      return fail(c, "%s %zu is not a tensor; icore translates tensor values only", what, k);
+    }
+  }
+  return IC_OK;
+}
+
+/* One region with one block: the block's index after walking it with frame f. */
+static ic_status cf_region(ctx *c, const json_t *r, const cfframe *f, int *blk) {
+  const int block = c->block;
+  const long opindex = c->op;
+  const char *opname = c->opname;
+  const cfframe *saved = c->cf;
+  int fb = -1, nb = 0;
+  c->cf = f;
+  ic_status st = walk_region(c, r, block, &fb, &nb);
+  c->cf = saved;
+  c->block = block;
+  c->op = opindex;
+  c->opname = opname;
+  if (st) return st;
+  if (nb != 1) return fail(c, "a region has %d blocks, expected 1", nb);
+  *blk = fb;
+  return IC_OK;
+}
+
+/* pd_op.if(cond) {true} {false} -> results, as paddle.static.nn.cond writes it:
+ *   %ID.not = logical_not(cond); %ID.mask = cast(cond, int32)
+ *   conditional_block(Cond = cond) {true branch; its yield assigns %R.t}
+ *   conditional_block(Cond = %ID.not) {false branch; its yield assigns %R.f}
+ *   R = select_input(X = [%R.f, %R.t], Mask = %ID.mask)   for each result R
+ * (the blocks' Input and Out are left to analysis, which widens them to what they touch). */
+static ic_status translate_if(ctx *c, const json_t *regions, pval **in, size_t n_in, pval **out,
+                              size_t n_out) {
+  if (json_array_size(regions) != 2) {
+    return fail(c, "has %zu regions, expected 2 (true and false)", json_array_size(regions));
+  }
+  if (n_in != 1 || !in[0] || resolve(in[0])->is_vec) return fail(c, "expected one condition operand");
+  ic_status st = cf_tensor_results(c, out, n_out, "result");
+  if (st) return st;
+  pval *cond = resolve(in[0]);
+  char base[64];
+  snprintf(base, sizeof base, "%%if%ld.%d", c->op, c->block);
+  pval *notc = derived(c, cond, base, ".not"), *mask = derived(c, cond, base, ".mask");
+  pval **br[2];
+  br[0] = ic_arena_calloc(c->arena, n_out ? n_out : 1, sizeof **br);
+  br[1] = ic_arena_calloc(c->arena, n_out ? n_out : 1, sizeof **br);
+  if (!notc || !mask || !br[0] || !br[1]) return oom(c);
+  mask->dtype = IC_INT32;
+  for (size_t k = 0; k < n_out; k++) {
+    const pval *r = resolve(out[k]);
+    if (!(br[0][k] = derived(c, r, r->name, ".t")) || !(br[1][k] = derived(c, r, r->name, ".f"))) {
+      return oom(c);
+    }
+    if ((st = declare(c, br[0][k])) || (st = declare(c, br[1][k]))) return st;
+  }
+  ic_builder_op *op = ic_builder_add_op(c->b, c->block, "logical_not");
+  if ((st = emit_values(c, op, true, "X", 1, &cond)) || (st = emit_values(c, op, false, "Out", 1, &notc))) {
+    return st;
+  }
+  op = ic_builder_add_op(c->b, c->block, "cast");
+  ic_builder_attr_int(op, "in_dtype", cond->dtype);
+  ic_builder_attr_int(op, "out_dtype", IC_INT32);
+  if ((st = emit_values(c, op, true, "X", 1, &cond)) || (st = emit_values(c, op, false, "Out", 1, &mask))) {
+    return st;
+  }
+  ic_builder_op *cb[2];
+  for (int b = 0; b < 2; b++) {
+    cb[b] = ic_builder_add_op(c->b, c->block, "conditional_block");
+    ic_builder_attr_bool(cb[b], "is_scalar_condition", true);
+    if ((st = emit_values(c, cb[b], true, "Cond", 1, b ? &notc : &cond))) return st;
+  }
+  for (int b = 0; b < 2; b++) {
+    const cfframe f = {.is_while = false, .n = n_out, .dst = br[b]};
+    int blk;
+    if ((st = cf_region(c, json_array_get(regions, (size_t)b), &f, &blk))) return st;
+    ic_builder_attr_block(cb[b], "sub_block", blk);
+  }
+  for (size_t k = 0; k < n_out; k++) {
+    op = ic_builder_add_op(c->b, c->block, "select_input");
+    pval *xs[2] = {br[1][k], br[0][k]};
+    if ((st = emit_values(c, op, true, "X", 2, xs)) || (st = emit_values(c, op, true, "Mask", 1, &mask)) ||
+        (st = emit_values(c, op, false, "Out", 1, &out[k]))) {
+      return st;
+    }
+  }
+  return IC_OK;
+}
+
+/* pd_op.while(cond, init...) {body(args...); yield(cond', next...)} -> results, as Paddle's
+ * legacy while: the results are the loop variables (R = assign(init) before the loop, the
+ * body's arguments read R), the condition a variable %whileOP.B.cond, and the body's yield
+ * assigns both (through copies %R.next when a yielded value is another loop variable, so a
+ * swap reads the old values). */
+static ic_status translate_while(ctx *c, const json_t *regions, pval **in, size_t n_in,
+                                 pval **out, size_t n_out) {
+  if (json_array_size(regions) != 1) return fail(c, "has %zu regions, expected 1", json_array_size(regions));
+  if (n_in != n_out + 1 || !in[0] || resolve(in[0])->is_vec) {
+    return fail(c, "has %zu operands and %zu results, expected a condition and one initial "
+                "value per result", n_in, n_out);
+  }
+  ic_status st = cf_tensor_results(c, out, n_out, "result");
+  if (!st) st = cf_tensor_results(c, in + 1, n_in - 1, "initial value");
+  if (st) return st;
+  const json_t *blocks = json_object_get(json_array_get(regions, 0), "blocks");
+  const json_t *args = json_object_get(json_array_get(blocks, 0), "args");
+  if (json_array_size(blocks) != 1 || json_array_size(args) != n_out) {
+    return fail(c, "its body has %zu block(s) with %zu arguments, expected 1 block with %zu",
+                json_array_size(blocks), json_array_size(args), n_out);
+  }
+  pval *cond = resolve(in[0]);
+  char base[64];
+  snprintf(base, sizeof base, "%%while%ld.%d", c->op, c->block);
+  pval *cv = derived(c, cond, base, ".cond");
+  if (!cv) return oom(c);
+  for (size_t k = 0; k < n_out; k++) {
+    pval *arg = find_value(c, json_integer_value(json_object_get(json_array_get(args, k), "#")));
+    if (!arg) return fail(c, "its body's argument %zu is not defined", k);
+    arg->alias = resolve(out[k]);
+    if ((st = emit_assign(c, in[k + 1], out[k]))) return st;
+  }
+  if ((st = emit_assign(c, cond, cv))) return st;
+  ic_builder_op *w = ic_builder_add_op(c->b, c->block, "while");
+  ic_builder_attr_bool(w, "is_test", true);
+  if ((st = emit_values(c, w, true, "Condition", 1, &cv))) return st;
+  const cfframe f = {.is_while = true, .n = n_out, .dst = out, .cond = cv};
+  int blk;
+  if ((st = cf_region(c, json_array_get(regions, 0), &f, &blk))) return st;
+  ic_builder_attr_block(w, "sub_block", blk);
+  return IC_OK;
+}
+
+/* The cf.yield ending an if branch or a while body (c->cf). */
+static ic_status translate_yield(ctx *c, pval **in, size_t n_in) {
+  const cfframe *f = c->cf;
+  const size_t off = f->is_while ? 1 : 0;
+  if (n_in != f->n + off) {
+    return fail(c, "yields %zu values, expected %zu", n_in, f->n + off);
+  }
+  ic_status st = cf_tensor_results(c, in, n_in, "yielded value");
+  if (st) return st;
+  /* A while's next values that read another loop variable go through copies first. */
+  bool copy = false;
+  for (size_t k = 0; f->is_while && k < f->n; k++) {
+    for (size_t j = 0; j < f->n; j++) {
+      if (j != k && resolve(in[k + off]) == resolve(f->dst[j])) copy = true;
+    }
+  }
+  pval **src = in + off;
+  if (copy) {
+    src = ic_arena_calloc(c->arena, f->n ? f->n : 1, sizeof *src);
+    if (!src) return oom(c);
+    for (size_t k = 0; k < f->n; k++) {
+      const pval *r = resolve(f->dst[k]);
+      if (!(src[k] = derived(c, r, r->name, ".next"))) return oom(c);
+      if ((st = emit_assign(c, in[k + off], src[k]))) return st;
+    }
+  }
+  for (size_t k = 0; k < f->n; k++) {
+    if (resolve(src[k]) == resolve(f->dst[k])) continue; /* unchanged loop variable */
+    if ((st = emit_assign(c, src[k], f->dst[k]))) return st;
+  }
+  if (f->is_while && (st = emit_assign(c, in[0], f->cond))) return st;
+  return IC_OK;
+}
+
 static ic_status walk_op(ctx *c, const json_t *op, long index) {
   ic_status st = IC_OK;
   c->op = index;
@@ -1366,8 +1574,14 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
 
   json_t *regions = json_object_get(op, "regions");
   if (regions) {
-    /* Control flow: regions become blocks; the op keeps its PIR name. */
+    /* Control flow: regions become blocks. pd_op.if and pd_op.while become the ops of
+     * Paddle's legacy cond and while (translate_if, translate_while); others keep their
+     * PIR name (no kernel). */
     if (!json_is_array(regions)) return fail(c, "\"regions\" is %s, expected an array", jtype(regions));
+    if (!first && pd && strcmp(name, "if") == 0) return translate_if(c, regions, in, n_in, out, n_out);
+    if (!first && pd && strcmp(name, "while") == 0) {
+      return translate_while(c, regions, in, n_in, out, n_out);
+    }
     ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, c->opname);
     const char *opname = c->opname;
     long opindex = c->op;
@@ -1404,11 +1618,13 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     return IC_OK;
   }
   if (dl == 2 && strncmp(c->opname, "cf", 2) == 0) {
-    /* cf.yield and friends, inside control-flow blocks: kept under their PIR names. */
+    /* cf.yield and friends, inside control-flow blocks: kept under their PIR names, but for
+     * the yield that ends an if branch or a while body. */
     if (first) {
       for (size_t k = 0; k < n_in; k++) if (in[k]) mark_use(in[k]);
       return IC_OK;
     }
+    if (c->cf && strcmp(name, "yield") == 0) return translate_yield(c, in, n_in);
     ic_builder_op *bop = ic_builder_add_op(c->b, c->block, c->opname);
     size_t nv = 0;
     for (size_t k = 0; k < n_in; k++) if (in[k] && !resolve(in[k])->is_vec) in[nv++] = in[k];
@@ -1513,7 +1729,8 @@ static ic_status walk_block(ctx *c, const json_t *block, int idx) {
     int64_t vid = json_integer_value(id);
     if (c->b) {
       pval *v = find_value(c, vid);
-      if (v && !v->is_vec && v->has_type && (st = declare(c, v))) return st;
+      /* a while body's arguments are its loop variables (alias): nothing to declare */
+      if (v && !v->alias && !v->is_vec && v->has_type && (st = declare(c, v))) return st;
       continue;
     }
     if (vid >= 0) return fail(c, "%s has id %" PRId64 ", expected a negative id", aw, vid);
