@@ -1588,6 +1588,8 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     int block = c->block;
     size_t i;
     json_t *r;
+    const cfframe *saved = c->cf;
+    c->cf = NULL; /* a yield in these regions is not an enclosing if's or while's */
     json_array_foreach(regions, i, r) {
       int fb = -1, nb = 0;
       if ((st = walk_region(c, r, block, &fb, &nb))) return st;
@@ -1602,6 +1604,7 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
         }
       }
     }
+    c->cf = saved;
     if (!first) {
       size_t nv = 0;
       pval **vs = ic_arena_calloc(c->arena, n_in ? n_in : 1, sizeof *vs);
