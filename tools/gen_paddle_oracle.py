@@ -2065,6 +2065,78 @@ def viterbi_decode_modes(g):
     g.fetch(*[o[k][0] for o in (a, b, d) for k in ("Scores", "Path")])
 
 
+def op_typed(type, inputs, attrs, outs):
+    """Append one op whose outputs have different dtypes: outs maps each output slot to its
+    dtype. Returns a dict slot -> variable."""
+    helper = LayerHelper(type)
+    made = {slot: helper.create_variable_for_type_inference(dt) for slot, dt in outs.items()}
+    helper.append_op(type=type, inputs={k: [v] for k, v in inputs.items()},
+                     outputs={k: [v] for k, v in made.items()}, attrs=attrs)
+    return made
+
+
+def unique_op(x, xdt, idt, **attrs):
+    """A unique op with every output; attrs: return_index, return_inverse, return_counts,
+    axis, is_sorted; idt the index dtype name. Returns the outputs Paddle writes, in the
+    order Out, Indices, Index, Counts."""
+    vt = {"int32": 2, "int64": 3}[idt]
+    o = op_typed("unique", {"X": x}, dict(dtype=vt, **attrs),
+                 dict(Out=xdt, Indices=idt, Index=idt, Counts=idt))
+    srt = attrs.get("is_sorted", False)
+    want = [("Out", True), ("Indices", srt and attrs.get("return_index", False)),
+            ("Index", not srt or attrs.get("return_inverse", False)),
+            ("Counts", srt and attrs.get("return_counts", False))]
+    return [o[k] for k, w in want if w]
+
+
+@case(**EXACT, note="unique only moves values and counts: exact")
+def unique_modes(g):
+    """unique sorted and flattened (float32 with -0.0 and 0.0, int64 indices; int32 X with
+    return_index only), along axis 0 (int32 indices), 1 (int64 X) and -1 (float64 3-D); 40
+    rows of two bits along axis 0, so that std::sort's order of equal rows decides Indices;
+    the legacy unsorted path (is_sorted false: first-appearance order, Index only) for int64
+    and float32 X."""
+    x = g.data("x", np.array([[3, 1, 2], [3, 1, 2], [0, 5, 5], [-0.0, 1, 1]], dtype=F32))
+    xi = g.data("xi", g.randint([3, 5], 0, 3, "int32"))
+    xl = g.data("xl", np.array([[4, 1, 4, 1, 7], [2, 0, 2, 0, 2], [9, 9, 9, 9, 9]],
+                               dtype="int64"))
+    xd = g.data("xd", g.randint([2, 3, 4], 0, 2, "int32").astype("float64"))
+    xb = g.data("xb", g.randint([40, 2], 0, 2, "int32"))
+    u1 = g.data("u1", np.array([4, 2, 4, 7, 2, 2, -1, 7, 0], dtype="int64"))
+    u2 = g.data("u2", np.array([0.5, -0.0, 0.5, 0.0, 3, -2, 3], dtype=F32))
+    every = dict(return_index=True, return_inverse=True, return_counts=True, is_sorted=True)
+    outs = []
+    outs += unique_op(x, F32, "int64", axis=[], **every)
+    outs += unique_op(xi, "int32", "int64", axis=[], return_index=True, is_sorted=True)
+    outs += unique_op(x, F32, "int32", axis=[0], **every)
+    outs += unique_op(xl, "int64", "int64", axis=[1], **every)
+    outs += unique_op(xd, "float64", "int64", axis=[-1], **every)
+    outs += unique_op(xb, "int32", "int64", axis=[0], **every)
+    outs += unique_op(u1, "int64", "int32", is_sorted=False)
+    outs += unique_op(u2, F32, "int64", is_sorted=False)
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="unique_consecutive only moves values and counts: exact")
+def unique_consecutive_modes(g):
+    """unique_consecutive flattened (float32 2-D, inverse and counts, int64), along axis 0
+    (int64 X, int32 indices) and axis 1 (float64, nothing returned but Out)."""
+    x = g.data("x", np.array([[1, 1, 2], [2, 2, 3], [3, 1, 1]], dtype=F32))
+    xl = g.data("xl", np.array([[1, 2], [1, 2], [3, 4], [1, 2], [1, 2], [1, 2]],
+                               dtype="int64"))
+    xd = g.data("xd", np.array([[1, 1, 2, 2, 1], [0, 0, 2, 2, 0]], dtype="float64"))
+
+    def uc(v, vdt, idt, **attrs):
+        o = op_typed("unique_consecutive", {"X": v},
+                     dict(dtype={"int32": 2, "int64": 3}[idt], **attrs),
+                     dict(Out=vdt, Index=idt, Counts=idt))
+        return [o["Out"]] + ([o["Index"]] if attrs.get("return_inverse") else []) + \
+            ([o["Counts"]] if attrs.get("return_counts") else [])
+    g.fetch(*uc(x, F32, "int64", axis=[], return_inverse=True, return_counts=True),
+            *uc(xl, "int64", "int32", axis=[0], return_inverse=True, return_counts=True),
+            *uc(xd, "float64", "int64", axis=[1]))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
