@@ -2137,6 +2137,39 @@ def unique_consecutive_modes(g):
             *uc(xd, "float64", "int64", axis=[1]))
 
 
+@case(**EXACT, note="masked_select only moves values: exact")
+def masked_select_bcast(g):
+    """masked_select with Mask the shape of X (float32), Mask [3] against X [2, 3] (int64),
+    Mask [2, 1, 4] against X [3, 1] (both broadcast, float64), bool X, an all-false Mask."""
+    x = g.data("x", g.rand([3, 4]))
+    m = g.data("m", g.randint([3, 4], 0, 2, "int32").astype("bool"))
+    xl = g.data("xl", g.randint([2, 3], -9, 9, "int64"))
+    ml = g.data("ml", np.array([True, False, True]))
+    xd = g.data("xd", g.rand([3, 1], dtype="float64"))
+    md = g.data("md", g.randint([2, 1, 4], 0, 2, "int32").astype("bool"))
+    xb = g.data("xb", g.randint([2, 3], 0, 2, "int32").astype("bool"))
+    mf = g.data("mf", np.zeros([3, 4], dtype="bool"))
+    g.fetch(g.op("masked_select", {"X": x, "Mask": m}, outs={"Y": 1}),
+            g.op("masked_select", {"X": xl, "Mask": ml}, outs={"Y": 1}, dtype="int64"),
+            g.op("masked_select", {"X": xd, "Mask": md}, outs={"Y": 1}, dtype="float64"),
+            g.op("masked_select", {"X": xb, "Mask": ml}, outs={"Y": 1}, dtype="bool"),
+            g.op("masked_select", {"X": x, "Mask": mf}, outs={"Y": 1}))
+
+
+@case(**EXACT)
+def shard_index_modes(g):
+    """shard_index of ids [0, 20) in 2 shards (shard 0, ignore -1), 3 shards (shard 1,
+    ignore -5; shard 2 on int32 ids) and 20 ids in 3 shards of size 7 with [2, 3, 1] ids."""
+    x = g.data("x", np.array([[1], [6], [12], [19], [0], [10], [13], [14]], dtype="int64"))
+    xi = g.data("xi", np.array([[1], [6], [12], [19], [14]], dtype="int32"))
+    x3 = g.data("x3", np.array([[[0], [7], [13]], [[6], [14], [20]]], dtype="int64"))
+    s = lambda v, n, k, sid, ign, dt="int64": g.op(  # noqa: E731
+        "shard_index", {"X": v}, dict(index_num=n, nshards=k, shard_id=sid, ignore_value=ign),
+        dtype=dt)
+    g.fetch(s(x, 20, 2, 0, -1), s(x, 20, 3, 1, -5), s(xi, 20, 3, 2, -1, "int32"),
+            s(x3, 21, 3, 1, 99), s(x3, 21, 3, 2, -1))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
