@@ -529,6 +529,80 @@ def im2seq(with_y):
     return build
 
 
+def iou_lod(feeds):
+    """iou_similarity of boxes split into 2 images by LoD against 3 boxes (box_normalized
+    false): Out keeps X's LoD."""
+    b = paddle.static.default_main_program().global_block()
+    x = paddle.static.data("x", [-1, 4], F32, lod_level=1)
+    y = paddle.static.data("y", [-1, 4], F32)
+    out = b.create_var(name="iou", dtype=F32, lod_level=1)
+    raw_op(b, "iou_similarity", {"X": [x], "Y": [y]}, {"Out": [out]}, {"box_normalized": False})
+    return [x, y], [out]
+
+
+def box_decoder_assign_lod(feeds):
+    """box_decoder_and_assign with LoD on PriorBox (2 + 3 rows) and on TargetBox: DecodeBox
+    keeps TargetBox's and OutputAssignBox PriorBox's."""
+    b = paddle.static.default_main_program().global_block()
+    pb = paddle.static.data("pb", [-1, 4], F32, lod_level=1)
+    pv = paddle.static.data("pv", [4], F32)
+    tb = paddle.static.data("tb", [-1, 8], F32, lod_level=1)
+    sc = paddle.static.data("sc", [-1, 2], F32, lod_level=1)
+    dec = b.create_var(name="decoded", dtype=F32, lod_level=1)
+    asg = b.create_var(name="assigned", dtype=F32, lod_level=1)
+    raw_op(b, "box_decoder_and_assign",
+           {"PriorBox": [pb], "PriorBoxVar": [pv], "TargetBox": [tb], "BoxScore": [sc]},
+           {"DecodeBox": [dec], "OutputAssignBox": [asg]}, {"box_clip": 4.135})
+    return [pb, pv, tb, sc], [dec, asg]
+
+
+def box_values():
+    rng = np.random.RandomState(46)
+    xy = rng.uniform(0, 40, (5, 2))
+    pb = np.concatenate([xy, xy + rng.uniform(2, 20, (5, 2))], 1).astype(F32)
+    return {"pb": (pb, [[0, 2, 5]]), "pv": (np.array([0.1, 0.1, 0.2, 0.2], F32), None),
+            "tb": (rng.uniform(-2, 2, (5, 8)).astype(F32), [[0, 3, 5]]),
+            "sc": (rng.uniform(0, 1, (5, 2)).astype(F32), [[0, 3, 5]])}
+
+
+def seq_slice(dtype):
+    """sequence_slice of a one-level LoD tensor (an empty sequence, an empty slice)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1, 2], dtype, lod_level=1)
+        off = paddle.static.data("off", [-1, 1], "int64")
+        ln = paddle.static.data("len", [-1, 1], "int64")
+        out = b.create_var(name="sliced", dtype=dtype, lod_level=1)
+        raw_op(b, "sequence_slice", {"X": [x], "Offset": [off], "Length": [ln]}, {"Out": [out]})
+        return [x, off, ln], [out]
+    return build
+
+
+def seq_erase(dtype, tokens):
+    """sequence_erase of ids with LoD (the last level recounted)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("ids", [-1, 1], dtype, lod_level=1)
+        out = b.create_var(name="erased", dtype=dtype, lod_level=1)
+        raw_op(b, "sequence_erase", {"X": [x]}, {"Out": [out]}, {"tokens": tokens})
+        return [x], [out]
+    return build
+
+
+def seq_enumerate(dtype, win, pad):
+    """sequence_enumerate: windows of win ids from each id, padded at each sequence's end."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("ids", [-1, 1], dtype, lod_level=1)
+        out = b.create_var(name="windows", dtype=dtype, lod_level=1)
+        raw_op(b, "sequence_enumerate", {"X": [x]}, {"Out": [out]},
+               {"win_size": win, "pad_value": pad})
+        return [x], [out]
+    return build
+
+
+SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
+
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
 
 LOD_CASES = {
@@ -584,6 +658,28 @@ LOD_CASES = {
     "im2sequence": (im2seq(False), {"img": (lrand(2, 3, 5, 7), None)}),
     "im2sequence_real_size": (im2seq(True), {"img": (lrand(2, 3, 5, 7), None),
                                              "real": (np.array([[9, 18], [5, 10]], F32), None)}),
+    "iou_similarity_lod": (iou_lod, {
+        "x": (np.array([[1, 1, 5, 6], [2, 3, 9, 9], [0, 0, 3, 3], [4, 4, 4, 4], [7, 1, 9, 8]],
+                       F32), [[0, 2, 5]]),
+        "y": (np.array([[1, 1, 5, 6], [3, 2, 8, 8], [20, 20, 21, 25]], F32), None)}),
+    "box_decoder_and_assign_lod": (box_decoder_assign_lod, box_values()),
+    # slices (offset, length): (1, 2), (0, 0) of an empty sequence, (3, 1), (0, 3)
+    "sequence_slice": (seq_slice(F32), {
+        "x": (lrand(12, 2), [[0, 4, 4, 8, 12]]),
+        "off": (np.array([[1], [0], [3], [0]], "int64"), None),
+        "len": (np.array([[2], [0], [1], [3]], "int64"), None)}),
+    "sequence_slice_int64": (seq_slice("int64"), {
+        "x": (np.arange(14, dtype="int64").reshape(7, 2), [[0, 3, 7]]),
+        "off": (np.array([[2], [1]], "int64"), None),
+        "len": (np.array([[1], [3]], "int64"), None)}),
+    # a sequence that loses every id, an empty one
+    "sequence_erase": (seq_erase("int64", [5, 1]), {"ids": (SEQ_IDS, [[0, 2, 4, 4, 7, 11]])}),
+    "sequence_erase_two_level": (seq_erase("int32", [3, 9, 6]), {
+        "ids": (SEQ_IDS.astype("int32"), [[0, 2, 4], [0, 3, 5, 9, 11]])}),
+    "sequence_enumerate": (seq_enumerate("int64", 3, -1), {"ids": (SEQ_IDS,
+                                                                   [[0, 4, 4, 5, 11]])}),
+    "sequence_enumerate_int32": (seq_enumerate("int32", 2, 0), {
+        "ids": (SEQ_IDS.astype("int32"), [[0, 3, 5, 11]])}),
 }
 
 

@@ -2170,6 +2170,55 @@ def shard_index_modes(g):
             s(x3, 21, 3, 1, 99), s(x3, 21, 3, 2, -1))
 
 
+def boxes(g, n, lo=0.0, hi=20.0, dtype=F32):
+    """n boxes [xmin, ymin, xmax, ymax] with sides in [0.5, 8)."""
+    xy = g.rand([n, 2], lo, hi, "float64")
+    return np.concatenate([xy, xy + g.rand([n, 2], 0.5, 8.0, "float64")], 1).astype(dtype)
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers iou_similarity")
+def iou_similarity_modes(g):
+    """iou_similarity of 5 boxes with 4 (a copy of one, an inverted one, a disjoint one),
+    box_normalized true and false, float32 and float64."""
+    a = boxes(g, 5)
+    b = np.concatenate([a[2:3], [[10, 10, 4, 4], [100, 100, 101, 102]], boxes(g, 1)]).astype(F32)
+    x = g.data("x", a)
+    y = g.data("y", b)
+    xd = g.data("xd", a.astype("float64"))
+    yd = g.data("yd", b.astype("float64"))
+    iou = lambda u, v, norm, dt=F32: g.op(  # noqa: E731
+        "iou_similarity", {"X": u, "Y": v}, dict(box_normalized=norm), dtype=dt)
+    g.fetch(iou(x, y, True), iou(x, y, False), iou(xd, yd, True, "float64"),
+            iou(xd, yd, False, "float64"))
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers box_decoder_and_assign")
+def box_decoder_and_assign_modes(g):
+    """box_decoder_and_assign of 4 priors x 3 classes, the default box_clip and a clip of
+    0.5 that bites; scores where class 0 wins, all non-background scores <= -1 (the prior is
+    assigned), ties (the first wins)."""
+    pb = g.data("pb", boxes(g, 4))
+    pv = g.data("pv", np.array([0.1, 0.1, 0.2, 0.2], dtype=F32))
+    tb = g.data("tb", g.rand([4, 12], -3, 3))
+    sc = g.data("sc", np.array([[0.9, 0.05, 0.05], [0.1, 0.3, 0.6], [0.5, -1.0, -2.0],
+                                [0.2, 0.4, 0.4]], dtype=F32))
+    outs = {"DecodeBox": 1, "OutputAssignBox": 1}
+    ins = {"PriorBox": pb, "PriorBoxVar": pv, "TargetBox": tb, "BoxScore": sc}
+    r1 = g.op("box_decoder_and_assign", ins, dict(box_clip=4.135), outs=outs)
+    r2 = g.op("box_decoder_and_assign", ins, dict(box_clip=0.5), outs=outs)
+    g.fetch(r1["DecodeBox"][0], r1["OutputAssignBox"][0], r2["DecodeBox"][0],
+            r2["OutputAssignBox"][0])
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers polygon_box_transform")
+def polygon_box_transform_modes(g):
+    """polygon_box_transform of [2, 4, 3, 5] float32 and [1, 2, 2, 3] float64."""
+    x = g.data("x", g.rand([2, 4, 3, 5], -5, 5))
+    xd = g.data("xd", g.rand([1, 2, 2, 3], -5, 5, "float64"))
+    g.fetch(g.op("polygon_box_transform", {"Input": x}, outs={"Output": 1}),
+            g.op("polygon_box_transform", {"Input": xd}, outs={"Output": 1}, dtype="float64"))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
