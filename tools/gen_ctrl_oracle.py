@@ -601,6 +601,22 @@ def seq_enumerate(dtype, win, pad):
     return build
 
 
+def edit_distance_lod(feeds):
+    """edit_distance in LoD mode (strings split by the first LoD level; an empty hypothesis),
+    normalized false and true."""
+    b = paddle.static.default_main_program().global_block()
+    h = paddle.static.data("hyps", [-1, 1], "int64", lod_level=1)
+    r = paddle.static.data("refs", [-1, 1], "int64", lod_level=1)
+    outs = []
+    for norm in (False, True):
+        n = b.create_var(name="seqnum_%d" % norm, dtype="int64")
+        d = b.create_var(name="dist_%d" % norm, dtype=F32)
+        raw_op(b, "edit_distance", {"Hyps": [h], "Refs": [r]},
+               {"SequenceNum": [n], "Out": [d]}, {"normalized": norm})
+        outs += [d, n]
+    return [h, r], outs
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -680,6 +696,10 @@ LOD_CASES = {
                                                                    [[0, 4, 4, 5, 11]])}),
     "sequence_enumerate_int32": (seq_enumerate("int32", 2, 0), {
         "ids": (SEQ_IDS.astype("int32"), [[0, 3, 5, 11]])}),
+    "edit_distance_lod": (edit_distance_lod, {
+        "hyps": (SEQ_IDS, [[0, 4, 4, 7, 11]]),
+        "refs": (np.array([[3], [4], [1], [5], [9], [9], [2], [5], [5], [3]], "int64"),
+                 [[0, 3, 5, 6, 10]])}),
 }
 
 

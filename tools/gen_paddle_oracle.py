@@ -2220,6 +2220,22 @@ def polygon_box_transform_modes(g):
 
 
 @case()
+def edit_distance_padded(g):
+    """edit_distance in padded mode (HypsLength, RefsLength): 4 strings of few distinct ids
+    with lengths 0 to full (an empty hypothesis), normalized false and true (float32
+    division), and SequenceNum."""
+    h = g.data("h", g.randint([4, 6], 0, 3, "int64"))
+    r = g.data("r", g.randint([4, 5], 0, 3, "int64"))
+    hl = g.data("hl", np.array([6, 0, 3, 4], dtype="int64"))
+    rl = g.data("rl", np.array([5, 2, 3, 1], dtype="int64"))
+    ins = {"Hyps": h, "Refs": r, "HypsLength": hl, "RefsLength": rl}
+    outs = {"SequenceNum": 1, "Out": 1}
+    a = g.op("edit_distance", ins, dict(normalized=False), outs=outs)
+    b = g.op("edit_distance", ins, dict(normalized=True), outs=outs)
+    g.fetch(a["Out"][0], a["SequenceNum"][0], b["Out"][0])
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
