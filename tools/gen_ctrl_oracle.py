@@ -617,6 +617,48 @@ def edit_distance_lod(feeds):
     return [h, r], outs
 
 
+def retinanet_out(dtype):
+    """retinanet_detection_output over 2 FPN levels of a batch of 2 (3 classes): the default
+    -like settings and an adaptive one (nms_eta 0.7, keep_top_k 5, nms_top_k -1); Out's LoD
+    splits the images."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ins = {"BBoxes": [], "Scores": [], "Anchors": []}
+        for l in range(2):
+            ins["BBoxes"].append(paddle.static.data("d%d" % l, [-1, feeds["d%d" % l][0].shape[1], 4],
+                                                    dtype))
+            ins["Scores"].append(paddle.static.data("s%d" % l, [-1, feeds["s%d" % l][0].shape[1], 3],
+                                                    dtype))
+            ins["Anchors"].append(paddle.static.data("a%d" % l, list(feeds["a%d" % l][0].shape),
+                                                     dtype))
+        ins["ImInfo"] = [paddle.static.data("im", [-1, 3], dtype)]
+        outs = []
+        for k, (thr, top, nms, eta, keep) in enumerate(((0.3, 10, 0.45, 1.0, 100),
+                                                       (0.2, -1, 0.6, 0.7, 5))):
+            o = b.create_var(name="dets_%d" % k, dtype=dtype, lod_level=1)
+            raw_op(b, "retinanet_detection_output", ins, {"Out": [o]},
+                   {"score_threshold": thr, "nms_top_k": top, "nms_threshold": nms,
+                    "nms_eta": eta, "keep_top_k": keep})
+            outs.append(o)
+        feed_vars = [v for k in ("BBoxes", "Scores", "Anchors", "ImInfo") for v in ins[k]]
+        return feed_vars, outs
+    return build
+
+
+def retinanet_values(seed, dtype):
+    rng = np.random.RandomState(seed)
+    v = {}
+    for l, m in enumerate((12, 6)):
+        xy = rng.uniform(0, 16, (m, 2))  # crowded: NMS suppresses
+        v["a%d" % l] = (np.concatenate([xy, xy + rng.uniform(8, 24, (m, 2))], 1).astype(dtype),
+                        None)
+        v["d%d" % l] = (rng.uniform(-0.3, 0.3, (2, m, 4)).astype(dtype), None)
+        # quarter steps: ties in score
+        v["s%d" % l] = ((rng.randint(0, 5, (2, m, 3)) * 0.25).astype(dtype), None)
+    v["im"] = (np.array([[64, 64, 1.0], [90, 70, 1.5]], dtype), None)
+    return v
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -700,6 +742,9 @@ LOD_CASES = {
         "hyps": (SEQ_IDS, [[0, 4, 4, 7, 11]]),
         "refs": (np.array([[3], [4], [1], [5], [9], [9], [2], [5], [5], [3]], "int64"),
                  [[0, 3, 5, 6, 10]])}),
+    "retinanet_detection_output": (retinanet_out(F32), retinanet_values(47, F32)),
+    "retinanet_detection_output_fp64": (retinanet_out("float64"),
+                                        retinanet_values(48, "float64")),
 }
 
 
