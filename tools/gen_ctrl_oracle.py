@@ -659,6 +659,45 @@ def retinanet_values(seed, dtype):
     return v
 
 
+def lanms(dtype, configs):
+    """locality_aware_nms of a batch of 2 images (10 boxes in overlapping runs, 3 classes),
+    one op per config (background_label, score_threshold, nms_top_k, nms_threshold, nms_eta,
+    keep_top_k, normalized); Out's LoD splits the images."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        bx = paddle.static.data("boxes", [-1, 10, 4], dtype)
+        sc = paddle.static.data("scores", [-1, 3, 10], dtype)
+        outs = []
+        for k, (bg, thr, top, nms, eta, keep, norm) in enumerate(configs):
+            o = b.create_var(name="lanms_%d" % k, dtype=dtype, lod_level=1)
+            raw_op(b, "locality_aware_nms", {"BBoxes": [bx], "Scores": [sc]}, {"Out": [o]},
+                   {"background_label": bg, "score_threshold": thr, "nms_top_k": top,
+                    "nms_threshold": nms, "nms_eta": eta, "keep_top_k": keep,
+                    "normalized": norm})
+            outs.append(o)
+        return [bx, sc], outs
+    return build
+
+
+def lanms_values(seed, dtype, scale=1.0):
+    """Boxes in runs of neighbours (each a small shift of the one before, so that the
+    locality merge absorbs them), jumps between runs."""
+    rng = np.random.RandomState(seed)
+    boxes = np.zeros((2, 10, 4))
+    for n in range(2):
+        cur = rng.uniform(0, 20, 2)
+        for i in range(10):
+            cur = cur + (rng.uniform(-1, 1, 2) if rng.rand() < 0.7 else rng.uniform(5, 15, 2))
+            wh = rng.uniform(6, 12, 2)
+            boxes[n, i] = np.concatenate([cur, cur + wh])
+    scores = (rng.randint(1, 9, (2, 3, 10)) * 0.1)
+    return {"boxes": ((boxes * scale).astype(dtype), None), "scores": (scores.astype(dtype), None)}
+
+
+LANMS_CONFIGS = [(-1, 0.3, -1, 0.3, 1.0, -1, False), (0, 0.2, 5, 0.4, 0.8, 6, False),
+                 (1, 0.5, -1, 0.2, 1.0, 4, True)]
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -745,6 +784,13 @@ LOD_CASES = {
     "retinanet_detection_output": (retinanet_out(F32), retinanet_values(47, F32)),
     "retinanet_detection_output_fp64": (retinanet_out("float64"),
                                         retinanet_values(48, "float64")),
+    "locality_aware_nms": (lanms(F32, LANMS_CONFIGS), lanms_values(49, F32)),
+    # normalized coordinates (x 1/32), float64
+    "locality_aware_nms_fp64": (lanms("float64", LANMS_CONFIGS),
+                                lanms_values(50, "float64", 1 / 32.0)),
+    # a score threshold nothing passes: Out [[-1]], LoD {0, 1}
+    "locality_aware_nms_none": (lanms(F32, [(-1, 5.0, -1, 0.3, 1.0, -1, True)]),
+                                lanms_values(51, F32)),
 }
 
 
