@@ -544,6 +544,50 @@ START_TEST(one_hot) {
 }
 END_TEST
 
+/* one_hot (v1): X [..., 1] whose last dim becomes depth; depth_tensor (int32) over the
+ * attribute; allow_out_of_range zeroes a row; an out-of-range id and an X whose last dim is
+ * not 1 fail. No Paddle oracle: neither 2.6 nor 3.3 registers the op; the reference is the
+ * definition (paddle/fluid/operators/one_hot_op.h). */
+START_TEST(one_hot_v1) {
+  for (int mode = 0; mode < 2; mode++) {
+    optest t;
+    ot_begin(&t);
+    const int64_t ids_in[4] = {0, 3, mode ? 7 : 2, mode ? -1 : 1};
+    ot_feed(&t, "x", tu_i64(3, TU_DIMS(2, 2, 1), ids_in));
+    if (!mode) ot_feed(&t, "d", tu_i32(1, TU_DIMS(1), (const int32_t[]){4}));
+    ic_builder_op *o = ot_op(&t, "one_hot");
+    ic_builder_in(o, "X", "x");
+    if (!mode) ic_builder_in(o, "depth_tensor", "d");
+    ic_builder_attr_int(o, "depth", mode ? 4 : 9); /* depth_tensor wins */
+    if (mode) ic_builder_attr_int(o, "dtype", 6); /* float64 */
+    ic_builder_attr_bool(o, "allow_out_of_range", mode == 1);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    const int64_t ids[2][4] = {{0, 3, 2, 1}, {0, 3, 7, -1}};
+    double ref[16] = {0};
+    for (int i = 0; i < 4; i++) {
+      if (ids[mode][i] >= 0 && ids[mode][i] < 4) ref[i * 4 + ids[mode][i]] = 1;
+    }
+    tu_assert_shape(t.out[0], mode ? IC_FP64 : IC_FP32, 3, TU_DIMS(2, 2, 4));
+    tu_assert_close(t.out[0], ref, 16, 0, 0);
+    ot_end(&t);
+  }
+  for (int bad = 0; bad < 2; bad++) {
+    optest t;
+    ot_begin(&t);
+    if (bad) ot_feed(&t, "x", tu_i32(2, TU_DIMS(1, 2), (const int32_t[]){1, 2}));
+    else ot_feed(&t, "x", tu_i32(2, TU_DIMS(2, 1), (const int32_t[]){1, 4}));
+    ic_builder_op *o = ot_op(&t, "one_hot");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_int(o, "depth", 4);
+    ot_out(&t, "Out", "out");
+    if (bad) OT_FAIL(&t, IC_ERR_SHAPE, "one_hot", "X 'x'", "last dim of 1");
+    else OT_FAIL(&t, IC_ERR_SHAPE, "one_hot", "X 'x'", "holds 4", "[0, 4)");
+    ot_end(&t);
+  }
+}
+END_TEST
+
 static void range_case(ic_dtype dt, double s, double e, double st, int n, const double *want) {
   optest t;
   ot_begin(&t);
@@ -1802,6 +1846,7 @@ static TCase *tc_compute(void) {
   TCase *tc = tcase_create("compute");
   tcase_add_test(tc, cumsum_modes);
   tcase_add_test(tc, one_hot);
+  tcase_add_test(tc, one_hot_v1);
   tcase_add_test(tc, range_values);
   tcase_add_test(tc, fill_any_like_dtypes);
   tcase_add_test(tc, sort_and_topk);
