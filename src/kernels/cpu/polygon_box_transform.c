@@ -14,7 +14,7 @@ static ic_status infer(ic_kctx *c) {
   if (x->ndim != 4) return ic_kfail_in(c, 0, 0, "expected rank 4 ([N, 2n, H, W])");
   if (x->dims[1] % 2) return ic_kfail_in(c, 0, 0, "expected an even dim 1 (x, y pairs)");
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4, x->dims);
-  return IC_OK;
+  return ic_kset_lod(c, ic_out(c, 0, 0), NULL, false); /* Paddle shares no LoD */
 }
 
 #define PBT_LOOP(T)                                                                   \
@@ -41,5 +41,5 @@ static ic_status run(ic_kctx *c) {
 
 const ic_opdef ic_op_polygon_box_transform = {
     .name = "polygon_box_transform", .n_inputs = 1, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .infer = infer, .cpu = run,
+    .outputs = k_outputs, .infer = infer, .cpu = run, .flags = IC_OP_LOD, /* Output: none */
 };

@@ -62,8 +62,9 @@ static ic_status infer(ic_kctx *c) {
     if (x->ndim > 1) {
       return ic_kfail_in(c, 0, 0, "expected 0-D or 1-D with is_sorted false (Paddle's rule)");
     }
-  } else if (a->has_axis && ic_kaxis(c, a->axis, x->ndim, "axis") < 0) {
-    return c->err->code;
+  } else if (a->has_axis) {
+    if (x->ndim == 0) return ic_kfail_in(c, 0, 0, "has no axis for attribute 'axis'");
+    if (ic_kaxis(c, a->axis, x->ndim, "axis") < 0) return c->err->code;
   }
   if (a->sorted && a->has_axis) {
     ic_tensor_set_meta(ic_out(c, OUT_OUT, 0), x->dtype, x->ndim, x->dims);

@@ -42,6 +42,9 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM);
   if (st) return st;
+  if (a->has_axis && x->ndim == 0) {
+    return ic_kfail_in(c, 0, 0, "has no axis for attribute 'axis'");
+  }
   if (a->has_axis && ic_kaxis(c, a->axis, x->ndim, "axis") < 0) return c->err->code;
   if (a->has_axis) ic_tensor_set_meta(ic_out(c, OUT_OUT, 0), x->dtype, x->ndim, x->dims);
   else ic_tensor_set_meta(ic_out(c, OUT_OUT, 0), x->dtype, 1, (int64_t[]){0});
