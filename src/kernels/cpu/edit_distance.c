@@ -91,11 +91,12 @@ static ic_status spans(ic_kctx *c, ed_spans *s) {
       s->rb[k] = k * r->dims[1];
       s->hl[k] = ic_read_i64(hl, k);
       s->rl[k] = ic_read_i64(rl, k);
-      if (s->hl[k] < 0 || s->hl[k] > h->dims[1] || s->rl[k] < 0 || s->rl[k] > r->dims[1]) {
+      const int64_t lh = s->hl[k], lr = s->rl[k];
+      if (lh < 0 || lh > h->dims[1] || lr < 0 || lr > r->dims[1]) {
         ic_buffer_release(s->buf);
         return ic_kfail(c, IC_ERR_SHAPE, "edit_distance: string %lld has lengths %lld / %lld, "
-                        "expected in [0, %lld] / [0, %lld]", (long long)k, (long long)s->hl[k],
-                        (long long)s->rl[k], (long long)h->dims[1], (long long)r->dims[1]);
+                        "expected in [0, %lld] / [0, %lld]", (long long)k, (long long)lh,
+                        (long long)lr, (long long)h->dims[1], (long long)r->dims[1]);
       }
     } else {
       s->hb[k] = (int64_t)ho[k];
