@@ -2117,6 +2117,26 @@ def unique_modes(g):
     g.fetch(*outs)
 
 
+@case(**EXACT, note="unique only moves values and counts: exact")
+def unique_nan(g):
+    """unique and unique_consecutive with NaN and -0.0: sorted flattened (each NaN distinct
+    and last, with Indices 0 and Counts 0 as Paddle looks them up by value; Index is not
+    fetched: Paddle leaves a NaN's unwritten), unsorted (Index), along axis 0 with rows
+    holding NaN (every return), unique_consecutive (a NaN starts a run)."""
+    nan = float("nan")
+    x = g.data("x", np.array([2.0, nan, 1.0, nan, 2.0, -0.0, 0.0], dtype=F32))
+    r = g.data("r", np.array([[1, nan], [1, 2], [1, nan], [0, 5], [1, 2]], dtype=F32))
+    o = unique_op(x, F32, "int64", axis=[], return_index=True, return_counts=True,
+                  is_sorted=True)
+    o += unique_op(x, F32, "int64", is_sorted=False)
+    o += unique_op(r, F32, "int32", axis=[0], return_index=True, return_inverse=True,
+                   return_counts=True, is_sorted=True)
+    u = op_typed("unique_consecutive", {"X": x}, dict(dtype=3, return_inverse=True,
+                                                      return_counts=True, axis=[]),
+                 dict(Out=F32, Index="int64", Counts="int64"))
+    g.fetch(*o, u["Out"], u["Index"], u["Counts"])
+
+
 @case(**EXACT, note="unique_consecutive only moves values and counts: exact")
 def unique_consecutive_modes(g):
     """unique_consecutive flattened (float32 2-D, inverse and counts, int64), along axis 0

@@ -13,7 +13,9 @@
  *     in the order they first appear and Index each element's position in Out; Indices and
  *     Counts are not computed (and left [0] here).
  * Equal means ==: -0.0 and 0.0 are one value (Out keeps the first met), each NaN is distinct
- * (placed last, in input order: Paddle's order among NaNs depends on memory addresses).
+ * (placed last, in input order: Paddle's order among NaNs depends on memory addresses). As in
+ * Paddle, a NaN of the flattened sorted path gets Indices 0 and Counts 0 (Paddle's Index of
+ * a NaN element is left unwritten; here it is the NaN's own position in Out).
  * Outputs not asked for are left [0]. */
 #include "kernels/cpu/fill.h"
 #include "kernels/cpu/stdsort.h"
@@ -165,6 +167,13 @@ static ic_status run(ic_kctx *c) {
   if (!st) {
     ic_uq_gather(x, axis, rows, G, ic_out(c, OUT_OUT, 0));
     st = ic_kset_lod(c, ic_out(c, OUT_OUT, 0), NULL, false);
+  }
+  if (a->sorted && !by_axis && k.flt) {
+    /* Paddle looks a NaN up by value: its first position is never found (0) and it counts
+     * no element equal to it (0). */
+    for (int64_t g = 0; g < G; g++) {
+      if (isnan(k.f[first[g]])) first[g] = cnt[g] = 0;
+    }
   }
   const bool want_idx = a->sorted && a->ret_index, want_inv = !a->sorted || a->ret_inverse,
              want_cnt = a->sorted && a->ret_counts;
