@@ -2216,7 +2216,7 @@ def iou_similarity_modes(g):
 def box_decoder_and_assign_modes(g):
     """box_decoder_and_assign of 4 priors x 3 classes, the default box_clip and a clip of
     0.5 that bites; scores where class 0 wins, all non-background scores <= -1 (the prior is
-    assigned), ties (the first wins)."""
+    assigned), ties (the first wins); the same in float64 with a clip of 1."""
     pb = g.data("pb", boxes(g, 4))
     pv = g.data("pv", np.array([0.1, 0.1, 0.2, 0.2], dtype=F32))
     tb = g.data("tb", g.rand([4, 12], -3, 3))
@@ -2226,8 +2226,11 @@ def box_decoder_and_assign_modes(g):
     ins = {"PriorBox": pb, "PriorBoxVar": pv, "TargetBox": tb, "BoxScore": sc}
     r1 = g.op("box_decoder_and_assign", ins, dict(box_clip=4.135), outs=outs)
     r2 = g.op("box_decoder_and_assign", ins, dict(box_clip=0.5), outs=outs)
+    ins64 = {k: g.data(name + "_64", val.astype("float64"))  # the same values in float64
+             for k, (name, val) in zip(ins, [(v.name, x) for v, x in g.feeds])}
+    r3 = g.op("box_decoder_and_assign", ins64, dict(box_clip=1.0), outs=outs, dtype="float64")
     g.fetch(r1["DecodeBox"][0], r1["OutputAssignBox"][0], r2["DecodeBox"][0],
-            r2["OutputAssignBox"][0])
+            r2["OutputAssignBox"][0], r3["DecodeBox"][0], r3["OutputAssignBox"][0])
 
 
 @case(note="Paddle 2.6.2: 3.3.1 no longer registers polygon_box_transform")

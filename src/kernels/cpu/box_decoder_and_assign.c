@@ -1,5 +1,6 @@
 /* box_decoder_and_assign: decodes TargetBox [N, 4C] (C classes' deltas per prior) against
- * PriorBox [N, 4] with the 4 variances of PriorBoxVar [4] (absent: all 1), in the input's
+ * PriorBox [N, 4] with the 4 variances of PriorBoxVar [4] (required, as Paddle's InferShape
+ * has it, though its maker calls it dispensable), in the input's
  * precision, as paddle/fluid/operators/detection/box_decoder_and_assign_op.h (Paddle 2.6):
  *   pw = x2 - x1 + 1, ph = y2 - y1 + 1, pcx = x1 + pw / 2, pcy = y1 + ph / 2;
  *   cx = v0 * tx * pw + pcx, cy = v1 * ty * ph + pcy,
@@ -20,7 +21,7 @@ typedef struct bda_attrs {
 enum { IN_PRIOR, IN_VAR, IN_TARGET, IN_SCORE };
 enum { OUT_DECODE, OUT_ASSIGN };
 static const ic_slotdef k_inputs[4] = {
-    {"PriorBox", 0}, {"PriorBoxVar", IC_SLOT_OPTIONAL}, {"TargetBox", 0}, {"BoxScore", 0}};
+    {"PriorBox", 0}, {"PriorBoxVar", 0}, {"TargetBox", 0}, {"BoxScore", 0}};
 static const ic_slotdef k_outputs[2] = {{"DecodeBox", 0}, {"OutputAssignBox", 0}};
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
@@ -40,10 +41,10 @@ static ic_status infer(ic_kctx *c) {
   if (st) return st;
   for (size_t k = IN_VAR; k <= IN_SCORE; k++) {
     const ic_tensor *in = ic_in(c, k, 0);
-    if (in && in->dtype != p->dtype) return ic_kfail_in(c, k, 0, "expected PriorBox's dtype");
+    if (in->dtype != p->dtype) return ic_kfail_in(c, k, 0, "expected PriorBox's dtype");
   }
   if (p->ndim != 2 || p->dims[1] != 4) return ic_kfail_in(c, IN_PRIOR, 0, "expected [N, 4]");
-  if (v && (v->ndim != 1 || v->dims[0] != 4)) return ic_kfail_in(c, IN_VAR, 0, "expected [4]");
+  if (v->ndim != 1 || v->dims[0] != 4) return ic_kfail_in(c, IN_VAR, 0, "expected [4]");
   if (s->ndim != 2 || s->dims[0] != p->dims[0]) {
     return ic_kfail_in(c, IN_SCORE, 0, "expected [N, classes] with N = %lld (PriorBox)",
                        (long long)p->dims[0]);
@@ -62,10 +63,8 @@ static ic_status infer(ic_kctx *c) {
   do {                                                                                    \
     const T *P = p->data, *TB = t->data, *S = s->data;                                    \
     T *D = ic_out(c, OUT_DECODE, 0)->data, *A = ic_out(c, OUT_ASSIGN, 0)->data;           \
-    T var[4] = {1, 1, 1, 1};                                                              \
-    if (v) {                                                                              \
-      for (int k = 0; k < 4; k++) var[k] = ((const T *)v->data)[k];                       \
-    }                                                                                     \
+    T var[4];                                                                             \
+    for (int k = 0; k < 4; k++) var[k] = ((const T *)v->data)[k];                         \
     const T clip = (T)a->clip;                                                            \
     for (int64_t i = 0; i < N; i++) {                                                     \
       const T *pb = P + i * 4;                                                            \
