@@ -2140,7 +2140,8 @@ def unique_nan(g):
 @case(**EXACT, note="unique_consecutive only moves values and counts: exact")
 def unique_consecutive_modes(g):
     """unique_consecutive flattened (float32 2-D, inverse and counts, int64), along axis 0
-    (int64 X, int32 indices) and axis 1 (float64, nothing returned but Out)."""
+    (int64 X, int32 indices) and axis 1 (float64, nothing returned but Out), and along the
+    negative axes -2 and -1."""
     x = g.data("x", np.array([[1, 1, 2], [2, 2, 3], [3, 1, 1]], dtype=F32))
     xl = g.data("xl", np.array([[1, 2], [1, 2], [3, 4], [1, 2], [1, 2], [1, 2]],
                                dtype="int64"))
@@ -2154,7 +2155,9 @@ def unique_consecutive_modes(g):
             ([o["Counts"]] if attrs.get("return_counts") else [])
     g.fetch(*uc(x, F32, "int64", axis=[], return_inverse=True, return_counts=True),
             *uc(xl, "int64", "int32", axis=[0], return_inverse=True, return_counts=True),
-            *uc(xd, "float64", "int64", axis=[1]))
+            *uc(xd, "float64", "int64", axis=[1]),
+            *uc(xl, "int64", "int64", axis=[-2], return_counts=True),
+            *uc(xd, "float64", "int32", axis=[-1], return_inverse=True))
 
 
 @case(**EXACT, note="masked_select only moves values: exact")
