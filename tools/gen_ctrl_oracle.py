@@ -698,6 +698,54 @@ LANMS_CONFIGS = [(-1, 0.3, -1, 0.3, 1.0, -1, False), (0, 0.2, 5, 0.4, 0.8, 6, Fa
                  (1, 0.5, -1, 0.2, 1.0, 4, True)]
 
 
+def lanms_poly(dtype, npts, configs):
+    """locality_aware_nms over polygons of npts points ([N, 10, 2 * npts] boxes, 2 classes)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        bx = paddle.static.data("boxes", [-1, 10, 2 * npts], dtype)
+        sc = paddle.static.data("scores", [-1, 2, 10], dtype)
+        outs = []
+        for k, (bg, thr, top, nms, eta, keep, norm) in enumerate(configs):
+            o = b.create_var(name="lanms_%d" % k, dtype=dtype, lod_level=1)
+            raw_op(b, "locality_aware_nms", {"BBoxes": [bx], "Scores": [sc]}, {"Out": [o]},
+                   {"background_label": bg, "score_threshold": thr, "nms_top_k": top,
+                    "nms_threshold": nms, "nms_eta": eta, "keep_top_k": keep,
+                    "normalized": norm})
+            outs.append(o)
+        return [bx, sc], outs
+    return build
+
+
+def lanms_poly_values(seed, dtype, npts, concave=False):
+    """Polygons in runs of neighbours: a rotated rectangle (4 points) or a ring of npts points
+    around a centre (every other one pulled in when concave), each a small shift and turn of
+    the one before; counter-clockwise in image 0, clockwise in image 1."""
+    rng = np.random.RandomState(seed)
+    boxes = np.zeros((2, 10, 2 * npts))
+    for n in range(2):
+        cur, ang = rng.uniform(10, 30, 2), rng.uniform(0, 1)
+        for i in range(10):
+            if rng.rand() < 0.7:
+                cur, ang = cur + rng.uniform(-1.5, 1.5, 2), ang + rng.uniform(-0.1, 0.1)
+            else:
+                cur, ang = cur + rng.uniform(8, 15, 2), rng.uniform(0, 1)
+            t = ang + np.arange(npts) * 2 * np.pi / npts
+            r = rng.uniform(6, 10, npts) if npts > 4 else np.full(npts, 8.0)
+            if npts == 4:
+                t = ang + np.array([0.6, np.pi - 0.6, np.pi + 0.6, 2 * np.pi - 0.6])
+            if concave:
+                r[1::2] *= 0.45
+            pts = np.stack([cur[0] + r * np.cos(t), cur[1] + r * np.sin(t)], 1)
+            if n == 1:  # image 1 clockwise (merging opposite orders would twist a polygon)
+                pts = pts[::-1]
+            boxes[n, i] = pts.reshape(-1)
+    scores = rng.randint(1, 9, (2, 2, 10)) * 0.1
+    return {"boxes": (boxes.astype(dtype), None), "scores": (scores.astype(dtype), None)}
+
+
+LANMS_POLY_CONFIGS = [(-1, 0.3, -1, 0.3, 1.0, -1, False), (0, 0.2, 5, 0.2, 0.8, 4, True)]
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -791,6 +839,14 @@ LOD_CASES = {
     # a score threshold nothing passes: Out [[-1]], LoD {0, 1}
     "locality_aware_nms_none": (lanms(F32, [(-1, 5.0, -1, 0.3, 1.0, -1, True)]),
                                 lanms_values(51, F32)),
+    # EAST's quadrilaterals (8 coordinates)
+    "locality_aware_nms_quad": (lanms_poly(F32, 4, LANMS_POLY_CONFIGS),
+                                lanms_poly_values(52, F32, 4)),
+    # 8-point (16 coordinates) polygons, concave ones in float64
+    "locality_aware_nms_poly16": (lanms_poly(F32, 8, LANMS_POLY_CONFIGS),
+                                  lanms_poly_values(53, F32, 8)),
+    "locality_aware_nms_concave": (lanms_poly("float64", 8, LANMS_POLY_CONFIGS),
+                                   lanms_poly_values(54, "float64", 8, concave=True)),
 }
 
 
