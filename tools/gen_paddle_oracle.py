@@ -9,7 +9,9 @@ committed files):
     FLAGS_enable_pir_api=0 /tmp/pdenv/bin/python tools/gen_paddle_oracle.py [OUT_DIR] [CASE...]
 
 OUT_DIR defaults to tests/data/paddle_oracle in this repository; naming cases regenerates
-only those (cases.txt still lists every case). Tested with PaddlePaddle 3.3.1 (CPU).
+only those (cases.txt still lists every case). Tested with PaddlePaddle 3.3.1 (CPU). The
+cases marked paddle2 (ops 3.3.1 no longer registers) are written by Paddle 2.6.2 instead
+(/work/pdenv26 or any Paddle 2.6 environment, naming them); each Paddle skips the others.
 The output is deterministic: the same Paddle gives the same bytes on every run.
 
 Each case is a directory <case>/ holding
@@ -104,13 +106,16 @@ class Graph:
 CASES = {}
 
 
-def case(rtol=1e-4, atol=1e-5, note="", train=False):
+def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False):
     """train: the case's ops run in training mode: save_inference_model sets every is_test
     attribute to true, so it is set back to false in the saved model before Paddle runs it.
     (quantize_linear cannot be such a case: save_inference_model also drops its OutScale,
-    OutState and OutAccum; its training mode is checked by test_train's qat_v2.)"""
+    OutState and OutAccum; its training mode is checked by test_train's qat_v2.)
+    paddle2: the case's ops exist only in Paddle 2.x (2.6.2): it is written only when this
+    script runs under Paddle 2 (named on the command line), and skipped otherwise."""
     def register(fn):
-        CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train)
+        CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train,
+                                  paddle2=paddle2)
         return fn
     return register
 
@@ -2199,7 +2204,7 @@ def boxes(g, n, lo=0.0, hi=20.0, dtype=F32):
     return np.concatenate([xy, xy + g.rand([n, 2], 0.5, 8.0, "float64")], 1).astype(dtype)
 
 
-@case(note="Paddle 2.6.2: 3.3.1 no longer registers iou_similarity")
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers iou_similarity", paddle2=True)
 def iou_similarity_modes(g):
     """iou_similarity of 5 boxes with 4 (a copy of one, an inverted one, a disjoint one),
     box_normalized true and false, float32 and float64."""
@@ -2215,7 +2220,7 @@ def iou_similarity_modes(g):
             iou(xd, yd, False, "float64"))
 
 
-@case(note="Paddle 2.6.2: 3.3.1 no longer registers box_decoder_and_assign")
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers box_decoder_and_assign", paddle2=True)
 def box_decoder_and_assign_modes(g):
     """box_decoder_and_assign of 4 priors x 3 classes, the default box_clip and a clip of
     0.5 that bites; scores where class 0 wins, all non-background scores <= -1 (the prior is
@@ -2236,7 +2241,7 @@ def box_decoder_and_assign_modes(g):
             r2["OutputAssignBox"][0], r3["DecodeBox"][0], r3["OutputAssignBox"][0])
 
 
-@case(note="Paddle 2.6.2: 3.3.1 no longer registers polygon_box_transform")
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers polygon_box_transform", paddle2=True)
 def polygon_box_transform_modes(g):
     """polygon_box_transform of [2, 4, 3, 5] float32 and [1, 2, 2, 3] float64."""
     x = g.data("x", g.rand([2, 4, 3, 5], -5, 5))
@@ -2706,8 +2711,16 @@ def main():
         if n not in names:
             sys.exit("no case %s; cases: %s" % (n, " ".join(names)))
     os.makedirs(out_dir, exist_ok=True)
+    paddle2 = paddle.__version__.startswith("2.")
     for n in names:
         if args and n not in args:
+            continue
+        if n != "mobilenet_v2" and CASES[n].get("paddle2") != paddle2:
+            if args:
+                sys.exit("%s needs Paddle %s (this is %s)" %
+                         (n, "2.6.2" if CASES[n].get("paddle2") else "3.3.1", paddle.__version__))
+            print("skipped", n, "(written with Paddle %s)" %
+                  ("2.6.2" if CASES[n].get("paddle2") else "3.3.1"))
             continue
         if n == "mobilenet_v2":
             gen_mobilenet_v2(out_dir)
