@@ -9,7 +9,9 @@ committed files):
     FLAGS_enable_pir_api=0 /tmp/pdenv/bin/python tools/gen_paddle_oracle.py [OUT_DIR] [CASE...]
 
 OUT_DIR defaults to tests/data/paddle_oracle in this repository; naming cases regenerates
-only those (cases.txt still lists every case). Tested with PaddlePaddle 3.3.1 (CPU).
+only those (cases.txt still lists every case). Tested with PaddlePaddle 3.3.1 (CPU). The
+cases marked paddle2 (ops 3.3.1 no longer registers) are written by Paddle 2.6.2 instead
+(/work/pdenv26 or any Paddle 2.6 environment, naming them); each Paddle skips the others.
 The output is deterministic: the same Paddle gives the same bytes on every run.
 
 Each case is a directory <case>/ holding
@@ -104,13 +106,16 @@ class Graph:
 CASES = {}
 
 
-def case(rtol=1e-4, atol=1e-5, note="", train=False):
+def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False):
     """train: the case's ops run in training mode: save_inference_model sets every is_test
     attribute to true, so it is set back to false in the saved model before Paddle runs it.
     (quantize_linear cannot be such a case: save_inference_model also drops its OutScale,
-    OutState and OutAccum; its training mode is checked by test_train's qat_v2.)"""
+    OutState and OutAccum; its training mode is checked by test_train's qat_v2.)
+    paddle2: the case's ops exist only in Paddle 2.x (2.6.2): it is written only when this
+    script runs under Paddle 2 (named on the command line), and skipped otherwise."""
     def register(fn):
-        CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train)
+        CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train,
+                                  paddle2=paddle2)
         return fn
     return register
 
@@ -2065,6 +2070,202 @@ def viterbi_decode_modes(g):
     g.fetch(*[o[k][0] for o in (a, b, d) for k in ("Scores", "Path")])
 
 
+def op_typed(type, inputs, attrs, outs):
+    """Append one op whose outputs have different dtypes: outs maps each output slot to its
+    dtype. Returns a dict slot -> variable."""
+    helper = LayerHelper(type)
+    made = {slot: helper.create_variable_for_type_inference(dt) for slot, dt in outs.items()}
+    helper.append_op(type=type, inputs={k: [v] for k, v in inputs.items()},
+                     outputs={k: [v] for k, v in made.items()}, attrs=attrs)
+    return made
+
+
+def unique_op(x, xdt, idt, **attrs):
+    """A unique op with every output; attrs: return_index, return_inverse, return_counts,
+    axis, is_sorted; idt the index dtype name. Returns the outputs Paddle writes, in the
+    order Out, Indices, Index, Counts."""
+    vt = {"int32": 2, "int64": 3}[idt]
+    o = op_typed("unique", {"X": x}, dict(dtype=vt, **attrs),
+                 dict(Out=xdt, Indices=idt, Index=idt, Counts=idt))
+    srt = attrs.get("is_sorted", False)
+    want = [("Out", True), ("Indices", srt and attrs.get("return_index", False)),
+            ("Index", not srt or attrs.get("return_inverse", False)),
+            ("Counts", srt and attrs.get("return_counts", False))]
+    return [o[k] for k, w in want if w]
+
+
+@case(**EXACT, note="unique only moves values and counts: exact")
+def unique_modes(g):
+    """unique sorted and flattened (float32 with -0.0 and 0.0, int64 indices; int32 X with
+    return_index only), along axis 0 (int32 indices), 1 (int64 X) and -1 (float64 3-D); 40
+    rows of two bits along axis 0, so that std::sort's order of equal rows decides Indices;
+    the legacy unsorted path (is_sorted false: first-appearance order, Index only) for int64
+    and float32 X."""
+    x = g.data("x", np.array([[3, 1, 2], [3, 1, 2], [0, 5, 5], [-0.0, 1, 1]], dtype=F32))
+    xi = g.data("xi", g.randint([3, 5], 0, 3, "int32"))
+    xl = g.data("xl", np.array([[4, 1, 4, 1, 7], [2, 0, 2, 0, 2], [9, 9, 9, 9, 9]],
+                               dtype="int64"))
+    xd = g.data("xd", g.randint([2, 3, 4], 0, 2, "int32").astype("float64"))
+    xb = g.data("xb", g.randint([40, 2], 0, 2, "int32"))
+    u1 = g.data("u1", np.array([4, 2, 4, 7, 2, 2, -1, 7, 0], dtype="int64"))
+    u2 = g.data("u2", np.array([0.5, -0.0, 0.5, 0.0, 3, -2, 3], dtype=F32))
+    every = dict(return_index=True, return_inverse=True, return_counts=True, is_sorted=True)
+    outs = []
+    outs += unique_op(x, F32, "int64", axis=[], **every)
+    outs += unique_op(xi, "int32", "int64", axis=[], return_index=True, is_sorted=True)
+    outs += unique_op(x, F32, "int32", axis=[0], **every)
+    outs += unique_op(xl, "int64", "int64", axis=[1], **every)
+    outs += unique_op(xd, "float64", "int64", axis=[-1], **every)
+    outs += unique_op(xb, "int32", "int64", axis=[0], **every)
+    outs += unique_op(u1, "int64", "int32", is_sorted=False)
+    outs += unique_op(u2, F32, "int64", is_sorted=False)
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="unique only moves values and counts: exact")
+def unique_nan(g):
+    """unique and unique_consecutive with NaN and -0.0: sorted flattened (each NaN distinct
+    and last, with Indices 0 and Counts 0 as Paddle looks them up by value; Index is not
+    fetched: Paddle leaves a NaN's unwritten), unsorted (Index), along axis 0 with rows
+    holding NaN (every return), unique_consecutive (a NaN starts a run)."""
+    nan = float("nan")
+    x = g.data("x", np.array([2.0, nan, 1.0, nan, 2.0, -0.0, 0.0], dtype=F32))
+    r = g.data("r", np.array([[1, nan], [1, 2], [1, nan], [0, 5], [1, 2]], dtype=F32))
+    o = unique_op(x, F32, "int64", axis=[], return_index=True, return_counts=True,
+                  is_sorted=True)
+    o += unique_op(x, F32, "int64", is_sorted=False)
+    o += unique_op(r, F32, "int32", axis=[0], return_index=True, return_inverse=True,
+                   return_counts=True, is_sorted=True)
+    u = op_typed("unique_consecutive", {"X": x}, dict(dtype=3, return_inverse=True,
+                                                      return_counts=True, axis=[]),
+                 dict(Out=F32, Index="int64", Counts="int64"))
+    g.fetch(*o, u["Out"], u["Index"], u["Counts"])
+
+
+@case(**EXACT, note="unique_consecutive only moves values and counts: exact")
+def unique_consecutive_modes(g):
+    """unique_consecutive flattened (float32 2-D, inverse and counts, int64), along axis 0
+    (int64 X, int32 indices) and axis 1 (float64, nothing returned but Out), and along the
+    negative axes -2 and -1."""
+    x = g.data("x", np.array([[1, 1, 2], [2, 2, 3], [3, 1, 1]], dtype=F32))
+    xl = g.data("xl", np.array([[1, 2], [1, 2], [3, 4], [1, 2], [1, 2], [1, 2]],
+                               dtype="int64"))
+    xd = g.data("xd", np.array([[1, 1, 2, 2, 1], [0, 0, 2, 2, 0]], dtype="float64"))
+
+    def uc(v, vdt, idt, **attrs):
+        o = op_typed("unique_consecutive", {"X": v},
+                     dict(dtype={"int32": 2, "int64": 3}[idt], **attrs),
+                     dict(Out=vdt, Index=idt, Counts=idt))
+        return [o["Out"]] + ([o["Index"]] if attrs.get("return_inverse") else []) + \
+            ([o["Counts"]] if attrs.get("return_counts") else [])
+    g.fetch(*uc(x, F32, "int64", axis=[], return_inverse=True, return_counts=True),
+            *uc(xl, "int64", "int32", axis=[0], return_inverse=True, return_counts=True),
+            *uc(xd, "float64", "int64", axis=[1]),
+            *uc(xl, "int64", "int64", axis=[-2], return_counts=True),
+            *uc(xd, "float64", "int32", axis=[-1], return_inverse=True))
+
+
+@case(**EXACT, note="masked_select only moves values: exact")
+def masked_select_bcast(g):
+    """masked_select with Mask the shape of X (float32), Mask [3] against X [2, 3] (int64),
+    Mask [2, 1, 4] against X [3, 1] (both broadcast, float64), bool X, an all-false Mask."""
+    x = g.data("x", g.rand([3, 4]))
+    m = g.data("m", g.randint([3, 4], 0, 2, "int32").astype("bool"))
+    xl = g.data("xl", g.randint([2, 3], -9, 9, "int64"))
+    ml = g.data("ml", np.array([True, False, True]))
+    xd = g.data("xd", g.rand([3, 1], dtype="float64"))
+    md = g.data("md", g.randint([2, 1, 4], 0, 2, "int32").astype("bool"))
+    xb = g.data("xb", g.randint([2, 3], 0, 2, "int32").astype("bool"))
+    mf = g.data("mf", np.zeros([3, 4], dtype="bool"))
+    g.fetch(g.op("masked_select", {"X": x, "Mask": m}, outs={"Y": 1}),
+            g.op("masked_select", {"X": xl, "Mask": ml}, outs={"Y": 1}, dtype="int64"),
+            g.op("masked_select", {"X": xd, "Mask": md}, outs={"Y": 1}, dtype="float64"),
+            g.op("masked_select", {"X": xb, "Mask": ml}, outs={"Y": 1}, dtype="bool"),
+            g.op("masked_select", {"X": x, "Mask": mf}, outs={"Y": 1}))
+
+
+@case(**EXACT)
+def shard_index_modes(g):
+    """shard_index of ids [0, 20) in 2 shards (shard 0, ignore -1), 3 shards (shard 1,
+    ignore -5; shard 2 on int32 ids) and 20 ids in 3 shards of size 7 with [2, 3, 1] ids."""
+    x = g.data("x", np.array([[1], [6], [12], [19], [0], [10], [13], [14]], dtype="int64"))
+    xi = g.data("xi", np.array([[1], [6], [12], [19], [14]], dtype="int32"))
+    x3 = g.data("x3", np.array([[[0], [7], [13]], [[6], [14], [20]]], dtype="int64"))
+    s = lambda v, n, k, sid, ign, dt="int64": g.op(  # noqa: E731
+        "shard_index", {"X": v}, dict(index_num=n, nshards=k, shard_id=sid, ignore_value=ign),
+        dtype=dt)
+    g.fetch(s(x, 20, 2, 0, -1), s(x, 20, 3, 1, -5), s(xi, 20, 3, 2, -1, "int32"),
+            s(x3, 21, 3, 1, 99), s(x3, 21, 3, 2, -1))
+
+
+def boxes(g, n, lo=0.0, hi=20.0, dtype=F32):
+    """n boxes [xmin, ymin, xmax, ymax] with sides in [0.5, 8)."""
+    xy = g.rand([n, 2], lo, hi, "float64")
+    return np.concatenate([xy, xy + g.rand([n, 2], 0.5, 8.0, "float64")], 1).astype(dtype)
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers iou_similarity", paddle2=True)
+def iou_similarity_modes(g):
+    """iou_similarity of 5 boxes with 4 (a copy of one, an inverted one, a disjoint one),
+    box_normalized true and false, float32 and float64."""
+    a = boxes(g, 5)
+    b = np.concatenate([a[2:3], [[10, 10, 4, 4], [100, 100, 101, 102]], boxes(g, 1)]).astype(F32)
+    x = g.data("x", a)
+    y = g.data("y", b)
+    xd = g.data("xd", a.astype("float64"))
+    yd = g.data("yd", b.astype("float64"))
+    iou = lambda u, v, norm, dt=F32: g.op(  # noqa: E731
+        "iou_similarity", {"X": u, "Y": v}, dict(box_normalized=norm), dtype=dt)
+    g.fetch(iou(x, y, True), iou(x, y, False), iou(xd, yd, True, "float64"),
+            iou(xd, yd, False, "float64"))
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers box_decoder_and_assign", paddle2=True)
+def box_decoder_and_assign_modes(g):
+    """box_decoder_and_assign of 4 priors x 3 classes, the default box_clip and a clip of
+    0.5 that bites; scores where class 0 wins, all non-background scores <= -1 (the prior is
+    assigned), ties (the first wins); the same in float64 with a clip of 1."""
+    pb = g.data("pb", boxes(g, 4))
+    pv = g.data("pv", np.array([0.1, 0.1, 0.2, 0.2], dtype=F32))
+    tb = g.data("tb", g.rand([4, 12], -3, 3))
+    sc = g.data("sc", np.array([[0.9, 0.05, 0.05], [0.1, 0.3, 0.6], [0.5, -1.0, -2.0],
+                                [0.2, 0.4, 0.4]], dtype=F32))
+    outs = {"DecodeBox": 1, "OutputAssignBox": 1}
+    ins = {"PriorBox": pb, "PriorBoxVar": pv, "TargetBox": tb, "BoxScore": sc}
+    r1 = g.op("box_decoder_and_assign", ins, dict(box_clip=4.135), outs=outs)
+    r2 = g.op("box_decoder_and_assign", ins, dict(box_clip=0.5), outs=outs)
+    ins64 = {k: g.data(name + "_64", val.astype("float64"))  # the same values in float64
+             for k, (name, val) in zip(ins, [(v.name, x) for v, x in g.feeds])}
+    r3 = g.op("box_decoder_and_assign", ins64, dict(box_clip=1.0), outs=outs, dtype="float64")
+    g.fetch(r1["DecodeBox"][0], r1["OutputAssignBox"][0], r2["DecodeBox"][0],
+            r2["OutputAssignBox"][0], r3["DecodeBox"][0], r3["OutputAssignBox"][0])
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers polygon_box_transform", paddle2=True)
+def polygon_box_transform_modes(g):
+    """polygon_box_transform of [2, 4, 3, 5] float32 and [1, 2, 2, 3] float64."""
+    x = g.data("x", g.rand([2, 4, 3, 5], -5, 5))
+    xd = g.data("xd", g.rand([1, 2, 2, 3], -5, 5, "float64"))
+    g.fetch(g.op("polygon_box_transform", {"Input": x}, outs={"Output": 1}),
+            g.op("polygon_box_transform", {"Input": xd}, outs={"Output": 1}, dtype="float64"))
+
+
+@case()
+def edit_distance_padded(g):
+    """edit_distance in padded mode (HypsLength, RefsLength): 4 strings of few distinct ids
+    with lengths 0 to full (an empty hypothesis), normalized false and true (float32
+    division), and SequenceNum."""
+    h = g.data("h", g.randint([4, 6], 0, 3, "int64"))
+    r = g.data("r", g.randint([4, 5], 0, 3, "int64"))
+    hl = g.data("hl", np.array([6, 0, 3, 4], dtype="int64"))
+    rl = g.data("rl", np.array([5, 2, 3, 1], dtype="int64"))
+    ins = {"Hyps": h, "Refs": r, "HypsLength": hl, "RefsLength": rl}
+    outs = {"SequenceNum": 1, "Out": 1}
+    a = g.op("edit_distance", ins, dict(normalized=False), outs=outs)
+    b = g.op("edit_distance", ins, dict(normalized=True), outs=outs)
+    g.fetch(a["Out"][0], a["SequenceNum"][0], b["Out"][0])
+
+
 @case()
 def einsum_modes(g):
     """einsum through paddle.einsum (the legacy op with Operands, InnerCache and XShape): batch
@@ -2528,8 +2729,16 @@ def main():
         if n not in names:
             sys.exit("no case %s; cases: %s" % (n, " ".join(names)))
     os.makedirs(out_dir, exist_ok=True)
+    paddle2 = paddle.__version__.startswith("2.")
     for n in names:
         if args and n not in args:
+            continue
+        if n != "mobilenet_v2" and CASES[n].get("paddle2") != paddle2:
+            if args:
+                sys.exit("%s needs Paddle %s (this is %s)" %
+                         (n, "2.6.2" if CASES[n].get("paddle2") else "3.3.1", paddle.__version__))
+            print("skipped", n, "(written with Paddle %s)" %
+                  ("2.6.2" if CASES[n].get("paddle2") else "3.3.1"))
             continue
         if n == "mobilenet_v2":
             gen_mobilenet_v2(out_dir)
