@@ -623,9 +623,10 @@ def save_jit(paddle, np, net, d, specs, values):
         prm.set_value(rv.uniform(-0.5, 0.5, prm.shape).astype("float32"))
     paddle.jit.save(net, os.path.join(d, "model"), input_spec=specs)
     import paddle.inference as pi
-    params = os.path.join(d, "model.pdiparams")
-    cfg = pi.Config(os.path.join(d, "model.json"), params) if os.path.exists(params) else \
-        pi.Config(os.path.join(d, "model.json"))
+    cfg = pi.Config()
+    cfg.set_prog_file(os.path.join(d, "model.json"))
+    if os.path.exists(os.path.join(d, "model.pdiparams")):  # a Layer without parameters has none
+        cfg.set_params_file(os.path.join(d, "model.pdiparams"))
     cfg.disable_gpu()
     cfg.switch_ir_optim(False)
     cfg.disable_mkldnn()  # its PIR path cannot convert an ArrayAttribute<DoubleAttribute>
