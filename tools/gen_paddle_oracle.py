@@ -2065,6 +2065,113 @@ def viterbi_decode_modes(g):
     g.fetch(*[o[k][0] for o in (a, b, d) for k in ("Scores", "Path")])
 
 
+@case(**EXACT, note="kthvalue and mode only select input values: exact")
+def kthvalue_mode(g):
+    """kthvalue with k on the last axis, a middle axis, keepdim, ties (values from few levels,
+    so equal values compete for the index), a NaN, a row long enough for partial_sort
+    (k * 64 < n); int32 and int64 and float64 inputs; mode likewise, with ties in frequency."""
+    x = g.data("x", (g.randint([3, 5, 7], 0, 4, "int32") * 0.5).astype(F32))
+    xn = g.data("xn", np.array([[1.0, np.nan, -2.0, 3.0, 0.5], [np.nan, np.nan, 1.0, 1.0, 2.0]],
+                               np.float32))
+    xl = g.data("xl", (g.randint([2, 150], 0, 9, "int32") * 0.25).astype(F32))
+    xi = g.data("xi", g.randint([4, 6], -3, 3, "int32"))
+    xd = g.data("xd", g.randint([5, 4], 0, 3, "int64").astype("float64"))
+    xj = g.data("xj", g.randint([3, 8], -2, 2, "int64"))
+    outs = {"Out": 1, "Indices": 1}
+
+    def kth(v, k, axis, keepdim, dt=F32):
+        o = g.op("kthvalue", {"X": v}, dict(k=k, axis=axis, keepdim=keepdim), outs=outs, dtype=dt)
+        return [o["Out"][0], o["Indices"][0]]
+
+    def mode(v, axis, keepdim, dt=F32):
+        o = g.op("mode", {"X": v}, dict(axis=axis, keepdim=keepdim), outs=outs, dtype=dt)
+        return [o["Out"][0], o["Indices"][0]]
+    f = (kth(x, 3, -1, False) + kth(x, 2, 1, True) + kth(x, 1, 0, False) + kth(xn, 4, 1, False)
+         + kth(xl, 2, 1, False) + kth(xi, 5, 1, False, "int32") + kth(xd, 3, 0, True, "float64")
+         + mode(x, -1, False) + mode(x, 1, True) + mode(xn, 1, False) + mode(xi, 0, False, "int32")
+         + mode(xj, 1, True, "int64") + mode(xd, 0, False, "float64"))
+    g.fetch(*f)
+
+
+@case(**EXACT)
+def searchsorted_modes(g):
+    """searchsorted of a 1-D sequence and of a batch of rows (values equal to elements, below
+    and above all of them, +-inf and NaN), left and right, int64 and int32 out; int32 sequence
+    with float32 values, int64 with int64, float64 with float64."""
+    s = g.data("s", np.array([-1.0, 0.0, 0.0, 0.5, 2.0, 2.0, 3.0], np.float32))
+    v = g.data("v", np.array([[-2.0, -1.0, 0.0, 0.25], [2.0, 3.0, 9.0, np.inf],
+                              [-np.inf, np.nan, 0.5, 1.0]], np.float32))
+    sb = g.data("sb", np.sort(g.randint([2, 3, 6], 0, 5, "int64"), axis=-1))
+    vb = g.data("vb", g.randint([2, 3, 4], -1, 6, "int64"))
+    si = g.data("si", np.array([1, 3, 3, 5], np.int32))
+    sd = g.data("sd", np.sort(g.rand([2, 5], dtype="float64"), axis=-1))
+    vd = g.data("vd", g.rand([2, 3], dtype="float64"))
+
+    def ss(a, b, right, i32=False):
+        return g.op("searchsorted", {"SortedSequence": a, "Values": b},
+                    dict(right=right, out_int32=i32), dtype="int32" if i32 else "int64")
+    g.fetch(ss(s, v, False), ss(s, v, True), ss(s, v, True, True), ss(sb, vb, False),
+            ss(sb, vb, True, True), ss(si, v, False), ss(si, v, True), ss(sd, vd, False),
+            ss(sd, vd, True))
+
+
+@case()
+def lerp_broadcast(g):
+    """lerp with X, Y and Weight of one shape, and each broadcast ([3, 1, 4], [5, 1], [4]);
+    float64."""
+    x = g.data("x", g.rand([3, 5, 4]))
+    y = g.data("y", g.rand([3, 5, 4]))
+    w = g.data("w", g.rand([3, 5, 4], 0, 1))
+    xb = g.data("xb", g.rand([3, 1, 4]))
+    yb = g.data("yb", g.rand([5, 1]))
+    wb = g.data("wb", g.rand([4], -0.5, 1.5))
+    xd = g.data("xd", g.rand([2, 3], dtype="float64"))
+    yd = g.data("yd", g.rand([2, 3], dtype="float64"))
+    wd = g.data("wd", g.rand([1], dtype="float64"))
+    lerp = lambda a, b, c, dt=F32: g.op("lerp", {"X": a, "Y": b, "Weight": c}, dtype=dt)  # noqa
+    g.fetch(lerp(x, y, w), lerp(xb, yb, wb), lerp(yb, x, w), lerp(xd, yd, wd, "float64"))
+
+
+@case()
+def logcumsumexp_modes(g):
+    """logcumsumexp along the last and the first axis, flatten, exclusive, reverse, both; large
+    values (no overflow), -inf; float64."""
+    x = g.data("x", g.rand([3, 4, 5], -3, 3))
+    xl = g.data("xl", np.array([[100.0, -np.inf, 200.0, -50.0], [-np.inf, -np.inf, 1.0, 0.0]],
+                               np.float32))
+    xd = g.data("xd", g.rand([4, 3], -2, 2, "float64"))
+
+    def lcse(v, dt=F32, **a):
+        return g.op("logcumsumexp", {"X": v}, dict(dict(axis=-1, flatten=False, exclusive=False,
+                                                        reverse=False), **a), dtype=dt)
+    g.fetch(lcse(x), lcse(x, axis=0), lcse(x, axis=1, reverse=True), lcse(x, flatten=True),
+            lcse(x, axis=2, exclusive=True), lcse(x, axis=-2, exclusive=True, reverse=True),
+            lcse(xl), lcse(xl, reverse=True), lcse(xd, "float64", axis=0, exclusive=True))
+
+
+@case()
+def diagonal_trace(g):
+    """diagonal with offsets 0, 2, -1 and one past the matrix, axes (0, 1), (2, 0), (-1, -3)
+    on a 3-D input, int64 and bool inputs; trace with the same attributes, float64, int32."""
+    x = g.data("x", g.rand([3, 4, 5]))
+    xi = g.data("xi", g.randint([4, 3], -9, 9, "int64"))
+    xb = g.data("xb", g.randint([3, 3], 0, 2, "int32").astype("bool"))
+    xd = g.data("xd", g.rand([2, 3, 3], dtype="float64"))
+    xk = g.data("xk", g.randint([3, 2, 4], -9, 9, "int32"))
+
+    def op(t, v, dt=F32, **a):
+        return g.op(t, {"Input": v}, dict(dict(offset=0, axis1=0, axis2=1), **a), dtype=dt)
+    g.fetch(op("diagonal", x), op("diagonal", x, offset=2), op("diagonal", x, offset=-1,
+                                                                axis1=2, axis2=0),
+            op("diagonal", x, offset=1, axis1=-1, axis2=-3), op("diagonal", x, offset=5),
+            op("diagonal", xi, "int64", offset=-1), op("diagonal", xb, "bool", offset=1),
+            op("trace", x), op("trace", x, offset=2, axis1=2, axis2=1),
+            op("trace", x, offset=-2, axis1=-1, axis2=0), op("trace", xd, "float64", axis1=1,
+                                                             axis2=2),
+            op("trace", xk, "int32", offset=1, axis1=0, axis2=2), op("trace", xi, "int64",
+                                                                   offset=-1))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
