@@ -2172,6 +2172,54 @@ def diagonal_trace(g):
                                                                    offset=-1))
 
 
+@case(**EXACT)
+def repeat_interleave_modes(g):
+    """repeat_interleave by an int Repeats along dims 0, 1 and 2, and by an int64 and an int32
+    RepeatsTensor (with a 0 count); int32, int64 and float64 X. (A negative dim crashes
+    Paddle 3.3.1's fluid InferShape at build time: not exercised.)"""
+    x = g.data("x", g.rand([2, 3, 4]))
+    xi = g.data("xi", g.randint([3, 2], -9, 9, "int32"))
+    xl = g.data("xl", g.randint([4], -9, 9, "int64"))
+    xd = g.data("xd", g.rand([3, 2], dtype="float64"))
+    r64 = g.data("r64", np.array([2, 0, 3], np.int64))
+    r32 = g.data("r32", np.array([1, 3, 0, 2], np.int32))
+
+    def ri(v, dim, reps=0, rt=None, dt=F32):
+        ins = {"X": v}
+        if rt is not None:
+            ins["RepeatsTensor"] = rt
+        return g.op("repeat_interleave", ins, dict(Repeats=reps, dim=dim), dtype=dt)
+    g.fetch(ri(x, 0, 2), ri(x, 1, 3), ri(x, 2, 1), ri(xi, 0, 2, dt="int32"),
+            ri(x, 1, rt=r64), ri(xi, 0, rt=r64, dt="int32"), ri(xl, 0, rt=r32, dt="int64"),
+            ri(xd, 0, rt=r64, dt="float64"), ri(x, 2, rt=r32))
+
+
+@case()
+def index_add_modes(g):
+    """index_add along axes 0, 1 and -1 with repeated and negative int64 / int32 indices;
+    int32, int64 and float64 X."""
+    x = g.data("x", g.rand([4, 3, 5]))
+    v0 = g.data("v0", g.rand([5, 3, 5]))
+    i0 = g.data("i0", np.array([0, 3, 0, -1, 2], np.int64))
+    v1 = g.data("v1", g.rand([4, 2, 5]))
+    i1 = g.data("i1", np.array([-3, 1], np.int32))
+    v2 = g.data("v2", g.rand([4, 3, 3]))
+    i2 = g.data("i2", np.array([4, 4, -5], np.int64))
+    xi = g.data("xi", g.randint([3, 4], -9, 9, "int32"))
+    vi = g.data("vi", g.randint([3, 3], -9, 9, "int32"))
+    xl = g.data("xl", g.randint([4, 2], -9, 9, "int64"))
+    vl = g.data("vl", g.randint([3, 2], -9, 9, "int64"))
+    xd = g.data("xd", g.rand([2, 3], dtype="float64"))
+    vd = g.data("vd", g.rand([2, 2], dtype="float64"))
+    i3 = g.data("i3", np.array([3, -4, 3], np.int64))
+
+    def ia(a, i, v, axis, dt=F32):
+        return g.op("index_add", {"X": a, "Index": i, "AddValue": v}, dict(axis=axis), dtype=dt)
+    g.fetch(ia(x, i0, v0, 0), ia(x, i1, v1, 1), ia(x, i2, v2, -1),
+            ia(xi, i3, vi, 1, "int32"), ia(xl, i3, vl, 0, "int64"),
+            ia(xd, i1, vd, 1, "float64"))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
