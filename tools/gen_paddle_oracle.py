@@ -2258,6 +2258,59 @@ def nanmedian_modes(g):
     g.fetch(*f)
 
 
+@case(rtol=1e-5, atol=1e-6)
+def erfinv_values(g):
+    """erfinv over (-1, 1), near +-1, at and beyond +-1 (infinities), NaN,
+    zero and tiny values; float64."""
+    x = g.data("x", np.concatenate([g.rand([20], -0.999, 0.999), np.array(
+        [0.0, -0.0, 1e-7, -1e-30, 0.5, -0.5, 0.9999, -0.99999, 1.0, -1.0, 1.5, -2.0, np.nan],
+        np.float32)]).astype(F32))
+    xd = g.data("xd", np.concatenate([g.rand([10], -1, 1, "float64"), np.array(
+        [1 - 1e-12, -(1 - 1e-9), 1e-300, 1.0, -1.0, 3.0], np.float64)]))
+    g.fetch(g.op("erfinv", {"X": x}), g.op("erfinv", {"X": xd}, dtype="float64"))
+
+
+@case()
+def label_smooth_modes(g):
+    """label_smooth with the uniform prior (epsilon 0.1, 0) and with PriorDist [1, K] and [K];
+    3-D X; float64."""
+    x = g.data("x", np.eye(5, dtype=F32)[g.randint([4], 0, 5)])
+    x3 = g.data("x3", g.rand([2, 3, 4], 0, 1))
+    p = g.data("p", g.rand([1, 5], 0, 1))
+    p1 = g.data("p1", g.rand([4], 0, 1))
+    xd = g.data("xd", g.rand([3, 4], 0, 1, "float64"))
+    pd = g.data("pd", g.rand([1, 4], 0, 1, "float64"))
+
+    def ls(v, eps, prior=None, dt=F32):
+        ins = {"X": v}
+        if prior is not None:
+            ins["PriorDist"] = prior
+        return g.op("label_smooth", ins, dict(epsilon=eps), dtype=dt)
+    g.fetch(ls(x, 0.1), ls(x, 0.0), ls(x, 0.25, p), ls(x3, 0.3), ls(x3, 0.2, p1),
+            ls(xd, 0.15, None, "float64"),
+            ls(xd, 0.4, pd, "float64"))
+
+
+@case()
+def affine_grid_modes(g):
+    """affine_grid 4-D (output_shape attribute, align_corners true and false, a size-2 dim) and
+    5-D, and with the OutputShape tensor (int32, overriding the attribute); float64."""
+    th = g.data("th", g.rand([2, 2, 3]))
+    th3 = g.data("th3", g.rand([2, 3, 4]))
+    shp = g.data("shp", np.array([2, 3, 5, 4], np.int32))
+    thd = g.data("thd", g.rand([1, 2, 3], dtype="float64"))
+
+    def ag(t, shape, align, st=None, dt=F32):
+        ins = {"Theta": t}
+        if st is not None:
+            ins["OutputShape"] = st
+        return g.op("affine_grid", ins, dict(output_shape=shape, align_corners=align),
+                    outs={"Output": 1}, dtype=dt)
+    g.fetch(ag(th, [2, 3, 4, 5], True), ag(th, [2, 1, 2, 3], False),
+            ag(th3, [2, 1, 3, 2, 4], True), ag(th3, [2, 1, 2, 3, 3], False),
+            ag(th, [2, 3, 7, 7], False, shp), ag(thd, [1, 1, 3, 3], True, dt="float64"))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
