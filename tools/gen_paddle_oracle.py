@@ -2312,6 +2312,44 @@ def affine_grid_modes(g):
 
 
 @case()
+def interp_v1_bicubic_trilinear(g):
+    """Paddle 2.6 (3.3.1 no longer registers them): bicubic_interp (v1) by out_h / out_w with
+    and without align_corners, by a float scale, by OutSize, NHWC, float64; trilinear_interp
+    (v1) by out_d / out_h / out_w with align_mode 0 and 1 and align_corners, by a float scale,
+    by OutSize, NDHWC."""
+    x4 = g.data("x4", g.rand([2, 2, 4, 5]))
+    xl = g.data("xl", g.rand([1, 3, 4, 2]))
+    xd = g.data("xd", g.rand([1, 2, 3, 4], dtype="float64"))
+    x5 = g.data("x5", g.rand([1, 2, 3, 4, 3]))
+    x5l = g.data("x5l", g.rand([1, 3, 2, 4, 2]))
+    os2 = g.data("os2", np.array([6, 3], "int32"))
+    os3 = g.data("os3", np.array([4, 2, 5], "int32"))
+    bc, tl = "bicubic", "trilinear"
+    g.fetch(interp(g, "bicubic_interp", x4, interp_method=bc, out_h=7, out_w=3,
+                   align_corners=True),
+            interp(g, "bicubic_interp", x4, interp_method=bc, out_h=3, out_w=9),
+            interp(g, "bicubic_interp", x4, interp_method=bc, scale=1.7),
+            interp(g, "bicubic_interp", x4, {"OutSize": os2}, interp_method=bc, out_h=2,
+                   out_w=2),
+            interp(g, "bicubic_interp", xl, interp_method=bc, out_h=6, out_w=5,
+                   data_layout="NHWC"),
+            g.op("bicubic_interp", {"X": xd}, dict(data_layout="NCHW", out_d=-1, out_h=5,
+                                                   out_w=7, align_corners=False, align_mode=1,
+                                                   interp_method=bc), dtype="float64"),
+            interp(g, "trilinear_interp", x5, interp_method=tl, out_d=5, out_h=3, out_w=4,
+                   align_mode=0),
+            interp(g, "trilinear_interp", x5, interp_method=tl, out_d=2, out_h=6, out_w=5,
+                   align_mode=1),
+            interp(g, "trilinear_interp", x5, interp_method=tl, out_d=4, out_h=2, out_w=5,
+                   align_corners=True),
+            interp(g, "trilinear_interp", x5, interp_method=tl, scale=1.5, align_mode=0),
+            interp(g, "trilinear_interp", x5, {"OutSize": os3}, interp_method=tl, out_d=1,
+                   out_h=1, out_w=1, align_mode=0),
+            interp(g, "trilinear_interp", x5l, interp_method=tl, out_d=3, out_h=5, out_w=3,
+                   align_mode=0, data_layout="NDHWC"))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
