@@ -2349,6 +2349,73 @@ def interp_v1_bicubic_trilinear(g):
                    align_mode=0, data_layout="NDHWC"))
 
 
+@case(**EXACT)
+def isclose_allclose(g):
+    """isclose and allclose with the default tolerances (written as strings, as Paddle does),
+    wider ones, the Rtol / Atol tensors (float64) overriding the attributes, equal_nan on and
+    off, NaN and inf and near-boundary values; float64 inputs; equal_all on equal and unequal
+    inputs of float32, int32, int64 and bool, and of different dims."""
+    a = np.array([1.0, 1.0, 0.0, np.nan, np.nan, np.inf, -np.inf, 1e-9, 100.0, -3.0, 2.0, 5.0],
+                 np.float32)
+    b = np.array([1.0, 1.00001, 1e-9, np.nan, 1.0, np.inf, np.inf, 0.0, 100.001, -3.0001, 1.9,
+                  5.0], np.float32)
+    x = g.data("x", a.reshape(3, 4))
+    y = g.data("y", b.reshape(3, 4))
+    xd = g.data("xd", a.astype("float64"))
+    yd = g.data("yd", b.astype("float64"))
+    rt = g.data("rt", np.array([0.05], "float64"))
+    at = g.data("at", np.array([1e-3], "float64"))
+    outs = []
+    for t in ("isclose", "allclose"):
+        def op(u, v, ins=None, **attrs):
+            i = {"Input": u, "Other": v}
+            i.update(ins or {})
+            return g.op(t, i, dict(dict(rtol="1e-05", atol="1e-08", equal_nan=False), **attrs),
+                        dtype="bool")
+        outs += [op(x, y), op(x, y, equal_nan=True), op(x, y, rtol="0.1", atol="0.001"),
+                 op(x, y, {"Rtol": rt, "Atol": at}, equal_nan=True),
+                 op(xd, yd, rtol="0.0001", atol="0.0")]
+    outs.append(g.op("allclose", {"Input": x, "Other": x}, dict(rtol="1e-05", atol="1e-08",
+                                                                 equal_nan=True), dtype="bool"))
+    xi = g.data("xi", np.array([[1, 2], [3, 4]], "int32"))
+    yi = g.data("yi", np.array([[1, 2], [3, 5]], "int32"))
+    xl = g.data("xl", np.array([7, -8, 9], "int64"))
+    xb = g.data("xb", np.array([True, False, True]))
+    yb = g.data("yb", np.array([True, False, False]))
+    ea = lambda u, v: g.op("equal_all", {"X": u, "Y": v}, dtype="bool")  # noqa: E731
+    outs += [ea(xi, xi), ea(xi, yi), ea(x, x), ea(xl, xl), ea(xb, yb), ea(xb, xb),
+             ea(xl, g.data("xl2", np.array([7, -8], "int64")))]
+    g.fetch(*outs)
+
+
+@case()
+def dist_renorm_broadcast(g):
+    """dist with p 2, 1, 3.5, 0, inf and -inf, X and Y broadcast ([3, 1, 4] and [2, 4]),
+    float64; renorm along axes 0, 1 and 2 with p 2, 1 and 3 (some slices under max_norm, some
+    over; a negative axis crashes Paddle's kernel, which the Python API spares it), float64; broadcast_tensors of three float32 tensors and of two int64 ones."""
+    x = g.data("x", g.rand([3, 1, 4]))
+    yv = g.rand([2, 4])
+    y = g.data("y", yv)
+    xd = g.data("xd", g.rand([2, 3], dtype="float64"))
+    yd = g.data("yd", g.rand([2, 3], dtype="float64"))
+    dist = lambda u, v, p, dt=F32: g.op("dist", {"X": u, "Y": v}, dict(p=p), dtype=dt)  # noqa
+    r = g.data("r", g.rand([3, 4, 2], -2, 2))
+    rd = g.data("rd", g.rand([4, 3], -2, 2, "float64"))
+    renorm = lambda v, p, axis, m, dt=F32: g.op("renorm", {"X": v},  # noqa: E731
+                                                dict(p=p, axis=axis, max_norm=m), dtype=dt)
+    a = g.data("a", g.rand([2, 1, 3]))
+    b = g.data("b", g.rand([4, 1]))
+    cc = g.data("cc", g.rand([3]))
+    il = g.data("il", g.randint([3, 1], -9, 9, "int64"))
+    jl = g.data("jl", g.randint([1, 2], -9, 9, "int64"))
+    bt = g.op("broadcast_tensors", {"X": [a, b, cc]}, outs={"Out": 3})
+    bi = g.op("broadcast_tensors", {"X": [il, jl]}, outs={"Out": 2}, dtype="int64")
+    g.fetch(dist(x, y, 2.0), dist(x, y, 1.0), dist(x, y, 3.5), dist(x, y, 0.0),
+            dist(x, y, float("inf")), dist(x, y, float("-inf")), dist(xd, yd, 2.0, "float64"),
+            renorm(r, 2.0, 0, 1.5), renorm(r, 1.0, 1, 2.0), renorm(r, 2.0, 2, 2.5),
+            renorm(rd, 3.0, 1, 1.0, "float64"), *bt["Out"], *bi["Out"])
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
