@@ -2416,6 +2416,45 @@ def dist_renorm_broadcast(g):
             renorm(rd, 3.0, 1, 1.0, "float64"), *bt["Out"], *bi["Out"])
 
 
+@case(**EXACT, note="counts, and weight sums of small integers: exact")
+def histogram_bincount(g):
+    """histogram with min / max given (values outside them dropped, the last bin closed), with
+    min == max (the data's range), constant data (widened by 1), int32 and int64 and float64
+    X, with Weight and with density; bincount with and without Weights (float32, float64,
+    int32: float64 out), minlength below and above max(X) + 1, int64 X."""
+    x = g.data("x", np.array([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.99, 4.0, 4.5, -1.0, 2.0],
+                             np.float32))
+    xc = g.data("xc", np.full([4], 2.0, np.float32))
+    xi = g.data("xi", g.randint([10], -3, 8, "int32"))
+    xl = g.data("xl", g.randint([2, 5], 0, 20, "int64"))
+    xd = g.data("xd", g.rand([9], -2, 2, "float64"))
+    w = g.data("w", g.randint([12], 0, 4, "int32").astype(F32))
+
+    def hist(v, bins, lo, hi, dt="int64", weight=None, density=False):
+        ins = {"X": v}
+        if weight is not None:
+            ins["Weight"] = weight
+        return g.op("histogram", ins, dict(bins=bins, min=lo, max=hi, density=density),
+                    dtype=dt)
+    bx = g.data("bx", np.array([1, 3, 3, 0, 1, 7], np.int32))
+    bl = g.data("bl", np.array([2, 2, 0, 5], np.int64))
+    bw = g.data("bw", g.randint([6], 0, 5, "int32").astype(F32))
+    bwd = g.data("bwd", g.randint([6], 0, 5, "int32").astype("float64"))
+    bwi = g.data("bwi", g.randint([6], 0, 5, "int32"))
+
+    def bc(v, ml, weights=None, dt="int64"):
+        ins = {"X": v}
+        if weights is not None:
+            ins["Weights"] = weights
+        return g.op("bincount", ins, dict(minlength=ml), dtype=dt)
+    g.fetch(hist(x, 4, 0.0, 4.0), hist(x, 5, 0.0, 0.0), hist(xc, 3, 0.0, 0.0),
+            hist(xi, 4, 0.0, 0.0), hist(xi, 3, -1.0, 5.0), hist(xl, 6, 0.0, 0.0),
+            hist(xd, 5, -1.0, 1.5), hist(x, 4, 0.0, 4.0, F32, weight=w),
+            hist(x, 4, 0.0, 4.0, F32, density=True),
+            bc(bx, 0), bc(bx, 12), bc(bl, 3), bc(bx, 0, bw, F32), bc(bx, 9, bwd, "float64"),
+            bc(bx, 2, bwi, "float64"))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
