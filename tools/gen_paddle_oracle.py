@@ -2456,6 +2456,30 @@ def histogram_bincount(g):
 
 
 @case()
+def fold_unfold(g):
+    """unfold with 3 x 3 windows, strides, dilations and 4 uneven paddings [top, left, bottom,
+    right], and a 2 x 1 window with no padding, float64; fold of overlapping windows (summed)
+    with padding, and of a non-overlapping layout, float64."""
+    x = g.data("x", g.rand([2, 3, 7, 6]))
+    xd = g.data("xd", g.rand([1, 2, 4, 5], dtype="float64"))
+
+    def unfold(v, k, s, p, d, dt=F32):
+        return g.op("unfold", {"X": v}, dict(kernel_sizes=k, strides=s, paddings=p, dilations=d),
+                    outs={"Y": 1}, dtype=dt)
+
+    def fold(v, o, k, s, p, d, dt=F32):
+        return g.op("fold", {"X": v}, dict(output_sizes=o, kernel_sizes=k, strides=s,
+                                           paddings=p, dilations=d), outs={"Y": 1}, dtype=dt)
+    c1 = g.data("c1", g.rand([2, 2 * 3 * 3, 5 * 3]))   # 5 x 6 image, pad 1, stride 1/2
+    c2 = g.data("c2", g.rand([1, 3 * 2 * 2, 2 * 3], dtype="float64"))  # 4 x 6, 2 x 2 blocks
+    g.fetch(unfold(x, [3, 3], [1, 1], [1, 1, 1, 1], [1, 1]),
+            unfold(x, [3, 2], [2, 1], [0, 2, 1, 0], [2, 2]),
+            unfold(xd, [2, 1], [1, 2], [0, 0, 0, 0], [1, 1], "float64"),
+            fold(c1, [5, 6], [3, 3], [1, 2], [1, 1, 1, 1], [1, 1]),
+            fold(c2, [4, 6], [2, 2], [2, 2], [0, 0, 0, 0], [1, 1], "float64"))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
