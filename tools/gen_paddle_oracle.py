@@ -2074,7 +2074,8 @@ def viterbi_decode_modes(g):
 def kthvalue_mode(g):
     """kthvalue with k on the last axis, a middle axis, keepdim, ties (values from few levels,
     so equal values compete for the index), a NaN, a row long enough for partial_sort
-    (k * 64 < n); int32 and int64 and float64 inputs; mode likewise, with ties in frequency."""
+    (k * 64 < n); int32 and int64 and float64 inputs; mode likewise, with ties in frequency;
+    both on a 0-D input."""
     x = g.data("x", (g.randint([3, 5, 7], 0, 4, "int32") * 0.5).astype(F32))
     xn = g.data("xn", np.array([[1.0, np.nan, -2.0, 3.0, 0.5], [np.nan, np.nan, 1.0, 1.0, 2.0]],
                                np.float32))
@@ -2082,6 +2083,7 @@ def kthvalue_mode(g):
     xi = g.data("xi", g.randint([4, 6], -3, 3, "int32"))
     xd = g.data("xd", g.randint([5, 4], 0, 3, "int64").astype("float64"))
     xj = g.data("xj", g.randint([3, 8], -2, 2, "int64"))
+    x0 = g.data("x0", np.array(2.5, np.float32))
     outs = {"Out": 1, "Indices": 1}
 
     def kth(v, k, axis, keepdim, dt=F32):
@@ -2094,7 +2096,8 @@ def kthvalue_mode(g):
     f = (kth(x, 3, -1, False) + kth(x, 2, 1, True) + kth(x, 1, 0, False) + kth(xn, 4, 1, False)
          + kth(xl, 2, 1, False) + kth(xi, 5, 1, False, "int32") + kth(xd, 3, 0, True, "float64")
          + mode(x, -1, False) + mode(x, 1, True) + mode(xn, 1, False) + mode(xi, 0, False, "int32")
-         + mode(xj, 1, True, "int64") + mode(xd, 0, False, "float64"))
+         + mode(xj, 1, True, "int64") + mode(xd, 0, False, "float64") + kth(x0, 1, 0, False)
+         + mode(x0, -1, True))
     g.fetch(*f)
 
 
