@@ -2483,6 +2483,20 @@ def fold_unfold(g):
 
 
 @case()
+def frac_ops(g):
+    """paddle.frac as Paddle 3.3.1's static graph writes it (there is no frac op): trunc, then
+    elementwise_sub; negative values, halves, integers, float64."""
+    x = g.data("x", np.array([-2.75, -1.5, -1.0, -0.25, 0.0, 0.5, 1.0, 2.25, 7.875, -7.875],
+                             np.float32))
+    xd = g.data("xd", g.rand([2, 3], -5, 5, "float64"))
+
+    def frac(v, dt=F32):
+        t = g.op("trunc", {"X": v}, dtype=dt)
+        return g.op("elementwise_sub", {"X": v, "Y": t}, dict(axis=-1), dtype=dt)
+    g.fetch(frac(x), frac(xd, "float64"))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
