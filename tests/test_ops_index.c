@@ -1744,6 +1744,34 @@ START_TEST(flatten2_axes) {
 }
 END_TEST
 
+/* fluid's flatten: flatten2 without XShape (no Paddle wheel registers it any more). */
+START_TEST(flatten_v1_axes) {
+  const int64_t xd[] = {2, 3, 4};
+  for (int axis = 0; axis <= 3; axis++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ot_iota(IC_FP32, 3, xd, 1);
+    ot_feed(&t, "x", x);
+    ic_builder_op *o = ot_op(&t, "flatten");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_int(o, "axis", axis);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    ot_check_same_data(t.out[0], x, 2, TU_DIMS(ot_numel(axis, xd), ot_numel(3 - axis, xd + axis)));
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 3, xd, 1));
+  ic_builder_op *o = ot_op(&t, "flatten");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_int(o, "axis", -1);
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "flatten", "X 'x'", "'axis' is -1");
+  ot_end(&t);
+}
+END_TEST
+
 /* ---- assign_value: every source of values ---- */
 
 START_TEST(assign_value_sources) {
@@ -2067,6 +2095,7 @@ static TCase *tc_repeat(void) {
   tcase_add_test(tc, pad2d_modes);
   tcase_add_test(tc, strided_slice_cases);
   tcase_add_test(tc, flatten2_axes);
+  tcase_add_test(tc, flatten_v1_axes);
   tcase_add_test(tc, set_value_slices);
   return tc;
 }
