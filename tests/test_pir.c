@@ -34,7 +34,8 @@
 static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic", "nn", "misc",
                                       "ops_index", "ops_math"};
 /* PIR-only cases (tests/data/pir/json_cases.txt): model.json with Paddle's outputs. */
-static const char *const k_json_cases[] = {"index", "math", "detect", "seq", "more", "jit", "ctrl"};
+static const char *const k_json_cases[] = {"index", "math", "detect", "seq", "more", "ops3", "jit",
+                                            "ctrl"};
 
 typedef struct loaded {
   ic_program *prog;

@@ -490,8 +490,59 @@ def case_ops(paddle, np, part):
             (n, np.array([-7, -3, 0, 5, 9, 12], "int64"))], outs
 
 
+def json_ops3(paddle, np):
+    """The PIR translations of unique, unique_consecutive, masked_select, shard_index,
+    edit_distance, kthvalue, mode, searchsorted, lerp, logcumsumexp, diagonal, trace,
+    repeat_interleave (int and tensor repeats), index_add, nanmedian, erfinv, label_smooth,
+    affine_grid, isclose, allclose, equal_all, dist, renorm, broadcast_tensors, histogram,
+    bincount, unfold and fold (kernels added after the cases above)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [3, 4], "float32")
+    y = paddle.static.data("y", [3, 4], "float32")
+    ids = paddle.static.data("ids", [8], "int64")
+    seq = paddle.static.data("seq", [3, 5], "float32")
+    img = paddle.static.data("img", [1, 2, 4, 4], "float32")
+    theta = paddle.static.data("theta", [1, 2, 3], "float32")
+    hyp = paddle.static.data("hyp", [2, 4], "int64")
+    ref = paddle.static.data("ref", [2, 5], "int64")
+    hl = paddle.static.data("hl", [2], "int64")
+    rl = paddle.static.data("rl", [2], "int64")
+    u, ui, uinv, uc = paddle.unique(ids, return_index=True, return_inverse=True, return_counts=True)
+    cu, cinv, cc = paddle.unique_consecutive(ids, return_inverse=True, return_counts=True)
+    kv, ki = paddle.kthvalue(x, 2, axis=1)
+    mv, mi = paddle.mode(paddle.round(x * 2.0), axis=0)
+    # (F.loss.edit_distance appends a legacy op even under PIR: the PIR op directly)
+    sn, ed = paddle._C_ops.edit_distance(hyp, ref, hl, rl, True)
+    bx, by = paddle.broadcast_tensors([x, y[:1]])
+    outs = [u, ui, uinv, uc, cu, cinv, cc, paddle.masked_select(x, x > 0.2),
+            paddle.shard_index(paddle.unsqueeze(ids, 1), 20, 2, 1), ed, sn, kv, ki, mv, mi,
+            paddle.searchsorted(paddle.sort(seq, axis=-1), x[:, :2], right=True),
+            paddle.lerp(x, y, 0.3), paddle.logcumsumexp(x, axis=1, dtype=None),
+            paddle.diagonal(x, 1), paddle.trace(x, -1),
+            paddle.repeat_interleave(x, 2, axis=1),
+            paddle.repeat_interleave(x, paddle.to_tensor([1, 0, 2], "int64"), axis=0),
+            paddle.index_add(x, paddle.to_tensor([2, 0], "int64"), 1, y[:, :2]),
+            paddle.nanmedian(x, axis=1), paddle.erfinv(paddle.clip(x, -0.9, 0.9)),
+            F.label_smooth(paddle.abs(x), epsilon=0.1),
+            F.affine_grid(theta, [1, 2, 3, 4], align_corners=False),
+            paddle.isclose(x, y, rtol=0.5, atol=0.1), paddle.allclose(x, x + 1e-9),
+            paddle.equal_all(x, y), paddle.dist(x, y, 3.0), paddle.renorm(x, 2.0, 0, 1.0), bx, by,
+            paddle.histogram(x, bins=5, min=-1, max=1),
+            paddle.bincount(ids, weights=paddle.cast(ids, "float32") * 0.5, minlength=12),
+            F.unfold(img, 2, 1, 1), F.fold(F.unfold(img, 2, 2), [4, 4], 2, 2)]
+    rv = np.random.RandomState(21)
+    f32 = lambda a: np.asarray(a, "float32")
+    return [(x, f32(rv.uniform(-1, 1, (3, 4)))), (y, f32(rv.uniform(-1, 1, (3, 4)))),
+            (ids, np.array([5, 5, 2, 9, 2, 2, 11, 0], "int64")),
+            (seq, f32(rv.uniform(-1, 1, (3, 5)))), (img, f32(rv.uniform(-1, 1, (1, 2, 4, 4)))),
+            (theta, f32(rv.uniform(-1, 1, (1, 2, 3)))),
+            (hyp, np.array([[1, 2, 3, 4], [5, 6, 0, 0]], "int64")),
+            (ref, np.array([[1, 3, 3, 4, 7], [5, 6, 7, 0, 0]], "int64")),
+            (hl, np.array([4, 2], "int64")), (rl, np.array([5, 3], "int64"))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
-              "more": json_more}
+              "more": json_more, "ops3": json_ops3}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
