@@ -475,6 +475,37 @@ def collect_values():
     return v
 
 
+def distribute_fpn(with_num):
+    def build(feeds):
+        """distribute_fpn_proposals over 4 levels of regions split into 2 images (one
+        without any at some level) by their LoD, or also by RoisNum: each level's regions
+        carry the per-image split as LoD (what a fluid FPN R-CNN's roi_align reads at
+        batch > 1), and with RoisNum the per-level counts."""
+        b = paddle.static.default_main_program().global_block()
+        rois = paddle.static.data("rois", [-1, 4], F32, lod_level=1)
+        ins = {"FpnRois": [rois]}
+        feeds_out = [rois]
+        if with_num:
+            num = paddle.static.data("num", [2], "int32")
+            ins["RoisNum"] = [num]
+            feeds_out.append(num)
+        multi = [b.create_var(name="lvl%d" % k, dtype=F32, lod_level=1) for k in range(4)]
+        restore = b.create_var(name="restore", dtype="int32")
+        outs = {"MultiFpnRois": multi, "RestoreIndex": [restore]}
+        if with_num:
+            outs["MultiLevelRoIsNum"] = [b.create_var(name="n%d" % k, dtype="int32")
+                                         for k in range(4)]
+        raw_op(b, "distribute_fpn_proposals", ins, outs,
+               {"min_level": 2, "max_level": 5, "refer_level": 4, "refer_scale": 224,
+                "pixel_offset": True})
+        return feeds_out, multi + [restore] + outs.get("MultiLevelRoIsNum", [])
+    return build
+
+
+DFP_ROIS = np.array([[0, 0, 10, 10], [0, 0, 60, 40], [5, 5, 300, 200], [0, 0, 500, 500],
+                     [10, 10, 30, 20], [0, 0, 1000, 900], [3, 3, 120, 140]], F32)
+
+
 def seq_reverse(feeds):
     """sequence_reverse of a one-level LoD tensor (an empty sequence among them)."""
     b = paddle.static.default_main_program().global_block()
@@ -791,6 +822,9 @@ LOD_CASES = {
                   [[0, 3, 7]]),
         "im_info": (np.array([[80, 100, 1.0], [120, 90, 2.0]], F32), None)}),
     "collect_fpn_proposals_lod": (collect_fpn, collect_values()),
+    "distribute_fpn_proposals_lod": (distribute_fpn(False), {"rois": (DFP_ROIS, [[0, 3, 7]])}),
+    "distribute_fpn_proposals_num": (distribute_fpn(True), {
+        "rois": (DFP_ROIS, [[0, 3, 7]]), "num": (np.array([3, 4], "int32"), None)}),
     "sequence_reverse": (seq_reverse, {"x": (lrand(9, 3), [[0, 2, 2, 6, 9]])}),
     "ctc_align_merge": (ctc_align_lod(True, 0), {"tokens": (CTC_TOKENS, [[0, 4, 4, 12]])}),
     "ctc_align_keep": (ctc_align_lod(False, 5), {"tokens": (CTC_TOKENS, [[0, 7, 12]])}),
