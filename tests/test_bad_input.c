@@ -102,6 +102,26 @@ START_TEST(missing_file) {
 }
 END_TEST
 
+/* An ONNX model handed over as a Paddle program (a file named __model__ in a public
+ * repository held one) is named as such; a ProgramDesc-looking prefix is not. */
+START_TEST(onnx_model_named) {
+  /* ModelProto: ir_version 8, producer_name "pytorch", producer_version "2.8.0", graph... */
+  static const unsigned char onnx[] = {0x08, 0x08, 0x12, 0x07, 'p', 'y', 't', 'o', 'r', 'c',
+                                       'h', 0x1a, 0x05, '2', '.', '8', '.', '0', 0x3a, 0x02,
+                                       0x0a, 0x00};
+  ic_program *p = NULL;
+  char err[1024];
+  ck_assert_int_eq(ic_program_from_bytes(onnx, sizeof onnx, "m/__model__", &p, err, sizeof err),
+                   IC_ERR_INVALID_PROGRAM);
+  ck_assert_ptr_null(p);
+  tu_assert_msg(err, "m/__model__", "ONNX model", NULL);
+  static const unsigned char trunc[] = {0x0a, 0x40, 0x08, 0x00, 'o', 'n', 'n', 'x'};
+  ck_assert_int_eq(ic_program_from_bytes(trunc, sizeof trunc, "t.pdmodel", &p, err, sizeof err),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "not a valid ProgramDesc", NULL);
+}
+END_TEST
+
 static ic_status build_err(ic_builder *b, char *err, size_t len) {
   ic_program *p = NULL;
   ic_status st = ic_builder_build(b, &p, err, len);
@@ -351,6 +371,7 @@ static TCase *tc_bad(void) {
   tcase_add_test(tc, truncated_program_bytes);
   tcase_add_test(tc, random_program_bytes);
   tcase_add_test(tc, missing_file);
+  tcase_add_test(tc, onnx_model_named);
   tcase_add_test(tc, undeclared_variable);
   tcase_add_test(tc, bad_blocks_and_dims);
   tcase_add_test(tc, unknown_op_type);

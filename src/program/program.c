@@ -515,6 +515,25 @@ static ic_status build(ic_program *p, ic_err *err) {
   return collect_targets(p, "fetch", "X", &p->n_fetches, &p->fetches, err);
 }
 
+
+/* An ONNX ModelProto (a common mix-up: files named __model__ or .pdmodel holding one): it
+ * opens with ir_version (field 1, varint: 0x08) where a ProgramDesc opens with its blocks
+ * (field 1, length-delimited: 0x0A), and names its producer or an "ai.onnx" opset early on.
+ * Only to word the error; such a file never parses as a ProgramDesc anyway. */
+static bool looks_onnx(const void *data, size_t size) {
+  const unsigned char *b = data;
+  if (size < 8 || b[0] != 0x08) return false;
+  const size_t n = size < 4096 ? size : 4096;
+  static const char *const marks[] = {"onnx", "pytorch", "paddle2onnx", "tf2onnx", "skl2onnx"};
+  for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
+    const size_t l = strlen(marks[m]);
+    for (size_t i = 0; i + l <= n; i++) {
+      if (memcmp(b + i, marks[m], l) == 0) return true;
+    }
+  }
+  return false;
+}
+
 ic_status ic_program_from_bytes(const void *data, size_t size, const char *origin,
                                 ic_program **out, char *errbuf, size_t errlen) {
   ic_err err;
@@ -552,6 +571,13 @@ ic_status ic_program_from_bytes(const void *data, size_t size, const char *origi
   p->pb = paddle__framework__proto__program_desc__unpack(ic_pb_allocator_init(&pba), size,
                                                          p->bytes);
   if (!p->pb && pba.failed) goto oom;
+  if (!p->pb && looks_onnx(data, size)) {
+    st = ic_err_set(&err, IC_ERR_INVALID_PROGRAM,
+                    "%s: this is an ONNX model (%zu bytes), not a Paddle program: icore reads "
+                    "Paddle's ProgramDesc (.pdmodel, __model__) or PIR JSON (.json)",
+                    p->origin, size);
+    goto fail;
+  }
   if (!p->pb) {
     st = ic_err_set(&err, IC_ERR_INVALID_PROGRAM,
                     "%s: not a valid ProgramDesc (%zu bytes): the protobuf message is truncated, "
