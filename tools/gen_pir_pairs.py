@@ -28,7 +28,7 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq, more, and jit: a dygraph Layer through paddle.jit.save,
+JSON_CASES (index, math, detect, seq, more, more2, and jit: a dygraph Layer through paddle.jit.save,
 export_jit) are PIR-only: model.json, model.pdiparams, the feeds
 in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out<k>.npy of
 whatever dtype; json_cases.txt lists them. They cover the ops whose Python API has no
@@ -37,6 +37,7 @@ legacy static path in Paddle 3.3, or whose legacy export would need each op buil
 cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
 sub-blocks (the control-flow op itself has no kernel yet). const/model.json (PIR only) holds
 pd_op.assign_value_ constants (float32 and int64), which translate to assign_value.
+lod/model.json (PIR only, not run) holds ops the cases cannot run (export_lod).
 """
 import os
 import shutil
@@ -419,6 +420,83 @@ def json_more(paddle, np):
             (bn, np.array([3], "int32"))], [sc, pa, mp, mask, up, cr, sn, pv, rp, ps]
 
 
+def json_more2(paddle, np):
+    """add_n, anchor_generator, collect_fpn_proposals, crf_decoding (with Length,
+    with and without Label), huber_loss, norm, reverse, squared_l2_norm, accuracy, ctc_align,
+    increment, mean_all, the fake quantization ops, quantize_linear,
+    im2sequence and full_batch_size_like: ops whose Python API is gone or only reaches them
+    through paddle._C_ops (mapped after the cases above: last, so that their parameter names
+    do not move)."""
+    C = paddle._C_ops
+    f32 = lambda a: np.asarray(a, "float32")
+    rv = np.random.RandomState(19)
+    x = paddle.static.data("x", [3, 4, 5], "float32")
+    y = paddle.static.data("y", [3, 4, 5], "float32")
+    feat = paddle.static.data("feat", [1, 2, 3, 4], "float32")
+    r1 = paddle.static.data("r1", [4, 4], "float32")
+    r2 = paddle.static.data("r2", [3, 4], "float32")
+    s1 = paddle.static.data("s1", [4, 1], "float32")
+    s2 = paddle.static.data("s2", [3, 1], "float32")
+    n1 = paddle.static.data("n1", [2], "int32")
+    n2 = paddle.static.data("n2", [2], "int32")
+    em = paddle.static.data("em", [2, 4, 5], "float32")
+    tr = paddle.static.data("tr", [7, 5], "float32")
+    lab = paddle.static.data("lab", [2, 4], "int64")
+    ln = paddle.static.data("ln", [2], "int64")
+    logits = paddle.static.data("logits", [6, 5], "float32")
+    cls = paddle.static.data("cls", [6, 1], "int64")
+    tok = paddle.static.data("tok", [2, 7], "int32")
+    tlen = paddle.static.data("tlen", [2, 1], "int32")
+    sc = paddle.static.data("sc", [1], "float32")
+    accum = paddle.static.data("accum", [1], "float32")
+    state = paddle.static.data("state", [1], "float32")
+    it = paddle.static.data("it", [1], "int32")
+    chs = paddle.static.data("chs", [3], "float32")
+    zp = paddle.static.data("zp", [1], "float32")
+    img = paddle.static.data("img", [2, 2, 5, 5], "float32")
+    an, av = C.anchor_generator(feat, [16.0, 32.0], [0.5, 1.0, 2.0], [0.1, 0.1, 0.2, 0.2],
+                                [8.0, 8.0], 0.5)
+    fr, frn = C.collect_fpn_proposals([r1, r2], [s1, s2], [n1, n2], 5)
+    tv, ti = paddle.topk(logits, 2)
+    acc, cor, tot = C.accuracy(tv, ti, cls)
+    ca, cal = C.ctc_align(tok, tlen, 0, True, -1)
+    ca2, cal2 = C.ctc_align(tok, tlen, 1, False, 0)
+    outs = [
+        paddle.add_n([x, y, x]), an, av, fr, frn,
+        C.crf_decoding(em, tr, None, ln), C.crf_decoding(em, tr, lab, ln),
+        C.huber_loss(x, y, 0.3), C.norm(x, 1, 1e-10, True)[0], C.reverse(x, [0, 2]),
+        C.squared_l2_norm(x), acc, cor, tot, ca, cal, ca2, cal2,
+        paddle.increment(sc, 2.5), C.mean_all(x),
+        *C.fake_quantize_abs_max(x, 8, 1), C.fake_quantize_dequantize_abs_max(x, 8, 0)[0],
+        C.fake_channel_wise_quantize_dequantize_abs_max(x, 8, 0, 1)[0],
+        C.fake_dequantize_max_abs(x, sc, 127.0),
+        C.fake_channel_wise_dequantize_max_abs(x, [chs], [8], 0, 1),
+        C.fake_quantize_moving_average_abs_max(x, sc, accum, state, 0.9, 8, True, 1)[0],
+        C.fake_quantize_dequantize_moving_average_abs_max(x, sc, accum, state, 0.9, 8, True,
+                                                          0)[0],
+        C.fake_quantize_range_abs_max(x, sc, it, 100, 8, True, 1)[0],
+        C.quantize_linear(x, sc, zp, accum, state, -1, 8, -128, 127, 0, True, False)[0],
+        C.im2sequence(img, None, [2, 3], [2, 1], [1, 0, 0, 1], [1, 1]),
+        C.full_batch_size_like(logits, [1, 3], paddle.float32, 1.5, 0, 1, paddle.CPUPlace()),
+    ]
+    rc1, rc2 = rv.uniform(0, 20, (4, 2)), rv.uniform(0, 20, (3, 2))
+    return [(x, f32(rv.uniform(-2, 2, (3, 4, 5)))), (y, f32(rv.uniform(-2, 2, (3, 4, 5)))),
+            (feat, f32(rv.uniform(-1, 1, (1, 2, 3, 4)))),
+            (r1, f32(np.concatenate([rc1, rc1 + rv.uniform(1, 9, (4, 2))], 1))),
+            (r2, f32(np.concatenate([rc2, rc2 + rv.uniform(1, 9, (3, 2))], 1))),
+            (s1, f32(rv.uniform(0, 1, (4, 1)))), (s2, f32(rv.uniform(0, 1, (3, 1)))),
+            (n1, np.array([3, 1], "int32")), (n2, np.array([1, 2], "int32")),
+            (em, f32(rv.randint(0, 4, (2, 4, 5)) * 0.5)), (tr, f32(rv.uniform(-1, 1, (7, 5)))),
+            (lab, rv.randint(0, 5, (2, 4)).astype("int64")), (ln, np.array([4, 3], "int64")),
+            (logits, f32(rv.uniform(-1, 1, (6, 5)))),
+            (cls, rv.randint(0, 5, (6, 1)).astype("int64")),
+            (tok, np.array([[0, 1, 1, 0, 2, 2, 3], [1, 1, 0, 0, 3, 0, 0]], "int32")),
+            (tlen, np.array([[7], [5]], "int32")), (sc, f32([1.5])), (accum, f32([3.0])),
+            (state, f32([2.0])), (it, np.array([0], "int32")), (chs, f32([1.0, 1.5, 2.0])),
+            (zp, f32([0])),
+            (img, f32(rv.uniform(-1, 1, (2, 2, 5, 5))))], outs
+
+
 def case_ops(paddle, np, part):
     """The ops above whose Python API still has a legacy static path (and, through
     legacy_op, the unary ones that lost it), exported in both formats; part 0 the index and
@@ -491,7 +569,7 @@ def case_ops(paddle, np, part):
 
 
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
-              "more": json_more}
+              "more": json_more, "more2": json_more2}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
@@ -526,6 +604,41 @@ def export_const(paddle, np, out):
         exe.run(startup)
         paddle.static.save_inference_model(os.path.join(out, "const", "model"), [x], [y], exe,
                                            program=main)
+
+
+def export_lod(paddle, out):
+    """lod/model.json (PIR only, not run): ops whose Paddle kernels need LoD input, which a
+    PIR program cannot be fed (gru and lstm, the legacy LoD ops; box_clip, which Paddle's
+    kernel reads without checking), and ops whose inference outputs Paddle leaves unwritten
+    (moving_average_abs_max_scale's OutScale, fake_channel_wise_quantize_abs_max's at
+    is_test) or computes unlike its kernel's definition (dequantize_linear on float input):
+    tests/test_pir.c checks their translation (types, slots, attributes)."""
+    C = paddle._C_ops
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", [6, 9], "float32")
+        h0 = paddle.static.data("h0", [2, 3], "float32")
+        w = paddle.static.data("w", [3, 9], "float32")
+        b = paddle.static.data("b", [1, 9], "float32")
+        x4 = paddle.static.data("x4", [6, 12], "float32")
+        c0 = paddle.static.data("c0", [2, 3], "float32")
+        w4 = paddle.static.data("w4", [3, 12], "float32")
+        b4 = paddle.static.data("b4", [1, 21], "float32")
+        boxes = paddle.static.data("boxes", [5, 4], "float32")
+        im = paddle.static.data("im", [1, 3], "float32")
+        s = paddle.static.data("s", [1], "float32")
+        z = paddle.static.data("z", [1], "float32")
+        gru = C.gru(x, h0, w, b, "relu", "sigmoid", True, True, True)
+        lstm = C.lstm(x4, h0, c0, w4, b4, True, True, True, "sigmoid", "tanh", "identity")
+        outs = [gru[3], lstm[0], lstm[1], C.box_clip(boxes, im),
+                C.dequantize_linear(x, s, z, s, s, -1, 8, -128, 127, 0, True, False)[0],
+                C.moving_average_abs_max_scale(x, s, s, 0.9, True)[0],
+                C.fake_channel_wise_quantize_abs_max(x, 8, 1, 1, True)[0]]
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        paddle.static.save_inference_model(os.path.join(out, "lod", "model"),
+                                           [x, h0, w, b, x4, c0, w4, b4, boxes, im, s, z], outs,
+                                           exe, program=main)
 
 
 def export_jit(paddle, np, out):
@@ -598,6 +711,7 @@ def child(fmt, out):
     if pir:
         export_cond(paddle, out)
         export_const(paddle, np, out)
+        export_lod(paddle, out)
     cases = dict(CASES, **(JSON_CASES if pir else {}))
     for name, build in cases.items():
         d = os.path.join(out, name)
@@ -707,7 +821,7 @@ def main():
                 if f.startswith("out") and not np.allclose(va, vb, rtol=1e-5, atol=1e-6):
                     sys.exit(f"{name}/{f}: Paddle's outputs differ between formats")
                 shutil.copy(os.path.join(a, f), d)
-    for extra in ("cond", "const"):
+    for extra in ("cond", "const", "lod"):
         os.makedirs(os.path.join(out, extra), exist_ok=True)
         shutil.copy(os.path.join(tmp, "pir", extra, "model.json"), os.path.join(out, extra))
     with open(os.path.join(out, "cases.txt"), "w") as f:
