@@ -2083,6 +2083,67 @@ def einsum_modes(g):
             e("bij,kj->bki", v, b[0]), e("ij,kj->ik", d, d))
 
 
+@case(**EXACT, note="fmax/fmin and heaviside are one libm call or comparison per element")
+def elementwise_fmax_fmin_heaviside(g):
+    """elementwise_fmax/fmin (a NaN operand gives the other; int64 through double, as Paddle)
+    and elementwise_heaviside, with broadcasting, float32, float64, int32 and int64."""
+    nan = np.nan
+    xv = g.rand([2, 3, 4], -2, 2)
+    xv[0, 0, :] = [nan, 0.0, -0.0, 1.0]
+    xv[1, 2, :2] = 0.0
+    x = g.data("x", xv)
+    yv = np.array([nan, -0.0, 0.0, 0.5], "float32")
+    y = g.data("y", yv)
+    d = g.data("d", xv.astype("float64"))
+    e = g.data("e", g.rand([3, 1], -2, 2).astype("float64"))
+    a = g.data("a", np.array([[2**24 + 1, -7, 0, 2**31 - 1], [-2**31, 3, 0, -1]], np.int32))
+    b = g.data("b", np.array([1, -8, 4, 0], np.int32))
+    big = 2**53 + 1
+    c = g.data("c", np.array([[big, -big, 0, 7], [3, -(2**62) - 1, 5, 0]], np.int64))
+    f = g.data("f", np.array([[2], [-9]], np.int64))
+    outs = []
+    for t in ("elementwise_fmax", "elementwise_fmin"):
+        outs += [g.op(t, {"X": x, "Y": y}), g.op(t, {"X": y, "Y": x}),
+                 g.op(t, {"X": d, "Y": e}, dtype="float64"),
+                 g.op(t, {"X": a, "Y": b}, dtype="int32"),
+                 g.op(t, {"X": c, "Y": f}, dtype="int64")]
+    t = "elementwise_heaviside"
+    outs += [g.op(t, {"X": x, "Y": y}), g.op(t, {"X": d, "Y": e}, dtype="float64"),
+             g.op(t, {"X": a, "Y": b}, dtype="int32"), g.op(t, {"X": c, "Y": f}, dtype="int64")]
+    g.fetch(*outs)
+
+
+@case(rtol=1e-6, atol=0.0)
+def acosh_asinh_atanh(g):
+    """acosh (NaN below 1), asinh, atanh (+-inf at +-1, NaN outside), float32 and float64."""
+    v = np.concatenate([g.rand([20], -3, 3), np.array([1, -1, 0, 0.999, 1.001, 5, -0.5, 200],
+                                                      "float32")]).reshape(4, 7)
+    x = g.data("x", v)
+    d = g.data("d", v.astype("float64") * 1.25)
+    g.fetch(*[g.op(t, {"X": x}) for t in ("acosh", "asinh", "atanh")],
+            *[g.op(t, {"X": d}, dtype="float64") for t in ("acosh", "asinh", "atanh")])
+
+
+@case(**EXACT)
+def bitwise_ops(g):
+    """bitwise_and/or/xor with broadcasting and bitwise_not on bool (logical), uint8, int8,
+    int16, int32 and int64."""
+    outs = []
+    vals = {"bool": ([[True, False, True], [False, False, True]], [True, False, False]),
+            "uint8": ([[0, 255, 17], [128, 3, 96]], [15, 240, 255]),
+            "int8": ([[-128, 127, -1], [5, -6, 0]], [-1, 3, -128]),
+            "int16": ([[-32768, 12345, -2], [7, 0, 255]], [255, -256, 32767]),
+            "int32": ([[-2**31, 2**31 - 1, -5], [12, 0, 65535]], [-1, 1 << 20, 3]),
+            "int64": ([[-2**63, 2**63 - 1, -5], [12, 0, 2**40 + 3]], [-1, 2**33, 3])}
+    for dt, (xv, yv) in vals.items():
+        x = g.data("x_" + dt, np.array(xv, dt))
+        y = g.data("y_" + dt, np.array(yv, dt))
+        outs += [g.op(t, {"X": x, "Y": y}, dtype=dt)
+                 for t in ("bitwise_and", "bitwise_or", "bitwise_xor")]
+        outs.append(g.op("bitwise_not", {"X": x}, dtype=dt))
+    g.fetch(*outs)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
