@@ -2144,6 +2144,53 @@ def bitwise_ops(g):
     g.fetch(*outs)
 
 
+@case(**EXACT, note="cross and dot: products and sums in order, as Paddle's CPU loops")
+def cross_dot(g):
+    """cross along the default dim (the first of size 3) and along given dims (negative too),
+    float32, float64, int32 and int64 (wrapping); dot on rank 1 (0-D result) and rank 2."""
+    x = g.data("x", g.rand([2, 3, 3, 4], -2, 2))
+    y = g.data("y", g.rand([2, 3, 3, 4], -2, 2))
+    d = g.data("d", g.rand([3, 5], -2, 2).astype("float64"))
+    e = g.data("e", g.rand([3, 5], -2, 2).astype("float64"))
+    i = g.data("i", np.array([[2**30, -7, 3], [1, 2**20, -5]], np.int32))
+    j = g.data("j", np.array([[9, 2**12, -1], [6, 5, 2**15]], np.int32))
+    k = g.data("k", np.array([[2**40, -7, 3], [1, 2**33, -5]], np.int64))
+    m = g.data("m", np.array([[2**30, 2**31, -1], [6, 5, 2**28]], np.int64))
+    v = g.data("v", g.rand([7], -2, 2))
+    w = g.data("w", g.rand([7], -2, 2))
+    cr = lambda a, b, dt="float32", **at: g.op("cross", {"X": a, "Y": b}, at, dtype=dt)  # noqa
+    dot = lambda a, b, dt="float32": g.op("dot", {"X": a, "Y": b}, dtype=dt)  # noqa: E731
+    g.fetch(cr(x, y), cr(x, y, dim=2), cr(x, y, dim=-3), cr(d, e, "float64"),
+            cr(i, j, "int32", dim=1), cr(k, m, "int64"),
+            dot(v, w), dot(d, e, "float64"),
+            dot(i, j, "int32"), dot(k, m, "int64"), dot(e, d, "float64"))
+
+
+@case(rtol=1e-5, atol=1e-6, note="BLAS GEMV/GEMM on Paddle's side, icore's GEMM here")
+def mv_addmm(g):
+    """mv (float32, float64); addmm with Input [M, N], [1, N], [M, 1], [N] and [1, 1], Alpha
+    and Beta (Beta 0 drops a NaN Input), float32 and float64."""
+    x = g.data("x", g.rand([4, 6], -1, 1))
+    v = g.data("v", g.rand([6], -1, 1))
+    xd = g.data("xd", g.rand([3, 5], -1, 1).astype("float64"))
+    vd = g.data("vd", g.rand([5], -1, 1).astype("float64"))
+    y = g.data("y", g.rand([6, 5], -1, 1))
+    full = g.data("full", g.rand([4, 5], -1, 1))
+    row = g.data("row", g.rand([1, 5], -1, 1))
+    col = g.data("col", g.rand([4, 1], -1, 1))
+    vec = g.data("vec", g.rand([5], -1, 1))
+    nanv = np.full([1, 1], np.nan, "float32")
+    one = g.data("one", nanv)
+    yd = g.data("yd", g.rand([5, 2], -1, 1).astype("float64"))
+    ind = g.data("ind", g.rand([3, 2], -1, 1).astype("float64"))
+    am = lambda i, a, b, dt="float32", **at: g.op("addmm", {"Input": i, "X": a, "Y": b}, at,  # noqa
+                                                  dtype=dt)
+    g.fetch(g.op("mv", {"X": x, "Vec": v}), g.op("mv", {"X": xd, "Vec": vd}, dtype="float64"),
+            am(full, x, y), am(row, x, y, Alpha=2.0, Beta=0.5), am(col, x, y, Alpha=-1.5),
+            am(vec, x, y, Beta=3.0), am(one, x, y, Beta=0.0), am(ind, xd, yd, "float64",
+                                                                  Alpha=0.25, Beta=-2.0))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
