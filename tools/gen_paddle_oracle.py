@@ -2191,6 +2191,80 @@ def mv_addmm(g):
                                                                   Alpha=0.25, Beta=-2.0))
 
 
+@case(rtol=1e-5, atol=1e-6)
+def bce_loss_modes(g):
+    """bce_loss (X at 0 and 1: the -100 clamp), float32 and float64."""
+    xv = g.rand([3, 5], 0, 1)
+    xv[0, :2] = [0.0, 1.0]
+    lv = g.rand([3, 5], 0, 1)
+    lv[0, :2] = [1.0, 0.0]
+    x = g.data("x", xv)
+    lab = g.data("lab", lv)
+    xd = g.data("xd", xv.astype("float64"))
+    ld = g.data("ld", lv.astype("float64"))
+    g.fetch(g.op("bce_loss", {"X": x, "Label": lab}),
+            g.op("bce_loss", {"X": xd, "Label": ld}, dtype="float64"))
+
+
+@case(rtol=1e-5, atol=1e-6, note="reductions: Paddle's Eigen sum is a tree, icore's in order")
+def kldiv_loss_modes(g):
+    """kldiv_loss, every reduction, log_target false (Target <= 0 gives 0) and true, float32
+    and float64."""
+    xv = np.log(g.rand([3, 4, 2], 0.05, 1))
+    tv = g.rand([3, 4, 2], -0.2, 1)
+    tv[0, 0] = [0.0, -0.0]
+    x = g.data("x", xv)
+    t = g.data("t", tv)
+    lt = g.data("lt", np.log(g.rand([3, 4, 2], 0.05, 1)))
+    xd = g.data("xd", xv.astype("float64"))
+    td = g.data("td", tv.astype("float64"))
+    kl = lambda a, b, red, log_target=False, dt="float32": g.op(  # noqa: E731
+        "kldiv_loss", {"X": a, "Target": b}, dict(reduction=red, log_target=log_target),
+        outs={"Loss": 1}, dtype=dt)
+    outs = []
+    for red in ("none", "sum", "mean", "batchmean"):
+        outs += [kl(x, t, red), kl(x, lt, red, True)]
+    outs += [kl(xd, td, "none", dt="float64"), kl(xd, td, "batchmean", dt="float64"),
+             kl(xd, td, "sum", True, dt="float64")]
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="sums in order in the dtype, as Paddle's CPU loops")
+def nll_loss_modes(g):
+    """nll_loss on [N, C] and [N, C, H, W], every reduction, with and without Weight,
+    ignore_index (default -100 and a class), all labels ignored (mean stays the sum, 0),
+    float32 and float64; Total_weight. With a reduction, Paddle's kernel writes a 0 to
+    Out[i] (one element) for each ignored label i: out of bounds beyond i = 0, which
+    corrupts its heap; so the reduced cases ignore only label 0."""
+    x = g.data("x", np.log(g.rand([5, 4], 0.05, 1)))
+    lab = g.data("lab", np.array([0, 3, -100, 1, 3], np.int64))
+    lab0 = g.data("lab0", np.array([-100, 3, 2, 1, 3], np.int64))
+    lab2 = g.data("lab2", np.array([3, 0, 2, 1, 2], np.int64))
+    w = g.data("w", g.rand([4], 0.2, 2))
+    x4 = g.data("x4", np.log(g.rand([2, 3, 2, 3], 0.05, 1)).astype("float64"))
+    lab4 = g.data("lab4", np.array([[[0, 2, 1], [1, 1, 0]], [[2, 2, 0], [1, 0, 2]]], np.int64))
+    lab4r = g.data("lab4r", np.array([[[1, 2, 0], [0, 2, 0]], [[2, 2, 0], [0, 0, 2]]], np.int64))
+    w4 = g.data("w4", g.rand([3], 0.2, 2).astype("float64"))
+    x1 = g.data("x1", np.log(g.rand([1, 4], 0.05, 1)))
+    ign = g.data("ign", np.array([2], np.int64))
+    outs = []
+
+    def nll(a, b, wt, red, ii=-100, dt="float32"):
+        ins = {"X": a, "Label": b}
+        if wt is not None:
+            ins["Weight"] = wt
+        r = g.op("nll_loss", ins, dict(reduction=red, ignore_index=ii),
+                 outs={"Out": 1, "Total_weight": 1}, dtype=dt)
+        return [r["Out"][0], r["Total_weight"][0]]
+    outs += nll(x, lab, None, "none") + nll(x, lab2, w, "none", 3)
+    outs += nll(x4, lab4, w4, "none", 1, "float64")
+    for red in ("sum", "mean"):
+        outs += nll(x, lab0, None, red) + nll(x, lab2, w, red, 3)
+        outs += nll(x4, lab4r, w4, red, 1, "float64")
+    outs += nll(x1, ign, w, "mean", 2) + nll(x4, lab4, None, "mean", dt="float64")
+    g.fetch(*outs)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
