@@ -2265,6 +2265,40 @@ def nll_loss_modes(g):
     g.fetch(*outs)
 
 
+@case(**EXACT)
+def multiplex_rows(g):
+    """multiplex (Ids int32: Paddle reads no other) of three [4, 2, 3] float32 inputs and of two
+    int64 inputs."""
+    xs = [g.data("x%d" % k, g.rand([4, 2, 3], -2, 2)) for k in range(3)]
+    ids = g.data("ids", np.array([[2], [0], [1], [2]], np.int32))
+    ys = [g.data("y%d" % k, g.randint([3, 2], -50, 50, "int64")) for k in range(2)]
+    jds = g.data("jds", np.array([[1], [1], [0]], np.int32))
+    g.fetch(g.op("multiplex", {"X": xs, "Ids": ids}),
+            g.op("multiplex", {"X": ys, "Ids": jds}, dtype="int64"))
+
+
+@case(**EXACT)
+def cummax_cummin(g):
+    """cummax and cummin along axis -1 (default), 0 and 1, ties (the later index), NaN
+    (propagates, the latest NaN's index), float32, float64, int32, int64; int32 indices."""
+    nan = np.nan
+    xv = np.array([[[1, 3, 3, 2], [nan, 1, nan, 5], [2, 2, -1, -1]],
+                   [[0, -0.0, 4, 4], [5, nan, 1, 7], [-3, -3, -3, 9]]], "float32")
+    x = g.data("x", xv)
+    d = g.data("d", g.rand([3, 5], -2, 2).astype("float64"))
+    i = g.data("i", np.array([[4, 1, 4, 7, 7], [0, -2, 3, -2, 5]], np.int32))
+    k = g.data("k", np.array([3, 3, 1, 9, 9, -5], np.int64))
+    outs = []
+
+    def cum(t, v, dt="float32", **at):
+        r = g.op(t, {"x": v}, at, outs={"out": 1, "indices": 1}, dtype=dt)
+        return [r["out"][0], r["indices"][0]]
+    for t in ("cummax", "cummin"):
+        outs += cum(t, x) + cum(t, x, axis=0) + cum(t, x, axis=1, dtype=2)
+        outs += cum(t, d, "float64", axis=-2) + cum(t, i, "int32") + cum(t, k, "int64", axis=0)
+    g.fetch(*outs)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
