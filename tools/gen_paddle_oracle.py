@@ -2299,6 +2299,37 @@ def cummax_cummin(g):
     g.fetch(*outs)
 
 
+@case(rtol=1e-5, atol=1e-6, note="Paddle's Eigen sum is a tree, icore's in order (in double)")
+def frobenius_norm_dims(g):
+    """frobenius_norm over the default dim [0], one dim, two dims (negative), keep_dim,
+    reduce_all and every dim, float32 and float64."""
+    x = g.data("x", g.rand([2, 3, 4], -2, 2))
+    d = g.data("d", g.rand([3, 5], -2, 2).astype("float64"))
+    fn = lambda v, dt="float32", **at: g.op("frobenius_norm", {"X": v}, at, dtype=dt)  # noqa
+    g.fetch(fn(x), fn(x, dim=[1]), fn(x, dim=[0, -1], keep_dim=True),
+            fn(x, dim=[0], reduce_all=True), fn(x, dim=[0, 1, 2]),
+            fn(d, "float64", dim=[1]), fn(d, "float64", dim=[0, 1], keep_dim=True))
+
+
+@case(**EXACT)
+def fill_diagonal_modes(g):
+    """fill_diagonal on square, wide and tall matrices (wrap or not), offsets (positive,
+    negative), rank 3 (equal dims), float32, float64, int32, int64 and bool."""
+    x = g.data("x", g.rand([4, 4], -2, 2))
+    w = g.data("w", g.rand([3, 5], -2, 2))
+    t = g.data("t", g.rand([7, 3], -2, 2).astype("float64"))
+    c = g.data("c", g.rand([3, 3, 3], -2, 2))
+    i = g.data("i", g.randint([4, 3], -9, 9, "int32"))
+    k = g.data("k", g.randint([3, 4], -9, 9, "int64"))
+    b = g.data("b", np.zeros([3, 3], bool))
+    fd = lambda v, dt="float32", **at: g.op("fill_diagonal", {"X": v}, at, dtype=dt)  # noqa
+    g.fetch(fd(x, value=1.5), fd(x, value=-2.0, offset=1), fd(x, value=3.0, offset=-2),
+            fd(w, value=9.0, offset=2), fd(t, "float64", value=5.0, wrap=True),
+            fd(t, "float64", value=5.0, wrap=False), fd(t, "float64", value=7.0, offset=1, wrap=True),
+            fd(c, value=0.5), fd(i, "int32", value=7.9), fd(k, "int64", value=-3.0, offset=-1),
+            fd(b, "bool", value=1.0))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
