@@ -2330,6 +2330,53 @@ def fill_diagonal_modes(g):
             fd(b, "bool", value=1.0))
 
 
+@case(rtol=1e-5, atol=1e-6, note="a GEMM per output feature on both sides")
+def bilinear_tensor_product_bias(g):
+    """bilinear_tensor_product with and without Bias, float32 and float64."""
+    x = g.data("x", g.rand([4, 3], -1, 1))
+    y = g.data("y", g.rand([4, 5], -1, 1))
+    w = g.data("w", g.rand([2, 3, 5], -1, 1))
+    b = g.data("b", g.rand([1, 2], -1, 1))
+    xd = g.data("xd", g.rand([3, 2], -1, 1).astype("float64"))
+    yd = g.data("yd", g.rand([3, 4], -1, 1).astype("float64"))
+    wd = g.data("wd", g.rand([3, 2, 4], -1, 1).astype("float64"))
+    g.fetch(g.op("bilinear_tensor_product", {"X": x, "Y": y, "Weight": w, "Bias": b}),
+            g.op("bilinear_tensor_product", {"X": x, "Y": y, "Weight": w}),
+            g.op("bilinear_tensor_product", {"X": xd, "Y": yd, "Weight": wd}, dtype="float64"))
+
+
+@case(rtol=1e-6, atol=0.0)
+def logspace_dtypes(g):
+    """logspace increasing and decreasing, Num 1, fractional and negative exponents, base 2
+    and 10, float32, float64, int32 and int64 (values truncated)."""
+    f = lambda n, v, dt="float32": g.data(n, np.array([v], dt))  # noqa: E731
+    s0, s1, s2 = f("s0", 0.0), f("s1", 2.5), f("s2", -1.0)
+    e0, e1 = f("e0", 3.0), f("e1", -2.0)
+    b10, b2 = f("b10", 10.0), f("b2", 2.0)
+    n5, n1, n7 = f("n5", 5, "int32"), f("n1", 1, "int32"), f("n7", 7, "int32")
+    ls = lambda s, e, n, b, dt, npdt: g.op("logspace", {"Start": s, "Stop": e, "Num": n,  # noqa
+                                                        "Base": b}, dict(dtype=dt), dtype=npdt)
+    g.fetch(ls(s0, e0, n5, b10, 5, "float32"), ls(s1, e1, n7, b2, 5, "float32"),
+            ls(s2, e0, n1, b10, 5, "float32"), ls(s1, e1, n7, b2, 6, "float64"),
+            ls(s0, e0, n7, b10, 6, "float64"), ls(s0, e0, n5, b10, 2, "int32"),
+            ls(s1, e0, n7, b2, 3, "int64"), ls(s2, e0, n1, b2, 3, "int64"))
+
+
+@case(**EXACT)
+def nms_boxes(g):
+    """nms (paddle.vision.ops.nms's op) on overlapping boxes in the given order, thresholds
+    0.3, 0.5 and the default 1 (nothing suppressed), float32 and float64."""
+    corner = g.rand([12, 2], 0, 10)
+    bv = np.concatenate([corner, corner + g.rand([12, 2], 1, 6)], 1).astype("float32")
+    bv[5] = bv[2]          # identical boxes: IoU 1
+    b = g.data("b", bv)
+    bd = g.data("bd", bv.astype("float64"))
+    nms = lambda v, dt="float32", **at: g.op("nms", {"Boxes": v}, at,  # noqa: E731
+                                             outs={"KeepBoxesIdxs": 1}, dtype="int64")
+    g.fetch(nms(b, iou_threshold=0.3), nms(b, iou_threshold=0.5), nms(b),
+            nms(bd, iou_threshold=0.1))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
