@@ -425,8 +425,10 @@ def json_more2(paddle, np):
     with and without Label), huber_loss, norm, reverse, squared_l2_norm, accuracy, ctc_align,
     increment, mean_all, the fake quantization ops, quantize_linear,
     im2sequence and full_batch_size_like: ops whose Python API is gone or only reaches them
-    through paddle._C_ops (mapped after the cases above: last, so that their parameter names
-    do not move)."""
+    through paddle._C_ops; then fmax, fmin, heaviside, acosh, asinh, atanh, the bitwise ops,
+    cross, dot, mv, addmm, bce_loss, kldiv_loss, nll_loss, log_loss, multiplex, cummax,
+    cummin, frobenius_norm, fill_diagonal, bilinear, logspace and nms (mapped after the cases
+    above: last, so that their parameter names do not move)."""
     C = paddle._C_ops
     f32 = lambda a: np.asarray(a, "float32")
     rv = np.random.RandomState(19)
@@ -479,6 +481,34 @@ def json_more2(paddle, np):
         C.im2sequence(img, None, [2, 3], [2, 1], [1, 0, 0, 1], [1, 1]),
         C.full_batch_size_like(logits, [1, 3], paddle.float32, 1.5, 0, 1, paddle.CPUPlace()),
     ]
+    pos = paddle.static.data("pos", [2, 3], "float32")        # in [1, 3]
+    bi = paddle.static.data("bi", [2, 3], "int32")
+    bj = paddle.static.data("bj", [3], "int32")
+    v3 = paddle.static.data("v3", [2, 3], "float32")
+    vec = paddle.static.data("vec", [5], "float32")
+    mat = paddle.static.data("mat", [4, 5], "float32")
+    prob = paddle.static.data("prob", [2, 3], "float32")      # in (0, 1)
+    mx = paddle.static.data("mx", [3, 3], "int32")
+    bw = paddle.static.data("bw", [2, 3, 4], "float32")
+    bb = paddle.static.data("bb", [1, 2], "float32")
+    nb = paddle.static.data("nb", [6, 4], "float32")
+    logp = paddle.nn.functional.log_softmax(logits, 1)
+    outs += [paddle.fmax(x, y), paddle.fmin(y, x), paddle.heaviside(x, y), paddle.acosh(pos),
+             paddle.asinh(x), paddle.atanh(prob - 0.5), paddle.bitwise_and(bi, bj),
+             paddle.bitwise_or(bi, bj), paddle.bitwise_xor(bi, bj), paddle.bitwise_not(bi),
+             paddle.cross(v3, pos, axis=1), paddle.dot(vec, vec), paddle.mv(mat, vec),
+             paddle.addmm(mat[:2, :4], pos, mat[:3, :4], 0.5, 2.0),
+             C.bce_loss(prob, prob * 0.5), C.kldiv_loss(x, y, "batchmean", True),
+             C.kldiv_loss(x, prob[:1, :1].expand([3, 4, 5]), "none", False),
+             *C.nll_loss(logp, paddle.reshape(cls, [6]), vec, 2, "mean"),
+             C.log_loss(prob[:, :1], prob[:, 1:2], 1e-4),
+             paddle.multiplex([x[0], y[0]], paddle.cast(mx[:, :1] % 2, "int32")[:1].expand(
+                 [4, 1])),
+             *paddle.cummax(x, axis=1), *paddle.cummin(bi, axis=0),
+             C.frobenius_norm(x, [0, 2], False, False),
+             C.fill_diagonal(mat, 2.0, 1, False), C.bilinear(pos, vec[:4].expand([2, 4]), bw, bb),
+             paddle.logspace(0, 2, 5, 10.0), C.nms(nb, 0.3)]
+    nc = rv.uniform(0, 10, (6, 2))
     rc1, rc2 = rv.uniform(0, 20, (4, 2)), rv.uniform(0, 20, (3, 2))
     return [(x, f32(rv.uniform(-2, 2, (3, 4, 5)))), (y, f32(rv.uniform(-2, 2, (3, 4, 5)))),
             (feat, f32(rv.uniform(-1, 1, (1, 2, 3, 4)))),
@@ -494,7 +524,14 @@ def json_more2(paddle, np):
             (tlen, np.array([[7], [5]], "int32")), (sc, f32([1.5])), (accum, f32([3.0])),
             (state, f32([2.0])), (it, np.array([0], "int32")), (chs, f32([1.0, 1.5, 2.0])),
             (zp, f32([0])),
-            (img, f32(rv.uniform(-1, 1, (2, 2, 5, 5))))], outs
+            (img, f32(rv.uniform(-1, 1, (2, 2, 5, 5)))),
+            (pos, f32(rv.uniform(1, 3, (2, 3)))), (bi, rv.randint(-50, 50, (2, 3)).astype("int32")),
+            (bj, rv.randint(-50, 50, (3,)).astype("int32")), (v3, f32(rv.uniform(-1, 1, (2, 3)))),
+            (vec, f32(rv.uniform(0.2, 1, (5,)))), (mat, f32(rv.uniform(-1, 1, (4, 5)))),
+            (prob, f32(rv.uniform(0.05, 0.95, (2, 3)))),
+            (mx, rv.randint(0, 9, (3, 3)).astype("int32")),
+            (bw, f32(rv.uniform(-1, 1, (2, 3, 4)))), (bb, f32(rv.uniform(-1, 1, (1, 2)))),
+            (nb, f32(np.concatenate([nc, nc + rv.uniform(1, 6, (6, 2))], 1)))], outs
 
 
 def case_ops(paddle, np, part):
