@@ -478,6 +478,15 @@ START_TEST(test_lod_ops) {
   assert_slot(cw, false, "OutScale", NULL);
   ck_assert_int_eq(ic_op_attr(cw, "quant_axis")->i, 1);
   ck_assert_int_eq(ic_op_attr(cw, "bit_length")->i, 8);
+  const ic_op *bs = find_op(p, "beam_search");
+  const char *ins_bs[] = {"pre_ids", "pre_scores", "ids", "scores"};
+  const char *args_bs[] = {"pi", "ps", "ids", "sc"};
+  for (size_t k = 0; k < 4; k++) assert_slot(bs, true, ins_bs[k], args_bs[k]);
+  const char *outs_bs[] = {"selected_ids", "selected_scores", "parent_idx"};
+  for (size_t k = 0; k < 3; k++) assert_slot(bs, false, outs_bs[k], NULL);
+  ck_assert_int_eq(ic_op_attr(bs, "beam_size")->i, 2);
+  ck_assert_int_eq(ic_op_attr(bs, "end_id")->i, 1);
+  ck_assert_int_eq(ic_op_attr(bs, "is_accumulated")->i, 0);
   ic_program_destroy(p);
 }
 END_TEST

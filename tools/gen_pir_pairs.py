@@ -427,8 +427,9 @@ def json_more2(paddle, np):
     im2sequence and full_batch_size_like: ops whose Python API is gone or only reaches them
     through paddle._C_ops; then fmax, fmin, heaviside, acosh, asinh, atanh, the bitwise ops,
     cross, dot, mv, addmm, bce_loss, kldiv_loss, nll_loss, log_loss, multiplex, cummax,
-    cummin, frobenius_norm, fill_diagonal, bilinear, logspace and nms (mapped after the cases
-    above: last, so that their parameter names do not move)."""
+    cummin, frobenius_norm, fill_diagonal, bilinear, logspace, nms, is_empty, memcpy_d2h and
+    memcpy_h2d (mapped after the cases above: last, so that their parameter names do not
+    move)."""
     C = paddle._C_ops
     f32 = lambda a: np.asarray(a, "float32")
     rv = np.random.RandomState(19)
@@ -507,7 +508,8 @@ def json_more2(paddle, np):
              *paddle.cummax(x, axis=1), *paddle.cummin(bi, axis=0),
              C.frobenius_norm(x, [0, 2], False, False),
              C.fill_diagonal(mat, 2.0, 1, False), C.bilinear(pos, vec[:4].expand([2, 4]), bw, bb),
-             paddle.logspace(0, 2, 5, 10.0), C.nms(nb, 0.3)]
+             paddle.logspace(0, 2, 5, 10.0), C.nms(nb, 0.3), C.is_empty(x), C.is_empty(x[:0]),
+             C.memcpy_d2h(mat, 0), C.memcpy_h2d(mat, 0)]
     nc = rv.uniform(0, 10, (6, 2))
     rc1, rc2 = rv.uniform(0, 20, (4, 2)), rv.uniform(0, 20, (3, 2))
     return [(x, f32(rv.uniform(-2, 2, (3, 4, 5)))), (y, f32(rv.uniform(-2, 2, (3, 4, 5)))),
@@ -645,8 +647,8 @@ def export_const(paddle, np, out):
 
 def export_lod(paddle, out):
     """lod/model.json (PIR only, not run): ops whose Paddle kernels need LoD input, which a
-    PIR program cannot be fed (gru and lstm, the legacy LoD ops; box_clip, which Paddle's
-    kernel reads without checking), and ops whose inference outputs Paddle leaves unwritten
+    PIR program cannot be fed (gru, lstm and beam_search, the legacy LoD ops; box_clip, which
+    Paddle's kernel reads without checking), and ops whose inference outputs Paddle leaves unwritten
     (moving_average_abs_max_scale's OutScale, fake_channel_wise_quantize_abs_max's at
     is_test) or computes unlike its kernel's definition (dequantize_linear on float input):
     tests/test_pir.c checks their translation (types, slots, attributes)."""
@@ -665,16 +667,22 @@ def export_lod(paddle, out):
         im = paddle.static.data("im", [1, 3], "float32")
         s = paddle.static.data("s", [1], "float32")
         z = paddle.static.data("z", [1], "float32")
+        pi = paddle.static.data("pi", [2, 1], "int64")
+        ps = paddle.static.data("ps", [2, 1], "float32")
+        ids = paddle.static.data("ids", [2, 3], "int64")
+        sc = paddle.static.data("sc", [2, 3], "float32")
         gru = C.gru(x, h0, w, b, "relu", "sigmoid", True, True, True)
         lstm = C.lstm(x4, h0, c0, w4, b4, True, True, True, "sigmoid", "tanh", "identity")
         outs = [gru[3], lstm[0], lstm[1], C.box_clip(boxes, im),
                 C.dequantize_linear(x, s, z, s, s, -1, 8, -128, 127, 0, True, False)[0],
                 C.moving_average_abs_max_scale(x, s, s, 0.9, True)[0],
-                C.fake_channel_wise_quantize_abs_max(x, 8, 1, 1, True)[0]]
+                C.fake_channel_wise_quantize_abs_max(x, 8, 1, 1, True)[0],
+                *C.beam_search(pi, ps, ids, sc, 0, 2, 1, False)]
         exe = paddle.static.Executor(paddle.CPUPlace())
         exe.run(startup)
         paddle.static.save_inference_model(os.path.join(out, "lod", "model"),
-                                           [x, h0, w, b, x4, c0, w4, b4, boxes, im, s, z], outs,
+                                           [x, h0, w, b, x4, c0, w4, b4, boxes, im, s, z, pi, ps,
+                                            ids, sc], outs,
                                            exe, program=main)
 
 
