@@ -652,6 +652,169 @@ START_TEST(one_hot) {
 }
 END_TEST
 
+/* one_hot (v1): X [..., 1] whose last dim becomes depth; depth_tensor (int32) over the
+ * attribute; allow_out_of_range zeroes a row; an out-of-range id and an X whose last dim is
+ * not 1 fail. No Paddle oracle: neither 2.6 nor 3.3 registers the op; the reference is the
+ * definition (paddle/fluid/operators/one_hot_op.h). */
+START_TEST(one_hot_v1) {
+  for (int mode = 0; mode < 2; mode++) {
+    optest t;
+    ot_begin(&t);
+    const int64_t ids_in[4] = {0, 3, mode ? 7 : 2, mode ? -1 : 1};
+    ot_feed(&t, "x", tu_i64(3, TU_DIMS(2, 2, 1), ids_in));
+    if (!mode) ot_feed(&t, "d", tu_i32(1, TU_DIMS(1), (const int32_t[]){4}));
+    ic_builder_op *o = ot_op(&t, "one_hot");
+    ic_builder_in(o, "X", "x");
+    if (!mode) ic_builder_in(o, "depth_tensor", "d");
+    ic_builder_attr_int(o, "depth", mode ? 4 : 9); /* depth_tensor wins */
+    if (mode) ic_builder_attr_int(o, "dtype", 6); /* float64 */
+    ic_builder_attr_bool(o, "allow_out_of_range", mode == 1);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    const int64_t ids[2][4] = {{0, 3, 2, 1}, {0, 3, 7, -1}};
+    double ref[16] = {0};
+    for (int i = 0; i < 4; i++) {
+      if (ids[mode][i] >= 0 && ids[mode][i] < 4) ref[i * 4 + ids[mode][i]] = 1;
+    }
+    tu_assert_shape(t.out[0], mode ? IC_FP64 : IC_FP32, 3, TU_DIMS(2, 2, 4));
+    tu_assert_close(t.out[0], ref, 16, 0, 0);
+    ot_end(&t);
+  }
+  for (int bad = 0; bad < 2; bad++) {
+    optest t;
+    ot_begin(&t);
+    if (bad) ot_feed(&t, "x", tu_i32(2, TU_DIMS(1, 2), (const int32_t[]){1, 2}));
+    else ot_feed(&t, "x", tu_i32(2, TU_DIMS(2, 1), (const int32_t[]){1, 4}));
+    ic_builder_op *o = ot_op(&t, "one_hot");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_int(o, "depth", 4);
+    ot_out(&t, "Out", "out");
+    if (bad) OT_FAIL(&t, IC_ERR_SHAPE, "one_hot", "X 'x'", "last dim of 1");
+    else OT_FAIL(&t, IC_ERR_SHAPE, "one_hot", "X 'x'", "holds 4", "[0, 4)");
+    ot_end(&t);
+  }
+}
+END_TEST
+
+/* The errors of unique, masked_select, shard_index, edit_distance, iou_similarity and
+ * polygon_box_transform (their values are oracle-checked), and unique of an empty X. */
+START_TEST(unique_and_friends_errors) {
+  const int32_t v6[6] = {1, 2, 2, 0, 1, 5};
+  /* unique: an axis out of range; the unsorted path on 2-D X */
+  for (int k = 0; k < 2; k++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", tu_i32(2, TU_DIMS(2, 3), v6));
+    ic_builder_op *o = ot_op(&t, "unique");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_bool(o, "is_sorted", k == 0);
+    if (k == 0) ic_builder_attr_ints(o, "axis", 1, (const int32_t[]){2});
+    ic_builder_attr_int(o, "dtype", 3);
+    ot_out(&t, "Out", "out");
+    ot_out(&t, "Index", "inv");
+    if (k == 0) OT_FAIL(&t, IC_ERR_SHAPE, "unique", "axis", "2");
+    else OT_FAIL(&t, IC_ERR_SHAPE, "unique", "X 'x'", "0-D or 1-D");
+    ot_end(&t);
+  }
+  /* unique of an empty X: Out [0], Index [0] */
+  {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x;
+    ck_assert_int_eq(ic_tensor_create(IC_FP32, 1, TU_DIMS(0), &x), IC_OK);
+    ot_feed(&t, "x", x);
+    ic_builder_op *o = ot_op(&t, "unique");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_bool(o, "is_sorted", true);
+    ic_builder_attr_bool(o, "return_inverse", true);
+    ic_builder_attr_int(o, "dtype", 2);
+    ot_out(&t, "Out", "out");
+    ot_out(&t, "Index", "inv");
+    ot_ok(&t);
+    tu_assert_shape(t.out[0], IC_FP32, 1, TU_DIMS(0));
+    tu_assert_shape(t.out[1], IC_INT32, 1, TU_DIMS(0));
+    ot_end(&t);
+  }
+  /* masked_select: Mask [4] against X [2, 3]; an int32 Mask */
+  for (int k = 0; k < 2; k++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", tu_i32(2, TU_DIMS(2, 3), v6));
+    if (k == 0) {
+      ic_tensor *m;
+      ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(4), &m), IC_OK);
+      memset(ic_tensor_data(m), 1, 4);
+      ot_feed(&t, "m", m);
+    } else {
+      ot_feed(&t, "m", tu_i32(1, TU_DIMS(3), (const int32_t[]){1, 0, 1}));
+    }
+    ic_builder_op *o = ot_op(&t, "masked_select");
+    ic_builder_in(o, "X", "x");
+    ic_builder_in(o, "Mask", "m");
+    ot_out(&t, "Y", "y");
+    if (k == 0) OT_FAIL(&t, IC_ERR_SHAPE, "masked_select", "Mask 'm'", "does not broadcast");
+    else OT_FAIL(&t, IC_ERR_SHAPE, "masked_select", "Mask 'm'", "bool");
+    ot_end(&t);
+  }
+  /* shard_index: an id past index_num; X [6] (rank 1) */
+  for (int k = 0; k < 2; k++) {
+    optest t;
+    ot_begin(&t);
+    if (k == 0) ot_feed(&t, "x", tu_i32(2, TU_DIMS(6, 1), v6));
+    else ot_feed(&t, "x", tu_i32(1, TU_DIMS(6), v6));
+    ic_builder_op *o = ot_op(&t, "shard_index");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_int(o, "index_num", 5);
+    ic_builder_attr_int(o, "nshards", 2);
+    ic_builder_attr_int(o, "shard_id", 1);
+    ot_out(&t, "Out", "out");
+    if (k == 0) OT_FAIL(&t, IC_ERR_SHAPE, "shard_index", "X 'x'", "holds 5", "index_num = 5");
+    else OT_FAIL(&t, IC_ERR_SHAPE, "shard_index", "X 'x'", "rank >= 2");
+    ot_end(&t);
+  }
+  /* edit_distance: HypsLength without RefsLength; a length past the row */
+  for (int k = 0; k < 2; k++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "h", tu_i64(2, TU_DIMS(2, 3), (const int64_t[]){1, 2, 3, 4, 5, 6}));
+    ot_feed(&t, "r", tu_i64(2, TU_DIMS(2, 2), (const int64_t[]){1, 2, 3, 4}));
+    ot_feed(&t, "hl", tu_i64(1, TU_DIMS(2), (const int64_t[]){3, 1}));
+    ot_feed(&t, "rl", tu_i64(1, TU_DIMS(2), (const int64_t[]){2, 3}));
+    ic_builder_op *o = ot_op(&t, "edit_distance");
+    ic_builder_in(o, "Hyps", "h");
+    ic_builder_in(o, "Refs", "r");
+    ic_builder_in(o, "HypsLength", "hl");
+    if (k == 1) ic_builder_in(o, "RefsLength", "rl");
+    ot_out(&t, "Out", "d");
+    ot_out(&t, "SequenceNum", "n");
+    if (k == 0) OT_FAIL(&t, IC_ERR_SHAPE, "edit_distance", "both HypsLength and RefsLength");
+    else OT_FAIL(&t, IC_ERR_SHAPE, "edit_distance", "string 1", "[0, 2]");
+    ot_end(&t);
+  }
+  /* iou_similarity: Y [2, 3]; polygon_box_transform: 3 channels */
+  for (int k = 0; k < 2; k++) {
+    optest t;
+    ot_begin(&t);
+    if (k == 0) {
+      ot_feed(&t, "x", ot_iota(IC_FP32, 2, TU_DIMS(2, 4), 1));
+      ot_feed(&t, "y", ot_iota(IC_FP32, 2, TU_DIMS(2, 3), 2));
+      ic_builder_op *o = ot_op(&t, "iou_similarity");
+      ic_builder_in(o, "X", "x");
+      ic_builder_in(o, "Y", "y");
+      ot_out(&t, "Out", "out");
+      OT_FAIL(&t, IC_ERR_SHAPE, "iou_similarity", "Y 'y'", "[M, 4]");
+    } else {
+      ot_feed(&t, "x", ot_iota(IC_FP32, 4, TU_DIMS(1, 3, 2, 2), 3));
+      ic_builder_op *o = ot_op(&t, "polygon_box_transform");
+      ic_builder_in(o, "Input", "x");
+      ot_out(&t, "Output", "out");
+      OT_FAIL(&t, IC_ERR_SHAPE, "polygon_box_transform", "Input 'x'", "even dim 1");
+    }
+    ot_end(&t);
+  }
+}
+END_TEST
+
 static void range_case(ic_dtype dt, double s, double e, double st, int n, const double *want) {
   optest t;
   ot_begin(&t);
@@ -1581,6 +1744,34 @@ START_TEST(flatten2_axes) {
 }
 END_TEST
 
+/* fluid's flatten: flatten2 without XShape (no Paddle wheel registers it any more). */
+START_TEST(flatten_v1_axes) {
+  const int64_t xd[] = {2, 3, 4};
+  for (int axis = 0; axis <= 3; axis++) {
+    optest t;
+    ot_begin(&t);
+    ic_tensor *x = ot_iota(IC_FP32, 3, xd, 1);
+    ot_feed(&t, "x", x);
+    ic_builder_op *o = ot_op(&t, "flatten");
+    ic_builder_in(o, "X", "x");
+    ic_builder_attr_int(o, "axis", axis);
+    ot_out(&t, "Out", "out");
+    ot_ok(&t);
+    ot_check_same_data(t.out[0], x, 2, TU_DIMS(ot_numel(axis, xd), ot_numel(3 - axis, xd + axis)));
+    ot_end(&t);
+  }
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "x", ot_iota(IC_FP32, 3, xd, 1));
+  ic_builder_op *o = ot_op(&t, "flatten");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_int(o, "axis", -1);
+  ot_out(&t, "Out", "out");
+  OT_FAIL(&t, IC_ERR_SHAPE, "flatten", "X 'x'", "'axis' is -1");
+  ot_end(&t);
+}
+END_TEST
+
 /* ---- assign_value: every source of values ---- */
 
 START_TEST(assign_value_sources) {
@@ -1904,6 +2095,7 @@ static TCase *tc_repeat(void) {
   tcase_add_test(tc, pad2d_modes);
   tcase_add_test(tc, strided_slice_cases);
   tcase_add_test(tc, flatten2_axes);
+  tcase_add_test(tc, flatten_v1_axes);
   tcase_add_test(tc, set_value_slices);
   return tc;
 }
@@ -1912,6 +2104,8 @@ static TCase *tc_compute(void) {
   TCase *tc = tcase_create("compute");
   tcase_add_test(tc, cumsum_modes);
   tcase_add_test(tc, one_hot);
+  tcase_add_test(tc, one_hot_v1);
+  tcase_add_test(tc, unique_and_friends_errors);
   tcase_add_test(tc, range_values);
   tcase_add_test(tc, fill_any_like_dtypes);
   tcase_add_test(tc, sort_and_topk);

@@ -34,7 +34,8 @@
 static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic", "nn", "misc",
                                       "ops_index", "ops_math"};
 /* PIR-only cases (tests/data/pir/json_cases.txt): model.json with Paddle's outputs. */
-static const char *const k_json_cases[] = {"index", "math", "detect", "seq", "more", "more2", "jit"};
+static const char *const k_json_cases[] = {"index", "math", "detect", "seq", "more",
+                                            "ops3", "more2", "jit", "ctrl"};
 
 typedef struct loaded {
   ic_program *prog;
@@ -363,8 +364,13 @@ START_TEST(test_ocr_det) {
 }
 END_TEST
 
-/* ---- control flow: regions become blocks ------------------------------------------ */
+/* ---- control flow: pd_op.if as legacy cond ----------------------------------------- */
 
+/* cond/model.json: y = x.sum() > 0 ? relu(x) * 2 : x - 1 (paddle.static.nn.cond). The if
+ * becomes what the protobuf program of cond holds: logical_not and cast of the condition,
+ * two conditional_blocks (the regions, as blocks 1 and 2), whose yields assign the branch
+ * copies "%R.t" / "%R.f" declared in block 0, and select_input joining them. Both branches
+ * run right. (The JSON case ctrl checks pd_op.while, nesting and more against Paddle.) */
 START_TEST(test_cond_blocks) {
   ic_program *p;
   char err[1024];
@@ -373,40 +379,55 @@ START_TEST(test_cond_blocks) {
   ck_assert_uint_eq(p->n_blocks, 3);
   ck_assert_int_eq(p->blocks[1].parent, 0);
   ck_assert_int_eq(p->blocks[2].parent, 0);
-  const ic_op *cond = NULL;
+  const ic_op *cb[2] = {NULL, NULL}, *sel = NULL;
+  bool has_not = false;
   for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
-    if (strcmp(p->blocks[0].ops[i].type, "pd_op.if") == 0) cond = &p->blocks[0].ops[i];
+    const ic_op *o = &p->blocks[0].ops[i];
+    if (strcmp(o->type, "conditional_block") == 0) cb[cb[0] ? 1 : 0] = o;
+    if (strcmp(o->type, "select_input") == 0) sel = o;
+    if (strcmp(o->type, "logical_not") == 0) has_not = true;
+    ck_assert_msg(strncmp(o->type, "pd_op.", 6) != 0, "op %s kept its PIR name", o->type);
   }
-  ck_assert_ptr_nonnull(cond);
-  const ic_attr *t = ic_op_attr(cond, "sub_block_0_0"), *f = ic_op_attr(cond, "sub_block_1_0");
-  ck_assert_ptr_nonnull(t);
-  ck_assert_ptr_nonnull(f);
-  ck_assert_int_eq(t->type, IC_ATTR_BLOCK);
-  ck_assert_int_eq(t->i, 1);
-  ck_assert_int_eq(f->i, 2);
-  ck_assert_uint_eq(ic_op_input(cond, "Input")->n, 1);
-  ck_assert_uint_eq(ic_op_output(cond, "Out")->n, 1);
-  /* true branch: relu(x) * 2 (the constant folded into scale), then cf.yield; x is read
-   * from block 0 */
+  ck_assert(has_not);
+  ck_assert_ptr_nonnull(cb[0]);
+  ck_assert_ptr_nonnull(cb[1]);
+  ck_assert_ptr_nonnull(sel);
+  ck_assert_int_eq(ic_op_attr(cb[0], "sub_block")->i, 1);
+  ck_assert_int_eq(ic_op_attr(cb[1], "sub_block")->i, 2);
+  /* true branch: relu(x) * 2 (the constant folded into scale), then the yield's assign to
+   * the true copy of the result, declared in block 0; x is read from block 0 */
   const ic_block *b1 = &p->blocks[1];
   ck_assert_uint_eq(b1->n_ops, 3);
   ck_assert_str_eq(b1->ops[0].type, "relu");
   ck_assert_str_eq(ic_op_input(&b1->ops[0], "X")->args[0], "x");
   ck_assert_str_eq(b1->ops[1].type, "scale");
-  ck_assert_str_eq(b1->ops[2].type, "cf.yield");
+  ck_assert_str_eq(b1->ops[2].type, "assign");
+  const char *tcopy = ic_op_output(&b1->ops[2], "Out")->args[0];
+  ck_assert_ptr_nonnull(ic_program_find_var(p, 0, tcopy));
+  ck_assert_str_eq(ic_op_input(sel, "X")->args[1], tcopy);
   ck_assert_ptr_nonnull(ic_program_find_var(p, 1, ic_op_output(&b1->ops[0], "Out")->args[0]));
   ck_assert_ptr_null(ic_program_find_var(p, 2, ic_op_output(&b1->ops[0], "Out")->args[0]));
-  /* The control-flow op pd_op.if has no kernel: the executor names it. */
-  ic_scope *s;
-  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
-  ic_tensor *x = tu_f32(2, TU_DIMS(2, 3), (const float[]){1, 2, 3, 4, 5, 6});
-  ic_tensor *out = NULL;
-  ic_status st = tu_run_scope(p, s, 1, TU_NAMES("x"), &x, 1, TU_NAMES(ic_program_fetch_target(p, 0)),
-                              &out, err, sizeof err);
-  ck_assert_int_ne(st, IC_OK);
-  tu_assert_msg(err, "pd_op.if", "has no kernel", NULL);
-  ic_tensor_destroy(x);
-  ic_scope_destroy(s);
+  for (int branch = 0; branch < 2; branch++) {
+    ic_scope *s;
+    ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+    const float sign = branch ? -1.0f : 1.0f;
+    float xv[6];
+    for (int i = 0; i < 6; i++) xv[i] = sign * (float)(i + 1) + (i == 0 ? 3.0f * sign : 0.0f);
+    xv[1] = -xv[1]; /* mixed signs, so relu matters; the sum keeps the sign */
+    ic_tensor *x = tu_f32(2, TU_DIMS(2, 3), xv);
+    ic_tensor *out = NULL;
+    ic_status st = tu_run_scope(p, s, 1, TU_NAMES("x"), &x, 1,
+                                TU_NAMES(ic_program_fetch_target(p, 0)), &out, err, sizeof err);
+    ck_assert_msg(st == IC_OK, "%s", err);
+    const float *o = ic_tensor_data(out);
+    for (int i = 0; i < 6; i++) {
+      const float want = branch ? xv[i] - 1.0f : (xv[i] > 0 ? xv[i] : 0.0f) * 2.0f;
+      ck_assert_msg(o[i] == want, "branch %d element %d: %g, expected %g", branch, i, o[i], want);
+    }
+    ic_tensor_destroy(out);
+    ic_tensor_destroy(x);
+    ic_scope_destroy(s);
+  }
   ic_program_destroy(p);
 }
 END_TEST

@@ -475,6 +475,37 @@ def collect_values():
     return v
 
 
+def distribute_fpn(with_num):
+    def build(feeds):
+        """distribute_fpn_proposals over 4 levels of regions split into 2 images (one
+        without any at some level) by their LoD, or also by RoisNum: each level's regions
+        carry the per-image split as LoD (what a fluid FPN R-CNN's roi_align reads at
+        batch > 1), and with RoisNum the per-level counts."""
+        b = paddle.static.default_main_program().global_block()
+        rois = paddle.static.data("rois", [-1, 4], F32, lod_level=1)
+        ins = {"FpnRois": [rois]}
+        feeds_out = [rois]
+        if with_num:
+            num = paddle.static.data("num", [2], "int32")
+            ins["RoisNum"] = [num]
+            feeds_out.append(num)
+        multi = [b.create_var(name="lvl%d" % k, dtype=F32, lod_level=1) for k in range(4)]
+        restore = b.create_var(name="restore", dtype="int32")
+        outs = {"MultiFpnRois": multi, "RestoreIndex": [restore]}
+        if with_num:
+            outs["MultiLevelRoIsNum"] = [b.create_var(name="n%d" % k, dtype="int32")
+                                         for k in range(4)]
+        raw_op(b, "distribute_fpn_proposals", ins, outs,
+               {"min_level": 2, "max_level": 5, "refer_level": 4, "refer_scale": 224,
+                "pixel_offset": True})
+        return feeds_out, multi + [restore] + outs.get("MultiLevelRoIsNum", [])
+    return build
+
+
+DFP_ROIS = np.array([[0, 0, 10, 10], [0, 0, 60, 40], [5, 5, 300, 200], [0, 0, 500, 500],
+                     [10, 10, 30, 20], [0, 0, 1000, 900], [3, 3, 120, 140]], F32)
+
+
 def seq_reverse(feeds):
     """sequence_reverse of a one-level LoD tensor (an empty sequence among them)."""
     b = paddle.static.default_main_program().global_block()
@@ -529,6 +560,225 @@ def im2seq(with_y):
     return build
 
 
+def iou_lod(feeds):
+    """iou_similarity of boxes split into 2 images by LoD against 3 boxes (box_normalized
+    false): Out keeps X's LoD."""
+    b = paddle.static.default_main_program().global_block()
+    x = paddle.static.data("x", [-1, 4], F32, lod_level=1)
+    y = paddle.static.data("y", [-1, 4], F32)
+    out = b.create_var(name="iou", dtype=F32, lod_level=1)
+    raw_op(b, "iou_similarity", {"X": [x], "Y": [y]}, {"Out": [out]}, {"box_normalized": False})
+    return [x, y], [out]
+
+
+def box_decoder_assign_lod(feeds):
+    """box_decoder_and_assign with LoD on PriorBox (2 + 3 rows) and on TargetBox: DecodeBox
+    keeps TargetBox's and OutputAssignBox PriorBox's."""
+    b = paddle.static.default_main_program().global_block()
+    pb = paddle.static.data("pb", [-1, 4], F32, lod_level=1)
+    pv = paddle.static.data("pv", [4], F32)
+    tb = paddle.static.data("tb", [-1, 8], F32, lod_level=1)
+    sc = paddle.static.data("sc", [-1, 2], F32, lod_level=1)
+    dec = b.create_var(name="decoded", dtype=F32, lod_level=1)
+    asg = b.create_var(name="assigned", dtype=F32, lod_level=1)
+    raw_op(b, "box_decoder_and_assign",
+           {"PriorBox": [pb], "PriorBoxVar": [pv], "TargetBox": [tb], "BoxScore": [sc]},
+           {"DecodeBox": [dec], "OutputAssignBox": [asg]}, {"box_clip": 4.135})
+    return [pb, pv, tb, sc], [dec, asg]
+
+
+def box_values():
+    rng = np.random.RandomState(46)
+    xy = rng.uniform(0, 40, (5, 2))
+    pb = np.concatenate([xy, xy + rng.uniform(2, 20, (5, 2))], 1).astype(F32)
+    return {"pb": (pb, [[0, 2, 5]]), "pv": (np.array([0.1, 0.1, 0.2, 0.2], F32), None),
+            "tb": (rng.uniform(-2, 2, (5, 8)).astype(F32), [[0, 3, 5]]),
+            "sc": (rng.uniform(0, 1, (5, 2)).astype(F32), [[0, 3, 5]])}
+
+
+def seq_slice(dtype):
+    """sequence_slice of a one-level LoD tensor (an empty sequence, an empty slice)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1, 2], dtype, lod_level=1)
+        off = paddle.static.data("off", [-1, 1], "int64")
+        ln = paddle.static.data("len", [-1, 1], "int64")
+        out = b.create_var(name="sliced", dtype=dtype, lod_level=1)
+        raw_op(b, "sequence_slice", {"X": [x], "Offset": [off], "Length": [ln]}, {"Out": [out]})
+        return [x, off, ln], [out]
+    return build
+
+
+def seq_erase(dtype, tokens):
+    """sequence_erase of ids with LoD (the last level recounted)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("ids", [-1, 1], dtype, lod_level=1)
+        out = b.create_var(name="erased", dtype=dtype, lod_level=1)
+        raw_op(b, "sequence_erase", {"X": [x]}, {"Out": [out]}, {"tokens": tokens})
+        return [x], [out]
+    return build
+
+
+def seq_enumerate(dtype, win, pad):
+    """sequence_enumerate: windows of win ids from each id, padded at each sequence's end."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("ids", [-1, 1], dtype, lod_level=1)
+        out = b.create_var(name="windows", dtype=dtype, lod_level=1)
+        raw_op(b, "sequence_enumerate", {"X": [x]}, {"Out": [out]},
+               {"win_size": win, "pad_value": pad})
+        return [x], [out]
+    return build
+
+
+def edit_distance_lod(feeds):
+    """edit_distance in LoD mode (strings split by the first LoD level; an empty hypothesis),
+    normalized false and true."""
+    b = paddle.static.default_main_program().global_block()
+    h = paddle.static.data("hyps", [-1, 1], "int64", lod_level=1)
+    r = paddle.static.data("refs", [-1, 1], "int64", lod_level=1)
+    outs = []
+    for norm in (False, True):
+        n = b.create_var(name="seqnum_%d" % norm, dtype="int64")
+        d = b.create_var(name="dist_%d" % norm, dtype=F32)
+        raw_op(b, "edit_distance", {"Hyps": [h], "Refs": [r]},
+               {"SequenceNum": [n], "Out": [d]}, {"normalized": norm})
+        outs += [d, n]
+    return [h, r], outs
+
+
+def retinanet_out(dtype):
+    """retinanet_detection_output over 2 FPN levels of a batch of 2 (3 classes): the default
+    -like settings and an adaptive one (nms_eta 0.7, keep_top_k 5, nms_top_k -1); Out's LoD
+    splits the images."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ins = {"BBoxes": [], "Scores": [], "Anchors": []}
+        for l in range(2):
+            ins["BBoxes"].append(paddle.static.data("d%d" % l, [-1, feeds["d%d" % l][0].shape[1], 4],
+                                                    dtype))
+            ins["Scores"].append(paddle.static.data("s%d" % l, [-1, feeds["s%d" % l][0].shape[1], 3],
+                                                    dtype))
+            ins["Anchors"].append(paddle.static.data("a%d" % l, list(feeds["a%d" % l][0].shape),
+                                                     dtype))
+        ins["ImInfo"] = [paddle.static.data("im", [-1, 3], dtype)]
+        outs = []
+        for k, (thr, top, nms, eta, keep) in enumerate(((0.3, 10, 0.45, 1.0, 100),
+                                                       (0.2, -1, 0.6, 0.7, 5))):
+            o = b.create_var(name="dets_%d" % k, dtype=dtype, lod_level=1)
+            raw_op(b, "retinanet_detection_output", ins, {"Out": [o]},
+                   {"score_threshold": thr, "nms_top_k": top, "nms_threshold": nms,
+                    "nms_eta": eta, "keep_top_k": keep})
+            outs.append(o)
+        feed_vars = [v for k in ("BBoxes", "Scores", "Anchors", "ImInfo") for v in ins[k]]
+        return feed_vars, outs
+    return build
+
+
+def retinanet_values(seed, dtype):
+    rng = np.random.RandomState(seed)
+    v = {}
+    for l, m in enumerate((12, 6)):
+        xy = rng.uniform(0, 16, (m, 2))  # crowded: NMS suppresses
+        v["a%d" % l] = (np.concatenate([xy, xy + rng.uniform(8, 24, (m, 2))], 1).astype(dtype),
+                        None)
+        v["d%d" % l] = (rng.uniform(-0.3, 0.3, (2, m, 4)).astype(dtype), None)
+        # quarter steps: ties in score
+        v["s%d" % l] = ((rng.randint(0, 5, (2, m, 3)) * 0.25).astype(dtype), None)
+    v["im"] = (np.array([[64, 64, 1.0], [90, 70, 1.5]], dtype), None)
+    return v
+
+
+def lanms(dtype, configs):
+    """locality_aware_nms of a batch of 2 images (10 boxes in overlapping runs, 3 classes),
+    one op per config (background_label, score_threshold, nms_top_k, nms_threshold, nms_eta,
+    keep_top_k, normalized); Out's LoD splits the images."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        bx = paddle.static.data("boxes", [-1, 10, 4], dtype)
+        sc = paddle.static.data("scores", [-1, 3, 10], dtype)
+        outs = []
+        for k, (bg, thr, top, nms, eta, keep, norm) in enumerate(configs):
+            o = b.create_var(name="lanms_%d" % k, dtype=dtype, lod_level=1)
+            raw_op(b, "locality_aware_nms", {"BBoxes": [bx], "Scores": [sc]}, {"Out": [o]},
+                   {"background_label": bg, "score_threshold": thr, "nms_top_k": top,
+                    "nms_threshold": nms, "nms_eta": eta, "keep_top_k": keep,
+                    "normalized": norm})
+            outs.append(o)
+        return [bx, sc], outs
+    return build
+
+
+def lanms_values(seed, dtype, scale=1.0):
+    """Boxes in runs of neighbours (each a small shift of the one before, so that the
+    locality merge absorbs them), jumps between runs."""
+    rng = np.random.RandomState(seed)
+    boxes = np.zeros((2, 10, 4))
+    for n in range(2):
+        cur = rng.uniform(0, 20, 2)
+        for i in range(10):
+            cur = cur + (rng.uniform(-1, 1, 2) if rng.rand() < 0.7 else rng.uniform(5, 15, 2))
+            wh = rng.uniform(6, 12, 2)
+            boxes[n, i] = np.concatenate([cur, cur + wh])
+    scores = (rng.randint(1, 9, (2, 3, 10)) * 0.1)
+    return {"boxes": ((boxes * scale).astype(dtype), None), "scores": (scores.astype(dtype), None)}
+
+
+LANMS_CONFIGS = [(-1, 0.3, -1, 0.3, 1.0, -1, False), (0, 0.2, 5, 0.4, 0.8, 6, False),
+                 (1, 0.5, -1, 0.2, 1.0, 4, True)]
+
+
+def lanms_poly(dtype, npts, configs):
+    """locality_aware_nms over polygons of npts points ([N, 10, 2 * npts] boxes, 2 classes)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        bx = paddle.static.data("boxes", [-1, 10, 2 * npts], dtype)
+        sc = paddle.static.data("scores", [-1, 2, 10], dtype)
+        outs = []
+        for k, (bg, thr, top, nms, eta, keep, norm) in enumerate(configs):
+            o = b.create_var(name="lanms_%d" % k, dtype=dtype, lod_level=1)
+            raw_op(b, "locality_aware_nms", {"BBoxes": [bx], "Scores": [sc]}, {"Out": [o]},
+                   {"background_label": bg, "score_threshold": thr, "nms_top_k": top,
+                    "nms_threshold": nms, "nms_eta": eta, "keep_top_k": keep,
+                    "normalized": norm})
+            outs.append(o)
+        return [bx, sc], outs
+    return build
+
+
+def lanms_poly_values(seed, dtype, npts, concave=False):
+    """Polygons in runs of neighbours: a rotated rectangle (4 points) or a ring of npts points
+    around a centre (every other one pulled in when concave), each a small shift and turn of
+    the one before; counter-clockwise in image 0, clockwise in image 1."""
+    rng = np.random.RandomState(seed)
+    boxes = np.zeros((2, 10, 2 * npts))
+    for n in range(2):
+        cur, ang = rng.uniform(10, 30, 2), rng.uniform(0, 1)
+        for i in range(10):
+            if rng.rand() < 0.7:
+                cur, ang = cur + rng.uniform(-1.5, 1.5, 2), ang + rng.uniform(-0.1, 0.1)
+            else:
+                cur, ang = cur + rng.uniform(8, 15, 2), rng.uniform(0, 1)
+            t = ang + np.arange(npts) * 2 * np.pi / npts
+            r = rng.uniform(6, 10, npts) if npts > 4 else np.full(npts, 8.0)
+            if npts == 4:
+                t = ang + np.array([0.6, np.pi - 0.6, np.pi + 0.6, 2 * np.pi - 0.6])
+            if concave:
+                r[1::2] *= 0.45
+            pts = np.stack([cur[0] + r * np.cos(t), cur[1] + r * np.sin(t)], 1)
+            if n == 1:  # image 1 clockwise (merging opposite orders would twist a polygon)
+                pts = pts[::-1]
+            boxes[n, i] = pts.reshape(-1)
+    scores = rng.randint(1, 9, (2, 2, 10)) * 0.1
+    return {"boxes": (boxes.astype(dtype), None), "scores": (scores.astype(dtype), None)}
+
+
+LANMS_POLY_CONFIGS = [(-1, 0.3, -1, 0.3, 1.0, -1, False), (0, 0.2, 5, 0.2, 0.8, 4, True)]
+
+
+SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
+
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
 
 LOD_CASES = {
@@ -572,6 +822,9 @@ LOD_CASES = {
                   [[0, 3, 7]]),
         "im_info": (np.array([[80, 100, 1.0], [120, 90, 2.0]], F32), None)}),
     "collect_fpn_proposals_lod": (collect_fpn, collect_values()),
+    "distribute_fpn_proposals_lod": (distribute_fpn(False), {"rois": (DFP_ROIS, [[0, 3, 7]])}),
+    "distribute_fpn_proposals_num": (distribute_fpn(True), {
+        "rois": (DFP_ROIS, [[0, 3, 7]]), "num": (np.array([3, 4], "int32"), None)}),
     "sequence_reverse": (seq_reverse, {"x": (lrand(9, 3), [[0, 2, 2, 6, 9]])}),
     "ctc_align_merge": (ctc_align_lod(True, 0), {"tokens": (CTC_TOKENS, [[0, 4, 4, 12]])}),
     "ctc_align_keep": (ctc_align_lod(False, 5), {"tokens": (CTC_TOKENS, [[0, 7, 12]])}),
@@ -584,6 +837,50 @@ LOD_CASES = {
     "im2sequence": (im2seq(False), {"img": (lrand(2, 3, 5, 7), None)}),
     "im2sequence_real_size": (im2seq(True), {"img": (lrand(2, 3, 5, 7), None),
                                              "real": (np.array([[9, 18], [5, 10]], F32), None)}),
+    "iou_similarity_lod": (iou_lod, {
+        "x": (np.array([[1, 1, 5, 6], [2, 3, 9, 9], [0, 0, 3, 3], [4, 4, 4, 4], [7, 1, 9, 8]],
+                       F32), [[0, 2, 5]]),
+        "y": (np.array([[1, 1, 5, 6], [3, 2, 8, 8], [20, 20, 21, 25]], F32), None)}),
+    "box_decoder_and_assign_lod": (box_decoder_assign_lod, box_values()),
+    # slices (offset, length): (1, 2), (0, 0) of an empty sequence, (3, 1), (0, 3)
+    "sequence_slice": (seq_slice(F32), {
+        "x": (lrand(12, 2), [[0, 4, 4, 8, 12]]),
+        "off": (np.array([[1], [0], [3], [0]], "int64"), None),
+        "len": (np.array([[2], [0], [1], [3]], "int64"), None)}),
+    "sequence_slice_int64": (seq_slice("int64"), {
+        "x": (np.arange(14, dtype="int64").reshape(7, 2), [[0, 3, 7]]),
+        "off": (np.array([[2], [1]], "int64"), None),
+        "len": (np.array([[1], [3]], "int64"), None)}),
+    # a sequence that loses every id, an empty one
+    "sequence_erase": (seq_erase("int64", [5, 1]), {"ids": (SEQ_IDS, [[0, 2, 4, 4, 7, 11]])}),
+    "sequence_erase_two_level": (seq_erase("int32", [3, 9, 6]), {
+        "ids": (SEQ_IDS.astype("int32"), [[0, 2, 4], [0, 3, 5, 9, 11]])}),
+    "sequence_enumerate": (seq_enumerate("int64", 3, -1), {"ids": (SEQ_IDS,
+                                                                   [[0, 4, 4, 5, 11]])}),
+    "sequence_enumerate_int32": (seq_enumerate("int32", 2, 0), {
+        "ids": (SEQ_IDS.astype("int32"), [[0, 3, 5, 11]])}),
+    "edit_distance_lod": (edit_distance_lod, {
+        "hyps": (SEQ_IDS, [[0, 4, 4, 7, 11]]),
+        "refs": (np.array([[3], [4], [1], [5], [9], [9], [2], [5], [5], [3]], "int64"),
+                 [[0, 3, 5, 6, 10]])}),
+    "retinanet_detection_output": (retinanet_out(F32), retinanet_values(47, F32)),
+    "retinanet_detection_output_fp64": (retinanet_out("float64"),
+                                        retinanet_values(48, "float64")),
+    "locality_aware_nms": (lanms(F32, LANMS_CONFIGS), lanms_values(49, F32)),
+    # normalized coordinates (x 1/32), float64
+    "locality_aware_nms_fp64": (lanms("float64", LANMS_CONFIGS),
+                                lanms_values(50, "float64", 1 / 32.0)),
+    # a score threshold nothing passes: Out [[-1]], LoD {0, 1}
+    "locality_aware_nms_none": (lanms(F32, [(-1, 5.0, -1, 0.3, 1.0, -1, True)]),
+                                lanms_values(51, F32)),
+    # EAST's quadrilaterals (8 coordinates)
+    "locality_aware_nms_quad": (lanms_poly(F32, 4, LANMS_POLY_CONFIGS),
+                                lanms_poly_values(52, F32, 4)),
+    # 8-point (16 coordinates) polygons, concave ones in float64
+    "locality_aware_nms_poly16": (lanms_poly(F32, 8, LANMS_POLY_CONFIGS),
+                                  lanms_poly_values(53, F32, 8)),
+    "locality_aware_nms_concave": (lanms_poly("float64", 8, LANMS_POLY_CONFIGS),
+                                   lanms_poly_values(54, "float64", 8, concave=True)),
 }
 
 

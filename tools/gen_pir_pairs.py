@@ -28,8 +28,9 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq, more, more2, and jit: a dygraph Layer through paddle.jit.save,
-export_jit) are PIR-only: model.json, model.pdiparams, the feeds
+JSON_CASES (index, math, detect, seq, more, ops3, more2) and JIT_CASES (jit, ctrl: dygraph
+Layers through paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json,
+model.pdiparams, the feeds
 in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out<k>.npy of
 whatever dtype; json_cases.txt lists them. They cover the ops whose Python API has no
 legacy static path in Paddle 3.3, or whose legacy export would need each op built by hand.
@@ -607,8 +608,59 @@ def case_ops(paddle, np, part):
             (n, np.array([-7, -3, 0, 5, 9, 12], "int64"))], outs
 
 
+def json_ops3(paddle, np):
+    """The PIR translations of unique, unique_consecutive, masked_select, shard_index,
+    edit_distance, kthvalue, mode, searchsorted, lerp, logcumsumexp, diagonal, trace,
+    repeat_interleave (int and tensor repeats), index_add, nanmedian, erfinv, label_smooth,
+    affine_grid, isclose, allclose, equal_all, dist, renorm, broadcast_tensors, histogram,
+    bincount, unfold and fold (kernels added after the cases above)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [3, 4], "float32")
+    y = paddle.static.data("y", [3, 4], "float32")
+    ids = paddle.static.data("ids", [8], "int64")
+    seq = paddle.static.data("seq", [3, 5], "float32")
+    img = paddle.static.data("img", [1, 2, 4, 4], "float32")
+    theta = paddle.static.data("theta", [1, 2, 3], "float32")
+    hyp = paddle.static.data("hyp", [2, 4], "int64")
+    ref = paddle.static.data("ref", [2, 5], "int64")
+    hl = paddle.static.data("hl", [2], "int64")
+    rl = paddle.static.data("rl", [2], "int64")
+    u, ui, uinv, uc = paddle.unique(ids, return_index=True, return_inverse=True, return_counts=True)
+    cu, cinv, cc = paddle.unique_consecutive(ids, return_inverse=True, return_counts=True)
+    kv, ki = paddle.kthvalue(x, 2, axis=1)
+    mv, mi = paddle.mode(paddle.round(x * 2.0), axis=0)
+    # (F.loss.edit_distance appends a legacy op even under PIR: the PIR op directly)
+    sn, ed = paddle._C_ops.edit_distance(hyp, ref, hl, rl, True)
+    bx, by = paddle.broadcast_tensors([x, y[:1]])
+    outs = [u, ui, uinv, uc, cu, cinv, cc, paddle.masked_select(x, x > 0.2),
+            paddle.shard_index(paddle.unsqueeze(ids, 1), 20, 2, 1), ed, sn, kv, ki, mv, mi,
+            paddle.searchsorted(paddle.sort(seq, axis=-1), x[:, :2], right=True),
+            paddle.lerp(x, y, 0.3), paddle.logcumsumexp(x, axis=1, dtype=None),
+            paddle.diagonal(x, 1), paddle.trace(x, -1),
+            paddle.repeat_interleave(x, 2, axis=1),
+            paddle.repeat_interleave(x, paddle.to_tensor([1, 0, 2], "int64"), axis=0),
+            paddle.index_add(x, paddle.to_tensor([2, 0], "int64"), 1, y[:, :2]),
+            paddle.nanmedian(x, axis=1), paddle.erfinv(paddle.clip(x, -0.9, 0.9)),
+            F.label_smooth(paddle.abs(x), epsilon=0.1),
+            F.affine_grid(theta, [1, 2, 3, 4], align_corners=False),
+            paddle.isclose(x, y, rtol=0.5, atol=0.1), paddle.allclose(x, x + 1e-9),
+            paddle.equal_all(x, y), paddle.dist(x, y, 3.0), paddle.renorm(x, 2.0, 0, 1.0), bx, by,
+            paddle.histogram(x, bins=5, min=-1, max=1),
+            paddle.bincount(ids, weights=paddle.cast(ids, "float32") * 0.5, minlength=12),
+            F.unfold(img, 2, 1, 1), F.fold(F.unfold(img, 2, 2), [4, 4], 2, 2)]
+    rv = np.random.RandomState(21)
+    f32 = lambda a: np.asarray(a, "float32")
+    return [(x, f32(rv.uniform(-1, 1, (3, 4)))), (y, f32(rv.uniform(-1, 1, (3, 4)))),
+            (ids, np.array([5, 5, 2, 9, 2, 2, 11, 0], "int64")),
+            (seq, f32(rv.uniform(-1, 1, (3, 5)))), (img, f32(rv.uniform(-1, 1, (1, 2, 4, 4)))),
+            (theta, f32(rv.uniform(-1, 1, (1, 2, 3)))),
+            (hyp, np.array([[1, 2, 3, 4], [5, 6, 0, 0]], "int64")),
+            (ref, np.array([[1, 3, 3, 4, 7], [5, 6, 7, 0, 0]], "int64")),
+            (hl, np.array([4, 2], "int64")), (rl, np.array([5, 3], "int64"))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
-              "more": json_more, "more2": json_more2}
+              "more": json_more, "ops3": json_ops3, "more2": json_more2}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
@@ -711,24 +763,80 @@ def export_jit(paddle, np, out):
             return (o, g, y, paddle.masked_fill(y, m, v), paddle.masked_fill(x, x > 0.3, -1.0),
                     e("bij,bkj->bik", x, x), e("bij,jk,bk->bi", x, x[0].t(), x[:, :, 0]))
 
-    d = os.path.join(out, "jit")
-    os.makedirs(d, exist_ok=True)
-    paddle.seed(0)
-    net = Net()
-    net.eval()
-    for prm in net.parameters():
-        rv = np.random.RandomState(seed_of(prm.name))
-        prm.set_value(rv.uniform(-0.5, 0.5, prm.shape).astype("float32"))
     spec = paddle.static.InputSpec
-    paddle.jit.save(net, os.path.join(d, "model"),
-                    input_spec=[spec([2, 5, 4], "float32", "x"), spec([1, 2, 5, 6], "float32", "img"),
-                                spec([1, 1, 7, 1], "bool", "m")])
     rv = np.random.RandomState(18)
     values = {"x": rv.uniform(-1, 1, (2, 5, 4)).astype("float32"),
               "img": rv.uniform(-1, 1, (1, 2, 5, 6)).astype("float32"),
               "m": np.array([True, False, True, True, False, False, True]).reshape(1, 1, 7, 1)}
+    save_jit(paddle, np, Net(), os.path.join(out, "jit"),
+             [spec([2, 5, 4], "float32", "x"), spec([1, 2, 5, 6], "float32", "img"),
+              spec([1, 1, 7, 1], "bool", "m")], values)
+
+
+def export_ctrl(paddle, np, out):
+    """JIT case "ctrl": Python control flow that paddle.jit.save turns into pd_op.while and
+    pd_op.if: a loop with a data-dependent trip count, a swap of two loop variables, an if
+    nested in the body, an if after it taking its true branch and one its false branch
+    (results of several dtypes), and a loop that runs zero times."""
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(3, 3)
+
+        def forward(self, x, n):
+            i = paddle.zeros([1], "int64")
+            s = x
+            a = paddle.ones([1], "float32")
+            b = paddle.zeros([1], "float32")
+            while i < n:
+                s = paddle.tanh(self.fc(s)) + 0.5
+                a, b = b, a + b
+                if s.mean() > 0.6:
+                    s = s * 0.9
+                else:
+                    s = s + 0.1
+                i = i + 1
+            if x.sum() > 0:
+                y = s * 2.0
+                z = i + 10
+            else:
+                y = s - 1.0
+                z = i - 10
+            if x.sum() < -100.0:
+                w = y + 1.0
+            else:
+                w = y * y
+            j = paddle.zeros([1], "int64")
+            t = x
+            while j < 0:
+                t = t + 1.0
+                j = j + 1
+            return s, y, z, a, b, i, w, t
+
+    spec = paddle.static.InputSpec
+    rv = np.random.RandomState(19)
+    values = {"x": rv.uniform(0, 1, (2, 3)).astype("float32"), "n": np.array([5], "int64")}
+    save_jit(paddle, np, Net(), os.path.join(out, "ctrl"),
+             [spec([2, 3], "float32", "x"), spec([1], "int64", "n")], values)
+
+
+def save_jit(paddle, np, net, d, specs, values):
+    """net with seeded parameters through paddle.jit.save into d/model.json, then Paddle
+    Inference's outputs for `values` (by feed name) as in<k>.npy (in the order of the
+    program's data ops) and out<k>.npy."""
+    os.makedirs(d, exist_ok=True)
+    paddle.seed(0)
+    net.eval()
+    for prm in net.parameters():
+        rv = np.random.RandomState(seed_of(prm.name))
+        prm.set_value(rv.uniform(-0.5, 0.5, prm.shape).astype("float32"))
+    paddle.jit.save(net, os.path.join(d, "model"), input_spec=specs)
     import paddle.inference as pi
-    cfg = pi.Config(os.path.join(d, "model.json"), os.path.join(d, "model.pdiparams"))
+    cfg = pi.Config()
+    cfg.set_prog_file(os.path.join(d, "model.json"))
+    if os.path.exists(os.path.join(d, "model.pdiparams")):  # a Layer without parameters has none
+        cfg.set_params_file(os.path.join(d, "model.pdiparams"))
     cfg.disable_gpu()
     cfg.switch_ir_optim(False)
     cfg.disable_mkldnn()  # its PIR path cannot convert an ArrayAttribute<DoubleAttribute>
@@ -744,6 +852,9 @@ def export_jit(paddle, np, out):
         np.save(os.path.join(d, f"out{k}.npy"), pred.get_output_handle(n).copy_to_cpu())
 
 
+JIT_CASES = {"jit": export_jit, "ctrl": export_ctrl}
+
+
 def child(fmt, out):
     import numpy as np
     import paddle
@@ -751,7 +862,8 @@ def child(fmt, out):
     paddle.set_device("cpu")
     pir = fmt == "pir"
     if pir:
-        export_jit(paddle, np, out)  # dygraph: before enable_static
+        for build in JIT_CASES.values():  # dygraph: before enable_static
+            build(paddle, np, out)
     paddle.enable_static()
     if pir:
         export_cond(paddle, out)
@@ -878,14 +990,15 @@ def main():
         for f in sorted(os.listdir(a)):
             if f.endswith((".json", ".npy", ".pdiparams")):
                 shutil.copy(os.path.join(a, f), d)
-    a, d = os.path.join(tmp, "pir", "jit"), os.path.join(out, "jit")
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    for f in sorted(os.listdir(a)):
-        if f.endswith((".json", ".npy", ".pdiparams")):
-            shutil.copy(os.path.join(a, f), d)
+    for name in JIT_CASES:
+        a, d = os.path.join(tmp, "pir", name), os.path.join(out, name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        for f in sorted(os.listdir(a)):
+            if f.endswith((".json", ".npy", ".pdiparams")):
+                shutil.copy(os.path.join(a, f), d)
     with open(os.path.join(out, "json_cases.txt"), "w") as f:
-        f.write("".join(n + "\n" for n in list(JSON_CASES) + ["jit"]))
+        f.write("".join(n + "\n" for n in list(JSON_CASES) + list(JIT_CASES)))
     shutil.rmtree(tmp)
     print("wrote", out)
 

@@ -27,8 +27,10 @@
  * program would have them (the table below); IntArray and Scalar operands that come from
  * constants fold into the attribute the protobuf op carries (pool2d's ksize, reshape2's
  * shape, concat's axis, scale's scale), and otherwise feed the op's tensor slot (reshape2's
- * Shape / ShapeTensor). Regions of control-flow ops become sub-blocks; the ops themselves
- * keep their PIR names, which the kernels do not know (yet). */
+ * Shape / ShapeTensor). Regions of control-flow ops become sub-blocks: pd_op.if becomes the
+ * ops of Paddle's legacy cond (two conditional_blocks and select_input), pd_op.while the
+ * legacy while over variables holding its results, their cf.yield assigns
+ * (translate_if, translate_while); any other op with regions keeps its PIR name (no kernel). */
 #include "program/pir_json.h"
 
 #include <float.h>
@@ -77,7 +79,9 @@ static const opmap k_ops[] = {
     {"add_n", "sum", "X*", "Out", ""},
     {"addmm", "addmm", "Input;X;Y", "Out", "alpha>Alpha;beta>Beta"},
     {"affine_channel", "affine_channel", "X;Scale;Bias", "Out", ""},
+    {"affine_grid", "affine_grid", "Theta;=L:output_shape|OutputShape", "Output", ""},
     {"all", "reduce_all", "X", "Out", "axis>dim;keepdim>keep_dim"},
+    {"allclose", "allclose", "Input;Other;=f:rtol|Rtol;=f:atol|Atol", "Out", ""},
     {"amax", "reduce_amax", "X", "Out", "axis>dim;keepdim>keep_dim"},
     {"amin", "reduce_amin", "X", "Out", "axis>dim;keepdim>keep_dim"},
     {"anchor_generator", "anchor_generator", "Input", "Anchors;Variances", ""},
@@ -101,6 +105,7 @@ static const opmap k_ops[] = {
     {"bilinear", "bilinear_tensor_product", "X;Y;Weight;Bias", "Out", ""},
     {"bilinear_interp", "bilinear_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out",
      "data_format>data_layout"},
+    {"bincount", "bincount", "X;Weights;=i:minlength", "Out", ""},
     {"bitwise_and", "bitwise_and", "X;Y", "Out", ""},
     UNARY("bitwise_not", "bitwise_not"),
     {"bitwise_or", "bitwise_or", "X;Y", "Out", ""},
@@ -108,6 +113,7 @@ static const opmap k_ops[] = {
     {"bmm", "bmm", "X;Y", "Out", ""},
     {"box_clip", "box_clip", "Input;ImInfo", "Output", ""},
     {"box_coder", "box_coder", "PriorBox;PriorBoxVar;TargetBox", "OutputBox", ""},
+    {"broadcast_tensors", "broadcast_tensors", "X*", "Out*", ""},
     {"cast", "cast", "X", "Out", "dtype>out_dtype"},
     UNARY("ceil", "ceil"),
     UNARY("celu", "celu"),
@@ -141,17 +147,22 @@ static const opmap k_ops[] = {
     {"dequantize_linear", "dequantize_linear", "X;Scale;ZeroPoint;InAccum;InState",
      "Y;OutState;OutAccum;OutScale", ""},
     UNARY("diag", "diag_v2"),
+    {"diagonal", "diagonal", "Input", "Out", ""},
+    {"dist", "dist", "X;Y", "Out", ""},
     {"distribute_fpn_proposals", "distribute_fpn_proposals", "FpnRois;RoisNum",
      "MultiFpnRois*;MultiLevelRoIsNum*;RestoreIndex", ""},
     BINARY("divide", "elementwise_div"),
     {"dot", "dot", "X;Y", "Out", ""},
     {"dropout", "dropout", "X;Seed;=f:dropout_prob", "Out;Mask", "mode>dropout_implementation"},
+    {"edit_distance", "edit_distance", "Hyps;Refs;HypsLength;RefsLength", "SequenceNum;Out", ""},
     {"einsum", "einsum", "Operands*", "Out;InnerCache*;XShape*", ""},
     BINARY("elementwise_pow", "elementwise_pow"),
     UNARY("elu", "elu"),
     {"embedding", "lookup_table_v2", "Ids;W", "Out", "sparse>"},
     BINARY("equal", "equal"),
+    {"equal_all", "equal_all", "X;Y", "Out", ""},
     UNARY("erf", "erf"),
+    UNARY("erfinv", "erfinv"),
     UNARY("exp", "exp"),
     {"expand", "expand_v2", "X;=L:shape|Shape", "Out", ""},
     {"expand_as", "expand_as_v2", "X;Y", "Out", ""},
@@ -181,6 +192,7 @@ static const opmap k_ops[] = {
     BINARY("floor_divide", "elementwise_floordiv"),
     {"fmax", "elementwise_fmax", "X;Y", "Out", ""},
     {"fmin", "elementwise_fmin", "X;Y", "Out", ""},
+    {"fold", "fold", "X", "Y", ""},
     {"frobenius_norm", "frobenius_norm", "X;=L:dim", "Out", ""},
     {"full_batch_size_like", "fill_constant_batch_size_like", "Input", "Out", "place>"},
     {"full_like", "fill_any_like", "X;=f:value", "Out", ""},
@@ -202,20 +214,26 @@ static const opmap k_ops[] = {
     UNARY("hardswish", "hard_swish"),
     {"hardtanh", "brelu", "X", "Out", ""},
     {"heaviside", "elementwise_heaviside", "X;Y", "Out", ""},
+    {"histogram", "histogram", "X;Weight", "Out", ""},
     {"huber_loss", "huber_loss", "X;Y", "Out;Residual", ""},
     {"im2sequence", "im2sequence", "X;Y", "Out", ""},
     {"increment", "increment", "X", "Out", "value>step"},
+    {"index_add", "index_add", "X;Index;AddValue", "Out", ""},
     {"index_sample", "index_sample", "X;Index", "Out", ""},
     {"index_select", "index_select", "X;Index", "Out", "axis>dim"},
     {"instance_norm", "instance_norm", "X;Scale;Bias", "Y;SavedMean;SavedVariance", ""},
     UNARY("is_empty", "is_empty"),
+    {"isclose", "isclose", "Input;Other;=f:rtol|Rtol;=f:atol|Atol", "Out", ""},
     UNARY("isfinite", "isfinite_v2"),
     UNARY("isinf", "isinf_v2"),
     UNARY("isnan", "isnan_v2"),
     {"kldiv_loss", "kldiv_loss", "X;Target", "Loss", ""},
     {"kron", "kron", "X;Y", "Out", ""},
+    {"kthvalue", "kthvalue", "X", "Out;Indices", ""},
+    {"label_smooth", "label_smooth", "X;PriorDist", "Out", ""},
     {"layer_norm", "layer_norm", "X;Scale;Bias", "Y;Mean;Variance", ""},
     {"leaky_relu", "leaky_relu", "X", "Out", "negative_slope>alpha"},
+    {"lerp", "lerp", "X;Y;Weight", "Out", ""},
     BINARY("less_equal", "less_equal"),
     BINARY("less_than", "less_than"),
     {"linear_interp", "linear_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out",
@@ -227,6 +245,7 @@ static const opmap k_ops[] = {
     UNARY("log2", "log2"),
     {"log_loss", "log_loss", "Predicted;Labels", "Loss", ""},
     UNARY("log_softmax", "log_softmax"),
+    {"logcumsumexp", "logcumsumexp", "X", "Out", ""},
     {"logical_and", "logical_and", "X;Y", "Out", ""},
     UNARY("logical_not", "logical_not"),
     {"logical_or", "logical_or", "X;Y", "Out", ""},
@@ -237,6 +256,7 @@ static const opmap k_ops[] = {
     UNARY("logsumexp", "logsumexp"),
     {"lstm", "lstm", "Input;H0;C0;Weight;Bias", "Hidden;Cell;BatchGate;BatchCellPreAct", ""},
     {"masked_fill", "masked_fill", "X;Mask;Value", "Out", ""},
+    {"masked_select", "masked_select", "X;Mask", "Y", ""},
     {"matmul", "matmul_v2", "X;Y", "Out", "transpose_x>trans_x;transpose_y>trans_y"},
     {"matrix_nms", "matrix_nms", "BBoxes;Scores", "Out;Index;RoisNum", ""},
     {"max", "reduce_max", "X;=L:dim", "Out", "keepdim>keep_dim"},
@@ -251,12 +271,14 @@ static const opmap k_ops[] = {
     {"min", "reduce_min", "X;=L:dim", "Out", "keepdim>keep_dim"},
     BINARY("minimum", "elementwise_min"),
     {"mish", "mish", "X", "Out", "lambda>threshold"},
+    {"mode", "mode", "X", "Out;Indices", ""},
     {"moving_average_abs_max_scale", "moving_average_abs_max_scale", "X;InAccum;InState",
      "Out;OutScale;OutState;OutAccum", ""},
     {"multiclass_nms3", "multiclass_nms3", "BBoxes;Scores;RoisNum", "Out;Index;NmsRoisNum", ""},
     {"multiplex", "multiplex", "X*;Ids", "Out", ""},
     BINARY("multiply", "elementwise_mul"),
     {"mv", "mv", "X;Vec", "Out", ""},
+    {"nanmedian", "nanmedian", "X", "Out;MedianIndex", ""},
     {"nearest_interp", "nearest_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out",
      "data_format>data_layout"},
     {"nll_loss", "nll_loss", "X;Label;Weight", "Out;Total_weight", ""},
@@ -286,6 +308,10 @@ static const opmap k_ops[] = {
     UNARY("relu", "relu"),
     UNARY("relu6", "relu6"),
     BINARY("remainder", "elementwise_mod"),
+    {"renorm", "renorm", "X", "Out", ""},
+    {"repeat_interleave", "repeat_interleave", "X", "Out", "repeats>Repeats;axis>dim;output_size>"},
+    {"repeat_interleave_with_tensor_index", "repeat_interleave", "X;RepeatsTensor",
+     "Out", "axis>dim;output_size>"},
     {"reshape", "reshape2", "X;=L:shape|Shape|ShapeTensor", "Out;XShape", ""},
     {"reverse", "reverse", "X;=L:axis", "Out", ""},
     /* dropout_state_in (a parameter) is the ProgramDesc op's DropoutState output */
@@ -299,6 +325,7 @@ static const opmap k_ops[] = {
     {"scale", "scale", "X;=f:scale|ScaleTensor", "Out", ""},
     {"scatter", "scatter", "X;Ids;Updates", "Out", ""},
     {"scatter_nd_add", "scatter_nd_add", "X;Index;Updates", "Out", ""},
+    {"searchsorted", "searchsorted", "SortedSequence;Values", "Out", ""},
     UNARY("selu", "selu"),
     {"sequence_mask", "sequence_mask", "X;=i:maxlen|MaxLenTensor", "Y", ""},
     /* The ProgramDesc op has only the list slots for starts/ends/steps: a computed IntArray
@@ -311,6 +338,7 @@ static const opmap k_ops[] = {
      "=L:steps||StepsTensorList",
      "Out", ""},
     {"shape", "shape", "Input", "Out", ""},
+    {"shard_index", "shard_index", "X", "Out", ""},
     UNARY("shuffle_channel", "shuffle_channel"),
     UNARY("sigmoid", "sigmoid"),
     {"sigmoid_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "X;Label;PosWeight",
@@ -348,6 +376,7 @@ static const opmap k_ops[] = {
     UNARY("thresholded_relu", "thresholded_relu"),
     {"tile", "tile", "X;=L:repeat_times|RepeatTimes", "Out", ""},
     {"topk", "top_k_v2", "X;=i:k|K", "Out;Indices", ""},
+    {"trace", "trace", "Input", "Out", ""},
     {"transpose", "transpose2", "X", "Out;XShape", "perm>axis"},
     {"tril", "tril_triu", "X", "Out", "+lower=1"},
     {"trilinear_interp", "trilinear_interp_v2", "X;OutSize;SizeTensor*;Scale", "Out",
@@ -355,12 +384,16 @@ static const opmap k_ops[] = {
     {"triu", "tril_triu", "X", "Out", "+lower=0"},
     UNARY("trunc", "trunc"),
     {"unbind", "unbind", "X", "Out*", ""},
+    {"unfold", "unfold", "X", "Y", ""},
+    {"unique", "unique", "X", "Out;Indices;Index;Counts", ""},
+    {"unique_consecutive", "unique_consecutive", "X", "Out;Index;Counts", ""},
     {"unpool", "unpool", "X;Indices;=L:output_size", "Out", "padding>paddings"},
     {"unsqueeze", "unsqueeze2", "X;=L:axes", "Out;XShape", ""},
     {"unstack", "unstack", "X", "Y*", ""},
     {"viterbi_decode", "viterbi_decode", "Input;Transition;Length", "Scores;Path", ""},
     {"where", "where", "Condition;X;Y", "Out", ""},
     {"yolo_box", "yolo_box", "X;ImgSize", "Boxes;Scores", ""},
+
 };
 
 static int opmap_cmp(const void *key, const void *elem) {
@@ -432,7 +465,19 @@ typedef struct ctx {
   int block;
   long op;
   const char *opname;
+  /* the pd_op.if branch or pd_op.while body being emitted (second walk), which its
+   * cf.yield writes to; NULL outside them */
+  const struct cfframe *cf;
 } ctx;
+
+/* What a cf.yield assigns (translate_if, translate_while): the if's branch copies of its
+ * results, or the while's loop variables (its results) and condition. */
+typedef struct cfframe {
+  bool is_while;
+  size_t n;      /* targets */
+  pval **dst;    /* if: the branch's copies of the results; while: the results */
+  pval *cond;    /* while: the condition variable */
+} cfframe;
 
 static ic_status oom(ctx *c) { return ic_err_set(c->err, IC_ERR_OUT_OF_MEMORY, "out of memory"); }
 
@@ -1163,6 +1208,200 @@ static ic_status do_constant(ctx *c, const json_t *op, bool int_array, pval *v) 
   return emit_values(c, bop, false, "Out", 1, &v);
 }
 
+/* ---------------------------------------------------------------------------------------
+ * Control flow: pd_op.if and pd_op.while as Paddle's legacy programs have them
+ * ------------------------------------------------------------------------------------- */
+
+/* A fresh tensor value named "<base><suffix>" of type `like` (declared in the current block
+ * when first written). */
+static pval *derived(ctx *c, const pval *like, const char *base, const char *suffix) {
+  pval *v = new_value(c, 0);
+  if (!v) return NULL;
+  char name[160];
+  snprintf(name, sizeof name, "%s%s", base, suffix);
+  if (!(v->name = ic_arena_strdup(c->arena, name))) return NULL;
+  v->has_type = v->tensor = true;
+  v->dtype = like->dtype;
+  v->dtype_name = like->dtype_name;
+  v->ndim = like->ndim;
+  memcpy(v->dims, like->dims, sizeof v->dims);
+  return v;
+}
+
+static ic_status emit_assign(ctx *c, pval *from, pval *to) {
+  ic_builder_op *a = ic_builder_add_op(c->b, c->block, "assign");
+  ic_status st = emit_values(c, a, true, "X", 1, &from);
+  return st ? st : emit_values(c, a, false, "Out", 1, &to);
+}
+
+static ic_status cf_tensor_results(ctx *c, pval **vs, size_t n, const char *what) {
+  for (size_t k = 0; k < n; k++) {
+    if (!vs[k] || resolve(vs[k])->is_vec || !resolve(vs[k])->has_type) {
+      return fail(c, "%s %zu is not a tensor; icore translates tensor values only", what, k);
+    }
+  }
+  return IC_OK;
+}
+
+/* One region with one block: the block's index after walking it with frame f. */
+static ic_status cf_region(ctx *c, const json_t *r, const cfframe *f, int *blk) {
+  const int block = c->block;
+  const long opindex = c->op;
+  const char *opname = c->opname;
+  const cfframe *saved = c->cf;
+  int fb = -1, nb = 0;
+  c->cf = f;
+  ic_status st = walk_region(c, r, block, &fb, &nb);
+  c->cf = saved;
+  c->block = block;
+  c->op = opindex;
+  c->opname = opname;
+  if (st) return st;
+  if (nb != 1) return fail(c, "a region has %d blocks, expected 1", nb);
+  *blk = fb;
+  return IC_OK;
+}
+
+/* pd_op.if(cond) {true} {false} -> results, as paddle.static.nn.cond writes it:
+ *   %ID.not = logical_not(cond); %ID.mask = cast(cond, int32)
+ *   conditional_block(Cond = cond) {true branch; its yield assigns %R.t}
+ *   conditional_block(Cond = %ID.not) {false branch; its yield assigns %R.f}
+ *   R = select_input(X = [%R.f, %R.t], Mask = %ID.mask)   for each result R
+ * (the blocks' Input and Out are left to analysis, which widens them to what they touch). */
+static ic_status translate_if(ctx *c, const json_t *regions, pval **in, size_t n_in, pval **out,
+                              size_t n_out) {
+  if (json_array_size(regions) != 2) {
+    return fail(c, "has %zu regions, expected 2 (true and false)", json_array_size(regions));
+  }
+  if (n_in != 1 || !in[0] || resolve(in[0])->is_vec) return fail(c, "expected one condition operand");
+  ic_status st = cf_tensor_results(c, out, n_out, "result");
+  if (st) return st;
+  pval *cond = resolve(in[0]);
+  char base[64];
+  snprintf(base, sizeof base, "%%if%ld.%d", c->op, c->block);
+  pval *notc = derived(c, cond, base, ".not"), *mask = derived(c, cond, base, ".mask");
+  pval **br[2];
+  br[0] = ic_arena_calloc(c->arena, n_out ? n_out : 1, sizeof **br);
+  br[1] = ic_arena_calloc(c->arena, n_out ? n_out : 1, sizeof **br);
+  if (!notc || !mask || !br[0] || !br[1]) return oom(c);
+  mask->dtype = IC_INT32;
+  for (size_t k = 0; k < n_out; k++) {
+    const pval *r = resolve(out[k]);
+    if (!(br[0][k] = derived(c, r, r->name, ".t")) || !(br[1][k] = derived(c, r, r->name, ".f"))) {
+      return oom(c);
+    }
+    if ((st = declare(c, br[0][k])) || (st = declare(c, br[1][k]))) return st;
+  }
+  ic_builder_op *op = ic_builder_add_op(c->b, c->block, "logical_not");
+  if ((st = emit_values(c, op, true, "X", 1, &cond)) || (st = emit_values(c, op, false, "Out", 1, &notc))) {
+    return st;
+  }
+  op = ic_builder_add_op(c->b, c->block, "cast");
+  ic_builder_attr_int(op, "in_dtype", cond->dtype);
+  ic_builder_attr_int(op, "out_dtype", IC_INT32);
+  if ((st = emit_values(c, op, true, "X", 1, &cond)) || (st = emit_values(c, op, false, "Out", 1, &mask))) {
+    return st;
+  }
+  ic_builder_op *cb[2];
+  for (int b = 0; b < 2; b++) {
+    cb[b] = ic_builder_add_op(c->b, c->block, "conditional_block");
+    ic_builder_attr_bool(cb[b], "is_scalar_condition", true);
+    if ((st = emit_values(c, cb[b], true, "Cond", 1, b ? &notc : &cond))) return st;
+  }
+  for (int b = 0; b < 2; b++) {
+    const cfframe f = {.is_while = false, .n = n_out, .dst = br[b]};
+    int blk;
+    if ((st = cf_region(c, json_array_get(regions, (size_t)b), &f, &blk))) return st;
+    ic_builder_attr_block(cb[b], "sub_block", blk);
+  }
+  for (size_t k = 0; k < n_out; k++) {
+    op = ic_builder_add_op(c->b, c->block, "select_input");
+    pval *xs[2] = {br[1][k], br[0][k]};
+    if ((st = emit_values(c, op, true, "X", 2, xs)) || (st = emit_values(c, op, true, "Mask", 1, &mask)) ||
+        (st = emit_values(c, op, false, "Out", 1, &out[k]))) {
+      return st;
+    }
+  }
+  return IC_OK;
+}
+
+/* pd_op.while(cond, init...) {body(args...); yield(cond', next...)} -> results, as Paddle's
+ * legacy while: the results are the loop variables (R = assign(init) before the loop, the
+ * body's arguments read R), the condition a variable %whileOP.B.cond, and the body's yield
+ * assigns both (through copies %R.next when a yielded value is another loop variable, so a
+ * swap reads the old values). */
+static ic_status translate_while(ctx *c, const json_t *regions, pval **in, size_t n_in,
+                                 pval **out, size_t n_out) {
+  if (json_array_size(regions) != 1) return fail(c, "has %zu regions, expected 1", json_array_size(regions));
+  if (n_in != n_out + 1 || !in[0] || resolve(in[0])->is_vec) {
+    return fail(c, "has %zu operands and %zu results, expected a condition and one initial "
+                "value per result", n_in, n_out);
+  }
+  ic_status st = cf_tensor_results(c, out, n_out, "result");
+  if (!st) st = cf_tensor_results(c, in + 1, n_in - 1, "initial value");
+  if (st) return st;
+  const json_t *blocks = json_object_get(json_array_get(regions, 0), "blocks");
+  const json_t *args = json_object_get(json_array_get(blocks, 0), "args");
+  if (json_array_size(blocks) != 1 || json_array_size(args) != n_out) {
+    return fail(c, "its body has %zu block(s) with %zu arguments, expected 1 block with %zu",
+                json_array_size(blocks), json_array_size(args), n_out);
+  }
+  pval *cond = resolve(in[0]);
+  char base[64];
+  snprintf(base, sizeof base, "%%while%ld.%d", c->op, c->block);
+  pval *cv = derived(c, cond, base, ".cond");
+  if (!cv) return oom(c);
+  for (size_t k = 0; k < n_out; k++) {
+    pval *arg = find_value(c, json_integer_value(json_object_get(json_array_get(args, k), "#")));
+    if (!arg) return fail(c, "its body's argument %zu is not defined", k);
+    arg->alias = resolve(out[k]);
+    if ((st = emit_assign(c, in[k + 1], out[k]))) return st;
+  }
+  if ((st = emit_assign(c, cond, cv))) return st;
+  ic_builder_op *w = ic_builder_add_op(c->b, c->block, "while");
+  ic_builder_attr_bool(w, "is_test", true);
+  if ((st = emit_values(c, w, true, "Condition", 1, &cv))) return st;
+  const cfframe f = {.is_while = true, .n = n_out, .dst = out, .cond = cv};
+  int blk;
+  if ((st = cf_region(c, json_array_get(regions, 0), &f, &blk))) return st;
+  ic_builder_attr_block(w, "sub_block", blk);
+  return IC_OK;
+}
+
+/* The cf.yield ending an if branch or a while body (c->cf). */
+static ic_status translate_yield(ctx *c, pval **in, size_t n_in) {
+  const cfframe *f = c->cf;
+  const size_t off = f->is_while ? 1 : 0;
+  if (n_in != f->n + off) {
+    return fail(c, "yields %zu values, expected %zu", n_in, f->n + off);
+  }
+  ic_status st = cf_tensor_results(c, in, n_in, "yielded value");
+  if (st) return st;
+  /* A while's next values that read another loop variable go through copies first. */
+  bool copy = false;
+  for (size_t k = 0; f->is_while && k < f->n; k++) {
+    for (size_t j = 0; j < f->n; j++) {
+      if (j != k && resolve(in[k + off]) == resolve(f->dst[j])) copy = true;
+    }
+  }
+  pval **src = in + off;
+  if (copy) {
+    src = ic_arena_calloc(c->arena, f->n ? f->n : 1, sizeof *src);
+    if (!src) return oom(c);
+    for (size_t k = 0; k < f->n; k++) {
+      const pval *r = resolve(f->dst[k]);
+      if (!(src[k] = derived(c, r, r->name, ".next"))) return oom(c);
+      if ((st = emit_assign(c, in[k + off], src[k]))) return st;
+    }
+  }
+  for (size_t k = 0; k < f->n; k++) {
+    if (resolve(src[k]) == resolve(f->dst[k])) continue; /* unchanged loop variable */
+    if ((st = emit_assign(c, src[k], f->dst[k]))) return st;
+  }
+  if (f->is_while && (st = emit_assign(c, in[0], f->cond))) return st;
+  return IC_OK;
+}
+
 static ic_status walk_op(ctx *c, const json_t *op, long index) {
   ic_status st = IC_OK;
   c->op = index;
@@ -1439,14 +1678,22 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
 
   json_t *regions = json_object_get(op, "regions");
   if (regions) {
-    /* Control flow: regions become blocks; the op keeps its PIR name. */
+    /* Control flow: regions become blocks. pd_op.if and pd_op.while become the ops of
+     * Paddle's legacy cond and while (translate_if, translate_while); others keep their
+     * PIR name (no kernel). */
     if (!json_is_array(regions)) return fail(c, "\"regions\" is %s, expected an array", jtype(regions));
+    if (!first && pd && strcmp(name, "if") == 0) return translate_if(c, regions, in, n_in, out, n_out);
+    if (!first && pd && strcmp(name, "while") == 0) {
+      return translate_while(c, regions, in, n_in, out, n_out);
+    }
     ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, c->opname);
     const char *opname = c->opname;
     long opindex = c->op;
     int block = c->block;
     size_t i;
     json_t *r;
+    const cfframe *saved = c->cf;
+    c->cf = NULL; /* a yield in these regions is not an enclosing if's or while's */
     json_array_foreach(regions, i, r) {
       int fb = -1, nb = 0;
       if ((st = walk_region(c, r, block, &fb, &nb))) return st;
@@ -1461,6 +1708,7 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
         }
       }
     }
+    c->cf = saved;
     if (!first) {
       size_t nv = 0;
       pval **vs = ic_arena_calloc(c->arena, n_in ? n_in : 1, sizeof *vs);
@@ -1477,11 +1725,13 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     return IC_OK;
   }
   if (dl == 2 && strncmp(c->opname, "cf", 2) == 0) {
-    /* cf.yield and friends, inside control-flow blocks: kept under their PIR names. */
+    /* cf.yield and friends, inside control-flow blocks: kept under their PIR names, but for
+     * the yield that ends an if branch or a while body. */
     if (first) {
       for (size_t k = 0; k < n_in; k++) if (in[k]) mark_use(in[k]);
       return IC_OK;
     }
+    if (c->cf && strcmp(name, "yield") == 0) return translate_yield(c, in, n_in);
     ic_builder_op *bop = ic_builder_add_op(c->b, c->block, c->opname);
     size_t nv = 0;
     for (size_t k = 0; k < n_in; k++) if (in[k] && !resolve(in[k])->is_vec) in[nv++] = in[k];
@@ -1586,7 +1836,8 @@ static ic_status walk_block(ctx *c, const json_t *block, int idx) {
     int64_t vid = json_integer_value(id);
     if (c->b) {
       pval *v = find_value(c, vid);
-      if (v && !v->is_vec && v->has_type && (st = declare(c, v))) return st;
+      /* a while body's arguments are its loop variables (alias): nothing to declare */
+      if (v && !v->alias && !v->is_vec && v->has_type && (st = declare(c, v))) return st;
       continue;
     }
     if (vid >= 0) return fail(c, "%s has id %" PRId64 ", expected a negative id", aw, vid);

@@ -7,7 +7,8 @@
  * area counting pixels inclusively (+1) when pixel_offset. MultiFpnRois holds one output per
  * level (max_level - min_level + 1 of them), each with its regions in input order;
  * RestoreIndex (int32 [R, 1]) maps input row r to its row in the levels' concatenation;
- * MultiLevelRoIsNum (int32 [images] per level) counts each level's regions per image. */
+ * MultiLevelRoIsNum (int32 [images] per level) counts each level's regions per image, and so
+ * does each level's LoD. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,19 @@ static ic_status run(ic_kctx *c) {
   }
   for (int64_t l = 0; l < L && !st; l++) {
     st = ic_kalloc_out(c, OUT_MULTI, (size_t)l, dt, 2, (int64_t[]){per_level[l], 4});
+    if (!st) {
+      /* Paddle gives every level its regions per image as a LoD, RoisNum or not: what
+       * roi_align / roi_pool after it read in programs without MultiLevelRoIsNum. */
+      const size_t n_off = (size_t)n_img + 1;
+      ic_lod *ld = ic_lod_new(1, &n_off);
+      if (ld) {
+        ld->offsets[0][0] = 0;
+        for (int64_t i = 0; i < n_img; i++) {
+          ld->offsets[0][i + 1] = ld->offsets[0][i] + (uint64_t)cnt[l * (n_img + 1) + i];
+        }
+      }
+      st = ic_kset_lod(c, ic_out(c, OUT_MULTI, (size_t)l), ld, true);
+    }
     if (!st && c->out[OUT_LEVEL_NUM].n) {
       st = ic_kalloc_out(c, OUT_LEVEL_NUM, (size_t)l, IC_INT32, 1, (int64_t[]){n_img});
       if (!st) {

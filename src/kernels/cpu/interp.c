@@ -19,7 +19,10 @@
  * ratio * (k + 0.5) - 0.5 (half-pixel), with ratio, in float,
  *   align_corners:    (in - 1) / (out - 1)
  *   a scale given:    1 / scale, even when OutSize set the size (Paddle 3.3.1 does this for
- *                     v1 too, checked by the oracle cases interp_*)
+ *                     v1 too, checked by the oracle cases interp_*), except for the v1 ops
+ *                     that only Paddle 2.6 registers, bicubic_interp and trilinear_interp,
+ *                     whose fluid kernel takes in / out (oracle case
+ *                     interp_v1_bicubic_trilinear)
  *   otherwise:        in / out
  * and 0 when out is 1. Then:
  *   nearest    index int(ratio * k + 0.5) (align_corners) or int(ratio * k);
@@ -85,8 +88,15 @@ ic_status ic_interp_parse(ic_attr_reader *r, ic_interp_attrs *a, bool v2,
     return ic_ar_fail(r, "interp_method",
                       "is \"%s\", expected nearest, linear, bilinear, trilinear or bicubic", m);
   }
-  if (!v2 && a->method != IC_INTERP_NEAREST && a->method != IC_INTERP_BILINEAR) {
-    return ic_ar_fail(r, "interp_method", "is \"%s\", expected nearest or bilinear", m);
+  /* v1: nearest and bilinear as Paddle 3.3.1 checks them, and the op type's own method (the
+   * v1 bicubic_interp and trilinear_interp that only Paddle 2.6 runs) */
+  if (!v2 && a->method != IC_INTERP_NEAREST && a->method != IC_INTERP_BILINEAR &&
+      a->method != dflt) {
+    if (dflt == IC_INTERP_NEAREST || dflt == IC_INTERP_BILINEAR) {
+      return ic_ar_fail(r, "interp_method", "is \"%s\", expected nearest or bilinear", m);
+    }
+    return ic_ar_fail(r, "interp_method", "is \"%s\", expected nearest, bilinear or %s", m,
+                      k_methods[dflt]);
   }
   /* Paddle's kernels read the channel first only for "NCHW" (any rank): every other layout
    * they accept, "NCDHW" and "AnyLayout" included, is channel-last (funcs::ExtractNCDWH). */
@@ -216,7 +226,7 @@ ic_status ic_interp_geometry(ic_kctx *c, geom *g) {
     if (g->out[i] > 1) {
       if (a->align_corners) {
         r = (float)(g->in[i] - 1) / (float)(g->out[i] - 1);
-      } else if (g->scale[i] > 0) {
+      } else if (g->scale[i] > 0 && !a->size_ratio) {
         r = (float)(1. / g->scale[i]);
       } else {
         r = (float)g->in[i] / (float)g->out[i];

@@ -1,4 +1,5 @@
-/* The resize family: nearest_interp, bilinear_interp (v1) and nearest_interp_v2,
+/* The resize family: nearest_interp, bilinear_interp, bicubic_interp, trilinear_interp (v1)
+ * and nearest_interp_v2,
  * bilinear_interp_v2, linear_interp_v2, bicubic_interp_v2, trilinear_interp_v2: one
  * implementation (interp.c), one thin opdef file per op type. */
 #ifndef IC_KERNELS_CPU_INTERP_H
@@ -30,6 +31,9 @@ typedef struct ic_interp_attrs {
   bool blocked_out;        /* ic_blocked_out (layout pass, nearest only): Out may keep X's
                               channel-blocked layout */
   bool blocked_pad;        /* ic_blocked_pad: that layout may be nChw16c with padded channels */
+  bool size_ratio;         /* the ratio is in / out even when a scale set the size: the v1
+                              ops that only Paddle 2.6's fluid kernel runs (bicubic_interp,
+                              trilinear_interp) */
 } ic_interp_attrs;
 
 /* Slots, as Paddle names them. */

@@ -29,6 +29,14 @@ void ic_shapeops_share(ic_kctx *c, size_t os, size_t is);
 ic_status ic_shapeops_view_run(ic_kctx *c);
 extern const ic_slotdef ic_shapeops_view_outputs[2];
 
+/* flatten2's attributes, parser and infer (XShape set when present), which fluid's flatten
+ * (no XShape) shares. */
+typedef struct flatten2_attrs {
+  int64_t axis;
+} flatten2_attrs;
+ic_status ic_flatten2_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_flatten2_infer(ic_kctx *c);
+
 /* squeeze2's and unsqueeze2's slots, attribute parsers and infer, which fluid's squeeze and
  * unsqueeze (the same ops without XShape) share. */
 extern const ic_slotdef ic_squeeze2_inputs[1];

@@ -55,8 +55,7 @@ STD_BEFORE(f64, double)
 STD_BEFORE(i32, int32_t)
 STD_BEFORE(i64, int64_t)
 
-/* The first k of row idx[0, n) (positions 0..n) in `how`'s order (not IC_SORT_STABLE). */
-static void std_order(ic_dtype dt, const void *base, int64_t stride, int64_t n, int64_t k,
+void ic_std_order_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, int64_t k,
                       bool desc, ic_sort_how how, int64_t *idx) {
   const row r = {base, stride, desc};
   ic_before_fn f = dt == IC_FP32    ? std_before_f32
@@ -105,7 +104,7 @@ ic_status ic_sort_take(ic_kctx *c, int axis, int64_t k, bool desc, ic_sort_how h
       if (how == IC_SORT_STABLE) {
         ic_argsort_row(x->dtype, xp + (size_t)base * es, inner, len, desc, idx, tmp);
       } else {
-        std_order(x->dtype, xp + (size_t)base * es, inner, len, k, desc, how, idx);
+        ic_std_order_row(x->dtype, xp + (size_t)base * es, inner, len, k, desc, how, idx);
       }
       for (int64_t j = 0; j < k; j++) {
         int64_t at = obase + j * inner;

@@ -25,6 +25,18 @@ typedef enum ic_sort_how {
   IC_SORT_TOPK_NTH,   /* the same without that std::sort (top_k_v2 `sorted` false) */
 } ic_sort_how;
 
+/* Positions 0..n) of the row whose element j is at base + j * stride into idx, ordered by
+ * `how` (not IC_SORT_STABLE) as libstdc++ leaves them: all of them under IC_SORT_STD, else
+ * the first k (k in [1, n]). Paddle's comparator: ascending, or descending when desc; a NaN
+ * ranks above every number. kthvalue's order is IC_SORT_TOPK_NTH with k, mode's IC_SORT_STD. */
+void ic_std_order_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, int64_t k,
+                      bool desc, ic_sort_how how, int64_t *idx);
+
+/* infer of kthvalue and mode (kthvalue.c): X (slot 0) numeric; Out (slot 0, X's dtype) and
+ * Indices (slot 1, int64) shaped as X without `axis` (kept with size 1 when keepdim; a 0-D X
+ * takes axis -1 or 0 and gives 0-D outputs). *ax receives the normalized axis. */
+ic_status ic_kth_infer(ic_kctx *c, int64_t axis, bool keepdim, int *ax);
+
 /* The kernel of argsort and top_k: along `axis` of X (input slot 0; any axis for a 0-D X),
  * the first k of each row ordered by `how` (ascending, or descending when desc) into Out
  * (output slot 0, X's dtype) and their positions into Indices (output slot 1, int64), both
