@@ -2530,7 +2530,8 @@ def fill_diagonal_modes(g):
     fd = lambda v, dt="float32", **at: g.op("fill_diagonal", {"X": v}, at, dtype=dt)  # noqa
     g.fetch(fd(x, value=1.5), fd(x, value=-2.0, offset=1), fd(x, value=3.0, offset=-2),
             fd(w, value=9.0, offset=2), fd(t, "float64", value=5.0, wrap=True),
-            fd(t, "float64", value=5.0, wrap=False), fd(t, "float64", value=7.0, offset=1, wrap=True),
+            fd(t, "float64", value=5.0, wrap=False),
+            fd(t, "float64", value=7.0, offset=1, wrap=True),
             fd(c, value=0.5), fd(i, "int32", value=7.9), fd(k, "int64", value=-3.0, offset=-1),
             fd(b, "bool", value=1.0))
 

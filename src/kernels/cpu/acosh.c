@@ -1,5 +1,5 @@
-/* acosh: Out = acosh(X) (NaN below 1). float32 and float64, computed in the input's precision with
- * libm's acoshf / acosh, as Paddle's functor calls std::acosh on T
+/* acosh: Out = acosh(X) (NaN below 1), float32 and float64, computed in the input's
+ * precision with libm's acoshf / acosh, as Paddle's functor calls std::acosh on T
  * (paddle/phi/kernels/funcs/activation_functor.h). */
 #include "kernels/cpu/activation.h"
 

@@ -1,5 +1,5 @@
-/* asinh: Out = asinh(X) (defined everywhere). float32 and float64, computed in the input's precision with
- * libm's asinhf / asinh, as Paddle's functor calls std::asinh on T
+/* asinh: Out = asinh(X) (defined everywhere), float32 and float64, computed in the input's
+ * precision with libm's asinhf / asinh, as Paddle's functor calls std::asinh on T
  * (paddle/phi/kernels/funcs/activation_functor.h). */
 #include "kernels/cpu/activation.h"
 

@@ -1,5 +1,5 @@
-/* atanh: Out = atanh(X) (NaN outside [-1, 1], +-inf at +-1). float32 and float64, computed in the input's precision with
- * libm's atanhf / atanh, as Paddle's functor calls std::atanh on T
+/* atanh: Out = atanh(X) (NaN outside [-1, 1], +-inf at +-1), float32 and float64, computed in the input's
+ * precision with libm's atanhf / atanh, as Paddle's functor calls std::atanh on T
  * (paddle/phi/kernels/funcs/activation_functor.h). */
 #include "kernels/cpu/activation.h"
 

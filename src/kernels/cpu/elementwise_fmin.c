@@ -1,10 +1,10 @@
-/* elementwise_fmin: Out = fmin(X, Y) with Paddle's broadcasting (ew_simple.h): a NaN operand gives the other
- * operand (NaN only when both are);
- * float32 and float64 through libm's fminf / fmin, as Paddle's FMinFunctor calls std::fmin;
- * int32 and int64 as Paddle computes them: int32 through float (fminf of the values as
- * floats, lrintf, wrapped to int32: beyond 2^24 the values come back rounded to a float, and
- * 2^31 - 1 rounds to 2^31, which wraps to -2^31), int64 through double (fmin, llrint: values
- * beyond 2^53 come back rounded to a double) (paddle/phi/kernels/funcs/elementwise_functor.h). */
+/* elementwise_fmin: Out = fmin(X, Y) with Paddle's broadcasting (ew_simple.h): a NaN operand
+ * gives the other operand (NaN only when both are). float32 and float64 through libm's
+ * fminf / fmin, as Paddle's FMinFunctor calls std::fmin; int32 and int64 as Paddle
+ * computes them: int32 through float (fminf of the values as floats, lrintf, wrapped to
+ * int32: beyond 2^24 the values come back rounded to a float, and 2^31 - 1 rounds to 2^31,
+ * which wraps to -2^31), int64 through double (fmin, llrint: values beyond 2^53 come back
+ * rounded to a double) (paddle/phi/kernels/funcs/elementwise_functor.h). */
 #include <math.h>
 
 #include "kernels/cpu/ew_simple.h"

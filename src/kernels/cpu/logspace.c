@@ -62,11 +62,13 @@ static ic_status run(ic_kctx *c) {
     }
     const double step = (double)(e - s) / (double)(n - 1);
     for (int64_t i = 0; i < n; i++) {
-      const double x = i < half ? (double)s + step * (double)i : (double)e - step * (double)(n - i - 1);
+      const double x =
+          i < half ? (double)s + step * (double)i : (double)e - step * (double)(n - i - 1);
       op[i] = (float)pow((double)b, x);
     }
   } else if (a->dtype == IC_FP64) {
-    const double s = ic_read_f64(ic_in(c, IN_START, 0), 0), e = ic_read_f64(ic_in(c, IN_STOP, 0), 0),
+    const double s = ic_read_f64(ic_in(c, IN_START, 0), 0),
+                 e = ic_read_f64(ic_in(c, IN_STOP, 0), 0),
                  b = ic_read_f64(ic_in(c, IN_BASE, 0), 0);
     double *op = o->data;
     if (n == 1) {

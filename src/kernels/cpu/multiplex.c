@@ -26,7 +26,8 @@ static ic_status infer(ic_kctx *c) {
     if (x->dtype != x0->dtype || !ic_dims_equal(x->ndim, x->dims, x0->ndim, x0->dims)) {
       char want[96];
       return ic_kfail_in(c, IN_X, k, "expected the dtype and dims of X[0] (%s%s)",
-                         ic_dtype_name(x0->dtype), ic_dims_str(x0->ndim, x0->dims, want, sizeof want));
+                         ic_dtype_name(x0->dtype),
+                         ic_dims_str(x0->ndim, x0->dims, want, sizeof want));
     }
   }
   ic_tensor_set_meta(ic_out(c, 0, 0), x0->dtype, x0->ndim, x0->dims);
