@@ -34,8 +34,8 @@
 static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic", "nn", "misc",
                                       "ops_index", "ops_math"};
 /* PIR-only cases (tests/data/pir/json_cases.txt): model.json with Paddle's outputs. */
-static const char *const k_json_cases[] = {"index", "math", "detect", "seq", "more", "ops3", "jit",
-                                            "ctrl"};
+static const char *const k_json_cases[] = {"index", "math", "detect", "seq", "more",
+                                            "ops3", "more2", "jit", "ctrl"};
 
 typedef struct loaded {
   ic_program *prog;
@@ -432,6 +432,86 @@ START_TEST(test_cond_blocks) {
 }
 END_TEST
 
+/* lod/model.json: ops the JSON cases cannot run through Paddle (LoD inputs, outputs Paddle
+ * leaves unwritten at inference) translate to their ProgramDesc ops, slots and attributes. */
+static const ic_op *find_op(const ic_program *p, const char *type) {
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    if (strcmp(p->blocks[0].ops[i].type, type) == 0) return &p->blocks[0].ops[i];
+  }
+  ck_abort_msg("no op %s", type);
+  return NULL;
+}
+
+static void assert_slot(const ic_op *op, bool input, const char *slot, const char *arg) {
+  const ic_slot *s = input ? ic_op_input(op, slot) : ic_op_output(op, slot);
+  ck_assert_msg(s && s->n == 1, "%s: %s %s", op->type, input ? "input" : "output", slot);
+  if (arg) ck_assert_str_eq(s->args[0], arg);
+}
+
+START_TEST(test_lod_ops) {
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_program_from_file(PIR_DIR "/lod/model.json", &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  const ic_op *gru = find_op(p, "gru");
+  assert_slot(gru, true, "Input", "x");
+  assert_slot(gru, true, "H0", "h0");
+  assert_slot(gru, true, "Weight", "w");
+  assert_slot(gru, true, "Bias", "b");
+  const char *outs_gru[] = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden", "Hidden"};
+  for (size_t k = 0; k < 4; k++) assert_slot(gru, false, outs_gru[k], NULL);
+  ck_assert_str_eq(ic_op_attr(gru, "activation")->s, "relu");
+  ck_assert_str_eq(ic_op_attr(gru, "gate_activation")->s, "sigmoid");
+  ck_assert_int_eq(ic_op_attr(gru, "is_reverse")->i, 1);
+  ck_assert_int_eq(ic_op_attr(gru, "origin_mode")->i, 1);
+  const ic_op *lstm = find_op(p, "lstm");
+  assert_slot(lstm, true, "Input", "x4");
+  assert_slot(lstm, true, "H0", "h0");
+  assert_slot(lstm, true, "C0", "c0");
+  assert_slot(lstm, true, "Weight", "w4");
+  assert_slot(lstm, true, "Bias", "b4");
+  const char *outs_lstm[] = {"Hidden", "Cell", "BatchGate", "BatchCellPreAct"};
+  for (size_t k = 0; k < 4; k++) assert_slot(lstm, false, outs_lstm[k], NULL);
+  ck_assert_int_eq(ic_op_attr(lstm, "use_peepholes")->i, 1);
+  ck_assert_int_eq(ic_op_attr(lstm, "is_reverse")->i, 1);
+  ck_assert_str_eq(ic_op_attr(lstm, "candidate_activation")->s, "identity");
+  const ic_op *bc = find_op(p, "box_clip");
+  assert_slot(bc, true, "Input", "boxes");
+  assert_slot(bc, true, "ImInfo", "im");
+  assert_slot(bc, false, "Output", NULL);
+  const ic_op *dq = find_op(p, "dequantize_linear");
+  const char *ins_dq[] = {"X", "Scale", "ZeroPoint", "InAccum", "InState"};
+  const char *args_dq[] = {"x", "s", "z", "s", "s"};
+  for (size_t k = 0; k < 5; k++) assert_slot(dq, true, ins_dq[k], args_dq[k]);
+  const char *outs_dq[] = {"Y", "OutState", "OutAccum", "OutScale"};
+  for (size_t k = 0; k < 4; k++) assert_slot(dq, false, outs_dq[k], NULL);
+  ck_assert_int_eq(ic_op_attr(dq, "quant_axis")->i, -1);
+  ck_assert_int_eq(ic_op_attr(dq, "qmax")->i, 127);
+  const ic_op *ma = find_op(p, "moving_average_abs_max_scale");
+  assert_slot(ma, true, "X", "x");
+  assert_slot(ma, true, "InAccum", "s");
+  assert_slot(ma, true, "InState", "s");
+  const char *outs_ma[] = {"Out", "OutScale", "OutState", "OutAccum"};
+  for (size_t k = 0; k < 4; k++) assert_slot(ma, false, outs_ma[k], NULL);
+  const ic_op *cw = find_op(p, "fake_channel_wise_quantize_abs_max");
+  assert_slot(cw, true, "X", "x");
+  assert_slot(cw, false, "Out", NULL);
+  assert_slot(cw, false, "OutScale", NULL);
+  ck_assert_int_eq(ic_op_attr(cw, "quant_axis")->i, 1);
+  ck_assert_int_eq(ic_op_attr(cw, "bit_length")->i, 8);
+  const ic_op *bs = find_op(p, "beam_search");
+  const char *ins_bs[] = {"pre_ids", "pre_scores", "ids", "scores"};
+  const char *args_bs[] = {"pi", "ps", "ids", "sc"};
+  for (size_t k = 0; k < 4; k++) assert_slot(bs, true, ins_bs[k], args_bs[k]);
+  const char *outs_bs[] = {"selected_ids", "selected_scores", "parent_idx"};
+  for (size_t k = 0; k < 3; k++) assert_slot(bs, false, outs_bs[k], NULL);
+  ck_assert_int_eq(ic_op_attr(bs, "beam_size")->i, 2);
+  ck_assert_int_eq(ic_op_attr(bs, "end_id")->i, 1);
+  ck_assert_int_eq(ic_op_attr(bs, "is_accumulated")->i, 0);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* pd_op.assign_value_ constants become assign_value with the per-dtype value lists; the
  * buffer operand of the inplace form (a pd_op.full) is not emitted. */
 START_TEST(test_assign_value) {
@@ -817,6 +897,7 @@ static TCase *tc_ocr(void) {
   TCase *tc = tcase_create("ocr");
   tcase_add_test(tc, test_ocr_det);
   tcase_add_test(tc, test_cond_blocks);
+  tcase_add_test(tc, test_lod_ops);
   tcase_add_test(tc, test_assign_value);
   return tc;
 }

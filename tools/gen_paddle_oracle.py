@@ -2288,6 +2288,301 @@ def einsum_modes(g):
             e("bij,kj->bki", v, b[0]), e("ij,kj->ik", d, d))
 
 
+@case(**EXACT, note="fmax/fmin and heaviside are one libm call or comparison per element")
+def elementwise_fmax_fmin_heaviside(g):
+    """elementwise_fmax/fmin (a NaN operand gives the other; int64 through double, as Paddle)
+    and elementwise_heaviside, with broadcasting, float32, float64, int32 and int64."""
+    nan = np.nan
+    xv = g.rand([2, 3, 4], -2, 2)
+    xv[0, 0, :] = [nan, 0.0, -0.0, 1.0]
+    xv[1, 2, :2] = 0.0
+    x = g.data("x", xv)
+    yv = np.array([nan, -0.0, 0.0, 0.5], "float32")
+    y = g.data("y", yv)
+    d = g.data("d", xv.astype("float64"))
+    e = g.data("e", g.rand([3, 1], -2, 2).astype("float64"))
+    a = g.data("a", np.array([[2**24 + 1, -7, 0, 2**31 - 1], [-2**31, 3, 0, -1]], np.int32))
+    b = g.data("b", np.array([1, -8, 4, 0], np.int32))
+    big = 2**53 + 1
+    c = g.data("c", np.array([[big, -big, 0, 7], [3, -(2**62) - 1, 5, 0]], np.int64))
+    f = g.data("f", np.array([[2], [-9]], np.int64))
+    outs = []
+    for t in ("elementwise_fmax", "elementwise_fmin"):
+        outs += [g.op(t, {"X": x, "Y": y}), g.op(t, {"X": y, "Y": x}),
+                 g.op(t, {"X": d, "Y": e}, dtype="float64"),
+                 g.op(t, {"X": a, "Y": b}, dtype="int32"),
+                 g.op(t, {"X": c, "Y": f}, dtype="int64")]
+    t = "elementwise_heaviside"
+    outs += [g.op(t, {"X": x, "Y": y}), g.op(t, {"X": d, "Y": e}, dtype="float64"),
+             g.op(t, {"X": a, "Y": b}, dtype="int32"), g.op(t, {"X": c, "Y": f}, dtype="int64")]
+    g.fetch(*outs)
+
+
+@case(rtol=1e-6, atol=0.0)
+def acosh_asinh_atanh(g):
+    """acosh (NaN below 1), asinh, atanh (+-inf at +-1, NaN outside), float32 and float64."""
+    v = np.concatenate([g.rand([20], -3, 3), np.array([1, -1, 0, 0.999, 1.001, 5, -0.5, 200],
+                                                      "float32")]).reshape(4, 7)
+    x = g.data("x", v)
+    d = g.data("d", v.astype("float64") * 1.25)
+    g.fetch(*[g.op(t, {"X": x}) for t in ("acosh", "asinh", "atanh")],
+            *[g.op(t, {"X": d}, dtype="float64") for t in ("acosh", "asinh", "atanh")])
+
+
+@case(**EXACT)
+def bitwise_ops(g):
+    """bitwise_and/or/xor with broadcasting and bitwise_not on bool (logical), uint8, int8,
+    int16, int32 and int64."""
+    outs = []
+    vals = {"bool": ([[True, False, True], [False, False, True]], [True, False, False]),
+            "uint8": ([[0, 255, 17], [128, 3, 96]], [15, 240, 255]),
+            "int8": ([[-128, 127, -1], [5, -6, 0]], [-1, 3, -128]),
+            "int16": ([[-32768, 12345, -2], [7, 0, 255]], [255, -256, 32767]),
+            "int32": ([[-2**31, 2**31 - 1, -5], [12, 0, 65535]], [-1, 1 << 20, 3]),
+            "int64": ([[-2**63, 2**63 - 1, -5], [12, 0, 2**40 + 3]], [-1, 2**33, 3])}
+    for dt, (xv, yv) in vals.items():
+        x = g.data("x_" + dt, np.array(xv, dt))
+        y = g.data("y_" + dt, np.array(yv, dt))
+        outs += [g.op(t, {"X": x, "Y": y}, dtype=dt)
+                 for t in ("bitwise_and", "bitwise_or", "bitwise_xor")]
+        outs.append(g.op("bitwise_not", {"X": x}, dtype=dt))
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="cross and dot: products and sums in order, as Paddle's CPU loops")
+def cross_dot(g):
+    """cross along the default dim (the first of size 3) and along given dims (negative too),
+    float32, float64, int32 and int64 (wrapping); dot on rank 1 (0-D result) and rank 2."""
+    x = g.data("x", g.rand([2, 3, 3, 4], -2, 2))
+    y = g.data("y", g.rand([2, 3, 3, 4], -2, 2))
+    d = g.data("d", g.rand([3, 5], -2, 2).astype("float64"))
+    e = g.data("e", g.rand([3, 5], -2, 2).astype("float64"))
+    i = g.data("i", np.array([[2**30, -7, 3], [1, 2**20, -5]], np.int32))
+    j = g.data("j", np.array([[9, 2**12, -1], [6, 5, 2**15]], np.int32))
+    k = g.data("k", np.array([[2**40, -7, 3], [1, 2**33, -5]], np.int64))
+    m = g.data("m", np.array([[2**30, 2**31, -1], [6, 5, 2**28]], np.int64))
+    v = g.data("v", g.rand([7], -2, 2))
+    w = g.data("w", g.rand([7], -2, 2))
+    cr = lambda a, b, dt="float32", **at: g.op("cross", {"X": a, "Y": b}, at, dtype=dt)  # noqa
+    dot = lambda a, b, dt="float32": g.op("dot", {"X": a, "Y": b}, dtype=dt)  # noqa: E731
+    g.fetch(cr(x, y), cr(x, y, dim=2), cr(x, y, dim=-3), cr(d, e, "float64"),
+            cr(i, j, "int32", dim=1), cr(k, m, "int64"),
+            dot(v, w), dot(d, e, "float64"),
+            dot(i, j, "int32"), dot(k, m, "int64"), dot(e, d, "float64"))
+
+
+@case(rtol=1e-5, atol=1e-6, note="BLAS GEMV/GEMM on Paddle's side, icore's GEMM here")
+def mv_addmm(g):
+    """mv (float32, float64); addmm with Input [M, N], [1, N], [M, 1], [N] and [1, 1], Alpha
+    and Beta (Beta 0 drops a NaN Input), float32 and float64."""
+    x = g.data("x", g.rand([4, 6], -1, 1))
+    v = g.data("v", g.rand([6], -1, 1))
+    xd = g.data("xd", g.rand([3, 5], -1, 1).astype("float64"))
+    vd = g.data("vd", g.rand([5], -1, 1).astype("float64"))
+    y = g.data("y", g.rand([6, 5], -1, 1))
+    full = g.data("full", g.rand([4, 5], -1, 1))
+    row = g.data("row", g.rand([1, 5], -1, 1))
+    col = g.data("col", g.rand([4, 1], -1, 1))
+    vec = g.data("vec", g.rand([5], -1, 1))
+    nanv = np.full([1, 1], np.nan, "float32")
+    one = g.data("one", nanv)
+    yd = g.data("yd", g.rand([5, 2], -1, 1).astype("float64"))
+    ind = g.data("ind", g.rand([3, 2], -1, 1).astype("float64"))
+    am = lambda i, a, b, dt="float32", **at: g.op("addmm", {"Input": i, "X": a, "Y": b}, at,  # noqa
+                                                  dtype=dt)
+    g.fetch(g.op("mv", {"X": x, "Vec": v}), g.op("mv", {"X": xd, "Vec": vd}, dtype="float64"),
+            am(full, x, y), am(row, x, y, Alpha=2.0, Beta=0.5), am(col, x, y, Alpha=-1.5),
+            am(vec, x, y, Beta=3.0), am(one, x, y, Beta=0.0), am(ind, xd, yd, "float64",
+                                                                  Alpha=0.25, Beta=-2.0))
+
+
+@case(rtol=1e-5, atol=1e-6)
+def bce_loss_modes(g):
+    """bce_loss (X at 0 and 1: the -100 clamp), float32 and float64."""
+    xv = g.rand([3, 5], 0, 1)
+    xv[0, :2] = [0.0, 1.0]
+    lv = g.rand([3, 5], 0, 1)
+    lv[0, :2] = [1.0, 0.0]
+    x = g.data("x", xv)
+    lab = g.data("lab", lv)
+    xd = g.data("xd", xv.astype("float64"))
+    ld = g.data("ld", lv.astype("float64"))
+    g.fetch(g.op("bce_loss", {"X": x, "Label": lab}),
+            g.op("bce_loss", {"X": xd, "Label": ld}, dtype="float64"))
+
+
+@case(rtol=1e-5, atol=1e-6, note="reductions: Paddle's Eigen sum is a tree, icore's in order")
+def kldiv_loss_modes(g):
+    """kldiv_loss, every reduction, log_target false (Target <= 0 gives 0) and true, float32
+    and float64."""
+    xv = np.log(g.rand([3, 4, 2], 0.05, 1))
+    tv = g.rand([3, 4, 2], -0.2, 1)
+    tv[0, 0] = [0.0, -0.0]
+    x = g.data("x", xv)
+    t = g.data("t", tv)
+    lt = g.data("lt", np.log(g.rand([3, 4, 2], 0.05, 1)))
+    xd = g.data("xd", xv.astype("float64"))
+    td = g.data("td", tv.astype("float64"))
+    kl = lambda a, b, red, log_target=False, dt="float32": g.op(  # noqa: E731
+        "kldiv_loss", {"X": a, "Target": b}, dict(reduction=red, log_target=log_target),
+        outs={"Loss": 1}, dtype=dt)
+    outs = []
+    for red in ("none", "sum", "mean", "batchmean"):
+        outs += [kl(x, t, red), kl(x, lt, red, True)]
+    outs += [kl(xd, td, "none", dt="float64"), kl(xd, td, "batchmean", dt="float64"),
+             kl(xd, td, "sum", True, dt="float64")]
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="sums in order in the dtype, as Paddle's CPU loops")
+def nll_loss_modes(g):
+    """nll_loss on [N, C] and [N, C, H, W], every reduction, with and without Weight,
+    ignore_index (default -100 and a class), all labels ignored (mean stays the sum, 0),
+    float32 and float64; Total_weight. With a reduction, Paddle's kernel writes a 0 to
+    Out[i] (one element) for each ignored label i: out of bounds beyond i = 0, which
+    corrupts its heap; so the reduced cases ignore only label 0."""
+    x = g.data("x", np.log(g.rand([5, 4], 0.05, 1)))
+    lab = g.data("lab", np.array([0, 3, -100, 1, 3], np.int64))
+    lab0 = g.data("lab0", np.array([-100, 3, 2, 1, 3], np.int64))
+    lab2 = g.data("lab2", np.array([3, 0, 2, 1, 2], np.int64))
+    w = g.data("w", g.rand([4], 0.2, 2))
+    x4 = g.data("x4", np.log(g.rand([2, 3, 2, 3], 0.05, 1)).astype("float64"))
+    lab4 = g.data("lab4", np.array([[[0, 2, 1], [1, 1, 0]], [[2, 2, 0], [1, 0, 2]]], np.int64))
+    lab4r = g.data("lab4r", np.array([[[1, 2, 0], [0, 2, 0]], [[2, 2, 0], [0, 0, 2]]], np.int64))
+    w4 = g.data("w4", g.rand([3], 0.2, 2).astype("float64"))
+    x1 = g.data("x1", np.log(g.rand([1, 4], 0.05, 1)))
+    ign = g.data("ign", np.array([2], np.int64))
+    outs = []
+
+    def nll(a, b, wt, red, ii=-100, dt="float32"):
+        ins = {"X": a, "Label": b}
+        if wt is not None:
+            ins["Weight"] = wt
+        r = g.op("nll_loss", ins, dict(reduction=red, ignore_index=ii),
+                 outs={"Out": 1, "Total_weight": 1}, dtype=dt)
+        return [r["Out"][0], r["Total_weight"][0]]
+    outs += nll(x, lab, None, "none") + nll(x, lab2, w, "none", 3)
+    outs += nll(x4, lab4, w4, "none", 1, "float64")
+    for red in ("sum", "mean"):
+        outs += nll(x, lab0, None, red) + nll(x, lab2, w, red, 3)
+        outs += nll(x4, lab4r, w4, red, 1, "float64")
+    outs += nll(x1, ign, w, "mean", 2) + nll(x4, lab4, None, "mean", dt="float64")
+    g.fetch(*outs)
+
+
+@case(**EXACT)
+def multiplex_rows(g):
+    """multiplex (Ids int32: Paddle reads no other) of three [4, 2, 3] float32 inputs and of two
+    int64 inputs."""
+    xs = [g.data("x%d" % k, g.rand([4, 2, 3], -2, 2)) for k in range(3)]
+    ids = g.data("ids", np.array([[2], [0], [1], [2]], np.int32))
+    ys = [g.data("y%d" % k, g.randint([3, 2], -50, 50, "int64")) for k in range(2)]
+    jds = g.data("jds", np.array([[1], [1], [0]], np.int32))
+    g.fetch(g.op("multiplex", {"X": xs, "Ids": ids}),
+            g.op("multiplex", {"X": ys, "Ids": jds}, dtype="int64"))
+
+
+@case(**EXACT)
+def cummax_cummin(g):
+    """cummax and cummin along axis -1 (default), 0 and 1, ties (the later index), NaN
+    (propagates, the latest NaN's index), float32, float64, int32, int64; int32 indices."""
+    nan = np.nan
+    xv = np.array([[[1, 3, 3, 2], [nan, 1, nan, 5], [2, 2, -1, -1]],
+                   [[0, -0.0, 4, 4], [5, nan, 1, 7], [-3, -3, -3, 9]]], "float32")
+    x = g.data("x", xv)
+    d = g.data("d", g.rand([3, 5], -2, 2).astype("float64"))
+    i = g.data("i", np.array([[4, 1, 4, 7, 7], [0, -2, 3, -2, 5]], np.int32))
+    k = g.data("k", np.array([3, 3, 1, 9, 9, -5], np.int64))
+    outs = []
+
+    def cum(t, v, dt="float32", **at):
+        r = g.op(t, {"x": v}, at, outs={"out": 1, "indices": 1}, dtype=dt)
+        return [r["out"][0], r["indices"][0]]
+    for t in ("cummax", "cummin"):
+        outs += cum(t, x) + cum(t, x, axis=0) + cum(t, x, axis=1, dtype=2)
+        outs += cum(t, d, "float64", axis=-2) + cum(t, i, "int32") + cum(t, k, "int64", axis=0)
+    g.fetch(*outs)
+
+
+@case(rtol=1e-5, atol=1e-6, note="Paddle's Eigen sum is a tree, icore's in order (in double)")
+def frobenius_norm_dims(g):
+    """frobenius_norm over the default dim [0], one dim, two dims (negative), keep_dim,
+    reduce_all and every dim, float32 and float64."""
+    x = g.data("x", g.rand([2, 3, 4], -2, 2))
+    d = g.data("d", g.rand([3, 5], -2, 2).astype("float64"))
+    fn = lambda v, dt="float32", **at: g.op("frobenius_norm", {"X": v}, at, dtype=dt)  # noqa
+    g.fetch(fn(x), fn(x, dim=[1]), fn(x, dim=[0, -1], keep_dim=True),
+            fn(x, dim=[0], reduce_all=True), fn(x, dim=[0, 1, 2]),
+            fn(d, "float64", dim=[1]), fn(d, "float64", dim=[0, 1], keep_dim=True))
+
+
+@case(**EXACT)
+def fill_diagonal_modes(g):
+    """fill_diagonal on square, wide and tall matrices (wrap or not), offsets (positive,
+    negative), rank 3 (equal dims), float32, float64, int32, int64 and bool."""
+    x = g.data("x", g.rand([4, 4], -2, 2))
+    w = g.data("w", g.rand([3, 5], -2, 2))
+    t = g.data("t", g.rand([7, 3], -2, 2).astype("float64"))
+    c = g.data("c", g.rand([3, 3, 3], -2, 2))
+    i = g.data("i", g.randint([4, 3], -9, 9, "int32"))
+    k = g.data("k", g.randint([3, 4], -9, 9, "int64"))
+    b = g.data("b", np.zeros([3, 3], bool))
+    fd = lambda v, dt="float32", **at: g.op("fill_diagonal", {"X": v}, at, dtype=dt)  # noqa
+    g.fetch(fd(x, value=1.5), fd(x, value=-2.0, offset=1), fd(x, value=3.0, offset=-2),
+            fd(w, value=9.0, offset=2), fd(t, "float64", value=5.0, wrap=True),
+            fd(t, "float64", value=5.0, wrap=False),
+            fd(t, "float64", value=7.0, offset=1, wrap=True),
+            fd(c, value=0.5), fd(i, "int32", value=7.9), fd(k, "int64", value=-3.0, offset=-1),
+            fd(b, "bool", value=1.0))
+
+
+@case(rtol=1e-5, atol=1e-6, note="a GEMM per output feature on both sides")
+def bilinear_tensor_product_bias(g):
+    """bilinear_tensor_product with and without Bias, float32 and float64."""
+    x = g.data("x", g.rand([4, 3], -1, 1))
+    y = g.data("y", g.rand([4, 5], -1, 1))
+    w = g.data("w", g.rand([2, 3, 5], -1, 1))
+    b = g.data("b", g.rand([1, 2], -1, 1))
+    xd = g.data("xd", g.rand([3, 2], -1, 1).astype("float64"))
+    yd = g.data("yd", g.rand([3, 4], -1, 1).astype("float64"))
+    wd = g.data("wd", g.rand([3, 2, 4], -1, 1).astype("float64"))
+    g.fetch(g.op("bilinear_tensor_product", {"X": x, "Y": y, "Weight": w, "Bias": b}),
+            g.op("bilinear_tensor_product", {"X": x, "Y": y, "Weight": w}),
+            g.op("bilinear_tensor_product", {"X": xd, "Y": yd, "Weight": wd}, dtype="float64"))
+
+
+@case(rtol=1e-6, atol=0.0)
+def logspace_dtypes(g):
+    """logspace increasing and decreasing, Num 1, fractional and negative exponents, base 2
+    and 10, float32, float64, int32 and int64 (values truncated)."""
+    f = lambda n, v, dt="float32": g.data(n, np.array([v], dt))  # noqa: E731
+    s0, s1, s2 = f("s0", 0.0), f("s1", 2.5), f("s2", -1.0)
+    e0, e1 = f("e0", 3.0), f("e1", -2.0)
+    b10, b2 = f("b10", 10.0), f("b2", 2.0)
+    n5, n1, n7 = f("n5", 5, "int32"), f("n1", 1, "int32"), f("n7", 7, "int32")
+    ls = lambda s, e, n, b, dt, npdt: g.op("logspace", {"Start": s, "Stop": e, "Num": n,  # noqa
+                                                        "Base": b}, dict(dtype=dt), dtype=npdt)
+    g.fetch(ls(s0, e0, n5, b10, 5, "float32"), ls(s1, e1, n7, b2, 5, "float32"),
+            ls(s2, e0, n1, b10, 5, "float32"), ls(s1, e1, n7, b2, 6, "float64"),
+            ls(s0, e0, n7, b10, 6, "float64"), ls(s0, e0, n5, b10, 2, "int32"),
+            ls(s1, e0, n7, b2, 3, "int64"), ls(s2, e0, n1, b2, 3, "int64"))
+
+
+@case(**EXACT)
+def nms_boxes(g):
+    """nms (paddle.vision.ops.nms's op) on overlapping boxes in the given order, thresholds
+    0.3, 0.5 and the default 1 (nothing suppressed), float32 and float64."""
+    corner = g.rand([12, 2], 0, 10)
+    bv = np.concatenate([corner, corner + g.rand([12, 2], 1, 6)], 1).astype("float32")
+    bv[5] = bv[2]          # identical boxes: IoU 1
+    b = g.data("b", bv)
+    bd = g.data("bd", bv.astype("float64"))
+    nms = lambda v, dt="float32", **at: g.op("nms", {"Boxes": v}, at,  # noqa: E731
+                                             outs={"KeepBoxesIdxs": 1}, dtype="int64")
+    g.fetch(nms(b, iou_threshold=0.3), nms(b, iou_threshold=0.5), nms(b),
+            nms(bd, iou_threshold=0.1))
+
+
 @case(**EXACT, note="kthvalue and mode only select input values: exact")
 def kthvalue_mode(g):
     """kthvalue with k on the last axis, a middle axis, keepdim, ties (values from few levels,

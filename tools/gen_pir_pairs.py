@@ -28,8 +28,9 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq, more) and JIT_CASES (jit, ctrl: dygraph Layers through
-paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json, model.pdiparams, the feeds
+JSON_CASES (index, math, detect, seq, more, ops3, more2) and JIT_CASES (jit, ctrl: dygraph
+Layers through paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json,
+model.pdiparams, the feeds
 in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out<k>.npy of
 whatever dtype; json_cases.txt lists them. They cover the ops whose Python API has no
 legacy static path in Paddle 3.3, or whose legacy export would need each op built by hand.
@@ -37,6 +38,7 @@ legacy static path in Paddle 3.3, or whose legacy export would need each op buil
 cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
 sub-blocks (the control-flow op itself has no kernel yet). const/model.json (PIR only) holds
 pd_op.assign_value_ constants (float32 and int64), which translate to assign_value.
+lod/model.json (PIR only, not run) holds ops the cases cannot run (export_lod).
 """
 import os
 import shutil
@@ -419,6 +421,122 @@ def json_more(paddle, np):
             (bn, np.array([3], "int32"))], [sc, pa, mp, mask, up, cr, sn, pv, rp, ps]
 
 
+def json_more2(paddle, np):
+    """add_n, anchor_generator, collect_fpn_proposals, crf_decoding (with Length,
+    with and without Label), huber_loss, norm, reverse, squared_l2_norm, accuracy, ctc_align,
+    increment, mean_all, the fake quantization ops, quantize_linear,
+    im2sequence and full_batch_size_like: ops whose Python API is gone or only reaches them
+    through paddle._C_ops; then fmax, fmin, heaviside, acosh, asinh, atanh, the bitwise ops,
+    cross, dot, mv, addmm, bce_loss, kldiv_loss, nll_loss, log_loss, multiplex, cummax,
+    cummin, frobenius_norm, fill_diagonal, bilinear, logspace, nms, is_empty, memcpy_d2h and
+    memcpy_h2d (mapped after the cases above: last, so that their parameter names do not
+    move)."""
+    C = paddle._C_ops
+    f32 = lambda a: np.asarray(a, "float32")
+    rv = np.random.RandomState(19)
+    x = paddle.static.data("x", [3, 4, 5], "float32")
+    y = paddle.static.data("y", [3, 4, 5], "float32")
+    feat = paddle.static.data("feat", [1, 2, 3, 4], "float32")
+    r1 = paddle.static.data("r1", [4, 4], "float32")
+    r2 = paddle.static.data("r2", [3, 4], "float32")
+    s1 = paddle.static.data("s1", [4, 1], "float32")
+    s2 = paddle.static.data("s2", [3, 1], "float32")
+    n1 = paddle.static.data("n1", [2], "int32")
+    n2 = paddle.static.data("n2", [2], "int32")
+    em = paddle.static.data("em", [2, 4, 5], "float32")
+    tr = paddle.static.data("tr", [7, 5], "float32")
+    lab = paddle.static.data("lab", [2, 4], "int64")
+    ln = paddle.static.data("ln", [2], "int64")
+    logits = paddle.static.data("logits", [6, 5], "float32")
+    cls = paddle.static.data("cls", [6, 1], "int64")
+    tok = paddle.static.data("tok", [2, 7], "int32")
+    tlen = paddle.static.data("tlen", [2, 1], "int32")
+    sc = paddle.static.data("sc", [1], "float32")
+    accum = paddle.static.data("accum", [1], "float32")
+    state = paddle.static.data("state", [1], "float32")
+    it = paddle.static.data("it", [1], "int32")
+    chs = paddle.static.data("chs", [3], "float32")
+    zp = paddle.static.data("zp", [1], "float32")
+    img = paddle.static.data("img", [2, 2, 5, 5], "float32")
+    an, av = C.anchor_generator(feat, [16.0, 32.0], [0.5, 1.0, 2.0], [0.1, 0.1, 0.2, 0.2],
+                                [8.0, 8.0], 0.5)
+    fr, frn = C.collect_fpn_proposals([r1, r2], [s1, s2], [n1, n2], 5)
+    tv, ti = paddle.topk(logits, 2)
+    acc, cor, tot = C.accuracy(tv, ti, cls)
+    ca, cal = C.ctc_align(tok, tlen, 0, True, -1)
+    ca2, cal2 = C.ctc_align(tok, tlen, 1, False, 0)
+    outs = [
+        paddle.add_n([x, y, x]), an, av, fr, frn,
+        C.crf_decoding(em, tr, None, ln), C.crf_decoding(em, tr, lab, ln),
+        C.huber_loss(x, y, 0.3), C.norm(x, 1, 1e-10, True)[0], C.reverse(x, [0, 2]),
+        C.squared_l2_norm(x), acc, cor, tot, ca, cal, ca2, cal2,
+        paddle.increment(sc, 2.5), C.mean_all(x),
+        *C.fake_quantize_abs_max(x, 8, 1), C.fake_quantize_dequantize_abs_max(x, 8, 0)[0],
+        C.fake_channel_wise_quantize_dequantize_abs_max(x, 8, 0, 1)[0],
+        C.fake_dequantize_max_abs(x, sc, 127.0),
+        C.fake_channel_wise_dequantize_max_abs(x, [chs], [8], 0, 1),
+        C.fake_quantize_moving_average_abs_max(x, sc, accum, state, 0.9, 8, True, 1)[0],
+        C.fake_quantize_dequantize_moving_average_abs_max(x, sc, accum, state, 0.9, 8, True,
+                                                          0)[0],
+        C.fake_quantize_range_abs_max(x, sc, it, 100, 8, True, 1)[0],
+        C.quantize_linear(x, sc, zp, accum, state, -1, 8, -128, 127, 0, True, False)[0],
+        C.im2sequence(img, None, [2, 3], [2, 1], [1, 0, 0, 1], [1, 1]),
+        C.full_batch_size_like(logits, [1, 3], paddle.float32, 1.5, 0, 1, paddle.CPUPlace()),
+    ]
+    pos = paddle.static.data("pos", [2, 3], "float32")        # in [1, 3]
+    bi = paddle.static.data("bi", [2, 3], "int32")
+    bj = paddle.static.data("bj", [3], "int32")
+    v3 = paddle.static.data("v3", [2, 3], "float32")
+    vec = paddle.static.data("vec", [5], "float32")
+    mat = paddle.static.data("mat", [4, 5], "float32")
+    prob = paddle.static.data("prob", [2, 3], "float32")      # in (0, 1)
+    mx = paddle.static.data("mx", [3, 3], "int32")
+    bw = paddle.static.data("bw", [2, 3, 4], "float32")
+    bb = paddle.static.data("bb", [1, 2], "float32")
+    nb = paddle.static.data("nb", [6, 4], "float32")
+    logp = paddle.nn.functional.log_softmax(logits, 1)
+    outs += [paddle.fmax(x, y), paddle.fmin(y, x), paddle.heaviside(x, y), paddle.acosh(pos),
+             paddle.asinh(x), paddle.atanh(prob - 0.5), paddle.bitwise_and(bi, bj),
+             paddle.bitwise_or(bi, bj), paddle.bitwise_xor(bi, bj), paddle.bitwise_not(bi),
+             paddle.cross(v3, pos, axis=1), paddle.dot(vec, vec), paddle.mv(mat, vec),
+             paddle.addmm(mat[:2, :4], pos, mat[:3, :4], 0.5, 2.0),
+             C.bce_loss(prob, prob * 0.5), C.kldiv_loss(x, y, "batchmean", True),
+             C.kldiv_loss(x, prob[:1, :1].expand([3, 4, 5]), "none", False),
+             *C.nll_loss(logp, paddle.reshape(cls, [6]), vec, 2, "mean"),
+             C.log_loss(prob[:, :1], prob[:, 1:2], 1e-4),
+             paddle.multiplex([x[0], y[0]], paddle.cast(mx[:, :1] % 2, "int32")[:1].expand(
+                 [4, 1])),
+             *paddle.cummax(x, axis=1), *paddle.cummin(bi, axis=0),
+             C.frobenius_norm(x, [0, 2], False, False),
+             C.fill_diagonal(mat, 2.0, 1, False), C.bilinear(pos, vec[:4].expand([2, 4]), bw, bb),
+             paddle.logspace(0, 2, 5, 10.0), C.nms(nb, 0.3), C.is_empty(x), C.is_empty(x[:0]),
+             C.memcpy_d2h(mat, 0), C.memcpy_h2d(mat, 0)]
+    nc = rv.uniform(0, 10, (6, 2))
+    rc1, rc2 = rv.uniform(0, 20, (4, 2)), rv.uniform(0, 20, (3, 2))
+    return [(x, f32(rv.uniform(-2, 2, (3, 4, 5)))), (y, f32(rv.uniform(-2, 2, (3, 4, 5)))),
+            (feat, f32(rv.uniform(-1, 1, (1, 2, 3, 4)))),
+            (r1, f32(np.concatenate([rc1, rc1 + rv.uniform(1, 9, (4, 2))], 1))),
+            (r2, f32(np.concatenate([rc2, rc2 + rv.uniform(1, 9, (3, 2))], 1))),
+            (s1, f32(rv.uniform(0, 1, (4, 1)))), (s2, f32(rv.uniform(0, 1, (3, 1)))),
+            (n1, np.array([3, 1], "int32")), (n2, np.array([1, 2], "int32")),
+            (em, f32(rv.randint(0, 4, (2, 4, 5)) * 0.5)), (tr, f32(rv.uniform(-1, 1, (7, 5)))),
+            (lab, rv.randint(0, 5, (2, 4)).astype("int64")), (ln, np.array([4, 3], "int64")),
+            (logits, f32(rv.uniform(-1, 1, (6, 5)))),
+            (cls, rv.randint(0, 5, (6, 1)).astype("int64")),
+            (tok, np.array([[0, 1, 1, 0, 2, 2, 3], [1, 1, 0, 0, 3, 0, 0]], "int32")),
+            (tlen, np.array([[7], [5]], "int32")), (sc, f32([1.5])), (accum, f32([3.0])),
+            (state, f32([2.0])), (it, np.array([0], "int32")), (chs, f32([1.0, 1.5, 2.0])),
+            (zp, f32([0])),
+            (img, f32(rv.uniform(-1, 1, (2, 2, 5, 5)))),
+            (pos, f32(rv.uniform(1, 3, (2, 3)))), (bi, rv.randint(-50, 50, (2, 3)).astype("int32")),
+            (bj, rv.randint(-50, 50, (3,)).astype("int32")), (v3, f32(rv.uniform(-1, 1, (2, 3)))),
+            (vec, f32(rv.uniform(0.2, 1, (5,)))), (mat, f32(rv.uniform(-1, 1, (4, 5)))),
+            (prob, f32(rv.uniform(0.05, 0.95, (2, 3)))),
+            (mx, rv.randint(0, 9, (3, 3)).astype("int32")),
+            (bw, f32(rv.uniform(-1, 1, (2, 3, 4)))), (bb, f32(rv.uniform(-1, 1, (1, 2)))),
+            (nb, f32(np.concatenate([nc, nc + rv.uniform(1, 6, (6, 2))], 1)))], outs
+
+
 def case_ops(paddle, np, part):
     """The ops above whose Python API still has a legacy static path (and, through
     legacy_op, the unary ones that lost it), exported in both formats; part 0 the index and
@@ -542,7 +660,7 @@ def json_ops3(paddle, np):
 
 
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
-              "more": json_more, "ops3": json_ops3}
+              "more": json_more, "ops3": json_ops3, "more2": json_more2}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
@@ -577,6 +695,47 @@ def export_const(paddle, np, out):
         exe.run(startup)
         paddle.static.save_inference_model(os.path.join(out, "const", "model"), [x], [y], exe,
                                            program=main)
+
+
+def export_lod(paddle, out):
+    """lod/model.json (PIR only, not run): ops whose Paddle kernels need LoD input, which a
+    PIR program cannot be fed (gru, lstm and beam_search, the legacy LoD ops; box_clip, which
+    Paddle's kernel reads without checking), and ops whose inference outputs Paddle leaves unwritten
+    (moving_average_abs_max_scale's OutScale, fake_channel_wise_quantize_abs_max's at
+    is_test) or computes unlike its kernel's definition (dequantize_linear on float input):
+    tests/test_pir.c checks their translation (types, slots, attributes)."""
+    C = paddle._C_ops
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", [6, 9], "float32")
+        h0 = paddle.static.data("h0", [2, 3], "float32")
+        w = paddle.static.data("w", [3, 9], "float32")
+        b = paddle.static.data("b", [1, 9], "float32")
+        x4 = paddle.static.data("x4", [6, 12], "float32")
+        c0 = paddle.static.data("c0", [2, 3], "float32")
+        w4 = paddle.static.data("w4", [3, 12], "float32")
+        b4 = paddle.static.data("b4", [1, 21], "float32")
+        boxes = paddle.static.data("boxes", [5, 4], "float32")
+        im = paddle.static.data("im", [1, 3], "float32")
+        s = paddle.static.data("s", [1], "float32")
+        z = paddle.static.data("z", [1], "float32")
+        pi = paddle.static.data("pi", [2, 1], "int64")
+        ps = paddle.static.data("ps", [2, 1], "float32")
+        ids = paddle.static.data("ids", [2, 3], "int64")
+        sc = paddle.static.data("sc", [2, 3], "float32")
+        gru = C.gru(x, h0, w, b, "relu", "sigmoid", True, True, True)
+        lstm = C.lstm(x4, h0, c0, w4, b4, True, True, True, "sigmoid", "tanh", "identity")
+        outs = [gru[3], lstm[0], lstm[1], C.box_clip(boxes, im),
+                C.dequantize_linear(x, s, z, s, s, -1, 8, -128, 127, 0, True, False)[0],
+                C.moving_average_abs_max_scale(x, s, s, 0.9, True)[0],
+                C.fake_channel_wise_quantize_abs_max(x, 8, 1, 1, True)[0],
+                *C.beam_search(pi, ps, ids, sc, 0, 2, 1, False)]
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        paddle.static.save_inference_model(os.path.join(out, "lod", "model"),
+                                           [x, h0, w, b, x4, c0, w4, b4, boxes, im, s, z, pi, ps,
+                                            ids, sc], outs,
+                                           exe, program=main)
 
 
 def export_jit(paddle, np, out):
@@ -709,6 +868,7 @@ def child(fmt, out):
     if pir:
         export_cond(paddle, out)
         export_const(paddle, np, out)
+        export_lod(paddle, out)
     cases = dict(CASES, **(JSON_CASES if pir else {}))
     for name, build in cases.items():
         d = os.path.join(out, name)
@@ -818,7 +978,7 @@ def main():
                 if f.startswith("out") and not np.allclose(va, vb, rtol=1e-5, atol=1e-6):
                     sys.exit(f"{name}/{f}: Paddle's outputs differ between formats")
                 shutil.copy(os.path.join(a, f), d)
-    for extra in ("cond", "const"):
+    for extra in ("cond", "const", "lod"):
         os.makedirs(os.path.join(out, extra), exist_ok=True)
         shutil.copy(os.path.join(tmp, "pir", extra, "model.json"), os.path.join(out, extra))
     with open(os.path.join(out, "cases.txt"), "w") as f:
