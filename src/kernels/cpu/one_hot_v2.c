@@ -6,29 +6,25 @@
  * whatever the attribute says. */
 #include <string.h>
 
+#include "kernels/cpu/onehot.h"
+
 #include "kernels/cpu/fill.h"
 #include "kernels/cpu/shapeops.h"
 
-typedef struct one_hot_attrs {
-  int64_t depth;
-  ic_dtype dtype;
-  bool allow;
-} one_hot_attrs;
+const ic_slotdef ic_one_hot_inputs[2] = {{"X", 0},
+                                         {"depth_tensor", IC_SLOT_OPTIONAL | IC_SLOT_VALUE}};
+const ic_slotdef ic_one_hot_outputs[1] = {{"Out", 0}};
 
-static const ic_slotdef k_inputs[2] = {{"X", 0},
-                                       {"depth_tensor", IC_SLOT_OPTIONAL | IC_SLOT_VALUE}};
-static const ic_slotdef k_outputs[1] = {{"Out", 0}};
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  one_hot_attrs *a = attrs;
+ic_status ic_one_hot_parse(ic_attr_reader *r, void *attrs) {
+  ic_one_hot_attrs *a = attrs;
   a->depth = ic_ar_int(r, "depth", -1);
   ic_fill_parse_dtype(r, "dtype", IC_FP32, ~0ull, &a->dtype);
   a->allow = ic_ar_bool(r, "allow_out_of_range", false);
   return r->st;
 }
 
-static ic_status get_depth(ic_kctx *c, int64_t *depth) {
-  const one_hot_attrs *a = c->attrs;
+ic_status ic_one_hot_depth(ic_kctx *c, int64_t *depth) {
+  const ic_one_hot_attrs *a = c->attrs;
   *depth = a->depth;
   if (ic_in(c, 1, 0)) {
     ic_status st = ic_shapeops_read_scalar(c, 1, depth);
@@ -44,8 +40,8 @@ static ic_status get_depth(ic_kctx *c, int64_t *depth) {
 static ic_status infer(ic_kctx *c) {
   int64_t depth;
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_INT);
-  if (st || (st = get_depth(c, &depth))) return st;
-  const one_hot_attrs *a = c->attrs;
+  if (st || (st = ic_one_hot_depth(c, &depth))) return st;
+  const ic_one_hot_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   if (x->ndim + 1 > IC_MAX_RANK) return ic_kfail_in(c, 0, 0, "one-hot exceeds the rank limit");
   int64_t d[IC_MAX_RANK];
@@ -55,8 +51,8 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-static ic_status one_hot_cpu(ic_kctx *c) {
-  const one_hot_attrs *a = c->attrs;
+ic_status ic_one_hot_run(ic_kctx *c) {
+  const ic_one_hot_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *o = ic_out(c, 0, 0);
   int64_t depth = o->dims[o->ndim - 1], n = ic_numel(x->ndim, x->dims);
@@ -79,7 +75,7 @@ static ic_status one_hot_cpu(ic_kctx *c) {
 }
 
 const ic_opdef ic_op_one_hot_v2 = {
-    .name = "one_hot_v2", .n_inputs = 2, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .attrs_size = sizeof(one_hot_attrs), .parse = parse, .infer = infer,
-    .cpu = one_hot_cpu,
+    .name = "one_hot_v2", .n_inputs = 2, .inputs = ic_one_hot_inputs, .n_outputs = 1,
+    .outputs = ic_one_hot_outputs, .attrs_size = sizeof(ic_one_hot_attrs),
+    .parse = ic_one_hot_parse, .infer = infer, .cpu = ic_one_hot_run,
 };

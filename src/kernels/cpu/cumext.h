@@ -1,0 +1,19 @@
+/* cummax and cummin share their attributes, shape rule and loop (cumext.c). */
+#ifndef IC_KERNELS_CPU_CUMEXT_H
+#define IC_KERNELS_CPU_CUMEXT_H
+
+#include "kernels/kernel.h"
+
+typedef struct ic_cumext_attrs {
+  int64_t axis;
+  ic_dtype idx; /* Indices' dtype */
+} ic_cumext_attrs;
+
+extern const ic_slotdef ic_cumext_inputs[1];
+extern const ic_slotdef ic_cumext_outputs[2];
+ic_status ic_cumext_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_cumext_infer(ic_kctx *c);
+/* max: cummax's running maximum, else cummin's minimum. */
+ic_status ic_cumext_run(ic_kctx *c, bool max);
+
+#endif
