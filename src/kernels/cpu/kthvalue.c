@@ -66,33 +66,44 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-static ic_status run(ic_kctx *c) {
-  const kthvalue_attrs *a = c->attrs;
+ic_status ic_kth_run(ic_kctx *c, int64_t axis, ic_kth_pick pick) {
   const ic_tensor *x = ic_in(c, 0, 0);
-  int ax = x->ndim == 0 ? 0 : (int)(a->axis < 0 ? a->axis + x->ndim : a->axis);
-  int64_t n = ic_numel(x->ndim, x->dims);
+  const int ax = x->ndim == 0 ? 0 : (int)(axis < 0 ? axis + x->ndim : axis);
+  const int64_t n = ic_numel(x->ndim, x->dims);
   if (n == 0) return IC_OK;
-  int64_t len = x->ndim == 0 ? 1 : x->dims[ax];
-  int64_t inner = x->ndim == 0 ? 1 : ic_numel(x->ndim - ax - 1, x->dims + ax + 1);
-  int64_t outer = n / (len * inner);
+  const int64_t len = x->ndim == 0 ? 1 : x->dims[ax];
+  const int64_t inner = x->ndim == 0 ? 1 : ic_numel(x->ndim - ax - 1, x->dims + ax + 1);
+  const int64_t outer = n / (len * inner);
   ic_buffer *buf = ic_kscratch(c, (size_t)len * sizeof(int64_t));
   if (!buf) return c->err->code;
   int64_t *idx = buf->data, *ip = ic_out(c, 1, 0)->data;
-  size_t es = ic_dtype_size(x->dtype);
+  const size_t es = ic_dtype_size(x->dtype);
   const char *xp = x->data;
   char *op = ic_out(c, 0, 0)->data;
   for (int64_t r = 0; r < outer; r++) {
     for (int64_t i = 0; i < inner; i++) {
-      int64_t base = r * len * inner + i, at = r * inner + i;
-      ic_std_order_row(x->dtype, xp + (size_t)base * es, inner, len, a->k, false,
-                       IC_SORT_TOPK_NTH, idx);
-      int64_t j = idx[a->k - 1];
+      const int64_t base = r * len * inner + i, at = r * inner + i;
+      const char *row = xp + (size_t)base * es;
+      const int64_t j = pick(c, row, inner, len, idx);
       ip[at] = j;
-      memcpy(op + (size_t)at * es, xp + (size_t)(base + j * inner) * es, es);
+      memcpy(op + (size_t)at * es, row + (size_t)(j * inner) * es, es);
     }
   }
   ic_buffer_release(buf);
   return IC_OK;
+}
+
+/* The k-th smallest of a row, by Paddle's nth_element steps. */
+static int64_t pick_kth(const ic_kctx *c, const char *row, int64_t stride, int64_t len,
+                        int64_t *idx) {
+  const kthvalue_attrs *a = c->attrs;
+  ic_std_order_row(ic_in(c, 0, 0)->dtype, row, stride, len, a->k, false, IC_SORT_TOPK_NTH, idx);
+  return idx[a->k - 1];
+}
+
+static ic_status run(ic_kctx *c) {
+  const kthvalue_attrs *a = c->attrs;
+  return ic_kth_run(c, a->axis, pick_kth);
 }
 
 const ic_opdef ic_op_kthvalue = {

@@ -40,43 +40,30 @@ static bool same(ic_dtype dt, const char *p, size_t es, int64_t i, int64_t j) {
   }
 }
 
-static ic_status run(ic_kctx *c) {
-  const mode_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, 0, 0);
-  int ax = x->ndim == 0 ? 0 : (int)(a->axis < 0 ? a->axis + x->ndim : a->axis);
-  int64_t n = ic_numel(x->ndim, x->dims);
-  if (n == 0) return IC_OK;
-  int64_t len = x->ndim == 0 ? 1 : x->dims[ax];
-  int64_t inner = x->ndim == 0 ? 1 : ic_numel(x->ndim - ax - 1, x->dims + ax + 1);
-  int64_t outer = n / (len * inner);
-  ic_buffer *buf = ic_kscratch(c, (size_t)len * sizeof(int64_t));
-  if (!buf) return c->err->code;
-  int64_t *idx = buf->data, *ip = ic_out(c, 1, 0)->data;
-  size_t es = ic_dtype_size(x->dtype);
-  const char *xp = x->data;
-  char *op = ic_out(c, 0, 0)->data;
-  for (int64_t r = 0; r < outer; r++) {
-    for (int64_t i = 0; i < inner; i++) {
-      int64_t base = r * len * inner + i, at = r * inner + i;
-      const char *row = xp + (size_t)base * es;
-      ic_std_order_row(x->dtype, row, inner, len, len, false, IC_SORT_STD, idx);
-      int64_t best = 0, best_freq = 0, freq = 0;
-      for (int64_t j = 0; j < len; j++) {
-        freq++;
-        if (j == len - 1 || !same(x->dtype, row, es * (size_t)inner, idx[j + 1], idx[j])) {
-          if (freq > best_freq) {
-            best_freq = freq;
-            best = idx[j];
-          }
-          freq = 0;
-        }
+/* The most frequent value of a row (the smallest of equally frequent ones: the first such run
+ * in ascending order), its position the last of its run in Paddle's sort. */
+static int64_t pick_mode(const ic_kctx *c, const char *row, int64_t stride, int64_t len,
+                         int64_t *idx) {
+  const ic_dtype dt = ic_in(c, 0, 0)->dtype;
+  const size_t es = ic_dtype_size(dt);
+  ic_std_order_row(dt, row, stride, len, len, false, IC_SORT_STD, idx);
+  int64_t best = 0, best_freq = 0, freq = 0;
+  for (int64_t j = 0; j < len; j++) {
+    freq++;
+    if (j == len - 1 || !same(dt, row, es * (size_t)stride, idx[j + 1], idx[j])) {
+      if (freq > best_freq) {
+        best_freq = freq;
+        best = idx[j];
       }
-      ip[at] = best;
-      memcpy(op + (size_t)at * es, row + (size_t)(best * inner) * es, es);
+      freq = 0;
     }
   }
-  ic_buffer_release(buf);
-  return IC_OK;
+  return best;
+}
+
+static ic_status run(ic_kctx *c) {
+  const mode_attrs *a = c->attrs;
+  return ic_kth_run(c, a->axis, pick_mode);
 }
 
 const ic_opdef ic_op_mode = {

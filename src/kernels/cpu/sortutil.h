@@ -36,6 +36,12 @@ void ic_std_order_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, 
  * Indices (slot 1, int64) shaped as X without `axis` (kept with size 1 when keepdim; a 0-D X
  * takes axis -1 or 0 and gives 0-D outputs). *ax receives the normalized axis. */
 ic_status ic_kth_infer(ic_kctx *c, int64_t axis, bool keepdim, int *ax);
+/* run of kthvalue and mode (kthvalue.c): for each row of X along `axis`, pick (given the row,
+ * its element stride and length, and a scratch of len indices) returns the position whose
+ * value goes to Out and whose index to Indices. */
+typedef int64_t (*ic_kth_pick)(const ic_kctx *c, const char *row, int64_t stride, int64_t len,
+                               int64_t *idx);
+ic_status ic_kth_run(ic_kctx *c, int64_t axis, ic_kth_pick pick);
 
 /* The kernel of argsort and top_k: along `axis` of X (input slot 0; any axis for a 0-D X),
  * the first k of each row ordered by `how` (ascending, or descending when desc) into Out
