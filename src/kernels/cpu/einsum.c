@@ -24,7 +24,30 @@ typedef struct einsum_attrs {
   int n_ops;
   char ops[2][IC_MAX_RANK + 1]; /* each operand's labels, one per dim */
   char out[IC_MAX_RANK + 1];
+  /* the labels (0-25) by type, in order of first appearance (operand 0, then 1), classified
+   * once at parse: batch, free in operand 0 / 1, contraction, reduced in operand 0 / 1 */
+  int batch[N_LABELS], free0[N_LABELS], free1[N_LABELS], con[N_LABELS], red[2][N_LABELS];
+  int nb, nf0, nf1, nc, nr[2];
 } einsum_attrs;
+
+static void classify(einsum_attrs *a) {
+  bool seen[N_LABELS] = {false};
+  for (int o = 0; o < a->n_ops; o++) {
+    for (const char *p = a->ops[o]; *p; p++) {
+      const int l = *p - 'a';
+      if (seen[l]) continue;
+      seen[l] = true;
+      const bool in0 = strchr(a->ops[0], *p) != NULL;
+      const bool both = in0 && a->n_ops == 2 && strchr(a->ops[1], *p) != NULL;
+      const bool kept = strchr(a->out, *p) != NULL;
+      if (both && kept) a->batch[a->nb++] = l;
+      else if (both) a->con[a->nc++] = l;
+      else if (kept && in0) a->free0[a->nf0++] = l;
+      else if (kept) a->free1[a->nf1++] = l;
+      else a->red[o][a->nr[o]++] = l;
+    }
+  }
+}
 
 enum { IN_OPERANDS };
 enum { OUT_OUT, OUT_CACHE, OUT_XSHAPE };
@@ -72,6 +95,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
     }
     a->out[len++] = *p;
   }
+  classify(a);
   return IC_OK;
 }
 
@@ -203,25 +227,8 @@ static ic_status run(ic_kctx *c) {
   int64_t size[N_LABELS];
   ic_status st = label_sizes(c, size);
   if (st) return st;
-  /* Labels by type, in order of first appearance (operand 0, then 1). */
-  int batch[N_LABELS], free0[N_LABELS], free1[N_LABELS], con[N_LABELS], red[2][N_LABELS];
-  int nb = 0, nf0 = 0, nf1 = 0, nc = 0, nr[2] = {0, 0};
-  bool seen[N_LABELS] = {false};
-  for (int o = 0; o < a->n_ops; o++) {
-    for (const char *p = a->ops[o]; *p; p++) {
-      const int l = *p - 'a';
-      if (seen[l]) continue;
-      seen[l] = true;
-      const bool in0 = strchr(a->ops[0], *p) != NULL;
-      const bool both = in0 && a->n_ops == 2 && strchr(a->ops[1], *p) != NULL;
-      const bool kept = strchr(a->out, *p) != NULL;
-      if (both && kept) batch[nb++] = l;
-      else if (both) con[nc++] = l;
-      else if (kept && in0) free0[nf0++] = l;
-      else if (kept) free1[nf1++] = l;
-      else red[o][nr[o]++] = l;
-    }
-  }
+  const int *batch = a->batch, *free0 = a->free0, *free1 = a->free1, *con = a->con;
+  const int nb = a->nb, nf0 = a->nf0, nf1 = a->nf1, nc = a->nc;
   const int64_t B = prod(size, batch, nb), M = prod(size, free0, nf0);
   const int64_t K = prod(size, con, nc), N = prod(size, free1, nf1);
   int keep[2][N_LABELS], nk[2] = {0, 0};
@@ -243,7 +250,7 @@ static ic_status run(ic_kctx *c) {
   for (int o = 0; o < a->n_ops; o++) {
     const ic_tensor *t = ic_in(c, IN_OPERANDS, (size_t)o);
     label_strides(t, a->ops[o], ls);
-    gather(t->data, f64, ls, size, keep[o], nk[o], red[o], nr[o], o ? p1 : p0);
+    gather(t->data, f64, ls, size, keep[o], nk[o], a->red[o], a->nr[o], o ? p1 : p0);
   }
   /* The result in [batch, free0, free1] order (one operand: [free0]), then Out's order. */
   int rl[N_LABELS], nrl = 0;
