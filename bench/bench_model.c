@@ -2,7 +2,7 @@
  * with synthetic parameters and a random input of the given shape. Used by
  * bench/mobilenet_vs_torch.sh, which alternates it with the PyTorch peer.
  *   bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] [--warmup N] [--no-fuse]
- *               [--profile] [--device PLACE] [--plain-layout] [--busy-core]
+ *               [--profile] [--device PLACE] [--plain-layout] [--busy-core] [--winograd]
  * With --profile it also reports the sum of kernel times against the wall time, and the
  * eight slowest instructions (--top N: the N slowest).
  * cores_busy is the process's user + system CPU time over the wall time of the timed runs;
@@ -83,6 +83,7 @@ int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] "
                     "[--warmup N] [--no-fuse] [--profile] [--device PLACE] [--plain-layout] [--busy-core]\n"
+                    "       [--winograd]\n"
                     "       [--save-params FILE] [--save-output FILE] [--const-feed NAME=D0,D1,..=V]\n");
     return 2;
   }
@@ -100,6 +101,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-fuse")) o.fuse = false;
+    else if (!strcmp(argv[i], "--winograd")) o.winograd = true;
     else if (!strcmp(argv[i], "--profile")) profile = true;
     else if (!strcmp(argv[i], "--top") && i + 1 < argc) top_n = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--plain-layout")) plain_layout = true;
@@ -212,10 +214,11 @@ int main(int argc, char **argv) {
   double med = bu_quantile(t, (size_t)iters, 0.5), p10 = bu_quantile(t, (size_t)iters, 0.1);
   double p90 = bu_quantile(t, (size_t)iters, 0.9), p99 = bu_quantile(t, (size_t)iters, 0.99);
   printf("icore batch=%lld threads=%d median_ms=%.3f p10_ms=%.3f p90_ms=%.3f p99_ms=%.3f "
-         "cores_busy=%.2f cpu_median_ms=%.3f first_ms=%.3f fuse=%d%s%s\n",
+         "cores_busy=%.2f cpu_median_ms=%.3f first_ms=%.3f fuse=%d%s%s%s\n",
          (long long)dims[0], o.threads, med * 1e3, p10 * 1e3, p90 * 1e3, p99 * 1e3, busy_cores,
          bu_quantile(tc, (size_t)iters, 0.5) * 1e3,
-         first * 1e3, o.fuse, plain_layout ? " plain_layout=1" : "", busy ? " busy_core=1" : "");
+         first * 1e3, o.fuse, plain_layout ? " plain_layout=1" : "", busy ? " busy_core=1" : "",
+         o.winograd ? " winograd=1" : "");
   if (profile) {
     printf("profile: kernels %.3f ms per run, wall %.3f ms per run, executor overhead %.2f%%\n",
            kernel_sum / iters * 1e3, wall_sum / iters * 1e3,

@@ -34,6 +34,7 @@ typedef struct cc_case {
   bool f64;
   bool mark;            /* CPU only: ic_blocked_out, the kernel may write a blocked Output */
   bool pad;             /* CPU only, with mark: ic_blocked_pad (nChw16c with padded channels) */
+  bool wino;            /* CPU only: ic_winograd, Winograd's algorithm where eligible */
 } cc_case;
 
 static const cc_case cc_cases[] = {

@@ -147,6 +147,7 @@ static ic_builder *conv_program(const conv_case *k, const int64_t *xd, const int
   if (k->residual) ic_builder_attr_bool(op, "fuse_residual_connection", true);
   if (k->mark) ic_builder_attr_bool(op, "ic_blocked_out", true);
   if (k->pad) ic_builder_attr_bool(op, "ic_blocked_pad", true);
+  if (k->wino) ic_builder_attr_bool(op, "ic_winograd", true);
   /* bookkeeping Paddle exports, which icore ignores */
   ic_builder_attr_bool(op, "use_cudnn", true);
   ic_builder_attr_bool(op, "use_mkldnn", false);
@@ -383,7 +384,7 @@ END_TEST
 
 /* Run case k's op directly with intra_threads threads (a fresh kernel state); returns the
  * output's bytes (malloc'd) and their count. */
-static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
+static void *run_direct_w(const conv_case *k, int threads, size_t *nbytes, bool *wino) {
   int g = k->groups ? k->groups : 1;
   int64_t pad[4], dh, dw, oh, ow;
   ref_geom(k, pad, &dh, &dw, &oh, &ow);
@@ -424,6 +425,7 @@ static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
   ck_assert_msg(def->infer(&c) == IC_OK, "%s", err.msg);
   ck_assert_int_eq(ic_tensor_alloc(&y, NULL, &err), IC_OK);
   ck_assert_msg(def->cpu(&c) == IC_OK, "%s", err.msg);
+  if (wino) *wino = ic_conv_state_winograd(state);
   if (state) def->free_state(state);
   *nbytes = ic_tensor_nbytes(&y);
   void *bytes = malloc(*nbytes);
@@ -439,6 +441,10 @@ static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
   ic_program_destroy(p);
   ic_builder_destroy(b);
   return bytes;
+}
+
+static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
+  return run_direct_w(k, threads, nbytes, NULL);
 }
 
 /* The executors give a kernel 1 to all threads depending on the plan and the pool; the
@@ -1540,6 +1546,234 @@ START_TEST(affine_fusion) {
 }
 END_TEST
 
+/* ---- Winograd (ic_winograd; options.winograd marks every conv2d) ---- */
+
+/* oneDNN 2.6 has Winograd kernels on AVX-512 CPUs only (avx512_core and above; also
+ * limited by ONEDNN_MAX_CPU_ISA); elsewhere a marked convolution runs the direct kernel, and
+ * the test checks that instead (and says so). */
+static bool wino_cpu(void) {
+  const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+  return (isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core;
+}
+
+/* The largest |a - b| over the largest |a| of two float32 outputs of n bytes. */
+static double rel_diff(const void *a, const void *b, size_t nbytes) {
+  const float *x = a, *y = b;
+  double mx = 0, md = 0;
+  for (size_t i = 0; i < nbytes / sizeof(float); i++) {
+    mx = fmax(mx, fabs((double)x[i]));
+    md = fmax(md, fabs((double)x[i] - (double)y[i]));
+  }
+  return mx > 0 ? md / mx : md;
+}
+
+/* Eligible shapes run Winograd's algorithm (on AVX-512): within float32 tolerance of the
+ * double reference, with every activation and the residual, bitwise equal at 1 to 4
+ * threads, and not bitwise equal to the direct kernel (so it did run); ineligible ones
+ * (and every shape without AVX-512) run the direct kernel, bit for bit. */
+START_TEST(winograd) {
+  const bool avx512 = wino_cpu();
+  if (!avx512) {
+    printf("winograd: oneDNN runs below AVX-512 here, without Winograd kernels: checking "
+           "that marked convolutions run the direct one\n");
+  }
+  static const conv_case eligible[] = {
+      {.n = 1, .c = 32, .h = 12, .w = 10, .oc = 32, .kh = 3, .kw = 3, .npads = 2,
+       .pads = {1, 1}, .bias = 1},
+      {.n = 1, .c = 24, .h = 9, .w = 11, .oc = 48, .kh = 3, .kw = 3, .npads = 2,
+       .pads = {1, 1}, .bias = 1, .act = "swish", .alpha = 1},
+      {.n = 1, .c = 48, .h = 8, .w = 8, .oc = 32, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1},
+       .residual = true, .act = "relu"},
+      {.n = 1, .c = 64, .h = 14, .w = 14, .oc = 64, .kh = 3, .kw = 3, .npads = 2,
+       .pads = {1, 1}, .bias = 1, .act = "hard_swish", .alpha = 1.0f / 6.0f, .beta = 0.5f},
+      {.n = 1, .c = 32, .h = 10, .w = 10, .oc = 32, .kh = 3, .kw = 3, .bias = 1,
+       .act = "sigmoid"},
+      {.n = 1, .c = 32, .h = 9, .w = 9, .oc = 48, .kh = 3, .kw = 3, .npads = 2,
+       .pads = {1, 1}, .act = "relu6", .beta = 6},
+      {.n = 1, .c = 40, .h = 7, .w = 13, .oc = 32, .kh = 3, .kw = 3, .npads = 2,
+       .pads = {1, 1}, .bias = 1, .residual = true, .act = "tanh"},
+      {.n = 1, .c = 144, .h = 40, .w = 40, .oc = 144, .kh = 3, .kw = 3, .npads = 2,
+       .pads = {1, 1}, .bias = 1, .act = "swish", .alpha = 1},
+      {.n = 1, .c = 32, .h = 8, .w = 8, .oc = 32, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1},
+       .bias = 1, .act = "gelu"},
+  };
+  static const conv_case ineligible[] = {
+      /* a batch of 2 and of 4 (oneDNN offers its 2x3 kernel for a batch only with as many
+       * threads); a layer where it offers only the 4x3 kernel (thread-dependent sums);
+       * stride 2; 16 channels in; 24 out; dilation; two groups; a 2-row image; 5 x 5;
+       * padding 2; NHWC; float64; and asymmetric padding, which oneDNN's Winograd declines */
+      {.n = 2, .c = 24, .h = 9, .w = 11, .oc = 48, .kh = 3, .kw = 3, .npads = 2,
+       .pads = {1, 1}, .bias = 1, .act = "swish", .alpha = 1},
+      {.n = 4, .c = 64, .h = 14, .w = 14, .oc = 64, .kh = 3, .kw = 3, .npads = 2,
+       .pads = {1, 1}, .bias = 1},
+      {.n = 1, .c = 288, .h = 20, .w = 20, .oc = 288, .kh = 3, .kw = 3, .npads = 2,
+       .pads = {1, 1}, .bias = 1},
+      {.n = 1, .c = 32, .h = 12, .w = 12, .oc = 32, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+       .npads = 2, .pads = {1, 1}, .bias = 1},
+      {.n = 1, .c = 16, .h = 12, .w = 12, .oc = 32, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1}},
+      {.n = 1, .c = 32, .h = 12, .w = 12, .oc = 24, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1}},
+      {.n = 1, .c = 32, .h = 12, .w = 12, .oc = 32, .kh = 3, .kw = 3, .dh = 2, .dw = 2,
+       .npads = 2, .pads = {2, 2}},
+      {.n = 1, .c = 64, .h = 12, .w = 12, .oc = 64, .kh = 3, .kw = 3, .groups = 2, .npads = 2,
+       .pads = {1, 1}},
+      {.n = 1, .c = 64, .h = 2, .w = 40, .oc = 64, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1}},
+      {.n = 1, .c = 32, .h = 12, .w = 12, .oc = 32, .kh = 5, .kw = 5, .npads = 2, .pads = {2, 2}},
+      {.n = 1, .c = 32, .h = 12, .w = 12, .oc = 32, .kh = 3, .kw = 3, .npads = 2, .pads = {2, 2}},
+      {.n = 1, .c = 32, .h = 12, .w = 12, .oc = 32, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1},
+       .nhwc = true},
+      {.n = 1, .c = 32, .h = 12, .w = 12, .oc = 32, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1},
+       .f64 = true},
+      {.n = 1, .c = 32, .h = 9, .w = 9, .oc = 48, .kh = 3, .kw = 3, .npads = 4,
+       .pads = {1, 0, 0, 1}, .act = "relu6", .beta = 6},
+  };
+  for (size_t i = 0; i < sizeof eligible / sizeof eligible[0]; i++) {
+    conv_case k = eligible[i], kw = k;
+    kw.wino = true;
+    run_case(&kw, 100 + i); /* against the double reference, residual included */
+    k.residual = kw.residual = false; /* run_direct_w feeds no ResidualData */
+    size_t nd, n1, n;
+    bool used = false;
+    void *direct = run_direct_w(&k, 1, &nd, &used);
+    ck_assert(!used);
+    void *one = run_direct_w(&kw, 1, &n1, &used);
+    ck_assert_uint_eq(n1, nd);
+    ck_assert_msg(used == avx512, "eligible case %zu: Winograd %s", i,
+                  used ? "ran" : "did not run");
+    if (avx512) {
+      ck_assert_msg(memcmp(one, direct, n1) != 0, "case %zu: bitwise the direct result", i);
+    } else {
+      ck_assert_msg(memcmp(one, direct, n1) == 0, "case %zu: not the direct result", i);
+    }
+    double rd = rel_diff(direct, one, n1);
+    ck_assert_msg(rd < 2e-5, "case %zu: Winograd differs from direct by %.3g of the largest "
+                  "output", i, rd);
+    for (int t = 2; t <= 4; t++) {
+      void *more = run_direct_w(&kw, t, &n, &used);
+      ck_assert_uint_eq(n, n1);
+      ck_assert_msg(memcmp(one, more, n) == 0, "eligible case %zu: %d threads differ from 1", i, t);
+      free(more);
+    }
+    free(direct);
+    free(one);
+  }
+  for (size_t i = 0; i < sizeof ineligible / sizeof ineligible[0]; i++) {
+    conv_case k = ineligible[i], kw = k;
+    kw.wino = true;
+    size_t nd, n1;
+    bool used = true;
+    void *direct = run_direct_w(&k, 1, &nd, NULL);
+    void *marked = run_direct_w(&kw, 1, &n1, &used);
+    ck_assert_msg(!used, "ineligible case %zu ran Winograd", i);
+    ck_assert_uint_eq(n1, nd);
+    ck_assert_msg(memcmp(marked, direct, n1) == 0, "ineligible case %zu: not the direct result", i);
+    free(direct);
+    free(marked);
+  }
+}
+END_TEST
+
+/* options.winograd through the executor: the plan marks its conv2d ops (and only with the
+ * option), the fused convolution + swish + scalar affine stays within float32 tolerance of
+ * the unfused direct program, bitwise equal at 1 and 2 threads. */
+static ic_tensor *wino_plan_run(ic_program *p, ic_scope *params, const ic_tensor *x, bool fuse,
+                                bool wino, int threads, size_t *n_marked) {
+  ic_options o;
+  ic_options_default(&o);
+  o.fuse = fuse;
+  o.winograd = wino;
+  o.threads = threads;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  const char *feed = "x", *fetch = "ya";
+  ic_tensor *out;
+  ck_assert_msg(ic_executor_run(e, p, params, 1, &feed, &x, 1, &fetch, &out) == IC_OK, "%s",
+                ic_executor_errmsg(e));
+  const ic_plan *pl = ic_executor_last_plan(e);
+  *n_marked = 0;
+  for (size_t i = 0; i < pl->n_instrs; i++) {
+    const ic_attr *m = ic_op_attr(pl->instrs[i].op, "ic_winograd");
+    *n_marked += m && m->i;
+  }
+  ic_executor_destroy(e);
+  return out;
+}
+
+START_TEST(winograd_option) {
+  ic_builder *b = ic_builder_create();
+  const int64_t xd[4] = {1, 32, 11, 12}, yd[4] = {1, 48, 11, 12};
+  tu_var(b, "x", IC_FP32, 4, xd);
+  ic_builder_var(b, 0, "w", IC_FP32, 4, TU_DIMS(48, 32, 3, 3), true);
+  ic_builder_var(b, 0, "bias", IC_FP32, 1, TU_DIMS(48), true);
+  ic_builder_var(b, 0, "s", IC_FP32, 1, TU_DIMS(1), true);
+  ic_builder_var(b, 0, "t", IC_FP32, 1, TU_DIMS(1), true);
+  const char *vars[] = {"y", "yr", "ym", "ya"};
+  for (size_t i = 0; i < 4; i++) tu_var(b, vars[i], IC_FP32, 4, yd);
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "Filter", "w");
+  ic_builder_in(op, "Bias", "bias");
+  ic_builder_out(op, "Output", "y");
+  ic_builder_attr_ints(op, "strides", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){1, 1});
+  ic_builder_attr_string(op, "data_format", "NCHW");
+  op = ic_builder_add_op(b, 0, "swish");
+  ic_builder_in(op, "X", "y");
+  ic_builder_out(op, "Out", "yr");
+  op = ic_builder_add_op(b, 0, "elementwise_mul");
+  ic_builder_in(op, "X", "yr");
+  ic_builder_in(op, "Y", "s");
+  ic_builder_out(op, "Out", "ym");
+  op = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(op, "X", "ym");
+  ic_builder_in(op, "Y", "t");
+  ic_builder_out(op, "Out", "ya");
+  ic_builder_fetch(b, "ya");
+  ic_program *p = built(b);
+  ic_scope *params;
+  ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+  char err[1024];
+  ck_assert_msg(ic_params_random(p, 9, params, err, sizeof err) == IC_OK, "%s", err);
+  ic_tensor *x = tu_rand_f32(4, xd, 4, -1, 1);
+  size_t m_ref, m_direct, m1, m2;
+  ic_tensor *ref = wino_plan_run(p, params, x, false, false, 1, &m_ref);
+  ic_tensor *direct = wino_plan_run(p, params, x, true, false, 1, &m_direct);
+  ic_tensor *w1 = wino_plan_run(p, params, x, true, true, 1, &m1);
+  ic_tensor *w2 = wino_plan_run(p, params, x, true, true, 2, &m2);
+  ck_assert_uint_eq(m_ref, 0);
+  ck_assert_uint_eq(m_direct, 0);
+  ck_assert_uint_eq(m1, 1);
+  ck_assert_uint_eq(m2, 1);
+  tu_assert_bitwise(w2, w1, "Winograd, 2 threads against 1");
+  int64_t n = ic_tensor_numel(ref);
+  double *r = as_doubles(ref);
+  tu_assert_close(w1, r, (size_t)n, 1e-5, 1e-5);
+  tu_assert_close(direct, r, (size_t)n, 1e-5, 1e-5);
+  const size_t nb = ic_tensor_nbytes(w1);
+  const bool same = memcmp(ic_tensor_cdata(w1), ic_tensor_cdata(direct), nb) == 0;
+  ck_assert_msg(same != wino_cpu(), "options.winograd: %s the fused direct program's bits",
+                same ? "still" : "not");
+  /* the option through the environment */
+  ic_options o;
+  ic_options_default(&o);
+  setenv("ICORE_WINOGRAD", "1", 1);
+  ck_assert_int_eq(ic_options_from_env(&o, err, sizeof err), IC_OK);
+  ck_assert(o.winograd);
+  setenv("ICORE_WINOGRAD", "maybe", 1);
+  ck_assert_int_ne(ic_options_from_env(&o, err, sizeof err), IC_OK);
+  ck_assert_msg(strstr(err, "ICORE_WINOGRAD") != NULL, "%s", err);
+  unsetenv("ICORE_WINOGRAD");
+  free(r);
+  ic_tensor_destroy(ref);
+  ic_tensor_destroy(direct);
+  ic_tensor_destroy(w1);
+  ic_tensor_destroy(w2);
+  ic_tensor_destroy(x);
+  ic_scope_destroy(params);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------
  * A 1 x 1 convolution and the 3 x 3 depthwise convolution reading it (each with its
  * batch_norm and activation) become one convolution with the depthwise part fused
@@ -2184,6 +2418,8 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, residual_off);
   tcase_add_test(tc, state_reuse);
   tcase_add_test(tc, thread_counts);
+  tcase_add_test(tc, winograd);
+  tcase_add_test(tc, winograd_option);
   tcase_add_test(tc, blocked_kernel);
   tcase_add_test(tc, padded_kernel);
   tcase_add_test(tc, blocked_to_plain);

@@ -24,7 +24,9 @@
   {"--no-fuse", NULL, false, "no inference rewrites: compiled stays bitwise equal to uncompiled"}, \
   {"--device", "PLACE", false, "cpu, cuda:N or emu:N (the emulated-stream test device)"},        \
   {"--streams", "POLICY", false, "device stream policy: single, per-backend, per-operator"},     \
-  {"--cuda-graph", NULL, false, "record a run as a CUDA graph and replay it (static shapes)"}
+  {"--cuda-graph", NULL, false, "record a run as a CUDA graph and replay it (static shapes)"},   \
+  {"--winograd", NULL, false,                                                                   \
+   "compiled CPU plans: 3x3 convolutions by Winograd where faster (differs ~1e-6 relative)"}
 
 typedef struct cli_model {
   ic_program *prog;

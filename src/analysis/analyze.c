@@ -262,6 +262,7 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
       (st = ic_opseq_layout(&p->seq, prog, n_fetches, fetch_names, err))) {
     goto fail;
   }
+  if (o->winograd && !o->device && (st = ic_opseq_winograd(&p->seq, err))) goto fail;
   if (o->device && (st = ic_opseq_place(&p->seq, prog, o->device, err))) goto fail;
   p->n_instrs = p->seq.n_ops;
   p->instrs = ic_arena_calloc(p->arena, p->n_instrs ? p->n_instrs : 1, sizeof *p->instrs);

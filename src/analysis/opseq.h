@@ -46,6 +46,11 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
 ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,
                           const char *const *fetch_names, ic_err *err);
 
+/* Convolution algorithm choice (CPU plans, options.winograd): mark every conv2d with
+ * ic_winograd, which lets its kernel use Winograd's algorithm where the shapes allow and
+ * oneDNN measured faster (see convalgo.c, kernels/cpu/conv.c). Rewrites seq's ops. */
+ic_status ic_opseq_winograd(ic_opseq *seq, ic_err *err);
+
 struct ic_device;
 
 /* Place every op on the host or the device (an op runs on the device when the device has a

@@ -117,6 +117,8 @@ typedef struct ic_plan_options {
   bool fuse;                      /* inference rewrites (conv + batch_norm + activation), and
                                      on the CPU blocked activations between them (layout.c) */
   bool plain_layout;              /* testing: no blocked activations even with fuse */
+  bool winograd;                  /* CPU: 3 x 3 convolutions by Winograd's algorithm where
+                                     faster (convalgo.c) */
 } ic_plan_options;
 
 ic_status ic_plan_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,

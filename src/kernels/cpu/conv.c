@@ -18,6 +18,7 @@
  * slow reference code, runs im2col + BLAS GEMM, whose threads are process-wide and so the
  * same in every executor configuration. */
 #include "kernels/cpu/conv.h"
+#include "kernels/cpu/vmath.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -186,6 +187,7 @@ ic_status ic_conv_parse(ic_attr_reader *r, void *attrs) {
   a->residual = ic_ar_bool(r, "fuse_residual_connection", false);
   a->blocked_out = ic_ar_bool(r, "ic_blocked_out", false);
   a->blocked_pad = ic_ar_bool(r, "ic_blocked_pad", false);
+  a->winograd = ic_ar_bool(r, "ic_winograd", false);
   /* Older oneDNN fusion flags: Paddle 3 ignores them, so a program that sets them was
    * fused for a runtime with other semantics; refuse rather than guess. */
   if (ic_ar_bool(r, "fuse_relu", false)) {
@@ -504,6 +506,43 @@ static affine affine_of(const ic_kctx *c) {
 DEFINE_EPILOGUE(epilogue_f32, float)
 DEFINE_EPILOGUE(epilogue_f64, double)
 
+/* The same after a Winograd primitive that took no activation (conv_state.wino_act): the
+ * vectorized exponentials (vmath.h) for swish, sigmoid and tanh, float loops for relu and
+ * clip, whose results equal the double formula's; the rest as epilogue_f32. A Winograd
+ * convolution already differs from the direct one by more than these ulps. */
+static void epilogue_fast_f32(const ic_conv_attrs *a, const affine *f, float *y, size_t n) {
+  const int64_t len = (int64_t)n;
+  if (f->pre_on) {
+    const float sc = (float)f->pre_scale, bi = (float)f->pre_bias;
+    for (int64_t i = 0; i < len; i++) {
+      float p = y[i] * sc;
+      y[i] = p + bi;
+    }
+  }
+  const float al = a->alpha, be = a->beta;
+  switch (a->act) {
+    case IC_ACT_NONE: break;
+    case IC_ACT_RELU:
+      for (int64_t i = 0; i < len; i++) y[i] = y[i] > 0 ? y[i] : al * y[i];
+      break;
+    case IC_ACT_CLIP:
+      for (int64_t i = 0; i < len; i++) y[i] = y[i] > be ? be : y[i] > al ? y[i] : al;
+      break;
+    case IC_ACT_SWISH: ic_vswishf(y, y, len, al); break;
+    case IC_ACT_SIGMOID: ic_vsigmoidf(y, y, len); break;
+    case IC_ACT_TANH: ic_vtanhf(y, y, len); break;
+    default:
+      for (int64_t i = 0; i < len; i++) y[i] = (float)ic_conv_act_apply(a->act, al, be, y[i]);
+  }
+  if (f->on) {
+    const float sc = (float)f->scale, bi = (float)f->bias;
+    for (int64_t i = 0; i < len; i++) {
+      float p = y[i] * sc;
+      y[i] = p + bi;
+    }
+  }
+}
+
 /* ---------------------------------------------------------------------------------------
  * Reference path: im2col + GEMM per image and group (float64, and float32 when oneDNN has
  * no implementation). NHWC goes through NCHW copies in scratch.
@@ -615,6 +654,9 @@ typedef struct conv_state {
   bool use_ref;             /* oneDNN has no implementation: the reference path runs */
   bool act_after;           /* an activation oneDNN 2.6 cannot express: a loop applies it
                                (and the affines around it) */
+  bool wino;                /* the primitive runs Winograd's algorithm */
+  bool wino_act;            /* with act_after: a Winograd primitive that takes no such
+                               post-op; the loop is epilogue_fast_f32 */
   affine aff;               /* the fused affines the primitive was built with (post-ops) */
   int bin_idx[2];           /* post-op indices of the affine's binary mul and add (-1: none) */
   float bin_vals[2];        /* their one-element operands */
@@ -661,6 +703,11 @@ static void state_free(conv_state *s) {
 
 void ic_conv_free_state(void *state) { state_free(state); }
 
+bool ic_conv_state_winograd(const void *state) {
+  const conv_state *s = state;
+  return s && s->wino;
+}
+
 /* The layout of the ResidualData the kernel reads (plain when it reads none). */
 static int res_layout(const ic_kctx *c) {
   const ic_conv_attrs *a = c->attrs;
@@ -685,6 +732,34 @@ static bool state_matches(const conv_state *s, const ic_kctx *c, bool has_bias, 
          s->pad_room == pad_room && aff_equal(&s->aff, c);
 }
 
+/* Whether a convolution marked ic_winograd asks oneDNN for Winograd's algorithm first: a
+ * float32 3 x 3 convolution of one image, stride 1, no dilation, one group, at most one
+ * pixel of padding on each side (oneDNN's Winograd kernels take no more), at least 24
+ * channels in and 32 out, and an output at least 6 x 6.
+ *
+ * One image: only oneDNN's 2x3 kernel is allowed (onednn.c, thread_invariant), and it offers
+ * itself for a batch of B only when it has at least B threads (batch 2: not at 1 thread, at
+ * 2 and more; batch 4: from 4), so a batch would run Winograd or not depending on the thread
+ * count. For one image its offer was the same at 1, 2, 3, 4, 6, 8, 16, 32 and 64 threads on
+ * all 840 shapes tried (24-1024 channels in, 32-512 out, 6 x 6 to 160 x 160). Where oneDNN
+ * offers only its 4x3 kernel (wide layers: 256 -> 256 at 40 x 40, 288 at 20 x 20), or
+ * declines (asymmetric padding), the direct kernel runs.
+ *
+ * The bounds, measured with oneDNN 2.6 on AVX-512 at one thread, the direct kernel icore
+ * runs (jit) against Winograd's 2x3 kernel, ms: 72 -> 72 at 80 x 80 4.06 / 1.73, 36 at 160 x
+ * 160 4.78 / 3.09, 24 -> 48 at 320 x 320 13.4 / 8.4, 144 at 40 x 40 2.57 / 1.97, 24 -> 32 at
+ * 60 x 60 0.364 / 0.332, 64 at 8 x 8 0.022 / 0.015, 128 at 7 x 7 0.072 / 0.048, 512 at 7 x 7
+ * 1.26 / 1.19; where Winograd lost: 24 -> 24 at 320 x 320 (8.9 / 9.7), 16 channels (0.31 /
+ * 0.52 at 112 x 112), 8 and 12 channels (0.37x-0.46x), 3 -> 64 (0.30x), 256 at 4 x 4
+ * (0.90x), images 1 or 2 rows high (0.11x-0.53x). The results differ from the direct
+ * convolution's by about 1e-6 of the output's largest magnitude. */
+static bool wino_eligible(const ic_conv_attrs *a, const geom *g, ic_dtype dt) {
+  return a->winograd && dt == IC_FP32 && !a->nhwc && !a->dw_stride && g->n == 1 && g->g == 1 &&
+         g->kh == 3 && g->kw == 3 && g->sh == 1 && g->sw == 1 && g->dh == 1 && g->dw == 1 &&
+         g->pt <= 1 && g->pb <= 1 && g->pl <= 1 && g->pr <= 1 && g->c >= 24 && g->oc >= 32 &&
+         g->oh >= 6 && g->ow >= 6;
+}
+
 /* Create every primitive and memory object for this geometry and these input layouts.
  * Returns IC_OK with s->use_ref set when oneDNN has no implementation; an error only for
  * real failures.
@@ -698,8 +773,8 @@ static bool state_matches(const conv_state *s, const ic_kctx *c, bool has_bias, 
 static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   const ic_conv_attrs *a = c->attrs;
   dnnl_status_t st;
-  dnnl_post_ops_t po = NULL;
-  dnnl_primitive_attr_t attr = NULL;
+  dnnl_post_ops_t po = NULL, po_sum = NULL;
+  dnnl_primitive_attr_t attr = NULL, attr_sum = NULL;
   dnnl_primitive_desc_t pd = NULL;
   const char *what = "";
   ic_status ret = IC_OK;
@@ -801,6 +876,15 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
     if (st != dnnl_success) goto dnnl_fail;
   }
   TRY(ic_dnnl_attr(&attr, po), "primitive_attr");
+  /* oneDNN 2.6's Winograd kernels take a sum and relu as post-ops, not the other activations
+   * or the affines: for those a second attribute with the sum alone, and the loop after the
+   * primitive (act_after) applies the rest, as it does for activations oneDNN lacks. */
+  const bool try_wino = wino_eligible(a, g, ic_in(c, IC_CONV_INPUT, 0)->dtype);
+  if (try_wino && !s->act_after && dnnl_post_ops_len(po) > (a->residual ? 1 : 0)) {
+    TRY(dnnl_post_ops_create(&po_sum), "post_ops_create");
+    if (a->residual) TRY(dnnl_post_ops_append_sum(po_sum, 1.0f), "post_ops_append_sum");
+    TRY(ic_dnnl_attr(&attr_sum, po_sum), "primitive_attr");
+  }
 
   dnnl_convolution_desc_t cd;
   /* A depthwise convolution left the choice takes NHWC on AVX-512, which would cut a chain
@@ -827,6 +911,30 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
         s->has_bias ? &b_md : NULL, &dst_b, strides, dil, pad_l, pad_r);
     if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr, &s->rt);
     if (st != dnnl_success) pd = NULL;
+  }
+  /* Winograd where marked and eligible; where oneDNN declines (a post-op its kernels lack,
+   * an ISA without them), the direct convolution below. */
+  if (!pd && try_wino) {
+    st = dnnl_convolution_forward_desc_init(&cd, dnnl_forward_inference,
+                                            dnnl_convolution_winograd, &src_any, &w_any,
+                                            s->has_bias ? &b_md : NULL, &dst_any, strides,
+                                            pad_l, pad_r);
+    if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr, &s->rt);
+    if (st != dnnl_success) pd = NULL;
+    s->wino = pd != NULL;
+    if (!pd && attr_sum) {
+      st = dnnl_convolution_forward_desc_init(&cd, dnnl_forward_inference,
+                                              dnnl_convolution_winograd, &src_any, &w_any,
+                                              s->has_bias ? &b_md : NULL, &dst_any, strides,
+                                              pad_l, pad_r);
+      if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr_sum, &s->rt);
+      if (st != dnnl_success) {
+        pd = NULL;
+      } else {
+        s->act_after = s->wino_act = s->wino = true;
+        s->bin_idx[0] = s->bin_idx[1] = -1;
+      }
+    }
   }
   if (!pd) {
     st = dnnl_dilated_convolution_forward_desc_init(
@@ -937,7 +1045,9 @@ dnnl_fail:
 done:
   if (pd) dnnl_primitive_desc_destroy(pd);
   if (attr) dnnl_primitive_attr_destroy(attr);
+  if (attr_sum) dnnl_primitive_attr_destroy(attr_sum);
   if (po) dnnl_post_ops_destroy(po);
+  if (po_sum) dnnl_post_ops_destroy(po_sum);
   return ret;
 }
 
@@ -1061,7 +1171,8 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
     TRY(ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user), "reorder (Output)");
   }
   /* Elementwise, so the same in any layout. */
-  if (s->act_after) epilogue_f32(a, &s->aff, y->data, NULL, ybytes / sizeof(float));
+  if (s->wino_act) epilogue_fast_f32(a, &s->aff, y->data, ybytes / sizeof(float));
+  else if (s->act_after) epilogue_f32(a, &s->aff, y->data, NULL, ybytes / sizeof(float));
   y->layout = (uint8_t)s->out_layout;
   goto done;
 #undef TRY

@@ -73,6 +73,9 @@ typedef struct ic_conv_attrs {
   int64_t dw_stride;
   ic_conv_act dw_act;
   float dw_alpha, dw_beta;
+  bool winograd;         /* ic_winograd (icore's, set on CPU plans with options.winograd,
+                            never by Paddle): the CPU kernel may run this convolution by
+                            Winograd's algorithm (conv.c, wino_eligible) */
 } ic_conv_attrs;
 
 /* Input slots, in the order of ic_conv_inputs. ic_AffineScale and ic_AffineBias are icore's
@@ -103,6 +106,9 @@ ic_status ic_conv_parse(ic_attr_reader *r, void *attrs);
 ic_status ic_conv_infer(ic_kctx *c);
 ic_status ic_conv_cpu(ic_kctx *c);
 void ic_conv_free_state(void *state);
+/* Whether the CPU kernel state (ctx->state) runs its convolution by Winograd's algorithm
+ * (ic_winograd, where eligible and oneDNN has it): for tests. */
+bool ic_conv_state_winograd(const void *state);
 
 /* The convolution's geometry after padding_algorithm, from the op's inputs and attributes;
  * shared by the CPU and CUDA kernels. */
