@@ -687,14 +687,15 @@ static void executor_dealloc(ExecutorObject *self) {
 
 static int executor_init(ExecutorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"place", "mode", "threads", "gc", "fuse", "seed", "check_nan_inf",
-                           "profile", "serial", "sequential", "cache_capacity", NULL};
+                           "profile", "serial", "sequential", "cache_capacity", "winograd",
+                           NULL};
   const char *place = "cpu", *mode = "compiled";
   int threads = 0, gc = 1, fuse = 1, nan = 0, profile = 0, serial = 0, sequential = 0;
-  int cache = 8;
+  int cache = 8, winograd = 0;
   unsigned long long seed = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|s$siippKppppi:Executor", kwlist, &place, &mode,
-                                   &threads, &gc, &fuse, &seed, &nan, &profile, &serial,
-                                   &sequential, &cache)) {
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|s$sippKppppip:Executor", kwlist, &place,
+                                   &mode, &threads, &gc, &fuse, &seed, &nan, &profile, &serial,
+                                   &sequential, &cache, &winograd)) {
     return -1;
   }
   ic_options o;
@@ -724,6 +725,7 @@ static int executor_init(ExecutorObject *self, PyObject *args, PyObject *kw) {
   o.serial = serial;
   o.sequential = sequential;
   o.cache_capacity = cache;
+  o.winograd = winograd;
   ic_executor *e;
   ic_status st = ic_executor_create(&o, &e);
   if (st) {
@@ -949,7 +951,7 @@ static PyTypeObject ExecutorType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Executor(place='cpu', *, mode='compiled', threads=0, gc=True, fuse=True, seed=0, "
               "check_nan_inf=False, profile=False, serial=False, sequential=False, "
-              "cache_capacity=8)",
+              "cache_capacity=8, winograd=False)",
     .tp_init = (initproc)executor_init,
     .tp_new = PyType_GenericNew,
     .tp_methods = executor_methods,

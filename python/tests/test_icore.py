@@ -351,3 +351,53 @@ def test_feed_dict_changed_during_conversion(example):
     feed["x"] = Grows()
     out, = icore.Executor().run(prog, feed=feed, scope=params)
     same_bits(out, icore.Executor().run(prog, feed={"x": x}, scope=params)[0])
+
+
+def test_winograd_option(cli, tmp_path):
+    """Executor(winograd=True): the CLI's --winograd bits, within float32 tolerance of the
+    default (direct) convolutions, and the same bits at 1 and 2 threads."""
+    model = need(SHARED / "models" / "paddle" / "pphgnet_plate" / "inference.pdmodel")
+    x = np.random.default_rng(3).uniform(-1, 1, (1, 3, 224, 224)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    prog = icore.load_program(model)
+    params = icore.random_params(prog, 1)
+    fetch = prog.fetch_target_names
+    direct, = icore.Executor(threads=2).run(prog, feed={"x": x}, fetch_list=fetch, scope=params)
+    wino2, = icore.Executor(threads=2, winograd=True).run(prog, feed={"x": x}, fetch_list=fetch,
+                                                          scope=params)
+    wino1, = icore.Executor(threads=1, winograd=True).run(prog, feed={"x": x}, fetch_list=fetch,
+                                                          scope=params)
+    same_bits(wino1, wino2)
+    np.testing.assert_allclose(wino2, direct, rtol=1e-4, atol=1e-5)
+    want = run_cli(cli, [model, "--random-params", 1, "--feed", "x=%s" % (tmp_path / "x.npy"),
+                         "--threads", 2, "--winograd"], tmp_path / "out")
+    same_bits(wino2, want[fetch[0].replace("/", "_")])
+
+
+def test_executor_keywords_reach_the_options(example):
+    """Every Executor keyword lands in its own option (a format string once shifted seed,
+    check_nan_inf and cache_capacity by one: seed=5 ran with seed 1, cache_capacity=8 with 1)."""
+    model, x = example
+    prog, params = icore.load_inference_model(model)
+    startup = icore.load_program(DATA / "train" / "dropout" / "startup.pdmodel")  # seed-0 ops
+
+    def init(seed):
+        scope = icore.Scope()
+        icore.Executor(threads=1, seed=seed).run(startup, scope=scope)
+        return {n: scope[n].copy() for n in sorted(startup.param_names)}
+
+    a, b, c = init(5), init(5), init(6)
+    assert a and all(a[n].tobytes() == b[n].tobytes() for n in a)
+    assert any(a[n].tobytes() != c[n].tobytes() for n in a)  # the seed is used
+
+    def misses(capacity):
+        exe = icore.Executor(threads=1, cache_capacity=capacity)
+        for _ in range(2):
+            exe.run(prog, feed={"x": x}, scope=params)
+            exe.run(startup, scope=icore.Scope())
+        return exe.cache_stats()[1]
+
+    assert misses(1) == 4  # each program evicts the other's plan
+    assert misses(2) == 2
+    with pytest.raises(ValueError):
+        icore.Executor(cache_capacity=0)
