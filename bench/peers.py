@@ -1,7 +1,7 @@
 """icore against Paddle Inference (oneDNN), ONNX Runtime and OpenVINO on real programs.
 
     python bench/peers.py BUILD_DIR WORK_DIR [--rounds R] [--iters N] [--models a,b]
-                          [--batches 1,8] [--threads 1,2] [--no-contention]
+                          [--batches 1,8] [--threads 1,2] [--no-contention] [--winograd]
 
 --models also takes the paddle-zoo detectors ppocrv4_det (PP-OCRv4 DB, 1x3x640x640) and
 ppyoloe_plus (PP-YOLOE+, image 1x3x640x640 and scale_factor [[1, 1]]), e.g.
@@ -25,6 +25,10 @@ intra_op_num_threads=T, one inter-op thread, sequential execution; OpenVINO (whe
 environment has the `openvino` package: its Paddle front end reads the .pdmodel and
 .pdiparams directly) INFERENCE_NUM_THREADS=T, one stream, the LATENCY hint, float32
 (INFERENCE_PRECISION_HINT; its default is bfloat16 where the CPU has AVX512_BF16 or AMX).
+
+--winograd adds the row icore-wg: icore with its Winograd option (bench_model --winograd:
+batch-1 3x3 convolutions by Winograd's algorithm, results about 1e-6 relative from the
+direct convolution's), its output compared with icore's default one as the peers' are.
 
 The table per program x batch x threads gives the median over rounds of each contender's
 median, p10-p90 (likewise), cores busy (user + system CPU time over wall time of the timed
@@ -182,14 +186,30 @@ def const_feed_args(model, batch):
     return args
 
 
-def run_icore(a, model, batch, threads):
+def run_icore(a, model, batch, threads, winograd=False):
+    """icore's row; with winograd, the "icore-wg" row (--winograd), its output compared with
+    icore's default one as the peers' are."""
     feed, dims = MODELS[model]
-    cmd = [os.path.join(a.build, "bench", "bench_model"), os.path.join(a.work, model + ".pdmodel"),
+    stem = os.path.join(a.work, model)
+    cmd = [os.path.join(a.build, "bench", "bench_model"), stem + ".pdmodel",
            feed, ",".join(str(d) for d in (batch,) + dims), "--threads", str(threads),
            "--iters", str(a.iters), "--warmup", str(a.warmup)] + const_feed_args(model, batch)
+    if winograd:
+        cmd += ["--winograd", "--save-output", "%s.b%d.wg.out" % (stem, batch)]
     line = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
     kv = dict(f.split("=", 1) for f in line.split()[1:] if "=" in f)
-    return {k: float(kv[k]) for k in ("median_ms", "p10_ms", "p90_ms", "cores_busy")}
+    r = {k: float(kv[k]) for k in ("median_ms", "p10_ms", "p90_ms", "cores_busy")}
+    if winograd:
+        import numpy as np
+        y = np.fromfile("%s.b%d.wg.out" % (stem, batch), dtype=np.float32)
+        ref = np.fromfile("%s.b%d.out" % (stem, batch), dtype=np.float32)
+        if model in NMS_OUTPUT:
+            r["diff"] = 0.0 if y.size == ref.size else float("nan")
+        elif y.size != ref.size:
+            r["diff"] = float("inf")
+        else:
+            r["diff"] = float(np.max(np.abs(y - ref) / np.maximum(1.0, np.abs(ref))))
+    return r
 
 
 def run_peer(a, who, model, batch, threads):
@@ -297,6 +317,8 @@ def main():
     ap.add_argument("--models", default=DEFAULT_MODELS)
     ap.add_argument("--batches", default="1,8")
     ap.add_argument("--no-contention", action="store_true")
+    ap.add_argument("--winograd", action="store_true",
+                    help="also time icore with --winograd (row icore-wg)")
     ap.add_argument("--p2o-fallback", default=os.environ.get("PEERS_P2O_FALLBACK"),
                     help="a paddle2onnx 1.2 executable to try when the venv's own fails")
     ap.add_argument("--shared", default=os.environ.get(
@@ -314,6 +336,8 @@ def main():
     bad = []
     for model in a.models.split(","):
         who_all = prepare(a, model)
+        if a.winograd:
+            who_all = ("icore", "icore-wg") + who_all[1:]
         cases = [(b, t, False) for b in a.batches for t in threads]
         if not a.no_contention:
             cases += [(1, t, True) for t in threads]
@@ -327,7 +351,8 @@ def main():
                 for _ in range(a.rounds):
                     rows["icore"].append(run_icore(a, model, b, t))
                     for who in who_all[1:]:
-                        r = run_peer(a, who, model, b, t)
+                        r = (run_icore(a, model, b, t, winograd=True) if who == "icore-wg"
+                             else run_peer(a, who, model, b, t))
                         if r is None:  # e.g. ONNX Runtime rejects the converted program
                             who_all = tuple(w for w in who_all if w != who)
                             del rows[who]
