@@ -444,8 +444,8 @@ START_TEST(train_quantize_linear) {
 END_TEST
 
 /* moving_average_abs_max_scale: in training Out = X and the moving average (rate 0.85f) in
- * OutScale/OutAccum/OutState; at inference OutScale is left as it is (read back, here fed)
- * and Out = X; training without InState is refused; straight_through_estimator_grad copies
+ * OutScale/OutAccum/OutState; at inference OutScale is left as it is (read back, here fed;
+ * empty when not read back) and Out = X; training without InState is refused; straight_through_estimator_grad copies
  * Out@GRAD. */
 START_TEST(observer_scale) {
   for (int test = 0; test < 2; test++) {
@@ -455,7 +455,13 @@ START_TEST(observer_scale) {
     ot_feed(&t, "x", x);
     ot_feed(&t, "a", tu_f64(1, TU_DIMS(1), (const double[]){0.4}));
     ot_feed(&t, "st", tu_f64(1, TU_DIMS(1), (const double[]){1.5}));
-    if (test) ot_feed(&t, "os", tu_f64(1, TU_DIMS(1), (const double[]){0.25}));
+    if (test) {
+      /* a persistable OutScale (read back): fed here in place of the scope's value */
+      ic_builder_var(t.b, 0, "os", IC_FP64, 1, TU_DIMS(1), true);
+      ic_builder_feed(t.b, "os");
+      t.feed_names[t.n_feeds] = "os";
+      t.feeds[t.n_feeds++] = tu_f64(1, TU_DIMS(1), (const double[]){0.25});
+    }
     ic_builder_op *o = ot_op(&t, "moving_average_abs_max_scale");
     ic_builder_in(o, "X", "x");
     ic_builder_in(o, "InAccum", "a");
@@ -484,9 +490,25 @@ START_TEST(observer_scale) {
     ot_end(&t);
   }
   optest t;
+  /* at inference, an OutScale not read back (a PIR program's value, not persistable) is
+   * what Paddle leaves there: an empty tensor; Out is still X */
+  ot_begin(&t);
+  ic_tensor *x = quant_input();
+  ot_feed(&t, "x", x);
+  ic_builder_op *o = ot_op(&t, "moving_average_abs_max_scale");
+  ic_builder_in(o, "X", "x");
+  ic_builder_attr_bool(o, "is_test", true);
+  ot_out(&t, "Out", "y");
+  ot_out(&t, "OutScale", "os");
+  ot_ok(&t);
+  double xv[12];
+  for (int i = 0; i < 12; i++) xv[i] = ew_at(x, i);
+  tu_assert_close(t.out[0], xv, 12, 0, 0);
+  ck_assert_int_eq(ic_tensor_numel(t.out[1]), 0);
+  ot_end(&t);
   ot_begin(&t);
   ot_feed(&t, "x", quant_input());
-  ic_builder_op *o = ot_op(&t, "moving_average_abs_max_scale");
+  o = ot_op(&t, "moving_average_abs_max_scale");
   ic_builder_in(o, "X", "x");
   ic_builder_attr_bool(o, "is_test", false);
   ot_out(&t, "OutScale", "os");

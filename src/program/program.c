@@ -347,13 +347,16 @@ static ic_status check_control_flow(const ic_program *p, const ic_op *op, const 
  * scope's value) and order it, and commit it when written, as they do an optimizer's
  * Param/ParamOut. fake_quantize_range_abs_max reads its window of scales OutScales in
  * training; fake_channel_wise_quantize_abs_max quantizes with the scales OutScale holds at
- * inference, where moving_average_abs_max_scale leaves its OutScale as it is. */
+ * inference, where moving_average_abs_max_scale leaves its OutScale as it is: there only a
+ * persistable OutScale has a value to leave (a temporary, such as every value of a PIR
+ * program, starts each run empty in Paddle, and stays so: the kernel gives an empty tensor),
+ * so only a persistable one is read back (`persistable`). */
 static const struct {
   const char *op, *slot;
-  bool when_test;
-} k_read_back[] = {{"fake_quantize_range_abs_max", "OutScales", false},
-                   {"fake_channel_wise_quantize_abs_max", "OutScale", true},
-                   {"moving_average_abs_max_scale", "OutScale", true}};
+  bool when_test, persistable;
+} k_read_back[] = {{"fake_quantize_range_abs_max", "OutScales", false, false},
+                   {"fake_channel_wise_quantize_abs_max", "OutScale", true, false},
+                   {"moving_average_abs_max_scale", "OutScale", true, true}};
 
 static ic_status add_read_back(ic_program *p, ic_op *op, ic_err *err) {
   for (size_t k = 0; k < sizeof k_read_back / sizeof k_read_back[0]; k++) {
@@ -367,6 +370,10 @@ static ic_status add_read_back(ic_program *p, ic_op *op, ic_err *err) {
     if (is_test != k_read_back[k].when_test || !o || !o->n ||
         ic_op_input(op, k_read_back[k].slot)) {
       continue;
+    }
+    if (k_read_back[k].persistable) {
+      const ic_vardesc *d = ic_program_find_var_global(p, op->block, o->args[0]);
+      if (!d || !d->persistable) continue;
     }
     ic_slot *s = ic_arena_calloc(p->arena, op->n_inputs + 1, sizeof *s);
     if (!s) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");

@@ -4,8 +4,9 @@
  * OutAccum = r * InAccum + max|X|, OutScale = OutAccum / OutState with the float
  * moving_rate r (default 0.9); InAccum, InState and the three outputs are required. At
  * inference Paddle's kernel leaves OutScale, OutState and OutAccum as they are: OutScale is
- * read back (the loader's input OutScale, program.c add_read_back) and OutState/OutAccum pass
- * InState/InAccum through (Paddle's MovingAverageAbsMaxScaleKernel). Its gradient is the
+ * read back (the loader's input OutScale, program.c add_read_back) where it is persistable,
+ * else empty, and OutState/OutAccum pass InState/InAccum through (Paddle's
+ * MovingAverageAbsMaxScaleKernel). Its gradient is the
  * straight-through estimator (straight_through_estimator_grad). float32 and float64. */
 #include <string.h>
 
@@ -49,11 +50,8 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0);
   if (ic_out(c, OUT_Y, 0)) ic_tensor_set_meta(ic_out(c, OUT_Y, 0), x->dtype, x->ndim, x->dims);
   if (a->is_test) {
-    if (ic_out(c, OUT_SCALE, 0) && !ic_in(c, IN_SCALE, 0)) {
-      return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
-                      "output OutScale: at inference the op leaves it as it is, but it was "
-                      "not read back");
-    }
+    /* An OutScale not read back (not persistable: a PIR value) stays as Paddle leaves an
+     * output its kernel does not write, an empty tensor (ic_quant_pass_meta). */
     ic_quant_pass_meta(c, OUT_SCALE, IN_SCALE);
     ic_quant_pass_meta(c, OUT_STATE, IN_STATE);
     ic_quant_pass_meta(c, OUT_ACCUM, IN_ACCUM);
