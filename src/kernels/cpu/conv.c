@@ -919,15 +919,12 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
                                             dnnl_convolution_winograd, &src_any, &w_any,
                                             s->has_bias ? &b_md : NULL, &dst_any, strides,
                                             pad_l, pad_r);
-    if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr, &s->rt);
+    const bool wino_desc = st == dnnl_success;
+    if (wino_desc) st = ic_dnnl_pd_deterministic(&pd, &cd, attr, &s->rt);
     if (st != dnnl_success) pd = NULL;
     s->wino = pd != NULL;
-    if (!pd && attr_sum) {
-      st = dnnl_convolution_forward_desc_init(&cd, dnnl_forward_inference,
-                                              dnnl_convolution_winograd, &src_any, &w_any,
-                                              s->has_bias ? &b_md : NULL, &dst_any, strides,
-                                              pad_l, pad_r);
-      if (st == dnnl_success) st = ic_dnnl_pd_deterministic(&pd, &cd, attr_sum, &s->rt);
+    if (!pd && wino_desc && attr_sum) {
+      st = ic_dnnl_pd_deterministic(&pd, &cd, attr_sum, &s->rt);
       if (st != dnnl_success) {
         pd = NULL;
       } else {
