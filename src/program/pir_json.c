@@ -329,16 +329,20 @@ static const opmap k_ops[] = {
     UNARY("selu", "selu"),
     {"sequence_mask", "sequence_mask", "X;=i:maxlen|MaxLenTensor", "Y", ""},
     /* The ProgramDesc op has only the list slots for starts/ends/steps: a computed IntArray
-     * tensor (not a vector of scalars) is refused, not misread. */
+     * tensor (pd_op.stack of scalars in a loop) goes into the list alone, and the kernel reads
+     * a lone entry holding one value per axis whole. */
     {"set_value", "set_value",
-     "Input;=L:starts||StartsTensorList;=L:ends||EndsTensorList;=L:steps||StepsTensorList", "Out",
-     ""},
+     "Input;=L:starts|StartsTensorList|StartsTensorList;=L:ends|EndsTensorList|EndsTensorList;"
+     "=L:steps|StepsTensorList|StepsTensorList",
+     "Out", ""},
     {"set_value_with_tensor", "set_value",
-     "Input;ValueTensor;=L:starts||StartsTensorList;=L:ends||EndsTensorList;"
-     "=L:steps||StepsTensorList",
+     "Input;ValueTensor;=L:starts|StartsTensorList|StartsTensorList;"
+     "=L:ends|EndsTensorList|EndsTensorList;=L:steps|StepsTensorList|StepsTensorList",
      "Out", ""},
     {"shape", "shape", "Input", "Out", ""},
     {"shard_index", "shard_index", "X", "Out", ""},
+    /* Tensor.detach() under to_static: Out shares X's buffer, a copy here */
+    UNARY("share_data", "assign"),
     UNARY("shuffle_channel", "shuffle_channel"),
     UNARY("sigmoid", "sigmoid"),
     {"sigmoid_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "X;Label;PosWeight",
@@ -353,7 +357,7 @@ static const opmap k_ops[] = {
     UNARY("softplus", "softplus"),
     {"softshrink", "softshrink", "X", "Out", "threshold>lambda"},
     UNARY("softsign", "softsign"),
-    {"split", "split", "X;=L:sections;=i:axis|AxisTensor", "Out*", ""},
+    {"split", "split", "X;=L:sections||SectionsTensorList;=i:axis|AxisTensor", "Out*", ""},
     {"split_with_num", "split", "X;=i:axis|AxisTensor", "Out*", ""},
     UNARY("sqrt", "sqrt"),
     UNARY("square", "square"),
@@ -424,6 +428,7 @@ typedef struct pval {
   bool fixed;         /* the name comes from the program (parameter, data, fetch) */
   int block;          /* defining block */
   struct pval *alias; /* a builtin.split result: the vector element it is */
+  struct pval *stacked; /* a pd_op.stack (axis 0) of one-element tensors: that vector */
   size_t n_elems;     /* a vector value (t_vec): its elements */
   struct pval **elems;
   bool is_vec;
@@ -706,10 +711,27 @@ static float to_f32(double v) {
   return (float)v;
 }
 
+/* A float attribute's number. The writer cannot put a non-finite value in JSON: it writes
+ * {"#": "0.a_f64", "VD": "INF"} ("-INF", "NaN") instead of "D", and adata hands that string
+ * here. */
 static bool num_of(const json_t *d, double *out) {
+  if (json_is_string(d)) {
+    const char *s = json_string_value(d);
+    if (strcmp(s, "INF") == 0) *out = INFINITY;
+    else if (strcmp(s, "-INF") == 0) *out = -INFINITY;
+    else if (strcmp(s, "NaN") == 0 || strcmp(s, "NAN") == 0 || strcmp(s, "nan") == 0) *out = NAN;
+    else return false;
+    return true;
+  }
   if (!json_is_number(d)) return false;
   *out = json_number_value(d);
   return true;
+}
+
+/* An attribute's data: "D", or "VD" where a non-finite float stands (see num_of). */
+static json_t *adata(const json_t *at) {
+  json_t *d = json_object_get(at, "D");
+  return d ? d : json_object_get(at, "VD");
 }
 
 /* The attribute kind after the dialect: "a_i32", "a_array", ... */
@@ -722,7 +744,7 @@ static const char *attr_kind(const json_t *at) {
  * ProgramDesc counterpart (place). */
 static ic_status emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t *at) {
   const char *k = attr_kind(at);
-  json_t *d = json_object_get(at, "D");
+  json_t *d = adata(at);
   if (!k || !d) return fail(c, "attribute '%s' is not an {\"#\": type, \"D\": data} object", name);
   double f;
   if (strcmp(k, "a_place") == 0 || strcmp(k, "a_type") == 0 || strcmp(k, "a_pointer") == 0) {
@@ -765,14 +787,14 @@ static ic_status emit_attr(ctx *c, ic_builder_op *op, const char *name, const js
     const char **sv = ic_arena_calloc(c->arena, n ? n : 1, sizeof *sv);
     if (!iv || !fv || !bv || !sv) return oom(c);
     for (size_t i = 0; i < n; i++) {
-      json_t *e = json_array_get(d, i), *ed = intarray ? e : json_object_get(e, "D");
+      json_t *e = json_array_get(d, i), *ed = intarray ? e : adata(e);
       const char *k2 = intarray ? "a_i64" : attr_kind(e);
       if (!k2 || strcmp(k2, ek) != 0 || !ed) {
         return fail(c, "attribute '%s': element %zu is not a %s like element 0", name, i, ek);
       }
       bool ok = strcmp(ek, "a_bool") == 0   ? json_is_boolean(ed)
                 : strcmp(ek, "a_str") == 0  ? json_is_string(ed)
-                : strncmp(ek, "a_f", 3) == 0 ? json_is_number(ed)
+                : strncmp(ek, "a_f", 3) == 0 ? num_of(ed, &fv[i])
                                              : json_is_integer(ed);
       if (!ok) return fail(c, "attribute '%s': element %zu is %s, expected a %s", name, i, jtype(ed), ek);
       if (json_is_integer(ed)) iv[i] = json_integer_value(ed);
@@ -809,7 +831,7 @@ static ic_status emit_attr(ctx *c, ic_builder_op *op, const char *name, const js
   } else if (strcmp(k, "a_scalar") == 0) {
     /* ScalarAttribute: its data is itself a typed attribute. */
     const char *k2 = attr_kind(d);
-    json_t *dd = json_object_get(d, "D");
+    json_t *dd = adata(d);
     if (!k2 || !dd) goto bad;
     if (json_is_integer(dd) && strncmp(k2, "a_f", 3) != 0) {
       ic_builder_attr_scalar_long(op, name, json_integer_value(dd));
@@ -991,17 +1013,33 @@ static ic_status do_operand(ctx *c, const opmap *m, ic_builder_op *bop, size_t k
       }
       return IC_OK;
     }
-    const char *slot = r->is_vec ? sp->list : sp->slot;
+    /* An IntArray built in the program as stack([s0, s1, ..]) of one-element tensors (a
+     * loop index, a shape read at run time): its elements feed the list slot, as the
+     * ProgramDesc op reads them. */
+    pval *lst = r->is_vec ? r : (r->stacked && sp->list[0]) ? resolve(r->stacked) : NULL;
+    const char *slot = lst ? sp->list : sp->slot;
     if (!slot[0]) {
       return fail(c, "operand %zu ('%s') must be a constant (from pd_op.%s); it is value %s",
                   k, sp->attr, sp->kind == 'L' ? "full_int_array" : "full", r->name);
     }
     if (!bop) {
-      mark_use(r);
+      if (lst) {
+        for (size_t e = 0; e < lst->n_elems; e++) mark_use(lst->elems[e]);
+      } else {
+        mark_use(r);
+      }
       return IC_OK;
     }
-    return r->is_vec ? emit_values(c, bop, true, slot, r->n_elems, r->elems)
-                     : emit_values(c, bop, true, slot, 1, &r);
+    if (lst && strcmp(m->type, "split") == 0) {
+      /* split reads SectionsTensorList only when 'sections' is set: the -1 placeholders
+       * Paddle's own static split writes for tensor sections. */
+      int64_t *ph = ic_arena_calloc(c->arena, lst->n_elems ? lst->n_elems : 1, sizeof *ph);
+      if (!ph) return oom(c);
+      for (size_t e = 0; e < lst->n_elems; e++) ph[e] = -1;
+      ic_builder_attr_longs(bop, sp->attr, lst->n_elems, ph);
+    }
+    return lst ? emit_values(c, bop, true, slot, lst->n_elems, lst->elems)
+               : emit_values(c, bop, true, slot, 1, &r);
   }
   if (!sp->slot[0]) return IC_OK;
   if (r->is_vec && !sp->multi) {
@@ -1140,7 +1178,7 @@ static ic_status do_constant(ctx *c, const json_t *op, bool int_array, pval *v) 
   ic_status st;
   if (!v) return fail(c, "has no result");
   json_t *val = op_attr(op, "value");
-  json_t *d = val ? json_object_get(val, "D") : NULL;
+  json_t *d = val ? adata(val) : NULL;
   json_t *dt = op_attr(op, "dtype");
   int dtype = -1;
   if (!dt || !json_is_string(json_object_get(dt, "D")) ||
@@ -1161,7 +1199,7 @@ static ic_status do_constant(ctx *c, const json_t *op, bool int_array, pval *v) 
       v->konst = 2;
     } else {
       double x;
-      if (json_is_object(d)) d = json_object_get(d, "D"); /* a_scalar wraps a typed value */
+      if (json_is_object(d)) d = adata(d); /* a_scalar wraps a typed value */
       if (!d || !num_of(d, &x)) {
         return fail(c, "attribute 'value' is %s, expected a number", d ? jtype(d) : "missing");
       }
@@ -1627,8 +1665,8 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     double *v = ic_arena_calloc(c->arena, n ? n : 1, sizeof *v);
     if (!v) return oom(c);
     for (size_t i = 0; i < n; i++) {
-      json_t *e = json_object_get(json_array_get(vd, i), "D");
-      if (json_is_object(e)) e = json_object_get(e, "D"); /* a_scalar */
+      json_t *e = adata(json_array_get(vd, i));
+      if (json_is_object(e)) e = adata(e); /* a_scalar */
       if (json_is_boolean(e)) v[i] = json_is_true(e);
       else if (!num_of(e, &v[i])) return fail(c, "attribute 'values': element %zu is not a number", i);
     }
@@ -1757,6 +1795,18 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   if (n_in > n_specs) return fail(c, "has %zu operands, icore reads at most %zu", n_in, n_specs);
   if (n_out > n_slots) return fail(c, "has %zu results, icore reads at most %zu", n_out, n_slots);
   ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, m->type);
+  if (first && strcmp(base, "stack") == 0 && n_in == 1 && in[0] && n_out == 1 && out[0]) {
+    pval *vec = resolve(in[0]);
+    int64_t axis = -1;
+    bool scalars = vec->is_vec && vec->n_elems > 0 && int_attr(c, op, "axis", &axis) == IC_OK &&
+                   axis == 0;
+    for (size_t e = 0; scalars && e < vec->n_elems; e++) {
+      const pval *el = resolve(vec->elems[e]);
+      scalars = el->has_type && el->tensor && (el->dtype == IC_INT32 || el->dtype == IC_INT64);
+      for (int d = 0; scalars && d < el->ndim; d++) scalars = el->dims[d] == 1;
+    }
+    if (scalars) out[0]->stacked = vec;
+  }
   bool reduce_all = false;
   for (size_t k = 0; k < n_in; k++) {
     const char *p;
