@@ -89,6 +89,10 @@ static const opmap k_ops[] = {
     {"argmax", "arg_max", "X;=i:axis", "Out", ""},
     {"argmin", "arg_min", "X;=i:axis", "Out", ""},
     {"argsort", "argsort", "X", "Out;Indices", ""},
+    /* tensor arrays (create_array and array_write_ are translated apart) */
+    {"array_length", "lod_array_length", "X", "Out", ""},
+    {"array_read", "read_from_array", "X;I", "Out", ""},
+    {"array_to_tensor", "tensor_array_to_tensor", "X", "Out;OutIndex", ""},
     UNARY("asin", "asin"),
     UNARY("asinh", "asinh"),
     UNARY("assign", "assign"),
@@ -353,6 +357,8 @@ static const opmap k_ops[] = {
     UNARY("sinh", "sinh"),
     {"slice", "slice", "Input;=L:starts|StartsTensor|StartsTensorList;=L:ends|EndsTensor|EndsTensorList",
      "Out", ""},
+    /* x[k] of a tensor array: its element k (a constant k becomes a tensor for I) */
+    {"slice_array_dense", "read_from_array", "X;I", "Out", ""},
     {"softmax", "softmax", "X", "Out", ""},
     UNARY("softplus", "softplus"),
     {"softshrink", "softshrink", "X", "Out", "threshold>lambda"},
@@ -432,6 +438,7 @@ typedef struct pval {
   size_t n_elems;     /* a vector value (t_vec): its elements */
   struct pval **elems;
   bool is_vec;
+  bool is_array; /* a dense tensor array (pd_op.create_array): a LOD_TENSOR_ARRAY variable */
   /* type */
   bool has_type;
   bool tensor;
@@ -661,6 +668,12 @@ static ic_status read_type(ctx *c, const json_t *tt, pval *v, const char *what) 
   if (strcmp(t, "NULL") == 0) return IC_OK;
   t = after_dialect(t);
   if (strcmp(t, "t_dtensor") == 0) return read_dense_type(c, tt, v, what);
+  if (strcmp(t, "t_dense_tensor_array") == 0) {
+    /* [element dtype, element dims, layout] */
+    if ((st = read_dense_type(c, tt, v, what))) return st;
+    v->is_array = true;
+    return IC_OK;
+  }
   if (strcmp(t, "t_vec") == 0) {
     json_t *d = get(c, tt, "D", JSON_ARRAY, true, what, &st);
     if (!d) return st;
@@ -1069,6 +1082,11 @@ static ic_status declare(ctx *c, pval *v) {
     return IC_OK;
   }
   if (!v->has_type) return fail(c, "value %s has no type, yet an op writes it", v->name);
+  if (v->is_array) {
+    ic_builder_var_kind(c->b, v->block, v->name, IC_VAR_LOD_TENSOR_ARRAY, false);
+    v->declared = true;
+    return IC_OK;
+  }
   if (v->dtype < 0) {
     return ic_err_set(c->err, IC_ERR_UNSUPPORTED,
                       "%s: op #%ld (%s) in block %d: value %s is %s, which icore does not support",
@@ -1542,6 +1560,31 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   }
 
   bool pd = dl == 5 && strncmp(c->opname, "pd_op", 5) == 0;
+  if (pd && strcmp(name, "create_array") == 0) {
+    /* An empty tensor array: a LOD_TENSOR_ARRAY variable, no op (as fluid's create_array). */
+    if (n_out != 1 || !out0 || !out0->is_array) return fail(c, "expected one tensor-array result");
+    return first ? IC_OK : declare(c, out0);
+  }
+  if (pd && strcmp(name, "array_write_") == 0) {
+    /* array_write_(array, x, i): write_to_array into the array's variable; the result is
+     * that same array (the op is inplace), so it names the same variable. */
+    if (n_in != 3 || !in[0] || !in[1] || !in[2] || n_out != 1 || !out0) {
+      return fail(c, "expected operands (array, x, i) and one result");
+    }
+    pval *arr = resolve(in[0]);
+    if (!arr->is_array) return fail(c, "operand 0 (%s) is not a tensor array", arr->name);
+    if (first) {
+      out0->alias = arr;
+      mark_use(in[1]);
+      mark_use(in[2]);
+      return IC_OK;
+    }
+    if ((st = declare(c, arr))) return st;
+    ic_builder_op *bop = ic_builder_add_op(c->b, c->block, "write_to_array");
+    if ((st = emit_values(c, bop, true, "X", 1, &in[1]))) return st;
+    if ((st = emit_values(c, bop, true, "I", 1, &in[2]))) return st;
+    return emit_values(c, bop, false, "Out", 1, &arr);
+  }
   if (pd && (strcmp(name, "data") == 0 || strcmp(name, "feed") == 0)) {
     /* data (what save_inference_model and jit.save write) or feed: a feed target by name */
     const char *dname;
@@ -1794,7 +1837,15 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   size_t n_specs = n_fields(m->ins), n_slots = n_fields(m->outs);
   if (n_in > n_specs) return fail(c, "has %zu operands, icore reads at most %zu", n_in, n_specs);
   if (n_out > n_slots) return fail(c, "has %zu results, icore reads at most %zu", n_out, n_slots);
-  ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, m->type);
+  const char *type = m->type;
+  if ((strcmp(base, "multiply") == 0 || strcmp(base, "add") == 0) && n_in == 2 && in[0] && in[1] &&
+      resolve(in[0])->has_type && resolve(in[0])->dtype == IC_BOOL && resolve(in[1])->has_type &&
+      resolve(in[1])->dtype == IC_BOOL) {
+    /* bool * bool and bool + bool (Paddle's kernels cast the product or sum back to bool):
+     * and / or */
+    type = strcmp(base, "multiply") == 0 ? "logical_and" : "logical_or";
+  }
+  ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, type);
   if (first && strcmp(base, "stack") == 0 && n_in == 1 && in[0] && n_out == 1 && out[0]) {
     pval *vec = resolve(in[0]);
     int64_t axis = -1;
