@@ -3009,6 +3009,21 @@ def frac_ops(g):
     g.fetch(frac(x), frac(xd, "float64"))
 
 
+@case(rtol=0.0, atol=0.0, note="linspace rounds each value once: exact")
+def linspace_num_int64(g):
+    """Num as an int64 tensor (what Paddle 3's PIR programs feed: SOLOv2's grid), float32,
+    float64 and int64 runs, and a Num of 0 (an empty Out)."""
+    def lin(start, stop, num, dtype, sdt="float32"):
+        st = g.data("s%d" % len(g.feeds), np.array([start], sdt))
+        sp = g.data("e%d" % len(g.feeds), np.array([stop], sdt))
+        nm = g.data("n%d" % len(g.feeds), np.array([num], "int64"))
+        vt = {"float32": 5, "float64": 6, "int32": 2, "int64": 3}[dtype]
+        return g.op("linspace", {"Start": st, "Stop": sp, "Num": nm}, dict(dtype=vt),
+                    dtype=dtype)
+    g.fetch(lin(-1.0, 1.0, 9, "float32"), lin(0.5, 4.0, 6, "float64", "float64"),
+            lin(-3, 20, 5, "int64", "int64"), lin(2.0, 3.0, 0, "float32"))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
