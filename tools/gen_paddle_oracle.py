@@ -3024,6 +3024,23 @@ def linspace_num_int64(g):
             lin(-3, 20, 5, "int64", "int64"), lin(2.0, 3.0, 0, "float32"))
 
 
+@case(rtol=1e-5, atol=1e-6, note="icore factors in double, Paddle (Eigen) in the dtype")
+def inverse_modes(g):
+    """inverse (paddle.inverse, TPS rectification): a float32 batch [2, 3, 3], a float64
+    [4, 4], a 1x1, a float32 23x23 (TPS's (F+3) x (F+3)) and a rank-4 batch [2, 2, 3, 3], each
+    diagonally weighted so that partial pivoting swaps rows in some and not in others."""
+    outs = []
+    for k, (shape, dt) in enumerate([([2, 3, 3], "float32"), ([4, 4], "float64"), ([1, 1], "float32"),
+                                     ([23, 23], "float32"), ([2, 2, 3, 3], "float64")]):
+        n = shape[-1]
+        a = np.asarray(g.rand(shape, -1, 1), dtype=dt)
+        if k % 2 == 0:
+            a = a + (np.eye(n, dtype=dt) * 2.0 if k != 3 else np.eye(n, dtype=dt) * 0.5)
+        x = g.data("x%d" % k, a.astype(dt))
+        outs.append(g.op("inverse", {"Input": x}, {}, outs={"Output": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""

@@ -226,6 +226,7 @@ static const opmap k_ops[] = {
     {"index_sample", "index_sample", "X;Index", "Out", ""},
     {"index_select", "index_select", "X;Index", "Out", "axis>dim"},
     {"instance_norm", "instance_norm", "X;Scale;Bias", "Y;SavedMean;SavedVariance", ""},
+    {"inverse", "inverse", "Input", "Output", ""},
     UNARY("is_empty", "is_empty"),
     {"isclose", "isclose", "Input;Other;=f:rtol|Rtol;=f:atol|Atol", "Out", ""},
     UNARY("isfinite", "isfinite_v2"),
