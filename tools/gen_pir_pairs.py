@@ -859,8 +859,8 @@ def export_sweep4(paddle, np, out):
     a 0-D loop index (set_value_with_tensor_ whose starts come from pd_op.stack of scalars),
     paddle.split with sections computed at run time (stack of scalars as well), a Python list
     appended in a loop and read back (create_array, array_length, array_write_,
-    array_to_tensor, slice_array_dense), and bool * bool, bool + bool (pd_op.multiply / add
-    of bool tensors)."""
+    array_to_tensor, slice_array_dense with 0 and with -1), and bool * bool, bool + bool
+    (pd_op.multiply / add of bool tensors)."""
 
     class Net(paddle.nn.Layer):
         def __init__(self):
@@ -884,7 +884,7 @@ def export_sweep4(paddle, np, out):
             while j < n:
                 res.append(h * j.astype("float32"))
                 j = j + 1
-            return d + 1.0, att, bm, ba, out, s1, s2, paddle.concat(res, axis=0), res[0]
+            return d + 1.0, att, bm, ba, out, s1, s2, paddle.concat(res, axis=0), res[0], res[-1]
 
     spec = paddle.static.InputSpec
     rv = np.random.RandomState(20)

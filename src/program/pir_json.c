@@ -1586,6 +1586,45 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     if ((st = emit_values(c, bop, true, "I", 1, &in[2]))) return st;
     return emit_values(c, bop, false, "Out", 1, &arr);
   }
+  if (pd && strcmp(name, "slice_array_dense") == 0 && n_in == 2 && in[0] && in[1] && out0 &&
+      resolve(in[1])->konst == 2 && resolve(in[1])->kn == 1 && resolve(in[1])->kints[0] < 0) {
+    /* array[-k] (a Python list's x[-1] under to_static): read_from_array takes no negative
+     * index, so I = lod_array_length(array) - k, as the phi kernel counts from the end. */
+    if (first) {
+      mark_use(in[0]);
+      return IC_OK;
+    }
+    pval *len = new_value(c, out0->id), *idx = new_value(c, out0->id);
+    if (!len || !idx) return oom(c);
+    char tn[48];
+    snprintf(tn, sizeof tn, "%s.len", out0->name);
+    if (!(len->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+    snprintf(tn, sizeof tn, "%s.idx", out0->name);
+    if (!(idx->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+    len->has_type = len->tensor = idx->has_type = idx->tensor = true;
+    len->dtype = idx->dtype = IC_INT64;
+    len->ndim = idx->ndim = 1;
+    len->dims[0] = idx->dims[0] = 1;
+    ic_builder_op *lo = ic_builder_add_op(c->b, c->block, "lod_array_length");
+    if ((st = emit_values(c, lo, true, "X", 1, &in[0])) ||
+        (st = emit_values(c, lo, false, "Out", 1, &len))) {
+      return st;
+    }
+    ic_builder_op *sc = ic_builder_add_op(c->b, c->block, "scale");
+    ic_builder_attr_float(sc, "scale", 1.0f);
+    ic_builder_attr_float(sc, "bias", (float)resolve(in[1])->kints[0]);
+    ic_builder_attr_bool(sc, "bias_after_scale", true);
+    if ((st = emit_values(c, sc, true, "X", 1, &len)) ||
+        (st = emit_values(c, sc, false, "Out", 1, &idx))) {
+      return st;
+    }
+    ic_builder_op *rd = ic_builder_add_op(c->b, c->block, "read_from_array");
+    if ((st = emit_values(c, rd, true, "X", 1, &in[0])) ||
+        (st = emit_values(c, rd, true, "I", 1, &idx))) {
+      return st;
+    }
+    return emit_values(c, rd, false, "Out", 1, &out0);
+  }
   if (pd && (strcmp(name, "data") == 0 || strcmp(name, "feed") == 0)) {
     /* data (what save_inference_model and jit.save write) or feed: a feed target by name */
     const char *dname;
