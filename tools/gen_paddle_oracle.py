@@ -3042,6 +3042,39 @@ def inverse_modes(g):
 
 
 @case()
+def index_put_modes(g):
+    """index_put (Paddle 3's `x[idx] = v`): two int64 index lists on a float32 [4, 5, 3] with a
+    [2, 3] value (R = the last dim); int32 lists broadcasting [2, 1] x [1, 3] with a one-element
+    value and negative indices; a bool [4, 5] mask with a [3] value; accumulate on int64 with a
+    repeated index (both writes add); float64 with one list and a value broadcast over R; a bool
+    x."""
+    x = g.data("x", g.rand([4, 5, 3]))
+    i0 = g.data("i0", np.array([3, 0], "int64"))
+    i1 = g.data("i1", np.array([1, 4], "int64"))
+    v0 = g.data("v0", g.rand([2, 3]))
+    def put(x, idx, v, acc=False, dt=F32):
+        return g.op("index_put", {"x": x, "indices": idx, "value": v}, dict(accumulate=acc),
+                    outs={"out": 1}, dtype=dt)
+    j0 = g.data("j0", np.array([[0], [-1]], "int32"))
+    j1 = g.data("j1", np.array([[1, -2, 2]], "int32"))
+    v1 = g.data("v1", np.array([7.5], F32))
+    m = g.data("m", g.rand([4, 5]) > 0.3)
+    v2 = g.data("v2", g.rand([3]))
+    xi = g.data("xi", g.randint([5, 2], -9, 9, "int64"))
+    ii = g.data("ii", np.array([1, 3, 1], "int64"))
+    vi = g.data("vi", g.randint([3, 2], -5, 5, "int64"))
+    xd = g.data("xd", g.rand([3, 4]).astype("float64"))
+    id_ = g.data("id", np.array([2], "int64"))
+    vd = g.data("vd", np.array([1.25], "float64"))
+    xb = g.data("xb", g.rand([3, 2]) > 0)
+    ib = g.data("ib", np.array([0, 2], "int64"))
+    vb = g.data("vb", np.array([True, False]))
+    g.fetch(put(x, [i0, i1], v0), put(x, [j0, j1], v1), put(x, [m], v2),
+            put(xi, [ii], vi, True, "int64"), put(xd, [id_], vd, False, "float64"),
+            put(xb, [ib], vb, False, "bool"))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])

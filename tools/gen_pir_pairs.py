@@ -856,8 +856,8 @@ def save_jit(paddle, np, net, d, specs, values):
 def export_sweep4(paddle, np, out):
     """JIT case "sweep4": what Paddle 3 exports of PaddleOCR / PaddleDetection networks
     needed beyond the cases above: Tensor.detach() (pd_op.share_data_), `out[:, i] = v` with
-    a 0-D loop index (set_value_with_tensor_ whose starts come from pd_op.stack of scalars),
-    paddle.split with sections computed at run time (stack of scalars as well), a Python list
+    a 0-D loop index (set_value_with_tensor_ whose starts come from pd_op.stack of scalars) and
+    with a one-element index (pd_op.index_put), paddle.split with sections computed at run time (stack of scalars as well), a Python list
     appended in a loop and read back (create_array, array_length, array_write_,
     array_to_tensor, slice_array_dense with 0 and with -1), and bool * bool, bool + bool
     (pd_op.multiply / add of bool tensors)."""
@@ -878,13 +878,19 @@ def export_sweep4(paddle, np, out):
             while i < 4:
                 out[:, i] = h[:, i] * 2.0
                 i = i + 1
+            put = paddle.zeros([3, 4])
+            k = paddle.zeros([1], "int64")
+            while k < 4:
+                put[:, k] = h[:, k] - 1.0
+                k = k + 1
             s1, s2 = paddle.split(h, [paddle.shape(h)[1] - 1, 1], axis=1)
             res = []
             j = paddle.zeros([1], "int64")
             while j < n:
                 res.append(h * j.astype("float32"))
                 j = j + 1
-            return d + 1.0, att, bm, ba, out, s1, s2, paddle.concat(res, axis=0), res[0], res[-1]
+            return (d + 1.0, att, bm, ba, out, s1, s2, paddle.concat(res, axis=0), res[0], res[-1],
+                    put)
 
     spec = paddle.static.InputSpec
     rv = np.random.RandomState(20)

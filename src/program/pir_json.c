@@ -223,6 +223,7 @@ static const opmap k_ops[] = {
     {"im2sequence", "im2sequence", "X;Y", "Out", ""},
     {"increment", "increment", "X", "Out", "value>step"},
     {"index_add", "index_add", "X;Index;AddValue", "Out", ""},
+    {"index_put", "index_put", "x;indices*;value", "out", ""},
     {"index_sample", "index_sample", "X;Index", "Out", ""},
     {"index_select", "index_select", "X;Index", "Out", "axis>dim"},
     {"instance_norm", "instance_norm", "X;Scale;Bias", "Y;SavedMean;SavedVariance", ""},
