@@ -860,16 +860,20 @@ def export_sweep4(paddle, np, out):
     with a one-element index (pd_op.index_put), paddle.split with sections computed at run time (stack of scalars as well), a Python list
     appended in a loop and read back (create_array, array_length, array_write_,
     array_to_tensor, slice_array_dense with 0 and with -1), and bool * bool, bool + bool
-    (pd_op.multiply / add of bool tensors)."""
+    (pd_op.multiply / add of bool tensors), and max_unpool2d with an output size read from
+    the input's shape at run time (pd_op.unpool's output_size from pd_op.stack)."""
 
     class Net(paddle.nn.Layer):
         def __init__(self):
             super().__init__()
             self.fc = paddle.nn.Linear(4, 4)
 
-        def forward(self, x, n):
+        def forward(self, x, n, img):
             h = self.fc(x)
             d = h.detach()
+            pooled, ind = paddle.nn.functional.max_pool2d(img, 2, return_mask=True)
+            hw = paddle.shape(img)
+            unp = paddle.nn.functional.max_unpool2d(pooled, ind, 2, output_size=[hw[2], hw[3]])
             att = paddle.nn.functional.softmax(paddle.where(h > 0, h, paddle.full_like(h, -1e9)), -1)
             bm = (h > 0) * (h < 0.5)
             ba = (h > 0.3) + (h < -0.3)
@@ -890,13 +894,15 @@ def export_sweep4(paddle, np, out):
                 res.append(h * j.astype("float32"))
                 j = j + 1
             return (d + 1.0, att, bm, ba, out, s1, s2, paddle.concat(res, axis=0), res[0], res[-1],
-                    put)
+                    put, unp)
 
     spec = paddle.static.InputSpec
     rv = np.random.RandomState(20)
-    values = {"x": rv.uniform(-1, 1, (3, 4)).astype("float32"), "n": np.array([3], "int64")}
+    values = {"x": rv.uniform(-1, 1, (3, 4)).astype("float32"), "n": np.array([3], "int64"),
+              "img": rv.uniform(-1, 1, (1, 2, 4, 6)).astype("float32")}
     save_jit(paddle, np, Net(), os.path.join(out, "sweep4"),
-             [spec([3, 4], "float32", "x"), spec([1], "int64", "n")], values)
+             [spec([3, 4], "float32", "x"), spec([1], "int64", "n"),
+              spec([None, 2, None, None], "float32", "img")], values)
 
 
 def export_nonfinite(paddle, np, out):
