@@ -857,16 +857,18 @@ def export_sweep4(paddle, np, out):
     """JIT case "sweep4": what Paddle 3 exports of PaddleOCR / PaddleDetection networks
     needed beyond the cases above: Tensor.detach() (pd_op.share_data_), `out[:, i] = v` with
     a 0-D loop index (set_value_with_tensor_ whose starts come from pd_op.stack of scalars) and
-    with a one-element index (pd_op.index_put), paddle.split with sections computed at run time (stack of scalars as well), a Python list
-    appended in a loop and read back (create_array, array_length, array_write_,
-    array_to_tensor, slice_array_dense with 0 and with -1), and bool * bool, bool + bool
-    (pd_op.multiply / add of bool tensors), and max_unpool2d with an output size read from
-    the input's shape at run time (pd_op.unpool's output_size from pd_op.stack)."""
+    with a one-element index (pd_op.index_put), paddle.split with sections computed at run
+    time (stack of scalars as well), a Python list appended in a loop and read back
+    (create_array, array_length, array_write_, array_to_tensor, slice_array_dense with 0 and
+    with -1), bool * bool and bool + bool (pd_op.multiply / add of bool tensors), and
+    max_unpool2d and Conv2DTranspose with an output size read from the input's shape at run
+    time (output_size from pd_op.stack: ENet)."""
 
     class Net(paddle.nn.Layer):
         def __init__(self):
             super().__init__()
             self.fc = paddle.nn.Linear(4, 4)
+            self.up = paddle.nn.Conv2DTranspose(2, 3, 3, stride=2, padding=1)
 
         def forward(self, x, n, img):
             h = self.fc(x)
@@ -874,6 +876,7 @@ def export_sweep4(paddle, np, out):
             pooled, ind = paddle.nn.functional.max_pool2d(img, 2, return_mask=True)
             hw = paddle.shape(img)
             unp = paddle.nn.functional.max_unpool2d(pooled, ind, 2, output_size=[hw[2], hw[3]])
+            upc = self.up(pooled, output_size=[hw[2], hw[3]])
             att = paddle.nn.functional.softmax(paddle.where(h > 0, h, paddle.full_like(h, -1e9)), -1)
             bm = (h > 0) * (h < 0.5)
             ba = (h > 0.3) + (h < -0.3)
@@ -894,7 +897,7 @@ def export_sweep4(paddle, np, out):
                 res.append(h * j.astype("float32"))
                 j = j + 1
             return (d + 1.0, att, bm, ba, out, s1, s2, paddle.concat(res, axis=0), res[0], res[-1],
-                    put, unp)
+                    put, unp, upc)
 
     spec = paddle.static.InputSpec
     rv = np.random.RandomState(20)
