@@ -3074,6 +3074,22 @@ def index_put_modes(g):
             put(xb, [ib], vb, False, "bool"))
 
 
+@case(rtol=0.0, atol=0.0, note="integer and bool results: exact")
+def legacy_2x_ops(g):
+    """What Paddle 2.x to_static exports of PaddleDetection need: scale of uint8 / int8 / int16
+    tensors (scale and bias converted to the dtype, wrapping: SOLOv2's mask) and share_data
+    (Tensor.detach())."""
+    u = g.data("u", g.randint([2, 5], 0, 256, "uint8"))
+    i8 = g.data("i8", g.randint([3], -128, 128, "int8"))
+    i16 = g.data("i16", g.randint([4], -3000, 3000, "int16"))
+    def sc(x, dt, scale, bias, after=True):
+        return g.op("scale", {"X": x}, dict(scale=scale, bias=bias, bias_after_scale=after), dtype=dt)
+    x = g.data("x", g.rand([2, 3]))
+    g.fetch(sc(u, "uint8", 255.0, 1.0), sc(u, "uint8", 3.0, 7.0, False), sc(i8, "int8", -2.0, 5.0),
+            sc(i16, "int16", 11.5, -3.0),
+            g.op("share_data", {"X": x}))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
