@@ -2210,9 +2210,10 @@ static float *run_convt_layout(const cct_case *k, int in_layout, int threads, si
   ic_tensor_init(&y);
   ic_tensor *yp = &y;
   const char *names[3] = {"x", "f", "b"}, *yn = "y";
-  ic_kslot in[3] = {{.n = 1, .t = &x, .names = &names[0]},
+  ic_kslot in[4] = {{.n = 1, .t = &x, .names = &names[0]},
                     {.n = 1, .t = &w, .names = &names[1]},
-                    {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]}};
+                    {.n = k->bias ? 1 : 0, .t = &bias, .names = &names[2]},
+                    {.n = 0}}; /* no OutputSize */
   ic_kslot out[1] = {{.n = 1, .t = &yp, .names = &yn}};
   ic_kenv env = {.alloc = NULL, .intra_threads = threads};
   void *state = NULL;

@@ -282,6 +282,68 @@ START_TEST(einsum_errors) {
 }
 END_TEST
 
+/* ---- inverse: a singular matrix, a non-square or rank-1 input, an integer dtype ---- */
+
+START_TEST(inverse_errors) {
+  static const struct {
+    ic_dtype dt;
+    int nd;
+    int64_t dims[3];
+    const char *want;
+  } k[] = {
+      {IC_FP32, 3, {2, 3, 3}, "matrix 0 of 2 is not invertible"}, /* iota rows are dependent */
+      {IC_FP32, 2, {2, 3}, "not a square matrix"},
+      {IC_FP64, 1, {4}, "rank 1, expected at least 2"},
+      {IC_INT32, 2, {2, 2}, "dtype"},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", ot_iota(k[i].dt, k[i].nd, k[i].dims, 1));
+    ic_builder_op *o = ot_op(&t, "inverse");
+    ic_builder_in(o, "Input", "x");
+    ot_out(&t, "Output", "out");
+    OT_FAIL(&t, i == 0 ? IC_ERR_KERNEL : IC_ERR_SHAPE, "inverse", k[i].want);
+    ot_end(&t);
+  }
+}
+END_TEST
+
+/* ---- index_put: an index out of its dim, a value that does not broadcast, a value of
+ * another dtype, more index lists than x has dims ---- */
+
+START_TEST(index_put_errors) {
+  static const struct {
+    int64_t idx;       /* the one int64 index */
+    int64_t vdim;      /* value dims [vdim] */
+    ic_dtype vdt;
+    int n_idx;
+    ic_status code;
+    const char *want;
+  } k[] = {
+      {3, 4, IC_FP32, 1, IC_ERR_SHAPE, "index 3 is out of dim 0"},
+      {-4, 4, IC_FP32, 1, IC_ERR_SHAPE, "index -4 is out of dim 0"},
+      {1, 3, IC_FP32, 1, IC_ERR_SHAPE, "does not broadcast"},
+      {1, 4, IC_FP64, 1, IC_ERR_SHAPE, "expected x's dtype float32"},
+      {1, 4, IC_FP32, 3, IC_ERR_SHAPE, "index 3 dims of x, which has rank 2"},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", ot_iota(IC_FP32, 2, (int64_t[]){3, 4}, 1));
+    ot_feed(&t, "i", tu_i64(1, (int64_t[]){1}, &k[i].idx));
+    ot_feed(&t, "v", ot_iota(k[i].vdt, 1, &k[i].vdim, 1));
+    ic_builder_op *o = ot_op(&t, "index_put");
+    ic_builder_in(o, "x", "x");
+    ic_builder_input(o, "indices", (size_t)k[i].n_idx, TU_NAMES("i", "i", "i"));
+    ic_builder_in(o, "value", "v");
+    ot_out(&t, "out", "out");
+    OT_FAIL(&t, k[i].code, "index_put", k[i].want);
+    ot_end(&t);
+  }
+}
+END_TEST
+
 /* ---- gather, index_select, gather_nd ---- */
 
 /* Every gather row of the shared table cases_index.h (the CUDA suite runs the same): Out's
@@ -2076,6 +2138,8 @@ static TCase *tc_select(void) {
   tcase_add_test(tc, where_select);
   tcase_add_test(tc, masked_fill_broadcast);
   tcase_add_test(tc, einsum_errors);
+  tcase_add_test(tc, inverse_errors);
+  tcase_add_test(tc, index_put_errors);
   tcase_add_test(tc, gather_table);
   tcase_add_test(tc, gather_axes);
   tcase_add_test(tc, index_select_negative);

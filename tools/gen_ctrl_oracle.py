@@ -76,6 +76,17 @@ def while_loop(g):
 
 
 @case()
+def array_slice(g):
+    """A tensor array read back with arr[k]: Paddle 2.x writes a slice op (decrease_axis) whose
+    Input is the LoDTensorArray (PaddleDetection's R-CNN exports); k 0, 2 and -1."""
+    x = g.data("x", g.rand([2, 3]))
+    arr = paddle.tensor.create_array(F32)
+    for k in range(3):
+        paddle.tensor.array_write(x * float(k + 1), paddle.full([1], k, "int64"), array=arr)
+    g.fetch(arr[0], arr[2], arr[-1])
+
+
+@case()
 def while_loop_zero(g):
     """paddle.static.nn.while_loop that runs no iteration (n = 0)."""
     x = g.data("x", g.rand([3]))

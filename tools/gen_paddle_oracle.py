@@ -3009,6 +3009,87 @@ def frac_ops(g):
     g.fetch(frac(x), frac(xd, "float64"))
 
 
+@case(rtol=0.0, atol=0.0, note="linspace rounds each value once: exact")
+def linspace_num_int64(g):
+    """Num as an int64 tensor (what Paddle 3's PIR programs feed: SOLOv2's grid), float32,
+    float64 and int64 runs, and a Num of 0 (an empty Out)."""
+    def lin(start, stop, num, dtype, sdt="float32"):
+        st = g.data("s%d" % len(g.feeds), np.array([start], sdt))
+        sp = g.data("e%d" % len(g.feeds), np.array([stop], sdt))
+        nm = g.data("n%d" % len(g.feeds), np.array([num], "int64"))
+        vt = {"float32": 5, "float64": 6, "int32": 2, "int64": 3}[dtype]
+        return g.op("linspace", {"Start": st, "Stop": sp, "Num": nm}, dict(dtype=vt),
+                    dtype=dtype)
+    g.fetch(lin(-1.0, 1.0, 9, "float32"), lin(0.5, 4.0, 6, "float64", "float64"),
+            lin(-3, 20, 5, "int64", "int64"), lin(2.0, 3.0, 0, "float32"))
+
+
+@case(rtol=1e-5, atol=1e-6, note="icore factors in double, Paddle (Eigen) in the dtype")
+def inverse_modes(g):
+    """inverse (paddle.inverse, TPS rectification): a float32 batch [2, 3, 3], a float64
+    [4, 4], a 1x1, a float32 23x23 (TPS's (F+3) x (F+3)) and a rank-4 batch [2, 2, 3, 3], each
+    diagonally weighted so that partial pivoting swaps rows in some and not in others."""
+    outs = []
+    for k, (shape, dt) in enumerate([([2, 3, 3], "float32"), ([4, 4], "float64"), ([1, 1], "float32"),
+                                     ([23, 23], "float32"), ([2, 2, 3, 3], "float64")]):
+        n = shape[-1]
+        a = np.asarray(g.rand(shape, -1, 1), dtype=dt)
+        if k % 2 == 0:
+            a = a + (np.eye(n, dtype=dt) * 2.0 if k != 3 else np.eye(n, dtype=dt) * 0.5)
+        x = g.data("x%d" % k, a.astype(dt))
+        outs.append(g.op("inverse", {"Input": x}, {}, outs={"Output": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
+@case()
+def index_put_modes(g):
+    """index_put (Paddle 3's `x[idx] = v`): two int64 index lists on a float32 [4, 5, 3] with a
+    [2, 3] value (R = the last dim); int32 lists broadcasting [2, 1] x [1, 3] with a one-element
+    value and negative indices; a bool [4, 5] mask with a [3] value; accumulate on int64 with a
+    repeated index (both writes add); float64 with one list and a value broadcast over R; a bool
+    x."""
+    x = g.data("x", g.rand([4, 5, 3]))
+    i0 = g.data("i0", np.array([3, 0], "int64"))
+    i1 = g.data("i1", np.array([1, 4], "int64"))
+    v0 = g.data("v0", g.rand([2, 3]))
+    def put(x, idx, v, acc=False, dt=F32):
+        return g.op("index_put", {"x": x, "indices": idx, "value": v}, dict(accumulate=acc),
+                    outs={"out": 1}, dtype=dt)
+    j0 = g.data("j0", np.array([[0], [-1]], "int32"))
+    j1 = g.data("j1", np.array([[1, -2, 2]], "int32"))
+    v1 = g.data("v1", np.array([7.5], F32))
+    m = g.data("m", g.rand([4, 5]) > 0.3)
+    v2 = g.data("v2", g.rand([3]))
+    xi = g.data("xi", g.randint([5, 2], -9, 9, "int64"))
+    ii = g.data("ii", np.array([1, 3, 1], "int64"))
+    vi = g.data("vi", g.randint([3, 2], -5, 5, "int64"))
+    xd = g.data("xd", g.rand([3, 4]).astype("float64"))
+    id_ = g.data("id", np.array([2], "int64"))
+    vd = g.data("vd", np.array([1.25], "float64"))
+    xb = g.data("xb", g.rand([3, 2]) > 0)
+    ib = g.data("ib", np.array([0, 2], "int64"))
+    vb = g.data("vb", np.array([True, False]))
+    g.fetch(put(x, [i0, i1], v0), put(x, [j0, j1], v1), put(x, [m], v2),
+            put(xi, [ii], vi, True, "int64"), put(xd, [id_], vd, False, "float64"),
+            put(xb, [ib], vb, False, "bool"))
+
+
+@case(rtol=0.0, atol=0.0, note="integer and bool results: exact")
+def legacy_2x_ops(g):
+    """What Paddle 2.x to_static exports of PaddleDetection need: scale of uint8 / int8 / int16
+    tensors (scale and bias converted to the dtype, wrapping: SOLOv2's mask) and share_data
+    (Tensor.detach())."""
+    u = g.data("u", g.randint([2, 5], 0, 256, "uint8"))
+    i8 = g.data("i8", g.randint([3], -128, 128, "int8"))
+    i16 = g.data("i16", g.randint([4], -3000, 3000, "int16"))
+    def sc(x, dt, scale, bias, after=True):
+        return g.op("scale", {"X": x}, dict(scale=scale, bias=bias, bias_after_scale=after), dtype=dt)
+    x = g.data("x", g.rand([2, 3]))
+    g.fetch(sc(u, "uint8", 255.0, 1.0), sc(u, "uint8", 3.0, 7.0, False), sc(i8, "int8", -2.0, 5.0),
+            sc(i16, "int16", 11.5, -3.0),
+            g.op("share_data", {"X": x}))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""

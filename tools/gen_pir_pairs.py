@@ -28,7 +28,8 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq, more, ops3, more2) and JIT_CASES (jit, ctrl: dygraph
+JSON_CASES (index, math, detect, seq, more, ops3, more2) and JIT_CASES (jit, ctrl, sweep4,
+nonfinite: dygraph
 Layers through paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json,
 model.pdiparams, the feeds
 in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out<k>.npy of
@@ -852,7 +853,106 @@ def save_jit(paddle, np, net, d, specs, values):
         np.save(os.path.join(d, f"out{k}.npy"), pred.get_output_handle(n).copy_to_cpu())
 
 
-JIT_CASES = {"jit": export_jit, "ctrl": export_ctrl}
+def export_sweep4(paddle, np, out):
+    """JIT case "sweep4": what Paddle 3 exports of PaddleOCR / PaddleDetection networks
+    needed beyond the cases above: Tensor.detach() (pd_op.share_data_), `out[:, i] = v` with
+    a 0-D loop index (set_value_with_tensor_ whose starts come from pd_op.stack of scalars) and
+    with a one-element index (pd_op.index_put), paddle.split with sections computed at run
+    time (stack of scalars as well), a Python list appended in a loop and read back
+    (create_array, array_length, array_write_, array_to_tensor, slice_array_dense with 0 and
+    with -1), bool * bool and bool + bool (pd_op.multiply / add of bool tensors), and
+    max_unpool2d and Conv2DTranspose with an output size read from the input's shape at run
+    time (output_size from pd_op.stack: ENet)."""
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(4, 4)
+            self.up = paddle.nn.Conv2DTranspose(2, 3, 3, stride=2, padding=1)
+
+        def forward(self, x, n, img):
+            h = self.fc(x)
+            d = h.detach()
+            pooled, ind = paddle.nn.functional.max_pool2d(img, 2, return_mask=True)
+            hw = paddle.shape(img)
+            unp = paddle.nn.functional.max_unpool2d(pooled, ind, 2, output_size=[hw[2], hw[3]])
+            upc = self.up(pooled, output_size=[hw[2], hw[3]])
+            att = paddle.nn.functional.softmax(paddle.where(h > 0, h, paddle.full_like(h, -1e9)), -1)
+            bm = (h > 0) * (h < 0.5)
+            ba = (h > 0.3) + (h < -0.3)
+            out = paddle.zeros([3, 4])
+            i = paddle.zeros([], "int64")
+            while i < 4:
+                out[:, i] = h[:, i] * 2.0
+                i = i + 1
+            put = paddle.zeros([3, 4])
+            k = paddle.zeros([1], "int64")
+            while k < 4:
+                put[:, k] = h[:, k] - 1.0
+                k = k + 1
+            s1, s2 = paddle.split(h, [paddle.shape(h)[1] - 1, 1], axis=1)
+            res = []
+            j = paddle.zeros([1], "int64")
+            while j < n:
+                res.append(h * j.astype("float32"))
+                j = j + 1
+            return (d + 1.0, att, bm, ba, out, s1, s2, paddle.concat(res, axis=0), res[0], res[-1],
+                    put, unp, upc)
+
+    spec = paddle.static.InputSpec
+    rv = np.random.RandomState(20)
+    values = {"x": rv.uniform(-1, 1, (3, 4)).astype("float32"), "n": np.array([3], "int64"),
+              "img": rv.uniform(-1, 1, (1, 2, 4, 6)).astype("float32")}
+    save_jit(paddle, np, Net(), os.path.join(out, "sweep4"),
+             [spec([3, 4], "float32", "x"), spec([1], "int64", "n"),
+              spec([None, 2, None, None], "float32", "img")], values)
+
+
+def export_nonfinite(paddle, np, out):
+    """JIT case "nonfinite": float attributes that are not finite. Paddle writes them as
+    {"#": "0.a_f64", "VD": "-INF"} ("INF", "NaN") instead of "D" (PaddleOCR's LaTeX-OCR and
+    attention masks with -inf); Paddle 3.3.1's own loader fails on these ("key 'D' not
+    found"), so the expected outputs are the Layer's eager outputs, the same ops."""
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(4, 4)
+
+        def forward(self, x, m):
+            h = self.fc(x)
+            neg = paddle.where(m, paddle.zeros_like(h), paddle.full_like(h, float("-inf")))
+            return (paddle.nn.functional.softmax(h + neg, -1),
+                    paddle.clip(h, min=float("-inf"), max=0.25),
+                    paddle.isnan(paddle.full([3], float("nan"))),
+                    paddle.full([1], float("inf")) > h,
+                    paddle.full([1], float("-inf")) < h,
+                    paddle.maximum(h, paddle.full([1], float("-inf"))))
+
+    spec = paddle.static.InputSpec
+    rv = np.random.RandomState(21)
+    m = rv.uniform(0, 1, (3, 4)) > 0.5
+    m[:, 0] = True
+    values = {"x": rv.uniform(-1, 1, (3, 4)).astype("float32"), "m": m}
+    d = os.path.join(out, "nonfinite")
+    os.makedirs(d, exist_ok=True)
+    paddle.seed(0)
+    net = Net()
+    net.eval()
+    for prm in net.parameters():
+        rp = np.random.RandomState(seed_of(prm.name))
+        prm.set_value(rp.uniform(-0.5, 0.5, prm.shape).astype("float32"))
+    outs = net(*(paddle.to_tensor(values[k]) for k in ("x", "m")))
+    paddle.jit.save(net, os.path.join(d, "model"), input_spec=[spec([3, 4], "float32", "x"),
+                                                                spec([3, 4], "bool", "m")])
+    for k, nm in enumerate(data_names(os.path.join(d, "model.json"))):
+        np.save(os.path.join(d, f"in{k}.npy"), values[nm])
+    for k, t in enumerate(outs):
+        np.save(os.path.join(d, f"out{k}.npy"), t.numpy())
+
+
+JIT_CASES = {"jit": export_jit, "ctrl": export_ctrl, "sweep4": export_sweep4,
+             "nonfinite": export_nonfinite}
 
 
 def child(fmt, out):

@@ -89,6 +89,10 @@ static const opmap k_ops[] = {
     {"argmax", "arg_max", "X;=i:axis", "Out", ""},
     {"argmin", "arg_min", "X;=i:axis", "Out", ""},
     {"argsort", "argsort", "X", "Out;Indices", ""},
+    /* tensor arrays (create_array and array_write_ are translated apart) */
+    {"array_length", "lod_array_length", "X", "Out", ""},
+    {"array_read", "read_from_array", "X;I", "Out", ""},
+    {"array_to_tensor", "tensor_array_to_tensor", "X", "Out;OutIndex", ""},
     UNARY("asin", "asin"),
     UNARY("asinh", "asinh"),
     UNARY("assign", "assign"),
@@ -125,7 +129,8 @@ static const opmap k_ops[] = {
      "post_nms_topn>post_nms_topN"},
     {"concat", "concat", "X*;=i:axis|AxisTensor", "Out", ""},
     {"conv2d", "conv2d", "Input;Filter", "Output", ""},
-    {"conv2d_transpose", "conv2d_transpose", "Input;Filter;=L:output_size", "Output", ""},
+    {"conv2d_transpose", "conv2d_transpose", "Input;Filter;=L:output_size|OutputSize|OutputSize",
+     "Output", ""},
     {"conv3d", "conv3d", "Input;Filter", "Output", ""},
     UNARY("cos", "cos"),
     UNARY("cosh", "cosh"),
@@ -142,8 +147,8 @@ static const opmap k_ops[] = {
     {"cumsum", "cumsum", "X;=i:axis", "Out", ""},
     {"deformable_conv", "deformable_conv", "Input;Offset;Filter;Mask", "Output", ""},
     {"depthwise_conv2d", "depthwise_conv2d", "Input;Filter", "Output", ""},
-    {"depthwise_conv2d_transpose", "depthwise_conv2d_transpose", "Input;Filter;=L:output_size",
-     "Output", ""},
+    {"depthwise_conv2d_transpose", "depthwise_conv2d_transpose",
+     "Input;Filter;=L:output_size|OutputSize|OutputSize", "Output", ""},
     {"dequantize_linear", "dequantize_linear", "X;Scale;ZeroPoint;InAccum;InState",
      "Y;OutState;OutAccum;OutScale", ""},
     UNARY("diag", "diag_v2"),
@@ -219,9 +224,11 @@ static const opmap k_ops[] = {
     {"im2sequence", "im2sequence", "X;Y", "Out", ""},
     {"increment", "increment", "X", "Out", "value>step"},
     {"index_add", "index_add", "X;Index;AddValue", "Out", ""},
+    {"index_put", "index_put", "x;indices*;value", "out", ""},
     {"index_sample", "index_sample", "X;Index", "Out", ""},
     {"index_select", "index_select", "X;Index", "Out", "axis>dim"},
     {"instance_norm", "instance_norm", "X;Scale;Bias", "Y;SavedMean;SavedVariance", ""},
+    {"inverse", "inverse", "Input", "Output", ""},
     UNARY("is_empty", "is_empty"),
     {"isclose", "isclose", "Input;Other;=f:rtol|Rtol;=f:atol|Atol", "Out", ""},
     UNARY("isfinite", "isfinite_v2"),
@@ -329,16 +336,20 @@ static const opmap k_ops[] = {
     UNARY("selu", "selu"),
     {"sequence_mask", "sequence_mask", "X;=i:maxlen|MaxLenTensor", "Y", ""},
     /* The ProgramDesc op has only the list slots for starts/ends/steps: a computed IntArray
-     * tensor (not a vector of scalars) is refused, not misread. */
+     * tensor (pd_op.stack of scalars in a loop) goes into the list alone, and the kernel reads
+     * a lone entry holding one value per axis whole. */
     {"set_value", "set_value",
-     "Input;=L:starts||StartsTensorList;=L:ends||EndsTensorList;=L:steps||StepsTensorList", "Out",
-     ""},
+     "Input;=L:starts|StartsTensorList|StartsTensorList;=L:ends|EndsTensorList|EndsTensorList;"
+     "=L:steps|StepsTensorList|StepsTensorList",
+     "Out", ""},
     {"set_value_with_tensor", "set_value",
-     "Input;ValueTensor;=L:starts||StartsTensorList;=L:ends||EndsTensorList;"
-     "=L:steps||StepsTensorList",
+     "Input;ValueTensor;=L:starts|StartsTensorList|StartsTensorList;"
+     "=L:ends|EndsTensorList|EndsTensorList;=L:steps|StepsTensorList|StepsTensorList",
      "Out", ""},
     {"shape", "shape", "Input", "Out", ""},
     {"shard_index", "shard_index", "X", "Out", ""},
+    /* Tensor.detach() under to_static: Out shares X's buffer, a copy here */
+    UNARY("share_data", "assign"),
     UNARY("shuffle_channel", "shuffle_channel"),
     UNARY("sigmoid", "sigmoid"),
     {"sigmoid_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "X;Label;PosWeight",
@@ -349,11 +360,13 @@ static const opmap k_ops[] = {
     UNARY("sinh", "sinh"),
     {"slice", "slice", "Input;=L:starts|StartsTensor|StartsTensorList;=L:ends|EndsTensor|EndsTensorList",
      "Out", ""},
+    /* x[k] of a tensor array: its element k (a constant k becomes a tensor for I) */
+    {"slice_array_dense", "read_from_array", "X;I", "Out", ""},
     {"softmax", "softmax", "X", "Out", ""},
     UNARY("softplus", "softplus"),
     {"softshrink", "softshrink", "X", "Out", "threshold>lambda"},
     UNARY("softsign", "softsign"),
-    {"split", "split", "X;=L:sections;=i:axis|AxisTensor", "Out*", ""},
+    {"split", "split", "X;=L:sections||SectionsTensorList;=i:axis|AxisTensor", "Out*", ""},
     {"split_with_num", "split", "X;=i:axis|AxisTensor", "Out*", ""},
     UNARY("sqrt", "sqrt"),
     UNARY("square", "square"),
@@ -387,7 +400,8 @@ static const opmap k_ops[] = {
     {"unfold", "unfold", "X", "Y", ""},
     {"unique", "unique", "X", "Out;Indices;Index;Counts", ""},
     {"unique_consecutive", "unique_consecutive", "X", "Out;Index;Counts", ""},
-    {"unpool", "unpool", "X;Indices;=L:output_size", "Out", "padding>paddings"},
+    {"unpool", "unpool", "X;Indices;=L:output_size|OutputSize|OutputSize", "Out",
+     "padding>paddings"},
     {"unsqueeze", "unsqueeze2", "X;=L:axes", "Out;XShape", ""},
     {"unstack", "unstack", "X", "Y*", ""},
     {"viterbi_decode", "viterbi_decode", "Input;Transition;Length", "Scores;Path", ""},
@@ -424,9 +438,11 @@ typedef struct pval {
   bool fixed;         /* the name comes from the program (parameter, data, fetch) */
   int block;          /* defining block */
   struct pval *alias; /* a builtin.split result: the vector element it is */
+  struct pval *stacked; /* a pd_op.stack (axis 0) of one-element tensors: that vector */
   size_t n_elems;     /* a vector value (t_vec): its elements */
   struct pval **elems;
   bool is_vec;
+  bool is_array; /* a dense tensor array (pd_op.create_array): a LOD_TENSOR_ARRAY variable */
   /* type */
   bool has_type;
   bool tensor;
@@ -656,6 +672,12 @@ static ic_status read_type(ctx *c, const json_t *tt, pval *v, const char *what) 
   if (strcmp(t, "NULL") == 0) return IC_OK;
   t = after_dialect(t);
   if (strcmp(t, "t_dtensor") == 0) return read_dense_type(c, tt, v, what);
+  if (strcmp(t, "t_dense_tensor_array") == 0) {
+    /* [element dtype, element dims, layout] */
+    if ((st = read_dense_type(c, tt, v, what))) return st;
+    v->is_array = true;
+    return IC_OK;
+  }
   if (strcmp(t, "t_vec") == 0) {
     json_t *d = get(c, tt, "D", JSON_ARRAY, true, what, &st);
     if (!d) return st;
@@ -706,10 +728,27 @@ static float to_f32(double v) {
   return (float)v;
 }
 
+/* A float attribute's number. The writer cannot put a non-finite value in JSON: it writes
+ * {"#": "0.a_f64", "VD": "INF"} ("-INF", "NaN") instead of "D", and adata hands that string
+ * here. */
 static bool num_of(const json_t *d, double *out) {
+  if (json_is_string(d)) {
+    const char *s = json_string_value(d);
+    if (strcmp(s, "INF") == 0) *out = INFINITY;
+    else if (strcmp(s, "-INF") == 0) *out = -INFINITY;
+    else if (strcmp(s, "NaN") == 0 || strcmp(s, "NAN") == 0 || strcmp(s, "nan") == 0) *out = NAN;
+    else return false;
+    return true;
+  }
   if (!json_is_number(d)) return false;
   *out = json_number_value(d);
   return true;
+}
+
+/* An attribute's data: "D", or "VD" where a non-finite float stands (see num_of). */
+static json_t *adata(const json_t *at) {
+  json_t *d = json_object_get(at, "D");
+  return d ? d : json_object_get(at, "VD");
 }
 
 /* The attribute kind after the dialect: "a_i32", "a_array", ... */
@@ -722,7 +761,7 @@ static const char *attr_kind(const json_t *at) {
  * ProgramDesc counterpart (place). */
 static ic_status emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t *at) {
   const char *k = attr_kind(at);
-  json_t *d = json_object_get(at, "D");
+  json_t *d = adata(at);
   if (!k || !d) return fail(c, "attribute '%s' is not an {\"#\": type, \"D\": data} object", name);
   double f;
   if (strcmp(k, "a_place") == 0 || strcmp(k, "a_type") == 0 || strcmp(k, "a_pointer") == 0) {
@@ -765,14 +804,14 @@ static ic_status emit_attr(ctx *c, ic_builder_op *op, const char *name, const js
     const char **sv = ic_arena_calloc(c->arena, n ? n : 1, sizeof *sv);
     if (!iv || !fv || !bv || !sv) return oom(c);
     for (size_t i = 0; i < n; i++) {
-      json_t *e = json_array_get(d, i), *ed = intarray ? e : json_object_get(e, "D");
+      json_t *e = json_array_get(d, i), *ed = intarray ? e : adata(e);
       const char *k2 = intarray ? "a_i64" : attr_kind(e);
       if (!k2 || strcmp(k2, ek) != 0 || !ed) {
         return fail(c, "attribute '%s': element %zu is not a %s like element 0", name, i, ek);
       }
       bool ok = strcmp(ek, "a_bool") == 0   ? json_is_boolean(ed)
                 : strcmp(ek, "a_str") == 0  ? json_is_string(ed)
-                : strncmp(ek, "a_f", 3) == 0 ? json_is_number(ed)
+                : strncmp(ek, "a_f", 3) == 0 ? num_of(ed, &fv[i])
                                              : json_is_integer(ed);
       if (!ok) return fail(c, "attribute '%s': element %zu is %s, expected a %s", name, i, jtype(ed), ek);
       if (json_is_integer(ed)) iv[i] = json_integer_value(ed);
@@ -809,7 +848,7 @@ static ic_status emit_attr(ctx *c, ic_builder_op *op, const char *name, const js
   } else if (strcmp(k, "a_scalar") == 0) {
     /* ScalarAttribute: its data is itself a typed attribute. */
     const char *k2 = attr_kind(d);
-    json_t *dd = json_object_get(d, "D");
+    json_t *dd = adata(d);
     if (!k2 || !dd) goto bad;
     if (json_is_integer(dd) && strncmp(k2, "a_f", 3) != 0) {
       ic_builder_attr_scalar_long(op, name, json_integer_value(dd));
@@ -991,17 +1030,33 @@ static ic_status do_operand(ctx *c, const opmap *m, ic_builder_op *bop, size_t k
       }
       return IC_OK;
     }
-    const char *slot = r->is_vec ? sp->list : sp->slot;
+    /* An IntArray built in the program as stack([s0, s1, ..]) of one-element tensors (a
+     * loop index, a shape read at run time): its elements feed the list slot, as the
+     * ProgramDesc op reads them. */
+    pval *lst = r->is_vec ? r : (r->stacked && sp->list[0]) ? resolve(r->stacked) : NULL;
+    const char *slot = lst ? sp->list : sp->slot;
     if (!slot[0]) {
       return fail(c, "operand %zu ('%s') must be a constant (from pd_op.%s); it is value %s",
                   k, sp->attr, sp->kind == 'L' ? "full_int_array" : "full", r->name);
     }
     if (!bop) {
-      mark_use(r);
+      if (lst) {
+        for (size_t e = 0; e < lst->n_elems; e++) mark_use(lst->elems[e]);
+      } else {
+        mark_use(r);
+      }
       return IC_OK;
     }
-    return r->is_vec ? emit_values(c, bop, true, slot, r->n_elems, r->elems)
-                     : emit_values(c, bop, true, slot, 1, &r);
+    if (lst && strcmp(m->type, "split") == 0) {
+      /* split reads SectionsTensorList only when 'sections' is set: the -1 placeholders
+       * Paddle's own static split writes for tensor sections. */
+      int64_t *ph = ic_arena_calloc(c->arena, lst->n_elems ? lst->n_elems : 1, sizeof *ph);
+      if (!ph) return oom(c);
+      for (size_t e = 0; e < lst->n_elems; e++) ph[e] = -1;
+      ic_builder_attr_longs(bop, sp->attr, lst->n_elems, ph);
+    }
+    return lst ? emit_values(c, bop, true, slot, lst->n_elems, lst->elems)
+               : emit_values(c, bop, true, slot, 1, &r);
   }
   if (!sp->slot[0]) return IC_OK;
   if (r->is_vec && !sp->multi) {
@@ -1031,6 +1086,11 @@ static ic_status declare(ctx *c, pval *v) {
     return IC_OK;
   }
   if (!v->has_type) return fail(c, "value %s has no type, yet an op writes it", v->name);
+  if (v->is_array) {
+    ic_builder_var_kind(c->b, v->block, v->name, IC_VAR_LOD_TENSOR_ARRAY, false);
+    v->declared = true;
+    return IC_OK;
+  }
   if (v->dtype < 0) {
     return ic_err_set(c->err, IC_ERR_UNSUPPORTED,
                       "%s: op #%ld (%s) in block %d: value %s is %s, which icore does not support",
@@ -1140,7 +1200,7 @@ static ic_status do_constant(ctx *c, const json_t *op, bool int_array, pval *v) 
   ic_status st;
   if (!v) return fail(c, "has no result");
   json_t *val = op_attr(op, "value");
-  json_t *d = val ? json_object_get(val, "D") : NULL;
+  json_t *d = val ? adata(val) : NULL;
   json_t *dt = op_attr(op, "dtype");
   int dtype = -1;
   if (!dt || !json_is_string(json_object_get(dt, "D")) ||
@@ -1161,7 +1221,7 @@ static ic_status do_constant(ctx *c, const json_t *op, bool int_array, pval *v) 
       v->konst = 2;
     } else {
       double x;
-      if (json_is_object(d)) d = json_object_get(d, "D"); /* a_scalar wraps a typed value */
+      if (json_is_object(d)) d = adata(d); /* a_scalar wraps a typed value */
       if (!d || !num_of(d, &x)) {
         return fail(c, "attribute 'value' is %s, expected a number", d ? jtype(d) : "missing");
       }
@@ -1504,6 +1564,70 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   }
 
   bool pd = dl == 5 && strncmp(c->opname, "pd_op", 5) == 0;
+  if (pd && strcmp(name, "create_array") == 0) {
+    /* An empty tensor array: a LOD_TENSOR_ARRAY variable, no op (as fluid's create_array). */
+    if (n_out != 1 || !out0 || !out0->is_array) return fail(c, "expected one tensor-array result");
+    return first ? IC_OK : declare(c, out0);
+  }
+  if (pd && strcmp(name, "array_write_") == 0) {
+    /* array_write_(array, x, i): write_to_array into the array's variable; the result is
+     * that same array (the op is inplace), so it names the same variable. */
+    if (n_in != 3 || !in[0] || !in[1] || !in[2] || n_out != 1 || !out0) {
+      return fail(c, "expected operands (array, x, i) and one result");
+    }
+    pval *arr = resolve(in[0]);
+    if (!arr->is_array) return fail(c, "operand 0 (%s) is not a tensor array", arr->name);
+    if (first) {
+      out0->alias = arr;
+      mark_use(in[1]);
+      mark_use(in[2]);
+      return IC_OK;
+    }
+    if ((st = declare(c, arr))) return st;
+    ic_builder_op *bop = ic_builder_add_op(c->b, c->block, "write_to_array");
+    if ((st = emit_values(c, bop, true, "X", 1, &in[1]))) return st;
+    if ((st = emit_values(c, bop, true, "I", 1, &in[2]))) return st;
+    return emit_values(c, bop, false, "Out", 1, &arr);
+  }
+  if (pd && strcmp(name, "slice_array_dense") == 0 && n_in == 2 && in[0] && in[1] && out0 &&
+      resolve(in[1])->konst == 2 && resolve(in[1])->kn == 1 && resolve(in[1])->kints[0] < 0) {
+    /* array[-k] (a Python list's x[-1] under to_static): read_from_array takes no negative
+     * index, so I = lod_array_length(array) - k, as the phi kernel counts from the end. */
+    if (first) {
+      mark_use(in[0]);
+      return IC_OK;
+    }
+    pval *len = new_value(c, out0->id), *idx = new_value(c, out0->id);
+    if (!len || !idx) return oom(c);
+    char tn[48];
+    snprintf(tn, sizeof tn, "%s.len", out0->name);
+    if (!(len->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+    snprintf(tn, sizeof tn, "%s.idx", out0->name);
+    if (!(idx->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+    len->has_type = len->tensor = idx->has_type = idx->tensor = true;
+    len->dtype = idx->dtype = IC_INT64;
+    len->ndim = idx->ndim = 1;
+    len->dims[0] = idx->dims[0] = 1;
+    ic_builder_op *lo = ic_builder_add_op(c->b, c->block, "lod_array_length");
+    if ((st = emit_values(c, lo, true, "X", 1, &in[0])) ||
+        (st = emit_values(c, lo, false, "Out", 1, &len))) {
+      return st;
+    }
+    ic_builder_op *sc = ic_builder_add_op(c->b, c->block, "scale");
+    ic_builder_attr_float(sc, "scale", 1.0f);
+    ic_builder_attr_float(sc, "bias", (float)resolve(in[1])->kints[0]);
+    ic_builder_attr_bool(sc, "bias_after_scale", true);
+    if ((st = emit_values(c, sc, true, "X", 1, &len)) ||
+        (st = emit_values(c, sc, false, "Out", 1, &idx))) {
+      return st;
+    }
+    ic_builder_op *rd = ic_builder_add_op(c->b, c->block, "read_from_array");
+    if ((st = emit_values(c, rd, true, "X", 1, &in[0])) ||
+        (st = emit_values(c, rd, true, "I", 1, &idx))) {
+      return st;
+    }
+    return emit_values(c, rd, false, "Out", 1, &out0);
+  }
   if (pd && (strcmp(name, "data") == 0 || strcmp(name, "feed") == 0)) {
     /* data (what save_inference_model and jit.save write) or feed: a feed target by name */
     const char *dname;
@@ -1627,8 +1751,8 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     double *v = ic_arena_calloc(c->arena, n ? n : 1, sizeof *v);
     if (!v) return oom(c);
     for (size_t i = 0; i < n; i++) {
-      json_t *e = json_object_get(json_array_get(vd, i), "D");
-      if (json_is_object(e)) e = json_object_get(e, "D"); /* a_scalar */
+      json_t *e = adata(json_array_get(vd, i));
+      if (json_is_object(e)) e = adata(e); /* a_scalar */
       if (json_is_boolean(e)) v[i] = json_is_true(e);
       else if (!num_of(e, &v[i])) return fail(c, "attribute 'values': element %zu is not a number", i);
     }
@@ -1756,7 +1880,27 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   size_t n_specs = n_fields(m->ins), n_slots = n_fields(m->outs);
   if (n_in > n_specs) return fail(c, "has %zu operands, icore reads at most %zu", n_in, n_specs);
   if (n_out > n_slots) return fail(c, "has %zu results, icore reads at most %zu", n_out, n_slots);
-  ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, m->type);
+  const char *type = m->type;
+  if ((strcmp(base, "multiply") == 0 || strcmp(base, "add") == 0) && n_in == 2 && in[0] && in[1] &&
+      resolve(in[0])->has_type && resolve(in[0])->dtype == IC_BOOL && resolve(in[1])->has_type &&
+      resolve(in[1])->dtype == IC_BOOL) {
+    /* bool * bool and bool + bool (Paddle's kernels cast the product or sum back to bool):
+     * and / or */
+    type = strcmp(base, "multiply") == 0 ? "logical_and" : "logical_or";
+  }
+  ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, type);
+  if (first && strcmp(base, "stack") == 0 && n_in == 1 && in[0] && n_out == 1 && out[0]) {
+    pval *vec = resolve(in[0]);
+    int64_t axis = -1;
+    bool scalars = vec->is_vec && vec->n_elems > 0 && int_attr(c, op, "axis", &axis) == IC_OK &&
+                   axis == 0;
+    for (size_t e = 0; scalars && e < vec->n_elems; e++) {
+      const pval *el = resolve(vec->elems[e]);
+      scalars = el->has_type && el->tensor && (el->dtype == IC_INT32 || el->dtype == IC_INT64);
+      for (int d = 0; scalars && d < el->ndim; d++) scalars = el->dims[d] == 1;
+    }
+    if (scalars) out[0]->stacked = vec;
+  }
   bool reduce_all = false;
   for (size_t k = 0; k < n_in; k++) {
     const char *p;

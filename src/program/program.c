@@ -505,6 +505,15 @@ static ic_status build(ic_program *p, ic_err *err) {
       op->n_outputs = pop->n_outputs;
       if ((st = convert_slots(p, pop->n_inputs, pop->inputs, &op->inputs, err))) return st;
       if ((st = convert_slots(p, pop->n_outputs, pop->outputs, &op->outputs, err))) return st;
+      if (strcmp(op->type, "slice") == 0) {
+        /* slice of a LoDTensorArray (Paddle 2.x to_static's a_list[k]): its own kernel */
+        for (size_t k = 0; k < op->n_inputs; k++) {
+          const ic_slot *sl = &op->inputs[k];
+          if (strcmp(sl->name, "Input") != 0 || sl->n != 1) continue;
+          const ic_vardesc *d = ic_program_find_var(p, (int)bi, sl->args[0]);
+          if (d && d->type == IC_VAR_LOD_TENSOR_ARRAY) op->type = "slice_array";
+        }
+      }
       ic_attr *attrs = ic_arena_calloc(p->arena, pop->n_attrs ? pop->n_attrs : 1, sizeof *attrs);
       if (!attrs) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
       char where[160];

@@ -46,12 +46,16 @@
 #include "kernels/cpu/conv_transpose.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/onednn.h"
+#include "kernels/cpu/shapeops.h"
 #include "kernels/cpu/vmath.h"
 
-const ic_slotdef ic_convt_inputs[3] = {
+const ic_slotdef ic_convt_inputs[4] = {
     {"Input", IC_SLOT_BLOCKED},
     {"Filter", 0},
     {"Bias", IC_SLOT_OPTIONAL},
+    /* Paddle 3's IntArray output_size computed at run time (one int tensor per axis, or one
+     * of two values), as the PIR translation passes it; over the attribute */
+    {"OutputSize", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_VALUE},
 };
 const ic_slotdef ic_convt_outputs[1] = {{"Output", 0}};
 
@@ -150,17 +154,27 @@ ic_status ic_convt_geometry(ic_kctx *c, geom *g) {
   int64_t base[2] = {(g->h - 1) * g->sh - g->pt - g->pb + g->dh * (g->kh - 1) + 1,
                      (g->w - 1) * g->sw - g->pl - g->pr + g->dw * (g->kw - 1) + 1};
   int64_t s[2] = {g->sh, g->sw}, d[2] = {g->dh, g->dw}, o[2];
+  int64_t osz[2] = {a->output_size[0], a->output_size[1]};
+  bool has_osz = a->has_output_size;
+  if (c->def->inputs == ic_convt_inputs && c->in[IC_CONVT_OUTPUT_SIZE].n) { /* not the grads */
+    size_t n = 0;
+    st = ic_shapeops_read_ints(c, IC_CONVT_OUTPUT_SIZE, c->in[IC_CONVT_OUTPUT_SIZE].n > 1,
+                               "output size", osz, 2, &n);
+    if (st) return st;
+    if (n != 2) return ic_kfail_in(c, IC_CONVT_OUTPUT_SIZE, 0, "gives %zu values, expected 2", n);
+    has_osz = true;
+  }
   for (int i = 0; i < 2; i++) {
     o[i] = base[i];
-    if (a->has_output_size) {
-      if (a->output_size[i] < base[i] || a->output_size[i] >= base[i] + s[i]) {
+    if (has_osz) {
+      if (osz[i] < base[i] || osz[i] >= base[i] + s[i]) {
         return ic_kfail_in(c, IC_CONVT_INPUT, 0,
-                           "gives an output %s of %lld to %lld, but attribute 'output_size' "
+                           "gives an output %s of %lld to %lld, but 'output_size' "
                            "asks for %lld",
                            i ? "width" : "height", (long long)base[i],
-                           (long long)(base[i] + s[i] - 1), (long long)a->output_size[i]);
+                           (long long)(base[i] + s[i] - 1), (long long)osz[i]);
       }
-      o[i] = a->output_size[i];
+      o[i] = osz[i];
     } else if (a->has_output_padding) {
       int64_t lim = s[i] > d[i] ? s[i] : d[i];
       if (a->output_padding[i] >= lim) {
@@ -370,7 +384,7 @@ static ic_status convt_gemm(ic_kctx *c, const geom *gp, const void *xdata) {
 
 typedef struct convt_state {
   /* what it was built for */
-  int64_t in_dims[4], f_dims[4];
+  int64_t in_dims[4], f_dims[4], out_hw[2];
   int threads;
   int in_layout;          /* Input's layout (tensor.h ic_layout) */
   bool use_gemm;          /* no oneDNN primitive for this geometry: the GEMM path runs */
@@ -533,9 +547,10 @@ done:
   return ret;
 }
 
-static bool state_matches(const convt_state *s, const ic_kctx *c, int threads) {
+static bool state_matches(const convt_state *s, const ic_kctx *c, const geom *g, int threads) {
   const ic_tensor *x = ic_in(c, IC_CONVT_INPUT, 0), *f = ic_in(c, IC_CONVT_FILTER, 0);
-  return s && ic_dims_equal(4, s->in_dims, x->ndim, x->dims) &&
+  return s && ic_dims_equal(4, s->in_dims, x->ndim, x->dims) && s->out_hw[0] == g->oh &&
+         s->out_hw[1] == g->ow &&
          ic_dims_equal(4, s->f_dims, f->ndim, f->dims) && s->threads == threads && s->in_layout == x->layout;
 }
 
@@ -544,7 +559,7 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, convt_state *
   const ic_tensor *x = ic_in(c, IC_CONVT_INPUT, 0), *f = ic_in(c, IC_CONVT_FILTER, 0);
   convt_state *s = *c->state;
   *out = NULL;
-  if (state_matches(s, c, threads)) {
+  if (state_matches(s, c, g, threads)) {
     *out = s;
     return IC_OK;
   }
@@ -553,6 +568,8 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, convt_state *
   if (!(s = calloc(1, sizeof *s))) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
   memcpy(s->in_dims, x->dims, sizeof s->in_dims);
   memcpy(s->f_dims, f->dims, sizeof s->f_dims);
+  s->out_hw[0] = g->oh;
+  s->out_hw[1] = g->ow;
   s->threads = threads;
   s->in_layout = x->layout;
   ic_status st = state_build(c, g, s);

@@ -25,8 +25,8 @@ typedef struct ic_convt_attrs {
   float alpha, beta;
 } ic_convt_attrs;
 
-enum { IC_CONVT_INPUT, IC_CONVT_FILTER, IC_CONVT_BIAS };
-extern const ic_slotdef ic_convt_inputs[3];
+enum { IC_CONVT_INPUT, IC_CONVT_FILTER, IC_CONVT_BIAS, IC_CONVT_OUTPUT_SIZE };
+extern const ic_slotdef ic_convt_inputs[4];
 extern const ic_slotdef ic_convt_outputs[1];
 
 /* The geometry of the op in c: input (logical NCHW), output channels (per group), kernel,
@@ -49,7 +49,7 @@ void ic_convt_free_state(void *state);
 
 #define IC_CONVT_DEF(NAME)                                                        \
   {                                                                               \
-    .name = NAME, .n_inputs = 3, .inputs = ic_convt_inputs, .n_outputs = 1,       \
+    .name = NAME, .n_inputs = 4, .inputs = ic_convt_inputs, .n_outputs = 1,       \
     .outputs = ic_convt_outputs, .attrs_size = sizeof(ic_convt_attrs),            \
     .parse = ic_convt_parse, .infer = ic_convt_infer, .cpu = ic_convt_cpu,        \
     .free_state = ic_convt_free_state,                                            \

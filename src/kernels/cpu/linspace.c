@@ -1,5 +1,5 @@
 /* linspace: Out = Num values from Start to Stop (one-element inputs converted to `dtype`;
- * Num an int32 > 0), as paddle/phi/kernels/cpu/linspace_kernel.cc: the first Num / 2 values
+ * Num an int32 or int64 >= 0, 0 giving an empty Out), as paddle/phi/kernels/cpu/linspace_kernel.cc: the first Num / 2 values
  * are start + step * i and the others stop - step * (Num - 1 - i) (so the last is Stop
  * exactly); Num 1 gives Start. For float32 and float64 step = (stop - start) / (Num - 1)
  * and every operation is in the dtype; for the integer dtypes the difference is taken in the
@@ -26,12 +26,12 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 static ic_status infer(ic_kctx *c) {
   const linspace_attrs *a = c->attrs;
   for (size_t i = 0; i < 3; i++) {
-    ic_status st = ic_kcheck_dtype(c, i, 0, i == 2 ? IC_DT(IC_INT32) : IC_DT_NUM);
+    ic_status st = ic_kcheck_dtype(c, i, 0, i == 2 ? IC_DT(IC_INT32) | IC_DT(IC_INT64) : IC_DT_NUM);
     if (st) return st;
     if (ic_tensor_numel_(ic_in(c, i, 0)) != 1) return ic_kfail_in(c, i, 0, "expected one element");
   }
   const int64_t n = ic_read_i64(ic_in(c, 2, 0), 0);
-  if (n <= 0) return ic_kfail_in(c, 2, 0, "is %lld, expected > 0", (long long)n);
+  if (n < 0) return ic_kfail_in(c, 2, 0, "is %lld, expected >= 0", (long long)n);
   ic_tensor_set_meta(ic_out(c, 0, 0), a->dtype, 1, &n);
   return IC_OK;
 }

@@ -4,7 +4,7 @@
  *
  * As in paddle/phi/kernels/cpu/scale_kernel.cc, scale and bias are first converted to X's
  * dtype (so an int32 X scaled by 2.5 is scaled by 2) and the arithmetic is done in that
- * dtype; integer arithmetic wraps. */
+ * dtype; integer arithmetic wraps (uint8, int8 and int16 too). */
 #include "kernels/cpu/convert.h"
 #include "kernels/cpu/fill.h"
 #include "kernels/cpu/scale.h"
@@ -19,7 +19,29 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 enum { IN_X = IC_SCALE_X, IN_SCALE = IC_SCALE_SCALE, IN_BIAS = IC_SCALE_BIAS };
 
-static ic_status infer(ic_kctx *c) { return ic_infer_x_with_scalars(c, IN_SCALE, IN_BIAS); }
+/* X: the numeric dtypes and, as Paddle's CPU kernel registers, uint8, int8 and int16 (a
+ * uint8 mask scaled: SOLOv2's 2.x export); ScaleTensor / BiasTensor: one numeric element. */
+static ic_status infer(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, IN_X, 0);
+  ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_NUM | IC_DT(IC_UINT8) | IC_DT(IC_INT8) |
+                                                 IC_DT(IC_INT16));
+  if (st) return st;
+  if (x->dtype == IC_UINT8 || x->dtype == IC_INT8 || x->dtype == IC_INT16) {
+    for (size_t s = IN_SCALE; s <= IN_BIAS; s++) {
+      const ic_tensor *t = ic_in(c, s, 0);
+      if (!t) continue;
+      if ((st = ic_kcheck_dtype(c, s, 0, IC_DT_NUM))) return st;
+      if (ic_tensor_numel_(t) != 1) return ic_kfail_in(c, s, 0, "expected one element");
+    }
+    ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+    return IC_OK;
+  }
+  return ic_infer_x_with_scalars(c, IN_SCALE, IN_BIAS);
+}
+
+static inline uint8_t to_u8(double v) { return ic_wrap_u8(ic_f64_to_i64(v)); }
+static inline int8_t to_i8(double v) { return ic_wrap_i8(ic_f64_to_i64(v)); }
+static inline int16_t to_i16(double v) { return ic_wrap_i16(ic_f64_to_i64(v)); }
 
 /* The attribute, or the tensor's value when the tensor is present. */
 static ic_fill_scalar operand(const ic_kctx *c, size_t s, double attr) {
@@ -62,6 +84,9 @@ static ic_status run(ic_kctx *c) {
     case IC_FP32: FLOAT_LOOP(float); break;
     case IC_FP64: FLOAT_LOOP(double); break;
     case IC_INT32: INT_LOOP(int32_t, uint32_t, ic_f64_to_i32); break;
+    case IC_UINT8: INT_LOOP(uint8_t, uint32_t, to_u8); break;
+    case IC_INT8: INT_LOOP(int8_t, uint32_t, to_i8); break;
+    case IC_INT16: INT_LOOP(int16_t, uint32_t, to_i16); break;
     default: INT_LOOP(int64_t, uint64_t, ic_f64_to_i64); break;
   }
   return IC_OK;

@@ -4,7 +4,8 @@
  * bool_values, int32_values, int64_values, fp32_values, fp64_values) of dims `shape`.
  *
  * Starts, ends and steps come from the tensor lists StartsTensorList, EndsTensorList and
- * StepsTensorList (one single-element int tensor each) or the attributes (steps default 1);
+ * StepsTensorList (one single-element int tensor each, or one tensor of one value per axis)
+ * or the attributes (steps default 1);
  * each axis is sliced with Python's rules (negative counts from the end, clamped; a negative
  * step goes down). The value broadcasts (numpy rules, trailing alignment) to the slice's dims
  * without the `decrease_axes` and with a 1 inserted at each of `none_axes`, which orders its
@@ -64,7 +65,12 @@ static ic_status values_of(ic_kctx *c, int k, int64_t *v) {
   char from[64];
   if (c->in[slot].n) {
     snprintf(from, sizeof from, "input %s", c->def->inputs[slot].name);
-    ic_status st = ic_shapeops_read_ints(c, slot, true, what[k], v, MAX_AXES, &n);
+    /* One int tensor per axis; a lone tensor with one value per axis (>1) is read whole
+     * (Paddle 3's IntArray tensor, as the PIR translation passes it). */
+    const ic_tensor *t0 = ic_in(c, slot, 0);
+    bool whole = c->in[slot].n == 1 && a->n_axes > 1 && t0 &&
+                 ic_tensor_numel_(t0) == (int64_t)a->n_axes;
+    ic_status st = ic_shapeops_read_ints(c, slot, !whole, what[k], v, MAX_AXES, &n);
     if (st) return st;
   } else {
     snprintf(from, sizeof from, "attribute '%s'", what[k]);

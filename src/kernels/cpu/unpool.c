@@ -5,10 +5,12 @@
  * gives it: the flat h * Wo + w in the output plane). Out is [N, C, output_size[0],
  * output_size[1]], zero except Out[n, c].flat[Indices[n, c, i]] = X[n, c, i]; later writes to
  * the same place win. Without output_size (older programs) the size is (H - 1) * stride - 2 *
- * padding + ksize per axis. Only unpooling_type "max" and data_format "NCHW" exist in Paddle;
+ * padding + ksize per axis. The optional input OutputSize (Paddle 3's IntArray computed at run
+ * time: one int tensor per axis, or one of two values) takes priority over the attribute. Only unpooling_type "max" and data_format "NCHW" exist in Paddle;
  * an index outside [0, output plane size) is refused (Paddle checks only the upper bound). */
 #include <string.h>
 
+#include "kernels/cpu/shapeops.h"
 #include "kernels/kernel.h"
 
 typedef struct unpool_attrs {
@@ -56,13 +58,21 @@ static ic_status infer(ic_kctx *c) {
   bool same = idx->ndim == 4;
   for (int i = 0; same && i < 4; i++) same = idx->dims[i] == x->dims[i];
   if (!same) return ic_kfail_in(c, 1, 0, "expected X's dims (one index per element of X)");
-  int64_t o[2];
+  int64_t o[2], os[2] = {a->osize[0], a->osize[1]};
+  bool has = a->has_osize;
+  if (c->in[2].n) {
+    size_t n = 0;
+    st = ic_shapeops_read_ints(c, 2, c->in[2].n > 1, "output size", os, 2, &n);
+    if (st) return st;
+    if (n != 2) return ic_kfail_in(c, 2, 0, "gives %zu values, expected 2 (height, width)", n);
+    has = true;
+  }
   for (int i = 0; i < 2; i++) {
-    o[i] = a->has_osize ? a->osize[i] : (x->dims[2 + i] - 1) * a->s[i] - 2 * a->p[i] + a->k[i];
+    o[i] = has ? os[i] : (x->dims[2 + i] - 1) * a->s[i] - 2 * a->p[i] + a->k[i];
     if (o[i] < 0 || (o[i] == 0 && x->dims[2 + i] > 0)) {
       return ic_kfail_in(c, 0, 0, "gives an output %s of %lld (attribute '%s'), expected > 0",
                          i ? "width" : "height", (long long)o[i],
-                         a->has_osize ? "output_size" : "ksize/strides/paddings");
+                         has ? "output_size" : "ksize/strides/paddings");
     }
   }
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4,
@@ -92,12 +102,13 @@ static ic_status run(ic_kctx *c) {
   return IC_OK;
 }
 
-static const ic_slotdef inputs[] = {{"X", 0}, {"Indices", 0}};
+static const ic_slotdef inputs[] = {
+    {"X", 0}, {"Indices", 0}, {"OutputSize", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_VALUE}};
 static const ic_slotdef outputs[] = {{"Out", 0}};
 
 const ic_opdef ic_op_unpool = {
     .name = "unpool",
-    .n_inputs = 2, .inputs = inputs,
+    .n_inputs = 3, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
     .attrs_size = sizeof(unpool_attrs), .parse = parse,
     .infer = infer, .cpu = run,
