@@ -1,25 +1,25 @@
 /* assign: Out = X. Out shares X's buffer: kernels never write into their inputs, so a
  * copy would only cost time and memory. */
-#include "kernels/kernel.h"
+#include "kernels/cpu/assign.h"
 
-static ic_status infer(ic_kctx *c) {
+ic_status ic_assign_infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
   return IC_OK;
 }
 
-static ic_status run(ic_kctx *c) {
+ic_status ic_assign_run(ic_kctx *c) {
   ic_tensor_share(ic_out(c, 0, 0), ic_in(c, 0, 0));
   return IC_OK;
 }
 
-static const ic_slotdef inputs[] = {{"X", 0}};
-static const ic_slotdef outputs[] = {{"Out", IC_SLOT_SHARE}};
+const ic_slotdef ic_assign_inputs[1] = {{"X", 0}};
+const ic_slotdef ic_assign_outputs[1] = {{"Out", IC_SLOT_SHARE}};
 
 const ic_opdef ic_op_assign = {
     .name = "assign",
-    .n_inputs = 1, .inputs = inputs,
-    .n_outputs = 1, .outputs = outputs,
-    .infer = infer, .cpu = run,
+    .n_inputs = 1, .inputs = ic_assign_inputs,
+    .n_outputs = 1, .outputs = ic_assign_outputs,
+    .infer = ic_assign_infer, .cpu = ic_assign_run,
     .flags = IC_OP_VIEW,
 };
