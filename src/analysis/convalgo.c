@@ -5,31 +5,19 @@
  * float32, channel counts and an output size where oneDNN's Winograd kernels were measured
  * faster than its direct ones. Off by default: the results differ from the direct
  * convolution's (Paddle's) by about 1e-6 of the output's magnitude per layer. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/opseq.h"
 #include "common/arena.h"
 
-static int attr_cmp(const void *a, const void *b) {
-  return strcmp(((const ic_attr *)a)->name, ((const ic_attr *)b)->name);
-}
-
 ic_status ic_opseq_winograd(ic_opseq *seq, ic_err *err) {
+  static const char *const mark[] = {"ic_winograd"};
   for (size_t i = 0; i < seq->n_ops; i++) {
     const ic_op *op = seq->ops[i];
     if (strcmp(op->type, "conv2d") || ic_op_attr(op, "ic_winograd")) continue;
-    const size_t n = op->n_attrs + 1;
-    ic_op *m = ic_arena_alloc(seq->arena, sizeof *m);
-    ic_attr *at = ic_arena_calloc(seq->arena, n, sizeof *at);
-    if (!m || !at) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
-    if (op->n_attrs) memcpy(at, op->attrs, op->n_attrs * sizeof *at);
-    at[op->n_attrs] = (ic_attr){.name = "ic_winograd", .type = IC_ATTR_BOOLEAN, .i = 1};
-    qsort(at, n, sizeof *at, attr_cmp);
-    *m = *op;
-    m->attrs = at;
-    m->n_attrs = n;
-    seq->ops[i] = m;
+    if (!(seq->ops[i] = ic_op_with_flags(seq->arena, op, mark, 1))) {
+      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
   }
   return IC_OK;
 }

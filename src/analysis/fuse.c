@@ -240,10 +240,6 @@ static bool written_between(const fuser *f, size_t i, size_t last, const size_t 
   return false;
 }
 
-static int attr_cmp(const void *a, const void *b) {
-  return strcmp(((const ic_attr *)a)->name, ((const ic_attr *)b)->name);
-}
-
 static ic_slot slot1(ic_arena *a, const char *name, const char *v) {
   const char **args = ic_arena_alloc(a, sizeof *args);
   if (args) *args = v;
@@ -261,7 +257,7 @@ static char *fmt_name(ic_arena *a, const char *base, const char *suffix, size_t 
  * ic_op_attr's binary search needs). */
 static void set_op(ic_op *nc, const ic_op *base, ic_slot *ins, size_t n_ins, ic_slot *outs,
                    ic_attr *at, size_t na) {
-  qsort(at, na, sizeof *at, attr_cmp);
+  ic_attrs_sort(at, na);
   *nc = *base;
   nc->inputs = ins;
   nc->n_inputs = n_ins;

@@ -198,24 +198,10 @@ static const char *blockable_output(const lpass *l, const ic_op *op, const ic_pr
   return name;
 }
 
-static int attr_cmp(const void *a, const void *b) {
-  return strcmp(((const ic_attr *)a)->name, ((const ic_attr *)b)->name);
-}
-
 /* A copy of op with ic_blocked_out = true (and ic_blocked_pad = true when pad). */
 static const ic_op *marked(ic_arena *a, const ic_op *op, bool pad) {
-  const size_t n = op->n_attrs + 1 + (pad ? 1 : 0);
-  ic_op *m = ic_arena_alloc(a, sizeof *m);
-  ic_attr *at = ic_arena_calloc(a, n, sizeof *at);
-  if (!m || !at) return NULL;
-  if (op->n_attrs) memcpy(at, op->attrs, op->n_attrs * sizeof *at);
-  at[op->n_attrs] = (ic_attr){.name = "ic_blocked_out", .type = IC_ATTR_BOOLEAN, .i = 1};
-  if (pad) at[op->n_attrs + 1] = (ic_attr){.name = "ic_blocked_pad", .type = IC_ATTR_BOOLEAN, .i = 1};
-  qsort(at, n, sizeof *at, attr_cmp);
-  *m = *op;
-  m->attrs = at;
-  m->n_attrs = n;
-  return m;
+  static const char *const marks[] = {"ic_blocked_out", "ic_blocked_pad"};
+  return ic_op_with_flags(a, op, marks, pad ? 2 : 1);
 }
 
 ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,

@@ -141,3 +141,24 @@ void ic_opseq_free(ic_opseq *s) {
   memset(s, 0, sizeof *s);
 }
 
+static int attr_cmp(const void *a, const void *b) {
+  return strcmp(((const ic_attr *)a)->name, ((const ic_attr *)b)->name);
+}
+
+void ic_attrs_sort(ic_attr *at, size_t n) { qsort(at, n, sizeof *at, attr_cmp); }
+
+const ic_op *ic_op_with_flags(ic_arena *a, const ic_op *op, const char *const *names, size_t n) {
+  const size_t na = op->n_attrs + n;
+  ic_op *m = ic_arena_alloc(a, sizeof *m);
+  ic_attr *at = ic_arena_calloc(a, na, sizeof *at);
+  if (!m || !at) return NULL;
+  if (op->n_attrs) memcpy(at, op->attrs, op->n_attrs * sizeof *at);
+  for (size_t k = 0; k < n; k++) {
+    at[op->n_attrs + k] = (ic_attr){.name = names[k], .type = IC_ATTR_BOOLEAN, .i = 1};
+  }
+  ic_attrs_sort(at, na);
+  *m = *op;
+  m->attrs = at;
+  m->n_attrs = na;
+  return m;
+}

@@ -46,6 +46,12 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
 ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,
                           const char *const *fetch_names, ic_err *err);
 
+/* Sort n attributes by name, as ic_op_attr's binary search needs. */
+void ic_attrs_sort(ic_attr *at, size_t n);
+/* A copy of op in arena a with the boolean attributes names[0..n) added, true (icore's own
+ * marks: ic_blocked_out, ic_winograd, ...); NULL when out of memory. */
+const ic_op *ic_op_with_flags(ic_arena *a, const ic_op *op, const char *const *names, size_t n);
+
 /* Convolution algorithm choice (CPU plans, options.winograd): mark every conv2d with
  * ic_winograd, which lets its kernel use Winograd's algorithm where the shapes allow and
  * oneDNN measured faster (see convalgo.c, kernels/cpu/conv.c). Rewrites seq's ops. */
