@@ -13,13 +13,16 @@
 #                              pack build-gpu-carry/gpu-bundle.tar.xz and print the `run`
 #                              call (carry: ["build-gpu-carry"]);
 #   tools/gpu_run.sh device    there, in the repository root, with the bundle carried:
-#                              unpack it, run the GPU suites (ctest -L gpu), then each suite
-#                              under compute-sanitizer memcheck and racecheck (large cases
-#                              skipped: ICORE_GPU_QUICK=1), then the GPU benchmarks; logs
+#                              unpack it, run the GPU suites (ctest -L gpu), the GPU
+#                              benchmarks, then each suite under compute-sanitizer memcheck
+#                              and racecheck (large cases skipped: ICORE_GPU_QUICK=1); logs
 #                              go to $OUT, a summary table comes last. Exit status 0 only
 #                              when every step passed.
 #
-# ICORE_GPU_STEPS (device mode) picks steps: "tests memcheck racecheck bench" (the default).
+# Device mode's environment: ICORE_GPU_STEPS picks the steps and their order ("tests bench
+# memcheck racecheck", the default); ICORE_GPU_SUITES names the suites the sanitizer steps run
+# (default: all); ICORE_GPU_TIMEOUT gives each sanitizer run that many seconds (a run cut
+# short reports exit 124), so that one slow suite cannot spend a short lease.
 #
 # Benchmarks hook: every CMake executable target named bench_gpu_<what> is built, carried
 # (bundle/bench/) and run with no arguments on the device, its output appended to
@@ -163,7 +166,7 @@ device() {
   export ICORE_SHARED_DIR="$b/shared" ICORE_MODELS="$b/shared/models"
   local sanitizer
   sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
-  local steps=${ICORE_GPU_STEPS:-tests memcheck racecheck bench}
+  local steps=${ICORE_GPU_STEPS:-tests bench memcheck racecheck}
 
   echo "== bundle $(cat "$b/COMMIT"); toolkit libraries from ${tk:-?}"
   nvidia-smi -L || true
@@ -189,7 +192,7 @@ device() {
     [ "$rc" = 0 ] || tail -n 40 "$log"
   }
 
-  if [[ " $steps " == *" tests "* ]]; then
+  step_tests() {
     if command -v ctest >/dev/null; then
       # shellcheck disable=SC2016  # $1 is bash -c's argument
       run_step "ctest -L gpu" "$out/tests.log" \
@@ -199,23 +202,27 @@ device() {
         run_step "$(basename "$t")" "$out/tests.log" "$t"
       done
     fi
-  fi
-  local tool
-  for tool in memcheck racecheck; do
-    [[ " $steps " == *" $tool "* ]] || continue
+  }
+  step_sanitizer() { # memcheck | racecheck
+    local tool=$1 t
     if [ -z "$sanitizer" ]; then
       summary+=("$(printf '%-40s %s' "compute-sanitizer $tool" "NOT RUN (no compute-sanitizer)")")
       failed=1
-      continue
+      return
     fi
     for t in "$b"/bin/test_cuda_*; do
+      if [ -n "${ICORE_GPU_SUITES:-}" ] && [[ " $ICORE_GPU_SUITES " != *" $(basename "$t") "* ]]; then
+        continue
+      fi
+      local limit=()
+      [ "${ICORE_GPU_TIMEOUT:-0}" -gt 0 ] && limit=(timeout "$ICORE_GPU_TIMEOUT")
       run_step "$tool $(basename "$t")" "$out/$tool.log" \
-        env CK_FORK=no ICORE_GPU_QUICK=1 "$sanitizer" --tool "$tool" --error-exitcode 99 \
-        --target-processes all "$t"
+        env CK_FORK=no ICORE_GPU_QUICK=1 "${limit[@]}" "$sanitizer" --tool "$tool" \
+        --error-exitcode 99 --target-processes all "$t"
     done
-  done
-  if [[ " $steps " == *" bench "* ]]; then
-    local n=0
+  }
+  step_bench() {
+    local n=0 t
     for t in "$b"/bench/bench_gpu_*; do
       [ -e "$t" ] || continue
       n=$((n + 1))
@@ -234,7 +241,16 @@ device() {
     else
       summary+=("$(printf '%-40s %s' "torch peer" "NOT RUN: no python3 with torch and CUDA here")")
     fi
-  fi
+  }
+  local step
+  for step in $steps; do
+    case "$step" in
+      tests) step_tests ;;
+      memcheck|racecheck) step_sanitizer "$step" ;;
+      bench) step_bench ;;
+      *) summary+=("$(printf '%-40s %s' "$step" "UNKNOWN STEP")"); failed=1 ;;
+    esac
+  done
 
   echo
   echo "== summary (logs in $out)"
