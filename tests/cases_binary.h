@@ -8,7 +8,8 @@
  *   - tests/test_cuda_elementwise.c runs each on the CUDA kernel against the CPU kernel
  *     (cuda_harness.h) with the tolerance cb_gpu_tol gives.
  * A case's inputs come from cb_inputs (deterministic per seed), its program from
- * cb_program, so both suites see the same op, attributes and values. */
+ * cb_program, so both suites see the same op, attributes and values; cb_bool_inputs gives
+ * the bool operands of elementwise_add and _mul (logical or and and). */
 #ifndef IC_TESTS_CASES_BINARY_H
 #define IC_TESTS_CASES_BINARY_H
 
@@ -103,6 +104,23 @@ static inline void cb_inputs(const cb_case *c, int op, ic_dtype dt, uint64_t see
         case IC_INT32: ((int32_t *)d)[i] = -((int32_t *)d)[i]; break;
         default: ((int64_t *)d)[i] = -((int64_t *)d)[i]; break;
       }
+    }
+  }
+}
+
+/* bool X and Y of case c (elementwise_add and _mul): bytes 0, 1, 2 and 255, a nonzero byte
+ * being true. */
+static inline void cb_bool_inputs(const cb_case *c, uint64_t seed, ic_tensor **x,
+                                  ic_tensor **y) {
+  static const uint8_t vals[4] = {0, 1, 2, 255};
+  for (int k = 0; k < 2; k++) {
+    ic_tensor **t = k ? y : x;
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, k ? c->ry : c->rx, k ? c->yd : c->xd, t), IC_OK);
+    uint8_t *d = ic_tensor_data(*t);
+    uint64_t s = seed * 2654435761u + (uint64_t)k * 40503u + 1;
+    for (int64_t i = 0; i < ic_tensor_numel(*t); i++) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      d[i] = vals[(s >> 33) % 4];
     }
   }
 }

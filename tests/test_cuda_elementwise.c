@@ -44,6 +44,20 @@ START_TEST(broadcast_cases) {
 }
 END_TEST
 
+/* bool elementwise_add and _mul over every broadcast case (bytes 0, 1, 2, 255). */
+START_TEST(bool_cases) {
+  for (size_t k = 0; k < CB_N_CASES; k++) {
+    for (int op = CB_ADD; op <= CB_MUL; op += CB_MUL - CB_ADD) {
+      ic_tensor *x, *y;
+      cb_bool_inputs(&cb_cases[k], 40 + k, &x, &y);
+      check_pair(op, x, y, cb_cases[k].axis);
+      ic_tensor_destroy(x);
+      ic_tensor_destroy(y);
+    }
+  }
+}
+END_TEST
+
 /* NaN and infinities through every float op, in both operand positions. */
 START_TEST(special_floats) {
   const float fx[] = {NAN, 1, NAN, -INFINITY, INFINITY, 0, -0.0f, 2, 0};
@@ -125,6 +139,7 @@ static TCase *tc_elementwise(void) {
   TCase *tc = tcase_create("elementwise");
   tcase_set_timeout(tc, 600);
   tcase_add_loop_test(tc, broadcast_cases, 0, N_OPS);
+  tcase_add_test(tc, bool_cases);
   tcase_add_test(tc, special_floats);
   tcase_add_test(tc, integer_edges);
   tcase_add_test(tc, large);

@@ -125,6 +125,43 @@ START_TEST(broadcast_float32) {
 }
 END_TEST
 
+/* bool add (or) and mul (and) over every broadcast case, against the truth table; the input
+ * bytes include 2 and 255, which count as true. */
+START_TEST(broadcast_bool) {
+  for (size_t i = 0; i < CB_N_CASES; i++) {
+    const cb_case *c = &cb_cases[i];
+    for (int op = ADD; op <= MUL; op += MUL - ADD) {
+      ic_tensor *x, *y, *out[1];
+      cb_bool_inputs(c, 40 + i, &x, &y);
+      char err[1024];
+      ic_status st = run_binary(op, x, y, c->axis, out, err, sizeof err);
+      ck_assert_msg(st == IC_OK, "%s bool case %zu: %s", k_types[op], i, err);
+      tu_assert_shape(out[0], IC_BOOL, c->R, c->od);
+      int64_t n = 1, sx[8], sy[8];
+      for (int d = 0; d < c->R; d++) n *= c->od[d];
+      bstrides(c->R, c->xa, sx);
+      bstrides(c->R, c->ya, sy);
+      const uint8_t *px = ic_tensor_data(x), *py = ic_tensor_data(y), *po = ic_tensor_data(out[0]);
+      for (int64_t k = 0; k < n; k++) {
+        int64_t rem = k, xi = 0, yi = 0;
+        for (int d = c->R - 1; d >= 0; d--) {
+          xi += rem % c->od[d] * sx[d];
+          yi += rem % c->od[d] * sy[d];
+          rem /= c->od[d];
+        }
+        const bool a = px[xi] != 0, b = py[yi] != 0;
+        ck_assert_msg(po[k] == (op == ADD ? (a || b) : (a && b)),
+                      "%s bool case %zu element %lld: %d from %d, %d", k_types[op], i,
+                      (long long)k, po[k], px[xi], py[yi]);
+      }
+      ic_tensor_destroy(out[0]);
+      ic_tensor_destroy(x);
+      ic_tensor_destroy(y);
+    }
+  }
+}
+END_TEST
+
 START_TEST(broadcast_float64) {
   for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
     for (int op = 0; op < N_OPS; op++) check_case(&k_cases[i], op, IC_FP64, i * 5 + (size_t)op);
@@ -274,7 +311,9 @@ START_TEST(bad_inputs) {
   ic_tensor *xb, *yb;
   ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(2), &xb), IC_OK);
   ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(2), &yb), IC_OK);
-  expect_fail(ADD, xb, yb, -1, IC_ERR_SHAPE, "X 'x'", "bool[2]", "expected dtype", "float32");
+  /* bool: add and mul only (Paddle registers no other bool kernel) */
+  expect_fail(SUB, xb, yb, -1, IC_ERR_SHAPE, "X 'x'", "bool[2]", "expected dtype", "float32");
+  expect_fail(MAX, xb, yb, -1, IC_ERR_SHAPE, "X 'x'", "bool[2]", "expected dtype", "float32");
   /* integer division by zero */
   ic_tensor *xi = tu_i32(1, TU_DIMS(3), (const int32_t[]){1, 2, 3});
   ic_tensor *yi = tu_i32(1, TU_DIMS(3), (const int32_t[]){1, 0, 3});
@@ -463,6 +502,7 @@ static TCase *tc_broadcast(void) {
   TCase *tc = tcase_create("broadcast");
   tcase_add_test(tc, broadcast_float32);
   tcase_add_test(tc, broadcast_float64);
+  tcase_add_test(tc, broadcast_bool);
   tcase_add_test(tc, broadcast_int);
   tcase_add_test(tc, default_axis);
   tcase_add_test(tc, split_across_threads);

@@ -3090,6 +3090,21 @@ def legacy_2x_ops(g):
             g.op("share_data", {"X": x}))
 
 
+@case(rtol=0.0, atol=0.0, note="bool results: exact")
+def elementwise_bool(g):
+    """elementwise_add and elementwise_mul of bool tensors (Paddle 2.x exports of DINO: mask *
+    mask): logical or and and, with broadcasting (trailing, axis 1, scalar)."""
+    x = g.data("x", g.rand([2, 3, 4]) > 0.5)
+    y = g.data("y", g.rand([3, 4]) > 0.4)
+    z = g.data("z", g.rand([3]) > 0.5)
+    s = g.data("s", np.array([True]))
+    def ew(t, a, b, axis=-1):
+        return g.op(t, {"X": a, "Y": b}, dict(axis=axis), dtype="bool")
+    g.fetch(ew("elementwise_add", x, y), ew("elementwise_mul", x, y),
+            ew("elementwise_add", x, z, 1), ew("elementwise_mul", x, z, 1),
+            ew("elementwise_mul", y, s), ew("elementwise_add", s, y))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""

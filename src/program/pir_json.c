@@ -1881,13 +1881,6 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   if (n_in > n_specs) return fail(c, "has %zu operands, icore reads at most %zu", n_in, n_specs);
   if (n_out > n_slots) return fail(c, "has %zu results, icore reads at most %zu", n_out, n_slots);
   const char *type = m->type;
-  if ((strcmp(base, "multiply") == 0 || strcmp(base, "add") == 0) && n_in == 2 && in[0] && in[1] &&
-      resolve(in[0])->has_type && resolve(in[0])->dtype == IC_BOOL && resolve(in[1])->has_type &&
-      resolve(in[1])->dtype == IC_BOOL) {
-    /* bool * bool and bool + bool (Paddle's kernels cast the product or sum back to bool):
-     * and / or */
-    type = strcmp(base, "multiply") == 0 ? "logical_and" : "logical_or";
-  }
   ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, type);
   if (first && strcmp(base, "stack") == 0 && n_in == 1 && in[0] && n_out == 1 && out[0]) {
     pval *vec = resolve(in[0]);

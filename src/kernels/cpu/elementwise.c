@@ -146,9 +146,9 @@ ic_status ic_bcast_dtype_mismatch(ic_kctx *c) {
                   ic_in_name(c, 1, 0), ic_tensor_describe(ic_in(c, 1, 0), dy, sizeof dy));
 }
 
-ic_status ic_elementwise_infer(ic_kctx *c) {
+static ic_status infer_dtypes(ic_kctx *c, uint64_t mask) {
   const ic_tensor *x = ic_in(c, 0, 0), *y = ic_in(c, 1, 0);
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM);
+  ic_status st = ic_kcheck_dtype(c, 0, 0, mask);
   if (st) return st;
   if (y->dtype != x->dtype) {
     return ic_bcast_dtype_mismatch(c);
@@ -158,6 +158,12 @@ ic_status ic_elementwise_infer(ic_kctx *c) {
   if ((st = ic_bcast_plan(c, 0, 1, a->axis, &b))) return st;
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, b.ndim, b.out);
   return IC_OK;
+}
+
+ic_status ic_elementwise_infer(ic_kctx *c) { return infer_dtypes(c, IC_DT_NUM); }
+
+ic_status ic_elementwise_infer_bool(ic_kctx *c) {
+  return infer_dtypes(c, IC_DT_NUM | IC_DT(IC_BOOL));
 }
 
 /* ---- loops: vv both contiguous, vs Y one value, sv X one value ----
@@ -292,6 +298,41 @@ static bool has_zero(const ic_tensor *t) {
 
 static void run_plain(ic_ew_op op, const ic_bcast *bc, const void *x, const void *y, void *out,
                       size_t es, ic_dtype dt, int threads);
+
+/* bool X and Y (elementwise_add and _mul only, as Paddle registers them): a nonzero byte is
+ * true, the result is 0 or 1; add is logical or, mul logical and (Paddle computes a + b and
+ * a * b on bool, which C's conversion to bool makes exactly these). */
+#define BOOL_LOOPS(NAME, EXPR)                                                           \
+  static void NAME##_vv(void *o, const void *x, const void *y, int64_t n) {              \
+    uint8_t *restrict po = o;                                                            \
+    const uint8_t *restrict px = x, *restrict py = y;                                    \
+    for (int64_t i = 0; i < n; i++) {                                                    \
+      const bool a = px[i] != 0, b = py[i] != 0;                                         \
+      po[i] = (uint8_t)(EXPR);                                                           \
+    }                                                                                    \
+  }                                                                                      \
+  static void NAME##_vs(void *o, const void *x, const void *y, int64_t n) {              \
+    uint8_t *restrict po = o;                                                            \
+    const uint8_t *restrict px = x;                                                      \
+    const bool b = *(const uint8_t *)y != 0;                                             \
+    for (int64_t i = 0; i < n; i++) {                                                    \
+      const bool a = px[i] != 0;                                                         \
+      po[i] = (uint8_t)(EXPR);                                                           \
+    }                                                                                    \
+  }                                                                                      \
+  static void NAME##_sv(void *o, const void *x, const void *y, int64_t n) {              \
+    uint8_t *restrict po = o;                                                            \
+    const uint8_t *restrict py = y;                                                      \
+    const bool a = *(const uint8_t *)x != 0;                                             \
+    for (int64_t i = 0; i < n; i++) {                                                    \
+      const bool b = py[i] != 0;                                                         \
+      po[i] = (uint8_t)(EXPR);                                                           \
+    }                                                                                    \
+  }
+BOOL_LOOPS(bool_or, a || b)
+BOOL_LOOPS(bool_and, a && b)
+static const ew_loop k_bool_or[3] = {bool_or_vv, bool_or_vs, bool_or_sv};
+static const ew_loop k_bool_and[3] = {bool_and_vv, bool_and_vs, bool_and_sv};
 
 #define PAR_MIN 65536 /* elements below which one thread does it all */
 
@@ -429,6 +470,16 @@ ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op) {
   ic_bcast b;
   ic_status st = ic_bcast_plan(c, 0, 1, a->axis, &b);
   if (st || b.numel == 0) return st;
+  if (x->dtype == IC_BOOL) {
+    if (op != IC_EW_ADD && op != IC_EW_MUL) {
+      return ic_kfail(c, IC_ERR_INTERNAL, "%s: bool reached an op without a bool kernel",
+                      c->def->name);
+    }
+    ic_bcast_run(&b, op == IC_EW_ADD ? k_bool_or : k_bool_and, out->data, x->data, y->data, 1,
+                 kthreads(c));
+    out->layout = IC_LAYOUT_PLAIN;
+    return IC_OK;
+  }
   if (x->layout != IC_LAYOUT_PLAIN || y->layout != IC_LAYOUT_PLAIN) return run_blocked(c, op, &b);
   bool int_div = (op == IC_EW_DIV || op == IC_EW_FLOORDIV || op == IC_EW_MOD) &&
                  (x->dtype == IC_INT32 || x->dtype == IC_INT64);

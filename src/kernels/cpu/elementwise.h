@@ -96,8 +96,9 @@ extern const ic_slotdef ic_elementwise_blocked_inputs[2];
 extern const ic_slotdef ic_elementwise_outputs[1];
 ic_status ic_elementwise_parse(ic_attr_reader *r, void *attrs);
 /* X and Y: the same dtype among float32, float64, int32 and int64; Out: X's dtype and the
- * broadcast shape. */
+ * broadcast shape. The _bool variant (elementwise_add and _mul) also takes bool. */
 ic_status ic_elementwise_infer(ic_kctx *c);
+ic_status ic_elementwise_infer_bool(ic_kctx *c);
 /* Out = op(X, Y) over the broadcast. */
 ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op);
 
@@ -185,6 +186,14 @@ IC_EW_INT_OPS(int64_t, uint64_t, i64, ic_f64_to_i64, INT64_MIN)
     .name = NAME, .n_inputs = 2, .inputs = ic_elementwise_blocked_inputs, .n_outputs = 1,  \
     .outputs = ic_elementwise_outputs, .attrs_size = sizeof(ic_elementwise_attrs),         \
     .parse = ic_elementwise_parse, .infer = ic_elementwise_infer, .cpu = RUN,              \
+  }
+
+/* The same for the ops Paddle also registers for bool (add: or, mul: and). */
+#define IC_ELEMENTWISE_BOOL_DEF(NAME, RUN)                                                 \
+  {                                                                                        \
+    .name = NAME, .n_inputs = 2, .inputs = ic_elementwise_blocked_inputs, .n_outputs = 1,  \
+    .outputs = ic_elementwise_outputs, .attrs_size = sizeof(ic_elementwise_attrs),         \
+    .parse = ic_elementwise_parse, .infer = ic_elementwise_infer_bool, .cpu = RUN,         \
   }
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
-/* elementwise_mul: Out = X * Y, with Paddle's broadcasting (see elementwise.c). */
+/* elementwise_mul: Out = X * Y, with Paddle's broadcasting (see elementwise.c);
+ * on bool, logical and. */
 #include "kernels/cpu/elementwise.h"
 
 static ic_status run(ic_kctx *c) { return ic_elementwise_run(c, IC_EW_MUL); }
 
-const ic_opdef ic_op_elementwise_mul = IC_ELEMENTWISE_DEF("elementwise_mul", run);
+const ic_opdef ic_op_elementwise_mul = IC_ELEMENTWISE_BOOL_DEF("elementwise_mul", run);

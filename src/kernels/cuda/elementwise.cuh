@@ -69,7 +69,7 @@ static ic_status ic_cuda_elementwise(ic_kctx *c, Op op) {
   if (st || b.numel == 0) return st;
   cudaStream_t s = ic_cuda_stream(c);
   const unsigned blocks = ic_cuda_blocks(b.numel);
-  return ic_cuda_dispatch_num(c, x->dtype, [&](auto z) {
+  auto launch = [&](auto z) {
     using T = decltype(z);
     T *o = (T *)out->data;
     const T *xp = (const T *)x->data, *yp = (const T *)y->data;
@@ -84,27 +84,50 @@ static ic_status ic_cuda_elementwise(ic_kctx *c, Op op) {
           o, xp, yp, b.numel, ic_ew_geom_of<int64_t>(&b), op);
     }
     return ic_cuda_launched(c, c->def->name);
-  });
+  };
+  if (x->dtype == IC_BOOL) {
+    /* bool bytes (elementwise_add and _mul: the functor's kBool) */
+    if constexpr (Op::kBool) {
+      return launch(uint8_t());
+    } else {
+      return ic_kfail(c, IC_ERR_INTERNAL, "%s: CUDA kernel reached with dtype bool",
+                      c->def->name);
+    }
+  }
+  return ic_cuda_dispatch_num(c, x->dtype, launch);
 }
 
-/* Defines ic_cuda_elementwise_OP from the scalar functions ic_ew_OP_{f32,f64,i32,i64}. */
-#define IC_CUDA_ELEMENTWISE(OP)                                                            \
-  namespace {                                                                              \
-  struct OP##_fn {                                                                         \
-    __device__ float operator()(float a, float b) const { return ic_ew_##OP##_f32(a, b); } \
-    __device__ double operator()(double a, double b) const {                               \
-      return ic_ew_##OP##_f64(a, b);                                                       \
-    }                                                                                      \
-    __device__ int32_t operator()(int32_t a, int32_t b) const {                            \
-      return ic_ew_##OP##_i32(a, b);                                                       \
-    }                                                                                      \
-    __device__ int64_t operator()(int64_t a, int64_t b) const {                            \
-      return ic_ew_##OP##_i64(a, b);                                                       \
-    }                                                                                      \
-  };                                                                                       \
-  }                                                                                        \
+/* Defines ic_cuda_elementwise_OP from the scalar functions ic_ew_OP_{f32,f64,i32,i64};
+ * IC_CUDA_ELEMENTWISE_BOOL(OP, EXPR) also takes bool bytes, EXPR of bools a and b (as the CPU
+ * kernel: add is a || b, mul a && b). */
+#define IC_CUDA_EW_NUM_OPS_(OP)                                                            \
+  __device__ float operator()(float a, float b) const { return ic_ew_##OP##_f32(a, b); }   \
+  __device__ double operator()(double a, double b) const { return ic_ew_##OP##_f64(a, b); } \
+  __device__ int32_t operator()(int32_t a, int32_t b) const { return ic_ew_##OP##_i32(a, b); } \
+  __device__ int64_t operator()(int64_t a, int64_t b) const { return ic_ew_##OP##_i64(a, b); }
+#define IC_CUDA_EW_ENTRY_(OP)                                                              \
   extern "C" ic_status ic_cuda_elementwise_##OP(ic_kctx *c) {                              \
     return ic_cuda_elementwise(c, OP##_fn{});                                              \
   }
+#define IC_CUDA_ELEMENTWISE(OP)                                                            \
+  namespace {                                                                              \
+  struct OP##_fn {                                                                         \
+    static constexpr bool kBool = false;                                                   \
+    IC_CUDA_EW_NUM_OPS_(OP)                                                                \
+  };                                                                                       \
+  }                                                                                        \
+  IC_CUDA_EW_ENTRY_(OP)
+#define IC_CUDA_ELEMENTWISE_BOOL(OP, EXPR)                                                 \
+  namespace {                                                                              \
+  struct OP##_fn {                                                                         \
+    static constexpr bool kBool = true;                                                    \
+    IC_CUDA_EW_NUM_OPS_(OP)                                                                \
+    __device__ uint8_t operator()(uint8_t x, uint8_t y) const {                            \
+      const bool a = x != 0, b = y != 0;                                                   \
+      return (uint8_t)(EXPR);                                                              \
+    }                                                                                      \
+  };                                                                                       \
+  }                                                                                        \
+  IC_CUDA_EW_ENTRY_(OP)
 
 #endif

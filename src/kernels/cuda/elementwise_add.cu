@@ -1,4 +1,4 @@
 /* elementwise_add on the GPU: Out = X + Y with Paddle's broadcasting (see elementwise.cuh). */
 #include "kernels/cuda/elementwise.cuh"
 
-IC_CUDA_ELEMENTWISE(add)
+IC_CUDA_ELEMENTWISE_BOOL(add, a || b)
