@@ -861,6 +861,30 @@ def strided_slice_modes(g):
                infer_flags=[-1]))
 
 
+@case(note="Paddle 2.6.2: a 2.x program's strided_slice ends (exact)", paddle2=True, **EXACT)
+def strided_slice_paddle2(g):
+    """strided_slice in a program Paddle 2.x wrote (ProgramDesc version 2006002): negative
+    strides with end -1 (2.x's x[::-1]: through index 0), ends and starts below -n, against
+    Paddle 2.6.2's kernel; tensor ends too (EndsTensor)."""
+    x = g.data("x", g.rand([5, 6]))
+    en = g.data("en", np.array([-1], np.int32))
+    I32 = 2147483647
+    ss = lambda ins=None, **a: g.op("strided_slice", dict({"Input": x}, **(ins or {})),  # noqa
+                                    dict(dict(infer_flags=[1] * len(a["axes"]),
+                                              decrease_axis=[]), **a))
+    g.fetch(ss(axes=[0], starts=[I32], ends=[-1], strides=[-1]),
+            ss(axes=[1], starts=[-1], ends=[-1], strides=[-1]),
+            ss(axes=[1], starts=[2], ends=[-1], strides=[-1]),
+            ss(axes=[0, 1], starts=[-2, 4], ends=[-6, -1], strides=[-1, -2]),
+            ss(axes=[1], starts=[-1], ends=[-8], strides=[-1]),
+            ss(axes=[0], starts=[-7], ends=[-1], strides=[-1]),
+            ss(axes=[0], starts=[-7], ends=[-7], strides=[-2]),
+            ss(axes=[1], starts=[-2], ends=[-1], strides=[-2]),
+            ss(axes=[1], starts=[1], ends=[-1], strides=[1]),
+            ss(axes=[0], starts=[-100], ends=[100], strides=[2]),
+            ss({"EndsTensor": en}, axes=[1], starts=[3], ends=[], strides=[-1]))
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,

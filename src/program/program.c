@@ -514,15 +514,25 @@ static ic_status build(ic_program *p, ic_err *err) {
           if (d && d->type == IC_VAR_LOD_TENSOR_ARRAY) op->type = "slice_array";
         }
       }
-      ic_attr *attrs = ic_arena_calloc(p->arena, pop->n_attrs ? pop->n_attrs : 1, sizeof *attrs);
+      /* strided_slice of a Paddle 2.x program (version 2.0.0 to 2.x, as 2000002 for 2.0.2):
+       * marked ic_paddle2, its negative-stride ends read as 2.x did (strided_slice.c) */
+      const bool paddle2 = p->version > 0 && p->version < 3000000 &&
+                           strcmp(op->type, "strided_slice") == 0;
+      ic_attr *attrs = ic_arena_calloc(p->arena, pop->n_attrs + 1, sizeof *attrs);
       if (!attrs) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
       char where[160];
       snprintf(where, sizeof where, "%s: op #%zu (%s) in block %zu", p->origin, o, op->type, bi);
       for (size_t a = 0; a < pop->n_attrs; a++) {
         if ((st = convert_attr(p, pop->attrs[a], &attrs[a], err, where))) return st;
       }
-      qsort(attrs, pop->n_attrs, sizeof *attrs, attr_cmp);
-      op->n_attrs = pop->n_attrs;
+      size_t n_attrs = pop->n_attrs;
+      bool marked = false;
+      for (size_t a = 0; a < n_attrs; a++) marked |= strcmp(attrs[a].name, "ic_paddle2") == 0;
+      if (paddle2 && !marked) {
+        attrs[n_attrs++] = (ic_attr){.name = "ic_paddle2", .type = IC_ATTR_BOOLEAN, .i = 1};
+      }
+      qsort(attrs, n_attrs, sizeof *attrs, attr_cmp);
+      op->n_attrs = n_attrs;
       op->attrs = attrs;
       if ((st = add_read_back(p, op, err)) || (st = check_op(p, op, err))) return st;
     }

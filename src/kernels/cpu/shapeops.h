@@ -181,6 +181,7 @@ ic_status ic_slice_plan_of(ic_kctx *c, ic_slice_plan *s);
 typedef struct strided_slice_attrs {
   const int64_t *axes, *starts, *ends, *strides, *infer_flags, *decrease;
   size_t n_axes, n_starts, n_ends, n_strides, n_infer_flags, n_decrease;
+  bool paddle2; /* ic_paddle2: the program was written by Paddle 2.x (see strided_slice.c) */
 } strided_slice_attrs;
 typedef struct ss_plan {
   int64_t start[IC_MAX_RANK], step[IC_MAX_RANK], len[IC_MAX_RANK];

@@ -9,6 +9,14 @@
  *   - stride < 0: the same, clamped to [-1, n - 1]; the elements go down from start while
  *     above end, so x[::-1] is start n - 1 (or larger), end -n - 1 (or smaller);
  *   - an end on the wrong side of the start gives an empty dim; a stride of 0 is an error;
+ *   - in programs written by Paddle 2.x (the loader marks their strided_slice ops with
+ *     ic_paddle2: ProgramDesc version below 3.0.0), a negative stride follows 2.x's rule
+ *     (measured against Paddle 2.6.2 over every start and end in [-n-2, n+2] and the int32
+ *     extremes, strides -2 to 2): an end of exactly -1 means "through index 0" (2.x wrote
+ *     x[::-1] as start INT_MAX, end -1, stride -1), any other end below -n stops before index
+ *     0, and a start below -n is index 0. Paddle 3.3 reads the same numbers as an empty
+ *     slice, through index 0 and -1. Where Paddle 2.6 reads out of bounds (a start >= n with an
+ *     end >= n) icore gives the empty slice that 3.3 gives;
  *   - start -1, end 0, infer_flags -1 with the axis in decrease_axis (the slice op's form of
  *     Python's x[-1]) takes the last element, as the slice op and Paddle 2.x; Paddle 3.3's
  *     strided_slice kernel returns the first one there.
@@ -42,6 +50,7 @@ ic_status ic_strided_slice_parse(ic_attr_reader *r, void *attrs) {
   ic_ar_ints(r, "strides", false, &a->strides, &a->n_strides);
   ic_ar_ints(r, "infer_flags", false, &a->infer_flags, &a->n_infer_flags);
   ic_ar_ints(r, "decrease_axis", false, &a->decrease, &a->n_decrease);
+  a->paddle2 = ic_ar_bool(r, "ic_paddle2", false);
   if (!r->st && a->n_axes > MAX_AXES) {
     ic_ar_fail(r, "axes", "has %zu entries, at most %d supported", a->n_axes, MAX_AXES);
   }
@@ -98,6 +107,14 @@ ic_status ic_strided_slice_plan(ic_kctx *c, ss_plan *p) {
     int64_t n = p->len[ax], s = sv[k], e = ev[k], t = tv[k], cnt;
     if (t == 0) {
       return ic_kfail_in(c, INPUT, 0, "stride of axis %d is 0", ax);
+    }
+    if (a->paddle2 && t < 0) {
+      if (e == -1) {
+        e = -n - 1; /* through index 0 */
+      } else if (e < -n) {
+        e = 0; /* stops before index 0 */
+      }
+      if (s < -n) s = 0;
     }
     bool flag = k < a->n_infer_flags && a->infer_flags[k] == -1;
     if (s == -1 && e == 0 && flag && p->drop[ax]) {
