@@ -512,6 +512,54 @@ START_TEST(test_lod_ops) {
 }
 END_TEST
 
+/* random/model.json: pd_op.uniform's shape, min and max operands (constants) become
+ * uniform_random's attributes, pd_op.gaussian becomes gaussian_random and pd_op.multinomial
+ * multinomial with num_samples from its operand; the program runs (the same values in every
+ * executor configuration: tu_run_scope) with its outputs in range. Paddle's own values are
+ * its random draws, so only the translation and the ranges are compared. */
+START_TEST(test_random_ops) {
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_program_from_file(PIR_DIR "/random/model.json", &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  const ic_op *uni = NULL, *mult = NULL, *gau = NULL;
+  for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
+    const ic_op *op = &p->blocks[0].ops[i];
+    if (!strcmp(op->type, "uniform_random")) uni = op;
+    if (!strcmp(op->type, "multinomial")) mult = op;
+    if (!strcmp(op->type, "gaussian_random")) gau = op;
+  }
+  ck_assert(uni && mult && gau);
+  ck_assert(ic_op_attr(uni, "min")->f == -2.0 && ic_op_attr(uni, "max")->f == 3.0);
+  ck_assert_int_eq(ic_op_attr(uni, "seed")->i, 7);
+  ck_assert_int_eq(ic_op_attr(mult, "num_samples")->i, 3);
+  ck_assert_int_eq(ic_op_attr(mult, "replacement")->i, 0);
+  ic_tensor *x = tu_f32(2, TU_DIMS(2, 5), (const float[]){1, 2, 3, 4, 5, -1, 0, 1, 0, -1});
+  ic_tensor *out[3];
+  const char *fetch[3] = {ic_program_fetch_target(p, 0), ic_program_fetch_target(p, 1),
+                          ic_program_fetch_target(p, 2)};
+  ck_assert_msg(tu_run_scope(p, NULL, 1, TU_NAMES("x"), &x, 3, fetch, out, err, sizeof err) ==
+                    IC_OK,
+                "%s", err);
+  tu_assert_shape(out[0], IC_FP32, 2, TU_DIMS(2, 5));
+  tu_assert_shape(out[1], IC_FP32, 2, TU_DIMS(3, 4));
+  tu_assert_shape(out[2], IC_INT64, 2, TU_DIMS(2, 3));
+  const float *u = ic_tensor_cdata(out[0]), *g = ic_tensor_cdata(out[1]);
+  const int64_t *m = ic_tensor_cdata(out[2]);
+  for (int i = 0; i < 10; i++) ck_assert_msg(u[i] >= -2 && u[i] < 3, "uniform %g", u[i]);
+  for (int i = 0; i < 12; i++) ck_assert(isfinite(g[i]));
+  for (int r = 0; r < 2; r++) {
+    for (int s = 0; s < 3; s++) {
+      ck_assert(m[r * 3 + s] >= 0 && m[r * 3 + s] < 5);
+      for (int t = 0; t < s; t++) ck_assert(m[r * 3 + s] != m[r * 3 + t]); /* no replacement */
+    }
+  }
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(out[k]);
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* pd_op.assign_value_ constants become assign_value with the per-dtype value lists; the
  * buffer operand of the inplace form (a pd_op.full) is not emitted. */
 START_TEST(test_assign_value) {
@@ -899,6 +947,7 @@ static TCase *tc_ocr(void) {
   tcase_add_test(tc, test_cond_blocks);
   tcase_add_test(tc, test_lod_ops);
   tcase_add_test(tc, test_assign_value);
+  tcase_add_test(tc, test_random_ops);
   return tc;
 }
 

@@ -36,7 +36,8 @@ in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out
 whatever dtype; json_cases.txt lists them. They cover the ops whose Python API has no
 legacy static path in Paddle 3.3, or whose legacy export would need each op built by hand.
 
-cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
+random/model.json (PIR only, not compared: random ops) holds pd_op.uniform, pd_op.gaussian
+and pd_op.multinomial. cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
 sub-blocks (the control-flow op itself has no kernel yet). const/model.json (PIR only) holds
 pd_op.assign_value_ constants (float32 and int64), which translate to assign_value.
 lod/model.json (PIR only, not run) holds ops the cases cannot run (export_lod).
@@ -698,6 +699,22 @@ def export_const(paddle, np, out):
                                            program=main)
 
 
+def export_random(paddle, out):
+    """random/model.json (PIR only; Paddle's values are its own random draws, so the test
+    checks the translation, shapes and ranges): pd_op.uniform (shape, min and max operands),
+    pd_op.gaussian and pd_op.multinomial (num_samples operand) on a softmax."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", [2, 5], "float32")
+        u = paddle.uniform([2, 5], "float32", min=-2.0, max=3.0, seed=7)
+        g = paddle.randn([3, 4], "float32")
+        m = paddle.multinomial(paddle.nn.functional.softmax(x + u), num_samples=3)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        paddle.static.save_inference_model(os.path.join(out, "random", "model"), [x],
+                                           [u, g, m], exe, program=main)
+
+
 def export_lod(paddle, out):
     """lod/model.json (PIR only, not run): ops whose Paddle kernels need LoD input, which a
     PIR program cannot be fed (gru, lstm and beam_search, the legacy LoD ops; box_clip, which
@@ -968,6 +985,7 @@ def child(fmt, out):
     if pir:
         export_cond(paddle, out)
         export_const(paddle, np, out)
+        export_random(paddle, out)
         export_lod(paddle, out)
     cases = dict(CASES, **(JSON_CASES if pir else {}))
     for name, build in cases.items():
@@ -1078,7 +1096,7 @@ def main():
                 if f.startswith("out") and not np.allclose(va, vb, rtol=1e-5, atol=1e-6):
                     sys.exit(f"{name}/{f}: Paddle's outputs differ between formats")
                 shutil.copy(os.path.join(a, f), d)
-    for extra in ("cond", "const", "lod"):
+    for extra in ("cond", "const", "random", "lod"):
         os.makedirs(os.path.join(out, extra), exist_ok=True)
         shutil.copy(os.path.join(tmp, "pir", extra, "model.json"), os.path.join(out, extra))
     with open(os.path.join(out, "cases.txt"), "w") as f:
