@@ -885,6 +885,19 @@ def strided_slice_paddle2(g):
             ss({"EndsTensor": en}, axes=[1], starts=[3], ends=[], strides=[-1]))
 
 
+@case(note="Paddle 2.6.2: a 2.x program's set_value ends (exact)", paddle2=True, **EXACT)
+def set_value_paddle2(g):
+    """x[::-1] = v, x[4::-2] = v and x[-2::-1] = v as Paddle 2.x's static setitem writes them
+    (set_value with end -1 and a negative step: through index 0), against Paddle 2.6.2, with
+    the matching getitems (strided_slice)."""
+    x = g.data("x", g.rand([6, 3]))
+    v = g.data("v", g.rand([6, 3]))
+    y = paddle.static.setitem(paddle.assign(x), slice(None, None, -1), v)
+    z = paddle.static.setitem(paddle.assign(x), slice(4, None, -2), paddle.ones([3, 3], "float32") * 7)
+    w = paddle.static.setitem(paddle.assign(x), (slice(-2, None, -1), slice(None, None, -1)), 3.0)
+    g.fetch(y, z, w, x[::-1], x[4::-2], x[-2::-1, ::-1])
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,

@@ -514,10 +514,13 @@ static ic_status build(ic_program *p, ic_err *err) {
           if (d && d->type == IC_VAR_LOD_TENSOR_ARRAY) op->type = "slice_array";
         }
       }
-      /* strided_slice of a Paddle 2.x program (version 2.0.0 to 2.x, as 2000002 for 2.0.2):
-       * marked ic_paddle2, its negative-stride ends read as 2.x did (strided_slice.c) */
+      /* strided_slice and set_value (and its grad) of a Paddle 2.x program (version 2.0.0
+       * to 2.x, as 2000002 for 2.0.2): marked ic_paddle2, their negative-stride ends read as
+       * 2.x did (strided_slice.c, set_value.c) */
       const bool paddle2 = p->version > 0 && p->version < 3000000 &&
-                           strcmp(op->type, "strided_slice") == 0;
+                           (strcmp(op->type, "strided_slice") == 0 ||
+                            strcmp(op->type, "set_value") == 0 ||
+                            strcmp(op->type, "set_value_grad") == 0);
       ic_attr *attrs = ic_arena_calloc(p->arena, pop->n_attrs + 1, sizeof *attrs);
       if (!attrs) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
       char where[160];

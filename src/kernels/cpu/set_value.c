@@ -7,7 +7,11 @@
  * StepsTensorList (one single-element int tensor each, or one tensor of one value per axis)
  * or the attributes (steps default 1);
  * each axis is sliced with Python's rules (negative counts from the end, clamped; a negative
- * step goes down). The value broadcasts (numpy rules, trailing alignment) to the slice's dims
+ * step goes down). In a program Paddle 2.x wrote (marked ic_paddle2 at load, see
+ * strided_slice.c) an end of exactly -1 with a negative step means "through index 0": 2.x
+ * wrote x[::-1] = v that way, and Paddle 2.6.2's kernel writes the whole axis where 3.3
+ * writes nothing (measured over every start and end in [-n-2, n+2], steps -2 to 2; unlike
+ * strided_slice, other ends and starts already agree between the two). The value broadcasts (numpy rules, trailing alignment) to the slice's dims
  * without the `decrease_axes` and with a 1 inserted at each of `none_axes`, which orders its
  * elements as the slice's (paddle/phi/kernels/impl/set_value_kernel_impl.h). Any dtype. */
 #include <stdio.h>
@@ -39,6 +43,7 @@ ic_status ic_set_value_parse(ic_attr_reader *r, void *attrs) {
   ic_ar_ints(r, "decrease_axes", false, &a->decrease, &a->n_decrease);
   ic_ar_ints(r, "none_axes", false, &a->none, &a->n_none);
   ic_ar_ints(r, "shape", false, &a->shape, &a->n_shape);
+  a->paddle2 = ic_ar_bool(r, "ic_paddle2", false);
   int64_t dt = ic_ar_int(r, "dtype", IC_FP32);
   if (r->st) return r->st;
   if (a->n_axes > MAX_AXES) return ic_ar_fail(r, "axes", "has %zu entries", a->n_axes);
@@ -106,6 +111,7 @@ ic_status ic_set_value_plan(ic_kctx *c, bool grad, sv_plan *p) {
     if (ax < 0) return IC_ERR_SHAPE;
     int64_t n = x->dims[ax], s = sv[k], e = ev[k], t = tv[k];
     if (t == 0) return ic_kfail_in(c, IN_INPUT, 0, "step of axis %d is 0", ax);
+    if (a->paddle2 && t < 0 && e == -1) e = -n - 1; /* through index 0 */
     p->len[ax] = ic_shapeops_slice_count(n, &s, e, t);
     p->start[ax] = s;
     p->step[ax] = t;

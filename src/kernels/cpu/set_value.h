@@ -14,6 +14,7 @@ typedef struct set_value_attrs {
   const int64_t *axes, *starts, *ends, *steps, *decrease, *none, *shape, *ivals;
   const double *fvals;
   size_t n_axes, n_starts, n_ends, n_steps, n_decrease, n_none, n_shape, n_vals;
+  bool paddle2; /* ic_paddle2: written by Paddle 2.x, a negative step's end -1 is "through 0" */
 } set_value_attrs;
 
 enum { IC_SV_INPUT, IC_SV_VALUE, IC_SV_STARTS, IC_SV_ENDS, IC_SV_STEPS };
