@@ -3174,6 +3174,18 @@ def multiclass_nms3_poly16(g):
             b["NmsRoisNum"][0])
 
 
+@case(**EXACT, note="Paddle 2.6.2: 3.3.1 no longer registers multiclass_nms2", paddle2=True)
+def multiclass_nms2_poly(g):
+    """multiclass_nms2 (Out, Index) on polygons: BBoxes [2, 15, 8] rotated rectangles, Scores
+    [2, 3, 15]; background 1, nms_top_k, keep_top_k, nms_eta < 1."""
+    boxes = g.data("boxes", np.stack([poly_boxes(g, 15, 4) for _ in range(2)]))
+    scores = g.data("scores", distinct_scores(g, [2, 3, 15]))
+    a = g.op("multiclass_nms2", {"BBoxes": boxes, "Scores": scores},
+             dict(background_label=1, score_threshold=0.1, nms_top_k=8, nms_threshold=0.65,
+                  nms_eta=0.9, keep_top_k=9, normalized=True), outs={"Out": 1, "Index": 1})
+    g.fetch(a["Out"][0], a["Index"][0])
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
