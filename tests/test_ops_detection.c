@@ -7,6 +7,7 @@
  * op and what is wrong. */
 #include <math.h>
 
+#include "kernels/cpu/polyiou.h"
 #include "optest.h"
 
 #define F32S(...) ((const float[]){__VA_ARGS__})
@@ -1396,6 +1397,53 @@ START_TEST(nms_poly_self_crossing) {
 }
 END_TEST
 
+/* polyiou.c's geometry by hand: convex, concave, both orientations, a closing repeated point,
+ * and the polygons it refuses (crossing, or pinched at a vertex). */
+START_TEST(poly_geometry) {
+  const double h = sqrt(0.5);
+  const double sq[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+  const double turned[8] = {0.5, 0.5 + h, 0.5 + h, 0.5, 0.5, 0.5 - h, 0.5 - h, 0.5};
+  const double shifted[8] = {0.5, 1, 1.5, 1, 1.5, 0, 0.5, 0}; /* clockwise */
+  bool bad = false;
+  ck_assert_double_eq_tol(ic_poly_iou_f64(sq, turned, 8, &bad), sqrt(0.5), 1e-14);
+  ck_assert_double_eq_tol(ic_poly_iou_f64(turned, sq, 8, &bad), sqrt(0.5), 1e-14);
+  ck_assert_double_eq_tol(ic_poly_iou_f64(sq, shifted, 8, &bad), 1.0 / 3, 1e-15);
+  /* the L of area 3 (8 points, two of them mid-edge) and the square [0.5, 1.5]^2: overlap
+   * 0.5 + 0.25, IoU 0.75 / 3.25 */
+  const double ell[16] = {0, 0, 1, 0, 2, 0, 2, 1, 1, 1, 1, 2, 0, 2, 0, 1};
+  double ell_cw[16];
+  for (int i = 0; i < 8; i++) ell_cw[2 * i] = ell[14 - 2 * i], ell_cw[2 * i + 1] = ell[15 - 2 * i];
+  const double sq16[16] = {0.5, 0.5, 1, 0.5, 1.5, 0.5, 1.5, 1, 1.5, 1.5, 1, 1.5, 0.5, 1.5, 0.5, 1};
+  ck_assert_double_eq(ic_poly_area_f64(ell, 8), 3);
+  ck_assert_double_eq_tol(ic_poly_iou_f64(ell, sq16, 16, &bad), 3.0 / 13, 1e-15);
+  ck_assert_double_eq_tol(ic_poly_iou_f64(sq16, ell_cw, 16, &bad), 3.0 / 13, 1e-15);
+  /* a triangle given with its first point repeated last: simple, area 0.5 */
+  const double tri[8] = {0, 0, 1, 0, 0, 1, 0, 0};
+  ck_assert(!ic_poly_self_crossing_f64(tri, 4));
+  ck_assert_double_eq_tol(ic_poly_iou_f64(tri, sq, 8, &bad), 0.5, 1e-15);
+  ck_assert(!bad);
+  /* disjoint: 0 */
+  const double far[8] = {5, 5, 6, 5, 6, 6, 5, 6};
+  ck_assert_double_eq(ic_poly_iou_f64(sq, far, 8, &bad), 0);
+  /* float32: the same, the areas and the ratio in float */
+  const float sqf[8] = {0, 0, 1, 0, 1, 1, 0, 1}, shf[8] = {0.5f, 1, 1.5f, 1, 1.5f, 0, 0.5f, 0};
+  ck_assert_float_eq(ic_poly_iou_f32(sqf, shf, 8, &bad), 0.5f / 1.5f);
+  ck_assert(!bad);
+  /* a bow tie: crossing edges */
+  const double bow[8] = {0, 0, 2, 2, 2, 0, 0, 1};
+  ck_assert(ic_poly_self_crossing_f64(bow, 4));
+  ck_assert_double_eq(ic_poly_iou_f64(sq, bow, 8, &bad), 0);
+  ck_assert(bad);
+  /* a figure eight pinched at (1, 1), its lobes turning opposite ways: no edges cross
+   * properly, yet it is not simple */
+  const double eight[16] = {0, 0, 1, 1, 3, 3, 3, 1, 3, -1, 1, 1, 0, 2, 0, 1};
+  ck_assert(ic_poly_self_crossing_f64(eight, 8));
+  bad = false;
+  ic_poly_iou_f64(sq16, eight, 16, &bad);
+  ck_assert(bad);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ matrix_nms */
 
 typedef struct mnms_p {
@@ -1877,6 +1925,7 @@ static TCase *tc_nms(void) {
   tcase_add_test(tc, nms_errors);
   tcase_add_test(tc, nms_poly_hand_checked);
   tcase_add_test(tc, nms_poly_self_crossing);
+  tcase_add_test(tc, poly_geometry);
   tcase_add_test(tc, matrix_nms_modes);
   tcase_add_test(tc, distribute_fpn_levels);
   tcase_add_test(tc, collect_fpn_topn);

@@ -20,7 +20,7 @@
  *
  * Polygon boxes (D = 8, 16, 24 or 32: 4 to 16 points [x1, y1, x2, y2, ...]) use Paddle's
  * PolyIoU (polyiou.c: exact for simple polygons, where Paddle's gpc clipping agrees with it
- * up to the last bits). A polygon whose edges cross (a self-intersecting one, where gpc's
+ * up to the last bits). A polygon whose edges cross or touch (not simple, where gpc's
  * even-odd filling differs) is refused. Such boxes ignore `normalized`, as Paddle does. */
 #include <stdlib.h>
 #include <string.h>
@@ -220,8 +220,8 @@ static ic_status run(ic_kctx *c) {
       ic_lod_free(lod);
       ic_buffer_release(buf);
       return ic_kfail(c, IC_ERR_UNSUPPORTED, "input BBoxes '%s' of image %lld holds a polygon "
-                      "whose edges cross; its overlap (Paddle's gpc clipping, even-odd) is not "
-                      "supported", ic_in_name(c, IN_BBOXES, 0), (long long)n);
+                      "whose edges cross or touch; its overlap (Paddle's gpc clipping, "
+                      "even-odd) is not supported", ic_in_name(c, IN_BBOXES, 0), (long long)n);
     }
     for (int64_t j = 0; j < k; j++) {
       double *r = rows + (total + j) * (D + 2);

@@ -26,11 +26,11 @@
  * input's precision, their overlap exact in double where Paddle clips with gpc, which agrees
  * up to the last bits; IoU 0 when either area or the overlap is 0; `normalized` plays no
  * part), and Out's rows carry the D coordinates. Two polygons whose bounding boxes are apart
- * have IoU 0 without further work. A polygon whose edges cross (self-intersecting: gpc fills
- * it by even-odd parity and Paddle sums the areas of the contours it returns, holes
- * included) is refused with an error naming the image and class, but only where Paddle would
- * clip it: when it is compared with a box whose bounding box meets its own and neither area
- * is 0.
+ * have IoU 0 without further work. A polygon that is not simple (its boundary crosses or
+ * touches itself: gpc fills it by even-odd parity and Paddle sums the areas of the contours it
+ * returns, holes included) is refused with an error naming the image and class, but only
+ * where Paddle would clip it: when it is compared with a box whose bounding box meets its own
+ * and neither area is 0.
  *
  * Speed: the greedy pass of fp32 boxes tests a candidate against all kept boxes of its class
  * at once, 16 / 8 / 4 lanes (AVX-512F, AVX2, else SSE) with iou_f32's float operations per
@@ -503,9 +503,9 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
       ic_buffer_release(scratch);
       free(starts);
       return ic_kfail(c, IC_ERR_UNSUPPORTED,
-                      "input BBoxes '%s' of image %lld holds a polygon whose edges cross, which "
-                      "class %lld's NMS would have to clip; its overlap (Paddle's gpc clipping, "
-                      "even-odd) is not supported",
+                      "input BBoxes '%s' of image %lld holds a polygon whose edges cross or "
+                      "touch, which class %lld's NMS would have to clip; its overlap (Paddle's "
+                      "gpc clipping, even-odd) is not supported",
                       ic_in_name(c, (size_t)s->in_bboxes, 0), (long long)i, (long long)bad);
     }
     total += counts[i];

@@ -9,8 +9,9 @@
 
 #define IC_POLY_MAX_POINTS 16
 
-/* Whether two non-adjacent edges of the closed polygon xy (n points, x and y interleaved)
- * cross at a point inside both: a self-intersecting polygon, whose overlap is refused. */
+/* Whether the closed polygon xy (n points, x and y interleaved) is not simple: repeated
+ * consecutive points merged, two edges that are not neighbours meet (cross or touch). Its
+ * overlap is refused. */
 bool ic_poly_self_crossing_f32(const float *xy, int n);
 bool ic_poly_self_crossing_f64(const double *xy, int n);
 
