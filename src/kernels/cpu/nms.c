@@ -234,7 +234,7 @@ static float area_f32(const float *b, bool normalized) {
 }
 
 /* A polygon kept so far: its bounding box, shoelace area (in the input's precision), whether
- * its edges cross, and its values. */
+ * it is not simple (polyiou.h), and its values. */
 typedef struct poly_kept {
   double bb[4];
   double area;
@@ -280,8 +280,8 @@ static poly_kept poly_of(const image *im, int64_t m) {
 }
 
 /* Whether polygon p is kept against the nk kept ones under threshold thr (Paddle's order:
- * PolyIoU(p, kept), the first IoU above thr suppresses); *bad set when a self-crossing polygon
- * would have to be clipped. */
+ * PolyIoU(p, kept), the first IoU above thr suppresses); *bad set when a polygon that is not
+ * simple would have to be clipped. */
 static bool poly_keep(const poly_kept *p, const poly_kept *kept, int64_t nk, double thr,
                       bool f32, int n, bool *bad) {
   for (int64_t j = 0; j < nk; j++) {
@@ -469,9 +469,9 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
   if (nt < 1) nt = 1;
   const bool f32 = sc->dtype == IC_FP32;
   const int64_t kcap = (M + 16) / 16 * 16; /* fp32 kept rows: M rounded up past M */
-  const size_t per_task = wn * sizeof(cand) + (D != 4  ? wn * sizeof(poly_kept)
-                                                : f32 ? (size_t)(5 * kcap) * sizeof(float)
-                                                      : wn * 4 * sizeof(double));
+  const size_t per_task = wn * sizeof(cand) + (D != 4 ? wn * sizeof(poly_kept)
+                                               : f32 ? (size_t)(5 * kcap) * sizeof(float)
+                                                     : wn * 4 * sizeof(double));
   ic_buffer *scratch = ic_kscratch(c, cap * sizeof(cand) + (size_t)nt * per_task +
                                           ((size_t)n_img + 1 + (size_t)C) * sizeof(int64_t));
   if (!scratch) {
