@@ -7,6 +7,7 @@
  * op and what is wrong. */
 #include <math.h>
 
+#include "kernels/cpu/polyiou.h"
 #include "optest.h"
 
 #define F32S(...) ((const float[]){__VA_ARGS__})
@@ -1276,9 +1277,11 @@ static void nms_bad(ic_tensor *b, ic_tensor *s, ic_tensor *rois, ic_status want,
 START_TEST(nms_errors) {
   nms_bad(rand_t(IC_FP32, 3, TU_DIMS(1, 5, 4), 1, 0, 1),
           rand_t(IC_FP32, 3, TU_DIMS(1, 2, 4), 2, 0, 1), NULL, IC_ERR_SHAPE, "'b'", "[1, 4, 4]");
-  nms_bad(rand_t(IC_FP32, 3, TU_DIMS(1, 4, 8), 1, 0, 1),
-          rand_t(IC_FP32, 3, TU_DIMS(1, 2, 4), 2, 0, 1), NULL, IC_ERR_UNSUPPORTED, "'b'",
-          "polygon");
+  nms_bad(rand_t(IC_FP32, 3, TU_DIMS(1, 4, 6), 1, 0, 1),
+          rand_t(IC_FP32, 3, TU_DIMS(1, 2, 4), 2, 0, 1), NULL, IC_ERR_SHAPE, "'b'", "D = 6");
+  /* polygons only in the shared layout, as in Paddle */
+  nms_bad(rand_t(IC_FP32, 3, TU_DIMS(5, 2, 8), 1, 0, 1), rand_t(IC_FP32, 2, TU_DIMS(5, 2), 2, 0, 1),
+          NULL, IC_ERR_SHAPE, "'b'", "polygons only in the shared layout");
   nms_bad(rand_t(IC_FP32, 3, TU_DIMS(5, 2, 4), 1, 0, 1), rand_t(IC_FP32, 2, TU_DIMS(5, 3), 2, 0, 1),
           NULL, IC_ERR_SHAPE, "'b'", "[5, 3, 4]");
   nms_bad(rand_t(IC_FP32, 3, TU_DIMS(5, 2, 4), 1, 0, 1), rand_t(IC_FP32, 2, TU_DIMS(5, 2), 2, 0, 1),
@@ -1286,6 +1289,158 @@ START_TEST(nms_errors) {
           "sum to at most the 5 rows");
   nms_bad(rand_t(IC_FP32, 3, TU_DIMS(5, 2, 4), 1, 0, 1), rand_t(IC_FP32, 1, TU_DIMS(5), 2, 0, 1),
           NULL, IC_ERR_SHAPE, "'s'", "rank 3");
+}
+END_TEST
+
+/* Polygon NMS (D = 8) checked by hand, one class, four unit squares by descending score:
+ * 0 axis-aligned [0, 1]^2; 1 the same turned 45 degrees about its centre, its points clockwise
+ * (overlap with 0: the regular octagon of area 2(sqrt 2 - 1), IoU 1 / sqrt 2 = 0.7071); 2
+ * shifted right by 0.5 (IoU with 0: 0.5 / 1.5 = 1/3; with 1: 0.296); 3 far away. */
+static void nms_poly_squares(ic_dtype dt, const char *op, float thr, const int *want, int n_want) {
+  const double h = sqrt(0.5);
+  const double sq[4][8] = {{0, 0, 1, 0, 1, 1, 0, 1},
+                           {0.5, 0.5 + h, 0.5 + h, 0.5, 0.5, 0.5 - h, 0.5 - h, 0.5},
+                           {0.5, 0, 1.5, 0, 1.5, 1, 0.5, 1},
+                           {5, 5, 6, 5, 6, 6, 5, 6}};
+  const double sc[4] = {0.9, 0.8, 0.7, 0.6};
+  ic_tensor *b = dt == IC_FP64 ? tu_f64(3, TU_DIMS(1, 4, 8), &sq[0][0]) : NULL;
+  ic_tensor *s = dt == IC_FP64 ? tu_f64(3, TU_DIMS(1, 1, 4), sc) : NULL;
+  if (dt == IC_FP32) {
+    float bf[32], sf[4];
+    for (int i = 0; i < 32; i++) bf[i] = (float)sq[i / 8][i % 8];
+    for (int i = 0; i < 4; i++) sf[i] = (float)sc[i];
+    b = tu_f32(3, TU_DIMS(1, 4, 8), bf);
+    s = tu_f32(3, TU_DIMS(1, 1, 4), sf);
+  }
+  const bool v3 = strcmp(op, "multiclass_nms3") == 0;
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "b", b);
+  ot_feed(&t, "s", s);
+  ot_op(&t, op);
+  ic_builder_in(t.op, "BBoxes", "b");
+  ic_builder_in(t.op, "Scores", "s");
+  nms_p p = {.background = -1, .nms_top_k = -1, .keep_top_k = -1, .score_thr = 0.05f,
+             .nms_thr = thr, .eta = 1, .normalized = false};
+  set_nms_attrs(t.op, &p);
+  ot_out(&t, "Out", "out");
+  if (strcmp(op, "multiclass_nms") != 0) ot_out(&t, "Index", "idx");
+  if (v3) ot_out(&t, "NmsRoisNum", "num");
+  ot_ok(&t);
+  double ref[40], ri[4];
+  for (int k = 0; k < n_want; k++) {
+    const int i = want[k];
+    ref[k * 10] = 0;
+    ref[k * 10 + 1] = dt == IC_FP32 ? (double)(float)sc[i] : sc[i];
+    for (int q = 0; q < 8; q++) {
+      ref[k * 10 + 2 + q] = dt == IC_FP32 ? (double)(float)sq[i][q] : sq[i][q];
+    }
+    ri[k] = i;
+  }
+  tu_assert_shape(t.out[0], dt, 2, TU_DIMS(n_want, 10));
+  tu_assert_close(t.out[0], ref, (size_t)n_want * 10, 0, 0);
+  if (strcmp(op, "multiclass_nms") != 0) tu_assert_close(t.out[1], ri, (size_t)n_want, 0, 0);
+  if (v3) tu_assert_close(t.out[2], (const double[]){n_want}, 1, 0, 0);
+  ot_end(&t);
+}
+
+START_TEST(nms_poly_hand_checked) {
+  for (int d = 0; d < 2; d++) {
+    const ic_dtype dt = d ? IC_FP32 : IC_FP64;
+    /* 0.7 < 1/sqrt 2: square 1 goes; 1/3 keeps square 2 */
+    nms_poly_squares(dt, "multiclass_nms3", 0.7f, (const int[]){0, 2, 3}, 3);
+    /* 0.71 > 1/sqrt 2: all stay */
+    nms_poly_squares(dt, "multiclass_nms3", 0.71f, (const int[]){0, 1, 2, 3}, 4);
+    /* 0.3 < 1/3: squares 1 and 2 go, the far one stays */
+    nms_poly_squares(dt, "multiclass_nms2", 0.3f, (const int[]){0, 3}, 2);
+    nms_poly_squares(dt, "multiclass_nms", 0.34f, (const int[]){0, 2, 3}, 3);
+  }
+}
+END_TEST
+
+/* A self-crossing polygon (a bow tie of area 1) is refused where Paddle would clip it with
+ * gpc, and only there: compared with a box whose bounding box meets its own. */
+static ic_status nms_poly_bowtie(double dx, const char **msg) {
+  const double b[16] = {0, 0, 1, 0, 1, 1, 0, 1,      /* unit square */
+                        dx, 0, dx + 2, 2, dx + 2, 0, dx, 1}; /* bow tie */
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "b", tu_f64(3, TU_DIMS(1, 2, 8), b));
+  ot_feed(&t, "s", tu_f64(3, TU_DIMS(1, 2, 2), (const double[]){0.1, 0.2, 0.9, 0.8}));
+  ot_op(&t, "multiclass_nms3");
+  ic_builder_in(t.op, "BBoxes", "b");
+  ic_builder_in(t.op, "Scores", "s");
+  nms_p p = {.background = 0, .nms_top_k = -1, .keep_top_k = -1, .score_thr = 0.05f,
+             .nms_thr = 0.5f, .eta = 1, .normalized = true};
+  set_nms_attrs(t.op, &p);
+  ot_out(&t, "Out", "out");
+  ot_out(&t, "Index", "idx");
+  ot_out(&t, "NmsRoisNum", "num");
+  const ic_status st = ot_run(&t);
+  static char buf[sizeof t.err];
+  snprintf(buf, sizeof buf, "%s", t.err);
+  *msg = buf;
+  if (!st) {
+    /* apart: both kept, the bow tie's points as given */
+    tu_assert_shape(t.out[0], IC_FP64, 2, TU_DIMS(2, 10));
+    tu_assert_close(t.out[1], (const double[]){0, 1}, 2, 0, 0);
+  }
+  ot_end(&t);
+  return st;
+}
+
+START_TEST(nms_poly_self_crossing) {
+  const char *msg;
+  ck_assert_int_eq(nms_poly_bowtie(0, &msg), IC_ERR_UNSUPPORTED);
+  tu_assert_msg(msg, "multiclass_nms3", "BBoxes 'b'", "image 0", "class 1", "cross", NULL);
+  ck_assert_int_eq(nms_poly_bowtie(3, &msg), IC_OK); /* bounding boxes apart: IoU 0 */
+}
+END_TEST
+
+/* polyiou.c's geometry by hand: convex, concave, both orientations, a closing repeated point,
+ * and the polygons it refuses (crossing, or pinched at a vertex). */
+START_TEST(poly_geometry) {
+  const double h = sqrt(0.5);
+  const double sq[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+  const double turned[8] = {0.5, 0.5 + h, 0.5 + h, 0.5, 0.5, 0.5 - h, 0.5 - h, 0.5};
+  const double shifted[8] = {0.5, 1, 1.5, 1, 1.5, 0, 0.5, 0}; /* clockwise */
+  bool bad = false;
+  ck_assert_double_eq_tol(ic_poly_iou_f64(sq, turned, 8, &bad), sqrt(0.5), 1e-14);
+  ck_assert_double_eq_tol(ic_poly_iou_f64(turned, sq, 8, &bad), sqrt(0.5), 1e-14);
+  ck_assert_double_eq_tol(ic_poly_iou_f64(sq, shifted, 8, &bad), 1.0 / 3, 1e-15);
+  /* the L of area 3 (8 points, two of them mid-edge) and the square [0.5, 1.5]^2: overlap
+   * 0.5 + 0.25, IoU 0.75 / 3.25 */
+  const double ell[16] = {0, 0, 1, 0, 2, 0, 2, 1, 1, 1, 1, 2, 0, 2, 0, 1};
+  double ell_cw[16];
+  for (int i = 0; i < 8; i++) ell_cw[2 * i] = ell[14 - 2 * i], ell_cw[2 * i + 1] = ell[15 - 2 * i];
+  const double sq16[16] = {0.5, 0.5, 1, 0.5, 1.5, 0.5, 1.5, 1, 1.5, 1.5, 1, 1.5, 0.5, 1.5, 0.5, 1};
+  ck_assert_double_eq(ic_poly_area_f64(ell, 8), 3);
+  ck_assert_double_eq_tol(ic_poly_iou_f64(ell, sq16, 16, &bad), 3.0 / 13, 1e-15);
+  ck_assert_double_eq_tol(ic_poly_iou_f64(sq16, ell_cw, 16, &bad), 3.0 / 13, 1e-15);
+  /* a triangle given with its first point repeated last: simple, area 0.5 */
+  const double tri[8] = {0, 0, 1, 0, 0, 1, 0, 0};
+  ck_assert(!ic_poly_self_crossing_f64(tri, 4));
+  ck_assert_double_eq_tol(ic_poly_iou_f64(tri, sq, 8, &bad), 0.5, 1e-15);
+  ck_assert(!bad);
+  /* disjoint: 0 */
+  const double far[8] = {5, 5, 6, 5, 6, 6, 5, 6};
+  ck_assert_double_eq(ic_poly_iou_f64(sq, far, 8, &bad), 0);
+  /* float32: the same, the areas and the ratio in float */
+  const float sqf[8] = {0, 0, 1, 0, 1, 1, 0, 1}, shf[8] = {0.5f, 1, 1.5f, 1, 1.5f, 0, 0.5f, 0};
+  ck_assert_float_eq(ic_poly_iou_f32(sqf, shf, 8, &bad), 0.5f / 1.5f);
+  ck_assert(!bad);
+  /* a bow tie: crossing edges */
+  const double bow[8] = {0, 0, 2, 2, 2, 0, 0, 1};
+  ck_assert(ic_poly_self_crossing_f64(bow, 4));
+  ck_assert_double_eq(ic_poly_iou_f64(sq, bow, 8, &bad), 0);
+  ck_assert(bad);
+  /* a figure eight pinched at (1, 1), its lobes turning opposite ways: no edges cross
+   * properly, yet it is not simple */
+  const double eight[16] = {0, 0, 1, 1, 3, 3, 3, 1, 3, -1, 1, 1, 0, 2, 0, 1};
+  ck_assert(ic_poly_self_crossing_f64(eight, 8));
+  bad = false;
+  ic_poly_iou_f64(sq16, eight, 16, &bad);
+  ck_assert(bad);
 }
 END_TEST
 
@@ -1768,6 +1923,9 @@ static TCase *tc_nms(void) {
   tcase_add_test(tc, nms_hand_checked);
   tcase_add_test(tc, nms_output_consumed);
   tcase_add_test(tc, nms_errors);
+  tcase_add_test(tc, nms_poly_hand_checked);
+  tcase_add_test(tc, nms_poly_self_crossing);
+  tcase_add_test(tc, poly_geometry);
   tcase_add_test(tc, matrix_nms_modes);
   tcase_add_test(tc, distribute_fpn_levels);
   tcase_add_test(tc, collect_fpn_topn);

@@ -3142,6 +3142,87 @@ def elementwise_bool(g):
             ew("elementwise_mul", y, s), ew("elementwise_add", s, y))
 
 
+def poly_boxes(g, n, pts, dtype=F32):
+    """n polygons of `pts` points [x1, y1, ..., xn, yn] around a few centres (so that some
+    overlap a lot, some a little, some not at all): rotated rectangles when pts is 4, else
+    star-shaped (points by angle, random radii: simple, often not convex); every third one
+    clockwise."""
+    centres = g.rand([3, 2], 1.0, 9.0)
+    out = []
+    for i in range(n):
+        c = centres[i % 3] + g.rand([2], -1.5, 1.5)
+        a = g.rand([1], 0.0, np.pi)[0]
+        if pts == 4:
+            w, h = g.rand([2], 0.8, 3.5)
+            loc = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+        else:
+            ang = np.arange(pts) * 2 * np.pi / pts
+            r = g.rand([pts], 0.6, 2.0)
+            loc = np.stack([r * np.cos(ang), r * np.sin(ang)], 1)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        p = loc @ rot.T + c
+        if i % 3 == 2:
+            p = p[::-1]
+        out.append(p.reshape(-1))
+    return np.array(out).astype(dtype)
+
+
+def distinct_scores(g, shape, dtype=F32):
+    """Scores in (0, 1), all different (no ties anywhere, so the order is well-defined)."""
+    n = int(np.prod(shape))
+    return ((g.rng.permutation(n) + 0.5) / n).reshape(shape).astype(dtype)
+
+
+@case(**EXACT, note="NMS only selects and copies input values: exact")
+def multiclass_nms3_poly(g):
+    """Polygon NMS (PolyIoU) on BBoxes [2, 18, 8] (rotated rectangles), Scores [2, 4, 18]:
+    background 0, nms_top_k, keep_top_k, nms_eta < 1; a second op with no background and no
+    limits, unnormalized (no effect on polygons); Out, Index, NmsRoisNum; the legacy
+    multiclass_nms on the same boxes (Paddle 3.3.1 no longer registers multiclass_nms2)."""
+    boxes = g.data("boxes", np.stack([poly_boxes(g, 18, 4) for _ in range(2)]))
+    scores = g.data("scores", distinct_scores(g, [2, 4, 18]))
+    outs = {"Out": 1, "Index": 1, "NmsRoisNum": 1}
+    at_a = dict(background_label=0, score_threshold=0.1, nms_top_k=9, nms_threshold=0.7,
+                nms_eta=0.9, keep_top_k=11, normalized=True)
+    at_b = dict(background_label=-1, score_threshold=0.05, nms_top_k=-1, nms_threshold=0.2,
+                nms_eta=1.0, keep_top_k=-1, normalized=False)
+    a = g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": scores}, at_a, outs=outs)
+    b = g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": scores}, at_b, outs=outs)
+    v1 = g.op("multiclass_nms", {"BBoxes": boxes, "Scores": scores}, at_b)
+    g.fetch(a["Out"][0], a["Index"][0], a["NmsRoisNum"][0], b["Out"][0], b["Index"][0],
+            b["NmsRoisNum"][0], v1)
+
+
+@case(**EXACT, note="NMS only selects and copies input values: exact")
+def multiclass_nms3_poly16(g):
+    """Polygon NMS of 8-point polygons (D = 16, simple, often not convex, both orientations)
+    in float64: BBoxes [2, 14, 16], Scores [2, 3, 14]; background 2, nms_eta < 1."""
+    F64 = "float64"
+    boxes = g.data("boxes", np.stack([poly_boxes(g, 14, 8, F64) for _ in range(2)]))
+    scores = g.data("scores", distinct_scores(g, [2, 3, 14], F64))
+    outs = {"Out": 1, "Index": 1, "NmsRoisNum": 1}
+    a = g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": scores},
+             dict(background_label=2, score_threshold=0.08, nms_top_k=10, nms_threshold=0.6,
+                  nms_eta=0.85, keep_top_k=9, normalized=True), outs=outs, dtype=F64)
+    b = g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": scores},
+             dict(background_label=-1, score_threshold=0.0, nms_top_k=-1, nms_threshold=0.15,
+                  nms_eta=1.0, keep_top_k=-1, normalized=True), outs=outs, dtype=F64)
+    g.fetch(a["Out"][0], a["Index"][0], a["NmsRoisNum"][0], b["Out"][0], b["Index"][0],
+            b["NmsRoisNum"][0])
+
+
+@case(**EXACT, note="Paddle 2.6.2: 3.3.1 no longer registers multiclass_nms2", paddle2=True)
+def multiclass_nms2_poly(g):
+    """multiclass_nms2 (Out, Index) on polygons: BBoxes [2, 15, 8] rotated rectangles, Scores
+    [2, 3, 15]; background 1, nms_top_k, keep_top_k, nms_eta < 1."""
+    boxes = g.data("boxes", np.stack([poly_boxes(g, 15, 4) for _ in range(2)]))
+    scores = g.data("scores", distinct_scores(g, [2, 3, 15]))
+    a = g.op("multiclass_nms2", {"BBoxes": boxes, "Scores": scores},
+             dict(background_label=1, score_threshold=0.1, nms_top_k=8, nms_threshold=0.65,
+                  nms_eta=0.9, keep_top_k=9, normalized=True), outs={"Out": 1, "Index": 1})
+    g.fetch(a["Out"][0], a["Index"][0])
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""

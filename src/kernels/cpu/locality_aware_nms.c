@@ -19,17 +19,13 @@
  * pixels (+1).
  *
  * Polygon boxes (D = 8, 16, 24 or 32: 4 to 16 points [x1, y1, x2, y2, ...]) use Paddle's
- * PolyIoU: each polygon's area by the shoelace formula in the input's precision; 0 when
- * either area or the overlap is 0; the overlap computed here, in double, as the sum over the
- * pairs of fan triangles of the two polygons of their signed clipped areas (exact for simple
- * polygons, which is where Paddle's gpc clipping agrees with it; it may differ from gpc's in
- * the last bits, which matters only for an IoU within rounding of a threshold). A polygon
- * whose edges cross (a self-intersecting one, where gpc's even-odd filling differs) is
- * refused. Such boxes ignore `normalized`, as Paddle does. */
-#include <math.h>
+ * PolyIoU (polyiou.c: exact for simple polygons, where Paddle's gpc clipping agrees with it
+ * up to the last bits). A polygon whose edges cross or touch (not simple, where gpc's
+ * even-odd filling differs) is refused. Such boxes ignore `normalized`, as Paddle does. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cpu/polyiou.h"
 #include "kernels/kernel.h"
 
 typedef struct lanms_attrs {
@@ -89,93 +85,6 @@ static int by_cls_pos(const void *pa, const void *pb) {
   return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-/* ---- polygon overlap ---- */
-
-typedef struct pt {
-  double x, y;
-} pt;
-
-static double cross3(pt o, pt a, pt b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
-
-/* Whether segments ab and cd cross at a point inside both (a proper crossing). */
-static bool crosses(pt a, pt b, pt c, pt d) {
-  const double d1 = cross3(a, b, c), d2 = cross3(a, b, d), d3 = cross3(c, d, a),
-               d4 = cross3(c, d, b);
-  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
-}
-
-/* Whether two non-adjacent edges of the closed polygon p (n points) cross. */
-static bool self_crossing(const pt *p, int n) {
-  for (int i = 0; i < n; i++) {
-    for (int j = i + 2; j < n; j++) {
-      if (i == 0 && j == n - 1) continue; /* adjacent through the closing edge */
-      if (crosses(p[i], p[(i + 1) % n], p[j], p[(j + 1) % n])) return true;
-    }
-  }
-  return false;
-}
-
-/* Area of the intersection of triangles a and b (each counter-clockwise): b's points
- * clipped by a's three edges (Sutherland-Hodgman). */
-static double tri_overlap(const pt *a, const pt *b) {
-  pt buf[2][12];
-  int n = 3;
-  memcpy(buf[0], b, 3 * sizeof *b);
-  int cur = 0;
-  for (int e = 0; e < 3 && n > 0; e++) {
-    const pt p = a[e], q = a[(e + 1) % 3];
-    const pt *in = buf[cur];
-    pt *out = buf[cur ^ 1];
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-      const pt u = in[i], v = in[(i + 1) % n];
-      const double su = cross3(p, q, u), sv = cross3(p, q, v);
-      if (su >= 0) out[m++] = u;
-      if ((su >= 0) != (sv >= 0)) {
-        const double t = su / (su - sv);
-        out[m++] = (pt){u.x + t * (v.x - u.x), u.y + t * (v.y - u.y)};
-      }
-    }
-    n = m;
-    cur ^= 1;
-  }
-  double area = 0;
-  for (int i = 0; i < n; i++) {
-    const pt u = buf[cur][i], v = buf[cur][(i + 1) % n];
-    area += u.x * v.y - u.y * v.x;
-  }
-  return fabs(area / 2);
-}
-
-/* The overlap area of simple polygons p and q (np, nq points): the winding numbers' product
- * integrated over fan triangles (p0, pi, pi+1) x (q0, qj, qj+1). */
-static double poly_overlap(const pt *p, int np, const pt *q, int nq) {
-  double sum = 0;
-  for (int i = 1; i + 1 < np; i++) {
-    pt ta[3] = {p[0], p[i], p[i + 1]};
-    const double sa = cross3(ta[0], ta[1], ta[2]);
-    if (sa == 0) continue;
-    if (sa < 0) {
-      const pt t = ta[1];
-      ta[1] = ta[2];
-      ta[2] = t;
-    }
-    for (int j = 1; j + 1 < nq; j++) {
-      pt tb[3] = {q[0], q[j], q[j + 1]};
-      const double sb = cross3(tb[0], tb[1], tb[2]);
-      if (sb == 0) continue;
-      if (sb < 0) {
-        const pt t = tb[1];
-        tb[1] = tb[2];
-        tb[2] = t;
-      }
-      const double ov = tri_overlap(ta, tb);
-      sum += (sa > 0) == (sb > 0) ? ov : -ov;
-    }
-  }
-  return fabs(sum);
-}
-
 #define LANMS_DEFINE(SUF, T)                                                                  \
   static T iou_##SUF(const T *a, const T *b, bool normalized) {                               \
     if (b[0] > a[2] || b[2] < a[0] || b[1] > a[3] || b[3] < a[1]) return (T)0;                \
@@ -195,33 +104,8 @@ static double poly_overlap(const pt *p, int np, const pt *q, int nq) {
     }                                                                                         \
     return inter / (aa + ab - inter);                                                         \
   }                                                                                           \
-  static T poly_area_##SUF(const T *b, int n) {                                              \
-    T area = 0;                                                                               \
-    for (int i = 0; i < n; i++) {                                                             \
-      const int j = (i + 1) % n;                                                              \
-      area += b[2 * i] * b[2 * j + 1] - b[2 * i + 1] * b[2 * j];                              \
-    }                                                                                         \
-    return (T)fabs(area / 2.0);                                                               \
-  }                                                                                           \
-  /* Paddle's PolyIoU; *bad set when a polygon crosses itself. */                            \
-  static T poly_iou_##SUF(const T *a, const T *b, int D, bool *bad) {                         \
-    const int n = D / 2;                                                                      \
-    pt pa[16], pb[16];                                                                        \
-    for (int i = 0; i < n; i++) {                                                             \
-      pa[i] = (pt){a[2 * i], a[2 * i + 1]};                                                   \
-      pb[i] = (pt){b[2 * i], b[2 * i + 1]};                                                   \
-    }                                                                                         \
-    if (self_crossing(pa, n) || self_crossing(pb, n)) {                                       \
-      *bad = true;                                                                            \
-      return 0;                                                                               \
-    }                                                                                         \
-    const T a1 = poly_area_##SUF(a, n), a2 = poly_area_##SUF(b, n);                           \
-    const T inter = (T)poly_overlap(pb, n, pa, n);                                            \
-    if (a1 == 0 || a2 == 0 || inter == 0) return (T)0;                                        \
-    return inter / (a1 + a2 - inter);                                                         \
-  }                                                                                           \
   static T overlap_##SUF(const T *a, const T *b, int D, bool normalized, bool *bad) {         \
-    return D == 4 ? iou_##SUF(a, b, normalized) : poly_iou_##SUF(a, b, D, bad);               \
+    return D == 4 ? iou_##SUF(a, b, normalized) : ic_poly_iou_##SUF(a, b, D, bad);            \
   }                                                                                           \
   /* One image: B [M, D] and S [C, M] working copies; selections appended to out (returns     \
    * how many, or -1 when a polygon crosses itself). */                                      \
@@ -336,8 +220,8 @@ static ic_status run(ic_kctx *c) {
       ic_lod_free(lod);
       ic_buffer_release(buf);
       return ic_kfail(c, IC_ERR_UNSUPPORTED, "input BBoxes '%s' of image %lld holds a polygon "
-                      "whose edges cross; its overlap (Paddle's gpc clipping, even-odd) is not "
-                      "supported", ic_in_name(c, IN_BBOXES, 0), (long long)n);
+                      "whose edges cross or touch; its overlap (Paddle's gpc clipping, "
+                      "even-odd) is not supported", ic_in_name(c, IN_BBOXES, 0), (long long)n);
     }
     for (int64_t j = 0; j < k; j++) {
       double *r = rows + (total + j) * (D + 2);

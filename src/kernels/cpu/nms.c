@@ -21,7 +21,16 @@
  * NmsRoisNum read it). When nothing survives, Out is [0, D + 2] if Index is requested, else
  * the single value -1 ([1, 1]) with the LoD {0, 1} whatever the images, counted as one row of
  * the first image (Paddle reads past its counts for later images; they are 0 here).
- * Polygon boxes (D = 8, 16, 24, 32, Paddle's gpc clipping) are not supported.
+ * Polygon boxes (D = 8, 16, 24 or 32: 4 to 16 points [x1, y1, x2, y2, ...], shared layout
+ * only, as in Paddle) use Paddle's PolyIoU (polyiou.c: each polygon's shoelace area in the
+ * input's precision, their overlap exact in double where Paddle clips with gpc, which agrees
+ * up to the last bits; IoU 0 when either area or the overlap is 0; `normalized` plays no
+ * part), and Out's rows carry the D coordinates. Two polygons whose bounding boxes are apart
+ * have IoU 0 without further work. A polygon that is not simple (its boundary crosses or
+ * touches itself: gpc fills it by even-odd parity and Paddle sums the areas of the contours it
+ * returns, holes included) is refused with an error naming the image and class, but only
+ * where Paddle would clip it: when it is compared with a box whose bounding box meets its own
+ * and neither area is 0.
  *
  * Speed: the greedy pass of fp32 boxes tests a candidate against all kept boxes of its class
  * at once, 16 / 8 / 4 lanes (AVX-512F, AVX2, else SSE) with iou_f32's float operations per
@@ -32,6 +41,7 @@
 
 #include "kernels/cpu/detection.h"
 #include "kernels/cpu/nms.h"
+#include "kernels/cpu/polyiou.h"
 #include "kernels/cpu/vmath.h"
 
 ic_status ic_nms_parse(ic_attr_reader *r, nms_attrs *a) {
@@ -58,17 +68,15 @@ ic_status ic_nms_infer(ic_kctx *c, const nms_slots *s) {
   if (b->ndim != 3) return ic_kfail_in(c, (size_t)s->in_bboxes, 0, "expected rank 3");
   if (sc->ndim == 3) {
     const int64_t d = b->dims[2];
-    if (d == 8 || d == 16 || d == 24 || d == 32) {
-      return ic_kfail(c, IC_ERR_UNSUPPORTED,
-                      "input BBoxes '%s' holds polygons of %lld coordinates; polygon NMS is "
-                      "not supported",
-                      ic_in_name(c, (size_t)s->in_bboxes, 0), (long long)d);
+    if (!(d == 4 || d == 8 || d == 16 || d == 24 || d == 32)) {
+      return ic_kfail_in(c, (size_t)s->in_bboxes, 0,
+                         "expected [N, M, D] with D 4 (a box) or 8, 16, 24, 32 (a polygon), got "
+                         "D = %lld", (long long)d);
     }
-    if (d != 4) return ic_kfail_in(c, (size_t)s->in_bboxes, 0, "expected [N, M, 4]");
     if (b->dims[0] != sc->dims[0] || b->dims[1] != sc->dims[2]) {
       return ic_kfail_in(c, (size_t)s->in_bboxes, 0,
-                         "expected [%lld, %lld, 4] to match Scores [N, C, M]",
-                         (long long)sc->dims[0], (long long)sc->dims[2]);
+                         "expected [%lld, %lld, %lld] to match Scores [N, C, M]",
+                         (long long)sc->dims[0], (long long)sc->dims[2], (long long)d);
     }
     if (rn) {
       /* Paddle ignores RoisNum in this layout; so does icore. */
@@ -76,7 +84,8 @@ ic_status ic_nms_infer(ic_kctx *c, const nms_slots *s) {
   } else if (sc->ndim == 2) {
     if (b->dims[0] != sc->dims[0] || b->dims[1] != sc->dims[1] || b->dims[2] != 4) {
       return ic_kfail_in(c, (size_t)s->in_bboxes, 0,
-                         "expected [%lld, %lld, 4] to match Scores [M, C]",
+                         "expected [%lld, %lld, 4] to match Scores [M, C] (a box per class; "
+                         "polygons only in the shared layout [N, M, D])",
                          (long long)sc->dims[0], (long long)sc->dims[1]);
     }
     if (rn) {
@@ -126,6 +135,7 @@ typedef struct image {
   bool per_class;    /* [M, C, 4] / [M, C] layout */
   int64_t start, m;  /* rows [start, start + m) of the per-class layout; image n otherwise */
   int64_t n, C, M;   /* image number, classes, boxes per image (shared layout) */
+  int64_t D;         /* values per box: 4, or a polygon's 8, 16, 24, 32 (shared layout) */
 } image;
 
 static double score_of(const image *im, int64_t c, int64_t m) {
@@ -223,17 +233,79 @@ static float area_f32(const float *b, bool normalized) {
                                       : (b[2] - b[0] + 1) * (b[3] - b[1] + 1);
 }
 
+/* A polygon kept so far: its bounding box, shoelace area (in the input's precision), whether
+ * it is not simple (polyiou.h), and its values. */
+typedef struct poly_kept {
+  double bb[4];
+  double area;
+  bool crossing;
+  const void *xy;
+} poly_kept;
+
 /* One task's scratch: the candidates of a class (m + 1), and the boxes kept so far: five rows
- * of `cap` floats (fp32) or four doubles per box (fp64). */
+ * of `cap` floats (fp32) or four doubles per box (fp64), or polygons (pk). */
 typedef struct nms_ws {
   cand *work;
   float *kf;
   double *kd;
+  poly_kept *pk;
   int64_t cap;
 } nms_ws;
 
+static poly_kept poly_of(const image *im, int64_t m) {
+  const int n = (int)(im->D / 2);
+  const int64_t off = (im->n * im->M + m) * im->D;
+  poly_kept p;
+  if (im->b->dtype == IC_FP32) {
+    const float *xy = (const float *)im->b->data + off;
+    p.xy = xy;
+    p.area = ic_poly_area_f32(xy, n);
+    p.crossing = ic_poly_self_crossing_f32(xy, n);
+  } else {
+    const double *xy = (const double *)im->b->data + off;
+    p.xy = xy;
+    p.area = ic_poly_area_f64(xy, n);
+    p.crossing = ic_poly_self_crossing_f64(xy, n);
+  }
+  p.bb[0] = p.bb[2] = det_get(im->b, off);
+  p.bb[1] = p.bb[3] = det_get(im->b, off + 1);
+  for (int i = 1; i < n; i++) {
+    const double x = det_get(im->b, off + 2 * i), y = det_get(im->b, off + 2 * i + 1);
+    if (x < p.bb[0]) p.bb[0] = x;
+    if (x > p.bb[2]) p.bb[2] = x;
+    if (y < p.bb[1]) p.bb[1] = y;
+    if (y > p.bb[3]) p.bb[3] = y;
+  }
+  return p;
+}
+
+/* Whether polygon p is kept against the nk kept ones under threshold thr (Paddle's order:
+ * PolyIoU(p, kept), the first IoU above thr suppresses); *bad set when a polygon that is not
+ * simple would have to be clipped. */
+static bool poly_keep(const poly_kept *p, const poly_kept *kept, int64_t nk, double thr,
+                      bool f32, int n, bool *bad) {
+  for (int64_t j = 0; j < nk; j++) {
+    const poly_kept *k = &kept[j];
+    double iou = 0;
+    const bool apart = p->bb[2] < k->bb[0] || k->bb[2] < p->bb[0] || p->bb[3] < k->bb[1] ||
+                       k->bb[3] < p->bb[1];
+    if (!apart && p->area != 0 && k->area != 0) {
+      if (p->crossing || k->crossing) {
+        *bad = true;
+        return false;
+      }
+      iou = f32 ? ic_poly_ratio_f32((float)p->area, (float)k->area,
+                                    ic_poly_overlap_f32(k->xy, p->xy, n))
+                : ic_poly_ratio_f64(p->area, k->area, ic_poly_overlap_f64(k->xy, p->xy, n));
+    }
+    if (!(f32 ? (float)iou <= (float)thr : iou <= thr)) return false;
+  }
+  return true;
+}
+
 /* NMS of class c of one image: writes its survivors, in output order, to out (room for
- * min(nms_top_k, m)) and returns how many. */
+ * min(nms_top_k, m)) and returns how many, or -1 when a self-crossing polygon would have to
+ * be clipped. */
 static int64_t nms_class(const nms_attrs *a, const image *im, int64_t c, const nms_ws *ws,
                          suppressed_fn sup, cand *out) {
   const int64_t m = im->per_class ? im->m : im->M;
@@ -260,6 +332,19 @@ static int64_t nms_class(const nms_attrs *a, const image *im, int64_t c, const n
   double thr = a->nms_threshold;
   int64_t kept = 0;
   for (int64_t i = 0; i < n; i++) {
+    if (im->D != 4) {
+      const poly_kept p = poly_of(im, work[i].idx);
+      bool bad = false;
+      const bool keep = poly_keep(&p, ws->pk, kept, thr, f32, (int)(im->D / 2), &bad);
+      if (bad) return -1;
+      if (!keep) continue;
+      ws->pk[kept] = p;
+      out[kept++] = work[i];
+      if (a->nms_eta < 1 && thr > 0.5) {
+        thr = f32 ? (double)(float)(thr * a->nms_eta) : thr * a->nms_eta;
+      }
+      continue;
+    }
     double bi[4];
     box_of(im, c, work[i].idx, bi);
     if (f32) {
@@ -287,18 +372,25 @@ static int64_t nms_class(const nms_attrs *a, const image *im, int64_t c, const n
 }
 
 /* NMS of one image: appends its kept candidates, in output order, to out and returns how
- * many. Class c's survivors are first written at out + c * room (room: the most one class
+ * many, or -1 when a class met a self-crossing polygon (the smallest such class in *bad).
+ * Class c's survivors are first written at out + c * room (room: the most one class
  * keeps), then moved down in class order; the classes are shared across up to nt tasks
  * (task t takes classes t, t + nt, ...), each with its own scratch, so the result does not
  * depend on nt. */
 static int64_t nms_image(const nms_attrs *a, const image *im, const nms_ws *ws, int nt,
-                         suppressed_fn sup, int64_t *count, cand *out) {
+                         suppressed_fn sup, int64_t *count, cand *out, int64_t *bad) {
   const int64_t m = im->per_class ? im->m : im->M, C = im->C;
   const int64_t room = a->nms_top_k > -1 && a->nms_top_k < m ? a->nms_top_k : m;
 #pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
   for (int t = 0; t < nt; t++) {
     for (int64_t c = t; c < C; c += nt) {
       count[c] = c == a->background_label ? 0 : nms_class(a, im, c, &ws[t], sup, out + c * room);
+    }
+  }
+  for (int64_t c = 0; c < C; c++) {
+    if (count[c] < 0) {
+      *bad = c;
+      return -1;
     }
   }
   int64_t kept = 0;
@@ -377,8 +469,9 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
   if (nt < 1) nt = 1;
   const bool f32 = sc->dtype == IC_FP32;
   const int64_t kcap = (M + 16) / 16 * 16; /* fp32 kept rows: M rounded up past M */
-  const size_t per_task = wn * sizeof(cand) + (f32 ? (size_t)(5 * kcap) * sizeof(float)
-                                                   : wn * 4 * sizeof(double));
+  const size_t per_task = wn * sizeof(cand) + (D != 4 ? wn * sizeof(poly_kept)
+                                               : f32 ? (size_t)(5 * kcap) * sizeof(float)
+                                                     : wn * 4 * sizeof(double));
   ic_buffer *scratch = ic_kscratch(c, cap * sizeof(cand) + (size_t)nt * per_task +
                                           ((size_t)n_img + 1 + (size_t)C) * sizeof(int64_t));
   if (!scratch) {
@@ -390,8 +483,9 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
   nms_ws ws[NMS_MAX_TASKS];
   for (int t = 0; t < nt; t++, tp += per_task) {
     ws[t].work = (cand *)tp;
-    ws[t].kf = f32 ? (float *)(ws[t].work + wn) : NULL;
-    ws[t].kd = f32 ? NULL : (double *)(ws[t].work + wn);
+    ws[t].kf = f32 && D == 4 ? (float *)(ws[t].work + wn) : NULL;
+    ws[t].kd = !f32 && D == 4 ? (double *)(ws[t].work + wn) : NULL;
+    ws[t].pk = D != 4 ? (poly_kept *)(ws[t].work + wn) : NULL;
     ws[t].cap = kcap;
   }
   int64_t *counts = (int64_t *)tp, *class_counts = counts + n_img + 1;
@@ -400,9 +494,20 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
   int64_t total = 0;
   for (int64_t i = 0; i < n_img; i++) {
     image im = {b, sc, per_class, starts ? starts[i] : 0, starts ? starts[i + 1] - starts[i] : 0,
-                i, C, M};
-    counts[i] = (per_class && im.m == 0) ? 0
-                                          : nms_image(a, &im, ws, nt, sup, class_counts, all + total);
+                i, C, M, D};
+    int64_t bad = -1;
+    counts[i] = (per_class && im.m == 0)
+                    ? 0
+                    : nms_image(a, &im, ws, nt, sup, class_counts, all + total, &bad);
+    if (counts[i] < 0) {
+      ic_buffer_release(scratch);
+      free(starts);
+      return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                      "input BBoxes '%s' of image %lld holds a polygon whose edges cross or "
+                      "touch, which class %lld's NMS would have to clip; its overlap (Paddle's "
+                      "gpc clipping, even-odd) is not supported",
+                      ic_in_name(c, (size_t)s->in_bboxes, 0), (long long)i, (long long)bad);
+    }
     total += counts[i];
   }
   const bool want_index = s->out_index >= 0 && ic_out(c, (size_t)s->out_index, 0);
@@ -421,14 +526,21 @@ ic_status ic_nms_run(ic_kctx *c, const nms_slots *s) {
       int32_t *idx = want_index ? ic_out(c, (size_t)s->out_index, 0)->data : NULL;
       int64_t r = 0;
       for (int64_t i = 0; i < n_img; i++) {
-        image im = {b, sc, per_class, starts ? starts[i] : 0, 0, i, C, M};
+        image im = {b, sc, per_class, starts ? starts[i] : 0, 0, i, C, M, D};
         for (int64_t k = 0; k < counts[i]; k++, r++) {
           const cand *q = &all[r];
-          double bx[4];
-          box_of(&im, q->label, q->idx, bx);
           det_put(o, r * (D + 2), (double)q->label);
           det_put(o, r * (D + 2) + 1, score_of(&im, q->label, q->idx));
-          for (int64_t k2 = 0; k2 < D; k2++) det_put(o, r * (D + 2) + 2 + k2, bx[k2]);
+          if (D == 4) {
+            double bx[4];
+            box_of(&im, q->label, q->idx, bx);
+            for (int k2 = 0; k2 < 4; k2++) det_put(o, r * (D + 2) + 2 + k2, bx[k2]);
+          } else {
+            const int64_t off = (i * M + q->idx) * D; /* polygons: shared layout only */
+            for (int64_t k2 = 0; k2 < D; k2++) {
+              det_put(o, r * (D + 2) + 2 + k2, det_get(b, off + k2));
+            }
+          }
           if (idx) {
             idx[r] = per_class ? (int32_t)((im.start + q->idx) * C + q->label)
                                : (int32_t)(i * M + q->idx);
