@@ -514,7 +514,8 @@ END_TEST
 
 /* random/model.json: pd_op.uniform's shape, min and max operands (constants) become
  * uniform_random's attributes, pd_op.gaussian becomes gaussian_random and pd_op.multinomial
- * multinomial with num_samples from its operand; the program runs (the same values in every
+ * multinomial with num_samples from its operand, pd_op.randint, pd_op.randperm and
+ * pd_op.bernoulli their legacy ops; the program runs (the same values in every
  * executor configuration: tu_run_scope) with its outputs in range. Paddle's own values are
  * its random draws, so only the translation and the ranges are compared. */
 START_TEST(test_random_ops) {
@@ -522,23 +523,28 @@ START_TEST(test_random_ops) {
   char err[1024];
   ck_assert_msg(ic_program_from_file(PIR_DIR "/random/model.json", &p, err, sizeof err) == IC_OK,
                 "%s", err);
-  const ic_op *uni = NULL, *mult = NULL, *gau = NULL;
+  const ic_op *uni = NULL, *mult = NULL, *gau = NULL, *ri = NULL, *rp = NULL, *be = NULL;
   for (size_t i = 0; i < p->blocks[0].n_ops; i++) {
     const ic_op *op = &p->blocks[0].ops[i];
     if (!strcmp(op->type, "uniform_random")) uni = op;
     if (!strcmp(op->type, "multinomial")) mult = op;
     if (!strcmp(op->type, "gaussian_random")) gau = op;
+    if (!strcmp(op->type, "randint")) ri = op;
+    if (!strcmp(op->type, "randperm")) rp = op;
+    if (!strcmp(op->type, "bernoulli")) be = op;
   }
-  ck_assert(uni && mult && gau);
+  ck_assert(uni && mult && gau && ri && rp && be);
+  ck_assert(ic_op_attr(ri, "low")->i == -3 && ic_op_attr(ri, "high")->i == 9);
+  ck_assert_int_eq(ic_op_attr(rp, "n")->i, 7);
   ck_assert(ic_op_attr(uni, "min")->f == -2.0 && ic_op_attr(uni, "max")->f == 3.0);
   ck_assert_int_eq(ic_op_attr(uni, "seed")->i, 7);
   ck_assert_int_eq(ic_op_attr(mult, "num_samples")->i, 3);
   ck_assert_int_eq(ic_op_attr(mult, "replacement")->i, 0);
   ic_tensor *x = tu_f32(2, TU_DIMS(2, 5), (const float[]){1, 2, 3, 4, 5, -1, 0, 1, 0, -1});
-  ic_tensor *out[3];
-  const char *fetch[3] = {ic_program_fetch_target(p, 0), ic_program_fetch_target(p, 1),
-                          ic_program_fetch_target(p, 2)};
-  ck_assert_msg(tu_run_scope(p, NULL, 1, TU_NAMES("x"), &x, 3, fetch, out, err, sizeof err) ==
+  ic_tensor *out[6];
+  const char *fetch[6];
+  for (int k = 0; k < 6; k++) fetch[k] = ic_program_fetch_target(p, (size_t)k);
+  ck_assert_msg(tu_run_scope(p, NULL, 1, TU_NAMES("x"), &x, 6, fetch, out, err, sizeof err) ==
                     IC_OK,
                 "%s", err);
   tu_assert_shape(out[0], IC_FP32, 2, TU_DIMS(2, 5));
@@ -554,7 +560,21 @@ START_TEST(test_random_ops) {
       for (int t = 0; t < s; t++) ck_assert(m[r * 3 + s] != m[r * 3 + t]); /* no replacement */
     }
   }
-  for (int k = 0; k < 3; k++) ic_tensor_destroy(out[k]);
+  tu_assert_shape(out[3], IC_INT64, 2, TU_DIMS(4, 5));
+  tu_assert_shape(out[4], IC_INT32, 1, TU_DIMS(7));
+  tu_assert_shape(out[5], IC_FP32, 2, TU_DIMS(2, 5));
+  const int64_t *ri_v = ic_tensor_cdata(out[3]);
+  for (int i = 0; i < 20; i++) ck_assert(ri_v[i] >= -3 && ri_v[i] < 9);
+  const int32_t *rp_v = ic_tensor_cdata(out[4]);
+  int seen = 0;
+  for (int i = 0; i < 7; i++) {
+    ck_assert(rp_v[i] >= 0 && rp_v[i] < 7);
+    seen |= 1 << rp_v[i];
+  }
+  ck_assert_int_eq(seen, 127);
+  const float *be_v = ic_tensor_cdata(out[5]);
+  for (int i = 0; i < 10; i++) ck_assert(be_v[i] == 0 || be_v[i] == 1);
+  for (int k = 0; k < 6; k++) ic_tensor_destroy(out[k]);
   ic_tensor_destroy(x);
   ic_program_destroy(p);
 }

@@ -36,8 +36,8 @@ in<k>.npy in the order of the program's pd_op.data ops, and Paddle's outputs out
 whatever dtype; json_cases.txt lists them. They cover the ops whose Python API has no
 legacy static path in Paddle 3.3, or whose legacy export would need each op built by hand.
 
-random/model.json (PIR only, not compared: random ops) holds pd_op.uniform, pd_op.gaussian
-and pd_op.multinomial. cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
+random/model.json (PIR only, not compared: random ops) holds pd_op.uniform, pd_op.gaussian,
+pd_op.multinomial, pd_op.randint, pd_op.randperm and pd_op.bernoulli. cond/model.json (PIR only) is a program with a pd_op.if: its regions must load as
 sub-blocks (the control-flow op itself has no kernel yet). const/model.json (PIR only) holds
 pd_op.assign_value_ constants (float32 and int64), which translate to assign_value.
 lod/model.json (PIR only, not run) holds ops the cases cannot run (export_lod).
@@ -702,17 +702,21 @@ def export_const(paddle, np, out):
 def export_random(paddle, out):
     """random/model.json (PIR only; Paddle's values are its own random draws, so the test
     checks the translation, shapes and ranges): pd_op.uniform (shape, min and max operands),
-    pd_op.gaussian and pd_op.multinomial (num_samples operand) on a softmax."""
+    pd_op.gaussian, pd_op.multinomial (num_samples operand) on a softmax, pd_op.randint,
+    pd_op.randperm and pd_op.bernoulli."""
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
         x = paddle.static.data("x", [2, 5], "float32")
         u = paddle.uniform([2, 5], "float32", min=-2.0, max=3.0, seed=7)
         g = paddle.randn([3, 4], "float32")
         m = paddle.multinomial(paddle.nn.functional.softmax(x + u), num_samples=3)
+        ri = paddle.randint(-3, 9, [4, 5])
+        rp = paddle.randperm(7, "int32")
+        be = paddle.bernoulli(paddle.nn.functional.sigmoid(x))
         exe = paddle.static.Executor(paddle.CPUPlace())
         exe.run(startup)
         paddle.static.save_inference_model(os.path.join(out, "random", "model"), [x],
-                                           [u, g, m], exe, program=main)
+                                           [u, g, m, ri, rp, be], exe, program=main)
 
 
 def export_lod(paddle, out):

@@ -1,0 +1,374 @@
+/* The sampling ops: multinomial (shapes, the draws' distribution with and without
+ * replacement, zero weights never drawn, the errors Paddle raises: negative or NaN weights, a
+ * zero row, too many samples without replacement, bad rank or num_samples), randint,
+ * randperm and bernoulli (ranges, frequencies, permutations, seeds, errors). tu_run checks
+ * that every executor configuration draws the same values. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ew_testutil.h"
+
+/* One run of b in the compiled executor (no configuration sweep: for many small programs). */
+static ic_status ew_run_once(ic_builder *b, ic_tensor **out, char *err, size_t errlen) {
+  ic_program *p;
+  ic_status st = ic_builder_build(b, &p, err, errlen);
+  if (st) return st;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(NULL, &e), IC_OK);
+  st = ic_executor_run(e, p, NULL, 0, NULL, NULL, 1, TU_NAMES("out"), out);
+  if (st) snprintf(err, errlen, "%s", ic_executor_errmsg(e));
+  ic_executor_destroy(e);
+  ic_program_destroy(p);
+  return st;
+}
+
+static ic_builder *program(const ic_tensor *x, int64_t num_samples, bool replacement) {
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "x", x);
+  ic_builder_op *o = ic_builder_add_op(b, 0, "multinomial");
+  ic_builder_in(o, "X", "x");
+  ic_builder_out(o, "Out", "out");
+  ic_builder_attr_int(o, "num_samples", num_samples);
+  ic_builder_attr_bool(o, "replacement", replacement);
+  ew_fetch(b, "out", IC_INT64);
+  return b;
+}
+
+static ic_status draw(const ic_tensor *x, int64_t num_samples, bool replacement, ic_tensor **out,
+                      char *err, size_t errlen) {
+  ic_builder *b = program(x, num_samples, replacement);
+  ic_status st = ew_run(b, 1, TU_NAMES("x"), (ic_tensor *const[]){(ic_tensor *)x}, out, err, errlen);
+  ic_builder_destroy(b);
+  return st;
+}
+
+/* With replacement: 40000 draws from each of two rows follow the weights (relative
+ * frequencies within 5 standard errors), zero weights never come up, in float32 and
+ * float64; a rank-1 X gives a rank-1 Out. */
+START_TEST(with_replacement) {
+  const double w[2][5] = {{1, 0, 3, 4, 2}, {0, 0, 5, 0, 0.5}};
+  for (int dt = 0; dt < 2; dt++) {
+    ic_tensor *x;
+    if (dt) {
+      x = tu_f64(2, TU_DIMS(2, 5), &w[0][0]);
+    } else {
+      float f[10];
+      for (int i = 0; i < 10; i++) f[i] = (float)(&w[0][0])[i];
+      x = tu_f32(2, TU_DIMS(2, 5), f);
+    }
+    const int64_t S = 40000;
+    ic_tensor *out;
+    char err[1024];
+    ck_assert_msg(draw(x, S, true, &out, err, sizeof err) == IC_OK, "%s", err);
+    tu_assert_shape(out, IC_INT64, 2, TU_DIMS(2, S));
+    const int64_t *o = ic_tensor_cdata(out);
+    for (int r = 0; r < 2; r++) {
+      double sum = 0;
+      int64_t count[5] = {0};
+      for (int k = 0; k < 5; k++) sum += w[r][k];
+      for (int64_t s = 0; s < S; s++) {
+        const int64_t v = o[r * S + s];
+        ck_assert_msg(v >= 0 && v < 5, "row %d sample %lld: %lld", r, (long long)s, (long long)v);
+        count[v]++;
+      }
+      for (int k = 0; k < 5; k++) {
+        const double p = w[r][k] / sum, f = (double)count[k] / (double)S;
+        if (p == 0) ck_assert_msg(count[k] == 0, "row %d: zero weight %d drawn", r, k);
+        ck_assert_msg(fabs(f - p) <= 5 * sqrt(p * (1 - p) / (double)S) + 1e-12,
+                      "row %d category %d: frequency %g, weight share %g", r, k, f, p);
+      }
+    }
+    ic_tensor_destroy(out);
+    ic_tensor_destroy(x);
+  }
+  ic_tensor *x1 = tu_f32(1, TU_DIMS(3), (const float[]){0.2f, 0.3f, 0.5f}), *out;
+  char err[1024];
+  ck_assert_msg(draw(x1, 7, true, &out, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_INT64, 1, TU_DIMS(7));
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x1);
+}
+END_TEST
+
+/* Without replacement: each row's samples are distinct and never a zero weight; drawing as
+ * many as there are non-zero weights gives each of them once; the first draw follows the
+ * weights (4000 rows of the same weights). */
+START_TEST(without_replacement) {
+  const int64_t R = 4000, K = 6;
+  double *w = malloc((size_t)(R * K) * sizeof *w);
+  const double row[6] = {0.5, 0, 2, 1, 0, 0.5};
+  for (int64_t i = 0; i < R * K; i++) w[i] = row[i % K];
+  ic_tensor *x = tu_f64(2, TU_DIMS(R, K), w), *out;
+  char err[1024];
+  ck_assert_msg(draw(x, 4, false, &out, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(out, IC_INT64, 2, TU_DIMS(R, 4));
+  const int64_t *o = ic_tensor_cdata(out);
+  int64_t first[6] = {0};
+  for (int64_t i = 0; i < R; i++) {
+    bool seen[6] = {false};
+    for (int s = 0; s < 4; s++) {
+      const int64_t v = o[i * 4 + s];
+      ck_assert(v >= 0 && v < K && row[v] != 0 && !seen[v]);
+      seen[v] = true;
+    }
+    first[o[i * 4]]++;
+  }
+  for (int k = 0; k < K; k++) {
+    const double p = row[k] / 4.0, f = (double)first[k] / (double)R;
+    ck_assert_msg(fabs(f - p) <= 5 * sqrt(p * (1 - p) / (double)R) + 1e-12,
+                  "first draws of category %d: %g, share %g", k, f, p);
+  }
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(x);
+  free(w);
+}
+END_TEST
+
+static void expect_fail(const ic_tensor *x, int64_t num_samples, bool replacement, ic_status code,
+                        const char *want1, const char *want2) {
+  ic_tensor *out = NULL;
+  char err[1024];
+  ic_status st = draw(x, num_samples, replacement, &out, err, sizeof err);
+  ck_assert_msg(st == code, "status %d, expected %d: %s", st, code, err);
+  ck_assert_msg(strstr(err, want1) && strstr(err, want2), "message: %s", err);
+}
+
+START_TEST(errors) {
+  ic_tensor *neg = tu_f32(2, TU_DIMS(2, 3), (const float[]){1, 2, 3, 0.5f, -1, 2});
+  expect_fail(neg, 1, true, IC_ERR_INVALID_ARGUMENT, "row 1 holds -1 at category 1", "'x'");
+  ic_tensor *nan = tu_f32(1, TU_DIMS(3), (const float[]){1, NAN, 3});
+  expect_fail(nan, 1, true, IC_ERR_INVALID_ARGUMENT, "category 1", ">= 0");
+  ic_tensor *inf = tu_f32(1, TU_DIMS(2), (const float[]){1, INFINITY});
+  expect_fail(inf, 1, true, IC_ERR_INVALID_ARGUMENT, "finite", "'x'");
+  ic_tensor *zero = tu_f32(2, TU_DIMS(2, 2), (const float[]){1, 1, 0, 0});
+  expect_fail(zero, 1, true, IC_ERR_INVALID_ARGUMENT, "row 1 sums to 0", "> 0");
+  ic_tensor *few = tu_f32(1, TU_DIMS(4), (const float[]){1, 0, 2, 0});
+  expect_fail(few, 3, false, IC_ERR_INVALID_ARGUMENT, "2 non-zero weights", "num_samples (3)");
+  ic_tensor *ok = NULL;
+  char err[1024];
+  ck_assert_msg(draw(few, 3, true, &ok, err, sizeof err) == IC_OK, "%s", err);
+  ic_tensor_destroy(ok);
+  ic_tensor *r3 = tu_f32(3, TU_DIMS(1, 2, 2), (const float[]){1, 1, 1, 1});
+  expect_fail(r3, 1, true, IC_ERR_SHAPE, "'x'", "rank 1");
+  expect_fail(few, 0, true, IC_ERR_INVALID_PROGRAM, "num_samples", "> 0");
+  ic_tensor *ints = tu_i32(1, TU_DIMS(2), (const int32_t[]){1, 2});
+  expect_fail(ints, 1, true, IC_ERR_SHAPE, "'x'", "int32");
+  ic_tensor *all[] = {neg, nan, inf, zero, few, r3, ints};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+/* A program of one attribute-only op (randint, randperm) fetching "out". */
+static ic_tensor *run_attr_op(ic_builder *b, char *err, size_t errlen, ic_status *st) {
+  ic_tensor *out = NULL;
+  *st = tu_run(b, 0, NULL, NULL, 1, TU_NAMES("out"), &out, err, errlen);
+  return out;
+}
+
+static ic_builder *randint_program(int64_t low, int64_t high, int64_t n, int dtype, int seed) {
+  ic_builder *b = ic_builder_create();
+  ic_builder_op *o = ic_builder_add_op(b, 0, "randint");
+  ic_builder_out(o, "Out", "out");
+  ic_builder_attr_longs(o, "shape", 2, (const int64_t[]){n / 4, 4});
+  ic_builder_attr_long(o, "low", low);
+  ic_builder_attr_long(o, "high", high);
+  ic_builder_attr_int(o, "dtype", dtype);
+  ic_builder_attr_int(o, "seed", seed);
+  ew_fetch(b, "out", (ic_dtype)dtype);
+  return b;
+}
+
+/* randint: every value in [low, high), each of 7 values about equally often (40000 draws,
+ * 5 standard errors), int32 and int64, negative bounds, a huge int64 range; seeded runs
+ * repeat; low >= high refused. */
+START_TEST(randint_values) {
+  char err[1024];
+  ic_status st;
+  for (int dt = IC_INT32; dt <= IC_INT64; dt++) {
+    ic_builder *b = randint_program(-3, 4, 40000, dt, 9);
+    ic_tensor *t = run_attr_op(b, err, sizeof err, &st);
+    ck_assert_msg(st == IC_OK, "%s", err);
+    tu_assert_shape(t, (ic_dtype)dt, 2, TU_DIMS(10000, 4));
+    int64_t count[7] = {0};
+    for (int64_t i = 0; i < 40000; i++) {
+      const int64_t v = (int64_t)ew_at(t, i);
+      ck_assert_msg(v >= -3 && v < 4, "value %lld", (long long)v);
+      count[v + 3]++;
+    }
+    for (int k = 0; k < 7; k++) {
+      const double f = (double)count[k] / 40000.0, p = 1.0 / 7;
+      ck_assert_msg(fabs(f - p) < 5 * sqrt(p * (1 - p) / 40000.0), "value %d: %g", k - 3, f);
+    }
+    ic_tensor *t2 = run_attr_op(b, err, sizeof err, &st);
+    ew_assert_same(t, t2);
+    ic_tensor_destroy(t);
+    ic_tensor_destroy(t2);
+    ic_builder_destroy(b);
+  }
+  ic_builder *b = randint_program(INT64_MIN / 2, INT64_MAX / 2, 64, IC_INT64, 3);
+  ic_tensor *t = run_attr_op(b, err, sizeof err, &st);
+  ck_assert_msg(st == IC_OK, "%s", err);
+  const int64_t *v = ic_tensor_cdata(t);
+  bool neg = false, pos = false;
+  for (int i = 0; i < 64; i++) {
+    ck_assert(v[i] >= INT64_MIN / 2 && v[i] < INT64_MAX / 2);
+    neg |= v[i] < 0;
+    pos |= v[i] > 0;
+  }
+  ck_assert(neg && pos);
+  ic_tensor_destroy(t);
+  ic_builder_destroy(b);
+  b = randint_program(5, 5, 4, IC_INT64, 0);
+  t = run_attr_op(b, err, sizeof err, &st);
+  ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
+  ck_assert_msg(strstr(err, "'low'") && strstr(err, "less than"), "%s", err);
+  ic_builder_destroy(b);
+  b = randint_program(0, (int64_t)1 << 40, 4, IC_INT32, 0);
+  t = run_attr_op(b, err, sizeof err, &st);
+  ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
+  ck_assert_msg(strstr(err, "int32"), "%s", err);
+  ic_builder_destroy(b);
+}
+END_TEST
+
+/* randperm: each of int64, int32, float32, float64 holds every value 0 .. n-1 once; position
+ * 0 takes each of 5 values about equally often over 5000 unseeded runs' seeds; n = 0 is
+ * empty; n < 0 refused. */
+START_TEST(randperm_values) {
+  char err[1024];
+  ic_status st;
+  const int dts[4] = {IC_INT64, IC_INT32, IC_FP32, IC_FP64};
+  for (int k = 0; k < 4; k++) {
+    ic_builder *b = ic_builder_create();
+    ic_builder_op *o = ic_builder_add_op(b, 0, "randperm");
+    ic_builder_out(o, "Out", "out");
+    ic_builder_attr_long(o, "n", 1000);
+    ic_builder_attr_int(o, "dtype", dts[k]);
+    ew_fetch(b, "out", (ic_dtype)dts[k]);
+    ic_tensor *t = run_attr_op(b, err, sizeof err, &st);
+    ck_assert_msg(st == IC_OK, "%s", err);
+    tu_assert_shape(t, (ic_dtype)dts[k], 1, TU_DIMS(1000));
+    bool seen[1000] = {false};
+    int fixed = 0;
+    for (int i = 0; i < 1000; i++) {
+      const int64_t v = (int64_t)ew_at(t, i);
+      ck_assert(v >= 0 && v < 1000 && !seen[v]);
+      seen[v] = true;
+      fixed += v == i;
+    }
+    ck_assert_msg(fixed < 10, "%d fixed points: not shuffled", fixed);
+    ic_tensor_destroy(t);
+    ic_builder_destroy(b);
+  }
+  int64_t first[5] = {0};
+  for (uint64_t seed = 1; seed <= 5000; seed++) {
+    ic_builder *b = ic_builder_create();
+    ic_builder_op *o = ic_builder_add_op(b, 0, "randperm");
+    ic_builder_out(o, "Out", "out");
+    ic_builder_attr_long(o, "n", 5);
+    ic_builder_attr_int(o, "seed", (int)seed);
+    ew_fetch(b, "out", IC_INT64);
+    ic_tensor *t = NULL;
+    ck_assert_int_eq(ew_run_once(b, &t, err, sizeof err), IC_OK);
+    first[((const int64_t *)ic_tensor_cdata(t))[0]]++;
+    ic_tensor_destroy(t);
+    ic_builder_destroy(b);
+  }
+  for (int v = 0; v < 5; v++) {
+    ck_assert_msg(fabs((double)first[v] / 5000 - 0.2) < 5 * sqrt(0.16 / 5000), "value %d first: %lld",
+                  v, (long long)first[v]);
+  }
+  for (int64_t n = -1; n <= 0; n++) {
+    ic_builder *b = ic_builder_create();
+    ic_builder_op *o = ic_builder_add_op(b, 0, "randperm");
+    ic_builder_out(o, "Out", "out");
+    ic_builder_attr_long(o, "n", n);
+    ew_fetch(b, "out", IC_INT64);
+    ic_tensor *t = run_attr_op(b, err, sizeof err, &st);
+    if (n < 0) {
+      ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
+      ck_assert_msg(strstr(err, "'n'") && strstr(err, ">= 0"), "%s", err);
+    } else {
+      ck_assert_msg(st == IC_OK, "%s", err);
+      tu_assert_shape(t, IC_INT64, 1, TU_DIMS(0));
+      ic_tensor_destroy(t);
+    }
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
+/* bernoulli: 0 and 1 only, in X's dtype; probability 0 never and 1 always fires; 0.3 about
+ * 30% of 40000 elements; a probability outside [0, 1] or NaN is refused naming X. */
+START_TEST(bernoulli_values) {
+  const int64_t n = 40000;
+  float *p = malloc((size_t)n * sizeof *p);
+  for (int64_t i = 0; i < n; i++) p[i] = i % 4 == 0 ? 0.0f : i % 4 == 1 ? 1.0f : 0.3f;
+  ic_tensor *x = tu_f32(2, TU_DIMS(n / 4, 4), p);
+  for (int dt = 0; dt < 2; dt++) {
+    ic_tensor *xin = x;
+    if (dt) {
+      double *d = malloc((size_t)n * sizeof *d);
+      for (int64_t i = 0; i < n; i++) d[i] = p[i];
+      xin = tu_f64(2, TU_DIMS(n / 4, 4), d);
+      free(d);
+    }
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "x", xin);
+    ic_builder_op *o = ic_builder_add_op(b, 0, "bernoulli");
+    ic_builder_in(o, "X", "x");
+    ic_builder_out(o, "Out", "out");
+    ew_fetch(b, "out", ic_tensor_dtype(xin));
+    ic_tensor *out;
+    char err[1024];
+    ck_assert_msg(ew_run(b, 1, TU_NAMES("x"), &xin, &out, err, sizeof err) == IC_OK, "%s", err);
+    tu_assert_shape(out, ic_tensor_dtype(xin), 2, TU_DIMS(n / 4, 4));
+    int64_t ones = 0, tries = 0;
+    for (int64_t i = 0; i < n; i++) {
+      const double v = ew_at(out, i);
+      ck_assert(v == 0 || v == 1);
+      if (i % 4 == 0) ck_assert(v == 0);
+      if (i % 4 == 1) ck_assert(v == 1);
+      if (i % 4 >= 2) ones += v == 1, tries++;
+    }
+    ck_assert_msg(fabs((double)ones / (double)tries - 0.3) < 5 * sqrt(0.21 / (double)tries),
+                  "%lld of %lld", (long long)ones, (long long)tries);
+    ic_tensor_destroy(out);
+    ic_builder_destroy(b);
+    if (dt) ic_tensor_destroy(xin);
+  }
+  const float bad[2][3] = {{0.5f, 1.5f, 0}, {0.5f, NAN, 0}};
+  for (int k = 0; k < 2; k++) {
+    ic_tensor *xb = tu_f32(1, TU_DIMS(3), bad[k]), *out = NULL;
+    ic_builder *b = ic_builder_create();
+    ew_feed(b, "x", xb);
+    ic_builder_op *o = ic_builder_add_op(b, 0, "bernoulli");
+    ic_builder_in(o, "X", "x");
+    ic_builder_out(o, "Out", "out");
+    ew_fetch(b, "out", IC_FP32);
+    char err[1024];
+    ck_assert_int_eq(ew_run(b, 1, TU_NAMES("x"), &xb, &out, err, sizeof err),
+                     IC_ERR_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(err, "X 'x'") && strstr(err, "element 1") && strstr(err, "[0, 1]"), "%s",
+                  err);
+    ic_builder_destroy(b);
+    ic_tensor_destroy(xb);
+  }
+  ic_tensor_destroy(x);
+  free(p);
+}
+END_TEST
+
+static TCase *tc_multinomial(void) {
+  TCase *tc = tcase_create("multinomial");
+  tcase_add_test(tc, with_replacement);
+  tcase_add_test(tc, without_replacement);
+  tcase_add_test(tc, errors);
+  tcase_add_test(tc, randint_values);
+  tcase_add_test(tc, randperm_values);
+  tcase_add_test(tc, bernoulli_values);
+  return tc;
+}
+
+TU_MAIN("ops_sampling", tc_multinomial)
