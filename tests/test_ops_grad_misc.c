@@ -419,11 +419,46 @@ START_TEST(misc_grad_errors) {
 }
 END_TEST
 
+/* sv26_program: a whole Paddle 2.6.2 training program (version 2006002) with x[::-1] = v and
+ * x[4::-2] = v2 and their set_value_grad ops: the loader marks them ic_paddle2, so end -1 with
+ * a negative step reaches index 0 and icore's gradients equal Paddle 2.6.2's, bit for bit, in
+ * every executor configuration (v's gradient is all zeros under 3.x's reading). */
+START_TEST(set_value_grad_paddle2_program) {
+  char path[1024], err[1024];
+  snprintf(path, sizeof path, "%s/tests/data/grad_oracle_misc/sv26_program.pdmodel",
+           IC_SOURCE_DIR);
+  ic_program *p;
+  ck_assert_msg(ic_program_from_file(path, &p, err, sizeof err) == IC_OK, "%s", err);
+  const char *names[3] = {"x", "v", "v2"};
+  ic_tensor *feeds[3], *want[3], *got[3];
+  for (int k = 0; k < 3; k++) {
+    snprintf(path, sizeof path, "%s/tests/data/grad_oracle_misc/sv26_program.%s.npy",
+             IC_SOURCE_DIR, names[k]);
+    ck_assert_msg(ic_npy_load(path, &feeds[k], err, sizeof err) == IC_OK, "%s", err);
+    snprintf(path, sizeof path, "%s/tests/data/grad_oracle_misc/sv26_program.%s_grad.npy",
+             IC_SOURCE_DIR, names[k]);
+    ck_assert_msg(ic_npy_load(path, &want[k], err, sizeof err) == IC_OK, "%s", err);
+  }
+  ck_assert_msg(tu_run_scope(p, NULL, 3, names, feeds, 3,
+                             TU_NAMES("x@GRAD", "v@GRAD", "v2@GRAD"), got, err,
+                             sizeof err) == IC_OK,
+                "%s", err);
+  for (int k = 0; k < 3; k++) {
+    tu_assert_bitwise(got[k], want[k], names[k]);
+    ic_tensor_destroy(got[k]);
+    ic_tensor_destroy(want[k]);
+    ic_tensor_destroy(feeds[k]);
+  }
+  ic_program_destroy(p);
+}
+END_TEST
+
 static TCase *tc_misc(void) {
   TCase *tc = tcase_create("misc_grad");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, paddle_misc_grad_oracle);
   tcase_add_test(tc, misc_grad_errors);
+  tcase_add_test(tc, set_value_grad_paddle2_program);
   tcase_add_test(tc, dcn_grad_finite_differences);
   return tc;
 }

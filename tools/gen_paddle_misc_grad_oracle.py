@@ -15,6 +15,9 @@ kernel in either version: its reference is pad3d's gradient with a depth of 1 (r
     /work/pdenv26/bin/python tools/gen_paddle_misc_grad_oracle.py 26
     FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_misc_grad_oracle.py 33
 
+With 26 it also writes sv26_program.*: a whole Paddle 2.x training program whose set_value
+and set_value_grad ops read end -1 with a negative step as 2.x does (write_sv26_program).
+
 cases<VER>.txt: one line per case: NAME GRAD_OP IN_SLOTS OUT_SLOTS ATTR=T:VALUE..., the slot
 lists comma-separated (grad op input slot j's tensor in NAME.i<j>.npy, Paddle's gradient for
 output slot j in NAME.o<j>.npy), T one of f (float), i (int), b (bool), s (string),
@@ -249,6 +252,39 @@ def run(case, out_dir, grng):
     return "%s %s %s %s %s" % (name, gop.type, ",".join(islots), ",".join(oslots), " ".join(kv))
 
 
+def write_sv26_program(out):
+    """sv26_program.pdmodel: a whole Paddle 2.x training program (ProgramDesc version 2006002)
+    with x[::-1] = v and x[4::-2] = v2 through paddle.static.setitem (set_value with end -1
+    and a negative step, which 2.x reads as "through index 0") and their set_value_grad ops
+    from append_backward; its feeds sv26_program.{x,v,v2}.npy and Paddle's gradients
+    sv26_program.{x,v,v2}_grad.npy."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [6], "float32")
+        v = paddle.static.data("v", [6], "float32")
+        v2 = paddle.static.data("v2", [3], "float32")
+        for t in (x, v, v2):
+            t.stop_gradient = False
+        y = paddle.static.setitem(x * 1.0, slice(None, None, -1), v * 1.0)
+        z = paddle.static.setitem(y * 1.0, slice(4, None, -2), v2 * 1.0)
+        loss = (z * paddle.arange(1, 7, dtype="float32")).sum()
+        paddle.static.append_backward(loss)
+    assert [o.type for o in main.global_block().ops].count("set_value_grad") == 2
+    feed = {"x": np.arange(6, dtype="float32") + 1, "v": np.arange(6, dtype="float32") * 2,
+            "v2": np.array([5, 6, 7], "float32")}
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    grads = exe.run(main, feed=feed, fetch_list=["x@GRAD", "v@GRAD", "v2@GRAD"])
+    for op in main.global_block().ops:  # Python stacks with this machine's paths
+        if op.desc.has_attr("op_callstack"):
+            op.desc.remove_attr("op_callstack")
+    with open(os.path.join(out, "sv26_program.pdmodel"), "wb") as f:
+        f.write(main.desc.serialize_to_string())
+    for k, a in feed.items():
+        np.save(os.path.join(out, "sv26_program.%s.npy" % k), a)
+    for k, a in zip(("x", "v", "v2"), grads):
+        np.save(os.path.join(out, "sv26_program.%s_grad.npy" % k), np.asarray(a))
+
+
 def main():
     ver = sys.argv[1] if len(sys.argv) > 1 else "33"
     here = os.path.dirname(os.path.abspath(__file__))
@@ -263,6 +299,8 @@ def main():
         lines.append(run(case, out, grng).rstrip())
     with open(os.path.join(out, "cases%s.txt" % ver), "w") as f:
         f.write("\n".join(lines) + "\n")
+    if ver == "26":
+        write_sv26_program(out)
 
 
 if __name__ == "__main__":
