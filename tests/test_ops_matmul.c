@@ -276,6 +276,55 @@ START_TEST(mul_bad_inputs) {
 }
 END_TEST
 
+/* fc's refusals (its values are checked against Paddle: oracle case fc_modes). */
+static ic_status run_fc(ic_tensor *x, ic_tensor *w, ic_tensor *b, int ncd, const char *act,
+                        bool pad, ic_tensor **out, char *err) {
+  mu_prog p;
+  mu_init(&p);
+  mu_feed(&p, "x", x);
+  mu_feed(&p, "w", w);
+  if (b) mu_feed(&p, "b", b);
+  ic_builder_op *op = mu_op(&p, "fc", "Out");
+  ic_builder_in(op, "Input", "x");
+  ic_builder_in(op, "W", "w");
+  if (b) ic_builder_in(op, "Bias", "b");
+  ic_builder_attr_int(op, "in_num_col_dims", ncd);
+  ic_builder_attr_string(op, "activation_type", act);
+  ic_builder_attr_bool(op, "padding_weights", pad);
+  return mu_run(&p, out, err, 1024);
+}
+
+START_TEST(fc_bad_inputs) {
+  char err[1024];
+  ic_tensor *out;
+  ic_tensor *x = mu_rand(IC_FP32, 3, TU_DIMS(2, 3, 4), 1);
+  ic_tensor *w = mu_rand(IC_FP32, 2, TU_DIMS(5, 6), 2);
+  ic_tensor *b = mu_rand(IC_FP32, 1, TU_DIMS(6), 3);
+  ic_tensor *b7 = mu_rand(IC_FP32, 1, TU_DIMS(7), 3);
+  ck_assert_int_eq(run_fc(x, w, b, 2, "", false, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Input 'x'", "[2, 3, 4]", "4 columns", "W 'w'", "5 rows", NULL);
+  ck_assert_int_eq(run_fc(x, w, b, 3, "", false, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Input 'x'", "in_num_col_dims (3)", NULL);
+  ck_assert_int_eq(run_fc(x, w, b, 0, "", false, &out, err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "in_num_col_dims", ">= 1", NULL);
+  ck_assert_int_eq(run_fc(x, w, b, 1, "gelu", false, &out, err), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "activation_type", "'gelu'", "'relu'", NULL);
+  ic_tensor *w12 = mu_rand(IC_FP32, 2, TU_DIMS(12, 6), 2);
+  ck_assert_int_eq(run_fc(x, w12, b7, 1, "", false, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Bias 'b'", "[6] or [1, 6]", NULL);
+  ck_assert_int_eq(run_fc(x, w12, NULL, 1, "relu", false, &out, err), IC_ERR_INVALID_ARGUMENT);
+  tu_assert_msg(err, "relu", "Bias", NULL);
+  /* padding_weights: W [K + 4, N + 4] */
+  ck_assert_int_eq(run_fc(x, w12, NULL, 1, "", true, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "W 'w'", "8 rows", "padding_weights", NULL);
+  ic_tensor *w2 = mu_rand(IC_FP32, 2, TU_DIMS(2, 3), 2);
+  ck_assert_int_eq(run_fc(x, w2, NULL, 2, "", true, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "W 'w'", "[4, 4]", NULL);
+  ic_tensor *all[] = {x, w, b, b7, w12, w2};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
 /* Every row of the shared table: Out's dtype and dims as written in the row; matmul_v2's
  * values against ref_matmul_v2, matmul's and mul's against the row's `batches` products. */
 START_TEST(table_cases) {
@@ -363,6 +412,7 @@ static TCase *tc_matmul(void) {
 static TCase *tc_mul(void) {
   TCase *tc = tcase_create("mul");
   tcase_add_test(tc, mul_bad_inputs);
+  tcase_add_test(tc, fc_bad_inputs);
   return tc;
 }
 

@@ -898,6 +898,30 @@ def set_value_paddle2(g):
     g.fetch(y, z, w, x[::-1], x[4::-2], x[-2::-1, ::-1])
 
 
+@case(rtol=1e-5, atol=1e-6)
+def fc_modes(g):
+    """fc (Paddle Inference's fc_fuse_pass output): in_num_col_dims 1 and 2, Bias [N] and
+    [1, N], relu, no Bias, padding_weights (W stored [K + 4, N + 4]), float32 and float64."""
+    x = g.data("x", g.rand([3, 4, 5]))
+    w1 = g.data("w1", g.rand([20, 6]))
+    w2 = g.data("w2", g.rand([5, 7]))
+    b1 = g.data("b1", g.rand([6]))
+    b2 = g.data("b2", g.rand([1, 7]))
+    wp = g.data("wp", g.rand([9, 11]))
+    bp = g.data("bp", g.rand([7]))
+    xd = g.data("xd", g.rand([2, 3]).astype("float64"))
+    wd = g.data("wd", g.rand([3, 4]).astype("float64"))
+    bd = g.data("bd", g.rand([4]).astype("float64"))
+    def fc(inp, w, b=None, ncd=1, act="", pad=False, dt=F32):
+        ins = {"Input": inp, "W": w}
+        if b is not None:
+            ins["Bias"] = b
+        return g.op("fc", ins, dict(in_num_col_dims=ncd, activation_type=act,
+                                    padding_weights=pad), dtype=dt)
+    g.fetch(fc(x, w1, b1), fc(x, w2, b2, 2, "relu"), fc(x, w1), fc(x, wp, bp, 2, "relu", True),
+            fc(xd, wd, bd, 1, "relu", dt="float64"))
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,

@@ -191,6 +191,7 @@ static const opmap k_ops[] = {
      "X;InScale;InAccum;InState", "Out;OutScale;OutState;OutAccum", ""},
     {"fake_quantize_range_abs_max", "fake_quantize_range_abs_max", "X;InScale;Iter",
      "Out;OutScale;OutScales", ""},
+    {"fc", "fc", "Input;W;Bias", "Out", ""},
     UNARY("fill_diagonal", "fill_diagonal"),
     {"flatten", "flatten_contiguous_range", "X", "Out;XShape", ""},
     UNARY("flip", "flip"),

@@ -1,0 +1,134 @@
+/* fc: Out = act(flatten(Input) * W + Bias), the fully-connected op that Paddle Inference's
+ * fc_fuse_pass writes into optimized programs and fluid-era exporters emit
+ * (paddle/fluid/operators/fc_op.cc, phi/kernels/funcs/fc_functor.cc).
+ *
+ * Input is read as the matrix [M, K], M = prod(dims[:in_num_col_dims]), K the product of the
+ * rest; W is [K, N] (float32 or float64, Input's dtype); Out is dims[:in_num_col_dims] + [N].
+ * Bias (optional) is [N] or [1, N], added to every row. activation_type "" or "relu" (relu
+ * needs a Bias, as Paddle's functor enforces). padding_weights: W is stored [K + 4, N + 4]
+ * and its top-left [K, N] block is the weight (Paddle's padded layout for its JIT kernels);
+ * N and K are then W's dims less 4. The oneDNN and quantization attributes (use_mkldnn,
+ * use_quantizer, Scale_*, ...) change nothing here and are ignored. */
+#include <string.h>
+
+#include "kernels/cpu/gemm.h"
+#include "kernels/kernel.h"
+
+typedef struct fc_attrs {
+  int64_t in_num_col_dims;
+  bool relu, padding_weights;
+} fc_attrs;
+
+enum { IN_X, IN_W, IN_BIAS };
+
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  fc_attrs *a = attrs;
+  a->in_num_col_dims = ic_ar_int(r, "in_num_col_dims", 1);
+  a->padding_weights = ic_ar_bool(r, "padding_weights", false);
+  const char *act = ic_ar_str(r, "activation_type", "");
+  if (r->st) return r->st;
+  if (a->in_num_col_dims < 1) {
+    return ic_ar_fail(r, "in_num_col_dims", "is %lld, expected >= 1",
+                      (long long)a->in_num_col_dims);
+  }
+  if (strcmp(act, "") != 0 && strcmp(act, "relu") != 0) {
+    return ic_ar_fail(r, "activation_type", "is '%s', expected '' or 'relu'", act);
+  }
+  a->relu = act[0] != '\0';
+  return IC_OK;
+}
+
+static ic_status infer(ic_kctx *c) {
+  const fc_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IN_X, 0), *w = ic_in(c, IN_W, 0), *b = ic_in(c, IN_BIAS, 0);
+  ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
+  if (st) return st;
+  if (w->dtype != x->dtype) {
+    return ic_kfail_in(c, IN_W, 0, "expected the dtype of Input (%s)", ic_dtype_name(x->dtype));
+  }
+  if (w->ndim != 2) return ic_kfail_in(c, IN_W, 0, "expected rank 2 [K, N]");
+  const int64_t pad = a->padding_weights ? 4 : 0;
+  const int64_t K = w->dims[0] - pad, N = w->dims[1] - pad;
+  if (K < 0 || N < 0) {
+    return ic_kfail_in(c, IN_W, 0, "expected at least [4, 4] with padding_weights");
+  }
+  if (x->ndim <= a->in_num_col_dims) {
+    return ic_kfail_in(c, IN_X, 0, "expected rank > in_num_col_dims (%lld)",
+                       (long long)a->in_num_col_dims);
+  }
+  int64_t k = 1;
+  for (int i = (int)a->in_num_col_dims; i < x->ndim; i++) k *= x->dims[i];
+  if (k != K) {
+    char xd[128], wd[128];
+    return ic_kfail(c, IC_ERR_SHAPE,
+                    "input Input '%s' %s flattened at in_num_col_dims %lld has %lld columns, "
+                    "but input W '%s' %s has %lld rows%s",
+                    ic_in_name(c, IN_X, 0), ic_dims_str(x->ndim, x->dims, xd, sizeof xd),
+                    (long long)a->in_num_col_dims, (long long)k, ic_in_name(c, IN_W, 0),
+                    ic_dims_str(w->ndim, w->dims, wd, sizeof wd), (long long)K,
+                    pad ? " (less the 4 of padding_weights)" : "");
+  }
+  if (b) {
+    if (b->dtype != x->dtype) {
+      return ic_kfail_in(c, IN_BIAS, 0, "expected the dtype of Input (%s)",
+                         ic_dtype_name(x->dtype));
+    }
+    const bool ok = (b->ndim == 1 && b->dims[0] == N) ||
+                    (b->ndim == 2 && b->dims[0] == 1 && b->dims[1] == N);
+    if (!ok) return ic_kfail_in(c, IN_BIAS, 0, "expected [%lld] or [1, %lld]", (long long)N, (long long)N);
+  } else if (a->relu) {
+    return ic_kfail(c, IC_ERR_INVALID_ARGUMENT,
+                    "activation_type 'relu' needs input Bias (Paddle's fc refuses relu without it)");
+  }
+  int64_t dims[IC_MAX_RANK];
+  int n = 0;
+  for (int i = 0; i < a->in_num_col_dims; i++) dims[n++] = x->dims[i];
+  dims[n++] = N;
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, n, dims);
+  return IC_OK;
+}
+
+#define BIAS_ACT(T)                                                                        \
+  do {                                                                                     \
+    T *o = out->data;                                                                      \
+    const T *bb = b ? (const T *)b->data : NULL;                                           \
+    for (int64_t i = 0; i < M; i++) {                                                      \
+      T *row = o + i * N;                                                                  \
+      for (int64_t j = 0; bb && j < N; j++) {                                              \
+        const T v = row[j] + bb[j];                                                        \
+        row[j] = a->relu && !(v > 0) ? (T)0 : v;                                           \
+      }                                                                                    \
+    }                                                                                      \
+  } while (0)
+
+static ic_status run(ic_kctx *c) {
+  const fc_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, IN_X, 0), *w = ic_in(c, IN_W, 0), *b = ic_in(c, IN_BIAS, 0);
+  ic_tensor *out = ic_out(c, 0, 0);
+  const int64_t pad = a->padding_weights ? 4 : 0;
+  const int64_t K = w->dims[0] - pad, N = w->dims[1] - pad;
+  int64_t M = 1;
+  for (int i = 0; i < a->in_num_col_dims; i++) M *= x->dims[i];
+  ic_gemm g = {.dtype = x->dtype, .m = M, .n = N, .k = K, .lda = K, .ldb = N + pad, .ldc = N,
+               .alpha = 1.0};
+  ic_status st = ic_gemm_check(c, &g);
+  if (st) return st;
+  ic_gemm_run(c, &g, x->data, w->data, out->data);
+  if (x->dtype == IC_FP64) {
+    BIAS_ACT(double);
+  } else {
+    BIAS_ACT(float);
+  }
+  return IC_OK;
+}
+
+static const ic_slotdef inputs[] = {{"Input", 0}, {"W", 0}, {"Bias", IC_SLOT_OPTIONAL}};
+static const ic_slotdef outputs[] = {{"Out", 0}};
+
+const ic_opdef ic_op_fc = {
+    .name = "fc",
+    .n_inputs = 3, .inputs = inputs,
+    .n_outputs = 1, .outputs = outputs,
+    .attrs_size = sizeof(fc_attrs), .parse = parse,
+    .infer = infer, .cpu = run,
+};
