@@ -2926,6 +2926,40 @@ def interp_v1_bicubic_trilinear(g):
                    align_mode=0, data_layout="NDHWC"))
 
 
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers linear_interp (v1)", paddle2=True)
+def interp_v1_linear(g):
+    """linear_interp (v1) on [N, C, W]: by out_w with align_mode 0 and 1 and align_corners, by
+    a float scale (up and down), by OutSize, NWC."""
+    x = g.data("x", g.rand([2, 3, 5]))
+    xl = g.data("xl", g.rand([1, 4, 3]))
+    osz = g.data("osz", np.array([7], "int32"))
+    li = "linear"
+    g.fetch(interp(g, "linear_interp", x, interp_method=li, out_w=8, align_mode=0,
+                   data_layout="NCHW"),
+            interp(g, "linear_interp", x, interp_method=li, out_w=3, align_mode=1,
+                   data_layout="NCHW"),
+            interp(g, "linear_interp", x, interp_method=li, out_w=9, align_corners=True,
+                   data_layout="NCHW"),
+            interp(g, "linear_interp", x, interp_method=li, scale=1.7, align_mode=0,
+                   data_layout="NCHW"),
+            interp(g, "linear_interp", x, interp_method=li, scale=0.6, align_mode=1,
+                   data_layout="NCHW"),
+            interp(g, "linear_interp", x, {"OutSize": osz}, interp_method=li, out_w=2,
+                   align_mode=0, data_layout="NCHW"),
+            interp(g, "linear_interp", xl, interp_method=li, out_w=6, align_mode=0,
+                   data_layout="NHWC"))
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers soft_relu", paddle2=True)
+def soft_relu_modes(g):
+    """soft_relu (fluid): the default threshold 40 on values out to +-60, threshold 2, and
+    float64."""
+    x = g.data("x", g.rand([4, 5], -60.0, 60.0))
+    xd = g.data("xd", g.rand([3, 4], -5.0, 5.0, "float64"))
+    g.fetch(g.op("soft_relu", {"X": x}, {}), g.op("soft_relu", {"X": x}, dict(threshold=2.0)),
+            g.op("soft_relu", {"X": xd}, dict(threshold=3.0), dtype="float64"))
+
+
 @case(**EXACT)
 def isclose_allclose(g):
     """isclose and allclose with the default tolerances (written as strings, as Paddle does),

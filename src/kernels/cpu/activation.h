@@ -328,6 +328,16 @@ static inline IC_HD double softplus_f64(double x, const ic_act2_attrs *a) {
   return xb > (double)a->q ? x : log(1.0 + exp(xb)) / (double)a->p;
 }
 
+/* soft_relu (p = threshold): log(1 + exp(x clipped to [-threshold, threshold])), a NaN
+ * staying NaN. */
+static inline IC_HD float soft_relu_f32(float x, const ic_act1_attrs *a) {
+  return logf(1.0f + expf(IC_MINV(IC_MAXV(x, -a->p), a->p)));
+}
+static inline IC_HD double soft_relu_f64(double x, const ic_act1_attrs *a) {
+  double t = a->p;
+  return log(1.0 + exp(IC_MINV(IC_MAXV(x, -t), t)));
+}
+
 /* elu (p = alpha): x < 0 ? alpha (exp(x) - 1) : x. */
 static inline IC_HD float elu_f32(float x, const ic_act1_attrs *a) {
   return x < 0.0f ? a->p * (expf(x) - 1.0f) : x;
