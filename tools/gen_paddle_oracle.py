@@ -2960,6 +2960,27 @@ def soft_relu_modes(g):
             g.op("soft_relu", {"X": xd}, dict(threshold=3.0), dtype="float64"))
 
 
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers the fluid isnan / isinf", paddle2=True,
+      **EXACT)
+def isnan_isinf_v1(g):
+    """isnan and isinf (v1, fluid): one bool, whether any element is NaN / infinite, on a
+    tensor with a NaN, one with -inf, a finite one, float64 and int32."""
+    a = g.rand([2, 3])
+    a[1, 2] = np.nan
+    b = g.rand([4])
+    b[0] = -np.inf
+    x = g.data("x", a)
+    y = g.data("y", b)
+    z = g.data("z", g.rand([3, 2]))
+    d = g.data("d", np.array([1.0, np.inf, 3.0]))
+    i = g.data("i", np.array([1, 2, 3], "int32"))
+    outs = []
+    for t in ("isnan", "isinf"):
+        for v in (x, y, z, d, i):
+            outs.append(g.op(t, {"X": v}, {}, dtype="bool"))
+    g.fetch(*outs)
+
+
 @case(**EXACT)
 def isclose_allclose(g):
     """isclose and allclose with the default tolerances (written as strings, as Paddle does),

@@ -60,6 +60,16 @@ ic_status ic_fill_shape(ic_kctx *c, size_t s_tensor, size_t s_list, const int64_
   return IC_OK;
 }
 
+ic_status ic_fill_infer_shaped(ic_kctx *c, size_t s_tensor, size_t s_list, const int64_t *attr,
+                               size_t n_attr, ic_dtype dt) {
+  int ndim;
+  int64_t dims[IC_MAX_RANK];
+  ic_status st = ic_fill_shape(c, s_tensor, s_list, attr, n_attr, &ndim, dims);
+  if (st) return st;
+  ic_tensor_set_meta(ic_out(c, 0, 0), dt, ndim, dims);
+  return IC_OK;
+}
+
 void ic_fill_parse_dtype(ic_attr_reader *r, const char *name, int64_t dflt, uint64_t allowed,
                          ic_dtype *dt) {
   int64_t v = ic_ar_int(r, name, dflt);

@@ -21,6 +21,10 @@ extern "C" {
  * Every dim must be >= 0 and the rank at most IC_MAX_RANK; failures name the source. */
 ic_status ic_fill_shape(ic_kctx *c, size_t s_tensor, size_t s_list, const int64_t *attr,
                         size_t n_attr, int *ndim, int64_t *dims);
+/* infer of an op whose only output (Out, slot 0) is a new tensor of dtype dt and that shape:
+ * gaussian_random, randint. */
+ic_status ic_fill_infer_shaped(ic_kctx *c, size_t s_tensor, size_t s_list, const int64_t *attr,
+                               size_t n_attr, ic_dtype dt);
 
 /* Read a Paddle VarType data type attribute into *dt; fails the reader for one icore does
  * not have (complex, strings) or that is not in `allowed` (IC_DT bits). */

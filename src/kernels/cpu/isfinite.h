@@ -1,4 +1,5 @@
-/* The classification behind isnan_v2, isinf_v2 and isfinite_v2: Out (bool, X's dims) says
+/* The classification behind isnan_v2, isinf_v2 and isfinite_v2 (and the fluid isnan and isinf,
+ * below): Out (bool, X's dims) says
  * per element whether X is NaN / an infinity / finite. Float dtypes (float16 and bfloat16 by
  * their bits) are classified; every element of an integer or bool tensor is finite, never
  * NaN nor infinite (paddle/phi/kernels/isfinite_kernel.h, IsfiniteInferMeta). */
@@ -59,6 +60,45 @@ static inline ic_status ic_isfinite_run(ic_kctx *c, int what) {
     }
     default: memset(o, ic_isfinite_is(0, what), (size_t)n); /* integers and bool: finite */
   }
+  return IC_OK;
+}
+
+/* The fluid ops isnan and isinf (v1, which Paddle 2.6 still registers: its OverflowOp): Out is
+ * one bool, [1], whether any element of X is NaN / infinite (false for an empty X). */
+static inline ic_status ic_isfinite_any_infer(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  if (ic_dtype_size(x->dtype) == 0) return ic_kfail_in(c, 0, 0, "expected a numeric dtype");
+  ic_tensor_set_meta(ic_out(c, 0, 0), IC_BOOL, 1, (int64_t[]){1});
+  return IC_OK;
+}
+
+static inline ic_status ic_isfinite_any_run(ic_kctx *c, int what) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  const int64_t n = ic_tensor_numel_(x);
+  uint8_t any = 0;
+  switch (x->dtype) {
+    case IC_FP32:
+      for (int64_t i = 0; i < n && !any; i++) {
+        const float v = ((const float *)x->data)[i];
+        any = ic_isfinite_is(isnan(v) ? 2 : isinf(v) ? 1 : 0, what);
+      }
+      break;
+    case IC_FP64:
+      for (int64_t i = 0; i < n && !any; i++) {
+        const double v = ((const double *)x->data)[i];
+        any = ic_isfinite_is(isnan(v) ? 2 : isinf(v) ? 1 : 0, what);
+      }
+      break;
+    case IC_FP16:
+    case IC_BF16:
+      for (int64_t i = 0; i < n && !any; i++) {
+        any = ic_isfinite_is(
+            ic_isfinite_half(((const uint16_t *)x->data)[i], x->dtype == IC_FP16 ? 10 : 7), what);
+      }
+      break;
+    default: break; /* integers and bool: never NaN nor infinite */
+  }
+  *(uint8_t *)ic_out(c, 0, 0)->data = any;
   return IC_OK;
 }
 

@@ -37,12 +37,7 @@ enum { IN_SHAPE, IN_SHAPE_LIST };
 
 static ic_status infer(ic_kctx *c) {
   const randint_attrs *a = c->attrs;
-  int ndim;
-  int64_t dims[IC_MAX_RANK];
-  ic_status st = ic_fill_shape(c, IN_SHAPE, IN_SHAPE_LIST, a->shape, a->n_shape, &ndim, dims);
-  if (st) return st;
-  ic_tensor_set_meta(ic_out(c, 0, 0), a->dtype, ndim, dims);
-  return IC_OK;
+  return ic_fill_infer_shaped(c, IN_SHAPE, IN_SHAPE_LIST, a->shape, a->n_shape, a->dtype);
 }
 
 static ic_status run(ic_kctx *c) {

@@ -1,0 +1,12 @@
+/* isinf (v1, the fluid op): Out (bool [1]) = whether any element of X is infinite; see isfinite.h. */
+#include "kernels/cpu/isfinite.h"
+
+static const ic_slotdef k_inputs[1] = {{"X", 0}};
+static const ic_slotdef k_outputs[1] = {{"Out", 0}};
+
+static ic_status run(ic_kctx *c) { return ic_isfinite_any_run(c, IC_ISINF); }
+
+const ic_opdef ic_op_isinf = {
+    .name = "isinf", .n_inputs = 1, .inputs = k_inputs, .n_outputs = 1,
+    .outputs = k_outputs, .infer = ic_isfinite_any_infer, .cpu = run,
+};
