@@ -233,7 +233,7 @@ START_TEST(randint_values) {
 END_TEST
 
 /* randperm: each of int64, int32, float32, float64 holds every value 0 .. n-1 once; position
- * 0 takes each of 5 values about equally often over 5000 unseeded runs' seeds; n = 0 is
+ * 0 takes each of 5 values about equally often over the seed attributes 1 to 5000; n = 0 is
  * empty; n < 0 refused. */
 START_TEST(randperm_values) {
   char err[1024];

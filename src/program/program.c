@@ -529,9 +529,9 @@ static ic_status build(ic_program *p, ic_err *err) {
         if ((st = convert_attr(p, pop->attrs[a], &attrs[a], err, where))) return st;
       }
       size_t n_attrs = pop->n_attrs;
-      bool marked = false;
-      for (size_t a = 0; a < n_attrs; a++) marked |= strcmp(attrs[a].name, "ic_paddle2") == 0;
-      if (paddle2 && !marked) {
+      bool marked = !paddle2; /* a program's own ic_paddle2 attribute is kept, not doubled */
+      for (size_t a = 0; a < n_attrs && !marked; a++) marked = !strcmp(attrs[a].name, "ic_paddle2");
+      if (!marked) {
         attrs[n_attrs++] = (ic_attr){.name = "ic_paddle2", .type = IC_ATTR_BOOLEAN, .i = 1};
       }
       qsort(attrs, n_attrs, sizeof *attrs, attr_cmp);
