@@ -526,7 +526,10 @@ START_TEST(bad_blocked) {
   char err[1024];
   ck_assert_int_eq(tu_run(b, 2, TU_NAMES("x", "w"), feeds, 1, TU_NAMES("y"), out, err, sizeof err),
                    IC_ERR_SHAPE);
-  const char *lay = strstr(err, "nChw16c") ? "nChw16c" : strstr(err, "nChw8c") ? "nChw8c" : NULL;
+  /* the variable's own layout ("layout X"), not the layouts the message lists after it */
+  const char *lay = strstr(err, "layout nChw16c")  ? "nChw16c"
+                    : strstr(err, "layout nChw8c") ? "nChw8c"
+                                                   : NULL;
   ck_assert_msg(lay, "no blocked layout named in: %s", err);
   char what[64];
   snprintf(what, sizeof what, "float32[1, 16, 4, 4] in layout %s", lay);
