@@ -60,6 +60,18 @@ def cond_false(g):
 
 
 @case()
+def cond_infer(g):
+    """cond_true's program with its conditional_blocks typed conditional_block_infer, the
+    variant Paddle's inference passes write (same slots; it keeps no scope for a gradient),
+    run so by Paddle's own executor."""
+    cond_case(g, g.rand([2, 3], 0.1, 1.0))
+    for blk in paddle.static.default_main_program().blocks:
+        for op in blk.ops:
+            if op.type == "conditional_block":
+                op.desc.set_type("conditional_block_infer")
+
+
+@case()
 def while_loop(g):
     """paddle.static.nn.while_loop: i < n, x = tanh(x @ w) + 0.1 i, a parameter in the body."""
     x = g.data("x", g.rand([2, 4]))

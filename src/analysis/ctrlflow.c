@@ -130,7 +130,9 @@ ic_status ic_ctrl_outer_io(const ic_program *p, const ic_op *op, ic_arena *arena
 ic_ctrl_kind ic_ctrl_kind_of(const ic_op *op) {
   const char *t = op->type;
   if (strcmp(t, "while") == 0) return IC_CTRL_WHILE;
-  if (strcmp(t, "conditional_block") == 0) return IC_CTRL_COND;
+  if (strcmp(t, "conditional_block") == 0 || strcmp(t, "conditional_block_infer") == 0) {
+    return IC_CTRL_COND;
+  }
   if (strcmp(t, "while_grad") == 0) return IC_CTRL_WHILE_GRAD;
   if (strcmp(t, "conditional_block_grad") == 0) return IC_CTRL_COND_GRAD;
   return IC_CTRL_NONE;

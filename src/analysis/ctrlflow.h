@@ -38,7 +38,7 @@ ic_status ic_ctrl_outer_io(const ic_program *p, const ic_op *op, ic_arena *arena
 typedef enum ic_ctrl_kind {
   IC_CTRL_NONE = 0,
   IC_CTRL_WHILE,
-  IC_CTRL_COND,       /* conditional_block */
+  IC_CTRL_COND,       /* conditional_block, conditional_block_infer */
   IC_CTRL_WHILE_GRAD,
   IC_CTRL_COND_GRAD   /* conditional_block_grad */
 } ic_ctrl_kind;

@@ -310,13 +310,16 @@ static ic_status check_blocks(const ic_program *p, const pb_program *pb, ic_err 
   return st;
 }
 
-/* while and conditional_block: a sub_block attribute naming a block whose parent is the
+/* while and conditional_block (and conditional_block_infer): a sub_block attribute naming a block whose parent is the
  * op's own block (so sub-blocks form a tree and every run of them terminates), and for while
  * exactly one Condition variable. */
 static ic_status check_control_flow(const ic_program *p, const ic_op *op, const char *where,
                                     ic_err *err) {
   bool is_while = strcmp(op->type, "while") == 0;
-  if (!is_while && strcmp(op->type, "conditional_block") != 0) return IC_OK;
+  if (!is_while && strcmp(op->type, "conditional_block") != 0 &&
+      strcmp(op->type, "conditional_block_infer") != 0) {
+    return IC_OK;
+  }
   const ic_attr *sb = ic_op_attr(op, "sub_block");
   if (!sb || sb->type != IC_ATTR_BLOCK) {
     return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
