@@ -713,6 +713,36 @@ START_TEST(recurrent_and_lod_bad_inputs) {
   ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(t.err, "activation", "softplus", "sigmoid, tanh, relu or identity", NULL);
   ot_end(&t);
+  /* gru_unit: HiddenPrev of another batch; an activation code out of range */
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(2, 12), 1));
+  ot_feed(&t, "hp", rand_dt(IC_FP32, 2, TU_DIMS(3, 4), 3));
+  ot_feed(&t, "w", rand_dt(IC_FP32, 2, TU_DIMS(4, 12), 2));
+  ot_op(&t, "gru_unit");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "HiddenPrev", "hp");
+  ic_builder_in(t.op, "Weight", "w");
+  ot_out(&t, "Gate", "g");
+  ot_out(&t, "ResetHiddenPrev", "r");
+  ot_out(&t, "Hidden", "h");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "gru_unit", "input HiddenPrev 'hp'", "expected float32[2, 4]", NULL);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(2, 12), 1));
+  ot_feed(&t, "hp", rand_dt(IC_FP32, 2, TU_DIMS(2, 4), 3));
+  ot_feed(&t, "w", rand_dt(IC_FP32, 2, TU_DIMS(4, 12), 2));
+  ot_op(&t, "gru_unit");
+  ic_builder_in(t.op, "Input", "x");
+  ic_builder_in(t.op, "HiddenPrev", "hp");
+  ic_builder_in(t.op, "Weight", "w");
+  ic_builder_attr_int(t.op, "gate_activation", 4);
+  ot_out(&t, "Gate", "g");
+  ot_out(&t, "ResetHiddenPrev", "r");
+  ot_out(&t, "Hidden", "h");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(t.err, "gate_activation", "is 4", "3 (relu)", NULL);
+  ot_end(&t);
   /* lstm: peepholes need the 7D bias */
   ot_begin(&t);
   ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 16), 1), 3, lod, 0, NULL));

@@ -922,6 +922,31 @@ def fc_modes(g):
             fc(xd, wd, bd, 1, "relu", dt="float64"))
 
 
+@case()
+def gru_unit_modes(g):
+    """gru_unit (fluid's GRU step): the default activations (tanh, sigmoid gates) with a bias,
+    origin_mode, relu and identity without a bias, and float64."""
+    B, D = 3, 4
+    x = g.data("x", g.rand([B, 3 * D], -1.0, 1.0))
+    h = g.data("h", g.rand([B, D], -1.0, 1.0))
+    w = g.param("w", g.rand([D, 3 * D], -0.5, 0.5))
+    bias = g.param("b", g.rand([1, 3 * D], -0.5, 0.5))
+    xd = g.data("xd", g.rand([2, 3 * D], -1.0, 1.0, "float64"))
+    hd = g.data("hd", g.rand([2, D], -1.0, 1.0, "float64"))
+    wd = g.param("wd", g.rand([D, 3 * D], -0.5, 0.5, "float64"))
+    outs = dict(Gate=1, ResetHiddenPrev=1, Hidden=1)
+    fetched = []
+    for ins, attrs, dt in [
+            (dict(Input=x, HiddenPrev=h, Weight=w, Bias=bias), {}, F32),
+            (dict(Input=x, HiddenPrev=h, Weight=w, Bias=bias), dict(origin_mode=True), F32),
+            (dict(Input=x, HiddenPrev=h, Weight=w), dict(activation=3, gate_activation=0), F32),
+            (dict(Input=xd, HiddenPrev=hd, Weight=wd),
+             dict(activation=2, gate_activation=1, origin_mode=True), "float64")]:
+        o = g.op("gru_unit", ins, attrs, outs, dtype=dt)
+        fetched += [o["Gate"][0], o["ResetHiddenPrev"][0], o["Hidden"][0]]
+    g.fetch(*fetched)
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
