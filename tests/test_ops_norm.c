@@ -509,6 +509,51 @@ START_TEST(ln_bad_inputs) {
 }
 END_TEST
 
+/* spectral_norm: dim 2 (Paddle allows 0 and 1), a U of the wrong length, a 1-D Weight. */
+START_TEST(sn_bad_inputs) {
+  char err[1024];
+  ic_tensor *out[1];
+  for (int variant = 0; variant < 3; variant++) {
+    const int64_t wdims[2][4] = {{4, 3, 2, 2}, {6}};
+    const int wnd = variant == 2 ? 1 : 4;
+    ic_tensor *w = tu_f32(wnd, wdims[variant == 2], NULL);
+    ic_tensor *u = tu_f32(1, TU_DIMS(variant == 1 ? 5 : 4), NULL);
+    ic_tensor *v = tu_f32(1, TU_DIMS(12), NULL);
+    ic_builder *b = ic_builder_create();
+    var_any(b, "w", IC_FP32, wnd);
+    var_any(b, "u", IC_FP32, 1);
+    var_any(b, "v", IC_FP32, 1);
+    var_any(b, "y", IC_FP32, wnd);
+    ic_builder_feed(b, "w");
+    ic_builder_feed(b, "u");
+    ic_builder_feed(b, "v");
+    ic_builder_op *op = ic_builder_add_op(b, 0, "spectral_norm");
+    ic_builder_in(op, "Weight", "w");
+    ic_builder_in(op, "U", "u");
+    ic_builder_in(op, "V", "v");
+    ic_builder_out(op, "Out", "y");
+    ic_builder_attr_int(op, "dim", variant == 0 ? 2 : 0);
+    ic_builder_fetch(b, "y");
+    ic_status st = tu_run(b, 3, TU_NAMES("w", "u", "v"), (ic_tensor *[]){w, u, v}, 1,
+                          TU_NAMES("y"), out, err, sizeof err);
+    if (variant == 0) {
+      ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
+      tu_assert_msg(err, "spectral_norm", "'dim'", "is 2", "expected 0 or 1", NULL);
+    } else if (variant == 1) {
+      ck_assert_int_eq(st, IC_ERR_SHAPE);
+      tu_assert_msg(err, "spectral_norm", "input U 'u'", "expected float32[4]", NULL);
+    } else {
+      ck_assert_int_eq(st, IC_ERR_SHAPE);
+      tu_assert_msg(err, "spectral_norm", "input Weight 'w'", "rank 2 to 5", NULL);
+    }
+    ic_builder_destroy(b);
+    ic_tensor_destroy(w);
+    ic_tensor_destroy(u);
+    ic_tensor_destroy(v);
+  }
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------
  * fill_constant_batch_size_like
  * ------------------------------------------------------------------------------------- */
@@ -699,6 +744,7 @@ static TCase *tc_layer_norm(void) {
   TCase *tc = tcase_create("layer_norm");
   tcase_add_test(tc, ln_table);
   tcase_add_test(tc, ln_bad_inputs);
+  tcase_add_test(tc, sn_bad_inputs);
   return tc;
 }
 

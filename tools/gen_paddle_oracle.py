@@ -947,6 +947,23 @@ def gru_unit_modes(g):
     g.fetch(*fetched)
 
 
+@case()
+def spectral_norm_modes(g):
+    """spectral_norm (paddle.nn.SpectralNorm): an fc weight with dim 0, a conv2d weight with
+    dim 1 and 3 power iterations, a conv3d weight (5-D) with dim 1 and eps 1e-3, and float64
+    with no iteration (sigma from the given U and V)."""
+    def sn(shape, dim, attrs, dt=F32):
+        w = g.param("w%d" % len(g.fetches), g.rand(shape, -1.0, 1.0, dt))
+        h = shape[dim]
+        u = g.data("u%d" % len(g.fetches), g.rand([h], -1.0, 1.0, dt))
+        v = g.data("v%d" % len(g.fetches), g.rand([int(np.prod(shape)) // h], -1.0, 1.0, dt))
+        g.fetch(g.op("spectral_norm", dict(Weight=w, U=u, V=v), dict(dim=dim, **attrs), dtype=dt))
+    sn([6, 4], 0, {})
+    sn([5, 3, 3, 2], 1, dict(power_iters=3))
+    sn([3, 4, 2, 2, 2], 1, dict(eps=1e-3))
+    sn([4, 3, 2], 0, dict(power_iters=0), "float64")
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
