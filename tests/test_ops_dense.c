@@ -744,6 +744,29 @@ START_TEST(conv3d_modes) {
   ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
   tu_assert_msg(t.err, "conv3d", "input Input 'x'", "3 channels", "Filter.dims[1] * groups", NULL);
   ot_end(&t);
+  /* conv3d_transpose (values: the oracle case conv3d_transpose_modes): a Filter whose rows
+   * are not the input channels; an output_size out of [out, out + stride) */
+  for (int v = 0; v < 2; v++) {
+    ot_begin(&t);
+    ot_feed(&t, "x", tu_rand_f32(5, TU_DIMS(1, 3, 2, 2, 2), 1, -1, 1));
+    ot_feed(&t, "f", tu_rand_f32(5, v ? TU_DIMS(3, 2, 2, 2, 2) : TU_DIMS(2, 2, 1, 1, 1), 2, -1, 1));
+    ot_op(&t, "conv3d_transpose");
+    ic_builder_in(t.op, "Input", "x");
+    ic_builder_in(t.op, "Filter", "f");
+    if (v) {
+      ic_builder_attr_ints(t.op, "strides", 3, (int32_t[]){2, 2, 2});
+      ic_builder_attr_ints(t.op, "output_size", 3, (int32_t[]){4, 6, 4});
+    }
+    ot_out(&t, "Output", "y");
+    ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+    if (v) {
+      tu_assert_msg(t.err, "conv3d_transpose", "output height of 4 to 5", "asks for 6", NULL);
+    } else {
+      tu_assert_msg(t.err, "conv3d_transpose", "input Input 'x'", "3 channels",
+                    "Filter.dims[0] = channels", NULL);
+    }
+    ot_end(&t);
+  }
 }
 END_TEST
 

@@ -964,6 +964,36 @@ def spectral_norm_modes(g):
     sn([4, 3, 2], 0, dict(power_iters=0), "float64")
 
 
+@case()
+def conv3d_transpose_modes(g):
+    """conv3d_transpose: strides, three and six paddings, dilations, groups, output_padding,
+    output_size, SAME, VALID, NDHWC (as Paddle's Python API writes it: data_format NHWC)
+    and float64."""
+    x = g.data("x", g.rand([2, 4, 3, 4, 3]), [-1, 4, -1, -1, -1])
+    xl = g.data("xl", g.rand([1, 3, 3, 2, 4]), [-1, -1, -1, -1, 4])
+    xd = g.data("xd", g.rand([1, 4, 2, 3, 2], -1.0, 1.0, "float64"), [-1, 4, -1, -1, -1])
+    w = g.param("w", g.rand([4, 3, 3, 3, 2], -0.5, 0.5))
+    wg = g.param("wg", g.rand([4, 2, 2, 3, 2], -0.5, 0.5))
+    wd = g.param("wd", g.rand([4, 2, 2, 2, 3], -0.5, 0.5, "float64"))
+    c3 = "conv3d_transpose"
+    g.fetch(convt(g, x, w, c3, strides=(2, 2, 2), paddings=(1, 1, 0), dilations=(1, 1, 1)),
+            convt(g, x, w, c3, strides=(1, 2, 3), paddings=(0, 1, 2, 1, 1, 0),
+                  dilations=(2, 1, 1)),
+            convt(g, x, wg, c3, strides=(2, 2, 2), paddings=(0, 0, 0), dilations=(1, 1, 1),
+                  groups=2, output_padding=(1, 0, 1)),
+            convt(g, x, w, c3, strides=(3, 2, 2), paddings=(1, 1, 1), dilations=(1, 1, 1),
+                  output_size=(8, 7, 5)),
+            convt(g, x, w, c3, strides=(2, 2, 1), paddings=(0, 0, 0), dilations=(2, 2, 2),
+                  algo="SAME"),
+            convt(g, x, w, c3, strides=(2, 1, 2), paddings=(3, 3, 3), dilations=(1, 1, 1),
+                  algo="VALID"),
+            convt(g, xl, w, c3, strides=(2, 2, 2), paddings=(1, 0, 1), dilations=(1, 1, 1),
+                  fmt="NHWC"),
+            g.op(c3, {"Input": xd, "Filter": wd},
+                 dict(strides=[2, 1, 2], paddings=[1, 0, 1], dilations=[1, 2, 1], groups=2,
+                      data_format="NCDHW"), outs={"Output": 1}, dtype="float64"))
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,

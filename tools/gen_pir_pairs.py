@@ -661,8 +661,25 @@ def json_ops3(paddle, np):
             (hl, np.array([4, 2], "int64")), (rl, np.array([5, 3], "int64"))], outs
 
 
+def json_ops6(paddle, np):
+    """The PIR translations of conv3d_transpose (channel-last, output_size; Paddle's Python
+    API writes data_format NHWC for NDHWC) and spectral_norm (paddle.nn.SpectralNorm)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [1, 3, 3, 2, 4], "float32")
+    wt = paddle.static.create_parameter([4, 3, 3, 3, 2], "float32")
+    w = paddle.static.create_parameter([6, 4], "float32")
+    sn = paddle.nn.SpectralNorm([6, 4], dim=1, power_iters=2)
+    outs = [F.conv3d_transpose(x, wt, stride=2, output_size=[8, 7, 5], data_format="NDHWC"),
+            F.conv3d_transpose(paddle.transpose(x, [0, 4, 1, 2, 3]), wt, stride=[1, 2, 1],
+                               padding=[1, 0, 1], dilation=[1, 1, 2]),
+            sn(w)]
+    rv = np.random.RandomState(23)
+    return [(x, rv.uniform(-1, 1, (1, 3, 3, 2, 4)).astype("float32"))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
-              "more": json_more, "ops3": json_ops3, "more2": json_more2}
+              "more": json_more, "ops3": json_ops3, "more2": json_more2,
+              "ops6": json_ops6}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
