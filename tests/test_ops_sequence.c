@@ -743,6 +743,25 @@ START_TEST(recurrent_and_lod_bad_inputs) {
   ck_assert_int_eq(ot_run(&t), IC_ERR_INVALID_PROGRAM);
   tu_assert_msg(t.err, "gate_activation", "is 4", "3 (relu)", NULL);
   ot_end(&t);
+  /* fused_embedding_seq_pool: an id past the table; ids whose last dimension is not 1 */
+  for (int v = 0; v < 2; v++) {
+    ot_begin(&t);
+    ic_tensor *ids = v ? tu_i64(2, TU_DIMS(5, 2), (int64_t[]){0, 1, 2, 3, 4, 5, 6, 0, 1, 2})
+                       : tu_i64(2, TU_DIMS(5, 1), (int64_t[]){0, 1, 7, 3, 4});
+    ot_feed(&t, "ids", with_lod(ids, 3, lod, 0, NULL));
+    ot_feed(&t, "w", rand_dt(IC_FP32, 2, TU_DIMS(7, 3), 2));
+    ot_op(&t, "fused_embedding_seq_pool");
+    ic_builder_in(t.op, "W", "w");
+    ic_builder_in(t.op, "Ids", "ids");
+    ot_out(&t, "Out", "o");
+    ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+    if (v) {
+      tu_assert_msg(t.err, "fused_embedding_seq_pool", "input Ids 'ids'", "last dimension 1", NULL);
+    } else {
+      tu_assert_msg(t.err, "fused_embedding_seq_pool", "holds 7 at element 2", "[0, 7)", NULL);
+    }
+    ot_end(&t);
+  }
   /* lstm: peepholes need the 7D bias */
   ot_begin(&t);
   ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 16), 1), 3, lod, 0, NULL));

@@ -632,6 +632,21 @@ def seq_slice(dtype):
     return build
 
 
+def fused_emb_pool(k, padding_idx, dtype=F32):
+    """fused_embedding_seq_pool: ids [T, 1] or [T, k, 1] (Paddle wants the last dimension 1)
+    split into sequences by LoD (an empty one among them), each sequence's embeddings summed
+    per column, padding_idx skipped."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ids = paddle.static.data("ids", [-1, 1] if k == 1 else [-1, k, 1], "int64", lod_level=1)
+        w = paddle.static.data("w", [7, 3], dtype)
+        out = b.create_var(name="pooled", dtype=dtype)
+        raw_op(b, "fused_embedding_seq_pool", {"W": [w], "Ids": [ids]}, {"Out": [out]},
+               dict(combiner="sum", padding_idx=padding_idx, is_sparse=False))
+        return [ids, w], [out]
+    return build
+
+
 def seq_erase(dtype, tokens):
     """sequence_erase of ids with LoD (the last level recounted)."""
     def build(feeds):
@@ -904,6 +919,18 @@ LOD_CASES = {
                                   lanms_poly_values(53, F32, 8)),
     "locality_aware_nms_concave": (lanms_poly("float64", 8, LANMS_POLY_CONFIGS),
                                    lanms_poly_values(54, "float64", 8, concave=True)),
+    # fused_embedding_seq_pool: one id column with padding_idx 2; two columns, no padding;
+    # float64 with padding_idx 0
+    "fused_embedding_seq_pool": (fused_emb_pool(1, 2),
+                                 {"ids": (np.array([[1], [2], [6], [2], [0], [5]], "int64"),
+                                          [[0, 3, 3, 6]]), "w": (lrand(7, 3), None)}),
+    "fused_embedding_seq_pool_k2": (fused_emb_pool(2, -1),
+                                    {"ids": (np.array([[[1], [4]], [[2], [2]], [[6], [0]], [[3], [5]]], "int64"),
+                                             [[0, 1, 4]]), "w": (lrand(7, 3), None)}),
+    "fused_embedding_seq_pool_fp64": (fused_emb_pool(1, 0, "float64"),
+                                      {"ids": (np.array([[0], [3], [0], [4], [1]], "int64"),
+                                               [[0, 2, 5]]),
+                                       "w": (lrand(7, 3).astype("float64"), None)}),
 }
 
 
