@@ -762,6 +762,17 @@ START_TEST(recurrent_and_lod_bad_inputs) {
     }
     ot_end(&t);
   }
+  /* cvm: CVM not [rows, 2] */
+  ot_begin(&t);
+  ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(4, 5), 1));
+  ot_feed(&t, "cv", rand_dt(IC_FP32, 2, TU_DIMS(4, 3), 2));
+  ot_op(&t, "cvm");
+  ic_builder_in(t.op, "X", "x");
+  ic_builder_in(t.op, "CVM", "cv");
+  ot_out(&t, "Y", "y");
+  ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+  tu_assert_msg(t.err, "cvm", "input CVM 'cv'", "float32[4, 3]", "[rows, 2]", NULL);
+  ot_end(&t);
   /* lstm: peepholes need the 7D bias */
   ot_begin(&t);
   ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 16), 1), 3, lod, 0, NULL));

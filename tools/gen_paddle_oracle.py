@@ -994,6 +994,20 @@ def conv3d_transpose_modes(g):
                       data_format="NCDHW"), outs={"Output": 1}, dtype="float64"))
 
 
+@case()
+def cvm_modes(g):
+    """cvm (continuous_value_model): use_cvm keeps the show / click columns as log(show + 1)
+    and log(click + 1) - log(show + 1), otherwise drops them; float64."""
+    x = g.data("x", g.rand([4, 5], 0.0, 9.0))
+    cv = g.data("cv", g.rand([4, 2], 0.0, 9.0))
+    xd = g.data("xd", g.rand([3, 4], 0.0, 5.0, "float64"))
+    cd = g.data("cd", g.rand([3, 2], 0.0, 5.0, "float64"))
+    g.fetch(g.op("cvm", {"X": x, "CVM": cv}, dict(use_cvm=True), outs={"Y": 1}),
+            g.op("cvm", {"X": x, "CVM": cv}, dict(use_cvm=False), outs={"Y": 1}),
+            g.op("cvm", {"X": xd, "CVM": cd}, dict(use_cvm=True), outs={"Y": 1},
+                 dtype="float64"))
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
