@@ -773,6 +773,24 @@ START_TEST(recurrent_and_lod_bad_inputs) {
   ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
   tu_assert_msg(t.err, "cvm", "input CVM 'cv'", "float32[4, 3]", "[rows, 2]", NULL);
   ot_end(&t);
+  /* data_norm: columns not a multiple of slot_dim; scale and shift without scale_w */
+  for (int v = 0; v < 2; v++) {
+    ot_begin(&t);
+    ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(2, 5), 1));
+    ot_feed(&t, "n", rand_dt(IC_FP32, 1, TU_DIMS(5), 2));
+    ot_op(&t, "data_norm");
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_in(t.op, "BatchSize", "n");
+    ic_builder_in(t.op, "BatchSum", "n");
+    ic_builder_in(t.op, "BatchSquareSum", "n");
+    if (v) ic_builder_attr_bool(t.op, "enable_scale_and_shift", true);
+    else ic_builder_attr_int(t.op, "slot_dim", 2);
+    ot_out(&t, "Y", "y");
+    ck_assert_int_eq(ot_run(&t), v ? IC_ERR_INVALID_PROGRAM : IC_ERR_SHAPE);
+    if (v) tu_assert_msg(t.err, "data_norm", "enable_scale_and_shift", "scale_w", NULL);
+    else tu_assert_msg(t.err, "data_norm", "input X 'x'", "multiple of slot_dim 2", NULL);
+    ot_end(&t);
+  }
   /* lstm: peepholes need the 7D bias */
   ot_begin(&t);
   ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 16), 1), 3, lod, 0, NULL));

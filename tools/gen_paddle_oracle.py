@@ -1008,6 +1008,34 @@ def cvm_modes(g):
                  dtype="float64"))
 
 
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers data_norm", paddle2=True)
+def data_norm_modes(g):
+    """data_norm (PaddleRec): the plain normalization, slot_dim 2 with shows of zero (those
+    slots give zeros), enable_scale_and_shift with and without slot_dim, and float64."""
+    def dn(x, attrs, dt=F32, shift=False):
+        C = x.shape[1]
+        k = len(g.fetches)
+        ins = dict(X=x, BatchSize=g.param("bs%d" % k, g.rand([C], 50.0, 100.0, dt)),
+                   BatchSum=g.param("bsum%d" % k, g.rand([C], -20.0, 20.0, dt)),
+                   BatchSquareSum=g.param("bsq%d" % k, g.rand([C], 50.0, 200.0, dt)))
+        if shift:
+            ins.update(scale_w=g.param("sw%d" % k, g.rand([C], 0.5, 1.5, dt)),
+                       bias=g.param("sb%d" % k, g.rand([C], -1.0, 1.0, dt)))
+        o = g.op("data_norm", ins, dict(epsilon=1e-4, **attrs),
+                 outs=dict(Y=1, Means=1, Scales=1), dtype=dt)
+        g.fetch(o["Y"][0])
+    xv = g.rand([4, 6], -3.0, 3.0)
+    xv[1, 0] = 0.0
+    xv[2, 4] = 5e-8
+    x = g.data("x", xv)
+    xd = g.data("xd", g.rand([3, 4], -3.0, 3.0, "float64"))
+    dn(x, {})
+    dn(x, dict(slot_dim=2))
+    dn(x, dict(enable_scale_and_shift=True), shift=True)
+    dn(x, dict(enable_scale_and_shift=True, slot_dim=3), shift=True)
+    dn(xd, dict(slot_dim=-1), "float64")
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
