@@ -663,7 +663,10 @@ def json_ops3(paddle, np):
 
 def json_ops6(paddle, np):
     """The PIR translations of conv3d_transpose (channel-last, output_size; Paddle's Python
-    API writes data_format NHWC for NDHWC) and spectral_norm (paddle.nn.SpectralNorm)."""
+    API writes data_format NHWC for NDHWC), spectral_norm (paddle.nn.SpectralNorm), median
+    (avg and min modes, over an axis and over all, a row holding a NaN; the medians only, not
+    their positions) and cvm (continuous_value_model, through paddle._C_ops: its Python API
+    builds a legacy op only)."""
     F = paddle.nn.functional
     x = paddle.static.data("x", [1, 3, 3, 2, 4], "float32")
     wt = paddle.static.create_parameter([4, 3, 3, 3, 2], "float32")
@@ -673,8 +676,18 @@ def json_ops6(paddle, np):
             F.conv3d_transpose(paddle.transpose(x, [0, 4, 1, 2, 3]), wt, stride=[1, 2, 1],
                                padding=[1, 0, 1], dilation=[1, 1, 2]),
             sn(w)]
+    m = paddle.static.data("m", [3, 4], "float32")
+    outs += [paddle.median(m, axis=1), paddle.median(m, axis=0, keepdim=True, mode="min")[0],
+             paddle.median(paddle.slice(m, [0], [0], [2])),
+             paddle.median(paddle.cast(paddle.round(m * 4), "int64"), axis=1)]
+    cv = paddle.static.data("cv", [3, 2], "float32")
+    outs += [paddle._C_ops.cvm(paddle.abs(m), cv, True),
+             paddle._C_ops.cvm(m, cv, False)]
     rv = np.random.RandomState(23)
-    return [(x, rv.uniform(-1, 1, (1, 3, 3, 2, 4)).astype("float32"))], outs
+    mv = rv.uniform(-1, 1, (3, 4)).astype("float32")
+    mv[2, 1] = np.nan
+    return [(x, rv.uniform(-1, 1, (1, 3, 3, 2, 4)).astype("float32")), (m, mv),
+            (cv, rv.uniform(0, 3, (3, 2)).astype("float32"))], outs
 
 
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
