@@ -791,6 +791,20 @@ START_TEST(recurrent_and_lod_bad_inputs) {
     else tu_assert_msg(t.err, "data_norm", "input X 'x'", "multiple of slot_dim 2", NULL);
     ot_end(&t);
   }
+  /* hash: a float input; mod_by 0 */
+  for (int v = 0; v < 2; v++) {
+    ot_begin(&t);
+    ot_feed(&t, "x", v ? tu_i64(2, TU_DIMS(2, 2), (int64_t[]){1, 2, 3, 4})
+                       : rand_dt(IC_FP32, 2, TU_DIMS(2, 2), 1));
+    ot_op(&t, "hash");
+    ic_builder_in(t.op, "X", "x");
+    if (v) ic_builder_attr_long(t.op, "mod_by", 0);
+    ot_out(&t, "Out", "h");
+    ck_assert_int_eq(ot_run(&t), v ? IC_ERR_INVALID_PROGRAM : IC_ERR_SHAPE);
+    if (v) tu_assert_msg(t.err, "hash", "'mod_by'", "is 0", "expected >= 1", NULL);
+    else tu_assert_msg(t.err, "hash", "input X 'x'", "float32[2, 2]", "int32 or int64", NULL);
+    ot_end(&t);
+  }
   /* lstm: peepholes need the 7D bias */
   ot_begin(&t);
   ot_feed(&t, "x", with_lod(rand_dt(IC_FP32, 2, TU_DIMS(5, 16), 1), 3, lod, 0, NULL));

@@ -1036,6 +1036,17 @@ def data_norm_modes(g):
     dn(xd, dict(slot_dim=-1), "float64")
 
 
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers hash", paddle2=True, **EXACT)
+def hash_modes(g):
+    """hash (fluid.layers.hash): XXH64 of each row with seeds 0 .. num_hash - 1, modulo
+    mod_by, int64 rows of width 2 and int32 rows of width 1."""
+    x = g.data("x", g.randint([4, 2], 0, 1000, "int64"))
+    xi = g.data("xi", g.randint([3, 1], -50, 50))
+    g.fetch(g.op("hash", {"X": x}, dict(num_hash=3, mod_by=1000), dtype="int64"),
+            g.op("hash", {"X": x}, dict(num_hash=1, mod_by=7), dtype="int64"),
+            g.op("hash", {"X": xi}, dict(num_hash=2, mod_by=100000), dtype="int32"))
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
