@@ -647,6 +647,27 @@ def fused_emb_pool(k, padding_idx, dtype=F32):
     return build
 
 
+def bipartite(match_type, dist_threshold, dtype=F32):
+    """bipartite_match over a DistMat whose LoD splits its rows among images."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        d = paddle.static.data("dist", [-1, feeds["dist"][0].shape[1]], dtype, lod_level=1)
+        idx = b.create_var(name="match_idx", dtype="int32")
+        dist = b.create_var(name="match_dist", dtype=dtype)
+        raw_op(b, "bipartite_match", {"DistMat": [d]},
+               {"ColToRowMatchIndices": [idx], "ColToRowMatchDist": [dist]},
+               dict(match_type=match_type, dist_threshold=dist_threshold))
+        return [d], [idx, dist]
+    return build
+
+
+def bipartite_values(rows, cols, lod, seed, dtype=F32, zeros=0.3):
+    rng = np.random.RandomState(seed)
+    v = rng.uniform(0, 1, (rows, cols))
+    v[rng.uniform(0, 1, (rows, cols)) < zeros] = 0.0
+    return {"dist": (v.astype(dtype), lod)}
+
+
 def seq_erase(dtype, tokens):
     """sequence_erase of ids with LoD (the last level recounted)."""
     def build(feeds):
@@ -931,6 +952,15 @@ LOD_CASES = {
                                       {"ids": (np.array([[0], [3], [0], [4], [1]], "int64"),
                                                [[0, 2, 5]]),
                                        "w": (lrand(7, 3).astype("float64"), None)}),
+    # bipartite_match: three images (one without rows), greedy matching then per_prediction
+    # with threshold 0.4; float64; one image of 140 rows (Paddle's sorted-pairs path)
+    "bipartite_match": (bipartite("bipartite", 0.5), bipartite_values(7, 9, [[0, 3, 3, 7]], 60)),
+    "bipartite_match_per_pred": (bipartite("per_prediction", 0.4),
+                                 bipartite_values(7, 9, [[0, 3, 3, 7]], 61)),
+    "bipartite_match_fp64": (bipartite("per_prediction", 0.6, "float64"),
+                             bipartite_values(5, 6, [[0, 2, 5]], 62, "float64")),
+    "bipartite_match_many": (bipartite("bipartite", 0.5),
+                             bipartite_values(140, 150, [[0, 140]], 63, F32, 0.5)),
 }
 
 
