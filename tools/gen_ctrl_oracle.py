@@ -668,6 +668,38 @@ def bipartite_values(rows, cols, lod, seed, dtype=F32, zeros=0.3):
     return {"dist": (v.astype(dtype), lod)}
 
 
+def mine_hard(mining_type, with_loc, attrs, dtype=F32):
+    """mine_hard_examples over losses, match indices and distances of 3 images."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        P = feeds["cls"][0].shape[1]
+        cls = paddle.static.data("cls", [-1, P], dtype)
+        idx = paddle.static.data("midx", [-1, P], "int32")
+        dist = paddle.static.data("mdist", [-1, P], dtype)
+        ins = {"ClsLoss": [cls], "MatchIndices": [idx], "MatchDist": [dist]}
+        feed_vars = [cls, idx, dist]
+        if with_loc:
+            loc = paddle.static.data("loc", [-1, P], dtype)
+            ins["LocLoss"] = [loc]
+            feed_vars.append(loc)
+        neg = b.create_var(name="neg_indices", dtype="int32", lod_level=1)
+        upd = b.create_var(name="updated_indices", dtype="int32")
+        raw_op(b, "mine_hard_examples", ins, {"NegIndices": [neg], "UpdatedMatchIndices": [upd]},
+               dict(mining_type=mining_type, **attrs))
+        return feed_vars, [neg, upd]
+    return build
+
+
+def mine_values(seed, dtype=F32, P=12):
+    rng = np.random.RandomState(seed)
+    idx = np.full((3, P), -1, "int32")
+    for n, k in ((0, 3), (1, 1), (2, 0)):
+        idx[n, rng.choice(P, k, replace=False)] = rng.randint(0, 4, k)
+    dist = rng.uniform(0, 1, (3, P)).astype(dtype)
+    return {"cls": (rng.uniform(0, 5, (3, P)).astype(dtype), None), "midx": (idx, None),
+            "mdist": (dist, None), "loc": (rng.uniform(0, 2, (3, P)).astype(dtype), None)}
+
+
 def seq_erase(dtype, tokens):
     """sequence_erase of ids with LoD (the last level recounted)."""
     def build(feeds):
@@ -961,6 +993,18 @@ LOD_CASES = {
                              bipartite_values(5, 6, [[0, 2, 5]], 62, "float64")),
     "bipartite_match_many": (bipartite("bipartite", 0.5),
                              bipartite_values(140, 150, [[0, 140]], 63, F32, 0.5)),
+    # mine_hard_examples: max_negative (ratio 1.5, threshold 0.6; an image without positives),
+    # hard_example with and without LocLoss, float64
+    "mine_hard_examples": (mine_hard("max_negative", False,
+                                     dict(neg_pos_ratio=1.5, neg_dist_threshold=0.6)),
+                           mine_values(70)),
+    "mine_hard_examples_hard": (mine_hard("hard_example", True, dict(sample_size=4)),
+                                mine_values(71)),
+    "mine_hard_examples_hard_noloc": (mine_hard("hard_example", False, dict(sample_size=5)),
+                                      mine_values(72)),
+    "mine_hard_examples_fp64": (mine_hard("max_negative", False,
+                                          dict(neg_pos_ratio=3.0, neg_dist_threshold=0.5),
+                                          "float64"), mine_values(73, "float64")),
 }
 
 
