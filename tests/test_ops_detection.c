@@ -827,6 +827,61 @@ START_TEST(roi_pool_lod) {
 }
 END_TEST
 
+/* target_assign (SSD; no Paddle oracle: 2.6 no longer registers it): X [3 rows, P 2, K 2]
+ * split 2 | 1 among two images (X[r, p, k] = 10 ((2 r + p) K + k)), MatchIndices [2, 3];
+ * column j reads X[lod[i] + id, j % 2];
+ * unmatched columns get mismatch_value and weight 0; then labels (K 1) with NegIndices set
+ * the negatives' weight to 1. Out of range ids fail. */
+START_TEST(target_assign_values) {
+  const uint64_t xo[] = {0, 2, 3}, no[] = {0, 1, 2};
+  const uint64_t *xoffs[] = {xo}, *noffs[] = {no};
+  for (int v = 0; v < 3; v++) {
+    optest t;
+    ot_begin(&t);
+    const int64_t K = v == 1 ? 1 : 2;
+    float xv[12];
+    for (int i = 0; i < 12; i++) xv[i] = (float)(10 * i);
+    ic_tensor *x = tu_f32(3, TU_DIMS(3, 2, K), xv);
+    ck_assert_int_eq(ic_tensor_set_lod(x, 1, (const size_t[]){3}, xoffs), IC_OK);
+    ot_feed(&t, "x", x);
+    ot_feed(&t, "mi", tu_i32(2, TU_DIMS(2, 3), v == 2 ? (const int32_t[]){0, -1, 2, 0, -1, -1}
+                                                        : (const int32_t[]){1, -1, 0, -1, 0, -1}));
+    if (v == 1) {
+      ic_tensor *neg = tu_i32(2, TU_DIMS(2, 1), (const int32_t[]){1, 2});
+      ck_assert_int_eq(ic_tensor_set_lod(neg, 1, (const size_t[]){3}, noffs), IC_OK);
+      ot_feed(&t, "neg", neg);
+    }
+    ot_op(&t, "target_assign");
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_in(t.op, "MatchIndices", "mi");
+    if (v == 1) ic_builder_in(t.op, "NegIndices", "neg");
+    ic_builder_attr_int(t.op, "mismatch_value", 7);
+    ot_out(&t, "Out", "out");
+    ot_out(&t, "OutWeight", "w");
+    if (v == 2) {
+      ck_assert_int_eq(ot_run(&t), IC_ERR_SHAPE);
+      tu_assert_msg(t.err, "target_assign", "MatchIndices", "holds 2 at [0, 2]", "2 rows", NULL);
+      ot_end(&t);
+      continue;
+    }
+    ot_ok(&t);
+    tu_assert_shape(t.out[0], IC_FP32, 3, TU_DIMS(2, 3, K));
+    tu_assert_shape(t.out[1], IC_FP32, 3, TU_DIMS(2, 3, 1));
+    if (K == 2) {
+      /* image 0: col 0 <- X[1, 0], col 2 <- X[0, 0]; image 1: col 1 <- X[2, 1] */
+      tu_assert_close(t.out[0], (const double[]){40, 50, 7, 7, 0, 10, 7, 7, 100, 110, 7, 7}, 12,
+                      0, 0);
+      tu_assert_close(t.out[1], (const double[]){1, 0, 1, 0, 1, 0}, 6, 0, 0);
+    } else {
+      /* K 1: X[r, p] = 10 (2 r + p); negatives: image 0 column 1, image 1 column 2 */
+      tu_assert_close(t.out[0], (const double[]){20, 7, 0, 7, 50, 7}, 6, 0, 0);
+      tu_assert_close(t.out[1], (const double[]){1, 1, 1, 0, 1, 1}, 6, 0, 0);
+    }
+    ot_end(&t);
+  }
+}
+END_TEST
+
 static void roi_pool_bad(const char *op, int64_t C, int oc, int pw, const int32_t *num,
                          ic_status want, const char *n1, const char *n2) {
   optest t;
@@ -1911,6 +1966,7 @@ static TCase *tc_priors(void) {
   tcase_add_test(tc, roi_align_modes);
   tcase_add_test(tc, roi_align_errors);
   tcase_add_test(tc, roi_pool_lod);
+  tcase_add_test(tc, target_assign_values);
   tcase_add_test(tc, roi_pool_errors);
   return tc;
 }

@@ -1492,6 +1492,42 @@ START_TEST(huber_loss_grad) {
 }
 END_TEST
 
+static void sl1_attr(ic_builder_op *op) { ic_builder_attr_float(op, "sigma", 2.0f); }
+
+/* smooth_l1_loss (fluid's, with its Diff) and smooth_l1_loss_grad: the gradients of X and Y
+ * from Diff against central differences, without weights and with both weights (sigma 2:
+ * |d| < 0.25 quadratic, linear beyond; the inputs reach both), and the loss and Diff against
+ * the formula. */
+START_TEST(smooth_l1_loss_grad) {
+  for (int w = 0; w < 2; w++) {
+    gcase g = {.fwd = "smooth_l1_loss", .grad = "smooth_l1_loss_grad", .n_in = w ? 4 : 2,
+               .slot = {"X", "Y", "InsideWeight", "OutsideWeight"},
+               .in = {r64(2, TU_DIMS(4, 3), 51), r64(2, TU_DIMS(4, 3), 52),
+                      w ? r64(2, TU_DIMS(4, 3), 53) : NULL, w ? r64(2, TU_DIMS(4, 3), 54) : NULL},
+               .diff = {true, true}, .out_slot = "Out", .extra_slot = "Diff", .attrs = sl1_attr,
+               .n_gin = w ? 4 : 2,
+               .gin_slot = {"Diff", "Out@GRAD", "InsideWeight", "OutsideWeight"},
+               .gin_src = {"extra", "dout", "in2", "in3"}};
+    check_grad(&g);
+  }
+  /* rows (0.1, -0.5) and (1, 0): d = X - Y; sigma 2: 2 d^2 below 0.25, |d| - 0.125 above */
+  ic_tensor *x = tu_f64(2, TU_DIMS(2, 2), (const double[]){0.1, 0, 1, 0.2});
+  ic_tensor *y = tu_f64(2, TU_DIMS(2, 2), (const double[]){0, 0.5, 0, 0.2});
+  gcase f = {.fwd = "smooth_l1_loss", .n_in = 2, .slot = {"X", "Y"}, .in = {x, y},
+             .out_slot = "Out", .extra_slot = "Diff", .attrs = sl1_attr};
+  ic_tensor *out, *diff;
+  forward(&f, f.in, &out, &diff, NULL);
+  tu_assert_close(out, (const double[]){2 * 0.01 + 0.5 - 0.125, 1 - 0.125}, 2, 1e-15, 0);
+  tu_assert_close(diff, (const double[]){0.1, -0.5, 1, 0}, 4, 1e-15, 0);
+  ck_assert_int_eq(ic_tensor_ndim(out), 2);
+  ck_assert_int_eq(ic_tensor_dims(out)[1], 1);
+  ic_tensor_destroy(out);
+  ic_tensor_destroy(diff);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(y);
+}
+END_TEST
+
 static int64_t g_concat_axis;
 static void concat_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", (int32_t)g_concat_axis); }
 
@@ -2784,6 +2820,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, xshape_grads);
   tcase_add_test(tc, sigmoid_cross_entropy_grad);
   tcase_add_test(tc, huber_loss_grad);
+  tcase_add_test(tc, smooth_l1_loss_grad);
   tcase_add_test(tc, concat_grad);
   tcase_add_test(tc, slice_grad);
   tcase_add_test(tc, lookup_table_v2_grad);
