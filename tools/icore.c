@@ -127,9 +127,14 @@ int cmd_info(const cli_args *a) {
   printf("op types:\n");
   for (size_t i = 0; i < n_types; i++) printf("  %-32s %zu\n", c[i].type, c[i].n);
   if ((rc = print_params(p))) goto done;
-  size_t missing = 0, unsupported = 0;
+  size_t missing = 0, unsupported = 0, readers = 0;
   for (size_t i = 0; i < n_types; i++) {
-    if (ic_registry_find(c[i].type)) continue;
+    if (!ic_program_is_reader_op(c[i].type)) continue;
+    printf("%s %s", readers++ ? "" : "data readers (their read outputs are fed):", c[i].type);
+  }
+  if (readers) printf("\n");
+  for (size_t i = 0; i < n_types; i++) {
+    if (ic_registry_find(c[i].type) || ic_program_is_reader_op(c[i].type)) continue;
     printf("%s %s", missing++ ? "" : "no kernel yet for:", c[i].type);
   }
   if (missing) printf("  (%zu of %zu op types)\n", missing, n_types);

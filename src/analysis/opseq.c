@@ -1,7 +1,10 @@
 /* Which ops a run executes, and how feeds and fetches reach them. Programs exported by
  * Paddle carry feed ops (reading column `col` of the feed list) and fetch ops (writing
  * column `col` of the fetch list); a requested name they do not cover gets a synthetic op,
- * so programs without any feed/fetch ops run too. */
+ * so programs without any feed/fetch ops run too. Training programs that stream batches
+ * through Paddle's data readers instead have their `read` op replaced by feed ops of its
+ * outputs (feed targets after the feed ops' own: program.c), and their other reader ops
+ * left out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +58,12 @@ ic_status ic_opseq_build(const ic_program *p, size_t n_feeds, const char *const 
   s->fetch_holder = holder_name(p, false);
   s->feed_col = ic_arena_calloc(a, n_feeds ? n_feeds : 1, sizeof *s->feed_col);
   s->fetch_col = ic_arena_calloc(a, n_fetches ? n_fetches : 1, sizeof *s->fetch_col);
-  s->ops = ic_arena_calloc(a, b0->n_ops + n_feeds + n_fetches + 1, sizeof *s->ops);
+  size_t n_read_outs = 0; /* the feed ops that replace `read` ops */
+  for (size_t i = 0; i < b0->n_ops; i++) {
+    const ic_slot *o = strcmp(b0->ops[i].type, "read") == 0 ? ic_op_output(&b0->ops[i], "Out") : NULL;
+    n_read_outs += o ? o->n : 0;
+  }
+  s->ops = ic_arena_calloc(a, b0->n_ops + n_read_outs + n_feeds + n_fetches + 1, sizeof *s->ops);
   if (!s->feed_col || !s->fetch_col || !s->ops) return oom(err);
 
   s->n_feed_cols = p->n_feeds;
@@ -83,7 +91,29 @@ ic_status ic_opseq_build(const ic_program *p, size_t n_feeds, const char *const 
     }
     s->feed_col[i] = col;
   }
-  for (size_t i = 0; i < b0->n_ops; i++) s->ops[s->n_ops++] = &b0->ops[i];
+  for (size_t i = 0; i < b0->n_ops; i++) {
+    const ic_op *op = &b0->ops[i];
+    if (!ic_program_is_reader_op(op->type)) {
+      s->ops[s->n_ops++] = op;
+      continue;
+    }
+    /* a data reader: its `read` outputs are feed targets (program.c), fed here; the ops
+     * that create the readers do nothing without Python's DataLoader behind them */
+    const ic_slot *o = strcmp(op->type, "read") == 0 ? ic_op_output(op, "Out") : NULL;
+    for (size_t k = 0; o && k < o->n; k++) {
+      size_t col = SIZE_MAX;
+      for (size_t c = p->n_feed_ops; c < p->n_feeds && col == SIZE_MAX; c++) {
+        if (strcmp(p->feeds[c], o->args[k]) == 0) col = c;
+      }
+      if (col == SIZE_MAX) {
+        return ic_err_set(err, IC_ERR_INTERNAL, "read output '%s' is not a feed target",
+                          o->args[k]);
+      }
+      const ic_op *f = make_op(a, true, s->feed_holder, o->args[k], col);
+      if (!f) return oom(err);
+      s->ops[s->n_ops++] = f;
+    }
+  }
 
   s->n_fetch_cols = p->n_fetches;
   for (size_t i = 0; i < n_fetches; i++) {

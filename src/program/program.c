@@ -463,6 +463,47 @@ static ic_status collect_targets(ic_program *p, const char *op_type, const char 
   return IC_OK;
 }
 
+bool ic_program_is_reader_op(const char *type) {
+  static const char *const k_readers[] = {"create_py_reader", "create_double_buffer_reader",
+                                          "create_custom_reader", "open_files", "read"};
+  for (size_t i = 0; i < sizeof k_readers / sizeof k_readers[0]; i++) {
+    if (strcmp(type, k_readers[i]) == 0) return true;
+  }
+  return false;
+}
+
+/* The outputs of block 0's `read` ops, after the feed ops' targets: feed targets too. */
+static ic_status collect_reader_targets(ic_program *p, ic_err *err) {
+  const ic_block *b = &p->blocks[0];
+  p->n_feed_ops = p->n_feeds;
+  size_t extra = 0;
+  for (size_t i = 0; i < b->n_ops; i++) {
+    const ic_slot *s = strcmp(b->ops[i].type, "read") == 0 ? ic_op_output(&b->ops[i], "Out") : NULL;
+    extra += s ? s->n : 0;
+  }
+  if (!extra) return IC_OK;
+  const char **names = ic_arena_calloc(p->arena, p->n_feeds + extra, sizeof *names);
+  if (!names) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  if (p->n_feeds) memcpy(names, p->feeds, p->n_feeds * sizeof *names);
+  size_t n = p->n_feeds;
+  for (size_t i = 0; i < b->n_ops; i++) {
+    const ic_slot *s = strcmp(b->ops[i].type, "read") == 0 ? ic_op_output(&b->ops[i], "Out") : NULL;
+    for (size_t k = 0; s && k < s->n; k++) {
+      for (size_t j = 0; j < n; j++) {
+        if (strcmp(names[j], s->args[k]) == 0) {
+          return ic_err_set(err, IC_ERR_INVALID_PROGRAM,
+                            "%s: op #%zu (read) in block 0: output '%s' is already a feed "
+                            "target", p->origin, i, s->args[k]);
+        }
+      }
+      names[n++] = s->args[k];
+    }
+  }
+  p->feeds = names;
+  p->n_feeds = n;
+  return IC_OK;
+}
+
 static ic_status build(ic_program *p, ic_err *err) {
   pb_program *pb = p->pb;
   ic_status st = check_blocks(p, pb, err);
@@ -544,6 +585,7 @@ static ic_status build(ic_program *p, ic_err *err) {
     }
   }
   if ((st = collect_targets(p, "feed", "Out", &p->n_feeds, &p->feeds, err))) return st;
+  if ((st = collect_reader_targets(p, err))) return st;
   return collect_targets(p, "fetch", "X", &p->n_fetches, &p->fetches, err);
 }
 

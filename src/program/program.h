@@ -117,8 +117,10 @@ struct ic_program {
   size_t n_blocks;
   ic_block *blocks;
   int64_t version;         /* ProgramDesc.version, 0 when absent */
-  size_t n_feeds;          /* feed targets by col */
+  size_t n_feeds;          /* feed targets by col: the feed ops' first, then the outputs of
+                              the data-reader ops (ic_program_is_reader_op) */
   const char **feeds;
+  size_t n_feed_ops;       /* how many of them feed ops write */
   size_t n_fetches;        /* fetch targets by col */
   const char **fetches;
   void *pb;                /* the protobuf-c message our strings point into */
@@ -182,5 +184,11 @@ ic_status ic_ar_fail(ic_attr_reader *r, const char *name, const char *fmt, ...)
 #ifdef __cplusplus
 }
 #endif
+
+/* Paddle's data-reader ops (create_py_reader, create_double_buffer_reader, read, ...),
+ * which stream batches from a Python DataLoader in training programs: icore has no readers,
+ * so a `read` op's outputs become feed targets (the caller feeds them) and every reader op is
+ * left out of the runs (analysis/opseq.c). */
+bool ic_program_is_reader_op(const char *type);
 
 #endif

@@ -10,7 +10,8 @@
  *   decode_center_size: TargetBox [N, M, 4] offsets -> OutputBox [N, M, 4] boxes; with
  *     axis 0 prior j serves column j (PriorBox [M, 4]), with axis 1 prior i serves row i
  *     (PriorBox [N, 4]). Paddle's float64 kernel reads the float `variance` attribute through
- *     a double pointer (garbage); here the attribute's values are used for both dtypes. */
+ *     a double pointer (garbage); here the attribute's values are used for both dtypes.
+ * OutputBox carries TargetBox's LoD, as in Paddle. */
 #include <math.h>
 #include <string.h>
 
@@ -88,8 +89,10 @@ static ic_status infer(ic_kctx *c) {
     }
     d[0] = t->dims[0], d[1] = t->dims[1], d[2] = 4;
   }
-  ic_tensor_set_meta(ic_out(c, 0, 0), p->dtype, 3, d);
-  return IC_OK;
+  ic_tensor *o = ic_out(c, 0, 0);
+  ic_tensor_set_meta(o, p->dtype, 3, d);
+  /* OutputBox takes TargetBox's LoD (its rows are TargetBox's: SSD's targets per image) */
+  return ic_kset_lod(c, o, t->lod ? ic_lod_clone(t->lod) : NULL, t->lod != NULL);
 }
 
 /* Width, height and centre of prior j. */
@@ -155,4 +158,5 @@ const ic_opdef ic_op_box_coder = {
     .n_outputs = 1, .outputs = outputs,
     .attrs_size = sizeof(bc_attrs), .parse = parse,
     .infer = infer, .cpu = run,
+    .flags = IC_OP_LOD,
 };
