@@ -1899,6 +1899,11 @@ static void conv_attrs(ic_builder_op *op) {
   ic_builder_attr_string(op, "padding_algorithm", g_conv.algo);
 }
 
+static void pointwise_attrs(ic_builder_op *op) {
+  ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){0, 0});
+  ic_builder_attr_int(op, "groups", 2);
+}
+
 START_TEST(conv2d_grad) {
   const conv_cfg cs[] = {{1, 0, 1, 1, false, "EXPLICIT"}, {2, 1, 1, 1, false, "EXPLICIT"},
                          {1, 1, 2, 2, false, "EXPLICIT"}, {1, 1, 1, 1, true, "EXPLICIT"},
@@ -1913,6 +1918,12 @@ START_TEST(conv2d_grad) {
                .gin_src = {"in0", "in1", "dout"}};
     check_grad(&g);
   }
+  /* 1 x 1, stride 1, unpadded, 2 groups: the path that reads the input as its own col */
+  gcase p = {.fwd = "conv2d", .grad = "conv2d_grad", .n_in = 2, .slot = {"Input", "Filter"},
+             .in = {r64(4, TU_DIMS(2, 4, 3, 5), 44), r64(4, TU_DIMS(6, 2, 1, 1), 45)},
+             .diff = {true, true}, .out_slot = "Output", .attrs = pointwise_attrs, .n_gin = 3,
+             .gin_slot = {"Input", "Filter", "Output@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&p);
   g_conv = (conv_cfg){1, 1, 1, 4, false, "EXPLICIT"};
   gcase d = {.fwd = "depthwise_conv2d", .grad = "depthwise_conv2d_grad", .n_in = 2,
              .slot = {"Input", "Filter"},
