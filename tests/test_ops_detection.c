@@ -882,6 +882,35 @@ START_TEST(target_assign_values) {
 }
 END_TEST
 
+/* yolov3_loss's checks (values: the oracle case yolov3_loss_modes and test_train's yolo):
+ * X's channels not anchor_mask x (5 + class_num); a ground truth centred outside the image;
+ * anchor_mask naming an anchor that does not exist. */
+START_TEST(yolov3_loss_bad) {
+  for (int v = 0; v < 3; v++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "x", rand_t(IC_FP32, 4, TU_DIMS(1, v == 0 ? 15 : 16, 2, 2), 1, -1, 1));
+    ot_feed(&t, "box", tu_f32(3, TU_DIMS(1, 1, 4),
+                              (const float[]){v == 1 ? 1.2f : 0.5f, 0.5f, 0.3f, 0.3f}));
+    ot_feed(&t, "lab", tu_i32(2, TU_DIMS(1, 1), (const int32_t[]){1}));
+    ot_op(&t, "yolov3_loss");
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_in(t.op, "GTBox", "box");
+    ic_builder_in(t.op, "GTLabel", "lab");
+    ic_builder_attr_ints(t.op, "anchors", 4, (const int32_t[]){4, 5, 8, 6});
+    ic_builder_attr_ints(t.op, "anchor_mask", 2, (const int32_t[]){0, v == 2 ? 2 : 1});
+    ic_builder_attr_int(t.op, "class_num", 3);
+    ot_out(&t, "Loss", "loss");
+    const ic_status want = v == 2 ? IC_ERR_INVALID_PROGRAM : IC_ERR_SHAPE;
+    ck_assert_int_eq(ot_run(&t), want);
+    if (v == 0) tu_assert_msg(t.err, "yolov3_loss", "input X 'x'", "[N, 16, H, H]", NULL);
+    if (v == 1) tu_assert_msg(t.err, "yolov3_loss", "GTBox 'box'", "outside the image", NULL);
+    if (v == 2) tu_assert_msg(t.err, "anchor_mask", "holds 2", "[0, 2)", NULL);
+    ot_end(&t);
+  }
+}
+END_TEST
+
 static void roi_pool_bad(const char *op, int64_t C, int oc, int pw, const int32_t *num,
                          ic_status want, const char *n1, const char *n2) {
   optest t;
@@ -1967,6 +1996,7 @@ static TCase *tc_priors(void) {
   tcase_add_test(tc, roi_align_errors);
   tcase_add_test(tc, roi_pool_lod);
   tcase_add_test(tc, target_assign_values);
+  tcase_add_test(tc, yolov3_loss_bad);
   tcase_add_test(tc, roi_pool_errors);
   return tc;
 }

@@ -636,6 +636,10 @@ END_TEST
 START_TEST(paddle_while_unused_output_sgd) { run_paddle_case("ctl_while_unused_out"); }
 END_TEST
 
+/* A YOLOv3 head trained by yolov3_loss (label smoothing, mixup scores) and SGD. */
+START_TEST(paddle_yolov3_loss_sgd) { run_paddle_case("yolo"); }
+END_TEST
+
 /* The compiled plan of the while_loop case: the forward while's sub-plan keeps what the grad
  * block reads (the body's tanh output as the iteration leaves it, the loop variable as it
  * finds it) and releases neither within an iteration; the grad sub-plan binds the same number
@@ -1311,6 +1315,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_while_in_while_sgd);
   tcase_add_test(tc, paddle_while_body_array_sgd);
   tcase_add_test(tc, paddle_while_unused_output_sgd);
+  tcase_add_test(tc, paddle_yolov3_loss_sgd);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;

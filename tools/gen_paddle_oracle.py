@@ -1047,6 +1047,46 @@ def hash_modes(g):
             g.op("hash", {"X": xi}, dict(num_hash=2, mod_by=100000), dtype="int32"))
 
 
+def yolo_gt(rng, n, b, valid):
+    """Ground truths: centres in [0.05, 0.95), sizes in [0.05, 0.6), the rest zero-sized."""
+    box = np.zeros((n, b, 4), "float32")
+    for i in range(n):
+        for t in range(valid[i]):
+            box[i, t, :2] = rng.uniform(0.05, 0.95, 2)
+            box[i, t, 2:] = rng.uniform(0.05, 0.6, 2)
+    return box
+
+
+@case()
+def yolov3_loss_modes(g):
+    """yolov3_loss: the loss per image, ObjectnessMask and GTMatchMask, with label smoothing
+    (the default) and without, GTScore (mixup) given, scale_x_y 1.2, a ground truth whose
+    anchor is outside anchor_mask (match -1), zero-sized boxes (no box), ignore_thresh low
+    enough to ignore some predictions; float64."""
+    rng = np.random.RandomState(31)
+    anchors = [10, 13, 16, 30, 33, 23, 30, 61, 62, 45, 59, 119]
+    C = 3
+    def yl(x, box, lab, mask, attrs, score=None, dt=F32):
+        ins = {"X": x, "GTBox": box, "GTLabel": lab}
+        if score is not None:
+            ins["GTScore"] = score
+        o = g.op("yolov3_loss", ins, dict(anchors=anchors, anchor_mask=mask, class_num=C,
+                                          downsample_ratio=8, **attrs),
+                 outs=dict(Loss=1, ObjectnessMask=1, GTMatchMask=1), dtype=dt)
+        g.fetch(o["Loss"][0], o["ObjectnessMask"][0], o["GTMatchMask"][0])
+    x = g.data("x", g.rand([2, 2 * (5 + C), 4, 4], -2.0, 2.0))
+    box = g.data("box", yolo_gt(rng, 2, 5, [3, 4]))
+    lab = g.data("lab", rng.randint(0, C, (2, 5)).astype("int32"))
+    score = g.data("score", g.rand([2, 5], 0.3, 1.0))
+    yl(x, box, lab, [1, 2], dict(ignore_thresh=0.3))
+    yl(x, box, lab, [0, 3], dict(ignore_thresh=0.5, use_label_smooth=False, scale_x_y=1.2),
+       score)
+    xd = g.data("xd", g.rand([1, 3 * (5 + C), 2, 2], -2.0, 2.0, "float64"))
+    boxd = g.data("boxd", yolo_gt(rng, 1, 3, [2]).astype("float64"))
+    labd = g.data("labd", rng.randint(0, C, (1, 3)).astype("int32"))
+    yl(xd, boxd, labd, [0, 1, 2], dict(ignore_thresh=0.1), dt="float64")
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,

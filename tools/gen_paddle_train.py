@@ -890,6 +890,33 @@ def case_qat_fake_qdq():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+def case_yolo():
+    """A YOLOv3 head trained by its loss: conv2d (3 -> 2 anchors x (5 + 3 classes)) over an
+    8 x 8 image downsampled to 4 x 4, paddle.vision.ops.yolo_loss (yolov3_loss: label
+    smoothing, ignore_thresh 0.5, mixup scores), its mean, SGD: yolov3_loss_grad against
+    Paddle."""
+    x = paddle.static.data(name="img", shape=[None, 3, 8, 8], dtype="float32")
+    box = paddle.static.data(name="gt_box", shape=[None, 4, 4], dtype="float32")
+    lab = paddle.static.data(name="gt_label", shape=[None, 4], dtype="int32")
+    score = paddle.static.data(name="gt_score", shape=[None, 4], dtype="float32")
+    h = paddle.nn.Conv2D(3, 2 * 8, 3, stride=2, padding=1)(x)
+    loss = paddle.vision.ops.yolo_loss(h, box, lab, anchors=[4, 5, 8, 6, 6, 12, 12, 10],
+                                       anchor_mask=[1, 2], class_num=3, ignore_thresh=0.5,
+                                       downsample_ratio=2, gt_score=score)
+    loss = paddle.mean(loss)
+    paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
+    rng = np.random.default_rng(11)
+    boxes = np.zeros((STEPS * 2, 4, 4), "float32")
+    for i in range(STEPS * 2):
+        k = rng.integers(1, 5)
+        boxes[i, :k, :2] = rng.uniform(0.05, 0.95, (k, 2))
+        boxes[i, :k, 2:] = rng.uniform(0.1, 0.7, (k, 2))
+    feeds = {"img": rng.standard_normal((STEPS * 2, 3, 8, 8)).astype("float32"),
+             "gt_box": boxes, "gt_label": rng.integers(0, 3, (STEPS * 2, 4)).astype("int32"),
+             "gt_score": rng.uniform(0.5, 1.0, (STEPS * 2, 4)).astype("float32")}
+    return loss, feeds, 2, 1e-5, 1e-4
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -902,7 +929,7 @@ CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn":
          "ctl_while_unused_out": case_ctl_while_unused_out,
          "ctl_nested_local": case_ctl_nested_local,
          "ctl_while_in_while": case_ctl_while_in_while,
-         "ctl_while_array": case_ctl_while_array}
+         "ctl_while_array": case_ctl_while_array, "yolo": case_yolo}
 for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 CASES["gru_lod"] = case_gru_lod
