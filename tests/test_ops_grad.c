@@ -1492,6 +1492,27 @@ START_TEST(huber_loss_grad) {
 }
 END_TEST
 
+static bool g_ac_nchw;
+static void ac_attr(ic_builder_op *op) {
+  ic_builder_attr_string(op, "data_layout", g_ac_nchw ? "NCHW" : "NHWC");
+}
+
+/* affine_channel_grad: X, Scale and Bias against central differences, channels at dim 1
+ * (NCHW) and last (NHWC). */
+START_TEST(affine_channel_grad) {
+  for (int l = 0; l < 2; l++) {
+    g_ac_nchw = l == 0;
+    gcase g = {.fwd = "affine_channel", .grad = "affine_channel_grad", .n_in = 3,
+               .slot = {"X", "Scale", "Bias"},
+               .in = {r64(4, l ? TU_DIMS(2, 3, 2, 4) : TU_DIMS(2, 4, 3, 2), 61),
+                      r64(1, TU_DIMS(4), 62), r64(1, TU_DIMS(4), 63)},
+               .diff = {true, true, true}, .out_slot = "Out", .attrs = ac_attr, .n_gin = 3,
+               .gin_slot = {"X", "Scale", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 static void sl1_attr(ic_builder_op *op) { ic_builder_attr_float(op, "sigma", 2.0f); }
 
 /* smooth_l1_loss (fluid's, with its Diff) and smooth_l1_loss_grad: the gradients of X and Y
@@ -2832,6 +2853,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, sigmoid_cross_entropy_grad);
   tcase_add_test(tc, huber_loss_grad);
   tcase_add_test(tc, smooth_l1_loss_grad);
+  tcase_add_test(tc, affine_channel_grad);
   tcase_add_test(tc, concat_grad);
   tcase_add_test(tc, slice_grad);
   tcase_add_test(tc, lookup_table_v2_grad);
