@@ -1492,6 +1492,44 @@ START_TEST(huber_loss_grad) {
 }
 END_TEST
 
+static void ls_attr(ic_builder_op *op) { ic_builder_attr_float(op, "epsilon", 0.1f); }
+static void norm_attr(ic_builder_op *op) { ic_builder_attr_int(op, "axis", 1); }
+static bool g_ts_nhwc;
+static void ts_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "seg_num", 3);
+  ic_builder_attr_float(op, "shift_ratio", 0.25f);
+  ic_builder_attr_string(op, "data_format", g_ts_nhwc ? "NHWC" : "NCHW");
+}
+
+/* label_smooth_grad, bce_loss_grad (X in (0.05, 0.95)), norm_grad (axis 1, with the
+ * forward's Norm) and temporal_shift_grad (both layouts) against central differences. */
+START_TEST(loss_and_shift_grads) {
+  gcase ls = {.fwd = "label_smooth", .grad = "label_smooth_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(2, TU_DIMS(3, 4), 71)}, .diff = {true}, .out_slot = "Out",
+              .attrs = ls_attr, .n_gin = 1, .gin_slot = {"Out@GRAD"}, .gin_src = {"dout"}};
+  check_grad(&ls);
+  gcase bce = {.fwd = "bce_loss", .grad = "bce_loss_grad", .n_in = 2, .slot = {"X", "Label"},
+               .in = {ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 72, 0.05, 0.95),
+                      ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 73, 0, 1)},
+               .diff = {true, false}, .out_slot = "Out", .n_gin = 3,
+               .gin_slot = {"X", "Label", "Out@GRAD"}, .gin_src = {"in0", "in1", "dout"}};
+  check_grad(&bce);
+  gcase nm = {.fwd = "norm", .grad = "norm_grad", .n_in = 1, .slot = {"X"},
+              .in = {r64(3, TU_DIMS(2, 4, 3), 74)}, .diff = {true}, .out_slot = "Out",
+              .extra_slot = "Norm", .attrs = norm_attr, .n_gin = 3,
+              .gin_slot = {"X", "Norm", "Out@GRAD"}, .gin_src = {"in0", "extra", "dout"}};
+  check_grad(&nm);
+  for (int l = 0; l < 2; l++) {
+    g_ts_nhwc = l == 1;
+    gcase ts = {.fwd = "temporal_shift", .grad = "temporal_shift_grad", .n_in = 1,
+                .slot = {"X"}, .in = {r64(4, l ? TU_DIMS(6, 2, 2, 8) : TU_DIMS(6, 8, 2, 2), 75)},
+                .diff = {true}, .out_slot = "Out", .attrs = ts_attr, .n_gin = 1,
+                .gin_slot = {"Out@GRAD"}, .gin_src = {"dout"}};
+    check_grad(&ts);
+  }
+}
+END_TEST
+
 static bool g_ac_nchw;
 static void ac_attr(ic_builder_op *op) {
   ic_builder_attr_string(op, "data_layout", g_ac_nchw ? "NCHW" : "NHWC");
@@ -2854,6 +2892,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, huber_loss_grad);
   tcase_add_test(tc, smooth_l1_loss_grad);
   tcase_add_test(tc, affine_channel_grad);
+  tcase_add_test(tc, loss_and_shift_grads);
   tcase_add_test(tc, concat_grad);
   tcase_add_test(tc, slice_grad);
   tcase_add_test(tc, lookup_table_v2_grad);

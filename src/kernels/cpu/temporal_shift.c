@@ -5,18 +5,14 @@
  * TemporalShiftInferMeta). Any dtype (values are only moved). */
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/temporal_shift.h"
 
-typedef struct ts_attrs {
-  int64_t seg;
-  double ratio;
-  bool nhwc;
-} ts_attrs;
+typedef ic_ts_attrs ts_attrs;
 
 static const ic_slotdef k_inputs[1] = {{"X", 0}};
 static const ic_slotdef k_outputs[1] = {{"Out", 0}};
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_ts_parse(ic_attr_reader *r, void *attrs) {
   ts_attrs *a = attrs;
   a->seg = ic_ar_int_req(r, "seg_num");
   a->ratio = (float)ic_ar_float(r, "shift_ratio", 0.25);
@@ -33,7 +29,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-static ic_status infer(ic_kctx *c) {
+ic_status ic_ts_infer(ic_kctx *c) {
   const ts_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   if (x->ndim != 4) return ic_kfail_in(c, 0, 0, "expected rank 4 [N * seg_num, C, H, W]");
@@ -41,14 +37,15 @@ static ic_status infer(ic_kctx *c) {
     return ic_kfail_in(c, 0, 0, "has %lld frames, expected a multiple of seg_num %lld",
                        (long long)x->dims[0], (long long)a->seg);
   }
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4, x->dims);
+  if (ic_out(c, 0, 0)) ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4, x->dims);
   return IC_OK;
 }
 
-static ic_status run(ic_kctx *c) {
+ic_status ic_ts_shift(ic_kctx *c, bool grad) {
   const ts_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *o = ic_out(c, 0, 0);
+  if (!o) return IC_OK;
   const size_t es = ic_dtype_size(x->dtype);
   const int64_t T = a->seg, NT = x->dims[0];
   const int64_t C = a->nhwc ? x->dims[3] : x->dims[1];
@@ -60,7 +57,10 @@ static ic_status run(ic_kctx *c) {
   for (int64_t f = 0; f < NT; f++) {
     const int64_t t = f % T;
     for (int64_t ch = 0; ch < C; ch++) {
-      const int64_t from = ch < c1 ? t - 1 : ch < c2 ? t + 1 : t;
+      /* the forward reads frame t - 1 for [0, c1) and t + 1 for [c1, c2); its gradient flows
+       * back the other way */
+      const int64_t back = ch < c1 ? -1 : ch < c2 ? 1 : 0;
+      const int64_t from = t + (grad ? -back : back);
       const bool zero = from < 0 || from >= T;
       const char *s = zero ? NULL : src + (size_t)(f + (from - t)) * frame;
       char *d = dst + (size_t)f * frame;
@@ -81,8 +81,10 @@ static ic_status run(ic_kctx *c) {
   return IC_OK;
 }
 
+static ic_status run(ic_kctx *c) { return ic_ts_shift(c, false); }
+
 const ic_opdef ic_op_temporal_shift = {
     .name = "temporal_shift", .n_inputs = 1, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .attrs_size = sizeof(ts_attrs), .parse = parse, .infer = infer,
-    .cpu = run,
+    .outputs = k_outputs, .attrs_size = sizeof(ts_attrs), .parse = ic_ts_parse,
+    .infer = ic_ts_infer, .cpu = run,
 };
