@@ -172,9 +172,9 @@ START_TEST(bad_blocks_and_dims) {
   ic_builder_destroy(b);
   /* an unknown dtype */
   b = ic_builder_create();
-  tu_var(b, "x", (ic_dtype)23, 1, TU_DIMS(3));
+  tu_var(b, "x", (ic_dtype)25, 1, TU_DIMS(3));
   ck_assert_int_eq(build_err(b, err, sizeof err), IC_ERR_UNSUPPORTED);
-  tu_assert_msg(err, "'x'", "COMPLEX64", NULL);
+  tu_assert_msg(err, "'x'", NULL);
   ic_builder_destroy(b);
   /* a variable declared twice */
   b = ic_builder_create();

@@ -169,6 +169,8 @@ static double element(const ic_tensor *t, int64_t k) {
     case IC_BF16: return bf16_to_double(((const uint16_t *)d)[k]);
     case IC_FP32: return ((const float *)d)[k];
     case IC_FP64: return ((const double *)d)[k];
+    case IC_COMPLEX64: return hypot(((const float *)d)[2 * k], ((const float *)d)[2 * k + 1]);
+    case IC_COMPLEX128: return hypot(((const double *)d)[2 * k], ((const double *)d)[2 * k + 1]);
   }
   return NAN;
 }

@@ -40,11 +40,12 @@ typedef struct npy_type {
 static const npy_type k_types[] = {
     {'b', 1, IC_BOOL},  {'i', 1, IC_INT8},  {'u', 1, IC_UINT8}, {'i', 2, IC_INT16},
     {'i', 4, IC_INT32}, {'i', 8, IC_INT64}, {'f', 2, IC_FP16},  {'f', 4, IC_FP32},
-    {'f', 8, IC_FP64},
+    {'f', 8, IC_FP64},  {'c', 8, IC_COMPLEX64}, {'c', 16, IC_COMPLEX128},
 };
 #define N_TYPES (sizeof k_types / sizeof k_types[0])
 
-#define SUPPORTED "bool, int8, uint8, int16, int32, int64, float16, float32, float64"
+#define SUPPORTED \
+  "bool, int8, uint8, int16, int32, int64, float16, float32, float64, complex64, complex128"
 
 /* ---- the header: a small Python literal parser ---- */
 

@@ -100,7 +100,9 @@ typedef enum ic_dtype {
   IC_FP64 = 6,
   IC_UINT8 = 20,
   IC_INT8 = 21,
-  IC_BF16 = 22 /* storage only */
+  IC_BF16 = 22, /* storage only */
+  IC_COMPLEX64 = 23,  /* two float32 (real, imaginary): the FFT ops and their complex helpers */
+  IC_COMPLEX128 = 24  /* two float64 */
 } ic_dtype;
 
 /* Bytes per element, or 0 for a value that is not a supported dtype. */

@@ -26,7 +26,8 @@ size_t ic_dtype_size(int dtype) {
     case IC_BOOL: case IC_UINT8: case IC_INT8: return 1;
     case IC_INT16: case IC_FP16: case IC_BF16: return 2;
     case IC_INT32: case IC_FP32: return 4;
-    case IC_INT64: case IC_FP64: return 8;
+    case IC_INT64: case IC_FP64: case IC_COMPLEX64: return 8;
+    case IC_COMPLEX128: return 16;
   }
   return 0;
 }
@@ -43,6 +44,8 @@ const char *ic_dtype_name(int dtype) {
     case IC_UINT8: return "uint8";
     case IC_INT8: return "int8";
     case IC_BF16: return "bfloat16";
+    case IC_COMPLEX64: return "complex64";
+    case IC_COMPLEX128: return "complex128";
   }
   return NULL;
 }

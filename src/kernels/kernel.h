@@ -261,6 +261,9 @@ ic_status ic_kcheck_dtype(ic_kctx *c, size_t s, size_t i, uint64_t mask);
 #define IC_DT_FLOAT (IC_DT(IC_FP32) | IC_DT(IC_FP64))
 #define IC_DT_INT (IC_DT(IC_INT32) | IC_DT(IC_INT64))
 #define IC_DT_NUM (IC_DT_FLOAT | IC_DT_INT)
+#define IC_DT_COMPLEX (IC_DT(IC_COMPLEX64) | IC_DT(IC_COMPLEX128))
+/* Every dtype but the complex ones, which only the FFT family and its helpers take. */
+#define IC_DT_ANY (~0ull & ~IC_DT_COMPLEX)
 
 /* infer for ops like scale and clip: input 0 numeric, the optional one-element operand tensors
  * of input slots [first, last] numeric, Out (output 0) X's dtype and dims. */

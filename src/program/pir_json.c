@@ -595,7 +595,8 @@ static const struct {
     {"t_bool", "bool", IC_BOOL},     {"t_i16", "int16", IC_INT16},  {"t_i32", "int32", IC_INT32},
     {"t_i64", "int64", IC_INT64},    {"t_f16", "float16", IC_FP16}, {"t_f32", "float32", IC_FP32},
     {"t_f64", "float64", IC_FP64},   {"t_ui8", "uint8", IC_UINT8},  {"t_i8", "int8", IC_INT8},
-    {"t_bf16", "bfloat16", IC_BF16}, {"t_c64", "complex64", -1},    {"t_c128", "complex128", -1},
+    {"t_bf16", "bfloat16", IC_BF16}, {"t_c64", "complex64", IC_COMPLEX64},
+    {"t_c128", "complex128", IC_COMPLEX128},
     {"t_f8e4m3fn", "float8_e4m3fn", -1}, {"t_f8e5m2", "float8_e5m2", -1},
 };
 
@@ -607,7 +608,7 @@ static bool dtype_from_name(const char *s, int *out) {
   } names[] = {{"bool", IC_BOOL},       {"int16", IC_INT16},    {"int32", IC_INT32},
                {"int64", IC_INT64},     {"float16", IC_FP16},   {"float32", IC_FP32},
                {"float64", IC_FP64},    {"uint8", IC_UINT8},    {"int8", IC_INT8},
-               {"bfloat16", IC_BF16},   {"complex64", 23},      {"complex128", 24}};
+               {"bfloat16", IC_BF16},   {"complex64", IC_COMPLEX64}, {"complex128", IC_COMPLEX128}};
   if (strncmp(s, "Undefined", 9) == 0) {
     *out = -1;
     return true;

@@ -18,14 +18,14 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
     ic_ar_fail(r, "out_dtype", "is missing (required, INT)");
     return r->st;
   }
-  ic_fill_parse_dtype(r, "out_dtype", 0, ~0ull, &a->out_dtype);
+  ic_fill_parse_dtype(r, "out_dtype", 0, IC_DT_ANY, &a->out_dtype);
   return r->st;
 }
 
 static ic_status infer(ic_kctx *c) {
   const cast_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
-  ic_status st = ic_kcheck_dtype(c, 0, 0, ~0ull);
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_ANY);
   if (st) return st;
   ic_tensor_set_meta(ic_out(c, 0, 0), a->out_dtype, x->ndim, x->dims);
   return IC_OK;
@@ -76,6 +76,7 @@ static inline int64_t flt_to_i64(float v) { return ic_f64_to_i64(v); }
     case IC_BF16: LOOP(uint16_t, DEC_BF16, DT, ENC); break;                                \
     case IC_FP32: LOOP(float, DEC_SAME, DT, ENC); break;                                   \
     case IC_FP64: LOOP(double, DEC_SAME, DT, ENC); break;                                  \
+    case IC_COMPLEX64: case IC_COMPLEX128: break; /* refused by infer (IC_DT_ANY) */       \
   }
 
 static ic_status run(ic_kctx *c) {
@@ -97,6 +98,7 @@ static ic_status run(ic_kctx *c) {
     case IC_BF16: FROM_ANY(uint16_t, ENC_BF16); break;
     case IC_FP32: FROM_ANY(float, ENC_F32); break;
     case IC_FP64: FROM_ANY(double, ENC_F64); break;
+    case IC_COMPLEX64: case IC_COMPLEX128: break; /* refused by parse (IC_DT_ANY) */
   }
   return IC_OK;
 }

@@ -41,6 +41,8 @@ static inline IC_HD ic_cast_val ic_cast_load(const void *p, int64_t k, ic_dtype 
     case IC_BF16: v.kind = 1; v.f = ic_bf16_to_f32(((const uint16_t *)p)[k]); break;
     case IC_FP32: v.kind = 1; v.f = ((const float *)p)[k]; break;
     case IC_FP64: v.kind = 2; v.d = ((const double *)p)[k]; break;
+    case IC_COMPLEX64: v.kind = 1; v.f = ((const float *)p)[2 * k]; break; /* real part */
+    case IC_COMPLEX128: v.kind = 2; v.d = ((const double *)p)[2 * k]; break;
   }
   return v;
 }
@@ -72,6 +74,14 @@ static inline IC_HD void ic_cast_store(void *p, int64_t k, ic_dtype dt, ic_cast_
     case IC_FP32: ((float *)p)[k] = ic_cast_f32(v); break;
     case IC_FP64:
       ((double *)p)[k] = v.kind == 0 ? (double)v.i : v.kind == 1 ? (double)v.f : v.d;
+      break;
+    case IC_COMPLEX64: /* real part, imaginary 0 */
+      ((float *)p)[2 * k] = ic_cast_f32(v);
+      ((float *)p)[2 * k + 1] = 0.0f;
+      break;
+    case IC_COMPLEX128:
+      ((double *)p)[2 * k] = v.kind == 0 ? (double)v.i : v.kind == 1 ? (double)v.f : v.d;
+      ((double *)p)[2 * k + 1] = 0.0;
       break;
   }
 }

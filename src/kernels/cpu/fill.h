@@ -67,6 +67,8 @@ static inline IC_HD ic_fill_scalar ic_fill_scalar_at(const void *data, ic_dtype 
     case IC_INT8: s.i = ((const int8_t *)data)[0]; break;
     case IC_UINT8: s.i = ((const uint8_t *)data)[0]; break;
     case IC_BOOL: s.i = ((const uint8_t *)data)[0] != 0; break;
+    case IC_COMPLEX64: s.f = ((const float *)data)[0]; return s;   /* the real part */
+    case IC_COMPLEX128: s.f = ((const double *)data)[0]; return s;
   }
   s.is_int = true;
   s.f = (double)s.i;
@@ -93,6 +95,7 @@ static inline IC_HD uint64_t ic_fill_bits(ic_dtype dt, ic_fill_scalar v) {
     case IC_INT16: return (uint16_t)ic_wrap_i16(i32);
     case IC_INT8: return (uint8_t)ic_wrap_i8(i32);
     case IC_UINT8: return ic_wrap_u8(i32);
+    case IC_COMPLEX64: case IC_COMPLEX128: break; /* no 8-byte pattern: IC_DT_ANY refuses */
   }
   return 0;
 }
@@ -112,6 +115,7 @@ static inline IC_HD uint64_t ic_fill_cast_bits(ic_dtype dt, double v) {
     case IC_BOOL: return v != 0;
     case IC_FP16: return ic_f32_to_f16((float)v);
     case IC_BF16: return ic_f32_to_bf16((float)v);
+    case IC_COMPLEX64: case IC_COMPLEX128: break; /* refused by IC_DT_ANY */
   }
   return 0;
 }

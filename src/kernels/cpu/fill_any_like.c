@@ -16,7 +16,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   fill_any_like_attrs *a = attrs;
   a->value = ic_ar_float(r, "value", 0.0);
   a->same = ic_ar_int(r, "dtype", -1) == -1;
-  if (!a->same) ic_fill_parse_dtype(r, "dtype", IC_FP32, ~0ull, &a->dtype);
+  if (!a->same) ic_fill_parse_dtype(r, "dtype", IC_FP32, IC_DT_ANY, &a->dtype);
   return r->st;
 }
 

@@ -34,7 +34,7 @@ static bool parse_number(const char *s, ic_fill_scalar *v) {
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   fill_constant_attrs *a = attrs;
   ic_ar_ints(r, "shape", false, &a->shape, &a->n_shape);
-  ic_fill_parse_dtype(r, "dtype", IC_FP32, ~0ull, &a->dtype);
+  ic_fill_parse_dtype(r, "dtype", IC_FP32, IC_DT_ANY, &a->dtype);
   a->value.f = ic_ar_float(r, "value", 0.0);
   const char *s = ic_ar_str(r, "str_value", "");
   if (r->st || !*s) return r->st;
@@ -56,7 +56,7 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *v = ic_in(c, IN_VALUE, 0);
   ic_status st;
   if (v) {
-    if ((st = ic_kcheck_dtype(c, IN_VALUE, 0, ~0ull))) return st;
+    if ((st = ic_kcheck_dtype(c, IN_VALUE, 0, IC_DT_ANY))) return st;
     if (ic_tensor_numel_(v) < 1) return ic_kfail_in(c, IN_VALUE, 0, "expected one value");
   }
   int ndim;

@@ -18,7 +18,7 @@ const ic_slotdef ic_one_hot_outputs[1] = {{"Out", 0}};
 ic_status ic_one_hot_parse(ic_attr_reader *r, void *attrs) {
   ic_one_hot_attrs *a = attrs;
   a->depth = ic_ar_int(r, "depth", -1);
-  ic_fill_parse_dtype(r, "dtype", IC_FP32, ~0ull, &a->dtype);
+  ic_fill_parse_dtype(r, "dtype", IC_FP32, IC_DT_ANY, &a->dtype);
   a->allow = ic_ar_bool(r, "allow_out_of_range", false);
   return r->st;
 }

@@ -30,6 +30,10 @@ static bool nonzero_at(const ic_tensor *t, int64_t i) {
     case IC_INT64: return ((const int64_t *)t->data)[i] != 0;
     case IC_FP32: return ((const float *)t->data)[i] != 0.0f;
     case IC_FP64: return ((const double *)t->data)[i] != 0.0;
+    case IC_COMPLEX64:
+      return ((const float *)t->data)[2 * i] != 0.0f || ((const float *)t->data)[2 * i + 1] != 0.0f;
+    case IC_COMPLEX128:
+      return ((const double *)t->data)[2 * i] != 0.0 || ((const double *)t->data)[2 * i + 1] != 0.0;
   }
   return false;
 }
