@@ -327,6 +327,48 @@ START_TEST(floordiv_mod_signs) {
 }
 END_TEST
 
+static void a_fft_axis1(ic_builder_op *o) {
+  ic_builder_attr_longs(o, "axes", 1, (const int64_t[]){1});
+  ic_builder_attr_string(o, "normalization", "backward");
+  ic_builder_attr_bool(o, "forward", false);
+  ic_builder_attr_long(o, "last_dim_size", 8);
+}
+static void a_fft_twice(ic_builder_op *o) {
+  ic_builder_attr_longs(o, "axes", 2, (const int64_t[]){1, -1});
+  ic_builder_attr_string(o, "normalization", "backward");
+}
+static void a_fft_norm(ic_builder_op *o) {
+  ic_builder_attr_longs(o, "axes", 1, (const int64_t[]){0});
+  ic_builder_attr_string(o, "normalization", "by_n");
+}
+
+/* The FFT ops' checks (values: the oracle case fft_modes and the JSON case fft): fft_c2r's
+ * half spectrum must have n / 2 + 1 values for last_dim_size n; an axis named twice; an
+ * unknown normalization; a complex input to fft_r2c. */
+START_TEST(fft_errors) {
+  ic_tensor *zr = tu_f32(2, TU_DIMS(2, 4), NULL);
+  ic_tensor *z;
+  ck_assert_int_eq(ic_tensor_create(IC_COMPLEX64, 2, TU_DIMS(2, 4), &z), IC_OK);
+  memset(ic_tensor_data(z), 0, 2 * 4 * 8);
+  ic_tensor *out;
+  char err[1024];
+  ew_in in[] = {{"X", "x", z}};
+  ck_assert_int_eq(run1("fft_c2r", 1, in, a_fft_axis1, IC_FP32, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "fft_c2r", "input X 'x'", "n / 2 + 1 = 5", "n = 8", NULL);
+  ew_in inr[] = {{"X", "x", zr}};
+  ck_assert_int_eq(run1("fft_r2c", 1, inr, a_fft_twice, IC_COMPLEX64, &out, err),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "fft_r2c", "'axes' names axis 1 twice", NULL);
+  ck_assert_int_eq(run1("fft_r2c", 1, inr, a_fft_norm, IC_COMPLEX64, &out, err),
+                   IC_ERR_INVALID_PROGRAM);
+  tu_assert_msg(err, "normalization", "by_n", "backward, forward or ortho", NULL);
+  ck_assert_int_eq(run1("fft_r2c", 1, in, a_fft_axis1, IC_COMPLEX64, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "fft_r2c", "input X 'x'", "complex64[2, 4]", "float32 or float64", NULL);
+  ic_tensor_destroy(z);
+  ic_tensor_destroy(zr);
+}
+END_TEST
+
 /* Float-only math ops refuse integers, naming the input and the dtypes expected. */
 START_TEST(bad_dtype) {
   ic_tensor *xi = tu_i32(1, TU_DIMS(2), (const int32_t[]){1, 2});
@@ -359,6 +401,7 @@ static TCase *tc_errors(void) {
   TCase *tc = tcase_create("errors");
   tcase_add_test(tc, prelu_errors);
   tcase_add_test(tc, bad_dtype);
+  tcase_add_test(tc, fft_errors);
   return tc;
 }
 

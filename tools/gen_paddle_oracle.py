@@ -1087,6 +1087,26 @@ def yolov3_loss_modes(g):
     yl(xd, boxd, labd, [0, 1, 2], dict(ignore_thresh=0.1), dt="float64")
 
 
+@case(note="Paddle 2.6.2: 3.3.1's legacy static paddle.fft fails (UnboundLocalError in fft_r2c)",
+      paddle2=True)
+def fft_modes(g):
+    """The FFT ops in a legacy program (fft_r2c, fft_c2c, fft_c2r; complex tensors inside):
+    rfft with each normalization, rfftn over two axes, fft / ifft of a complex signal, irfft
+    of an odd length, hfft, and the complex helpers (abs, angle, real, imag, conj, complex,
+    as_real, as_complex); complex results fetched through as_real."""
+    fft = paddle.fft
+    x = g.data("x", g.rand([2, 8, 3]))
+    y = g.data("y", g.rand([3, 5], -1.0, 1.0, "float64"))
+    z = paddle.complex(y, y * 0.5)
+    g.fetch(paddle.as_real(fft.rfft(x, axis=1)), paddle.as_real(fft.rfft(x, axis=1, norm="forward")),
+            paddle.as_real(fft.rfftn(x, axes=(0, 1), norm="ortho")),
+            paddle.as_real(fft.fft(z, axis=0)), paddle.as_real(fft.ifft(z, axis=1)),
+            fft.irfft(fft.rfft(x, n=7, axis=1), n=7, axis=1), fft.hfft(z, n=8, axis=1),
+            paddle.abs(fft.rfft(x, axis=2)), paddle.angle(z), paddle.real(paddle.conj(z)),
+            paddle.imag(paddle.conj(z)),
+            paddle.real(paddle.as_complex(paddle.stack([y, y * 3.0], -1))))
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,

@@ -690,9 +690,37 @@ def json_ops6(paddle, np):
             (cv, rv.uniform(0, 3, (3, 2)).astype("float32"))], outs
 
 
+def json_fft(paddle, np):
+    """Spectral ops, complex64 and complex128 inside the program: rfft / irfft (fft_r2c,
+    fft_c2r, default and odd lengths), rfft2 over two axes, fft / ifft of a complex signal
+    (fft_c2c) with every normalization, hfft (fft_c2r forward), abs, angle, real, imag, conj,
+    complex, as_complex, as_real, scale of a spectrum, and TimesNet's period search (abs of
+    rfft, means, topk)."""
+    fft = paddle.fft
+    x = paddle.static.data("x", [2, 16, 3], "float32")
+    y = paddle.static.data("y", [3, 7], "float64")
+    xf = fft.rfft(x, axis=1)
+    z = paddle.complex(y, y * 0.5 - 1.0)
+    f = paddle.abs(xf).mean(0).mean(-1)
+    top_v, top_i = paddle.topk(f, 2)
+    outs = [f, top_v, top_i, fft.irfft(xf * 2.0, n=16, axis=1),
+            paddle.as_real(fft.rfft(x, n=15, axis=1, norm="ortho")),
+            fft.irfft(fft.rfft(x, n=15, axis=1), n=15, axis=1),
+            paddle.as_real(fft.rfft2(x, axes=(1, 2), norm="forward")),
+            paddle.as_real(fft.fft(z, axis=1)), paddle.as_real(fft.ifft(z, axis=0)),
+            paddle.as_real(fft.fft(z, axis=-1, norm="ortho")),
+            paddle.as_real(fft.ifft(z, axis=-1, norm="forward")),
+            fft.hfft(z, n=12, axis=1), paddle.angle(z), paddle.real(paddle.conj(z)),
+            paddle.imag(paddle.conj(z)), paddle.abs(z),
+            paddle.real(paddle.as_complex(paddle.stack([y, y * 2.0], -1)))]
+    rv = np.random.RandomState(24)
+    return [(x, rv.uniform(-1, 1, (2, 16, 3)).astype("float32")),
+            (y, rv.uniform(-1, 1, (3, 7)))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
               "more": json_more, "ops3": json_ops3, "more2": json_more2,
-              "ops6": json_ops6}
+              "ops6": json_ops6, "fft": json_fft}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))

@@ -20,13 +20,16 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 enum { IN_X = IC_SCALE_X, IN_SCALE = IC_SCALE_SCALE, IN_BIAS = IC_SCALE_BIAS };
 
 /* X: the numeric dtypes and, as Paddle's CPU kernel registers, uint8, int8 and int16 (a
- * uint8 mask scaled: SOLOv2's 2.x export); ScaleTensor / BiasTensor: one numeric element. */
+ * uint8 mask scaled: SOLOv2's 2.x export) and complex64 / complex128 (a spectrum scaled: the
+ * real scale and bias act as complex(scale, 0) and complex(bias, 0)); ScaleTensor /
+ * BiasTensor: one numeric element. */
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0);
   ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_NUM | IC_DT(IC_UINT8) | IC_DT(IC_INT8) |
-                                                 IC_DT(IC_INT16));
+                                                 IC_DT(IC_INT16) | IC_DT_COMPLEX);
   if (st) return st;
-  if (x->dtype == IC_UINT8 || x->dtype == IC_INT8 || x->dtype == IC_INT16) {
+  if (x->dtype == IC_UINT8 || x->dtype == IC_INT8 || x->dtype == IC_INT16 ||
+      x->dtype == IC_COMPLEX64 || x->dtype == IC_COMPLEX128) {
     for (size_t s = IN_SCALE; s <= IN_BIAS; s++) {
       const ic_tensor *t = ic_in(c, s, 0);
       if (!t) continue;
@@ -73,6 +76,16 @@ static ic_fill_scalar operand(const ic_kctx *c, size_t s, double attr) {
     }                                                                                      \
   } while (0)
 
+#define COMPLEX_LOOP(T)                                                                    \
+  do {                                                                                     \
+    const T *restrict xp = x->data;                                                        \
+    T *restrict op = o->data, sc = (T)s.f, bi = (T)b.f;                                    \
+    for (int64_t i = 0; i < n; i++) {                                                      \
+      op[2 * i] = after ? sc * xp[2 * i] + bi : sc * (xp[2 * i] + bi);                     \
+      op[2 * i + 1] = sc * xp[2 * i + 1];                                                  \
+    }                                                                                      \
+  } while (0)
+
 static ic_status run(ic_kctx *c) {
   const scale_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0);
@@ -87,6 +100,8 @@ static ic_status run(ic_kctx *c) {
     case IC_UINT8: INT_LOOP(uint8_t, uint32_t, to_u8); break;
     case IC_INT8: INT_LOOP(int8_t, uint32_t, to_i8); break;
     case IC_INT16: INT_LOOP(int16_t, uint32_t, to_i16); break;
+    case IC_COMPLEX64: COMPLEX_LOOP(float); break;
+    case IC_COMPLEX128: COMPLEX_LOOP(double); break;
     default: INT_LOOP(int64_t, uint64_t, ic_f64_to_i64); break;
   }
   return IC_OK;

@@ -1,0 +1,33 @@
+/* conj (paddle.conj; phi ConjKernel): the complex conjugate of X; a real (or integer) X is
+ * returned as it is. */
+#include <string.h>
+
+#include "kernels/cpu/complexutil.h"
+
+static ic_status infer(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  if (ic_kcheck_dtype(c, 0, 0, IC_DT_COMPLEX | IC_DT_NUM)) return c->err->code;
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+static ic_status run(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *o = ic_out(c, 0, 0);
+  const int64_t n = ic_tensor_numel_(x);
+  if (o->data != x->data) memcpy(o->data, x->data, (size_t)n * ic_dtype_size(x->dtype));
+  if (x->dtype == IC_COMPLEX64) {
+    for (int64_t i = 0; i < n; i++) ((float *)o->data)[2 * i + 1] = -((const float *)x->data)[2 * i + 1];
+  } else if (x->dtype == IC_COMPLEX128) {
+    for (int64_t i = 0; i < n; i++) ((double *)o->data)[2 * i + 1] = -((const double *)x->data)[2 * i + 1];
+  }
+  return IC_OK;
+}
+
+static const ic_slotdef inputs[] = {{"X", 0}};
+static const ic_slotdef outputs[] = {{"Out", 0}};
+
+const ic_opdef ic_op_conj = {
+    .name = "conj", .n_inputs = 1, .inputs = inputs, .n_outputs = 1, .outputs = outputs,
+    .infer = infer, .cpu = run,
+};
