@@ -694,8 +694,8 @@ def json_fft(paddle, np):
     """Spectral ops, complex64 and complex128 inside the program: rfft / irfft (fft_r2c,
     fft_c2r, default and odd lengths), rfft2 over two axes, fft / ifft of a complex signal
     (fft_c2c) with every normalization, hfft (fft_c2r forward), abs, angle, real, imag, conj,
-    complex, as_complex, as_real, scale of a spectrum, and TimesNet's period search (abs of
-    rfft, means, topk)."""
+    complex, as_complex, as_real, scale of a spectrum, TimesNet's period search (abs of rfft,
+    means, topk), and complex tensors through transpose, concat, reshape and slice."""
     fft = paddle.fft
     x = paddle.static.data("x", [2, 16, 3], "float32")
     y = paddle.static.data("y", [3, 7], "float64")
@@ -712,7 +712,10 @@ def json_fft(paddle, np):
             paddle.as_real(fft.ifft(z, axis=-1, norm="forward")),
             fft.hfft(z, n=12, axis=1), paddle.angle(z), paddle.real(paddle.conj(z)),
             paddle.imag(paddle.conj(z)), paddle.abs(z),
-            paddle.real(paddle.as_complex(paddle.stack([y, y * 2.0], -1)))]
+            paddle.real(paddle.as_complex(paddle.stack([y, y * 2.0], -1))),
+            paddle.as_real(paddle.transpose(xf, [2, 0, 1])),
+            paddle.as_real(paddle.reshape(paddle.concat([z, z[:, :3]], 1), [-1, 5])),
+            paddle.as_real(paddle.slice(xf, [1], [2], [6]))]
     rv = np.random.RandomState(24)
     return [(x, rv.uniform(-1, 1, (2, 16, 3)).astype("float32")),
             (y, rv.uniform(-1, 1, (3, 7)))], outs
