@@ -695,7 +695,9 @@ def json_fft(paddle, np):
     fft_c2r, default and odd lengths), rfft2 over two axes, fft / ifft of a complex signal
     (fft_c2c) with every normalization, hfft (fft_c2r forward), abs, angle, real, imag, conj,
     complex, as_complex, as_real, scale of a spectrum, TimesNet's period search (abs of rfft,
-    means, topk), and complex tensors through transpose, concat, reshape and slice."""
+    means, topk), complex tensors through transpose, concat, reshape and slice, and
+    paddle.signal's frame, overlap_add (both axes), stft and istft (the default window:
+    Paddle 3.3.1's stft cannot take a window tensor in a static program)."""
     fft = paddle.fft
     x = paddle.static.data("x", [2, 16, 3], "float32")
     y = paddle.static.data("y", [3, 7], "float64")
@@ -716,9 +718,17 @@ def json_fft(paddle, np):
             paddle.as_real(paddle.transpose(xf, [2, 0, 1])),
             paddle.as_real(paddle.reshape(paddle.concat([z, z[:, :3]], 1), [-1, 5])),
             paddle.as_real(paddle.slice(xf, [1], [2], [6]))]
+    sig = paddle.static.data("sig", [2, 40], "float32")
+    fr = paddle.signal.frame(sig, 8, 3)
+    spec = paddle.signal.stft(sig, 8, hop_length=2, center=True)
+    outs += [fr, paddle.signal.frame(paddle.transpose(sig, [1, 0]), 6, 5, axis=0),
+             paddle.signal.overlap_add(fr, 3), paddle.signal.overlap_add(
+                 paddle.transpose(fr, [2, 1, 0]), 3, axis=0),
+             paddle.as_real(spec), paddle.abs(spec) ** 2,
+             paddle.signal.istft(spec, 8, hop_length=2, center=True)]
     rv = np.random.RandomState(24)
     return [(x, rv.uniform(-1, 1, (2, 16, 3)).astype("float32")),
-            (y, rv.uniform(-1, 1, (3, 7)))], outs
+            (y, rv.uniform(-1, 1, (3, 7))), (sig, rv.uniform(-1, 1, (2, 40)).astype("float32"))], outs
 
 
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
