@@ -1107,6 +1107,20 @@ def fft_modes(g):
             paddle.real(paddle.as_complex(paddle.stack([y, y * 3.0], -1))))
 
 
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers the first reshape and transpose",
+      paddle2=True, **EXACT)
+def reshape_transpose_v1(g):
+    """fluid's first reshape (0 copies a dim, -1 infers one; the Shape tensor over the
+    attribute) and transpose (no XShape), as Paddle < 1.3 programs hold them."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    sh = g.data("sh", np.array([4, 6], "int32"))
+    g.fetch(g.op("reshape", {"X": x}, dict(shape=[0, -1])),
+            g.op("reshape", {"X": x}, dict(shape=[4, 0, 2])),
+            g.op("reshape", {"X": x, "Shape": sh}, dict(shape=[1, 24])),
+            g.op("transpose", {"X": x}, dict(axis=[2, 0, 1])),
+            g.op("transpose", {"X": x}, dict(axis=[1, 0, 2])))
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,

@@ -14,15 +14,10 @@
 
 #include "kernels/cpu/shapeops.h"
 
-typedef struct reshape_attrs {
-  const int64_t *shape; /* the `shape` attribute, borrowed from the program */
-  size_t n_shape;
-} reshape_attrs;
-
 enum { X, SHAPE, SHAPE_TENSOR };
 enum { OUT, XSHAPE };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_reshape2_parse(ic_attr_reader *r, void *attrs) {
   reshape_attrs *a = attrs;
   ic_ar_ints(r, "shape", false, &a->shape, &a->n_shape);
   return r->st;
@@ -49,7 +44,7 @@ static ic_status requested(ic_kctx *c, int64_t *req, size_t *n, char *from, size
   return IC_OK;
 }
 
-static ic_status infer(ic_kctx *c) {
+ic_status ic_reshape2_infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, X, 0);
   int64_t req[IC_MAX_RANK], out[IC_MAX_RANK];
   size_t n = 0;
@@ -130,7 +125,7 @@ static ic_status infer(ic_kctx *c) {
   return ic_shapeops_xshape(c, XSHAPE, x);
 }
 
-static const ic_slotdef inputs[] = {
+const ic_slotdef ic_reshape2_inputs[3] = {
     {"X", 0},
     {"Shape", IC_SLOT_OPTIONAL | IC_SLOT_VALUE},
     {"ShapeTensor", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_VALUE},
@@ -138,9 +133,9 @@ static const ic_slotdef inputs[] = {
 
 const ic_opdef ic_op_reshape2 = {
     .name = "reshape2",
-    .n_inputs = 3, .inputs = inputs,
+    .n_inputs = 3, .inputs = ic_reshape2_inputs,
     .n_outputs = 2, .outputs = ic_shapeops_view_outputs,
-    .attrs_size = sizeof(reshape_attrs), .parse = parse,
-    .infer = infer, .cpu = ic_shapeops_view_run,
+    .attrs_size = sizeof(reshape_attrs), .parse = ic_reshape2_parse,
+    .infer = ic_reshape2_infer, .cpu = ic_shapeops_view_run,
     .flags = IC_OP_VIEW,
 };

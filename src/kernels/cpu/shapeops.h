@@ -123,10 +123,24 @@ static inline int64_t ic_shapeops_slice_count(int64_t n, int64_t *s, int64_t e, 
 
 /* ---- the data-movement ops' attributes and plans, shared with their CUDA kernels ---- */
 
+/* reshape2 and fluid's reshape (v1, no XShape): one implementation (reshape2.c). */
+typedef struct reshape_attrs {
+  const int64_t *shape; /* the `shape` attribute, borrowed from the program */
+  size_t n_shape;
+} reshape_attrs;
+extern const ic_slotdef ic_reshape2_inputs[3];
+ic_status ic_reshape2_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_reshape2_infer(ic_kctx *c);
+
 typedef struct transpose_attrs {
   const int64_t *axis; /* borrowed from the program */
   size_t n_axis;
 } transpose_attrs;
+/* transpose2 and fluid's transpose (v1, no XShape): one implementation (transpose2.c). */
+extern const ic_slotdef ic_transpose2_outputs[2];
+ic_status ic_transpose2_parse(ic_attr_reader *r, void *attrs);
+ic_status ic_transpose2_infer(ic_kctx *c);
+ic_status ic_transpose2_run(ic_kctx *c);
 
 /* transpose2's permutation of input X reduced to its essentials: size-1 axes dropped and
  * input axes that stay adjacent and in order merged; input dims d[0..n) and output axis i =

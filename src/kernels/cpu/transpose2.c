@@ -17,7 +17,7 @@
 enum { X };
 enum { OUT, XSHAPE };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_transpose2_parse(ic_attr_reader *r, void *attrs) {
   transpose_attrs *a = attrs;
   ic_ar_ints(r, "axis", true, &a->axis, &a->n_axis);
   return r->st;
@@ -46,7 +46,7 @@ static ic_status permutation(ic_kctx *c, const ic_tensor *x, int *perm) {
   return IC_OK;
 }
 
-static ic_status infer(ic_kctx *c) {
+ic_status ic_transpose2_infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, X, 0);
   int perm[IC_MAX_RANK];
   ic_status st = permutation(c, x, perm);
@@ -134,7 +134,7 @@ DEFINE_TILE(tile64, uint64_t)
 
 typedef void (*tile_fn)(char *, const char *, int64_t, int64_t, int64_t, int64_t);
 
-static ic_status run(ic_kctx *c) {
+ic_status ic_transpose2_run(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, X, 0);
   ic_tensor *out = ic_out(c, OUT, 0);
   const size_t es = ic_dtype_size(x->dtype);
@@ -196,7 +196,7 @@ static ic_status run(ic_kctx *c) {
 }
 
 static const ic_slotdef inputs[] = {{"X", 0}};
-static const ic_slotdef outputs[] = {
+const ic_slotdef ic_transpose2_outputs[2] = {
     {"Out", 0},
     {"XShape", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
 };
@@ -204,7 +204,7 @@ static const ic_slotdef outputs[] = {
 const ic_opdef ic_op_transpose2 = {
     .name = "transpose2",
     .n_inputs = 1, .inputs = inputs,
-    .n_outputs = 2, .outputs = outputs,
-    .attrs_size = sizeof(transpose_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .n_outputs = 2, .outputs = ic_transpose2_outputs,
+    .attrs_size = sizeof(transpose_attrs), .parse = ic_transpose2_parse,
+    .infer = ic_transpose2_infer, .cpu = ic_transpose2_run,
 };
