@@ -1122,11 +1122,67 @@ static TCase *tc_cast(void) {
   return tc;
 }
 
+/* assert: a true condition lets the run through (depend passes X on, nop does nothing); a
+ * false one fails naming the condition and the data; a condition that is not one bool is
+ * refused. seed 0 draws a value. */
+START_TEST(assert_depend_nop_seed) {
+  for (int v = 0; v < 3; v++) {
+    ic_builder *b = ic_builder_create();
+    tu_var(b, "c", IC_BOOL, 1, TU_DIMS(v == 2 ? 2 : 1));
+    tu_var(b, "x", IC_FP32, 1, TU_DIMS(3));
+    tu_var(b, "y", IC_FP32, 1, TU_DIMS(3));
+    tu_var(b, "s", IC_INT32, 1, TU_DIMS(1));
+    ic_builder_feed(b, "c");
+    ic_builder_feed(b, "x");
+    ic_builder_op *op = ic_builder_add_op(b, 0, "assert");
+    ic_builder_in(op, "Cond", "c");
+    ic_builder_in(op, "Data", "x");
+    ic_builder_attr_long(op, "summarize", 2);
+    op = ic_builder_add_op(b, 0, "nop");
+    op = ic_builder_add_op(b, 0, "depend");
+    ic_builder_in(op, "X", "x");
+    ic_builder_in(op, "Dep", "c");
+    ic_builder_out(op, "Out", "y");
+    op = ic_builder_add_op(b, 0, "seed");
+    ic_builder_attr_int(op, "seed", 0);
+    ic_builder_out(op, "Out", "s");
+    ic_builder_fetch(b, "y");
+    ic_builder_fetch(b, "s");
+    const uint8_t cv[2] = {v == 0, 1};
+    ic_tensor *c;
+    ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(v == 2 ? 2 : 1), &c), IC_OK);
+    memcpy(ic_tensor_data(c), cv, v == 2 ? 2 : 1);
+    ic_tensor *x = tu_f32(1, TU_DIMS(3), (const float[]){1.5f, -2, 3});
+    ic_tensor *out[2];
+    char err[1024];
+    ic_status st = tu_run(b, 2, TU_NAMES("c", "x"), (ic_tensor *[]){c, x}, 2, TU_NAMES("y", "s"),
+                          out, err, sizeof err);
+    if (v == 0) {
+      ck_assert_msg(st == IC_OK, "%s", err);
+      tu_assert_close(out[0], (const double[]){1.5, -2, 3}, 3, 0, 0);
+      ck_assert_int_ge(((const int32_t *)ic_tensor_cdata(out[1]))[0], 0);
+      ic_tensor_destroy(out[0]);
+      ic_tensor_destroy(out[1]);
+    } else if (v == 1) {
+      ck_assert_int_eq(st, IC_ERR_INVALID_ARGUMENT);
+      tu_assert_msg(err, "assert", "the condition 'c' is false", "x float32[3]: [1.5 -2]", NULL);
+    } else {
+      ck_assert_int_eq(st, IC_ERR_SHAPE);
+      tu_assert_msg(err, "assert", "input Cond 'c'", "one bool", NULL);
+    }
+    ic_tensor_destroy(c);
+    ic_tensor_destroy(x);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 static TCase *tc_fill(void) {
   TCase *tc = tcase_create("fill");
   tcase_add_test(tc, fill_constant_values);
   tcase_add_test(tc, fill_constant_tensors);
   tcase_add_test(tc, fill_constant_errors);
+  tcase_add_test(tc, assert_depend_nop_seed);
   return tc;
 }
 

@@ -1122,6 +1122,18 @@ def reshape_transpose_v1(g):
 
 
 @case(**EXACT)
+def print_seed(g):
+    """print (paddle.static.Print: Out = In, described on stderr, first_n 1, summarize 4) and
+    seed with a fixed value, as dy2static programs hold them. (An Assert does not survive
+    save_inference_model's pruning: it writes nothing a fetch reads; test_ops_misc checks
+    it.)"""
+    x = g.data("x", g.rand([2, 3]))
+    p = paddle.static.Print(x, first_n=1, message="icore print test", summarize=4)
+    sd = g.op("seed", {}, dict(seed=1234), dtype="int32")
+    g.fetch(p * 2.0, sd)
+
+
+@case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
     added to a fed tensor so the program has a feed."""

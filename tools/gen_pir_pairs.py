@@ -665,8 +665,8 @@ def json_ops6(paddle, np):
     """The PIR translations of conv3d_transpose (channel-last, output_size; Paddle's Python
     API writes data_format NHWC for NDHWC), spectral_norm (paddle.nn.SpectralNorm), median
     (avg and min modes, over an axis and over all, a row holding a NaN; the medians only, not
-    their positions) and cvm (continuous_value_model, through paddle._C_ops: its Python API
-    builds a legacy op only)."""
+    their positions), cvm (continuous_value_model, through paddle._C_ops: its Python API
+    builds a legacy op only), print and assert (a true condition)."""
     F = paddle.nn.functional
     x = paddle.static.data("x", [1, 3, 3, 2, 4], "float32")
     wt = paddle.static.create_parameter([4, 3, 3, 3, 2], "float32")
@@ -682,7 +682,10 @@ def json_ops6(paddle, np):
              paddle.median(paddle.cast(paddle.round(m * 4), "int64"), axis=1)]
     cv = paddle.static.data("cv", [3, 2], "float32")
     outs += [paddle._C_ops.cvm(paddle.abs(m), cv, True),
-             paddle._C_ops.cvm(m, cv, False)]
+             paddle._C_ops.cvm(m, cv, False),
+             paddle.static.Print(cv, first_n=2, message="ops6 print", summarize=3) * 3.0]
+    from paddle.static.nn.control_flow import Assert
+    Assert(paddle.all(cv < 10.0), [cv], summarize=2)
     rv = np.random.RandomState(23)
     mv = rv.uniform(-1, 1, (3, 4)).astype("float32")
     mv[2, 1] = np.nan
