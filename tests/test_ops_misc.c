@@ -1177,12 +1177,50 @@ START_TEST(assert_depend_nop_seed) {
 }
 END_TEST
 
+/* crop (v1; values: the oracle case crop_v1): a block reaching past X; both Offsets and
+ * the attribute. */
+START_TEST(crop_errors) {
+  for (int v = 0; v < 2; v++) {
+    ic_builder *b = ic_builder_create();
+    tu_var(b, "x", IC_FP32, 2, TU_DIMS(3, 4));
+    tu_var(b, "off", IC_INT32, 1, TU_DIMS(2));
+    tu_var(b, "y", IC_FP32, 2, TU_DIMS(-1, -1));
+    ic_builder_feed(b, "x");
+    if (v) ic_builder_feed(b, "off");
+    ic_builder_op *op = ic_builder_add_op(b, 0, "crop");
+    ic_builder_in(op, "X", "x");
+    if (v) ic_builder_in(op, "Offsets", "off");
+    ic_builder_attr_ints(op, "shape", 2, (const int32_t[]){2, 3});
+    ic_builder_attr_ints(op, "offsets", 2, (const int32_t[]){2, 0});
+    ic_builder_out(op, "Out", "y");
+    ic_builder_fetch(b, "y");
+    ic_tensor *x = tu_f32(2, TU_DIMS(3, 4), NULL), *off = tu_i32(1, TU_DIMS(2), (const int32_t[]){0, 0});
+    ic_tensor *out[1];
+    char err[1024];
+    ic_status st = v ? tu_run(b, 2, TU_NAMES("x", "off"), (ic_tensor *[]){x, off}, 1, TU_NAMES("y"),
+                              out, err, sizeof err)
+                     : tu_run(b, 1, TU_NAMES("x"), &x, 1, TU_NAMES("y"), out, err, sizeof err);
+    if (v) {
+      ck_assert_int_eq(st, IC_ERR_INVALID_PROGRAM);
+      tu_assert_msg(err, "crop", "Offsets and attribute 'offsets' are both given", NULL);
+    } else {
+      ck_assert_int_eq(st, IC_ERR_SHAPE);
+      tu_assert_msg(err, "crop", "input X 'x'", "block of 2 from offset 2 along dim 0", NULL);
+    }
+    ic_tensor_destroy(x);
+    ic_tensor_destroy(off);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 static TCase *tc_fill(void) {
   TCase *tc = tcase_create("fill");
   tcase_add_test(tc, fill_constant_values);
   tcase_add_test(tc, fill_constant_tensors);
   tcase_add_test(tc, fill_constant_errors);
   tcase_add_test(tc, assert_depend_nop_seed);
+  tcase_add_test(tc, crop_errors);
   return tc;
 }
 

@@ -1133,6 +1133,19 @@ def print_seed(g):
     g.fetch(p * 2.0, sd)
 
 
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers the first crop", paddle2=True, **EXACT)
+def crop_v1(g):
+    """fluid's first crop: the `shape` and `offsets` attributes (a -1 first dim), the shape of
+    Y with the int32 Offsets tensor, a 1-D X."""
+    x = g.data("x", g.rand([3, 4, 5]))
+    y = g.data("y", g.rand([2, 2, 3]))
+    off = g.data("off", np.array([1, 2, 1], "int32"))
+    v = g.data("v", g.rand([7]))
+    g.fetch(g.op("crop", {"X": x}, dict(shape=[-1, 2, 4], offsets=[0, 1, 1])),
+            g.op("crop", {"X": x, "Y": y, "Offsets": off}, {}),
+            g.op("crop", {"X": v}, dict(shape=[3], offsets=[4])))
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
