@@ -700,6 +700,19 @@ def mine_values(seed, dtype=F32, P=12):
             "mdist": (dist, None), "loc": (rng.uniform(0, 2, (3, P)).astype(dtype), None)}
 
 
+def row_conv_case(dtype, batch):
+    """row_conv over LoD sequences [T, D] or a batch [B, T, D]."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        shape = [-1, 4] if not batch else [-1, 5, 4]
+        x = paddle.static.data("x", shape, dtype, lod_level=0 if batch else 1)
+        f = paddle.static.data("f", [3, 4], dtype)
+        out = b.create_var(name="rowconv", dtype=dtype, lod_level=0 if batch else 1)
+        raw_op(b, "row_conv", {"X": [x], "Filter": [f]}, {"Out": [out]})
+        return [x, f], [out]
+    return build
+
+
 def seq_erase(dtype, tokens):
     """sequence_erase of ids with LoD (the last level recounted)."""
     def build(feeds):
@@ -1005,6 +1018,12 @@ LOD_CASES = {
     "mine_hard_examples_fp64": (mine_hard("max_negative", False,
                                           dict(neg_pos_ratio=3.0, neg_dist_threshold=0.5),
                                           "float64"), mine_values(73, "float64")),
+    # row_conv: context 3 over sequences of 4, 1 and 4 steps (Paddle refuses empty ones);
+    # a batch [2, 5, 4] (Paddle's CPU kernel is float32 only)
+    "row_conv": (row_conv_case(F32, False), {"x": (lrand(9, 4), [[0, 4, 5, 9]]),
+                                             "f": (lrand(3, 4), None)}),
+    "row_conv_batch": (row_conv_case(F32, True), {"x": (lrand(2, 5, 4), None),
+                                                  "f": (lrand(3, 4), None)}),
 }
 
 
