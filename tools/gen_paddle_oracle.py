@@ -1146,6 +1146,18 @@ def crop_v1(g):
             g.op("crop", {"X": v}, dict(shape=[3], offsets=[4])))
 
 
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers spp", paddle2=True)
+def spp_modes(g):
+    """spp (spatial pyramid pooling): max and avg over 3 levels of a 7 x 5 image (padded
+    windows), 1 level, float64."""
+    x = g.data("x", g.rand([2, 3, 7, 5]))
+    xd = g.data("xd", g.rand([1, 2, 4, 4], -1.0, 1.0, "float64"))
+    g.fetch(g.op("spp", {"X": x}, dict(pyramid_height=3, pooling_type="max")),
+            g.op("spp", {"X": x}, dict(pyramid_height=3, pooling_type="avg")),
+            g.op("spp", {"X": x}, dict(pyramid_height=1, pooling_type="avg")),
+            g.op("spp", {"X": xd}, dict(pyramid_height=2, pooling_type="max"), dtype="float64"))
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
