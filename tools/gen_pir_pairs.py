@@ -666,7 +666,8 @@ def json_ops6(paddle, np):
     API writes data_format NHWC for NDHWC), spectral_norm (paddle.nn.SpectralNorm), median
     (avg and min modes, over an axis and over all, a row holding a NaN; the medians only, not
     their positions), cvm (continuous_value_model, through paddle._C_ops: its Python API
-    builds a legacy op only), print and assert (a true condition)."""
+    builds a legacy op only), print and assert (a true condition), and fused_rms_norm
+    (pd_op.fused_rms_norm_quant: norm_bias and a residual, and neither)."""
     F = paddle.nn.functional
     x = paddle.static.data("x", [1, 3, 3, 2, 4], "float32")
     wt = paddle.static.create_parameter([4, 3, 3, 3, 2], "float32")
@@ -686,6 +687,11 @@ def json_ops6(paddle, np):
              paddle.static.Print(cv, first_n=2, message="ops6 print", summarize=3) * 3.0]
     from paddle.static.nn.control_flow import Assert
     Assert(paddle.all(cv < 10.0), [cv], summarize=2)
+    rw = paddle.static.create_parameter([4], "float32")
+    rb = paddle.static.create_parameter([4], "float32")
+    fr = paddle.incubate.nn.functional.fused_rms_norm
+    o1, r1 = fr(m, rw, rb, 1e-6, 1, residual=m * 0.5)
+    outs += [fr(m, rw, None, 1e-5, 1)[0], o1, r1]
     rv = np.random.RandomState(23)
     mv = rv.uniform(-1, 1, (3, 4)).astype("float32")
     mv[2, 1] = np.nan

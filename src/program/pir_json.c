@@ -218,6 +218,7 @@ static const opmap k_ops[] = {
     {"full_like", "fill_any_like", "X;=f:value", "Out", ""},
     {"full_with_tensor", "fill_constant",
      "=f:value|ValueTensor;=L:shape|ShapeTensor|ShapeTensorList", "Out", ""},
+    {"fused_rms_norm_quant", "rms_norm", "x;bias;residual;norm_weight;norm_bias", "out;residual_out;inv_var", ""},
     {"gather", "gather", "X;Index;=i:axis|Axis", "Out", ""},
     {"gather_nd", "gather_nd", "X;Index", "Out", ""},
     {"gather_tree", "gather_tree", "Ids;Parents", "Out", ""},
@@ -345,6 +346,7 @@ static const opmap k_ops[] = {
      "Out", "axis>dim;output_size>"},
     {"reshape", "reshape2", "X;=L:shape|Shape|ShapeTensor", "Out;XShape", ""},
     {"reverse", "reverse", "X;=L:axis", "Out", ""},
+    {"rms_norm", "rms_norm", "x;bias;residual;norm_weight;norm_bias", "out;residual_out;inv_var", ""},
     /* dropout_state_in (a parameter) is the ProgramDesc op's DropoutState output */
     {"rnn", "rnn", "Input;PreState*;WeightList*;SequenceLength;", "Out;DropoutState;State*;Reserve",
      ""},
@@ -1012,16 +1014,20 @@ static ic_status emit_values(ctx *c, ic_builder_op *bop, bool input, const char 
                              pval **vs) {
   const char **names = ic_arena_calloc(c->arena, n ? n : 1, sizeof *names);
   if (!names) return oom(c);
+  size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     pval *v = resolve(vs[i]);
     if (!input) {
+      /* a result typed NULL is an optional output the op does not produce this time
+       * (fused_rms_norm_quant's residual_out without a residual): left out */
+      if (!v->is_vec && !v->has_type && n == 1) return IC_OK;
       ic_status st = declare(c, v);
       if (st) return st;
     }
-    names[i] = v->name;
+    names[m++] = v->name;
   }
-  if (input) ic_builder_input(bop, slot, n, names);
-  else ic_builder_output(bop, slot, n, names);
+  if (input) ic_builder_input(bop, slot, m, names);
+  else ic_builder_output(bop, slot, m, names);
   return IC_OK;
 }
 
