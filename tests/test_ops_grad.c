@@ -2768,6 +2768,168 @@ START_TEST(adam_update) {
 }
 END_TEST
 
+/* ---- the other optimizers (adamax.c, adadelta.c, ...) ----
+ * One op fed by `ins` (slot, tensor; a slot may repeat for a merged op's list) writing
+ * `outs` (slot, variable; likewise), float attributes `fa`; on success got[k] is output k. */
+typedef struct opt_in {
+  const char *slot;
+  ic_tensor *t;
+} opt_in;
+typedef struct opt_attr {
+  const char *name;
+  float v;
+} opt_attr;
+
+static ic_status opt_run(const char *type, size_t n_in, const opt_in *ins, size_t n_out,
+                         const char *const *outs, size_t n_attr, const opt_attr *fa,
+                         void (*more)(ic_builder_op *), ic_tensor **got, char *err, size_t len) {
+  ic_builder *b = ic_builder_create();
+  char names[24][8];
+  const char *feed[24];
+  ic_tensor *ft[24];
+  ck_assert_uint_le(n_in, 24);
+  for (size_t i = 0; i < n_in; i++) {
+    snprintf(names[i], sizeof names[i], "i%zu", i);
+    feed[i] = names[i];
+    ft[i] = ins[i].t;
+    ew_feed(b, names[i], ins[i].t);
+  }
+  ic_builder_op *op = ic_builder_add_op(b, 0, type);
+  for (size_t i = 0; i < n_in; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < i; j++) seen |= !strcmp(ins[j].slot, ins[i].slot);
+    if (seen) continue;
+    const char *args[8];
+    size_t k = 0;
+    for (size_t j = i; j < n_in && k < 8; j++) {
+      if (!strcmp(ins[j].slot, ins[i].slot)) args[k++] = names[j];
+    }
+    ic_builder_input(op, ins[i].slot, k, args);
+  }
+  char onames[16][8];
+  const char *fetch[16];
+  ck_assert_uint_le(n_out, 16);
+  for (size_t i = 0; i < n_out; i++) {
+    snprintf(onames[i], sizeof onames[i], "o%zu", i);
+    fetch[i] = onames[i];
+    ew_fetch(b, onames[i], ic_tensor_dtype(ins[0].t));
+  }
+  for (size_t i = 0; i < n_out; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < i; j++) seen |= !strcmp(outs[j], outs[i]);
+    if (seen) continue;
+    const char *args[8];
+    size_t k = 0;
+    for (size_t j = i; j < n_out && k < 8; j++) {
+      if (!strcmp(outs[j], outs[i])) args[k++] = onames[j];
+    }
+    ic_builder_output(op, outs[i], k, args);
+  }
+  for (size_t i = 0; i < n_attr; i++) ic_builder_attr_float(op, fa[i].name, fa[i].v);
+  if (more) more(op);
+  ic_status st = tu_run(b, n_in, feed, ft, n_out, fetch, got, err, len);
+  ic_builder_destroy(b);
+  return st;
+}
+
+START_TEST(adamax_adadelta_update) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 40), *g = r64(2, TU_DIMS(3, 4), 41),
+            *m = r64(2, TU_DIMS(3, 4), 42), *u = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 43, 0, 1),
+            *lr = scalar64(0.1), *b1p = scalar64(0.7), *got[3],
+            *v = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 44, 0, 1);
+  char err[1024];
+  /* adamax */
+  const opt_in ai[] = {{"Param", p}, {"Grad", g}, {"LearningRate", lr}, {"Moment", m},
+                       {"InfNorm", u}, {"Beta1Pow", b1p}};
+  const opt_attr aa[] = {{"beta1", 0.8f}, {"beta2", 0.9f}, {"epsilon", 0.05f}};
+  ck_assert_msg(opt_run("adamax", 6, ai, 3, TU_NAMES("ParamOut", "MomentOut", "InfNormOut"), 3,
+                        aa, NULL, got, err, sizeof err) == IC_OK, "%s", err);
+  double wp[12], wm[12], wu[12];
+  const double b1 = (float)0.8, b2 = (float)0.9, eps = (float)0.05;
+  for (int k = 0; k < 12; k++) {
+    double gv = ew_at(g, k);
+    wm[k] = b1 * ew_at(m, k) + (1 - b1) * gv;
+    wu[k] = fmax(fabs(gv), b2 * ew_at(u, k) + eps);
+    wp[k] = ew_at(p, k) - 0.1 / (1 - 0.7) * (wm[k] / wu[k]);
+  }
+  tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+  tu_assert_close(got[1], wm, 12, 1e-14, 1e-15);
+  tu_assert_close(got[2], wu, 12, 1e-14, 1e-15);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  /* adadelta */
+  const opt_in di[] = {{"Param", p}, {"Grad", g}, {"AvgSquaredGrad", u},
+                       {"AvgSquaredUpdate", v}, {"LearningRate", lr}};
+  const opt_attr da[] = {{"rho", 0.8f}, {"epsilon", 0.05f}};
+  ck_assert_msg(opt_run("adadelta", 5, di, 3,
+                        TU_NAMES("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"), 2, da,
+                        NULL, got, err, sizeof err) == IC_OK, "%s", err);
+  double wg[12], wq[12];
+  const double rho = (float)0.8;
+  for (int k = 0; k < 12; k++) {
+    double gv = ew_at(g, k), vv = ew_at(v, k);
+    wg[k] = rho * ew_at(u, k) + (1 - rho) * gv * gv;
+    double up = -sqrt(vv + eps) / sqrt(wg[k] + eps) * gv;
+    wp[k] = ew_at(p, k) + 0.1 * up;
+    wq[k] = rho * vv + (1 - rho) * up * up;
+  }
+  tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+  tu_assert_close(got[1], wg, 12, 1e-14, 1e-15);
+  tu_assert_close(got[2], wq, 12, 1e-14, 1e-15);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  ic_tensor *all[] = {p, g, m, u, lr, b1p, v};
+  for (int i = 0; i < 7; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+/* A bad input of an optimizer op: the error names the op, the slot and what was expected. */
+static void opt_fails(const char *type, size_t n_in, const opt_in *ins, size_t n_out,
+                      const char *const *outs, const char *const *want) {
+  ic_tensor *got[16] = {0};
+  char err[1024];
+  ck_assert_int_ne(opt_run(type, n_in, ins, n_out, outs, 0, NULL, NULL, got, err, sizeof err),
+                   IC_OK);
+  if (getenv("IC_SHOW_ERRORS")) fprintf(stderr, "%s\n", err);
+  for (const char *const *w = want; *w; w++) {
+    ck_assert_msg(strstr(err, *w) != NULL, "%s: \"%s\" lacks \"%s\"", type, err, *w);
+  }
+}
+
+START_TEST(optimizer_errors) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 50), *g = r64(2, TU_DIMS(3, 4), 51),
+            *bad = r64(2, TU_DIMS(4, 3), 52), *lr = scalar64(0.1), *lr2 = r64(1, TU_DIMS(2), 53),
+            *f32 = tu_f32(2, TU_DIMS(3, 4), (const float[12]){0});
+  /* adamax: an InfNorm of other dims, LearningRate missing, a Beta1Pow of two values */
+  opt_fails("adamax", 6,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"LearningRate", lr}, {"Moment", p},
+                             {"InfNorm", bad}, {"Beta1Pow", lr}},
+            3, TU_NAMES("ParamOut", "MomentOut", "InfNormOut"),
+            (const char *const[]){"adamax", "InfNorm", "[3, 4]", NULL});
+  opt_fails("adamax", 5,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"Moment", p}, {"InfNorm", p},
+                             {"Beta1Pow", lr}},
+            3, TU_NAMES("ParamOut", "MomentOut", "InfNormOut"),
+            (const char *const[]){"adamax", "LearningRate", NULL});
+  opt_fails("adamax", 6,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"LearningRate", lr}, {"Moment", p},
+                             {"InfNorm", p}, {"Beta1Pow", lr2}},
+            3, TU_NAMES("ParamOut", "MomentOut", "InfNormOut"),
+            (const char *const[]){"adamax", "Beta1Pow", "one float64", NULL});
+  /* adadelta: a float32 AvgSquaredUpdate beside float64 Param, LearningRate missing */
+  opt_fails("adadelta", 5,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"AvgSquaredGrad", p},
+                             {"AvgSquaredUpdate", f32}, {"LearningRate", lr}},
+            3, TU_NAMES("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"),
+            (const char *const[]){"adadelta", "AvgSquaredUpdate", "float64", NULL});
+  opt_fails("adadelta", 4,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"AvgSquaredGrad", p},
+                             {"AvgSquaredUpdate", p}},
+            3, TU_NAMES("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"),
+            (const char *const[]){"adadelta", "LearningRate", NULL});
+  ic_tensor *all[] = {p, g, bad, lr, lr2, f32};
+  for (int i = 0; i < 6; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
 static TCase *tc_grad(void) {
   TCase *tc = tcase_create("grad");
   tcase_set_timeout(tc, 120);
@@ -2838,6 +3000,8 @@ static TCase *tc_optim(void) {
   tcase_add_test(tc, momentum_update);
   tcase_add_test(tc, dropout_grad_modes);
   tcase_add_test(tc, adagrad_rmsprop_update);
+  tcase_add_test(tc, adamax_adadelta_update);
+  tcase_add_test(tc, optimizer_errors);
   return tc;
 }
 

@@ -401,6 +401,13 @@ END_TEST
 START_TEST(paddle_lamb) { run_paddle_case("lamb"); }
 END_TEST
 
+/* Paddle's other optimizers, one small fc network each (gen_paddle_train.py _opt_net) */
+START_TEST(paddle_adamax) { run_paddle_case("adamax"); }
+END_TEST
+
+START_TEST(paddle_adadelta) { run_paddle_case("adadelta"); }
+END_TEST
+
 START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
@@ -1253,7 +1260,9 @@ START_TEST(inplace_tables) {
               {"momentum", ic_momentum_inplace},
               {"adagrad", ic_adagrad_inplace},
               {"rmsprop", ic_rmsprop_inplace},
-              {"lamb", ic_lamb_inplace}};
+              {"lamb", ic_lamb_inplace},
+              {"adamax", ic_adamax_inplace},
+              {"adadelta", ic_adadelta_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);
@@ -1281,6 +1290,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_branches_rmsprop);
   tcase_add_test(tc, paddle_adagrad_cross_entropy2);
   tcase_add_test(tc, paddle_lamb);
+  tcase_add_test(tc, paddle_adamax);
+  tcase_add_test(tc, paddle_adadelta);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
   tcase_add_test(tc, paddle_gru_lod_sgd);

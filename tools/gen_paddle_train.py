@@ -890,6 +890,32 @@ def case_qat_fake_qdq():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+def _opt_net(seed, opt):
+    """fc, relu, fc, softmax cross-entropy on hard labels, trained by `opt` (the optimizer
+    cases below: one Paddle optimizer each)."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.static.nn.fc(x, 8, activation="relu")
+    logits = paddle.static.nn.fc(h, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    opt.minimize(loss)
+    rng = np.random.default_rng(seed)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 8, 1)).astype("int64")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+def case_adamax():
+    """Adamax (the adamax op, then a scale op on Beta1Pow) with beta1, beta2 and epsilon set."""
+    return _opt_net(40, paddle.optimizer.Adamax(learning_rate=0.02, beta1=0.85, beta2=0.98,
+                                                epsilon=1e-6))
+
+
+def case_adadelta():
+    """Adadelta (the adadelta op) with rho and epsilon set."""
+    return _opt_net(41, paddle.optimizer.Adadelta(learning_rate=0.5, rho=0.9, epsilon=1e-5))
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -907,6 +933,8 @@ for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 CASES["gru_lod"] = case_gru_lod
 CASES["lstm_lod"] = case_lstm_lod
+CASES["adamax"] = case_adamax
+CASES["adadelta"] = case_adadelta
 
 
 def save_vars(exe, prog, path):
