@@ -2930,6 +2930,143 @@ START_TEST(optimizer_errors) {
 }
 END_TEST
 
+static void mm_slow_attrs(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "use_nesterov", true);
+  ic_builder_attr_strings(op, "regularization_method", 2, TU_NAMES("l2_decay", ""));
+  ic_builder_attr_floats(op, "regularization_coeff", 2, (const float[]){0.25f, 0.5f});
+}
+static void ma_attrs(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "amsgrad", g_amsgrad);
+  ic_builder_attr_bool(op, "use_global_beta_pow", g_global_pow);
+}
+
+/* merged_momentum and merged_adam over two float64 parameters of different dims, each
+ * against the single-parameter formulas */
+START_TEST(merged_optimizers_update) {
+  ic_tensor *p0 = r64(2, TU_DIMS(3, 4), 60), *p1 = r64(1, TU_DIMS(5), 61),
+            *g0 = r64(2, TU_DIMS(3, 4), 62), *g1 = r64(1, TU_DIMS(5), 63),
+            *v0 = r64(2, TU_DIMS(3, 4), 64), *v1 = r64(1, TU_DIMS(5), 65),
+            *w0 = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 66, 0, 1),
+            *w1 = ew_rand(IC_FP64, 1, TU_DIMS(5), 67, 0, 1),
+            *x0 = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 68, 0, 1),
+            *x1 = ew_rand(IC_FP64, 1, TU_DIMS(5), 69, 0, 1), *lr0 = scalar64(0.1),
+            *lr1 = scalar64(0.2), *b1p = scalar64(0.7), *b2p = scalar64(0.9), *got[12];
+  ic_tensor *P[2] = {p0, p1}, *G[2] = {g0, g1}, *V[2] = {v0, v1}, *W[2] = {w0, w1},
+            *X[2] = {x0, x1};
+  const int N[2] = {12, 5};
+  char err[1024];
+  /* merged_momentum: the fast path (one LearningRate, rescale_grad 0.5) and the per-parameter
+   * path (a LearningRate each, nesterov, l2_decay on the first only: rescale_grad unused) */
+  for (int slow = 0; slow < 2; slow++) {
+    opt_in in[8] = {{"Param", p0}, {"Param", p1}, {"Grad", g0}, {"Grad", g1},
+                    {"Velocity", v0}, {"Velocity", v1}, {"LearningRate", lr0},
+                    {"LearningRate", lr1}};
+    const opt_attr fa[] = {{"mu", 0.9f}, {"rescale_grad", 0.5f}};
+    ck_assert_msg(opt_run("merged_momentum", slow ? 8 : 7, in, 4,
+                          TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"), 2, fa,
+                          slow ? mm_slow_attrs : NULL, got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    const double mu = (float)0.9;
+    for (int t = 0; t < 2; t++) {
+      double wp[12], wv[12], lr = slow && t ? 0.2 : 0.1, rc = t ? 0 : 0.25;
+      for (int k = 0; k < N[t]; k++) {
+        double g = slow ? ew_at(G[t], k) + rc * ew_at(P[t], k) : 0.5 * ew_at(G[t], k);
+        wv[k] = mu * ew_at(V[t], k) + g;
+        wp[k] = slow ? ew_at(P[t], k) - (g + mu * wv[k]) * lr : ew_at(P[t], k) - lr * wv[k];
+      }
+      tu_assert_close(got[t], wp, N[t], 1e-14, 1e-15);
+      tu_assert_close(got[2 + t], wv, N[t], 1e-14, 1e-15);
+    }
+    for (int i = 0; i < 4; i++) ic_tensor_destroy(got[i]);
+  }
+  /* merged_adam: plain, amsgrad, use_global_beta_pow */
+  for (int mode = 0; mode < 3; mode++) {
+    g_amsgrad = mode == 1;
+    g_global_pow = mode == 2;
+    opt_in in[16] = {{"Param", p0}, {"Param", p1}, {"Grad", g0}, {"Grad", g1},
+                     {"LearningRate", lr0}, {"LearningRate", lr1}, {"Moment1", v0},
+                     {"Moment1", v1}, {"Moment2", w0}, {"Moment2", w1},
+                     {"Beta1Pow", b1p}, {"Beta1Pow", b2p}, {"Beta2Pow", b2p},
+                     {"Beta2Pow", b1p}, {"Moment2Max", x0}, {"Moment2Max", x1}};
+    const char *outs[] = {"ParamOut", "ParamOut", "Moment1Out", "Moment1Out", "Moment2Out",
+                          "Moment2Out", "Beta1PowOut", "Beta1PowOut", "Beta2PowOut",
+                          "Beta2PowOut", "Moment2MaxOut", "Moment2MaxOut"};
+    const opt_attr fa[] = {{"beta1", 0.8f}, {"beta2", 0.95f}, {"epsilon", 0.01f}};
+    size_t n_out = g_amsgrad ? 12 : g_global_pow ? 6 : 10;
+    ck_assert_msg(opt_run("merged_adam", g_amsgrad ? 16 : 14, in, n_out, outs, 3, fa, ma_attrs,
+                          got, err, sizeof err) == IC_OK, "%s", err);
+    const double b1 = (float)0.8, b2 = (float)0.95, eps = (float)0.01;
+    for (int t = 0; t < 2; t++) {
+      double p1v = t ? 0.9 : 0.7, p2v = t ? 0.7 : 0.9, lr = (t ? 0.2 : 0.1) * sqrt(1 - p2v) /
+                                                             (1 - p1v);
+      double wp[12], wa[12], wb[12], wx[12];
+      for (int k = 0; k < N[t]; k++) {
+        double g = ew_at(G[t], k);
+        wa[k] = b1 * ew_at(V[t], k) + (1 - b1) * g;
+        wb[k] = b2 * ew_at(W[t], k) + (1 - b2) * g * g;
+        double v2 = g_amsgrad ? (wx[k] = fmax(ew_at(X[t], k), wb[k])) : wb[k];
+        wp[k] = ew_at(P[t], k) - lr * wa[k] / (sqrt(v2) + eps * sqrt(1 - p2v));
+      }
+      tu_assert_close(got[t], wp, N[t], 1e-13, 1e-15);
+      tu_assert_close(got[2 + t], wa, N[t], 1e-14, 1e-15);
+      tu_assert_close(got[4 + t], wb, N[t], 1e-14, 1e-15);
+      if (!g_global_pow) {
+        tu_assert_close(got[6 + t], (const double[]){p1v * b1}, 1, 1e-15, 0);
+        tu_assert_close(got[8 + t], (const double[]){p2v * b2}, 1, 1e-15, 0);
+      }
+      if (g_amsgrad) tu_assert_close(got[10 + t], wx, N[t], 1e-14, 1e-15);
+    }
+    for (size_t i = 0; i < n_out; i++) ic_tensor_destroy(got[i]);
+  }
+  g_amsgrad = g_global_pow = false;
+  ic_tensor *all[] = {p0, p1, g0, g1, v0, v1, w0, w1, x0, x1, lr0, lr1, b1p, b2p};
+  for (int i = 0; i < 14; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+START_TEST(merged_optimizer_errors) {
+  ic_tensor *p0 = r64(2, TU_DIMS(3, 4), 70), *p1 = r64(1, TU_DIMS(5), 71),
+            *bad = r64(1, TU_DIMS(4), 72), *lr = scalar64(0.1);
+  /* a Velocity list shorter than Param's; a Velocity of other dims; LearningRate missing */
+  opt_fails("merged_momentum", 6,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"Velocity", p0}, {"LearningRate", lr}},
+            4, TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"),
+            (const char *const[]){"merged_momentum", "Velocity", "lists 1", "(2)", NULL});
+  opt_fails("merged_momentum", 7,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"Velocity", p0}, {"Velocity", bad}, {"LearningRate", lr}},
+            4, TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"),
+            (const char *const[]){"merged_momentum", "Velocity", "[4]", "[5]", NULL});
+  opt_fails("merged_momentum", 6,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"Velocity", p0}, {"Velocity", p1}},
+            4, TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"),
+            (const char *const[]){"merged_momentum", "LearningRate", NULL});
+  /* merged_adam: a Moment2 of other dims, one LearningRate for two parameters */
+  opt_fails("merged_adam", 14,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"LearningRate", lr}, {"LearningRate", lr}, {"Moment1", p0},
+                             {"Moment1", p1}, {"Moment2", p0}, {"Moment2", bad},
+                             {"Beta1Pow", lr}, {"Beta1Pow", lr}, {"Beta2Pow", lr},
+                             {"Beta2Pow", lr}},
+            6, TU_NAMES("ParamOut", "ParamOut", "Moment1Out", "Moment1Out", "Moment2Out",
+                        "Moment2Out"),
+            (const char *const[]){"merged_adam", "Moment2", "[4]", "[5]", NULL});
+  opt_fails("merged_adam", 13,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"LearningRate", lr}, {"Moment1", p0},
+                             {"Moment1", p1}, {"Moment2", p0}, {"Moment2", p1},
+                             {"Beta1Pow", lr}, {"Beta1Pow", lr}, {"Beta2Pow", lr},
+                             {"Beta2Pow", lr}},
+            6, TU_NAMES("ParamOut", "ParamOut", "Moment1Out", "Moment1Out", "Moment2Out",
+                        "Moment2Out"),
+            (const char *const[]){"merged_adam", "LearningRate", "lists 1", NULL});
+  ic_tensor *all[] = {p0, p1, bad, lr};
+  for (int i = 0; i < 4; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
 static TCase *tc_grad(void) {
   TCase *tc = tcase_create("grad");
   tcase_set_timeout(tc, 120);
@@ -3002,6 +3139,8 @@ static TCase *tc_optim(void) {
   tcase_add_test(tc, adagrad_rmsprop_update);
   tcase_add_test(tc, adamax_adadelta_update);
   tcase_add_test(tc, optimizer_errors);
+  tcase_add_test(tc, merged_optimizers_update);
+  tcase_add_test(tc, merged_optimizer_errors);
   return tc;
 }
 

@@ -408,6 +408,13 @@ END_TEST
 START_TEST(paddle_adadelta) { run_paddle_case("adadelta"); }
 END_TEST
 
+/* use_multi_tensor: one merged op over every parameter */
+START_TEST(paddle_merged_momentum) { run_paddle_case("merged_momentum"); }
+END_TEST
+
+START_TEST(paddle_merged_adam) { run_paddle_case("merged_adam"); }
+END_TEST
+
 START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
@@ -1262,7 +1269,9 @@ START_TEST(inplace_tables) {
               {"rmsprop", ic_rmsprop_inplace},
               {"lamb", ic_lamb_inplace},
               {"adamax", ic_adamax_inplace},
-              {"adadelta", ic_adadelta_inplace}};
+              {"adadelta", ic_adadelta_inplace},
+              {"merged_momentum", ic_merged_momentum_inplace},
+              {"merged_adam", ic_merged_adam_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);
@@ -1292,6 +1301,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_lamb);
   tcase_add_test(tc, paddle_adamax);
   tcase_add_test(tc, paddle_adadelta);
+  tcase_add_test(tc, paddle_merged_momentum);
+  tcase_add_test(tc, paddle_merged_adam);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
   tcase_add_test(tc, paddle_gru_lod_sgd);

@@ -916,6 +916,21 @@ def case_adadelta():
     return _opt_net(41, paddle.optimizer.Adadelta(learning_rate=0.5, rho=0.9, epsilon=1e-5))
 
 
+def case_merged_momentum():
+    """Momentum with use_multi_tensor: one merged_momentum op for every parameter (one
+    LearningRate and one regularization_method per parameter: nesterov, L2Decay)."""
+    return _opt_net(42, paddle.optimizer.Momentum(
+        learning_rate=0.05, momentum=0.9, use_nesterov=True,
+        weight_decay=paddle.regularizer.L2Decay(1e-3), use_multi_tensor=True))
+
+
+def case_merged_adam():
+    """Adam with use_multi_tensor: one merged_adam op for every parameter, with amsgrad."""
+    return _opt_net(43, paddle.optimizer.Adam(learning_rate=0.01, beta1=0.85, beta2=0.99,
+                                              epsilon=1e-6, amsgrad=True,
+                                              use_multi_tensor=True))
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -935,6 +950,8 @@ CASES["gru_lod"] = case_gru_lod
 CASES["lstm_lod"] = case_lstm_lod
 CASES["adamax"] = case_adamax
 CASES["adadelta"] = case_adadelta
+CASES["merged_momentum"] = case_merged_momentum
+CASES["merged_adam"] = case_merged_adam
 
 
 def save_vars(exe, prog, path):

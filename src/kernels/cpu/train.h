@@ -37,6 +37,8 @@ extern const ic_train_inplace ic_rmsprop_inplace[];
 extern const ic_train_inplace ic_lamb_inplace[];
 extern const ic_train_inplace ic_adamax_inplace[];
 extern const ic_train_inplace ic_adadelta_inplace[];
+extern const ic_train_inplace ic_merged_momentum_inplace[];
+extern const ic_train_inplace ic_merged_adam_inplace[];
 
 /* adam and adamw (adam.c): one attribute struct, slots and kernel. Adam is the case
  * with_decay = false, lr_ratio = 1. */
