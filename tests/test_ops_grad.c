@@ -3067,6 +3067,157 @@ START_TEST(merged_optimizer_errors) {
 }
 END_TEST
 
+/* nadam, radam and rprop in float64 against their formulas, accumulators differing per
+ * element */
+START_TEST(nadam_radam_rprop_update) {
+  ic_tensor *p = r64(1, TU_DIMS(6), 80), *g = r64(1, TU_DIMS(6), 81), *m1 = r64(1, TU_DIMS(6), 82),
+            *m2 = ew_rand(IC_FP64, 1, TU_DIMS(6), 83, 0, 1),
+            *a1 = ew_rand(IC_FP64, 1, TU_DIMS(6), 84, 0.2, 0.9),
+            *a2 = ew_rand(IC_FP64, 1, TU_DIMS(6), 85, 0.2, 0.9),
+            *a3 = ew_rand(IC_FP64, 1, TU_DIMS(6), 86, 0.2, 0.9), *lr = scalar64(0.1), *got[6];
+  char err[1024];
+  const double b1 = (float)0.8, b2 = (float)0.95, eps = (float)0.01, md = (float)0.3;
+  /* nadam */
+  const opt_in ni[] = {{"param", p},     {"grad", g},         {"learning_rate", lr},
+                       {"momentum_decay_pow", a1}, {"beta2_pow", a2}, {"mu_product", a3},
+                       {"moment1", m1},  {"moment2", m2}};
+  const opt_attr na[] = {{"beta1", 0.8f}, {"beta2", 0.95f}, {"epsilon", 0.01f},
+                         {"momentum_decay", 0.3f}};
+  ck_assert_msg(opt_run("nadam", 8, ni, 6,
+                        TU_NAMES("param_out", "momentum_decay_pow_out", "beta2_pow_out",
+                                 "mu_product_out", "moment1_out", "moment2_out"),
+                        4, na, NULL, got, err, sizeof err) == IC_OK, "%s", err);
+  double w[6][6];
+  for (int k = 0; k < 6; k++) {
+    double gv = ew_at(g, k), d = ew_at(a1, k) * 0.96, bp = ew_at(a2, k) * b2;
+    double mu = b1 * (1 - 0.5 * pow(d, md)), mu1 = b1 * (1 - 0.5 * pow(d, md) * pow(0.96, md));
+    double up = ew_at(a3, k) * mu, up1 = up * mu1;
+    double v1 = b1 * ew_at(m1, k) + (1 - b1) * gv, v2 = b2 * ew_at(m2, k) + (1 - b2) * gv * gv;
+    double h1 = mu1 * v1 / (1 - up1) + (1 - mu) * gv / (1 - up), h2 = v2 / (1 - bp);
+    w[0][k] = ew_at(p, k) - 0.1 * h1 / (sqrt(h2) + eps);
+    w[1][k] = d;
+    w[2][k] = bp;
+    w[3][k] = up;
+    w[4][k] = v1;
+    w[5][k] = v2;
+  }
+  for (int i = 0; i < 6; i++) {
+    tu_assert_close(got[i], w[i], 6, 1e-13, 1e-15);
+    ic_tensor_destroy(got[i]);
+  }
+  /* radam: rho 0 in the first element gives rho_t = rho_inf - 2 beta2_pow_out / (1 -
+   * beta2_pow_out) (rectified), rho 100 gives rho_t < 5 (unrectified) */
+  for (int rect = 0; rect < 2; rect++) {
+    ic_tensor *rho = ew_rand(IC_FP64, 1, TU_DIMS(6), 87, 0, 1);
+    ((double *)ic_tensor_data(rho))[0] = rect ? 0.0 : 100.0;
+    const opt_in ri[] = {{"param", p},  {"grad", g},     {"learning_rate", lr}, {"beta1_pow", a1},
+                         {"beta2_pow", a2}, {"rho", rho}, {"moment1", m1},      {"moment2", m2}};
+    ck_assert_msg(opt_run("radam", 8, ri, 6,
+                          TU_NAMES("param_out", "beta1_pow_out", "beta2_pow_out", "rho_out",
+                                   "moment1_out", "moment2_out"),
+                          3, na, NULL, got, err, sizeof err) == IC_OK, "%s", err);
+    const double rho_inf = 2 / (1 - b2) - 1;
+    double rho0 = 0;
+    for (int k = 0; k < 6; k++) {
+      double p1 = ew_at(a1, k) * b1, p2 = ew_at(a2, k) * b2;
+      w[1][k] = p1;
+      w[2][k] = p2;
+      w[3][k] = (ew_at(rho, k) * (b2 - p2) + p2) / (1 - p2);
+      if (k == 0) rho0 = w[3][k];
+    }
+    const double rho_t = rho_inf - 2 * rho0;
+    ck_assert_int_eq(rho_t > 5, rect);
+    for (int k = 0; k < 6; k++) {
+      double gv = ew_at(g, k);
+      w[4][k] = b1 * ew_at(m1, k) + (1 - b1) * gv;
+      w[5][k] = b2 * ew_at(m2, k) + (1 - b2) * gv * gv;
+      double h1 = w[4][k] / (1 - w[1][k]);
+      if (rect) {
+        double l = sqrt(1 - w[2][k]) / (sqrt(w[5][k]) + eps);
+        double r = sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) *
+                                                                 rho_t));
+        w[0][k] = ew_at(p, k) - 0.1 * h1 * r * l;
+      } else {
+        w[0][k] = ew_at(p, k) - 0.1 * h1;
+      }
+    }
+    for (int i = 0; i < 6; i++) {
+      tu_assert_close(got[i], w[i], 6, 1e-13, 1e-15);
+      ic_tensor_destroy(got[i]);
+    }
+    ic_tensor_destroy(rho);
+  }
+  /* rprop: products of each sign (and zero), step sizes clamped at both ends */
+  ic_tensor *pg = tu_f64(1, TU_DIMS(6), (const double[]){0.5, -0.5, 0.5, 0.0, -2, 3}),
+            *pv = tu_f64(1, TU_DIMS(6), (const double[]){1.0, 1.0, -1.0, 4.0, -1, 1}),
+            *pl = tu_f64(1, TU_DIMS(6), (const double[]){0.1, 0.1, 0.1, 0.1, 0.45, 0.001}),
+            *range = tu_f64(1, TU_DIMS(2), (const double[]){0.01, 0.5}),
+            *etas = tu_f64(1, TU_DIMS(2), (const double[]){0.5, 1.2});
+  const opt_in pi[] = {{"param", p},         {"grad", pg},   {"prev", pv}, {"learning_rate", pl},
+                       {"learning_rate_range", range}, {"etas", etas}};
+  ck_assert_msg(opt_run("rprop", 6, pi, 3,
+                        TU_NAMES("param_out", "prev_out", "learning_rate_out"), 0, NULL, NULL,
+                        got, err, sizeof err) == IC_OK, "%s", err);
+  const double wl[6] = {0.12, 0.05, 0.05, 0.1, 0.5, 0.01}, wg[6] = {0.5, 0, 0, 0, -2, 3};
+  const double sg[6] = {1, 0, 0, 0, -1, 1};
+  double wp[6];
+  for (int k = 0; k < 6; k++) wp[k] = ew_at(p, k) - sg[k] * wl[k];
+  tu_assert_close(got[0], wp, 6, 1e-15, 1e-15);
+  tu_assert_close(got[1], wg, 6, 1e-15, 1e-15);
+  tu_assert_close(got[2], wl, 6, 1e-15, 1e-15);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  ic_tensor *all[] = {p, g, m1, m2, a1, a2, a3, lr, pg, pv, pl, range, etas};
+  for (int i = 0; i < 13; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+START_TEST(nadam_radam_rprop_errors) {
+  ic_tensor *p = r64(1, TU_DIMS(6), 90), *bad = r64(1, TU_DIMS(5), 91), *lr = scalar64(0.1),
+            *three = r64(1, TU_DIMS(3), 92);
+  /* nadam: a mu_product of other dims; learning_rate missing */
+  opt_fails("nadam", 8,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"learning_rate", lr},
+                             {"momentum_decay_pow", p}, {"beta2_pow", p}, {"mu_product", bad},
+                             {"moment1", p}, {"moment2", p}},
+            6, TU_NAMES("param_out", "momentum_decay_pow_out", "beta2_pow_out", "mu_product_out",
+                        "moment1_out", "moment2_out"),
+            (const char *const[]){"nadam", "mu_product", "[5]", "[6]", NULL});
+  opt_fails("nadam", 7,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"momentum_decay_pow", p},
+                             {"beta2_pow", p}, {"mu_product", p}, {"moment1", p},
+                             {"moment2", p}},
+            6, TU_NAMES("param_out", "momentum_decay_pow_out", "beta2_pow_out", "mu_product_out",
+                        "moment1_out", "moment2_out"),
+            (const char *const[]){"nadam", "learning_rate", NULL});
+  /* radam: a moment2 of other dims; learning_rate not a scalar */
+  opt_fails("radam", 8,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"learning_rate", lr}, {"beta1_pow", p},
+                             {"beta2_pow", p}, {"rho", p}, {"moment1", p}, {"moment2", bad}},
+            6, TU_NAMES("param_out", "beta1_pow_out", "beta2_pow_out", "rho_out", "moment1_out",
+                        "moment2_out"),
+            (const char *const[]){"radam", "moment2", "[5]", "[6]", NULL});
+  opt_fails("radam", 8,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"learning_rate", bad}, {"beta1_pow", p},
+                             {"beta2_pow", p}, {"rho", p}, {"moment1", p}, {"moment2", p}},
+            6, TU_NAMES("param_out", "beta1_pow_out", "beta2_pow_out", "rho_out", "moment1_out",
+                        "moment2_out"),
+            (const char *const[]){"radam", "learning_rate", "one float64", NULL});
+  /* rprop: etas of three values; a learning_rate of other dims */
+  opt_fails("rprop", 6,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"prev", p}, {"learning_rate", p},
+                             {"learning_rate_range", bad}, {"etas", three}},
+            3, TU_NAMES("param_out", "prev_out", "learning_rate_out"),
+            (const char *const[]){"rprop", "learning_rate_range", "two float64", NULL});
+  opt_fails("rprop", 6,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"prev", p}, {"learning_rate", lr},
+                             {"learning_rate_range", three}, {"etas", three}},
+            3, TU_NAMES("param_out", "prev_out", "learning_rate_out"),
+            (const char *const[]){"rprop", "learning_rate", "[6]", NULL});
+  ic_tensor *all[] = {p, bad, lr, three};
+  for (int i = 0; i < 4; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
 static TCase *tc_grad(void) {
   TCase *tc = tcase_create("grad");
   tcase_set_timeout(tc, 120);
@@ -3141,6 +3292,8 @@ static TCase *tc_optim(void) {
   tcase_add_test(tc, optimizer_errors);
   tcase_add_test(tc, merged_optimizers_update);
   tcase_add_test(tc, merged_optimizer_errors);
+  tcase_add_test(tc, nadam_radam_rprop_update);
+  tcase_add_test(tc, nadam_radam_rprop_errors);
   return tc;
 }
 

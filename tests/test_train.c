@@ -415,6 +415,15 @@ END_TEST
 START_TEST(paddle_merged_adam) { run_paddle_case("merged_adam"); }
 END_TEST
 
+START_TEST(paddle_nadam) { run_paddle_case("nadam"); }
+END_TEST
+
+START_TEST(paddle_radam) { run_paddle_case("radam"); }
+END_TEST
+
+START_TEST(paddle_rprop) { run_paddle_case("rprop"); }
+END_TEST
+
 START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
@@ -1271,7 +1280,10 @@ START_TEST(inplace_tables) {
               {"adamax", ic_adamax_inplace},
               {"adadelta", ic_adadelta_inplace},
               {"merged_momentum", ic_merged_momentum_inplace},
-              {"merged_adam", ic_merged_adam_inplace}};
+              {"merged_adam", ic_merged_adam_inplace},
+              {"nadam", ic_nadam_inplace},
+              {"radam", ic_radam_inplace},
+              {"rprop", ic_rprop_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);
@@ -1303,6 +1315,9 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_adadelta);
   tcase_add_test(tc, paddle_merged_momentum);
   tcase_add_test(tc, paddle_merged_adam);
+  tcase_add_test(tc, paddle_nadam);
+  tcase_add_test(tc, paddle_radam);
+  tcase_add_test(tc, paddle_rprop);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
   tcase_add_test(tc, paddle_gru_lod_sgd);

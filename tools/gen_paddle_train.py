@@ -931,6 +931,26 @@ def case_merged_adam():
                                               use_multi_tensor=True))
 
 
+def case_nadam():
+    """NAdam (the nadam op) with beta1, beta2, epsilon and momentum_decay set."""
+    return _opt_net(44, paddle.optimizer.NAdam(learning_rate=0.01, beta1=0.85, beta2=0.99,
+                                               epsilon=1e-6, momentum_decay=0.01))
+
+
+def case_radam():
+    """RAdam (the radam op): beta2 0.9 makes rho_t pass 5 after a few steps, so both the
+    unrectified and the rectified update run."""
+    return _opt_net(45, paddle.optimizer.RAdam(learning_rate=0.01, beta1=0.85, beta2=0.9,
+                                               epsilon=1e-6))
+
+
+def case_rprop():
+    """Rprop (the rprop op, per-element step sizes) with learning_rate_range and etas set."""
+    return _opt_net(46, paddle.optimizer.Rprop(learning_rate=0.01,
+                                               learning_rate_range=(1e-4, 0.02),
+                                               etas=(0.4, 1.3)))
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -952,6 +972,9 @@ CASES["adamax"] = case_adamax
 CASES["adadelta"] = case_adadelta
 CASES["merged_momentum"] = case_merged_momentum
 CASES["merged_adam"] = case_merged_adam
+CASES["nadam"] = case_nadam
+CASES["radam"] = case_radam
+CASES["rprop"] = case_rprop
 
 
 def save_vars(exe, prog, path):
