@@ -3218,6 +3218,61 @@ START_TEST(nadam_radam_rprop_errors) {
 }
 END_TEST
 
+static void lars_attrs2(ic_builder_op *op) {
+  ic_builder_attr_floats(op, "lars_weight_decay", 2, (const float[]){0.01f, 0.0f});
+}
+
+/* lars_momentum over two float64 parameters in one op: the first with LARS weight decay
+ * (adapted local learning rate), the second with none (plain momentum) */
+START_TEST(lars_momentum_update) {
+  ic_tensor *p0 = r64(2, TU_DIMS(3, 4), 100), *p1 = r64(1, TU_DIMS(5), 101),
+            *g0 = r64(2, TU_DIMS(3, 4), 102), *g1 = r64(1, TU_DIMS(5), 103),
+            *v0 = r64(2, TU_DIMS(3, 4), 104), *v1 = r64(1, TU_DIMS(5), 105), *lr0 = scalar64(0.1),
+            *lr1 = scalar64(0.2), *got[4];
+  ic_tensor *P[2] = {p0, p1}, *G[2] = {g0, g1}, *V[2] = {v0, v1};
+  const int N[2] = {12, 5};
+  char err[1024];
+  const opt_in in[] = {{"Param", p0},    {"Param", p1},        {"Grad", g0},
+                       {"Grad", g1},     {"Velocity", v0},     {"Velocity", v1},
+                       {"LearningRate", lr0}, {"LearningRate", lr1}};
+  const opt_attr fa[] = {{"mu", 0.9f}, {"lars_coeff", 0.5f}, {"epsilon", 0.01f},
+                         {"rescale_grad", 0.5f}};
+  ck_assert_msg(opt_run("lars_momentum", 8, in, 4,
+                        TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"), 4, fa,
+                        lars_attrs2, got, err, sizeof err) == IC_OK, "%s", err);
+  const double mu = (float)0.9, coeff = (float)0.5, eps = (float)0.01;
+  for (int t = 0; t < 2; t++) {
+    const double wd = t ? 0 : (float)0.01, lr = t ? 0.2 : 0.1;
+    double pn = 0, gn = 0, wp[12], wv[12];
+    for (int k = 0; k < N[t]; k++) {
+      pn += ew_at(P[t], k) * ew_at(P[t], k);
+      gn += 0.25 * ew_at(G[t], k) * ew_at(G[t], k);
+    }
+    pn = sqrt(pn);
+    gn = sqrt(gn);
+    const double local = wd > 0 ? lr * coeff * pn / (gn + wd * pn + eps) : lr;
+    for (int k = 0; k < N[t]; k++) {
+      wv[k] = mu * ew_at(V[t], k) + local * (0.5 * ew_at(G[t], k) + wd * ew_at(P[t], k));
+      wp[k] = ew_at(P[t], k) - wv[k];
+    }
+    tu_assert_close(got[t], wp, N[t], 1e-13, 1e-15);
+    tu_assert_close(got[2 + t], wv, N[t], 1e-13, 1e-15);
+  }
+  for (int i = 0; i < 4; i++) ic_tensor_destroy(got[i]);
+  /* errors: one lars_weight_decay for two parameters; a Grad of other dims */
+  opt_fails("lars_momentum", 8, in, 4,
+            TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"),
+            (const char *const[]){"lars_momentum", "lars_weight_decay", "(2)", NULL});
+  opt_fails("lars_momentum", 4,
+            (const opt_in[]){{"Param", p0}, {"Grad", g1}, {"Velocity", v0},
+                             {"LearningRate", lr0}},
+            2, TU_NAMES("ParamOut", "VelocityOut"),
+            (const char *const[]){"lars_momentum", "Grad", "[5]", "[3, 4]", NULL});
+  ic_tensor *all[] = {p0, p1, g0, g1, v0, v1, lr0, lr1};
+  for (int i = 0; i < 8; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
 static TCase *tc_grad(void) {
   TCase *tc = tcase_create("grad");
   tcase_set_timeout(tc, 120);
@@ -3294,6 +3349,7 @@ static TCase *tc_optim(void) {
   tcase_add_test(tc, merged_optimizer_errors);
   tcase_add_test(tc, nadam_radam_rprop_update);
   tcase_add_test(tc, nadam_radam_rprop_errors);
+  tcase_add_test(tc, lars_momentum_update);
   return tc;
 }
 

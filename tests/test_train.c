@@ -424,6 +424,9 @@ END_TEST
 START_TEST(paddle_rprop) { run_paddle_case("rprop"); }
 END_TEST
 
+START_TEST(paddle_lars_momentum) { run_paddle_case("lars"); }
+END_TEST
+
 START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
@@ -1283,7 +1286,8 @@ START_TEST(inplace_tables) {
               {"merged_adam", ic_merged_adam_inplace},
               {"nadam", ic_nadam_inplace},
               {"radam", ic_radam_inplace},
-              {"rprop", ic_rprop_inplace}};
+              {"rprop", ic_rprop_inplace},
+              {"lars_momentum", ic_lars_momentum_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);
@@ -1318,6 +1322,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_nadam);
   tcase_add_test(tc, paddle_radam);
   tcase_add_test(tc, paddle_rprop);
+  tcase_add_test(tc, paddle_lars_momentum);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
   tcase_add_test(tc, paddle_gru_lod_sgd);

@@ -951,6 +951,15 @@ def case_rprop():
                                                etas=(0.4, 1.3)))
 
 
+def case_lars():
+    """paddle.incubate.optimizer.LarsMomentumOptimizer (one lars_momentum op per parameter),
+    biases excluded from the LARS weight decay (lars_weight_decay 0: plain momentum), with
+    lars_coeff, epsilon and rescale_grad set."""
+    return _opt_net(47, paddle.incubate.optimizer.LarsMomentumOptimizer(
+        learning_rate=0.1, momentum=0.9, lars_coeff=0.01, lars_weight_decay=0.0005,
+        exclude_from_weight_decay=["b_0"], epsilon=1e-7, rescale_grad=0.5))
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -975,6 +984,7 @@ CASES["merged_adam"] = case_merged_adam
 CASES["nadam"] = case_nadam
 CASES["radam"] = case_radam
 CASES["rprop"] = case_rprop
+CASES["lars"] = case_lars
 
 
 def save_vars(exe, prog, path):
