@@ -3273,6 +3273,41 @@ START_TEST(lars_momentum_update) {
 }
 END_TEST
 
+START_TEST(asgd_update) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 110), *g = r64(2, TU_DIMS(3, 4), 111),
+            *d = r64(2, TU_DIMS(3, 4), 112), *y = r64(2, TU_DIMS(3, 4), 113), *lr = scalar64(0.3),
+            *n = scalar64(3), *got[3];
+  char err[1024];
+  const opt_in in[] = {{"param", p}, {"grad", g}, {"learning_rate", lr},
+                       {"d", d},     {"y", y},    {"n", n}};
+  ck_assert_msg(opt_run("asgd", 6, in, 3, TU_NAMES("param_out", "d_out", "y_out"), 0, NULL, NULL,
+                        got, err, sizeof err) == IC_OK, "%s", err);
+  double wp[12], wd[12], wy[12];
+  for (int k = 0; k < 12; k++) {
+    wy[k] = ew_at(g, k);
+    wd[k] = ew_at(d, k) - ew_at(y, k) + wy[k];
+    wp[k] = ew_at(p, k) - 0.3 / 3 * wd[k];
+  }
+  tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+  tu_assert_close(got[1], wd, 12, 1e-14, 1e-15);
+  tu_assert_close(got[2], wy, 12, 1e-15, 0);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  /* errors: a y of other dims; n missing */
+  opt_fails("asgd", 6,
+            (const opt_in[]){{"param", p}, {"grad", g}, {"learning_rate", lr}, {"d", d},
+                             {"y", n}, {"n", n}},
+            3, TU_NAMES("param_out", "d_out", "y_out"),
+            (const char *const[]){"asgd", "input y", "[3, 4]", NULL});
+  opt_fails("asgd", 5,
+            (const opt_in[]){{"param", p}, {"grad", g}, {"learning_rate", lr}, {"d", d},
+                             {"y", y}},
+            3, TU_NAMES("param_out", "d_out", "y_out"),
+            (const char *const[]){"asgd", "required input n", NULL});
+  ic_tensor *all[] = {p, g, d, y, lr, n};
+  for (int i = 0; i < 6; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
 static TCase *tc_grad(void) {
   TCase *tc = tcase_create("grad");
   tcase_set_timeout(tc, 120);
@@ -3350,6 +3385,7 @@ static TCase *tc_optim(void) {
   tcase_add_test(tc, nadam_radam_rprop_update);
   tcase_add_test(tc, nadam_radam_rprop_errors);
   tcase_add_test(tc, lars_momentum_update);
+  tcase_add_test(tc, asgd_update);
   return tc;
 }
 

@@ -427,6 +427,10 @@ END_TEST
 START_TEST(paddle_lars_momentum) { run_paddle_case("lars"); }
 END_TEST
 
+/* the asgd op in a hand-built program (Paddle 3.3.1's ASGD cannot build a legacy one) */
+START_TEST(paddle_asgd) { run_paddle_case("asgd"); }
+END_TEST
+
 START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
@@ -1287,7 +1291,8 @@ START_TEST(inplace_tables) {
               {"nadam", ic_nadam_inplace},
               {"radam", ic_radam_inplace},
               {"rprop", ic_rprop_inplace},
-              {"lars_momentum", ic_lars_momentum_inplace}};
+              {"lars_momentum", ic_lars_momentum_inplace},
+              {"asgd", ic_asgd_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);
@@ -1323,6 +1328,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_radam);
   tcase_add_test(tc, paddle_rprop);
   tcase_add_test(tc, paddle_lars_momentum);
+  tcase_add_test(tc, paddle_asgd);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
   tcase_add_test(tc, paddle_gru_lod_sgd);

@@ -960,6 +960,42 @@ def case_lars():
         exclude_from_weight_decay=["b_0"], epsilon=1e-7, rescale_grad=0.5))
 
 
+class _HandASGD:
+    """ASGD written by hand: Paddle 3.3.1's paddle.optimizer.ASGD cannot build a legacy
+    program (it calls .item() on a Variable). After append_backward, every parameter gets a
+    step counter m (m += 1 by elementwise_add), n = elementwise_fmin(m, batch_num) and the asgd
+    op with its d and y accumulators, as that optimizer writes them, except that y is the
+    last step's gradient (one stored gradient instead of batch_num)."""
+
+    def __init__(self, learning_rate, batch_num):
+        self.lr, self.batch_num = learning_rate, batch_num
+
+    def minimize(self, loss):
+        blk = loss.block.program.global_block()
+        gv = paddle.static.create_global_var
+        lr = gv([1], self.lr, "float32", persistable=True, name="asgd_lr")
+        one = gv([1], 1.0, "float32", persistable=True, name="asgd_one")
+        nb = gv([1], float(self.batch_num), "float32", persistable=True, name="asgd_batch_num")
+        for p, g in paddle.static.append_backward(loss):
+            d = gv(p.shape, 0.0, "float32", persistable=True, name=p.name + "_asgd_d")
+            y = gv(p.shape, 0.0, "float32", persistable=True, name=p.name + "_asgd_y")
+            m = gv([1], 0.0, "float32", persistable=True, name=p.name + "_asgd_m")
+            n = blk.create_var(name=p.name + "_asgd_n", shape=[1], dtype="float32")
+            blk.append_op(type="elementwise_add", inputs={"X": m, "Y": one},
+                          outputs={"Out": m}, attrs={"axis": -1})
+            blk.append_op(type="elementwise_fmin", inputs={"X": m, "Y": nb},
+                          outputs={"Out": n}, attrs={"axis": -1})
+            blk.append_op(type="asgd", inputs={"param": p, "grad": g, "learning_rate": lr,
+                                                "d": d, "y": y, "n": n},
+                          outputs={"param_out": p, "d_out": d, "y_out": y},
+                          attrs={"multi_precision": False})
+
+
+def case_asgd():
+    """The asgd op (see _HandASGD), n growing 1, 2, 3 and then staying at batch_num 3."""
+    return _opt_net(48, _HandASGD(0.1, 3))
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -985,6 +1021,7 @@ CASES["nadam"] = case_nadam
 CASES["radam"] = case_radam
 CASES["rprop"] = case_rprop
 CASES["lars"] = case_lars
+CASES["asgd"] = case_asgd
 
 
 def save_vars(exe, prog, path):

@@ -43,6 +43,7 @@ extern const ic_train_inplace ic_nadam_inplace[];
 extern const ic_train_inplace ic_radam_inplace[];
 extern const ic_train_inplace ic_rprop_inplace[];
 extern const ic_train_inplace ic_lars_momentum_inplace[];
+extern const ic_train_inplace ic_asgd_inplace[];
 
 /* adam and adamw (adam.c): one attribute struct, slots and kernel. Adam is the case
  * with_decay = false, lr_ratio = 1. */
