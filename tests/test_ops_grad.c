@@ -2874,6 +2874,546 @@ START_TEST(adam_update) {
 }
 END_TEST
 
+/* ---- the other optimizers (adamax.c, adadelta.c, ...) ----
+ * One op fed by `ins` (slot, tensor; a slot may repeat for a merged op's list) writing
+ * `outs` (slot, variable; likewise), float attributes `fa`; on success got[k] is output k. */
+typedef struct opt_in {
+  const char *slot;
+  ic_tensor *t;
+} opt_in;
+typedef struct opt_attr {
+  const char *name;
+  float v;
+} opt_attr;
+
+static ic_status opt_run(const char *type, size_t n_in, const opt_in *ins, size_t n_out,
+                         const char *const *outs, size_t n_attr, const opt_attr *fa,
+                         void (*more)(ic_builder_op *), ic_tensor **got, char *err, size_t len) {
+  ic_builder *b = ic_builder_create();
+  char names[24][8];
+  const char *feed[24];
+  ic_tensor *ft[24];
+  ck_assert_uint_le(n_in, 24);
+  for (size_t i = 0; i < n_in; i++) {
+    snprintf(names[i], sizeof names[i], "i%zu", i);
+    feed[i] = names[i];
+    ft[i] = ins[i].t;
+    ew_feed(b, names[i], ins[i].t);
+  }
+  ic_builder_op *op = ic_builder_add_op(b, 0, type);
+  for (size_t i = 0; i < n_in; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < i; j++) seen |= !strcmp(ins[j].slot, ins[i].slot);
+    if (seen) continue;
+    const char *args[8];
+    size_t k = 0;
+    for (size_t j = i; j < n_in && k < 8; j++) {
+      if (!strcmp(ins[j].slot, ins[i].slot)) args[k++] = names[j];
+    }
+    ic_builder_input(op, ins[i].slot, k, args);
+  }
+  char onames[16][8];
+  const char *fetch[16];
+  ck_assert_uint_le(n_out, 16);
+  for (size_t i = 0; i < n_out; i++) {
+    snprintf(onames[i], sizeof onames[i], "o%zu", i);
+    fetch[i] = onames[i];
+    ew_fetch(b, onames[i], ic_tensor_dtype(ins[0].t));
+  }
+  for (size_t i = 0; i < n_out; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < i; j++) seen |= !strcmp(outs[j], outs[i]);
+    if (seen) continue;
+    const char *args[8];
+    size_t k = 0;
+    for (size_t j = i; j < n_out && k < 8; j++) {
+      if (!strcmp(outs[j], outs[i])) args[k++] = onames[j];
+    }
+    ic_builder_output(op, outs[i], k, args);
+  }
+  for (size_t i = 0; i < n_attr; i++) ic_builder_attr_float(op, fa[i].name, fa[i].v);
+  if (more) more(op);
+  ic_status st = tu_run(b, n_in, feed, ft, n_out, fetch, got, err, len);
+  ic_builder_destroy(b);
+  return st;
+}
+
+START_TEST(adamax_adadelta_update) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 40), *g = r64(2, TU_DIMS(3, 4), 41),
+            *m = r64(2, TU_DIMS(3, 4), 42), *u = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 43, 0, 1),
+            *lr = scalar64(0.1), *b1p = scalar64(0.7), *got[3],
+            *v = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 44, 0, 1);
+  char err[1024];
+  /* adamax */
+  const opt_in ai[] = {{"Param", p}, {"Grad", g}, {"LearningRate", lr}, {"Moment", m},
+                       {"InfNorm", u}, {"Beta1Pow", b1p}};
+  const opt_attr aa[] = {{"beta1", 0.8f}, {"beta2", 0.9f}, {"epsilon", 0.05f}};
+  ck_assert_msg(opt_run("adamax", 6, ai, 3, TU_NAMES("ParamOut", "MomentOut", "InfNormOut"), 3,
+                        aa, NULL, got, err, sizeof err) == IC_OK, "%s", err);
+  double wp[12], wm[12], wu[12];
+  const double b1 = (float)0.8, b2 = (float)0.9, eps = (float)0.05;
+  for (int k = 0; k < 12; k++) {
+    double gv = ew_at(g, k);
+    wm[k] = b1 * ew_at(m, k) + (1 - b1) * gv;
+    wu[k] = fmax(fabs(gv), b2 * ew_at(u, k) + eps);
+    wp[k] = ew_at(p, k) - 0.1 / (1 - 0.7) * (wm[k] / wu[k]);
+  }
+  tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+  tu_assert_close(got[1], wm, 12, 1e-14, 1e-15);
+  tu_assert_close(got[2], wu, 12, 1e-14, 1e-15);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  /* adadelta */
+  const opt_in di[] = {{"Param", p}, {"Grad", g}, {"AvgSquaredGrad", u},
+                       {"AvgSquaredUpdate", v}, {"LearningRate", lr}};
+  const opt_attr da[] = {{"rho", 0.8f}, {"epsilon", 0.05f}};
+  ck_assert_msg(opt_run("adadelta", 5, di, 3,
+                        TU_NAMES("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"), 2, da,
+                        NULL, got, err, sizeof err) == IC_OK, "%s", err);
+  double wg[12], wq[12];
+  const double rho = (float)0.8;
+  for (int k = 0; k < 12; k++) {
+    double gv = ew_at(g, k), vv = ew_at(v, k);
+    wg[k] = rho * ew_at(u, k) + (1 - rho) * gv * gv;
+    double up = -sqrt(vv + eps) / sqrt(wg[k] + eps) * gv;
+    wp[k] = ew_at(p, k) + 0.1 * up;
+    wq[k] = rho * vv + (1 - rho) * up * up;
+  }
+  tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+  tu_assert_close(got[1], wg, 12, 1e-14, 1e-15);
+  tu_assert_close(got[2], wq, 12, 1e-14, 1e-15);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  ic_tensor *all[] = {p, g, m, u, lr, b1p, v};
+  for (int i = 0; i < 7; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+/* A bad input of an optimizer op: the error names the op, the slot and what was expected. */
+static void opt_fails(const char *type, size_t n_in, const opt_in *ins, size_t n_out,
+                      const char *const *outs, const char *const *want) {
+  ic_tensor *got[16] = {0};
+  char err[1024];
+  ck_assert_int_ne(opt_run(type, n_in, ins, n_out, outs, 0, NULL, NULL, got, err, sizeof err),
+                   IC_OK);
+  if (getenv("IC_SHOW_ERRORS")) fprintf(stderr, "%s\n", err);
+  for (const char *const *w = want; *w; w++) {
+    ck_assert_msg(strstr(err, *w) != NULL, "%s: \"%s\" lacks \"%s\"", type, err, *w);
+  }
+}
+
+START_TEST(optimizer_errors) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 50), *g = r64(2, TU_DIMS(3, 4), 51),
+            *bad = r64(2, TU_DIMS(4, 3), 52), *lr = scalar64(0.1), *lr2 = r64(1, TU_DIMS(2), 53),
+            *f32 = tu_f32(2, TU_DIMS(3, 4), (const float[12]){0});
+  /* adamax: an InfNorm of other dims, LearningRate missing, a Beta1Pow of two values */
+  opt_fails("adamax", 6,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"LearningRate", lr}, {"Moment", p},
+                             {"InfNorm", bad}, {"Beta1Pow", lr}},
+            3, TU_NAMES("ParamOut", "MomentOut", "InfNormOut"),
+            (const char *const[]){"adamax", "InfNorm", "[3, 4]", NULL});
+  opt_fails("adamax", 5,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"Moment", p}, {"InfNorm", p},
+                             {"Beta1Pow", lr}},
+            3, TU_NAMES("ParamOut", "MomentOut", "InfNormOut"),
+            (const char *const[]){"adamax", "LearningRate", NULL});
+  opt_fails("adamax", 6,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"LearningRate", lr}, {"Moment", p},
+                             {"InfNorm", p}, {"Beta1Pow", lr2}},
+            3, TU_NAMES("ParamOut", "MomentOut", "InfNormOut"),
+            (const char *const[]){"adamax", "Beta1Pow", "one float64", NULL});
+  /* adadelta: a float32 AvgSquaredUpdate beside float64 Param, LearningRate missing */
+  opt_fails("adadelta", 5,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"AvgSquaredGrad", p},
+                             {"AvgSquaredUpdate", f32}, {"LearningRate", lr}},
+            3, TU_NAMES("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"),
+            (const char *const[]){"adadelta", "AvgSquaredUpdate", "float64", NULL});
+  opt_fails("adadelta", 4,
+            (const opt_in[]){{"Param", p}, {"Grad", g}, {"AvgSquaredGrad", p},
+                             {"AvgSquaredUpdate", p}},
+            3, TU_NAMES("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"),
+            (const char *const[]){"adadelta", "LearningRate", NULL});
+  ic_tensor *all[] = {p, g, bad, lr, lr2, f32};
+  for (int i = 0; i < 6; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+static void mm_slow_attrs(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "use_nesterov", true);
+  ic_builder_attr_strings(op, "regularization_method", 2, TU_NAMES("l2_decay", ""));
+  ic_builder_attr_floats(op, "regularization_coeff", 2, (const float[]){0.25f, 0.5f});
+}
+static void ma_attrs(ic_builder_op *op) {
+  ic_builder_attr_bool(op, "amsgrad", g_amsgrad);
+  ic_builder_attr_bool(op, "use_global_beta_pow", g_global_pow);
+}
+
+/* merged_momentum and merged_adam over two float64 parameters of different dims, each
+ * against the single-parameter formulas */
+START_TEST(merged_optimizers_update) {
+  ic_tensor *p0 = r64(2, TU_DIMS(3, 4), 60), *p1 = r64(1, TU_DIMS(5), 61),
+            *g0 = r64(2, TU_DIMS(3, 4), 62), *g1 = r64(1, TU_DIMS(5), 63),
+            *v0 = r64(2, TU_DIMS(3, 4), 64), *v1 = r64(1, TU_DIMS(5), 65),
+            *w0 = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 66, 0, 1),
+            *w1 = ew_rand(IC_FP64, 1, TU_DIMS(5), 67, 0, 1),
+            *x0 = ew_rand(IC_FP64, 2, TU_DIMS(3, 4), 68, 0, 1),
+            *x1 = ew_rand(IC_FP64, 1, TU_DIMS(5), 69, 0, 1), *lr0 = scalar64(0.1),
+            *lr1 = scalar64(0.2), *b1p = scalar64(0.7), *b2p = scalar64(0.9), *got[12];
+  ic_tensor *P[2] = {p0, p1}, *G[2] = {g0, g1}, *V[2] = {v0, v1}, *W[2] = {w0, w1},
+            *X[2] = {x0, x1};
+  const int N[2] = {12, 5};
+  char err[1024];
+  /* merged_momentum: the fast path (one LearningRate, rescale_grad 0.5) and the per-parameter
+   * path (a LearningRate each, nesterov, l2_decay on the first only: rescale_grad unused) */
+  for (int slow = 0; slow < 2; slow++) {
+    opt_in in[8] = {{"Param", p0}, {"Param", p1}, {"Grad", g0}, {"Grad", g1},
+                    {"Velocity", v0}, {"Velocity", v1}, {"LearningRate", lr0},
+                    {"LearningRate", lr1}};
+    const opt_attr fa[] = {{"mu", 0.9f}, {"rescale_grad", 0.5f}};
+    ck_assert_msg(opt_run("merged_momentum", slow ? 8 : 7, in, 4,
+                          TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"), 2, fa,
+                          slow ? mm_slow_attrs : NULL, got, err, sizeof err) == IC_OK,
+                  "%s", err);
+    const double mu = (float)0.9;
+    for (int t = 0; t < 2; t++) {
+      double wp[12], wv[12], lr = slow && t ? 0.2 : 0.1, rc = t ? 0 : 0.25;
+      for (int k = 0; k < N[t]; k++) {
+        double g = slow ? ew_at(G[t], k) + rc * ew_at(P[t], k) : 0.5 * ew_at(G[t], k);
+        wv[k] = mu * ew_at(V[t], k) + g;
+        wp[k] = slow ? ew_at(P[t], k) - (g + mu * wv[k]) * lr : ew_at(P[t], k) - lr * wv[k];
+      }
+      tu_assert_close(got[t], wp, N[t], 1e-14, 1e-15);
+      tu_assert_close(got[2 + t], wv, N[t], 1e-14, 1e-15);
+    }
+    for (int i = 0; i < 4; i++) ic_tensor_destroy(got[i]);
+  }
+  /* merged_adam: plain, amsgrad, use_global_beta_pow */
+  for (int mode = 0; mode < 3; mode++) {
+    g_amsgrad = mode == 1;
+    g_global_pow = mode == 2;
+    opt_in in[16] = {{"Param", p0}, {"Param", p1}, {"Grad", g0}, {"Grad", g1},
+                     {"LearningRate", lr0}, {"LearningRate", lr1}, {"Moment1", v0},
+                     {"Moment1", v1}, {"Moment2", w0}, {"Moment2", w1},
+                     {"Beta1Pow", b1p}, {"Beta1Pow", b2p}, {"Beta2Pow", b2p},
+                     {"Beta2Pow", b1p}, {"Moment2Max", x0}, {"Moment2Max", x1}};
+    const char *outs[] = {"ParamOut", "ParamOut", "Moment1Out", "Moment1Out", "Moment2Out",
+                          "Moment2Out", "Beta1PowOut", "Beta1PowOut", "Beta2PowOut",
+                          "Beta2PowOut", "Moment2MaxOut", "Moment2MaxOut"};
+    const opt_attr fa[] = {{"beta1", 0.8f}, {"beta2", 0.95f}, {"epsilon", 0.01f}};
+    size_t n_out = g_amsgrad ? 12 : g_global_pow ? 6 : 10;
+    ck_assert_msg(opt_run("merged_adam", g_amsgrad ? 16 : 14, in, n_out, outs, 3, fa, ma_attrs,
+                          got, err, sizeof err) == IC_OK, "%s", err);
+    const double b1 = (float)0.8, b2 = (float)0.95, eps = (float)0.01;
+    for (int t = 0; t < 2; t++) {
+      double p1v = t ? 0.9 : 0.7, p2v = t ? 0.7 : 0.9, lr = (t ? 0.2 : 0.1) * sqrt(1 - p2v) /
+                                                             (1 - p1v);
+      double wp[12], wa[12], wb[12], wx[12];
+      for (int k = 0; k < N[t]; k++) {
+        double g = ew_at(G[t], k);
+        wa[k] = b1 * ew_at(V[t], k) + (1 - b1) * g;
+        wb[k] = b2 * ew_at(W[t], k) + (1 - b2) * g * g;
+        double v2 = g_amsgrad ? (wx[k] = fmax(ew_at(X[t], k), wb[k])) : wb[k];
+        wp[k] = ew_at(P[t], k) - lr * wa[k] / (sqrt(v2) + eps * sqrt(1 - p2v));
+      }
+      tu_assert_close(got[t], wp, N[t], 1e-13, 1e-15);
+      tu_assert_close(got[2 + t], wa, N[t], 1e-14, 1e-15);
+      tu_assert_close(got[4 + t], wb, N[t], 1e-14, 1e-15);
+      if (!g_global_pow) {
+        tu_assert_close(got[6 + t], (const double[]){p1v * b1}, 1, 1e-15, 0);
+        tu_assert_close(got[8 + t], (const double[]){p2v * b2}, 1, 1e-15, 0);
+      }
+      if (g_amsgrad) tu_assert_close(got[10 + t], wx, N[t], 1e-14, 1e-15);
+    }
+    for (size_t i = 0; i < n_out; i++) ic_tensor_destroy(got[i]);
+  }
+  g_amsgrad = g_global_pow = false;
+  ic_tensor *all[] = {p0, p1, g0, g1, v0, v1, w0, w1, x0, x1, lr0, lr1, b1p, b2p};
+  for (int i = 0; i < 14; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+START_TEST(merged_optimizer_errors) {
+  ic_tensor *p0 = r64(2, TU_DIMS(3, 4), 70), *p1 = r64(1, TU_DIMS(5), 71),
+            *bad = r64(1, TU_DIMS(4), 72), *lr = scalar64(0.1);
+  /* a Velocity list shorter than Param's; a Velocity of other dims; LearningRate missing */
+  opt_fails("merged_momentum", 6,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"Velocity", p0}, {"LearningRate", lr}},
+            4, TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"),
+            (const char *const[]){"merged_momentum", "Velocity", "lists 1", "(2)", NULL});
+  opt_fails("merged_momentum", 7,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"Velocity", p0}, {"Velocity", bad}, {"LearningRate", lr}},
+            4, TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"),
+            (const char *const[]){"merged_momentum", "Velocity", "[4]", "[5]", NULL});
+  opt_fails("merged_momentum", 6,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"Velocity", p0}, {"Velocity", p1}},
+            4, TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"),
+            (const char *const[]){"merged_momentum", "LearningRate", NULL});
+  /* merged_adam: a Moment2 of other dims, one LearningRate for two parameters */
+  opt_fails("merged_adam", 14,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"LearningRate", lr}, {"LearningRate", lr}, {"Moment1", p0},
+                             {"Moment1", p1}, {"Moment2", p0}, {"Moment2", bad},
+                             {"Beta1Pow", lr}, {"Beta1Pow", lr}, {"Beta2Pow", lr},
+                             {"Beta2Pow", lr}},
+            6, TU_NAMES("ParamOut", "ParamOut", "Moment1Out", "Moment1Out", "Moment2Out",
+                        "Moment2Out"),
+            (const char *const[]){"merged_adam", "Moment2", "[4]", "[5]", NULL});
+  opt_fails("merged_adam", 13,
+            (const opt_in[]){{"Param", p0}, {"Param", p1}, {"Grad", p0}, {"Grad", p1},
+                             {"LearningRate", lr}, {"Moment1", p0},
+                             {"Moment1", p1}, {"Moment2", p0}, {"Moment2", p1},
+                             {"Beta1Pow", lr}, {"Beta1Pow", lr}, {"Beta2Pow", lr},
+                             {"Beta2Pow", lr}},
+            6, TU_NAMES("ParamOut", "ParamOut", "Moment1Out", "Moment1Out", "Moment2Out",
+                        "Moment2Out"),
+            (const char *const[]){"merged_adam", "LearningRate", "lists 1", NULL});
+  ic_tensor *all[] = {p0, p1, bad, lr};
+  for (int i = 0; i < 4; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+/* nadam, radam and rprop in float64 against their formulas, accumulators differing per
+ * element */
+START_TEST(nadam_radam_rprop_update) {
+  ic_tensor *p = r64(1, TU_DIMS(6), 80), *g = r64(1, TU_DIMS(6), 81), *m1 = r64(1, TU_DIMS(6), 82),
+            *m2 = ew_rand(IC_FP64, 1, TU_DIMS(6), 83, 0, 1),
+            *a1 = ew_rand(IC_FP64, 1, TU_DIMS(6), 84, 0.2, 0.9),
+            *a2 = ew_rand(IC_FP64, 1, TU_DIMS(6), 85, 0.2, 0.9),
+            *a3 = ew_rand(IC_FP64, 1, TU_DIMS(6), 86, 0.2, 0.9), *lr = scalar64(0.1), *got[6];
+  char err[1024];
+  const double b1 = (float)0.8, b2 = (float)0.95, eps = (float)0.01, md = (float)0.3;
+  /* nadam */
+  const opt_in ni[] = {{"param", p},     {"grad", g},         {"learning_rate", lr},
+                       {"momentum_decay_pow", a1}, {"beta2_pow", a2}, {"mu_product", a3},
+                       {"moment1", m1},  {"moment2", m2}};
+  const opt_attr na[] = {{"beta1", 0.8f}, {"beta2", 0.95f}, {"epsilon", 0.01f},
+                         {"momentum_decay", 0.3f}};
+  ck_assert_msg(opt_run("nadam", 8, ni, 6,
+                        TU_NAMES("param_out", "momentum_decay_pow_out", "beta2_pow_out",
+                                 "mu_product_out", "moment1_out", "moment2_out"),
+                        4, na, NULL, got, err, sizeof err) == IC_OK, "%s", err);
+  double w[6][6];
+  for (int k = 0; k < 6; k++) {
+    double gv = ew_at(g, k), d = ew_at(a1, k) * 0.96, bp = ew_at(a2, k) * b2;
+    double mu = b1 * (1 - 0.5 * pow(d, md)), mu1 = b1 * (1 - 0.5 * pow(d, md) * pow(0.96, md));
+    double up = ew_at(a3, k) * mu, up1 = up * mu1;
+    double v1 = b1 * ew_at(m1, k) + (1 - b1) * gv, v2 = b2 * ew_at(m2, k) + (1 - b2) * gv * gv;
+    double h1 = mu1 * v1 / (1 - up1) + (1 - mu) * gv / (1 - up), h2 = v2 / (1 - bp);
+    w[0][k] = ew_at(p, k) - 0.1 * h1 / (sqrt(h2) + eps);
+    w[1][k] = d;
+    w[2][k] = bp;
+    w[3][k] = up;
+    w[4][k] = v1;
+    w[5][k] = v2;
+  }
+  for (int i = 0; i < 6; i++) {
+    tu_assert_close(got[i], w[i], 6, 1e-13, 1e-15);
+    ic_tensor_destroy(got[i]);
+  }
+  /* radam: rho 0 in the first element gives rho_t = rho_inf - 2 beta2_pow_out / (1 -
+   * beta2_pow_out) (rectified), rho 100 gives rho_t < 5 (unrectified) */
+  for (int rect = 0; rect < 2; rect++) {
+    ic_tensor *rho = ew_rand(IC_FP64, 1, TU_DIMS(6), 87, 0, 1);
+    ((double *)ic_tensor_data(rho))[0] = rect ? 0.0 : 100.0;
+    const opt_in ri[] = {{"param", p},  {"grad", g},     {"learning_rate", lr}, {"beta1_pow", a1},
+                         {"beta2_pow", a2}, {"rho", rho}, {"moment1", m1},      {"moment2", m2}};
+    ck_assert_msg(opt_run("radam", 8, ri, 6,
+                          TU_NAMES("param_out", "beta1_pow_out", "beta2_pow_out", "rho_out",
+                                   "moment1_out", "moment2_out"),
+                          3, na, NULL, got, err, sizeof err) == IC_OK, "%s", err);
+    const double rho_inf = 2 / (1 - b2) - 1;
+    double rho0 = 0;
+    for (int k = 0; k < 6; k++) {
+      double p1 = ew_at(a1, k) * b1, p2 = ew_at(a2, k) * b2;
+      w[1][k] = p1;
+      w[2][k] = p2;
+      w[3][k] = (ew_at(rho, k) * (b2 - p2) + p2) / (1 - p2);
+      if (k == 0) rho0 = w[3][k];
+    }
+    const double rho_t = rho_inf - 2 * rho0;
+    ck_assert_int_eq(rho_t > 5, rect);
+    for (int k = 0; k < 6; k++) {
+      double gv = ew_at(g, k);
+      w[4][k] = b1 * ew_at(m1, k) + (1 - b1) * gv;
+      w[5][k] = b2 * ew_at(m2, k) + (1 - b2) * gv * gv;
+      double h1 = w[4][k] / (1 - w[1][k]);
+      if (rect) {
+        double l = sqrt(1 - w[2][k]) / (sqrt(w[5][k]) + eps);
+        double r = sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) *
+                                                                 rho_t));
+        w[0][k] = ew_at(p, k) - 0.1 * h1 * r * l;
+      } else {
+        w[0][k] = ew_at(p, k) - 0.1 * h1;
+      }
+    }
+    for (int i = 0; i < 6; i++) {
+      tu_assert_close(got[i], w[i], 6, 1e-13, 1e-15);
+      ic_tensor_destroy(got[i]);
+    }
+    ic_tensor_destroy(rho);
+  }
+  /* rprop: products of each sign (and zero), step sizes clamped at both ends */
+  ic_tensor *pg = tu_f64(1, TU_DIMS(6), (const double[]){0.5, -0.5, 0.5, 0.0, -2, 3}),
+            *pv = tu_f64(1, TU_DIMS(6), (const double[]){1.0, 1.0, -1.0, 4.0, -1, 1}),
+            *pl = tu_f64(1, TU_DIMS(6), (const double[]){0.1, 0.1, 0.1, 0.1, 0.45, 0.001}),
+            *range = tu_f64(1, TU_DIMS(2), (const double[]){0.01, 0.5}),
+            *etas = tu_f64(1, TU_DIMS(2), (const double[]){0.5, 1.2});
+  const opt_in pi[] = {{"param", p},         {"grad", pg},   {"prev", pv}, {"learning_rate", pl},
+                       {"learning_rate_range", range}, {"etas", etas}};
+  ck_assert_msg(opt_run("rprop", 6, pi, 3,
+                        TU_NAMES("param_out", "prev_out", "learning_rate_out"), 0, NULL, NULL,
+                        got, err, sizeof err) == IC_OK, "%s", err);
+  const double wl[6] = {0.12, 0.05, 0.05, 0.1, 0.5, 0.01}, wg[6] = {0.5, 0, 0, 0, -2, 3};
+  const double sg[6] = {1, 0, 0, 0, -1, 1};
+  double wp[6];
+  for (int k = 0; k < 6; k++) wp[k] = ew_at(p, k) - sg[k] * wl[k];
+  tu_assert_close(got[0], wp, 6, 1e-15, 1e-15);
+  tu_assert_close(got[1], wg, 6, 1e-15, 1e-15);
+  tu_assert_close(got[2], wl, 6, 1e-15, 1e-15);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  ic_tensor *all[] = {p, g, m1, m2, a1, a2, a3, lr, pg, pv, pl, range, etas};
+  for (int i = 0; i < 13; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+START_TEST(nadam_radam_rprop_errors) {
+  ic_tensor *p = r64(1, TU_DIMS(6), 90), *bad = r64(1, TU_DIMS(5), 91), *lr = scalar64(0.1),
+            *three = r64(1, TU_DIMS(3), 92);
+  /* nadam: a mu_product of other dims; learning_rate missing */
+  opt_fails("nadam", 8,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"learning_rate", lr},
+                             {"momentum_decay_pow", p}, {"beta2_pow", p}, {"mu_product", bad},
+                             {"moment1", p}, {"moment2", p}},
+            6, TU_NAMES("param_out", "momentum_decay_pow_out", "beta2_pow_out", "mu_product_out",
+                        "moment1_out", "moment2_out"),
+            (const char *const[]){"nadam", "mu_product", "[5]", "[6]", NULL});
+  opt_fails("nadam", 7,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"momentum_decay_pow", p},
+                             {"beta2_pow", p}, {"mu_product", p}, {"moment1", p},
+                             {"moment2", p}},
+            6, TU_NAMES("param_out", "momentum_decay_pow_out", "beta2_pow_out", "mu_product_out",
+                        "moment1_out", "moment2_out"),
+            (const char *const[]){"nadam", "learning_rate", NULL});
+  /* radam: a moment2 of other dims; learning_rate not a scalar */
+  opt_fails("radam", 8,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"learning_rate", lr}, {"beta1_pow", p},
+                             {"beta2_pow", p}, {"rho", p}, {"moment1", p}, {"moment2", bad}},
+            6, TU_NAMES("param_out", "beta1_pow_out", "beta2_pow_out", "rho_out", "moment1_out",
+                        "moment2_out"),
+            (const char *const[]){"radam", "moment2", "[5]", "[6]", NULL});
+  opt_fails("radam", 8,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"learning_rate", bad}, {"beta1_pow", p},
+                             {"beta2_pow", p}, {"rho", p}, {"moment1", p}, {"moment2", p}},
+            6, TU_NAMES("param_out", "beta1_pow_out", "beta2_pow_out", "rho_out", "moment1_out",
+                        "moment2_out"),
+            (const char *const[]){"radam", "learning_rate", "one float64", NULL});
+  /* rprop: etas of three values; a learning_rate of other dims */
+  opt_fails("rprop", 6,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"prev", p}, {"learning_rate", p},
+                             {"learning_rate_range", bad}, {"etas", three}},
+            3, TU_NAMES("param_out", "prev_out", "learning_rate_out"),
+            (const char *const[]){"rprop", "learning_rate_range", "two float64", NULL});
+  opt_fails("rprop", 6,
+            (const opt_in[]){{"param", p}, {"grad", p}, {"prev", p}, {"learning_rate", lr},
+                             {"learning_rate_range", three}, {"etas", three}},
+            3, TU_NAMES("param_out", "prev_out", "learning_rate_out"),
+            (const char *const[]){"rprop", "learning_rate", "[6]", NULL});
+  ic_tensor *all[] = {p, bad, lr, three};
+  for (int i = 0; i < 4; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+static void lars_attrs2(ic_builder_op *op) {
+  ic_builder_attr_floats(op, "lars_weight_decay", 2, (const float[]){0.01f, 0.0f});
+}
+
+/* lars_momentum over two float64 parameters in one op: the first with LARS weight decay
+ * (adapted local learning rate), the second with none (plain momentum) */
+START_TEST(lars_momentum_update) {
+  ic_tensor *p0 = r64(2, TU_DIMS(3, 4), 100), *p1 = r64(1, TU_DIMS(5), 101),
+            *g0 = r64(2, TU_DIMS(3, 4), 102), *g1 = r64(1, TU_DIMS(5), 103),
+            *v0 = r64(2, TU_DIMS(3, 4), 104), *v1 = r64(1, TU_DIMS(5), 105), *lr0 = scalar64(0.1),
+            *lr1 = scalar64(0.2), *got[4];
+  ic_tensor *P[2] = {p0, p1}, *G[2] = {g0, g1}, *V[2] = {v0, v1};
+  const int N[2] = {12, 5};
+  char err[1024];
+  const opt_in in[] = {{"Param", p0},    {"Param", p1},        {"Grad", g0},
+                       {"Grad", g1},     {"Velocity", v0},     {"Velocity", v1},
+                       {"LearningRate", lr0}, {"LearningRate", lr1}};
+  const opt_attr fa[] = {{"mu", 0.9f}, {"lars_coeff", 0.5f}, {"epsilon", 0.01f},
+                         {"rescale_grad", 0.5f}};
+  ck_assert_msg(opt_run("lars_momentum", 8, in, 4,
+                        TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"), 4, fa,
+                        lars_attrs2, got, err, sizeof err) == IC_OK, "%s", err);
+  const double mu = (float)0.9, coeff = (float)0.5, eps = (float)0.01;
+  for (int t = 0; t < 2; t++) {
+    const double wd = t ? 0 : (float)0.01, lr = t ? 0.2 : 0.1;
+    double pn = 0, gn = 0, wp[12], wv[12];
+    for (int k = 0; k < N[t]; k++) {
+      pn += ew_at(P[t], k) * ew_at(P[t], k);
+      gn += 0.25 * ew_at(G[t], k) * ew_at(G[t], k);
+    }
+    pn = sqrt(pn);
+    gn = sqrt(gn);
+    const double local = wd > 0 ? lr * coeff * pn / (gn + wd * pn + eps) : lr;
+    for (int k = 0; k < N[t]; k++) {
+      wv[k] = mu * ew_at(V[t], k) + local * (0.5 * ew_at(G[t], k) + wd * ew_at(P[t], k));
+      wp[k] = ew_at(P[t], k) - wv[k];
+    }
+    tu_assert_close(got[t], wp, N[t], 1e-13, 1e-15);
+    tu_assert_close(got[2 + t], wv, N[t], 1e-13, 1e-15);
+  }
+  for (int i = 0; i < 4; i++) ic_tensor_destroy(got[i]);
+  /* errors: one lars_weight_decay for two parameters; a Grad of other dims */
+  opt_fails("lars_momentum", 8, in, 4,
+            TU_NAMES("ParamOut", "ParamOut", "VelocityOut", "VelocityOut"),
+            (const char *const[]){"lars_momentum", "lars_weight_decay", "(2)", NULL});
+  opt_fails("lars_momentum", 4,
+            (const opt_in[]){{"Param", p0}, {"Grad", g1}, {"Velocity", v0},
+                             {"LearningRate", lr0}},
+            2, TU_NAMES("ParamOut", "VelocityOut"),
+            (const char *const[]){"lars_momentum", "Grad", "[5]", "[3, 4]", NULL});
+  ic_tensor *all[] = {p0, p1, g0, g1, v0, v1, lr0, lr1};
+  for (int i = 0; i < 8; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
+START_TEST(asgd_update) {
+  ic_tensor *p = r64(2, TU_DIMS(3, 4), 110), *g = r64(2, TU_DIMS(3, 4), 111),
+            *d = r64(2, TU_DIMS(3, 4), 112), *y = r64(2, TU_DIMS(3, 4), 113), *lr = scalar64(0.3),
+            *n = scalar64(3), *got[3];
+  char err[1024];
+  const opt_in in[] = {{"param", p}, {"grad", g}, {"learning_rate", lr},
+                       {"d", d},     {"y", y},    {"n", n}};
+  ck_assert_msg(opt_run("asgd", 6, in, 3, TU_NAMES("param_out", "d_out", "y_out"), 0, NULL, NULL,
+                        got, err, sizeof err) == IC_OK, "%s", err);
+  double wp[12], wd[12], wy[12];
+  for (int k = 0; k < 12; k++) {
+    wy[k] = ew_at(g, k);
+    wd[k] = ew_at(d, k) - ew_at(y, k) + wy[k];
+    wp[k] = ew_at(p, k) - 0.3 / 3 * wd[k];
+  }
+  tu_assert_close(got[0], wp, 12, 1e-14, 1e-15);
+  tu_assert_close(got[1], wd, 12, 1e-14, 1e-15);
+  tu_assert_close(got[2], wy, 12, 1e-15, 0);
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+  /* errors: a y of other dims; n missing */
+  opt_fails("asgd", 6,
+            (const opt_in[]){{"param", p}, {"grad", g}, {"learning_rate", lr}, {"d", d},
+                             {"y", n}, {"n", n}},
+            3, TU_NAMES("param_out", "d_out", "y_out"),
+            (const char *const[]){"asgd", "input y", "[3, 4]", NULL});
+  opt_fails("asgd", 5,
+            (const opt_in[]){{"param", p}, {"grad", g}, {"learning_rate", lr}, {"d", d},
+                             {"y", y}},
+            3, TU_NAMES("param_out", "d_out", "y_out"),
+            (const char *const[]){"asgd", "required input n", NULL});
+  ic_tensor *all[] = {p, g, d, y, lr, n};
+  for (int i = 0; i < 6; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
 static TCase *tc_grad(void) {
   TCase *tc = tcase_create("grad");
   tcase_set_timeout(tc, 120);
@@ -2947,6 +3487,14 @@ static TCase *tc_optim(void) {
   tcase_add_test(tc, momentum_update);
   tcase_add_test(tc, dropout_grad_modes);
   tcase_add_test(tc, adagrad_rmsprop_update);
+  tcase_add_test(tc, adamax_adadelta_update);
+  tcase_add_test(tc, optimizer_errors);
+  tcase_add_test(tc, merged_optimizers_update);
+  tcase_add_test(tc, merged_optimizer_errors);
+  tcase_add_test(tc, nadam_radam_rprop_update);
+  tcase_add_test(tc, nadam_radam_rprop_errors);
+  tcase_add_test(tc, lars_momentum_update);
+  tcase_add_test(tc, asgd_update);
   return tc;
 }
 

@@ -401,6 +401,36 @@ END_TEST
 START_TEST(paddle_lamb) { run_paddle_case("lamb"); }
 END_TEST
 
+/* Paddle's other optimizers, one small fc network each (gen_paddle_train.py _opt_net) */
+START_TEST(paddle_adamax) { run_paddle_case("adamax"); }
+END_TEST
+
+START_TEST(paddle_adadelta) { run_paddle_case("adadelta"); }
+END_TEST
+
+/* use_multi_tensor: one merged op over every parameter */
+START_TEST(paddle_merged_momentum) { run_paddle_case("merged_momentum"); }
+END_TEST
+
+START_TEST(paddle_merged_adam) { run_paddle_case("merged_adam"); }
+END_TEST
+
+START_TEST(paddle_nadam) { run_paddle_case("nadam"); }
+END_TEST
+
+START_TEST(paddle_radam) { run_paddle_case("radam"); }
+END_TEST
+
+START_TEST(paddle_rprop) { run_paddle_case("rprop"); }
+END_TEST
+
+START_TEST(paddle_lars_momentum) { run_paddle_case("lars"); }
+END_TEST
+
+/* the asgd op in a hand-built program (Paddle 3.3.1's ASGD cannot build a legacy one) */
+START_TEST(paddle_asgd) { run_paddle_case("asgd"); }
+END_TEST
+
 START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
@@ -1257,7 +1287,16 @@ START_TEST(inplace_tables) {
               {"momentum", ic_momentum_inplace},
               {"adagrad", ic_adagrad_inplace},
               {"rmsprop", ic_rmsprop_inplace},
-              {"lamb", ic_lamb_inplace}};
+              {"lamb", ic_lamb_inplace},
+              {"adamax", ic_adamax_inplace},
+              {"adadelta", ic_adadelta_inplace},
+              {"merged_momentum", ic_merged_momentum_inplace},
+              {"merged_adam", ic_merged_adam_inplace},
+              {"nadam", ic_nadam_inplace},
+              {"radam", ic_radam_inplace},
+              {"rprop", ic_rprop_inplace},
+              {"lars_momentum", ic_lars_momentum_inplace},
+              {"asgd", ic_asgd_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);
@@ -1285,6 +1324,15 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_branches_rmsprop);
   tcase_add_test(tc, paddle_adagrad_cross_entropy2);
   tcase_add_test(tc, paddle_lamb);
+  tcase_add_test(tc, paddle_adamax);
+  tcase_add_test(tc, paddle_adadelta);
+  tcase_add_test(tc, paddle_merged_momentum);
+  tcase_add_test(tc, paddle_merged_adam);
+  tcase_add_test(tc, paddle_nadam);
+  tcase_add_test(tc, paddle_radam);
+  tcase_add_test(tc, paddle_rprop);
+  tcase_add_test(tc, paddle_lars_momentum);
+  tcase_add_test(tc, paddle_asgd);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
   tcase_add_test(tc, paddle_gru_lod_sgd);

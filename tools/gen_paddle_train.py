@@ -915,6 +915,110 @@ def case_yolo():
              "gt_box": boxes, "gt_label": rng.integers(0, 3, (STEPS * 2, 4)).astype("int32"),
              "gt_score": rng.uniform(0.5, 1.0, (STEPS * 2, 4)).astype("float32")}
     return loss, feeds, 2, 1e-5, 1e-4
+def _opt_net(seed, opt):
+    """fc, relu, fc, softmax cross-entropy on hard labels, trained by `opt` (the optimizer
+    cases below: one Paddle optimizer each)."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.static.nn.fc(x, 8, activation="relu")
+    logits = paddle.static.nn.fc(h, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    opt.minimize(loss)
+    rng = np.random.default_rng(seed)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 8, 1)).astype("int64")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+
+def case_adamax():
+    """Adamax (the adamax op, then a scale op on Beta1Pow) with beta1, beta2 and epsilon set."""
+    return _opt_net(40, paddle.optimizer.Adamax(learning_rate=0.02, beta1=0.85, beta2=0.98,
+                                                epsilon=1e-6))
+
+
+def case_adadelta():
+    """Adadelta (the adadelta op) with rho and epsilon set."""
+    return _opt_net(41, paddle.optimizer.Adadelta(learning_rate=0.5, rho=0.9, epsilon=1e-5))
+
+
+def case_merged_momentum():
+    """Momentum with use_multi_tensor: one merged_momentum op for every parameter (one
+    LearningRate and one regularization_method per parameter: nesterov, L2Decay)."""
+    return _opt_net(42, paddle.optimizer.Momentum(
+        learning_rate=0.05, momentum=0.9, use_nesterov=True,
+        weight_decay=paddle.regularizer.L2Decay(1e-3), use_multi_tensor=True))
+
+
+def case_merged_adam():
+    """Adam with use_multi_tensor: one merged_adam op for every parameter, with amsgrad."""
+    return _opt_net(43, paddle.optimizer.Adam(learning_rate=0.01, beta1=0.85, beta2=0.99,
+                                              epsilon=1e-6, amsgrad=True,
+                                              use_multi_tensor=True))
+
+
+def case_nadam():
+    """NAdam (the nadam op) with beta1, beta2, epsilon and momentum_decay set."""
+    return _opt_net(44, paddle.optimizer.NAdam(learning_rate=0.01, beta1=0.85, beta2=0.99,
+                                               epsilon=1e-6, momentum_decay=0.01))
+
+
+def case_radam():
+    """RAdam (the radam op): beta2 0.9 makes rho_t pass 5 after a few steps, so both the
+    unrectified and the rectified update run."""
+    return _opt_net(45, paddle.optimizer.RAdam(learning_rate=0.01, beta1=0.85, beta2=0.9,
+                                               epsilon=1e-6))
+
+
+def case_rprop():
+    """Rprop (the rprop op, per-element step sizes) with learning_rate_range and etas set."""
+    return _opt_net(46, paddle.optimizer.Rprop(learning_rate=0.01,
+                                               learning_rate_range=(1e-4, 0.02),
+                                               etas=(0.4, 1.3)))
+
+
+def case_lars():
+    """paddle.incubate.optimizer.LarsMomentumOptimizer (one lars_momentum op per parameter),
+    biases excluded from the LARS weight decay (lars_weight_decay 0: plain momentum), with
+    lars_coeff, epsilon and rescale_grad set."""
+    return _opt_net(47, paddle.incubate.optimizer.LarsMomentumOptimizer(
+        learning_rate=0.1, momentum=0.9, lars_coeff=0.01, lars_weight_decay=0.0005,
+        exclude_from_weight_decay=["b_0"], epsilon=1e-7, rescale_grad=0.5))
+
+
+class _HandASGD:
+    """ASGD written by hand: Paddle 3.3.1's paddle.optimizer.ASGD cannot build a legacy
+    program (it calls .item() on a Variable). After append_backward, every parameter gets a
+    step counter m (m += 1 by elementwise_add), n = elementwise_fmin(m, batch_num) and the asgd
+    op with its d and y accumulators, as that optimizer writes them, except that y is the
+    last step's gradient (one stored gradient instead of batch_num)."""
+
+    def __init__(self, learning_rate, batch_num):
+        self.lr, self.batch_num = learning_rate, batch_num
+
+    def minimize(self, loss):
+        blk = loss.block.program.global_block()
+        gv = paddle.static.create_global_var
+        lr = gv([1], self.lr, "float32", persistable=True, name="asgd_lr")
+        one = gv([1], 1.0, "float32", persistable=True, name="asgd_one")
+        nb = gv([1], float(self.batch_num), "float32", persistable=True, name="asgd_batch_num")
+        for p, g in paddle.static.append_backward(loss):
+            d = gv(p.shape, 0.0, "float32", persistable=True, name=p.name + "_asgd_d")
+            y = gv(p.shape, 0.0, "float32", persistable=True, name=p.name + "_asgd_y")
+            m = gv([1], 0.0, "float32", persistable=True, name=p.name + "_asgd_m")
+            n = blk.create_var(name=p.name + "_asgd_n", shape=[1], dtype="float32")
+            blk.append_op(type="elementwise_add", inputs={"X": m, "Y": one},
+                          outputs={"Out": m}, attrs={"axis": -1})
+            blk.append_op(type="elementwise_fmin", inputs={"X": m, "Y": nb},
+                          outputs={"Out": n}, attrs={"axis": -1})
+            blk.append_op(type="asgd", inputs={"param": p, "grad": g, "learning_rate": lr,
+                                                "d": d, "y": y, "n": n},
+                          outputs={"param_out": p, "d_out": d, "y_out": y},
+                          attrs={"multi_precision": False})
+
+
+def case_asgd():
+    """The asgd op (see _HandASGD), n growing 1, 2, 3 and then staying at batch_num 3."""
+    return _opt_net(48, _HandASGD(0.1, 3))
 
 
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
@@ -934,6 +1038,15 @@ for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 CASES["gru_lod"] = case_gru_lod
 CASES["lstm_lod"] = case_lstm_lod
+CASES["adamax"] = case_adamax
+CASES["adadelta"] = case_adadelta
+CASES["merged_momentum"] = case_merged_momentum
+CASES["merged_adam"] = case_merged_adam
+CASES["nadam"] = case_nadam
+CASES["radam"] = case_radam
+CASES["rprop"] = case_rprop
+CASES["lars"] = case_lars
+CASES["asgd"] = case_asgd
 
 
 def save_vars(exe, prog, path):

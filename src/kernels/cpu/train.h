@@ -35,6 +35,15 @@ extern const ic_train_inplace ic_momentum_inplace[];
 extern const ic_train_inplace ic_adagrad_inplace[];
 extern const ic_train_inplace ic_rmsprop_inplace[];
 extern const ic_train_inplace ic_lamb_inplace[];
+extern const ic_train_inplace ic_adamax_inplace[];
+extern const ic_train_inplace ic_adadelta_inplace[];
+extern const ic_train_inplace ic_merged_momentum_inplace[];
+extern const ic_train_inplace ic_merged_adam_inplace[];
+extern const ic_train_inplace ic_nadam_inplace[];
+extern const ic_train_inplace ic_radam_inplace[];
+extern const ic_train_inplace ic_rprop_inplace[];
+extern const ic_train_inplace ic_lars_momentum_inplace[];
+extern const ic_train_inplace ic_asgd_inplace[];
 
 /* adam and adamw (adam.c): one attribute struct, slots and kernel. Adam is the case
  * with_decay = false, lr_ratio = 1. */
