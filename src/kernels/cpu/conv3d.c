@@ -40,6 +40,20 @@ static void read3(ic_attr_reader *r, const char *name, int64_t out[3]) {
   }
 }
 
+void ic_conv3d_channels(const void *x, void *y, size_t es, int64_t n, int64_t ch, int64_t sp,
+                        bool to_last) {
+  for (int64_t b = 0; b < n; b++) {
+    for (int64_t k = 0; k < ch; k++) {
+      for (int64_t p = 0; p < sp; p++) {
+        const size_t first = (size_t)((b * ch + k) * sp + p) * es;
+        const size_t last = (size_t)((b * sp + p) * ch + k) * es;
+        if (to_last) memcpy((char *)y + last, (const char *)x + first, es);
+        else memcpy((char *)y + first, (const char *)x + last, es);
+      }
+    }
+  }
+}
+
 ic_status ic_conv3d_parse(ic_attr_reader *r, void *attrs) {
   c3_attrs *a = attrs;
   read3(r, "strides", a->strides);
@@ -123,16 +137,6 @@ static ic_status infer(ic_kctx *c) {
 }
 
 #define DEFINE_C3(T)                                                                         \
-  static void cl_##T(const T *x, T *y, int64_t n, int64_t ch, int64_t sp, bool to_last) {    \
-    for (int64_t b = 0; b < n; b++)                                                          \
-      for (int64_t k = 0; k < ch; k++)                                                       \
-        for (int64_t p = 0; p < sp; p++) {                                                   \
-          size_t first = (size_t)((b * ch + k) * sp + p);                                    \
-          size_t last = (size_t)((b * sp + p) * ch + k);                                     \
-          if (to_last) y[last] = x[first];                                                   \
-          else y[first] = x[last];                                                           \
-        }                                                                                    \
-  }                                                                                          \
   /* col[((i * KD + kd) * KH + kh) * KW + kw][z, y, x] for the cg channels at xs */          \
   static void im2col_##T(const T *xs, T *col, const geom *g, int64_t cg) {                   \
     const int64_t D = g->in[0], H = g->in[1], W = g->in[2];                                  \
@@ -179,8 +183,7 @@ static ic_status run(ic_kctx *c) {
   if (!sb) return c->err->code;
   char *col = sb->data, *xin = col + n_col * es, *yout = xin + n_in * es;
   if (a->ndhwc) {
-    if (f64) cl_double(x->data, (double *)xin, g.n, g.c, sp, false);
-    else cl_float(x->data, (float *)xin, g.n, g.c, sp, false);
+    ic_conv3d_channels(x->data, xin, es, g.n, g.c, sp, false);
   } else {
     xin = x->data;
     yout = out->data;
@@ -196,8 +199,7 @@ static ic_status run(ic_kctx *c) {
     }
   }
   if (a->ndhwc) {
-    if (f64) cl_double((const double *)yout, out->data, g.n, g.oc, osp, true);
-    else cl_float((const float *)yout, out->data, g.n, g.oc, osp, true);
+    ic_conv3d_channels(yout, out->data, es, g.n, g.oc, osp, true);
   }
   ic_buffer_release(sb);
   return IC_OK;

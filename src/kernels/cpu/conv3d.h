@@ -23,6 +23,11 @@ typedef struct ic_conv3d_geom {
 } ic_conv3d_geom;
 
 ic_status ic_conv3d_parse(ic_attr_reader *r, void *attrs);
+/* Move n images of ch channels by sp positions between channel-first (x when !to_last) and
+ * channel-last layouts, es bytes an element: NDHWC through the NCDHW kernels (conv3d,
+ * conv3d_transpose). */
+void ic_conv3d_channels(const void *x, void *y, size_t es, int64_t n, int64_t ch, int64_t sp,
+                        bool to_last);
 /* Check Input (input 0) and Filter (input 1) and compute the geometry, failing the context
  * naming them. */
 ic_status ic_conv3d_geometry(ic_kctx *c, ic_conv3d_geom *g);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "kernels/cpu/conv.h"
+#include "kernels/cpu/conv3d.h"
 #include "kernels/cpu/gemm.h"
 
 enum { IN_INPUT, IN_FILTER };
@@ -166,16 +167,6 @@ static ic_status infer(ic_kctx *c) {
 }
 
 #define DEFINE_C3T(T)                                                                        \
-  static void cl_##T(const T *x, T *y, int64_t n, int64_t ch, int64_t sp, bool to_last) {    \
-    for (int64_t b = 0; b < n; b++)                                                          \
-      for (int64_t k = 0; k < ch; k++)                                                       \
-        for (int64_t p = 0; p < sp; p++) {                                                   \
-          const size_t first = (size_t)((b * ch + k) * sp + p);                              \
-          const size_t last = (size_t)((b * sp + p) * ch + k);                               \
-          if (to_last) y[last] = x[first];                                                   \
-          else y[first] = x[last];                                                           \
-        }                                                                                    \
-  }                                                                                          \
   /* col[((o * KD + kd) * KH + kh) * KW + kw][z, y, x] added into the og channels at ys */    \
   static void col2vol_##T(const T *col, T *ys, const geom *g) {                              \
     const int64_t D = g->in[0], H = g->in[1], W = g->in[2];                                  \
@@ -224,8 +215,7 @@ static ic_status run(ic_kctx *c) {
   if (!sb) return c->err->code;
   char *col = sb->data, *xin = col + n_col * es, *yout = xin + n_in * es;
   if (a->ndhwc) {
-    if (f64) cl_double(x->data, (double *)xin, g.n, g.c, sp, false);
-    else cl_float(x->data, (float *)xin, g.n, g.c, sp, false);
+    ic_conv3d_channels(x->data, xin, es, g.n, g.c, sp, false);
   } else {
     xin = x->data;
     yout = out->data;
@@ -242,8 +232,7 @@ static ic_status run(ic_kctx *c) {
     }
   }
   if (a->ndhwc) {
-    if (f64) cl_double((const double *)yout, out->data, g.n, g.oc, osp, true);
-    else cl_float((const float *)yout, out->data, g.n, g.oc, osp, true);
+    ic_conv3d_channels(yout, out->data, es, g.n, g.oc, osp, true);
   }
   ic_buffer_release(sb);
   return IC_OK;
