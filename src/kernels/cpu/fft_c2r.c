@@ -6,7 +6,6 @@
  * the imaginary parts of Z[0] and (n even) Z[n / 2] ignored, as pocketfft does. Out is the
  * real dtype; normalization as fft_r2c's with n the product of Out's transformed sizes. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/cpu/fftutil.h"
@@ -46,17 +45,13 @@ static ic_status run(ic_kctx *c) {
   if (!nx || !no) return IC_OK;
   const int last = axes[a->n_axes - 1];
   const int64_t m = x->dims[last], n = out->dims[last];
-  ic_buffer *b = ic_kscratch(c, (size_t)(2 * nx + 2 * n) * sizeof(double));
+  const int64_t nw = ic_fft_work_len(x->ndim, x->dims);
+  ic_buffer *b = ic_kscratch(c, (size_t)(2 * nx + 2 * n + nw) * sizeof(double));
   if (!b) return c->err->code;
-  double *z = b->data, *tw = z + 2 * nx;
+  double *z = b->data, *tw = z + 2 * nx, *work = tw + 2 * n;
   ic_fft_load(x, z);
-  bool ok = true;
   const int sign = a->forward ? -1 : 1;
-  for (int i = a->n_axes - 2; ok && i >= 0; i--) ok = ic_fft_c2c_axis(z, x->ndim, x->dims, axes[i], sign);
-  if (!ok) {
-    ic_buffer_release(b);
-    return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
-  }
+  for (int i = a->n_axes - 2; i >= 0; i--) ic_fft_c2c_axis(z, x->ndim, x->dims, axes[i], sign, work);
   for (int64_t k = 0; k < n; k++) {
     const double t = 2.0 * IC_FFT_PI * (double)k / (double)n;
     tw[2 * k] = cos(t);

@@ -2,7 +2,6 @@
 #include "kernels/cpu/fftutil.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 ic_status ic_fft_parse(ic_attr_reader *r, void *attrs) {
@@ -48,15 +47,13 @@ ic_status ic_fft_axes(ic_kctx *c, int rank, int *out) {
   return IC_OK;
 }
 
-bool ic_fft_c2c_axis(double *z, int ndim, const int64_t *dims, int axis, int sign) {
+void ic_fft_c2c_axis(double *z, int ndim, const int64_t *dims, int axis, int sign, double *work) {
   const int64_t n = dims[axis];
-  if (n <= 1) return true;
+  if (n <= 1) return;
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < axis; d++) outer *= dims[d];
   for (int d = axis + 1; d < ndim; d++) inner *= dims[d];
-  double *tw = malloc((size_t)(4 * n) * sizeof(double));
-  if (!tw) return false;
-  double *line = tw + 2 * n;
+  double *tw = work, *line = work + 2 * n;
   for (int64_t k = 0; k < n; k++) { /* e^(sign 2 pi i k / n) */
     const double t = 2.0 * IC_FFT_PI * (double)k / (double)n;
     tw[2 * k] = cos(t);
@@ -84,8 +81,6 @@ bool ic_fft_c2c_axis(double *z, int ndim, const int64_t *dims, int axis, int sig
       }
     }
   }
-  free(tw);
-  return true;
 }
 
 void ic_fft_load(const ic_tensor *t, double *z) {

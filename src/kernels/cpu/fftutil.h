@@ -29,8 +29,15 @@ ic_status ic_fft_parse(ic_attr_reader *r, void *attrs);
 ic_status ic_fft_axes(ic_kctx *c, int rank, int *out);
 
 /* In place, the 1-D DFT along `axis` of the complex double tensor z (interleaved re, im) of
- * dims: out[k] = sum_j z[j] e^(sign 2 pi i j k / n). Returns false when out of memory. */
-bool ic_fft_c2c_axis(double *z, int ndim, const int64_t *dims, int axis, int sign);
+ * dims: out[k] = sum_j z[j] e^(sign 2 pi i j k / n). work holds 4 * dims[axis] doubles (the
+ * caller's scratch: ic_fft_work_len). */
+void ic_fft_c2c_axis(double *z, int ndim, const int64_t *dims, int axis, int sign, double *work);
+/* The doubles ic_fft_c2c_axis's work needs for the longest of dims. */
+static inline int64_t ic_fft_work_len(int ndim, const int64_t *dims) {
+  int64_t m = 1;
+  for (int i = 0; i < ndim; i++) m = dims[i] > m ? dims[i] : m;
+  return 4 * m;
+}
 
 /* Read input t (float32/64 or complex64/128) into a complex double buffer (imaginary 0 for a
  * real t); store a complex double buffer into a complex64/128 tensor, times scale. */
