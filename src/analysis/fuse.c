@@ -666,6 +666,68 @@ static ic_status try_dw(fuser *f, size_t i) {
   return IC_OK;
 }
 
+/* ---- a squeeze-and-excitation scale into the convolution after it (CPU plans) ----
+ *
+ * elementwise_mul(x, s) -> m, where x is float32 NCHW [N, C, H, W], s [N or 1, C, 1, 1]
+ * (declared dims; N may be unknown in both) and m's only reader is a float32 NCHW conv2d
+ * with groups 1 as its Input, becomes that convolution reading x with s as its ic_InScale
+ * (conv.h): the kernel scales the filter per input channel and image instead of the
+ * activation, conv(x * s, W) = conv(x, W * s), which drops the product's pass over x (read
+ * x and s, write m) and the convolution then reads x instead of m. The values differ from
+ * the unfused ones by the rounding of the products (x * s then * w against x * (w * s)):
+ * within float32 tolerance, the same bits at any thread count. MobileNetV3 and PP-LCNet
+ * backbones (CRNN, PP-OCR's recognizers and detectors, PicoDet) end each SE block so. With a
+ * scale per image the kernel runs one image at a time, each with its own scaled filter. */
+static ic_status try_in_scale(fuser *f, size_t i) {
+  const ic_op *mul = f->seq->ops[i];
+  if (strcmp(mul->type, "elementwise_mul") != 0 || !str_attr_is(mul, "fuse_activation", "", true)) {
+    return IC_OK;
+  }
+  static const char *const scales[] = {"Scale_x", "Scale_y", "Scale_out"};
+  for (int k = 0; k < 3; k++) {
+    if (num_attr(mul, scales[k], 1.0) != 1.0) return IC_OK;
+  }
+  const char *x = arg(mul, false, "X"), *s = arg(mul, false, "Y"), *m = arg(mul, true, "Out");
+  if (!x || !s || !m || !strcmp(x, s) || !same_declared_dims(f, m, x)) return IC_OK;
+  const ic_vardesc *xv = ic_program_find_var(f->prog, 0, x), *sv = ic_program_find_var(f->prog, 0, s);
+  if (!xv || !sv || !xv->is_tensor || !sv->is_tensor || xv->dtype != IC_FP32 ||
+      sv->dtype != IC_FP32 || xv->ndim != 4 || sv->ndim != 4 || xv->dims[1] < 1 ||
+      sv->dims[1] != xv->dims[1] || sv->dims[2] != 1 || sv->dims[3] != 1 ||
+      !scale_fits(f, s, x, (int64_t)num_attr(mul, "axis", -1))) {
+    return IC_OK;
+  }
+  size_t j = sole_reader(f, i, m);
+  if (j == SIZE_MAX) return IC_OK;
+  const ic_op *conv = f->seq->ops[j];
+  const char *in = arg(conv, false, "Input"), *filter = arg(conv, false, "Filter");
+  const ic_vardesc *fv = filter ? filter_var(f, filter) : NULL;
+  const ic_slot *has = ic_op_input(conv, "ic_InScale");
+  if (strcmp(conv->type, "conv2d") != 0 || !in || strcmp(in, m) != 0 || (has && has->n) ||
+      num_attr(conv, "groups", 1) != 1 || layout_nhwc(conv, "data_format") || !fv ||
+      fv->dtype != IC_FP32 || fv->ndim != 4 || fv->dims[1] != xv->dims[1]) {
+    return IC_OK;
+  }
+  /* The convolution runs at j reading x and s: nothing in between may write them. */
+  const char *reads[2] = {x, s};
+  size_t pattern[2] = {i, j};
+  if (written_between(f, i, j, pattern, 2, reads, 2)) return IC_OK;
+  ic_arena *a = f->seq->arena;
+  ic_op *nc = ic_arena_alloc(a, sizeof *nc);
+  ic_slot *ins = ic_arena_calloc(a, conv->n_inputs + 1, sizeof *ins);
+  if (!nc || !ins) return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  size_t n = 0;
+  for (size_t k = 0; k < conv->n_inputs; k++) {
+    ins[n++] = strcmp(conv->inputs[k].name, "Input") ? conv->inputs[k] : slot1(a, "Input", x);
+  }
+  ins[n++] = slot1(a, "ic_InScale", s);
+  *nc = *conv;
+  nc->inputs = ins;
+  nc->n_inputs = n;
+  f->removed[i] = f->removed[j] = true;
+  f->replace[j] = nc;
+  return IC_OK;
+}
+
 /* The op list with removals and replacements applied (in seq's arena); false when out of
  * memory. */
 static bool apply_rewrites(fuser *f) {
@@ -748,8 +810,10 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
     st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
     goto done;
   }
-  /* Then, on CPU plans, 1 x 1 and depthwise pairs over the rewritten list. */
-  if (cpu) {
+  /* Then, on CPU plans, 1 x 1 and depthwise pairs over the rewritten list, then input
+   * channel scales over that. */
+  ic_status (*const rounds[])(fuser *, size_t) = {try_dw, try_in_scale};
+  for (size_t r = 0; cpu && r < sizeof rounds / sizeof rounds[0] && !st; r++) {
     n = seq->n_ops;
     free(f.removed);
     free(f.replace);
@@ -764,7 +828,7 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
     fused = 0;
     for (size_t i = 0; i < n && !st; i++) {
       if (f.removed[i]) continue;
-      st = try_dw(&f, i);
+      st = rounds[r](&f, i);
       fused += f.removed[i];
     }
     if (!st && fused && !apply_rewrites(&f)) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");

@@ -37,7 +37,8 @@ const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS] = {
     {"ic_PreAffineScale", IC_SLOT_OPTIONAL},
     {"ic_PreAffineBias", IC_SLOT_OPTIONAL},
     {"ic_DwFilter", IC_SLOT_OPTIONAL},
-    {"ic_DwBias", IC_SLOT_OPTIONAL}};
+    {"ic_DwBias", IC_SLOT_OPTIONAL},
+    {"ic_InScale", IC_SLOT_OPTIONAL}};
 const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS] = {{"Output", 0}};
 
 /* ---------------------------------------------------------------------------------------
@@ -358,11 +359,41 @@ static ic_status dw_check(ic_kctx *c, const geom *g) {
   return IC_OK;
 }
 
+/* ic_InScale (conv.h): float32 [N or 1, C_in, 1, 1], of a float32 NCHW convolution with
+ * groups 1. An s of N images over an Input of one would broadcast the Input (the unfused
+ * elementwise_mul's result has N images): refused, never computed wrong. */
+static ic_status in_scale_check(ic_kctx *c, const geom *g) {
+  const ic_conv_attrs *a = c->attrs;
+  const ic_tensor *s = ic_in(c, IC_CONV_IN_SCALE, 0);
+  if (!s) return IC_OK;
+  if (ic_in(c, IC_CONV_INPUT, 0)->dtype != IC_FP32 || a->nhwc || g->g != 1) {
+    return ic_kfail_in(c, IC_CONV_IN_SCALE, 0,
+                       "an input channel scale is taken only by a float32 NCHW convolution "
+                       "with groups 1 (this one: %s, groups %lld)",
+                       a->nhwc ? "NHWC" : "NCHW", (long long)g->g);
+  }
+  ic_status st = ic_kcheck_dtype(c, IC_CONV_IN_SCALE, 0, IC_DT(IC_FP32));
+  if (st) return st;
+  if (s->ndim != 4 || (s->dims[0] != 1 && s->dims[0] != g->n) || s->dims[1] != g->c ||
+      s->dims[2] != 1 || s->dims[3] != 1) {
+    char got[128];
+    return ic_kfail_in(c, IC_CONV_IN_SCALE, 0,
+                       "is %s, expected [%lld or 1, %lld, 1, 1] (the Input's images and "
+                       "channels)",
+                       ic_dims_str(s->ndim, s->dims, got, sizeof got), (long long)g->n,
+                       (long long)g->c);
+  }
+  return IC_OK;
+}
+
 ic_status ic_conv_infer(ic_kctx *c) {
   const ic_conv_attrs *a = c->attrs;
   geom g;
   ic_status st = check_layout(c, IC_CONV_INPUT);
-  if (st || (st = ic_conv_geometry(c, &g)) || (st = dw_check(c, &g))) return st;
+  if (st || (st = ic_conv_geometry(c, &g)) || (st = dw_check(c, &g)) ||
+      (st = in_scale_check(c, &g))) {
+    return st;
+  }
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0);
   const ic_tensor *b = ic_in(c, IC_CONV_BIAS, 0), *r = ic_in(c, IC_CONV_RESIDUAL, 0);
   int64_t od[4];
@@ -677,6 +708,9 @@ typedef struct conv_state {
   dnnl_memory_t m_bin[2];
   int out_layout;           /* the layout Output is written in */
   bool pad_room;            /* Output's storage has room for nChw16c with padded channels */
+  bool per_image;           /* built for one image: an ic_InScale of N images runs the
+                               primitive once per image, each with its own scaled filter */
+  size_t src_img, dst_img, res_img; /* bytes of one image of Input, Output, ResidualData */
   size_t dst_md_bytes;      /* the primitive's destination, padding included */
   ic_dnnl_rt rt;
   ic_dnnl_prim conv;
@@ -737,12 +771,12 @@ static bool aff_equal(const affine *f, const ic_kctx *c) {
 }
 
 static bool state_matches(const conv_state *s, const ic_kctx *c, bool has_bias, int threads,
-                          bool pad_room) {
+                          bool pad_room, bool per_image) {
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
   return s && ic_dims_equal(4, s->in_dims, x->ndim, x->dims) &&
          ic_dims_equal(4, s->f_dims, f->ndim, f->dims) && s->has_bias == has_bias &&
          s->threads == threads && s->in_layout == x->layout && s->res_layout == res_layout(c) &&
-         s->pad_room == pad_room && aff_equal(&s->aff, c);
+         s->pad_room == pad_room && s->per_image == per_image && aff_equal(&s->aff, c);
 }
 
 /* Whether a convolution marked ic_winograd asks oneDNN for Winograd's algorithm first: a
@@ -1028,6 +1062,9 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
       goto dnnl_fail;
     }
   }
+  s->src_img = dnnl_memory_desc_get_size(&src_user);
+  s->dst_img = dnnl_memory_desc_get_size(&dst_user);
+  s->res_img = dnnl_memory_desc_get_size(&res_user);
   what = "memory_create";
   st = dnnl_out_of_memory;
   if (!(s->m_src_user = ic_dnnl_mem(&s->rt, &src_user))) goto dnnl_fail;
@@ -1063,12 +1100,12 @@ done:
 
 /* Bring *ctx->state up to date for these inputs. */
 static ic_status state_get(ic_kctx *c, const geom *g, int threads, bool pad_room,
-                           conv_state **out) {
+                           bool per_image, conv_state **out) {
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
   bool has_bias = ic_in(c, IC_CONV_BIAS, 0) != NULL;
   conv_state *s = *c->state;
   *out = NULL;
-  if (state_matches(s, c, has_bias, threads, pad_room)) {
+  if (state_matches(s, c, has_bias, threads, pad_room, per_image)) {
     *out = s;
     return IC_OK;
   }
@@ -1082,6 +1119,7 @@ static ic_status state_get(ic_kctx *c, const geom *g, int threads, bool pad_room
   s->in_layout = x->layout;
   s->res_layout = res_layout(c);
   s->pad_room = pad_room;
+  s->per_image = per_image;
   s->aff = affine_of(c);
   s->bin_idx[0] = s->bin_idx[1] = -1;
   ic_status st = state_build(c, g, s);
@@ -1109,21 +1147,35 @@ static dnnl_status_t refresh_weights(conv_state *s, ic_dnnl_prim *re, dnnl_memor
   return st;
 }
 
+/* The Filter [OC, C, KH, KW] with input channel i scaled by sc[i] (ic_InScale), into w. */
+static void scale_filter(const float *f, const float *sc, float *w, int64_t oc, int64_t ch,
+                         int64_t kk) {
+  for (int64_t o = 0; o < oc; o++) {
+    for (int64_t i = 0; i < ch; i++) {
+      const float *fp = f + (o * ch + i) * kk;
+      float *wp = w + (o * ch + i) * kk;
+      for (int64_t k = 0; k < kk; k++) wp[k] = fp[k] * sc[i];
+    }
+  }
+}
+
 static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
   const ic_conv_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
   const ic_tensor *b = ic_in(c, IC_CONV_BIAS, 0);
   const ic_tensor *r = a->residual ? ic_in(c, IC_CONV_RESIDUAL, 0) : NULL;
+  const ic_tensor *sc = ic_in(c, IC_CONV_IN_SCALE, 0);
   ic_tensor *y = ic_out(c, 0, 0);
   size_t ybytes = (size_t)ic_tensor_numel_(y) * sizeof(float);
+  const size_t wfl = sc ? (size_t)ic_tensor_numel_(f) : 0;
   size_t o_src = 0, o_dst = ic_dnnl_align(s->src_bytes), o_pad = o_dst + ic_dnnl_align(s->dst_bytes);
-  size_t total = o_pad + ic_dnnl_align(s->pad_bytes);
+  size_t o_w = o_pad + ic_dnnl_align(s->pad_bytes);
+  size_t total = o_w + ic_dnnl_align(wfl * sizeof(float));
   ic_buffer *sb = NULL;
   if (total && !(sb = ic_kscratch(c, total))) return c->err->code;
   char *scratch = sb ? sb->data : NULL;
   void *pad = scratch ? scratch + o_pad : NULL;
-  /* The primitive's destination: Output itself unless a reorder follows. */
-  void *dst = s->dst_re.p ? scratch + o_dst : y->data;
+  float *wscaled = sc ? (float *)(scratch + o_w) : NULL;
   dnnl_status_t st;
   const char *what;
   ic_status ret = IC_OK;
@@ -1133,8 +1185,10 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
     if ((st = (call)) != dnnl_success) goto fail; \
   } while (0)
 
-  TRY(refresh_weights(s, &s->w_re, s->m_w_user, s->m_w, &s->w_key, f, pad),
-      "reorder (Filter)");
+  if (!sc) {
+    TRY(refresh_weights(s, &s->w_re, s->m_w_user, s->m_w, &s->w_key, f, pad),
+        "reorder (Filter)");
+  }
   const ic_tensor *dwf = ic_in(c, IC_CONV_DW_FILTER, 0), *dwb = ic_in(c, IC_CONV_DW_BIAS, 0);
   if (a->dw_stride) {
     TRY(refresh_weights(s, &s->dww_re, s->m_dww_user, s->m_dww, &s->dww_key, dwf, pad),
@@ -1144,41 +1198,67 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
     TRY(dnnl_memory_set_data_handle(s->m_dwb, dwb ? dwb->data : (void *)s->dwb_zero),
         "memory_set_data_handle");
   }
-  TRY(dnnl_memory_set_data_handle(s->m_src_user, x->data), "memory_set_data_handle");
-  TRY(dnnl_memory_set_data_handle(s->m_dst_user, y->data), "memory_set_data_handle");
-  TRY(dnnl_memory_set_data_handle(s->m_dst, dst), "memory_set_data_handle");
-  if (s->src_re.p) {
-    TRY(dnnl_memory_set_data_handle(s->m_src, scratch + o_src), "memory_set_data_handle");
-    TRY(ic_dnnl_exec_reorder(&s->rt, &s->src_re, pad, s->m_src_user, s->m_src), "reorder (Input)");
-  }
-  if (r && s->res_re.p) {
-    TRY(dnnl_memory_set_data_handle(s->m_res, r->data), "memory_set_data_handle");
-    TRY(ic_dnnl_exec_reorder(&s->rt, &s->res_re, pad, s->m_res, s->m_dst), "reorder (ResidualData)");
-  } else if (r) {
-    /* already in the destination's layout (nChw16c with padded channels included) */
-    memcpy(dst, r->data, s->dst_md_bytes);
-  }
-  dnnl_exec_arg_t args[10];
-  int n = 0;
-  if (a->dw_stride) {
-    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS, s->m_dww};
-    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_BIAS, s->m_dwb};
-  }
-  for (int k = 0; k < 2; k++) {
-    if (s->bin_idx[k] < 0) continue;
-    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_MULTIPLE_POST_OP(s->bin_idx[k]) | DNNL_ARG_SRC_1,
-                                  s->m_bin[k]};
-  }
-  args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SRC, s->src_re.p ? s->m_src : s->m_src_user};
-  args[n++] = (dnnl_exec_arg_t){DNNL_ARG_WEIGHTS, s->m_w};
-  if (b) {
-    TRY(dnnl_memory_set_data_handle(s->m_bias, b->data), "memory_set_data_handle");
-    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, s->m_bias};
-  }
-  args[n++] = (dnnl_exec_arg_t){DNNL_ARG_DST, s->m_dst};
-  TRY(ic_dnnl_exec(&s->rt, &s->conv, pad, n, args), "convolution execute");
-  if (s->dst_re.p) {
-    TRY(ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user), "reorder (Output)");
+  /* One pass over the whole batch, or with per-image scales one per image: every layout
+   * icore passes (NCHW, nChw8c, nChw16c with or without padded channels) keeps the images
+   * outermost, so image k starts k image sizes in. */
+  const int64_t nimg = s->per_image ? g->n : 1;
+  for (int64_t img = 0; img < nimg; img++) {
+    if (sc) {
+      /* the Filter scaled by this image's channel scales, then into the primitive's layout */
+      const int64_t si = sc->dims[0] == 1 ? 0 : img;
+      scale_filter(f->data, (const float *)sc->data + si * g->c, wscaled, g->oc, g->c,
+                   g->kh * g->kw);
+      s->w_key = (wkey){0};
+      if (s->w_re.p) {
+        TRY(dnnl_memory_set_data_handle(s->m_w_user, wscaled), "memory_set_data_handle");
+        TRY(ic_dnnl_exec_reorder(&s->rt, &s->w_re, pad, s->m_w_user, s->m_w), "reorder (Filter)");
+      } else {
+        TRY(dnnl_memory_set_data_handle(s->m_w, wscaled), "memory_set_data_handle");
+      }
+    }
+    char *xi = (char *)x->data + img * s->src_img, *yi = (char *)y->data + img * s->dst_img;
+    /* The primitive's destination: Output itself unless a reorder follows. */
+    void *dst = s->dst_re.p ? scratch + o_dst : yi;
+    TRY(dnnl_memory_set_data_handle(s->m_src_user, xi), "memory_set_data_handle");
+    TRY(dnnl_memory_set_data_handle(s->m_dst_user, yi), "memory_set_data_handle");
+    TRY(dnnl_memory_set_data_handle(s->m_dst, dst), "memory_set_data_handle");
+    if (s->src_re.p) {
+      TRY(dnnl_memory_set_data_handle(s->m_src, scratch + o_src), "memory_set_data_handle");
+      TRY(ic_dnnl_exec_reorder(&s->rt, &s->src_re, pad, s->m_src_user, s->m_src),
+          "reorder (Input)");
+    }
+    char *ri = r ? (char *)r->data + img * s->res_img : NULL;
+    if (r && s->res_re.p) {
+      TRY(dnnl_memory_set_data_handle(s->m_res, ri), "memory_set_data_handle");
+      TRY(ic_dnnl_exec_reorder(&s->rt, &s->res_re, pad, s->m_res, s->m_dst),
+          "reorder (ResidualData)");
+    } else if (r) {
+      /* already in the destination's layout (nChw16c with padded channels included) */
+      memcpy(dst, ri, s->dst_md_bytes);
+    }
+    dnnl_exec_arg_t args[10];
+    int n = 0;
+    if (a->dw_stride) {
+      args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS, s->m_dww};
+      args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_BIAS, s->m_dwb};
+    }
+    for (int k = 0; k < 2; k++) {
+      if (s->bin_idx[k] < 0) continue;
+      args[n++] = (dnnl_exec_arg_t){
+          DNNL_ARG_ATTR_MULTIPLE_POST_OP(s->bin_idx[k]) | DNNL_ARG_SRC_1, s->m_bin[k]};
+    }
+    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SRC, s->src_re.p ? s->m_src : s->m_src_user};
+    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_WEIGHTS, s->m_w};
+    if (b) {
+      TRY(dnnl_memory_set_data_handle(s->m_bias, b->data), "memory_set_data_handle");
+      args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, s->m_bias};
+    }
+    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_DST, s->m_dst};
+    TRY(ic_dnnl_exec(&s->rt, &s->conv, pad, n, args), "convolution execute");
+    if (s->dst_re.p) {
+      TRY(ic_dnnl_exec_reorder(&s->rt, &s->dst_re, pad, s->m_dst, s->m_dst_user),
+          "reorder (Output)");
+    }
   }
   /* Elementwise, so the same in any layout. */
   if (s->wino_act) epilogue_fast_f32(a, &s->aff, y->data, ybytes / sizeof(float), s->threads);
@@ -1244,11 +1324,32 @@ static ic_status conv_ref_plain(ic_kctx *c, const geom *g) {
     rp = (const float *)sb->data + nx;
   }
   ic_status st;
+  const ic_tensor *sc = ic_in(c, IC_CONV_IN_SCALE, 0);
+  ic_buffer *xb = NULL;
+  if (sc) {
+    /* ic_InScale: the Input scaled per image and channel first, as the unfused
+     * elementwise_mul rounds it */
+    const int64_t hw = g->h * g->w;
+    if (!(xb = ic_kscratch(c, (size_t)(g->n * g->c * hw) * sizeof(float)))) {
+      ic_buffer_release(sb);
+      return c->err->code;
+    }
+    float *xs = xb->data;
+    for (int64_t n = 0; n < g->n; n++) {
+      const float *sv = (const float *)sc->data + (sc->dims[0] == 1 ? 0 : n) * g->c;
+      for (int64_t ch = 0; ch < g->c; ch++) {
+        const size_t o = (size_t)((n * g->c + ch) * hw);
+        for (int64_t p = 0; p < hw; p++) xs[o + p] = xp[o + p] * sv[ch];
+      }
+    }
+    xp = xs;
+  }
   if (a->dw_stride) {
     /* The 1 x 1 convolution into scratch, then the depthwise one from it. */
     size_t nt = (size_t)(g->n * g->oc * g->oh * g->ow);
     ic_buffer *tb = ic_kscratch(c, nt * sizeof(float));
     if (!tb) {
+      ic_buffer_release(xb);
       ic_buffer_release(sb);
       return c->err->code;
     }
@@ -1258,6 +1359,7 @@ static ic_status conv_ref_plain(ic_kctx *c, const geom *g) {
   } else {
     st = conv_ref_f32(c, g, xp, rp, ic_out(c, 0, 0)->data);
   }
+  ic_buffer_release(xb);
   ic_buffer_release(sb);
   return st;
 }
@@ -1279,8 +1381,13 @@ ic_status ic_conv_cpu(ic_kctx *c) {
   y->layout = IC_LAYOUT_PLAIN;
   int threads = ic_dnnl_threads(c);
   int prev = ic_dnnl_threads_set(threads);
+  /* ic_InScale with a scale per image: a primitive for one image, run once per image */
+  const ic_tensor *sc = ic_in(c, IC_CONV_IN_SCALE, 0);
+  const bool per_image = sc && sc->dims[0] > 1 && g.n > 1;
+  geom g1 = g;
+  if (per_image) g1.n = 1;
   conv_state *s;
-  st = state_get(c, &g, threads, pad_room, &s);
+  st = state_get(c, &g1, threads, pad_room, per_image, &s);
   if (!st) st = s->use_ref ? conv_ref_plain(c, &g) : conv_dnnl(c, &g, s);
   ic_dnnl_threads_restore(prev);
   return st;

@@ -95,9 +95,14 @@ enum {
   IC_CONV_PRE_SCALE = 6,
   IC_CONV_PRE_BIAS = 7,
   IC_CONV_DW_FILTER = 8, /* ic_DwFilter, ic_DwBias: see ic_conv_attrs.dw_stride */
-  IC_CONV_DW_BIAS = 9
+  IC_CONV_DW_BIAS = 9,
+  IC_CONV_IN_SCALE = 10  /* ic_InScale: see below */
 };
-#define IC_CONV_N_INPUTS 10
+/* ic_InScale (icore's, fuse.c on CPU plans, never Paddle): a float32 [N or 1, C_in, 1, 1]
+ * scale of the Input's channels, per image (a squeeze-and-excitation scale, elementwise_mul
+ * (x, s) -> Input): Output = conv(Input * s, Filter) + ..., computed as a convolution of the
+ * unscaled Input with the Filter scaled per input channel (groups 1, NCHW only). */
+#define IC_CONV_N_INPUTS 11
 #define IC_CONV_N_OUTPUTS 1
 extern const ic_slotdef ic_conv_inputs[IC_CONV_N_INPUTS];
 extern const ic_slotdef ic_conv_outputs[IC_CONV_N_OUTPUTS];

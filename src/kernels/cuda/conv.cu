@@ -477,6 +477,18 @@ ic_status ic_cuconv_run(ic_kctx *c) {
                     "a fused depthwise convolution (ic_dw_stride, ic_DwFilter) runs on the CPU "
                     "only");
   }
+  /* and its affines and input channel scale (conv.h): CPU plans only as well */
+  for (size_t k = IC_CONV_AFF_SCALE; k <= IC_CONV_PRE_BIAS; k++) {
+    if (ic_in(c, k, 0)) {
+      return ic_kfail_in(c, k, 0, "a fused affine runs on the CPU only (fuse.c adds it on CPU "
+                                  "plans)");
+    }
+  }
+  if (ic_in(c, IC_CONV_IN_SCALE, 0)) {
+    return ic_kfail_in(c, IC_CONV_IN_SCALE, 0,
+                       "a fused input channel scale runs on the CPU only (fuse.c adds it on "
+                       "CPU plans)");
+  }
   ic_conv_geom g;
   if ((st = ic_conv_geometry(c, &g))) return st;
   conv_io io;
