@@ -1148,8 +1148,18 @@ static dnnl_status_t refresh_weights(conv_state *s, ic_dnnl_prim *re, dnnl_memor
 }
 
 /* The Filter [OC, C, KH, KW] with input channel i scaled by sc[i] (ic_InScale), into w. */
-static void scale_filter(const float *f, const float *sc, float *w, int64_t oc, int64_t ch,
-                         int64_t kk) {
+static void scale_filter(const float *restrict f, const float *restrict sc, float *restrict w,
+                         int64_t oc, int64_t ch, int64_t kk) {
+  if (kk == 1) { /* 1 x 1: one row of C per output channel, a vector loop */
+    for (int64_t o = 0; o < oc; o++) {
+      const float *fp = f + o * ch;
+      float *wp = w + o * ch;
+      int64_t i = 0;
+      for (; i + 4 <= ch; i += 4) ic_v4_store(wp + i, ic_v4_load(fp + i) * ic_v4_load(sc + i));
+      for (; i < ch; i++) wp[i] = fp[i] * sc[i];
+    }
+    return;
+  }
   for (int64_t o = 0; o < oc; o++) {
     for (int64_t i = 0; i < ch; i++) {
       const float *fp = f + (o * ch + i) * kk;
