@@ -2037,13 +2037,15 @@ typedef struct ins_case {
   bool shared;               /* s is a [1, C, 1, 1] parameter instead of the SE branch */
   bool fetch_mid;            /* the product is fetched too: left alone */
   bool depthwise;            /* a depthwise convolution reads the product: left alone */
+  bool plain_x;              /* x is the feed itself (plain NCHW), not a convolution's output */
   bool want_fused;
 } ins_case;
 
 static ic_program *ins_program(const ins_case *k) {
   ic_builder *b = ic_builder_create();
   const int64_t r = k->c / 4 > 0 ? k->c / 4 : 1, oc = k->depthwise ? k->c : k->oc;
-  tu_var(b, "x", IC_FP32, 4, TU_DIMS(k->n, 3, k->h, k->w));
+  const int64_t cx = k->plain_x ? k->c : 3;
+  tu_var(b, "x", IC_FP32, 4, TU_DIMS(k->n, cx, k->h, k->w));
   ic_builder_var(b, 0, "w0", IC_FP32, 4, TU_DIMS(k->c, 3, 3, 3), true);
   ic_builder_var(b, 0, "wr", IC_FP32, 4, TU_DIMS(r, k->c, 1, 1), true);
   ic_builder_var(b, 0, "we", IC_FP32, 4, TU_DIMS(k->c, r, 1, 1), true);
@@ -2063,12 +2065,15 @@ static ic_program *ins_program(const ins_case *k) {
   static const char *const outs[] = {"c3", "b3", "a3"};
   for (int i = 0; i < 3; i++) tu_var(b, outs[i], IC_FP32, 4, TU_DIMS(k->n, oc, k->h, k->w));
   ic_builder_feed(b, "x");
-  dwf_conv(b, "x", "w0", "c0", 1, 1, 1, 1);
-  dwf_bn(b, "bn0", k->c, "c0", "b0");
-  dwf_act(b, "relu", "b0", "a0");
+  const char *a0 = k->plain_x ? "x" : "a0";
+  if (!k->plain_x) {
+    dwf_conv(b, "x", "w0", "c0", 1, 1, 1, 1);
+    dwf_bn(b, "bn0", k->c, "c0", "b0");
+    dwf_act(b, "relu", "b0", "a0");
+  }
   if (!k->shared) {
     ic_builder_op *op = ic_builder_add_op(b, 0, "pool2d");
-    ic_builder_in(op, "X", "a0");
+    ic_builder_in(op, "X", a0);
     ic_builder_out(op, "Out", "p");
     ic_builder_attr_string(op, "pooling_type", "avg");
     ic_builder_attr_bool(op, "global_pooling", true);
@@ -2085,7 +2090,7 @@ static ic_program *ins_program(const ins_case *k) {
     ic_builder_attr_float(op, "offset", 0.5f);
   }
   ic_builder_op *op = ic_builder_add_op(b, 0, "elementwise_mul");
-  ic_builder_in(op, "X", "a0");
+  ic_builder_in(op, "X", a0);
   ic_builder_in(op, "Y", "s");
   ic_builder_out(op, "Out", "m");
   ic_builder_attr_int(op, "axis", -1);
@@ -2110,7 +2115,13 @@ static void ins_check(const ins_case *k) {
   ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
   char err[1024];
   ck_assert_msg(ic_params_random(p, 5, params, err, sizeof err) == IC_OK, "%s", err);
-  ic_tensor *x = tu_rand_f32(4, TU_DIMS(k->n, 3, k->h, k->w), 9, -1, 1);
+  /* scales spread over [0, 1] (the synthetic weights alone leave them all near 0.5) */
+  const int64_t r4 = k->c / 4 > 0 ? k->c / 4 : 1;
+  ic_tensor *sw = k->shared ? tu_rand_f32(4, TU_DIMS(1, k->c, 1, 1), 31, 0.0f, 1.0f)
+                            : tu_rand_f32(4, TU_DIMS(k->c, r4, 1, 1), 31, -40.0f, 40.0f);
+  ck_assert_int_eq(ic_scope_set(params, k->shared ? "s" : "we", sw), IC_OK);
+  ic_tensor_destroy(sw);
+  ic_tensor *x = tu_rand_f32(4, TU_DIMS(k->n, k->plain_x ? k->c : 3, k->h, k->w), 9, -1, 1);
   const int64_t oc = k->depthwise ? k->c : k->oc;
   for (int round = 0; round < 2; round++) {
     if (round == 1) {
@@ -2152,13 +2163,22 @@ static void ins_check(const ins_case *k) {
 }
 
 START_TEST(in_scale_fusion) {
-  /* CRNN's SE blocks: 1 x 1 convolutions after a scale per image, one image and three */
+  /* The kernel scales the filter where 5 * OC * KH * KW <= 2 * H * W (conv.c
+   * in_scale_filter), else the Input. CRNN's SE blocks, filter: 1 x 1 convolutions after a
+   * scale per image, one image and three (a primitive per image), x blocked then plain. */
   ins_check(&(ins_case){.n = 1, .c = 32, .h = 6, .w = 40, .oc = 48, .k = 1, .want_fused = true});
   ins_check(&(ins_case){.n = 3, .c = 32, .h = 6, .w = 40, .oc = 48, .k = 1, .want_fused = true});
-  /* channels padded to 16 (40), a 3 x 3 convolution with padding, two images */
-  ins_check(&(ins_case){.n = 2, .c = 40, .h = 9, .w = 11, .oc = 24, .k = 3, .want_fused = true});
+  ins_check(&(ins_case){.n = 3, .c = 24, .h = 6, .w = 40, .oc = 48, .k = 1, .plain_x = true,
+                        .want_fused = true});
   /* one scale shared by the batch (a parameter [1, C, 1, 1]) */
   ins_check(&(ins_case){.n = 2, .c = 16, .h = 8, .w = 8, .oc = 16, .k = 1, .shared = true,
+                        .want_fused = true});
+  /* Input scaled: channels padded to 16 (40) with a 3 x 3 convolution, whole blocks (32),
+   * plain, one image and two */
+  ins_check(&(ins_case){.n = 2, .c = 40, .h = 9, .w = 11, .oc = 24, .k = 3, .want_fused = true});
+  ins_check(&(ins_case){.n = 2, .c = 32, .h = 4, .w = 5, .oc = 64, .k = 1, .want_fused = true});
+  ins_check(&(ins_case){.n = 1, .c = 32, .h = 4, .w = 5, .oc = 64, .k = 1, .want_fused = true});
+  ins_check(&(ins_case){.n = 2, .c = 12, .h = 4, .w = 5, .oc = 64, .k = 1, .plain_x = true,
                         .want_fused = true});
   /* left alone: the product fetched, a depthwise convolution reading it */
   ins_check(&(ins_case){.n = 2, .c = 32, .h = 6, .w = 20, .oc = 32, .k = 1, .fetch_mid = true});

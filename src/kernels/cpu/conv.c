@@ -1169,6 +1169,49 @@ static void scale_filter(const float *restrict f, const float *restrict sc, floa
   }
 }
 
+/* ic_InScale: scale the filter (OC x C x KH x KW products, then the filter's reorder into
+ * the primitive's layout, each run) or the Input (C x H x W per image, one pass like the
+ * unfused elementwise_mul, then the cached filter)? The filter where it is the smaller by
+ * the measured cost ratio: its two passes (scale, reorder) cost about 2.5 times the Input's
+ * one per element (CRNN, batch 1: the 80 x 480 filter's reorder took 10-14 us, the product
+ * over 480 x 2 x 160 about 22 us). CRNN's SE convolutions (56-80 outputs over 320-640
+ * pixels) scale the filter; SVTR's (256-512 outputs over 240-480 pixels) the Input. A
+ * function of the shapes alone, so every thread count takes the same path. */
+static bool in_scale_filter(const geom *g) {
+  return 5 * g->oc * g->kh * g->kw <= 2 * g->h * g->w;
+}
+
+/* y = x * s per channel over one image or a batch in x's layout (plain, or channel blocks of
+ * blk with the padding lanes written 0): the unfused elementwise_mul's rounded products. */
+static void scale_input(const float *restrict x, const float *restrict sc, int64_t sn,
+                        float *restrict y, int64_t n, int64_t ch, int64_t hw, int blk) {
+  for (int64_t b = 0; b < n; b++) {
+    const float *sv = sc + (sn == 1 ? 0 : b) * ch;
+    if (!blk) {
+      for (int64_t k = 0; k < ch; k++) {
+        const size_t o = (size_t)((b * ch + k) * hw);
+        const ic_v4f v = ic_v4_splat(sv[k]);
+        int64_t p = 0;
+        for (; p + 4 <= hw; p += 4) ic_v4_store(y + o + p, ic_v4_load(x + o + p) * v);
+        for (; p < hw; p++) y[o + p] = x[o + p] * sv[k];
+      }
+      continue;
+    }
+    const int64_t cb = (ch + blk - 1) / blk;
+    for (int64_t q = 0; q < cb; q++) {
+      float lane[16];
+      for (int l = 0; l < blk; l++) lane[l] = q * blk + l < ch ? sv[q * blk + l] : 0.0f;
+      const size_t o = (size_t)((b * cb + q) * hw * blk);
+      for (int64_t p = 0; p < hw; p++) {
+        for (int l = 0; l < blk; l += 4) {
+          const size_t e = o + (size_t)(p * blk + l);
+          ic_v4_store(y + e, ic_v4_load(x + e) * ic_v4_load(lane + l));
+        }
+      }
+    }
+  }
+}
+
 static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
   const ic_conv_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IC_CONV_INPUT, 0), *f = ic_in(c, IC_CONV_FILTER, 0);
@@ -1177,15 +1220,16 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
   const ic_tensor *sc = ic_in(c, IC_CONV_IN_SCALE, 0);
   ic_tensor *y = ic_out(c, 0, 0);
   size_t ybytes = (size_t)ic_tensor_numel_(y) * sizeof(float);
-  const size_t wfl = sc ? (size_t)ic_tensor_numel_(f) : 0;
+  const bool scale_w = sc && in_scale_filter(g), scale_x = sc && !scale_w;
+  const size_t wfl = scale_w ? (size_t)ic_tensor_numel_(f) : 0;
   size_t o_src = 0, o_dst = ic_dnnl_align(s->src_bytes), o_pad = o_dst + ic_dnnl_align(s->dst_bytes);
-  size_t o_w = o_pad + ic_dnnl_align(s->pad_bytes);
-  size_t total = o_w + ic_dnnl_align(wfl * sizeof(float));
+  size_t o_w = o_pad + ic_dnnl_align(s->pad_bytes), o_x = o_w + ic_dnnl_align(wfl * sizeof(float));
+  size_t total = o_x + (scale_x ? ic_dnnl_align(s->src_img) : 0);
   ic_buffer *sb = NULL;
   if (total && !(sb = ic_kscratch(c, total))) return c->err->code;
   char *scratch = sb ? sb->data : NULL;
   void *pad = scratch ? scratch + o_pad : NULL;
-  float *wscaled = sc ? (float *)(scratch + o_w) : NULL;
+  float *wscaled = scale_w ? (float *)(scratch + o_w) : NULL;
   dnnl_status_t st;
   const char *what;
   ic_status ret = IC_OK;
@@ -1195,9 +1239,14 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
     if ((st = (call)) != dnnl_success) goto fail; \
   } while (0)
 
-  if (!sc) {
+  if (!scale_w) {
     TRY(refresh_weights(s, &s->w_re, s->m_w_user, s->m_w, &s->w_key, f, pad),
         "reorder (Filter)");
+  }
+  if (scale_x) {
+    /* the Input scaled in its own layout; the state covers the whole batch */
+    scale_input(x->data, sc->data, sc->dims[0], (float *)(scratch + o_x), g->n, g->c,
+                g->h * g->w, ic_layout_block(x->layout));
   }
   const ic_tensor *dwf = ic_in(c, IC_CONV_DW_FILTER, 0), *dwb = ic_in(c, IC_CONV_DW_BIAS, 0);
   if (a->dw_stride) {
@@ -1213,7 +1262,7 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
    * outermost, so image k starts k image sizes in. */
   const int64_t nimg = s->per_image ? g->n : 1;
   for (int64_t img = 0; img < nimg; img++) {
-    if (sc) {
+    if (scale_w) {
       /* the Filter scaled by this image's channel scales, then into the primitive's layout */
       const int64_t si = sc->dims[0] == 1 ? 0 : img;
       scale_filter(f->data, (const float *)sc->data + si * g->c, wscaled, g->oc, g->c,
@@ -1226,7 +1275,8 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
         TRY(dnnl_memory_set_data_handle(s->m_w, wscaled), "memory_set_data_handle");
       }
     }
-    char *xi = (char *)x->data + img * s->src_img, *yi = (char *)y->data + img * s->dst_img;
+    char *xi = (scale_x ? scratch + o_x : (char *)x->data) + img * s->src_img;
+    char *yi = (char *)y->data + img * s->dst_img;
     /* The primitive's destination: Output itself unless a reorder follows. */
     void *dst = s->dst_re.p ? scratch + o_dst : yi;
     TRY(dnnl_memory_set_data_handle(s->m_src_user, xi), "memory_set_data_handle");
@@ -1393,7 +1443,7 @@ ic_status ic_conv_cpu(ic_kctx *c) {
   int prev = ic_dnnl_threads_set(threads);
   /* ic_InScale with a scale per image: a primitive for one image, run once per image */
   const ic_tensor *sc = ic_in(c, IC_CONV_IN_SCALE, 0);
-  const bool per_image = sc && sc->dims[0] > 1 && g.n > 1;
+  const bool per_image = sc && in_scale_filter(&g) && sc->dims[0] > 1 && g.n > 1;
   geom g1 = g;
   if (per_image) g1.n = 1;
   conv_state *s;
