@@ -2163,8 +2163,8 @@ static void ins_check(const ins_case *k) {
 }
 
 START_TEST(in_scale_fusion) {
-  /* The kernel scales the filter where 5 * OC * KH * KW <= 2 * H * W (conv.c
-   * in_scale_filter), else the Input. CRNN's SE blocks, filter: 1 x 1 convolutions after a
+  /* The kernel scales the filter where 5 * OC * KH * KW <= 2 * H * W (conv_dnnl.c
+   * ic_conv_in_scale_filter), else the Input. CRNN's SE blocks, filter: 1 x 1 convolutions after a
    * scale per image, one image and three (a primitive per image), x blocked then plain. */
   ins_check(&(ins_case){.n = 1, .c = 32, .h = 6, .w = 40, .oc = 48, .k = 1, .want_fused = true});
   ins_check(&(ins_case){.n = 3, .c = 32, .h = 6, .w = 40, .oc = 48, .k = 1, .want_fused = true});

@@ -1,6 +1,6 @@
 /* Convolution algorithm choice (options.winograd, CPU plans): mark every conv2d with
  * ic_winograd = true, a copy of the op with one more attribute (as fuse.c and layout.c add
- * theirs). The kernel (kernels/cpu/conv.c) decides from the shapes whether a marked
+ * theirs). The kernel (kernels/cpu/conv_dnnl.c) decides from the shapes whether a marked
  * convolution runs by Winograd's algorithm: 3 x 3, stride 1, no dilation, one group,
  * float32, channel counts and an output size where oneDNN's Winograd kernels were measured
  * faster than its direct ones. Off by default: the results differ from the direct

@@ -551,7 +551,7 @@ static bool ints_all(const ic_op *op, const char *name, int64_t v, bool absent_o
   return true;
 }
 
-/* An activation the conv kernel puts in oneDNN's post-ops (conv.c act_in_dnnl), of a fused
+/* An activation the conv kernel puts in oneDNN's post-ops (conv.c ic_conv_act_in_dnnl), of a fused
  * convolution's fuse_activation / fuse_alpha / fuse_beta. */
 static bool dw_fusable_act(const ic_op *op, act *out) {
   const ic_attr *a = ic_op_attr(op, "fuse_activation");

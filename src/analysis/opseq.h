@@ -54,7 +54,7 @@ const ic_op *ic_op_with_flags(ic_arena *a, const ic_op *op, const char *const *n
 
 /* Convolution algorithm choice (CPU plans, options.winograd): mark every conv2d with
  * ic_winograd, which lets its kernel use Winograd's algorithm where the shapes allow and
- * oneDNN measured faster (see convalgo.c, kernels/cpu/conv.c). Rewrites seq's ops. */
+ * oneDNN measured faster (see convalgo.c, kernels/cpu/conv_dnnl.c). Rewrites seq's ops. */
 ic_status ic_opseq_winograd(ic_opseq *seq, ic_err *err);
 
 struct ic_device;

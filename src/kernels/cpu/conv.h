@@ -1,5 +1,6 @@
-/* The 2-D convolution family (conv2d, depthwise_conv2d: one implementation, conv.c) and the
- * window geometry it shares with pool2d.
+/* The 2-D convolution family (conv2d, depthwise_conv2d: one implementation in conv.c, the
+ * oneDNN path in conv_dnnl.c, the reference path in conv_ref.c) and the window geometry it
+ * shares with pool2d.
  *
  * Paddle's semantics (paddle/phi/infermeta/binary.cc ConvInferMeta, paddle/phi/kernels/
  * cpu/conv_util.h UpdatePaddingAndDilation, paddle/phi/kernels/onednn/conv_handler.h):
@@ -75,7 +76,7 @@ typedef struct ic_conv_attrs {
   float dw_alpha, dw_beta;
   bool winograd;         /* ic_winograd (icore's, set on CPU plans with options.winograd,
                             never by Paddle): the CPU kernel may run this convolution by
-                            Winograd's algorithm (conv.c, wino_eligible) */
+                            Winograd's algorithm (conv_dnnl.c, wino_eligible) */
 } ic_conv_attrs;
 
 /* Input slots, in the order of ic_conv_inputs. ic_AffineScale and ic_AffineBias are icore's

@@ -83,18 +83,18 @@ dnnl_status_t ic_dnnl_attr(dnnl_primitive_attr_t *attr, const_dnnl_post_ops_t po
  * their channel blocking, and so the order of the sums, from the thread count when the
  * primitive is created (ppocr_rec_svtr's 1024 -> 64 3 x 3 convolution differed between 1
  * and 2 threads); and the depthwise "brdgmm_dw", which chose NHWC activations and so
- * broke chains of blocked ones (conv.c asks depthwise ones for channel blocks). An
+ * broke chains of blocked ones (conv_dnnl.c asks depthwise ones for channel blocks). An
  * allow-list, so that an implementation new to some CPU or oneDNN version is not trusted
  * unmeasured. */
 static bool thread_invariant(const char *impl) {
-  /* Winograd, asked for only where a plan chose it (conv.c, wino_eligible): the 2x3 kernel
+  /* Winograd, asked for only where a plan chose it (conv_dnnl.c, wino_eligible): the 2x3 kernel
    * gave the same bits at 1, 2, 3, 4 and 8 threads on all 409 batch-1 shapes tried (24-576
    * channels in, 32-256 out, 6 x 6 to 80 x 80) and test_ops_conv's winograd cases; the 4x3
    * kernel ("jit_wino_4x3"), which oneDNN offers first for wider layers and batches, chose
    * its tile blocking from the thread count and differed on 25 of them (and at batch 2), so
    * it is not allowed: those layers run the direct kernel. */
   static const char *const ok[] = {"jit:", "jit_1x1:", "jit_dw:", "jit_fp32_wino_2x3:"};
-  /* A 1 x 1 convolution with a depthwise one fused (conv.c, ic_dw_stride) runs natively in
+  /* A 1 x 1 convolution with a depthwise one fused (conv_dnnl.c, ic_dw_stride) runs natively in
    * jit_1x1, or where that kernel declines, as oneDNN's sequence of the two allowed kernels
    * through a scratch buffer. */
   static const char fused[] = "ref_fused_convolution:any:jit_1x1:";
