@@ -45,18 +45,15 @@ static ic_status run(ic_kctx *c) {
   if (!nx || !no) return IC_OK;
   const int last = axes[a->n_axes - 1];
   const int64_t m = x->dims[last], n = out->dims[last];
-  const int64_t nw = ic_fft_work_len(x->ndim, x->dims);
-  ic_buffer *b = ic_kscratch(c, (size_t)(2 * nx + 2 * n + nw) * sizeof(double));
+  const int64_t nw = ic_fft_work_len(x->ndim, x->dims), np = ic_fft_plan_len(n);
+  ic_buffer *b = ic_kscratch(c, (size_t)(2 * nx + 4 * n + np + nw) * sizeof(double));
   if (!b) return c->err->code;
-  double *z = b->data, *tw = z + 2 * nx, *work = tw + 2 * n;
+  double *z = b->data, *v = z + 2 * nx, *line = v + 2 * n, *pw = line + 2 * n, *work = pw + np;
   ic_fft_load(x, z);
   const int sign = a->forward ? -1 : 1;
   for (int i = a->n_axes - 2; i >= 0; i--) ic_fft_c2c_axis(z, x->ndim, x->dims, axes[i], sign, work);
-  for (int64_t k = 0; k < n; k++) {
-    const double t = 2.0 * IC_FFT_PI * (double)k / (double)n;
-    tw[2 * k] = cos(t);
-    tw[2 * k + 1] = sign * sin(t);
-  }
+  ic_fft_plan plan;
+  ic_fft_plan_init(&plan, n, sign, pw);
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < last; d++) outer *= x->dims[d];
   for (int d = last + 1; d < x->ndim; d++) inner *= x->dims[d];
@@ -67,17 +64,20 @@ static ic_status run(ic_kctx *c) {
   for (int64_t p = 0; p < outer; p++) {
     for (int64_t q = 0; q < inner; q++) {
       const double *zl = z + 2 * (p * m * inner + q);
-      for (int64_t t = 0; t < n; t++) {
-        /* Z[0] + 2 Re(sum over 0 < k < (n + 1) / 2 of Z[k] w^(k t)) + Z[n / 2] (-1)^t */
-        double s = zl[0], acc = 0;
-        int64_t idx = t;
-        for (int64_t k = 1; 2 * k < n; k++, idx += t) {
-          if (idx >= n) idx %= n;
-          const double re = zl[2 * k * inner], im = zl[2 * k * inner + 1];
-          acc += re * tw[2 * idx] - im * tw[2 * idx + 1];
+      /* The Hermitian spectrum of length n from its first n / 2 + 1 values: the real part of
+       * its transform is Z[0] + 2 Re(sum over 0 < k < (n + 1) / 2 of Z[k] w^(k t)) + Z[n / 2]
+       * (-1)^t, the imaginary parts of Z[0] and Z[n / 2] dropped, as Paddle's c2r does. */
+      for (int64_t k = 0; 2 * k <= n; k++) {
+        v[2 * k] = zl[2 * k * inner];
+        v[2 * k + 1] = zl[2 * k * inner + 1];
+        if (k && n - k != k) {
+          v[2 * (n - k)] = v[2 * k];
+          v[2 * (n - k) + 1] = -v[2 * k + 1];
         }
-        s += 2 * acc;
-        if (n % 2 == 0) s += zl[2 * (n / 2) * inner] * ((t % 2) ? -1.0 : 1.0);
+      }
+      ic_fft_exec(&plan, v, 1, line);
+      for (int64_t t = 0; t < n; t++) {
+        const double s = line[2 * t];
         const int64_t at = (p * n + t) * inner + q;
         if (f64) ((double *)out->data)[at] = s * scale;
         else ((float *)out->data)[at] = (float)(s * scale);
