@@ -563,6 +563,47 @@ def ctc_align_padded(feeds):
     return [x, ln], [out, out_len]
 
 
+def linear_chain_crf_case(dtype, padded):
+    """linear_chain_crf (the negative log-likelihood of a CRF over tags, fluid's
+    layers.linear_chain_crf): Emission [rows, 5] with Label [rows, 1] split by Label's LoD, or
+    padded [3, 4, 5] with Label [3, 4] and Length; all four outputs fetched."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        if padded:
+            em = paddle.static.data("em", [-1, 4, 5], dtype)
+            lab = paddle.static.data("lab", [-1, 4], "int64")
+            ln = paddle.static.data("len", [-1], "int64")
+            ins = [em, lab, ln]
+        else:
+            em = paddle.static.data("em", [-1, 5], dtype, lod_level=1)
+            lab = paddle.static.data("lab", [-1, 1], "int64", lod_level=1)
+            ins = [em, lab]
+        tr = paddle.static.data("tr", [7, 5], dtype)
+        outs = [b.create_var(name=n, dtype=dtype)
+                for n in ("alpha", "emission_exps", "transition_exps", "nll")]
+        op_in = {"Emission": [em], "Transition": [tr], "Label": [lab]}
+        if padded:
+            op_in["Length"] = [ln]
+        raw_op(b, "linear_chain_crf", op_in,
+               {"Alpha": [outs[0]], "EmissionExps": [outs[1]], "TransitionExps": [outs[2]],
+                "LogLikelihood": [outs[3]]})
+        return ins + [tr], outs
+    return build
+
+
+def crf_values(dtype, padded):
+    r = np.random.RandomState(81 if padded else 82)
+    if padded:
+        return {"em": (r.uniform(-3, 3, (3, 4, 5)).astype(dtype), None),
+                "lab": (r.randint(0, 5, (3, 4)).astype("int64"), None),
+                "len": (np.array([4, 1, 3], "int64"), None),
+                "tr": (r.uniform(-1, 1, (7, 5)).astype(dtype), None)}
+    # sequences of 3, 0 (an empty one: its likelihood is 0), 1 and 5 rows
+    return {"em": (r.uniform(-3, 3, (9, 5)).astype(dtype), [[0, 3, 3, 4, 9]]),
+            "lab": (r.randint(0, 5, (9, 1)).astype("int64"), [[0, 3, 3, 4, 9]]),
+            "tr": (r.uniform(-1, 1, (7, 5)).astype(dtype), None)}
+
+
 def im2seq(with_y):
     """im2sequence of 2 images [3, 5, 7]: 2 x 3 patches, strides (2, 2), paddings
     (up 1, left 0, down 1, right 2); with Y, each image's real size / out_stride (2, 3)."""
@@ -1024,6 +1065,10 @@ LOD_CASES = {
                                              "f": (lrand(3, 4), None)}),
     "row_conv_batch": (row_conv_case(F32, True), {"x": (lrand(2, 5, 4), None),
                                                   "f": (lrand(3, 4), None)}),
+    "linear_chain_crf_lod": (linear_chain_crf_case(F32, False), crf_values(F32, False)),
+    "linear_chain_crf_padded": (linear_chain_crf_case(F32, True), crf_values(F32, True)),
+    "linear_chain_crf_f64": (linear_chain_crf_case("float64", False),
+                             crf_values("float64", False)),
 }
 
 

@@ -305,6 +305,31 @@ def case_lstm_lod():
     return _lod_rnn_classifier("lstm", 6)
 
 
+def case_crf_lod():
+    """A CRF sequence tagger as the Paddle book's label_semantic_roles trains it: features
+    [9, 5] per step with one LoD level (sequences of 3, 1 and 5) -> fc to 4 tags ->
+    linear_chain_crf against per-position labels carrying the same LoD, its Transition a
+    parameter [6, 4] -> mean of the negative log-likelihoods, SGD. fluid's
+    layers.linear_chain_crf is gone from Paddle 2.6.2's Python API; the op is added with
+    Block.append_op and its executor still runs it and linear_chain_crf_grad."""
+    x = paddle.static.data(name="x", shape=[None, 5], dtype="float32", lod_level=1)
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64", lod_level=1)
+    em = paddle.static.nn.fc(x, 4)
+    block = paddle.static.default_main_program().current_block()
+    tr = paddle.static.create_parameter([6, 4], "float32", name="crfw")
+    outs = {n: block.create_var(name="crf_" + n.lower(), dtype="float32")
+            for n in ("Alpha", "EmissionExps", "TransitionExps", "LogLikelihood")}
+    block.append_op(type="linear_chain_crf",
+                    inputs={"Emission": [em], "Transition": [tr], "Label": [label]},
+                    outputs={k: [v] for k, v in outs.items()})
+    loss = paddle.mean(outs["LogLikelihood"])
+    paddle.optimizer.SGD(learning_rate=0.2).minimize(loss)
+    rng = np.random.default_rng(13)
+    feeds = {"x": rng.standard_normal((STEPS * 9, 5)).astype("float32"),
+             "label": rng.integers(0, 4, (STEPS * 9, 1)).astype("int64")}
+    return loss, feeds, 9, 1e-5, 1e-4, {"lod": {"x": LOD_STEP, "label": LOD_STEP}}
+
+
 def small_net(seed, steps=STEPS, batch=4):
     """fc 4->6, tanh, fc 6->1, mean squared error: the network of the schedule and
     regularization cases (what they test is the optimizer's side)."""
@@ -441,7 +466,7 @@ def _user_warmup_cosine():
 
 
 # the LoD gru / lstm cases need Paddle 2.6.2 too (written with the legacy schedules)
-LEGACY_RNN = ["gru_lod", "lstm_lod"]
+LEGACY_RNN = ["gru_lod", "lstm_lod", "crf_lod"]
 
 
 def case_ctl_while():
@@ -1038,6 +1063,7 @@ for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 CASES["gru_lod"] = case_gru_lod
 CASES["lstm_lod"] = case_lstm_lod
+CASES["crf_lod"] = case_crf_lod
 CASES["adamax"] = case_adamax
 CASES["adadelta"] = case_adadelta
 CASES["merged_momentum"] = case_merged_momentum
