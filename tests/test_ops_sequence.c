@@ -876,6 +876,32 @@ START_TEST(recurrent_and_lod_bad_inputs) {
   ck_assert_int_ne(ot_run(&t), IC_OK);
   tu_assert_msg(t.err, "linear_chain_crf", "input Length 'len'", "5 at index 1", "0 to 4", NULL);
   ot_end(&t);
+  /* chunk_eval: a tag value past num_chunk_types x tag types; no LoD and no SeqLength */
+  ot_begin(&t);
+  ot_feed(&t, "pred", with_lod(tu_i64(2, TU_DIMS(5, 1), (const int64_t[]){0, 1, 4, 9, 2}), 3, lod, 0, NULL));
+  ot_feed(&t, "label", with_lod(tu_i64(2, TU_DIMS(5, 1), (const int64_t[]){0, 1, 4, 3, 2}), 3, lod, 0, NULL));
+  ot_op(&t, "chunk_eval");
+  ic_builder_in(t.op, "Inference", "pred");
+  ic_builder_in(t.op, "Label", "label");
+  ic_builder_attr_int(t.op, "num_chunk_types", 2);
+  ic_builder_attr_string(t.op, "chunk_scheme", "IOB");
+  static const char *const ce_outs[] = {"Precision", "Recall", "F1-Score", "NumInferChunks", "NumLabelChunks", "NumCorrectChunks"};
+  for (int k = 0; k < 6; k++) ot_out(&t, ce_outs[k], ce_outs[k]);
+  ck_assert_int_ne(ot_run(&t), IC_OK);
+  tu_assert_msg(t.err, "chunk_eval", "input Inference 'pred'", "9 at position 3", "0 to 4", NULL);
+  ot_end(&t);
+  ot_begin(&t);
+  ot_feed(&t, "pred", tu_i64(2, TU_DIMS(2, 2), (const int64_t[]){0, 1, 2, 3}));
+  ot_feed(&t, "label", tu_i64(2, TU_DIMS(2, 2), (const int64_t[]){0, 1, 2, 3}));
+  ot_op(&t, "chunk_eval");
+  ic_builder_in(t.op, "Inference", "pred");
+  ic_builder_in(t.op, "Label", "label");
+  ic_builder_attr_int(t.op, "num_chunk_types", 2);
+  ic_builder_attr_string(t.op, "chunk_scheme", "IOBES");
+  for (int k = 0; k < 6; k++) ot_out(&t, ce_outs[k], ce_outs[k]);
+  ck_assert_int_ne(ot_run(&t), IC_OK);
+  tu_assert_msg(t.err, "chunk_eval", "input Label 'label'", "SeqLength is absent", NULL);
+  ot_end(&t);
   /* lod_reset: a target level that does not end at the rows */
   ot_begin(&t);
   ot_feed(&t, "x", rand_dt(IC_FP32, 2, TU_DIMS(5, 2), 1));

@@ -12,8 +12,9 @@ parameters. Files per case:
     case.txt            lines "feed NAME in_k.npy", "fetch NAME out_k.npy" and, per LoD
                         level, "lod NAME o0 o1 ..." (feeds) / "outlod NAME o0 ..." (fetches)
 
-Run with the Paddle oracle environment (icore never depends on Paddle):
-    FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_seq.py
+Run with the Paddle oracle environment (icore never depends on Paddle), optionally naming the
+cases to write (the random inputs of every case are drawn either way):
+    FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_seq.py [CASE...]
 """
 import os
 import shutil
@@ -34,9 +35,14 @@ def rand(*shape, lo=-1.0, hi=1.0, dtype="float32"):
     return RNG.uniform(lo, hi, shape).astype(dtype)
 
 
+ONLY = set(sys.argv[1:])  # case names to write (default: all); the others are left as they are
+
+
 def case(name, op_type, inputs, outputs, attrs, fetch_slots=None):
     """inputs: {slot: [(var_name, array, lod or None)]}; outputs: {slot: [(var_name, dtype)]};
     fetch_slots: output slots fetched (default: all)."""
+    if ONLY and name not in ONLY:
+        return name
     paddle.enable_static()
     main, startup = paddle.static.Program(), paddle.static.Program()
     feeds, feed_vars, lods = {}, [], {}
@@ -231,6 +237,28 @@ def main():
                       {"X": [("x", rand(5, 2), None)],
                        "Y": [("y", np.array([0, 2, 5], dtype="int32"), None)]},
                       {"Out": [("out", "float32")]}, {}))
+    # chunk_eval: IOB over LoD with an empty sequence, IOBES padded with SeqLength and an
+    # excluded type, IOE, plain; predictions are the labels with some positions changed
+    chunk_outs = {"Precision": [("p", "float32")], "Recall": [("r", "float32")],
+                  "F1-Score": [("f1", "float32")], "NumInferChunks": [("ni", "int64")],
+                  "NumLabelChunks": [("nl", "int64")], "NumCorrectChunks": [("nc", "int64")]}
+    for tag, scheme, types, ntag, padded, excl in [
+            ("iob_lod", "IOB", 3, 2, False, []), ("iobes_padded", "IOBES", 2, 4, True, [1]),
+            ("ioe_lod", "IOE", 2, 2, False, []), ("plain_lod", "plain", 4, 1, False, [0])]:
+        top = types * ntag
+        shape = (3, 8) if padded else (14, 1)
+        label = RNG.randint(0, top + 1, shape).astype("int64")
+        pred = label.copy()
+        flip = RNG.uniform(0, 1, shape) < 0.3
+        pred[flip] = RNG.randint(0, top + 1, shape)[flip]
+        seq = [[0, 5, 5, 9, 14]]
+        ins = {"Inference": [("pred", pred, None if padded else seq)],
+               "Label": [("label", label, None if padded else seq)]}
+        if padded:
+            ins["SeqLength"] = [("len", np.array([8, 3, 5], dtype="int64"), None)]
+        names.append(case("chunk_eval_" + tag, "chunk_eval", ins, chunk_outs,
+                          {"num_chunk_types": types, "chunk_scheme": scheme,
+                           "excluded_chunk_types": excl}))
     with open(os.path.join(OUT, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
 
