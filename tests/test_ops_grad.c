@@ -1551,6 +1551,21 @@ START_TEST(affine_channel_grad) {
 }
 END_TEST
 
+/* cos_sim_grad (fluid's cosine similarity of rows): X and Y against central differences, Y
+ * with X's rows and Y with one row (compared with every row of X; its gradient sums them). */
+START_TEST(cos_sim_grad) {
+  for (int one = 0; one < 2; one++) {
+    gcase g = {.fwd = "cos_sim", .grad = "cos_sim_grad", .n_in = 2, .slot = {"X", "Y"},
+               .in = {r64(2, TU_DIMS(4, 3), 71), r64(2, one ? TU_DIMS(1, 3) : TU_DIMS(4, 3), 72)},
+               .diff = {true, true}, .out_slot = "Out", .extra_slot = "XNorm",
+               .extra2_slot = "YNorm", .n_gin = 6,
+               .gin_slot = {"X", "Y", "Out", "XNorm", "YNorm", "Out@GRAD"},
+               .gin_src = {"in0", "in1", "out", "extra", "extra2", "dout"}};
+    check_grad(&g);
+  }
+}
+END_TEST
+
 static void sl1_attr(ic_builder_op *op) { ic_builder_attr_float(op, "sigma", 2.0f); }
 
 /* smooth_l1_loss (fluid's, with its Diff) and smooth_l1_loss_grad: the gradients of X and Y
@@ -3431,6 +3446,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, sigmoid_cross_entropy_grad);
   tcase_add_test(tc, huber_loss_grad);
   tcase_add_test(tc, smooth_l1_loss_grad);
+  tcase_add_test(tc, cos_sim_grad);
   tcase_add_test(tc, affine_channel_grad);
   tcase_add_test(tc, loss_and_shift_grads);
   tcase_add_test(tc, concat_grad);
