@@ -1809,12 +1809,18 @@ END_TEST
 /* lookup_table_v2_grad: repeated ids accumulate, a padding row (also given as a negative
  * padding_idx) gets no gradient, as the forward op's zero row has none. */
 static int64_t g_pad;
-static void pad_attr(ic_builder_op *op) { ic_builder_attr_int(op, "padding_idx", (int32_t)g_pad); }
+static bool g_sparse;
+static void pad_attr(ic_builder_op *op) {
+  ic_builder_attr_int(op, "padding_idx", (int32_t)g_pad);
+  if (g_sparse) ic_builder_attr_bool(op, "is_sparse", true);
+}
 
 START_TEST(lookup_table_v2_grad) {
-  const int64_t pads[] = {-1, 2, -3};
-  for (size_t k = 0; k < 3; k++) {
+  /* is_sparse (Paddle's SelectedRows gradient) gives the same values, dense */
+  const int64_t pads[] = {-1, 2, -3, 2};
+  for (size_t k = 0; k < 4; k++) {
     g_pad = pads[k];
+    g_sparse = k == 3;
     ic_tensor *ids = tu_i64(2, TU_DIMS(2, 3), (const int64_t[]){2, 0, 4, 2, 2, 0});
     gcase g = {.fwd = "lookup_table_v2", .grad = "lookup_table_v2_grad", .n_in = 2,
                .slot = {"Ids", "W"}, .in = {ids, r64(2, TU_DIMS(5, 3), 71)},
@@ -1822,6 +1828,7 @@ START_TEST(lookup_table_v2_grad) {
                .gin_slot = {"W", "Ids", "Out@GRAD"}, .gin_src = {"in1", "in0", "dout"}};
     check_grad(&g);
   }
+  g_sparse = false;
   /* lookup_table (v1): Ids [N, 1], padding_idx -1 (none) or a row */
   const int64_t pads1[] = {-1, 2};
   for (size_t k = 0; k < 2; k++) {
@@ -1833,7 +1840,7 @@ START_TEST(lookup_table_v2_grad) {
                .gin_slot = {"W", "Ids", "Out@GRAD"}, .gin_src = {"in1", "in0", "dout"}};
     check_grad(&g);
   }
-  /* an id out of range and is_sparse are errors naming what is wrong */
+  /* an id out of range is an error naming it, is_sparse or not */
   ic_builder *b = ic_builder_create();
   ic_tensor *w = r64(2, TU_DIMS(5, 3), 72), *ids = tu_i64(1, TU_DIMS(2), (const int64_t[]){1, 5});
   ic_tensor *dout = r64(2, TU_DIMS(2, 3), 73);
@@ -1855,8 +1862,8 @@ START_TEST(lookup_table_v2_grad) {
   ic_builder_attr_bool(op, "is_sparse", true);
   st = tu_run(b, 3, TU_NAMES("w", "ids", "dout"), (ic_tensor *const[]){w, ids, dout}, 1, TU_NAMES("dw"),
               &got, err, sizeof err);
-  ck_assert_int_eq(st, IC_ERR_UNSUPPORTED);
-  tu_assert_msg(err, "lookup_table_v2_grad", "is_sparse", "SelectedRows", NULL);
+  ck_assert_int_ne(st, IC_OK);
+  tu_assert_msg(err, "lookup_table_v2_grad", "Ids", "has id 5 at index 1", "0 to 4", NULL);
   ic_builder_destroy(b);
   ic_tensor_destroy(w);
   ic_tensor_destroy(ids);
@@ -2889,6 +2896,70 @@ START_TEST(adam_update) {
 }
 END_TEST
 
+/* adam over a Grad declared SelectedRows (an embedding with is_sparse, whose gradient icore
+ * holds dense): Paddle's sparse CPU update, rows that are all zeros taken as absent (their
+ * moments decay, epsilon unscaled), every row with the beta powers already advanced when
+ * Beta1PowOut / Beta2PowOut name the inputs' variables, as Paddle's kernel reads them; and
+ * lazy_mode, amsgrad and adamw over such a Grad refused by name. */
+START_TEST(adam_sparse_rows) {
+  for (int mode = 0; mode < 4; mode++) { /* 0 update, 1 lazy_mode, 2 amsgrad, 3 adamw */
+    ic_tensor *p = r64(2, TU_DIMS(4, 3), 30), *g = r64(2, TU_DIMS(4, 3), 31), *lr = scalar64(0.01),
+              *m1 = r64(2, TU_DIMS(4, 3), 32), *m2 = ew_rand(IC_FP64, 2, TU_DIMS(4, 3), 33, 0, 1),
+              *b1p = scalar64(0.81), *b2p = scalar64(0.998);
+    double *gd = ic_tensor_data(g);
+    for (int k = 0; k < 3; k++) gd[3 + k] = gd[9 + k] = 0; /* rows 1 and 3 absent */
+    ic_builder *b = ic_builder_create();
+    const char *in_names[] = {"p", "g", "lr", "m1", "m2", "b1p", "b2p"};
+    ic_tensor *ins[] = {p, g, lr, m1, m2, b1p, b2p};
+    const char *slots[] = {"Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow",
+                           "Beta2Pow"};
+    for (size_t i = 0; i < 7; i++) ew_feed(b, in_names[i], ins[i]);
+    ic_builder_var_kind(b, 0, "gs", IC_VAR_SELECTED_ROWS, false);
+    ic_builder_op *as = ic_builder_add_op(b, 0, "assign");
+    ic_builder_in(as, "X", "g");
+    ic_builder_out(as, "Out", "gs");
+    ic_builder_op *op = ic_builder_add_op(b, 0, mode == 3 ? "adamw" : "adam");
+    for (size_t i = 0; i < 7; i++) ic_builder_in(op, slots[i], i == 1 ? "gs" : in_names[i]);
+    const char *outs[] = {"ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut"};
+    const char *onames[] = {"po", "m1o", "m2o", "b1p", "b2p"};
+    for (int i = 0; i < 5; i++) ic_builder_out(op, outs[i], onames[i]);
+    for (int i = 0; i < 3; i++) ew_fetch(b, onames[i], IC_FP64);
+    ic_builder_attr_float(op, "beta1", 0.9f);
+    ic_builder_attr_float(op, "beta2", 0.999f);
+    ic_builder_attr_float(op, "epsilon", 1e-3f);
+    ic_builder_attr_bool(op, "lazy_mode", mode == 1);
+    ic_builder_attr_bool(op, "amsgrad", mode == 2);
+    ic_tensor *got[3] = {0};
+    char err[1024];
+    ic_status st = tu_run(b, 7, in_names, ins, 3, onames, got, err, sizeof err);
+    if (mode) {
+      ck_assert_int_ne(st, IC_OK);
+      tu_assert_msg(err, mode == 1 ? "lazy_mode" : mode == 2 ? "amsgrad" : "adamw",
+                    "SelectedRows gradient 'gs'", NULL);
+    } else {
+      ck_assert_msg(st == IC_OK, "%s", err);
+      const double beta1 = (float)0.9, beta2 = (float)0.999, eps = (float)1e-3;
+      const double u1 = 0.81 * beta1, u2 = 0.998 * beta2; /* the advanced powers */
+      const double lrt = 0.01 * sqrt(1 - u2) / (1 - u1);
+      double wp[12], w1[12], w2[12];
+      for (int k = 0; k < 12; k++) {
+        const bool held = k / 3 == 0 || k / 3 == 2;
+        const double gv = ew_at(g, k);
+        w1[k] = beta1 * ew_at(m1, k) + (held ? (1 - beta1) * gv : 0);
+        w2[k] = beta2 * ew_at(m2, k) + (held ? (1 - beta2) * gv * gv : 0);
+        wp[k] = ew_at(p, k) - lrt * w1[k] / (sqrt(w2[k]) + (held ? eps * sqrt(1 - u2) : eps));
+      }
+      tu_assert_close(got[0], wp, 12, 1e-13, 1e-15);
+      tu_assert_close(got[1], w1, 12, 1e-13, 1e-15);
+      tu_assert_close(got[2], w2, 12, 1e-13, 1e-15);
+      for (int i = 0; i < 3; i++) ic_tensor_destroy(got[i]);
+    }
+    for (size_t i = 0; i < 7; i++) ic_tensor_destroy(ins[i]);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 /* ---- the other optimizers (adamax.c, adadelta.c, ...) ----
  * One op fed by `ins` (slot, tensor; a slot may repeat for a merged op's list) writing
  * `outs` (slot, variable; likewise), float attributes `fa`; on success got[k] is output k. */
@@ -3500,6 +3571,7 @@ static TCase *tc_optim(void) {
   tcase_add_test(tc, norm_clipping);
   tcase_add_test(tc, sgd_update);
   tcase_add_test(tc, adam_update);
+  tcase_add_test(tc, adam_sparse_rows);
   tcase_add_test(tc, momentum_update);
   tcase_add_test(tc, dropout_grad_modes);
   tcase_add_test(tc, adagrad_rmsprop_update);

@@ -446,6 +446,10 @@ START_TEST(paddle_lstm_lod_sgd) { run_paddle_case("lstm_lod"); }
 END_TEST
 START_TEST(paddle_crf_lod_sgd) { run_paddle_case("crf_lod"); }
 END_TEST
+START_TEST(paddle_sparse_sgd) { run_paddle_case("sparse_sgd"); }
+END_TEST
+START_TEST(paddle_sparse_adam) { run_paddle_case("sparse_adam"); }
+END_TEST
 
 /* paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) with Adam (Paddle 3.3.1): the
  * program holds no schedule op; learning_rate_0 is fed at every step. */
@@ -1340,6 +1344,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_gru_lod_sgd);
   tcase_add_test(tc, paddle_lstm_lod_sgd);
   tcase_add_test(tc, paddle_crf_lod_sgd);
+  tcase_add_test(tc, paddle_sparse_sgd);
+  tcase_add_test(tc, paddle_sparse_adam);
   tcase_add_test(tc, paddle_lr_scheduler_fed);
   tcase_add_test(tc, paddle_l2_l1_regularizer);
   tcase_add_test(tc, paddle_huber_momentum);

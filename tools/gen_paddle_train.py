@@ -955,6 +955,32 @@ def _opt_net(seed, opt):
     return loss, feeds, 8, 1e-5, 1e-4
 
 
+def _sparse_embedding(seed, opt):
+    """ids [batch, 4] (repeats within a row and across the batch) -> an embedding of 20 x 8 with
+    is_sparse=True (Paddle's gradient is a SelectedRows of the looked-up rows; icore's the
+    same values dense) -> mean over the 4 -> fc to 1 -> squared error, trained by `opt`."""
+    ids = paddle.static.data(name="ids", shape=[None, 4], dtype="int64")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    emb = paddle.static.nn.embedding(ids, size=[20, 8], is_sparse=True)
+    out = paddle.static.nn.fc(paddle.mean(emb, axis=1), 1)
+    loss = paddle.mean(paddle.square(out - y))
+    opt.minimize(loss)
+    rng = np.random.default_rng(seed)
+    feeds = {"ids": rng.integers(0, 12, (STEPS * 6, 4)).astype("int64"),
+             "y": rng.standard_normal((STEPS * 6, 1)).astype("float32")}
+    return loss, feeds, 6, 1e-5, 1e-4
+
+
+def case_sparse_sgd():
+    """An embedding with is_sparse and SGD (the Paddle book's word2vec trains so)."""
+    return _sparse_embedding(50, paddle.optimizer.SGD(learning_rate=0.5))
+
+
+def case_sparse_adam():
+    """An embedding with is_sparse and Adam (lazy_mode false: every row updated)."""
+    return _sparse_embedding(51, paddle.optimizer.Adam(learning_rate=0.05))
+
+
 def case_adamax():
     """Adamax (the adamax op, then a scale op on Beta1Pow) with beta1, beta2 and epsilon set."""
     return _opt_net(40, paddle.optimizer.Adamax(learning_rate=0.02, beta1=0.85, beta2=0.98,
@@ -1073,6 +1099,8 @@ CASES["radam"] = case_radam
 CASES["rprop"] = case_rprop
 CASES["lars"] = case_lars
 CASES["asgd"] = case_asgd
+CASES["sparse_sgd"] = case_sparse_sgd
+CASES["sparse_adam"] = case_sparse_adam
 
 
 def save_vars(exe, prog, path):

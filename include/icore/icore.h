@@ -502,6 +502,7 @@ typedef struct ic_builder_op ic_builder_op;
 /* Paddle's variable kinds (VarType.Type numbers). */
 typedef enum ic_var_type {
   IC_VAR_LOD_TENSOR = 7,
+  IC_VAR_SELECTED_ROWS = 8, /* a sparse gradient (an embedding's with is_sparse) */
   IC_VAR_FEED_MINIBATCH = 9,
   IC_VAR_FETCH_LIST = 10,
   IC_VAR_LOD_TENSOR_ARRAY = 13 /* a tensor array (write_to_array, read_from_array) */

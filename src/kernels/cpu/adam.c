@@ -8,8 +8,9 @@
  * (computed from the old powers, which the step uses). beta1, beta2 and epsilon come from
  * Beta1Tensor / Beta2Tensor / EpsilonTensor when given, else from the attributes (defaults
  * 0.9, 0.999, 1e-8). SkipUpdate, when given and true, copies every input to its output.
- * Every *Out updates its input in place (ic_adam_inplace, train.h). adamw.c shares this code. lazy_mode only matters for
- * SelectedRows gradients (not supported); multi_precision (MasterParam) is not supported. */
+ * Every *Out updates its input in place (ic_adam_inplace, train.h). adamw.c shares this code. A Grad declared
+ * SelectedRows (an embedding with is_sparse) takes Paddle's sparse CPU update instead
+ * (SPARSE_STEP, ic_adam_resolve); multi_precision (MasterParam) is not supported. */
 #include <math.h>
 #include <string.h>
 
@@ -110,7 +111,49 @@ static double scalar(const ic_tensor *t) {
     }                                                                                      \
   } while (0)
 
-ic_status ic_adam_run(ic_kctx *c) {
+/* The update of Paddle's CPU Adam for a SelectedRows Grad (phi SparseAdamFunctor<T, CPUAdam>,
+ * lazy_mode false): a row the gradient holds takes the dense step; a row it does not hold
+ * decays its moments and moves by them with epsilon itself, not epsilon sqrt(1 - Beta2Pow).
+ * icore's gradient of an is_sparse embedding is dense: a row that is all zeros is taken as
+ * one the gradient does not hold (a looked-up row whose gradient sums to exactly 0 would be
+ * held in Paddle's: with its moments at 0, as a padding row's, both give the same). */
+#define SPARSE_STEP(T, SQRT)                                                               \
+  do {                                                                                     \
+    const T b1 = (T)beta1, b2 = (T)beta2, b1p = (T)scalar(ic_in(c, IN_B1POW, 0)),          \
+            b2p = (T)scalar(ic_in(c, IN_B2POW, 0));                                        \
+    const T u1 = pow_after ? b1 * b1p : b1p, u2 = pow_after ? b2 * b2p : b2p;              \
+    const T lr = (T)scalar(ic_in(c, IN_LR, 0)) * (SQRT(1 - u2) / (1 - u1));                \
+    const T e = (T)epsilon, eps = e * SQRT(1 - u2), nlr = -lr;                             \
+    const T *restrict pp = p->data, *restrict gp = ic_in(c, IN_GRAD, 0)->data,             \
+                      *restrict m1 = ic_in(c, IN_M1, 0)->data,                             \
+                      *restrict m2 = ic_in(c, IN_M2, 0)->data;                             \
+    T *restrict po = ic_out(c, OUT_PARAM, 0)->data, *restrict m1o = ic_out(c, OUT_M1, 0)->data, \
+      *restrict m2o = ic_out(c, OUT_M2, 0)->data;                                          \
+    for (int64_t r = 0; r < rows; r++) {                                                   \
+      const int64_t o = r * width;                                                         \
+      bool held = false;                                                                   \
+      for (int64_t k = 0; k < width && !held; k++) held = gp[o + k] != 0;                  \
+      for (int64_t i = o; i < o + width; i++) {                                            \
+        const T g = gp[i];                                                                 \
+        const T v1 = held ? b1 * m1[i] + (1 - b1) * g : b1 * m1[i];                        \
+        const T v2 = held ? b2 * m2[i] + (1 - b2) * g * g : b2 * m2[i];                    \
+        m1o[i] = v1;                                                                       \
+        m2o[i] = v2;                                                                       \
+        po[i] = pp[i] + nlr * (v1 / (SQRT(v2) + (held ? eps : e)));                        \
+      }                                                                                    \
+    }                                                                                      \
+    if (!a->use_global_beta_pow) {                                                         \
+      if (ic_out(c, OUT_B1POW, 0)) *(T *)ic_out(c, OUT_B1POW, 0)->data = b1 * b1p;         \
+      if (ic_out(c, OUT_B2POW, 0)) *(T *)ic_out(c, OUT_B2POW, 0)->data = b2 * b2p;         \
+    }                                                                                      \
+  } while (0)
+
+static ic_status run_common(ic_kctx *c, bool sparse);
+
+ic_status ic_adam_run(ic_kctx *c) { return run_common(c, false); }
+static ic_status run_sparse(ic_kctx *c) { return run_common(c, true); }
+
+static ic_status run_common(ic_kctx *c, bool sparse) {
   const ic_adam_attrs *a = c->attrs;
   const ic_tensor *p = ic_in(c, IN_PARAM, 0);
   static const int like[] = {IN_PARAM, IN_M1, IN_M2, IN_M2MAX, IN_B1POW, IN_B2POW};
@@ -135,6 +178,19 @@ ic_status ic_adam_run(ic_kctx *c) {
   double beta2 = ic_in(c, IN_B2T, 0) ? scalar(ic_in(c, IN_B2T, 0)) : a->beta2;
   double epsilon = ic_in(c, IN_EPST, 0) ? scalar(ic_in(c, IN_EPST, 0)) : a->epsilon;
   int64_t n = ic_tensor_numel_(p);
+  if (sparse) {
+    const int64_t rows = p->ndim ? p->dims[0] : 1, width = rows ? n / rows : 0;
+    /* Paddle's sparse kernel writes Beta1PowOut and Beta2PowOut before its update reads
+     * Beta1Pow and Beta2Pow: where they are the same variables (as every optimizer program
+     * names them), the update runs with the next step's powers */
+    const bool pow_after =
+        !a->use_global_beta_pow && ic_out(c, OUT_B1POW, 0) && ic_out(c, OUT_B2POW, 0) &&
+        !strcmp(ic_out_name(c, OUT_B1POW, 0), ic_in_name(c, IN_B1POW, 0)) &&
+        !strcmp(ic_out_name(c, OUT_B2POW, 0), ic_in_name(c, IN_B2POW, 0));
+    if (p->dtype == IC_FP32) SPARSE_STEP(float, sqrtf);
+    else SPARSE_STEP(double, sqrt);
+    return IC_OK;
+  }
   if (p->dtype == IC_FP32) STEP(float, sqrtf);
   else STEP(double, sqrt);
   return IC_OK;
@@ -165,10 +221,45 @@ const ic_slotdef ic_adam_outputs[7] = {
     {"MasterParamOut", IC_SLOT_OPTIONAL | IC_SLOT_NO_BUFFER},
 };
 
+/* adam over an embedding's SelectedRows Grad (is_sparse; icore's gradient holds the same
+ * values dense): SPARSE_STEP's rows. */
+static const ic_opdef adam_sparse = {
+    .name = "adam",
+    .n_inputs = 13, .inputs = ic_adam_inputs,
+    .n_outputs = 7, .outputs = ic_adam_outputs,
+    .attrs_size = sizeof(ic_adam_attrs), .parse = ic_adam_parse,
+    .infer = ic_adam_infer, .cpu = run_sparse,
+};
+
+/* A Grad declared SelectedRows (an embedding with is_sparse) takes Paddle's sparse update
+ * (adam_sparse); what icore cannot follow there is refused by name: lazy_mode (only the held
+ * rows move), amsgrad and adamw (their sparse CPU kernels were not checked). */
+ic_status ic_adam_resolve(const ic_program *p, const ic_op *op, const ic_opdef **def, ic_err *err) {
+  const ic_slot *g = ic_op_input(op, "Grad");
+  if (!g || g->n != 1) return IC_OK;
+  const ic_vardesc *d = ic_program_find_var(p, op->block, g->args[0]);
+  if (!d || d->type != IC_VAR_SELECTED_ROWS) return IC_OK;
+  const ic_attr *lazy = ic_op_attr(op, "lazy_mode"), *ams = ic_op_attr(op, "amsgrad");
+  const char *why = lazy && lazy->i ? "lazy_mode (only the rows it holds move)"
+                    : ams && ams->i ? "amsgrad"
+                    : strcmp(op->type, "adam") ? op->type
+                                               : NULL;
+  if (!why) {
+    *def = &adam_sparse;
+    return IC_OK;
+  }
+  char where[160];
+  return ic_err_set(err, IC_ERR_UNSUPPORTED,
+                    "%s: %s over the SelectedRows gradient '%s' (an embedding with is_sparse) "
+                    "is not supported: expected adam without lazy_mode or amsgrad",
+                    ic_op_where(op, where, sizeof where), why, g->args[0]);
+}
+
 const ic_opdef ic_op_adam = {
     .name = "adam",
     .n_inputs = 13, .inputs = ic_adam_inputs,
     .n_outputs = 7, .outputs = ic_adam_outputs,
     .attrs_size = sizeof(ic_adam_attrs), .parse = ic_adam_parse,
     .infer = ic_adam_infer, .cpu = ic_adam_run,
+    .resolve = ic_adam_resolve,
 };

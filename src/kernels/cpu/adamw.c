@@ -23,4 +23,5 @@ const ic_opdef ic_op_adamw = {
     .n_outputs = 7, .outputs = ic_adam_outputs,
     .attrs_size = sizeof(ic_adam_attrs), .parse = parse,
     .infer = ic_adam_infer, .cpu = ic_adam_run,
+    .resolve = ic_adam_resolve,
 };

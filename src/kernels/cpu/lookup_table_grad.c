@@ -5,7 +5,10 @@
  * lookup_table). W@GRAD has W's dims and dtype; row r is the sum, in Ids' order and in W's
  * dtype, of the Out@GRAD rows whose id is r; ids equal to padding_idx contribute nothing.
  * Inputs: W (dims only), Ids (int64 or int32), Out@GRAD. An id outside [0, V) is an error naming
- * the position. is_sparse (a SelectedRows gradient) is refused. */
+ * the position. With is_sparse Paddle writes a SelectedRows gradient (the rows of Ids, one per
+ * position); icore writes the same values dense. SGD, Momentum and Adagrad update a row
+ * absent from such a gradient as one whose gradient is 0; Adam's sparse kernel does not, and
+ * adam.c follows it where the Grad variable is declared SelectedRows (ic_adam_resolve). */
 #include <string.h>
 
 #include "kernels/cpu/lookup_table.h"
@@ -26,11 +29,6 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 ic_status ic_lookup_grad_infer(ic_kctx *c) {
   const lgrad_attrs *a = c->attrs;
   const ic_tensor *w = ic_in(c, IN_W, 0), *ids = ic_in(c, IN_IDS, 0), *g = ic_in(c, IN_DOUT, 0);
-  if (a->is_sparse) {
-    return ic_kfail(c, IC_ERR_UNSUPPORTED,
-                    "attribute is_sparse is true (a SelectedRows gradient), which icore does "
-                    "not support: expected false");
-  }
   if (ic_kcheck_dtype(c, IN_IDS, 0, IC_DT_INT) || ic_kcheck_dtype(c, IN_W, 0, IC_DT_FLOAT)) {
     return c->err->code;
   }

@@ -3,7 +3,7 @@
  * adds, of the Out@GRAD rows whose id is r. Ids equal to padding_idx (negative: counted from
  * the vocabulary size, as the forward op) contribute nothing. Inputs: W (dims only), Ids
  * (int64 or int32), Out@GRAD (Ids' dims + [width]). An id outside [0, V) is an error naming
- * the position. is_sparse (a SelectedRows gradient) is refused. The kernel is
+ * the position. is_sparse gives the same values dense (see lookup_table_grad.c). The kernel is
  * lookup_table_grad's (lookup_table_grad.c). */
 #include "kernels/cpu/lookup_table.h"
 

@@ -56,6 +56,7 @@ extern const ic_slotdef ic_adam_outputs[7];
 ic_status ic_adam_parse(ic_attr_reader *r, void *attrs);
 ic_status ic_adam_infer(ic_kctx *c);
 ic_status ic_adam_run(ic_kctx *c);
+ic_status ic_adam_resolve(const ic_program *p, const ic_op *op, const ic_opdef **def, ic_err *err);
 
 /* Give output t (may be NULL) dims and dtype of `like` and a fresh buffer of its own from the
  * run's allocator (the run's shadow of a persistable; committing copies it into memory the
