@@ -6,8 +6,9 @@
  * dtype, of the Out@GRAD rows whose id is r; ids equal to padding_idx contribute nothing.
  * Inputs: W (dims only), Ids (int64 or int32), Out@GRAD. An id outside [0, V) is an error naming
  * the position. With is_sparse Paddle writes a SelectedRows gradient (the rows of Ids, one per
- * position); icore writes the same values dense. SGD, Momentum and Adagrad update a row
- * absent from such a gradient as one whose gradient is 0; Adam's sparse kernel does not, and
+ * position); icore writes the same values dense. SGD (checked against Paddle) and, by their
+ * kernels' code, Momentum and Adagrad update a row absent from such a gradient as one whose
+ * gradient is 0; Adam's sparse kernel does not, and
  * adam.c follows it where the Grad variable is declared SelectedRows (ic_adam_resolve). */
 #include <string.h>
 
