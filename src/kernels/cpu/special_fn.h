@@ -22,6 +22,12 @@
  *   polygamma psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x), n! as exp(lgamma(n + 1)), for every n
  *             as Paddle's PolygammaFunctor computes it: n = 0 gives -inf (zeta(1, x) = inf;
  *             Paddle's Python API sends n = 0 to digamma instead) and n < 0 NaN.
+ *   trigamma  psi^(1)(x) as Eigen's numext::polygamma(1, x) computes it, for digamma_grad
+ *             (paddle/phi/kernels/impl/digamma_grad_kernel_impl.h): zeta(2, x) by Eigen's
+ *             zeta_impl, which differs from Paddle's own zeta above in float32 (it stops the
+ *             direct sum after 9 terms, and stops a series when a term is below float's
+ *             epsilon / 2 relative to the sum) and at the poles (q a non-positive integer:
+ *             inf for an even x, here 2, else NaN); in float64 both give the same values.
  *   i0 i0e i1 i1e  Cephes' i0.c, i0e.c, i1.c, i1e.c (paddle/phi/kernels/impl/
  *             bessel_kernel_impl.h): Chebyshev series of exp(-|x|) I(|x|) on [0, 8] in
  *             |x| / 2 - 2, and of exp(-|x|) sqrt(|x|) I(|x|) on (8, inf] in 32 / |x| - 2,
@@ -167,6 +173,58 @@ static inline double ic_polygamma_f64(int32_t n, double x) {
   double sign = (n % 2) ? 1.0 : -1.0;
   return sign * exp(lgamma((double)n + 1.0)) * ic_zeta_f64((double)ic_polygamma_np1(n), x);
 }
+
+/* Eigen's zeta_impl (SpecialFunctionsImpl.h) for x >= 1, which digamma_grad reaches through
+ * numext::polygamma: the direct sum runs 9 terms (float) or at least 9 and up to q + k > 9
+ * (double), each stopping early when a term is below eps / 2 of the sum (eps the type's
+ * epsilon), then the same Euler-Maclaurin tail. */
+#define IC_ZETA_EIGEN_BODY(T, POW, FLOOR, FABS, EPS2, DOUBLE_LOOP)                         \
+  static const T em[12] = {IC_ZETA_EM_DIVISORS};                                           \
+  const T eps = (T)(EPS2);                                                                 \
+  if (x == (T)1) return (T)INFINITY;                                                       \
+  if (x < (T)1) return (T)NAN;                                                             \
+  if (q <= (T)0) {                                                                         \
+    if (q == FLOOR(q)) {                                                                   \
+      return (x == FLOOR(x) && (long)x % 2 == 0) ? (T)INFINITY : (T)NAN;                   \
+    }                                                                                      \
+    if (x != FLOOR(x)) return (T)NAN;                                                      \
+  }                                                                                        \
+  T sum = POW(q, -x), a = q, b = 0;                                                        \
+  for (int i = 0; i < 9 || (DOUBLE_LOOP && a <= (T)9);) {                                  \
+    i++;                                                                                   \
+    a += (T)1;                                                                             \
+    b = POW(a, -x);                                                                        \
+    sum += b;                                                                              \
+    if (FABS(b / sum) < eps) return sum;                                                   \
+  }                                                                                        \
+  const T w = a;                                                                           \
+  sum += b * w / (x - (T)1);                                                               \
+  sum -= (T)0.5 * b;                                                                       \
+  T fac = 1, k = 0;                                                                        \
+  for (int j = 0; j < 12; j++) {                                                           \
+    fac *= x + k;                                                                          \
+    b /= w;                                                                                \
+    T t = fac * b / em[j];                                                                 \
+    sum = sum + t;                                                                         \
+    if (FABS(t / sum) < eps) return sum;                                                   \
+    k += (T)1;                                                                             \
+    fac *= x + k;                                                                          \
+    b /= w;                                                                                \
+    k += (T)1;                                                                             \
+  }                                                                                        \
+  return sum;
+
+static inline float ic_zeta_eigen_f32(float x, float q) {
+  IC_ZETA_EIGEN_BODY(float, powf, floorf, fabsf, 5.9604644775390625e-8, 0)
+}
+static inline double ic_zeta_eigen_f64(double x, double q) {
+  IC_ZETA_EIGEN_BODY(double, pow, floor, fabs, 1.1102230246251565e-16, 1)
+}
+
+/* Eigen's polygamma(1, x) = (-1)^2 exp(lgamma(2)) zeta(2, x) = zeta(2, x) exactly (the
+ * factor is 1 * 1). */
+static inline float ic_trigamma_f32(float x) { return ic_zeta_eigen_f32(2.0f, x); }
+static inline double ic_trigamma_f64(double x) { return ic_zeta_eigen_f64(2.0, x); }
 
 /* ---- modified Bessel functions of order 0 and 1 ---- */
 
