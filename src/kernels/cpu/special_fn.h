@@ -164,14 +164,13 @@ static inline double ic_zeta_f64(double x, double q) { IC_ZETA_BODY(double, pow,
 /* n + 1 as Paddle's int arithmetic wraps it. */
 static inline int32_t ic_polygamma_np1(int32_t n) { return (int32_t)((uint32_t)n + 1u); }
 
-static inline float ic_polygamma_f32(int32_t n, float x) {
-  float sign = (n % 2) ? 1.0f : -1.0f;
-  return sign * expf(lgammaf((float)n + 1.0f)) * ic_zeta_f32((float)ic_polygamma_np1(n), x);
+/* psi^(n)(x) given n's factor (-1)^(n+1) n!, formed as Paddle's functor forms it:
+ * sign * exp(lgamma(n + 1)) (polygamma.c computes it once per op). */
+static inline float ic_polygamma_f32(int32_t n, float factor, float x) {
+  return factor * ic_zeta_f32((float)ic_polygamma_np1(n), x);
 }
-
-static inline double ic_polygamma_f64(int32_t n, double x) {
-  double sign = (n % 2) ? 1.0 : -1.0;
-  return sign * exp(lgamma((double)n + 1.0)) * ic_zeta_f64((double)ic_polygamma_np1(n), x);
+static inline double ic_polygamma_f64(int32_t n, double factor, double x) {
+  return factor * ic_zeta_f64((double)ic_polygamma_np1(n), x);
 }
 
 /* Eigen's zeta_impl (SpecialFunctionsImpl.h) for x >= 1, which digamma_grad reaches through
