@@ -623,6 +623,10 @@ START_TEST(activation_grads) {
       {"floor", "", -3, 3, {NULL}, {0}},
       {"ceil", "", -3, 3, {NULL}, {0}},
       {"round", "", -3, 3, {NULL}, {0}},
+      {"lgamma", "X", 0.2, 5, {NULL}, {0}},
+      {"lgamma", "X", -2.9, -2.1, {NULL}, {0}},
+      {"digamma", "X", 0.2, 5, {NULL}, {0}},
+      {"digamma", "X", -1.9, -1.1, {NULL}, {0}},
   };
   for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) act_check(&cs[i], 100 + i);
 }

@@ -779,6 +779,125 @@ START_TEST(dropout_training) {
 }
 END_TEST
 
+/* ---- the special-function family, shifts, copysign, rrelu, memcpy, share_buffer: what the
+ * Paddle oracle cases cannot show (rrelu's Noise, which save_inference_model drops) and
+ * every refusal, each naming the op, the variable or attribute and what was expected. ---- */
+
+/* One op `type` on feeds x (and y when given) in slots xs (ys), writing slot os to "out". */
+static ic_builder *one_op(const char *type, const char *xs, ic_tensor *x, const char *ys,
+                          ic_tensor *y, const char *os, ic_dtype out_dt, ic_builder_op **op) {
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "x", x);
+  if (y) ew_feed(b, "y", y);
+  ic_builder_op *o = ic_builder_add_op(b, 0, type);
+  ic_builder_in(o, xs, "x");
+  if (y) ic_builder_in(o, ys, "y");
+  ic_builder_out(o, os, "out");
+  ew_fetch(b, "out", out_dt);
+  *op = o;
+  return b;
+}
+
+static void expect_fail(ic_builder *b, ic_tensor *x, ic_tensor *y, ic_status code,
+                        const char *n1, const char *n2, const char *n3) {
+  ic_tensor *feeds[2] = {x, y}, *out[1];
+  char err[1024];
+  ic_status st = ew_run(b, y ? 2 : 1, y ? TU_NAMES("x", "y") : TU_NAMES("x"), feeds, out, err,
+                        sizeof err);
+  ck_assert_msg(st == code, "status %s, expected %s: %s", ic_status_name(st),
+                ic_status_name(code), err);
+  tu_assert_msg(err, n1, n2, n3, NULL);
+  ic_builder_destroy(b);
+}
+
+START_TEST(rrelu_noise) {
+  ic_tensor *x = tu_f32(1, TU_DIMS(5), (const float[]){-2.0f, 0.0f, -0.0f, 3.0f, NAN});
+  ic_builder_op *o;
+  ic_builder *b = one_op("rrelu", "X", x, NULL, NULL, "Out", IC_FP32, &o);
+  ic_builder_out(o, "Noise", "noise");
+  ew_fetch(b, "noise", IC_FP32);
+  ic_builder_attr_float(o, "lower", 0.2f);
+  ic_builder_attr_float(o, "upper", 0.4f);
+  ic_builder_attr_bool(o, "is_test", true);
+  ic_tensor *got[2];
+  char err[1024];
+  ck_assert_msg(tu_run(b, 1, TU_NAMES("x"), &x, 2, TU_NAMES("out", "noise"), got, err,
+                       sizeof err) == IC_OK, "%s", err);
+  const float mid = (0.2f + 0.4f) / 2.0f;
+  const float *out = ic_tensor_cdata(got[0]), *noise = ic_tensor_cdata(got[1]);
+  const float want_out[4] = {-2.0f * mid, 0.0f, -0.0f, 3.0f}, want_noise[5] = {mid, 1, 1, 1, mid};
+  for (int i = 0; i < 4; i++) ck_assert(out[i] == want_out[i]);
+  ck_assert(signbit(out[2]));
+  ck_assert(isnan(out[4]));
+  for (int i = 0; i < 5; i++) ck_assert(noise[i] == want_noise[i]);
+  for (int i = 0; i < 2; i++) ic_tensor_destroy(got[i]);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
+START_TEST(special_ops_errors) {
+  ic_tensor *x = tu_f32(1, TU_DIMS(2), (const float[]){-1.5f, 2.0f});
+  ic_tensor *xd = tu_f64(1, TU_DIMS(2), (const double[]){1.0, 2.0});
+  ic_tensor *xi = tu_i32(1, TU_DIMS(2), (const int32_t[]){1, 2});
+  ic_tensor *y3 = tu_f32(1, TU_DIMS(3), (const float[]){1, 2, 3});
+  ic_builder_op *o;
+  /* rrelu: training mode (random slopes) is refused before anything runs; bounds checked */
+  ic_builder *b = one_op("rrelu", "X", x, NULL, NULL, "Out", IC_FP32, &o);
+  ic_builder_attr_bool(o, "is_test", false);
+  expect_fail(b, x, NULL, IC_ERR_UNSUPPORTED, "rrelu", "is_test false", "random");
+  b = one_op("rrelu", "X", x, NULL, NULL, "Out", IC_FP32, &o);
+  ic_builder_attr_bool(o, "is_test", true);
+  ic_builder_attr_float(o, "lower", -0.5f);
+  expect_fail(b, x, NULL, IC_ERR_INVALID_PROGRAM, "'lower'", "-0.5", "[0, 1]");
+  b = one_op("rrelu", "X", x, NULL, NULL, "Out", IC_FP32, &o);
+  ic_builder_attr_bool(o, "is_test", true);
+  ic_builder_attr_float(o, "lower", 0.5f);
+  ic_builder_attr_float(o, "upper", 0.25f);
+  expect_fail(b, x, NULL, IC_ERR_INVALID_PROGRAM, "'upper'", "0.25", ">= lower");
+  b = one_op("rrelu", "X", xi, NULL, NULL, "Out", IC_INT32, &o);
+  ic_builder_attr_bool(o, "is_test", true);
+  expect_fail(b, xi, NULL, IC_ERR_SHAPE, "input X 'x'", "int32[2]", "float32 or float64");
+  /* memcpy: place types 0..4 only */
+  b = one_op("memcpy", "X", x, NULL, NULL, "Out", IC_FP32, &o);
+  ic_builder_attr_int(o, "dst_place_type", 5);
+  expect_fail(b, x, NULL, IC_ERR_INVALID_PROGRAM, "'dst_place_type'", "is 5", "4 (custom");
+  /* unary special functions: float only */
+  static const char *const unary[] = {"lgamma", "digamma", "polygamma", "i0", "i0e", "i1",
+                                      "i1e"};
+  for (size_t k = 0; k < sizeof unary / sizeof unary[0]; k++) {
+    bool lower = k >= 2;
+    b = one_op(unary[k], lower ? "x" : "X", xi, NULL, NULL, lower ? "out" : "Out", IC_INT32, &o);
+    expect_fail(b, xi, NULL, IC_ERR_SHAPE, unary[k], "'x'", "int32[2]");
+  }
+  /* binary ops: one dtype, broadcastable dims, their dtypes */
+  b = one_op("copysign", "x", x, "y", xd, "out", IC_FP32, &o);
+  expect_fail(b, x, xd, IC_ERR_SHAPE, "copysign", "float32", "float64");
+  b = one_op("nextafter", "x", x, "y", y3, "out", IC_FP32, &o);
+  expect_fail(b, x, y3, IC_ERR_SHAPE, "nextafter", "[2]", "[3]");
+  b = one_op("nextafter", "x", xi, "y", xi, "out", IC_INT32, &o);
+  expect_fail(b, xi, xi, IC_ERR_SHAPE, "nextafter", "input x 'x'", "int32[2]");
+  b = one_op("bitwise_left_shift", "x", x, "y", x, "out", IC_FP32, &o);
+  expect_fail(b, x, x, IC_ERR_SHAPE, "bitwise_left_shift", "input x 'x'", "float32[2]");
+  b = one_op("bitwise_right_shift", "x", xi, "y", x, "out", IC_INT32, &o);
+  expect_fail(b, xi, x, IC_ERR_SHAPE, "bitwise_right_shift", "int32", "float32");
+  /* share_buffer: X's tensors of one dtype */
+  b = ic_builder_create();
+  ew_feed(b, "x", x);
+  ew_feed(b, "y", xd);
+  o = ic_builder_add_op(b, 0, "share_buffer");
+  ic_builder_input(o, "X", 2, (const char *[]){"x", "y"});
+  ic_builder_output(o, "Out", 2, (const char *[]){"out", "out2"});
+  ic_builder_var(b, 0, "out2", IC_FP64, 0, NULL, false);
+  ew_fetch(b, "out", IC_FP32);
+  expect_fail(b, x, xd, IC_ERR_SHAPE, "share_buffer", "input X 'y'", "X[0]'s dtype float32");
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(xd);
+  ic_tensor_destroy(xi);
+  ic_tensor_destroy(y3);
+}
+END_TEST
+
 START_TEST(dropout_errors) {
   ic_tensor *x = tu_f32(1, TU_DIMS(2), (const float[]){1, 2}), *out[1];
   char err[1024];
@@ -1232,6 +1351,8 @@ static TCase *tc_random(void) {
   tcase_add_test(tc, uniform_statistics);
   tcase_add_test(tc, gaussian_statistics);
   tcase_add_test(tc, random_seeds);
+  tcase_add_test(tc, rrelu_noise);
+  tcase_add_test(tc, special_ops_errors);
   tcase_add_test(tc, random_streams_per_run);
   tcase_add_test(tc, random_options);
   return tc;

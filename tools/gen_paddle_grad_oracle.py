@@ -196,6 +196,16 @@ UNARY += [
 ]
 
 
+# lgamma_grad (Out@GRAD * digamma(X)) and digamma_grad (Out@GRAD * trigamma(X), Eigen's
+# polygamma): negative non-integers on both sides of the poles, small and large x (no pole
+# itself: the comparison needs finite values)
+_GAMMA = gen(0.5, 1.0, 2.0, -0.5, -2.5, -0.999, -1.001, 1e-3, 10.0, 30.0, 1e4)
+UNARY += [
+    ("lgamma", "lgamma", {}, _GAMMA),
+    ("digamma", "digamma", {}, _GAMMA),
+]
+
+
 def run_unary(name, op, attrs, x, rng):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):

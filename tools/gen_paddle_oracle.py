@@ -3538,6 +3538,139 @@ def multiclass_nms2_poly(g):
     g.fetch(a["Out"][0], a["Index"][0])
 
 
+SPECIAL_X = [-2.5, -1.5, -0.5, -3.7, -7.25, -1.0, -2.0, -0.0, 0.0, 1e-30, 1e-3, 0.5, 1.0,
+             1.4616321, 2.0, 3.3, 7.999, 8.0, 8.5, 9.9, 10.0, 25.0, 87.0, 1e8, 1e20, np.inf,
+             -np.inf, np.nan, -30.2, -0.99, 0.25, 0.75]
+
+
+@case(rtol=1e-6, atol=1e-7, note="bitwise what Paddle computes on this machine; libm's "
+      "lgamma/exp/pow may differ by an ulp elsewhere")
+def lgamma_digamma_polygamma(g):
+    """lgamma, digamma and polygamma (n = 0: -inf everywhere; 1 to 4; -1: NaN) in float32 and
+    float64 over negative non-integers, the poles 0, -0 and the negative integers, tiny and
+    huge values, +-inf and NaN."""
+    outs = []
+    for dt in ("float32", "float64"):
+        x = g.data("x_" + dt, np.array(SPECIAL_X, dt).reshape(4, 8))
+        outs.append(g.op("lgamma", {"X": x}, dtype=dt))
+        outs.append(g.op("digamma", {"X": x}, dtype=dt))
+        for n in (0, 1, 2, 3, 4, -1):
+            outs.append(g.op("polygamma", {"x": x}, dict(n=n), outs={"out": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
+@case(rtol=1e-6, atol=0.0, note="Cephes' Chebyshev series as Paddle evaluates them (bitwise "
+      "on this machine; exp may differ by an ulp elsewhere)")
+def bessel_i0_i1(g):
+    """i0, i0e, i1, i1e in float32 and float64: both series ([0, 8] and beyond, 8 itself),
+    negative x (I0 even, I1 odd), +-0, overflow (i0(100) is inf in float32), +-inf, NaN."""
+    vals = [-20.0, -8.0, -7.5, -3.0, -1.0, -1e-3, -0.0, 0.0, 1e-20, 0.5, 1.0, 2.5, 7.999,
+            8.0, 8.001, 12.0, 30.0, 88.0, 100.0, 700.0, 1e10, np.inf, -np.inf, np.nan]
+    outs = []
+    for dt in ("float32", "float64"):
+        x = g.data("x_" + dt, np.array(vals, dt).reshape(4, 6))
+        for t in ("i0", "i0e", "i1", "i1e"):
+            outs.append(g.op(t, {"x": x}, outs={"out": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="one IEEE operation per element (integer copysign through double, as "
+      "Paddle): bitwise equal")
+def nextafter_copysign(g):
+    """nextafter (float32, float64; x == y, +-0, towards +-inf, from the largest finite, the
+    smallest subnormal, NaN) and copysign (every dtype Paddle's CPU kernel registers but
+    float16 / bfloat16: bool, uint8, int8, int16, int32, int64 with the most negative value,
+    float32 and float64 with -0 and NaN signs), with broadcasting ([2, 3, 4] and [4], [3, 1])."""
+    outs = []
+    for dt in ("float32", "float64"):
+        fi = np.finfo(dt)
+        xv = np.array([[[1.0, -1.0, 0.0, -0.0], [fi.max, -fi.max, fi.tiny, 3.5],
+                        [np.nan, 2.0, np.inf, -np.inf]],
+                       [[0.0, 1e-30, -2.5, 1.0], [7.0, -7.0, 1e30, 5e-324 if dt == "float64"
+                                                  else 1e-45], [np.nan, 1.0, 0.5, -0.5]]], dt)
+        x = g.data("nx_" + dt, xv)
+        y1 = g.data("ny1_" + dt, np.array([2.0, -np.inf, -0.0, np.nan], dt))
+        y2 = g.data("ny2_" + dt, np.array([[np.inf], [0.0], [-1.0]], dt))
+        outs.append(g.op("nextafter", {"x": x, "y": y1}, outs={"out": 1}, dtype=dt))
+        outs.append(g.op("nextafter", {"x": x, "y": y2}, outs={"out": 1}, dtype=dt))
+        outs.append(g.op("nextafter", {"x": x, "y": x}, outs={"out": 1}, dtype=dt))
+        outs.append(g.op("copysign", {"x": x, "y": y1}, outs={"out": 1}, dtype=dt))
+        outs.append(g.op("copysign", {"x": x, "y": y2}, outs={"out": 1}, dtype=dt))
+    ints = {"bool": ([[True, False, True], [False, True, True]], [False, True, True]),
+            "uint8": ([[0, 255, 17], [128, 3, 96]], [0, 240, 255]),
+            "int8": ([[-128, 127, -1], [5, -6, 0]], [-1, 3, 0]),
+            "int16": ([[-32768, 12345, -2], [7, 0, 255]], [1, -256, 0]),
+            "int32": ([[-2**31, 2**31 - 1, -5], [12, 0, 65535]], [5, -1, 0]),
+            "int64": ([[-2**63, 2**63 - 1, -5], [2**53 + 1, 0, -(2**60 + 3)]], [1, -2, 0])}
+    for dt, (xv, yv) in ints.items():
+        x = g.data("cx_" + dt, np.array(xv, dt))
+        y = g.data("cy_" + dt, np.array(yv, dt))
+        outs.append(g.op("copysign", {"x": x, "y": y}, outs={"out": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="integer shifts: bitwise equal")
+def bitwise_shift_modes(g):
+    """bitwise_left_shift and bitwise_right_shift (is_arithmetic true and false) on uint8,
+    int8, int16, int32 and int64: x [3, 8] against shift counts y [8] (broadcast) from 0 past
+    the bit width, and negative counts (0, or -1 for a negative x shifted right
+    arithmetically)."""
+    outs = []
+    for dt, bits in (("uint8", 8), ("int8", 8), ("int16", 16), ("int32", 32), ("int64", 64)):
+        info = np.iinfo(dt)
+        xv = [[5, 1, 100, info.max, info.min, 3, 0, 77]]
+        if info.min < 0:
+            xv += [[-5, -1, -100, -128, -2, -77, info.min + 1, -3]]
+        else:
+            xv += [[251, 255, 200, 128, 129, 64, 254, 9]]
+        xv += [[1, 2, 3, 4, 5, 6, 7, 8]]
+        sh = [0, 1, 3, bits - 1, bits, bits + 1, 2 * bits + 3 if bits < 64 else 127,
+              -1 if info.min < 0 else 250]
+        x = g.data("x_" + dt, np.array(xv, dt))
+        y = g.data("y_" + dt, np.array(sh, dt))
+        outs.append(g.op("bitwise_left_shift", {"x": x, "y": y}, dict(is_arithmetic=True),
+                         outs={"out": 1}, dtype=dt))
+        outs.append(g.op("bitwise_left_shift", {"x": x, "y": y}, dict(is_arithmetic=False),
+                         outs={"out": 1}, dtype=dt))
+        outs.append(g.op("bitwise_right_shift", {"x": x, "y": y}, dict(is_arithmetic=True),
+                         outs={"out": 1}, dtype=dt))
+        outs.append(g.op("bitwise_right_shift", {"x": x, "y": y}, dict(is_arithmetic=False),
+                         outs={"out": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
+@case(**EXACT, unsaved=True, note="one multiply or a copy per element: bitwise equal. "
+      "unsaved: save_inference_model drops rrelu's Noise output, and Paddle 3.3.1 then fails "
+      "running its own saved model (a null Noise tensor)")
+def rrelu_memcpy_share_buffer(g):
+    """rrelu with is_test true (Out = x, or x (lower + upper) / 2 below 0) for three
+    (lower, upper) pairs in float32 and float64 (NaN, +-0, +-inf); the saved model has no
+    Noise output (save_inference_model drops it). memcpy to dst_place_type 0 (CPU) and 4 (the
+    ones a CPU-only Paddle runs) on float32 and int64; share_buffer of two float32 tensors,
+    XOut the X variables themselves, as Paddle's memory passes write it."""
+    outs = []
+    for dt in ("float32", "float64"):
+        x = g.data("x_" + dt, np.array([[-2.5, -1.0, -0.0, 0.0, 0.5, 3.0],
+                                        [np.nan, np.inf, -np.inf, -1e-30, 7.0, -0.3]], dt))
+        for lo, up in ((0.125, 1 / 3), (0.0, 1.0), (0.3, 0.3)):
+            r = g.op("rrelu", {"X": x}, dict(lower=lo, upper=up, is_test=True),
+                     outs={"Out": 1, "Noise": 1}, dtype=dt)
+            outs.append(r["Out"][0])
+    m = g.data("m", g.rand([3, 4]))
+    mi = g.data("mi", np.array([[2**40, -3], [0, 7]], "int64"))
+    outs.append(g.op("memcpy", {"X": m}, dict(dst_place_type=0)))
+    outs.append(g.op("memcpy", {"X": mi}, dict(dst_place_type=4), dtype="int64"))
+    a = g.data("sa", g.rand([2, 3]))
+    b = g.data("sb", g.rand([4]))
+    helper = LayerHelper("share_buffer")
+    so = [helper.create_variable_for_type_inference(F32) for _ in range(2)]
+    helper.append_op(type="share_buffer", inputs={"X": [a, b]},
+                     outputs={"Out": so, "XOut": [a, b]},
+                     attrs=dict(share_dims_and_dtype=[True, True]))
+    outs += so
+    g.fetch(*outs)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""

@@ -28,7 +28,8 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq, more, ops3, more2) and JIT_CASES (jit, ctrl, sweep4,
+JSON_CASES (index, math, detect, seq, more, ops3, more2, ops6, fft, special) and
+JIT_CASES (jit, ctrl, sweep4,
 nonfinite: dygraph
 Layers through paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json,
 model.pdiparams, the feeds
@@ -740,9 +741,39 @@ def json_fft(paddle, np):
             (y, rv.uniform(-1, 1, (3, 7))), (sig, rv.uniform(-1, 1, (2, 40)).astype("float32"))], outs
 
 
+def json_special(paddle, np):
+    """The PIR translations of lgamma, digamma, polygamma (n 1 and 3), i0, i0e, i1, i1e,
+    nextafter and copysign (float32, broadcast; copysign on int32 too), bitwise_left_shift and
+    bitwise_right_shift (is_arithmetic true and false, int32 and uint8) and rrelu in
+    inference (training False: the fixed slope (lower + upper) / 2)."""
+    x = paddle.static.data("x", [3, 4], "float32")
+    y = paddle.static.data("y", [4], "float32")
+    i = paddle.static.data("i", [2, 5], "int32")
+    s = paddle.static.data("s", [5], "int32")
+    u = paddle.static.data("u", [2, 5], "uint8")
+    su = paddle.static.data("su", [5], "uint8")
+    F = paddle.nn.functional
+    outs = [paddle.lgamma(x), paddle.digamma(x), paddle.polygamma(x, 1),
+            paddle.polygamma(x, 3),
+            paddle.i0(x), paddle.i0e(x), paddle.i1(x), paddle.i1e(x), paddle.nextafter(x, y),
+            paddle.copysign(x, y), paddle.copysign(i, s),
+            paddle.bitwise_left_shift(i, s), paddle.bitwise_right_shift(i, s),
+            paddle.bitwise_right_shift(i, s, is_arithmetic=False),
+            paddle.bitwise_left_shift(u, su, is_arithmetic=False),
+            paddle.bitwise_right_shift(u, su),
+            F.rrelu(x, 0.1, 0.3, training=False)]
+    rv = np.random.RandomState(25)
+    return [(x, rv.uniform(-6, 12, (3, 4)).astype("float32")),
+            (y, np.array([1.0, -2.0, 0.0, -0.0], "float32")),
+            (i, np.array([[5, -5, 1 << 30, -(1 << 31), 7], [-1, 3, 0, 100, -100]], "int32")),
+            (s, np.array([0, 1, 31, 32, -1], "int32")),
+            (u, np.array([[5, 250, 128, 255, 7], [0, 1, 2, 3, 4]], "uint8")),
+            (su, np.array([0, 1, 7, 8, 9], "uint8"))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
               "more": json_more, "ops3": json_ops3, "more2": json_more2,
-              "ops6": json_ops6, "fft": json_fft}
+              "ops6": json_ops6, "fft": json_fft, "special": json_special}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))

@@ -1,0 +1,25 @@
+/* i1: out = I1(x), the modified Bessel function of the first kind of order 1 (odd),
+ * float32 and float64 in their precision by Cephes' Chebyshev series as Paddle's I1Functor
+ * evaluates them (special_fn.h; paddle/phi/kernels/impl/bessel_kernel_impl.h): +-inf beyond
+ * float's or double's range, NaN for NaN. Legacy slots x, out. */
+#include "kernels/cpu/activation.h"
+#include "kernels/cpu/special_fn.h"
+
+static inline float i1_f32(float x, const ic_noattrs *a) {
+  (void)a;
+  return ic_i1_f32(x);
+}
+static inline double i1_f64(double x, const ic_noattrs *a) {
+  (void)a;
+  return ic_i1_f64(x);
+}
+
+IC_ACTIVATION_RUN(i1, ic_noattrs, i1_f32, i1_f64)
+
+static const ic_slotdef inputs[] = {{"x", 0}};
+static const ic_slotdef outputs[] = {{"out", 0}};
+
+const ic_opdef ic_op_i1 = {
+    .name = "i1", .n_inputs = 1, .inputs = inputs, .n_outputs = 1, .outputs = outputs,
+    .infer = ic_activation_infer, .cpu = i1_cpu,
+};
