@@ -915,6 +915,45 @@ def case_yolo():
              "gt_box": boxes, "gt_label": rng.integers(0, 3, (STEPS * 2, 4)).astype("int32"),
              "gt_score": rng.uniform(0.5, 1.0, (STEPS * 2, 4)).astype("float32")}
     return loss, feeds, 2, 1e-5, 1e-4
+def _ctc_net(seed, opt, norm_by_times):
+    """A tiny CRNN head trained by CTC, as PaddleOCR's recognizers are: features [B, 6, 4] ->
+    transpose to time-major [6, B, 4] -> fc 4 -> 8, tanh, fc 8 -> 5 classes (blank 0) ->
+    paddle.nn.functional.ctc_loss (the warpctc op, padded: LogitsLength / LabelLength) with
+    reduction mean; labels of 1 to 3 symbols (repeats included) over 3 to 6 steps."""
+    T, F, C, L = 6, 4, 5, 3
+    x = paddle.static.data(name="feat", shape=[None, T, F], dtype="float32")
+    lab = paddle.static.data(name="lab", shape=[None, L], dtype="int32")
+    xl = paddle.static.data(name="xlen", shape=[None], dtype="int64")
+    ll = paddle.static.data(name="llen", shape=[None], dtype="int64")
+    h = paddle.transpose(x, [1, 0, 2])
+    h = paddle.static.nn.fc(h, 8, num_flatten_dims=2, activation="tanh")
+    logits = paddle.static.nn.fc(h, C, num_flatten_dims=2)
+    loss = paddle.nn.functional.ctc_loss(logits, lab, xl, ll, blank=0, reduction="mean",
+                                         norm_by_times=norm_by_times)
+    opt.minimize(loss)
+    rng = np.random.default_rng(seed)
+    n = STEPS * 4
+    llen = rng.integers(1, L + 1, n)
+    labs = np.zeros((n, L), "int32")
+    for i in range(n):
+        labs[i, :llen[i]] = rng.integers(1, C, llen[i])
+    xlen = np.array([rng.integers(min(2 * k, T) if k > 1 else 3, T + 1) for k in llen])
+    feeds = {"feat": rng.standard_normal((n, T, F)).astype("float32"), "lab": labs,
+             "xlen": xlen.astype("int64"), "llen": llen.astype("int64")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_ctc_adam():
+    """CTC training (_ctc_net) with Adam: warpctc and warpctc_grad against Paddle."""
+    return _ctc_net(60, paddle.optimizer.Adam(learning_rate=0.05), False)
+
+
+def case_ctc_norm_sgd():
+    """CTC training (_ctc_net) with norm_by_times (warpctc_grad divides each sequence's
+    gradient by its steps) and SGD."""
+    return _ctc_net(61, paddle.optimizer.SGD(learning_rate=0.5), True)
+
+
 def _opt_net(seed, opt):
     """fc, relu, fc, softmax cross-entropy on hard labels, trained by `opt` (the optimizer
     cases below: one Paddle optimizer each)."""
@@ -1047,6 +1086,8 @@ CASES["radam"] = case_radam
 CASES["rprop"] = case_rprop
 CASES["lars"] = case_lars
 CASES["asgd"] = case_asgd
+CASES["ctc_adam"] = case_ctc_adam
+CASES["ctc_norm_sgd"] = case_ctc_norm_sgd
 
 
 def save_vars(exe, prog, path):
