@@ -305,6 +305,33 @@ def case_lstm_lod():
     return _lod_rnn_classifier("lstm", 6)
 
 
+CTC_X_LOD = [[0, 4, 9, 12]]  # every step: 3 sequences of 4, 5 and 3 steps
+CTC_LAB_LOD = [[0, 2, 5, 6]]  # and of 2, 3 and 1 labels
+
+
+def case_ctc_lod():
+    """CTC training in LoD mode, as fluid's warpctc layer emitted it: features [12, 4] with
+    one LoD level -> fc 4 -> 8, tanh, fc 8 -> 5 classes -> warpctc (blank 4, norm_by_times)
+    over labels [6, 1] with their own LoD -> mean of Loss, SGD. Paddle 2.6.2 has no Python
+    API left for the LoD form: the op is added with Block.append_op."""
+    x = paddle.static.data(name="feat", shape=[None, 4], dtype="float32", lod_level=1)
+    lab = paddle.static.data(name="lab", shape=[None, 1], dtype="int32", lod_level=1)
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    logits = paddle.static.nn.fc(h, 5)
+    block = paddle.static.default_main_program().current_block()
+    loss = block.create_var(name="ctc_loss", dtype="float32")
+    grad = block.create_var(name="ctc_grad", dtype="float32")
+    block.append_op(type="warpctc", inputs={"Logits": [logits], "Label": [lab]},
+                    outputs={"Loss": [loss], "WarpCTCGrad": [grad]},
+                    attrs={"blank": 4, "norm_by_times": True})
+    loss = paddle.mean(loss)
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(62)
+    feeds = {"feat": rng.standard_normal((STEPS * 12, 4)).astype("float32"),
+             "lab": rng.integers(0, 4, (STEPS * 6, 1)).astype("int32")}
+    return loss, feeds, 3, 1e-5, 1e-4, {"lod": {"feat": CTC_X_LOD, "lab": CTC_LAB_LOD}}
+
+
 def small_net(seed, steps=STEPS, batch=4):
     """fc 4->6, tanh, fc 6->1, mean squared error: the network of the schedule and
     regularization cases (what they test is the optimizer's side)."""
@@ -440,8 +467,8 @@ def _user_warmup_cosine():
     return lr
 
 
-# the LoD gru / lstm cases need Paddle 2.6.2 too (written with the legacy schedules)
-LEGACY_RNN = ["gru_lod", "lstm_lod"]
+# the LoD gru / lstm / ctc cases need Paddle 2.6.2 too (written with the legacy schedules)
+LEGACY_RNN = ["gru_lod", "lstm_lod", "ctc_lod"]
 
 
 def case_ctl_while():
@@ -1077,6 +1104,7 @@ for _n in LEGACY:
     CASES[_n] = legacy_case(_n)
 CASES["gru_lod"] = case_gru_lod
 CASES["lstm_lod"] = case_lstm_lod
+CASES["ctc_lod"] = case_ctc_lod
 CASES["adamax"] = case_adamax
 CASES["adadelta"] = case_adadelta
 CASES["merged_momentum"] = case_merged_momentum

@@ -10,7 +10,10 @@
 #include "kernels/kernel.h"
 
 enum { IN_LOGITS, IN_GRAD, IN_DLOSS, IN_LOGITS_LEN };
-static const ic_slotdef k_inputs[4] = {{"Logits", IC_SLOT_NO_BUFFER},
+/* Logits is read for its dims and LoD only, yet a plain input: as IC_SLOT_NO_BUFFER its
+ * buffer is released after warpctc, and in a training program (test_train's ctc_lod) it
+ * then reached this op without its LoD. */
+static const ic_slotdef k_inputs[4] = {{"Logits", 0},
                                        {"WarpCTCGrad", 0},
                                        {"Loss@GRAD", 0},
                                        {"LogitsLength", IC_SLOT_OPTIONAL}};
