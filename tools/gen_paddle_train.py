@@ -7,7 +7,7 @@ that icore trains exactly as Paddle does.
     FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_train.py [OUT_DIR] [CASE...]
 
 Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) and
-the LoD gru / lstm cases (LEGACY_RNN) and the ctl_* cases of training through while_loop and
+the LoD gru / lstm / ctc cases (LEGACY_RNN) and the ctl_* cases of training through while_loop and
 cond (CTRL) need PaddlePaddle 2.6.2, which writes them when it runs this script:
     /work/pdenv26/bin/python tools/gen_paddle_train.py
 Each case is a directory <case>/ holding
