@@ -676,6 +676,17 @@ END_TEST
 START_TEST(paddle_yolov3_loss_sgd) { run_paddle_case("yolo"); }
 END_TEST
 
+/* A tiny CRNN head trained by CTC (ctc_loss: warpctc in padded mode, warpctc_grad) with Adam,
+ * and with norm_by_times and SGD. */
+START_TEST(paddle_ctc_adam) { run_paddle_case("ctc_adam"); }
+END_TEST
+START_TEST(paddle_ctc_norm_by_times_sgd) { run_paddle_case("ctc_norm_sgd"); }
+END_TEST
+/* CTC in LoD mode (warpctc over LoD logits and labels, blank 4, norm_by_times) with SGD,
+ * written by Paddle 2.6.2. */
+START_TEST(paddle_ctc_lod_sgd) { run_paddle_case("ctc_lod"); }
+END_TEST
+
 /* The compiled plan of the while_loop case: the forward while's sub-plan keeps what the grad
  * block reads (the body's tanh output as the iteration leaves it, the loop variable as it
  * finds it) and releases neither within an iteration; the grad sub-plan binds the same number
@@ -1373,6 +1384,9 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_while_body_array_sgd);
   tcase_add_test(tc, paddle_while_unused_output_sgd);
   tcase_add_test(tc, paddle_yolov3_loss_sgd);
+  tcase_add_test(tc, paddle_ctc_adam);
+  tcase_add_test(tc, paddle_ctc_norm_by_times_sgd);
+  tcase_add_test(tc, paddle_ctc_lod_sgd);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;

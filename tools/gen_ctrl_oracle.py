@@ -550,6 +550,22 @@ def ctc_align_lod(merge, blank):
     return build
 
 
+def warpctc_lod(blank, dtype=F32):
+    """warpctc in LoD mode: Logits [sum T, C] and Label [sum L, 1], each with one LoD level;
+    Loss [B, 1] and WarpCTCGrad (time-major [Tmax, B, C], zero past each sequence's end)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("logits", [-1, 5], dtype, lod_level=1)
+        y = paddle.static.data("label", [-1, 1], "int32", lod_level=1)
+        loss = b.create_var(name="ctc_loss", dtype=dtype)
+        grad = b.create_var(name="ctc_grad", dtype=dtype)
+        raw_op(b, "warpctc", {"Logits": [x], "Label": [y]},
+               {"Loss": [loss], "WarpCTCGrad": [grad]},
+               {"blank": blank, "norm_by_times": False})
+        return [x, y], [loss, grad]
+    return build
+
+
 def ctc_align_padded(feeds):
     """ctc_align in padded mode: Input [B, T] with InputLength; padding_value -1."""
     b = paddle.static.default_main_program().global_block()
@@ -975,6 +991,14 @@ LOD_CASES = {
     "ctc_align_keep": (ctc_align_lod(False, 5), {"tokens": (CTC_TOKENS, [[0, 7, 12]])}),
     "ctc_align_none": (ctc_align_lod(True, 0), {"tokens": (np.zeros([5, 1], "int32"),
                                                           [[0, 2, 5]])}),
+    # steps 4, 6, 1, 5 (labels 2, 3 with a repeat, 0, and 3 repeats that cannot fit 5 steps)
+    "warpctc_lod": (warpctc_lod(0), {
+        "logits": ((lrand(16, 5) * 2.5), [[0, 4, 10, 11, 16]]),
+        "label": (np.array([[1], [3], [2], [2], [4], [1], [1], [1]], "int32"),
+                  [[0, 2, 5, 5, 8]])}),
+    "warpctc_lod_fp64": (warpctc_lod(2, "float64"), {
+        "logits": ((lrand(9, 5) * 3).astype("float64"), [[0, 3, 9]]),
+        "label": (np.array([[0], [4], [1], [3], [1]], "int32"), [[0, 2, 5]])}),
     "ctc_align_padded": (ctc_align_padded, {
         "tokens": (np.array([[1, 1, 0, 2, 2, 3, 0, 0], [0, 4, 4, 4, 0, 4, 9, 9],
                              [7, 0, 7, 7, 1, 1, 1, 1]], "int64"), None),

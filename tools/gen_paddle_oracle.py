@@ -2423,6 +2423,45 @@ def unique_modes(g):
     g.fetch(*outs)
 
 
+def warpctc_raw(g, x, lab, xl, ll, blank, dtype=F32):
+    """The warpctc op itself, both outputs (Loss, and WarpCTCGrad: warp-ctc's gradient with
+    respect to the logits)."""
+    o = g.op("warpctc", {"Logits": x, "Label": lab, "LogitsLength": xl, "LabelLength": ll},
+             dict(blank=blank, norm_by_times=False), outs={"WarpCTCGrad": 1, "Loss": 1},
+             dtype=dtype)
+    return o["Loss"][0], o["WarpCTCGrad"][0]
+
+
+@case(note="warp-ctc computes in float32, icore in double")
+def warpctc_padded(g):
+    """warpctc in padded mode (Logits [Tmax, B, C], LogitsLength/LabelLength int64), blank 0:
+    repeated labels, an empty label, and a sequence whose labels cannot fit its steps (1, 1 in
+    2 steps: loss 0 and gradient 0); paddle.nn.functional.ctc_loss with reduction none and
+    mean (norm_by_times only matters to the gradient)."""
+    x = g.data("x", g.rand([6, 4, 5], -2, 2))
+    lab = g.data("lab", np.array([[1, 2, 2], [3, 1, 0], [4, 4, 4], [1, 1, 0]], "int32"))
+    xl = g.data("xl", np.array([6, 4, 5, 2], "int64"))
+    ll = g.data("ll", np.array([3, 2, 0, 2], "int64"))
+    ll2 = g.data("ll2", np.array([3, 2, 1, 1], "int64"))
+    loss, grad = warpctc_raw(g, x, lab, xl, ll, 0)
+    F = paddle.nn.functional
+    g.fetch(loss, grad, F.ctc_loss(x, lab, xl, ll, blank=0, reduction="none"),
+            F.ctc_loss(x, lab, xl, ll2, blank=0, reduction="mean", norm_by_times=True))
+
+
+@case(note="warp-ctc computes in double here too, in its own order")
+def warpctc_padded_fp64_blank(g):
+    """warpctc in float64 with the blank the last class (4), padded logits longer than every
+    sequence, and ctc_loss's mean reduction."""
+    x = g.data("x", g.rand([7, 3, 5], -3, 3).astype("float64"))
+    lab = g.data("lab", np.array([[0, 3, 3, 1], [2, 2, 0, 0], [1, 0, 1, 0]], "int32"))
+    xl = g.data("xl", np.array([6, 3, 5], "int64"))
+    ll = g.data("ll", np.array([4, 2, 3], "int64"))
+    loss, grad = warpctc_raw(g, x, lab, xl, ll, 4, "float64")
+    g.fetch(loss, grad,
+            paddle.nn.functional.ctc_loss(x, lab, xl, ll, blank=4, reduction="mean"))
+
+
 @case(**EXACT, note="unique only moves values and counts: exact")
 def unique_nan(g):
     """unique and unique_consecutive with NaN and -0.0: sorted flattened (each NaN distinct

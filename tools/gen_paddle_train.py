@@ -7,7 +7,7 @@ that icore trains exactly as Paddle does.
     FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_paddle_train.py [OUT_DIR] [CASE...]
 
 Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) and
-the LoD gru / lstm cases (LEGACY_RNN) and the ctl_* cases of training through while_loop and
+the LoD gru / lstm / ctc cases (LEGACY_RNN) and the ctl_* cases of training through while_loop and
 cond (CTRL) need PaddlePaddle 2.6.2, which writes them when it runs this script:
     /work/pdenv26/bin/python tools/gen_paddle_train.py
 Each case is a directory <case>/ holding
@@ -328,6 +328,31 @@ def case_crf_lod():
     feeds = {"x": rng.standard_normal((STEPS * 9, 5)).astype("float32"),
              "label": rng.integers(0, 4, (STEPS * 9, 1)).astype("int64")}
     return loss, feeds, 9, 1e-5, 1e-4, {"lod": {"x": LOD_STEP, "label": LOD_STEP}}
+CTC_X_LOD = [[0, 4, 9, 12]]  # every step: 3 sequences of 4, 5 and 3 steps
+CTC_LAB_LOD = [[0, 2, 5, 6]]  # and of 2, 3 and 1 labels
+
+
+def case_ctc_lod():
+    """CTC training in LoD mode, as fluid's warpctc layer emitted it: features [12, 4] with
+    one LoD level -> fc 4 -> 8, tanh, fc 8 -> 5 classes -> warpctc (blank 4, norm_by_times)
+    over labels [6, 1] with their own LoD -> mean of Loss, SGD. Paddle 2.6.2 has no Python
+    API left for the LoD form: the op is added with Block.append_op."""
+    x = paddle.static.data(name="feat", shape=[None, 4], dtype="float32", lod_level=1)
+    lab = paddle.static.data(name="lab", shape=[None, 1], dtype="int32", lod_level=1)
+    h = paddle.static.nn.fc(x, 8, activation="tanh")
+    logits = paddle.static.nn.fc(h, 5)
+    block = paddle.static.default_main_program().current_block()
+    loss = block.create_var(name="ctc_loss", dtype="float32")
+    grad = block.create_var(name="ctc_grad", dtype="float32")
+    block.append_op(type="warpctc", inputs={"Logits": [logits], "Label": [lab]},
+                    outputs={"Loss": [loss], "WarpCTCGrad": [grad]},
+                    attrs={"blank": 4, "norm_by_times": True})
+    loss = paddle.mean(loss)
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(62)
+    feeds = {"feat": rng.standard_normal((STEPS * 12, 4)).astype("float32"),
+             "lab": rng.integers(0, 4, (STEPS * 6, 1)).astype("int32")}
+    return loss, feeds, 3, 1e-5, 1e-4, {"lod": {"feat": CTC_X_LOD, "lab": CTC_LAB_LOD}}
 
 
 def small_net(seed, steps=STEPS, batch=4):
@@ -465,8 +490,8 @@ def _user_warmup_cosine():
     return lr
 
 
-# the LoD gru / lstm cases need Paddle 2.6.2 too (written with the legacy schedules)
-LEGACY_RNN = ["gru_lod", "lstm_lod", "crf_lod"]
+# the LoD gru / lstm / crf / ctc cases need Paddle 2.6.2 too (written with the legacy schedules)
+LEGACY_RNN = ["gru_lod", "lstm_lod", "crf_lod", "ctc_lod"]
 
 
 def case_ctl_while():
@@ -940,6 +965,45 @@ def case_yolo():
              "gt_box": boxes, "gt_label": rng.integers(0, 3, (STEPS * 2, 4)).astype("int32"),
              "gt_score": rng.uniform(0.5, 1.0, (STEPS * 2, 4)).astype("float32")}
     return loss, feeds, 2, 1e-5, 1e-4
+def _ctc_net(seed, opt, norm_by_times):
+    """A tiny CRNN head trained by CTC, as PaddleOCR's recognizers are: features [B, 6, 4] ->
+    transpose to time-major [6, B, 4] -> fc 4 -> 8, tanh, fc 8 -> 5 classes (blank 0) ->
+    paddle.nn.functional.ctc_loss (the warpctc op, padded: LogitsLength / LabelLength) with
+    reduction mean; labels of 1 to 3 symbols (repeats included) over 3 to 6 steps."""
+    T, F, C, L = 6, 4, 5, 3
+    x = paddle.static.data(name="feat", shape=[None, T, F], dtype="float32")
+    lab = paddle.static.data(name="lab", shape=[None, L], dtype="int32")
+    xl = paddle.static.data(name="xlen", shape=[None], dtype="int64")
+    ll = paddle.static.data(name="llen", shape=[None], dtype="int64")
+    h = paddle.transpose(x, [1, 0, 2])
+    h = paddle.static.nn.fc(h, 8, num_flatten_dims=2, activation="tanh")
+    logits = paddle.static.nn.fc(h, C, num_flatten_dims=2)
+    loss = paddle.nn.functional.ctc_loss(logits, lab, xl, ll, blank=0, reduction="mean",
+                                         norm_by_times=norm_by_times)
+    opt.minimize(loss)
+    rng = np.random.default_rng(seed)
+    n = STEPS * 4
+    llen = rng.integers(1, L + 1, n)
+    labs = np.zeros((n, L), "int32")
+    for i in range(n):
+        labs[i, :llen[i]] = rng.integers(1, C, llen[i])
+    xlen = np.array([rng.integers(min(2 * k, T) if k > 1 else 3, T + 1) for k in llen])
+    feeds = {"feat": rng.standard_normal((n, T, F)).astype("float32"), "lab": labs,
+             "xlen": xlen.astype("int64"), "llen": llen.astype("int64")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_ctc_adam():
+    """CTC training (_ctc_net) with Adam: warpctc and warpctc_grad against Paddle."""
+    return _ctc_net(60, paddle.optimizer.Adam(learning_rate=0.05), False)
+
+
+def case_ctc_norm_sgd():
+    """CTC training (_ctc_net) with norm_by_times (warpctc_grad divides each sequence's
+    gradient by its steps) and SGD."""
+    return _ctc_net(61, paddle.optimizer.SGD(learning_rate=0.5), True)
+
+
 def _opt_net(seed, opt):
     """fc, relu, fc, softmax cross-entropy on hard labels, trained by `opt` (the optimizer
     cases below: one Paddle optimizer each)."""
@@ -1090,6 +1154,7 @@ for _n in LEGACY:
 CASES["gru_lod"] = case_gru_lod
 CASES["lstm_lod"] = case_lstm_lod
 CASES["crf_lod"] = case_crf_lod
+CASES["ctc_lod"] = case_ctc_lod
 CASES["adamax"] = case_adamax
 CASES["adadelta"] = case_adadelta
 CASES["merged_momentum"] = case_merged_momentum
@@ -1101,6 +1166,8 @@ CASES["lars"] = case_lars
 CASES["asgd"] = case_asgd
 CASES["sparse_sgd"] = case_sparse_sgd
 CASES["sparse_adam"] = case_sparse_adam
+CASES["ctc_adam"] = case_ctc_adam
+CASES["ctc_norm_sgd"] = case_ctc_norm_sgd
 
 
 def save_vars(exe, prog, path):
