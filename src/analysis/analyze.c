@@ -138,7 +138,10 @@ static void classify(builder *b) {
   for (size_t i = 0; i < p->n_instrs; i++) {
     const ic_instr *in = &p->instrs[i];
     for (size_t k = 0; k < in->def->n_inputs; k++) {
-      bool shape_only = (in->def->inputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) != 0;
+      /* An input read for its dims only does not keep the buffer alive, unless the op reads
+       * LoD (IC_OP_LOD): releasing the variable drops its LoD with the buffer. */
+      bool shape_only = (in->def->inputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) != 0 &&
+                        !(in->def->flags & IC_OP_LOD);
       for (uint32_t j = 0; j < in->in[k].n; j++) {
         ic_pvar *v = &p->vars[in->in[k].vars[j]];
         /* while_grad's own Out@GRAD (the widened slot's first entries) may be unset: zeros */
@@ -178,7 +181,11 @@ static ic_status plan_releases(builder *b) {
       const ic_slotdef *sd = io ? in->def->outputs : in->def->inputs;
       const ic_islot *is = io ? in->out : in->in;
       for (size_t k = 0; k < ns; k++) {
-        if (!io && (sd[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED))) continue;
+        /* a meta-only input holds no reference, except for an op reading LoD (classify) */
+        if (!io && (sd[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_IGNORED)) &&
+            !(in->def->flags & IC_OP_LOD)) {
+          continue;
+        }
         for (uint32_t j = 0; j < is[k].n; j++) {
           uint32_t v = is[k].vars[j];
           if (p->vars[v].keep || mark[v] == i) continue;

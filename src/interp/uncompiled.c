@@ -621,11 +621,13 @@ static ic_status plan_frees(urun *u, ic_err *err) {
       size_t ns = io ? op->n_outputs : op->n_inputs;
       const ic_slot *slots = io ? op->outputs : op->inputs;
       for (size_t s = 0; s < ns; s++) {
-        /* Inputs read for their shape only do not keep the buffer alive. */
+        /* Inputs read for their shape only do not keep the buffer alive, unless the op reads
+         * LoD (IC_OP_LOD): releasing the variable drops its LoD with the buffer. */
         bool shape_only = false;
         for (size_t k = 0; def && !io && k < def->n_inputs; k++) {
           if (strcmp(def->inputs[k].name, slots[s].name) == 0) {
-            shape_only = (def->inputs[k].flags & IC_SLOT_NO_BUFFER) != 0;
+            shape_only = (def->inputs[k].flags & IC_SLOT_NO_BUFFER) != 0 &&
+                         !(def->flags & IC_OP_LOD);
           }
         }
         for (size_t i = 0; i < slots[s].n; i++) {

@@ -10,10 +10,9 @@
 #include "kernels/kernel.h"
 
 enum { IN_LOGITS, IN_GRAD, IN_DLOSS, IN_LOGITS_LEN };
-/* Logits is read for its dims and LoD only, yet a plain input: as IC_SLOT_NO_BUFFER its
- * buffer is released after warpctc, and in a training program (test_train's ctc_lod) it
- * then reached this op without its LoD. */
-static const ic_slotdef k_inputs[4] = {{"Logits", 0},
+/* Logits is read for its dims and LoD only (the executors keep a meta-only input of an
+ * IC_OP_LOD op alive, LoD included, until the op has run: test_train's ctc_lod). */
+static const ic_slotdef k_inputs[4] = {{"Logits", IC_SLOT_NO_BUFFER},
                                        {"WarpCTCGrad", 0},
                                        {"Loss@GRAD", 0},
                                        {"LogitsLength", IC_SLOT_OPTIONAL}};
