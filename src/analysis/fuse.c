@@ -476,29 +476,36 @@ static bool scale_fits(const fuser *f, const char *s, const char *x, int64_t axi
  * where m has no other reader and s broadcasts onto x (a squeeze-excitation scale and its
  * residual, PP-OCRv4's RSEFPN), becomes one ic_scale_residual(x, s): the same rounded
  * product and sum per element, so bitwise the unfused result, in one pass. */
-static ic_status try_scale_residual(fuser *f, size_t i) {
-  const ic_op *mul = f->seq->ops[i];
-  if (strcmp(mul->type, "elementwise_mul") != 0 || !str_attr_is(mul, "fuse_activation", "", true)) {
-    return IC_OK;
-  }
+/* Whether op is elementwise_`type` as Paddle's plain op computes it (no fused activation, the
+ * legacy oneDNN scales all 1). */
+static bool plain_elementwise(const ic_op *op, const char *type) {
+  if (strcmp(op->type, type) != 0 || !str_attr_is(op, "fuse_activation", "", true)) return false;
   static const char *const scales[] = {"Scale_x", "Scale_y", "Scale_out"};
   for (int k = 0; k < 3; k++) {
-    if (num_attr(mul, scales[k], 1.0) != 1.0) return IC_OK;
+    if (num_attr(op, scales[k], 1.0) != 1.0) return false;
   }
-  const char *x = arg(mul, false, "X"), *s = arg(mul, false, "Y"), *m = arg(mul, true, "Out");
-  if (!x || !s || !m || !strcmp(x, s) || !same_declared_dims(f, m, x)) return IC_OK;
+  return true;
+}
+
+/* A plain elementwise_mul(x, s) -> m with x != s and m declared as x: its names, or false. */
+static bool scale_mul(const fuser *f, const ic_op *mul, const char **x, const char **s,
+                      const char **m) {
+  if (!plain_elementwise(mul, "elementwise_mul")) return false;
+  *x = arg(mul, false, "X"), *s = arg(mul, false, "Y"), *m = arg(mul, true, "Out");
+  return *x && *s && *m && strcmp(*x, *s) && same_declared_dims(f, *m, *x);
+}
+
+static ic_status try_scale_residual(fuser *f, size_t i) {
+  const ic_op *mul = f->seq->ops[i];
+  const char *x, *s, *m;
+  if (!scale_mul(f, mul, &x, &s, &m)) return IC_OK;
   const ic_vardesc *xv = ic_program_find_var(f->prog, 0, x);
   if (!xv || (xv->dtype != IC_FP32 && xv->dtype != IC_FP64)) return IC_OK;
   if (!scale_fits(f, s, x, (int64_t)num_attr(mul, "axis", -1))) return IC_OK;
   size_t j = sole_reader(f, i, m);
   if (j == SIZE_MAX) return IC_OK;
   const ic_op *add = f->seq->ops[j];
-  if (strcmp(add->type, "elementwise_add") != 0 || !str_attr_is(add, "fuse_activation", "", true)) {
-    return IC_OK;
-  }
-  for (int k = 0; k < 3; k++) {
-    if (num_attr(add, scales[k], 1.0) != 1.0) return IC_OK;
-  }
+  if (!plain_elementwise(add, "elementwise_add")) return IC_OK;
   const char *ax = arg(add, false, "X"), *ay = arg(add, false, "Y"), *o = arg(add, true, "Out");
   if (!ax || !ay || !o) return IC_OK;
   const char *other = !strcmp(ax, m) ? ay : !strcmp(ay, m) ? ax : NULL;
@@ -680,15 +687,8 @@ static ic_status try_dw(fuser *f, size_t i) {
  * scale per image the kernel runs one image at a time, each with its own scaled filter. */
 static ic_status try_in_scale(fuser *f, size_t i) {
   const ic_op *mul = f->seq->ops[i];
-  if (strcmp(mul->type, "elementwise_mul") != 0 || !str_attr_is(mul, "fuse_activation", "", true)) {
-    return IC_OK;
-  }
-  static const char *const scales[] = {"Scale_x", "Scale_y", "Scale_out"};
-  for (int k = 0; k < 3; k++) {
-    if (num_attr(mul, scales[k], 1.0) != 1.0) return IC_OK;
-  }
-  const char *x = arg(mul, false, "X"), *s = arg(mul, false, "Y"), *m = arg(mul, true, "Out");
-  if (!x || !s || !m || !strcmp(x, s) || !same_declared_dims(f, m, x)) return IC_OK;
+  const char *x, *s, *m;
+  if (!scale_mul(f, mul, &x, &s, &m)) return IC_OK;
   const ic_vardesc *xv = ic_program_find_var(f->prog, 0, x), *sv = ic_program_find_var(f->prog, 0, s);
   if (!xv || !sv || !xv->is_tensor || !sv->is_tensor || xv->dtype != IC_FP32 ||
       sv->dtype != IC_FP32 || xv->ndim != 4 || sv->ndim != 4 || xv->dims[1] < 1 ||
