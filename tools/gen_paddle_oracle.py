@@ -1158,6 +1158,150 @@ def spp_modes(g):
             g.op("spp", {"X": xd}, dict(pyramid_height=2, pooling_type="max"), dtype="float64"))
 
 
+@case()
+def segment_pool_modes(g):
+    """segment_pool: SUM, MEAN, MAX, MIN over sorted ids with gaps (empty segments are 0) and a
+    first id above 0, int64 and int32 ids, float64, int32 and int64 X (integer MEAN
+    truncates)."""
+    x = g.data("x", g.rand([8, 3, 2]))
+    ids = g.data("ids", np.array([1, 1, 3, 3, 3, 4, 6, 6], "int64"))
+    ids32 = g.data("ids32", np.array([0, 0, 0, 2, 2, 2, 2, 5], "int32"))
+    xd = g.data("xd", g.rand([8, 4], -1.0, 1.0, "float64"))
+    xi = g.data("xi", g.randint([8, 3], -20, 20, "int32"))
+    xl = g.data("xl", g.randint([8, 3], -20, 20, "int64"))
+    outs = []
+    for t in ["SUM", "MEAN", "MAX", "MIN"]:
+        outs.append(g.op("segment_pool", {"X": x, "SegmentIds": ids}, dict(pooltype=t),
+                         outs={"Out": 1, "SummedIds": 1})["Out"][0])
+        outs.append(g.op("segment_pool", {"X": xd, "SegmentIds": ids32}, dict(pooltype=t),
+                         outs={"Out": 1, "SummedIds": 1}, dtype="float64")["Out"][0])
+    for t in ["SUM", "MEAN", "MAX", "MIN"]:
+        outs.append(g.op("segment_pool", {"X": xi, "SegmentIds": ids}, dict(pooltype=t),
+                         outs={"Out": 1, "SummedIds": 1}, dtype="int32")["Out"][0])
+    outs.append(g.op("segment_pool", {"X": xl, "SegmentIds": ids32}, dict(pooltype="MEAN"),
+                     outs={"Out": 1, "SummedIds": 1}, dtype="int64")["Out"][0])
+    g.fetch(*outs)
+
+
+@case()
+def graph_send_recv_modes(g):
+    """graph_send_recv (send_u_recv): SUM, MEAN, MAX, MIN into rows with no edge (0), int64
+    and int32 indices, the out_size attribute and the Out_size tensor, float64, int32 and
+    int64 X (integer MEAN truncates), MEAN's Dst_count."""
+    x = g.data("x", g.rand([5, 2, 3]))
+    src = g.data("src", np.array([0, 1, 2, 3, 0, 1, 4], "int64"))
+    dst = g.data("dst", np.array([1, 2, 1, 0, 1, 4, 2], "int64"))
+    src32 = g.data("src32", np.array([4, 3, 2, 2, 0], "int32"))
+    dst32 = g.data("dst32", np.array([5, 0, 5, 1, 5], "int32"))
+    osz = g.data("osz", np.array([7], "int32"))
+    xd = g.data("xd", g.rand([5, 4], -1.0, 1.0, "float64"))
+    xi = g.data("xi", g.randint([5, 3], -20, 20, "int32"))
+    xl = g.data("xl", g.randint([5, 3], -20, 20, "int64"))
+
+    def op(xv, s, d, red, dtype=F32, size=None, out_size=0):
+        ins = {"X": xv, "Src_index": s, "Dst_index": d}
+        if size is not None:
+            ins["Out_size"] = size
+        return g.op("graph_send_recv", ins, dict(reduce_op=red, out_size=[out_size]),
+                    outs={"Out": 1, "Dst_count": 1}, dtype=dtype)
+    outs = []
+    for red in ["SUM", "MEAN", "MAX", "MIN"]:
+        outs.append(op(x, src, dst, red)["Out"][0])
+    m = op(x, src32, dst32, "MEAN", out_size=6)
+    outs += [m["Out"][0], m["Dst_count"][0]]
+    outs.append(op(xd, src32, dst32, "MAX", "float64", size=osz)["Out"][0])
+    outs.append(op(xd, src, dst, "MIN", "float64")["Out"][0])
+    outs.append(op(xi, src, dst, "MEAN", "int32")["Out"][0])
+    outs.append(op(xl, src32, dst32, "SUM", "int64", out_size=6)["Out"][0])
+    outs.append(op(xl, src, dst, "MAX", "int64")["Out"][0])
+    g.fetch(*outs)
+
+
+@case()
+def graph_send_ue_recv_modes(g):
+    """graph_send_ue_recv (send_ue_recv): ADD and MUL messages under SUM, MEAN, MAX, MIN, Y
+    broadcast ([E, 1], [E, 1, 3] against X [N, 2, 1]), out_size attribute and Out_size tensor,
+    int32 indices, float64 and int32 X."""
+    x = g.data("x", g.rand([5, 3]))
+    src = g.data("src", np.array([0, 1, 2, 3, 0, 1, 4], "int64"))
+    dst = g.data("dst", np.array([1, 2, 1, 0, 1, 4, 2], "int64"))
+    y = g.data("y", g.rand([7, 3]))
+    y1 = g.data("y1", g.rand([7, 1]))
+    x3 = g.data("x3", g.rand([5, 2, 1]))
+    y3 = g.data("y3", g.rand([7, 1, 3]))
+    src32 = g.data("src32", np.array([4, 3, 2, 2, 0], "int32"))
+    dst32 = g.data("dst32", np.array([5, 0, 5, 1, 5], "int32"))
+    osz = g.data("osz", np.array([7], "int64"))
+    xd = g.data("xd", g.rand([5, 4], -1.0, 1.0, "float64"))
+    yd = g.data("yd", g.rand([5, 4], -1.0, 1.0, "float64"))
+    xi = g.data("xi", g.randint([5, 3], -20, 20, "int32"))
+    yi = g.data("yi", g.randint([7, 3], -5, 5, "int32"))
+
+    def op(xv, yv, s, d, msg, red, dtype=F32, size=None, out_size=0):
+        ins = {"X": xv, "Y": yv, "Src_index": s, "Dst_index": d}
+        if size is not None:
+            ins["Out_size"] = size
+        return g.op("graph_send_ue_recv", ins,
+                    dict(message_op=msg, reduce_op=red, out_size=[out_size]),
+                    outs={"Out": 1, "Dst_count": 1}, dtype=dtype)["Out"][0]
+    outs = []
+    for msg in ["ADD", "MUL"]:
+        for red in ["SUM", "MEAN", "MAX", "MIN"]:
+            outs.append(op(x, y, src, dst, msg, red))
+    outs.append(op(x, y1, src, dst, "MUL", "SUM"))
+    outs.append(op(x3, y3, src, dst, "ADD", "MAX", out_size=6))
+    outs.append(op(x3, y, src, dst, "MUL", "MEAN"))
+    outs.append(op(xd, yd, src32, dst32, "ADD", "MEAN", "float64", size=osz))
+    outs.append(op(xi, yi, src, dst, "MUL", "MEAN", "int32"))
+    outs.append(op(xi, yi, src, dst, "ADD", "MIN", "int32"))
+    g.fetch(*outs)
+
+
+@case()
+def graph_send_uv_modes(g):
+    """graph_send_uv (send_uv): ADD and MUL, broadcast rows (x [N, 1] with y [M, 3], x
+    [N, 2, 1] with y [M, 3]), int32 indices, float64 and int64."""
+    x = g.data("x", g.rand([5, 3]))
+    y = g.data("y", g.rand([4, 3]))
+    x1 = g.data("x1", g.rand([5, 1]))
+    x3 = g.data("x3", g.rand([5, 2, 1]))
+    src = g.data("src", np.array([0, 1, 2, 3, 0, 4], "int64"))
+    dst = g.data("dst", np.array([1, 2, 1, 0, 3, 3], "int64"))
+    src32 = g.data("src32", np.array([4, 3, 2], "int32"))
+    dst32 = g.data("dst32", np.array([3, 0, 2], "int32"))
+    xd = g.data("xd", g.rand([5, 2], -1.0, 1.0, "float64"))
+    yd = g.data("yd", g.rand([4, 2], -1.0, 1.0, "float64"))
+    xl = g.data("xl", g.randint([5, 3], -20, 20, "int64"))
+    yl = g.data("yl", g.randint([4, 3], -20, 20, "int64"))
+
+    def op(xv, yv, s, d, msg, dtype=F32):
+        return g.op("graph_send_uv", {"x": xv, "y": yv, "src_index": s, "dst_index": d},
+                    dict(message_op=msg), outs={"out": 1}, dtype=dtype)
+    g.fetch(op(x, y, src, dst, "ADD"), op(x, y, src, dst, "MUL"), op(x1, y, src, dst, "MUL"),
+            op(x3, y, src, dst, "ADD"), op(xd, yd, src32, dst32, "MUL", "float64"),
+            op(xl, yl, src32, dst32, "ADD", "int64"), op(xl, yl, src, dst, "MUL", "int64"))
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers unique_with_counts", paddle2=True,
+      **EXACT)
+def unique_with_counts_dtypes(g):
+    """unique_with_counts: values in order of first appearance, Index and Count in int64
+    (default) and int32 (dtype 2), -0.0 and 0.0 one value, float64, int32 and int64 X, one
+    element."""
+    x = g.data("x", np.array([3.5, -1.0, 3.5, 0.0, 2.0, -0.0, -1.0, 3.5, 7.0], "float32"))
+    xd = g.data("xd", g.randint([10], -3, 3, "int64").astype("float64"))
+    xi = g.data("xi", g.randint([12], -4, 4, "int32"))
+    xl = g.data("xl", g.randint([9], -2, 5, "int64"))
+    x1 = g.data("x1", np.array([5], "int32"))
+    outs = []
+    for v, dt, idt in [(x, F32, 3), (xd, "float64", 2), (xi, "int32", 3), (xl, "int64", 2),
+                       (x1, "int32", 3)]:
+        r = g.op("unique_with_counts", {"X": v}, dict(dtype=idt),
+                 outs={"Out": 1, "Index": 1, "Count": 1}, dtype=dt)
+        outs += [r["Out"][0], r["Index"][0], r["Count"][0]]
+    g.fetch(*outs)
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
