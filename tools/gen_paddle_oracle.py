@@ -1303,6 +1303,136 @@ def unique_with_counts_dtypes(g):
 
 
 @case(**EXACT)
+def diag_embed_modes(g):
+    """diag_embed: the default dims (-2, -1), offsets above and below, dim1 > dim2 and dims
+    in front, rank-1 and rank-3 inputs, float64, int32 and int64."""
+    x = g.data("x", g.rand([2, 3]))
+    v = g.data("v", g.rand([4]))
+    x3 = g.data("x3", g.rand([2, 2, 3]))
+    xd = g.data("xd", g.rand([3, 2], -1.0, 1.0, "float64"))
+    xi = g.data("xi", g.randint([2, 3], -9, 9, "int32"))
+    xl = g.data("xl", g.randint([3], -9, 9, "int64"))
+
+    def op(t, offset=0, dim1=-2, dim2=-1, dtype=F32):
+        return g.op("diag_embed", {"Input": t}, dict(offset=offset, dim1=dim1, dim2=dim2),
+                    dtype=dtype)
+    g.fetch(op(x), op(x, 1), op(x, -2), op(v), op(v, 2, 1, 0), op(x3, 0, 0, 2),
+            op(x3, -1, 3, 1), op(x3, 1, -4, -1), op(xd, 1, 0, 1, "float64"),
+            op(xi, -1, 2, 0, "int32"), op(xl, 0, 0, 1, "int64"))
+
+
+@case(**EXACT)
+def tril_triu_indices_modes(g):
+    """tril_indices / triu_indices: square and wide and tall matrices, offsets 0, positive,
+    negative and past the matrix (empty), int32 and int64."""
+    outs = []
+    for rows, cols, off, dt in [(4, 4, 0, 3), (3, 5, 1, 2), (5, 3, -2, 3), (4, 6, 3, 3),
+                                (3, 3, -5, 3), (2, 4, 7, 2), (1, 1, 0, 3)]:
+        outs.append(g.op("tril_indices", {}, dict(rows=rows, cols=cols, offset=off, dtype=dt),
+                         outs={"out": 1}, dtype="int64" if dt == 3 else "int32"))
+        outs.append(g.op("triu_indices", {}, dict(row=rows, col=cols, offset=off, dtype=dt),
+                         outs={"out": 1}, dtype="int64" if dt == 3 else "int32"))
+    g.fetch(*outs)
+
+
+@case(**EXACT)
+def fill_diagonal_tensor_modes(g):
+    """fill_diagonal_tensor: the default dims (0, 1), offsets above and below, dims (1, 2),
+    (2, 0) and (2, 1) on a rank-3 X (Paddle's kernel takes no negative dims), and X of float64, int32, int64, int16, int8,
+    uint8 and bool."""
+    x = g.data("x", g.rand([4, 5]))
+    y4 = g.data("y4", g.rand([4]))
+    y3 = g.data("y3", g.rand([3]))
+    x3 = g.data("x3", g.rand([2, 3, 4]))
+    y23 = g.data("y23", g.rand([2, 3]))
+    y42 = g.data("y42", g.rand([3, 1]))
+    outs = [g.op("fill_diagonal_tensor", {"X": x, "Y": y4}, dict(offset=0, dim1=0, dim2=1)),
+            g.op("fill_diagonal_tensor", {"X": x, "Y": y3}, dict(offset=2, dim1=0, dim2=1)),
+            g.op("fill_diagonal_tensor", {"X": x, "Y": y3}, dict(offset=-1, dim1=0, dim2=1)),
+            g.op("fill_diagonal_tensor", {"X": x3, "Y": y23}, dict(offset=0, dim1=1, dim2=2)),
+            g.op("fill_diagonal_tensor", {"X": x3, "Y": y42}, dict(offset=1, dim1=2, dim2=0)),
+            g.op("fill_diagonal_tensor", {"X": x3, "Y": y23}, dict(offset=-1, dim1=2, dim2=1))]
+    for dt in ["float64", "int32", "int64", "int16", "int8", "uint8", "bool"]:
+        if dt == "bool":
+            xv, yv = g.rand([3, 4]) > 0, g.rand([3]) > 0
+        else:
+            xv, yv = g.randint([3, 4], -9, 9, dt), g.randint([3], 0, 9, dt)
+        a = g.data("x_" + dt, xv)
+        b = g.data("y_" + dt, yv)
+        outs.append(g.op("fill_diagonal_tensor", {"X": a, "Y": b},
+                         dict(offset=1, dim1=0, dim2=1), dtype=dt))
+    g.fetch(*outs)
+
+
+@case()
+def multi_dot_chains(g):
+    """multi_dot: two matrices, a row times a column (0-D), three in both orders (by Paddle's
+    costs), four and five with 1-D ends (the chain order), float64."""
+    a = g.data("a", g.rand([3, 4]))
+    b = g.data("b", g.rand([4, 2]))
+    v = g.data("v", g.rand([4]))
+    w = g.data("w", g.rand([4]))
+    c1 = g.data("c1", g.rand([2, 6]))
+    t1 = g.data("t1", g.rand([10, 2]))
+    t2 = g.data("t2", g.rand([2, 9]))
+    t3 = g.data("t3", g.rand([9, 1]))
+    u1 = g.data("u1", g.rand([1, 8]))
+    u2 = g.data("u2", g.rand([8, 7]))
+    u3 = g.data("u3", g.rand([7, 5]))
+    r = g.data("r", g.rand([6]))
+    m1 = g.data("m1", g.rand([6, 3]))
+    m2 = g.data("m2", g.rand([3, 7]))
+    m3 = g.data("m3", g.rand([7, 2]))
+    m4 = g.data("m4", g.rand([2, 5]))
+    col = g.data("col", g.rand([5]))
+    da = g.data("da", g.rand([3, 4], -1.0, 1.0, "float64"))
+    db = g.data("db", g.rand([4, 5], -1.0, 1.0, "float64"))
+    dc = g.data("dc", g.rand([5, 2], -1.0, 1.0, "float64"))
+
+    def md(*xs, dtype=F32):
+        return g.op("multi_dot", {"X": list(xs)}, dtype=dtype)
+    g.fetch(md(a, b), md(v, w), md(a, b, c1), md(t1, t2, t3), md(u1, u2, u3),
+            md(r, m1, m2, m3), md(m1, m2, m3, m4, col), md(r, m1, m2, m3, m4, col),
+            md(da, db, dc, dtype="float64"))
+
+
+@case(rtol=1e-4, atol=1e-4,
+      note="the inverse in double here, in the dtype in Paddle: float32 differs in the last bits")
+def matrix_power_modes(g):
+    """matrix_power: n 0 (identity), 1, 2, 3, 5, 8 (binary powering), -1, -2, -5 (powers of
+    the inverse), a batch of [2, 3] 3 x 3 matrices, float64."""
+    base = np.eye(3, dtype="float32") + 0.3 * g.rand([2, 3, 3, 3])
+    x = g.data("x", base.astype("float32"))
+    xd = g.data("xd", (np.eye(4) + 0.3 * g.rand([2, 4, 4], -1.0, 1.0, "float64")))
+    outs = [g.op("matrix_power", {"X": x}, dict(n=n)) for n in [0, 1, 2, 3, 5, 8, -1, -2, -5]]
+    outs += [g.op("matrix_power", {"X": xd}, dict(n=n), dtype="float64") for n in [4, 7, -3]]
+    g.fetch(*outs)
+
+
+@case()
+def baddbmm_modes(g):
+    """baddbmm: a full Input, broadcast Inputs [1, M, 1], [B, 1, N] and 2-D [B, N], Alpha and
+    Beta, Beta 0 (Input not read: a NaN in it does not propagate), float64."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    y = g.data("y", g.rand([2, 4, 5]))
+    i3 = g.data("i3", g.rand([2, 3, 5]))
+    ib = g.data("ib", g.rand([1, 3, 1]))
+    ic = g.data("ic", g.rand([2, 1, 5]))
+    i2 = g.data("i2", g.rand([2, 5]))
+    inan = g.data("inan", np.full([2, 3, 5], np.nan, "float32"))
+    xd = g.data("xd", g.rand([3, 2, 3], -1.0, 1.0, "float64"))
+    yd = g.data("yd", g.rand([3, 3, 2], -1.0, 1.0, "float64"))
+    idd = g.data("idd", g.rand([3, 2, 2], -1.0, 1.0, "float64"))
+
+    def op(i, a, b, alpha=1.0, beta=1.0, dtype=F32):
+        return g.op("baddbmm", {"Input": i, "X": a, "Y": b}, dict(Alpha=alpha, Beta=beta),
+                    dtype=dtype)
+    g.fetch(op(i3, x, y), op(i3, x, y, 0.5, -2.0), op(ib, x, y, 1.5, 0.25), op(ic, x, y),
+            op(i2, x, y, 2.0, 3.0), op(inan, x, y, 1.0, 0.0),
+            op(idd, xd, yd, -0.75, 0.5, "float64"))
+
+
+@case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
     added to a fed tensor so the program has a feed."""
