@@ -1432,6 +1432,21 @@ def baddbmm_modes(g):
             op(idd, xd, yd, -0.75, 0.5, "float64"))
 
 
+@case(rtol=1e-4, atol=1e-5, note="LU in double here, in the dtype in Paddle (Eigen)")
+def determinant_slogdet(g):
+    """determinant and slogdeterminant: one matrix (0-D det), a [2, 2] batch of 4 x 4 with
+    positive and negative determinants, an exactly singular matrix (det 0), a 5 x 5 float64."""
+    m = g.data("m", np.array([[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.0, 2.0, 1.5]], "float32"))
+    b = g.data("b", (np.eye(4) + 0.6 * g.rand([2, 2, 4, 4])).astype("float32"))
+    s = g.data("s", np.array([[[1.0, 2.0], [2.0, 4.0]], [[0.0, 1.0], [1.0, 0.0]]], "float32"))
+    d = g.data("d", g.rand([5, 5], -1.0, 1.0, "float64"))
+    outs = [g.op("determinant", {"Input": v}, dtype=dt) for v, dt in
+            [(m, F32), (b, F32), (s, F32), (d, "float64")]]
+    outs += [g.op("slogdeterminant", {"Input": v}, dtype=dt) for v, dt in
+             [(m, F32), (b, F32), (d, "float64")]]
+    g.fetch(*outs)
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,
