@@ -1158,6 +1158,295 @@ def spp_modes(g):
             g.op("spp", {"X": xd}, dict(pyramid_height=2, pooling_type="max"), dtype="float64"))
 
 
+@case()
+def segment_pool_modes(g):
+    """segment_pool: SUM, MEAN, MAX, MIN over sorted ids with gaps (empty segments are 0) and a
+    first id above 0, int64 and int32 ids, float64, int32 and int64 X (integer MEAN
+    truncates)."""
+    x = g.data("x", g.rand([8, 3, 2]))
+    ids = g.data("ids", np.array([1, 1, 3, 3, 3, 4, 6, 6], "int64"))
+    ids32 = g.data("ids32", np.array([0, 0, 0, 2, 2, 2, 2, 5], "int32"))
+    xd = g.data("xd", g.rand([8, 4], -1.0, 1.0, "float64"))
+    xi = g.data("xi", g.randint([8, 3], -20, 20, "int32"))
+    xl = g.data("xl", g.randint([8, 3], -20, 20, "int64"))
+    outs = []
+    for t in ["SUM", "MEAN", "MAX", "MIN"]:
+        outs.append(g.op("segment_pool", {"X": x, "SegmentIds": ids}, dict(pooltype=t),
+                         outs={"Out": 1, "SummedIds": 1})["Out"][0])
+        outs.append(g.op("segment_pool", {"X": xd, "SegmentIds": ids32}, dict(pooltype=t),
+                         outs={"Out": 1, "SummedIds": 1}, dtype="float64")["Out"][0])
+    for t in ["SUM", "MEAN", "MAX", "MIN"]:
+        outs.append(g.op("segment_pool", {"X": xi, "SegmentIds": ids}, dict(pooltype=t),
+                         outs={"Out": 1, "SummedIds": 1}, dtype="int32")["Out"][0])
+    outs.append(g.op("segment_pool", {"X": xl, "SegmentIds": ids32}, dict(pooltype="MEAN"),
+                     outs={"Out": 1, "SummedIds": 1}, dtype="int64")["Out"][0])
+    g.fetch(*outs)
+
+
+@case()
+def graph_send_recv_modes(g):
+    """graph_send_recv (send_u_recv): SUM, MEAN, MAX, MIN into rows with no edge (0), int64
+    and int32 indices, the out_size attribute and the Out_size tensor, float64, int32 and
+    int64 X (integer MEAN truncates), MEAN's Dst_count."""
+    x = g.data("x", g.rand([5, 2, 3]))
+    src = g.data("src", np.array([0, 1, 2, 3, 0, 1, 4], "int64"))
+    dst = g.data("dst", np.array([1, 2, 1, 0, 1, 4, 2], "int64"))
+    src32 = g.data("src32", np.array([4, 3, 2, 2, 0], "int32"))
+    dst32 = g.data("dst32", np.array([5, 0, 5, 1, 5], "int32"))
+    osz = g.data("osz", np.array([7], "int32"))
+    xd = g.data("xd", g.rand([5, 4], -1.0, 1.0, "float64"))
+    xi = g.data("xi", g.randint([5, 3], -20, 20, "int32"))
+    xl = g.data("xl", g.randint([5, 3], -20, 20, "int64"))
+
+    def op(xv, s, d, red, dtype=F32, size=None, out_size=0):
+        ins = {"X": xv, "Src_index": s, "Dst_index": d}
+        if size is not None:
+            ins["Out_size"] = size
+        return g.op("graph_send_recv", ins, dict(reduce_op=red, out_size=[out_size]),
+                    outs={"Out": 1, "Dst_count": 1}, dtype=dtype)
+    outs = []
+    for red in ["SUM", "MEAN", "MAX", "MIN"]:
+        outs.append(op(x, src, dst, red)["Out"][0])
+    m = op(x, src32, dst32, "MEAN", out_size=6)
+    outs += [m["Out"][0], m["Dst_count"][0]]
+    outs.append(op(xd, src32, dst32, "MAX", "float64", size=osz)["Out"][0])
+    outs.append(op(xd, src, dst, "MIN", "float64")["Out"][0])
+    outs.append(op(xi, src, dst, "MEAN", "int32")["Out"][0])
+    outs.append(op(xl, src32, dst32, "SUM", "int64", out_size=6)["Out"][0])
+    outs.append(op(xl, src, dst, "MAX", "int64")["Out"][0])
+    g.fetch(*outs)
+
+
+@case()
+def graph_send_ue_recv_modes(g):
+    """graph_send_ue_recv (send_ue_recv): ADD and MUL messages under SUM, MEAN, MAX, MIN, Y
+    broadcast ([E, 1], [E, 1, 3] against X [N, 2, 1]), out_size attribute and Out_size tensor,
+    int32 indices, float64 and int32 X."""
+    x = g.data("x", g.rand([5, 3]))
+    src = g.data("src", np.array([0, 1, 2, 3, 0, 1, 4], "int64"))
+    dst = g.data("dst", np.array([1, 2, 1, 0, 1, 4, 2], "int64"))
+    y = g.data("y", g.rand([7, 3]))
+    y1 = g.data("y1", g.rand([7, 1]))
+    x3 = g.data("x3", g.rand([5, 2, 1]))
+    y3 = g.data("y3", g.rand([7, 1, 3]))
+    src32 = g.data("src32", np.array([4, 3, 2, 2, 0], "int32"))
+    dst32 = g.data("dst32", np.array([5, 0, 5, 1, 5], "int32"))
+    osz = g.data("osz", np.array([7], "int64"))
+    xd = g.data("xd", g.rand([5, 4], -1.0, 1.0, "float64"))
+    yd = g.data("yd", g.rand([5, 4], -1.0, 1.0, "float64"))
+    xi = g.data("xi", g.randint([5, 3], -20, 20, "int32"))
+    yi = g.data("yi", g.randint([7, 3], -5, 5, "int32"))
+
+    def op(xv, yv, s, d, msg, red, dtype=F32, size=None, out_size=0):
+        ins = {"X": xv, "Y": yv, "Src_index": s, "Dst_index": d}
+        if size is not None:
+            ins["Out_size"] = size
+        return g.op("graph_send_ue_recv", ins,
+                    dict(message_op=msg, reduce_op=red, out_size=[out_size]),
+                    outs={"Out": 1, "Dst_count": 1}, dtype=dtype)["Out"][0]
+    outs = []
+    for msg in ["ADD", "MUL"]:
+        for red in ["SUM", "MEAN", "MAX", "MIN"]:
+            outs.append(op(x, y, src, dst, msg, red))
+    outs.append(op(x, y1, src, dst, "MUL", "SUM"))
+    outs.append(op(x3, y3, src, dst, "ADD", "MAX", out_size=6))
+    outs.append(op(x3, y, src, dst, "MUL", "MEAN"))
+    outs.append(op(xd, yd, src32, dst32, "ADD", "MEAN", "float64", size=osz))
+    outs.append(op(xi, yi, src, dst, "MUL", "MEAN", "int32"))
+    outs.append(op(xi, yi, src, dst, "ADD", "MIN", "int32"))
+    g.fetch(*outs)
+
+
+@case()
+def graph_send_uv_modes(g):
+    """graph_send_uv (send_uv): ADD and MUL, broadcast rows (x [N, 1] with y [M, 3], x
+    [N, 2, 1] with y [M, 3]), int32 indices, float64 and int64."""
+    x = g.data("x", g.rand([5, 3]))
+    y = g.data("y", g.rand([4, 3]))
+    x1 = g.data("x1", g.rand([5, 1]))
+    x3 = g.data("x3", g.rand([5, 2, 1]))
+    src = g.data("src", np.array([0, 1, 2, 3, 0, 4], "int64"))
+    dst = g.data("dst", np.array([1, 2, 1, 0, 3, 3], "int64"))
+    src32 = g.data("src32", np.array([4, 3, 2], "int32"))
+    dst32 = g.data("dst32", np.array([3, 0, 2], "int32"))
+    xd = g.data("xd", g.rand([5, 2], -1.0, 1.0, "float64"))
+    yd = g.data("yd", g.rand([4, 2], -1.0, 1.0, "float64"))
+    xl = g.data("xl", g.randint([5, 3], -20, 20, "int64"))
+    yl = g.data("yl", g.randint([4, 3], -20, 20, "int64"))
+
+    def op(xv, yv, s, d, msg, dtype=F32):
+        return g.op("graph_send_uv", {"x": xv, "y": yv, "src_index": s, "dst_index": d},
+                    dict(message_op=msg), outs={"out": 1}, dtype=dtype)
+    g.fetch(op(x, y, src, dst, "ADD"), op(x, y, src, dst, "MUL"), op(x1, y, src, dst, "MUL"),
+            op(x3, y, src, dst, "ADD"), op(xd, yd, src32, dst32, "MUL", "float64"),
+            op(xl, yl, src32, dst32, "ADD", "int64"), op(xl, yl, src, dst, "MUL", "int64"))
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers unique_with_counts", paddle2=True,
+      **EXACT)
+def unique_with_counts_dtypes(g):
+    """unique_with_counts: values in order of first appearance, Index and Count in int64
+    (default) and int32 (dtype 2), -0.0 and 0.0 one value, float64, int32 and int64 X, one
+    element."""
+    x = g.data("x", np.array([3.5, -1.0, 3.5, 0.0, 2.0, -0.0, -1.0, 3.5, 7.0], "float32"))
+    xd = g.data("xd", g.randint([10], -3, 3, "int64").astype("float64"))
+    xi = g.data("xi", g.randint([12], -4, 4, "int32"))
+    xl = g.data("xl", g.randint([9], -2, 5, "int64"))
+    x1 = g.data("x1", np.array([5], "int32"))
+    outs = []
+    for v, dt, idt in [(x, F32, 3), (xd, "float64", 2), (xi, "int32", 3), (xl, "int64", 2),
+                       (x1, "int32", 3)]:
+        r = g.op("unique_with_counts", {"X": v}, dict(dtype=idt),
+                 outs={"Out": 1, "Index": 1, "Count": 1}, dtype=dt)
+        outs += [r["Out"][0], r["Index"][0], r["Count"][0]]
+    g.fetch(*outs)
+
+
+@case(**EXACT)
+def diag_embed_modes(g):
+    """diag_embed: the default dims (-2, -1), offsets above and below, dim1 > dim2 and dims
+    in front, rank-1 and rank-3 inputs, float64, int32 and int64."""
+    x = g.data("x", g.rand([2, 3]))
+    v = g.data("v", g.rand([4]))
+    x3 = g.data("x3", g.rand([2, 2, 3]))
+    xd = g.data("xd", g.rand([3, 2], -1.0, 1.0, "float64"))
+    xi = g.data("xi", g.randint([2, 3], -9, 9, "int32"))
+    xl = g.data("xl", g.randint([3], -9, 9, "int64"))
+
+    def op(t, offset=0, dim1=-2, dim2=-1, dtype=F32):
+        return g.op("diag_embed", {"Input": t}, dict(offset=offset, dim1=dim1, dim2=dim2),
+                    dtype=dtype)
+    g.fetch(op(x), op(x, 1), op(x, -2), op(v), op(v, 2, 1, 0), op(x3, 0, 0, 2),
+            op(x3, -1, 3, 1), op(x3, 1, -4, -1), op(xd, 1, 0, 1, "float64"),
+            op(xi, -1, 2, 0, "int32"), op(xl, 0, 0, 1, "int64"))
+
+
+@case(**EXACT)
+def tril_triu_indices_modes(g):
+    """tril_indices / triu_indices: square and wide and tall matrices, offsets 0, positive,
+    negative and past the matrix (empty), int32 and int64."""
+    outs = []
+    for rows, cols, off, dt in [(4, 4, 0, 3), (3, 5, 1, 2), (5, 3, -2, 3), (4, 6, 3, 3),
+                                (3, 3, -5, 3), (2, 4, 7, 2), (1, 1, 0, 3)]:
+        outs.append(g.op("tril_indices", {}, dict(rows=rows, cols=cols, offset=off, dtype=dt),
+                         outs={"out": 1}, dtype="int64" if dt == 3 else "int32"))
+        outs.append(g.op("triu_indices", {}, dict(row=rows, col=cols, offset=off, dtype=dt),
+                         outs={"out": 1}, dtype="int64" if dt == 3 else "int32"))
+    g.fetch(*outs)
+
+
+@case(**EXACT)
+def fill_diagonal_tensor_modes(g):
+    """fill_diagonal_tensor: the default dims (0, 1), offsets above and below, dims (1, 2),
+    (2, 0) and (2, 1) on a rank-3 X (Paddle's kernel takes no negative dims), and X of float64, int32, int64, int16, int8,
+    uint8 and bool."""
+    x = g.data("x", g.rand([4, 5]))
+    y4 = g.data("y4", g.rand([4]))
+    y3 = g.data("y3", g.rand([3]))
+    x3 = g.data("x3", g.rand([2, 3, 4]))
+    y23 = g.data("y23", g.rand([2, 3]))
+    y42 = g.data("y42", g.rand([3, 1]))
+    outs = [g.op("fill_diagonal_tensor", {"X": x, "Y": y4}, dict(offset=0, dim1=0, dim2=1)),
+            g.op("fill_diagonal_tensor", {"X": x, "Y": y3}, dict(offset=2, dim1=0, dim2=1)),
+            g.op("fill_diagonal_tensor", {"X": x, "Y": y3}, dict(offset=-1, dim1=0, dim2=1)),
+            g.op("fill_diagonal_tensor", {"X": x3, "Y": y23}, dict(offset=0, dim1=1, dim2=2)),
+            g.op("fill_diagonal_tensor", {"X": x3, "Y": y42}, dict(offset=1, dim1=2, dim2=0)),
+            g.op("fill_diagonal_tensor", {"X": x3, "Y": y23}, dict(offset=-1, dim1=2, dim2=1))]
+    for dt in ["float64", "int32", "int64", "int16", "int8", "uint8", "bool"]:
+        if dt == "bool":
+            xv, yv = g.rand([3, 4]) > 0, g.rand([3]) > 0
+        else:
+            xv, yv = g.randint([3, 4], -9, 9, dt), g.randint([3], 0, 9, dt)
+        a = g.data("x_" + dt, xv)
+        b = g.data("y_" + dt, yv)
+        outs.append(g.op("fill_diagonal_tensor", {"X": a, "Y": b},
+                         dict(offset=1, dim1=0, dim2=1), dtype=dt))
+    g.fetch(*outs)
+
+
+@case()
+def multi_dot_chains(g):
+    """multi_dot: two matrices, a row times a column (0-D), three in both orders (by Paddle's
+    costs), four and five with 1-D ends (the chain order), float64."""
+    a = g.data("a", g.rand([3, 4]))
+    b = g.data("b", g.rand([4, 2]))
+    v = g.data("v", g.rand([4]))
+    w = g.data("w", g.rand([4]))
+    c1 = g.data("c1", g.rand([2, 6]))
+    t1 = g.data("t1", g.rand([10, 2]))
+    t2 = g.data("t2", g.rand([2, 9]))
+    t3 = g.data("t3", g.rand([9, 1]))
+    u1 = g.data("u1", g.rand([1, 8]))
+    u2 = g.data("u2", g.rand([8, 7]))
+    u3 = g.data("u3", g.rand([7, 5]))
+    r = g.data("r", g.rand([6]))
+    m1 = g.data("m1", g.rand([6, 3]))
+    m2 = g.data("m2", g.rand([3, 7]))
+    m3 = g.data("m3", g.rand([7, 2]))
+    m4 = g.data("m4", g.rand([2, 5]))
+    col = g.data("col", g.rand([5]))
+    da = g.data("da", g.rand([3, 4], -1.0, 1.0, "float64"))
+    db = g.data("db", g.rand([4, 5], -1.0, 1.0, "float64"))
+    dc = g.data("dc", g.rand([5, 2], -1.0, 1.0, "float64"))
+
+    def md(*xs, dtype=F32):
+        return g.op("multi_dot", {"X": list(xs)}, dtype=dtype)
+    g.fetch(md(a, b), md(v, w), md(a, b, c1), md(t1, t2, t3), md(u1, u2, u3),
+            md(r, m1, m2, m3), md(m1, m2, m3, m4, col), md(r, m1, m2, m3, m4, col),
+            md(da, db, dc, dtype="float64"))
+
+
+@case(rtol=1e-4, atol=1e-4,
+      note="the inverse in double here, in the dtype in Paddle: float32 differs in the last bits")
+def matrix_power_modes(g):
+    """matrix_power: n 0 (identity), 1, 2, 3, 5, 8 (binary powering), -1, -2, -5 (powers of
+    the inverse), a batch of [2, 3] 3 x 3 matrices, float64."""
+    base = np.eye(3, dtype="float32") + 0.3 * g.rand([2, 3, 3, 3])
+    x = g.data("x", base.astype("float32"))
+    xd = g.data("xd", (np.eye(4) + 0.3 * g.rand([2, 4, 4], -1.0, 1.0, "float64")))
+    outs = [g.op("matrix_power", {"X": x}, dict(n=n)) for n in [0, 1, 2, 3, 5, 8, -1, -2, -5]]
+    outs += [g.op("matrix_power", {"X": xd}, dict(n=n), dtype="float64") for n in [4, 7, -3]]
+    g.fetch(*outs)
+
+
+@case()
+def baddbmm_modes(g):
+    """baddbmm: a full Input, broadcast Inputs [1, M, 1], [B, 1, N] and 2-D [B, N], Alpha and
+    Beta, Beta 0 (Input not read: a NaN in it does not propagate), float64."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    y = g.data("y", g.rand([2, 4, 5]))
+    i3 = g.data("i3", g.rand([2, 3, 5]))
+    ib = g.data("ib", g.rand([1, 3, 1]))
+    ic = g.data("ic", g.rand([2, 1, 5]))
+    i2 = g.data("i2", g.rand([2, 5]))
+    inan = g.data("inan", np.full([2, 3, 5], np.nan, "float32"))
+    xd = g.data("xd", g.rand([3, 2, 3], -1.0, 1.0, "float64"))
+    yd = g.data("yd", g.rand([3, 3, 2], -1.0, 1.0, "float64"))
+    idd = g.data("idd", g.rand([3, 2, 2], -1.0, 1.0, "float64"))
+
+    def op(i, a, b, alpha=1.0, beta=1.0, dtype=F32):
+        return g.op("baddbmm", {"Input": i, "X": a, "Y": b}, dict(Alpha=alpha, Beta=beta),
+                    dtype=dtype)
+    g.fetch(op(i3, x, y), op(i3, x, y, 0.5, -2.0), op(ib, x, y, 1.5, 0.25), op(ic, x, y),
+            op(i2, x, y, 2.0, 3.0), op(inan, x, y, 1.0, 0.0),
+            op(idd, xd, yd, -0.75, 0.5, "float64"))
+
+
+@case(rtol=1e-4, atol=1e-5, note="LU in double here, in the dtype in Paddle (Eigen)")
+def determinant_slogdet(g):
+    """determinant and slogdeterminant: one matrix (0-D det), a [2, 2] batch of 4 x 4 with
+    positive and negative determinants, an exactly singular matrix (det 0), a 5 x 5 float64."""
+    m = g.data("m", np.array([[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.0, 2.0, 1.5]], "float32"))
+    b = g.data("b", (np.eye(4) + 0.6 * g.rand([2, 2, 4, 4])).astype("float32"))
+    s = g.data("s", np.array([[[1.0, 2.0], [2.0, 4.0]], [[0.0, 1.0], [1.0, 0.0]]], "float32"))
+    d = g.data("d", g.rand([5, 5], -1.0, 1.0, "float64"))
+    outs = [g.op("determinant", {"Input": v}, dtype=dt) for v, dt in
+            [(m, F32), (b, F32), (s, F32), (d, "float64")]]
+    outs += [g.op("slogdeterminant", {"Input": v}, dtype=dt) for v, dt in
+             [(m, F32), (b, F32), (d, "float64")]]
+    g.fetch(*outs)
+
+
 @case(**EXACT)
 def assign_value_dtypes(g):
     """assign_value (paddle.assign of numpy constants) in float32, float64, int32, int64, bool,

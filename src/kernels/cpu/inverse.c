@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/lu.h"
 
 static const ic_slotdef k_inputs[1] = {{"Input", 0}};
 static const ic_slotdef k_outputs[1] = {{"Output", 0}};
@@ -27,9 +27,7 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-/* Invert the n x n row-major matrix a (overwritten by its LU factors) into inv; perm holds n
- * ints. false: a zero pivot. */
-static bool invert(double *a, double *inv, int64_t *perm, int64_t n) {
+bool ic_lu_invert(double *a, double *inv, int64_t *perm, int64_t n) {
   for (int64_t i = 0; i < n; i++) perm[i] = i;
   for (int64_t k = 0; k < n; k++) {
     int64_t p = k;
@@ -91,7 +89,7 @@ static ic_status run(ic_kctx *c) {
       a[k] = x->dtype == IC_FP32 ? (double)((const float *)x->data)[b * nn + k]
                                  : ((const double *)x->data)[b * nn + k];
     }
-    if (!invert(a, inv, perm, n)) {
+    if (!ic_lu_invert(a, inv, perm, n)) {
       st = ic_kfail(c, IC_ERR_KERNEL, "input Input '%s': matrix %lld of %lld is not invertible "
                     "(singular)", ic_in_name(c, 0, 0), (long long)b, (long long)batch);
       break;
