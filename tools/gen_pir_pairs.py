@@ -28,7 +28,7 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq, more, ops3, more2, ops6, fft, special) and
+JSON_CASES (index, math, detect, seq, more, ops3, more2, ops6, fft, special, graph) and
 JIT_CASES (jit, ctrl, sweep4,
 nonfinite: dygraph
 Layers through paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json,
@@ -771,9 +771,51 @@ def json_special(paddle, np):
             (su, np.array([0, 1, 7, 8, 9], "uint8"))], outs
 
 
+def json_graph(paddle, np):
+    """The PIR translations of paddle.geometric's send_u_recv (sum, mean, max, min; out_size),
+    send_ue_recv (add, mul), send_uv and segment_sum / segment_max, and of diag_embed,
+    tril_indices / triu_indices, fill_diagonal_tensor, multi_dot, matrix_power (2 and -1),
+    baddbmm, det and slogdet."""
+    x = paddle.static.data("x", [4, 3], "float32")
+    e = paddle.static.data("e", [5, 3], "float32")
+    src = paddle.static.data("src", [5], "int64")
+    dst = paddle.static.data("dst", [5], "int64")
+    seg = paddle.static.data("seg", [4], "int64")
+    m = paddle.static.data("m", [2, 3, 3], "float32")
+    a = paddle.static.data("a", [3, 4], "float32")
+    b = paddle.static.data("b", [4, 2], "float32")
+    c = paddle.static.data("c", [2, 5], "float32")
+    g = paddle.geometric
+    outs = [g.send_u_recv(x, src, dst, reduce_op="sum"),
+            g.send_u_recv(x, src, dst, reduce_op="mean", out_size=6),
+            g.send_u_recv(x, src, dst, reduce_op="max"),
+            g.send_u_recv(x, src, dst, reduce_op="min"),
+            g.send_ue_recv(x, e, src, dst, message_op="add", reduce_op="sum"),
+            g.send_ue_recv(x, e, src, dst, message_op="mul", reduce_op="max"),
+            g.send_uv(x, x, src, dst, message_op="mul"),
+            g.segment_sum(x, seg), g.segment_max(x, seg),
+            paddle.diag_embed(a, offset=1), paddle.tril_indices(4, 3, -1),
+            paddle.triu_indices(3, 5, 1),
+            paddle.tensor.manipulation.fill_diagonal_tensor(m, paddle.ones([2, 3]) * 7.0, dim1=1,
+                                                            dim2=2),
+            paddle.linalg.multi_dot([a, b, c]), paddle.linalg.matrix_power(m, 2),
+            paddle.linalg.matrix_power(m, -1),
+            paddle.baddbmm(m, m, m, beta=0.5, alpha=2.0),
+            paddle.linalg.det(m)] + list(paddle.linalg.slogdet(m))
+    r = np.random.RandomState(26)
+    mv = r.uniform(-1, 1, (2, 3, 3)).astype("float32") + 2 * np.eye(3, dtype="float32")
+    return [(x, r.uniform(-2, 2, (4, 3)).astype("float32")),
+            (e, r.uniform(-2, 2, (5, 3)).astype("float32")),
+            (src, np.array([0, 1, 2, 3, 1], "int64")), (dst, np.array([1, 2, 1, 0, 2], "int64")),
+            (seg, np.array([0, 0, 1, 3], "int64")), (m, mv),
+            (a, r.uniform(-1, 1, (3, 4)).astype("float32")),
+            (b, r.uniform(-1, 1, (4, 2)).astype("float32")),
+            (c, r.uniform(-1, 1, (2, 5)).astype("float32"))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
               "more": json_more, "ops3": json_ops3, "more2": json_more2,
-              "ops6": json_ops6, "fft": json_fft, "special": json_special}
+              "ops6": json_ops6, "fft": json_fft, "special": json_special, "graph": json_graph}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
