@@ -148,12 +148,15 @@ static double scalar(const ic_tensor *t) {
     }                                                                                      \
   } while (0)
 
-static ic_status run_common(ic_kctx *c, bool sparse);
+/* sparse: SPARSE_STEP; pow_after: with the beta powers already advanced (see
+ * ic_adam_resolve, which decides both from the program). */
+static ic_status run_common(ic_kctx *c, bool sparse, bool pow_after);
 
-ic_status ic_adam_run(ic_kctx *c) { return run_common(c, false); }
-static ic_status run_sparse(ic_kctx *c) { return run_common(c, true); }
+ic_status ic_adam_run(ic_kctx *c) { return run_common(c, false, false); }
+static ic_status run_sparse(ic_kctx *c) { return run_common(c, true, false); }
+static ic_status run_sparse_after(ic_kctx *c) { return run_common(c, true, true); }
 
-static ic_status run_common(ic_kctx *c, bool sparse) {
+static ic_status run_common(ic_kctx *c, bool sparse, bool pow_after) {
   const ic_adam_attrs *a = c->attrs;
   const ic_tensor *p = ic_in(c, IN_PARAM, 0);
   static const int like[] = {IN_PARAM, IN_M1, IN_M2, IN_M2MAX, IN_B1POW, IN_B2POW};
@@ -180,13 +183,6 @@ static ic_status run_common(ic_kctx *c, bool sparse) {
   int64_t n = ic_tensor_numel_(p);
   if (sparse) {
     const int64_t rows = p->ndim ? p->dims[0] : 1, width = rows ? n / rows : 0;
-    /* Paddle's sparse kernel writes Beta1PowOut and Beta2PowOut before its update reads
-     * Beta1Pow and Beta2Pow: where they are the same variables (as every optimizer program
-     * names them), the update runs with the next step's powers */
-    const bool pow_after =
-        !a->use_global_beta_pow && ic_out(c, OUT_B1POW, 0) && ic_out(c, OUT_B2POW, 0) &&
-        !strcmp(ic_out_name(c, OUT_B1POW, 0), ic_in_name(c, IN_B1POW, 0)) &&
-        !strcmp(ic_out_name(c, OUT_B2POW, 0), ic_in_name(c, IN_B2POW, 0));
     if (p->dtype == IC_FP32) SPARSE_STEP(float, sqrtf);
     else SPARSE_STEP(double, sqrt);
     return IC_OK;
@@ -222,7 +218,7 @@ const ic_slotdef ic_adam_outputs[7] = {
 };
 
 /* adam over an embedding's SelectedRows Grad (is_sparse; icore's gradient holds the same
- * values dense): SPARSE_STEP's rows. */
+ * values dense): SPARSE_STEP's rows, with the powers as read or already advanced. */
 static const ic_opdef adam_sparse = {
     .name = "adam",
     .n_inputs = 13, .inputs = ic_adam_inputs,
@@ -230,6 +226,19 @@ static const ic_opdef adam_sparse = {
     .attrs_size = sizeof(ic_adam_attrs), .parse = ic_adam_parse,
     .infer = ic_adam_infer, .cpu = run_sparse,
 };
+static const ic_opdef adam_sparse_after = {
+    .name = "adam",
+    .n_inputs = 13, .inputs = ic_adam_inputs,
+    .n_outputs = 7, .outputs = ic_adam_outputs,
+    .attrs_size = sizeof(ic_adam_attrs), .parse = ic_adam_parse,
+    .infer = ic_adam_infer, .cpu = run_sparse_after,
+};
+
+/* Whether op's output slot `out` names exactly the variable of its input slot `in`. */
+static bool same_var(const ic_op *op, const char *out, const char *in) {
+  const ic_slot *o = ic_op_output(op, out), *i = ic_op_input(op, in);
+  return o && i && o->n == 1 && i->n == 1 && !strcmp(o->args[0], i->args[0]);
+}
 
 /* A Grad declared SelectedRows (an embedding with is_sparse) takes Paddle's sparse update
  * (adam_sparse); what icore cannot follow there is refused by name: lazy_mode (only the held
@@ -245,7 +254,13 @@ ic_status ic_adam_resolve(const ic_program *p, const ic_op *op, const ic_opdef *
                     : strcmp(op->type, "adam") ? op->type
                                                : NULL;
   if (!why) {
-    *def = &adam_sparse;
+    /* Paddle's sparse kernel writes Beta1PowOut and Beta2PowOut before its update reads
+     * Beta1Pow and Beta2Pow: where they are the same variables (as every optimizer program
+     * names them), the update runs with the next step's powers. */
+    const ic_attr *global = ic_op_attr(op, "use_global_beta_pow");
+    const bool after = !(global && global->i) && same_var(op, "Beta1PowOut", "Beta1Pow") &&
+                       same_var(op, "Beta2PowOut", "Beta2Pow");
+    *def = after ? &adam_sparse_after : &adam_sparse;
     return IC_OK;
   }
   char where[160];
