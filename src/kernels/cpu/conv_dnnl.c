@@ -558,10 +558,12 @@ static void scale_filter(const float *restrict f, const float *restrict sc, floa
 
 /* ic_InScale: scale the filter (OC x C x KH x KW products, then the filter's reorder into
  * the primitive's layout, each run) or the Input (C x H x W per image, one pass like the
- * unfused elementwise_mul, then the cached filter)? The filter where it is the smaller by
- * the measured cost ratio: its two passes (scale, reorder) cost about 2.5 times the Input's
- * one per element (CRNN, batch 1: the 80 x 480 filter's reorder took 10-14 us, the product
- * over 480 x 2 x 160 about 22 us). CRNN's SE convolutions (56-80 outputs over 320-640
+ * unfused elementwise_mul, then the cached filter)? The filter where it is the smaller
+ * work, taking its two passes (scale, reorder) per element as 2.5 of the Input's one. The
+ * ratio is a rough one from oneDNN's verbose timings at batch 1: CRNN's 80 x 480 filter
+ * reorders took 29 us per run in all, its eight products 178 us; with the filter path
+ * everywhere, SVTR's 512 x 512, 512 x 256 and 256 x 256 filter reorders took 210 us per run
+ * against 58 us for its two products. CRNN's SE convolutions (56-80 outputs over 320-640
  * pixels) scale the filter; SVTR's (256-512 outputs over 240-480 pixels) the Input. A
  * function of the shapes alone, so every thread count takes the same path. */
 bool ic_conv_in_scale_filter(const geom *g) {
