@@ -100,7 +100,7 @@ typedef struct ic_uncompiled_args {
 ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err);
 
 
-/* ---- the compiled executor (compiled.c, pool.c, cache.c) ---- */
+/* ---- the compiled executor (compiled.c, sched.c, cache.c) ---- */
 
 typedef struct ic_rstate ic_rstate;
 typedef struct ic_pool ic_pool;
@@ -121,7 +121,7 @@ typedef struct ic_cache_entry {
 } ic_cache_entry;
 
 /* Under this much CPU time in its last run, a newly ready instruction is run by the thread
- * that made it ready (compiled.c's run_chain). */
+ * that made it ready (sched.c's run_chain). */
 #define IC_QUICK_NS 2000
 
 /* A profile span: one instruction on one thread. */

@@ -1,4 +1,4 @@
-/* Private to the compiled executor (compiled.c, rstate.c, devexec.c): the run state of a
+/* Private to the compiled executor (compiled.c, sched.c, rstate.c, devexec.c): the run state of a
  * plan, one run, its threads. */
 #ifndef IC_INTERP_RUN_H
 #define IC_INTERP_RUN_H
@@ -169,10 +169,14 @@ void ic_release_h2d_srcs(ic_rstate *rs, const ic_plan *plan);
 bool ic_cache_valid(ic_rstate *rs, const ic_instr *in, const ic_kctx *c, uint32_t i);
 void ic_cache_remember(ic_rstate *rs, const ic_instr *in, const ic_kctx *c, uint32_t i);
 
-/* Shared by host and device execution (compiled.c). */
+/* Shared by host and device execution (sched.c). */
 void ic_snapshot_inputs(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t i);
 void ic_release_snapshots(ic_rstate *rs, const ic_instr *in, ic_kctx *c, uint32_t i,
                           const ic_kslot *shared_in);
 void ic_drop_refs(crun *r, const ic_instr *in);
+
+/* Run r's plan to the end on the calling thread (self) and, when r->pool is set, the pool's
+ * workers (sched.c). */
+void ic_sched_run(crun *r, worker *self);
 
 #endif
