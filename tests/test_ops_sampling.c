@@ -360,6 +360,85 @@ START_TEST(bernoulli_values) {
 }
 END_TEST
 
+/* uniform_random_batch_size_like from a [5, 3] Input: the batch dim lands in output_dim_idx;
+ * every value in [min, max) with a mean near the middle (1000 draws), float32 and float64; a
+ * seed repeats and another seed differs; diag_num 4 / diag_step 2 put diag_val at elements
+ * 0, 3, 6, 9; bad attributes are refused. */
+static ic_builder *urbsl_program(const ic_tensor *x, int64_t in_idx, int64_t out_idx, int dtype,
+                                 int seed, int diag_num, float lo, float hi) {
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "x", x);
+  ic_builder_op *o = ic_builder_add_op(b, 0, "uniform_random_batch_size_like");
+  ic_builder_in(o, "Input", "x");
+  ic_builder_out(o, "Out", "out");
+  ic_builder_attr_longs(o, "shape", 2,
+                        out_idx == 0 ? (const int64_t[]){-1, 200} : (const int64_t[]){200, -1});
+  ic_builder_attr_int(o, "input_dim_idx", (int)in_idx);
+  ic_builder_attr_int(o, "output_dim_idx", (int)out_idx);
+  ic_builder_attr_int(o, "dtype", dtype);
+  ic_builder_attr_int(o, "seed", seed);
+  ic_builder_attr_float(o, "min", lo);
+  ic_builder_attr_float(o, "max", hi);
+  ic_builder_attr_int(o, "diag_num", diag_num);
+  ic_builder_attr_int(o, "diag_step", 2);
+  ic_builder_attr_float(o, "diag_val", 7.0f);
+  ew_fetch(b, "out", (ic_dtype)dtype);
+  return b;
+}
+
+START_TEST(uniform_random_batch_size_like_values) {
+  float xv[15] = {0};
+  ic_tensor *x = tu_f32(2, TU_DIMS(5, 3), xv);
+  char err[1024];
+  for (int dt = IC_FP32; dt <= IC_FP64; dt++) {
+    ic_tensor *t[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < 3; k++) {
+      ic_builder *b = urbsl_program(x, 0, 1, dt, k < 2 ? 11 : 12, 0, 2.0f, 4.0f);
+      ck_assert_msg(ew_run(b, 1, TU_NAMES("x"), &x, &t[k], err, sizeof err) == IC_OK, "%s", err);
+      ic_builder_destroy(b);
+      tu_assert_shape(t[k], (ic_dtype)dt, 2, TU_DIMS(200, 5));
+    }
+    double sum = 0;
+    for (int64_t i = 0; i < 1000; i++) {
+      const double v = ew_at(t[0], i);
+      ck_assert_msg(v >= 2.0 && v < 4.0, "element %lld: %g", (long long)i, v);
+      sum += v;
+    }
+    ck_assert_msg(fabs(sum / 1000 - 3.0) < 0.1, "mean %g", sum / 1000);
+    ew_assert_same(t[0], t[1]);
+    ck_assert(memcmp(ic_tensor_cdata(t[0]), ic_tensor_cdata(t[2]), 1000 * ic_dtype_size((ic_dtype)dt)));
+    for (int k = 0; k < 3; k++) ic_tensor_destroy(t[k]);
+  }
+  ic_tensor *d = NULL;
+  ic_builder *b = urbsl_program(x, 1, 0, IC_FP32, 5, 4, -1.0f, 1.0f);
+  ck_assert_msg(ew_run(b, 1, TU_NAMES("x"), &x, &d, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  tu_assert_shape(d, IC_FP32, 2, TU_DIMS(3, 200));
+  for (int64_t i = 0; i < 600; i++) {
+    const double v = ew_at(d, i);
+    if (i < 12 && i % 3 == 0) ck_assert_msg(v == 7.0, "diagonal element %lld: %g", (long long)i, v);
+    else ck_assert_msg(v >= -1.0 && v < 1.0, "element %lld: %g", (long long)i, v);
+  }
+  ic_tensor_destroy(d);
+  const struct {
+    int64_t in_idx, out_idx;
+    int diag;
+    float lo, hi;
+    const char *want;
+  } bad[] = {{0, 0, 0, 1.0f, 1.0f, "'min'"}, {0, 2, 0, 0, 1, "'output_dim_idx'"},
+             {2, 0, 0, 0, 1, "'input_dim_idx'"}, {0, 0, 500, 0, 1, "diag_num"}};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    ic_tensor *o = NULL;
+    b = urbsl_program(x, bad[k].in_idx, bad[k].out_idx, IC_FP32, 1, bad[k].diag, bad[k].lo,
+                      bad[k].hi);
+    ck_assert_int_ne(ew_run(b, 1, TU_NAMES("x"), &x, &o, err, sizeof err), IC_OK);
+    ck_assert_msg(strstr(err, bad[k].want), "case %zu: %s", k, err);
+    ic_builder_destroy(b);
+  }
+  ic_tensor_destroy(x);
+}
+END_TEST
+
 static TCase *tc_multinomial(void) {
   TCase *tc = tcase_create("multinomial");
   tcase_add_test(tc, with_replacement);
@@ -368,6 +447,7 @@ static TCase *tc_multinomial(void) {
   tcase_add_test(tc, randint_values);
   tcase_add_test(tc, randperm_values);
   tcase_add_test(tc, bernoulli_values);
+  tcase_add_test(tc, uniform_random_batch_size_like_values);
   return tc;
 }
 
