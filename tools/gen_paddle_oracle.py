@@ -4275,6 +4275,27 @@ def max_pool3d_unpool3d(g):
     g.fetch(*res, u, v, ud)
 
 
+@case(note="onesided only: Paddle's two-sided stft (onesided false) fails in its kernel "
+      "(complex64 read from a float32 tensor); test_ops_math checks icore's against the "
+      "onesided half")
+def stft_modes(g):
+    """stft of a [2, 30] float32 signal with a random window: n_fft 8, hop 3, onesided, not
+    normalized; n_fft 7 (odd), hop 4, normalized; a float64 signal with n_fft 6, hop 6,
+    normalized. Complex results fetched through as_real."""
+    x = g.data("x", g.rand([2, 30]))
+    xd = g.data("xd", g.rand([3, 20], dtype="float64"))
+    w8 = g.data("w8", g.rand([8], 0.0, 1.0))
+    w7 = g.data("w7", g.rand([7], 0.0, 1.0))
+    w6 = g.data("w6", g.rand([6], 0.0, 1.0, dtype="float64"))
+
+    def stft(v, w, n, hop, norm, one, dt="complex64", rdt=F32):
+        s = g.op("stft", {"X": v, "Window": w},
+                 dict(n_fft=n, hop_length=hop, normalized=norm, onesided=one), dtype=dt)
+        return g.op("as_real", {"X": s}, dtype=rdt)
+    g.fetch(stft(x, w8, 8, 3, False, True), stft(x, w7, 7, 4, True, True),
+            stft(xd, w6, 6, 6, True, True, "complex128", "float64"))
+
+
 @case(**EXACT, note="roll only moves values: exact")
 def roll_axes(g):
     """roll over two axes (one negative, a shift larger than its dim), the flattened tensor
