@@ -984,6 +984,39 @@ def ifelse_rand(*shape):
     return IFELSE_RNG.uniform(-1.0, 1.0, shape).astype(F32)
 
 
+def ifelse_blocks(feeds):
+    """fluid's IfElse as it built programs: split_lod_tensor of x by cond (level 0), a
+    conditional_block per branch whose Cond is cond itself (is_scalar_condition false: both
+    blocks run whenever cond has rows, a branch's ops then seeing 0 rows when cond picks
+    none for it), tanh(x) * 2 + 1 in the true block, x * -3 in the false one, written to
+    variables of the main block, and merge_lod_tensor with X = Mask = cond, level 0."""
+    from paddle.static.nn.control_flow import ConditionalBlock
+    prog = paddle.static.default_main_program()
+    b = prog.global_block()
+    x = paddle.static.data("x", [-1, 3], F32)
+    cond = paddle.static.data("cond", [-1, 1], "bool")
+    t = b.create_var(name="x_true", dtype=F32, lod_level=0)
+    f = b.create_var(name="x_false", dtype=F32, lod_level=0)
+    raw_op(b, "split_lod_tensor", {"X": [x], "Mask": [cond]}, {"OutTrue": [t], "OutFalse": [f]},
+           {"level": 0})
+    t_out = b.create_var(name="true_out", dtype=F32, lod_level=0)
+    f_out = b.create_var(name="false_out", dtype=F32, lod_level=0)
+    cb = ConditionalBlock([cond], is_scalar_condition=False)
+    with cb.block():
+        sb = prog.current_block()
+        th = sb.create_var(name="true_tanh", dtype=F32)
+        raw_op(sb, "tanh", {"X": [t]}, {"Out": [th]})
+        raw_op(sb, "scale", {"X": [th]}, {"Out": [t_out]}, {"scale": 2.0, "bias": 1.0})
+    cb2 = ConditionalBlock([cond], is_scalar_condition=False)
+    with cb2.block():
+        sb = prog.current_block()
+        raw_op(sb, "scale", {"X": [f]}, {"Out": [f_out]}, {"scale": -3.0, "bias": 0.0})
+    m = b.create_var(name="merged", dtype=F32, lod_level=0)
+    raw_op(b, "merge_lod_tensor", {"X": [cond], "Mask": [cond], "InTrue": [t_out],
+                                   "InFalse": [f_out]}, {"Out": [m]}, {"level": 0})
+    return [x, cond], [m, t_out, f_out]
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -1164,6 +1197,13 @@ LOD_CASES.update({
     # every sequence to one branch: the other is empty (no rows, no LoD)
     "ifelse_split_merge_all_true": (ifelse_split_merge(0, F32, 1), {
         "x": (ifelse_rand(5, 2), [[0, 3, 5]]), "mask": (ifelse_mask(1, 1), None)}),
+})
+
+LOD_CASES.update({
+    # fluid IfElse with its two conditional_blocks (a cond all true is not a case: Paddle's
+    # scale then fails on the false block's 0-row tensor, "holds no memory")
+    "ifelse_blocks": (ifelse_blocks, {"x": (ifelse_rand(6, 3), None),
+                                      "cond": (ifelse_mask(1, 0, 0, 1, 1, 0), None)}),
 })
 
 
