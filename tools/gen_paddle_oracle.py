@@ -4296,6 +4296,101 @@ def stft_modes(g):
             stft(xd, w6, 6, 6, True, True, "complex128", "float64"))
 
 
+@case(paddle2=True, note="Paddle 2.6.2 (3.3.1 no longer registers dropout_nd); inference "
+      "only (the saved model has is_test), which is exact up to the downgrade product")
+def dropout_nd_infer(g):
+    """dropout_nd in inference: downgrade_in_infer (X * (1 - p)) and upscale_in_train (X), with
+    axis lists; float32 and float64."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    xd = g.data("xd", g.rand([3, 5], dtype="float64"))
+    outs = {"Out": 1, "Mask": 1}
+    a = g.op("dropout_nd", {"X": x}, dict(dropout_prob=0.3, is_test=True,
+                                          dropout_implementation="downgrade_in_infer",
+                                          axis=[1]), outs=outs)
+    b = g.op("dropout_nd", {"X": x}, dict(dropout_prob=0.6, is_test=True,
+                                          dropout_implementation="upscale_in_train",
+                                          axis=[0, 2]), outs=outs)
+    c = g.op("dropout_nd", {"X": xd}, dict(dropout_prob=0.25, is_test=True,
+                                           dropout_implementation="downgrade_in_infer",
+                                           axis=[0]), outs=outs, dtype="float64")
+    g.fetch(a["Out"][0], b["Out"][0], c["Out"][0])
+
+
+@case(atol=1e-6, note="random noise, but the inputs' gaps (100) exceed any Gumbel noise "
+      "difference (below 40): the one-hot or near-one-hot result is Paddle's")
+def gumbel_softmax_gaps(g):
+    """gumbel_softmax of distinct inputs 100 apart: hard (exact one-hot)
+    along the last axis and axis 0, soft (1 and ~0) with temperature 0.5 and 2, float64."""
+    x = g.data("x", (g.rng.permutation(24).reshape(2, 3, 4) * 100.0).astype(F32))
+    xd = g.data("xd", (g.rng.permutation(15).reshape(5, 3) * 100.0).astype("float64"))
+    gs = lambda v, t, h, ax, dt=F32: g.op("gumbel_softmax", {"X": v},  # noqa: E731
+                                         dict(temperature=t, hard=h, axis=ax), dtype=dt)
+    g.fetch(gs(x, 1.0, True, -1), gs(x, 0.5, True, 0), gs(x, 0.5, False, -1),
+            gs(x, 2.0, False, 1), gs(xd, 1.0, True, 0, "float64"),
+            gs(xd, 1.0, False, -1, "float64"))
+
+
+@case(**EXACT, note="random draws: only what is exact is fetched (zeros, ranges, integrality)")
+def exponential_poisson_props(g):
+    """exponential_ in place (lambda 2.5) fetched as Out >= 0; poisson of zero rates (exact
+    zeros) and of rates up to 40 fetched as Out >= 0 and floor(Out) == Out; float64."""
+    helper = LayerHelper("exponential")
+    x = g.data("x", g.rand([3, 4]))
+    v = g.op("assign", {"X": x})
+    helper.append_op(type="exponential", inputs={"X": [v]}, outputs={"Out": [v]},
+                     attrs={"lambda": 2.5})
+    zero = fconst(g, 0.0, 5, (1,))
+    z = g.data("z", np.zeros([2, 3], F32))
+    r = g.data("r", g.rand([4, 5], 0.0, 40.0))
+    rd = g.data("rd", g.rand([6], 0.0, 3.0, dtype="float64"))
+    pz = g.op("poisson", {"X": z})
+    pr = g.op("poisson", {"X": r})
+    pd = g.op("poisson", {"X": rd}, dtype="float64")
+    ge = lambda a, b: g.op("greater_equal", {"X": a, "Y": b}, dtype="bool")  # noqa: E731
+    integral = lambda a, dt=F32: g.op("equal", {"X": g.op("floor", {"X": a}, dtype=dt),  # noqa: E731
+                                                "Y": a}, dtype="bool")
+    g.fetch(ge(v, zero), pz, ge(pr, zero), integral(pr), integral(pd, "float64"))
+
+
+@case(paddle2=True, **EXACT, note="Paddle 2.6.2 (3.3.1 no longer registers sampling_id); rows "
+      "whose weights put all mass on one index (or none) draw it whatever the random number")
+def sampling_id_onehot(g):
+    """sampling_id of one-hot rows (each draw r in [0, 1) lands on the hot index), an all-zero
+    row (width - 1), float32 and float64, min/max 0.2 / 0.9 and a seed."""
+    w = np.zeros([5, 4], F32)
+    for i, j in enumerate([2, 0, 3, 1]):
+        w[i, j] = 1.0
+    x = g.data("x", w)
+    xd = g.data("xd", w[:4].astype("float64"))
+    g.fetch(g.op("sampling_id", {"X": x}, dict(min=0.0, max=1.0, seed=0), dtype="int64"),
+            g.op("sampling_id", {"X": xd}, dict(min=0.2, max=0.9, seed=5), dtype="int64"))
+
+
+@case(**EXACT, note="the permutation is random: its sum, the rows' sum and SeedOut (a "
+      "minstd_rand0 step, reproduced exactly) are fetched")
+def shuffle_batch_seed(g):
+    """shuffle_batch of an int64 [2, 3, 2] tensor (6 rows of 2) with Seed 7 and of a float32
+    [5, 3] one whose Seed is its own SeedOut, unset before the run (startup_seed 11, as
+    fluid's shuffle_batch layer builds it): SeedOut, the sums of ShuffleIdx and of Out's rows
+    (permutation invariants)."""
+    x = g.data("x", g.randint([2, 3, 2], -50, 50, "int64"))
+    s = g.data("s", np.array([7], "int64"))
+    y = g.data("y", g.randint([5, 3], -5, 5, "int64"))
+    outs = {"Out": 1, "ShuffleIdx": 1, "SeedOut": 1}
+    a = g.op("shuffle_batch", {"X": x, "Seed": s}, dict(startup_seed=0), outs=outs, dtype="int64")
+    helper = LayerHelper("shuffle_batch")
+    sv = helper.create_variable_for_type_inference("int64")
+    bo, bi = (helper.create_variable_for_type_inference("int64") for _ in range(2))
+    helper.append_op(type="shuffle_batch", inputs={"X": [y], "Seed": [sv]},
+                     outputs={"Out": [bo], "ShuffleIdx": [bi], "SeedOut": [sv]},
+                     attrs=dict(startup_seed=11))
+    b = {"Out": [bo], "ShuffleIdx": [bi], "SeedOut": [sv]}
+    rs = lambda v, d: g.op("reduce_sum", {"X": v}, dict(dim=d, keep_dim=False,  # noqa: E731
+                                                         reduce_all=False), dtype="int64")
+    g.fetch(a["SeedOut"][0], rs(a["ShuffleIdx"][0], [0]), rs(a["Out"][0], [0, 1]),
+            b["SeedOut"][0], rs(b["ShuffleIdx"][0], [0]), rs(b["Out"][0], [0]))
+
+
 @case(**EXACT, note="roll only moves values: exact")
 def roll_axes(g):
     """roll over two axes (one negative, a shift larger than its dim), the flattened tensor
