@@ -975,6 +975,11 @@ START_TEST(pixel_shuffle_l2_grads) {
               .out_slot = "Out", .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
               .gin_src = {"in0", "dout"}};
   check_grad(&l2);
+  gcase l1 = {.fwd = "l1_norm", .grad = "l1_norm_grad", .n_in = 1,
+              .slot = {"X"}, .in = {r64(3, TU_DIMS(2, 3, 4), 159)}, .diff = {true},
+              .out_slot = "Out", .n_gin = 2, .gin_slot = {"X", "Out@GRAD"},
+              .gin_src = {"in0", "dout"}};
+  check_grad(&l1);
 }
 END_TEST
 

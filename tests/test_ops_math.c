@@ -445,6 +445,75 @@ START_TEST(bad_dtype) {
 }
 END_TEST
 
+/* stft two-sided (onesided false: Paddle's own kernel fails in this mode, so the oracle case
+ * stft_modes covers only onesided): the first n_fft / 2 + 1 bins equal the onesided result
+ * and bin k > n_fft / 2 is the conjugate of bin n_fft - k, for an even and an odd n_fft,
+ * normalized or not; then the errors (a window of the wrong length, fewer samples than
+ * n_fft, a rank-1 X). */
+static int64_t g_stft_n;
+static bool g_stft_one, g_stft_norm;
+static void a_stft(ic_builder_op *o) {
+  ic_builder_attr_int(o, "n_fft", (int)g_stft_n);
+  ic_builder_attr_int(o, "hop_length", 3);
+  ic_builder_attr_bool(o, "normalized", g_stft_norm);
+  ic_builder_attr_bool(o, "onesided", g_stft_one);
+}
+
+START_TEST(stft_two_sided) {
+  float xv[2 * 23], wv[8];
+  for (int i = 0; i < 46; i++) xv[i] = (float)sin(0.37 * i + 0.1 * (i % 5));
+  for (int i = 0; i < 8; i++) wv[i] = 0.5f + 0.06f * (float)i;
+  ic_tensor *x = tu_f32(2, TU_DIMS(2, 23), xv);
+  char err[1024];
+  for (int v = 0; v < 2; v++) {
+    g_stft_n = v ? 7 : 8;
+    g_stft_norm = v == 1;
+    ic_tensor *w = tu_f32(1, TU_DIMS(g_stft_n), wv);
+    ew_in in[] = {{"X", "x", x}, {"Window", "w", w}};
+    g_stft_one = true;
+    ic_tensor *one = ok1("stft", 2, in, a_stft, IC_COMPLEX64);
+    g_stft_one = false;
+    ic_tensor *two = ok1("stft", 2, in, a_stft, IC_COMPLEX64);
+    const int64_t n = g_stft_n, nf = 1 + (23 - n) / 3, h = n / 2 + 1;
+    tu_assert_shape(one, IC_COMPLEX64, 3, TU_DIMS(2, h, nf));
+    tu_assert_shape(two, IC_COMPLEX64, 3, TU_DIMS(2, n, nf));
+    const float *o1 = ic_tensor_cdata(one), *o2 = ic_tensor_cdata(two);
+    for (int64_t b = 0; b < 2; b++) {
+      for (int64_t k = 0; k < n; k++) {
+        for (int64_t f = 0; f < nf; f++) {
+          const float *z = o2 + 2 * ((b * n + k) * nf + f);
+          const int64_t kk = k < h ? k : n - k;
+          const float *r = o1 + 2 * ((b * h + kk) * nf + f);
+          const float im = k < h ? r[1] : -r[1];
+          ck_assert_msg(fabsf(z[0] - r[0]) <= 1e-5f && fabsf(z[1] - im) <= 1e-5f,
+                        "n_fft %lld b %lld bin %lld frame %lld: %g%+gi, expected %g%+gi",
+                        (long long)n, (long long)b, (long long)k, (long long)f, z[0], z[1],
+                        r[0], im);
+        }
+      }
+    }
+    ic_tensor_destroy(one);
+    ic_tensor_destroy(two);
+    ic_tensor_destroy(w);
+  }
+  ic_tensor *out;
+  g_stft_n = 8;
+  ic_tensor *w7 = tu_f32(1, TU_DIMS(7), wv), *x1 = tu_f32(1, TU_DIMS(23), xv);
+  ic_tensor *xs = tu_f32(2, TU_DIMS(2, 5), xv), *w8 = tu_f32(1, TU_DIMS(8), wv);
+  ew_in bw[] = {{"X", "x", x}, {"Window", "w", w7}};
+  ck_assert_int_eq(run1("stft", 2, bw, a_stft, IC_COMPLEX64, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "Window 'w'", "n_fft", NULL);
+  ew_in bx[] = {{"X", "x", xs}, {"Window", "w", w8}};
+  ck_assert_int_eq(run1("stft", 2, bx, a_stft, IC_COMPLEX64, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "X 'x'", "fewer than", NULL);
+  ew_in b1[] = {{"X", "x", x1}, {"Window", "w", w8}};
+  ck_assert_int_eq(run1("stft", 2, b1, a_stft, IC_COMPLEX64, &out, err), IC_ERR_SHAPE);
+  tu_assert_msg(err, "X 'x'", "rank 2", NULL);
+  ic_tensor *all[] = {x, w7, x1, xs, w8};
+  for (size_t i = 0; i < 5; i++) ic_tensor_destroy(all[i]);
+}
+END_TEST
+
 static TCase *tc_values(void) {
   TCase *tc = tcase_create("values");
   tcase_add_test(tc, unary_table);
@@ -463,6 +532,7 @@ static TCase *tc_errors(void) {
   tcase_add_test(tc, bad_dtype);
   tcase_add_test(tc, fft_errors);
   tcase_add_test(tc, fft_lengths);
+  tcase_add_test(tc, stft_two_sided);
   return tc;
 }
 

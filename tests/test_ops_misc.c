@@ -1333,6 +1333,59 @@ START_TEST(crop_errors) {
 }
 END_TEST
 
+/* fill_any as older Paddle wrote it (value_float and value_int, no `value`): integer tensors
+ * take value_int, the others value_float; `value` wins when present; NaN into a float tensor
+ * is refused. Also empty of complex64 (zeros, the dims of its shape attribute). */
+static ic_status fill_any_run(const ic_tensor *x, const char *which, double v1, int v2,
+                              ic_tensor **out, char *err, size_t n) {
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "x", x);
+  ic_builder_op *o = ic_builder_add_op(b, 0, "fill_any");
+  ic_builder_in(o, "X", "x");
+  ic_builder_out(o, "Out", "out");
+  if (strchr(which, 'v')) ic_builder_attr_float(o, "value", (float)v1);
+  if (strchr(which, 'f')) ic_builder_attr_float(o, "value_float", (float)v1);
+  if (strchr(which, 'i')) ic_builder_attr_int(o, "value_int", v2);
+  ew_fetch(b, "out", x->dtype);
+  ic_status st = ew_run(b, 1, TU_NAMES("x"), (ic_tensor *const[]){(ic_tensor *)x}, out, err, n);
+  ic_builder_destroy(b);
+  return st;
+}
+
+START_TEST(fill_any_legacy_empty_complex) {
+  ic_tensor *xf = tu_f32(1, TU_DIMS(3), (const float[]){1, 2, 3});
+  ic_tensor *xi = tu_i32(2, TU_DIMS(2, 2), (const int32_t[]){1, 2, 3, 4});
+  ic_tensor *o;
+  char err[1024];
+  ck_assert_msg(fill_any_run(xf, "fi", 2.5, 9, &o, err, sizeof err) == IC_OK, "%s", err);
+  for (int i = 0; i < 3; i++) ck_assert(ew_at(o, i) == 2.5);
+  ic_tensor_destroy(o);
+  ck_assert_msg(fill_any_run(xi, "fi", 2.5, -9, &o, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(o, IC_INT32, 2, TU_DIMS(2, 2));
+  for (int i = 0; i < 4; i++) ck_assert(ew_at(o, i) == -9);
+  ic_tensor_destroy(o);
+  ck_assert_msg(fill_any_run(xi, "vi", -3.75, 9, &o, err, sizeof err) == IC_OK, "%s", err);
+  for (int i = 0; i < 4; i++) ck_assert(ew_at(o, i) == -3);
+  ic_tensor_destroy(o);
+  ck_assert_int_ne(fill_any_run(xf, "v", NAN, 0, &o, err, sizeof err), IC_OK);
+  ck_assert_msg(strstr(err, "NaN") && strstr(err, "'x'"), "%s", err);
+  ic_tensor_destroy(xf);
+  ic_tensor_destroy(xi);
+  ic_builder *b = ic_builder_create();
+  ic_builder_op *e = ic_builder_add_op(b, 0, "empty");
+  ic_builder_out(e, "Out", "out");
+  ic_builder_attr_longs(e, "shape", 2, (const int64_t[]){2, 3});
+  ic_builder_attr_int(e, "dtype", IC_COMPLEX64);
+  ew_fetch(b, "out", IC_COMPLEX64);
+  ck_assert_msg(ew_run(b, 0, NULL, NULL, &o, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(o, IC_COMPLEX64, 2, TU_DIMS(2, 3));
+  const float *c = ic_tensor_cdata(o);
+  for (int i = 0; i < 12; i++) ck_assert(c[i] == 0.0f);
+  ic_tensor_destroy(o);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 static TCase *tc_fill(void) {
   TCase *tc = tcase_create("fill");
   tcase_add_test(tc, fill_constant_values);
@@ -1340,6 +1393,7 @@ static TCase *tc_fill(void) {
   tcase_add_test(tc, fill_constant_errors);
   tcase_add_test(tc, assert_depend_nop_seed);
   tcase_add_test(tc, crop_errors);
+  tcase_add_test(tc, fill_any_legacy_empty_complex);
   return tc;
 }
 

@@ -360,6 +360,441 @@ START_TEST(bernoulli_values) {
 }
 END_TEST
 
+/* uniform_random_batch_size_like from a [5, 3] Input: the batch dim lands in output_dim_idx;
+ * every value in [min, max) with a mean near the middle (1000 draws), float32 and float64; a
+ * seed repeats and another seed differs; diag_num 4 / diag_step 2 put diag_val at elements
+ * 0, 3, 6, 9; bad attributes are refused. */
+static ic_builder *urbsl_program(const ic_tensor *x, int64_t in_idx, int64_t out_idx, int dtype,
+                                 int seed, int diag_num, float lo, float hi) {
+  ic_builder *b = ic_builder_create();
+  ew_feed(b, "x", x);
+  ic_builder_op *o = ic_builder_add_op(b, 0, "uniform_random_batch_size_like");
+  ic_builder_in(o, "Input", "x");
+  ic_builder_out(o, "Out", "out");
+  ic_builder_attr_longs(o, "shape", 2,
+                        out_idx == 0 ? (const int64_t[]){-1, 200} : (const int64_t[]){200, -1});
+  ic_builder_attr_int(o, "input_dim_idx", (int)in_idx);
+  ic_builder_attr_int(o, "output_dim_idx", (int)out_idx);
+  ic_builder_attr_int(o, "dtype", dtype);
+  ic_builder_attr_int(o, "seed", seed);
+  ic_builder_attr_float(o, "min", lo);
+  ic_builder_attr_float(o, "max", hi);
+  ic_builder_attr_int(o, "diag_num", diag_num);
+  ic_builder_attr_int(o, "diag_step", 2);
+  ic_builder_attr_float(o, "diag_val", 7.0f);
+  ew_fetch(b, "out", (ic_dtype)dtype);
+  return b;
+}
+
+START_TEST(uniform_random_batch_size_like_values) {
+  float xv[15] = {0};
+  ic_tensor *x = tu_f32(2, TU_DIMS(5, 3), xv);
+  char err[1024];
+  for (int dt = IC_FP32; dt <= IC_FP64; dt++) {
+    ic_tensor *t[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < 3; k++) {
+      ic_builder *b = urbsl_program(x, 0, 1, dt, k < 2 ? 11 : 12, 0, 2.0f, 4.0f);
+      ck_assert_msg(ew_run(b, 1, TU_NAMES("x"), &x, &t[k], err, sizeof err) == IC_OK, "%s", err);
+      ic_builder_destroy(b);
+      tu_assert_shape(t[k], (ic_dtype)dt, 2, TU_DIMS(200, 5));
+    }
+    double sum = 0;
+    for (int64_t i = 0; i < 1000; i++) {
+      const double v = ew_at(t[0], i);
+      ck_assert_msg(v >= 2.0 && v < 4.0, "element %lld: %g", (long long)i, v);
+      sum += v;
+    }
+    ck_assert_msg(fabs(sum / 1000 - 3.0) < 0.1, "mean %g", sum / 1000);
+    ew_assert_same(t[0], t[1]);
+    ck_assert(memcmp(ic_tensor_cdata(t[0]), ic_tensor_cdata(t[2]), 1000 * ic_dtype_size((ic_dtype)dt)));
+    for (int k = 0; k < 3; k++) ic_tensor_destroy(t[k]);
+  }
+  ic_tensor *d = NULL;
+  ic_builder *b = urbsl_program(x, 1, 0, IC_FP32, 5, 4, -1.0f, 1.0f);
+  ck_assert_msg(ew_run(b, 1, TU_NAMES("x"), &x, &d, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  tu_assert_shape(d, IC_FP32, 2, TU_DIMS(3, 200));
+  for (int64_t i = 0; i < 600; i++) {
+    const double v = ew_at(d, i);
+    if (i < 12 && i % 3 == 0) ck_assert_msg(v == 7.0, "diagonal element %lld: %g", (long long)i, v);
+    else ck_assert_msg(v >= -1.0 && v < 1.0, "element %lld: %g", (long long)i, v);
+  }
+  ic_tensor_destroy(d);
+  const struct {
+    int64_t in_idx, out_idx;
+    int diag;
+    float lo, hi;
+    const char *want;
+  } bad[] = {{0, 0, 0, 1.0f, 1.0f, "'min'"}, {0, 2, 0, 0, 1, "'output_dim_idx'"},
+             {2, 0, 0, 0, 1, "'input_dim_idx'"}, {0, 0, 500, 0, 1, "diag_num"}};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    ic_tensor *o = NULL;
+    b = urbsl_program(x, bad[k].in_idx, bad[k].out_idx, IC_FP32, 1, bad[k].diag, bad[k].lo,
+                      bad[k].hi);
+    ck_assert_int_ne(ew_run(b, 1, TU_NAMES("x"), &x, &o, err, sizeof err), IC_OK);
+    ck_assert_msg(strstr(err, bad[k].want), "case %zu: %s", k, err);
+    ic_builder_destroy(b);
+  }
+  ic_tensor_destroy(x);
+}
+END_TEST
+
+/* ---- the random ops without Paddle's bits (dropout_nd training, gumbel_softmax, exponential,
+ * poisson, sampling_id, shuffle_batch): structure, ranges, seeds and loose statistics. ---- */
+
+/* One op `type` with inputs (slot, var, tensor) fed, outputs (slot, var, dtype) fetched. */
+typedef struct rop_out {
+  const char *slot, *var;
+  ic_dtype dt;
+} rop_out;
+
+static ic_status rop_run(const char *type, size_t n_in, const ew_in *in, size_t n_out,
+                         const rop_out *out, void (*attrs)(ic_builder_op *), ic_tensor **res,
+                         char *err) {
+  ic_builder *b = ic_builder_create();
+  for (size_t i = 0; i < n_in; i++) ew_feed(b, in[i].var, in[i].t);
+  ic_builder_op *o = ic_builder_add_op(b, 0, type);
+  for (size_t i = 0; i < n_in; i++) ic_builder_in(o, in[i].slot, in[i].var);
+  const char *names[4], *fnames[4];
+  ic_tensor *feeds[4];
+  for (size_t i = 0; i < n_out; i++) {
+    ic_builder_out(o, out[i].slot, out[i].var);
+    ew_fetch(b, out[i].var, out[i].dt);
+    names[i] = out[i].var;
+  }
+  for (size_t i = 0; i < n_in; i++) fnames[i] = in[i].var, feeds[i] = in[i].t;
+  if (attrs) attrs(o);
+  ic_status st = tu_run(b, n_in, fnames, feeds, n_out, names, res, err, 1024);
+  ic_builder_destroy(b);
+  return st;
+}
+
+static int g_dnd;
+static void a_dnd(ic_builder_op *o) {
+  ic_builder_attr_float(o, "dropout_prob", 0.3f);
+  ic_builder_attr_bool(o, "is_test", g_dnd == 2);
+  ic_builder_attr_string(o, "dropout_implementation", g_dnd == 2 ? "downgrade_in_infer"
+                                                                 : "upscale_in_train");
+  if (g_dnd == 1) ic_builder_attr_ints(o, "axis", 0, NULL);
+  else if (g_dnd == 3) ic_builder_attr_ints(o, "axis", 1, (const int32_t[]){3});
+  else ic_builder_attr_ints(o, "axis", 2, (const int32_t[]){0, 2});
+}
+
+/* dropout_nd training: Mask [40, 1, 50] (1 on the axes not listed), Out = X / 0.7 where the
+ * broadcast Mask keeps, 0 elsewhere; about 30% dropped; Seed 9 repeats, Seed 10 differs; an
+ * empty axis makes one decision [1, 1, 1]; is_test gives X * 0.7 (downgrade); an axis beyond
+ * X's rank is refused. */
+START_TEST(dropout_nd_training) {
+  const int64_t D0 = 40, D1 = 3, D2 = 50, n = D0 * D1 * D2;
+  float *xv = malloc((size_t)n * sizeof *xv);
+  for (int64_t i = 0; i < n; i++) xv[i] = 1.0f + 0.001f * (float)(i % 997);
+  ic_tensor *x = tu_f32(3, TU_DIMS(D0, D1, D2), xv);
+  ic_tensor *s9 = tu_i32(1, TU_DIMS(1), (const int32_t[]){9});
+  ic_tensor *s10 = tu_i32(1, TU_DIMS(1), (const int32_t[]){10});
+  const rop_out outs[] = {{"Out", "out", IC_FP32}, {"Mask", "mask", IC_UINT8}};
+  char err[1024];
+  ic_tensor *r[2], *r2[2], *r3[2];
+  g_dnd = 0;
+  ew_in in9[] = {{"X", "x", x}, {"Seed", "seed", s9}}, in10[] = {{"X", "x", x}, {"Seed", "seed", s10}};
+  ck_assert_msg(rop_run("dropout_nd", 2, in9, 2, outs, a_dnd, r, err) == IC_OK, "%s", err);
+  tu_assert_shape(r[0], IC_FP32, 3, TU_DIMS(D0, D1, D2));
+  tu_assert_shape(r[1], IC_UINT8, 3, TU_DIMS(D0, 1, D2));
+  const float *o = ic_tensor_cdata(r[0]);
+  const uint8_t *m = ic_tensor_cdata(r[1]);
+  int64_t dropped = 0;
+  for (int64_t i = 0; i < D0; i++) {
+    for (int64_t k = 0; k < D2; k++) {
+      const uint8_t keep = m[i * D2 + k];
+      ck_assert(keep <= 1);
+      dropped += !keep;
+      for (int64_t j = 0; j < D1; j++) {
+        const int64_t at = (i * D1 + j) * D2 + k;
+        const float want = keep ? xv[at] / 0.7f : 0.0f;
+        ck_assert_msg(fabsf(o[at] - want) <= 1e-6f * fabsf(want), "element %lld: %g, want %g",
+                      (long long)at, o[at], want);
+      }
+    }
+  }
+  const double f = (double)dropped / (double)(D0 * D2);
+  ck_assert_msg(fabs(f - 0.3) < 5 * sqrt(0.21 / (double)(D0 * D2)), "dropped %g", f);
+  ck_assert_msg(rop_run("dropout_nd", 2, in9, 2, outs, a_dnd, r2, err) == IC_OK, "%s", err);
+  ew_assert_same(r[1], r2[1]);
+  ew_assert_same(r[0], r2[0]);
+  ck_assert_msg(rop_run("dropout_nd", 2, in10, 2, outs, a_dnd, r3, err) == IC_OK, "%s", err);
+  ck_assert(memcmp(ic_tensor_cdata(r[1]), ic_tensor_cdata(r3[1]), (size_t)(D0 * D2)) != 0);
+  for (int k = 0; k < 2; k++) {
+    ic_tensor_destroy(r[k]);
+    ic_tensor_destroy(r2[k]);
+    ic_tensor_destroy(r3[k]);
+  }
+  g_dnd = 1;
+  ck_assert_msg(rop_run("dropout_nd", 2, in9, 2, outs, a_dnd, r, err) == IC_OK, "%s", err);
+  tu_assert_shape(r[1], IC_UINT8, 3, TU_DIMS(1, 1, 1));
+  const uint8_t one = *(const uint8_t *)ic_tensor_cdata(r[1]);
+  o = ic_tensor_cdata(r[0]);
+  for (int64_t i = 0; i < n; i++) ck_assert(o[i] == (one ? xv[i] / 0.7f : 0.0f));
+  ic_tensor_destroy(r[0]);
+  ic_tensor_destroy(r[1]);
+  g_dnd = 2;
+  ew_in in1[] = {{"X", "x", x}};
+  ck_assert_msg(rop_run("dropout_nd", 1, in1, 1, outs, a_dnd, r, err) == IC_OK, "%s", err);
+  o = ic_tensor_cdata(r[0]);
+  for (int64_t i = 0; i < n; i++) ck_assert(o[i] == xv[i] * 0.7f);
+  ic_tensor_destroy(r[0]);
+  g_dnd = 3;
+  ck_assert_int_eq(rop_run("dropout_nd", 1, in1, 1, outs, a_dnd, r, err), IC_ERR_SHAPE);
+  ck_assert_msg(strstr(err, "axis 3"), "%s", err);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(s9);
+  ic_tensor_destroy(s10);
+  free(xv);
+}
+END_TEST
+
+static int g_gs;
+static void a_gs(ic_builder_op *o) {
+  ic_builder_attr_float(o, "temperature", g_gs == 3 ? 0.0f : g_gs == 1 ? 1.0f : 0.7f);
+  ic_builder_attr_bool(o, "hard", g_gs != 1);
+  ic_builder_attr_int(o, "axis", g_gs == 2 ? 0 : -1);
+}
+
+/* gumbel_softmax: hard rows are one-hot and pick category k with frequency p_k when X = log p
+ * (the Gumbel-max property; 6000 rows, 5 standard errors), along the last axis and along
+ * axis 0 of the transposed layout; soft rows are positive and sum to 1; temperature 0 is
+ * refused. */
+START_TEST(gumbel_softmax_values) {
+  const int64_t R = 6000;
+  const double p[4] = {0.1, 0.2, 0.3, 0.4};
+  double *xv = malloc((size_t)(4 * R) * sizeof *xv), *xt = malloc((size_t)(4 * R) * sizeof *xt);
+  for (int64_t i = 0; i < R; i++) {
+    for (int k = 0; k < 4; k++) xv[i * 4 + k] = xt[k * R + i] = log(p[k]);
+  }
+  ic_tensor *x = tu_f64(2, TU_DIMS(R, 4), xv), *x0 = tu_f64(2, TU_DIMS(4, R), xt);
+  const rop_out outs[] = {{"Out", "out", IC_FP64}};
+  char err[1024];
+  for (g_gs = 0; g_gs < 3; g_gs++) {
+    ew_in in[] = {{"X", "x", g_gs == 2 ? x0 : x}};
+    ic_tensor *r;
+    ck_assert_msg(rop_run("gumbel_softmax", 1, in, 1, outs, a_gs, &r, err) == IC_OK, "%s", err);
+    const double *o = ic_tensor_cdata(r);
+    int64_t count[4] = {0};
+    for (int64_t i = 0; i < R; i++) {
+      double sum = 0;
+      int hot = -1;
+      for (int k = 0; k < 4; k++) {
+        const double v = g_gs == 2 ? o[k * R + i] : o[i * 4 + k];
+        sum += v;
+        if (g_gs == 1) ck_assert(v > 0 && v < 1);
+        else ck_assert(v == 0.0 || v == 1.0);
+        if (v == 1.0) hot = k;
+      }
+      ck_assert_msg(fabs(sum - 1) < 1e-12, "row %lld sums to %g", (long long)i, sum);
+      if (g_gs != 1) count[hot]++;
+    }
+    for (int k = 0; g_gs != 1 && k < 4; k++) {
+      const double f = (double)count[k] / (double)R;
+      ck_assert_msg(fabs(f - p[k]) < 5 * sqrt(p[k] * (1 - p[k]) / (double)R),
+                    "mode %d category %d: %g", g_gs, k, f);
+    }
+    ic_tensor_destroy(r);
+  }
+  g_gs = 3;
+  ew_in in[] = {{"X", "x", x}};
+  ic_tensor *r;
+  ck_assert_int_eq(rop_run("gumbel_softmax", 1, in, 1, outs, a_gs, &r, err), IC_ERR_INVALID_PROGRAM);
+  ck_assert_msg(strstr(err, "temperature"), "%s", err);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(x0);
+  free(xv);
+  free(xt);
+}
+END_TEST
+
+static void a_exp(ic_builder_op *o) { ic_builder_attr_float(o, "lambda", 2.5f); }
+
+/* exponential (lambda 2.5): every draw >= 0, mean 0.4 and variance 0.16 within 5 standard
+ * errors (20000 draws), float32 and float64. poisson: means 0, 0.7, 4, 25 and 100 (5000 draws
+ * each, float32 and float64): integers, mean within 5 standard errors, variance within 10%;
+ * a negative mean refused. */
+START_TEST(exponential_poisson_values) {
+  const int64_t N = 20000;
+  const rop_out o32[] = {{"Out", "out", IC_FP32}}, o64[] = {{"Out", "out", IC_FP64}};
+  char err[1024];
+  for (int dt = 0; dt < 2; dt++) {
+    ic_tensor *x = dt ? tu_f64(1, TU_DIMS(N), NULL) : tu_f32(1, TU_DIMS(N), NULL), *r;
+    ew_in in[] = {{"X", "x", x}};
+    ck_assert_msg(rop_run("exponential", 1, in, 1, dt ? o64 : o32, a_exp, &r, err) == IC_OK,
+                  "%s", err);
+    double s = 0, s2 = 0;
+    for (int64_t i = 0; i < N; i++) {
+      const double v = ew_at(r, i);
+      ck_assert(v >= 0);
+      s += v, s2 += v * v;
+    }
+    const double mean = s / N, var = s2 / N - mean * mean;
+    ck_assert_msg(fabs(mean - 0.4) < 5 * 0.4 / sqrt((double)N), "mean %g", mean);
+    ck_assert_msg(fabs(var - 0.16) < 0.016, "variance %g", var);
+    ic_tensor_destroy(r);
+    ic_tensor_destroy(x);
+  }
+  const double lam[5] = {0, 0.7, 4, 25, 100};
+  const int64_t M = 5000;
+  double *rates = malloc((size_t)(5 * M) * sizeof *rates);
+  for (int64_t i = 0; i < 5 * M; i++) rates[i] = lam[i / M];
+  for (int dt = 0; dt < 2; dt++) {
+    ic_tensor *x, *r;
+    if (dt) {
+      x = tu_f64(1, TU_DIMS(5 * M), rates);
+    } else {
+      float *f = malloc((size_t)(5 * M) * sizeof *f);
+      for (int64_t i = 0; i < 5 * M; i++) f[i] = (float)rates[i];
+      x = tu_f32(1, TU_DIMS(5 * M), f);
+      free(f);
+    }
+    ew_in in[] = {{"X", "x", x}};
+    ck_assert_msg(rop_run("poisson", 1, in, 1, dt ? o64 : o32, NULL, &r, err) == IC_OK, "%s", err);
+    for (int k = 0; k < 5; k++) {
+      double s = 0, s2 = 0;
+      for (int64_t i = k * M; i < (k + 1) * M; i++) {
+        const double v = ew_at(r, i);
+        ck_assert_msg(v >= 0 && v == floor(v), "draw %g", v);
+        s += v, s2 += v * v;
+      }
+      const double mean = s / M, var = s2 / M - mean * mean;
+      if (lam[k] == 0) {
+        ck_assert(s == 0);
+        continue;
+      }
+      ck_assert_msg(fabs(mean - lam[k]) < 5 * sqrt(lam[k] / M), "mean %g for %g", mean, lam[k]);
+      ck_assert_msg(fabs(var - lam[k]) < 0.1 * lam[k], "variance %g for %g", var, lam[k]);
+    }
+    ic_tensor_destroy(r);
+    ic_tensor_destroy(x);
+  }
+  free(rates);
+  ic_tensor *neg = tu_f32(1, TU_DIMS(2), (const float[]){1, -1}), *r;
+  ew_in in[] = {{"X", "x", neg}};
+  ck_assert_int_eq(rop_run("poisson", 1, in, 1, o32, NULL, &r, err), IC_ERR_SHAPE);
+  ck_assert_msg(strstr(err, "element 1") && strstr(err, ">= 0"), "%s", err);
+  ic_tensor_destroy(neg);
+}
+END_TEST
+
+static int g_sid;
+static void a_sid(ic_builder_op *o) {
+  ic_builder_attr_float(o, "min", g_sid ? 0.5f : 0.0f);
+  ic_builder_attr_float(o, "max", 1.0f);
+  ic_builder_attr_int(o, "seed", g_sid == 2 ? 0 : 17 + g_sid);
+}
+
+/* sampling_id over rows of weights 0.2, 0.5, 0.3: frequencies 0.2, 0.5, 0.3; with min 0.5
+ * the draw r in [0.5, 1) gives index 1 for r < 0.7 (0.4) and 2 otherwise; a seed repeats;
+ * a rank-1 X is refused. */
+START_TEST(sampling_id_values) {
+  const int64_t R = 20000;
+  double *w = malloc((size_t)(3 * R) * sizeof *w);
+  for (int64_t i = 0; i < R; i++) w[3 * i] = 0.2, w[3 * i + 1] = 0.5, w[3 * i + 2] = 0.3;
+  ic_tensor *x = tu_f64(2, TU_DIMS(R, 3), w);
+  const rop_out outs[] = {{"Out", "out", IC_INT64}};
+  char err[1024];
+  const double want[2][3] = {{0.2, 0.5, 0.3}, {0, 0.4, 0.6}};
+  ic_tensor *first = NULL;
+  for (g_sid = 0; g_sid < 2; g_sid++) {
+    ew_in in[] = {{"X", "x", x}};
+    ic_tensor *r;
+    ck_assert_msg(rop_run("sampling_id", 1, in, 1, outs, a_sid, &r, err) == IC_OK, "%s", err);
+    tu_assert_shape(r, IC_INT64, 1, TU_DIMS(R));
+    const int64_t *o = ic_tensor_cdata(r);
+    int64_t count[3] = {0};
+    for (int64_t i = 0; i < R; i++) {
+      ck_assert(o[i] >= 0 && o[i] < 3);
+      count[o[i]]++;
+    }
+    for (int k = 0; k < 3; k++) {
+      const double f = (double)count[k] / R, p = want[g_sid][k];
+      ck_assert_msg(fabs(f - p) <= 5 * sqrt(p * (1 - p) / R), "min %d index %d: %g", g_sid, k, f);
+    }
+    if (g_sid == 0) first = r;
+    else ic_tensor_destroy(r);
+  }
+  g_sid = 0;
+  ew_in in[] = {{"X", "x", x}};
+  ic_tensor *again;
+  ck_assert_msg(rop_run("sampling_id", 1, in, 1, outs, a_sid, &again, err) == IC_OK, "%s", err);
+  ew_assert_same(first, again);
+  ic_tensor_destroy(first);
+  ic_tensor_destroy(again);
+  ic_tensor *x1 = tu_f32(1, TU_DIMS(3), (const float[]){0.2f, 0.5f, 0.3f}), *r;
+  ew_in in1[] = {{"X", "x", x1}};
+  ck_assert_int_eq(rop_run("sampling_id", 1, in1, 1, outs, a_sid, &r, err), IC_ERR_SHAPE);
+  ck_assert_msg(strstr(err, "rank 2"), "%s", err);
+  ic_tensor_destroy(x1);
+  ic_tensor_destroy(x);
+  free(w);
+}
+END_TEST
+
+static int64_t g_sb_startup;
+static void a_sb(ic_builder_op *o) { ic_builder_attr_int(o, "startup_seed", (int)g_sb_startup); }
+
+/* minstd_rand0's first output after seed s: Paddle's SeedOut. */
+static int64_t minstd_next(int64_t s) {
+  uint64_t st = (uint64_t)s % 2147483647u;
+  if (!st) st = 1;
+  return (int64_t)(st * 16807u % 2147483647u);
+}
+
+/* shuffle_batch of int64 [4, 5, 3] (20 rows of 3): ShuffleIdx a permutation with
+ * Out[ShuffleIdx[i]] = X[i]; SeedOut minstd_rand0's step from Seed 7, -5, and from
+ * startup_seed 123 without Seed; the same seed repeats the permutation. */
+START_TEST(shuffle_batch_values) {
+  int64_t xv[60];
+  for (int i = 0; i < 60; i++) xv[i] = i;
+  ic_tensor *x = tu_i64(3, TU_DIMS(4, 5, 3), xv);
+  const rop_out outs[] = {{"Out", "out", IC_INT64}, {"ShuffleIdx", "idx", IC_INT64},
+                          {"SeedOut", "seed_out", IC_INT64}};
+  char err[1024];
+  const int64_t seeds[3] = {7, -5, 0};
+  ic_tensor *keep = NULL;
+  for (int k = 0; k < 3; k++) {
+    ic_tensor *s = tu_i64(1, TU_DIMS(1), &seeds[k]), *r[3];
+    ew_in in[] = {{"X", "x", x}, {"Seed", "seed", s}};
+    g_sb_startup = 123;
+    ck_assert_msg(rop_run("shuffle_batch", k == 2 ? 1 : 2, in, 3, outs, a_sb, r, err) == IC_OK,
+                  "%s", err);
+    tu_assert_shape(r[0], IC_INT64, 3, TU_DIMS(4, 5, 3));
+    tu_assert_shape(r[1], IC_INT64, 1, TU_DIMS(20));
+    tu_assert_shape(r[2], IC_INT64, 1, TU_DIMS(1));
+    const int64_t *o = ic_tensor_cdata(r[0]), *idx = ic_tensor_cdata(r[1]);
+    bool seen[20] = {false};
+    for (int i = 0; i < 20; i++) {
+      ck_assert(idx[i] >= 0 && idx[i] < 20 && !seen[idx[i]]);
+      seen[idx[i]] = true;
+      for (int j = 0; j < 3; j++) ck_assert(o[idx[i] * 3 + j] == xv[i * 3 + j]);
+    }
+    const int64_t want = minstd_next(k == 2 ? 123 : seeds[k]);
+    ck_assert_msg(*(const int64_t *)ic_tensor_cdata(r[2]) == want, "SeedOut %lld, want %lld",
+                  (long long)*(const int64_t *)ic_tensor_cdata(r[2]), (long long)want);
+    if (k == 0) {
+      keep = r[1];
+    } else {
+      ic_tensor_destroy(r[1]);
+    }
+    ic_tensor_destroy(r[0]);
+    ic_tensor_destroy(r[2]);
+    ic_tensor_destroy(s);
+  }
+  ic_tensor *s = tu_i64(1, TU_DIMS(1), &seeds[0]), *r[3];
+  ew_in in[] = {{"X", "x", x}, {"Seed", "seed", s}};
+  ck_assert_msg(rop_run("shuffle_batch", 2, in, 3, outs, a_sb, r, err) == IC_OK, "%s", err);
+  ew_assert_same(keep, r[1]);
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(r[k]);
+  ic_tensor_destroy(keep);
+  ic_tensor_destroy(s);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
 static TCase *tc_multinomial(void) {
   TCase *tc = tcase_create("multinomial");
   tcase_add_test(tc, with_replacement);
@@ -368,6 +803,12 @@ static TCase *tc_multinomial(void) {
   tcase_add_test(tc, randint_values);
   tcase_add_test(tc, randperm_values);
   tcase_add_test(tc, bernoulli_values);
+  tcase_add_test(tc, uniform_random_batch_size_like_values);
+  tcase_add_test(tc, dropout_nd_training);
+  tcase_add_test(tc, gumbel_softmax_values);
+  tcase_add_test(tc, exponential_poisson_values);
+  tcase_add_test(tc, sampling_id_values);
+  tcase_add_test(tc, shuffle_batch_values);
   return tc;
 }
 

@@ -1533,12 +1533,115 @@ START_TEST(softmax_expand_mask_reset_reference) {
 }
 END_TEST
 
+/* split_lod_tensor / merge_lod_tensor beyond the Paddle cases (tests/data/paddle_ctrl_lod
+ * ifelse_*): Paddle's merge stalling on an empty sequence (the same sequence read again, rows
+ * left as zeros where Paddle leaves them unwritten); a Mask sending every row to one branch,
+ * the other empty; and the errors (a Mask longer than X's sequences, a Mask not bool, a merge
+ * level beyond X's LoD). */
+static ic_builder *ifelse_program(int64_t level, const char *merge_type, ic_dtype mask_dt) {
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 1), false);
+  ic_builder_feed(b, "x");
+  ic_builder_var(b, 0, "mask", mask_dt, 2, TU_DIMS(-1, 1), false);
+  ic_builder_feed(b, "mask");
+  ic_builder_op *s = ic_builder_add_op(b, 0, "split_lod_tensor");
+  ic_builder_in(s, "X", "x");
+  ic_builder_in(s, "Mask", "mask");
+  ic_builder_out(s, "OutTrue", "t");
+  ic_builder_out(s, "OutFalse", "f");
+  ic_builder_attr_int(s, "level", 0);
+  ic_builder_op *m = ic_builder_add_op(b, 0, merge_type);
+  ic_builder_in(m, "X", "x");
+  ic_builder_in(m, "Mask", "mask");
+  ic_builder_in(m, "InTrue", "t");
+  ic_builder_in(m, "InFalse", "f");
+  ic_builder_out(m, "Out", "out");
+  ic_builder_attr_int(m, "level", (int)level);
+  const char *names[3] = {"t", "f", "out"};
+  for (int k = 0; k < 3; k++) {
+    ic_builder_var(b, 0, names[k], IC_FP32, 0, NULL, false);
+    ic_builder_fetch(b, names[k]);
+  }
+  return b;
+}
+
+static ic_tensor *bool_col(size_t n, const uint8_t *v) {
+  ic_tensor *t;
+  ck_assert_int_eq(ic_tensor_create(IC_BOOL, 2, TU_DIMS((int64_t)n, 1), &t), IC_OK);
+  memcpy(ic_tensor_data(t), v, n);
+  return t;
+}
+
+START_TEST(split_merge_lod_quirks) {
+  float xv[9];
+  for (int i = 0; i < 9; i++) xv[i] = (float)(i + 1);
+  char err[1024];
+  /* lengths 2, 1, 0, 6; Mask 1 0 1 1: the merge meets the true branch's empty sequence and
+   * reads it again for the last condition, so its 6 rows never land */
+  ic_tensor *x = with_lod(tu_f32(2, TU_DIMS(9, 1), xv), 5, (const uint64_t[]){0, 2, 3, 3, 9}, 0, NULL);
+  ic_tensor *mask = bool_col(4, (const uint8_t[]){1, 0, 1, 1}), *r[3];
+  ic_builder *b = ifelse_program(0, "merge_lod_tensor", IC_BOOL);
+  ck_assert_msg(tu_run(b, 2, TU_NAMES("x", "mask"), (ic_tensor *const[]){x, mask}, 3,
+                       TU_NAMES("t", "f", "out"), r, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(r[0], IC_FP32, 2, TU_DIMS(8, 1));
+  assert_lod(r[0], 0, 4, (const uint64_t[]){0, 2, 2, 8});
+  tu_assert_shape(r[1], IC_FP32, 2, TU_DIMS(1, 1));
+  assert_lod(r[1], 0, 2, (const uint64_t[]){0, 1});
+  tu_assert_shape(r[2], IC_FP32, 2, TU_DIMS(9, 1));
+  assert_lod(r[2], 0, 5, (const uint64_t[]){0, 2, 3, 3, 3});
+  const float *o = ic_tensor_cdata(r[2]);
+  for (int i = 0; i < 9; i++) ck_assert(o[i] == (i < 3 ? xv[i] : 0.0f));
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(r[k]);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(mask);
+  /* every sequence true (merge_lod_tensor_infer; lengths 2, 1, 2, 4): OutFalse has no rows
+   * and no LoD */
+  ic_tensor *x2 = with_lod(tu_f32(2, TU_DIMS(9, 1), xv), 5, (const uint64_t[]){0, 2, 3, 5, 9}, 0, NULL);
+  mask = bool_col(4, (const uint8_t[]){1, 1, 1, 1});
+  b = ifelse_program(0, "merge_lod_tensor_infer", IC_BOOL);
+  ck_assert_msg(tu_run(b, 2, TU_NAMES("x", "mask"), (ic_tensor *const[]){x2, mask}, 3,
+                       TU_NAMES("t", "f", "out"), r, err, sizeof err) == IC_OK, "%s", err);
+  tu_assert_shape(r[1], IC_FP32, 2, TU_DIMS(0, 1));
+  ck_assert_uint_eq(ic_tensor_lod_levels(r[1]), 0);
+  tu_assert_shape(r[2], IC_FP32, 2, TU_DIMS(9, 1));
+  assert_lod(r[2], 0, 5, (const uint64_t[]){0, 2, 3, 5, 9});
+  o = ic_tensor_cdata(r[2]);
+  for (int i = 0; i < 9; i++) ck_assert(o[i] == xv[i]);
+  for (int k = 0; k < 3; k++) ic_tensor_destroy(r[k]);
+  ic_tensor_destroy(mask);
+  ic_tensor_destroy(x2);
+  /* errors */
+  mask = bool_col(5, (const uint8_t[]){1, 0, 1, 1, 0});
+  ck_assert_int_ne(tu_run(b, 2, TU_NAMES("x", "mask"), (ic_tensor *const[]){x, mask}, 3,
+                          TU_NAMES("t", "f", "out"), r, err, sizeof err), IC_OK);
+  ck_assert_msg(strstr(err, "Mask 'mask'") && strstr(err, "more than the sequences"), "%s", err);
+  ic_tensor_destroy(mask);
+  ic_builder_destroy(b);
+  mask = bool_col(4, (const uint8_t[]){1, 0, 1, 0});
+  b = ifelse_program(2, "merge_lod_tensor", IC_BOOL);
+  ck_assert_int_ne(tu_run(b, 2, TU_NAMES("x", "mask"), (ic_tensor *const[]){x, mask}, 3,
+                          TU_NAMES("t", "f", "out"), r, err, sizeof err), IC_OK);
+  ck_assert_msg(strstr(err, "X 'x'") && strstr(err, "fewer than attribute level 2"), "%s", err);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(mask);
+  ic_tensor *mi = tu_i32(2, TU_DIMS(4, 1), (const int32_t[]){1, 0, 1, 0});
+  b = ifelse_program(0, "merge_lod_tensor", IC_INT32);
+  ck_assert_int_ne(tu_run(b, 2, TU_NAMES("x", "mask"), (ic_tensor *const[]){x, mi}, 3,
+                          TU_NAMES("t", "f", "out"), r, err, sizeof err), IC_OK);
+  ck_assert_msg(strstr(err, "bool [N, 1]"), "%s", err);
+  ic_builder_destroy(b);
+  ic_tensor_destroy(mi);
+  ic_tensor_destroy(x);
+}
+END_TEST
+
 static TCase *tc_lod(void) {
   TCase *tc = tcase_create("lod");
   tcase_add_test(tc, lod_api);
   tcase_add_test(tc, lod_flows_through_ops);
   tcase_add_test(tc, lod_bad_feed);
   tcase_add_test(tc, lod_in_place);
+  tcase_add_test(tc, split_merge_lod_quirks);
   return tc;
 }
 

@@ -938,6 +938,85 @@ def lanms_poly_values(seed, dtype, npts, concave=False):
 LANMS_POLY_CONFIGS = [(-1, 0.3, -1, 0.3, 1.0, -1, False), (0, 0.2, 5, 0.2, 0.8, 4, True)]
 
 
+def ifelse_split_merge(level, dtype, xlod_level, merge_type="merge_lod_tensor", short=False):
+    """fluid IfElse's data path without its blocks: split_lod_tensor of X by a bool Mask at
+    LoD `level`, each branch scaled differently (scale keeps the LoD), merge_lod_tensor (or
+    merge_lod_tensor_infer) back in Mask's order; both branches and the merge fetched with
+    their LoD. short: also a split by a Mask shorter than X's sequences (the rest dropped)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1] + list(feeds["x"][0].shape[1:]), dtype,
+                               lod_level=xlod_level)
+        mask = paddle.static.data("mask", [-1, 1], "bool")
+        out_lod = max(xlod_level - level, 0)
+        t = b.create_var(name="x_true", dtype=dtype, lod_level=out_lod)
+        f = b.create_var(name="x_false", dtype=dtype, lod_level=out_lod)
+        raw_op(b, "split_lod_tensor", {"X": [x], "Mask": [mask]},
+               {"OutTrue": [t], "OutFalse": [f]}, {"level": level})
+        t2 = b.create_var(name="true_scaled", dtype=dtype, lod_level=out_lod)
+        f2 = b.create_var(name="false_scaled", dtype=dtype, lod_level=out_lod)
+        raw_op(b, "scale", {"X": [t]}, {"Out": [t2]}, {"scale": 2.0, "bias": 1.0})
+        raw_op(b, "scale", {"X": [f]}, {"Out": [f2]}, {"scale": -3.0, "bias": 0.0})
+        m = b.create_var(name="merged", dtype=dtype, lod_level=xlod_level)
+        raw_op(b, merge_type, {"X": [x], "Mask": [mask], "InTrue": [t2], "InFalse": [f2]},
+               {"Out": [m]}, {"level": level})
+        feed_vars, fetch_vars = [x, mask], [t, f, m]
+        if short:
+            m2 = paddle.static.data("mask2", [-1, 1], "bool")
+            t3 = b.create_var(name="x_true2", dtype=dtype, lod_level=out_lod)
+            f3 = b.create_var(name="x_false2", dtype=dtype, lod_level=out_lod)
+            raw_op(b, "split_lod_tensor", {"X": [x], "Mask": [m2]},
+                   {"OutTrue": [t3], "OutFalse": [f3]}, {"level": level})
+            feed_vars.append(m2)
+            fetch_vars += [t3, f3]
+        return feed_vars, fetch_vars
+    return build
+
+
+def ifelse_mask(*bits):
+    return np.array(bits, "bool").reshape(-1, 1)
+
+
+IFELSE_RNG = np.random.RandomState(80)
+
+
+def ifelse_rand(*shape):
+    return IFELSE_RNG.uniform(-1.0, 1.0, shape).astype(F32)
+
+
+def ifelse_blocks(feeds):
+    """fluid's IfElse as it built programs: split_lod_tensor of x by cond (level 0), a
+    conditional_block per branch whose Cond is cond itself (is_scalar_condition false: both
+    blocks run whenever cond has rows, a branch's ops then seeing 0 rows when cond picks
+    none for it), tanh(x) * 2 + 1 in the true block, x * -3 in the false one, written to
+    variables of the main block, and merge_lod_tensor with X = Mask = cond, level 0."""
+    from paddle.static.nn.control_flow import ConditionalBlock
+    prog = paddle.static.default_main_program()
+    b = prog.global_block()
+    x = paddle.static.data("x", [-1, 3], F32)
+    cond = paddle.static.data("cond", [-1, 1], "bool")
+    t = b.create_var(name="x_true", dtype=F32, lod_level=0)
+    f = b.create_var(name="x_false", dtype=F32, lod_level=0)
+    raw_op(b, "split_lod_tensor", {"X": [x], "Mask": [cond]}, {"OutTrue": [t], "OutFalse": [f]},
+           {"level": 0})
+    t_out = b.create_var(name="true_out", dtype=F32, lod_level=0)
+    f_out = b.create_var(name="false_out", dtype=F32, lod_level=0)
+    cb = ConditionalBlock([cond], is_scalar_condition=False)
+    with cb.block():
+        sb = prog.current_block()
+        th = sb.create_var(name="true_tanh", dtype=F32)
+        raw_op(sb, "tanh", {"X": [t]}, {"Out": [th]})
+        raw_op(sb, "scale", {"X": [th]}, {"Out": [t_out]}, {"scale": 2.0, "bias": 1.0})
+    cb2 = ConditionalBlock([cond], is_scalar_condition=False)
+    with cb2.block():
+        sb = prog.current_block()
+        raw_op(sb, "scale", {"X": [f]}, {"Out": [f_out]}, {"scale": -3.0, "bias": 0.0})
+    m = b.create_var(name="merged", dtype=F32, lod_level=0)
+    raw_op(b, "merge_lod_tensor", {"X": [cond], "Mask": [cond], "InTrue": [t_out],
+                                   "InFalse": [f_out]}, {"Out": [m]}, {"level": 0})
+    return [x, cond], [m, t_out, f_out]
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -1094,6 +1173,38 @@ LOD_CASES = {
     "linear_chain_crf_f64": (linear_chain_crf_case("float64", False),
                              crf_values("float64", False)),
 }
+
+# split_lod_tensor / merge_lod_tensor (fluid IfElse). An empty sequence never comes before
+# another sequence of its branch: Paddle's merge would then stall on it and leave rows
+# unwritten (garbage in Paddle's output; icore writes zeros, see merge_lod_tensor.c).
+LOD_CASES.update({
+    # 4 sequences (one empty, last of the true branch), split and merged at level 0
+    "ifelse_split_merge": (ifelse_split_merge(0, F32, 1), {
+        "x": (ifelse_rand(9, 3), [[0, 2, 5, 5, 9]]), "mask": (ifelse_mask(1, 0, 1, 0), None)}),
+    # two levels, split at level 1 (6 sub-sequences): the merge puts X's level 0 back on top
+    "ifelse_split_merge_level1": (ifelse_split_merge(1, F32, 2), {
+        "x": (ifelse_rand(10, 3), [[0, 2, 6], [0, 1, 3, 5, 6, 8, 10]]),
+        "mask": (ifelse_mask(1, 1, 0, 1, 0, 0), None)}),
+    # two levels split at level 0: each branch keeps both levels
+    "ifelse_split_merge_two_level": (ifelse_split_merge(0, "float64", 2), {
+        "x": (ifelse_rand(10, 2).astype("float64"), [[0, 2, 3, 6], [0, 1, 3, 5, 6, 8, 10]]),
+        "mask": (ifelse_mask(0, 1, 0), None)}),
+    # no LoD: rows are the sequences (int64, merge_lod_tensor_infer); a shorter Mask2
+    "ifelse_split_merge_rows": (ifelse_split_merge(0, "int64", 0, "merge_lod_tensor_infer",
+                                                   short=True), {
+        "x": (np.arange(12, dtype="int64").reshape(6, 2) - 5, None),
+        "mask": (ifelse_mask(0, 1, 1, 0, 1, 0), None), "mask2": (ifelse_mask(1, 0, 1), None)}),
+    # every sequence to one branch: the other is empty (no rows, no LoD)
+    "ifelse_split_merge_all_true": (ifelse_split_merge(0, F32, 1), {
+        "x": (ifelse_rand(5, 2), [[0, 3, 5]]), "mask": (ifelse_mask(1, 1), None)}),
+})
+
+LOD_CASES.update({
+    # fluid IfElse with its two conditional_blocks (a cond all true is not a case: Paddle's
+    # scale then fails on the false block's 0-row tensor, "holds no memory")
+    "ifelse_blocks": (ifelse_blocks, {"x": (ifelse_rand(6, 3), None),
+                                      "cond": (ifelse_mask(1, 0, 0, 1, 1, 0), None)}),
+})
 
 
 def gen_lod_case(out_dir, name, build, values):

@@ -4133,6 +4133,264 @@ def tril_triu_masks(g):
             tt(xb, 1, True, "bool"))
 
 
+def fconst(g, value, dtype=5, shape=(1,), vdt=F32):
+    return g.op("fill_constant", {}, dict(shape=list(shape), dtype=dtype, value=float(value)),
+                dtype=vdt)
+
+
+@case(**EXACT, note="empty's contents are unspecified: its dims and dtype are checked "
+      "through fill_any_like")
+def empty_shapes(g):
+    """empty from the shape attribute (float32 default, int64, bool, float64, uint8, int32,
+    a zero dim, rank 0), from ShapeTensor (int32 and int64) and ShapeTensorList (an int64
+    and an int32 element): each fetched as fill_any_like(Out, 0) (dims and dtype, not the
+    unspecified values)."""
+    st = g.data("st", np.array([2, 3, 1], dtype="int32"))
+    st64 = g.data("st64", np.array([4], dtype="int64"))
+    d0 = g.data("d0", np.array([3], dtype="int64"))
+    d1 = g.data("d1", np.array([2], dtype="int32"))
+    dts = {5: F32, 3: "int64", 0: "bool", 6: "float64", 20: "uint8", 2: "int32"}
+    outs = []
+
+    def emp(ins, shape, dtype):
+        e = g.op("empty", ins, dict(shape=shape, dtype=dtype), dtype=dts[dtype])
+        outs.append(g.op("fill_any_like", {"X": e}, dict(value=0.0, dtype=-1), dtype=dts[dtype]))
+
+    emp({}, [2, 3], 5)
+    emp({}, [4, 1, 2], 3)
+    emp({}, [3], 0)
+    emp({}, [2, 0, 3], 6)
+    emp({}, [], 20)
+    emp({}, [1, 5], 2)
+    emp({"ShapeTensor": st}, [], 5)
+    emp({"ShapeTensor": st64}, [7, 7], 3)
+    emp({"ShapeTensorList": [d0, d1]}, [], 6)
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="random values differ from Paddle's: shapes, ranges and diagonal "
+      "positions are checked (bool comparisons, exact)")
+def uniform_random_batch_size_like_modes(g):
+    """uniform_random_batch_size_like: the batch dim from input_dim_idx 0 to output_dim_idx
+    0 (float32, default range), input_dim_idx 2 to output_dim_idx 1 (float64, min 2, max 5,
+    a seed), diag_num 3 / diag_step 4 with diag_val 9 (outside the range): fetched as
+    Out >= min, Out < max and Out >= 9 (exactly the diagonal positions)."""
+    x = g.data("x", g.rand([3, 4, 5]))
+    a = g.op("uniform_random_batch_size_like", {"Input": x},
+             dict(shape=[-1, 6], input_dim_idx=0, output_dim_idx=0, min=-1.0, max=1.0,
+                  seed=0, diag_num=0, diag_step=0, diag_val=1.0, dtype=5))
+    b = g.op("uniform_random_batch_size_like", {"Input": x},
+             dict(shape=[2, -1, 3], input_dim_idx=2, output_dim_idx=1, min=2.0, max=5.0,
+                  seed=7, diag_num=0, diag_step=0, diag_val=1.0, dtype=6), dtype="float64")
+    c = g.op("uniform_random_batch_size_like", {"Input": x},
+             dict(shape=[-1, 5], input_dim_idx=1, output_dim_idx=0, min=0.0, max=0.5,
+                  seed=3, diag_num=3, diag_step=4, diag_val=9.0, dtype=5))
+    outs = []
+    for v, lo, hi, dt in ((a, -1, 1, F32), (b, 2, 5, "float64"), (c, 0, 0.5, F32)):
+        vd = 5 if dt == F32 else 6
+        outs.append(g.op("greater_equal", {"X": v, "Y": fconst(g, lo, vd, vdt=dt)}, dtype="bool"))
+        outs.append(g.op("less_than", {"X": v, "Y": fconst(g, hi, vd, vdt=dt)}, dtype="bool"))
+    outs.append(g.op("greater_equal", {"X": c, "Y": fconst(g, 9.0)}, dtype="bool"))
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="fill_any only stores a value: exact")
+def fill_any_inplace(g):
+    """fill_any (Tensor.fill_) in place (Out names X) on float32, float64, uint8, int64
+    (3.7 truncates to 3), int32 (-2.9 to -2) and bool tensors, and into a new variable."""
+    helper = LayerHelper("fill_any")
+    outs = []
+    for name, val, dt, fill in (("xf", g.rand([2, 3]), F32, 1.25), ("xd", g.rand([3], dtype="float64"), "float64", -0.1),
+                                ("xh", g.randint([2, 2], 0, 200, "uint8"), "uint8", 7.9),
+                                ("xl", g.randint([4], -9, 9, "int64"), "int64", 3.7),
+                                ("xi", g.randint([2, 2], -9, 9, "int32"), "int32", -2.9),
+                                ("xb", g.rand([3]) > 0, "bool", 1.0)):
+        x = g.data(name, val)
+        v = g.op("assign", {"X": x}, dtype=dt)
+        helper.append_op(type="fill_any", inputs={"X": [v]}, outputs={"Out": [v]},
+                         attrs=dict(value=fill))
+        outs.append(v)
+    outs.append(g.op("fill_any", {"X": outs[0]}, dict(value=-7.5)))
+    g.fetch(*outs)
+
+
+@case()
+def l1_norm_sum(g):
+    """l1_norm: the sum of |X| over a rank-3 float32 tensor (a 0-D Out), and of a rank-1
+    one holding zeros."""
+    x = g.data("x", g.rand([3, 4, 5]))
+    y0 = g.rand([6])
+    y0[1] = y0[4] = 0
+    y = g.data("y", y0)
+    g.fetch(g.op("l1_norm", {"X": x}), g.op("l1_norm", {"X": y}))
+
+
+@case(paddle2=True, note="Paddle 2.6.2: 3.3.1 no longer registers minus and fsp")
+def minus_fsp(g):
+    """minus (X - Y of equal dims, float32) and fsp (X [2, 3, 4, 5] with Y [2, 2, 4, 5] ->
+    [2, 3, 2], and a 1 x 1 map)."""
+    x = g.data("x", g.rand([3, 4]))
+    y = g.data("y", g.rand([3, 4]))
+    a = g.data("a", g.rand([2, 3, 4, 5]))
+    b = g.data("b", g.rand([2, 2, 4, 5]))
+    c = g.data("c", g.rand([1, 4, 1, 1]))
+    d = g.data("d", g.rand([1, 3, 1, 1]))
+    g.fetch(g.op("minus", {"X": x, "Y": y}), g.op("fsp", {"X": a, "Y": b}),
+            g.op("fsp", {"X": c, "Y": d}))
+
+
+@case(**EXACT, note="3-D max pooling and unpooling only move values: exact")
+def max_pool3d_unpool3d(g):
+    """max_pool3d_with_index (Out, int32 Mask) with ksize 2 x 3 x 2, strides 2 x 1 x 2,
+    paddings 1 x 1 x 0; the same under ceil_mode; adaptive 2 x 3 x 2; global; float64; then
+    unpool3d of the first back to X's size, and of a pooling whose windows tile the volume
+    (output_size as ksize/strides/paddings give it: Paddle 3.3.1 crashes without one)."""
+    x = g.data("x", g.rand([2, 2, 5, 6, 7]))
+    xd = g.data("xd", g.rand([1, 2, 4, 3, 5], dtype="float64"))
+    outs = {"Out": 1, "Mask": 1}
+
+    def pool(v, k, s, p, gp=False, ad=False, cm=False, dt=F32):
+        return g.op("max_pool3d_with_index", {"X": v},
+                    dict(ksize=k, strides=s, paddings=p, global_pooling=gp, adaptive=ad,
+                         ceil_mode=cm), outs=outs, dtype=dt)
+    p = pool(x, [2, 3, 2], [2, 1, 2], [1, 1, 0])
+    q = pool(x, [2, 3, 2], [2, 2, 2], [0, 1, 0], cm=True)
+    r = pool(x, [2, 3, 2], [1, 1, 1], [0, 0, 0], ad=True)
+    s = pool(x, [1, 1, 1], [1, 1, 1], [0, 0, 0], gp=True)
+    t = pool(xd, [2, 2, 3], [2, 1, 2], [0, 1, 1], dt="float64")
+    u = g.op("unpool3d", {"X": p["Out"][0], "Indices": p["Mask"][0]},
+             dict(ksize=[2, 3, 2], strides=[2, 1, 2], paddings=[1, 1, 0],
+                  output_size=[5, 6, 7], data_format="NCDHW"))
+    y = g.data("y", g.rand([1, 3, 4, 6, 4]))
+    w = pool(y, [2, 3, 2], [2, 3, 2], [0, 0, 0])
+    v = g.op("unpool3d", {"X": w["Out"][0], "Indices": w["Mask"][0]},
+             dict(ksize=[2, 3, 2], strides=[2, 3, 2], paddings=[0, 0, 0], output_size=[4, 6, 4],
+                  data_format="NCDHW"))
+    ud = g.op("unpool3d", {"X": t["Out"][0], "Indices": t["Mask"][0]},
+              dict(ksize=[2, 2, 3], strides=[2, 1, 2], paddings=[0, 1, 1],
+                   output_size=[4, 3, 5], data_format="NCDHW"), dtype="float64")
+    res = []
+    for m in (p, q, r, s, t, w):
+        res += [m["Out"][0], m["Mask"][0]]
+    g.fetch(*res, u, v, ud)
+
+
+@case(note="onesided only: Paddle's two-sided stft (onesided false) fails in its kernel "
+      "(complex64 read from a float32 tensor); test_ops_math checks icore's against the "
+      "onesided half")
+def stft_modes(g):
+    """stft of a [2, 30] float32 signal with a random window: n_fft 8, hop 3, onesided, not
+    normalized; n_fft 7 (odd), hop 4, normalized; a float64 signal with n_fft 6, hop 6,
+    normalized. Complex results fetched through as_real."""
+    x = g.data("x", g.rand([2, 30]))
+    xd = g.data("xd", g.rand([3, 20], dtype="float64"))
+    w8 = g.data("w8", g.rand([8], 0.0, 1.0))
+    w7 = g.data("w7", g.rand([7], 0.0, 1.0))
+    w6 = g.data("w6", g.rand([6], 0.0, 1.0, dtype="float64"))
+
+    def stft(v, w, n, hop, norm, one, dt="complex64", rdt=F32):
+        s = g.op("stft", {"X": v, "Window": w},
+                 dict(n_fft=n, hop_length=hop, normalized=norm, onesided=one), dtype=dt)
+        return g.op("as_real", {"X": s}, dtype=rdt)
+    g.fetch(stft(x, w8, 8, 3, False, True), stft(x, w7, 7, 4, True, True),
+            stft(xd, w6, 6, 6, True, True, "complex128", "float64"))
+
+
+@case(paddle2=True, note="Paddle 2.6.2 (3.3.1 no longer registers dropout_nd); inference "
+      "only (the saved model has is_test), which is exact up to the downgrade product")
+def dropout_nd_infer(g):
+    """dropout_nd in inference: downgrade_in_infer (X * (1 - p)) and upscale_in_train (X), with
+    axis lists; float32 and float64."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    xd = g.data("xd", g.rand([3, 5], dtype="float64"))
+    outs = {"Out": 1, "Mask": 1}
+    a = g.op("dropout_nd", {"X": x}, dict(dropout_prob=0.3, is_test=True,
+                                          dropout_implementation="downgrade_in_infer",
+                                          axis=[1]), outs=outs)
+    b = g.op("dropout_nd", {"X": x}, dict(dropout_prob=0.6, is_test=True,
+                                          dropout_implementation="upscale_in_train",
+                                          axis=[0, 2]), outs=outs)
+    c = g.op("dropout_nd", {"X": xd}, dict(dropout_prob=0.25, is_test=True,
+                                           dropout_implementation="downgrade_in_infer",
+                                           axis=[0]), outs=outs, dtype="float64")
+    g.fetch(a["Out"][0], b["Out"][0], c["Out"][0])
+
+
+@case(atol=1e-6, note="random noise, but the inputs' gaps (100) exceed any Gumbel noise "
+      "difference (below 40): the one-hot or near-one-hot result is Paddle's")
+def gumbel_softmax_gaps(g):
+    """gumbel_softmax of distinct inputs 100 apart: hard (exact one-hot)
+    along the last axis and axis 0, soft (1 and ~0) with temperature 0.5 and 2, float64."""
+    x = g.data("x", (g.rng.permutation(24).reshape(2, 3, 4) * 100.0).astype(F32))
+    xd = g.data("xd", (g.rng.permutation(15).reshape(5, 3) * 100.0).astype("float64"))
+    gs = lambda v, t, h, ax, dt=F32: g.op("gumbel_softmax", {"X": v},  # noqa: E731
+                                         dict(temperature=t, hard=h, axis=ax), dtype=dt)
+    g.fetch(gs(x, 1.0, True, -1), gs(x, 0.5, True, 0), gs(x, 0.5, False, -1),
+            gs(x, 2.0, False, 1), gs(xd, 1.0, True, 0, "float64"),
+            gs(xd, 1.0, False, -1, "float64"))
+
+
+@case(**EXACT, note="random draws: only what is exact is fetched (zeros, ranges, integrality)")
+def exponential_poisson_props(g):
+    """exponential_ in place (lambda 2.5) fetched as Out >= 0; poisson of zero rates (exact
+    zeros) and of rates up to 40 fetched as Out >= 0 and floor(Out) == Out; float64."""
+    helper = LayerHelper("exponential")
+    x = g.data("x", g.rand([3, 4]))
+    v = g.op("assign", {"X": x})
+    helper.append_op(type="exponential", inputs={"X": [v]}, outputs={"Out": [v]},
+                     attrs={"lambda": 2.5})
+    zero = fconst(g, 0.0, 5, (1,))
+    z = g.data("z", np.zeros([2, 3], F32))
+    r = g.data("r", g.rand([4, 5], 0.0, 40.0))
+    rd = g.data("rd", g.rand([6], 0.0, 3.0, dtype="float64"))
+    pz = g.op("poisson", {"X": z})
+    pr = g.op("poisson", {"X": r})
+    pd = g.op("poisson", {"X": rd}, dtype="float64")
+    ge = lambda a, b: g.op("greater_equal", {"X": a, "Y": b}, dtype="bool")  # noqa: E731
+    integral = lambda a, dt=F32: g.op("equal", {"X": g.op("floor", {"X": a}, dtype=dt),  # noqa: E731
+                                                "Y": a}, dtype="bool")
+    g.fetch(ge(v, zero), pz, ge(pr, zero), integral(pr), integral(pd, "float64"))
+
+
+@case(paddle2=True, **EXACT, note="Paddle 2.6.2 (3.3.1 no longer registers sampling_id); rows "
+      "whose weights put all mass on one index (or none) draw it whatever the random number")
+def sampling_id_onehot(g):
+    """sampling_id of one-hot rows (each draw r in [0, 1) lands on the hot index), an all-zero
+    row (width - 1), float32 and float64, min/max 0.2 / 0.9 and a seed."""
+    w = np.zeros([5, 4], F32)
+    for i, j in enumerate([2, 0, 3, 1]):
+        w[i, j] = 1.0
+    x = g.data("x", w)
+    xd = g.data("xd", w[:4].astype("float64"))
+    g.fetch(g.op("sampling_id", {"X": x}, dict(min=0.0, max=1.0, seed=0), dtype="int64"),
+            g.op("sampling_id", {"X": xd}, dict(min=0.2, max=0.9, seed=5), dtype="int64"))
+
+
+@case(**EXACT, note="the permutation is random: its sum, the rows' sum and SeedOut (a "
+      "minstd_rand0 step, reproduced exactly) are fetched")
+def shuffle_batch_seed(g):
+    """shuffle_batch of an int64 [2, 3, 2] tensor (6 rows of 2) with Seed 7 and of a float32
+    [5, 3] one whose Seed is its own SeedOut, unset before the run (startup_seed 11, as
+    fluid's shuffle_batch layer builds it): SeedOut, the sums of ShuffleIdx and of Out's rows
+    (permutation invariants)."""
+    x = g.data("x", g.randint([2, 3, 2], -50, 50, "int64"))
+    s = g.data("s", np.array([7], "int64"))
+    y = g.data("y", g.randint([5, 3], -5, 5, "int64"))
+    outs = {"Out": 1, "ShuffleIdx": 1, "SeedOut": 1}
+    a = g.op("shuffle_batch", {"X": x, "Seed": s}, dict(startup_seed=0), outs=outs, dtype="int64")
+    helper = LayerHelper("shuffle_batch")
+    sv = helper.create_variable_for_type_inference("int64")
+    bo, bi = (helper.create_variable_for_type_inference("int64") for _ in range(2))
+    helper.append_op(type="shuffle_batch", inputs={"X": [y], "Seed": [sv]},
+                     outputs={"Out": [bo], "ShuffleIdx": [bi], "SeedOut": [sv]},
+                     attrs=dict(startup_seed=11))
+    b = {"Out": [bo], "ShuffleIdx": [bi], "SeedOut": [sv]}
+    rs = lambda v, d: g.op("reduce_sum", {"X": v}, dict(dim=d, keep_dim=False,  # noqa: E731
+                                                         reduce_all=False), dtype="int64")
+    g.fetch(a["SeedOut"][0], rs(a["ShuffleIdx"][0], [0]), rs(a["Out"][0], [0, 1]),
+            b["SeedOut"][0], rs(b["ShuffleIdx"][0], [0]), rs(b["Out"][0], [0]))
+
+
 @case(**EXACT, note="roll only moves values: exact")
 def roll_axes(g):
     """roll over two axes (one negative, a shift larger than its dim), the flattened tensor

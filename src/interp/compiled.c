@@ -57,10 +57,20 @@ static ic_status bind(crun *r, ic_scope *scope, ic_err *err) {
     if (!sv && pv->desc && pv->desc->type == 13) continue;
     if (!sv) {
       const char *slot = "?";
+      unsigned flags = 0;
       for (size_t k = 0; k < in->def->n_inputs; k++) {
         for (uint32_t j = 0; j < in->in[k].n; j++) {
-          if (in->in[k].vars[j] == v && !strcmp(slot, "?")) slot = in->def->inputs[k].name;
+          if (in->in[k].vars[j] == v && !strcmp(slot, "?")) {
+            slot = in->def->inputs[k].name;
+            flags = in->def->inputs[k].flags;
+          }
         }
+      }
+      /* A slot that may be empty (shuffle_batch's Seed before its own SeedOut wrote it)
+       * reads an unset variable as empty on every run, as the uncompiled executor does. */
+      if (flags & IC_SLOT_MAYBE_EMPTY) {
+        ic_tensor_reset(&rs->vars[v].tensor);
+        continue;
       }
       return ic_err_set(err, IC_ERR_NOT_FOUND,
                         "%s: input %s '%s' has not been set: no earlier op writes it, and it "
