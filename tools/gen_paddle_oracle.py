@@ -4062,6 +4062,92 @@ def matrix_nms_modes(g):
             b["RoisNum"][0])
 
 
+def spd(g, shape, dt):
+    """Symmetric positive-definite matrices B B^T + n I of shape [..., n, n]."""
+    n = shape[-1]
+    b = g.rand(shape, -1, 1, "float64")
+    return (b @ np.swapaxes(b, -1, -2) + n * np.eye(n)).astype(dt)
+
+
+@case(note="icore factors float32 in double (LAPACK potrf) and rounds once, Paddle in float32 "
+           "(Eigen's LLT): float32 within rtol 1e-4")
+def cholesky_modes(g):
+    """cholesky lower and upper: float32 [4, 4], a float32 batch [2, 3, 5, 5], float64
+    [2, 6, 6]."""
+    outs = []
+    for k, (shape, dt) in enumerate([([4, 4], F32), ([2, 3, 5, 5], F32), ([2, 6, 6], "float64")]):
+        x = g.data("x%d" % k, spd(g, shape, dt))
+        for upper in (False, True):
+            outs.append(g.op("cholesky", {"X": x}, dict(upper=upper), dtype=dt))
+    g.fetch(*outs)
+
+
+@case(note="float32 solved in double (LAPACK potrs) and rounded once: within rtol 1e-4")
+def cholesky_solve_modes(g):
+    """cholesky_solve with lower and upper factors: float32 [4, 4] x [4, 3]; float64 batch
+    [2, 5, 5] with X [5, 2] broadcast; float32 Y [3, 1, 4, 4] with X [2, 4, 1] (both
+    broadcast to [3, 2])."""
+    outs = []
+    for k, (ys, xs, dt) in enumerate([([4, 4], [4, 3], F32), ([2, 5, 5], [5, 2], "float64"),
+                                      ([3, 1, 4, 4], [2, 4, 1], F32)]):
+        a = spd(g, ys, "float64")
+        lo = np.linalg.cholesky(a)
+        yl = g.data("yl%d" % k, lo.astype(dt))
+        yu = g.data("yu%d" % k, np.swapaxes(lo, -1, -2).copy().astype(dt))
+        x = g.data("x%d" % k, g.rand(xs, -1, 1, dt))
+        outs.append(g.op("cholesky_solve", {"X": x, "Y": yl}, dict(upper=False), dtype=dt))
+        outs.append(g.op("cholesky_solve", {"X": x, "Y": yu}, dict(upper=True), dtype=dt))
+    g.fetch(*outs)
+
+
+@case(note="float32 solved in double (BLAS trsm) and rounded once: within rtol 1e-4")
+def triangular_solve_modes(g):
+    """triangular_solve over all 8 combinations of upper, transpose and unitriangular on a
+    float32 [4, 4] (full random matrix: only the named triangle may be read, a diagonal of
+    0.5..1.5 ignored when unitriangular), X [2, 1, 4, 4] float64 with Y [3, 4, 2] (batch
+    broadcast to [2, 3])."""
+    outs = []
+    a = g.rand([4, 4], -0.5, 0.5) + np.diag(g.rand([4], 1.0, 2.0))
+    x = g.data("x", a.astype(F32))
+    y = g.data("y", g.rand([4, 3]))
+    for upper in (True, False):
+        for tr in (False, True):
+            for unit in (False, True):
+                outs.append(g.op("triangular_solve", {"X": x, "Y": y},
+                                 dict(upper=upper, transpose=tr, unitriangular=unit)))
+    a2 = g.rand([2, 1, 4, 4], -0.5, 0.5, "float64") + 2.0 * np.eye(4)
+    x2 = g.data("x2", a2)
+    y2 = g.data("y2", g.rand([3, 4, 2], -1, 1, "float64"))
+    for upper, tr, unit in [(True, False, False), (False, True, True)]:
+        outs.append(g.op("triangular_solve", {"X": x2, "Y": y2},
+                         dict(upper=upper, transpose=tr, unitriangular=unit), dtype="float64"))
+    g.fetch(*outs)
+
+
+@case(note="float32 solved in double (LAPACK getrf/getrs) and rounded once, Paddle in float32 "
+           "(Eigen's PartialPivLU): within rtol 1e-4")
+def solve_modes(g):
+    """solve: float32 [4, 4] with a matrix [4, 2] and a vector [4]; a float64 batch
+    [2, 3, 3] with a batched vector [2, 3] (Y = X's dims without the last), a rank-1 vector
+    [3] and a matrix [3, 2] (broadcast over the batch); float32 X [2, 1, 3, 3] with Y
+    [4, 3, 1] (broadcast to [2, 4])."""
+    def mat(shape, dt):
+        return (g.rand(shape, -1, 1, "float64") + 2.0 * np.eye(shape[-1])).astype(dt)
+    x = g.data("x", mat([4, 4], F32))
+    ym = g.data("ym", g.rand([4, 2]))
+    yv = g.data("yv", g.rand([4]))
+    xb = g.data("xb", mat([2, 3, 3], "float64"))
+    yb = g.data("yb", g.rand([2, 3], -1, 1, "float64"))
+    y1 = g.data("y1", g.rand([3], -1, 1, "float64"))
+    y2 = g.data("y2", g.rand([3, 2], -1, 1, "float64"))
+    xc = g.data("xc", mat([2, 1, 3, 3], F32))
+    yc = g.data("yc", g.rand([4, 3, 1]))
+    D = "float64"
+    g.fetch(g.op("solve", {"X": x, "Y": ym}), g.op("solve", {"X": x, "Y": yv}),
+            g.op("solve", {"X": xb, "Y": yb}, dtype=D), g.op("solve", {"X": xb, "Y": y1}, dtype=D),
+            g.op("solve", {"X": xb, "Y": y2}, dtype=D), g.op("solve", {"X": xc, "Y": yc}))
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""
