@@ -4148,6 +4148,55 @@ def solve_modes(g):
             g.op("solve", {"X": xb, "Y": y2}, dtype=D), g.op("solve", {"X": xc, "Y": yc}))
 
 
+@case(note="icore factors float32 in double (LAPACK geqrf/orgqr) and rounds once, Paddle in "
+           "float32 (Eigen's Householder QR, the same reflectors and signs): within rtol 1e-4")
+def qr_modes(g):
+    """qr in modes reduced, complete and r on a float32 tall [5, 3], a float32 wide [3, 4],
+    a float64 batch [2, 4, 3] and a float64 square batch [2, 1, 3, 3]; Q of mode r is empty
+    and not fetched."""
+    outs = []
+    for k, (shape, dt) in enumerate([([5, 3], F32), ([3, 4], F32), ([2, 4, 3], "float64"),
+                                      ([2, 1, 3, 3], "float64")]):
+        x = g.data("x%d" % k, g.rand(shape, -1, 1, dt))
+        for mode in ("reduced", "complete", "r"):
+            a = g.op("qr", {"X": x}, dict(mode=mode), outs={"Q": 1, "R": 1}, dtype=dt)
+            if mode != "r":
+                outs.append(a["Q"][0])
+            outs.append(a["R"][0])
+    g.fetch(*outs)
+
+
+@case(note="float32 factored in double (LAPACK getrf) and rounded once: within rtol 1e-4; "
+           "Pivots and Infos exact")
+def lu_modes(g):
+    """lu (Out, Pivots, Infos) on a float32 square [4, 4], a float32 wide [3, 5], a float64
+    tall batch [2, 5, 3] and a float32 batch [2, 3, 3] whose second matrix is singular
+    (Infos 3: a zero pivot is reported, not an error); lu_unpack of each with both unpack
+    flags, and of the first also only L/U and only Pmat (the outputs not unpacked are empty
+    and not fetched)."""
+    sing = g.rand([2, 3, 3])
+    sing[1] = np.array([[1, 2, 3], [2, 4, 6], [1, 1, 1]], F32)
+    outs = []
+    for k, (v, dt) in enumerate([(g.rand([4, 4]), F32), (g.rand([3, 5]), F32),
+                                 (g.rand([2, 5, 3], -1, 1, "float64"), "float64"),
+                                 (sing, F32)]):
+        x = g.data("x%d" % k, v)
+        a = g.op("lu", {"X": x}, dict(pivots=True), outs={"Out": 1, "Pivots": 1, "Infos": 1},
+                 dtype=dt)
+        lu, piv = a["Out"][0], a["Pivots"][0]
+        outs += [lu, piv, a["Infos"][0]]
+        flags = [(True, True), (True, False), (False, True)] if k == 0 else [(True, True)]
+        for ud, up in flags:
+            b = g.op("lu_unpack", {"X": lu, "Pivots": piv},
+                     dict(unpack_ludata=ud, unpack_pivots=up),
+                     outs={"Pmat": 1, "L": 1, "U": 1}, dtype=dt)
+            if up:
+                outs.append(b["Pmat"][0])
+            if ud:
+                outs += [b["L"][0], b["U"][0]]
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""
