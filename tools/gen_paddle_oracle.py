@@ -4197,6 +4197,109 @@ def lu_modes(g):
     g.fetch(*outs)
 
 
+@case(note="icore runs LAPACK gesdd in the input's dtype as Paddle: the same algorithm, U and "
+           "VH with Paddle's signs; float32 within rtol 1e-4 (atol 1e-5)")
+def svd_modes(g):
+    """svd with full_matrices false and true on a float32 tall [5, 3], a float32 wide [3, 4],
+    a float64 batch [2, 4, 4] and a float64 batch [2, 1, 3, 5] (distinct singular values)."""
+    outs = []
+    for k, (shape, dt) in enumerate([([5, 3], F32), ([3, 4], F32), ([2, 4, 4], "float64"),
+                                      ([2, 1, 3, 5], "float64")]):
+        x = g.data("x%d" % k, g.rand(shape, -1, 1, dt))
+        for full in (False, True):
+            a = g.op("svd", {"X": x}, dict(full_matrices=full), outs={"U": 1, "S": 1, "VH": 1},
+                     dtype=dt)
+            outs += [a["U"][0], a["S"][0], a["VH"][0]]
+    g.fetch(*outs)
+
+
+def sym(g, shape, dt):
+    """Symmetric matrices with well separated eigenvalues: Q diag(1..n spread) Q^T."""
+    n = shape[-1]
+    q, _ = np.linalg.qr(g.rand(shape, -1, 1, "float64"))
+    ev = np.linspace(-2.0, 3.0, n) + g.rand([n], -0.1, 0.1, "float64")
+    return (q @ (ev[:, None] * np.swapaxes(q, -1, -2))).astype(dt)
+
+
+def eigh_inputs(g):
+    """float32 [4, 4], float32 batch [2, 3, 3], float64 batch [2, 1, 5, 5], each symmetric
+    with distinct eigenvalues plus a small upper-triangle perturbation, so that which triangle
+    is read matters."""
+    xs = []
+    for k, (shape, dt) in enumerate([([4, 4], F32), ([2, 3, 3], F32), ([2, 1, 5, 5], "float64")]):
+        a = sym(g, shape, "float64") + np.triu(g.rand(shape, -0.05, 0.05, "float64"), 1)
+        xs.append((g.data("x%d" % k, a.astype(dt)), dt))
+    return xs
+
+
+@case(note="icore runs LAPACK syevd in the input's dtype as Paddle (OpenBLAS's LAPACK, Paddle's "
+           "own): the same algorithm and eigenvector signs; float32 within rtol 1e-4 (atol "
+           "1e-5)")
+def eigh_eigvalsh_modes(g):
+    """eigh with UPLO L and U, eigvalsh with L and U (is_test, as the saved inference program
+    has it: Paddle leaves Eigenvectors unallocated, icore empty; not fetched) on
+    eigh_inputs."""
+    outs = []
+    for x, dt in eigh_inputs(g):
+        for uplo in ("L", "U"):
+            e = g.op("eigh", {"X": x}, dict(UPLO=uplo),
+                     outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+            outs += [e["Eigenvalues"][0], e["Eigenvectors"][0]]
+            e = g.op("eigvalsh", {"X": x}, dict(UPLO=uplo, is_test=True),
+                     outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+            outs.append(e["Eigenvalues"][0])
+    g.fetch(*outs)
+
+
+@case(train=True, note="as eigh_eigvalsh_modes: float32 within rtol 1e-4 (atol 1e-5)")
+def eigvalsh_train(g):
+    """eigvalsh with is_test false (a training program): Eigenvectors written too, UPLO L and
+    U, on eigh_inputs."""
+    outs = []
+    for x, dt in eigh_inputs(g):
+        for uplo in ("L", "U"):
+            e = g.op("eigvalsh", {"X": x}, dict(UPLO=uplo, is_test=False),
+                     outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+            outs += [e["Eigenvalues"][0], e["Eigenvectors"][0]]
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="integer ranks of matrices whose singular values are far from the "
+                    "tolerances: exact")
+def matrix_rank_modes(g):
+    """matrix_rank: float32 [4, 5] of rank 2 with the default tolerance; a float64 batch
+    [2, 3, 4, 4] of ranks 1..4 with use_default_tol and with tol 0.5 (singular values 0.1..3
+    on both sides of it); hermitian on a symmetric float32 batch [3, 4, 4] with negative
+    eigenvalues (default and tol 0.8); TolTensor float64 [2, 1] broadcast against the batch
+    [2, 3] and a float32 TolTensor [3] with use_default_tol."""
+    def of_sv(shape, svs, dt):
+        m, n = shape[-2:]
+        u, _ = np.linalg.qr(g.rand(shape[:-2] + [m, m], -1, 1, "float64"))
+        v, _ = np.linalg.qr(g.rand(shape[:-2] + [n, n], -1, 1, "float64"))
+        s = np.zeros(shape[:-2] + [m, n])
+        svs = np.broadcast_to(np.asarray(svs, "float64"), shape[:-2] + [min(m, n)])
+        for i in range(min(m, n)):
+            s[..., i, i] = svs[..., i]
+        return (u @ s @ np.swapaxes(v, -1, -2)).astype(dt)
+    I64 = "int64"
+    x0 = g.data("x0", of_sv([4, 5], [3.0, 1.5, 0, 0], F32))
+    sv1 = np.array([[3.0, 0.3, 0, 0], [2.0, 1.0, 0.1, 0], [3.0, 2.0, 1.0, 0.2]])
+    sv1 = np.broadcast_to(sv1, [2, 3, 4])
+    x1 = g.data("x1", of_sv([2, 3, 4, 4], sv1, "float64"))
+    q, _ = np.linalg.qr(g.rand([3, 4, 4], -1, 1, "float64"))
+    ev = np.array([[2.0, -1.0, 0.0, 0.0], [-3.0, 0.5, 1.0, 0.0], [1.0, -1.0, 2.0, -0.3]])
+    h = (q @ (ev[..., :, None] * np.swapaxes(q, -1, -2))).astype(F32)
+    x2 = g.data("x2", h)
+    t1 = g.data("t1", np.array([[0.05], [0.5]], "float64"))
+    t2 = g.data("t2", np.array([0.2, 0.6, 1.5], F32))
+    mr = lambda x, tol, hermitian, default, tt=None, dt=F32: g.op(
+        "matrix_rank", dict(X=x, **({"TolTensor": tt} if tt is not None else {})),
+        dict(tol=tol, hermitian=hermitian, use_default_tol=default), dtype=I64)
+    g.fetch(mr(x0, 0.0, False, True), mr(x1, 0.0, False, True), mr(x1, 0.5, False, False),
+            mr(x2, 0.0, True, True), mr(x2, 0.8, True, False),
+            mr(x1, 0.0, False, False, t1), mr(x2, 0.0, True, True, t2))
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""

@@ -1,8 +1,11 @@
 /* The LAPACK routines the dense linear-algebra ops call (cholesky, cholesky_solve,
  * triangular_solve, solve, qr, lu, svd, eigh, eigvalsh, ...), as the Fortran symbols that
  * OpenBLAS (which icore links) exports: column-major matrices, every argument by pointer,
- * the hidden lengths of the character arguments last (gfortran's convention). Only the
- * double routines: the ops factor float32 inputs in double and round the results once.
+ * the hidden lengths of the character arguments last (gfortran's convention). The ops whose
+ * results are unique (factors, solutions) factor float32 inputs in double and round the
+ * results once; those whose vectors are unique only up to sign (svd, eigh, eigvalsh, eig,
+ * and matrix_rank with them) run the float32 routine on float32 as Paddle does, since the
+ * float32 and float64 routines may choose different signs for one input.
  * Plus helpers shared by those ops: column-major double copies of a tensor's matrices and
  * the broadcasting of batch dims as Paddle's MatrixGetBroadcastDims does. */
 #ifndef IC_KERNELS_CPU_LAPACK_H
@@ -30,12 +33,95 @@ void dorgqr_(const int *m, const int *n, const int *k, double *a, const int *lda
 void dgesdd_(const char *jobz, const int *m, const int *n, double *a, const int *lda, double *s,
              double *u, const int *ldu, double *vt, const int *ldvt, double *work,
              const int *lwork, int *iwork, int *info, size_t);
+void sgesdd_(const char *jobz, const int *m, const int *n, float *a, const int *lda, float *s,
+             float *u, const int *ldu, float *vt, const int *ldvt, float *work,
+             const int *lwork, int *iwork, int *info, size_t);
+void ssyevd_(const char *jobz, const char *uplo, const int *n, float *a, const int *lda,
+             float *w, float *work, const int *lwork, int *iwork, const int *liwork,
+             int *info, size_t, size_t);
+void sgeev_(const char *jobvl, const char *jobvr, const int *n, float *a, const int *lda,
+            float *wr, float *wi, float *vl, const int *ldvl, float *vr, const int *ldvr,
+            float *work, const int *lwork, int *info, size_t, size_t);
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
              double *w, double *work, const int *lwork, int *iwork, const int *liwork,
              int *info, size_t, size_t);
+void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, double *a,
+            const int *lda, double *b, const int *ldb, double *work, const int *lwork,
+            int *info, size_t);
+void dgelsy_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b,
+             const int *ldb, int *jpvt, const double *rcond, int *rank, double *work,
+             const int *lwork, int *info);
+void dgelsd_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b,
+             const int *ldb, double *s, const double *rcond, int *rank, double *work,
+             const int *lwork, int *iwork, int *info);
+void dgelss_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b,
+             const int *ldb, double *s, const double *rcond, int *rank, double *work,
+             const int *lwork, int *info);
 void dgeev_(const char *jobvl, const char *jobvr, const int *n, double *a, const int *lda,
             double *wr, double *wi, double *vl, const int *ldvl, double *vr, const int *ldvr,
             double *work, const int *lwork, int *info, size_t, size_t);
+
+/* The symmetric eigenproblem of the column-major n x n matrix a (float32 when f32, else
+ * float64; only the triangle `uplo`, "L" or "U", is read) by LAPACK syevd: ascending
+ * eigenvalues into w (a's type), and with vectors the orthonormal eigenvectors into a's
+ * columns. Workspace from the allocator of c. Returns LAPACK's info (0: converged), or -1000
+ * when out of memory (c->err set). */
+static inline int ic_la_syevd(ic_kctx *c, bool f32, bool vectors, const char *uplo, int n,
+                              void *a, void *w) {
+  const int ld = n > 1 ? n : 1, query = -1;
+  const char *jobz = vectors ? "V" : "N";
+  int info = 0, iq = 0;
+  double wq = 0;
+  float wqf = 0;
+  if (f32) {
+    ssyevd_(jobz, uplo, &n, a, &ld, w, &wqf, &query, &iq, &query, &info, 1, 1);
+    wq = wqf;
+  } else {
+    dsyevd_(jobz, uplo, &n, a, &ld, w, &wq, &query, &iq, &query, &info, 1, 1);
+  }
+  const int lwork = wq > 1 ? (int)wq : 1, liwork = iq > 1 ? iq : 1;
+  ic_buffer *buf = ic_kscratch(c, sizeof(double) * (size_t)lwork + sizeof(int) * (size_t)liwork);
+  if (!buf) return -1000;
+  int *iwork = (int *)((double *)buf->data + lwork);
+  if (f32) {
+    ssyevd_(jobz, uplo, &n, a, &ld, w, buf->data, &lwork, iwork, &liwork, &info, 1, 1);
+  } else {
+    dsyevd_(jobz, uplo, &n, a, &ld, w, buf->data, &lwork, iwork, &liwork, &info, 1, 1);
+  }
+  ic_buffer_release(buf);
+  return info;
+}
+
+/* Matrix `index` (m x n, row-major) of float32/float64 tensor t into dst as a column-major
+ * m x n matrix of t's own dtype (leading dimension m). */
+static inline void ic_la_load_cmt(const ic_tensor *t, int64_t index, int64_t m, int64_t n,
+                                  void *dst) {
+  const int64_t off = index * m * n;
+  for (int64_t i = 0; i < m; i++) {
+    for (int64_t j = 0; j < n; j++) {
+      if (t->dtype == IC_FP32) ((float *)dst)[j * m + i] = ((const float *)t->data)[off + i * n + j];
+      else ((double *)dst)[j * m + i] = ((const double *)t->data)[off + i * n + j];
+    }
+  }
+}
+
+/* The column-major m x n matrix src of t's dtype (leading dimension ld >= m) into matrix
+ * `index` (m x n, row-major) of t. */
+static inline void ic_la_store_cmt(ic_tensor *t, int64_t index, int64_t m, int64_t n,
+                                   const void *src, int64_t ld) {
+  const int64_t off = index * m * n;
+  for (int64_t i = 0; i < m; i++) {
+    for (int64_t j = 0; j < n; j++) {
+      if (t->dtype == IC_FP32) ((float *)t->data)[off + i * n + j] = ((const float *)src)[j * ld + i];
+      else ((double *)t->data)[off + i * n + j] = ((const double *)src)[j * ld + i];
+    }
+  }
+}
+
+/* Element k of a float32 (f32) or float64 buffer, as double. */
+static inline double ic_la_at(const void *p, bool f32, int64_t k) {
+  return f32 ? (double)((const float *)p)[k] : ((const double *)p)[k];
+}
 
 /* Matrix `index` (m x n, row-major) of float32/float64 tensor t into dst as a column-major
  * double m x n matrix (leading dimension m). */
