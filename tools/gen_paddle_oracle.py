@@ -4300,6 +4300,56 @@ def matrix_rank_modes(g):
             mr(x1, 0.0, False, False, t1), mr(x2, 0.0, True, True, t2))
 
 
+def lstsq_outs(g, x, y, driver, rcond, dt):
+    """Solution, Residuals and, for the drivers that write them, Rank and SingularValues."""
+    a = g.op("lstsq", {"X": x, "Y": y}, dict(rcond=rcond, driver=driver),
+             outs={"Solution": 1, "Residuals": 1, "Rank": 1, "SingularValues": 1}, dtype=dt)
+    outs = [a["Solution"][0], a["Residuals"][0]]
+    if driver != "gels":
+        outs.append(a["Rank"][0])
+    if driver in ("gelsd", "gelss"):
+        outs.append(a["SingularValues"][0])
+    return outs
+
+
+@case(note="icore solves in double (LAPACK) and rounds once, Paddle in float32: float32 within "
+           "rtol 1e-4 (atol 1e-5); ranks exact")
+def lstsq_drivers(g):
+    """lstsq with gels, gelsy, gelsd and gelss on a float32 overdetermined [5, 3] (Residuals
+    except for gelsy) and a float32 underdetermined [3, 5] (minimum-norm solutions, Residuals
+    empty), two right-hand sides each; Rank (not gels) and SingularValues (gelsd, gelss)."""
+    outs = []
+    for k, (xs, ys) in enumerate([([5, 3], [5, 2]), ([3, 5], [3, 2])]):
+        x = g.data("x%d" % k, g.rand(xs))
+        y = g.data("y%d" % k, g.rand(ys))
+        for d in ("gels", "gelsy", "gelsd", "gelss"):
+            outs += lstsq_outs(g, x, y, d, 1e-5, F32)
+    g.fetch(*outs)
+
+
+@case(note="float64 in double: within rtol 1e-4 (atol 1e-5); ranks exact")
+def lstsq_batched(g):
+    """lstsq on float64 batches: [2, 6, 4] whose second matrix has rank 2 (gelsy, gelsd,
+    gelss with rcond 1e-8: ranks 4 and 2, minimum-norm solutions, Residuals empty as not
+    every rank is n); a full-rank [2, 5, 3] with gels and gelsd (Residuals [2, 1]); a float32
+    [1, 4, 3] with gelss (one matrix: Solution [3, 2], Residuals [1, 2])."""
+    a = g.rand([2, 6, 4], -1, 1, "float64")
+    a[1] = g.rand([6, 2], -1, 1, "float64") @ g.rand([2, 4], -1, 1, "float64")
+    x = g.data("x", a)
+    y = g.data("y", g.rand([2, 6, 3], -1, 1, "float64"))
+    x2 = g.data("x2", g.rand([2, 5, 3], -1, 1, "float64"))
+    y2 = g.data("y2", g.rand([2, 5, 1], -1, 1, "float64"))
+    x3 = g.data("x3", g.rand([1, 4, 3]))
+    y3 = g.data("y3", g.rand([1, 4, 2]))
+    outs = []
+    for d in ("gelsy", "gelsd", "gelss"):
+        outs += lstsq_outs(g, x, y, d, 1e-8, "float64")
+    for d in ("gels", "gelsd"):
+        outs += lstsq_outs(g, x2, y2, d, 1e-8, "float64")
+    outs += lstsq_outs(g, x3, y3, "gelss", 1e-5, F32)
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""
