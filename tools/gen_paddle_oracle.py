@@ -4350,6 +4350,27 @@ def lstsq_batched(g):
     g.fetch(*outs)
 
 
+@case(note="icore runs LAPACK geev in the input's dtype as Paddle (the same algorithm: the "
+           "vectors' normalization and signs are Paddle's); float32 within rtol 1e-4 (atol "
+           "1e-5); complex results fetched through as_real")
+def eig_eigvals_modes(g):
+    """eig (Eigenvalues, Eigenvectors) and eigvals on general real matrices with complex
+    conjugate pairs and real eigenvalues: float32 [4, 4], a float32 batch [2, 3, 3], a
+    float64 batch [2, 1, 5, 5] and a float64 upper triangular [3, 3] (real eigenvalues)."""
+    outs = []
+    tri = np.triu(g.rand([3, 3], -1, 1, "float64")) + np.diag([1.0, -2.0, 3.0])
+    for k, (v, dt) in enumerate([(g.rand([4, 4]), F32), (g.rand([2, 3, 3]), F32),
+                                 (g.rand([2, 1, 5, 5], -1, 1, "float64"), "float64"),
+                                 (tri, "float64")]):
+        x = g.data("x%d" % k, v)
+        ct = "complex64" if dt == F32 else "complex128"
+        e = g.op("eig", {"X": x}, {}, outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=ct)
+        w = g.op("eigvals", {"X": x}, {}, dtype=ct)
+        outs += [paddle.as_real(e["Eigenvalues"][0]), paddle.as_real(e["Eigenvectors"][0]),
+                 paddle.as_real(w)]
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""
