@@ -155,6 +155,25 @@ static inline void ic_la_set(ic_tensor *t, int64_t k, double v) {
   else ((double *)t->data)[k] = v;
 }
 
+/* Fail (naming input slot s) when the matrices in the last two dims of input (s, 0) (or
+ * the vector of a rank-1 input) have more than 2^31 - 1 elements: LAPACK's 32-bit indices
+ * (n, lda and the offsets computed from them) cannot address them. */
+static inline ic_status ic_la_check_size(ic_kctx *c, size_t s) {
+  const ic_tensor *t = ic_in(c, s, 0);
+  if (!t || t->ndim < 1) return IC_OK;
+  const int64_t rows = t->ndim >= 2 ? t->dims[t->ndim - 2] : 1, cols = t->dims[t->ndim - 1];
+  if (rows > INT32_MAX || cols > INT32_MAX || (cols > 0 && rows > INT32_MAX / cols)) {
+    return ic_kfail_in(c, s, 0, "has matrices of more than 2^31 - 1 elements, beyond "
+                       "LAPACK's 32-bit indices");
+  }
+  return IC_OK;
+}
+
+/* Whether an m x n work matrix fits LAPACK's 32-bit indices. */
+static inline bool ic_la_fits(int64_t m, int64_t n) {
+  return m <= INT32_MAX && n <= INT32_MAX && (n == 0 || m <= INT32_MAX / n);
+}
+
 /* Batch broadcasting of two matrix operands: the batch dims (all but the last two) of x
  * and y broadcast numpy-style (aligned at the right; equal, or one of them 1). */
 #define IC_LA_MAXRANK 16

@@ -53,6 +53,8 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
   if (st) return st;
+  if ((st = ic_la_check_size(c, 0))) return st;
+  if ((st = ic_la_check_size(c, 1))) return st;
   if (x->ndim < 2) return ic_kfail_in(c, IN_X, 0, "expected rank >= 2 ([..., m, n])");
   const int r = x->ndim;
   const int64_t m = x->dims[r - 2], n = x->dims[r - 1];
@@ -64,6 +66,10 @@ static ic_status infer(ic_kctx *c) {
                        ic_dtype_name(x->dtype), (long long)m, ic_la_dims(x, xs, sizeof xs));
   }
   const int64_t nrhs = y->dims[r - 1], k = m < n ? m : n;
+  if (!ic_la_fits(m > n ? m : n, nrhs)) {
+    return ic_kfail_in(c, IN_Y, 0, "its solution matrix would have more than 2^31 - 1 "
+                       "elements, beyond LAPACK's 32-bit indices");
+  }
   int64_t batch = 1;
   for (int i = 0; i < r - 2; i++) batch *= x->dims[i];
   int64_t d[IC_MAX_RANK];

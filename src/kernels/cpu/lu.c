@@ -32,6 +32,7 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
   if (st) return st;
+  if ((st = ic_la_check_size(c, 0))) return st;
   if (x->ndim < 2) return ic_kfail_in(c, 0, 0, "expected rank >= 2 ([..., m, n])");
   const int r = x->ndim;
   const int64_t m = x->dims[r - 2], n = x->dims[r - 1];

@@ -26,10 +26,15 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
   if (st) return st;
+  if ((st = ic_la_check_size(c, 0))) return st;
   if (x->ndim < 2) return ic_kfail_in(c, 0, 0, "expected rank >= 2 ([..., m, n])");
   const int r = x->ndim;
   const int64_t m = x->dims[r - 2], n = x->dims[r - 1], k = m < n ? m : n;
   if (m <= 0 || n <= 0) return ic_kfail_in(c, 0, 0, "expected m > 0 and n > 0 rows and columns");
+  if (a->full && (!ic_la_fits(m, m) || !ic_la_fits(n, n))) {
+    return ic_kfail_in(c, 0, 0, "its full U or VH has more than 2^31 - 1 elements, beyond "
+                       "LAPACK's 32-bit indices");
+  }
   int64_t d[IC_MAX_RANK];
   memcpy(d, x->dims, sizeof(int64_t) * (size_t)r);
   d[r - 1] = a->full ? m : k;

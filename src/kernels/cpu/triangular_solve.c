@@ -26,6 +26,8 @@ static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0), *y = ic_in(c, 1, 0);
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
   if (st) return st;
+  if ((st = ic_la_check_size(c, 0))) return st;
+  if ((st = ic_la_check_size(c, 1))) return st;
   if (x->ndim < 2 || x->dims[x->ndim - 1] != x->dims[x->ndim - 2]) {
     return ic_kfail_in(c, 0, 0, "expected square matrices [..., M, M] (rank >= 2)");
   }
