@@ -4371,6 +4371,50 @@ def eig_eigvals_modes(g):
     g.fetch(*outs)
 
 
+@case(note="complex inputs: icore runs the LAPACK/BLAS routines of the input's dtype as "
+           "Paddle (ctrsm/ztrsm, cgetrf/zgetrf, cheevd/zheevd, cgeev/zgeev): complex64 within "
+           "rtol 1e-4 (atol 1e-5); complex results fetched through as_real")
+def linalg_complex(g):
+    """The ops Paddle 3.3.1 also runs on complex64 and complex128: triangular_solve (upper;
+    lower with transpose and unitriangular), lu and lu_unpack, eigh (UPLO L and U) and
+    eigvalsh on Hermitian matrices, eig and eigvals; complex64 [3, 3] and complex128 batches
+    [2, 4, 4]."""
+    def cplx(shape, dt):
+        return (g.rand(shape, -1, 1, "float64") + 1j * g.rand(shape, -1, 1, "float64")).astype(dt)
+
+    def herm(shape, dt):
+        a = cplx(shape, "complex128")
+        return (a + np.conj(np.swapaxes(a, -1, -2)) +
+                np.diag(np.linspace(-3.0, 3.0, shape[-1]))).astype(dt)
+    R = paddle.as_real
+    outs = []
+    for k, (shape, dt) in enumerate([([3, 3], "complex64"), ([2, 4, 4], "complex128")]):
+        n = shape[-1]
+        x = g.data("x%d" % k, cplx(shape, dt) + (2.0 * np.eye(n)).astype(dt))
+        y = g.data("y%d" % k, cplx(shape[:-1] + [2], dt))
+        h = g.data("h%d" % k, herm(shape, dt))
+        for upper, tr, unit in [(True, False, False), (False, True, True)]:
+            outs.append(R(g.op("triangular_solve", {"X": x, "Y": y},
+                               dict(upper=upper, transpose=tr, unitriangular=unit), dtype=dt)))
+        a = g.op("lu", {"X": x}, dict(pivots=True), outs={"Out": 1, "Pivots": 1, "Infos": 1},
+                 dtype=dt)
+        u = g.op("lu_unpack", {"X": a["Out"][0], "Pivots": a["Pivots"][0]},
+                 dict(unpack_ludata=True, unpack_pivots=True), outs={"Pmat": 1, "L": 1, "U": 1},
+                 dtype=dt)
+        outs += [R(a["Out"][0]), a["Pivots"][0], R(u["Pmat"][0]), R(u["L"][0]), R(u["U"][0])]
+        for uplo in ("L", "U"):
+            e = g.op("eigh", {"X": h}, dict(UPLO=uplo),
+                     outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+            outs += [e["Eigenvalues"][0], R(e["Eigenvectors"][0])]
+        e = g.op("eigvalsh", {"X": h}, dict(UPLO="L", is_test=True),
+                 outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+        outs.append(e["Eigenvalues"][0])
+        e = g.op("eig", {"X": x}, {}, outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+        outs += [R(e["Eigenvalues"][0]), R(e["Eigenvectors"][0]),
+                 R(g.op("eigvals", {"X": x}, {}, dtype=dt))]
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""

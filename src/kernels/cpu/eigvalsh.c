@@ -4,9 +4,11 @@
  * false (the training program keeps them for the gradient); with is_test Paddle leaves it
  * unallocated (an empty tensor when fetched), and so does icore: dims [0]. As paddle/phi/kernels/impl/eigvalsh_kernel_impl.h
  * (LAPACK syevd in X's dtype: ssyevd for float32, whose vectors may differ in sign from
- * dsyevd's). */
+ * dsyevd's). A complex64 / complex128 X is Hermitian (cheevd / zheevd): real Eigenvalues
+ * (float32 / float64), complex Eigenvectors. */
 #include <string.h>
 
+#include "kernels/cpu/complexutil.h"
 #include "kernels/cpu/lapack.h"
 
 static const ic_slotdef k_inputs[1] = {{"X", 0}};
@@ -28,13 +30,15 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0);
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT | IC_DT_COMPLEX);
   if (st) return st;
   if ((st = ic_la_check_size(c, 0))) return st;
   if (x->ndim < 2 || x->dims[x->ndim - 1] != x->dims[x->ndim - 2]) {
     return ic_kfail_in(c, 0, 0, "expected square matrices [..., n, n] (rank >= 2)");
   }
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim - 1, x->dims);
+  const bool cplx = x->dtype == IC_COMPLEX64 || x->dtype == IC_COMPLEX128;
+  ic_tensor_set_meta(ic_out(c, 0, 0), cplx ? ic_complex_part_dtype(x->dtype) : x->dtype,
+                     x->ndim - 1, x->dims);
   const eigvalsh_attrs *a = c->attrs;
   if (a->is_test) ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, 1, (int64_t[]){0});
   else ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, x->ndim, x->dims);
@@ -48,15 +52,18 @@ static ic_status run(ic_kctx *c) {
   const int64_t n = x->dims[x->ndim - 1];
   if (ic_tensor_numel_(x) == 0) return IC_OK;
   const int64_t batch = ic_tensor_numel_(x) / (n * n);
-  const bool f32 = x->dtype == IC_FP32;
-  const size_t es = f32 ? sizeof(float) : sizeof(double);
-  ic_buffer *buf = ic_kscratch(c, es * (size_t)(n * n + n));
+  const bool f32 = x->dtype == IC_FP32 || x->dtype == IC_COMPLEX64;
+  const bool cplx = x->dtype == IC_COMPLEX64 || x->dtype == IC_COMPLEX128;
+  const size_t es = f32 ? sizeof(float) : sizeof(double), xs = ic_dtype_size(x->dtype);
+  ic_buffer *buf = ic_kscratch(c, xs * (size_t)(n * n) + es * (size_t)n);
   if (!buf) return c->err->code;
-  char *am = buf->data, *ev = am + es * (size_t)(n * n);
+  char *am = buf->data, *ev = am + xs * (size_t)(n * n);
   ic_status st = IC_OK;
   for (int64_t b = 0; b < batch; b++) {
     ic_la_load_cmt(x, b, n, n, am);
-    const int info = ic_la_syevd(c, f32, !a->is_test, a->lower ? "L" : "U", (int)n, am, ev);
+    const char *uplo = a->lower ? "L" : "U";
+    const int info = cplx ? ic_la_heevd(c, f32, !a->is_test, uplo, (int)n, am, ev)
+                          : ic_la_syevd(c, f32, !a->is_test, uplo, (int)n, am, ev);
     if (info == -1000) {
       st = c->err->code;
       break;

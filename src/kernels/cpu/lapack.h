@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdint.h>
 
 #include "kernels/kernel.h"
@@ -42,6 +43,27 @@ void ssyevd_(const char *jobz, const char *uplo, const int *n, float *a, const i
 void sgeev_(const char *jobvl, const char *jobvr, const int *n, float *a, const int *lda,
             float *wr, float *wi, float *vl, const int *ldvl, float *vr, const int *ldvr,
             float *work, const int *lwork, int *info, size_t, size_t);
+/* complex (c: complex64, z: complex128): a complex element is its (re, im) pair of reals */
+void cgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info);
+void zgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void ctrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
+            const int *m, const int *n, const float *alpha, const float *a, const int *lda,
+            float *b, const int *ldb, size_t, size_t, size_t, size_t);
+void ztrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
+            const int *m, const int *n, const double *alpha, const double *a, const int *lda,
+            double *b, const int *ldb, size_t, size_t, size_t, size_t);
+void cgeev_(const char *jobvl, const char *jobvr, const int *n, float *a, const int *lda,
+            float *w, float *vl, const int *ldvl, float *vr, const int *ldvr, float *work,
+            const int *lwork, float *rwork, int *info, size_t, size_t);
+void zgeev_(const char *jobvl, const char *jobvr, const int *n, double *a, const int *lda,
+            double *w, double *vl, const int *ldvl, double *vr, const int *ldvr, double *work,
+            const int *lwork, double *rwork, int *info, size_t, size_t);
+void cheevd_(const char *jobz, const char *uplo, const int *n, float *a, const int *lda,
+             float *w, float *work, const int *lwork, float *rwork, const int *lrwork,
+             int *iwork, const int *liwork, int *info, size_t, size_t);
+void zheevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
+             double *w, double *work, const int *lwork, double *rwork, const int *lrwork,
+             int *iwork, const int *liwork, int *info, size_t, size_t);
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
              double *w, double *work, const int *lwork, int *iwork, const int *liwork,
              int *info, size_t, size_t);
@@ -92,15 +114,52 @@ static inline int ic_la_syevd(ic_kctx *c, bool f32, bool vectors, const char *up
   return info;
 }
 
-/* Matrix `index` (m x n, row-major) of float32/float64 tensor t into dst as a column-major
- * m x n matrix of t's own dtype (leading dimension m). */
+/* ic_la_syevd for a Hermitian complex matrix a (complex64 when c64, else complex128):
+ * LAPACK heevd, real ascending eigenvalues into w (float32 / float64). */
+static inline int ic_la_heevd(ic_kctx *c, bool c64, bool vectors, const char *uplo, int n,
+                              void *a, void *w) {
+  const int ld = n > 1 ? n : 1, query = -1;
+  const char *jobz = vectors ? "V" : "N";
+  int info = 0, iq = 0;
+  double wq[2] = {0, 0}, rq = 0;
+  float wqf[2] = {0, 0}, rqf = 0;
+  if (c64) {
+    cheevd_(jobz, uplo, &n, a, &ld, w, wqf, &query, &rqf, &query, &iq, &query, &info, 1, 1);
+    wq[0] = wqf[0];
+    rq = rqf;
+  } else {
+    zheevd_(jobz, uplo, &n, a, &ld, w, wq, &query, &rq, &query, &iq, &query, &info, 1, 1);
+  }
+  const int lwork = wq[0] > 1 ? (int)wq[0] : 1, lrwork = rq > 1 ? (int)rq : 1;
+  const int liwork = iq > 1 ? iq : 1;
+  /* work: lwork complex128 slots (enough for complex64), rwork: lrwork doubles */
+  ic_buffer *buf = ic_kscratch(c, 2 * sizeof(double) * (size_t)lwork +
+                                      sizeof(double) * (size_t)lrwork + sizeof(int) * (size_t)liwork);
+  if (!buf) return -1000;
+  double *work = buf->data, *rwork = work + 2 * (size_t)lwork;
+  int *iwork = (int *)(rwork + lrwork);
+  if (c64) {
+    cheevd_(jobz, uplo, &n, a, &ld, w, (float *)work, &lwork, (float *)rwork, &lrwork, iwork,
+            &liwork, &info, 1, 1);
+  } else {
+    zheevd_(jobz, uplo, &n, a, &ld, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1,
+            1);
+  }
+  ic_buffer_release(buf);
+  return info;
+}
+
+/* Matrix `index` (m x n, row-major) of tensor t into dst as a column-major m x n matrix of
+ * t's own dtype (leading dimension m): float32, float64, complex64 or complex128. */
 static inline void ic_la_load_cmt(const ic_tensor *t, int64_t index, int64_t m, int64_t n,
                                   void *dst) {
   const int64_t off = index * m * n;
+  const size_t es = ic_dtype_size(t->dtype);
   for (int64_t i = 0; i < m; i++) {
     for (int64_t j = 0; j < n; j++) {
       if (t->dtype == IC_FP32) ((float *)dst)[j * m + i] = ((const float *)t->data)[off + i * n + j];
-      else ((double *)dst)[j * m + i] = ((const double *)t->data)[off + i * n + j];
+      else if (t->dtype == IC_FP64) ((double *)dst)[j * m + i] = ((const double *)t->data)[off + i * n + j];
+      else memcpy((char *)dst + es * (size_t)(j * m + i), (const char *)t->data + es * (size_t)(off + i * n + j), es);
     }
   }
 }
@@ -110,10 +169,12 @@ static inline void ic_la_load_cmt(const ic_tensor *t, int64_t index, int64_t m, 
 static inline void ic_la_store_cmt(ic_tensor *t, int64_t index, int64_t m, int64_t n,
                                    const void *src, int64_t ld) {
   const int64_t off = index * m * n;
+  const size_t es = ic_dtype_size(t->dtype);
   for (int64_t i = 0; i < m; i++) {
     for (int64_t j = 0; j < n; j++) {
       if (t->dtype == IC_FP32) ((float *)t->data)[off + i * n + j] = ((const float *)src)[j * ld + i];
-      else ((double *)t->data)[off + i * n + j] = ((const double *)src)[j * ld + i];
+      else if (t->dtype == IC_FP64) ((double *)t->data)[off + i * n + j] = ((const double *)src)[j * ld + i];
+      else memcpy((char *)t->data + es * (size_t)(off + i * n + j), (const char *)src + es * (size_t)(j * ld + i), es);
     }
   }
 }

@@ -4,7 +4,8 @@
  * [..., k] the rows swapped with (1-based, LAPACK's ipiv), Infos int32 [...] (the batch dims:
  * 0-D for one matrix) LAPACK's info, i > 0 when U[i-1][i-1] is exactly 0 (a singular matrix
  * is no error). As paddle/phi/kernels/cpu/lu_kernel.cc (LAPACK getrf), here getrf in double,
- * rounded once for float32. Attribute pivots: only true (Paddle's CPU kernel refuses
+ * rounded once for float32; complex64 and complex128 (Paddle registers them) by cgetrf and
+ * zgetrf in their own dtype. Attribute pivots: only true (Paddle's CPU kernel refuses
  * false). */
 #include <string.h>
 
@@ -30,7 +31,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0);
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT | IC_DT_COMPLEX);
   if (st) return st;
   if ((st = ic_la_check_size(c, 0))) return st;
   if (x->ndim < 2) return ic_kfail_in(c, 0, 0, "expected rank >= 2 ([..., m, n])");
@@ -54,16 +55,25 @@ static ic_status run(ic_kctx *c) {
     if (batch) memset(inf->data, 0, (size_t)batch * sizeof(int32_t));
     return IC_OK;
   }
-  ic_buffer *buf = ic_kscratch(c, sizeof(double) * (size_t)(m * n) + sizeof(int) * (size_t)k);
+  const bool cplx = x->dtype == IC_COMPLEX64 || x->dtype == IC_COMPLEX128;
+  const size_t es = cplx ? ic_dtype_size(x->dtype) : sizeof(double);
+  ic_buffer *buf = ic_kscratch(c, es * (size_t)(m * n) + sizeof(int) * (size_t)k);
   if (!buf) return c->err->code;
-  double *am = buf->data;
-  int *ip = (int *)(am + m * n);
+  void *am = buf->data;
+  int *ip = (int *)((char *)am + es * (size_t)(m * n));
   const int mi = (int)m, ni = (int)n, ld = (int)m;
   for (int64_t b = 0; b < batch; b++) {
-    ic_la_load_cm(x, b, m, n, am);
     int info = 0;
-    dgetrf_(&mi, &ni, am, &ld, ip, &info);
-    ic_la_store_cm(o, b, m, n, am, m);
+    if (cplx) {
+      ic_la_load_cmt(x, b, m, n, am);
+      if (x->dtype == IC_COMPLEX64) cgetrf_(&mi, &ni, am, &ld, ip, &info);
+      else zgetrf_(&mi, &ni, am, &ld, ip, &info);
+      ic_la_store_cmt(o, b, m, n, am, m);
+    } else {
+      ic_la_load_cm(x, b, m, n, am);
+      dgetrf_(&mi, &ni, am, &ld, ip, &info);
+      ic_la_store_cm(o, b, m, n, am, m);
+    }
     for (int64_t i = 0; i < k; i++) ((int32_t *)piv->data)[b * k + i] = ip[i];
     ((int32_t *)inf->data)[b] = info;
   }

@@ -5,7 +5,8 @@
  * unpack_pivots, Pmat [..., m, m] the permutation with X = Pmat L U (Pmat[p[j]][j] = 1 for
  * the permutation p that applying the swaps in order makes of 0..m-1). An output not
  * unpacked is empty ([0]), as Paddle leaves it. As paddle/phi/kernels/impl/
- * lu_unpack_kernel_impl.h; a pivot outside [1, m] fails as Paddle's. */
+ * lu_unpack_kernel_impl.h; a pivot outside [1, m] fails as Paddle's. X may also be
+ * complex64 or complex128, as Paddle registers. */
 #include <string.h>
 
 #include "kernels/cpu/lapack.h"
@@ -29,7 +30,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 static ic_status infer(ic_kctx *c) {
   const lu_unpack_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_X, 0), *p = ic_in(c, IN_PIV, 0);
-  ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
+  ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT | IC_DT_COMPLEX);
   if (st) return st;
   if ((st = ic_la_check_size(c, 0))) return st;
   if (x->ndim < 2) return ic_kfail_in(c, IN_X, 0, "expected rank >= 2 ([..., m, n])");
@@ -67,8 +68,19 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-static double get(const ic_tensor *t, int64_t k) {
-  return t->dtype == IC_FP32 ? (double)((const float *)t->data)[k] : ((const double *)t->data)[k];
+/* Element di of dst = element si of src (same dtype), or 0 or 1 (real part) when src is
+ * NULL. */
+static void put(ic_tensor *dst, int64_t di, const ic_tensor *src, int64_t si, int one) {
+  const size_t es = ic_dtype_size(dst->dtype);
+  char *d = (char *)dst->data + es * (size_t)di;
+  if (src) {
+    memcpy(d, (const char *)src->data + es * (size_t)si, es);
+    return;
+  }
+  memset(d, 0, es);
+  if (!one) return;
+  if (dst->dtype == IC_FP32 || dst->dtype == IC_COMPLEX64) *(float *)d = 1.0f;
+  else *(double *)d = 1.0;
 }
 
 static ic_status run(ic_kctx *c) {
@@ -81,12 +93,12 @@ static ic_status run(ic_kctx *c) {
     for (int64_t b = 0; b < batch; b++) {
       for (int64_t i = 0; i < m; i++) {
         for (int64_t j = 0; j < k; j++) {
-          ic_la_set(l, (b * m + i) * k + j, i > j ? get(x, (b * m + i) * n + j) : i == j);
+          put(l, (b * m + i) * k + j, i > j ? x : NULL, (b * m + i) * n + j, i == j);
         }
       }
       for (int64_t i = 0; i < k; i++) {
         for (int64_t j = 0; j < n; j++) {
-          ic_la_set(u, (b * k + i) * n + j, j >= i ? get(x, (b * m + i) * n + j) : 0.0);
+          put(u, (b * k + i) * n + j, j >= i ? x : NULL, (b * m + i) * n + j, 0);
         }
       }
     }
@@ -111,7 +123,7 @@ static ic_status run(ic_kctx *c) {
       perm[j] = perm[v - 1];
       perm[v - 1] = t;
     }
-    for (int64_t j = 0; j < m; j++) ic_la_set(pm, (b * m + perm[j]) * m + j, 1.0);
+    for (int64_t j = 0; j < m; j++) put(pm, (b * m + perm[j]) * m + j, NULL, 0, 1);
   }
   ic_buffer_release(buf);
   return st;

@@ -2,8 +2,9 @@
  * triangle, or with `upper` the upper one; the other is not read), op(A) = A or with
  * `transpose` A^T, and with `unitriangular` a unit diagonal assumed (not read). B = Y
  * [..., M, N]; the batch dims broadcast numpy-style, Out is [broadcast..., M, N]. float32 or
- * float64. As paddle/phi/kernels/cpu/triangular_solve_kernel.cc (BLAS trsm per matrix), here
- * dtrsm in double, rounded once for float32; no singularity check (Paddle makes none: a
+ * float64, or complex64 / complex128 (transpose: A^T, not conjugated, as Paddle's). As
+ * paddle/phi/kernels/cpu/triangular_solve_kernel.cc (BLAS trsm per matrix), here dtrsm in
+ * double, rounded once for float32, and ctrsm / ztrsm in the complex dtypes; no singularity check (Paddle makes none: a
  * zero on the diagonal gives inf or NaN). */
 #include "kernels/cpu/lapack.h"
 
@@ -24,7 +25,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0), *y = ic_in(c, 1, 0);
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT | IC_DT_COMPLEX);
   if (st) return st;
   if ((st = ic_la_check_size(c, 0))) return st;
   if ((st = ic_la_check_size(c, 1))) return st;
@@ -59,19 +60,33 @@ static ic_status run(ic_kctx *c) {
   const int64_t m = x->dims[x->ndim - 1], n = y->dims[y->ndim - 1];
   ic_la_bcast b;
   ic_la_bcast_init(&b, x->dims, x->ndim - 2, y->dims, y->ndim - 2);
-  ic_buffer *buf = ic_kscratch(c, (size_t)(m * m + m * n) * sizeof(double));
+  const bool cplx = x->dtype == IC_COMPLEX64 || x->dtype == IC_COMPLEX128;
+  const size_t es = cplx ? ic_dtype_size(x->dtype) : sizeof(double);
+  ic_buffer *buf = ic_kscratch(c, (size_t)(m * m + m * n) * es);
   if (!buf) return c->err->code;
-  double *am = buf->data, *bm = am + m * m;
+  char *am = buf->data, *bm = am + es * (size_t)(m * m);
   const int mi = (int)m, ni = (int)n, ld = m > 1 ? (int)m : 1;
-  const double one = 1.0;
+  const double one[2] = {1.0, 0.0};
+  const float onef[2] = {1.0f, 0.0f};
+  const char *uplo = a->upper ? "U" : "L", *tr = a->transpose ? "T" : "N", *dg = a->unit ? "U" : "N";
   for (int64_t i = 0; i < b.count; i++) {
     int64_t xi, yi;
     ic_la_bcast_at(&b, i, &xi, &yi);
-    ic_la_load_cm(x, xi, m, m, am);
-    ic_la_load_cm(y, yi, m, n, bm);
-    dtrsm_("L", a->upper ? "U" : "L", a->transpose ? "T" : "N", a->unit ? "U" : "N", &mi, &ni,
-           &one, am, &ld, bm, &ld, 1, 1, 1, 1);
-    ic_la_store_cm(o, i, m, n, bm, m);
+    if (cplx) {
+      ic_la_load_cmt(x, xi, m, m, am);
+      ic_la_load_cmt(y, yi, m, n, bm);
+      if (x->dtype == IC_COMPLEX64) {
+        ctrsm_("L", uplo, tr, dg, &mi, &ni, onef, (float *)am, &ld, (float *)bm, &ld, 1, 1, 1, 1);
+      } else {
+        ztrsm_("L", uplo, tr, dg, &mi, &ni, one, (double *)am, &ld, (double *)bm, &ld, 1, 1, 1, 1);
+      }
+      ic_la_store_cmt(o, i, m, n, bm, m);
+      continue;
+    }
+    ic_la_load_cm(x, xi, m, m, (double *)am);
+    ic_la_load_cm(y, yi, m, n, (double *)bm);
+    dtrsm_("L", uplo, tr, dg, &mi, &ni, one, (double *)am, &ld, (double *)bm, &ld, 1, 1, 1, 1);
+    ic_la_store_cm(o, i, m, n, (double *)bm, m);
   }
   ic_buffer_release(buf);
   return IC_OK;
