@@ -95,9 +95,11 @@ START_TEST(qr_lu_errors) {
   expect_fail("lu_unpack", 2,
               (in_spec[]){{"X", "x", f32(2, D(3, 3))},
                           {"Pivots", "p", tu_i32(1, D(3), (const int32_t[]){2, 4, 3})}},
-              OUTS("Pmat", "L", "U"), NULL, IC_ERR_SHAPE, "holds 4 at [0, 1], expected pivots in [1, 3]");
+              OUTS("Pmat", "L", "U"), NULL, IC_ERR_SHAPE,
+              "holds 4 at [0, 1], expected pivots in [1, 3]");
   expect_fail("lu_unpack", 2,
-              (in_spec[]){{"X", "x", f32(2, D(3, 3))}, {"Pivots", "p", ot_iota(IC_INT64, 1, D(3), 1)}},
+              (in_spec[]){{"X", "x", f32(2, D(3, 3))},
+                          {"Pivots", "p", ot_iota(IC_INT64, 1, D(3), 1)}},
               OUTS("Pmat", "L", "U"), NULL, IC_ERR_SHAPE, "expected int32 [..., 3]");
   expect_fail("lu_unpack", 2,
               (in_spec[]){{"X", "x", f32(2, D(3, 4))},

@@ -21,7 +21,9 @@ typedef struct eigh_attrs {
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   const char *u = ic_ar_str(r, "UPLO", "L");
   if (r->st) return r->st;
-  if (strcmp(u, "L") && strcmp(u, "U")) return ic_ar_fail(r, "UPLO", "is \"%s\", expected \"L\" or \"U\"", u);
+  if (strcmp(u, "L") && strcmp(u, "U")) {
+    return ic_ar_fail(r, "UPLO", "is \"%s\", expected \"L\" or \"U\"", u);
+  }
   ((eigh_attrs *)attrs)->lower = !strcmp(u, "L");
   return IC_OK;
 }

@@ -2,10 +2,10 @@
  * float64, [..., n, n]; only the triangle UPLO "L" or "U" is read): Eigenvalues [..., n]
  * ascending. Eigenvectors [..., n, n] holds the eigenvectors (one per column) when is_test is
  * false (the training program keeps them for the gradient); with is_test Paddle leaves it
- * unallocated (an empty tensor when fetched), and so does icore: dims [0]. As paddle/phi/kernels/impl/eigvalsh_kernel_impl.h
- * (LAPACK syevd in X's dtype: ssyevd for float32, whose vectors may differ in sign from
- * dsyevd's). A complex64 / complex128 X is Hermitian (cheevd / zheevd): real Eigenvalues
- * (float32 / float64), complex Eigenvectors. */
+ * unallocated (an empty tensor when fetched), and so does icore: dims [0]. As
+ * paddle/phi/kernels/impl/eigvalsh_kernel_impl.h (LAPACK syevd in X's dtype: ssyevd for
+ * float32, whose vectors may differ in sign from dsyevd's). A complex64 / complex128 X is
+ * Hermitian (cheevd / zheevd): real Eigenvalues (float32 / float64), complex Eigenvectors. */
 #include <string.h>
 
 #include "kernels/cpu/complexutil.h"
@@ -23,7 +23,9 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   const char *u = ic_ar_str(r, "UPLO", "L");
   a->is_test = ic_ar_bool(r, "is_test", false);
   if (r->st) return r->st;
-  if (strcmp(u, "L") && strcmp(u, "U")) return ic_ar_fail(r, "UPLO", "is \"%s\", expected \"L\" or \"U\"", u);
+  if (strcmp(u, "L") && strcmp(u, "U")) {
+    return ic_ar_fail(r, "UPLO", "is \"%s\", expected \"L\" or \"U\"", u);
+  }
   a->lower = !strcmp(u, "L");
   return IC_OK;
 }

@@ -133,8 +133,8 @@ static inline int ic_la_heevd(ic_kctx *c, bool c64, bool vectors, const char *up
   const int lwork = wq[0] > 1 ? (int)wq[0] : 1, lrwork = rq > 1 ? (int)rq : 1;
   const int liwork = iq > 1 ? iq : 1;
   /* work: lwork complex128 slots (enough for complex64), rwork: lrwork doubles */
-  ic_buffer *buf = ic_kscratch(c, 2 * sizeof(double) * (size_t)lwork +
-                                      sizeof(double) * (size_t)lrwork + sizeof(int) * (size_t)liwork);
+  ic_buffer *buf = ic_kscratch(c, sizeof(double) * (size_t)(2 * lwork + lrwork) +
+                                      sizeof(int) * (size_t)liwork);
   if (!buf) return -1000;
   double *work = buf->data, *rwork = work + 2 * (size_t)lwork;
   int *iwork = (int *)(rwork + lrwork);
@@ -157,9 +157,10 @@ static inline void ic_la_load_cmt(const ic_tensor *t, int64_t index, int64_t m, 
   const size_t es = ic_dtype_size(t->dtype);
   for (int64_t i = 0; i < m; i++) {
     for (int64_t j = 0; j < n; j++) {
-      if (t->dtype == IC_FP32) ((float *)dst)[j * m + i] = ((const float *)t->data)[off + i * n + j];
-      else if (t->dtype == IC_FP64) ((double *)dst)[j * m + i] = ((const double *)t->data)[off + i * n + j];
-      else memcpy((char *)dst + es * (size_t)(j * m + i), (const char *)t->data + es * (size_t)(off + i * n + j), es);
+      const int64_t s = off + i * n + j, d = j * m + i;
+      if (t->dtype == IC_FP32) ((float *)dst)[d] = ((const float *)t->data)[s];
+      else if (t->dtype == IC_FP64) ((double *)dst)[d] = ((const double *)t->data)[s];
+      else memcpy((char *)dst + es * (size_t)d, (const char *)t->data + es * (size_t)s, es);
     }
   }
 }
@@ -172,9 +173,10 @@ static inline void ic_la_store_cmt(ic_tensor *t, int64_t index, int64_t m, int64
   const size_t es = ic_dtype_size(t->dtype);
   for (int64_t i = 0; i < m; i++) {
     for (int64_t j = 0; j < n; j++) {
-      if (t->dtype == IC_FP32) ((float *)t->data)[off + i * n + j] = ((const float *)src)[j * ld + i];
-      else if (t->dtype == IC_FP64) ((double *)t->data)[off + i * n + j] = ((const double *)src)[j * ld + i];
-      else memcpy((char *)t->data + es * (size_t)(off + i * n + j), (const char *)src + es * (size_t)(j * ld + i), es);
+      const int64_t d = off + i * n + j, s = j * ld + i;
+      if (t->dtype == IC_FP32) ((float *)t->data)[d] = ((const float *)src)[s];
+      else if (t->dtype == IC_FP64) ((double *)t->data)[d] = ((const double *)src)[s];
+      else memcpy((char *)t->data + es * (size_t)d, (const char *)src + es * (size_t)s, es);
     }
   }
 }

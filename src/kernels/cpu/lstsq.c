@@ -112,9 +112,15 @@ static ic_status run(ic_kctx *c) {
   int info = 0, rank = 0, iq[1] = {0};
   switch (a->driver) {
     case GELS: dgels_("N", &mi, &ni, &nr, dd, &lda, dd, &ldbi, &wq, &query, &info, 1); break;
-    case GELSY: dgelsy_(&mi, &ni, &nr, dd, &lda, dd, &ldbi, iq, &rcond, &rank, &wq, &query, &info); break;
-    case GELSD: dgelsd_(&mi, &ni, &nr, dd, &lda, dd, &ldbi, dd, &rcond, &rank, &wq, &query, iq, &info); break;
-    default: dgelss_(&mi, &ni, &nr, dd, &lda, dd, &ldbi, dd, &rcond, &rank, &wq, &query, &info); break;
+    case GELSY:
+      dgelsy_(&mi, &ni, &nr, dd, &lda, dd, &ldbi, iq, &rcond, &rank, &wq, &query, &info);
+      break;
+    case GELSD:
+      dgelsd_(&mi, &ni, &nr, dd, &lda, dd, &ldbi, dd, &rcond, &rank, &wq, &query, iq, &info);
+      break;
+    default:
+      dgelss_(&mi, &ni, &nr, dd, &lda, dd, &ldbi, dd, &rcond, &rank, &wq, &query, &info);
+      break;
   }
   const int64_t lwork = wq > 1 ? (int64_t)wq : 1;
   const int64_t liwork = a->driver == GELSD ? (iq[0] > 1 ? iq[0] : 1) : n > 1 ? n : 1;

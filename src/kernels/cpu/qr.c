@@ -62,7 +62,8 @@ static ic_status run(ic_kctx *c) {
   const int64_t rows = a->reduced ? k : m;
   if (ic_tensor_numel_(x) == 0) {
     /* empty matrices: R is empty or zeros, Q the identity's first columns (as Paddle) */
-    if (ic_tensor_numel_(rt)) memset(rt->data, 0, (size_t)ic_tensor_numel_(rt) * ic_dtype_size(rt->dtype));
+    const int64_t nr = ic_tensor_numel_(rt);
+    if (nr > 0) memset(rt->data, 0, (size_t)nr * ic_dtype_size(rt->dtype));
     if (a->compute_q && ic_tensor_numel_(q)) {
       memset(q->data, 0, (size_t)ic_tensor_numel_(q) * ic_dtype_size(q->dtype));
       const int64_t nb = ic_tensor_numel_(q) / (m * rows), d = m < rows ? m : rows;

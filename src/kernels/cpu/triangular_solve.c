@@ -4,8 +4,8 @@
  * [..., M, N]; the batch dims broadcast numpy-style, Out is [broadcast..., M, N]. float32 or
  * float64, or complex64 / complex128 (transpose: A^T, not conjugated, as Paddle's). As
  * paddle/phi/kernels/cpu/triangular_solve_kernel.cc (BLAS trsm per matrix), here dtrsm in
- * double, rounded once for float32, and ctrsm / ztrsm in the complex dtypes; no singularity check (Paddle makes none: a
- * zero on the diagonal gives inf or NaN). */
+ * double, rounded once for float32, and ctrsm / ztrsm in the complex dtypes; no
+ * singularity check (Paddle makes none: a zero on the diagonal gives inf or NaN). */
 #include "kernels/cpu/lapack.h"
 
 static const ic_slotdef k_inputs[2] = {{"X", 0}, {"Y", 0}};
@@ -68,7 +68,8 @@ static ic_status run(ic_kctx *c) {
   const int mi = (int)m, ni = (int)n, ld = m > 1 ? (int)m : 1;
   const double one[2] = {1.0, 0.0};
   const float onef[2] = {1.0f, 0.0f};
-  const char *uplo = a->upper ? "U" : "L", *tr = a->transpose ? "T" : "N", *dg = a->unit ? "U" : "N";
+  const char *uplo = a->upper ? "U" : "L", *tr = a->transpose ? "T" : "N";
+  const char *dg = a->unit ? "U" : "N";
   for (int64_t i = 0; i < b.count; i++) {
     int64_t xi, yi;
     ic_la_bcast_at(&b, i, &xi, &yi);
