@@ -4415,6 +4415,29 @@ def linalg_complex(g):
     g.fetch(*outs)
 
 
+@case(note="complex inputs: LAPACK cgeqrf/cungqr, zgeqrf/zungqr (Paddle: Eigen's complex "
+           "Householder QR, the same reflectors) and cgesdd/zgesdd (Paddle's routines) in the "
+           "input's dtype: complex64 within rtol 1e-4 (atol 1e-5); fetched through as_real")
+def qr_svd_complex(g):
+    """qr (reduced, complete, r) and svd (full_matrices false and true) on a complex64 tall
+    [4, 3] and a complex128 wide batch [2, 3, 4]."""
+    R = paddle.as_real
+    outs = []
+    for k, (shape, dt) in enumerate([([4, 3], "complex64"), ([2, 3, 4], "complex128")]):
+        v = g.rand(shape, -1, 1, "float64") + 1j * g.rand(shape, -1, 1, "float64")
+        x = g.data("x%d" % k, v.astype(dt))
+        for mode in ("reduced", "complete", "r"):
+            a = g.op("qr", {"X": x}, dict(mode=mode), outs={"Q": 1, "R": 1}, dtype=dt)
+            if mode != "r":
+                outs.append(R(a["Q"][0]))
+            outs.append(R(a["R"][0]))
+        for full in (False, True):
+            a = g.op("svd", {"X": x}, dict(full_matrices=full), outs={"U": 1, "S": 1, "VH": 1},
+                     dtype=dt)
+            outs += [R(a["U"][0]), a["S"][0], R(a["VH"][0])]
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""

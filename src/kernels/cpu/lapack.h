@@ -58,6 +58,20 @@ void cgeev_(const char *jobvl, const char *jobvr, const int *n, float *a, const 
 void zgeev_(const char *jobvl, const char *jobvr, const int *n, double *a, const int *lda,
             double *w, double *vl, const int *ldvl, double *vr, const int *ldvr, double *work,
             const int *lwork, double *rwork, int *info, size_t, size_t);
+void cgesdd_(const char *jobz, const int *m, const int *n, float *a, const int *lda, float *s,
+             float *u, const int *ldu, float *vt, const int *ldvt, float *work,
+             const int *lwork, float *rwork, int *iwork, int *info, size_t);
+void zgesdd_(const char *jobz, const int *m, const int *n, double *a, const int *lda, double *s,
+             double *u, const int *ldu, double *vt, const int *ldvt, double *work,
+             const int *lwork, double *rwork, int *iwork, int *info, size_t);
+void cgeqrf_(const int *m, const int *n, float *a, const int *lda, float *tau, float *work,
+             const int *lwork, int *info);
+void zgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
+             const int *lwork, int *info);
+void cungqr_(const int *m, const int *n, const int *k, float *a, const int *lda,
+             const float *tau, float *work, const int *lwork, int *info);
+void zungqr_(const int *m, const int *n, const int *k, double *a, const int *lda,
+             const double *tau, double *work, const int *lwork, int *info);
 void cheevd_(const char *jobz, const char *uplo, const int *n, float *a, const int *lda,
              float *w, float *work, const int *lwork, float *rwork, const int *lrwork,
              int *iwork, const int *liwork, int *info, size_t, size_t);

@@ -3,7 +3,8 @@
  * "complete": Q [..., m, m], R [..., m, n]; "r": only R [..., k, n], Q empty ([0]). As
  * paddle/phi/kernels/cpu/qr_kernel.cc (Eigen's Householder QR), here LAPACK geqrf + orgqr in
  * double, rounded once for float32: the same Householder reflectors (beta = -sign(alpha) *
- * norm), so R's diagonal and Q's columns have Paddle's signs. */
+ * norm), so R's diagonal and Q's columns have Paddle's signs. complex64 / complex128 X:
+ * cgeqrf + cungqr / zgeqrf + zungqr in its dtype. */
 #include <string.h>
 
 #include "kernels/cpu/lapack.h"
@@ -29,7 +30,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 static ic_status infer(ic_kctx *c) {
   const qr_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT | IC_DT_COMPLEX);
   if (st) return st;
   if ((st = ic_la_check_size(c, 0))) return st;
   if (x->ndim < 2) return ic_kfail_in(c, 0, 0, "expected rank >= 2 ([..., m, n])");
@@ -54,6 +55,78 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
+/* Element k of t (any float or complex dtype) = 1. */
+static void set_one(ic_tensor *t, int64_t k) {
+  if (t->dtype == IC_COMPLEX64 || t->dtype == IC_COMPLEX128) {
+    memset((char *)t->data + ic_dtype_size(t->dtype) * (size_t)k, 0, ic_dtype_size(t->dtype));
+    if (t->dtype == IC_COMPLEX64) ((float *)t->data)[2 * k] = 1.0f;
+    else ((double *)t->data)[2 * k] = 1.0;
+  } else {
+    ic_la_set(t, k, 1.0);
+  }
+}
+
+/* A complex X: cgeqrf + cungqr / zgeqrf + zungqr in its dtype (Eigen's complex Householder
+ * QR in Paddle: the same reflectors, R's diagonal real). */
+static ic_status run_complex(ic_kctx *c, int64_t rows) {
+  const qr_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0);
+  ic_tensor *q = ic_out(c, 0, 0), *rt = ic_out(c, 1, 0);
+  const int64_t m = x->dims[x->ndim - 2], n = x->dims[x->ndim - 1], k = m < n ? m : n;
+  const int64_t batch = ic_tensor_numel_(x) / (m * n);
+  const int64_t qcols = rows > n ? rows : n;
+  const bool c64 = x->dtype == IC_COMPLEX64;
+  const size_t es = ic_dtype_size(x->dtype);
+  const int mi = (int)m, ni = (int)n, ki = (int)k, qc = (int)rows, ld = (int)m, query = -1;
+  int info = 0;
+  double w1[2] = {0, 0}, w2[2] = {0, 0}, dd[4] = {0};
+  float f1[2] = {0, 0}, f2[2] = {0, 0}, df[4] = {0};
+  if (c64) {
+    cgeqrf_(&mi, &ni, df, &ld, df, f1, &query, &info);
+    if (a->compute_q) cungqr_(&mi, &qc, &ki, df, &ld, df, f2, &query, &info);
+    w1[0] = f1[0];
+    w2[0] = f2[0];
+  } else {
+    zgeqrf_(&mi, &ni, dd, &ld, dd, w1, &query, &info);
+    if (a->compute_q) zungqr_(&mi, &qc, &ki, dd, &ld, dd, w2, &query, &info);
+  }
+  int64_t lw = (int64_t)(w1[0] > w2[0] ? w1[0] : w2[0]);
+  if (lw < 1) lw = 1;
+  ic_buffer *buf = ic_kscratch(c, es * (size_t)(m * qcols + k + lw));
+  if (!buf) return c->err->code;
+  char *am = buf->data, *tau = am + es * (size_t)(m * qcols), *work = tau + es * (size_t)k;
+  const int lwork = (int)lw;
+  ic_status st = IC_OK;
+  for (int64_t b = 0; b < batch; b++) {
+    ic_la_load_cmt(x, b, m, n, am);
+    if (c64) cgeqrf_(&mi, &ni, (float *)am, &ld, (float *)tau, (float *)work, &lwork, &info);
+    else zgeqrf_(&mi, &ni, (double *)am, &ld, (double *)tau, (double *)work, &lwork, &info);
+    if (info != 0) {
+      st = ic_kfail(c, IC_ERR_KERNEL, "input X '%s': LAPACK geqrf failed (info %d)",
+                    ic_in_name(c, 0, 0), info);
+      break;
+    }
+    for (int64_t i = 0; i < rows; i++) {
+      for (int64_t j = 0; j < n; j++) {
+        char *d = (char *)rt->data + es * (size_t)((b * rows + i) * n + j);
+        if (j >= i) memcpy(d, am + es * (size_t)(j * m + i), es);
+        else memset(d, 0, es);
+      }
+    }
+    if (!a->compute_q) continue;
+    if (c64) cungqr_(&mi, &qc, &ki, (float *)am, &ld, (float *)tau, (float *)work, &lwork, &info);
+    else zungqr_(&mi, &qc, &ki, (double *)am, &ld, (double *)tau, (double *)work, &lwork, &info);
+    if (info != 0) {
+      st = ic_kfail(c, IC_ERR_KERNEL, "input X '%s': LAPACK ungqr failed (info %d)",
+                    ic_in_name(c, 0, 0), info);
+      break;
+    }
+    ic_la_store_cmt(q, b, m, rows, am, m);
+  }
+  ic_buffer_release(buf);
+  return st;
+}
+
 static ic_status run(ic_kctx *c) {
   const qr_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
@@ -68,11 +141,12 @@ static ic_status run(ic_kctx *c) {
       memset(q->data, 0, (size_t)ic_tensor_numel_(q) * ic_dtype_size(q->dtype));
       const int64_t nb = ic_tensor_numel_(q) / (m * rows), d = m < rows ? m : rows;
       for (int64_t b = 0; b < nb; b++) {
-        for (int64_t i = 0; i < d; i++) ic_la_set(q, b * m * rows + i * rows + i, 1.0);
+        for (int64_t i = 0; i < d; i++) set_one(q, b * m * rows + i * rows + i);
       }
     }
     return IC_OK;
   }
+  if (x->dtype == IC_COMPLEX64 || x->dtype == IC_COMPLEX128) return run_complex(c, rows);
   const int64_t batch = ic_tensor_numel_(x) / (m * n);
   const int64_t qcols = rows > n ? rows : n; /* the factored matrix, widened for complete Q */
   const int mi = (int)m, ni = (int)n, ki = (int)k, qc = (int)rows, ld = (int)m;
