@@ -4438,6 +4438,38 @@ def qr_svd_complex(g):
     g.fetch(*outs)
 
 
+@case(**EXACT, note="integer ranks of matrices whose singular values are far from the "
+                    "tolerances: exact")
+def matrix_rank_complex(g):
+    """matrix_rank on complex inputs: a complex64 [4, 4] of rank 2 (default tolerance, tol
+    0.5 below its singular values 3 and 1), a complex128 batch [2, 3, 3] of ranks 3 and 1 with
+    a float64 TolTensor [2], and Hermitian complex128 [3, 3] matrices (eigenvalues 2, -1, 0)
+    with hermitian true."""
+    def of_sv(shape, svs, dt):
+        m, n = shape[-2:]
+        def unitary(k):
+            q, _ = np.linalg.qr(g.rand(shape[:-2] + [k, k], -1, 1, "float64") +
+                                1j * g.rand(shape[:-2] + [k, k], -1, 1, "float64"))
+            return q
+        u, v = unitary(m), unitary(n)
+        s = np.zeros(shape[:-2] + [m, n], "complex128")
+        svs = np.broadcast_to(np.asarray(svs, "float64"), shape[:-2] + [min(m, n)])
+        for i in range(min(m, n)):
+            s[..., i, i] = svs[..., i]
+        return (u @ s @ np.conj(np.swapaxes(v, -1, -2))).astype(dt)
+    I64 = "int64"
+    x0 = g.data("x0", of_sv([4, 4], [3.0, 1.0, 0, 0], "complex64"))
+    x1 = g.data("x1", of_sv([2, 3, 3], [[2.0, 1.0, 0.5], [2.0, 0, 0]], "complex128"))
+    q, _ = np.linalg.qr(g.rand([3, 3], -1, 1, "float64") + 1j * g.rand([3, 3], -1, 1, "float64"))
+    h = g.data("h", (q @ np.diag([2.0, -1.0, 0.0]) @ np.conj(q.T)).astype("complex128"))
+    t = g.data("t", np.array([0.8, 0.1], "float64"))
+    mr = lambda x, tol, hermitian, default, tt=None: g.op(
+        "matrix_rank", dict(X=x, **({"TolTensor": tt} if tt is not None else {})),
+        dict(tol=tol, hermitian=hermitian, use_default_tol=default), dtype=I64)
+    g.fetch(mr(x0, 0.0, False, True), mr(x0, 0.5, False, False), mr(x1, 0.0, False, True),
+            mr(x1, 0.0, False, False, t), mr(h, 0.0, True, True), mr(h, 1.5, True, False))
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""
