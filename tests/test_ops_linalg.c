@@ -50,6 +50,13 @@ START_TEST(cholesky_and_solves_errors) {
               IC_ERR_SHAPE, "square");
   expect_fail("cholesky", 1, (in_spec[]){{"X", "x", ot_iota(IC_INT32, 2, D(2, 2), 1)}},
               OUTS("Out"), NULL, IC_ERR_SHAPE, "dtype");
+  /* complex where Paddle's CPU kernel takes only float32 / float64 */
+  expect_fail("cholesky", 1, (in_spec[]){{"X", "x", ot_iota(IC_COMPLEX64, 2, D(2, 2), 1)}},
+              OUTS("Out"), NULL, IC_ERR_SHAPE, "dtype");
+  expect_fail("solve", 2,
+              (in_spec[]){{"X", "x", ot_iota(IC_COMPLEX128, 2, D(2, 2), 1)},
+                          {"Y", "y", ot_iota(IC_COMPLEX128, 1, D(2), 1)}},
+              OUTS("Out"), NULL, IC_ERR_SHAPE, "dtype");
   /* iota [[1, 1.25], [1.5, 1.75]]: the second leading minor is negative */
   expect_fail("cholesky", 1, (in_spec[]){{"X", "x", f32(3, D(2, 2, 2))}}, OUTS("Out"), NULL,
               IC_ERR_KERNEL, "matrix 0 of 2 is not positive definite");
@@ -130,6 +137,15 @@ START_TEST(decomposition_errors) {
   expect_fail("matrix_rank", 2,
               (in_spec[]){{"X", "x", f32(3, D(2, 3, 3))}, {"TolTensor", "t", f32(1, D(3))}},
               OUTS("Out"), NULL, IC_ERR_SHAPE, "do not broadcast");
+  expect_fail("matrix_rank", 2,
+              (in_spec[]){{"X", "x", ot_iota(IC_COMPLEX64, 2, D(3, 3), 1)},
+                          {"TolTensor", "t", ot_iota(IC_COMPLEX64, 1, D(1), 1)}},
+              OUTS("Out"), NULL, IC_ERR_SHAPE, "expected float32 (X's real dtype)");
+  expect_fail("lstsq", 2,
+              (in_spec[]){{"X", "x", ot_iota(IC_COMPLEX64, 2, D(3, 2), 1)},
+                          {"Y", "y", ot_iota(IC_COMPLEX64, 2, D(3, 1), 1)}},
+              OUTS("Solution", "Residuals", "Rank", "SingularValues"), NULL, IC_ERR_SHAPE,
+              "dtype");
   expect_fail("lstsq", 2, (in_spec[]){{"X", "x", f32(2, D(3, 2))}, {"Y", "y", f32(2, D(3, 1))}},
               OUTS("Solution", "Residuals", "Rank", "SingularValues"), lstsq_bogus,
               IC_ERR_INVALID_PROGRAM, "expected gels, gelsy, gelsd or gelss");
