@@ -4470,6 +4470,34 @@ def matrix_rank_complex(g):
             mr(x1, 0.0, False, False, t), mr(h, 0.0, True, True), mr(h, 1.5, True, False))
 
 
+@case(**EXACT, note="integer ranks of matrices whose singular values are far from the "
+                    "tolerances: exact")
+def matrix_rank_atol_rtol_modes(g):
+    """matrix_rank_atol_rtol (paddle.linalg.matrix_rank with atol / rtol, Paddle 3's API):
+    atol alone (the default rtol eps * max(m, n) applies), rtol alone (atol 0), both, rtol 0
+    (every nonzero singular value counts), a float64 atol tensor [2, 1]
+    broadcast against the batch [2, 3], hermitian, on float32 and float64 batches with
+    singular values 3, 1, 0.5, 0.1 and exact zeros."""
+    def of_sv(shape, svs, dt):
+        m, n = shape[-2:]
+        u, _ = np.linalg.qr(g.rand(shape[:-2] + [m, m], -1, 1, "float64"))
+        v, _ = np.linalg.qr(g.rand(shape[:-2] + [n, n], -1, 1, "float64"))
+        s = np.zeros(shape[:-2] + [m, n])
+        svs = np.broadcast_to(np.asarray(svs, "float64"), shape[:-2] + [min(m, n)])
+        for i in range(min(m, n)):
+            s[..., i, i] = svs[..., i]
+        return (u @ s @ np.swapaxes(v, -1, -2)).astype(dt)
+    x0 = g.data("x0", of_sv([2, 4, 5], [[3.0, 1.0, 0.5, 0.1], [3.0, 1.0, 0, 0]], F32))
+    x1 = g.data("x1", of_sv([2, 3, 4, 4], [3.0, 1.0, 0.5, 0.1], "float64"))
+    q, _ = np.linalg.qr(g.rand([4, 4], -1, 1, "float64"))
+    h = g.data("h", (q @ np.diag([2.0, -1.0, 0.3, 0.0]) @ q.T).astype("float64"))
+    at = g.data("at", np.array([[0.05], [0.7]], "float64"))
+    mr = paddle.linalg.matrix_rank
+    g.fetch(mr(x0, atol=0.2), mr(x0, rtol=0.1), mr(x0, atol=0.05, rtol=0.2),
+            mr(x1, rtol=0.0), mr(x1, atol=at), mr(x1, atol=at, rtol=0.2),
+            mr(h, atol=0.1, hermitian=True), mr(h, rtol=0.2, hermitian=True))
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""
