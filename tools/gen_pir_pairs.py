@@ -818,7 +818,7 @@ def json_linalg(paddle, np):
     """The PIR translations of the dense linear-algebra ops: cholesky (lower, upper),
     cholesky_solve, triangular_solve, solve (matrix and vector right-hand sides), qr (reduced,
     complete, r), lu and lu_unpack, svd, eigh, eigvalsh, matrix_rank (default tolerance,
-    hermitian with tol, a tolerance tensor), lstsq (gelsd) and eig / eigvals (complex
+    hermitian with tol, a tolerance tensor; atol and rtol: matrix_rank_atol_rtol), lstsq (gelsd) and eig / eigvals (complex
     results through as_real)."""
     a = paddle.static.data("a", [3, 3], "float64")
     b = paddle.static.data("b", [3, 2], "float64")
@@ -839,7 +839,9 @@ def json_linalg(paddle, np):
             L.solve(a, b), L.solve(a, v), q, r, qc, rc, L.qr(t, mode="r"), lu, piv, info, pm,
             ll, uu, u, s, vh, w, ev, L.eigvalsh(a), L.matrix_rank(t),
             L.matrix_rank(a, tol=0.5, hermitian=True),
-            L.matrix_rank(t, tol=paddle.full([1], 0.1, "float64")), sol, res, rk, sv,
+            L.matrix_rank(t, tol=paddle.full([1], 0.1, "float64")),
+            L.matrix_rank(t, atol=0.1, rtol=0.2), L.matrix_rank(a, atol=0.5, hermitian=True),
+            sol, res, rk, sv,
             paddle.as_real(ew), paddle.as_real(evec), paddle.as_real(L.eigvals(a))]
     rv = np.random.RandomState(27)
     m = rv.uniform(-1, 1, (3, 3))

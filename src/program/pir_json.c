@@ -308,6 +308,7 @@ static const opmap k_ops[] = {
     {"matrix_nms", "matrix_nms", "BBoxes;Scores", "Out;Index;RoisNum", ""},
     {"matrix_power", "matrix_power", "X", "Out", ""},
     {"matrix_rank", "matrix_rank", "X", "Out", ""},
+    {"matrix_rank_atol_rtol", "matrix_rank_atol_rtol", "x;atol;rtol", "out", ""},
     {"matrix_rank_tol", "matrix_rank", "X;TolTensor", "Out", ""},
     {"max", "reduce_max", "X;=L:dim", "Out", "keepdim>keep_dim"},
     {"max_pool2d_with_index", "max_pool2d_with_index", "X", "Out;Mask", "kernel_size>ksize"},
