@@ -818,8 +818,8 @@ def json_linalg(paddle, np):
     """The PIR translations of the dense linear-algebra ops: cholesky (lower, upper),
     cholesky_solve, triangular_solve, solve (matrix and vector right-hand sides), qr (reduced,
     complete, r), lu and lu_unpack, svd, eigh, eigvalsh, matrix_rank (default tolerance,
-    hermitian with tol, a tolerance tensor; atol and rtol: matrix_rank_atol_rtol), lstsq (gelsd) and eig / eigvals (complex
-    results through as_real)."""
+    hermitian with tol, a tolerance tensor; atol and rtol: matrix_rank_atol_rtol), lstsq
+    (gelsd) and eig / eigvals (complex results through as_real)."""
     a = paddle.static.data("a", [3, 3], "float64")
     b = paddle.static.data("b", [3, 2], "float64")
     v = paddle.static.data("v", [3], "float64")

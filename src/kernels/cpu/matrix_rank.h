@@ -56,7 +56,8 @@ static inline ic_status ic_mrank_run(ic_kctx *c, bool hermitian, ic_mrank_tol_fn
   }
   const int64_t lwork = wq > 1 ? (int64_t)wq : 1;
   ic_buffer *buf = ic_kscratch(c, xs * (size_t)(m * n + lwork) + es * (size_t)(k + 7 * k) +
-                                      sizeof(double) * (size_t)k + sizeof(int) * (size_t)(8 * k + 1));
+                                      sizeof(double) * (size_t)k +
+                                      sizeof(int) * (size_t)(8 * k + 1));
   if (!buf) return c->err->code;
   double *sv = buf->data; /* first: aligned for double */
   char *am = (char *)(sv + k), *work = am + xs * (size_t)(m * n);
