@@ -4062,6 +4062,442 @@ def matrix_nms_modes(g):
             b["RoisNum"][0])
 
 
+def spd(g, shape, dt):
+    """Symmetric positive-definite matrices B B^T + n I of shape [..., n, n]."""
+    n = shape[-1]
+    b = g.rand(shape, -1, 1, "float64")
+    return (b @ np.swapaxes(b, -1, -2) + n * np.eye(n)).astype(dt)
+
+
+@case(note="icore factors float32 in double (LAPACK potrf) and rounds once, Paddle in float32 "
+           "(Eigen's LLT): float32 within rtol 1e-4")
+def cholesky_modes(g):
+    """cholesky lower and upper: float32 [4, 4], a float32 batch [2, 3, 5, 5], float64
+    [2, 6, 6]."""
+    outs = []
+    for k, (shape, dt) in enumerate([([4, 4], F32), ([2, 3, 5, 5], F32), ([2, 6, 6], "float64")]):
+        x = g.data("x%d" % k, spd(g, shape, dt))
+        for upper in (False, True):
+            outs.append(g.op("cholesky", {"X": x}, dict(upper=upper), dtype=dt))
+    g.fetch(*outs)
+
+
+@case(note="float32 solved in double (LAPACK potrs) and rounded once: within rtol 1e-4")
+def cholesky_solve_modes(g):
+    """cholesky_solve with lower and upper factors: float32 [4, 4] x [4, 3]; float64 batch
+    [2, 5, 5] with X [5, 2] broadcast; float32 Y [3, 1, 4, 4] with X [2, 4, 1] (both
+    broadcast to [3, 2])."""
+    outs = []
+    for k, (ys, xs, dt) in enumerate([([4, 4], [4, 3], F32), ([2, 5, 5], [5, 2], "float64"),
+                                      ([3, 1, 4, 4], [2, 4, 1], F32)]):
+        a = spd(g, ys, "float64")
+        lo = np.linalg.cholesky(a)
+        yl = g.data("yl%d" % k, lo.astype(dt))
+        yu = g.data("yu%d" % k, np.swapaxes(lo, -1, -2).copy().astype(dt))
+        x = g.data("x%d" % k, g.rand(xs, -1, 1, dt))
+        outs.append(g.op("cholesky_solve", {"X": x, "Y": yl}, dict(upper=False), dtype=dt))
+        outs.append(g.op("cholesky_solve", {"X": x, "Y": yu}, dict(upper=True), dtype=dt))
+    g.fetch(*outs)
+
+
+@case(note="float32 solved in double (BLAS trsm) and rounded once: within rtol 1e-4")
+def triangular_solve_modes(g):
+    """triangular_solve over all 8 combinations of upper, transpose and unitriangular on a
+    float32 [4, 4] (full random matrix: only the named triangle may be read, a diagonal of
+    0.5..1.5 ignored when unitriangular), X [2, 1, 4, 4] float64 with Y [3, 4, 2] (batch
+    broadcast to [2, 3])."""
+    outs = []
+    a = g.rand([4, 4], -0.5, 0.5) + np.diag(g.rand([4], 1.0, 2.0))
+    x = g.data("x", a.astype(F32))
+    y = g.data("y", g.rand([4, 3]))
+    for upper in (True, False):
+        for tr in (False, True):
+            for unit in (False, True):
+                outs.append(g.op("triangular_solve", {"X": x, "Y": y},
+                                 dict(upper=upper, transpose=tr, unitriangular=unit)))
+    a2 = g.rand([2, 1, 4, 4], -0.5, 0.5, "float64") + 2.0 * np.eye(4)
+    x2 = g.data("x2", a2)
+    y2 = g.data("y2", g.rand([3, 4, 2], -1, 1, "float64"))
+    for upper, tr, unit in [(True, False, False), (False, True, True)]:
+        outs.append(g.op("triangular_solve", {"X": x2, "Y": y2},
+                         dict(upper=upper, transpose=tr, unitriangular=unit), dtype="float64"))
+    g.fetch(*outs)
+
+
+@case(note="float32 solved in double (LAPACK getrf/getrs) and rounded once, Paddle in float32 "
+           "(Eigen's PartialPivLU): within rtol 1e-4")
+def solve_modes(g):
+    """solve: float32 [4, 4] with a matrix [4, 2] and a vector [4]; a float64 batch
+    [2, 3, 3] with a batched vector [2, 3] (Y = X's dims without the last), a rank-1 vector
+    [3] and a matrix [3, 2] (broadcast over the batch); float32 X [2, 1, 3, 3] with Y
+    [4, 3, 1] (broadcast to [2, 4])."""
+    def mat(shape, dt):
+        return (g.rand(shape, -1, 1, "float64") + 2.0 * np.eye(shape[-1])).astype(dt)
+    x = g.data("x", mat([4, 4], F32))
+    ym = g.data("ym", g.rand([4, 2]))
+    yv = g.data("yv", g.rand([4]))
+    xb = g.data("xb", mat([2, 3, 3], "float64"))
+    yb = g.data("yb", g.rand([2, 3], -1, 1, "float64"))
+    y1 = g.data("y1", g.rand([3], -1, 1, "float64"))
+    y2 = g.data("y2", g.rand([3, 2], -1, 1, "float64"))
+    xc = g.data("xc", mat([2, 1, 3, 3], F32))
+    yc = g.data("yc", g.rand([4, 3, 1]))
+    D = "float64"
+    g.fetch(g.op("solve", {"X": x, "Y": ym}), g.op("solve", {"X": x, "Y": yv}),
+            g.op("solve", {"X": xb, "Y": yb}, dtype=D), g.op("solve", {"X": xb, "Y": y1}, dtype=D),
+            g.op("solve", {"X": xb, "Y": y2}, dtype=D), g.op("solve", {"X": xc, "Y": yc}))
+
+
+@case(note="icore factors float32 in double (LAPACK geqrf/orgqr) and rounds once, Paddle in "
+           "float32 (Eigen's Householder QR, the same reflectors and signs): within rtol 1e-4")
+def qr_modes(g):
+    """qr in modes reduced, complete and r on a float32 tall [5, 3], a float32 wide [3, 4],
+    a float64 batch [2, 4, 3] and a float64 square batch [2, 1, 3, 3]; Q of mode r is empty
+    and not fetched."""
+    outs = []
+    for k, (shape, dt) in enumerate([([5, 3], F32), ([3, 4], F32), ([2, 4, 3], "float64"),
+                                      ([2, 1, 3, 3], "float64")]):
+        x = g.data("x%d" % k, g.rand(shape, -1, 1, dt))
+        for mode in ("reduced", "complete", "r"):
+            a = g.op("qr", {"X": x}, dict(mode=mode), outs={"Q": 1, "R": 1}, dtype=dt)
+            if mode != "r":
+                outs.append(a["Q"][0])
+            outs.append(a["R"][0])
+    g.fetch(*outs)
+
+
+@case(note="float32 factored in double (LAPACK getrf) and rounded once: within rtol 1e-4; "
+           "Pivots and Infos exact")
+def lu_modes(g):
+    """lu (Out, Pivots, Infos) on a float32 square [4, 4], a float32 wide [3, 5], a float64
+    tall batch [2, 5, 3] and a float32 batch [2, 3, 3] whose second matrix is singular
+    (Infos 3: a zero pivot is reported, not an error); lu_unpack of each with both unpack
+    flags, and of the first also only L/U and only Pmat (the outputs not unpacked are empty
+    and not fetched)."""
+    sing = g.rand([2, 3, 3])
+    sing[1] = np.array([[1, 2, 3], [2, 4, 6], [1, 1, 1]], F32)
+    outs = []
+    for k, (v, dt) in enumerate([(g.rand([4, 4]), F32), (g.rand([3, 5]), F32),
+                                 (g.rand([2, 5, 3], -1, 1, "float64"), "float64"),
+                                 (sing, F32)]):
+        x = g.data("x%d" % k, v)
+        a = g.op("lu", {"X": x}, dict(pivots=True), outs={"Out": 1, "Pivots": 1, "Infos": 1},
+                 dtype=dt)
+        lu, piv = a["Out"][0], a["Pivots"][0]
+        outs += [lu, piv, a["Infos"][0]]
+        flags = [(True, True), (True, False), (False, True)] if k == 0 else [(True, True)]
+        for ud, up in flags:
+            b = g.op("lu_unpack", {"X": lu, "Pivots": piv},
+                     dict(unpack_ludata=ud, unpack_pivots=up),
+                     outs={"Pmat": 1, "L": 1, "U": 1}, dtype=dt)
+            if up:
+                outs.append(b["Pmat"][0])
+            if ud:
+                outs += [b["L"][0], b["U"][0]]
+    g.fetch(*outs)
+
+
+@case(note="icore runs LAPACK gesdd in the input's dtype as Paddle: the same algorithm, U and "
+           "VH with Paddle's signs; float32 within rtol 1e-4 (atol 1e-5)")
+def svd_modes(g):
+    """svd with full_matrices false and true on a float32 tall [5, 3], a float32 wide [3, 4],
+    a float64 batch [2, 4, 4] and a float64 batch [2, 1, 3, 5] (distinct singular values)."""
+    outs = []
+    for k, (shape, dt) in enumerate([([5, 3], F32), ([3, 4], F32), ([2, 4, 4], "float64"),
+                                      ([2, 1, 3, 5], "float64")]):
+        x = g.data("x%d" % k, g.rand(shape, -1, 1, dt))
+        for full in (False, True):
+            a = g.op("svd", {"X": x}, dict(full_matrices=full), outs={"U": 1, "S": 1, "VH": 1},
+                     dtype=dt)
+            outs += [a["U"][0], a["S"][0], a["VH"][0]]
+    g.fetch(*outs)
+
+
+def sym(g, shape, dt):
+    """Symmetric matrices with well separated eigenvalues: Q diag(1..n spread) Q^T."""
+    n = shape[-1]
+    q, _ = np.linalg.qr(g.rand(shape, -1, 1, "float64"))
+    ev = np.linspace(-2.0, 3.0, n) + g.rand([n], -0.1, 0.1, "float64")
+    return (q @ (ev[:, None] * np.swapaxes(q, -1, -2))).astype(dt)
+
+
+def eigh_inputs(g):
+    """float32 [4, 4], float32 batch [2, 3, 3], float64 batch [2, 1, 5, 5], each symmetric
+    with distinct eigenvalues plus a small upper-triangle perturbation, so that which triangle
+    is read matters."""
+    xs = []
+    for k, (shape, dt) in enumerate([([4, 4], F32), ([2, 3, 3], F32), ([2, 1, 5, 5], "float64")]):
+        a = sym(g, shape, "float64") + np.triu(g.rand(shape, -0.05, 0.05, "float64"), 1)
+        xs.append((g.data("x%d" % k, a.astype(dt)), dt))
+    return xs
+
+
+@case(note="icore runs LAPACK syevd in the input's dtype as Paddle (OpenBLAS's LAPACK, Paddle's "
+           "own): the same algorithm and eigenvector signs; float32 within rtol 1e-4 (atol "
+           "1e-5)")
+def eigh_eigvalsh_modes(g):
+    """eigh with UPLO L and U, eigvalsh with L and U (is_test, as the saved inference program
+    has it: Paddle leaves Eigenvectors unallocated, icore empty; not fetched) on
+    eigh_inputs."""
+    outs = []
+    for x, dt in eigh_inputs(g):
+        for uplo in ("L", "U"):
+            e = g.op("eigh", {"X": x}, dict(UPLO=uplo),
+                     outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+            outs += [e["Eigenvalues"][0], e["Eigenvectors"][0]]
+            e = g.op("eigvalsh", {"X": x}, dict(UPLO=uplo, is_test=True),
+                     outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+            outs.append(e["Eigenvalues"][0])
+    g.fetch(*outs)
+
+
+@case(train=True, note="as eigh_eigvalsh_modes: float32 within rtol 1e-4 (atol 1e-5)")
+def eigvalsh_train(g):
+    """eigvalsh with is_test false (a training program): Eigenvectors written too, UPLO L and
+    U, on eigh_inputs."""
+    outs = []
+    for x, dt in eigh_inputs(g):
+        for uplo in ("L", "U"):
+            e = g.op("eigvalsh", {"X": x}, dict(UPLO=uplo, is_test=False),
+                     outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+            outs += [e["Eigenvalues"][0], e["Eigenvectors"][0]]
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="integer ranks of matrices whose singular values are far from the "
+                    "tolerances: exact")
+def matrix_rank_modes(g):
+    """matrix_rank: float32 [4, 5] of rank 2 with the default tolerance; a float64 batch
+    [2, 3, 4, 4] of ranks 1..4 with use_default_tol and with tol 0.5 (singular values 0.1..3
+    on both sides of it); hermitian on a symmetric float32 batch [3, 4, 4] with negative
+    eigenvalues (default and tol 0.8); TolTensor float64 [2, 1] broadcast against the batch
+    [2, 3] and a float32 TolTensor [3] with use_default_tol."""
+    def of_sv(shape, svs, dt):
+        m, n = shape[-2:]
+        u, _ = np.linalg.qr(g.rand(shape[:-2] + [m, m], -1, 1, "float64"))
+        v, _ = np.linalg.qr(g.rand(shape[:-2] + [n, n], -1, 1, "float64"))
+        s = np.zeros(shape[:-2] + [m, n])
+        svs = np.broadcast_to(np.asarray(svs, "float64"), shape[:-2] + [min(m, n)])
+        for i in range(min(m, n)):
+            s[..., i, i] = svs[..., i]
+        return (u @ s @ np.swapaxes(v, -1, -2)).astype(dt)
+    I64 = "int64"
+    x0 = g.data("x0", of_sv([4, 5], [3.0, 1.5, 0, 0], F32))
+    sv1 = np.array([[3.0, 0.3, 0, 0], [2.0, 1.0, 0.1, 0], [3.0, 2.0, 1.0, 0.2]])
+    sv1 = np.broadcast_to(sv1, [2, 3, 4])
+    x1 = g.data("x1", of_sv([2, 3, 4, 4], sv1, "float64"))
+    q, _ = np.linalg.qr(g.rand([3, 4, 4], -1, 1, "float64"))
+    ev = np.array([[2.0, -1.0, 0.0, 0.0], [-3.0, 0.5, 1.0, 0.0], [1.0, -1.0, 2.0, -0.3]])
+    h = (q @ (ev[..., :, None] * np.swapaxes(q, -1, -2))).astype(F32)
+    x2 = g.data("x2", h)
+    t1 = g.data("t1", np.array([[0.05], [0.5]], "float64"))
+    t2 = g.data("t2", np.array([0.2, 0.6, 1.5], F32))
+    mr = lambda x, tol, hermitian, default, tt=None, dt=F32: g.op(
+        "matrix_rank", dict(X=x, **({"TolTensor": tt} if tt is not None else {})),
+        dict(tol=tol, hermitian=hermitian, use_default_tol=default), dtype=I64)
+    g.fetch(mr(x0, 0.0, False, True), mr(x1, 0.0, False, True), mr(x1, 0.5, False, False),
+            mr(x2, 0.0, True, True), mr(x2, 0.8, True, False),
+            mr(x1, 0.0, False, False, t1), mr(x2, 0.0, True, True, t2))
+
+
+def lstsq_outs(g, x, y, driver, rcond, dt):
+    """Solution, Residuals and, for the drivers that write them, Rank and SingularValues."""
+    a = g.op("lstsq", {"X": x, "Y": y}, dict(rcond=rcond, driver=driver),
+             outs={"Solution": 1, "Residuals": 1, "Rank": 1, "SingularValues": 1}, dtype=dt)
+    outs = [a["Solution"][0], a["Residuals"][0]]
+    if driver != "gels":
+        outs.append(a["Rank"][0])
+    if driver in ("gelsd", "gelss"):
+        outs.append(a["SingularValues"][0])
+    return outs
+
+
+@case(note="icore solves in double (LAPACK) and rounds once, Paddle in float32: float32 within "
+           "rtol 1e-4 (atol 1e-5); ranks exact")
+def lstsq_drivers(g):
+    """lstsq with gels, gelsy, gelsd and gelss on a float32 overdetermined [5, 3] (Residuals
+    except for gelsy) and a float32 underdetermined [3, 5] (minimum-norm solutions, Residuals
+    empty), two right-hand sides each; Rank (not gels) and SingularValues (gelsd, gelss)."""
+    outs = []
+    for k, (xs, ys) in enumerate([([5, 3], [5, 2]), ([3, 5], [3, 2])]):
+        x = g.data("x%d" % k, g.rand(xs))
+        y = g.data("y%d" % k, g.rand(ys))
+        for d in ("gels", "gelsy", "gelsd", "gelss"):
+            outs += lstsq_outs(g, x, y, d, 1e-5, F32)
+    g.fetch(*outs)
+
+
+@case(note="float64 in double: within rtol 1e-4 (atol 1e-5); ranks exact")
+def lstsq_batched(g):
+    """lstsq on float64 batches: [2, 6, 4] whose second matrix has rank 2 (gelsy, gelsd,
+    gelss with rcond 1e-8: ranks 4 and 2, minimum-norm solutions, Residuals empty as not
+    every rank is n); a full-rank [2, 5, 3] with gels and gelsd (Residuals [2, 1]); a float32
+    [1, 4, 3] with gelss (one matrix: Solution [3, 2], Residuals [1, 2])."""
+    a = g.rand([2, 6, 4], -1, 1, "float64")
+    a[1] = g.rand([6, 2], -1, 1, "float64") @ g.rand([2, 4], -1, 1, "float64")
+    x = g.data("x", a)
+    y = g.data("y", g.rand([2, 6, 3], -1, 1, "float64"))
+    x2 = g.data("x2", g.rand([2, 5, 3], -1, 1, "float64"))
+    y2 = g.data("y2", g.rand([2, 5, 1], -1, 1, "float64"))
+    x3 = g.data("x3", g.rand([1, 4, 3]))
+    y3 = g.data("y3", g.rand([1, 4, 2]))
+    outs = []
+    for d in ("gelsy", "gelsd", "gelss"):
+        outs += lstsq_outs(g, x, y, d, 1e-8, "float64")
+    for d in ("gels", "gelsd"):
+        outs += lstsq_outs(g, x2, y2, d, 1e-8, "float64")
+    outs += lstsq_outs(g, x3, y3, "gelss", 1e-5, F32)
+    g.fetch(*outs)
+
+
+@case(note="icore runs LAPACK geev in the input's dtype as Paddle (the same algorithm: the "
+           "vectors' normalization and signs are Paddle's); float32 within rtol 1e-4 (atol "
+           "1e-5); complex results fetched through as_real")
+def eig_eigvals_modes(g):
+    """eig (Eigenvalues, Eigenvectors) and eigvals on general real matrices with complex
+    conjugate pairs and real eigenvalues: float32 [4, 4], a float32 batch [2, 3, 3], a
+    float64 batch [2, 1, 5, 5] and a float64 upper triangular [3, 3] (real eigenvalues)."""
+    outs = []
+    tri = np.triu(g.rand([3, 3], -1, 1, "float64")) + np.diag([1.0, -2.0, 3.0])
+    for k, (v, dt) in enumerate([(g.rand([4, 4]), F32), (g.rand([2, 3, 3]), F32),
+                                 (g.rand([2, 1, 5, 5], -1, 1, "float64"), "float64"),
+                                 (tri, "float64")]):
+        x = g.data("x%d" % k, v)
+        ct = "complex64" if dt == F32 else "complex128"
+        e = g.op("eig", {"X": x}, {}, outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=ct)
+        w = g.op("eigvals", {"X": x}, {}, dtype=ct)
+        outs += [paddle.as_real(e["Eigenvalues"][0]), paddle.as_real(e["Eigenvectors"][0]),
+                 paddle.as_real(w)]
+    g.fetch(*outs)
+
+
+@case(note="complex inputs: icore runs the LAPACK/BLAS routines of the input's dtype as "
+           "Paddle (ctrsm/ztrsm, cgetrf/zgetrf, cheevd/zheevd, cgeev/zgeev): complex64 within "
+           "rtol 1e-4 (atol 1e-5); complex results fetched through as_real")
+def linalg_complex(g):
+    """The ops Paddle 3.3.1 also runs on complex64 and complex128: triangular_solve (upper;
+    lower with transpose and unitriangular), lu and lu_unpack, eigh (UPLO L and U) and
+    eigvalsh on Hermitian matrices, eig and eigvals; complex64 [3, 3] and complex128 batches
+    [2, 4, 4]."""
+    def cplx(shape, dt):
+        return (g.rand(shape, -1, 1, "float64") + 1j * g.rand(shape, -1, 1, "float64")).astype(dt)
+
+    def herm(shape, dt):
+        a = cplx(shape, "complex128")
+        return (a + np.conj(np.swapaxes(a, -1, -2)) +
+                np.diag(np.linspace(-3.0, 3.0, shape[-1]))).astype(dt)
+    R = paddle.as_real
+    outs = []
+    for k, (shape, dt) in enumerate([([3, 3], "complex64"), ([2, 4, 4], "complex128")]):
+        n = shape[-1]
+        x = g.data("x%d" % k, cplx(shape, dt) + (2.0 * np.eye(n)).astype(dt))
+        y = g.data("y%d" % k, cplx(shape[:-1] + [2], dt))
+        h = g.data("h%d" % k, herm(shape, dt))
+        for upper, tr, unit in [(True, False, False), (False, True, True)]:
+            outs.append(R(g.op("triangular_solve", {"X": x, "Y": y},
+                               dict(upper=upper, transpose=tr, unitriangular=unit), dtype=dt)))
+        a = g.op("lu", {"X": x}, dict(pivots=True), outs={"Out": 1, "Pivots": 1, "Infos": 1},
+                 dtype=dt)
+        u = g.op("lu_unpack", {"X": a["Out"][0], "Pivots": a["Pivots"][0]},
+                 dict(unpack_ludata=True, unpack_pivots=True), outs={"Pmat": 1, "L": 1, "U": 1},
+                 dtype=dt)
+        outs += [R(a["Out"][0]), a["Pivots"][0], R(u["Pmat"][0]), R(u["L"][0]), R(u["U"][0])]
+        for uplo in ("L", "U"):
+            e = g.op("eigh", {"X": h}, dict(UPLO=uplo),
+                     outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+            outs += [e["Eigenvalues"][0], R(e["Eigenvectors"][0])]
+        e = g.op("eigvalsh", {"X": h}, dict(UPLO="L", is_test=True),
+                 outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+        outs.append(e["Eigenvalues"][0])
+        e = g.op("eig", {"X": x}, {}, outs={"Eigenvalues": 1, "Eigenvectors": 1}, dtype=dt)
+        outs += [R(e["Eigenvalues"][0]), R(e["Eigenvectors"][0]),
+                 R(g.op("eigvals", {"X": x}, {}, dtype=dt))]
+    g.fetch(*outs)
+
+
+@case(note="complex inputs: LAPACK cgeqrf/cungqr, zgeqrf/zungqr (Paddle: Eigen's complex "
+           "Householder QR, the same reflectors) and cgesdd/zgesdd (Paddle's routines) in the "
+           "input's dtype: complex64 within rtol 1e-4 (atol 1e-5); fetched through as_real")
+def qr_svd_complex(g):
+    """qr (reduced, complete, r) and svd (full_matrices false and true) on a complex64 tall
+    [4, 3] and a complex128 wide batch [2, 3, 4]."""
+    R = paddle.as_real
+    outs = []
+    for k, (shape, dt) in enumerate([([4, 3], "complex64"), ([2, 3, 4], "complex128")]):
+        v = g.rand(shape, -1, 1, "float64") + 1j * g.rand(shape, -1, 1, "float64")
+        x = g.data("x%d" % k, v.astype(dt))
+        for mode in ("reduced", "complete", "r"):
+            a = g.op("qr", {"X": x}, dict(mode=mode), outs={"Q": 1, "R": 1}, dtype=dt)
+            if mode != "r":
+                outs.append(R(a["Q"][0]))
+            outs.append(R(a["R"][0]))
+        for full in (False, True):
+            a = g.op("svd", {"X": x}, dict(full_matrices=full), outs={"U": 1, "S": 1, "VH": 1},
+                     dtype=dt)
+            outs += [R(a["U"][0]), a["S"][0], R(a["VH"][0])]
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="integer ranks of matrices whose singular values are far from the "
+                    "tolerances: exact")
+def matrix_rank_complex(g):
+    """matrix_rank on complex inputs: a complex64 [4, 4] of rank 2 (default tolerance, tol
+    0.5 below its singular values 3 and 1), a complex128 batch [2, 3, 3] of ranks 3 and 1 with
+    a float64 TolTensor [2], and Hermitian complex128 [3, 3] matrices (eigenvalues 2, -1, 0)
+    with hermitian true."""
+    def of_sv(shape, svs, dt):
+        m, n = shape[-2:]
+        def unitary(k):
+            q, _ = np.linalg.qr(g.rand(shape[:-2] + [k, k], -1, 1, "float64") +
+                                1j * g.rand(shape[:-2] + [k, k], -1, 1, "float64"))
+            return q
+        u, v = unitary(m), unitary(n)
+        s = np.zeros(shape[:-2] + [m, n], "complex128")
+        svs = np.broadcast_to(np.asarray(svs, "float64"), shape[:-2] + [min(m, n)])
+        for i in range(min(m, n)):
+            s[..., i, i] = svs[..., i]
+        return (u @ s @ np.conj(np.swapaxes(v, -1, -2))).astype(dt)
+    I64 = "int64"
+    x0 = g.data("x0", of_sv([4, 4], [3.0, 1.0, 0, 0], "complex64"))
+    x1 = g.data("x1", of_sv([2, 3, 3], [[2.0, 1.0, 0.5], [2.0, 0, 0]], "complex128"))
+    q, _ = np.linalg.qr(g.rand([3, 3], -1, 1, "float64") + 1j * g.rand([3, 3], -1, 1, "float64"))
+    h = g.data("h", (q @ np.diag([2.0, -1.0, 0.0]) @ np.conj(q.T)).astype("complex128"))
+    t = g.data("t", np.array([0.8, 0.1], "float64"))
+    mr = lambda x, tol, hermitian, default, tt=None: g.op(
+        "matrix_rank", dict(X=x, **({"TolTensor": tt} if tt is not None else {})),
+        dict(tol=tol, hermitian=hermitian, use_default_tol=default), dtype=I64)
+    g.fetch(mr(x0, 0.0, False, True), mr(x0, 0.5, False, False), mr(x1, 0.0, False, True),
+            mr(x1, 0.0, False, False, t), mr(h, 0.0, True, True), mr(h, 1.5, True, False))
+
+
+@case(**EXACT, note="integer ranks of matrices whose singular values are far from the "
+                    "tolerances: exact")
+def matrix_rank_atol_rtol_modes(g):
+    """matrix_rank_atol_rtol (paddle.linalg.matrix_rank with atol / rtol, Paddle 3's API):
+    atol alone (the default rtol eps * max(m, n) applies), rtol alone (atol 0), both, rtol 0
+    (every nonzero singular value counts), a float64 atol tensor [2, 1]
+    broadcast against the batch [2, 3], hermitian, on float32 and float64 batches with
+    singular values 3, 1, 0.5, 0.1 and exact zeros."""
+    def of_sv(shape, svs, dt):
+        m, n = shape[-2:]
+        u, _ = np.linalg.qr(g.rand(shape[:-2] + [m, m], -1, 1, "float64"))
+        v, _ = np.linalg.qr(g.rand(shape[:-2] + [n, n], -1, 1, "float64"))
+        s = np.zeros(shape[:-2] + [m, n])
+        svs = np.broadcast_to(np.asarray(svs, "float64"), shape[:-2] + [min(m, n)])
+        for i in range(min(m, n)):
+            s[..., i, i] = svs[..., i]
+        return (u @ s @ np.swapaxes(v, -1, -2)).astype(dt)
+    x0 = g.data("x0", of_sv([2, 4, 5], [[3.0, 1.0, 0.5, 0.1], [3.0, 1.0, 0, 0]], F32))
+    x1 = g.data("x1", of_sv([2, 3, 4, 4], [3.0, 1.0, 0.5, 0.1], "float64"))
+    q, _ = np.linalg.qr(g.rand([4, 4], -1, 1, "float64"))
+    h = g.data("h", (q @ np.diag([2.0, -1.0, 0.3, 0.0]) @ q.T).astype("float64"))
+    at = g.data("at", np.array([[0.05], [0.7]], "float64"))
+    mr = paddle.linalg.matrix_rank
+    g.fetch(mr(x0, atol=0.2), mr(x0, rtol=0.1), mr(x0, atol=0.05, rtol=0.2),
+            mr(x1, rtol=0.0), mr(x1, atol=at), mr(x1, atol=at, rtol=0.2),
+            mr(h, atol=0.1, hermitian=True), mr(h, rtol=0.2, hermitian=True))
+
+
 @case(**EXACT, note="NMS only selects and copies input values: exact")
 def multiclass_nms_v1(g):
     """Paddle 1.x multiclass_nms (Out only) as SSD and YOLOv3 exports use it."""

@@ -28,7 +28,8 @@ Each case is a directory <case>/ holding
                        from model.json (from model.pdmodel it must agree)
 and cases.txt lists the case directories.
 
-JSON_CASES (index, math, detect, seq, more, ops3, more2, ops6, fft, special, graph) and
+JSON_CASES (index, math, detect, seq, more, ops3, more2, ops6, fft, special, graph,
+linalg) and
 JIT_CASES (jit, ctrl, sweep4,
 nonfinite: dygraph
 Layers through paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json,
@@ -813,9 +814,45 @@ def json_graph(paddle, np):
             (c, r.uniform(-1, 1, (2, 5)).astype("float32"))], outs
 
 
+def json_linalg(paddle, np):
+    """The PIR translations of the dense linear-algebra ops: cholesky (lower, upper),
+    cholesky_solve, triangular_solve, solve (matrix and vector right-hand sides), qr (reduced,
+    complete, r), lu and lu_unpack, svd, eigh, eigvalsh, matrix_rank (default tolerance,
+    hermitian with tol, a tolerance tensor; atol and rtol: matrix_rank_atol_rtol), lstsq
+    (gelsd) and eig / eigvals (complex results through as_real)."""
+    a = paddle.static.data("a", [3, 3], "float64")
+    b = paddle.static.data("b", [3, 2], "float64")
+    v = paddle.static.data("v", [3], "float64")
+    t = paddle.static.data("t", [4, 3], "float64")
+    L = paddle.linalg
+    lo = L.cholesky(a)
+    lu, piv, info = L.lu(t, get_infos=True)
+    pm, ll, uu = L.lu_unpack(lu, piv)
+    q, r = L.qr(t)
+    qc, rc = L.qr(t, mode="complete")
+    u, s, vh = L.svd(t)
+    w, ev = L.eigh(a, UPLO="U")
+    sol, res, rk, sv = L.lstsq(t, paddle.matmul(t, b), driver="gelsd")
+    ew, evec = L.eig(a)
+    outs = [lo, L.cholesky(a, upper=True), L.cholesky_solve(b, lo),
+            L.triangular_solve(lo, b, upper=False, transpose=True, unitriangular=False),
+            L.solve(a, b), L.solve(a, v), q, r, qc, rc, L.qr(t, mode="r"), lu, piv, info, pm,
+            ll, uu, u, s, vh, w, ev, L.eigvalsh(a), L.matrix_rank(t),
+            L.matrix_rank(a, tol=0.5, hermitian=True),
+            L.matrix_rank(t, tol=paddle.full([1], 0.1, "float64")),
+            L.matrix_rank(t, atol=0.1, rtol=0.2), L.matrix_rank(a, atol=0.5, hermitian=True),
+            sol, res, rk, sv,
+            paddle.as_real(ew), paddle.as_real(evec), paddle.as_real(L.eigvals(a))]
+    rv = np.random.RandomState(27)
+    m = rv.uniform(-1, 1, (3, 3))
+    return [(a, m @ m.T + 3 * np.eye(3)), (b, rv.uniform(-1, 1, (3, 2))),
+            (v, rv.uniform(-1, 1, 3)), (t, rv.uniform(-1, 1, (4, 3)))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
               "more": json_more, "ops3": json_ops3, "more2": json_more2,
-              "ops6": json_ops6, "fft": json_fft, "special": json_special, "graph": json_graph}
+              "ops6": json_ops6, "fft": json_fft, "special": json_special, "graph": json_graph,
+              "linalg": json_linalg}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
