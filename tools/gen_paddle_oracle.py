@@ -4072,6 +4072,57 @@ def multiclass_nms_v1(g):
                       nms_threshold=0.45, nms_eta=1.0, keep_top_k=5, normalized=True)))
 
 
+# ---------------------------------------------------------------------------------------
+# hierarchical_sigmoid (phi hsigmoid_loss_kernel.cc, funcs/matrix_bit_code.cc): word2vec's
+# output layer (its gradient and nce are checked by tests/data/train: save_inference_model
+# strips nce's SampleLogits, SampleLabels and custom_neg_classes as training-only)
+# ---------------------------------------------------------------------------------------
+def _hsigmoid(g, x, lab, nc, w, b=None, pt=None, pc=None, sparse=False):
+    out = paddle.nn.functional.hsigmoid_loss(x, lab, nc, w, b, pt, pc, is_sparse=sparse)
+    op = paddle.static.default_main_program().global_block().ops[-1]
+    assert op.type == "hierarchical_sigmoid", op.type
+    pre = paddle.static.default_main_program().global_block().var(op.output("PreOut")[0])
+    return out, pre
+
+
+@case()
+def hsigmoid_default_tree(g):
+    """The default complete binary tree: num_classes 7 with Bias (paths of 2 and 3 nodes:
+    PreOut's padding adds log 2), num_classes 8 without Bias and is_sparse, float64, with
+    every class as a label (X values up to +-30: the clip at +-40 matters)."""
+    x = g.data("x", g.rand([7, 5], -2, 2))
+    lab = g.data("lab", np.arange(7, dtype="int64").reshape(7, 1))
+    w = g.param("hs_w", g.rand([6, 5]))
+    b = g.param("hs_b", g.rand([6, 1]))
+    o1, p1 = _hsigmoid(g, x, lab, 7, w, b)
+    xd = g.data("xd", g.rand([8, 3], -30, 30, "float64"))
+    labd = g.data("labd", np.array([7, 0, 3, 4, 1, 6, 2, 5], "int64"))
+    wd = g.param("hs_wd", g.rand([7, 3], -1, 1, "float64"))
+    o2, p2 = _hsigmoid(g, xd, labd, 8, wd, sparse=True)
+    g.fetch(o1, p1, o2, p2)
+
+
+@case()
+def hsigmoid_custom_tree(g):
+    """A custom tree: PathTable / PathCode [N, 4] with paths of 1 to 4 nodes (-1 pads a
+    shorter path), with a Bias in float32 and without one in float64."""
+    pt = np.array([[0, 2, 5, -1], [0, 1, 3, 4], [0, -1, -1, -1], [0, 2, 6, -1],
+                   [0, 1, 3, -1]], "int64")
+    pc = np.array([[1, 0, 1, -1], [0, 1, 1, 0], [1, -1, -1, -1], [1, 1, 0, -1],
+                   [0, 0, 1, -1]], "int64")
+    x = g.data("x", g.rand([5, 4], -2, 2))
+    lab = g.data("lab", np.array([[3], [1], [0], [4], [2]], "int64"))
+    t = g.data("pt", pt)
+    c = g.data("pc", pc)
+    w = g.param("hs_w", g.rand([7, 4]))
+    b = g.param("hs_b", g.rand([7, 1]))
+    o1, p1 = _hsigmoid(g, x, lab, 5, w, b, t, c)
+    xd = g.data("xd", g.rand([5, 4], -2, 2, "float64"))
+    wd = g.param("hs_wd", g.rand([7, 4], -1, 1, "float64"))
+    o2, p2 = _hsigmoid(g, xd, lab, 5, wd, None, t, c, sparse=True)
+    g.fetch(o1, p1, o2, p2)
+
+
 @case(**EXACT, note="sorts only move values: exact")
 def sort_ties(g):
     """Rows full of equal values (and a NaN): argsort without `stable` (std::sort), with it,
