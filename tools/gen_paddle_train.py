@@ -1136,6 +1136,104 @@ def case_asgd():
     return _opt_net(48, _HandASGD(0.1, 3))
 
 
+def _w2v_context(seed, vocab, batch):
+    """ids [batch, 4] context words -> an embedding of vocab x 8 with is_sparse -> the mean
+    over the 4 words: word2vec's CBOW input."""
+    ids = paddle.static.data(name="ids", shape=[None, 4], dtype="int64")
+    emb = paddle.static.nn.embedding(ids, size=[vocab, 8], is_sparse=True)
+    rng = np.random.default_rng(seed)
+    feeds = {"ids": rng.integers(0, vocab, (STEPS * batch, 4)).astype("int64")}
+    return paddle.mean(emb, axis=1), feeds, rng
+
+
+def case_w2v_hsigmoid():
+    """word2vec (CBOW) with hierarchical sigmoid: _w2v_context over 16 words -> hsigmoid_loss
+    on the default tree of 16 classes with a Bias (Paddle's is_sparse needs a custom tree) ->
+    mean, SGD."""
+    h, feeds, rng = _w2v_context(70, 16, 6)
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    w = paddle.static.create_parameter([15, 8], "float32", name="hs_w")
+    b = paddle.static.create_parameter([15, 1], "float32", name="hs_b", is_bias=True)
+    loss = paddle.mean(paddle.nn.functional.hsigmoid_loss(h, label, 16, w, b))
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    feeds["label"] = rng.integers(0, 16, (STEPS * 6, 1)).astype("int64")
+    return loss, feeds, 6, 1e-5, 1e-4
+
+
+HS_TREE = [  # (PathTable, PathCode) of 6 classes over 5 inner nodes, paths of 2 to 4 nodes
+    ([0, 1, -1, -1], [0, 0, -1, -1]), ([0, 1, 3, -1], [0, 1, 0, -1]),
+    ([0, 1, 3, 4], [0, 1, 1, 0]), ([0, 1, 3, 4], [0, 1, 1, 1]),
+    ([0, 2, -1, -1], [1, 0, -1, -1]), ([0, 2, -1, -1], [1, 1, -1, -1])]
+
+
+def case_hsigmoid_custom():
+    """hierarchical sigmoid over a custom tree (PathTable / PathCode fed per sample, paths
+    of 2 to 4 nodes padded with -1) after fc 5 -> 6 with tanh, no Bias, is_sparse (W@GRAD a
+    SelectedRows in Paddle, dense in icore), Adam."""
+    x = paddle.static.data(name="x", shape=[None, 5], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    pt = paddle.static.data(name="pt", shape=[None, 4], dtype="int64")
+    pc = paddle.static.data(name="pc", shape=[None, 4], dtype="int64")
+    h = paddle.static.nn.fc(x, 6, activation="tanh")
+    w = paddle.static.create_parameter([5, 6], "float32", name="hs_w")
+    loss = paddle.mean(paddle.nn.functional.hsigmoid_loss(h, label, 6, w, None, pt, pc,
+                                                          is_sparse=True))
+    paddle.optimizer.Adam(learning_rate=0.05).minimize(loss)
+    rng = np.random.default_rng(71)
+    lab = rng.integers(0, 6, (STEPS * 5, 1)).astype("int64")
+    # every batch reaches node 4 (the last row of W): where a batch's paths miss W's last row,
+    # Paddle's sparse Adam reads one row index past the end of the SelectedRows' rows
+    # (SparseAdamFunctor<T, CPUAdam> compares each row with rows[j] without bounds), and its
+    # update of that row is undefined
+    lab[::5] = rng.integers(2, 4, (STEPS, 1))
+    feeds = {"x": rng.standard_normal((STEPS * 5, 5)).astype("float32"), "label": lab,
+             "pt": np.array([HS_TREE[k][0] for k in lab[:, 0]], "int64"),
+             "pc": np.array([HS_TREE[k][1] for k in lab[:, 0]], "int64")}
+    return loss, feeds, 5, 1e-5, 1e-4
+
+
+def case_nce_custom_neg():
+    """word2vec with NCE: _w2v_context over 12 words -> nce (12 classes, 2 true classes per
+    example, a SampleWeight fed, Bias) with custom_neg_classes [3, 7, 0] in place of the
+    sampler's draws (how Paddle's own nce tests make it deterministic) -> mean, SGD."""
+    h, feeds, rng = _w2v_context(72, 12, 5)
+    label = paddle.static.data(name="label", shape=[None, 2], dtype="int64")
+    sw = paddle.static.data(name="sw", shape=[None, 1], dtype="float32")
+    cost = paddle.static.nn.nce(h, label, 12, sample_weight=sw, num_neg_samples=3)
+    op, = [o for o in paddle.static.default_main_program().global_block().ops
+           if o.type == "nce"]
+    op._set_attr("custom_neg_classes", [3, 7, 0])
+    loss = paddle.mean(cost)
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    feeds["label"] = rng.integers(0, 12, (STEPS * 5, 2)).astype("int64")
+    feeds["sw"] = rng.uniform(0.5, 2, (STEPS * 5, 1)).astype("float32")
+    return loss, feeds, 5, 1e-5, 1e-4
+
+
+def case_nce_samplers():
+    """nce drawing its negatives as Paddle does: fc 6 -> 8, then three nce heads over 20
+    classes with fixed seeds (Paddle reseeds its std::mt19937_64 each run; icore reproduces
+    the generator and libstdc++'s distributions): uniform (seed 5, 4 negatives, is_sparse),
+    log_uniform (seed 7, 6 negatives), custom_dist (seed 11, 5 negatives, the alias tables
+    Paddle builds from the distribution); the sum of their mean costs, Adam."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.static.nn.fc(x, 8)
+    dist = [0.02, 0.1, 0.05, 0.03, 0.08, 0.12, 0.04, 0.06, 0.01, 0.09,
+            0.05, 0.05, 0.03, 0.07, 0.02, 0.04, 0.06, 0.02, 0.03, 0.03]
+    costs = [paddle.static.nn.nce(h, label, 20, num_neg_samples=4, sampler="uniform", seed=5,
+                                  is_sparse=True),
+             paddle.static.nn.nce(h, label, 20, num_neg_samples=6, sampler="log_uniform",
+                                  seed=7),
+             paddle.static.nn.nce(h, label, 20, num_neg_samples=5, sampler="custom_dist",
+                                  custom_dist=dist, seed=11)]
+    loss = paddle.add_n([paddle.mean(c) for c in costs])
+    paddle.optimizer.Adam(learning_rate=0.02).minimize(loss)
+    rng = np.random.default_rng(73)
+    feeds = {"x": rng.standard_normal((STEPS * 6, 6)).astype("float32"),
+             "label": rng.integers(0, 20, (STEPS * 6, 1)).astype("int64")}
+    return loss, feeds, 6, 1e-5, 1e-4
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -1168,6 +1266,10 @@ CASES["sparse_sgd"] = case_sparse_sgd
 CASES["sparse_adam"] = case_sparse_adam
 CASES["ctc_adam"] = case_ctc_adam
 CASES["ctc_norm_sgd"] = case_ctc_norm_sgd
+CASES["w2v_hsigmoid"] = case_w2v_hsigmoid
+CASES["hsigmoid_custom"] = case_hsigmoid_custom
+CASES["nce_custom_neg"] = case_nce_custom_neg
+CASES["nce_samplers"] = case_nce_samplers
 
 
 def save_vars(exe, prog, path):

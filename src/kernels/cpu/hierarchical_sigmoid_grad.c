@@ -5,7 +5,8 @@
  *   Bias@GRAD[index] += G[i][j], W@GRAD[index] += G[i][j] X[i], X@GRAD[i] += G[i][j] W[index]
  * in sample then path order, in X's precision. With is_sparse Paddle's W@GRAD is a
  * SelectedRows of the rows the paths touch; icore writes the same values dense (rows no path
- * touches are zero). Every output is optional. float32 and float64. */
+ * touches are zero); Paddle's sparse kernel only takes a custom tree, and icore refuses
+ * is_sparse without PathTable as it does. Every output is optional. float32 and float64. */
 #include <math.h>
 #include <string.h>
 
@@ -19,6 +20,11 @@ static ic_status infer(ic_kctx *c) {
   int64_t width = 0;
   ic_status st = hs_check(c, a, IN_X, IN_W, IN_LABEL, IN_TABLE, IN_CODE, IN_BIAS, &width);
   if (st) return st;
+  if (a->is_sparse && !ic_in(c, IN_TABLE, 0)) {
+    return ic_kfail(c, IC_ERR_UNSUPPORTED,
+                    "hierarchical_sigmoid_grad: is_sparse needs a custom tree (PathTable and "
+                    "PathCode), as Paddle's sparse kernel does");
+  }
   const ic_tensor *x = ic_in(c, IN_X, 0), *w = ic_in(c, IN_W, 0), *pre = ic_in(c, IN_PRE, 0),
                   *g = ic_in(c, IN_DOUT, 0), *b = ic_in(c, IN_BIAS, 0);
   const int64_t pd[2] = {x->dims[0], width};
