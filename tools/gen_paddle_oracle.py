@@ -4123,6 +4123,54 @@ def hsigmoid_custom_tree(g):
     g.fetch(o1, p1, o2, p2)
 
 
+# ---------------------------------------------------------------------------------------
+# auc (phi cpu/auc_kernel.cc): CTR training's metric, its counts fed here
+# ---------------------------------------------------------------------------------------
+def _auc(g, pred, lab, pos, neg, tag=None, **attrs):
+    ins = {"Predict": pred, "Label": lab, "StatPos": pos, "StatNeg": neg}
+    if tag is not None:
+        ins["InsTagWeight"] = tag
+    a = dict(curve="ROC", num_thresholds=15, slide_steps=0)
+    a.update(attrs)
+    o = g.op("auc", ins, a,
+             outs={"AUC": 1, "StatPosOut": 1, "StatNegOut": 1}, dtype="float64")
+    return [o["AUC"][0], o["StatPosOut"][0], o["StatNegOut"][0]]
+
+
+@case(**EXACT, note="counts and a trapezoid sum in double over few buckets: exact")
+def auc_modes(g):
+    """auc over fed counts (num_thresholds 15, 16 buckets): slide_steps 0 (global counts,
+    Predict [N, 2], probabilities 0 and 1 included, a label -1 skipped); slide_steps 3 with a
+    step counter of 5 (window 2 replaced; Predict [N, 1], curve PR, which
+    Paddle computes as ROC); slide_steps 2 with InsTagWeight 0 (fake data: counted in its
+    window, not in the sum); slide_steps 0 with InsTagWeight 0 (nothing changes)."""
+    p1 = g.rand([9, 1], 0, 1)
+    p1[0, 0], p1[1, 0] = 0.0, 1.0
+    pred2 = g.data("pred2", np.concatenate([1 - p1, p1], axis=1))
+    lab = g.data("lab", np.array([1, 0, 1, 1, 0, -1, 0, 1, 0], "int64").reshape(9, 1))
+    pos0 = g.data("pos0", g.randint([1, 16], 0, 5, "int64"))
+    neg0 = g.data("neg0", g.randint([1, 16], 0, 5, "int64"))
+    outs = _auc(g, pred2, lab, pos0, neg0)
+    pred1 = g.data("pred1", g.rand([7, 1], 0, 1))
+    lab32 = g.data("lab1", np.array([0, 1, 1, 0, 1, 0, 0], "int64"))
+    n3 = 4 * 16 + 1
+    sp, sn = g.randint([n3], 0, 4, "int64"), g.randint([n3], 0, 4, "int64")
+    sp[48:64] = sp[0:16] + sp[16:32] + sp[32:48]
+    sn[48:64] = sn[0:16] + sn[16:32] + sn[32:48]
+    sp[64] = sn[64] = 5
+    pos3, neg3 = g.data("pos3", sp), g.data("neg3", sn)
+    outs += _auc(g, pred1, lab32, pos3, neg3, curve="PR", slide_steps=3)
+    n2 = 3 * 16 + 1
+    tp, tn = g.randint([n2], 0, 4, "int64"), g.randint([n2], 0, 4, "int64")
+    tp[32:48] = tp[0:16] + tp[16:32]
+    tn[32:48] = tn[0:16] + tn[16:32]
+    tp[48] = tn[48] = 2
+    fake = g.data("fake", np.zeros([1, 1], "float32"))
+    outs += _auc(g, pred1, lab32, g.data("pos2", tp), g.data("neg2", tn), fake, slide_steps=2)
+    outs += _auc(g, pred2, lab, pos0, neg0, fake)[1:]
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="sorts only move values: exact")
 def sort_ties(g):
     """Rows full of equal values (and a NaN): argsort without `stable` (std::sort), with it,
