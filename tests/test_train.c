@@ -465,6 +465,12 @@ END_TEST
 START_TEST(paddle_nce_samplers_adam) { run_paddle_case("nce_samplers"); }
 END_TEST
 
+/* A CTR model (sparse embeddings, fc, softmax cross-entropy, Adam) with paddle.static.auc in
+ * the main program: the batch (slide_steps 2) and global auc ops update their int64 counts
+ * in place every step; the final counts are compared with Paddle's. */
+START_TEST(paddle_ctr_auc_adam) { run_paddle_case("ctr_auc"); }
+END_TEST
+
 /* paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) with Adam (Paddle 3.3.1): the
  * program holds no schedule op; learning_rate_0 is fed at every step. */
 START_TEST(paddle_lr_scheduler_fed) { run_paddle_case("lr_scheduler"); }
@@ -1405,6 +1411,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_hsigmoid_custom_tree_adam);
   tcase_add_test(tc, paddle_nce_custom_neg_sgd);
   tcase_add_test(tc, paddle_nce_samplers_adam);
+  tcase_add_test(tc, paddle_ctr_auc_adam);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;

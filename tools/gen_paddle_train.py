@@ -1234,6 +1234,36 @@ def case_nce_samplers():
              "label": rng.integers(0, 20, (STEPS * 6, 1)).astype("int64")}
     return loss, feeds, 6, 1e-5, 1e-4
 
+def case_ctr_auc():
+    """A CTR model as PaddleRec's trains it: two sparse id slots [batch, 3] -> embeddings of
+    20 x 4 (is_sparse) -> the mean over each slot -> concat with 3 dense features -> fc 11 -> 8 with
+    relu -> fc 8 -> 2 -> softmax cross-entropy against click labels, mean, Adam; and in the
+    main program paddle.static.auc on the softmax (num_thresholds 63): a windowed batch AUC
+    (slide_steps 2) and the global one, whose int64 counts are persistables updated in place
+    every step (compared with Paddle's in final.pdiparams)."""
+    s1 = paddle.static.data(name="slot1", shape=[None, 3], dtype="int64")
+    s2 = paddle.static.data(name="slot2", shape=[None, 3], dtype="int64")
+    dense = paddle.static.data(name="dense", shape=[None, 3], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    e1 = paddle.static.nn.embedding(s1, size=[20, 4], is_sparse=True)
+    e2 = paddle.static.nn.embedding(s2, size=[20, 4], is_sparse=True)
+    h = paddle.concat([paddle.mean(e1, axis=1), paddle.mean(e2, axis=1), dense], axis=1)
+    h = paddle.static.nn.fc(h, 8, activation="relu")
+    logits = paddle.static.nn.fc(h, 2)
+    predict = paddle.nn.functional.softmax(logits)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.static.auc(input=predict, label=label, num_thresholds=63, slide_steps=2)
+    paddle.optimizer.Adam(learning_rate=0.05).minimize(loss)
+    rng = np.random.default_rng(74)
+    feeds = {"slot1": rng.integers(0, 20, (STEPS * 8, 3)).astype("int64"),
+             "slot2": rng.integers(0, 20, (STEPS * 8, 3)).astype("int64"),
+             "dense": rng.standard_normal((STEPS * 8, 3)).astype("float32"),
+             "label": rng.integers(0, 2, (STEPS * 8, 1)).astype("int64")}
+    # every batch holds the embeddings' last row: Paddle's sparse Adam reads past the end of
+    # the gradient's rows when a batch misses it (see case_hsigmoid_custom)
+    feeds["slot1"][::8, 0] = feeds["slot2"][::8, 0] = 19
+    return loss, feeds, 8, 1e-5, 1e-4
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -1270,6 +1300,7 @@ CASES["w2v_hsigmoid"] = case_w2v_hsigmoid
 CASES["hsigmoid_custom"] = case_hsigmoid_custom
 CASES["nce_custom_neg"] = case_nce_custom_neg
 CASES["nce_samplers"] = case_nce_samplers
+CASES["ctr_auc"] = case_ctr_auc
 
 
 def save_vars(exe, prog, path):
