@@ -4171,6 +4171,49 @@ def auc_modes(g):
     g.fetch(*outs)
 
 
+@case(paddle2=True, note="Paddle 2.6.2 (gone from 3.3.1)")
+def precision_recall_modes(g):
+    """precision_recall over 4 classes: with Weights and StatesInfo (float32; a class that is
+    never predicted nor labelled: precision and recall 1), and without either (float64)."""
+    ids = g.data("ids", np.array([[0], [1], [1], [3], [0], [1], [3], [0]], "int32"))
+    labs = g.data("labs", np.array([[0], [1], [0], [3], [1], [1], [0], [0]], "int32"))
+    probs = g.data("probs", g.rand([8, 1], 0, 1))
+    w = g.data("w", g.rand([8, 1], 0.5, 2))
+    states = g.data("states", g.randint([4, 4], 0, 6, "int64").astype("float32"))
+    outs = {"BatchMetrics": 1, "AccumMetrics": 1, "AccumStatesInfo": 1}
+    a = g.op("precision_recall", {"MaxProbs": probs, "Indices": ids, "Labels": labs,
+                                  "Weights": w, "StatesInfo": states},
+             dict(class_number=4), outs=outs)
+    probsd = g.data("probsd", g.rand([8, 1], 0, 1, "float64"))
+    b = g.op("precision_recall", {"MaxProbs": probsd, "Indices": ids, "Labels": labs},
+             dict(class_number=5), outs=outs, dtype="float64")
+    g.fetch(*(o[k][0] for o in (a, b) for k in outs))
+
+
+@case(paddle2=True, note="Paddle 2.6.2 (gone from 3.3.1); weights in quarters (sums exact in any order)")
+def positive_negative_pair_modes(g):
+    """positive_negative_pair over 3 queries (ties in score and in label): column -1 with
+    Weight and the three accumulators (float32); column 0 without them (float64)."""
+    q = g.data("q", np.array([[3], [7], [3], [3], [7], [1], [3], [7], [1]], "int64"))
+    sc = np.round(g.rand([9, 2], 0, 1) * 4) / 4
+    sc[3, 1] = sc[0, 1]
+    score = g.data("score", sc)
+    label = g.data("label", np.array([[1], [0], [2], [0], [1], [1], [1], [2], [0]], "float32"))
+    w = g.data("w", (g.randint([9, 1], 1, 8, "int32") / 4).astype("float32"))
+    acc = [g.data("acc%d" % k, np.array([1.5 * k], "float32")) for k in range(3)]
+    outs = {"PositivePair": 1, "NegativePair": 1, "NeutralPair": 1}
+    a = g.op("positive_negative_pair", {"Score": score, "Label": label, "QueryID": q,
+                                        "Weight": w, "AccumulatePositivePair": acc[0],
+                                        "AccumulateNegativePair": acc[1],
+                                        "AccumulateNeutralPair": acc[2]},
+             dict(column=-1), outs=outs)
+    scd = g.data("scored", sc.astype("float64"))
+    labd = g.data("labeld", np.array([[1], [0], [2], [0], [1], [1], [1], [2], [0]], "float64"))
+    b = g.op("positive_negative_pair", {"Score": scd, "Label": labd, "QueryID": q},
+             dict(column=0), outs=outs, dtype="float64")
+    g.fetch(*(o[k][0] for o in (a, b) for k in outs))
+
+
 @case(**EXACT, note="sorts only move values: exact")
 def sort_ties(g):
     """Rows full of equal values (and a NaN): argsort without `stable` (std::sort), with it,
