@@ -4214,6 +4214,40 @@ def positive_negative_pair_modes(g):
     g.fetch(*(o[k][0] for o in (a, b) for k in outs))
 
 
+@case(paddle2=True, note="Paddle 2.6.2 (gone from 3.3.1)")
+def legacy_losses(g):
+    """hinge_loss, rank_loss and modified_huber_loss (float32: Paddle's only kernels; labels
+    0 / 1, rank labels 0 / 0.5 / 1, values across modified_huber's three branches), bpr_loss
+    (float32 and float64, 5 classes, rank 3), teacher_student_sigmoid_loss (float32 and
+    float64, labels -2, -1 and teacher scores in [0, 2))."""
+    x = g.data("x", g.rand([12, 1], -3, 3))
+    yb = g.data("yb", g.randint([12, 1], 0, 2, "int32").astype("float32"))
+    yr = g.data("yr", (g.randint([12, 1], 0, 3, "int32") / 2).astype("float32"))
+    x2 = g.data("x2", g.rand([12, 1], -3, 3))
+    outs = [g.op("hinge_loss", {"Logits": x, "Labels": yb}, outs={"Loss": 1}),
+            g.op("rank_loss", {"Label": yr, "Left": x, "Right": x2})]
+    m = g.op("modified_huber_loss", {"X": x, "Y": yb}, outs={"IntermediateVal": 1, "Out": 1})
+    outs += [m["IntermediateVal"][0], m["Out"][0]]
+    xc = g.rand([2, 3, 5], -4, 4)
+    lab = g.randint([2, 3, 1], 0, 5, "int64")
+    outs.append(g.op("bpr_loss", {"X": g.data("xc", xc), "Label": g.data("lab", lab)},
+                     outs={"Y": 1}))
+    outs.append(g.op("bpr_loss", {"X": g.data("xcd", xc.astype("float64")), "Label": g.data("labd", lab)}, outs={"Y": 1}, dtype="float64"))
+    yt = g.rand([12, 1], 0, 2)
+    yt[0::4] = -2
+    yt[1::4] = -1
+    xt = g.rand([12, 1], -20, 20)
+    outs.append(g.op("teacher_student_sigmoid_loss", {"X": g.data("xt", xt),
+                                                      "Label": g.data("yt", yt)},
+                     dict(soft_max_up_bound=15.0, soft_max_lower_bound=-15.0), outs={"Y": 1}))
+    outs.append(g.op("teacher_student_sigmoid_loss",
+                     {"X": g.data("xtd", xt.astype("float64")),
+                      "Label": g.data("ytd", yt.astype("float64"))},
+                     dict(soft_max_up_bound=15.0, soft_max_lower_bound=-15.0), outs={"Y": 1},
+                     dtype="float64"))
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="sorts only move values: exact")
 def sort_ties(g):
     """Rows full of equal values (and a NaN): argsort without `stable` (std::sort), with it,

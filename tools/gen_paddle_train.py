@@ -8,7 +8,8 @@ that icore trains exactly as Paddle does.
 
 Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) and
 the LoD gru / lstm / ctc cases (LEGACY_RNN) and the ctl_* cases of training through while_loop and
-cond (CTRL) need PaddlePaddle 2.6.2, which writes them when it runs this script:
+cond (CTRL) and losses_26 (LEGACY_LOSS) need PaddlePaddle 2.6.2, which writes them when it
+runs this script:
     /work/pdenv26/bin/python tools/gen_paddle_train.py
 Each case is a directory <case>/ holding
     main.pdmodel      the training program (forward, backward and optimizer ops) as
@@ -1264,6 +1265,49 @@ def case_ctr_auc():
     feeds["slot1"][::8, 0] = feeds["slot2"][::8, 0] = 19
     return loss, feeds, 8, 1e-5, 1e-4
 
+def case_losses_26():
+    """The legacy ranking and CTR losses of Paddle 2.x, with their gradients, in one network
+    (Paddle 2.6.2: 3.3.1 no longer registers them; added with Block.append_op): x [8, 6] ->
+    fc 6 -> 12 with tanh -> four fc heads -> hinge_loss (labels 0 / 1), rank_loss (Left and
+    Right from two heads, the same labels), bpr_loss over 4 classes, modified_huber_loss
+    (labels 0 / 1, the three branches of the loss), teacher_student_sigmoid_loss (labels
+    -2, -1 and teacher scores in [0, 2); bounds +-1.5, so some gradients are cut) -> the sum
+    of their means, SGD."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    yb = paddle.static.data(name="yb", shape=[None, 1], dtype="float32")
+    yc = paddle.static.data(name="yc", shape=[None, 1], dtype="int64")
+    yt = paddle.static.data(name="yt", shape=[None, 1], dtype="float32")
+    h = paddle.static.nn.fc(x, 12, activation="tanh")
+    s1 = paddle.static.nn.fc(h, 1)
+    s2 = paddle.static.nn.fc(h, 1)
+    s3 = paddle.static.nn.fc(h, 4)
+    s4 = paddle.static.nn.fc(h, 1)
+    block = paddle.static.default_main_program().current_block()
+
+    def op(t, ins, outs, attrs=None):
+        vs = {k: block.create_var(name="%s_%s" % (t, k.lower()), dtype="float32") for k in outs}
+        block.append_op(type=t, inputs={k: [v] for k, v in ins.items()},
+                        outputs={k: [v] for k, v in vs.items()}, attrs=attrs or {})
+        return vs[outs[-1]]
+    losses = [op("hinge_loss", {"Logits": s1, "Labels": yb}, ["Loss"]),
+              op("rank_loss", {"Label": yb, "Left": s1, "Right": s2}, ["Out"]),
+              op("bpr_loss", {"X": s3, "Label": yc}, ["Y"]),
+              op("modified_huber_loss", {"X": s4 * 1.5, "Y": yb}, ["IntermediateVal", "Out"]),
+              op("teacher_student_sigmoid_loss", {"X": s4 * 2.0, "Label": yt}, ["Y"],
+                 {"soft_max_up_bound": 1.5, "soft_max_lower_bound": -1.5})]
+    loss = paddle.add_n([paddle.mean(v) for v in losses])
+    paddle.optimizer.SGD(learning_rate=0.05).minimize(loss)
+    rng = np.random.default_rng(75)
+    n = STEPS * 8
+    yt = rng.uniform(0, 2, (n, 1))
+    yt[::4] = -2
+    yt[1::4] = -1
+    feeds = {"x": rng.standard_normal((n, 6)).astype("float32"),
+             "yb": rng.integers(0, 2, (n, 1)).astype("float32"),
+             "yc": rng.integers(0, 4, (n, 1)).astype("int64"),
+             "yt": yt.astype("float32")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -1301,6 +1345,8 @@ CASES["hsigmoid_custom"] = case_hsigmoid_custom
 CASES["nce_custom_neg"] = case_nce_custom_neg
 CASES["nce_samplers"] = case_nce_samplers
 CASES["ctr_auc"] = case_ctr_auc
+CASES["losses_26"] = case_losses_26
+LEGACY_LOSS = ["losses_26"]  # written by Paddle 2.6.2
 
 
 def save_vars(exe, prog, path):
@@ -1315,7 +1361,7 @@ def write_case(out_dir, name):
     main.random_seed = startup.random_seed = 1234
     # Paddle 2.6.2 does not restart variable names per program: a guard keeps a legacy case's
     # names (mean_0.tmp_0, ...) independent of the cases generated before it
-    names = (paddle.utils.unique_name.guard() if name in LEGACY + LEGACY_RNN + CTRL
+    names = (paddle.utils.unique_name.guard() if name in LEGACY + LEGACY_RNN + CTRL + LEGACY_LOSS
              else contextlib.nullcontext())
     with names, paddle.static.program_guard(main, startup):
         loss, feeds, batch, rtol, ptol, *extra = CASES[name]()
@@ -1457,7 +1503,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data", "train")
     legacy = paddle.__version__.startswith("2.")
-    old = LEGACY + LEGACY_RNN + CTRL
+    old = LEGACY + LEGACY_RNN + CTRL + LEGACY_LOSS
     names = sys.argv[2:] or ([n for n in CASES if n in old] if legacy else
                              [n for n in CASES if n not in old] + ["dropout"])
     for n in names:
