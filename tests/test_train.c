@@ -471,6 +471,10 @@ END_TEST
 START_TEST(paddle_ctr_auc_adam) { run_paddle_case("ctr_auc"); }
 END_TEST
 
+/* hierarchical_sigmoid (custom tree, Bias) and nce (custom_neg_classes) in float64. */
+START_TEST(paddle_w2v_float64_sgd) { run_paddle_case("w2v_f64"); }
+END_TEST
+
 /* hinge_loss, rank_loss, bpr_loss, modified_huber_loss and teacher_student_sigmoid_loss
  * (bounds +-1.5) and their gradients in one network (Paddle 2.6.2), SGD. */
 START_TEST(paddle_legacy_losses_sgd) { run_paddle_case("losses_26"); }
@@ -1417,6 +1421,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_nce_custom_neg_sgd);
   tcase_add_test(tc, paddle_nce_samplers_adam);
   tcase_add_test(tc, paddle_ctr_auc_adam);
+  tcase_add_test(tc, paddle_w2v_float64_sgd);
   tcase_add_test(tc, paddle_legacy_losses_sgd);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));

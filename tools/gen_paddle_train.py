@@ -1308,6 +1308,33 @@ def case_losses_26():
              "yt": yt.astype("float32")}
     return loss, feeds, 8, 1e-5, 1e-4
 
+def case_w2v_f64():
+    """hierarchical_sigmoid and nce in float64, with their gradients: x [5, 5] float64 -> fc
+    5 -> 6 with tanh -> hsigmoid_loss on the custom tree HS_TREE with a Bias, and nce over the
+    same 6 classes (custom_neg_classes [4, 0], Bias) -> the sum of their means, cast to
+    float32 as the loss, SGD on the float64 parameters."""
+    x = paddle.static.data(name="x", shape=[None, 5], dtype="float64")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    pt = paddle.static.data(name="pt", shape=[None, 4], dtype="int64")
+    pc = paddle.static.data(name="pc", shape=[None, 4], dtype="int64")
+    h = paddle.static.nn.fc(x, 6, activation="tanh")
+    w = paddle.static.create_parameter([5, 6], "float64", name="hs_w")
+    b = paddle.static.create_parameter([5, 1], "float64", name="hs_b", is_bias=True)
+    hs = paddle.nn.functional.hsigmoid_loss(h, label, 6, w, b, pt, pc)
+    cost = paddle.static.nn.nce(h, label, 6, num_neg_samples=2)
+    op, = [o for o in paddle.static.default_main_program().global_block().ops
+           if o.type == "nce"]
+    op._set_attr("custom_neg_classes", [4, 0])
+    loss = paddle.cast(paddle.mean(hs) + paddle.mean(cost), "float32")
+    paddle.optimizer.SGD(learning_rate=0.3).minimize(loss)
+    rng = np.random.default_rng(76)
+    lab = rng.integers(0, 6, (STEPS * 5, 1)).astype("int64")
+    feeds = {"x": rng.standard_normal((STEPS * 5, 5)),
+             "label": lab,
+             "pt": np.array([HS_TREE[k][0] for k in lab[:, 0]], "int64"),
+             "pc": np.array([HS_TREE[k][1] for k in lab[:, 0]], "int64")}
+    return loss, feeds, 5, 1e-5, 1e-4
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -1345,6 +1372,7 @@ CASES["hsigmoid_custom"] = case_hsigmoid_custom
 CASES["nce_custom_neg"] = case_nce_custom_neg
 CASES["nce_samplers"] = case_nce_samplers
 CASES["ctr_auc"] = case_ctr_auc
+CASES["w2v_f64"] = case_w2v_f64
 CASES["losses_26"] = case_losses_26
 LEGACY_LOSS = ["losses_26"]  # written by Paddle 2.6.2
 
