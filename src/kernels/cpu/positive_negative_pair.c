@@ -52,7 +52,9 @@ static ic_status infer(ic_kctx *c) {
     }
   }
   const int64_t one = 1;
-  for (size_t k = 0; k < 3; k++) ic_tensor_set_meta(ic_out(c, k, 0), s->dtype, 1, &one);
+  for (size_t k = 0; k < 3; k++) {
+    if (ic_out(c, k, 0)) ic_tensor_set_meta(ic_out(c, k, 0), s->dtype, 1, &one);
+  }
   return IC_OK;
 }
 
@@ -82,9 +84,9 @@ static ic_status infer(ic_kctx *c) {
         }                                                                                  \
       }                                                                                    \
     }                                                                                      \
-    *(T *)ic_out(c, 0, 0)->data = pos;                                                     \
-    *(T *)ic_out(c, 1, 0)->data = neg;                                                     \
-    *(T *)ic_out(c, 2, 0)->data = neu;                                                     \
+    if (ic_out(c, 0, 0)) *(T *)ic_out(c, 0, 0)->data = pos;                                \
+    if (ic_out(c, 1, 0)) *(T *)ic_out(c, 1, 0)->data = neg;                                \
+    if (ic_out(c, 2, 0)) *(T *)ic_out(c, 2, 0)->data = neu;                                \
   } while (0)
 
 static ic_status run(ic_kctx *c) {
@@ -104,7 +106,9 @@ static const ic_slotdef inputs[] = {{"Score", 0},
                                     {"AccumulateNegativePair", IC_SLOT_OPTIONAL},
                                     {"AccumulateNeutralPair", IC_SLOT_OPTIONAL},
                                     {"Weight", IC_SLOT_OPTIONAL}};
-static const ic_slotdef outputs[] = {{"PositivePair", 0}, {"NegativePair", 0}, {"NeutralPair", 0}};
+static const ic_slotdef outputs[] = {{"PositivePair", IC_SLOT_OPTIONAL},
+                                     {"NegativePair", IC_SLOT_OPTIONAL},
+                                     {"NeutralPair", IC_SLOT_OPTIONAL}};
 
 const ic_opdef ic_op_positive_negative_pair = {
     .name = "positive_negative_pair",
