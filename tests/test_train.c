@@ -451,6 +451,35 @@ END_TEST
 START_TEST(paddle_sparse_adam) { run_paddle_case("sparse_adam"); }
 END_TEST
 
+/* word2vec's output layers: hierarchical_sigmoid on the default tree with a Bias after an
+ * is_sparse embedding (SGD); on a custom tree fed as PathTable / PathCode with is_sparse
+ * (Adam); nce with custom_neg_classes, two true classes and a SampleWeight (SGD); nce drawing
+ * its negatives with fixed seeds through the uniform, log_uniform and custom_dist samplers,
+ * as Paddle's generator draws them (Adam). */
+START_TEST(paddle_w2v_hsigmoid_sgd) { run_paddle_case("w2v_hsigmoid"); }
+END_TEST
+START_TEST(paddle_hsigmoid_custom_tree_adam) { run_paddle_case("hsigmoid_custom"); }
+END_TEST
+START_TEST(paddle_nce_custom_neg_sgd) { run_paddle_case("nce_custom_neg"); }
+END_TEST
+START_TEST(paddle_nce_samplers_adam) { run_paddle_case("nce_samplers"); }
+END_TEST
+
+/* A CTR model (sparse embeddings, fc, softmax cross-entropy, Adam) with paddle.static.auc in
+ * the main program: the batch (slide_steps 2) and global auc ops update their int64 counts
+ * in place every step; the final counts are compared with Paddle's. */
+START_TEST(paddle_ctr_auc_adam) { run_paddle_case("ctr_auc"); }
+END_TEST
+
+/* hierarchical_sigmoid (custom tree, Bias) and nce (custom_neg_classes) in float64. */
+START_TEST(paddle_w2v_float64_sgd) { run_paddle_case("w2v_f64"); }
+END_TEST
+
+/* hinge_loss, rank_loss, bpr_loss, modified_huber_loss and teacher_student_sigmoid_loss
+ * (bounds +-1.5) and their gradients in one network (Paddle 2.6.2), SGD. */
+START_TEST(paddle_legacy_losses_sgd) { run_paddle_case("losses_26"); }
+END_TEST
+
 /* paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) with Adam (Paddle 3.3.1): the
  * program holds no schedule op; learning_rate_0 is fed at every step. */
 START_TEST(paddle_lr_scheduler_fed) { run_paddle_case("lr_scheduler"); }
@@ -1387,6 +1416,13 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_ctc_adam);
   tcase_add_test(tc, paddle_ctc_norm_by_times_sgd);
   tcase_add_test(tc, paddle_ctc_lod_sgd);
+  tcase_add_test(tc, paddle_w2v_hsigmoid_sgd);
+  tcase_add_test(tc, paddle_hsigmoid_custom_tree_adam);
+  tcase_add_test(tc, paddle_nce_custom_neg_sgd);
+  tcase_add_test(tc, paddle_nce_samplers_adam);
+  tcase_add_test(tc, paddle_ctr_auc_adam);
+  tcase_add_test(tc, paddle_w2v_float64_sgd);
+  tcase_add_test(tc, paddle_legacy_losses_sgd);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;

@@ -4508,6 +4508,182 @@ def multiclass_nms_v1(g):
                       nms_threshold=0.45, nms_eta=1.0, keep_top_k=5, normalized=True)))
 
 
+# ---------------------------------------------------------------------------------------
+# hierarchical_sigmoid (phi hsigmoid_loss_kernel.cc, funcs/matrix_bit_code.cc): word2vec's
+# output layer (its gradient and nce are checked by tests/data/train: save_inference_model
+# strips nce's SampleLogits, SampleLabels and custom_neg_classes as training-only)
+# ---------------------------------------------------------------------------------------
+def _hsigmoid(g, x, lab, nc, w, b=None, pt=None, pc=None, sparse=False):
+    out = paddle.nn.functional.hsigmoid_loss(x, lab, nc, w, b, pt, pc, is_sparse=sparse)
+    op = paddle.static.default_main_program().global_block().ops[-1]
+    assert op.type == "hierarchical_sigmoid", op.type
+    pre = paddle.static.default_main_program().global_block().var(op.output("PreOut")[0])
+    return out, pre
+
+
+@case()
+def hsigmoid_default_tree(g):
+    """The default complete binary tree: num_classes 7 with Bias (paths of 2 and 3 nodes:
+    PreOut's padding adds log 2), num_classes 8 without Bias and is_sparse, float64, with
+    every class as a label (X values up to +-30: the clip at +-40 matters)."""
+    x = g.data("x", g.rand([7, 5], -2, 2))
+    lab = g.data("lab", np.arange(7, dtype="int64").reshape(7, 1))
+    w = g.param("hs_w", g.rand([6, 5]))
+    b = g.param("hs_b", g.rand([6, 1]))
+    o1, p1 = _hsigmoid(g, x, lab, 7, w, b)
+    xd = g.data("xd", g.rand([8, 3], -30, 30, "float64"))
+    labd = g.data("labd", np.array([7, 0, 3, 4, 1, 6, 2, 5], "int64"))
+    wd = g.param("hs_wd", g.rand([7, 3], -1, 1, "float64"))
+    o2, p2 = _hsigmoid(g, xd, labd, 8, wd, sparse=True)
+    g.fetch(o1, p1, o2, p2)
+
+
+@case()
+def hsigmoid_custom_tree(g):
+    """A custom tree: PathTable / PathCode [N, 4] with paths of 1 to 4 nodes (-1 pads a
+    shorter path), with a Bias in float32 and without one in float64."""
+    pt = np.array([[0, 2, 5, -1], [0, 1, 3, 4], [0, -1, -1, -1], [0, 2, 6, -1],
+                   [0, 1, 3, -1]], "int64")
+    pc = np.array([[1, 0, 1, -1], [0, 1, 1, 0], [1, -1, -1, -1], [1, 1, 0, -1],
+                   [0, 0, 1, -1]], "int64")
+    x = g.data("x", g.rand([5, 4], -2, 2))
+    lab = g.data("lab", np.array([[3], [1], [0], [4], [2]], "int64"))
+    t = g.data("pt", pt)
+    c = g.data("pc", pc)
+    w = g.param("hs_w", g.rand([7, 4]))
+    b = g.param("hs_b", g.rand([7, 1]))
+    o1, p1 = _hsigmoid(g, x, lab, 5, w, b, t, c)
+    xd = g.data("xd", g.rand([5, 4], -2, 2, "float64"))
+    wd = g.param("hs_wd", g.rand([7, 4], -1, 1, "float64"))
+    o2, p2 = _hsigmoid(g, xd, lab, 5, wd, None, t, c, sparse=True)
+    g.fetch(o1, p1, o2, p2)
+
+
+# ---------------------------------------------------------------------------------------
+# auc (phi cpu/auc_kernel.cc): CTR training's metric, its counts fed here
+# ---------------------------------------------------------------------------------------
+def _auc(g, pred, lab, pos, neg, tag=None, **attrs):
+    ins = {"Predict": pred, "Label": lab, "StatPos": pos, "StatNeg": neg}
+    if tag is not None:
+        ins["InsTagWeight"] = tag
+    a = dict(curve="ROC", num_thresholds=15, slide_steps=0)
+    a.update(attrs)
+    o = g.op("auc", ins, a,
+             outs={"AUC": 1, "StatPosOut": 1, "StatNegOut": 1}, dtype="float64")
+    return [o["AUC"][0], o["StatPosOut"][0], o["StatNegOut"][0]]
+
+
+@case(**EXACT, note="counts and a trapezoid sum in double over few buckets: exact")
+def auc_modes(g):
+    """auc over fed counts (num_thresholds 15, 16 buckets): slide_steps 0 (global counts,
+    Predict [N, 2], probabilities 0 and 1 included, a label -1 skipped); slide_steps 3 with a
+    step counter of 5 (window 2 replaced; Predict [N, 1], curve PR, which
+    Paddle computes as ROC); slide_steps 2 with InsTagWeight 0 (fake data: counted in its
+    window, not in the sum); slide_steps 0 with InsTagWeight 0 (nothing changes)."""
+    p1 = g.rand([9, 1], 0, 1)
+    p1[0, 0], p1[1, 0] = 0.0, 1.0
+    pred2 = g.data("pred2", np.concatenate([1 - p1, p1], axis=1))
+    lab = g.data("lab", np.array([1, 0, 1, 1, 0, -1, 0, 1, 0], "int64").reshape(9, 1))
+    pos0 = g.data("pos0", g.randint([1, 16], 0, 5, "int64"))
+    neg0 = g.data("neg0", g.randint([1, 16], 0, 5, "int64"))
+    outs = _auc(g, pred2, lab, pos0, neg0)
+    pred1 = g.data("pred1", g.rand([7, 1], 0, 1))
+    lab32 = g.data("lab1", np.array([0, 1, 1, 0, 1, 0, 0], "int64"))
+    n3 = 4 * 16 + 1
+    sp, sn = g.randint([n3], 0, 4, "int64"), g.randint([n3], 0, 4, "int64")
+    sp[48:64] = sp[0:16] + sp[16:32] + sp[32:48]
+    sn[48:64] = sn[0:16] + sn[16:32] + sn[32:48]
+    sp[64] = sn[64] = 5
+    pos3, neg3 = g.data("pos3", sp), g.data("neg3", sn)
+    outs += _auc(g, pred1, lab32, pos3, neg3, curve="PR", slide_steps=3)
+    n2 = 3 * 16 + 1
+    tp, tn = g.randint([n2], 0, 4, "int64"), g.randint([n2], 0, 4, "int64")
+    tp[32:48] = tp[0:16] + tp[16:32]
+    tn[32:48] = tn[0:16] + tn[16:32]
+    tp[48] = tn[48] = 2
+    fake = g.data("fake", np.zeros([1, 1], "float32"))
+    outs += _auc(g, pred1, lab32, g.data("pos2", tp), g.data("neg2", tn), fake, slide_steps=2)
+    outs += _auc(g, pred2, lab, pos0, neg0, fake)[1:]
+    g.fetch(*outs)
+
+
+@case(paddle2=True, note="Paddle 2.6.2 (gone from 3.3.1)")
+def precision_recall_modes(g):
+    """precision_recall over 4 classes: with Weights and StatesInfo (float32; a class that is
+    never predicted nor labelled: precision and recall 1), and without either (float64)."""
+    ids = g.data("ids", np.array([[0], [1], [1], [3], [0], [1], [3], [0]], "int32"))
+    labs = g.data("labs", np.array([[0], [1], [0], [3], [1], [1], [0], [0]], "int32"))
+    probs = g.data("probs", g.rand([8, 1], 0, 1))
+    w = g.data("w", g.rand([8, 1], 0.5, 2))
+    states = g.data("states", g.randint([4, 4], 0, 6, "int64").astype("float32"))
+    outs = {"BatchMetrics": 1, "AccumMetrics": 1, "AccumStatesInfo": 1}
+    a = g.op("precision_recall", {"MaxProbs": probs, "Indices": ids, "Labels": labs,
+                                  "Weights": w, "StatesInfo": states},
+             dict(class_number=4), outs=outs)
+    probsd = g.data("probsd", g.rand([8, 1], 0, 1, "float64"))
+    b = g.op("precision_recall", {"MaxProbs": probsd, "Indices": ids, "Labels": labs},
+             dict(class_number=5), outs=outs, dtype="float64")
+    g.fetch(*(o[k][0] for o in (a, b) for k in outs))
+
+
+@case(paddle2=True, note="Paddle 2.6.2 (gone from 3.3.1); weights in quarters (sums exact in any order)")
+def positive_negative_pair_modes(g):
+    """positive_negative_pair over 3 queries (ties in score and in label): column -1 with
+    Weight and the three accumulators (float32); column 0 without them (float64)."""
+    q = g.data("q", np.array([[3], [7], [3], [3], [7], [1], [3], [7], [1]], "int64"))
+    sc = np.round(g.rand([9, 2], 0, 1) * 4) / 4
+    sc[3, 1] = sc[0, 1]
+    score = g.data("score", sc)
+    label = g.data("label", np.array([[1], [0], [2], [0], [1], [1], [1], [2], [0]], "float32"))
+    w = g.data("w", (g.randint([9, 1], 1, 8, "int32") / 4).astype("float32"))
+    acc = [g.data("acc%d" % k, np.array([1.5 * k], "float32")) for k in range(3)]
+    outs = {"PositivePair": 1, "NegativePair": 1, "NeutralPair": 1}
+    a = g.op("positive_negative_pair", {"Score": score, "Label": label, "QueryID": q,
+                                        "Weight": w, "AccumulatePositivePair": acc[0],
+                                        "AccumulateNegativePair": acc[1],
+                                        "AccumulateNeutralPair": acc[2]},
+             dict(column=-1), outs=outs)
+    scd = g.data("scored", sc.astype("float64"))
+    labd = g.data("labeld", np.array([[1], [0], [2], [0], [1], [1], [1], [2], [0]], "float64"))
+    b = g.op("positive_negative_pair", {"Score": scd, "Label": labd, "QueryID": q},
+             dict(column=0), outs=outs, dtype="float64")
+    g.fetch(*(o[k][0] for o in (a, b) for k in outs))
+
+
+@case(paddle2=True, note="Paddle 2.6.2 (gone from 3.3.1)")
+def legacy_losses(g):
+    """hinge_loss, rank_loss and modified_huber_loss (float32: Paddle's only kernels; labels
+    0 / 1, rank labels 0 / 0.5 / 1, values across modified_huber's three branches), bpr_loss
+    (float32 and float64, 5 classes, rank 3), teacher_student_sigmoid_loss (float32 and
+    float64, labels -2, -1 and teacher scores in [0, 2))."""
+    x = g.data("x", g.rand([12, 1], -3, 3))
+    yb = g.data("yb", g.randint([12, 1], 0, 2, "int32").astype("float32"))
+    yr = g.data("yr", (g.randint([12, 1], 0, 3, "int32") / 2).astype("float32"))
+    x2 = g.data("x2", g.rand([12, 1], -3, 3))
+    outs = [g.op("hinge_loss", {"Logits": x, "Labels": yb}, outs={"Loss": 1}),
+            g.op("rank_loss", {"Label": yr, "Left": x, "Right": x2})]
+    m = g.op("modified_huber_loss", {"X": x, "Y": yb}, outs={"IntermediateVal": 1, "Out": 1})
+    outs += [m["IntermediateVal"][0], m["Out"][0]]
+    xc = g.rand([2, 3, 5], -4, 4)
+    lab = g.randint([2, 3, 1], 0, 5, "int64")
+    outs.append(g.op("bpr_loss", {"X": g.data("xc", xc), "Label": g.data("lab", lab)},
+                     outs={"Y": 1}))
+    outs.append(g.op("bpr_loss", {"X": g.data("xcd", xc.astype("float64")), "Label": g.data("labd", lab)}, outs={"Y": 1}, dtype="float64"))
+    yt = g.rand([12, 1], 0, 2)
+    yt[0::4] = -2
+    yt[1::4] = -1
+    xt = g.rand([12, 1], -20, 20)
+    outs.append(g.op("teacher_student_sigmoid_loss", {"X": g.data("xt", xt),
+                                                      "Label": g.data("yt", yt)},
+                     dict(soft_max_up_bound=15.0, soft_max_lower_bound=-15.0), outs={"Y": 1}))
+    outs.append(g.op("teacher_student_sigmoid_loss",
+                     {"X": g.data("xtd", xt.astype("float64")),
+                      "Label": g.data("ytd", yt.astype("float64"))},
+                     dict(soft_max_up_bound=15.0, soft_max_lower_bound=-15.0), outs={"Y": 1},
+                     dtype="float64"))
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="sorts only move values: exact")
 def sort_ties(g):
     """Rows full of equal values (and a NaN): argsort without `stable` (std::sort), with it,

@@ -8,7 +8,8 @@ that icore trains exactly as Paddle does.
 
 Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) and
 the LoD gru / lstm / ctc cases (LEGACY_RNN) and the ctl_* cases of training through while_loop and
-cond (CTRL) need PaddlePaddle 2.6.2, which writes them when it runs this script:
+cond (CTRL) and losses_26 (LEGACY_LOSS) need PaddlePaddle 2.6.2, which writes them when it
+runs this script:
     /work/pdenv26/bin/python tools/gen_paddle_train.py
 Each case is a directory <case>/ holding
     main.pdmodel      the training program (forward, backward and optimizer ops) as
@@ -1136,6 +1137,204 @@ def case_asgd():
     return _opt_net(48, _HandASGD(0.1, 3))
 
 
+def _w2v_context(seed, vocab, batch):
+    """ids [batch, 4] context words -> an embedding of vocab x 8 with is_sparse -> the mean
+    over the 4 words: word2vec's CBOW input."""
+    ids = paddle.static.data(name="ids", shape=[None, 4], dtype="int64")
+    emb = paddle.static.nn.embedding(ids, size=[vocab, 8], is_sparse=True)
+    rng = np.random.default_rng(seed)
+    feeds = {"ids": rng.integers(0, vocab, (STEPS * batch, 4)).astype("int64")}
+    return paddle.mean(emb, axis=1), feeds, rng
+
+
+def case_w2v_hsigmoid():
+    """word2vec (CBOW) with hierarchical sigmoid: _w2v_context over 16 words -> hsigmoid_loss
+    on the default tree of 16 classes with a Bias (Paddle's is_sparse needs a custom tree) ->
+    mean, SGD."""
+    h, feeds, rng = _w2v_context(70, 16, 6)
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    w = paddle.static.create_parameter([15, 8], "float32", name="hs_w")
+    b = paddle.static.create_parameter([15, 1], "float32", name="hs_b", is_bias=True)
+    loss = paddle.mean(paddle.nn.functional.hsigmoid_loss(h, label, 16, w, b))
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    feeds["label"] = rng.integers(0, 16, (STEPS * 6, 1)).astype("int64")
+    return loss, feeds, 6, 1e-5, 1e-4
+
+
+HS_TREE = [  # (PathTable, PathCode) of 6 classes over 5 inner nodes, paths of 2 to 4 nodes
+    ([0, 1, -1, -1], [0, 0, -1, -1]), ([0, 1, 3, -1], [0, 1, 0, -1]),
+    ([0, 1, 3, 4], [0, 1, 1, 0]), ([0, 1, 3, 4], [0, 1, 1, 1]),
+    ([0, 2, -1, -1], [1, 0, -1, -1]), ([0, 2, -1, -1], [1, 1, -1, -1])]
+
+
+def case_hsigmoid_custom():
+    """hierarchical sigmoid over a custom tree (PathTable / PathCode fed per sample, paths
+    of 2 to 4 nodes padded with -1) after fc 5 -> 6 with tanh, no Bias, is_sparse (W@GRAD a
+    SelectedRows in Paddle, dense in icore), Adam."""
+    x = paddle.static.data(name="x", shape=[None, 5], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    pt = paddle.static.data(name="pt", shape=[None, 4], dtype="int64")
+    pc = paddle.static.data(name="pc", shape=[None, 4], dtype="int64")
+    h = paddle.static.nn.fc(x, 6, activation="tanh")
+    w = paddle.static.create_parameter([5, 6], "float32", name="hs_w")
+    loss = paddle.mean(paddle.nn.functional.hsigmoid_loss(h, label, 6, w, None, pt, pc,
+                                                          is_sparse=True))
+    paddle.optimizer.Adam(learning_rate=0.05).minimize(loss)
+    rng = np.random.default_rng(71)
+    lab = rng.integers(0, 6, (STEPS * 5, 1)).astype("int64")
+    # every batch reaches node 4 (the last row of W): where a batch's paths miss W's last row,
+    # Paddle's sparse Adam reads one row index past the end of the SelectedRows' rows
+    # (SparseAdamFunctor<T, CPUAdam> compares each row with rows[j] without bounds), and its
+    # update of that row is undefined
+    lab[::5] = rng.integers(2, 4, (STEPS, 1))
+    feeds = {"x": rng.standard_normal((STEPS * 5, 5)).astype("float32"), "label": lab,
+             "pt": np.array([HS_TREE[k][0] for k in lab[:, 0]], "int64"),
+             "pc": np.array([HS_TREE[k][1] for k in lab[:, 0]], "int64")}
+    return loss, feeds, 5, 1e-5, 1e-4
+
+
+def case_nce_custom_neg():
+    """word2vec with NCE: _w2v_context over 12 words -> nce (12 classes, 2 true classes per
+    example, a SampleWeight fed, Bias) with custom_neg_classes [3, 7, 0] in place of the
+    sampler's draws (how Paddle's own nce tests make it deterministic) -> mean, SGD."""
+    h, feeds, rng = _w2v_context(72, 12, 5)
+    label = paddle.static.data(name="label", shape=[None, 2], dtype="int64")
+    sw = paddle.static.data(name="sw", shape=[None, 1], dtype="float32")
+    cost = paddle.static.nn.nce(h, label, 12, sample_weight=sw, num_neg_samples=3)
+    op, = [o for o in paddle.static.default_main_program().global_block().ops
+           if o.type == "nce"]
+    op._set_attr("custom_neg_classes", [3, 7, 0])
+    loss = paddle.mean(cost)
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    feeds["label"] = rng.integers(0, 12, (STEPS * 5, 2)).astype("int64")
+    feeds["sw"] = rng.uniform(0.5, 2, (STEPS * 5, 1)).astype("float32")
+    return loss, feeds, 5, 1e-5, 1e-4
+
+
+def case_nce_samplers():
+    """nce drawing its negatives as Paddle does: fc 6 -> 8, then three nce heads over 20
+    classes with fixed seeds (Paddle reseeds its std::mt19937_64 each run; icore reproduces
+    the generator and libstdc++'s distributions): uniform (seed 5, 4 negatives, is_sparse),
+    log_uniform (seed 7, 6 negatives), custom_dist (seed 11, 5 negatives, the alias tables
+    Paddle builds from the distribution); the sum of their mean costs, Adam."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.static.nn.fc(x, 8)
+    dist = [0.02, 0.1, 0.05, 0.03, 0.08, 0.12, 0.04, 0.06, 0.01, 0.09,
+            0.05, 0.05, 0.03, 0.07, 0.02, 0.04, 0.06, 0.02, 0.03, 0.03]
+    costs = [paddle.static.nn.nce(h, label, 20, num_neg_samples=4, sampler="uniform", seed=5,
+                                  is_sparse=True),
+             paddle.static.nn.nce(h, label, 20, num_neg_samples=6, sampler="log_uniform",
+                                  seed=7),
+             paddle.static.nn.nce(h, label, 20, num_neg_samples=5, sampler="custom_dist",
+                                  custom_dist=dist, seed=11)]
+    loss = paddle.add_n([paddle.mean(c) for c in costs])
+    paddle.optimizer.Adam(learning_rate=0.02).minimize(loss)
+    rng = np.random.default_rng(73)
+    feeds = {"x": rng.standard_normal((STEPS * 6, 6)).astype("float32"),
+             "label": rng.integers(0, 20, (STEPS * 6, 1)).astype("int64")}
+    return loss, feeds, 6, 1e-5, 1e-4
+
+def case_ctr_auc():
+    """A CTR model as PaddleRec's trains it: two sparse id slots [batch, 3] -> embeddings of
+    20 x 4 (is_sparse) -> the mean over each slot -> concat with 3 dense features -> fc 11 -> 8 with
+    relu -> fc 8 -> 2 -> softmax cross-entropy against click labels, mean, Adam; and in the
+    main program paddle.static.auc on the softmax (num_thresholds 63): a windowed batch AUC
+    (slide_steps 2) and the global one, whose int64 counts are persistables updated in place
+    every step (compared with Paddle's in final.pdiparams)."""
+    s1 = paddle.static.data(name="slot1", shape=[None, 3], dtype="int64")
+    s2 = paddle.static.data(name="slot2", shape=[None, 3], dtype="int64")
+    dense = paddle.static.data(name="dense", shape=[None, 3], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    e1 = paddle.static.nn.embedding(s1, size=[20, 4], is_sparse=True)
+    e2 = paddle.static.nn.embedding(s2, size=[20, 4], is_sparse=True)
+    h = paddle.concat([paddle.mean(e1, axis=1), paddle.mean(e2, axis=1), dense], axis=1)
+    h = paddle.static.nn.fc(h, 8, activation="relu")
+    logits = paddle.static.nn.fc(h, 2)
+    predict = paddle.nn.functional.softmax(logits)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.static.auc(input=predict, label=label, num_thresholds=63, slide_steps=2)
+    paddle.optimizer.Adam(learning_rate=0.05).minimize(loss)
+    rng = np.random.default_rng(74)
+    feeds = {"slot1": rng.integers(0, 20, (STEPS * 8, 3)).astype("int64"),
+             "slot2": rng.integers(0, 20, (STEPS * 8, 3)).astype("int64"),
+             "dense": rng.standard_normal((STEPS * 8, 3)).astype("float32"),
+             "label": rng.integers(0, 2, (STEPS * 8, 1)).astype("int64")}
+    # every batch holds the embeddings' last row: Paddle's sparse Adam reads past the end of
+    # the gradient's rows when a batch misses it (see case_hsigmoid_custom)
+    feeds["slot1"][::8, 0] = feeds["slot2"][::8, 0] = 19
+    return loss, feeds, 8, 1e-5, 1e-4
+
+def case_losses_26():
+    """The legacy ranking and CTR losses of Paddle 2.x, with their gradients, in one network
+    (Paddle 2.6.2: 3.3.1 no longer registers them; added with Block.append_op): x [8, 6] ->
+    fc 6 -> 12 with tanh -> four fc heads -> hinge_loss (labels 0 / 1), rank_loss (Left and
+    Right from two heads, the same labels), bpr_loss over 4 classes, modified_huber_loss
+    (labels 0 / 1, the three branches of the loss), teacher_student_sigmoid_loss (labels
+    -2, -1 and teacher scores in [0, 2); bounds +-1.5, so some gradients are cut) -> the sum
+    of their means, SGD."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    yb = paddle.static.data(name="yb", shape=[None, 1], dtype="float32")
+    yc = paddle.static.data(name="yc", shape=[None, 1], dtype="int64")
+    yt = paddle.static.data(name="yt", shape=[None, 1], dtype="float32")
+    h = paddle.static.nn.fc(x, 12, activation="tanh")
+    s1 = paddle.static.nn.fc(h, 1)
+    s2 = paddle.static.nn.fc(h, 1)
+    s3 = paddle.static.nn.fc(h, 4)
+    s4 = paddle.static.nn.fc(h, 1)
+    block = paddle.static.default_main_program().current_block()
+
+    def op(t, ins, outs, attrs=None):
+        vs = {k: block.create_var(name="%s_%s" % (t, k.lower()), dtype="float32") for k in outs}
+        block.append_op(type=t, inputs={k: [v] for k, v in ins.items()},
+                        outputs={k: [v] for k, v in vs.items()}, attrs=attrs or {})
+        return vs[outs[-1]]
+    losses = [op("hinge_loss", {"Logits": s1, "Labels": yb}, ["Loss"]),
+              op("rank_loss", {"Label": yb, "Left": s1, "Right": s2}, ["Out"]),
+              op("bpr_loss", {"X": s3, "Label": yc}, ["Y"]),
+              op("modified_huber_loss", {"X": s4 * 1.5, "Y": yb}, ["IntermediateVal", "Out"]),
+              op("teacher_student_sigmoid_loss", {"X": s4 * 2.0, "Label": yt}, ["Y"],
+                 {"soft_max_up_bound": 1.5, "soft_max_lower_bound": -1.5})]
+    loss = paddle.add_n([paddle.mean(v) for v in losses])
+    paddle.optimizer.SGD(learning_rate=0.05).minimize(loss)
+    rng = np.random.default_rng(75)
+    n = STEPS * 8
+    yt = rng.uniform(0, 2, (n, 1))
+    yt[::4] = -2
+    yt[1::4] = -1
+    feeds = {"x": rng.standard_normal((n, 6)).astype("float32"),
+             "yb": rng.integers(0, 2, (n, 1)).astype("float32"),
+             "yc": rng.integers(0, 4, (n, 1)).astype("int64"),
+             "yt": yt.astype("float32")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
+def case_w2v_f64():
+    """hierarchical_sigmoid and nce in float64, with their gradients: x [5, 5] float64 -> fc
+    5 -> 6 with tanh -> hsigmoid_loss on the custom tree HS_TREE with a Bias, and nce over the
+    same 6 classes (custom_neg_classes [4, 0], Bias) -> the sum of their means, cast to
+    float32 as the loss, SGD on the float64 parameters."""
+    x = paddle.static.data(name="x", shape=[None, 5], dtype="float64")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    pt = paddle.static.data(name="pt", shape=[None, 4], dtype="int64")
+    pc = paddle.static.data(name="pc", shape=[None, 4], dtype="int64")
+    h = paddle.static.nn.fc(x, 6, activation="tanh")
+    w = paddle.static.create_parameter([5, 6], "float64", name="hs_w")
+    b = paddle.static.create_parameter([5, 1], "float64", name="hs_b", is_bias=True)
+    hs = paddle.nn.functional.hsigmoid_loss(h, label, 6, w, b, pt, pc)
+    cost = paddle.static.nn.nce(h, label, 6, num_neg_samples=2)
+    op, = [o for o in paddle.static.default_main_program().global_block().ops
+           if o.type == "nce"]
+    op._set_attr("custom_neg_classes", [4, 0])
+    loss = paddle.cast(paddle.mean(hs) + paddle.mean(cost), "float32")
+    paddle.optimizer.SGD(learning_rate=0.3).minimize(loss)
+    rng = np.random.default_rng(76)
+    lab = rng.integers(0, 6, (STEPS * 5, 1)).astype("int64")
+    feeds = {"x": rng.standard_normal((STEPS * 5, 5)),
+             "label": lab,
+             "pt": np.array([HS_TREE[k][0] for k in lab[:, 0]], "int64"),
+             "pc": np.array([HS_TREE[k][1] for k in lab[:, 0]], "int64")}
+    return loss, feeds, 5, 1e-5, 1e-4
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -1168,6 +1367,14 @@ CASES["sparse_sgd"] = case_sparse_sgd
 CASES["sparse_adam"] = case_sparse_adam
 CASES["ctc_adam"] = case_ctc_adam
 CASES["ctc_norm_sgd"] = case_ctc_norm_sgd
+CASES["w2v_hsigmoid"] = case_w2v_hsigmoid
+CASES["hsigmoid_custom"] = case_hsigmoid_custom
+CASES["nce_custom_neg"] = case_nce_custom_neg
+CASES["nce_samplers"] = case_nce_samplers
+CASES["ctr_auc"] = case_ctr_auc
+CASES["w2v_f64"] = case_w2v_f64
+CASES["losses_26"] = case_losses_26
+LEGACY_LOSS = ["losses_26"]  # written by Paddle 2.6.2
 
 
 def save_vars(exe, prog, path):
@@ -1182,7 +1389,7 @@ def write_case(out_dir, name):
     main.random_seed = startup.random_seed = 1234
     # Paddle 2.6.2 does not restart variable names per program: a guard keeps a legacy case's
     # names (mean_0.tmp_0, ...) independent of the cases generated before it
-    names = (paddle.utils.unique_name.guard() if name in LEGACY + LEGACY_RNN + CTRL
+    names = (paddle.utils.unique_name.guard() if name in LEGACY + LEGACY_RNN + CTRL + LEGACY_LOSS
              else contextlib.nullcontext())
     with names, paddle.static.program_guard(main, startup):
         loss, feeds, batch, rtol, ptol, *extra = CASES[name]()
@@ -1324,7 +1531,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data", "train")
     legacy = paddle.__version__.startswith("2.")
-    old = LEGACY + LEGACY_RNN + CTRL
+    old = LEGACY + LEGACY_RNN + CTRL + LEGACY_LOSS
     names = sys.argv[2:] or ([n for n in CASES if n in old] if legacy else
                              [n for n in CASES if n not in old] + ["dropout"])
     for n in names:

@@ -1,7 +1,9 @@
 /* sgd: ParamOut = Param - LearningRate * Grad (phi SGDDenseKernel), in Param's dtype.
- * LearningRate holds one value of Param's dtype. ParamOut updates Param in place (train.h):
- * Paddle's programs name the same variable in both. MasterParam / MasterParamOut
- * (multi_precision, float16 parameters) and SelectedRows gradients are not supported. */
+ * LearningRate holds one float32 or float64 value, cast to Param's dtype (Paddle's executor
+ * transforms a float32 learning rate for a float64 parameter's kernel so). ParamOut updates
+ * Param in place (train.h): Paddle's programs name the same variable in both. MasterParam /
+ * MasterParamOut (multi_precision, float16 parameters) and SelectedRows gradients are not
+ * supported. */
 #include "kernels/cpu/train.h"
 
 typedef struct sgd_attrs {
@@ -27,7 +29,8 @@ static ic_status infer(ic_kctx *c) {
     return ic_kfail(c, IC_ERR_UNSUPPORTED, "multi_precision (MasterParam) is not supported");
   }
   if ((st = ic_train_same(c, IN_GRAD, 0, IN_PARAM))) return st;
-  if ((st = ic_train_scalar(c, IN_LR, p->dtype))) return st;
+  if ((st = ic_train_scalar(c, IN_LR, ic_in(c, IN_LR, 0)->dtype == IC_FP64 ? IC_FP64 : IC_FP32)))
+    return st;
   ic_tensor_set_meta(ic_out(c, 0, 0), p->dtype, p->ndim, p->dims);
   return IC_OK;
 }
@@ -41,11 +44,11 @@ static ic_status run(ic_kctx *c) {
   int64_t n = ic_tensor_numel_(p);
   if (p->dtype == IC_FP32) {
     const float *restrict pp = p->data, *restrict gp = g->data;
-    float *restrict o = po->data, l = *(const float *)lr->data;
+    float *restrict o = po->data, l = (float)ic_read_f64(lr, 0);
     for (int64_t i = 0; i < n; i++) o[i] = pp[i] - l * gp[i];
   } else {
     const double *restrict pp = p->data, *restrict gp = g->data;
-    double *restrict o = po->data, l = *(const double *)lr->data;
+    double *restrict o = po->data, l = ic_read_f64(lr, 0);
     for (int64_t i = 0; i < n; i++) o[i] = pp[i] - l * gp[i];
   }
   return IC_OK;
