@@ -4244,6 +4244,78 @@ def flip_reverse(g):
             g.op("reverse", {"X": xi}, dict(axis=[0, 1, 2]), dtype="int64"))
 
 
+# ---------------------------------------------------------------------------------------
+# Fused ops that Paddle Inference's passes write (phi/kernels/fusion/cpu, fluid/operators/fused)
+# ---------------------------------------------------------------------------------------
+
+FEA_PAIRS = [["elementwise_add", "scale"], ["scale", "elementwise_add"],
+             ["elementwise_add", "relu"], ["relu", "elementwise_add"],
+             ["elementwise_mul", "scale"], ["tanh", "elementwise_add"],
+             ["elementwise_mul", "tanh"], ["elementwise_mul", "sigmoid"],
+             ["gelu", "elementwise_add"]]
+
+
+def fea(g, x, y, pair, axis=-1, scale=0.0, save=True, type="fused_elemwise_activation",
+        dtype=F32):
+    r = g.op(type, {"X": x, "Y": y},
+             dict(functor_list=pair, axis=axis, scale=scale, save_intermediate_out=save),
+             outs={"Out": 1, "IntermediateOut": 1}, dtype=dtype)
+    return r["Out"][0], r["IntermediateOut"][0]
+
+
+@case()
+def fused_elemwise_act_pairs(g):
+    """fused_elemwise_activation with every functor pair Paddle's CPU kernel implements
+    (Unary(Binary(X, Y)) and Binary(X, Unary(Y))), save_intermediate_out, float32: equal
+    shapes, Y [4] broadcast on the last axis (axis -1), Y [3, 1] (trailing 1 dropped) at
+    axis 1, and X [3, 4] smaller than Y (Out takes Y's shape) at axis 1; values reach past
+    tanh/sigmoid's clipping at -40 and 13."""
+    x = g.data("x", g.rand([2, 3, 4], -3, 3))
+    y = g.data("y", g.rand([2, 3, 4], -3, 3))
+    y4 = g.data("y4", g.rand([4], -3, 3))
+    y31 = g.data("y31", g.rand([3, 1], -3, 3))
+    xs = g.data("xs", g.rand([3, 4], -25, 25))
+    outs = []
+    for k, pair in enumerate(FEA_PAIRS):
+        sc = 0.75 if "scale" in pair else 0.0
+        if k % 4 == 0:
+            outs += fea(g, x, y, pair, scale=sc)
+        elif k % 4 == 1:
+            outs += fea(g, x, y4, pair, scale=sc)
+        elif k % 4 == 2:
+            outs += fea(g, x, y31, pair, axis=1, scale=sc)
+        else:
+            outs += fea(g, xs, y, pair, axis=1, scale=sc)
+    g.fetch(*outs)
+
+
+@case(rtol=1e-9, atol=1e-12, note="float64 through the same functors")
+def fused_elemwise_act_f64(g):
+    """fused_elemwise_activation in float64 with every pair, Y [2] at axis 0 on [2, 3, 4]
+    (Binary(X, Unary(Y)) keeps IntermediateOut in Y's shape), a 1-element Y, save off (Out
+    only); fused_elemwise_add_activation (the same kernel) with add pairs, float32."""
+    d = "float64"
+    x = g.data("x", g.rand([2, 3, 4], -3, 3, dtype=d))
+    y = g.data("y", g.rand([2, 3, 4], -3, 3, dtype=d))
+    y2 = g.data("y2", g.rand([2], -3, 3, dtype=d))
+    y1 = g.data("y1", g.rand([1], -3, 3, dtype=d))
+    xf = g.data("xf", g.rand([2, 5], -3, 3))
+    yf = g.data("yf", g.rand([5], -3, 3))
+    outs = []
+    for k, pair in enumerate(FEA_PAIRS):
+        sc = -1.3 if "scale" in pair else 0.0
+        if k % 3 == 0:
+            outs += fea(g, x, y2, pair, axis=0, scale=sc, dtype=d)
+        elif k % 3 == 1:
+            outs.append(fea(g, x, y1, pair, scale=sc, save=False, dtype=d)[0])
+        else:
+            outs += fea(g, x, y, pair, scale=sc, dtype=d)
+    for pair in (["elementwise_add", "relu"], ["scale", "elementwise_add"],
+                 ["gelu", "elementwise_add"]):
+        outs += fea(g, xf, yf, pair, scale=0.5, type="fused_elemwise_add_activation")
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="meshgrid only copies values: exact")
 def meshgrid_modes(g):
     """Three 1-D inputs and a 0-D one (one element), float32; a single int64 input (a copy),
