@@ -4316,6 +4316,46 @@ def fused_elemwise_act_f64(g):
     g.fetch(*outs)
 
 
+@case()
+def fusion_fc_chains(g):
+    """fusion_repeated_fc_relu with two and three layers (ReluOut fetched; biases [1, N] and
+    [N]), float32 and float64; fusion_squared_mat_sub with scalar 0.5 and -2 (every output)
+    in both dtypes."""
+    d = "float64"
+    x = g.data("x", g.rand([3, 5]))
+    xd = g.data("xd", g.rand([2, 4], dtype=d))
+    w = [g.param("rw0", g.rand([5, 6])), g.param("rw1", g.rand([6, 4])),
+         g.param("rw2", g.rand([4, 3]))]
+    b = [g.param("rb0", g.rand([1, 6])), g.param("rb1", g.rand([4])),
+         g.param("rb2", g.rand([1, 3]))]
+    wd = [g.param("rwd0", g.rand([4, 3], dtype=d)), g.param("rwd1", g.rand([3, 2], dtype=d))]
+    bd = [g.param("rbd0", g.rand([3], dtype=d)), g.param("rbd1", g.rand([2], dtype=d))]
+    r3 = g.op("fusion_repeated_fc_relu", {"X": x, "W": w, "Bias": b},
+              outs={"ReluOut": 2, "Out": 1})
+    r2 = g.op("fusion_repeated_fc_relu", {"X": xd, "W": wd, "Bias": bd},
+              outs={"ReluOut": 1, "Out": 1}, dtype=d)
+    sy = g.data("sy", g.rand([5, 4]))
+    syd = g.data("syd", g.rand([4, 3], dtype=d))
+    outs = {"SquaredX": 1, "SquaredY": 1, "SquaredXY": 1, "Out": 1}
+    s1 = g.op("fusion_squared_mat_sub", {"X": x, "Y": sy}, dict(scalar=0.5), outs=outs)
+    s2 = g.op("fusion_squared_mat_sub", {"X": xd, "Y": syd}, dict(scalar=-2.0), outs=outs,
+              dtype=d)
+    g.fetch(*r3["ReluOut"], *r3["Out"], *r2["ReluOut"], *r2["Out"],
+            *[s1[k][0] for k in outs], *[s2[k][0] for k in outs])
+
+
+@case(rtol=1e-5, atol=1e-6, note="Paddle's self_dp_attention computes in float32 for both "
+      "dtypes (float64 values rounded to float32)")
+def self_dp_attention_modes(g):
+    """self_dp_attention on [2, 5, 3, 2, 4] with alpha 0.5, float32; on [1, 3, 3, 3, 2] with
+    alpha -1.2 (three heads), float64."""
+    x = g.data("x", g.rand([2, 5, 3, 2, 4], -2, 2))
+    xd = g.data("xd", g.rand([1, 3, 3, 3, 2], -2, 2, dtype="float64"))
+    g.fetch(g.op("self_dp_attention", {"X": x}, dict(alpha=0.5, head_number=2)),
+            g.op("self_dp_attention", {"X": xd}, dict(alpha=-1.2, head_number=3),
+                 dtype="float64"))
+
+
 @case(**EXACT, note="meshgrid only copies values: exact")
 def meshgrid_modes(g):
     """Three 1-D inputs and a 0-D one (one element), float32; a single int64 input (a copy),
