@@ -938,6 +938,56 @@ def lanms_poly_values(seed, dtype, npts, concave=False):
 LANMS_POLY_CONFIGS = [(-1, 0.3, -1, 0.3, 1.0, -1, False), (0, 0.2, 5, 0.2, 0.8, 4, True)]
 
 
+def fusion_rnn(op, attrs, dtype, h0, bias, outs):
+    """fusion_gru / fusion_lstm (Paddle's fc + recurrent fusions) over a one-level LoD X with
+    the weights fed (LoD cases keep no parameters); outs names the output slots fetched."""
+    gates = 3 if op == "fusion_gru" else 4
+
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        m, d = feeds["x"][0].shape[1], feeds["wh"][0].shape[0]
+        x = paddle.static.data("x", [-1, m], dtype, lod_level=1)
+        wx = paddle.static.data("wx", [m, gates * d], dtype)
+        wh = paddle.static.data("wh", [d, gates * d], dtype)
+        ins = {"X": [x], "WeightX": [wx], "WeightH": [wh]}
+        feed_vars = [x, wx, wh]
+        if bias:
+            bv = paddle.static.data("bias", list(feeds["bias"][0].shape), dtype)
+            ins["Bias"] = [bv]
+            feed_vars.append(bv)
+        if h0:
+            ins["H0"] = [paddle.static.data("h0", [-1, d], dtype)]
+            feed_vars.append(ins["H0"][0])
+            if op == "fusion_lstm":
+                ins["C0"] = [paddle.static.data("c0", [-1, d], dtype)]
+                feed_vars.append(ins["C0"][0])
+        slots = (["ReorderedH0", "XX", "BatchedInput", "BatchedOut", "Hidden"]
+                 if op == "fusion_gru" else
+                 ["Hidden", "Cell", "XX", "BatchedInput", "BatchedHidden", "BatchedCell",
+                  "ReorderedH0", "ReorderedC0", "CheckedCell"])
+        made = {k: b.create_var(name="%s_%s" % (op, k.lower()), dtype=dtype, lod_level=1)
+                for k in slots}
+        raw_op(b, op, ins, {k: [v] for k, v in made.items()}, attrs)
+        return feed_vars, [made[k] for k in outs]
+    return build
+
+
+def fusion_rnn_values(seed, op, lod, m, d, dtype=F32, h0=False, bias=True, peep=False):
+    rng = np.random.RandomState(seed)
+    gates = 3 if op == "fusion_gru" else 4
+    r = lambda *sh: rng.uniform(-1, 1, sh).astype(dtype)  # noqa: E731
+    ns = len(lod) - 1
+    v = {"x": (r(lod[-1], m), [lod]), "wx": (r(m, gates * d), None),
+         "wh": (r(d, gates * d), None)}
+    if bias:
+        v["bias"] = (r(1, (7 if peep else gates) * d), None)
+    if h0:
+        v["h0"] = (r(ns, d), None)
+        if op == "fusion_lstm":
+            v["c0"] = (r(ns, d), None)
+    return v
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -986,6 +1036,51 @@ LOD_CASES = {
     "distribute_fpn_proposals_lod": (distribute_fpn(False), {"rois": (DFP_ROIS, [[0, 3, 7]])}),
     "distribute_fpn_proposals_num": (distribute_fpn(True), {
         "rois": (DFP_ROIS, [[0, 3, 7]]), "num": (np.array([3, 4], "int32"), None)}),
+    # fusion_gru: use_seq over lengths 2, 5, 1, 4 (XX: the gates as the kernel leaves them);
+    # reversed with H0 and relu / identity; batch mode (use_seq false) with ties and H0,
+    # XX the batched X (M <= 3D); batch mode with M > 3D (XX the projection), no Bias,
+    # float64, reversed, tanh gates
+    "fusion_gru_seq": (fusion_rnn("fusion_gru", {}, F32, False, True, ["Hidden", "XX"]),
+                       fusion_rnn_values(61, "fusion_gru", [0, 2, 7, 8, 12], 3, 4)),
+    "fusion_gru_seq_reverse_h0": (
+        fusion_rnn("fusion_gru", {"is_reverse": True, "activation": "relu",
+                                  "gate_activation": "identity", "origin_mode": True},
+                   F32, True, True, ["Hidden", "XX"]),
+        fusion_rnn_values(62, "fusion_gru", [0, 3, 4, 9], 5, 3, h0=True)),
+    "fusion_gru_batch": (
+        fusion_rnn("fusion_gru", {"use_seq": False}, F32, True, True,
+                   ["Hidden", "XX", "BatchedInput", "BatchedOut", "ReorderedH0"]),
+        fusion_rnn_values(63, "fusion_gru", [0, 3, 3, 6, 7, 10], 4, 3, h0=True)),
+    "fusion_gru_batch_wide_f64": (
+        fusion_rnn("fusion_gru", {"use_seq": False, "is_reverse": True,
+                                  "gate_activation": "tanh", "activation": "sigmoid"},
+                   "float64", False, False, ["Hidden", "XX", "BatchedInput", "BatchedOut"]),
+        fusion_rnn_values(64, "fusion_gru", [0, 4, 5, 8], 9, 2, "float64", bias=False)),
+    # fusion_lstm: use_seq with peepholes (CheckedCell); reversed with H0/C0, no peepholes,
+    # relu / identity / sigmoid activations; batch mode with peepholes and H0/C0 (every
+    # intermediate); batch mode with M > 4D, float64, reversed, no peepholes
+    "fusion_lstm_seq_peep": (
+        fusion_rnn("fusion_lstm", {}, F32, False, True, ["Hidden", "Cell", "XX",
+                                                         "CheckedCell"]),
+        fusion_rnn_values(65, "fusion_lstm", [0, 2, 7, 8, 12], 3, 4, peep=True)),
+    "fusion_lstm_seq_reverse_h0": (
+        fusion_rnn("fusion_lstm", {"use_peepholes": False, "is_reverse": True,
+                                   "gate_activation": "sigmoid", "cell_activation": "relu",
+                                   "candidate_activation": "identity"},
+                   F32, True, True, ["Hidden", "Cell", "XX"]),
+        fusion_rnn_values(66, "fusion_lstm", [0, 3, 4, 9], 5, 3, h0=True)),
+    "fusion_lstm_batch_peep_h0": (
+        fusion_rnn("fusion_lstm", {"use_seq": False}, F32, True, True,
+                   ["Hidden", "Cell", "XX", "BatchedInput", "BatchedHidden", "BatchedCell",
+                    "ReorderedH0", "ReorderedC0", "CheckedCell"]),
+        fusion_rnn_values(67, "fusion_lstm", [0, 3, 3, 6, 7, 10], 4, 3, h0=True, peep=True)),
+    "fusion_lstm_batch_wide_f64": (
+        fusion_rnn("fusion_lstm", {"use_seq": False, "is_reverse": True,
+                                   "use_peepholes": False, "cell_activation": "sigmoid",
+                                   "gate_activation": "tanh"},
+                   "float64", False, True, ["Hidden", "Cell", "XX", "BatchedInput",
+                                            "BatchedHidden", "BatchedCell"]),
+        fusion_rnn_values(68, "fusion_lstm", [0, 4, 5, 8], 9, 2, "float64")),
     "sequence_reverse": (seq_reverse, {"x": (lrand(9, 3), [[0, 2, 2, 6, 9]])}),
     "ctc_align_merge": (ctc_align_lod(True, 0), {"tokens": (CTC_TOKENS, [[0, 4, 4, 12]])}),
     "ctc_align_keep": (ctc_align_lod(False, 5), {"tokens": (CTC_TOKENS, [[0, 7, 12]])}),
