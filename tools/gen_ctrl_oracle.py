@@ -988,6 +988,34 @@ def fusion_rnn_values(seed, op, lod, m, d, dtype=F32, h0=False, bias=True, peep=
     return v
 
 
+def seqpool_concat(op, pooltype, dtype=F32, n=3, width=4):
+    """fusion_seqpool_concat / fusion_seqpool_cvm_concat over n LoD inputs of one width."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        xs = [paddle.static.data("x%d" % i, [-1, width], dtype, lod_level=1) for i in range(n)]
+        ins = {"X": xs}
+        feed_vars = list(xs)
+        attrs = {"pooltype": pooltype, "axis": 1}
+        if op == "fusion_seqpool_cvm_concat":
+            cvm = paddle.static.data("cvm", [-1, 2], dtype)
+            ins["CVM"] = [cvm]
+            feed_vars.append(cvm)
+            attrs["use_cvm"] = True
+        out = b.create_var(name="%s_out" % op, dtype=dtype, lod_level=1)
+        raw_op(b, op, ins, {"Out": [out]}, attrs)
+        return feed_vars, [out]
+    return build
+
+
+def seqpool_concat_values(seed, lods, width=4, dtype=F32, cvm=False, lo=-1.0):
+    rng = np.random.RandomState(seed)
+    v = {"x%d" % i: (rng.uniform(lo, 1, (lod[-1], width)).astype(dtype), [lod])
+         for i, lod in enumerate(lods)}
+    if cvm:
+        v["cvm"] = (rng.uniform(0, 1, (len(lods[0]) - 1, 2)).astype(dtype), None)
+    return v
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -1081,6 +1109,30 @@ LOD_CASES = {
                    "float64", False, True, ["Hidden", "Cell", "XX", "BatchedInput",
                                             "BatchedHidden", "BatchedCell"]),
         fusion_rnn_values(68, "fusion_lstm", [0, 4, 5, 8], 9, 2, "float64")),
+    # fusion_seqpool_concat / fusion_seqpool_cvm_concat: three inputs of 3 sequences each
+    # (different lengths per input), SUM, AVERAGE, SQRT, float64; the cvm variant on
+    # non-negative show / click columns. No empty sequence: Paddle's float32 jit SeqPool
+    # (xbyak) then yields the next sequence's first row instead of the sum 0 (its reference
+    # kernel, used for float64, gives 0, as icore does)
+    "fusion_seqpool_concat_sum": (seqpool_concat("fusion_seqpool_concat", "SUM"),
+                                  seqpool_concat_values(71, [[0, 2, 3, 5], [0, 1, 4, 6],
+                                                             [0, 3, 4, 5]])),
+    "fusion_seqpool_concat_avg": (seqpool_concat("fusion_seqpool_concat", "AVERAGE", n=2),
+                                  seqpool_concat_values(72, [[0, 2, 3, 7], [0, 4, 5, 6]])),
+    "fusion_seqpool_concat_sqrt_f64": (
+        seqpool_concat("fusion_seqpool_concat", "SQRT", "float64", 3, 3),
+        seqpool_concat_values(73, [[0, 3, 4, 6, 8], [0, 1, 2, 3, 4], [0, 2, 5, 6, 9]], 3,
+                              "float64")),
+    "fusion_seqpool_cvm_concat_sum": (
+        seqpool_concat("fusion_seqpool_cvm_concat", "SUM"),
+        seqpool_concat_values(74, [[0, 2, 3, 5], [0, 1, 4, 6], [0, 3, 4, 5]], cvm=True,
+                              lo=0.0)),
+    "fusion_seqpool_cvm_concat_avg_f64": (
+        seqpool_concat("fusion_seqpool_cvm_concat", "AVERAGE", "float64", 2, 3),
+        seqpool_concat_values(75, [[0, 2, 3, 7], [0, 4, 5, 6]], 3, "float64", True, 0.0)),
+    "fusion_seqpool_cvm_concat_sqrt": (
+        seqpool_concat("fusion_seqpool_cvm_concat", "SQRT", n=2, width=2),
+        seqpool_concat_values(76, [[0, 2, 3, 7], [0, 4, 5, 6]], 2, cvm=True, lo=0.0)),
     "sequence_reverse": (seq_reverse, {"x": (lrand(9, 3), [[0, 2, 2, 6, 9]])}),
     "ctc_align_merge": (ctc_align_lod(True, 0), {"tokens": (CTC_TOKENS, [[0, 4, 4, 12]])}),
     "ctc_align_keep": (ctc_align_lod(False, 5), {"tokens": (CTC_TOKENS, [[0, 7, 12]])}),
