@@ -1016,6 +1016,40 @@ def seqpool_concat_values(seed, lods, width=4, dtype=F32, cvm=False, lo=-1.0):
     return v
 
 
+def seqexpand_concat_fc(act, dtype=F32, widths=(3, 2, 4), bias=True):
+    """fusion_seqexpand_concat_fc: X_0 with the sequences, X_1.. one row per sequence."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        xs = [paddle.static.data("x%d" % i, [-1, m], dtype, lod_level=1)
+              for i, m in enumerate(widths)]
+        d = feeds["w"][0].shape[1]
+        w = paddle.static.data("w", [sum(widths), d], dtype)
+        ins = {"X": xs, "FCWeight": [w]}
+        feed_vars = xs + [w]
+        if bias:
+            bv = paddle.static.data("b", list(feeds["b"][0].shape), dtype)
+            ins["FCBias"] = [bv]
+            feed_vars.append(bv)
+        out = b.create_var(name="secf_out", dtype=dtype, lod_level=1)
+        fc = b.create_var(name="secf_fcout", dtype=dtype)
+        raw_op(b, "fusion_seqexpand_concat_fc", ins, {"Out": [out], "FCOut": [fc]},
+               {"fc_activation": act})
+        return feed_vars, [out, fc]
+    return build
+
+
+def seqexpand_concat_fc_values(seed, lod, widths, d, dtype=F32, bias_shape=None):
+    rng = np.random.RandomState(seed)
+    n = len(lod) - 1
+    v = {"x0": (rng.uniform(-1, 1, (lod[-1], widths[0])).astype(dtype), [lod])}
+    for i, m in enumerate(widths[1:], 1):
+        v["x%d" % i] = (rng.uniform(-1, 1, (n, m)).astype(dtype), [list(range(n + 1))])
+    v["w"] = (rng.uniform(-1, 1, (sum(widths), d)).astype(dtype), None)
+    if bias_shape:
+        v["b"] = (rng.uniform(-1, 1, bias_shape).astype(dtype), None)
+    return v
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -1133,6 +1167,20 @@ LOD_CASES = {
     "fusion_seqpool_cvm_concat_sqrt": (
         seqpool_concat("fusion_seqpool_cvm_concat", "SQRT", n=2, width=2),
         seqpool_concat_values(76, [[0, 2, 3, 7], [0, 4, 5, 6]], 2, cvm=True, lo=0.0)),
+    # fusion_seqexpand_concat_fc: 3 inputs (lengths 2, 3, 1, 4), tanh, bias [1, D];
+    # 2 inputs, identity, no bias, float64; sigmoid with bias [D]; relu
+    "fusion_seqexpand_concat_fc_tanh": (
+        seqexpand_concat_fc("tanh"),
+        seqexpand_concat_fc_values(81, [0, 2, 5, 6, 10], (3, 2, 4), 5, bias_shape=(1, 5))),
+    "fusion_seqexpand_concat_fc_f64": (
+        seqexpand_concat_fc("identity", "float64", (4, 3), False),
+        seqexpand_concat_fc_values(82, [0, 3, 4, 7], (4, 3), 2, "float64")),
+    "fusion_seqexpand_concat_fc_sigmoid": (
+        seqexpand_concat_fc("sigmoid", F32, (2, 2, 1, 3)),
+        seqexpand_concat_fc_values(83, [0, 1, 3, 6], (2, 2, 1, 3), 4, bias_shape=(4,))),
+    "fusion_seqexpand_concat_fc_relu": (
+        seqexpand_concat_fc("relu", F32, (3, 2)),
+        seqexpand_concat_fc_values(84, [0, 2, 5, 6, 10], (3, 2), 6, bias_shape=(1, 6))),
     "sequence_reverse": (seq_reverse, {"x": (lrand(9, 3), [[0, 2, 2, 6, 9]])}),
     "ctc_align_merge": (ctc_align_lod(True, 0), {"tokens": (CTC_TOKENS, [[0, 4, 4, 12]])}),
     "ctc_align_keep": (ctc_align_lod(False, 5), {"tokens": (CTC_TOKENS, [[0, 7, 12]])}),
