@@ -106,7 +106,8 @@ class Graph:
 CASES = {}
 
 
-def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=False):
+def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=False,
+         onednn=False):
     """train: the case's ops run in training mode: save_inference_model sets every is_test
     attribute to true, so it is set back to false in the saved model before Paddle runs it.
     (quantize_linear cannot be such a case: save_inference_model also drops its OutScale,
@@ -116,10 +117,14 @@ def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=Fals
     unsaved: Paddle's outputs come from running the program as built rather than the saved
     and reloaded model.pdmodel (the same ops and attributes), for ops whose reloaded program
     Paddle itself cannot run: save_inference_model drops nanmedian's MedianIndex, and Paddle
-    3.3.1's NanmedianInferMeta then crashes."""
+    3.3.1's NanmedianInferMeta then crashes.
+    onednn: the case's ops have only oneDNN kernels (fused_matmul, fused_softplus,
+    fused_transpose), which Paddle's executor cannot pick: Paddle's outputs come from its
+    inference predictor running the saved model with oneDNN on, through its PIR program
+    translator, IR passes off."""
     def register(fn):
         CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train,
-                                  paddle2=paddle2, unsaved=unsaved)
+                                  paddle2=paddle2, unsaved=unsaved, onednn=onednn)
         return fn
     return register
 
@@ -4356,6 +4361,60 @@ def self_dp_attention_modes(g):
                  dtype="float64"))
 
 
+ONEDNN_ACTS = [("", 0.0, 0.0), ("relu", 0.0, 0.0), ("leaky_relu", 0.2, 0.0),
+               ("relu6", 0.0, 6.0), ("clip", -0.3, 0.4), ("swish", 1.5, 0.0),
+               ("hard_swish", 1.0 / 6, 0.5), ("hard_sigmoid", 0.2, 0.5), ("sigmoid", 0.0, 0.0),
+               ("tanh", 0.0, 0.0), ("gelu", 0.0, 0.0), ("gelu_tanh", 0.0, 0.0),
+               ("gelu_erf", 0.0, 0.0), ("mish", 0.0, 0.0), ("abs", 0.0, 0.0), ("sqrt", 0.0, 0.0)]
+
+
+@case(onednn=True)
+def fused_softplus_acts(g):
+    """fused_softplus (oneDNN only: run by Paddle's predictor) with beta 1, 2 and 0.5 and
+    every fuse_activation oneDNN maps (sqrt on softplus's positive output)."""
+    x = g.data("x", g.rand([3, 5], -4, 4))
+    outs = []
+    for k, (act, al, be) in enumerate(ONEDNN_ACTS):
+        beta = [1.0, 2.0, 0.5][k % 3]
+        outs.append(g.op("fused_softplus", {"X": x},
+                         dict(beta=beta, threshold=20.0, fuse_activation=act, fuse_alpha=al,
+                              fuse_beta=be)))
+        set_float64_attrs(["beta", "threshold", "fuse_alpha", "fuse_beta"])
+    g.fetch(*outs)
+
+
+@case(**EXACT, onednn=True, note="fused_transpose moves values; scale 0.5 and 2 are exact")
+def fused_transpose_modes(g):
+    """fused_transpose (oneDNN only: run by Paddle's predictor): 3-D permutations; squeeze2
+    of two axes (one negative) fused before (its input used by no other op: Paddle's kernel
+    resizes the input tensor itself); unsqueeze2 after, axes placed in the final rank (one
+    negative); reshape2 with and without -1 after; scale 0.5 and 2; a 1-D copy (scale
+    ignored, as Paddle). Not here: negative transpose axes and a 0 in fused_reshape2_shape,
+    which crash Paddle 3.3.1's kernel (icore takes the first, refuses the second)."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    xs = g.data("xs", g.rand([2, 1, 3, 1, 4]))
+    xs2 = g.data("xs2", g.rand([2, 1, 3, 1, 4]))
+    v = g.data("v", g.rand([5]))
+
+    def ft(inp, axis, **kw):
+        attrs = dict(axis=axis, fused_squeeze2_axes=[], fused_unsqueeze2_axes=[],
+                     fused_reshape2_shape=[], scale=1.0, shift=0.0, output_data_type="")
+        attrs.update(kw)
+        r = g.op("fused_transpose", {"X": inp}, attrs, outs={"Out": 1, "XShape": 1})
+        op = paddle.static.default_main_program().global_block().ops[-1]
+        op.desc._set_attr("mkldnn_data_type", "float32")
+        op.desc._set_attr("onednn_data_type", "float32")
+        return r["Out"][0]
+    g.fetch(ft(x, [0, 2, 1]), ft(x, [2, 0, 1]),
+            ft(xs, [2, 0, 1], fused_squeeze2_axes=[1, -2]),
+            ft(x, [1, 0, 2], fused_unsqueeze2_axes=[0, -1]),
+            ft(x, [0, 2, 1], fused_unsqueeze2_axes=[-2, 1]),
+            ft(x, [2, 1, 0], fused_reshape2_shape=[-1, 6]),
+            ft(x, [1, 0, 2], fused_reshape2_shape=[2, 12]),
+            ft(x, [1, 2, 0], scale=0.5), ft(xs2, [0, 1, 3, 2, 4], scale=2.0),
+            ft(v, [0], scale=3.0))
+
+
 @case(**EXACT, note="meshgrid only copies values: exact")
 def meshgrid_modes(g):
     """Three 1-D inputs and a 0-D one (one element), float32; a single int64 input (a copy),
@@ -4454,6 +4513,38 @@ def set_training(path):
         f.write(prog.SerializeToString())
 
 
+def run_onednn_predictor(prefix, feeds):
+    """Paddle's outputs for the saved model prefix.pdmodel from its inference predictor with
+    oneDNN on (see case(onednn=True)), in the order of the model's fetch targets."""
+    from paddle import inference
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    strip_callstacks(prefix + ".pdmodel")
+    _, _, fetch_targets = paddle.static.load_inference_model(prefix, exe)
+    config = inference.Config()
+    config.set_prog_file(prefix + ".pdmodel")
+    if os.path.exists(prefix + ".pdiparams"):
+        config.set_params_file(prefix + ".pdiparams")
+    config.disable_gpu()
+    config.switch_ir_optim(False)
+    config.enable_mkldnn()
+    config.enable_new_ir(True)
+    config.enable_new_executor(True)
+    pred = inference.create_predictor(config)
+    for n in pred.get_input_names():
+        pred.get_input_handle(n).copy_from_cpu(feeds[n])
+    pred.run()
+    return [pred.get_output_handle(v.name).copy_to_cpu() for v in fetch_targets]
+
+
+def set_float64_attrs(names):
+    """Give the last op appended its float attributes `names` as FLOAT64 attributes: the PIR
+    program translator wants doubles where the op's PIR definition has them (fused_softplus's
+    beta, threshold, fuse_alpha, fuse_beta)."""
+    op = paddle.static.default_main_program().global_block().ops[-1]
+    for n in names:
+        op.desc._set_float64_attr(n, float(op.attr(n)))
+
+
 def gen_op_case(out_dir, name, spec):
     paddle.enable_static()
     main_prog, startup = paddle.static.Program(), paddle.static.Program()
@@ -4477,6 +4568,8 @@ def gen_op_case(out_dir, name, spec):
         got = None
         if spec.get("unsaved"):
             got = exe.run(main_prog, feed=feeds, fetch_list=g.fetches, return_numpy=False)
+        if spec.get("onednn"):
+            got = run_onednn_predictor(os.path.join(out_dir, name, "model"), feeds)
         write_case(out_dir, name, exe, feeds, spec["rtol"], spec["atol"],
                    [" ".join(s.strip() for s in doc), spec["note"]], got)
 
