@@ -4415,6 +4415,56 @@ def fused_transpose_modes(g):
             ft(v, [0], scale=3.0))
 
 
+def fused_matmul(g, x, y, res=None, **kw):
+    attrs = dict(trans_x=False, trans_y=False, matmul_alpha=1.0, fuse_activation="",
+                 fuse_alpha=0.0, fuse_beta=0.0, fused_output_scale=1.0, fused_reshape_X=[],
+                 fused_transpose_X=[], fused_reshape_Y=[], fused_transpose_Y=[],
+                 fused_reshape_Out=[], fused_transpose_Out=[], mkldnn_data_type="float32",
+                 Scale_x=1.0, Scale_y=1.0, Scale_in_eltwise=0.0, Scale_out=1.0,
+                 force_fp32_output=False)
+    attrs.update(kw)
+    ins = {"X": x, "Y": y}
+    if res is not None:
+        ins["ResidualData"] = res
+    return g.op("fused_matmul", ins, attrs)
+
+
+@case(onednn=True)
+def fused_matmul_modes(g):
+    """fused_matmul (oneDNN only: run by Paddle's predictor): batched with matmul_alpha 0.5
+    and relu; trans_x and trans_y with broadcast batch dims, gelu_tanh and fused_output_scale
+    1.5; ResidualData with leaky_relu; 1-D X and 1-D Y; reshape + transpose fused into X and
+    Y (0 and -1 in the shapes) and transpose [0, 2, 1, 3] + reshape fused into Out; every other
+    fuse_activation on a [3, 4] x [4, 5] product (sqrt on non-negative operands)."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    y = g.data("y", g.rand([2, 4, 5]))
+    xt = g.data("xt", g.rand([2, 1, 4, 3]))
+    yt = g.data("yt", g.rand([3, 5, 4]))
+    a = g.data("a", g.rand([3, 4]))
+    b = g.data("b", g.rand([4, 6]))
+    r = g.data("r", g.rand([3, 6]))
+    v = g.data("v", g.rand([4]))
+    xf = g.data("xf", g.rand([2, 3, 8]))
+    yf = g.data("yf", g.rand([2, 5, 8]))
+    p = g.data("p", g.rand([3, 4], 0.0, 1.0))
+    q = g.data("q", g.rand([4, 5], 0.0, 1.0))
+    w = g.data("w", g.rand([4, 5]))
+    outs = [fused_matmul(g, x, y, matmul_alpha=0.5, fuse_activation="relu"),
+            fused_matmul(g, xt, yt, trans_x=True, trans_y=True, fuse_activation="gelu_tanh",
+                         fused_output_scale=1.5),
+            fused_matmul(g, a, b, r, fuse_activation="leaky_relu", fuse_alpha=0.1),
+            fused_matmul(g, v, y), fused_matmul(g, x, v, matmul_alpha=2.0),
+            fused_matmul(g, xf, yf, fused_reshape_X=[2, 3, 2, 4], fused_transpose_X=[0, 2, 1, 3],
+                         fused_reshape_Y=[0, 0, 2, -1], fused_transpose_Y=[0, 2, 3, 1],
+                         fused_reshape_Out=[0, 0, -1], fused_transpose_Out=[0, 2, 1, 3])]
+    for act, al, be in ONEDNN_ACTS:
+        if act in ("", "relu", "leaky_relu", "gelu_tanh"):
+            continue
+        outs.append(fused_matmul(g, p if act == "sqrt" else a, q if act == "sqrt" else w,
+                                 fuse_activation=act, fuse_alpha=al, fuse_beta=be))
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="meshgrid only copies values: exact")
 def meshgrid_modes(g):
     """Three 1-D inputs and a 0-D one (one element), float32; a single int64 input (a copy),
