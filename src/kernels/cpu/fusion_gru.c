@@ -148,8 +148,8 @@ static ic_status run(ic_kctx *c) {
     ic_buffer_release(pb);
     return c->err->code;
   }
-  char *G = s->data, *RH = G + (size_t)(3 * T * D) * es;
-  int64_t *seq_of = (int64_t *)(void *)(RH + (size_t)(D + 1) * es);
+  int64_t *seq_of = s->data; /* first: int64_t-aligned */
+  char *G = (char *)(seq_of + T), *RH = G + (size_t)(3 * T * D) * es;
   for (size_t q = 0; q < ns; q++) {
     for (uint64_t r = off[q]; r < off[q + 1]; r++) seq_of[r] = (int64_t)q;
   }

@@ -189,9 +189,10 @@ static ic_status run(ic_kctx *c) {
     ic_buffer_release(pb);
     return c->err->code;
   }
-  char *G = s->data, *Hs = G + (size_t)(4 * T * D) * es, *Cs = Hs + (size_t)(T * D) * es;
+  int64_t *seq_of = s->data; /* first: int64_t-aligned */
+  char *G = (char *)(seq_of + T), *Hs = G + (size_t)(4 * T * D) * es;
+  char *Cs = Hs + (size_t)(T * D) * es;
   char *CHK = Cs + (size_t)(T * D) * es, *LAST = CHK + (size_t)(2 * D) * es;
-  int64_t *seq_of = (int64_t *)(void *)(LAST + (size_t)(2 * D + 1) * es);
   char *H = hid ? (char *)hid->data : Hs, *C = cel ? (char *)cel->data : Cs;
   memset(LAST, 0, (size_t)(2 * D) * es);
   for (size_t q = 0; q < ns; q++) {
