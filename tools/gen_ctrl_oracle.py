@@ -15,7 +15,9 @@ max_sequence_len, lod_tensor_to_array, reorder_lod_tensor_by_rank, shrink_rnn_me
 array_to_lod_tensor, run by Paddle 2.6.2 itself; and the legacy NMS ops whose per-image split
 is LoD on their outputs (multiclass_nms, multiclass_nms2: Paddle 3.3.1 no longer has the
 second). Paddle 2.6.2 has no Python API left for these ops (paddle.fluid is gone), but its
-executor still runs them: the programs add them with Block.append_op.
+executor still runs them: the programs add them with Block.append_op. The multi_gru cases
+are the exception: that op has only a oneDNN kernel, which Paddle 2.6.2 lacks; they are
+written by Paddle 3.3.1's inference predictor (/work/pdenv, naming them).
 """
 import os
 import sys
@@ -1050,6 +1052,52 @@ def seqexpand_concat_fc_values(seed, lod, widths, d, dtype=F32, bias_shape=None)
     return v
 
 
+def multi_gru_case(layers, origin, bias, dims):
+    """multi_gru (oneDNN only: Paddle 3.3.1's predictor runs it) over a one-level LoD X,
+    weights fed; dims lists the hidden size of each layer."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        m = feeds["x"][0].shape[1]
+        x = paddle.static.data("x", [-1, m], F32, lod_level=1)
+        wx, wh, bs = [], [], []
+        ic = m
+        for layer in range(layers):
+            d = dims[layer]
+            for k in range(2):
+                i = 2 * layer + k
+                wx.append(paddle.static.data("wx%d" % i, [ic, 3 * d], F32))
+                wh.append(paddle.static.data("wh%d" % i, [d, 3 * d], F32))
+                if bias:
+                    bs.append(paddle.static.data("b%d" % i, [1, 3 * d], F32))
+            ic = 2 * d
+        ins = {"X": [x], "WeightX": wx, "WeightH": wh}
+        if bias:
+            ins["Bias"] = bs
+        out = b.create_var(name="multi_gru_hidden", dtype=F32, lod_level=1)
+        raw_op(b, "multi_gru", ins, {"Hidden": [out]},
+               {"activation": "tanh", "gate_activation": "sigmoid", "layers": layers,
+                "origin_mode": origin, "mkldnn_data_type": "float32", "Scale_data": 1.0,
+                "Shift_data": 0.0, "force_fp32_output": False, "use_mkldnn": True})
+        return [x] + wx + wh + bs, [out]
+    build.onednn = True
+    return build
+
+
+def multi_gru_values(seed, lod, m, dims, bias):
+    rng = np.random.RandomState(seed)
+    v = {"x": (rng.uniform(-1, 1, (lod[-1], m)).astype(F32), [lod])}
+    ic = m
+    for layer, d in enumerate(dims):
+        for k in range(2):
+            i = 2 * layer + k
+            v["wx%d" % i] = (rng.uniform(-1, 1, (ic, 3 * d)).astype(F32), None)
+            v["wh%d" % i] = (rng.uniform(-1, 1, (d, 3 * d)).astype(F32), None)
+            if bias:
+                v["b%d" % i] = (rng.uniform(-1, 1, (1, 3 * d)).astype(F32), None)
+        ic = 2 * d
+    return v
+
+
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
 
 CTC_TOKENS = np.array([[0], [3], [3], [0], [5], [5], [5], [0], [0], [2], [2], [1]], "int32")
@@ -1181,6 +1229,13 @@ LOD_CASES = {
     "fusion_seqexpand_concat_fc_relu": (
         seqexpand_concat_fc("relu", F32, (3, 2)),
         seqexpand_concat_fc_values(84, [0, 2, 5, 6, 10], (3, 2), 6, bias_shape=(1, 6))),
+    # multi_gru (oneDNN; Paddle 3.3.1's predictor, run as
+    # `FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_ctrl_oracle.py multi_gru_...`):
+    # two layers (hidden 3 then 2) with biases; one layer, origin_mode, no bias
+    "multi_gru_two_layers": (multi_gru_case(2, False, True, [3, 2]),
+                             multi_gru_values(91, [0, 2, 5, 6, 10], 4, [3, 2], True)),
+    "multi_gru_origin": (multi_gru_case(1, True, False, [3]),
+                         multi_gru_values(92, [0, 3, 4, 8], 5, [3], False)),
     "sequence_reverse": (seq_reverse, {"x": (lrand(9, 3), [[0, 2, 2, 6, 9]])}),
     "ctc_align_merge": (ctc_align_lod(True, 0), {"tokens": (CTC_TOKENS, [[0, 4, 4, 12]])}),
     "ctc_align_keep": (ctc_align_lod(False, 5), {"tokens": (CTC_TOKENS, [[0, 7, 12]])}),
@@ -1323,7 +1378,10 @@ def gen_lod_case(out_dir, name, build, values):
         if lod:
             t.set_lod(lod)
         feed[n] = t
-    got = exe.run(inf, feed=feed, fetch_list=fetch_targets, return_numpy=False)
+    if getattr(build, "onednn", False):
+        got = run_onednn_lod(prefix, values, [v.name for v in fetch_targets])
+    else:
+        got = exe.run(inf, feed=feed, fetch_list=fetch_targets, return_numpy=False)
     lines = []
     for k, n in enumerate(feed_names):
         arr, lod = values[n]
@@ -1339,6 +1397,46 @@ def gen_lod_case(out_dir, name, build, values):
     with open(os.path.join(d, "case.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("wrote", name, [np.array(t).shape for t in got], [t.lod() for t in got])
+
+
+class PredictorOut:
+    """A predictor output as gen_lod_case reads fetches: np.array() and lod()."""
+
+    def __init__(self, arr, lod):
+        self.arr, self._lod = arr, lod
+
+    def __array__(self, dtype=None, copy=None):
+        return self.arr if dtype is None else self.arr.astype(dtype)
+
+    def lod(self):
+        return self._lod
+
+
+def run_onednn_lod(prefix, values, fetch_names):
+    """Paddle's outputs for prefix.pdmodel from its inference predictor with oneDNN on (ops
+    with only oneDNN kernels, such as multi_gru: see gen_paddle_oracle's case(onednn=True)),
+    the LoD feeds set on the input handles."""
+    from paddle import inference
+    config = inference.Config()
+    config.set_prog_file(prefix + ".pdmodel")
+    config.disable_gpu()
+    config.switch_ir_optim(False)
+    config.enable_mkldnn()
+    config.enable_new_ir(True)
+    config.enable_new_executor(True)
+    pred = inference.create_predictor(config)
+    for n in pred.get_input_names():
+        arr, lod = values[n]
+        h = pred.get_input_handle(n)
+        h.copy_from_cpu(arr)
+        if lod:
+            h.set_lod(lod)
+    pred.run()
+    outs = []
+    for n in fetch_names:
+        h = pred.get_output_handle(n)
+        outs.append(PredictorOut(h.copy_to_cpu(), h.lod()))
+    return outs
 
 
 def gen_lod_cases(out_dir, only):
