@@ -15,7 +15,9 @@ max_sequence_len, lod_tensor_to_array, reorder_lod_tensor_by_rank, shrink_rnn_me
 array_to_lod_tensor, run by Paddle 2.6.2 itself; and the legacy NMS ops whose per-image split
 is LoD on their outputs (multiclass_nms, multiclass_nms2: Paddle 3.3.1 no longer has the
 second). Paddle 2.6.2 has no Python API left for these ops (paddle.fluid is gone), but its
-executor still runs them: the programs add them with Block.append_op.
+executor still runs them: the programs add them with Block.append_op. The multi_gru cases
+are the exception: that op has only a oneDNN kernel, which Paddle 2.6.2 lacks; they are
+written by Paddle 3.3.1's inference predictor (/work/pdenv, naming them).
 """
 import os
 import sys
@@ -1015,6 +1017,162 @@ def ifelse_blocks(feeds):
     raw_op(b, "merge_lod_tensor", {"X": [cond], "Mask": [cond], "InTrue": [t_out],
                                    "InFalse": [f_out]}, {"Out": [m]}, {"level": 0})
     return [x, cond], [m, t_out, f_out]
+def fusion_rnn(op, attrs, dtype, h0, bias, outs):
+    """fusion_gru / fusion_lstm (Paddle's fc + recurrent fusions) over a one-level LoD X with
+    the weights fed (LoD cases keep no parameters); outs names the output slots fetched."""
+    gates = 3 if op == "fusion_gru" else 4
+
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        m, d = feeds["x"][0].shape[1], feeds["wh"][0].shape[0]
+        x = paddle.static.data("x", [-1, m], dtype, lod_level=1)
+        wx = paddle.static.data("wx", [m, gates * d], dtype)
+        wh = paddle.static.data("wh", [d, gates * d], dtype)
+        ins = {"X": [x], "WeightX": [wx], "WeightH": [wh]}
+        feed_vars = [x, wx, wh]
+        if bias:
+            bv = paddle.static.data("bias", list(feeds["bias"][0].shape), dtype)
+            ins["Bias"] = [bv]
+            feed_vars.append(bv)
+        if h0:
+            ins["H0"] = [paddle.static.data("h0", [-1, d], dtype)]
+            feed_vars.append(ins["H0"][0])
+            if op == "fusion_lstm":
+                ins["C0"] = [paddle.static.data("c0", [-1, d], dtype)]
+                feed_vars.append(ins["C0"][0])
+        slots = (["ReorderedH0", "XX", "BatchedInput", "BatchedOut", "Hidden"]
+                 if op == "fusion_gru" else
+                 ["Hidden", "Cell", "XX", "BatchedInput", "BatchedHidden", "BatchedCell",
+                  "ReorderedH0", "ReorderedC0", "CheckedCell"])
+        made = {k: b.create_var(name="%s_%s" % (op, k.lower()), dtype=dtype, lod_level=1)
+                for k in slots}
+        raw_op(b, op, ins, {k: [v] for k, v in made.items()}, attrs)
+        return feed_vars, [made[k] for k in outs]
+    return build
+
+
+def fusion_rnn_values(seed, op, lod, m, d, dtype=F32, h0=False, bias=True, peep=False):
+    rng = np.random.RandomState(seed)
+    gates = 3 if op == "fusion_gru" else 4
+    r = lambda *sh: rng.uniform(-1, 1, sh).astype(dtype)  # noqa: E731
+    ns = len(lod) - 1
+    v = {"x": (r(lod[-1], m), [lod]), "wx": (r(m, gates * d), None),
+         "wh": (r(d, gates * d), None)}
+    if bias:
+        v["bias"] = (r(1, (7 if peep else gates) * d), None)
+    if h0:
+        v["h0"] = (r(ns, d), None)
+        if op == "fusion_lstm":
+            v["c0"] = (r(ns, d), None)
+    return v
+
+
+def seqpool_concat(op, pooltype, dtype=F32, n=3, width=4):
+    """fusion_seqpool_concat / fusion_seqpool_cvm_concat over n LoD inputs of one width."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        xs = [paddle.static.data("x%d" % i, [-1, width], dtype, lod_level=1) for i in range(n)]
+        ins = {"X": xs}
+        feed_vars = list(xs)
+        attrs = {"pooltype": pooltype, "axis": 1}
+        if op == "fusion_seqpool_cvm_concat":
+            cvm = paddle.static.data("cvm", [-1, 2], dtype)
+            ins["CVM"] = [cvm]
+            feed_vars.append(cvm)
+            attrs["use_cvm"] = True
+        out = b.create_var(name="%s_out" % op, dtype=dtype, lod_level=1)
+        raw_op(b, op, ins, {"Out": [out]}, attrs)
+        return feed_vars, [out]
+    return build
+
+
+def seqpool_concat_values(seed, lods, width=4, dtype=F32, cvm=False, lo=-1.0):
+    rng = np.random.RandomState(seed)
+    v = {"x%d" % i: (rng.uniform(lo, 1, (lod[-1], width)).astype(dtype), [lod])
+         for i, lod in enumerate(lods)}
+    if cvm:
+        v["cvm"] = (rng.uniform(0, 1, (len(lods[0]) - 1, 2)).astype(dtype), None)
+    return v
+
+
+def seqexpand_concat_fc(act, dtype=F32, widths=(3, 2, 4), bias=True):
+    """fusion_seqexpand_concat_fc: X_0 with the sequences, X_1.. one row per sequence."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        xs = [paddle.static.data("x%d" % i, [-1, m], dtype, lod_level=1)
+              for i, m in enumerate(widths)]
+        d = feeds["w"][0].shape[1]
+        w = paddle.static.data("w", [sum(widths), d], dtype)
+        ins = {"X": xs, "FCWeight": [w]}
+        feed_vars = xs + [w]
+        if bias:
+            bv = paddle.static.data("b", list(feeds["b"][0].shape), dtype)
+            ins["FCBias"] = [bv]
+            feed_vars.append(bv)
+        out = b.create_var(name="secf_out", dtype=dtype, lod_level=1)
+        fc = b.create_var(name="secf_fcout", dtype=dtype)
+        raw_op(b, "fusion_seqexpand_concat_fc", ins, {"Out": [out], "FCOut": [fc]},
+               {"fc_activation": act})
+        return feed_vars, [out, fc]
+    return build
+
+
+def seqexpand_concat_fc_values(seed, lod, widths, d, dtype=F32, bias_shape=None):
+    rng = np.random.RandomState(seed)
+    n = len(lod) - 1
+    v = {"x0": (rng.uniform(-1, 1, (lod[-1], widths[0])).astype(dtype), [lod])}
+    for i, m in enumerate(widths[1:], 1):
+        v["x%d" % i] = (rng.uniform(-1, 1, (n, m)).astype(dtype), [list(range(n + 1))])
+    v["w"] = (rng.uniform(-1, 1, (sum(widths), d)).astype(dtype), None)
+    if bias_shape:
+        v["b"] = (rng.uniform(-1, 1, bias_shape).astype(dtype), None)
+    return v
+
+
+def multi_gru_case(layers, origin, bias, dims):
+    """multi_gru (oneDNN only: Paddle 3.3.1's predictor runs it) over a one-level LoD X,
+    weights fed; dims lists the hidden size of each layer."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        m = feeds["x"][0].shape[1]
+        x = paddle.static.data("x", [-1, m], F32, lod_level=1)
+        wx, wh, bs = [], [], []
+        ic = m
+        for layer in range(layers):
+            d = dims[layer]
+            for k in range(2):
+                i = 2 * layer + k
+                wx.append(paddle.static.data("wx%d" % i, [ic, 3 * d], F32))
+                wh.append(paddle.static.data("wh%d" % i, [d, 3 * d], F32))
+                if bias:
+                    bs.append(paddle.static.data("b%d" % i, [1, 3 * d], F32))
+            ic = 2 * d
+        ins = {"X": [x], "WeightX": wx, "WeightH": wh}
+        if bias:
+            ins["Bias"] = bs
+        out = b.create_var(name="multi_gru_hidden", dtype=F32, lod_level=1)
+        raw_op(b, "multi_gru", ins, {"Hidden": [out]},
+               {"activation": "tanh", "gate_activation": "sigmoid", "layers": layers,
+                "origin_mode": origin, "mkldnn_data_type": "float32", "Scale_data": 1.0,
+                "Shift_data": 0.0, "force_fp32_output": False, "use_mkldnn": True})
+        return [x] + wx + wh + bs, [out]
+    build.onednn = True
+    return build
+
+
+def multi_gru_values(seed, lod, m, dims, bias):
+    rng = np.random.RandomState(seed)
+    v = {"x": (rng.uniform(-1, 1, (lod[-1], m)).astype(F32), [lod])}
+    ic = m
+    for layer, d in enumerate(dims):
+        for k in range(2):
+            i = 2 * layer + k
+            v["wx%d" % i] = (rng.uniform(-1, 1, (ic, 3 * d)).astype(F32), None)
+            v["wh%d" % i] = (rng.uniform(-1, 1, (d, 3 * d)).astype(F32), None)
+            if bias:
+                v["b%d" % i] = (rng.uniform(-1, 1, (1, 3 * d)).astype(F32), None)
+        ic = 2 * d
+    return v
 
 
 SEQ_IDS = np.array([[3], [1], [4], [1], [5], [9], [2], [6], [5], [3], [5]], "int64")
@@ -1065,6 +1223,96 @@ LOD_CASES = {
     "distribute_fpn_proposals_lod": (distribute_fpn(False), {"rois": (DFP_ROIS, [[0, 3, 7]])}),
     "distribute_fpn_proposals_num": (distribute_fpn(True), {
         "rois": (DFP_ROIS, [[0, 3, 7]]), "num": (np.array([3, 4], "int32"), None)}),
+    # fusion_gru: use_seq over lengths 2, 5, 1, 4 (XX: the gates as the kernel leaves them);
+    # reversed with H0 and relu / identity; batch mode (use_seq false) with ties and H0,
+    # XX the batched X (M <= 3D); batch mode with M > 3D (XX the projection), no Bias,
+    # float64, reversed, tanh gates
+    "fusion_gru_seq": (fusion_rnn("fusion_gru", {}, F32, False, True, ["Hidden", "XX"]),
+                       fusion_rnn_values(61, "fusion_gru", [0, 2, 7, 8, 12], 3, 4)),
+    "fusion_gru_seq_reverse_h0": (
+        fusion_rnn("fusion_gru", {"is_reverse": True, "activation": "relu",
+                                  "gate_activation": "identity", "origin_mode": True},
+                   F32, True, True, ["Hidden", "XX"]),
+        fusion_rnn_values(62, "fusion_gru", [0, 3, 4, 9], 5, 3, h0=True)),
+    "fusion_gru_batch": (
+        fusion_rnn("fusion_gru", {"use_seq": False}, F32, True, True,
+                   ["Hidden", "XX", "BatchedInput", "BatchedOut", "ReorderedH0"]),
+        fusion_rnn_values(63, "fusion_gru", [0, 3, 3, 6, 7, 10], 4, 3, h0=True)),
+    "fusion_gru_batch_wide_f64": (
+        fusion_rnn("fusion_gru", {"use_seq": False, "is_reverse": True,
+                                  "gate_activation": "tanh", "activation": "sigmoid"},
+                   "float64", False, False, ["Hidden", "XX", "BatchedInput", "BatchedOut"]),
+        fusion_rnn_values(64, "fusion_gru", [0, 4, 5, 8], 9, 2, "float64", bias=False)),
+    # fusion_lstm: use_seq with peepholes (CheckedCell); reversed with H0/C0, no peepholes,
+    # relu / identity / sigmoid activations; batch mode with peepholes and H0/C0 (every
+    # intermediate); batch mode with M > 4D, float64, reversed, no peepholes
+    "fusion_lstm_seq_peep": (
+        fusion_rnn("fusion_lstm", {}, F32, False, True, ["Hidden", "Cell", "XX",
+                                                         "CheckedCell"]),
+        fusion_rnn_values(65, "fusion_lstm", [0, 2, 7, 8, 12], 3, 4, peep=True)),
+    "fusion_lstm_seq_reverse_h0": (
+        fusion_rnn("fusion_lstm", {"use_peepholes": False, "is_reverse": True,
+                                   "gate_activation": "sigmoid", "cell_activation": "relu",
+                                   "candidate_activation": "identity"},
+                   F32, True, True, ["Hidden", "Cell", "XX"]),
+        fusion_rnn_values(66, "fusion_lstm", [0, 3, 4, 9], 5, 3, h0=True)),
+    "fusion_lstm_batch_peep_h0": (
+        fusion_rnn("fusion_lstm", {"use_seq": False}, F32, True, True,
+                   ["Hidden", "Cell", "XX", "BatchedInput", "BatchedHidden", "BatchedCell",
+                    "ReorderedH0", "ReorderedC0", "CheckedCell"]),
+        fusion_rnn_values(67, "fusion_lstm", [0, 3, 3, 6, 7, 10], 4, 3, h0=True, peep=True)),
+    "fusion_lstm_batch_wide_f64": (
+        fusion_rnn("fusion_lstm", {"use_seq": False, "is_reverse": True,
+                                   "use_peepholes": False, "cell_activation": "sigmoid",
+                                   "gate_activation": "tanh"},
+                   "float64", False, True, ["Hidden", "Cell", "XX", "BatchedInput",
+                                            "BatchedHidden", "BatchedCell"]),
+        fusion_rnn_values(68, "fusion_lstm", [0, 4, 5, 8], 9, 2, "float64")),
+    # fusion_seqpool_concat / fusion_seqpool_cvm_concat: three inputs of 3 sequences each
+    # (different lengths per input), SUM, AVERAGE, SQRT, float64; the cvm variant on
+    # non-negative show / click columns. No empty sequence: Paddle's float32 jit SeqPool
+    # (xbyak) then yields the next sequence's first row instead of the sum 0 (its reference
+    # kernel, used for float64, gives 0, as icore does)
+    "fusion_seqpool_concat_sum": (seqpool_concat("fusion_seqpool_concat", "SUM"),
+                                  seqpool_concat_values(71, [[0, 2, 3, 5], [0, 1, 4, 6],
+                                                             [0, 3, 4, 5]])),
+    "fusion_seqpool_concat_avg": (seqpool_concat("fusion_seqpool_concat", "AVERAGE", n=2),
+                                  seqpool_concat_values(72, [[0, 2, 3, 7], [0, 4, 5, 6]])),
+    "fusion_seqpool_concat_sqrt_f64": (
+        seqpool_concat("fusion_seqpool_concat", "SQRT", "float64", 3, 3),
+        seqpool_concat_values(73, [[0, 3, 4, 6, 8], [0, 1, 2, 3, 4], [0, 2, 5, 6, 9]], 3,
+                              "float64")),
+    "fusion_seqpool_cvm_concat_sum": (
+        seqpool_concat("fusion_seqpool_cvm_concat", "SUM"),
+        seqpool_concat_values(74, [[0, 2, 3, 5], [0, 1, 4, 6], [0, 3, 4, 5]], cvm=True,
+                              lo=0.0)),
+    "fusion_seqpool_cvm_concat_avg_f64": (
+        seqpool_concat("fusion_seqpool_cvm_concat", "AVERAGE", "float64", 2, 3),
+        seqpool_concat_values(75, [[0, 2, 3, 7], [0, 4, 5, 6]], 3, "float64", True, 0.0)),
+    "fusion_seqpool_cvm_concat_sqrt": (
+        seqpool_concat("fusion_seqpool_cvm_concat", "SQRT", n=2, width=2),
+        seqpool_concat_values(76, [[0, 2, 3, 7], [0, 4, 5, 6]], 2, cvm=True, lo=0.0)),
+    # fusion_seqexpand_concat_fc: 3 inputs (lengths 2, 3, 1, 4), tanh, bias [1, D];
+    # 2 inputs, identity, no bias, float64; sigmoid with bias [D]; relu
+    "fusion_seqexpand_concat_fc_tanh": (
+        seqexpand_concat_fc("tanh"),
+        seqexpand_concat_fc_values(81, [0, 2, 5, 6, 10], (3, 2, 4), 5, bias_shape=(1, 5))),
+    "fusion_seqexpand_concat_fc_f64": (
+        seqexpand_concat_fc("identity", "float64", (4, 3), False),
+        seqexpand_concat_fc_values(82, [0, 3, 4, 7], (4, 3), 2, "float64")),
+    "fusion_seqexpand_concat_fc_sigmoid": (
+        seqexpand_concat_fc("sigmoid", F32, (2, 2, 1, 3)),
+        seqexpand_concat_fc_values(83, [0, 1, 3, 6], (2, 2, 1, 3), 4, bias_shape=(4,))),
+    "fusion_seqexpand_concat_fc_relu": (
+        seqexpand_concat_fc("relu", F32, (3, 2)),
+        seqexpand_concat_fc_values(84, [0, 2, 5, 6, 10], (3, 2), 6, bias_shape=(1, 6))),
+    # multi_gru (oneDNN; Paddle 3.3.1's predictor, run as
+    # `FLAGS_enable_pir_api=0 /work/pdenv/bin/python tools/gen_ctrl_oracle.py multi_gru_...`):
+    # two layers (hidden 3 then 2) with biases; one layer, origin_mode, no bias
+    "multi_gru_two_layers": (multi_gru_case(2, False, True, [3, 2]),
+                             multi_gru_values(91, [0, 2, 5, 6, 10], 4, [3, 2], True)),
+    "multi_gru_origin": (multi_gru_case(1, True, False, [3]),
+                         multi_gru_values(92, [0, 3, 4, 8], 5, [3], False)),
     "sequence_reverse": (seq_reverse, {"x": (lrand(9, 3), [[0, 2, 2, 6, 9]])}),
     "ctc_align_merge": (ctc_align_lod(True, 0), {"tokens": (CTC_TOKENS, [[0, 4, 4, 12]])}),
     "ctc_align_keep": (ctc_align_lod(False, 5), {"tokens": (CTC_TOKENS, [[0, 7, 12]])}),
@@ -1239,7 +1487,10 @@ def gen_lod_case(out_dir, name, build, values):
         if lod:
             t.set_lod(lod)
         feed[n] = t
-    got = exe.run(inf, feed=feed, fetch_list=fetch_targets, return_numpy=False)
+    if getattr(build, "onednn", False):
+        got = run_onednn_lod(prefix, values, [v.name for v in fetch_targets])
+    else:
+        got = exe.run(inf, feed=feed, fetch_list=fetch_targets, return_numpy=False)
     lines = []
     for k, n in enumerate(feed_names):
         arr, lod = values[n]
@@ -1255,6 +1506,46 @@ def gen_lod_case(out_dir, name, build, values):
     with open(os.path.join(d, "case.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("wrote", name, [np.array(t).shape for t in got], [t.lod() for t in got])
+
+
+class PredictorOut:
+    """A predictor output as gen_lod_case reads fetches: np.array() and lod()."""
+
+    def __init__(self, arr, lod):
+        self.arr, self._lod = arr, lod
+
+    def __array__(self, dtype=None, copy=None):
+        return self.arr if dtype is None else self.arr.astype(dtype)
+
+    def lod(self):
+        return self._lod
+
+
+def run_onednn_lod(prefix, values, fetch_names):
+    """Paddle's outputs for prefix.pdmodel from its inference predictor with oneDNN on (ops
+    with only oneDNN kernels, such as multi_gru: see gen_paddle_oracle's case(onednn=True)),
+    the LoD feeds set on the input handles."""
+    from paddle import inference
+    config = inference.Config()
+    config.set_prog_file(prefix + ".pdmodel")
+    config.disable_gpu()
+    config.switch_ir_optim(False)
+    config.enable_mkldnn()
+    config.enable_new_ir(True)
+    config.enable_new_executor(True)
+    pred = inference.create_predictor(config)
+    for n in pred.get_input_names():
+        arr, lod = values[n]
+        h = pred.get_input_handle(n)
+        h.copy_from_cpu(arr)
+        if lod:
+            h.set_lod(lod)
+    pred.run()
+    outs = []
+    for n in fetch_names:
+        h = pred.get_output_handle(n)
+        outs.append(PredictorOut(h.copy_to_cpu(), h.lod()))
+    return outs
 
 
 def gen_lod_cases(out_dir, only):

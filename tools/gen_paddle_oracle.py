@@ -106,7 +106,8 @@ class Graph:
 CASES = {}
 
 
-def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=False):
+def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=False,
+         onednn=False):
     """train: the case's ops run in training mode: save_inference_model sets every is_test
     attribute to true, so it is set back to false in the saved model before Paddle runs it.
     (quantize_linear cannot be such a case: save_inference_model also drops its OutScale,
@@ -116,10 +117,14 @@ def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=Fals
     unsaved: Paddle's outputs come from running the program as built rather than the saved
     and reloaded model.pdmodel (the same ops and attributes), for ops whose reloaded program
     Paddle itself cannot run: save_inference_model drops nanmedian's MedianIndex, and Paddle
-    3.3.1's NanmedianInferMeta then crashes."""
+    3.3.1's NanmedianInferMeta then crashes.
+    onednn: the case's ops have only oneDNN kernels (fused_matmul, fused_softplus,
+    fused_transpose), which Paddle's executor cannot pick: Paddle's outputs come from its
+    inference predictor running the saved model with oneDNN on, through its PIR program
+    translator, IR passes off."""
     def register(fn):
         CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train,
-                                  paddle2=paddle2, unsaved=unsaved)
+                                  paddle2=paddle2, unsaved=unsaved, onednn=onednn)
         return fn
     return register
 
@@ -5114,6 +5119,222 @@ def flip_reverse(g):
             g.op("reverse", {"X": xi}, dict(axis=[0, 1, 2]), dtype="int64"))
 
 
+# ---------------------------------------------------------------------------------------
+# Fused ops that Paddle Inference's passes write (phi/kernels/fusion/cpu, fluid/operators/fused)
+# ---------------------------------------------------------------------------------------
+
+FEA_PAIRS = [["elementwise_add", "scale"], ["scale", "elementwise_add"],
+             ["elementwise_add", "relu"], ["relu", "elementwise_add"],
+             ["elementwise_mul", "scale"], ["tanh", "elementwise_add"],
+             ["elementwise_mul", "tanh"], ["elementwise_mul", "sigmoid"],
+             ["gelu", "elementwise_add"]]
+
+
+def fea(g, x, y, pair, axis=-1, scale=0.0, save=True, type="fused_elemwise_activation",
+        dtype=F32):
+    r = g.op(type, {"X": x, "Y": y},
+             dict(functor_list=pair, axis=axis, scale=scale, save_intermediate_out=save),
+             outs={"Out": 1, "IntermediateOut": 1}, dtype=dtype)
+    return r["Out"][0], r["IntermediateOut"][0]
+
+
+@case()
+def fused_elemwise_act_pairs(g):
+    """fused_elemwise_activation with every functor pair Paddle's CPU kernel implements
+    (Unary(Binary(X, Y)) and Binary(X, Unary(Y))), save_intermediate_out, float32: equal
+    shapes, Y [4] broadcast on the last axis (axis -1), Y [3, 1] (trailing 1 dropped) at
+    axis 1, and X [3, 4] smaller than Y (Out takes Y's shape) at axis 1; values reach past
+    tanh/sigmoid's clipping at -40 and 13."""
+    x = g.data("x", g.rand([2, 3, 4], -3, 3))
+    y = g.data("y", g.rand([2, 3, 4], -3, 3))
+    y4 = g.data("y4", g.rand([4], -3, 3))
+    y31 = g.data("y31", g.rand([3, 1], -3, 3))
+    xs = g.data("xs", g.rand([3, 4], -25, 25))
+    outs = []
+    for k, pair in enumerate(FEA_PAIRS):
+        sc = 0.75 if "scale" in pair else 0.0
+        if k % 4 == 0:
+            outs += fea(g, x, y, pair, scale=sc)
+        elif k % 4 == 1:
+            outs += fea(g, x, y4, pair, scale=sc)
+        elif k % 4 == 2:
+            outs += fea(g, x, y31, pair, axis=1, scale=sc)
+        else:
+            outs += fea(g, xs, y, pair, axis=1, scale=sc)
+    g.fetch(*outs)
+
+
+@case(rtol=1e-9, atol=1e-12, note="float64 through the same functors")
+def fused_elemwise_act_f64(g):
+    """fused_elemwise_activation in float64 with every pair, Y [2] at axis 0 on [2, 3, 4]
+    (Binary(X, Unary(Y)) keeps IntermediateOut in Y's shape), a 1-element Y, save off (Out
+    only); fused_elemwise_add_activation (the same kernel) with add pairs, float32."""
+    d = "float64"
+    x = g.data("x", g.rand([2, 3, 4], -3, 3, dtype=d))
+    y = g.data("y", g.rand([2, 3, 4], -3, 3, dtype=d))
+    y2 = g.data("y2", g.rand([2], -3, 3, dtype=d))
+    y1 = g.data("y1", g.rand([1], -3, 3, dtype=d))
+    xf = g.data("xf", g.rand([2, 5], -3, 3))
+    yf = g.data("yf", g.rand([5], -3, 3))
+    outs = []
+    for k, pair in enumerate(FEA_PAIRS):
+        sc = -1.3 if "scale" in pair else 0.0
+        if k % 3 == 0:
+            outs += fea(g, x, y2, pair, axis=0, scale=sc, dtype=d)
+        elif k % 3 == 1:
+            outs.append(fea(g, x, y1, pair, scale=sc, save=False, dtype=d)[0])
+        else:
+            outs += fea(g, x, y, pair, scale=sc, dtype=d)
+    for pair in (["elementwise_add", "relu"], ["scale", "elementwise_add"],
+                 ["gelu", "elementwise_add"]):
+        outs += fea(g, xf, yf, pair, scale=0.5, type="fused_elemwise_add_activation")
+    g.fetch(*outs)
+
+
+@case()
+def fusion_fc_chains(g):
+    """fusion_repeated_fc_relu with two and three layers (ReluOut fetched; biases [1, N] and
+    [N]), float32 and float64; fusion_squared_mat_sub with scalar 0.5 and -2 (every output)
+    in both dtypes."""
+    d = "float64"
+    x = g.data("x", g.rand([3, 5]))
+    xd = g.data("xd", g.rand([2, 4], dtype=d))
+    w = [g.param("rw0", g.rand([5, 6])), g.param("rw1", g.rand([6, 4])),
+         g.param("rw2", g.rand([4, 3]))]
+    b = [g.param("rb0", g.rand([1, 6])), g.param("rb1", g.rand([4])),
+         g.param("rb2", g.rand([1, 3]))]
+    wd = [g.param("rwd0", g.rand([4, 3], dtype=d)), g.param("rwd1", g.rand([3, 2], dtype=d))]
+    bd = [g.param("rbd0", g.rand([3], dtype=d)), g.param("rbd1", g.rand([2], dtype=d))]
+    r3 = g.op("fusion_repeated_fc_relu", {"X": x, "W": w, "Bias": b},
+              outs={"ReluOut": 2, "Out": 1})
+    r2 = g.op("fusion_repeated_fc_relu", {"X": xd, "W": wd, "Bias": bd},
+              outs={"ReluOut": 1, "Out": 1}, dtype=d)
+    sy = g.data("sy", g.rand([5, 4]))
+    syd = g.data("syd", g.rand([4, 3], dtype=d))
+    outs = {"SquaredX": 1, "SquaredY": 1, "SquaredXY": 1, "Out": 1}
+    s1 = g.op("fusion_squared_mat_sub", {"X": x, "Y": sy}, dict(scalar=0.5), outs=outs)
+    s2 = g.op("fusion_squared_mat_sub", {"X": xd, "Y": syd}, dict(scalar=-2.0), outs=outs,
+              dtype=d)
+    g.fetch(*r3["ReluOut"], *r3["Out"], *r2["ReluOut"], *r2["Out"],
+            *[s1[k][0] for k in outs], *[s2[k][0] for k in outs])
+
+
+@case(rtol=1e-5, atol=1e-6, note="Paddle's self_dp_attention computes in float32 for both "
+      "dtypes (float64 values rounded to float32)")
+def self_dp_attention_modes(g):
+    """self_dp_attention on [2, 5, 3, 2, 4] with alpha 0.5, float32; on [1, 3, 3, 3, 2] with
+    alpha -1.2 (three heads), float64."""
+    x = g.data("x", g.rand([2, 5, 3, 2, 4], -2, 2))
+    xd = g.data("xd", g.rand([1, 3, 3, 3, 2], -2, 2, dtype="float64"))
+    g.fetch(g.op("self_dp_attention", {"X": x}, dict(alpha=0.5, head_number=2)),
+            g.op("self_dp_attention", {"X": xd}, dict(alpha=-1.2, head_number=3),
+                 dtype="float64"))
+
+
+ONEDNN_ACTS = [("", 0.0, 0.0), ("relu", 0.0, 0.0), ("leaky_relu", 0.2, 0.0),
+               ("relu6", 0.0, 6.0), ("clip", -0.3, 0.4), ("swish", 1.5, 0.0),
+               ("hard_swish", 1.0 / 6, 0.5), ("hard_sigmoid", 0.2, 0.5), ("sigmoid", 0.0, 0.0),
+               ("tanh", 0.0, 0.0), ("gelu", 0.0, 0.0), ("gelu_tanh", 0.0, 0.0),
+               ("gelu_erf", 0.0, 0.0), ("mish", 0.0, 0.0), ("abs", 0.0, 0.0), ("sqrt", 0.0, 0.0)]
+
+
+@case(onednn=True)
+def fused_softplus_acts(g):
+    """fused_softplus (oneDNN only: run by Paddle's predictor) with beta 1, 2 and 0.5 and
+    every fuse_activation oneDNN maps (sqrt on softplus's positive output)."""
+    x = g.data("x", g.rand([3, 5], -4, 4))
+    outs = []
+    for k, (act, al, be) in enumerate(ONEDNN_ACTS):
+        beta = [1.0, 2.0, 0.5][k % 3]
+        outs.append(g.op("fused_softplus", {"X": x},
+                         dict(beta=beta, threshold=20.0, fuse_activation=act, fuse_alpha=al,
+                              fuse_beta=be)))
+        set_float64_attrs(["beta", "threshold", "fuse_alpha", "fuse_beta"])
+    g.fetch(*outs)
+
+
+@case(**EXACT, onednn=True, note="fused_transpose moves values; scale 0.5 and 2 are exact")
+def fused_transpose_modes(g):
+    """fused_transpose (oneDNN only: run by Paddle's predictor): 3-D permutations; squeeze2
+    of two axes (one negative) fused before (its input used by no other op: Paddle's kernel
+    resizes the input tensor itself); unsqueeze2 after, axes placed in the final rank (one
+    negative); reshape2 with and without -1 after; scale 0.5 and 2; a 1-D copy (scale
+    ignored, as Paddle). Not here: negative transpose axes and a 0 in fused_reshape2_shape,
+    which crash Paddle 3.3.1's kernel (icore takes the first, refuses the second)."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    xs = g.data("xs", g.rand([2, 1, 3, 1, 4]))
+    xs2 = g.data("xs2", g.rand([2, 1, 3, 1, 4]))
+    v = g.data("v", g.rand([5]))
+
+    def ft(inp, axis, **kw):
+        attrs = dict(axis=axis, fused_squeeze2_axes=[], fused_unsqueeze2_axes=[],
+                     fused_reshape2_shape=[], scale=1.0, shift=0.0, output_data_type="")
+        attrs.update(kw)
+        r = g.op("fused_transpose", {"X": inp}, attrs, outs={"Out": 1, "XShape": 1})
+        op = paddle.static.default_main_program().global_block().ops[-1]
+        op.desc._set_attr("mkldnn_data_type", "float32")
+        op.desc._set_attr("onednn_data_type", "float32")
+        return r["Out"][0]
+    g.fetch(ft(x, [0, 2, 1]), ft(x, [2, 0, 1]),
+            ft(xs, [2, 0, 1], fused_squeeze2_axes=[1, -2]),
+            ft(x, [1, 0, 2], fused_unsqueeze2_axes=[0, -1]),
+            ft(x, [0, 2, 1], fused_unsqueeze2_axes=[-2, 1]),
+            ft(x, [2, 1, 0], fused_reshape2_shape=[-1, 6]),
+            ft(x, [1, 0, 2], fused_reshape2_shape=[2, 12]),
+            ft(x, [1, 2, 0], scale=0.5), ft(xs2, [0, 1, 3, 2, 4], scale=2.0),
+            ft(v, [0], scale=3.0))
+
+
+def fused_matmul(g, x, y, res=None, **kw):
+    attrs = dict(trans_x=False, trans_y=False, matmul_alpha=1.0, fuse_activation="",
+                 fuse_alpha=0.0, fuse_beta=0.0, fused_output_scale=1.0, fused_reshape_X=[],
+                 fused_transpose_X=[], fused_reshape_Y=[], fused_transpose_Y=[],
+                 fused_reshape_Out=[], fused_transpose_Out=[], mkldnn_data_type="float32",
+                 Scale_x=1.0, Scale_y=1.0, Scale_in_eltwise=0.0, Scale_out=1.0,
+                 force_fp32_output=False)
+    attrs.update(kw)
+    ins = {"X": x, "Y": y}
+    if res is not None:
+        ins["ResidualData"] = res
+    return g.op("fused_matmul", ins, attrs)
+
+
+@case(onednn=True)
+def fused_matmul_modes(g):
+    """fused_matmul (oneDNN only: run by Paddle's predictor): batched with matmul_alpha 0.5
+    and relu; trans_x and trans_y with broadcast batch dims, gelu_tanh and fused_output_scale
+    1.5; ResidualData with leaky_relu; 1-D X and 1-D Y; reshape + transpose fused into X and
+    Y (0 and -1 in the shapes) and transpose [0, 2, 1, 3] + reshape fused into Out; every other
+    fuse_activation on a [3, 4] x [4, 5] product (sqrt on non-negative operands)."""
+    x = g.data("x", g.rand([2, 3, 4]))
+    y = g.data("y", g.rand([2, 4, 5]))
+    xt = g.data("xt", g.rand([2, 1, 4, 3]))
+    yt = g.data("yt", g.rand([3, 5, 4]))
+    a = g.data("a", g.rand([3, 4]))
+    b = g.data("b", g.rand([4, 6]))
+    r = g.data("r", g.rand([3, 6]))
+    v = g.data("v", g.rand([4]))
+    xf = g.data("xf", g.rand([2, 3, 8]))
+    yf = g.data("yf", g.rand([2, 5, 8]))
+    p = g.data("p", g.rand([3, 4], 0.0, 1.0))
+    q = g.data("q", g.rand([4, 5], 0.0, 1.0))
+    w = g.data("w", g.rand([4, 5]))
+    outs = [fused_matmul(g, x, y, matmul_alpha=0.5, fuse_activation="relu"),
+            fused_matmul(g, xt, yt, trans_x=True, trans_y=True, fuse_activation="gelu_tanh",
+                         fused_output_scale=1.5),
+            fused_matmul(g, a, b, r, fuse_activation="leaky_relu", fuse_alpha=0.1),
+            fused_matmul(g, v, y), fused_matmul(g, x, v, matmul_alpha=2.0),
+            fused_matmul(g, xf, yf, fused_reshape_X=[2, 3, 2, 4], fused_transpose_X=[0, 2, 1, 3],
+                         fused_reshape_Y=[0, 0, 2, -1], fused_transpose_Y=[0, 2, 3, 1],
+                         fused_reshape_Out=[0, 0, -1], fused_transpose_Out=[0, 2, 1, 3])]
+    for act, al, be in ONEDNN_ACTS:
+        if act in ("", "relu", "leaky_relu", "gelu_tanh"):
+            continue
+        outs.append(fused_matmul(g, p if act == "sqrt" else a, q if act == "sqrt" else w,
+                                 fuse_activation=act, fuse_alpha=al, fuse_beta=be))
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="meshgrid only copies values: exact")
 def meshgrid_modes(g):
     """Three 1-D inputs and a 0-D one (one element), float32; a single int64 input (a copy),
@@ -5212,6 +5433,38 @@ def set_training(path):
         f.write(prog.SerializeToString())
 
 
+def run_onednn_predictor(prefix, feeds):
+    """Paddle's outputs for the saved model prefix.pdmodel from its inference predictor with
+    oneDNN on (see case(onednn=True)), in the order of the model's fetch targets."""
+    from paddle import inference
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    strip_callstacks(prefix + ".pdmodel")
+    _, _, fetch_targets = paddle.static.load_inference_model(prefix, exe)
+    config = inference.Config()
+    config.set_prog_file(prefix + ".pdmodel")
+    if os.path.exists(prefix + ".pdiparams"):
+        config.set_params_file(prefix + ".pdiparams")
+    config.disable_gpu()
+    config.switch_ir_optim(False)
+    config.enable_mkldnn()
+    config.enable_new_ir(True)
+    config.enable_new_executor(True)
+    pred = inference.create_predictor(config)
+    for n in pred.get_input_names():
+        pred.get_input_handle(n).copy_from_cpu(feeds[n])
+    pred.run()
+    return [pred.get_output_handle(v.name).copy_to_cpu() for v in fetch_targets]
+
+
+def set_float64_attrs(names):
+    """Give the last op appended its float attributes `names` as FLOAT64 attributes: the PIR
+    program translator wants doubles where the op's PIR definition has them (fused_softplus's
+    beta, threshold, fuse_alpha, fuse_beta)."""
+    op = paddle.static.default_main_program().global_block().ops[-1]
+    for n in names:
+        op.desc._set_float64_attr(n, float(op.attr(n)))
+
+
 def gen_op_case(out_dir, name, spec):
     paddle.enable_static()
     main_prog, startup = paddle.static.Program(), paddle.static.Program()
@@ -5235,6 +5488,8 @@ def gen_op_case(out_dir, name, spec):
         got = None
         if spec.get("unsaved"):
             got = exe.run(main_prog, feed=feeds, fetch_list=g.fetches, return_numpy=False)
+        if spec.get("onednn"):
+            got = run_onednn_predictor(os.path.join(out_dir, name, "model"), feeds)
         write_case(out_dir, name, exe, feeds, spec["rtol"], spec["atol"],
                    [" ".join(s.strip() for s in doc), spec["note"]], got)
 

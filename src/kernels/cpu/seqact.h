@@ -72,4 +72,26 @@ IC_SEQACT_GRAD(double, ic_seqact_grad)
 IC_SEQACT_GRAD(float, ic_seqact_gradf)
 #undef IC_SEQACT_GRAD
 
+/* The activations of Paddle's jit kernels (phi/kernels/funcs/jit/refer: VSigmoid, VTanh,
+ * VRelu, VIdentity), which fusion_gru and fusion_lstm use: sigmoid as above, but tanh is
+ * 2 sigmoid(2x) - 1 with 2x clipped to [-40, 13] like sigmoid's input. */
+#define IC_SEQACT_JIT(T, NAME, EXP)                                                     \
+  static inline T NAME(int act, T v) {                                                  \
+    switch (act) {                                                                      \
+      case SEQACT_SIGMOID: {                                                            \
+        T t = v < (T)-40 ? (T)-40 : v > (T)13 ? (T)13 : v;                              \
+        return (T)1 / ((T)1 + EXP(-t));                                                 \
+      }                                                                                 \
+      case SEQACT_TANH: {                                                               \
+        T t = (T)2 * v;                                                                 \
+        t = t < (T)-40 ? (T)-40 : t > (T)13 ? (T)13 : t;                                \
+        return (T)2 * ((T)1 / ((T)1 + EXP(-t))) - (T)1;                                 \
+      }                                                                                 \
+      case SEQACT_RELU: return v > (T)0 ? v : (T)0;                                     \
+      default: return v;                                                                \
+    }                                                                                   \
+  }
+IC_SEQACT_JIT(double, ic_seqact_jit, exp)
+IC_SEQACT_JIT(float, ic_seqact_jitf, expf)
+
 #endif

@@ -1,0 +1,19 @@
+/* fusion_seqpool_cvm_concat: sequence pooling of several LoD inputs with the CVM transform of
+ * each pooled block's show and click columns, concatenated (see seqpool_concat.h), as Paddle's
+ * seqpool_cvm_concat_fuse_pass writes it. CVM [N, 2] is read by nobody (as in Paddle). */
+#include "kernels/cpu/seqpool_concat.h"
+
+static ic_status parse(ic_attr_reader *r, void *attrs) { return ic_spc_parse(r, attrs, true); }
+static ic_status run(ic_kctx *c) { return ic_spc_run(c, true); }
+
+static const ic_slotdef inputs[] = {{"X", IC_SLOT_MULTI}, {"CVM", IC_SLOT_NO_BUFFER}};
+static const ic_slotdef outputs[] = {{"Out", 0}};
+
+const ic_opdef ic_op_fusion_seqpool_cvm_concat = {
+    .name = "fusion_seqpool_cvm_concat",
+    .n_inputs = 2, .inputs = inputs,
+    .n_outputs = 1, .outputs = outputs,
+    .attrs_size = sizeof(ic_spc_attrs), .parse = parse,
+    .infer = ic_spc_infer, .cpu = run,
+    .flags = IC_OP_LOD,
+};
