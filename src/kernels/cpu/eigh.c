@@ -8,27 +8,32 @@
  * Eigenvectors. A failure to converge fails as Paddle's. */
 #include <string.h>
 
+#include "kernels/cpu/eigh.h"
+
 #include "kernels/cpu/complexutil.h"
 #include "kernels/cpu/lapack.h"
 
 static const ic_slotdef k_inputs[1] = {{"X", 0}};
 static const ic_slotdef k_outputs[2] = {{"Eigenvalues", 0}, {"Eigenvectors", 0}};
 
-typedef struct eigh_attrs {
-  bool lower;
-} eigh_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_eigh_parse(ic_attr_reader *r, ic_eigh_attrs *a) {
   const char *u = ic_ar_str(r, "UPLO", "L");
   if (r->st) return r->st;
   if (strcmp(u, "L") && strcmp(u, "U")) {
     return ic_ar_fail(r, "UPLO", "is \"%s\", expected \"L\" or \"U\"", u);
   }
-  ((eigh_attrs *)attrs)->lower = !strcmp(u, "L");
+  a->lower = !strcmp(u, "L");
   return IC_OK;
 }
 
-static ic_status infer(ic_kctx *c) {
+static ic_status parse(ic_attr_reader *r, void *attrs) {
+  ic_eigh_attrs *a = attrs;
+  a->vectors = true;
+  return ic_eigh_parse(r, a);
+}
+
+ic_status ic_eigh_infer(ic_kctx *c) {
+  const ic_eigh_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT | IC_DT_COMPLEX);
   if (st) return st;
@@ -39,12 +44,13 @@ static ic_status infer(ic_kctx *c) {
   const bool cplx = x->dtype == IC_COMPLEX64 || x->dtype == IC_COMPLEX128;
   ic_tensor_set_meta(ic_out(c, 0, 0), cplx ? ic_complex_part_dtype(x->dtype) : x->dtype,
                      x->ndim - 1, x->dims);
-  ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, x->ndim, x->dims);
+  if (a->vectors) ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, x->ndim, x->dims);
+  else ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, 1, (int64_t[]){0});
   return IC_OK;
 }
 
-static ic_status run(ic_kctx *c) {
-  const eigh_attrs *a = c->attrs;
+ic_status ic_eigh_run(ic_kctx *c) {
+  const ic_eigh_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *w = ic_out(c, 0, 0), *v = ic_out(c, 1, 0);
   const int64_t n = x->dims[x->ndim - 1];
@@ -60,8 +66,8 @@ static ic_status run(ic_kctx *c) {
   for (int64_t b = 0; b < batch; b++) {
     ic_la_load_cmt(x, b, n, n, am);
     const char *uplo = a->lower ? "L" : "U";
-    const int info = cplx ? ic_la_heevd(c, f32, true, uplo, (int)n, am, ev)
-                          : ic_la_syevd(c, f32, true, uplo, (int)n, am, ev);
+    const int info = cplx ? ic_la_heevd(c, f32, a->vectors, uplo, (int)n, am, ev)
+                          : ic_la_syevd(c, f32, a->vectors, uplo, (int)n, am, ev);
     if (info == -1000) {
       st = c->err->code;
       break;
@@ -73,7 +79,7 @@ static ic_status run(ic_kctx *c) {
       break;
     }
     memcpy((char *)w->data + es * (size_t)(b * n), ev, es * (size_t)n);
-    ic_la_store_cmt(v, b, n, n, am, n);
+    if (a->vectors) ic_la_store_cmt(v, b, n, n, am, n);
   }
   ic_buffer_release(buf);
   return st;
@@ -81,5 +87,6 @@ static ic_status run(ic_kctx *c) {
 
 const ic_opdef ic_op_eigh = {
     .name = "eigh", .n_inputs = 1, .inputs = k_inputs, .n_outputs = 2, .outputs = k_outputs,
-    .attrs_size = sizeof(eigh_attrs), .parse = parse, .infer = infer, .cpu = run,
+    .attrs_size = sizeof(ic_eigh_attrs), .parse = parse, .infer = ic_eigh_infer,
+    .cpu = ic_eigh_run,
 };

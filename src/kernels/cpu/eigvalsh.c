@@ -6,85 +6,21 @@
  * paddle/phi/kernels/impl/eigvalsh_kernel_impl.h (LAPACK syevd in X's dtype: ssyevd for
  * float32, whose vectors may differ in sign from dsyevd's). A complex64 / complex128 X is
  * Hermitian (cheevd / zheevd): real Eigenvalues (float32 / float64), complex Eigenvectors. */
-#include <string.h>
-
-#include "kernels/cpu/complexutil.h"
-#include "kernels/cpu/lapack.h"
+#include "kernels/cpu/eigh.h"
 
 static const ic_slotdef k_inputs[1] = {{"X", 0}};
 static const ic_slotdef k_outputs[2] = {{"Eigenvalues", 0}, {"Eigenvectors", 0}};
 
-typedef struct eigvalsh_attrs {
-  bool lower, is_test;
-} eigvalsh_attrs;
-
+/* UPLO as eigh; the vectors unless is_test. */
 static ic_status parse(ic_attr_reader *r, void *attrs) {
-  eigvalsh_attrs *a = attrs;
-  const char *u = ic_ar_str(r, "UPLO", "L");
-  a->is_test = ic_ar_bool(r, "is_test", false);
+  ic_eigh_attrs *a = attrs;
+  a->vectors = !ic_ar_bool(r, "is_test", false);
   if (r->st) return r->st;
-  if (strcmp(u, "L") && strcmp(u, "U")) {
-    return ic_ar_fail(r, "UPLO", "is \"%s\", expected \"L\" or \"U\"", u);
-  }
-  a->lower = !strcmp(u, "L");
-  return IC_OK;
-}
-
-static ic_status infer(ic_kctx *c) {
-  const ic_tensor *x = ic_in(c, 0, 0);
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT | IC_DT_COMPLEX);
-  if (st) return st;
-  if ((st = ic_la_check_size(c, 0))) return st;
-  if (x->ndim < 2 || x->dims[x->ndim - 1] != x->dims[x->ndim - 2]) {
-    return ic_kfail_in(c, 0, 0, "expected square matrices [..., n, n] (rank >= 2)");
-  }
-  const bool cplx = x->dtype == IC_COMPLEX64 || x->dtype == IC_COMPLEX128;
-  ic_tensor_set_meta(ic_out(c, 0, 0), cplx ? ic_complex_part_dtype(x->dtype) : x->dtype,
-                     x->ndim - 1, x->dims);
-  const eigvalsh_attrs *a = c->attrs;
-  if (a->is_test) ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, 1, (int64_t[]){0});
-  else ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, x->ndim, x->dims);
-  return IC_OK;
-}
-
-static ic_status run(ic_kctx *c) {
-  const eigvalsh_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, 0, 0);
-  ic_tensor *w = ic_out(c, 0, 0), *v = ic_out(c, 1, 0);
-  const int64_t n = x->dims[x->ndim - 1];
-  if (ic_tensor_numel_(x) == 0) return IC_OK;
-  const int64_t batch = ic_tensor_numel_(x) / (n * n);
-  const bool f32 = x->dtype == IC_FP32 || x->dtype == IC_COMPLEX64;
-  const bool cplx = x->dtype == IC_COMPLEX64 || x->dtype == IC_COMPLEX128;
-  const size_t es = f32 ? sizeof(float) : sizeof(double), xs = ic_dtype_size(x->dtype);
-  ic_buffer *buf = ic_kscratch(c, xs * (size_t)(n * n) + es * (size_t)n);
-  if (!buf) return c->err->code;
-  char *am = buf->data, *ev = am + xs * (size_t)(n * n);
-  ic_status st = IC_OK;
-  for (int64_t b = 0; b < batch; b++) {
-    ic_la_load_cmt(x, b, n, n, am);
-    const char *uplo = a->lower ? "L" : "U";
-    const int info = cplx ? ic_la_heevd(c, f32, !a->is_test, uplo, (int)n, am, ev)
-                          : ic_la_syevd(c, f32, !a->is_test, uplo, (int)n, am, ev);
-    if (info == -1000) {
-      st = c->err->code;
-      break;
-    }
-    if (info != 0) {
-      st = ic_kfail(c, IC_ERR_KERNEL, "input X '%s': matrix %lld: LAPACK syevd %s (info %d)",
-                    ic_in_name(c, 0, 0), (long long)b,
-                    info > 0 ? "did not converge" : "rejected an argument", info);
-      break;
-    }
-    memcpy((char *)w->data + es * (size_t)(b * n), ev, es * (size_t)n);
-    if (!a->is_test) ic_la_store_cmt(v, b, n, n, am, n);
-  }
-  ic_buffer_release(buf);
-  return st;
+  return ic_eigh_parse(r, a);
 }
 
 const ic_opdef ic_op_eigvalsh = {
     .name = "eigvalsh", .n_inputs = 1, .inputs = k_inputs, .n_outputs = 2,
-    .outputs = k_outputs, .attrs_size = sizeof(eigvalsh_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .outputs = k_outputs, .attrs_size = sizeof(ic_eigh_attrs), .parse = parse,
+    .infer = ic_eigh_infer, .cpu = ic_eigh_run,
 };
