@@ -1446,6 +1446,37 @@ def static_rnn_stateless(g):
     g.fetch(*rnn.outputs)
 
 
+@case()
+def static_rnn_memory_helper(g):
+    """static_rnn_two's program with fluid's rnn_memory_helper (dtype float32) where it has
+    assign in the step block, as fluid 1.x wrote it: Paddle 2.6.2 no longer registers that op,
+    so the outputs are Paddle's for the assign program (the same copy, Out = X)."""
+    static_rnn_two(g)
+
+
+MEMORY_HELPER_CASES = ("static_rnn_memory_helper",)
+
+
+def to_memory_helper(path):
+    """Rename the sub-blocks' assign ops of a saved program to rnn_memory_helper."""
+    from paddle.base.proto import framework_pb2 as pb
+    desc = pb.ProgramDesc()
+    with open(path, "rb") as f:
+        desc.ParseFromString(f.read())
+    for blk in desc.blocks[1:]:
+        for op in blk.ops:
+            if op.type != "assign":
+                continue
+            op.type = "rnn_memory_helper"
+            attrs = [a for a in op.attrs if a.name != "dtype"]
+            dt = pb.OpDesc.Attr(name="dtype", type=pb.INT, i=5)
+            attrs = sorted(attrs + [dt], key=lambda a: a.name)
+            del op.attrs[:]
+            op.attrs.extend(attrs)
+    with open(path, "wb") as f:
+        f.write(desc.SerializeToString())
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     args = sys.argv[1:]
@@ -1460,6 +1491,8 @@ def main():
         if args and n not in args:
             continue
         gpo.gen_op_case(out_dir, n, CASES[n])
+        if n in MEMORY_HELPER_CASES:
+            to_memory_helper(os.path.join(out_dir, n, "model.pdmodel"))
         with open(os.path.join(out_dir, n, "case.txt")) as f:
             text = f.read().replace("tools/gen_paddle_oracle.py", "tools/gen_ctrl_oracle.py")
         with open(os.path.join(out_dir, n, "case.txt"), "w") as f:
