@@ -1454,6 +1454,28 @@ def static_rnn_memory_helper(g):
     static_rnn_two(g)
 
 
+@case()
+def static_rnn_nested_while(g):
+    """A while_loop inside the StaticRNN step block: per step, n = 3 times
+    h = tanh(h * 0.5 + x_t @ w) from the memory (the nested block reads the step's input and
+    the outer parameter w); the memory's initial value by shape (init_value 0.25)."""
+    x = g.data("x", g.rand([4, 2, 3]))
+    w = g.param("w", g.rand([3, 3], -0.5, 0.5))
+    with StaticRNN() as rnn:
+        xt = rnn.step_input(x)
+        h = rnn.memory(shape=[-1, 3], batch_ref=xt, init_value=0.25)
+        i = paddle.full([1], 0, "int64")
+        n = paddle.full([1], 3, "int64")
+
+        def body(i, hh):
+            return [i + 1, paddle.tanh(hh * 0.5 + paddle.matmul(xt, w))]
+
+        _, nh = paddle.static.nn.while_loop(lambda i, hh: i < n, body, [i, h])
+        rnn.update_memory(h, nh)
+        rnn.step_output(nh)
+    g.fetch(*rnn.outputs)
+
+
 MEMORY_HELPER_CASES = ("static_rnn_memory_helper",)
 
 
