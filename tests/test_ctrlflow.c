@@ -1320,6 +1320,95 @@ START_TEST(bad_programs) {
 }
 END_TEST
 
+/* A recurrent op (fluid's StaticRNN) over x [T, 2] (and y when `two`): per step
+ * hn = x_t + hm, o = hn * 2 (stacked into o); hm starts as h0 and is the previous hn. The
+ * links can be spoilt: `ex` and `st` name the memories, n_st how many states. */
+static ic_builder *rnn_prog(bool two, int64_t ty, const char *ex, const char *st, int n_st,
+                            bool with_block) {
+  ic_builder *b = ic_builder_create();
+  int b1 = ic_builder_add_block(b, 0);
+  ic_builder_var(b, 0, "x", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  ic_builder_var(b, 0, "y", IC_FP32, 2, TU_DIMS(ty, 2), false);
+  var(b, 0, "h0", IC_FP32, 2);
+  ic_builder_var(b, 0, "o", IC_FP32, 2, TU_DIMS(-1, 2), false);
+  var(b, b1, "x", IC_FP32, 2);
+  var(b, b1, "y", IC_FP32, 2);
+  var(b, b1, "hm", IC_FP32, 2);
+  var(b, b1, "hn", IC_FP32, 2);
+  var(b, b1, "h2", IC_FP32, 2);
+  var(b, b1, "o", IC_FP32, 2);
+  ic_builder_feed(b, "x");
+  ic_builder_feed(b, "y");
+  ic_builder_feed(b, "h0");
+  ic_builder_op *add = ic_builder_add_op(b, b1, "elementwise_add");
+  ic_builder_in(add, "X", "x");
+  ic_builder_in(add, "Y", two ? "y" : "hm");
+  ic_builder_out(add, "Out", "hn");
+  scale(b, b1, "hn", "o", 2.0f, 0.0f);
+  ic_builder_op *r = ic_builder_add_op(b, 0, "recurrent");
+  ic_builder_input(r, "inputs", two ? 2 : 1, TU_NAMES("x", "y"));
+  ic_builder_in(r, "initial_states", "h0");
+  ic_builder_out(r, "outputs", "o");
+  if (with_block) ic_builder_attr_block(r, "sub_block", b1);
+  ic_builder_attr_bool(r, "has_states", true);
+  ic_builder_attr_bool(r, "reverse", false);
+  ic_builder_attr_strings(r, "ex_states", 1, TU_NAMES(ex));
+  ic_builder_attr_strings(r, "states", (size_t)n_st, TU_NAMES(st, "h2"));
+  ic_builder_fetch(b, "o");
+  return b;
+}
+
+/* recurrent: a program whose links do not fit is refused at load, naming the op and the
+ * link; inputs of different lengths, or a state no op writes, fail the run, the same in every
+ * executor. Its values are checked against Paddle 2.6.2 by test_ctrl_oracle (static_rnn_*). */
+START_TEST(recurrent_errors) {
+  expect_bad(rnn_prog(false, 4, "hm", "hn", 1, false), "op #3 (recurrent) in block 0",
+             "expected a BLOCK attribute 'sub_block', got none");
+  expect_bad(rnn_prog(false, 4, "nope", "hn", 1, true), "op #3 (recurrent) in block 0",
+             "ex_states 'nope' is not a variable of the step block (block 1)");
+  expect_bad(rnn_prog(false, 4, "hm", "h0", 1, true), "(recurrent)",
+             "states 'h0' is not a variable of the step block (block 1)");
+  expect_bad(rnn_prog(false, 4, "hm", "hn", 2, true), "(recurrent)",
+             "1 ex_states, 2 states and 1 initial_states");
+  ic_builder *b = rnn_prog(false, 4, "hm", "hn", 1, true);
+  ic_builder_op *r = ic_builder_add_op(b, 0, "recurrent");
+  ic_builder_attr_block(r, "sub_block", 1);
+  expect_bad(b, "op #5 (recurrent)", "no `inputs` variable");
+  ic_tensor *x = tu_rand_f32(2, TU_DIMS(4, 2), 1, -1, 1);
+  ic_tensor *y3 = tu_rand_f32(2, TU_DIMS(3, 2), 2, -1, 1);
+  ic_tensor *h0 = tu_rand_f32(1, TU_DIMS(2), 3, -1, 1);
+  ic_tensor *feeds[] = {x, y3, h0};
+  expect_run_error(rnn_prog(true, -1, "hm", "hn", 1, true), 3, TU_NAMES("x", "y", "h0"), feeds,
+                   "o", "op #3 (recurrent) in block 0",
+                   "inputs 'y' is float32[3, 2]: its sequence length 3 differs from 4 of "
+                   "inputs 'x'");
+  expect_run_error(rnn_prog(false, -1, "hm", "h2", 1, true), 3, TU_NAMES("x", "y", "h0"), feeds,
+                   "o", "step 0 of block 1",
+                   "states 'h2' holds no data at the end of the step");
+  /* and a program that fits: o[t] = 2 (x[0] + ... + x[t] + h0) */
+  ic_builder *ok = rnn_prog(false, -1, "hm", "hn", 1, true);
+  char err[1024];
+  ic_tensor *out[1] = {0};
+  ck_assert_msg(tu_run(ok, 3, TU_NAMES("x", "y", "h0"), feeds, 1, TU_NAMES("o"), out, err,
+                       sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(ok);
+  ck_assert_int_eq(out[0]->ndim, 2);
+  ck_assert_int_eq(out[0]->dims[0], 4);
+  const float *xv = x->data, *hv = h0->data, *ov = out[0]->data;
+  float acc[2] = {hv[0], hv[1]};
+  for (int t = 0; t < 4; t++) {
+    for (int j = 0; j < 2; j++) {
+      acc[j] += xv[t * 2 + j];
+      ck_assert_float_eq_tol(ov[t * 2 + j], 2.0f * acc[j], 1e-6f);
+    }
+  }
+  ic_tensor_destroy(out[0]);
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(y3);
+  ic_tensor_destroy(h0);
+}
+END_TEST
+
 static TCase *tc_while(void) {
   TCase *tc = tcase_create("while");
   tcase_set_timeout(tc, 120);
@@ -1349,6 +1438,7 @@ static TCase *tc_cond(void) {
   tcase_add_test(tc, select_ops);
   tcase_add_test(tc, fuse_keeps_sub_block_values);
   tcase_add_test(tc, bad_programs);
+  tcase_add_test(tc, recurrent_errors);
   return tc;
 }
 

@@ -1580,6 +1580,216 @@ def beam_search_decoder_nn(g):
     g.fetch(ids, lengths)
 
 
+# ---------------------------------------------------------------------------------------
+# recurrent: fluid's StaticRNN
+# ---------------------------------------------------------------------------------------
+
+class StaticRNN:
+    """The program fluid 1.x's StaticRNN (paddle.fluid.layers.StaticRNN) writes, rebuilt here:
+    Paddle 2.6.2 no longer has the Python class, but its executor still runs the recurrent
+    op. As fluid's: step_input declares the step's variable in the step block under the outer
+    name (shape without the leading dimension); memory(init=...) declares the previous-step
+    variable there, memory(shape, batch_ref, init_value) first adds fill_constant_batch_size_like
+    in the parent block (batch from dim 1 of the outer sequence); step_output and each memory
+    end in a copy op inside the block whose output is the stacked output (declared again in
+    the parent with [seq_len] + shape) or the state; the parameters are the names the block
+    reads that it does not write, link or declare. The copy is `assign` where fluid wrote
+    rnn_memory_helper (the same Out = X, which Paddle 2.6.2 no longer registers)."""
+
+    def __init__(self, reverse=False, is_train=None):
+        self.prog = paddle.static.default_main_program()
+        self.reverse, self.is_train = reverse, is_train
+        self.inputs, self.outputs, self.mems = [], [], []  # mems: [init, pre, new]
+        self.seq_len = None
+
+    def __enter__(self):
+        self.parent = self.prog.current_block()
+        self.block = self.prog._create_block()
+        return self
+
+    def step_input(self, x):
+        self.seq_len = x.shape[0]
+        ipt = self.block.create_var(name=x.name, dtype=x.dtype, shape=list(x.shape[1:]))
+        self.inputs.append(x)
+        return ipt
+
+    def memory(self, init=None, shape=None, batch_ref=None, init_value=0.0):
+        if init is None:
+            boot = self.parent.create_var(name=paddle.utils.unique_name.generate("mem_boot"),
+                                          shape=shape, dtype=batch_ref.dtype)
+            self.parent.append_op(
+                type="fill_constant_batch_size_like", inputs={"Input": [batch_ref.name]},
+                outputs={"Out": [boot]},
+                attrs={"value": init_value, "shape": shape, "dtype": boot.dtype,
+                       "input_dim_idx": 1, "output_dim_idx": 0})
+            init = boot
+        pre = self.block.create_var(name=paddle.utils.unique_name.generate("rnn_mem"),
+                                    dtype=init.dtype, shape=init.shape)
+        self.mems.append([init, pre, None])
+        return pre
+
+    def update_memory(self, mem, var):
+        for m in self.mems:
+            if m[1].name == mem.name:
+                m[2] = var
+
+    def _copy(self, v):
+        out = self.block.create_var(name=paddle.utils.unique_name.generate("rnn_tmp"),
+                                    dtype=v.dtype, shape=v.shape)
+        self.block.append_op(type="assign", inputs={"X": [v]}, outputs={"Out": [out]})
+        return out
+
+    def step_output(self, o):
+        tmp = self._copy(o)
+        self.outputs.append(self.parent.create_var(name=tmp.name, dtype=tmp.dtype,
+                                                   shape=[self.seq_len] + list(tmp.shape)))
+
+    def __exit__(self, *exc):
+        if exc[0] is not None:
+            return False
+        states = [self._copy(m[2]).name for m in self.mems]
+        local = set(v.name for v in self.inputs) | set(m[1].name for m in self.mems)
+        for op in self.block.ops:
+            for n in op.output_arg_names:
+                local.add(n)
+        params = []
+        for op in self.block.ops:
+            for n in op.input_arg_names:
+                if n not in local and n not in params:
+                    params.append(n)
+        self.prog._rollback()
+        step_scope = self.parent.create_var(type=paddle.base.core.VarDesc.VarType.STEP_SCOPES)
+        attrs = {"has_states": len(self.mems) > 0, "ex_states": [m[1].name for m in self.mems],
+                 "states": states, "sub_block": self.block, "reverse": self.reverse}
+        if self.is_train is not None:
+            attrs["is_train"] = self.is_train
+        self.parent.append_op(
+            type="recurrent",
+            inputs={"inputs": self.inputs, "initial_states": [m[0] for m in self.mems],
+                    "parameters": [self.parent._find_var_recursive(n) for n in params]},
+            outputs={"outputs": self.outputs, "step_scopes": [step_scope]}, attrs=attrs)
+        return False
+
+
+@case()
+def static_rnn_tanh(g):
+    """fluid's StaticRNN: h_t = tanh(fc(concat(x_t, h_{t-1}))), one input [5, 2, 3], one
+    memory initialised from a fed h0 [2, 4]; fetches the stacked h [5, 2, 4]."""
+    x = g.data("x", g.rand([5, 2, 3]))
+    h0 = g.data("h0", g.rand([2, 4]))
+    with StaticRNN() as rnn:
+        xt = rnn.step_input(x)
+        h = rnn.memory(init=h0)
+        nh = paddle.static.nn.fc(paddle.concat([xt, h], axis=1), 4, activation="tanh")
+        rnn.update_memory(h, nh)
+        rnn.step_output(nh)
+    g.fetch(rnn.outputs[0])
+
+
+@case()
+def static_rnn_two(g):
+    """StaticRNN with two inputs ([4, 3, 2] and [4, 3, 5]) and two memories, one from a fed
+    tensor and one by shape from batch_ref (fill_constant_batch_size_like, value 0.5); an
+    outer parameter w read inside the block, two stacked outputs; is_train false."""
+    x = g.data("x", g.rand([4, 3, 2]))
+    y = g.data("y", g.rand([4, 3, 5]))
+    c0 = g.data("c0", g.rand([3, 2]))
+    w = g.param("w", g.rand([5, 2], -0.5, 0.5))
+    with StaticRNN(is_train=False) as rnn:
+        xt = rnn.step_input(x)
+        yt = rnn.step_input(y)
+        h = rnn.memory(shape=[-1, 2], batch_ref=xt, init_value=0.5)
+        c = rnn.memory(init=c0)
+        nc = c * 0.5 + paddle.tanh(paddle.matmul(yt, w) + xt)
+        nh = paddle.nn.functional.sigmoid(nc) * h + xt
+        rnn.update_memory(h, nh)
+        rnn.update_memory(c, nc)
+        rnn.step_output(nh)
+        rnn.step_output(nc * 2.0)
+    g.fetch(*rnn.outputs)
+
+
+@case()
+def static_rnn_reverse(g):
+    """A recurrent op with reverse set (the steps run from the last to the first; fluid's
+    StaticRNN API itself never sets it): a running sum s_t = s_{t+1} * 0.9 + x_t * w over
+    x [6, 2, 3], the memory by shape (init_value -1), and a stateless second output."""
+    x = g.data("x", g.rand([6, 2, 3]))
+    w = g.param("w", g.rand([3], 0.5, 1.5))
+    with StaticRNN(reverse=True) as rnn:
+        xt = rnn.step_input(x)
+        s = rnn.memory(shape=[-1, 3], batch_ref=xt, init_value=-1.0)
+        ns = s * 0.9 + xt * w
+        rnn.update_memory(s, ns)
+        rnn.step_output(ns)
+        rnn.step_output(paddle.exp(xt))
+    g.fetch(*rnn.outputs)
+
+
+@case()
+def static_rnn_stateless(g):
+    """A recurrent op without memories (has_states false): out_t = relu(x_t @ w) per step."""
+    x = g.data("x", g.rand([3, 2, 4]))
+    w = g.param("w", g.rand([4, 3]))
+    with StaticRNN() as rnn:
+        xt = rnn.step_input(x)
+        rnn.step_output(paddle.nn.functional.relu(paddle.matmul(xt, w)))
+    g.fetch(*rnn.outputs)
+
+
+@case()
+def static_rnn_memory_helper(g):
+    """static_rnn_two's program with fluid's rnn_memory_helper (dtype float32) where it has
+    assign in the step block, as fluid 1.x wrote it: Paddle 2.6.2 no longer registers that op,
+    so the outputs are Paddle's for the assign program (the same copy, Out = X)."""
+    static_rnn_two(g)
+
+
+@case()
+def static_rnn_nested_while(g):
+    """A while_loop inside the StaticRNN step block: per step, n = 3 times
+    h = tanh(h * 0.5 + x_t @ w) from the memory (the nested block reads the step's input and
+    the outer parameter w); the memory's initial value by shape (init_value 0.25)."""
+    x = g.data("x", g.rand([4, 2, 3]))
+    w = g.param("w", g.rand([3, 3], -0.5, 0.5))
+    with StaticRNN() as rnn:
+        xt = rnn.step_input(x)
+        h = rnn.memory(shape=[-1, 3], batch_ref=xt, init_value=0.25)
+        i = paddle.full([1], 0, "int64")
+        n = paddle.full([1], 3, "int64")
+
+        def body(i, hh):
+            return [i + 1, paddle.tanh(hh * 0.5 + paddle.matmul(xt, w))]
+
+        _, nh = paddle.static.nn.while_loop(lambda i, hh: i < n, body, [i, h])
+        rnn.update_memory(h, nh)
+        rnn.step_output(nh)
+    g.fetch(*rnn.outputs)
+
+
+MEMORY_HELPER_CASES = ("static_rnn_memory_helper",)
+
+
+def to_memory_helper(path):
+    """Rename the sub-blocks' assign ops of a saved program to rnn_memory_helper."""
+    from paddle.base.proto import framework_pb2 as pb
+    desc = pb.ProgramDesc()
+    with open(path, "rb") as f:
+        desc.ParseFromString(f.read())
+    for blk in desc.blocks[1:]:
+        for op in blk.ops:
+            if op.type != "assign":
+                continue
+            op.type = "rnn_memory_helper"
+            attrs = [a for a in op.attrs if a.name != "dtype"]
+            dt = pb.OpDesc.Attr(name="dtype", type=pb.INT, i=5)
+            attrs = sorted(attrs + [dt], key=lambda a: a.name)
+            del op.attrs[:]
+            op.attrs.extend(attrs)
+    with open(path, "wb") as f:
+        f.write(desc.SerializeToString())
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     args = sys.argv[1:]
@@ -1594,6 +1804,8 @@ def main():
         if args and n not in args:
             continue
         gpo.gen_op_case(out_dir, n, CASES[n])
+        if n in MEMORY_HELPER_CASES:
+            to_memory_helper(os.path.join(out_dir, n, "model.pdmodel"))
         with open(os.path.join(out_dir, n, "case.txt")) as f:
             text = f.read().replace("tools/gen_paddle_oracle.py", "tools/gen_ctrl_oracle.py")
         with open(os.path.join(out_dir, n, "case.txt"), "w") as f:

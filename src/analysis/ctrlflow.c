@@ -30,6 +30,77 @@ int ic_ctrl_sub_block(const ic_program *p, const ic_op *op, ic_err *err) {
   return (int)sb->i;
 }
 
+static const char *const *strings_attr(const ic_op *op, const char *name, size_t *n, bool *bad) {
+  const ic_attr *a = ic_op_attr(op, name);
+  *n = 0;
+  if (!a) return NULL;
+  if (a->type != IC_ATTR_STRINGS) {
+    *bad = true;
+    return NULL;
+  }
+  *n = a->n;
+  return (const char *const *)a->strings;
+}
+
+ic_status ic_ctrl_rnn_spec(const ic_program *p, const ic_op *op, ic_rnn_spec *s, ic_err *err) {
+  char where[160];
+  memset(s, 0, sizeof *s);
+  if ((s->block = ic_ctrl_sub_block(p, op, err)) < 0) return err->code;
+  ic_op_where(op, where, sizeof where);
+  const ic_slot *in = ic_op_input(op, "inputs"), *init = ic_op_input(op, "initial_states");
+  const ic_slot *out = ic_op_output(op, "outputs");
+  if (!in || !in->n) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: no `inputs` variable (the sequence "
+                      "length is their leading dimension)", where);
+  }
+  s->n_in = in->n;
+  s->in = (const char *const *)in->args;
+  s->n_out = out ? out->n : 0;
+  s->out = out ? (const char *const *)out->args : NULL;
+  const ic_attr *rev = ic_op_attr(op, "reverse");
+  s->reverse = rev && rev->i != 0;
+  bool bad = false;
+  size_t n_ex, n_st;
+  s->ex = strings_attr(op, "ex_states", &n_ex, &bad);
+  s->st = strings_attr(op, "states", &n_st, &bad);
+  if (bad) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: ex_states and states must be string "
+                      "lists", where);
+  }
+  const ic_attr *hs = ic_op_attr(op, "has_states");
+  s->has_states = hs ? hs->i != 0 : n_ex > 0;
+  if (!s->has_states) return IC_OK;
+  size_t n_init = init ? init->n : 0;
+  if (n_ex != n_st || n_ex != n_init) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: %zu ex_states, %zu states and %zu "
+                      "initial_states: each memory needs one of each", where, n_ex, n_st, n_init);
+  }
+  for (size_t k = 0; k < 2 * n_ex; k++) {
+    const char *nm = k < n_ex ? s->ex[k] : s->st[k - n_ex];
+    const ic_vardesc *d = ic_program_find_var(p, s->block, nm);
+    if (!d || d->block != s->block) {
+      return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: %s '%s' is not a variable of the "
+                        "step block (block %d)", where, k < n_ex ? "ex_states" : "states", nm,
+                        s->block);
+    }
+  }
+  s->n_states = n_ex;
+  s->init = (const char *const *)init->args;
+  return IC_OK;
+}
+
+/* The names a recurrent op links into each step (its block's own, wherever declared). */
+static ic_status rnn_local_names(const ic_rnn_spec *r, ic_strmap *m, ic_err *err) {
+  for (size_t k = 0; k < r->n_in + 2 * r->n_states + r->n_out; k++) {
+    const char *nm = k < r->n_in ? r->in[k]
+                     : k < r->n_in + r->n_states ? r->ex[k - r->n_in]
+                     : k < r->n_in + 2 * r->n_states ? r->st[k - r->n_in - r->n_states]
+                     : r->out[k - r->n_in - 2 * r->n_states];
+    if (!ic_strmap_put(m, nm, (void *)1)) return oom(err);
+  }
+  return IC_OK;
+}
+
 typedef struct nameset {
   ic_strmap seen;
   size_t n, cap;
@@ -104,7 +175,22 @@ ic_status ic_ctrl_outer_io(const ic_program *p, const ic_op *op, ic_arena *arena
       if (!ic_strmap_put(&skip, nm, (void *)1)) st = oom(err);
     }
   }
-  if (!st) st = collect(p, blk, blk, grad ? &skip : NULL, &rd, &wr, err);
+  bool rnn = kind == IC_CTRL_RECURRENT;
+  ic_rnn_spec rs;
+  if (!st && rnn && !(st = ic_ctrl_rnn_spec(p, op, &rs, err))) {
+    st = rnn_local_names(&rs, &skip, err);
+  }
+  if (!st) st = collect(p, blk, blk, grad || rnn ? &skip : NULL, &rd, &wr, err);
+  /* A recurrent's own links are outer variables the op reads and writes (its step block
+   * reads and writes the linked names of its own). */
+  for (size_t s = 0; !st && rnn && s < op->n_inputs + op->n_outputs; s++) {
+    bool w = s >= op->n_inputs;
+    const ic_slot *sl = w ? &op->outputs[s - op->n_inputs] : &op->inputs[s];
+    if (w && strcmp(sl->name, "outputs") != 0) continue;
+    for (size_t k = 0; !st && k < sl->n; k++) {
+      if (!ns_add(w ? &wr : &rd, sl->args[k])) st = oom(err);
+    }
+  }
   ic_strmap_free(&skip);
   if (!st) {
     out->reads = ic_arena_calloc(arena, rd.n + 1, sizeof *out->reads);
@@ -135,6 +221,7 @@ ic_ctrl_kind ic_ctrl_kind_of(const ic_op *op) {
   }
   if (strcmp(t, "while_grad") == 0) return IC_CTRL_WHILE_GRAD;
   if (strcmp(t, "conditional_block_grad") == 0) return IC_CTRL_COND_GRAD;
+  if (strcmp(t, "recurrent") == 0) return IC_CTRL_RECURRENT;
   return IC_CTRL_NONE;
 }
 
@@ -452,8 +539,10 @@ typedef struct gradspec {
   ic_ctrl_kind kind;
   const ic_op *op;                /* the control-flow op */
   const ic_ctrl_grad_names *gn;   /* NULL: a forward with no grad op */
-  ic_strmap force_local;          /* grad: saved and local names */
-  ic_strmap keep;                 /* never in a release list: forward saved, grad local */
+  ic_strmap force_local;          /* grad: saved and local names; recurrent: its links */
+  ic_strmap keep;                 /* never in a release list: forward saved, grad local,
+                                     recurrent states and outputs (read after the step) */
+  const ic_rnn_spec *rnn;         /* recurrent */
 } gradspec;
 
 ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, void *ctx,
@@ -468,7 +557,8 @@ ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, v
   /* The data slots widened: while's X (input 0), conditional_block's Input (input 1),
    * while_grad's Out@GRAD (input 2), conditional_block_grad's Input (input 1); output 0. */
   ic_ctrl_kind kind = ic_ctrl_kind_of(in->op);
-  size_t data_in = kind == IC_CTRL_WHILE ? 0 : kind == IC_CTRL_WHILE_GRAD ? 2 : 1;
+  size_t data_in = kind == IC_CTRL_WHILE ? 0 : kind == IC_CTRL_WHILE_GRAD ? 2
+                   : kind == IC_CTRL_RECURRENT ? 2 /* parameters */ : 1;
   ic_islot *ins = (ic_islot *)in->in, *outs = (ic_islot *)in->out;
   if ((st = widen(plan->arena, &ins[data_in], io.n_reads, io.reads, in->op, index_of, ctx, err)) ||
       (st = widen(plan->arena, &outs[0], io.n_writes, io.writes, in->op, index_of, ctx, err))) {
@@ -480,7 +570,16 @@ ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, v
   ic_strmap_init(&g.keep);
   bool grad = kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD;
   const ic_op *other = grad ? ic_ctrl_find_fwd(plan->prog, in->op) : ic_ctrl_find_grad(plan->prog, in->op);
-  if (grad || other) {
+  ic_rnn_spec rs;
+  if (kind == IC_CTRL_RECURRENT) {
+    st = ic_ctrl_rnn_spec(plan->prog, in->op, &rs, err);
+    if (!st) st = rnn_local_names(&rs, &g.force_local, err);
+    for (size_t k = 0; !st && k < rs.n_states + rs.n_out; k++) {
+      const char *nm = k < rs.n_states ? rs.st[k] : rs.out[k - rs.n_states];
+      if (!ic_strmap_put(&g.keep, nm, (void *)1)) st = oom(err);
+    }
+    g.rnn = &rs;
+  } else if (grad || other) {
     st = ic_ctrl_grad_names_of(plan->prog, grad ? other : in->op, grad ? in->op : other,
                                plan->arena, &gn, err);
     g.gn = &gn;
@@ -507,6 +606,28 @@ static ic_status build_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
   ic_subplan *sp = s->sp;
   ic_arena *a = s->plan->arena;
   sp->kind = g->kind;
+  if (g->rnn) {
+    const ic_rnn_spec *r = g->rnn;
+    uint32_t *v[4];
+    size_t n[4] = {r->n_in, r->n_states, r->n_states, r->n_out};
+    const char *const *nm[4] = {r->in, r->ex, r->st, r->out};
+    for (int j = 0; j < 4; j++) {
+      if (!(v[j] = ic_arena_calloc(a, n[j] + 1, sizeof *v[j]))) return oom(err);
+      for (size_t k = 0; k < n[j]; k++) {
+        /* in the table already unless no op of the block names it */
+        if ((v[j][k] = sub_index(s, g->op, nm[j][k])) == NONE) return oom(err);
+      }
+    }
+    sp->rnn_reverse = r->reverse;
+    sp->n_rnn_in = (uint32_t)r->n_in;
+    sp->n_rnn_states = (uint32_t)r->n_states;
+    sp->n_rnn_out = (uint32_t)r->n_out;
+    sp->rnn_in = v[0];
+    sp->rnn_ex = v[1];
+    sp->rnn_st = v[2];
+    sp->rnn_out = v[3];
+    return IC_OK;
+  }
   if (!g->gn) return IC_OK;
   bool grad = g->kind == IC_CTRL_WHILE_GRAD || g->kind == IC_CTRL_COND_GRAD;
   uint32_t n = (uint32_t)g->gn->n_saved;
@@ -571,7 +692,7 @@ static ic_status build_sub(ic_plan *plan, int block, ic_parent_index pidx, void 
   if (!sp) return oom(err);
   sp->block = block;
   sbuild s = {.plan = plan, .sp = sp, .block = block, .parent_index = pidx, .parent_ctx = pctx,
-              .force_local = g->gn ? &g->force_local : NULL, .err = err};
+              .force_local = g->gn || g->rnn ? &g->force_local : NULL, .err = err};
   ic_strmap_init(&s.index);
   ic_status st = IC_OK;
   uint32_t *last = NULL, *tmp = NULL;

@@ -40,7 +40,8 @@ typedef enum ic_ctrl_kind {
   IC_CTRL_WHILE,
   IC_CTRL_COND,       /* conditional_block, conditional_block_infer */
   IC_CTRL_WHILE_GRAD,
-  IC_CTRL_COND_GRAD   /* conditional_block_grad */
+  IC_CTRL_COND_GRAD,  /* conditional_block_grad */
+  IC_CTRL_RECURRENT   /* recurrent (fluid's StaticRNN; forward only) */
 } ic_ctrl_kind;
 ic_ctrl_kind ic_ctrl_kind_of(const ic_op *op);
 
@@ -83,6 +84,18 @@ ic_status ic_ctrl_grad_names_of(const ic_program *p, const ic_op *fwd, const ic_
 /* The inside gradient name of input `x` (x + "@GRAD") in arena, or NULL. */
 const char *ic_ctrl_grad_name(ic_arena *arena, const char *x);
 
+/* A recurrent op's links (kernels/cpu/recurrent.c), checked: a valid sub_block, at least one
+ * `inputs` variable; with has_states (absent: whether ex_states has names) ex_states, states
+ * and initial_states of one length, every ex_states and states name a variable declared in
+ * the step block. The arrays point into the op. */
+typedef struct ic_rnn_spec {
+  int block;
+  bool has_states, reverse;
+  size_t n_in, n_states, n_out;
+  const char *const *in, *const *init, *const *ex, *const *st, *const *out;
+} ic_rnn_spec;
+ic_status ic_ctrl_rnn_spec(const ic_program *p, const ic_op *op, ic_rnn_spec *s, ic_err *err);
+
 /* The sub_block attribute of a control-flow op, checked (range, parent chain); -1 with err. */
 int ic_ctrl_sub_block(const ic_program *p, const ic_op *op, ic_err *err);
 
@@ -117,6 +130,13 @@ typedef struct ic_subplan {
   const uint32_t *xg_inside;
   const bool *xg_carried;
   const bool *xg_empty;      /* the output entry is @EMPTY@ (no gradient wanted) */
+  /* recurrent: the step block's own variables (indexes in this table) linked per step:
+   * rnn_in[k] the slice of inputs[k], rnn_ex[k] / rnn_st[k] the memories (n_rnn_states 0
+   * without has_states), rnn_out[k] stacked into outputs[k]; the outer ones are the
+   * instruction's inputs[k], initial_states[k] and outputs[k] (its first n_rnn_out). */
+  bool rnn_reverse;
+  uint32_t n_rnn_in, n_rnn_states, n_rnn_out;
+  const uint32_t *rnn_in, *rnn_ex, *rnn_st, *rnn_out;
 } ic_subplan;
 
 /* Name -> index in a parent table (1 + index, 0 if absent). */

@@ -30,6 +30,22 @@ ic_status ic_ctrl_should_run(const ic_op *op, size_t n, ic_tensor *const *cond,
                              const char *const *names, bool scalar, bool *run, ic_err *err);
 bool ic_ctrl_scalar_condition(const ic_op *op);
 
+/* ---- recurrent, shared by the executors ---- */
+
+/* The sequence length: the leading dimension every `inputs` tensor (plain, with data, at
+ * least 1-D) shares; an error naming the one that differs. */
+ic_status ic_ctrl_rnn_seq_len(size_t n, ic_tensor *const *in, const char *const *names,
+                              int64_t *len, ic_err *err);
+/* inside = step t of outside (a view of its storage, the leading dimension dropped). */
+void ic_ctrl_rnn_slice(ic_tensor *inside, const ic_tensor *outside, int64_t t);
+/* outer[t] = inner, step `step` of `len`: the first step makes outer [len] + inner's shape
+ * with fresh storage; every step's inner must have data and that shape and dtype. */
+ic_status ic_ctrl_rnn_store(ic_tensor *outer, const ic_tensor *inner, size_t step, int64_t t,
+                            int64_t len, const char *name, ic_allocator *a, ic_err *err);
+/* A memory for the next step: states[k] as a step left it, which must hold data. */
+ic_status ic_ctrl_rnn_state(ic_tensor *carry, const ic_tensor *state, const char *name,
+                            ic_err *err);
+
 /* ---- gradients of control flow, shared by the executors ---- */
 
 /* out = zeros shaped and typed like `like` (its LoD too), in a fresh buffer. */

@@ -219,6 +219,7 @@ bool ic_ctrl_scalar_condition(const ic_op *op) {
 }
 
 static void clear_locals(subrun *s);
+static const char *var_name(const ic_variable *v, const char *dflt);
 static ic_status exec_while_grad(const ic_instr *in, ic_variable *const *pvarp,
                                  const ic_ctrl_env *ce, ic_err *err);
 static ic_status exec_cond_grad(const ic_instr *in, ic_variable *const *pvarp,
@@ -238,9 +239,147 @@ static ic_status keep_iteration(subrun *s, ic_variable *steps, size_t it, bool s
   return IC_OK;
 }
 
+/* ---- recurrent ---- */
+
+ic_status ic_ctrl_rnn_seq_len(size_t n, ic_tensor *const *in, const char *const *names,
+                              int64_t *len, ic_err *err) {
+  char d[96];
+  for (size_t k = 0; k < n; k++) {
+    const ic_tensor *t = in[k];
+    if (!t->data || t->ndim < 1 || t->layout != IC_LAYOUT_PLAIN) {
+      return ic_err_set(err, IC_ERR_SHAPE, "inputs '%s' is %s, expected a tensor of at least "
+                        "one dimension (the sequence)", names[k],
+                        t->data ? ic_tensor_describe(t, d, sizeof d) : "empty");
+    }
+    if (k == 0) {
+      *len = t->dims[0];
+    } else if (t->dims[0] != *len) {
+      return ic_err_set(err, IC_ERR_SHAPE, "inputs '%s' is %s: its sequence length %lld "
+                        "differs from %lld of inputs '%s'", names[k],
+                        ic_tensor_describe(t, d, sizeof d), (long long)t->dims[0],
+                        (long long)*len, names[0]);
+    }
+  }
+  return IC_OK;
+}
+
+void ic_ctrl_rnn_slice(ic_tensor *inside, const ic_tensor *outside, int64_t t) {
+  ic_tensor_share(inside, outside);
+  ic_tensor_take_lod(inside, NULL);
+  ic_tensor_set_meta(inside, outside->dtype, outside->ndim - 1, outside->dims + 1);
+  size_t row = (size_t)ic_tensor_numel_(inside) * ic_dtype_size(outside->dtype);
+  inside->data = (char *)outside->data + (size_t)t * row;
+}
+
+ic_status ic_ctrl_rnn_store(ic_tensor *outer, const ic_tensor *inner, size_t step, int64_t t,
+                            int64_t len, const char *name, ic_allocator *a, ic_err *err) {
+  char d1[96], d2[96];
+  if (!inner->data || inner->layout != IC_LAYOUT_PLAIN || inner->ndim + 1 > IC_MAX_RANK) {
+    return ic_err_set(err, IC_ERR_SHAPE, "outputs '%s' is %s after the step, expected a "
+                      "plain tensor of rank below %d", name,
+                      inner->data ? ic_tensor_describe(inner, d1, sizeof d1) : "empty",
+                      IC_MAX_RANK);
+  }
+  if (step == 0) {
+    int64_t dims[IC_MAX_RANK];
+    dims[0] = len;
+    for (int k = 0; k < inner->ndim; k++) dims[k + 1] = inner->dims[k];
+    ic_tensor t0;
+    ic_tensor_init(&t0);
+    ic_tensor_set_meta(&t0, inner->dtype, inner->ndim + 1, dims);
+    ic_status st = ic_tensor_alloc(&t0, a, err);
+    if (st) return st;
+    ic_tensor_reset(outer);
+    *outer = t0;
+  } else if (outer->dtype != inner->dtype || outer->ndim != inner->ndim + 1 ||
+             !ic_dims_equal(inner->ndim, inner->dims, outer->ndim - 1, outer->dims + 1)) {
+    return ic_err_set(err, IC_ERR_SHAPE, "outputs '%s' is %s in this step, but %s stacks "
+                      "the first step's", name, ic_tensor_describe(inner, d1, sizeof d1),
+                      ic_tensor_describe(outer, d2, sizeof d2));
+  }
+  size_t row = (size_t)ic_tensor_numel_(inner) * ic_dtype_size(inner->dtype);
+  if (row) memcpy((char *)outer->data + (size_t)t * row, inner->data, row);
+  return IC_OK;
+}
+
+ic_status ic_ctrl_rnn_state(ic_tensor *carry, const ic_tensor *state, const char *name,
+                            ic_err *err) {
+  if (!state->data) {
+    return ic_err_set(err, IC_ERR_NOT_FOUND, "states '%s' holds no data at the end of the "
+                      "step (no op of the step block writes it)", name);
+  }
+  ic_tensor_share(carry, state);
+  ic_tensor_take_lod(carry, state->lod ? ic_lod_clone(state->lod) : NULL);
+  return IC_OK;
+}
+
+/* recurrent (kernels/cpu/recurrent.c): the step block once per step, its links bound by
+ * index; a step's locals are cleared when it ends, the memories carried to the next. */
+static ic_status exec_recurrent(const ic_instr *in, ic_variable *const *pvarp,
+                                const ic_ctrl_env *ce, ic_err *err) {
+  const ic_subplan *sp = in->sub;
+  uint32_t ni = sp->n_rnn_in, ns = sp->n_rnn_states, no = sp->n_rnn_out;
+  ic_tensor **xs = calloc(ni + 1, sizeof *xs);
+  const char **xn = calloc(ni + 1, sizeof *xn);
+  ic_tensor *carry = calloc(ns + 1, sizeof *carry);
+  ic_status st = !xs || !xn || !carry ? oom(err) : IC_OK;
+  for (uint32_t k = 0; k < ns && carry; k++) ic_tensor_init(&carry[k]);
+  for (uint32_t k = 0; !st && k < ni; k++) {
+    xs[k] = &pvarp[in->in[0].vars[k]]->tensor;
+    xn[k] = sp->names[sp->rnn_in[k]];
+  }
+  int64_t len = 0;
+  if (!st) st = ic_ctrl_rnn_seq_len(ni, xs, xn, &len, err);
+  for (uint32_t k = 0; !st && k < ns; k++) {
+    const ic_variable *v = pvarp[in->in[1].vars[k]];
+    if (!v->tensor.data) {
+      st = ic_err_set(err, IC_ERR_NOT_FOUND, "initial_states '%s' holds no data",
+                      var_name(v, "?"));
+    } else {
+      ic_tensor_share(&carry[k], &v->tensor);
+    }
+  }
+  subrun s;
+  bool init = false;
+  if (!st) {
+    init = true;
+    st = subrun_init(&s, sp, pvarp, ce->env, err);
+  }
+  const uint64_t seed = ce->env->seed;
+  for (int64_t i = 0; !st && i < len; i++) {
+    int64_t t = sp->rnn_reverse ? len - 1 - i : i;
+    ce->env->seed = ic_ctrl_iteration_seed(seed, (uint64_t)i);
+    for (uint32_t k = 0; k < ni; k++) ic_ctrl_rnn_slice(&s.varp[sp->rnn_in[k]]->tensor, xs[k], t);
+    for (uint32_t k = 0; k < ns; k++) {
+      ic_tensor *ex = &s.varp[sp->rnn_ex[k]]->tensor;
+      ic_tensor_share(ex, &carry[k]);
+      ic_tensor_take_lod(ex, carry[k].lod ? ic_lod_clone(carry[k].lod) : NULL);
+    }
+    for (uint32_t k = 0; k < sp->n_instrs && !st; k++) st = exec_one(&s, k, ce, err);
+    for (uint32_t k = 0; !st && k < no; k++) {
+      st = ic_ctrl_rnn_store(&pvarp[in->out[0].vars[k]]->tensor, &s.varp[sp->rnn_out[k]]->tensor,
+                             (size_t)i, t, len, sp->names[sp->rnn_out[k]], ce->alloc, err);
+    }
+    for (uint32_t k = 0; !st && k < ns; k++) {
+      uint32_t v = sp->rnn_st[k];
+      st = ic_ctrl_rnn_state(&carry[k], &s.varp[v]->tensor, sp->names[v], err);
+    }
+    clear_locals(&s);
+    if (st) ic_err_prefix(err, "step %lld of block %d: ", (long long)t, sp->block);
+  }
+  ce->env->seed = seed;
+  if (init) subrun_free(&s);
+  for (uint32_t k = 0; carry && k < ns; k++) ic_tensor_reset(&carry[k]);
+  free(carry);
+  free(xs);
+  free(xn);
+  return st;
+}
+
 ic_status ic_exec_ctrl(const ic_instr *in, ic_variable *const *pvarp, const ic_ctrl_env *ce,
                        ic_err *err) {
   const ic_subplan *sp = in->sub;
+  if (sp->kind == IC_CTRL_RECURRENT) return exec_recurrent(in, pvarp, ce, err);
   if (sp->kind == IC_CTRL_WHILE_GRAD) return exec_while_grad(in, pvarp, ce, err);
   if (sp->kind == IC_CTRL_COND_GRAD) return exec_cond_grad(in, pvarp, ce, err);
   bool is_while = in->def == &ic_op_while; /* no string compare on the run path */

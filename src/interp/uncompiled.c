@@ -229,9 +229,12 @@ static ic_variable *grad_out_var(urun *u, const ic_op *op, const char *name) {
  * dropped afterwards (its temporaries freed; in training, what the grad op reads is first
  * moved into StepScopes / Scope). */
 
+static ic_status run_recurrent(urun *u, const ic_op *op, ic_err *err);
+
 static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
   ic_ctrl_kind kind = ic_ctrl_kind_of(op);
   if (kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD) return run_ctrl_grad(u, op, err);
+  if (kind == IC_CTRL_RECURRENT) return run_recurrent(u, op, err);
   int blk = ic_ctrl_sub_block(u->a->prog, op, err);
   if (blk < 0) return err->code;
   const ic_block *b = &u->a->prog->blocks[blk];
@@ -321,6 +324,89 @@ static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
   }
   u->a->env->seed = seed;
   return IC_OK;
+}
+
+/* recurrent, by name (the compiled executor's exec_recurrent, interp/ctrlexec.c, gives the
+ * semantics): a child scope per step holding the links (the inputs' slices, the memories,
+ * and the states and outputs, created there so that the step block writes them there),
+ * dropped when the step's outputs are stacked and its states carried to the next. */
+static ic_status run_recurrent(urun *u, const ic_op *op, ic_err *err) {
+  const ic_program *p = u->a->prog;
+  ic_rnn_spec r;
+  ic_status st = ic_ctrl_rnn_spec(p, op, &r, err);
+  if (st) return st;
+  const ic_block *b = &p->blocks[r.block];
+  ic_scope *cur = u->bscope[op->block];
+  ic_tensor **xs = ic_arena_calloc(u->arena, r.n_in + 1, sizeof *xs);
+  ic_tensor *carry = ic_arena_calloc(u->arena, r.n_states + 1, sizeof *carry);
+  ic_variable **outs = ic_arena_calloc(u->arena, r.n_out + 1, sizeof *outs);
+  if (!xs || !carry || !outs) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  for (size_t k = 0; k < r.n_in; k++) {
+    ic_variable *v = ic_scope_find(cur, r.in[k]);
+    if (!v || v->kind != IC_VK_TENSOR) {
+      return ic_err_set(err, IC_ERR_NOT_FOUND, "inputs '%s' has not been set", r.in[k]);
+    }
+    xs[k] = &v->tensor;
+  }
+  for (size_t k = 0; k < r.n_out; k++) {
+    if (!(outs[k] = out_var(u, op, r.out[k]))) {
+      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+  }
+  int64_t len = 0;
+  if ((st = ic_ctrl_rnn_seq_len(r.n_in, xs, r.in, &len, err))) return st;
+  for (size_t k = 0; k < r.n_states; k++) ic_tensor_init(&carry[k]);
+  for (size_t k = 0; k < r.n_states && !st; k++) {
+    const ic_variable *v = ic_scope_find(cur, r.init[k]);
+    if (!v || v->kind != IC_VK_TENSOR || !v->tensor.data) {
+      st = ic_err_set(err, IC_ERR_NOT_FOUND, "initial_states '%s' holds no data", r.init[k]);
+    } else {
+      ic_tensor_share(&carry[k], &v->tensor);
+    }
+  }
+  const uint64_t seed = u->a->env->seed;
+  for (int64_t i = 0; !st && i < len; i++) {
+    int64_t t = r.reverse ? len - 1 - i : i;
+    u->a->env->seed = ic_ctrl_iteration_seed(seed, (uint64_t)i);
+    ic_scope *child;
+    if (ic_scope_create(cur, &child)) {
+      st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      break;
+    }
+    for (size_t k = 0; k < r.n_in + 2 * r.n_states + r.n_out && !st; k++) {
+      const char *nm = k < r.n_in ? r.in[k]
+                       : k < r.n_in + r.n_states ? r.ex[k - r.n_in]
+                       : k < r.n_in + 2 * r.n_states ? r.st[k - r.n_in - r.n_states]
+                       : r.out[k - r.n_in - 2 * r.n_states];
+      ic_variable *v = ic_scope_var(child, nm);
+      if (!v) {
+        st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      } else if (k < r.n_in) {
+        ic_ctrl_rnn_slice(&v->tensor, xs[k], t);
+      } else if (k < r.n_in + r.n_states) {
+        const ic_tensor *c = &carry[k - r.n_in];
+        ic_tensor_share(&v->tensor, c);
+        ic_tensor_take_lod(&v->tensor, c->lod ? ic_lod_clone(c->lod) : NULL);
+      }
+    }
+    u->bscope[r.block] = child;
+    for (size_t i2 = 0; i2 < b->n_ops && !st; i2++) st = run_op(u, i2, &b->ops[i2], err);
+    u->bscope[r.block] = NULL;
+    for (size_t k = 0; k < r.n_out && !st; k++) {
+      const ic_variable *v = ic_strmap_get(&child->vars, r.out[k]);
+      st = ic_ctrl_rnn_store(&outs[k]->tensor, &v->tensor, (size_t)i, t, len, r.out[k],
+                             u->a->env->alloc, err);
+    }
+    for (size_t k = 0; k < r.n_states && !st; k++) {
+      const ic_variable *v = ic_strmap_get(&child->vars, r.st[k]);
+      st = ic_ctrl_rnn_state(&carry[k], &v->tensor, r.st[k], err);
+    }
+    ic_scope_destroy(child);
+    if (st) ic_err_prefix(err, "step %lld of block %d: ", (long long)t, r.block);
+  }
+  u->a->env->seed = seed;
+  for (size_t k = 0; k < r.n_states; k++) ic_tensor_reset(&carry[k]);
+  return st;
 }
 
 /* while_grad and conditional_block_grad, by name (the compiled executor's exec_while_grad and

@@ -13,6 +13,7 @@
 
 #include <xxhash.h>
 
+#include "analysis/ctrlflow.h"
 #include "common/arena.h"
 #include "common/pballoc.h"
 #include "framework.pb-c.h"
@@ -310,13 +311,15 @@ static ic_status check_blocks(const ic_program *p, const pb_program *pb, ic_err 
   return st;
 }
 
-/* while and conditional_block (and conditional_block_infer): a sub_block attribute naming a block whose parent is the
- * op's own block (so sub-blocks form a tree and every run of them terminates), and for while
- * exactly one Condition variable. */
+/* while, recurrent and conditional_block (and conditional_block_infer): a sub_block
+ * attribute naming a block whose parent is the op's own block (so sub-blocks form a tree and
+ * every run of them terminates); for while exactly one Condition variable; for recurrent
+ * links that fit (ic_ctrl_rnn_spec). */
 static ic_status check_control_flow(const ic_program *p, const ic_op *op, const char *where,
                                     ic_err *err) {
   bool is_while = strcmp(op->type, "while") == 0;
-  if (!is_while && strcmp(op->type, "conditional_block") != 0 &&
+  bool is_rnn = strcmp(op->type, "recurrent") == 0;
+  if (!is_while && !is_rnn && strcmp(op->type, "conditional_block") != 0 &&
       strcmp(op->type, "conditional_block_infer") != 0) {
     return IC_OK;
   }
@@ -339,6 +342,10 @@ static ic_status check_control_flow(const ic_program *p, const ic_op *op, const 
                         "%s: expected exactly one Condition variable, got %zu", where,
                         c ? c->n : (size_t)0);
     }
+  }
+  if (is_rnn) {
+    ic_rnn_spec r; /* its links (analysis/ctrlflow.c) */
+    return ic_ctrl_rnn_spec(p, op, &r, err);
   }
   return IC_OK;
 }
