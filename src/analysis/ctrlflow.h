@@ -14,6 +14,7 @@
 
 #include "common/arena.h"
 #include "common/err.h"
+#include "program/ctrlspec.h"
 #include "program/program.h"
 
 struct ic_instr;
@@ -84,20 +85,7 @@ ic_status ic_ctrl_grad_names_of(const ic_program *p, const ic_op *fwd, const ic_
 /* The inside gradient name of input `x` (x + "@GRAD") in arena, or NULL. */
 const char *ic_ctrl_grad_name(ic_arena *arena, const char *x);
 
-/* A recurrent op's links (kernels/cpu/recurrent.c), checked: a valid sub_block, at least one
- * `inputs` variable; with has_states (absent: whether ex_states has names) ex_states, states
- * and initial_states of one length, every ex_states and states name a variable declared in
- * the step block. The arrays point into the op. */
-typedef struct ic_rnn_spec {
-  int block;
-  bool has_states, reverse;
-  size_t n_in, n_states, n_out;
-  const char *const *in, *const *init, *const *ex, *const *st, *const *out;
-} ic_rnn_spec;
-ic_status ic_ctrl_rnn_spec(const ic_program *p, const ic_op *op, ic_rnn_spec *s, ic_err *err);
 
-/* The sub_block attribute of a control-flow op, checked (range, parent chain); -1 with err. */
-int ic_ctrl_sub_block(const ic_program *p, const ic_op *op, ic_err *err);
 
 typedef struct ic_subplan {
   int block;

@@ -13,10 +13,10 @@
 
 #include <xxhash.h>
 
-#include "analysis/ctrlflow.h"
 #include "common/arena.h"
 #include "common/pballoc.h"
 #include "framework.pb-c.h"
+#include "program/ctrlspec.h"
 #include "program/pir_json.h"
 
 typedef Paddle__Framework__Proto__ProgramDesc pb_program;
@@ -344,7 +344,7 @@ static ic_status check_control_flow(const ic_program *p, const ic_op *op, const 
     }
   }
   if (is_rnn) {
-    ic_rnn_spec r; /* its links (analysis/ctrlflow.c) */
+    ic_rnn_spec r; /* its links (ctrlspec.c) */
     return ic_ctrl_rnn_spec(p, op, &r, err);
   }
   return IC_OK;
