@@ -1979,6 +1979,129 @@ START_TEST(proposal_op_errors) {
 }
 END_TEST
 
+/* rpn_target_assign with use_random (its exact modes are Paddle oracle cases in
+ * paddle_ctrl_lod): the anchors of gen_ctrl_oracle.py's det_anchors, two images. Invariants
+ * against the same op without sampling (rpn_fg_fraction 0: every candidate): per image at
+ * most int(16 * 0.25) = 4 fg, the bg count min(candidates, 16 - kept fg), bg picked among the
+ * bg candidates, fg among the fg or bg ones, ScoreIndex fg then bg each ascending, TargetLabel
+ * 1 then 0, BBoxInsideWeight 0 rows exactly for the fake entries (LocationIndex rows beyond the
+ * fg); tu_run checks that every executor configuration picks the same anchors. A bad IsCrowd
+ * fails naming it. */
+static void rpn_feed(optest *t, bool bad_crowd) {
+  float an[48 * 4];
+  int k = 0;
+  for (int y = 0; y < 4; y++) {
+    for (int x = 0; x < 4; x++) {
+      for (int s = 12; s <= 40; s += s == 12 ? 12 : 16) {
+        const float cx = 8.0f + 16.0f * (float)x, cy = 8.0f + 16.0f * (float)y;
+        an[k++] = cx - (float)s / 2, an[k++] = cy - (float)s / 2;
+        an[k++] = cx + (float)s / 2 - 1, an[k++] = cy + (float)s / 2 - 1;
+      }
+    }
+  }
+  static const uint64_t go[] = {0, 3, 5};
+  const uint64_t *goffs[] = {go};
+  ic_tensor *gt = tu_f32(2, TU_DIMS(5, 4), F32S(2, 3, 26, 30, 30, 28, 60, 58, 5, 40, 20, 62,
+                                                10, 6, 40, 22, 2, 2, 30, 30));
+  ck_assert_int_eq(ic_tensor_set_lod(gt, 1, (const size_t[]){3}, goffs), IC_OK);
+  ic_tensor *cr = tu_i32(2, TU_DIMS(bad_crowd ? 4 : 5, 1), (const int32_t[]){0, 0, 1, 0, 0});
+  static const uint64_t bo[] = {0, 3, 4};
+  const uint64_t *boffs[] = {bad_crowd ? bo : go};
+  ck_assert_int_eq(ic_tensor_set_lod(cr, 1, (const size_t[]){3}, boffs), IC_OK);
+  ot_feed(t, "anchor", tu_f32(2, TU_DIMS(48, 4), an));
+  ot_feed(t, "gt", gt);
+  ot_feed(t, "crowd", cr);
+  ot_feed(t, "im_info", tu_f32(2, TU_DIMS(2, 3), F32S(64, 64, 1, 60, 56, 0.5f)));
+}
+
+static void rpn_run(optest *t, bool random, float fraction, bool bad_crowd) {
+  ot_begin(t);
+  rpn_feed(t, bad_crowd);
+  ot_op(t, "rpn_target_assign");
+  ic_builder_in(t->op, "Anchor", "anchor");
+  ic_builder_in(t->op, "GtBoxes", "gt");
+  ic_builder_in(t->op, "IsCrowd", "crowd");
+  ic_builder_in(t->op, "ImInfo", "im_info");
+  ic_builder_attr_int(t->op, "rpn_batch_size_per_im", 16);
+  ic_builder_attr_float(t->op, "rpn_straddle_thresh", -1.0f);
+  ic_builder_attr_float(t->op, "rpn_positive_overlap", 0.5f);
+  ic_builder_attr_float(t->op, "rpn_negative_overlap", 0.3f);
+  ic_builder_attr_float(t->op, "rpn_fg_fraction", fraction);
+  ic_builder_attr_bool(t->op, "use_random", random);
+  ot_out(t, "LocationIndex", "loc");
+  ot_out(t, "ScoreIndex", "score");
+  ot_out(t, "TargetBBox", "tbox");
+  ot_out(t, "TargetLabel", "tlbl");
+  ot_out(t, "BBoxInsideWeight", "biw");
+}
+
+START_TEST(rpn_target_assign_random) {
+  optest all, det_, rnd;
+  rpn_run(&all, false, 0.0f, false);
+  ot_ok(&all);
+  rpn_run(&det_, false, 0.25f, false);
+  ot_ok(&det_);
+  rpn_run(&rnd, true, 0.25f, false);
+  ot_ok(&rnd);
+  size_t n;
+  const uint64_t *al = ic_tensor_lod(all.out[1], 0, &n), *all_loc = ic_tensor_lod(all.out[0], 0, &n);
+  const uint64_t *sl = ic_tensor_lod(rnd.out[1], 0, &n), *ll = ic_tensor_lod(rnd.out[0], 0, &n);
+  const uint64_t *dl = ic_tensor_lod(det_.out[1], 0, &n);
+  ck_assert_uint_eq(n, 3);
+  const int32_t *as = ic_tensor_cdata(all.out[1]), *alb = ic_tensor_cdata(all.out[3]);
+  const int32_t *rs = ic_tensor_cdata(rnd.out[1]), *rl = ic_tensor_cdata(rnd.out[3]), *rloc = ic_tensor_cdata(rnd.out[0]);
+  const int32_t *ds = ic_tensor_cdata(det_.out[1]);
+  const float *biw = ic_tensor_cdata(rnd.out[4]);
+  bool differs = false;
+  for (int im = 0; im < 2; im++) {
+    int64_t afg = 0, abg = 0, fg = 0, bg = 0;
+    for (uint64_t k = al[im]; k < al[im + 1]; k++) *(alb[k] ? &afg : &abg) += 1;
+    const int64_t cand = (int64_t)(all_loc[im + 1] - all_loc[im]); /* fg candidates */
+    for (uint64_t k = sl[im]; k < sl[im + 1]; k++) {
+      const bool is_fg = rl[k] == 1;
+      ck_assert(rl[k] == 0 || rl[k] == 1);
+      if (k > sl[im]) { /* fg then bg, each ascending */
+        ck_assert(rl[k - 1] >= rl[k]);
+        if (rl[k - 1] == rl[k]) ck_assert_int_lt(rs[k - 1], rs[k]);
+      }
+      bool in_bg = false, in_fg = false;
+      for (uint64_t q = al[im]; q < al[im + 1]; q++) {
+        if (as[q] == rs[k]) *(alb[q] ? &in_fg : &in_bg) = true;
+      }
+      ck_assert(is_fg ? (in_fg || in_bg) : in_bg);
+      *(is_fg ? &fg : &bg) += 1;
+      ck_assert_int_ge(rs[k], im * 48);
+      ck_assert_int_lt(rs[k], im * 48 + 48);
+    }
+    const int64_t kept_fg = cand < 4 ? cand : 4, want_bg = abg < 16 - kept_fg ? abg : 16 - kept_fg;
+    ck_assert_int_le(fg, 4);
+    ck_assert_int_eq(bg, want_bg);
+    const int64_t nloc = (int64_t)(ll[im + 1] - ll[im]);
+    ck_assert_int_ge(nloc, fg);
+    for (int64_t k = 0; k < nloc; k++) {
+      const bool fake = k < nloc - fg;
+      for (int q = 0; q < 4; q++) ck_assert(biw[((int64_t)ll[im] + k) * 4 + q] == (fake ? 0.0f : 1.0f));
+      if (!fake) { /* the real entries are the fg of ScoreIndex */
+        ck_assert_int_eq(rloc[(int64_t)ll[im] + k], rs[sl[im] + (uint64_t)(k - (nloc - fg))]);
+      }
+    }
+    if (sl[im + 1] - sl[im] != dl[im + 1] - dl[im] ||
+        memcmp(rs + sl[im], ds + dl[im], (sl[im + 1] - sl[im]) * sizeof *rs)) {
+      differs = true;
+    }
+  }
+  ck_assert_msg(differs, "use_random picked the same anchors as use_random false");
+  ot_end(&all);
+  ot_end(&det_);
+  ot_end(&rnd);
+  optest bad;
+  rpn_run(&bad, true, 0.25f, true);
+  ck_assert_int_ne(ot_run(&bad), IC_OK);
+  tu_assert_msg(bad.err, "rpn_target_assign", "IsCrowd", NULL);
+  ot_end(&bad);
+}
+END_TEST
+
 static TCase *tc_priors(void) {
   TCase *tc = tcase_create("priors");
   tcase_add_test(tc, prior_box_modes);
@@ -1996,6 +2119,7 @@ static TCase *tc_priors(void) {
   tcase_add_test(tc, roi_align_errors);
   tcase_add_test(tc, roi_pool_lod);
   tcase_add_test(tc, target_assign_values);
+  tcase_add_test(tc, rpn_target_assign_random);
   tcase_add_test(tc, yolov3_loss_bad);
   tcase_add_test(tc, roi_pool_errors);
   return tc;

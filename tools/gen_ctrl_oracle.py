@@ -1207,6 +1207,104 @@ LOD_CASES.update({
 })
 
 
+# Detection training targets (rpn_target_assign, retinanet_target_assign,
+# generate_proposal_labels): ground truths of 3 images split by LoD, one image with a crowd
+# box, one with a tiny box (its best anchor is also a bg candidate: a "fake" location entry);
+# Paddle refuses an image without ground truth (an empty slice) and crashes (SIGFPE) on one
+# whose truths are all crowd, so no case has them (icore makes every inside anchor a bg
+# candidate there); use_random false (Paddle's random picks are not reproducible).
+def det_anchors(dtype):
+    """48 anchors: 4 x 4 positions of stride 16 over a 64 x 64 image, sides 12, 24 and 40
+    (the largest straddle the border)."""
+    out = []
+    for y in range(4):
+        for x in range(4):
+            cx, cy = 8 + 16 * x, 8 + 16 * y
+            for s in (12, 24, 40):
+                out.append([cx - s / 2, cy - s / 2, cx + s / 2 - 1, cy + s / 2 - 1])
+    return np.array(out, dtype)
+
+
+def det_gts(dtype):
+    gt = np.array([[2, 3, 26, 30], [30, 28, 60, 58], [5, 40, 20, 62],     # image 0 (last crowd)
+                   [10, 6, 40, 22], [50, 50, 52, 51],                     # image 1 (scale 0.5)
+                   [8, 8, 30, 30]], dtype)                                # image 2
+    return {"gt": (gt, [[0, 3, 5, 6]]),
+            "crowd": (np.array([[0], [0], [1], [0], [0], [0]], "int32"), [[0, 3, 5, 6]]),
+            "labels": (np.array([[3], [1], [2], [2], [5], [4]], "int32"), [[0, 3, 5, 6]]),
+            "im_info": (np.array([[64, 64, 1.0], [60, 56, 2.0], [64, 64, 1.0]], dtype), None)}
+
+
+def rpn_assign(dtype, attrs):
+    """rpn_target_assign over det_anchors and det_gts."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        an = paddle.static.data("anchor", [-1, 4], dtype)
+        gt = paddle.static.data("gt", [-1, 4], dtype, lod_level=1)
+        cr = paddle.static.data("crowd", [-1, 1], "int32", lod_level=1)
+        im = paddle.static.data("im_info", [-1, 3], dtype)
+        outs = {k: b.create_var(name=k.lower(), dtype=("int32" if k in (
+            "LocationIndex", "ScoreIndex", "TargetLabel") else dtype), lod_level=1)
+            for k in ("LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel",
+                      "BBoxInsideWeight")}
+        raw_op(b, "rpn_target_assign", {"Anchor": [an], "GtBoxes": [gt], "IsCrowd": [cr],
+                                        "ImInfo": [im]},
+               {k: [v] for k, v in outs.items()}, dict(use_random=False, **attrs))
+        return [an, gt, cr, im], list(outs.values())
+    return build
+
+
+def retina_assign(dtype, attrs):
+    """retinanet_target_assign over det_anchors and det_gts (with GtLabels)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        an = paddle.static.data("anchor", [-1, 4], dtype)
+        gt = paddle.static.data("gt", [-1, 4], dtype, lod_level=1)
+        lb = paddle.static.data("labels", [-1, 1], "int32", lod_level=1)
+        cr = paddle.static.data("crowd", [-1, 1], "int32", lod_level=1)
+        im = paddle.static.data("im_info", [-1, 3], dtype)
+        outs = {k: b.create_var(name=k.lower(), dtype=("int32" if k in (
+            "LocationIndex", "ScoreIndex", "TargetLabel", "ForegroundNumber") else dtype),
+            lod_level=1)
+            for k in ("LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel",
+                      "BBoxInsideWeight", "ForegroundNumber")}
+        raw_op(b, "retinanet_target_assign", {"Anchor": [an], "GtBoxes": [gt], "GtLabels": [lb],
+                                              "IsCrowd": [cr], "ImInfo": [im]},
+               {k: [v] for k, v in outs.items()}, attrs)
+        return [an, gt, lb, cr, im], list(outs.values())
+    return build
+
+
+def det_values(dtype, *names):
+    v = det_gts(dtype)
+    v["anchor"] = (det_anchors(dtype), None)
+    return {k: v[k] for k in names}
+
+
+RPN_FEEDS = ("anchor", "gt", "crowd", "im_info")
+LOD_CASES.update({
+    # straddling anchors dropped (thresh 0), batch 16 with fg fraction 0.25: fg cut to 4
+    "rpn_target_assign": (rpn_assign(F32, dict(
+        rpn_batch_size_per_im=16, rpn_straddle_thresh=0.0, rpn_positive_overlap=0.5,
+        rpn_negative_overlap=0.3, rpn_fg_fraction=0.25)), det_values(F32, *RPN_FEEDS)),
+    # every anchor (thresh -1), no sampling (fraction 0), float64
+    "rpn_target_assign_all": (rpn_assign("float64", dict(
+        rpn_batch_size_per_im=256, rpn_straddle_thresh=-1.0, rpn_positive_overlap=0.6,
+        rpn_negative_overlap=0.2, rpn_fg_fraction=0.0)), det_values("float64", *RPN_FEEDS)),
+    # a large straddle margin (8 pixels), batch 40, fraction 0.5 (bg cut)
+    "rpn_target_assign_straddle": (rpn_assign(F32, dict(
+        rpn_batch_size_per_im=40, rpn_straddle_thresh=8.0, rpn_positive_overlap=0.7,
+        rpn_negative_overlap=0.3, rpn_fg_fraction=0.5)), det_values(F32, *RPN_FEEDS)),
+    "retinanet_target_assign": (retina_assign(F32, dict(positive_overlap=0.5,
+                                                        negative_overlap=0.4)),
+                                det_values(F32, "anchor", "gt", "labels", "crowd", "im_info")),
+    "retinanet_target_assign_fp64": (retina_assign("float64", dict(positive_overlap=0.35,
+                                                                   negative_overlap=0.2)),
+                                     det_values("float64", "anchor", "gt", "labels", "crowd",
+                                                "im_info")),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil
