@@ -1305,6 +1305,85 @@ LOD_CASES.update({
 })
 
 
+def proposal_labels(dtype, attrs, cascade=False):
+    """generate_proposal_labels over gpl_values (MaxOverlap with is_cascade_rcnn)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ro = paddle.static.data("rois", [-1, 4], dtype, lod_level=1)
+        cl = paddle.static.data("classes", [-1, 1], "int32", lod_level=1)
+        cr = paddle.static.data("crowd", [-1, 1], "int32", lod_level=1)
+        gt = paddle.static.data("gt", [-1, 4], dtype, lod_level=1)
+        im = paddle.static.data("im_info", [-1, 3], dtype)
+        ins = {"RpnRois": [ro], "GtClasses": [cl], "IsCrowd": [cr], "GtBoxes": [gt],
+               "ImInfo": [im]}
+        feed_vars = [ro, cl, cr, gt, im]
+        if cascade:
+            mo = paddle.static.data("max_overlap", [-1], dtype, lod_level=1)
+            ins["MaxOverlap"] = [mo]
+            feed_vars.append(mo)
+        names = ("Rois", "LabelsInt32", "BboxTargets", "BboxInsideWeights",
+                 "BboxOutsideWeights", "MaxOverlapWithGT")
+        outs = {k: b.create_var(name="gpl_" + k.lower(), dtype="int32" if k == "LabelsInt32" else dtype,
+                                lod_level=1) for k in names}
+        raw_op(b, "generate_proposal_labels", ins, {k: [v] for k, v in outs.items()},
+               dict(use_random=False, is_cascade_rcnn=cascade, **attrs))
+        return feed_vars, list(outs.values())
+    return build
+
+
+def gpl_values(seed, dtype, rois_lod, cascade=False):
+    """3 images of 64 x 64 (scales 1, 2, 0.5) with 3, 2 and 2 ground truths (image 0's last
+    one crowd); rois jittered around the truths (in the scaled image) and random ones."""
+    rng = np.random.RandomState(seed)
+    gt = np.array([[2, 3, 26, 30], [30, 28, 60, 58], [5, 40, 20, 62],
+                   [10, 6, 40, 22], [12, 30, 33, 55],
+                   [4, 4, 28, 20], [20, 30, 50, 60]], "float64")
+    glod = [0, 3, 5, 7]
+    scales = [1.0, 2.0, 0.5]
+    rois = []
+    for i in range(3):
+        n = rois_lod[i + 1] - rois_lod[i]
+        for k in range(n):
+            if k % 3 != 2:
+                g = gt[glod[i] + k % (glod[i + 1] - glod[i])]
+                b = g + rng.uniform(-6, 6, 4)
+            else:
+                xy = rng.uniform(0, 50, 2)
+                b = np.concatenate([xy, xy + rng.uniform(4, 30, 2)])
+            rois.append(b * scales[i])
+    v = {"rois": (np.array(rois, dtype).reshape(-1, 4), [rois_lod]),
+         "classes": (np.array([[3], [1], [2], [5], [4], [2], [1]], "int32"), [glod]),
+         "crowd": (np.array([[0], [0], [1], [0], [0], [0], [0]], "int32"), [glod]),
+         "gt": (gt.astype(dtype), [glod]),
+         "im_info": (np.array([[64, 64, 1.0], [128, 128, 2.0], [32, 32, 0.5]], dtype), None)}
+    if cascade:
+        mo = rng.uniform(0.2, 0.9, rois_lod[-1])
+        mo[::4] = 1.0
+        mo[rois_lod[1]:rois_lod[2]] = 1.0   # image 1: every roi filtered (one zero box)
+        v["max_overlap"] = (mo.astype(dtype), [rois_lod])
+    return v
+
+
+GPL_ATTRS = dict(batch_size_per_im=12, fg_fraction=0.5, fg_thresh=0.5, bg_thresh_hi=0.5,
+                 bg_thresh_lo=0.0, bbox_reg_weights=[0.1, 0.1, 0.2, 0.2], class_nums=6,
+                 is_cls_agnostic=False)
+LOD_CASES.update({
+    # fg cut to floor(12 * 0.5) = 6, bg to 12 - fg; image 1 without rois
+    "generate_proposal_labels": (proposal_labels(F32, GPL_ATTRS),
+                                 gpl_values(80, F32, [0, 14, 14, 26])),
+    # class-agnostic targets (class_nums 2), float64, bg between 0.1 and 0.6, a large batch
+    "generate_proposal_labels_agnostic": (proposal_labels("float64", dict(
+        GPL_ATTRS, batch_size_per_im=64, fg_fraction=0.5, fg_thresh=0.6, bg_thresh_hi=0.6,
+        bg_thresh_lo=0.1, class_nums=2, is_cls_agnostic=True,
+        bbox_reg_weights=[1.0, 1.0, 1.0, 1.0])), gpl_values(81, "float64", [0, 9, 15, 24])),
+    # Cascade R-CNN: no sampling, rois with MaxOverlap 1 dropped (all of image 1's: one zero
+    # box)
+    "generate_proposal_labels_cascade": (proposal_labels(F32, dict(
+        GPL_ATTRS, fg_thresh=0.6, bg_thresh_hi=0.6, bbox_reg_weights=[0.05, 0.05, 0.1, 0.1]),
+        cascade=True), gpl_values(82, F32, [0, 10, 16, 25], cascade=True)),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil
