@@ -1384,6 +1384,63 @@ LOD_CASES.update({
 })
 
 
+def mask_labels(num_classes, resolution):
+    """generate_mask_labels (float32 only in Paddle) over mask_values."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        im = paddle.static.data("im_info", [-1, 3], F32)
+        cl = paddle.static.data("classes", [-1, 1], "int32", lod_level=1)
+        cr = paddle.static.data("crowd", [-1, 1], "int32", lod_level=1)
+        sg = paddle.static.data("segms", [-1, 2], F32, lod_level=3)
+        ro = paddle.static.data("rois", [-1, 4], F32, lod_level=1)
+        lb = paddle.static.data("labels", [-1, 1], "int32", lod_level=1)
+        outs = {k: b.create_var(name="gml_" + k.lower(), dtype=F32 if k == "MaskRois" else "int32",
+                                lod_level=1) for k in ("MaskRois", "RoiHasMaskInt32", "MaskInt32")}
+        raw_op(b, "generate_mask_labels", {"ImInfo": [im], "GtClasses": [cl], "IsCrowd": [cr],
+                                           "GtSegms": [sg], "Rois": [ro], "LabelsInt32": [lb]},
+               {k: [v] for k, v in outs.items()},
+               dict(num_classes=num_classes, resolution=resolution))
+        return [im, cl, cr, sg, ro, lb], list(outs.values())
+    return build
+
+
+def mask_values():
+    """4 images: 3 truths (one of two polygons, one crowd) and 5 rois (3 fg); 1 truth and 3 bg
+    rois (one all -1 row); 2 truths (one of class 0) and 3 rois (scale 1.5); 1 truth and no
+    roi (no row)."""
+    polys = [[[4, 4], [20, 6], [10, 22]],                                  # image 0, gt 0
+             [[30, 30], [44, 28], [50, 40], [40, 52], [28, 44]],            # gt 1, polygon 1
+             [[52, 10], [60, 12], [58, 24], [50, 20]],                     # gt 1, polygon 2
+             [[5, 40], [20, 40], [20, 60], [5, 60]],                       # gt 2 (crowd)
+             [[10, 10], [30, 10], [30, 30], [10, 30]],                     # image 1, gt 3
+             [[8, 6], [22, 4], [30, 12], [26, 26], [12, 28], [4, 16]],     # image 2, gt 4
+             [[34, 34], [50, 34], [50, 50], [34, 50]],                     # gt 5 (class 0)
+             [[1, 1], [9, 1], [5, 9]]]                                     # image 3, gt 6
+    pts = np.array([p for poly in polys for p in poly], F32)
+    lod2 = [0]
+    for poly in polys:
+        lod2.append(lod2[-1] + len(poly))
+    segm_lod = [[0, 3, 4, 6, 7], [0, 1, 3, 4, 5, 6, 7, 8], lod2]
+    glod = [[0, 3, 4, 6, 7]]
+    rois = np.array([[3, 5, 21, 21], [29, 27, 51, 50], [0, 0, 8, 8], [48, 8, 61, 26],
+                     [40, 40, 60, 60],
+                     [2, 2, 12, 12], [20, 20, 40, 40], [0, 30, 10, 50],
+                     [3, 3, 46, 44], [40, 40, 60, 60], [50, 48, 76, 76]], F32)
+    return {"im_info": (np.array([[64, 64, 1.0], [48, 48, 1.0], [96, 96, 1.5], [16, 16, 1.0]],
+                                 F32), None),
+            "classes": (np.array([[1], [3], [2], [2], [1], [0], [3]], "int32"), glod),
+            "crowd": (np.array([[0], [0], [1], [0], [0], [0], [0]], "int32"), glod),
+            "segms": (pts, segm_lod),
+            "rois": (rois, [[0, 5, 8, 11, 11]]),
+            "labels": (np.array([[1], [3], [0], [3], [0], [0], [0], [0], [1], [0], [2]], "int32"),
+                       [[0, 5, 8, 11, 11]])}
+
+
+LOD_CASES.update({
+    "generate_mask_labels": (mask_labels(4, 12), mask_values()),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil
