@@ -1406,8 +1406,11 @@ def mask_labels(num_classes, resolution):
 
 def mask_values():
     """4 images: 3 truths (one of two polygons, one crowd) and 5 rois (3 fg); 1 truth and 3 bg
-    rois (one all -1 row); 2 truths (one of class 0) and 3 rois (scale 1.5); 1 truth and no
-    roi (no row)."""
+    rois (one all -1 row); 2 truths (one of class 0) and 3 rois (scale 1.5, one fg roi far
+    from its truth: an empty mask); 1 truth and no roi (no row). Paddle 2.6.2 crashes (heap
+    corruption, "malloc(): invalid size") on these values with resolution 16 or 28, and with a
+    polygon vertex left of its roi it set one edge pixel that its own mask_util.cc (truncating
+    int casts) does not: no case has either."""
     polys = [[[4, 4], [20, 6], [10, 22]],                                  # image 0, gt 0
              [[30, 30], [44, 28], [50, 40], [40, 52], [28, 44]],            # gt 1, polygon 1
              [[52, 10], [60, 12], [58, 24], [50, 20]],                     # gt 1, polygon 2
