@@ -1979,6 +1979,226 @@ START_TEST(proposal_op_errors) {
 }
 END_TEST
 
+/* rpn_target_assign with use_random (its exact modes are Paddle oracle cases in
+ * paddle_ctrl_lod): the anchors of gen_ctrl_oracle.py's det_anchors, two images. Invariants
+ * against the same op without sampling (rpn_fg_fraction 0: every candidate): per image at
+ * most int(16 * 0.25) = 4 fg, the bg count min(candidates, 16 - kept fg), bg picked among the
+ * bg candidates, fg among the fg or bg ones, ScoreIndex fg then bg each ascending, TargetLabel
+ * 1 then 0, BBoxInsideWeight 0 rows exactly for the fake entries (LocationIndex rows beyond the
+ * fg); tu_run checks that every executor configuration picks the same anchors. A bad IsCrowd
+ * fails naming it. */
+static void rpn_feed(optest *t, bool bad_crowd) {
+  float an[48 * 4];
+  int k = 0;
+  for (int y = 0; y < 4; y++) {
+    for (int x = 0; x < 4; x++) {
+      for (int s = 12; s <= 40; s += s == 12 ? 12 : 16) {
+        const float cx = 8.0f + 16.0f * (float)x, cy = 8.0f + 16.0f * (float)y;
+        an[k++] = cx - (float)s / 2, an[k++] = cy - (float)s / 2;
+        an[k++] = cx + (float)s / 2 - 1, an[k++] = cy + (float)s / 2 - 1;
+      }
+    }
+  }
+  static const uint64_t go[] = {0, 3, 5};
+  const uint64_t *goffs[] = {go};
+  ic_tensor *gt = tu_f32(2, TU_DIMS(5, 4), F32S(2, 3, 26, 30, 30, 28, 60, 58, 5, 40, 20, 62,
+                                                10, 6, 40, 22, 2, 2, 30, 30));
+  ck_assert_int_eq(ic_tensor_set_lod(gt, 1, (const size_t[]){3}, goffs), IC_OK);
+  ic_tensor *cr = tu_i32(2, TU_DIMS(bad_crowd ? 4 : 5, 1), (const int32_t[]){0, 0, 1, 0, 0});
+  static const uint64_t bo[] = {0, 3, 4};
+  const uint64_t *boffs[] = {bad_crowd ? bo : go};
+  ck_assert_int_eq(ic_tensor_set_lod(cr, 1, (const size_t[]){3}, boffs), IC_OK);
+  ot_feed(t, "anchor", tu_f32(2, TU_DIMS(48, 4), an));
+  ot_feed(t, "gt", gt);
+  ot_feed(t, "crowd", cr);
+  ot_feed(t, "im_info", tu_f32(2, TU_DIMS(2, 3), F32S(64, 64, 1, 60, 56, 0.5f)));
+}
+
+static void rpn_run(optest *t, bool random, float fraction, bool bad_crowd) {
+  ot_begin(t);
+  rpn_feed(t, bad_crowd);
+  ot_op(t, "rpn_target_assign");
+  ic_builder_in(t->op, "Anchor", "anchor");
+  ic_builder_in(t->op, "GtBoxes", "gt");
+  ic_builder_in(t->op, "IsCrowd", "crowd");
+  ic_builder_in(t->op, "ImInfo", "im_info");
+  ic_builder_attr_int(t->op, "rpn_batch_size_per_im", 16);
+  ic_builder_attr_float(t->op, "rpn_straddle_thresh", -1.0f);
+  ic_builder_attr_float(t->op, "rpn_positive_overlap", 0.5f);
+  ic_builder_attr_float(t->op, "rpn_negative_overlap", 0.3f);
+  ic_builder_attr_float(t->op, "rpn_fg_fraction", fraction);
+  ic_builder_attr_bool(t->op, "use_random", random);
+  ot_out(t, "LocationIndex", "loc");
+  ot_out(t, "ScoreIndex", "score");
+  ot_out(t, "TargetBBox", "tbox");
+  ot_out(t, "TargetLabel", "tlbl");
+  ot_out(t, "BBoxInsideWeight", "biw");
+}
+
+START_TEST(rpn_target_assign_random) {
+  optest all, det_, rnd;
+  rpn_run(&all, false, 0.0f, false);
+  ot_ok(&all);
+  rpn_run(&det_, false, 0.25f, false);
+  ot_ok(&det_);
+  rpn_run(&rnd, true, 0.25f, false);
+  ot_ok(&rnd);
+  size_t n;
+  const uint64_t *al = ic_tensor_lod(all.out[1], 0, &n), *all_loc = ic_tensor_lod(all.out[0], 0, &n);
+  const uint64_t *sl = ic_tensor_lod(rnd.out[1], 0, &n), *ll = ic_tensor_lod(rnd.out[0], 0, &n);
+  const uint64_t *dl = ic_tensor_lod(det_.out[1], 0, &n);
+  ck_assert_uint_eq(n, 3);
+  const int32_t *as = ic_tensor_cdata(all.out[1]), *alb = ic_tensor_cdata(all.out[3]);
+  const int32_t *rs = ic_tensor_cdata(rnd.out[1]), *rl = ic_tensor_cdata(rnd.out[3]), *rloc = ic_tensor_cdata(rnd.out[0]);
+  const int32_t *ds = ic_tensor_cdata(det_.out[1]);
+  const float *biw = ic_tensor_cdata(rnd.out[4]);
+  bool differs = false;
+  for (int im = 0; im < 2; im++) {
+    int64_t afg = 0, abg = 0, fg = 0, bg = 0;
+    for (uint64_t k = al[im]; k < al[im + 1]; k++) *(alb[k] ? &afg : &abg) += 1;
+    const int64_t cand = (int64_t)(all_loc[im + 1] - all_loc[im]); /* fg candidates */
+    for (uint64_t k = sl[im]; k < sl[im + 1]; k++) {
+      const bool is_fg = rl[k] == 1;
+      ck_assert(rl[k] == 0 || rl[k] == 1);
+      if (k > sl[im]) { /* fg then bg, each ascending */
+        ck_assert(rl[k - 1] >= rl[k]);
+        if (rl[k - 1] == rl[k]) ck_assert_int_lt(rs[k - 1], rs[k]);
+      }
+      bool in_bg = false, in_fg = false;
+      for (uint64_t q = al[im]; q < al[im + 1]; q++) {
+        if (as[q] == rs[k]) *(alb[q] ? &in_fg : &in_bg) = true;
+      }
+      ck_assert(is_fg ? (in_fg || in_bg) : in_bg);
+      *(is_fg ? &fg : &bg) += 1;
+      ck_assert_int_ge(rs[k], im * 48);
+      ck_assert_int_lt(rs[k], im * 48 + 48);
+    }
+    const int64_t kept_fg = cand < 4 ? cand : 4, want_bg = abg < 16 - kept_fg ? abg : 16 - kept_fg;
+    ck_assert_int_le(fg, 4);
+    ck_assert_int_eq(bg, want_bg);
+    const int64_t nloc = (int64_t)(ll[im + 1] - ll[im]);
+    ck_assert_int_ge(nloc, fg);
+    for (int64_t k = 0; k < nloc; k++) {
+      const bool fake = k < nloc - fg;
+      for (int q = 0; q < 4; q++) ck_assert(biw[((int64_t)ll[im] + k) * 4 + q] == (fake ? 0.0f : 1.0f));
+      if (!fake) { /* the real entries are the fg of ScoreIndex */
+        ck_assert_int_eq(rloc[(int64_t)ll[im] + k], rs[sl[im] + (uint64_t)(k - (nloc - fg))]);
+      }
+    }
+    if (sl[im + 1] - sl[im] != dl[im + 1] - dl[im] ||
+        memcmp(rs + sl[im], ds + dl[im], (sl[im + 1] - sl[im]) * sizeof *rs)) {
+      differs = true;
+    }
+  }
+  ck_assert_msg(differs, "use_random picked the same anchors as use_random false");
+  ot_end(&all);
+  ot_end(&det_);
+  ot_end(&rnd);
+  optest bad;
+  rpn_run(&bad, true, 0.25f, true);
+  ck_assert_int_ne(ot_run(&bad), IC_OK);
+  tu_assert_msg(bad.err, "rpn_target_assign", "IsCrowd", NULL);
+  ot_end(&bad);
+}
+END_TEST
+
+/* generate_proposal_labels with use_random (the exact modes are Paddle oracle cases in
+ * paddle_ctrl_lod): 40 rois per image around 2 ground truths; batch 16, fg fraction 0.25. The
+ * per-image counts (LoD) are use_random false's, fg rows have a truth's class and
+ * MaxOverlapWithGT >= fg_thresh 0.5, bg rows class 0 and an overlap in [0, 0.5), and the
+ * picks differ from use_random false's; tu_run checks every executor configuration picks the
+ * same rows. A class >= class_nums fails naming GtClasses. */
+static void gpl_run(optest *t, bool random, int bad_class) {
+  ot_begin(t);
+  float rois[80 * 4];
+  uint64_t s = 7;
+  for (int i = 0; i < 80; i++) {
+    const float cx = (float)(20 + 20 * rnd(&s)), cy = (float)(20 + 20 * rnd(&s));
+    const float w = (float)(8 + 24 * rnd(&s)), h = (float)(8 + 24 * rnd(&s));
+    rois[i * 4] = cx - w / 2, rois[i * 4 + 1] = cy - h / 2;
+    rois[i * 4 + 2] = cx + w / 2, rois[i * 4 + 3] = cy + h / 2;
+  }
+  static const uint64_t ro[] = {0, 40, 80}, go[] = {0, 2, 4};
+  const uint64_t *roffs[] = {ro}, *goffs[] = {go};
+  ic_tensor *r = tu_f32(2, TU_DIMS(80, 4), rois);
+  ck_assert_int_eq(ic_tensor_set_lod(r, 1, (const size_t[]){3}, roffs), IC_OK);
+  ic_tensor *cl = tu_i32(2, TU_DIMS(4, 1), (const int32_t[]){3, 1, bad_class ? bad_class : 2, 4});
+  ic_tensor *cr = tu_i32(2, TU_DIMS(4, 1), (const int32_t[]){0, 0, 0, 0});
+  ic_tensor *gt = tu_f32(2, TU_DIMS(4, 4), F32S(15, 15, 35, 35, 22, 18, 44, 40, 10, 20, 30, 36,
+                                                26, 24, 40, 42));
+  ck_assert_int_eq(ic_tensor_set_lod(cl, 1, (const size_t[]){3}, goffs), IC_OK);
+  ck_assert_int_eq(ic_tensor_set_lod(cr, 1, (const size_t[]){3}, goffs), IC_OK);
+  ck_assert_int_eq(ic_tensor_set_lod(gt, 1, (const size_t[]){3}, goffs), IC_OK);
+  ot_feed(t, "rois", r);
+  ot_feed(t, "cls", cl);
+  ot_feed(t, "crowd", cr);
+  ot_feed(t, "gt", gt);
+  ot_feed(t, "im_info", tu_f32(2, TU_DIMS(2, 3), F32S(64, 64, 1, 64, 64, 1)));
+  ot_op(t, "generate_proposal_labels");
+  ic_builder_in(t->op, "RpnRois", "rois");
+  ic_builder_in(t->op, "GtClasses", "cls");
+  ic_builder_in(t->op, "IsCrowd", "crowd");
+  ic_builder_in(t->op, "GtBoxes", "gt");
+  ic_builder_in(t->op, "ImInfo", "im_info");
+  ic_builder_attr_int(t->op, "batch_size_per_im", 16);
+  ic_builder_attr_float(t->op, "fg_fraction", 0.25f);
+  ic_builder_attr_float(t->op, "fg_thresh", 0.5f);
+  ic_builder_attr_float(t->op, "bg_thresh_hi", 0.5f);
+  ic_builder_attr_float(t->op, "bg_thresh_lo", 0.0f);
+  ic_builder_attr_floats(t->op, "bbox_reg_weights", 4, F32S(0.1f, 0.1f, 0.2f, 0.2f));
+  ic_builder_attr_int(t->op, "class_nums", 5);
+  ic_builder_attr_bool(t->op, "use_random", random);
+  ot_out(t, "Rois", "o_rois");
+  ot_out(t, "LabelsInt32", "o_lbl");
+  ot_out(t, "BboxTargets", "o_tgt");
+  ot_out(t, "BboxInsideWeights", "o_iw");
+  ot_out(t, "BboxOutsideWeights", "o_ow");
+  ot_out(t, "MaxOverlapWithGT", "o_mo");
+}
+
+START_TEST(generate_proposal_labels_random) {
+  optest det_, rnd_;
+  gpl_run(&det_, false, 0);
+  ot_ok(&det_);
+  gpl_run(&rnd_, true, 0);
+  ot_ok(&rnd_);
+  size_t n, m;
+  const uint64_t *dl = ic_tensor_lod(det_.out[0], 0, &n), *rl = ic_tensor_lod(rnd_.out[0], 0, &m);
+  ck_assert_uint_eq(n, 3);
+  ck_assert_uint_eq(m, 3);
+  ck_assert_mem_eq(dl, rl, 3 * sizeof *dl);
+  const int32_t *lbl = ic_tensor_cdata(rnd_.out[1]);
+  const float *mo = ic_tensor_cdata(rnd_.out[5]), *iw = ic_tensor_cdata(rnd_.out[3]);
+  const float *rr = ic_tensor_cdata(rnd_.out[0]), *dr = ic_tensor_cdata(det_.out[0]);
+  for (int im = 0; im < 2; im++) {
+    int64_t fg = 0;
+    for (uint64_t k = rl[im]; k < rl[im + 1]; k++) {
+      if (lbl[k] > 0) {
+        ck_assert_uint_eq(k, rl[im] + (uint64_t)fg); /* fg rows first */
+        fg++;
+        ck_assert(mo[k] >= 0.5f);
+        ck_assert(lbl[k] == (im ? 2 : 3) || lbl[k] == (im ? 4 : 1));
+        for (int q = 0; q < 4; q++) ck_assert(iw[k * 20 + 4 * (uint64_t)lbl[k] + q] == 1.0f);
+      } else {
+        ck_assert_int_eq(lbl[k], 0);
+        ck_assert(mo[k] >= 0.0f && mo[k] < 0.5f);
+      }
+    }
+    ck_assert_int_le(fg, 4);
+    ck_assert_int_le((int64_t)(rl[im + 1] - rl[im]), 16);
+  }
+  ck_assert_msg(memcmp(rr, dr, rl[2] * 4 * sizeof *rr) != 0,
+                "use_random picked the same rois as use_random false");
+  ot_end(&det_);
+  ot_end(&rnd_);
+  optest bad;
+  gpl_run(&bad, true, 5);
+  ck_assert_int_ne(ot_run(&bad), IC_OK);
+  tu_assert_msg(bad.err, "generate_proposal_labels", "GtClasses", "class 5", NULL);
+  ot_end(&bad);
+}
+END_TEST
+
 static TCase *tc_priors(void) {
   TCase *tc = tcase_create("priors");
   tcase_add_test(tc, prior_box_modes);
@@ -1996,6 +2216,8 @@ static TCase *tc_priors(void) {
   tcase_add_test(tc, roi_align_errors);
   tcase_add_test(tc, roi_pool_lod);
   tcase_add_test(tc, target_assign_values);
+  tcase_add_test(tc, rpn_target_assign_random);
+  tcase_add_test(tc, generate_proposal_labels_random);
   tcase_add_test(tc, yolov3_loss_bad);
   tcase_add_test(tc, roi_pool_errors);
   return tc;

@@ -1455,6 +1455,243 @@ LOD_CASES.update({
 })
 
 
+# Detection training targets (rpn_target_assign, retinanet_target_assign,
+# generate_proposal_labels): ground truths of 3 images split by LoD, one image with a crowd
+# box, one with a tiny box (its best anchor is also a bg candidate: a "fake" location entry);
+# Paddle refuses an image without ground truth (an empty slice) and crashes (SIGFPE) on one
+# whose truths are all crowd, so no case has them (icore makes every inside anchor a bg
+# candidate there); use_random false (Paddle's random picks are not reproducible).
+def det_anchors(dtype):
+    """48 anchors: 4 x 4 positions of stride 16 over a 64 x 64 image, sides 12, 24 and 40
+    (the largest straddle the border)."""
+    out = []
+    for y in range(4):
+        for x in range(4):
+            cx, cy = 8 + 16 * x, 8 + 16 * y
+            for s in (12, 24, 40):
+                out.append([cx - s / 2, cy - s / 2, cx + s / 2 - 1, cy + s / 2 - 1])
+    return np.array(out, dtype)
+
+
+def det_gts(dtype):
+    gt = np.array([[2, 3, 26, 30], [30, 28, 60, 58], [5, 40, 20, 62],     # image 0 (last crowd)
+                   [10, 6, 40, 22], [50, 50, 52, 51],                     # image 1 (scale 0.5)
+                   [8, 8, 30, 30]], dtype)                                # image 2
+    return {"gt": (gt, [[0, 3, 5, 6]]),
+            "crowd": (np.array([[0], [0], [1], [0], [0], [0]], "int32"), [[0, 3, 5, 6]]),
+            "labels": (np.array([[3], [1], [2], [2], [5], [4]], "int32"), [[0, 3, 5, 6]]),
+            "im_info": (np.array([[64, 64, 1.0], [60, 56, 2.0], [64, 64, 1.0]], dtype), None)}
+
+
+def rpn_assign(dtype, attrs):
+    """rpn_target_assign over det_anchors and det_gts."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        an = paddle.static.data("anchor", [-1, 4], dtype)
+        gt = paddle.static.data("gt", [-1, 4], dtype, lod_level=1)
+        cr = paddle.static.data("crowd", [-1, 1], "int32", lod_level=1)
+        im = paddle.static.data("im_info", [-1, 3], dtype)
+        outs = {k: b.create_var(name=k.lower(), dtype=("int32" if k in (
+            "LocationIndex", "ScoreIndex", "TargetLabel") else dtype), lod_level=1)
+            for k in ("LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel",
+                      "BBoxInsideWeight")}
+        raw_op(b, "rpn_target_assign", {"Anchor": [an], "GtBoxes": [gt], "IsCrowd": [cr],
+                                        "ImInfo": [im]},
+               {k: [v] for k, v in outs.items()}, dict(use_random=False, **attrs))
+        return [an, gt, cr, im], list(outs.values())
+    return build
+
+
+def retina_assign(dtype, attrs):
+    """retinanet_target_assign over det_anchors and det_gts (with GtLabels)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        an = paddle.static.data("anchor", [-1, 4], dtype)
+        gt = paddle.static.data("gt", [-1, 4], dtype, lod_level=1)
+        lb = paddle.static.data("labels", [-1, 1], "int32", lod_level=1)
+        cr = paddle.static.data("crowd", [-1, 1], "int32", lod_level=1)
+        im = paddle.static.data("im_info", [-1, 3], dtype)
+        outs = {k: b.create_var(name=k.lower(), dtype=("int32" if k in (
+            "LocationIndex", "ScoreIndex", "TargetLabel", "ForegroundNumber") else dtype),
+            lod_level=1)
+            for k in ("LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel",
+                      "BBoxInsideWeight", "ForegroundNumber")}
+        raw_op(b, "retinanet_target_assign", {"Anchor": [an], "GtBoxes": [gt], "GtLabels": [lb],
+                                              "IsCrowd": [cr], "ImInfo": [im]},
+               {k: [v] for k, v in outs.items()}, attrs)
+        return [an, gt, lb, cr, im], list(outs.values())
+    return build
+
+
+def det_values(dtype, *names):
+    v = det_gts(dtype)
+    v["anchor"] = (det_anchors(dtype), None)
+    return {k: v[k] for k in names}
+
+
+RPN_FEEDS = ("anchor", "gt", "crowd", "im_info")
+LOD_CASES.update({
+    # straddling anchors dropped (thresh 0), batch 16 with fg fraction 0.25: fg cut to 4
+    "rpn_target_assign": (rpn_assign(F32, dict(
+        rpn_batch_size_per_im=16, rpn_straddle_thresh=0.0, rpn_positive_overlap=0.5,
+        rpn_negative_overlap=0.3, rpn_fg_fraction=0.25)), det_values(F32, *RPN_FEEDS)),
+    # every anchor (thresh -1), no sampling (fraction 0), float64
+    "rpn_target_assign_all": (rpn_assign("float64", dict(
+        rpn_batch_size_per_im=256, rpn_straddle_thresh=-1.0, rpn_positive_overlap=0.6,
+        rpn_negative_overlap=0.2, rpn_fg_fraction=0.0)), det_values("float64", *RPN_FEEDS)),
+    # a large straddle margin (8 pixels), batch 40, fraction 0.5 (bg cut)
+    "rpn_target_assign_straddle": (rpn_assign(F32, dict(
+        rpn_batch_size_per_im=40, rpn_straddle_thresh=8.0, rpn_positive_overlap=0.7,
+        rpn_negative_overlap=0.3, rpn_fg_fraction=0.5)), det_values(F32, *RPN_FEEDS)),
+    "retinanet_target_assign": (retina_assign(F32, dict(positive_overlap=0.5,
+                                                        negative_overlap=0.4)),
+                                det_values(F32, "anchor", "gt", "labels", "crowd", "im_info")),
+    "retinanet_target_assign_fp64": (retina_assign("float64", dict(positive_overlap=0.35,
+                                                                   negative_overlap=0.2)),
+                                     det_values("float64", "anchor", "gt", "labels", "crowd",
+                                                "im_info")),
+})
+
+
+def proposal_labels(dtype, attrs, cascade=False):
+    """generate_proposal_labels over gpl_values (MaxOverlap with is_cascade_rcnn)."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ro = paddle.static.data("rois", [-1, 4], dtype, lod_level=1)
+        cl = paddle.static.data("classes", [-1, 1], "int32", lod_level=1)
+        cr = paddle.static.data("crowd", [-1, 1], "int32", lod_level=1)
+        gt = paddle.static.data("gt", [-1, 4], dtype, lod_level=1)
+        im = paddle.static.data("im_info", [-1, 3], dtype)
+        ins = {"RpnRois": [ro], "GtClasses": [cl], "IsCrowd": [cr], "GtBoxes": [gt],
+               "ImInfo": [im]}
+        feed_vars = [ro, cl, cr, gt, im]
+        if cascade:
+            mo = paddle.static.data("max_overlap", [-1], dtype, lod_level=1)
+            ins["MaxOverlap"] = [mo]
+            feed_vars.append(mo)
+        names = ("Rois", "LabelsInt32", "BboxTargets", "BboxInsideWeights",
+                 "BboxOutsideWeights", "MaxOverlapWithGT")
+        outs = {k: b.create_var(name="gpl_" + k.lower(), dtype="int32" if k == "LabelsInt32" else dtype,
+                                lod_level=1) for k in names}
+        raw_op(b, "generate_proposal_labels", ins, {k: [v] for k, v in outs.items()},
+               dict(use_random=False, is_cascade_rcnn=cascade, **attrs))
+        return feed_vars, list(outs.values())
+    return build
+
+
+def gpl_values(seed, dtype, rois_lod, cascade=False):
+    """3 images of 64 x 64 (scales 1, 2, 0.5) with 3, 2 and 2 ground truths (image 0's last
+    one crowd); rois jittered around the truths (in the scaled image) and random ones."""
+    rng = np.random.RandomState(seed)
+    gt = np.array([[2, 3, 26, 30], [30, 28, 60, 58], [5, 40, 20, 62],
+                   [10, 6, 40, 22], [12, 30, 33, 55],
+                   [4, 4, 28, 20], [20, 30, 50, 60]], "float64")
+    glod = [0, 3, 5, 7]
+    scales = [1.0, 2.0, 0.5]
+    rois = []
+    for i in range(3):
+        n = rois_lod[i + 1] - rois_lod[i]
+        for k in range(n):
+            if k % 3 != 2:
+                g = gt[glod[i] + k % (glod[i + 1] - glod[i])]
+                b = g + rng.uniform(-6, 6, 4)
+            else:
+                xy = rng.uniform(0, 50, 2)
+                b = np.concatenate([xy, xy + rng.uniform(4, 30, 2)])
+            rois.append(b * scales[i])
+    v = {"rois": (np.array(rois, dtype).reshape(-1, 4), [rois_lod]),
+         "classes": (np.array([[3], [1], [2], [5], [4], [2], [1]], "int32"), [glod]),
+         "crowd": (np.array([[0], [0], [1], [0], [0], [0], [0]], "int32"), [glod]),
+         "gt": (gt.astype(dtype), [glod]),
+         "im_info": (np.array([[64, 64, 1.0], [128, 128, 2.0], [32, 32, 0.5]], dtype), None)}
+    if cascade:
+        mo = rng.uniform(0.2, 0.9, rois_lod[-1])
+        mo[::4] = 1.0
+        mo[rois_lod[1]:rois_lod[2]] = 1.0   # image 1: every roi filtered (one zero box)
+        v["max_overlap"] = (mo.astype(dtype), [rois_lod])
+    return v
+
+
+GPL_ATTRS = dict(batch_size_per_im=12, fg_fraction=0.5, fg_thresh=0.5, bg_thresh_hi=0.5,
+                 bg_thresh_lo=0.0, bbox_reg_weights=[0.1, 0.1, 0.2, 0.2], class_nums=6,
+                 is_cls_agnostic=False)
+LOD_CASES.update({
+    # fg cut to floor(12 * 0.5) = 6, bg to 12 - fg; image 1 without rois
+    "generate_proposal_labels": (proposal_labels(F32, GPL_ATTRS),
+                                 gpl_values(80, F32, [0, 14, 14, 26])),
+    # class-agnostic targets (class_nums 2), float64, bg between 0.1 and 0.6, a large batch
+    "generate_proposal_labels_agnostic": (proposal_labels("float64", dict(
+        GPL_ATTRS, batch_size_per_im=64, fg_fraction=0.5, fg_thresh=0.6, bg_thresh_hi=0.6,
+        bg_thresh_lo=0.1, class_nums=2, is_cls_agnostic=True,
+        bbox_reg_weights=[1.0, 1.0, 1.0, 1.0])), gpl_values(81, "float64", [0, 9, 15, 24])),
+    # Cascade R-CNN: no sampling, rois with MaxOverlap 1 dropped (all of image 1's: one zero
+    # box)
+    "generate_proposal_labels_cascade": (proposal_labels(F32, dict(
+        GPL_ATTRS, fg_thresh=0.6, bg_thresh_hi=0.6, bbox_reg_weights=[0.05, 0.05, 0.1, 0.1]),
+        cascade=True), gpl_values(82, F32, [0, 10, 16, 25], cascade=True)),
+})
+
+
+def mask_labels(num_classes, resolution):
+    """generate_mask_labels (float32 only in Paddle) over mask_values."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        im = paddle.static.data("im_info", [-1, 3], F32)
+        cl = paddle.static.data("classes", [-1, 1], "int32", lod_level=1)
+        cr = paddle.static.data("crowd", [-1, 1], "int32", lod_level=1)
+        sg = paddle.static.data("segms", [-1, 2], F32, lod_level=3)
+        ro = paddle.static.data("rois", [-1, 4], F32, lod_level=1)
+        lb = paddle.static.data("labels", [-1, 1], "int32", lod_level=1)
+        outs = {k: b.create_var(name="gml_" + k.lower(), dtype=F32 if k == "MaskRois" else "int32",
+                                lod_level=1) for k in ("MaskRois", "RoiHasMaskInt32", "MaskInt32")}
+        raw_op(b, "generate_mask_labels", {"ImInfo": [im], "GtClasses": [cl], "IsCrowd": [cr],
+                                           "GtSegms": [sg], "Rois": [ro], "LabelsInt32": [lb]},
+               {k: [v] for k, v in outs.items()},
+               dict(num_classes=num_classes, resolution=resolution))
+        return [im, cl, cr, sg, ro, lb], list(outs.values())
+    return build
+
+
+def mask_values():
+    """4 images: 3 truths (one of two polygons, one crowd) and 5 rois (3 fg); 1 truth and 3 bg
+    rois (one all -1 row); 2 truths (one of class 0) and 3 rois (scale 1.5, one fg roi far
+    from its truth: an empty mask); 1 truth and no roi (no row). Paddle 2.6.2 crashes (heap
+    corruption, "malloc(): invalid size") on these values with resolution 16 or 28, and with a
+    polygon vertex left of its roi it set one edge pixel that its own mask_util.cc (truncating
+    int casts) does not: no case has either."""
+    polys = [[[4, 4], [20, 6], [10, 22]],                                  # image 0, gt 0
+             [[30, 30], [44, 28], [50, 40], [40, 52], [28, 44]],            # gt 1, polygon 1
+             [[52, 10], [60, 12], [58, 24], [50, 20]],                     # gt 1, polygon 2
+             [[5, 40], [20, 40], [20, 60], [5, 60]],                       # gt 2 (crowd)
+             [[10, 10], [30, 10], [30, 30], [10, 30]],                     # image 1, gt 3
+             [[8, 6], [22, 4], [30, 12], [26, 26], [12, 28], [4, 16]],     # image 2, gt 4
+             [[34, 34], [50, 34], [50, 50], [34, 50]],                     # gt 5 (class 0)
+             [[1, 1], [9, 1], [5, 9]]]                                     # image 3, gt 6
+    pts = np.array([p for poly in polys for p in poly], F32)
+    lod2 = [0]
+    for poly in polys:
+        lod2.append(lod2[-1] + len(poly))
+    segm_lod = [[0, 3, 4, 6, 7], [0, 1, 3, 4, 5, 6, 7, 8], lod2]
+    glod = [[0, 3, 4, 6, 7]]
+    rois = np.array([[3, 5, 21, 21], [29, 27, 51, 50], [0, 0, 8, 8], [48, 8, 61, 26],
+                     [40, 40, 60, 60],
+                     [2, 2, 12, 12], [20, 20, 40, 40], [0, 30, 10, 50],
+                     [3, 3, 46, 44], [40, 40, 60, 60], [50, 48, 76, 76]], F32)
+    return {"im_info": (np.array([[64, 64, 1.0], [48, 48, 1.0], [96, 96, 1.5], [16, 16, 1.0]],
+                                 F32), None),
+            "classes": (np.array([[1], [3], [2], [2], [1], [0], [3]], "int32"), glod),
+            "crowd": (np.array([[0], [0], [1], [0], [0], [0], [0]], "int32"), glod),
+            "segms": (pts, segm_lod),
+            "rois": (rois, [[0, 5, 8, 11, 11]]),
+            "labels": (np.array([[1], [3], [0], [3], [0], [0], [0], [0], [1], [0], [2]], "int32"),
+                       [[0, 5, 8, 11, 11]])}
+
+
+LOD_CASES.update({
+    "generate_mask_labels": (mask_labels(4, 12), mask_values()),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil
