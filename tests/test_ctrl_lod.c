@@ -8,7 +8,7 @@
  * them (tu_run_scope), and on the emulated device emu:0 bitwise the host's values and LoD. */
 #define SEQ_DIR "paddle_ctrl_lod"
 #define SEQ_SUITE "ctrl_lod"
-#define SEQ_MIN_CASES 58
+#define SEQ_MIN_CASES 90
 #define SEQ_TOOL "tools/gen_ctrl_oracle.py (Paddle 2.6.2)"
 #define SEQ_EMU 1
 #include "interp/interp.h" /* ic_executor_emu_testing */
