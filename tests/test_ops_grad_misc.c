@@ -166,13 +166,18 @@ START_TEST(paddle_misc_grad_oracle) {
   } files[] = {
       {"33", 20},
       {"26", 4},
+      {"33k", 45},
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     ck_assert_int_eq(run_cases(files[i].key, seen, &n_seen), files[i].n);
   static const char *const ops[] = {
       "deformable_conv_grad", "deformable_conv_v1_grad", "set_value_grad", "pad2d_grad",
       "fake_channel_wise_quantize_dequantize_abs_max_grad",
-      "fake_quantize_dequantize_moving_average_abs_max_grad", "stright_throuth_estimator_grad"};
+      "fake_quantize_dequantize_moving_average_abs_max_grad", "stright_throuth_estimator_grad",
+      /* 33k: matrix, index and scatter grads */
+      "bmm_grad", "dot_grad", "mv_grad", "addmm_grad", "index_sample_grad",
+      "take_along_axis_grad", "put_along_axis_grad", "masked_select_grad", "roll_grad", "flip",
+      "index_add_grad", "scatter_grad", "scatter_nd_add_grad", "repeat_interleave_grad"};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
     bool found = false;
     for (int s = 0; s < n_seen; s++) found |= strcmp(seen[s], ops[i]) == 0;

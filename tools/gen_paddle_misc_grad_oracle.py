@@ -96,6 +96,113 @@ def fq(name, op, seed):
             {"bit_length": 8, "moving_rate": 0.9, "is_test": False}, ["X"])
 
 
+def k_rng(seed):
+    return np.random.default_rng(1000 + seed)
+
+
+def k_f(rng, *shape):
+    return rng.standard_normal(shape).astype("float32")
+
+
+def k_case(name, op, ins, outs, attrs, diff):
+    """helper K's cases: ins as {slot: array}; integer/bool slots are fed, not differentiated."""
+    return (name, op, ins, {}, outs, attrs, diff)
+
+
+def k_cases():
+    r = k_rng(0)
+    c = []
+    c.append(k_case("k_bmm", "bmm", {"X": k_f(r, 3, 2, 4), "Y": k_f(r, 3, 4, 5)}, ["Out"], {},
+                    ["X", "Y"]))
+    c.append(k_case("k_bmm_xonly", "bmm", {"X": k_f(r, 2, 3, 3), "Y": k_f(r, 2, 3, 2)}, ["Out"],
+                    {}, ["X"]))
+    c.append(k_case("k_dot_1d", "dot", {"X": k_f(r, 7), "Y": k_f(r, 7)}, ["Out"], {}, ["X", "Y"]))
+    c.append(k_case("k_dot_2d", "dot", {"X": k_f(r, 3, 5), "Y": k_f(r, 3, 5)}, ["Out"], {},
+                    ["X", "Y"]))
+    c.append(k_case("k_dot_yonly", "dot", {"X": k_f(r, 2, 4), "Y": k_f(r, 2, 4)}, ["Out"], {},
+                    ["Y"]))
+    c.append(k_case("k_mv", "mv", {"X": k_f(r, 4, 6), "Vec": k_f(r, 6)}, ["Out"], {},
+                    ["X", "Vec"]))
+    c.append(k_case("k_addmm", "addmm", {"Input": k_f(r, 3, 5), "X": k_f(r, 3, 4),
+                                         "Y": k_f(r, 4, 5)}, ["Out"],
+                    {"Alpha": 0.7, "Beta": -1.5}, ["Input", "X", "Y"]))
+    c.append(k_case("k_addmm_bcast_row", "addmm", {"Input": k_f(r, 1, 5), "X": k_f(r, 3, 4),
+                                                   "Y": k_f(r, 4, 5)}, ["Out"],
+                    {"Alpha": 2.0, "Beta": 0.5}, ["Input", "X", "Y"]))
+    c.append(k_case("k_addmm_bcast_1d", "addmm", {"Input": k_f(r, 5), "X": k_f(r, 3, 4),
+                                                  "Y": k_f(r, 4, 5)}, ["Out"],
+                    {"Alpha": 1.0, "Beta": 1.0}, ["Input", "X", "Y"]))
+    c.append(k_case("k_addmm_bcast_col", "addmm", {"Input": k_f(r, 3, 1), "X": k_f(r, 3, 4),
+                                                   "Y": k_f(r, 4, 5)}, ["Out"],
+                    {"Alpha": -1.0, "Beta": 3.0}, ["Input", "X", "Y"]))
+    c.append(k_case("k_addmm_bcast_11", "addmm", {"Input": k_f(r, 1, 1), "X": k_f(r, 2, 4),
+                                                  "Y": k_f(r, 4, 3)}, ["Out"],
+                    {"Alpha": 1.0, "Beta": 2.0}, ["Input", "X"]))
+    c.append(k_case("k_index_sample", "index_sample", {
+        "X": k_f(r, 3, 5), "Index": np.array([[0, 4, 4, 1], [2, 2, 2, 2], [3, 0, 1, 4]], "int64")},
+        ["Out"], {}, ["X"]))
+    c.append(k_case("k_index_sample_i32", "index_sample", {
+        "X": k_f(r, 2, 4), "Index": np.array([[3, 3], [0, 1]], "int32")}, ["Out"], {}, ["X"]))
+    c.append(k_case("k_take_along_axis", "take_along_axis", {
+        "Input": k_f(r, 3, 4, 2), "Index": r.integers(0, 4, (3, 3, 2)).astype("int64")},
+        ["Result"], {"Axis": 1}, ["Input"]))
+    c.append(k_case("k_take_along_axis_i32", "take_along_axis", {
+        "Input": k_f(r, 3, 4), "Index": np.array([[1], [3], [3]], "int32")},
+        ["Result"], {"Axis": 1}, ["Input"]))
+    for red in ("assign", "add", "mul", "multiply", "mean", "amax", "amin"):
+        for inc in (True, False):
+            inp = k_f(r, 3, 4)
+            val = k_f(r, 2, 4)
+            idx = np.array([[0, 1, 2, 0], [0, 2, 2, 1]], "int64")
+            if red in ("amax", "amin"):
+                val[1, 0] = val[0, 0]  # two values tie at one position
+                inp[0, 0] = val[0, 0]  # and tie the input
+            c.append(k_case("k_put_along_axis_%s_%d" % (red, inc), "put_along_axis", {
+                "Input": inp, "Index": idx, "Value": val}, ["Result"],
+                {"Axis": 0, "Reduce": red, "Include_self": inc}, ["Input", "Value"]))
+    m = np.array([[True, False, True], [False, False, True]])
+    c.append(k_case("k_masked_select", "masked_select", {"X": k_f(r, 2, 3), "Mask": m}, ["Y"], {},
+                    ["X"]))
+    c.append(k_case("k_masked_select_bcast", "masked_select", {
+        "X": k_f(r, 2, 3), "Mask": np.array([True, False, True])}, ["Y"], {}, ["X"]))
+    c.append(k_case("k_roll_axes", "roll", {"X": k_f(r, 3, 4, 2)}, ["Out"],
+                    {"shifts": [1, -5], "axis": [0, -2]}, ["X"]))
+    c.append(k_case("k_roll_flat", "roll", {"X": k_f(r, 3, 4)}, ["Out"],
+                    {"shifts": [5], "axis": []}, ["X"]))
+    c.append(k_case("k_roll_tensor", "roll", {"X": k_f(r, 3, 4),
+                                              "ShiftsTensor": np.array([2, -1], "int64")},
+                    ["Out"], {"shifts": [0, 0], "axis": [1, 0]}, ["X"]))
+    c.append(k_case("k_flip", "flip", {"X": k_f(r, 2, 3, 4)}, ["Out"], {"axis": [0, -1]}, ["X"]))
+    c.append(k_case("k_index_add", "index_add", {
+        "X": k_f(r, 3, 4), "Index": np.array([1, 3, 1], "int64"), "AddValue": k_f(r, 3, 3)},
+        ["Out"], {"axis": 1}, ["X", "AddValue"]))
+    c.append(k_case("k_index_add_neg", "index_add", {
+        "X": k_f(r, 4, 2), "Index": np.array([0, -1], "int32"), "AddValue": k_f(r, 2, 2)},
+        ["Out"], {"axis": -2}, ["X", "AddValue"]))
+    for ow in (True, False):
+        c.append(k_case("k_scatter_ow%d" % ow, "scatter", {
+            "X": k_f(r, 5, 3), "Ids": np.array([1, 3, 1, 0], "int64"), "Updates": k_f(r, 4, 3)},
+            ["Out"], {"overwrite": ow}, ["X", "Updates"]))
+    c.append(k_case("k_scatter_i32", "scatter", {
+        "X": k_f(r, 4, 2), "Ids": np.array([2, 0], "int32"), "Updates": k_f(r, 2, 2)},
+        ["Out"], {"overwrite": True}, ["X", "Updates"]))
+    c.append(k_case("k_scatter_nd_add", "scatter_nd_add", {
+        "X": k_f(r, 3, 4, 2), "Index": np.array([[1, 2], [0, 0], [1, 2]], "int64"),
+        "Updates": k_f(r, 3, 2)}, ["Out"], {}, ["X", "Updates"]))
+    c.append(k_case("k_scatter_nd_add_rows", "scatter_nd_add", {
+        "X": k_f(r, 4, 3), "Index": np.array([[[3], [1]], [[3], [0]]], "int32"),
+        "Updates": k_f(r, 2, 2, 3)}, ["Out"], {}, ["X", "Updates"]))
+    c.append(k_case("k_repeat_interleave_int", "repeat_interleave", {"X": k_f(r, 3, 4)}, ["Out"],
+                    {"Repeats": 3, "dim": 1}, ["X"]))
+    c.append(k_case("k_repeat_interleave_tensor", "repeat_interleave", {
+        "X": k_f(r, 3, 4), "RepeatsTensor": np.array([2, 0, 3], "int64")}, ["Out"],
+        {"Repeats": 0, "dim": -2}, ["X"]))
+    c.append(k_case("k_repeat_interleave_i32", "repeat_interleave", {
+        "X": k_f(r, 2, 3), "RepeatsTensor": np.array([1, 2, 1], "int32")}, ["Out"],
+        {"Repeats": 0, "dim": 1}, ["X"]))
+    return c
+
+
 DCN_A = {"strides": [2, 2], "paddings": [1, 1], "dilations": [2, 2], "groups": 2,
          "deformable_groups": 2, "im2col_step": 1}
 CASES = {
@@ -149,6 +256,7 @@ CASES = {
         fq("fq26_cw", "fake_channel_wise_quantize_dequantize_abs_max", 43),
         fq("fq26_mavg", "fake_quantize_dequantize_moving_average_abs_max", 44),
     ],
+    "33k": k_cases(),
 }
 
 
@@ -229,10 +337,15 @@ def run(case, out_dir, grng):
     feed = {"in_" + k.lower(): a for k, a in ins.items()}
     (y,) = exe.run(main, feed=feed, fetch_list=[ov[outs[0]]])
     with paddle.static.program_guard(main, startup):
-        G = paddle.static.data("g", list(np.shape(y)), "float32")
+        # an output whose dims depend on values (masked_select) is declared with -1 dims
+        shp = list(ov[outs[0]].shape)
+        G = paddle.static.data("g", shp if min(shp + [0]) < 0 else list(np.shape(y)),
+                               "float32")
         grads = paddle.static.gradients([ov[outs[0]]], [vs[k] for k in diff],
                                         target_gradients=[G])
     gops = [o for o in main.global_block().ops if o.type.endswith("_grad")]
+    if not gops:  # a grad Paddle writes as the forward op itself (flip's is flip)
+        gops = [o for o in main.global_block().ops[1:] if o.type == op]
     assert len(gops) == 1, [o.type for o in main.global_block().ops]
     gop = gops[0]
     feed["g"] = grng.standard_normal(np.shape(y)).astype("float32")
