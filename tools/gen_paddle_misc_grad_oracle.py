@@ -200,6 +200,62 @@ def k_cases():
     c.append(k_case("k_repeat_interleave_i32", "repeat_interleave", {
         "X": k_f(r, 2, 3), "RepeatsTensor": np.array([1, 2, 1], "int32")}, ["Out"],
         {"Repeats": 0, "dim": 1}, ["X"]))
+
+    return c
+
+
+def k_cases2():
+    r = k_rng(1)
+    c = []
+    for lower, dg in ((True, 0), (True, -1), (False, 1), (False, -2)):
+        c.append(k_case("k_tril_triu_%s_%d" % ("l" if lower else "u", dg), "tril_triu",
+                        {"X": k_f(r, 2, 3, 4)}, ["Out"], {"diagonal": dg, "lower": lower},
+                        ["X"]))
+    c.append(k_case("k_diagonal", "diagonal", {"Input": k_f(r, 3, 4)}, ["Out"],
+                    {"offset": 1, "axis1": 0, "axis2": 1}, ["Input"]))
+    c.append(k_case("k_diagonal_3d", "diagonal", {"Input": k_f(r, 3, 2, 4)}, ["Out"],
+                    {"offset": -1, "axis1": 2, "axis2": -3}, ["Input"]))
+    c.append(k_case("k_diag_v2_vec", "diag_v2", {"X": k_f(r, 3)}, ["Out"],
+                    {"offset": -1, "padding_value": 2.0}, ["X"]))
+    c.append(k_case("k_diag_v2_mat", "diag_v2", {"X": k_f(r, 3, 4)}, ["Out"],
+                    {"offset": 2, "padding_value": 0.0}, ["X"]))
+    c.append(k_case("k_trace", "trace", {"Input": k_f(r, 3, 4)}, ["Out"],
+                    {"offset": 1, "axis1": 0, "axis2": 1}, ["Input"]))
+    c.append(k_case("k_trace_3d", "trace", {"Input": k_f(r, 2, 3, 3)}, ["Out"],
+                    {"offset": -1, "axis1": -1, "axis2": 1}, ["Input"]))
+    c.append(k_case("k_kron", "kron", {"X": k_f(r, 2, 3), "Y": k_f(r, 2, 2)}, ["Out"], {},
+                    ["X", "Y"]))
+    c.append(k_case("k_kron_rank", "kron", {"X": k_f(r, 3), "Y": k_f(r, 2, 2, 2)}, ["Out"], {},
+                    ["X", "Y"]))
+    c.append(k_case("k_cross", "cross", {"X": k_f(r, 3, 4), "Y": k_f(r, 3, 4)}, ["Out"],
+                    {"dim": 0}, ["X", "Y"]))
+    c.append(k_case("k_cross_neg", "cross", {"X": k_f(r, 2, 3), "Y": k_f(r, 2, 3)}, ["Out"],
+                    {"dim": -1}, ["X", "Y"]))
+    c.append(k_case("k_meshgrid", "meshgrid", {"X": [k_f(r, 2), k_f(r, 3), k_f(r, 4)]},
+                    [("Out", 3)], {}, ["X"]))
+    c.append(k_case("k_broadcast_tensors", "broadcast_tensors", {
+        "X": [k_f(r, 2, 1, 4), k_f(r, 3, 1), k_f(r, 2, 3, 4)]}, [("Out", 3)], {}, ["X"]))
+    c.append(k_case("k_unfold", "unfold", {"X": k_f(r, 2, 2, 5, 6)}, ["Y"], {
+        "kernel_sizes": [2, 3], "strides": [2, 1], "paddings": [1, 0, 1, 2],
+        "dilations": [1, 2]}, ["X"]))
+    c.append(k_case("k_fold", "fold", {"X": k_f(r, 2, 8, 12)}, ["Y"], {
+        "output_sizes": [4, 5], "kernel_sizes": [2, 2], "strides": [1, 1],
+        "paddings": [0, 0, 0, 0], "dilations": [1, 1]}, ["X"]))
+    c.append(k_case("k_fold_pad", "fold", {"X": k_f(r, 1, 4, 9)}, ["Y"], {
+        "output_sizes": [4, 4], "kernel_sizes": [2, 2], "strides": [2, 2],
+        "paddings": [1, 1, 1, 1], "dilations": [1, 1]}, ["X"]))
+    c.append(k_case("k_crop_tensor", "crop_tensor", {"X": k_f(r, 3, 5, 4)}, ["Out"], {
+        "shape": [2, -1, 2], "offsets": [1, 1, 2]}, ["X"]))
+    c.append(k_case("k_crop_tensor_t", "crop_tensor", {
+        "X": k_f(r, 4, 5), "Shape": np.array([2, 3], "int32"),
+        "Offsets": np.array([2, 1], "int32")}, ["Out"], {"shape": [], "offsets": []}, ["X"]))
+    c.append(k_case("k_crop_tensor_list", "crop_tensor", {
+        "X": k_f(r, 4, 5), "OffsetsTensor": [np.array([1], "int64"), np.array([3], "int64")],
+        "ShapeTensor": [np.array([3], "int32"), np.array([2], "int32")]}, ["Out"],
+        {"shape": [], "offsets": []}, ["X"]))
+    c.append(k_case("k_multiplex", "multiplex", {
+        "X": [k_f(r, 4, 3), k_f(r, 4, 3), k_f(r, 4, 3)],
+        "Ids": np.array([[2], [0], [2], [1]], "int32")}, ["Out"], {}, ["X"]))
     return c
 
 
@@ -256,7 +312,7 @@ CASES = {
         fq("fq26_cw", "fake_channel_wise_quantize_dequantize_abs_max", 43),
         fq("fq26_mavg", "fake_quantize_dequantize_moving_average_abs_max", 44),
     ],
-    "33k": k_cases(),
+    "33k": k_cases() + k_cases2(),
 }
 
 
@@ -319,8 +375,81 @@ def run_pad2d(case, out_dir, grng):
     return "%s pad2d_grad %s X@GRAD %s" % (name, ",".join(islots), " ".join(kv))
 
 
+def k_run(case, out_dir, grng):
+    """run() for cases with duplicable slots: an input given as a list of arrays feeds one
+    variable each, an output given as (slot, n) makes n variables, each a gradient target with
+    its own random upstream gradient. The grad op's slots list every variable in order (a slot
+    name repeated once per variable)."""
+    name, op, ins, _, outs, attrs, diff = case
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    feed = {}
+    with paddle.static.program_guard(main, startup):
+        vs = {}
+        for k, a in ins.items():
+            arrs = a if isinstance(a, list) else [a]
+            lst = []
+            for j, arr in enumerate(arrs):
+                nm = "in_%s_%d" % (k.lower(), j)
+                v = paddle.static.data(nm, list(arr.shape), str(arr.dtype))
+                v.stop_gradient = k not in diff
+                feed[nm] = arr
+                lst.append(v)
+            vs[k] = lst if isinstance(a, list) else lst[0]
+        h = LayerHelper(op)
+        ov = {}
+        for o in outs:
+            if isinstance(o, tuple):
+                ov[o[0]] = [h.create_variable_for_type_inference("float32") for _ in range(o[1])]
+            else:
+                ov[o] = h.create_variable_for_type_inference("float32")
+        h.append_op(type=op, inputs=vs, outputs=ov, attrs=dict(attrs))
+    first = outs[0][0] if isinstance(outs[0], tuple) else outs[0]
+    targets = ov[first] if isinstance(ov[first], list) else [ov[first]]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    ys = exe.run(main, feed=feed, fetch_list=targets)
+    dvars = []
+    for k in diff:
+        dvars += vs[k] if isinstance(vs[k], list) else [vs[k]]
+    with paddle.static.program_guard(main, startup):
+        gs = []
+        for j, (t, y) in enumerate(zip(targets, ys)):
+            shp = list(t.shape)
+            gs.append(paddle.static.data("g%d" % j, shp if min(shp + [0]) < 0 else
+                                         list(np.shape(y)), "float32"))
+            feed["g%d" % j] = grng.standard_normal(np.shape(y)).astype("float32")
+        paddle.static.gradients(targets, dvars, target_gradients=gs)
+    gops = [o for o in main.global_block().ops if o.type.endswith("_grad")]
+    assert len(gops) == 1, [o.type for o in main.global_block().ops]
+    gop = gops[0]
+    islots, ivars, oslots, ovars = [], [], [], []
+    for k in gop.input_names:
+        for v in gop.input(k):
+            islots.append(k)
+            ivars.append(v)
+    for k in gop.output_names:
+        for v in gop.output(k):
+            if v != "@EMPTY@":
+                oslots.append(k)
+                ovars.append(v)
+    res = exe.run(main, feed=feed, fetch_list=ivars + ovars)
+    for j in range(len(ivars)):
+        np.save(os.path.join(out_dir, "%s.i%d.npy" % (name, j)), np.asarray(res[j]))
+    for j in range(len(ovars)):
+        np.save(os.path.join(out_dir, "%s.o%d.npy" % (name, j)), np.asarray(res[len(ivars) + j]))
+    kv = []
+    for k in sorted(gop.attr_names):
+        if k in SKIP_ATTRS:
+            continue
+        t = attr_text(gop.attr(k))
+        if t is not None:
+            kv.append("%s=%s" % (k, t))
+    return "%s %s %s %s %s" % (name, gop.type, ",".join(islots), ",".join(oslots), " ".join(kv))
+
+
 def run(case, out_dir, grng):
     name, op, ins, _, outs, attrs, diff = case
+    if any(isinstance(v, list) for v in ins.values()) or any(isinstance(o, tuple) for o in outs):
+        return k_run(case, out_dir, grng)
     if op == "pad2d":
         return run_pad2d(case, out_dir, grng)
     main, startup = paddle.static.Program(), paddle.static.Program()

@@ -20,4 +20,11 @@ ic_status ic_diagonal_parse(ic_attr_reader *r, void *attrs);
 /* Validates the attributes against Input (at least 2 dims, distinct axes in range). */
 ic_status ic_diagonal_plan(ic_kctx *c, diag_plan *p);
 
+/* diagonal_grad and trace_grad (diagonal_grad.c): inputs Input (meta only), Out@GRAD; output
+ * Input@GRAD; `trace` says Out@GRAD holds one value per matrix (spread along the diagonal). */
+extern const ic_slotdef ic_diag_grad_inputs[2];
+extern const ic_slotdef ic_diag_grad_outputs[1];
+ic_status ic_diag_grad_infer(ic_kctx *c, bool trace);
+ic_status ic_diag_grad_run(ic_kctx *c, bool trace);
+
 #endif
