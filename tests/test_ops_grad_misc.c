@@ -112,6 +112,10 @@ static void run_case(const char *name, const char *op, size_t ni, char **islot, 
     int64_t exact = 0, n = ic_tensor_numel(want[j]);
     for (int64_t k = 0; k < n; k++) {
       const double g = ew_at(got[j], k), w = ew_at(want[j], k);
+      if (isnan(g) && isnan(w)) { /* Paddle's NaN (slogdeterminant of a singular matrix) */
+        exact++;
+        continue;
+      }
       const double e = fabs(g - w) / fmax(fabs(w), 1.0);
       ck_assert_msg(e <= 1e-5, "%s %s (%s): %s[%lld] is %.9g, Paddle %.9g", name, op,
                     f64 ? "float64" : "float32", oslot[j], (long long)k, g, w);
@@ -173,7 +177,7 @@ START_TEST(paddle_misc_grad_oracle) {
   } files[] = {
       {"33", 20},
       {"26", 4},
-      {"33k", 68},
+      {"33k", 95},
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     ck_assert_int_eq(run_cases(files[i].key, seen, &n_seen), files[i].n);
@@ -187,7 +191,9 @@ START_TEST(paddle_misc_grad_oracle) {
       "index_add_grad", "scatter_grad", "scatter_nd_add_grad", "repeat_interleave_grad",
       "tril_triu_grad", "diagonal_grad", "diag_v2_grad", "trace_grad", "kron_grad", "cross_grad",
       "meshgrid_grad", "broadcast_tensors_grad", "unfold_grad", "fold_grad", "crop_tensor_grad",
-      "multiplex_grad"};
+      "multiplex_grad", "kthvalue_grad", "mode_grad", "cummax_grad", "cummin_grad",
+      "reduce_amax_grad", "reduce_amin_grad", "inverse_grad", "matrix_power_grad",
+      "determinant_grad", "slogdeterminant_grad", "bilinear_tensor_product_grad"};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
     bool found = false;
     for (int s = 0; s < n_seen; s++) found |= strcmp(seen[s], ops[i]) == 0;

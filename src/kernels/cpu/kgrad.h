@@ -83,6 +83,83 @@ static inline void kg_gemm(ic_tensor *out, int64_t batch, int64_t M, int64_t N, 
   }
 }
 
+/* The gradient of an op that picks one element per row along an axis (kthvalue, mode):
+ * X@GRAD = zeros with Out@GRAD[r] at Indices[r] along `axis` (Out@GRAD and Indices: X's dims
+ * with the axis kept as 1 or removed). Slots: X (meta only), Indices, Out@GRAD; output
+ * X@GRAD. */
+static inline ic_status kg_pick_infer(ic_kctx *c, int64_t axis, size_t s_x, size_t s_idx,
+                                      size_t s_g) {
+  ic_status st = ic_kcheck_dtype(c, s_idx, 0, IC_DT_INT);
+  if (st || (st = ic_kcheck_dtype(c, s_g, 0, IC_DT_FLOAT))) return st;
+  const ic_tensor *x = ic_in(c, s_x, 0), *idx = ic_in(c, s_idx, 0), *g = ic_in(c, s_g, 0);
+  const int rank = x->ndim > 0 ? x->ndim : 1;
+  const int ax = ic_kaxis(c, axis, rank, "axis");
+  if (ax < 0) return c->err->code;
+  int64_t keep[IC_MAX_RANK], drop[IC_MAX_RANK];
+  for (int i = 0, j = 0; i < x->ndim; i++) {
+    keep[i] = i == ax ? 1 : x->dims[i];
+    if (i != ax) drop[j++] = x->dims[i];
+  }
+  const int nd = x->ndim > 0 ? x->ndim - 1 : 0;
+  if (!ic_dims_equal(g->ndim, g->dims, x->ndim, keep) && !ic_dims_equal(g->ndim, g->dims, nd, drop)) {
+    char s[128];
+    return ic_kfail_in(c, s_g, 0, "expected X's dims %s with dim %d kept as 1 or removed",
+                       ic_dims_str(x->ndim, x->dims, s, sizeof s), ax);
+  }
+  if (!ic_dims_equal(idx->ndim, idx->dims, g->ndim, g->dims)) {
+    return ic_kfail_in(c, s_idx, 0, "expected Out@GRAD's dims");
+  }
+  kg_out(c, 0, g->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+static inline ic_status kg_pick_run(ic_kctx *c, int64_t axis, size_t s_x, size_t s_idx,
+                                    size_t s_g) {
+  const ic_tensor *x = ic_in(c, s_x, 0), *idx = ic_in(c, s_idx, 0), *g = ic_in(c, s_g, 0);
+  ic_tensor *dx = ic_out(c, 0, 0);
+  kg_zero(dx);
+  if (x->ndim == 0) {
+    kg_put(dx, 0, kg_get(g, 0));
+    return IC_OK;
+  }
+  const int ax = (int)(axis < 0 ? axis + x->ndim : axis);
+  const int64_t outer = ic_numel(ax, x->dims), len = x->dims[ax];
+  const int64_t inner = ic_numel(x->ndim - ax - 1, x->dims + ax + 1);
+  for (int64_t r = 0; r < outer; r++) {
+    for (int64_t i = 0; i < inner; i++) {
+      const int64_t at = r * inner + i, p = ic_read_i64(idx, at);
+      if (p < 0 || p >= len) {
+        return ic_kfail_in(c, s_idx, 0, "holds %lld at %lld, expected in [0, %lld)",
+                           (long long)p, (long long)at, (long long)len);
+      }
+      kg_put(dx, (r * len + p) * inner + i, kg_get(g, at));
+    }
+  }
+  return IC_OK;
+}
+
+/* Square double matrices (row-major, n x n): c = op(a) op(b), op a transpose when ta / tb. */
+static inline void kg_mm(const double *a, bool ta, const double *b, bool tb, double *c,
+                         int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    for (int64_t j = 0; j < n; j++) {
+      double s = 0;
+      for (int64_t k = 0; k < n; k++)
+        s += (ta ? a[k * n + i] : a[i * n + k]) * (tb ? b[j * n + k] : b[k * n + j]);
+      c[i * n + j] = s;
+    }
+  }
+}
+
+/* The batch of square matrices in the last two dims of input s: rank >= 2, [.., n, n]. */
+static inline ic_status kg_square(ic_kctx *c, size_t s) {
+  const ic_tensor *t = ic_in(c, s, 0);
+  if (t->ndim < 2 || t->dims[t->ndim - 1] != t->dims[t->ndim - 2]) {
+    return ic_kfail_in(c, s, 0, "expected square matrices in the last two dims [.., n, n]");
+  }
+  return IC_OK;
+}
+
 /* Walk of an index tensor along an axis (take_along_axis, put_along_axis and their grads):
  * for Index position p (row-major over Index's dims), the flat offset in X (strides of X's
  * dims) of p with coordinate `ax` replaced by Index[p] (negative counting from the end).
