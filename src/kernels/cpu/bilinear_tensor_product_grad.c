@@ -23,7 +23,8 @@ static ic_status infer(ic_kctx *c) {
     return ic_kfail_in(c, IN_Y, 0, "expected %s[%lld, N] (X's dtype and batch)",
                        ic_dtype_name(x->dtype), (long long)x->dims[0]);
   }
-  if (w->dtype != x->dtype || w->ndim != 3 || w->dims[1] != x->dims[1] || w->dims[2] != y->dims[1]) {
+  if (w->dtype != x->dtype || w->ndim != 3 || w->dims[1] != x->dims[1] ||
+      w->dims[2] != y->dims[1]) {
     return ic_kfail_in(c, IN_W, 0, "expected %s[K, %lld, %lld]", ic_dtype_name(x->dtype),
                        (long long)x->dims[1], (long long)y->dims[1]);
   }
@@ -48,7 +49,8 @@ static ic_status run(ic_kctx *c) {
         double s = 0;
         for (int64_t k = 0; k < K; k++) {
           double t = 0;
-          for (int64_t j = 0; j < N; j++) t += kg_get(w, (k * M + i) * N + j) * kg_get(y, b * N + j);
+          for (int64_t j = 0; j < N; j++)
+            t += kg_get(w, (k * M + i) * N + j) * kg_get(y, b * N + j);
           s += kg_get(g, b * K + k) * t;
         }
         kg_put(dx, b * M + i, s);
@@ -60,7 +62,8 @@ static ic_status run(ic_kctx *c) {
         double s = 0;
         for (int64_t k = 0; k < K; k++) {
           double t = 0;
-          for (int64_t i = 0; i < M; i++) t += kg_get(x, b * M + i) * kg_get(w, (k * M + i) * N + j);
+          for (int64_t i = 0; i < M; i++)
+            t += kg_get(x, b * M + i) * kg_get(w, (k * M + i) * N + j);
           s += kg_get(g, b * K + k) * t;
         }
         kg_put(dy, b * N + j, s);

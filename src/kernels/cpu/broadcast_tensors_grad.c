@@ -28,7 +28,9 @@ static ic_status infer(ic_kctx *c) {
     for (int i = 0; i < x->ndim; i++) {
       const int64_t v = x->dims[i];
       int64_t *o = &d[r - x->ndim + i];
-      if (v != 1 && *o != 1 && v != *o) return ic_kfail_in(c, 0, k, "does not broadcast with the others");
+      if (v != 1 && *o != 1 && v != *o) {
+        return ic_kfail_in(c, 0, k, "does not broadcast with the others");
+      }
       if (v != 1) *o = v;
     }
   }

@@ -25,8 +25,8 @@ static ic_status infer(ic_kctx *c) {
   ic_status st = ic_kcheck_dtype(c, IN_IDX, 0, IC_DT_INT);
   if (st || (st = ic_kcheck_dtype(c, IN_DOUT, 0, IC_DT_FLOAT))) return st;
   const ic_tensor *x = ic_in(c, IN_X, 0), *idx = ic_in(c, IN_IDX, 0), *g = ic_in(c, IN_DOUT, 0);
-  if (ic_kaxis(c, ((const cummin_grad_attrs *)c->attrs)->axis, x->ndim > 0 ? x->ndim : 1, "axis") < 0)
-    return c->err->code;
+  const int64_t axis = ((const cummin_grad_attrs *)c->attrs)->axis;
+  if (ic_kaxis(c, axis, x->ndim > 0 ? x->ndim : 1, "axis") < 0) return c->err->code;
   if ((st = kg_expect(c, IN_DOUT, g->dtype, x->ndim, x->dims, "x's"))) return st;
   if (!ic_dims_equal(idx->ndim, idx->dims, x->ndim, x->dims)) {
     return ic_kfail_in(c, IN_IDX, 0, "expected x's dims");

@@ -1,9 +1,9 @@
-/* diagonal_grad (and trace_grad, trace_grad.c, through ic_diag_grad_*): Input@GRAD = zeros of Input's dims with Out@GRAD put on
- * (diagonal) or broadcast along (trace) the diagonal `offset` of the matrices spanned by axis1
- * and axis2 (phi DiagonalGradKernel, TraceGradKernel). Inputs Input (meta only), Out@GRAD
- * (diagonal: Input's other dims then the diagonal's length; trace: Input's other dims, or one
- * element when there are none); attributes offset, axis1, axis2 (negative from the end).
- * Float32 and float64. */
+/* diagonal_grad (and trace_grad, trace_grad.c, through ic_diag_grad_*): Input@GRAD = zeros of
+ * Input's dims with Out@GRAD put on (diagonal) or broadcast along (trace) the diagonal `offset` of
+ * the matrices spanned by axis1 and axis2 (phi DiagonalGradKernel, TraceGradKernel). Inputs Input
+ * (meta only), Out@GRAD (diagonal: Input's other dims then the diagonal's length; trace: Input's
+ * other dims, or one element when there are none); attributes offset, axis1, axis2 (negative from
+ * the end). Float32 and float64. */
 #include "kernels/cpu/diagonal.h"
 #include "kernels/cpu/kgrad.h"
 
@@ -18,7 +18,8 @@ ic_status ic_diag_grad_infer(ic_kctx *c, bool trace) {
   const ic_tensor *x = ic_in(c, 0, 0), *g = ic_in(c, 1, 0);
   if (trace) {
     if (ic_numel(p.n, p.dims) != ic_tensor_numel_(g) ||
-        (g->ndim != 0 && !(p.n == 0 && g->ndim == 1) && !ic_dims_equal(g->ndim, g->dims, p.n, p.dims))) {
+        (g->ndim != 0 && !(p.n == 0 && g->ndim == 1) &&
+         !ic_dims_equal(g->ndim, g->dims, p.n, p.dims))) {
       char s[128];
       return ic_kfail_in(c, 1, 0, "expected dims %s (trace's Out)",
                          ic_dims_str(p.n, p.dims, s, sizeof s));

@@ -32,8 +32,8 @@ static ic_status infer(ic_kctx *c) {
   int64_t d[IC_MAX_RANK];
   memcpy(d, g->dims, sizeof(int64_t) * (size_t)g->ndim);
   d[ax] = ix->dims[0];
-  if ((st = kg_expect(c, IN_ADD, g->dtype, g->ndim, d, "Out@GRAD's with Index's length on the axis")))
-    return st;
+  st = kg_expect(c, IN_ADD, g->dtype, g->ndim, d, "Out@GRAD's with Index's length on the axis");
+  if (st) return st;
   kg_out(c, 0, g->dtype, g->ndim, g->dims);
   kg_out(c, 1, g->dtype, g->ndim, d);
   return IC_OK;
@@ -54,7 +54,8 @@ static ic_status run(ic_kctx *c) {
   }
   if (dx) kg_copy(dx, g);
   if (dv) {
-    const int64_t outer = ic_numel(ax, g->dims), inner = ic_numel(g->ndim - ax - 1, g->dims + ax + 1);
+    const int64_t outer = ic_numel(ax, g->dims);
+    const int64_t inner = ic_numel(g->ndim - ax - 1, g->dims + ax + 1);
     for (int64_t o = 0; o < outer; o++) {
       for (int64_t j = 0; j < n; j++) {
         int64_t k = ic_read_i64(ix, j);

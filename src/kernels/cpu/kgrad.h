@@ -101,7 +101,8 @@ static inline ic_status kg_pick_infer(ic_kctx *c, int64_t axis, size_t s_x, size
     if (i != ax) drop[j++] = x->dims[i];
   }
   const int nd = x->ndim > 0 ? x->ndim - 1 : 0;
-  if (!ic_dims_equal(g->ndim, g->dims, x->ndim, keep) && !ic_dims_equal(g->ndim, g->dims, nd, drop)) {
+  if (!ic_dims_equal(g->ndim, g->dims, x->ndim, keep) &&
+      !ic_dims_equal(g->ndim, g->dims, nd, drop)) {
     char s[128];
     return ic_kfail_in(c, s_g, 0, "expected X's dims %s with dim %d kept as 1 or removed",
                        ic_dims_str(x->ndim, x->dims, s, sizeof s), ax);

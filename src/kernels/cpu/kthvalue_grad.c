@@ -1,7 +1,7 @@
-/* kthvalue_grad: for Out = the k-th smallest element of X along `axis` and Indices its position there
- * (kthvalue), X@GRAD = zeros with each Out@GRAD element at its Indices position (phi
- * KthvalueGradKernel). Inputs X (meta only), Indices (int64), Out@GRAD (X's dims with the axis kept
- * as 1 or removed, per keepdim); attributes k, axis, keepdim. Float32 and float64. */
+/* kthvalue_grad: for Out = the k-th smallest element of X along `axis` and Indices its position
+ * there (kthvalue), X@GRAD = zeros with each Out@GRAD element at its Indices position (phi
+ * KthvalueGradKernel). Inputs X (meta only), Indices (int64), Out@GRAD (X's dims with the axis
+ * kept as 1 or removed, per keepdim); attributes k, axis, keepdim. Float32 and float64. */
 #include "kernels/cpu/kgrad.h"
 
 enum { IN_X, IN_IDX, IN_DOUT };

@@ -70,7 +70,8 @@ static ic_status run(ic_kctx *c) {
     }
     /* pows[i] = base^i */
     for (int64_t i = 0; i < nn; i++) pows[i] = i % (n + 1) == 0 ? 1.0 : 0.0;
-    for (int64_t k = 1; k < m; k++) kg_mm(pows + (k - 1) * nn, false, base, false, pows + k * nn, n);
+    for (int64_t k = 1; k < m; k++)
+      kg_mm(pows + (k - 1) * nn, false, base, false, pows + k * nn, n);
     memset(acc, 0, (size_t)nn * sizeof(double));
     for (int64_t i = 0; i < m; i++) {
       kg_mm(pows + i * nn, true, gi, false, t1, n);

@@ -1,7 +1,7 @@
-/* mode_grad: for Out = the most frequent value (mode) of X along `axis` and Indices its position there
- * (mode), X@GRAD = zeros with each Out@GRAD element at its Indices position (phi
- * ModeGradKernel). Inputs X (meta only), Indices (int64), Out@GRAD (X's dims with the axis kept
- * as 1 or removed, per keepdim); attributes axis, keepdim. Float32 and float64. */
+/* mode_grad: for Out = the most frequent value (mode) of X along `axis` and Indices its position
+ * there (mode), X@GRAD = zeros with each Out@GRAD element at its Indices position (phi
+ * ModeGradKernel). Inputs X (meta only), Indices (int64), Out@GRAD (X's dims with the axis kept as
+ * 1 or removed, per keepdim); attributes axis, keepdim. Float32 and float64. */
 #include "kernels/cpu/kgrad.h"
 
 enum { IN_X, IN_IDX, IN_DOUT };

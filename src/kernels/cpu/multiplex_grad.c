@@ -25,7 +25,8 @@ static ic_status infer(ic_kctx *c) {
       return ic_kfail_in(c, IN_X, k, "expected Out@GRAD's dims");
     }
   }
-  if (ic_tensor_numel_(ids) != g->dims[0] || ids->ndim > 2 || (ids->ndim == 2 && ids->dims[1] != 1)) {
+  if (ic_tensor_numel_(ids) != g->dims[0] || ids->ndim > 2 ||
+      (ids->ndim == 2 && ids->dims[1] != 1)) {
     return ic_kfail_in(c, IN_IDS, 0, "expected [%lld, 1] (one id per row)", (long long)g->dims[0]);
   }
   for (size_t k = 0; k < c->out[0].n; k++) {
@@ -53,8 +54,8 @@ static ic_status run(ic_kctx *c) {
     kg_zero(o);
     for (int64_t i = 0; i < M; i++) {
       if (ic_read_i64(ids, i) != (int64_t)k) continue;
-      memcpy((char *)o->data + (size_t)(i * row) * es, (const char *)g->data + (size_t)(i * row) * es,
-             (size_t)row * es);
+      const size_t at = (size_t)(i * row) * es;
+      memcpy((char *)o->data + at, (const char *)g->data + at, (size_t)row * es);
     }
   }
   return IC_OK;

@@ -59,7 +59,8 @@ static ic_status infer(ic_kctx *c) {
   const pa_grad_attrs *a = c->attrs;
   ic_status st = ic_kcheck_dtype(c, IN_INPUT, 0, IC_DT_FLOAT);
   if (st || (st = ic_kcheck_dtype(c, IN_INDEX, 0, IC_DT_INT))) return st;
-  const ic_tensor *x = ic_in(c, IN_INPUT, 0), *idx = ic_in(c, IN_INDEX, 0), *v = ic_in(c, IN_VALUE, 0);
+  const ic_tensor *x = ic_in(c, IN_INPUT, 0), *idx = ic_in(c, IN_INDEX, 0);
+  const ic_tensor *v = ic_in(c, IN_VALUE, 0);
   const int rank = x->ndim;
   if (rank < 1) return ic_kfail_in(c, IN_INPUT, 0, "expected rank >= 1");
   const int ax = ic_kaxis(c, a->axis, rank, "Axis");

@@ -77,7 +77,10 @@ static ic_status run(ic_kctx *c) {
   for (int i = rank - 2; i >= 0; i--) st[i] = st[i + 1] * x->dims[i + 1];
   for (int64_t i = 0; i < n; i++) {
     int64_t at = 0;
-    for (int j = 0; j < rank; j++) at += (((pos[j] + shift[j]) % x->dims[j] + x->dims[j]) % x->dims[j]) * st[j];
+    for (int j = 0; j < rank; j++) {
+      const int64_t d = x->dims[j];
+      at += (((pos[j] + shift[j]) % d + d) % d) * st[j];
+    }
     kg_put(dx, i, kg_get(g, at));
     for (int j = rank - 1; j >= 0 && ++pos[j] == x->dims[j]; j--) pos[j] = 0;
   }

@@ -39,7 +39,8 @@ static ic_status infer(ic_kctx *c) {
 static ic_status run(ic_kctx *c) {
   const ic_tensor *ids = ic_in(c, IN_IDS, 0), *g = ic_in(c, IN_DOUT, 0);
   ic_tensor *dx = ic_out(c, 0, 0), *du = ic_out(c, 1, 0);
-  const int64_t n = ic_tensor_numel_(ids), rows = g->dims[0], row = ic_tensor_numel_(g) / (rows ? rows : 1);
+  const int64_t n = ic_tensor_numel_(ids), rows = g->dims[0];
+  const int64_t row = rows ? ic_tensor_numel_(g) / rows : 0;
   for (int64_t j = 0; j < n; j++) {
     const int64_t k = ic_read_i64(ids, j);
     if (k < 0 || k >= rows) {

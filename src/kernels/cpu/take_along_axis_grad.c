@@ -24,7 +24,8 @@ static ic_status infer(ic_kctx *c) {
   const taa_grad_attrs *a = c->attrs;
   ic_status st = ic_kcheck_dtype(c, IN_INDEX, 0, IC_DT_INT);
   if (st || (st = ic_kcheck_dtype(c, IN_DOUT, 0, IC_DT_FLOAT))) return st;
-  const ic_tensor *x = ic_in(c, IN_INPUT, 0), *idx = ic_in(c, IN_INDEX, 0), *g = ic_in(c, IN_DOUT, 0);
+  const ic_tensor *x = ic_in(c, IN_INPUT, 0), *idx = ic_in(c, IN_INDEX, 0);
+  const ic_tensor *g = ic_in(c, IN_DOUT, 0);
   const int rank = x->ndim;
   if (rank < 1) return ic_kfail_in(c, IN_INPUT, 0, "expected rank >= 1");
   const int ax = ic_kaxis(c, a->axis, rank, "Axis");
@@ -43,7 +44,8 @@ static ic_status infer(ic_kctx *c) {
 
 static ic_status run(ic_kctx *c) {
   const taa_grad_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, IN_INPUT, 0), *idx = ic_in(c, IN_INDEX, 0), *g = ic_in(c, IN_DOUT, 0);
+  const ic_tensor *x = ic_in(c, IN_INPUT, 0), *idx = ic_in(c, IN_INDEX, 0);
+  const ic_tensor *g = ic_in(c, IN_DOUT, 0);
   ic_tensor *dx = ic_out(c, 0, 0);
   const int ax = (int)(a->axis < 0 ? a->axis + x->ndim : a->axis);
   ic_status st = kg_along_check(c, IN_INDEX, idx, x->dims[ax], ax);

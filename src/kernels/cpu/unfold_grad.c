@@ -44,7 +44,8 @@ static ic_status run(ic_kctx *c) {
           const int64_t hh = oh * a->s[0] - a->p[0] + i * a->d[0];
           for (int64_t ow = 0; ow < OW; ow++, k++) {
             const int64_t ww = ow * a->s[1] - a->p[1] + j * a->d[1];
-            if (hh >= 0 && hh < H && ww >= 0 && ww < W) kg_add(dx, (nc * H + hh) * W + ww, kg_get(g, k));
+            if (hh >= 0 && hh < H && ww >= 0 && ww < W)
+              kg_add(dx, (nc * H + hh) * W + ww, kg_get(g, k));
           }
         }
       }
