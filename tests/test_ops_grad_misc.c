@@ -345,7 +345,10 @@ static void expect_error(const char *op, size_t n, const char *const *slots, ic_
     ew_feed(b, nm[j], ts[j]);
   }
   ic_builder_op *o = ic_builder_add_op(b, 0, op);
-  for (size_t j = 0; j < n; j++) ic_builder_in(o, slots[j], nm[j]);
+  for (size_t j = 0, k; j < n; j = k) { /* a slot named k times in a row: k variables */
+    for (k = j + 1; k < n && strcmp(slots[k], slots[j]) == 0; k++) continue;
+    ic_builder_input(o, slots[j], k - j, names + j);
+  }
   ic_builder_out(o, out_slot, "out");
   ew_fetch(b, "out", IC_FP32);
   if (attrs) attrs(o);
@@ -439,6 +442,56 @@ START_TEST(misc_grad_errors) {
     ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(3, 4)), zeros(IC_FP32, 1, TU_DIMS(3))};
     expect_error("set_value_grad", 2, slots, t, "ValueTensor@GRAD", sv_attrs,
                  "does not broadcast to the slice [3, 2]");
+  }
+  /* 33k: bmm_grad with an Out@GRAD that is not bmm's Out */
+  {
+    const char *slots[] = {"X", "Y", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 3, TU_DIMS(2, 3, 4)), zeros(IC_FP32, 3, TU_DIMS(2, 4, 5)),
+                      zeros(IC_FP32, 3, TU_DIMS(2, 3, 4))};
+    expect_error("bmm_grad", 3, slots, t, "X@GRAD", NULL,
+                 "Out@GRAD 'v2' is float32[2, 3, 4], expected float32[2, 3, 5] (bmm's Out)");
+  }
+  /* put_along_axis_grad: an index outside the axis */
+  {
+    const char *slots[] = {"Input", "Index", "Value", "Result", "Result@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(3, 2)), zeros(IC_INT64, 2, TU_DIMS(1, 2)),
+                      zeros(IC_FP32, 2, TU_DIMS(1, 2)), zeros(IC_FP32, 2, TU_DIMS(3, 2)),
+                      zeros(IC_FP32, 2, TU_DIMS(3, 2))};
+    ((int64_t *)ic_tensor_data(t[1]))[1] = 5;
+    expect_error("put_along_axis_grad", 5, slots, t, "Input@GRAD", NULL,
+                 "Index 'v1' is int64[1, 2], entry 1 is 5, expected in [-3, 3) (dim 0)");
+  }
+  /* index_sample_grad: an integer Out@GRAD */
+  {
+    const char *slots[] = {"X", "Index", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(2, 3)), zeros(IC_INT64, 2, TU_DIMS(2, 2)),
+                      zeros(IC_INT32, 2, TU_DIMS(2, 2))};
+    expect_error("index_sample_grad", 3, slots, t, "X@GRAD", NULL,
+                 "Out@GRAD 'v2' is int32[2, 2], expected dtype float32 or float64");
+  }
+  /* scatter_grad without its Out@GRAD */
+  {
+    const char *slots[] = {"Ids", "Updates"};
+    ic_tensor *t[] = {zeros(IC_INT64, 1, TU_DIMS(2)), zeros(IC_FP32, 2, TU_DIMS(2, 3))};
+    expect_error("scatter_grad", 2, slots, t, "X@GRAD", NULL, "Out@GRAD");
+  }
+  /* meshgrid_grad: one Out@GRAD for two X */
+  {
+    const char *slots[] = {"X", "X", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 1, TU_DIMS(2)), zeros(IC_FP32, 1, TU_DIMS(3)),
+                      zeros(IC_FP32, 2, TU_DIMS(2, 3))};
+    expect_error("meshgrid_grad", 3, slots, t, "X@GRAD", NULL,
+                 "input Out@GRAD holds 1 variables, expected one per X (2)");
+  }
+  /* repeat_interleave_grad: Out@GRAD's axis not the repeats' total */
+  {
+    const char *slots[] = {"X", "RepeatsTensor", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(2, 3)), zeros(IC_INT64, 1, TU_DIMS(2)),
+                      zeros(IC_FP32, 2, TU_DIMS(4, 3))};
+    ((int64_t *)ic_tensor_data(t[1]))[0] = 1;
+    ((int64_t *)ic_tensor_data(t[1]))[1] = 2;
+    expect_error("repeat_interleave_grad", 3, slots, t, "X@GRAD", NULL,
+                 "has 4 slices along dim 0, expected 3 (the repeats' total)");
   }
   /* the straight-through grads take floats only */
   {
