@@ -1335,6 +1335,50 @@ def case_w2v_f64():
              "pc": np.array([HS_TREE[k][1] for k in lab[:, 0]], "int64")}
     return loss, feeds, 5, 1e-5, 1e-4
 
+def _k_op(op, ins, attrs, outs=("Out",)):
+    """A legacy op appended directly (paddle.bmm and others go to PIR's _C_ops only); returns
+    its first output."""
+    from paddle.base.layer_helper import LayerHelper
+    h = LayerHelper(op)
+    ov = {k: h.create_variable_for_type_inference("float32") for k in outs}
+    h.append_op(type=op, inputs=ins, outputs=ov, attrs=attrs)
+    return ov[outs[0]]
+
+
+def case_k_matrix_index_grads():
+    """Helper K's grad ops in one network: x [4, 4] -> fc 4 -> 6 -> reshape [4, 2, 3] -> bmm
+    with a [4, 3, 2] parameter -> reshape [4, 4] -> tril (diagonal -1 kept) -> addmm (a [1, 4]
+    bias broadcast, alpha 0.5, beta 2) -> roll (shift 1 on axis 1), then the loss sums
+    take_along_axis (fed indices, repeats) squared, amax over rows (ties: relu zeros), the
+    diagonal of cummax along rows, 0.1 trace and kron with a [1, 2] parameter squared; Adam."""
+    x = paddle.static.data(name="x", shape=[4, 4], dtype="float32")
+    idx = paddle.static.data(name="idx", shape=[4, 3], dtype="int64")
+    h = paddle.static.nn.fc(x, 6, activation="relu")
+    wb = paddle.static.create_parameter([4, 3, 2], "float32", name="k_bmm_w")
+    b = paddle.reshape(_k_op("bmm", {"X": paddle.reshape(h, [4, 2, 3]), "Y": wb}, {}), [4, 4])
+    t = (_k_op("tril_triu", {"X": b}, {"diagonal": -1, "lower": True}) +
+         _k_op("tril_triu", {"X": b}, {"diagonal": 1, "lower": False}) * 0.5)
+    bias = paddle.static.create_parameter([1, 4], "float32", name="k_addmm_b", is_bias=True)
+    wm = paddle.static.create_parameter([4, 4], "float32", name="k_addmm_w")
+    d = _k_op("addmm", {"Input": bias, "X": t, "Y": wm}, {"Alpha": 0.5, "Beta": 2.0})
+    e = _k_op("roll", {"X": d}, {"shifts": [1], "axis": [1]})
+    f = _k_op("take_along_axis", {"Input": e, "Index": idx}, {"Axis": 1}, ("Result",))
+    amax = _k_op("reduce_amax", {"X": paddle.nn.functional.relu(e)},
+                 {"dim": [1], "keep_dim": False, "reduce_all": False})
+    cm = _k_op("cummax", {"x": e}, {"axis": 1, "dtype": 3}, ("out", "indices"))
+    dg = _k_op("diagonal", {"Input": cm}, {"offset": 0, "axis1": 0, "axis2": 1})
+    tr = _k_op("trace", {"Input": e}, {"offset": 0, "axis1": 0, "axis2": 1})
+    kp = paddle.static.create_parameter([1, 2], "float32", name="k_kron_w")
+    kr = _k_op("kron", {"X": f, "Y": kp}, {})
+    loss = (paddle.mean(f * f) + paddle.mean(amax) + paddle.mean(dg) + tr * 0.1 +
+            paddle.mean(kr * kr))
+    paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
+    rng = np.random.default_rng(331)
+    feeds = {"x": rng.standard_normal((STEPS * 4, 4)).astype("float32"),
+             "idx": rng.integers(0, 4, (STEPS * 4, 3)).astype("int64")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -1374,6 +1418,7 @@ CASES["nce_samplers"] = case_nce_samplers
 CASES["ctr_auc"] = case_ctr_auc
 CASES["w2v_f64"] = case_w2v_f64
 CASES["losses_26"] = case_losses_26
+CASES["k_matrix_index_grads"] = case_k_matrix_index_grads
 LEGACY_LOSS = ["losses_26"]  # written by Paddle 2.6.2
 
 
