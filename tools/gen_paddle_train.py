@@ -1340,7 +1340,12 @@ def _k_op(op, ins, attrs, outs=("Out",)):
     its first output."""
     from paddle.base.layer_helper import LayerHelper
     h = LayerHelper(op)
-    ov = {k: h.create_variable_for_type_inference("float32") for k in outs}
+    ov = {}
+    for k in outs:  # (slot, n): n variables
+        if isinstance(k, tuple):
+            ov[k[0]] = [h.create_variable_for_type_inference("float32") for _ in range(k[1])]
+        else:
+            ov[k] = h.create_variable_for_type_inference("float32")
     h.append_op(type=op, inputs=ins, outputs=ov, attrs=attrs)
     return ov[outs[0]]
 
@@ -1350,7 +1355,8 @@ def case_k_matrix_index_grads():
     with a [4, 3, 2] parameter -> reshape [4, 4] -> tril (diagonal -1 kept) -> addmm (a [1, 4]
     bias broadcast, alpha 0.5, beta 2) -> roll (shift 1 on axis 1), then the loss sums
     take_along_axis (fed indices, repeats) squared, amax over rows (ties: relu zeros), the
-    diagonal of cummax along rows, 0.1 trace and kron with a [1, 2] parameter squared; Adam."""
+    diagonal of cummax along rows, 0.1 trace, kron with a [1, 2] parameter squared and einsum
+    "bi,imj->bj" (m summed in the parameter alone) squared; Adam."""
     x = paddle.static.data(name="x", shape=[4, 4], dtype="float32")
     idx = paddle.static.data(name="idx", shape=[4, 3], dtype="int64")
     h = paddle.static.nn.fc(x, 6, activation="relu")
@@ -1370,8 +1376,11 @@ def case_k_matrix_index_grads():
     tr = _k_op("trace", {"Input": e}, {"offset": 0, "axis1": 0, "axis2": 1})
     kp = paddle.static.create_parameter([1, 2], "float32", name="k_kron_w")
     kr = _k_op("kron", {"X": f, "Y": kp}, {})
+    ke = paddle.static.create_parameter([3, 5, 2], "float32", name="k_einsum_w")
+    ein = _k_op("einsum", {"Operands": [f, ke]}, {"equation": "bi,imj->bj"},
+                ("Out", ("InnerCache", 2), ("XShape", 2)))
     loss = (paddle.mean(f * f) + paddle.mean(amax) + paddle.mean(dg) + tr * 0.1 +
-            paddle.mean(kr * kr))
+            paddle.mean(kr * kr) + paddle.mean(ein * ein))
     paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
     rng = np.random.default_rng(331)
     feeds = {"x": rng.standard_normal((STEPS * 4, 4)).astype("float32"),

@@ -11,24 +11,15 @@
  * free labels before the contraction ones) or [batch, contraction, free] (the second), its
  * reduction labels summed in double then rounded, diagonals and broadcasts taken through the
  * strides; then one matrix product per batch index (ic_gemm_run), then the output's order.
- * float32 and float64. InnerCache and XShape (Paddle keeps them for the gradient) get their
- * dims only. */
+ * float32 and float64. InnerCache[o] receives operand o as gathered for the product (Paddle's
+ * cache, which einsum_grad reads: [batch, free0, contraction] / [batch, contraction, free1],
+ * labels in order of first appearance, then a dim of 1 per label summed away, as Paddle
+ * 3.3.1 lays it out); XShape gets the
+ * operands' dims only. */
 #include <string.h>
 
+#include "kernels/cpu/einsum.h"
 #include "kernels/cpu/gemm.h"
-#include "kernels/kernel.h"
-
-#define N_LABELS 26
-
-typedef struct einsum_attrs {
-  int n_ops;
-  char ops[2][IC_MAX_RANK + 1]; /* each operand's labels, one per dim */
-  char out[IC_MAX_RANK + 1];
-  /* the labels (0-25) by type, in order of first appearance (operand 0, then 1), classified
-   * once at parse: batch, free in operand 0 / 1, contraction, reduced in operand 0 / 1 */
-  int batch[N_LABELS], free0[N_LABELS], free1[N_LABELS], con[N_LABELS], red[2][N_LABELS];
-  int nb, nf0, nf1, nc, nr[2];
-} einsum_attrs;
 
 static void classify(einsum_attrs *a) {
   bool seen[N_LABELS] = {false};
@@ -49,10 +40,23 @@ static void classify(einsum_attrs *a) {
   }
 }
 
+int ic_einsum_cache_labels(const einsum_attrs *a, int o, int *keep) {
+  int n = 0;
+  for (int k = 0; k < a->nb; k++) keep[n++] = a->batch[k];
+  if (o == 0) {
+    for (int k = 0; k < a->nf0; k++) keep[n++] = a->free0[k];
+    for (int k = 0; k < a->nc; k++) keep[n++] = a->con[k];
+  } else {
+    for (int k = 0; k < a->nc; k++) keep[n++] = a->con[k];
+    for (int k = 0; k < a->nf1; k++) keep[n++] = a->free1[k];
+  }
+  return n;
+}
+
 enum { IN_OPERANDS };
 enum { OUT_OUT, OUT_CACHE, OUT_XSHAPE };
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_einsum_parse(ic_attr_reader *r, void *attrs) {
   einsum_attrs *a = attrs;
   const char *eq = ic_ar_str(r, "equation", NULL);
   if (r->st) return r->st;
@@ -162,7 +166,18 @@ static ic_status infer(ic_kctx *c) {
     ic_tensor_set_meta(ic_out(c, OUT_XSHAPE, o), t->dtype, t->ndim, t->dims);
   }
   for (size_t o = 0; o < c->out[OUT_CACHE].n; o++) {
-    ic_tensor_set_meta(ic_out(c, OUT_CACHE, o), x0->dtype, 1, (int64_t[]){0});
+    /* operand o as the product reads it (einsum_grad's input): see ic_einsum_cache_labels */
+    int keep[N_LABELS];
+    const int nk = o < (size_t)a->n_ops ? ic_einsum_cache_labels(a, (int)o, keep) : 0;
+    /* then a 1 per label summed away, as Paddle's cache keeps them */
+    const int nc = nk + (o < (size_t)a->n_ops ? a->nr[o] : 0);
+    int64_t cdims[IC_MAX_RANK];
+    if (nc > IC_MAX_RANK) {
+      return ic_kfail_in(c, IN_OPERANDS, o, "gives InnerCache %d dims, more than %d", nc,
+                         IC_MAX_RANK);
+    }
+    for (int k = 0; k < nc; k++) cdims[k] = k < nk ? size[keep[k]] : 1;
+    ic_tensor_set_meta(ic_out(c, OUT_CACHE, o), x0->dtype, nc, cdims);
   }
   return IC_OK;
 }
@@ -223,7 +238,13 @@ static ic_status run(ic_kctx *c) {
   ic_tensor *out = ic_out(c, OUT_OUT, 0);
   const bool f64 = out->dtype == IC_FP64;
   const size_t es = f64 ? sizeof(double) : sizeof(float);
-  if (ic_tensor_numel_(out) == 0) return IC_OK;
+  if (ic_tensor_numel_(out) == 0) {
+    for (size_t o = 0; o < c->out[OUT_CACHE].n; o++) {
+      ic_tensor *cache = ic_out(c, OUT_CACHE, o);
+      if (cache) memset(cache->data, 0, (size_t)ic_tensor_numel_(cache) * es);
+    }
+    return IC_OK;
+  }
   int64_t size[N_LABELS];
   ic_status st = label_sizes(c, size);
   if (st) return st;
@@ -233,14 +254,7 @@ static ic_status run(ic_kctx *c) {
   const int64_t K = prod(size, con, nc), N = prod(size, free1, nf1);
   int keep[2][N_LABELS], nk[2] = {0, 0};
   /* operand 0: [batch, free0, contraction]; operand 1: [batch, contraction, free1] */
-  memcpy(keep[0], batch, (size_t)nb * sizeof(int));
-  memcpy(keep[0] + nb, free0, (size_t)nf0 * sizeof(int));
-  memcpy(keep[0] + nb + nf0, con, (size_t)nc * sizeof(int));
-  nk[0] = nb + nf0 + nc;
-  memcpy(keep[1], batch, (size_t)nb * sizeof(int));
-  memcpy(keep[1] + nb, con, (size_t)nc * sizeof(int));
-  memcpy(keep[1] + nb + nc, free1, (size_t)nf1 * sizeof(int));
-  nk[1] = nb + nc + nf1;
+  for (int o = 0; o < a->n_ops; o++) nk[o] = ic_einsum_cache_labels(a, o, keep[o]);
   const size_t n0 = (size_t)(B * M * K), n1 = a->n_ops == 2 ? (size_t)(B * K * N) : 0;
   const size_t nres = a->n_ops == 2 ? (size_t)(B * M * N) : 0;
   ic_buffer *scratch = ic_kscratch(c, (n0 + n1 + nres) * es + 1);
@@ -251,6 +265,9 @@ static ic_status run(ic_kctx *c) {
     const ic_tensor *t = ic_in(c, IN_OPERANDS, (size_t)o);
     label_strides(t, a->ops[o], ls);
     gather(t->data, f64, ls, size, keep[o], nk[o], a->red[o], a->nr[o], o ? p1 : p0);
+    /* InnerCache[o]: this gathered operand, which einsum_grad reads (Paddle's cache) */
+    ic_tensor *cache = ic_out(c, OUT_CACHE, (size_t)o);
+    if (cache) memcpy(cache->data, o ? p1 : p0, (o ? n1 : n0) * es);
   }
   /* The result in [batch, free0, free1] order (one operand: [free0]), then Out's order. */
   int rl[N_LABELS], nrl = 0;
@@ -271,6 +288,10 @@ static ic_status run(ic_kctx *c) {
     }
     rdata = res;
   }
+  for (size_t o = (size_t)a->n_ops; o < c->out[OUT_CACHE].n; o++) { /* caches past the operands */
+    ic_tensor *cache = ic_out(c, OUT_CACHE, o);
+    if (cache) memset(cache->data, 0, (size_t)ic_tensor_numel_(cache) * es);
+  }
   memset(ls, 0, sizeof ls);
   int64_t s = 1;
   for (int k = nrl - 1; k >= 0; k--) {
@@ -288,11 +309,11 @@ static ic_status run(ic_kctx *c) {
 static const ic_slotdef inputs[] = {{"Operands", IC_SLOT_MULTI}};
 static const ic_slotdef outputs[] = {
     {"Out", 0},
-    {"InnerCache", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_NO_BUFFER},
+    {"InnerCache", IC_SLOT_OPTIONAL | IC_SLOT_MULTI},
     {"XShape", IC_SLOT_OPTIONAL | IC_SLOT_MULTI | IC_SLOT_NO_BUFFER},
 };
 
 const ic_opdef ic_op_einsum = {
     .name = "einsum", .n_inputs = 1, .inputs = inputs, .n_outputs = 3, .outputs = outputs,
-    .attrs_size = sizeof(einsum_attrs), .parse = parse, .infer = infer, .cpu = run,
+    .attrs_size = sizeof(einsum_attrs), .parse = ic_einsum_parse, .infer = infer, .cpu = run,
 };
