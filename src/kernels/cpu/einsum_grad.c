@@ -2,8 +2,9 @@
  * with two operands, the operands as einsum gathered them for its product (InnerCache[o]:
  * [batch, free0, contraction] / [batch, contraction, free1], labels in order of first
  * appearance, each at its full (broadcast) size, labels only in that operand and not the
- * output already summed, left as trailing dims of 1; einsum.c writes them as Paddle does). With G = Out@GRAD, TA, TB the
- * caches, every sum over the label space, in double, rounded once:
+ * output already summed, left as trailing dims of 1; einsum.c writes them as Paddle does).
+ * With G = Out@GRAD, TA, TB the caches, every sum over the label space, in double, rounded
+ * once:
  *   one operand:  A@GRAD[a] = G[c] for every assignment of A's labels (A's own labels not in
  *                 the output take G tiled over them);
  *   two:          A@GRAD[a] += G[c] TB[b'] and B@GRAD[b] += G[c] TA[a'] over the labels of
