@@ -173,6 +173,20 @@ def k_cases():
                                               "ShiftsTensor": np.array([2, -1], "int64")},
                     ["Out"], {"shifts": [0, 0], "axis": [1, 0]}, ["X"]))
     c.append(k_case("k_flip", "flip", {"X": k_f(r, 2, 3, 4)}, ["Out"], {"axis": [0, -1]}, ["X"]))
+    # Index smaller than Input off the axis (dims 0 and 2)
+    c.append(k_case("k_take_along_axis_small", "take_along_axis", {
+        "Input": k_f(r, 3, 4, 3), "Index": r.integers(0, 4, (2, 5, 2)).astype("int64")},
+        ["Result"], {"Axis": 1}, ["Input"]))
+    c.append(k_case("k_take_along_axis_small4", "take_along_axis", {
+        "Input": k_f(r, 2, 3, 4, 3), "Index": r.integers(0, 3, (2, 2, 3, 2)).astype("int64")},
+        ["Result"], {"Axis": 1}, ["Input"]))
+    c.append(k_case("k_put_along_axis_small", "put_along_axis", {
+        "Input": k_f(r, 3, 4, 3), "Index": r.integers(0, 4, (2, 2, 2)).astype("int64"),
+        "Value": k_f(r, 2, 2, 2)}, ["Result"], {"Axis": 1, "Reduce": "add",
+                                                "Include_self": True}, ["Input", "Value"]))
+    c.append(k_case("k_masked_select_xbcast", "masked_select", {
+        "X": k_f(r, 1, 3), "Mask": np.array([[True, False, True], [True, True, False]])},
+        ["Y"], {}, ["X"]))
     c.append(k_case("k_index_add", "index_add", {
         "X": k_f(r, 3, 4), "Index": np.array([1, 3, 1], "int64"), "AddValue": k_f(r, 3, 3)},
         ["Out"], {"axis": 1}, ["X", "AddValue"]))
