@@ -334,7 +334,10 @@ def k_cases3():
                            ("groups", "acbd,dcbe->ae", [(2, 4, 3, 5), (5, 4, 3, 6)]),
                            ("batch2", "xbyc,cybz->ybxz", [(2, 3, 4, 5), (5, 4, 3, 6)]),
                            ("reduce", "ijm,jk->ik", [(2, 3, 2), (3, 4)]),
-                           ("bcast_free", "ij,jk->ijk", [(2, 1), (3, 4)])):
+                           ("bcast_free", "ij,jk->ijk", [(2, 1), (3, 4)]),
+                           # "...ij,...jk->...ik" on [2, 2, 3] and [3, 2] as paddle.einsum
+                           # writes it: "..." -> l, the second operand unsqueezed to [1, 3, 2]
+                           ("ellipsis", "lij,ljk->lik", [(2, 2, 3), (1, 3, 2)])):
         c.append(k_case("k_einsum_" + nm, "einsum",
                         {"Operands": [k_f(r, *sh) for sh in shapes]},
                         ["Out", ("InnerCache", len(shapes)), ("XShape", len(shapes))],
