@@ -381,6 +381,8 @@ static void sv_attrs(ic_builder_op *o) {
   ic_builder_attr_ints(o, "steps", 1, (const int32_t[]){2});
 }
 
+static void einsum_attrs(ic_builder_op *o) { ic_builder_attr_string(o, "equation", "ij,jk->ik"); }
+
 START_TEST(misc_grad_errors) {
   /* deformable_conv_grad: Output@GRAD of the wrong dims */
   {
@@ -492,6 +494,14 @@ START_TEST(misc_grad_errors) {
     ((int64_t *)ic_tensor_data(t[1]))[1] = 2;
     expect_error("repeat_interleave_grad", 3, slots, t, "X@GRAD", NULL,
                  "has 4 slices along dim 0, expected 3 (the repeats' total)");
+  }
+  /* einsum_grad of two operands without the InnerCache einsum writes */
+  {
+    const char *slots[] = {"Out@GRAD", "x_shape", "x_shape"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(2, 4)), zeros(IC_FP32, 2, TU_DIMS(2, 3)),
+                      zeros(IC_FP32, 2, TU_DIMS(3, 4))};
+    expect_error("einsum_grad", 3, slots, t, "Operands@GRAD", einsum_attrs,
+                 "input InnerCache lists 0 variables, expected the 2 einsum wrote");
   }
   /* the straight-through grads take floats only */
   {
