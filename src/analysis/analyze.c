@@ -261,6 +261,7 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
   if ((st = ic_opseq_build(prog, n_feeds, feed_names, n_fetches, fetch_names, &p->seq, err))) {
     goto fail;
   }
+  if (o->prune && (st = ic_opseq_prune(&p->seq, prog, n_fetches, err))) goto fail;
   if ((st = ic_opseq_validate(&p->seq, prog, err))) goto fail;
   p->device = o->device;
   if (o->fuse && (st = ic_opseq_fuse(&p->seq, prog, n_fetches, fetch_names, !o->device, err))) goto fail;

@@ -807,6 +807,7 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
                            &u.seq, err))) {
     goto done;
   }
+  if (a->opt->prune && (st = ic_opseq_prune(&u.seq, a->prog, a->n_fetches, err))) goto done;
   if ((st = ic_opseq_validate(&u.seq, u.a->prog, err)) || (st = check_unset(&u, err))) goto done;
   ic_scope *root = a->scope;
   if (root) {
