@@ -13,9 +13,9 @@
  * also every variable its sub-blocks read (they may read outer variables the op does not
  * list). Names are never removed from the set, so every earlier writer of a needed variable
  * (in-place chains, arrays written element by element) is kept too: the result is a
- * superset of what the fetches need, never less. Sub-blocks are kept whole. A random op that
- * is dropped does not draw from the run's stream, so the draws of random ops after it can
- * differ from an unpruned run's. */
+ * superset of what the fetches need, never less. Sub-blocks are kept whole. Random ops are
+ * keyed by their place in the program (ic_op_key), so those kept draw what they draw in the
+ * whole program. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -63,7 +63,7 @@ static ic_status subrun_init(subrun *s, const ic_subplan *sp, ic_variable *const
     }
     s->ctx[i] = (ic_kctx){.def = in->def, .op = in->op, .attrs = in->attrs, .in = ks,
                           .out = ks + in->def->n_inputs, .env = env,
-                          .op_key = ((uint64_t)(uint32_t)in->op->block << 32) | (uint32_t)in->op->index,
+                          .op_key = ic_op_key(in->op, i),
                           .state = &s->kstate[i]};
   }
   return IC_OK;

@@ -587,8 +587,7 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   void *state = NULL;
   ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = b.in, .out = b.out, .err = err,
                .env = u->a->env, .state = &state,
-               .op_key = op->block ? ((uint64_t)(uint32_t)op->block << 32) | (uint32_t)op->index
-                                   : (uint64_t)idx};
+               .op_key = ic_op_key(op, idx)};
   if ((st = ic_check_input_data(&c, err))) {
     ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
     goto done;
