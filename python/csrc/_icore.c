@@ -1118,12 +1118,13 @@ static int names_arg(PyObject *o, const char *what, PyObject **keep, const char 
 
 static PyObject *mod_describe(PyObject *m, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"program", "feed_names", "fetch_names", "place", "streams", "fuse",
-                           "gc", "sequential", NULL};
+                           "gc", "sequential", "prune", NULL};
   PyObject *prog, *feeds = Py_None, *fetches = Py_None;
   const char *place = "cpu", *streams = "per-operator";
-  int fuse = 1, gc = 1, sequential = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OOssppp:describe", kwlist, &ProgramType, &prog,
-                                   &feeds, &fetches, &place, &streams, &fuse, &gc, &sequential)) {
+  int fuse = 1, gc = 1, sequential = 0, prune = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OOsspppp:describe", kwlist, &ProgramType, &prog,
+                                   &feeds, &fetches, &place, &streams, &fuse, &gc, &sequential,
+                                   &prune)) {
     return NULL;
   }
   ic_options o;
@@ -1143,6 +1144,7 @@ static PyObject *mod_describe(PyObject *m, PyObject *args, PyObject *kw) {
   o.fuse = fuse;
   o.gc = gc;
   o.sequential = sequential;
+  o.prune = prune;
   PyObject *kf = NULL, *kx = NULL, *r = NULL;
   const char **fn = NULL, **xn = NULL;
   size_t nf, nx;

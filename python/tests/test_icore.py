@@ -394,6 +394,9 @@ def test_prune_option():
         prog, feed={"inputs": x}, fetch_list=[mid], scope=params)
     assert [i.op_type for i in plan.instructions].count("conv2d") == 1 < len(convs)
     assert len(plan.instructions) <= 4 < len(whole.instructions)  # feed, conv2d, fetch
+    # analysis only (icore.inspect without feeds): the same pruned plan
+    static = icore.inspect(prog, feed=["inputs"], fetch_list=[mid], fuse=False, prune=True)
+    assert [i.op_type for i in static.instructions] == [i.op_type for i in plan.instructions]
 
 
 def test_executor_keywords_reach_the_options(example):
