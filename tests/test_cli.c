@@ -382,6 +382,12 @@ START_TEST(run_prune) {
     tu_assert_msg(r.out, "y: float32[3]", NULL);
     result_free(&r);
   }
+  r = run_cli("info %s", path); /* info names the op and a value to fetch before it */
+  assert_ok(&r);
+  tu_assert_msg(r.out, "no kernel yet for: custom_gap",
+                "(custom_gap) in block 0: icore run MODEL --prune --fetch 'y' (one of its inputs)",
+                NULL);
+  result_free(&r);
   r = run_env("ICORE_PRUNE=1", "run %s --random-feed x=3 --fetch y", path);
   assert_ok(&r);
   result_free(&r);

@@ -160,6 +160,31 @@ int cmd_info(const cli_args *a) {
     }
   }
   if (!missing && !unsupported) printf("kernels: every op type has one\n");
+  if (missing || unsupported) { /* what runs anyway: the block-0 ops before the first gap */
+    const ic_op *first = NULL;
+    for (size_t i = 0; i < p->blocks[0].n_ops && !first; i++) {
+      const ic_op *op = &p->blocks[0].ops[i];
+      const ic_opdef *def = ic_registry_find(op->type);
+      bool ok = def || ic_program_is_reader_op(op->type);
+      if (def) {
+        void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
+        ic_err e;
+        ic_err_clear(&e);
+        ok = attrs && ic_opdef_parse(def, op, attrs, &e) != IC_ERR_UNSUPPORTED;
+        free(attrs);
+      }
+      if (!ok) first = op;
+    }
+    const char *in = NULL;
+    for (size_t k = 0; first && k < first->n_inputs && !in; k++) {
+      if (first->inputs[k].n) in = first->inputs[k].args[0];
+    }
+    if (in) {
+      char w[160];
+      printf("to run what comes before %s: icore run MODEL --prune --fetch '%s' (one of "
+             "its inputs)\n", ic_op_where(first, w, sizeof w), in);
+    }
+  }
 done:
   free(c);
   ic_scope_destroy(s);
