@@ -8,8 +8,9 @@
  * when it is a feed op, a fetch op of a requested column, writes a needed variable, writes a
  * persistable (optimizer updates, batch-norm statistics in training, counters: their values
  * outlive the run; batch_norm at inference writes its statistics back unchanged), is one of the ops with effects outside their outputs (save, save_combine, print,
- * assert), or has a sub-block (control flow) in which some op, at any depth, would be kept
- * for those last two reasons. A kept op makes all its inputs needed; a kept control-flow op
+ * assert), or has a sub-block (control flow) in which some op, at any depth, writes a
+ * needed variable (a control-flow op's Out need not list them all) or would be kept for those
+ * last two reasons. A kept op makes all its inputs needed; a kept control-flow op
  * also every variable its sub-blocks read (they may read outer variables the op does not
  * list). Names are never removed from the set, so every earlier writer of a needed variable
  * (in-place chains, arrays written element by element) is kept too: the result is a
@@ -94,6 +95,32 @@ static bool need_inputs(ic_strmap *need, const ic_op *op) {
   return true;
 }
 
+static bool writes_needed(const ic_strmap *need, const ic_op *op) {
+  for (size_t o = 0; o < op->n_outputs; o++) {
+    for (size_t a = 0; a < op->outputs[o].n; a++) {
+      if (ic_strmap_get(need, op->outputs[o].args[a])) return true;
+    }
+  }
+  return false;
+}
+
+/* Whether some op of block b, at any depth, writes a needed variable: a control-flow op's
+ * Out need not list every outer variable its body writes (analysis finds them). */
+static bool block_writes_needed(const ic_program *p, int b, uint8_t *seen, const ic_strmap *need) {
+  if (seen[b]) return false;
+  seen[b] = 1;
+  const ic_block *blk = &p->blocks[b];
+  for (size_t i = 0; i < blk->n_ops; i++) {
+    if (writes_needed(need, &blk->ops[i])) return true;
+    int sb[16];
+    size_t n = sub_blocks(p, &blk->ops[i], 16, sb);
+    for (size_t k = 0; k < n; k++) {
+      if (block_writes_needed(p, sb[k], seen, need)) return true;
+    }
+  }
+  return false;
+}
+
 /* Every variable the ops of block b read, at any depth. */
 static bool need_block(const ic_program *p, int b, uint8_t *seen, ic_strmap *need) {
   if (seen[b]) return true;
@@ -133,14 +160,14 @@ ic_status ic_opseq_prune(ic_opseq *s, const ic_program *p, size_t n_fetches, ic_
     const ic_op *op = s->ops[i];
     bool k = strcmp(op->type, "feed") == 0 || has_effect(op->type) || writes_persistable(p, op);
     if (strcmp(op->type, "fetch") == 0) k = is_requested_fetch(s, n_fetches, op);
-    for (size_t o = 0; !k && o < op->n_outputs; o++) {
-      for (size_t a = 0; !k && a < op->outputs[o].n; a++) k = ic_strmap_get(&need, op->outputs[o].args[a]) != NULL;
-    }
+    k = k || writes_needed(&need, op);
     int sb[16];
     size_t n_sb = sub_blocks(p, op, 16, sb);
     for (size_t b = 0; !k && b < n_sb; b++) {
       memset(seen, 0, p->n_blocks);
       k = block_effects(p, sb[b], seen);
+      memset(seen, 0, p->n_blocks);
+      k = k || block_writes_needed(p, sb[b], seen, &need);
     }
     if (!k) continue;
     keep[i] = true;
