@@ -179,13 +179,15 @@ typedef struct config {
   const char *what;
   ic_mode mode;
   int threads;
+  bool prune; /* only the ops the loss needs, plus the updates (prune.c): the same training */
 } config;
 
 static const config k_configs[] = {
-    {"uncompiled", IC_MODE_UNCOMPILED, 1},
-    {"compiled, 1 thread", IC_MODE_COMPILED, 1},
-    {"compiled, 2 threads", IC_MODE_COMPILED, 2},
-    {"compiled, 4 threads", IC_MODE_COMPILED, 4},
+    {"uncompiled", IC_MODE_UNCOMPILED, 1, false},
+    {"compiled, 1 thread", IC_MODE_COMPILED, 1, false},
+    {"compiled, 2 threads", IC_MODE_COMPILED, 2, false},
+    {"compiled, 4 threads", IC_MODE_COMPILED, 4, false},
+    {"compiled, 2 threads, pruned", IC_MODE_COMPILED, 2, true},
 };
 #define N_CONFIGS (sizeof k_configs / sizeof k_configs[0])
 
@@ -194,6 +196,7 @@ static ic_executor *make_exec(const config *cf, bool check_nan_inf) {
   ic_options_default(&o);
   o.mode = cf->mode;
   o.threads = cf->threads;
+  o.prune = cf->prune;
   o.check_nan_inf = check_nan_inf;
   ic_executor *e = NULL;
   ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
@@ -1153,6 +1156,7 @@ static void dropout_run(const train_case *tc, const config *cf, uint64_t seed, f
   ic_options_default(&o);
   o.mode = cf->mode;
   o.threads = cf->threads;
+  o.prune = cf->prune;
   o.seed = seed;
   ic_executor *e = NULL;
   ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
