@@ -632,7 +632,8 @@ END_TEST
 static const char *const k_ctl_cases[] = {"ctl_while", "ctl_while_outer", "ctl_cond", "ctl_nested",
                                           "ctl_nested_local", "ctl_while_in_cond",
                                           "ctl_while_in_while", "ctl_while_array",
-                                          "ctl_while_unused_out"};
+                                          "ctl_while_unused_out", "n_rnn_sgd", "n_rnn_reverse",
+                                          "n_rnn_adam", "n_rnn_batch_ref", "n_rnn_stateless"};
 
 START_TEST(control_flow_training_on_emu) {
   train_case tc;
@@ -699,6 +700,18 @@ END_TEST
  * while_grad fills zeros of its declared (static) shape before the first step back, as
  * Paddle's WhileGradOp; SGD. */
 START_TEST(paddle_while_unused_output_sgd) { run_paddle_case("ctl_while_unused_out"); }
+END_TEST
+
+/* Training through fluid's StaticRNN (Paddle 2.6.2; tools/gen_paddle_train.py's StaticRNN):
+ * the forward recurrent keeps every step for recurrent_grad, which runs the grad block once
+ * per step back, slicing the outputs' gradients, carrying the memories' gradients to the
+ * step before, summing the step parameters' gradients and stacking the inputs' ones:
+ * one memory with an fc in the step and SGD; a reverse RNN with two memories, two inputs and
+ * two outputs and Momentum; a step input also used outside the RNN and Adam; memories from
+ * batch_ref (no init tensor) with a stateless output; a stateless RNN. */
+static const char *const k_rnn_cases[] = {"n_rnn_sgd", "n_rnn_reverse", "n_rnn_adam",
+                                          "n_rnn_batch_ref", "n_rnn_stateless"};
+START_TEST(paddle_static_rnn) { run_paddle_case(k_rnn_cases[_i]); }
 END_TEST
 
 /* A YOLOv3 head trained by yolov3_loss (label smoothing, mixup scores) and SGD. */
@@ -1412,6 +1425,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_while_in_while_sgd);
   tcase_add_test(tc, paddle_while_body_array_sgd);
   tcase_add_test(tc, paddle_while_unused_output_sgd);
+  tcase_add_loop_test(tc, paddle_static_rnn, 0,
+                      (int)(sizeof k_rnn_cases / sizeof k_rnn_cases[0]));
   tcase_add_test(tc, paddle_yolov3_loss_sgd);
   tcase_add_test(tc, paddle_ctc_adam);
   tcase_add_test(tc, paddle_ctc_norm_by_times_sgd);

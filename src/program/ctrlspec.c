@@ -33,7 +33,18 @@ ic_status ic_ctrl_rnn_spec(const ic_program *p, const ic_op *op, ic_rnn_spec *s,
   if ((s->block = ic_ctrl_sub_block(p, op, err)) < 0) return err->code;
   ic_op_where(op, where, sizeof where);
   const ic_slot *in = ic_op_input(op, "inputs"), *init = ic_op_input(op, "initial_states");
-  const ic_slot *out = ic_op_output(op, "outputs");
+  /* recurrent_grad reads the forward's outputs (an input slot there); its links are the
+   * forward step block's variables, its sub_block is the grad block of that block */
+  bool grad = strcmp(op->type, "recurrent_grad") == 0;
+  const ic_slot *out = grad ? ic_op_input(op, "outputs") : ic_op_output(op, "outputs");
+  int fblk = s->block;
+  if (grad) {
+    fblk = p->blocks[s->block].forward;
+    if (fblk < 0 || (size_t)fblk >= p->n_blocks) {
+      return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: its sub_block (block %d) is not the "
+                        "grad block of a step block (no forward block)", where, s->block);
+    }
+  }
   if (!in || !in->n) {
     return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: no `inputs` variable (the sequence "
                       "length is their leading dimension)", where);
@@ -62,11 +73,11 @@ ic_status ic_ctrl_rnn_spec(const ic_program *p, const ic_op *op, ic_rnn_spec *s,
   }
   for (size_t k = 0; k < 2 * n_ex; k++) {
     const char *nm = k < n_ex ? s->ex[k] : s->st[k - n_ex];
-    const ic_vardesc *d = ic_program_find_var(p, s->block, nm);
-    if (!d || d->block != s->block) {
+    const ic_vardesc *d = ic_program_find_var(p, fblk, nm);
+    if (!d || d->block != fblk) {
       return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: %s '%s' is not a variable of the "
                         "step block (block %d)", where, k < n_ex ? "ex_states" : "states", nm,
-                        s->block);
+                        fblk);
     }
   }
   s->n_states = n_ex;
