@@ -870,6 +870,60 @@ START_TEST(while_zero_iterations_in_training) {
 }
 END_TEST
 
+/* recurrent_grad's bad programs (n_rnn_sgd's program changed by the generator; Paddle is not
+ * run on them): one whose `states` names no variable of the step block, and one whose
+ * sub_block is the step block itself (no grad block) are refused at load, naming the op; the
+ * forward recurrent with is_train false keeps no steps, and a recurrent_grad whose
+ * step_scopes no recurrent writes has none: both fail the step, naming the op and its
+ * step_scopes, in every configuration, the scope left as it was. */
+START_TEST(recurrent_grad_bad_programs) {
+  train_case tc;
+  load_case("n_rnn_sgd", &tc);
+  char path[1024], err[512];
+  static const struct {
+    const char *file, *want;
+  } load[] = {{"main_bad_states.pdmodel", "states 'nope' is not a variable of the step block "
+                                          "(block 1)"},
+              {"main_step_block.pdmodel", "is not the grad block of a step block"}};
+  for (size_t k = 0; k < sizeof load / sizeof load[0]; k++) {
+    path_of("n_rnn_sgd", load[k].file, path, sizeof path);
+    ic_program *bad = NULL;
+    err[0] = 0;
+    ck_assert_int_eq(ic_program_from_file(path, &bad, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+    ck_assert_msg(strstr(err, "(recurrent_grad)") && strstr(err, load[k].want), "%s: %s",
+                  load[k].file, err);
+  }
+  path_of("n_rnn_sgd", "main_not_train.pdmodel", path, sizeof path);
+  ic_program *bad = NULL;
+  ck_assert_msg(ic_program_from_file(path, &bad, err, sizeof err) == IC_OK, "%s", err);
+  const char *want[] = {"(recurrent_grad)", "step_scopes '_generated_var_0' holds nothing its "
+                        "forward recurrent kept: the recurrent ran with is_train false"};
+  expect_step_error(&tc, bad, NULL, IC_ERR_INVALID_PROGRAM, want, 2);
+  ic_program_destroy(bad);
+  /* no forward: the compiled plan refuses the op when it analyzes it, the uncompiled
+   * executor finds the variable unset (each naming the op and the variable) */
+  path_of("n_rnn_sgd", "main_no_forward.pdmodel", path, sizeof path);
+  ck_assert_msg(ic_program_from_file(path, &bad, err, sizeof err) == IC_OK, "%s", err);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(&k_configs[k], false);
+    float loss;
+    train_case other = tc; /* shallow: tc's program replaced, nothing freed through it */
+    other.main = bad;
+    ck_assert_int_ne(train(&other, e, scope, 1, &loss), IC_OK);
+    const char *msg = ic_executor_errmsg(e);
+    ck_assert_msg(strstr(msg, "(recurrent_grad)") && strstr(msg, "step_scopes 'other_steps'") &&
+                      (k == 0 || strstr(msg, "no recurrent op writes its step_scopes")),
+                  "%s: %s", k_configs[k].what, msg);
+    check_bitwise(&tc, scope, tc.init, k_configs[k].what);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  ic_program_destroy(bad);
+  free_case(&tc);
+}
+END_TEST
+
 /* The compiled plan of a cond nested in a while_loop body (ctl_nested_local): each inner
  * conditional_block of the forward body keeps its branch (its sub-plan saves), the outer
  * while keeps each inner Scope variable whole as the iteration leaves it, and in the
@@ -1418,6 +1472,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, while_grad_unset_output_gradient_dynamic_shape);
   tcase_add_test(tc, nested_training_plan);
   tcase_add_test(tc, while_zero_iterations_in_training);
+  tcase_add_test(tc, recurrent_grad_bad_programs);
   tcase_add_test(tc, while_training_plan);
   tcase_add_test(tc, paddle_cond_in_while_sgd);
   tcase_add_test(tc, paddle_cond_in_while_local_sgd);

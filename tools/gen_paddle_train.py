@@ -1674,6 +1674,29 @@ def write_case(out_dir, name):
                         bad.global_block().var(og).desc.set_shape([-1, 8])
         with open(os.path.join(d, "main_dynamic.pdmodel"), "wb") as f:
             f.write(strip_callstacks(bad.desc.serialize_to_string()))
+    if name == "n_rnn_sgd":
+        # recurrent_grad's bad inputs (test_train's error cases; Paddle is not run on them):
+        # the forward with is_train false (it keeps no steps), a recurrent_grad whose states
+        # name no variable of the step block, one whose sub_block is the step block itself
+        # (not a grad block), and one whose step_scopes no recurrent writes
+        def variant(fname, change):
+            bad = main.clone()
+            gb = bad.global_block()
+            change(bad, [o for o in gb.ops if o.type == "recurrent"][0],
+                   [o for o in gb.ops if o.type == "recurrent_grad"][0])
+            with open(os.path.join(d, fname), "wb") as f:
+                f.write(strip_callstacks(bad.desc.serialize_to_string()))
+
+        def other_steps(bad, fwd, grad):
+            bad.global_block().create_var(name="other_steps",
+                                          type=paddle.base.core.VarDesc.VarType.STEP_SCOPES)
+            grad.desc.set_input("step_scopes", ["other_steps"])
+
+        variant("main_not_train.pdmodel", lambda b, f, g: f._set_attr("is_train", False))
+        variant("main_bad_states.pdmodel", lambda b, f, g: g._set_attr("states", ["nope"]))
+        variant("main_step_block.pdmodel",
+                lambda b, f, g: g.desc.set_block_attr("sub_block", b.block(1).desc))
+        variant("main_no_forward.pdmodel", other_steps)
     with paddle.static.scope_guard(scope):
         save_vars(exe, main, os.path.join(d, "init.pdiparams"))
         losses, lrs = [], []

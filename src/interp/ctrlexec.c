@@ -706,7 +706,11 @@ static ic_status exec_cond_grad(const ic_instr *in, ic_variable *const *pvarp,
 
 ic_status ic_ctrl_rnn_grad_steps(const ic_variable *S, const char *name, size_t m, int64_t len,
                                  ic_err *err) {
-  if (!S || !S->has_steps) return ic_ctrl_no_steps("step_scopes", name, err);
+  if (!S || !S->has_steps) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "step_scopes '%s' holds nothing its forward "
+                      "recurrent kept: the recurrent ran with is_train false, or did not run "
+                      "before this op", name);
+  }
   if ((int64_t)S->steps != len) {
     return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "step_scopes '%s' holds %zu steps, but the "
                       "sequence of `inputs` has %lld (the forward recurrent ran on other "
