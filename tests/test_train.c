@@ -924,6 +924,46 @@ START_TEST(recurrent_grad_bad_programs) {
 }
 END_TEST
 
+/* The compiled plan of the one-memory StaticRNN case: the forward recurrent's sub-plan keeps
+ * as many values per step as the recurrent_grad's binds; the grad sub-plan links the output
+ * gradient, the memory's gradients (states@GRAD also bound to the outer persistable of that
+ * name, read at the first step back) and both step parameters' inside gradients. */
+START_TEST(recurrent_training_plan) {
+  train_case tc;
+  load_case("n_rnn_sgd", &tc);
+  ic_scope *scope = copy_persistables(tc.main, tc.init);
+  ic_executor *e = make_exec(&k_configs[2], false);
+  float loss;
+  ck_assert_msg(train(&tc, e, scope, 1, &loss) == IC_OK, "%s", ic_executor_errmsg(e));
+  const ic_plan *plan = ic_executor_last_plan(e);
+  ck_assert_ptr_nonnull(plan);
+  const ic_subplan *fs = NULL, *gs = NULL;
+  for (size_t i = 0; i < plan->n_instrs; i++) {
+    if (!strcmp(plan->instrs[i].op->type, "recurrent")) fs = plan->instrs[i].sub;
+    if (!strcmp(plan->instrs[i].op->type, "recurrent_grad")) gs = plan->instrs[i].sub;
+  }
+  ck_assert(fs && gs && fs->saves && !gs->saves);
+  ck_assert_uint_gt(fs->n_saved, 0);
+  ck_assert_uint_eq(fs->n_saved, gs->n_saved);
+  ck_assert_int_eq(gs->kind, IC_CTRL_RECURRENT_GRAD);
+  ck_assert_uint_eq(gs->n_rnn_in, 1);
+  ck_assert_uint_eq(gs->n_rnn_states, 1);
+  ck_assert_uint_eq(gs->n_rnn_out, 1);
+  ck_assert_uint_ne(gs->rg_og[0], UINT32_MAX);
+  ck_assert_uint_ne(gs->rg_xg[0], UINT32_MAX);
+  ck_assert_uint_ne(gs->rg_exg[0], UINT32_MAX);
+  ck_assert_uint_ne(gs->rg_stg[0], UINT32_MAX);
+  ck_assert_uint_ne(gs->rg_stg_outer[0], UINT32_MAX);
+  ck_assert_str_eq(plan->vars[gs->rg_stg_outer[0]].name, "rnn_tmp_1@GRAD");
+  ck_assert_uint_eq(gs->outer[gs->rg_stg[0]], UINT32_MAX);
+  ck_assert_uint_eq(gs->n_rg_pg, 2);
+  ck_assert(gs->rg_pg[0] != UINT32_MAX && gs->rg_pg[1] != UINT32_MAX);
+  ic_executor_destroy(e);
+  ic_scope_destroy(scope);
+  free_case(&tc);
+}
+END_TEST
+
 /* The compiled plan of a cond nested in a while_loop body (ctl_nested_local): each inner
  * conditional_block of the forward body keeps its branch (its sub-plan saves), the outer
  * while keeps each inner Scope variable whole as the iteration leaves it, and in the
@@ -1473,6 +1513,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, nested_training_plan);
   tcase_add_test(tc, while_zero_iterations_in_training);
   tcase_add_test(tc, recurrent_grad_bad_programs);
+  tcase_add_test(tc, recurrent_training_plan);
   tcase_add_test(tc, while_training_plan);
   tcase_add_test(tc, paddle_cond_in_while_sgd);
   tcase_add_test(tc, paddle_cond_in_while_local_sgd);

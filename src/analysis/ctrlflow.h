@@ -50,10 +50,11 @@ ic_ctrl_kind ic_ctrl_kind_of(const ic_op *op);
 /* The name of a forward op's StepScopes/Scope/step_scopes output, or a grad op's
  * StepScopes/Scope/step_scopes input (NULL if none). */
 const char *ic_ctrl_steps_name(const ic_op *op);
-/* The grad op of the forward `fwd` (a while_grad / conditional_block_grad reading fwd's
- * StepScopes / Scope) in the same block after it, or, for a forward nested in a
+/* The grad op of the forward `fwd` (a while_grad / conditional_block_grad / recurrent_grad
+ * reading fwd's StepScopes / Scope / step_scopes) in the same block after it, or, for a forward nested in a
  * differentiated body, in a grad block of that body (forward_block_idx fwd's block); NULL if
- * none, and for a while with is_test set (it keeps no steps, as Paddle's). */
+ * none, and for a while with is_test set or a recurrent with is_train false (they keep no
+ * steps, as Paddle's). */
 const ic_op *ic_ctrl_find_grad(const ic_program *p, const ic_op *fwd);
 /* The forward op whose StepScopes / Scope the grad op reads (in its block before it, or in
  * its block's forward block), or NULL. */
