@@ -1350,11 +1350,13 @@ class StaticRNN:
         the state, and Paddle's grad block then reads that outer variable);
       - recurrent_grad fails on an @EMPTY@ inputs@GRAD or initial_states@GRAD, so the step
         inputs and the initial memories must need a gradient (computed from parameters, or
-        stop_gradient cleared)."""
+        stop_gradient cleared).
+    state_grads=False leaves the first out: the program as Paddle 2.6.2 writes it plainly,
+    whose grad block never reads states@GRAD."""
 
-    def __init__(self, reverse=False):
+    def __init__(self, reverse=False, state_grads=True):
         self.prog = paddle.static.default_main_program()
-        self.reverse = reverse
+        self.reverse, self.state_grads = reverse, state_grads
         self.inputs, self.outputs, self.mems = [], [], []  # mems: [init, pre, new]
         self.seq_len = None
 
@@ -1425,7 +1427,7 @@ class StaticRNN:
             outputs={"outputs": self.outputs, "step_scopes": [step_scope]}, attrs=attrs)
         # the states' gradients at the last step: zeros, declared outside (see above)
         startup = paddle.static.default_startup_program()
-        for s in states:
+        for s in states if self.state_grads else []:
             shape = list(s.shape)
             assert all(d > 0 for d in shape), shape
             for prog in (self.prog, startup):
@@ -1569,6 +1571,30 @@ def case_n_rnn_stateless():
     return loss, feeds, 4, 1e-5, 1e-4
 
 
+
+def case_n_rnn_plain():
+    """n_rnn_sgd's network with the program as Paddle 2.6.2's backward writes it plainly (no
+    states@GRAD declared, StaticRNN(state_grads=False)): the grad block never reads the
+    memory's gradient, so the gradients through time are cut at every step (each step's
+    ex_states@GRAD still flows to initial_states@GRAD at the first step); Momentum."""
+    rng = np.random.default_rng(86)
+    x, xv = _rnn_feed(rng, 5, 3)
+    x0 = paddle.static.data(name="x0", shape=[4, 2], dtype="float32")
+    y = paddle.static.data(name="y", shape=[4, 5, 4], dtype="float32")
+    u = _tbd(paddle.static.nn.fc(x, 6, num_flatten_dims=2))
+    h0 = paddle.static.nn.fc(x0, 4, activation="tanh")
+    with StaticRNN(state_grads=False) as rnn:
+        ut = rnn.step_input(u)
+        h = rnn.memory(init=h0)
+        nh = paddle.static.nn.fc(paddle.concat([ut, h], axis=1), 4, activation="tanh")
+        rnn.update_memory(h, nh)
+        rnn.step_output(nh)
+    loss = paddle.mean(paddle.square(_tbd(rnn.outputs[0]) - y))
+    paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(loss)
+    feeds = {"x": xv, "x0": rng.standard_normal((STEPS * 4, 2)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 5, 4))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -1614,8 +1640,9 @@ CASES["n_rnn_reverse"] = case_n_rnn_reverse
 CASES["n_rnn_adam"] = case_n_rnn_adam
 CASES["n_rnn_batch_ref"] = case_n_rnn_batch_ref
 CASES["n_rnn_stateless"] = case_n_rnn_stateless
+CASES["n_rnn_plain"] = case_n_rnn_plain
 LEGACY_SRNN = ["n_rnn_sgd", "n_rnn_reverse", "n_rnn_adam", "n_rnn_batch_ref",
-               "n_rnn_stateless"]  # StaticRNN training, written by Paddle 2.6.2
+               "n_rnn_stateless", "n_rnn_plain"]  # StaticRNN training, written by Paddle 2.6.2
 
 
 def save_vars(exe, prog, path):
