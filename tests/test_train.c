@@ -874,8 +874,9 @@ START_TEST(while_zero_iterations_in_training) {
 END_TEST
 
 /* recurrent_grad's bad programs (n_rnn_sgd's program changed by the generator; Paddle is not
- * run on them): one whose `states` names no variable of the step block, and one whose
- * sub_block is the step block itself (no grad block) are refused at load, naming the op; the
+ * run on them): one whose `states` names no variable of the step block, one whose
+ * sub_block is the step block itself (no grad block) and one with fewer parameters@GRAD than
+ * parameters are refused at load, naming the op; the
  * forward recurrent with is_train false keeps no steps, and a recurrent_grad whose
  * step_scopes no recurrent writes has none: both fail the step, naming the op and its
  * step_scopes, in every configuration, the scope left as it was. */
@@ -887,7 +888,9 @@ START_TEST(recurrent_grad_bad_programs) {
     const char *file, *want;
   } load[] = {{"main_bad_states.pdmodel", "states 'nope' is not a variable of the step block "
                                           "(block 1)"},
-              {"main_step_block.pdmodel", "is not the grad block of a step block"}};
+              {"main_step_block.pdmodel", "is not the grad block of a step block"},
+              {"main_grad_count.pdmodel", "1 parameters@GRAD for 2 parameters, expected one "
+                                          "per variable"}};
   for (size_t k = 0; k < sizeof load / sizeof load[0]; k++) {
     path_of("n_rnn_sgd", load[k].file, path, sizeof path);
     ic_program *bad = NULL;

@@ -1705,7 +1705,8 @@ def write_case(out_dir, name):
         # recurrent_grad's bad inputs (test_train's error cases; Paddle is not run on them):
         # the forward with is_train false (it keeps no steps), a recurrent_grad whose states
         # name no variable of the step block, one whose sub_block is the step block itself
-        # (not a grad block), and one whose step_scopes no recurrent writes
+        # (not a grad block), one whose step_scopes no recurrent writes, and one with fewer
+        # parameters@GRAD than parameters
         def variant(fname, change):
             bad = main.clone()
             gb = bad.global_block()
@@ -1724,6 +1725,8 @@ def write_case(out_dir, name):
         variant("main_step_block.pdmodel",
                 lambda b, f, g: g.desc.set_block_attr("sub_block", b.block(1).desc))
         variant("main_no_forward.pdmodel", other_steps)
+        variant("main_grad_count.pdmodel", lambda b, f, g: g.desc.set_output(
+            "parameters@GRAD", g.output("parameters@GRAD")[:1]))
     with paddle.static.scope_guard(scope):
         save_vars(exe, main, os.path.join(d, "init.pdiparams"))
         losses, lrs = [], []

@@ -829,7 +829,10 @@ static ic_status exec_recurrent_grad(const ic_instr *in, ic_variable *const *pva
     }
     /* the inputs' gradients, step t of each */
     for (uint32_t j = 0; !st && j < ni; j++) {
-      if (sp->rg_xg[j] == NONE || strcmp(ig_names->args[j], "@EMPTY@") == 0) continue;
+      if (sp->rg_xg[j] == NONE || !ig_names || j >= ig_names->n ||
+          strcmp(ig_names->args[j], "@EMPTY@") == 0) {
+        continue;
+      }
       const ic_tensor *g = &s.varp[sp->rg_xg[j]]->tensor;
       if (!g->data) continue;
       st = ic_ctrl_rnn_grad_store(&pvarp[in->out[0].vars[j]]->tensor, &first[j], g, t, len,

@@ -53,6 +53,23 @@ ic_status ic_ctrl_rnn_spec(const ic_program *p, const ic_op *op, ic_rnn_spec *s,
   s->in = (const char *const *)in->args;
   s->n_out = out ? out->n : 0;
   s->out = out ? (const char *const *)out->args : NULL;
+  if (grad) {
+    /* each gradient slot lists one name (or @EMPTY@) per variable of its slot, as Paddle's
+     * grad op maker writes them */
+    static const char *const pairs[][2] = {{"inputs", "inputs@GRAD"},
+                                           {"initial_states", "initial_states@GRAD"},
+                                           {"parameters", "parameters@GRAD"},
+                                           {"outputs", "outputs@GRAD"}};
+    for (size_t k = 0; k < 4; k++) {
+      const ic_slot *x = ic_op_input(op, pairs[k][0]);
+      const ic_slot *g = k < 3 ? ic_op_output(op, pairs[k][1]) : ic_op_input(op, pairs[k][1]);
+      size_t nx = x ? x->n : 0, ng = g ? g->n : 0;
+      if (ng != nx && !(k < 2 && ng == 0)) {
+        return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: %zu %s for %zu %s, expected one "
+                          "per variable", where, ng, pairs[k][1], nx, pairs[k][0]);
+      }
+    }
+  }
   const ic_attr *rev = ic_op_attr(op, "reverse");
   s->reverse = rev && rev->i != 0;
   bool bad = false;
