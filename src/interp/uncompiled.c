@@ -509,11 +509,15 @@ static ic_status run_recurrent_grad(urun *u, const ic_op *op, ic_err *err) {
       if (strcmp(og->args[j], "@EMPTY@") == 0) continue;
       const ic_variable *o = ic_scope_find(cur, og->args[j]);
       if (!o || o->kind != IC_VK_TENSOR || !o->tensor.data) continue;
-      st = ic_ctrl_rnn_og_slice(&ic_scope_var(child, og->args[j])->tensor, &o->tensor, t, len,
-                                og->args[j], err);
+      ic_variable *v = ic_scope_var(child, og->args[j]);
+      st = v ? ic_ctrl_rnn_og_slice(&v->tensor, &o->tensor, t, len, og->args[j], err)
+             : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
     }
     for (size_t j = 0; i > 0 && j < r.n_states && !st; j++) {
-      if (carry[j].data) ic_tensor_share(&ic_scope_var(child, stg[j])->tensor, &carry[j]);
+      if (!carry[j].data) continue;
+      ic_variable *v = ic_scope_var(child, stg[j]);
+      if (v) ic_tensor_share(&v->tensor, &carry[j]);
+      else st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
     }
     u->bscope[r.block] = child;
     for (size_t q = 0; q < b->n_ops && !st; q++) st = run_op(u, q, &b->ops[q], err);
