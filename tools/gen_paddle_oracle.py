@@ -2647,6 +2647,35 @@ def put_along_axis_modes(g):
 
 
 @case()
+def put_along_axis_reduce_modes(g):
+    """put_along_axis with Reduce mean / amax / amin (ties) and Include_self true and false,
+    add and mul without self, float32 along axis 1 (repeated and negative indices, places no
+    index reaches), float64 mean along axis 0, int32 mean (truncating) and amax."""
+    x = g.data("x", g.rand([3, 5]))
+    i1 = g.data("i1", np.array([[0, 0, 2], [4, -1, 1], [1, 1, 1]], dtype="int64"))
+    v1 = g.data("v1", (g.randint([3, 3], -3, 4, "int32") * 0.5).astype(F32))
+    outs = [g.op("put_along_axis", {"Input": x, "Index": i1, "Value": v1},
+                 dict(Axis=1, Reduce=r, Include_self=inc), outs={"Result": 1})
+            for r in ("mean", "amax", "amin") for inc in (True, False)]
+    outs += [g.op("put_along_axis", {"Input": x, "Index": i1, "Value": v1},
+                  dict(Axis=1, Reduce=r, Include_self=False), outs={"Result": 1})
+             for r in ("add", "mul")]
+    xd = g.data("xd", g.rand([4, 2], dtype="float64"))
+    i2 = g.data("i2", np.array([[3, 0], [3, 0], [1, 0]], dtype="int32"))
+    vd = g.data("vd", g.rand([3, 2], dtype="float64"))
+    outs += [g.op("put_along_axis", {"Input": xd, "Index": i2, "Value": vd},
+                  dict(Axis=0, Reduce="mean", Include_self=inc), outs={"Result": 1},
+                  dtype="float64") for inc in (True, False)]
+    xi = g.data("xi", g.randint([2, 4], -9, 9, "int32"))
+    i3 = g.data("i3", np.array([[1, 1, 3], [0, 0, 0]], dtype="int64"))
+    vi = g.data("vi", g.randint([2, 3], -9, 9, "int32"))
+    outs += [g.op("put_along_axis", {"Input": xi, "Index": i3, "Value": vi},
+                  dict(Axis=1, Reduce=r, Include_self=inc), outs={"Result": 1}, dtype="int32")
+             for r, inc in (("mean", True), ("mean", False), ("amax", False))]
+    g.fetch(*outs)
+
+
+@case()
 def viterbi_decode_modes(g):
     """viterbi_decode of 3 sequences of lengths 5, 2 and 1 in a batch padded to 6 steps, with
     and without the start/stop tags; emissions from few values, so that maxima tie."""

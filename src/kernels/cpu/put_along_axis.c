@@ -5,18 +5,25 @@
  * the last write to a place wins. Index's dims other than Axis must not exceed Input's;
  * Value has Index's rank and dims at least Index's (read at the same position, by its own
  * strides). An index must lie in [-Input.dims[Axis], Input.dims[Axis]); negative ones count
- * from the end. Reduce is "assign", "add" or "mul"/"multiply" with Include_self true; icore
- * refuses Paddle's "mean", "amin", "amax" and Include_self false (not implemented). */
+ * from the end. Reduce is "assign", "add", "mul"/"multiply", "mean", "amax" or "amin":
+ * values reach a place in that order and fold into it one at a time, from Input's value
+ * (Include_self true) or, with Include_self false, from the first value written there
+ * (places no index reaches keep Input's value). "mean" sums, then divides by the count of
+ * values (plus one with Include_self), truncating for integers; "amax" keeps the current value
+ * unless it is below the new one and "amin" unless the new one is below it, so a NaN already
+ * there stays and a NaN arriving later is passed over, as Paddle's kernel does. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/kernel.h"
 
 enum { IN_INPUT, IN_INDEX, IN_VALUE };
-enum { R_ASSIGN, R_ADD, R_MUL };
+enum { R_ASSIGN, R_ADD, R_MUL, R_MEAN, R_AMAX, R_AMIN };
 
 typedef struct pa_attrs {
   int64_t axis;
   int reduce;
+  bool include_self;
 } pa_attrs;
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
@@ -28,11 +35,14 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   if (!strcmp(red, "assign")) a->reduce = R_ASSIGN;
   else if (!strcmp(red, "add")) a->reduce = R_ADD;
   else if (!strcmp(red, "mul") || !strcmp(red, "multiply")) a->reduce = R_MUL;
+  else if (!strcmp(red, "mean")) a->reduce = R_MEAN;
+  else if (!strcmp(red, "amax")) a->reduce = R_AMAX;
+  else if (!strcmp(red, "amin")) a->reduce = R_AMIN;
   else {
-    return ic_ar_fail(r, "Reduce", "is \"%s\", expected \"assign\", \"add\", \"mul\" or "
-                      "\"multiply\" (icore implements no other)", red);
+    return ic_ar_fail(r, "Reduce", "is \"%s\", expected \"assign\", \"add\", \"mul\", "
+                      "\"multiply\", \"mean\", \"amax\" or \"amin\"", red);
   }
-  if (!self) return ic_ar_fail(r, "Include_self", "is false, only true is implemented in icore");
+  a->include_self = self;
   return IC_OK;
 }
 
@@ -69,9 +79,20 @@ static ic_status infer(ic_kctx *c) {
   do {                                                                                         \
     T *d = (T *)o->data + at;                                                                  \
     const T s = ((const T *)v->data)[vat];                                                     \
-    if (a->reduce == R_ASSIGN) *d = s;                                                         \
-    else if (a->reduce == R_ADD) *d = (T)((U)*d + (U)s);                                       \
-    else *d = (T)((U)*d * (U)s);                                                               \
+    if (a->reduce == R_ASSIGN || (cnt && cnt[at] == 0 && !a->include_self)) *d = s;            \
+    else if (a->reduce == R_ADD || a->reduce == R_MEAN) *d = (T)((U)*d + (U)s);                \
+    else if (a->reduce == R_MUL) *d = (T)((U)*d * (U)s);                                       \
+    else if (a->reduce == R_AMAX) *d = *d < s ? s : *d;                                        \
+    else *d = s < *d ? s : *d;                                                                 \
+    if (cnt) cnt[at]++;                                                                        \
+  } while (0)
+
+#define MEAN(T)                                                                                \
+  do {                                                                                         \
+    T *d = o->data;                                                                            \
+    for (int64_t e = 0; e < m; e++) {                                                          \
+      if (cnt[e]) d[e] = d[e] / (T)(cnt[e] + (a->include_self ? 1 : 0));                       \
+    }                                                                                          \
   } while (0)
 
 static ic_status run(ic_kctx *c) {
@@ -88,7 +109,14 @@ static ic_status run(ic_kctx *c) {
     }
   }
   const size_t es = ic_dtype_size(x->dtype);
-  if (o->data != x->data) memcpy(o->data, x->data, (size_t)ic_tensor_numel_(x) * es);
+  const int64_t m = ic_tensor_numel_(x);
+  if (o->data != x->data) memcpy(o->data, x->data, (size_t)m * es);
+  /* how many values reached each place: for mean, and for Include_self false */
+  int64_t *cnt = NULL;
+  if (a->reduce == R_MEAN || (!a->include_self && a->reduce != R_ASSIGN)) {
+    cnt = calloc(m ? (size_t)m : 1, sizeof *cnt);
+    if (!cnt) return ic_kfail(c, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  }
   int64_t xs[IC_MAX_RANK], vs[IC_MAX_RANK], pos[IC_MAX_RANK] = {0};
   xs[rank - 1] = vs[rank - 1] = 1;
   for (int i = rank - 2; i >= 0; i--) {
@@ -111,6 +139,15 @@ static ic_status run(ic_kctx *c) {
     }
     for (int j = rank - 1; j >= 0 && ++pos[j] == idx->dims[j]; j--) pos[j] = 0;
   }
+  if (a->reduce == R_MEAN) {
+    switch (x->dtype) {
+      case IC_FP32: MEAN(float); break;
+      case IC_FP64: MEAN(double); break;
+      case IC_INT32: MEAN(int32_t); break;
+      default: MEAN(int64_t); break;
+    }
+  }
+  free(cnt);
   return IC_OK;
 }
 
