@@ -96,6 +96,54 @@ def fq(name, op, seed):
             {"bit_length": 8, "moving_rate": 0.9, "is_test": False}, ["X"])
 
 
+def j_arr(rng, shape, lo, hi, dtype="float32"):
+    return rng.uniform(lo, hi, shape).astype(dtype)
+
+
+def j_un(name, op, shape, lo, hi, seed, attrs=None):
+    """A unary op with X in [lo, hi)."""
+    rng = np.random.default_rng(seed)
+    return (name, op, {"X": j_arr(rng, shape, lo, hi)}, {}, ["Out"], dict(attrs or {}), ["X"])
+
+
+def j_kldiv(name, reduction, log_target, seed):
+    """kldiv_loss on [4, 5]: Target with zeros and negatives (the Target > 0 mask) unless
+    log_target."""
+    rng = np.random.default_rng(seed)
+    x = j_arr(rng, (4, 5), -2, 0)
+    t = j_arr(rng, (4, 5), -1, 1) if log_target else j_arr(rng, (4, 5), -0.3, 1)
+    if not log_target:
+        t[0, :2] = 0
+    return (name, "kldiv_loss", {"X": x, "Target": t}, {}, ["Loss"],
+            {"reduction": reduction, "log_target": log_target}, ["X"])
+
+
+def j_nll(name, shape, reduction, weight, ignore, seed):
+    """nll_loss: X [N, C] or [N, C, H, W]; labels in [0, C), some set to ignore_index."""
+    rng = np.random.default_rng(seed)
+    c = shape[1]
+    x = j_arr(rng, shape, -3, 0)
+    lab = rng.integers(0, c, (shape[0],) + tuple(shape[2:])).astype("int64")
+    if ignore is not None and (len(shape) == 2 or reduction == "none"):
+        lab.reshape(-1)[::3] = ignore
+    elif ignore is not None:
+        # Paddle 3.3.1's 4-D forward kernel writes 0 to Out[i] for each ignored label i even
+        # when Out is one element (sum, mean): past its end, which corrupts the heap, except
+        # at element 0 (then overwritten by the sum)
+        lab.reshape(-1)[0] = ignore
+    ins = {"X": x, "Label": lab}
+    if weight:
+        ins["Weight"] = j_arr(rng, (c,), 0.2, 2)
+    return (name, "nll_loss", ins, {}, ["Out", "Total_weight"],
+            {"reduction": reduction, "ignore_index": -100 if ignore is None else ignore}, ["X"])
+
+
+def j_bin(name, op, xs, ys, lo, hi, seed, diff=("X", "Y"), attrs=None, slots=("X", "Y")):
+    rng = np.random.default_rng(seed)
+    return (name, op, {slots[0]: j_arr(rng, xs, lo, hi), slots[1]: j_arr(rng, ys, lo, hi)}, {},
+            ["Out"], dict(attrs or {}), list(diff))
+
+
 DCN_A = {"strides": [2, 2], "paddings": [1, 1], "dilations": [2, 2], "groups": 2,
          "deformable_groups": 2, "im2col_step": 1}
 CASES = {
@@ -139,6 +187,50 @@ CASES = {
         pad2d("pad2d_reflect_nhwc", "reflect", "NHWC", [3, 2, 1, 4], False, 35),
         pad2d("pad2d_edge_nhwc_tensor", "edge", "NHWC", [1, 4, 6, 2], True, 36),
         pad2d("pad2d_reflect_tensor", "reflect", "NCHW", [3, 3, 4, 4], True, 37),
+    ],
+    "33j": [
+        j_un("j_log_softmax_ax1", "log_softmax", (3, 4, 5), -2, 2, 1, {"axis": 1}),
+        j_un("j_log_softmax_last", "log_softmax", (4, 6), -3, 3, 2, {"axis": -1}),
+        j_un("j_log_softmax_ax0", "log_softmax", (5, 2, 3), -3, 3, 3, {"axis": -3}),
+        j_un("j_logsumexp_ax02", "logsumexp", (3, 4, 5), -2, 2, 4,
+             {"axis": [0, 2], "keepdim": False, "reduce_all": False}),
+        j_un("j_logsumexp_keep", "logsumexp", (3, 4, 5), -2, 2, 5,
+             {"axis": [-1], "keepdim": True, "reduce_all": False}),
+        j_un("j_logsumexp_all", "logsumexp", (3, 4), -2, 2, 6,
+             {"axis": [0], "keepdim": False, "reduce_all": True}),
+        j_un("j_logsumexp_every", "logsumexp", (2, 3, 2, 2), -2, 2, 7,
+             {"axis": [0, 1, 2, 3], "keepdim": True, "reduce_all": False}),
+        j_kldiv("j_kldiv_none", "none", False, 11),
+        j_kldiv("j_kldiv_sum", "sum", False, 12),
+        j_kldiv("j_kldiv_mean", "mean", False, 13),
+        j_kldiv("j_kldiv_batchmean", "batchmean", False, 14),
+        j_kldiv("j_kldiv_logt_none", "none", True, 15),
+        j_kldiv("j_kldiv_logt_batchmean", "batchmean", True, 16),
+        j_kldiv("j_kldiv_logt_mean", "mean", True, 17),
+        j_nll("j_nll_2d_mean_w_ign", (6, 4), "mean", True, 1, 21),
+        j_nll("j_nll_2d_sum", (5, 3), "sum", False, None, 22),
+        j_nll("j_nll_2d_none_w", (5, 4), "none", True, 2, 23),
+        j_nll("j_nll_2d_mean", (5, 4), "mean", False, None, 24),
+        j_nll("j_nll_4d_mean_w", (2, 3, 3, 4), "mean", True, None, 25),
+        j_nll("j_nll_4d_none_ign", (2, 3, 2, 3), "none", False, 0, 26),
+        j_nll("j_nll_4d_sum_w_ign", (2, 4, 2, 2), "sum", True, 3, 27),
+        j_un("j_tan", "tan", (3, 5), -1.3, 1.3, 31),
+        j_un("j_asin", "asin", (3, 5), -0.95, 0.95, 32),
+        j_un("j_acos", "acos", (3, 5), -0.95, 0.95, 33),
+        j_un("j_atan", "atan", (3, 5), -4, 4, 34),
+        j_un("j_sinh", "sinh", (3, 5), -3, 3, 35),
+        j_un("j_cosh", "cosh", (3, 5), -3, 3, 36),
+        j_un("j_asinh", "asinh", (3, 5), -4, 4, 37),
+        j_un("j_acosh", "acosh", (3, 5), 1.1, 4, 38),
+        j_un("j_atanh", "atanh", (3, 5), -0.9, 0.9, 39),
+        j_un("j_expm1", "expm1", (3, 5), -2, 2, 40),
+        j_un("j_erfinv", "erfinv", (3, 5), -0.95, 0.95, 41),
+        j_un("j_logit_eps0", "logit", (4, 5), -0.2, 1.2, 42, {"eps": 0.0}),
+        j_un("j_logit_eps", "logit", (4, 5), 0.0, 1.0, 43, {"eps": 0.1}),
+        j_un("j_trunc", "trunc", (3, 5), -3, 3, 44),
+        j_bin("j_atan2", "atan2", (3, 4), (3, 4), -2, 2, 45, ("X1", "X2"), slots=("X1", "X2")),
+        j_bin("j_atan2_x1only", "atan2", (2, 3, 2), (2, 3, 2), -2, 2, 46, ("X1",),
+              slots=("X1", "X2")),
     ],
     "26": [
         set_value("sv26_step_neg_bcast", (5, 6, 4), (1, 4), {
