@@ -144,6 +144,34 @@ def j_bin(name, op, xs, ys, lo, hi, seed, diff=("X", "Y"), attrs=None, slots=("X
             ["Out"], dict(attrs or {}), list(diff))
 
 
+def j_cumprod(name, shape, attrs, seed):
+    """cumprod with zeros in X: one zero in some scan lines, two in another."""
+    rng = np.random.default_rng(seed)
+    x = j_arr(rng, shape, -1.5, 1.5)
+    flat = x.reshape(-1)
+    flat[[1, 7, 8]] = 0
+    flat[-2] = 0
+    return (name, "cumprod", {"X": x}, {}, ["Out"], dict(attrs), ["X"])
+
+
+def j_dist(name, xs, ys, p, seed, ties=False):
+    rng = np.random.default_rng(seed)
+    x, y = j_arr(rng, xs, -2, 2), j_arr(rng, ys, -2, 2)
+    if ties:  # two elements of |x - y| at the same extreme, one of them of the other sign;
+        # on a grid of 1/8, so x - y and the norm are exact in float32 and float64 alike
+        x, y = np.round(x * 8) / 8, np.round(y * 8) / 8
+        x.reshape(-1)[0] = y.reshape(-1)[0] + 5.0
+        x.reshape(-1)[1] = y.reshape(-1)[1] - 5.0
+        x.reshape(-1)[2] = y.reshape(-1)[2]
+    return (name, "dist", {"X": x, "Y": y}, {}, ["Out"], {"p": p}, ["X", "Y"])
+
+
+def j_lerp(name, xs, ys, ws, seed, diff=("X", "Y")):
+    rng = np.random.default_rng(seed)
+    return (name, "lerp", {"X": j_arr(rng, xs, -2, 2), "Y": j_arr(rng, ys, -2, 2),
+                           "Weight": j_arr(rng, ws, -0.5, 1.5)}, {}, ["Out"], {}, list(diff))
+
+
 DCN_A = {"strides": [2, 2], "paddings": [1, 1], "dilations": [2, 2], "groups": 2,
          "deformable_groups": 2, "im2col_step": 1}
 CASES = {
@@ -231,6 +259,37 @@ CASES = {
         j_bin("j_atan2", "atan2", (3, 4), (3, 4), -2, 2, 45, ("X1", "X2"), slots=("X1", "X2")),
         j_bin("j_atan2_x1only", "atan2", (2, 3, 2), (2, 3, 2), -2, 2, 46, ("X1",),
               slots=("X1", "X2")),
+        j_cumprod("j_cumprod_dim1", (3, 4, 2), {"dim": 1}, 51),
+        j_cumprod("j_cumprod_excl", (4, 3), {"dim": 0, "exclusive": True}, 52),
+        j_cumprod("j_cumprod_rev", (2, 3, 4), {"dim": -1, "reverse": True}, 53),
+        j_cumprod("j_cumprod_excl_rev", (3, 5), {"dim": 1, "exclusive": True, "reverse": True},
+                  54),
+        j_un("j_lcse_ax1", "logcumsumexp", (3, 4, 2), -2, 2, 55,
+             {"axis": 1, "flatten": False, "exclusive": False, "reverse": False}),
+        j_un("j_lcse_rev_excl", "logcumsumexp", (3, 5), -2, 2, 56,
+             {"axis": -1, "flatten": False, "exclusive": True, "reverse": True}),
+        j_un("j_lcse_flat", "logcumsumexp", (2, 3, 2), -2, 2, 57,
+             {"axis": -1, "flatten": True, "exclusive": False, "reverse": True}),
+        j_un("j_lcse_excl0", "logcumsumexp", (4, 3), -2, 2, 58,
+             {"axis": 0, "flatten": False, "exclusive": True, "reverse": False}),
+        j_lerp("j_lerp_bcast", (2, 3, 4), (3, 4), (4,), 61),
+        j_lerp("j_lerp_outer", (3, 1), (1, 4), (3, 4), 62),
+        j_lerp("j_lerp_xonly", (2, 3), (2, 3), (1,), 63, ("X",)),
+        j_dist("j_dist_p2", (2, 3), (3,), 2.0, 64),
+        j_dist("j_dist_p3", (3, 1), (1, 4), 3.0, 65),
+        j_dist("j_dist_p0", (2, 3), (2, 3), 0.0, 66),
+        j_dist("j_dist_inf", (2, 3), (3,), float("inf"), 67, ties=True),
+        j_dist("j_dist_ninf", (2, 3), (2, 3), float("-inf"), 68, ties=True),
+        j_dist("j_dist_p1_5", (4,), (2, 4), 1.5, 69),
+        j_un("j_fnorm_dim1", "frobenius_norm", (3, 4, 2), -2, 2, 71,
+             {"dim": [1], "keep_dim": False, "reduce_all": False}),
+        j_un("j_fnorm_keep", "frobenius_norm", (3, 4, 2), -2, 2, 72,
+             {"dim": [0, -1], "keep_dim": True, "reduce_all": False}),
+        j_un("j_fnorm_all", "frobenius_norm", (3, 4), -2, 2, 73,
+             {"dim": [0], "keep_dim": False, "reduce_all": True}),
+        j_un("j_renorm_p2", "renorm", (3, 4, 2), -2, 2, 74, {"p": 2.0, "axis": 1, "max_norm": 3.0}),
+        j_un("j_renorm_p1", "renorm", (4, 3), -2, 2, 75, {"p": 1.0, "axis": 0, "max_norm": 3.5}),
+        j_un("j_renorm_p3", "renorm", (2, 3, 4), -2, 2, 76, {"p": 3.0, "axis": 2, "max_norm": 2.45}),
     ],
     "26": [
         set_value("sv26_step_neg_bcast", (5, 6, 4), (1, 4), {
