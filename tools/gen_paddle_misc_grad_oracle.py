@@ -172,6 +172,46 @@ def j_lerp(name, xs, ys, ws, seed, diff=("X", "Y")):
                            "Weight": j_arr(rng, ws, -0.5, 1.5)}, {}, ["Out"], {}, list(diff))
 
 
+def j_fsel(name, op, xs, ys, seed):
+    """fmax / fmin / heaviside with ties, NaN on either side and on both, zeros in X."""
+    rng = np.random.default_rng(seed)
+    x, y = j_arr(rng, xs, -2, 2), j_arr(rng, ys, -2, 2)
+    xf, yf = x.reshape(-1), y.reshape(-1)
+    yb = np.broadcast_to(y, x.shape).reshape(-1)
+    if op == "elementwise_heaviside":
+        xf[[0, 3, 5]] = 0
+    else:
+        xf[0], xf[2] = yb[0], yb[2]  # ties
+        xf[5] = np.nan
+        yf[1] = np.nan
+        xf[1] = np.nan  # both NaN where y[1] is used first
+    return (name, op, {"X": x, "Y": y}, {}, ["Out"], {}, ["X", "Y"])
+
+
+def j_maxout(name, shape, groups, axis, seed):
+    """maxout with ties inside groups (the first equal element takes the gradient)."""
+    rng = np.random.default_rng(seed)
+    x = np.round(j_arr(rng, shape, -2, 2) * 2) / 2  # coarse values: many ties
+    return (name, "maxout", {"X": x.astype("float32")}, {}, ["Out"],
+            {"groups": groups, "axis": axis}, ["X"])
+
+
+def j_cvm(name, use_cvm, seed):
+    rng = np.random.default_rng(seed)
+    x = j_arr(rng, (4, 5), 0, 3)
+    cvm = j_arr(rng, (4, 2), 0, 5)
+    return (name, "cvm", {"X": x, "CVM": cvm}, {}, ["Y"], {"use_cvm": use_cvm}, ["X"])
+
+
+def j_logloss(name, eps, seed):
+    rng = np.random.default_rng(seed)
+    p = j_arr(rng, (6, 1), 0.01, 0.99)
+    lab = j_arr(rng, (6, 1), 0, 1)
+    lab[:2, 0] = [0, 1]
+    return (name, "log_loss", {"Predicted": p, "Labels": lab}, {}, ["Loss"], {"epsilon": eps},
+            ["Predicted"])
+
+
 DCN_A = {"strides": [2, 2], "paddings": [1, 1], "dilations": [2, 2], "groups": 2,
          "deformable_groups": 2, "im2col_step": 1}
 CASES = {
@@ -290,6 +330,19 @@ CASES = {
         j_un("j_renorm_p2", "renorm", (3, 4, 2), -2, 2, 74, {"p": 2.0, "axis": 1, "max_norm": 3.0}),
         j_un("j_renorm_p1", "renorm", (4, 3), -2, 2, 75, {"p": 1.0, "axis": 0, "max_norm": 3.5}),
         j_un("j_renorm_p3", "renorm", (2, 3, 4), -2, 2, 76, {"p": 3.0, "axis": 2, "max_norm": 2.45}),
+        j_fsel("j_fmax_bcast", "elementwise_fmax", (2, 3, 4), (3, 4), 81),
+        j_fsel("j_fmax_same", "elementwise_fmax", (3, 4), (3, 4), 82),
+        j_fsel("j_fmin_bcast", "elementwise_fmin", (2, 3, 4), (4,), 83),
+        j_fsel("j_fmin_same", "elementwise_fmin", (3, 4), (3, 4), 84),
+        j_fsel("j_heaviside_bcast", "elementwise_heaviside", (2, 3, 4), (3, 4), 85),
+        j_fsel("j_heaviside_same", "elementwise_heaviside", (3, 4), (3, 4), 86),
+        j_logloss("j_logloss_eps", 1e-4, 87),
+        j_logloss("j_logloss_eps2", 0.05, 88),
+        j_maxout("j_maxout_nchw", (2, 4, 3, 3), 2, 1, 89),
+        j_maxout("j_maxout_nhwc", (2, 3, 2, 6), 3, -1, 90),
+        j_maxout("j_maxout_ax3", (1, 2, 3, 4), 2, 3, 91),
+        j_cvm("j_cvm_use", True, 92),
+        j_cvm("j_cvm_nouse", False, 93),
     ],
     "26": [
         set_value("sv26_step_neg_bcast", (5, 6, 4), (1, 4), {
