@@ -86,5 +86,5 @@ static ic_status run(ic_kctx *c) {
 const ic_opdef ic_op_cvm_grad = {
     .name = "cvm_grad", .n_inputs = 3, .inputs = k_inputs, .n_outputs = 1,
     .outputs = k_outputs, .attrs_size = sizeof(cvmg_attrs), .parse = parse, .infer = infer,
-    .cpu = run,
+    .cpu = run, .flags = IC_OP_LOD, /* X@GRAD: X's LoD */
 };
