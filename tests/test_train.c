@@ -480,6 +480,12 @@ END_TEST
 START_TEST(paddle_legacy_losses_sgd) { run_paddle_case("losses_26"); }
 END_TEST
 
+/* The 33j grad ops in one network (Adam): log_softmax, nll_loss (weights, ignore_index),
+ * kldiv_loss (batchmean), atan, sinh, tan, expm1, asinh, logsumexp, cumprod, logcumsumexp,
+ * lerp, elementwise_fmax / fmin, dist (p 3), maxout, frobenius_norm, renorm, log_loss. */
+START_TEST(paddle_j_grads_adam) { run_paddle_case("j_grads"); }
+END_TEST
+
 /* paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) with Adam (Paddle 3.3.1): the
  * program holds no schedule op; learning_rate_0 is fed at every step. */
 START_TEST(paddle_lr_scheduler_fed) { run_paddle_case("lr_scheduler"); }
@@ -1423,6 +1429,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_ctr_auc_adam);
   tcase_add_test(tc, paddle_w2v_float64_sgd);
   tcase_add_test(tc, paddle_legacy_losses_sgd);
+  tcase_add_test(tc, paddle_j_grads_adam);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;

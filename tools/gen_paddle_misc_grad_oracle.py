@@ -124,12 +124,14 @@ def j_nll(name, shape, reduction, weight, ignore, seed):
     c = shape[1]
     x = j_arr(rng, shape, -3, 0)
     lab = rng.integers(0, c, (shape[0],) + tuple(shape[2:])).astype("int64")
-    if ignore is not None and (len(shape) == 2 or reduction == "none"):
+    if ignore is not None and 0 <= ignore < c:  # ignore_index only where placed below
+        lab = np.where(lab == ignore, (ignore + 1) % c, lab)
+    if ignore is not None and reduction == "none":
         lab.reshape(-1)[::3] = ignore
     elif ignore is not None:
-        # Paddle 3.3.1's 4-D forward kernel writes 0 to Out[i] for each ignored label i even
-        # when Out is one element (sum, mean): past its end, which corrupts the heap, except
-        # at element 0 (then overwritten by the sum)
+        # Paddle 3.3.1's forward kernel (2-D and 4-D) writes 0 to Out[i] for each ignored label
+        # i even when Out is one element (sum, mean): past its end, which corrupts the heap,
+        # except at element 0 (then overwritten by the sum)
         lab.reshape(-1)[0] = ignore
     ins = {"X": x, "Label": lab}
     if weight:
