@@ -214,6 +214,12 @@ def j_logloss(name, eps, seed):
             ["Predicted"])
 
 
+def j_fixed(name, op, ins, attrs, diff, outs=("Out",)):
+    """A case on given inputs (float32 unless given otherwise)."""
+    ins = {k: np.asarray(v, dtype=getattr(v, "dtype", "float32")) for k, v in ins.items()}
+    return (name, op, ins, {}, list(outs), dict(attrs), list(diff))
+
+
 DCN_A = {"strides": [2, 2], "paddings": [1, 1], "dilations": [2, 2], "groups": 2,
          "deformable_groups": 2, "im2col_step": 1}
 CASES = {
@@ -345,6 +351,22 @@ CASES = {
         j_maxout("j_maxout_ax3", (1, 2, 3, 4), 2, 3, 91),
         j_cvm("j_cvm_use", True, 92),
         j_cvm("j_cvm_nouse", False, 93),
+        j_fixed("j_log_softmax_0d", "log_softmax", {"X": np.float32(0.7)}, {"axis": -1}, ["X"]),
+        j_fixed("j_cumprod_0d", "cumprod", {"X": np.float32(-1.5)}, {"dim": 0}, ["X"]),
+        j_un("j_asin_nan", "asin", (3, 4), -1.5, 1.5, 94),
+        j_un("j_acosh_nan", "acosh", (3, 4), 0.0, 3.0, 95),
+        j_fixed("j_logit_edges", "logit",
+                {"X": np.array([0, 1, 0.1, 0.9, 0.5, -0.1, 1.1, 0.09, 0.91], "float32")},
+                {"eps": 0.1}, ["X"]),
+        j_fixed("j_atan2_zero", "atan2", {"X1": np.array([[0, 1, 0], [-2, 0, 3]], "float32"),
+                                          "X2": np.array([[0, 0, -1], [0, 2, 0]], "float32")},
+                {}, ["X1", "X2"]),
+        j_fixed("j_dist_p05_zero", "dist", {"X": np.array([[1, 2, 3], [0.5, -1, 2]], "float32"),
+                                            "Y": np.array([1, 0, 2], "float32")},
+                {"p": 0.5}, ["X", "Y"]),
+        j_fixed("j_renorm_p1_zeros", "renorm",
+                {"X": np.array([[0, 1, -2], [3, 0, 0.5], [-1, 2, 0]], "float32")},
+                {"p": 1.0, "axis": 1, "max_norm": 2.5}, ["X"]),
     ],
     "26": [
         set_value("sv26_step_neg_bcast", (5, 6, 4), (1, 4), {
