@@ -486,6 +486,10 @@ END_TEST
 /* bmm, tril_triu, addmm (broadcast bias), roll, take_along_axis (repeated indices),
  * reduce_amax, cummax, diagonal, trace and kron, with their grad ops, in one network, Adam. */
 START_TEST(paddle_k_matrix_index_grads_adam) { run_paddle_case("k_matrix_index_grads"); }
+/* The 33j grad ops in one network (Adam): log_softmax, nll_loss (weights, ignore_index),
+ * kldiv_loss (batchmean), atan, sinh, tan, expm1, asinh, logsumexp, cumprod, logcumsumexp,
+ * lerp, elementwise_fmax / fmin, dist (p 3), maxout, frobenius_norm, renorm, log_loss. */
+START_TEST(paddle_j_grads_adam) { run_paddle_case("j_grads"); }
 END_TEST
 
 /* paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) with Adam (Paddle 3.3.1): the
@@ -1550,6 +1554,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_w2v_float64_sgd);
   tcase_add_test(tc, paddle_legacy_losses_sgd);
   tcase_add_test(tc, paddle_k_matrix_index_grads_adam);
+  tcase_add_test(tc, paddle_j_grads_adam);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;

@@ -343,6 +343,128 @@ def k_cases3():
                         ["Out", ("InnerCache", len(shapes)), ("XShape", len(shapes))],
                         {"equation": eq}, ["Operands"]))
     return c
+def j_arr(rng, shape, lo, hi, dtype="float32"):
+    return rng.uniform(lo, hi, shape).astype(dtype)
+
+
+def j_un(name, op, shape, lo, hi, seed, attrs=None):
+    """A unary op with X in [lo, hi)."""
+    rng = np.random.default_rng(seed)
+    return (name, op, {"X": j_arr(rng, shape, lo, hi)}, {}, ["Out"], dict(attrs or {}), ["X"])
+
+
+def j_kldiv(name, reduction, log_target, seed):
+    """kldiv_loss on [4, 5]: Target with zeros and negatives (the Target > 0 mask) unless
+    log_target."""
+    rng = np.random.default_rng(seed)
+    x = j_arr(rng, (4, 5), -2, 0)
+    t = j_arr(rng, (4, 5), -1, 1) if log_target else j_arr(rng, (4, 5), -0.3, 1)
+    if not log_target:
+        t[0, :2] = 0
+    return (name, "kldiv_loss", {"X": x, "Target": t}, {}, ["Loss"],
+            {"reduction": reduction, "log_target": log_target}, ["X"])
+
+
+def j_nll(name, shape, reduction, weight, ignore, seed):
+    """nll_loss: X [N, C] or [N, C, H, W]; labels in [0, C), some set to ignore_index."""
+    rng = np.random.default_rng(seed)
+    c = shape[1]
+    x = j_arr(rng, shape, -3, 0)
+    lab = rng.integers(0, c, (shape[0],) + tuple(shape[2:])).astype("int64")
+    if ignore is not None and 0 <= ignore < c:  # ignore_index only where placed below
+        lab = np.where(lab == ignore, (ignore + 1) % c, lab)
+    if ignore is not None and reduction == "none":
+        lab.reshape(-1)[::3] = ignore
+    elif ignore is not None:
+        # Paddle 3.3.1's forward kernel (2-D and 4-D) writes 0 to Out[i] for each ignored label
+        # i even when Out is one element (sum, mean): past its end, which corrupts the heap,
+        # except at element 0 (then overwritten by the sum)
+        lab.reshape(-1)[0] = ignore
+    ins = {"X": x, "Label": lab}
+    if weight:
+        ins["Weight"] = j_arr(rng, (c,), 0.2, 2)
+    return (name, "nll_loss", ins, {}, ["Out", "Total_weight"],
+            {"reduction": reduction, "ignore_index": -100 if ignore is None else ignore}, ["X"])
+
+
+def j_bin(name, op, xs, ys, lo, hi, seed, diff=("X", "Y"), attrs=None, slots=("X", "Y")):
+    rng = np.random.default_rng(seed)
+    return (name, op, {slots[0]: j_arr(rng, xs, lo, hi), slots[1]: j_arr(rng, ys, lo, hi)}, {},
+            ["Out"], dict(attrs or {}), list(diff))
+
+
+def j_cumprod(name, shape, attrs, seed):
+    """cumprod with zeros in X: one zero in some scan lines, two in another."""
+    rng = np.random.default_rng(seed)
+    x = j_arr(rng, shape, -1.5, 1.5)
+    flat = x.reshape(-1)
+    flat[[1, 7, 8]] = 0
+    flat[-2] = 0
+    return (name, "cumprod", {"X": x}, {}, ["Out"], dict(attrs), ["X"])
+
+
+def j_dist(name, xs, ys, p, seed, ties=False):
+    rng = np.random.default_rng(seed)
+    x, y = j_arr(rng, xs, -2, 2), j_arr(rng, ys, -2, 2)
+    if ties:  # two elements of |x - y| at the same extreme, one of them of the other sign;
+        # on a grid of 1/8, so x - y and the norm are exact in float32 and float64 alike
+        x, y = np.round(x * 8) / 8, np.round(y * 8) / 8
+        x.reshape(-1)[0] = y.reshape(-1)[0] + 5.0
+        x.reshape(-1)[1] = y.reshape(-1)[1] - 5.0
+        x.reshape(-1)[2] = y.reshape(-1)[2]
+    return (name, "dist", {"X": x, "Y": y}, {}, ["Out"], {"p": p}, ["X", "Y"])
+
+
+def j_lerp(name, xs, ys, ws, seed, diff=("X", "Y")):
+    rng = np.random.default_rng(seed)
+    return (name, "lerp", {"X": j_arr(rng, xs, -2, 2), "Y": j_arr(rng, ys, -2, 2),
+                           "Weight": j_arr(rng, ws, -0.5, 1.5)}, {}, ["Out"], {}, list(diff))
+
+
+def j_fsel(name, op, xs, ys, seed):
+    """fmax / fmin / heaviside with ties, NaN on either side and on both, zeros in X."""
+    rng = np.random.default_rng(seed)
+    x, y = j_arr(rng, xs, -2, 2), j_arr(rng, ys, -2, 2)
+    xf, yf = x.reshape(-1), y.reshape(-1)
+    yb = np.broadcast_to(y, x.shape).reshape(-1)
+    if op == "elementwise_heaviside":
+        xf[[0, 3, 5]] = 0
+    else:
+        xf[0], xf[2] = yb[0], yb[2]  # ties
+        xf[5] = np.nan
+        yf[1] = np.nan
+        xf[1] = np.nan  # both NaN where y[1] is used first
+    return (name, op, {"X": x, "Y": y}, {}, ["Out"], {}, ["X", "Y"])
+
+
+def j_maxout(name, shape, groups, axis, seed):
+    """maxout with ties inside groups (the first equal element takes the gradient)."""
+    rng = np.random.default_rng(seed)
+    x = np.round(j_arr(rng, shape, -2, 2) * 2) / 2  # coarse values: many ties
+    return (name, "maxout", {"X": x.astype("float32")}, {}, ["Out"],
+            {"groups": groups, "axis": axis}, ["X"])
+
+
+def j_cvm(name, use_cvm, seed):
+    rng = np.random.default_rng(seed)
+    x = j_arr(rng, (4, 5), 0, 3)
+    cvm = j_arr(rng, (4, 2), 0, 5)
+    return (name, "cvm", {"X": x, "CVM": cvm}, {}, ["Y"], {"use_cvm": use_cvm}, ["X"])
+
+
+def j_logloss(name, eps, seed):
+    rng = np.random.default_rng(seed)
+    p = j_arr(rng, (6, 1), 0.01, 0.99)
+    lab = j_arr(rng, (6, 1), 0, 1)
+    lab[:2, 0] = [0, 1]
+    return (name, "log_loss", {"Predicted": p, "Labels": lab}, {}, ["Loss"], {"epsilon": eps},
+            ["Predicted"])
+
+
+def j_fixed(name, op, ins, attrs, diff, outs=("Out",)):
+    """A case on given inputs (float32 unless given otherwise)."""
+    ins = {k: np.asarray(v, dtype=getattr(v, "dtype", "float32")) for k, v in ins.items()}
+    return (name, op, ins, {}, list(outs), dict(attrs), list(diff))
 
 
 DCN_A = {"strides": [2, 2], "paddings": [1, 1], "dilations": [2, 2], "groups": 2,
@@ -388,6 +510,110 @@ CASES = {
         pad2d("pad2d_reflect_nhwc", "reflect", "NHWC", [3, 2, 1, 4], False, 35),
         pad2d("pad2d_edge_nhwc_tensor", "edge", "NHWC", [1, 4, 6, 2], True, 36),
         pad2d("pad2d_reflect_tensor", "reflect", "NCHW", [3, 3, 4, 4], True, 37),
+    ],
+    "33j": [
+        j_un("j_log_softmax_ax1", "log_softmax", (3, 4, 5), -2, 2, 1, {"axis": 1}),
+        j_un("j_log_softmax_last", "log_softmax", (4, 6), -3, 3, 2, {"axis": -1}),
+        j_un("j_log_softmax_ax0", "log_softmax", (5, 2, 3), -3, 3, 3, {"axis": -3}),
+        j_un("j_logsumexp_ax02", "logsumexp", (3, 4, 5), -2, 2, 4,
+             {"axis": [0, 2], "keepdim": False, "reduce_all": False}),
+        j_un("j_logsumexp_keep", "logsumexp", (3, 4, 5), -2, 2, 5,
+             {"axis": [-1], "keepdim": True, "reduce_all": False}),
+        j_un("j_logsumexp_all", "logsumexp", (3, 4), -2, 2, 6,
+             {"axis": [0], "keepdim": False, "reduce_all": True}),
+        j_un("j_logsumexp_every", "logsumexp", (2, 3, 2, 2), -2, 2, 7,
+             {"axis": [0, 1, 2, 3], "keepdim": True, "reduce_all": False}),
+        j_kldiv("j_kldiv_none", "none", False, 11),
+        j_kldiv("j_kldiv_sum", "sum", False, 12),
+        j_kldiv("j_kldiv_mean", "mean", False, 13),
+        j_kldiv("j_kldiv_batchmean", "batchmean", False, 14),
+        j_kldiv("j_kldiv_logt_none", "none", True, 15),
+        j_kldiv("j_kldiv_logt_batchmean", "batchmean", True, 16),
+        j_kldiv("j_kldiv_logt_mean", "mean", True, 17),
+        j_nll("j_nll_2d_mean_w_ign", (6, 4), "mean", True, 1, 21),
+        j_nll("j_nll_2d_sum", (5, 3), "sum", False, None, 22),
+        j_nll("j_nll_2d_none_w", (5, 4), "none", True, 2, 23),
+        j_nll("j_nll_2d_mean", (5, 4), "mean", False, None, 24),
+        j_nll("j_nll_4d_mean_w", (2, 3, 3, 4), "mean", True, None, 25),
+        j_nll("j_nll_4d_none_ign", (2, 3, 2, 3), "none", False, 0, 26),
+        j_nll("j_nll_4d_sum_w_ign", (2, 4, 2, 2), "sum", True, 3, 27),
+        j_un("j_tan", "tan", (3, 5), -1.3, 1.3, 31),
+        j_un("j_asin", "asin", (3, 5), -0.95, 0.95, 32),
+        j_un("j_acos", "acos", (3, 5), -0.95, 0.95, 33),
+        j_un("j_atan", "atan", (3, 5), -4, 4, 34),
+        j_un("j_sinh", "sinh", (3, 5), -3, 3, 35),
+        j_un("j_cosh", "cosh", (3, 5), -3, 3, 36),
+        j_un("j_asinh", "asinh", (3, 5), -4, 4, 37),
+        j_un("j_acosh", "acosh", (3, 5), 1.1, 4, 38),
+        j_un("j_atanh", "atanh", (3, 5), -0.9, 0.9, 39),
+        j_un("j_expm1", "expm1", (3, 5), -2, 2, 40),
+        j_un("j_erfinv", "erfinv", (3, 5), -0.95, 0.95, 41),
+        j_un("j_logit_eps0", "logit", (4, 5), -0.2, 1.2, 42, {"eps": 0.0}),
+        j_un("j_logit_eps", "logit", (4, 5), 0.0, 1.0, 43, {"eps": 0.1}),
+        j_un("j_trunc", "trunc", (3, 5), -3, 3, 44),
+        j_bin("j_atan2", "atan2", (3, 4), (3, 4), -2, 2, 45, ("X1", "X2"), slots=("X1", "X2")),
+        j_bin("j_atan2_x1only", "atan2", (2, 3, 2), (2, 3, 2), -2, 2, 46, ("X1",),
+              slots=("X1", "X2")),
+        j_cumprod("j_cumprod_dim1", (3, 4, 2), {"dim": 1}, 51),
+        j_cumprod("j_cumprod_excl", (4, 3), {"dim": 0, "exclusive": True}, 52),
+        j_cumprod("j_cumprod_rev", (2, 3, 4), {"dim": -1, "reverse": True}, 53),
+        j_cumprod("j_cumprod_excl_rev", (3, 5), {"dim": 1, "exclusive": True, "reverse": True},
+                  54),
+        j_un("j_lcse_ax1", "logcumsumexp", (3, 4, 2), -2, 2, 55,
+             {"axis": 1, "flatten": False, "exclusive": False, "reverse": False}),
+        j_un("j_lcse_rev_excl", "logcumsumexp", (3, 5), -2, 2, 56,
+             {"axis": -1, "flatten": False, "exclusive": True, "reverse": True}),
+        j_un("j_lcse_flat", "logcumsumexp", (2, 3, 2), -2, 2, 57,
+             {"axis": -1, "flatten": True, "exclusive": False, "reverse": True}),
+        j_un("j_lcse_excl0", "logcumsumexp", (4, 3), -2, 2, 58,
+             {"axis": 0, "flatten": False, "exclusive": True, "reverse": False}),
+        j_lerp("j_lerp_bcast", (2, 3, 4), (3, 4), (4,), 61),
+        j_lerp("j_lerp_outer", (3, 1), (1, 4), (3, 4), 62),
+        j_lerp("j_lerp_xonly", (2, 3), (2, 3), (1,), 63, ("X",)),
+        j_dist("j_dist_p2", (2, 3), (3,), 2.0, 64),
+        j_dist("j_dist_p3", (3, 1), (1, 4), 3.0, 65),
+        j_dist("j_dist_p0", (2, 3), (2, 3), 0.0, 66),
+        j_dist("j_dist_inf", (2, 3), (3,), float("inf"), 67, ties=True),
+        j_dist("j_dist_ninf", (2, 3), (2, 3), float("-inf"), 68, ties=True),
+        j_dist("j_dist_p1_5", (4,), (2, 4), 1.5, 69),
+        j_un("j_fnorm_dim1", "frobenius_norm", (3, 4, 2), -2, 2, 71,
+             {"dim": [1], "keep_dim": False, "reduce_all": False}),
+        j_un("j_fnorm_keep", "frobenius_norm", (3, 4, 2), -2, 2, 72,
+             {"dim": [0, -1], "keep_dim": True, "reduce_all": False}),
+        j_un("j_fnorm_all", "frobenius_norm", (3, 4), -2, 2, 73,
+             {"dim": [0], "keep_dim": False, "reduce_all": True}),
+        j_un("j_renorm_p2", "renorm", (3, 4, 2), -2, 2, 74, {"p": 2.0, "axis": 1, "max_norm": 3.0}),
+        j_un("j_renorm_p1", "renorm", (4, 3), -2, 2, 75, {"p": 1.0, "axis": 0, "max_norm": 3.5}),
+        j_un("j_renorm_p3", "renorm", (2, 3, 4), -2, 2, 76, {"p": 3.0, "axis": 2, "max_norm": 2.45}),
+        j_fsel("j_fmax_bcast", "elementwise_fmax", (2, 3, 4), (3, 4), 81),
+        j_fsel("j_fmax_same", "elementwise_fmax", (3, 4), (3, 4), 82),
+        j_fsel("j_fmin_bcast", "elementwise_fmin", (2, 3, 4), (4,), 83),
+        j_fsel("j_fmin_same", "elementwise_fmin", (3, 4), (3, 4), 84),
+        j_fsel("j_heaviside_bcast", "elementwise_heaviside", (2, 3, 4), (3, 4), 85),
+        j_fsel("j_heaviside_same", "elementwise_heaviside", (3, 4), (3, 4), 86),
+        j_logloss("j_logloss_eps", 1e-4, 87),
+        j_logloss("j_logloss_eps2", 0.05, 88),
+        j_maxout("j_maxout_nchw", (2, 4, 3, 3), 2, 1, 89),
+        j_maxout("j_maxout_nhwc", (2, 3, 2, 6), 3, -1, 90),
+        j_maxout("j_maxout_ax3", (1, 2, 3, 4), 2, 3, 91),
+        j_cvm("j_cvm_use", True, 92),
+        j_cvm("j_cvm_nouse", False, 93),
+        j_fixed("j_log_softmax_0d", "log_softmax", {"X": np.float32(0.7)}, {"axis": -1}, ["X"]),
+        j_fixed("j_cumprod_0d", "cumprod", {"X": np.float32(-1.5)}, {"dim": 0}, ["X"]),
+        j_un("j_asin_nan", "asin", (3, 4), -1.5, 1.5, 94),
+        j_un("j_acosh_nan", "acosh", (3, 4), 0.0, 3.0, 95),
+        j_fixed("j_logit_edges", "logit",
+                {"X": np.array([0, 1, 0.1, 0.9, 0.5, -0.1, 1.1, 0.09, 0.91], "float32")},
+                {"eps": 0.1}, ["X"]),
+        j_fixed("j_atan2_zero", "atan2", {"X1": np.array([[0, 1, 0], [-2, 0, 3]], "float32"),
+                                          "X2": np.array([[0, 0, -1], [0, 2, 0]], "float32")},
+                {}, ["X1", "X2"]),
+        j_fixed("j_dist_p05_zero", "dist", {"X": np.array([[1, 2, 3], [0.5, -1, 2]], "float32"),
+                                            "Y": np.array([1, 0, 2], "float32")},
+                {"p": 0.5}, ["X", "Y"]),
+        j_fixed("j_renorm_p1_zeros", "renorm",
+                {"X": np.array([[0, 1, -2], [3, 0, 0.5], [-1, 2, 0]], "float32")},
+                {"p": 1.0, "axis": 1, "max_norm": 2.5}, ["X"]),
     ],
     "26": [
         set_value("sv26_step_neg_bcast", (5, 6, 4), (1, 4), {

@@ -1,0 +1,10 @@
+/* atan_grad: X@GRAD = Out@GRAD / (1 + X^2).
+ * Reads X (phi's atan grad functor), float32 and float64 in the data's type. */
+#include "kernels/cpu/activation_grad.h"
+
+IC_ACTGRAD_FN(atan_grad, ic_noattrs, g * 1.0f / (1.0f + u * u), g * 1.0 / (1.0 + u * u))
+
+IC_ACTGRAD_RUN(atan_grad, ic_noattrs, 1, atan_grad_f32, atan_grad_f64)
+
+const ic_opdef ic_op_atan_grad =
+    IC_ACTGRAD_DEF(atan_grad, ic_noattrs, NULL, ic_actgrad_inputs_x);
