@@ -166,13 +166,18 @@ START_TEST(paddle_misc_grad_oracle) {
   } files[] = {
       {"33", 20},
       {"26", 4},
+      {"33m", 28},
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     ck_assert_int_eq(run_cases(files[i].key, seen, &n_seen), files[i].n);
   static const char *const ops[] = {
       "deformable_conv_grad", "deformable_conv_v1_grad", "set_value_grad", "pad2d_grad",
       "fake_channel_wise_quantize_dequantize_abs_max_grad",
-      "fake_quantize_dequantize_moving_average_abs_max_grad", "stright_throuth_estimator_grad"};
+      "fake_quantize_dequantize_moving_average_abs_max_grad", "stright_throuth_estimator_grad",
+      /* helper M */
+      "conv3d_transpose_grad", "lrn_grad", "pixel_unshuffle_grad", "channel_shuffle_grad",
+      "affine_grid_grad", "unpool_grad", "max_pool2d_with_index_grad",
+      "max_pool3d_with_index_grad", "shuffle_channel_grad"};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
     bool found = false;
     for (int s = 0; s < n_seen; s++) found |= strcmp(seen[s], ops[i]) == 0;
@@ -357,6 +362,19 @@ static void sv_attrs(ic_builder_op *o) {
   ic_builder_attr_ints(o, "steps", 1, (const int32_t[]){2});
 }
 
+static void m_c3t_attrs(ic_builder_op *o) {
+  ic_builder_attr_ints(o, "strides", 3, (const int32_t[]){2, 1, 1});
+  ic_builder_attr_ints(o, "paddings", 3, (const int32_t[]){0, 0, 0});
+}
+static void m_lrn_attrs(ic_builder_op *o) { ic_builder_attr_int(o, "n", 3); }
+static void m_mpi_attrs(ic_builder_op *o) {
+  ic_builder_attr_ints(o, "ksize", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(o, "strides", 2, (const int32_t[]){2, 2});
+}
+static void m_ag_attrs(ic_builder_op *o) {
+  ic_builder_attr_ints(o, "output_shape", 4, (const int32_t[]){2, 1, 3, 4});
+}
+
 START_TEST(misc_grad_errors) {
   /* deformable_conv_grad: Output@GRAD of the wrong dims */
   {
@@ -424,6 +442,54 @@ START_TEST(misc_grad_errors) {
     const char *slots[] = {"Out@GRAD"};
     ic_tensor *t[] = {zeros(IC_INT32, 1, TU_DIMS(3))};
     expect_error("stright_throuth_estimator_grad", 1, slots, t, "X@GRAD", NULL, "Out@GRAD 'v0'");
+  }
+  /* helper M's grads: conv3d_transpose_grad with Output@GRAD of the wrong dims */
+  {
+    const char *slots[] = {"Input", "Filter", "Output@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 5, TU_DIMS(1, 2, 2, 2, 2)),
+                      zeros(IC_FP32, 5, TU_DIMS(2, 3, 2, 2, 2)),
+                      zeros(IC_FP32, 5, TU_DIMS(1, 3, 3, 3, 3))};
+    expect_error("conv3d_transpose_grad", 3, slots, t, "Input@GRAD", m_c3t_attrs,
+                 "Output@GRAD 'v2' is float32[1, 3, 3, 3, 3], expected float32[1, 3, 4, 3, 3]");
+  }
+  /* lrn_grad without Out@GRAD */
+  {
+    const char *slots[] = {"X", "Out", "MidOut"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2)), zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2)),
+                      zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2))};
+    expect_error("lrn_grad", 3, slots, t, "X@GRAD", m_lrn_attrs, "Out@GRAD");
+  }
+  /* lrn_grad: MidOut not of X's dims */
+  {
+    const char *slots[] = {"X", "Out", "MidOut", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2)), zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2)),
+                      zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 1)), zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2))};
+    expect_error("lrn_grad", 4, slots, t, "X@GRAD", m_lrn_attrs,
+                 "MidOut 'v2' is float32[1, 3, 2, 1], expected float32[1, 3, 2, 2], as X");
+  }
+  /* max_pool2d_with_index_grad: a Mask entry outside the plane */
+  {
+    const char *slots[] = {"X", "Mask", "Out@GRAD"};
+    ic_tensor *m = zeros(IC_INT32, 4, TU_DIMS(1, 1, 2, 2));
+    ((int32_t *)ic_tensor_data(m))[3] = 16;
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 1, 4, 4)), m,
+                      zeros(IC_FP32, 4, TU_DIMS(1, 1, 2, 2))};
+    expect_error("max_pool2d_with_index_grad", 3, slots, t, "X@GRAD", m_mpi_attrs,
+                 "entry 3 is 16, expected -1 or in [0, 16)");
+  }
+  /* unpool_grad: float Indices */
+  {
+    const char *slots[] = {"X", "Indices", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 1, 2, 2)), zeros(IC_FP32, 4, TU_DIMS(1, 1, 2, 2)),
+                      zeros(IC_FP32, 4, TU_DIMS(1, 1, 4, 4))};
+    expect_error("unpool_grad", 3, slots, t, "X@GRAD", NULL, "Indices 'v1'");
+  }
+  /* affine_grid_grad: Output@GRAD not the grid of output_shape */
+  {
+    const char *slots[] = {"Output@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(2, 4, 3, 2))};
+    expect_error("affine_grid_grad", 1, slots, t, "Theta@GRAD", m_ag_attrs,
+                 "expected dims [2, 3, 4, 2], the grid of output shape (attribute output_shape)");
   }
 }
 END_TEST

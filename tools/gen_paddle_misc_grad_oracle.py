@@ -96,6 +96,114 @@ def fq(name, op, seed):
             {"bit_length": 8, "moving_rate": 0.9, "is_test": False}, ["X"])
 
 
+# ---- helper M's grad ops (key "33m") ----
+def m_case(name, op, ins, outs, attrs, diff, seed=None):
+    return (name, op, ins, {}, outs, attrs, diff)
+
+
+def m_rand(seed, shape, lo=-1.0, hi=1.0):
+    return np.random.default_rng(seed).uniform(lo, hi, shape).astype("float32")
+
+
+def m_c3t(name, xs, fs, attrs, seed):
+    a = {"strides": [1, 1, 1], "paddings": [0, 0, 0], "padding_algorithm": "EXPLICIT",
+         "dilations": [1, 1, 1], "groups": 1, "output_padding": [], "output_size": [],
+         "data_format": "NCDHW"}
+    a.update(attrs)
+    ins = {"Input": m_rand(seed, xs), "Filter": m_rand(seed + 1, fs)}
+    return m_case(name, "conv3d_transpose", ins, ["Output"], a, ["Input", "Filter"])
+
+
+def m_unpool_idx(seed, n, c, h, w, k, dt):
+    """For each input position, a flat index inside its k x k window of the output plane."""
+    rng = np.random.default_rng(seed)
+    ow = w * k[1]
+    hh = np.arange(h)[:, None] * k[0] + rng.integers(0, k[0], (n, c, h, w))
+    ww = np.arange(w)[None, :] * k[1] + rng.integers(0, k[1], (n, c, h, w))
+    return (hh * ow + ww).astype(dt)
+
+
+def m_mpi(name, op, xs, attrs, seed, ties=False):
+    x = m_rand(seed, xs, -2, 2)
+    if ties:
+        x = np.round(x * 2) / 2
+    a = {"global_pooling": False, "adaptive": False, "paddings": [0] * (len(xs) - 2),
+         "strides": [1] * (len(xs) - 2)}
+    a.update(attrs)
+    return m_case(name, op, {"X": x.astype("float32")}, ["Out", "Mask"], a, ["X"])
+
+
+M_CASES = [
+    m_c3t("m_c3t_basic", (2, 4, 3, 4, 3), (4, 3, 2, 3, 2),
+          {"strides": [2, 1, 2], "paddings": [1, 0, 1], "dilations": [1, 2, 1],
+           "output_padding": [1, 0, 1]}, 101),
+    m_c3t("m_c3t_groups_ndhwc", (2, 3, 4, 3, 4), (4, 2, 3, 2, 2),
+          {"strides": [1, 2, 2], "paddings": [1, 0, 0, 1, 2, 1], "groups": 2,
+           "data_format": "NHWC"}, 103),
+    m_c3t("m_c3t_same", (1, 2, 3, 5, 4), (2, 3, 3, 2, 3),
+          {"strides": [2, 2, 1], "padding_algorithm": "SAME", "dilations": [2, 1, 2]}, 105),
+    m_c3t("m_c3t_valid_osize", (1, 2, 3, 3, 2), (2, 2, 2, 2, 2),
+          {"strides": [2, 3, 2], "paddings": [1, 1, 1], "padding_algorithm": "VALID",
+           "output_size": [7, 9, 5]}, 107),
+    m_case("m_lrn_nchw", "lrn", {"X": m_rand(111, (2, 7, 3, 4), -2, 2)}, ["Out", "MidOut"],
+           {"n": 5, "k": 1.5, "alpha": 0.02, "beta": 0.75, "data_format": "NCHW"}, ["X"]),
+    m_case("m_lrn_nhwc", "lrn", {"X": m_rand(112, (2, 3, 4, 6), -2, 2)}, ["Out", "MidOut"],
+           {"n": 3, "k": 1.0, "alpha": 0.3, "beta": 1.25, "data_format": "NHWC"}, ["X"]),
+    m_case("m_lrn_n7_wide", "lrn", {"X": m_rand(113, (1, 4, 2, 3), -2, 2)}, ["Out", "MidOut"],
+           {"n": 7, "k": 2.0, "alpha": 0.1, "beta": 0.5, "data_format": "AnyLayout"}, ["X"]),
+    m_case("m_lrn_n1", "lrn", {"X": m_rand(114, (1, 3, 2, 2), -2, 2)}, ["Out", "MidOut"],
+           {"n": 1, "k": 0.5, "alpha": 1.0, "beta": 2.0, "data_format": "NCHW"}, ["X"]),
+    m_case("m_pixel_unshuffle_nchw", "pixel_unshuffle", {"X": m_rand(121, (2, 3, 4, 6))},
+           ["Out"], {"downscale_factor": 2, "data_format": "NCHW"}, ["X"]),
+    m_case("m_pixel_unshuffle_nhwc", "pixel_unshuffle", {"X": m_rand(122, (1, 6, 3, 2))},
+           ["Out"], {"downscale_factor": 3, "data_format": "NHWC"}, ["X"]),
+    m_case("m_channel_shuffle_nchw", "channel_shuffle", {"X": m_rand(123, (2, 6, 2, 3))},
+           ["Out"], {"groups": 3, "data_format": "NCHW"}, ["X"]),
+    m_case("m_channel_shuffle_nhwc", "channel_shuffle", {"X": m_rand(124, (2, 2, 3, 8))},
+           ["Out"], {"groups": 2, "data_format": "NHWC"}, ["X"]),
+    m_case("m_affine_grid_align", "affine_grid", {"Theta": m_rand(131, (2, 2, 3))}, ["Output"],
+           {"output_shape": [2, 3, 4, 5], "align_corners": True}, ["Theta"]),
+    m_case("m_affine_grid_noalign", "affine_grid", {"Theta": m_rand(132, (2, 2, 3))},
+           ["Output"], {"output_shape": [2, 1, 3, 6], "align_corners": False}, ["Theta"]),
+    m_case("m_affine_grid_tensor", "affine_grid",
+           {"Theta": m_rand(133, (3, 2, 3)), "OutputShape": np.array([3, 2, 5, 2], "int32")},
+           ["Output"], {"output_shape": [], "align_corners": False}, ["Theta"]),
+    m_case("m_affine_grid_3d", "affine_grid", {"Theta": m_rand(134, (2, 3, 4))}, ["Output"],
+           {"output_shape": [2, 1, 3, 4, 2], "align_corners": True}, ["Theta"]),
+    m_case("m_affine_grid_3d_noalign", "affine_grid", {"Theta": m_rand(135, (1, 3, 4))},
+           ["Output"], {"output_shape": [1, 2, 2, 3, 4], "align_corners": False}, ["Theta"]),
+    m_case("m_unpool_i32", "unpool",
+           {"X": m_rand(141, (2, 3, 2, 3)),
+            "Indices": m_unpool_idx(142, 2, 3, 2, 3, (2, 2), "int32")}, ["Out"],
+           {"unpooling_type": "max", "ksize": [2, 2], "strides": [2, 2], "paddings": [0, 0],
+            "output_size": [4, 6], "data_format": "NCHW"}, ["X"]),
+    m_case("m_unpool_i64_pad", "unpool",
+           {"X": m_rand(143, (1, 2, 3, 2)),
+            "Indices": m_unpool_idx(144, 1, 2, 3, 2, (3, 2), "int64")}, ["Out"],
+           {"unpooling_type": "max", "ksize": [3, 2], "strides": [3, 2], "paddings": [0, 0],
+            "output_size": [9, 4], "data_format": "NCHW"}, ["X"]),
+    m_mpi("m_mpi2d_pad", "max_pool2d_with_index", (2, 3, 5, 6),
+          {"ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1]}, 151, ties=True),
+    m_mpi("m_mpi2d_overlap", "max_pool2d_with_index", (1, 2, 4, 5),
+          {"ksize": [3, 2], "strides": [1, 1]}, 152, ties=True),
+    m_mpi("m_mpi2d_adaptive", "max_pool2d_with_index", (2, 2, 5, 7),
+          {"ksize": [2, 3], "adaptive": True}, 153),
+    m_mpi("m_mpi2d_global", "max_pool2d_with_index", (2, 3, 3, 4),
+          {"ksize": [2, 2], "global_pooling": True}, 154, ties=True),
+    m_mpi("m_mpi3d_pad", "max_pool3d_with_index", (1, 2, 4, 5, 4),
+          {"ksize": [2, 3, 2], "strides": [2, 2, 1], "paddings": [1, 1, 0]}, 155, ties=True),
+    m_mpi("m_mpi3d_adaptive", "max_pool3d_with_index", (2, 1, 3, 5, 4),
+          {"ksize": [2, 2, 3], "adaptive": True}, 156),
+    m_mpi("m_mpi2d_ceil", "max_pool2d_with_index", (1, 2, 5, 6),
+          {"ksize": [2, 3], "strides": [2, 2], "paddings": [0, 1], "ceil_mode": True}, 158,
+          ties=True),
+    m_case("m_shuffle_channel", "shuffle_channel", {"X": m_rand(125, (2, 6, 2, 2))}, ["Out"],
+           {"group": 2}, ["X"]),
+    m_mpi("m_mpi3d_global", "max_pool3d_with_index", (1, 2, 2, 3, 2),
+          {"ksize": [1, 1, 1], "global_pooling": True}, 157),
+]
+
+
 DCN_A = {"strides": [2, 2], "paddings": [1, 1], "dilations": [2, 2], "groups": 2,
          "deformable_groups": 2, "im2col_step": 1}
 CASES = {
@@ -140,6 +248,7 @@ CASES = {
         pad2d("pad2d_edge_nhwc_tensor", "edge", "NHWC", [1, 4, 6, 2], True, 36),
         pad2d("pad2d_reflect_tensor", "reflect", "NCHW", [3, 3, 4, 4], True, 37),
     ],
+    "33m": M_CASES,
     "26": [
         set_value("sv26_step_neg_bcast", (5, 6, 4), (1, 4), {
             "axes": [0, 2], "starts": [-4, 0], "ends": [5, 4], "steps": [2, 1]}, 41),
@@ -229,7 +338,10 @@ def run(case, out_dir, grng):
     feed = {"in_" + k.lower(): a for k, a in ins.items()}
     (y,) = exe.run(main, feed=feed, fetch_list=[ov[outs[0]]])
     with paddle.static.program_guard(main, startup):
-        G = paddle.static.data("g", list(np.shape(y)), "float32")
+        # an output whose static shape is unknown (-1: a shape read from a tensor at run
+        # time) takes an upstream gradient declared with the same unknown dims
+        ys = list(ov[outs[0]].shape)
+        G = paddle.static.data("g", ys if -1 in ys else list(np.shape(y)), "float32")
         grads = paddle.static.gradients([ov[outs[0]]], [vs[k] for k in diff],
                                         target_gradients=[G])
     gops = [o for o in main.global_block().ops if o.type.endswith("_grad")]
