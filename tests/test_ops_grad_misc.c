@@ -166,7 +166,8 @@ START_TEST(paddle_misc_grad_oracle) {
   } files[] = {
       {"33", 20},
       {"26", 4},
-      {"33m", 28},
+      {"33m", 35},
+      {"26m", 15},
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     ck_assert_int_eq(run_cases(files[i].key, seen, &n_seen), files[i].n);
@@ -177,7 +178,9 @@ START_TEST(paddle_misc_grad_oracle) {
       /* helper M */
       "conv3d_transpose_grad", "lrn_grad", "pixel_unshuffle_grad", "channel_shuffle_grad",
       "affine_grid_grad", "unpool_grad", "max_pool2d_with_index_grad",
-      "max_pool3d_with_index_grad", "shuffle_channel_grad"};
+      "max_pool3d_with_index_grad", "shuffle_channel_grad", "roi_pool_grad",
+      "psroi_pool_grad", "spectral_norm_grad", "linear_interp_grad", "trilinear_interp_grad",
+      "bicubic_interp_grad"};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
     bool found = false;
     for (int s = 0; s < n_seen; s++) found |= strcmp(seen[s], ops[i]) == 0;
@@ -374,6 +377,11 @@ static void m_mpi_attrs(ic_builder_op *o) {
 static void m_ag_attrs(ic_builder_op *o) {
   ic_builder_attr_ints(o, "output_shape", 4, (const int32_t[]){2, 1, 3, 4});
 }
+static void m_roi_attrs(ic_builder_op *o) {
+  ic_builder_attr_int(o, "pooled_height", 1);
+  ic_builder_attr_int(o, "pooled_width", 1);
+}
+static void m_sn_attrs(ic_builder_op *o) { ic_builder_attr_int(o, "dim", 0); }
 
 START_TEST(misc_grad_errors) {
   /* deformable_conv_grad: Output@GRAD of the wrong dims */
@@ -490,6 +498,24 @@ START_TEST(misc_grad_errors) {
     ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(2, 4, 3, 2))};
     expect_error("affine_grid_grad", 1, slots, t, "Theta@GRAD", m_ag_attrs,
                  "expected dims [2, 3, 4, 2], the grid of output shape (attribute output_shape)");
+  }
+  /* roi_pool_grad: an Argmax entry outside the plane */
+  {
+    const char *slots[] = {"X", "ROIs", "Argmax", "Out@GRAD"};
+    ic_tensor *arg = zeros(IC_INT64, 4, TU_DIMS(1, 2, 1, 1));
+    ((int64_t *)ic_tensor_data(arg))[1] = 9;
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 2, 3, 3)), zeros(IC_FP32, 2, TU_DIMS(1, 4)),
+                      arg, zeros(IC_FP32, 4, TU_DIMS(1, 2, 1, 1))};
+    expect_error("roi_pool_grad", 4, slots, t, "X@GRAD", m_roi_attrs,
+                 "entry 1 is 9, expected -1 or in [0, 9)");
+  }
+  /* spectral_norm_grad: Out@GRAD not of Weight's dims */
+  {
+    const char *slots[] = {"Weight", "U", "V", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(3, 4)), zeros(IC_FP32, 1, TU_DIMS(3)),
+                      zeros(IC_FP32, 1, TU_DIMS(4)), zeros(IC_FP32, 2, TU_DIMS(4, 3))};
+    expect_error("spectral_norm_grad", 4, slots, t, "Weight@GRAD", m_sn_attrs,
+                 "Out@GRAD 'v3' is float32[4, 3], expected float32[3, 4], as Weight");
   }
 }
 END_TEST

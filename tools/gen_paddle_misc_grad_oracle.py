@@ -199,8 +199,87 @@ M_CASES = [
           ties=True),
     m_case("m_shuffle_channel", "shuffle_channel", {"X": m_rand(125, (2, 6, 2, 2))}, ["Out"],
            {"group": 2}, ["X"]),
+    m_case("m_roi_pool_num", "roi_pool",
+           {"X": m_rand(161, (2, 3, 6, 7), -2, 2),
+            "ROIs": np.array([[0.4, 1.2, 5.6, 4.4], [2, 2, 2, 2], [1.5, 0.2, 9.6, 7.7],
+                              [-2, -1, 3.4, 2.5], [3, 1, 6, 5]], "float32"),
+            "RoisNum": np.array([2, 3], "int32")}, ["Out", "Argmax"],
+           {"pooled_height": 3, "pooled_width": 2, "spatial_scale": 1.0}, ["X"]),
+    m_case("m_roi_pool_scale", "roi_pool",
+           {"X": np.round(m_rand(162, (2, 2, 5, 5), -2, 2) * 2) / 2,
+            "ROIs": np.array([[0, 0, 9, 9], [3.2, 2.1, 7.9, 8.8], [1, 5, 5, 8]], "float32"),
+            "RoisNum": np.array([1, 2], "int32")}, ["Out", "Argmax"],
+           {"pooled_height": 4, "pooled_width": 3, "spatial_scale": 0.5}, ["X"]),
+    m_case("m_psroi_pool_num", "psroi_pool",
+           {"X": m_rand(163, (2, 8, 5, 6), -2, 2),
+            "ROIs": np.array([[0.4, 1.2, 4.6, 3.4], [2, 2, 2, 2], [1.5, 0.2, 9.6, 7.7],
+                              [-2, -1, 3.4, 2.5]], "float32"),
+            "RoisNum": np.array([1, 3], "int32")}, ["Out"],
+           {"pooled_height": 2, "pooled_width": 2, "output_channels": 2,
+            "spatial_scale": 1.0}, ["X"]),
+    m_case("m_psroi_pool_scale", "psroi_pool",
+           {"X": m_rand(164, (1, 18, 4, 5), -2, 2),
+            "ROIs": np.array([[0, 0, 9, 7], [3.2, 2.1, 7.9, 8.8]], "float32"),
+            "RoisNum": np.array([2], "int32")}, ["Out"],
+           {"pooled_height": 3, "pooled_width": 3, "output_channels": 2,
+            "spatial_scale": 0.5}, ["X"]),
+    m_case("m_spectral_norm_dim0", "spectral_norm",
+           {"Weight": m_rand(171, (4, 3, 2)), "U": m_rand(172, (4,)), "V": m_rand(173, (6,))},
+           ["Out"], {"dim": 0, "power_iters": 2, "eps": 1e-12}, ["Weight"]),
+    m_case("m_spectral_norm_dim1", "spectral_norm",
+           {"Weight": m_rand(174, (3, 5, 2, 2)), "U": m_rand(175, (5,)),
+            "V": m_rand(176, (12,))},
+           ["Out"], {"dim": 1, "power_iters": 3, "eps": 1e-4}, ["Weight"]),
+    m_case("m_spectral_norm_iters0", "spectral_norm",
+           {"Weight": m_rand(177, (3, 4)), "U": m_rand(178, (3,)), "V": m_rand(179, (4,))},
+           ["Out"], {"dim": 0, "power_iters": 0, "eps": 1e-12}, ["Weight"]),
     m_mpi("m_mpi3d_global", "max_pool3d_with_index", (1, 2, 2, 3, 2),
           {"ksize": [1, 1, 1], "global_pooling": True}, 157),
+]
+
+
+def m_interp(name, op, xs, attrs, seed, ins=None):
+    a = {"data_layout": "NCHW", "out_d": -1, "out_h": -1, "out_w": -1,
+         "align_corners": False, "align_mode": 1, "scale": 0.0,
+         "interp_method": op.split("_")[0]}
+    a.update(attrs)
+    i = {"X": m_rand(seed, xs)}
+    i.update(ins or {})
+    return m_case(name, op, i, ["Out"], a, ["X"])
+
+
+# Paddle 2.6.2: the v1 interpolate ops (3.3.1 no longer registers them)
+M26_CASES = [
+    m_interp("m26_linear_up_mode0", "linear_interp", (2, 3, 5), {"out_w": 8, "align_mode": 0},
+             201),
+    m_interp("m26_linear_down_mode1", "linear_interp", (2, 2, 7), {"out_w": 3}, 202),
+    m_interp("m26_linear_align", "linear_interp", (1, 2, 4), {"out_w": 9,
+             "align_corners": True}, 203),
+    m_interp("m26_linear_scale", "linear_interp", (1, 3, 5), {"scale": 1.7, "align_mode": 0},
+             204),
+    m_interp("m26_linear_outsize_nwc", "linear_interp", (2, 4, 3),
+             {"data_layout": "NHWC", "align_mode": 0}, 205,
+             {"OutSize": np.array([6], "int32")}),
+    m_interp("m26_linear_scale_tensor_down", "linear_interp", (1, 2, 8), {"align_mode": 1},
+             206, {"Scale": np.array([0.6], "float32")}),
+    m_interp("m26_trilinear_mode0", "trilinear_interp", (1, 2, 3, 4, 3),
+             {"out_d": 5, "out_h": 3, "out_w": 4, "align_mode": 0}, 211),
+    m_interp("m26_trilinear_align", "trilinear_interp", (1, 2, 2, 3, 4),
+             {"out_d": 3, "out_h": 5, "out_w": 2, "align_corners": True}, 212),
+    m_interp("m26_trilinear_scale", "trilinear_interp", (1, 1, 3, 2, 3), {"scale": 1.5}, 213),
+    m_interp("m26_trilinear_outsize_ndhwc", "trilinear_interp", (1, 3, 2, 4, 2),
+             {"data_layout": "NHWC"}, 214,
+             {"OutSize": np.array([4, 2, 5], "int32")}),
+    m_interp("m26_bicubic_align", "bicubic_interp", (2, 2, 4, 5),
+             {"out_h": 7, "out_w": 3, "align_corners": True}, 221),
+    m_interp("m26_bicubic_noalign", "bicubic_interp", (1, 2, 4, 5), {"out_h": 3, "out_w": 9},
+             222),
+    m_interp("m26_bicubic_scale", "bicubic_interp", (1, 2, 3, 4), {"scale": 1.7}, 223),
+    m_interp("m26_bicubic_scale_tensor_down", "bicubic_interp", (1, 1, 6, 7), {}, 225,
+             {"Scale": np.array([0.6], "float32")}),
+    m_interp("m26_bicubic_outsize_nhwc", "bicubic_interp", (1, 3, 4, 2),
+             {"data_layout": "NHWC"}, 224,
+             {"OutSize": np.array([6, 5], "int32")}),
 ]
 
 
@@ -249,6 +328,7 @@ CASES = {
         pad2d("pad2d_reflect_tensor", "reflect", "NCHW", [3, 3, 4, 4], True, 37),
     ],
     "33m": M_CASES,
+    "26m": M26_CASES,
     "26": [
         set_value("sv26_step_neg_bcast", (5, 6, 4), (1, 4), {
             "axes": [0, 2], "starts": [-4, 0], "ends": [5, 4], "steps": [2, 1]}, 41),
