@@ -396,6 +396,21 @@ def main():
                        "w1": (rand(3, 2), None, False),
                        "w2": (rand(3, 2), None, False)}, ["xa", "xb", "xc"]))
 
+    # (helper M) row_conv over LoD sequences (one shorter than the context, one empty is
+    # refused by Paddle's kernel), sequence_slice (a zero-length slice, slices at both ends)
+    # and sequence_reverse, whose gradient is another sequence_reverse
+    names.append(case("m_row_conv_lod", one("row_conv", {"X": ["x"], "Filter": ["f"]}),
+                      {"x": (rand(8, 3), [[0, 2, 7, 8]], True), "f": (rand(3, 3), None, True)},
+                      ["x", "f"]))
+    names.append(case("m_sequence_slice",
+                      one("sequence_slice", {"X": ["x"], "Offset": ["off"], "Length": ["len"]}),
+                      {"x": (rand(9, 2, 2), [[0, 3, 4, 9]], True),
+                       "off": (np.array([[1], [0], [0]], dtype="int64"), None, False),
+                       "len": (np.array([[2], [0], [5]], dtype="int64"), None, False)}, ["x"]))
+    names.append(case("m_sequence_reverse",
+                      one("sequence_reverse", {"X": ["x"]}, out_slot="Y"),
+                      {"x": (rand(7, 3), [[0, 3, 3, 4, 7]], True)}, ["x"]))
+
     with open(os.path.join(OUT, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
 

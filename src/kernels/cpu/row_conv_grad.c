@@ -6,7 +6,7 @@
  *   X@GRAD[t, d]      = sum over w < context with t - w inside the sequence of
  *                       Out@GRAD[t - w, d] * Filter[w, d].
  * X is [T, D] with one LoD level or [B, T, D] without (row_conv.c); Out@GRAD has X's dims;
- * X@GRAD keeps X's dims and LoD. Each output is optional; sums run in double and are
+ * X@GRAD has X's dims and, as Paddle 2.6.2 gives it, no LoD. Each output is optional; sums run in double and are
  * rounded once. float32 (Paddle's CPU kernel has no other) and float64. */
 #include <string.h>
 
@@ -33,7 +33,10 @@ static ic_status infer(ic_kctx *c) {
                        ic_dims_str(x->ndim, x->dims, d, sizeof d));
   }
   ic_tensor *dx = ic_out(c, 0, 0), *df = ic_out(c, 1, 0);
-  if (dx) ic_tensor_set_meta(dx, x->dtype, x->ndim, x->dims);
+  if (dx) {
+    ic_tensor_set_meta(dx, x->dtype, x->ndim, x->dims);
+    if (ic_kset_lod(c, dx, NULL, false)) return c->err->code;
+  }
   if (df) ic_tensor_set_meta(df, f->dtype, 2, f->dims);
   return IC_OK;
 }
@@ -86,5 +89,5 @@ static const ic_slotdef outputs[] = {{"X@GRAD", IC_SLOT_OPTIONAL},
 
 const ic_opdef ic_op_row_conv_grad = {
     .name = "row_conv_grad", .n_inputs = 3, .inputs = inputs, .n_outputs = 2,
-    .outputs = outputs, .infer = infer, .cpu = run,
+    .outputs = outputs, .infer = infer, .cpu = run, .flags = IC_OP_LOD,
 };
