@@ -142,6 +142,29 @@ def m_gru(name, b, d, bias, attrs, seed):
                   list(ins))
 
 
+def m_dn(name, xs, attrs, seed):
+    """data_norm: statistics of a few hundred rows, scale_w and bias when shifting; with
+    slot_dim the shows (first column of each slot) of some slots are 0 in some rows."""
+    rng = np.random.default_rng(seed)
+    n, c = xs
+    x = rng.uniform(-2, 2, xs).astype("float32")
+    if attrs["slot_dim"] > 0:
+        for r in range(n):
+            for j in range(0, c, attrs["slot_dim"]):
+                x[r, j] = 0.0 if (r + j) % 3 == 0 else abs(x[r, j]) + 1
+    ins = {"X": x, "BatchSize": np.full(c, 100.0, "float32") + rng.integers(0, 5, c),
+           "BatchSum": rng.uniform(-20, 20, c).astype("float32"),
+           "BatchSquareSum": rng.uniform(80, 120, c).astype("float32")}
+    ins["BatchSize"] = ins["BatchSize"].astype("float32")
+    if attrs["enable_scale_and_shift"]:
+        ins["scale_w"] = rng.uniform(0.5, 1.5, c).astype("float32")
+        ins["bias"] = rng.uniform(-1, 1, c).astype("float32")
+    a = {"epsilon": 1e-4, "summary_decay_rate": 0.9999999, "sync_stats": False,
+         "data_layout": "NCHW"}
+    a.update(attrs)
+    return m_case(name, "data_norm", ins, ["Y", "Means", "Scales"], a, list(ins))
+
+
 M_CASES = [
     m_c3t("m_c3t_basic", (2, 4, 3, 4, 3), (4, 3, 2, 3, 2),
           {"strides": [2, 1, 2], "paddings": [1, 0, 1], "dilations": [1, 2, 1],
@@ -306,6 +329,11 @@ M26_CASES = [
     m_interp("m26_bicubic_scale", "bicubic_interp", (1, 2, 3, 4), {"scale": 1.7}, 223),
     m_interp("m26_bicubic_scale_tensor_down", "bicubic_interp", (1, 1, 6, 7), {}, 225,
              {"Scale": np.array([0.6], "float32")}),
+    m_dn("m26_data_norm_plain", (4, 6), {"slot_dim": -1, "enable_scale_and_shift": False}, 231),
+    m_dn("m26_data_norm_shift", (3, 4), {"slot_dim": -1, "enable_scale_and_shift": True}, 232),
+    m_dn("m26_data_norm_slots", (4, 6), {"slot_dim": 3, "enable_scale_and_shift": False}, 233),
+    m_dn("m26_data_norm_slots_shift", (4, 6), {"slot_dim": 2, "enable_scale_and_shift": True},
+         234),
     m_interp("m26_bicubic_outsize_nhwc", "bicubic_interp", (1, 3, 4, 2),
              {"data_layout": "NHWC"}, 224,
              {"OutSize": np.array([6, 5], "int32")}),
@@ -472,7 +500,8 @@ def run(case, out_dir, grng):
     gop = gops[0]
     feed["g"] = grng.standard_normal(np.shape(y)).astype("float32")
     islots = [k for k in gop.input_names if gop.input(k)]
-    oslots = [k for k in gop.output_names if gop.output(k)]
+    # gradients only (data_norm_grad also lists the statistics it leaves untouched)
+    oslots = [k for k in gop.output_names if gop.output(k) and k.endswith("@GRAD")]
     fetch = [gop.input(k)[0] for k in islots] + [gop.output(k)[0] for k in oslots]
     res = exe_run(exe, main, feed, fetch)
     for j, _ in enumerate(islots):

@@ -410,6 +410,29 @@ def main():
     names.append(case("m_sequence_reverse",
                       one("sequence_reverse", {"X": ["x"]}, out_slot="Y"),
                       {"x": (rand(7, 3), [[0, 3, 3, 4, 7]], True)}, ["x"]))
+    # (helper M) data_norm in a whole program: data_norm_grad also lists the statistics
+    # themselves as outputs (left untouched); their @GRAD are this batch's statistics
+    def data_norm(block, feeds):
+        y, m, sc = tvar(block, "out"), tvar(block, "means"), tvar(block, "scales")
+        raw(block, "data_norm", {"X": [feeds["x"]], "BatchSize": [feeds["bsize"]],
+                                 "BatchSum": [feeds["bsum"]],
+                                 "BatchSquareSum": [feeds["bsq"]],
+                                 "scale_w": [feeds["w"]], "bias": [feeds["b"]]},
+            {"Y": [y], "Means": [m], "Scales": [sc]},
+            {"epsilon": 1e-4, "slot_dim": 2, "enable_scale_and_shift": True,
+             "summary_decay_rate": 0.9999999, "sync_stats": False, "data_layout": "NCHW"})
+        return y
+    xdn = rand(5, 4)
+    xdn[[0, 2], 0] = 0.0
+    xdn[[1, 3], 2] = 0.0
+    names.append(case("m_data_norm", data_norm,
+                      {"x": (xdn, [[0, 2, 5]], True),
+                       "bsize": (rand(4, lo=90, hi=110), None, True),
+                       "bsum": (rand(4, lo=-10, hi=10), None, True),
+                       "bsq": (rand(4, lo=80, hi=120), None, True),
+                       "w": (rand(4, lo=0.5, hi=1.5), None, True),
+                       "b": (rand(4), None, True)},
+                      ["x", "bsize", "bsum", "bsq", "w", "b"]))
 
     with open(os.path.join(OUT, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
