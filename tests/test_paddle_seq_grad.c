@@ -56,7 +56,8 @@ START_TEST(grad_op_types) {
       "shrink_rnn_memory_grad", "reorder_lod_tensor_by_rank_grad",
       "tensor_array_to_tensor_grad", "lod_tensor_to_array", "array_to_lod_tensor",
       "read_from_array", "write_to_array", "select_input", "select_output", "sum",
-      "row_conv_grad", "sequence_slice_grad", "sequence_reverse", "data_norm_grad"};
+      "row_conv_grad", "sequence_slice_grad", "sequence_reverse", "data_norm_grad",
+      "deformable_psroi_pooling_grad"};
   bool seen[sizeof wanted / sizeof wanted[0]] = {0};
   int cases = 0;
   while (fscanf(f, "%255s", name) == 1) {

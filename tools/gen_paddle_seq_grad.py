@@ -433,6 +433,33 @@ def main():
                        "w": (rand(4, lo=0.5, hi=1.5), None, True),
                        "b": (rand(4), None, True)},
                       ["x", "bsize", "bsum", "bsq", "w", "b"]))
+    # (helper M) deformable_psroi_pooling: Input and Trans gradients, ROIs split by their LoD
+    # (boxes partly outside the map, a degenerate one); classes in Trans; no_trans; a part
+    # grid wider than high, where Paddle's grad kernel takes the bin's part column with
+    # part_height (the forward with part_width)
+    for name, attrs, c_in, n_cls, part in [
+            ("m_dpsroi_trans", dict(no_trans=False, spatial_scale=0.5, output_dim=2,
+                                    group_size=[2, 2], pooled_height=2, pooled_width=2,
+                                    part_size=[2, 2], sample_per_part=2, trans_std=0.1),
+             8, 2, (2, 2)),
+            ("m_dpsroi_no_trans", dict(no_trans=True, spatial_scale=1.0, output_dim=3,
+                                       group_size=[1, 1], pooled_height=3, pooled_width=2,
+                                       part_size=[3, 2], sample_per_part=3, trans_std=0.1),
+             4, 1, (3, 2)),
+            ("m_dpsroi_part_wide", dict(no_trans=False, spatial_scale=0.5, output_dim=2,
+                                        group_size=[1, 2], pooled_height=3, pooled_width=3,
+                                        part_size=[2, 3], sample_per_part=2, trans_std=0.2),
+             4, 1, (2, 3))]:
+        rois = np.array([[1.2, 0.6, 9.7, 8.4], [-3.0, 2.0, 6.0, 15.0], [4.0, 4.0, 4.0, 4.0]],
+                        F32)
+        names.append(case(name, one("deformable_psroi_pooling",
+                                    {"Input": ["x"], "ROIs": ["rois"], "Trans": ["trans"]},
+                                    attrs, out_slot="Output",
+                                    extra_outs={"TopCount": ("top_count", F32)}),
+                          {"x": (rand(2, c_in, 6, 7), None, True),
+                           "rois": (rois, [[0, 2, 3]], False),
+                           "trans": (rand(3, 2 * n_cls, *part), None, not attrs["no_trans"])},
+                          ["x"] + ([] if attrs["no_trans"] else ["trans"])))
 
     with open(os.path.join(OUT, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
