@@ -480,6 +480,11 @@ END_TEST
 START_TEST(paddle_legacy_losses_sgd) { run_paddle_case("losses_26"); }
 END_TEST
 
+/* (helper M) conv3d_transpose, lrn, pixel_unshuffle, channel_shuffle, max_pool2d_with_index,
+ * affine_grid and spectral_norm and their grads in one network, Adam. */
+START_TEST(paddle_m_vision_grads_adam) { run_paddle_case("m_vision_grads"); }
+END_TEST
+
 /* paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) with Adam (Paddle 3.3.1): the
  * program holds no schedule op; learning_rate_0 is fed at every step. */
 START_TEST(paddle_lr_scheduler_fed) { run_paddle_case("lr_scheduler"); }
@@ -1423,6 +1428,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_ctr_auc_adam);
   tcase_add_test(tc, paddle_w2v_float64_sgd);
   tcase_add_test(tc, paddle_legacy_losses_sgd);
+  tcase_add_test(tc, paddle_m_vision_grads_adam);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;
