@@ -382,6 +382,12 @@ static void m_roi_attrs(ic_builder_op *o) {
   ic_builder_attr_int(o, "pooled_width", 1);
 }
 static void m_sn_attrs(ic_builder_op *o) { ic_builder_attr_int(o, "dim", 0); }
+static void m_i2s_attrs(ic_builder_op *o) {
+  ic_builder_attr_ints(o, "kernels", 2, (const int32_t[]){2, 2});
+}
+static void m_dn_attrs(ic_builder_op *o) {
+  ic_builder_attr_bool(o, "enable_scale_and_shift", false);
+}
 
 START_TEST(misc_grad_errors) {
   /* deformable_conv_grad: Output@GRAD of the wrong dims */
@@ -516,6 +522,39 @@ START_TEST(misc_grad_errors) {
                       zeros(IC_FP32, 1, TU_DIMS(4)), zeros(IC_FP32, 2, TU_DIMS(4, 3))};
     expect_error("spectral_norm_grad", 4, slots, t, "Weight@GRAD", m_sn_attrs,
                  "Out@GRAD 'v3' is float32[4, 3], expected float32[3, 4], as Weight");
+  }
+  /* gru_unit_grad: Gate not [batch, 3 * hidden] */
+  {
+    const char *slots[] = {"Input", "HiddenPrev", "Weight", "Gate", "ResetHiddenPrev",
+                           "Hidden@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(2, 6)), zeros(IC_FP32, 2, TU_DIMS(2, 2)),
+                      zeros(IC_FP32, 2, TU_DIMS(2, 6)), zeros(IC_FP32, 2, TU_DIMS(2, 4)),
+                      zeros(IC_FP32, 2, TU_DIMS(2, 2)), zeros(IC_FP32, 2, TU_DIMS(2, 2))};
+    expect_error("gru_unit_grad", 6, slots, t, "Input@GRAD", NULL,
+                 "Gate 'v3' is float32[2, 4], expected float32[2, 6] (gru_unit's Gate)");
+  }
+  /* im2sequence_grad: Out@GRAD with the wrong number of patch rows */
+  {
+    const char *slots[] = {"X", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(2, 1, 3, 3)), zeros(IC_FP32, 2, TU_DIMS(4, 4))};
+    expect_error("im2sequence_grad", 2, slots, t, "X@GRAD", m_i2s_attrs,
+                 "expected float32[8, 4], im2sequence's Out");
+  }
+  /* data_norm_grad: scale_w@GRAD without enable_scale_and_shift */
+  {
+    const char *slots[] = {"X", "Y@GRAD", "Means", "Scales"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(2, 3)), zeros(IC_FP32, 2, TU_DIMS(2, 3)),
+                      zeros(IC_FP32, 1, TU_DIMS(3)), zeros(IC_FP32, 1, TU_DIMS(3))};
+    expect_error("data_norm_grad", 4, slots, t, "scale_w@GRAD", m_dn_attrs,
+                 "enable_scale_and_shift is not set");
+  }
+  /* row_conv_grad: a Filter of another width */
+  {
+    const char *slots[] = {"X", "Filter", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 3, TU_DIMS(2, 4, 3)), zeros(IC_FP32, 2, TU_DIMS(2, 2)),
+                      zeros(IC_FP32, 3, TU_DIMS(2, 4, 3))};
+    expect_error("row_conv_grad", 3, slots, t, "X@GRAD", NULL,
+                 "Filter 'v1' is float32[2, 2], expected float32[context >= 1, 3]");
   }
 }
 END_TEST

@@ -460,6 +460,22 @@ def main():
                            "rois": (rois, [[0, 2, 3]], False),
                            "trans": (rand(3, 2 * n_cls, *part), None, not attrs["no_trans"])},
                           ["x"] + ([] if attrs["no_trans"] else ["trans"])))
+    # (helper M) roi_pool and psroi_pool with ROIs split into images by their LoD (no
+    # RoisNum): X's gradient
+    rois = np.array([[0.4, 1.2, 5.6, 4.4], [2.0, 2.0, 2.0, 2.0], [1.5, 0.2, 9.6, 7.7],
+                     [-2.0, -1.0, 3.4, 2.5]], F32)
+    names.append(case("m_roi_pool_lod",
+                      one("roi_pool", {"X": ["x"], "ROIs": ["rois"]},
+                          {"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5},
+                          extra_outs={"Argmax": ("argmax", "int64")}),
+                      {"x": (rand(2, 3, 6, 7), None, True), "rois": (rois, [[0, 1, 4]], False)},
+                      ["x"]))
+    names.append(case("m_psroi_pool_lod",
+                      one("psroi_pool", {"X": ["x"], "ROIs": ["rois"]},
+                          {"pooled_height": 2, "pooled_width": 2, "output_channels": 2,
+                           "spatial_scale": 1.0}),
+                      {"x": (rand(2, 8, 5, 6), None, True), "rois": (rois, [[0, 3, 4]], False)},
+                      ["x"]))
 
     with open(os.path.join(OUT, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
