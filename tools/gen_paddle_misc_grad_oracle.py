@@ -123,6 +123,16 @@ def m_unpool_idx(seed, n, c, h, w, k, dt):
     return (hh * ow + ww).astype(dt)
 
 
+def m_unpool3d_idx(seed, shape):
+    """For each input voxel, a flat index inside its 2 x 2 x 2 window of the output volume."""
+    rng = np.random.default_rng(seed)
+    n, c, d, h, w = shape
+    zz = np.arange(d)[:, None, None] * 2 + rng.integers(0, 2, shape)
+    yy = np.arange(h)[None, :, None] * 2 + rng.integers(0, 2, shape)
+    xx = np.arange(w)[None, None, :] * 2 + rng.integers(0, 2, shape)
+    return ((zz * 2 * h + yy) * 2 * w + xx).astype("int32")
+
+
 def m_mpi(name, op, xs, attrs, seed, ties=False):
     x = m_rand(seed, xs, -2, 2)
     if ties:
@@ -214,6 +224,11 @@ M_CASES = [
             "Indices": m_unpool_idx(144, 1, 2, 3, 2, (3, 2), "int64")}, ["Out"],
            {"unpooling_type": "max", "ksize": [3, 2], "strides": [3, 2], "paddings": [0, 0],
             "output_size": [9, 4], "data_format": "NCHW"}, ["X"]),
+    m_case("m_unpool3d", "unpool3d",
+           {"X": m_rand(145, (1, 2, 2, 2, 3)), "Indices": m_unpool3d_idx(146, (1, 2, 2, 2, 3))},
+           ["Out"], {"unpooling_type": "max", "ksize": [2, 2, 2], "strides": [2, 2, 2],
+                     "paddings": [0, 0, 0], "output_size": [4, 4, 6],
+                     "data_format": "NCDHW"}, ["X"]),
     m_mpi("m_mpi2d_pad", "max_pool2d_with_index", (2, 3, 5, 6),
           {"ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1]}, 151, ties=True),
     m_mpi("m_mpi2d_overlap", "max_pool2d_with_index", (1, 2, 4, 5),
