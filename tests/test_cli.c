@@ -351,6 +351,56 @@ START_TEST(run_feed_fetch) {
 }
 END_TEST
 
+/* --prune: fetch a value computed before an op icore has no kernel for. Without it the run
+ * fails naming the op; with it (or ICORE_PRUNE=1) y is printed. */
+START_TEST(run_prune) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 1, TU_DIMS(3));
+  tu_var(b, "y", IC_FP32, 1, TU_DIMS(3));
+  tu_var(b, "z", IC_FP32, 1, TU_DIMS(3));
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "relu");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "y");
+  op = ic_builder_add_op(b, 0, "custom_gap");
+  ic_builder_in(op, "X", "y");
+  ic_builder_out(op, "Out", "z");
+  ic_builder_fetch(b, "z");
+  void *bytes;
+  size_t n;
+  ck_assert_int_eq(ic_builder_serialize(b, &bytes, &n), IC_OK);
+  char *dir = tu_tmpdir(), path[4096];
+  snprintf(path, sizeof path, "%s/m.pdmodel", dir);
+  ck_assert(tu_write_file(path, bytes, n));
+  cli_result r = run_cli("run %s --random-feed x=3 --fetch y", path);
+  assert_fails(&r, 1, "custom_gap", NULL);
+  result_free(&r);
+  for (int mode = 0; mode < 2; mode++) {
+    r = run_cli("run %s --random-feed x=3 --fetch y --prune --mode %s", path,
+                mode ? "uncompiled" : "compiled");
+    assert_ok(&r);
+    tu_assert_msg(r.out, "y: float32[3]", NULL);
+    result_free(&r);
+  }
+  r = run_cli("info %s", path); /* info names the op and a value to fetch before it */
+  assert_ok(&r);
+  tu_assert_msg(r.out, "no kernel yet for: custom_gap",
+                "(custom_gap) in block 0: icore run MODEL --prune --fetch 'y' (one of its inputs)",
+                NULL);
+  result_free(&r);
+  r = run_env("ICORE_PRUNE=1", "run %s --random-feed x=3 --fetch y", path);
+  assert_ok(&r);
+  result_free(&r);
+  r = run_cli("run %s --random-feed x=3 --prune", path); /* z still needs custom_gap */
+  assert_fails(&r, 1, "custom_gap", NULL);
+  result_free(&r);
+  free(bytes);
+  ic_builder_destroy(b);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
 START_TEST(run_random_params) {
   fixture f = make_fixture();
   /* no parameter file beside bare.pdmodel: an error naming it, unless synthesized */
@@ -882,6 +932,7 @@ static TCase *tc_cli(void) {
   tcase_add_test(tc, info_unsupported_mode);
   tcase_add_test(tc, run_feed_fetch);
   tcase_add_test(tc, run_random_params);
+  tcase_add_test(tc, run_prune);
   tcase_add_test(tc, run_errors);
   tcase_add_test(tc, run_lod);
   tcase_add_test(tc, bench_example);

@@ -1225,6 +1225,66 @@ START_TEST(while_commits_persistables) {
 }
 END_TEST
 
+/* options.prune and control flow: a while loop the fetch does not need stays when its body
+ * writes a persistable (count += 1 per iteration, committed to the scope) and goes when it
+ * has no effect (count_loop fetching only side); a fetch that needs it keeps it. */
+static size_t count_type(const ic_plan_desc *d, const char *type) {
+  size_t n = 0;
+  for (size_t i = 0; i < d->n_instrs; i++) n += strcmp(d->instrs[i].op_type, type) == 0;
+  return n;
+}
+
+START_TEST(prune_keeps_effectful_loops) {
+  ic_program *p = persist_loop();
+  for (size_t c = 0; c < N_CFGS; c++) {
+    ic_options o;
+    ic_options_default(&o);
+    o.mode = k_cfgs[c].mode;
+    o.threads = k_cfgs[c].threads;
+    o.serial = k_cfgs[c].serial;
+    o.prune = true;
+    if (k_cfgs[c].emu) ck_assert_int_eq(ic_place_parse("emu:0", &o.device), IC_OK);
+    ic_executor *e;
+    ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+    ic_scope *s;
+    ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+    ic_tensor *c0 = tu_f32(1, TU_DIMS(1), (float[]){5.0f});
+    ck_assert_int_eq(ic_scope_set(s, "count", c0), IC_OK);
+    ic_tensor_destroy(c0);
+    ck_assert_msg(run_persist(e, p, s, 3, 3) == IC_OK, "%s: %s", k_cfgs[c].name,
+                  ic_executor_errmsg(e));
+    ck_assert_msg(scope_f32(s, "count") == 8.0f, "%s: count %g", k_cfgs[c].name,
+                  scope_f32(s, "count"));
+    ic_scope_destroy(s);
+    ic_executor_destroy(e);
+  }
+  ic_program_destroy(p);
+
+  p = count_loop(4);
+  ic_options o;
+  ic_options_default(&o);
+  o.prune = true;
+  char err[1024];
+  ic_plan_desc *d;
+  ck_assert_msg(ic_plan_describe(p, &o, 2, TU_NAMES("x", "n"), 1, TU_NAMES("side"), &d, err,
+                                 sizeof err) == IC_OK, "%s", err);
+  ck_assert_uint_eq(count_type(d, "while"), 0);
+  ck_assert_uint_eq(count_type(d, "tanh"), 1);
+  ic_plan_desc_destroy(d);
+  ck_assert_msg(ic_plan_describe(p, &o, 2, TU_NAMES("x", "n"), 1, TU_NAMES("acc"), &d, err,
+                                 sizeof err) == IC_OK, "%s", err);
+  ck_assert_uint_eq(count_type(d, "while"), 1);
+  ck_assert_uint_eq(count_type(d, "tanh"), 0);
+  ic_plan_desc_destroy(d);
+  o.prune = false;
+  ck_assert_msg(ic_plan_describe(p, &o, 2, TU_NAMES("x", "n"), 1, TU_NAMES("side"), &d, err,
+                                 sizeof err) == IC_OK, "%s", err);
+  ck_assert_uint_eq(count_type(d, "while"), 1);
+  ic_plan_desc_destroy(d);
+  ic_program_destroy(p);
+}
+END_TEST
+
 #define PT_THREADS 4
 #define PT_RUNS 3
 #define PT_ITERS 300
@@ -1427,6 +1487,7 @@ static TCase *tc_while(void) {
    * compiled sub-plan, cleared every iteration, while the uncompiled executor committed it) */
   tcase_add_loop_test(tc, while_commits_persistables, 0, 2);
   tcase_add_test(tc, while_commits_concurrently);
+  tcase_add_test(tc, prune_keeps_effectful_loops);
   return tc;
 }
 

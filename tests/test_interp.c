@@ -1146,6 +1146,138 @@ END_TEST
 /* Plan descriptions: the DAG's edges add up to the stats, roots have no predecessors, every
  * variable's lifetime lies inside the plan, and after a run the variables carry the shapes
  * the run gave them; an emulated device plan shows streams. */
+/* options.prune: fetching y runs only y's producers and the op writing the persistable p;
+ * the op after y has no kernel (no_such_op) and a dead op would fail at run time (x + q of
+ * shapes [4] and [3]). Without prune the same fetch fails naming no_such_op. */
+START_TEST(prune_to_the_fetches) {
+  ic_builder *b = ic_builder_create();
+  const int64_t d4[1] = {4}, d3[1] = {3};
+  tu_var(b, "x", IC_FP32, 1, d4);
+  tu_var(b, "r", IC_FP32, 1, d4);
+  tu_var(b, "y", IC_FP32, 1, d4);
+  tu_var(b, "z", IC_FP32, 1, d4);
+  tu_var(b, "u", IC_FP32, 1, d4);
+  tu_var(b, "dead", IC_FP32, 1, d4);
+  ic_builder_var(b, 0, "p", IC_FP32, 1, d4, true);
+  ic_builder_var(b, 0, "q", IC_FP32, 1, d3, true);
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "relu");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "r");
+  op = ic_builder_add_op(b, 0, "elementwise_add");
+  ic_builder_in(op, "X", "x");
+  ic_builder_in(op, "Y", "q");
+  ic_builder_out(op, "Out", "dead");
+  op = ic_builder_add_op(b, 0, "scale");
+  ic_builder_in(op, "X", "r");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_attr_float(op, "scale", 2.0f);
+  op = ic_builder_add_op(b, 0, "scale");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "p");
+  ic_builder_attr_float(op, "scale", 3.0f);
+  op = ic_builder_add_op(b, 0, "no_such_op");
+  ic_builder_in(op, "X", "y");
+  ic_builder_out(op, "Out", "z");
+  op = ic_builder_add_op(b, 0, "tanh");
+  ic_builder_in(op, "X", "z");
+  ic_builder_out(op, "Out", "u");
+  ic_builder_fetch(b, "u");
+  ic_program *p;
+  char berr[512];
+  ck_assert_msg(ic_builder_build(b, &p, berr, sizeof berr) == IC_OK, "%s", berr);
+  ic_tensor *x = tu_f32(1, d4, (const float[]){-1, 0.5f, 2, -3});
+  ic_tensor *q = tu_f32(1, d3, (const float[]){1, 2, 3});
+  for (size_t c = 0; c < N_CFGS; c++) {
+    for (int prune = 0; prune < 2; prune++) {
+      ic_options o;
+      ic_options_default(&o);
+      o.mode = k_cfgs[c].mode;
+      o.threads = k_cfgs[c].threads;
+      o.serial = k_cfgs[c].serial;
+      o.prune = prune;
+      ic_executor *e;
+      ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+      ic_scope *s;
+      ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+      ck_assert_int_eq(ic_scope_set(s, "q", q), IC_OK);
+      ic_tensor *out = NULL;
+      ic_status st = ic_executor_run(e, p, s, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                     TU_NAMES("y"), &out);
+      if (!prune) {
+        ck_assert_msg(st != IC_OK, "%s: ran an op without a kernel", k_cfgs[c].name);
+        ck_assert_msg(strstr(ic_executor_errmsg(e), "no_such_op") != NULL, "%s: %s",
+                      k_cfgs[c].name, ic_executor_errmsg(e));
+      } else {
+        ck_assert_msg(st == IC_OK, "%s: %s", k_cfgs[c].name, ic_executor_errmsg(e));
+        tu_assert_close(out, (const double[]){0, 1, 4, 0}, 4, 0, 0);
+        tu_assert_close(ic_scope_get(s, "p"), (const double[]){-3, 1.5, 6, -9}, 4, 0, 0);
+        ck_assert_ptr_null(ic_scope_get(s, "dead"));
+        ic_tensor_destroy(out);
+        /* the program's own fetch target still needs no_such_op */
+        ck_assert_int_ne(ic_executor_run(e, p, s, 1, TU_NAMES("x"), (const ic_tensor *const *)&x,
+                                         1, TU_NAMES("u"), &out),
+                         IC_OK);
+      }
+      ic_scope_destroy(s);
+      ic_executor_destroy(e);
+    }
+  }
+  ic_tensor_destroy(x);
+  ic_tensor_destroy(q);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+
+  /* A random op keyed by its place in the program draws the same values whether the ops
+   * before it run or are pruned, in every configuration. */
+  b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 1, d4);
+  tu_var(b, "d", IC_FP32, 1, d4);
+  tu_var(b, "rnd", IC_FP32, 1, d4);
+  ic_builder_feed(b, "x");
+  for (int k = 0; k < 3; k++) {
+    op = ic_builder_add_op(b, 0, "relu");
+    ic_builder_in(op, "X", "x");
+    ic_builder_out(op, "Out", "d");
+  }
+  op = ic_builder_add_op(b, 0, "uniform_random");
+  ic_builder_out(op, "Out", "rnd");
+  ic_builder_attr_longs(op, "shape", 1, d4);
+  ic_builder_attr_int(op, "seed", 0);
+  ic_builder_fetch(b, "d");
+  ck_assert_msg(ic_builder_build(b, &p, berr, sizeof berr) == IC_OK, "%s", berr);
+  x = tu_f32(1, d4, (const float[]){-1, 0.5f, 2, -3});
+  ic_tensor *ref = NULL;
+  for (size_t c = 0; c < N_CFGS; c++) {
+    for (int prune = 0; prune < 2; prune++) {
+      ic_options o;
+      ic_options_default(&o);
+      o.mode = k_cfgs[c].mode;
+      o.threads = k_cfgs[c].threads;
+      o.serial = k_cfgs[c].serial;
+      o.prune = prune;
+      o.seed = 11;
+      ic_executor *e;
+      ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+      ic_tensor *out = NULL;
+      ck_assert_msg(ic_executor_run(e, p, NULL, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                    TU_NAMES("rnd"), &out) == IC_OK,
+                    "%s", ic_executor_errmsg(e));
+      if (!ref) ref = out;
+      else {
+        tu_assert_bitwise(out, ref, prune ? "pruned draw" : "draw");
+        ic_tensor_destroy(out);
+      }
+      ic_executor_destroy(e);
+    }
+  }
+  ic_tensor_destroy(ref);
+  ic_tensor_destroy(x);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 START_TEST(plan_descriptions_are_consistent) {
   ic_program *p = branches(3, 4, 16);
   char err[1024];
@@ -1254,6 +1386,7 @@ static TCase *tc_exec(void) {
   tcase_add_test(tc, load_monitor_cpu_group);
   tcase_add_test(tc, borrowed_feeds_read_in_place);
   tcase_add_test(tc, plan_descriptions_are_consistent);
+  tcase_add_test(tc, prune_to_the_fetches);
   return tc;
 }
 

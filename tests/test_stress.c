@@ -1,7 +1,8 @@
 /* Differential stress: random programs over a small pool of variables, with many reads,
  * overwrites, in-place writes (an op writing a variable it reads) and buffer-sharing ops,
- * run uncompiled and compiled with 1, 2, 4 and 16 threads, several times each, with freed
- * buffers poisoned: every configuration must give bitwise-equal fetches. A missing
+ * run uncompiled and compiled with 1, 2, 4 and 16 threads, and pruned to the fetches (both
+ * executors), several times each, with freed buffers poisoned: every configuration must give
+ * bitwise-equal fetches. A missing
  * dependency edge or an early free shows up as a different value. Label "scheduler": the
  * test command also runs it under ThreadSanitizer. */
 #include <stdio.h>
@@ -133,13 +134,16 @@ typedef struct cfg {
   ic_mode mode;
   int threads;
   bool serial;
+  bool prune; /* only the ops the fetches need: the same fetched bits (prune.c) */
 } cfg;
 
-static const cfg k_cfgs[] = {{IC_MODE_UNCOMPILED, 1, true},
-                             {IC_MODE_COMPILED, 1, true},
-                             {IC_MODE_COMPILED, 2, false},
-                             {IC_MODE_COMPILED, 4, false},
-                             {IC_MODE_COMPILED, 16, false}};
+static const cfg k_cfgs[] = {{IC_MODE_UNCOMPILED, 1, true, false},
+                             {IC_MODE_COMPILED, 1, true, false},
+                             {IC_MODE_COMPILED, 2, false, false},
+                             {IC_MODE_COMPILED, 4, false, false},
+                             {IC_MODE_COMPILED, 16, false, false},
+                             {IC_MODE_UNCOMPILED, 1, true, true},
+                             {IC_MODE_COMPILED, 2, false, true}};
 #define N_CFGS (sizeof k_cfgs / sizeof k_cfgs[0])
 
 static void run_one(ic_executor *const *execs, uint64_t seed, int n_ops, int nv, int reps) {
@@ -189,6 +193,7 @@ static void make_execs(ic_executor **execs) {
     o.mode = k_cfgs[c].mode;
     o.threads = k_cfgs[c].threads;
     o.serial = k_cfgs[c].serial;
+    o.prune = k_cfgs[c].prune;
     o.cache_capacity = 2;
     ck_assert_int_eq(ic_executor_create(&o, &execs[c]), IC_OK);
     ic_executor_poison_freed(execs[c], true);

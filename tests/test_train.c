@@ -179,13 +179,15 @@ typedef struct config {
   const char *what;
   ic_mode mode;
   int threads;
+  bool prune; /* only the ops the loss needs, plus the updates (prune.c): the same training */
 } config;
 
 static const config k_configs[] = {
-    {"uncompiled", IC_MODE_UNCOMPILED, 1},
-    {"compiled, 1 thread", IC_MODE_COMPILED, 1},
-    {"compiled, 2 threads", IC_MODE_COMPILED, 2},
-    {"compiled, 4 threads", IC_MODE_COMPILED, 4},
+    {"uncompiled", IC_MODE_UNCOMPILED, 1, false},
+    {"compiled, 1 thread", IC_MODE_COMPILED, 1, false},
+    {"compiled, 2 threads", IC_MODE_COMPILED, 2, false},
+    {"compiled, 4 threads", IC_MODE_COMPILED, 4, false},
+    {"compiled, 2 threads, pruned", IC_MODE_COMPILED, 2, true},
 };
 #define N_CONFIGS (sizeof k_configs / sizeof k_configs[0])
 
@@ -194,6 +196,7 @@ static ic_executor *make_exec(const config *cf, bool check_nan_inf) {
   ic_options_default(&o);
   o.mode = cf->mode;
   o.threads = cf->threads;
+  o.prune = cf->prune;
   o.check_nan_inf = check_nan_inf;
   ic_executor *e = NULL;
   ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
@@ -637,7 +640,9 @@ END_TEST
 static const char *const k_ctl_cases[] = {"ctl_while", "ctl_while_outer", "ctl_cond", "ctl_nested",
                                           "ctl_nested_local", "ctl_while_in_cond",
                                           "ctl_while_in_while", "ctl_while_array",
-                                          "ctl_while_unused_out"};
+                                          "ctl_while_unused_out", "n_rnn_sgd", "n_rnn_reverse",
+                                          "n_rnn_adam", "n_rnn_batch_ref", "n_rnn_stateless",
+                                          "n_rnn_plain"};
 
 START_TEST(control_flow_training_on_emu) {
   train_case tc;
@@ -704,6 +709,20 @@ END_TEST
  * while_grad fills zeros of its declared (static) shape before the first step back, as
  * Paddle's WhileGradOp; SGD. */
 START_TEST(paddle_while_unused_output_sgd) { run_paddle_case("ctl_while_unused_out"); }
+END_TEST
+
+/* Training through fluid's StaticRNN (Paddle 2.6.2; tools/gen_paddle_train.py's StaticRNN):
+ * the forward recurrent keeps every step for recurrent_grad, which runs the grad block once
+ * per step back, slicing the outputs' gradients, carrying the memories' gradients to the
+ * step before, summing the step parameters' gradients and stacking the inputs' ones:
+ * one memory with an fc in the step and SGD; a reverse RNN with two memories, two inputs and
+ * two outputs and Momentum; a step input also used outside the RNN and Adam; memories from
+ * batch_ref (no init tensor) with a stateless output; a stateless RNN; and the one-memory
+ * network as Paddle 2.6.2's backward writes it plainly (its grad block never reads the
+ * memory's gradient: cut at every step) with Momentum. */
+static const char *const k_rnn_cases[] = {"n_rnn_sgd", "n_rnn_reverse", "n_rnn_adam",
+                                          "n_rnn_batch_ref", "n_rnn_stateless", "n_rnn_plain"};
+START_TEST(paddle_static_rnn) { run_paddle_case(k_rnn_cases[_i]); }
 END_TEST
 
 /* A YOLOv3 head trained by yolov3_loss (label smoothing, mixup scores) and SGD. */
@@ -858,6 +877,103 @@ START_TEST(while_zero_iterations_in_training) {
   load_case("ctl_while", &tc);
   const char *want[] = {"(adam)", "input Grad 'fc_1.", "@GRAD' holds no data"};
   expect_step_error(&tc, tc.main, "n", IC_ERR_NOT_FOUND, want, 3);
+  free_case(&tc);
+}
+END_TEST
+
+/* recurrent_grad's bad programs (n_rnn_sgd's program changed by the generator; Paddle is not
+ * run on them): one whose `states` names no variable of the step block, one whose
+ * sub_block is the step block itself (no grad block) and one with fewer parameters@GRAD than
+ * parameters are refused at load, naming the op; the
+ * forward recurrent with is_train false keeps no steps, and a recurrent_grad whose
+ * step_scopes no recurrent writes has none: both fail the step, naming the op and its
+ * step_scopes, in every configuration, the scope left as it was. */
+START_TEST(recurrent_grad_bad_programs) {
+  train_case tc;
+  load_case("n_rnn_sgd", &tc);
+  char path[1024], err[512];
+  static const struct {
+    const char *file, *want;
+  } load[] = {{"main_bad_states.pdmodel", "states 'nope' is not a variable of the step block "
+                                          "(block 1)"},
+              {"main_step_block.pdmodel", "is not the grad block of a step block"},
+              {"main_grad_count.pdmodel", "1 parameters@GRAD for 2 parameters, expected one "
+                                          "per variable"}};
+  for (size_t k = 0; k < sizeof load / sizeof load[0]; k++) {
+    path_of("n_rnn_sgd", load[k].file, path, sizeof path);
+    ic_program *bad = NULL;
+    err[0] = 0;
+    ck_assert_int_eq(ic_program_from_file(path, &bad, err, sizeof err), IC_ERR_INVALID_PROGRAM);
+    ck_assert_msg(strstr(err, "(recurrent_grad)") && strstr(err, load[k].want), "%s: %s",
+                  load[k].file, err);
+  }
+  path_of("n_rnn_sgd", "main_not_train.pdmodel", path, sizeof path);
+  ic_program *bad = NULL;
+  ck_assert_msg(ic_program_from_file(path, &bad, err, sizeof err) == IC_OK, "%s", err);
+  const char *want[] = {"(recurrent_grad)", "step_scopes '_generated_var_0' holds nothing its "
+                        "forward recurrent kept: the recurrent ran with is_train false"};
+  expect_step_error(&tc, bad, NULL, IC_ERR_INVALID_PROGRAM, want, 2);
+  ic_program_destroy(bad);
+  /* no forward: the compiled plan refuses the op when it analyzes it, the uncompiled
+   * executor finds the variable unset (each naming the op and the variable) */
+  path_of("n_rnn_sgd", "main_no_forward.pdmodel", path, sizeof path);
+  ck_assert_msg(ic_program_from_file(path, &bad, err, sizeof err) == IC_OK, "%s", err);
+  for (size_t k = 0; k < N_CONFIGS; k++) {
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(&k_configs[k], false);
+    float loss;
+    train_case other = tc; /* shallow: tc's program replaced, nothing freed through it */
+    other.main = bad;
+    ck_assert_int_ne(train(&other, e, scope, 1, &loss), IC_OK);
+    const char *msg = ic_executor_errmsg(e);
+    ck_assert_msg(strstr(msg, "(recurrent_grad)") && strstr(msg, "step_scopes 'other_steps'") &&
+                      (k == 0 || strstr(msg, "no recurrent op writes its step_scopes")),
+                  "%s: %s", k_configs[k].what, msg);
+    check_bitwise(&tc, scope, tc.init, k_configs[k].what);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  ic_program_destroy(bad);
+  free_case(&tc);
+}
+END_TEST
+
+/* The compiled plan of the one-memory StaticRNN case: the forward recurrent's sub-plan keeps
+ * as many values per step as the recurrent_grad's binds; the grad sub-plan links the output
+ * gradient, the memory's gradients (states@GRAD also bound to the outer persistable of that
+ * name, read at the first step back) and both step parameters' inside gradients. */
+START_TEST(recurrent_training_plan) {
+  train_case tc;
+  load_case("n_rnn_sgd", &tc);
+  ic_scope *scope = copy_persistables(tc.main, tc.init);
+  ic_executor *e = make_exec(&k_configs[2], false);
+  float loss;
+  ck_assert_msg(train(&tc, e, scope, 1, &loss) == IC_OK, "%s", ic_executor_errmsg(e));
+  const ic_plan *plan = ic_executor_last_plan(e);
+  ck_assert_ptr_nonnull(plan);
+  const ic_subplan *fs = NULL, *gs = NULL;
+  for (size_t i = 0; i < plan->n_instrs; i++) {
+    if (!strcmp(plan->instrs[i].op->type, "recurrent")) fs = plan->instrs[i].sub;
+    if (!strcmp(plan->instrs[i].op->type, "recurrent_grad")) gs = plan->instrs[i].sub;
+  }
+  ck_assert(fs && gs && fs->saves && !gs->saves);
+  ck_assert_uint_gt(fs->n_saved, 0);
+  ck_assert_uint_eq(fs->n_saved, gs->n_saved);
+  ck_assert_int_eq(gs->kind, IC_CTRL_RECURRENT_GRAD);
+  ck_assert_uint_eq(gs->n_rnn_in, 1);
+  ck_assert_uint_eq(gs->n_rnn_states, 1);
+  ck_assert_uint_eq(gs->n_rnn_out, 1);
+  ck_assert_uint_ne(gs->rg_og[0], UINT32_MAX);
+  ck_assert_uint_ne(gs->rg_xg[0], UINT32_MAX);
+  ck_assert_uint_ne(gs->rg_exg[0], UINT32_MAX);
+  ck_assert_uint_ne(gs->rg_stg[0], UINT32_MAX);
+  ck_assert_uint_ne(gs->rg_stg_outer[0], UINT32_MAX);
+  ck_assert_str_eq(plan->vars[gs->rg_stg_outer[0]].name, "rnn_tmp_1@GRAD");
+  ck_assert_uint_eq(gs->outer[gs->rg_stg[0]], UINT32_MAX);
+  ck_assert_uint_eq(gs->n_rg_pg, 2);
+  ck_assert(gs->rg_pg[0] != UINT32_MAX && gs->rg_pg[1] != UINT32_MAX);
+  ic_executor_destroy(e);
+  ic_scope_destroy(scope);
   free_case(&tc);
 }
 END_TEST
@@ -1158,6 +1274,7 @@ static void dropout_run(const train_case *tc, const config *cf, uint64_t seed, f
   ic_options_default(&o);
   o.mode = cf->mode;
   o.threads = cf->threads;
+  o.prune = cf->prune;
   o.seed = seed;
   ic_executor *e = NULL;
   ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
@@ -1410,6 +1527,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, while_grad_unset_output_gradient_dynamic_shape);
   tcase_add_test(tc, nested_training_plan);
   tcase_add_test(tc, while_zero_iterations_in_training);
+  tcase_add_test(tc, recurrent_grad_bad_programs);
+  tcase_add_test(tc, recurrent_training_plan);
   tcase_add_test(tc, while_training_plan);
   tcase_add_test(tc, paddle_cond_in_while_sgd);
   tcase_add_test(tc, paddle_cond_in_while_local_sgd);
@@ -1417,6 +1536,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_while_in_while_sgd);
   tcase_add_test(tc, paddle_while_body_array_sgd);
   tcase_add_test(tc, paddle_while_unused_output_sgd);
+  tcase_add_loop_test(tc, paddle_static_rnn, 0,
+                      (int)(sizeof k_rnn_cases / sizeof k_rnn_cases[0]));
   tcase_add_test(tc, paddle_yolov3_loss_sgd);
   tcase_add_test(tc, paddle_ctc_adam);
   tcase_add_test(tc, paddle_ctc_norm_by_times_sgd);

@@ -252,6 +252,7 @@ int cli_exec_options(const cli_args *a, ic_options *o) {
   if (cli_get(a, "--no-fuse")) o->fuse = false;
   if (cli_get(a, "--cuda-graph")) o->cuda_graph = true;
   if (cli_get(a, "--winograd")) o->winograd = true;
+  if (cli_get(a, "--prune")) o->prune = true;
   const char *dev = cli_get(a, "--device");
   if (dev && ic_place_parse(dev, &o->device)) {
     return cli_error(CLI_USAGE, "--device '%s': expected cpu, cuda:N or emu:N", dev);

@@ -26,7 +26,9 @@
   {"--streams", "POLICY", false, "device stream policy: single, per-backend, per-operator"},     \
   {"--cuda-graph", NULL, false, "record a run as a CUDA graph and replay it (static shapes)"},   \
   {"--winograd", NULL, false,                                                                   \
-   "compiled CPU plans: 3x3 convolutions by Winograd where faster (differs ~1e-6 relative)"}
+   "compiled CPU plans: 3x3 convolutions by Winograd where faster (differs ~1e-6 relative)"}, \
+  {"--prune", NULL, false,                                                                      \
+   "run only the ops the fetches need (and those writing persistables, save, print, assert)"}
 
 typedef struct cli_model {
   ic_program *prog;

@@ -20,6 +20,7 @@ const cli_opt k_bench_opts[] = {
     {"--streams", "POLICY", false, "device stream policy: single, per-backend, per-operator"},
     {"--cuda-graph", NULL, false, "compiled mode records a CUDA graph and replays it"},
     {"--winograd", NULL, false, "compiled mode: 3x3 convolutions by Winograd where faster"},
+    {"--prune", NULL, false, "both modes run only the ops the fetches need"},
     {"--iters", "N", false, "timed runs per mode (default 20)"},
     {"--warmup", "N", false, "untimed runs per mode after the first (default 3)"},
     {"--json", "FILE", false, "also write the results as JSON"},

@@ -13,6 +13,7 @@ const cli_opt k_inspect_opts[] = {
     {"--dot", "FILE", false, "write the dependency DAG as a Graphviz DOT file"},
     {"--no-fuse", NULL, false, "no inference rewrites"},
     {"--winograd", NULL, false, "mark 3x3 convolutions for Winograd's algorithm"},
+    {"--prune", NULL, false, "plan only the ops the fetches need"},
     {"--device", "PLACE", false, "plan for cpu, cuda:N or emu:N: streams and events shown"},
     {"--streams", "POLICY", false, "device stream policy: single, per-backend, per-operator"},
 };

@@ -41,6 +41,7 @@ case keeps Paddle's own initial conv and fc weights and only replaces the batch_
 statistics and affine terms (constant at initialisation, which would hide a wrong formula).
 """
 import os
+import re
 import sys
 import zlib
 
@@ -5379,6 +5380,10 @@ def write_case(out_dir, name, exe, feeds, rtol, atol, notes, got=None):
     lines.append("model model.pdmodel")
     has_params = os.path.exists(prefix + ".pdiparams")
     lines.append("params file model.pdiparams" if has_params else "params none")
+    # a case regenerated with fewer feeds or fetches leaves no stale files behind
+    for f in os.listdir(d):
+        if re.fullmatch(r"(in|out)\d+\.npy", f):
+            os.remove(os.path.join(d, f))
     for k, n in enumerate(feed_names):
         np.save(os.path.join(d, "in%d.npy" % k), feeds[n])
         lines.append("feed %s in%d.npy" % (n, k))

@@ -8,7 +8,8 @@ that icore trains exactly as Paddle does.
 
 Tested with PaddlePaddle 3.3.1 (CPU); the lr_* cases of legacy schedules (LEGACY below) and
 the LoD gru / lstm / ctc cases (LEGACY_RNN) and the ctl_* cases of training through while_loop and
-cond (CTRL) and losses_26 (LEGACY_LOSS) need PaddlePaddle 2.6.2, which writes them when it
+cond (CTRL) and losses_26 (LEGACY_LOSS) and the n_rnn_* cases of training through fluid's
+StaticRNN (LEGACY_SRNN) need PaddlePaddle 2.6.2, which writes them when it
 runs this script:
     /work/pdenv26/bin/python tools/gen_paddle_train.py
 Each case is a directory <case>/ holding
@@ -1336,6 +1337,264 @@ def case_w2v_f64():
     return loss, feeds, 5, 1e-5, 1e-4
 
 
+class StaticRNN:
+    """fluid's StaticRNN as it wrote a program (the class of tools/gen_ctrl_oracle.py, which
+    has the details; Paddle 2.6.2 no longer has the Python class, but still runs recurrent and
+    builds recurrent_grad from its grad op maker). Two things make Paddle 2.6.2's backward of
+    such a program train through time, as fluid 1.x did:
+      - every memory's copy into `states` is `assign` (fluid's rnn_memory_helper is gone), and
+        2.6.2's backward prunes the grad of an op whose gradient input no block declares
+        (fluid exempted rnn_memory_helper_grad); states[k]@GRAD, which the recurrent_grad
+        links from the previous step back's ex_states[k]@GRAD, is therefore declared in block
+        0 (persistable, zeros from the startup program: at the last step nothing depends on
+        the state, and Paddle's grad block then reads that outer variable);
+      - recurrent_grad fails on an @EMPTY@ inputs@GRAD or initial_states@GRAD, so the step
+        inputs and the initial memories must need a gradient (computed from parameters, or
+        stop_gradient cleared).
+    state_grads=False leaves the first out: the program as Paddle 2.6.2 writes it plainly,
+    whose grad block never reads states@GRAD."""
+
+    def __init__(self, reverse=False, state_grads=True):
+        self.prog = paddle.static.default_main_program()
+        self.reverse, self.state_grads = reverse, state_grads
+        self.inputs, self.outputs, self.mems = [], [], []  # mems: [init, pre, new]
+        self.seq_len = None
+
+    def __enter__(self):
+        self.parent = self.prog.current_block()
+        self.block = self.prog._create_block()
+        return self
+
+    def step_input(self, x):
+        self.seq_len = x.shape[0]
+        ipt = self.block.create_var(name=x.name, dtype=x.dtype, shape=list(x.shape[1:]))
+        self.inputs.append(x)
+        return ipt
+
+    def memory(self, init=None, shape=None, batch_ref=None, init_value=0.0):
+        if init is None:
+            boot = self.parent.create_var(name=paddle.utils.unique_name.generate("mem_boot"),
+                                          shape=shape, dtype=batch_ref.dtype)
+            self.parent.append_op(
+                type="fill_constant_batch_size_like", inputs={"Input": [batch_ref.name]},
+                outputs={"Out": [boot]},
+                attrs={"value": init_value, "shape": shape, "dtype": boot.dtype,
+                       "input_dim_idx": 1, "output_dim_idx": 0})
+            init = boot
+        pre = self.block.create_var(name=paddle.utils.unique_name.generate("rnn_mem"),
+                                    dtype=init.dtype, shape=init.shape)
+        self.mems.append([init, pre, None])
+        return pre
+
+    def update_memory(self, mem, var):
+        for m in self.mems:
+            if m[1].name == mem.name:
+                m[2] = var
+
+    def _copy(self, v):
+        out = self.block.create_var(name=paddle.utils.unique_name.generate("rnn_tmp"),
+                                    dtype=v.dtype, shape=v.shape)
+        self.block.append_op(type="assign", inputs={"X": [v]}, outputs={"Out": [out]})
+        return out
+
+    def step_output(self, o):
+        tmp = self._copy(o)
+        self.outputs.append(self.parent.create_var(name=tmp.name, dtype=tmp.dtype,
+                                                   shape=[self.seq_len] + list(tmp.shape)))
+
+    def __exit__(self, *exc):
+        if exc[0] is not None:
+            return False
+        states = [self._copy(m[2]) for m in self.mems]
+        local = set(v.name for v in self.inputs) | set(m[1].name for m in self.mems)
+        for op in self.block.ops:
+            for n in op.output_arg_names:
+                local.add(n)
+        params = []
+        for op in self.block.ops:
+            for n in op.input_arg_names:
+                if n not in local and n not in params:
+                    params.append(n)
+        self.prog._rollback()
+        step_scope = self.parent.create_var(type=paddle.base.core.VarDesc.VarType.STEP_SCOPES)
+        attrs = {"has_states": len(self.mems) > 0, "ex_states": [m[1].name for m in self.mems],
+                 "states": [s.name for s in states], "sub_block": self.block,
+                 "reverse": self.reverse}
+        self.parent.append_op(
+            type="recurrent",
+            inputs={"inputs": self.inputs, "initial_states": [m[0] for m in self.mems],
+                    "parameters": [self.parent._find_var_recursive(n) for n in params]},
+            outputs={"outputs": self.outputs, "step_scopes": [step_scope]}, attrs=attrs)
+        # the states' gradients at the last step: zeros, declared outside (see above)
+        startup = paddle.static.default_startup_program()
+        for s in states if self.state_grads else []:
+            shape = list(s.shape)
+            assert all(d > 0 for d in shape), shape
+            for prog in (self.prog, startup):
+                g = prog.global_block().create_var(name=s.name + "@GRAD", shape=shape,
+                                                   dtype=s.dtype, persistable=True)
+            startup.global_block().append_op(type="fill_constant", outputs={"Out": [g]},
+                                             attrs={"shape": shape, "dtype": g.dtype,
+                                                    "value": 0.0})
+        return False
+
+
+def _rnn_feed(rng, t, d, batch=4):
+    """x fed [batch, t, d] per step (STEPS batches stacked), and its [t, batch, d] transpose."""
+    x = paddle.static.data(name="x", shape=[batch, t, d], dtype="float32")
+    return x, rng.standard_normal((STEPS * batch, t, d)).astype("float32")
+
+
+def _tbd(x):
+    return paddle.transpose(x, [1, 0, 2])
+
+
+def case_n_rnn_sgd():
+    """StaticRNN training, SGD: u = fc(x) over [4, 5, 3] (num_flatten_dims 2) transposed to
+    the sequence [5, 4, 6]; one memory h from h0 = tanh(fc(x0)); per step
+    h = tanh(fc(concat(u_t, h))) with the step's own fc parameters (recurrent_grad sums their
+    gradient over the steps, carries h's back through them, and gives u and h0 theirs);
+    squared error of the stacked h to y."""
+    rng = np.random.default_rng(81)
+    x, xv = _rnn_feed(rng, 5, 3)
+    x0 = paddle.static.data(name="x0", shape=[4, 2], dtype="float32")
+    y = paddle.static.data(name="y", shape=[4, 5, 4], dtype="float32")
+    u = _tbd(paddle.static.nn.fc(x, 6, num_flatten_dims=2))
+    h0 = paddle.static.nn.fc(x0, 4, activation="tanh")
+    with StaticRNN() as rnn:
+        ut = rnn.step_input(u)
+        h = rnn.memory(init=h0)
+        nh = paddle.static.nn.fc(paddle.concat([ut, h], axis=1), 4, activation="tanh")
+        rnn.update_memory(h, nh)
+        rnn.step_output(nh)
+    loss = paddle.mean(paddle.square(_tbd(rnn.outputs[0]) - y))
+    paddle.optimizer.SGD(learning_rate=0.2).minimize(loss)
+    feeds = {"x": xv, "x0": rng.standard_normal((STEPS * 4, 2)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 5, 4))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_n_rnn_reverse():
+    """A reverse StaticRNN (the steps from the last to the first) with two memories, two step
+    inputs and two outputs, Momentum: c = 0.5 c + tanh(fc(concat(u_t, h))),
+    h = sigmoid(c) * v_t + 0.5 h; the outputs h and c * w (w a parameter read in the step)."""
+    rng = np.random.default_rng(82)
+    x, xv = _rnn_feed(rng, 4, 3)
+    y = paddle.static.data(name="y", shape=[4, 4, 5], dtype="float32")
+    u = _tbd(paddle.static.nn.fc(x, 5, num_flatten_dims=2))
+    v = _tbd(paddle.static.nn.fc(x, 5, num_flatten_dims=2, activation="tanh"))
+    pooled = paddle.mean(x, axis=1)
+    h0 = paddle.static.nn.fc(pooled, 5, activation="tanh")
+    c0 = paddle.static.nn.fc(pooled, 5)
+    w = paddle.static.create_parameter([5], "float32", name="rnn_w")
+    with StaticRNN(reverse=True) as rnn:
+        ut = rnn.step_input(u)
+        vt = rnn.step_input(v)
+        h = rnn.memory(init=h0)
+        c = rnn.memory(init=c0)
+        nc = 0.5 * c + paddle.tanh(paddle.static.nn.fc(paddle.concat([ut, h], axis=1), 5))
+        nh = paddle.nn.functional.sigmoid(nc) * vt + 0.5 * h
+        rnn.update_memory(h, nh)
+        rnn.update_memory(c, nc)
+        rnn.step_output(nh)
+        rnn.step_output(nc * w)
+    out = _tbd(rnn.outputs[0]) + 0.5 * _tbd(rnn.outputs[1])
+    loss = paddle.mean(paddle.square(out - y))
+    paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(loss)
+    feeds = {"x": xv, "y": (0.5 * rng.standard_normal((STEPS * 4, 4, 5))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_n_rnn_adam():
+    """StaticRNN whose step input s = tanh(fc(x)) is also used outside it (its gradient is
+    recurrent_grad's inputs@GRAD plus that of the outside use), a parameter matrix read in
+    the step by matmul, the memory from a fed h0 whose stop_gradient is cleared; Adam."""
+    rng = np.random.default_rng(83)
+    x, xv = _rnn_feed(rng, 6, 3)
+    h0 = paddle.static.data(name="h0", shape=[4, 4], dtype="float32")
+    h0.stop_gradient = False
+    y = paddle.static.data(name="y", shape=[4, 6, 4], dtype="float32")
+    s = _tbd(paddle.static.nn.fc(x, 4, num_flatten_dims=2, activation="tanh"))
+    wm = paddle.static.create_parameter([4, 4], "float32", name="rnn_wm")
+    with StaticRNN() as rnn:
+        st = rnn.step_input(s)
+        h = rnn.memory(init=h0)
+        nh = paddle.tanh(paddle.matmul(h, wm) + st)
+        rnn.update_memory(h, nh)
+        rnn.step_output(nh)
+    loss = (paddle.mean(paddle.square(_tbd(rnn.outputs[0]) - y)) +
+            0.1 * paddle.mean(paddle.square(s)))
+    paddle.optimizer.Adam(learning_rate=0.02).minimize(loss)
+    feeds = {"x": xv, "h0": (0.5 * rng.standard_normal((STEPS * 4, 4))).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 6, 4))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_n_rnn_batch_ref():
+    """StaticRNN memories without an init tensor: memory(shape=[-1, 4], batch_ref=u_t,
+    init_value=0.5) (fill_constant_batch_size_like from the sequence's dimension 1) and a
+    second one with value 0; a stateless second output exp(u_t) * 0.1; SGD."""
+    rng = np.random.default_rng(84)
+    x, xv = _rnn_feed(rng, 5, 3)
+    y = paddle.static.data(name="y", shape=[4, 5, 4], dtype="float32")
+    u = _tbd(paddle.static.nn.fc(x, 4, num_flatten_dims=2))
+    with StaticRNN() as rnn:
+        ut = rnn.step_input(u)
+        h = rnn.memory(shape=[-1, 4], batch_ref=ut, init_value=0.5)
+        a = rnn.memory(shape=[-1, 4], batch_ref=ut, init_value=0.0)
+        nh = paddle.static.nn.fc(paddle.concat([ut, h], axis=1), 4, activation="tanh")
+        na = a * 0.8 + nh
+        rnn.update_memory(h, nh)
+        rnn.update_memory(a, na)
+        rnn.step_output(na)
+        rnn.step_output(paddle.exp(ut) * 0.1)
+    out = _tbd(rnn.outputs[0]) + _tbd(rnn.outputs[1])
+    loss = paddle.mean(paddle.square(out - y))
+    paddle.optimizer.SGD(learning_rate=0.1).minimize(loss)
+    feeds = {"x": xv, "y": (0.5 * rng.standard_normal((STEPS * 4, 5, 4))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+def case_n_rnn_stateless():
+    """A StaticRNN without memories (has_states false): out_t = relu(fc(u_t)) per step, the
+    step fc's gradients summed over the steps; SGD."""
+    rng = np.random.default_rng(85)
+    x, xv = _rnn_feed(rng, 3, 4)
+    y = paddle.static.data(name="y", shape=[4, 3, 3], dtype="float32")
+    u = _tbd(paddle.static.nn.fc(x, 5, num_flatten_dims=2))
+    with StaticRNN() as rnn:
+        ut = rnn.step_input(u)
+        rnn.step_output(paddle.nn.functional.relu(paddle.static.nn.fc(ut, 3)))
+    loss = paddle.mean(paddle.square(_tbd(rnn.outputs[0]) - y))
+    paddle.optimizer.SGD(learning_rate=0.2).minimize(loss)
+    feeds = {"x": xv, "y": (0.5 * rng.standard_normal((STEPS * 4, 3, 3))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
+
+
+def case_n_rnn_plain():
+    """n_rnn_sgd's network with the program as Paddle 2.6.2's backward writes it plainly (no
+    states@GRAD declared, StaticRNN(state_grads=False)): the grad block never reads the
+    memory's gradient, so the gradients through time are cut at every step (each step's
+    ex_states@GRAD still flows to initial_states@GRAD at the first step); Momentum."""
+    rng = np.random.default_rng(86)
+    x, xv = _rnn_feed(rng, 5, 3)
+    x0 = paddle.static.data(name="x0", shape=[4, 2], dtype="float32")
+    y = paddle.static.data(name="y", shape=[4, 5, 4], dtype="float32")
+    u = _tbd(paddle.static.nn.fc(x, 6, num_flatten_dims=2))
+    h0 = paddle.static.nn.fc(x0, 4, activation="tanh")
+    with StaticRNN(state_grads=False) as rnn:
+        ut = rnn.step_input(u)
+        h = rnn.memory(init=h0)
+        nh = paddle.static.nn.fc(paddle.concat([ut, h], axis=1), 4, activation="tanh")
+        rnn.update_memory(h, nh)
+        rnn.step_output(nh)
+    loss = paddle.mean(paddle.square(_tbd(rnn.outputs[0]) - y))
+    paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9).minimize(loss)
+    feeds = {"x": xv, "x0": rng.standard_normal((STEPS * 4, 2)).astype("float32"),
+             "y": (0.5 * rng.standard_normal((STEPS * 4, 5, 4))).astype("float32")}
+    return loss, feeds, 4, 1e-5, 1e-4
+
 def m_op(op_type, inputs, outs, attrs=None):
     """(helper M) one op with several outputs through LayerHelper: outs [(slot, dtype)];
     returns their variables in that order."""
@@ -1386,6 +1645,7 @@ def case_m_vision_grads():
     return loss, feeds, 4, 1e-4, 1e-4
 
 
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -1427,6 +1687,14 @@ CASES["w2v_f64"] = case_w2v_f64
 CASES["losses_26"] = case_losses_26
 CASES["m_vision_grads"] = case_m_vision_grads
 LEGACY_LOSS = ["losses_26"]  # written by Paddle 2.6.2
+CASES["n_rnn_sgd"] = case_n_rnn_sgd
+CASES["n_rnn_reverse"] = case_n_rnn_reverse
+CASES["n_rnn_adam"] = case_n_rnn_adam
+CASES["n_rnn_batch_ref"] = case_n_rnn_batch_ref
+CASES["n_rnn_stateless"] = case_n_rnn_stateless
+CASES["n_rnn_plain"] = case_n_rnn_plain
+LEGACY_SRNN = ["n_rnn_sgd", "n_rnn_reverse", "n_rnn_adam", "n_rnn_batch_ref",
+               "n_rnn_stateless", "n_rnn_plain"]  # StaticRNN training, written by Paddle 2.6.2
 
 
 def save_vars(exe, prog, path):
@@ -1441,7 +1709,7 @@ def write_case(out_dir, name):
     main.random_seed = startup.random_seed = 1234
     # Paddle 2.6.2 does not restart variable names per program: a guard keeps a legacy case's
     # names (mean_0.tmp_0, ...) independent of the cases generated before it
-    names = (paddle.utils.unique_name.guard() if name in LEGACY + LEGACY_RNN + CTRL + LEGACY_LOSS
+    names = (paddle.utils.unique_name.guard() if name in LEGACY + LEGACY_RNN + CTRL + LEGACY_LOSS + LEGACY_SRNN
              else contextlib.nullcontext())
     with names, paddle.static.program_guard(main, startup):
         loss, feeds, batch, rtol, ptol, *extra = CASES[name]()
@@ -1485,6 +1753,32 @@ def write_case(out_dir, name):
                         bad.global_block().var(og).desc.set_shape([-1, 8])
         with open(os.path.join(d, "main_dynamic.pdmodel"), "wb") as f:
             f.write(strip_callstacks(bad.desc.serialize_to_string()))
+    if name == "n_rnn_sgd":
+        # recurrent_grad's bad inputs (test_train's error cases; Paddle is not run on them):
+        # the forward with is_train false (it keeps no steps), a recurrent_grad whose states
+        # name no variable of the step block, one whose sub_block is the step block itself
+        # (not a grad block), one whose step_scopes no recurrent writes, and one with fewer
+        # parameters@GRAD than parameters
+        def variant(fname, change):
+            bad = main.clone()
+            gb = bad.global_block()
+            change(bad, [o for o in gb.ops if o.type == "recurrent"][0],
+                   [o for o in gb.ops if o.type == "recurrent_grad"][0])
+            with open(os.path.join(d, fname), "wb") as f:
+                f.write(strip_callstacks(bad.desc.serialize_to_string()))
+
+        def other_steps(bad, fwd, grad):
+            bad.global_block().create_var(name="other_steps",
+                                          type=paddle.base.core.VarDesc.VarType.STEP_SCOPES)
+            grad.desc.set_input("step_scopes", ["other_steps"])
+
+        variant("main_not_train.pdmodel", lambda b, f, g: f._set_attr("is_train", False))
+        variant("main_bad_states.pdmodel", lambda b, f, g: g._set_attr("states", ["nope"]))
+        variant("main_step_block.pdmodel",
+                lambda b, f, g: g.desc.set_block_attr("sub_block", b.block(1).desc))
+        variant("main_no_forward.pdmodel", other_steps)
+        variant("main_grad_count.pdmodel", lambda b, f, g: g.desc.set_output(
+            "parameters@GRAD", g.output("parameters@GRAD")[:1]))
     with paddle.static.scope_guard(scope):
         save_vars(exe, main, os.path.join(d, "init.pdiparams"))
         losses, lrs = [], []
@@ -1583,7 +1877,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "tests", "data", "train")
     legacy = paddle.__version__.startswith("2.")
-    old = LEGACY + LEGACY_RNN + CTRL + LEGACY_LOSS
+    old = LEGACY + LEGACY_RNN + CTRL + LEGACY_LOSS + LEGACY_SRNN
     names = sys.argv[2:] or ([n for n in CASES if n in old] if legacy else
                              [n for n in CASES if n not in old] + ["dropout"])
     for n in names:

@@ -105,6 +105,20 @@ static int print_params(const ic_program *p) {
   return CLI_OK;
 }
 
+/* Whether icore can run op: IC_ERR_NOT_FOUND without a kernel (data readers excepted),
+ * IC_ERR_UNSUPPORTED (e->msg says why) for an attribute mode it does not implement
+ * (ic_opdef_parse runs the op's parse and supports check, as analysis does). */
+static ic_status op_support(const ic_op *op, ic_err *e) {
+  ic_err_clear(e);
+  const ic_opdef *def = ic_registry_find(op->type);
+  if (!def) return ic_program_is_reader_op(op->type) ? IC_OK : IC_ERR_NOT_FOUND;
+  void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
+  if (!attrs) return IC_ERR_OUT_OF_MEMORY;
+  ic_status st = ic_opdef_parse(def, op, attrs, e);
+  free(attrs);
+  return st == IC_ERR_UNSUPPORTED ? st : IC_OK;
+}
+
 int cmd_info(const cli_args *a) {
   ic_program *p;
   ic_scope *s;
@@ -138,28 +152,39 @@ int cmd_info(const cli_args *a) {
     printf("%s %s", missing++ ? "" : "no kernel yet for:", c[i].type);
   }
   if (missing) printf("  (%zu of %zu op types)\n", missing, n_types);
-  /* An op whose type has a kernel is covered only if icore implements its attribute modes
-   * (ic_opdef_parse runs the op's parse and supports check, as analysis does). */
+  /* An op whose type has a kernel is covered only if icore implements its attribute modes. */
   for (size_t b = 0; b < p->n_blocks; b++) {
     for (size_t i = 0; i < p->blocks[b].n_ops; i++) {
       const ic_op *op = &p->blocks[b].ops[i];
-      const ic_opdef *def = ic_registry_find(op->type);
-      if (!def) continue;
-      void *attrs = calloc(1, def->attrs_size ? def->attrs_size : 1);
       ic_err e;
-      if (!attrs) {
+      ic_status st = op_support(op, &e);
+      if (st == IC_ERR_OUT_OF_MEMORY) {
         rc = cli_error(CLI_FAIL, "out of memory");
         goto done;
       }
-      ic_err_clear(&e);
-      ic_status st = ic_opdef_parse(def, op, attrs, &e);
-      free(attrs);
       if (st == IC_ERR_UNSUPPORTED) {
         printf("%s%s\n", unsupported++ ? "  " : "unsupported mode:\n  ", e.msg);
       }
     }
   }
   if (!missing && !unsupported) printf("kernels: every op type has one\n");
+  if (missing || unsupported) { /* what runs anyway: the block-0 ops before the first gap */
+    const ic_op *first = NULL;
+    for (size_t i = 0; i < p->blocks[0].n_ops && !first; i++) {
+      ic_err e;
+      ic_status st = op_support(&p->blocks[0].ops[i], &e);
+      if (st == IC_ERR_NOT_FOUND || st == IC_ERR_UNSUPPORTED) first = &p->blocks[0].ops[i];
+    }
+    const char *in = NULL;
+    for (size_t k = 0; first && k < first->n_inputs && !in; k++) {
+      if (first->inputs[k].n) in = first->inputs[k].args[0];
+    }
+    if (in) {
+      char w[160];
+      printf("to run what comes before %s: icore run MODEL --prune --fetch '%s' (one of "
+             "its inputs)\n", ic_op_where(first, w, sizeof w), in);
+    }
+  }
 done:
   free(c);
   ic_scope_destroy(s);

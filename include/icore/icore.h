@@ -311,6 +311,11 @@ typedef struct ic_options {
                           on wide layers); results differ from Paddle's direct convolution
                           by about 1e-6 of the output's magnitude per layer, and stay equal
                           at any thread count (ICORE_WINOGRAD) */
+  bool prune;          /* run only the ops the requested fetches depend on, plus those
+                          writing persistables or with effects past their outputs (save,
+                          print, assert), as Paddle's Executor with use_prune: fetch an
+                          intermediate of a program whose later ops icore cannot run
+                          (ICORE_PRUNE) */
 } ic_options;
 
 /* Defaults: compiled, threads 0, gc on, cache 8, fuse on, device CPU, streams per-operator,

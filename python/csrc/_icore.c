@@ -688,14 +688,14 @@ static void executor_dealloc(ExecutorObject *self) {
 static int executor_init(ExecutorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"place", "mode", "threads", "gc", "fuse", "seed", "check_nan_inf",
                            "profile", "serial", "sequential", "cache_capacity", "winograd",
-                           NULL};
+                           "prune", NULL};
   const char *place = "cpu", *mode = "compiled";
   int threads = 0, gc = 1, fuse = 1, nan = 0, profile = 0, serial = 0, sequential = 0;
-  int cache = 8, winograd = 0;
+  int cache = 8, winograd = 0, prune = 0;
   unsigned long long seed = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|s$sippKppppip:Executor", kwlist, &place,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|s$sippKppppipp:Executor", kwlist, &place,
                                    &mode, &threads, &gc, &fuse, &seed, &nan, &profile, &serial,
-                                   &sequential, &cache, &winograd)) {
+                                   &sequential, &cache, &winograd, &prune)) {
     return -1;
   }
   ic_options o;
@@ -726,6 +726,7 @@ static int executor_init(ExecutorObject *self, PyObject *args, PyObject *kw) {
   o.sequential = sequential;
   o.cache_capacity = cache;
   o.winograd = winograd;
+  o.prune = prune;
   ic_executor *e;
   ic_status st = ic_executor_create(&o, &e);
   if (st) {
@@ -951,7 +952,7 @@ static PyTypeObject ExecutorType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Executor(place='cpu', *, mode='compiled', threads=0, gc=True, fuse=True, seed=0, "
               "check_nan_inf=False, profile=False, serial=False, sequential=False, "
-              "cache_capacity=8, winograd=False)",
+              "cache_capacity=8, winograd=False, prune=False)",
     .tp_init = (initproc)executor_init,
     .tp_new = PyType_GenericNew,
     .tp_methods = executor_methods,
@@ -1117,12 +1118,13 @@ static int names_arg(PyObject *o, const char *what, PyObject **keep, const char 
 
 static PyObject *mod_describe(PyObject *m, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"program", "feed_names", "fetch_names", "place", "streams", "fuse",
-                           "gc", "sequential", NULL};
+                           "gc", "sequential", "prune", NULL};
   PyObject *prog, *feeds = Py_None, *fetches = Py_None;
   const char *place = "cpu", *streams = "per-operator";
-  int fuse = 1, gc = 1, sequential = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OOssppp:describe", kwlist, &ProgramType, &prog,
-                                   &feeds, &fetches, &place, &streams, &fuse, &gc, &sequential)) {
+  int fuse = 1, gc = 1, sequential = 0, prune = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|OOsspppp:describe", kwlist, &ProgramType, &prog,
+                                   &feeds, &fetches, &place, &streams, &fuse, &gc, &sequential,
+                                   &prune)) {
     return NULL;
   }
   ic_options o;
@@ -1142,6 +1144,7 @@ static PyObject *mod_describe(PyObject *m, PyObject *args, PyObject *kw) {
   o.fuse = fuse;
   o.gc = gc;
   o.sequential = sequential;
+  o.prune = prune;
   PyObject *kf = NULL, *kx = NULL, *r = NULL;
   const char **fn = NULL, **xn = NULL;
   size_t nf, nx;

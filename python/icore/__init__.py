@@ -181,7 +181,7 @@ def _plan(d):
 
 
 def inspect(program, feed=None, fetch_list=None, scope=None, place="cpu", streams="per-operator",
-            fuse=True, gc=True, sequential=False):
+            fuse=True, gc=True, sequential=False, prune=False):
     """The plan of program as icore's compiled executor builds it (`icore inspect`). Without
     feed: analysis only, for the program's feed targets (or the names in feed_names order
     of a list). With feed (name -> array): one run on a compiled, serial executor, so that
@@ -190,9 +190,9 @@ def inspect(program, feed=None, fetch_list=None, scope=None, place="cpu", stream
     if feed is None or isinstance(feed, (list, tuple)):
         return _plan(_icore._describe(program, None if feed is None else list(feed), fetch,
                                       place=place, streams=streams, fuse=fuse, gc=gc,
-                                      sequential=sequential))
+                                      sequential=sequential, prune=prune))
     exe = Executor(place=place, mode="compiled", serial=True, fuse=fuse, gc=gc,
-                   sequential=sequential)
+                   sequential=sequential, prune=prune)
     return exe.inspect(program, feed=feed, fetch_list=fetch, scope=scope)
 
 

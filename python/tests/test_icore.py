@@ -374,6 +374,31 @@ def test_winograd_option(cli, tmp_path):
     same_bits(wino2, want[fetch[0].replace("/", "_")])
 
 
+def test_prune_option():
+    """Executor(prune=True) fetching an intermediate of MobileNetV2 runs only its producers:
+    one convolution instead of all, the same bits as the whole program's run of that fetch."""
+    model = need(SHARED / "models" / "paddle" / "mobilenet_v2" / "inference.pdmodel")
+    x = np.random.default_rng(4).uniform(-1, 1, (1, 3, 224, 224)).astype(np.float32)
+    prog = icore.load_program(model)
+    params = icore.random_params(prog, 1)
+    whole = icore.Executor(threads=1, fuse=False).inspect(prog, feed={"inputs": x}, scope=params)
+    convs = [i for i in whole.instructions if i.op_type == "conv2d"]
+    mid = convs[0].outputs[0]
+    full, = icore.Executor(threads=1, fuse=False).run(prog, feed={"inputs": x}, fetch_list=[mid],
+                                                     scope=params)
+    for mode in ("compiled", "uncompiled"):
+        got, = icore.Executor(threads=1, fuse=False, prune=True, mode=mode).run(
+            prog, feed={"inputs": x}, fetch_list=[mid], scope=params)
+        same_bits(got, full)
+    plan = icore.Executor(threads=1, fuse=False, prune=True).inspect(
+        prog, feed={"inputs": x}, fetch_list=[mid], scope=params)
+    assert [i.op_type for i in plan.instructions].count("conv2d") == 1 < len(convs)
+    assert len(plan.instructions) <= 4 < len(whole.instructions)  # feed, conv2d, fetch
+    # analysis only (icore.inspect without feeds): the same pruned plan
+    static = icore.inspect(prog, feed=["inputs"], fetch_list=[mid], fuse=False, prune=True)
+    assert [i.op_type for i in static.instructions] == [i.op_type for i in plan.instructions]
+
+
 def test_executor_keywords_reach_the_options(example):
     """Every Executor keyword lands in its own option (a format string once shifted seed,
     check_nan_inf and cache_capacity by one: seed=5 ran with seed 1, cache_capacity=8 with 1)."""

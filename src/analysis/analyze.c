@@ -145,8 +145,10 @@ static void classify(builder *b) {
       for (uint32_t j = 0; j < in->in[k].n; j++) {
         ic_pvar *v = &p->vars[in->in[k].vars[j]];
         /* while_grad's own Out@GRAD (the widened slot's first entries) may be unset: zeros */
-        bool zeros_if_unset = in->sub && in->sub->kind == IC_CTRL_WHILE_GRAD && k == 2 &&
-                              j < in->sub->n_og;
+        bool zeros_if_unset = in->sub && ((in->sub->kind == IC_CTRL_WHILE_GRAD && k == 2 &&
+                                           j < in->sub->n_og) ||
+                                          /* recurrent_grad's outputs@GRAD: not linked */
+                                          (in->sub->kind == IC_CTRL_RECURRENT_GRAD && k == 4));
         if (v->first_write < 0 && v->kind == IC_PV_TEMP && !zeros_if_unset) v->kind = IC_PV_EXTERNAL;
         if (!shape_only) v->last_use = (int32_t)i;
       }
@@ -261,6 +263,7 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
   if ((st = ic_opseq_build(prog, n_feeds, feed_names, n_fetches, fetch_names, &p->seq, err))) {
     goto fail;
   }
+  if (o->prune && (st = ic_opseq_prune(&p->seq, prog, n_fetches, err))) goto fail;
   if ((st = ic_opseq_validate(&p->seq, prog, err))) goto fail;
   p->device = o->device;
   if (o->fuse && (st = ic_opseq_fuse(&p->seq, prog, n_fetches, fetch_names, !o->device, err))) goto fail;

@@ -95,7 +95,8 @@ ic_status ic_ctrl_outer_io(const ic_program *p, const ic_op *op, ic_arena *arena
   int blk = ic_ctrl_sub_block(p, op, err);
   ic_status st = blk < 0 ? err->code : IC_OK;
   ic_ctrl_kind kind = ic_ctrl_kind_of(op);
-  bool grad = kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD;
+  bool grad = kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD ||
+              kind == IC_CTRL_RECURRENT_GRAD;
   if (!st && grad) {
     ic_ctrl_grad_names gn;
     st = ic_ctrl_grad_names_of(p, ic_ctrl_find_fwd(p, op), op, arena, &gn, err);
@@ -110,6 +111,15 @@ ic_status ic_ctrl_outer_io(const ic_program *p, const ic_op *op, ic_arena *arena
     st = rnn_local_names(&rs, &skip, err);
   }
   if (!st) st = collect(p, blk, blk, grad || rnn ? &skip : NULL, &rd, &wr, err);
+  /* recurrent_grad: a states[k]@GRAD declared outside is read at the first step back */
+  if (!st && kind == IC_CTRL_RECURRENT_GRAD && !(st = ic_ctrl_rnn_spec(p, op, &rs, err))) {
+    for (size_t k = 0; !st && k < rs.n_states; k++) {
+      const char *nm = ic_ctrl_grad_name(arena, rs.st[k]);
+      const ic_vardesc *d = nm ? ic_program_find_var(p, op->block, nm) : NULL;
+      if (!nm) st = oom(err);
+      else if (d && !ns_add(&rd, d->name)) st = oom(err);
+    }
+  }
   /* A recurrent's own links are outer variables the op reads and writes (its step block
    * reads and writes the linked names of its own). */
   for (size_t s = 0; !st && rnn && s < op->n_inputs + op->n_outputs; s++) {
@@ -151,6 +161,7 @@ ic_ctrl_kind ic_ctrl_kind_of(const ic_op *op) {
   if (strcmp(t, "while_grad") == 0) return IC_CTRL_WHILE_GRAD;
   if (strcmp(t, "conditional_block_grad") == 0) return IC_CTRL_COND_GRAD;
   if (strcmp(t, "recurrent") == 0) return IC_CTRL_RECURRENT;
+  if (strcmp(t, "recurrent_grad") == 0) return IC_CTRL_RECURRENT_GRAD;
   return IC_CTRL_NONE;
 }
 
@@ -162,6 +173,8 @@ const char *ic_ctrl_steps_name(const ic_op *op) {
   case IC_CTRL_COND: return one_name(ic_op_output(op, "Scope"));
   case IC_CTRL_WHILE_GRAD: return one_name(ic_op_input(op, "StepScopes"));
   case IC_CTRL_COND_GRAD: return one_name(ic_op_input(op, "Scope"));
+  case IC_CTRL_RECURRENT: return one_name(ic_op_output(op, "step_scopes"));
+  case IC_CTRL_RECURRENT_GRAD: return one_name(ic_op_input(op, "step_scopes"));
   default: return NULL;
   }
 }
@@ -173,12 +186,17 @@ static bool attr_true(const ic_op *op, const char *name) {
 
 const ic_op *ic_ctrl_find_grad(const ic_program *p, const ic_op *fwd) {
   ic_ctrl_kind k = ic_ctrl_kind_of(fwd);
-  if (k != IC_CTRL_WHILE && k != IC_CTRL_COND) return NULL;
+  if (k != IC_CTRL_WHILE && k != IC_CTRL_COND && k != IC_CTRL_RECURRENT) return NULL;
   if (k == IC_CTRL_WHILE && attr_true(fwd, "is_test")) return NULL;
+  /* a recurrent with is_train false keeps no steps (Paddle's keeps two scopes, and its
+   * recurrent_grad refuses to run) */
+  const ic_attr *train = k == IC_CTRL_RECURRENT ? ic_op_attr(fwd, "is_train") : NULL;
+  if (train && train->i == 0) return NULL;
   const char *steps = ic_ctrl_steps_name(fwd);
   if (!steps || fwd->index < 0 || fwd->block < 0 || (size_t)fwd->block >= p->n_blocks) return NULL;
   const ic_block *b = &p->blocks[fwd->block];
-  ic_ctrl_kind want = k == IC_CTRL_WHILE ? IC_CTRL_WHILE_GRAD : IC_CTRL_COND_GRAD;
+  ic_ctrl_kind want = k == IC_CTRL_WHILE ? IC_CTRL_WHILE_GRAD
+                     : k == IC_CTRL_RECURRENT ? IC_CTRL_RECURRENT_GRAD : IC_CTRL_COND_GRAD;
   for (size_t i = (size_t)fwd->index + 1; i < b->n_ops; i++) {
     const char *g = ic_ctrl_kind_of(&b->ops[i]) == want ? ic_ctrl_steps_name(&b->ops[i]) : NULL;
     if (g && strcmp(g, steps) == 0) return &b->ops[i];
@@ -197,11 +215,12 @@ const ic_op *ic_ctrl_find_grad(const ic_program *p, const ic_op *fwd) {
 
 const ic_op *ic_ctrl_find_fwd(const ic_program *p, const ic_op *grad) {
   ic_ctrl_kind k = ic_ctrl_kind_of(grad);
-  if (k != IC_CTRL_WHILE_GRAD && k != IC_CTRL_COND_GRAD) return NULL;
+  if (k != IC_CTRL_WHILE_GRAD && k != IC_CTRL_COND_GRAD && k != IC_CTRL_RECURRENT_GRAD) return NULL;
   const char *steps = ic_ctrl_steps_name(grad);
   if (!steps || grad->index < 0 || grad->block < 0 || (size_t)grad->block >= p->n_blocks) return NULL;
   const ic_block *b = &p->blocks[grad->block];
-  ic_ctrl_kind want = k == IC_CTRL_WHILE_GRAD ? IC_CTRL_WHILE : IC_CTRL_COND;
+  ic_ctrl_kind want = k == IC_CTRL_WHILE_GRAD ? IC_CTRL_WHILE
+                     : k == IC_CTRL_RECURRENT_GRAD ? IC_CTRL_RECURRENT : IC_CTRL_COND;
   for (size_t i = (size_t)grad->index; i-- > 0;) {
     const char *f = ic_ctrl_kind_of(&b->ops[i]) == want ? ic_ctrl_steps_name(&b->ops[i]) : NULL;
     if (f && strcmp(f, steps) == 0) return &b->ops[i];
@@ -317,7 +336,25 @@ ic_status ic_ctrl_grad_names_of(const ic_program *p, const ic_op *fwd, const ic_
   ic_strmap_init(&seen);
   gwalk g = {.p = p, .fwd = fwd, .gblk = gblk, .local = &loc.seen, .seen = &seen, .saved = &saved};
   ic_status st = IC_OK;
-  if (is_while) {
+  if (ic_ctrl_kind_of(grad) == IC_CTRL_RECURRENT_GRAD) {
+    /* recurrent_grad: the linked output gradients and the inside gradients of the inputs,
+     * memories and parameters are the step's own, wherever declared */
+    ic_rnn_spec r;
+    st = ic_ctrl_rnn_spec(p, grad, &r, err);
+    const ic_slot *og = ic_op_input(grad, "outputs@GRAD"), *pm = ic_op_input(grad, "parameters");
+    for (size_t k = 0; !st && og && k < og->n; k++) {
+      if (strcmp(og->args[k], "@EMPTY@") != 0 && !ns_add(&loc, og->args[k])) st = oom(err);
+    }
+    size_t n_pm = pm ? pm->n : 0;
+    for (size_t k = 0; !st && k < r.n_in + 2 * r.n_states + n_pm; k++) {
+      const char *x = k < r.n_in ? r.in[k]
+                      : k < r.n_in + r.n_states ? r.ex[k - r.n_in]
+                      : k < r.n_in + 2 * r.n_states ? r.st[k - r.n_in - r.n_states]
+                      : pm->args[k - r.n_in - 2 * r.n_states];
+      const char *nm = ic_ctrl_grad_name(arena, x);
+      if (!nm || !ns_add(&loc, nm)) st = oom(err);
+    }
+  } else if (is_while) {
     const ic_attr *og = ic_op_attr(grad, "original_output_grad");
     for (size_t k = 0; og && og->type == IC_ATTR_STRINGS && k < og->n && !st; k++) {
       if (!ns_add(&loc, og->strings[k])) st = oom(err);
@@ -487,7 +524,8 @@ ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, v
    * while_grad's Out@GRAD (input 2), conditional_block_grad's Input (input 1); output 0. */
   ic_ctrl_kind kind = ic_ctrl_kind_of(in->op);
   size_t data_in = kind == IC_CTRL_WHILE ? 0 : kind == IC_CTRL_WHILE_GRAD ? 2
-                   : kind == IC_CTRL_RECURRENT ? 2 /* parameters */ : 1;
+                   : kind == IC_CTRL_RECURRENT || kind == IC_CTRL_RECURRENT_GRAD ? 2 /* parameters */
+                   : 1;
   ic_islot *ins = (ic_islot *)in->in, *outs = (ic_islot *)in->out;
   if ((st = widen(plan->arena, &ins[data_in], io.n_reads, io.reads, in->op, index_of, ctx, err)) ||
       (st = widen(plan->arena, &outs[0], io.n_writes, io.writes, in->op, index_of, ctx, err))) {
@@ -497,18 +535,28 @@ ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, v
   ic_ctrl_grad_names gn;
   ic_strmap_init(&g.force_local);
   ic_strmap_init(&g.keep);
-  bool grad = kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD;
+  bool grad = kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD ||
+              kind == IC_CTRL_RECURRENT_GRAD;
   const ic_op *other = grad ? ic_ctrl_find_fwd(plan->prog, in->op) : ic_ctrl_find_grad(plan->prog, in->op);
   ic_rnn_spec rs;
-  if (kind == IC_CTRL_RECURRENT) {
+  if (kind == IC_CTRL_RECURRENT || kind == IC_CTRL_RECURRENT_GRAD) {
     st = ic_ctrl_rnn_spec(plan->prog, in->op, &rs, err);
-    if (!st) st = rnn_local_names(&rs, &g.force_local, err);
+    g.rnn = &rs;
+  }
+  if (!st && kind == IC_CTRL_RECURRENT_GRAD && !other) {
+    char where[160];
+    st = ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: no recurrent op writes its step_scopes "
+                    "'%s' before it", ic_op_where(in->op, where, sizeof where),
+                    ic_ctrl_steps_name(in->op) ? ic_ctrl_steps_name(in->op) : "(none)");
+  }
+  if (!st && kind == IC_CTRL_RECURRENT) {
+    st = rnn_local_names(&rs, &g.force_local, err);
     for (size_t k = 0; !st && k < rs.n_states + rs.n_out; k++) {
       const char *nm = k < rs.n_states ? rs.st[k] : rs.out[k - rs.n_states];
       if (!ic_strmap_put(&g.keep, nm, (void *)1)) st = oom(err);
     }
-    g.rnn = &rs;
-  } else if (grad || other) {
+  }
+  if (!st && (grad || other)) {
     st = ic_ctrl_grad_names_of(plan->prog, grad ? other : in->op, grad ? in->op : other,
                                plan->arena, &gn, err);
     g.gn = &gn;
@@ -530,12 +578,63 @@ ic_status ic_ctrl_build(ic_plan *plan, ic_instr *in, ic_parent_index index_of, v
   return IC_OK;
 }
 
+/* The index of the block's own variable `name` (UINT32_MAX: not in the table, or outer). */
+static uint32_t own_index(const sbuild *s, const char *name) {
+  uintptr_t k = name ? (uintptr_t)ic_strmap_get(&s->index, name) : 0;
+  return k && s->outer[k - 1] == NONE ? (uint32_t)(k - 1) : NONE;
+}
+
+/* recurrent_grad's links (see ic_subplan). */
+static ic_status rnn_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
+  ic_subplan *sp = s->sp;
+  ic_arena *a = s->plan->arena;
+  const ic_rnn_spec *r = g->rnn;
+  const ic_slot *og = ic_op_input(g->op, "outputs@GRAD"), *pm = ic_op_input(g->op, "parameters");
+  uint32_t n_og = og ? (uint32_t)og->n : 0, n_pm = pm ? (uint32_t)pm->n : 0;
+  uint32_t ns = (uint32_t)r->n_states, ni = (uint32_t)r->n_in;
+  uint32_t *vog = ic_arena_calloc(a, n_og + 1, sizeof *vog);
+  uint32_t *vxg = ic_arena_calloc(a, ni + 1, sizeof *vxg);
+  uint32_t *vex = ic_arena_calloc(a, ns + 1, sizeof *vex);
+  uint32_t *vst = ic_arena_calloc(a, ns + 1, sizeof *vst);
+  uint32_t *vso = ic_arena_calloc(a, ns + 1, sizeof *vso);
+  uint32_t *vpg = ic_arena_calloc(a, n_pm + 1, sizeof *vpg);
+  if (!vog || !vxg || !vex || !vst || !vso || !vpg) return oom(err);
+  for (uint32_t i = 0; i < n_og; i++) {
+    vog[i] = strcmp(og->args[i], "@EMPTY@") == 0 ? NONE : own_index(s, og->args[i]);
+  }
+  for (uint32_t k = 0; k < ni; k++) vxg[k] = own_index(s, ic_ctrl_grad_name(a, r->in[k]));
+  for (uint32_t k = 0; k < ns; k++) {
+    vex[k] = own_index(s, ic_ctrl_grad_name(a, r->ex[k]));
+    const char *nm = ic_ctrl_grad_name(a, r->st[k]);
+    if (!nm) return oom(err);
+    vst[k] = own_index(s, nm);
+    vso[k] = NONE;
+    if (vst[k] != NONE && ic_program_find_var(s->plan->prog, g->op->block, nm)) {
+      /* declared outside: the parent's variable (the analysis made it an outer read) */
+      if ((vso[k] = s->parent_index(s->parent_ctx, g->op, nm)) == NONE) return oom(err);
+    }
+  }
+  for (uint32_t j = 0; j < n_pm; j++) vpg[j] = own_index(s, ic_ctrl_grad_name(a, pm->args[j]));
+  sp->rnn_reverse = r->reverse;
+  sp->n_rnn_in = ni;
+  sp->n_rnn_states = ns;
+  sp->n_rnn_out = n_og;
+  sp->rg_og = vog;
+  sp->rg_xg = vxg;
+  sp->rg_exg = vex;
+  sp->rg_stg = vst;
+  sp->rg_stg_outer = vso;
+  sp->n_rg_pg = n_pm;
+  sp->rg_pg = vpg;
+  return IC_OK;
+}
+
 /* The training fields of sp (after its instructions are built). */
 static ic_status build_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
   ic_subplan *sp = s->sp;
   ic_arena *a = s->plan->arena;
   sp->kind = g->kind;
-  if (g->rnn) {
+  if (g->rnn && g->kind == IC_CTRL_RECURRENT) {
     const ic_rnn_spec *r = g->rnn;
     uint32_t *v[4];
     size_t n[4] = {r->n_in, r->n_states, r->n_states, r->n_out};
@@ -555,10 +654,10 @@ static ic_status build_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
     sp->rnn_ex = v[1];
     sp->rnn_st = v[2];
     sp->rnn_out = v[3];
-    return IC_OK;
   }
   if (!g->gn) return IC_OK;
-  bool grad = g->kind == IC_CTRL_WHILE_GRAD || g->kind == IC_CTRL_COND_GRAD;
+  bool grad = g->kind == IC_CTRL_WHILE_GRAD || g->kind == IC_CTRL_COND_GRAD ||
+              g->kind == IC_CTRL_RECURRENT_GRAD;
   uint32_t n = (uint32_t)g->gn->n_saved;
   uint32_t *saved = ic_arena_calloc(a, n + 1, sizeof *saved);
   bool *at_start = ic_arena_calloc(a, n + 1, sizeof *at_start);
@@ -573,6 +672,7 @@ static ic_status build_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
   sp->saved = saved;
   sp->at_start = at_start;
   if (!grad) return IC_OK;
+  if (g->kind == IC_CTRL_RECURRENT_GRAD) return rnn_grad_fields(s, g, err);
   bool is_while = g->kind == IC_CTRL_WHILE_GRAD;
   const ic_slot *ogs = is_while ? ic_op_input(g->op, "Out@GRAD") : NULL;
   const ic_attr *inside = is_while ? ic_op_attr(g->op, "original_output_grad") : NULL;

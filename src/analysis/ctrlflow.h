@@ -42,17 +42,19 @@ typedef enum ic_ctrl_kind {
   IC_CTRL_COND,       /* conditional_block, conditional_block_infer */
   IC_CTRL_WHILE_GRAD,
   IC_CTRL_COND_GRAD,  /* conditional_block_grad */
-  IC_CTRL_RECURRENT   /* recurrent (fluid's StaticRNN; forward only) */
+  IC_CTRL_RECURRENT,  /* recurrent (fluid's StaticRNN) */
+  IC_CTRL_RECURRENT_GRAD
 } ic_ctrl_kind;
 ic_ctrl_kind ic_ctrl_kind_of(const ic_op *op);
 
-/* The name of a forward op's StepScopes/Scope output, or a grad op's StepScopes/Scope input
- * (NULL if none). */
+/* The name of a forward op's StepScopes/Scope/step_scopes output, or a grad op's
+ * StepScopes/Scope/step_scopes input (NULL if none). */
 const char *ic_ctrl_steps_name(const ic_op *op);
-/* The grad op of the forward `fwd` (a while_grad / conditional_block_grad reading fwd's
- * StepScopes / Scope) in the same block after it, or, for a forward nested in a
+/* The grad op of the forward `fwd` (a while_grad / conditional_block_grad / recurrent_grad
+ * reading fwd's StepScopes / Scope / step_scopes) in the same block after it, or, for a forward nested in a
  * differentiated body, in a grad block of that body (forward_block_idx fwd's block); NULL if
- * none, and for a while with is_test set (it keeps no steps, as Paddle's). */
+ * none, and for a while with is_test set or a recurrent with is_train false (they keep no
+ * steps, as Paddle's). */
 const ic_op *ic_ctrl_find_grad(const ic_program *p, const ic_op *fwd);
 /* The forward op whose StepScopes / Scope the grad op reads (in its block before it, or in
  * its block's forward block), or NULL. */
@@ -125,6 +127,16 @@ typedef struct ic_subplan {
   bool rnn_reverse;
   uint32_t n_rnn_in, n_rnn_states, n_rnn_out;
   const uint32_t *rnn_in, *rnn_ex, *rnn_st, *rnn_out;
+  /* recurrent_grad (kernels/cpu/recurrent_grad.c): the grad block's own variables (indexes in
+   * this table, UINT32_MAX where the block never names it): rg_og[i] linked to the slice of
+   * outputs@GRAD[i] (n_rnn_out entries), rg_xg[k] the inside gradient of inputs[k]
+   * (n_rnn_in), rg_exg[k] / rg_stg[k] those of ex_states[k] / states[k] (n_rnn_states), and
+   * rg_stg_outer[k] the parent's variable of states[k]@GRAD's name (declared outside; the
+   * first step back reads it), rg_pg[j] the inside gradient of parameters[j] (n_rg_pg, the
+   * op's own parameters). */
+  const uint32_t *rg_og, *rg_xg, *rg_exg, *rg_stg, *rg_stg_outer;
+  uint32_t n_rg_pg;
+  const uint32_t *rg_pg;
 } ic_subplan;
 
 /* Name -> index in a parent table (1 + index, 0 if absent). */

@@ -73,6 +73,11 @@ ic_status ic_opseq_place(ic_opseq *seq, const ic_program *p, const struct ic_dev
  * ops. Both executors call it
  * before anything else, so both refuse a bad program with the same message, even when an
  * earlier op would fail at run time. */
+/* Keep only the ops the requested fetches depend on and those with effects past their
+ * outputs (prune.c says which); before validation, so ops after the fetched values need
+ * no kernel. */
+ic_status ic_opseq_prune(ic_opseq *s, const ic_program *p, size_t n_fetches, ic_err *err);
+
 ic_status ic_opseq_validate(const ic_opseq *seq, const ic_program *p, ic_err *err);
 
 ic_status ic_opseq_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,

@@ -119,6 +119,7 @@ typedef struct ic_plan_options {
   bool plain_layout;              /* testing: no blocked activations even with fuse */
   bool winograd;                  /* CPU: 3 x 3 convolutions by Winograd's algorithm where
                                      faster (convalgo.c) */
+  bool prune;                     /* only the ops the fetches need (prune.c) */
 } ic_plan_options;
 
 ic_status ic_plan_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,

@@ -46,6 +46,19 @@ ic_status ic_ctrl_rnn_store(ic_tensor *outer, const ic_tensor *inner, size_t ste
 ic_status ic_ctrl_rnn_state(ic_tensor *carry, const ic_tensor *state, const char *name,
                             ic_err *err);
 
+/* ---- recurrent_grad, shared by the executors ---- */
+
+/* The step_scopes variable S (named `name`) holds len forward steps of m kept values each. */
+ic_status ic_ctrl_rnn_grad_steps(const ic_variable *S, const char *name, size_t m, int64_t len,
+                                 ic_err *err);
+/* inside = step t of the output gradient og (the sequence of len steps). */
+ic_status ic_ctrl_rnn_og_slice(ic_tensor *inside, const ic_tensor *og, int64_t t, int64_t len,
+                               const char *name, ic_err *err);
+/* outer[t] = inner; with *first (cleared here) outer becomes zeros of [len] + inner's shape. */
+ic_status ic_ctrl_rnn_grad_store(ic_tensor *outer, bool *first, const ic_tensor *inner,
+                                 int64_t t, int64_t len, const char *name, ic_allocator *a,
+                                 ic_err *err);
+
 /* ---- gradients of control flow, shared by the executors ---- */
 
 /* out = zeros shaped and typed like `like` (its LoD too), in a fresh buffer. */

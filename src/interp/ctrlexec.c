@@ -63,7 +63,7 @@ static ic_status subrun_init(subrun *s, const ic_subplan *sp, ic_variable *const
     }
     s->ctx[i] = (ic_kctx){.def = in->def, .op = in->op, .attrs = in->attrs, .in = ks,
                           .out = ks + in->def->n_inputs, .env = env,
-                          .op_key = ((uint64_t)(uint32_t)in->op->block << 32) | (uint32_t)in->op->index,
+                          .op_key = ic_op_key(in->op, i),
                           .state = &s->kstate[i]};
   }
   return IC_OK;
@@ -224,6 +224,8 @@ static ic_status exec_while_grad(const ic_instr *in, ic_variable *const *pvarp,
                                  const ic_ctrl_env *ce, ic_err *err);
 static ic_status exec_cond_grad(const ic_instr *in, ic_variable *const *pvarp,
                                 const ic_ctrl_env *ce, ic_err *err);
+static ic_status exec_recurrent_grad(const ic_instr *in, ic_variable *const *pvarp,
+                                     const ic_ctrl_env *ce, ic_err *err);
 
 /* A forward's kept values of iteration `it`: the inputs as it starts (start) or its own
  * variables as it ends (!start). */
@@ -339,6 +341,14 @@ static ic_status exec_recurrent(const ic_instr *in, ic_variable *const *pvarp,
       ic_tensor_share(&carry[k], &v->tensor);
     }
   }
+  /* Training: step_scopes keeps what the recurrent_grad's block reads of every step. */
+  ic_variable *steps = sp->saves && in->out[1].n ? pvarp[in->out[1].vars[0]] : NULL;
+  if (steps) {
+    ic_variable_clear(steps);
+    steps->kind = IC_VK_ARRAY;
+    steps->n_list = 0;
+    steps->has_steps = true;
+  }
   subrun s;
   bool init = false;
   if (!st) {
@@ -364,6 +374,9 @@ static ic_status exec_recurrent(const ic_instr *in, ic_variable *const *pvarp,
       uint32_t v = sp->rnn_st[k];
       st = ic_ctrl_rnn_state(&carry[k], &s.varp[v]->tensor, sp->names[v], err);
     }
+    if (steps && !st && !(st = keep_iteration(&s, steps, (size_t)i, false, err))) {
+      steps->steps = (size_t)i + 1;
+    }
     clear_locals(&s);
     if (st) ic_err_prefix(err, "step %lld of block %d: ", (long long)t, sp->block);
   }
@@ -380,6 +393,7 @@ ic_status ic_exec_ctrl(const ic_instr *in, ic_variable *const *pvarp, const ic_c
                        ic_err *err) {
   const ic_subplan *sp = in->sub;
   if (sp->kind == IC_CTRL_RECURRENT) return exec_recurrent(in, pvarp, ce, err);
+  if (sp->kind == IC_CTRL_RECURRENT_GRAD) return exec_recurrent_grad(in, pvarp, ce, err);
   if (sp->kind == IC_CTRL_WHILE_GRAD) return exec_while_grad(in, pvarp, ce, err);
   if (sp->kind == IC_CTRL_COND_GRAD) return exec_cond_grad(in, pvarp, ce, err);
   bool is_while = in->def == &ic_op_while; /* no string compare on the run path */
@@ -685,5 +699,164 @@ static ic_status exec_cond_grad(const ic_instr *in, ic_variable *const *pvarp,
     subrun_free(&s);
   }
   if (S && S->has_steps) ic_variable_clear(S); /* never a variable it did not keep */
+  return st;
+}
+
+/* ---- recurrent_grad, shared by the executors ---- */
+
+ic_status ic_ctrl_rnn_grad_steps(const ic_variable *S, const char *name, size_t m, int64_t len,
+                                 ic_err *err) {
+  if (!S || !S->has_steps) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "step_scopes '%s' holds nothing its forward "
+                      "recurrent kept: the recurrent ran with is_train false, or did not run "
+                      "before this op", name);
+  }
+  if ((int64_t)S->steps != len) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "step_scopes '%s' holds %zu steps, but the "
+                      "sequence of `inputs` has %lld (the forward recurrent ran on other "
+                      "inputs)", name, S->steps, (long long)len);
+  }
+  if (S->n_kept != S->steps * m) {
+    return ic_err_set(err, IC_ERR_INTERNAL, "step_scopes '%s' holds %zu values for %zu steps "
+                      "of %zu", name, S->n_kept, S->steps, m);
+  }
+  return IC_OK;
+}
+
+ic_status ic_ctrl_rnn_og_slice(ic_tensor *inside, const ic_tensor *og, int64_t t, int64_t len,
+                               const char *name, ic_err *err) {
+  char d[96];
+  if (og->ndim < 1 || og->dims[0] != len || og->layout != IC_LAYOUT_PLAIN) {
+    return ic_err_set(err, IC_ERR_SHAPE, "outputs@GRAD '%s' is %s, expected the sequence of "
+                      "%lld steps of its output", name, ic_tensor_describe(og, d, sizeof d),
+                      (long long)len);
+  }
+  ic_ctrl_rnn_slice(inside, og, t);
+  return IC_OK;
+}
+
+ic_status ic_ctrl_rnn_grad_store(ic_tensor *outer, bool *first, const ic_tensor *inner,
+                                 int64_t t, int64_t len, const char *name, ic_allocator *a,
+                                 ic_err *err) {
+  if (*first) {
+    int64_t dims[IC_MAX_RANK];
+    if (inner->ndim + 1 > IC_MAX_RANK || inner->layout != IC_LAYOUT_PLAIN) {
+      return ic_err_set(err, IC_ERR_SHAPE, "inputs@GRAD '%s': the step's gradient has rank %d, "
+                        "expected a plain tensor of rank below %d", name, inner->ndim, IC_MAX_RANK);
+    }
+    dims[0] = len;
+    for (int k = 0; k < inner->ndim; k++) dims[k + 1] = inner->dims[k];
+    ic_tensor t0;
+    ic_tensor_init(&t0);
+    ic_tensor_set_meta(&t0, inner->dtype, inner->ndim + 1, dims);
+    ic_status st = ic_tensor_alloc(&t0, a, err);
+    if (st) return st;
+    size_t bytes = (size_t)ic_tensor_numel_(&t0) * ic_dtype_size(t0.dtype);
+    if (bytes) memset(t0.data, 0, bytes);
+    ic_tensor_reset(outer);
+    *outer = t0;
+    *first = false;
+  }
+  char d1[96], d2[96];
+  if (inner->dtype != outer->dtype || inner->layout != IC_LAYOUT_PLAIN ||
+      !ic_dims_equal(inner->ndim, inner->dims, outer->ndim - 1, outer->dims + 1)) {
+    return ic_err_set(err, IC_ERR_SHAPE, "inputs@GRAD '%s': the step's gradient is %s, but %s "
+                      "stacks another shape", name, ic_tensor_describe(inner, d1, sizeof d1),
+                      ic_tensor_describe(outer, d2, sizeof d2));
+  }
+  size_t row = (size_t)ic_tensor_numel_(inner) * ic_dtype_size(inner->dtype);
+  if (row) memcpy((char *)outer->data + (size_t)t * row, inner->data, row);
+  return IC_OK;
+}
+
+/* recurrent_grad (kernels/cpu/recurrent_grad.c gives the semantics). */
+static ic_status exec_recurrent_grad(const ic_instr *in, ic_variable *const *pvarp,
+                                     const ic_ctrl_env *ce, ic_err *err) {
+  const ic_subplan *sp = in->sub;
+  uint32_t ni = sp->n_rnn_in, ns = sp->n_rnn_states, no = sp->n_rnn_out, np = sp->n_rg_pg;
+  const ic_slot *ig_names = ic_op_output(in->op, "inputs@GRAD");
+  const ic_slot *sg_names = ic_op_output(in->op, "initial_states@GRAD");
+  const ic_slot *pg_names = ic_op_output(in->op, "parameters@GRAD");
+  const ic_slot *og_names = ic_op_input(in->op, "outputs@GRAD");
+  if (!in->in[5].n) return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "step_scopes is not set");
+  ic_variable *S = pvarp[in->in[5].vars[0]];
+  ic_tensor **xs = calloc(ni + 1, sizeof *xs);
+  const char **xn = calloc(ni + 1, sizeof *xn);
+  ic_tensor *carry = calloc(ns + 1, sizeof *carry);
+  bool *first = calloc(ni + np + 1, sizeof *first);
+  ic_status st = !xs || !xn || !carry || !first ? oom(err) : IC_OK;
+  for (uint32_t k = 0; carry && k < ns; k++) ic_tensor_init(&carry[k]);
+  for (uint32_t k = 0; !st && k < ni; k++) {
+    xs[k] = &pvarp[in->in[0].vars[k]]->tensor;
+    xn[k] = var_name(pvarp[in->in[0].vars[k]], "?");
+  }
+  for (uint32_t k = 0; first && k < ni + np; k++) first[k] = true;
+  int64_t len = 0;
+  if (!st) st = ic_ctrl_rnn_seq_len(ni, xs, xn, &len, err);
+  if (!st) st = ic_ctrl_rnn_grad_steps(S, var_name(S, "?"), sp->n_saved, len, err);
+  subrun s;
+  bool init = false;
+  if (!st) {
+    init = true;
+    st = subrun_init(&s, sp, pvarp, ce->env, err);
+  }
+  for (int64_t r = 0; !st && r < len; r++) {
+    size_t k = (size_t)(len - 1 - r);          /* the forward step it differentiates */
+    int64_t t = sp->rnn_reverse ? r : len - 1 - r; /* its place in the sequence */
+    st = bind_step(&s, S, k, err);
+    for (uint32_t i = 0; !st && i < no; i++) {
+      const ic_tensor *og = &pvarp[in->in[4].vars[i]]->tensor;
+      if (sp->rg_og[i] == NONE || !og->data) continue;
+      st = ic_ctrl_rnn_og_slice(&s.varp[sp->rg_og[i]]->tensor, og, t, len, og_names->args[i], err);
+    }
+    for (uint32_t j = 0; !st && j < ns; j++) {
+      if (sp->rg_stg[j] == NONE) continue;
+      const ic_tensor *from = r ? &carry[j]
+                              : sp->rg_stg_outer[j] != NONE ? &pvarp[sp->rg_stg_outer[j]]->tensor
+                                                            : NULL;
+      if (from && from->data) ic_tensor_share(&s.varp[sp->rg_stg[j]]->tensor, from);
+    }
+    for (uint32_t i = 0; !st && i < sp->n_instrs; i++) st = exec_one(&s, i, ce, err);
+    /* the parameters' gradients, summed over the steps */
+    for (uint32_t j = 0; !st && j < np; j++) {
+      if (sp->rg_pg[j] == NONE || strcmp(pg_names->args[j], "@EMPTY@") == 0) continue;
+      const ic_tensor *g = &s.varp[sp->rg_pg[j]]->tensor;
+      if (!g->data) continue;
+      ic_tensor *o = &pvarp[in->out[2].vars[j]]->tensor;
+      if (first[ni + j]) st = ic_ctrl_zeros_like(o, g, ce->alloc, err);
+      first[ni + j] = false;
+      if (!st) st = ic_ctrl_accumulate(o, g, pg_names->args[j], ce->alloc, err);
+    }
+    /* the inputs' gradients, step t of each */
+    for (uint32_t j = 0; !st && j < ni; j++) {
+      if (sp->rg_xg[j] == NONE || !ig_names || j >= ig_names->n ||
+          strcmp(ig_names->args[j], "@EMPTY@") == 0) {
+        continue;
+      }
+      const ic_tensor *g = &s.varp[sp->rg_xg[j]]->tensor;
+      if (!g->data) continue;
+      st = ic_ctrl_rnn_grad_store(&pvarp[in->out[0].vars[j]]->tensor, &first[j], g, t, len,
+                                  ig_names->args[j], ce->alloc, err);
+    }
+    /* the memories' gradients: carried to the step before, the initial states' at the end */
+    for (uint32_t j = 0; !st && j < ns; j++) {
+      const ic_tensor *g = sp->rg_exg[j] != NONE ? &s.varp[sp->rg_exg[j]]->tensor : NULL;
+      ic_tensor_reset(&carry[j]);
+      if (g && g->data) ic_tensor_share(&carry[j], g);
+      if (r == len - 1 && g && g->data && sg_names && j < sg_names->n &&
+          strcmp(sg_names->args[j], "@EMPTY@") != 0) {
+        ic_tensor_share(&pvarp[in->out[1].vars[j]]->tensor, g);
+      }
+    }
+    clear_locals(&s);
+    if (st) ic_err_prefix(err, "backward of step %lld of block %d: ", (long long)t, sp->block);
+  }
+  if (init) subrun_free(&s);
+  for (uint32_t k = 0; carry && k < ns; k++) ic_tensor_reset(&carry[k]);
+  if (S->has_steps) ic_variable_clear(S);
+  free(carry);
+  free(xs);
+  free(xn);
+  free(first);
   return st;
 }

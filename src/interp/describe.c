@@ -234,7 +234,8 @@ ic_status ic_plan_describe(const ic_program *p, const ic_options *o, size_t n_fe
   for (size_t i = 0; fn && i < nf; i++) fn[i] = ic_program_feed_target(p, i);
   for (size_t i = 0; xn && i < nx; i++) xn[i] = ic_program_fetch_target(p, i);
   ic_plan_options po = {.gc = o->gc, .sequential = o->sequential, .streams = o->streams,
-                        .fuse = o->fuse, .winograd = o->winograd};
+                        .fuse = o->fuse, .winograd = o->winograd,
+                        .prune = o->prune};
   if (o->device.kind != IC_PLACE_CPU && (st = ic_device_open(o->device, &dev, &err))) goto done;
   po.device = dev;
   if ((st = ic_plan_build(p, nf, feed_names ? feed_names : fn, nx,

@@ -85,6 +85,7 @@ ic_status ic_options_from_env(ic_options *o, char *errbuf, size_t errlen) {
   if (!st) st = env_bool("ICORE_PROFILE", &o->profile, &err);
   if (!st) st = env_bool("ICORE_CUDA_GRAPH", &o->cuda_graph, &err);
   if (!st) st = env_bool("ICORE_WINOGRAD", &o->winograd, &err);
+  if (!st) st = env_bool("ICORE_PRUNE", &o->prune, &err);
   const char *dev = getenv("ICORE_DEVICE");
   if (!st && dev && ic_place_parse(dev, &o->device)) {
     st = ic_err_set(&err, IC_ERR_INVALID_ARGUMENT, "ICORE_DEVICE='%s': expected cpu, cuda:N or emu:N",

@@ -240,7 +240,7 @@ ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out,
       }
     }
     rs->ctx[i] = (ic_kctx){.def = in->def, .op = in->op, .attrs = in->attrs, .in = s0,
-                           .out = s0 + in->def->n_inputs, .op_key = (uint64_t)i,
+                           .out = s0 + in->def->n_inputs, .op_key = ic_op_key(in->op, i),
                            .state = &rs->kstate[i]};
   }
   /* Slot names come from the op itself, in the definition's order. */

@@ -230,9 +230,11 @@ static ic_variable *grad_out_var(urun *u, const ic_op *op, const char *name) {
  * moved into StepScopes / Scope). */
 
 static ic_status run_recurrent(urun *u, const ic_op *op, ic_err *err);
+static ic_status run_recurrent_grad(urun *u, const ic_op *op, ic_err *err);
 
 static ic_status run_ctrl(urun *u, const ic_op *op, ic_err *err) {
   ic_ctrl_kind kind = ic_ctrl_kind_of(op);
+  if (kind == IC_CTRL_RECURRENT_GRAD) return run_recurrent_grad(u, op, err);
   if (kind == IC_CTRL_WHILE_GRAD || kind == IC_CTRL_COND_GRAD) return run_ctrl_grad(u, op, err);
   if (kind == IC_CTRL_RECURRENT) return run_recurrent(u, op, err);
   int blk = ic_ctrl_sub_block(u->a->prog, op, err);
@@ -355,6 +357,23 @@ static ic_status run_recurrent(urun *u, const ic_op *op, ic_err *err) {
   }
   int64_t len = 0;
   if ((st = ic_ctrl_rnn_seq_len(r.n_in, xs, r.in, &len, err))) return st;
+  /* Training: step_scopes keeps what the recurrent_grad's block reads of every step. */
+  const ic_op *grad = ic_ctrl_find_grad(p, op);
+  ic_ctrl_grad_names gn = {0};
+  ic_variable *steps = NULL;
+  if (grad) {
+    if ((st = ic_ctrl_grad_names_of(p, op, grad, u->arena, &gn, err))) return st;
+    if (!(steps = out_var(u, op, ic_ctrl_steps_name(op)))) {
+      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    ic_variable_clear(steps);
+    steps->kind = IC_VK_ARRAY;
+    steps->n_list = 0;
+    steps->has_steps = true;
+  }
+  ic_variable none;
+  memset(&none, 0, sizeof none);
+  ic_tensor_init(&none.tensor);
   for (size_t k = 0; k < r.n_states; k++) ic_tensor_init(&carry[k]);
   for (size_t k = 0; k < r.n_states && !st; k++) {
     const ic_variable *v = ic_scope_find(cur, r.init[k]);
@@ -401,11 +420,149 @@ static ic_status run_recurrent(urun *u, const ic_op *op, ic_err *err) {
       const ic_variable *v = ic_strmap_get(&child->vars, r.st[k]);
       st = ic_ctrl_rnn_state(&carry[k], &v->tensor, r.st[k], err);
     }
+    for (size_t j = 0; steps && j < gn.n_saved && !st; j++) {
+      ic_variable *v = ic_strmap_get(&child->vars, gn.saved[j]);
+      st = ic_ctrl_keep_var(steps, gn.n_saved, (size_t)i, j, v ? v : &none, false, gn.saved[j], err);
+    }
+    if (steps && !st) steps->steps = (size_t)i + 1;
     ic_scope_destroy(child);
     if (st) ic_err_prefix(err, "step %lld of block %d: ", (long long)t, r.block);
   }
   u->a->env->seed = seed;
   for (size_t k = 0; k < r.n_states; k++) ic_tensor_reset(&carry[k]);
+  return st;
+}
+
+/* recurrent_grad, by name (the compiled executor's exec_recurrent_grad, interp/ctrlexec.c, and
+ * kernels/cpu/recurrent_grad.c give the semantics): a child scope per step back holding the
+ * kept forward step, the linked output gradient slices, the carried memory gradients and the
+ * inside gradients, whose values are then summed, stacked or carried. */
+static ic_status run_recurrent_grad(urun *u, const ic_op *op, ic_err *err) {
+  const ic_program *p = u->a->prog;
+  ic_rnn_spec r;
+  ic_status st = ic_ctrl_rnn_spec(p, op, &r, err);
+  if (st) return st;
+  const ic_block *b = &p->blocks[r.block];
+  ic_scope *cur = u->bscope[op->block];
+  const ic_op *fwd = ic_ctrl_find_fwd(p, op);
+  char where[160];
+  if (!fwd) {
+    return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "%s: no recurrent op writes its step_scopes "
+                      "'%s' before it", ic_op_where(op, where, sizeof where),
+                      ic_ctrl_steps_name(op) ? ic_ctrl_steps_name(op) : "(none)");
+  }
+  ic_ctrl_grad_names gn;
+  if ((st = ic_ctrl_grad_names_of(p, fwd, op, u->arena, &gn, err))) return st;
+  const ic_slot *og = ic_op_input(op, "outputs@GRAD"), *pm = ic_op_input(op, "parameters");
+  const ic_slot *ig = ic_op_output(op, "inputs@GRAD"), *sg = ic_op_output(op, "initial_states@GRAD");
+  const ic_slot *pg = ic_op_output(op, "parameters@GRAD");
+  size_t n_og = og ? og->n : 0, n_pm = pm ? pm->n : 0;
+  ic_tensor **xs = ic_arena_calloc(u->arena, r.n_in + 1, sizeof *xs);
+  ic_tensor *carry = ic_arena_calloc(u->arena, r.n_states + 1, sizeof *carry);
+  bool *first = ic_arena_calloc(u->arena, r.n_in + n_pm + 1, sizeof *first);
+  const char **stg = ic_arena_calloc(u->arena, r.n_states + 1, sizeof *stg);
+  if (!xs || !carry || !first || !stg) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  for (size_t k = 0; k < r.n_in; k++) {
+    ic_variable *v = ic_scope_find(cur, r.in[k]);
+    if (!v || v->kind != IC_VK_TENSOR) {
+      return ic_err_set(err, IC_ERR_NOT_FOUND, "inputs '%s' has not been set", r.in[k]);
+    }
+    xs[k] = &v->tensor;
+  }
+  for (size_t k = 0; k < r.n_in + n_pm; k++) first[k] = true;
+  for (size_t k = 0; k < r.n_states; k++) {
+    if (!(stg[k] = ic_ctrl_grad_name(u->arena, r.st[k]))) {
+      return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+  }
+  int64_t len = 0;
+  if ((st = ic_ctrl_rnn_seq_len(r.n_in, xs, r.in, &len, err))) return st;
+  const char *sname = ic_ctrl_steps_name(op);
+  ic_variable *S = sname ? ic_scope_find(cur, sname) : NULL;
+  if ((st = ic_ctrl_rnn_grad_steps(S, sname ? sname : "?", gn.n_saved, len, err))) return st;
+  for (size_t k = 0; k < r.n_states; k++) ic_tensor_init(&carry[k]);
+  for (int64_t i = 0; i < len && !st; i++) {
+    size_t k = (size_t)(len - 1 - i);
+    int64_t t = r.reverse ? i : len - 1 - i;
+    ic_scope *child;
+    if (ic_scope_create(cur, &child)) {
+      st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      break;
+    }
+    for (size_t j = 0; j < gn.n_saved && !st; j++) {
+      ic_variable *v = ic_scope_var(child, gn.saved[j]), *kept = &S->kept[k * gn.n_saved + j];
+      if (!v) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      else ic_variable_move(v, kept);
+    }
+    /* the step's own gradients; a states[k]@GRAD at the first step back is an outer one */
+    for (size_t j = 0; j < gn.n_local && !st; j++) {
+      bool outer_state = false;
+      for (size_t q = 0; i == 0 && q < r.n_states; q++) {
+        outer_state |= strcmp(stg[q], gn.local[j]) == 0 &&
+                       ic_program_find_var(p, op->block, gn.local[j]) != NULL;
+      }
+      if (!outer_state && !ic_scope_var(child, gn.local[j])) {
+        st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+      }
+    }
+    for (size_t j = 0; j < n_og && !st; j++) {
+      if (strcmp(og->args[j], "@EMPTY@") == 0) continue;
+      const ic_variable *o = ic_scope_find(cur, og->args[j]);
+      if (!o || o->kind != IC_VK_TENSOR || !o->tensor.data) continue;
+      ic_variable *v = ic_scope_var(child, og->args[j]);
+      st = v ? ic_ctrl_rnn_og_slice(&v->tensor, &o->tensor, t, len, og->args[j], err)
+             : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (size_t j = 0; i > 0 && j < r.n_states && !st; j++) {
+      if (!carry[j].data) continue;
+      ic_variable *v = ic_scope_var(child, stg[j]);
+      if (v) ic_tensor_share(&v->tensor, &carry[j]);
+      else st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    u->bscope[r.block] = child;
+    for (size_t q = 0; q < b->n_ops && !st; q++) st = run_op(u, q, &b->ops[q], err);
+    u->bscope[r.block] = NULL;
+    for (size_t j = 0; j < n_pm && !st; j++) {
+      if (strcmp(pg->args[j], "@EMPTY@") == 0) continue;
+      const char *gname = ic_ctrl_grad_name(u->arena, pm->args[j]);
+      const ic_variable *gv = gname ? ic_strmap_get(&child->vars, gname) : NULL;
+      if (!gv || gv->kind != IC_VK_TENSOR || !gv->tensor.data) continue;
+      ic_variable *o = grad_out_var(u, op, pg->args[j]);
+      if (!o) {
+        st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+        break;
+      }
+      if (first[r.n_in + j]) st = ic_ctrl_zeros_like(&o->tensor, &gv->tensor, u->a->env->alloc, err);
+      first[r.n_in + j] = false;
+      if (!st) st = ic_ctrl_accumulate(&o->tensor, &gv->tensor, pg->args[j], u->a->env->alloc, err);
+    }
+    for (size_t j = 0; ig && j < r.n_in && j < ig->n && !st; j++) {
+      if (strcmp(ig->args[j], "@EMPTY@") == 0) continue;
+      const char *gname = ic_ctrl_grad_name(u->arena, r.in[j]);
+      const ic_variable *gv = gname ? ic_strmap_get(&child->vars, gname) : NULL;
+      if (!gv || gv->kind != IC_VK_TENSOR || !gv->tensor.data) continue;
+      ic_variable *o = grad_out_var(u, op, ig->args[j]);
+      st = o ? ic_ctrl_rnn_grad_store(&o->tensor, &first[j], &gv->tensor, t, len, ig->args[j],
+                                      u->a->env->alloc, err)
+             : ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (size_t j = 0; j < r.n_states && !st; j++) {
+      const char *gname = ic_ctrl_grad_name(u->arena, r.ex[j]);
+      const ic_variable *gv = gname ? ic_strmap_get(&child->vars, gname) : NULL;
+      const ic_tensor *g = gv && gv->kind == IC_VK_TENSOR && gv->tensor.data ? &gv->tensor : NULL;
+      ic_tensor_reset(&carry[j]);
+      if (g) ic_tensor_share(&carry[j], g);
+      if (i == len - 1 && g && sg && j < sg->n && strcmp(sg->args[j], "@EMPTY@") != 0) {
+        ic_variable *o = grad_out_var(u, op, sg->args[j]);
+        if (!o) st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+        else ic_tensor_share(&o->tensor, g);
+      }
+    }
+    ic_scope_destroy(child);
+    if (st) ic_err_prefix(err, "backward of step %lld of block %d: ", (long long)t, r.block);
+  }
+  for (size_t k = 0; k < r.n_states; k++) ic_tensor_reset(&carry[k]);
+  ic_variable_clear(S);
   return st;
 }
 
@@ -587,8 +744,7 @@ static ic_status run_op(urun *u, size_t idx, const ic_op *op, ic_err *err) {
   void *state = NULL;
   ic_kctx c = {.def = def, .op = op, .attrs = attrs, .in = b.in, .out = b.out, .err = err,
                .env = u->a->env, .state = &state,
-               .op_key = op->block ? ((uint64_t)(uint32_t)op->block << 32) | (uint32_t)op->index
-                                   : (uint64_t)idx};
+               .op_key = ic_op_key(op, idx)};
   if ((st = ic_check_input_data(&c, err))) {
     ic_err_prefix(err, "%s: ", ic_op_where(op, where, sizeof where));
     goto done;
@@ -807,6 +963,7 @@ ic_status ic_run_uncompiled(const ic_uncompiled_args *a, ic_err *err) {
                            &u.seq, err))) {
     goto done;
   }
+  if (a->opt->prune && (st = ic_opseq_prune(&u.seq, a->prog, a->n_fetches, err))) goto done;
   if ((st = ic_opseq_validate(&u.seq, u.a->prog, err)) || (st = check_unset(&u, err))) goto done;
   ic_scope *root = a->scope;
   if (root) {

@@ -155,6 +155,15 @@ typedef struct ic_kctx {
   void **state;           /* this instruction's kernel state slot (see ic_opdef.free_state) */
 } ic_kctx;
 
+/* The op_key of an op: its place in the program (block, index), so that a random op draws
+ * the same values whatever runs around it (ops pruned, fused or inserted before it, either
+ * executor); an op the executor made (index -1: feed/fetch, folded constants) gets its
+ * position in the run's sequence, in a range of its own. */
+static inline uint64_t ic_op_key(const ic_op *op, size_t seq_index) {
+  if (op->index >= 0) return ((uint64_t)(uint32_t)op->block << 32) | (uint32_t)op->index;
+  return (1ull << 63) | (uint64_t)seq_index;
+}
+
 typedef ic_status (*ic_parse_fn)(ic_attr_reader *r, void *attrs);
 typedef ic_status (*ic_infer_fn)(ic_kctx *ctx);
 typedef ic_status (*ic_kernel_fn)(ic_kctx *ctx);

@@ -12,7 +12,9 @@ int ic_ctrl_sub_block(const ic_program *p, const ic_op *op, ic_err *err);
 /* A recurrent op's links (kernels/cpu/recurrent.c), checked: a valid sub_block, at least one
  * `inputs` variable; with has_states (absent: whether ex_states has names) ex_states, states
  * and initial_states of one length, every ex_states and states name a variable declared in
- * the step block. The arrays point into the op. */
+ * the step block. The arrays point into the op. For recurrent_grad (the same attributes and
+ * inputs, `outputs` an input) block is its grad block, whose forward block is the step
+ * block. */
 typedef struct ic_rnn_spec {
   int block;
   bool has_states, reverse;

@@ -311,14 +311,14 @@ static ic_status check_blocks(const ic_program *p, const pb_program *pb, ic_err 
   return st;
 }
 
-/* while, recurrent and conditional_block (and conditional_block_infer): a sub_block
+/* while, recurrent (and recurrent_grad) and conditional_block (and conditional_block_infer): a sub_block
  * attribute naming a block whose parent is the op's own block (so sub-blocks form a tree and
  * every run of them terminates); for while exactly one Condition variable; for recurrent
  * links that fit (ic_ctrl_rnn_spec). */
 static ic_status check_control_flow(const ic_program *p, const ic_op *op, const char *where,
                                     ic_err *err) {
   bool is_while = strcmp(op->type, "while") == 0;
-  bool is_rnn = strcmp(op->type, "recurrent") == 0;
+  bool is_rnn = strcmp(op->type, "recurrent") == 0 || strcmp(op->type, "recurrent_grad") == 0;
   if (!is_while && !is_rnn && strcmp(op->type, "conditional_block") != 0 &&
       strcmp(op->type, "conditional_block_infer") != 0) {
     return IC_OK;

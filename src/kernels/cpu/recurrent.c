@@ -7,9 +7,10 @@
  * ([seq_len] + its shape). `parameters` lists outer variables the block reads (analysis
  * widens it to everything the block reads outside itself, as while's X). Like while, the op
  * has no kernel of its own: both executors recognize IC_OP_SUBBLOCK and run the step block
- * (analysis/ctrlflow.c, interp/ctrlexec.c, interp/uncompiled.c). Inference only: the steps
- * are dropped as they end, whatever is_train says (recurrent_grad is not supported), and
- * step_scopes holds nothing. */
+ * (analysis/ctrlflow.c, interp/ctrlexec.c, interp/uncompiled.c). With a recurrent_grad
+ * reading step_scopes (training, is_train not false) step_scopes keeps, per step, the step
+ * block's variables the grad block reads, as the step left them (recurrent_grad.c);
+ * otherwise the steps are dropped as they end and step_scopes holds nothing. */
 #include "kernels/kernel.h"
 
 static ic_status infer(ic_kctx *c) {
