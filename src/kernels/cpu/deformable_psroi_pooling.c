@@ -19,6 +19,7 @@
  *   a point outside [-0.5, size - 0.5] is skipped, others are clamped to [0, size - 1] and
  *   read bilinearly (floor and ceil neighbours);
  *   Output = the mean of the samples read (0 when none), TopCount = their number.
+ * ROIs' LoD must hold one sequence per image (the grad accepts fewer, as Paddle's).
  * Input needs at least output_dim * group_height * group_width channels, and every class
  * index must name one of Trans's classes (Paddle reads past its tensors otherwise).
  * float32, float64. */
@@ -118,6 +119,12 @@ static ic_status infer(ic_kctx *c) {
   ic_status st = ic_dpsroi_check(c, &nc, &pc);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IC_DPSROI_INPUT, 0);
+  size_t ns;
+  if (!ic_kseq(c, IC_DPSROI_ROIS, 0, 0, &ns)) return c->err->code;
+  if ((int64_t)ns != x->dims[0]) { /* Paddle's forward wants one sequence per image */
+    return ic_kfail_in(c, IC_DPSROI_ROIS, 0, "has a LoD of %zu images, but Input has %lld", ns,
+                       (long long)x->dims[0]);
+  }
   const int64_t d[4] = {ic_in(c, IC_DPSROI_ROIS, 0)->dims[0], a->output_dim, a->ph, a->pw};
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4, d);
   if (ic_out(c, 1, 0)) ic_tensor_set_meta(ic_out(c, 1, 0), x->dtype, 4, d);
