@@ -178,6 +178,8 @@ START_TEST(paddle_misc_grad_oracle) {
       {"26", 4},
       {"33j", 81},
       {"33k", 110},
+      {"33m", 44},
+      {"26m", 19},
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     ck_assert_int_eq(run_cases(files[i].key, seen, &n_seen), files[i].n);
@@ -200,7 +202,14 @@ START_TEST(paddle_misc_grad_oracle) {
       "acosh_grad", "atanh_grad", "expm1_grad", "erfinv_grad", "logit_grad", "trunc_grad",
       "atan2_grad", "cumprod_grad", "logcumsumexp_grad", "lerp_grad", "dist_grad",
       "frobenius_norm_grad", "renorm_grad", "elementwise_fmax_grad", "elementwise_fmin_grad",
-      "elementwise_heaviside_grad", "log_loss_grad", "maxout_grad", "cvm_grad"};
+      "elementwise_heaviside_grad", "log_loss_grad", "maxout_grad", "cvm_grad",
+      /* 33m, 26m: vision, pooling, RoI, interpolation and sequence grads */
+      "conv3d_transpose_grad", "lrn_grad", "pixel_unshuffle_grad", "channel_shuffle_grad",
+      "affine_grid_grad", "unpool_grad", "max_pool2d_with_index_grad",
+      "max_pool3d_with_index_grad", "shuffle_channel_grad", "roi_pool_grad",
+      "psroi_pool_grad", "spectral_norm_grad", "linear_interp_grad", "trilinear_interp_grad",
+      "bicubic_interp_grad", "gru_unit_grad", "row_conv_grad", "im2sequence_grad",
+      "data_norm_grad", "unpool3d_grad"};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
     bool found = false;
     for (int s = 0; s < n_seen; s++) found |= strcmp(seen[s], ops[i]) == 0;
@@ -389,6 +398,29 @@ static void sv_attrs(ic_builder_op *o) {
 }
 
 static void einsum_attrs(ic_builder_op *o) { ic_builder_attr_string(o, "equation", "ij,jk->ik"); }
+static void m_c3t_attrs(ic_builder_op *o) {
+  ic_builder_attr_ints(o, "strides", 3, (const int32_t[]){2, 1, 1});
+  ic_builder_attr_ints(o, "paddings", 3, (const int32_t[]){0, 0, 0});
+}
+static void m_lrn_attrs(ic_builder_op *o) { ic_builder_attr_int(o, "n", 3); }
+static void m_mpi_attrs(ic_builder_op *o) {
+  ic_builder_attr_ints(o, "ksize", 2, (const int32_t[]){2, 2});
+  ic_builder_attr_ints(o, "strides", 2, (const int32_t[]){2, 2});
+}
+static void m_ag_attrs(ic_builder_op *o) {
+  ic_builder_attr_ints(o, "output_shape", 4, (const int32_t[]){2, 1, 3, 4});
+}
+static void m_roi_attrs(ic_builder_op *o) {
+  ic_builder_attr_int(o, "pooled_height", 1);
+  ic_builder_attr_int(o, "pooled_width", 1);
+}
+static void m_sn_attrs(ic_builder_op *o) { ic_builder_attr_int(o, "dim", 0); }
+static void m_i2s_attrs(ic_builder_op *o) {
+  ic_builder_attr_ints(o, "kernels", 2, (const int32_t[]){2, 2});
+}
+static void m_dn_attrs(ic_builder_op *o) {
+  ic_builder_attr_bool(o, "enable_scale_and_shift", false);
+}
 
 START_TEST(misc_grad_errors) {
   /* deformable_conv_grad: Output@GRAD of the wrong dims */
@@ -515,6 +547,105 @@ START_TEST(misc_grad_errors) {
     const char *slots[] = {"Out@GRAD"};
     ic_tensor *t[] = {zeros(IC_INT32, 1, TU_DIMS(3))};
     expect_error("stright_throuth_estimator_grad", 1, slots, t, "X@GRAD", NULL, "Out@GRAD 'v0'");
+  }
+  /* 33m: conv3d_transpose_grad with Output@GRAD of the wrong dims */
+  {
+    const char *slots[] = {"Input", "Filter", "Output@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 5, TU_DIMS(1, 2, 2, 2, 2)),
+                      zeros(IC_FP32, 5, TU_DIMS(2, 3, 2, 2, 2)),
+                      zeros(IC_FP32, 5, TU_DIMS(1, 3, 3, 3, 3))};
+    expect_error("conv3d_transpose_grad", 3, slots, t, "Input@GRAD", m_c3t_attrs,
+                 "Output@GRAD 'v2' is float32[1, 3, 3, 3, 3], expected float32[1, 3, 4, 3, 3]");
+  }
+  /* lrn_grad without Out@GRAD */
+  {
+    const char *slots[] = {"X", "Out", "MidOut"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2)), zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2)),
+                      zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2))};
+    expect_error("lrn_grad", 3, slots, t, "X@GRAD", m_lrn_attrs, "Out@GRAD");
+  }
+  /* lrn_grad: MidOut not of X's dims */
+  {
+    const char *slots[] = {"X", "Out", "MidOut", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2)), zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2)),
+                      zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 1)), zeros(IC_FP32, 4, TU_DIMS(1, 3, 2, 2))};
+    expect_error("lrn_grad", 4, slots, t, "X@GRAD", m_lrn_attrs,
+                 "MidOut 'v2' is float32[1, 3, 2, 1], expected float32[1, 3, 2, 2], as X");
+  }
+  /* max_pool2d_with_index_grad: a Mask entry outside the plane */
+  {
+    const char *slots[] = {"X", "Mask", "Out@GRAD"};
+    ic_tensor *m = zeros(IC_INT32, 4, TU_DIMS(1, 1, 2, 2));
+    ((int32_t *)ic_tensor_data(m))[3] = 16;
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 1, 4, 4)), m,
+                      zeros(IC_FP32, 4, TU_DIMS(1, 1, 2, 2))};
+    expect_error("max_pool2d_with_index_grad", 3, slots, t, "X@GRAD", m_mpi_attrs,
+                 "entry 3 is 16, expected -1 or in [0, 16)");
+  }
+  /* unpool_grad: float Indices */
+  {
+    const char *slots[] = {"X", "Indices", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 1, 2, 2)), zeros(IC_FP32, 4, TU_DIMS(1, 1, 2, 2)),
+                      zeros(IC_FP32, 4, TU_DIMS(1, 1, 4, 4))};
+    expect_error("unpool_grad", 3, slots, t, "X@GRAD", NULL, "Indices 'v1'");
+  }
+  /* affine_grid_grad: Output@GRAD not the grid of output_shape */
+  {
+    const char *slots[] = {"Output@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(2, 4, 3, 2))};
+    expect_error("affine_grid_grad", 1, slots, t, "Theta@GRAD", m_ag_attrs,
+                 "expected dims [2, 3, 4, 2], the grid of output shape (attribute output_shape)");
+  }
+  /* roi_pool_grad: an Argmax entry outside the plane */
+  {
+    const char *slots[] = {"X", "ROIs", "Argmax", "Out@GRAD"};
+    ic_tensor *arg = zeros(IC_INT64, 4, TU_DIMS(1, 2, 1, 1));
+    ((int64_t *)ic_tensor_data(arg))[1] = 9;
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(1, 2, 3, 3)), zeros(IC_FP32, 2, TU_DIMS(1, 4)),
+                      arg, zeros(IC_FP32, 4, TU_DIMS(1, 2, 1, 1))};
+    expect_error("roi_pool_grad", 4, slots, t, "X@GRAD", m_roi_attrs,
+                 "entry 1 is 9, expected -1 or in [0, 9)");
+  }
+  /* spectral_norm_grad: Out@GRAD not of Weight's dims */
+  {
+    const char *slots[] = {"Weight", "U", "V", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(3, 4)), zeros(IC_FP32, 1, TU_DIMS(3)),
+                      zeros(IC_FP32, 1, TU_DIMS(4)), zeros(IC_FP32, 2, TU_DIMS(4, 3))};
+    expect_error("spectral_norm_grad", 4, slots, t, "Weight@GRAD", m_sn_attrs,
+                 "Out@GRAD 'v3' is float32[4, 3], expected float32[3, 4], as Weight");
+  }
+  /* gru_unit_grad: Gate not [batch, 3 * hidden] */
+  {
+    const char *slots[] = {"Input", "HiddenPrev", "Weight", "Gate", "ResetHiddenPrev",
+                           "Hidden@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(2, 6)), zeros(IC_FP32, 2, TU_DIMS(2, 2)),
+                      zeros(IC_FP32, 2, TU_DIMS(2, 6)), zeros(IC_FP32, 2, TU_DIMS(2, 4)),
+                      zeros(IC_FP32, 2, TU_DIMS(2, 2)), zeros(IC_FP32, 2, TU_DIMS(2, 2))};
+    expect_error("gru_unit_grad", 6, slots, t, "Input@GRAD", NULL,
+                 "Gate 'v3' is float32[2, 4], expected float32[2, 6] (gru_unit's Gate)");
+  }
+  /* im2sequence_grad: Out@GRAD with the wrong number of patch rows */
+  {
+    const char *slots[] = {"X", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 4, TU_DIMS(2, 1, 3, 3)), zeros(IC_FP32, 2, TU_DIMS(4, 4))};
+    expect_error("im2sequence_grad", 2, slots, t, "X@GRAD", m_i2s_attrs,
+                 "expected float32[8, 4], im2sequence's Out");
+  }
+  /* data_norm_grad: scale_w@GRAD without enable_scale_and_shift */
+  {
+    const char *slots[] = {"X", "Y@GRAD", "Means", "Scales"};
+    ic_tensor *t[] = {zeros(IC_FP32, 2, TU_DIMS(2, 3)), zeros(IC_FP32, 2, TU_DIMS(2, 3)),
+                      zeros(IC_FP32, 1, TU_DIMS(3)), zeros(IC_FP32, 1, TU_DIMS(3))};
+    expect_error("data_norm_grad", 4, slots, t, "scale_w@GRAD", m_dn_attrs,
+                 "enable_scale_and_shift is not set");
+  }
+  /* row_conv_grad: a Filter of another width */
+  {
+    const char *slots[] = {"X", "Filter", "Out@GRAD"};
+    ic_tensor *t[] = {zeros(IC_FP32, 3, TU_DIMS(2, 4, 3)), zeros(IC_FP32, 2, TU_DIMS(2, 2)),
+                      zeros(IC_FP32, 3, TU_DIMS(2, 4, 3))};
+    expect_error("row_conv_grad", 3, slots, t, "X@GRAD", NULL,
+                 "Filter 'v1' is float32[2, 2], expected float32[context >= 1, 3]");
   }
 }
 END_TEST

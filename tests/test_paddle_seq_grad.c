@@ -55,7 +55,9 @@ START_TEST(grad_op_types) {
       "sequence_pad_grad", "sequence_unpad_grad", "sequence_reshape_grad", "lod_reset_grad",
       "shrink_rnn_memory_grad", "reorder_lod_tensor_by_rank_grad",
       "tensor_array_to_tensor_grad", "lod_tensor_to_array", "array_to_lod_tensor",
-      "read_from_array", "write_to_array", "select_input", "select_output", "sum"};
+      "read_from_array", "write_to_array", "select_input", "select_output", "sum",
+      "row_conv_grad", "sequence_slice_grad", "sequence_reverse", "data_norm_grad",
+      "deformable_psroi_pooling_grad", "roi_pool_grad", "psroi_pool_grad"};
   bool seen[sizeof wanted / sizeof wanted[0]] = {0};
   int cases = 0;
   while (fscanf(f, "%255s", name) == 1) {
@@ -277,6 +279,54 @@ START_TEST(sequence_grad_bad_inputs) {
   ot_out(&t, "X@GRAD", "dx");
   EXPECT_FAIL(&t, "shrink_rnn_memory_grad", "input Out@GRAD 'dout'", "at most X's 3 rows");
   ot_end(&t);
+  /* (helper M) sequence_slice_grad: a slice past its sequence's end */
+  {
+    ic_tensor *off = NULL, *len = NULL;
+    ck_assert_int_eq(ic_tensor_create(IC_INT64, 1, TU_DIMS(3), &off), IC_OK);
+    ck_assert_int_eq(ic_tensor_create(IC_INT64, 1, TU_DIMS(3), &len), IC_OK);
+    const int64_t ov[3] = {1, 0, 2}, lv[3] = {1, 0, 2};
+    memcpy(ic_tensor_data(off), ov, sizeof ov);
+    memcpy(ic_tensor_data(len), lv, sizeof lv);
+    ot_begin(&t);
+    ot_feed(&t, "x", lod1(rnd(2, TU_DIMS(5, 2), 1), 4, l3));
+    ot_feed(&t, "off", off);
+    ot_feed(&t, "len", len);
+    ot_feed(&t, "dout", rnd(2, TU_DIMS(3, 2), 2));
+    ot_op(&t, "sequence_slice_grad");
+    ic_builder_in(t.op, "X", "x");
+    ic_builder_in(t.op, "Offset", "off");
+    ic_builder_in(t.op, "Length", "len");
+    ic_builder_in(t.op, "Out@GRAD", "dout");
+    ot_out(&t, "X@GRAD", "dx");
+    EXPECT_FAIL(&t, "sequence_slice_grad", "slice 2 (Offset 2, Length 2)", "(3 rows)");
+    ot_end(&t);
+  }
+  /* (helper M) deformable_psroi_pooling(_grad): ROIs without LoD; Trans of the wrong parts */
+  for (int v = 0; v < 2; v++) {
+    static const uint64_t l1[2] = {0, 2};
+    ot_begin(&t);
+    ot_feed(&t, "x", rnd(4, TU_DIMS(1, 4, 5, 5), 1));
+    ic_tensor *rois = rnd(2, TU_DIMS(2, 4), 2);
+    ot_feed(&t, "rois", v ? lod1(rois, 2, l1) : rois);
+    ot_feed(&t, "trans", rnd(4, TU_DIMS(2, 2, 2, v ? 3 : 2), 3));
+    ot_feed(&t, "cnt", rnd(4, TU_DIMS(2, 4, 2, 2), 4));
+    ot_feed(&t, "dout", rnd(4, TU_DIMS(2, 4, 2, 2), 5));
+    ot_op(&t, "deformable_psroi_pooling_grad");
+    ic_builder_in(t.op, "Input", "x");
+    ic_builder_in(t.op, "ROIs", "rois");
+    ic_builder_in(t.op, "Trans", "trans");
+    ic_builder_in(t.op, "TopCount", "cnt");
+    ic_builder_in(t.op, "Output@GRAD", "dout");
+    ic_builder_attr_int(t.op, "output_dim", 4);
+    ic_builder_attr_int(t.op, "pooled_height", 2);
+    ic_builder_attr_int(t.op, "pooled_width", 2);
+    ic_builder_attr_ints(t.op, "group_size", 2, (const int32_t[]){1, 1});
+    ic_builder_attr_ints(t.op, "part_size", 2, (const int32_t[]){2, 2});
+    ot_out(&t, "Input@GRAD", "dx");
+    if (v) EXPECT_FAIL(&t, "deformable_psroi_pooling_grad", "input Trans 'trans'", "expected dims [2, 2, 2, 2]");
+    else EXPECT_FAIL(&t, "deformable_psroi_pooling_grad", "input ROIs 'rois'", "LoD");
+    ot_end(&t);
+  }
 }
 END_TEST
 

@@ -490,6 +490,9 @@ START_TEST(paddle_k_matrix_index_grads_adam) { run_paddle_case("k_matrix_index_g
  * kldiv_loss (batchmean), atan, sinh, tan, expm1, asinh, logsumexp, cumprod, logcumsumexp,
  * lerp, elementwise_fmax / fmin, dist (p 3), maxout, frobenius_norm, renorm, log_loss. */
 START_TEST(paddle_j_grads_adam) { run_paddle_case("j_grads"); }
+/* (helper M) conv3d_transpose, lrn, pixel_unshuffle, channel_shuffle, max_pool2d_with_index,
+ * affine_grid and spectral_norm and their grads in one network, Adam. */
+START_TEST(paddle_m_vision_grads_adam) { run_paddle_case("m_vision_grads"); }
 END_TEST
 
 /* paddle.optimizer.lr.LinearWarmup(CosineAnnealingDecay) with Adam (Paddle 3.3.1): the
@@ -1555,6 +1558,7 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_legacy_losses_sgd);
   tcase_add_test(tc, paddle_k_matrix_index_grads_adam);
   tcase_add_test(tc, paddle_j_grads_adam);
+  tcase_add_test(tc, paddle_m_vision_grads_adam);
   tcase_add_loop_test(tc, control_flow_training_on_emu, 0,
                       (int)(sizeof k_ctl_cases / sizeof k_ctl_cases[0]));
   return tc;

@@ -1692,6 +1692,51 @@ LOD_CASES.update({
 })
 
 
+def m_dpsroi(attrs):
+    """(helper M) deformable_psroi_pooling (Paddle 2.6's CPU kernel; 3.x dropped the op):
+    Input [2, C, 6, 7], ROIs split into the 2 images by their LoD, Trans; Output and
+    TopCount."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", list(feeds["x"][0].shape), F32)
+        rois = paddle.static.data("rois", [-1, 4], F32, lod_level=1)
+        trans = paddle.static.data("trans", list(feeds["trans"][0].shape), F32)
+        out = b.create_var(name="dpsroi_out", dtype=F32)
+        cnt = b.create_var(name="dpsroi_count", dtype=F32)
+        raw_op(b, "deformable_psroi_pooling", {"Input": [x], "ROIs": [rois], "Trans": [trans]},
+               {"Output": [out], "TopCount": [cnt]}, attrs)
+        return [x, rois, trans], [out, cnt]
+    return build
+
+
+def m_dpsroi_values(seed, c_in, n_cls, part):
+    rng = np.random.RandomState(seed)
+    rois = np.array([[1.2, 0.6, 9.7, 8.4], [-3.0, 2.0, 6.0, 15.0], [4.0, 4.0, 4.0, 4.0],
+                     [0.0, 0.0, 13.0, 11.0]], F32)
+    return {"x": (rng.uniform(-1, 1, (2, c_in, 6, 7)).astype(F32), None),
+            "rois": (rois, [[0, 3, 4]]),
+            "trans": (rng.uniform(-1, 1, (4, 2 * n_cls) + part).astype(F32), None)}
+
+
+LOD_CASES.update({
+    # classes in Trans, boxes partly outside the map and a degenerate one, scale 0.5
+    "m_dpsroi_trans": (m_dpsroi(dict(no_trans=False, spatial_scale=0.5, output_dim=2,
+                                     group_size=[2, 2], pooled_height=2, pooled_width=2,
+                                     part_size=[2, 2], sample_per_part=2, trans_std=0.1)),
+                       m_dpsroi_values(71, 8, 2, (2, 2))),
+    # no_trans (Trans present but unread), 3 x 3 samples per bin
+    "m_dpsroi_no_trans": (m_dpsroi(dict(no_trans=True, spatial_scale=1.0, output_dim=3,
+                                        group_size=[1, 1], pooled_height=3, pooled_width=2,
+                                        part_size=[3, 2], sample_per_part=3, trans_std=0.1)),
+                          m_dpsroi_values(72, 4, 1, (3, 2))),
+    # a part grid wider than high, large offsets (trans_std 0.5)
+    "m_dpsroi_part_wide": (m_dpsroi(dict(no_trans=False, spatial_scale=0.5, output_dim=2,
+                                         group_size=[1, 2], pooled_height=3, pooled_width=3,
+                                         part_size=[2, 3], sample_per_part=2, trans_std=0.5)),
+                           m_dpsroi_values(73, 4, 1, (2, 3))),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil

@@ -396,6 +396,87 @@ def main():
                        "w1": (rand(3, 2), None, False),
                        "w2": (rand(3, 2), None, False)}, ["xa", "xb", "xc"]))
 
+    # (helper M) row_conv over LoD sequences (one shorter than the context, one empty is
+    # refused by Paddle's kernel), sequence_slice (a zero-length slice, slices at both ends)
+    # and sequence_reverse, whose gradient is another sequence_reverse
+    names.append(case("m_row_conv_lod", one("row_conv", {"X": ["x"], "Filter": ["f"]}),
+                      {"x": (rand(8, 3), [[0, 2, 7, 8]], True), "f": (rand(3, 3), None, True)},
+                      ["x", "f"]))
+    names.append(case("m_sequence_slice",
+                      one("sequence_slice", {"X": ["x"], "Offset": ["off"], "Length": ["len"]}),
+                      {"x": (rand(9, 2, 2), [[0, 3, 4, 9]], True),
+                       "off": (np.array([[1], [0], [0]], dtype="int64"), None, False),
+                       "len": (np.array([[2], [0], [5]], dtype="int64"), None, False)}, ["x"]))
+    names.append(case("m_sequence_reverse",
+                      one("sequence_reverse", {"X": ["x"]}, out_slot="Y"),
+                      {"x": (rand(7, 3), [[0, 3, 3, 4, 7]], True)}, ["x"]))
+    # (helper M) data_norm in a whole program: data_norm_grad also lists the statistics
+    # themselves as outputs (left untouched); their @GRAD are this batch's statistics
+    def data_norm(block, feeds):
+        y, m, sc = tvar(block, "out"), tvar(block, "means"), tvar(block, "scales")
+        raw(block, "data_norm", {"X": [feeds["x"]], "BatchSize": [feeds["bsize"]],
+                                 "BatchSum": [feeds["bsum"]],
+                                 "BatchSquareSum": [feeds["bsq"]],
+                                 "scale_w": [feeds["w"]], "bias": [feeds["b"]]},
+            {"Y": [y], "Means": [m], "Scales": [sc]},
+            {"epsilon": 1e-4, "slot_dim": 2, "enable_scale_and_shift": True,
+             "summary_decay_rate": 0.9999999, "sync_stats": False, "data_layout": "NCHW"})
+        return y
+    xdn = rand(5, 4)
+    xdn[[0, 2], 0] = 0.0
+    xdn[[1, 3], 2] = 0.0
+    names.append(case("m_data_norm", data_norm,
+                      {"x": (xdn, [[0, 2, 5]], True),
+                       "bsize": (rand(4, lo=90, hi=110), None, True),
+                       "bsum": (rand(4, lo=-10, hi=10), None, True),
+                       "bsq": (rand(4, lo=80, hi=120), None, True),
+                       "w": (rand(4, lo=0.5, hi=1.5), None, True),
+                       "b": (rand(4), None, True)},
+                      ["x", "bsize", "bsum", "bsq", "w", "b"]))
+    # (helper M) deformable_psroi_pooling: Input and Trans gradients, ROIs split by their LoD
+    # (boxes partly outside the map, a degenerate one); classes in Trans; no_trans; a part
+    # grid wider than high, where Paddle's grad kernel takes the bin's part column with
+    # part_height (the forward with part_width)
+    for name, attrs, c_in, n_cls, part in [
+            ("m_dpsroi_trans", dict(no_trans=False, spatial_scale=0.5, output_dim=2,
+                                    group_size=[2, 2], pooled_height=2, pooled_width=2,
+                                    part_size=[2, 2], sample_per_part=2, trans_std=0.1),
+             8, 2, (2, 2)),
+            ("m_dpsroi_no_trans", dict(no_trans=True, spatial_scale=1.0, output_dim=3,
+                                       group_size=[1, 1], pooled_height=3, pooled_width=2,
+                                       part_size=[3, 2], sample_per_part=3, trans_std=0.1),
+             4, 1, (3, 2)),
+            ("m_dpsroi_part_wide", dict(no_trans=False, spatial_scale=0.5, output_dim=2,
+                                        group_size=[1, 2], pooled_height=3, pooled_width=3,
+                                        part_size=[2, 3], sample_per_part=2, trans_std=0.2),
+             4, 1, (2, 3))]:
+        rois = np.array([[1.2, 0.6, 9.7, 8.4], [-3.0, 2.0, 6.0, 15.0], [4.0, 4.0, 4.0, 4.0]],
+                        F32)
+        names.append(case(name, one("deformable_psroi_pooling",
+                                    {"Input": ["x"], "ROIs": ["rois"], "Trans": ["trans"]},
+                                    attrs, out_slot="Output",
+                                    extra_outs={"TopCount": ("top_count", F32)}),
+                          {"x": (rand(2, c_in, 6, 7), None, True),
+                           "rois": (rois, [[0, 2, 3]], False),
+                           "trans": (rand(3, 2 * n_cls, *part), None, not attrs["no_trans"])},
+                          ["x"] + ([] if attrs["no_trans"] else ["trans"])))
+    # (helper M) roi_pool and psroi_pool with ROIs split into images by their LoD (no
+    # RoisNum): X's gradient
+    rois = np.array([[0.4, 1.2, 5.6, 4.4], [2.0, 2.0, 2.0, 2.0], [1.5, 0.2, 9.6, 7.7],
+                     [-2.0, -1.0, 3.4, 2.5]], F32)
+    names.append(case("m_roi_pool_lod",
+                      one("roi_pool", {"X": ["x"], "ROIs": ["rois"]},
+                          {"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5},
+                          extra_outs={"Argmax": ("argmax", "int64")}),
+                      {"x": (rand(2, 3, 6, 7), None, True), "rois": (rois, [[0, 1, 4]], False)},
+                      ["x"]))
+    names.append(case("m_psroi_pool_lod",
+                      one("psroi_pool", {"X": ["x"], "ROIs": ["rois"]},
+                          {"pooled_height": 2, "pooled_width": 2, "output_channels": 2,
+                           "spatial_scale": 1.0}),
+                      {"x": (rand(2, 8, 5, 6), None, True), "rois": (rois, [[0, 3, 4]], False)},
+                      ["x"]))
+
     with open(os.path.join(OUT, "cases.txt"), "w") as f:
         f.write("\n".join(names) + "\n")
 

@@ -1706,6 +1706,55 @@ def case_j_grads():
              "tgt": (t / t.sum(1, keepdims=True)).astype("float32"),
              "yb": rng.integers(0, 2, (n, 1)).astype("float32")}
     return loss, feeds, 8, 1e-5, 1e-4
+def m_op(op_type, inputs, outs, attrs=None):
+    """(helper M) one op with several outputs through LayerHelper: outs [(slot, dtype)];
+    returns their variables in that order."""
+    from paddle.base.layer_helper import LayerHelper
+    h = LayerHelper(op_type)
+    ov = {k: h.create_variable_for_type_inference(dt) for k, dt in outs}
+    h.append_op(type=op_type, inputs=inputs, outputs=ov, attrs=attrs or {})
+    return [ov[k] for k, _ in outs]
+
+
+def case_m_vision_grads():
+    """(helper M) The vision grads of one net: img [4, 4, 6, 6] -> conv2d 3x3 -> lrn (n 3) ->
+    pixel_unshuffle 2 -> channel_shuffle 4 groups -> max_pool2d_with_index 2x2 stride 1;
+    vol [4, 2, 3, 3, 3] -> conv3d_transpose (2 -> 3, kernel 2, stride 2, padding 1,
+    output_padding 1); theta = fc of the pooled features reshaped [4, 2, 3] -> affine_grid
+    [4, 3, 3, 2] (align_corners off); the pooled features times a spectral_norm'd weight
+    (power_iters 2); the four feature sets concatenated -> fc 3, softmax cross-entropy, Adam."""
+    img = paddle.static.data(name="img", shape=[4, 4, 6, 6], dtype="float32")
+    vol = paddle.static.data(name="vol", shape=[4, 2, 3, 3, 3], dtype="float32")
+    label = paddle.static.data(name="label", shape=[4, 1], dtype="int64")
+    h = paddle.nn.Conv2D(4, 4, 3, padding=1)(img)
+    h, _ = m_op("lrn", {"X": h}, [("Out", "float32"), ("MidOut", "float32")],
+                {"n": 3, "k": 1.0, "alpha": 0.1, "beta": 0.75, "data_format": "NCHW"})
+    h, = m_op("pixel_unshuffle", {"X": h}, [("Out", "float32")],
+              {"downscale_factor": 2, "data_format": "NCHW"})
+    h, = m_op("channel_shuffle", {"X": h}, [("Out", "float32")],
+              {"groups": 4, "data_format": "NCHW"})
+    pooled, _ = m_op("max_pool2d_with_index", {"X": h}, [("Out", "float32"), ("Mask", "int32")],
+                     {"ksize": [2, 2], "strides": [1, 1], "paddings": [0, 0],
+                      "global_pooling": False, "adaptive": False})
+    v = paddle.nn.Conv3DTranspose(2, 3, 2, stride=2, padding=1, output_padding=1)(vol)
+    flat = paddle.reshape(pooled, [4, 64])
+    theta = paddle.reshape(paddle.static.nn.fc(flat, 6), [4, 2, 3])
+    grid, = m_op("affine_grid", {"Theta": theta}, [("Output", "float32")],
+                 {"output_shape": [4, 1, 3, 3], "align_corners": False})
+    w = paddle.static.create_parameter([64, 5], "float32", name="m_sn_w")
+    wn = paddle.static.nn.spectral_norm(w, dim=0, power_iters=2)
+    proj = raw("matmul_v2", {"X": flat, "Y": wn}, {"trans_x": False, "trans_y": False})
+    feats = paddle.concat([flat, paddle.reshape(v, [4, -1]), paddle.reshape(grid, [4, 18]),
+                           proj], axis=1)
+    logits = paddle.static.nn.fc(feats, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label))
+    paddle.optimizer.Adam(learning_rate=0.01).minimize(loss)
+    rng = np.random.default_rng(91)
+    feeds = {"img": rng.standard_normal((STEPS * 4, 4, 6, 6)).astype("float32"),
+             "vol": rng.standard_normal((STEPS * 4, 2, 3, 3, 3)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 4, 1)).astype("int64")}
+    return loss, feeds, 4, 1e-4, 1e-4
+
 
 
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
@@ -1758,6 +1807,7 @@ LEGACY_SRNN = ["n_rnn_sgd", "n_rnn_reverse", "n_rnn_adam", "n_rnn_batch_ref",
                "n_rnn_stateless", "n_rnn_plain"]  # StaticRNN training, written by Paddle 2.6.2
 CASES["k_matrix_index_grads"] = case_k_matrix_index_grads
 CASES["j_grads"] = case_j_grads
+CASES["m_vision_grads"] = case_m_vision_grads
 
 
 def save_vars(exe, prog, path):

@@ -19,19 +19,10 @@
 
 #include "kernels/cpu/conv.h"
 #include "kernels/cpu/conv3d.h"
+#include "kernels/cpu/conv3d_transpose.h"
 #include "kernels/cpu/gemm.h"
 
 enum { IN_INPUT, IN_FILTER };
-
-typedef struct c3t_attrs {
-  int64_t strides[3], dilations[3], pads[6], output_padding[3], output_size[3], groups;
-  bool has_output_padding, has_output_size, ndhwc;
-  ic_pad_algo pad_algo;
-} c3t_attrs;
-
-typedef struct geom {
-  int64_t n, c, oc, og, in[3], k[3], s[3], d[3], p[6], out[3], g;
-} geom;
 
 /* A list of 3 values >= min into out (dflt each when absent or empty). */
 static void read3(ic_attr_reader *r, const char *name, int64_t out[3], int64_t dflt,
@@ -56,8 +47,8 @@ static void read3(ic_attr_reader *r, const char *name, int64_t out[3], int64_t d
   if (present) *present = true;
 }
 
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  c3t_attrs *a = attrs;
+ic_status ic_c3t_parse(ic_attr_reader *r, void *attrs) {
+  ic_c3t_attrs *a = attrs;
   read3(r, "strides", a->strides, 1, 1, NULL);
   read3(r, "dilations", a->dilations, 1, 1, NULL);
   read3(r, "output_padding", a->output_padding, 0, 0, &a->has_output_padding);
@@ -77,8 +68,8 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-static ic_status geometry(ic_kctx *c, geom *g) {
-  const c3t_attrs *a = c->attrs;
+ic_status ic_c3t_geometry(ic_kctx *c, ic_c3t_geom *g) {
+  const ic_c3t_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *f = ic_in(c, IN_FILTER, 0);
   ic_status st = ic_kcheck_dtype(c, IN_INPUT, 0, IC_DT_FLOAT);
   if (st) return st;
@@ -156,9 +147,9 @@ static ic_status geometry(ic_kctx *c, geom *g) {
 }
 
 static ic_status infer(ic_kctx *c) {
-  const c3t_attrs *a = c->attrs;
-  geom g;
-  ic_status st = geometry(c, &g);
+  const ic_c3t_attrs *a = c->attrs;
+  ic_c3t_geom g;
+  ic_status st = ic_c3t_geometry(c, &g);
   if (st) return st;
   int64_t d[5] = {g.n, g.oc, g.out[0], g.out[1], g.out[2]};
   if (a->ndhwc) d[1] = g.out[0], d[2] = g.out[1], d[3] = g.out[2], d[4] = g.oc;
@@ -168,7 +159,7 @@ static ic_status infer(ic_kctx *c) {
 
 #define DEFINE_C3T(T)                                                                        \
   /* col[((o * KD + kd) * KH + kh) * KW + kw][z, y, x] added into the og channels at ys */    \
-  static void col2vol_##T(const T *col, T *ys, const geom *g) {                              \
+  static void col2vol_##T(const T *col, T *ys, const ic_c3t_geom *g) {                       \
     const int64_t D = g->in[0], H = g->in[1], W = g->in[2];                                  \
     const int64_t OD = g->out[0], OH = g->out[1], OW = g->out[2];                            \
     const T *p = col;                                                                        \
@@ -193,9 +184,9 @@ DEFINE_C3T(float)
 DEFINE_C3T(double)
 
 static ic_status run(ic_kctx *c) {
-  const c3t_attrs *a = c->attrs;
-  geom g;
-  ic_status st = geometry(c, &g);
+  const ic_c3t_attrs *a = c->attrs;
+  ic_c3t_geom g;
+  ic_status st = ic_c3t_geometry(c, &g);
   if (st) return st;
   const ic_tensor *x = ic_in(c, IN_INPUT, 0), *f = ic_in(c, IN_FILTER, 0);
   ic_tensor *out = ic_out(c, 0, 0);
@@ -245,6 +236,6 @@ const ic_opdef ic_op_conv3d_transpose = {
     .name = "conv3d_transpose",
     .n_inputs = 2, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(c3t_attrs), .parse = parse,
+    .attrs_size = sizeof(ic_c3t_attrs), .parse = ic_c3t_parse,
     .infer = infer, .cpu = run,
 };

@@ -158,3 +158,62 @@ ic_status ic_mpi_run(ic_kctx *c) {
   }
   return IC_OK;
 }
+
+/* ---- the gradient: inputs X (dims only), Mask, Out@GRAD; X@GRAD ---- */
+
+ic_status ic_mpi_grad_infer(ic_kctx *c) {
+  const ic_mpi_attrs *a = c->attrs;
+  const ic_tensor *x = ic_in(c, 0, 0), *m = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
+  if (st || (st = ic_kcheck_dtype(c, 1, 0, IC_DT_INT))) return st;
+  if (x->ndim != 2 + a->nd) {
+    return ic_kfail_in(c, 0, 0, "expected rank %d (%s)", 2 + a->nd, a->nd == 3 ? "NCDHW" : "NCHW");
+  }
+  mpi_geom q;
+  if ((st = geom(c, &q))) return st;
+  int64_t d[5] = {x->dims[0], x->dims[1]};
+  memcpy(d + 2, q.o + 3 - a->nd, (size_t)a->nd * sizeof *d);
+  char e[128];
+  if (!ic_dims_equal(m->ndim, m->dims, 2 + a->nd, d)) {
+    return ic_kfail_in(c, 1, 0, "expected dims %s, the pooling's output",
+                       ic_dims_str(2 + a->nd, d, e, sizeof e));
+  }
+  if (g->dtype != x->dtype || !ic_dims_equal(g->ndim, g->dims, 2 + a->nd, d)) {
+    return ic_kfail_in(c, 2, 0, "expected %s%s, the pooling's output", ic_dtype_name(x->dtype),
+                       ic_dims_str(2 + a->nd, d, e, sizeof e));
+  }
+  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
+  return IC_OK;
+}
+
+/* X@GRAD[n, c].flat[Mask[n, c, o]] += Out@GRAD[n, c, o] in output order, in the dtype as
+ * Paddle's MaxPool2d/3dWithIndexGradFunctor; a Mask of -1 (a window without input) adds
+ * nothing. */
+#define MPI_GRAD(T)                                                                       \
+  do {                                                                                    \
+    const T *gd = g->data;                                                                \
+    T *dd = dx->data;                                                                     \
+    memset(dd, 0, (size_t)(planes * vol) * sizeof(T));                                    \
+    for (int64_t pl = 0; pl < planes; pl++) {                                             \
+      for (int64_t r = 0; r < ovol; r++) {                                                \
+        const int64_t at = ic_read_i64(m, pl * ovol + r);                                 \
+        if (at == -1) continue;                                                           \
+        if (at < 0 || at >= vol) {                                                        \
+          return ic_kfail_in(c, 1, 0, "entry %lld is %lld, expected -1 or in [0, %lld)",  \
+                             (long long)(pl * ovol + r), (long long)at, (long long)vol);  \
+        }                                                                                 \
+        dd[pl * vol + at] += gd[pl * ovol + r];                                           \
+      }                                                                                   \
+    }                                                                                     \
+  } while (0)
+
+ic_status ic_mpi_grad_run(ic_kctx *c) {
+  const ic_tensor *x = ic_in(c, 0, 0), *m = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
+  ic_tensor *dx = ic_out(c, 0, 0);
+  const int64_t planes = x->dims[0] * x->dims[1];
+  const int64_t vol = planes ? ic_tensor_numel_(x) / planes : 0;
+  const int64_t ovol = planes ? ic_tensor_numel_(g) / planes : 0;
+  if (x->dtype == IC_FP32) MPI_GRAD(float);
+  else MPI_GRAD(double);
+  return IC_OK;
+}

@@ -25,5 +25,9 @@ typedef struct ic_mpi_attrs {
 ic_status ic_mpi_parse(ic_attr_reader *r, ic_mpi_attrs *a, int nd);
 ic_status ic_mpi_infer(ic_kctx *c);
 ic_status ic_mpi_run(ic_kctx *c);
+/* The grad ops (max_pool2d/3d_with_index_grad): inputs X (dims only), Mask (int32 / int64,
+ * the forward's), Out@GRAD; output X@GRAD = Out@GRAD added at the places Mask names. */
+ic_status ic_mpi_grad_infer(ic_kctx *c);
+ic_status ic_mpi_grad_run(ic_kctx *c);
 
 #endif

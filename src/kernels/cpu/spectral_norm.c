@@ -10,17 +10,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/spectral_norm.h"
 
 enum { IN_WEIGHT, IN_U, IN_V };
 
-typedef struct sn_attrs {
-  int dim;
-  int64_t iters;
-  double eps;
-} sn_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_spectral_norm_parse(ic_attr_reader *r, void *attrs) {
   sn_attrs *a = attrs;
   const int64_t dim = ic_ar_int(r, "dim", 0);
   a->iters = ic_ar_int(r, "power_iters", 1);
@@ -34,7 +28,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-static ic_status infer(ic_kctx *c) {
+ic_status ic_spectral_norm_check(ic_kctx *c) {
   const sn_attrs *a = c->attrs;
   const ic_tensor *w = ic_in(c, IN_WEIGHT, 0), *u = ic_in(c, IN_U, 0), *v = ic_in(c, IN_V, 0);
   if (ic_kcheck_dtype(c, IN_WEIGHT, 0, IC_DT_FLOAT)) return c->err->code;
@@ -52,6 +46,13 @@ static ic_status infer(ic_kctx *c) {
     return ic_kfail_in(c, IN_V, 0, "expected %s[%lld] (the product of Weight's other dimensions)",
                        ic_dtype_name(w->dtype), (long long)wn);
   }
+  return IC_OK;
+}
+
+static ic_status infer(ic_kctx *c) {
+  ic_status st = ic_spectral_norm_check(c);
+  if (st) return st;
+  const ic_tensor *w = ic_in(c, IN_WEIGHT, 0);
   ic_tensor_set_meta(ic_out(c, 0, 0), w->dtype, w->ndim, w->dims);
   return IC_OK;
 }
@@ -84,19 +85,14 @@ static void normalize(double *x, int64_t n, double eps) {
   for (int64_t i = 0; i < n; i++) x[i] /= d;
 }
 
-static ic_status run(ic_kctx *c) {
-  const sn_attrs *a = c->attrs;
-  const ic_tensor *w = ic_in(c, IN_WEIGHT, 0), *ut = ic_in(c, IN_U, 0), *vt = ic_in(c, IN_V, 0);
-  ic_tensor *out = ic_out(c, 0, 0);
-  const int64_t n = ic_tensor_numel_(w), h = w->dims[a->dim];
-  if (!n) return IC_OK;
+double ic_spectral_norm_sigma(const sn_attrs *a, const ic_tensor *w, const ic_tensor *ut,
+                              const ic_tensor *vt, double *u, double *v) {
+  const int64_t h = w->dims[a->dim];
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < a->dim; d++) outer *= w->dims[d];
   for (int d = a->dim + 1; d < w->ndim; d++) inner *= w->dims[d];
   const int64_t wn = outer * inner;
-  ic_buffer *s = ic_kscratch(c, (size_t)(2 * h + wn) * sizeof(double));
-  if (!s) return c->err->code;
-  double *u = s->data, *v = u + h, *wv = v + wn;
+  double *wv = v + wn;
   for (int64_t i = 0; i < h; i++) u[i] = get(ut, i);
   for (int64_t i = 0; i < wn; i++) v[i] = get(vt, i);
   for (int64_t it = 0; it < a->iters; it++) {
@@ -108,6 +104,20 @@ static ic_status run(ic_kctx *c) {
   matvec(w, outer, h, inner, false, v, wv);
   double sigma = 0;
   for (int64_t i = 0; i < h; i++) sigma += u[i] * wv[i];
+  return sigma;
+}
+
+static ic_status run(ic_kctx *c) {
+  const sn_attrs *a = c->attrs;
+  const ic_tensor *w = ic_in(c, IN_WEIGHT, 0), *ut = ic_in(c, IN_U, 0), *vt = ic_in(c, IN_V, 0);
+  ic_tensor *out = ic_out(c, 0, 0);
+  const int64_t n = ic_tensor_numel_(w), h = w->dims[a->dim];
+  if (!n) return IC_OK;
+  const int64_t wn = n / h;
+  ic_buffer *s = ic_kscratch(c, (size_t)(2 * h + wn) * sizeof(double));
+  if (!s) return c->err->code;
+  double *u = s->data, *v = u + h;
+  const double sigma = ic_spectral_norm_sigma(a, w, ut, vt, u, v);
   if (w->dtype == IC_FP64) {
     const double *x = w->data;
     double *y = out->data;
@@ -129,6 +139,6 @@ const ic_opdef ic_op_spectral_norm = {
     .name = "spectral_norm",
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(sn_attrs), .parse = parse,
+    .attrs_size = sizeof(sn_attrs), .parse = ic_spectral_norm_parse,
     .infer = infer, .cpu = run,
 };
