@@ -1071,8 +1071,10 @@ def run(case, out_dir, grng):
     gop = gops[0]
     feed["g"] = grng.standard_normal(np.shape(y)).astype("float32")
     islots = [k for k in gop.input_names if gop.input(k)]
-    # gradients only (data_norm_grad also lists the statistics it leaves untouched)
-    oslots = [k for k in gop.output_names if gop.output(k) and k.endswith("@GRAD")]
+    # gradients only (data_norm_grad also lists the statistics it leaves untouched); a grad
+    # written as the forward op (flip) has its own output slots
+    oslots = [k for k in gop.output_names
+              if gop.output(k) and (k.endswith("@GRAD") or gop.type == op)]
     fetch = [gop.input(k)[0] for k in islots] + [gop.output(k)[0] for k in oslots]
     res = exe_run(exe, main, feed, fetch)
     for j, _ in enumerate(islots):
