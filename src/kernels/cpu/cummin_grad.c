@@ -1,69 +1,9 @@
-/* cummin_grad: for out = the running minimum of x along `axis` and indices the position of
- * the element each step holds (cummin), x@GRAD = zeros with every out@GRAD element added at
- * its indices position along the axis, in row-major order in the data's type (phi
- * CumminGradKernel: a scatter-add). Inputs x (meta only), indices (int32/int64, x's dims),
- * out@GRAD (x's dims); attributes axis (negative from the end), dtype (the indices' type).
- * Float32 and float64. */
-#include "kernels/cpu/kgrad.h"
-
-enum { IN_X, IN_IDX, IN_DOUT };
-static const ic_slotdef k_inputs[3] = {
-    {"x", IC_SLOT_NO_BUFFER}, {"indices", 0}, {"out@GRAD", 0}};
-static const ic_slotdef k_outputs[1] = {{"x@GRAD", 0}};
-
-typedef struct cummin_grad_attrs {
-  int64_t axis;
-} cummin_grad_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  ((cummin_grad_attrs *)attrs)->axis = ic_ar_int(r, "axis", -1);
-  (void)ic_ar_int(r, "dtype", 3);
-  return r->st;
-}
-
-static ic_status infer(ic_kctx *c) {
-  ic_status st = ic_kcheck_dtype(c, IN_IDX, 0, IC_DT_INT);
-  if (st || (st = ic_kcheck_dtype(c, IN_DOUT, 0, IC_DT_FLOAT))) return st;
-  const ic_tensor *x = ic_in(c, IN_X, 0), *idx = ic_in(c, IN_IDX, 0), *g = ic_in(c, IN_DOUT, 0);
-  const int64_t axis = ((const cummin_grad_attrs *)c->attrs)->axis;
-  if (ic_kaxis(c, axis, x->ndim > 0 ? x->ndim : 1, "axis") < 0) return c->err->code;
-  if ((st = kg_expect(c, IN_DOUT, g->dtype, x->ndim, x->dims, "x's"))) return st;
-  if (!ic_dims_equal(idx->ndim, idx->dims, x->ndim, x->dims)) {
-    return ic_kfail_in(c, IN_IDX, 0, "expected x's dims");
-  }
-  kg_out(c, 0, g->dtype, x->ndim, x->dims);
-  return IC_OK;
-}
-
-static ic_status run(ic_kctx *c) {
-  const cummin_grad_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, IN_X, 0), *idx = ic_in(c, IN_IDX, 0), *g = ic_in(c, IN_DOUT, 0);
-  ic_tensor *dx = ic_out(c, 0, 0);
-  kg_zero(dx);
-  if (x->ndim == 0) {
-    kg_put(dx, 0, kg_get(g, 0));
-    return IC_OK;
-  }
-  const int ax = (int)(a->axis < 0 ? a->axis + x->ndim : a->axis);
-  const int64_t outer = ic_numel(ax, x->dims), len = x->dims[ax];
-  const int64_t inner = ic_numel(x->ndim - ax - 1, x->dims + ax + 1);
-  for (int64_t r = 0; r < outer; r++) {
-    for (int64_t j = 0; j < len; j++) {
-      for (int64_t i = 0; i < inner; i++) {
-        const int64_t at = (r * len + j) * inner + i, p = ic_read_i64(idx, at);
-        if (p < 0 || p >= len) {
-          return ic_kfail_in(c, IN_IDX, 0, "holds %lld at %lld, expected in [0, %lld)",
-                             (long long)p, (long long)at, (long long)len);
-        }
-        kg_add(dx, (r * len + p) * inner + i, kg_get(g, at));
-      }
-    }
-  }
-  return IC_OK;
-}
+/* cummin_grad: the gradient of cummin's running minimum, a scatter-add of out@GRAD at the
+ * indices cummin wrote (cumext_grad.c). */
+#include "kernels/cpu/cumext.h"
 
 const ic_opdef ic_op_cummin_grad = {
-    .name = "cummin_grad", .n_inputs = 3, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .attrs_size = sizeof(cummin_grad_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
+    .name = "cummin_grad", .n_inputs = 3, .inputs = ic_cumext_grad_inputs, .n_outputs = 1,
+    .outputs = ic_cumext_grad_outputs, .attrs_size = sizeof(ic_cumext_grad_attrs),
+    .parse = ic_cumext_grad_parse, .infer = ic_cumext_grad_infer, .cpu = ic_cumext_grad_run,
 };

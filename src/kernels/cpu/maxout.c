@@ -4,14 +4,10 @@
  * greater (so a NaN is kept only when it comes last). float32, float64. */
 #include <float.h>
 
-#include "kernels/kernel.h"
+#include "kernels/cpu/maxout.h"
 
-typedef struct maxout_attrs {
-  int64_t groups, axis;
-} maxout_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  maxout_attrs *a = attrs;
+ic_status ic_maxout_parse(ic_attr_reader *r, void *attrs) {
+  ic_maxout_attrs *a = attrs;
   a->groups = ic_ar_int_req(r, "groups");
   a->axis = ic_ar_int(r, "axis", 1);
   if (r->st) return r->st;
@@ -22,8 +18,8 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-static ic_status infer(ic_kctx *c) {
-  const maxout_attrs *a = c->attrs;
+ic_status ic_maxout_out_dims(ic_kctx *c, int64_t d[4]) {
+  const ic_maxout_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
   if (st) return st;
@@ -33,9 +29,16 @@ static ic_status infer(ic_kctx *c) {
     return ic_kfail_in(c, 0, 0, "has %lld channels, expected a multiple of groups %lld",
                        (long long)x->dims[ax], (long long)a->groups);
   }
-  int64_t d[4] = {x->dims[0], x->dims[1], x->dims[2], x->dims[3]};
+  for (int k = 0; k < 4; k++) d[k] = x->dims[k];
   d[ax] /= a->groups;
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, 4, d);
+  return IC_OK;
+}
+
+static ic_status infer(ic_kctx *c) {
+  int64_t d[4];
+  ic_status st = ic_maxout_out_dims(c, d);
+  if (st) return st;
+  ic_tensor_set_meta(ic_out(c, 0, 0), ic_in(c, 0, 0)->dtype, 4, d);
   return IC_OK;
 }
 
@@ -58,7 +61,7 @@ static ic_status infer(ic_kctx *c) {
   } while (0)
 
 static ic_status run(ic_kctx *c) {
-  const maxout_attrs *a = c->attrs;
+  const ic_maxout_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
   ic_tensor *o = ic_out(c, 0, 0);
   const bool last = a->axis != 1;
@@ -75,5 +78,5 @@ static const ic_slotdef outputs[] = {{"Out", 0}};
 
 const ic_opdef ic_op_maxout = {
     .name = "maxout", .n_inputs = 1, .inputs = inputs, .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(maxout_attrs), .parse = parse, .infer = infer, .cpu = run,
+    .attrs_size = sizeof(ic_maxout_attrs), .parse = ic_maxout_parse, .infer = infer, .cpu = run,
 };

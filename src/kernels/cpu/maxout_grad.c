@@ -5,37 +5,13 @@
  * -1 / 3); attributes groups (required), axis (default 1); float32 and float64. */
 #include <string.h>
 
-#include "kernels/kernel.h"
-
-typedef struct maxoutg_attrs {
-  int64_t groups, axis;
-} maxoutg_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  maxoutg_attrs *a = attrs;
-  a->groups = ic_ar_int_req(r, "groups");
-  a->axis = ic_ar_int(r, "axis", 1);
-  if (r->st) return r->st;
-  if (a->groups < 1) return ic_ar_fail(r, "groups", "is %lld, expected >= 1", (long long)a->groups);
-  if (a->axis != 1 && a->axis != -1 && a->axis != 3) {
-    return ic_ar_fail(r, "axis", "is %lld, expected 1, -1 or 3", (long long)a->axis);
-  }
-  return IC_OK;
-}
+#include "kernels/cpu/maxout.h"
 
 static ic_status infer(ic_kctx *c) {
-  const maxoutg_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0);
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT);
+  int64_t d[4];
+  ic_status st = ic_maxout_out_dims(c, d);
   if (st) return st;
-  if (x->ndim != 4) return ic_kfail_in(c, 0, 0, "expected rank 4");
-  const int ax = a->axis == 1 ? 1 : 3;
-  if (x->dims[ax] % a->groups) {
-    return ic_kfail_in(c, 0, 0, "has %lld channels, expected a multiple of groups %lld",
-                       (long long)x->dims[ax], (long long)a->groups);
-  }
-  int64_t d[4] = {x->dims[0], x->dims[1], x->dims[2], x->dims[3]};
-  d[ax] /= a->groups;
   for (size_t s = 1; s < 3; s++) {
     const ic_tensor *t = ic_in(c, s, 0);
     if (t->dtype != x->dtype || !ic_dims_equal(t->ndim, t->dims, 4, d)) {
@@ -69,7 +45,7 @@ static ic_status infer(ic_kctx *c) {
   } while (0)
 
 static ic_status run(ic_kctx *c) {
-  const maxoutg_attrs *a = c->attrs;
+  const ic_maxout_attrs *a = c->attrs;
   const ic_tensor *x = ic_in(c, 0, 0), *o = ic_in(c, 1, 0), *g = ic_in(c, 2, 0);
   ic_tensor *dx = ic_out(c, 0, 0);
   const bool last = a->axis != 1;
@@ -87,6 +63,6 @@ const ic_opdef ic_op_maxout_grad = {
     .name = "maxout_grad",
     .n_inputs = 3, .inputs = inputs,
     .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(maxoutg_attrs), .parse = parse,
+    .attrs_size = sizeof(ic_maxout_attrs), .parse = ic_maxout_parse,
     .infer = infer, .cpu = run,
 };
