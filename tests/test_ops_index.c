@@ -2124,7 +2124,7 @@ START_TEST(scatter_nd_add_put_along_axis_errors) {
           "expected Index's dims without the last");
   snd_bad(TU_DIMS(1, 3), 2, (const int64_t[]){0, 1, 0}, TU_DIMS(1), 1, "'idx'",
           "has last dim 3, expected at most X's rank 2");
-  paa_bad("mean", 0, (const int64_t[]){0, 1}, "'Reduce'", "\"mean\"");
+  paa_bad("median", 0, (const int64_t[]){0, 1}, "'Reduce'", "\"median\", expected \"assign\"");
   paa_bad("add", 2, (const int64_t[]){0, 1}, "'Axis' is 2", "expected in [-2, 2)");
   paa_bad("assign", 0, (const int64_t[]){0, 3}, "'idx'", "entry 1 is 3, expected in [-3, 3)");
 }
