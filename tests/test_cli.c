@@ -358,12 +358,15 @@ START_TEST(run_prune) {
   tu_var(b, "x", IC_FP32, 1, TU_DIMS(3));
   tu_var(b, "y", IC_FP32, 1, TU_DIMS(3));
   tu_var(b, "z", IC_FP32, 1, TU_DIMS(3));
+  tu_var(b, "w", IC_FP32, 1, TU_DIMS(3));
   ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w"); /* read only after y: --prune --fetch y needs no w */
   ic_builder_op *op = ic_builder_add_op(b, 0, "relu");
   ic_builder_in(op, "X", "x");
   ic_builder_out(op, "Out", "y");
   op = ic_builder_add_op(b, 0, "custom_gap");
   ic_builder_in(op, "X", "y");
+  ic_builder_in(op, "Y", "w");
   ic_builder_out(op, "Out", "z");
   ic_builder_fetch(b, "z");
   void *bytes;
@@ -372,8 +375,11 @@ START_TEST(run_prune) {
   char *dir = tu_tmpdir(), path[4096];
   snprintf(path, sizeof path, "%s/m.pdmodel", dir);
   ck_assert(tu_write_file(path, bytes, n));
-  cli_result r = run_cli("run %s --random-feed x=3 --fetch y", path);
+  cli_result r = run_cli("run %s --random-feed x=3 --random-feed w=3 --fetch y", path);
   assert_fails(&r, 1, "custom_gap", NULL);
+  result_free(&r);
+  r = run_cli("run %s --random-feed x=3 --fetch y", path); /* unpruned, w is required */
+  assert_fails(&r, 2, "feed target 'w'", NULL);
   result_free(&r);
   for (int mode = 0; mode < 2; mode++) {
     r = run_cli("run %s --random-feed x=3 --fetch y --prune --mode %s", path,
@@ -391,7 +397,7 @@ START_TEST(run_prune) {
   r = run_env("ICORE_PRUNE=1", "run %s --random-feed x=3 --fetch y", path);
   assert_ok(&r);
   result_free(&r);
-  r = run_cli("run %s --random-feed x=3 --prune", path); /* z still needs custom_gap */
+  r = run_cli("run %s --random-feed x=3 --random-feed w=3 --prune", path); /* z: custom_gap */
   assert_fails(&r, 1, "custom_gap", NULL);
   result_free(&r);
   free(bytes);

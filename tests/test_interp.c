@@ -1147,8 +1147,9 @@ END_TEST
  * variable's lifetime lies inside the plan, and after a run the variables carry the shapes
  * the run gave them; an emulated device plan shows streams. */
 /* options.prune: fetching y runs only y's producers and the op writing the persistable p;
- * the op after y has no kernel (no_such_op) and a dead op would fail at run time (x + q of
- * shapes [4] and [3]). Without prune the same fetch fails naming no_such_op. */
+ * the op after y has no kernel (no_such_op), a dead op would fail at run time (x + q of
+ * shapes [4] and [3]), and the feed target w, read only by another dead op, is not given.
+ * Without prune the same fetch fails naming no_such_op. */
 START_TEST(prune_to_the_fetches) {
   ic_builder *b = ic_builder_create();
   const int64_t d4[1] = {4}, d3[1] = {3};
@@ -1158,12 +1159,18 @@ START_TEST(prune_to_the_fetches) {
   tu_var(b, "z", IC_FP32, 1, d4);
   tu_var(b, "u", IC_FP32, 1, d4);
   tu_var(b, "dead", IC_FP32, 1, d4);
+  tu_var(b, "w", IC_FP32, 1, d4);
+  tu_var(b, "dead2", IC_FP32, 1, d4);
   ic_builder_var(b, 0, "p", IC_FP32, 1, d4, true);
   ic_builder_var(b, 0, "q", IC_FP32, 1, d3, true);
   ic_builder_feed(b, "x");
+  ic_builder_feed(b, "w");
   ic_builder_op *op = ic_builder_add_op(b, 0, "relu");
   ic_builder_in(op, "X", "x");
   ic_builder_out(op, "Out", "r");
+  op = ic_builder_add_op(b, 0, "tanh");
+  ic_builder_in(op, "X", "w");
+  ic_builder_out(op, "Out", "dead2");
   op = ic_builder_add_op(b, 0, "elementwise_add");
   ic_builder_in(op, "X", "x");
   ic_builder_in(op, "Y", "q");

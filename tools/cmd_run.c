@@ -75,7 +75,8 @@ int cmd_run(const cli_args *a) {
   cli_model m;
   ic_executor *e = NULL;
   ic_tensor **out = NULL;
-  if ((rc = cli_model_open(a, true, &m))) goto done;
+  /* pruned, a feed target only the dropped ops read need not be given */
+  if ((rc = cli_model_open(a, !o.prune, &m))) goto done;
   out = calloc(m.n_fetches, sizeof *out);
   if (!out) {
     rc = cli_error(CLI_FAIL, "out of memory");

@@ -5,13 +5,14 @@
  * producers. Paddle's Executor does the same with `use_prune`.
  *
  * One backward walk over the op sequence with a set of needed variable names. An op is kept
- * when it is a feed op, a fetch op of a requested column, writes a needed variable, writes a
- * persistable (optimizer updates, batch-norm statistics in training, counters: their values
- * outlive the run; batch_norm at inference writes its statistics back unchanged), is one of the ops with effects outside their outputs (save, save_combine, print,
- * assert), or has a sub-block (control flow) in which some op, at any depth, writes a
- * needed variable (a control-flow op's Out need not list them all) or would be kept for those
- * last two reasons. A kept op makes all its inputs needed; a kept control-flow op
- * also every variable its sub-blocks read (they may read outer variables the op does not
+ * when it is a fetch op of a requested column; writes a needed variable (a feed op too: a
+ * feed that nothing kept reads need not be given); writes a persistable (optimizer updates,
+ * batch-norm statistics in training, counters: their values outlive the run; batch_norm at
+ * inference writes its statistics back unchanged); is one of the ops with effects outside
+ * their outputs (save, save_combine, print, assert); or has a sub-block (control flow) in
+ * which some op, at any depth, writes a needed variable (a control-flow op's Out need not
+ * list them all) or would be kept for those last two reasons. A kept op makes all its
+ * inputs needed; a kept control-flow op also every variable its sub-blocks read (they may read outer variables the op does not
  * list). Names are never removed from the set, so every earlier writer of a needed variable
  * (in-place chains, arrays written element by element) is kept too: the result is a
  * superset of what the fetches need, never less. Sub-blocks are kept whole. Random ops are
@@ -62,7 +63,9 @@ static size_t sub_blocks(const ic_program *p, const ic_op *op, size_t cap, int *
       out[n++] = (int)at->i;
     }
     for (size_t k = 0; at->type == IC_ATTR_BLOCKS && k < at->n; k++) {
-      if (at->ints[k] > 0 && (size_t)at->ints[k] < p->n_blocks && n < cap) out[n++] = (int)at->ints[k];
+      if (at->ints[k] > 0 && (size_t)at->ints[k] < p->n_blocks && n < cap) {
+        out[n++] = (int)at->ints[k];
+      }
     }
   }
   return n;
@@ -158,7 +161,7 @@ ic_status ic_opseq_prune(ic_opseq *s, const ic_program *p, size_t n_fetches, ic_
   }
   for (size_t i = s->n_ops; i-- > 0;) {
     const ic_op *op = s->ops[i];
-    bool k = strcmp(op->type, "feed") == 0 || has_effect(op->type) || writes_persistable(p, op);
+    bool k = has_effect(op->type) || writes_persistable(p, op);
     if (strcmp(op->type, "fetch") == 0) k = is_requested_fetch(s, n_fetches, op);
     k = k || writes_needed(&need, op);
     int sb[16];
