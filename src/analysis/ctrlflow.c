@@ -584,6 +584,11 @@ static uint32_t own_index(const sbuild *s, const char *name) {
   return k && s->outer[k - 1] == NONE ? (uint32_t)(k - 1) : NONE;
 }
 
+/* Whether an output slot names a variable at position k (not @EMPTY@, not past its end). */
+static bool writes(const ic_slot *sl, uint32_t k) {
+  return sl && k < sl->n && strcmp(sl->args[k], "@EMPTY@") != 0;
+}
+
 /* recurrent_grad's links (see ic_subplan). */
 static ic_status rnn_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
   ic_subplan *sp = s->sp;
@@ -598,23 +603,34 @@ static ic_status rnn_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
   uint32_t *vst = ic_arena_calloc(a, ns + 1, sizeof *vst);
   uint32_t *vso = ic_arena_calloc(a, ns + 1, sizeof *vso);
   uint32_t *vpg = ic_arena_calloc(a, n_pm + 1, sizeof *vpg);
-  if (!vog || !vxg || !vex || !vst || !vso || !vpg) return oom(err);
+  bool *wsg = ic_arena_calloc(a, ns + 1, sizeof *wsg);
+  if (!vog || !vxg || !vex || !vst || !vso || !vpg || !wsg) return oom(err);
+  /* The gradients the op writes out: a slot shorter than its forward list or naming
+   * @EMPTY@ leaves that one unwritten, decided here rather than per step. */
+  const ic_slot *xg = ic_op_output(g->op, "inputs@GRAD");
+  const ic_slot *sg = ic_op_output(g->op, "initial_states@GRAD");
+  const ic_slot *pg = ic_op_output(g->op, "parameters@GRAD");
   for (uint32_t i = 0; i < n_og; i++) {
     vog[i] = strcmp(og->args[i], "@EMPTY@") == 0 ? NONE : own_index(s, og->args[i]);
   }
-  for (uint32_t k = 0; k < ni; k++) vxg[k] = own_index(s, ic_ctrl_grad_name(a, r->in[k]));
+  for (uint32_t k = 0; k < ni; k++) {
+    vxg[k] = writes(xg, k) ? own_index(s, ic_ctrl_grad_name(a, r->in[k])) : NONE;
+  }
   for (uint32_t k = 0; k < ns; k++) {
     vex[k] = own_index(s, ic_ctrl_grad_name(a, r->ex[k]));
     const char *nm = ic_ctrl_grad_name(a, r->st[k]);
     if (!nm) return oom(err);
     vst[k] = own_index(s, nm);
     vso[k] = NONE;
+    wsg[k] = writes(sg, k);
     if (vst[k] != NONE && ic_program_find_var(s->plan->prog, g->op->block, nm)) {
       /* declared outside: the parent's variable (the analysis made it an outer read) */
       if ((vso[k] = s->parent_index(s->parent_ctx, g->op, nm)) == NONE) return oom(err);
     }
   }
-  for (uint32_t j = 0; j < n_pm; j++) vpg[j] = own_index(s, ic_ctrl_grad_name(a, pm->args[j]));
+  for (uint32_t j = 0; j < n_pm; j++) {
+    vpg[j] = writes(pg, j) ? own_index(s, ic_ctrl_grad_name(a, pm->args[j])) : NONE;
+  }
   sp->rnn_reverse = r->reverse;
   sp->n_rnn_in = ni;
   sp->n_rnn_states = ns;
@@ -624,6 +640,7 @@ static ic_status rnn_grad_fields(sbuild *s, const gradspec *g, ic_err *err) {
   sp->rg_exg = vex;
   sp->rg_stg = vst;
   sp->rg_stg_outer = vso;
+  sp->rg_sg_out = wsg;
   sp->n_rg_pg = n_pm;
   sp->rg_pg = vpg;
   return IC_OK;

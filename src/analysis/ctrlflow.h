@@ -133,8 +133,10 @@ typedef struct ic_subplan {
    * (n_rnn_in), rg_exg[k] / rg_stg[k] those of ex_states[k] / states[k] (n_rnn_states), and
    * rg_stg_outer[k] the parent's variable of states[k]@GRAD's name (declared outside; the
    * first step back reads it), rg_pg[j] the inside gradient of parameters[j] (n_rg_pg, the
-   * op's own parameters). */
+   * op's own parameters). rg_xg and rg_pg are UINT32_MAX too where the op does not write
+   * that gradient out (@EMPTY@, or a slot shorter than its forward list). */
   const uint32_t *rg_og, *rg_xg, *rg_exg, *rg_stg, *rg_stg_outer;
+  const bool *rg_sg_out; /* initial_states@GRAD[k] is written (not @EMPTY@, in the slot) */
   uint32_t n_rg_pg;
   const uint32_t *rg_pg;
 } ic_subplan;

@@ -774,10 +774,6 @@ static ic_status exec_recurrent_grad(const ic_instr *in, ic_variable *const *pva
                                      const ic_ctrl_env *ce, ic_err *err) {
   const ic_subplan *sp = in->sub;
   uint32_t ni = sp->n_rnn_in, ns = sp->n_rnn_states, no = sp->n_rnn_out, np = sp->n_rg_pg;
-  const ic_slot *ig_names = ic_op_output(in->op, "inputs@GRAD");
-  const ic_slot *sg_names = ic_op_output(in->op, "initial_states@GRAD");
-  const ic_slot *pg_names = ic_op_output(in->op, "parameters@GRAD");
-  const ic_slot *og_names = ic_op_input(in->op, "outputs@GRAD");
   if (!in->in[5].n) return ic_err_set(err, IC_ERR_INVALID_PROGRAM, "step_scopes is not set");
   ic_variable *S = pvarp[in->in[5].vars[0]];
   ic_tensor **xs = calloc(ni + 1, sizeof *xs);
@@ -807,7 +803,8 @@ static ic_status exec_recurrent_grad(const ic_instr *in, ic_variable *const *pva
     for (uint32_t i = 0; !st && i < no; i++) {
       const ic_tensor *og = &pvarp[in->in[4].vars[i]]->tensor;
       if (sp->rg_og[i] == NONE || !og->data) continue;
-      st = ic_ctrl_rnn_og_slice(&s.varp[sp->rg_og[i]]->tensor, og, t, len, og_names->args[i], err);
+      st = ic_ctrl_rnn_og_slice(&s.varp[sp->rg_og[i]]->tensor, og, t, len,
+                                  var_name(pvarp[in->in[4].vars[i]], "?"), err);
     }
     for (uint32_t j = 0; !st && j < ns; j++) {
       if (sp->rg_stg[j] == NONE) continue;
@@ -819,32 +816,29 @@ static ic_status exec_recurrent_grad(const ic_instr *in, ic_variable *const *pva
     for (uint32_t i = 0; !st && i < sp->n_instrs; i++) st = exec_one(&s, i, ce, err);
     /* the parameters' gradients, summed over the steps */
     for (uint32_t j = 0; !st && j < np; j++) {
-      if (sp->rg_pg[j] == NONE || strcmp(pg_names->args[j], "@EMPTY@") == 0) continue;
+      if (sp->rg_pg[j] == NONE) continue; /* includes the gradients not written out */
       const ic_tensor *g = &s.varp[sp->rg_pg[j]]->tensor;
       if (!g->data) continue;
       ic_tensor *o = &pvarp[in->out[2].vars[j]]->tensor;
       if (first[ni + j]) st = ic_ctrl_zeros_like(o, g, ce->alloc, err);
       first[ni + j] = false;
-      if (!st) st = ic_ctrl_accumulate(o, g, pg_names->args[j], ce->alloc, err);
+      if (!st) st = ic_ctrl_accumulate(o, g, var_name(pvarp[in->out[2].vars[j]], "?"),
+                                          ce->alloc, err);
     }
     /* the inputs' gradients, step t of each */
     for (uint32_t j = 0; !st && j < ni; j++) {
-      if (sp->rg_xg[j] == NONE || !ig_names || j >= ig_names->n ||
-          strcmp(ig_names->args[j], "@EMPTY@") == 0) {
-        continue;
-      }
+      if (sp->rg_xg[j] == NONE) continue; /* includes the gradients not written out */
       const ic_tensor *g = &s.varp[sp->rg_xg[j]]->tensor;
       if (!g->data) continue;
       st = ic_ctrl_rnn_grad_store(&pvarp[in->out[0].vars[j]]->tensor, &first[j], g, t, len,
-                                  ig_names->args[j], ce->alloc, err);
+                                  var_name(pvarp[in->out[0].vars[j]], "?"), ce->alloc, err);
     }
     /* the memories' gradients: carried to the step before, the initial states' at the end */
     for (uint32_t j = 0; !st && j < ns; j++) {
       const ic_tensor *g = sp->rg_exg[j] != NONE ? &s.varp[sp->rg_exg[j]]->tensor : NULL;
       ic_tensor_reset(&carry[j]);
       if (g && g->data) ic_tensor_share(&carry[j], g);
-      if (r == len - 1 && g && g->data && sg_names && j < sg_names->n &&
-          strcmp(sg_names->args[j], "@EMPTY@") != 0) {
+      if (r == len - 1 && g && g->data && sp->rg_sg_out[j]) {
         ic_tensor_share(&pvarp[in->out[1].vars[j]]->tensor, g);
       }
     }
