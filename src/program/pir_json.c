@@ -1089,411 +1089,461 @@ static ic_status translate_yield(ctx *c, pval **in, size_t n_in) {
   return IC_OK;
 }
 
-static ic_status walk_op(ctx *c, const json_t *op, long index) {
+/* What walk_op found for one op, handed to the translation that takes it: its name within its
+ * dialect ("conv2d"), its compressed JSON name ("1.conv2d"; "p" for a parameter), its operands
+ * and results (NULL entries: the null value), and whether this is the first walk (defining
+ * values, icore's ops not built yet) or the second (building them). */
+typedef struct pir_opargs {
+  const char *name, *cname;
+  pval **in, **out, *out0;
+  size_t n_in, n_out;
+  bool first;
+} pir_opargs;
+
+/* builtin.parameter ("p" compressed): a parameter, by name; one variable per name. */
+static ic_status tr_parameter(ctx *c, const json_t *op, const pir_opargs *oa) {
+  pval *out0 = oa->out0;
+  bool first = oa->first;
+  const char *cname = oa->cname;
   ic_status st = IC_OK;
-  c->op = index;
-  c->opname = NULL;
-  if (!json_is_object(op)) return fail(c, "op #%ld in block %d is %s, expected an object", index, c->block, jtype(op));
-  json_t *idj = get(c, op, "#", JSON_STRING, true, "op", &st);
-  if (!idj) {
-    return fail(c, "op #%ld in block %d has no \"#\" naming it", index, c->block);
-  }
-  const char *cname = json_string_value(idj);
-  /* Decompressed name for messages: "1.conv2d" -> "pd_op.conv2d". */
-  static const char *const dialects[] = {"builtin", "pd_op", "cf", "custom_op", "dist"};
-  char full[128];
-  const char *dot = strchr(cname, '.');
+  const char *pname = NULL;
+  json_t *a = json_object_get(op, "A");
   if (strcmp(cname, "p") == 0) {
-    snprintf(full, sizeof full, "builtin.parameter");
-  } else if (dot && dot - cname == 1 && cname[0] >= '0' && cname[0] <= '4') {
-    snprintf(full, sizeof full, "%s.%s", dialects[cname[0] - '0'], dot + 1);
-  } else {
-    snprintf(full, sizeof full, "%s", cname);
+    json_t *nj = json_array_get(a, 3);
+    if (!json_is_string(nj)) return fail(c, "\"A\" must be [.., .., .., NAME] with a string name");
+    pname = json_string_value(nj);
+  } else if ((st = str_attr(c, op, "parameter_name", &pname))) {
+    return st;
   }
-  c->opname = ic_arena_strdup(c->arena, full);
-  if (!c->opname) return oom(c);
-  const char *dialect_end = strchr(c->opname, '.');
-  if (!dialect_end) return fail(c, "op name \"%s\" has no dialect", cname);
-  size_t dl = (size_t)(dialect_end - c->opname);
-  const char *name = dialect_end + 1;
-  bool first = c->b == NULL;
-  json_t *ins = json_object_get(op, "I");
-  if (ins && !json_is_array(ins)) return fail(c, "\"I\" is %s, expected an array", jtype(ins));
-  size_t n_in = json_array_size(ins);
+  if (!out0) return fail(c, "has no result");
+  if (first) {
+    out0->name = pname;
+    out0->fixed = true;
+    out0->persistable = param_persistable(op);
+    return IC_OK;
+  }
+  /* One variable per name: Paddle emits a parameter op per use of some shared ones
+   * (each pd_op.rnn reads its own op for "dropout_state__non_persistable"). */
+  if (ic_strmap_get(&c->params, pname)) {
+    out0->declared = true;
+    return IC_OK;
+  }
+  if (!ic_strmap_put(&c->params, pname, out0)) return oom(c);
+  return declare(c, out0);
+}
 
-  /* Check every operand first: defined before, visible. */
-  pval **in = ic_arena_calloc(c->arena, n_in ? n_in : 1, sizeof *in);
-  if (!in) return oom(c);
+/* builtin.combine: a vector of values (an op's list operand), kept as a value of its own. */
+static ic_status tr_combine(ctx *c, const json_t *op, const pir_opargs *oa) {
+  (void)op;
+  pval **in = oa->in;
+  size_t n_in = oa->n_in;
+  pval *out0 = oa->out0;
+  bool first = oa->first;
+  if (!first) return IC_OK;
+  if (!out0) return fail(c, "has no result");
+  out0->is_vec = true;
+  out0->n_elems = n_in;
+  out0->elems = ic_arena_calloc(c->arena, n_in ? n_in : 1, sizeof *out0->elems);
+  if (!out0->elems) return oom(c);
   for (size_t k = 0; k < n_in; k++) {
-    if ((st = operand(c, op, k, &in[k]))) return st;
+    if (!in[k]) return fail(c, "operand %zu is the null value", k);
+    if (resolve(in[k])->is_vec) return fail(c, "operand %zu is a vector; vectors of vectors are not supported", k);
+    out0->elems[k] = in[k];
   }
-  pval **out = NULL;
-  size_t n_out = 0;
-  if (first) st = define_results(c, op, &out, &n_out);
-  else st = results(c, op, &out, &n_out);
-  if (st) return st;
-  pval *out0 = n_out ? out[0] : NULL;
+  return IC_OK;
+}
 
-  if (strncmp(c->opname, "builtin", dl) == 0 && dl == 7) {
-    if (strcmp(name, "parameter") == 0) {
-      const char *pname = NULL;
-      json_t *a = json_object_get(op, "A");
-      if (strcmp(cname, "p") == 0) {
-        json_t *nj = json_array_get(a, 3);
-        if (!json_is_string(nj)) return fail(c, "\"A\" must be [.., .., .., NAME] with a string name");
-        pname = json_string_value(nj);
-      } else if ((st = str_attr(c, op, "parameter_name", &pname))) {
-        return st;
-      }
-      if (!out0) return fail(c, "has no result");
-      if (first) {
-        out0->name = pname;
-        out0->fixed = true;
-        out0->persistable = param_persistable(op);
-        return IC_OK;
-      }
-      /* One variable per name: Paddle emits a parameter op per use of some shared ones
-       * (each pd_op.rnn reads its own op for "dropout_state__non_persistable"). */
-      if (ic_strmap_get(&c->params, pname)) {
-        out0->declared = true;
-        return IC_OK;
-      }
-      if (!ic_strmap_put(&c->params, pname, out0)) return oom(c);
-      return declare(c, out0);
-    }
-    if (strcmp(name, "combine") == 0) {
-      if (!first) return IC_OK;
-      if (!out0) return fail(c, "has no result");
-      out0->is_vec = true;
-      out0->n_elems = n_in;
-      out0->elems = ic_arena_calloc(c->arena, n_in ? n_in : 1, sizeof *out0->elems);
-      if (!out0->elems) return oom(c);
-      for (size_t k = 0; k < n_in; k++) {
-        if (!in[k]) return fail(c, "operand %zu is the null value", k);
-        if (resolve(in[k])->is_vec) return fail(c, "operand %zu is a vector; vectors of vectors are not supported", k);
-        out0->elems[k] = in[k];
-      }
-      return IC_OK;
-    }
-    if (strcmp(name, "split") == 0) {
-      if (!first) return IC_OK;
-      pval *vec = n_in == 1 && in[0] ? resolve(in[0]) : NULL;
-      if (!vec || !vec->is_vec) return fail(c, "expected one vector operand");
-      if (vec->n_elems != n_out) {
-        return fail(c, "splits a vector of %zu into %zu results", vec->n_elems, n_out);
-      }
-      for (size_t k = 0; k < n_out; k++) {
-        if (out[k]) out[k]->alias = vec->elems[k];
-      }
-      return IC_OK;
-    }
-    return fail(c, "icore does not translate %s", c->opname);
+/* builtin.split: a vector's elements as results, each an alias of its element. */
+static ic_status tr_split(ctx *c, const json_t *op, const pir_opargs *oa) {
+  (void)op;
+  pval **in = oa->in;
+  size_t n_in = oa->n_in;
+  pval **out = oa->out;
+  size_t n_out = oa->n_out;
+  bool first = oa->first;
+  if (!first) return IC_OK;
+  pval *vec = n_in == 1 && in[0] ? resolve(in[0]) : NULL;
+  if (!vec || !vec->is_vec) return fail(c, "expected one vector operand");
+  if (vec->n_elems != n_out) {
+    return fail(c, "splits a vector of %zu into %zu results", vec->n_elems, n_out);
   }
+  for (size_t k = 0; k < n_out; k++) {
+    if (out[k]) out[k]->alias = vec->elems[k];
+  }
+  return IC_OK;
+}
 
-  bool pd = dl == 5 && strncmp(c->opname, "pd_op", 5) == 0;
-  if (pd && strcmp(name, "create_array") == 0) {
-    /* An empty tensor array: a LOD_TENSOR_ARRAY variable, no op (as fluid's create_array). */
-    if (n_out != 1 || !out0 || !out0->is_array) return fail(c, "expected one tensor-array result");
-    return first ? IC_OK : declare(c, out0);
+/* An empty tensor array: a LOD_TENSOR_ARRAY variable, no op (as fluid's create_array). */
+static ic_status tr_create_array(ctx *c, const json_t *op, const pir_opargs *oa) {
+  (void)op;
+  size_t n_out = oa->n_out;
+  pval *out0 = oa->out0;
+  bool first = oa->first;
+  if (n_out != 1 || !out0 || !out0->is_array) return fail(c, "expected one tensor-array result");
+  return first ? IC_OK : declare(c, out0);
+}
+
+/* array_write_(array, x, i): write_to_array into the array's variable; the result is
+ * that same array (the op is inplace), so it names the same variable. */
+static ic_status tr_array_write(ctx *c, const json_t *op, const pir_opargs *oa) {
+  (void)op;
+  pval **in = oa->in;
+  size_t n_in = oa->n_in;
+  size_t n_out = oa->n_out;
+  pval *out0 = oa->out0;
+  bool first = oa->first;
+  ic_status st = IC_OK;
+  if (n_in != 3 || !in[0] || !in[1] || !in[2] || n_out != 1 || !out0) {
+    return fail(c, "expected operands (array, x, i) and one result");
   }
-  if (pd && strcmp(name, "array_write_") == 0) {
-    /* array_write_(array, x, i): write_to_array into the array's variable; the result is
-     * that same array (the op is inplace), so it names the same variable. */
-    if (n_in != 3 || !in[0] || !in[1] || !in[2] || n_out != 1 || !out0) {
-      return fail(c, "expected operands (array, x, i) and one result");
-    }
-    pval *arr = resolve(in[0]);
-    if (!arr->is_array) return fail(c, "operand 0 (%s) is not a tensor array", arr->name);
-    if (first) {
-      out0->alias = arr;
-      mark_use(in[1]);
-      mark_use(in[2]);
-      return IC_OK;
-    }
-    if ((st = declare(c, arr))) return st;
-    ic_builder_op *bop = ic_builder_add_op(c->b, c->block, "write_to_array");
-    if ((st = emit_values(c, bop, true, "X", 1, &in[1]))) return st;
-    if ((st = emit_values(c, bop, true, "I", 1, &in[2]))) return st;
-    return emit_values(c, bop, false, "Out", 1, &arr);
-  }
-  if (pd && strcmp(name, "slice_array_dense") == 0 && n_in == 2 && in[0] && in[1] && out0 &&
-      resolve(in[1])->konst == 2 && resolve(in[1])->kn == 1 && resolve(in[1])->kints[0] < 0) {
-    /* array[-k] (a Python list's x[-1] under to_static): read_from_array takes no negative
-     * index, so I = lod_array_length(array) - k, as the phi kernel counts from the end. */
-    if (first) {
-      mark_use(in[0]);
-      return IC_OK;
-    }
-    pval *len = new_value(c, out0->id), *idx = new_value(c, out0->id);
-    if (!len || !idx) return oom(c);
-    char tn[48];
-    snprintf(tn, sizeof tn, "%s.len", out0->name);
-    if (!(len->name = ic_arena_strdup(c->arena, tn))) return oom(c);
-    snprintf(tn, sizeof tn, "%s.idx", out0->name);
-    if (!(idx->name = ic_arena_strdup(c->arena, tn))) return oom(c);
-    len->has_type = len->tensor = idx->has_type = idx->tensor = true;
-    len->dtype = idx->dtype = IC_INT64;
-    len->ndim = idx->ndim = 1;
-    len->dims[0] = idx->dims[0] = 1;
-    ic_builder_op *lo = ic_builder_add_op(c->b, c->block, "lod_array_length");
-    if ((st = emit_values(c, lo, true, "X", 1, &in[0])) ||
-        (st = emit_values(c, lo, false, "Out", 1, &len))) {
-      return st;
-    }
-    ic_builder_op *sc = ic_builder_add_op(c->b, c->block, "scale");
-    ic_builder_attr_float(sc, "scale", 1.0f);
-    ic_builder_attr_float(sc, "bias", (float)resolve(in[1])->kints[0]);
-    ic_builder_attr_bool(sc, "bias_after_scale", true);
-    if ((st = emit_values(c, sc, true, "X", 1, &len)) ||
-        (st = emit_values(c, sc, false, "Out", 1, &idx))) {
-      return st;
-    }
-    ic_builder_op *rd = ic_builder_add_op(c->b, c->block, "read_from_array");
-    if ((st = emit_values(c, rd, true, "X", 1, &in[0])) ||
-        (st = emit_values(c, rd, true, "I", 1, &idx))) {
-      return st;
-    }
-    return emit_values(c, rd, false, "Out", 1, &out0);
-  }
-  if (pd && (strcmp(name, "data") == 0 || strcmp(name, "feed") == 0)) {
-    /* data (what save_inference_model and jit.save write) or feed: a feed target by name */
-    const char *dname;
-    if ((st = str_attr(c, op, "name", &dname))) return st;
-    if (!out0) return fail(c, "has no result");
-    if (first) {
-      out0->name = dname;
-      out0->fixed = true;
-      return IC_OK;
-    }
-    if ((st = declare(c, out0))) return st;
-    ic_builder_feed(c->b, out0->name);
+  pval *arr = resolve(in[0]);
+  if (!arr->is_array) return fail(c, "operand 0 (%s) is not a tensor array", arr->name);
+  if (first) {
+    out0->alias = arr;
+    mark_use(in[1]);
+    mark_use(in[2]);
     return IC_OK;
   }
-  if (pd && strcmp(name, "fetch") == 0) {
-    if (n_in != 1 || !in[0]) return fail(c, "expected one operand");
-    pval *v = resolve(in[0]);
-    if (v->is_vec) return fail(c, "fetches a vector");
-    if (c->block != 0) return fail(c, "fetch ops must be in block 0");
-    if (!first) return IC_OK; /* emitted at the end, by col */
-    const char *fname;
-    int64_t col = 0;
-    if ((st = str_attr(c, op, "name", &fname)) || (st = int_attr(c, op, "col", &col))) return st;
-    if (col < 0 || col > 1000000) return fail(c, "attribute 'col' is %" PRId64, col);
-    if (!v->fixed) {
-      v->name = fname;
-      v->fixed = true;
-    }
-    v->tensor_use = true;
-    if (c->n_fetch == c->cap_fetch) {
-      size_t nc = c->cap_fetch ? c->cap_fetch * 2 : 8;
-      fetchref *nf = realloc(c->fetch, nc * sizeof *nf);
-      if (!nf) return oom(c);
-      c->fetch = nf;
-      c->cap_fetch = nc;
-    }
-    c->fetch[c->n_fetch++] = (fetchref){col, v};
+  if ((st = declare(c, arr))) return st;
+  ic_builder_op *bop = ic_builder_add_op(c->b, c->block, "write_to_array");
+  if ((st = emit_values(c, bop, true, "X", 1, &in[1]))) return st;
+  if ((st = emit_values(c, bop, true, "I", 1, &in[2]))) return st;
+  return emit_values(c, bop, false, "Out", 1, &arr);
+}
+
+/* array[-k] (a Python list's x[-1] under to_static): read_from_array takes no negative
+ * index, so I = lod_array_length(array) - k, as the phi kernel counts from the end. */
+static ic_status tr_array_read_back(ctx *c, const json_t *op, const pir_opargs *oa) {
+  (void)op;
+  pval **in = oa->in;
+  pval *out0 = oa->out0;
+  bool first = oa->first;
+  ic_status st = IC_OK;
+  if (first) {
+    mark_use(in[0]);
     return IC_OK;
   }
-  if (pd && strcmp(name, "arange") == 0) {
-    /* arange(start, end, step, dtype): Paddle reads the three tensors (float64 from the
-     * Python API) as the output dtype; the ProgramDesc range op computes in the dtype of
-     * Start. So each operand is cast to `dtype` ("%ID.start" ...), then range. */
-    if (n_in != 3 || n_out != 1 || !out0) return fail(c, "expected 3 operands and one result");
-    for (size_t k = 0; k < 3; k++) {
-      if (!in[k] || resolve(in[k])->is_vec) return fail(c, "operand %zu must be a tensor", k);
-    }
-    if (first) {
-      for (size_t k = 0; k < 3; k++) mark_use(in[k]);
-      return IC_OK;
-    }
-    static const char *const slots[3] = {"Start", "End", "Step"};
-    pval *cv[3];
-    for (size_t k = 0; k < 3; k++) {
-      if (!(cv[k] = new_value(c, out0->id))) return oom(c);
-      char tn[64];
-      snprintf(tn, sizeof tn, "%s.%s", out0->name, slots[k]);
-      if (!(cv[k]->name = ic_arena_strdup(c->arena, tn))) return oom(c);
-      cv[k]->has_type = cv[k]->tensor = true;
-      cv[k]->dtype = out0->dtype;
-      cv[k]->dtype_name = out0->dtype_name;
-      cv[k]->ndim = 1;
-      cv[k]->dims[0] = 1;
-      ic_builder_op *cast = ic_builder_add_op(c->b, c->block, "cast");
-      ic_builder_attr_int(cast, "in_dtype", resolve(in[k])->dtype);
-      ic_builder_attr_int(cast, "out_dtype", out0->dtype);
-      if ((st = emit_values(c, cast, true, "X", 1, &in[k])) ||
-          (st = emit_values(c, cast, false, "Out", 1, &cv[k]))) {
-        return st;
-      }
-    }
-    ic_builder_op *range = ic_builder_add_op(c->b, c->block, "range");
-    for (size_t k = 0; k < 3; k++) {
-      if ((st = emit_values(c, range, true, slots[k], 1, &cv[k]))) return st;
-    }
-    return emit_values(c, range, false, "Out", 1, &out0);
+  pval *len = new_value(c, out0->id), *idx = new_value(c, out0->id);
+  if (!len || !idx) return oom(c);
+  char tn[48];
+  snprintf(tn, sizeof tn, "%s.len", out0->name);
+  if (!(len->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+  snprintf(tn, sizeof tn, "%s.idx", out0->name);
+  if (!(idx->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+  len->has_type = len->tensor = idx->has_type = idx->tensor = true;
+  len->dtype = idx->dtype = IC_INT64;
+  len->ndim = idx->ndim = 1;
+  len->dims[0] = idx->dims[0] = 1;
+  ic_builder_op *lo = ic_builder_add_op(c->b, c->block, "lod_array_length");
+  if ((st = emit_values(c, lo, true, "X", 1, &in[0])) ||
+      (st = emit_values(c, lo, false, "Out", 1, &len))) {
+    return st;
   }
-  if (pd && strcmp(name, "shape64") == 0) {
-    /* The int64 shape (Paddle 3's paddle.shape): the ProgramDesc shape op writes int32, so
-     * shape into "%ID.i32", then cast to the int64 value. */
-    if (n_in != 1 || !in[0] || resolve(in[0])->is_vec || n_out != 1 || !out0) {
-      return fail(c, "expected one tensor operand and one result");
-    }
-    if (first) {
-      mark_use(in[0]);
-      return IC_OK;
-    }
-    pval *tmp = new_value(c, out0->id);
-    if (!tmp) return oom(c);
-    char tn[48];
-    snprintf(tn, sizeof tn, "%s.i32", out0->name);
-    if (!(tmp->name = ic_arena_strdup(c->arena, tn))) return oom(c);
-    tmp->has_type = tmp->tensor = true;
-    tmp->dtype = IC_INT32;
-    tmp->ndim = 1;
-    tmp->dims[0] = out0->ndim == 1 ? out0->dims[0] : -1;
-    ic_builder_op *sh = ic_builder_add_op(c->b, c->block, "shape");
-    if ((st = emit_values(c, sh, true, "Input", 1, &in[0])) ||
-        (st = emit_values(c, sh, false, "Out", 1, &tmp))) {
-      return st;
-    }
+  ic_builder_op *sc = ic_builder_add_op(c->b, c->block, "scale");
+  ic_builder_attr_float(sc, "scale", 1.0f);
+  ic_builder_attr_float(sc, "bias", (float)resolve(in[1])->kints[0]);
+  ic_builder_attr_bool(sc, "bias_after_scale", true);
+  if ((st = emit_values(c, sc, true, "X", 1, &len)) ||
+      (st = emit_values(c, sc, false, "Out", 1, &idx))) {
+    return st;
+  }
+  ic_builder_op *rd = ic_builder_add_op(c->b, c->block, "read_from_array");
+  if ((st = emit_values(c, rd, true, "X", 1, &in[0])) ||
+      (st = emit_values(c, rd, true, "I", 1, &idx))) {
+    return st;
+  }
+  return emit_values(c, rd, false, "Out", 1, &out0);
+}
+
+/* data (what save_inference_model and jit.save write) or feed: a feed target by name */
+static ic_status tr_data(ctx *c, const json_t *op, const pir_opargs *oa) {
+  pval *out0 = oa->out0;
+  bool first = oa->first;
+  ic_status st = IC_OK;
+  const char *dname;
+  if ((st = str_attr(c, op, "name", &dname))) return st;
+  if (!out0) return fail(c, "has no result");
+  if (first) {
+    out0->name = dname;
+    out0->fixed = true;
+    return IC_OK;
+  }
+  if ((st = declare(c, out0))) return st;
+  ic_builder_feed(c->b, out0->name);
+  return IC_OK;
+}
+
+/* pd_op.fetch: a fetch target (column `col`), emitted at the end in column order. */
+static ic_status tr_fetch(ctx *c, const json_t *op, const pir_opargs *oa) {
+  pval **in = oa->in;
+  size_t n_in = oa->n_in;
+  bool first = oa->first;
+  ic_status st = IC_OK;
+  if (n_in != 1 || !in[0]) return fail(c, "expected one operand");
+  pval *v = resolve(in[0]);
+  if (v->is_vec) return fail(c, "fetches a vector");
+  if (c->block != 0) return fail(c, "fetch ops must be in block 0");
+  if (!first) return IC_OK; /* emitted at the end, by col */
+  const char *fname;
+  int64_t col = 0;
+  if ((st = str_attr(c, op, "name", &fname)) || (st = int_attr(c, op, "col", &col))) return st;
+  if (col < 0 || col > 1000000) return fail(c, "attribute 'col' is %" PRId64, col);
+  if (!v->fixed) {
+    v->name = fname;
+    v->fixed = true;
+  }
+  v->tensor_use = true;
+  if (c->n_fetch == c->cap_fetch) {
+    size_t nc = c->cap_fetch ? c->cap_fetch * 2 : 8;
+    fetchref *nf = realloc(c->fetch, nc * sizeof *nf);
+    if (!nf) return oom(c);
+    c->fetch = nf;
+    c->cap_fetch = nc;
+  }
+  c->fetch[c->n_fetch++] = (fetchref){col, v};
+  return IC_OK;
+}
+
+/* arange(start, end, step, dtype): Paddle reads the three tensors (float64 from the
+ * Python API) as the output dtype; the ProgramDesc range op computes in the dtype of
+ * Start. So each operand is cast to `dtype` ("%ID.start" ...), then range. */
+static ic_status tr_arange(ctx *c, const json_t *op, const pir_opargs *oa) {
+  (void)op;
+  pval **in = oa->in;
+  size_t n_in = oa->n_in;
+  size_t n_out = oa->n_out;
+  pval *out0 = oa->out0;
+  bool first = oa->first;
+  ic_status st = IC_OK;
+  if (n_in != 3 || n_out != 1 || !out0) return fail(c, "expected 3 operands and one result");
+  for (size_t k = 0; k < 3; k++) {
+    if (!in[k] || resolve(in[k])->is_vec) return fail(c, "operand %zu must be a tensor", k);
+  }
+  if (first) {
+    for (size_t k = 0; k < 3; k++) mark_use(in[k]);
+    return IC_OK;
+  }
+  static const char *const slots[3] = {"Start", "End", "Step"};
+  pval *cv[3];
+  for (size_t k = 0; k < 3; k++) {
+    if (!(cv[k] = new_value(c, out0->id))) return oom(c);
+    char tn[64];
+    snprintf(tn, sizeof tn, "%s.%s", out0->name, slots[k]);
+    if (!(cv[k]->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+    cv[k]->has_type = cv[k]->tensor = true;
+    cv[k]->dtype = out0->dtype;
+    cv[k]->dtype_name = out0->dtype_name;
+    cv[k]->ndim = 1;
+    cv[k]->dims[0] = 1;
     ic_builder_op *cast = ic_builder_add_op(c->b, c->block, "cast");
-    ic_builder_attr_int(cast, "in_dtype", IC_INT32);
-    ic_builder_attr_int(cast, "out_dtype", IC_INT64);
-    if ((st = emit_values(c, cast, true, "X", 1, &tmp))) return st;
-    return emit_values(c, cast, false, "Out", 1, &out0);
-  }
-  if (pd && (strcmp(name, "assign_value") == 0 || strcmp(name, "assign_value_") == 0)) {
-    /* A constant tensor: values as doubles whatever the dtype. The inplace variant's operand
-     * is only the buffer it overwrites. The ProgramDesc op keeps one list per dtype. */
-    if (n_out != 1 || !out0) return fail(c, "expected one result");
-    if (first) return IC_OK;
-    json_t *vals = op_attr(op, "values"), *vd = vals ? json_object_get(vals, "D") : NULL;
-    json_t *dt = op_attr(op, "dtype"), *dd = dt ? json_object_get(dt, "D") : NULL;
-    int dtype;
-    if (!json_is_array(vd)) return fail(c, "attribute 'values' is missing or not an array");
-    if (!json_is_string(dd) || !dtype_from_name(json_string_value(dd), &dtype)) {
-      return fail(c, "attribute 'dtype' is missing or not a known data type");
+    ic_builder_attr_int(cast, "in_dtype", resolve(in[k])->dtype);
+    ic_builder_attr_int(cast, "out_dtype", out0->dtype);
+    if ((st = emit_values(c, cast, true, "X", 1, &in[k])) ||
+        (st = emit_values(c, cast, false, "Out", 1, &cv[k]))) {
+      return st;
     }
-    size_t n = json_array_size(vd);
-    double *v = ic_arena_calloc(c->arena, n ? n : 1, sizeof *v);
-    if (!v) return oom(c);
-    for (size_t i = 0; i < n; i++) {
-      json_t *e = adata(json_array_get(vd, i));
-      if (json_is_object(e)) e = adata(e); /* a_scalar */
-      if (json_is_boolean(e)) v[i] = json_is_true(e);
-      else if (!num_of(e, &v[i])) return fail(c, "attribute 'values': element %zu is not a number", i);
-    }
-    ic_builder_op *bop = ic_builder_add_op(c->b, c->block, "assign_value");
-    if ((st = emit_attr(c, bop, "shape", op_attr(op, "shape")))) return st;
-    ic_builder_attr_int(bop, "dtype", dtype);
-    switch (dtype) {
-      case IC_FP32: case IC_FP64: {
-        if (dtype == IC_FP64) {
-          ic_builder_attr_doubles(bop, "fp64_values", n, v);
-          break;
-        }
-        float *f = ic_arena_calloc(c->arena, n ? n : 1, sizeof *f);
-        if (!f) return oom(c);
-        for (size_t i = 0; i < n; i++) f[i] = to_f32(v[i]);
-        ic_builder_attr_floats(bop, "fp32_values", n, f);
-        break;
-      }
-      case IC_INT32: case IC_INT64: case IC_BOOL: {
-        int64_t *l = ic_arena_calloc(c->arena, n ? n : 1, sizeof *l);
-        int32_t *w = ic_arena_calloc(c->arena, n ? n : 1, sizeof *w);
-        bool *b = ic_arena_calloc(c->arena, n ? n : 1, sizeof *b);
-        if (!l || !w || !b) return oom(c);
-        for (size_t i = 0; i < n; i++) {
-          if (v[i] != floor(v[i]) || fabs(v[i]) > 9007199254740992.0 ||
-              (dtype == IC_INT32 && fabs(v[i]) > 2147483647.0)) {
-            return fail(c, "attribute 'values': element %zu (%g) is not a %s", i, v[i],
-                        json_string_value(dd));
-          }
-          l[i] = (int64_t)v[i];
-          w[i] = (int32_t)(dtype == IC_INT32 ? v[i] : 0);
-          b[i] = v[i] != 0;
-        }
-        if (dtype == IC_INT32) ic_builder_attr_ints(bop, "int32_values", n, w);
-        else if (dtype == IC_INT64) ic_builder_attr_longs(bop, "int64_values", n, l);
-        else ic_builder_attr_bools(bop, "bool_values", n, b);
-        break;
-      }
-      default:
-        return fail(c, "dtype %s is not supported", json_string_value(dd));
-    }
-    return emit_values(c, bop, false, "Out", 1, &out0);
   }
-  if (pd && (strcmp(name, "full") == 0 || strcmp(name, "full_int_array") == 0)) {
-    return do_constant(c, op, strcmp(name, "full_int_array") == 0, out0);
+  ic_builder_op *range = ic_builder_add_op(c->b, c->block, "range");
+  for (size_t k = 0; k < 3; k++) {
+    if ((st = emit_values(c, range, true, slots[k], 1, &cv[k]))) return st;
   }
+  return emit_values(c, range, false, "Out", 1, &out0);
+}
 
-  json_t *regions = json_object_get(op, "regions");
-  if (regions) {
-    /* Control flow: regions become blocks. pd_op.if and pd_op.while become the ops of
-     * Paddle's legacy cond and while (translate_if, translate_while); others keep their
-     * PIR name (no kernel). */
-    if (!json_is_array(regions)) return fail(c, "\"regions\" is %s, expected an array", jtype(regions));
-    if (!first && pd && strcmp(name, "if") == 0) return translate_if(c, regions, in, n_in, out, n_out);
-    if (!first && pd && strcmp(name, "while") == 0) {
-      return translate_while(c, regions, in, n_in, out, n_out);
+/* The int64 shape (Paddle 3's paddle.shape): the ProgramDesc shape op writes int32, so
+ * shape into "%ID.i32", then cast to the int64 value. */
+static ic_status tr_shape64(ctx *c, const json_t *op, const pir_opargs *oa) {
+  (void)op;
+  pval **in = oa->in;
+  size_t n_in = oa->n_in;
+  size_t n_out = oa->n_out;
+  pval *out0 = oa->out0;
+  bool first = oa->first;
+  ic_status st = IC_OK;
+  if (n_in != 1 || !in[0] || resolve(in[0])->is_vec || n_out != 1 || !out0) {
+    return fail(c, "expected one tensor operand and one result");
+  }
+  if (first) {
+    mark_use(in[0]);
+    return IC_OK;
+  }
+  pval *tmp = new_value(c, out0->id);
+  if (!tmp) return oom(c);
+  char tn[48];
+  snprintf(tn, sizeof tn, "%s.i32", out0->name);
+  if (!(tmp->name = ic_arena_strdup(c->arena, tn))) return oom(c);
+  tmp->has_type = tmp->tensor = true;
+  tmp->dtype = IC_INT32;
+  tmp->ndim = 1;
+  tmp->dims[0] = out0->ndim == 1 ? out0->dims[0] : -1;
+  ic_builder_op *sh = ic_builder_add_op(c->b, c->block, "shape");
+  if ((st = emit_values(c, sh, true, "Input", 1, &in[0])) ||
+      (st = emit_values(c, sh, false, "Out", 1, &tmp))) {
+    return st;
+  }
+  ic_builder_op *cast = ic_builder_add_op(c->b, c->block, "cast");
+  ic_builder_attr_int(cast, "in_dtype", IC_INT32);
+  ic_builder_attr_int(cast, "out_dtype", IC_INT64);
+  if ((st = emit_values(c, cast, true, "X", 1, &tmp))) return st;
+  return emit_values(c, cast, false, "Out", 1, &out0);
+}
+
+/* A constant tensor: values as doubles whatever the dtype. The inplace variant's operand
+ * is only the buffer it overwrites. The ProgramDesc op keeps one list per dtype. */
+static ic_status tr_assign_value(ctx *c, const json_t *op, const pir_opargs *oa) {
+  size_t n_out = oa->n_out;
+  pval *out0 = oa->out0;
+  bool first = oa->first;
+  ic_status st = IC_OK;
+  if (n_out != 1 || !out0) return fail(c, "expected one result");
+  if (first) return IC_OK;
+  json_t *vals = op_attr(op, "values"), *vd = vals ? json_object_get(vals, "D") : NULL;
+  json_t *dt = op_attr(op, "dtype"), *dd = dt ? json_object_get(dt, "D") : NULL;
+  int dtype;
+  if (!json_is_array(vd)) return fail(c, "attribute 'values' is missing or not an array");
+  if (!json_is_string(dd) || !dtype_from_name(json_string_value(dd), &dtype)) {
+    return fail(c, "attribute 'dtype' is missing or not a known data type");
+  }
+  size_t n = json_array_size(vd);
+  double *v = ic_arena_calloc(c->arena, n ? n : 1, sizeof *v);
+  if (!v) return oom(c);
+  for (size_t i = 0; i < n; i++) {
+    json_t *e = adata(json_array_get(vd, i));
+    if (json_is_object(e)) e = adata(e); /* a_scalar */
+    if (json_is_boolean(e)) v[i] = json_is_true(e);
+    else if (!num_of(e, &v[i])) return fail(c, "attribute 'values': element %zu is not a number", i);
+  }
+  ic_builder_op *bop = ic_builder_add_op(c->b, c->block, "assign_value");
+  if ((st = emit_attr(c, bop, "shape", op_attr(op, "shape")))) return st;
+  ic_builder_attr_int(bop, "dtype", dtype);
+  switch (dtype) {
+    case IC_FP32: case IC_FP64: {
+      if (dtype == IC_FP64) {
+        ic_builder_attr_doubles(bop, "fp64_values", n, v);
+        break;
+      }
+      float *f = ic_arena_calloc(c->arena, n ? n : 1, sizeof *f);
+      if (!f) return oom(c);
+      for (size_t i = 0; i < n; i++) f[i] = to_f32(v[i]);
+      ic_builder_attr_floats(bop, "fp32_values", n, f);
+      break;
     }
-    ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, c->opname);
-    const char *opname = c->opname;
-    long opindex = c->op;
-    int block = c->block;
-    size_t i;
-    json_t *r;
-    const cfframe *saved = c->cf;
-    c->cf = NULL; /* a yield in these regions is not an enclosing if's or while's */
-    json_array_foreach(regions, i, r) {
-      int fb = -1, nb = 0;
-      if ((st = walk_region(c, r, block, &fb, &nb))) return st;
-      c->block = block;
-      c->op = opindex;
-      c->opname = opname;
-      if (bop) {
-        for (int k = 0; k < nb; k++) {
-          char an[48];
-          snprintf(an, sizeof an, "sub_block_%zu_%d", i, k);
-          ic_builder_attr_block(bop, an, fb + k);
+    case IC_INT32: case IC_INT64: case IC_BOOL: {
+      int64_t *l = ic_arena_calloc(c->arena, n ? n : 1, sizeof *l);
+      int32_t *w = ic_arena_calloc(c->arena, n ? n : 1, sizeof *w);
+      bool *b = ic_arena_calloc(c->arena, n ? n : 1, sizeof *b);
+      if (!l || !w || !b) return oom(c);
+      for (size_t i = 0; i < n; i++) {
+        if (v[i] != floor(v[i]) || fabs(v[i]) > 9007199254740992.0 ||
+            (dtype == IC_INT32 && fabs(v[i]) > 2147483647.0)) {
+          return fail(c, "attribute 'values': element %zu (%g) is not a %s", i, v[i],
+                      json_string_value(dd));
         }
+        l[i] = (int64_t)v[i];
+        w[i] = (int32_t)(dtype == IC_INT32 ? v[i] : 0);
+        b[i] = v[i] != 0;
+      }
+      if (dtype == IC_INT32) ic_builder_attr_ints(bop, "int32_values", n, w);
+      else if (dtype == IC_INT64) ic_builder_attr_longs(bop, "int64_values", n, l);
+      else ic_builder_attr_bools(bop, "bool_values", n, b);
+      break;
+    }
+    default:
+      return fail(c, "dtype %s is not supported", json_string_value(dd));
+  }
+  return emit_values(c, bop, false, "Out", 1, &out0);
+}
+
+/* Control flow: regions become blocks. pd_op.if and pd_op.while become the ops of
+ * Paddle's legacy cond and while (translate_if, translate_while); others keep their
+ * PIR name (no kernel). */
+static ic_status tr_regions(ctx *c, const json_t *op, const json_t *regions, bool pd,
+                             const pir_opargs *oa) {
+  pval **in = oa->in;
+  size_t n_in = oa->n_in;
+  pval **out = oa->out;
+  size_t n_out = oa->n_out;
+  bool first = oa->first;
+  const char *name = oa->name;
+  ic_status st = IC_OK;
+  if (!json_is_array(regions)) return fail(c, "\"regions\" is %s, expected an array", jtype(regions));
+  if (!first && pd && strcmp(name, "if") == 0) return translate_if(c, regions, in, n_in, out, n_out);
+  if (!first && pd && strcmp(name, "while") == 0) {
+    return translate_while(c, regions, in, n_in, out, n_out);
+  }
+  ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, c->opname);
+  const char *opname = c->opname;
+  long opindex = c->op;
+  int block = c->block;
+  size_t i;
+  json_t *r;
+  const cfframe *saved = c->cf;
+  c->cf = NULL; /* a yield in these regions is not an enclosing if's or while's */
+  json_array_foreach(regions, i, r) {
+    int fb = -1, nb = 0;
+    if ((st = walk_region(c, r, block, &fb, &nb))) return st;
+    c->block = block;
+    c->op = opindex;
+    c->opname = opname;
+    if (bop) {
+      for (int k = 0; k < nb; k++) {
+        char an[48];
+        snprintf(an, sizeof an, "sub_block_%zu_%d", i, k);
+        ic_builder_attr_block(bop, an, fb + k);
       }
     }
-    c->cf = saved;
-    if (!first) {
-      size_t nv = 0;
-      pval **vs = ic_arena_calloc(c->arena, n_in ? n_in : 1, sizeof *vs);
-      if (!vs) return oom(c);
-      for (size_t k = 0; k < n_in; k++) if (in[k] && !resolve(in[k])->is_vec) vs[nv++] = in[k];
-      if ((st = emit_values(c, bop, true, "Input", nv, vs))) return st;
-      nv = 0;
-      pval **os = ic_arena_calloc(c->arena, n_out ? n_out : 1, sizeof *os);
-      if (!os) return oom(c);
-      for (size_t k = 0; k < n_out; k++) if (out[k] && !out[k]->is_vec) os[nv++] = out[k];
-      return emit_values(c, bop, false, "Out", nv, os);
-    }
+  }
+  c->cf = saved;
+  if (!first) {
+    size_t nv = 0;
+    pval **vs = ic_arena_calloc(c->arena, n_in ? n_in : 1, sizeof *vs);
+    if (!vs) return oom(c);
+    for (size_t k = 0; k < n_in; k++) if (in[k] && !resolve(in[k])->is_vec) vs[nv++] = in[k];
+    if ((st = emit_values(c, bop, true, "Input", nv, vs))) return st;
+    nv = 0;
+    pval **os = ic_arena_calloc(c->arena, n_out ? n_out : 1, sizeof *os);
+    if (!os) return oom(c);
+    for (size_t k = 0; k < n_out; k++) if (out[k] && !out[k]->is_vec) os[nv++] = out[k];
+    return emit_values(c, bop, false, "Out", nv, os);
+  }
+  for (size_t k = 0; k < n_in; k++) if (in[k]) mark_use(in[k]);
+  return IC_OK;
+}
+
+/* cf.yield and friends, inside control-flow blocks: kept under their PIR names, but for
+ * the yield that ends an if branch or a while body. */
+static ic_status tr_cf(ctx *c, const json_t *op, const pir_opargs *oa) {
+  (void)op;
+  pval **in = oa->in;
+  size_t n_in = oa->n_in;
+  pval **out = oa->out;
+  size_t n_out = oa->n_out;
+  bool first = oa->first;
+  const char *name = oa->name;
+  ic_status st = IC_OK;
+  if (first) {
     for (size_t k = 0; k < n_in; k++) if (in[k]) mark_use(in[k]);
     return IC_OK;
   }
-  if (dl == 2 && strncmp(c->opname, "cf", 2) == 0) {
-    /* cf.yield and friends, inside control-flow blocks: kept under their PIR names, but for
-     * the yield that ends an if branch or a while body. */
-    if (first) {
-      for (size_t k = 0; k < n_in; k++) if (in[k]) mark_use(in[k]);
-      return IC_OK;
-    }
-    if (c->cf && strcmp(name, "yield") == 0) return translate_yield(c, in, n_in);
-    ic_builder_op *bop = ic_builder_add_op(c->b, c->block, c->opname);
-    size_t nv = 0;
-    for (size_t k = 0; k < n_in; k++) if (in[k] && !resolve(in[k])->is_vec) in[nv++] = in[k];
-    if ((st = emit_values(c, bop, true, "X", nv, in))) return st;
-    nv = 0;
-    for (size_t k = 0; k < n_out; k++) if (out[k] && !out[k]->is_vec) out[nv++] = out[k];
-    return emit_values(c, bop, false, "Out", nv, out);
-  }
-  if (!pd) return fail(c, "icore does not translate ops of this dialect");
+  if (c->cf && strcmp(name, "yield") == 0) return translate_yield(c, in, n_in);
+  ic_builder_op *bop = ic_builder_add_op(c->b, c->block, c->opname);
+  size_t nv = 0;
+  for (size_t k = 0; k < n_in; k++) if (in[k] && !resolve(in[k])->is_vec) in[nv++] = in[k];
+  if ((st = emit_values(c, bop, true, "X", nv, in))) return st;
+  nv = 0;
+  for (size_t k = 0; k < n_out; k++) if (out[k] && !out[k]->is_vec) out[nv++] = out[k];
+  return emit_values(c, bop, false, "Out", nv, out);
+}
 
-  /* A table op; inplace variants (relu_, batch_norm_) read as the plain op. */
+/* A table op; inplace variants (relu_, batch_norm_) read as the plain op. */
+static ic_status tr_table_op(ctx *c, const json_t *op, const pir_opargs *oa) {
+  pval **in = oa->in;
+  size_t n_in = oa->n_in;
+  pval **out = oa->out;
+  size_t n_out = oa->n_out;
+  bool first = oa->first;
+  const char *name = oa->name;
+  ic_status st = IC_OK;
   char base[96];
   snprintf(base, sizeof base, "%s", name);
   size_t bl = strlen(base);
@@ -1580,6 +1630,117 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   }
   if (is_reduce(m->type)) ic_builder_attr_bool(bop, "reduce_all", reduce_all);
   return IC_OK;
+}
+
+/* pd_op.full and full_int_array: constants (do_constant). */
+static ic_status tr_full(ctx *c, const json_t *op, const pir_opargs *oa) {
+  return do_constant(c, op, strcmp(oa->name, "full_int_array") == 0, oa->out0);
+}
+
+/* The slice_array_dense that tr_array_read_back takes: a constant negative index. */
+static bool negative_array_index(const pir_opargs *oa) {
+  const pval *i = oa->n_in == 2 && oa->in[0] && oa->in[1] && oa->out0 ? resolve(oa->in[1]) : NULL;
+  return i && i->konst == 2 && i->kn == 1 && i->kints[0] < 0;
+}
+
+/* The ops translated by a function of their own rather than by a k_ops row (pir_ops.c), by
+ * dialect; `when`, if set, narrows an entry to the operands it handles (the others go on to
+ * the table). */
+typedef struct pir_special {
+  const char *name;
+  ic_status (*fn)(ctx *c, const json_t *op, const pir_opargs *oa);
+  bool (*when)(const pir_opargs *oa);
+} pir_special;
+
+static const pir_special k_builtin_ops[] = {
+    {"combine", tr_combine, NULL},
+    {"parameter", tr_parameter, NULL},
+    {"split", tr_split, NULL},
+};
+
+static const pir_special k_pd_special_ops[] = {
+    {"arange", tr_arange, NULL},
+    {"array_write_", tr_array_write, NULL},
+    {"assign_value", tr_assign_value, NULL},
+    {"assign_value_", tr_assign_value, NULL},
+    {"create_array", tr_create_array, NULL},
+    {"data", tr_data, NULL},
+    {"feed", tr_data, NULL},
+    {"fetch", tr_fetch, NULL},
+    {"full", tr_full, NULL},
+    {"full_int_array", tr_full, NULL},
+    {"shape64", tr_shape64, NULL},
+    {"slice_array_dense", tr_array_read_back, negative_array_index},
+};
+
+static const pir_special *find_special(const pir_special *t, size_t n, const pir_opargs *oa) {
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(t[i].name, oa->name) == 0 && (!t[i].when || t[i].when(oa))) return &t[i];
+  }
+  return NULL;
+}
+
+/* One op: its name decompressed, its operands checked (defined before, visible) and its
+ * results defined (first walk) or found (second), then handed to its translation: a
+ * builtin op's or a special pd_op's function, the control-flow ones, or a k_ops row. */
+static ic_status walk_op(ctx *c, const json_t *op, long index) {
+  ic_status st = IC_OK;
+  c->op = index;
+  c->opname = NULL;
+  if (!json_is_object(op)) return fail(c, "op #%ld in block %d is %s, expected an object", index, c->block, jtype(op));
+  json_t *idj = get(c, op, "#", JSON_STRING, true, "op", &st);
+  if (!idj) {
+    return fail(c, "op #%ld in block %d has no \"#\" naming it", index, c->block);
+  }
+  const char *cname = json_string_value(idj);
+  /* Decompressed name for messages: "1.conv2d" -> "pd_op.conv2d". */
+  static const char *const dialects[] = {"builtin", "pd_op", "cf", "custom_op", "dist"};
+  char full[128];
+  const char *dot = strchr(cname, '.');
+  if (strcmp(cname, "p") == 0) {
+    snprintf(full, sizeof full, "builtin.parameter");
+  } else if (dot && dot - cname == 1 && cname[0] >= '0' && cname[0] <= '4') {
+    snprintf(full, sizeof full, "%s.%s", dialects[cname[0] - '0'], dot + 1);
+  } else {
+    snprintf(full, sizeof full, "%s", cname);
+  }
+  c->opname = ic_arena_strdup(c->arena, full);
+  if (!c->opname) return oom(c);
+  const char *dialect_end = strchr(c->opname, '.');
+  if (!dialect_end) return fail(c, "op name \"%s\" has no dialect", cname);
+  size_t dl = (size_t)(dialect_end - c->opname);
+  const char *name = dialect_end + 1;
+  bool first = c->b == NULL;
+  json_t *ins = json_object_get(op, "I");
+  if (ins && !json_is_array(ins)) return fail(c, "\"I\" is %s, expected an array", jtype(ins));
+  size_t n_in = json_array_size(ins);
+
+  /* Check every operand first: defined before, visible. */
+  pval **in = ic_arena_calloc(c->arena, n_in ? n_in : 1, sizeof *in);
+  if (!in) return oom(c);
+  for (size_t k = 0; k < n_in; k++) {
+    if ((st = operand(c, op, k, &in[k]))) return st;
+  }
+  pval **out = NULL;
+  size_t n_out = 0;
+  if (first) st = define_results(c, op, &out, &n_out);
+  else st = results(c, op, &out, &n_out);
+  if (st) return st;
+  pir_opargs oa = {.name = name, .cname = cname, .in = in, .out = out, .out0 = n_out ? out[0] : NULL,
+                   .n_in = n_in, .n_out = n_out, .first = first};
+  const pir_special *sp = NULL;
+  if (dl == 7 && strncmp(c->opname, "builtin", 7) == 0) {
+    sp = find_special(k_builtin_ops, sizeof k_builtin_ops / sizeof k_builtin_ops[0], &oa);
+    return sp ? sp->fn(c, op, &oa) : fail(c, "icore does not translate %s", c->opname);
+  }
+  bool pd = dl == 5 && strncmp(c->opname, "pd_op", 5) == 0;
+  if (pd) sp = find_special(k_pd_special_ops, sizeof k_pd_special_ops / sizeof k_pd_special_ops[0], &oa);
+  if (sp) return sp->fn(c, op, &oa);
+  json_t *regions = json_object_get(op, "regions");
+  if (regions) return tr_regions(c, op, regions, pd, &oa);
+  if (dl == 2 && strncmp(c->opname, "cf", 2) == 0) return tr_cf(c, op, &oa);
+  if (!pd) return fail(c, "icore does not translate ops of this dialect");
+  return tr_table_op(c, op, &oa);
 }
 
 static ic_status walk_block(ctx *c, const json_t *block, int idx) {
