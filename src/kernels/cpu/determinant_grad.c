@@ -2,61 +2,16 @@
  * Input@GRAD = Out@GRAD Out Input^-T (phi DeterminantGradKernel), in double, rounded once.
  * As Paddle, when any determinant in Out is 0 the whole gradient is 0. Inputs Input
  * ([.., n, n]), Out, Out@GRAD (the batch dims: [..], [] or [1] for one matrix); float32 and
- * float64. */
-#include "kernels/cpu/kgrad.h"
-#include "kernels/cpu/lu.h"
+ * float64. The arithmetic is detgrad.h's, shared with slogdeterminant_grad. */
+#include "kernels/cpu/detgrad.h"
 
-enum { IN_X, IN_OUT, IN_DOUT };
-static const ic_slotdef k_inputs[3] = {{"Input", 0}, {"Out", 0}, {"Out@GRAD", 0}};
-static const ic_slotdef k_outputs[1] = {{"Input@GRAD", 0}};
+const ic_slotdef ic_detgrad_inputs[3] = {{"Input", 0}, {"Out", 0}, {"Out@GRAD", 0}};
+const ic_slotdef ic_detgrad_outputs[1] = {{"Input@GRAD", 0}};
 
-static ic_status infer(ic_kctx *c) {
-  ic_status st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT);
-  if (st || (st = kg_square(c, IN_X))) return st;
-  const ic_tensor *x = ic_in(c, IN_X, 0);
-  const int64_t nb = ic_numel(x->ndim - 2, x->dims);
-  for (size_t s = IN_OUT; s <= IN_DOUT; s++) {
-    const ic_tensor *t = ic_in(c, s, 0);
-    if (t->dtype != x->dtype || ic_tensor_numel_(t) != nb) {
-      return ic_kfail_in(c, s, 0, "expected %s with %lld element(s), one per matrix",
-                         ic_dtype_name(x->dtype), (long long)nb);
-    }
-  }
-  kg_out(c, 0, x->dtype, x->ndim, x->dims);
-  return IC_OK;
-}
-
-static ic_status run(ic_kctx *c) {
-  const ic_tensor *x = ic_in(c, IN_X, 0), *o = ic_in(c, IN_OUT, 0), *g = ic_in(c, IN_DOUT, 0);
-  ic_tensor *dx = ic_out(c, 0, 0);
-  const int64_t n = x->dims[x->ndim - 1], nn = n * n, B = ic_numel(x->ndim - 2, x->dims);
-  for (int64_t q = 0; q < B; q++) {
-    if (kg_get(o, q) == 0) {
-      kg_zero(dx);
-      return IC_OK;
-    }
-  }
-  ic_buffer *b = ic_kscratch(c, (size_t)(2 * nn + n + 1) * sizeof(double));
-  if (!b) return c->err->code;
-  double *lu = b->data, *inv = lu + nn;
-  int64_t *perm = (int64_t *)(inv + nn);
-  ic_status st = IC_OK;
-  for (int64_t q = 0; q < B; q++) {
-    for (int64_t i = 0; i < nn; i++) lu[i] = kg_get(x, q * nn + i);
-    if (!ic_lu_invert(lu, inv, perm, n)) {
-      st = ic_kfail_in(c, IN_X, 0, "matrix %lld is singular, but Out holds a nonzero determinant",
-                       (long long)q);
-      break;
-    }
-    const double s = kg_get(g, q) * kg_get(o, q);
-    for (int64_t i = 0; i < n; i++)
-      for (int64_t j = 0; j < n; j++) kg_put(dx, q * nn + i * n + j, s * inv[j * n + i]);
-  }
-  ic_buffer_release(b);
-  return st;
-}
+static ic_status infer(ic_kctx *c) { return ic_detgrad_infer(c, false); }
+static ic_status run(ic_kctx *c) { return ic_detgrad_run(c, false); }
 
 const ic_opdef ic_op_determinant_grad = {
-    .name = "determinant_grad", .n_inputs = 3, .inputs = k_inputs, .n_outputs = 1,
-    .outputs = k_outputs, .infer = infer, .cpu = run,
+    .name = "determinant_grad", .n_inputs = 3, .inputs = ic_detgrad_inputs, .n_outputs = 1,
+    .outputs = ic_detgrad_outputs, .infer = infer, .cpu = run,
 };

@@ -5,43 +5,17 @@
 #include <math.h>
 
 #include "kernels/cpu/reduce.h"
+#include "kernels/cpu/train.h"
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   return ic_reduce_parse(r, attrs, IC_REDUCE_LOGSUMEXP);
 }
 
-static ic_status infer(ic_kctx *c) {
-  const ic_tensor *x = ic_in(c, 0, 0);
-  ic_status st;
-  if ((st = ic_kcheck_dtype(c, 0, 0, IC_DT_FLOAT))) return st;
-  ic_reduce_geom geo;
-  if ((st = ic_reduce_geometry(c, &geo))) return st;
-  for (size_t s = 1; s < 3; s++) {
-    const ic_tensor *t = ic_in(c, s, 0);
-    if (t->dtype != x->dtype || ic_tensor_numel_(t) != geo.out_n) {
-      return ic_kfail_in(c, s, 0, "expected %s with %lld elements (X reduced)",
-                         ic_dtype_name(x->dtype), (long long)geo.out_n);
-    }
-  }
-  ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, x->ndim, x->dims);
-  return IC_OK;
-}
-
-/* Walks X in memory order with o, the index of its element's reduction in Out. */
 #define LSE_GRAD(T, EXP)                                                                   \
   do {                                                                                     \
     const T *xp = x->data, *op = out->data, *gp = g->data;                                 \
     T *dp = dx->data;                                                                      \
-    int64_t idx[IC_MAX_RANK] = {0}, o = 0;                                                 \
-    for (int64_t i = 0; i < geo.in_n; i++) {                                               \
-      dp[i] = gp[o] * EXP(xp[i] - op[o]);                                                  \
-      for (int k = geo.n - 1; k >= 0; k--) {                                               \
-        o += geo.ostride[k];                                                               \
-        if (++idx[k] < geo.size[k]) break;                                                 \
-        o -= geo.ostride[k] * geo.size[k];                                                 \
-        idx[k] = 0;                                                                        \
-      }                                                                                    \
-    }                                                                                      \
+    IC_REDUCE_WALK(geo, dp[i] = gp[o] * EXP(xp[i] - op[o]));                               \
   } while (0)
 
 static ic_status run(ic_kctx *c) {
@@ -55,13 +29,4 @@ static ic_status run(ic_kctx *c) {
   return IC_OK;
 }
 
-static const ic_slotdef inputs[] = {{"X", 0}, {"Out", 0}, {"Out@GRAD", 0}};
-static const ic_slotdef outputs[] = {{"X@GRAD", 0}};
-
-const ic_opdef ic_op_logsumexp_grad = {
-    .name = "logsumexp_grad",
-    .n_inputs = 3, .inputs = inputs,
-    .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(ic_reduce_attrs), .parse = parse,
-    .infer = infer, .cpu = run,
-};
+const ic_opdef ic_op_logsumexp_grad = IC_REDUCE_SEL_GRAD_DEF("logsumexp_grad", parse, run);

@@ -59,6 +59,22 @@ typedef struct ic_reduce_geom {
 /* The reduced axes of the op's X under its attributes, as groups (fails like infer). */
 ic_status ic_reduce_geometry(ic_kctx *c, ic_reduce_geom *g);
 
+/* Runs BODY for each element i of X in memory order, with o the index in Out of the
+ * reduction it belongs to (the gradients' walk: Out and Out@GRAD broadcast over X). */
+#define IC_REDUCE_WALK(GEO, BODY)                                                           \
+  do {                                                                                     \
+    int64_t idx_[IC_MAX_RANK] = {0}, o = 0;                                                \
+    for (int64_t i = 0; i < (GEO).in_n; i++) {                                             \
+      BODY;                                                                                \
+      for (int k_ = (GEO).n - 1; k_ >= 0; k_--) {                                          \
+        o += (GEO).ostride[k_];                                                            \
+        if (++idx_[k_] < (GEO).size[k_]) break;                                            \
+        o -= (GEO).ostride[k_] * (GEO).size[k_];                                           \
+        idx_[k_] = 0;                                                                      \
+      }                                                                                    \
+    }                                                                                      \
+  } while (0)
+
 /* Float to integer as the kernels convert for out_dtype: C's conversion is undefined out of
  * range, and x86 gives the lowest value there, so both kernels do that explicitly. */
 static inline IC_HD int64_t ic_reduce_f2i64(double v) {

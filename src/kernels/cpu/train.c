@@ -188,22 +188,15 @@ ic_status ic_reduce_grad_run(ic_kctx *c, bool mean) {
   ic_status st = ic_reduce_geometry(c, &geo);
   if (st) return st;
   int64_t count = geo.out_n ? geo.in_n / geo.out_n : 1;
-  int64_t idx[IC_MAX_RANK] = {0}, o = 0;
-  for (int64_t i = 0; i < geo.in_n; i++) {
-    /* Paddle divides in the tensor's dtype: dx = dout / (T)count */
-    if (dx->dtype == IC_FP32) {
-      float v = ((const float *)g->data)[o];
-      ((float *)dx->data)[i] = mean ? v / (float)count : v;
-    } else {
-      double v = ((const double *)g->data)[o];
-      ((double *)dx->data)[i] = mean ? v / (double)count : v;
-    }
-    for (int k = geo.n - 1; k >= 0; k--) {
-      o += geo.ostride[k];
-      if (++idx[k] < geo.size[k]) break;
-      o -= geo.ostride[k] * geo.size[k];
-      idx[k] = 0;
-    }
+  /* Paddle divides in the tensor's dtype: dx = dout / (T)count */
+  if (dx->dtype == IC_FP32) {
+    const float *gp = g->data, n = (float)count;
+    float *dp = dx->data;
+    IC_REDUCE_WALK(geo, dp[i] = mean ? gp[o] / n : gp[o]);
+  } else {
+    const double *gp = g->data, n = (double)count;
+    double *dp = dx->data;
+    IC_REDUCE_WALK(geo, dp[i] = mean ? gp[o] / n : gp[o]);
   }
   return IC_OK;
 }
@@ -230,32 +223,17 @@ ic_status ic_reduce_sel_grad_infer(ic_kctx *c) {
   return IC_OK;
 }
 
-/* Walks X in memory order with o, the index of its element's reduction in Out. */
-#define IC_RSG_WALK(BODY)                                                                   \
-  do {                                                                                     \
-    int64_t idx_[IC_MAX_RANK] = {0}, o = 0;                                                \
-    for (int64_t i = 0; i < geo.in_n; i++) {                                               \
-      BODY;                                                                                \
-      for (int k_ = geo.n - 1; k_ >= 0; k_--) {                                            \
-        o += geo.ostride[k_];                                                              \
-        if (++idx_[k_] < geo.size[k_]) break;                                              \
-        o -= geo.ostride[k_] * geo.size[k_];                                               \
-        idx_[k_] = 0;                                                                      \
-      }                                                                                    \
-    }                                                                                      \
-  } while (0)
-
 #define IC_RSG_RUN(T)                                                                      \
   do {                                                                                     \
     const T *xp = x->data, *op = out->data, *gp = g->data;                                 \
     T *dp = dx->data;                                                                      \
     if (prod) {                                                                            \
-      IC_RSG_WALK(dp[i] = gp[o] * op[o] * ((T)1 / xp[i]));                                 \
+      IC_REDUCE_WALK(geo, dp[i] = gp[o] * op[o] * ((T)1 / xp[i]));                                 \
     } else {                                                                               \
       T *cnt = scratch->data;                                                              \
       for (int64_t k = 0; k < geo.out_n; k++) cnt[k] = 0;                                  \
-      IC_RSG_WALK(cnt[o] += (T)(xp[i] == op[o]));                                          \
-      IC_RSG_WALK(dp[i] = gp[o] * (T)(xp[i] == op[o]) / cnt[o]);                           \
+      IC_REDUCE_WALK(geo, cnt[o] += (T)(xp[i] == op[o]));                                          \
+      IC_REDUCE_WALK(geo, dp[i] = gp[o] * (T)(xp[i] == op[o]) / cnt[o]);                           \
     }                                                                                      \
   } while (0)
 

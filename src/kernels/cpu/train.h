@@ -115,7 +115,8 @@ ic_status ic_xshape_grad_run(ic_kctx *c);
 ic_status ic_reduce_grad_infer(ic_kctx *c);
 ic_status ic_reduce_grad_run(ic_kctx *c, bool mean);
 
-/* ---- reduce_max_grad, reduce_min_grad, reduce_prod_grad ----
+/* ---- reduce_max_grad, reduce_min_grad, reduce_prod_grad (and the definition and infer of
+ * frobenius_norm_grad and logsumexp_grad) ----
  * Slots: inputs X, Out, Out@GRAD (as Paddle 3.3.1 writes them); output X@GRAD. The reduce_*
  * attributes. In X's float type, as phi computes (checked against Paddle 3.3.1):
  *   max / min: with m = (X == Out) and n the number of such elements in X's reduction,
