@@ -2,56 +2,24 @@
  * none. Inputs X (dims only), ROIs, RoisNum (optional), Out@GRAD [R, output_channels,
  * pooled_height, pooled_width]; output X@GRAD. Each Out@GRAD element, divided by its bin's
  * area, is added to every pixel of the bin in its input channel (c * pooled_height + ph) *
- * pooled_width + pw of its region's image: the same boxes and bins as psroi_pool.c (corners
- * rounded then scaled, at least 0.1 wide, bins floor / ceil clamped to the map; an empty bin
- * adds nothing). Accumulated in X's dtype in Out@GRAD's order, as Paddle does. */
+ * pooled_width + pw of its region's image: the same boxes and bins as psroi_pool (psroi.h;
+ * an empty bin adds nothing). Accumulated in X's dtype in Out@GRAD's order, as Paddle does. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/cpu/roi_align.h"
+#include "kernels/cpu/psroi.h"
 
-typedef struct psroi_attrs {
-  ic_roi_align_attrs ra; /* ph, pw, scale as roi_align; sampling and aligned unused */
-  int64_t oc;
-} psroi_attrs;
+enum { IN_DOUT = IC_PSROI_NUM + 1 };
 
-enum { IN_X, IN_ROIS, IN_NUM, IN_DOUT };
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  psroi_attrs *a = attrs;
-  a->ra.ph = ic_ar_int(r, "pooled_height", 1);
-  a->ra.pw = ic_ar_int(r, "pooled_width", 1);
-  a->ra.scale = (float)ic_ar_float(r, "spatial_scale", 1.0);
-  a->oc = ic_ar_int(r, "output_channels", 1);
-  if (r->st) return r->st;
-  if (a->ra.ph <= 0 || a->ra.ph > INT32_MAX) {
-    return ic_ar_fail(r, "pooled_height", "is %lld, expected > 0", (long long)a->ra.ph);
-  }
-  if (a->ra.pw <= 0 || a->ra.pw > INT32_MAX) {
-    return ic_ar_fail(r, "pooled_width", "is %lld, expected > 0", (long long)a->ra.pw);
-  }
-  if (a->oc < 1 || a->oc > INT32_MAX) {
-    return ic_ar_fail(r, "output_channels", "is %lld, expected > 0", (long long)a->oc);
-  }
-  if (!(a->ra.scale > 0)) {
-    return ic_ar_fail(r, "spatial_scale", "is %g, expected > 0", a->ra.scale);
-  }
-  return IC_OK;
-}
+static ic_status parse(ic_attr_reader *r, void *attrs) { return ic_psroi_parse(r, attrs, 1); }
 
 static ic_status infer(ic_kctx *c) {
   const psroi_attrs *a = c->attrs;
-  ic_status st = ic_roi_align_check(c);
+  ic_status st = ic_psroi_check(c);
   if (st) return st;
-  const ic_tensor *x = ic_in(c, IN_X, 0), *rois = ic_in(c, IN_ROIS, 0), *g = ic_in(c, IN_DOUT, 0);
-  if (x->dims[1] != a->oc * a->ra.ph * a->ra.pw) {
-    return ic_kfail_in(c, IN_X, 0,
-                       "has %lld channels, expected output_channels x pooled_height x "
-                       "pooled_width = %lld x %lld x %lld",
-                       (long long)x->dims[1], (long long)a->oc, (long long)a->ra.ph,
-                       (long long)a->ra.pw);
-  }
+  const ic_tensor *x = ic_in(c, IC_PSROI_X, 0), *rois = ic_in(c, IC_PSROI_ROIS, 0);
+  const ic_tensor *g = ic_in(c, IN_DOUT, 0);
   const int64_t want[4] = {rois->dims[0], a->oc, a->ra.ph, a->ra.pw};
   if (g->dtype != x->dtype || !ic_dims_equal(g->ndim, g->dims, 4, want)) {
     char d[128];
@@ -62,40 +30,25 @@ static ic_status infer(ic_kctx *c) {
   return IC_OK;
 }
 
-static inline int64_t clampi(int64_t v, int64_t hi) { return v < 0 ? 0 : v > hi ? hi : v; }
-
 #define DEFINE_GRAD(name, T, ROUND, FLOOR, CEIL)                                               \
   static void name(const psroi_attrs *a, const T *box, const T *gd, int64_t H, int64_t W,    \
                    T *img) {                                                                 \
-    const T sc = (T)(float)a->ra.scale;                                                       \
-    const T x0 = (T)ROUND(box[0]) * sc, y0 = (T)ROUND(box[1]) * sc;                           \
-    const T x1 = (T)((double)ROUND(box[2]) + 1.) * sc, y1 = (T)((double)ROUND(box[3]) + 1.) * sc; \
-    const T rh = y1 - y0 > (T)0.1 ? y1 - y0 : (T)0.1, rw = x1 - x0 > (T)0.1 ? x1 - x0 : (T)0.1; \
-    const int64_t ph = a->ra.ph, pw = a->ra.pw;                                               \
-    const T bh = rh / (T)ph, bw = rw / (T)pw;                                                 \
-    for (int64_t oc = 0; oc < a->oc; oc++) {                                                  \
-      for (int64_t py = 0; py < ph; py++) {                                                   \
-        const int64_t h0 = clampi((int64_t)FLOOR((T)py * bh + y0), H);                        \
-        const int64_t h1 = clampi((int64_t)CEIL((T)(py + 1) * bh + y0), H);                   \
-        for (int64_t px = 0; px < pw; px++, gd++) {                                           \
-          const int64_t w0 = clampi((int64_t)FLOOR((T)px * bw + x0), W);                      \
-          const int64_t w1 = clampi((int64_t)CEIL((T)(px + 1) * bw + x0), W);                 \
-          if (h1 <= h0 || w1 <= w0) continue;                                                 \
-          T *d = img + ((oc * ph + py) * pw + px) * H * W;                                    \
-          const T v = *gd / (T)((h1 - h0) * (w1 - w0));                                       \
-          for (int64_t h = h0; h < h1; h++) {                                                 \
-            for (int64_t w = w0; w < w1; w++) d[h * W + w] += v;                              \
-          }                                                                                   \
-        }                                                                                     \
-      }                                                                                       \
-    }                                                                                         \
+    IC_PSROI_BINS(T, ROUND, FLOOR, CEIL, a, box, H, W, {                                     \
+      if (h1 <= h0 || w1 <= w0) continue;                                                    \
+      T *d = img + k * H * W;                                                                \
+      const T v = gd[k] / (T)((h1 - h0) * (w1 - w0));                                        \
+      for (int64_t h = h0; h < h1; h++) {                                                    \
+        for (int64_t w = w0; w < w1; w++) d[h * W + w] += v;                                 \
+      }                                                                                      \
+    });                                                                                      \
   }
 DEFINE_GRAD(grad_f32, float, roundf, floorf, ceilf)
 DEFINE_GRAD(grad_f64, double, round, floor, ceil)
 
 static ic_status run(ic_kctx *c) {
   const psroi_attrs *a = c->attrs;
-  const ic_tensor *x = ic_in(c, IN_X, 0), *rois = ic_in(c, IN_ROIS, 0), *g = ic_in(c, IN_DOUT, 0);
+  const ic_tensor *x = ic_in(c, IC_PSROI_X, 0), *rois = ic_in(c, IC_PSROI_ROIS, 0);
+  const ic_tensor *g = ic_in(c, IN_DOUT, 0);
   ic_tensor *dx = ic_out(c, 0, 0);
   const int64_t C = x->dims[1], H = x->dims[2], W = x->dims[3], R = rois->dims[0];
   memset(dx->data, 0, (size_t)ic_tensor_numel_(x) * ic_dtype_size(x->dtype));
