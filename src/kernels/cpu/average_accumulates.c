@@ -1,16 +1,20 @@
 /* average_accumulates: ModelAverage's accumulator step (phi AverageAccumulatesKernel, CPU;
  * float32 and float64). The counters in_num_updates, in_num_accumulates and
- * in_old_num_accumulates are one int64 each; with u = num_updates + 1, a = num_accumulates + 1:
- *   out_sum_1 = in_sum_1 + param,  out_sum_2 = in_sum_2,  out_sum_3 = in_sum_3
+ * in_old_num_accumulates are one int64 each. Paddle's kernel runs its updates one after the
+ * other on the out_* tensors, which its programs (ModelAverage) make the in_* tensors
+ * themselves, so each step reads what the one before wrote; icore computes what that gives.
+ * With u = num_updates + 1, a = num_accumulates + 1:
+ *   sum_1 = in_sum_1 + param,  sum_2 = in_sum_2,  sum_3 = in_sum_3
  *   when u % 16384 == 0 (Paddle's kMaxNumAccumulates, against the loss of precision of long
- *   sums): out_sum_2 = in_sum_2 + in_sum_1 and out_sum_1 = 0 (this step's param is dropped,
- *   as Paddle's kernel drops it)
+ *   sums): sum_2 = sum_2 + sum_1, sum_1 = 0
  *   when a >= min_average_window and a >= min(max_average_window, (int64)(float(u) average_window)):
- *   the window restarts: out_sum_3 = in_sum_1 + in_sum_2, out_sum_1 = out_sum_2 = 0,
- *   out_old_num_accumulates = a and a = 0
- *   out_num_updates = u, out_num_accumulates = a (old unchanged unless the window restarts).
+ *   the window restarts: sum_3 = sum_1 + sum_2, sum_1 = sum_2 = 0, old_num_accumulates = a and
+ *   a = 0
+ *   out_sum_k = sum_k, out_num_updates = u, out_num_accumulates = a (old unchanged unless the
+ *   window restarts).
  * min_average_window > max_average_window is an error (as in Paddle). Every out_* updates its
- * in_* in place (ic_average_accumulates_inplace, train.h). */
+ * in_* in place (ic_average_accumulates_inplace, train.h): Paddle's CPU kernel cannot write
+ * counters that are not its inputs (it writes them into memory it never allocates). */
 #include <string.h>
 
 #include "kernels/cpu/train.h"
@@ -78,11 +82,11 @@ static ic_status infer(ic_kctx *c) {
     for (int64_t i = 0; i < n; i++) {                                                      \
       T v1 = s1[i] + pp[i], v2 = s2[i], v3 = s3[i];                                        \
       if (spill) {                                                                         \
-        v2 = s2[i] + s1[i];                                                                \
+        v2 = v2 + v1;                                                                      \
         v1 = 0;                                                                            \
       }                                                                                    \
       if (restart) {                                                                       \
-        v3 = s1[i] + s2[i];                                                                \
+        v3 = v1 + v2;                                                                      \
         v1 = 0;                                                                            \
         v2 = 0;                                                                            \
       }                                                                                    \

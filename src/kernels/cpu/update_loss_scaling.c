@@ -5,12 +5,13 @@
  *            programs name X[i] itself);
  *   stop = StopUpdate when given, else the stop_update attribute; when stop, LossScaling,
  *          OutGoodSteps and OutBadSteps keep PrevLossScaling, InGoodSteps and InBadSteps;
- *   found:     good = 0, bad = InBadSteps + 1; when bad == decr_every_n_nan_or_inf (default
- *              2): LossScaling = max(PrevLossScaling decr_ratio, 1) and bad = 0;
- *   otherwise: bad = 0, good = InGoodSteps + 1; when good == incr_every_n_steps (default
- *              1000): LossScaling = PrevLossScaling incr_ratio if that is finite (else
+ *   found:     good = 0, bad = InBadSteps + 1; when bad == decr_every_n_nan_or_inf:
+ *              LossScaling = max(PrevLossScaling decr_ratio, 1) and bad = 0;
+ *   otherwise: bad = 0, good = InGoodSteps + 1; when good == incr_every_n_steps:
+ *              LossScaling = PrevLossScaling incr_ratio if that is finite (else
  *              PrevLossScaling) and good = 0;
- *   LossScaling otherwise keeps PrevLossScaling. incr_ratio defaults to 2, decr_ratio to 0.5.
+ *   LossScaling otherwise keeps PrevLossScaling. The four step and ratio attributes are
+ *   required (Paddle's op has no defaults for them); stop_update defaults to false.
  * Every output updates its input in place (ic_update_loss_scaling_inplace, train.h). */
 #include <math.h>
 #include <string.h>
@@ -34,10 +35,10 @@ const ic_train_inplace ic_update_loss_scaling_inplace[] = {{"Out", "X"},
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   uls_attrs *a = attrs;
-  a->incr_every = ic_ar_int(r, "incr_every_n_steps", 1000);
-  a->decr_every = ic_ar_int(r, "decr_every_n_nan_or_inf", 2);
-  a->incr_ratio = (float)ic_ar_float(r, "incr_ratio", 2.0);
-  a->decr_ratio = (float)ic_ar_float(r, "decr_ratio", 0.5);
+  a->incr_every = ic_ar_int_req(r, "incr_every_n_steps");
+  a->decr_every = ic_ar_int_req(r, "decr_every_n_nan_or_inf");
+  a->incr_ratio = (float)ic_ar_float_req(r, "incr_ratio");
+  a->decr_ratio = (float)ic_ar_float_req(r, "decr_ratio");
   a->stop_update = ic_ar_bool(r, "stop_update", false);
   return r->st;
 }
