@@ -434,6 +434,32 @@ END_TEST
 START_TEST(paddle_asgd) { run_paddle_case("asgd"); }
 END_TEST
 
+/* ops Paddle's Python API no longer offers, in hand-built programs (gen_paddle_train.py
+ * _HandOptimizer): ftrl (sqrt and pow branches, and over an is_sparse embedding's
+ * SelectedRows gradient) and decayed_adagrad */
+START_TEST(paddle_t7_ftrl) { run_paddle_case("t7_ftrl"); }
+END_TEST
+
+START_TEST(paddle_t7_ftrl_pow) { run_paddle_case("t7_ftrl_pow"); }
+END_TEST
+
+START_TEST(paddle_t7_ftrl_sparse) { run_paddle_case("t7_ftrl_sparse"); }
+END_TEST
+
+START_TEST(paddle_t7_decayed_adagrad) { run_paddle_case("t7_decayed_adagrad"); }
+END_TEST
+
+/* paddle.incubate.optimizer.ModelAverage's average_accumulates after Momentum (its window
+ * restarting several times) */
+START_TEST(paddle_t7_model_average) { run_paddle_case("t7_model_average"); }
+END_TEST
+
+/* paddle.static.amp.decorate with dynamic loss scaling, float32 throughout: the first steps
+ * overflow (check_finite_and_unscale finds infinities, update_loss_scaling halves the scale),
+ * later ones grow it again */
+START_TEST(paddle_t7_amp) { run_paddle_case("t7_amp"); }
+END_TEST
+
 START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
@@ -1471,7 +1497,13 @@ START_TEST(inplace_tables) {
               {"radam", ic_radam_inplace},
               {"rprop", ic_rprop_inplace},
               {"lars_momentum", ic_lars_momentum_inplace},
-              {"asgd", ic_asgd_inplace}};
+              {"asgd", ic_asgd_inplace},
+              {"ftrl", ic_ftrl_inplace},
+              {"decayed_adagrad", ic_decayed_adagrad_inplace},
+              {"proximal_gd", ic_proximal_gd_inplace},
+              {"dpsgd", ic_dpsgd_inplace},
+              {"average_accumulates", ic_average_accumulates_inplace},
+              {"update_loss_scaling", ic_update_loss_scaling_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);
@@ -1508,6 +1540,12 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_rprop);
   tcase_add_test(tc, paddle_lars_momentum);
   tcase_add_test(tc, paddle_asgd);
+  tcase_add_test(tc, paddle_t7_ftrl);
+  tcase_add_test(tc, paddle_t7_ftrl_pow);
+  tcase_add_test(tc, paddle_t7_ftrl_sparse);
+  tcase_add_test(tc, paddle_t7_decayed_adagrad);
+  tcase_add_test(tc, paddle_t7_model_average);
+  tcase_add_test(tc, paddle_t7_amp);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
   tcase_add_test(tc, paddle_gru_lod_sgd);
