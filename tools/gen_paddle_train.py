@@ -1818,12 +1818,15 @@ def case_t7_decayed_adagrad():
 def case_t7_model_average():
     """Momentum, then paddle.incubate.optimizer.ModelAverage's average_accumulates op for
     every parameter (average_window_rate 0.3, min_average_window 2, max_average_window 5: its
-    window restarts several times in 20 steps). Its apply and restore programs are separate
-    programs, not run here."""
+    window restarts several times in 20 steps). After the last step Paddle runs its apply
+    program (each parameter saved to its restore variable, then replaced by the average
+    (sum_1 + sum_2 + sum_3) / (num_accumulates + old_num_accumulates)): apply.pdmodel, the
+    persistables then in applied.pdiparams; and its restore program (restore.pdmodel), which
+    brings back final.pdiparams' parameters."""
     loss, feeds, batch, rtol, ptol = _opt_net(74, paddle.optimizer.Momentum(
         learning_rate=0.1, momentum=0.9))
-    paddle.incubate.optimizer.ModelAverage(0.3, min_average_window=2, max_average_window=5)
-    return loss, feeds, batch, rtol, ptol
+    ma = paddle.incubate.optimizer.ModelAverage(0.3, min_average_window=2, max_average_window=5)
+    return loss, feeds, batch, rtol, ptol, {"model_average": ma}
 
 
 def case_t7_amp():
@@ -2015,6 +2018,16 @@ def write_case(out_dir, name):
             if sched is not None:
                 sched.step()
         save_vars(exe, main, os.path.join(d, "final.pdiparams"))
+        ma = extra.get("model_average")
+        if ma is not None:
+            # ModelAverage's apply and restore programs, run by Paddle after the last step
+            for fname, prog in (("apply.pdmodel", ma.apply_program),
+                                ("restore.pdmodel", ma.restore_program)):
+                with open(os.path.join(d, fname), "wb") as f:
+                    f.write(strip_callstacks(prog.desc.serialize_to_string()))
+            exe.run(ma.apply_program)
+            save_vars(exe, main, os.path.join(d, "applied.pdiparams"))
+            exe.run(ma.restore_program)
     np.save(os.path.join(d, "loss.npy"), np.stack(losses).astype("float32"))
     lines = ["# written by tools/gen_paddle_train.py with PaddlePaddle " + paddle.__version__,
              "steps %d" % STEPS, "batch %d" % batch]
