@@ -1,8 +1,9 @@
 /* The training-program ops of the optimizer / AMP / fill family that Paddle's own outputs do
  * not cover (their Paddle-checked cases are the oracle's opt_* and test_train's t7_*): the
  * legacy fill op (no Paddle 2.6.2 or 3.3.1 build registers a kernel for it, so its values are
- * checked here against the conversions fluid's FillKernel makes), and the clear errors every
- * op of the family gives for bad input. */
+ * checked here against the conversions fluid's FillKernel makes), proximal_adagrad (no longer
+ * registered by either: checked against fluid's formula in double precision), and the clear
+ * errors every op of the family gives for bad input. */
 #include <math.h>
 
 #include "optest.h"
@@ -404,9 +405,60 @@ START_TEST(update_loss_scaling_in_place) {
 }
 END_TEST
 
+/* proximal_adagrad against fluid's formula in double: l1 = l2 = 0, l2 only, and l1 0.3 with
+ * l2 0.1 (some |prox| below lr l1: 0). */
+START_TEST(proximal_adagrad_values) {
+  const float p[6] = {0.5f, -0.25f, 0.02f, -0.8f, 0.1f, 0.0f};
+  const float m[6] = {0.1f, 0.2f, 0.3f, 0.05f, 0.0f, 1.0f};
+  const float g[6] = {0.3f, -0.6f, 0.1f, 0.2f, -0.4f, 0.0f};
+  const float lr = 0.2f;
+  const float cfg[3][2] = {{0, 0}, {0, 0.5f}, {0.3f, 0.1f}};
+  for (int k = 0; k < 3; k++) {
+    optest t;
+    ot_begin(&t);
+    ot_feed(&t, "p", tu_f32(1, TU_DIMS(6), p));
+    ot_feed(&t, "m", tu_f32(1, TU_DIMS(6), m));
+    ot_feed(&t, "g", tu_f32(1, TU_DIMS(6), g));
+    ot_feed(&t, "lr", tu_f32(1, TU_DIMS(1), &lr));
+    ic_builder_op *o = ot_op(&t, "proximal_adagrad");
+    ic_builder_in(o, "Param", "p");
+    ic_builder_in(o, "Moment", "m");
+    ic_builder_in(o, "Grad", "g");
+    ic_builder_in(o, "LearningRate", "lr");
+    if (k) {
+      ic_builder_attr_float(o, "l1", cfg[k][0]);
+      ic_builder_attr_float(o, "l2", cfg[k][1]);
+    }
+    ot_out(&t, "ParamOut", "po");
+    ot_out(&t, "MomentOut", "mo");
+    ot_ok(&t);
+    double rp[6], rm[6];
+    int zeros = 0;
+    for (int i = 0; i < 6; i++) {
+      double mn = (double)m[i] + (double)g[i] * g[i];
+      double prox = p[i] - (double)lr * g[i] / sqrt(mn);
+      double l1 = cfg[k][0], l2 = cfg[k][1];
+      rm[i] = mn;
+      if (l1 > 0) {
+        double v = fmax(fabs(prox) - lr * l1, 0) / (1 + lr * l2);
+        rp[i] = prox > 0 ? v : prox < 0 ? -v : 0;
+        zeros += v == 0;
+      } else {
+        rp[i] = prox / (1 + lr * l2);
+      }
+    }
+    if (k == 2) ck_assert_int_gt(zeros, 0);
+    tu_assert_close(t.out[0], rp, 6, 1e-6, 1e-7);
+    tu_assert_close(t.out[1], rm, 6, 1e-6, 1e-7);
+    ot_end(&t);
+  }
+}
+END_TEST
+
 static TCase *tc_t7(void) {
   TCase *tc = tcase_create("t7");
   tcase_add_test(tc, fill_dtypes);
+  tcase_add_test(tc, proximal_adagrad_values);
   tcase_add_test(tc, fill_errors);
   tcase_add_test(tc, optimizer_errors);
   tcase_add_test(tc, selected_rows_grad);

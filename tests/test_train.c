@@ -1556,6 +1556,7 @@ START_TEST(inplace_tables) {
               {"ftrl", ic_ftrl_inplace},
               {"decayed_adagrad", ic_decayed_adagrad_inplace},
               {"proximal_gd", ic_proximal_gd_inplace},
+              {"proximal_adagrad", ic_proximal_adagrad_inplace},
               {"dpsgd", ic_dpsgd_inplace},
               {"average_accumulates", ic_average_accumulates_inplace},
               {"update_loss_scaling", ic_update_loss_scaling_inplace}};

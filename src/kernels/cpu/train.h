@@ -47,6 +47,7 @@ extern const ic_train_inplace ic_asgd_inplace[];
 extern const ic_train_inplace ic_ftrl_inplace[];
 extern const ic_train_inplace ic_decayed_adagrad_inplace[];
 extern const ic_train_inplace ic_proximal_gd_inplace[];
+extern const ic_train_inplace ic_proximal_adagrad_inplace[];
 extern const ic_train_inplace ic_dpsgd_inplace[];
 extern const ic_train_inplace ic_average_accumulates_inplace[];
 extern const ic_train_inplace ic_update_loss_scaling_inplace[];
@@ -75,7 +76,7 @@ ic_status ic_train_same(ic_kctx *c, size_t s, size_t i, size_t s0);
 ic_status ic_train_scalar(ic_kctx *c, size_t s, ic_dtype dt);
 
 /* resolve of an optimizer whose Paddle CPU kernel takes a dense Grad only (decayed_adagrad,
- * proximal_gd, dpsgd): a Grad declared SelectedRows (an embedding with is_sparse) is refused
+ * proximal_gd, proximal_adagrad, dpsgd): a Grad declared SelectedRows (an embedding with is_sparse) is refused
  * by name, as Paddle refuses it. */
 ic_status ic_train_dense_grad_resolve(const ic_program *p, const ic_op *op,
                                       const ic_opdef **def, ic_err *err);
