@@ -434,6 +434,87 @@ END_TEST
 START_TEST(paddle_asgd) { run_paddle_case("asgd"); }
 END_TEST
 
+/* ops Paddle's Python API no longer offers, in hand-built programs (gen_paddle_train.py
+ * _HandOptimizer): ftrl (sqrt and pow branches, and over an is_sparse embedding's
+ * SelectedRows gradient) and decayed_adagrad */
+START_TEST(paddle_t7_ftrl) { run_paddle_case("t7_ftrl"); }
+END_TEST
+
+START_TEST(paddle_t7_ftrl_pow) { run_paddle_case("t7_ftrl_pow"); }
+END_TEST
+
+START_TEST(paddle_t7_ftrl_sparse) { run_paddle_case("t7_ftrl_sparse"); }
+END_TEST
+
+START_TEST(paddle_t7_decayed_adagrad) { run_paddle_case("t7_decayed_adagrad"); }
+END_TEST
+
+/* paddle.incubate.optimizer.ModelAverage's average_accumulates after Momentum (its window
+ * restarting several times) */
+START_TEST(paddle_t7_model_average) { run_paddle_case("t7_model_average"); }
+END_TEST
+
+/* Every persistable of tc->main in scope matches the one in ref within ptol, as check_final. */
+static void check_scope(const train_case *tc, const ic_scope *scope, const ic_scope *ref,
+                        const char *what) {
+  const ic_block *b = &tc->main->blocks[0];
+  for (size_t i = 0; i < b->n_vars; i++) {
+    const ic_vardesc *v = &b->vars[i];
+    if (!v->persistable || !v->is_tensor || !used_by_ops(tc->main, v->name)) continue;
+    const ic_tensor *got = ic_scope_get(scope, v->name), *want = ic_scope_get(ref, v->name);
+    ck_assert_msg(got && want, "%s %s: persistable '%s' missing", tc->name, what, v->name);
+    ck_assert_int_eq(ic_tensor_numel(got), ic_tensor_numel(want));
+    for (int64_t k = 0; k < ic_tensor_numel(want); k++) {
+      double g = elem(got, k), w = elem(want, k);
+      ck_assert_msg(fabs(g - w) <= tc->ptol * (fabs(w) + 0.01),
+                    "%s %s: '%s'[%lld] is %.9g, Paddle has %.9g", tc->name, what, v->name,
+                    (long long)k, g, w);
+    }
+  }
+}
+
+/* ModelAverage after the 20 steps: its apply program (each parameter saved to its restore
+ * variable and replaced by its window average: sum, cast, elementwise_div, assign) gives
+ * Paddle's applied.pdiparams, and its restore program brings back the trained parameters. */
+START_TEST(paddle_t7_model_average_apply) {
+  train_case tc;
+  load_case("t7_model_average", &tc);
+  ic_scope *applied = load_params(tc.main, "t7_model_average", "applied.pdiparams");
+  char path[1024], err[1024];
+  ic_program *prog[2] = {NULL, NULL};
+  for (int k = 0; k < 2; k++) {
+    path_of("t7_model_average", k ? "restore.pdmodel" : "apply.pdmodel", path, sizeof path);
+    ck_assert_msg(ic_program_from_file(path, &prog[k], err, sizeof err) == IC_OK, "%s", err);
+  }
+  for (size_t c = 0; c < N_CONFIGS; c += 2) {
+    const config *cf = &k_configs[c];
+    ic_scope *scope = copy_persistables(tc.main, tc.init);
+    ic_executor *e = make_exec(cf, false);
+    float *losses = calloc((size_t)tc.steps, sizeof *losses);
+    ck_assert_msg(train(&tc, e, scope, tc.steps, losses) == IC_OK, "%s", ic_executor_errmsg(e));
+    check_final(&tc, scope, cf->what);
+    ic_status st = ic_executor_run(e, prog[0], scope, 0, NULL, NULL, 0, NULL, NULL);
+    ck_assert_msg(st == IC_OK, "apply (%s): %s", cf->what, ic_executor_errmsg(e));
+    check_scope(&tc, scope, applied, "after apply");
+    st = ic_executor_run(e, prog[1], scope, 0, NULL, NULL, 0, NULL, NULL);
+    ck_assert_msg(st == IC_OK, "restore (%s): %s", cf->what, ic_executor_errmsg(e));
+    check_scope(&tc, scope, tc.final, "after restore");
+    free(losses);
+    ic_executor_destroy(e);
+    ic_scope_destroy(scope);
+  }
+  for (int k = 0; k < 2; k++) ic_program_destroy(prog[k]);
+  ic_scope_destroy(applied);
+  free_case(&tc);
+}
+END_TEST
+
+/* paddle.static.amp.decorate with dynamic loss scaling, float32 throughout: the first steps
+ * overflow (check_finite_and_unscale finds infinities, update_loss_scaling halves the scale),
+ * later ones grow it again */
+START_TEST(paddle_t7_amp) { run_paddle_case("t7_amp"); }
+END_TEST
+
 START_TEST(paddle_lstm_sgd) { run_paddle_case("lstm"); }
 END_TEST
 
@@ -1471,7 +1552,14 @@ START_TEST(inplace_tables) {
               {"radam", ic_radam_inplace},
               {"rprop", ic_rprop_inplace},
               {"lars_momentum", ic_lars_momentum_inplace},
-              {"asgd", ic_asgd_inplace}};
+              {"asgd", ic_asgd_inplace},
+              {"ftrl", ic_ftrl_inplace},
+              {"decayed_adagrad", ic_decayed_adagrad_inplace},
+              {"proximal_gd", ic_proximal_gd_inplace},
+              {"proximal_adagrad", ic_proximal_adagrad_inplace},
+              {"dpsgd", ic_dpsgd_inplace},
+              {"average_accumulates", ic_average_accumulates_inplace},
+              {"update_loss_scaling", ic_update_loss_scaling_inplace}};
   for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
     const ic_opdef *d = ic_registry_find(tabs[i].op);
     ck_assert_ptr_nonnull(d);
@@ -1508,6 +1596,13 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_rprop);
   tcase_add_test(tc, paddle_lars_momentum);
   tcase_add_test(tc, paddle_asgd);
+  tcase_add_test(tc, paddle_t7_ftrl);
+  tcase_add_test(tc, paddle_t7_ftrl_pow);
+  tcase_add_test(tc, paddle_t7_ftrl_sparse);
+  tcase_add_test(tc, paddle_t7_decayed_adagrad);
+  tcase_add_test(tc, paddle_t7_model_average);
+  tcase_add_test(tc, paddle_t7_model_average_apply);
+  tcase_add_test(tc, paddle_t7_amp);
   tcase_add_test(tc, paddle_lstm_sgd);
   tcase_add_test(tc, paddle_gru_bidirec_sgd);
   tcase_add_test(tc, paddle_gru_lod_sgd);

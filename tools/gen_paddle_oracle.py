@@ -5365,6 +5365,266 @@ def fused_matmul_modes(g):
     g.fetch(*outs)
 
 
+# ---------------------------------------------------------------------------------------
+# optimizers, AMP loss scaling and fill ops of training programs (opt_*): the optimizer
+# outputs are new variables here (test_train runs them in place), except where Paddle leaves
+# an output unwritten unless it names its input (update_loss_scaling)
+# ---------------------------------------------------------------------------------------
+
+def inplace_op(type, inputs, outputs, attrs=None):
+    """Append one op whose outputs are the given existing variables (in place)."""
+    helper = LayerHelper(type)
+    ins = {k: (v if isinstance(v, (list, tuple)) else [v]) for k, v in inputs.items()}
+    outs = {k: (v if isinstance(v, (list, tuple)) else [v]) for k, v in outputs.items()}
+    helper.append_op(type=type, inputs=ins, outputs=outs, attrs=attrs or {})
+
+
+def _lr(g, name, v, dtype=F32):
+    return g.data(name, np.array([v], dtype))
+
+
+@case()
+def opt_ftrl(g):
+    """ftrl (float32, the only type Paddle's CPU kernel takes) with l1 = l2 = 0 and lr_power
+    -0.5 (defaults, attributes absent); l1 0.05, l2 0.1 with lr_power -0.5 (sqrt), where some
+    |LinearAccumOut| fall within l1 (ParamOut 0); l1 0.02, l2 0.3 with lr_power -0.3 (pow)."""
+    outs = []
+    for k, attrs in enumerate([{}, dict(l1=0.05, l2=0.1, lr_power=-0.5),
+                               dict(l1=0.02, l2=0.3, lr_power=-0.3)]):
+        p = g.data("p%d" % k, g.rand([3, 4]))
+        sq = g.data("sq%d" % k, g.rand([3, 4], 0.0, 1.0))
+        lin = g.data("lin%d" % k, g.rand([3, 4], -0.1, 0.1))
+        gr = g.data("g%d" % k, g.rand([3, 4], -0.2, 0.2))
+        lr = _lr(g, "lr%d" % k, 0.1 + 0.05 * k)
+        o = g.op("ftrl", {"Param": p, "SquaredAccumulator": sq, "LinearAccumulator": lin,
+                          "Grad": gr, "LearningRate": lr}, attrs,
+                 outs={"ParamOut": 1, "SquaredAccumOut": 1, "LinearAccumOut": 1})
+        outs += o["ParamOut"] + o["SquaredAccumOut"] + o["LinearAccumOut"]
+    g.fetch(*outs)
+
+
+@case()
+def opt_decayed_adagrad(g):
+    """decayed_adagrad (float32 only in Paddle's CPU kernel) with its defaults (decay 0.95,
+    epsilon 1e-6, attributes absent) and with decay 0.8, epsilon 1e-3."""
+    outs = []
+    for k, attrs in enumerate([{}, dict(decay=0.8, epsilon=1e-3)]):
+        p = g.data("p%d" % k, g.rand([2, 5]))
+        gr = g.data("g%d" % k, g.rand([2, 5]))
+        m = g.data("m%d" % k, g.rand([2, 5], 0.0, 0.5))
+        lr = _lr(g, "lr%d" % k, 0.05)
+        o = g.op("decayed_adagrad", {"Param": p, "Grad": gr, "Moment": m, "LearningRate": lr},
+                 attrs, outs={"ParamOut": 1, "MomentOut": 1})
+        outs += o["ParamOut"] + o["MomentOut"]
+    g.fetch(*outs)
+
+
+@case(paddle2=True)
+def opt_proximal_gd(g):
+    """proximal_gd (Paddle 2.6.2 only; float32): l1 = l2 = 0 (attributes absent); l1 0.5,
+    l2 0.1, where some |Param - lr Grad| fall below lr l1 (ParamOut 0) and the signs of the
+    rest are kept; l1 0, l2 0.3 (only the l2 division)."""
+    outs = []
+    for k, attrs in enumerate([{}, dict(l1=0.5, l2=0.1), dict(l1=0.0, l2=0.3)]):
+        p = g.data("p%d" % k, g.rand([3, 4]))
+        gr = g.data("g%d" % k, g.rand([3, 4]))
+        lr = _lr(g, "lr%d" % k, 0.2)
+        outs.append(g.op("proximal_gd", {"Param": p, "Grad": gr, "LearningRate": lr}, attrs,
+                         outs={"ParamOut": 1}))
+    g.fetch(*outs)
+
+
+@case()
+def opt_dpsgd(g):
+    """dpsgd with fixed seeds (Paddle reseeds std::minstd_rand with `seed` every run, so the
+    Gaussian noise is reproducible): float32 with the gradient norm above clip (scaled) and
+    sigma 1; float32 with a large seed, clip above the norm, sigma 0.5; float64 with sigma 2;
+    sigma 0 (no noise) in float32."""
+    outs = []
+    for k, (dt, attrs) in enumerate([
+            (F32, dict(clip=0.5, batch_size=4.0, sigma=1.0, seed=7)),
+            (F32, dict(clip=100.0, batch_size=16.0, sigma=0.5, seed=2147483000)),
+            ("float64", dict(clip=1.0, batch_size=8.0, sigma=2.0, seed=12345)),
+            (F32, dict(clip=0.3, batch_size=2.0, sigma=0.0, seed=99))]):
+        p = g.data("p%d" % k, g.rand([3, 4], dtype=dt))
+        gr = g.data("g%d" % k, g.rand([3, 4], dtype=dt))
+        lr = _lr(g, "lr%d" % k, 0.1, dt)
+        outs.append(g.op("dpsgd", {"Param": p, "Grad": gr, "LearningRate": lr}, attrs,
+                         outs={"ParamOut": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
+def _avg_acc(g, k, dt, nacc, old, nupd, attrs):
+    """One average_accumulates in place, as ModelAverage writes it (Paddle's CPU kernel
+    writes the counters into the input's memory: new output variables hold none)."""
+    p = g.data("p%d" % k, g.rand([2, 3], dtype=dt))
+    s = [g.data("s%d_%d" % (k, j), g.rand([2, 3], -3.0, 3.0, dtype=dt)) for j in (1, 2, 3)]
+    cnt = [g.data(n % k, np.array([v], "int64"))
+           for n, v in (("na%d", nacc), ("no%d", old), ("nu%d", nupd))]
+    inplace_op("average_accumulates",
+               {"param": p, "in_sum_1": s[0], "in_sum_2": s[1], "in_sum_3": s[2],
+                "in_num_accumulates": cnt[0], "in_old_num_accumulates": cnt[1],
+                "in_num_updates": cnt[2]},
+               {"out_sum_1": s[0], "out_sum_2": s[1], "out_sum_3": s[2],
+                "out_num_accumulates": cnt[0], "out_old_num_accumulates": cnt[1],
+                "out_num_updates": cnt[2]}, attrs)
+    return s + cnt
+
+
+@case(**EXACT, note="sums of two values and copies: exact")
+def opt_average_accumulates(g):
+    """average_accumulates (ModelAverage's accumulator), float32: a plain accumulation (the
+    window not yet full: num_accumulates below min_average_window); the window full by
+    average_window (num_accumulates + 1 >= num_updates x 0.15 > min) so the sums move to sum_3
+    and restart; the window full by max_average_window (smaller than num_updates x
+    average_window)."""
+    outs = []
+    outs += _avg_acc(g, 0, F32, 3, 0, 20, dict(average_window=0.5, min_average_window=10,
+                                               max_average_window=100))
+    outs += _avg_acc(g, 1, F32, 14, 5, 99, dict(average_window=0.15, min_average_window=4,
+                                                max_average_window=1000))
+    outs += _avg_acc(g, 2, F32, 6, 2, 500, dict(average_window=0.5, min_average_window=2,
+                                                max_average_window=7))
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="sums of two values and copies: exact")
+def opt_average_accumulates_spill(g):
+    """average_accumulates: num_updates reaching 16384 (sum_1, with this step's param, moves to
+    sum_2) in float32; the same with the window full at once, in float64; float64
+    with min_average_window holding the window open (num_accumulates + 1 below it although
+    above num_updates x average_window)."""
+    outs = []
+    outs += _avg_acc(g, 3, F32, 3, 9, 16383, dict(average_window=0.5, min_average_window=10,
+                                                  max_average_window=1000))
+    outs += _avg_acc(g, 4, "float64", 8, 1, 16383, dict(average_window=0.1,
+                                                        min_average_window=4,
+                                                        max_average_window=9))
+    outs += _avg_acc(g, 5, "float64", 5, 1, 10, dict(average_window=0.1,
+                                                     min_average_window=8,
+                                                     max_average_window=100))
+    g.fetch(*outs)
+
+
+def _cfu(g, k, dt, xs, scale):
+    xv = [g.data("x%d_%d" % (k, j), v.astype(dt)) for j, v in enumerate(xs)]
+    s = g.data("scale%d" % k, np.array([scale], dt))
+    o = g.op("check_finite_and_unscale", {"X": xv, "Scale": s},
+             outs={"Out": len(xv), "FoundInfinite": 1}, dtype=dt)
+    o["FoundInfinite"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.BOOL)
+    return o["Out"] + o["FoundInfinite"]
+
+
+@case()
+def opt_check_finite_and_unscale(g):
+    """check_finite_and_unscale: float32, all finite (Out = X / 3 as X times the rounded
+    reciprocal); an inf in the second of three (the first stays unscaled, the second and
+    third become X * 0: NaN at the inf); a NaN in the first; float64 all finite and with an
+    inf in the last."""
+    outs = []
+    a, b, c = g.rand([2, 3]), g.rand([4]), g.rand([3, 1])
+    b_inf = b.copy()
+    b_inf[2] = np.inf
+    a_nan = a.copy()
+    a_nan[1, 1] = np.nan
+    outs += _cfu(g, 0, F32, [a, b, c], 3.0)
+    outs += _cfu(g, 1, F32, [a, b_inf, c], 1024.0)
+    outs += _cfu(g, 2, F32, [a_nan, b], 0.5)
+    outs += _cfu(g, 3, "float64", [a, b], 7.0)
+    c_inf = c.copy()
+    c_inf[0, 0] = -np.inf
+    outs += _cfu(g, 4, "float64", [a, c_inf], 7.0)
+    g.fetch(*outs)
+
+
+def _uls(g, k, dt, found, prev, good, bad, attrs, stop=None):
+    x = [g.data("x%d_%d" % (k, j), g.rand(s, dtype=dt)) for j, s in enumerate(([2, 3], [4]))]
+    f = g.data("found%d" % k, np.array([found], "bool"))
+    pv = g.data("prev%d" % k, np.array([prev], dt))
+    gi = g.data("good%d" % k, np.array([good], "int32"))
+    bi = g.data("bad%d" % k, np.array([bad], "int32"))
+    ins = {"X": x, "FoundInfinite": f, "PrevLossScaling": pv, "InGoodSteps": gi,
+           "InBadSteps": bi}
+    if stop is not None:
+        ins["StopUpdate"] = g.data("stop%d" % k, np.array([stop], "bool"))
+    inplace_op("update_loss_scaling", ins,
+               {"Out": x, "LossScaling": pv, "OutGoodSteps": gi, "OutBadSteps": bi}, attrs)
+    return x + [pv, gi, bi]
+
+
+ULS = dict(incr_every_n_steps=3, decr_every_n_nan_or_inf=2, incr_ratio=2.0, decr_ratio=0.5)
+
+
+@case(**EXACT, note="zeros, copies and one product per step: exact")
+def opt_update_loss_scaling(g):
+    """update_loss_scaling in place (as AMP programs write it: Paddle leaves an output it
+    does not change unwritten), float32, infinite found: bad steps reaching
+    decr_every_n_nan_or_inf (the scale halves, Out zeroed); the same from 1.5 (clamped to 1);
+    bad steps not reaching it (bad + 1, good reset)."""
+    outs = []
+    outs += _uls(g, 0, F32, True, 1024.0, 2, 1, ULS)
+    outs += _uls(g, 1, F32, True, 1.5, 0, 1, ULS)
+    outs += _uls(g, 2, F32, True, 64.0, 2, 0, ULS)
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="copies and one product per step: exact")
+def opt_update_loss_scaling_good(g):
+    """update_loss_scaling, float32, nothing infinite: good steps reaching incr_every_n_steps
+    (the scale doubles, Out = X); the same from 3e38 (inf: the scale kept); good steps below
+    it (good + 1, bad reset)."""
+    outs = []
+    outs += _uls(g, 3, F32, False, 512.0, 2, 1, ULS)
+    outs += _uls(g, 4, F32, False, 3e38, 2, 0, ULS)
+    outs += _uls(g, 5, F32, False, 8.0, 0, 1, ULS)
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="zeros, copies and one product per step: exact")
+def opt_update_loss_scaling_stop(g):
+    """update_loss_scaling: the stop_update attribute true (found: Out zeroed, the scale and
+    step counts kept); the StopUpdate input true over a false attribute; StopUpdate false
+    over a true attribute (updates)."""
+    outs = []
+    outs += _uls(g, 0, F32, True, 1024.0, 2, 1, dict(ULS, stop_update=True))
+    outs += _uls(g, 1, F32, False, 1024.0, 2, 1, dict(ULS, stop_update=False), stop=True)
+    outs += _uls(g, 2, F32, True, 1024.0, 2, 1, dict(ULS, stop_update=True), stop=False)
+    g.fetch(*outs)
+
+
+@case(**EXACT, note="zeros, copies and one product per step: exact")
+def opt_update_loss_scaling_f64(g):
+    """update_loss_scaling: incr_every_n_steps and decr_every_n_nan_or_inf 1 (every step
+    moves the scale) with ratios 4 and 0.25, found, in float32; float64 (PrevLossScaling
+    float64 too) found with the scale decreasing and not found with it growing."""
+    outs = []
+    outs += _uls(g, 3, F32, True, 100.0, 5, 0, dict(incr_every_n_steps=1,
+                                                    decr_every_n_nan_or_inf=1,
+                                                    incr_ratio=4.0, decr_ratio=0.25))
+    outs += _uls(g, 4, "float64", True, 96.0, 1, 1, ULS)
+    outs += _uls(g, 5, "float64", False, 96.0, 2, 0, ULS)
+    g.fetch(*outs)
+
+
+@case(**EXACT, paddle2=True, note="zeros: exact")
+def opt_fill_zeros_like2(g):
+    """fill_zeros_like2 (Paddle 2.6.2 only): zeros of X's dims in each dtype its CPU kernel
+    takes (bool, int32, int64, float32, float64, complex64, complex128) from a float32 X, one
+    from an int64 X, and the default dtype (float32, attribute absent)."""
+    x = g.data("x", g.rand([2, 3]))
+    xi = g.data("xi", g.randint([4], 0, 9, "int64"))
+    outs = []
+    for dt, code in (("bool", 0), ("int32", 2), ("int64", 3), (F32, 5), ("float64", 6),
+                     ("complex64", 23), ("complex128", 24)):
+        z = g.op("fill_zeros_like2", {"X": x}, {"dtype": code}, dtype=dt)
+        if dt.startswith("complex"):  # compared as the [.., 2] real view
+            z = g.op("as_real", {"X": z}, dtype=F32 if dt == "complex64" else "float64")
+        outs.append(z)
+    outs.append(g.op("fill_zeros_like2", {"X": xi}, {"dtype": 6}, dtype="float64"))
+    outs.append(g.op("fill_zeros_like2", {"X": x}))
+    g.fetch(*outs)
+
+
 @case(**EXACT, note="meshgrid only copies values: exact")
 def meshgrid_modes(g):
     """Three 1-D inputs and a 0-D one (one element), float32; a single int64 input (a copy),

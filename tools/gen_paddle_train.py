@@ -1757,6 +1757,107 @@ def case_m_vision_grads():
 
 
 
+class _HandOptimizer:
+    """An optimizer op Paddle's Python API no longer offers (fluid.optimizer's Ftrl and
+    DecayedAdagrad are gone from both 2.6.2 and 3.3.1), written as fluid's optimizer wrote
+    it: after paddle.static.append_backward, a float32 learning-rate variable, persistable
+    accumulators per parameter (created zero, or `fill` where given) and one op per parameter
+    updating the parameter and its accumulators in place."""
+
+    def __init__(self, op, lr, accs, slots, attrs, fill=None):
+        # accs: accumulator input slot -> output slot; slots: the op's Param/Grad/LR slots
+        self.op, self.lr, self.accs, self.slots = op, lr, accs, slots
+        self.attrs, self.fill = attrs, fill or {}
+
+    def minimize(self, loss):
+        blk = loss.block.program.global_block()
+        gv = paddle.static.create_global_var
+        lr = gv([1], self.lr, "float32", persistable=True, name=self.op + "_lr")
+        for p, g in paddle.static.append_backward(loss):
+            ins = {self.slots[0]: p, self.slots[1]: g, self.slots[2]: lr}
+            outs = {self.slots[3]: p}
+            for a, o in self.accs.items():
+                v = gv(p.shape, self.fill.get(a, 0.0), "float32", persistable=True,
+                       name="%s_%s_%s" % (p.name, self.op, a))
+                ins[a], outs[o] = v, v
+            blk.append_op(type=self.op, inputs=ins, outputs=outs, attrs=self.attrs)
+
+
+def _ftrl(**attrs):
+    return _HandOptimizer("ftrl", 0.1, {"SquaredAccumulator": "SquaredAccumOut",
+                                        "LinearAccumulator": "LinearAccumOut"},
+                          ("Param", "Grad", "LearningRate", "ParamOut"), attrs,
+                          fill={"SquaredAccumulator": 0.1})
+
+
+def case_t7_ftrl():
+    """FTRL (the ftrl op, see _HandOptimizer) with l1 0.001, l2 0.01 and lr_power -0.5, the
+    squared accumulators starting at 0.1 as fluid's FtrlOptimizer started them."""
+    return _opt_net(70, _ftrl(l1=0.001, l2=0.01, lr_power=-0.5))
+
+
+def case_t7_ftrl_pow():
+    """FTRL with lr_power -0.6 (the pow branch) and l1 0 (no sparsity)."""
+    return _opt_net(71, _ftrl(l1=0.0, l2=0.001, lr_power=-0.6))
+
+
+def case_t7_ftrl_sparse():
+    """FTRL over an is_sparse embedding's SelectedRows gradient (only the looked-up rows
+    move) and the fc's dense one."""
+    return _sparse_embedding(72, _ftrl(l1=0.001, l2=0.01, lr_power=-0.5))
+
+
+def case_t7_decayed_adagrad():
+    """DecayedAdagrad (the decayed_adagrad op, see _HandOptimizer) with decay 0.9 and epsilon
+    1e-5."""
+    return _opt_net(73, _HandOptimizer("decayed_adagrad", 0.05, {"Moment": "MomentOut"},
+                                       ("Param", "Grad", "LearningRate", "ParamOut"),
+                                       dict(decay=0.9, epsilon=1e-5)))
+
+
+def case_t7_model_average():
+    """Momentum, then paddle.incubate.optimizer.ModelAverage's average_accumulates op for
+    every parameter (average_window_rate 0.3, min_average_window 2, max_average_window 5: its
+    window restarts several times in 20 steps). After the last step Paddle runs its apply
+    program (each parameter saved to its restore variable, then replaced by the average
+    (sum_1 + sum_2 + sum_3) / (num_accumulates + old_num_accumulates)): apply.pdmodel, the
+    persistables then in applied.pdiparams; and its restore program (restore.pdmodel), which
+    brings back final.pdiparams' parameters."""
+    loss, feeds, batch, rtol, ptol = _opt_net(74, paddle.optimizer.Momentum(
+        learning_rate=0.1, momentum=0.9))
+    ma = paddle.incubate.optimizer.ModelAverage(0.3, min_average_window=2, max_average_window=5)
+    return loss, feeds, batch, rtol, ptol, {"model_average": ma}
+
+
+def case_t7_amp():
+    """paddle.static.amp.decorate (O1, use_dynamic_loss_scaling) around Adam on the CPU, with
+    float32 kept throughout (every op on the black list: Paddle's CPU has no float16 matmul,
+    and icore computes no float16 or bfloat16): the loss scaled by the loss scaling variable,
+    check_finite_and_unscale on the gradients and update_loss_scaling. The loss (x 1000)
+    and the initial scale 2^126 make the scaled gradients overflow: the first steps find
+    infinities, zero the gradients and count bad steps, every second one dividing the scale
+    by 8 (decr_every_n_nan_or_inf 2, decr_ratio 0.125) until the gradients fit;
+    incr_every_n_steps 3 then doubles it after three good steps, until it overflows again."""
+    x = paddle.static.data(name="x", shape=[None, 6], dtype="float32")
+    label = paddle.static.data(name="label", shape=[None, 1], dtype="int64")
+    h = paddle.static.nn.fc(x, 8, activation="relu")
+    logits = paddle.static.nn.fc(h, 3)
+    loss = paddle.mean(paddle.nn.functional.softmax_with_cross_entropy(logits, label)) * 1000.0
+    black = {"mul", "matmul", "matmul_v2", "elementwise_add", "relu", "softmax_with_cross_entropy",
+             "mean", "reduce_mean", "softmax", "cross_entropy", "cross_entropy2", "scale"}
+    lists = paddle.static.amp.AutoMixedPrecisionLists(custom_white_list=set(),
+                                                     custom_black_list=black)
+    opt = paddle.static.amp.decorate(paddle.optimizer.Adam(learning_rate=0.01),
+                                     amp_lists=lists, init_loss_scaling=2.0 ** 126,
+                                     incr_every_n_steps=3, decr_every_n_nan_or_inf=2,
+                                     incr_ratio=2.0, decr_ratio=0.125,
+                                     use_dynamic_loss_scaling=True)
+    opt.minimize(loss)
+    rng = np.random.default_rng(75)
+    feeds = {"x": rng.standard_normal((STEPS * 8, 6)).astype("float32"),
+             "label": rng.integers(0, 3, (STEPS * 8, 1)).astype("int64")}
+    return loss, feeds, 8, 1e-5, 1e-4
+
 CASES = {"seed": case_seed, "mlp": case_mlp, "attention": case_attention, "cnn": case_cnn,
          "branches": case_branches, "adagrad": case_adagrad, "lamb": case_lamb,
          "lstm": case_lstm, "gru": case_gru, "lr_scheduler": case_lr_scheduler,
@@ -1808,6 +1909,9 @@ LEGACY_SRNN = ["n_rnn_sgd", "n_rnn_reverse", "n_rnn_adam", "n_rnn_batch_ref",
 CASES["k_matrix_index_grads"] = case_k_matrix_index_grads
 CASES["j_grads"] = case_j_grads
 CASES["m_vision_grads"] = case_m_vision_grads
+for _n in ("t7_ftrl", "t7_ftrl_pow", "t7_ftrl_sparse", "t7_decayed_adagrad",
+           "t7_model_average", "t7_amp"):
+    CASES[_n] = globals()["case_" + _n]
 
 
 def save_vars(exe, prog, path):
@@ -1914,6 +2018,16 @@ def write_case(out_dir, name):
             if sched is not None:
                 sched.step()
         save_vars(exe, main, os.path.join(d, "final.pdiparams"))
+        ma = extra.get("model_average")
+        if ma is not None:
+            # ModelAverage's apply and restore programs, run by Paddle after the last step
+            for fname, prog in (("apply.pdmodel", ma.apply_program),
+                                ("restore.pdmodel", ma.restore_program)):
+                with open(os.path.join(d, fname), "wb") as f:
+                    f.write(strip_callstacks(prog.desc.serialize_to_string()))
+            exe.run(ma.apply_program)
+            save_vars(exe, main, os.path.join(d, "applied.pdiparams"))
+            exe.run(ma.restore_program)
     np.save(os.path.join(d, "loss.npy"), np.stack(losses).astype("float32"))
     lines = ["# written by tools/gen_paddle_train.py with PaddlePaddle " + paddle.__version__,
              "steps %d" % STEPS, "batch %d" % batch]

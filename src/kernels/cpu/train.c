@@ -37,6 +37,25 @@ ic_status ic_train_scalar(ic_kctx *c, size_t s, ic_dtype dt) {
   return IC_OK;
 }
 
+bool ic_train_selected_rows(const ic_program *p, const ic_op *op, const char *slot) {
+  const ic_slot *g = ic_op_input(op, slot);
+  if (!p || !g || g->n != 1) return false;
+  const ic_vardesc *d = ic_program_find_var(p, op->block, g->args[0]);
+  return d && d->type == IC_VAR_SELECTED_ROWS;
+}
+
+ic_status ic_train_dense_grad_resolve(const ic_program *p, const ic_op *op,
+                                      const ic_opdef **def, ic_err *err) {
+  (void)def;
+  if (!ic_train_selected_rows(p, op, "Grad")) return IC_OK;
+  char where[160];
+  return ic_err_set(err, IC_ERR_UNSUPPORTED,
+                    "%s: Grad '%s' is a SelectedRows (an embedding with is_sparse): Paddle's "
+                    "%s kernel takes a dense Grad only",
+                    ic_op_where(op, where, sizeof where), ic_op_input(op, "Grad")->args[0],
+                    op->type);
+}
+
 /* ---- elementwise grads ---- */
 
 const ic_slotdef ic_ewgrad_inputs_dims[4] = {

@@ -44,6 +44,13 @@ extern const ic_train_inplace ic_radam_inplace[];
 extern const ic_train_inplace ic_rprop_inplace[];
 extern const ic_train_inplace ic_lars_momentum_inplace[];
 extern const ic_train_inplace ic_asgd_inplace[];
+extern const ic_train_inplace ic_ftrl_inplace[];
+extern const ic_train_inplace ic_decayed_adagrad_inplace[];
+extern const ic_train_inplace ic_proximal_gd_inplace[];
+extern const ic_train_inplace ic_proximal_adagrad_inplace[];
+extern const ic_train_inplace ic_dpsgd_inplace[];
+extern const ic_train_inplace ic_average_accumulates_inplace[];
+extern const ic_train_inplace ic_update_loss_scaling_inplace[];
 
 /* adam and adamw (adam.c): one attribute struct, slots and kernel. Adam is the case
  * with_decay = false, lr_ratio = 1. */
@@ -67,6 +74,14 @@ ic_status ic_train_own(ic_kctx *c, ic_tensor *t, const ic_tensor *like);
 ic_status ic_train_same(ic_kctx *c, size_t s, size_t i, size_t s0);
 /* Check that input (s, 0) holds exactly one element of float dtype `dt`. */
 ic_status ic_train_scalar(ic_kctx *c, size_t s, ic_dtype dt);
+
+/* resolve of an optimizer whose Paddle CPU kernel takes a dense Grad only (decayed_adagrad,
+ * proximal_gd, proximal_adagrad, dpsgd): a Grad declared SelectedRows (an embedding with is_sparse) is refused
+ * by name, as Paddle refuses it. */
+ic_status ic_train_dense_grad_resolve(const ic_program *p, const ic_op *op,
+                                      const ic_opdef **def, ic_err *err);
+/* Whether op's input slot `slot` names one variable declared SelectedRows in p. */
+bool ic_train_selected_rows(const ic_program *p, const ic_op *op, const char *slot);
 
 /* ---- elementwise_{add,sub,mul,div,max,min}_grad ----
  * Slots: inputs X, Y, Out (optional, div only), Out@GRAD; outputs X@GRAD, Y@GRAD (each
