@@ -1737,6 +1737,90 @@ LOD_CASES.update({
 })
 
 
+def l7_seq_scatter(dtypes):
+    """(helper L) sequence_scatter: for each dtype k a program input xk (no LoD), idsk (int64
+    [K, 1], one-level LoD) and updk (the same LoD); Out = X plus the updates scattered into
+    row s (the sequence) at column Ids."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ins, outs = [], []
+        for k, dt in enumerate(dtypes):
+            x = paddle.static.data("x%d" % k, list(feeds["x%d" % k][0].shape), dt)
+            ids = paddle.static.data("ids%d" % k, [-1, 1], "int64", lod_level=1)
+            upd = paddle.static.data("upd%d" % k, [-1, 1], dt, lod_level=1)
+            out = b.create_var(name="seq_scatter_out%d" % k, dtype=dt)
+            raw_op(b, "sequence_scatter", {"X": [x], "Ids": [ids], "Updates": [upd]},
+                   {"Out": [out]})
+            ins += [x, ids, upd]
+            outs.append(out)
+        return ins, outs
+    return build
+
+
+def l7_seq_scatter_values():
+    rng = np.random.RandomState(701)
+    v = {}
+    # Paddle's documented example: 3 sequences over X [3, 6], repeated columns add up
+    v["x0"] = (rng.uniform(-1, 1, (3, 6)).astype(F32), None)
+    ids = np.array([0, 1, 2, 5, 4, 3, 2, 1, 3, 2, 5, 4, 2], "int64").reshape(-1, 1)
+    v["ids0"] = (ids, [[0, 3, 8, 13]])
+    v["upd0"] = (rng.uniform(-1, 1, (13, 1)).astype(F32), [[0, 3, 8, 13]])
+    # float64 X [4, 2, 3] (rows of 6 elements): an empty sequence, fewer sequences than rows
+    v["x1"] = (rng.uniform(-1, 1, (4, 2, 3)).astype("float64"), None)
+    v["ids1"] = (np.array([[5], [0], [3], [3], [1], [4]], "int64"), [[0, 2, 2, 6]])
+    v["upd1"] = (rng.uniform(-1, 1, (6, 1)).astype("float64"), [[0, 2, 2, 6]])
+    # int64 and int32 X
+    v["x2"] = (rng.randint(-50, 50, (2, 4)).astype("int64"), None)
+    v["ids2"] = (np.array([[3], [3], [0], [2]], "int64"), [[0, 1, 4]])
+    v["upd2"] = (rng.randint(-9, 9, (4, 1)).astype("int64"), [[0, 1, 4]])
+    v["x3"] = (rng.randint(-50, 50, (3, 3)).astype("int32"), None)
+    v["ids3"] = (np.array([[2], [0], [1], [1]], "int64"), [[0, 0, 3, 4]])
+    v["upd3"] = (rng.randint(-9, 9, (4, 1)).astype("int32"), [[0, 0, 3, 4]])
+    return v
+
+
+def l7_pos_enc(specs):
+    """(helper L) add_position_encoding: for each (dtype, alpha, beta, lod) one input xk, with
+    a one-level LoD ([T, D]) or without ([B, L, D]); Out keeps X's LoD."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ins, outs = [], []
+        for k, (dt, alpha, beta, lod) in enumerate(specs):
+            shape = list(feeds["x%d" % k][0].shape)
+            x = paddle.static.data("x%d" % k, [-1] + shape[1:], dt, lod_level=1 if lod else 0)
+            out = b.create_var(name="pos_enc_out%d" % k, dtype=dt, lod_level=1 if lod else 0)
+            raw_op(b, "add_position_encoding", {"X": [x]}, {"Out": [out]},
+                   {"alpha": alpha, "beta": beta})
+            ins.append(x)
+            outs.append(out)
+        return ins, outs
+    return build
+
+
+def l7_pos_enc_values():
+    rng = np.random.RandomState(702)
+    return {
+        # lengths 2, 0, 4 (an empty sequence), D 8
+        "x0": (rng.uniform(-1, 1, (6, 8)).astype(F32), [[0, 2, 2, 6]]),
+        # float64, D 2 (half size 1: j / 10000), lengths 3, 1
+        "x1": (rng.uniform(-1, 1, (4, 2)).astype("float64"), [[0, 3, 4]]),
+        # no LoD: [B 2, L 5, D 6]
+        "x2": (rng.uniform(-1, 1, (2, 5, 6)).astype(F32), None),
+        # float64 without LoD, long positions (up to 40)
+        "x3": (rng.uniform(-1, 1, (1, 41, 4)).astype("float64"), None),
+    }
+
+
+LOD_CASES.update({
+    "l7_sequence_scatter": (l7_seq_scatter([F32, "float64", "int64", "int32"]),
+                            l7_seq_scatter_values()),
+    "l7_add_position_encoding": (l7_pos_enc([(F32, 0.7, 1.3, True), ("float64", 1.0, 1.0, True),
+                                             (F32, 1.0, 1.0, False),
+                                             ("float64", 0.5, 2.0, False)]),
+                                 l7_pos_enc_values()),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil
