@@ -1821,6 +1821,85 @@ LOD_CASES.update({
 })
 
 
+def l7_match_matrix(dim_ts):
+    """(helper L) match_matrix_tensor: for each dim_t one op over X (LoD) and Y (LoD) with W
+    [D, dim_t, D]; Out (LoD of the blocks) and Tmp fetched."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1, 3], F32, lod_level=1)
+        y = paddle.static.data("y", [-1, 3], F32, lod_level=1)
+        ins, outs = [x, y], []
+        for k, t in enumerate(dim_ts):
+            w = paddle.static.data("w%d" % k, [3, t, 3], F32)
+            out = b.create_var(name="mmt_out%d" % k, dtype=F32, lod_level=1)
+            tmp = b.create_var(name="mmt_tmp%d" % k, dtype=F32)
+            raw_op(b, "match_matrix_tensor", {"X": [x], "Y": [y], "W": [w]},
+                   {"Out": [out], "Tmp": [tmp]}, {"dim_t": t})
+            ins.append(w)
+            outs += [out, tmp]
+        return ins, outs
+    return build
+
+
+def l7_match_matrix_values(dim_ts):
+    rng = np.random.RandomState(703)
+    # X lengths 2, 3, 0, 1; Y lengths 3, 0, 2, 2: empty sequences on either side
+    v = {"x": (rng.uniform(-1, 1, (6, 3)).astype(F32), [[0, 2, 5, 5, 6]]),
+         "y": (rng.uniform(-1, 1, (7, 3)).astype(F32), [[0, 3, 3, 5, 7]])}
+    for k, t in enumerate(dim_ts):
+        v["w%d" % k] = (rng.uniform(-1, 1, (3, t, 3)).astype(F32), None)
+    return v
+
+
+def l7_var_conv(specs):
+    """(helper L) var_conv_2d: X (LoD: each sample's first element), ROW and COLUMN (only their
+    LoD, the samples' heights and widths), W; for each attribute set one op; Out and Col
+    (each with the LoD of its samples) fetched."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1, 1], F32, lod_level=1)
+        row = paddle.static.data("row", [-1, 1], F32, lod_level=1)
+        col = paddle.static.data("col", [-1, 1], F32, lod_level=1)
+        ins, outs = [x, row, col], []
+        for k, at in enumerate(specs):
+            w = paddle.static.data("w%d" % k, list(feeds["w%d" % k][0].shape), F32)
+            out = b.create_var(name="vc_out%d" % k, dtype=F32, lod_level=1)
+            cm = b.create_var(name="vc_col%d" % k, dtype=F32, lod_level=1)
+            raw_op(b, "var_conv_2d", {"X": [x], "ROW": [row], "COLUMN": [col], "W": [w]},
+                   {"Out": [out], "Col": [cm]}, at)
+            ins.append(w)
+            outs += [out, cm]
+        return ins, outs
+    return build
+
+
+def l7_var_conv_values(specs):
+    rng = np.random.RandomState(704)
+    # 3 samples of heights 3, 0, 5 and widths 4, 2, 3, 2 input channels
+    hs, ws = [3, 0, 5], [4, 2, 3]
+    sizes = [2 * h * w for h, w in zip(hs, ws)]
+    xl = [0] + list(np.cumsum(sizes))
+    v = {"x": (rng.uniform(-1, 1, (xl[-1], 1)).astype(F32), [[int(o) for o in xl]]),
+         "row": (rng.uniform(-1, 1, (sum(hs), 1)).astype(F32),
+                 [[0] + [int(o) for o in np.cumsum(hs)]]),
+         "col": (rng.uniform(-1, 1, (sum(ws), 1)).astype(F32),
+                 [[0] + [int(o) for o in np.cumsum(ws)]])}
+    for k, at in enumerate(specs):
+        v["w%d" % k] = (rng.uniform(-1, 1, (at["OutputChannel"], 2 * at["KernelH"] *
+                                            at["KernelW"])).astype(F32), None)
+    return v
+
+
+L7_VC = [dict(InputChannel=2, OutputChannel=3, StrideH=1, StrideW=1, KernelH=3, KernelW=3),
+         dict(InputChannel=2, OutputChannel=2, StrideH=2, StrideW=1, KernelH=3, KernelW=2),
+         dict(InputChannel=2, OutputChannel=1, StrideH=1, StrideW=2, KernelH=1, KernelW=1)]
+
+LOD_CASES.update({
+    "l7_match_matrix_tensor": (l7_match_matrix([2, 1]), l7_match_matrix_values([2, 1])),
+    "l7_var_conv_2d": (l7_var_conv(L7_VC), l7_var_conv_values(L7_VC)),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil
