@@ -5436,6 +5436,86 @@ def lm_onednn_quant_bf16(g):
             g.op("dequantize", {"Input": r}, dict(Scale=0.5, Shift=0.0), outs={"Output": 1}))
 
 
+def lm_tdm_tree():
+    """A TDM tree of 13 nodes (node 0 the padding node): rows item_id, layer_id, ancestor_id,
+    child ids (2 per node, 0 for none); leaves 6 .. 12 carry items, node 5 has no child."""
+    info = np.zeros((13, 5), "int64")
+    kids = {1: (2, 3), 2: (4, 5), 3: (6, 7), 4: (8, 9), 6: (10, 11), 7: (12, 0)}
+    for n in range(1, 13):
+        info[n, 1] = 1 + (n > 1) + (n > 3) + (n > 7)
+        if n >= 8 or n == 5:
+            info[n, 0] = 100 + n
+        if n in kids:
+            info[n, 3:5] = kids[n]
+    info[9, 0] = 0  # a leaf without an item
+    return info
+
+
+@case(note="PaddleRec TDM (integers, exact)", **EXACT)
+def lm_tdm_child(g):
+    """tdm_child: X int64 [4, 2] and int32 [3, 1] node ids (0, the padding node, a node with no
+    child, leaves), TreeInfo int64 and int32, child_nums 2 (and 1), Child and LeafMask in
+    int32 (dtype 2) and int64 (dtype 3)."""
+    info = lm_tdm_tree()
+    ti = g.data("ti", info)
+    ti32 = g.data("ti32", info.astype("int32"))
+    x = g.data("x", np.array([[1, 2], [0, 5], [3, 7], [6, 12]], "int64"))
+    x32 = g.data("x32", np.array([[4], [1], [6]], "int32"))
+
+    def tc(xv, t, n, dt):
+        r = g.op("tdm_child", {"X": xv, "TreeInfo": t}, dict(child_nums=n, dtype=dt),
+                 outs={"Child": 1, "LeafMask": 1}, dtype="int32" if dt == 2 else "int64")
+        return r["Child"][0], r["LeafMask"][0]
+    g.fetch(*tc(x, ti, 2, 2), *tc(x, ti32, 2, 3), *tc(x32, ti, 2, 3), *tc(x32, ti32, 1, 2))
+
+
+def lm_tdm_layers():
+    """A 3-layer TDM tree: layer nodes 1-2, 3-6 and 7-14 (Layer, offsets [0, 2, 6, 14]);
+    Travel row i is item i's path (1 + i // 4, 3 + i // 2, 7 + i), row 8 padded (0) in its
+    last layer."""
+    travel = np.array([[1 + i // 4, 3 + i // 2, 7 + i] for i in range(9)], "int64")
+    travel[8] = [2, 6, 0]
+    layer = np.arange(1, 15, dtype="int64").reshape(-1, 1)
+    return travel, layer
+
+
+@case(note="Paddle 2.6.2 (attribute layer_offset_lod): the negatives are Paddle's mt19937_64 "
+      "draws for seed 7 and 12345 (integers, exact)", paddle2=True, **EXACT)
+def lm_tdm_sampler(g):
+    """tdm_sampler: X int64 [5, 1] item ids (one with a padded layer), Travel and Layer int64
+    and int32, neg_samples_num_list [1, 2, 4] over layers of 2, 4 and 8 nodes (the last draws
+    4 of the 7 non-positive nodes, so it rejects repeats), output_positive true and false,
+    seeds 7 and 12345, Out / Labels / Mask in int32 and int64."""
+    lm_tdm_sampler_ops(g, "layer_offset_lod")
+
+
+@case(note="Paddle 3.3.1 names the layer offsets layer_offset; draws as lm_tdm_sampler",
+      **EXACT)
+def lm_tdm_sampler_v3(g):
+    """lm_tdm_sampler's ops with the attribute name Paddle 3 uses (layer_offset)."""
+    lm_tdm_sampler_ops(g, "layer_offset")
+
+
+def lm_tdm_sampler_ops(g, offs):
+    travel, layer = lm_tdm_layers()
+    tr = g.data("travel", travel)
+    ly = g.data("layer", layer)
+    tr32 = g.data("travel32", travel.astype("int32"))
+    ly32 = g.data("layer32", layer.astype("int32"))
+    x = g.data("x", np.array([[0], [5], [8], [3], [7]], "int64"))
+    x32 = g.data("x32", np.array([[2], [6]], "int32"))
+
+    def ts(xv, t, l, pos, seed, dt):
+        r = g.op("tdm_sampler", {"X": xv, "Travel": t, "Layer": l},
+                 dict(output_positive=pos, neg_samples_num_list=[1, 2, 4], seed=seed, dtype=dt,
+                      **{offs: [0, 2, 6, 14]}),
+                 outs={"Out": 1, "Labels": 1, "Mask": 1},
+                 dtype="int32" if dt == 2 else "int64")
+        return r["Out"][0], r["Labels"][0], r["Mask"][0]
+    g.fetch(*ts(x, tr, ly, True, 7, 2), *ts(x, tr32, ly32, False, 12345, 3),
+            *ts(x32, tr, ly, True, 12345, 3))
+
+
 @case(onednn=True)
 def fused_matmul_modes(g):
     """fused_matmul (oneDNN only: run by Paddle's predictor): batched with matmul_alpha 0.5
