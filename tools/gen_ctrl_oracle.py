@@ -1900,6 +1900,98 @@ LOD_CASES.update({
 })
 
 
+def l7_detection_map(specs):
+    """(helper L) detection_map: per spec (suffix of the inputs, attributes, with state) one op
+    over DetectRes and Label (LoD: the images), optionally HasState / PosCount / TruePos /
+    FalsePos; MAP, AccumPosCount, AccumTruePos and AccumFalsePos fetched."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        made, ins, outs = {}, [], []
+
+        def feed(name, lod):
+            if name not in made:
+                arr = feeds[name][0]
+                made[name] = paddle.static.data(name, [-1] + list(arr.shape[1:]),
+                                                str(arr.dtype), lod_level=lod)
+                ins.append(made[name])
+            return made[name]
+        for k, (sfx, attrs, state) in enumerate(specs):
+            dt = str(feeds["det" + sfx][0].dtype)
+            op_in = {"DetectRes": [feed("det" + sfx, 1)], "Label": [feed("lab" + sfx, 1)]}
+            if state:
+                op_in.update(HasState=[feed("has" + state, 0)], PosCount=[feed("pc", 0)],
+                             TruePos=[feed("tp", 1)], FalsePos=[feed("fp", 1)])
+            o = [b.create_var(name="dm%d_map" % k, dtype=dt),
+                 b.create_var(name="dm%d_pc" % k, dtype="int32"),
+                 b.create_var(name="dm%d_tp" % k, dtype=dt, lod_level=1),
+                 b.create_var(name="dm%d_fp" % k, dtype=dt, lod_level=1)]
+            raw_op(b, "detection_map", op_in,
+                   {"MAP": [o[0]], "AccumPosCount": [o[1]], "AccumTruePos": [o[2]],
+                    "AccumFalsePos": [o[3]]}, attrs)
+            outs += o
+        return ins, outs
+    return build
+
+
+def l7_detection_map_values():
+    rng = np.random.RandomState(705)
+
+    def boxes(n):
+        xy = rng.uniform(-0.1, 0.7, (n, 2))
+        wh = rng.uniform(0.1, 0.5, (n, 2))
+        return np.concatenate([xy, xy + wh], 1)
+    # 3 images: 4 ground truths (one difficult) and 6 detections; 2 ground truths and no
+    # detection; no ground truth and 3 detections
+    gl = np.array([1, 1, 2, 3, 0, 2], "float64")
+    gd = np.array([0, 1, 0, 0, 0, 0], "float64")
+    gb = boxes(6)
+    lab6 = np.concatenate([gl[:, None], gd[:, None], gb], 1)
+    lab5 = np.concatenate([gl[:, None], gb], 1)
+    dl = np.array([1, 1, 1, 2, 3, 0, 2, 3, 1], "float64")
+    ds = rng.permutation(9) / 10.0 + 0.05
+    db = np.concatenate([gb[[0, 1, 0, 2, 3, 0]] + rng.uniform(-0.05, 0.05, (6, 4)),
+                         boxes(3)])
+    db[2, 2] = 1.3  # clipped to 1
+    det = np.concatenate([dl[:, None], ds[:, None], db], 1)
+    lod_l, lod_d = [[0, 4, 6, 6]], [[0, 6, 6, 9]]
+    tp = np.array([[0.9, 1], [0.4, 0], [0.8, 1], [0.7, 1], [0.3, 0]], "float32")
+    fp = tp.copy()
+    fp[:, 1] = 1 - fp[:, 1]
+    return {"det": (det.astype(F32), lod_d), "lab": (lab6.astype(F32), lod_l),
+            "det5": (det.astype(F32), lod_d), "lab5": (lab5.astype(F32), lod_l),
+            "det64": (det, lod_d), "lab64": (lab6, lod_l),
+            "has1": (np.array([1], "int32"), None), "has0": (np.array([0], "int32"), None),
+            "pc": (np.array([[2], [3], [0], [1]], "int32"), None),
+            # class 0: 1 entry, class 1: 2, class 2: none, class 3: 2
+            "tp": (tp, [[0, 1, 3, 3, 5]]), "fp": (fp, [[0, 1, 3, 3, 5]])}
+
+
+L7_DM = [("", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=False,
+                   ap_type="integral", background_label=0), None),
+         ("", dict(class_num=4, overlap_threshold=0.5, evaluate_difficult=True,
+                   ap_type="11point", background_label=-1), None),
+         ("", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=False,
+                   ap_type="integral", background_label=0), "1"),
+         ("", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=True,
+                   ap_type="11point", background_label=0), "1"),
+         ("", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=True,
+                   ap_type="integral", background_label=0), "0"),
+         ("5", dict(class_num=3, overlap_threshold=0.2, evaluate_difficult=False,
+                    ap_type="11point", background_label=1), None),
+         ("64", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=False,
+                     ap_type="integral", background_label=0), None),
+         ("64", dict(class_num=4, overlap_threshold=0.4, evaluate_difficult=True,
+                     ap_type="11point", background_label=-1), None)]
+
+LOD_CASES.update({
+    # integral without difficult ground truths, 11point with them, integral after a state
+    "l7_detection_map": (l7_detection_map(L7_DM[:3]), l7_detection_map_values()),
+    # 11point after a state, HasState 0 (the state ignored), Label of width 5
+    "l7_detection_map_state": (l7_detection_map(L7_DM[3:6]), l7_detection_map_values()),
+    "l7_detection_map_f64": (l7_detection_map(L7_DM[6:]), l7_detection_map_values()),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil
