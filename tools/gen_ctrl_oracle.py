@@ -1992,6 +1992,64 @@ LOD_CASES.update({
 })
 
 
+def l7_attention_lstm(specs, dt=F32):
+    """(helper L) attention_lstm: per spec (activations, optional inputs, fetch the
+    intermediates) one op over X (LoD, an empty sequence) and C0; Hidden and Cell (and for
+    the first op AttentionedX, AttentionFCOut, LSTMX, LSTMOUT) fetched."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        made, ins, outs = {}, [], []
+
+        def feed(name, lod=0):
+            if name not in made:
+                arr = feeds[name][0]
+                made[name] = paddle.static.data(name, list(arr.shape) if not lod else
+                                                [-1] + list(arr.shape[1:]), dt, lod_level=lod)
+                ins.append(made[name])
+            return made[name]
+        for k, (acts, opt, inter) in enumerate(specs):
+            op_in = {"X": [feed("x", 1)], "C0": [feed("c0")], "AttentionWeight": [feed("aw")],
+                     "LSTMWeight": [feed("lw")], "LSTMBias": [feed("lb")]}
+            for slot, name in (("H0", "h0"), ("AttentionBias", "ab"),
+                               ("AttentionScalar", "as"), ("AttentionScalarBias", "asb")):
+                if name in opt:
+                    op_in[slot] = [feed(name)]
+            names = ["Hidden", "Cell", "AttentionedX", "AttentionFCOut", "LSTMX", "LSTMOUT"]
+            o = [b.create_var(name="al%d_%s" % (k, s.lower()), dtype=dt,
+                              lod_level=1 if s in ("Hidden", "Cell") else 0) for s in names]
+            raw_op(b, "attention_lstm", op_in, dict(zip(names, [[v] for v in o])),
+                   dict(zip(["gate_activation", "cell_activation", "candidate_activation"],
+                            acts)))
+            outs += o if inter else o[:2]
+        return ins, outs
+    return build
+
+
+def l7_attention_lstm_values(dt=F32):
+    rng = np.random.RandomState(706)
+    M, D = 3, 2
+
+    def r(*shape):
+        return rng.uniform(-1, 1, shape).astype(dt)
+    # lengths 3, 0, 4: an empty sequence
+    return {"x": (r(7, M), [[0, 3, 3, 7]]), "c0": (r(3, D), None), "h0": (r(3, D), None),
+            "aw": (r(M + D, 1), None), "ab": (r(1, 1), None),
+            "as": (np.array([[1.7]], dt), None), "asb": (r(1, 1), None),
+            "lw": (r(D + M, 4 * D), None), "lb": (r(1, 4 * D), None)}
+
+
+L7_AL = [(("sigmoid", "tanh", "tanh"), ("h0", "ab", "as", "asb"), True),
+         (("tanh", "relu", "identity"), (), False),
+         (("identity", "sigmoid", "relu"), ("h0", "as"), False),
+         (("sigmoid", "identity", "sigmoid"), ("ab",), False)]
+
+LOD_CASES.update({
+    "l7_attention_lstm": (l7_attention_lstm(L7_AL), l7_attention_lstm_values()),
+    "l7_attention_lstm_f64": (l7_attention_lstm([L7_AL[0], L7_AL[2]], "float64"),
+                              l7_attention_lstm_values("float64")),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil
