@@ -1,7 +1,8 @@
 /* Bad input for the legacy ops of quantized models, old NLP programs, detection evaluation
  * and PaddleRec TDM (dequantize_abs_max, dequantize_log, lookup_table_dequant, quantize,
  * dequantize, requantize, sequence_scatter, add_position_encoding, similarity_focus,
- * match_matrix_tensor, var_conv_2d, attention_lstm, detection_map, tdm_child, tdm_sampler):
+ * match_matrix_tensor, var_conv_2d, attention_lstm, pyramid_hash, detection_map, tdm_child,
+ * tdm_sampler):
  * wrong dtypes, ranks, LoD and attributes give errors naming the op, the variable and what
  * was expected. Their values are checked against Paddle itself (tests/data/paddle_oracle
  * lm_*, tests/data/paddle_ctrl_lod l7_*). */
@@ -214,6 +215,39 @@ START_TEST(nlp_ops) {
   ic_builder_attr_string(o, "cell_activation", "linear");
   ot_out(&t, "Hidden", "h");
   EXPECT(&t, IC_ERR_INVALID_PROGRAM, "attention_lstm", "'cell_activation'", "linear");
+  /* pyramid_hash: bloom filter lists are not implemented */
+  ot_begin(&t);
+  ot_feed(&t, "x", lod1(tu_i32(2, TU_DIMS(3, 1), (const int32_t[]){1, 2, 3}), 2,
+                        (const uint64_t[]){0, 3}));
+  ot_feed(&t, "w", tu_rand_f32(2, TU_DIMS(12, 1), 15, -1, 1));
+  o = ot_op(&t, "pyramid_hash");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "W", "w");
+  ic_builder_attr_int(o, "num_emb", 4);
+  ic_builder_attr_int(o, "space_len", 10);
+  ic_builder_attr_int(o, "rand_len", 2);
+  ic_builder_attr_bool(o, "use_filter", true);
+  ic_builder_attr_int(o, "white_list_len", 5);
+  ic_builder_out(o, "DropPos", "dp");
+  ic_builder_var(t.b, 0, "dp", IC_FP32, 0, NULL, false);
+  ot_out(&t, "Out", "y");
+  EXPECT(&t, IC_ERR_UNSUPPORTED, "pyramid_hash", "use_filter", "not implemented");
+  /* pyramid_hash: W not [space_len + rand_len, 1] */
+  ot_begin(&t);
+  ot_feed(&t, "x", lod1(tu_i32(2, TU_DIMS(3, 1), (const int32_t[]){1, 2, 3}), 2,
+                        (const uint64_t[]){0, 3}));
+  ot_feed(&t, "w", tu_rand_f32(2, TU_DIMS(10, 1), 15, -1, 1));
+  o = ot_op(&t, "pyramid_hash");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "W", "w");
+  ic_builder_attr_int(o, "num_emb", 4);
+  ic_builder_attr_int(o, "space_len", 10);
+  ic_builder_attr_int(o, "rand_len", 2);
+  ic_builder_attr_bool(o, "use_filter", false);
+  ic_builder_out(o, "DropPos", "dp");
+  ic_builder_var(t.b, 0, "dp", IC_FP32, 0, NULL, false);
+  ot_out(&t, "Out", "y");
+  EXPECT(&t, IC_ERR_SHAPE, "pyramid_hash", "W 'w'", "[12, 1]");
 }
 END_TEST
 

@@ -2050,6 +2050,60 @@ LOD_CASES.update({
 })
 
 
+def l7_pyramid_hash(specs):
+    """(helper L) pyramid_hash at inference without filter lists: per spec (W's feed name,
+    attributes) one op over X (int32 ids, LoD); Out (LoD: the rows per sequence) fetched, and
+    X_Temp_Out of the first op. DropPos is not fetched: Paddle leaves its rows past the
+    n-grams unwritten."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1, 1], "int32", lod_level=1)
+        wl = paddle.static.data("wl", [1, 1], F32)  # unread: white_list_len 0
+        bl = paddle.static.data("bl", [1, 1], F32)
+        made, ins, outs = {}, [x, wl, bl], []
+        for k, (wname, attrs) in enumerate(specs):
+            if wname not in made:
+                arr = feeds[wname][0]
+                made[wname] = paddle.static.data(wname, list(arr.shape), str(arr.dtype))
+                ins.append(made[wname])
+            dt = str(feeds[wname][0].dtype)
+            o = b.create_var(name="ph%d_out" % k, dtype=dt, lod_level=1)
+            dp = b.create_var(name="ph%d_drop" % k, dtype="int32", lod_level=1)
+            xt = b.create_var(name="ph%d_xtemp" % k, dtype=F32)
+            full = dict(num_emb=8, space_len=50, pyramid_layer=3, rand_len=2,
+                        drop_out_percent=0.5, is_training=0, use_filter=False,
+                        white_list_len=0, black_list_len=0, seed=0, lr=0.0)
+            full.update(attrs)
+            raw_op(b, "pyramid_hash", {"X": [x], "W": [made[wname]], "WhiteList": [wl],
+                                       "BlackList": [bl]},
+                   {"Out": [o], "DropPos": [dp], "X_Temp_Out": [xt]}, full)
+            outs += [o, xt] if k == 0 else [o]
+        return ins, outs
+    return build
+
+
+def l7_pyramid_hash_values():
+    rng = np.random.RandomState(707)
+    # sequences of 3, 0, 1 and 5 ids: no n-gram for the empty and the single one
+    return {"x": (rng.randint(0, 10000, (9, 1)).astype("int32"), [[0, 3, 3, 4, 9]]),
+            "w": (rng.uniform(-1, 1, (52, 1)).astype(F32), None),
+            "w2": (rng.uniform(-1, 1, (67, 1)).astype(F32), None),
+            "w8": (rng.randint(-128, 128, (52, 1)).astype("int8"), None),
+            "wl": (np.zeros((1, 1), F32), None), "bl": (np.zeros((1, 1), F32), None)}
+
+
+LOD_CASES.update({
+    # layers 3, drop 0.5; layers 4 with rand_len 3 over space 64; use_filter with empty lists;
+    # int8 W (not scaled)
+    "l7_pyramid_hash": (l7_pyramid_hash([
+        ("w", {}),
+        ("w2", dict(pyramid_layer=4, rand_len=3, num_emb=9, space_len=64,
+                    drop_out_percent=1.0)),
+        ("w", dict(use_filter=True, drop_out_percent=0.25)),
+        ("w8", dict(pyramid_layer=5))]), l7_pyramid_hash_values()),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil
