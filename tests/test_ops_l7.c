@@ -215,7 +215,26 @@ START_TEST(nlp_ops) {
   ic_builder_attr_string(o, "cell_activation", "linear");
   ot_out(&t, "Hidden", "h");
   EXPECT(&t, IC_ERR_INVALID_PROGRAM, "attention_lstm", "'cell_activation'", "linear");
-  /* pyramid_hash: bloom filter lists are not implemented */
+  /* pyramid_hash: a white list that is not a bloom filter */
+  ot_begin(&t);
+  ot_feed(&t, "x", lod1(tu_i32(2, TU_DIMS(3, 1), (const int32_t[]){1, 2, 3}), 2,
+                        (const uint64_t[]){0, 3}));
+  ot_feed(&t, "w", tu_rand_f32(2, TU_DIMS(12, 1), 15, -1, 1));
+  ot_feed(&t, "wl", tu_rand_f32(2, TU_DIMS(10, 1), 16, -1, 1));
+  o = ot_op(&t, "pyramid_hash");
+  ic_builder_in(o, "X", "x");
+  ic_builder_in(o, "W", "w");
+  ic_builder_in(o, "WhiteList", "wl");
+  ic_builder_attr_int(o, "num_emb", 4);
+  ic_builder_attr_int(o, "space_len", 10);
+  ic_builder_attr_int(o, "rand_len", 2);
+  ic_builder_attr_bool(o, "use_filter", true);
+  ic_builder_attr_int(o, "white_list_len", 10);
+  ic_builder_out(o, "DropPos", "dp");
+  ic_builder_var(t.b, 0, "dp", IC_FP32, 0, NULL, false);
+  ot_out(&t, "Out", "y");
+  EXPECT(&t, IC_ERR_SHAPE, "pyramid_hash", "WhiteList 'wl'", "bloom filter");
+  /* pyramid_hash: training mode (random drops) is not implemented */
   ot_begin(&t);
   ot_feed(&t, "x", lod1(tu_i32(2, TU_DIMS(3, 1), (const int32_t[]){1, 2, 3}), 2,
                         (const uint64_t[]){0, 3}));
@@ -226,12 +245,11 @@ START_TEST(nlp_ops) {
   ic_builder_attr_int(o, "num_emb", 4);
   ic_builder_attr_int(o, "space_len", 10);
   ic_builder_attr_int(o, "rand_len", 2);
-  ic_builder_attr_bool(o, "use_filter", true);
-  ic_builder_attr_int(o, "white_list_len", 5);
+  ic_builder_attr_int(o, "is_training", 1);
   ic_builder_out(o, "DropPos", "dp");
   ic_builder_var(t.b, 0, "dp", IC_FP32, 0, NULL, false);
   ot_out(&t, "Out", "y");
-  EXPECT(&t, IC_ERR_UNSUPPORTED, "pyramid_hash", "use_filter", "not implemented");
+  EXPECT(&t, IC_ERR_UNSUPPORTED, "pyramid_hash", "is_training", "not implemented");
   /* pyramid_hash: W not [space_len + rand_len, 1] */
   ot_begin(&t);
   ot_feed(&t, "x", lod1(tu_i32(2, TU_DIMS(3, 1), (const int32_t[]){1, 2, 3}), 2,

@@ -2058,8 +2058,9 @@ def l7_pyramid_hash(specs):
     def build(feeds):
         b = paddle.static.default_main_program().global_block()
         x = paddle.static.data("x", [-1, 1], "int32", lod_level=1)
-        wl = paddle.static.data("wl", [1, 1], F32)  # unread: white_list_len 0
-        bl = paddle.static.data("bl", [1, 1], F32)
+        # bloom filters (unread while their lengths are 0)
+        wl = paddle.static.data("wl", list(feeds["wl"][0].shape), F32)
+        bl = paddle.static.data("bl", list(feeds["bl"][0].shape), F32)
         made, ins, outs = {}, [x, wl, bl], []
         for k, (wname, attrs) in enumerate(specs):
             if wname not in made:
@@ -2101,6 +2102,86 @@ LOD_CASES.update({
                     drop_out_percent=1.0)),
         ("w", dict(use_filter=True, drop_out_percent=0.25)),
         ("w8", dict(pyramid_layer=5))]), l7_pyramid_hash_values()),
+})
+
+
+M64 = (1 << 64) - 1
+
+
+def l7_murmur3_128(data, seed):
+    """MurmurHash3 x64-128 (Paddle's math/bloomfilter.cc) of bytes with a seed: (h1, h2)."""
+    def rotl(x, r):
+        return ((x << r) | (x >> (64 - r))) & M64
+
+    def fmix(k):
+        k ^= k >> 33
+        k = (k * 0xff51afd7ed558ccd) & M64
+        k ^= k >> 33
+        k = (k * 0xc4ceb9fe1a85ec53) & M64
+        return k ^ (k >> 33)
+    c1, c2 = 0x87c37b91114253d5, 0x4cf5ad432745937f
+    h1 = h2 = seed
+    n = len(data) // 16
+    for i in range(n):
+        k1 = int.from_bytes(data[16 * i:16 * i + 8], "little")
+        k2 = int.from_bytes(data[16 * i + 8:16 * i + 16], "little")
+        k1 = (rotl((k1 * c1) & M64, 31) * c2) & M64
+        h1 = ((rotl(h1 ^ k1, 27) + h2) * 5 + 0x52dce729) & M64
+        k2 = (rotl((k2 * c2) & M64, 33) * c1) & M64
+        h2 = ((rotl(h2 ^ k2, 31) + h1) * 5 + 0x38495ab5) & M64
+    tail = data[16 * n:]
+    if len(tail) > 8:
+        k2 = int.from_bytes(tail[8:], "little")
+        h2 ^= (rotl((k2 * c2) & M64, 33) * c1) & M64
+    if tail:
+        k1 = int.from_bytes(tail[:8], "little")
+        h1 ^= (rotl((k1 * c1) & M64, 31) * c2) & M64
+    h1 ^= len(data)
+    h2 ^= len(data)
+    h1 = (h1 + h2) & M64
+    h2 = (h2 + h1) & M64
+    h1, h2 = fmix(h1), fmix(h2)
+    h1 = (h1 + h2) & M64
+    h2 = (h2 + h1) & M64
+    return h1, h2
+
+
+def l7_bloom(keys, m=256, k=3):
+    """Paddle's bloom filter holding the given keys (bytes), as the float32 [len, 1] tensor a
+    pyramid_hash WhiteList / BlackList is: magic 17070416, m, k, count, then the m bits."""
+    bits = bytearray(m // 8)
+    for key in keys:
+        for i in range(k):
+            for h in l7_murmur3_128(key, i):
+                b = h % m
+                bits[b >> 3] |= 0x80 >> (b & 7)
+    raw = b"".join(v.to_bytes(8, "little") for v in (17070416, m, k, len(keys))) + bytes(bits)
+    return np.frombuffer(raw, "<f4").copy().reshape(-1, 1)
+
+
+def l7_pyramid_hash_filter_values():
+    v = l7_pyramid_hash_values()
+    x = v["x"][0].ravel().astype(F32)
+
+    def gram(s, n):
+        return x[s:s + n].tobytes()
+    # rows 4 .. 8 are the 5-id sequence: white-list some of its 2- and 3-grams and one of the
+    # first sequence's, black-list one of the white ones
+    white = [gram(0, 2), gram(4, 2), gram(5, 2), gram(7, 2), gram(4, 3), gram(6, 3)]
+    black = [gram(5, 2)]
+    v["wl"] = (l7_bloom(white), None)
+    v["bl"] = (l7_bloom(black, m=128, k=2), None)
+    return v
+
+
+LOD_CASES.update({
+    # use_filter with a white list, with white and black lists, and a black list alone
+    "l7_pyramid_hash_filter": (l7_pyramid_hash([
+        ("w", dict(use_filter=True, white_list_len=16)),
+        ("w", dict(use_filter=True, white_list_len=16, black_list_len=12,
+                   drop_out_percent=1.0)),
+        ("w2", dict(use_filter=True, black_list_len=12, pyramid_layer=4, rand_len=3,
+                    num_emb=9, space_len=64))]), l7_pyramid_hash_filter_values()),
 })
 
 
