@@ -234,7 +234,7 @@ START_TEST(nlp_ops) {
   ic_builder_var(t.b, 0, "dp", IC_FP32, 0, NULL, false);
   ot_out(&t, "Out", "y");
   EXPECT(&t, IC_ERR_SHAPE, "pyramid_hash", "WhiteList 'wl'", "bloom filter");
-  /* pyramid_hash: training mode (random drops) is not implemented */
+  /* pyramid_hash: use_filter with a black list length but no BlackList */
   ot_begin(&t);
   ot_feed(&t, "x", lod1(tu_i32(2, TU_DIMS(3, 1), (const int32_t[]){1, 2, 3}), 2,
                         (const uint64_t[]){0, 3}));
@@ -245,11 +245,12 @@ START_TEST(nlp_ops) {
   ic_builder_attr_int(o, "num_emb", 4);
   ic_builder_attr_int(o, "space_len", 10);
   ic_builder_attr_int(o, "rand_len", 2);
-  ic_builder_attr_int(o, "is_training", 1);
+  ic_builder_attr_bool(o, "use_filter", true);
+  ic_builder_attr_int(o, "black_list_len", 4);
   ic_builder_out(o, "DropPos", "dp");
   ic_builder_var(t.b, 0, "dp", IC_FP32, 0, NULL, false);
   ot_out(&t, "Out", "y");
-  EXPECT(&t, IC_ERR_UNSUPPORTED, "pyramid_hash", "is_training", "not implemented");
+  EXPECT(&t, IC_ERR_SHAPE, "pyramid_hash", "BlackList is absent", "length 4");
   /* pyramid_hash: W not [space_len + rand_len, 1] */
   ot_begin(&t);
   ot_feed(&t, "x", lod1(tu_i32(2, TU_DIMS(3, 1), (const int32_t[]){1, 2, 3}), 2,

@@ -2182,6 +2182,14 @@ LOD_CASES.update({
                    drop_out_percent=1.0)),
         ("w2", dict(use_filter=True, black_list_len=12, pyramid_layer=4, rand_len=3,
                     num_emb=9, space_len=64))]), l7_pyramid_hash_filter_values()),
+    # is_training: n-grams dropped by glibc's rand_r from seed (drop_out_percent 0.5 and
+    # 0.3), after a white list; no scaling of Out
+    "l7_pyramid_hash_train": (l7_pyramid_hash([
+        ("w", dict(is_training=1, seed=7, drop_out_percent=0.5)),
+        ("w2", dict(is_training=1, seed=12345, drop_out_percent=0.3, pyramid_layer=5,
+                    rand_len=3, num_emb=9, space_len=64)),
+        ("w", dict(is_training=1, seed=3, drop_out_percent=0.5, use_filter=True,
+                   white_list_len=16))]), l7_pyramid_hash_filter_values()),
 })
 
 

@@ -1,17 +1,22 @@
-/* pyramid_hash (old NLP search models: hashed n-gram embeddings), inference without filter
- * lists: X int32 [T, 1] ids with a LoD of sequences; W float32 or int8 [space_len +
- * rand_len, 1]. For each sequence of w >= 2 ids, every n-gram of 2 .. min(pyramid_layer, w)
- * ids (by length, then position) gives one Out row of num_emb values: the n-gram's ids as
- * float32 bytes are hashed with XXH32 under seeds 0, rand_len, 2 rand_len, .., each hash
- * modulo space_len picking rand_len consecutive values of W for the next slice of the row
- * (slice j from the hash with seed j, j counted in rand_len steps). A sequence without
- * n-grams gives one zero row. With float32 W every value is then multiplied by
- * drop_out_percent (Paddle's inference scaling); int8 W is copied as is. Out has the LoD of
- * the rows per sequence; DropPos int32 [T * pyramid_layer, 1] holds a 1 per n-gram (LoD: the
- * n-grams per sequence; rows past them 0); X_Temp_Out float32 is X as floats.
- * Unsupported (IC_ERR_UNSUPPORTED): use_filter with white_list_len or black_list_len (the
- * lists are Paddle's bloom filter structures), and is_training (random drops with
- * rand_r) (paddle/fluid/operators/pyramid_hash_op.cc). */
+/* pyramid_hash (old NLP search models: hashed n-gram embeddings): X int32 [T, 1] ids with a
+ * LoD of sequences; W float32 or int8 [space_len + rand_len, 1]. For each sequence of w >= 2
+ * ids, every n-gram of 2 .. min(pyramid_layer, w) ids (by length, then position) that is
+ * kept gives one Out row of num_emb values: the n-gram's ids as float32 bytes are hashed with
+ * XXH32, and slice j (rand_len values, j = 0, rand_len, ..) of the row is W's rand_len
+ * consecutive values from the hash with seed j modulo space_len. A sequence that keeps no
+ * n-gram gives one zero row. At inference (is_training 0) float32 rows are then multiplied by
+ * drop_out_percent (Paddle's scaling); int8 W is copied as is. Out has the LoD of the rows per
+ * sequence; DropPos int32 [T * pyramid_layer, 1] holds a flag per n-gram, 1 when kept (LoD:
+ * the kept n-grams per sequence; rows past them 0); X_Temp_Out float32 is X as floats.
+ * With use_filter, a nonzero white_list_len / black_list_len makes WhiteList / BlackList
+ * ([len, 1] float32 tensors holding Paddle's bloom filter: magic 17070416, m, k, count as
+ * uint64, then m bits, the first bit the top one of its byte) keep only the n-grams the
+ * white filter holds and the black one does not (k MurmurHash3 x64-128 hashes of the
+ * n-gram's bytes, seeds 0 .. k - 1, both halves modulo m). With is_training nonzero, each
+ * n-gram the filters keep is dropped too when rand_r(&s) / RAND_MAX (in float) falls below
+ * drop_out_percent, s starting at `seed` on every run (glibc's rand_r, reproduced here, so
+ * the drops are Paddle's), and Out is not scaled
+ * (paddle/fluid/operators/pyramid_hash_op.cc, math/bloomfilter.cc). */
 #include <string.h>
 #include <xxhash.h>
 
@@ -24,6 +29,7 @@ typedef struct ph_attrs {
   int64_t num_emb, space_len, layers, rand_len, white_len, black_len;
   float drop;
   bool training;
+  uint32_t seed;
 } ph_attrs;
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
@@ -34,6 +40,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   a->rand_len = ic_ar_int(r, "rand_len", 0);
   a->drop = (float)ic_ar_float(r, "drop_out_percent", 0.0);
   a->training = ic_ar_int(r, "is_training", 0) != 0;
+  a->seed = (uint32_t)ic_ar_int(r, "seed", 0);
   const bool use_filter = ic_ar_bool(r, "use_filter", true);
   const int64_t wl = ic_ar_int(r, "white_list_len", 0), bl = ic_ar_int(r, "black_list_len", 0);
   if (r->st) return r->st;
@@ -59,14 +66,17 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   return IC_OK;
 }
 
-static ic_status supports(const ic_op *op, const void *attrs, ic_err *err) {
-  const ph_attrs *a = attrs;
-  char where[160];
-  if (a->training) {
-    return ic_err_set(err, IC_ERR_UNSUPPORTED, "%s: is_training (random drops with rand_r) is "
-                      "not implemented in icore", ic_op_where(op, where, sizeof where));
-  }
-  return IC_OK;
+/* glibc's rand_r: three steps of its LCG, 11 + 10 + 10 bits. */
+static int32_t glibc_rand_r(uint32_t *seed) {
+  uint32_t next = *seed;
+  next = next * 1103515245u + 12345u;
+  uint32_t result = (next / 65536u) % 2048u;
+  next = next * 1103515245u + 12345u;
+  result = (result << 10) ^ ((next / 65536u) % 1024u);
+  next = next * 1103515245u + 12345u;
+  result = (result << 10) ^ ((next / 65536u) % 1024u);
+  *seed = next;
+  return (int32_t)result;
 }
 
 /* ---- Paddle's bloom filter (math/bloomfilter.cc) ---- */
@@ -257,6 +267,7 @@ static ic_status run(ic_kctx *c) {
   }
   int32_t *drop = ic_out(c, OUT_DROP, 0)->data;
   memset(drop, 0, (size_t)(T * a->layers) * sizeof(int32_t));
+  uint32_t seed = a->seed; /* Paddle restarts rand_r from the attribute on every run */
   int64_t d = 0;
   for (size_t i = 0; i < n; i++) {
     const int64_t len = (int64_t)(off[i + 1] - off[i]);
@@ -265,7 +276,11 @@ static ic_status run(ic_kctx *c) {
       for (int64_t l = 0; l < len - il; l++) {
         const float *ids = xf + off[i] + l;
         const size_t nb = (size_t)(il + 1) * sizeof(float);
-        const bool keep = (!wf || bloom_get(wf, ids, nb)) && (!bf || !bloom_get(bf, ids, nb));
+        bool keep = (!wf || bloom_get(wf, ids, nb)) && (!bf || !bloom_get(bf, ids, nb));
+        if (keep && a->training) {
+          const float rate = (float)glibc_rand_r(&seed) / (float)2147483647;
+          keep = !(rate < a->drop);
+        }
         drop[d++] = keep;
         kept += keep;
       }
@@ -308,7 +323,7 @@ static ic_status run(ic_kctx *c) {
       }
     }
   }
-  if (w->dtype == IC_FP32) {
+  if (!a->training && w->dtype == IC_FP32) {
     float *o = out->data;
     const int64_t total = ic_tensor_numel_(out);
     for (int64_t k = 0; k < total; k++) o[k] = a->drop * o[k];
@@ -333,5 +348,5 @@ static const ic_slotdef outputs[] = {{"Out", IC_SLOT_DYNAMIC},
 const ic_opdef ic_op_pyramid_hash = {
     .name = "pyramid_hash", .n_inputs = 4, .inputs = inputs, .n_outputs = 3,
     .outputs = outputs, .attrs_size = sizeof(ph_attrs), .parse = parse, .infer = infer,
-    .cpu = run, .supports = supports, .flags = IC_OP_LOD,
+    .cpu = run, .flags = IC_OP_LOD,
 };
