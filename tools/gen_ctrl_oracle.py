@@ -1737,6 +1737,462 @@ LOD_CASES.update({
 })
 
 
+def l7_seq_scatter(dtypes):
+    """(helper L) sequence_scatter: for each dtype k a program input xk (no LoD), idsk (int64
+    [K, 1], one-level LoD) and updk (the same LoD); Out = X plus the updates scattered into
+    row s (the sequence) at column Ids."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ins, outs = [], []
+        for k, dt in enumerate(dtypes):
+            x = paddle.static.data("x%d" % k, list(feeds["x%d" % k][0].shape), dt)
+            ids = paddle.static.data("ids%d" % k, [-1, 1], "int64", lod_level=1)
+            upd = paddle.static.data("upd%d" % k, [-1, 1], dt, lod_level=1)
+            out = b.create_var(name="seq_scatter_out%d" % k, dtype=dt)
+            raw_op(b, "sequence_scatter", {"X": [x], "Ids": [ids], "Updates": [upd]},
+                   {"Out": [out]})
+            ins += [x, ids, upd]
+            outs.append(out)
+        return ins, outs
+    return build
+
+
+def l7_seq_scatter_values():
+    rng = np.random.RandomState(701)
+    v = {}
+    # Paddle's documented example: 3 sequences over X [3, 6], repeated columns add up
+    v["x0"] = (rng.uniform(-1, 1, (3, 6)).astype(F32), None)
+    ids = np.array([0, 1, 2, 5, 4, 3, 2, 1, 3, 2, 5, 4, 2], "int64").reshape(-1, 1)
+    v["ids0"] = (ids, [[0, 3, 8, 13]])
+    v["upd0"] = (rng.uniform(-1, 1, (13, 1)).astype(F32), [[0, 3, 8, 13]])
+    # float64 X [4, 2, 3] (rows of 6 elements): an empty sequence, fewer sequences than rows
+    v["x1"] = (rng.uniform(-1, 1, (4, 2, 3)).astype("float64"), None)
+    v["ids1"] = (np.array([[5], [0], [3], [3], [1], [4]], "int64"), [[0, 2, 2, 6]])
+    v["upd1"] = (rng.uniform(-1, 1, (6, 1)).astype("float64"), [[0, 2, 2, 6]])
+    # int64 and int32 X
+    v["x2"] = (rng.randint(-50, 50, (2, 4)).astype("int64"), None)
+    v["ids2"] = (np.array([[3], [3], [0], [2]], "int64"), [[0, 1, 4]])
+    v["upd2"] = (rng.randint(-9, 9, (4, 1)).astype("int64"), [[0, 1, 4]])
+    v["x3"] = (rng.randint(-50, 50, (3, 3)).astype("int32"), None)
+    v["ids3"] = (np.array([[2], [0], [1], [1]], "int64"), [[0, 0, 3, 4]])
+    v["upd3"] = (rng.randint(-9, 9, (4, 1)).astype("int32"), [[0, 0, 3, 4]])
+    return v
+
+
+def l7_pos_enc(specs):
+    """(helper L) add_position_encoding: for each (dtype, alpha, beta, lod) one input xk, with
+    a one-level LoD ([T, D]) or without ([B, L, D]); Out keeps X's LoD."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        ins, outs = [], []
+        for k, (dt, alpha, beta, lod) in enumerate(specs):
+            shape = list(feeds["x%d" % k][0].shape)
+            x = paddle.static.data("x%d" % k, [-1] + shape[1:], dt, lod_level=1 if lod else 0)
+            out = b.create_var(name="pos_enc_out%d" % k, dtype=dt, lod_level=1 if lod else 0)
+            raw_op(b, "add_position_encoding", {"X": [x]}, {"Out": [out]},
+                   {"alpha": alpha, "beta": beta})
+            ins.append(x)
+            outs.append(out)
+        return ins, outs
+    return build
+
+
+def l7_pos_enc_values():
+    rng = np.random.RandomState(702)
+    return {
+        # lengths 2, 0, 4 (an empty sequence), D 8
+        "x0": (rng.uniform(-1, 1, (6, 8)).astype(F32), [[0, 2, 2, 6]]),
+        # float64, D 2 (half size 1: j / 10000), lengths 3, 1
+        "x1": (rng.uniform(-1, 1, (4, 2)).astype("float64"), [[0, 3, 4]]),
+        # no LoD: [B 2, L 5, D 6]
+        "x2": (rng.uniform(-1, 1, (2, 5, 6)).astype(F32), None),
+        # float64 without LoD, long positions (up to 40)
+        "x3": (rng.uniform(-1, 1, (1, 41, 4)).astype("float64"), None),
+    }
+
+
+LOD_CASES.update({
+    "l7_sequence_scatter": (l7_seq_scatter([F32, "float64", "int64", "int32"]),
+                            l7_seq_scatter_values()),
+    "l7_add_position_encoding": (l7_pos_enc([(F32, 0.7, 1.3, True), ("float64", 1.0, 1.0, True),
+                                             (F32, 1.0, 1.0, False),
+                                             ("float64", 0.5, 2.0, False)]),
+                                 l7_pos_enc_values()),
+})
+
+
+def l7_match_matrix(dim_ts):
+    """(helper L) match_matrix_tensor: for each dim_t one op over X (LoD) and Y (LoD) with W
+    [D, dim_t, D]; Out (LoD of the blocks) and Tmp fetched."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1, 3], F32, lod_level=1)
+        y = paddle.static.data("y", [-1, 3], F32, lod_level=1)
+        ins, outs = [x, y], []
+        for k, t in enumerate(dim_ts):
+            w = paddle.static.data("w%d" % k, [3, t, 3], F32)
+            out = b.create_var(name="mmt_out%d" % k, dtype=F32, lod_level=1)
+            tmp = b.create_var(name="mmt_tmp%d" % k, dtype=F32)
+            raw_op(b, "match_matrix_tensor", {"X": [x], "Y": [y], "W": [w]},
+                   {"Out": [out], "Tmp": [tmp]}, {"dim_t": t})
+            ins.append(w)
+            outs += [out, tmp]
+        return ins, outs
+    return build
+
+
+def l7_match_matrix_values(dim_ts):
+    rng = np.random.RandomState(703)
+    # X lengths 2, 3, 0, 1; Y lengths 3, 0, 2, 2: empty sequences on either side
+    v = {"x": (rng.uniform(-1, 1, (6, 3)).astype(F32), [[0, 2, 5, 5, 6]]),
+         "y": (rng.uniform(-1, 1, (7, 3)).astype(F32), [[0, 3, 3, 5, 7]])}
+    for k, t in enumerate(dim_ts):
+        v["w%d" % k] = (rng.uniform(-1, 1, (3, t, 3)).astype(F32), None)
+    return v
+
+
+def l7_var_conv(specs):
+    """(helper L) var_conv_2d: X (LoD: each sample's first element), ROW and COLUMN (only their
+    LoD, the samples' heights and widths), W; for each attribute set one op; Out and Col
+    (each with the LoD of its samples) fetched."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1, 1], F32, lod_level=1)
+        row = paddle.static.data("row", [-1, 1], F32, lod_level=1)
+        col = paddle.static.data("col", [-1, 1], F32, lod_level=1)
+        ins, outs = [x, row, col], []
+        for k, at in enumerate(specs):
+            w = paddle.static.data("w%d" % k, list(feeds["w%d" % k][0].shape), F32)
+            out = b.create_var(name="vc_out%d" % k, dtype=F32, lod_level=1)
+            cm = b.create_var(name="vc_col%d" % k, dtype=F32, lod_level=1)
+            raw_op(b, "var_conv_2d", {"X": [x], "ROW": [row], "COLUMN": [col], "W": [w]},
+                   {"Out": [out], "Col": [cm]}, at)
+            ins.append(w)
+            outs += [out, cm]
+        return ins, outs
+    return build
+
+
+def l7_var_conv_values(specs):
+    rng = np.random.RandomState(704)
+    # 3 samples of heights 3, 0, 5 and widths 4, 2, 3, 2 input channels
+    hs, ws = [3, 0, 5], [4, 2, 3]
+    sizes = [2 * h * w for h, w in zip(hs, ws)]
+    xl = [0] + list(np.cumsum(sizes))
+    v = {"x": (rng.uniform(-1, 1, (xl[-1], 1)).astype(F32), [[int(o) for o in xl]]),
+         "row": (rng.uniform(-1, 1, (sum(hs), 1)).astype(F32),
+                 [[0] + [int(o) for o in np.cumsum(hs)]]),
+         "col": (rng.uniform(-1, 1, (sum(ws), 1)).astype(F32),
+                 [[0] + [int(o) for o in np.cumsum(ws)]])}
+    for k, at in enumerate(specs):
+        v["w%d" % k] = (rng.uniform(-1, 1, (at["OutputChannel"], 2 * at["KernelH"] *
+                                            at["KernelW"])).astype(F32), None)
+    return v
+
+
+L7_VC = [dict(InputChannel=2, OutputChannel=3, StrideH=1, StrideW=1, KernelH=3, KernelW=3),
+         dict(InputChannel=2, OutputChannel=2, StrideH=2, StrideW=1, KernelH=3, KernelW=2),
+         dict(InputChannel=2, OutputChannel=1, StrideH=1, StrideW=2, KernelH=1, KernelW=1)]
+
+LOD_CASES.update({
+    "l7_match_matrix_tensor": (l7_match_matrix([2, 1]), l7_match_matrix_values([2, 1])),
+    "l7_var_conv_2d": (l7_var_conv(L7_VC), l7_var_conv_values(L7_VC)),
+})
+
+
+def l7_detection_map(specs):
+    """(helper L) detection_map: per spec (suffix of the inputs, attributes, with state) one op
+    over DetectRes and Label (LoD: the images), optionally HasState / PosCount / TruePos /
+    FalsePos; MAP, AccumPosCount, AccumTruePos and AccumFalsePos fetched."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        made, ins, outs = {}, [], []
+
+        def feed(name, lod):
+            if name not in made:
+                arr = feeds[name][0]
+                made[name] = paddle.static.data(name, [-1] + list(arr.shape[1:]),
+                                                str(arr.dtype), lod_level=lod)
+                ins.append(made[name])
+            return made[name]
+        for k, (sfx, attrs, state) in enumerate(specs):
+            dt = str(feeds["det" + sfx][0].dtype)
+            op_in = {"DetectRes": [feed("det" + sfx, 1)], "Label": [feed("lab" + sfx, 1)]}
+            if state:
+                op_in.update(HasState=[feed("has" + state, 0)], PosCount=[feed("pc", 0)],
+                             TruePos=[feed("tp", 1)], FalsePos=[feed("fp", 1)])
+            o = [b.create_var(name="dm%d_map" % k, dtype=dt),
+                 b.create_var(name="dm%d_pc" % k, dtype="int32"),
+                 b.create_var(name="dm%d_tp" % k, dtype=dt, lod_level=1),
+                 b.create_var(name="dm%d_fp" % k, dtype=dt, lod_level=1)]
+            raw_op(b, "detection_map", op_in,
+                   {"MAP": [o[0]], "AccumPosCount": [o[1]], "AccumTruePos": [o[2]],
+                    "AccumFalsePos": [o[3]]}, attrs)
+            outs += o
+        return ins, outs
+    return build
+
+
+def l7_detection_map_values():
+    rng = np.random.RandomState(705)
+
+    def boxes(n):
+        xy = rng.uniform(-0.1, 0.7, (n, 2))
+        wh = rng.uniform(0.1, 0.5, (n, 2))
+        return np.concatenate([xy, xy + wh], 1)
+    # 3 images: 4 ground truths (one difficult) and 6 detections; 2 ground truths and no
+    # detection; no ground truth and 3 detections
+    gl = np.array([1, 1, 2, 3, 0, 2], "float64")
+    gd = np.array([0, 1, 0, 0, 0, 0], "float64")
+    gb = boxes(6)
+    lab6 = np.concatenate([gl[:, None], gd[:, None], gb], 1)
+    lab5 = np.concatenate([gl[:, None], gb], 1)
+    dl = np.array([1, 1, 1, 2, 3, 0, 2, 3, 1], "float64")
+    ds = rng.permutation(9) / 10.0 + 0.05
+    db = np.concatenate([gb[[0, 1, 0, 2, 3, 0]] + rng.uniform(-0.05, 0.05, (6, 4)),
+                         boxes(3)])
+    db[2, 2] = 1.3  # clipped to 1
+    det = np.concatenate([dl[:, None], ds[:, None], db], 1)
+    lod_l, lod_d = [[0, 4, 6, 6]], [[0, 6, 6, 9]]
+    tp = np.array([[0.9, 1], [0.4, 0], [0.8, 1], [0.7, 1], [0.3, 0]], "float32")
+    fp = tp.copy()
+    fp[:, 1] = 1 - fp[:, 1]
+    return {"det": (det.astype(F32), lod_d), "lab": (lab6.astype(F32), lod_l),
+            "det5": (det.astype(F32), lod_d), "lab5": (lab5.astype(F32), lod_l),
+            "det64": (det, lod_d), "lab64": (lab6, lod_l),
+            "has1": (np.array([1], "int32"), None), "has0": (np.array([0], "int32"), None),
+            "pc": (np.array([[2], [3], [0], [1]], "int32"), None),
+            # class 0: 1 entry, class 1: 2, class 2: none, class 3: 2
+            "tp": (tp, [[0, 1, 3, 3, 5]]), "fp": (fp, [[0, 1, 3, 3, 5]])}
+
+
+L7_DM = [("", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=False,
+                   ap_type="integral", background_label=0), None),
+         ("", dict(class_num=4, overlap_threshold=0.5, evaluate_difficult=True,
+                   ap_type="11point", background_label=-1), None),
+         ("", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=False,
+                   ap_type="integral", background_label=0), "1"),
+         ("", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=True,
+                   ap_type="11point", background_label=0), "1"),
+         ("", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=True,
+                   ap_type="integral", background_label=0), "0"),
+         ("5", dict(class_num=3, overlap_threshold=0.2, evaluate_difficult=False,
+                    ap_type="11point", background_label=1), None),
+         ("64", dict(class_num=4, overlap_threshold=0.3, evaluate_difficult=False,
+                     ap_type="integral", background_label=0), None),
+         ("64", dict(class_num=4, overlap_threshold=0.4, evaluate_difficult=True,
+                     ap_type="11point", background_label=-1), None)]
+
+LOD_CASES.update({
+    # integral without difficult ground truths, 11point with them, integral after a state
+    "l7_detection_map": (l7_detection_map(L7_DM[:3]), l7_detection_map_values()),
+    # 11point after a state, HasState 0 (the state ignored), Label of width 5
+    "l7_detection_map_state": (l7_detection_map(L7_DM[3:6]), l7_detection_map_values()),
+    "l7_detection_map_f64": (l7_detection_map(L7_DM[6:]), l7_detection_map_values()),
+})
+
+
+def l7_attention_lstm(specs, dt=F32):
+    """(helper L) attention_lstm: per spec (activations, optional inputs, fetch the
+    intermediates) one op over X (LoD, an empty sequence) and C0; Hidden and Cell (and for
+    the first op AttentionedX, AttentionFCOut, LSTMX, LSTMOUT) fetched."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        made, ins, outs = {}, [], []
+
+        def feed(name, lod=0):
+            if name not in made:
+                arr = feeds[name][0]
+                made[name] = paddle.static.data(name, list(arr.shape) if not lod else
+                                                [-1] + list(arr.shape[1:]), dt, lod_level=lod)
+                ins.append(made[name])
+            return made[name]
+        for k, (acts, opt, inter) in enumerate(specs):
+            op_in = {"X": [feed("x", 1)], "C0": [feed("c0")], "AttentionWeight": [feed("aw")],
+                     "LSTMWeight": [feed("lw")], "LSTMBias": [feed("lb")]}
+            for slot, name in (("H0", "h0"), ("AttentionBias", "ab"),
+                               ("AttentionScalar", "as"), ("AttentionScalarBias", "asb")):
+                if name in opt:
+                    op_in[slot] = [feed(name)]
+            names = ["Hidden", "Cell", "AttentionedX", "AttentionFCOut", "LSTMX", "LSTMOUT"]
+            o = [b.create_var(name="al%d_%s" % (k, s.lower()), dtype=dt,
+                              lod_level=1 if s in ("Hidden", "Cell") else 0) for s in names]
+            raw_op(b, "attention_lstm", op_in, dict(zip(names, [[v] for v in o])),
+                   dict(zip(["gate_activation", "cell_activation", "candidate_activation"],
+                            acts)))
+            outs += o if inter else o[:2]
+        return ins, outs
+    return build
+
+
+def l7_attention_lstm_values(dt=F32):
+    rng = np.random.RandomState(706)
+    M, D = 3, 2
+
+    def r(*shape):
+        return rng.uniform(-1, 1, shape).astype(dt)
+    # lengths 3, 0, 4: an empty sequence
+    return {"x": (r(7, M), [[0, 3, 3, 7]]), "c0": (r(3, D), None), "h0": (r(3, D), None),
+            "aw": (r(M + D, 1), None), "ab": (r(1, 1), None),
+            "as": (np.array([[1.7]], dt), None), "asb": (r(1, 1), None),
+            "lw": (r(D + M, 4 * D), None), "lb": (r(1, 4 * D), None)}
+
+
+L7_AL = [(("sigmoid", "tanh", "tanh"), ("h0", "ab", "as", "asb"), True),
+         (("tanh", "relu", "identity"), (), False),
+         (("identity", "sigmoid", "relu"), ("h0", "as"), False),
+         (("sigmoid", "identity", "sigmoid"), ("ab",), False)]
+
+LOD_CASES.update({
+    "l7_attention_lstm": (l7_attention_lstm(L7_AL), l7_attention_lstm_values()),
+    "l7_attention_lstm_f64": (l7_attention_lstm([L7_AL[0], L7_AL[2]], "float64"),
+                              l7_attention_lstm_values("float64")),
+})
+
+
+def l7_pyramid_hash(specs):
+    """(helper L) pyramid_hash at inference without filter lists: per spec (W's feed name,
+    attributes) one op over X (int32 ids, LoD); Out (LoD: the rows per sequence) fetched, and
+    X_Temp_Out of the first op. DropPos is not fetched: Paddle leaves its rows past the
+    n-grams unwritten."""
+    def build(feeds):
+        b = paddle.static.default_main_program().global_block()
+        x = paddle.static.data("x", [-1, 1], "int32", lod_level=1)
+        # bloom filters (unread while their lengths are 0)
+        wl = paddle.static.data("wl", list(feeds["wl"][0].shape), F32)
+        bl = paddle.static.data("bl", list(feeds["bl"][0].shape), F32)
+        made, ins, outs = {}, [x, wl, bl], []
+        for k, (wname, attrs) in enumerate(specs):
+            if wname not in made:
+                arr = feeds[wname][0]
+                made[wname] = paddle.static.data(wname, list(arr.shape), str(arr.dtype))
+                ins.append(made[wname])
+            dt = str(feeds[wname][0].dtype)
+            o = b.create_var(name="ph%d_out" % k, dtype=dt, lod_level=1)
+            dp = b.create_var(name="ph%d_drop" % k, dtype="int32", lod_level=1)
+            xt = b.create_var(name="ph%d_xtemp" % k, dtype=F32)
+            full = dict(num_emb=8, space_len=50, pyramid_layer=3, rand_len=2,
+                        drop_out_percent=0.5, is_training=0, use_filter=False,
+                        white_list_len=0, black_list_len=0, seed=0, lr=0.0)
+            full.update(attrs)
+            raw_op(b, "pyramid_hash", {"X": [x], "W": [made[wname]], "WhiteList": [wl],
+                                       "BlackList": [bl]},
+                   {"Out": [o], "DropPos": [dp], "X_Temp_Out": [xt]}, full)
+            outs += [o, xt] if k == 0 else [o]
+        return ins, outs
+    return build
+
+
+def l7_pyramid_hash_values():
+    rng = np.random.RandomState(707)
+    # sequences of 3, 0, 1 and 5 ids: no n-gram for the empty and the single one
+    return {"x": (rng.randint(0, 10000, (9, 1)).astype("int32"), [[0, 3, 3, 4, 9]]),
+            "w": (rng.uniform(-1, 1, (52, 1)).astype(F32), None),
+            "w2": (rng.uniform(-1, 1, (67, 1)).astype(F32), None),
+            "w8": (rng.randint(-128, 128, (52, 1)).astype("int8"), None),
+            "wl": (np.zeros((1, 1), F32), None), "bl": (np.zeros((1, 1), F32), None)}
+
+
+LOD_CASES.update({
+    # layers 3, drop 0.5; layers 4 with rand_len 3 over space 64; use_filter with empty lists;
+    # int8 W (not scaled)
+    "l7_pyramid_hash": (l7_pyramid_hash([
+        ("w", {}),
+        ("w2", dict(pyramid_layer=4, rand_len=3, num_emb=9, space_len=64,
+                    drop_out_percent=1.0)),
+        ("w", dict(use_filter=True, drop_out_percent=0.25)),
+        ("w8", dict(pyramid_layer=5))]), l7_pyramid_hash_values()),
+})
+
+
+M64 = (1 << 64) - 1
+
+
+def l7_murmur3_128(data, seed):
+    """MurmurHash3 x64-128 (Paddle's math/bloomfilter.cc) of bytes with a seed: (h1, h2)."""
+    def rotl(x, r):
+        return ((x << r) | (x >> (64 - r))) & M64
+
+    def fmix(k):
+        k ^= k >> 33
+        k = (k * 0xff51afd7ed558ccd) & M64
+        k ^= k >> 33
+        k = (k * 0xc4ceb9fe1a85ec53) & M64
+        return k ^ (k >> 33)
+    c1, c2 = 0x87c37b91114253d5, 0x4cf5ad432745937f
+    h1 = h2 = seed
+    n = len(data) // 16
+    for i in range(n):
+        k1 = int.from_bytes(data[16 * i:16 * i + 8], "little")
+        k2 = int.from_bytes(data[16 * i + 8:16 * i + 16], "little")
+        k1 = (rotl((k1 * c1) & M64, 31) * c2) & M64
+        h1 = ((rotl(h1 ^ k1, 27) + h2) * 5 + 0x52dce729) & M64
+        k2 = (rotl((k2 * c2) & M64, 33) * c1) & M64
+        h2 = ((rotl(h2 ^ k2, 31) + h1) * 5 + 0x38495ab5) & M64
+    tail = data[16 * n:]
+    if len(tail) > 8:
+        k2 = int.from_bytes(tail[8:], "little")
+        h2 ^= (rotl((k2 * c2) & M64, 33) * c1) & M64
+    if tail:
+        k1 = int.from_bytes(tail[:8], "little")
+        h1 ^= (rotl((k1 * c1) & M64, 31) * c2) & M64
+    h1 ^= len(data)
+    h2 ^= len(data)
+    h1 = (h1 + h2) & M64
+    h2 = (h2 + h1) & M64
+    h1, h2 = fmix(h1), fmix(h2)
+    h1 = (h1 + h2) & M64
+    h2 = (h2 + h1) & M64
+    return h1, h2
+
+
+def l7_bloom(keys, m=256, k=3):
+    """Paddle's bloom filter holding the given keys (bytes), as the float32 [len, 1] tensor a
+    pyramid_hash WhiteList / BlackList is: magic 17070416, m, k, count, then the m bits."""
+    bits = bytearray(m // 8)
+    for key in keys:
+        for i in range(k):
+            for h in l7_murmur3_128(key, i):
+                b = h % m
+                bits[b >> 3] |= 0x80 >> (b & 7)
+    raw = b"".join(v.to_bytes(8, "little") for v in (17070416, m, k, len(keys))) + bytes(bits)
+    return np.frombuffer(raw, "<f4").copy().reshape(-1, 1)
+
+
+def l7_pyramid_hash_filter_values():
+    v = l7_pyramid_hash_values()
+    x = v["x"][0].ravel().astype(F32)
+
+    def gram(s, n):
+        return x[s:s + n].tobytes()
+    # rows 4 .. 8 are the 5-id sequence: white-list some of its 2- and 3-grams and one of the
+    # first sequence's, black-list one of the white ones
+    white = [gram(0, 2), gram(4, 2), gram(5, 2), gram(7, 2), gram(4, 3), gram(6, 3)]
+    black = [gram(5, 2)]
+    v["wl"] = (l7_bloom(white), None)
+    v["bl"] = (l7_bloom(black, m=128, k=2), None)
+    return v
+
+
+LOD_CASES.update({
+    # use_filter with a white list, with white and black lists, and a black list alone
+    "l7_pyramid_hash_filter": (l7_pyramid_hash([
+        ("w", dict(use_filter=True, white_list_len=16)),
+        ("w", dict(use_filter=True, white_list_len=16, black_list_len=12,
+                   drop_out_percent=1.0)),
+        ("w2", dict(use_filter=True, black_list_len=12, pyramid_layer=4, rand_len=3,
+                    num_emb=9, space_len=64))]), l7_pyramid_hash_filter_values()),
+    # is_training: n-grams dropped by glibc's rand_r from seed (drop_out_percent 0.5 and
+    # 0.3), after a white list; no scaling of Out
+    "l7_pyramid_hash_train": (l7_pyramid_hash([
+        ("w", dict(is_training=1, seed=7, drop_out_percent=0.5)),
+        ("w2", dict(is_training=1, seed=12345, drop_out_percent=0.3, pyramid_layer=5,
+                    rand_len=3, num_emb=9, space_len=64)),
+        ("w", dict(is_training=1, seed=3, drop_out_percent=0.5, use_filter=True,
+                   white_list_len=16))]), l7_pyramid_hash_filter_values()),
+})
+
+
 def gen_lod_case(out_dir, name, build, values):
     """Build the program, save it, run Paddle's copy of it on LoD feeds, write the case."""
     import shutil

@@ -5329,6 +5329,193 @@ def fused_matmul(g, x, y, res=None, **kw):
     return g.op("fused_matmul", ins, attrs)
 
 
+@case(note="legacy quantized models; exact float math", **EXACT)
+def lm_dequantize_abs_max(g):
+    """dequantize_abs_max: int8 X with max_range 127 and int16 X with max_range 32767, Scale
+    [1] float32; Out = Scale * X / max_range in float."""
+    x8 = g.data("x8", g.randint([3, 5], -128, 128, "int8"))
+    x16 = g.data("x16", g.randint([2, 3, 4], -32768, 32768, "int16"))
+    s = g.data("s", np.array([0.731], F32))
+    s2 = g.data("s2", np.array([3.9], F32))
+    g.fetch(g.op("dequantize_abs_max", {"X": x8, "Scale": s}, dict(max_range=127.0)),
+            g.op("dequantize_abs_max", {"X": x16, "Scale": s2}, dict(max_range=32767.0)),
+            g.op("dequantize_abs_max", {"X": x8, "Scale": s2}, dict(max_range=7.5)))
+
+
+@case(note="legacy quantized models; values only looked up", **EXACT)
+def lm_dequantize_log(g):
+    """dequantize_log: every int8 value through a 128-entry Dict (negative x read Dict[x + 128]
+    negated)."""
+    x = g.data("x", np.arange(-128, 128).astype("int8").reshape(16, 16))
+    d = g.data("dict", np.sort(g.rand([128], 0.0, 4.0)))
+    g.fetch(g.op("dequantize_log", {"X": x, "Dict": d}))
+
+
+@case(note="legacy quantized embeddings; exact float math", **EXACT)
+def lm_lookup_table_dequant(g):
+    """lookup_table_dequant: W [5, 2 + 3] rows min, max and 3 float words holding 12 uint8
+    codes; Ids [2, 3, 1] and [4, 1], padding_idx 2 (a row of zeros) and -1 (none)."""
+    rows = []
+    for _ in range(5):
+        mn = g.rng.uniform(-2.0, 0.0)
+        mx = mn + g.rng.uniform(0.5, 3.0)
+        codes = g.rng.randint(0, 256, 12).astype("uint8")
+        codes[3] = 0  # keep every code word a finite float (no NaN bit patterns)
+        codes[7] = 0
+        codes[11] = 0
+        rows.append(np.concatenate([np.array([mn, mx], F32), codes.view(F32)]))
+    w = g.data("w", np.stack(rows).astype(F32))
+    ids = g.data("ids", np.array([[[0], [2], [4]], [[1], [2], [3]]], "int64"))
+    ids2 = g.data("ids2", np.array([[4], [0], [0], [3]], "int64"))
+    g.fetch(g.op("lookup_table_dequant", {"W": w, "Ids": ids}, dict(padding_idx=2)),
+            g.op("lookup_table_dequant", {"W": w, "Ids": ids2}, dict(padding_idx=-1)))
+
+
+@case(onednn=True, note="oneDNN int8 ops (Paddle 3.3.1's predictor); integers and float "
+      "math compared exactly", **EXACT)
+def lm_onednn_quant(g):
+    """quantize (int8 with is_negative_input, uint8 with a Shift, uint8 scaled; values on .5
+    for the rounding to even and past the saturation bounds), dequantize (int8, uint8 with a
+    Shift) and requantize (int8 to int8, uint8 to uint8, uint8 with Shift_in and Shift_out)."""
+    xv = np.concatenate([np.arange(-8, 8, dtype=F32) + 0.5,
+                         np.array([126.5, 127.5, 200.0, -200.0, 254.5, 255.5, 300.0], F32),
+                         g.rand([41], -150.0, 150.0)]).astype(F32).reshape(4, 16)
+    x = g.data("x", xv)
+    qi = g.data("qi", np.arange(-128, 128).astype("int8").reshape(16, 16))
+    qu = g.data("qu", np.arange(0, 256).astype("uint8").reshape(16, 16))
+
+    def q(scale, shift, neg, dt):
+        return g.op("quantize", {"Input": x},
+                    dict(Scale=scale, Shift=shift, is_negative_input=neg,
+                         output_format="NCHW", bfloat16=False),
+                    outs={"Output": 1}, dtype=dt)
+
+    def dq(v, scale, shift):
+        return g.op("dequantize", {"Input": v}, dict(Scale=scale, Shift=shift),
+                    outs={"Output": 1})
+
+    def rq(v, si, so, shi, sho, dt):
+        return g.op("requantize", {"Input": v},
+                    dict(Scale_in=si, Scale_out=so, Shift_in=shi, Shift_out=sho),
+                    outs={"Output": 1}, dtype=dt)
+
+    g.fetch(q(1.0, 0.0, True, "int8"), q(1.0, 3.0, True, "uint8"), q(0.7, 0.0, False, "uint8"),
+            q(1.3, 128.0, True, "uint8"), q(2.5, 0.0, True, "int8"),
+            dq(qi, 0.3, 0.0), dq(qu, 1.7, 128.0), dq(qu, 13.7, 0.0),
+            rq(qi, 2.0, 3.0, 0.0, 0.0, "int8"), rq(qi, 0.37, 11.3, 0.0, 0.0, "int8"),
+            rq(qu, 1.7, 0.9, 0.0, 0.0, "uint8"), rq(qu, 2.0, 0.7, 128.0, 10.0, "uint8"),
+            rq(qu, 0.5, 0.9, 3.0, 100.0, "uint8"), rq(qi, 1.0, 2.0, 0.0, 7.0, "uint8"))
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers similarity_focus", paddle2=True, **EXACT)
+def lm_similarity_focus(g):
+    """similarity_focus on X [2, 3, 4, 5] (distinct values) along axis 1 (indexes [0, 2]),
+    axis 2 (indexes [3]) and axis 3 (indexes [1, 4, 0]), float32 and float64."""
+    xv = g.rng.permutation(120).astype(F32).reshape(2, 3, 4, 5) / 7.0
+    x = g.data("x", xv)
+    xd = g.data("xd", (g.rng.permutation(36).reshape(1, 4, 3, 3) / 3.0).astype("float64"))
+    g.fetch(g.op("similarity_focus", {"X": x}, dict(axis=1, indexes=[0, 2])),
+            g.op("similarity_focus", {"X": x}, dict(axis=2, indexes=[3])),
+            g.op("similarity_focus", {"X": x}, dict(axis=3, indexes=[1, 4, 0])),
+            g.op("similarity_focus", {"X": xd}, dict(axis=1, indexes=[3, 1]), dtype="float64"),
+            g.op("similarity_focus", {"X": xd}, dict(axis=3, indexes=[2]), dtype="float64"))
+
+
+@case(onednn=True, note="oneDNN bfloat16 paths (Paddle 3.3.1's predictor), read back "
+      "through dequantize; exact", **EXACT)
+def lm_onednn_quant_bf16(g):
+    """quantize with bfloat16 (scaled, rounded to nearest even), requantize of the bfloat16
+    tensor (bfloat16 out) and dequantize of both to float32 (scale 1 and 0.5)."""
+    x = g.data("x", g.rand([4, 8], -3.0, 3.0))
+    b = g.op("quantize", {"Input": x}, dict(Scale=0.37, Shift=0.0, is_negative_input=False,
+                                            output_format="NCHW", bfloat16=True),
+             outs={"Output": 1}, dtype="uint16")
+    r = g.op("requantize", {"Input": b}, dict(Scale_in=2.0, Scale_out=3.0, Shift_in=0.0,
+                                              Shift_out=0.0), outs={"Output": 1}, dtype="uint16")
+    g.fetch(g.op("dequantize", {"Input": b}, dict(Scale=1.0, Shift=0.0), outs={"Output": 1}),
+            g.op("dequantize", {"Input": r}, dict(Scale=0.5, Shift=0.0), outs={"Output": 1}))
+
+
+def lm_tdm_tree():
+    """A TDM tree of 13 nodes (node 0 the padding node): rows item_id, layer_id, ancestor_id,
+    child ids (2 per node, 0 for none); leaves 6 .. 12 carry items, node 5 has no child."""
+    info = np.zeros((13, 5), "int64")
+    kids = {1: (2, 3), 2: (4, 5), 3: (6, 7), 4: (8, 9), 6: (10, 11), 7: (12, 0)}
+    for n in range(1, 13):
+        info[n, 1] = 1 + (n > 1) + (n > 3) + (n > 7)
+        if n >= 8 or n == 5:
+            info[n, 0] = 100 + n
+        if n in kids:
+            info[n, 3:5] = kids[n]
+    info[9, 0] = 0  # a leaf without an item
+    return info
+
+
+@case(note="PaddleRec TDM (integers, exact)", **EXACT)
+def lm_tdm_child(g):
+    """tdm_child: X int64 [4, 2] and int32 [3, 1] node ids (0, the padding node, a node with no
+    child, leaves), TreeInfo int64 and int32, child_nums 2 (and 1), Child and LeafMask in
+    int32 (dtype 2) and int64 (dtype 3)."""
+    info = lm_tdm_tree()
+    ti = g.data("ti", info)
+    ti32 = g.data("ti32", info.astype("int32"))
+    x = g.data("x", np.array([[1, 2], [0, 5], [3, 7], [6, 12]], "int64"))
+    x32 = g.data("x32", np.array([[4], [1], [6]], "int32"))
+
+    def tc(xv, t, n, dt):
+        r = g.op("tdm_child", {"X": xv, "TreeInfo": t}, dict(child_nums=n, dtype=dt),
+                 outs={"Child": 1, "LeafMask": 1}, dtype="int32" if dt == 2 else "int64")
+        return r["Child"][0], r["LeafMask"][0]
+    g.fetch(*tc(x, ti, 2, 2), *tc(x, ti32, 2, 3), *tc(x32, ti, 2, 3), *tc(x32, ti32, 1, 2))
+
+
+def lm_tdm_layers():
+    """A 3-layer TDM tree: layer nodes 1-2, 3-6 and 7-14 (Layer, offsets [0, 2, 6, 14]);
+    Travel row i is item i's path (1 + i // 4, 3 + i // 2, 7 + i), row 8 padded (0) in its
+    last layer."""
+    travel = np.array([[1 + i // 4, 3 + i // 2, 7 + i] for i in range(9)], "int64")
+    travel[8] = [2, 6, 0]
+    layer = np.arange(1, 15, dtype="int64").reshape(-1, 1)
+    return travel, layer
+
+
+@case(note="Paddle 2.6.2 (attribute layer_offset_lod): the negatives are Paddle's mt19937_64 "
+      "draws for seed 7 and 12345 (integers, exact)", paddle2=True, **EXACT)
+def lm_tdm_sampler(g):
+    """tdm_sampler: X int64 [5, 1] item ids (one with a padded layer), Travel and Layer int64
+    and int32, neg_samples_num_list [1, 2, 4] over layers of 2, 4 and 8 nodes (the last draws
+    4 of the 7 non-positive nodes, so it rejects repeats), output_positive true and false,
+    seeds 7 and 12345, Out / Labels / Mask in int32 and int64."""
+    lm_tdm_sampler_ops(g, "layer_offset_lod")
+
+
+@case(note="Paddle 3.3.1 names the layer offsets layer_offset; draws as lm_tdm_sampler",
+      **EXACT)
+def lm_tdm_sampler_v3(g):
+    """lm_tdm_sampler's ops with the attribute name Paddle 3 uses (layer_offset)."""
+    lm_tdm_sampler_ops(g, "layer_offset")
+
+
+def lm_tdm_sampler_ops(g, offs):
+    travel, layer = lm_tdm_layers()
+    tr = g.data("travel", travel)
+    ly = g.data("layer", layer)
+    tr32 = g.data("travel32", travel.astype("int32"))
+    ly32 = g.data("layer32", layer.astype("int32"))
+    x = g.data("x", np.array([[0], [5], [8], [3], [7]], "int64"))
+    x32 = g.data("x32", np.array([[2], [6]], "int32"))
+
+    def ts(xv, t, l, pos, seed, dt):
+        r = g.op("tdm_sampler", {"X": xv, "Travel": t, "Layer": l},
+                 dict(output_positive=pos, neg_samples_num_list=[1, 2, 4], seed=seed, dtype=dt,
+                      **{offs: [0, 2, 6, 14]}),
+                 outs={"Out": 1, "Labels": 1, "Mask": 1},
+                 dtype="int32" if dt == 2 else "int64")
+        return r["Out"][0], r["Labels"][0], r["Mask"][0]
+    g.fetch(*ts(x, tr, ly, True, 7, 2), *ts(x, tr32, ly32, False, 12345, 3),
+            *ts(x32, tr, ly, True, 12345, 3))
+
+
 @case(onednn=True)
 def fused_matmul_modes(g):
     """fused_matmul (oneDNN only: run by Paddle's predictor): batched with matmul_alpha 0.5
