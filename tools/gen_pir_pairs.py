@@ -854,8 +854,11 @@ def json_ops7(paddle, np):
     non-integers), gammaincc and gammainc (= 1 - gammaincc through scale; float32, float64:
     shapes 0 and negative, both series), reduce_as (leading axes, size-1 axes, a scalar
     target, no reduction; float32, float64, int32 and bool to int64, int8, uint8 wrapping,
-    complex64 through as_real) and swiglu (one input split in half, two inputs; float32,
-    float64)."""
+    complex64 through as_real), swiglu (one input split in half, two inputs; float32,
+    float64), trunc_divide (paddle.divide rounding_mode "trunc": float32 broadcast, float64 by
+    zero, int32 and int64), lp_pool2d (norm_type 2, 3, 1.5, 0.5, -1 and inf; paddings explicit,
+    SAME, VALID; ceil_mode; NCHW and NHWC; float32 and float64) and fractional_max_pool2d /
+    3d with a given random_u (disjoint and kernel_size windows, masks; float32, float64)."""
     F = paddle.nn.functional
     x = paddle.static.data("x", [3, 4], "float32")
     xd = paddle.static.data("xd", [3, 4], "float64")
@@ -867,6 +870,9 @@ def json_ops7(paddle, np):
     i8 = paddle.static.data("i8", [4, 3], "int8")
     u8 = paddle.static.data("u8", [4, 3], "uint8")
     t = paddle.static.data("t", [3, 1], "float32")
+    p = paddle.static.data("p", [2, 3, 5, 6], "float32")
+    pd = paddle.static.data("pd", [1, 2, 7, 5], "float64")
+    q = paddle.static.data("q", [1, 2, 4, 5, 6], "float32")
     outs = [paddle.gammaln(x), paddle.gammaln(xd), paddle.gammaincc(a, y),
             paddle.gammaincc(ad, yd), paddle.gammainc(a, y), paddle.gammainc(ad, yd),
             paddle.reduce_as(x, t), paddle.reduce_as(xd, paddle.ones([4], "float64")),
@@ -878,7 +884,27 @@ def json_ops7(paddle, np):
             paddle.reduce_as(u8, paddle.ones([4, 1], "uint8")),
             paddle.reduce_as(paddle.cast(i, "int64"), paddle.ones([2, 1, 4], "int64")),
             paddle.as_real(paddle.reduce_as(paddle.complex(x, x * 2.0), t)),
-            F.swiglu(a), F.swiglu(ad), F.swiglu(a, y), F.swiglu(ad, yd)]
+            F.swiglu(a), F.swiglu(ad), F.swiglu(a, y), F.swiglu(ad, yd),
+            paddle.divide(x, t + 0.75, rounding_mode="trunc"),
+            paddle.divide(xd, xd * 0.0, rounding_mode="trunc"),
+            paddle.divide(i, paddle.full([4], -3, "int32"), rounding_mode="trunc"),
+            paddle.divide(paddle.cast(i8, "int64"), paddle.full([3], 7, "int64"),
+                          rounding_mode="trunc"),
+            F.lp_pool2d(p, 2.0, 2, stride=2), F.lp_pool2d(p, 3, 3, stride=2, padding=1,
+                                                          ceil_mode=True),
+            F.lp_pool2d(p.abs(), 1.5, [2, 3], stride=[1, 2], padding="SAME"),
+            F.lp_pool2d(p, float("inf"), 2, stride=1, padding=[1, 0]),
+            F.lp_pool2d(paddle.transpose(p, [0, 2, 3, 1]), 2, 2, stride=1, padding=[0, 1, 1, 0],
+                        data_format="NHWC"),
+            F.lp_pool2d(pd.abs(), 0.5, 3, stride=2, padding="VALID"),
+            F.lp_pool2d(pd.abs(), -1.0, 2, stride=2, ceil_mode=True)]
+    outs += list(F.fractional_max_pool2d(p, 3, random_u=0.3, return_mask=True))
+    outs += list(F.fractional_max_pool2d(pd, [3, 2], kernel_size=2, random_u=0.7,
+                                         return_mask=True))
+    outs += [F.fractional_max_pool2d(p, [2, 5], kernel_size=[3, 1], random_u=0.5)]
+    outs += list(F.fractional_max_pool3d(q, 2, random_u=0.45, return_mask=True))
+    outs += list(F.fractional_max_pool3d(q, [1, 2, 3], kernel_size=[2, 2, 1], random_u=0.9,
+                                         return_mask=True))
     r = np.random.RandomState(28)
     xv = r.uniform(-4, 6, (3, 4)).astype("float32")
     xv[0, :3] = [0.0, -1.0, -2.5]
@@ -889,7 +915,10 @@ def json_ops7(paddle, np):
             (i, r.randint(-5, 6, (2, 3, 4)).astype("int32")),
             (i8, r.randint(-128, 128, (4, 3)).astype("int8")),
             (u8, r.randint(0, 256, (4, 3)).astype("uint8")),
-            (t, np.zeros((3, 1), "float32"))], outs
+            (t, np.zeros((3, 1), "float32")),
+            (p, r.uniform(-2, 2, (2, 3, 5, 6)).astype("float32")),
+            (pd, r.uniform(-2, 2, (1, 2, 7, 5))),
+            (q, r.uniform(-2, 2, (1, 2, 4, 5, 6)).astype("float32"))], outs
 
 
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
