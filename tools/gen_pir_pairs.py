@@ -858,7 +858,9 @@ def json_ops7(paddle, np):
     float64), trunc_divide (paddle.divide rounding_mode "trunc": float32 broadcast, float64 by
     zero, int32 and int64), lp_pool2d (norm_type 2, 3, 1.5, 0.5, -1 and inf; paddings explicit,
     SAME, VALID; ceil_mode; NCHW and NHWC; float32 and float64) and fractional_max_pool2d /
-    3d with a given random_u (disjoint and kernel_size windows, masks; float32, float64)."""
+    3d with a given random_u (disjoint and kernel_size windows, masks; float32, float64),
+    svdvals (one matrix, a batch of 3-D and of 4-D input: Paddle flattens the batch) and
+    lu_solve (trans N, T and C on paddle.linalg.lu's factors; float32 batch, float64)."""
     F = paddle.nn.functional
     x = paddle.static.data("x", [3, 4], "float32")
     xd = paddle.static.data("xd", [3, 4], "float64")
@@ -873,6 +875,10 @@ def json_ops7(paddle, np):
     p = paddle.static.data("p", [2, 3, 5, 6], "float32")
     pd = paddle.static.data("pd", [1, 2, 7, 5], "float64")
     q = paddle.static.data("q", [1, 2, 4, 5, 6], "float32")
+    m = paddle.static.data("m", [2, 3, 3], "float32")
+    md = paddle.static.data("md", [4, 4], "float64")
+    rhs = paddle.static.data("rhs", [2, 3, 2], "float32")
+    rhsd = paddle.static.data("rhsd", [4, 3], "float64")
     outs = [paddle.gammaln(x), paddle.gammaln(xd), paddle.gammaincc(a, y),
             paddle.gammaincc(ad, yd), paddle.gammainc(a, y), paddle.gammainc(ad, yd),
             paddle.reduce_as(x, t), paddle.reduce_as(xd, paddle.ones([4], "float64")),
@@ -905,6 +911,12 @@ def json_ops7(paddle, np):
     outs += list(F.fractional_max_pool3d(q, 2, random_u=0.45, return_mask=True))
     outs += list(F.fractional_max_pool3d(q, [1, 2, 3], kernel_size=[2, 2, 1], random_u=0.9,
                                          return_mask=True))
+    L = paddle.linalg
+    lu, piv = L.lu(m)[:2]
+    lud, pivd = L.lu(md)[:2]
+    outs += [L.svdvals(p), L.svdvals(md), L.svdvals(m[0]),
+             L.lu_solve(rhs, lu, piv), L.lu_solve(rhs, lu, piv, trans="T"),
+             L.lu_solve(rhsd, lud, pivd), L.lu_solve(rhsd, lud, pivd, trans="C")]
     r = np.random.RandomState(28)
     xv = r.uniform(-4, 6, (3, 4)).astype("float32")
     xv[0, :3] = [0.0, -1.0, -2.5]
@@ -918,7 +930,10 @@ def json_ops7(paddle, np):
             (t, np.zeros((3, 1), "float32")),
             (p, r.uniform(-2, 2, (2, 3, 5, 6)).astype("float32")),
             (pd, r.uniform(-2, 2, (1, 2, 7, 5))),
-            (q, r.uniform(-2, 2, (1, 2, 4, 5, 6)).astype("float32"))], outs
+            (q, r.uniform(-2, 2, (1, 2, 4, 5, 6)).astype("float32")),
+            (m, r.uniform(-1, 1, (2, 3, 3)).astype("float32")), (md, r.uniform(-1, 1, (4, 4))),
+            (rhs, r.uniform(-1, 1, (2, 3, 2)).astype("float32")),
+            (rhsd, r.uniform(-1, 1, (4, 3)))], outs
 
 
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
