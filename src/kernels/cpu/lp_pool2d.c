@@ -15,15 +15,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/cpu/conv.h"
-#include "kernels/cpu/pool2d.h"
+#include "kernels/cpu/lp_pool2d.h"
 
-typedef struct lp_attrs {
-  pool_attrs p; /* first: ic_pool_geometry reads it */
-  float norm;
-} lp_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
+ic_status ic_lp_pool2d_parse(ic_attr_reader *r, void *attrs) {
   lp_attrs *a = attrs;
   const char *type = ic_ar_str(r, "pooling_type", "lp");
   const int64_t *v;
@@ -144,5 +138,5 @@ static const ic_slotdef outputs[] = {{"out", 0}};
 
 const ic_opdef ic_op_lp_pool2d = {
     .name = "lp_pool2d", .n_inputs = 3, .inputs = inputs, .n_outputs = 1, .outputs = outputs,
-    .attrs_size = sizeof(lp_attrs), .parse = parse, .infer = infer, .cpu = run,
+    .attrs_size = sizeof(lp_attrs), .parse = ic_lp_pool2d_parse, .infer = infer, .cpu = run,
 };
