@@ -907,6 +907,31 @@ def p_fmp(name, nd, xs, out, k, u, seed):
             attrs, ["x"])
 
 
+def p_lus(name, bs, trans, seed):
+    """lu_solve on the LU factors (numpy, partial pivoting as getrf) of a well-conditioned
+    random matrix: b, lu and the 1-based int32 pivots fed; gradients for b and lu."""
+    n = bs[-2]
+    rng = np.random.default_rng(6000 + seed)
+    batch = bs[:-2]
+    a = rng.uniform(-1, 1, batch + (n, n)) + 2 * np.eye(n)
+    lus, pivs = [], []
+    for m in a.reshape(-1, n, n):
+        m = m.copy()
+        piv = np.zeros(n, "int32")
+        for j in range(n):
+            q = j + int(np.argmax(np.abs(m[j:, j])))
+            piv[j] = q + 1
+            m[[j, q]] = m[[q, j]]
+            m[j + 1:, j] /= m[j, j]
+            m[j + 1:, j + 1:] -= np.outer(m[j + 1:, j], m[j, j + 1:])
+        lus.append(m)
+        pivs.append(piv)
+    ins = {"b": rng.uniform(-1, 1, bs).astype("float32"),
+           "lu": np.array(lus).reshape(a.shape).astype("float32"),
+           "pivots": np.array(pivs).reshape(batch + (n,)).astype("int32")}
+    return (name, "lu_solve", ins, {}, ["out"], {"trans": trans}, ["b", "lu"])
+
+
 P7_CASES = [
     ("p7_gammaln", "gammaln", {"x": np.array([[0.5, 1.0, 2.5, 7.0], [-0.5, -1.5, 1e-3, 30.0]],
                                              "float32")}, {}, ["out"], {}, ["x"]),
@@ -927,6 +952,10 @@ P7_CASES = [
          False, "NHWC", 12, 0.1),
     p_lp("p7_lp_pool2d_inf_pad", (1, 2, 4, 5), float("inf"), [2, 2], [1, 1], [1, 0],
          "EXPLICIT", False, "NCHW", 17),
+    ("p7_svdvals", "svdvals", {"x": p_rand(18, (4, 3))}, {}, ["s"], {}, ["x"]),
+    ("p7_svdvals_batch", "svdvals", {"x": p_rand(19, (2, 3, 5))}, {}, ["s"], {}, ["x"]),
+    p_lus("p7_lu_solve_n", (3, 2), "N", 20),
+    p_lus("p7_lu_solve_t", (2, 4, 3), "T", 21),
     p_fmp("p7_fmp2d_disjoint", 2, (2, 2, 7, 6), [3, 4], [0, 0], 0.3, 13),
     p_fmp("p7_fmp2d_kernel", 2, (1, 3, 6, 6), [3, 3], [2, 3], 0.6, 14),
     p_fmp("p7_fmp3d", 3, (1, 2, 4, 5, 6), [2, 3, 3], [0, 0, 0], 0.45, 15),
