@@ -2,8 +2,9 @@
  * fractional_max_pool2d / 3d, svdvals and lu_solve: their values are oracle-checked
  * (tests/data/paddle_oracle/p7_*, tests/data/pir/ops7); here their errors (wrong dtype,
  * rank, dims, attribute, index) and the modes Paddle cannot be asked for (the integer
- * overflow of trunc_divide, fractional pooling that draws its own u). Every run goes through
- * every executor configuration (tu_run). */
+ * overflow of trunc_divide, fractional pooling that draws its own u), and errors of their
+ * grad ops (whose values tests/data/grad_oracle_misc casesp7.txt checks). Every run goes
+ * through every executor configuration (tu_run). */
 #include <math.h>
 
 #include "optest.h"
@@ -322,6 +323,68 @@ START_TEST(linalg_errors) {
 }
 END_TEST
 
+/* Grad ops: a mask outside the plane, a y@GRAD without y, reduce_as_grad of a bool x (whose
+ * sums are int64), lu_solve_grad with a bad pivot. */
+START_TEST(grad_errors) {
+  optest t;
+  ot_begin(&t);
+  ot_feed(&t, "m", tu_i32(4, TU_DIMS(1, 1, 1, 2), (const int32_t[]){0, 9}));
+  ot_feed(&t, "g", tu_f32(4, TU_DIMS(1, 1, 1, 2), k_f6));
+  ot_feed(&t, "x", tu_f32(4, TU_DIMS(1, 1, 2, 3), k_f6));
+  ic_builder_op *o = ot_op(&t, "fractional_max_pool2d_grad");
+  ic_builder_in(o, "mask", "m");
+  ic_builder_in(o, "out@GRAD", "g");
+  ic_builder_in(o, "x", "x");
+  ic_builder_attr_longs(o, "output_size", 2, (const int64_t[]){1, 2});
+  ot_out(&t, "x@GRAD", "o");
+  OT_FAIL(&t, IC_ERR_INVALID_ARGUMENT, "fractional_max_pool2d_grad", "mask 'm'", "holds 9",
+          "[0, 6)");
+  ot_end(&t);
+
+  ot_begin(&t);
+  ot_feed(&t, "g", tu_f32(2, TU_DIMS(2, 1), k_f6));
+  ot_feed(&t, "x", tu_f32(2, TU_DIMS(2, 2), k_f6));
+  o = ot_op(&t, "swiglu_grad");
+  ic_builder_in(o, "out@GRAD", "g");
+  ic_builder_in(o, "x", "x");
+  ot_out(&t, "x@GRAD", "dx");
+  ot_out(&t, "y@GRAD", "dy");
+  OT_FAIL(&t, IC_ERR_SHAPE, "swiglu_grad", "y@GRAD", "without y");
+  ot_end(&t);
+
+  ot_begin(&t);
+  ic_tensor *bx;
+  ck_assert_int_eq(ic_tensor_create(IC_BOOL, 1, TU_DIMS(2), &bx), IC_OK);
+  memset(ic_tensor_data(bx), 1, 2);
+  ot_feed(&t, "g", tu_i64(1, TU_DIMS(1), (const int64_t[]){2}));
+  ot_feed(&t, "tg", tu_i64(1, TU_DIMS(1), (const int64_t[]){0}));
+  ot_feed(&t, "x", bx);
+  o = ot_op(&t, "reduce_as_grad");
+  ic_builder_in(o, "out@GRAD", "g");
+  ic_builder_in(o, "target", "tg");
+  ic_builder_in(o, "x", "x");
+  ot_out(&t, "x@GRAD", "o");
+  OT_FAIL(&t, IC_ERR_SHAPE, "reduce_as_grad", "x 'x'", "bool");
+  ot_end(&t);
+
+  ot_begin(&t);
+  ot_feed(&t, "b", tu_f64(2, TU_DIMS(2, 1), (const double[]){1, 2}));
+  ot_feed(&t, "lu", tu_f64(2, TU_DIMS(2, 2), (const double[]){2, 1, 0.5, 3}));
+  ot_feed(&t, "p", tu_i32(1, TU_DIMS(2), (const int32_t[]){0, 2}));
+  ot_feed(&t, "x", tu_f64(2, TU_DIMS(2, 1), (const double[]){1, 2}));
+  ot_feed(&t, "g", tu_f64(2, TU_DIMS(2, 1), (const double[]){1, 1}));
+  o = ot_op(&t, "lu_solve_grad");
+  ic_builder_in(o, "b", "b");
+  ic_builder_in(o, "lu", "lu");
+  ic_builder_in(o, "pivots", "p");
+  ic_builder_in(o, "out", "x");
+  ic_builder_in(o, "out@GRAD", "g");
+  ot_out(&t, "lu@GRAD", "o");
+  OT_FAIL(&t, IC_ERR_INVALID_ARGUMENT, "lu_solve_grad", "pivots 'p'", "holds 0");
+  ot_end(&t);
+}
+END_TEST
+
 static TCase *tc_p7(void) {
   TCase *tc = tcase_create("p7");
   tcase_add_test(tc, gamma_errors);
@@ -332,6 +395,7 @@ static TCase *tc_p7(void) {
   tcase_add_test(tc, fractional_pool_errors);
   tcase_add_test(tc, fractional_pool_drawn_u);
   tcase_add_test(tc, linalg_errors);
+  tcase_add_test(tc, grad_errors);
   return tc;
 }
 
