@@ -4059,7 +4059,8 @@ def p7_gamma(g):
 @case(note="sums accumulate in a different order (icore: double); integers exactly")
 def p7_reduce_as(g):
     """reduce_as (leading axes, size-1 axes, no reduction; float32, float64, int32 and bool
-    to int64, int8 / uint8 / int16 wrapping, int64)."""
+    to int64, or kept as they are when no axis is summed (Paddle copies x), int8 / uint8 /
+    int16 wrapping, int64)."""
     outs = []
     x = g.data("x", g.rand([2, 3, 4], -3, 3))
     xd = g.data("xd", g.rand([3, 4], -3, 3, "float64"))
@@ -4074,6 +4075,8 @@ def p7_reduce_as(g):
         v = g.data("r_" + dt, g.rng.randint(lo, hi, (4, 3, 2)).astype(dt))
         tt = g.data("rt_" + dt, np.zeros([3, 1], dt))
         outs.append(g.op("reduce_as", {"x": v, "target": tt}, outs={"out": 1}, dtype=odt))
+        if dt in ("int32", "bool"):  # nothing summed: Paddle copies x, keeping its dtype
+            outs.append(g.op("reduce_as", {"x": v, "target": v}, outs={"out": 1}, dtype=dt))
     g.fetch(*outs)
 
 

@@ -853,8 +853,8 @@ def json_ops7(paddle, np):
     """The PIR translations of Paddle 3's gammaln (float32, float64: poles, negative
     non-integers), gammaincc and gammainc (= 1 - gammaincc through scale; float32, float64:
     shapes 0 and negative, both series), reduce_as (leading axes, size-1 axes, a scalar
-    target, no reduction; float32, float64, int32 and bool to int64, int8, uint8 wrapping,
-    complex64 through as_real), swiglu (one input split in half, two inputs; float32,
+    target, no reduction; float32, float64, int32 and bool to int64 (kept as they are when no
+    axis is summed: Paddle copies), int8, uint8 wrapping, complex64 through as_real), swiglu (one input split in half, two inputs; float32,
     float64), trunc_divide (paddle.divide rounding_mode "trunc": float32 broadcast, float64 by
     zero, int32 and int64), lp_pool2d (norm_type 2, 3, 1.5, 0.5, -1 and inf; paddings explicit,
     SAME, VALID; ceil_mode; NCHW and NHWC; float32 and float64) and fractional_max_pool2d /
@@ -890,6 +890,8 @@ def json_ops7(paddle, np):
             paddle.reduce_as(u8, paddle.ones([4, 1], "uint8")),
             paddle.reduce_as(paddle.cast(i, "int64"), paddle.ones([2, 1, 4], "int64")),
             paddle.as_real(paddle.reduce_as(paddle.complex(x, x * 2.0), t)),
+            paddle.reduce_as(i, paddle.zeros([2, 3, 4], "int32")),
+            paddle.reduce_as(i > 0, paddle.ones([2, 3, 4], "bool")),
             F.swiglu(a), F.swiglu(ad), F.swiglu(a, y), F.swiglu(ad, yd),
             paddle.divide(x, t + 0.75, rounding_mode="trunc"),
             paddle.divide(xd, xd * 0.0, rounding_mode="trunc"),

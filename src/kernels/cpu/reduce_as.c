@@ -2,7 +2,9 @@
  * ReduceAsKernel with funcs::GetReduceDims): x's leading axes beyond target's rank are summed
  * away, and so is every other axis where target has 1 and x does not; the remaining axes
  * must match target's. Out has target's dims; its dtype is int64 for bool and int32 x, x's
- * dtype otherwise (as phi's sum gives). Only target's dims are read. Supported x dtypes:
+ * dtype otherwise (as phi's sum gives), except that with no axis summed at all Paddle copies
+ * x, keeping its dtype (int32 and bool too, although Paddle's infer declares int64). Only
+ * target's dims are read. Supported x dtypes:
  * bool, int8, uint8, int16, int32, int64, float32, float64, complex64, complex128 (Paddle
  * also registers float16 and bfloat16, which icore only stores). Integers wrap as Paddle's
  * sums in the integer type do; floats (and complex parts) accumulate in double in x's memory
@@ -18,8 +20,19 @@
    IC_DT(IC_INT64) | IC_DT(IC_FP32) | IC_DT(IC_FP64) | IC_DT(IC_COMPLEX64) |                 \
    IC_DT(IC_COMPLEX128))
 
-static ic_dtype out_dtype(ic_dtype x) {
-  return x == IC_BOOL || x == IC_INT32 ? IC_INT64 : x;
+/* With no axis summed, Paddle copies x (its dtype, even bool and int32). */
+static ic_dtype out_dtype(ic_dtype x, bool reduces) {
+  return reduces && (x == IC_BOOL || x == IC_INT32) ? IC_INT64 : x;
+}
+
+/* Whether some axis of x is summed away (a 0 step in the plan on an axis longer than 1, or
+ * leading axes). */
+static bool reduces(const ic_tensor *x, const ic_tensor *t, const int64_t *os) {
+  if (x->ndim > t->ndim) return true;
+  for (int k = 0; k < x->ndim; k++) {
+    if (os[k] == 0 && x->dims[k] != 1) return true;
+  }
+  return false;
 }
 
 /* For each axis of x, the step in out of one step along it (0: summed away). */
@@ -57,7 +70,7 @@ static ic_status infer(ic_kctx *c) {
   if (st) return st;
   int64_t os[IC_MAX_RANK];
   if ((st = plan(c, os))) return st;
-  ic_tensor_set_meta(ic_out(c, 0, 0), out_dtype(x->dtype), t->ndim, t->dims);
+  ic_tensor_set_meta(ic_out(c, 0, 0), out_dtype(x->dtype, reduces(x, t, os)), t->ndim, t->dims);
   return IC_OK;
 }
 
@@ -86,6 +99,10 @@ static ic_status run(ic_kctx *c) {
   const ic_dtype xd = x->dtype, od = o->dtype;
   const int64_t n = ic_numel(x->ndim, x->dims), on = ic_numel(o->ndim, o->dims);
   if (on == 0) return IC_OK;
+  if (!reduces(x, ic_in(c, 1, 0), os)) { /* Paddle's copy */
+    memcpy(o->data, x->data, ic_dtype_size(xd) * (size_t)n);
+    return IC_OK;
+  }
   const bool cplx = xd == IC_COMPLEX64 || xd == IC_COMPLEX128;
   const bool flt = cplx || xd == IC_FP32 || xd == IC_FP64;
   const int parts = cplx ? 2 : 1;
