@@ -180,6 +180,7 @@ START_TEST(paddle_misc_grad_oracle) {
       {"33k", 110},
       {"33m", 44},
       {"26m", 19},
+      {"p7", 18},
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     ck_assert_int_eq(run_cases(files[i].key, seen, &n_seen), files[i].n);
@@ -209,7 +210,11 @@ START_TEST(paddle_misc_grad_oracle) {
       "max_pool3d_with_index_grad", "shuffle_channel_grad", "roi_pool_grad",
       "psroi_pool_grad", "spectral_norm_grad", "linear_interp_grad", "trilinear_interp_grad",
       "bicubic_interp_grad", "gru_unit_grad", "row_conv_grad", "im2sequence_grad",
-      "data_norm_grad", "unpool3d_grad"};
+      "data_norm_grad", "unpool3d_grad",
+      /* p7: Paddle 3's gammaln, gammaincc, swiglu, reduce_as and pooling grads */
+      "gammaln_grad", "gammaincc_grad", "swiglu_grad", "reduce_as_grad", "lp_pool2d_grad",
+      "fractional_max_pool2d_grad", "fractional_max_pool3d_grad", "svdvals_grad",
+      "lu_solve_grad"};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
     bool found = false;
     for (int s = 0; s < n_seen; s++) found |= strcmp(seen[s], ops[i]) == 0;

@@ -36,7 +36,7 @@ static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic
 /* PIR-only cases (tests/data/pir/json_cases.txt): model.json with Paddle's outputs. */
 static const char *const k_json_cases[] = {"index", "math", "detect", "seq", "more",
                                             "ops3", "more2", "ops6", "fft", "special", "graph", "linalg",
-                                            "jit", "ctrl", "sweep4", "nonfinite"};
+                                            "ops7", "jit", "ctrl", "sweep4", "nonfinite"};
 
 typedef struct loaded {
   ic_program *prog;
@@ -109,6 +109,8 @@ static void assert_matches_npy(const ic_tensor *got, const char *path, const cha
       case IC_INT32: ref[k] = ((const int32_t *)w)[k]; break;
       case IC_INT64: ref[k] = (double)((const int64_t *)w)[k]; break;
       case IC_BOOL: case IC_UINT8: ref[k] = ((const uint8_t *)w)[k]; break;
+      case IC_INT8: ref[k] = ((const int8_t *)w)[k]; break;
+      case IC_INT16: ref[k] = ((const int16_t *)w)[k]; break;
       default: ck_abort_msg("%s: Paddle's dtype %s", what, ic_dtype_name(dt));
     }
   }

@@ -887,6 +887,83 @@ CASES = {
 }
 
 
+# ---- helper P's grad ops (key "p7"): Paddle 3's gammaln, gammaincc, swiglu, reduce_as,
+# lp_pool2d and fractional max pooling ----
+def p_rand(seed, shape, lo=-1.0, hi=1.0):
+    return np.random.default_rng(5000 + seed).uniform(lo, hi, shape).astype("float32")
+
+
+def p_lp(name, xs, p, k, s, pad, algo, ceil, fmt, seed, lo=-1.0):
+    attrs = {"kernel_size": k, "strides": s, "paddings": pad, "ceil_mode": ceil,
+             "exclusive": True, "data_format": fmt, "pooling_type": "lp",
+             "global_pooling": False, "adaptive": False, "padding_algorithm": algo,
+             "norm_type": float(p)}
+    return (name, "lp_pool2d", {"x": p_rand(seed, xs, lo, 1.0)}, {}, ["out"], attrs, ["x"])
+
+
+def p_fmp(name, nd, xs, out, k, u, seed):
+    attrs = {"output_size": out, "kernel_size": k, "random_u": u, "return_mask": True}
+    return (name, "fractional_max_pool%dd" % nd, {"x": p_rand(seed, xs)}, {}, ["out", "mask"],
+            attrs, ["x"])
+
+
+def p_lus(name, bs, trans, seed):
+    """lu_solve on the LU factors (numpy, partial pivoting as getrf) of a well-conditioned
+    random matrix: b, lu and the 1-based int32 pivots fed; gradients for b and lu."""
+    n = bs[-2]
+    rng = np.random.default_rng(6000 + seed)
+    batch = bs[:-2]
+    a = rng.uniform(-1, 1, batch + (n, n)) + 2 * np.eye(n)
+    lus, pivs = [], []
+    for m in a.reshape(-1, n, n):
+        m = m.copy()
+        piv = np.zeros(n, "int32")
+        for j in range(n):
+            q = j + int(np.argmax(np.abs(m[j:, j])))
+            piv[j] = q + 1
+            m[[j, q]] = m[[q, j]]
+            m[j + 1:, j] /= m[j, j]
+            m[j + 1:, j + 1:] -= np.outer(m[j + 1:, j], m[j, j + 1:])
+        lus.append(m)
+        pivs.append(piv)
+    ins = {"b": rng.uniform(-1, 1, bs).astype("float32"),
+           "lu": np.array(lus).reshape(a.shape).astype("float32"),
+           "pivots": np.array(pivs).reshape(batch + (n,)).astype("int32")}
+    return (name, "lu_solve", ins, {}, ["out"], {"trans": trans}, ["b", "lu"])
+
+
+P7_CASES = [
+    ("p7_gammaln", "gammaln", {"x": np.array([[0.5, 1.0, 2.5, 7.0], [-0.5, -1.5, 1e-3, 30.0]],
+                                             "float32")}, {}, ["out"], {}, ["x"]),
+    ("p7_gammaincc", "gammaincc", {"x": p_rand(1, (3, 4), 0.5, 4.0),
+                                   "y": p_rand(2, (3, 4), 0.1, 5.0)}, {}, ["out"], {}, ["y"]),
+    ("p7_swiglu_split", "swiglu", {"x": p_rand(3, (3, 8), -4, 4)}, {}, ["out"], {}, ["x"]),
+    ("p7_swiglu_xy", "swiglu", {"x": p_rand(4, (2, 3, 4), -4, 4), "y": p_rand(5, (2, 3, 4))},
+     {}, ["out"], {}, ["x", "y"]),
+    ("p7_reduce_as", "reduce_as", {"x": p_rand(6, (2, 3, 4)), "target": p_rand(7, (3, 1))},
+     {}, ["out"], {}, ["x"]),
+    ("p7_reduce_as_same", "reduce_as", {"x": p_rand(8, (2, 3)), "target": p_rand(9, (2, 3))},
+     {}, ["out"], {}, ["x"]),
+    p_lp("p7_lp_pool2d_p2", (2, 3, 5, 6), 2.0, [2, 2], [2, 2], [0, 0], "EXPLICIT", False,
+         "NCHW", 10),
+    p_lp("p7_lp_pool2d_p3_pad_ceil", (1, 2, 5, 5), 3.0, [3, 3], [2, 2], [1, 1], "EXPLICIT",
+         True, "NCHW", 11, 0.1),
+    p_lp("p7_lp_pool2d_p15_same_nhwc", (1, 5, 6, 2), 1.5, [2, 3], [1, 2], [0, 0], "SAME",
+         False, "NHWC", 12, 0.1),
+    p_lp("p7_lp_pool2d_inf_pad", (1, 2, 4, 5), float("inf"), [2, 2], [1, 1], [1, 0],
+         "EXPLICIT", False, "NCHW", 17),
+    ("p7_svdvals", "svdvals", {"x": p_rand(18, (4, 3))}, {}, ["s"], {}, ["x"]),
+    ("p7_svdvals_batch", "svdvals", {"x": p_rand(19, (2, 3, 5))}, {}, ["s"], {}, ["x"]),
+    p_lus("p7_lu_solve_n", (3, 2), "N", 20),
+    p_lus("p7_lu_solve_t", (2, 4, 3), "T", 21),
+    p_fmp("p7_fmp2d_disjoint", 2, (2, 2, 7, 6), [3, 4], [0, 0], 0.3, 13),
+    p_fmp("p7_fmp2d_kernel", 2, (1, 3, 6, 6), [3, 3], [2, 3], 0.6, 14),
+    p_fmp("p7_fmp3d", 3, (1, 2, 4, 5, 6), [2, 3, 3], [0, 0, 0], 0.45, 15),
+    p_fmp("p7_fmp3d_kernel", 3, (1, 1, 5, 4, 6), [2, 2, 3], [2, 1, 2], 0.8, 16),
+]
+CASES["p7"] = P7_CASES
+
+
 def attr_text(v):
     if isinstance(v, str):
         return "s:" + v

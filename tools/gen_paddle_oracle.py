@@ -4034,6 +4034,145 @@ def rrelu_memcpy_share_buffer(g):
     g.fetch(*outs)
 
 
+@case(note="gammaln: libm lgamma in each precision, bitwise in practice; gammaincc: the "
+      "Cephes series and fraction, whose float32 steps Paddle's build may contract (FMA)")
+def p7_gamma(g):
+    """gammaln (float32, float64: poles 0 and -1, -2.5, +-inf, NaN, tiny, large) and gammaincc
+    (float32, float64: shapes and points <= 0, the power series (y < 1 or y < x), the
+    continued fraction, NaN and inf operands)."""
+    outs = []
+    for dt in ("float32", "float64"):
+        xv = np.array([[0.0, -1.0, -2.5, 0.5, 1.0, 2.0], [np.inf, -np.inf, np.nan, 1e-30, 1e3,
+                                                          -7.25]], dt)
+        x = g.data("x_" + dt, xv)
+        outs.append(g.op("gammaln", {"x": x}, outs={"out": 1}, dtype=dt))
+        av = np.array([[0.5, 1.0, 3.0, 10.0, 0.0, -1.0, 2.0, 100.0],
+                       [2.0, 0.1, 50.0, 7.5, 1e-3, 4.0, np.nan, 30.0]], dt)
+        yv = np.array([[0.2, 2.0, 1.0, 12.0, 1.0, 1.0, 0.0, 90.0],
+                       [-1.0, 3.0, 45.0, 7.0, 1e-3, np.inf, 1.0, 31.0]], dt)
+        a = g.data("a_" + dt, av)
+        y = g.data("y_" + dt, yv)
+        outs.append(g.op("gammaincc", {"x": a, "y": y}, outs={"out": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
+@case(note="sums accumulate in a different order (icore: double); integers exactly")
+def p7_reduce_as(g):
+    """reduce_as (leading axes, size-1 axes, no reduction; float32, float64, int32 and bool
+    to int64, or kept as they are when no axis is summed (Paddle copies x), int8 / uint8 /
+    int16 wrapping, int64)."""
+    outs = []
+    x = g.data("x", g.rand([2, 3, 4], -3, 3))
+    xd = g.data("xd", g.rand([3, 4], -3, 3, "float64"))
+    t1 = g.data("t1", np.zeros([3, 1], F32))
+    t2 = g.data("t2", np.zeros([1, 4], "float64"))
+    outs.append(g.op("reduce_as", {"x": x, "target": t1}, outs={"out": 1}))
+    outs.append(g.op("reduce_as", {"x": x, "target": x}, outs={"out": 1}))
+    outs.append(g.op("reduce_as", {"x": xd, "target": t2}, outs={"out": 1}, dtype="float64"))
+    for dt, lo, hi, odt in (("int32", -2**31, 2**31 - 1, "int64"), ("bool", 0, 2, "int64"),
+                            ("int8", -128, 127, "int8"), ("uint8", 0, 255, "uint8"),
+                            ("int16", -32768, 32767, "int16"), ("int64", -2**62, 2**62, "int64")):
+        v = g.data("r_" + dt, g.rng.randint(lo, hi, (4, 3, 2)).astype(dt))
+        tt = g.data("rt_" + dt, np.zeros([3, 1], dt))
+        outs.append(g.op("reduce_as", {"x": v, "target": tt}, outs={"out": 1}, dtype=odt))
+        if dt in ("int32", "bool"):  # nothing summed: Paddle copies x, keeping its dtype
+            outs.append(g.op("reduce_as", {"x": v, "target": v}, outs={"out": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
+@case(note="one expression per element")
+def p7_swiglu_trunc(g):
+    """swiglu (one input split in half along the last axis, and x with y; float32, float64)
+    and trunc_divide (float32 with a zero divisor and broadcasting, float64, int8 / int16 /
+    int32 / int64 with negative operands, int8 and int16 min / -1 (Paddle traps on int32 /
+    int64 min / -1: SIGFPE), uint8)."""
+    outs = []
+    for dt in ("float32", "float64"):
+        a = g.data("sa_" + dt, g.rand([3, 6], -6, 6, dt))
+        b = g.data("sb_" + dt, g.rand([3, 6], -2, 2, dt))
+        outs.append(g.op("swiglu", {"x": a}, outs={"out": 1}, dtype=dt))
+        outs.append(g.op("swiglu", {"x": a, "y": b}, outs={"out": 1}, dtype=dt))
+    n = g.data("n", np.array([[7.5, -7.5, 1.0, 0.0], [-0.0, 3.0, -9.0, 1e30]], F32))
+    d = g.data("d", np.array([2.0, 0.0, -0.0, 0.5], F32))
+    outs.append(g.op("trunc_divide", {"x": n, "y": d}, outs={"out": 1}))
+    nd = g.data("nd", np.array([7.5, -7.5, 1e300, -3.0], "float64"))
+    dd = g.data("dd", np.array([2.0, 4.0, 1e-300, -3.0]))
+    outs.append(g.op("trunc_divide", {"x": nd, "y": dd}, outs={"out": 1}, dtype="float64"))
+    for dt in ("int8", "int16", "int32", "int64", "uint8"):
+        info = np.iinfo(dt)
+        lo = info.min if info.bits < 32 else info.min + 1  # Paddle traps on int32/64 min / -1
+        xv = np.array([[7, -7, lo, info.max, 0, -1], [9, 5, 100 % info.max, 3, 1, 2]], dt) \
+            if info.min < 0 else np.array([[7, 250, 0, 255, 9, 1], [9, 5, 100, 3, 1, 2]], dt)
+        yv = np.array([2, -2, -1, 3, 5, -4], dt) if info.min < 0 else \
+            np.array([2, 7, 1, 3, 5, 4], dt)
+        outs.append(g.op("trunc_divide", {"x": g.data("tn_" + dt, xv),
+                                          "y": g.data("td_" + dt, yv)},
+                         outs={"out": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
+@case(note="lp_pool2d: powf per element (float for float64 too), summed in window order; "
+      "fractional pools only select")
+def p7_pools(g):
+    """lp_pool2d (norm_type 2, 3, 1.5, 0.5, -1 and inf; kernel, strides, paddings, SAME and
+    VALID padding_algorithm, ceil_mode, NCHW / NHWC; float32, float64) and
+    fractional_max_pool2d / 3d with a given random_u (disjoint windows and kernel_size
+    windows, masks; float32, float64)."""
+    outs = []
+    x = g.data("x", g.rand([2, 3, 5, 6], -2, 2))
+    xa = g.data("xa", g.rand([2, 3, 5, 6], 0.1, 2))
+    xd = g.data("xd", g.rand([1, 2, 7, 5], 0.1, 2, "float64"))
+    xn = g.data("xn", g.rand([1, 5, 6, 3], -2, 2))
+
+    def lp(v, p, k, s, pad=(0, 0), algo="EXPLICIT", ceil=False, fmt="NCHW", dt=F32):
+        return g.op("lp_pool2d", {"x": v},
+                    dict(kernel_size=list(k), strides=list(s), paddings=list(pad),
+                         ceil_mode=ceil, exclusive=True, data_format=fmt, pooling_type="lp",
+                         global_pooling=False, adaptive=False, padding_algorithm=algo,
+                         norm_type=float(p)), outs={"out": 1}, dtype=dt)
+    outs += [lp(x, 2, [2, 2], [2, 2]), lp(x, 3, [3, 3], [2, 2], [1, 1], ceil=True),
+             lp(xa, 1.5, [2, 3], [1, 2], algo="SAME"), lp(x, float("inf"), [2, 2], [1, 1], [1, 0]),
+             lp(xn, 2, [2, 2], [1, 1], [0, 1, 1, 0], fmt="NHWC"),
+             lp(xd, 0.5, [3, 3], [2, 2], algo="VALID", dt="float64"),
+             lp(xd, -1, [2, 2], [2, 2], ceil=True, dt="float64")]
+
+    def fmp(v, nd, out, k, u, dt=F32):
+        r = g.op("fractional_max_pool%dd" % nd, {"x": v},
+                 dict(output_size=list(out), kernel_size=list(k), random_u=u, return_mask=True),
+                 outs={"out": 1, "mask": 1}, dtype=dt)
+        r["mask"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT32)
+        return [r["out"][0], r["mask"][0]]
+    q = g.data("q", g.rand([1, 2, 4, 5, 6], -2, 2))
+    outs += fmp(x, 2, [3, 3], [0, 0], 0.3) + fmp(xd, 2, [3, 2], [2, 2], 0.7, "float64")
+    outs += fmp(x, 2, [2, 5], [3, 1], 0.5)[:1]
+    outs += fmp(q, 3, [2, 2, 2], [0, 0, 0], 0.45) + fmp(q, 3, [1, 2, 3], [2, 2, 1], 0.9)
+    g.fetch(*outs)
+
+
+@case(note="LAPACK in another precision or order (icore solves float32 in double)")
+def p7_linalg(g):
+    """svdvals (one matrix, a 3-D and a 4-D batch: Paddle flattens the batch into one dim) and
+    lu_solve (trans N, T, C; float32 batch, float64) on the lu op's factors."""
+    outs = []
+    m = g.data("m", g.rand([2, 3, 3]))
+    md = g.data("md", g.rand([4, 4], dtype="float64"))
+    w = g.data("w", g.rand([2, 3, 4, 5]))
+    outs.append(g.op("svdvals", {"x": md}, outs={"s": 1}, dtype="float64"))
+    outs.append(g.op("svdvals", {"x": m}, outs={"s": 1}))
+    outs.append(g.op("svdvals", {"x": w}, outs={"s": 1}))
+    for v, dt, k in ((m, F32, 2), (md, "float64", 3)):
+        f = g.op("lu", {"X": v}, dict(pivots=True), outs={"Out": 1, "Pivots": 1, "Infos": 1},
+                 dtype=dt)
+        f["Pivots"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT32)
+        f["Infos"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT32)
+        shape = list(v.shape[:-1]) + [k]
+        b = g.data("b_" + dt, g.rand(shape, dtype=dt))
+        for tr in ("N", "T", "C"):
+            outs.append(g.op("lu_solve", {"b": b, "lu": f["Out"][0], "pivots": f["Pivots"][0]},
+                             dict(trans=tr), outs={"out": 1}, dtype=dt))
+    g.fetch(*outs)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""

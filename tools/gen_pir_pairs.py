@@ -29,7 +29,7 @@ Each case is a directory <case>/ holding
 and cases.txt lists the case directories.
 
 JSON_CASES (index, math, detect, seq, more, ops3, more2, ops6, fft, special, graph,
-linalg) and
+linalg, ops7) and
 JIT_CASES (jit, ctrl, sweep4,
 nonfinite: dygraph
 Layers through paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json,
@@ -849,10 +849,99 @@ def json_linalg(paddle, np):
             (v, rv.uniform(-1, 1, 3)), (t, rv.uniform(-1, 1, (4, 3)))], outs
 
 
+def json_ops7(paddle, np):
+    """The PIR translations of Paddle 3's gammaln (float32, float64: poles, negative
+    non-integers), gammaincc and gammainc (= 1 - gammaincc through scale; float32, float64:
+    shapes 0 and negative, both series), reduce_as (leading axes, size-1 axes, a scalar
+    target, no reduction; float32, float64, int32 and bool to int64 (kept as they are when no
+    axis is summed: Paddle copies), int8, uint8 wrapping, complex64 through as_real), swiglu (one input split in half, two inputs; float32,
+    float64), trunc_divide (paddle.divide rounding_mode "trunc": float32 broadcast, float64 by
+    zero, int32 and int64), lp_pool2d (norm_type 2, 3, 1.5, 0.5, -1 and inf; paddings explicit,
+    SAME, VALID; ceil_mode; NCHW and NHWC; float32 and float64) and fractional_max_pool2d /
+    3d with a given random_u (disjoint and kernel_size windows, masks; float32, float64),
+    svdvals (one matrix, a batch of 3-D and of 4-D input: Paddle flattens the batch) and
+    lu_solve (trans N, T and C on paddle.linalg.lu's factors; float32 batch, float64)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [3, 4], "float32")
+    xd = paddle.static.data("xd", [3, 4], "float64")
+    a = paddle.static.data("a", [2, 6], "float32")
+    y = paddle.static.data("y", [2, 6], "float32")
+    ad = paddle.static.data("ad", [2, 6], "float64")
+    yd = paddle.static.data("yd", [2, 6], "float64")
+    i = paddle.static.data("i", [2, 3, 4], "int32")
+    i8 = paddle.static.data("i8", [4, 3], "int8")
+    u8 = paddle.static.data("u8", [4, 3], "uint8")
+    t = paddle.static.data("t", [3, 1], "float32")
+    p = paddle.static.data("p", [2, 3, 5, 6], "float32")
+    pd = paddle.static.data("pd", [1, 2, 7, 5], "float64")
+    q = paddle.static.data("q", [1, 2, 4, 5, 6], "float32")
+    m = paddle.static.data("m", [2, 3, 3], "float32")
+    md = paddle.static.data("md", [4, 4], "float64")
+    rhs = paddle.static.data("rhs", [2, 3, 2], "float32")
+    rhsd = paddle.static.data("rhsd", [4, 3], "float64")
+    outs = [paddle.gammaln(x), paddle.gammaln(xd), paddle.gammaincc(a, y),
+            paddle.gammaincc(ad, yd), paddle.gammainc(a, y), paddle.gammainc(ad, yd),
+            paddle.reduce_as(x, t), paddle.reduce_as(xd, paddle.ones([4], "float64")),
+            paddle.reduce_as(x, paddle.ones([1, 1])), paddle.reduce_as(x, paddle.ones([])),
+            paddle.reduce_as(x, x),
+            paddle.reduce_as(i, paddle.ones([3, 1], "int32")),
+            paddle.reduce_as(i > 0, paddle.ones([1, 4], "bool")),
+            paddle.reduce_as(i8, paddle.ones([3], "int8")),
+            paddle.reduce_as(u8, paddle.ones([4, 1], "uint8")),
+            paddle.reduce_as(paddle.cast(i, "int64"), paddle.ones([2, 1, 4], "int64")),
+            paddle.as_real(paddle.reduce_as(paddle.complex(x, x * 2.0), t)),
+            paddle.reduce_as(i, paddle.zeros([2, 3, 4], "int32")),
+            paddle.reduce_as(i > 0, paddle.ones([2, 3, 4], "bool")),
+            F.swiglu(a), F.swiglu(ad), F.swiglu(a, y), F.swiglu(ad, yd),
+            paddle.divide(x, t + 0.75, rounding_mode="trunc"),
+            paddle.divide(xd, xd * 0.0, rounding_mode="trunc"),
+            paddle.divide(i, paddle.full([4], -3, "int32"), rounding_mode="trunc"),
+            paddle.divide(paddle.cast(i8, "int64"), paddle.full([3], 7, "int64"),
+                          rounding_mode="trunc"),
+            F.lp_pool2d(p, 2.0, 2, stride=2), F.lp_pool2d(p, 3, 3, stride=2, padding=1,
+                                                          ceil_mode=True),
+            F.lp_pool2d(p.abs(), 1.5, [2, 3], stride=[1, 2], padding="SAME"),
+            F.lp_pool2d(p, float("inf"), 2, stride=1, padding=[1, 0]),
+            F.lp_pool2d(paddle.transpose(p, [0, 2, 3, 1]), 2, 2, stride=1, padding=[0, 1, 1, 0],
+                        data_format="NHWC"),
+            F.lp_pool2d(pd.abs(), 0.5, 3, stride=2, padding="VALID"),
+            F.lp_pool2d(pd.abs(), -1.0, 2, stride=2, ceil_mode=True)]
+    outs += list(F.fractional_max_pool2d(p, 3, random_u=0.3, return_mask=True))
+    outs += list(F.fractional_max_pool2d(pd, [3, 2], kernel_size=2, random_u=0.7,
+                                         return_mask=True))
+    outs += [F.fractional_max_pool2d(p, [2, 5], kernel_size=[3, 1], random_u=0.5)]
+    outs += list(F.fractional_max_pool3d(q, 2, random_u=0.45, return_mask=True))
+    outs += list(F.fractional_max_pool3d(q, [1, 2, 3], kernel_size=[2, 2, 1], random_u=0.9,
+                                         return_mask=True))
+    L = paddle.linalg
+    lu, piv = L.lu(m)[:2]
+    lud, pivd = L.lu(md)[:2]
+    outs += [L.svdvals(p), L.svdvals(md), L.svdvals(m[0]),
+             L.lu_solve(rhs, lu, piv), L.lu_solve(rhs, lu, piv, trans="T"),
+             L.lu_solve(rhsd, lud, pivd), L.lu_solve(rhsd, lud, pivd, trans="C")]
+    r = np.random.RandomState(28)
+    xv = r.uniform(-4, 6, (3, 4)).astype("float32")
+    xv[0, :3] = [0.0, -1.0, -2.5]
+    av = np.array([[0.5, 1.0, 3.0, 10.0, 0.0, -1.0], [2.0, 0.1, 50.0, 7.5, 1e-3, 4.0]])
+    yv = np.array([[0.2, 2.0, 1.0, 12.0, 1.0, 1.0], [0.0, 3.0, 45.0, 7.0, 1e-3, -2.0]])
+    return [(x, xv), (xd, r.uniform(-4, 6, (3, 4))), (a, av.astype("float32")),
+            (y, yv.astype("float32")), (ad, av), (yd, yv),
+            (i, r.randint(-5, 6, (2, 3, 4)).astype("int32")),
+            (i8, r.randint(-128, 128, (4, 3)).astype("int8")),
+            (u8, r.randint(0, 256, (4, 3)).astype("uint8")),
+            (t, np.zeros((3, 1), "float32")),
+            (p, r.uniform(-2, 2, (2, 3, 5, 6)).astype("float32")),
+            (pd, r.uniform(-2, 2, (1, 2, 7, 5))),
+            (q, r.uniform(-2, 2, (1, 2, 4, 5, 6)).astype("float32")),
+            (m, r.uniform(-1, 1, (2, 3, 3)).astype("float32")), (md, r.uniform(-1, 1, (4, 4))),
+            (rhs, r.uniform(-1, 1, (2, 3, 2)).astype("float32")),
+            (rhsd, r.uniform(-1, 1, (4, 3)))], outs
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
               "more": json_more, "ops3": json_ops3, "more2": json_more2,
               "ops6": json_ops6, "fft": json_fft, "special": json_special, "graph": json_graph,
-              "linalg": json_linalg}
+              "linalg": json_linalg, "ops7": json_ops7}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
