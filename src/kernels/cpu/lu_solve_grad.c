@@ -9,49 +9,14 @@
  * solve in the element type). float32 and float64; b [..., n, k], lu [..., n, n], pivots
  * [..., n] and out, out@GRAD b's dims. Slots b, lu, pivots, out, out@GRAD -> b@GRAD, lu@GRAD
  * (either optional) as Paddle 3.3.1 writes them; attribute trans. */
-#include <string.h>
-
-#include "kernels/cpu/lapack.h"
+#include "kernels/cpu/lu_solve.h"
 
 enum { IN_B, IN_LU, IN_PIV, IN_OUT, IN_G };
 
-typedef struct lsg_attrs {
-  char trans[2]; /* "N" or "T" ("C" reads as "T" for real matrices) */
-} lsg_attrs;
-
-static ic_status parse(ic_attr_reader *r, void *attrs) {
-  lsg_attrs *a = attrs;
-  const char *t = ic_ar_str(r, "trans", "N");
-  if (r->st) return r->st;
-  if (strcmp(t, "N") && strcmp(t, "T") && strcmp(t, "C")) {
-    return ic_ar_fail(r, "trans", "is '%s', expected \"N\", \"T\" or \"C\"", t);
-  }
-  a->trans[0] = t[0] == 'N' ? 'N' : 'T';
-  a->trans[1] = 0;
-  return IC_OK;
-}
-
 static ic_status infer(ic_kctx *c) {
-  const ic_tensor *b = ic_in(c, IN_B, 0), *lu = ic_in(c, IN_LU, 0), *p = ic_in(c, IN_PIV, 0);
-  ic_status st = ic_kcheck_dtype(c, IN_B, 0, IC_DT_FLOAT);
+  ic_status st = ic_lu_solve_check(c);
   if (st) return st;
-  if ((st = ic_kcheck_dtype(c, IN_PIV, 0, IC_DT(IC_INT32)))) return st;
-  if ((st = ic_la_check_size(c, IN_B)) || (st = ic_la_check_size(c, IN_LU))) return st;
-  if (b->ndim < 2) return ic_kfail_in(c, IN_B, 0, "expected rank >= 2 ([..., n, k])");
-  const int r = b->ndim;
-  const int64_t n = b->dims[r - 2];
-  if (lu->dtype != b->dtype || lu->ndim != r || lu->dims[r - 2] != n || lu->dims[r - 1] != n) {
-    return ic_kfail_in(c, IN_LU, 0, "expected b's dtype and [..., %lld, %lld]", (long long)n,
-                       (long long)n);
-  }
-  if (p->ndim != r - 1 || p->dims[r - 2] != n) {
-    return ic_kfail_in(c, IN_PIV, 0, "expected [..., %lld]", (long long)n);
-  }
-  for (int k = 0; k < r - 2; k++) {
-    if (lu->dims[k] != b->dims[k] || p->dims[k] != b->dims[k]) {
-      return ic_kfail_in(c, IN_LU, 0, "expected b's batch dims (for lu and pivots)");
-    }
-  }
+  const ic_tensor *b = ic_in(c, IN_B, 0), *lu = ic_in(c, IN_LU, 0);
   for (size_t s = IN_OUT; s <= IN_G; s++) {
     const ic_tensor *t = ic_in(c, s, 0);
     if (t->dtype != b->dtype || !ic_dims_equal(t->ndim, t->dims, b->ndim, b->dims)) {
@@ -68,7 +33,7 @@ static ic_status infer(ic_kctx *c) {
 #define LUA(i, j) am[(size_t)(j) * (size_t)n + (size_t)(i)]
 
 static ic_status run(ic_kctx *c) {
-  const lsg_attrs *a = c->attrs;
+  const ic_lu_solve_attrs *a = c->attrs;
   const ic_tensor *b = ic_in(c, IN_B, 0), *lu = ic_in(c, IN_LU, 0), *p = ic_in(c, IN_PIV, 0);
   const ic_tensor *x = ic_in(c, IN_OUT, 0), *g = ic_in(c, IN_G, 0);
   ic_tensor *db = ic_out(c, 0, 0), *dl = ic_out(c, 1, 0);
@@ -76,14 +41,9 @@ static ic_status run(ic_kctx *c) {
   const int64_t n = b->dims[r - 2], k = b->dims[r - 1];
   if (n == 0) return IC_OK;
   const int64_t batch = ic_numel(lu->ndim, lu->dims) / (n * n);
+  ic_status st = ic_lu_solve_check_pivots(c, batch * n, n);
+  if (st) return st;
   const int32_t *piv = p->data;
-  for (int64_t i = 0; i < batch * n; i++) {
-    if (piv[i] < 1 || piv[i] > n) {
-      return ic_kfail(c, IC_ERR_INVALID_ARGUMENT,
-                      "input pivots '%s' holds %d at element %lld, expected 1..%lld",
-                      ic_in_name(c, IN_PIV, 0), piv[i], (long long)i, (long long)n);
-    }
-  }
   const size_t nn = (size_t)(n * n), nk = (size_t)(n * k);
   ic_buffer *buf = ic_kscratch(c, sizeof(double) * (nn * 4 + nk * 2) + sizeof(int64_t) * (size_t)n);
   if (!buf) return c->err->code;
@@ -211,6 +171,6 @@ static const ic_slotdef outputs[] = {{"b@GRAD", IC_SLOT_OPTIONAL}, {"lu@GRAD", I
 
 const ic_opdef ic_op_lu_solve_grad = {
     .name = "lu_solve_grad", .n_inputs = 5, .inputs = inputs, .n_outputs = 2,
-    .outputs = outputs, .attrs_size = sizeof(lsg_attrs), .parse = parse, .infer = infer,
-    .cpu = run,
+    .outputs = outputs, .attrs_size = sizeof(ic_lu_solve_attrs), .parse = ic_lu_solve_parse,
+    .infer = infer, .cpu = run,
 };
