@@ -324,6 +324,16 @@ START_TEST(run_feed_fetch) {
   ic_tensor_destroy(x);
   ic_tensor_destroy(w);
   result_free(&r);
+  /* --out creates missing parents (mkdir -p), and names the component it cannot create */
+  r = run_cli("run %s --feed x=%s --out %s/deep/er//out/", f.model, f.xnpy, f.dir);
+  assert_ok(&r);
+  x = load_out(&f, "deep/er/out/x.npy");
+  tu_assert_bitwise(x, f.x, "deep/er/out/x.npy");
+  ic_tensor_destroy(x);
+  result_free(&r);
+  r = run_cli("run %s --feed x=%s --out %s/out/x.npy/sub", f.model, f.xnpy, f.dir);
+  assert_fails(&r, 1, "cannot create the directory", "out/x.npy: Not a directory", NULL);
+  result_free(&r);
   /* an explicit fetch of an integer parameter, other executor settings, --name=value */
   r = run_cli("run %s --feed=x=%s --fetch steps --mode uncompiled --threads 2 --repeat 3",
               f.model, f.xnpy);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "scope/tensor.h"
 
@@ -242,4 +243,29 @@ void cli_json_string(FILE *f, const char *s) {
     else fputc(*s, f);
   }
   fputc('"', f);
+}
+
+int cli_make_dirs(const char *opt, const char *dir) {
+  size_t n = strlen(dir);
+  char *path = malloc(n + 1);
+  if (!path) return cli_error(CLI_FAIL, "%s %s: out of memory", opt, dir);
+  memcpy(path, dir, n + 1);
+  int rc = CLI_OK;
+  /* Each prefix ending before a '/', then the whole path. */
+  for (size_t i = 1; i <= n && rc == CLI_OK; i++) {
+    if (i < n && path[i] != '/') continue;
+    if (i < n && path[i - 1] == '/') continue; /* "a//b" */
+    char saved = path[i];
+    path[i] = '\0';
+    struct stat st;
+    if (mkdir(path, 0777) != 0 &&
+        !(errno == EEXIST && stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+      int e = errno == EEXIST ? ENOTDIR : errno;
+      rc = cli_error(CLI_FAIL, "%s %s: cannot create the directory %s: %s", opt, dir, path,
+                     strerror(e));
+    }
+    path[i] = saved;
+  }
+  free(path);
+  return rc;
 }

@@ -57,4 +57,8 @@ void cli_print_tensor(FILE *f, const char *name, const ic_tensor *t);
 /* Write s as a JSON string literal (quotes included). */
 void cli_json_string(FILE *f, const char *s);
 
+/* Create the directory DIR and any missing parents (mkdir -p); an existing directory is fine.
+ * On failure prints "OPT DIR: ..." naming the component that failed and returns CLI_FAIL. */
+int cli_make_dirs(const char *opt, const char *dir);
+
 #endif

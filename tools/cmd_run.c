@@ -13,17 +13,15 @@ const cli_opt k_run_opts[] = {
     CLI_MODEL_OPTS,
     CLI_EXEC_OPTS,
     {"--out", "DIR", false,
-     "write each fetched tensor to DIR/NAME.npy ('/' becomes '_'), its LoD to DIR/NAME.lod"},
+     "write each fetched tensor to DIR/NAME.npy ('/' becomes '_'), its LoD to DIR/NAME.lod "
+     "(DIR and missing parents are created)"},
     {"--repeat", "N", false, "run N times and report the time per run (default 1)"},
     {"--profile", "FILE.json", false,
      "write a Chrome trace of the last run (compiled mode): one span per instruction"},
 };
 const size_t k_n_run_opts = sizeof k_run_opts / sizeof k_run_opts[0];
 
-static int make_dir(const char *dir) {
-  if (mkdir(dir, 0777) == 0 || errno == EEXIST) return CLI_OK;
-  return cli_error(CLI_FAIL, "--out %s: cannot create the directory: %s", dir, strerror(errno));
-}
+static int make_dir(const char *dir) { return cli_make_dirs("--out", dir); }
 
 static int write_outputs(const char *dir, size_t n, const char *const *names,
                          ic_tensor *const *out) {

@@ -140,9 +140,7 @@ static void progress_line(const train_state *s, long long k, long long steps, do
 }
 
 static int write_stacked(const char *dir, train_state *s, long long steps) {
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    return cli_error(CLI_FAIL, "--out %s: cannot create the directory: %s", dir, strerror(errno));
-  }
+  if (cli_make_dirs("--out", dir) != CLI_OK) return CLI_FAIL;
   for (size_t i = 0; i < s->n_fetches; i++) {
     ic_tensor *t = stack(s, i, steps);
     if (!t) {
