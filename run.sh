@@ -9,7 +9,7 @@
 #   ./run.sh python    build, then build the Python package (python/) as a wheel, install it
 #                      into a venv in build-py/ and run its pytest suite (python/tests);
 #                      `test` ends with this
-#   ./run.sh bench     build, then run the benchmarks in bench/ (figures in the README)
+#   ./run.sh bench     build, then run the benchmarks in bench/ (figures in docs/BENCHMARKS.md)
 #   ./run.sh bench-peers  build, then time icore against Paddle Inference and ONNX Runtime
 #                      on the four real programs (bench/peers.py; not in CI). Makes a Python
 #                      venv in build-peers/ with paddlepaddle 3.3.1, onnxruntime and

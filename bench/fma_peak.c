@@ -1,7 +1,7 @@
 /* The single-thread float32 FMA peak of this CPU: twelve independent chains of fused
  * multiply-adds on 512-bit vectors (AVX-512F), or 256-bit ones (AVX2 + FMA) where the CPU has
  * no AVX-512, best of 5 rounds. The ceiling the convolution rows of the peer tables are read
- * against (README, "5b"): a layer of F flops cannot take less than F / peak seconds.
+ * against (docs/BENCHMARKS.md, "5b"): a layer of F flops cannot take less than F / peak seconds.
  * Usage: fma_peak. Not a test. */
 #include <immintrin.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every benchmark of icore and prints the tables the README quotes.
+# Runs every benchmark of icore and prints the tables of docs/BENCHMARKS.md (headline figures in the README).
 #   bench/run_all.sh [BUILD_DIR]      (./run.sh bench builds first, then calls this)
 # Figures are ratios measured side by side in one process (or alternating processes), so a
 # noisy machine hits every configuration alike. Nothing here is a pass/fail test.
