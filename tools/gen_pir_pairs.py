@@ -29,7 +29,7 @@ Each case is a directory <case>/ holding
 and cases.txt lists the case directories.
 
 JSON_CASES (index, math, detect, seq, more, ops3, more2, ops6, fft, special, graph,
-linalg, ops7) and
+linalg, ops7, ops8) and
 JIT_CASES (jit, ctrl, sweep4,
 nonfinite: dygraph
 Layers through paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json,
@@ -938,10 +938,201 @@ def json_ops7(paddle, np):
             (rhsd, r.uniform(-1, 1, (4, 3)))], outs
 
 
+def json_ops8(paddle, np):
+    """Ops Paddle 3.3.1 has as pd_op only for programs translated from a ProgramDesc (no
+    Python API builds them in PIR; paddle.static.load_inference_model of an old .pdmodel
+    translates this way): each legacy op is appended through LayerHelper to a protobuf
+    program (OldIrGuard), which Paddle's own translator turns into the PIR program saved as
+    model.json. lrn (n 3 and 5, k/alpha/beta), legacy_reshape (reshape v1: attribute shape
+    with -1 and 0; not a Shape tensor, which the translator puts in a builtin.combine), row_conv ([B, T, D] padded), gru_unit (bias, no bias,
+    origin_mode with relu/identity gates), add_position_encoding (alpha/beta), dequantize_abs_max,
+    dequantize_log, hinge_loss, lookup_table_dequant (padding_idx), fused_elemwise_activation
+    (add+relu with axis, scale+add, mul+tanh; intermediate outputs), fused_elemwise_add_activation,
+    fusion_repeated_fc_relu (two and three layers), fusion_squared_mat_sub, self_dp_attention,
+    tdm_child (int64 and int32), hsigmoid_loss (default tree with bias, custom tree),
+    yolo_loss (GTScore, label smoothing, scale_x_y), hash (int64, int32), bipartite_match
+    (bipartite, per_prediction), chunk_eval (IOB, IOBES with excluded types; SeqLength),
+    warpctc (lengths; blank 0 and last, norm_by_times) and auc (ROC, PR)."""
+    from paddle.base.layer_helper import LayerHelper
+    from paddle.pir_utils import OldIrGuard
+    r = np.random.RandomState(81)
+    feeds = []
+    def D(name, val):
+        v = paddle.static.data(name, list(val.shape), str(val.dtype))
+        feeds.append((name, val))
+        return v
+    def op(t, ins, attrs, outs=("Out",), dt="float32"):
+        h = LayerHelper(t)
+        dts = dt if isinstance(dt, (list, tuple)) else [dt] * len(outs)
+        o = {}
+        for s, d in zip(outs, dts):
+            if isinstance(s, tuple):
+                o[s[0]] = [h.create_variable_for_type_inference(d) for _ in range(s[1])]
+            else:
+                o[s] = h.create_variable_for_type_inference(d)
+        h.append_op(type=t, inputs=ins, outputs=o, attrs=attrs)
+        res = []
+        for s in outs:
+            res += o[s[0]] if isinstance(s, tuple) else [o[s]]
+        return res
+    f32 = lambda *s: r.uniform(-1, 1, s).astype("float32")
+    with OldIrGuard():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x4 = D("x4", f32(2, 5, 4, 3))
+            outs = []
+            outs += op("lrn", {"X": x4}, {"n": 3, "k": 1.5, "alpha": 0.01, "beta": 0.6},
+                       outs=("Out", "MidOut"))
+            outs += op("lrn", {"X": x4}, {"n": 5}, outs=("Out", "MidOut"))[:1]
+            outs += op("reshape", {"X": x4}, {"shape": [3, -1, 0]})
+            # row_conv: [B, T, D] without LoD (future context 3), and 2-D one sequence
+            xs = D("xs", f32(2, 5, 4))
+            outs += op("row_conv", {"X": xs, "Filter": D("rf", f32(3, 4))}, {})
+            # gru_unit: default (tanh, sigmoid), origin_mode and relu/identity gates, no bias
+            gi, gh = D("gi", f32(3, 12)), D("gh", f32(3, 4))
+            gw, gb = D("gw", f32(4, 12)), D("gb", f32(1, 12))
+            outs += op("gru_unit", {"Input": gi, "HiddenPrev": gh, "Weight": gw, "Bias": gb},
+                       {}, outs=("Gate", "ResetHiddenPrev", "Hidden"))
+            outs += op("gru_unit", {"Input": gi, "HiddenPrev": gh, "Weight": gw},
+                       {"origin_mode": True, "activation": 1, "gate_activation": 0},
+                       outs=("Gate", "ResetHiddenPrev", "Hidden"))
+            # add_position_encoding (even and odd widths)
+            outs += op("add_position_encoding", {"X": xs}, {"alpha": 0.5, "beta": 2.0})
+            outs += op("add_position_encoding", {"X": D("pe", f32(2, 3, 6))}, {})
+            # dequantize_abs_max / dequantize_log (int8)
+            q = D("q8", r.randint(-127, 128, (3, 4)).astype("int8"))
+            outs += op("dequantize_abs_max", {"X": q, "Scale": D("qs", np.array([2.5], "float32"))},
+                       {"max_range": 127.0})
+            outs += op("dequantize_log", {"X": q, "Dict": D("qd", np.sort(r.uniform(0, 3, 128)).astype("float32"))}, {})
+            # hinge_loss
+            outs += op("hinge_loss", {"Logits": D("hl", f32(5, 1)),
+                                      "Labels": D("hy", r.randint(0, 2, (5, 1)).astype("float32"))},
+                       {}, outs=("Loss",))
+            # lookup_table_dequant: W rows [min, max, packed uint8 bytes as float]
+            wq = np.zeros((6, 4), "float32")
+            for k in range(6):
+                wq[k, 0], wq[k, 1] = -1.0 - k * 0.1, 1.0 + k * 0.2
+                wq[k, 2:] = np.frombuffer(r.randint(0, 256, 8).astype("uint8").tobytes(), "float32")
+            ids = D("ids", np.array([[1], [5], [3], [0]], "int64"))
+            outs += op("lookup_table_dequant", {"Ids": ids, "W": D("wq", wq)}, {"padding_idx": 3})
+            # fused_elemwise_activation: binary(unary) and unary(binary), with intermediate
+            fx, fy = D("fx", f32(2, 3, 4)), D("fy", f32(3, 4))
+            outs += op("fused_elemwise_activation", {"X": fx, "Y": fy},
+                       {"functor_list": ["elementwise_add", "relu"], "save_intermediate_out": True,
+                        "axis": 1}, outs=("Out", "IntermediateOut"))
+            outs += op("fused_elemwise_activation", {"X": fx, "Y": fy},
+                       {"functor_list": ["scale", "elementwise_add"], "scale": 0.3,
+                        "save_intermediate_out": True}, outs=("Out", "IntermediateOut"))
+            outs += op("fused_elemwise_activation", {"X": fx, "Y": fy},
+                       {"functor_list": ["elementwise_mul", "tanh"]}, outs=("Out", "IntermediateOut"))[:1]
+            outs += op("fused_elemwise_add_activation", {"X": fx, "Y": fy},
+                       {"functor_list": ["tanh", "elementwise_add"], "save_intermediate_out": True},
+                       outs=("Out", "IntermediateOut"))
+            # fusion_repeated_fc_relu (two and three layers)
+            rx = D("rx", f32(3, 4))
+            ws = [D("rw%d" % k, f32(*s)) for k, s in enumerate([(4, 5), (5, 2), (2, 3)])]
+            bs = [D("rb%d" % k, f32(1, s) + 0.5) for k, s in enumerate([5, 2, 3])]
+            outs += op("fusion_repeated_fc_relu", {"X": rx, "W": ws[:2], "Bias": bs[:2]}, {},
+                       outs=(("ReluOut", 1), "Out"))[-1:]
+            outs += op("fusion_repeated_fc_relu", {"X": rx, "W": ws, "Bias": bs}, {},
+                       outs=(("ReluOut", 2), "Out"))[-1:]
+            # fusion_squared_mat_sub
+            outs += op("fusion_squared_mat_sub", {"X": rx, "Y": D("sy", f32(4, 6))},
+                       {"scalar": 0.25}, outs=("SquaredX", "SquaredY", "SquaredXY", "Out"))[3:]
+            # self_dp_attention: X [B, S, 3, H, D]
+            outs += op("self_dp_attention", {"X": D("qkv", f32(2, 4, 3, 2, 3))},
+                       {"alpha": 0.7, "head_number": 2})
+            # tdm_child: tree of 7 nodes (info: item_id, layer, parent, child0, child1)
+            ti = np.array([[0, 0, 0, 1, 2], [0, 1, 0, 3, 4], [0, 1, 0, 5, 6], [3, 2, 1, 0, 0],
+                           [4, 2, 1, 0, 0], [5, 2, 2, 0, 0], [0, 2, 2, 0, 0]], "int64")
+            outs += op("tdm_child", {"X": D("tx", np.array([[0, 1], [2, 5]], "int64")),
+                                     "TreeInfo": D("ti", ti)},
+                       {"child_nums": 2, "dtype": 3}, outs=("Child", "LeafMask"), dt="int64")
+            outs += op("tdm_child", {"X": D("tx2", np.array([[1], [2], [6]], "int32")),
+                                     "TreeInfo": D("ti2", ti.astype("int32"))},
+                       {"child_nums": 2, "dtype": 2}, outs=("Child", "LeafMask"), dt="int32")
+            # hierarchical_sigmoid: default tree (num_classes 6), custom tree (PathTable/PathCode)
+            hx, hw = D("hx", f32(4, 3)), D("hw", f32(5, 3))
+            hlab = D("hlab", np.array([[0], [5], [2], [3]], "int64"))
+            outs += op("hierarchical_sigmoid", {"X": hx, "W": hw, "Label": hlab,
+                                                "Bias": D("hb", f32(5, 1))},
+                       {"num_classes": 6}, outs=("Out", "PreOut", "W_Out"))[:2]
+            pt = np.array([[0, 1, -1], [0, 2, 3], [1, 4, -1], [0, 2, -1]], "int64")
+            pc = np.array([[1, 0, -1], [0, 1, 1], [1, 1, -1], [0, 0, -1]], "int64")
+            outs += op("hierarchical_sigmoid", {"X": hx, "W": hw, "Label": hlab,
+                                                "PathTable": D("hpt", pt), "PathCode": D("hpc", pc)},
+                       {"num_classes": 6, "is_custom": True}, outs=("Out", "PreOut", "W_Out"))[:2]
+            # yolov3_loss: 2 anchors of 3 masked, 2 classes, GTScore, label smoothing off/on
+            yx = D("yx", f32(2, 14, 4, 4))
+            gtb = np.array([[[0.3, 0.4, 0.2, 0.3], [0.7, 0.6, 0.5, 0.4], [0, 0, 0, 0]],
+                            [[0.5, 0.5, 0.3, 0.6], [0.1, 0.2, 0.1, 0.1], [0.8, 0.8, 0.2, 0.2]]],
+                           "float32")
+            yb, yl = D("ygtb", gtb), D("ygtl", np.array([[0, 1, 0], [1, 1, 0]], "int32"))
+            ya = {"anchors": [10, 13, 16, 30, 33, 23], "anchor_mask": [0, 2], "class_num": 2,
+                  "ignore_thresh": 0.5, "downsample_ratio": 8}
+            outs += op("yolov3_loss", {"X": yx, "GTBox": yb, "GTLabel": yl}, ya,
+                       outs=("Loss", "ObjectnessMask", "GTMatchMask"), dt=["float32", "float32", "int32"])
+            outs += op("yolov3_loss", {"X": yx, "GTBox": yb, "GTLabel": yl,
+                                       "GTScore": D("ygts", r.uniform(0.2, 1, (2, 3)).astype("float32"))},
+                       dict(ya, use_label_smooth=False, scale_x_y=1.2),
+                       outs=("Loss", "ObjectnessMask", "GTMatchMask"), dt=["float32", "float32", "int32"])[:1]
+            # hash (int32 and int64 ids)
+            outs += op("hash", {"X": D("hid", r.randint(0, 1000, (4, 2)).astype("int64"))},
+                       {"num_hash": 3, "mod_by": 10000}, dt="int64")
+            outs += op("hash", {"X": D("hid32", r.randint(0, 1000, (3, 1)).astype("int32"))},
+                       {"num_hash": 2, "mod_by": 77}, dt="int64")
+            # bipartite_match: bipartite and per_prediction
+            dm = D("dm", r.uniform(0, 1, (3, 5)).astype("float32"))
+            outs += op("bipartite_match", {"DistMat": dm}, {},
+                       outs=("ColToRowMatchIndices", "ColToRowMatchDist"), dt=["int32", "float32"])
+            outs += op("bipartite_match", {"DistMat": dm},
+                       {"match_type": "per_prediction", "dist_threshold": 0.3},
+                       outs=("ColToRowMatchIndices", "ColToRowMatchDist"), dt=["int32", "float32"])
+            # chunk_eval (padded mode with SeqLength): IOB and IOBES, excluded types
+            inf = D("ci", r.randint(0, 7, (2, 6, 1)).astype("int64"))
+            lab = D("cl", r.randint(0, 7, (2, 6, 1)).astype("int64"))
+            sl = D("csl", np.array([6, 4], "int64"))
+            co = ("Precision", "Recall", "F1-Score", "NumInferChunks", "NumLabelChunks",
+                  "NumCorrectChunks")
+            cdt = ["float32"] * 3 + ["int64"] * 3
+            outs += op("chunk_eval", {"Inference": inf, "Label": lab, "SeqLength": sl},
+                       {"num_chunk_types": 3, "chunk_scheme": "IOB"}, outs=co, dt=cdt)
+            outs += op("chunk_eval", {"Inference": inf, "Label": lab, "SeqLength": sl},
+                       {"num_chunk_types": 2, "chunk_scheme": "IOBES",
+                        "excluded_chunk_types": [0]}, outs=co, dt=cdt)[3:]
+            # warpctc (padded: logits [T, B, C] with lengths), blank 0 and last, norm_by_times
+            lg = D("lg", f32(5, 2, 4))
+            lb = D("lb", np.array([[1, 2], [3, 3]], "int32"))
+            ll, bl = D("lgl", np.array([5, 4], "int64")), D("lbl", np.array([2, 1], "int64"))
+            outs += op("warpctc", {"Logits": lg, "Label": lb, "LogitsLength": ll,
+                                   "LabelLength": bl}, {"blank": 0},
+                       outs=("WarpCTCGrad", "Loss"))[1:]
+            outs += op("warpctc", {"Logits": lg, "Label": lb - 1, "LogitsLength": ll,
+                                   "LabelLength": bl}, {"blank": 3, "norm_by_times": True},
+                       outs=("WarpCTCGrad", "Loss"))[1:]
+            # auc (ROC, stat buffers fed)
+            pr = D("apr", r.uniform(0, 1, (6, 2)).astype("float32"))
+            al = D("alb", np.array([[1], [0], [1], [1], [0], [0]], "int64"))
+            nt = 7
+            sp = D("asp", r.randint(0, 3, (1, nt + 1)).astype("int64"))
+            sn = D("asn", r.randint(0, 3, (1, nt + 1)).astype("int64"))
+            outs += op("auc", {"Predict": pr, "Label": al, "StatPos": sp, "StatNeg": sn},
+                       {"num_thresholds": nt, "slide_steps": 0, "curve": "ROC"},
+                       outs=("AUC", "StatPosOut", "StatNegOut"), dt=["float64", "int64", "int64"])
+            outs += op("auc", {"Predict": pr, "Label": al, "StatPos": sp, "StatNeg": sn},
+                       {"num_thresholds": nt, "slide_steps": 0, "curve": "PR"},
+                       outs=("AUC", "StatPosOut", "StatNegOut"), dt=["float64", "int64", "int64"])[:1]
+    from paddle.base import libpaddle
+    prog, vmap = libpaddle.pir.translate_to_pir_with_param_map(main.desc)
+    first = lambda v: v[0] if isinstance(v, list) else v
+    return ([(first(vmap[n]), v) for n, v in feeds], [first(vmap[o.name]) for o in outs],
+            prog)
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
               "more": json_more, "ops3": json_ops3, "more2": json_more2,
               "ops6": json_ops6, "fft": json_fft, "special": json_special, "graph": json_graph,
-              "linalg": json_linalg, "ops7": json_ops7}
+              "linalg": json_linalg, "ops7": json_ops7, "ops8": json_ops8}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
@@ -1278,7 +1469,10 @@ def child(fmt, out):
         scope = paddle.static.Scope()
         with paddle.static.scope_guard(scope), paddle.static.program_guard(main, startup), \
                 paddle.utils.unique_name.guard():
-            feeds, fetches = build(paddle, np)
+            built = build(paddle, np)
+            # (a third value: the program the case built itself, ops8's translated one)
+            feeds, fetches = built[:2]
+            prog_built = built[2] if len(built) > 2 else main
             exe = paddle.static.Executor(paddle.CPUPlace())
             exe.run(startup)
             # Deterministic parameters by name, identical in both formats; batch_norm
@@ -1297,7 +1491,7 @@ def child(fmt, out):
                 t.set(rv.uniform(lo, hi, shape).astype(np.array(t).dtype), paddle.CPUPlace())
             prefix = os.path.join(d, "model")
             paddle.static.save_inference_model(prefix, [v for v, _ in feeds], fetches, exe,
-                                               program=main)
+                                               program=prog_built)
             # Paddle's outputs from the saved inference program (is_test batch_norm and
             # dropout), read back the way Paddle's own inference loads it.
             prog, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
