@@ -43,6 +43,8 @@ pd_op.multinomial, pd_op.randint, pd_op.randperm and pd_op.bernoulli. cond/model
 sub-blocks (the control-flow op itself has no kernel yet). const/model.json (PIR only) holds
 pd_op.assign_value_ constants (float32 and int64), which translate to assign_value.
 lod/model.json (PIR only, not run) holds ops the cases cannot run (export_lod).
+lod8/<case>/ (PIR only, export_lod8) holds LoD ops run by Paddle on LoD feeds, with
+case.txt giving the feeds' and outputs' LoD (tests/test_pir_lod.c).
 """
 import os
 import shutil
@@ -1230,6 +1232,143 @@ def export_lod(paddle, out):
                                            exe, program=main)
 
 
+def export_lod8(paddle, np, out):
+    """lod8/<case>/ (PIR only, in tools/gen_paddle_seq.py's layout: model.json, in_k.npy,
+    out_k.npy and case.txt with feed, lod, fetch and outlod lines; read by
+    tests/test_pir_lod.c): pd_ops over LoD input that Paddle 3.3.1 emits only translating a
+    ProgramDesc (as ops8), run by Paddle on LoD feeds. seq: sequence_pool (SUM, AVERAGE, SQRT,
+    MAX, LAST, FIRST), sequence_softmax, sequence_conv (context 3 from -1, context 2 from 0),
+    sequence_expand (ref_level 0); rnn: fusion_gru (H0 and bias; reversed, origin_mode, relu),
+    fusion_lstm (H0/C0; peepholes, reversed), attention_lstm; fused: fusion_seqpool_concat
+    (SUM, AVERAGE), fusion_seqpool_cvm_concat, match_matrix_tensor (dim_t 2)."""
+    import json
+    from paddle.base import core, libpaddle
+    from paddle.base.layer_helper import LayerHelper
+    from paddle.pir_utils import OldIrGuard
+    r = np.random.RandomState(82)
+    f32 = lambda *s: r.uniform(-1, 1, s).astype("float32")
+    cases = {}
+
+    def op(t, ins, attrs, outs=("Out",), dt="float32"):
+        h = LayerHelper(t)
+        dts = dt if isinstance(dt, (list, tuple)) else [dt] * len(outs)
+        o = {s: h.create_variable_for_type_inference(d) for s, d in zip(outs, dts)}
+        h.append_op(type=t, inputs=ins, outputs=o, attrs=attrs)
+        return [o[s] for s in outs]
+
+    def case(name, build):
+        feeds = []
+
+        def D(n, val, lod=None):
+            v = paddle.static.data(n, [-1] + list(val.shape[1:]) if lod else list(val.shape),
+                                   str(val.dtype), lod_level=1 if lod else 0)
+            feeds.append((n, val, lod))
+            return v
+        with OldIrGuard():
+            main, startup = paddle.static.Program(), paddle.static.Program()
+            with paddle.static.program_guard(main, startup):
+                outs = build(D)
+        cases[name] = (feeds, outs, main)
+
+    def seq(D):
+        x = D("x", f32(7, 3), [0, 3, 7])
+        outs = [op("sequence_pool", {"X": x}, {"pooltype": p, "is_test": True},
+                   outs=("Out", "MaxIndex"), dt=["float32", "int32"])[0]
+                for p in ("SUM", "AVERAGE", "SQRT", "MAX", "LAST", "FIRST")]
+        outs += op("sequence_softmax", {"X": D("xs", f32(7, 1), [0, 2, 7])}, {})
+        outs += op("sequence_conv", {"X": x, "Filter": D("cf", f32(9, 2))},
+                   {"contextLength": 3, "contextStart": -1, "contextStride": 1})
+        outs += op("sequence_conv", {"X": x, "Filter": D("cf2", f32(6, 4))},
+                   {"contextLength": 2, "contextStart": 0, "contextStride": 1})
+        outs += op("sequence_expand", {"X": D("ex", f32(2, 3), [0, 1, 2]),
+                                       "Y": D("ey", f32(5, 1), [0, 2, 5])}, {"ref_level": 0})
+        return outs
+    case("seq", seq)
+
+    def rnn(D):
+        x = D("x", f32(7, 4), [0, 3, 7])
+        h0 = D("h0", f32(2, 3))
+        wx, wh, b = D("wx", f32(4, 9)), D("wh", f32(3, 9)), D("b", f32(1, 9))
+        gout = ("ReorderedH0", "XX", "BatchedInput", "BatchedOut", "Hidden")
+        outs = op("fusion_gru", {"X": x, "H0": h0, "WeightX": wx, "WeightH": wh, "Bias": b},
+                  {}, outs=gout)[4:]
+        outs += op("fusion_gru", {"X": x, "WeightX": wx, "WeightH": wh},
+                   {"is_reverse": True, "origin_mode": True, "activation": "relu",
+                    "gate_activation": "sigmoid"}, outs=gout)[4:]
+        lout = ("Hidden", "Cell", "XX", "BatchedInput", "BatchedHidden", "BatchedCell",
+                "ReorderedH0", "ReorderedC0", "CheckedCell")
+        lwx, lwh = D("lwx", f32(4, 12)), D("lwh", f32(3, 12))
+        c0 = D("c0", f32(2, 3))
+        outs += op("fusion_lstm", {"X": x, "WeightX": lwx, "WeightH": lwh,
+                                   "Bias": D("lb", f32(1, 12)), "H0": h0, "C0": c0},
+                   {"use_peepholes": False}, outs=lout)[:2]
+        outs += op("fusion_lstm", {"X": x, "WeightX": lwx, "WeightH": lwh,
+                                   "Bias": D("lbp", f32(1, 21))},
+                   {"use_peepholes": True, "is_reverse": True}, outs=lout)[:2]
+        aout = ("Hidden", "Cell", "AttentionedX", "AttentionFCOut", "LSTMX", "LSTMOUT")
+        outs += op("attention_lstm", {"X": x, "C0": c0, "H0": h0,
+                                      "AttentionWeight": D("aw", f32(7, 1)),
+                                      "AttentionBias": D("ab", f32(1, 1)),
+                                      "LSTMWeight": D("alw", f32(7, 12)),
+                                      "LSTMBias": D("alb", f32(1, 12))}, {}, outs=aout)[:2]
+        return outs
+    case("rnn", rnn)
+
+    def fused(D):
+        xs = [D("p%d" % k, f32(5, 2), [0, 2, 5]) for k in range(2)]
+        outs = op("fusion_seqpool_concat", {"X": xs}, {"pooltype": "SUM", "axis": 1})
+        outs += op("fusion_seqpool_concat", {"X": xs}, {"pooltype": "AVERAGE", "axis": 1})
+        cx = [D("q%d" % k, np.abs(f32(5, 3)), [0, 2, 5]) for k in range(2)]
+        outs += op("fusion_seqpool_cvm_concat", {"X": cx, "CVM": D("cvm", f32(2, 2))},
+                   {"pooltype": "SUM", "axis": 1, "use_cvm": True})
+        outs += op("match_matrix_tensor", {"X": D("mx", f32(5, 3), [0, 2, 5]),
+                                           "Y": D("my", f32(4, 3), [0, 3, 4]),
+                                           "W": D("mw", f32(3, 2, 3))}, {"dim_t": 2},
+                   outs=("Out", "Tmp"))[:1]
+        return outs
+    case("fused", fused)
+    root = os.path.join(out, "lod8")
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    first = lambda v: v[0] if isinstance(v, list) else v
+    for name, (feeds, outs, legacy) in cases.items():
+        d = os.path.join(root, name)
+        os.makedirs(d, exist_ok=True)
+        prog, vmap = libpaddle.pir.translate_to_pir_with_param_map(legacy.desc)
+        prefix = os.path.join(d, "model")
+        paddle.static.save_inference_model(prefix, [first(vmap[n]) for n, _, _ in feeds],
+                                           [first(vmap[o.name]) for o in outs], exe,
+                                           program=prog)
+        loaded, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
+        values, lines = {}, []
+        for k, (n, val, lod) in enumerate(feeds):
+            t = core.DenseTensor()
+            t.set(val, core.CPUPlace())
+            if lod:
+                t.set_lod([lod])
+            values[n] = t
+            np.save(os.path.join(d, f"in_{k}.npy"), val)
+            lines.append(f"feed {n} in_{k}.npy")
+            if lod:
+                lines.append(f"lod {n} " + " ".join(map(str, lod)))
+        res = exe.run(loaded, feed={n: values[n] for n in feed_names}, fetch_list=fetch_vars,
+                      return_numpy=False)
+        ops = json.load(open(prefix + ".json"))["program"]["regions"][0]["blocks"][0]["ops"]
+        fetch = {}
+        for o in ops:
+            if o.get("#") == "1.fetch":
+                a = {x["N"]: x["AT"]["D"] for x in o["A"]}
+                fetch[a["col"]] = a["name"]
+        for k, t in enumerate(res):
+            np.save(os.path.join(d, f"out_{k}.npy"), np.array(t))
+            lines.append(f"fetch {fetch[k]} out_{k}.npy")
+            for level in t.lod():
+                lines.append(f"outlod {fetch[k]} " + " ".join(map(str, level)))
+        with open(os.path.join(d, "case.txt"), "w") as f:
+            f.write("".join(ln + "\n" for ln in lines))
+    with open(os.path.join(root, "cases.txt"), "w") as f:
+        f.write("".join(n + "\n" for n in cases))
+
+
 def export_jit(paddle, np, out):
     """JIT case "jit": a dygraph Layer saved by paddle.jit.save, as users export with Paddle 3
     (PIR JSON by default), run back through paddle.inference. What the static cases above do
@@ -1461,6 +1600,7 @@ def child(fmt, out):
         export_const(paddle, np, out)
         export_random(paddle, out)
         export_lod(paddle, out)
+        export_lod8(paddle, np, out)
     cases = dict(CASES, **(JSON_CASES if pir else {}))
     for name, build in cases.items():
         d = os.path.join(out, name)
@@ -1576,6 +1716,8 @@ def main():
     for extra in ("cond", "const", "random", "lod"):
         os.makedirs(os.path.join(out, extra), exist_ok=True)
         shutil.copy(os.path.join(tmp, "pir", extra, "model.json"), os.path.join(out, extra))
+    shutil.rmtree(os.path.join(out, "lod8"), ignore_errors=True)
+    shutil.copytree(os.path.join(tmp, "pir", "lod8"), os.path.join(out, "lod8"))
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("".join(n + "\n" for n in CASES))
     for name in JSON_CASES:
