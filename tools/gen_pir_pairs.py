@@ -954,7 +954,8 @@ def json_ops8(paddle, np):
     tdm_child (int64 and int32), hsigmoid_loss (default tree with bias, custom tree),
     yolo_loss (GTScore, label smoothing, scale_x_y), hash (int64, int32), bipartite_match
     (bipartite, per_prediction), chunk_eval (IOB, IOBES with excluded types; SeqLength),
-    warpctc (lengths; blank 0 and last, norm_by_times) and auc (ROC, PR)."""
+    warpctc (lengths; blank 0 and last, norm_by_times) and auc (ROC, PR); and
+    matmul_with_flatten (mul), which paddle._C_ops builds into the translated program."""
     from paddle.base.layer_helper import LayerHelper
     from paddle.pir_utils import OldIrGuard
     r = np.random.RandomState(81)
@@ -1127,8 +1128,18 @@ def json_ops8(paddle, np):
     from paddle.base import libpaddle
     prog, vmap = libpaddle.pir.translate_to_pir_with_param_map(main.desc)
     first = lambda v: v[0] if isinstance(v, list) else v
-    return ([(first(vmap[n]), v) for n, v in feeds], [first(vmap[o.name]) for o in outs],
-            prog)
+    fetches = [first(vmap[o.name]) for o in outs]
+    # matmul_with_flatten (mul): the translator rewrites mul into reshape + matmul, but the
+    # PIR op itself is built by paddle._C_ops (x_num_col_dims 1 and 2, y_num_col_dims 1 and 2)
+    with paddle.static.program_guard(prog):
+        mx, my = paddle.static.data("mx", [2, 3, 4], "float32"), \
+            paddle.static.data("my", [4, 5], "float32")
+        my2 = paddle.static.data("my2", [4, 3, 5], "float32")
+        fetches += [paddle._C_ops.matmul_with_flatten(mx, my, 2, 1),
+                    paddle._C_ops.matmul_with_flatten(mx, my2, 1, 2)]
+    vals = {"mx": f32(2, 3, 4), "my": f32(4, 5), "my2": f32(4, 3, 5)}
+    return ([(first(vmap[n]), v) for n, v in feeds] + [(v, vals[v.name]) for v in (mx, my, my2)],
+            fetches, prog)
 
 
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,

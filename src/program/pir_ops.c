@@ -293,6 +293,7 @@ static const ic_pir_opmap k_ops[] = {
     {"masked_select", "masked_select", "X;Mask", "Y", ""},
     {"match_matrix_tensor", "match_matrix_tensor", "X;Y;W", "Out;Tmp", ""},
     {"matmul", "matmul_v2", "X;Y", "Out", "transpose_x>trans_x;transpose_y>trans_y"},
+    {"matmul_with_flatten", "mul", "X;Y", "Out", ""},
     {"matrix_nms", "matrix_nms", "BBoxes;Scores", "Out;Index;RoisNum", ""},
     {"matrix_power", "matrix_power", "X", "Out", ""},
     {"matrix_rank", "matrix_rank", "X", "Out", ""},
