@@ -1251,7 +1251,8 @@ def export_lod8(paddle, np, out):
     MAX, LAST, FIRST), sequence_softmax, sequence_conv (context 3 from -1, context 2 from 0),
     sequence_expand (ref_level 0); rnn: fusion_gru (H0 and bias; reversed, origin_mode, relu),
     fusion_lstm (H0/C0; peepholes, reversed), attention_lstm; fused: fusion_seqpool_concat
-    (SUM, AVERAGE), fusion_seqpool_cvm_concat, match_matrix_tensor (dim_t 2)."""
+    (SUM, AVERAGE), fusion_seqpool_cvm_concat, match_matrix_tensor (dim_t 2), pyramid_hash
+    (inference, no filter)."""
     import json
     from paddle.base import core, libpaddle
     from paddle.base.layer_helper import LayerHelper
@@ -1336,6 +1337,16 @@ def export_lod8(paddle, np, out):
                                            "Y": D("my", f32(4, 3), [0, 3, 4]),
                                            "W": D("mw", f32(3, 2, 3))}, {"dim_t": 2},
                    outs=("Out", "Tmp"))[:1]
+        # pyramid_hash at inference (rows scaled by drop_out_percent), no filter
+        ph = {"num_emb": 8, "space_len": 96, "pyramid_layer": 3, "rand_len": 4,
+              "drop_out_percent": 0.5, "is_training": 0, "use_filter": False,
+              "white_list_len": 0, "black_list_len": 0, "seed": 1, "lr": 0.0,
+              "distribute_update_vars": ""}
+        outs += op("pyramid_hash", {"X": D("hx", np.array([[1], [2], [3], [4], [5], [6]], "int32"),
+                                           [0, 4, 6]),
+                                    "W": D("hw", f32(100, 1)), "WhiteList": D("hwl", f32(1, 1)),
+                                    "BlackList": D("hbl", f32(1, 1))}, ph,
+                   outs=("Out", "DropPos", "X_Temp_Out"), dt=["float32", "int32", "int32"])[:1]
         return outs
     case("fused", fused)
     root = os.path.join(out, "lod8")

@@ -352,6 +352,7 @@ static const ic_pir_opmap k_ops[] = {
     {"psroi_pool", "psroi_pool", "X;ROIs;RoisNum", "Out", ""},
     {"put_along_axis", "put_along_axis", "Input;Index;Value", "Result",
      "axis>Axis;reduce>Reduce;include_self>Include_self"},
+    {"pyramid_hash", "pyramid_hash", "X;W;WhiteList;BlackList", "Out;DropPos;X_Temp_Out", ""},
     {"qr", "qr", "X", "Q;R", ""},
     {"quantize_linear", "quantize_linear", "X;Scale;ZeroPoint;InAccum;InState",
      "Y;OutState;OutAccum;OutScale", ""},
