@@ -954,7 +954,8 @@ def json_ops8(paddle, np):
     tdm_child (int64 and int32), hsigmoid_loss (default tree with bias, custom tree),
     yolo_loss (GTScore, label smoothing, scale_x_y), hash (int64, int32), bipartite_match
     (bipartite, per_prediction), chunk_eval (IOB, IOBES with excluded types; SeqLength),
-    warpctc (lengths; blank 0 and last, norm_by_times) and auc (ROC, PR); and
+    warpctc (lengths; blank 0 and last, norm_by_times), auc (ROC, PR) and deformable_conv_v1
+    (stride 2, groups, deformable_groups: pd_op.deformable_conv with no mask); and
     matmul_with_flatten (mul), which paddle._C_ops builds into the translated program."""
     from paddle.base.layer_helper import LayerHelper
     from paddle.pir_utils import OldIrGuard
@@ -1125,6 +1126,12 @@ def json_ops8(paddle, np):
             outs += op("auc", {"Predict": pr, "Label": al, "StatPos": sp, "StatNeg": sn},
                        {"num_thresholds": nt, "slide_steps": 0, "curve": "PR"},
                        outs=("AUC", "StatPosOut", "StatNegOut"), dt=["float64", "int64", "int64"])[:1]
+            # deformable_conv_v1: the translator makes it pd_op.deformable_conv without Mask
+            outs += op("deformable_conv_v1", {"Input": D("dcx", f32(1, 4, 5, 5)),
+                                              "Offset": D("dco", f32(1, 36, 3, 3) * 2),
+                                              "Filter": D("dcf", f32(6, 2, 3, 3))},
+                       {"strides": [2, 2], "paddings": [1, 1], "dilations": [1, 1], "groups": 2,
+                        "deformable_groups": 2, "im2col_step": 1}, outs=("Output",))
     from paddle.base import libpaddle
     prog, vmap = libpaddle.pir.translate_to_pir_with_param_map(main.desc)
     first = lambda v: v[0] if isinstance(v, list) else v
