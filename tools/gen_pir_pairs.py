@@ -956,7 +956,8 @@ def json_ops8(paddle, np):
     (bipartite, per_prediction), chunk_eval (IOB, IOBES with excluded types; SeqLength),
     warpctc (lengths; blank 0 and last, norm_by_times), auc (ROC, PR) and deformable_conv_v1
     (stride 2, groups, deformable_groups: pd_op.deformable_conv with no mask); and
-    matmul_with_flatten (mul), which paddle._C_ops builds into the translated program."""
+    matmul_with_flatten (mul) and assign_out_ (paddle.assign with output=), which Paddle's
+    PIR API builds into the translated program."""
     from paddle.base.layer_helper import LayerHelper
     from paddle.pir_utils import OldIrGuard
     r = np.random.RandomState(81)
@@ -1144,6 +1145,10 @@ def json_ops8(paddle, np):
         my2 = paddle.static.data("my2", [4, 3, 5], "float32")
         fetches += [paddle._C_ops.matmul_with_flatten(mx, my, 2, 1),
                     paddle._C_ops.matmul_with_flatten(mx, my2, 1, 2)]
+        # assign_out_ (paddle.assign with output=): the target's value before it, its result
+        t = paddle.zeros([2, 3, 4]) - 1.0
+        before = t * 3.0
+        fetches += [paddle.assign(mx * 2.0, output=t) + before]
     vals = {"mx": f32(2, 3, 4), "my": f32(4, 5), "my2": f32(4, 3, 5)}
     return ([(first(vmap[n]), v) for n, v in feeds] + [(v, vals[v.name]) for v in (mx, my, my2)],
             fetches, prog)

@@ -44,6 +44,9 @@ static const ic_pir_opmap k_ops[] = {
     UNARY("asinh", "asinh"),
     {"assert", "assert", "Cond;Data*", "", ""},
     UNARY("assign", "assign"),
+    /* paddle.assign(x, output=t): the result becomes a new variable, so a read of t's earlier
+     * value after the op (which Paddle overwrites in place) would still see the old one */
+    {"assign_out", "assign", "X;", "Out", ""},
     UNARY("atan", "atan"),
     {"atan2", "atan2", "X1;X2", "Out", ""},
     UNARY("atanh", "atanh"),
