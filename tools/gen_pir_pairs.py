@@ -946,18 +946,20 @@ def json_ops8(paddle, np):
     translates this way): each legacy op is appended through LayerHelper to a protobuf
     program (OldIrGuard), which Paddle's own translator turns into the PIR program saved as
     model.json. lrn (n 3 and 5, k/alpha/beta), legacy_reshape (reshape v1: attribute shape
-    with -1 and 0; not a Shape tensor, which the translator puts in a builtin.combine), row_conv ([B, T, D] padded), gru_unit (bias, no bias,
-    origin_mode with relu/identity gates), add_position_encoding (alpha/beta), dequantize_abs_max,
-    dequantize_log, hinge_loss, lookup_table_dequant (padding_idx), fused_elemwise_activation
-    (add+relu with axis, scale+add, mul+tanh; intermediate outputs), fused_elemwise_add_activation,
-    fusion_repeated_fc_relu (two and three layers), fusion_squared_mat_sub, self_dp_attention,
-    tdm_child (int64 and int32), hsigmoid_loss (default tree with bias, custom tree),
-    yolo_loss (GTScore, label smoothing, scale_x_y), hash (int64, int32), bipartite_match
-    (bipartite, per_prediction), chunk_eval (IOB, IOBES with excluded types; SeqLength),
-    warpctc (lengths; blank 0 and last, norm_by_times), auc (ROC, PR) and deformable_conv_v1
-    (stride 2, groups, deformable_groups: pd_op.deformable_conv with no mask); and
-    matmul_with_flatten (mul) and assign_out_ (paddle.assign with output=), which Paddle's
-    PIR API builds into the translated program."""
+    with -1 and 0; not a Shape tensor, which the translator puts in a builtin.combine),
+    row_conv ([B, T, D] padded), gru_unit (bias, no bias, origin_mode with relu/identity
+    gates), add_position_encoding (alpha/beta), dequantize_abs_max, dequantize_log,
+    hinge_loss, lookup_table_dequant (padding_idx), fused_elemwise_activation (add+relu with
+    axis, scale+add, mul+tanh; intermediate outputs), fused_elemwise_add_activation,
+    fusion_repeated_fc_relu (two and three layers), fusion_squared_mat_sub,
+    self_dp_attention, tdm_child (int64 and int32), hsigmoid_loss (default tree with bias,
+    custom tree), yolo_loss (GTScore, label smoothing, scale_x_y), hash (int64, int32),
+    bipartite_match (bipartite, per_prediction), chunk_eval (IOB, IOBES with excluded
+    types; SeqLength), warpctc (lengths; blank 0 and last, norm_by_times), auc (ROC; PR,
+    which Paddle's kernel computes as ROC) and deformable_conv_v1 (stride 2, groups,
+    deformable_groups: pd_op.deformable_conv with no mask); and matmul_with_flatten (mul)
+    and assign_out_ (paddle.assign with output=), which Paddle's PIR API builds into the
+    translated program."""
     from paddle.base.layer_helper import LayerHelper
     from paddle.pir_utils import OldIrGuard
     r = np.random.RandomState(81)
