@@ -1010,7 +1010,8 @@ def json_ops8(paddle, np):
             q = D("q8", r.randint(-127, 128, (3, 4)).astype("int8"))
             outs += op("dequantize_abs_max", {"X": q, "Scale": D("qs", np.array([2.5], "float32"))},
                        {"max_range": 127.0})
-            outs += op("dequantize_log", {"X": q, "Dict": D("qd", np.sort(r.uniform(0, 3, 128)).astype("float32"))}, {})
+            qd = np.sort(r.uniform(0, 3, 128)).astype("float32")
+            outs += op("dequantize_log", {"X": q, "Dict": D("qd", qd)}, {})
             # hinge_loss
             outs += op("hinge_loss", {"Logits": D("hl", f32(5, 1)),
                                       "Labels": D("hy", r.randint(0, 2, (5, 1)).astype("float32"))},
@@ -1031,7 +1032,8 @@ def json_ops8(paddle, np):
                        {"functor_list": ["scale", "elementwise_add"], "scale": 0.3,
                         "save_intermediate_out": True}, outs=("Out", "IntermediateOut"))
             outs += op("fused_elemwise_activation", {"X": fx, "Y": fy},
-                       {"functor_list": ["elementwise_mul", "tanh"]}, outs=("Out", "IntermediateOut"))[:1]
+                       {"functor_list": ["elementwise_mul", "tanh"]},
+                       outs=("Out", "IntermediateOut"))[:1]
             outs += op("fused_elemwise_add_activation", {"X": fx, "Y": fy},
                        {"functor_list": ["tanh", "elementwise_add"], "save_intermediate_out": True},
                        outs=("Out", "IntermediateOut"))
@@ -1067,7 +1069,8 @@ def json_ops8(paddle, np):
             pt = np.array([[0, 1, -1], [0, 2, 3], [1, 4, -1], [0, 2, -1]], "int64")
             pc = np.array([[1, 0, -1], [0, 1, 1], [1, 1, -1], [0, 0, -1]], "int64")
             outs += op("hierarchical_sigmoid", {"X": hx, "W": hw, "Label": hlab,
-                                                "PathTable": D("hpt", pt), "PathCode": D("hpc", pc)},
+                                                "PathTable": D("hpt", pt),
+                                                "PathCode": D("hpc", pc)},
                        {"num_classes": 6, "is_custom": True}, outs=("Out", "PreOut", "W_Out"))[:2]
             # yolov3_loss: 2 anchors of 3 masked, 2 classes, GTScore, label smoothing off/on
             yx = D("yx", f32(2, 14, 4, 4))
@@ -1075,14 +1078,16 @@ def json_ops8(paddle, np):
                             [[0.5, 0.5, 0.3, 0.6], [0.1, 0.2, 0.1, 0.1], [0.8, 0.8, 0.2, 0.2]]],
                            "float32")
             yb, yl = D("ygtb", gtb), D("ygtl", np.array([[0, 1, 0], [1, 1, 0]], "int32"))
+            ydt = ["float32", "float32", "int32"]
             ya = {"anchors": [10, 13, 16, 30, 33, 23], "anchor_mask": [0, 2], "class_num": 2,
                   "ignore_thresh": 0.5, "downsample_ratio": 8}
             outs += op("yolov3_loss", {"X": yx, "GTBox": yb, "GTLabel": yl}, ya,
-                       outs=("Loss", "ObjectnessMask", "GTMatchMask"), dt=["float32", "float32", "int32"])
+                       outs=("Loss", "ObjectnessMask", "GTMatchMask"), dt=ydt)
             outs += op("yolov3_loss", {"X": yx, "GTBox": yb, "GTLabel": yl,
-                                       "GTScore": D("ygts", r.uniform(0.2, 1, (2, 3)).astype("float32"))},
+                                       "GTScore": D("ygts", r.uniform(0.2, 1, (2, 3))
+                                                    .astype("float32"))},
                        dict(ya, use_label_smooth=False, scale_x_y=1.2),
-                       outs=("Loss", "ObjectnessMask", "GTMatchMask"), dt=["float32", "float32", "int32"])[:1]
+                       outs=("Loss", "ObjectnessMask", "GTMatchMask"), dt=ydt)[:1]
             # hash (int32 and int64 ids)
             outs += op("hash", {"X": D("hid", r.randint(0, 1000, (4, 2)).astype("int64"))},
                        {"num_hash": 3, "mod_by": 10000}, dt="int64")
@@ -1121,14 +1126,15 @@ def json_ops8(paddle, np):
             pr = D("apr", r.uniform(0, 1, (6, 2)).astype("float32"))
             al = D("alb", np.array([[1], [0], [1], [1], [0], [0]], "int64"))
             nt = 7
+            adt = ["float64", "int64", "int64"]
             sp = D("asp", r.randint(0, 3, (1, nt + 1)).astype("int64"))
             sn = D("asn", r.randint(0, 3, (1, nt + 1)).astype("int64"))
             outs += op("auc", {"Predict": pr, "Label": al, "StatPos": sp, "StatNeg": sn},
                        {"num_thresholds": nt, "slide_steps": 0, "curve": "ROC"},
-                       outs=("AUC", "StatPosOut", "StatNegOut"), dt=["float64", "int64", "int64"])
+                       outs=("AUC", "StatPosOut", "StatNegOut"), dt=adt)
             outs += op("auc", {"Predict": pr, "Label": al, "StatPos": sp, "StatNeg": sn},
                        {"num_thresholds": nt, "slide_steps": 0, "curve": "PR"},
-                       outs=("AUC", "StatPosOut", "StatNegOut"), dt=["float64", "int64", "int64"])[:1]
+                       outs=("AUC", "StatPosOut", "StatNegOut"), dt=adt)[:1]
             # deformable_conv_v1: the translator makes it pd_op.deformable_conv without Mask
             outs += op("deformable_conv_v1", {"Input": D("dcx", f32(1, 4, 5, 5)),
                                               "Offset": D("dco", f32(1, 36, 3, 3) * 2),
