@@ -13,13 +13,16 @@
 #include "testutil.h"
 
 /* Another suite can reuse this file for another directory of cases in this layout
- * (test_ctrl_lod.c): SEQ_DIR, SEQ_SUITE, SEQ_MIN_CASES, SEQ_TOOL, and SEQ_EXTRA_TCASES for
- * test cases of its own. */
+ * (test_ctrl_lod.c): SEQ_DIR, SEQ_SUITE, SEQ_MIN_CASES, SEQ_TOOL, SEQ_MODEL, and
+ * SEQ_EXTRA_TCASES for test cases of its own. */
 #ifndef SEQ_DIR
 #define SEQ_DIR "paddle_seq"
 #define SEQ_SUITE "paddle_seq"
 #define SEQ_MIN_CASES 20
 #define SEQ_TOOL "tools/gen_paddle_seq.py"
+#endif
+#ifndef SEQ_MODEL /* the program file of a case (test_pir_lod.c: model.json) */
+#define SEQ_MODEL "inference.pdmodel"
 #endif
 
 #define MAX_IO 16
@@ -87,7 +90,7 @@ static int run_case(const char *c, char *report, size_t rlen) {
     ck_assert_int_eq(ic_tensor_set_lod(in[i].t, in[i].n_levels, in[i].lens, lv), IC_OK);
   }
   ic_program *p;
-  ck_assert_msg(ic_program_from_file(case_path(c, "inference.pdmodel", path, sizeof path), &p, err,
+  ck_assert_msg(ic_program_from_file(case_path(c, SEQ_MODEL, path, sizeof path), &p, err,
                                      sizeof err) == IC_OK,
                 "%s", err);
   const char *fn[MAX_IO], *on[MAX_IO];

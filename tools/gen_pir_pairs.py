@@ -29,7 +29,7 @@ Each case is a directory <case>/ holding
 and cases.txt lists the case directories.
 
 JSON_CASES (index, math, detect, seq, more, ops3, more2, ops6, fft, special, graph,
-linalg, ops7) and
+linalg, ops7, ops8) and
 JIT_CASES (jit, ctrl, sweep4,
 nonfinite: dygraph
 Layers through paddle.jit.save, run back by Paddle Inference) are PIR-only: model.json,
@@ -43,6 +43,8 @@ pd_op.multinomial, pd_op.randint, pd_op.randperm and pd_op.bernoulli. cond/model
 sub-blocks (the control-flow op itself has no kernel yet). const/model.json (PIR only) holds
 pd_op.assign_value_ constants (float32 and int64), which translate to assign_value.
 lod/model.json (PIR only, not run) holds ops the cases cannot run (export_lod).
+lod8/<case>/ (PIR only, export_lod8) holds LoD ops run by Paddle on LoD feeds, with
+case.txt giving the feeds' and outputs' LoD (tests/test_pir_lod.c).
 """
 import os
 import shutil
@@ -938,10 +940,232 @@ def json_ops7(paddle, np):
             (rhsd, r.uniform(-1, 1, (4, 3)))], outs
 
 
+def json_ops8(paddle, np):
+    """Ops Paddle 3.3.1 has as pd_op only for programs translated from a ProgramDesc (no
+    Python API builds them in PIR; paddle.static.load_inference_model of an old .pdmodel
+    translates this way): each legacy op is appended through LayerHelper to a protobuf
+    program (OldIrGuard), which Paddle's own translator turns into the PIR program saved as
+    model.json. lrn (n 3 and 5, k/alpha/beta), legacy_reshape (reshape v1: attribute shape
+    with -1 and 0; not a Shape tensor, which the translator puts in a builtin.combine),
+    row_conv ([B, T, D] padded), gru_unit (bias, no bias, origin_mode with relu/identity
+    gates), add_position_encoding (alpha/beta), dequantize_abs_max, dequantize_log,
+    hinge_loss, lookup_table_dequant (padding_idx), fused_elemwise_activation (add+relu with
+    axis, scale+add, mul+tanh; intermediate outputs), fused_elemwise_add_activation,
+    fusion_repeated_fc_relu (two and three layers), fusion_squared_mat_sub,
+    self_dp_attention, tdm_child (int64 and int32), hsigmoid_loss (default tree with bias,
+    custom tree), yolo_loss (GTScore, label smoothing, scale_x_y), hash (int64, int32),
+    bipartite_match (bipartite, per_prediction), chunk_eval (IOB, IOBES with excluded
+    types; SeqLength), warpctc (lengths; blank 0 and last, norm_by_times), auc (ROC; PR,
+    which Paddle's kernel computes as ROC) and deformable_conv_v1 (stride 2, groups,
+    deformable_groups: pd_op.deformable_conv with no mask); and matmul_with_flatten (mul)
+    and assign_out_ (paddle.assign with output=), which Paddle's PIR API builds into the
+    translated program."""
+    from paddle.base.layer_helper import LayerHelper
+    from paddle.pir_utils import OldIrGuard
+    r = np.random.RandomState(81)
+    feeds = []
+    def D(name, val):
+        v = paddle.static.data(name, list(val.shape), str(val.dtype))
+        feeds.append((name, val))
+        return v
+    def op(t, ins, attrs, outs=("Out",), dt="float32"):
+        h = LayerHelper(t)
+        dts = dt if isinstance(dt, (list, tuple)) else [dt] * len(outs)
+        o = {}
+        for s, d in zip(outs, dts):
+            if isinstance(s, tuple):
+                o[s[0]] = [h.create_variable_for_type_inference(d) for _ in range(s[1])]
+            else:
+                o[s] = h.create_variable_for_type_inference(d)
+        h.append_op(type=t, inputs=ins, outputs=o, attrs=attrs)
+        res = []
+        for s in outs:
+            res += o[s[0]] if isinstance(s, tuple) else [o[s]]
+        return res
+    f32 = lambda *s: r.uniform(-1, 1, s).astype("float32")
+    with OldIrGuard():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x4 = D("x4", f32(2, 5, 4, 3))
+            outs = []
+            outs += op("lrn", {"X": x4}, {"n": 3, "k": 1.5, "alpha": 0.01, "beta": 0.6},
+                       outs=("Out", "MidOut"))
+            outs += op("lrn", {"X": x4}, {"n": 5}, outs=("Out", "MidOut"))[:1]
+            outs += op("reshape", {"X": x4}, {"shape": [3, -1, 0]})
+            # row_conv: [B, T, D] without LoD (future context 3), and 2-D one sequence
+            xs = D("xs", f32(2, 5, 4))
+            outs += op("row_conv", {"X": xs, "Filter": D("rf", f32(3, 4))}, {})
+            # gru_unit: default (tanh, sigmoid), origin_mode and relu/identity gates, no bias
+            gi, gh = D("gi", f32(3, 12)), D("gh", f32(3, 4))
+            gw, gb = D("gw", f32(4, 12)), D("gb", f32(1, 12))
+            outs += op("gru_unit", {"Input": gi, "HiddenPrev": gh, "Weight": gw, "Bias": gb},
+                       {}, outs=("Gate", "ResetHiddenPrev", "Hidden"))
+            outs += op("gru_unit", {"Input": gi, "HiddenPrev": gh, "Weight": gw},
+                       {"origin_mode": True, "activation": 1, "gate_activation": 0},
+                       outs=("Gate", "ResetHiddenPrev", "Hidden"))
+            # add_position_encoding (even and odd widths)
+            outs += op("add_position_encoding", {"X": xs}, {"alpha": 0.5, "beta": 2.0})
+            outs += op("add_position_encoding", {"X": D("pe", f32(2, 3, 6))}, {})
+            # dequantize_abs_max / dequantize_log (int8)
+            q = D("q8", r.randint(-127, 128, (3, 4)).astype("int8"))
+            outs += op("dequantize_abs_max", {"X": q, "Scale": D("qs", np.array([2.5], "float32"))},
+                       {"max_range": 127.0})
+            qd = np.sort(r.uniform(0, 3, 128)).astype("float32")
+            outs += op("dequantize_log", {"X": q, "Dict": D("qd", qd)}, {})
+            # hinge_loss
+            outs += op("hinge_loss", {"Logits": D("hl", f32(5, 1)),
+                                      "Labels": D("hy", r.randint(0, 2, (5, 1)).astype("float32"))},
+                       {}, outs=("Loss",))
+            # lookup_table_dequant: W rows [min, max, packed uint8 bytes as float]
+            wq = np.zeros((6, 4), "float32")
+            for k in range(6):
+                wq[k, 0], wq[k, 1] = -1.0 - k * 0.1, 1.0 + k * 0.2
+                wq[k, 2:] = np.frombuffer(r.randint(0, 256, 8).astype("uint8").tobytes(), "float32")
+            ids = D("ids", np.array([[1], [5], [3], [0]], "int64"))
+            outs += op("lookup_table_dequant", {"Ids": ids, "W": D("wq", wq)}, {"padding_idx": 3})
+            # fused_elemwise_activation: binary(unary) and unary(binary), with intermediate
+            fx, fy = D("fx", f32(2, 3, 4)), D("fy", f32(3, 4))
+            outs += op("fused_elemwise_activation", {"X": fx, "Y": fy},
+                       {"functor_list": ["elementwise_add", "relu"], "save_intermediate_out": True,
+                        "axis": 1}, outs=("Out", "IntermediateOut"))
+            outs += op("fused_elemwise_activation", {"X": fx, "Y": fy},
+                       {"functor_list": ["scale", "elementwise_add"], "scale": 0.3,
+                        "save_intermediate_out": True}, outs=("Out", "IntermediateOut"))
+            outs += op("fused_elemwise_activation", {"X": fx, "Y": fy},
+                       {"functor_list": ["elementwise_mul", "tanh"]},
+                       outs=("Out", "IntermediateOut"))[:1]
+            outs += op("fused_elemwise_add_activation", {"X": fx, "Y": fy},
+                       {"functor_list": ["tanh", "elementwise_add"], "save_intermediate_out": True},
+                       outs=("Out", "IntermediateOut"))
+            # fusion_repeated_fc_relu (two and three layers)
+            rx = D("rx", f32(3, 4))
+            ws = [D("rw%d" % k, f32(*s)) for k, s in enumerate([(4, 5), (5, 2), (2, 3)])]
+            bs = [D("rb%d" % k, f32(1, s) + 0.5) for k, s in enumerate([5, 2, 3])]
+            outs += op("fusion_repeated_fc_relu", {"X": rx, "W": ws[:2], "Bias": bs[:2]}, {},
+                       outs=(("ReluOut", 1), "Out"))[-1:]
+            outs += op("fusion_repeated_fc_relu", {"X": rx, "W": ws, "Bias": bs}, {},
+                       outs=(("ReluOut", 2), "Out"))[-1:]
+            # fusion_squared_mat_sub
+            outs += op("fusion_squared_mat_sub", {"X": rx, "Y": D("sy", f32(4, 6))},
+                       {"scalar": 0.25}, outs=("SquaredX", "SquaredY", "SquaredXY", "Out"))[3:]
+            # self_dp_attention: X [B, S, 3, H, D]
+            outs += op("self_dp_attention", {"X": D("qkv", f32(2, 4, 3, 2, 3))},
+                       {"alpha": 0.7, "head_number": 2})
+            # tdm_child: tree of 7 nodes (info: item_id, layer, parent, child0, child1)
+            ti = np.array([[0, 0, 0, 1, 2], [0, 1, 0, 3, 4], [0, 1, 0, 5, 6], [3, 2, 1, 0, 0],
+                           [4, 2, 1, 0, 0], [5, 2, 2, 0, 0], [0, 2, 2, 0, 0]], "int64")
+            outs += op("tdm_child", {"X": D("tx", np.array([[0, 1], [2, 5]], "int64")),
+                                     "TreeInfo": D("ti", ti)},
+                       {"child_nums": 2, "dtype": 3}, outs=("Child", "LeafMask"), dt="int64")
+            outs += op("tdm_child", {"X": D("tx2", np.array([[1], [2], [6]], "int32")),
+                                     "TreeInfo": D("ti2", ti.astype("int32"))},
+                       {"child_nums": 2, "dtype": 2}, outs=("Child", "LeafMask"), dt="int32")
+            # hierarchical_sigmoid: default tree (num_classes 6), custom tree (PathTable/PathCode)
+            hx, hw = D("hx", f32(4, 3)), D("hw", f32(5, 3))
+            hlab = D("hlab", np.array([[0], [5], [2], [3]], "int64"))
+            outs += op("hierarchical_sigmoid", {"X": hx, "W": hw, "Label": hlab,
+                                                "Bias": D("hb", f32(5, 1))},
+                       {"num_classes": 6}, outs=("Out", "PreOut", "W_Out"))[:2]
+            pt = np.array([[0, 1, -1], [0, 2, 3], [1, 4, -1], [0, 2, -1]], "int64")
+            pc = np.array([[1, 0, -1], [0, 1, 1], [1, 1, -1], [0, 0, -1]], "int64")
+            outs += op("hierarchical_sigmoid", {"X": hx, "W": hw, "Label": hlab,
+                                                "PathTable": D("hpt", pt),
+                                                "PathCode": D("hpc", pc)},
+                       {"num_classes": 6, "is_custom": True}, outs=("Out", "PreOut", "W_Out"))[:2]
+            # yolov3_loss: 2 anchors of 3 masked, 2 classes, GTScore, label smoothing off/on
+            yx = D("yx", f32(2, 14, 4, 4))
+            gtb = np.array([[[0.3, 0.4, 0.2, 0.3], [0.7, 0.6, 0.5, 0.4], [0, 0, 0, 0]],
+                            [[0.5, 0.5, 0.3, 0.6], [0.1, 0.2, 0.1, 0.1], [0.8, 0.8, 0.2, 0.2]]],
+                           "float32")
+            yb, yl = D("ygtb", gtb), D("ygtl", np.array([[0, 1, 0], [1, 1, 0]], "int32"))
+            ydt = ["float32", "float32", "int32"]
+            ya = {"anchors": [10, 13, 16, 30, 33, 23], "anchor_mask": [0, 2], "class_num": 2,
+                  "ignore_thresh": 0.5, "downsample_ratio": 8}
+            outs += op("yolov3_loss", {"X": yx, "GTBox": yb, "GTLabel": yl}, ya,
+                       outs=("Loss", "ObjectnessMask", "GTMatchMask"), dt=ydt)
+            outs += op("yolov3_loss", {"X": yx, "GTBox": yb, "GTLabel": yl,
+                                       "GTScore": D("ygts", r.uniform(0.2, 1, (2, 3))
+                                                    .astype("float32"))},
+                       dict(ya, use_label_smooth=False, scale_x_y=1.2),
+                       outs=("Loss", "ObjectnessMask", "GTMatchMask"), dt=ydt)[:1]
+            # hash (int32 and int64 ids)
+            outs += op("hash", {"X": D("hid", r.randint(0, 1000, (4, 2)).astype("int64"))},
+                       {"num_hash": 3, "mod_by": 10000}, dt="int64")
+            outs += op("hash", {"X": D("hid32", r.randint(0, 1000, (3, 1)).astype("int32"))},
+                       {"num_hash": 2, "mod_by": 77}, dt="int64")
+            # bipartite_match: bipartite and per_prediction
+            dm = D("dm", r.uniform(0, 1, (3, 5)).astype("float32"))
+            outs += op("bipartite_match", {"DistMat": dm}, {},
+                       outs=("ColToRowMatchIndices", "ColToRowMatchDist"), dt=["int32", "float32"])
+            outs += op("bipartite_match", {"DistMat": dm},
+                       {"match_type": "per_prediction", "dist_threshold": 0.3},
+                       outs=("ColToRowMatchIndices", "ColToRowMatchDist"), dt=["int32", "float32"])
+            # chunk_eval (padded mode with SeqLength): IOB and IOBES, excluded types
+            inf = D("ci", r.randint(0, 7, (2, 6, 1)).astype("int64"))
+            lab = D("cl", r.randint(0, 7, (2, 6, 1)).astype("int64"))
+            sl = D("csl", np.array([6, 4], "int64"))
+            co = ("Precision", "Recall", "F1-Score", "NumInferChunks", "NumLabelChunks",
+                  "NumCorrectChunks")
+            cdt = ["float32"] * 3 + ["int64"] * 3
+            outs += op("chunk_eval", {"Inference": inf, "Label": lab, "SeqLength": sl},
+                       {"num_chunk_types": 3, "chunk_scheme": "IOB"}, outs=co, dt=cdt)
+            outs += op("chunk_eval", {"Inference": inf, "Label": lab, "SeqLength": sl},
+                       {"num_chunk_types": 2, "chunk_scheme": "IOBES",
+                        "excluded_chunk_types": [0]}, outs=co, dt=cdt)[3:]
+            # warpctc (padded: logits [T, B, C] with lengths), blank 0 and last, norm_by_times
+            lg = D("lg", f32(5, 2, 4))
+            lb = D("lb", np.array([[1, 2], [3, 3]], "int32"))
+            ll, bl = D("lgl", np.array([5, 4], "int64")), D("lbl", np.array([2, 1], "int64"))
+            outs += op("warpctc", {"Logits": lg, "Label": lb, "LogitsLength": ll,
+                                   "LabelLength": bl}, {"blank": 0},
+                       outs=("WarpCTCGrad", "Loss"))[1:]
+            outs += op("warpctc", {"Logits": lg, "Label": lb - 1, "LogitsLength": ll,
+                                   "LabelLength": bl}, {"blank": 3, "norm_by_times": True},
+                       outs=("WarpCTCGrad", "Loss"))[1:]
+            # auc (ROC, stat buffers fed)
+            pr = D("apr", r.uniform(0, 1, (6, 2)).astype("float32"))
+            al = D("alb", np.array([[1], [0], [1], [1], [0], [0]], "int64"))
+            nt = 7
+            adt = ["float64", "int64", "int64"]
+            sp = D("asp", r.randint(0, 3, (1, nt + 1)).astype("int64"))
+            sn = D("asn", r.randint(0, 3, (1, nt + 1)).astype("int64"))
+            outs += op("auc", {"Predict": pr, "Label": al, "StatPos": sp, "StatNeg": sn},
+                       {"num_thresholds": nt, "slide_steps": 0, "curve": "ROC"},
+                       outs=("AUC", "StatPosOut", "StatNegOut"), dt=adt)
+            outs += op("auc", {"Predict": pr, "Label": al, "StatPos": sp, "StatNeg": sn},
+                       {"num_thresholds": nt, "slide_steps": 0, "curve": "PR"},
+                       outs=("AUC", "StatPosOut", "StatNegOut"), dt=adt)[:1]
+            # deformable_conv_v1: the translator makes it pd_op.deformable_conv without Mask
+            outs += op("deformable_conv_v1", {"Input": D("dcx", f32(1, 4, 5, 5)),
+                                              "Offset": D("dco", f32(1, 36, 3, 3) * 2),
+                                              "Filter": D("dcf", f32(6, 2, 3, 3))},
+                       {"strides": [2, 2], "paddings": [1, 1], "dilations": [1, 1], "groups": 2,
+                        "deformable_groups": 2, "im2col_step": 1}, outs=("Output",))
+    from paddle.base import libpaddle
+    prog, vmap = libpaddle.pir.translate_to_pir_with_param_map(main.desc)
+    first = lambda v: v[0] if isinstance(v, list) else v
+    fetches = [first(vmap[o.name]) for o in outs]
+    # matmul_with_flatten (mul): the translator rewrites mul into reshape + matmul, but the
+    # PIR op itself is built by paddle._C_ops (x_num_col_dims 1 and 2, y_num_col_dims 1 and 2)
+    with paddle.static.program_guard(prog):
+        mx, my = paddle.static.data("mx", [2, 3, 4], "float32"), \
+            paddle.static.data("my", [4, 5], "float32")
+        my2 = paddle.static.data("my2", [4, 3, 5], "float32")
+        fetches += [paddle._C_ops.matmul_with_flatten(mx, my, 2, 1),
+                    paddle._C_ops.matmul_with_flatten(mx, my2, 1, 2)]
+        # assign_out_ (paddle.assign with output=): the target's value before it, its result
+        t = paddle.zeros([2, 3, 4]) - 1.0
+        before = t * 3.0
+        fetches += [paddle.assign(mx * 2.0, output=t) + before]
+    vals = {"mx": f32(2, 3, 4), "my": f32(4, 5), "my2": f32(4, 3, 5)}
+    return ([(first(vmap[n]), v) for n, v in feeds] + [(v, vals[v.name]) for v in (mx, my, my2)],
+            fetches, prog)
+
+
 JSON_CASES = {"index": json_index, "math": json_math, "detect": json_detect, "seq": json_seq,
               "more": json_more, "ops3": json_ops3, "more2": json_more2,
               "ops6": json_ops6, "fft": json_fft, "special": json_special, "graph": json_graph,
-              "linalg": json_linalg, "ops7": json_ops7}
+              "linalg": json_linalg, "ops7": json_ops7, "ops8": json_ops8}
 # These two export in both formats: pairs after all.
 CASES.update(nn=json_nn, misc=json_misc, ops_index=lambda paddle, np: case_ops(paddle, np, 0),
              ops_math=lambda paddle, np: case_ops(paddle, np, 1))
@@ -1037,6 +1261,154 @@ def export_lod(paddle, out):
                                            [x, h0, w, b, x4, c0, w4, b4, boxes, im, s, z, pi, ps,
                                             ids, sc], outs,
                                            exe, program=main)
+
+
+def export_lod8(paddle, np, out):
+    """lod8/<case>/ (PIR only, in tools/gen_paddle_seq.py's layout: model.json, in_k.npy,
+    out_k.npy and case.txt with feed, lod, fetch and outlod lines; read by
+    tests/test_pir_lod.c): pd_ops over LoD input that Paddle 3.3.1 emits only translating a
+    ProgramDesc (as ops8), run by Paddle on LoD feeds. seq: sequence_pool (SUM, AVERAGE, SQRT,
+    MAX, LAST, FIRST), sequence_softmax, sequence_conv (context 3 from -1, context 2 from 0),
+    sequence_expand (ref_level 0); rnn: fusion_gru (H0 and bias; reversed, origin_mode, relu),
+    fusion_lstm (H0/C0; peepholes, reversed), attention_lstm; fused: fusion_seqpool_concat
+    (SUM, AVERAGE), fusion_seqpool_cvm_concat, match_matrix_tensor (dim_t 2), pyramid_hash
+    (inference, no filter)."""
+    import json
+    from paddle.base import core, libpaddle
+    from paddle.base.layer_helper import LayerHelper
+    from paddle.pir_utils import OldIrGuard
+    r = np.random.RandomState(82)
+    f32 = lambda *s: r.uniform(-1, 1, s).astype("float32")
+    cases = {}
+
+    def op(t, ins, attrs, outs=("Out",), dt="float32"):
+        h = LayerHelper(t)
+        dts = dt if isinstance(dt, (list, tuple)) else [dt] * len(outs)
+        o = {s: h.create_variable_for_type_inference(d) for s, d in zip(outs, dts)}
+        h.append_op(type=t, inputs=ins, outputs=o, attrs=attrs)
+        return [o[s] for s in outs]
+
+    def case(name, build):
+        feeds = []
+
+        def D(n, val, lod=None):
+            v = paddle.static.data(n, [-1] + list(val.shape[1:]) if lod else list(val.shape),
+                                   str(val.dtype), lod_level=1 if lod else 0)
+            feeds.append((n, val, lod))
+            return v
+        with OldIrGuard():
+            main, startup = paddle.static.Program(), paddle.static.Program()
+            with paddle.static.program_guard(main, startup):
+                outs = build(D)
+        cases[name] = (feeds, outs, main)
+
+    def seq(D):
+        x = D("x", f32(7, 3), [0, 3, 7])
+        outs = [op("sequence_pool", {"X": x}, {"pooltype": p, "is_test": True},
+                   outs=("Out", "MaxIndex"), dt=["float32", "int32"])[0]
+                for p in ("SUM", "AVERAGE", "SQRT", "MAX", "LAST", "FIRST")]
+        outs += op("sequence_softmax", {"X": D("xs", f32(7, 1), [0, 2, 7])}, {})
+        outs += op("sequence_conv", {"X": x, "Filter": D("cf", f32(9, 2))},
+                   {"contextLength": 3, "contextStart": -1, "contextStride": 1})
+        outs += op("sequence_conv", {"X": x, "Filter": D("cf2", f32(6, 4))},
+                   {"contextLength": 2, "contextStart": 0, "contextStride": 1})
+        outs += op("sequence_expand", {"X": D("ex", f32(2, 3), [0, 1, 2]),
+                                       "Y": D("ey", f32(5, 1), [0, 2, 5])}, {"ref_level": 0})
+        return outs
+    case("seq", seq)
+
+    def rnn(D):
+        x = D("x", f32(7, 4), [0, 3, 7])
+        h0 = D("h0", f32(2, 3))
+        wx, wh, b = D("wx", f32(4, 9)), D("wh", f32(3, 9)), D("b", f32(1, 9))
+        gout = ("ReorderedH0", "XX", "BatchedInput", "BatchedOut", "Hidden")
+        outs = op("fusion_gru", {"X": x, "H0": h0, "WeightX": wx, "WeightH": wh, "Bias": b},
+                  {}, outs=gout)[4:]
+        outs += op("fusion_gru", {"X": x, "WeightX": wx, "WeightH": wh},
+                   {"is_reverse": True, "origin_mode": True, "activation": "relu",
+                    "gate_activation": "sigmoid"}, outs=gout)[4:]
+        lout = ("Hidden", "Cell", "XX", "BatchedInput", "BatchedHidden", "BatchedCell",
+                "ReorderedH0", "ReorderedC0", "CheckedCell")
+        lwx, lwh = D("lwx", f32(4, 12)), D("lwh", f32(3, 12))
+        c0 = D("c0", f32(2, 3))
+        outs += op("fusion_lstm", {"X": x, "WeightX": lwx, "WeightH": lwh,
+                                   "Bias": D("lb", f32(1, 12)), "H0": h0, "C0": c0},
+                   {"use_peepholes": False}, outs=lout)[:2]
+        outs += op("fusion_lstm", {"X": x, "WeightX": lwx, "WeightH": lwh,
+                                   "Bias": D("lbp", f32(1, 21))},
+                   {"use_peepholes": True, "is_reverse": True}, outs=lout)[:2]
+        aout = ("Hidden", "Cell", "AttentionedX", "AttentionFCOut", "LSTMX", "LSTMOUT")
+        outs += op("attention_lstm", {"X": x, "C0": c0, "H0": h0,
+                                      "AttentionWeight": D("aw", f32(7, 1)),
+                                      "AttentionBias": D("ab", f32(1, 1)),
+                                      "LSTMWeight": D("alw", f32(7, 12)),
+                                      "LSTMBias": D("alb", f32(1, 12))}, {}, outs=aout)[:2]
+        return outs
+    case("rnn", rnn)
+
+    def fused(D):
+        xs = [D("p%d" % k, f32(5, 2), [0, 2, 5]) for k in range(2)]
+        outs = op("fusion_seqpool_concat", {"X": xs}, {"pooltype": "SUM", "axis": 1})
+        outs += op("fusion_seqpool_concat", {"X": xs}, {"pooltype": "AVERAGE", "axis": 1})
+        cx = [D("q%d" % k, np.abs(f32(5, 3)), [0, 2, 5]) for k in range(2)]
+        outs += op("fusion_seqpool_cvm_concat", {"X": cx, "CVM": D("cvm", f32(2, 2))},
+                   {"pooltype": "SUM", "axis": 1, "use_cvm": True})
+        outs += op("match_matrix_tensor", {"X": D("mx", f32(5, 3), [0, 2, 5]),
+                                           "Y": D("my", f32(4, 3), [0, 3, 4]),
+                                           "W": D("mw", f32(3, 2, 3))}, {"dim_t": 2},
+                   outs=("Out", "Tmp"))[:1]
+        # pyramid_hash at inference (rows scaled by drop_out_percent), no filter
+        ph = {"num_emb": 8, "space_len": 96, "pyramid_layer": 3, "rand_len": 4,
+              "drop_out_percent": 0.5, "is_training": 0, "use_filter": False,
+              "white_list_len": 0, "black_list_len": 0, "seed": 1, "lr": 0.0,
+              "distribute_update_vars": ""}
+        outs += op("pyramid_hash", {"X": D("hx", np.array([[1], [2], [3], [4], [5], [6]], "int32"),
+                                           [0, 4, 6]),
+                                    "W": D("hw", f32(100, 1)), "WhiteList": D("hwl", f32(1, 1)),
+                                    "BlackList": D("hbl", f32(1, 1))}, ph,
+                   outs=("Out", "DropPos", "X_Temp_Out"), dt=["float32", "int32", "int32"])[:1]
+        return outs
+    case("fused", fused)
+    root = os.path.join(out, "lod8")
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    first = lambda v: v[0] if isinstance(v, list) else v
+    for name, (feeds, outs, legacy) in cases.items():
+        d = os.path.join(root, name)
+        os.makedirs(d, exist_ok=True)
+        prog, vmap = libpaddle.pir.translate_to_pir_with_param_map(legacy.desc)
+        prefix = os.path.join(d, "model")
+        paddle.static.save_inference_model(prefix, [first(vmap[n]) for n, _, _ in feeds],
+                                           [first(vmap[o.name]) for o in outs], exe,
+                                           program=prog)
+        loaded, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
+        values, lines = {}, []
+        for k, (n, val, lod) in enumerate(feeds):
+            t = core.DenseTensor()
+            t.set(val, core.CPUPlace())
+            if lod:
+                t.set_lod([lod])
+            values[n] = t
+            np.save(os.path.join(d, f"in_{k}.npy"), val)
+            lines.append(f"feed {n} in_{k}.npy")
+            if lod:
+                lines.append(f"lod {n} " + " ".join(map(str, lod)))
+        res = exe.run(loaded, feed={n: values[n] for n in feed_names}, fetch_list=fetch_vars,
+                      return_numpy=False)
+        ops = json.load(open(prefix + ".json"))["program"]["regions"][0]["blocks"][0]["ops"]
+        fetch = {}
+        for o in ops:
+            if o.get("#") == "1.fetch":
+                a = {x["N"]: x["AT"]["D"] for x in o["A"]}
+                fetch[a["col"]] = a["name"]
+        for k, t in enumerate(res):
+            np.save(os.path.join(d, f"out_{k}.npy"), np.array(t))
+            lines.append(f"fetch {fetch[k]} out_{k}.npy")
+            for level in t.lod():
+                lines.append(f"outlod {fetch[k]} " + " ".join(map(str, level)))
+        with open(os.path.join(d, "case.txt"), "w") as f:
+            f.write("".join(ln + "\n" for ln in lines))
+    with open(os.path.join(root, "cases.txt"), "w") as f:
+        f.write("".join(n + "\n" for n in cases))
 
 
 def export_jit(paddle, np, out):
@@ -1270,6 +1642,7 @@ def child(fmt, out):
         export_const(paddle, np, out)
         export_random(paddle, out)
         export_lod(paddle, out)
+        export_lod8(paddle, np, out)
     cases = dict(CASES, **(JSON_CASES if pir else {}))
     for name, build in cases.items():
         d = os.path.join(out, name)
@@ -1278,7 +1651,10 @@ def child(fmt, out):
         scope = paddle.static.Scope()
         with paddle.static.scope_guard(scope), paddle.static.program_guard(main, startup), \
                 paddle.utils.unique_name.guard():
-            feeds, fetches = build(paddle, np)
+            built = build(paddle, np)
+            # (a third value: the program the case built itself, ops8's translated one)
+            feeds, fetches = built[:2]
+            prog_built = built[2] if len(built) > 2 else main
             exe = paddle.static.Executor(paddle.CPUPlace())
             exe.run(startup)
             # Deterministic parameters by name, identical in both formats; batch_norm
@@ -1297,7 +1673,7 @@ def child(fmt, out):
                 t.set(rv.uniform(lo, hi, shape).astype(np.array(t).dtype), paddle.CPUPlace())
             prefix = os.path.join(d, "model")
             paddle.static.save_inference_model(prefix, [v for v, _ in feeds], fetches, exe,
-                                               program=main)
+                                               program=prog_built)
             # Paddle's outputs from the saved inference program (is_test batch_norm and
             # dropout), read back the way Paddle's own inference loads it.
             prog, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
@@ -1382,6 +1758,8 @@ def main():
     for extra in ("cond", "const", "random", "lod"):
         os.makedirs(os.path.join(out, extra), exist_ok=True)
         shutil.copy(os.path.join(tmp, "pir", extra, "model.json"), os.path.join(out, extra))
+    shutil.rmtree(os.path.join(out, "lod8"), ignore_errors=True)
+    shutil.copytree(os.path.join(tmp, "pir", "lod8"), os.path.join(out, "lod8"))
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("".join(n + "\n" for n in CASES))
     for name in JSON_CASES:
