@@ -946,7 +946,8 @@ def json_ops8(paddle, np):
     translates this way): each legacy op is appended through LayerHelper to a protobuf
     program (OldIrGuard), which Paddle's own translator turns into the PIR program saved as
     model.json. lrn (n 3 and 5, k/alpha/beta), legacy_reshape (reshape v1: attribute shape
-    with -1 and 0; not a Shape tensor, which the translator puts in a builtin.combine),
+    with -1 and 0; and reshape v1 and reshape2 by a Shape tensor, which the translator puts
+    in a builtin.combine of that one tensor),
     row_conv ([B, T, D] padded), gru_unit (bias, no bias, origin_mode with relu/identity
     gates), add_position_encoding (alpha/beta), dequantize_abs_max, dequantize_log,
     hinge_loss, lookup_table_dequant (padding_idx), fused_elemwise_activation (add+relu with
@@ -1141,6 +1142,12 @@ def json_ops8(paddle, np):
                                               "Filter": D("dcf", f32(6, 2, 3, 3))},
                        {"strides": [2, 2], "paddings": [1, 1], "dilations": [1, 1], "groups": 2,
                         "deformable_groups": 2, "im2col_step": 1}, outs=("Output",))
+            # reshape2 / reshape (v1) by a Shape tensor: the translator wraps the one tensor in
+            # a builtin.combine, and Paddle reads all of its elements
+            outs += op("reshape2", {"X": x4, "Shape": D("rsh", np.array([10, 12], "int32"))},
+                       {"shape": [-1, 12]}, outs=("Out", "XShape"))[:1]
+            outs += op("reshape", {"X": x4, "Shape": D("rsh64", np.array([4, -1, 3], "int64"))},
+                       {"shape": [4, -1, 3]})
     from paddle.base import libpaddle
     prog, vmap = libpaddle.pir.translate_to_pir_with_param_map(main.desc)
     first = lambda v: v[0] if isinstance(v, list) else v

@@ -661,6 +661,17 @@ static ic_status do_operand(ctx *c, const ic_pir_opmap *m, ic_builder_op *bop, s
      * loop index, a shape read at run time): its elements feed the list slot, as the
      * ProgramDesc op reads them. */
     pval *lst = r->is_vec ? r : (r->stacked && sp->list[0]) ? resolve(r->stacked) : NULL;
+    /* Paddle's translator of a ProgramDesc puts a legacy op's whole-tensor input (reshape2's
+     * Shape: one 1-D tensor of every dim) in a builtin.combine of that one tensor, and
+     * Paddle reads all of its elements: it goes to the whole-tensor slot, where a tensor of
+     * one element means what the list slot would. */
+    if (r->is_vec && r->n_elems == 1 && sp->slot[0]) {
+      const pval *e = resolve(r->elems[0]);
+      if (e->has_type && !e->is_vec && e->ndim == 1 && e->dims[0] != 1) {
+        r = resolve(r->elems[0]);
+        lst = NULL;
+      }
+    }
     const char *slot = lst ? sp->list : sp->slot;
     if (!slot[0]) {
       return fail(c, "operand %zu ('%s') must be a constant (from pd_op.%s); it is value %s",
