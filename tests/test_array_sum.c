@@ -11,7 +11,13 @@
  * the errors: a mix of arrays and
  * tensors refused when the program is loaded (naming op and variables, as Paddle's
  * SumOpVarTypeInference refuses it), elements whose dims or LoD disagree refused when it runs
- * (naming the element and both inputs). */
+ * (naming the element and both inputs).
+ *
+ * Also slice_array's array-to-array form (src/kernels/cpu/slice_array.c, chosen by its
+ * resolve when Out is declared an array; the values of each bound are checked against
+ * Paddle in tests/data/paddle_ctrl/array_slice_range and the PIR case ops8): in place
+ * (Out is Input), an element never written staying unwritten, the LoD copied, and the empty
+ * range refused naming the array and the bounds. */
 #include <stdio.h>
 #include <string.h>
 
@@ -480,6 +486,99 @@ START_TEST(errors) {
 }
 END_TEST
 
+
+static void slice_op(ic_builder *b, const char *arr, int64_t start, int64_t end,
+                     const char *out) {
+  ic_builder_op *op = ic_builder_add_op(b, 0, "slice");
+  ic_builder_in(op, "Input", arr);
+  ic_builder_out(op, "Out", out);
+  ic_builder_attr_longs(op, "axes", 1, (const int64_t[]){0});
+  ic_builder_attr_longs(op, "starts", 1, (const int64_t[]){start});
+  ic_builder_attr_longs(op, "ends", 1, (const int64_t[]){end});
+  ic_builder_attr_longs(op, "decrease_axis", 0, NULL);
+}
+
+/* A = [x0, -, x2, x3] (x2 with a LoD); S = A[1:10] in place (A = A[1:]): [-, x2, x3]; then
+ * T = S[-2:-1] = [x2]. Fetches both lengths and T[0] and S[2]; S[0] was never written. */
+START_TEST(slice_into_array) {
+  char err[1024];
+  ic_tensor *xs[3] = {tu_rand_f32(2, TU_DIMS(3, 2), 1, -1, 1), tu_rand_f32(2, TU_DIMS(3, 2), 2, -1, 1),
+                      tu_rand_f32(2, TU_DIMS(3, 2), 3, -1, 1)};
+  static const uint64_t lod[] = {0, 1, 3};
+  with_lod(xs[1], 3, lod);
+  ic_builder *b = ic_builder_create();
+  const char *names[] = {"x0", "x2", "x3"};
+  for (int i = 0; i < 3; i++) {
+    tvar(b, 0, names[i], IC_FP32);
+    ic_builder_feed(b, names[i]);
+  }
+  array(b, 0, "A");
+  array(b, 0, "T");
+  int k = 0;
+  write_at(b, "x0", "A", 0, &k);
+  write_at(b, "x2", "A", 2, &k);
+  write_at(b, "x3", "A", 3, &k);
+  slice_op(b, "A", 1, 10, "A");
+  slice_op(b, "A", -2, -1, "T");
+  length_of(b, "A", "lenA");
+  length_of(b, "T", "lenT");
+  read_at(b, "T", 0, "t0", IC_FP32, &k);
+  read_at(b, "A", 2, "a2", IC_FP32, &k);
+  ic_builder_fetch(b, "lenA");
+  ic_builder_fetch(b, "lenT");
+  ic_builder_fetch(b, "t0");
+  ic_builder_fetch(b, "a2");
+  ic_program *p = build(b);
+  ic_tensor *out[MAXO] = {0};
+  ck_assert_msg(tu_run_scope(p, NULL, 3, names, xs, 4, TU_NAMES("lenA", "lenT", "t0", "a2"), out,
+                             err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_int_eq(((const int64_t *)out[0]->data)[0], 3);
+  ck_assert_int_eq(((const int64_t *)out[1]->data)[0], 1);
+  tu_assert_bitwise(out[2], xs[1], "T[0] = x2");
+  assert_lod(out[2], 3, lod, "T[0]");
+  tu_assert_bitwise(out[3], xs[2], "A[1:][2] = x3");
+  assert_lod(out[3], 0, NULL, "A[1:][2]");
+  for (int i = 0; i < 4; i++) ic_tensor_destroy(out[i]);
+  ic_program_destroy(p);
+
+  /* the element never written stays so: reading A[1:][0] fails */
+  b = ic_builder_create();
+  tvar(b, 0, "x0", IC_FP32);
+  ic_builder_feed(b, "x0");
+  array(b, 0, "A");
+  array(b, 0, "S");
+  k = 0;
+  write_at(b, "x0", "A", 2, &k);
+  slice_op(b, "A", 1, 3, "S");
+  read_at(b, "S", 0, "s0", IC_FP32, &k);
+  ic_builder_fetch(b, "s0");
+  ck_assert_int_ne(tu_run(b, 1, TU_NAMES("x0"), xs, 1, TU_NAMES("s0"), out, err, sizeof err),
+                   IC_OK);
+  ic_builder_destroy(b);
+
+  /* an empty range: A has one element, A[1:1] and A[2:] */
+  for (int c = 0; c < 2; c++) {
+    b = ic_builder_create();
+    tvar(b, 0, "x0", IC_FP32);
+    ic_builder_feed(b, "x0");
+    array(b, 0, "A");
+    array(b, 0, "S");
+    k = 0;
+    write_at(b, "x0", "A", 0, &k);
+    slice_op(b, "A", c ? 2 : 1, c ? 2147483647 : 1, "S");
+    length_of(b, "S", "len");
+    ic_builder_fetch(b, "len");
+    ck_assert_int_eq(tu_run(b, 1, TU_NAMES("x0"), xs, 1, TU_NAMES("len"), out, err, sizeof err),
+                     IC_ERR_SHAPE);
+    tu_assert_msg(err, "(slice", "of tensor array 'A' (1 elements) is empty",
+                  c ? "selects [2, 1)" : "selects [1, 1)", "the end must exceed the start", NULL);
+    ic_builder_destroy(b);
+  }
+  for (int i = 0; i < 3; i++) ic_tensor_destroy(xs[i]);
+}
+END_TEST
+
 static TCase *tc_sum(void) {
   TCase *tc = tcase_create("sum_array");
   tcase_add_test(tc, two_arrays_f32);
@@ -488,6 +587,7 @@ static TCase *tc_sum(void) {
   tcase_add_test(tc, unwritten_input);
   tcase_add_test(tc, in_while_loop);
   tcase_add_test(tc, errors);
+  tcase_add_test(tc, slice_into_array);
   return tc;
 }
 

@@ -101,6 +101,23 @@ def array_slice(g):
 
 
 @case()
+def array_slice_range(g):
+    """A tensor array sliced into a tensor array, arr[i:j] (Paddle 2.x writes a slice op
+    without decrease_axis whose Input and Out are LoDTensorArrays): [1:3], [-3:-1], [-1:]
+    (ends 2147483647 in the program), [0:10] past the end, read back stacked and by
+    length."""
+    x = g.data("x", g.rand([2, 3]))
+    arr = paddle.tensor.create_array(F32)
+    for k in range(4):
+        paddle.tensor.array_write(x * float(k + 1), paddle.full([1], k, "int64"), array=arr)
+    outs = []
+    for sub in (arr[1:3], arr[-3:-1], arr[-1:], arr[0:10]):
+        t, _ = paddle.tensor.manipulation.tensor_array_to_tensor(sub, axis=0, use_stack=True)
+        outs += [t, paddle.tensor.array_length(sub)]
+    g.fetch(*outs)
+
+
+@case()
 def while_loop_zero(g):
     """paddle.static.nn.while_loop that runs no iteration (n = 0)."""
     x = g.data("x", g.rand([3]))

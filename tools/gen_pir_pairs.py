@@ -959,8 +959,9 @@ def json_ops8(paddle, np):
     types; SeqLength), warpctc (lengths; blank 0 and last, norm_by_times), auc (ROC; PR,
     which Paddle's kernel computes as ROC) and deformable_conv_v1 (stride 2, groups,
     deformable_groups: pd_op.deformable_conv with no mask); and matmul_with_flatten (mul)
-    and assign_out_ (paddle.assign with output=), which Paddle's PIR API builds into the
-    translated program."""
+    and assign_out_ (paddle.assign with output=) and slice_array (tensor array to tensor
+    array: [1:3], [-3:-1], [-1:0], [0:10], a start from a tensor), which Paddle's PIR API
+    builds into the translated program."""
     from paddle.base.layer_helper import LayerHelper
     from paddle.pir_utils import OldIrGuard
     r = np.random.RandomState(81)
@@ -1164,6 +1165,16 @@ def json_ops8(paddle, np):
         t = paddle.zeros([2, 3, 4]) - 1.0
         before = t * 3.0
         fetches += [paddle.assign(mx * 2.0, output=t) + before]
+        # slice_array (an array slice of a tensor array, a_list[i:j]): [1:3], [-3:-1], the
+        # [-1:0] Paddle writes for a[-1:], [0:10] past the end, and a start from a tensor
+        arr = paddle.tensor.create_array("float32")
+        for k in range(4):
+            paddle.tensor.array_write(mx * float(k + 1), paddle.full([1], k, "int64"), arr)
+        for st, en in (([1], [3]), ([-3], [-1]), ([-1], [0]), ([0], [10]),
+                       (paddle.full([1], 2, "int64"), [4])):
+            sub = paddle._C_ops.slice_array(arr, st, en)
+            fetches += [paddle._C_ops.array_to_tensor(sub, 0, True)[0],
+                        paddle.tensor.array_length(sub)]
     vals = {"mx": f32(2, 3, 4), "my": f32(4, 5), "my2": f32(4, 3, 5)}
     return ([(first(vmap[n]), v) for n, v in feeds] + [(v, vals[v.name]) for v in (mx, my, my2)],
             fetches, prog)

@@ -433,6 +433,8 @@ static const ic_pir_opmap k_ops[] = {
     {"slice", "slice", "Input;=L:starts|StartsTensor|StartsTensorList;=L:ends|EndsTensor|EndsTensorList",
      "Out", ""},
     /* x[k] of a tensor array: its element k (a constant k becomes a tensor for I) */
+    {"slice_array", "slice_array",
+     "Input;=L:starts|StartsTensor|StartsTensorList;=L:ends|EndsTensor|EndsTensorList", "Out", ""},
     {"slice_array_dense", "read_from_array", "X;I", "Out", ""},
     {"slogdet", "slogdeterminant", "Input", "Out", ""},
     {"softmax", "softmax", "X", "Out", ""},
