@@ -42,8 +42,8 @@ STEPS = 20
 def strip_callstacks(data):
     """Drop op_callstack (this machine's Python stacks). Paddle 3.3.1's legacy reshape2 and
     transpose2 ops also carry some attributes twice (mkldnn_data_type) in a training program;
-    icore rejects a repeated attribute, so an exact repeat is dropped here (a differing
-    one would be an error)."""
+    icore reads a repeated attribute as Paddle does (the last one wins; test_program covers
+    it), but an exact repeat is dropped here all the same (a differing one would be an error)."""
     from paddle.base.proto import framework_pb2
     prog = framework_pb2.ProgramDesc.FromString(data)
     for block in prog.blocks:
