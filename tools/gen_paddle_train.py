@@ -1047,6 +1047,12 @@ def case_sparse_adam():
     return _sparse_embedding(51, paddle.optimizer.Adam(learning_rate=0.05))
 
 
+def case_sparse_adam_lazy():
+    """An embedding with is_sparse and Adam with lazy_mode (PaddleRec's rank models train so):
+    only the looked-up rows of the embedding and of its moments move."""
+    return _sparse_embedding(52, paddle.optimizer.Adam(learning_rate=0.05, lazy_mode=True))
+
+
 def case_adamax():
     """Adamax (the adamax op, then a scale op on Beta1Pow) with beta1, beta2 and epsilon set."""
     return _opt_net(40, paddle.optimizer.Adamax(learning_rate=0.02, beta1=0.85, beta2=0.98,
@@ -1888,6 +1894,7 @@ CASES["lars"] = case_lars
 CASES["asgd"] = case_asgd
 CASES["sparse_sgd"] = case_sparse_sgd
 CASES["sparse_adam"] = case_sparse_adam
+CASES["sparse_adam_lazy"] = case_sparse_adam_lazy
 CASES["ctc_adam"] = case_ctc_adam
 CASES["ctc_norm_sgd"] = case_ctc_norm_sgd
 CASES["w2v_hsigmoid"] = case_w2v_hsigmoid
