@@ -1825,8 +1825,9 @@ static void pad_attr(ic_builder_op *op) {
 }
 
 START_TEST(lookup_table_v2_grad) {
-  /* is_sparse (Paddle's SelectedRows gradient) gives the same values, dense */
-  const int64_t pads[] = {-1, 2, -3, 2};
+  /* is_sparse (Paddle's SelectedRows gradient) gives the same values, dense (without a
+   * padding row: with one, see lookup_sparse_padding_rows) */
+  const int64_t pads[] = {-1, 2, -3, -1};
   for (size_t k = 0; k < 4; k++) {
     g_pad = pads[k];
     g_sparse = k == 3;
@@ -2905,6 +2906,46 @@ START_TEST(adam_update) {
 }
 END_TEST
 
+/* With is_sparse, Paddle's gradient (SelectedRows: one row per position of Ids, each its
+ * Out@GRAD row) ignores padding_idx, so a padding row is trained (Paddle 2.6 and 3.3; the
+ * dense gradient skips it): lookup_table_v2_grad and lookup_table_grad, padding_idx 2. */
+START_TEST(lookup_sparse_padding_rows) {
+  for (int v1 = 0; v1 < 2; v1++) {
+    ic_builder *b = ic_builder_create();
+    ic_tensor *w = r64(2, TU_DIMS(5, 3), 75),
+              *ids = v1 ? tu_i64(2, TU_DIMS(6, 1), (const int64_t[]){2, 0, 4, 2, 2, 0})
+                        : tu_i64(1, TU_DIMS(6), (const int64_t[]){2, 0, 4, 2, 2, 0}),
+              *dout = r64(2, TU_DIMS(6, 3), 76);
+    ew_feed(b, "w", w);
+    ew_feed(b, "ids", ids);
+    ew_feed(b, "dout", dout);
+    ic_builder_op *op = ic_builder_add_op(b, 0, v1 ? "lookup_table_grad" : "lookup_table_v2_grad");
+    ic_builder_in(op, "W", "w");
+    ic_builder_in(op, "Ids", "ids");
+    ic_builder_in(op, "Out@GRAD", "dout");
+    ic_builder_out(op, "W@GRAD", "dw");
+    ic_builder_attr_int(op, "padding_idx", 2);
+    ic_builder_attr_bool(op, "is_sparse", true);
+    ew_fetch(b, "dw", IC_FP64);
+    ic_tensor *got = NULL;
+    char err[1024];
+    ck_assert_msg(tu_run(b, 3, TU_NAMES("w", "ids", "dout"), (ic_tensor *const[]){w, ids, dout},
+                         1, TU_NAMES("dw"), &got, err, sizeof err) == IC_OK, "%s", err);
+    static const int64_t id[6] = {2, 0, 4, 2, 2, 0};
+    double want[15] = {0};
+    for (int i = 0; i < 6; i++) {
+      for (int j = 0; j < 3; j++) want[id[i] * 3 + j] += ew_at(dout, i * 3 + j);
+    }
+    tu_assert_close(got, want, 15, 1e-15, 0);
+    ic_tensor_destroy(got);
+    ic_tensor_destroy(w);
+    ic_tensor_destroy(ids);
+    ic_tensor_destroy(dout);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 /* adam over a Grad declared SelectedRows (an embedding with is_sparse, whose gradient icore
  * holds dense): Paddle's sparse CPU update, rows that are all zeros taken as absent (their
  * moments decay, epsilon unscaled), every row with the beta powers already advanced when
@@ -3538,6 +3579,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, concat_grad);
   tcase_add_test(tc, slice_grad);
   tcase_add_test(tc, lookup_table_v2_grad);
+  tcase_add_test(tc, lookup_sparse_padding_rows);
   tcase_add_test(tc, cross_entropy2_grad);
   tcase_add_test(tc, cross_entropy_grad);
   tcase_add_test(tc, accuracy_counts);
