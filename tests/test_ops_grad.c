@@ -1825,8 +1825,9 @@ static void pad_attr(ic_builder_op *op) {
 }
 
 START_TEST(lookup_table_v2_grad) {
-  /* is_sparse (Paddle's SelectedRows gradient) gives the same values, dense */
-  const int64_t pads[] = {-1, 2, -3, 2};
+  /* is_sparse (Paddle's SelectedRows gradient) gives the same values, dense (without a
+   * padding row: with one, see lookup_sparse_padding_rows) */
+  const int64_t pads[] = {-1, 2, -3, -1};
   for (size_t k = 0; k < 4; k++) {
     g_pad = pads[k];
     g_sparse = k == 3;
@@ -2905,11 +2906,52 @@ START_TEST(adam_update) {
 }
 END_TEST
 
+/* With is_sparse, Paddle's gradient (SelectedRows: one row per position of Ids, each its
+ * Out@GRAD row) ignores padding_idx, so a padding row is trained (Paddle 2.6 and 3.3; the
+ * dense gradient skips it): lookup_table_v2_grad and lookup_table_grad, padding_idx 2. */
+START_TEST(lookup_sparse_padding_rows) {
+  for (int v1 = 0; v1 < 2; v1++) {
+    ic_builder *b = ic_builder_create();
+    ic_tensor *w = r64(2, TU_DIMS(5, 3), 75),
+              *ids = v1 ? tu_i64(2, TU_DIMS(6, 1), (const int64_t[]){2, 0, 4, 2, 2, 0})
+                        : tu_i64(1, TU_DIMS(6), (const int64_t[]){2, 0, 4, 2, 2, 0}),
+              *dout = r64(2, TU_DIMS(6, 3), 76);
+    ew_feed(b, "w", w);
+    ew_feed(b, "ids", ids);
+    ew_feed(b, "dout", dout);
+    ic_builder_op *op = ic_builder_add_op(b, 0, v1 ? "lookup_table_grad" : "lookup_table_v2_grad");
+    ic_builder_in(op, "W", "w");
+    ic_builder_in(op, "Ids", "ids");
+    ic_builder_in(op, "Out@GRAD", "dout");
+    ic_builder_out(op, "W@GRAD", "dw");
+    ic_builder_attr_int(op, "padding_idx", 2);
+    ic_builder_attr_bool(op, "is_sparse", true);
+    ew_fetch(b, "dw", IC_FP64);
+    ic_tensor *got = NULL;
+    char err[1024];
+    ck_assert_msg(tu_run(b, 3, TU_NAMES("w", "ids", "dout"), (ic_tensor *const[]){w, ids, dout},
+                         1, TU_NAMES("dw"), &got, err, sizeof err) == IC_OK, "%s", err);
+    static const int64_t id[6] = {2, 0, 4, 2, 2, 0};
+    double want[15] = {0};
+    for (int i = 0; i < 6; i++) {
+      for (int j = 0; j < 3; j++) want[id[i] * 3 + j] += ew_at(dout, i * 3 + j);
+    }
+    tu_assert_close(got, want, 15, 1e-15, 0);
+    ic_tensor_destroy(got);
+    ic_tensor_destroy(w);
+    ic_tensor_destroy(ids);
+    ic_tensor_destroy(dout);
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 /* adam over a Grad declared SelectedRows (an embedding with is_sparse, whose gradient icore
  * holds dense): Paddle's sparse CPU update, rows that are all zeros taken as absent (their
  * moments decay, epsilon unscaled), every row with the beta powers already advanced when
- * Beta1PowOut / Beta2PowOut name the inputs' variables, as Paddle's kernel reads them; and
- * lazy_mode, amsgrad and adamw over such a Grad refused by name. */
+ * Beta1PowOut / Beta2PowOut name the inputs' variables, as Paddle's kernel reads them; with
+ * lazy_mode the absent rows keep their parameter and moments (phi's lazy CPU path); and
+ * amsgrad and adamw over such a Grad refused by name. */
 START_TEST(adam_sparse_rows) {
   for (int mode = 0; mode < 4; mode++) { /* 0 update, 1 lazy_mode, 2 amsgrad, 3 adamw */
     ic_tensor *p = r64(2, TU_DIMS(4, 3), 30), *g = r64(2, TU_DIMS(4, 3), 31), *lr = scalar64(0.01),
@@ -2941,9 +2983,9 @@ START_TEST(adam_sparse_rows) {
     ic_tensor *got[3] = {0};
     char err[1024];
     ic_status st = tu_run(b, 7, in_names, ins, 3, onames, got, err, sizeof err);
-    if (mode) {
+    if (mode >= 2) {
       ck_assert_int_ne(st, IC_OK);
-      tu_assert_msg(err, mode == 1 ? "lazy_mode" : mode == 2 ? "amsgrad" : "adamw",
+      tu_assert_msg(err, mode == 2 ? "amsgrad" : "adamw",
                     "SelectedRows gradient 'gs'", NULL);
     } else {
       ck_assert_msg(st == IC_OK, "%s", err);
@@ -2957,6 +2999,11 @@ START_TEST(adam_sparse_rows) {
         w1[k] = beta1 * ew_at(m1, k) + (held ? (1 - beta1) * gv : 0);
         w2[k] = beta2 * ew_at(m2, k) + (held ? (1 - beta2) * gv * gv : 0);
         wp[k] = ew_at(p, k) - lrt * w1[k] / (sqrt(w2[k]) + (held ? eps * sqrt(1 - u2) : eps));
+        if (mode == 1 && !held) { /* lazy_mode: an absent row stays */
+          w1[k] = ew_at(m1, k);
+          w2[k] = ew_at(m2, k);
+          wp[k] = ew_at(p, k);
+        }
       }
       tu_assert_close(got[0], wp, 12, 1e-13, 1e-15);
       tu_assert_close(got[1], w1, 12, 1e-13, 1e-15);
@@ -3532,6 +3579,7 @@ static TCase *tc_grad(void) {
   tcase_add_test(tc, concat_grad);
   tcase_add_test(tc, slice_grad);
   tcase_add_test(tc, lookup_table_v2_grad);
+  tcase_add_test(tc, lookup_sparse_padding_rows);
   tcase_add_test(tc, cross_entropy2_grad);
   tcase_add_test(tc, cross_entropy_grad);
   tcase_add_test(tc, accuracy_counts);

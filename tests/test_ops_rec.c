@@ -165,9 +165,9 @@ START_TEST(metric_errors) {
   expect_fail("auc", 4,
               (in_spec[]){{"Predict", "p", prob(2, D(3, 1), 0.5f)},
                           {"Label", "l", tu_i64(1, D(3), (const int64_t[]){0, 1, 1})},
-                          {"StatPos", "sp", ot_iota(IC_INT64, 1, D(17), 0)},
+                          {"StatPos", "sp", ot_iota(IC_INT64, 1, D(15), 0)},
                           {"StatNeg", "sn", ot_iota(IC_INT64, 1, D(16), 0)}},
-              "AUC", auc15, "expected 16 counts");
+              "AUC", auc15, "expected 16 counts");  /* fewer than B (more are read as Paddle does) */
   expect_fail("precision_recall", 3,
               (in_spec[]){{"MaxProbs", "p", f32(2, D(2, 1))},
                           {"Indices", "i", tu_i32(2, D(2, 1), (const int32_t[]){0, 4})},

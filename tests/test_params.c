@@ -615,6 +615,78 @@ START_TEST(dtype_and_dims_mismatch) {
 }
 END_TEST
 
+/* What Paddle 2.6's PostTrainingQuantization (onnx_format) saves, which Paddle's loader takes
+ * as the file has it: a value declared [1] saved 0-D (its @scale variables; and declared 0-D
+ * saved [1]), per-channel scales declared [3] saved [1, 3], and weights declared float32
+ * saved int8. [2] for a declared 0-D, or int8 for a declared int32, is still refused. */
+START_TEST(quantized_save_dims_dtypes) {
+  ic_builder *b = ic_builder_create();
+  ic_builder_var(b, 0, "s1", IC_FP32, 1, TU_DIMS(1), true);
+  ic_builder_var(b, 0, "s0", IC_FP32, 0, NULL, true);
+  ic_builder_var(b, 0, "t3", IC_FP32, 1, TU_DIMS(3), true);
+  ic_builder_var(b, 0, "w8", IC_FP32, 2, TU_DIMS(2, 2), true);
+  ic_builder_var(b, 0, "z8", IC_INT32, 1, TU_DIMS(2), true);
+  tu_var(b, "x", IC_FP32, 1, TU_DIMS(3));
+  ic_builder_feed(b, "x");
+  ic_builder_fetch(b, "s1");
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  const float v0 = 0.5f, v1 = 2.0f, v2[2] = {1, 2}, v3[3] = {3, 4, 5};
+  const int8_t w8[4] = {-3, 1, 0, 127};
+  const int32_t z[2] = {1, 2};
+  bytes f = {0}, tail = {0};
+  rec r0 = {.dtype = IC_FP32, .ndim = 1, .dims = TU_DIMS(1), .data = &v0}; /* s0 held [1] */
+  rec r1 = {.dtype = IC_FP32, .ndim = 0, .dims = NULL, .data = &v1};       /* s1 held [] */
+  rec r3 = {.dtype = IC_FP32, .ndim = 2, .dims = TU_DIMS(1, 3), .data = v3}; /* t3 held [1, 3] */
+  rec r4 = {.dtype = IC_INT8, .ndim = 2, .dims = TU_DIMS(2, 2), .data = w8}; /* w8 held int8 */
+  rec r5 = {.dtype = IC_INT32, .ndim = 1, .dims = TU_DIMS(2), .data = z};
+  b_record(&f, &r0);
+  b_record(&f, &r1);
+  b_record(&tail, &r3);
+  b_record(&tail, &r4);
+  b_record(&tail, &r5);
+  b_put(&f, tail.p, tail.n);
+  char *dir = tu_tmpdir(), *path = path_in(dir, "p");
+  ck_assert(tu_write_file(path, f.p, f.n));
+  ic_scope *s;
+  ck_assert_int_eq(ic_scope_create(NULL, &s), IC_OK);
+  ck_assert_msg(ic_params_load(p, path, IC_PARAMS_COMBINED, s, err, sizeof err) == IC_OK, "%s",
+                err);
+  tu_assert_shape(ic_scope_get(s, "s0"), IC_FP32, 1, TU_DIMS(1));
+  tu_assert_shape(ic_scope_get(s, "s1"), IC_FP32, 0, NULL);
+  tu_assert_close(ic_scope_get(s, "s1"), (const double[]){2}, 1, 0, 0);
+  tu_assert_shape(ic_scope_get(s, "t3"), IC_FP32, 2, TU_DIMS(1, 3));
+  tu_assert_shape(ic_scope_get(s, "w8"), IC_INT8, 2, TU_DIMS(2, 2));
+  ck_assert(memcmp(ic_tensor_cdata(ic_scope_get(s, "w8")), w8, 4) == 0);
+  ic_scope_destroy(s);
+  b_free(&f);
+  rec r2 = {.dtype = IC_FP32, .ndim = 1, .dims = TU_DIMS(2), .data = v2}; /* s0 held [2] */
+  b_record(&f, &r2);
+  b_record(&f, &r1);
+  b_put(&f, tail.p, tail.n);
+  expect_bad(p, &f, IC_ERR_INVALID_PROGRAM, err, sizeof err, NULL);
+  tu_assert_msg(err, "variable 's0'", "float32[2]", "float32[]", NULL);
+  b_free(&f);
+  const int8_t z8[2] = {1, 2};
+  rec r6 = {.dtype = IC_INT8, .ndim = 1, .dims = TU_DIMS(2), .data = z8}; /* z8: int8 for int32 */
+  b_record(&f, &r0);
+  b_record(&f, &r1);
+  b_record(&f, &r3);
+  b_record(&f, &r4);
+  b_record(&f, &r6);
+  expect_bad(p, &f, IC_ERR_INVALID_PROGRAM, err, sizeof err, NULL);
+  tu_assert_msg(err, "variable 'z8'", "int8[2]", "int32[2]", NULL);
+  b_free(&f);
+  b_free(&tail);
+  free(path);
+  tu_rmtree(dir);
+  free(dir);
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* The header of b's record with a given TensorDesc, then w intact. */
 static void with_desc(bytes *f, const bytes *desc, int32_t desc_len) {
   b_le(f, 0, 4);
@@ -1094,6 +1166,7 @@ static TCase *tc_malformed(void) {
   tcase_add_test(tc, truncated_everywhere);
   tcase_add_test(tc, trailing_bytes);
   tcase_add_test(tc, dtype_and_dims_mismatch);
+  tcase_add_test(tc, quantized_save_dims_dtypes);
   tcase_add_test(tc, bad_tensor_desc);
   tcase_add_test(tc, element_count_overflow);
   tcase_add_test(tc, bad_versions_and_lod);

@@ -175,10 +175,56 @@ START_TEST(feed_fetch_passthrough) {
 }
 END_TEST
 
+/* An OpDesc naming an attribute twice (Paddle 2.6 and 3.3 training programs repeat reshape2's
+ * use_mkldnn, mkldnn_data_type and use_quantizer) loads as Paddle reads it: the last one wins.
+ * The builder replaces a repeated attribute, so the repeat is made by renaming "scalX" to
+ * "scale" in the serialized bytes. */
+START_TEST(repeated_attribute_last_wins) {
+  ic_builder *b = ic_builder_create();
+  tu_var(b, "x", IC_FP32, 2, TU_DIMS(-1, 2));
+  tu_var(b, "y", IC_FP32, 2, TU_DIMS(-1, 2));
+  ic_builder_feed(b, "x");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "scale");
+  ic_builder_in(op, "X", "x");
+  ic_builder_out(op, "Out", "y");
+  ic_builder_attr_float(op, "scale", 1.5f);
+  ic_builder_attr_float(op, "bias", 0.0f);
+  ic_builder_attr_float(op, "scalX", 2.5f);
+  ic_builder_fetch(b, "y");
+  void *bytes;
+  size_t size;
+  ck_assert_int_eq(ic_builder_serialize(b, &bytes, &size), IC_OK);
+  size_t renamed = 0;
+  for (size_t i = 0; i + 5 <= size; i++) {
+    if (memcmp((char *)bytes + i, "scalX", 5) == 0) {
+      ((char *)bytes)[i + 4] = 'e';
+      renamed++;
+    }
+  }
+  ck_assert_uint_eq(renamed, 1);
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_program_from_bytes(bytes, size, "<repeat>", &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  free(bytes);
+  const ic_op *sc = &p->blocks[0].ops[1];
+  ck_assert_str_eq(sc->type, "scale");
+  ck_assert_uint_eq(sc->n_attrs, 2);
+  ic_err e;
+  ic_attr_reader r;
+  ic_ar_init(&r, sc, &e);
+  ck_assert(ic_ar_float(&r, "scale", 0) == 2.5);
+  ck_assert_int_eq(r.st, IC_OK);
+  ic_program_destroy(p);
+  ic_builder_destroy(b);
+}
+END_TEST
+
 static TCase *tc_load(void) {
   TCase *tc = tcase_create("load");
   tcase_add_test(tc, real_models_parse);
   tcase_add_test(tc, mobilenet_details);
+  tcase_add_test(tc, repeated_attribute_last_wins);
   return tc;
 }
 

@@ -534,6 +534,12 @@ START_TEST(paddle_sparse_sgd) { run_paddle_case("sparse_sgd"); }
 END_TEST
 START_TEST(paddle_sparse_adam) { run_paddle_case("sparse_adam"); }
 END_TEST
+/* Adam with lazy_mode over the sparse gradient: only the looked-up rows move */
+START_TEST(paddle_sparse_adam_lazy) { run_paddle_case("sparse_adam_lazy"); }
+END_TEST
+/* is_sparse with padding_idx: Paddle's sparse gradient trains the padding row */
+START_TEST(paddle_sparse_pad_sgd) { run_paddle_case("sparse_pad_sgd"); }
+END_TEST
 
 /* word2vec's output layers: hierarchical_sigmoid on the default tree with a Bias after an
  * is_sparse embedding (SGD); on a custom tree fed as PathTable / PathCode with is_sparse
@@ -1610,6 +1616,8 @@ static TCase *tc_paddle(void) {
   tcase_add_test(tc, paddle_crf_lod_sgd);
   tcase_add_test(tc, paddle_sparse_sgd);
   tcase_add_test(tc, paddle_sparse_adam);
+  tcase_add_test(tc, paddle_sparse_adam_lazy);
+  tcase_add_test(tc, paddle_sparse_pad_sgd);
   tcase_add_test(tc, paddle_lr_scheduler_fed);
   tcase_add_test(tc, paddle_l2_l1_regularizer);
   tcase_add_test(tc, paddle_huber_momentum);

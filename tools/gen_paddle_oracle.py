@@ -4173,6 +4173,25 @@ def p7_linalg(g):
     g.fetch(*outs)
 
 
+@case(**EXACT, note="counts and a trapezoid sum in double over few buckets: exact")
+def auc_longer_stats(g):
+    """auc whose StatPos / StatNeg hold more counts than it reads, as paddle.static.auc's
+    slide_steps 0 batch counts do in its startup program ([(T + 1) + 1]): slide_steps 0 over
+    18 counts (the first 16 read, outputs [1, 16]) and slide_steps 2 over 52 (the first 49
+    read, outputs [49])."""
+    p1 = g.rand([9, 1], 0, 1)
+    pred2 = g.data("pred2", np.concatenate([1 - p1, p1], axis=1))
+    lab = g.data("lab", np.array([1, 0, 1, 1, 0, -1, 0, 1, 0], "int64").reshape(9, 1))
+    outs = _auc(g, pred2, lab, g.data("pos18", g.randint([18], 0, 5, "int64")),
+                g.data("neg18", g.randint([18], 0, 5, "int64")))
+    tp, tn = g.randint([52], 0, 4, "int64"), g.randint([52], 0, 4, "int64")
+    tp[32:48] = tp[0:16] + tp[16:32]
+    tn[32:48] = tn[0:16] + tn[16:32]
+    tp[48] = tn[48] = 2
+    outs += _auc(g, pred2, lab, g.data("pos52", tp), g.data("neg52", tn), slide_steps=2)
+    g.fetch(*outs)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""

@@ -42,8 +42,8 @@ STEPS = 20
 def strip_callstacks(data):
     """Drop op_callstack (this machine's Python stacks). Paddle 3.3.1's legacy reshape2 and
     transpose2 ops also carry some attributes twice (mkldnn_data_type) in a training program;
-    icore rejects a repeated attribute, so an exact repeat is dropped here (a differing
-    one would be an error)."""
+    icore reads a repeated attribute as Paddle does (the last one wins; test_program covers
+    it), but an exact repeat is dropped here all the same (a differing one would be an error)."""
     from paddle.base.proto import framework_pb2
     prog = framework_pb2.ProgramDesc.FromString(data)
     for block in prog.blocks:
@@ -1047,6 +1047,27 @@ def case_sparse_adam():
     return _sparse_embedding(51, paddle.optimizer.Adam(learning_rate=0.05))
 
 
+def case_sparse_adam_lazy():
+    """An embedding with is_sparse and Adam with lazy_mode (PaddleRec's rank models train so):
+    only the looked-up rows of the embedding and of its moments move."""
+    return _sparse_embedding(52, paddle.optimizer.Adam(learning_rate=0.05, lazy_mode=True))
+
+
+def case_sparse_pad_sgd():
+    """An embedding with is_sparse and padding_idx 3 (ids include 3) and SGD: Paddle's sparse
+    gradient ignores padding_idx, so the padding row is trained (the dense one is not)."""
+    ids = paddle.static.data(name="ids", shape=[None, 4], dtype="int64")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    emb = paddle.static.nn.embedding(ids, size=[20, 8], is_sparse=True, padding_idx=3)
+    out = paddle.static.nn.fc(paddle.mean(emb, axis=1), 1)
+    loss = paddle.mean(paddle.square(out - y))
+    paddle.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    rng = np.random.default_rng(53)
+    feeds = {"ids": rng.integers(0, 6, (STEPS * 6, 4)).astype("int64"),
+             "y": rng.standard_normal((STEPS * 6, 1)).astype("float32")}
+    return loss, feeds, 6, 1e-5, 1e-4
+
+
 def case_adamax():
     """Adamax (the adamax op, then a scale op on Beta1Pow) with beta1, beta2 and epsilon set."""
     return _opt_net(40, paddle.optimizer.Adamax(learning_rate=0.02, beta1=0.85, beta2=0.98,
@@ -1888,6 +1909,8 @@ CASES["lars"] = case_lars
 CASES["asgd"] = case_asgd
 CASES["sparse_sgd"] = case_sparse_sgd
 CASES["sparse_adam"] = case_sparse_adam
+CASES["sparse_adam_lazy"] = case_sparse_adam_lazy
+CASES["sparse_pad_sgd"] = case_sparse_pad_sgd
 CASES["ctc_adam"] = case_ctc_adam
 CASES["ctc_norm_sgd"] = case_ctc_norm_sgd
 CASES["w2v_hsigmoid"] = case_w2v_hsigmoid

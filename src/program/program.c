@@ -576,10 +576,18 @@ static ic_status build(ic_program *p, ic_err *err) {
       if (!attrs) return ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
       char where[160];
       snprintf(where, sizeof where, "%s: op #%zu (%s) in block %zu", p->origin, o, op->type, bi);
+      size_t n_attrs = 0;
       for (size_t a = 0; a < pop->n_attrs; a++) {
-        if ((st = convert_attr(p, pop->attrs[a], &attrs[a], err, where))) return st;
+        /* an attribute named again later in the OpDesc (Paddle 2.6 training programs repeat
+         * reshape2's use_mkldnn, mkldnn_data_type, use_quantizer): Paddle keeps the last one
+         * (its OpDesc reads attrs into a map), so this one is skipped */
+        bool later = false;
+        for (size_t c = a + 1; c < pop->n_attrs && !later; c++) {
+          later = strcmp(pop->attrs[a]->name, pop->attrs[c]->name) == 0;
+        }
+        if (later) continue;
+        if ((st = convert_attr(p, pop->attrs[a], &attrs[n_attrs++], err, where))) return st;
       }
-      size_t n_attrs = pop->n_attrs;
       bool marked = !paddle2; /* a program's own ic_paddle2 attribute is kept, not doubled */
       for (size_t a = 0; a < n_attrs && !marked; a++) marked = !strcmp(attrs[a].name, "ic_paddle2");
       if (!marked) {

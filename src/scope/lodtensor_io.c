@@ -141,8 +141,25 @@ const char *ic_lt_describe(int dtype, int ndim, const int64_t *dims, char *buf, 
 }
 
 /* Whether file dims match a VarDesc's, where the VarDesc's -1 matches anything. */
+bool ic_lt_dtype_match(int declared, int held) {
+  return declared == held || (held == IC_INT8 && (declared == IC_FP32 || declared == IC_FP64 ||
+                                                  declared == IC_FP16 || declared == IC_BF16));
+}
+
 bool ic_lt_dims_match(const ic_vardesc *v, int ndim, const int64_t *dims) {
-  if (v->ndim != ndim) return false;
+  if (v->ndim != ndim) {
+    /* dims that differ only by axes of size 1 ([] for [1], [1, 104] for [104]): Paddle's
+     * PostTrainingQuantization saves its scales so, and Paddle's loader takes the file's dims */
+    int i = 0, k = 0;
+    for (;;) {
+      while (i < v->ndim && v->dims[i] == 1) i++;
+      while (k < ndim && dims[k] == 1) k++;
+      if (i == v->ndim || k == ndim) return i == v->ndim && k == ndim;
+      if (v->dims[i] < 0 || v->dims[i] != dims[k]) return false;
+      i++;
+      k++;
+    }
+  }
   for (int i = 0; i < ndim; i++) {
     if (v->dims[i] >= 0 && v->dims[i] != dims[i]) return false;
   }
@@ -275,7 +292,7 @@ ic_status ic_lt_read_tensor(ic_lt_src *s, const char *var, const ic_vardesc *wan
     }
   }
   ic_lt_describe(dtype, ndim, desc->dims, got, sizeof got);
-  if (want && ((int)want->dtype != dtype || !ic_lt_dims_match(want, ndim, desc->dims))) {
+  if (want && (!ic_lt_dtype_match((int)want->dtype, dtype) || !ic_lt_dims_match(want, ndim, desc->dims))) {
     ic_lt_describe(want->dtype, want->ndim, want->dims, exp, sizeof exp);
     st = ic_lt_fail(s, var, at, IC_ERR_INVALID_PROGRAM,
                     "the file holds %s, the program declares %s", got, exp);

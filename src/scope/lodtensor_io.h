@@ -51,8 +51,13 @@ ic_status ic_lt_close_out(FILE *f, const char *path, ic_status st, ic_err *err);
 
 /* "float32[2, 3]" for a dtype and dims pair, into buf. */
 const char *ic_lt_describe(int dtype, int ndim, const int64_t *dims, char *buf, size_t len);
-/* Whether dims match a VarDesc's, where the VarDesc's -1 matches anything. */
+/* Whether dims match a VarDesc's, where the VarDesc's -1 matches anything; dims of another
+ * rank match when they differ only by axes of size 1 ([] for [1], [1, 104] for [104]). */
 bool ic_lt_dims_match(const ic_vardesc *v, int ndim, const int64_t *dims);
+/* Whether a tensor of dtype `held` may stand for a variable declared `declared`: the same
+ * dtype, or int8 for a float one (Paddle's PostTrainingQuantization saves the weights it
+ * quantizes as int8 and leaves their VarDesc float32; dequantize_linear reads them). */
+bool ic_lt_dtype_match(int declared, int held);
 
 /* Round-to-nearest-even conversions to the storage-only float types. */
 uint16_t ic_f32_to_f16(float f);

@@ -174,7 +174,7 @@ static ic_status param_tensor(const ic_scope *scope, const ic_vardesc *v, const 
                       "%s: parameter '%s' has no tensor in the scope to save", path, v->name);
   }
   const ic_tensor *t = &var->tensor;
-  if (t->dtype != v->dtype || !ic_lt_dims_match(v, t->ndim, t->dims)) {
+  if (!ic_lt_dtype_match((int)v->dtype, (int)t->dtype) || !ic_lt_dims_match(v, t->ndim, t->dims)) {
     return ic_err_set(err, IC_ERR_INVALID_ARGUMENT,
                       "%s: parameter '%s' is %s in the scope, the program declares %s", path,
                       v->name, ic_tensor_describe(t, got, sizeof got),

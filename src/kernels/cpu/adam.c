@@ -111,9 +111,10 @@ static double scalar(const ic_tensor *t) {
     }                                                                                      \
   } while (0)
 
-/* The update of Paddle's CPU Adam for a SelectedRows Grad (phi SparseAdamFunctor<T, CPUAdam>,
- * lazy_mode false): a row the gradient holds takes the dense step; a row it does not hold
- * decays its moments and moves by them with epsilon itself, not epsilon sqrt(1 - Beta2Pow).
+/* The update of Paddle's CPU Adam for a SelectedRows Grad (phi SparseAdamFunctor<T, CPUAdam>):
+ * a row the gradient holds takes the dense step; a row it does not hold, lazy_mode false,
+ * decays its moments and moves by them with epsilon itself, not epsilon sqrt(1 - Beta2Pow),
+ * and with lazy_mode keeps its parameter and moments as they are.
  * icore's gradient of an is_sparse embedding is dense: a row that is all zeros is taken as
  * one the gradient does not hold (a looked-up row whose gradient sums to exactly 0 would be
  * held in Paddle's: with its moments at 0, as a padding row's, both give the same). */
@@ -133,6 +134,14 @@ static double scalar(const ic_tensor *t) {
       const int64_t o = r * width;                                                         \
       bool held = false;                                                                   \
       for (int64_t k = 0; k < width && !held; k++) held = gp[o + k] != 0;                  \
+      if (!held && lazy) {                                                                 \
+        for (int64_t i = o; i < o + width; i++) {                                          \
+          m1o[i] = m1[i];                                                                  \
+          m2o[i] = m2[i];                                                                  \
+          po[i] = pp[i];                                                                   \
+        }                                                                                  \
+        continue;                                                                          \
+      }                                                                                    \
       for (int64_t i = o; i < o + width; i++) {                                            \
         const T g = gp[i];                                                                 \
         const T v1 = held ? b1 * m1[i] + (1 - b1) * g : b1 * m1[i];                        \
@@ -148,15 +157,17 @@ static double scalar(const ic_tensor *t) {
     }                                                                                      \
   } while (0)
 
-/* sparse: SPARSE_STEP; pow_after: with the beta powers already advanced (see
- * ic_adam_resolve, which decides both from the program). */
-static ic_status run_common(ic_kctx *c, bool sparse, bool pow_after);
+/* sparse: SPARSE_STEP (lazy: its lazy_mode); pow_after: with the beta powers already
+ * advanced (see ic_adam_resolve, which decides all three from the program). */
+static ic_status run_common(ic_kctx *c, bool sparse, bool lazy, bool pow_after);
 
-ic_status ic_adam_run(ic_kctx *c) { return run_common(c, false, false); }
-static ic_status run_sparse(ic_kctx *c) { return run_common(c, true, false); }
-static ic_status run_sparse_after(ic_kctx *c) { return run_common(c, true, true); }
+ic_status ic_adam_run(ic_kctx *c) { return run_common(c, false, false, false); }
+static ic_status run_sparse(ic_kctx *c) { return run_common(c, true, false, false); }
+static ic_status run_sparse_after(ic_kctx *c) { return run_common(c, true, false, true); }
+static ic_status run_lazy(ic_kctx *c) { return run_common(c, true, true, false); }
+static ic_status run_lazy_after(ic_kctx *c) { return run_common(c, true, true, true); }
 
-static ic_status run_common(ic_kctx *c, bool sparse, bool pow_after) {
+static ic_status run_common(ic_kctx *c, bool sparse, bool lazy, bool pow_after) {
   const ic_adam_attrs *a = c->attrs;
   const ic_tensor *p = ic_in(c, IN_PARAM, 0);
   static const int like[] = {IN_PARAM, IN_M1, IN_M2, IN_M2MAX, IN_B1POW, IN_B2POW};
@@ -233,6 +244,21 @@ static const ic_opdef adam_sparse_after = {
     .attrs_size = sizeof(ic_adam_attrs), .parse = ic_adam_parse,
     .infer = ic_adam_infer, .cpu = run_sparse_after,
 };
+/* the same with lazy_mode: only the rows the gradient holds move */
+static const ic_opdef adam_lazy = {
+    .name = "adam",
+    .n_inputs = 13, .inputs = ic_adam_inputs,
+    .n_outputs = 7, .outputs = ic_adam_outputs,
+    .attrs_size = sizeof(ic_adam_attrs), .parse = ic_adam_parse,
+    .infer = ic_adam_infer, .cpu = run_lazy,
+};
+static const ic_opdef adam_lazy_after = {
+    .name = "adam",
+    .n_inputs = 13, .inputs = ic_adam_inputs,
+    .n_outputs = 7, .outputs = ic_adam_outputs,
+    .attrs_size = sizeof(ic_adam_attrs), .parse = ic_adam_parse,
+    .infer = ic_adam_infer, .cpu = run_lazy_after,
+};
 
 /* Whether op's output slot `out` names exactly the variable of its input slot `in`. */
 static bool same_var(const ic_op *op, const char *out, const char *in) {
@@ -241,16 +267,16 @@ static bool same_var(const ic_op *op, const char *out, const char *in) {
 }
 
 /* A Grad declared SelectedRows (an embedding with is_sparse) takes Paddle's sparse update
- * (adam_sparse); what icore cannot follow there is refused by name: lazy_mode (only the held
- * rows move), amsgrad and adamw (their sparse CPU kernels were not checked). */
+ * (adam_sparse, or adam_lazy with lazy_mode: only the held rows move); what icore cannot
+ * follow there is refused by name: amsgrad and adamw (their sparse CPU kernels were not
+ * checked). */
 ic_status ic_adam_resolve(const ic_program *p, const ic_op *op, const ic_opdef **def, ic_err *err) {
   const ic_slot *g = ic_op_input(op, "Grad");
   if (!g || g->n != 1) return IC_OK;
   const ic_vardesc *d = ic_program_find_var(p, op->block, g->args[0]);
   if (!d || d->type != IC_VAR_SELECTED_ROWS) return IC_OK;
   const ic_attr *lazy = ic_op_attr(op, "lazy_mode"), *ams = ic_op_attr(op, "amsgrad");
-  const char *why = lazy && lazy->i ? "lazy_mode (only the rows it holds move)"
-                    : ams && ams->i ? "amsgrad"
+  const char *why = ams && ams->i ? "amsgrad"
                     : strcmp(op->type, "adam") ? op->type
                                                : NULL;
   if (!why) {
@@ -260,13 +286,14 @@ ic_status ic_adam_resolve(const ic_program *p, const ic_op *op, const ic_opdef *
     const ic_attr *global = ic_op_attr(op, "use_global_beta_pow");
     const bool after = !(global && global->i) && same_var(op, "Beta1PowOut", "Beta1Pow") &&
                        same_var(op, "Beta2PowOut", "Beta2Pow");
-    *def = after ? &adam_sparse_after : &adam_sparse;
+    const bool lz = lazy && lazy->i;
+    *def = lz ? (after ? &adam_lazy_after : &adam_lazy) : after ? &adam_sparse_after : &adam_sparse;
     return IC_OK;
   }
   char where[160];
   return ic_err_set(err, IC_ERR_UNSUPPORTED,
                     "%s: %s over the SelectedRows gradient '%s' (an embedding with is_sparse) "
-                    "is not supported: expected adam without lazy_mode or amsgrad",
+                    "is not supported: expected adam without amsgrad",
                     ic_op_where(op, where, sizeof where), why, g->args[0]);
 }
 

@@ -4,7 +4,10 @@
  * positive, 0 negative, below 0 skipped. Bucket b = (uint32)(p * num_thresholds) in float32 (B = num_thresholds + 1
  * buckets). StatPos / StatNeg (int64) are the running counts, StatPosOut / StatNegOut their
  * new values (programs name the same persistables; icore's executors give the kernel the old
- * values and commit the new ones):
+ * values and commit the new ones). As in Paddle, StatPos / StatNeg may hold more counts than
+ * the op reads (paddle.static.auc with slide_steps 0 makes its batch counts [B + 1] in the
+ * startup program, [1, B] in the main one): the first ones are read, and the outputs are
+ * [1, B] with slide_steps 0, else [(1 + S) B + 1]:
  *   slide_steps 0: the counts [B] accumulate every batch;
  *   slide_steps S > 0: S windows of B counts, then their sum [B], then a step counter: the
  *     window (counter mod S) is taken out of the sum, replaced by this batch's counts and
@@ -67,9 +70,9 @@ static ic_status infer(ic_kctx *c) {
   for (int k = 0; k < 2; k++) {
     const size_t s = k ? IN_NEG : IN_POS;
     if ((st = ic_kcheck_dtype(c, s, 0, IC_DT(IC_INT64)))) return st;
-    if (ic_tensor_numel_(ic_in(c, s, 0)) != stat_len(a)) {
+    if (ic_tensor_numel_(ic_in(c, s, 0)) < stat_len(a)) {
       return ic_kfail_in(c, s, 0, "expected %lld counts ((1 + slide_steps) * (num_thresholds + "
-                         "1)%s)", (long long)stat_len(a), a->slide_steps ? " + 1" : "");
+                         "1)%s) or more", (long long)stat_len(a), a->slide_steps ? " + 1" : "");
     }
   }
   if (tag) {
@@ -77,10 +80,12 @@ static ic_status infer(ic_kctx *c) {
     if (ic_tensor_numel_(tag) < 1) return ic_kfail_in(c, IN_TAG, 0, "expected at least one value");
   }
   ic_tensor_set_meta(ic_out(c, OUT_AUC, 0), IC_FP64, 0, NULL);
+  /* Paddle's shapes: [1, B] with slide_steps 0, else [(1 + slide_steps) B + 1], whatever
+   * StatPos held */
+  const int64_t od[2] = {a->slide_steps ? stat_len(a) : 1, a->num_thresholds + 1};
   for (int k = 0; k < 2; k++) {
-    const ic_tensor *in = ic_in(c, k ? IN_NEG : IN_POS, 0);
     ic_tensor *o = ic_out(c, k ? OUT_NEG : OUT_POS, 0);
-    if (o) ic_tensor_set_meta(o, IC_INT64, in->ndim, in->dims);
+    if (o) ic_tensor_set_meta(o, IC_INT64, a->slide_steps ? 1 : 2, od);
   }
   return IC_OK;
 }

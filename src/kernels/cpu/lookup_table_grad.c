@@ -3,10 +3,11 @@
  * v1's shapes and padding rule: Ids has a last dim of 1 and Out@GRAD has Ids' dims without it
  * + [width]; padding_idx -1 means none, other values are taken literally (as the forward
  * lookup_table). W@GRAD has W's dims and dtype; row r is the sum, in Ids' order and in W's
- * dtype, of the Out@GRAD rows whose id is r; ids equal to padding_idx contribute nothing.
- * Inputs: W (dims only), Ids (int64 or int32), Out@GRAD. An id outside [0, V) is an error naming
- * the position. With is_sparse Paddle writes a SelectedRows gradient (the rows of Ids, one per
- * position); icore writes the same values dense. SGD (checked against Paddle) and, by their
+ * dtype, of the Out@GRAD rows whose id is r; ids equal to padding_idx contribute nothing,
+ * except with is_sparse. Inputs: W (dims only), Ids (int64 or int32), Out@GRAD. An id outside
+ * [0, V) is an error naming the position. With is_sparse Paddle writes a SelectedRows gradient
+ * (the rows of Ids, one per position, each its Out@GRAD row: padding_idx is not looked at,
+ * so a padding row is trained, as Paddle 2.6 and 3.3 do); icore writes the same values dense. SGD (checked against Paddle) and, by their
  * kernels' code, Momentum and Adagrad update a row absent from such a gradient as one whose
  * gradient is 0; Adam's sparse kernel does not, and
  * adam.c follows it where the Grad variable is declared SelectedRows (ic_adam_resolve). */
@@ -71,7 +72,7 @@ ic_status ic_lookup_grad_run(ic_kctx *c) {
   memset(dw->data, 0, (size_t)(V * D) * ic_dtype_size(dw->dtype));
   for (int64_t i = 0; i < n; i++) {
     int64_t id = ic_read_i64(ids, i);
-    if (pad != -1 && id == pad) continue;
+    if (pad != -1 && id == pad && !a->is_sparse) continue;
     if (id < 0 || id >= V) {
       return ic_kfail_in(c, IN_IDS, 0, "has id %lld at index %lld, expected 0 to %lld (the rows "
                          "of W '%s')", (long long)id, (long long)i, (long long)V - 1,
