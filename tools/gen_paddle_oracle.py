@@ -4173,6 +4173,500 @@ def p7_linalg(g):
     g.fetch(*outs)
 
 
+# ---------------------------------------------------------------------------------------
+# au_: the completeness audit of the most common inference ops (modes, inputs and dtypes
+# the cases above leave out)
+# ---------------------------------------------------------------------------------------
+
+F64 = "float64"
+
+
+@case(rtol=1e-9, atol=1e-12)
+def au_conv_pool_f64(g):
+    """float64 conv2d (groups, NHWC, SAME), depthwise_conv2d, conv2d_transpose (groups,
+    output_size), depthwise_conv2d_transpose and pool2d (max, avg, adaptive)."""
+    x = g.data("x", g.rand([2, 4, 7, 6]).astype(F64))
+    xh = g.data("xh", g.rand([1, 6, 5, 4]).astype(F64))
+    w = g.param("w", g.rand([6, 2, 3, 3], -0.5, 0.5).astype(F64))
+    wh = g.param("wh", g.rand([3, 4, 2, 3], -0.5, 0.5).astype(F64))
+    dw = g.param("dw", g.rand([8, 1, 3, 3], -0.5, 0.5).astype(F64))
+    tw = g.param("tw", g.rand([4, 3, 3, 3], -0.5, 0.5).astype(F64))
+    td = g.param("td", g.rand([4, 1, 2, 2], -0.5, 0.5).astype(F64))
+    ct = lambda v, f, ins=None, **a: g.op(a.pop("type", "conv2d_transpose"),  # noqa: E731
+                                          dict({"Input": v, "Filter": f}, **(ins or {})),
+                                          dict(dict(strides=[1, 1], paddings=[0, 0],
+                                                    dilations=[1, 1], groups=1,
+                                                    padding_algorithm="EXPLICIT",
+                                                    data_format="NCHW", output_padding=[],
+                                                    output_size=[]), **a),
+                                          outs={"Output": 1}, dtype=F64)
+    cv = lambda *a, **k: g.op(k.pop("type", "conv2d"), {"Input": a[0], "Filter": a[1]},  # noqa
+                              dict(dict(strides=[1, 1], paddings=[0, 0], dilations=[1, 1],
+                                        groups=1, padding_algorithm="EXPLICIT",
+                                        data_format="NCHW"), **k),
+                              outs={"Output": 1}, dtype=F64)
+    pl = lambda v, **k: g.op("pool2d", {"X": v}, dict(dict(  # noqa: E731
+        pooling_type="max", ksize=[2, 2], strides=[2, 2], paddings=[0, 0], ceil_mode=False,
+        exclusive=True, global_pooling=False, adaptive=False, padding_algorithm="EXPLICIT",
+        data_format="NCHW"), **k), dtype=F64)
+    g.fetch(cv(x, w, groups=2, paddings=[1, 1], strides=[2, 1]),
+            cv(xh, wh, padding_algorithm="SAME", strides=[2, 2], data_format="NHWC"),
+            cv(x, dw, type="depthwise_conv2d", groups=4, paddings=[1, 2, 0, 1], dilations=[2, 1]),
+            ct(x, tw, strides=[2, 2], paddings=[1, 1]),
+            ct(x, tw, strides=[2, 2], groups=2, output_size=[16, 14]),
+            ct(x, td, type="depthwise_conv2d_transpose", groups=4, strides=[2, 2]),
+            pl(x), pl(x, pooling_type="avg", ksize=[3, 3], paddings=[1, 1], exclusive=False,
+                      ceil_mode=True),
+            pl(x, pooling_type="avg", ksize=[3, 4], adaptive=True),
+            pl(xh, ksize=[3, 2], strides=[1, 1], data_format="NHWC", global_pooling=True))
+
+
+@case()
+def au_conv_modes(g):
+    """conv2d: groups with NHWC and dilation, SAME with stride and dilation on NHWC,
+    asymmetric paddings with groups; conv2d_transpose: NHWC with groups, output_padding and
+    dilation, SAME with output_size, padding pairs, a 1x1 stride-1 kernel; depthwise NHWC
+    with a channel multiplier."""
+    x = g.data("x", g.rand([2, 6, 9, 8]), [-1, 6, -1, -1])
+    xh = g.data("xh", g.rand([1, 7, 6, 4]), [-1, -1, -1, 4])
+    w = g.param("w", g.rand([4, 3, 3, 2], -0.5, 0.5))
+    wh = g.param("wh", g.rand([6, 2, 3, 3], -0.5, 0.5))
+    dwh = g.param("dwh", g.rand([8, 1, 3, 3], -0.5, 0.5))
+    tw = g.param("tw", g.rand([4, 3, 3, 2], -0.5, 0.5))
+    tw1 = g.param("tw1", g.rand([6, 5, 1, 1], -0.5, 0.5))
+    g.fetch(conv(g, x, w, groups=2, dilations=(2, 3), paddings=(2, 0, 1, 3), strides=(1, 2)),
+            conv(g, xh, wh, groups=2, dilations=(2, 1), strides=(2, 2), algo="SAME", fmt="NHWC"),
+            conv(g, xh, wh, groups=2, paddings=(1, 0, 0, 2), fmt="NHWC"),
+            conv(g, xh, dwh, type="depthwise_conv2d", groups=4, strides=(2, 1), paddings=(1, 1),
+                 fmt="NHWC"),
+            convt(g, xh, tw, groups=2, strides=(2, 3), dilations=(1, 2), output_padding=(1, 2),
+                  fmt="NHWC"),
+            convt(g, x, g.param("tw6", g.rand([6, 2, 3, 3], -0.5, 0.5)), strides=(2, 2),
+                  algo="SAME", output_size=(18, 17)),
+            convt(g, x, tw1),
+            convt(g, x, g.param("tw7", g.rand([6, 1, 3, 3], -0.5, 0.5)), groups=6,
+                  strides=(1, 1), paddings=(2, 2), dilations=(2, 2)))
+
+
+@case()
+def au_pool_modes(g):
+    """pool2d: adaptive avg on NHWC and with more outputs than inputs, ceil_mode with
+    inclusive avg and four paddings, ceil_mode windows that start in the padding, SAME on
+    NHWC, global max, a window larger than the input with padding, VALID max with ceil."""
+    x = g.data("x", g.rand([2, 3, 7, 5], -2, 2), [-1, 3, -1, -1])
+    xh = g.data("xh", g.rand([1, 6, 5, 3], -2, 2))
+    g.fetch(pool(g, xh, "avg", (4, 2), adaptive=True, fmt="NHWC"),
+            pool(g, x, "avg", (9, 6), adaptive=True),
+            pool(g, x, "avg", (3, 2), (2, 2), (1, 0, 2, 1), ceil=True, exclusive=False),
+            pool(g, x, "max", (2, 2), (3, 3), (1, 1), ceil=True),
+            pool(g, x, "avg", (2, 2), (3, 3), (1, 1), ceil=True),
+            pool(g, xh, "max", (3, 2), (2, 2), algo="SAME", fmt="NHWC"),
+            pool(g, xh, "avg", (2, 2), (2, 3), algo="SAME", fmt="NHWC", exclusive=False),
+            pool(g, x, "max", (1, 1), glob=True, fmt="NCHW"),
+            pool(g, x, "avg", (9, 7), (1, 1), (1, 1)),
+            pool(g, x, "max", (3, 3), (2, 2), (1, 1), ceil=True, algo="VALID"))
+
+
+@case()
+def au_interp_modes(g):
+    """interpolate: nearest_interp_v2 with OutSize, SizeTensor and a 5-D scale; bicubic by
+    the Scale input and SizeTensor; trilinear by a scale list and align_corners; linear by
+    OutSize; downscaling with align_mode 0; float64 bilinear; uint8 nearest and bilinear;
+    legacy bilinear_interp NHWC by OutSize, nearest_interp with align_corners; both the
+    scale attribute and out_h/out_w."""
+    x = g.data("x", g.rand([1, 2, 5, 6]), [-1, 2, -1, -1])
+    x3 = g.data("x3", g.rand([2, 3, 5]))
+    x5 = g.data("x5", g.rand([1, 2, 3, 4, 3]))
+    xh = g.data("xh", g.rand([1, 4, 5, 3]))
+    xd = g.data("xd", g.rand([1, 2, 4, 3]).astype(F64))
+    xu = g.data("xu", g.randint([1, 2, 4, 5], 0, 256, "uint8"))
+    osz = g.data("osz", np.array([7, 4], "int32"))
+    s1 = g.data("s1", np.array([3], "int32"))
+    s2 = g.data("s2", np.array([9], "int32"))
+    sc = g.data("sc", np.array([1.6, 0.7], F32))
+    o1 = g.data("o1", np.array([11], "int32"))
+    it = lambda t, v, ins=None, dtype=F32, **a: g.op(  # noqa: E731
+        t, dict({"X": v}, **(ins or {})),
+        dict(dict(data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, align_corners=False,
+                  align_mode=1, interp_method=t.split("_")[0]), **a), dtype=dtype)
+    g.fetch(it("nearest_interp_v2", x, {"OutSize": osz}),
+            it("nearest_interp_v2", x, {"SizeTensor": [s1, s2]}, align_corners=True),
+            it("nearest_interp_v2", x5, scale=[2.0, 1.5, 0.5], data_layout="NCDHW"),
+            it("bicubic_interp_v2", x, {"Scale": sc}),
+            it("bicubic_interp_v2", x, {"SizeTensor": [s2, s1]}, align_corners=True),
+            it("trilinear_interp_v2", x5, scale=[1.5, 0.5, 2.0], align_corners=True,
+               data_layout="NCDHW"),
+            it("trilinear_interp_v2", x5, scale=[2.0, 2.0, 2.0], align_mode=0,
+               data_layout="NCDHW"),
+            it("linear_interp_v2", x3, {"OutSize": o1}),
+            it("bilinear_interp_v2", x, out_h=3, out_w=2, align_mode=0),
+            it("bilinear_interp_v2", x, out_h=4, out_w=3, scale=[0.5, 0.5]),
+            it("bilinear_interp_v2", xd, out_h=7, out_w=5, dtype=F64),
+            it("bilinear_interp_v2", xd, scale=[1.5, 2.5], align_corners=True, dtype=F64),
+            it("nearest_interp_v2", xu, out_h=7, out_w=3, dtype="uint8"),
+            it("bilinear_interp_v2", xu, out_h=6, out_w=8, dtype="uint8"),
+            it("bilinear_interp", xh, {"OutSize": osz}, data_layout="NHWC", align_mode=0),
+            it("nearest_interp", x, out_h=8, out_w=9, align_corners=True),
+            it("bilinear_interp", x, out_h=3, out_w=4, scale=2.0),
+            it("bicubic_interp_v2", xh, out_h=8, out_w=4, data_layout="NHWC", align_corners=True))
+
+
+@case()
+def au_norm_modes(g):
+    """batch_norm float64 and 2-D, NHWC use_global_stats; instance_norm and group_norm without
+    Scale/Bias, float64, NHWC, one group; layer_norm without Scale/Bias and begin_norm_axis
+    at the last dim."""
+    x = g.data("x", g.rand([2, 4, 3, 5], -2, 2))
+    xd = g.data("xd", g.rand([2, 4, 3, 2], -2, 2).astype(F64))
+    x2 = g.data("x2", g.rand([5, 4], -2, 2))
+    def bn(v, dt=F32, **a):
+        c = v.shape[-1] if a.get("data_layout") == "NHWC" else v.shape[1]
+        n = "bn%d" % len(g.params)
+        p = lambda s, lo, hi: g.param(n + s, g.rand([c], lo, hi).astype(dt))  # noqa: E731
+        helper = LayerHelper("batch_norm")
+        mean, var = p("m", -1, 1), p("v", 0.5, 1.5)
+        y, sm, sv = (helper.create_variable_for_type_inference(dt) for _ in range(3))
+        helper.append_op(type="batch_norm", inputs={
+            "X": [v], "Scale": [p("s", 0.5, 1.5)], "Bias": [p("b", -1, 1)], "Mean": [mean],
+            "Variance": [var]}, outputs={"Y": [y], "MeanOut": [mean], "VarianceOut": [var],
+                                        "SavedMean": [sm], "SavedVariance": [sv]},
+            attrs=dict(dict(epsilon=1e-5, momentum=0.9, data_layout="NCHW",
+                            use_global_stats=False, trainable_statistics=False), **a))
+        return y
+    inorm = lambda v, dt=F32, ins=None, **a: g.op(  # noqa: E731
+        "instance_norm", dict({"X": v}, **(ins or {})), dict(dict(epsilon=1e-5), **a),
+        outs={"Y": 1, "SavedMean": 1, "SavedVariance": 1}, dtype=dt)["Y"][0]
+    gnorm = lambda v, dt=F32, ins=None, **a: g.op(  # noqa: E731
+        "group_norm", dict({"X": v}, **(ins or {})),
+        dict(dict(epsilon=1e-5, groups=2, data_layout="NCHW"), **a),
+        outs={"Y": 1, "Mean": 1, "Variance": 1}, dtype=dt)["Y"][0]
+    lnorm = lambda v, dt=F32, ins=None, **a: g.op(  # noqa: E731
+        "layer_norm", dict({"X": v}, **(ins or {})), dict(dict(epsilon=1e-5), **a),
+        outs={"Y": 1, "Mean": 1, "Variance": 1}, dtype=dt)["Y"][0]
+    g.fetch(bn(xd, F64), bn(x2), bn(x, data_layout="NHWC", use_global_stats=True),
+            bn(x, epsilon=1e-3),
+            inorm(x), inorm(xd, F64, epsilon=0.01),
+            inorm(x, ins={"Scale": g.param("is", g.rand([4], 0.5, 1.5))}),
+            gnorm(x), gnorm(xd, F64, groups=4), gnorm(x, groups=1, data_layout="NHWC"),
+            gnorm(x, ins={"Scale": g.param("gs", g.rand([5], 0.5, 1.5)),
+                          "Bias": g.param("gb", g.rand([5]))}, groups=5, data_layout="NHWC"),
+            lnorm(x, begin_norm_axis=3), lnorm(xd, F64, begin_norm_axis=1),
+            lnorm(x, ins={"Bias": g.param("lb", g.rand([15]))}, begin_norm_axis=2))
+
+
+@case(**EXACT)
+def au_shape_ops(g):
+    """slice by StartsTensor/EndsTensor and tensor lists, int64 and bool, every axis
+    decreased; reshape2 by Shape and ShapeTensor, int64; transpose2 and concat of int64 /
+    bool / uint8 / float16, concat's AxisTensor; split by SectionsTensorList and AxisTensor;
+    squeeze2 of every 1; unsqueeze2 by AxesTensor and AxesTensorList; flatten of int64."""
+    x = g.data("x", g.rand([3, 4, 5]))
+    i = g.data("i", g.randint([3, 4, 5], -50, 50, "int64"))
+    b = g.data("b", g.rand([3, 4, 5]) > 0)
+    u = g.data("u", g.randint([2, 3], 0, 256, "uint8"))
+    h = g.data("h", g.rand([2, 3]).astype("float16"))
+    st = g.data("st", np.array([1, -3], "int64"))
+    en = g.data("en", np.array([3, 5], "int32"))
+    one = g.data("one", np.array([1], "int64"))
+    neg = g.data("neg", np.array([-1], "int32"))
+    shp = g.data("shp", np.array([5, 12], "int32"))
+    ax = g.data("ax", np.array([1], "int32"))
+    sec = g.data("sec", np.array([3], "int32"))
+    def sl(v, ins=None, dt=F32, **a):
+        return g.op("slice", dict({"Input": v}, **(ins or {})),
+                    dict(dict(axes=[1, 2], starts=[0, 0], ends=[1, 1], infer_flags=[1, 1],
+                              decrease_axis=[]), **a), dtype=dt)
+    rs = lambda v, ins=None, dt=F32, **a: g.op("reshape2", dict({"X": v}, **(ins or {})),  # noqa
+                                               a, outs={"Out": 1, "XShape": 1},
+                                               dtype=dt)["Out"][0]
+    tp = lambda v, axis, dt: g.op("transpose2", {"X": v}, dict(axis=axis),  # noqa: E731
+                                  outs={"Out": 1, "XShape": 1}, dtype=dt)["Out"][0]
+    sp = g.op("split", {"X": x, "SectionsTensorList": [one, sec]},
+              dict(axis=1, num=0, sections=[-1, -1]), outs={"Out": 2})["Out"]
+    sp2 = g.op("split", {"X": i}, dict(axis=2, num=5, sections=[]),
+               outs={"Out": 5}, dtype="int64")["Out"]
+    g.fetch(sl(x, {"StartsTensor": st, "EndsTensor": en}, infer_flags=[-1, -1]),
+            sl(i, {"StartsTensorList": [one, neg]}, dt="int64", ends=[4, 5],
+               infer_flags=[-1, -1]),
+            sl(b, {"EndsTensorList": [neg]}, dt="bool", axes=[0], starts=[1], ends=[-1],
+               infer_flags=[-1]),
+            sl(x, axes=[0, 1, 2], starts=[1, 2, 3], ends=[2, 3, 4], infer_flags=[1, 1, 1],
+               decrease_axis=[0, 1, 2]),
+            rs(x, {"Shape": shp}, shape=[]),
+            rs(i, {"ShapeTensor": [one, neg, sec]}, "int64", shape=[]),
+            rs(b, None, "bool", shape=[-1, 0, 1]),
+            tp(i, [2, 0, 1], "int64"), tp(b, [1, 2, 0], "bool"), tp(u, [1, 0], "uint8"),
+            g.op("cast", {"X": tp(h, [1, 0], "float16")}, dict(in_dtype=4, out_dtype=5)),
+            g.op("concat", {"X": [i, i], "AxisTensor": ax}, dict(axis=0), dtype="int64"),
+            g.op("concat", {"X": [b, b, b]}, dict(axis=-1), dtype="bool"),
+            g.op("concat", {"X": [u, u]}, dict(axis=1), dtype="uint8"),
+            sp[0], sp[1], sp2[4],
+            g.op("squeeze2", {"X": g.data("s11", g.rand([1, 3, 1]))}, dict(axes=[]),
+                 outs={"Out": 1, "XShape": 1})["Out"][0],
+            g.op("unsqueeze2", {"X": i, "AxesTensor": g.data("ua", np.array([0, 4], "int32"))}, dict(axes=[]),
+                 outs={"Out": 1, "XShape": 1}, dtype="int64")["Out"][0],
+            g.op("unsqueeze2", {"X": x, "AxesTensorList": [one, neg]}, dict(axes=[]),
+                 outs={"Out": 1, "XShape": 1})["Out"][0],
+            g.op("flatten_contiguous_range", {"X": i}, dict(start_axis=-2, stop_axis=-1),
+                 outs={"Out": 1, "XShape": 1}, dtype="int64")["Out"][0])
+
+
+@case(**EXACT)
+def au_gather_expand(g):
+    """expand_v2 / expand_as_v2 / tile of int64, bool and float64 (expand_as_v2 by Y alone),
+    gather of int64 and bool rows with an int32 Axis tensor, gather_nd of slices and of
+    int64, stack and sum of ints, where with broadcast and int64 / float64."""
+    x = g.data("x", g.rand([3, 1]))
+    i = g.data("i", g.randint([3, 1], -9, 9, "int64"))
+    b = g.data("b", g.rand([3, 4]) > 0)
+    d = g.data("d", g.rand([1, 4]).astype(F64))
+    y = g.data("y", g.rand([2, 3, 4]))
+    m = g.data("m", g.randint([4, 3, 2], -9, 9, "int64"))
+    idx = g.data("idx", np.array([2, 0, 2], "int32"))
+    axt = g.data("axt", np.array([1], "int32"))
+    nd = g.data("nd", np.array([[1, 2], [3, 0], [0, 1]], "int64"))
+    nd1 = g.data("nd1", np.array([[[1], [0]]], "int32"))
+    c = g.data("c", g.rand([3, 4]) > 0.3)
+    ii = g.data("ii", g.randint([3, 4], -9, 9, "int32"))
+    g.fetch(g.op("expand_v2", {"X": i}, dict(shape=[2, 3, 4]), dtype="int64"),
+            g.op("expand_v2", {"X": b}, dict(shape=[2, -1, 4]), dtype="bool"),
+            g.op("expand_as_v2", {"X": i, "Y": y}, dict(target_shape=[2, 3, 4]), dtype="int64"),
+            g.op("expand_as_v2", {"X": d}, dict(target_shape=[3, 4]), dtype=F64),
+            g.op("tile", {"X": b}, dict(repeat_times=[2, 1, 2]), dtype="bool"),
+            g.op("tile", {"X": i}, dict(repeat_times=[3]), dtype="int64"),
+            g.op("tile", {"X": x}, dict(repeat_times=[2, 1, 3])),
+            g.op("gather", {"X": m, "Index": idx}, dict(axis=0), dtype="int64"),
+            g.op("gather", {"X": b, "Index": idx, "Axis": axt}, dict(axis=0), dtype="bool"),
+            g.op("gather", {"X": m, "Index": idx}, dict(axis=-2), dtype="int64"),
+            g.op("gather_nd", {"X": m, "Index": nd}, dtype="int64"),
+            g.op("gather_nd", {"X": y, "Index": nd1}),
+            g.op("stack", {"X": [ii, ii]}, dict(axis=1), outs={"Y": 1}, dtype="int32"),
+            g.op("sum", {"X": [ii, ii, ii]}, dtype="int32"),
+            g.op("where", {"Condition": c, "X": ii, "Y": g.data("ij", g.randint([3, 4], 0, 5,
+                                                                               "int32"))},
+                 dtype="int32"),
+            g.op("where", {"Condition": c, "X": g.data("wd", g.rand([3, 4]).astype(F64)),
+                           "Y": g.data("we", g.rand([3, 4]).astype(F64))}, dtype=F64))
+
+
+@case(**EXACT)
+def au_argmax_topk_cast(g):
+    """arg_max of float64 / int64 / uint8 with flatten and keepdims, dtype int32; top_k_v2 of
+    float64 and int32 on a middle axis, smallest unsorted, the K input; cast between bool,
+    int8, uint8, int16, int32, int64, float16, float32, float64 and bfloat16 (through
+    float32: round to nearest even)."""
+    xd = g.data("xd", np.round(g.rand([3, 4, 5], -2, 2) * 2).astype(F64))
+    xi = g.data("xi", g.randint([4, 6], -5, 5, "int64"))
+    xu = g.data("xu", g.randint([4, 6], 0, 5, "uint8"))
+    am = lambda v, **a: g.op("arg_max", {"X": v}, dict(dict(  # noqa: E731
+        axis=-1, keepdims=False, flatten=False, dtype=3), **a),
+        dtype="int32" if a.get("dtype") == 2 else "int64")
+    tk = lambda v, dt, ins=None, **a: g.op("top_k_v2", dict({"X": v}, **(ins or {})),  # noqa
+                                           dict(dict(k=2, axis=-1, largest=True, sorted=True),
+                                                **a), outs={"Out": 1, "Indices": 1}, dtype=dt)
+    t1 = tk(xd, F64, axis=1, k=3)
+    t2 = tk(g.data("ti", g.randint([3, 8], -50, 50, "int32") * 7 % 97), "int32",
+            {"K": g.data("k", np.array([4], "int32"))}, largest=False)
+    f = g.data("f", np.array([-300.7, -128.5, -1.5, -0.5, 0.0, 0.5, 1.5, 2.5, 127.9, 255.5,
+                              1e5, 65519.0, 3.14159, 1.00390625, 1.01171875, -2.5e-8],
+                             F32))
+    c = lambda v, o, dt: g.op("cast", {"X": v}, dict(in_dtype=int(v.dtype), out_dtype=o),  # noqa
+                              dtype=dt)
+    i8 = g.data("i8", np.array([-128, -1, 0, 1, 127], "int8"))
+    i16 = g.data("i16", np.array([-32768, -300, 0, 255, 32767], "int16"))
+    bo = g.data("bo", np.array([True, False, True]))
+    hf = g.data("hf", np.array([-65504, -1.5, 0, 0.333, 6e-5, 65504], "float16"))
+    g.fetch(am(xd, axis=1), am(xd, flatten=True, keepdims=True), am(xi, axis=0, dtype=2),
+            am(xu, axis=1, keepdims=True), am(xi, flatten=True),
+            t1["Out"][0], t1["Indices"][0], t2["Out"][0], t2["Indices"][0],
+            c(c(f, 4, "float16"), 5, F32), c(c(f, 22, "uint16"), 5, F32), c(g.data("fi", np.array([-300.7, -1.5, -0.5, 0.5, 2.5, 32000.9], F32)), 1, "int16"),
+            c(f, 6, F64), c(i8, 5, F32), c(i8, 20, "uint8"), c(i16, 21, "int8"),
+            c(i16, 3, "int64"), c(bo, 5, F32), c(bo, 2, "int32"), c(hf, 5, F32),
+            c(hf, 2, "int32"), c(xu, 0, "bool"), c(xd, 21, "int8"), c(xi, 0, "bool"))
+
+
+@case()
+def au_elementwise_matmul(g):
+    """elementwise: Y with trailing ones at a middle axis, X of lower rank than Y with an
+    axis, float64 and int64 add/mul/sub/div, int max/min; matmul_v2: 1-D by N-D and N-D by
+    1-D with transposes, batch broadcast both ways; matmul (legacy): 1-D operands, batch
+    broadcast, rank 3 by rank 2 with alpha and transposes; mul of float64."""
+    x = g.data("x", g.rand([2, 3, 4, 5], -2, 2))
+    y31 = g.data("y31", g.rand([3, 1], 0.5, 2))
+    s = g.data("s", g.rand([4], -2, 2))
+    big = g.data("big", g.rand([2, 4, 3], -2, 2))
+    d = g.data("d", g.rand([3, 4], 0.5, 2).astype(F64))
+    d2 = g.data("d2", g.rand([4], 0.5, 2).astype(F64))
+    li = g.data("li", g.randint([3, 4], -20, 20, "int64"))
+    lj = g.data("lj", g.randint([4], 1, 6, "int64"))
+    ew_ = lambda t, a, b, axis=-1, dt=F32: g.op(t, {"X": a, "Y": b}, dict(axis=axis),  # noqa
+                                              dtype=dt)
+    v3 = g.data("v3", g.rand([3]))
+    v4 = g.data("v4", g.rand([4]))
+    m = g.data("m", g.rand([2, 1, 3, 4]))
+    n = g.data("n", g.rand([5, 4, 6]))
+    mv = lambda a, b, tx=False, ty=False: g.op("matmul_v2", {"X": a, "Y": b},  # noqa: E731
+                                               dict(trans_x=tx, trans_y=ty))
+    mm = lambda a, b, tx=False, ty=False, alpha=1.0: g.op(  # noqa: E731
+        "matmul", {"X": a, "Y": b}, dict(transpose_X=tx, transpose_Y=ty, alpha=alpha))
+    g.fetch(ew_("elementwise_add", x, y31, 1), ew_("elementwise_mul", x, y31, 1),
+            ew_("elementwise_sub", s, big, 1), ew_("elementwise_div", x, s, 2),
+            ew_("elementwise_add", d, d2, dt=F64), ew_("elementwise_div", d, d2, 1, F64),
+            ew_("elementwise_mul", li, lj, dt="int64"), ew_("elementwise_div", li, lj,
+                                                             dt="int64"),
+            ew_("elementwise_sub", li, lj, dt="int64"), ew_("elementwise_max", li, lj,
+                                                             dt="int64"),
+            ew_("elementwise_min", li, lj, dt="int64"),
+            mv(v3, m), mv(m, v4), mv(m, v3, tx=True),
+            mv(m, n), mv(n, m, tx=True, ty=True), mv(v4, v4),
+            mm(big, big, tx=True, alpha=0.5), mm(big, g.data("w2", g.rand([4, 5])), tx=True,
+                                                   alpha=-1.5),
+            mm(m, v4), mm(v3, m),
+            g.op("mul", {"X": d, "Y": g.data("dm", g.rand([4, 2]).astype(F64))},
+                 dict(x_num_col_dims=1, y_num_col_dims=1), dtype=F64))
+
+
+@case()
+def au_fill_range_clip_pad(g):
+    """fill_constant by ValueTensor and ShapeTensor, of bool / int64 / float64 / uint8 /
+    int8, str_value inf and -inf; range of float64 and int64 with a negative step and a
+    fractional count; clip by Min / Max tensors, of float64 and int; pad of int32 and
+    float64; pad3d by a Paddings tensor on NDHWC (reflect, circular, replicate)."""
+    vt = g.data("vt", np.array([2.5], F32))
+    st = g.data("st", np.array([2, 3], "int64"))
+    fc = lambda dt, np_dt, ins=None, **a: g.op("fill_constant", ins or {}, dict(dict(  # noqa
+        dtype=dt, shape=[2, 2], value=0.0, str_value="", force_cpu=False), **a), dtype=np_dt)
+    rg = lambda a, b, c, dt: g.op("range", {"Start": a, "End": b, "Step": c}, dtype=dt)  # noqa
+    x = g.data("x", g.rand([3, 4], -3, 3))
+    xd = g.data("xd", g.rand([3, 4], -3, 3).astype(F64))
+    xi = g.data("xi", g.randint([3, 4], -9, 9, "int32"))
+    xl = g.data("xl", g.randint([3, 4], -9, 9, "int64"))
+    x5 = g.data("x5", g.rand([1, 3, 4, 5, 2]))
+    pt = g.data("pt", np.array([1, 2, 0, 3, 2, 1], "int32"))
+    p3 = lambda v, mode, ins=None, **a: g.op("pad3d", dict({"X": v}, **(ins or {})), dict(  # noqa
+        dict(paddings=[0] * 6, mode=mode, value=0.0, data_format="NDHWC"), **a))
+    g.fetch(fc(5, F32, {"ValueTensor": vt}), fc(6, F64, {"ShapeTensor": st}, value=-1.25),
+            fc(0, "bool", value=1.0), fc(3, "int64", str_value="123456789012", value=1.2e11),
+            fc(20, "uint8", value=200.0), fc(21, "int8", value=-7.0),
+            fc(5, F32, str_value="inf", value=float("inf")),
+            fc(6, F64, str_value="-inf", value=float("-inf")),
+            fc(2, "int32", {"ValueTensor": g.data("vi", np.array([7], "int32"))}),
+            rg(g.data("a0", np.array([5.0], F64)), g.data("a1", np.array([-1.0], F64)),
+               g.data("a2", np.array([-1.5], F64)), F64),
+            rg(g.data("b0", np.array([10], "int64")), g.data("b1", np.array([-3], "int64")),
+               g.data("b2", np.array([-4], "int64")), "int64"),
+            rg(g.data("c0", np.array([0.5], F32)), g.data("c1", np.array([2.0], F32)),
+               g.data("c2", np.array([0.4], F32)), F32),
+            g.op("clip", {"X": x, "Min": g.data("mn", np.array([-1.0], F32)),
+                          "Max": g.data("mx", np.array([0.5], F32))}, dict(min=-9.0, max=9.0)),
+            g.op("clip", {"X": x, "Max": g.data("mx2", np.array([1.5], F32))},
+                 dict(min=-0.25, max=9.0)),
+            g.op("clip", {"X": xd}, dict(min=-1.0, max=2.0), dtype=F64),
+            g.op("clip", {"X": xi}, dict(min=-2.0, max=3.5), dtype="int32"),
+            g.op("clip", {"X": xl}, dict(min=-4.0, max=4.0), dtype="int64"),
+            g.op("pad", {"X": xi}, dict(paddings=[1, 0, 0, 2], pad_value=3.0), dtype="int32"),
+            g.op("pad", {"X": xd}, dict(paddings=[0, 1, 2, 0], pad_value=-0.5), dtype=F64),
+            p3(x5, "reflect", {"Paddings": pt}), p3(x5, "circular", paddings=[1, 1, 2, 0, 0, 1]),
+            p3(x5, "replicate", paddings=[2, 0, 1, 3, 1, 1]),
+            p3(x5, "constant", {"Paddings": pt}, value=-2.0))
+
+
+@case()
+def au_misc_common(g):
+    """scale by ScaleTensor, of int64 and float64; lookup_table_v2 with padding_idx (a
+    negative one other than -1 is taken literally: it matches no id), int32 ids, float64
+    table; lookup_table (v1) with padding_idx; reduce_sum of bool / int32 with out_dtype, empty dim;
+    reduce_mean / reduce_max keep_dim with reduce_all; gelu approximate; softmax on a middle
+    axis; fill_constant_batch_size_like of int64; fill_any_like to bool; dropout float64."""
+    x = g.data("x", g.rand([2, 3, 4], -3, 3))
+    xd = g.data("xd", g.rand([2, 3, 4], -3, 3).astype(F64))
+    xl = g.data("xl", g.randint([2, 3], -9, 9, "int64"))
+    sct = g.data("sct", np.array([1.5], F32))
+    ids = g.data("ids", np.array([[0, 3, 5], [2, 5, 1]], "int64"))
+    ids32 = g.data("ids32", np.array([4, 0, 2], "int32"))
+    w = g.param("w", g.rand([6, 3]))
+    wd = g.param("wd", g.rand([6, 2]).astype(F64))
+    b = g.data("b", g.rand([2, 3, 4]) > 0)
+    xi = g.data("xi", g.randint([2, 3, 4], -9, 9, "int32"))
+    lk = lambda i, t, p, dt=F32: g.op("lookup_table_v2", {"Ids": i, "W": t},  # noqa: E731
+                                      dict(padding_idx=p), dtype=dt)
+    rd = lambda t, v, dt=F32, **a: g.op(t, {"X": v}, dict(dict(  # noqa: E731
+        dim=[0], keep_dim=False, reduce_all=False, in_dtype=-1, out_dtype=-1), **a), dtype=dt)
+    a = lambda t, v, dt=F64, **k: g.op(t, {"X": v}, k, dtype=dt)  # noqa: E731
+    g.fetch(g.op("scale", {"X": x, "ScaleTensor": sct}, dict(scale=9.0, bias=0.5,
+                                                          bias_after_scale=True)),
+            g.op("scale", {"X": xl}, dict(scale=3.0, bias=-2.0, bias_after_scale=False),
+                 dtype="int64"),
+            g.op("scale", {"X": xd}, dict(scale=0.1, bias=0.3, bias_after_scale=True),
+                 dtype=F64),
+            lk(ids, w, 5), lk(ids32, w, -1), lk(ids, wd, -2, F64), lk(ids32, w, -6),
+            lk(ids32, w, -2),
+            g.op("lookup_table", {"Ids": g.data("ids1", np.array([[3], [1], [3]], "int64")),
+                                  "W": w}, dict(padding_idx=3)),
+            g.op("lookup_table", {"Ids": g.data("ids2", np.array([[2], [0]], "int64")),
+                                  "W": wd}, dict(padding_idx=-4), dtype=F64),
+            rd("reduce_sum", b, "int64", dim=[1], out_dtype=3),
+            rd("reduce_sum", xi, F32, dim=[0, 2], out_dtype=5, keep_dim=True),
+            rd("reduce_sum", xi, "int32", dim=[]),
+            rd("reduce_sum", xd, F64, dim=[-1], keep_dim=True),
+            rd("reduce_mean", x, dim=[1], keep_dim=True, reduce_all=True),
+            rd("reduce_max", xi, "int32", dim=[1, 2]),
+            rd("reduce_min", xd, F64, dim=[0, 1]),
+            rd("reduce_prod", x, dim=[2]),
+            a("gelu", x, F32, approximate=True), a("gelu", xd, approximate=False),
+            a("softmax", x, F32, axis=1), a("softmax", xd, axis=-2),
+            g.op("fill_constant_batch_size_like", {"Input": x}, dict(
+                shape=[5, -1, 2], input_dim_idx=2, output_dim_idx=1, dtype=3, value=7.0,
+                str_value="7", force_cpu=False), dtype="int64"),
+            g.op("fill_any_like", {"X": x}, dict(value=1.0, dtype=0), dtype="bool"),
+            g.op("dropout", {"X": xd}, dict(dropout_prob=0.25,
+                                             dropout_implementation="downgrade_in_infer"),
+                 outs={"Out": 1, "Mask": 1}, dtype=F64)["Out"][0])
+
+
+@case()
+def au_act_f64(g):
+    """The common activations of float64: leaky_relu, sigmoid, tanh, hard_sigmoid, swish,
+    relu6, relu, exp, sqrt, hard_swish, gelu, silu, elu, log, abs."""
+    xd = g.data("xd", g.rand([2, 3, 4], -8, 8).astype(F64))
+    a = lambda t, v, dt=F64, **k: g.op(t, {"X": v}, k, dtype=dt)  # noqa: E731
+    g.fetch(a("leaky_relu", xd, alpha=0.02), a("sigmoid", xd), a("tanh", xd),
+            a("hard_sigmoid", xd, slope=0.2, offset=0.5), a("swish", xd), a("relu6", xd),
+            a("relu", xd), a("exp", xd), a("sqrt", g.data("xp", g.rand([4], 0.1, 3).astype(F64))),
+            a("hard_swish", xd), a("silu", xd), a("elu", xd, alpha=0.7),
+            a("log", g.data("xq", g.rand([5], 0.1, 9).astype(F64))), a("abs", xd))
+
+
+@case()
+def au_detection(g):
+    """yolo_box with 3 anchors, 5 classes, non-square ImgSize and input, clip; prior_box
+    with several max_sizes, flip with ratios already inverse, non-square input and image;
+    roi_align with sampling_ratio 1, spatial_scale 1, ROIs partly outside and RoisNum of
+    int64; box_coder decode with a per-box variance tensor."""
+    xy = g.data("xy", g.rand([2, 3 * (5 + 5), 3, 4], -3, 3))
+    isz = g.data("isz", np.array([[96, 128], [60, 200]], "int32"))
+    yb = g.op("yolo_box", {"X": xy, "ImgSize": isz}, dict(
+        anchors=[10, 13, 16, 30, 33, 23], class_num=5, conf_thresh=0.3, downsample_ratio=32,
+        clip_bbox=True, scale_x_y=1.1, iou_aware=False, iou_aware_factor=0.5),
+        outs={"Boxes": 1, "Scores": 1})
+    fm = g.data("fm", g.rand([1, 2, 3, 5]))
+    im = g.data("im", g.rand([1, 3, 30, 48]))
+    pb = g.op("prior_box", {"Input": fm, "Image": im}, dict(
+        min_sizes=[6.0, 12.0], max_sizes=[10.0, 20.0], aspect_ratios=[2.0, 0.5, 3.0],
+        variances=[0.1, 0.1, 0.2, 0.2], flip=True, clip=True, step_w=0.0, step_h=0.0,
+        offset=0.5, min_max_aspect_ratios_order=True), outs={"Boxes": 1, "Variances": 1})
+    xr = g.data("xr", g.rand([2, 3, 6, 7]))
+    rois = g.data("rois", np.array([[0.5, 0.5, 4.0, 3.0], [-2.0, 1.0, 3.5, 8.0],
+                                    [1.0, 2.0, 1.5, 2.2], [5.0, 4.0, 9.0, 7.5]], F32))
+    rn = g.data("rn", np.array([1, 3], "int64"))
+    ra = lambda **a: g.op("roi_align", {"X": xr, "ROIs": rois, "RoisNum": rn}, dict(dict(  # noqa
+        pooled_height=2, pooled_width=3, spatial_scale=1.0, sampling_ratio=1,
+        aligned=False), **a))
+    g.fetch(yb["Boxes"][0], yb["Scores"][0], pb["Boxes"][0], pb["Variances"][0],
+            ra(), ra(aligned=True, sampling_ratio=-1, spatial_scale=0.5),
+            ra(pooled_height=3, pooled_width=1, sampling_ratio=3))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
