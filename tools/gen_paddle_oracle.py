@@ -4667,6 +4667,147 @@ def au_detection(g):
             ra(pooled_height=3, pooled_width=1, sampling_ratio=3))
 
 
+@case(**EXACT)
+def au_compare_logic(g):
+    """compare ops of float64 / int64 / bool / int32 with broadcasting, X of lower rank than Y
+    (Paddle 3.3.1 ignores the legacy axis attribute, so it is left at -1); logical ops of int
+    and float inputs (non-zero is true)."""
+    x = g.data("x", np.round(g.rand([2, 3, 4], -2, 2) * 2) / 2)
+    yc = g.data("yc", np.array([0.5, -0.5, 0.0, 1.0], F32))
+    d = g.data("d", np.round(g.rand([3, 4], -2, 2)).astype(F64))
+    e = g.data("e", np.round(g.rand([4], -2, 2)).astype(F64))
+    i = g.data("i", g.randint([3, 4], -3, 3, "int64"))
+    j = g.data("j", g.randint([3, 1], -3, 3, "int64"))
+    b = g.data("b", g.rand([3, 4]) > 0)
+    c = g.data("c", g.rand([4]) > 0)
+    k = g.data("k", g.randint([3, 4], -2, 2, "int32"))
+    cmp = lambda t, a, bb, axis=-1: g.op(t, {"X": a, "Y": bb}, dict(  # noqa: E731
+        axis=axis, force_cpu=False), dtype="bool")
+    lg = lambda t, a, bb=None: g.op(t, dict({"X": a}, **({"Y": bb} if bb is not None  # noqa
+                                                         else {})), dtype="bool")
+    g.fetch(cmp("less_than", x, yc), cmp("greater_equal", x, yc),
+            cmp("equal", d, e), cmp("not_equal", e, d), cmp("greater_than", i, j),
+            cmp("less_equal", j, i), cmp("equal", b, c), cmp("not_equal", k, k),
+            cmp("less_than", e, d),
+            lg("logical_and", k, g.data("k2", g.randint([3, 4], -1, 2, "int32"))),
+            lg("logical_or", d, d), lg("logical_xor", b, c), lg("logical_not", i),
+            lg("logical_not", x))
+
+
+@case()
+def au_misc_ops2(g):
+    """one_hot_v2 of int32 ids to float64 / int64; pow of float64 and by FactorTensor; prelu
+    of float64; stack of bool, unstack of int64, meshgrid of int64; cumsum of float64;
+    shape and size of bool; flatten2 of int64; index_select (negative dim, int32 index);
+    take_along_axis of int64 with negative indices; argsort descending of float64; flip of several axes; tril_triu
+    of int64; expand (v1) by expand_times, ExpandTimes and expand_times_tensor; brelu;
+    increment of int64 and float64; reduce_all / reduce_any on a middle dim; where_index of
+    a float condition."""
+    ids = g.data("ids", np.array([[0, 3], [2, 1]], "int32"))
+    xd = g.data("xd", g.rand([2, 3, 4], 0.1, 3).astype(F64))
+    x = g.data("x", g.rand([2, 3, 4], -3, 3))
+    b = g.data("b", g.rand([3, 4]) > 0)
+    il = g.data("il", g.randint([3, 4], -9, 9, "int64"))
+    v1 = g.data("v1", np.array([1, 2, 3], "int64"))
+    v2 = g.data("v2", np.array([7, 8], "int64"))
+    ft = g.data("ft", np.array([1.5], F32))
+    one = g.data("one", np.array([2], "int32"))
+    et = g.data("et", np.array([1, 2, 1], "int32"))
+    oh = lambda v, dt, np_dt: g.op("one_hot_v2", {"X": v}, dict(  # noqa: E731
+        depth=5, dtype=dt, allow_out_of_range=False), dtype=np_dt)
+    us = g.op("unstack", {"X": il}, dict(axis=1, num=4), outs={"Y": 4}, dtype="int64")["Y"]
+    mg = g.op("meshgrid", {"X": [v1, v2]}, outs={"Out": 2}, dtype="int64")["Out"]
+    srt = g.op("argsort", {"X": xd}, dict(axis=1, descending=True, stable=False),
+               outs={"Out": 1, "Indices": 1}, dtype=F64)
+    g.fetch(oh(ids, 6, F64), oh(ids, 3, "int64"),
+            g.op("pow", {"X": xd}, dict(factor=2.5), dtype=F64),
+            g.op("pow", {"X": x, "FactorTensor": ft}, dict(factor=9.0)),
+            g.op("prelu", {"X": xd, "Alpha": g.param("al", g.rand([3], 0, 0.5).astype(F64))},
+                 dict(mode="channel", data_format="NCHW"), dtype=F64),
+            g.op("stack", {"X": [b, b]}, dict(axis=0), outs={"Y": 1}, dtype="bool"),
+            us[0], us[3], mg[0], mg[1],
+            g.op("cumsum", {"X": xd}, dict(axis=-2, flatten=False, exclusive=False,
+                                           reverse=False), dtype=F64),
+            g.op("shape", {"Input": b}, dtype="int32"),
+            g.op("size", {"Input": b}, dtype="int64"),
+            g.op("flatten2", {"X": il}, dict(axis=1), outs={"Out": 1, "XShape": 1},
+                 dtype="int64")["Out"][0],
+            g.op("index_select", {"X": x, "Index": g.data("ix", np.array([3, 0, 3], "int32"))},
+                 dict(dim=-1)),
+            g.op("take_along_axis", {"Input": il, "Index": g.data(
+                "ta", np.array([[1, 0, -1, 2], [2, -3, 0, 1]], "int64"))}, dict(Axis=0),
+                outs={"Result": 1}, dtype="int64"),
+            srt["Out"][0], srt["Indices"][0],
+            g.op("flip", {"X": x}, dict(axis=[0, -1])),
+            g.op("tril_triu", {"X": il}, dict(diagonal=-1, lower=False), dtype="int64"),
+            g.op("expand", {"X": b}, dict(expand_times=[2, 1]), dtype="bool"),
+            g.op("expand", {"X": x, "ExpandTimes": et}, dict(expand_times=[]), dtype=F32),
+            g.op("expand", {"X": il, "expand_times_tensor": [one, one]}, dict(expand_times=[]),
+                 dtype="int64"),
+            g.op("brelu", {"X": x}, dict(t_min=-1.0, t_max=2.0)),
+            g.op("increment", {"X": g.data("cnt", np.array([5], "int64"))}, dict(step=3.0),
+                 dtype="int64"),
+            g.op("increment", {"X": g.data("cf", np.array([0.5], F64))}, dict(step=-2.0),
+                 dtype=F64),
+            g.op("reduce_all", {"X": b}, dict(dim=[1], keep_dim=True, reduce_all=False),
+                 dtype="bool"),
+            g.op("reduce_any", {"X": b}, dict(dim=[0], keep_dim=False, reduce_all=False),
+                 dtype="bool"),
+            g.op("where_index", {"Condition": x}, dtype="int64"))
+
+
+@case()
+def au_edges(g):
+    """Edge sizes the common ops meet in detection programs: slices that come out empty
+    (start past end, start past the dim), concat with an empty part, gather and gather_nd
+    by an empty index, reshape / transpose / cast / elementwise / softmax / scale of an empty
+    tensor, matmul_v2 with K = 0 (zeros), reduce_sum over an empty axis, interp to a size of
+    1 and from a size of 1, pool2d with a window larger than the padded input edge, softmax
+    over a dim of 1, arg_max over a dim of 1, top_k_v2 with k equal to the dim."""
+    x = g.data("x", g.rand([3, 4]))
+    e = g.data("e", np.zeros([0, 4], F32), [-1, 4])
+    ei = g.data("ei", np.zeros([0], "int64"), [-1])
+    en = g.data("en", np.zeros([0, 2], "int64"), [-1, 2])
+    k0 = g.data("k0", np.zeros([3, 0], F32), [3, -1])
+    k1 = g.data("k1", np.zeros([0, 5], F32), [-1, 5])
+    im = g.data("im", g.rand([1, 2, 5, 4]))
+    i1 = g.data("i1", g.rand([1, 2, 1, 1]))
+    sl = lambda v, s, t: g.op("slice", {"Input": v}, dict(  # noqa: E731
+        axes=[0], starts=[s], ends=[t], infer_flags=[1], decrease_axis=[]))
+    it = lambda v, **a: g.op("bilinear_interp_v2", {"X": v}, dict(dict(  # noqa: E731
+        data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, align_corners=False, align_mode=1,
+        interp_method="bilinear"), **a))
+    tk = g.op("top_k_v2", {"X": x}, dict(k=4, axis=-1, largest=True, sorted=True),
+              outs={"Out": 1, "Indices": 1})
+    g.fetch(sl(x, 2, 1), sl(x, 5, 9), sl(x, -9, -5),
+            g.op("concat", {"X": [x, e]}, dict(axis=0)),
+            g.op("gather", {"X": x, "Index": ei}, dict(axis=0)),
+            g.op("gather_nd", {"X": x, "Index": en}),
+            g.op("reshape2", {"X": e}, dict(shape=[-1, 2, 2]), outs={"Out": 1, "XShape": 1})
+            ["Out"][0],
+            g.op("transpose2", {"X": e}, dict(axis=[1, 0]), outs={"Out": 1, "XShape": 1})
+            ["Out"][0],
+            g.op("cast", {"X": e}, dict(in_dtype=5, out_dtype=3), dtype="int64"),
+            g.op("elementwise_add", {"X": e, "Y": g.data("b4", g.rand([4]))}, dict(axis=-1)),
+            g.op("softmax", {"X": e}, dict(axis=-1)),
+            g.op("scale", {"X": e}, dict(scale=2.0, bias=1.0, bias_after_scale=True)),
+            g.op("matmul_v2", {"X": k0, "Y": k1}, dict(trans_x=False, trans_y=False)),
+            g.op("reduce_sum", {"X": k0}, dict(dim=[1], keep_dim=False, reduce_all=False)),
+            it(im, out_h=1, out_w=1), it(im, out_h=1, out_w=3, align_corners=True),
+            it(i1, out_h=3, out_w=2), it(i1, out_h=4, out_w=4, align_mode=0),
+            g.op("nearest_interp_v2", {"X": i1}, dict(
+                data_layout="NCHW", out_d=-1, out_h=3, out_w=2, align_corners=True,
+                align_mode=1, interp_method="nearest")),
+            g.op("pool2d", {"X": im}, dict(
+                pooling_type="avg", ksize=[7, 7], strides=[1, 1], paddings=[1, 1],
+                ceil_mode=False, exclusive=True, global_pooling=False, adaptive=False,
+                padding_algorithm="EXPLICIT", data_format="NCHW")),
+            g.op("softmax", {"X": i1}, dict(axis=2)),
+            g.op("arg_max", {"X": i1}, dict(axis=3, keepdims=False, flatten=False, dtype=3),
+                 dtype="int64"),
+            tk["Out"][0], tk["Indices"][0])
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
