@@ -4809,6 +4809,29 @@ def au_edges(g):
 
 
 @case()
+def au_scale_softmax_where(g):
+    """scale by ScaleTensor and BiasTensor; softmax of rows holding -inf and of a row that is
+    all -inf (NaN, as Paddle) on the last and on a middle axis; where of float64 (Paddle
+    3.3.1's where wants equal shapes: no broadcasting)."""
+    x = g.data("x", g.rand([2, 3, 4], -3, 3))
+    m = np.where(g.rand([2, 3, 4]) > 0.3, 0.0, -np.inf).astype(F32)
+    m[1, 2, :] = -np.inf
+    m[0, :, 1] = -np.inf
+    xm = g.data("xm", g.rand([2, 3, 4], -3, 3) + m)
+    c = g.data("c", g.rand([2, 3, 4]) > 0)
+    y = g.data("y", g.rand([2, 3, 4]).astype(F64))
+    yx = g.data("yx", g.rand([2, 3, 4]).astype(F64))
+    g.fetch(g.op("scale", {"X": x, "ScaleTensor": g.data("st", np.array([2.0], F32)),
+                           "BiasTensor": g.data("bt", np.array([0.25], F32))},
+                 dict(scale=5.0, bias=9.0, bias_after_scale=True)),
+            g.op("scale", {"X": x, "BiasTensor": g.data("bt2", np.array([-1.0], F32))},
+                 dict(scale=0.5, bias=9.0, bias_after_scale=False)),
+            g.op("softmax", {"X": xm}, dict(axis=-1)),
+            g.op("softmax", {"X": xm}, dict(axis=1)),
+            g.op("where", {"Condition": c, "X": yx, "Y": y}, dtype=F64))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
