@@ -4831,6 +4831,91 @@ def au_scale_softmax_where(g):
             g.op("where", {"Condition": c, "X": yx, "Y": y}, dtype=F64))
 
 
+@case(**EXACT)
+def au_int_dtypes(g):
+    """The integer dtypes Paddle's CPU kernels take for the common ops: elementwise add / div /
+    sub of int8, uint8 and int16 (integer division truncates toward zero), mul of bool;
+    matmul_v2 of int32 and int64; cumsum, arg_max and sign of int16 / uint8 / int8; reduce_sum
+    of bool, int8, uint8 and int16 (Out in X's dtype but for bool); reduce_mean of int32 and
+    int64 (the quotient truncated); pow, abs and clip of ints; pad of int16; index_select and
+    where of bool. (Paddle also takes reduce_mean of bool, which icore refuses.)"""
+    i8 = g.data("i8", g.randint([3, 4], -20, 20, "int8"))
+    j8 = g.data("j8", g.randint([3, 4], 1, 6, "int8"))
+    u8 = g.data("u8", g.randint([3, 4], 0, 120, "uint8"))
+    v8 = g.data("v8", g.randint([3, 4], 1, 6, "uint8"))
+    s16 = g.data("s16", g.randint([3, 4], -300, 300, "int16"))
+    t16 = g.data("t16", g.randint([3, 4], 1, 9, "int16") * np.where(g.rand([3, 4]) > 0, 1, -1)
+                 .astype("int16"))
+    b = g.data("b", g.rand([3, 4]) > 0)
+    b2 = g.data("b2", g.rand([3, 4]) > 0)
+    i32 = g.data("i32", g.randint([3, 4], -9, 9, "int32"))
+    w32 = g.data("w32", g.randint([4, 2], -9, 9, "int32"))
+    i64 = g.data("i64", g.randint([2, 3, 4], -9, 9, "int64"))
+    w64 = g.data("w64", g.randint([4, 5], -9, 9, "int64"))
+    ew_ = lambda t, x, y, dt: g.op(t, {"X": x, "Y": y}, dict(axis=-1), dtype=dt)  # noqa: E731
+    rd = lambda t, x, dt, **a: g.op(t, {"X": x}, dict(dict(  # noqa: E731
+        dim=[0], keep_dim=False, reduce_all=False), **a), dtype=dt)
+    g.fetch(ew_("elementwise_add", i8, j8, "int8"), ew_("elementwise_div", i8, j8, "int8"),
+            ew_("elementwise_add", u8, v8, "uint8"), ew_("elementwise_div", u8, v8, "uint8"),
+            ew_("elementwise_sub", s16, t16, "int16"), ew_("elementwise_div", s16, t16, "int16"),
+            ew_("elementwise_mul", b, b2, "bool"),
+            g.op("matmul_v2", {"X": i32, "Y": w32}, dict(trans_x=False, trans_y=False),
+                 dtype="int32"),
+            g.op("matmul_v2", {"X": i64, "Y": w64}, dict(trans_x=False, trans_y=False),
+                 dtype="int64"),
+            g.op("cumsum", {"X": s16}, dict(axis=1), dtype="int16"),
+            g.op("cumsum", {"X": u8}, dict(axis=0), dtype="uint8"),
+            g.op("arg_max", {"X": s16}, dict(axis=1, keepdims=False, flatten=False, dtype=3),
+                 dtype="int64"),
+            g.op("arg_max", {"X": u8}, dict(axis=0, keepdims=True, flatten=False, dtype=2),
+                 dtype="int32"),
+            g.op("sign", {"X": i8}, dtype="int8"), g.op("sign", {"X": s16}, dtype="int16"),
+            rd("reduce_sum", b, "int64"), rd("reduce_sum", i8, "int64", dim=[1]),
+            rd("reduce_sum", u8, "int64"), rd("reduce_sum", s16, "int64", dim=[1]),
+            rd("reduce_mean", i32, "int32", dim=[1]), rd("reduce_mean", i64, "int64", dim=[2]),
+            g.op("pow", {"X": i32}, dict(factor=3.0), dtype="int32"),
+            g.op("abs", {"X": i64}, dtype="int64"),
+            g.op("clip", {"X": i32}, dict(min=-3.0, max=4.0), dtype="int32"),
+            g.op("pad", {"X": s16}, dict(paddings=[1, 0, 0, 2], pad_value=-7.0), dtype="int16"),
+            g.op("index_select", {"X": b, "Index": g.data("ix", np.array([2, 0], "int64"))},
+                 dict(dim=0), dtype="bool"),
+            g.op("where", {"Condition": b2, "X": b, "Y": g.data("b3", g.rand([3, 4]) > 0)},
+                 dtype="bool"))
+
+
+@case(**EXACT)
+def au_small_dtypes(g):
+    """Movement ops of int8 / int16 / uint8 / float16: concat, expand_v2, tile, gather, scale
+    of int8, nearest_interp_v2 of int32 / int64 / float16; float16 results come back through
+    cast to float32. (Paddle also computes scale of bool and float16 and top_k_v2 of float16,
+    which icore, float16 being storage only there, refuses.)"""
+    i8 = g.data("i8", g.randint([3, 4], -20, 20, "int8"))
+    s16 = g.data("s16", g.randint([3, 4], -300, 300, "int16"))
+    u8 = g.data("u8", g.randint([3, 4], 0, 255, "uint8"))
+    h = g.data("h", g.rand([3, 4], -4, 4).astype("float16"))
+    i32 = g.data("i32", g.randint([1, 2, 3, 4], -9, 9, "int32"))
+    i64 = g.data("i64", g.randint([1, 2, 3, 4], -9, 9, "int64"))
+    h4 = g.data("h4", g.rand([1, 2, 3, 4], -4, 4).astype("float16"))
+    idx = g.data("idx", np.array([2, 0, 2], "int32"))
+    f = lambda v: g.op("cast", {"X": v}, dict(in_dtype=4, out_dtype=5))  # noqa: E731
+    nn = lambda v, dt: g.op("nearest_interp_v2", {"X": v}, dict(  # noqa: E731
+        data_layout="NCHW", out_d=-1, out_h=5, out_w=7, align_corners=False, align_mode=1,
+        interp_method="nearest"), dtype=dt)
+    g.fetch(g.op("concat", {"X": [i8, i8]}, dict(axis=1), dtype="int8"),
+            g.op("concat", {"X": [s16, s16]}, dict(axis=0), dtype="int16"),
+            f(g.op("concat", {"X": [h, h]}, dict(axis=0), dtype="float16")),
+            g.op("expand_v2", {"X": u8}, dict(shape=[2, 3, 4]), dtype="uint8"),
+            g.op("expand_v2", {"X": i8}, dict(shape=[2, -1, -1]), dtype="int8"),
+            f(g.op("tile", {"X": h}, dict(repeat_times=[1, 2]), dtype="float16")),
+            g.op("tile", {"X": s16}, dict(repeat_times=[2, 1]), dtype="int16"),
+            g.op("gather", {"X": i8, "Index": idx}, dict(axis=0), dtype="int8"),
+            g.op("gather", {"X": u8, "Index": idx}, dict(axis=0), dtype="uint8"),
+            g.op("gather", {"X": s16, "Index": idx}, dict(axis=0), dtype="int16"),
+            g.op("scale", {"X": i8}, dict(scale=2.0, bias=1.0, bias_after_scale=True),
+                 dtype="int8"),
+            nn(i32, "int32"), nn(i64, "int64"), f(nn(h4, "float16")))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
