@@ -4916,6 +4916,75 @@ def au_small_dtypes(g):
             nn(i32, "int32"), nn(i64, "int64"), f(nn(h4, "float16")))
 
 
+@case(rtol=1e-9, atol=1e-12)
+def au_f64_ops(g):
+    """float64 through common ops not covered elsewhere: pad3d (reflect, NDHWC), pad,
+    pixel_shuffle, roi_align (aligned), prior_box, yolo_box, box_coder, grid_sampler,
+    affine_channel, arg_max, elementwise_pow, bilinear_interp_v2 (NHWC, align_mode 0),
+    conv2d_transpose (NHWC), pool2d (NHWC adaptive), strided_slice (negative stride). box_coder has no variance attribute here:
+    Paddle 3.3.1's float64 kernel with one returns the prior boxes unchanged (its float32
+    kernel decodes), which icore does not copy."""
+    D = F64
+    x5 = g.data("x5", g.rand([1, 2, 3, 4, 2]).astype(D))
+    x = g.data("x", g.rand([1, 8, 3, 4]).astype(D))
+    xh = g.data("xh", g.rand([1, 5, 4, 6]).astype(D))
+    rois = g.data("rois", np.array([[0.5, 0.5, 2.0, 2.5], [0.0, 1.0, 3.5, 2.0]], D))
+    rn = g.data("rn", np.array([2], "int32"))
+    yx = g.data("yx", g.rand([1, 2 * 7, 2, 3], -2, 2).astype(D))
+    isz = g.data("isz", np.array([[64, 96]], "int32"))
+    pbx = g.data("pbx", np.array([[0.1, 0.1, 0.5, 0.6], [0.2, 0.3, 0.9, 0.8]], D))
+    tb = g.data("tb", g.rand([3, 2, 4], -0.5, 0.5).astype(D))
+    grid = g.data("grid", g.rand([1, 3, 5, 2], -1.1, 1.1).astype(D))
+    g.fetch(
+        g.op("pad3d", {"X": x5}, dict(paddings=[1, 1, 2, 0, 1, 0], mode="reflect", value=0.0,
+                                      data_format="NDHWC"), dtype=D),
+        g.op("pad", {"X": x}, dict(paddings=[0, 0, 1, 0, 0, 2, 1, 1], pad_value=0.5), dtype=D),
+        g.op("pixel_shuffle", {"X": x}, dict(upscale_factor=2, data_format="NCHW"), dtype=D),
+        g.op("roi_align", {"X": x, "ROIs": rois, "RoisNum": rn}, dict(
+            pooled_height=2, pooled_width=2, spatial_scale=1.0, sampling_ratio=2,
+            aligned=True), dtype=D),
+        *g.op("prior_box", {"Input": x, "Image": xh}, dict(
+            min_sizes=[2.0], max_sizes=[4.0], aspect_ratios=[2.0], variances=[0.1, 0.1, 0.2,
+                                                                                0.2],
+            flip=True, clip=True, step_w=0.0, step_h=0.0, offset=0.5,
+            min_max_aspect_ratios_order=False), outs={"Boxes": 1, "Variances": 1},
+            dtype=D)["Boxes"],
+        *g.op("yolo_box", {"X": yx, "ImgSize": isz}, dict(
+            anchors=[10, 13, 16, 30], class_num=2, conf_thresh=0.01, downsample_ratio=32,
+            clip_bbox=True, scale_x_y=1.0, iou_aware=False, iou_aware_factor=0.5),
+            outs={"Boxes": 1, "Scores": 1}, dtype=D)["Scores"],
+        g.op("box_coder", {"PriorBox": pbx, "TargetBox": tb}, dict(
+            code_type="decode_center_size", box_normalized=True, axis=0,
+            variance=[]), outs={"OutputBox": 1}, dtype=D),
+        g.op("grid_sampler", {"X": x, "Grid": grid}, dict(
+            mode="bilinear", padding_mode="zeros", align_corners=False), outs={"Output": 1},
+            dtype=D),
+        g.op("affine_channel", {"X": x, "Scale": g.param("acs", g.rand([8]).astype(D)),
+                                "Bias": g.param("acb", g.rand([8]).astype(D))},
+             dict(data_layout="NCHW"), dtype=D),
+        g.op("arg_max", {"X": x}, dict(axis=1, keepdims=False, flatten=False, dtype=3),
+             dtype="int64"),
+        g.op("elementwise_pow", {"X": g.data("pw", g.rand([4], 0.1, 2).astype(D)),
+                                 "Y": g.data("pe", g.rand([4], -2, 2).astype(D))},
+             dict(axis=-1), dtype=D),
+        g.op("bilinear_interp_v2", {"X": xh}, dict(
+            data_layout="NHWC", out_d=-1, out_h=7, out_w=9, align_corners=False, align_mode=0,
+            interp_method="bilinear", scale=[]), dtype=D),
+        g.op("conv2d_transpose", {"Input": xh, "Filter": g.param(
+            "ctw", g.rand([6, 2, 3, 3], -0.5, 0.5).astype(D))}, dict(
+            strides=[2, 2], paddings=[1, 1], dilations=[1, 1], groups=1, padding_algorithm=
+            "EXPLICIT", data_format="NHWC", output_padding=[], output_size=[]),
+            outs={"Output": 1}, dtype=D),
+        g.op("pool2d", {"X": xh}, dict(
+            pooling_type="avg", ksize=[3, 2], strides=[1, 1], paddings=[0, 0], ceil_mode=False,
+            exclusive=True, global_pooling=False, adaptive=True, padding_algorithm="EXPLICIT",
+            data_format="NHWC"), dtype=D),
+        g.op("strided_slice", {"Input": x}, dict(axes=[1, 3], starts=[7, 0], ends=[0, 4],
+                                                 strides=[-2, 2], infer_flags=[1, 1],
+                                                 decrease_axis=[]), dtype=D),
+    )
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
