@@ -4916,7 +4916,8 @@ def au_small_dtypes(g):
             nn(i32, "int32"), nn(i64, "int64"), f(nn(h4, "float16")))
 
 
-@case(rtol=1e-9, atol=1e-12)
+@case(rtol=1e-6, atol=1e-6, note="Paddle computes interp weights and prior_box sizes from "
+      "float attributes and float coordinates: float64 agrees to about 1e-7 relative")
 def au_f64_ops(g):
     """float64 through common ops not covered elsewhere: pad3d (reflect, NDHWC), pad,
     pixel_shuffle, roi_align (aligned), prior_box, yolo_box, box_coder, grid_sampler,
