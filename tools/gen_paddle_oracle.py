@@ -4987,6 +4987,28 @@ def au_f64_ops(g):
 
 
 @case()
+def au_conv_groups(g):
+    """Group counts that are neither 1 nor the channel count on both op types:
+    depthwise_conv2d with groups below C (a grouped convolution), conv2d with groups equal to
+    C (depthwise, multiplier 1 and 3, NCHW and NHWC), grouped 1x1, grouped with stride and
+    SAME, dilated depthwise_conv2d on NHWC with a multiplier."""
+    x = g.data("x", g.rand([2, 6, 7, 8]))
+    xh = g.data("xh", g.rand([1, 5, 6, 6]))
+    p = lambda n, s: g.param(n, g.rand(s, -0.5, 0.5))  # noqa: E731
+    g.fetch(conv(g, x, p("w1", [6, 3, 3, 3]), type="depthwise_conv2d", groups=2,
+                 paddings=(1, 1)),
+            conv(g, x, p("w2", [12, 2, 3, 3]), type="depthwise_conv2d", groups=3,
+                 strides=(2, 2)),
+            conv(g, x, p("w3", [6, 1, 3, 3]), groups=6, paddings=(1, 1)),
+            conv(g, x, p("w4", [18, 1, 3, 3]), groups=6, strides=(2, 1), paddings=(0, 1)),
+            conv(g, xh, p("w5", [6, 1, 3, 3]), groups=6, paddings=(1, 1), fmt="NHWC"),
+            conv(g, x, p("w6", [9, 2, 1, 1]), groups=3),
+            conv(g, x, p("w7", [4, 3, 3, 2]), groups=2, strides=(2, 3), algo="SAME"),
+            conv(g, xh, p("w8", [12, 2, 2, 2]), type="depthwise_conv2d", groups=3,
+                 dilations=(2, 2), fmt="NHWC"))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
