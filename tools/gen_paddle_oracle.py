@@ -5009,6 +5009,107 @@ def au_conv_groups(g):
 
 
 @case()
+def au_rnn_modes(g):
+    """The rnn op's other modes: GRU (bidirectional, 2 layers, sequence lengths, initial
+    state), SimpleRNN with tanh (sequence lengths) and relu (2 layers), time-major GRU."""
+    x = g.data("x", g.rand([3, 5, 4], -1.5, 1.5))
+    sl = g.data("sl", np.array([5, 2, 4], "int64"))
+    h0 = g.data("h0", g.rand([4, 3, 6], -0.8, 0.8))
+    gru = paddle.nn.GRU(4, 6, num_layers=2, direction="bidirect")
+    o1, s1 = gru(x, h0, sequence_length=sl)
+    rt = paddle.nn.SimpleRNN(4, 3, activation="tanh")
+    o2, s2 = rt(x, sequence_length=sl)
+    rr = paddle.nn.SimpleRNN(4, 3, activation="relu", num_layers=2)
+    o3, s3 = rr(x)
+    xt = g.data("xt", g.rand([5, 2, 4], -1.5, 1.5))
+    gt = paddle.nn.GRU(4, 3, time_major=True)
+    o4, s4 = gt(xt)
+    g.fetch(o1, s1, o2, s2, o3, s3, o4, s4)
+
+
+@case(**EXACT)
+def au_nms_empty(g):
+    """Detection outputs when nothing passes score_threshold: multiclass_nms (v1, Paddle
+    gives one row [-1] then), multiclass_nms3 with and without RoisNum (Out [0, 6], Index
+    [0, 1], NmsRoisNum zeros); and when only some images of a batch keep boxes."""
+    boxes = g.data("boxes", det_boxes(g, 8)[None].repeat(2, 0))
+    low = g.data("low", g.rand([2, 3, 8], 0, 0.1))
+    mix = np.concatenate([g.rand([1, 3, 8], 0, 0.1), g.rand([1, 3, 8], 0.2, 1)], 0)
+    mixed = g.data("mixed", mix.astype(F32))
+    at = dict(background_label=-1, score_threshold=0.5, nms_top_k=10, nms_threshold=0.45,
+              nms_eta=1.0, keep_top_k=5, normalized=True)
+    n3 = lambda s: g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": s}, at,  # noqa: E731
+                        outs={"Out": 1, "Index": 1, "NmsRoisNum": 1})
+    a, b = n3(low), n3(mixed)
+    g.fetch(g.op("multiclass_nms", {"BBoxes": boxes, "Scores": low}, at),
+            a["Out"][0], a["Index"][0], a["NmsRoisNum"][0],
+            b["Out"][0], b["Index"][0], b["NmsRoisNum"][0])
+
+
+@case(rtol=2e-4, atol=2e-5)
+def au_layout_chains(g):
+    """Convolution chains whose outputs meet layout-sensitive ops, with channel counts that
+    are not multiples of 8 or 16 (so blocked layouts pad them): concat and split on channels,
+    slice of channels, per-channel elementwise by [C, 1, 1] and [1, C, 1, 1], reduce_mean and
+    arg_max over channels, softmax on axis 1, channel shuffle (reshape-transpose-reshape),
+    shape, flatten, interp, adaptive pool, pad2d-like pad, hard_swish, depthwise after
+    concat, residual add of two convs, batch_norm between."""
+    x = g.data("x", g.rand([2, 3, 12, 10]), [-1, 3, 12, 10])
+    p = lambda n, s, lo=-0.5, hi=0.5: g.param(n, g.rand(s, lo, hi))  # noqa: E731
+    xs = {"Out": 1, "XShape": 1}
+    def bn(v, c, n):
+        helper = LayerHelper("batch_norm")
+        mean, var = p(n + "m", [c]), p(n + "v", [c], 0.5, 1.5)
+        y, sm, sv = (helper.create_variable_for_type_inference(F32) for _ in range(3))
+        helper.append_op(type="batch_norm", inputs={
+            "X": [v], "Scale": [p(n + "s", [c], 0.5, 1.5)], "Bias": [p(n + "b", [c])],
+            "Mean": [mean], "Variance": [var]}, outputs={
+            "Y": [y], "MeanOut": [mean], "VarianceOut": [var], "SavedMean": [sm],
+            "SavedVariance": [sv]}, attrs=dict(epsilon=1e-5, momentum=0.9, data_layout="NCHW",
+                                               use_global_stats=False,
+                                               trainable_statistics=False))
+        return y
+    a = conv(g, x, p("w1", [20, 3, 3, 3]), paddings=(1, 1))
+    a = g.op("relu", {"X": bn(a, 20, "bn1")})
+    b = conv(g, a, p("w2", [20, 20, 1, 1]))
+    r = g.op("elementwise_add", {"X": a, "Y": b}, dict(axis=-1))
+    c = conv(g, x, p("w3", [5, 3, 3, 3]), paddings=(1, 1))
+    cat = g.op("concat", {"X": [r, c]}, dict(axis=1))            # 25 channels
+    d = conv(g, cat, p("w4", [25, 1, 3, 3]), type="depthwise_conv2d", groups=25,
+             paddings=(1, 1), strides=(2, 2))
+    d = g.op("hard_swish", {"X": d})
+    sp = g.op("split", {"X": d}, dict(axis=1, num=0, sections=[7, 18]), outs={"Out": 2})["Out"]
+    sl = g.op("slice", {"Input": d}, dict(axes=[1], starts=[3], ends=[11], infer_flags=[1],
+                                          decrease_axis=[]))
+    pc = g.op("elementwise_mul", {"X": d, "Y": p("pc", [25, 1, 1])}, dict(axis=-1))
+    pc2 = g.op("elementwise_add", {"X": d, "Y": p("pc2", [1, 25, 1, 1])}, dict(axis=-1))
+    pc3 = g.op("elementwise_sub", {"X": d, "Y": p("pc3", [25])}, dict(axis=1))
+    rm = g.op("reduce_mean", {"X": d}, dict(dim=[1], keep_dim=True, reduce_all=False))
+    am = g.op("arg_max", {"X": d}, dict(axis=1, keepdims=False, flatten=False, dtype=3),
+              dtype="int64")
+    sm = g.op("softmax", {"X": d}, dict(axis=1))
+    e = conv(g, d, p("w5", [24, 25, 1, 1]))
+    sh = g.op("reshape2", {"X": e}, dict(shape=[0, 3, 8, 6, 5]), outs=xs)["Out"][0]
+    sh = g.op("transpose2", {"X": sh}, dict(axis=[0, 2, 1, 3, 4]), outs=xs)["Out"][0]
+    sh = g.op("reshape2", {"X": sh}, dict(shape=[0, 24, 6, 5]), outs=xs)["Out"][0]
+    shp = g.op("shape", {"Input": e}, dtype="int32")
+    fl = g.op("flatten_contiguous_range", {"X": e}, dict(start_axis=1, stop_axis=-1),
+              outs=xs)["Out"][0]
+    up = g.op("nearest_interp_v2", {"X": e}, dict(
+        data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, scale=[2.0, 2.0],
+        interp_method="nearest", align_corners=False, align_mode=1))
+    bl = g.op("bilinear_interp_v2", {"X": e}, dict(
+        data_layout="NCHW", out_d=-1, out_h=9, out_w=7, scale=[],
+        interp_method="bilinear", align_corners=False, align_mode=0))
+    ap = pool(g, e, "avg", (2, 3), adaptive=True)
+    pd = g.op("pad", {"X": e}, dict(paddings=[0, 0, 0, 0, 1, 2, 0, 1], pad_value=0.0))
+    f = conv(g, e, p("w6", [6, 24, 3, 3]), paddings=(1, 1))
+    f2 = conv(g, e, p("w7", [6, 24, 3, 3]), paddings=(1, 1))
+    res = g.op("elementwise_add", {"X": f, "Y": f2}, dict(axis=-1))
+    g.fetch(sp[0], sp[1], sl, pc, pc2, pc3, rm, am, sm, sh, shp, fl, up, bl, ap, pd, res)
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
