@@ -5109,6 +5109,61 @@ def au_layout_chains(g):
     g.fetch(sp[0], sp[1], sl, pc, pc2, pc3, rm, am, sm, sh, shp, fl, up, bl, ap, pd, res)
 
 
+@case(rtol=2e-4, atol=2e-5)
+def au_fusion_edges(g):
+    """Patterns icore's compiled executor rewrites, at their edges: a full-tensor add with the
+    conv output as Y, the conv output also fetched (used twice),
+    conv + bias + each activation with non-default attributes (leaky_relu alpha, hard_sigmoid
+    slope, clip bounds, relu6, swish, sigmoid, hard_swish), conv + batch_norm with a large
+    epsilon, matmul_v2 + a bias that broadcasts along rows (not an fc), matmul_v2 (trans_y) +
+    bias + gelu, mul + bias + relu, two scales in a row (bias before and after), add +
+    layer_norm, attention scores + mask + softmax."""
+    x = g.data("x", g.rand([1, 3, 9, 8]))
+    p = lambda n, s, lo=-0.5, hi=0.5: g.param(n, g.rand(s, lo, hi))  # noqa: E731
+    ew = lambda t, a, b, axis=-1: g.op(t, {"X": a, "Y": b}, dict(axis=axis))  # noqa: E731
+    c1 = conv(g, x, p("w1", [10, 3, 3, 3]), paddings=(1, 1))
+    o1 = ew("elementwise_add", g.data("full", g.rand([1, 10, 9, 8])), c1)
+    c2 = conv(g, x, p("w2", [10, 3, 3, 3]), paddings=(1, 1))
+    o2 = g.op("relu", {"X": ew("elementwise_add", c2, p("b2", [10]), 1)})
+    acts = []
+    for k, (t, at) in enumerate([("leaky_relu", dict(alpha=0.3)),
+                                 ("hard_sigmoid", dict(slope=0.25, offset=0.4)),
+                                 ("clip", dict(min=-0.2, max=0.3)), ("relu6", {}),
+                                 ("swish", {}), ("sigmoid", {}), ("hard_swish", {})]):
+        c = conv(g, x, p("wa%d" % k, [6, 3, 3, 3]), strides=(2, 2), paddings=(1, 1))
+        acts.append(g.op(t, {"X": ew("elementwise_add", c, p("ba%d" % k, [6]), 1)}, at))
+    c3 = conv(g, x, p("w3", [5, 3, 1, 1]))
+    helper = LayerHelper("batch_norm")
+    mean, var = p("bnm", [5]), p("bnv", [5], 0.5, 1.5)
+    y, sm, sv = (helper.create_variable_for_type_inference(F32) for _ in range(3))
+    helper.append_op(type="batch_norm", inputs={
+        "X": [c3], "Scale": [p("bns", [5], 0.5, 1.5)], "Bias": [p("bnb", [5])], "Mean": [mean],
+        "Variance": [var]}, outputs={"Y": [y], "MeanOut": [mean], "VarianceOut": [var],
+                                     "SavedMean": [sm], "SavedVariance": [sv]},
+        attrs=dict(epsilon=1e-3, momentum=0.9, data_layout="NCHW", use_global_stats=False,
+                   trainable_statistics=False))
+    m = g.data("m", g.rand([4, 6]))
+    mm = g.op("matmul_v2", {"X": m, "Y": p("mw", [6, 5])}, dict(trans_x=False, trans_y=False))
+    rowb = ew("elementwise_add", mm, p("rb", [4, 1]))
+    mt = g.op("matmul_v2", {"X": m, "Y": p("mwt", [7, 6])}, dict(trans_x=False, trans_y=True))
+    gl = g.op("gelu", {"X": ew("elementwise_add", mt, p("mb", [7]))}, dict(approximate=False))
+    ml = g.op("mul", {"X": m, "Y": p("mlw", [6, 3])}, dict(x_num_col_dims=1, y_num_col_dims=1))
+    ml = g.op("relu", {"X": ew("elementwise_add", ml, p("mlb", [3]), 1)})
+    s1 = g.op("scale", {"X": m}, dict(scale=2.0, bias=0.5, bias_after_scale=False))
+    s2 = g.op("scale", {"X": s1}, dict(scale=-0.5, bias=0.25, bias_after_scale=True))
+    t = g.data("t", g.rand([2, 5, 8]))
+    ln = g.op("layer_norm", {"X": ew("elementwise_add", t, g.data("t2", g.rand([2, 5, 8]))),
+                             "Scale": p("lns", [8], 0.5, 1.5), "Bias": p("lnb", [8])},
+              dict(epsilon=1e-5, begin_norm_axis=2), outs={"Y": 1, "Mean": 1, "Variance": 1})
+    q = g.data("q", g.rand([2, 2, 5, 4]))
+    kk = g.data("kk", g.rand([2, 2, 5, 4]))
+    mask = g.data("mask", np.where(g.rand([2, 1, 1, 5]) > -0.5, 0.0, -1e4).astype(F32))
+    sc = g.op("matmul_v2", {"X": q, "Y": kk}, dict(trans_x=False, trans_y=True))
+    sc = g.op("scale", {"X": sc}, dict(scale=0.5, bias=0.0, bias_after_scale=True))
+    att = g.op("softmax", {"X": ew("elementwise_add", sc, mask)}, dict(axis=-1))
+    g.fetch(o1, c1, o2, *acts, y, rowb, gl, ml, s2, ln["Y"][0], att)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
