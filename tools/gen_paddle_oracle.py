@@ -5164,6 +5164,23 @@ def au_fusion_edges(g):
     g.fetch(o1, c1, o2, *acts, y, rowb, gl, ml, s2, ln["Y"][0], att)
 
 
+@case(**EXACT)
+def au_axes_neg(g):
+    """Axis attributes in the forms Paddle normalises (not slice's: Paddle's Python layers
+    store them counted from 0, and its kernel leaves X unchanged for a negative one, which
+    icore counts from the end instead; strided_slice refuses them): transpose2 by a permutation with negative entries, squeeze2 naming a dim that is
+    not 1 (ignored), flatten_contiguous_range by negative start and stop, cast whose in_dtype
+    attribute disagrees with X (X's own dtype wins)."""
+    x = g.data("x", g.rand([2, 1, 3, 4]))
+    i = g.data("i", g.randint([3, 4], -9, 9, "int64"))
+    xs = {"Out": 1, "XShape": 1}
+    g.fetch(g.op("transpose2", {"X": x}, dict(axis=[-1, 0, -2, 1]), outs=xs)["Out"][0],
+            g.op("squeeze2", {"X": x}, dict(axes=[0, 1]), outs=xs)["Out"][0],
+            g.op("flatten_contiguous_range", {"X": x}, dict(start_axis=-3, stop_axis=-2),
+                 outs=xs)["Out"][0],
+            g.op("cast", {"X": i}, dict(in_dtype=5, out_dtype=6), dtype=F64))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
