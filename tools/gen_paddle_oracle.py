@@ -5181,6 +5181,20 @@ def au_axes_neg(g):
             g.op("cast", {"X": i}, dict(in_dtype=5, out_dtype=6), dtype=F64))
 
 
+@case(**EXACT)
+def au_scale_int_fraction(g):
+    """scale of integer X by fractional scale / bias (bias before and after), of uint8 by 255
+    and by 1/255, of int64 with a large bias: Paddle converts scale and bias to X's type."""
+    i = g.data("i", g.randint([3, 4], -9, 9, "int32"))
+    u = g.data("u", g.randint([3, 4], 0, 255, "uint8"))
+    l = g.data("l", g.randint([3, 4], -9, 9, "int64"))
+    s = lambda v, dt, sc, b, after=True: g.op("scale", {"X": v}, dict(  # noqa: E731
+        scale=sc, bias=b, bias_after_scale=after), dtype=dt)
+    g.fetch(s(i, "int32", 0.5, 0.7), s(i, "int32", 2.5, -1.5), s(i, "int32", -1.9, 0.0, False),
+            s(i, "int32", 3.0, 2.6, False), s(u, "uint8", 1 / 255, 0.0), s(u, "uint8", 255.0, 0.0),
+            s(u, "uint8", 1.5, 3.0), s(l, "int64", 1.0, 3e9), s(l, "int64", 0.99, 0.0))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
