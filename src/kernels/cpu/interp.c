@@ -35,7 +35,8 @@
  * Indices are also clamped where Paddle would read outside X (OutSize overriding a scale
  * that still sets the ratio). Arithmetic is float (ratios, weights) and X's dtype (sums),
  * as in Paddle. nearest moves elements of any dtype; linear, bilinear and trilinear take
- * float32 / float64 / uint8 (the float sum truncated to uint8), bicubic float32 / float64. */
+ * float32 / float64 / uint8 (the float sum truncated to uint8; uint8 linear takes the lower
+ * neighbour, as Paddle 3.3.1 does), bicubic float32 / float64. */
 #include <math.h>
 #include <string.h>
 
@@ -571,7 +572,13 @@ ic_status ic_interp_cpu(ic_kctx *c) {
       break;
     }
     case IC_INTERP_LINEAR:
-      if (u8) linear_uint8_t(x->data, out->data, &g, is, os, lt[0]);
+      if (u8) {
+        /* Paddle 3.3.1's linear kernel keeps its weights in T: for uint8 the fraction
+         * truncates to 0, so each output is its lower neighbour (oracle case
+         * au_small_int_paths); bilinear and trilinear keep float weights. */
+        for (int64_t k = 0; k < g.out[0]; k++) lt[0][k].w0 = 1.f, lt[0][k].w1 = 0.f;
+        linear_uint8_t(x->data, out->data, &g, is, os, lt[0]);
+      }
       else if (f64) linear_double(x->data, out->data, &g, is, os, lt[0]);
       else linear_float(x->data, out->data, &g, is, os, lt[0]);
       break;
