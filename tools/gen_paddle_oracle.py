@@ -5196,6 +5196,83 @@ def au_scale_int_fraction(g):
 
 
 @case()
+def au_zero_d(g):
+    """0-D tensors (Paddle 2.5+ programs hold them): elementwise between 0-D and N-D, cast,
+    scale, compare and where of 0-D, reshape2 to and from 0-D, unsqueeze2 of 0-D, stack and
+    concat of unsqueezed 0-D, expand_v2 and tile of 0-D, gather by a 0-D index (drops the
+    axis), arg_max of 1-D to 0-D, reduce_sum of all to 0-D, shape of 0-D, slice decreasing
+    to 0-D then used as a fill_constant value."""
+    s = g.data("s", np.array(1.5, F32))
+    t = g.data("t", np.array(-2.0, F32))
+    v = g.data("v", g.rand([3, 4]))
+    i0 = g.data("i0", np.array(2, "int64"))
+    u = g.data("u", g.rand([5]))
+    xs = {"Out": 1, "XShape": 1}
+    ew = lambda op, a, b: g.op(op, {"X": a, "Y": b}, dict(axis=-1))  # noqa: E731
+    us = g.op("unsqueeze2", {"X": s}, dict(axes=[0]), outs=xs)["Out"][0]
+    ut = g.op("unsqueeze2", {"X": t}, dict(axes=[0]), outs=xs)["Out"][0]
+    g.fetch(ew("elementwise_add", v, s), ew("elementwise_mul", s, v), ew("elementwise_sub", s, t),
+            g.op("cast", {"X": s}, dict(in_dtype=5, out_dtype=3), dtype="int64"),
+            g.op("scale", {"X": s}, dict(scale=2.0, bias=1.0, bias_after_scale=True)),
+            g.op("less_than", {"X": s, "Y": t}, dict(axis=-1, force_cpu=False), dtype="bool"),
+            g.op("where", {"Condition": g.op("greater_than", {"X": s, "Y": t}, dict(
+                axis=-1, force_cpu=False), dtype="bool"), "X": s, "Y": t}),
+            g.op("reshape2", {"X": s}, dict(shape=[1, 1]), outs=xs)["Out"][0],
+            g.op("reshape2", {"X": g.data("one", np.array([[7.0]], F32))}, dict(shape=[]),
+                 outs=xs)["Out"][0],
+            us, g.op("stack", {"X": [s, t]}, dict(axis=0), outs={"Y": 1}),
+            g.op("concat", {"X": [us, ut]}, dict(axis=0)),
+            g.op("expand_v2", {"X": s}, dict(shape=[2, 3])),
+            g.op("tile", {"X": s}, dict(repeat_times=[3])),
+            g.op("gather", {"X": v, "Index": i0}, dict(axis=0)),
+            g.op("arg_max", {"X": u}, dict(axis=0, keepdims=False, flatten=False, dtype=3),
+                 dtype="int64"),
+            g.op("reduce_sum", {"X": v}, dict(dim=[0, 1], keep_dim=False, reduce_all=True)),
+            g.op("shape", {"Input": s}, dtype="int32"),
+            g.op("fill_constant", {"ValueTensor": g.op("slice", {"Input": u}, dict(
+                axes=[0], starts=[2], ends=[3], infer_flags=[1], decrease_axis=[0]))},
+                dict(dtype=5, shape=[2, 2], value=0.0, str_value="", force_cpu=False)))
+
+
+@case(**EXACT)
+def au_small_int_paths(g):
+    """The paths added for small integer dtypes, against Paddle: uint8 linear (Paddle 3.3.1
+    truncates its weights to uint8: the lower neighbour) / bilinear
+    (NHWC, align_corners, align_mode 0) / trilinear resizing; int8 / int16 / uint8 add and
+    div with broadcasting both ways (a single value on either side); reduce_sum of int8 with keep_dim and of uint8 with
+    out_dtype float32; cumsum of int16 reversed and exclusive. (Paddle 3.3.1 hangs on an
+    int32 matmul_v2 with broadcast batches, so int matmul stays with au_int_dtypes.)"""
+    u3 = g.data("u3", g.randint([2, 3, 7], 0, 256, "uint8"))
+    u4 = g.data("u4", g.randint([1, 5, 4, 3], 0, 256, "uint8"))
+    u5 = g.data("u5", g.randint([1, 2, 3, 4, 3], 0, 256, "uint8"))
+    it = lambda t, v, **a: g.op(t, {"X": v}, dict(dict(  # noqa: E731
+        data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, align_corners=False, align_mode=1,
+        interp_method=t.split("_")[0]), **a), dtype="uint8")
+    i8 = g.data("i8", g.randint([2, 3, 4], -100, 100, "int8"))
+    s8 = g.data("s8", g.randint([4], 1, 9, "int8"))
+    one8 = g.data("one8", np.array([3], "int8"))
+    i16 = g.data("i16", g.randint([3, 4], -3000, 3000, "int16"))
+    c16 = g.data("c16", g.randint([3, 1], -7, 7, "int16") * 2 + 1)
+    u8 = g.data("u8", g.randint([3, 4], 0, 256, "uint8"))
+    ew = lambda t, a, b, dt: g.op(t, {"X": a, "Y": b}, dict(axis=-1), dtype=dt)  # noqa: E731
+    g.fetch(it("linear_interp_v2", u3, out_w=11, align_mode=0),
+            it("bilinear_interp_v2", u4, out_h=7, out_w=5, data_layout="NHWC", align_mode=0),
+            it("bilinear_interp_v2", u4, out_h=3, out_w=9, align_corners=True),
+            it("trilinear_interp_v2", u5, out_d=4, out_h=5, out_w=2, data_layout="NCDHW"),
+            ew("elementwise_add", i8, s8, "int8"), ew("elementwise_add", one8, i8, "int8"),
+            ew("elementwise_div", i8, one8, "int8"), ew("elementwise_div", i16, c16, "int16"),
+            ew("elementwise_add", i16, c16, "int16"), ew("elementwise_div", u8, g.data(
+                "d8", np.array([7], "uint8")), "uint8"),
+            ew("elementwise_add", u8, g.data("e8", g.randint([4], 100, 256, "uint8")), "uint8"),
+            g.op("reduce_sum", {"X": i8}, dict(dim=[1, 2], keep_dim=True, reduce_all=False),
+                 dtype="int8"),
+            g.op("reduce_sum", {"X": u8}, dict(dim=[0], keep_dim=False, reduce_all=False,
+                                               out_dtype=5)),
+            g.op("cumsum", {"X": i16}, dict(axis=1, exclusive=True, reverse=True),
+                 dtype="int16"))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
