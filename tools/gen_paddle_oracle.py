@@ -4223,10 +4223,10 @@ def au_conv_pool_f64(g):
 
 @case()
 def au_conv_modes(g):
-    """conv2d: groups with NHWC and dilation, SAME with stride and dilation on NHWC,
-    asymmetric paddings with groups; conv2d_transpose: NHWC with groups, output_padding and
-    dilation, SAME with output_size, padding pairs, a 1x1 stride-1 kernel; depthwise NHWC
-    with a channel multiplier."""
+    """conv2d: groups with NHWC and dilation, SAME with stride and dilation on NHWC, asymmetric
+    paddings with groups; conv2d_transpose: NHWC with groups, output_padding and dilation, SAME
+    with output_size, padding pairs, a 1x1 stride-1 kernel; depthwise NHWC with a channel
+    multiplier."""
     x = g.data("x", g.rand([2, 6, 9, 8]), [-1, 6, -1, -1])
     xh = g.data("xh", g.rand([1, 7, 6, 4]), [-1, -1, -1, 4])
     w = g.param("w", g.rand([4, 3, 3, 2], -0.5, 0.5))
@@ -4250,9 +4250,9 @@ def au_conv_modes(g):
 
 @case()
 def au_pool_modes(g):
-    """pool2d: adaptive avg on NHWC and with more outputs than inputs, ceil_mode with
-    inclusive avg and four paddings, ceil_mode windows that start in the padding, SAME on
-    NHWC, global max, a window larger than the input with padding, VALID max with ceil."""
+    """pool2d: adaptive avg on NHWC and with more outputs than inputs, ceil_mode with inclusive
+    avg and four paddings, ceil_mode windows that start in the padding, SAME on NHWC, global
+    max, a window larger than the input with padding, VALID max with ceil."""
     x = g.data("x", g.rand([2, 3, 7, 5], -2, 2), [-1, 3, -1, -1])
     xh = g.data("xh", g.rand([1, 6, 5, 3], -2, 2))
     g.fetch(pool(g, xh, "avg", (4, 2), adaptive=True, fmt="NHWC"),
@@ -4269,11 +4269,11 @@ def au_pool_modes(g):
 
 @case()
 def au_interp_modes(g):
-    """interpolate: nearest_interp_v2 with OutSize, SizeTensor and a 5-D scale; bicubic by
-    the Scale input and SizeTensor; trilinear by a scale list and align_corners; linear by
-    OutSize; downscaling with align_mode 0; float64 bilinear; uint8 nearest and bilinear;
-    legacy bilinear_interp NHWC by OutSize, nearest_interp with align_corners; both the
-    scale attribute and out_h/out_w."""
+    """interpolate: nearest_interp_v2 with OutSize, SizeTensor and a 5-D scale; bicubic by the
+    Scale input and SizeTensor; trilinear by a scale list and align_corners; linear by OutSize;
+    downscaling with align_mode 0; float64 bilinear; uint8 nearest and bilinear; legacy
+    bilinear_interp NHWC by OutSize, nearest_interp with align_corners; both the scale attribute
+    and out_h/out_w."""
     x = g.data("x", g.rand([1, 2, 5, 6]), [-1, 2, -1, -1])
     x3 = g.data("x3", g.rand([2, 3, 5]))
     x5 = g.data("x5", g.rand([1, 2, 3, 4, 3]))
@@ -4314,8 +4314,8 @@ def au_interp_modes(g):
 @case()
 def au_norm_modes(g):
     """batch_norm float64 and 2-D, NHWC use_global_stats; instance_norm and group_norm without
-    Scale/Bias, float64, NHWC, one group; layer_norm without Scale/Bias and begin_norm_axis
-    at the last dim."""
+    Scale/Bias, float64, NHWC, one group; layer_norm without Scale/Bias and begin_norm_axis at
+    the last dim."""
     x = g.data("x", g.rand([2, 4, 3, 5], -2, 2))
     xd = g.data("xd", g.rand([2, 4, 3, 2], -2, 2).astype(F64))
     x2 = g.data("x2", g.rand([5, 4], -2, 2))
@@ -4356,10 +4356,10 @@ def au_norm_modes(g):
 
 @case(**EXACT)
 def au_shape_ops(g):
-    """slice by StartsTensor/EndsTensor and tensor lists, int64 and bool, every axis
-    decreased; reshape2 by Shape and ShapeTensor, int64; transpose2 and concat of int64 /
-    bool / uint8 / float16, concat's AxisTensor; split by SectionsTensorList and AxisTensor;
-    squeeze2 of every 1; unsqueeze2 by AxesTensor and AxesTensorList; flatten of int64."""
+    """slice by StartsTensor/EndsTensor and tensor lists, int64 and bool, every axis decreased;
+    reshape2 by Shape and ShapeTensor, int64; transpose2 and concat of int64 / bool / uint8 /
+    float16, concat's AxisTensor; split by SectionsTensorList and AxisTensor; squeeze2 of every
+    1; unsqueeze2 by AxesTensor and AxesTensorList; flatten of int64."""
     x = g.data("x", g.rand([3, 4, 5]))
     i = g.data("i", g.randint([3, 4, 5], -50, 50, "int64"))
     b = g.data("b", g.rand([3, 4, 5]) > 0)
@@ -4403,7 +4403,8 @@ def au_shape_ops(g):
             sp[0], sp[1], sp2[4],
             g.op("squeeze2", {"X": g.data("s11", g.rand([1, 3, 1]))}, dict(axes=[]),
                  outs={"Out": 1, "XShape": 1})["Out"][0],
-            g.op("unsqueeze2", {"X": i, "AxesTensor": g.data("ua", np.array([0, 4], "int32"))}, dict(axes=[]),
+            g.op("unsqueeze2", {"X": i, "AxesTensor": g.data("ua", np.array([0, 4], "int32"))},
+                 dict(axes=[]),
                  outs={"Out": 1, "XShape": 1}, dtype="int64")["Out"][0],
             g.op("unsqueeze2", {"X": x, "AxesTensorList": [one, neg]}, dict(axes=[]),
                  outs={"Out": 1, "XShape": 1})["Out"][0],
@@ -4414,8 +4415,8 @@ def au_shape_ops(g):
 @case(**EXACT)
 def au_gather_expand(g):
     """expand_v2 / expand_as_v2 / tile of int64, bool and float64 (expand_as_v2 by Y alone),
-    gather of int64 and bool rows with an int32 Axis tensor, gather_nd of slices and of
-    int64, stack and sum of ints, where with broadcast and int64 / float64."""
+    gather of int64 and bool rows with an int32 Axis tensor, gather_nd of slices and of int64,
+    stack and sum of ints, where with broadcast and int64 / float64."""
     x = g.data("x", g.rand([3, 1]))
     i = g.data("i", g.randint([3, 1], -9, 9, "int64"))
     b = g.data("b", g.rand([3, 4]) > 0)
@@ -4452,9 +4453,9 @@ def au_gather_expand(g):
 @case(**EXACT)
 def au_argmax_topk_cast(g):
     """arg_max of float64 / int64 / uint8 with flatten and keepdims, dtype int32; top_k_v2 of
-    float64 and int32 on a middle axis, smallest unsorted, the K input; cast between bool,
-    int8, uint8, int16, int32, int64, float16, float32, float64 and bfloat16 (through
-    float32: round to nearest even)."""
+    float64 and int32 on a middle axis, smallest unsorted, the K input; cast between bool, int8,
+    uint8, int16, int32, int64, float16, float32, float64 and bfloat16 (through float32: round
+    to nearest even)."""
     xd = g.data("xd", np.round(g.rand([3, 4, 5], -2, 2) * 2).astype(F64))
     xi = g.data("xi", g.randint([4, 6], -5, 5, "int64"))
     xu = g.data("xu", g.randint([4, 6], 0, 5, "uint8"))
@@ -4479,7 +4480,8 @@ def au_argmax_topk_cast(g):
     g.fetch(am(xd, axis=1), am(xd, flatten=True, keepdims=True), am(xi, axis=0, dtype=2),
             am(xu, axis=1, keepdims=True), am(xi, flatten=True),
             t1["Out"][0], t1["Indices"][0], t2["Out"][0], t2["Indices"][0],
-            c(c(f, 4, "float16"), 5, F32), c(c(f, 22, "uint16"), 5, F32), c(g.data("fi", np.array([-300.7, -1.5, -0.5, 0.5, 2.5, 32000.9], F32)), 1, "int16"),
+            c(c(f, 4, "float16"), 5, F32), c(c(f, 22, "uint16"), 5, F32),
+            c(g.data("fi", np.array([-300.7, -1.5, -0.5, 0.5, 2.5, 32000.9], F32)), 1, "int16"),
             c(f, 6, F64), c(i8, 5, F32), c(i8, 20, "uint8"), c(i16, 21, "int8"),
             c(i16, 3, "int64"), c(bo, 5, F32), c(bo, 2, "int32"), c(hf, 5, F32),
             c(hf, 2, "int32"), c(xu, 0, "bool"), c(xd, 21, "int8"), c(xi, 0, "bool"))
@@ -4487,10 +4489,10 @@ def au_argmax_topk_cast(g):
 
 @case()
 def au_elementwise_matmul(g):
-    """elementwise: Y with trailing ones at a middle axis, X of lower rank than Y with an
-    axis, float64 and int64 add/mul/sub/div, int max/min; matmul_v2: 1-D by N-D and N-D by
-    1-D with transposes, batch broadcast both ways; matmul (legacy): 1-D operands, batch
-    broadcast, rank 3 by rank 2 with alpha and transposes; mul of float64."""
+    """elementwise: Y with trailing ones at a middle axis, X of lower rank than Y with an axis,
+    float64 and int64 add/mul/sub/div, int max/min; matmul_v2: 1-D by N-D and N-D by 1-D with
+    transposes, batch broadcast both ways; matmul (legacy): 1-D operands, batch broadcast, rank
+    3 by rank 2 with alpha and transposes; mul of float64."""
     x = g.data("x", g.rand([2, 3, 4, 5], -2, 2))
     y31 = g.data("y31", g.rand([3, 1], 0.5, 2))
     s = g.data("s", g.rand([4], -2, 2))
@@ -4528,10 +4530,10 @@ def au_elementwise_matmul(g):
 
 @case()
 def au_fill_range_clip_pad(g):
-    """fill_constant by ValueTensor and ShapeTensor, of bool / int64 / float64 / uint8 /
-    int8, str_value inf and -inf; range of float64 and int64 with a negative step and a
-    fractional count; clip by Min / Max tensors, of float64 and int; pad of int32 and
-    float64; pad3d by a Paddings tensor on NDHWC (reflect, circular, replicate)."""
+    """fill_constant by ValueTensor and ShapeTensor, of bool / int64 / float64 / uint8 / int8,
+    str_value inf and -inf; range of float64 and int64 with a negative step and a fractional
+    count; clip by Min / Max tensors, of float64 and int; pad of int32 and float64; pad3d by a
+    Paddings tensor on NDHWC (reflect, circular, replicate)."""
     vt = g.data("vt", np.array([2.5], F32))
     st = g.data("st", np.array([2, 3], "int64"))
     fc = lambda dt, np_dt, ins=None, **a: g.op("fill_constant", ins or {}, dict(dict(  # noqa
@@ -4573,9 +4575,9 @@ def au_fill_range_clip_pad(g):
 
 @case()
 def au_misc_common(g):
-    """scale by ScaleTensor, of int64 and float64; lookup_table_v2 with padding_idx (a
-    negative one other than -1 is taken literally: it matches no id), int32 ids, float64
-    table; lookup_table (v1) with padding_idx; reduce_sum of bool / int32 with out_dtype, empty dim;
+    """scale by ScaleTensor, of int64 and float64; lookup_table_v2 with padding_idx (a negative
+    one other than -1 is taken literally: it matches no id), int32 ids, float64 table;
+    lookup_table (v1) with padding_idx; reduce_sum of bool / int32 with out_dtype, empty dim;
     reduce_mean / reduce_max keep_dim with reduce_all; gelu approximate; softmax on a middle
     axis; fill_constant_batch_size_like of int64; fill_any_like to bool; dropout float64."""
     x = g.data("x", g.rand([2, 3, 4], -3, 3))
@@ -4626,8 +4628,8 @@ def au_misc_common(g):
 
 @case()
 def au_act_f64(g):
-    """The common activations of float64: leaky_relu, sigmoid, tanh, hard_sigmoid, swish,
-    relu6, relu, exp, sqrt, hard_swish, gelu, silu, elu, log, abs."""
+    """The common activations of float64: leaky_relu, sigmoid, tanh, hard_sigmoid, swish, relu6,
+    relu, exp, sqrt, hard_swish, gelu, silu, elu, log, abs."""
     xd = g.data("xd", g.rand([2, 3, 4], -8, 8).astype(F64))
     a = lambda t, v, dt=F64, **k: g.op(t, {"X": v}, k, dtype=dt)  # noqa: E731
     g.fetch(a("leaky_relu", xd, alpha=0.02), a("sigmoid", xd), a("tanh", xd),
@@ -4639,10 +4641,10 @@ def au_act_f64(g):
 
 @case()
 def au_detection(g):
-    """yolo_box with 3 anchors, 5 classes, non-square ImgSize and input, clip; prior_box
-    with several max_sizes, flip with ratios already inverse, non-square input and image;
-    roi_align with sampling_ratio 1, spatial_scale 1, ROIs partly outside and RoisNum of
-    int64; box_coder decode with a per-box variance tensor."""
+    """yolo_box with 3 anchors, 5 classes, non-square ImgSize and input, clip; prior_box with
+    several max_sizes, flip with ratios already inverse, non-square input and image; roi_align
+    with sampling_ratio 1, spatial_scale 1, ROIs partly outside and RoisNum of int64; box_coder
+    decode with a per-box variance tensor."""
     xy = g.data("xy", g.rand([2, 3 * (5 + 5), 3, 4], -3, 3))
     isz = g.data("isz", np.array([[96, 128], [60, 200]], "int32"))
     yb = g.op("yolo_box", {"X": xy, "ImgSize": isz}, dict(
@@ -4696,13 +4698,13 @@ def au_compare_logic(g):
 
 @case()
 def au_misc_ops2(g):
-    """one_hot_v2 of int32 ids to float64 / int64; pow of float64 and by FactorTensor; prelu
-    of float64; stack of bool, unstack of int64, meshgrid of int64; cumsum of float64;
-    shape and size of bool; flatten2 of int64; index_select (negative dim, int32 index);
-    take_along_axis of int64 with negative indices; argsort descending of float64; flip of several axes; tril_triu
-    of int64; expand (v1) by expand_times, ExpandTimes and expand_times_tensor; brelu;
-    increment of int64 and float64; reduce_all / reduce_any on a middle dim; where_index of
-    a float condition."""
+    """one_hot_v2 of int32 ids to float64 / int64; pow of float64 and by FactorTensor; prelu of
+    float64; stack of bool, unstack of int64, meshgrid of int64; cumsum of float64; shape and
+    size of bool; flatten2 of int64; index_select (negative dim, int32 index); take_along_axis
+    of int64 with negative indices; argsort descending of float64; flip of several axes;
+    tril_triu of int64; expand (v1) by expand_times, ExpandTimes and expand_times_tensor; brelu;
+    increment of int64 and float64; reduce_all / reduce_any on a middle dim; where_index of a
+    float condition."""
     ids = g.data("ids", np.array([[0, 3], [2, 1]], "int32"))
     xd = g.data("xd", g.rand([2, 3, 4], 0.1, 3).astype(F64))
     x = g.data("x", g.rand([2, 3, 4], -3, 3))
@@ -4758,12 +4760,12 @@ def au_misc_ops2(g):
 
 @case()
 def au_edges(g):
-    """Edge sizes the common ops meet in detection programs: slices that come out empty
-    (start past end, start past the dim), concat with an empty part, gather and gather_nd
-    by an empty index, reshape / transpose / cast / elementwise / softmax / scale of an empty
-    tensor, matmul_v2 with K = 0 (zeros), reduce_sum over an empty axis, interp to a size of
-    1 and from a size of 1, pool2d with a window larger than the padded input edge, softmax
-    over a dim of 1, arg_max over a dim of 1, top_k_v2 with k equal to the dim."""
+    """Edge sizes the common ops meet in detection programs: slices that come out empty (start
+    past end, start past the dim), concat with an empty part, gather and gather_nd by an empty
+    index, reshape / transpose / cast / elementwise / softmax / scale of an empty tensor,
+    matmul_v2 with K = 0 (zeros), reduce_sum over an empty axis, interp to a size of 1 and from
+    a size of 1, pool2d with a window larger than the padded input edge, softmax over a dim of
+    1, arg_max over a dim of 1, top_k_v2 with k equal to the dim."""
     x = g.data("x", g.rand([3, 4]))
     e = g.data("e", np.zeros([0, 4], F32), [-1, 4])
     ei = g.data("ei", np.zeros([0], "int64"), [-1])
@@ -4811,8 +4813,8 @@ def au_edges(g):
 @case()
 def au_scale_softmax_where(g):
     """scale by ScaleTensor and BiasTensor; softmax of rows holding -inf and of a row that is
-    all -inf (NaN, as Paddle) on the last and on a middle axis; where of float64 (Paddle
-    3.3.1's where wants equal shapes: no broadcasting)."""
+    all -inf (NaN, as Paddle) on the last and on a middle axis; where of float64 (Paddle 3.3.1's
+    where wants equal shapes: no broadcasting)."""
     x = g.data("x", g.rand([2, 3, 4], -3, 3))
     m = np.where(g.rand([2, 3, 4]) > 0.3, 0.0, -np.inf).astype(F32)
     m[1, 2, :] = -np.inf
@@ -4885,10 +4887,10 @@ def au_int_dtypes(g):
 
 @case(**EXACT)
 def au_small_dtypes(g):
-    """Movement ops of int8 / int16 / uint8 / float16: concat, expand_v2, tile, gather, scale
-    of int8, nearest_interp_v2 of int32 / int64 / float16; float16 results come back through
-    cast to float32. (Paddle also computes scale of bool and float16 and top_k_v2 of float16,
-    which icore, float16 being storage only there, refuses.)"""
+    """Movement ops of int8 / int16 / uint8 / float16: concat, expand_v2, tile, gather, scale of
+    int8, nearest_interp_v2 of int32 / int64 / float16; float16 results come back through cast
+    to float32. (Paddle also computes scale of bool and float16 and top_k_v2 of float16, which
+    icore, float16 being storage only there, refuses.)"""
     i8 = g.data("i8", g.randint([3, 4], -20, 20, "int8"))
     s16 = g.data("s16", g.randint([3, 4], -300, 300, "int16"))
     u8 = g.data("u8", g.randint([3, 4], 0, 255, "uint8"))
@@ -4922,9 +4924,9 @@ def au_f64_ops(g):
     """float64 through common ops not covered elsewhere: pad3d (reflect, NDHWC), pad,
     pixel_shuffle, roi_align (aligned), prior_box, yolo_box, box_coder, grid_sampler,
     affine_channel, arg_max, elementwise_pow, bilinear_interp_v2 (NHWC, align_mode 0),
-    conv2d_transpose (NHWC), pool2d (NHWC adaptive), strided_slice (negative stride). box_coder has no variance attribute here:
-    Paddle 3.3.1's float64 kernel with one returns the prior boxes unchanged (its float32
-    kernel decodes), which icore does not copy."""
+    conv2d_transpose (NHWC), pool2d (NHWC adaptive), strided_slice (negative stride). box_coder
+    has no variance attribute here: Paddle 3.3.1's float64 kernel with one returns the prior
+    boxes unchanged (its float32 kernel decodes), which icore does not copy."""
     D = F64
     x5 = g.data("x5", g.rand([1, 2, 3, 4, 2]).astype(D))
     x = g.data("x", g.rand([1, 8, 3, 4]).astype(D))
@@ -4988,10 +4990,10 @@ def au_f64_ops(g):
 
 @case()
 def au_conv_groups(g):
-    """Group counts that are neither 1 nor the channel count on both op types:
-    depthwise_conv2d with groups below C (a grouped convolution), conv2d with groups equal to
-    C (depthwise, multiplier 1 and 3, NCHW and NHWC), grouped 1x1, grouped with stride and
-    SAME, dilated depthwise_conv2d on NHWC with a multiplier."""
+    """Group counts that are neither 1 nor the channel count on both op types: depthwise_conv2d
+    with groups below C (a grouped convolution), conv2d with groups equal to C (depthwise,
+    multiplier 1 and 3, NCHW and NHWC), grouped 1x1, grouped with stride and SAME, dilated
+    depthwise_conv2d on NHWC with a multiplier."""
     x = g.data("x", g.rand([2, 6, 7, 8]))
     xh = g.data("xh", g.rand([1, 5, 6, 6]))
     p = lambda n, s: g.param(n, g.rand(s, -0.5, 0.5))  # noqa: E731
@@ -5010,8 +5012,8 @@ def au_conv_groups(g):
 
 @case()
 def au_rnn_modes(g):
-    """The rnn op's other modes: GRU (bidirectional, 2 layers, sequence lengths, initial
-    state), SimpleRNN with tanh (sequence lengths) and relu (2 layers), time-major GRU."""
+    """The rnn op's other modes: GRU (bidirectional, 2 layers, sequence lengths, initial state),
+    SimpleRNN with tanh (sequence lengths) and relu (2 layers), time-major GRU."""
     x = g.data("x", g.rand([3, 5, 4], -1.5, 1.5))
     sl = g.data("sl", np.array([5, 2, 4], "int64"))
     h0 = g.data("h0", g.rand([4, 3, 6], -0.8, 0.8))
@@ -5029,9 +5031,9 @@ def au_rnn_modes(g):
 
 @case(**EXACT)
 def au_nms_empty(g):
-    """Detection outputs when nothing passes score_threshold: multiclass_nms (v1, Paddle
-    gives one row [-1] then), multiclass_nms3 with and without RoisNum (Out [0, 6], Index
-    [0, 1], NmsRoisNum zeros); and when only some images of a batch keep boxes."""
+    """Detection outputs when nothing passes score_threshold: multiclass_nms (v1, Paddle gives
+    one row [-1] then), multiclass_nms3 with and without RoisNum (Out [0, 6], Index [0, 1],
+    NmsRoisNum zeros); and when only some images of a batch keep boxes."""
     boxes = g.data("boxes", det_boxes(g, 8)[None].repeat(2, 0))
     low = g.data("low", g.rand([2, 3, 8], 0, 0.1))
     mix = np.concatenate([g.rand([1, 3, 8], 0, 0.1), g.rand([1, 3, 8], 0.2, 1)], 0)
@@ -5048,12 +5050,12 @@ def au_nms_empty(g):
 
 @case(rtol=2e-4, atol=2e-5)
 def au_layout_chains(g):
-    """Convolution chains whose outputs meet layout-sensitive ops, with channel counts that
-    are not multiples of 8 or 16 (so blocked layouts pad them): concat and split on channels,
-    slice of channels, per-channel elementwise by [C, 1, 1] and [1, C, 1, 1], reduce_mean and
-    arg_max over channels, softmax on axis 1, channel shuffle (reshape-transpose-reshape),
-    shape, flatten, interp, adaptive pool, pad2d-like pad, hard_swish, depthwise after
-    concat, residual add of two convs, batch_norm between."""
+    """Convolution chains whose outputs meet layout-sensitive ops, with channel counts that are
+    not multiples of 8 or 16 (so blocked layouts pad them): concat and split on channels, slice
+    of channels, per-channel elementwise by [C, 1, 1] and [1, C, 1, 1], reduce_mean and arg_max
+    over channels, softmax on axis 1, channel shuffle (reshape-transpose-reshape), shape,
+    flatten, interp, adaptive pool, pad2d-like pad, hard_swish, depthwise after concat, residual
+    add of two convs, batch_norm between."""
     x = g.data("x", g.rand([2, 3, 12, 10]), [-1, 3, 12, 10])
     p = lambda n, s, lo=-0.5, hi=0.5: g.param(n, g.rand(s, lo, hi))  # noqa: E731
     xs = {"Out": 1, "XShape": 1}
@@ -5112,12 +5114,12 @@ def au_layout_chains(g):
 @case(rtol=2e-4, atol=2e-5)
 def au_fusion_edges(g):
     """Patterns icore's compiled executor rewrites, at their edges: a full-tensor add with the
-    conv output as Y, the conv output also fetched (used twice),
-    conv + bias + each activation with non-default attributes (leaky_relu alpha, hard_sigmoid
-    slope, clip bounds, relu6, swish, sigmoid, hard_swish), conv + batch_norm with a large
-    epsilon, matmul_v2 + a bias that broadcasts along rows (not an fc), matmul_v2 (trans_y) +
-    bias + gelu, mul + bias + relu, two scales in a row (bias before and after), add +
-    layer_norm, attention scores + mask + softmax."""
+    conv output as Y, the conv output also fetched (used twice), conv + bias + each activation
+    with non-default attributes (leaky_relu alpha, hard_sigmoid slope, clip bounds, relu6,
+    swish, sigmoid, hard_swish), conv + batch_norm with a large epsilon, matmul_v2 + a bias that
+    broadcasts along rows (not an fc), matmul_v2 (trans_y) + bias + gelu, mul + bias + relu, two
+    scales in a row (bias before and after), add + layer_norm, attention scores + mask +
+    softmax."""
     x = g.data("x", g.rand([1, 3, 9, 8]))
     p = lambda n, s, lo=-0.5, hi=0.5: g.param(n, g.rand(s, lo, hi))  # noqa: E731
     ew = lambda t, a, b, axis=-1: g.op(t, {"X": a, "Y": b}, dict(axis=axis))  # noqa: E731
@@ -5166,11 +5168,12 @@ def au_fusion_edges(g):
 
 @case(**EXACT)
 def au_axes_neg(g):
-    """Axis attributes in the forms Paddle normalises (not slice's: Paddle's Python layers
-    store them counted from 0, and its kernel leaves X unchanged for a negative one, which
-    icore counts from the end instead; strided_slice refuses them): transpose2 by a permutation with negative entries, squeeze2 naming a dim that is
-    not 1 (ignored), flatten_contiguous_range by negative start and stop, cast whose in_dtype
-    attribute disagrees with X (X's own dtype wins)."""
+    """Axis attributes in the forms Paddle normalises (not slice's: Paddle's Python layers store
+    them counted from 0, and its kernel leaves X unchanged for a negative one, which icore
+    counts from the end instead; strided_slice refuses them): transpose2 by a permutation with
+    negative entries, squeeze2 naming a dim that is not 1 (ignored), flatten_contiguous_range by
+    negative start and stop, cast whose in_dtype attribute disagrees with X (X's own dtype
+    wins)."""
     x = g.data("x", g.rand([2, 1, 3, 4]))
     i = g.data("i", g.randint([3, 4], -9, 9, "int64"))
     xs = {"Out": 1, "XShape": 1}
@@ -5199,9 +5202,9 @@ def au_scale_int_fraction(g):
 def au_zero_d(g):
     """0-D tensors (Paddle 2.5+ programs hold them): elementwise between 0-D and N-D, cast,
     scale, compare and where of 0-D, reshape2 to and from 0-D, unsqueeze2 of 0-D, stack and
-    concat of unsqueezed 0-D, expand_v2 and tile of 0-D, gather by a 0-D index (drops the
-    axis), arg_max of 1-D to 0-D, reduce_sum of all to 0-D, shape of 0-D, slice decreasing
-    to 0-D then used as a fill_constant value."""
+    concat of unsqueezed 0-D, expand_v2 and tile of 0-D, gather by a 0-D index (drops the axis),
+    arg_max of 1-D to 0-D, reduce_sum of all to 0-D, shape of 0-D, slice decreasing to 0-D then
+    used as a fill_constant value."""
     s = g.data("s", np.array(1.5, F32))
     t = g.data("t", np.array(-2.0, F32))
     v = g.data("v", g.rand([3, 4]))
@@ -5237,11 +5240,11 @@ def au_zero_d(g):
 @case(**EXACT)
 def au_small_int_paths(g):
     """The paths added for small integer dtypes, against Paddle: uint8 linear (Paddle 3.3.1
-    truncates its weights to uint8: the lower neighbour) / bilinear
-    (NHWC, align_corners, align_mode 0) / trilinear resizing; int8 / int16 / uint8 add and
-    div with broadcasting both ways (a single value on either side); reduce_sum of int8 with keep_dim and of uint8 with
-    out_dtype float32; cumsum of int16 reversed and exclusive. (Paddle 3.3.1 hangs on an
-    int32 matmul_v2 with broadcast batches, so int matmul stays with au_int_dtypes.)"""
+    truncates its weights to uint8: the lower neighbour) / bilinear (NHWC, align_corners,
+    align_mode 0) / trilinear resizing; int8 / int16 / uint8 add and div with broadcasting both
+    ways (a single value on either side); reduce_sum of int8 with keep_dim and of uint8 with
+    out_dtype float32; cumsum of int16 reversed and exclusive. (Paddle 3.3.1 hangs on an int32
+    matmul_v2 with broadcast batches, so int matmul stays with au_int_dtypes.)"""
     u3 = g.data("u3", g.randint([2, 3, 7], 0, 256, "uint8"))
     u4 = g.data("u4", g.randint([1, 5, 4, 3], 0, 256, "uint8"))
     u5 = g.data("u5", g.randint([1, 2, 3, 4, 3], 0, 256, "uint8"))
