@@ -96,7 +96,8 @@ extern const ic_slotdef ic_elementwise_blocked_inputs[2];
 extern const ic_slotdef ic_elementwise_outputs[1];
 ic_status ic_elementwise_parse(ic_attr_reader *r, void *attrs);
 /* X and Y: the same dtype among float32, float64, int32, int64, int8, uint8 and int16; Out:
- * X's dtype and the broadcast shape. The _bool variant (elementwise_add and _mul) also takes bool. */
+ * X's dtype and the broadcast shape. The _bool variant (elementwise_add and _mul) also takes
+ * bool. */
 ic_status ic_elementwise_infer(ic_kctx *c);
 ic_status ic_elementwise_infer_bool(ic_kctx *c);
 /* Out = op(X, Y) over the broadcast. */
