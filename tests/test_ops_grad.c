@@ -1816,7 +1816,8 @@ START_TEST(slice_grad) {
 END_TEST
 
 /* lookup_table_v2_grad: repeated ids accumulate, a padding row (also given as a negative
- * padding_idx) gets no gradient, as the forward op's zero row has none. */
+ * padding_idx) gets no gradient, as the forward op's zero row has none; a negative padding_idx
+ * other than -1 matches no id (taken literally, as Paddle's kernels do). */
 static int64_t g_pad;
 static bool g_sparse;
 static void pad_attr(ic_builder_op *op) {

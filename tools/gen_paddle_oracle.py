@@ -4192,6 +4192,1108 @@ def auc_longer_stats(g):
     g.fetch(*outs)
 
 
+# ---------------------------------------------------------------------------------------
+# au_: the completeness audit of the most common inference ops (modes, inputs and dtypes
+# the cases above leave out)
+# ---------------------------------------------------------------------------------------
+
+F64 = "float64"
+
+
+@case(rtol=1e-9, atol=1e-12)
+def au_conv_pool_f64(g):
+    """float64 conv2d (groups, NHWC, SAME), depthwise_conv2d, conv2d_transpose (groups,
+    output_size), depthwise_conv2d_transpose and pool2d (max, avg, adaptive)."""
+    x = g.data("x", g.rand([2, 4, 7, 6]).astype(F64))
+    xh = g.data("xh", g.rand([1, 6, 5, 4]).astype(F64))
+    w = g.param("w", g.rand([6, 2, 3, 3], -0.5, 0.5).astype(F64))
+    wh = g.param("wh", g.rand([3, 4, 2, 3], -0.5, 0.5).astype(F64))
+    dw = g.param("dw", g.rand([8, 1, 3, 3], -0.5, 0.5).astype(F64))
+    tw = g.param("tw", g.rand([4, 3, 3, 3], -0.5, 0.5).astype(F64))
+    td = g.param("td", g.rand([4, 1, 2, 2], -0.5, 0.5).astype(F64))
+    ct = lambda v, f, ins=None, **a: g.op(a.pop("type", "conv2d_transpose"),  # noqa: E731
+                                          dict({"Input": v, "Filter": f}, **(ins or {})),
+                                          dict(dict(strides=[1, 1], paddings=[0, 0],
+                                                    dilations=[1, 1], groups=1,
+                                                    padding_algorithm="EXPLICIT",
+                                                    data_format="NCHW", output_padding=[],
+                                                    output_size=[]), **a),
+                                          outs={"Output": 1}, dtype=F64)
+    cv = lambda *a, **k: g.op(k.pop("type", "conv2d"), {"Input": a[0], "Filter": a[1]},  # noqa
+                              dict(dict(strides=[1, 1], paddings=[0, 0], dilations=[1, 1],
+                                        groups=1, padding_algorithm="EXPLICIT",
+                                        data_format="NCHW"), **k),
+                              outs={"Output": 1}, dtype=F64)
+    pl = lambda v, **k: g.op("pool2d", {"X": v}, dict(dict(  # noqa: E731
+        pooling_type="max", ksize=[2, 2], strides=[2, 2], paddings=[0, 0], ceil_mode=False,
+        exclusive=True, global_pooling=False, adaptive=False, padding_algorithm="EXPLICIT",
+        data_format="NCHW"), **k), dtype=F64)
+    g.fetch(cv(x, w, groups=2, paddings=[1, 1], strides=[2, 1]),
+            cv(xh, wh, padding_algorithm="SAME", strides=[2, 2], data_format="NHWC"),
+            cv(x, dw, type="depthwise_conv2d", groups=4, paddings=[1, 2, 0, 1], dilations=[2, 1]),
+            ct(x, tw, strides=[2, 2], paddings=[1, 1]),
+            ct(x, tw, strides=[2, 2], groups=2, output_size=[16, 14]),
+            ct(x, td, type="depthwise_conv2d_transpose", groups=4, strides=[2, 2]),
+            pl(x), pl(x, pooling_type="avg", ksize=[3, 3], paddings=[1, 1], exclusive=False,
+                      ceil_mode=True),
+            pl(x, pooling_type="avg", ksize=[3, 4], adaptive=True),
+            pl(xh, ksize=[3, 2], strides=[1, 1], data_format="NHWC", global_pooling=True))
+
+
+@case()
+def au_conv_modes(g):
+    """conv2d: groups with NHWC and dilation, SAME with stride and dilation on NHWC, asymmetric
+    paddings with groups; conv2d_transpose: NHWC with groups, output_padding and dilation, SAME
+    with output_size, padding pairs, a 1x1 stride-1 kernel; depthwise NHWC with a channel
+    multiplier."""
+    x = g.data("x", g.rand([2, 6, 9, 8]), [-1, 6, -1, -1])
+    xh = g.data("xh", g.rand([1, 7, 6, 4]), [-1, -1, -1, 4])
+    w = g.param("w", g.rand([4, 3, 3, 2], -0.5, 0.5))
+    wh = g.param("wh", g.rand([6, 2, 3, 3], -0.5, 0.5))
+    dwh = g.param("dwh", g.rand([8, 1, 3, 3], -0.5, 0.5))
+    tw = g.param("tw", g.rand([4, 3, 3, 2], -0.5, 0.5))
+    tw1 = g.param("tw1", g.rand([6, 5, 1, 1], -0.5, 0.5))
+    g.fetch(conv(g, x, w, groups=2, dilations=(2, 3), paddings=(2, 0, 1, 3), strides=(1, 2)),
+            conv(g, xh, wh, groups=2, dilations=(2, 1), strides=(2, 2), algo="SAME", fmt="NHWC"),
+            conv(g, xh, wh, groups=2, paddings=(1, 0, 0, 2), fmt="NHWC"),
+            conv(g, xh, dwh, type="depthwise_conv2d", groups=4, strides=(2, 1), paddings=(1, 1),
+                 fmt="NHWC"),
+            convt(g, xh, tw, groups=2, strides=(2, 3), dilations=(1, 2), output_padding=(1, 2),
+                  fmt="NHWC"),
+            convt(g, x, g.param("tw6", g.rand([6, 2, 3, 3], -0.5, 0.5)), strides=(2, 2),
+                  algo="SAME", output_size=(18, 17)),
+            convt(g, x, tw1),
+            convt(g, x, g.param("tw7", g.rand([6, 1, 3, 3], -0.5, 0.5)), groups=6,
+                  strides=(1, 1), paddings=(2, 2), dilations=(2, 2)))
+
+
+@case()
+def au_pool_modes(g):
+    """pool2d: adaptive avg on NHWC and with more outputs than inputs, ceil_mode with inclusive
+    avg and four paddings, ceil_mode windows that start in the padding, SAME on NHWC, global
+    max, a window larger than the input with padding, VALID max with ceil."""
+    x = g.data("x", g.rand([2, 3, 7, 5], -2, 2), [-1, 3, -1, -1])
+    xh = g.data("xh", g.rand([1, 6, 5, 3], -2, 2))
+    g.fetch(pool(g, xh, "avg", (4, 2), adaptive=True, fmt="NHWC"),
+            pool(g, x, "avg", (9, 6), adaptive=True),
+            pool(g, x, "avg", (3, 2), (2, 2), (1, 0, 2, 1), ceil=True, exclusive=False),
+            pool(g, x, "max", (2, 2), (3, 3), (1, 1), ceil=True),
+            pool(g, x, "avg", (2, 2), (3, 3), (1, 1), ceil=True),
+            pool(g, xh, "max", (3, 2), (2, 2), algo="SAME", fmt="NHWC"),
+            pool(g, xh, "avg", (2, 2), (2, 3), algo="SAME", fmt="NHWC", exclusive=False),
+            pool(g, x, "max", (1, 1), glob=True, fmt="NCHW"),
+            pool(g, x, "avg", (9, 7), (1, 1), (1, 1)),
+            pool(g, x, "max", (3, 3), (2, 2), (1, 1), ceil=True, algo="VALID"))
+
+
+@case()
+def au_interp_modes(g):
+    """interpolate: nearest_interp_v2 with OutSize, SizeTensor and a 5-D scale; bicubic by the
+    Scale input and SizeTensor; trilinear by a scale list and align_corners; linear by OutSize;
+    downscaling with align_mode 0; float64 bilinear; uint8 nearest and bilinear; legacy
+    bilinear_interp NHWC by OutSize, nearest_interp with align_corners; both the scale attribute
+    and out_h/out_w."""
+    x = g.data("x", g.rand([1, 2, 5, 6]), [-1, 2, -1, -1])
+    x3 = g.data("x3", g.rand([2, 3, 5]))
+    x5 = g.data("x5", g.rand([1, 2, 3, 4, 3]))
+    xh = g.data("xh", g.rand([1, 4, 5, 3]))
+    xd = g.data("xd", g.rand([1, 2, 4, 3]).astype(F64))
+    xu = g.data("xu", g.randint([1, 2, 4, 5], 0, 256, "uint8"))
+    osz = g.data("osz", np.array([7, 4], "int32"))
+    s1 = g.data("s1", np.array([3], "int32"))
+    s2 = g.data("s2", np.array([9], "int32"))
+    sc = g.data("sc", np.array([1.6, 0.7], F32))
+    o1 = g.data("o1", np.array([11], "int32"))
+    it = lambda t, v, ins=None, dtype=F32, **a: g.op(  # noqa: E731
+        t, dict({"X": v}, **(ins or {})),
+        dict(dict(data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, align_corners=False,
+                  align_mode=1, interp_method=t.split("_")[0]), **a), dtype=dtype)
+    g.fetch(it("nearest_interp_v2", x, {"OutSize": osz}),
+            it("nearest_interp_v2", x, {"SizeTensor": [s1, s2]}, align_corners=True),
+            it("nearest_interp_v2", x5, scale=[2.0, 1.5, 0.5], data_layout="NCDHW"),
+            it("bicubic_interp_v2", x, {"Scale": sc}),
+            it("bicubic_interp_v2", x, {"SizeTensor": [s2, s1]}, align_corners=True),
+            it("trilinear_interp_v2", x5, scale=[1.5, 0.5, 2.0], align_corners=True,
+               data_layout="NCDHW"),
+            it("trilinear_interp_v2", x5, scale=[2.0, 2.0, 2.0], align_mode=0,
+               data_layout="NCDHW"),
+            it("linear_interp_v2", x3, {"OutSize": o1}),
+            it("bilinear_interp_v2", x, out_h=3, out_w=2, align_mode=0),
+            it("bilinear_interp_v2", x, out_h=4, out_w=3, scale=[0.5, 0.5]),
+            it("bilinear_interp_v2", xd, out_h=7, out_w=5, dtype=F64),
+            it("bilinear_interp_v2", xd, scale=[1.5, 2.5], align_corners=True, dtype=F64),
+            it("nearest_interp_v2", xu, out_h=7, out_w=3, dtype="uint8"),
+            it("bilinear_interp_v2", xu, out_h=6, out_w=8, dtype="uint8"),
+            it("bilinear_interp", xh, {"OutSize": osz}, data_layout="NHWC", align_mode=0),
+            it("nearest_interp", x, out_h=8, out_w=9, align_corners=True),
+            it("bilinear_interp", x, out_h=3, out_w=4, scale=2.0),
+            it("bicubic_interp_v2", xh, out_h=8, out_w=4, data_layout="NHWC", align_corners=True))
+
+
+@case()
+def au_norm_modes(g):
+    """batch_norm float64 and 2-D, NHWC use_global_stats; instance_norm and group_norm without
+    Scale/Bias, float64, NHWC, one group; layer_norm without Scale/Bias and begin_norm_axis at
+    the last dim."""
+    x = g.data("x", g.rand([2, 4, 3, 5], -2, 2))
+    xd = g.data("xd", g.rand([2, 4, 3, 2], -2, 2).astype(F64))
+    x2 = g.data("x2", g.rand([5, 4], -2, 2))
+    def bn(v, dt=F32, **a):
+        c = v.shape[-1] if a.get("data_layout") == "NHWC" else v.shape[1]
+        n = "bn%d" % len(g.params)
+        p = lambda s, lo, hi: g.param(n + s, g.rand([c], lo, hi).astype(dt))  # noqa: E731
+        helper = LayerHelper("batch_norm")
+        mean, var = p("m", -1, 1), p("v", 0.5, 1.5)
+        y, sm, sv = (helper.create_variable_for_type_inference(dt) for _ in range(3))
+        helper.append_op(type="batch_norm", inputs={
+            "X": [v], "Scale": [p("s", 0.5, 1.5)], "Bias": [p("b", -1, 1)], "Mean": [mean],
+            "Variance": [var]}, outputs={"Y": [y], "MeanOut": [mean], "VarianceOut": [var],
+                                        "SavedMean": [sm], "SavedVariance": [sv]},
+            attrs=dict(dict(epsilon=1e-5, momentum=0.9, data_layout="NCHW",
+                            use_global_stats=False, trainable_statistics=False), **a))
+        return y
+    inorm = lambda v, dt=F32, ins=None, **a: g.op(  # noqa: E731
+        "instance_norm", dict({"X": v}, **(ins or {})), dict(dict(epsilon=1e-5), **a),
+        outs={"Y": 1, "SavedMean": 1, "SavedVariance": 1}, dtype=dt)["Y"][0]
+    gnorm = lambda v, dt=F32, ins=None, **a: g.op(  # noqa: E731
+        "group_norm", dict({"X": v}, **(ins or {})),
+        dict(dict(epsilon=1e-5, groups=2, data_layout="NCHW"), **a),
+        outs={"Y": 1, "Mean": 1, "Variance": 1}, dtype=dt)["Y"][0]
+    lnorm = lambda v, dt=F32, ins=None, **a: g.op(  # noqa: E731
+        "layer_norm", dict({"X": v}, **(ins or {})), dict(dict(epsilon=1e-5), **a),
+        outs={"Y": 1, "Mean": 1, "Variance": 1}, dtype=dt)["Y"][0]
+    g.fetch(bn(xd, F64), bn(x2), bn(x, data_layout="NHWC", use_global_stats=True),
+            bn(x, epsilon=1e-3),
+            inorm(x), inorm(xd, F64, epsilon=0.01),
+            inorm(x, ins={"Scale": g.param("is", g.rand([4], 0.5, 1.5))}),
+            gnorm(x), gnorm(xd, F64, groups=4), gnorm(x, groups=1, data_layout="NHWC"),
+            gnorm(x, ins={"Scale": g.param("gs", g.rand([5], 0.5, 1.5)),
+                          "Bias": g.param("gb", g.rand([5]))}, groups=5, data_layout="NHWC"),
+            lnorm(x, begin_norm_axis=3), lnorm(xd, F64, begin_norm_axis=1),
+            lnorm(x, ins={"Bias": g.param("lb", g.rand([15]))}, begin_norm_axis=2))
+
+
+@case(**EXACT)
+def au_shape_ops(g):
+    """slice by StartsTensor/EndsTensor and tensor lists, int64 and bool, every axis decreased;
+    reshape2 by Shape and ShapeTensor, int64; transpose2 and concat of int64 / bool / uint8 /
+    float16, concat's AxisTensor; split by SectionsTensorList and AxisTensor; squeeze2 of every
+    1; unsqueeze2 by AxesTensor and AxesTensorList; flatten of int64."""
+    x = g.data("x", g.rand([3, 4, 5]))
+    i = g.data("i", g.randint([3, 4, 5], -50, 50, "int64"))
+    b = g.data("b", g.rand([3, 4, 5]) > 0)
+    u = g.data("u", g.randint([2, 3], 0, 256, "uint8"))
+    h = g.data("h", g.rand([2, 3]).astype("float16"))
+    st = g.data("st", np.array([1, -3], "int64"))
+    en = g.data("en", np.array([3, 5], "int32"))
+    one = g.data("one", np.array([1], "int64"))
+    neg = g.data("neg", np.array([-1], "int32"))
+    shp = g.data("shp", np.array([5, 12], "int32"))
+    ax = g.data("ax", np.array([1], "int32"))
+    sec = g.data("sec", np.array([3], "int32"))
+    def sl(v, ins=None, dt=F32, **a):
+        return g.op("slice", dict({"Input": v}, **(ins or {})),
+                    dict(dict(axes=[1, 2], starts=[0, 0], ends=[1, 1], infer_flags=[1, 1],
+                              decrease_axis=[]), **a), dtype=dt)
+    rs = lambda v, ins=None, dt=F32, **a: g.op("reshape2", dict({"X": v}, **(ins or {})),  # noqa
+                                               a, outs={"Out": 1, "XShape": 1},
+                                               dtype=dt)["Out"][0]
+    tp = lambda v, axis, dt: g.op("transpose2", {"X": v}, dict(axis=axis),  # noqa: E731
+                                  outs={"Out": 1, "XShape": 1}, dtype=dt)["Out"][0]
+    sp = g.op("split", {"X": x, "SectionsTensorList": [one, sec]},
+              dict(axis=1, num=0, sections=[-1, -1]), outs={"Out": 2})["Out"]
+    sp2 = g.op("split", {"X": i}, dict(axis=2, num=5, sections=[]),
+               outs={"Out": 5}, dtype="int64")["Out"]
+    g.fetch(sl(x, {"StartsTensor": st, "EndsTensor": en}, infer_flags=[-1, -1]),
+            sl(i, {"StartsTensorList": [one, neg]}, dt="int64", ends=[4, 5],
+               infer_flags=[-1, -1]),
+            sl(b, {"EndsTensorList": [neg]}, dt="bool", axes=[0], starts=[1], ends=[-1],
+               infer_flags=[-1]),
+            sl(x, axes=[0, 1, 2], starts=[1, 2, 3], ends=[2, 3, 4], infer_flags=[1, 1, 1],
+               decrease_axis=[0, 1, 2]),
+            rs(x, {"Shape": shp}, shape=[]),
+            rs(i, {"ShapeTensor": [one, neg, sec]}, "int64", shape=[]),
+            rs(b, None, "bool", shape=[-1, 0, 1]),
+            tp(i, [2, 0, 1], "int64"), tp(b, [1, 2, 0], "bool"), tp(u, [1, 0], "uint8"),
+            g.op("cast", {"X": tp(h, [1, 0], "float16")}, dict(in_dtype=4, out_dtype=5)),
+            g.op("concat", {"X": [i, i], "AxisTensor": ax}, dict(axis=0), dtype="int64"),
+            g.op("concat", {"X": [b, b, b]}, dict(axis=-1), dtype="bool"),
+            g.op("concat", {"X": [u, u]}, dict(axis=1), dtype="uint8"),
+            sp[0], sp[1], sp2[4],
+            g.op("squeeze2", {"X": g.data("s11", g.rand([1, 3, 1]))}, dict(axes=[]),
+                 outs={"Out": 1, "XShape": 1})["Out"][0],
+            g.op("unsqueeze2", {"X": i, "AxesTensor": g.data("ua", np.array([0, 4], "int32"))},
+                 dict(axes=[]),
+                 outs={"Out": 1, "XShape": 1}, dtype="int64")["Out"][0],
+            g.op("unsqueeze2", {"X": x, "AxesTensorList": [one, neg]}, dict(axes=[]),
+                 outs={"Out": 1, "XShape": 1})["Out"][0],
+            g.op("flatten_contiguous_range", {"X": i}, dict(start_axis=-2, stop_axis=-1),
+                 outs={"Out": 1, "XShape": 1}, dtype="int64")["Out"][0])
+
+
+@case(**EXACT)
+def au_gather_expand(g):
+    """expand_v2 / expand_as_v2 / tile of int64, bool and float64 (expand_as_v2 by Y alone),
+    gather of int64 and bool rows with an int32 Axis tensor, gather_nd of slices and of int64,
+    stack and sum of ints, where with broadcast and int64 / float64."""
+    x = g.data("x", g.rand([3, 1]))
+    i = g.data("i", g.randint([3, 1], -9, 9, "int64"))
+    b = g.data("b", g.rand([3, 4]) > 0)
+    d = g.data("d", g.rand([1, 4]).astype(F64))
+    y = g.data("y", g.rand([2, 3, 4]))
+    m = g.data("m", g.randint([4, 3, 2], -9, 9, "int64"))
+    idx = g.data("idx", np.array([2, 0, 2], "int32"))
+    axt = g.data("axt", np.array([1], "int32"))
+    nd = g.data("nd", np.array([[1, 2], [3, 0], [0, 1]], "int64"))
+    nd1 = g.data("nd1", np.array([[[1], [0]]], "int32"))
+    c = g.data("c", g.rand([3, 4]) > 0.3)
+    ii = g.data("ii", g.randint([3, 4], -9, 9, "int32"))
+    g.fetch(g.op("expand_v2", {"X": i}, dict(shape=[2, 3, 4]), dtype="int64"),
+            g.op("expand_v2", {"X": b}, dict(shape=[2, -1, 4]), dtype="bool"),
+            g.op("expand_as_v2", {"X": i, "Y": y}, dict(target_shape=[2, 3, 4]), dtype="int64"),
+            g.op("expand_as_v2", {"X": d}, dict(target_shape=[3, 4]), dtype=F64),
+            g.op("tile", {"X": b}, dict(repeat_times=[2, 1, 2]), dtype="bool"),
+            g.op("tile", {"X": i}, dict(repeat_times=[3]), dtype="int64"),
+            g.op("tile", {"X": x}, dict(repeat_times=[2, 1, 3])),
+            g.op("gather", {"X": m, "Index": idx}, dict(axis=0), dtype="int64"),
+            g.op("gather", {"X": b, "Index": idx, "Axis": axt}, dict(axis=0), dtype="bool"),
+            g.op("gather", {"X": m, "Index": idx}, dict(axis=-2), dtype="int64"),
+            g.op("gather_nd", {"X": m, "Index": nd}, dtype="int64"),
+            g.op("gather_nd", {"X": y, "Index": nd1}),
+            g.op("stack", {"X": [ii, ii]}, dict(axis=1), outs={"Y": 1}, dtype="int32"),
+            g.op("sum", {"X": [ii, ii, ii]}, dtype="int32"),
+            g.op("where", {"Condition": c, "X": ii, "Y": g.data("ij", g.randint([3, 4], 0, 5,
+                                                                               "int32"))},
+                 dtype="int32"),
+            g.op("where", {"Condition": c, "X": g.data("wd", g.rand([3, 4]).astype(F64)),
+                           "Y": g.data("we", g.rand([3, 4]).astype(F64))}, dtype=F64))
+
+
+@case(**EXACT)
+def au_argmax_topk_cast(g):
+    """arg_max of float64 / int64 / uint8 with flatten and keepdims, dtype int32; top_k_v2 of
+    float64 and int32 on a middle axis, smallest unsorted, the K input; cast between bool, int8,
+    uint8, int16, int32, int64, float16, float32, float64 and bfloat16 (through float32: round
+    to nearest even)."""
+    xd = g.data("xd", np.round(g.rand([3, 4, 5], -2, 2) * 2).astype(F64))
+    xi = g.data("xi", g.randint([4, 6], -5, 5, "int64"))
+    xu = g.data("xu", g.randint([4, 6], 0, 5, "uint8"))
+    am = lambda v, **a: g.op("arg_max", {"X": v}, dict(dict(  # noqa: E731
+        axis=-1, keepdims=False, flatten=False, dtype=3), **a),
+        dtype="int32" if a.get("dtype") == 2 else "int64")
+    tk = lambda v, dt, ins=None, **a: g.op("top_k_v2", dict({"X": v}, **(ins or {})),  # noqa
+                                           dict(dict(k=2, axis=-1, largest=True, sorted=True),
+                                                **a), outs={"Out": 1, "Indices": 1}, dtype=dt)
+    t1 = tk(xd, F64, axis=1, k=3)
+    t2 = tk(g.data("ti", g.randint([3, 8], -50, 50, "int32") * 7 % 97), "int32",
+            {"K": g.data("k", np.array([4], "int32"))}, largest=False)
+    f = g.data("f", np.array([-300.7, -128.5, -1.5, -0.5, 0.0, 0.5, 1.5, 2.5, 127.9, 255.5,
+                              1e5, 65519.0, 3.14159, 1.00390625, 1.01171875, -2.5e-8],
+                             F32))
+    c = lambda v, o, dt: g.op("cast", {"X": v}, dict(in_dtype=int(v.dtype), out_dtype=o),  # noqa
+                              dtype=dt)
+    i8 = g.data("i8", np.array([-128, -1, 0, 1, 127], "int8"))
+    i16 = g.data("i16", np.array([-32768, -300, 0, 255, 32767], "int16"))
+    bo = g.data("bo", np.array([True, False, True]))
+    hf = g.data("hf", np.array([-65504, -1.5, 0, 0.333, 6e-5, 65504], "float16"))
+    g.fetch(am(xd, axis=1), am(xd, flatten=True, keepdims=True), am(xi, axis=0, dtype=2),
+            am(xu, axis=1, keepdims=True), am(xi, flatten=True),
+            t1["Out"][0], t1["Indices"][0], t2["Out"][0], t2["Indices"][0],
+            c(c(f, 4, "float16"), 5, F32), c(c(f, 22, "uint16"), 5, F32),
+            c(g.data("fi", np.array([-300.7, -1.5, -0.5, 0.5, 2.5, 32000.9], F32)), 1, "int16"),
+            c(f, 6, F64), c(i8, 5, F32), c(i8, 20, "uint8"), c(i16, 21, "int8"),
+            c(i16, 3, "int64"), c(bo, 5, F32), c(bo, 2, "int32"), c(hf, 5, F32),
+            c(hf, 2, "int32"), c(xu, 0, "bool"), c(xd, 21, "int8"), c(xi, 0, "bool"))
+
+
+@case()
+def au_elementwise_matmul(g):
+    """elementwise: Y with trailing ones at a middle axis, X of lower rank than Y with an axis,
+    float64 and int64 add/mul/sub/div, int max/min; matmul_v2: 1-D by N-D and N-D by 1-D with
+    transposes, batch broadcast both ways; matmul (legacy): 1-D operands, batch broadcast, rank
+    3 by rank 2 with alpha and transposes; mul of float64."""
+    x = g.data("x", g.rand([2, 3, 4, 5], -2, 2))
+    y31 = g.data("y31", g.rand([3, 1], 0.5, 2))
+    s = g.data("s", g.rand([4], -2, 2))
+    big = g.data("big", g.rand([2, 4, 3], -2, 2))
+    d = g.data("d", g.rand([3, 4], 0.5, 2).astype(F64))
+    d2 = g.data("d2", g.rand([4], 0.5, 2).astype(F64))
+    li = g.data("li", g.randint([3, 4], -20, 20, "int64"))
+    lj = g.data("lj", g.randint([4], 1, 6, "int64"))
+    ew_ = lambda t, a, b, axis=-1, dt=F32: g.op(t, {"X": a, "Y": b}, dict(axis=axis),  # noqa
+                                              dtype=dt)
+    v3 = g.data("v3", g.rand([3]))
+    v4 = g.data("v4", g.rand([4]))
+    m = g.data("m", g.rand([2, 1, 3, 4]))
+    n = g.data("n", g.rand([5, 4, 6]))
+    mv = lambda a, b, tx=False, ty=False: g.op("matmul_v2", {"X": a, "Y": b},  # noqa: E731
+                                               dict(trans_x=tx, trans_y=ty))
+    mm = lambda a, b, tx=False, ty=False, alpha=1.0: g.op(  # noqa: E731
+        "matmul", {"X": a, "Y": b}, dict(transpose_X=tx, transpose_Y=ty, alpha=alpha))
+    g.fetch(ew_("elementwise_add", x, y31, 1), ew_("elementwise_mul", x, y31, 1),
+            ew_("elementwise_sub", s, big, 1), ew_("elementwise_div", x, s, 2),
+            ew_("elementwise_add", d, d2, dt=F64), ew_("elementwise_div", d, d2, 1, F64),
+            ew_("elementwise_mul", li, lj, dt="int64"), ew_("elementwise_div", li, lj,
+                                                             dt="int64"),
+            ew_("elementwise_sub", li, lj, dt="int64"), ew_("elementwise_max", li, lj,
+                                                             dt="int64"),
+            ew_("elementwise_min", li, lj, dt="int64"),
+            mv(v3, m), mv(m, v4), mv(m, v3, tx=True),
+            mv(m, n), mv(n, m, tx=True, ty=True), mv(v4, v4),
+            mm(big, big, tx=True, alpha=0.5), mm(big, g.data("w2", g.rand([4, 5])), tx=True,
+                                                   alpha=-1.5),
+            mm(m, v4), mm(v3, m),
+            g.op("mul", {"X": d, "Y": g.data("dm", g.rand([4, 2]).astype(F64))},
+                 dict(x_num_col_dims=1, y_num_col_dims=1), dtype=F64))
+
+
+@case()
+def au_fill_range_clip_pad(g):
+    """fill_constant by ValueTensor and ShapeTensor, of bool / int64 / float64 / uint8 / int8,
+    str_value inf and -inf; range of float64 and int64 with a negative step and a fractional
+    count; clip by Min / Max tensors, of float64 and int; pad of int32 and float64; pad3d by a
+    Paddings tensor on NDHWC (reflect, circular, replicate)."""
+    vt = g.data("vt", np.array([2.5], F32))
+    st = g.data("st", np.array([2, 3], "int64"))
+    fc = lambda dt, np_dt, ins=None, **a: g.op("fill_constant", ins or {}, dict(dict(  # noqa
+        dtype=dt, shape=[2, 2], value=0.0, str_value="", force_cpu=False), **a), dtype=np_dt)
+    rg = lambda a, b, c, dt: g.op("range", {"Start": a, "End": b, "Step": c}, dtype=dt)  # noqa
+    x = g.data("x", g.rand([3, 4], -3, 3))
+    xd = g.data("xd", g.rand([3, 4], -3, 3).astype(F64))
+    xi = g.data("xi", g.randint([3, 4], -9, 9, "int32"))
+    xl = g.data("xl", g.randint([3, 4], -9, 9, "int64"))
+    x5 = g.data("x5", g.rand([1, 3, 4, 5, 2]))
+    pt = g.data("pt", np.array([1, 2, 0, 3, 2, 1], "int32"))
+    p3 = lambda v, mode, ins=None, **a: g.op("pad3d", dict({"X": v}, **(ins or {})), dict(  # noqa
+        dict(paddings=[0] * 6, mode=mode, value=0.0, data_format="NDHWC"), **a))
+    g.fetch(fc(5, F32, {"ValueTensor": vt}), fc(6, F64, {"ShapeTensor": st}, value=-1.25),
+            fc(0, "bool", value=1.0), fc(3, "int64", str_value="123456789012", value=1.2e11),
+            fc(20, "uint8", value=200.0), fc(21, "int8", value=-7.0),
+            fc(5, F32, str_value="inf", value=float("inf")),
+            fc(6, F64, str_value="-inf", value=float("-inf")),
+            fc(2, "int32", {"ValueTensor": g.data("vi", np.array([7], "int32"))}),
+            rg(g.data("a0", np.array([5.0], F64)), g.data("a1", np.array([-1.0], F64)),
+               g.data("a2", np.array([-1.5], F64)), F64),
+            rg(g.data("b0", np.array([10], "int64")), g.data("b1", np.array([-3], "int64")),
+               g.data("b2", np.array([-4], "int64")), "int64"),
+            rg(g.data("c0", np.array([0.5], F32)), g.data("c1", np.array([2.0], F32)),
+               g.data("c2", np.array([0.4], F32)), F32),
+            g.op("clip", {"X": x, "Min": g.data("mn", np.array([-1.0], F32)),
+                          "Max": g.data("mx", np.array([0.5], F32))}, dict(min=-9.0, max=9.0)),
+            g.op("clip", {"X": x, "Max": g.data("mx2", np.array([1.5], F32))},
+                 dict(min=-0.25, max=9.0)),
+            g.op("clip", {"X": xd}, dict(min=-1.0, max=2.0), dtype=F64),
+            g.op("clip", {"X": xi}, dict(min=-2.0, max=3.5), dtype="int32"),
+            g.op("clip", {"X": xl}, dict(min=-4.0, max=4.0), dtype="int64"),
+            g.op("pad", {"X": xi}, dict(paddings=[1, 0, 0, 2], pad_value=3.0), dtype="int32"),
+            g.op("pad", {"X": xd}, dict(paddings=[0, 1, 2, 0], pad_value=-0.5), dtype=F64),
+            p3(x5, "reflect", {"Paddings": pt}), p3(x5, "circular", paddings=[1, 1, 2, 0, 0, 1]),
+            p3(x5, "replicate", paddings=[2, 0, 1, 3, 1, 1]),
+            p3(x5, "constant", {"Paddings": pt}, value=-2.0))
+
+
+@case()
+def au_misc_common(g):
+    """scale by ScaleTensor, of int64 and float64; lookup_table_v2 with padding_idx (a negative
+    one other than -1 is taken literally: it matches no id), int32 ids, float64 table;
+    lookup_table (v1) with padding_idx; reduce_sum of bool / int32 with out_dtype, empty dim;
+    reduce_mean / reduce_max keep_dim with reduce_all; gelu approximate; softmax on a middle
+    axis; fill_constant_batch_size_like of int64; fill_any_like to bool; dropout float64."""
+    x = g.data("x", g.rand([2, 3, 4], -3, 3))
+    xd = g.data("xd", g.rand([2, 3, 4], -3, 3).astype(F64))
+    xl = g.data("xl", g.randint([2, 3], -9, 9, "int64"))
+    sct = g.data("sct", np.array([1.5], F32))
+    ids = g.data("ids", np.array([[0, 3, 5], [2, 5, 1]], "int64"))
+    ids32 = g.data("ids32", np.array([4, 0, 2], "int32"))
+    w = g.param("w", g.rand([6, 3]))
+    wd = g.param("wd", g.rand([6, 2]).astype(F64))
+    b = g.data("b", g.rand([2, 3, 4]) > 0)
+    xi = g.data("xi", g.randint([2, 3, 4], -9, 9, "int32"))
+    lk = lambda i, t, p, dt=F32: g.op("lookup_table_v2", {"Ids": i, "W": t},  # noqa: E731
+                                      dict(padding_idx=p), dtype=dt)
+    rd = lambda t, v, dt=F32, **a: g.op(t, {"X": v}, dict(dict(  # noqa: E731
+        dim=[0], keep_dim=False, reduce_all=False, in_dtype=-1, out_dtype=-1), **a), dtype=dt)
+    a = lambda t, v, dt=F64, **k: g.op(t, {"X": v}, k, dtype=dt)  # noqa: E731
+    g.fetch(g.op("scale", {"X": x, "ScaleTensor": sct}, dict(scale=9.0, bias=0.5,
+                                                          bias_after_scale=True)),
+            g.op("scale", {"X": xl}, dict(scale=3.0, bias=-2.0, bias_after_scale=False),
+                 dtype="int64"),
+            g.op("scale", {"X": xd}, dict(scale=0.1, bias=0.3, bias_after_scale=True),
+                 dtype=F64),
+            lk(ids, w, 5), lk(ids32, w, -1), lk(ids, wd, -2, F64), lk(ids32, w, -6),
+            lk(ids32, w, -2),
+            g.op("lookup_table", {"Ids": g.data("ids1", np.array([[3], [1], [3]], "int64")),
+                                  "W": w}, dict(padding_idx=3)),
+            g.op("lookup_table", {"Ids": g.data("ids2", np.array([[2], [0]], "int64")),
+                                  "W": wd}, dict(padding_idx=-4), dtype=F64),
+            rd("reduce_sum", b, "int64", dim=[1], out_dtype=3),
+            rd("reduce_sum", xi, F32, dim=[0, 2], out_dtype=5, keep_dim=True),
+            rd("reduce_sum", xi, "int32", dim=[]),
+            rd("reduce_sum", xd, F64, dim=[-1], keep_dim=True),
+            rd("reduce_mean", x, dim=[1], keep_dim=True, reduce_all=True),
+            rd("reduce_max", xi, "int32", dim=[1, 2]),
+            rd("reduce_min", xd, F64, dim=[0, 1]),
+            rd("reduce_prod", x, dim=[2]),
+            a("gelu", x, F32, approximate=True), a("gelu", xd, approximate=False),
+            a("softmax", x, F32, axis=1), a("softmax", xd, axis=-2),
+            g.op("fill_constant_batch_size_like", {"Input": x}, dict(
+                shape=[5, -1, 2], input_dim_idx=2, output_dim_idx=1, dtype=3, value=7.0,
+                str_value="7", force_cpu=False), dtype="int64"),
+            g.op("fill_any_like", {"X": x}, dict(value=1.0, dtype=0), dtype="bool"),
+            g.op("dropout", {"X": xd}, dict(dropout_prob=0.25,
+                                             dropout_implementation="downgrade_in_infer"),
+                 outs={"Out": 1, "Mask": 1}, dtype=F64)["Out"][0])
+
+
+@case()
+def au_act_f64(g):
+    """The common activations of float64: leaky_relu, sigmoid, tanh, hard_sigmoid, swish, relu6,
+    relu, exp, sqrt, hard_swish, gelu, silu, elu, log, abs."""
+    xd = g.data("xd", g.rand([2, 3, 4], -8, 8).astype(F64))
+    a = lambda t, v, dt=F64, **k: g.op(t, {"X": v}, k, dtype=dt)  # noqa: E731
+    g.fetch(a("leaky_relu", xd, alpha=0.02), a("sigmoid", xd), a("tanh", xd),
+            a("hard_sigmoid", xd, slope=0.2, offset=0.5), a("swish", xd), a("relu6", xd),
+            a("relu", xd), a("exp", xd), a("sqrt", g.data("xp", g.rand([4], 0.1, 3).astype(F64))),
+            a("hard_swish", xd), a("silu", xd), a("elu", xd, alpha=0.7),
+            a("log", g.data("xq", g.rand([5], 0.1, 9).astype(F64))), a("abs", xd))
+
+
+@case()
+def au_detection(g):
+    """yolo_box with 3 anchors, 5 classes, non-square ImgSize and input, clip; prior_box with
+    several max_sizes, flip with ratios already inverse, non-square input and image; roi_align
+    with sampling_ratio 1, spatial_scale 1, ROIs partly outside and RoisNum of int64; box_coder
+    decode with a per-box variance tensor."""
+    xy = g.data("xy", g.rand([2, 3 * (5 + 5), 3, 4], -3, 3))
+    isz = g.data("isz", np.array([[96, 128], [60, 200]], "int32"))
+    yb = g.op("yolo_box", {"X": xy, "ImgSize": isz}, dict(
+        anchors=[10, 13, 16, 30, 33, 23], class_num=5, conf_thresh=0.3, downsample_ratio=32,
+        clip_bbox=True, scale_x_y=1.1, iou_aware=False, iou_aware_factor=0.5),
+        outs={"Boxes": 1, "Scores": 1})
+    fm = g.data("fm", g.rand([1, 2, 3, 5]))
+    im = g.data("im", g.rand([1, 3, 30, 48]))
+    pb = g.op("prior_box", {"Input": fm, "Image": im}, dict(
+        min_sizes=[6.0, 12.0], max_sizes=[10.0, 20.0], aspect_ratios=[2.0, 0.5, 3.0],
+        variances=[0.1, 0.1, 0.2, 0.2], flip=True, clip=True, step_w=0.0, step_h=0.0,
+        offset=0.5, min_max_aspect_ratios_order=True), outs={"Boxes": 1, "Variances": 1})
+    xr = g.data("xr", g.rand([2, 3, 6, 7]))
+    rois = g.data("rois", np.array([[0.5, 0.5, 4.0, 3.0], [-2.0, 1.0, 3.5, 8.0],
+                                    [1.0, 2.0, 1.5, 2.2], [5.0, 4.0, 9.0, 7.5]], F32))
+    rn = g.data("rn", np.array([1, 3], "int64"))
+    ra = lambda **a: g.op("roi_align", {"X": xr, "ROIs": rois, "RoisNum": rn}, dict(dict(  # noqa
+        pooled_height=2, pooled_width=3, spatial_scale=1.0, sampling_ratio=1,
+        aligned=False), **a))
+    g.fetch(yb["Boxes"][0], yb["Scores"][0], pb["Boxes"][0], pb["Variances"][0],
+            ra(), ra(aligned=True, sampling_ratio=-1, spatial_scale=0.5),
+            ra(pooled_height=3, pooled_width=1, sampling_ratio=3))
+
+
+@case(**EXACT)
+def au_compare_logic(g):
+    """compare ops of float64 / int64 / bool / int32 with broadcasting, X of lower rank than Y
+    (Paddle 3.3.1 ignores the legacy axis attribute, so it is left at -1); logical ops of int
+    and float inputs (non-zero is true)."""
+    x = g.data("x", np.round(g.rand([2, 3, 4], -2, 2) * 2) / 2)
+    yc = g.data("yc", np.array([0.5, -0.5, 0.0, 1.0], F32))
+    d = g.data("d", np.round(g.rand([3, 4], -2, 2)).astype(F64))
+    e = g.data("e", np.round(g.rand([4], -2, 2)).astype(F64))
+    i = g.data("i", g.randint([3, 4], -3, 3, "int64"))
+    j = g.data("j", g.randint([3, 1], -3, 3, "int64"))
+    b = g.data("b", g.rand([3, 4]) > 0)
+    c = g.data("c", g.rand([4]) > 0)
+    k = g.data("k", g.randint([3, 4], -2, 2, "int32"))
+    cmp = lambda t, a, bb, axis=-1: g.op(t, {"X": a, "Y": bb}, dict(  # noqa: E731
+        axis=axis, force_cpu=False), dtype="bool")
+    lg = lambda t, a, bb=None: g.op(t, dict({"X": a}, **({"Y": bb} if bb is not None  # noqa
+                                                         else {})), dtype="bool")
+    g.fetch(cmp("less_than", x, yc), cmp("greater_equal", x, yc),
+            cmp("equal", d, e), cmp("not_equal", e, d), cmp("greater_than", i, j),
+            cmp("less_equal", j, i), cmp("equal", b, c), cmp("not_equal", k, k),
+            cmp("less_than", e, d),
+            lg("logical_and", k, g.data("k2", g.randint([3, 4], -1, 2, "int32"))),
+            lg("logical_or", d, d), lg("logical_xor", b, c), lg("logical_not", i),
+            lg("logical_not", x))
+
+
+@case()
+def au_misc_ops2(g):
+    """one_hot_v2 of int32 ids to float64 / int64; pow of float64 and by FactorTensor; prelu of
+    float64; stack of bool, unstack of int64, meshgrid of int64; cumsum of float64; shape and
+    size of bool; flatten2 of int64; index_select (negative dim, int32 index); take_along_axis
+    of int64 with negative indices; argsort descending of float64; flip of several axes;
+    tril_triu of int64; expand (v1) by expand_times, ExpandTimes and expand_times_tensor; brelu;
+    increment of int64 and float64; reduce_all / reduce_any on a middle dim; where_index of a
+    float condition."""
+    ids = g.data("ids", np.array([[0, 3], [2, 1]], "int32"))
+    xd = g.data("xd", g.rand([2, 3, 4], 0.1, 3).astype(F64))
+    x = g.data("x", g.rand([2, 3, 4], -3, 3))
+    b = g.data("b", g.rand([3, 4]) > 0)
+    il = g.data("il", g.randint([3, 4], -9, 9, "int64"))
+    v1 = g.data("v1", np.array([1, 2, 3], "int64"))
+    v2 = g.data("v2", np.array([7, 8], "int64"))
+    ft = g.data("ft", np.array([1.5], F32))
+    one = g.data("one", np.array([2], "int32"))
+    et = g.data("et", np.array([1, 2, 1], "int32"))
+    oh = lambda v, dt, np_dt: g.op("one_hot_v2", {"X": v}, dict(  # noqa: E731
+        depth=5, dtype=dt, allow_out_of_range=False), dtype=np_dt)
+    us = g.op("unstack", {"X": il}, dict(axis=1, num=4), outs={"Y": 4}, dtype="int64")["Y"]
+    mg = g.op("meshgrid", {"X": [v1, v2]}, outs={"Out": 2}, dtype="int64")["Out"]
+    srt = g.op("argsort", {"X": xd}, dict(axis=1, descending=True, stable=False),
+               outs={"Out": 1, "Indices": 1}, dtype=F64)
+    g.fetch(oh(ids, 6, F64), oh(ids, 3, "int64"),
+            g.op("pow", {"X": xd}, dict(factor=2.5), dtype=F64),
+            g.op("pow", {"X": x, "FactorTensor": ft}, dict(factor=9.0)),
+            g.op("prelu", {"X": xd, "Alpha": g.param("al", g.rand([3], 0, 0.5).astype(F64))},
+                 dict(mode="channel", data_format="NCHW"), dtype=F64),
+            g.op("stack", {"X": [b, b]}, dict(axis=0), outs={"Y": 1}, dtype="bool"),
+            us[0], us[3], mg[0], mg[1],
+            g.op("cumsum", {"X": xd}, dict(axis=-2, flatten=False, exclusive=False,
+                                           reverse=False), dtype=F64),
+            g.op("shape", {"Input": b}, dtype="int32"),
+            g.op("size", {"Input": b}, dtype="int64"),
+            g.op("flatten2", {"X": il}, dict(axis=1), outs={"Out": 1, "XShape": 1},
+                 dtype="int64")["Out"][0],
+            g.op("index_select", {"X": x, "Index": g.data("ix", np.array([3, 0, 3], "int32"))},
+                 dict(dim=-1)),
+            g.op("take_along_axis", {"Input": il, "Index": g.data(
+                "ta", np.array([[1, 0, -1, 2], [2, -3, 0, 1]], "int64"))}, dict(Axis=0),
+                outs={"Result": 1}, dtype="int64"),
+            srt["Out"][0], srt["Indices"][0],
+            g.op("flip", {"X": x}, dict(axis=[0, -1])),
+            g.op("tril_triu", {"X": il}, dict(diagonal=-1, lower=False), dtype="int64"),
+            g.op("expand", {"X": b}, dict(expand_times=[2, 1]), dtype="bool"),
+            g.op("expand", {"X": x, "ExpandTimes": et}, dict(expand_times=[]), dtype=F32),
+            g.op("expand", {"X": il, "expand_times_tensor": [one, one]}, dict(expand_times=[]),
+                 dtype="int64"),
+            g.op("brelu", {"X": x}, dict(t_min=-1.0, t_max=2.0)),
+            g.op("increment", {"X": g.data("cnt", np.array([5], "int64"))}, dict(step=3.0),
+                 dtype="int64"),
+            g.op("increment", {"X": g.data("cf", np.array([0.5], F64))}, dict(step=-2.0),
+                 dtype=F64),
+            g.op("reduce_all", {"X": b}, dict(dim=[1], keep_dim=True, reduce_all=False),
+                 dtype="bool"),
+            g.op("reduce_any", {"X": b}, dict(dim=[0], keep_dim=False, reduce_all=False),
+                 dtype="bool"),
+            g.op("where_index", {"Condition": x}, dtype="int64"))
+
+
+@case()
+def au_edges(g):
+    """Edge sizes the common ops meet in detection programs: slices that come out empty (start
+    past end, start past the dim), concat with an empty part, gather and gather_nd by an empty
+    index, reshape / transpose / cast / elementwise / softmax / scale of an empty tensor,
+    matmul_v2 with K = 0 (zeros), reduce_sum over an empty axis, interp to a size of 1 and from
+    a size of 1, pool2d with a window larger than the padded input edge, softmax over a dim of
+    1, arg_max over a dim of 1, top_k_v2 with k equal to the dim."""
+    x = g.data("x", g.rand([3, 4]))
+    e = g.data("e", np.zeros([0, 4], F32), [-1, 4])
+    ei = g.data("ei", np.zeros([0], "int64"), [-1])
+    en = g.data("en", np.zeros([0, 2], "int64"), [-1, 2])
+    k0 = g.data("k0", np.zeros([3, 0], F32), [3, -1])
+    k1 = g.data("k1", np.zeros([0, 5], F32), [-1, 5])
+    im = g.data("im", g.rand([1, 2, 5, 4]))
+    i1 = g.data("i1", g.rand([1, 2, 1, 1]))
+    sl = lambda v, s, t: g.op("slice", {"Input": v}, dict(  # noqa: E731
+        axes=[0], starts=[s], ends=[t], infer_flags=[1], decrease_axis=[]))
+    it = lambda v, **a: g.op("bilinear_interp_v2", {"X": v}, dict(dict(  # noqa: E731
+        data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, align_corners=False, align_mode=1,
+        interp_method="bilinear"), **a))
+    tk = g.op("top_k_v2", {"X": x}, dict(k=4, axis=-1, largest=True, sorted=True),
+              outs={"Out": 1, "Indices": 1})
+    g.fetch(sl(x, 2, 1), sl(x, 5, 9), sl(x, -9, -5),
+            g.op("concat", {"X": [x, e]}, dict(axis=0)),
+            g.op("gather", {"X": x, "Index": ei}, dict(axis=0)),
+            g.op("gather_nd", {"X": x, "Index": en}),
+            g.op("reshape2", {"X": e}, dict(shape=[-1, 2, 2]), outs={"Out": 1, "XShape": 1})
+            ["Out"][0],
+            g.op("transpose2", {"X": e}, dict(axis=[1, 0]), outs={"Out": 1, "XShape": 1})
+            ["Out"][0],
+            g.op("cast", {"X": e}, dict(in_dtype=5, out_dtype=3), dtype="int64"),
+            g.op("elementwise_add", {"X": e, "Y": g.data("b4", g.rand([4]))}, dict(axis=-1)),
+            g.op("softmax", {"X": e}, dict(axis=-1)),
+            g.op("scale", {"X": e}, dict(scale=2.0, bias=1.0, bias_after_scale=True)),
+            g.op("matmul_v2", {"X": k0, "Y": k1}, dict(trans_x=False, trans_y=False)),
+            g.op("reduce_sum", {"X": k0}, dict(dim=[1], keep_dim=False, reduce_all=False)),
+            it(im, out_h=1, out_w=1), it(im, out_h=1, out_w=3, align_corners=True),
+            it(i1, out_h=3, out_w=2), it(i1, out_h=4, out_w=4, align_mode=0),
+            g.op("nearest_interp_v2", {"X": i1}, dict(
+                data_layout="NCHW", out_d=-1, out_h=3, out_w=2, align_corners=True,
+                align_mode=1, interp_method="nearest")),
+            g.op("pool2d", {"X": im}, dict(
+                pooling_type="avg", ksize=[7, 7], strides=[1, 1], paddings=[1, 1],
+                ceil_mode=False, exclusive=True, global_pooling=False, adaptive=False,
+                padding_algorithm="EXPLICIT", data_format="NCHW")),
+            g.op("softmax", {"X": i1}, dict(axis=2)),
+            g.op("arg_max", {"X": i1}, dict(axis=3, keepdims=False, flatten=False, dtype=3),
+                 dtype="int64"),
+            tk["Out"][0], tk["Indices"][0])
+
+
+@case()
+def au_scale_softmax_where(g):
+    """scale by ScaleTensor and BiasTensor; softmax of rows holding -inf and of a row that is
+    all -inf (NaN, as Paddle) on the last and on a middle axis; where of float64 (Paddle 3.3.1's
+    where wants equal shapes: no broadcasting)."""
+    x = g.data("x", g.rand([2, 3, 4], -3, 3))
+    m = np.where(g.rand([2, 3, 4]) > 0.3, 0.0, -np.inf).astype(F32)
+    m[1, 2, :] = -np.inf
+    m[0, :, 1] = -np.inf
+    xm = g.data("xm", g.rand([2, 3, 4], -3, 3) + m)
+    c = g.data("c", g.rand([2, 3, 4]) > 0)
+    y = g.data("y", g.rand([2, 3, 4]).astype(F64))
+    yx = g.data("yx", g.rand([2, 3, 4]).astype(F64))
+    g.fetch(g.op("scale", {"X": x, "ScaleTensor": g.data("st", np.array([2.0], F32)),
+                           "BiasTensor": g.data("bt", np.array([0.25], F32))},
+                 dict(scale=5.0, bias=9.0, bias_after_scale=True)),
+            g.op("scale", {"X": x, "BiasTensor": g.data("bt2", np.array([-1.0], F32))},
+                 dict(scale=0.5, bias=9.0, bias_after_scale=False)),
+            g.op("softmax", {"X": xm}, dict(axis=-1)),
+            g.op("softmax", {"X": xm}, dict(axis=1)),
+            g.op("where", {"Condition": c, "X": yx, "Y": y}, dtype=F64))
+
+
+@case(**EXACT)
+def au_int_dtypes(g):
+    """The integer dtypes Paddle's CPU kernels take for the common ops: elementwise add / div /
+    sub of int8, uint8 and int16 (integer division truncates toward zero), mul of bool;
+    matmul_v2 of int32 and int64; cumsum, arg_max and sign of int16 / uint8 / int8; reduce_sum
+    of bool, int8, uint8 and int16 (Out in X's dtype but for bool); reduce_mean of int32 and
+    int64 (the quotient truncated); pow, abs and clip of ints; pad of int16; index_select and
+    where of bool. (Paddle also takes reduce_mean of bool, which icore refuses.)"""
+    i8 = g.data("i8", g.randint([3, 4], -20, 20, "int8"))
+    j8 = g.data("j8", g.randint([3, 4], 1, 6, "int8"))
+    u8 = g.data("u8", g.randint([3, 4], 0, 120, "uint8"))
+    v8 = g.data("v8", g.randint([3, 4], 1, 6, "uint8"))
+    s16 = g.data("s16", g.randint([3, 4], -300, 300, "int16"))
+    t16 = g.data("t16", g.randint([3, 4], 1, 9, "int16") * np.where(g.rand([3, 4]) > 0, 1, -1)
+                 .astype("int16"))
+    b = g.data("b", g.rand([3, 4]) > 0)
+    b2 = g.data("b2", g.rand([3, 4]) > 0)
+    i32 = g.data("i32", g.randint([3, 4], -9, 9, "int32"))
+    w32 = g.data("w32", g.randint([4, 2], -9, 9, "int32"))
+    i64 = g.data("i64", g.randint([2, 3, 4], -9, 9, "int64"))
+    w64 = g.data("w64", g.randint([4, 5], -9, 9, "int64"))
+    ew_ = lambda t, x, y, dt: g.op(t, {"X": x, "Y": y}, dict(axis=-1), dtype=dt)  # noqa: E731
+    rd = lambda t, x, dt, **a: g.op(t, {"X": x}, dict(dict(  # noqa: E731
+        dim=[0], keep_dim=False, reduce_all=False), **a), dtype=dt)
+    g.fetch(ew_("elementwise_add", i8, j8, "int8"), ew_("elementwise_div", i8, j8, "int8"),
+            ew_("elementwise_add", u8, v8, "uint8"), ew_("elementwise_div", u8, v8, "uint8"),
+            ew_("elementwise_sub", s16, t16, "int16"), ew_("elementwise_div", s16, t16, "int16"),
+            ew_("elementwise_mul", b, b2, "bool"),
+            g.op("matmul_v2", {"X": i32, "Y": w32}, dict(trans_x=False, trans_y=False),
+                 dtype="int32"),
+            g.op("matmul_v2", {"X": i64, "Y": w64}, dict(trans_x=False, trans_y=False),
+                 dtype="int64"),
+            g.op("cumsum", {"X": s16}, dict(axis=1), dtype="int16"),
+            g.op("cumsum", {"X": u8}, dict(axis=0), dtype="uint8"),
+            g.op("arg_max", {"X": s16}, dict(axis=1, keepdims=False, flatten=False, dtype=3),
+                 dtype="int64"),
+            g.op("arg_max", {"X": u8}, dict(axis=0, keepdims=True, flatten=False, dtype=2),
+                 dtype="int32"),
+            g.op("sign", {"X": i8}, dtype="int8"), g.op("sign", {"X": s16}, dtype="int16"),
+            rd("reduce_sum", b, "int64"), rd("reduce_sum", i8, "int64", dim=[1]),
+            rd("reduce_sum", u8, "int64"), rd("reduce_sum", s16, "int64", dim=[1]),
+            rd("reduce_mean", i32, "int32", dim=[1]), rd("reduce_mean", i64, "int64", dim=[2]),
+            g.op("pow", {"X": i32}, dict(factor=3.0), dtype="int32"),
+            g.op("abs", {"X": i64}, dtype="int64"),
+            g.op("clip", {"X": i32}, dict(min=-3.0, max=4.0), dtype="int32"),
+            g.op("pad", {"X": s16}, dict(paddings=[1, 0, 0, 2], pad_value=-7.0), dtype="int16"),
+            g.op("index_select", {"X": b, "Index": g.data("ix", np.array([2, 0], "int64"))},
+                 dict(dim=0), dtype="bool"),
+            g.op("where", {"Condition": b2, "X": b, "Y": g.data("b3", g.rand([3, 4]) > 0)},
+                 dtype="bool"))
+
+
+@case(**EXACT)
+def au_small_dtypes(g):
+    """Movement ops of int8 / int16 / uint8 / float16: concat, expand_v2, tile, gather, scale of
+    int8, nearest_interp_v2 of int32 / int64 / float16; float16 results come back through cast
+    to float32. (Paddle also computes scale of bool and float16 and top_k_v2 of float16, which
+    icore, float16 being storage only there, refuses.)"""
+    i8 = g.data("i8", g.randint([3, 4], -20, 20, "int8"))
+    s16 = g.data("s16", g.randint([3, 4], -300, 300, "int16"))
+    u8 = g.data("u8", g.randint([3, 4], 0, 255, "uint8"))
+    h = g.data("h", g.rand([3, 4], -4, 4).astype("float16"))
+    i32 = g.data("i32", g.randint([1, 2, 3, 4], -9, 9, "int32"))
+    i64 = g.data("i64", g.randint([1, 2, 3, 4], -9, 9, "int64"))
+    h4 = g.data("h4", g.rand([1, 2, 3, 4], -4, 4).astype("float16"))
+    idx = g.data("idx", np.array([2, 0, 2], "int32"))
+    f = lambda v: g.op("cast", {"X": v}, dict(in_dtype=4, out_dtype=5))  # noqa: E731
+    nn = lambda v, dt: g.op("nearest_interp_v2", {"X": v}, dict(  # noqa: E731
+        data_layout="NCHW", out_d=-1, out_h=5, out_w=7, align_corners=False, align_mode=1,
+        interp_method="nearest"), dtype=dt)
+    g.fetch(g.op("concat", {"X": [i8, i8]}, dict(axis=1), dtype="int8"),
+            g.op("concat", {"X": [s16, s16]}, dict(axis=0), dtype="int16"),
+            f(g.op("concat", {"X": [h, h]}, dict(axis=0), dtype="float16")),
+            g.op("expand_v2", {"X": u8}, dict(shape=[2, 3, 4]), dtype="uint8"),
+            g.op("expand_v2", {"X": i8}, dict(shape=[2, -1, -1]), dtype="int8"),
+            f(g.op("tile", {"X": h}, dict(repeat_times=[1, 2]), dtype="float16")),
+            g.op("tile", {"X": s16}, dict(repeat_times=[2, 1]), dtype="int16"),
+            g.op("gather", {"X": i8, "Index": idx}, dict(axis=0), dtype="int8"),
+            g.op("gather", {"X": u8, "Index": idx}, dict(axis=0), dtype="uint8"),
+            g.op("gather", {"X": s16, "Index": idx}, dict(axis=0), dtype="int16"),
+            g.op("scale", {"X": i8}, dict(scale=2.0, bias=1.0, bias_after_scale=True),
+                 dtype="int8"),
+            nn(i32, "int32"), nn(i64, "int64"), f(nn(h4, "float16")))
+
+
+@case(rtol=1e-6, atol=1e-6, note="Paddle computes interp weights and prior_box sizes from "
+      "float attributes and float coordinates: float64 agrees to about 1e-7 relative")
+def au_f64_ops(g):
+    """float64 through common ops not covered elsewhere: pad3d (reflect, NDHWC), pad,
+    pixel_shuffle, roi_align (aligned), prior_box, yolo_box, box_coder, grid_sampler,
+    affine_channel, arg_max, elementwise_pow, bilinear_interp_v2 (NHWC, align_mode 0),
+    conv2d_transpose (NHWC), pool2d (NHWC adaptive), strided_slice (negative stride). box_coder
+    has no variance attribute here: Paddle 3.3.1's float64 kernel with one returns the prior
+    boxes unchanged (its float32 kernel decodes), which icore does not copy."""
+    D = F64
+    x5 = g.data("x5", g.rand([1, 2, 3, 4, 2]).astype(D))
+    x = g.data("x", g.rand([1, 8, 3, 4]).astype(D))
+    xh = g.data("xh", g.rand([1, 5, 4, 6]).astype(D))
+    rois = g.data("rois", np.array([[0.5, 0.5, 2.0, 2.5], [0.0, 1.0, 3.5, 2.0]], D))
+    rn = g.data("rn", np.array([2], "int32"))
+    yx = g.data("yx", g.rand([1, 2 * 7, 2, 3], -2, 2).astype(D))
+    isz = g.data("isz", np.array([[64, 96]], "int32"))
+    pbx = g.data("pbx", np.array([[0.1, 0.1, 0.5, 0.6], [0.2, 0.3, 0.9, 0.8]], D))
+    tb = g.data("tb", g.rand([3, 2, 4], -0.5, 0.5).astype(D))
+    grid = g.data("grid", g.rand([1, 3, 5, 2], -1.1, 1.1).astype(D))
+    g.fetch(
+        g.op("pad3d", {"X": x5}, dict(paddings=[1, 1, 2, 0, 1, 0], mode="reflect", value=0.0,
+                                      data_format="NDHWC"), dtype=D),
+        g.op("pad", {"X": x}, dict(paddings=[0, 0, 1, 0, 0, 2, 1, 1], pad_value=0.5), dtype=D),
+        g.op("pixel_shuffle", {"X": x}, dict(upscale_factor=2, data_format="NCHW"), dtype=D),
+        g.op("roi_align", {"X": x, "ROIs": rois, "RoisNum": rn}, dict(
+            pooled_height=2, pooled_width=2, spatial_scale=1.0, sampling_ratio=2,
+            aligned=True), dtype=D),
+        *g.op("prior_box", {"Input": x, "Image": xh}, dict(
+            min_sizes=[2.0], max_sizes=[4.0], aspect_ratios=[2.0], variances=[0.1, 0.1, 0.2,
+                                                                                0.2],
+            flip=True, clip=True, step_w=0.0, step_h=0.0, offset=0.5,
+            min_max_aspect_ratios_order=False), outs={"Boxes": 1, "Variances": 1},
+            dtype=D)["Boxes"],
+        *g.op("yolo_box", {"X": yx, "ImgSize": isz}, dict(
+            anchors=[10, 13, 16, 30], class_num=2, conf_thresh=0.01, downsample_ratio=32,
+            clip_bbox=True, scale_x_y=1.0, iou_aware=False, iou_aware_factor=0.5),
+            outs={"Boxes": 1, "Scores": 1}, dtype=D)["Scores"],
+        g.op("box_coder", {"PriorBox": pbx, "TargetBox": tb}, dict(
+            code_type="decode_center_size", box_normalized=True, axis=0,
+            variance=[]), outs={"OutputBox": 1}, dtype=D),
+        g.op("grid_sampler", {"X": x, "Grid": grid}, dict(
+            mode="bilinear", padding_mode="zeros", align_corners=False), outs={"Output": 1},
+            dtype=D),
+        g.op("affine_channel", {"X": x, "Scale": g.param("acs", g.rand([8]).astype(D)),
+                                "Bias": g.param("acb", g.rand([8]).astype(D))},
+             dict(data_layout="NCHW"), dtype=D),
+        g.op("arg_max", {"X": x}, dict(axis=1, keepdims=False, flatten=False, dtype=3),
+             dtype="int64"),
+        g.op("elementwise_pow", {"X": g.data("pw", g.rand([4], 0.1, 2).astype(D)),
+                                 "Y": g.data("pe", g.rand([4], -2, 2).astype(D))},
+             dict(axis=-1), dtype=D),
+        g.op("bilinear_interp_v2", {"X": xh}, dict(
+            data_layout="NHWC", out_d=-1, out_h=7, out_w=9, align_corners=False, align_mode=0,
+            interp_method="bilinear", scale=[]), dtype=D),
+        g.op("conv2d_transpose", {"Input": xh, "Filter": g.param(
+            "ctw", g.rand([6, 2, 3, 3], -0.5, 0.5).astype(D))}, dict(
+            strides=[2, 2], paddings=[1, 1], dilations=[1, 1], groups=1, padding_algorithm=
+            "EXPLICIT", data_format="NHWC", output_padding=[], output_size=[]),
+            outs={"Output": 1}, dtype=D),
+        g.op("pool2d", {"X": xh}, dict(
+            pooling_type="avg", ksize=[3, 2], strides=[1, 1], paddings=[0, 0], ceil_mode=False,
+            exclusive=True, global_pooling=False, adaptive=True, padding_algorithm="EXPLICIT",
+            data_format="NHWC"), dtype=D),
+        g.op("strided_slice", {"Input": x}, dict(axes=[1, 3], starts=[7, 0], ends=[0, 4],
+                                                 strides=[-2, 2], infer_flags=[1, 1],
+                                                 decrease_axis=[]), dtype=D),
+    )
+
+
+@case()
+def au_conv_groups(g):
+    """Group counts that are neither 1 nor the channel count on both op types: depthwise_conv2d
+    with groups below C (a grouped convolution), conv2d with groups equal to C (depthwise,
+    multiplier 1 and 3, NCHW and NHWC), grouped 1x1, grouped with stride and SAME, dilated
+    depthwise_conv2d on NHWC with a multiplier."""
+    x = g.data("x", g.rand([2, 6, 7, 8]))
+    xh = g.data("xh", g.rand([1, 5, 6, 6]))
+    p = lambda n, s: g.param(n, g.rand(s, -0.5, 0.5))  # noqa: E731
+    g.fetch(conv(g, x, p("w1", [6, 3, 3, 3]), type="depthwise_conv2d", groups=2,
+                 paddings=(1, 1)),
+            conv(g, x, p("w2", [12, 2, 3, 3]), type="depthwise_conv2d", groups=3,
+                 strides=(2, 2)),
+            conv(g, x, p("w3", [6, 1, 3, 3]), groups=6, paddings=(1, 1)),
+            conv(g, x, p("w4", [18, 1, 3, 3]), groups=6, strides=(2, 1), paddings=(0, 1)),
+            conv(g, xh, p("w5", [6, 1, 3, 3]), groups=6, paddings=(1, 1), fmt="NHWC"),
+            conv(g, x, p("w6", [9, 2, 1, 1]), groups=3),
+            conv(g, x, p("w7", [4, 3, 3, 2]), groups=2, strides=(2, 3), algo="SAME"),
+            conv(g, xh, p("w8", [12, 2, 2, 2]), type="depthwise_conv2d", groups=3,
+                 dilations=(2, 2), fmt="NHWC"))
+
+
+@case()
+def au_rnn_modes(g):
+    """The rnn op's other modes: GRU (bidirectional, 2 layers, sequence lengths, initial state),
+    SimpleRNN with tanh (sequence lengths) and relu (2 layers), time-major GRU."""
+    x = g.data("x", g.rand([3, 5, 4], -1.5, 1.5))
+    sl = g.data("sl", np.array([5, 2, 4], "int64"))
+    h0 = g.data("h0", g.rand([4, 3, 6], -0.8, 0.8))
+    gru = paddle.nn.GRU(4, 6, num_layers=2, direction="bidirect")
+    o1, s1 = gru(x, h0, sequence_length=sl)
+    rt = paddle.nn.SimpleRNN(4, 3, activation="tanh")
+    o2, s2 = rt(x, sequence_length=sl)
+    rr = paddle.nn.SimpleRNN(4, 3, activation="relu", num_layers=2)
+    o3, s3 = rr(x)
+    xt = g.data("xt", g.rand([5, 2, 4], -1.5, 1.5))
+    gt = paddle.nn.GRU(4, 3, time_major=True)
+    o4, s4 = gt(xt)
+    g.fetch(o1, s1, o2, s2, o3, s3, o4, s4)
+
+
+@case(**EXACT)
+def au_nms_empty(g):
+    """Detection outputs when nothing passes score_threshold: multiclass_nms (v1, Paddle gives
+    one row [-1] then), multiclass_nms3 with and without RoisNum (Out [0, 6], Index [0, 1],
+    NmsRoisNum zeros); and when only some images of a batch keep boxes."""
+    boxes = g.data("boxes", det_boxes(g, 8)[None].repeat(2, 0))
+    low = g.data("low", g.rand([2, 3, 8], 0, 0.1))
+    mix = np.concatenate([g.rand([1, 3, 8], 0, 0.1), g.rand([1, 3, 8], 0.2, 1)], 0)
+    mixed = g.data("mixed", mix.astype(F32))
+    at = dict(background_label=-1, score_threshold=0.5, nms_top_k=10, nms_threshold=0.45,
+              nms_eta=1.0, keep_top_k=5, normalized=True)
+    n3 = lambda s: g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": s}, at,  # noqa: E731
+                        outs={"Out": 1, "Index": 1, "NmsRoisNum": 1})
+    a, b = n3(low), n3(mixed)
+    g.fetch(g.op("multiclass_nms", {"BBoxes": boxes, "Scores": low}, at),
+            a["Out"][0], a["Index"][0], a["NmsRoisNum"][0],
+            b["Out"][0], b["Index"][0], b["NmsRoisNum"][0])
+
+
+@case(rtol=2e-4, atol=2e-5)
+def au_layout_chains(g):
+    """Convolution chains whose outputs meet layout-sensitive ops, with channel counts that are
+    not multiples of 8 or 16 (so blocked layouts pad them): concat and split on channels, slice
+    of channels, per-channel elementwise by [C, 1, 1] and [1, C, 1, 1], reduce_mean and arg_max
+    over channels, softmax on axis 1, channel shuffle (reshape-transpose-reshape), shape,
+    flatten, interp, adaptive pool, pad2d-like pad, hard_swish, depthwise after concat, residual
+    add of two convs, batch_norm between."""
+    x = g.data("x", g.rand([2, 3, 12, 10]), [-1, 3, 12, 10])
+    p = lambda n, s, lo=-0.5, hi=0.5: g.param(n, g.rand(s, lo, hi))  # noqa: E731
+    xs = {"Out": 1, "XShape": 1}
+    def bn(v, c, n):
+        helper = LayerHelper("batch_norm")
+        mean, var = p(n + "m", [c]), p(n + "v", [c], 0.5, 1.5)
+        y, sm, sv = (helper.create_variable_for_type_inference(F32) for _ in range(3))
+        helper.append_op(type="batch_norm", inputs={
+            "X": [v], "Scale": [p(n + "s", [c], 0.5, 1.5)], "Bias": [p(n + "b", [c])],
+            "Mean": [mean], "Variance": [var]}, outputs={
+            "Y": [y], "MeanOut": [mean], "VarianceOut": [var], "SavedMean": [sm],
+            "SavedVariance": [sv]}, attrs=dict(epsilon=1e-5, momentum=0.9, data_layout="NCHW",
+                                               use_global_stats=False,
+                                               trainable_statistics=False))
+        return y
+    a = conv(g, x, p("w1", [20, 3, 3, 3]), paddings=(1, 1))
+    a = g.op("relu", {"X": bn(a, 20, "bn1")})
+    b = conv(g, a, p("w2", [20, 20, 1, 1]))
+    r = g.op("elementwise_add", {"X": a, "Y": b}, dict(axis=-1))
+    c = conv(g, x, p("w3", [5, 3, 3, 3]), paddings=(1, 1))
+    cat = g.op("concat", {"X": [r, c]}, dict(axis=1))            # 25 channels
+    d = conv(g, cat, p("w4", [25, 1, 3, 3]), type="depthwise_conv2d", groups=25,
+             paddings=(1, 1), strides=(2, 2))
+    d = g.op("hard_swish", {"X": d})
+    sp = g.op("split", {"X": d}, dict(axis=1, num=0, sections=[7, 18]), outs={"Out": 2})["Out"]
+    sl = g.op("slice", {"Input": d}, dict(axes=[1], starts=[3], ends=[11], infer_flags=[1],
+                                          decrease_axis=[]))
+    pc = g.op("elementwise_mul", {"X": d, "Y": p("pc", [25, 1, 1])}, dict(axis=-1))
+    pc2 = g.op("elementwise_add", {"X": d, "Y": p("pc2", [1, 25, 1, 1])}, dict(axis=-1))
+    pc3 = g.op("elementwise_sub", {"X": d, "Y": p("pc3", [25])}, dict(axis=1))
+    rm = g.op("reduce_mean", {"X": d}, dict(dim=[1], keep_dim=True, reduce_all=False))
+    am = g.op("arg_max", {"X": d}, dict(axis=1, keepdims=False, flatten=False, dtype=3),
+              dtype="int64")
+    sm = g.op("softmax", {"X": d}, dict(axis=1))
+    e = conv(g, d, p("w5", [24, 25, 1, 1]))
+    sh = g.op("reshape2", {"X": e}, dict(shape=[0, 3, 8, 6, 5]), outs=xs)["Out"][0]
+    sh = g.op("transpose2", {"X": sh}, dict(axis=[0, 2, 1, 3, 4]), outs=xs)["Out"][0]
+    sh = g.op("reshape2", {"X": sh}, dict(shape=[0, 24, 6, 5]), outs=xs)["Out"][0]
+    shp = g.op("shape", {"Input": e}, dtype="int32")
+    fl = g.op("flatten_contiguous_range", {"X": e}, dict(start_axis=1, stop_axis=-1),
+              outs=xs)["Out"][0]
+    up = g.op("nearest_interp_v2", {"X": e}, dict(
+        data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, scale=[2.0, 2.0],
+        interp_method="nearest", align_corners=False, align_mode=1))
+    bl = g.op("bilinear_interp_v2", {"X": e}, dict(
+        data_layout="NCHW", out_d=-1, out_h=9, out_w=7, scale=[],
+        interp_method="bilinear", align_corners=False, align_mode=0))
+    ap = pool(g, e, "avg", (2, 3), adaptive=True)
+    pd = g.op("pad", {"X": e}, dict(paddings=[0, 0, 0, 0, 1, 2, 0, 1], pad_value=0.0))
+    f = conv(g, e, p("w6", [6, 24, 3, 3]), paddings=(1, 1))
+    f2 = conv(g, e, p("w7", [6, 24, 3, 3]), paddings=(1, 1))
+    res = g.op("elementwise_add", {"X": f, "Y": f2}, dict(axis=-1))
+    g.fetch(sp[0], sp[1], sl, pc, pc2, pc3, rm, am, sm, sh, shp, fl, up, bl, ap, pd, res)
+
+
+@case(rtol=2e-4, atol=2e-5)
+def au_fusion_edges(g):
+    """Patterns icore's compiled executor rewrites, at their edges: a full-tensor add with the
+    conv output as Y, the conv output also fetched (used twice), conv + bias + each activation
+    with non-default attributes (leaky_relu alpha, hard_sigmoid slope, clip bounds, relu6,
+    swish, sigmoid, hard_swish), conv + batch_norm with a large epsilon, matmul_v2 + a bias that
+    broadcasts along rows (not an fc), matmul_v2 (trans_y) + bias + gelu, mul + bias + relu, two
+    scales in a row (bias before and after), add + layer_norm, attention scores + mask +
+    softmax."""
+    x = g.data("x", g.rand([1, 3, 9, 8]))
+    p = lambda n, s, lo=-0.5, hi=0.5: g.param(n, g.rand(s, lo, hi))  # noqa: E731
+    ew = lambda t, a, b, axis=-1: g.op(t, {"X": a, "Y": b}, dict(axis=axis))  # noqa: E731
+    c1 = conv(g, x, p("w1", [10, 3, 3, 3]), paddings=(1, 1))
+    o1 = ew("elementwise_add", g.data("full", g.rand([1, 10, 9, 8])), c1)
+    c2 = conv(g, x, p("w2", [10, 3, 3, 3]), paddings=(1, 1))
+    o2 = g.op("relu", {"X": ew("elementwise_add", c2, p("b2", [10]), 1)})
+    acts = []
+    for k, (t, at) in enumerate([("leaky_relu", dict(alpha=0.3)),
+                                 ("hard_sigmoid", dict(slope=0.25, offset=0.4)),
+                                 ("clip", dict(min=-0.2, max=0.3)), ("relu6", {}),
+                                 ("swish", {}), ("sigmoid", {}), ("hard_swish", {})]):
+        c = conv(g, x, p("wa%d" % k, [6, 3, 3, 3]), strides=(2, 2), paddings=(1, 1))
+        acts.append(g.op(t, {"X": ew("elementwise_add", c, p("ba%d" % k, [6]), 1)}, at))
+    c3 = conv(g, x, p("w3", [5, 3, 1, 1]))
+    helper = LayerHelper("batch_norm")
+    mean, var = p("bnm", [5]), p("bnv", [5], 0.5, 1.5)
+    y, sm, sv = (helper.create_variable_for_type_inference(F32) for _ in range(3))
+    helper.append_op(type="batch_norm", inputs={
+        "X": [c3], "Scale": [p("bns", [5], 0.5, 1.5)], "Bias": [p("bnb", [5])], "Mean": [mean],
+        "Variance": [var]}, outputs={"Y": [y], "MeanOut": [mean], "VarianceOut": [var],
+                                     "SavedMean": [sm], "SavedVariance": [sv]},
+        attrs=dict(epsilon=1e-3, momentum=0.9, data_layout="NCHW", use_global_stats=False,
+                   trainable_statistics=False))
+    m = g.data("m", g.rand([4, 6]))
+    mm = g.op("matmul_v2", {"X": m, "Y": p("mw", [6, 5])}, dict(trans_x=False, trans_y=False))
+    rowb = ew("elementwise_add", mm, p("rb", [4, 1]))
+    mt = g.op("matmul_v2", {"X": m, "Y": p("mwt", [7, 6])}, dict(trans_x=False, trans_y=True))
+    gl = g.op("gelu", {"X": ew("elementwise_add", mt, p("mb", [7]))}, dict(approximate=False))
+    ml = g.op("mul", {"X": m, "Y": p("mlw", [6, 3])}, dict(x_num_col_dims=1, y_num_col_dims=1))
+    ml = g.op("relu", {"X": ew("elementwise_add", ml, p("mlb", [3]), 1)})
+    s1 = g.op("scale", {"X": m}, dict(scale=2.0, bias=0.5, bias_after_scale=False))
+    s2 = g.op("scale", {"X": s1}, dict(scale=-0.5, bias=0.25, bias_after_scale=True))
+    t = g.data("t", g.rand([2, 5, 8]))
+    ln = g.op("layer_norm", {"X": ew("elementwise_add", t, g.data("t2", g.rand([2, 5, 8]))),
+                             "Scale": p("lns", [8], 0.5, 1.5), "Bias": p("lnb", [8])},
+              dict(epsilon=1e-5, begin_norm_axis=2), outs={"Y": 1, "Mean": 1, "Variance": 1})
+    q = g.data("q", g.rand([2, 2, 5, 4]))
+    kk = g.data("kk", g.rand([2, 2, 5, 4]))
+    mask = g.data("mask", np.where(g.rand([2, 1, 1, 5]) > -0.5, 0.0, -1e4).astype(F32))
+    sc = g.op("matmul_v2", {"X": q, "Y": kk}, dict(trans_x=False, trans_y=True))
+    sc = g.op("scale", {"X": sc}, dict(scale=0.5, bias=0.0, bias_after_scale=True))
+    att = g.op("softmax", {"X": ew("elementwise_add", sc, mask)}, dict(axis=-1))
+    g.fetch(o1, c1, o2, *acts, y, rowb, gl, ml, s2, ln["Y"][0], att)
+
+
+@case(**EXACT)
+def au_axes_neg(g):
+    """Axis attributes in the forms Paddle normalises (not slice's: Paddle's Python layers store
+    them counted from 0, and its kernel leaves X unchanged for a negative one, which icore
+    counts from the end instead; strided_slice refuses them): transpose2 by a permutation with
+    negative entries, squeeze2 naming a dim that is not 1 (ignored), flatten_contiguous_range by
+    negative start and stop, cast whose in_dtype attribute disagrees with X (X's own dtype
+    wins)."""
+    x = g.data("x", g.rand([2, 1, 3, 4]))
+    i = g.data("i", g.randint([3, 4], -9, 9, "int64"))
+    xs = {"Out": 1, "XShape": 1}
+    g.fetch(g.op("transpose2", {"X": x}, dict(axis=[-1, 0, -2, 1]), outs=xs)["Out"][0],
+            g.op("squeeze2", {"X": x}, dict(axes=[0, 1]), outs=xs)["Out"][0],
+            g.op("flatten_contiguous_range", {"X": x}, dict(start_axis=-3, stop_axis=-2),
+                 outs=xs)["Out"][0],
+            g.op("cast", {"X": i}, dict(in_dtype=5, out_dtype=6), dtype=F64))
+
+
+@case(**EXACT)
+def au_scale_int_fraction(g):
+    """scale of integer X by fractional scale / bias (bias before and after), of uint8 by 255
+    and by 1/255, of int64 with a large bias: Paddle converts scale and bias to X's type."""
+    i = g.data("i", g.randint([3, 4], -9, 9, "int32"))
+    u = g.data("u", g.randint([3, 4], 0, 255, "uint8"))
+    l = g.data("l", g.randint([3, 4], -9, 9, "int64"))
+    s = lambda v, dt, sc, b, after=True: g.op("scale", {"X": v}, dict(  # noqa: E731
+        scale=sc, bias=b, bias_after_scale=after), dtype=dt)
+    g.fetch(s(i, "int32", 0.5, 0.7), s(i, "int32", 2.5, -1.5), s(i, "int32", -1.9, 0.0, False),
+            s(i, "int32", 3.0, 2.6, False), s(u, "uint8", 1 / 255, 0.0), s(u, "uint8", 255.0, 0.0),
+            s(u, "uint8", 1.5, 3.0), s(l, "int64", 1.0, 3e9), s(l, "int64", 0.99, 0.0))
+
+
+@case()
+def au_zero_d(g):
+    """0-D tensors (Paddle 2.5+ programs hold them): elementwise between 0-D and N-D, cast,
+    scale, compare and where of 0-D, reshape2 to and from 0-D, unsqueeze2 of 0-D, stack and
+    concat of unsqueezed 0-D, expand_v2 and tile of 0-D, gather by a 0-D index (drops the axis),
+    arg_max of 1-D to 0-D, reduce_sum of all to 0-D, shape of 0-D, slice decreasing to 0-D then
+    used as a fill_constant value."""
+    s = g.data("s", np.array(1.5, F32))
+    t = g.data("t", np.array(-2.0, F32))
+    v = g.data("v", g.rand([3, 4]))
+    i0 = g.data("i0", np.array(2, "int64"))
+    u = g.data("u", g.rand([5]))
+    xs = {"Out": 1, "XShape": 1}
+    ew = lambda op, a, b: g.op(op, {"X": a, "Y": b}, dict(axis=-1))  # noqa: E731
+    us = g.op("unsqueeze2", {"X": s}, dict(axes=[0]), outs=xs)["Out"][0]
+    ut = g.op("unsqueeze2", {"X": t}, dict(axes=[0]), outs=xs)["Out"][0]
+    g.fetch(ew("elementwise_add", v, s), ew("elementwise_mul", s, v), ew("elementwise_sub", s, t),
+            g.op("cast", {"X": s}, dict(in_dtype=5, out_dtype=3), dtype="int64"),
+            g.op("scale", {"X": s}, dict(scale=2.0, bias=1.0, bias_after_scale=True)),
+            g.op("less_than", {"X": s, "Y": t}, dict(axis=-1, force_cpu=False), dtype="bool"),
+            g.op("where", {"Condition": g.op("greater_than", {"X": s, "Y": t}, dict(
+                axis=-1, force_cpu=False), dtype="bool"), "X": s, "Y": t}),
+            g.op("reshape2", {"X": s}, dict(shape=[1, 1]), outs=xs)["Out"][0],
+            g.op("reshape2", {"X": g.data("one", np.array([[7.0]], F32))}, dict(shape=[]),
+                 outs=xs)["Out"][0],
+            us, g.op("stack", {"X": [s, t]}, dict(axis=0), outs={"Y": 1}),
+            g.op("concat", {"X": [us, ut]}, dict(axis=0)),
+            g.op("expand_v2", {"X": s}, dict(shape=[2, 3])),
+            g.op("tile", {"X": s}, dict(repeat_times=[3])),
+            g.op("gather", {"X": v, "Index": i0}, dict(axis=0)),
+            g.op("arg_max", {"X": u}, dict(axis=0, keepdims=False, flatten=False, dtype=3),
+                 dtype="int64"),
+            g.op("reduce_sum", {"X": v}, dict(dim=[0, 1], keep_dim=False, reduce_all=True)),
+            g.op("shape", {"Input": s}, dtype="int32"),
+            g.op("fill_constant", {"ValueTensor": g.op("slice", {"Input": u}, dict(
+                axes=[0], starts=[2], ends=[3], infer_flags=[1], decrease_axis=[0]))},
+                dict(dtype=5, shape=[2, 2], value=0.0, str_value="", force_cpu=False)))
+
+
+@case(**EXACT)
+def au_small_int_paths(g):
+    """The paths added for small integer dtypes, against Paddle: uint8 linear (Paddle 3.3.1
+    truncates its weights to uint8: the lower neighbour) / bilinear (NHWC, align_corners,
+    align_mode 0) / trilinear resizing; int8 / int16 / uint8 add and div with broadcasting both
+    ways (a single value on either side); reduce_sum of int8 with keep_dim and of uint8 with
+    out_dtype float32; cumsum of int16 reversed and exclusive. (Paddle 3.3.1 hangs on an int32
+    matmul_v2 with broadcast batches, so int matmul stays with au_int_dtypes.)"""
+    u3 = g.data("u3", g.randint([2, 3, 7], 0, 256, "uint8"))
+    u4 = g.data("u4", g.randint([1, 5, 4, 3], 0, 256, "uint8"))
+    u5 = g.data("u5", g.randint([1, 2, 3, 4, 3], 0, 256, "uint8"))
+    it = lambda t, v, **a: g.op(t, {"X": v}, dict(dict(  # noqa: E731
+        data_layout="NCHW", out_d=-1, out_h=-1, out_w=-1, align_corners=False, align_mode=1,
+        interp_method=t.split("_")[0]), **a), dtype="uint8")
+    i8 = g.data("i8", g.randint([2, 3, 4], -100, 100, "int8"))
+    s8 = g.data("s8", g.randint([4], 1, 9, "int8"))
+    one8 = g.data("one8", np.array([3], "int8"))
+    i16 = g.data("i16", g.randint([3, 4], -3000, 3000, "int16"))
+    c16 = g.data("c16", g.randint([3, 1], -7, 7, "int16") * 2 + 1)
+    u8 = g.data("u8", g.randint([3, 4], 0, 256, "uint8"))
+    ew = lambda t, a, b, dt: g.op(t, {"X": a, "Y": b}, dict(axis=-1), dtype=dt)  # noqa: E731
+    g.fetch(it("linear_interp_v2", u3, out_w=11, align_mode=0),
+            it("bilinear_interp_v2", u4, out_h=7, out_w=5, data_layout="NHWC", align_mode=0),
+            it("bilinear_interp_v2", u4, out_h=3, out_w=9, align_corners=True),
+            it("trilinear_interp_v2", u5, out_d=4, out_h=5, out_w=2, data_layout="NCDHW"),
+            ew("elementwise_add", i8, s8, "int8"), ew("elementwise_add", one8, i8, "int8"),
+            ew("elementwise_div", i8, one8, "int8"), ew("elementwise_div", i16, c16, "int16"),
+            ew("elementwise_add", i16, c16, "int16"), ew("elementwise_div", u8, g.data(
+                "d8", np.array([7], "uint8")), "uint8"),
+            ew("elementwise_add", u8, g.data("e8", g.randint([4], 100, 256, "uint8")), "uint8"),
+            g.op("reduce_sum", {"X": i8}, dict(dim=[1, 2], keep_dim=True, reduce_all=False),
+                 dtype="int8"),
+            g.op("reduce_sum", {"X": u8}, dict(dim=[0], keep_dim=False, reduce_all=False,
+                                               out_dtype=5)),
+            g.op("cumsum", {"X": i16}, dict(axis=1, exclusive=True, reverse=True),
+                 dtype="int16"))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""

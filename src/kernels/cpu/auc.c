@@ -32,7 +32,7 @@ enum { OUT_AUC, OUT_POS, OUT_NEG };
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   auc_attrs *a = attrs;
   const char *curve = ic_ar_str(r, "curve", "ROC");
-  a->num_thresholds = ic_ar_int(r, "num_thresholds", 4095);
+  a->num_thresholds = ic_ar_int(r, "num_thresholds", 8191); /* the op's default (2^13 - 1) */
   a->slide_steps = ic_ar_int(r, "slide_steps", 1);
   (void)ic_ar_int(r, "topk", 1);
   if (r->st) return r->st;

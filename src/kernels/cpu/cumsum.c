@@ -18,7 +18,9 @@ ic_status ic_cumsum_parse(ic_attr_reader *r, void *attrs) {
 
 static ic_status infer(ic_kctx *c) {
   const cumsum_attrs *a = c->attrs;
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM);
+  /* Paddle's CPU kernel also takes int8, uint8 and int16 (sums wrap in their width) */
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM | IC_DT(IC_INT8) | IC_DT(IC_UINT8) |
+                                              IC_DT(IC_INT16));
   if (st) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   if (a->flatten) {
@@ -75,6 +77,9 @@ void ic_cumsum_scan(const cumsum_attrs *a, const ic_tensor *x, ic_dtype dt, cons
 #undef ADD
 #define ADD ADDU
     case IC_INT32: SCAN(int32_t); break;
+    case IC_INT16: SCAN(int16_t); break;
+    case IC_INT8: SCAN(int8_t); break;
+    case IC_UINT8: SCAN(uint8_t); break;
     default: SCAN(int64_t); break;
   }
 }

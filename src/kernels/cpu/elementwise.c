@@ -160,10 +160,14 @@ static ic_status infer_dtypes(ic_kctx *c, uint64_t mask) {
   return IC_OK;
 }
 
-ic_status ic_elementwise_infer(ic_kctx *c) { return infer_dtypes(c, IC_DT_NUM); }
+/* Paddle's CPU kernels also take int8, uint8 and int16 for add, sub and div (some of them);
+ * icore runs every op on them. */
+#define EW_SMALL_INTS (IC_DT(IC_INT8) | IC_DT(IC_UINT8) | IC_DT(IC_INT16))
+
+ic_status ic_elementwise_infer(ic_kctx *c) { return infer_dtypes(c, IC_DT_NUM | EW_SMALL_INTS); }
 
 ic_status ic_elementwise_infer_bool(ic_kctx *c) {
-  return infer_dtypes(c, IC_DT_NUM | IC_DT(IC_BOOL));
+  return infer_dtypes(c, IC_DT_NUM | EW_SMALL_INTS | IC_DT(IC_BOOL));
 }
 
 /* ---- loops: vv both contiguous, vs Y one value, sv X one value ----
@@ -206,8 +210,9 @@ typedef ic_ew_loop ew_loop;
     for (; i < n; i++) o[i] = ic_ew_##OP##_##SUF(a, y[i]);                                 \
   }
 
-#define LOOPS_ALL_TYPES(OP) \
-  LOOPS(OP, float, f32) LOOPS(OP, double, f64) LOOPS(OP, int32_t, i32) LOOPS(OP, int64_t, i64)
+#define LOOPS_ALL_TYPES(OP)                                                              \
+  LOOPS(OP, float, f32) LOOPS(OP, double, f64) LOOPS(OP, int32_t, i32) LOOPS(OP, int64_t, i64) \
+  LOOPS(OP, int8_t, i8) LOOPS(OP, uint8_t, u8) LOOPS(OP, int16_t, i16)
 
 LOOPS_ALL_TYPES(add)
 LOOPS_ALL_TYPES(sub)
@@ -269,10 +274,12 @@ static const ew_chan k_chan[IC_EW_N_OPS][2] = {
 };
 
 #define ROW(OP, SUF) {OP##_##SUF##_vv, OP##_##SUF##_vs, OP##_##SUF##_sv}
-#define OP_ROWS(OP) {ROW(OP, f32), ROW(OP, f64), ROW(OP, i32), ROW(OP, i64)}
+#define OP_ROWS(OP)                                                                       \
+  {ROW(OP, f32), ROW(OP, f64), ROW(OP, i32), ROW(OP, i64), ROW(OP, i8), ROW(OP, u8),     \
+   ROW(OP, i16)}
 
-/* [op][dtype: f32, f64, i32, i64][vv, vs, sv] */
-static const ew_loop k_loops[IC_EW_N_OPS][4][3] = {
+/* [op][dtype: f32, f64, i32, i64, i8, u8, i16][vv, vs, sv] */
+static const ew_loop k_loops[IC_EW_N_OPS][7][3] = {
     [IC_EW_ADD] = OP_ROWS(add), [IC_EW_SUB] = OP_ROWS(sub), [IC_EW_MUL] = OP_ROWS(mul),
     [IC_EW_DIV] = OP_ROWS(div), [IC_EW_MAX] = OP_ROWS(max), [IC_EW_MIN] = OP_ROWS(min),
     [IC_EW_POW] = OP_ROWS(pow), [IC_EW_FLOORDIV] = OP_ROWS(floordiv),
@@ -284,6 +291,9 @@ static int dtype_index(ic_dtype d) {
     case IC_FP32: return 0;
     case IC_FP64: return 1;
     case IC_INT32: return 2;
+    case IC_INT8: return 4;
+    case IC_UINT8: return 5;
+    case IC_INT16: return 6;
     default: return 3;
   }
 }
@@ -482,7 +492,7 @@ ic_status ic_elementwise_run(ic_kctx *c, ic_ew_op op) {
   }
   if (x->layout != IC_LAYOUT_PLAIN || y->layout != IC_LAYOUT_PLAIN) return run_blocked(c, op, &b);
   bool int_div = (op == IC_EW_DIV || op == IC_EW_FLOORDIV || op == IC_EW_MOD) &&
-                 (x->dtype == IC_INT32 || x->dtype == IC_INT64);
+                 x->dtype != IC_FP32 && x->dtype != IC_FP64;
   if (int_div && has_zero(y)) {
     return ic_kfail(c, IC_ERR_INVALID_ARGUMENT,
                     "input Y '%s' holds a 0: integer division by zero", ic_in_name(c, 1, 0));

@@ -95,8 +95,9 @@ extern const ic_slotdef ic_elementwise_inputs[2];
 extern const ic_slotdef ic_elementwise_blocked_inputs[2];
 extern const ic_slotdef ic_elementwise_outputs[1];
 ic_status ic_elementwise_parse(ic_attr_reader *r, void *attrs);
-/* X and Y: the same dtype among float32, float64, int32 and int64; Out: X's dtype and the
- * broadcast shape. The _bool variant (elementwise_add and _mul) also takes bool. */
+/* X and Y: the same dtype among float32, float64, int32, int64, int8, uint8 and int16; Out:
+ * X's dtype and the broadcast shape. The _bool variant (elementwise_add and _mul) also takes
+ * bool. */
 ic_status ic_elementwise_infer(ic_kctx *c);
 ic_status ic_elementwise_infer_bool(ic_kctx *c);
 /* Out = op(X, Y) over the broadcast. */
@@ -180,6 +181,31 @@ static inline IC_HD double ic_ew_ipow(int64_t a, int64_t b) {
 
 IC_EW_INT_OPS(int32_t, uint32_t, i32, ic_f64_to_i32, INT32_MIN)
 IC_EW_INT_OPS(int64_t, uint64_t, i64, ic_f64_to_i64, INT64_MIN)
+
+/* int8 and int16 (Paddle registers add, sub, div for them on the CPU; icore runs every op):
+ * the same rules in their width; pow converts through int32. */
+static inline IC_HD int8_t ic_ew_f64_to_i8(double v) { return (int8_t)ic_f64_to_i32(v); }
+static inline IC_HD int16_t ic_ew_f64_to_i16(double v) { return (int16_t)ic_f64_to_i32(v); }
+IC_EW_INT_OPS(int8_t, uint8_t, i8, ic_ew_f64_to_i8, INT8_MIN)
+IC_EW_INT_OPS(int16_t, uint16_t, i16, ic_ew_f64_to_i16, INT16_MIN)
+
+/* uint8 (add and div in Paddle): add, sub and mul wrap, division truncates (0 for a zero
+ * divisor, which the CPU kernel refuses first), floordiv is division and mod the remainder. */
+static inline IC_HD uint8_t ic_ew_add_u8(uint8_t a, uint8_t b) { return (uint8_t)(a + b); }
+static inline IC_HD uint8_t ic_ew_sub_u8(uint8_t a, uint8_t b) { return (uint8_t)(a - b); }
+static inline IC_HD uint8_t ic_ew_mul_u8(uint8_t a, uint8_t b) { return (uint8_t)(a * b); }
+static inline IC_HD uint8_t ic_ew_div_u8(uint8_t a, uint8_t b) {
+  return b == 0 ? 0 : (uint8_t)(a / b);
+}
+static inline IC_HD uint8_t ic_ew_max_u8(uint8_t a, uint8_t b) { return a > b ? a : b; }
+static inline IC_HD uint8_t ic_ew_min_u8(uint8_t a, uint8_t b) { return a < b ? a : b; }
+static inline IC_HD uint8_t ic_ew_pow_u8(uint8_t a, uint8_t b) {
+  return (uint8_t)ic_f64_to_i32(ic_ew_ipow(a, b));
+}
+static inline IC_HD uint8_t ic_ew_floordiv_u8(uint8_t a, uint8_t b) { return ic_ew_div_u8(a, b); }
+static inline IC_HD uint8_t ic_ew_mod_u8(uint8_t a, uint8_t b) {
+  return b == 0 ? 0 : (uint8_t)(a % b);
+}
 
 #define IC_ELEMENTWISE_DEF(NAME, RUN)                                                      \
   {                                                                                        \

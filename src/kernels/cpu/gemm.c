@@ -58,8 +58,35 @@ static void gemm_chunk(const gemm_chunks *k, int64_t ch) {
                    g->ldc);
 }
 
+/* int32 / int64 (matmul_v2 only, alpha 1): a plain triple loop, each sum in the element type
+ * with wrapping adds and products, as Paddle's CPU kernel accumulates in T. */
+#define INT_GEMM(T, U)                                                                     \
+  static void gemm_##T(const ic_gemm *g, const T *a, const T *b, T *c) {                   \
+    for (int64_t i = 0; i < g->m; i++) {                                                   \
+      for (int64_t j = 0; j < g->n; j++) {                                                 \
+        U s = g->beta != 0 ? (U)c[i * g->ldc + j] : 0;                                     \
+        for (int64_t p = 0; p < g->k; p++) {                                               \
+          const T av = g->trans_a ? a[p * g->lda + i] : a[i * g->lda + p];                 \
+          const T bv = g->trans_b ? b[j * g->ldb + p] : b[p * g->ldb + j];                 \
+          s += (U)av * (U)bv;                                                              \
+        }                                                                                  \
+        c[i * g->ldc + j] = (T)s;                                                          \
+      }                                                                                    \
+    }                                                                                      \
+  }
+INT_GEMM(int32_t, uint32_t)
+INT_GEMM(int64_t, uint64_t)
+
 void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void *b, void *c) {
   if (g->m == 0 || g->n == 0) return;
+  if (g->dtype == IC_INT32) {
+    gemm_int32_t(g, a, b, c);
+    return;
+  }
+  if (g->dtype == IC_INT64) {
+    gemm_int64_t(g, a, b, c);
+    return;
+  }
   size_t es = g->dtype == IC_FP64 ? sizeof(double) : sizeof(float);
   if (g->k == 0) {
     /* An empty sum: C = beta * C. BLAS would also reject the zero leading dimensions. */

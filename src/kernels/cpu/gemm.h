@@ -20,7 +20,7 @@ extern "C" {
  * k x m when trans_a) and op(B) is k x n (stored n x k when trans_b); lda, ldb and ldc are the
  * stored row lengths. */
 typedef struct ic_gemm {
-  ic_dtype dtype;   /* IC_FP32 or IC_FP64 */
+  ic_dtype dtype;   /* IC_FP32 or IC_FP64; IC_INT32 / IC_INT64 with alpha 1 (a plain loop) */
   bool trans_a, trans_b;
   int64_t m, n, k;
   int64_t lda, ldb, ldc;

@@ -34,7 +34,9 @@
  *              half-pixel; align_mode unused.
  * Indices are also clamped where Paddle would read outside X (OutSize overriding a scale
  * that still sets the ratio). Arithmetic is float (ratios, weights) and X's dtype (sums),
- * as in Paddle. nearest moves elements of any dtype; the others take float32 / float64. */
+ * as in Paddle. nearest moves elements of any dtype; linear, bilinear and trilinear take
+ * float32 / float64 / uint8 (the float sum truncated to uint8; uint8 linear takes the lower
+ * neighbour, as Paddle 3.3.1 does), bicubic float32 / float64. */
 #include <math.h>
 #include <string.h>
 
@@ -134,7 +136,11 @@ ic_status ic_interp_geometry(ic_kctx *c, geom *g) {
                        a->method == IC_INTERP_NEAREST ? " (4, or 5 for 3-D)" : "");
   }
   if (a->method != IC_INTERP_NEAREST) {
-    ic_status st = ic_kcheck_dtype(c, IC_INTERP_X, 0, IC_DT_FLOAT);
+    /* Paddle's CPU kernels: linear, bilinear and trilinear also take uint8, bicubic not */
+    ic_status st = ic_kcheck_dtype(c, IC_INTERP_X, 0,
+                                   a->method == IC_INTERP_BICUBIC
+                                       ? IC_DT_FLOAT
+                                       : IC_DT_FLOAT | IC_DT(IC_UINT8));
     if (st) return st;
   }
   const int nd = g->nd = want - 2;
@@ -363,7 +369,14 @@ static inline int64_t clampi(int64_t v, int64_t hi) { return v < 0 ? 0 : v > hi 
           }                                                                                \
         }                                                                                  \
       }                                                                                    \
-  }                                                                                        \
+  }
+DEFINE_FLOAT_KERNELS(float)
+DEFINE_FLOAT_KERNELS(double)
+/* uint8: the same float weights; the float sum converts to uint8 by truncation, as Paddle's
+ * kernel assigns it to its T */
+DEFINE_FLOAT_KERNELS(uint8_t)
+
+#define DEFINE_CUBIC_KERNEL(T)                                                             \
   static void bicubic_##T(const T *x, T *o, const geom *g, const int64_t *is,             \
                           const int64_t *os, bool align) {                                 \
     const int64_t H = g->in[0], W = g->in[1];                                              \
@@ -394,8 +407,8 @@ static inline int64_t clampi(int64_t v, int64_t hi) { return v < 0 ? 0 : v > hi 
       }                                                                                    \
     }                                                                                      \
   }
-DEFINE_FLOAT_KERNELS(float)
-DEFINE_FLOAT_KERNELS(double)
+DEFINE_CUBIC_KERNEL(float)
+DEFINE_CUBIC_KERNEL(double)
 
 /* nearest, any element size: the table per axis holds source indices; elements move as
  * integers of their width. Where the output's rows are contiguous (os[4] == 1), an output
@@ -544,7 +557,7 @@ ic_status ic_interp_cpu(ic_kctx *c) {
     nt[i] = np; /* a missing leading dim: index 0 */
     *np++ = 0;
   }
-  const bool f64 = x->dtype == IC_FP64;
+  const bool f64 = x->dtype == IC_FP64, u8 = x->dtype == IC_UINT8;
   switch (a->method) {
     case IC_INTERP_NEAREST: {
       /* Each (image, channel) plane on its own: the kernel's threads share them out. */
@@ -559,15 +572,24 @@ ic_status ic_interp_cpu(ic_kctx *c) {
       break;
     }
     case IC_INTERP_LINEAR:
-      if (f64) linear_double(x->data, out->data, &g, is, os, lt[0]);
+      if (u8) {
+        /* Paddle 3.3.1's linear kernel keeps its weights in T: for uint8 the fraction
+         * truncates to 0, so each output is its lower neighbour (oracle case
+         * au_small_int_paths); bilinear and trilinear keep float weights. */
+        for (int64_t k = 0; k < g.out[0]; k++) lt[0][k].w0 = 1.f, lt[0][k].w1 = 0.f;
+        linear_uint8_t(x->data, out->data, &g, is, os, lt[0]);
+      }
+      else if (f64) linear_double(x->data, out->data, &g, is, os, lt[0]);
       else linear_float(x->data, out->data, &g, is, os, lt[0]);
       break;
     case IC_INTERP_BILINEAR:
-      if (f64) bilinear_double(x->data, out->data, &g, is, os, lt[0], lt[1]);
+      if (u8) bilinear_uint8_t(x->data, out->data, &g, is, os, lt[0], lt[1]);
+      else if (f64) bilinear_double(x->data, out->data, &g, is, os, lt[0], lt[1]);
       else bilinear_float(x->data, out->data, &g, is, os, lt[0], lt[1]);
       break;
     case IC_INTERP_TRILINEAR:
-      if (f64) trilinear_double(x->data, out->data, &g, is, os, lt[0], lt[1], lt[2]);
+      if (u8) trilinear_uint8_t(x->data, out->data, &g, is, os, lt[0], lt[1], lt[2]);
+      else if (f64) trilinear_double(x->data, out->data, &g, is, os, lt[0], lt[1], lt[2]);
       else trilinear_float(x->data, out->data, &g, is, os, lt[0], lt[1], lt[2]);
       break;
     case IC_INTERP_BICUBIC:

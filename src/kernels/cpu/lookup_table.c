@@ -1,13 +1,16 @@
 /* lookup_table (v1, fluid's embedding): Out = W[Ids], one row of W [V, D] per id. Ids is int64
  * (int32 accepted) with a last dim of 1, Out drops that dim and appends D: Ids [N, 1] gives
  * Out [N, D] (paddle/phi/infermeta LookupTableInferMeta). Rows whose id equals padding_idx are
- * zero; padding_idx -1 means none (v1 takes other values literally). An id outside [0, V) is
+ * zero; padding_idx -1 means none and every other value is taken literally, so a negative one
+ * or one past the rows matches no id (Paddle's kernels compare ids with it as it is; its
+ * Python layers store a negative padding_idx already counted from V, so programs rarely hold
+ * one: oracle case au_misc_common). An id outside [0, V) is
  * an error naming the op, the input and the position. Out shares Ids' LoD (ShareLoD Ids ->
  * Out). is_sparse, is_distributed, remote_prefetch and the other distributed-training
  * attributes do not change inference.
  *
  * lookup_table_v2 (lookup_table_v2.c, paddle.nn.Embedding): the same with Out = Ids dims + [D]
- * (no trailing 1 required) and a negative padding_idx counting from V. */
+ * (no trailing 1 required). */
 #include <string.h>
 
 #include "kernels/cpu/lookup_table.h"
@@ -46,14 +49,6 @@ ic_status ic_lookup_infer(ic_kctx *c) {
     for (int i = 0; i < ids->ndim; i++) d[n++] = ids->dims[i];
   }
   d[n++] = w->dims[1];
-  int64_t pad = a->padding_idx;
-  if (a->v2 && pad < -1 && pad >= -w->dims[0]) pad += w->dims[0];
-  if (pad != -1 && (pad < 0 || pad >= w->dims[0])) {
-    return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
-                    "attribute padding_idx is %lld, expected -1 (none) or a row of W '%s' "
-                    "(0 to %lld)",
-                    (long long)a->padding_idx, ic_in_name(c, IN_W, 0), (long long)w->dims[0] - 1);
-  }
   ic_tensor *out = ic_out(c, 0, 0);
   ic_tensor_set_meta(out, w->dtype, n, d);
   if (!ids->lod && !out->lod) return IC_OK;
@@ -66,8 +61,7 @@ ic_status ic_lookup_run(ic_kctx *c) {
   ic_tensor *out = ic_out(c, 0, 0);
   const int64_t n = ic_tensor_numel_(ids), V = w->dims[0], D = w->dims[1];
   const size_t row = (size_t)D * ic_dtype_size(w->dtype);
-  int64_t pad = a->padding_idx;
-  if (a->v2 && pad < -1) pad += V;
+  const int64_t pad = a->padding_idx;
   for (int64_t i = 0; i < n; i++) {
     int64_t id = ic_read_i64(ids, i);
     char *dst = (char *)out->data + (size_t)i * row;

@@ -35,15 +35,6 @@ ic_status ic_lookup_grad_infer(ic_kctx *c) {
     return c->err->code;
   }
   if (w->ndim != 2) return ic_kfail_in(c, IN_W, 0, "expected rank 2 [vocabulary, width]");
-  int64_t pad = a->l.padding_idx;
-  if (a->l.v2 && pad < -1 && pad >= -w->dims[0]) pad += w->dims[0];
-  if (pad != -1 && (pad < 0 || pad >= w->dims[0])) {
-    return ic_kfail(c, IC_ERR_INVALID_PROGRAM,
-                    "attribute padding_idx is %lld, expected -1 (none) or a row of W '%s' "
-                    "(0 to %lld)",
-                    (long long)a->l.padding_idx, ic_in_name(c, IN_W, 0),
-                    (long long)w->dims[0] - 1);
-  }
   if (!a->l.v2 && (ids->ndim < 1 || ids->dims[ids->ndim - 1] != 1)) {
     return ic_kfail_in(c, IN_IDS, 0, "expected a last dim of 1 ([N, 1] for lookup_table)");
   }
@@ -67,8 +58,7 @@ ic_status ic_lookup_grad_run(ic_kctx *c) {
   const ic_tensor *ids = ic_in(c, IN_IDS, 0), *g = ic_in(c, IN_DOUT, 0);
   ic_tensor *dw = ic_out(c, 0, 0);
   const int64_t n = ic_tensor_numel_(ids), V = dw->dims[0], D = dw->dims[1];
-  int64_t pad = a->l.padding_idx;
-  if (pad < -1) pad += V; /* v2 only: infer refused it for v1 */
+  const int64_t pad = a->l.padding_idx; /* taken literally, as the forward op */
   memset(dw->data, 0, (size_t)(V * D) * ic_dtype_size(dw->dtype));
   for (int64_t i = 0; i < n; i++) {
     int64_t id = ic_read_i64(ids, i);

@@ -1,9 +1,9 @@
 /* lookup_table_v2_grad (paddle.nn.Embedding's gradient, phi's EmbeddingGradKernel, dense):
  * W@GRAD has W's dims and dtype; row r is the sum, in Ids' order and in W's dtype as Paddle
- * adds, of the Out@GRAD rows whose id is r. Ids equal to padding_idx (negative: counted from
- * the vocabulary size, as the forward op) contribute nothing, except with is_sparse. Inputs:
- * W (dims only), Ids (int64 or int32), Out@GRAD (Ids' dims + [width]). An id outside [0, V)
- * is an error naming the position. is_sparse gives Paddle's SelectedRows values dense, the
+ * adds, of the Out@GRAD rows whose id is r. Ids equal to padding_idx (-1: none; any other
+ * value literally, as the forward op) contribute nothing, except with is_sparse. Inputs: W
+ * (dims only), Ids (int64 or int32), Out@GRAD (Ids' dims + [width]). An id outside [0, V) is
+ * an error naming the position. is_sparse gives Paddle's SelectedRows values dense, the
  * padding rows included (see lookup_table_grad.c). The kernel is
  * lookup_table_grad's (lookup_table_grad.c). */
 #include "kernels/cpu/lookup_table.h"

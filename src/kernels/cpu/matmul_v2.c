@@ -10,8 +10,9 @@
  *  - Out = broadcast batch dims + [M] (unless X is 1-D) + [N] (unless Y is 1-D).
  *
  * The oneDNN fuse attributes (fused_reshape_*, fused_transpose_*) are refused when not empty;
- * use_mkldnn and mkldnn_data_type are ignored. Paddle's CPU kernel also takes complex and
- * 16-bit floats, which icore does not have; integers are refused as well (no BLAS for them). */
+ * use_mkldnn and mkldnn_data_type are ignored. int32 and int64 run as plain loops that sum in
+ * the element type (wrapping), as Paddle's CPU kernel does (oracle case au_int_dtypes). Paddle
+ * also takes complex and 16-bit floats, which icore does not have. */
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
@@ -82,7 +83,7 @@ ic_status ic_matmul_v2_make_plan(ic_kctx *c, plan *p) {
 ic_status ic_matmul_v2_infer(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, IN_X, 0), *y = ic_in(c, IN_Y, 0);
   ic_status st;
-  if ((st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_FLOAT))) return st;
+  if ((st = ic_kcheck_dtype(c, IN_X, 0, IC_DT_NUM))) return st;
   if (y->dtype != x->dtype) {
     return ic_kfail_in(c, IN_Y, 0, "expected the dtype of X (%s)", ic_dtype_name(x->dtype));
   }

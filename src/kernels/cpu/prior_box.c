@@ -40,8 +40,8 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
     a->variances = dflt;
     a->n_var = 4;
   }
-  a->flip = ic_ar_bool(r, "flip", false);
-  a->clip = ic_ar_bool(r, "clip", false);
+  a->flip = ic_ar_bool(r, "flip", true); /* Paddle's defaults, for a program without them */
+  a->clip = ic_ar_bool(r, "clip", true);
   a->step_w = (float)ic_ar_float(r, "step_w", 0.0);
   a->step_h = (float)ic_ar_float(r, "step_h", 0.0);
   a->offset = (float)ic_ar_float(r, "offset", 0.5);

@@ -97,6 +97,11 @@ static ic_status reduced_axes(ic_kctx *c, const ic_reduce_attrs *a, const ic_ten
   return IC_OK;
 }
 
+/* reduce_sum also takes int8, uint8 and int16 as Paddle's CPU kernel does: summed as int64
+ * (exact), Out in X's dtype (wrapping) unless out_dtype says otherwise. */
+#define SMALL_INTS (IC_DT(IC_INT8) | IC_DT(IC_UINT8) | IC_DT(IC_INT16))
+static bool small_int(ic_dtype d) { return d == IC_INT8 || d == IC_UINT8 || d == IC_INT16; }
+
 static bool bool_kind(ic_reduce_kind k) { return k == IC_REDUCE_ALL || k == IC_REDUCE_ANY; }
 
 static ic_dtype out_dtype(const ic_reduce_attrs *a, ic_dtype in) {
@@ -112,6 +117,7 @@ ic_status ic_reduce_infer(ic_kctx *c) {
   ic_status st;
   uint64_t ok = IC_DT_NUM;
   if (a->kind == IC_REDUCE_SUM || bool_kind(a->kind)) ok |= IC_DT(IC_BOOL);
+  if (a->kind == IC_REDUCE_SUM) ok |= SMALL_INTS;
   if (a->kind == IC_REDUCE_LOGSUMEXP) ok = IC_DT_FLOAT;
   if ((st = ic_kcheck_dtype(c, 0, 0, ok))) return st;
   bool red[IC_MAX_RANK];
@@ -408,15 +414,24 @@ ic_status ic_reduce_cpu(ic_kctx *c) {
 
   ic_dtype od = out->dtype;
   bool float_acc = float_dtype(od);
-  ic_buffer *cast = NULL, *tmp = NULL;
+  ic_buffer *cast = NULL, *tmp = NULL, *wide = NULL;
   const void *src = x->data;
   ic_dtype sd = x->dtype;
+  if (small_int(sd)) { /* int8 / uint8 / int16: widened to int64 first (exact) */
+    if (!(wide = ic_kscratch(c, (size_t)g.in_n * sizeof(int64_t)))) return c->err->code;
+    for (int64_t k = 0; k < g.in_n; k++) ((int64_t *)wide->data)[k] = ic_read_i64(x, k);
+    src = wide->data;
+    sd = IC_INT64;
+  }
   /* Paddle converts X to out_dtype before summing; that matters unless the conversion is
    * exact (float to double, integer to int64) or integer wrapping commutes with the sum. */
-  bool exact = (x->dtype == IC_FP32 && od == IC_FP64) || (!float_dtype(x->dtype) && !float_acc);
-  if (x->dtype != od && !exact) {
-    if (!(cast = ic_kscratch(c, (size_t)g.in_n * ic_dtype_size(od)))) return c->err->code;
-    convert(od, cast->data, x->dtype, x->data, g.in_n);
+  bool exact = (sd == IC_FP32 && od == IC_FP64) || (!float_dtype(sd) && !float_acc);
+  if (sd != od && !exact) {
+    if (!(cast = ic_kscratch(c, (size_t)g.in_n * ic_dtype_size(od)))) {
+      ic_buffer_release(wide);
+      return c->err->code;
+    }
+    convert(od, cast->data, sd, src, g.in_n);
     src = cast->data;
     sd = od;
   }
@@ -425,6 +440,7 @@ ic_status ic_reduce_cpu(ic_kctx *c) {
   if (ic_dtype_size(od) != 8) {
     if (!(tmp = ic_kscratch(c, (size_t)g.out_n * 8))) {
       ic_buffer_release(cast);
+      ic_buffer_release(wide);
       return c->err->code;
     }
     acc = tmp->data;
@@ -452,10 +468,14 @@ ic_status ic_reduce_cpu(ic_kctx *c) {
       int64_t v = (int64_t)((const uint64_t *)acc)[k];
       if (mean) v = count ? v / count : 0;
       if (od == IC_INT32) ((int32_t *)out->data)[k] = (int32_t)(uint32_t)v;
+      else if (od == IC_INT16) ((int16_t *)out->data)[k] = (int16_t)(uint16_t)v;
+      else if (od == IC_INT8) ((int8_t *)out->data)[k] = (int8_t)(uint8_t)v;
+      else if (od == IC_UINT8) ((uint8_t *)out->data)[k] = (uint8_t)v;
       else ((int64_t *)out->data)[k] = v;
     }
   }
   ic_buffer_release(cast);
   ic_buffer_release(tmp);
+  ic_buffer_release(wide);
   return IC_OK;
 }

@@ -20,7 +20,7 @@ typedef struct rms_attrs {
 
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   rms_attrs *a = attrs;
-  a->eps = (float)ic_ar_float(r, "epsilon", 1e-6);
+  a->eps = (float)ic_ar_float(r, "epsilon", 1e-5); /* Paddle's default */
   a->axis = ic_ar_int(r, "begin_norm_axis", 1);
   const double qs = ic_ar_float(r, "quant_scale", -1.0);
   (void)ic_ar_int(r, "quant_round_type", 0);

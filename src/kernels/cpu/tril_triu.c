@@ -17,7 +17,7 @@ static const ic_slotdef k_outputs[1] = {{"Out", 0}};
 static ic_status parse(ic_attr_reader *r, void *attrs) {
   tril_triu_attrs *a = attrs;
   a->diagonal = ic_ar_int(r, "diagonal", 0);
-  a->lower = ic_ar_bool(r, "lower", true);
+  a->lower = ic_ar_bool(r, "lower", false); /* Paddle's default */
   return r->st;
 }
 

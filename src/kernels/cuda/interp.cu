@@ -155,6 +155,11 @@ extern "C" ic_status ic_cuinterp_run(ic_kctx *c) {
   if ((st = ic_interp_geometry(c, &hg))) return st;
   const ic_tensor *x = ic_in(c, IC_INTERP_X, 0);
   ic_tensor *out = ic_out(c, 0, 0);
+  if (a->method != IC_INTERP_NEAREST && x->dtype == IC_UINT8) {
+    return ic_kfail_in(c, IC_INTERP_X, 0,
+                       "is uint8, which the CUDA kernel resizes only by nearest (the CPU "
+                       "kernel does the others)");
+  }
   const size_t es = ic_dtype_size(x->dtype);
   const int64_t total = ic_numel(out->ndim, out->dims);
   if (total == 0) return IC_OK;

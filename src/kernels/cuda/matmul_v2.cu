@@ -36,6 +36,10 @@ __global__ void fill_pointers(bgeom g, int64_t count, const char *x, const char 
 extern "C" ic_status ic_cuda_matmul_v2(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, 0, 0), *y = ic_in(c, 1, 0);
   ic_tensor *out = ic_out(c, 0, 0);
+  if (x->dtype != IC_FP32 && x->dtype != IC_FP64) {
+    return ic_kfail_in(c, 0, 0, "is %s, which the CUDA kernel does not multiply (the CPU "
+                       "kernel does)", ic_dtype_name(x->dtype));
+  }
   ic_matmul_v2_plan p;
   ic_status st = ic_matmul_v2_make_plan(c, &p);
   if (st) return st;

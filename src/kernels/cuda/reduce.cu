@@ -159,6 +159,10 @@ ic_status ic_cureduce_run(ic_kctx *c) {
   ic_tensor *out = ic_out(c, 0, 0);
   ic_status st = ic_cuda_need_env(c, false);
   if (st) return st;
+  if (x->dtype == IC_INT8 || x->dtype == IC_UINT8 || x->dtype == IC_INT16) {
+    return ic_kfail_in(c, 0, 0, "is %s, which the CUDA kernel does not reduce (the CPU "
+                       "kernel does)", ic_dtype_name(x->dtype));
+  }
   ic_reduce_geom g;
   if ((st = ic_reduce_geometry(c, &g))) return st;
   if (ic_numel(out->ndim, out->dims) == 0) return IC_OK;
