@@ -140,12 +140,13 @@ const char *ic_lt_describe(int dtype, int ndim, const int64_t *dims, char *buf, 
   return buf;
 }
 
-/* Whether file dims match a VarDesc's, where the VarDesc's -1 matches anything. */
+/* Whether a file's dtype may stand for the declared one (lodtensor_io.h). */
 bool ic_lt_dtype_match(int declared, int held) {
   return declared == held || (held == IC_INT8 && (declared == IC_FP32 || declared == IC_FP64 ||
                                                   declared == IC_FP16 || declared == IC_BF16));
 }
 
+/* Whether file dims match a VarDesc's, where the VarDesc's -1 matches anything. */
 bool ic_lt_dims_match(const ic_vardesc *v, int ndim, const int64_t *dims) {
   if (v->ndim != ndim) {
     /* dims that differ only by axes of size 1 ([] for [1], [1, 104] for [104]): Paddle's
