@@ -1547,6 +1547,52 @@ static ic_status tr_cf(ctx *c, const json_t *op, const pir_opargs *oa) {
 }
 
 /* A table op; inplace variants (relu_, batch_norm_) read as the plain op. */
+/* The values of vs[0..n) (vector ones by their elements) into *all, skipping null
+ * values and, with typed_only, results without a type (an optional result not produced). */
+static ic_status flatten_values(ctx *c, pval **vs, size_t n, bool typed_only, pval ***all,
+                                size_t *n_all) {
+  size_t cap = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (vs[k]) cap += resolve(vs[k])->is_vec ? resolve(vs[k])->n_elems : 1;
+  }
+  pval **a = ic_arena_calloc(c->arena, cap ? cap : 1, sizeof *a);
+  if (!a) return oom(c);
+  size_t m = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (!vs[k]) continue;
+    pval *v = resolve(vs[k]);
+    size_t ne = v->is_vec ? v->n_elems : 1;
+    for (size_t e = 0; e < ne; e++) {
+      pval *x = v->is_vec ? resolve(v->elems[e]) : v;
+      if (!typed_only || x->has_type) a[m++] = x;
+    }
+  }
+  *all = a;
+  *n_all = m;
+  return IC_OK;
+}
+
+/* A pd_op icore has no translation for: kept as an op of its own PIR name ("pd_op.foo"),
+ * its operands in slot X and its results in slot Out, so that the program loads and
+ * analysis refuses it as an op without a kernel, as it refuses a ProgramDesc op it does not
+ * know: `icore info` lists every such op type, and `--prune` runs what comes before them. */
+static ic_status tr_unknown(ctx *c, const pir_opargs *oa) {
+  if (oa->first) {
+    for (size_t k = 0; k < oa->n_in; k++) {
+      if (oa->in[k]) mark_use(oa->in[k]);
+    }
+    return IC_OK;
+  }
+  ic_builder_op *bop = ic_builder_add_op(c->b, c->block, c->opname);
+  pval **vals;
+  size_t n;
+  ic_status st = flatten_values(c, oa->in, oa->n_in, false, &vals, &n);
+  if (!st && n) st = emit_values(c, bop, true, "X", n, vals);
+  if (!st) st = flatten_values(c, oa->out, oa->n_out, true, &vals, &n);
+  if (!st && n) st = emit_values(c, bop, false, "Out", n, vals);
+  return st;
+}
+
 static ic_status tr_table_op(ctx *c, const json_t *op, const pir_opargs *oa) {
   pval **in = oa->in;
   size_t n_in = oa->n_in;
@@ -1560,11 +1606,7 @@ static ic_status tr_table_op(ctx *c, const json_t *op, const pir_opargs *oa) {
   size_t bl = strlen(base);
   if (bl > 1 && base[bl - 1] == '_') base[bl - 1] = '\0';
   const ic_pir_opmap *m = ic_pir_find_op(base);
-  if (!m) {
-    return ic_err_set(c->err, IC_ERR_UNSUPPORTED,
-                      "%s: op #%ld (%s) in block %d: icore has no translation for this PIR op "
-                      "(and no kernel for it)", c->origin, c->op, c->opname, c->block);
-  }
+  if (!m) return tr_unknown(c, oa);
   size_t n_specs = n_fields(m->ins), n_slots = n_fields(m->outs);
   if (n_in > n_specs) return fail(c, "has %zu operands, icore reads at most %zu", n_in, n_specs);
   if (n_out > n_slots) return fail(c, "has %zu results, icore reads at most %zu", n_out, n_slots);
