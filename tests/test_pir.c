@@ -820,6 +820,19 @@ START_TEST(test_unknown_op) {
   ck_assert_int_ne(tu_run_scope(p, NULL, 1, TU_NAMES("x"), &in, 1, TU_NAMES("out"), &out, err,
                                 sizeof err), IC_OK);
   tu_assert_msg(err, "op #2 (pd_op.frobnicate) in block 0", "has no kernel", NULL);
+  ic_program_destroy(p);
+  free(doc);
+  /* a user's custom op (dialect custom_op, "3."): the same */
+  doc = doc_with(NULL);
+  char *at = strstr(doc, "\"1.relu\"");
+  ck_assert_ptr_nonnull(at);
+  memcpy(at, "\"3.gapp\"", 8);
+  ck_assert_msg(ic_program_from_bytes(doc, strlen(doc), "t.json", &p, err, sizeof err) == IC_OK,
+                "%s", err);
+  ck_assert_str_eq(p->blocks[0].ops[2].type, "custom_op.gapp");
+  ck_assert_int_ne(tu_run_scope(p, NULL, 1, TU_NAMES("x"), &in, 1, TU_NAMES("out"), &out, err,
+                                sizeof err), IC_OK);
+  tu_assert_msg(err, "op #2 (custom_op.gapp) in block 0", "has no kernel", NULL);
   ic_tensor_destroy(in);
   ic_program_destroy(p);
   free(doc);

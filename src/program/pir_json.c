@@ -1792,6 +1792,8 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   json_t *regions = json_object_get(op, "regions");
   if (regions) return tr_regions(c, op, regions, pd, &oa);
   if (dl == 2 && strncmp(c->opname, "cf", 2) == 0) return tr_cf(c, op, &oa);
+  /* a user's custom op: like an unknown pd_op, an op without a kernel */
+  if (dl == 9 && strncmp(c->opname, "custom_op", 9) == 0) return tr_unknown(c, &oa);
   if (!pd) return fail(c, "icore does not translate ops of this dialect");
   return tr_table_op(c, op, &oa);
 }
