@@ -17,6 +17,14 @@ Cases:
   v1_mean   Paddle 3.0.0b2 (PIR version 1): pd_op.mean with its axes as an IntArray
             attribute "axis" (later releases pass them as an operand, a full_int_array),
             axes one, several, negative and none (all), with keepdim both ways.
+  v1_attrs, v2_attrs, v3_attrs
+            the same Layer written by Paddle 3.0.0 (PIR version 1), 3.1.1 (version 2) and
+            3.2.2 (version 3): the ops whose attribute types Paddle's serializer patches
+            (paddle/fluid/pir/serialize_deserialize/patch/*.yaml) convert on load, in their
+            old spellings: leaky_relu's negative_slope, softplus's beta and threshold,
+            logit's eps, pad3d's pad_value and group_norm's epsilon as a_f32 (3.3: a_f64),
+            kthvalue's k as a_i32 (3.1: a_i64) and repeat_interleave without output_size
+            (3.2 adds it).
 """
 import json
 import os
@@ -93,7 +101,31 @@ def case_v1_mean(paddle, np, d):
     save_jit(paddle, np, Net(), d, [paddle.static.InputSpec([2, 3, 4], "float32", "x")], values)
 
 
-OLD_CASES = {"v1_mean": ("3.0.0-beta2", case_v1_mean)}
+def case_attrs(paddle, np, d):
+    F = paddle.nn.functional
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.gn = paddle.nn.GroupNorm(2, 4, epsilon=1e-3)
+
+        def forward(self, x, v):
+            kv, ki = paddle.kthvalue(v, 2, axis=-1)
+            return (F.leaky_relu(x, 0.15), F.softplus(x, beta=2.0, threshold=1.5),
+                    paddle.logit(F.sigmoid(x), eps=0.05),
+                    F.pad(x, [1, 2, 0, 1], mode="constant", value=0.5), self.gn(x), kv, ki,
+                    paddle.repeat_interleave(v, 2, axis=1))
+
+    rv = np.random.RandomState(32)
+    values = {"x": rv.uniform(-2, 2, (1, 4, 3, 3)).astype("float32"),
+              "v": rv.uniform(-1, 1, (2, 3, 4)).astype("float32")}
+    spec = paddle.static.InputSpec
+    save_jit(paddle, np, Net(), d, [spec([1, 4, 3, 3], "float32", "x"),
+                                    spec([2, 3, 4], "float32", "v")], values)
+
+
+OLD_CASES = {"v1_mean": ("3.0.0-beta2", case_v1_mean), "v1_attrs": ("3.0.0", case_attrs),
+             "v2_attrs": ("3.1.1", case_attrs), "v3_attrs": ("3.2.2", case_attrs)}
 
 
 def main():
