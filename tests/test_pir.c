@@ -36,7 +36,8 @@ static const char *const k_cases[] = {"mlp", "cnn", "shape", "eltwise", "dynamic
 /* PIR-only cases (tests/data/pir/json_cases.txt): model.json with Paddle's outputs. */
 static const char *const k_json_cases[] = {"index", "math", "detect", "seq", "more",
                                             "ops3", "more2", "ops6", "fft", "special", "graph", "linalg",
-                                            "ops7", "ops8", "jit", "ctrl", "sweep4", "nonfinite"};
+                                            "ops7", "ops8", "jit", "ctrl", "sweep4", "nonfinite",
+                                            "v1_mean", "v1_attrs", "v2_attrs", "v3_attrs"};
 
 typedef struct loaded {
   ic_program *prog;

@@ -1794,8 +1794,11 @@ def main():
         for f in sorted(os.listdir(a)):
             if f.endswith((".json", ".npy", ".pdiparams")):
                 shutil.copy(os.path.join(a, f), d)
+    # (and the cases older Paddle releases wrote, tools/gen_pir_oldver.py: not rewritten here)
+    sys.path.insert(0, HERE)
+    from gen_pir_oldver import OLD_CASES
     with open(os.path.join(out, "json_cases.txt"), "w") as f:
-        f.write("".join(n + "\n" for n in list(JSON_CASES) + list(JIT_CASES)))
+        f.write("".join(n + "\n" for n in list(JSON_CASES) + list(JIT_CASES) + list(OLD_CASES)))
     shutil.rmtree(tmp)
     print("wrote", out)
 

@@ -1666,6 +1666,12 @@ static ic_status tr_table_op(ctx *c, const json_t *op, const pir_opargs *oa) {
     const char *an = rename_attr(m, json_string_value(nj), buf, sizeof buf);
     if (!an) continue;
     if (!bop) continue;
+    /* A reduction's axes as an attribute (older Paddle: mean's "axis"): empty means all,
+     * as when they come from a constant operand (do_operand). */
+    if (is_reduce(m->type) && strcmp(an, "dim") == 0) {
+      json_t *d = json_object_get(at, "D");
+      if (json_is_array(d) && json_array_size(d) == 0) reduce_all = true;
+    }
     if ((st = emit_attr(c, bop, an, at))) return st;
   }
   if (!bop) return IC_OK;

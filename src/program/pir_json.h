@@ -15,7 +15,8 @@ extern "C" {
 #endif
 
 /* The PIR serializer versions (base_code.version) icore reads: 0 to 4 are what Paddle 3.0
- * to 3.3 write. Newer versions are refused (they may change ops icore translates). */
+ * to 3.3 write (1: 3.0.0b2 to 3.0.0, 2: 3.1.x, 3: 3.2.x, 4: 3.3.x; 0: development builds).
+ * Newer versions are refused (they may change ops icore translates). */
 #define IC_PIR_VERSION_MAX 4
 
 /* Whether the bytes look like a JSON document: '{' after nothing but spaces, tabs and

@@ -309,7 +309,8 @@ static const ic_pir_opmap k_ops[] = {
     {"max_pool3d_with_index", "max_pool3d_with_index", "X", "Out;Mask", "kernel_size>ksize"},
     BINARY("maximum", "elementwise_max"),
     UNARY("maxout", "maxout"),
-    {"mean", "reduce_mean", "X;=L:dim", "Out", "keepdim>keep_dim"},
+    /* Paddle 3.0.0b2 to 3.0.0rc1 (PIR version 1) write mean's axis as an attribute, not operand */
+    {"mean", "reduce_mean", "X;=L:dim", "Out", "keepdim>keep_dim;axis>dim"},
     UNARY("mean_all", "mean"),
     {"median", "median", "X", "Out;MedianIndex", ""},
     UNARY("memcpy", "memcpy"),
