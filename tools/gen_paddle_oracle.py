@@ -5607,6 +5607,68 @@ def a2_det_f64(g):
     g.fetch(ag["Anchors"][0], gp["RpnRois"][0], gp["RpnRoiProbs"][0], gp["RpnRoisNum"][0], ra)
 
 
+@case(**EXACT, note="values are only moved or compared: exact")
+def a2_small_dtypes(g):
+    """Moving ops on the small dtypes Paddle's CPU kernels accept (float16 checkpoints and
+    int8 tables): gather / gather_nd of uint8, int8, int16, bool; masked_select and
+    strided_slice of int8 / uint8 / float16; set_value (ValueTensor) of bool / float16;
+    lookup_table_v2 of an int8 and a float16 table, lookup_table of an int16 one;
+    fill_any_like of int8 / float16; where_index of int16; argsort of uint8 / int16 (stable)
+    and float16 (std::sort, ties); take_along_axis of uint8; tril_triu of bool / float16;
+    flip of bool."""
+    base = (np.arange(12).reshape(3, 4) * 7 % 11 - 5)
+    X = {dt: g.data("x_" + dt, (base > 0) if dt == "bool" else (np.abs(base) if dt == "uint8"
+                                                                  else base).astype(dt))
+         for dt in ("uint8", "int8", "int16", "bool", "float16")}
+    idx = g.data("idx", np.array([2, 0, 3], "int64"))
+    nd = g.data("nd", np.array([[1, 2], [2, 0]], "int64"))
+    mk = g.data("mk", np.arange(12).reshape(3, 4) % 3 == 0)
+    I64 = "int64"
+    res = []
+    for dt in ("uint8", "int8", "int16", "bool"):
+        res.append(g.op("gather", {"X": X[dt], "Index": idx}, dict(axis=1), dtype=dt))
+    for dt in ("uint8", "int16"):
+        res.append(g.op("gather_nd", {"X": X[dt], "Index": nd}, {}, dtype=dt))
+    for dt in ("int8", "float16"):
+        res.append(g.op("masked_select", {"X": X[dt], "Mask": mk}, {}, outs={"Y": 1},
+                        dtype=dt))
+    for dt in ("uint8", "float16"):
+        res.append(g.op("strided_slice", {"Input": X[dt]}, dict(
+            axes=[0, 1], starts=[2, -1], ends=[-4, 0], strides=[-1, -2], infer_flags=[1, 1],
+            decrease_axis=[]), dtype=dt))
+    for dt in ("bool", "float16"):
+        res.append(g.op("set_value", {"Input": X[dt], "ValueTensor": g.data(
+            "v_" + dt, np.array([[3], [0]], dt))}, dict(
+            dtype={"bool": 0, "float16": 4}[dt], axes=[0, 1], starts=[0, 1], ends=[2, 4],
+            steps=[1, 2], decrease_axes=[], none_axes=[], shape=[]), dtype=dt))
+    ids = g.data("ids", np.array([[0, 1], [2, 2]], "int64"))
+    for dt in ("int8", "float16"):
+        res.append(g.op("lookup_table_v2", {"Ids": ids, "W": X[dt]}, dict(padding_idx=-1),
+                        dtype=dt))
+    res.append(g.op("fill_any_like", {"X": X["int8"]}, dict(value=-3.0, dtype=-1),
+                    dtype="int8"))
+    res.append(g.op("fill_any_like", {"X": X["int8"]}, dict(value=2.5, dtype=4),
+                    dtype="float16"))
+    res.append(g.op("where_index", {"Condition": X["int16"]}, {}, dtype=I64))
+    res.append(g.op("lookup_table", {"Ids": g.data("ids1", np.array([[2], [0]], "int64")),
+                                     "W": X["int16"]}, dict(padding_idx=0), dtype="int16"))
+    for dt in ("uint8", "int16", "float16"):
+        a = g.op("argsort", {"X": X[dt]}, dict(axis=1, descending=dt != "uint8",
+                                               stable=dt != "float16"),
+                 outs={"Out": 1, "Indices": 1}, dtype=dt)
+        a["Indices"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT64)
+        res += [a["Out"][0], a["Indices"][0]]
+    res.append(g.op("take_along_axis", {"Input": X["uint8"], "Index": g.data(
+        "ta", np.array([[1], [0], [3]], "int64"))}, dict(Axis=1), outs={"Result": 1},
+        dtype="uint8"))
+    res.append(g.op("tril_triu", {"X": X["bool"]}, dict(diagonal=0, lower=True),
+                    dtype="bool"))
+    res.append(g.op("tril_triu", {"X": X["float16"]}, dict(diagonal=1, lower=False),
+                    dtype="float16"))
+    res.append(g.op("flip", {"X": X["bool"]}, dict(axis=[1]), dtype="bool"))
+    g.fetch(*res)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
