@@ -5669,6 +5669,38 @@ def a2_small_dtypes(g):
     g.fetch(*res)
 
 
+@case(**EXACT, note="values are only moved: exact")
+def a2_small_dtypes2(g):
+    """More moving ops on bool / int8 / uint8 / int16: strided_slice with a negative stride,
+    gather_nd, expand_as_v2 by target_shape, index_select of bool, masked_select,
+    fill_any_like keeping the dtype, take_along_axis of int16."""
+    base = (np.arange(12).reshape(3, 4) * 7 % 11 - 5)
+    X = {dt: g.data("x_" + dt, (base > 0) if dt == "bool" else (np.abs(base) if dt == "uint8"
+                                                                  else base).astype(dt))
+         for dt in ("uint8", "int8", "int16", "bool")}
+    res = []
+    for dt in ("int8", "int16", "bool"):
+        res.append(g.op("strided_slice", {"Input": X[dt]}, dict(
+            axes=[1], starts=[-1], ends=[0], strides=[-2], infer_flags=[1],
+            decrease_axis=[]), dtype=dt))
+    for dt in ("bool", "int8"):
+        res.append(g.op("gather_nd", {"X": X[dt], "Index": g.data(
+            "nd" + dt, np.array([[1], [0]], "int64"))}, {}, dtype=dt))
+    res.append(g.op("expand_as_v2", {"X": g.data("eb", np.array([[True], [False]]))},
+                    dict(target_shape=[2, 3]), dtype="bool"))
+    res.append(g.op("index_select", {"X": X["bool"], "Index": g.data(
+        "isel", np.array([3, 1], "int64"))}, dict(dim=1), dtype="bool"))
+    for dt in ("uint8", "int16", "bool"):
+        res.append(g.op("masked_select", {"X": X[dt], "Mask": X["bool"]}, {}, outs={"Y": 1},
+                        dtype=dt))
+    for dt in ("bool", "uint8", "int16"):
+        res.append(g.op("fill_any_like", {"X": X[dt]}, dict(value=1.0, dtype=-1), dtype=dt))
+    res.append(g.op("take_along_axis", {"Input": X["int16"], "Index": g.data(
+        "ta", np.array([[1, 0], [0, 0], [3, 2]], "int64"))}, dict(Axis=1),
+        outs={"Result": 1}, dtype="int16"))
+    g.fetch(*res)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
