@@ -5702,6 +5702,46 @@ def a2_small_dtypes2(g):
 
 
 @case()
+def a2_nlp_f64(g):
+    """softmax_with_cross_entropy with soft labels on axis 1 and use_softmax false on axis 1
+    (ignore_index); cross_entropy2 of a 3-D input; a float64 LSTM (2 layers, bidirectional,
+    sequence lengths) and GRU through the rnn op; dequantize_linear with float64 scales."""
+    l3 = g.data("l3", g.rand([2, 4, 3], -2, 2))
+    s3 = g.rng.uniform(0.1, 1, [2, 4, 3]).astype(F32)
+    s3 = g.data("s3", s3 / s3.sum(1, keepdims=True))
+    b3 = g.data("b3", np.array([[[0, 3, 1]], [[2, 2, 0]]], "int64"))
+    outs = {"Softmax": 1, "Loss": 1}
+    sw = lambda x, y, **a: g.op("softmax_with_cross_entropy", {"Logits": x, "Label": y},  # noqa
+                                dict(dict(soft_label=False, use_softmax=True,
+                                          numeric_stable_mode=True, ignore_index=-100,
+                                          axis=1), **a), outs=outs)
+    a = sw(l3, s3, soft_label=True)
+    b = sw(s3, b3, use_softmax=False, ignore_index=2)
+    p3 = g.data("p3", g.rng.uniform(0.05, 1, [2, 3, 4]).astype(F32))
+    ce = g.op("cross_entropy2", {"X": p3, "Label": g.data("q3", np.array(
+        [[[1], [3], [0]], [[2], [2], [-100]]], "int64"))}, dict(ignore_index=-100),
+        outs={"Y": 1, "XShape": 1, "MatchX": 1})
+    paddle.set_default_dtype("float64")
+    try:
+        x = g.data("x", g.rand([3, 4, 2], -1.5, 1.5, F64))
+        sl = g.data("sl", np.array([4, 2, 3], "int64"))
+        lstm = paddle.nn.LSTM(2, 3, num_layers=2, direction="bidirect")
+        o1, (h1, c1) = lstm(x, sequence_length=sl)
+        gru = paddle.nn.GRU(2, 3)
+        o2, h2 = gru(x)
+    finally:
+        paddle.set_default_dtype("float32")
+    xd = g.data("xd", g.randint([3, 4], -128, 128, "int8"))
+    sd = g.data("sd", g.rand([4], 0.1, 1.0, F64))
+    dq = g.op("dequantize_linear", {"X": xd, "Scale": sd, "ZeroPoint": g.data(
+        "zd", np.zeros([4], F64))}, dict(quant_axis=1, bit_length=8, qmin=-128, qmax=127,
+                                           round_type=0, is_test=True, only_observer=False),
+        outs={"Y": 1}, dtype=F64)
+    g.fetch(a["Softmax"][0], a["Loss"][0], b["Loss"][0], ce["Y"][0], ce["MatchX"][0], o1, h1,
+            c1, o2, h2, dq)
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
