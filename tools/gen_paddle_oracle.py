@@ -5741,6 +5741,25 @@ def a2_nlp_f64(g):
             c1, o2, h2, dq)
 
 
+@case(note="Paddle 2.6.2: its quantize_linear has no qmin / qmax", paddle2=True)
+def a2_quant_linear_paddle2(g):
+    """quantize_linear / dequantize_linear as Paddle 2.6.2 writes them (no qmin / qmax
+    attributes): bit_length 4 and 8, per tensor and per channel, both round types."""
+    x = g.data("x", g.rand([3, 4, 5], -1.2, 1.2))
+    s4 = g.data("s4", np.array([0.5, 1.0, 0.7, 0.3], np.float32))
+    z4 = g.data("z4", np.zeros([4], np.float32))
+    s = g.data("s", np.array([0.8], np.float32))
+    zp = g.data("zp", np.zeros([1], np.float32))
+    ql = lambda xx, sx, z, axis, t="quantize_linear", **a: g.op(  # noqa: E731
+        t, {"X": xx, "Scale": sx, "ZeroPoint": z}, dict(dict(
+            quant_axis=axis, bit_length=8, round_type=0, is_test=True, only_observer=False),
+            **a), outs={"Y": 1})
+    g.fetch(ql(x, s4, z4, 1, bit_length=4), ql(x, s, zp, -1, bit_length=4, round_type=1),
+            ql(x, s4, z4, 1, "dequantize_linear", bit_length=4),
+            ql(x, s, zp, -1, "dequantize_linear", bit_length=5),
+            ql(x, s4, z4, 1), ql(x, s, zp, -1, "dequantize_linear"))
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
