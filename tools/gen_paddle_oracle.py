@@ -5760,6 +5760,34 @@ def a2_quant_linear_paddle2(g):
             ql(x, s4, z4, 1), ql(x, s, zp, -1, "dequantize_linear"))
 
 
+@case(note="matrix_nms decays scores (exp of float sums): within an ulp, not bitwise")
+def a2_nms_modes(g):
+    """multiclass_nms3 in the 2-D form (BBoxes [M, C, 4], Scores [M, C], int64 RoisNum)
+    unnormalized, no background, nms_eta < 1, nms_top_k and keep_top_k; matrix_nms with
+    nothing above score_threshold (empty Out, Index, zero RoisNum) and with keep_top_k over
+    the kept count."""
+    boxes = g.data("boxes", (det_boxes(g, 12 * 2, 30.0)).reshape(12, 2, 4))
+    scores = g.data("scores", g.rand([12, 2], 0, 1))
+    rois = g.data("rois", np.array([5, 7], dtype="int64"))
+    outs = {"Out": 1, "Index": 1, "NmsRoisNum": 1}
+    a = g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": scores, "RoisNum": rois},
+             dict(background_label=-1, score_threshold=0.15, nms_top_k=4, nms_threshold=0.3,
+                  nms_eta=0.7, keep_top_k=5, normalized=False), outs=outs)
+    b3 = g.data("b3", np.stack([det_boxes(g, 10) for _ in range(2)]))
+    s3 = g.data("s3", g.rand([2, 3, 10], 0, 1))
+    mo = {"Out": 1, "Index": 1, "RoisNum": 1}
+    m1 = g.op("matrix_nms", {"BBoxes": b3, "Scores": s3},
+              dict(score_threshold=2.0, post_threshold=0.0, nms_top_k=-1, keep_top_k=-1,
+                   use_gaussian=False, gaussian_sigma=2.0, background_label=0,
+                   normalized=True), outs=mo)
+    m2 = g.op("matrix_nms", {"BBoxes": b3, "Scores": s3},
+              dict(score_threshold=0.3, post_threshold=0.2, nms_top_k=3, keep_top_k=100,
+                   use_gaussian=True, gaussian_sigma=0.5, background_label=1,
+                   normalized=False), outs=mo)
+    g.fetch(a["Out"][0], a["Index"][0], a["NmsRoisNum"][0], m1["Out"][0], m1["Index"][0],
+            m1["RoisNum"][0], m2["Out"][0], m2["Index"][0], m2["RoisNum"][0])
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
