@@ -5789,6 +5789,17 @@ def a2_nms_modes(g):
 
 
 @case()
+def a2_int8_weights(g):
+    """dequantize_abs_max of int8 and int16 weights (weight-only quantized programs; Paddle
+    3.3.1 registers fake_(channel_wise_)dequantize_max_abs for float X only)."""
+    q8 = g.data("q8", g.randint([4, 3], -128, 128, "int8"))
+    q16 = g.data("q16", g.randint([4, 3], -30000, 30000, "int16"))
+    s = g.data("s", np.array([0.8], np.float32))
+    g.fetch(g.op("dequantize_abs_max", {"X": q8, "Scale": s}, dict(max_range=100.0)),
+            g.op("dequantize_abs_max", {"X": q16, "Scale": s}, dict(max_range=32767.0)))
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
