@@ -108,7 +108,7 @@ CASES = {}
 
 
 def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=False,
-         onednn=False):
+         onednn=False, legacy=False):
     """train: the case's ops run in training mode: save_inference_model sets every is_test
     attribute to true, so it is set back to false in the saved model before Paddle runs it.
     (quantize_linear cannot be such a case: save_inference_model also drops its OutScale,
@@ -122,10 +122,13 @@ def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=Fals
     onednn: the case's ops have only oneDNN kernels (fused_matmul, fused_softplus,
     fused_transpose), which Paddle's executor cannot pick: Paddle's outputs come from its
     inference predictor running the saved model with oneDNN on, through its PIR program
-    translator, IR passes off."""
+    translator, IR passes off.
+    legacy: the program is saved in Paddle's legacy format (save_inference_model's
+    legacy_format: set_value's values as the typed lists Paddle <= 2.5 wrote)."""
     def register(fn):
         CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train,
-                                  paddle2=paddle2, unsaved=unsaved, onednn=onednn)
+                                  paddle2=paddle2, unsaved=unsaved, onednn=onednn,
+                                  legacy=legacy)
         return fn
     return register
 
@@ -5799,6 +5802,22 @@ def a2_int8_weights(g):
             g.op("dequantize_abs_max", {"X": q16, "Scale": s}, dict(max_range=32767.0)))
 
 
+@case(**EXACT, legacy=True)
+def a2_set_value_legacy(g):
+    """set_value with attribute values in the legacy program format (fp32_values, fp64_values,
+    int32_values, int64_values, bool_values, fp16_values by dtype)."""
+    Sc = paddle.base.core.Scalar
+    res = []
+    for dt, code, val in (("float32", 5, 2.5), ("float64", 6, -1.25), ("int32", 2, -7),
+                          ("int64", 3, 9), ("bool", 0, True), ("float16", 4, 0.375)):
+        base = np.arange(12).reshape(3, 4) % 5
+        x = g.data("x_" + dt, (base > 1) if dt == "bool" else base.astype(dt))
+        res.append(g.op("set_value", {"Input": x}, dict(
+            dtype=code, axes=[1], starts=[0], ends=[4], steps=[2], decrease_axes=[],
+            none_axes=[], shape=[1], values=[Sc(val)]), dtype=dt))
+    g.fetch(*res)
+
+
 @case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
@@ -7726,7 +7745,9 @@ def gen_op_case(out_dir, name, spec):
         os.makedirs(os.path.join(out_dir, name), exist_ok=True)
         paddle.static.save_inference_model(os.path.join(out_dir, name, "model"),
                                            [v for v, _ in g.feeds], g.fetches, exe,
-                                           program=main_prog)
+                                           program=main_prog,
+                                           **({"legacy_format": True} if spec.get("legacy")
+                                              else {}))
         feeds = {v.name: val for v, val in g.feeds}
         if spec.get("train"):
             set_training(os.path.join(out_dir, name, "model.pdmodel"))
