@@ -5804,8 +5804,9 @@ def a2_int8_weights(g):
 
 @case(**EXACT, legacy=True)
 def a2_set_value_legacy(g):
-    """set_value with attribute values in the legacy program format (fp32_values, fp64_values,
-    int32_values, int64_values, bool_values, fp16_values by dtype)."""
+    """Ops with Scalar attributes saved in the legacy program format: set_value's values go to
+    the typed list of the Scalars' type (a float32 op's 2.5 in fp64_values, ints in
+    int64_values); assign_value's likewise (float64 values in fp32_values)."""
     Sc = paddle.base.core.Scalar
     res = []
     for dt, code, val in (("float32", 5, 2.5), ("float64", 6, -1.25), ("int32", 2, -7),
@@ -5815,6 +5816,11 @@ def a2_set_value_legacy(g):
         res.append(g.op("set_value", {"Input": x}, dict(
             dtype=code, axes=[1], starts=[0], ends=[4], steps=[2], decrease_axes=[],
             none_axes=[], shape=[1], values=[Sc(val)]), dtype=dt))
+    for dt, code, vals in (("float64", 6, [0.1, -2.5]), ("int32", 2, [7, -3]),
+                           ("int64", 3, [2 ** 40, -1]), ("bool", 0, [True, False]),
+                           ("float32", 5, [1.5, 3])):
+        res.append(g.op("assign_value", {}, dict(dtype=code, shape=[2], values=[
+            Sc(v) for v in vals]), dtype=dt))
     g.fetch(*res)
 
 
