@@ -2,9 +2,10 @@
  * values written in the program: the SCALARS attribute `values` (Paddle 2.6+), else by dtype
  * the list Paddle 2.x wrote (bool_values, int32_values, int64_values, fp32_values,
  * fp64_values), or the first non-empty one. Values are converted to the dtype as Paddle's
- * static_cast does; `values` arrives as doubles, so its integers are exact up to 2^53. The count must equal the shape's
- * element count (paddle/phi/kernels/impl/assign_kernel_impl.h AssignValueKernel). The input
- * ValuesTensor (a tensor instead of the list) is not supported. */
+ * static_cast does; `values` arrives as doubles, so its integers are exact up to 2^53. The
+ * count must equal the shape's element count (paddle/phi/kernels/impl/assign_kernel_impl.h
+ * AssignValueKernel). The input ValuesTensor (a tensor instead of the list) is not
+ * supported. */
 #include "kernels/cpu/fill.h"
 
 typedef struct assign_value_attrs {
