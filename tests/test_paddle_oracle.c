@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernels/cpu/half.h"
 #include "kernels/kernel.h"
 #include "npy.h"
 #include "program/program.h"
@@ -136,6 +137,7 @@ static double elem(const ic_tensor *t, int64_t k) {
   switch (ic_tensor_dtype(t)) {
     case IC_FP32: return ((const float *)d)[k];
     case IC_FP64: return ((const double *)d)[k];
+    case IC_FP16: return ic_f16_to_f32(((const uint16_t *)d)[k]);
     case IC_INT32: return ((const int32_t *)d)[k];
     case IC_INT64: return (double)((const int64_t *)d)[k];
     case IC_INT16: return ((const int16_t *)d)[k];
@@ -173,8 +175,8 @@ static const char *dims_str(const ic_tensor *t, char *buf, size_t len) {
 }
 
 /* Compare icore's `got` with Paddle's `want`; append what differs to r. Integers and bools
- * must be equal; floats within atol + rtol * |want| (NaN matches NaN, an infinity only
- * itself). Returns true when they agree. */
+ * must be equal; floats (float16 by its value) within atol + rtol * |want| (NaN matches NaN,
+ * an infinity only itself). Returns true when they agree. */
 static bool compare(const char *what, const ic_tensor *got, const ic_tensor *want, double rtol,
                     double atol, report *r) {
   char a[256], b[256];
@@ -191,7 +193,7 @@ static bool compare(const char *what, const ic_tensor *got, const ic_tensor *wan
     return false;
   }
   ic_dtype dt = ic_tensor_dtype(want);
-  bool is_float = dt == IC_FP32 || dt == IC_FP64;
+  bool is_float = dt == IC_FP32 || dt == IC_FP64 || dt == IC_FP16;
   if (!is_float && dt != IC_INT32 && dt != IC_INT64 && dt != IC_INT16 && dt != IC_INT8 &&
       dt != IC_BOOL && dt != IC_UINT8) {
     rep_add(r, "%s: cannot compare dtype %s", what, ic_dtype_name(dt));

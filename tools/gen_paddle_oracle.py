@@ -108,7 +108,7 @@ CASES = {}
 
 
 def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=False,
-         onednn=False):
+         onednn=False, legacy=False):
     """train: the case's ops run in training mode: save_inference_model sets every is_test
     attribute to true, so it is set back to false in the saved model before Paddle runs it.
     (quantize_linear cannot be such a case: save_inference_model also drops its OutScale,
@@ -122,10 +122,13 @@ def case(rtol=1e-4, atol=1e-5, note="", train=False, paddle2=False, unsaved=Fals
     onednn: the case's ops have only oneDNN kernels (fused_matmul, fused_softplus,
     fused_transpose), which Paddle's executor cannot pick: Paddle's outputs come from its
     inference predictor running the saved model with oneDNN on, through its PIR program
-    translator, IR passes off."""
+    translator, IR passes off.
+    legacy: the program is saved in Paddle's legacy format (save_inference_model's
+    legacy_format: set_value's values as the typed lists Paddle <= 2.5 wrote)."""
     def register(fn):
         CASES[fn.__name__] = dict(build=fn, rtol=rtol, atol=atol, note=note, train=train,
-                                  paddle2=paddle2, unsaved=unsaved, onednn=onednn)
+                                  paddle2=paddle2, unsaved=unsaved, onednn=onednn,
+                                  legacy=legacy)
         return fn
     return register
 
@@ -5295,6 +5298,533 @@ def au_small_int_paths(g):
 
 
 @case()
+def a2_swce(g):
+    """softmax_with_cross_entropy: hard int64 labels with ignore_index, numeric_stable_mode
+    off, soft labels, axis 1 of a 3-D input, use_softmax false (Logits are probabilities),
+    float64; cross_entropy2 (ignore_index, MatchX) and cross_entropy (hard and soft)."""
+    lg = g.data("lg", g.rand([4, 5], -3, 3))
+    lb = g.data("lb", np.array([[1], [2], [4], [0]], "int64"))
+    soft = g.rng.uniform(0.1, 1, [4, 5]).astype(F32)
+    sl = g.data("sl", soft / soft.sum(1, keepdims=True))
+    l3 = g.data("l3", g.rand([2, 4, 3], -2, 2))
+    b3 = g.data("b3", np.array([[[0, 3, 1]], [[2, 2, 0]]], "int64"))
+    pr = g.rng.uniform(0.05, 1, [4, 5]).astype(F32)
+    pb = g.data("pb", pr / pr.sum(1, keepdims=True))
+    ld = g.data("ld", g.rand([3, 6], -4, 4, F64))
+    bd = g.data("bd", np.array([[5], [0], [3]], "int64"))
+    outs = {"Softmax": 1, "Loss": 1}
+
+    def sw(x, y, dt=F32, **a):
+        r = g.op("softmax_with_cross_entropy", {"Logits": x, "Label": y}, dict(dict(
+            soft_label=False, use_softmax=True, numeric_stable_mode=True, ignore_index=-100,
+            axis=-1), **a), outs=outs, dtype=dt)
+        return r["Softmax"][0], r["Loss"][0]
+    ce2 = g.op("cross_entropy2", {"X": pb, "Label": lb}, dict(ignore_index=2),
+               outs={"Y": 1, "XShape": 1, "MatchX": 1})
+    g.fetch(*sw(lg, lb, ignore_index=2), *sw(lg, lb, numeric_stable_mode=False),
+            *sw(lg, sl, soft_label=True), *sw(l3, b3, axis=1, ignore_index=3),
+            sw(pb, lb, use_softmax=False)[1], sw(pb, sl, use_softmax=False, soft_label=True)[1],
+            *sw(ld, bd, F64, ignore_index=0), ce2["Y"][0], ce2["MatchX"][0],
+            g.op("cross_entropy", {"X": pb, "Label": lb}, dict(soft_label=False,
+                                                               ignore_index=4), outs={"Y": 1}),
+            g.op("cross_entropy", {"X": pb, "Label": sl}, dict(soft_label=True),
+                 outs={"Y": 1}))
+
+
+@case(**EXACT)
+def a2_bipartite(g):
+    """bipartite_match (bipartite, and per_prediction with dist_threshold) of a 4 x 6
+    distance matrix without LoD (one image). (box_clip without LoD crashes Paddle 3.3.1.)"""
+    d = g.data("d", g.rand([4, 6], 0, 1))
+    outs = {"ColToRowMatchIndices": 1, "ColToRowMatchDist": 1}
+    a = g.op("bipartite_match", {"DistMat": d}, dict(match_type="bipartite",
+                                                     dist_threshold=0.5), outs=outs)
+    b = g.op("bipartite_match", {"DistMat": d}, dict(match_type="per_prediction",
+                                                     dist_threshold=0.3), outs=outs)
+    a["ColToRowMatchIndices"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT32)
+    b["ColToRowMatchIndices"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT32)
+    g.fetch(a["ColToRowMatchIndices"][0], a["ColToRowMatchDist"][0],
+            b["ColToRowMatchIndices"][0], b["ColToRowMatchDist"][0])
+
+
+@case()
+def a2_quant_modes(g):
+    """quantize_linear / dequantize_linear on axis 1 with 4-bit qmin/qmax, only_observer;
+    an int8 weight parameter dequantized per output channel (axis 1 of a matmul weight);
+    fake_quantize_abs_max (both round types, 5 bits), fake_quantize_dequantize_abs_max, fake_quantize_moving_average_abs_max and
+    moving_average_abs_max_scale at is_test, dequantize_abs_max of int8, dequantize_log. (fake_channel_wise_quantize_abs_max at is_test reads its
+    OutScale before writing it: Paddle 3.3.1 fails on a saved program.)"""
+    x = g.data("x", g.rand([3, 4, 5], -1.2, 1.2))
+    s4 = g.data("s4", np.array([0.5, 1.0, 0.7, 0.3], np.float32))
+    z4 = g.data("z4", np.zeros([4], np.float32))
+    s = g.data("s", np.array([0.8], np.float32))
+    zp = g.data("zp", np.zeros([1], np.float32))
+    o = lambda t, ins, outs, **a: g.op(t, ins, a, outs=outs)  # noqa: E731
+    ql = lambda xx, sx, z, axis, t="quantize_linear", **a: o(  # noqa: E731
+        t, {"X": xx, "Scale": sx, "ZeroPoint": z}, {"Y": 1}, **dict(dict(
+            quant_axis=axis, bit_length=8, qmin=-128, qmax=127, round_type=0, is_test=True,
+            only_observer=False), **a))
+    g.params["w8"] = g.randint([5, 6], -128, 128, "int8")
+    w8 = paddle.static.create_parameter([5, 6], "int8", name="w8",
+                                        default_initializer=paddle.nn.initializer.Constant(0))
+    ws = g.param("ws", g.rand([6], 0.1, 1.0))
+    wz = g.param("wz", np.zeros([6], np.float32))
+    wd = ql(w8, ws, wz, 1, "dequantize_linear")
+    mm = g.op("matmul_v2", {"X": x, "Y": wd}, dict(trans_x=False, trans_y=False))
+    fq = o("fake_quantize_abs_max", {"X": x}, {"Out": 1, "OutScale": 1}, bit_length=8,
+           round_type=1)
+    fq0 = o("fake_quantize_abs_max", {"X": x}, {"Out": 1, "OutScale": 1}, bit_length=5,
+            round_type=0)
+    fqd = o("fake_quantize_dequantize_abs_max", {"X": x}, {"Out": 1, "OutScale": 1},
+            bit_length=8, round_type=0)
+    fma = o("fake_quantize_moving_average_abs_max", {"X": x, "InScale": s},
+            {"Out": 1, "OutScale": 1}, moving_rate=0.9, bit_length=8, is_test=True, round_type=0)
+    mas = o("moving_average_abs_max_scale", {"X": x}, {"Out": 1, "OutScale": 1},
+            moving_rate=0.9, is_test=True)
+    xi = g.data("xi", g.randint([4, 3], -128, 128, "int8"))
+    dq = g.op("dequantize_abs_max", {"X": xi, "Scale": s}, dict(max_range=127.0))
+    dl = g.op("dequantize_log", {"X": xi, "Dict": g.data("dict", g.rand([128], 0, 2))}, {})
+    g.fetch(ql(x, s4, z4, 1, bit_length=4, qmin=-8, qmax=7),
+            ql(x, s4, z4, 1, "dequantize_linear", bit_length=4, qmin=-8, qmax=7),
+            ql(x, s4, z4, 1, round_type=1), ql(x, s, zp, -1, only_observer=True), mm,
+            fq["Out"][0], fq["OutScale"][0], fq0["Out"][0], fqd["Out"][0], fqd["OutScale"][0],
+            fma["Out"][0], mas["Out"][0], dq, dl)
+
+
+@case(note="Paddle 2.6.2: 3.3.1 no longer registers density_prior_box", paddle2=True)
+def a2_density_prior_box(g):
+    """density_prior_box: two densities with fixed sizes and ratios, clip, flatten_to_2d,
+    explicit steps and offset; a second op without clip and with default steps (from the
+    image size), not flattened."""
+    fm = g.data("fm", g.rand([1, 2, 3, 4]))
+    im = g.data("im", g.rand([1, 3, 24, 40]))
+    outs = {"Boxes": 1, "Variances": 1}
+    a = g.op("density_prior_box", {"Input": fm, "Image": im}, dict(
+        densities=[2, 1], fixed_sizes=[8.0, 16.0], fixed_ratios=[1.0, 2.0],
+        variances=[0.1, 0.1, 0.2, 0.2], clip=True, step_w=10.0, step_h=8.0, offset=0.3,
+        flatten_to_2d=True), outs=outs)
+    b = g.op("density_prior_box", {"Input": fm, "Image": im}, dict(
+        densities=[3], fixed_sizes=[12.0], fixed_ratios=[0.5],
+        variances=[0.1, 0.2, 0.3, 0.4], clip=False, step_w=0.0, step_h=0.0, offset=0.5,
+        flatten_to_2d=False), outs=outs)
+    g.fetch(a["Boxes"][0], a["Variances"][0], b["Boxes"][0], b["Variances"][0])
+
+
+@case()
+def a2_det_modes(g):
+    """box_coder encode with a PriorBoxVar tensor (normalized and not), decode axis 1 with
+    PriorBoxVar; prior_box without flip / clip, min_max_aspect_ratios_order false with
+    max_sizes, offset 0.3 and steps; yolo_box iou_aware without clipping, downsample 8."""
+    prior = g.data("prior", det_boxes(g, 4, 20.0))
+    pvar = g.data("pvar", g.rand([4, 4], 0.1, 1.0))
+    target = g.data("target", det_boxes(g, 3, 20.0))
+    deltas = g.data("deltas", g.rand([4, 3, 4], -1, 1))
+    outs = {"OutputBox": 1}
+    bc = lambda ins, **a: g.op("box_coder", ins, a, outs=outs)  # noqa: E731
+    fm = g.data("fm", g.rand([1, 2, 3, 4]))
+    im = g.data("im", g.rand([1, 3, 30, 36]))
+    pb = g.op("prior_box", {"Input": fm, "Image": im}, dict(
+        min_sizes=[5.0, 9.0], max_sizes=[8.0, 14.0], aspect_ratios=[2.0, 3.0],
+        variances=[0.1, 0.1, 0.2, 0.2], flip=False, clip=False, step_w=9.0, step_h=7.0,
+        offset=0.3, min_max_aspect_ratios_order=False), outs={"Boxes": 1, "Variances": 1})
+    xi = g.data("xi", g.rand([1, 2 * 8, 3, 4], -3, 3))
+    size = g.data("size", np.array([[50, 70]], dtype="int32"))
+    yb = g.op("yolo_box", {"X": xi, "ImgSize": size}, dict(
+        anchors=[10, 13, 30, 61], class_num=2, conf_thresh=0.05, downsample_ratio=8,
+        clip_bbox=False, scale_x_y=1.1, iou_aware=True, iou_aware_factor=0.7),
+        outs={"Boxes": 1, "Scores": 1})
+    g.fetch(bc({"PriorBox": prior, "PriorBoxVar": pvar, "TargetBox": target},
+               code_type="encode_center_size", box_normalized=True),
+            bc({"PriorBox": prior, "PriorBoxVar": pvar, "TargetBox": target},
+               code_type="encode_center_size", box_normalized=False),
+            bc({"PriorBox": prior, "PriorBoxVar": pvar, "TargetBox": deltas}, code_type="decode_center_size", box_normalized=False,
+               axis=1),
+            pb["Boxes"][0], pb["Variances"][0], yb["Boxes"][0], yb["Scores"][0])
+
+
+@case(**EXACT)
+def a2_misc_modes(g):
+    """set_value with int64 / bool / float64 attribute values, none_axes and a negative step;
+    masked_select with a broadcast mask; expand_as_v2 by target_shape alone; fill_any_like
+    to int64 from float (value truncated) and keeping int32; where_index of int64 3-D;
+    one_hot_v2 by depth_tensor; range of int32."""
+    xi = g.data("xi", g.randint([3, 4], -5, 5, "int64"))
+    xb = g.data("xb", g.rand([3, 4]) > 0)
+    xd = g.data("xd", g.rand([2, 3, 4], -1, 1, F64))
+    sv = lambda x, dt, **a: g.op("set_value", {"Input": x}, dict(dict(  # noqa: E731
+        starts=[], ends=[], steps=[], shape=[1], decrease_axes=[], none_axes=[]), **a),
+        dtype=dt)
+    Sc = paddle.base.core.Scalar
+    x = g.data("x", g.rand([3, 4]))
+    mk = g.data("mk", np.array([[True], [False], [True]]))
+    r = g.op("range", {"Start": g.data("s0", np.array([7], "int32")),
+                       "End": g.data("s1", np.array([-4], "int32")),
+                       "Step": g.data("s2", np.array([-3], "int32"))}, {}, dtype="int32")
+    g.fetch(sv(xi, "int64", dtype=3, axes=[1], starts=[3], ends=[0], steps=[-2],
+               values=[Sc(-7)]),
+            sv(xb, "bool", dtype=0, axes=[0], starts=[1], ends=[3], steps=[1],
+               values=[Sc(True)]),
+            sv(xd, F64, dtype=6, axes=[0, 2], starts=[1, 0], ends=[2, 4], steps=[1, 3],
+               values=[Sc(0.123456789012)]),
+            sv(xd, F64, dtype=6, axes=[1], starts=[1], ends=[2], steps=[1], none_axes=[0],
+               values=[Sc(-2.5)]),
+            g.op("masked_select", {"X": x, "Mask": mk}, {}, outs={"Y": 1}),
+            g.op("expand_as_v2", {"X": g.data("e", g.rand([3, 1]))},
+                 dict(target_shape=[2, 3, 5])),
+            g.op("fill_any_like", {"X": x}, dict(value=3.7, dtype=3), dtype="int64"),
+            g.op("fill_any_like", {"X": g.data("k", g.randint([2, 2], 0, 9, "int32"))},
+                 dict(value=-2.0, dtype=-1), dtype="int32"),
+            g.op("where_index", {"Condition": g.data("c", g.randint([2, 3, 2], -1, 2,
+                                                                    "int64"))}, {},
+                 dtype="int64"),
+            g.op("one_hot_v2", {"X": g.data("ids", np.array([[1], [3], [0]], "int64")),
+                                "depth_tensor": g.data("dep", np.array([5], "int32"))},
+                 dict(depth=-1, dtype=5, allow_out_of_range=False)), r)
+
+
+@case()
+def a2_rnn_modes(g):
+    """rnn op modes not covered elsewhere: batch-major LSTM with 3 layers, dropout between
+    layers (a no-op at is_test), initial states and int32 sequence lengths; bidirectional
+    SimpleRNN relu with sequence lengths and an initial state; bidirectional time-major LSTM
+    without lengths."""
+    x = g.data("x", g.rand([3, 5, 4], -1.5, 1.5))
+    sl = g.data("sl", np.array([4, 5, 1], "int32"))
+    h0 = g.data("h0", g.rand([3, 3, 5], -0.8, 0.8))
+    c0 = g.data("c0", g.rand([3, 3, 5], -0.8, 0.8))
+    lstm = paddle.nn.LSTM(4, 5, num_layers=3, dropout=0.3)
+    o1, (h1, c1) = lstm(x, (h0, c0), sequence_length=sl)
+    r0 = g.data("r0", g.rand([2, 3, 2], -0.8, 0.8))
+    rr = paddle.nn.SimpleRNN(4, 2, activation="relu", direction="bidirect")
+    o2, s2 = rr(x, r0, sequence_length=sl)
+    xt = g.data("xt", g.rand([4, 2, 3], -1.5, 1.5))
+    lt = paddle.nn.LSTM(3, 2, direction="bidirect", time_major=True)
+    o3, (h3, c3) = lt(xt)
+    g.fetch(o1, h1, c1, o2, s2, o3, h3, c3)
+
+
+@case()
+def a2_nlp_modes(g):
+    """quantize_linear / dequantize_linear with bit_length 4 but qmin / qmax of 8 bits (the
+    range comes from qmax); softmax_with_cross_entropy with int32 labels; dropout with a Seed
+    input at is_test; gelu of float64 (both forms); layer_norm of float64 with scale and bias;
+    argsort of int32 descending and stable; top_k_v2 of float64 on axis 0 unsorted; cumsum of
+    int64 exclusive and reversed on axis 0; index_select of float64 by int64 ids on dim 1;
+    tril_triu of float64 with negative / positive diagonals; one_hot_v2 to int32;
+    lookup_table_v2 of a float64 table with padding_idx; bmm of float64; expand_as_v2 by Y
+    together with target_shape."""
+    x = g.data("x", g.rand([3, 4, 5], -1.2, 1.2))
+    s4 = g.data("s4", np.array([0.5, 1.0, 0.7, 0.3], np.float32))
+    z4 = g.data("z4", np.zeros([4], np.float32))
+    ql = lambda xx, sx, z, axis, t="quantize_linear", **a: g.op(  # noqa: E731
+        t, {"X": xx, "Scale": sx, "ZeroPoint": z}, dict(dict(
+            quant_axis=axis, bit_length=8, qmin=-128, qmax=127, round_type=0, is_test=True,
+            only_observer=False), **a), outs={"Y": 1})
+    lg = g.data("lg", g.rand([4, 5], -3, 3))
+    lb = g.data("lb", np.array([[1], [2], [4], [0]], "int32"))
+    sw = g.op("softmax_with_cross_entropy", {"Logits": lg, "Label": lb}, dict(
+        soft_label=False, use_softmax=True, numeric_stable_mode=True, ignore_index=-100,
+        axis=-1), outs={"Softmax": 1, "Loss": 1})
+    dp = g.op("dropout", {"X": x, "Seed": g.data("seed", np.array([3], "int32"))},
+              dict(dropout_prob=0.3, is_test=True, dropout_implementation="downgrade_in_infer"),
+              outs={"Out": 1, "Mask": 1})
+    xd = g.data("xd", g.rand([2, 3, 4], -2, 2, F64))
+    ln = g.op("layer_norm", {"X": xd, "Scale": g.data("sc", g.rand([12], dtype=F64)),
+                             "Bias": g.data("bi", g.rand([12], dtype=F64))},
+              dict(begin_norm_axis=1, epsilon=1e-5), outs={"Y": 1, "Mean": 1, "Variance": 1},
+              dtype=F64)
+    xi = g.data("xi", g.randint([3, 6], -3, 3, "int32"))
+    srt = g.op("argsort", {"X": xi}, dict(axis=1, descending=True, stable=True),
+               outs={"Out": 1, "Indices": 1}, dtype="int32")
+    srt["Indices"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT64)
+    tk = g.op("top_k_v2", {"X": xd}, dict(k=2, axis=0, largest=True, sorted=False),
+              outs={"Out": 1, "Indices": 1}, dtype=F64)
+    tk["Indices"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT64)
+    g.fetch(ql(x, s4, z4, 1, bit_length=4), ql(x, s4, z4, 1, "dequantize_linear", bit_length=4),
+            sw["Softmax"][0], sw["Loss"][0], dp["Out"][0],
+            g.op("gelu", {"X": xd}, dict(approximate=True), dtype=F64),
+            g.op("gelu", {"X": xd}, dict(approximate=False), dtype=F64),
+            ln["Y"][0], ln["Mean"][0], ln["Variance"][0], srt["Out"][0], srt["Indices"][0],
+            tk["Out"][0], tk["Indices"][0],
+            g.op("cumsum", {"X": g.data("ci", g.randint([3, 4], -9, 9, "int64"))},
+                 dict(axis=0, exclusive=True, reverse=True, flatten=False), dtype="int64"),
+            g.op("index_select", {"X": xd, "Index": g.data("ix", np.array([2, 0, 2], "int64"))},
+                 dict(dim=1), dtype=F64),
+            g.op("tril_triu", {"X": xd}, dict(diagonal=-1, lower=True), dtype=F64),
+            g.op("tril_triu", {"X": xd}, dict(diagonal=2, lower=False), dtype=F64),
+            g.op("one_hot_v2", {"X": g.data("ids", np.array([1, 3, 0], "int64"))},
+                 dict(depth=4, dtype=2, allow_out_of_range=False), dtype="int32"),
+            g.op("lookup_table_v2", {"Ids": g.data("ids2", np.array([[1, 3], [0, 2]], "int64")),
+                                     "W": g.data("w", g.rand([4, 3], dtype=F64))},
+                 dict(padding_idx=2), dtype=F64),
+            g.op("bmm", {"X": xd, "Y": g.data("y", g.rand([2, 4, 2], dtype=F64))}, {},
+                 dtype=F64),
+            g.op("expand_as_v2", {"X": g.data("e", g.rand([3, 1])),
+                                  "Y": g.data("ey", g.rand([2, 3, 4]))},
+                 dict(target_shape=[2, 3, 4])))
+
+
+@case(**EXACT, note="regions are only moved: exact")
+def a2_fpn_nooffset(g):
+    """distribute_fpn_proposals with pixel_offset false (areas without the +1: a region of
+    zero width goes to min_level), levels 3..5 around refer_level 3, RoisNum of 3 images
+    (one empty)."""
+    rois = g.data("rois", np.array([[0, 0, 111, 111], [10, 10, 40, 40], [0, 0, 999, 999],
+                                    [5, 5, 5, 5], [0, 0, 112, 112], [0, 0, 224, 224],
+                                    [30, 20, 10, 50], [0, 0, 447, 449]], dtype=F32))
+    num = g.data("num", np.array([5, 0, 3], dtype="int32"))
+    d = g.op("distribute_fpn_proposals", {"FpnRois": rois, "RoisNum": num},
+             dict(min_level=3, max_level=5, refer_level=3, refer_scale=112,
+                  pixel_offset=False),
+             outs={"MultiFpnRois": 3, "RestoreIndex": 1, "MultiLevelRoIsNum": 3}, dtype=F32)
+    g.fetch(*d["MultiFpnRois"], d["RestoreIndex"][0], *d["MultiLevelRoIsNum"])
+
+
+@case()
+def a2_det_f64(g):
+    """float64 detection ops: generate_proposals_v2 (pixel_offset false, eta < 1),
+    anchor_generator, roi_align aligned with adaptive sampling, matrix_nms."""
+    A, H, W = 2, 3, 4
+    scores = g.data("scores", g.rand([1, A, H, W], 0, 1, F64))
+    deltas = g.data("deltas", g.rand([1, 4 * A, H, W], -0.5, 0.5, F64))
+    im_shape = g.data("im_shape", np.array([[40, 56]], dtype=F64))
+    feat = g.data("feat", g.rand([1, 2, H, W], dtype=F64))
+    ag = g.op("anchor_generator", {"Input": feat},
+              dict(anchor_sizes=[16.0, 24.0], aspect_ratios=[1.0], variances=[0.1, 0.1, 0.2,
+                                                                             0.2],
+                   stride=[16.0, 16.0], offset=0.5), outs={"Anchors": 1, "Variances": 1},
+              dtype=F64)
+    gp = g.op("generate_proposals_v2", {"Scores": scores, "BboxDeltas": deltas,
+                                        "ImShape": im_shape, "Anchors": ag["Anchors"][0],
+                                        "Variances": ag["Variances"][0]},
+              dict(pre_nms_topN=20, post_nms_topN=8, nms_thresh=0.6, min_size=1.0, eta=0.8,
+                   pixel_offset=False), outs={"RpnRois": 1, "RpnRoiProbs": 1, "RpnRoisNum": 1},
+              dtype=F64)
+    gp["RpnRoisNum"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT32)
+    xr = g.data("xr", g.rand([1, 2, 5, 6], dtype=F64))
+    rois = g.data("rois", np.array([[0.5, 0.5, 4.0, 3.0], [1.0, 0.2, 5.5, 4.8]], F64))
+    rn = g.data("rn", np.array([2], "int32"))
+    ra = g.op("roi_align", {"X": xr, "ROIs": rois, "RoisNum": rn}, dict(
+        pooled_height=2, pooled_width=2, spatial_scale=1.0, sampling_ratio=-1, aligned=True),
+        dtype=F64)
+    g.fetch(ag["Anchors"][0], gp["RpnRois"][0], gp["RpnRoiProbs"][0], gp["RpnRoisNum"][0], ra)
+
+
+@case(**EXACT, note="values are only moved or compared: exact")
+def a2_small_dtypes(g):
+    """Moving ops on the small dtypes Paddle's CPU kernels accept (float16 checkpoints and
+    int8 tables): gather / gather_nd of uint8, int8, int16, bool; masked_select and
+    strided_slice of int8 / uint8 / float16; set_value (ValueTensor) of bool / float16;
+    lookup_table_v2 of an int8 and a float16 table, lookup_table of an int16 one;
+    fill_any_like of int8 / float16; where_index of int16; argsort of uint8 / int16 (stable)
+    and float16 (std::sort, ties); take_along_axis of uint8; tril_triu of bool / float16;
+    flip of bool."""
+    base = (np.arange(12).reshape(3, 4) * 7 % 11 - 5)
+    X = {dt: g.data("x_" + dt, (base > 0) if dt == "bool" else (np.abs(base) if dt == "uint8"
+                                                                  else base).astype(dt))
+         for dt in ("uint8", "int8", "int16", "bool", "float16")}
+    idx = g.data("idx", np.array([2, 0, 3], "int64"))
+    nd = g.data("nd", np.array([[1, 2], [2, 0]], "int64"))
+    mk = g.data("mk", np.arange(12).reshape(3, 4) % 3 == 0)
+    I64 = "int64"
+    res = []
+    for dt in ("uint8", "int8", "int16", "bool"):
+        res.append(g.op("gather", {"X": X[dt], "Index": idx}, dict(axis=1), dtype=dt))
+    for dt in ("uint8", "int16"):
+        res.append(g.op("gather_nd", {"X": X[dt], "Index": nd}, {}, dtype=dt))
+    for dt in ("int8", "float16"):
+        res.append(g.op("masked_select", {"X": X[dt], "Mask": mk}, {}, outs={"Y": 1},
+                        dtype=dt))
+    for dt in ("uint8", "float16"):
+        res.append(g.op("strided_slice", {"Input": X[dt]}, dict(
+            axes=[0, 1], starts=[2, -1], ends=[-4, 0], strides=[-1, -2], infer_flags=[1, 1],
+            decrease_axis=[]), dtype=dt))
+    for dt in ("bool", "float16"):
+        res.append(g.op("set_value", {"Input": X[dt], "ValueTensor": g.data(
+            "v_" + dt, np.array([[3], [0]], dt))}, dict(
+            dtype={"bool": 0, "float16": 4}[dt], axes=[0, 1], starts=[0, 1], ends=[2, 4],
+            steps=[1, 2], decrease_axes=[], none_axes=[], shape=[]), dtype=dt))
+    ids = g.data("ids", np.array([[0, 1], [2, 2]], "int64"))
+    for dt in ("int8", "float16"):
+        res.append(g.op("lookup_table_v2", {"Ids": ids, "W": X[dt]}, dict(padding_idx=-1),
+                        dtype=dt))
+    res.append(g.op("fill_any_like", {"X": X["int8"]}, dict(value=-3.0, dtype=-1),
+                    dtype="int8"))
+    res.append(g.op("fill_any_like", {"X": X["int8"]}, dict(value=2.5, dtype=4),
+                    dtype="float16"))
+    res.append(g.op("where_index", {"Condition": X["int16"]}, {}, dtype=I64))
+    res.append(g.op("lookup_table", {"Ids": g.data("ids1", np.array([[2], [0]], "int64")),
+                                     "W": X["int16"]}, dict(padding_idx=0), dtype="int16"))
+    for dt in ("uint8", "int16", "float16"):
+        a = g.op("argsort", {"X": X[dt]}, dict(axis=1, descending=dt != "uint8",
+                                               stable=dt != "float16"),
+                 outs={"Out": 1, "Indices": 1}, dtype=dt)
+        a["Indices"][0].desc.set_dtype(paddle.base.core.VarDesc.VarType.INT64)
+        res += [a["Out"][0], a["Indices"][0]]
+    res.append(g.op("take_along_axis", {"Input": X["uint8"], "Index": g.data(
+        "ta", np.array([[1], [0], [3]], "int64"))}, dict(Axis=1), outs={"Result": 1},
+        dtype="uint8"))
+    res.append(g.op("tril_triu", {"X": X["bool"]}, dict(diagonal=0, lower=True),
+                    dtype="bool"))
+    res.append(g.op("tril_triu", {"X": X["float16"]}, dict(diagonal=1, lower=False),
+                    dtype="float16"))
+    res.append(g.op("flip", {"X": X["bool"]}, dict(axis=[1]), dtype="bool"))
+    g.fetch(*res)
+
+
+@case(**EXACT, note="values are only moved: exact")
+def a2_small_dtypes2(g):
+    """More moving ops on bool / int8 / uint8 / int16: strided_slice with a negative stride,
+    gather_nd, expand_as_v2 by target_shape, index_select of bool, masked_select,
+    fill_any_like keeping the dtype, take_along_axis of int16."""
+    base = (np.arange(12).reshape(3, 4) * 7 % 11 - 5)
+    X = {dt: g.data("x_" + dt, (base > 0) if dt == "bool" else (np.abs(base) if dt == "uint8"
+                                                                  else base).astype(dt))
+         for dt in ("uint8", "int8", "int16", "bool")}
+    res = []
+    for dt in ("int8", "int16", "bool"):
+        res.append(g.op("strided_slice", {"Input": X[dt]}, dict(
+            axes=[1], starts=[-1], ends=[0], strides=[-2], infer_flags=[1],
+            decrease_axis=[]), dtype=dt))
+    for dt in ("bool", "int8"):
+        res.append(g.op("gather_nd", {"X": X[dt], "Index": g.data(
+            "nd" + dt, np.array([[1], [0]], "int64"))}, {}, dtype=dt))
+    res.append(g.op("expand_as_v2", {"X": g.data("eb", np.array([[True], [False]]))},
+                    dict(target_shape=[2, 3]), dtype="bool"))
+    res.append(g.op("index_select", {"X": X["bool"], "Index": g.data(
+        "isel", np.array([3, 1], "int64"))}, dict(dim=1), dtype="bool"))
+    for dt in ("uint8", "int16", "bool"):
+        res.append(g.op("masked_select", {"X": X[dt], "Mask": X["bool"]}, {}, outs={"Y": 1},
+                        dtype=dt))
+    for dt in ("bool", "uint8", "int16"):
+        res.append(g.op("fill_any_like", {"X": X[dt]}, dict(value=1.0, dtype=-1), dtype=dt))
+    res.append(g.op("take_along_axis", {"Input": X["int16"], "Index": g.data(
+        "ta", np.array([[1, 0], [0, 0], [3, 2]], "int64"))}, dict(Axis=1),
+        outs={"Result": 1}, dtype="int16"))
+    g.fetch(*res)
+
+
+@case()
+def a2_nlp_f64(g):
+    """softmax_with_cross_entropy with soft labels on axis 1 and use_softmax false on axis 1
+    (ignore_index); cross_entropy2 of a 3-D input; a float64 LSTM (2 layers, bidirectional,
+    sequence lengths) and GRU through the rnn op; dequantize_linear with float64 scales."""
+    l3 = g.data("l3", g.rand([2, 4, 3], -2, 2))
+    s3 = g.rng.uniform(0.1, 1, [2, 4, 3]).astype(F32)
+    s3 = g.data("s3", s3 / s3.sum(1, keepdims=True))
+    b3 = g.data("b3", np.array([[[0, 3, 1]], [[2, 2, 0]]], "int64"))
+    outs = {"Softmax": 1, "Loss": 1}
+    sw = lambda x, y, **a: g.op("softmax_with_cross_entropy", {"Logits": x, "Label": y},  # noqa
+                                dict(dict(soft_label=False, use_softmax=True,
+                                          numeric_stable_mode=True, ignore_index=-100,
+                                          axis=1), **a), outs=outs)
+    a = sw(l3, s3, soft_label=True)
+    b = sw(s3, b3, use_softmax=False, ignore_index=2)
+    p3 = g.data("p3", g.rng.uniform(0.05, 1, [2, 3, 4]).astype(F32))
+    ce = g.op("cross_entropy2", {"X": p3, "Label": g.data("q3", np.array(
+        [[[1], [3], [0]], [[2], [2], [-100]]], "int64"))}, dict(ignore_index=-100),
+        outs={"Y": 1, "XShape": 1, "MatchX": 1})
+    paddle.set_default_dtype("float64")
+    try:
+        x = g.data("x", g.rand([3, 4, 2], -1.5, 1.5, F64))
+        sl = g.data("sl", np.array([4, 2, 3], "int64"))
+        lstm = paddle.nn.LSTM(2, 3, num_layers=2, direction="bidirect")
+        o1, (h1, c1) = lstm(x, sequence_length=sl)
+        gru = paddle.nn.GRU(2, 3)
+        o2, h2 = gru(x)
+    finally:
+        paddle.set_default_dtype("float32")
+    xd = g.data("xd", g.randint([3, 4], -128, 128, "int8"))
+    sd = g.data("sd", g.rand([4], 0.1, 1.0, F64))
+    dq = g.op("dequantize_linear", {"X": xd, "Scale": sd, "ZeroPoint": g.data(
+        "zd", np.zeros([4], F64))}, dict(quant_axis=1, bit_length=8, qmin=-128, qmax=127,
+                                           round_type=0, is_test=True, only_observer=False),
+        outs={"Y": 1}, dtype=F64)
+    g.fetch(a["Softmax"][0], a["Loss"][0], b["Loss"][0], ce["Y"][0], ce["MatchX"][0], o1, h1,
+            c1, o2, h2, dq)
+
+
+@case(note="Paddle 2.6.2: its quantize_linear has no qmin / qmax", paddle2=True)
+def a2_quant_linear_paddle2(g):
+    """quantize_linear / dequantize_linear as Paddle 2.6.2 writes them (no qmin / qmax
+    attributes): bit_length 4 and 8, per tensor and per channel, both round types."""
+    x = g.data("x", g.rand([3, 4, 5], -1.2, 1.2))
+    s4 = g.data("s4", np.array([0.5, 1.0, 0.7, 0.3], np.float32))
+    z4 = g.data("z4", np.zeros([4], np.float32))
+    s = g.data("s", np.array([0.8], np.float32))
+    zp = g.data("zp", np.zeros([1], np.float32))
+    ql = lambda xx, sx, z, axis, t="quantize_linear", **a: g.op(  # noqa: E731
+        t, {"X": xx, "Scale": sx, "ZeroPoint": z}, dict(dict(
+            quant_axis=axis, bit_length=8, round_type=0, is_test=True, only_observer=False),
+            **a), outs={"Y": 1})
+    g.fetch(ql(x, s4, z4, 1, bit_length=4), ql(x, s, zp, -1, bit_length=4, round_type=1),
+            ql(x, s4, z4, 1, "dequantize_linear", bit_length=4),
+            ql(x, s, zp, -1, "dequantize_linear", bit_length=5),
+            ql(x, s4, z4, 1), ql(x, s, zp, -1, "dequantize_linear"))
+
+
+@case(note="matrix_nms decays scores (exp of float sums): within an ulp, not bitwise")
+def a2_nms_modes(g):
+    """multiclass_nms3 in the 2-D form (BBoxes [M, C, 4], Scores [M, C], int64 RoisNum)
+    unnormalized, no background, nms_eta < 1, nms_top_k and keep_top_k; matrix_nms with
+    nothing above score_threshold (empty Out, Index, zero RoisNum) and with keep_top_k over
+    the kept count."""
+    boxes = g.data("boxes", (det_boxes(g, 12 * 2, 30.0)).reshape(12, 2, 4))
+    scores = g.data("scores", g.rand([12, 2], 0, 1))
+    rois = g.data("rois", np.array([5, 7], dtype="int64"))
+    outs = {"Out": 1, "Index": 1, "NmsRoisNum": 1}
+    a = g.op("multiclass_nms3", {"BBoxes": boxes, "Scores": scores, "RoisNum": rois},
+             dict(background_label=-1, score_threshold=0.15, nms_top_k=4, nms_threshold=0.3,
+                  nms_eta=0.7, keep_top_k=5, normalized=False), outs=outs)
+    b3 = g.data("b3", np.stack([det_boxes(g, 10) for _ in range(2)]))
+    s3 = g.data("s3", g.rand([2, 3, 10], 0, 1))
+    mo = {"Out": 1, "Index": 1, "RoisNum": 1}
+    m1 = g.op("matrix_nms", {"BBoxes": b3, "Scores": s3},
+              dict(score_threshold=2.0, post_threshold=0.0, nms_top_k=-1, keep_top_k=-1,
+                   use_gaussian=False, gaussian_sigma=2.0, background_label=0,
+                   normalized=True), outs=mo)
+    m2 = g.op("matrix_nms", {"BBoxes": b3, "Scores": s3},
+              dict(score_threshold=0.3, post_threshold=0.2, nms_top_k=3, keep_top_k=100,
+                   use_gaussian=True, gaussian_sigma=0.5, background_label=1,
+                   normalized=False), outs=mo)
+    g.fetch(a["Out"][0], a["Index"][0], a["NmsRoisNum"][0], m1["Out"][0], m1["Index"][0],
+            m1["RoisNum"][0], m2["Out"][0], m2["Index"][0], m2["RoisNum"][0])
+
+
+@case()
+def a2_int8_weights(g):
+    """dequantize_abs_max of int8 and int16 weights (weight-only quantized programs; Paddle
+    3.3.1 registers fake_(channel_wise_)dequantize_max_abs for float X only)."""
+    q8 = g.data("q8", g.randint([4, 3], -128, 128, "int8"))
+    q16 = g.data("q16", g.randint([4, 3], -30000, 30000, "int16"))
+    s = g.data("s", np.array([0.8], np.float32))
+    g.fetch(g.op("dequantize_abs_max", {"X": q8, "Scale": s}, dict(max_range=100.0)),
+            g.op("dequantize_abs_max", {"X": q16, "Scale": s}, dict(max_range=32767.0)))
+
+
+@case(**EXACT, legacy=True)
+def a2_set_value_legacy(g):
+    """Ops with Scalar attributes saved in the legacy program format: set_value's values go to
+    the typed list of the Scalars' type (a float32 op's 2.5 in fp64_values, ints in
+    int64_values); assign_value's likewise (float64 values in fp32_values)."""
+    Sc = paddle.base.core.Scalar
+    res = []
+    for dt, code, val in (("float32", 5, 2.5), ("float64", 6, -1.25), ("int32", 2, -7),
+                          ("int64", 3, 9), ("bool", 0, True), ("float16", 4, 0.375)):
+        base = np.arange(12).reshape(3, 4) % 5
+        x = g.data("x_" + dt, (base > 1) if dt == "bool" else base.astype(dt))
+        res.append(g.op("set_value", {"Input": x}, dict(
+            dtype=code, axes=[1], starts=[0], ends=[4], steps=[2], decrease_axes=[],
+            none_axes=[], shape=[1], values=[Sc(val)]), dtype=dt))
+    for dt, code, vals in (("float64", 6, [0.1, -2.5]), ("int32", 2, [7, -3]),
+                           ("int64", 3, [2 ** 40, -1]), ("bool", 0, [True, False]),
+                           ("float32", 5, [1.5, 3])):
+        res.append(g.op("assign_value", {}, dict(dtype=code, shape=[2], values=[
+            Sc(v) for v in vals]), dtype=dt))
+    g.fetch(*res)
+
+
+@case()
 def anchor_generator_modes(g):
     """Defaults-like sizes and ratios with stride 16; uneven strides, offset 0.25."""
     feat = g.data("feat", g.rand([1, 4, 3, 5]), [-1, 4, -1, -1])
@@ -7221,7 +7751,9 @@ def gen_op_case(out_dir, name, spec):
         os.makedirs(os.path.join(out_dir, name), exist_ok=True)
         paddle.static.save_inference_model(os.path.join(out_dir, name, "model"),
                                            [v for v, _ in g.feeds], g.fetches, exe,
-                                           program=main_prog)
+                                           program=main_prog,
+                                           **({"legacy_format": True} if spec.get("legacy")
+                                              else {}))
         feeds = {v.name: val for v, val in g.feeds}
         if spec.get("train"):
             set_training(os.path.join(out_dir, name, "model.pdmodel"))

@@ -3,7 +3,8 @@
  * ascending, first descending). With `stable` equal values keep their order
  * (std::stable_sort); without it they come in the order libstdc++'s std::sort leaves them
  * (stdsort.h), as in Paddle (paddle/phi/kernels/cpu/argsort_kernel.cc). float32, float64,
- * int32, int64. */
+ * int32, int64, uint8, int16, float16 and bfloat16 (the last two compared as float), as
+ * Paddle's CPU kernel (oracle case a2_small_dtypes). */
 #include <string.h>
 
 #include "kernels/cpu/shapeops.h"
@@ -27,7 +28,9 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 
 static ic_status infer(ic_kctx *c) {
   const argsort_attrs *a = c->attrs;
-  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM);
+  /* Paddle's CPU argsort: float, double, int32, int64, uint8, int16, float16, bfloat16. */
+  ic_status st = ic_kcheck_dtype(c, 0, 0, IC_DT_NUM | IC_DT(IC_UINT8) | IC_DT(IC_INT16) |
+                                              IC_DT(IC_FP16) | IC_DT(IC_BF16));
   if (st) return st;
   const ic_tensor *x = ic_in(c, 0, 0);
   if (x->ndim > 0 && ic_shapeops_axis(c, 0, a->axis, x->ndim, "attribute 'axis'") < 0) {

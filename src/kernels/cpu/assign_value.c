@@ -1,10 +1,11 @@
 /* assign_value: Out = a constant tensor of `shape` and `dtype` (default float32) holding the
  * values written in the program: the SCALARS attribute `values` (Paddle 2.6+), else by dtype
  * the list Paddle 2.x wrote (bool_values, int32_values, int64_values, fp32_values,
- * fp64_values). Values are converted to the dtype as Paddle's static_cast does; `values`
- * arrives as doubles, so its integers are exact up to 2^53. The count must equal the shape's
- * element count (paddle/phi/kernels/impl/assign_kernel_impl.h AssignValueKernel). The input
- * ValuesTensor (a tensor instead of the list) is not supported. */
+ * fp64_values), or the first non-empty one. Values are converted to the dtype as Paddle's
+ * static_cast does; `values` arrives as doubles, so its integers are exact up to 2^53. The
+ * count must equal the shape's element count (paddle/phi/kernels/impl/assign_kernel_impl.h
+ * AssignValueKernel). The input ValuesTensor (a tensor instead of the list) is not
+ * supported. */
 #include "kernels/cpu/fill.h"
 
 typedef struct assign_value_attrs {
@@ -34,6 +35,19 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
     case IC_INT64: ic_ar_ints(r, "int64_values", false, &a->ints, &a->n); break;
     case IC_BOOL: ic_ar_ints(r, "bool_values", false, &a->ints, &a->n); break;
     default: ic_ar_ints(r, "int32_values", false, &a->ints, &a->n); break;
+  }
+  /* Paddle 3's legacy program format files the values by the type of their Scalars, not by
+   * dtype (float64 values in fp32_values, Python ints in int64_values), and Paddle reads the
+   * first non-empty list of bool, fp32, int32, int64: so does icore (oracle case
+   * a2_set_value_legacy). */
+  static const char *const lists[] = {"bool_values", "fp32_values", "int32_values",
+                                      "int64_values", "fp64_values"};
+  for (size_t i = 0; i < 5 && !r->st && !a->n; i++) {
+    bool is_float = i == 1 || i == 4;
+    a->floats = NULL, a->ints = NULL;
+    bool got = is_float ? ic_ar_floats(r, lists[i], false, &a->floats, &a->n)
+                        : ic_ar_ints(r, lists[i], false, &a->ints, &a->n);
+    if (!got || !a->n) a->floats = NULL, a->ints = NULL, a->n = 0;
   }
   if (!r->st && a->n_shape > IC_MAX_RANK) {
     ic_ar_fail(r, "shape", "has %zu dims, at most %d", a->n_shape, IC_MAX_RANK);

@@ -9,6 +9,9 @@
  * Out). is_sparse, is_distributed, remote_prefetch and the other distributed-training
  * attributes do not change inference.
  *
+ * W may be float32, float64, int8, int16, float16, bfloat16 or complex (rows are copied; Out
+ * takes W's dtype; oracle case a2_small_dtypes).
+ *
  * lookup_table_v2 (lookup_table_v2.c, paddle.nn.Embedding): the same with Out = Ids dims + [D]
  * (no trailing 1 required). */
 #include <string.h>
@@ -16,6 +19,12 @@
 #include "kernels/cpu/lookup_table.h"
 
 enum { IN_IDS, IN_W };
+
+/* W's dtypes: rows are only copied, so every type Paddle's CPU kernels take (float, double,
+ * int8 and int16 tables of quantized programs, float16 / bfloat16 checkpoints, complex). */
+#define W_DTYPES                                                                               \
+  (IC_DT_FLOAT | IC_DT(IC_INT8) | IC_DT(IC_INT16) | IC_DT(IC_FP16) | IC_DT(IC_BF16) |           \
+   IC_DT_COMPLEX)
 
 ic_status ic_lookup_parse(ic_attr_reader *r, lookup_attrs *a) {
   a->padding_idx = ic_ar_int(r, "padding_idx", -1);
@@ -31,7 +40,7 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
 ic_status ic_lookup_infer(ic_kctx *c) {
   const lookup_attrs *a = c->attrs;
   const ic_tensor *ids = ic_in(c, IN_IDS, 0), *w = ic_in(c, IN_W, 0);
-  if (ic_kcheck_dtype(c, IN_IDS, 0, IC_DT_INT) || ic_kcheck_dtype(c, IN_W, 0, IC_DT_FLOAT)) {
+  if (ic_kcheck_dtype(c, IN_IDS, 0, IC_DT_INT) || ic_kcheck_dtype(c, IN_W, 0, W_DTYPES)) {
     return c->err->code;
   }
   if (w->ndim != 2) return ic_kfail_in(c, IN_W, 0, "expected rank 2 [vocabulary, width]");

@@ -1,10 +1,12 @@
 /* quantize_linear at inference (is_test): Y = X quantized with Scale: per tensor
  * (quant_axis < 0, Scale one element) or per channel along quant_axis 0 or 1 (default 0;
- * Scale one value per channel), with bin_cnt = qmax (default 127) and round_type (default 0:
- * ties to even, clipped to [-qmax - 1, qmax]; 1: clip to the scale, ties away from zero), see
- * quant.h. ZeroPoint is read by Paddle's kernels for nothing (symmetric quantization);
- * bit_length and qmin likewise. only_observer copies X. Y keeps X's float type; OutScale,
- * OutState and OutAccum pass Scale, InState and InAccum through
+ * Scale one value per channel), with bin_cnt = qmax and round_type (default 0: ties to even,
+ * clipped to [-qmax - 1, qmax]; 1: clip to the scale, ties away from zero), see quant.h.
+ * Without a qmax attribute (Paddle 2.x wrote none) bin_cnt = 2^(bit_length - 1) - 1, as
+ * Paddle 2.x computed it (a 4-bit program: 7; oracle case a2_quant_linear_paddle2). ZeroPoint
+ * is read by Paddle's kernels for nothing (symmetric quantization); qmin likewise.
+ * only_observer copies X. Y keeps X's float type; OutScale, OutState and OutAccum pass Scale,
+ * InState and InAccum through
  * (paddle/phi/kernels/impl/quantize_linear_impl.h QuantizeLinearInferKernel).
  *
  * In training (is_test false, as QuantizationTransformPassV2 writes it; Paddle's
@@ -30,8 +32,14 @@ const ic_slotdef ic_quant_linear_outputs[4] = {{"Y", 0},
 
 ic_status ic_quant_linear_parse(ic_attr_reader *r, void *attrs) {
   quant_linear_attrs *a = attrs;
-  int64_t ax = ic_ar_int(r, "quant_axis", 0), qmax = ic_ar_int(r, "qmax", 127);
-  (void)ic_ar_int(r, "bit_length", 8);
+  /* Paddle 2.x wrote no qmin / qmax: its range came from bit_length (2^(bits-1) - 1), which
+   * Paddle 3 keeps as the qmax default of an 8-bit program only. */
+  int64_t bits = ic_ar_int(r, "bit_length", 8);
+  if (!r->st && (bits < 2 || bits > 16)) {
+    return ic_ar_fail(r, "bit_length", "must be 2 to 16, got %lld", (long long)bits);
+  }
+  int64_t ax = ic_ar_int(r, "quant_axis", 0),
+          qmax = ic_ar_has(r, "qmax") ? ic_ar_int(r, "qmax", 127) : (1ll << (bits - 1)) - 1;
   (void)ic_ar_int(r, "qmin", -128);
   ic_quant_parse_round(r, 0, &a->round_type);
   a->only_observer = ic_ar_bool(r, "only_observer", false);

@@ -1,7 +1,8 @@
 /* set_value: Out = Input with the slice Input[starts:ends:steps] along `axes` replaced by a
  * value broadcast to the slice: the input ValueTensor (Input's dtype), else the attribute
  * values (SCALARS `values` of Paddle 2.6+, else the typed list Paddle 2.x wrote for `dtype`:
- * bool_values, int32_values, int64_values, fp32_values, fp64_values) of dims `shape`.
+ * bool_values, int32_values, int64_values, fp32_values, fp64_values, fp16_values, or the
+ * first non-empty one) of dims `shape`.
  *
  * Starts, ends and steps come from the tensor lists StartsTensorList, EndsTensorList and
  * StepsTensorList (one single-element int tensor each, or one tensor of one value per axis)
@@ -54,9 +55,27 @@ ic_status ic_set_value_parse(ic_attr_reader *r, void *attrs) {
   switch (dt) {
     case IC_FP32: ic_ar_floats(r, "fp32_values", false, &a->fvals, &a->n_vals); break;
     case IC_FP64: ic_ar_floats(r, "fp64_values", false, &a->fvals, &a->n_vals); break;
+    case IC_FP16: ic_ar_floats(r, "fp16_values", false, &a->fvals, &a->n_vals); break;
     case IC_INT64: ic_ar_ints(r, "int64_values", false, &a->ivals, &a->n_vals); break;
     case IC_BOOL: ic_ar_ints(r, "bool_values", false, &a->ivals, &a->n_vals); break;
     default: ic_ar_ints(r, "int32_values", false, &a->ivals, &a->n_vals); break;
+  }
+  /* Paddle 3's legacy program format files the values by the type of their Scalars, not by
+   * dtype (a float32 op's 2.5 in fp64_values, an int in int64_values), and Paddle reads
+   * whichever list is not empty: so does icore (oracle case a2_set_value_legacy). */
+  static const char *const flists[] = {"fp32_values", "fp64_values", "fp16_values"};
+  static const char *const ilists[] = {"int64_values", "int32_values", "bool_values"};
+  for (size_t i = 0; i < 3 && !r->st && !a->n_vals; i++) {
+    a->fvals = NULL, a->ivals = NULL;
+    if (!ic_ar_floats(r, flists[i], false, &a->fvals, &a->n_vals) || !a->n_vals) {
+      a->fvals = NULL, a->n_vals = 0;
+    }
+  }
+  for (size_t i = 0; i < 3 && !r->st && !a->n_vals; i++) {
+    a->ivals = NULL;
+    if (!ic_ar_ints(r, ilists[i], false, &a->ivals, &a->n_vals) || !a->n_vals) {
+      a->ivals = NULL, a->n_vals = 0;
+    }
   }
   return r->st;
 }

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "kernels/cpu/half.h"
 #include "kernels/cpu/stdsort.h"
 
 /* A row for the unstable sorts' comparators. */
@@ -14,9 +15,9 @@ typedef struct row {
 } row;
 
 /* before(a, b): element a goes strictly before element b. */
-#define SORT_FN(SUF, T, ISNAN)                                                             \
+#define SORT_FN(SUF, T, CT, LOAD, ISNAN)                                                    \
   static bool before_##SUF(const T *p, int64_t s, int64_t a, int64_t b, bool desc) {       \
-    T x = p[a * s], y = p[b * s];                                                          \
+    CT x = LOAD(p[a * s]), y = LOAD(p[b * s]);                                             \
     bool nx = ISNAN(x), ny = ISNAN(y);                                                     \
     if (desc) return (nx && !ny) || (!nx && !ny && x > y);                                 \
     return (!nx && ny) || (!nx && !ny && x < y);                                           \
@@ -46,14 +47,24 @@ typedef struct row {
 #define IS_NAN(v) ((v) != (v))
 #define NEVER_NAN(v) ((void)(v), false)
 
-SORT_FN(f32, float, IS_NAN)
-SORT_FN(f64, double, IS_NAN)
-SORT_FN(i32, int32_t, NEVER_NAN)
-SORT_FN(i64, int64_t, NEVER_NAN)
+#define AS_IS(v) (v)
+
+SORT_FN(f32, float, float, AS_IS, IS_NAN)
+SORT_FN(f64, double, double, AS_IS, IS_NAN)
+SORT_FN(i32, int32_t, int32_t, AS_IS, NEVER_NAN)
+SORT_FN(i64, int64_t, int64_t, AS_IS, NEVER_NAN)
+SORT_FN(u8, uint8_t, uint8_t, AS_IS, NEVER_NAN)
+SORT_FN(i16, int16_t, int16_t, AS_IS, NEVER_NAN)
+SORT_FN(f16, uint16_t, float, ic_f16_to_f32, IS_NAN)
+SORT_FN(bf16, uint16_t, float, ic_bf16_to_f32, IS_NAN)
 STD_BEFORE(f32, float)
 STD_BEFORE(f64, double)
 STD_BEFORE(i32, int32_t)
 STD_BEFORE(i64, int64_t)
+STD_BEFORE(u8, uint8_t)
+STD_BEFORE(i16, int16_t)
+STD_BEFORE(f16, uint16_t)
+STD_BEFORE(bf16, uint16_t)
 
 void ic_std_order_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, int64_t k,
                       bool desc, ic_sort_how how, int64_t *idx) {
@@ -61,6 +72,10 @@ void ic_std_order_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, 
   ic_before_fn f = dt == IC_FP32    ? std_before_f32
                    : dt == IC_FP64  ? std_before_f64
                    : dt == IC_INT32 ? std_before_i32
+                   : dt == IC_UINT8 ? std_before_u8
+                   : dt == IC_INT16 ? std_before_i16
+                   : dt == IC_FP16  ? std_before_f16
+                   : dt == IC_BF16  ? std_before_bf16
                                     : std_before_i64;
   for (int64_t j = 0; j < n; j++) idx[j] = j;
   if (how == IC_SORT_STD) {
@@ -80,6 +95,10 @@ void ic_argsort_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, bo
     case IC_FP32: sort_f32(base, stride, n, desc, idx, tmp); break;
     case IC_FP64: sort_f64(base, stride, n, desc, idx, tmp); break;
     case IC_INT32: sort_i32(base, stride, n, desc, idx, tmp); break;
+    case IC_UINT8: sort_u8(base, stride, n, desc, idx, tmp); break;
+    case IC_INT16: sort_i16(base, stride, n, desc, idx, tmp); break;
+    case IC_FP16: sort_f16(base, stride, n, desc, idx, tmp); break;
+    case IC_BF16: sort_bf16(base, stride, n, desc, idx, tmp); break;
     default: sort_i64(base, stride, n, desc, idx, tmp); break;
   }
 }

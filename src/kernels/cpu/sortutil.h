@@ -11,7 +11,8 @@
 #include "kernels/kernel.h"
 
 /* Sort positions 0..n) of the row whose element k is at base + k * stride (elements of dt:
- * float32, float64, int32 or int64) into idx, ascending or descending. tmp: n scratch. */
+ * float32, float64, int32, int64, uint8, int16, float16 or bfloat16, the last two compared as
+ * float) into idx, ascending or descending. tmp: n scratch. */
 void ic_argsort_row(ic_dtype dt, const void *base, int64_t stride, int64_t n, bool desc,
                     int64_t *idx, int64_t *tmp);
 
