@@ -1586,26 +1586,10 @@ END_TEST
 /* Every case tools/gen_paddle_train.py lists in tests/data/train/cases.txt is run by some
  * test of this file: a case is named here as a string literal ("NAME"), so a new case
  * without a test of its own fails this test instead of being skipped silently. */
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  ck_assert_msg(f != NULL, "cannot open %s", path);
-  ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-  long n = ftell(f);
-  ck_assert_int_ge(n, 0);
-  rewind(f);
-  char *buf = malloc((size_t)n + 1);
-  ck_assert_ptr_nonnull(buf);
-  ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-  buf[n] = '\0';
-  fclose(f);
-  *len = (size_t)n;
-  return buf;
-}
-
 START_TEST(every_listed_case_is_tested) {
-  size_t nsrc, ncases;
-  char *src = slurp(IC_SOURCE_DIR "/tests/test_train.c", &nsrc);
-  char *cases = slurp(IC_SOURCE_DIR "/tests/data/train/cases.txt", &ncases);
+  char *src = tu_read_file(IC_SOURCE_DIR "/tests/test_train.c", NULL);
+  char *cases = tu_read_file(IC_SOURCE_DIR "/tests/data/train/cases.txt", NULL);
+  ck_assert_msg(src && cases, "cannot read tests/test_train.c or tests/data/train/cases.txt");
   int n = 0;
   for (char *save = NULL, *name = strtok_r(cases, " \t\r\n", &save); name;
        name = strtok_r(NULL, " \t\r\n", &save), n++) {

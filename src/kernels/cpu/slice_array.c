@@ -73,11 +73,10 @@ static ic_status element(ic_kctx *c, const ic_tensor **e) {
                     "writes an array, but output Out '%s' is not declared a LoDTensorArray",
                     ic_in_name(c, IN_INPUT, 0), ic_out_name(c, 0, 0));
   }
-  const int64_t *v = &v0;
-  start = v[0] < 0 ? v[0] + (int64_t)n : v[0];
+  start = v0 < 0 ? v0 + (int64_t)n : v0;
   if (start < 0 || (uint64_t)start >= n) {
     return ic_kfail(c, IC_ERR_SHAPE, "slice start %lld is outside tensor array '%s' of %zu "
-                    "elements", (long long)v[0], ic_in_name(c, IN_INPUT, 0), n);
+                    "elements", (long long)v0, ic_in_name(c, IN_INPUT, 0), n);
   }
   *e = &arr->list[start];
   if (!(*e)->data) {
