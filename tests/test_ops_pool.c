@@ -22,8 +22,11 @@ static uint64_t rng_next(uint64_t *s) {
 }
 
 /* Paddle's pool2d as documented in pooling.cc / pool_kernel_impl.h, written independently:
- * output sizes from both paddings, windows from the begin paddings only. */
-static void reference(const pool_case *k, const double *x, double **out, int64_t od[4]) {
+ * output sizes from both paddings, windows from the begin paddings only. With outf, also in
+ * float32 in Paddle's order (window rows, then columns, from 0 or -FLT_MAX; the float sum
+ * divided by the float divisor): the bits icore's float32 kernel must give. */
+static void reference(const pool_case *k, const double *x, double **out, float **outf,
+                      int64_t od[4]) {
   bool max = !strcmp(k->type, "max");
   bool excl = k->exclusive_set ? k->exclusive : true;
   int64_t H = k->h, W = k->w, kh = k->kh, kw = k->kw;
@@ -68,6 +71,7 @@ static void reference(const pool_case *k, const double *x, double **out, int64_t
   od[2] = k->nhwc ? ow : oh;
   od[3] = k->nhwc ? k->c : ow;
   double *y = calloc((size_t)(k->n * k->c * oh * ow) + 1, sizeof *y);
+  float *yf = calloc((size_t)(k->n * k->c * oh * ow) + 1, sizeof *yf);
   for (int64_t n = 0; n < k->n; n++) {
     for (int64_t c = 0; c < k->c; c++) {
       for (int64_t i = 0; i < oh; i++) {
@@ -94,23 +98,29 @@ static void reference(const pool_case *k, const double *x, double **out, int64_t
             div = excl ? (double)((h1 - h0) * (w1 - w0)) : with_pad;
           }
           double acc = max ? -FLT_MAX : 0;
+          float facc = max ? -FLT_MAX : 0.0f;
           for (int64_t a = h0; a < h1; a++) {
             for (int64_t b = w0; b < w1; b++) {
               double v = k->nhwc ? x[((n * H + a) * W + b) * k->c + c]
                                  : x[((n * k->c + c) * H + a) * W + b];
               acc = max ? (v > acc ? v : acc) : acc + v;
+              facc = max ? (facc > (float)v ? facc : (float)v) : facc + (float)v;
             }
           }
           if (!max) acc /= div;
+          if (!max) facc /= (float)div;
           if (H == 0 || W == 0) acc = NAN; /* Paddle fills the output of an empty input */
           size_t yi = (size_t)(k->nhwc ? ((n * oh + i) * ow + j) * k->c + c
                                        : ((n * k->c + c) * oh + i) * ow + j);
           y[yi] = acc;
+          yf[yi] = (H == 0 || W == 0) ? NAN : facc;
         }
       }
     }
   }
   *out = y;
+  if (outf) *outf = yf;
+  else free(yf);
 }
 
 static ic_builder *pool_program(const pool_case *k, const int64_t *xd) {
@@ -153,8 +163,9 @@ static void run_case(const pool_case *k, uint64_t seed) {
     else xv[i] = ((float *)ic_tensor_data(x))[i] = (float)u;
   }
   double *ref;
+  float *reff;
   int64_t od[4];
-  reference(k, xv, &ref, od);
+  reference(k, xv, &ref, &reff, od);
   ic_builder *b = pool_program(k, xd);
   ic_tensor *out[1];
   char err[1024];
@@ -164,11 +175,20 @@ static void run_case(const pool_case *k, uint64_t seed) {
   size_t ny = (size_t)(od[0] * od[1] * od[2] * od[3]);
   if (k->f64) tu_assert_close(out[0], ref, ny, 1e-12, 1e-12);
   else tu_assert_close(out[0], ref, ny, 1e-5, 1e-6);
+  /* float32 gives the bits of Paddle's own loop order, NCHW (icore's loops) and NHWC (oneDNN,
+   * or the plain loops) alike */
+  if (!k->f64 && !k->nhwc) {
+    ck_assert_msg(!memcmp(ic_tensor_cdata(out[0]), reff, sizeof(float) * ny),
+                  "%s %lldx%lld over %lldx%lldx%lld: not the bits of Paddle's float32 loop",
+                  k->type, (long long)k->kh, (long long)k->kw, (long long)k->c, (long long)k->h,
+                  (long long)k->w);
+  }
   ic_tensor_destroy(out[0]);
   ic_tensor_destroy(x);
   ic_builder_destroy(b);
   free(xv);
   free(ref);
+  free(reff);
 }
 
 /* Every case for max and avg (exclusive both ways unless the case fixes it), both
@@ -315,6 +335,7 @@ static ic_builder *blocked_program(const pool_case *k, const int64_t *xd, const 
   ic_builder_attr_bool(op, "ceil_mode", k->ceil_mode);
   ic_builder_attr_bool(op, "global_pooling", k->global);
   ic_builder_attr_bool(op, "adaptive", k->adaptive);
+  if (k->algo) ic_builder_attr_string(op, "padding_algorithm", k->algo);
   if (marks && mark_pool) ic_builder_attr_bool(op, "ic_blocked_out", true);
   if (mark_pool) {
     op = ic_builder_add_op(b, 0, "conv2d");
@@ -341,7 +362,8 @@ static void run_blocked(const pool_case *k, bool mark_pool) {
   for (int c = 0; c < k->c; c++) ((float *)ic_tensor_data(feeds[1]))[c * k->c + c] = 1;
   double *ref;
   int64_t od[4];
-  reference(k, xv, &ref, od);
+  float *reff;
+  reference(k, xv, &ref, &reff, od);
   const char *fetch = mark_pool ? "z" : "y";
   ic_builder *bm = blocked_program(k, xd, od, true, mark_pool);
   ic_builder *bp = blocked_program(k, xd, od, false, mark_pool);
@@ -353,6 +375,10 @@ static void run_blocked(const pool_case *k, bool mark_pool) {
                 "%s", err);
   tu_assert_bitwise(om, op, "marked program");
   tu_assert_close(om, ref, (size_t)(od[0] * od[1] * od[2] * od[3]), 1e-5, 1e-6);
+  /* the float32 bits of Paddle's loop order, blocked or plain */
+  ck_assert_msg(!memcmp(ic_tensor_cdata(om), reff, sizeof(float) * (size_t)(od[0] * od[1] * od[2] * od[3])),
+                "%s pool %lldx%lld: not the bits of Paddle's float32 loop", k->type,
+                (long long)k->kh, (long long)k->kw);
   /* The layout pass marks the same ops in the plain program and changes no bit. */
   ic_program *p;
   ck_assert_int_eq(ic_builder_build(bp, &p, err, sizeof err), IC_OK);
@@ -386,21 +412,29 @@ static void run_blocked(const pool_case *k, bool mark_pool) {
   ic_tensor_destroy(feeds[1]);
   free(xv);
   free(ref);
+  free(reff);
 }
 
 START_TEST(blocked) {
   static const pool_case cases[] = {
-      /* oneDNN's windows: max 2x2 s2 odd image, avg 3x3 s2 both divisors, global */
+      /* max 2x2 s2 odd image, avg 3x3 s2 both divisors, global */
       {.type = "max", .n = 2, .c = 16, .h = 9, .w = 7, .kh = 2, .kw = 2, .sh = 2, .sw = 2},
       {.type = "avg", .n = 1, .c = 8, .h = 8, .w = 11, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
        .npads = 2, .pads = {1, 1}, .exclusive_set = true, .exclusive = true},
       {.type = "avg", .n = 1, .c = 8, .h = 8, .w = 11, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
        .npads = 2, .pads = {1, 1}, .exclusive_set = true, .exclusive = false},
       {.type = "avg", .n = 3, .c = 24, .h = 7, .w = 7, .kh = 1, .kw = 1, .global = true},
-      /* MobileNetV2's head: adaptive avg 7 -> 1 (equal bins: oneDNN) */
+      /* MobileNetV2's head: adaptive avg 7 -> 1 */
       {.type = "avg", .n = 1, .c = 32, .h = 7, .w = 7, .kh = 1, .kw = 1, .adaptive = true},
-      /* the plain loops with a blocked input: unequal adaptive bins, adaptive max, an empty
-       * window at the border */
+      /* PP-HGNet's stem (2x2 stride 1, SAME, ceil_mode), CRNN's 2x2 max over two rows, a
+       * channel count that leaves a partial block, a squeeze-and-excitation average */
+      {.type = "max", .n = 1, .c = 16, .h = 12, .w = 10, .kh = 2, .kw = 2, .algo = "SAME",
+       .ceil_mode = true},
+      {.type = "max", .n = 2, .c = 32, .h = 2, .w = 20, .kh = 2, .kw = 2, .sh = 2, .sw = 2},
+      {.type = "max", .n = 1, .c = 48, .h = 5, .w = 6, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
+       .npads = 2, .pads = {1, 1}},
+      {.type = "avg", .n = 2, .c = 24, .h = 4, .w = 40, .kh = 1, .kw = 1, .adaptive = true},
+      /* unequal adaptive bins, adaptive max, an empty window at the border */
       {.type = "avg", .n = 2, .c = 16, .h = 7, .w = 5, .kh = 3, .kw = 2, .adaptive = true},
       {.type = "max", .n = 1, .c = 8, .h = 6, .w = 6, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
        .adaptive = true},
