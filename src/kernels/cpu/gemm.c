@@ -129,6 +129,27 @@ void ic_gemm_run(const ic_kctx *ctx, const ic_gemm *g, const void *a, const void
   /* Not worth waking a second thread for a small product. */
   if ((double)g->m * (double)g->n * (double)g->k < 2e5) threads = 1;
   const gemm_chunks k = {.g = g, .a = a, .b = b, .c = c, .chunk = chunk, .gemv = gemv};
+  if (gemv) {
+    /* Each thread one pass over its whole chunks at once (the GEMV streams rows of B; each
+     * output's sum is its own, so the split changes no bit). */
+    const gemm_chunks all = {.g = g, .a = a, .b = b, .c = c, .chunk = g->n, .gemv = true};
+    if (threads <= 1) {
+      gemm_chunk(&all, 0);
+      return;
+    }
+#pragma omp parallel num_threads(threads)
+    {
+      const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+      const int64_t c0 = t * n_chunks / nt, c1 = (t + 1) * n_chunks / nt;
+      const int64_t j0 = c0 * chunk, j1 = c1 * chunk < g->n ? c1 * chunk : g->n;
+      if (j1 > j0) {
+        const gemm_chunks part = {.g = g, .a = a, .b = (const float *)b + j0,
+                                  .c = (float *)c + j0, .chunk = j1 - j0, .gemv = true};
+        gemm_chunk(&part, 0);
+      }
+    }
+    return;
+  }
   if (threads <= 1) {
     /* Not even a team of one: libgomp ends every parallel region, an inactive one too, with
      * a futex wake-up (a system call), and rnn calls this once per time step. */

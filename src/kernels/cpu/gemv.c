@@ -6,52 +6,61 @@
 
 #include <string.h>
 
-/* Four accumulators of W lanes (4 * W outputs) per pass; then single vectors; then a scalar
- * tail with the same operations. */
+/* Rows of wt taken per pass over y: y goes through the registers once per 16 rows, and the
+ * 16 rows stream through the cache side by side, each read in order along its columns (one
+ * column block across all k, the first form, read the matrix 128 bytes per row and page:
+ * MobileNetV2's 1280 x 1000 classifier from memory 0.39-0.50 -> 0.13-0.22 ms, best of 30). */
+#define IC_GEMV_KB 16
+
+/* Per pass, four accumulators of W lanes (4 * W outputs); then single vectors; then a scalar
+ * tail with the same operations. Each output still sees its products in ascending k. */
 #define DEFINE_GEMV(NAME, W, TARGET)                                                         \
   __attribute__((target(TARGET))) static void NAME(const float *wt, int64_t ldw,            \
                                                     const float *x, float *y, int64_t k,     \
                                                     int64_t n) {                             \
     typedef float vf __attribute__((vector_size(4 * (W))));                                 \
-    int64_t j = 0;                                                                           \
-    for (; j + 4 * (W) <= n; j += 4 * (W)) {                                                 \
-      vf a0, a1, a2, a3;                                                                     \
-      memcpy(&a0, y + j, sizeof a0);                                                         \
-      memcpy(&a1, y + j + (W), sizeof a1);                                                   \
-      memcpy(&a2, y + j + 2 * (W), sizeof a2);                                               \
-      memcpy(&a3, y + j + 3 * (W), sizeof a3);                                               \
-      for (int64_t i = 0; i < k; i++) {                                                      \
-        const float *r = wt + i * ldw + j;                                                     \
-        vf w0, w1, w2, w3;                                                                   \
-        memcpy(&w0, r, sizeof w0);                                                           \
-        memcpy(&w1, r + (W), sizeof w1);                                                     \
-        memcpy(&w2, r + 2 * (W), sizeof w2);                                                 \
-        memcpy(&w3, r + 3 * (W), sizeof w3);                                                 \
-        const float s = x[i];                                                                \
-        a0 = a0 + w0 * s;                                                                    \
-        a1 = a1 + w1 * s;                                                                    \
-        a2 = a2 + w2 * s;                                                                    \
-        a3 = a3 + w3 * s;                                                                    \
+    for (int64_t i0 = 0; i0 < k; i0 += IC_GEMV_KB) {                                         \
+      const int64_t ie = k - i0 < IC_GEMV_KB ? k : i0 + IC_GEMV_KB;                          \
+      int64_t j = 0;                                                                         \
+      for (; j + 4 * (W) <= n; j += 4 * (W)) {                                               \
+        vf a0, a1, a2, a3;                                                                   \
+        memcpy(&a0, y + j, sizeof a0);                                                       \
+        memcpy(&a1, y + j + (W), sizeof a1);                                                 \
+        memcpy(&a2, y + j + 2 * (W), sizeof a2);                                             \
+        memcpy(&a3, y + j + 3 * (W), sizeof a3);                                             \
+        for (int64_t i = i0; i < ie; i++) {                                                  \
+          const float *r = wt + i * ldw + j;                                                 \
+          vf w0, w1, w2, w3;                                                                 \
+          memcpy(&w0, r, sizeof w0);                                                         \
+          memcpy(&w1, r + (W), sizeof w1);                                                   \
+          memcpy(&w2, r + 2 * (W), sizeof w2);                                               \
+          memcpy(&w3, r + 3 * (W), sizeof w3);                                               \
+          const float s = x[i];                                                              \
+          a0 = a0 + w0 * s;                                                                  \
+          a1 = a1 + w1 * s;                                                                  \
+          a2 = a2 + w2 * s;                                                                  \
+          a3 = a3 + w3 * s;                                                                  \
+        }                                                                                    \
+        memcpy(y + j, &a0, sizeof a0);                                                       \
+        memcpy(y + j + (W), &a1, sizeof a1);                                                 \
+        memcpy(y + j + 2 * (W), &a2, sizeof a2);                                             \
+        memcpy(y + j + 3 * (W), &a3, sizeof a3);                                             \
       }                                                                                      \
-      memcpy(y + j, &a0, sizeof a0);                                                         \
-      memcpy(y + j + (W), &a1, sizeof a1);                                                   \
-      memcpy(y + j + 2 * (W), &a2, sizeof a2);                                               \
-      memcpy(y + j + 3 * (W), &a3, sizeof a3);                                               \
-    }                                                                                        \
-    for (; j + (W) <= n; j += (W)) {                                                         \
-      vf a;                                                                                  \
-      memcpy(&a, y + j, sizeof a);                                                           \
-      for (int64_t i = 0; i < k; i++) {                                                      \
-        vf w;                                                                                \
-        memcpy(&w, wt + i * ldw + j, sizeof w);                                                \
-        a = a + w * x[i];                                                                    \
+      for (; j + (W) <= n; j += (W)) {                                                       \
+        vf a;                                                                                \
+        memcpy(&a, y + j, sizeof a);                                                         \
+        for (int64_t i = i0; i < ie; i++) {                                                  \
+          vf w;                                                                              \
+          memcpy(&w, wt + i * ldw + j, sizeof w);                                            \
+          a = a + w * x[i];                                                                  \
+        }                                                                                    \
+        memcpy(y + j, &a, sizeof a);                                                         \
       }                                                                                      \
-      memcpy(y + j, &a, sizeof a);                                                           \
-    }                                                                                        \
-    for (; j < n; j++) {                                                                     \
-      float a = y[j];                                                                        \
-      for (int64_t i = 0; i < k; i++) a = a + wt[i * ldw + j] * x[i];                          \
-      y[j] = a;                                                                              \
+      for (; j < n; j++) {                                                                   \
+        float a = y[j];                                                                      \
+        for (int64_t i = i0; i < ie; i++) a = a + wt[i * ldw + j] * x[i];                    \
+        y[j] = a;                                                                            \
+      }                                                                                      \
     }                                                                                        \
   }
 
