@@ -434,6 +434,9 @@ START_TEST(blocked) {
       {.type = "max", .n = 1, .c = 48, .h = 5, .w = 6, .kh = 3, .kw = 3, .sh = 2, .sw = 2,
        .npads = 2, .pads = {1, 1}},
       {.type = "avg", .n = 2, .c = 24, .h = 4, .w = 40, .kh = 1, .kw = 1, .adaptive = true},
+      /* large windows over four channel blocks at a time, and the blocks left over */
+      {.type = "avg", .n = 2, .c = 80, .h = 4, .w = 40, .kh = 1, .kw = 1, .adaptive = true},
+      {.type = "max", .n = 1, .c = 80, .h = 5, .w = 9, .kh = 1, .kw = 1, .global = true},
       /* unequal adaptive bins, adaptive max, an empty window at the border */
       {.type = "avg", .n = 2, .c = 16, .h = 7, .w = 5, .kh = 3, .kw = 2, .adaptive = true},
       {.type = "max", .n = 1, .c = 8, .h = 6, .w = 6, .kh = 2, .kw = 2, .sh = 2, .sw = 2,
