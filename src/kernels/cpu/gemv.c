@@ -131,6 +131,97 @@ DEFINE_GEMV(gemv_avx2, 8, "avx2")
 DEFINE_GEMV_PACKED(gemv_packed_avx512, 16, "avx512f")
 DEFINE_GEMV_PACKED(gemv_packed_avx2, 8, "avx2")
 
+/* Several rows on the packed matrix (ic_gemm_rows_packed_acc_f32): per panel, half a panel
+ * (IC_GEMV_PANEL_VECS / 2 vectors) for two rows at a time, so that each vector of W read from
+ * the cache serves two rows and the eight accumulators give eight independent chains; every
+ * output one fused multiply-add per k in ascending k, the same at either width. A last odd
+ * row runs with itself as its pair's second row (its result stored once). */
+#define DEFINE_ROWS_PACKED(NAME, W, TARGET)                                                  \
+  __attribute__((target(TARGET))) static void NAME(const float *wp, const float *x,          \
+                                                    int64_t ldx, float *y, int64_t ldy,      \
+                                                    int64_t m, int64_t k, int64_t n) {       \
+    typedef float vf __attribute__((vector_size(4 * (W))));                                 \
+    enum { P = IC_GEMV_PANEL_VECS * (W), HV = 4 };                                          \
+    for (int64_t j = 0; j < n; j += P, wp += k * P) {                                        \
+      for (int half = 0; half < 2; half++) {                                                 \
+        const int64_t jh = j + half * HV * (W);                                              \
+        if (jh >= n) break;                                                                  \
+        for (int64_t b = 0; b < m; b += 2) {                                                 \
+          const int64_t b1 = b + 1 < m ? b + 1 : b;                                          \
+          float pad0[HV * (W)], pad1[HV * (W)];                                              \
+          const bool part = jh + HV * (W) > n;                                               \
+          float *y0 = y + b * ldy + jh, *y1 = y + b1 * ldy + jh;                             \
+          if (part) {                                                                        \
+            memset(pad0, 0, sizeof pad0);                                                    \
+            memset(pad1, 0, sizeof pad1);                                                    \
+            memcpy(pad0, y0, (size_t)(n - jh) * sizeof(float));                              \
+            memcpy(pad1, y1, (size_t)(n - jh) * sizeof(float));                              \
+            y0 = pad0;                                                                       \
+            y1 = pad1;                                                                       \
+          }                                                                                  \
+          vf a0, a1, a2, a3, c0, c1, c2, c3;                                                 \
+          memcpy(&a0, y0, sizeof(vf));                                                       \
+          memcpy(&a1, y0 + (W), sizeof(vf));                                                 \
+          memcpy(&a2, y0 + 2 * (W), sizeof(vf));                                             \
+          memcpy(&a3, y0 + 3 * (W), sizeof(vf));                                             \
+          memcpy(&c0, y1, sizeof(vf));                                                       \
+          memcpy(&c1, y1 + (W), sizeof(vf));                                                 \
+          memcpy(&c2, y1 + 2 * (W), sizeof(vf));                                             \
+          memcpy(&c3, y1 + 3 * (W), sizeof(vf));                                             \
+          const float *x0 = x + b * ldx, *x1 = x + b1 * ldx;                                 \
+          const float *r = wp + half * HV * (W);                                             \
+          for (int64_t i = 0; i < k; i++, r += P) {                                          \
+            const float s0 = x0[i], s1 = x1[i];                                              \
+            vf w0, w1, w2, w3;                                                               \
+            memcpy(&w0, r, sizeof w0);                                                       \
+            memcpy(&w1, r + (W), sizeof w1);                                                 \
+            memcpy(&w2, r + 2 * (W), sizeof w2);                                             \
+            memcpy(&w3, r + 3 * (W), sizeof w3);                                             \
+            a0 = FMA_##W(w0, s0, a0);                                                        \
+            a1 = FMA_##W(w1, s0, a1);                                                        \
+            a2 = FMA_##W(w2, s0, a2);                                                        \
+            a3 = FMA_##W(w3, s0, a3);                                                        \
+            c0 = FMA_##W(w0, s1, c0);                                                        \
+            c1 = FMA_##W(w1, s1, c1);                                                        \
+            c2 = FMA_##W(w2, s1, c2);                                                        \
+            c3 = FMA_##W(w3, s1, c3);                                                        \
+          }                                                                                  \
+          float *o0 = part ? pad0 : y0, *o1 = part ? pad1 : y1;                              \
+          memcpy(o1, &c0, sizeof(vf));                                                       \
+          memcpy(o1 + (W), &c1, sizeof(vf));                                                 \
+          memcpy(o1 + 2 * (W), &c2, sizeof(vf));                                             \
+          memcpy(o1 + 3 * (W), &c3, sizeof(vf));                                             \
+          memcpy(o0, &a0, sizeof(vf));                                                       \
+          memcpy(o0 + (W), &a1, sizeof(vf));                                                 \
+          memcpy(o0 + 2 * (W), &a2, sizeof(vf));                                             \
+          memcpy(o0 + 3 * (W), &a3, sizeof(vf));                                             \
+          if (part) {                                                                        \
+            if (b1 != b) memcpy(y + b1 * ldy + jh, pad1, (size_t)(n - jh) * sizeof(float));  \
+            memcpy(y + b * ldy + jh, pad0, (size_t)(n - jh) * sizeof(float));                \
+          }                                                                                  \
+        }                                                                                    \
+      }                                                                                      \
+    }                                                                                        \
+  }
+
+_Static_assert(IC_GEMV_PANEL_VECS == 8, "the rows kernel takes half a panel, 4 vectors");
+#include <immintrin.h>
+#define FMA_16(w, s, a) _mm512_fmadd_ps((__m512)(w), _mm512_set1_ps(s), (__m512)(a))
+#define FMA_8(w, s, a) _mm256_fmadd_ps((__m256)(w), _mm256_set1_ps(s), (__m256)(a))
+DEFINE_ROWS_PACKED(rows_packed_avx512, 16, "avx512f")
+DEFINE_ROWS_PACKED(rows_packed_avx2, 8, "avx2,fma")
+
+bool ic_gemm_rows_available(void) {
+  return __builtin_cpu_supports("avx512f") ||
+         (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+}
+
+void ic_gemm_rows_packed_acc_f32(const float *wp, const float *x, int64_t ldx, float *y,
+                                 int64_t ldy, int64_t m, int64_t k, int64_t n) {
+  if (__builtin_cpu_supports("avx512f")) rows_packed_avx512(wp, x, ldx, y, ldy, m, k, n);
+  else rows_packed_avx2(wp, x, ldx, y, ldy, m, k, n);
+}
+
 int64_t ic_gemv_panel(void) {
   return IC_GEMV_PANEL_VECS * (__builtin_cpu_supports("avx512f") ? 16 : 8);
 }
