@@ -292,6 +292,19 @@ DEFINE_BLOCK_ROW(block_row16, 16)
 DEFINE_BLOCK_ROW_AVX2(block_row8_avx2, 1)
 DEFINE_BLOCK_ROW_AVX2(block_row16_avx2, 2)
 
+/* The window row's elements into the four blocks' accumulators (NV vectors each), by OP
+ * (max or add). */
+#define ROWS4_ACC(OP, NV)                                                                 \
+  for (int64_t iw = ws; iw < we; iw++) {                                                  \
+    for (int j = 0; j < NV; j++) {                                                        \
+      const size_t o = (size_t)(iw * B + 8 * j);                                          \
+      v[j] = OP(v[j], _mm256_loadu_ps(r0 + o));                                           \
+      v[NV + j] = OP(v[NV + j], _mm256_loadu_ps(r1 + o));                                 \
+      v[2 * NV + j] = OP(v[2 * NV + j], _mm256_loadu_ps(r2 + o));                         \
+      v[3 * NV + j] = OP(v[3 * NV + j], _mm256_loadu_ps(r3 + o));                         \
+    }                                                                                     \
+  }
+
 /* The same for four channel blocks at once (xb + j * xs, out + j * os for block j): over a
  * large window one block's sum is a chain of dependent adds, four of them side by side keep
  * the adder busy (CRNN's squeeze-and-excitation averages over 4 x 160 at batch 8). Each lane
@@ -309,25 +322,9 @@ DEFINE_BLOCK_ROW_AVX2(block_row16_avx2, 2)
         const float *r = xb + (size_t)(ih * W) * B;                                       \
         const float *r0 = r, *r1 = r + xs, *r2 = r + 2 * xs, *r3 = r + 3 * xs;            \
         if (max) {                                                                        \
-          for (int64_t iw = ws; iw < we; iw++) {                                          \
-            for (int j = 0; j < NV; j++) {                                                \
-              const size_t o = (size_t)(iw * B + 8 * j);                                  \
-              v[j] = _mm256_max_ps(v[j], _mm256_loadu_ps(r0 + o));                        \
-              v[NV + j] = _mm256_max_ps(v[NV + j], _mm256_loadu_ps(r1 + o));              \
-              v[2 * NV + j] = _mm256_max_ps(v[2 * NV + j], _mm256_loadu_ps(r2 + o));      \
-              v[3 * NV + j] = _mm256_max_ps(v[3 * NV + j], _mm256_loadu_ps(r3 + o));      \
-            }                                                                             \
-          }                                                                               \
+          ROWS4_ACC(_mm256_max_ps, NV)                                                    \
         } else {                                                                          \
-          for (int64_t iw = ws; iw < we; iw++) {                                          \
-            for (int j = 0; j < NV; j++) {                                                \
-              const size_t o = (size_t)(iw * B + 8 * j);                                  \
-              v[j] = _mm256_add_ps(v[j], _mm256_loadu_ps(r0 + o));                        \
-              v[NV + j] = _mm256_add_ps(v[NV + j], _mm256_loadu_ps(r1 + o));              \
-              v[2 * NV + j] = _mm256_add_ps(v[2 * NV + j], _mm256_loadu_ps(r2 + o));      \
-              v[3 * NV + j] = _mm256_add_ps(v[3 * NV + j], _mm256_loadu_ps(r3 + o));      \
-            }                                                                             \
-          }                                                                               \
+          ROWS4_ACC(_mm256_add_ps, NV)                                                    \
         }                                                                                 \
       }                                                                                   \
       if (!max) {                                                                         \
