@@ -472,8 +472,8 @@ START_TEST(gru_and_simple_rnn) {
 END_TEST
 
 /* The recurrent product takes three paths (rnn.c): at fp32 batch 1 a GEMV on W_hh packed,
- * at batches 2 to 16 two rows at a time on the same packed matrix (where AVX2 with FMA is
- * present and AVX-512 is not), sgemm otherwise. All against the reference, at the sizes of the vector
+ * at batches 2 to 16 two rows at a time on the same packed matrix (where AVX2 with FMA or
+ * AVX-512 is present), sgemm otherwise. All against the reference, at the sizes of the vector
  * blocks and their tails (G = 4H = 84: 64 + 16 + 4; CRNN's H = 96), every mode, with sequences
  * ending early so that dead rows are skipped, and batch 17 for sgemm. */
 START_TEST(recurrent_gemv_and_gemm_paths) {

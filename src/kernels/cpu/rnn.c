@@ -608,18 +608,15 @@ static ic_status run(ic_kctx *c) {
    * AVX-512 as a GEMV on W_hh packed in column panels (ic_gemv_packed_acc_f32; CRNN's
    * [96] x [96, 384] at AVX-512: 1.50 against 1.75 us per step for the GEMV on [H, G], whose
    * strided rows the prefetchers follow less well: the same bits), instead of an sgemm call
-   * per step whose setup costs more than its arithmetic; without AVX-512, at batches of 2 to
+   * per step whose setup costs more than its arithmetic; at batches of 2 to
    * IC_RNN_ROWS_MAX_B on the same packed matrix, two rows per pass with fused multiply-adds
    * (ic_gemm_rows_packed_acc_f32; CRNN's [8, 96] x [96, 384] on an AVX2 EPYC: sgemm took
-   * 11.6 us per step there, on an AVX-512 Xeon 2.4-2.6); otherwise as sgemm on the
+   * 11.6 us per step there, on an AVX-512 Xeon 2.4-2.6); at larger batches as sgemm on the
    * transposed matrix, which beat the transposed-operand sgemm (3.5 us on that Xeon; the GEMV
    * there, one pass over wt per row, took 7.2). */
   const bool use_wt = !f64;
   const bool use_gemv = use_wt && B == 1 && ic_gemv_available();
-  /* Not on AVX-512, where sgemm took 2.4-2.6 us per step and the rows kernel has not been
-   * timed against it. */
-  const bool use_rows = use_wt && B >= 2 && B <= IC_RNN_ROWS_MAX_B &&
-                        ic_gemm_rows_available() && !__builtin_cpu_supports("avx512f");
+  const bool use_rows = use_wt && B >= 2 && B <= IC_RNN_ROWS_MAX_B && ic_gemm_rows_available();
   rnn_wt_cache *wc = NULL;
   if (use_wt && !train && c->state) {
     wc = *c->state;
