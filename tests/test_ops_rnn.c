@@ -272,14 +272,12 @@ static void lstm_check(const lstm_case *k, uint64_t seed) {
   ck_assert_msg(lstm_run(k, NULL, &d, got, err, sizeof err) == IC_OK, "%s", err);
   tu_assert_shape(got[0], k->dt, 3, TU_DIMS(k->T, k->B, D * k->H));
   tu_assert_shape(got[1], k->dt, 3, TU_DIMS(k->L * D, k->B, k->H));
-  /* Sums of 96 terms (CRNN's H) through 2 layers and 8 steps: float32's paths land up to
-   * 1.8e-6 (sgemm) and 3.3e-6 (the FMA rows kernel, batch 8) from the double reference. */
-  double tol = k->dt == IC_FP64 ? 1e-12 : 1e-5, atol = tol * (k->H >= 64 ? 0.5 : 0.2);
-  tu_assert_close(got[0], out, n_out, tol, atol);
-  tu_assert_close(got[1], hn, n_st, tol, atol);
+  double tol = k->dt == IC_FP64 ? 1e-12 : 1e-5;
+  tu_assert_close(got[0], out, n_out, tol, tol * 0.2);
+  tu_assert_close(got[1], hn, n_st, tol, tol * 0.2);
   if (n_states(k) == 2) {
     tu_assert_shape(got[2], k->dt, 3, TU_DIMS(k->L * D, k->B, k->H));
-    tu_assert_close(got[2], cn, n_st, tol, atol);
+    tu_assert_close(got[2], cn, n_st, tol, tol * 0.2);
   }
   /* training (is_test false: Reserve written for rnn_grad) computes the same, bitwise */
   prog_opts train = {.train = true};
@@ -471,11 +469,10 @@ START_TEST(gru_and_simple_rnn) {
 }
 END_TEST
 
-/* The recurrent product takes three paths (rnn.c): at fp32 batch 1 a GEMV on W_hh packed,
- * at batches 2 to 16 two rows at a time on the same packed matrix (where AVX2 with FMA or
- * AVX-512 is present), sgemm otherwise. All against the reference, at the sizes of the vector
- * blocks and their tails (G = 4H = 84: 64 + 16 + 4; CRNN's H = 96), every mode, with sequences
- * ending early so that dead rows are skipped, and batch 17 for sgemm. */
+/* The recurrent product takes two paths (rnn.c): a GEMV on W_hh transposed at fp32 batch <= 4
+ * (where AVX2 is present) and sgemm otherwise. Both against the reference, at the sizes of
+ * the vector blocks and their tails (G = 4H = 84: 64 + 16 + 4; CRNN's H = 96), every mode,
+ * with sequences ending early so that dead rows are skipped. */
 START_TEST(recurrent_gemv_and_gemm_paths) {
   static const int64_t len4[] = {9, 3, 0, 7}, len6[] = {9, 3, 0, 7, 9, 1};
   for (int mode = MODE_LSTM; mode <= MODE_RNN_RELU; mode++) {
@@ -495,13 +492,6 @@ START_TEST(recurrent_gemv_and_gemm_paths) {
   }
   lstm_case crnn = {.T = 8, .B = 1, .I = 40, .H = 96, .L = 2, .bidi = true, .dt = IC_FP32};
   lstm_check(&crnn, 120);
-  crnn.B = 8;
-  lstm_check(&crnn, 121);
-  for (int mode = MODE_LSTM; mode <= MODE_GRU; mode++) {
-    lstm_case big = {.T = 5, .B = 17, .I = 9, .H = 21, .L = 1, .bidi = true, .dt = IC_FP32,
-                     .mode = mode};
-    lstm_check(&big, (uint64_t)(130 + mode));
-  }
 }
 END_TEST
 

@@ -226,45 +226,6 @@ START_TEST(gemv_bitwise) {
 }
 END_TEST
 
-/* Several rows on the packed matrix: each output one fused multiply-add per k in ascending k
- * (fmaf), at every panel tail and an odd row count. */
-START_TEST(gemm_rows_bitwise) {
-  if (!ic_gemm_rows_available()) {
-    /* Not a skip of the check: rnn then never calls it (test_ops_rnn covers its sgemm). */
-    ck_assert(!__builtin_cpu_supports("avx512f") &&
-              !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")));
-    return;
-  }
-  static const int64_t ns[] = {1, 7, 8, 31, 32, 33, 63, 64, 65, 84, 127, 128, 129, 257, 384};
-  static const int64_t ms[] = {1, 2, 3, 5, 8, 16};
-  for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
-    for (size_t u = 0; u < sizeof ms / sizeof ms[0]; u++) {
-      const int64_t n = ns[t], k = 29, m = ms[u], ldx = k + 3, ldy = n + 5;
-      float *w = malloc((size_t)(n * k) * sizeof *w), *x = malloc((size_t)(m * ldx) * sizeof *x);
-      float *y = malloc((size_t)(m * ldy) * sizeof *y), *ref = malloc((size_t)(m * ldy) * sizeof *ref);
-      uint32_t s = 777u + (uint32_t)(n * 31 + m);
-      for (int64_t i = 0; i < n * k; i++) w[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
-      for (int64_t i = 0; i < m * ldx; i++) x[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
-      for (int64_t i = 0; i < m * ldy; i++) ref[i] = y[i] = 0.125f * (float)(i % 97) - 2.0f;
-      for (int64_t b = 0; b < m; b++) {
-        for (int64_t j = 0; j < n; j++) {
-          float a = ref[b * ldy + j];
-          for (int64_t i = 0; i < k; i++) a = fmaf(w[j * k + i], x[b * ldx + i], a);
-          ref[b * ldy + j] = a;
-        }
-      }
-      float *wp = malloc((size_t)ic_gemv_packed_size(k, n) * sizeof *wp);
-      ic_gemv_pack_f32(w, n, k, wp);
-      ic_gemm_rows_packed_acc_f32(wp, x, ldx, y, ldy, m, k, n);
-      ck_assert_msg(memcmp(y, ref, (size_t)(m * ldy) * sizeof *y) == 0,
-                    "rows kernel differs from fmaf in ascending k (or wrote past a row) at "
-                    "m = %lld, n = %lld", (long long)m, (long long)n);
-      free(w), free(x), free(y), free(ref), free(wp);
-    }
-  }
-}
-END_TEST
-
 /* The documented row formulas, written out in scalar code: eight double lanes (element i into
  * lane i % 8, added ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7))), exponentials by the 4-lane
  * form. */
@@ -390,7 +351,6 @@ static TCase *tc_vmath(void) {
   tcase_add_test(tc, widths_bitwise);
   tcase_add_test(tc, tanh_from_sigmoid);
   tcase_add_test(tc, gemv_bitwise);
-  tcase_add_test(tc, gemm_rows_bitwise);
   tcase_add_test(tc, rows_bitwise);
   return tc;
 }

@@ -34,14 +34,4 @@ int64_t ic_gemv_packed_size(int64_t k, int64_t n);
 void ic_gemv_pack_f32(const float *w, int64_t n, int64_t k, float *wp);
 void ic_gemv_packed_acc_f32(const float *wp, const float *x, float *y, int64_t k, int64_t n);
 
-/* Several rows at once on the same packed matrix, for rnn's recurrent product at small
- * batches: y[b][j] += sum over k of x[b][k] * W[j][k] for b < m (rows ldx and ldy floats
- * apart), each output one fused multiply-add per k in ascending k (so not the bits of
- * ic_gemv_packed_acc_f32, which rounds the product; the same with either vector unit, and
- * for any m). Needs ic_gemm_rows_available() (AVX-512F, or AVX2 with FMA) and a matrix
- * packed on this machine. */
-bool ic_gemm_rows_available(void);
-void ic_gemm_rows_packed_acc_f32(const float *wp, const float *x, int64_t ldx, float *y,
-                                 int64_t ldy, int64_t m, int64_t k, int64_t n);
-
 #endif

@@ -44,9 +44,6 @@
 #include "kernels/cpu/vmath.h"
 #include "kernels/kernel.h"
 
-/* The largest batch whose recurrent product runs as ic_gemm_rows_packed_acc_f32. */
-#define IC_RNN_ROWS_MAX_B 16
-
 static const char *const k_modes[] = {"LSTM", "GRU", "RNN_TANH", "RNN_RELU"};
 
 enum { IN_INPUT, IN_PRESTATE, IN_WEIGHTS, IN_SEQLEN };
@@ -397,7 +394,7 @@ typedef struct rnn_wt_cache rnn_wt_cache;
 typedef struct rnn_run {
   const rnn_attrs *a;
   int64_t T, B, H, G, D, L;
-  bool lstm, gru, f64, use_wt, use_gemv, use_rows;
+  bool lstm, gru, f64, use_wt, use_gemv;
   size_t es, nw, n_state, n_layer;
   int64_t blk;
   const int64_t *len;
@@ -487,7 +484,7 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
   const rnn_attrs *a = r->a;
   const int64_t T = r->T, B = r->B, H = r->H, G = r->G, D = r->D, L = r->L;
   const bool lstm = r->lstm, gru = r->gru, f64 = r->f64, use_wt = r->use_wt;
-  const bool use_gemv = r->use_gemv, use_rows = r->use_rows, pack = use_gemv || use_rows;
+  const bool use_gemv = r->use_gemv;
   const size_t es = r->es, nw = r->nw, n_state = r->n_state, n_layer = r->n_layer;
   void *gates = s->gates, *h = s->h, *cst = s->cst;
   float *wt = s->wt;
@@ -522,9 +519,9 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
   if (use_wt && wc) {
     /* Only this direction's thread touches block l * D + d. */
     const int64_t blk = l * D + d;
-    wt = (float *)kept_transpose(&wc->key[blk], wc->wt + blk * wc->gh, w_hh, G, H, pack);
+    wt = (float *)kept_transpose(&wc->key[blk], wc->wt + blk * wc->gh, w_hh, G, H, use_gemv);
   } else if (use_wt) {
-    prepare_w(w_hh, wt, G, H, pack);
+    prepare_w(w_hh, wt, G, H, use_gemv);
   }
   memcpy(h, (const char *)r->init_h->data + row * es, n_state * es);
   if (lstm) memcpy(cst, (const char *)r->init_c->data + row * es, n_state * es);
@@ -550,9 +547,6 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
         memset(gh, 0, (size_t)G * sizeof(float));
         if (live[b]) ic_gemv_packed_acc_f32(wt, (const float *)h + b * H, gh, H, G);
       }
-    } else if (gru && use_rows && any) {
-      memset(cst, 0, (size_t)(B * G) * sizeof(float));
-      ic_gemm_rows_packed_acc_f32(wt, h, H, cst, G, B, H, G);
     } else if (gru && use_wt && any) {
       gemm_nn(c, B, G, H, h, H, wt, G, 0.0, cst, G);
     } else if (gru && any) {
@@ -561,8 +555,6 @@ static void run_direction(const ic_kctx *c, const rnn_run *r, const rnn_dir *s, 
       for (int64_t b = 0; b < B; b++) {
         if (live[b]) ic_gemv_packed_acc_f32(wt, (const float *)h + b * H, (float *)g_t + b * G, H, G);
       }
-    } else if (use_rows && any) {
-      ic_gemm_rows_packed_acc_f32(wt, h, H, (float *)g_t, G, B, H, G);
     } else if (use_wt && any) {
       gemm_nn(c, B, G, H, h, H, wt, G, 1.0, g_t, G);
     } else if (any) {
@@ -608,15 +600,11 @@ static ic_status run(ic_kctx *c) {
    * AVX-512 as a GEMV on W_hh packed in column panels (ic_gemv_packed_acc_f32; CRNN's
    * [96] x [96, 384] at AVX-512: 1.50 against 1.75 us per step for the GEMV on [H, G], whose
    * strided rows the prefetchers follow less well: the same bits), instead of an sgemm call
-   * per step whose setup costs more than its arithmetic; at batches of 2 to
-   * IC_RNN_ROWS_MAX_B on the same packed matrix, two rows per pass with fused multiply-adds
-   * (ic_gemm_rows_packed_acc_f32; CRNN's [8, 96] x [96, 384] on an AVX2 EPYC: sgemm took
-   * 11.6 us per step there, on an AVX-512 Xeon 2.4-2.6); at larger batches as sgemm on the
-   * transposed matrix, which beat the transposed-operand sgemm (3.5 us on that Xeon; the GEMV
-   * there, one pass over wt per row, took 7.2). */
+   * per step whose setup costs more than its arithmetic; at larger batches as sgemm on the transposed matrix, which beat the
+   * transposed-operand sgemm (CRNN's [8, 96] x [96, 384]: 2.4-2.6 against 3.5 us per step;
+   * the GEMV there, one pass over wt per row, took 7.2). */
   const bool use_wt = !f64;
   const bool use_gemv = use_wt && B == 1 && ic_gemv_available();
-  const bool use_rows = use_wt && B >= 2 && B <= IC_RNN_ROWS_MAX_B && ic_gemm_rows_available();
   rnn_wt_cache *wc = NULL;
   if (use_wt && !train && c->state) {
     wc = *c->state;
@@ -689,7 +677,7 @@ static ic_status run(ic_kctx *c) {
 
   const rnn_run r = {
       .a = a, .T = T, .B = B, .H = H, .G = G, .D = D, .L = L, .lstm = lstm, .gru = gru,
-      .f64 = f64, .use_wt = use_wt, .use_gemv = use_gemv, .use_rows = use_rows, .es = es, .nw = (size_t)(4 * L * D),
+      .f64 = f64, .use_wt = use_wt, .use_gemv = use_gemv, .es = es, .nw = (size_t)(4 * L * D),
       .n_state = n_state, .n_layer = n_layer, .blk = ic_rnn_block(a, T, B), .len = len,
       .init_h = ic_in(c, IN_PRESTATE, 0), .init_c = lstm ? ic_in(c, IN_PRESTATE, 1) : NULL,
       .last_h = ic_out(c, OUT_STATE, 0), .last_c = lstm ? ic_out(c, OUT_STATE, 1) : NULL,
