@@ -492,6 +492,13 @@ START_TEST(recurrent_gemv_and_gemm_paths) {
   }
   lstm_case crnn = {.T = 8, .B = 1, .I = 40, .H = 96, .L = 2, .bidi = true, .dt = IC_FP32};
   lstm_check(&crnn, 120);
+  crnn.B = 8;
+  lstm_check(&crnn, 121);
+  for (int mode = MODE_LSTM; mode <= MODE_GRU; mode++) {
+    lstm_case big = {.T = 5, .B = 17, .I = 9, .H = 21, .L = 1, .bidi = true, .dt = IC_FP32,
+                     .mode = mode};
+    lstm_check(&big, (uint64_t)(130 + mode));
+  }
 }
 END_TEST
 
