@@ -9,7 +9,7 @@
 /* Rows of wt taken per pass over y: y goes through the registers once per 16 rows, and the
  * 16 rows stream through the cache side by side, each read in order along its columns (one
  * column block across all k, the first form, read the matrix 128 bytes per row and page:
- * MobileNetV2's 1280 x 1000 classifier from memory 0.39-0.50 -> 0.13-0.22 ms, best of 30). */
+ * MobileNetV2's 1280 x 1000 classifier from memory 0.39-0.59 -> 0.13-0.22 ms, best of 30). */
 #define IC_GEMV_KB 16
 
 /* Per pass, four accumulators of W lanes (4 * W outputs); then single vectors; then a scalar
