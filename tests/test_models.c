@@ -346,6 +346,55 @@ START_TEST(ppocrv4_det_rewrites) {
 }
 END_TEST
 
+/* Concats joined in place (analysis/join.c) at batch 1: from the second run on, PP-HGNet's six
+ * concats and one of the PP-OCRv4 DB detector's (the others gather plain maps into the blocked
+ * layout their reader takes) adopt their inputs' buffer instead of copying, and
+ * every run is bitwise the run of a plan without joins, at 1 and 2 threads. */
+START_TEST(joins_on_real_programs) {
+  static const struct {
+    real_model m;
+    size_t joined;
+  } k[] = {
+      {{"paddle/pphgnet_plate/inference.pdmodel", "x", {1, 3, 224, 224}}, 6},
+      {{"paddle-zoo/ppocrv4_det/inference.pdmodel", "x", {1, 3, 64, 96}}, 1},
+  };
+  for (size_t c = 0; c < sizeof k / sizeof k[0]; c++) {
+    ic_scope *params;
+    ic_program *p = load_real(&k[c].m, &params);
+    ic_tensor *x = tu_rand_f32(4, k[c].m.dims, 17, -1, 1);
+    const char *fetch = ic_program_fetch_target(p, 0);
+    for (int threads = 1; threads <= 2; threads++) {
+      ic_executor *e[2];
+      for (int j = 0; j < 2; j++) {
+        ic_options o;
+        ic_options_default(&o);
+        o.threads = threads;
+        ck_assert_int_eq(ic_executor_create(&o, &e[j]), IC_OK);
+        ic_executor_no_joins(e[j], j == 1);
+      }
+      for (int run = 0; run < 3; run++) {
+        ic_tensor *out[2];
+        for (int j = 0; j < 2; j++) {
+          ck_assert_msg(ic_executor_run(e[j], p, params, 1, &k[c].m.feed,
+                                        (const ic_tensor *const *)&x, 1, &fetch, &out[j]) == IC_OK,
+                        "%s: %s", k[c].m.rel, ic_executor_errmsg(e[j]));
+        }
+        size_t joined = ic_executor_last_joined(e[0]);
+        ck_assert_msg(joined == (run ? k[c].joined : 0), "%s, %d threads, run %d: %zu joined",
+                      k[c].m.rel, threads, run, joined);
+        ck_assert_uint_eq(ic_executor_last_joined(e[1]), 0);
+        tu_assert_bitwise(out[0], out[1], "joined versus copied concats");
+        for (int j = 0; j < 2; j++) ic_tensor_destroy(out[j]);
+      }
+      for (int j = 0; j < 2; j++) ic_executor_destroy(e[j]);
+    }
+    ic_tensor_destroy(x);
+    ic_scope_destroy(params);
+    ic_program_destroy(p);
+  }
+}
+END_TEST
+
 static TCase *tc_mlp(void) {
   TCase *tc = tcase_create("mlp");
   tcase_add_test(tc, mlp_in_every_layout);
@@ -358,6 +407,7 @@ static TCase *tc_real(void) {
   tcase_add_loop_test(tc, real_programs_agree, 0, (int)(sizeof k_real / sizeof k_real[0]));
   tcase_add_loop_test(tc, rewrites_within_tolerance, 0, (int)(sizeof k_real / sizeof k_real[0]));
   tcase_add_test(tc, ppocrv4_det_rewrites);
+  tcase_add_test(tc, joins_on_real_programs);
   return tc;
 }
 

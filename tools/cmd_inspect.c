@@ -114,6 +114,7 @@ static void print_plan(const ic_plan_desc *p) {
          p->edges, p->implicit_edges);
   printf("critical path: %zu instructions; maximum width: %zu\n", p->critical_path,
          p->max_width);
+  if (p->joins) printf("concats joined in place: %zu\n", p->joins);
   if (device) printf("device %s: %u streams, %u events\n", p->place, p->n_streams, p->n_events);
   printf("\ninstructions:\n");
   for (size_t i = 0; i < p->n_instrs; i++) {

@@ -478,6 +478,8 @@ typedef struct ic_plan_desc {
   size_t edges_before_pruning, edges, implicit_edges; /* implicit: kept after pruning */
   size_t critical_path;      /* instructions on the longest dependency chain */
   size_t max_width;          /* most instructions on one depth level */
+  size_t joins;              /* concats whose inputs their producers write in place (at batch
+                                1 along the channels, in one layout: the concat copies nothing) */
   double analysis_ms;
   char place[32];            /* "cpu" or the device of a device plan ("cuda:0", "emu:0") */
   uint32_t n_streams, n_events;

@@ -318,6 +318,7 @@ ic_status ic_plan_build(const ic_program *prog, size_t n_feeds, const char *cons
   if ((st = check_holders(&b))) goto fail;
   classify(&b);
   mark_aliases(p);
+  if (o->fuse && !o->device && !o->no_joins && (st = ic_plan_joins(p, err))) goto fail;
   if (o->gc && (st = plan_releases(&b))) goto fail;
   if ((st = ic_plan_build_dag(p, o->sequential, err))) goto fail;
   if (o->device && (st = ic_plan_streams(p, o->streams, err))) goto fail;

@@ -68,6 +68,13 @@ typedef struct ic_instr {
   bool meta_only;            /* reads no input's data: a view, or every input read for its
                                 dims only (shape, fill_any_like); with a view's or a few
                                 output elements it is quick whatever its last run measured */
+  /* Concats joined in place (join.c): a concat instruction's join (index + 1, 0: none), and
+   * for an instruction writing one of a join's parts, that join (index + 1, 0: none), the
+   * part, and the output slot and position of the variable. */
+  uint32_t join;
+  uint32_t part_join;
+  uint32_t part;
+  uint16_t part_slot, part_pos;
   const struct ic_subplan *sub; /* while, conditional_block: its sub-block's plan (ctrlflow.h) */
   /* Device plans only: */
   uint8_t where;             /* IC_WHERE_HOST, _DEVICE, _H2D, _D2H */
@@ -79,6 +86,15 @@ typedef struct ic_instr {
   const uint8_t *succ_sedge; /* per successor: IC_SEDGE_* (NULL in host plans) */
 } ic_instr;
 
+/* A concat whose inputs its producers may write straight into their places in its output
+ * (join.c; run time: interp/join.c). Part k is concat input k; part_var[k] is that input's
+ * variable when its producer writes it in place (a part), NONE when the concat copies it. */
+typedef struct ic_join {
+  uint32_t concat;           /* the concat instruction */
+  uint32_t n_parts;          /* its X inputs */
+  const uint32_t *part_var;
+} ic_join;
+
 typedef struct ic_plan_stats {
   size_t edges_before_pruning;  /* data + implicit edges, deduplicated */
   size_t edges;                 /* after transitive reduction */
@@ -86,6 +102,7 @@ typedef struct ic_plan_stats {
   size_t critical_path;         /* instructions on the longest dependency chain */
   size_t max_width;             /* most instructions sharing one depth level */
   size_t alone;                 /* instructions nothing else can run beside */
+  size_t joins;                 /* concats whose inputs may be written in place (join.c) */
   double analysis_ms;           /* time ic_plan_build took */
 } ic_plan_stats;
 
@@ -107,6 +124,8 @@ typedef struct ic_plan {
   uint32_t n_streams;        /* streams the plan uses */
   uint32_t n_events;         /* instructions that record an event */
   bool blocked;              /* some op writes blocked (oneDNN) layouts: readers are checked */
+  size_t n_joins;            /* concats joined in place (join.c) */
+  const ic_join *joins;
 } ic_plan;
 
 typedef struct ic_plan_options {
@@ -120,6 +139,7 @@ typedef struct ic_plan_options {
   bool winograd;                  /* CPU: 3 x 3 convolutions by Winograd's algorithm where
                                      faster (convalgo.c) */
   bool prune;                     /* only the ops the fetches need (prune.c) */
+  bool no_joins;                  /* testing: no concat joined in place (join.c) */
 } ic_plan_options;
 
 ic_status ic_plan_build(const ic_program *p, size_t n_feeds, const char *const *feed_names,
@@ -131,6 +151,11 @@ void ic_plan_destroy(ic_plan *plan);
 
 /* Streams, events and stream-order edges for a device plan (after ic_plan_build_dag). */
 ic_status ic_plan_streams(ic_plan *plan, ic_stream_policy policy, ic_err *err);
+
+/* ---- join.c ---- */
+/* Find the concats whose producers may write their inputs in place (CPU plans with fuse on,
+ * after classification and before the DAG). */
+ic_status ic_plan_joins(ic_plan *plan, ic_err *err);
 
 /* ---- dag.c ---- */
 

@@ -1,7 +1,8 @@
 /* Buffers and allocators. A buffer is one reference-counted block of tensor storage; every
  * tensor that shares it holds a reference, and the last release returns it to the allocator
  * that made it. Kernels never write into a buffer they did not receive as a fresh output of
- * the instruction they run, so sharing a buffer between variables is always safe. */
+ * the instruction they run, so sharing a buffer between variables is always safe (the parts
+ * of a concat joined in place receive fresh, disjoint regions of one buffer: interp/join.c). */
 #ifndef IC_GC_ALLOC_H
 #define IC_GC_ALLOC_H
 

@@ -103,7 +103,7 @@ static ic_status lookup(ic_executor *e, const ic_program *p, char *names, size_t
   }
   ic_plan_options po = {.gc = e->opt.gc, .sequential = e->opt.sequential, .device = e->dev,
                         .streams = e->opt.cuda_graph ? IC_STREAMS_SINGLE : e->opt.streams,
-                        .fuse = e->opt.fuse, .plain_layout = e->plain_layout,
+                        .fuse = e->opt.fuse, .plain_layout = e->plain_layout, .no_joins = e->no_joins,
                         .winograd = e->opt.winograd, .prune = e->opt.prune};
   ic_status st = ic_plan_build(p, n_feeds, feed_names, n_fetches, fetch_names, &po, &ce->plan,
                                err);

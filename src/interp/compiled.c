@@ -285,6 +285,7 @@ static ic_status run_plan(ic_executor *e, const ic_plan *p, ic_rstate *rs, ic_sc
     if (st) goto done;
   }
   if ((st = bind(&r, scope, err))) goto done;
+  atomic_store_explicit(&rs->n_joined, 0, memory_order_relaxed);
   worker self = {.id = 0, .env = e->env, .cls = CLASS_HOST,
                  .classes = r.pool ? 1u << CLASS_HOST : (1u << N_CLASSES) - 1};
   if (capture && (st = e->dev->v->capture_begin(e->dstreams[0], err))) goto done;
@@ -354,6 +355,7 @@ done:
     rs->graph = NULL;
   }
   free(staged);
+  ic_join_reset(rs, p);
   unbind(p, rs, NONE);
   if (st) {
     for (size_t i = 0; i < n_fetches; i++) {

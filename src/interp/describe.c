@@ -168,6 +168,7 @@ static ic_status describe(const ic_plan *p, const ic_executor *e, ic_plan_desc *
   d->implicit_edges = p->stats.implicit_edges;
   d->critical_path = p->stats.critical_path;
   d->max_width = p->stats.max_width;
+  d->joins = p->stats.joins;
   d->analysis_ms = p->stats.analysis_ms;
   if (p->device) ic_place_name(p->device->place, d->place, sizeof d->place);
   else snprintf(d->place, sizeof d->place, "cpu");

@@ -178,6 +178,12 @@ void ic_executor_break_sync(ic_executor *e, bool no_events, bool no_gc_events) {
   e->no_gc_events = no_gc_events;
 }
 void ic_executor_plain_layout(ic_executor *e, bool on) { e->plain_layout = on; }
+
+void ic_executor_no_joins(ic_executor *e, bool on) { e->no_joins = on; }
+
+size_t ic_executor_last_joined(const ic_executor *e) {
+  return e->last_rs ? atomic_load_explicit(&e->last_rs->n_joined, memory_order_relaxed) : 0;
+}
 void ic_executor_poison_freed(ic_executor *e, bool on) { ic_allocator_set_poison(e->alloc, on); }
 const ic_plan *ic_executor_last_plan(const ic_executor *e) { return e->last_plan; }
 

@@ -167,6 +167,7 @@ struct ic_executor {
   bool no_events;          /* testing: skip cross-stream event waits */
   bool no_gc_events;       /* testing: free device variables without waiting for other streams */
   bool plain_layout;       /* testing: plans keep every tensor plain (no layout pass) */
+  bool no_joins;           /* testing: plans join no concat in place (analysis/join.c) */
   bool has_emu_options;    /* testing: options for the emulated device (delays, poison) */
   struct ic_emu_options_priv {
     int max_delay_us;
@@ -224,6 +225,11 @@ void ic_executor_emu_testing(ic_executor *e, int max_delay_us, bool poison, uint
  * comparing with it isolates what blocked activations change. Set before the first run (the
  * plan cache does not key on it). */
 void ic_executor_plain_layout(ic_executor *e, bool on);
+/* Plans built from now on join no concat in place (analysis/join.c): the reference the
+ * joined runs are compared with. Set before the first run (the plan cache does not key on it). */
+void ic_executor_no_joins(ic_executor *e, bool on);
+/* Concats of the last compiled run that adopted their parts' buffer instead of copying. */
+size_t ic_executor_last_joined(const ic_executor *e);
 /* The plan of the last compiled run, or NULL (meaningful while no other run is going). */
 const ic_plan *ic_executor_last_plan(const ic_executor *e);
 /* Variable v of the last compiled run's plan as that run left it: buffers are released after

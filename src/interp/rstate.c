@@ -40,6 +40,7 @@ static ic_status make_device_state(ic_rstate *rs, const ic_plan *plan, ic_device
 
 void ic_rstate_destroy(ic_rstate *rs, const ic_plan *plan) {
   if (!rs) return;
+  ic_join_destroy(rs, plan);
   for (size_t v = 0; rs->vars && v < plan->n_vars; v++) {
     ic_variable_release(&rs->vars[v]);
   }
@@ -205,7 +206,7 @@ ic_status ic_rstate_create(const ic_plan *plan, ic_device *dev, ic_rstate **out,
   if (!rs->vars || !rs->varp || !rs->slots || !rs->tptr || !rs->vptr || !rs->patch_pos ||
       !rs->patch_var || !rs->ctx || !rs->kstate || !rs->snap_slots || !rs->snaps ||
       !rs->n_snaps || !rs->deps || !rs->cost_us || !rs->quick || !rs->root_order || !rs->refs || !rs->heaps[0] || !rs->heaps[1] ||
-      !rs->heaps[2] || !rs->first_reader || !rs->found) {
+      !rs->heaps[2] || !rs->first_reader || !rs->found || ic_join_create(rs, plan)) {
     goto oom;
   }
   for (size_t v = 0; v < plan->n_vars; v++) {

@@ -23,6 +23,16 @@ static inline int instr_class(const ic_instr *in) {
                                      : CLASS_DEVICE;
 }
 
+/* A join's state in one run state (interp/join.c). off[k] is the byte offset of concat input k
+ * in the output as the last run's concat found it (off[n_parts]: the whole output), valid
+ * when that concat was a chunk copy whose parts could all be placed; buf is this run's output
+ * buffer, made by the first part placed, one reference held until the concat runs. */
+typedef struct ic_joinrt {
+  _Atomic(ic_buffer *) buf;
+  bool valid;
+  size_t *off;
+} ic_joinrt;
+
 /* Everything a run mutates. A cache entry keeps a pool of them: a run takes one (or makes
  * one) and gives it back, so concurrent runs of one plan never share one. */
 struct ic_rstate {
@@ -56,6 +66,8 @@ struct ic_rstate {
   atomic_uint *refs;        /* remaining users before a variable is released */
   uint32_t *heaps[N_CLASSES]; /* ready instructions per thread class */
   uint32_t *first_reader;   /* per variable: first instruction reading it, for messages */
+  ic_joinrt *joins;         /* per plan join (join.c) */
+  atomic_uint n_joined;     /* concats of the current or last run that adopted their parts */
   /* Per persistable or external variable: what the scope lookup found (NULL: nothing), kept
    * while the scope is the one with id bound_scope and holds bound_size variables along
    * its chain (ic_scope_chain_size; variables are never removed). Looking up ~260 names in
@@ -148,6 +160,20 @@ struct ic_pool {
   atomic_int busy;
   int lent;                 /* guarded by lock */
 };
+
+/* join.c: concats joined in place (analysis/join.c). Per-join state of a run state; its
+ * buffers are released by ic_join_reset. */
+ic_status ic_join_create(ic_rstate *rs, const ic_plan *plan);
+void ic_join_destroy(ic_rstate *rs, const ic_plan *plan);
+/* Drop the buffers a run still holds (a failed run may end between a part and its concat). */
+void ic_join_reset(ic_rstate *rs, const ic_plan *plan);
+/* Instruction in writes a part: place its output t (meta set by infer) in the join's buffer
+ * when the last run's concat says it fits. False: allocate t as usual. */
+bool ic_join_place(crun *r, const ic_instr *in, ic_tensor *t);
+/* Instruction i is a join's concat, its output's meta set by infer: adopt the parts' buffer
+ * (copying in the inputs not in place) when every input is where it belongs, setting
+ * *adopted, and remember this run's offsets for the next one. */
+void ic_join_concat(crun *r, uint32_t i, bool *adopted);
 
 /* devexec.c: device and copy instructions, and freeing device variables. */
 ic_status ic_exec_device(crun *r, worker *w, uint32_t i);

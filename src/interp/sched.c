@@ -336,9 +336,16 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
   ic_status st = r->plan->blocked ? ic_check_layouts(c, &w->err) : IC_OK;
   if (!st) st = def->infer(c);
   if (!st) st = ic_share_lod(c, &w->err);
-  for (size_t k = 0; !st && k < def->n_outputs; k++) {
+  /* A joined concat whose inputs are in place adopts their buffer and runs no kernel. */
+  bool adopted = false;
+  if (!st && in->join) ic_join_concat(r, i, &adopted);
+  for (size_t k = 0; !st && !adopted && k < def->n_outputs; k++) {
     if (def->outputs[k].flags & (IC_SLOT_NO_BUFFER | IC_SLOT_SHARE | IC_SLOT_HOLDER | IC_SLOT_DYNAMIC)) continue;
     for (size_t j = 0; !st && j < c->out[k].n; j++) {
+      if (in->part_join && k == in->part_slot && j == in->part_pos &&
+          ic_join_place(r, in, c->out[k].t[j])) {
+        continue;
+      }
       st = ic_tensor_alloc(c->out[k].t[j], r->e->alloc, &w->err);
     }
   }
@@ -351,6 +358,7 @@ static ic_status exec_host(crun *r, worker *w, uint32_t i) {
       atomic_store_explicit(&r->caller_instr, i, memory_order_release);
     }
     st = r->e->fail_at == (long)i ? ic_err_set(&w->err, IC_ERR_KERNEL, "injected failure")
+         : adopted                ? IC_OK
                                   : def->cpu(c);
     const uint64_t ns = (ic_now_ns() - t0) * (uint64_t)(w->env.intra_threads > 0 ? w->env.intra_threads : 1);
     const uint64_t us = ns / 1000;

@@ -44,6 +44,33 @@ int ic_concat_axis(ic_kctx *c, int rank) {
   return ic_shapeops_axis(c, X, axis, rank, what);
 }
 
+bool ic_concat_chunks(ic_kctx *c, int *layout) {
+  const concat_attrs *a = c->attrs;
+  const ic_tensor *x0 = ic_in(c, X, 0), *out = ic_out(c, OUT, 0);
+  const int rank = x0->ndim;
+  if (c->in[AXIS_TENSOR].n || rank == 0 || a->axis < -rank || a->axis >= rank) return false;
+  const int axis = (int)(a->axis < 0 ? a->axis + rank : a->axis);
+  if (ic_numel(axis, x0->dims) != 1) return false;
+  const int lay = x0->layout, block = ic_layout_block(lay);
+  if (lay == IC_LAYOUT_NCHW16C_PAD) return false;
+  for (size_t i = 0; i < c->in[X].n; i++) {
+    const ic_tensor *xi = ic_in(c, X, i);
+    if (xi->layout != lay || (block && xi->dims[1] % block)) return false;
+  }
+  const bool marked = a->blocked_out && axis == 1 && rank == 4;
+  if (block) {
+    if (!marked) return false; /* run() unpacks them */
+    *layout = lay;
+    return true;
+  }
+  /* plain inputs: run() gathers them into the blocked layout a reader takes, when it can */
+  if (marked && x0->dtype == IC_FP32 && out->dims[1] > 0 && out->dims[1] % ic_dnnl_native_block() == 0) {
+    return false;
+  }
+  *layout = IC_LAYOUT_PLAIN;
+  return true;
+}
+
 static ic_status infer(ic_kctx *c) {
   const ic_tensor *x0 = ic_in(c, X, 0);
   int axis = ic_concat_axis(c, x0->ndim);

@@ -163,6 +163,11 @@ typedef struct concat_attrs {
 /* concat's axis for inputs of rank `rank` (AxisTensor's value or the attribute), normalized;
  * -1 with an error. */
 int ic_concat_axis(ic_kctx *c, int rank);
+/* Whether concat's kernel, on these inputs and Out's meta (after infer), copies every input as
+ * one contiguous chunk of Out, back to back, in the layout *layout that Out then has: the axes
+ * before the concat axis all of extent 1, every input in one layout that Out keeps. The
+ * executor joins such a concat in place (interp/join.c). No AxisTensor (the plan checks). */
+bool ic_concat_chunks(ic_kctx *c, int *layout);
 
 typedef struct split_attrs {
   int64_t axis, num;
