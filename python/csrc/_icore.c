@@ -659,12 +659,12 @@ static PyObject *plan_to_py(const ic_plan_desc *d) {
   }
   if (!vars) return NULL;
   return Py_BuildValue(
-      "{s:N,s:N,s:N,s:n,s:n,s:n,s:n,s:n,s:d,s:s,s:I,s:I,s:O,s:n}", "instructions",
+      "{s:N,s:N,s:N,s:n,s:n,s:n,s:n,s:n,s:n,s:d,s:s,s:I,s:I,s:O,s:n}", "instructions",
       instrs_to_py(d->instrs, d->n_instrs), "variables", vars, "roots",
       u32_list(d->roots, (uint32_t)d->n_roots), "edges_before_pruning",
       (Py_ssize_t)d->edges_before_pruning, "edges", (Py_ssize_t)d->edges, "implicit_edges",
       (Py_ssize_t)d->implicit_edges, "critical_path", (Py_ssize_t)d->critical_path, "max_width",
-      (Py_ssize_t)d->max_width, "analysis_ms", d->analysis_ms, "place", d->place, "n_streams",
+      (Py_ssize_t)d->max_width, "joins", (Py_ssize_t)d->joins, "analysis_ms", d->analysis_ms, "place", d->place, "n_streams",
       d->n_streams, "n_events", d->n_events, "ran", d->ran ? Py_True : Py_False, "peak_bytes",
       (Py_ssize_t)d->peak_bytes);
 }

@@ -122,6 +122,7 @@ class Plan:
     implicit_edges: int
     critical_path: int
     max_width: int
+    joins: int  # concats whose inputs their producers write in place
     analysis_ms: float
     place: str
     n_streams: int
@@ -175,7 +176,8 @@ def _plan(d):
     return Plan(instructions=instrs, variables=variables, edges=edges, roots=d["roots"],
                 edges_before_pruning=d["edges_before_pruning"], n_edges=d["edges"],
                 implicit_edges=d["implicit_edges"], critical_path=d["critical_path"],
-                max_width=d["max_width"], analysis_ms=d["analysis_ms"], place=d["place"],
+                max_width=d["max_width"], joins=d["joins"], analysis_ms=d["analysis_ms"],
+                place=d["place"],
                 n_streams=d["n_streams"], n_events=d["n_events"], ran=d["ran"],
                 peak_bytes=d["peak_bytes"], _by_name={v.name: v for v in variables})
 

@@ -47,7 +47,7 @@ def test_mlp_plan(example):
     assert not p.ran and p.place == "cpu" and p.n_streams == 0
     # a chain: every instruction waits for the one before, through data
     assert [(e.src, e.dst, e.kind) for e in p.edges] == [(k, k + 1, "data") for k in range(7)]
-    assert p.critical_path == 8 and p.max_width == 1 and p.roots == [0]
+    assert p.critical_path == 8 and p.max_width == 1 and p.roots == [0] and p.joins == 0
     check_dag(p)
     mul = p.instructions[1]
     assert mul.inputs == ["x", "fc1.w"] and mul.outputs == ["fc1.tmp_0"]
