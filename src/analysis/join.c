@@ -7,7 +7,7 @@
  * becomes a view of the concat's output buffer, and the concat adopts that buffer. PP-HGNet's
  * blocks concatenate the outputs of six convolutions (and the block's input) for a 1 x 1
  * aggregation convolution: at batch 1 the concats took 3.5 % of a one-thread run and 6.7 % at
- * two threads, all of it memory traffic (docs/BENCHMARKS.md 5c).
+ * two threads, all of it memory traffic (docs/BENCHMARKS.md 5b'').
  *
  * This pass decides which concat inputs may be written in place (the parts): a variable
  *   - that is a temporary (not persistable, fed, fetched, a holder or a cached constant),
