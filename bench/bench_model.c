@@ -227,6 +227,10 @@ int main(int argc, char **argv) {
            "last, %.1f between\n",
            (wall_sum - kernel_sum) / iters * 1e6, before_sum / iters * 1e6, after_sum / iters * 1e6,
            (wall_sum - kernel_sum - before_sum - after_sum) / iters * 1e6);
+    if (e->last_plan && e->last_plan->n_joins) {
+      printf("profile: concats joined in place: %zu of the plan's %zu in the last run\n",
+             ic_executor_last_joined(e), e->last_plan->n_joins);
+    }
     /* Per op type (fused instructions keep their first op's type), largest first. */
     const ic_plan *pl = e->last_plan;
     size_t n = pl && per_instr ? (n_per_instr < pl->n_instrs ? n_per_instr : pl->n_instrs) : 0;

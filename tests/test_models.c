@@ -347,8 +347,9 @@ START_TEST(ppocrv4_det_rewrites) {
 END_TEST
 
 /* Concats joined in place (analysis/join.c) at batch 1: from the second run on, PP-HGNet's six
- * concats and one of the PP-OCRv4 DB detector's (the others gather plain maps into the blocked
- * layout their reader takes) adopt their inputs' buffer instead of copying, and
+ * concats, one of the PP-OCRv4 DB detector's (the others gather plain maps into the blocked
+ * layout their reader takes) and CloudSeg's fifteen (a U-Net's skip connections beside
+ * bilinear upsampling) adopt their inputs' buffer instead of copying, and
  * every run is bitwise the run of a plan without joins, at 1 and 2 threads. */
 START_TEST(joins_on_real_programs) {
   static const struct {
@@ -357,6 +358,7 @@ START_TEST(joins_on_real_programs) {
   } k[] = {
       {{"paddle/pphgnet_plate/inference.pdmodel", "x", {1, 3, 224, 224}}, 6},
       {{"paddle-zoo/ppocrv4_det/inference.pdmodel", "x", {1, 3, 64, 96}}, 1},
+      {{"paddle-zoo/cloudseg/model.pdmodel", "x", {1, 3, 128, 128}}, 15},
   };
   for (size_t c = 0; c < sizeof k / sizeof k[0]; c++) {
     ic_scope *params;
