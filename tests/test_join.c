@@ -69,11 +69,7 @@ static ic_program *hg_block(bool head, size_t n_fetch, const char *const *fetch)
   conv(b, "cat", "w4", "y");
   conv(b, "a", "wd", "e");
   for (size_t i = 0; i < n_fetch; i++) ic_builder_fetch(b, fetch[i]);
-  ic_program *p;
-  char err[1024];
-  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
-  ic_builder_destroy(b);
-  return p;
+  return tu_build(b);
 }
 
 /* Two branches from one stem, joined (they may run side by side): y = conv([p, q]). Along
@@ -96,11 +92,7 @@ static ic_program *branches(bool batch_axis) {
   concat(b, 2, TU_NAMES("p", "q"), "cat", batch_axis ? 0 : 1);
   conv(b, "cat", batch_axis ? "w" : "w2", "y");
   ic_builder_fetch(b, "y");
-  ic_program *p;
-  char err[1024];
-  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
-  ic_builder_destroy(b);
-  return p;
+  return tu_build(b);
 }
 
 typedef struct fixture {
@@ -189,9 +181,7 @@ START_TEST(plan_parts) {
       conv(b, "x", "w", "a");
       concat(b, 2, TU_NAMES("a", "a"), "cat", 1);
       ic_builder_fetch(b, "cat");
-      char err[1024];
-      ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
-      ic_builder_destroy(b);
+      p = tu_build(b);
     }
     ic_executor *e = executor(1, false, true);
     ic_tensor *out[3];

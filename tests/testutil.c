@@ -91,6 +91,14 @@ ic_status tu_run_scope(const ic_program *p, ic_scope *scope, size_t n_feeds,
   return ref;
 }
 
+ic_program *tu_build(ic_builder *b) {
+  ic_program *p;
+  char err[1024];
+  ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s", err);
+  ic_builder_destroy(b);
+  return p;
+}
+
 ic_status tu_run(const ic_builder *b, size_t n_feeds, const char *const *feed_names,
                  ic_tensor *const *feeds, size_t n_fetches, const char *const *fetch_names,
                  ic_tensor **out, char *errbuf, size_t errlen) {

@@ -37,6 +37,9 @@ ic_status tu_run_scope(const ic_program *p, ic_scope *scope, size_t n_feeds,
 
 /* Declare a float32 (or other dtype) variable in block 0. */
 void tu_var(ic_builder *b, const char *name, ic_dtype dt, int ndim, const int64_t *dims);
+/* The program b describes (the test fails with the builder's message if it is invalid); b is
+ * destroyed. */
+ic_program *tu_build(ic_builder *b);
 
 /* Assert t has the dtype and dims given. */
 void tu_assert_shape(const ic_tensor *t, ic_dtype dt, int ndim, const int64_t *dims);
