@@ -2,7 +2,8 @@
  * with synthetic parameters and a random input of the given shape. Used by
  * bench/mobilenet_vs_torch.sh, which alternates it with the PyTorch peer.
  *   bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] [--warmup N] [--no-fuse]
- *               [--profile] [--device PLACE] [--plain-layout] [--busy-core] [--winograd]
+ *               [--profile] [--device PLACE] [--plain-layout] [--no-joins] [--busy-core]
+ *               [--winograd]
  * With --profile it also reports the sum of kernel times against the wall time, and the
  * eight slowest instructions (--top N: the N slowest).
  * cores_busy is the process's user + system CPU time over the wall time of the timed runs;
@@ -16,7 +17,8 @@
  * --const-feed NAME=D0,D1,..=V (repeatable, at most 7) adds a float32 feed of those dims
  * filled with V, for programs with side inputs (PP-YOLOE+'s scale_factor, 1,2=1).
  * --plain-layout keeps activations plain NCHW between convolutions (the rewrites otherwise
- * keep them in oneDNN's blocked layout), to measure what that saves. */
+ * keep them in oneDNN's blocked layout), to measure what that saves; --no-joins copies every
+ * concat's inputs instead of letting their producers write them in place (analysis/join.c). */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,14 +85,14 @@ int main(int argc, char **argv) {
   if (argc < 4) {
     fprintf(stderr, "usage: bench_model MODEL FEED D0,D1,.. [--threads N] [--iters N] "
                     "[--warmup N] [--no-fuse] [--profile] [--device PLACE] [--plain-layout] [--busy-core]\n"
-                    "       [--winograd]\n"
+                    "       [--winograd] [--no-joins]\n"
                     "       [--save-params FILE] [--save-output FILE] [--const-feed NAME=D0,D1,..=V]\n");
     return 2;
   }
   ic_options o;
   ic_options_default(&o);
   int iters = 50, warmup = 10;
-  bool profile = false, plain_layout = false, busy_core = false;
+  bool profile = false, plain_layout = false, busy_core = false, no_joins = false;
   int top_n = 8;
   const char *save_params = NULL, *save_output = NULL;
   const char *feeds[MAX_FEEDS] = {argv[2]};
@@ -105,6 +107,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--profile")) profile = true;
     else if (!strcmp(argv[i], "--top") && i + 1 < argc) top_n = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--plain-layout")) plain_layout = true;
+    else if (!strcmp(argv[i], "--no-joins")) no_joins = true;
     else if (!strcmp(argv[i], "--busy-core")) busy_core = true;
     else if (!strcmp(argv[i], "--save-params") && i + 1 < argc) save_params = argv[++i];
     else if (!strcmp(argv[i], "--save-output") && i + 1 < argc) save_output = argv[++i];
@@ -156,6 +159,7 @@ int main(int argc, char **argv) {
   ic_executor *e;
   BU_CHECK(ic_executor_create(&o, &e));
   ic_executor_plain_layout(e, plain_layout);
+  ic_executor_no_joins(e, no_joins);
   pid_t busy = busy_core ? busy_core_start() : 0;
   if (save_output) {
     ic_tensor *out;
@@ -214,11 +218,11 @@ int main(int argc, char **argv) {
   double med = bu_quantile(t, (size_t)iters, 0.5), p10 = bu_quantile(t, (size_t)iters, 0.1);
   double p90 = bu_quantile(t, (size_t)iters, 0.9), p99 = bu_quantile(t, (size_t)iters, 0.99);
   printf("icore batch=%lld threads=%d median_ms=%.3f p10_ms=%.3f p90_ms=%.3f p99_ms=%.3f "
-         "cores_busy=%.2f cpu_median_ms=%.3f first_ms=%.3f fuse=%d%s%s%s\n",
+         "cores_busy=%.2f cpu_median_ms=%.3f first_ms=%.3f fuse=%d%s%s%s%s\n",
          (long long)dims[0], o.threads, med * 1e3, p10 * 1e3, p90 * 1e3, p99 * 1e3, busy_cores,
          bu_quantile(tc, (size_t)iters, 0.5) * 1e3,
          first * 1e3, o.fuse, plain_layout ? " plain_layout=1" : "", busy ? " busy_core=1" : "",
-         o.winograd ? " winograd=1" : "");
+         o.winograd ? " winograd=1" : "", no_joins ? " no_joins=1" : "");
   if (profile) {
     printf("profile: kernels %.3f ms per run, wall %.3f ms per run, executor overhead %.2f%%\n",
            kernel_sum / iters * 1e3, wall_sum / iters * 1e3,
