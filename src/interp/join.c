@@ -50,17 +50,12 @@ void ic_join_destroy(ic_rstate *rs, const ic_plan *plan) {
   rs->joins = NULL;
 }
 
-static size_t storage_bytes(const ic_tensor *t) {
-  int64_t n = ic_tensor_storage_elems(t);
-  size_t es = ic_dtype_size(t->dtype);
-  return n < 0 || (es && (uint64_t)n > SIZE_MAX / es) ? SIZE_MAX : (size_t)n * es;
-}
-
 bool ic_join_place(crun *r, const ic_instr *in, ic_tensor *t) {
   const ic_join *pj = &r->plan->joins[in->part_join - 1];
   ic_joinrt *j = &r->rs->joins[in->part_join - 1];
   const size_t k = in->part;
-  if (!j->valid || t->layout != IC_LAYOUT_PLAIN || storage_bytes(t) != j->off[k + 1] - j->off[k]) {
+  /* Plain until the kernel runs, unless infer asked for padded channels (never placed). */
+  if (!j->valid || t->layout != IC_LAYOUT_PLAIN || ic_tensor_nbytes(t) != j->off[k + 1] - j->off[k]) {
     return false;
   }
   ic_buffer *b = atomic_load_explicit(&j->buf, memory_order_acquire);
@@ -91,20 +86,21 @@ void ic_join_concat(crun *r, uint32_t i, bool *adopted) {
   *adopted = false;
   int layout;
   const bool chunks = ic_concat_chunks(c, &layout);
-  /* Where this run's inputs go, and whether they still go where the parts were placed. */
+  /* Where this run's inputs go (remembered for the next run), and whether that is where this
+   * run's parts were placed. A chunk copy's inputs have no padded channels: nbytes is what
+   * each one occupies. */
   bool same = j->valid, valid = chunks;
   size_t off = 0;
   for (size_t k = 0; k < pj->n_parts; k++) {
-    const size_t bytes = storage_bytes(ic_in(c, 0, k));
-    if (bytes == SIZE_MAX || off % JOIN_ALIGN) valid = false;
+    valid = valid && off % JOIN_ALIGN == 0;
     same = same && j->off[k] == off;
-    off = bytes == SIZE_MAX || off > SIZE_MAX - bytes ? SIZE_MAX : off + bytes;
-    if (valid) j->off[k] = off - bytes;
+    j->off[k] = off;
+    off += ic_tensor_nbytes(ic_in(c, 0, k));
   }
   same = same && j->off[pj->n_parts] == off;
-  if (valid) j->off[pj->n_parts] = off;
+  j->off[pj->n_parts] = off;
   ic_tensor *out = ic_out(c, 0, 0);
-  if (chunks && same && b && storage_bytes(out) == off && off <= b->bytes) {
+  if (chunks && same && b && ic_tensor_nbytes(out) == off && off <= b->bytes) {
     char *base = b->data;
     for (size_t k = 0; k < pj->n_parts; k++) {
       const ic_tensor *x = ic_in(c, 0, k);
@@ -119,6 +115,6 @@ void ic_join_concat(crun *r, uint32_t i, bool *adopted) {
     atomic_fetch_add_explicit(&r->rs->n_joined, 1, memory_order_relaxed);
     *adopted = true;
   }
-  j->valid = valid && off > 0 && off != SIZE_MAX;
+  j->valid = valid && off > 0;
   ic_buffer_release(b);
 }

@@ -24,9 +24,10 @@ static inline int instr_class(const ic_instr *in) {
 }
 
 /* A join's state in one run state (interp/join.c). off[k] is the byte offset of concat input k
- * in the output as the last run's concat found it (off[n_parts]: the whole output), valid
- * when that concat was a chunk copy whose parts could all be placed; buf is this run's output
- * buffer, made by the first part placed, one reference held until the concat runs. */
+ * in the output as the last run's concat found it (off[n_parts]: the whole output); valid
+ * when that concat was a chunk copy with every offset a multiple of 64, so that the next run
+ * may place its parts there; buf is this run's output buffer, made by the first part placed,
+ * one reference held until the concat runs. */
 typedef struct ic_joinrt {
   _Atomic(ic_buffer *) buf;
   bool valid;
