@@ -149,9 +149,12 @@ typedef struct ccat_case {
 
 static const ccat_case ccat_cases[] = {
     /* an output of 1 MiB or more: the CPU kernel's threads copy different inputs (an empty
-     * one among them) */
+     * one among them), with streaming stores */
     {IC_FP32, false, 4, {2, 1, 96, 96}, 1, false, 4, {8, 8, 0, 5}, false},
     {IC_FP32, false, 3, {3, 96, 97}, 2, false, 3, {40, 33, 7}, false},
+    /* 1.03 MiB streamed in runs of 2664, 8 and 5608 bytes, half the rows starting 8 bytes
+     * off a 16-byte boundary */
+    {IC_FP64, false, 2, {130, 1}, 1, false, 3, {333, 1, 701}, false},
     /* every axis, with an empty input among them */
     {IC_FP32, false, 3, {2, 3, 4}, -3, false, 3, {2, 0, 3}, false},
     {IC_FP32, false, 3, {2, 3, 4}, -2, false, 3, {2, 0, 3}, false},

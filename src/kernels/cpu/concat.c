@@ -188,10 +188,20 @@ static ic_status run(ic_kctx *c) {
   if (any_blocked && !keep && !(sb = ic_kscratch(c, unpack * sizeof(float)))) return c->err->code;
   float *plain = sb ? (float *)sb->data : NULL;
   char *o = out->data;
+  /* An output of 1 MiB or more is written with streaming stores (ic_shapeops_copy_rows_stream):
+   * it is larger than a core's L2, so its lines would be evicted before the reader comes
+   * anyway, and an ordinary store first reads every destination line in. PP-HGNet at batch 8
+   * (six concat outputs of 1.4 to 12.3 MiB), old and new builds alternating, ms per run of
+   * the six: one thread 3.53 / 3.10 / 3.74 -> 1.98 / 2.38 / 2.99, the six convolutions reading
+   * them 24.0 / 22.5 / 25.0 -> 22.2 / 23.4 / 24.5 (no slower); two threads 2.46 / 2.55 / 2.20 /
+   * 2.16 -> 2.07 / 1.72 / 1.84 / 1.96 (docs/BENCHMARKS.md 5b'''). */
+  const size_t out_bytes = (size_t)ic_numel(out->ndim, out->dims) * es;
+  void (*copy)(void *, size_t, const void *, size_t, size_t, size_t) =
+      out_bytes >= ((size_t)1 << 20) ? ic_shapeops_copy_rows_stream : ic_shapeops_copy_rows;
   /* Plain inputs of a large output: the kernel's threads copy different inputs (each its
    * own destination columns). */
   const size_t n_in = c->in[X].n;
-  const int nt = !sb && n_in > 1 && (size_t)ic_numel(out->ndim, out->dims) * es >= (1u << 20)
+  const int nt = !sb && n_in > 1 && out_bytes >= (1u << 20)
                      ? ic_omp_threads(c->env)
                      : 1;
   if (nt > 1) {
@@ -201,7 +211,7 @@ static ic_status run(ic_kctx *c) {
       for (size_t j = 0; j < i; j++) off += (size_t)ic_in(c, X, j)->dims[axis] * inner;
       const ic_tensor *xi = ic_in(c, X, i);
       const size_t chunk = (size_t)xi->dims[axis] * inner;
-      ic_shapeops_copy_rows(o + off, out_row, xi->data, chunk, outer, chunk);
+      copy(o + off, out_row, xi->data, chunk, outer, chunk);
     }
     out->layout = (uint8_t)(keep ? lay : IC_LAYOUT_PLAIN);
     return IC_OK;
@@ -215,7 +225,7 @@ static ic_status run(ic_kctx *c) {
       src = plain;
       plain += ic_numel(xi->ndim, xi->dims);
     }
-    ic_shapeops_copy_rows(o, out_row, src, chunk, outer, chunk);
+    copy(o, out_row, src, chunk, outer, chunk);
     o += chunk;
   }
   out->layout = (uint8_t)(keep ? lay : IC_LAYOUT_PLAIN);

@@ -1,7 +1,11 @@
 /* Helpers shared by the shape and data-movement ops (see shapeops.h). */
 #include "kernels/cpu/shapeops.h"
 
+#include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 ic_status ic_shapeops_xshape(ic_kctx *c, size_t s, const ic_tensor *x) {
   ic_tensor *xs = ic_out(c, s, 0);
@@ -93,6 +97,39 @@ void ic_shapeops_copy_rows(void *dst, size_t dst_stride, const void *src, size_t
   char *d = dst;
   const char *p = src;
   for (size_t r = 0; r < rows; r++, d += dst_stride, p += src_stride) memcpy(d, p, row_bytes);
+}
+
+/* n bytes from s to d, the bulk with streaming stores (16-byte aligned destination, 64
+ * bytes a step); a caller fences once after its last call. */
+static void stream_bytes(char *d, const char *s, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 256) {
+    const size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+      const __m128i a = _mm_loadu_si128((const __m128i *)s);
+      const __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+      const __m128i e = _mm_loadu_si128((const __m128i *)(s + 32));
+      const __m128i f = _mm_loadu_si128((const __m128i *)(s + 48));
+      _mm_stream_si128((__m128i *)d, a);
+      _mm_stream_si128((__m128i *)(d + 16), b);
+      _mm_stream_si128((__m128i *)(d + 32), e);
+      _mm_stream_si128((__m128i *)(d + 48), f);
+    }
+  }
+#endif
+  memcpy(d, s, n);
+}
+
+void ic_shapeops_copy_rows_stream(void *dst, size_t dst_stride, const void *src,
+                                  size_t src_stride, size_t rows, size_t row_bytes) {
+  char *d = dst;
+  const char *p = src;
+  for (size_t r = 0; r < rows; r++, d += dst_stride, p += src_stride) stream_bytes(d, p, row_bytes);
+#if defined(__SSE2__)
+  _mm_sfence(); /* the streamed stores are weakly ordered: done before whoever reads them */
+#endif
 }
 
 void ic_shapeops_flip(void *dst, const void *src, size_t es, int rank, const int64_t *dims,

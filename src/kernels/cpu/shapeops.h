@@ -71,6 +71,12 @@ ic_status ic_shapeops_read_scalar(ic_kctx *c, size_t s, int64_t *v);
  * block of concat and split, which move one contiguous chunk per input per outer index. */
 void ic_shapeops_copy_rows(void *dst, size_t dst_stride, const void *src, size_t src_stride,
                            size_t rows, size_t row_bytes);
+/* The same with streaming (non-temporal) stores for the bulk of each block: the destination
+ * is written to memory without being read into the cache first, for outputs too large to
+ * stay in cache until their readers come (concat.c says when). Same bytes; the calling
+ * thread's stores are fenced before it returns. */
+void ic_shapeops_copy_rows_stream(void *dst, size_t dst_stride, const void *src,
+                                  size_t src_stride, size_t rows, size_t row_bytes);
 
 /* flip's and reverse's attributes, infer and kernel (flip.c): `axis` in [-rank, rank); an
  * axis named twice is refused unless `repeats` (reverse: reversed once). */
