@@ -384,7 +384,8 @@ END_TEST
 
 /* Run case k's op directly with intra_threads threads (a fresh kernel state); returns the
  * output's bytes (malloc'd) and their count. */
-static void *run_direct_w(const conv_case *k, int threads, size_t *nbytes, bool *wino) {
+static void *run_direct_w(const conv_case *k, int threads, size_t *nbytes, bool *wino,
+                          bool *pix) {
   int g = k->groups ? k->groups : 1;
   int64_t pad[4], dh, dw, oh, ow;
   ref_geom(k, pad, &dh, &dw, &oh, &ow);
@@ -426,6 +427,7 @@ static void *run_direct_w(const conv_case *k, int threads, size_t *nbytes, bool 
   ck_assert_int_eq(ic_tensor_alloc(&y, NULL, &err), IC_OK);
   ck_assert_msg(def->cpu(&c) == IC_OK, "%s", err.msg);
   if (wino) *wino = ic_conv_state_winograd(state);
+  if (pix) *pix = ic_conv_state_images_as_pixels(state);
   if (state) def->free_state(state);
   *nbytes = ic_tensor_nbytes(&y);
   void *bytes = malloc(*nbytes);
@@ -444,7 +446,7 @@ static void *run_direct_w(const conv_case *k, int threads, size_t *nbytes, bool 
 }
 
 static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
-  return run_direct_w(k, threads, nbytes, NULL);
+  return run_direct_w(k, threads, nbytes, NULL, NULL);
 }
 
 /* The executors give a kernel 1 to all threads depending on the plan and the pool; the
@@ -1556,6 +1558,56 @@ START_TEST(affine_fusion) {
 }
 END_TEST
 
+/* ---- a 1 x 1 convolution of a batch of 1 x 1 images (conv_dnnl.c images_as_pixels) ---- */
+
+/* Run as one image of N pixels where the shapes allow it (any layout, any ISA): against the
+ * double reference (residual and activations included), bitwise the same at 1 to 4 threads;
+ * one image, channel counts off multiples of 16, a spatial kernel, NHWC and float64 keep the
+ * ordinary path. */
+START_TEST(images_as_pixels) {
+  static const conv_case eligible[] = {
+      {.n = 8, .c = 64, .h = 1, .w = 1, .oc = 96, .kh = 1, .kw = 1, .bias = 1, .act = "relu"},
+      {.n = 3, .c = 32, .h = 1, .w = 1, .oc = 16, .kh = 1, .kw = 1, .sh = 2, .sw = 2, .bias = 4,
+       .residual = true, .act = "hard_swish", .alpha = 1.0f / 6.0f, .beta = 0.5f},
+      {.n = 2, .c = 1024, .h = 1, .w = 1, .oc = 48, .kh = 1, .kw = 1, .residual = true},
+  };
+  static const conv_case ineligible[] = {
+      {.n = 1, .c = 64, .h = 1, .w = 1, .oc = 96, .kh = 1, .kw = 1, .bias = 1},
+      {.n = 4, .c = 24, .h = 1, .w = 1, .oc = 32, .kh = 1, .kw = 1, .bias = 1},
+      {.n = 4, .c = 32, .h = 1, .w = 1, .oc = 40, .kh = 1, .kw = 1},
+      {.n = 4, .c = 32, .h = 1, .w = 1, .oc = 32, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1}},
+      {.n = 4, .c = 32, .h = 2, .w = 1, .oc = 32, .kh = 1, .kw = 1},
+      {.n = 4, .c = 32, .h = 1, .w = 1, .oc = 32, .kh = 1, .kw = 1, .nhwc = true},
+      {.n = 4, .c = 32, .h = 1, .w = 1, .oc = 32, .kh = 1, .kw = 1, .f64 = true},
+  };
+  for (size_t i = 0; i < sizeof eligible / sizeof eligible[0]; i++) {
+    conv_case k = eligible[i];
+    run_case(&k, 300 + i);
+    k.residual = false; /* run_direct_w feeds no ResidualData */
+    size_t n1, n;
+    bool pix = false;
+    void *one = run_direct_w(&k, 1, &n1, NULL, &pix);
+    ck_assert_msg(pix, "eligible case %zu did not run as pixels", i);
+    for (int t = 2; t <= 4; t++) {
+      void *more = run_direct_w(&k, t, &n, NULL, &pix);
+      ck_assert(pix);
+      ck_assert_uint_eq(n, n1);
+      ck_assert_msg(memcmp(one, more, n) == 0, "eligible case %zu: %d threads differ from 1", i, t);
+      free(more);
+    }
+    free(one);
+  }
+  for (size_t i = 0; i < sizeof ineligible / sizeof ineligible[0]; i++) {
+    conv_case k = ineligible[i];
+    run_case(&k, 310 + i);
+    size_t n;
+    bool pix = true;
+    free(run_direct_w(&k, 1, &n, NULL, &pix));
+    ck_assert_msg(!pix, "ineligible case %zu ran as pixels", i);
+  }
+}
+END_TEST
+
 /* ---- Winograd (ic_winograd; options.winograd marks every conv2d) ---- */
 
 /* oneDNN 2.6 has Winograd kernels on AVX-512 CPUs only (avx512_core and above; also
@@ -1640,9 +1692,9 @@ START_TEST(winograd) {
     k.residual = kw.residual = false; /* run_direct_w feeds no ResidualData */
     size_t nd, n1, n;
     bool used = false;
-    void *direct = run_direct_w(&k, 1, &nd, &used);
+    void *direct = run_direct_w(&k, 1, &nd, &used, NULL);
     ck_assert(!used);
-    void *one = run_direct_w(&kw, 1, &n1, &used);
+    void *one = run_direct_w(&kw, 1, &n1, &used, NULL);
     ck_assert_uint_eq(n1, nd);
     ck_assert_msg(used == avx512, "eligible case %zu: Winograd %s", i,
                   used ? "ran" : "did not run");
@@ -1655,7 +1707,7 @@ START_TEST(winograd) {
     ck_assert_msg(rd < 2e-5, "case %zu: Winograd differs from direct by %.3g of the largest "
                   "output", i, rd);
     for (int t = 2; t <= 4; t++) {
-      void *more = run_direct_w(&kw, t, &n, &used);
+      void *more = run_direct_w(&kw, t, &n, &used, NULL);
       ck_assert_uint_eq(n, n1);
       ck_assert_msg(memcmp(one, more, n) == 0, "eligible case %zu: %d threads differ from 1", i, t);
       free(more);
@@ -1668,8 +1720,8 @@ START_TEST(winograd) {
     kw.wino = true;
     size_t nd, n1;
     bool used = true;
-    void *direct = run_direct_w(&k, 1, &nd, NULL);
-    void *marked = run_direct_w(&kw, 1, &n1, &used);
+    void *direct = run_direct_w(&k, 1, &nd, NULL, NULL);
+    void *marked = run_direct_w(&kw, 1, &n1, &used, NULL);
     ck_assert_msg(!used, "ineligible case %zu ran Winograd", i);
     ck_assert_uint_eq(n1, nd);
     ck_assert_msg(memcmp(marked, direct, n1) == 0, "ineligible case %zu: not the direct result", i);
@@ -2644,6 +2696,7 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, state_reuse);
   tcase_add_test(tc, thread_counts);
   tcase_add_test(tc, winograd);
+  tcase_add_test(tc, images_as_pixels);
   tcase_add_test(tc, winograd_option);
   tcase_add_test(tc, blocked_kernel);
   tcase_add_test(tc, padded_kernel);

@@ -115,6 +115,9 @@ void ic_conv_free_state(void *state);
 /* Whether the CPU kernel state (ctx->state) runs its convolution by Winograd's algorithm
  * (ic_winograd, where eligible and oneDNN has it): for tests. */
 bool ic_conv_state_winograd(const void *state);
+/* Whether it runs a batch of 1 x 1 images as one image of N pixels (conv_dnnl.c
+ * images_as_pixels): for tests. */
+bool ic_conv_state_images_as_pixels(const void *state);
 
 /* The convolution's geometry after padding_algorithm, from the op's inputs and attributes;
  * shared by the CPU and CUDA kernels. */
