@@ -10,6 +10,7 @@
 #include "analysis/plan.h"
 #include "interp/interp.h"
 #include "kernels/cpu/conv.h"
+#include "kernels/cpu/gemv.h"
 #include "kernels/cpu/onednn.h"
 #include "kernels/kernel.h"
 #include "program/program.h"
@@ -385,7 +386,7 @@ END_TEST
 /* Run case k's op directly with intra_threads threads (a fresh kernel state); returns the
  * output's bytes (malloc'd) and their count. */
 static void *run_direct_w(const conv_case *k, int threads, size_t *nbytes, bool *wino,
-                          bool *pix) {
+                          bool *pix, bool *gemv) {
   int g = k->groups ? k->groups : 1;
   int64_t pad[4], dh, dw, oh, ow;
   ref_geom(k, pad, &dh, &dw, &oh, &ow);
@@ -428,6 +429,7 @@ static void *run_direct_w(const conv_case *k, int threads, size_t *nbytes, bool 
   ck_assert_msg(def->cpu(&c) == IC_OK, "%s", err.msg);
   if (wino) *wino = ic_conv_state_winograd(state);
   if (pix) *pix = ic_conv_state_images_as_pixels(state);
+  if (gemv) *gemv = ic_conv_state_gemv(state);
   if (state) def->free_state(state);
   *nbytes = ic_tensor_nbytes(&y);
   void *bytes = malloc(*nbytes);
@@ -446,7 +448,7 @@ static void *run_direct_w(const conv_case *k, int threads, size_t *nbytes, bool 
 }
 
 static void *run_direct(const conv_case *k, int threads, size_t *nbytes) {
-  return run_direct_w(k, threads, nbytes, NULL, NULL);
+  return run_direct_w(k, threads, nbytes, NULL, NULL, NULL);
 }
 
 /* The executors give a kernel 1 to all threads depending on the plan and the pool; the
@@ -834,8 +836,11 @@ START_TEST(blocked_kernel) {
       /* oneDNN has only GEMM code for this one: the reference path unpacks blocked inputs */
       {{.n = 1, .c = 8, .h = 6, .w = 6, .oc = 8, .kh = 5, .kw = 5, .npads = 4,
         .pads = {4, 0, 4, 0}, .residual = true}, PLAIN},
-      /* 1x1 32 -> 16, 1-pixel image */
+      /* 1x1 32 -> 16, 1-pixel images (run as one image of 3 pixels) */
       {{.n = 3, .c = 32, .h = 1, .w = 1, .oc = 16, .kh = 1, .kw = 1, .bias = 1}, BLOCKED},
+      /* 1x1 512 -> 512, one 1-pixel image (a GEMV where the CPU has AVX2) */
+      {{.n = 1, .c = 512, .h = 1, .w = 1, .oc = 512, .kh = 1, .kw = 1, .bias = 1,
+        .residual = true, .act = "relu"}, BLOCKED},
       /* NHWC: never blocked, marked or not */
       {{.n = 1, .c = 16, .h = 4, .w = 3, .oc = 16, .kh = 1, .kw = 1, .nhwc = true}, PLAIN},
   };
@@ -1558,52 +1563,63 @@ START_TEST(affine_fusion) {
 }
 END_TEST
 
-/* ---- a 1 x 1 convolution of a batch of 1 x 1 images (conv_dnnl.c images_as_pixels) ---- */
+/* ---- 1 x 1 convolutions of 1 x 1 images (conv_dnnl.c images_as_pixels, pixel_gemv) ---- */
 
-/* Run as one image of N pixels where the shapes allow it (any layout, any ISA): against the
- * double reference (residual and activations included), bitwise the same at 1 to 4 threads;
- * one image, channel counts off multiples of 16, a spatial kernel, NHWC and float64 keep the
- * ordinary path. */
-START_TEST(images_as_pixels) {
-  static const conv_case eligible[] = {
-      {.n = 8, .c = 64, .h = 1, .w = 1, .oc = 96, .kh = 1, .kw = 1, .bias = 1, .act = "relu"},
-      {.n = 3, .c = 32, .h = 1, .w = 1, .oc = 16, .kh = 1, .kw = 1, .sh = 2, .sw = 2, .bias = 4,
-       .residual = true, .act = "hard_swish", .alpha = 1.0f / 6.0f, .beta = 0.5f},
-      {.n = 2, .c = 1024, .h = 1, .w = 1, .oc = 48, .kh = 1, .kw = 1, .residual = true},
+/* A batch runs as one image of N pixels, one image with a filter of 1 MiB or more as a GEMV,
+ * where the shapes allow (any layout, any ISA with AVX2): against the double reference
+ * (residual and activations included), bitwise the same at 1 to 4 threads. Smaller filters,
+ * channel counts off multiples of 16 (batches), a spatial kernel or image, NHWC and float64
+ * keep oneDNN's ordinary path. */
+START_TEST(one_pixel_convs) {
+  enum { PIX = 1, GEMV = 2 };
+  static const struct {
+    conv_case k;
+    int path;
+  } cases[] = {
+      {{.n = 8, .c = 64, .h = 1, .w = 1, .oc = 96, .kh = 1, .kw = 1, .bias = 1, .act = "relu"},
+       PIX},
+      {{.n = 3, .c = 32, .h = 1, .w = 1, .oc = 16, .kh = 1, .kw = 1, .sh = 2, .sw = 2, .bias = 4,
+        .residual = true, .act = "hard_swish", .alpha = 1.0f / 6.0f, .beta = 0.5f}, PIX},
+      {{.n = 2, .c = 1024, .h = 1, .w = 1, .oc = 48, .kh = 1, .kw = 1, .residual = true}, PIX},
+      {{.n = 1, .c = 512, .h = 1, .w = 1, .oc = 512, .kh = 1, .kw = 1, .bias = 1,
+        .residual = true, .act = "relu"}, GEMV},
+      {{.n = 1, .c = 1024, .h = 1, .w = 1, .oc = 264, .kh = 1, .kw = 1, .sh = 2, .sw = 2,
+        .bias = 4, .act = "hard_swish", .alpha = 1.0f / 6.0f, .beta = 0.5f}, GEMV},
+      {{.n = 1, .c = 300, .h = 1, .w = 1, .oc = 1000, .kh = 1, .kw = 1, .act = "relu6",
+        .beta = 6}, GEMV},
+      {{.n = 1, .c = 64, .h = 1, .w = 1, .oc = 96, .kh = 1, .kw = 1, .bias = 1}, 0},
+      {{.n = 4, .c = 24, .h = 1, .w = 1, .oc = 32, .kh = 1, .kw = 1, .bias = 1}, 0},
+      {{.n = 4, .c = 32, .h = 1, .w = 1, .oc = 40, .kh = 1, .kw = 1}, 0},
+      {{.n = 4, .c = 32, .h = 1, .w = 1, .oc = 32, .kh = 3, .kw = 3, .npads = 2,
+        .pads = {1, 1}}, 0},
+      {{.n = 1, .c = 512, .h = 1, .w = 1, .oc = 512, .kh = 3, .kw = 3, .npads = 2,
+        .pads = {1, 1}}, 0},
+      {{.n = 4, .c = 32, .h = 2, .w = 1, .oc = 32, .kh = 1, .kw = 1}, 0},
+      {{.n = 1, .c = 512, .h = 2, .w = 1, .oc = 512, .kh = 1, .kw = 1}, 0},
+      {{.n = 4, .c = 32, .h = 1, .w = 1, .oc = 32, .kh = 1, .kw = 1, .nhwc = true}, 0},
+      {{.n = 1, .c = 512, .h = 1, .w = 1, .oc = 512, .kh = 1, .kw = 1, .nhwc = true}, 0},
+      {{.n = 4, .c = 32, .h = 1, .w = 1, .oc = 32, .kh = 1, .kw = 1, .f64 = true}, 0},
+      {{.n = 1, .c = 512, .h = 1, .w = 1, .oc = 512, .kh = 1, .kw = 1, .f64 = true}, 0},
   };
-  static const conv_case ineligible[] = {
-      {.n = 1, .c = 64, .h = 1, .w = 1, .oc = 96, .kh = 1, .kw = 1, .bias = 1},
-      {.n = 4, .c = 24, .h = 1, .w = 1, .oc = 32, .kh = 1, .kw = 1, .bias = 1},
-      {.n = 4, .c = 32, .h = 1, .w = 1, .oc = 40, .kh = 1, .kw = 1},
-      {.n = 4, .c = 32, .h = 1, .w = 1, .oc = 32, .kh = 3, .kw = 3, .npads = 2, .pads = {1, 1}},
-      {.n = 4, .c = 32, .h = 2, .w = 1, .oc = 32, .kh = 1, .kw = 1},
-      {.n = 4, .c = 32, .h = 1, .w = 1, .oc = 32, .kh = 1, .kw = 1, .nhwc = true},
-      {.n = 4, .c = 32, .h = 1, .w = 1, .oc = 32, .kh = 1, .kw = 1, .f64 = true},
-  };
-  for (size_t i = 0; i < sizeof eligible / sizeof eligible[0]; i++) {
-    conv_case k = eligible[i];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    conv_case k = cases[i].k;
+    const int want = cases[i].path;
+    const bool gemv_here = ic_gemv_available();
     run_case(&k, 300 + i);
     k.residual = false; /* run_direct_w feeds no ResidualData */
     size_t n1, n;
-    bool pix = false;
-    void *one = run_direct_w(&k, 1, &n1, NULL, &pix);
-    ck_assert_msg(pix, "eligible case %zu did not run as pixels", i);
-    for (int t = 2; t <= 4; t++) {
-      void *more = run_direct_w(&k, t, &n, NULL, &pix);
-      ck_assert(pix);
+    bool pix = false, gemv = false;
+    void *one = run_direct_w(&k, 1, &n1, NULL, &pix, &gemv);
+    ck_assert_msg(pix == (want == PIX), "case %zu: as pixels %d, expected %d", i, pix,
+                  want == PIX);
+    ck_assert_msg(gemv == (want == GEMV && gemv_here), "case %zu: GEMV %d", i, gemv);
+    for (int t = 2; t <= 4 && want; t++) {
+      void *more = run_direct_w(&k, t, &n, NULL, &pix, &gemv);
       ck_assert_uint_eq(n, n1);
-      ck_assert_msg(memcmp(one, more, n) == 0, "eligible case %zu: %d threads differ from 1", i, t);
+      ck_assert_msg(memcmp(one, more, n) == 0, "case %zu: %d threads differ from 1", i, t);
       free(more);
     }
     free(one);
-  }
-  for (size_t i = 0; i < sizeof ineligible / sizeof ineligible[0]; i++) {
-    conv_case k = ineligible[i];
-    run_case(&k, 310 + i);
-    size_t n;
-    bool pix = true;
-    free(run_direct_w(&k, 1, &n, NULL, &pix));
-    ck_assert_msg(!pix, "ineligible case %zu ran as pixels", i);
   }
 }
 END_TEST
@@ -1692,9 +1708,9 @@ START_TEST(winograd) {
     k.residual = kw.residual = false; /* run_direct_w feeds no ResidualData */
     size_t nd, n1, n;
     bool used = false;
-    void *direct = run_direct_w(&k, 1, &nd, &used, NULL);
+    void *direct = run_direct_w(&k, 1, &nd, &used, NULL, NULL);
     ck_assert(!used);
-    void *one = run_direct_w(&kw, 1, &n1, &used, NULL);
+    void *one = run_direct_w(&kw, 1, &n1, &used, NULL, NULL);
     ck_assert_uint_eq(n1, nd);
     ck_assert_msg(used == avx512, "eligible case %zu: Winograd %s", i,
                   used ? "ran" : "did not run");
@@ -1707,7 +1723,7 @@ START_TEST(winograd) {
     ck_assert_msg(rd < 2e-5, "case %zu: Winograd differs from direct by %.3g of the largest "
                   "output", i, rd);
     for (int t = 2; t <= 4; t++) {
-      void *more = run_direct_w(&kw, t, &n, &used, NULL);
+      void *more = run_direct_w(&kw, t, &n, &used, NULL, NULL);
       ck_assert_uint_eq(n, n1);
       ck_assert_msg(memcmp(one, more, n) == 0, "eligible case %zu: %d threads differ from 1", i, t);
       free(more);
@@ -1720,8 +1736,8 @@ START_TEST(winograd) {
     kw.wino = true;
     size_t nd, n1;
     bool used = true;
-    void *direct = run_direct_w(&k, 1, &nd, NULL, NULL);
-    void *marked = run_direct_w(&kw, 1, &n1, &used, NULL);
+    void *direct = run_direct_w(&k, 1, &nd, NULL, NULL, NULL);
+    void *marked = run_direct_w(&kw, 1, &n1, &used, NULL, NULL);
     ck_assert_msg(!used, "ineligible case %zu ran Winograd", i);
     ck_assert_uint_eq(n1, nd);
     ck_assert_msg(memcmp(marked, direct, n1) == 0, "ineligible case %zu: not the direct result", i);
@@ -2696,7 +2712,7 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, state_reuse);
   tcase_add_test(tc, thread_counts);
   tcase_add_test(tc, winograd);
-  tcase_add_test(tc, images_as_pixels);
+  tcase_add_test(tc, one_pixel_convs);
   tcase_add_test(tc, winograd_option);
   tcase_add_test(tc, blocked_kernel);
   tcase_add_test(tc, padded_kernel);

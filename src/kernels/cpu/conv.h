@@ -118,6 +118,8 @@ bool ic_conv_state_winograd(const void *state);
 /* Whether it runs a batch of 1 x 1 images as one image of N pixels (conv_dnnl.c
  * images_as_pixels): for tests. */
 bool ic_conv_state_images_as_pixels(const void *state);
+/* Whether it runs one 1 x 1 image as a GEMV (conv_dnnl.c pixel_gemv): for tests. */
+bool ic_conv_state_gemv(const void *state);
 
 /* The convolution's geometry after padding_algorithm, from the op's inputs and attributes;
  * shared by the CPU and CUDA kernels. */
