@@ -262,7 +262,24 @@ DEFINE_BLOCK_ROW(block_row16, 16)
                                                    const pwin *ww, int64_t ow_n, int64_t W, \
                                                    const float *xb, float *out) {         \
     const int B = 8 * NV;                                                                 \
-    for (int64_t ow = 0; ow < ow_n; ow++) {                                               \
+    int64_t ow = 0;                                                                       \
+    if (max && wh->e - wh->s == 2) {                                                      \
+      /* two window rows, two columns (PP-HGNet's 2 x 2 stride-1 stem pool): the loop's */ \
+      /* four maxima in its order, without its bounds */                                  \
+      const float *r0 = xb + (size_t)(wh->s * W) * B, *r1 = r0 + (size_t)W * B;           \
+      for (; ow < ow_n && ww[ow].e - ww[ow].s == 2; ow++) {                               \
+        const size_t o = (size_t)ww[ow].s * B;                                            \
+        for (int j = 0; j < NV; j++) {                                                    \
+          __m256 m = _mm256_set1_ps(-FLT_MAX);                                            \
+          m = _mm256_max_ps(m, _mm256_loadu_ps(r0 + o + 8 * j));                          \
+          m = _mm256_max_ps(m, _mm256_loadu_ps(r0 + o + B + 8 * j));                      \
+          m = _mm256_max_ps(m, _mm256_loadu_ps(r1 + o + 8 * j));                          \
+          m = _mm256_max_ps(m, _mm256_loadu_ps(r1 + o + B + 8 * j));                      \
+          _mm256_storeu_ps(out + (size_t)ow * B + 8 * j, m);                              \
+        }                                                                                 \
+      }                                                                                   \
+    }                                                                                     \
+    for (; ow < ow_n; ow++) {                                                             \
       __m256 v[NV];                                                                       \
       for (int j = 0; j < NV; j++) v[j] = _mm256_set1_ps(max ? -FLT_MAX : 0.0f);          \
       const int64_t ws = ww[ow].s, we = ww[ow].e;                                         \
