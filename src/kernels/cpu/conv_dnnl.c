@@ -235,9 +235,11 @@ static bool images_as_pixels(const ic_kctx *c, const geom *g) {
  * order, so the same bits however the output channels are split over the kernel's threads;
  * then the bias and the epilogue of the reference path (ic_conv_epilogue_f32). Input,
  * ResidualData and Output are [C] and [C_out] in every layout (see images_as_pixels; padded
- * channel blocks only append). A function of the shapes alone. Measured on the filter from
- * memory (8 MiB, cold, best / mean of 30): one stream of packed panels 0.47-0.53 ms at one
- * thread; this 0.28-0.36 / 0.36-0.51, and at two threads 0.18 / 0.27. */
+ * channel blocks only append). A function of the shapes alone. Measured on that filter
+ * from memory (8 MiB, cold, best / mean of 30 calls): this form 0.28-0.36 / 0.36-0.51 ms at
+ * one thread, 0.18 / 0.27 at two; the packed GEMV (one panel streamed at a time)
+ * 0.47-0.53 ms at one. In the model (docs/BENCHMARKS.md 5b''') one thread is at parity with
+ * oneDNN, two threads gain 0.1-0.15 ms. */
 static bool pixel_gemv(const ic_kctx *c, const geom *g) {
   const ic_conv_attrs *a = c->attrs;
   return !a->nhwc && !a->dw_stride && g->n == 1 && g->g == 1 && g->kh == 1 && g->kw == 1 &&
