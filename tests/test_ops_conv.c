@@ -393,8 +393,9 @@ static void *run_direct_w(const conv_case *k, int threads, size_t *nbytes, bool 
   int64_t xd[4] = {k->n, k->nhwc ? k->h : k->c, k->nhwc ? k->w : k->h, k->nhwc ? k->c : k->w};
   int64_t wd[4] = {k->oc, k->c / g, k->kh, k->kw};
   int64_t yd[4] = {k->n, k->nhwc ? oh : k->oc, k->nhwc ? ow : oh, k->nhwc ? k->oc : ow};
-  int64_t bd[1] = {k->oc};
-  ic_builder *b = conv_program(k, xd, wd, bd, yd);
+  /* the program declares Bias with the case's rank (1 or 4); the kernel gets [C_out] */
+  int64_t bd[1] = {k->oc}, bd4[4] = {1, k->oc, 1, 1};
+  ic_builder *b = conv_program(k, xd, wd, k->bias == 4 ? bd4 : bd, yd);
   ic_program *p;
   char errs[1024];
   ck_assert_msg(ic_builder_build(b, &p, errs, sizeof errs) == IC_OK, "%s", errs);
@@ -725,8 +726,9 @@ static float *run_layouts(const conv_case *k, int in_layout, int res_layout, int
   int64_t xd[4] = {k->n, k->nhwc ? k->h : k->c, k->nhwc ? k->w : k->h, k->nhwc ? k->c : k->w};
   int64_t wd[4] = {k->oc, k->c / g, k->kh, k->kw};
   int64_t yd[4] = {k->n, k->nhwc ? oh : k->oc, k->nhwc ? ow : oh, k->nhwc ? k->oc : ow};
-  int64_t bd[1] = {k->oc};
-  ic_builder *b = conv_program(k, xd, wd, bd, yd);
+  /* the program declares Bias with the case's rank (1 or 4); the kernel gets [C_out] */
+  int64_t bd[1] = {k->oc}, bd4[4] = {1, k->oc, 1, 1};
+  ic_builder *b = conv_program(k, xd, wd, k->bias == 4 ? bd4 : bd, yd);
   ic_program *p;
   char errs[1024];
   ck_assert_msg(ic_builder_build(b, &p, errs, sizeof errs) == IC_OK, "%s", errs);
