@@ -18,7 +18,8 @@
  * float64, and any case for which oneDNN has only implementations whose sums depend on the
  * thread count (its GEMM-based convolution, chosen for a few small-channel shapes) or only its
  * slow reference code, runs im2col + BLAS GEMM, whose threads are process-wide and so the
- * same in every executor configuration. */
+ * same in every executor configuration. A 1 x 1 convolution of 1 x 1 images runs as one
+ * image of N pixels, or for one image with a large filter as icore's GEMV (conv_dnnl.c). */
 #include "kernels/cpu/conv_impl.h"
 
 #include <math.h>

@@ -3,7 +3,9 @@
  * convolution), the reorders around it, the filter in the primitive's layout, all kept in
  * the instruction's kernel state (conv_state) and rebuilt when the inputs' shapes or layouts,
  * the thread count or the affines' values change; an ic_InScale scales the filter or the
- * Input each run. See conv.c for the layout and determinism rules. */
+ * Input each run. See conv.c for the layout and determinism rules. The same state also
+ * serves the one case run without a primitive: a 1 x 1 convolution of one 1 x 1 image with
+ * a large filter, icore's GEMV (pixel_gemv below). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,7 +213,7 @@ static bool wino_eligible(const ic_conv_attrs *a, const geom *g, ic_dtype dt) {
 }
 
 /* A 1 x 1 convolution of a batch of 1 x 1 images (a classifier head's "last conv" after
- * global pooling: PP-HGNet's and PP-LCNet's 1024 -> 2048 and 960 -> 1280 layers) is a
+ * global pooling, as in PP-HGNet, 1024 -> 2048, and the PP-LCNet family) is a
  * product of the images by the filter. As N separate images, oneDNN's kernel reads the whole
  * filter once per image (PP-HGNet at batch 8: 8 MiB, 8 times, 1.9 ms at 18 GFLOP/s); run
  * instead as one image of N pixels in NHWC (dims [1, C, 1, N]), it reads it once. For 1 x 1
@@ -245,6 +247,15 @@ static bool pixel_gemv(const ic_kctx *c, const geom *g) {
   return !a->nhwc && !a->dw_stride && g->n == 1 && g->g == 1 && g->kh == 1 && g->kw == 1 &&
          g->h == 1 && g->w == 1 && !g->pt && !g->pb && !g->pl && !g->pr &&
          g->c * g->oc >= (1 << 18) && !ic_in(c, IC_CONV_IN_SCALE, 0) && ic_gemv_available();
+}
+
+/* The layout a one-pixel path tags its Output with: for 1 x 1 images [N][C_out] is also
+ * whole channel blocks where C_out fills them, so where the op is marked it is tagged as the
+ * readers' blocked layout (the bytes are the same), else plain. */
+static int one_pixel_layout(const ic_conv_attrs *a, int64_t oc) {
+  const int blk = ic_dnnl_native_block();
+  if (!a->blocked_out || oc % blk) return IC_LAYOUT_PLAIN;
+  return blk == 16 ? IC_LAYOUT_NCHW16C : IC_LAYOUT_NCHW8C;
 }
 
 /* Create every primitive and memory object for this geometry and these input layouts.
@@ -464,11 +475,7 @@ static ic_status state_build(ic_kctx *c, const geom *g, conv_state *s) {
   s->out_layout = a->blocked_out && !nhwc
                       ? ic_dnnl_md_layout_pad(dst_md, yd, s->pad_room && !s->act_after)
                       : IC_LAYOUT_PLAIN;
-  /* images as pixels: the [N][C_out] bytes are also whole channel blocks; tagged so where
-   * the op is marked, as the readers' blocked layout */
-  if (pix && a->blocked_out) {
-    s->out_layout = ic_dnnl_native_block() == 16 ? IC_LAYOUT_NCHW16C : IC_LAYOUT_NCHW8C;
-  }
+  if (pix) s->out_layout = one_pixel_layout(a, g->oc);
   s->dst_md_bytes = dnnl_memory_desc_get_size(dst_md);
   if (s->out_layout) dst_user = *dst_md;
   if (!dnnl_memory_desc_equal(src_md, &src_user)) {
@@ -832,11 +839,7 @@ static ic_status conv_gemv(ic_kctx *c, const geom *g, conv_state *s, int threads
   }
   const ic_conv_affine aff = ic_conv_affine_of(c);
   ic_conv_epilogue_f32(a, &aff, yv, r ? r->data : NULL, (size_t)oc);
-  /* [C_out] is also whole channel blocks where C_out fills them: tagged so where marked */
-  const int blk = ic_dnnl_native_block();
-  y->layout = (uint8_t)(a->blocked_out && oc % blk == 0
-                            ? (blk == 16 ? IC_LAYOUT_NCHW16C : IC_LAYOUT_NCHW8C)
-                            : IC_LAYOUT_PLAIN);
+  y->layout = (uint8_t)one_pixel_layout(a, oc);
   return IC_OK;
 }
 
