@@ -98,6 +98,7 @@ int main(int argc, char **argv) {
   const char *feeds[MAX_FEEDS] = {argv[2]};
   ic_tensor *xs[MAX_FEEDS] = {NULL};
   size_t n_feeds = 1;
+  if (getenv("ICSERIAL")) o.serial = 1;
   for (int i = 4; i < argc; i++) {
     if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);

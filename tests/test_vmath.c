@@ -247,8 +247,8 @@ static void softmax_ref(float *y, const float *x, int64_t n) {
     y[i] = ic_v4_expf(ic_v4_splat(d < -64.0f ? -64.0f : d))[0];
     l[i % 8] += y[i];
   }
-  const double s = lanes8(l);
-  for (int64_t i = 0; i < n; i++) y[i] = (float)((double)y[i] / s);
+  const double r = 1.0 / lanes8(l);
+  for (int64_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * r);
 }
 
 static void moments_ref(const float *x, int64_t n, double *mean, double *var) {

@@ -7,7 +7,8 @@
  * float by vmath.h's vectorized exp, their sum is accumulated in double (along a contiguous
  * axis in eight interleaved lanes, ic_vsoftmax_rowsf; along a strided one in index order per
  * column), and each
- * output is the quotient taken in double and rounded once. fp32 work is shared across the
+ * output is the exponential times the sum's reciprocal, taken in double and rounded once
+ * (Paddle multiplies by the reciprocal too; the fp64 kernel divides). fp32 work is shared across the
  * kernel's threads by rows (contiguous axis) or by blocks of columns (strided): the same bits
  * at any thread count. use_cudnn, use_mkldnn, data_format, is_test and mkldnn_data_type do not change
  * the result on the CPU and are ignored. */

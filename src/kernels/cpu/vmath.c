@@ -229,14 +229,14 @@ T16 void daddw_w16(dacc_w16 *a, vf_w16 e, int64_t i) {
   a->v += __builtin_convertvector(__builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15),
                                   vr8d);
 }
-/* W floats divided by s in double, each rounded once */
-T16 vf_w16 div_w16(vf_w16 e, double s) {
+/* W floats times r in double, each rounded once */
+T16 vf_w16 mul_w16(vf_w16 e, double r) {
   vr8f lo = __builtin_convertvector(
-      __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7), vr8d) / s,
+      __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3, 4, 5, 6, 7), vr8d) * r,
       vr8f);
   vr8f hi = __builtin_convertvector(
-      __builtin_convertvector(__builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15), vr8d) /
-          s,
+      __builtin_convertvector(__builtin_shufflevector(e, e, 8, 9, 10, 11, 12, 13, 14, 15), vr8d) *
+          r,
       vr8f);
   return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
@@ -327,17 +327,17 @@ T8 float hmax_w8(vf_w8 m) {
   c = ic_v4_select((c > d) | (c != c), c, d);
   return max_nan(max_nan(c[0], c[1]), max_nan(c[2], c[3]));
 }
+/* (intrinsics: GCC converted each half of the vector extensions' form two floats at a time) */
 T8 void daddw_w8(dacc_w8 *a, vf_w8 e, int64_t i) {
   (void)i;
-  a->lo += __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3), vr4d);
-  a->hi += __builtin_convertvector(__builtin_shufflevector(e, e, 4, 5, 6, 7), vr4d);
+  a->lo += (vr4d)_mm256_cvtps_pd(_mm256_castps256_ps128((__m256)e));
+  a->hi += (vr4d)_mm256_cvtps_pd(_mm256_extractf128_ps((__m256)e, 1));
 }
-T8 vf_w8 div_w8(vf_w8 e, double s) {
-  ic_v4f lo = __builtin_convertvector(
-      __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1, 2, 3), vr4d) / s, ic_v4f);
-  ic_v4f hi = __builtin_convertvector(
-      __builtin_convertvector(__builtin_shufflevector(e, e, 4, 5, 6, 7), vr4d) / s, ic_v4f);
-  return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+T8 vf_w8 mul_w8(vf_w8 e, double r) {
+  const __m256d rv = _mm256_set1_pd(r);
+  const __m128 lo = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128((__m256)e)), rv));
+  const __m128 hi = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps((__m256)e, 1)), rv));
+  return (vf_w8)_mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
 }
 
 /* The baseline's W-lane helpers: vmath.h's 4-lane forms under VMATH_WIDE's names. */
@@ -357,8 +357,8 @@ AINL void storen_w4(float *p, vf_w4 v, int64_t k) { memcpy(p, &v, (size_t)k * si
 AINL void daddw_w4(dacc_w4 *a, vf_w4 e, int64_t i) {
   for (int j = 0; j < 4; j++) a->l[i % 8 + j] += e[j];
 }
-AINL vf_w4 div_w4(vf_w4 e, double s) {
-  return __builtin_convertvector(__builtin_convertvector(e, vr4d) / s, vf_w4);
+AINL vf_w4 mul_w4(vf_w4 e, double r) {
+  return __builtin_convertvector(__builtin_convertvector(e, vr4d) * r, vf_w4);
 }
 
 #define VMATH_ROWS(SUF, W, TARGET)                                                           \
@@ -400,15 +400,15 @@ AINL vf_w4 div_w4(vf_w4 e, double s) {
         et = sel_##SUF(iota < tail_lanes, et, splat_##SUF(0.0f));                            \
         daddw_##SUF(&acc, et, full);                                                         \
       }                                                                                      \
-      /* each quotient in double, rounded once */                                            \
-      const double s = dsum_##SUF(&acc);                                                     \
+      /* each exponential times the sum's reciprocal in double, rounded once */              \
+      const double rs = 1.0 / dsum_##SUF(&acc);                                              \
       for (int64_t i = 0; i < full; i += (W)) {                                              \
         vf_##SUF v;                                                                          \
         memcpy(&v, y + i, sizeof v);                                                         \
-        v = div_##SUF(v, s);                                                                 \
+        v = mul_##SUF(v, rs);                                                                \
         memcpy(y + i, &v, sizeof v);                                                         \
       }                                                                                      \
-      if (k) storen_##SUF(y + full, div_##SUF(et, s), k);                                    \
+      if (k) storen_##SUF(y + full, mul_##SUF(et, rs), k);                                   \
     }                                                                                        \
   }                                                                                          \
   __attribute__((target(TARGET))) static void moments_##SUF(const float *x, int64_t n,      \

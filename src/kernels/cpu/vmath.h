@@ -102,8 +102,8 @@ void ic_vswishf_w(float *y, const float *x, int64_t n, float beta, int width);
 
 /* Softmax of each of `rows` contiguous rows of n floats: exp(max(x - max, -64)) by the
  * exponential above, summed in double in eight fixed lanes (element i into lane i % 8,
- * lanes added ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7))), each quotient taken in double and
- * rounded once; a NaN makes its row NaN. The same bits at any width. y may equal x. */
+ * lanes added ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7))), each exponential times the sum's
+ * reciprocal in double, rounded once; a NaN makes its row NaN. The same bits at any width. y may equal x. */
 void ic_vsoftmax_rowsf(float *y, const float *x, int64_t rows, int64_t n);
 void ic_vsoftmax_rowsf_w(float *y, const float *x, int64_t rows, int64_t n, int width);
 
