@@ -267,6 +267,39 @@ START_TEST(parallel_parts) {
 }
 END_TEST
 
+/* SVTR's neck: an assign's view of a convolution's output is read by another convolution and
+ * by the concat that joins the two (s, c = assign(s), q = conv(c), y = conv([c, q])). The
+ * view keeps s's blocked layout (analysis/layout.c), so the concat is adopted with c copied
+ * into place beside the part q; at batch 2 it copies. */
+START_TEST(assigned_input) {
+  ic_builder *b = start();
+  var(b, "s", C);
+  var(b, "c", C);
+  var(b, "q", C);
+  var(b, "cat", 2 * C);
+  var(b, "y", C);
+  conv(b, "x", "w", "s");
+  ic_builder_op *op = ic_builder_add_op(b, 0, "assign");
+  ic_builder_in(op, "X", "s");
+  ic_builder_out(op, "Out", "c");
+  conv(b, "c", "wd", "q");
+  concat(b, 2, TU_NAMES("c", "q"), "cat", 1);
+  conv(b, "cat", "w2", "y");
+  ic_builder_fetch(b, "y");
+  ic_program *p = tu_build(b);
+  const int64_t batches[5] = {1, 1, 1, 2, 1};
+  const size_t joined[5] = {0, 1, 1, 0, 0};
+  for (int plain = 0; plain < 2; plain++) {
+    for (int threads = 1; threads <= 2; threads++) {
+      char what[64];
+      snprintf(what, sizeof what, "assign, %s, %d threads", plain ? "plain" : "blocked", threads);
+      check_runs(p, 1, TU_NAMES("y"), threads, plain, 5, batches, joined, what);
+    }
+  }
+  ic_program_destroy(p);
+}
+END_TEST
+
 /* A failure anywhere (after some parts were placed, at the concat itself) fails the run,
  * leaks nothing (ASan) and leaves the executor computing the same again, joined. */
 START_TEST(failures) {
@@ -308,6 +341,7 @@ static TCase *tc_join(void) {
   tcase_add_test(tc, batch_changes);
   tcase_add_test(tc, mixed_layouts_and_fetches);
   tcase_add_test(tc, parallel_parts);
+  tcase_add_test(tc, assigned_input);
   tcase_add_test(tc, failures);
   return tc;
 }

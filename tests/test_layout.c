@@ -495,6 +495,39 @@ START_TEST(concat_gathers) {
 }
 END_TEST
 
+/* assign passes a blocked layout on (its Out is a view of X): a pooled map kept through an
+ * assign for a convolution and a concat (SVTR's neck) stays blocked throughout; when the
+ * assign's Out is fetched, it and X stay plain (the convolution and the pooling before still
+ * blocked where their readers allow). */
+START_TEST(assign_readers) {
+  for (int k = 0; k < 2; k++) {
+    ic_builder *b = start();
+    var(b, "a");
+    tu_var(b, "p", IC_FP32, 4, TU_DIMS(N, C, H / 2, W / 2));
+    tu_var(b, "pc", IC_FP32, 4, TU_DIMS(N, C, H / 2, W / 2));
+    tu_var(b, "q", IC_FP32, 4, TU_DIMS(N, C, H / 2, W / 2));
+    tu_var(b, "cat", IC_FP32, 4, TU_DIMS(N, 2 * C, H / 2, W / 2));
+    tu_var(b, "out", IC_FP32, 4, TU_DIMS(N, 2 * C, 1, 1));
+    conv(b, "x", "a", NULL);
+    pool(b, "a", "p");
+    unary(b, "assign", "p", "pc");
+    conv(b, "pc", "q", NULL);
+    concat(b, "pc", "q", "cat", 1);
+    pool(b, "cat", "out");
+    ic_builder_fetch(b, "out");
+    if (k) ic_builder_fetch(b, "pc");
+    char marked[256];
+    int n = run_pass(b, "out", marked, sizeof marked);
+    if (k == 0) {
+      ck_assert_msg(n == 5 && !strcmp(marked, "a,p,pc,q,cat"), "marked %d: %s", n, marked);
+    } else {
+      ck_assert_msg(n == 3 && !strcmp(marked, "a,q,cat"), "marked %d: %s", n, marked);
+    }
+    ic_builder_destroy(b);
+  }
+}
+END_TEST
+
 /* Only CPU plans with the rewrites on: fuse off, or a device plan, marks nothing. */
 START_TEST(only_cpu_with_fuse) {
   ic_builder *b = start();
@@ -547,6 +580,7 @@ static TCase *tc_pass(void) {
   tcase_add_test(tc, interp_readers);
   tcase_add_test(tc, padded_se_block);
   tcase_add_test(tc, concat_gathers);
+  tcase_add_test(tc, assign_readers);
   tcase_add_test(tc, only_cpu_with_fuse);
   return tc;
 }

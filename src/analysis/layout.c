@@ -25,7 +25,8 @@
  * kernel keeps the layout when both operands are blocked alike with the output's dims, or
  * one is and the other holds one value per channel (a squeeze-and-excitation scale, a bias).
  * A concat along the channels (axis 1 of 4-D tensors) is marked by the same rules: it keeps
- * its inputs' blocked layout when they all hold the same one (concat.c).
+ * its inputs' blocked layout when they all hold the same one (concat.c). So is assign, whose
+ * Out shares X's buffer and layout (a view): where Out must stay plain, so must X.
  * A convolution's output whose every reader is another convolution's Input or ResidualData
  * (IC_SLOT_PAD16) is also marked ic_blocked_pad, whatever its channel count: its kernel may
  * then write nChw16c with the channels padded to 16 (tensor.h IC_LAYOUT_NCHW16C_PAD), which
@@ -104,10 +105,15 @@ static bool blocked_elementwise(const ic_op *op) {
          reads_blocked(op, "Y");
 }
 
+/* An op whose Out is a view of its X in X's layout, X taking blocked tensors (assign.c). */
+static bool blocked_view(const ic_op *op) {
+  return !strcmp(op->type, "assign") && reads_blocked(op, "X");
+}
+
 static bool marks(const ic_op *op) {
   return !strcmp(op->type, "conv2d") || !strcmp(op->type, "depthwise_conv2d") ||
          !strcmp(op->type, "pool2d") || channel_concat(op) || blocked_elementwise(op) ||
-         blocked_interp(op) || !strcmp(op->type, "ic_scale_residual");
+         blocked_interp(op) || blocked_view(op) || !strcmp(op->type, "ic_scale_residual");
 }
 
 /* Whether input slot `slot` of op reads a blocked tensor correctly (whole channel blocks;
@@ -212,14 +218,17 @@ ic_status ic_opseq_layout(ic_opseq *seq, const ic_program *p, size_t n_fetches,
   ic_strmap_init(&l.barred);
   ic_strmap_init(&l.no_pad);
   ic_status st = scan(&l, seq, p, n_fetches, fetch_names, err);
-  /* An elementwise op whose output must stay plain would only unpack blocked operands: keep
-   * its inputs plain too, and again for the ops that feed those, to a fixed point. */
+  /* An elementwise op whose output must stay plain would only unpack blocked operands, and a
+   * view's output is its input: keep their inputs plain too, and again for the ops that feed
+   * those, to a fixed point. */
   for (bool changed = true; changed && !st;) {
     changed = false;
     for (size_t i = 0; i < seq->n_ops && !st; i++) {
       const ic_op *op = seq->ops[i];
       bool pad;
-      if (!blocked_elementwise(op) || blockable_output(&l, op, p, &pad)) continue;
+      if (!(blocked_elementwise(op) || blocked_view(op)) || blockable_output(&l, op, p, &pad)) {
+        continue;
+      }
       for (size_t s = 0; s < op->n_inputs; s++) {
         for (size_t k = 0; k < op->inputs[s].n; k++) {
           const char *name = op->inputs[s].args[k];
