@@ -62,6 +62,8 @@ static const ctp_case ctp_cases[] = {
     {0, true, 2, {1, 17}, {1, 0}},
     {0, true, 2, {33, 32}, {1, 0}},
     {0, true, 3, {3, 37, 41}, {0, 2, 1}},
+    /* whole 8 x 8 tiles over several blocks (CRNN's sequence transpose) */
+    {IC_FP32, false, 3, {1, 480, 80}, {0, 2, 1}},
     /* NCHW <-> NHWC */
     {0, true, 4, {2, 3, 34, 35}, {0, 2, 3, 1}},
     {0, true, 4, {2, 34, 35, 3}, {0, 3, 1, 2}},

