@@ -234,9 +234,10 @@ int ic_dnnl_md_layout_pad(const dnnl_memory_desc_t *md, const int64_t *dims, boo
 
 uint64_t ic_dnnl_filter_sample(const float *w, size_t n) {
   uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < 64 && n; i++) {
+  const size_t head = n < 32 ? n : 32, tail = n - head < 32 ? n - head : 32;
+  for (size_t i = 0; i < head + tail; i++) {
     uint32_t bits;
-    memcpy(&bits, &w[(size_t)((double)i * (double)(n - 1) / 63.0)], sizeof bits);
+    memcpy(&bits, &w[i < head ? i : n - tail + (i - head)], sizeof bits);
     h = (h ^ bits) * 1099511628211ull;
   }
   return h;
