@@ -1316,6 +1316,7 @@ typedef struct aff_case {
   bool scale_first;      /* the scalar is X of elementwise_mul */
   bool blocked_reader;   /* a second convolution reads the result */
   bool bias_op;          /* the conv has no Bias: an elementwise_add of [16] along axis 1 */
+  bool bias_reshape;     /* with bias_op: of [16] reshaped to [1, 16, 1, 1], axis -1 */
   bool pre_mul, pre_add; /* an affine between the conv and the activation */
 } aff_case;
 
@@ -1366,12 +1367,21 @@ static ic_program *aff_program(const aff_case *k) {
   ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){1, 1});
   ic_builder_attr_int(op, "groups", 1);
   ic_builder_attr_string(op, "data_format", "NCHW");
+  if (k->bias_op && k->bias_reshape) { /* Paddle 2.5+'s dygraph-to-static form */
+    tu_var(b, "bias4", IC_FP32, 4, TU_DIMS(1, 16, 1, 1));
+    tu_var(b, "bias4_xshape", IC_FP32, 2, TU_DIMS(0, 16));
+    op = ic_builder_add_op(b, 0, "reshape2");
+    ic_builder_in(op, "X", "bias");
+    ic_builder_out(op, "Out", "bias4");
+    ic_builder_out(op, "XShape", "bias4_xshape");
+    ic_builder_attr_ints(op, "shape", 4, (const int32_t[]){1, -1, 1, 1});
+  }
   if (k->bias_op) {
     op = ic_builder_add_op(b, 0, "elementwise_add");
     ic_builder_in(op, "X", "yb");
-    ic_builder_in(op, "Y", "bias");
+    ic_builder_in(op, "Y", k->bias_reshape ? "bias4" : "bias");
     ic_builder_out(op, "Out", "y");
-    ic_builder_attr_int(op, "axis", 1);
+    ic_builder_attr_int(op, "axis", k->bias_reshape ? -1 : 1);
   }
   const char *cur = "y";
   if (k->pre_mul) {
@@ -1454,13 +1464,13 @@ static ic_tensor *plan_run(ic_program *p, ic_scope *params, const ic_tensor *x, 
   return out;
 }
 
-/* counts[0]: convolutions with a fused affine; counts[1]: elementwise ops left. */
+/* counts[0]: convolutions with a fused affine; counts[1]: elementwise and reshape2 ops left. */
 static void count_aff(const ic_op *op, size_t *counts) {
   counts[0] += ic_op_input(op, "ic_AffineScale") != NULL ||
                ic_op_input(op, "ic_AffineBias") != NULL ||
                ic_op_input(op, "ic_PreAffineScale") != NULL ||
                ic_op_input(op, "ic_PreAffineBias") != NULL;
-  counts[1] += !strncmp(op->type, "elementwise_", 12);
+  counts[1] += !strncmp(op->type, "elementwise_", 12) || !strcmp(op->type, "reshape2");
 }
 
 static ic_tensor *aff_run(ic_program *p, ic_scope *params, const ic_tensor *x, bool fuse,
@@ -1506,7 +1516,7 @@ static void aff_check(const aff_case *k) {
     ic_tensor *ref = aff_run(p, params, x, false, 1, &n_aff, &n_ew);
     ck_assert_int_eq(n_aff, 0);
     ck_assert_int_eq(n_ew, (size_t)k->mul + (size_t)k->add + (size_t)k->bias_op +
-                               (size_t)k->pre_mul + (size_t)k->pre_add);
+                               (size_t)k->bias_reshape + (size_t)k->pre_mul + (size_t)k->pre_add);
     ck_assert_int_eq(n_conv_act(p), 0);
     ic_tensor *f1 = aff_run(p, params, x, true, 1, &n_aff, &n_ew);
     ck_assert_msg(n_aff == (size_t)(k->mul || k->add || k->pre_mul || k->pre_add) && n_ew == 0,
@@ -1544,6 +1554,12 @@ START_TEST(affine_fusion) {
   aff_check(&(aff_case){.act = "relu", .bias_op = true, .mul = true, .add = true,
                         .blocked_reader = true});
   aff_check(&(aff_case){.bias_op = true});
+  /* the bias reshaped to [1, C, 1, 1] and added along axis -1 (Paddle 2.5+: SVTR's
+   * squeeze-and-excitation convolutions, then relu or hard_sigmoid); the reshape goes too */
+  aff_check(&(aff_case){.act = "relu", .bias_op = true, .bias_reshape = true});
+  aff_check(&(aff_case){.act = "hard_sigmoid", .bias_op = true, .bias_reshape = true,
+                        .mul = true, .blocked_reader = true});
+  aff_check(&(aff_case){.bias_op = true, .bias_reshape = true});
   aff_check(&(aff_case){.act = "relu", .pre_mul = true, .add = true});
   /* hard_sigmoid is a linear and a clip in oneDNN 2.6: the affine after it must not be a
    * second linear (oneDNN 2.6 would run it with the first one's values) */

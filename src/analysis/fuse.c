@@ -196,13 +196,65 @@ static void scalar_affine(const fuser *f, size_t *j, const char **out, size_t *p
   }
 }
 
+/* The reshape2 op writing `y` (whose only reader is the bias add, with `axis`) from a
+ * persistable float32 [c_out] parameter to dims that put c_out on the channels of an NCHW
+ * tensor once aligned by axis: Paddle 2.5 and later export a convolution's bias from dygraph
+ * as reshape(bias, [1, -1, 1, 1]) and an add with axis -1 (SVTR's squeeze-and-excitation
+ * convolutions, PPDiffusers' VAE decoder). Its index, or SIZE_MAX; the parameter in *param.
+ * Its XShape must have no reader, so the fused convolution makes it dead (removed too). */
+static size_t bias_reshape(const fuser *f, const char *y, int64_t c_out, int64_t axis,
+                           const char **param) {
+  if (n_readers(f, y) != 1 || ic_strmap_get(&f->keep, y)) return SIZE_MAX;
+  const ic_vardesc *yv = ic_program_find_var(f->prog, 0, y);
+  if (!yv || !yv->is_tensor || yv->dtype != IC_FP32 || yv->ndim < 1 || yv->ndim > 4) {
+    return SIZE_MAX;
+  }
+  const int64_t r = yv->ndim, off = axis < 0 ? 4 - r : axis;
+  if (off < 0 || off + r > 4 || off > 1 || off + r < 2 || yv->dims[1 - off] != c_out) {
+    return SIZE_MAX;
+  }
+  for (int64_t k = 0; k < r; k++) {
+    if (k != 1 - off && yv->dims[k] != 1) return SIZE_MAX;
+  }
+  for (size_t j = 0; j < f->seq->n_ops; j++) {
+    const ic_op *op = f->seq->ops[j];
+    const char *o = arg(op, true, "Out");
+    if (!o || strcmp(o, y) != 0) continue;
+    if (f->removed[j] || strcmp(op->type, "reshape2") != 0) return SIZE_MAX;
+    static const char *const dyn[] = {"Shape", "ShapeTensor"};
+    for (int k = 0; k < 2; k++) {
+      const ic_slot *s = ic_op_input(op, dyn[k]);
+      if (s && s->n) return SIZE_MAX;
+    }
+    const ic_attr *sh = ic_op_attr(op, "shape");
+    if (!sh || (sh->type != IC_ATTR_INTS && sh->type != IC_ATTR_LONGS) || (int64_t)sh->n != r) {
+      return SIZE_MAX;
+    }
+    for (int64_t k = 0; k < r; k++) { /* 0 copies the input's dim k: [c_out] has only k = 0 */
+      const int64_t s = sh->ints[k];
+      const bool ok = k == 1 - off ? s == c_out || s == -1 || (s == 0 && k == 0) : s == 1;
+      if (!ok) return SIZE_MAX;
+    }
+    const char *x = arg(op, false, "X"), *xs = arg(op, true, "XShape");
+    const ic_vardesc *xv = x ? ic_program_find_var(f->prog, 0, x) : NULL;
+    if (!xv || !xv->persistable || !xv->is_tensor || xv->dtype != IC_FP32 || xv->ndim != 1 ||
+        xv->dims[0] != c_out || (xs && (n_readers(f, xs) || ic_strmap_get(&f->keep, xs)))) {
+      return SIZE_MAX;
+    }
+    *param = x;
+    return j;
+  }
+  return SIZE_MAX;
+}
+
 /* Is op an elementwise_add of the NCHW convolution output `value` (as X) and a persistable
- * float32 [c_out] parameter along axis 1: the bias of a conv2d exported without one (Paddle's
- * older layers add it as an op)? Sets the parameter and the op's output. */
+ * float32 [c_out] parameter along axis 1, or that parameter reshaped onto the channels
+ * (bias_reshape, *reshape its index, else SIZE_MAX): the bias of a conv2d exported without
+ * one (Paddle's older layers add it as an op)? Sets the parameter and the op's output. */
 static bool bias_op(const fuser *f, const ic_op *op, const char *value, int64_t c_out,
-                    const char **param, const char **out) {
-  if (strcmp(op->type, "elementwise_add") != 0 || !str_attr_is(op, "fuse_activation", "", true) ||
-      num_attr(op, "axis", -1) != 1) {
+                    const char **param, const char **out, size_t *reshape) {
+  *reshape = SIZE_MAX;
+  if (strcmp(op->type, "elementwise_add") != 0 || !str_attr_is(op, "fuse_activation", "", true)) {
     return false;
   }
   static const char *const scales[] = {"Scale_x", "Scale_y", "Scale_out"};
@@ -211,7 +263,16 @@ static bool bias_op(const fuser *f, const ic_op *op, const char *value, int64_t 
   }
   const char *x = arg(op, false, "X"), *y = arg(op, false, "Y"), *o = arg(op, true, "Out");
   if (!x || !y || !o || strcmp(x, value) != 0 || !strcmp(y, value)) return false;
+  const int64_t axis = (int64_t)num_attr(op, "axis", -1);
   const ic_vardesc *v = ic_program_find_var(f->prog, 0, y);
+  if (v && !v->persistable && c_out > 0 && same_declared_dims(f, o, value)) {
+    const char *p = NULL;
+    if ((*reshape = bias_reshape(f, y, c_out, axis, &p)) == SIZE_MAX) return false;
+    *param = p;
+    *out = o;
+    return true;
+  }
+  if (axis != 1) return false;
   if (!v || !v->persistable || !v->is_tensor || v->dtype != IC_FP32 || v->ndim != 1 ||
       v->dims[0] != c_out || c_out <= 0 || !same_declared_dims(f, o, value)) {
     return false;
@@ -375,12 +436,13 @@ static ic_status try_fuse(fuser *f, size_t i) {
   const ic_op *bn = NULL, *add = NULL, *actop = NULL;
   const char *residual = NULL, *bias = arg(conv, false, "Bias"), *bias_out;
   bool bias_added = false;
+  size_t bias_shape = SIZE_MAX; /* the reshape2 of the bias parameter, if any */
   size_t j = sole_reader(f, i, out);
   const int64_t c_out = fv->ndim != 4 ? -1
                         : transposed ? fv->dims[1] * (int64_t)num_attr(conv, "groups", 1)
                                      : fv->dims[0];
   if (!bias && !nhwc && j != SIZE_MAX && fv->ndim == 4 &&
-      bias_op(f, f->seq->ops[j], out, c_out, &bias, &bias_out)) {
+      bias_op(f, f->seq->ops[j], out, c_out, &bias, &bias_out, &bias_shape)) {
     bias_added = true;
     out = bias_out;
     pattern[n_pat++] = last = j;
@@ -449,6 +511,7 @@ static ic_status try_fuse(fuser *f, size_t i) {
     if (written_between(f, i, last, pattern, n_pat, reads, 8)) return IC_OK;
   }
   for (size_t k = 0; k < n_pat; k++) f->removed[pattern[k]] = true;
+  if (bias_shape != SIZE_MAX) f->removed[bias_shape] = true;
   (void)add;
   return emit(f, i, bias, bn, residual, actop ? &ac : NULL, pre_scale, pre_bias, aff_scale,
               aff_bias, out, last);
