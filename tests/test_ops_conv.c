@@ -2266,6 +2266,11 @@ START_TEST(in_scale_fusion) {
   ins_check(&(ins_case){.n = 1, .c = 32, .h = 4, .w = 5, .oc = 64, .k = 1, .want_fused = true});
   ins_check(&(ins_case){.n = 2, .c = 12, .h = 4, .w = 5, .oc = 64, .k = 1, .plain_x = true,
                         .want_fused = true});
+  /* Input scaled by the kernel's threads (32768 elements or more; SVTR's SE blocks), blocked
+   * and plain */
+  ins_check(&(ins_case){.n = 1, .c = 64, .h = 16, .w = 40, .oc = 512, .k = 1, .want_fused = true});
+  ins_check(&(ins_case){.n = 2, .c = 24, .h = 16, .w = 48, .oc = 512, .k = 1, .plain_x = true,
+                        .want_fused = true});
   /* left alone: the product fetched, a depthwise convolution reading it */
   ins_check(&(ins_case){.n = 2, .c = 32, .h = 6, .w = 20, .oc = 32, .k = 1, .fetch_mid = true});
   ins_check(&(ins_case){.n = 2, .c = 32, .h = 6, .w = 20, .k = 3, .depthwise = true});

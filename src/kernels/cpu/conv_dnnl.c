@@ -654,31 +654,36 @@ bool ic_conv_in_scale_filter(const geom *g) {
 }
 
 /* y = x * s per channel over one image or a batch in x's layout (plain, or channel blocks of
- * blk with the padding lanes written 0): the unfused elementwise_mul's rounded products. */
+ * blk with the padding lanes written 0): the unfused elementwise_mul's rounded products. The
+ * rows (a channel, or a channel block, of one image) are shared across the kernel's threads
+ * from SCALE_PAR_MIN elements: the same products whatever the split. */
+#define SCALE_PAR_MIN 32768
 static void scale_input(const float *restrict x, const float *restrict sc, int64_t sn,
-                        float *restrict y, int64_t n, int64_t ch, int64_t hw, int blk) {
-  for (int64_t b = 0; b < n; b++) {
+                        float *restrict y, int64_t n, int64_t ch, int64_t hw, int blk,
+                        int threads) {
+  const int64_t cb = blk ? (ch + blk - 1) / blk : ch, rows = n * cb, len = blk ? hw * blk : hw;
+  const int nt = threads > 1 && rows > 1 && rows * len >= SCALE_PAR_MIN
+                     ? (rows < threads ? (int)rows : threads)
+                     : 1;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (int64_t r = 0; r < rows; r++) {
+    const int64_t b = r / cb, q = r % cb;
     const float *sv = sc + (sn == 1 ? 0 : b) * ch;
+    const float *xr = x + (size_t)(r * len);
+    float *yr = y + (size_t)(r * len);
     if (!blk) {
-      for (int64_t k = 0; k < ch; k++) {
-        const size_t o = (size_t)((b * ch + k) * hw);
-        const ic_v4f v = ic_v4_splat(sv[k]);
-        int64_t p = 0;
-        for (; p + 4 <= hw; p += 4) ic_v4_store(y + o + p, ic_v4_load(x + o + p) * v);
-        for (; p < hw; p++) y[o + p] = x[o + p] * sv[k];
-      }
+      const ic_v4f v = ic_v4_splat(sv[q]);
+      int64_t p = 0;
+      for (; p + 4 <= hw; p += 4) ic_v4_store(yr + p, ic_v4_load(xr + p) * v);
+      for (; p < hw; p++) yr[p] = xr[p] * sv[q];
       continue;
     }
-    const int64_t cb = (ch + blk - 1) / blk;
-    for (int64_t q = 0; q < cb; q++) {
-      float lane[16];
-      for (int l = 0; l < blk; l++) lane[l] = q * blk + l < ch ? sv[q * blk + l] : 0.0f;
-      const size_t o = (size_t)((b * cb + q) * hw * blk);
-      for (int64_t p = 0; p < hw; p++) {
-        for (int l = 0; l < blk; l += 4) {
-          const size_t e = o + (size_t)(p * blk + l);
-          ic_v4_store(y + e, ic_v4_load(x + e) * ic_v4_load(lane + l));
-        }
+    float lane[16];
+    for (int l = 0; l < blk; l++) lane[l] = q * blk + l < ch ? sv[q * blk + l] : 0.0f;
+    for (int64_t p = 0; p < hw; p++) {
+      for (int l = 0; l < blk; l += 4) {
+        const size_t e = (size_t)(p * blk + l);
+        ic_v4_store(yr + e, ic_v4_load(xr + e) * ic_v4_load(lane + l));
       }
     }
   }
@@ -718,7 +723,7 @@ static ic_status conv_dnnl(ic_kctx *c, const geom *g, conv_state *s) {
   if (scale_x) {
     /* the Input scaled in its own layout; the state covers the whole batch */
     scale_input(x->data, sc->data, sc->dims[0], (float *)(scratch + o_x), g->n, g->c,
-                g->h * g->w, ic_layout_block(x->layout));
+                g->h * g->w, ic_layout_block(x->layout), s->threads);
   }
   const ic_tensor *dwf = ic_in(c, IC_CONV_DW_FILTER, 0), *dwb = ic_in(c, IC_CONV_DW_BIAS, 0);
   if (a->dw_stride) {
