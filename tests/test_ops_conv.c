@@ -1581,6 +1581,89 @@ START_TEST(affine_fusion) {
 }
 END_TEST
 
+/* A residual add whose other operand is computed after the convolution (fuse.c's fallback):
+ * conv A (+ its bias add, as a reshape2 of the parameter when `reshaped`) comes first, conv B
+ * after it, then add(A, B) and relu. A cannot take the add (B's output is written between),
+ * so it keeps its bias alone, and B takes the add as ResidualData with the relu: no
+ * elementwise, reshape2 or relu op is left, within float32 tolerance of the unfused program,
+ * bitwise equal at 1 and 2 threads. */
+static void count_rfb(const ic_op *op, size_t *counts) {
+  counts[0] += !strncmp(op->type, "elementwise_", 12) || !strcmp(op->type, "reshape2") ||
+               !strcmp(op->type, "relu");
+  counts[1] += !strcmp(op->type, "conv2d") && ic_op_input(op, "Bias") != NULL;
+  counts[2] += !strcmp(op->type, "conv2d") && ic_op_input(op, "ResidualData") != NULL;
+}
+
+START_TEST(residual_after_conv) {
+  for (int reshaped = 0; reshaped < 2; reshaped++) {
+    ic_builder *b = ic_builder_create();
+    tu_var(b, "x", IC_FP32, 4, TU_DIMS(2, 8, 9, 10));
+    ic_builder_var(b, 0, "wa", IC_FP32, 4, TU_DIMS(16, 8, 3, 3), true);
+    ic_builder_var(b, 0, "wb", IC_FP32, 4, TU_DIMS(16, 8, 1, 1), true);
+    ic_builder_var(b, 0, "ba", IC_FP32, 1, TU_DIMS(16), true);
+    static const char *const vars[] = {"ya", "yab", "yb", "s", "r"};
+    for (int k = 0; k < 5; k++) tu_var(b, vars[k], IC_FP32, 4, TU_DIMS(2, 16, 9, 10));
+    tu_var(b, "ba4", IC_FP32, 4, TU_DIMS(1, 16, 1, 1));
+    ic_builder_feed(b, "x");
+    ic_builder_op *op = ic_builder_add_op(b, 0, "conv2d");
+    ic_builder_in(op, "Input", "x");
+    ic_builder_in(op, "Filter", "wa");
+    ic_builder_out(op, "Output", "ya");
+    ic_builder_attr_ints(op, "paddings", 2, (const int32_t[]){1, 1});
+    if (reshaped) {
+      op = ic_builder_add_op(b, 0, "reshape2");
+      ic_builder_in(op, "X", "ba");
+      ic_builder_out(op, "Out", "ba4");
+      ic_builder_attr_ints(op, "shape", 4, (const int32_t[]){1, -1, 1, 1});
+    }
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", "ya");
+    ic_builder_in(op, "Y", reshaped ? "ba4" : "ba");
+    ic_builder_out(op, "Out", "yab");
+    ic_builder_attr_int(op, "axis", reshaped ? -1 : 1);
+    op = ic_builder_add_op(b, 0, "conv2d");
+    ic_builder_in(op, "Input", "x");
+    ic_builder_in(op, "Filter", "wb");
+    ic_builder_out(op, "Output", "yb");
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", "yab");
+    ic_builder_in(op, "Y", "yb");
+    ic_builder_out(op, "Out", "s");
+    ic_builder_attr_int(op, "axis", -1);
+    op = ic_builder_add_op(b, 0, "relu");
+    ic_builder_in(op, "X", "s");
+    ic_builder_out(op, "Out", "r");
+    ic_builder_fetch(b, "r");
+    ic_program *p = built(b);
+    ic_scope *params;
+    ck_assert_int_eq(ic_scope_create(NULL, &params), IC_OK);
+    char err[1024];
+    ck_assert_msg(ic_params_random(p, 5, params, err, sizeof err) == IC_OK, "%s", err);
+    ic_tensor *x = tu_rand_f32(4, TU_DIMS(2, 8, 9, 10), 3, -1, 1);
+    size_t counts[3] = {0, 0, 0};
+    ic_tensor *ref = plan_run(p, params, x, false, 1, count_rfb, counts);
+    ck_assert_uint_eq(counts[0], 3u + (size_t)reshaped);
+    memset(counts, 0, sizeof counts);
+    ic_tensor *f1 = plan_run(p, params, x, true, 1, count_rfb, counts);
+    ck_assert_msg(counts[0] == 0 && counts[1] == 1 && counts[2] == 1,
+                  "reshaped %d: %zu ops left, %zu convolutions with Bias, %zu with "
+                  "ResidualData", reshaped, counts[0], counts[1], counts[2]);
+    ic_tensor *f2 = plan_run(p, params, x, true, 2, count_rfb, counts);
+    tu_assert_bitwise(f2, f1, "fused, 2 threads against 1");
+    int64_t n = ic_tensor_numel(ref);
+    double *r = as_doubles(ref);
+    tu_assert_close(f1, r, (size_t)n, 1e-5, 1e-5);
+    free(r);
+    ic_tensor_destroy(ref);
+    ic_tensor_destroy(f1);
+    ic_tensor_destroy(f2);
+    ic_tensor_destroy(x);
+    ic_scope_destroy(params);
+    ic_program_destroy(p);
+  }
+}
+END_TEST
+
 /* ---- 1 x 1 convolutions of 1 x 1 images (conv_dnnl.c images_as_pixels, pixel_gemv) ---- */
 
 /* A batch runs as one image of N pixels, one image with a filter of 1 MiB or more as a GEMV,
@@ -2742,6 +2825,7 @@ static TCase *tc_math(void) {
   tcase_add_test(tc, blocked_to_plain);
   tcase_add_test(tc, blocked_chain);
   tcase_add_test(tc, affine_fusion);
+  tcase_add_test(tc, residual_after_conv);
   tcase_add_test(tc, dw_fusion);
   tcase_add_test(tc, dw_fusion_bad);
   tcase_add_test(tc, in_scale_fusion);

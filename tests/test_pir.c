@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/plan.h"
 #include "common/err.h"
+#include "interp/interp.h"
 #include "kernels/kernel.h"
 #include "npy.h"
 #include "program/pir_json.h"
@@ -360,6 +362,35 @@ START_TEST(test_ocr_det) {
   for (int64_t i = 0; i < 64 * 64; i++) {
     ck_assert_msg(isfinite(v[i]) && v[i] >= 0.0f && v[i] <= 1.0f, "element %lld is %g",
                   (long long)i, v[i]); /* a sigmoid's probabilities */
+  }
+  /* With the inference rewrites: the 24 convolution biases Paddle 3 writes as reshape +
+   * add join their convolutions (fuse.c bias_reshape), including those whose sum with a
+   * later branch becomes that branch's residual (the fallback without the residual add):
+   * no reshape2 is left and 22 elementwise_add of 84 (the rest are residuals and the
+   * neck's sums); within float32 tolerance of the plain run. */
+  {
+    ic_options o;
+    ic_options_default(&o);
+    o.threads = 2;
+    ic_executor *ex;
+    ck_assert_int_eq(ic_executor_create(&o, &ex), IC_OK);
+    ic_tensor *fused = NULL;
+    ck_assert_msg(ic_executor_run(ex, p, s, 1, TU_NAMES("x"), (const ic_tensor *const *)&x, 1,
+                                  &fetch, &fused) == IC_OK, "%s", ic_executor_errmsg(ex));
+    const ic_plan *pl = ic_executor_last_plan(ex);
+    size_t n_reshape = 0, n_add = 0;
+    for (size_t i = 0; i < pl->n_instrs; i++) {
+      n_reshape += strcmp(pl->instrs[i].op->type, "reshape2") == 0;
+      n_add += strcmp(pl->instrs[i].op->type, "elementwise_add") == 0;
+    }
+    ck_assert_msg(n_reshape == 0 && n_add == 22, "fused plan: %zu reshape2, %zu elementwise_add",
+                  n_reshape, n_add);
+    double *ref = malloc(64 * 64 * sizeof *ref);
+    for (int64_t i = 0; i < 64 * 64; i++) ref[i] = v[i];
+    tu_assert_close(fused, ref, 64 * 64, 1e-4, 1e-5);
+    free(ref);
+    ic_tensor_destroy(fused);
+    ic_executor_destroy(ex);
   }
   ic_tensor_destroy(out);
   ic_tensor_destroy(x);

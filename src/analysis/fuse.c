@@ -21,7 +21,9 @@
  * A pattern is rewritten only when every intermediate value has exactly one reader (the
  * next op of the pattern) and is not fetched, and when no op between the convolution and
  * the pattern's last op writes anything the pattern reads: the fused op takes the last
- * op's place, so all of its inputs exist by then. */
+ * op's place, so all of its inputs exist by then. Where that fails, the pattern is cut back
+ * (without the affine before the activation; then without the residual add and what follows
+ * it) and tried again. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -454,6 +456,9 @@ static ic_status try_fuse(fuser *f, size_t i) {
     pattern[n_pat++] = last = j;
     j = sole_reader(f, j, out);
   }
+  /* Where the pattern stood before a residual add, to fall back to (below). */
+  const size_t pat_before_add = n_pat, last_before_add = last;
+  const char *out_before_add = out;
   if (j != SIZE_MAX && !transposed && strcmp(f->seq->ops[j]->type, "elementwise_add") == 0) {
     const ic_op *e = f->seq->ops[j];
     const char *x = arg(e, false, "X"), *y = arg(e, false, "Y"), *o = arg(e, true, "Out");
@@ -500,15 +505,29 @@ static ic_status try_fuse(fuser *f, size_t i) {
     reads[7] = arg(bn, false, "Variance");
   }
   if (written_between(f, i, last, pattern, n_pat, reads, 12)) {
-    /* Try again without the affine before the activation and what follows it. */
-    if (!pre_scale && !pre_bias) return IC_OK;
-    n_pat = pat_before_aff;
-    last = last_before_aff;
-    out = out_before_aff;
-    actop = NULL;
-    aff_scale = aff_bias = pre_scale = pre_bias = NULL;
-    if (!bias_added && !bn && !add) return IC_OK;
-    if (written_between(f, i, last, pattern, n_pat, reads, 8)) return IC_OK;
+    /* Try again without the affine before the activation and what follows it, then also
+     * without the residual add: one whose other operand is computed after this convolution
+     * (a shortcut convolution that comes first in the program, PP-OCRv5's LKPAN neck) still
+     * takes its bias and batch_norm, and the add's own convolution takes the residual. */
+    bool ok = false;
+    if (pre_scale || pre_bias) {
+      n_pat = pat_before_aff;
+      last = last_before_aff;
+      out = out_before_aff;
+      actop = NULL;
+      aff_scale = aff_bias = pre_scale = pre_bias = NULL;
+      ok = (bias_added || bn || add) && !written_between(f, i, last, pattern, n_pat, reads, 8);
+    }
+    if (!ok && add) {
+      n_pat = pat_before_add;
+      last = last_before_add;
+      out = out_before_add;
+      add = actop = NULL;
+      residual = reads[3] = NULL;
+      aff_scale = aff_bias = pre_scale = pre_bias = NULL;
+      ok = (bias_added || bn) && !written_between(f, i, last, pattern, n_pat, reads, 8);
+    }
+    if (!ok) return IC_OK;
   }
   for (size_t k = 0; k < n_pat; k++) f->removed[pattern[k]] = true;
   if (bias_shape != SIZE_MAX) f->removed[bias_shape] = true;
