@@ -1493,6 +1493,19 @@ static size_t n_conv_act(const ic_program *p) {
   return n;
 }
 
+/* The fused runs f1 (one thread) and f2 (two) against the unfused ref: bitwise equal to each
+ * other, within float32 tolerance of ref; all three destroyed. */
+static void check_fused(ic_tensor *ref, ic_tensor *f1, ic_tensor *f2) {
+  tu_assert_bitwise(f2, f1, "fused, 2 threads against 1");
+  int64_t n = ic_tensor_numel(ref);
+  double *r = as_doubles(ref);
+  tu_assert_close(f1, r, (size_t)n, 1e-5, 1e-5);
+  free(r);
+  ic_tensor_destroy(ref);
+  ic_tensor_destroy(f1);
+  ic_tensor_destroy(f2);
+}
+
 static void aff_check(const aff_case *k) {
   ic_program *p = aff_program(k);
   ic_scope *params;
@@ -1521,15 +1534,7 @@ static void aff_check(const aff_case *k) {
     ic_tensor *f1 = aff_run(p, params, x, true, 1, &n_aff, &n_ew);
     ck_assert_msg(n_aff == (size_t)(k->mul || k->add || k->pre_mul || k->pre_add) && n_ew == 0,
                   "rewrite did not fire: %zu fused, %zu elementwise left", n_aff, n_ew);
-    ic_tensor *f2 = aff_run(p, params, x, true, 2, &n_aff, &n_ew);
-    tu_assert_bitwise(f2, f1, "fused, 2 threads against 1");
-    int64_t n = ic_tensor_numel(ref);
-    double *r = as_doubles(ref);
-    tu_assert_close(f1, r, (size_t)n, 1e-5, 1e-5);
-    free(r);
-    ic_tensor_destroy(ref);
-    ic_tensor_destroy(f1);
-    ic_tensor_destroy(f2);
+    check_fused(ref, f1, aff_run(p, params, x, true, 2, &n_aff, &n_ew));
   }
   ic_tensor_destroy(x);
   ic_scope_destroy(params);
@@ -1648,15 +1653,7 @@ START_TEST(residual_after_conv) {
     ck_assert_msg(counts[0] == 0 && counts[1] == 1 && counts[2] == 1,
                   "reshaped %d: %zu ops left, %zu convolutions with Bias, %zu with "
                   "ResidualData", reshaped, counts[0], counts[1], counts[2]);
-    ic_tensor *f2 = plan_run(p, params, x, true, 2, count_rfb, counts);
-    tu_assert_bitwise(f2, f1, "fused, 2 threads against 1");
-    int64_t n = ic_tensor_numel(ref);
-    double *r = as_doubles(ref);
-    tu_assert_close(f1, r, (size_t)n, 1e-5, 1e-5);
-    free(r);
-    ic_tensor_destroy(ref);
-    ic_tensor_destroy(f1);
-    ic_tensor_destroy(f2);
+    check_fused(ref, f1, plan_run(p, params, x, true, 2, count_rfb, counts));
     ic_tensor_destroy(x);
     ic_scope_destroy(params);
     ic_program_destroy(p);
