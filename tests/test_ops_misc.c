@@ -634,6 +634,22 @@ START_TEST(fill_constant_errors) {
   ew_in in3[] = {{"ShapeTensorList", "neg", neg}};
   fill_program(&b, 1, in3, IC_FP32);
   run_fail(b, 1, in3, IC_ERR_SHAPE, "input ShapeTensorList 'neg'", "dim 0 = -1", ">= 0");
+  /* the same from ShapeTensor, and too many dims from each source */
+  ic_tensor *sneg = tu_i32(1, TU_DIMS(3), (const int32_t[]){2, 1, -3});
+  ew_in in4[] = {{"ShapeTensor", "sneg", sneg}};
+  fill_program(&b, 1, in4, IC_FP32);
+  run_fail(b, 1, in4, IC_ERR_SHAPE, "input ShapeTensor 'sneg'", "dim 2 = -3", ">= 0");
+  int32_t ones[IC_MAX_RANK + 1];
+  for (int i = 0; i <= IC_MAX_RANK; i++) ones[i] = 1;
+  ic_tensor *slong = tu_i32(1, TU_DIMS(IC_MAX_RANK + 1), ones);
+  ew_in in5[] = {{"ShapeTensor", "slong", slong}};
+  fill_program(&b, 1, in5, IC_FP32);
+  run_fail(b, 1, in5, IC_ERR_SHAPE, "input ShapeTensor 'slong'", "dims, expected at most", NULL);
+  o = fill_program(&b, 0, NULL, IC_FP32);
+  ic_builder_attr_ints(o, "shape", IC_MAX_RANK + 1, ones);
+  run_fail(b, 0, NULL, IC_ERR_SHAPE, "attribute 'shape'", "dims, expected at most", NULL);
+  ic_tensor_destroy(slong);
+  ic_tensor_destroy(sneg);
   ic_tensor_destroy(neg);
   ic_tensor_destroy(sf);
   ic_tensor_destroy(s2);

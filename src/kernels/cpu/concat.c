@@ -78,16 +78,17 @@ static ic_status infer(ic_kctx *c) {
   int64_t d[IC_MAX_RANK];
   memcpy(d, x0->dims, sizeof d);
   d[axis] = 0;
-  char desc[128];
-  ic_tensor_describe(x0, desc, sizeof desc);
+  char desc[128]; /* the first input, described only for an error */
   for (size_t i = 0; i < c->in[X].n; i++) {
     const ic_tensor *xi = ic_in(c, X, i);
     if (xi->dtype != x0->dtype || xi->ndim != x0->ndim) {
+      ic_tensor_describe(x0, desc, sizeof desc);
       return ic_kfail_in(c, X, i, "expected the dtype and rank of the first input '%s' (%s)",
                          ic_in_name(c, X, 0), desc);
     }
     for (int j = 0; j < x0->ndim; j++) {
       if (j != axis && xi->dims[j] != x0->dims[j]) {
+        ic_tensor_describe(x0, desc, sizeof desc);
         return ic_kfail_in(c, X, i,
                            "expected dim %d to be %lld as in the first input '%s' (%s): inputs "
                            "may differ only along axis %d",

@@ -240,8 +240,8 @@ ic_status ic_conv_geometry(ic_kctx *c, geom *g) {
   g->kh = f->dims[2];
   g->kw = f->dims[3];
   g->g = a->groups;
-  ic_dims_str(f->ndim, f->dims, fd, sizeof fd);
   if (g->c != f->dims[1] * g->g) {
+    ic_dims_str(f->ndim, f->dims, fd, sizeof fd);
     return ic_kfail_in(c, IC_CONV_INPUT, 0,
                        "but its %lld channels (data_format %s) do not match Filter '%s' %s with "
                        "groups %lld: expected Filter.dims[1] * groups = %lld channels",
@@ -269,6 +269,7 @@ ic_status ic_conv_geometry(ic_kctx *c, geom *g) {
   g->ow = (g->w + g->pl + g->pr - (g->dw * (g->kw - 1) + 1)) / g->sw + 1;
   if (g->oh < 1 || g->ow < 1) {
     ic_dims_str(x->ndim, x->dims, xd, sizeof xd);
+    ic_dims_str(f->ndim, f->dims, fd, sizeof fd);
     return ic_kfail(c, IC_ERR_SHAPE,
                     "output of Input '%s' %s and Filter '%s' %s would be %lld x %lld (strides "
                     "[%lld, %lld], paddings [%lld, %lld, %lld, %lld], dilations [%lld, %lld]); "

@@ -1,60 +1,67 @@
 /* Shapes, dtypes and values for the tensor-creating ops (see fill.h). */
 #include "kernels/cpu/fill.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 
-static ic_status check_dim(ic_kctx *c, const char *what, size_t k, int64_t d) {
-  if (d >= 0) return IC_OK;
-  return ic_kfail(c, IC_ERR_SHAPE, "%s gives dim %zu = %lld, expected >= 0", what, k,
-                  (long long)d);
+/* Where a shape comes from: input slot's variable k, the slot's list (k < 0), or the
+ * attribute 'shape' (slot SIZE_MAX). Formatted only for an error: the shapes are checked
+ * before every run. */
+static const char *where(ic_kctx *c, size_t slot, long k, char *buf, size_t len) {
+  if (slot == SIZE_MAX) return "attribute 'shape'";
+  if (k < 0) snprintf(buf, len, "input %s", c->def->inputs[slot].name);
+  else snprintf(buf, len, "input %s '%s'", c->def->inputs[slot].name, ic_in_name(c, slot, (size_t)k));
+  return buf;
 }
 
-static ic_status check_rank(ic_kctx *c, const char *what, size_t n) {
+static ic_status check_dim(ic_kctx *c, size_t slot, long k_var, size_t k, int64_t d) {
+  if (d >= 0) return IC_OK;
+  char buf[160];
+  return ic_kfail(c, IC_ERR_SHAPE, "%s gives dim %zu = %lld, expected >= 0",
+                  where(c, slot, k_var, buf, sizeof buf), k, (long long)d);
+}
+
+static ic_status check_rank(ic_kctx *c, size_t slot, long k_var, size_t n) {
   if (n <= IC_MAX_RANK) return IC_OK;
-  return ic_kfail(c, IC_ERR_SHAPE, "%s has %zu dims, expected at most %d", what, n,
-                  IC_MAX_RANK);
+  char buf[160];
+  return ic_kfail(c, IC_ERR_SHAPE, "%s has %zu dims, expected at most %d",
+                  where(c, slot, k_var, buf, sizeof buf), n, IC_MAX_RANK);
 }
 
 ic_status ic_fill_shape(ic_kctx *c, size_t s_tensor, size_t s_list, const int64_t *attr,
                         size_t n_attr, int *ndim, int64_t *dims) {
   ic_status st;
-  char what[160];
   const ic_tensor *t = ic_in(c, s_tensor, 0);
   if (t) {
     if ((st = ic_kcheck_dtype(c, s_tensor, 0, IC_DT_INT))) return st;
     if (t->ndim != 1) return ic_kfail_in(c, s_tensor, 0, "expected rank 1 (the dims)");
-    snprintf(what, sizeof what, "input %s '%s'", c->def->inputs[s_tensor].name,
-             ic_in_name(c, s_tensor, 0));
-    if ((st = check_rank(c, what, (size_t)t->dims[0]))) return st;
+    if ((st = check_rank(c, s_tensor, 0, (size_t)t->dims[0]))) return st;
     for (int64_t k = 0; k < t->dims[0]; k++) {
       dims[k] = ic_read_i64(t, k);
-      if ((st = check_dim(c, what, (size_t)k, dims[k]))) return st;
+      if ((st = check_dim(c, s_tensor, 0, (size_t)k, dims[k]))) return st;
     }
     *ndim = (int)t->dims[0];
     return IC_OK;
   }
   size_t n = c->in[s_list].n;
   if (n > 0) {
-    snprintf(what, sizeof what, "input %s", c->def->inputs[s_list].name);
-    if ((st = check_rank(c, what, n))) return st;
+    if ((st = check_rank(c, s_list, -1, n))) return st;
     for (size_t k = 0; k < n; k++) {
       if ((st = ic_kcheck_dtype(c, s_list, k, IC_DT_INT))) return st;
       if (ic_tensor_numel_(ic_in(c, s_list, k)) != 1) {
         return ic_kfail_in(c, s_list, k, "expected one element (dim %zu of the shape)", k);
       }
       dims[k] = ic_read_i64(ic_in(c, s_list, k), 0);
-      snprintf(what, sizeof what, "input %s '%s'", c->def->inputs[s_list].name,
-               ic_in_name(c, s_list, k));
-      if ((st = check_dim(c, what, k, dims[k]))) return st;
+      if ((st = check_dim(c, s_list, (long)k, k, dims[k]))) return st;
     }
     *ndim = (int)n;
     return IC_OK;
   }
-  if ((st = check_rank(c, "attribute 'shape'", n_attr))) return st;
+  if ((st = check_rank(c, SIZE_MAX, 0, n_attr))) return st;
   for (size_t k = 0; k < n_attr; k++) {
     dims[k] = attr[k];
-    if ((st = check_dim(c, "attribute 'shape'", k, dims[k]))) return st;
+    if ((st = check_dim(c, SIZE_MAX, 0, k, dims[k]))) return st;
   }
   *ndim = (int)n_attr;
   return IC_OK;

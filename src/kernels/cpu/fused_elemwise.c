@@ -109,11 +109,13 @@ static ic_status make_plan(ic_kctx *c, plan *p) {
   p->same = x->ndim == y->ndim && memcmp(x->dims, y->dims, sizeof(int64_t) * x->ndim) == 0;
   p->n = p->post = 1;
   if (p->same) return IC_OK;
-  char xd[128], yd[128];
-  ic_dims_str(x->ndim, x->dims, xd, sizeof xd);
-  ic_dims_str(y->ndim, y->dims, yd, sizeof yd);
+  char xd[128], yd[128]; /* formatted for an error only: infer runs before every run */
+#define DESCRIBE_XY()                          \
+  (ic_dims_str(x->ndim, x->dims, xd, sizeof xd), \
+   ic_dims_str(y->ndim, y->dims, yd, sizeof yd))
   const int64_t xn = ic_numel(x->ndim, x->dims), yn = ic_numel(y->ndim, y->dims);
   if ((xn >= yn) != bcast_y) {
+    DESCRIBE_XY();
     return ic_kfail(c, IC_ERR_SHAPE,
                     "X %s and Y %s: the operand with more elements must also have the larger "
                     "shape (Paddle's shape inference and kernel broadcast different ones)",
@@ -126,11 +128,13 @@ static ic_status make_plan(ic_kctx *c, plan *p) {
   bool ok = axis >= 0 && axis + len <= big->ndim;
   for (int i = 0; ok && i < len; i++) ok = big->dims[axis + i] == small->dims[i];
   if (!ok) {
+    DESCRIBE_XY();
     return ic_kfail(c, IC_ERR_SHAPE,
                     "X %s and Y %s with axis %lld: the smaller shape (trailing 1s dropped) "
                     "must equal the larger one's dims from axis on",
                     xd, yd, (long long)a->axis);
   }
+#undef DESCRIBE_XY
   p->n = ic_numel(len, small->dims);
   p->post = ic_numel(big->ndim - (int)axis - len, big->dims + axis + len);
   return IC_OK;

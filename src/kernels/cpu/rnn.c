@@ -96,16 +96,17 @@ static ic_status supports(const ic_op *op, const void *attrs, ic_err *err) {
   return IC_OK;
 }
 
-/* Check one tensor's dtype and dims against what the weights layout needs. */
+/* Check one tensor's dtype and dims against what the weights layout needs: what names it,
+ * of layer l and direction d when l >= 0 (formatted only on failure: infer runs before
+ * every run). */
 static ic_status expect(ic_kctx *c, size_t s, size_t i, ic_dtype dt, int ndim,
-                        const int64_t *dims, const char *what) {
+                        const int64_t *dims, const char *what, int64_t l, int64_t d) {
   const ic_tensor *t = ic_in(c, s, i);
-  char want[128];
-  if (t->dtype != dt || !ic_dims_equal(t->ndim, t->dims, ndim, dims)) {
-    return ic_kfail_in(c, s, i, "expected %s%s (%s)", ic_dtype_name(dt),
-                       ic_dims_str(ndim, dims, want, sizeof want), what);
-  }
-  return IC_OK;
+  if (t->dtype == dt && ic_dims_equal(t->ndim, t->dims, ndim, dims)) return IC_OK;
+  char want[128], of[64] = "";
+  if (l >= 0) snprintf(of, sizeof of, " of layer %lld direction %lld", (long long)l, (long long)d);
+  return ic_kfail_in(c, s, i, "expected %s%s (%s%s)", ic_dtype_name(dt),
+                     ic_dims_str(ndim, dims, want, sizeof want), what, of);
 }
 
 static ic_status infer(ic_kctx *c) {
@@ -133,7 +134,8 @@ static ic_status infer(ic_kctx *c) {
   for (size_t k = 0; k < ns; k++) {
     if (expect(c, IN_PRESTATE, k, x->dtype, 3, sdims,
                k ? "init_c: [num_layers * directions, batch, hidden_size]"
-                 : "init_h: [num_layers * directions, batch, hidden_size]")) {
+                 : "init_h: [num_layers * directions, batch, hidden_size]",
+               -1, 0)) {
       return c->err->code;
     }
   }
@@ -147,16 +149,13 @@ static ic_status infer(ic_kctx *c) {
   for (int64_t l = 0; l < L; l++) {
     for (int64_t d = 0; d < D; d++) {
       size_t k = (size_t)(2 * (l * D + d)), kb = k + nw / 2;
-      char what[96];
       const int64_t wih[2] = {G, l == 0 ? In : D * H}, whh[2] = {G, H}, b[1] = {G};
-      snprintf(what, sizeof what, "W_ih of layer %lld direction %lld", (long long)l, (long long)d);
-      if (expect(c, IN_WEIGHTS, k, x->dtype, 2, wih, what)) return c->err->code;
-      snprintf(what, sizeof what, "W_hh of layer %lld direction %lld", (long long)l, (long long)d);
-      if (expect(c, IN_WEIGHTS, k + 1, x->dtype, 2, whh, what)) return c->err->code;
-      snprintf(what, sizeof what, "b_ih of layer %lld direction %lld", (long long)l, (long long)d);
-      if (expect(c, IN_WEIGHTS, kb, x->dtype, 1, b, what)) return c->err->code;
-      snprintf(what, sizeof what, "b_hh of layer %lld direction %lld", (long long)l, (long long)d);
-      if (expect(c, IN_WEIGHTS, kb + 1, x->dtype, 1, b, what)) return c->err->code;
+      if (expect(c, IN_WEIGHTS, k, x->dtype, 2, wih, "W_ih", l, d) ||
+          expect(c, IN_WEIGHTS, k + 1, x->dtype, 2, whh, "W_hh", l, d) ||
+          expect(c, IN_WEIGHTS, kb, x->dtype, 1, b, "b_ih", l, d) ||
+          expect(c, IN_WEIGHTS, kb + 1, x->dtype, 1, b, "b_hh", l, d)) {
+        return c->err->code;
+      }
     }
   }
   const ic_tensor *len = ic_in(c, IN_SEQLEN, 0);

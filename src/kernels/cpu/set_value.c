@@ -86,9 +86,7 @@ static ic_status values_of(ic_kctx *c, int k, int64_t *v) {
   static const char *const what[3] = {"starts", "ends", "steps"};
   const set_value_attrs *a = c->attrs;
   size_t slot = (size_t)(IN_STARTS + k), n;
-  char from[64];
   if (c->in[slot].n) {
-    snprintf(from, sizeof from, "input %s", c->def->inputs[slot].name);
     /* One int tensor per axis; a lone tensor with one value per axis (>1) is read whole
      * (Paddle 3's IntArray tensor, as the PIR translation passes it). */
     const ic_tensor *t0 = ic_in(c, slot, 0);
@@ -97,7 +95,6 @@ static ic_status values_of(ic_kctx *c, int k, int64_t *v) {
     ic_status st = ic_shapeops_read_ints(c, slot, !whole, what[k], v, MAX_AXES, &n);
     if (st) return st;
   } else {
-    snprintf(from, sizeof from, "attribute '%s'", what[k]);
     const int64_t *src = k == 0 ? a->starts : k == 1 ? a->ends : a->steps;
     n = k == 0 ? a->n_starts : k == 1 ? a->n_ends : a->n_steps;
     if (k == 2 && n == 0) {
@@ -107,6 +104,9 @@ static ic_status values_of(ic_kctx *c, int k, int64_t *v) {
     for (size_t i = 0; i < n && i < MAX_AXES; i++) v[i] = src[i];
   }
   if (n != a->n_axes) {
+    char from[64]; /* formatted on failure only: this runs before every run */
+    if (c->in[slot].n) snprintf(from, sizeof from, "input %s", c->def->inputs[slot].name);
+    else snprintf(from, sizeof from, "attribute '%s'", what[k]);
     return ic_kfail_in(c, IN_INPUT, 0, "%s gives %zu %s, expected one per entry of 'axes' (%zu)",
                        from, n, what[k], a->n_axes);
   }
