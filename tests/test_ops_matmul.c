@@ -3,7 +3,11 @@
  * shapes are written out by hand in the table from Paddle's rules (fluid matmul_op.cc, phi
  * MatmulInferMeta and MatmulWithFlattenInferMeta) and were checked against Paddle 3.3.1 where
  * it agrees. */
+#include <string.h>
+
+#include "analysis/plan.h"
 #include "cases_matmul.h"
+#include "interp/interp.h"
 #include "kernels/kernel.h"
 #include "mathutil.h"
 
@@ -389,6 +393,122 @@ START_TEST(omp_threads_never_nested) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------
+ * The linear-layer rewrite (fuse_linear.c, CPU plans): matmul_v2(X, W) then
+ * elementwise_add(that, b) along the last axis becomes one fc, bitwise the unfused result at
+ * 1 and 2 threads (a product large enough for the fc's bias pass to split over the threads
+ * included). Not rewritten with trans_y, with the bias along another axis (different values),
+ * with the product fetched too, or with a [1, N] bias.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct lin_case {
+  const char *name;
+  int xr;            /* X's rank: [B..., M, K] */
+  int64_t xd[3];
+  int64_t k, n;
+  bool trans_y;      /* W stored [N, K] with trans_y */
+  int axis;          /* the add's axis */
+  bool fetch_m;      /* the product is fetched too */
+  bool b2d;          /* b declared [1, N] */
+  bool fused;        /* expected: one fc, no matmul_v2 */
+} lin_case;
+
+static const lin_case k_lin[] = {
+    {"rank 2", 2, {5, 12}, 12, 7, false, -1, false, false, true},
+    {"rank 3, axis 2", 3, {2, 4, 12}, 12, 9, false, 2, false, false, true},
+    {"rank 3, large", 3, {4, 128, 32}, 32, 160, false, -1, false, false, true},
+    {"trans_y", 2, {5, 12}, 12, 7, true, -1, false, false, false},
+    {"bias along axis 1", 3, {2, 7, 12}, 12, 7, false, 1, false, false, false},
+    {"product fetched", 2, {5, 12}, 12, 7, false, -1, true, false, false},
+    {"bias [1, N]", 2, {5, 12}, 12, 7, false, -1, false, true, false},
+};
+
+static size_t lin_run(ic_program *p, size_t n_feeds, const char **feeds, ic_tensor **fv,
+                      size_t n_fetch, const char **fetch, int threads, ic_tensor **out,
+                      size_t *n_mm) {
+  ic_options o;
+  ic_options_default(&o);
+  o.fuse = true;
+  o.threads = threads;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ck_assert_msg(ic_executor_run(e, p, NULL, n_feeds, feeds, (const ic_tensor *const *)fv,
+                                n_fetch, fetch, out) == IC_OK,
+                "%s", ic_executor_errmsg(e));
+  const ic_plan *pl = ic_executor_last_plan(e);
+  size_t n_fc = 0;
+  *n_mm = 0;
+  for (size_t i = 0; i < pl->n_instrs; i++) {
+    n_fc += !strcmp(pl->instrs[i].op->type, "fc");
+    *n_mm += !strcmp(pl->instrs[i].op->type, "matmul_v2");
+  }
+  ic_executor_destroy(e);
+  return n_fc;
+}
+
+START_TEST(linear_fusion) {
+  for (size_t c = 0; c < sizeof k_lin / sizeof k_lin[0]; c++) {
+    const lin_case *k = &k_lin[c];
+    int64_t md[3];
+    memcpy(md, k->xd, sizeof md);
+    md[k->xr - 1] = k->n;
+    const int64_t wd[2] = {k->trans_y ? k->n : k->k, k->trans_y ? k->k : k->n};
+    const int64_t bd[2] = {1, k->n};
+    ic_builder *b = ic_builder_create();
+    tu_var(b, "x", IC_FP32, k->xr, k->xd);
+    tu_var(b, "w", IC_FP32, 2, wd);
+    if (k->b2d) tu_var(b, "b", IC_FP32, 2, bd);
+    else tu_var(b, "b", IC_FP32, 1, bd + 1);
+    tu_var(b, "m", IC_FP32, k->xr, md);
+    tu_var(b, "y", IC_FP32, k->xr, md);
+    ic_builder_feed(b, "x");
+    ic_builder_feed(b, "w");
+    ic_builder_feed(b, "b");
+    ic_builder_op *op = ic_builder_add_op(b, 0, "matmul_v2");
+    ic_builder_in(op, "X", "x");
+    ic_builder_in(op, "Y", "w");
+    ic_builder_out(op, "Out", "m");
+    ic_builder_attr_bool(op, "trans_x", false);
+    ic_builder_attr_bool(op, "trans_y", k->trans_y);
+    op = ic_builder_add_op(b, 0, "elementwise_add");
+    ic_builder_in(op, "X", "m");
+    ic_builder_in(op, "Y", "b");
+    ic_builder_out(op, "Out", "y");
+    ic_builder_attr_int(op, "axis", k->axis);
+    ic_builder_fetch(b, "y");
+    if (k->fetch_m) ic_builder_fetch(b, "m");
+    ic_program *p;
+    char err[1024];
+    ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s: %s", k->name, err);
+    ic_builder_destroy(b);
+    ic_tensor *fv[3] = {tu_rand_f32(k->xr, k->xd, 3, -1, 1), tu_rand_f32(2, wd, 4, -1, 1),
+                        k->b2d ? tu_rand_f32(2, bd, 5, -1, 1) : tu_rand_f32(1, bd + 1, 5, -1, 1)};
+    const char *feeds[3] = {"x", "w", "b"}, *fetch[2] = {"y", "m"};
+    const size_t n_fetch = k->fetch_m ? 2 : 1;
+    ic_tensor *ref[2], *f1[2], *f2[2];
+    ck_assert_msg(tu_run_scope(p, NULL, 3, feeds, fv, n_fetch, fetch, ref, err, sizeof err) ==
+                      IC_OK,
+                  "%s: %s", k->name, err);
+    size_t mm1, mm2;
+    size_t fc1 = lin_run(p, 3, feeds, fv, n_fetch, fetch, 1, f1, &mm1);
+    size_t fc2 = lin_run(p, 3, feeds, fv, n_fetch, fetch, 2, f2, &mm2);
+    ck_assert_msg(fc1 == (size_t)k->fused && fc2 == fc1 && mm1 == (size_t)!k->fused && mm2 == mm1,
+                  "%s: %zu fc and %zu matmul_v2 instructions, expected %d and %d", k->name, fc1,
+                  mm1, k->fused, !k->fused);
+    tu_assert_shape(f1[0], IC_FP32, k->xr, md);
+    for (size_t i = 0; i < n_fetch; i++) {
+      tu_assert_bitwise(f1[i], ref[i], k->name);
+      tu_assert_bitwise(f2[i], ref[i], k->name);
+      ic_tensor_destroy(ref[i]);
+      ic_tensor_destroy(f1[i]);
+      ic_tensor_destroy(f2[i]);
+    }
+    for (int i = 0; i < 3; i++) ic_tensor_destroy(fv[i]);
+    ic_program_destroy(p);
+  }
+}
+END_TEST
+
 static TCase *tc_table(void) {
   TCase *tc = tcase_create("table");
   tcase_add_test(tc, table_cases);
@@ -400,6 +520,7 @@ static TCase *tc_matmul_v2(void) {
   TCase *tc = tcase_create("matmul_v2");
   tcase_add_test(tc, v2_bad_inputs);
   tcase_add_test(tc, bmm_bad_inputs);
+  tcase_add_test(tc, linear_fusion);
   return tc;
 }
 

@@ -23,25 +23,17 @@
  * the pattern's last op writes anything the pattern reads: the fused op takes the last
  * op's place, so all of its inputs exist by then. Where that fails, the pattern is cut back
  * (without the affine before the activation; then without the residual add and what follows
- * it) and tried again. */
+ * it) and tried again.
+ *
+ * The rounds after the first (CPU plans) take 1 x 1 and depthwise pairs, squeeze-and-excitation
+ * scales into the next convolution, and linear layers (matmul_v2 and its bias add into fc:
+ * fuse_linear.c, through fuse.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/opseq.h"
-
-typedef struct fuser {
-  ic_opseq *seq;
-  const ic_program *prog;
-  ic_strmap readers;      /* name -> number of input arguments naming it (as uintptr_t) */
-  ic_strmap keep;         /* fetched names: never an intermediate */
-  bool *removed;
-  const ic_op **replace;  /* per op index: the ops to emit there instead (up to 2) */
-  const ic_op **replace2;
-  ic_err *err;
-  bool cpu;               /* a CPU plan: the affine joins too */
-} fuser;
+#include "analysis/fuse.h"
 
 static size_t n_readers(const fuser *f, const char *name) {
   return (uintptr_t)ic_strmap_get(&f->readers, name);
@@ -330,6 +322,20 @@ static void set_op(ic_op *nc, const ic_op *base, ic_slot *ins, size_t n_ins, ic_
   nc->n_attrs = na;
 }
 
+/* The helpers as fuse.h names them, for the rewrites in other files. */
+const char *ic_fuse_arg(const ic_op *op, bool out, const char *slot) { return arg(op, out, slot); }
+size_t ic_fuse_sole_reader(const fuser *f, size_t from, const char *name) {
+  return sole_reader(f, from, name);
+}
+double ic_fuse_num_attr(const ic_op *op, const char *name, double dflt) {
+  return num_attr(op, name, dflt);
+}
+bool ic_fuse_written_between(const fuser *f, size_t i, size_t last, const size_t *pattern,
+                             size_t n_pat, const char *const *names, size_t n_names) {
+  return written_between(f, i, last, pattern, n_pat, names, n_names);
+}
+ic_slot ic_fuse_slot1(ic_arena *a, const char *name, const char *v) { return slot1(a, name, v); }
+
 /* Build the fused convolution (and the fold op) for the pattern found at conv index i. */
 static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, const char *residual,
                       const act *ac, const char *pre_scale, const char *pre_bias,
@@ -567,6 +573,10 @@ static bool plain_elementwise(const ic_op *op, const char *type) {
     if (num_attr(op, scales[k], 1.0) != 1.0) return false;
   }
   return true;
+}
+
+bool ic_fuse_plain_elementwise(const ic_op *op, const char *type) {
+  return plain_elementwise(op, type);
 }
 
 /* A plain elementwise_mul(x, s) -> m with x != s and m declared as x: its names, or false. */
@@ -893,8 +903,8 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
     goto done;
   }
   /* Then, on CPU plans, 1 x 1 and depthwise pairs over the rewritten list, then input
-   * channel scales over that. */
-  ic_status (*const rounds[])(fuser *, size_t) = {try_dw, try_in_scale};
+   * channel scales over that, then linear layers (fuse_linear.c). */
+  ic_status (*const rounds[])(fuser *, size_t) = {try_dw, try_in_scale, ic_fuse_linear};
   for (size_t r = 0; cpu && r < sizeof rounds / sizeof rounds[0] && !st; r++) {
     n = seq->n_ops;
     free(f.removed);

@@ -1,0 +1,91 @@
+/* A linear layer: matmul_v2 and the bias add after it, into one fc (CPU plans; Paddle's own
+ * fc_fuse_pass does the same).
+ *
+ *   matmul_v2(X, W) -> m        trans_x and trans_y false, no oneDNN fuse attributes; X
+ *                               float32 of declared rank r >= 2, W float32 [K, N]
+ *   elementwise_add(m, b) -> y  plain (fuse.h), m's only reader, b float32 declared [N],
+ *                               axis -1 or r - 1
+ *
+ * becomes fc(Input X, W, Bias b, in_num_col_dims r - 1) -> y. nn.Linear exports exactly this
+ * pair (SVTR's mixer and head, transformer encoders, MLPs). matmul_v2 with a 2-D W computes
+ * every row of X in one product of [prod(X.dims[:r-1]), K] by [K, N] (matmul_v2.c), which is
+ * the product fc computes, and fc adds the bias per element in float32 as elementwise_add
+ * does: the same bits, with one instruction, one temporary and one pass over the product
+ * fewer. The fc runs where the add was: nothing in between may write X, W or b. */
+#include <string.h>
+
+#include "analysis/fuse.h"
+
+/* Whether the oneDNN fuse attributes matmul_v2 refuses (matmul_v2.c) are all absent or
+ * empty: fc ignores them, so a program the kernel would refuse stays unfused. */
+static bool no_fused_attrs(const ic_op *op) {
+  static const char *const names[] = {"fused_reshape_X",   "fused_reshape_Y",
+                                      "fused_reshape_Out", "fused_transpose_X",
+                                      "fused_transpose_Y", "fused_transpose_Out"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    const ic_attr *a = ic_op_attr(op, names[k]);
+    if (a && a->n) return false;
+  }
+  return true;
+}
+
+static const ic_vardesc *fp32_var(const fuser *f, const char *name) {
+  const ic_vardesc *v = name ? ic_program_find_var(f->prog, 0, name) : NULL;
+  return v && v->is_tensor && v->dtype == IC_FP32 ? v : NULL;
+}
+
+ic_status ic_fuse_linear(fuser *f, size_t i) {
+  const ic_op *mm = f->seq->ops[i];
+  if (strcmp(mm->type, "matmul_v2") != 0 || mm->n_outputs != 1 ||
+      ic_fuse_num_attr(mm, "trans_x", 0) != 0 || ic_fuse_num_attr(mm, "trans_y", 0) != 0 ||
+      !no_fused_attrs(mm)) {
+    return IC_OK;
+  }
+  const char *x = ic_fuse_arg(mm, false, "X"), *w = ic_fuse_arg(mm, false, "Y");
+  const char *m = ic_fuse_arg(mm, true, "Out");
+  const ic_vardesc *xv = fp32_var(f, x), *wv = fp32_var(f, w), *mv = fp32_var(f, m);
+  if (!xv || !wv || !mv || xv->ndim < 2 || wv->ndim != 2 || wv->dims[1] < 1 ||
+      mv->ndim != xv->ndim) {
+    return IC_OK;
+  }
+  size_t j = ic_fuse_sole_reader(f, i, m);
+  if (j == SIZE_MAX) return IC_OK;
+  const ic_op *add = f->seq->ops[j];
+  if (!ic_fuse_plain_elementwise(add, "elementwise_add") || add->n_outputs != 1) return IC_OK;
+  const char *ax = ic_fuse_arg(add, false, "X"), *b = ic_fuse_arg(add, false, "Y");
+  const char *y = ic_fuse_arg(add, true, "Out");
+  const ic_vardesc *bv = fp32_var(f, b);
+  const double axis = ic_fuse_num_attr(add, "axis", -1);
+  if (!ax || strcmp(ax, m) != 0 || !y || !bv || bv->ndim != 1 || bv->dims[0] != wv->dims[1] ||
+      !strcmp(b, m) || (axis != -1 && axis != (double)(xv->ndim - 1))) {
+    return IC_OK;
+  }
+  const char *reads[3] = {x, w, b};
+  size_t pattern[2] = {i, j};
+  if (ic_fuse_written_between(f, i, j, pattern, 2, reads, 3)) return IC_OK;
+  ic_arena *a = f->seq->arena;
+  ic_op *fc = ic_arena_alloc(a, sizeof *fc);
+  ic_slot *ins = ic_arena_calloc(a, 3, sizeof *ins);
+  ic_slot *outs = ic_arena_calloc(a, 1, sizeof *outs);
+  ic_attr *at = ic_arena_calloc(a, 1, sizeof *at);
+  if (!fc || !ins || !outs || !at) {
+    return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  ins[0] = ic_fuse_slot1(a, "Input", x);
+  ins[1] = ic_fuse_slot1(a, "W", w);
+  ins[2] = ic_fuse_slot1(a, "Bias", b);
+  outs[0] = ic_fuse_slot1(a, "Out", y);
+  at[0] = (ic_attr){.name = "in_num_col_dims", .type = IC_ATTR_INT, .i = xv->ndim - 1};
+  /* The matmul's identity (block, index: errors name it) with fc's type and arguments. */
+  *fc = *mm;
+  fc->type = "fc";
+  fc->inputs = ins;
+  fc->n_inputs = 3;
+  fc->outputs = outs;
+  fc->n_outputs = 1;
+  fc->attrs = at;
+  fc->n_attrs = 1;
+  f->removed[i] = f->removed[j] = true;
+  f->replace[j] = fc;
+  return IC_OK;
+}
