@@ -394,7 +394,7 @@ START_TEST(omp_threads_never_nested) {
 END_TEST
 
 /* ---------------------------------------------------------------------------------------
- * The linear-layer rewrite (fuse_linear.c, CPU plans): matmul_v2(X, W) then
+ * The linear-layer rewrite (fuse_linear.c, CPU plans): matmul_v2(X, W) or mul(X, W) then
  * elementwise_add(that, b) along the last axis becomes one fc, bitwise the unfused result at
  * 1 and 2 threads (a product large enough for the fc's bias pass to split over the threads
  * included). Not rewritten with trans_y, with the bias along another axis (different values),
@@ -403,7 +403,8 @@ END_TEST
 
 typedef struct lin_case {
   const char *name;
-  int xr;            /* X's rank: [B..., M, K] */
+  int mul_ncd;       /* mul with this x_num_col_dims, else (0) matmul_v2 */
+  int xr;            /* X's rank: [B..., M, K], or mul's X */
   int64_t xd[3];
   int64_t k, n;
   bool trans_y;      /* W stored [N, K] with trans_y */
@@ -414,13 +415,16 @@ typedef struct lin_case {
 } lin_case;
 
 static const lin_case k_lin[] = {
-    {"rank 2", 2, {5, 12}, 12, 7, false, -1, false, false, true},
-    {"rank 3, axis 2", 3, {2, 4, 12}, 12, 9, false, 2, false, false, true},
-    {"rank 3, large", 3, {4, 128, 32}, 32, 160, false, -1, false, false, true},
-    {"trans_y", 2, {5, 12}, 12, 7, true, -1, false, false, false},
-    {"bias along axis 1", 3, {2, 7, 12}, 12, 7, false, 1, false, false, false},
-    {"product fetched", 2, {5, 12}, 12, 7, false, -1, true, false, false},
-    {"bias [1, N]", 2, {5, 12}, 12, 7, false, -1, false, true, false},
+    {"rank 2", 0, 2, {5, 12}, 12, 7, false, -1, false, false, true},
+    {"rank 3, axis 2", 0, 3, {2, 4, 12}, 12, 9, false, 2, false, false, true},
+    {"rank 3, large", 0, 3, {4, 128, 32}, 32, 160, false, -1, false, false, true},
+    {"trans_y", 0, 2, {5, 12}, 12, 7, true, -1, false, false, false},
+    {"bias along axis 1", 0, 3, {2, 7, 12}, 12, 7, false, 1, false, false, false},
+    {"product fetched", 0, 2, {5, 12}, 12, 7, false, -1, true, false, false},
+    {"bias [1, N]", 0, 2, {5, 12}, 12, 7, false, -1, false, true, false},
+    {"mul, x_num_col_dims 1 of rank 3", 1, 3, {5, 3, 4}, 12, 7, false, 1, false, false, true},
+    {"mul, x_num_col_dims 2", 2, 3, {2, 4, 12}, 12, 9, false, -1, false, false, true},
+    {"mul, bias along axis 0", 1, 2, {7, 12}, 12, 7, false, 0, false, false, false},
 };
 
 static size_t lin_run(ic_program *p, size_t n_feeds, const char **feeds, ic_tensor **fv,
@@ -440,7 +444,7 @@ static size_t lin_run(ic_program *p, size_t n_feeds, const char **feeds, ic_tens
   *n_mm = 0;
   for (size_t i = 0; i < pl->n_instrs; i++) {
     n_fc += !strcmp(pl->instrs[i].op->type, "fc");
-    *n_mm += !strcmp(pl->instrs[i].op->type, "matmul_v2");
+    *n_mm += !strcmp(pl->instrs[i].op->type, "matmul_v2") || !strcmp(pl->instrs[i].op->type, "mul");
   }
   ic_executor_destroy(e);
   return n_fc;
@@ -449,9 +453,11 @@ static size_t lin_run(ic_program *p, size_t n_feeds, const char **feeds, ic_tens
 START_TEST(linear_fusion) {
   for (size_t c = 0; c < sizeof k_lin / sizeof k_lin[0]; c++) {
     const lin_case *k = &k_lin[c];
+    /* the product: X's leading dims (all but the last, or mul's x_num_col_dims) and N */
+    const int mr = k->mul_ncd ? k->mul_ncd + 1 : k->xr;
     int64_t md[3];
     memcpy(md, k->xd, sizeof md);
-    md[k->xr - 1] = k->n;
+    md[mr - 1] = k->n;
     const int64_t wd[2] = {k->trans_y ? k->n : k->k, k->trans_y ? k->k : k->n};
     const int64_t bd[2] = {1, k->n};
     ic_builder *b = ic_builder_create();
@@ -459,17 +465,22 @@ START_TEST(linear_fusion) {
     tu_var(b, "w", IC_FP32, 2, wd);
     if (k->b2d) tu_var(b, "b", IC_FP32, 2, bd);
     else tu_var(b, "b", IC_FP32, 1, bd + 1);
-    tu_var(b, "m", IC_FP32, k->xr, md);
-    tu_var(b, "y", IC_FP32, k->xr, md);
+    tu_var(b, "m", IC_FP32, mr, md);
+    tu_var(b, "y", IC_FP32, mr, md);
     ic_builder_feed(b, "x");
     ic_builder_feed(b, "w");
     ic_builder_feed(b, "b");
-    ic_builder_op *op = ic_builder_add_op(b, 0, "matmul_v2");
+    ic_builder_op *op = ic_builder_add_op(b, 0, k->mul_ncd ? "mul" : "matmul_v2");
     ic_builder_in(op, "X", "x");
     ic_builder_in(op, "Y", "w");
     ic_builder_out(op, "Out", "m");
-    ic_builder_attr_bool(op, "trans_x", false);
-    ic_builder_attr_bool(op, "trans_y", k->trans_y);
+    if (k->mul_ncd) {
+      ic_builder_attr_int(op, "x_num_col_dims", k->mul_ncd);
+      ic_builder_attr_int(op, "y_num_col_dims", 1);
+    } else {
+      ic_builder_attr_bool(op, "trans_x", false);
+      ic_builder_attr_bool(op, "trans_y", k->trans_y);
+    }
     op = ic_builder_add_op(b, 0, "elementwise_add");
     ic_builder_in(op, "X", "m");
     ic_builder_in(op, "Y", "b");
@@ -493,9 +504,9 @@ START_TEST(linear_fusion) {
     size_t fc1 = lin_run(p, 3, feeds, fv, n_fetch, fetch, 1, f1, &mm1);
     size_t fc2 = lin_run(p, 3, feeds, fv, n_fetch, fetch, 2, f2, &mm2);
     ck_assert_msg(fc1 == (size_t)k->fused && fc2 == fc1 && mm1 == (size_t)!k->fused && mm2 == mm1,
-                  "%s: %zu fc and %zu matmul_v2 instructions, expected %d and %d", k->name, fc1,
+                  "%s: %zu fc and %zu product instructions, expected %d and %d", k->name, fc1,
                   mm1, k->fused, !k->fused);
-    tu_assert_shape(f1[0], IC_FP32, k->xr, md);
+    tu_assert_shape(f1[0], IC_FP32, mr, md);
     for (size_t i = 0; i < n_fetch; i++) {
       tu_assert_bitwise(f1[i], ref[i], k->name);
       tu_assert_bitwise(f2[i], ref[i], k->name);

@@ -13,6 +13,8 @@ import icore
 from conftest import DATA, SHARED, need
 
 MLP_OPS = ["feed", "mul", "elementwise_add", "relu", "mul", "elementwise_add", "softmax", "fetch"]
+# with the inference rewrites (on by default): each mul and its bias add run as one fc
+MLP_FUSED_OPS = ["feed", "fc", "relu", "fc", "softmax", "fetch"]
 
 
 def check_dag(plan):
@@ -42,7 +44,7 @@ def check_dag(plan):
 def test_mlp_plan(example):
     model, x = example
     prog, params = icore.load_inference_model(model)
-    p = icore.inspect(prog)
+    p = icore.inspect(prog, fuse=False)  # the program as written
     assert p.op_types() == MLP_OPS
     assert not p.ran and p.place == "cpu" and p.n_streams == 0
     # a chain: every instruction waits for the one before, through data
@@ -55,14 +57,20 @@ def test_mlp_plan(example):
     assert p.var("fc1.w").kind == "param" and p.var("fc1.w").kept
     assert p.lifetimes()["fc1.tmp_0"] == (1, 2)  # written by mul, last read by the add
     assert "fc1.tmp_0" in p.instructions[2].releases
+    # the rewrites' plan: fc(x, W, b) writes the add's output
+    f = icore.inspect(prog)
+    assert f.op_types() == MLP_FUSED_OPS and f.critical_path == 6
+    fc = f.instructions[1]
+    assert fc.inputs == ["x", "fc1.w", "fc1.b"] and fc.outputs == ["fc1.tmp_1"]
+    check_dag(f)
     # after a run: shapes, dtypes and the run's peak
     exe = icore.Executor(threads=1)
     q = exe.inspect(prog, feed={"x": x}, scope=params)
     assert q.ran and q.peak_bytes > 0
     assert q.var("x").shape == x.shape and q.var("x").dtype == "float32"
-    assert q.var("fc1.tmp_0").shape == (x.shape[0], q.var("fc1.w").shape[1])
+    assert q.var("fc1.tmp_1").shape == (x.shape[0], q.var("fc1.w").shape[1])
     assert q.var("softmax.tmp_0").shape == (x.shape[0], q.var("fc2.w").shape[1])
-    assert q.op_types() == MLP_OPS
+    assert q.op_types() == MLP_FUSED_OPS
     # the module function with a feed runs once too
     assert icore.inspect(prog, feed={"x": x}, scope=params).var("x").shape == x.shape
     # an emulated device: instructions on streams, events between them
@@ -139,7 +147,7 @@ def test_bench_and_trace(example, tmp_path):
     assert r.median_ms == sorted(r.times_ms)[int(0.5 * 29 + 0.5)]
     doc = json.loads(trace.read_text())
     spans = [e for e in doc["traceEvents"] if e.get("ph") == "X"]
-    assert sorted(e["name"] for e in spans if e.get("cat") == "op") == sorted(MLP_OPS)
+    assert sorted(e["name"] for e in spans if e.get("cat") == "op") == sorted(MLP_FUSED_OPS)
     assert all(e["dur"] >= 0 for e in spans)
     with pytest.raises(icore.Error, match="profile"):
         icore.Executor().bench(prog, feed={"x": x}, scope=params, runs=1, trace=tmp_path / "t")

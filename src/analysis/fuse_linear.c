@@ -1,17 +1,20 @@
-/* A linear layer: matmul_v2 and the bias add after it, into one fc (CPU plans; Paddle's own
- * fc_fuse_pass does the same).
+/* A linear layer: a matrix product and the bias add after it, into one fc (CPU plans; Paddle's
+ * own fc_fuse_pass does the same).
  *
  *   matmul_v2(X, W) -> m        trans_x and trans_y false, no oneDNN fuse attributes; X
- *                               float32 of declared rank r >= 2, W float32 [K, N]
+ *                               float32 of declared rank r >= 2, W float32 [K, N]; or
+ *   mul(X, W) -> m              x_num_col_dims r - 1 >= 1, y_num_col_dims 1, X and W as above
+ *                               (fluid's fc layer)
  *   elementwise_add(m, b) -> y  plain (fuse.h), m's only reader, b float32 declared [N],
- *                               axis -1 or r - 1
+ *                               axis -1 or r - 1 (the last axis of m)
  *
- * becomes fc(Input X, W, Bias b, in_num_col_dims r - 1) -> y. nn.Linear exports exactly this
- * pair (SVTR's mixer and head, transformer encoders, MLPs). matmul_v2 with a 2-D W computes
- * every row of X in one product of [prod(X.dims[:r-1]), K] by [K, N] (matmul_v2.c), which is
- * the product fc computes, and fc adds the bias per element in float32 as elementwise_add
- * does: the same bits, with one instruction, one temporary and one pass over the product
- * fewer. The fc runs where the add was: nothing in between may write X, W or b. */
+ * becomes fc(Input X, W, Bias b, in_num_col_dims r - 1) -> y. nn.Linear exports the first
+ * pair (SVTR's mixer and head, transformer encoders, MLPs), fluid's fc layer the second.
+ * matmul_v2 with a 2-D W multiplies every row of X in one product of [prod(X.dims[:r-1]), K]
+ * by [K, N] (matmul_v2.c), as mul does for its flattened X and as fc does, and fc adds the
+ * bias per element in float32 as elementwise_add does: the same bits, with one instruction,
+ * one temporary and one pass over the product fewer. The fc runs where the add was: nothing
+ * in between may write X, W or b. */
 #include <string.h>
 
 #include "analysis/fuse.h"
@@ -34,20 +37,38 @@ static const ic_vardesc *fp32_var(const fuser *f, const char *name) {
   return v && v->is_tensor && v->dtype == IC_FP32 ? v : NULL;
 }
 
+/* The number of X's leading dims that index the product's rows (fc's in_num_col_dims) when
+ * op is a product fc computes (see the top), else 0. */
+static int64_t row_dims(const fuser *f, const ic_op *op) {
+  const char *x = ic_fuse_arg(op, false, "X"), *w = ic_fuse_arg(op, false, "Y");
+  const char *m = ic_fuse_arg(op, true, "Out");
+  const ic_vardesc *xv = fp32_var(f, x), *wv = fp32_var(f, w), *mv = fp32_var(f, m);
+  if (op->n_outputs != 1 || !xv || !wv || !mv || wv->ndim != 2 || wv->dims[1] < 1) return 0;
+  if (!strcmp(op->type, "matmul_v2")) {
+    if (ic_fuse_num_attr(op, "trans_x", 0) != 0 || ic_fuse_num_attr(op, "trans_y", 0) != 0 ||
+        !no_fused_attrs(op) || xv->ndim < 2 || mv->ndim != xv->ndim) {
+      return 0;
+    }
+    return xv->ndim - 1;
+  }
+  if (!strcmp(op->type, "mul")) {
+    const double xn = ic_fuse_num_attr(op, "x_num_col_dims", 1);
+    if (ic_fuse_num_attr(op, "y_num_col_dims", 1) != 1 || xn < 1 || xn >= xv->ndim ||
+        mv->ndim != (int)xn + 1) {
+      return 0;
+    }
+    return (int64_t)xn;
+  }
+  return 0;
+}
+
 ic_status ic_fuse_linear(fuser *f, size_t i) {
   const ic_op *mm = f->seq->ops[i];
-  if (strcmp(mm->type, "matmul_v2") != 0 || mm->n_outputs != 1 ||
-      ic_fuse_num_attr(mm, "trans_x", 0) != 0 || ic_fuse_num_attr(mm, "trans_y", 0) != 0 ||
-      !no_fused_attrs(mm)) {
-    return IC_OK;
-  }
+  const int64_t ncd = row_dims(f, mm);
+  if (!ncd) return IC_OK;
   const char *x = ic_fuse_arg(mm, false, "X"), *w = ic_fuse_arg(mm, false, "Y");
   const char *m = ic_fuse_arg(mm, true, "Out");
-  const ic_vardesc *xv = fp32_var(f, x), *wv = fp32_var(f, w), *mv = fp32_var(f, m);
-  if (!xv || !wv || !mv || xv->ndim < 2 || wv->ndim != 2 || wv->dims[1] < 1 ||
-      mv->ndim != xv->ndim) {
-    return IC_OK;
-  }
+  const ic_vardesc *wv = fp32_var(f, w);
   size_t j = ic_fuse_sole_reader(f, i, m);
   if (j == SIZE_MAX) return IC_OK;
   const ic_op *add = f->seq->ops[j];
@@ -57,7 +78,7 @@ ic_status ic_fuse_linear(fuser *f, size_t i) {
   const ic_vardesc *bv = fp32_var(f, b);
   const double axis = ic_fuse_num_attr(add, "axis", -1);
   if (!ax || strcmp(ax, m) != 0 || !y || !bv || bv->ndim != 1 || bv->dims[0] != wv->dims[1] ||
-      !strcmp(b, m) || (axis != -1 && axis != (double)(xv->ndim - 1))) {
+      !strcmp(b, m) || (axis != -1 && axis != (double)ncd)) {
     return IC_OK;
   }
   const char *reads[3] = {x, w, b};
@@ -75,7 +96,7 @@ ic_status ic_fuse_linear(fuser *f, size_t i) {
   ins[1] = ic_fuse_slot1(a, "W", w);
   ins[2] = ic_fuse_slot1(a, "Bias", b);
   outs[0] = ic_fuse_slot1(a, "Out", y);
-  at[0] = (ic_attr){.name = "in_num_col_dims", .type = IC_ATTR_INT, .i = xv->ndim - 1};
+  at[0] = (ic_attr){.name = "in_num_col_dims", .type = IC_ATTR_INT, .i = ncd};
   /* The matmul's identity (block, index: errors name it) with fc's type and arguments. */
   *fc = *mm;
   fc->type = "fc";

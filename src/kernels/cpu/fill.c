@@ -11,7 +11,8 @@
 static const char *where(ic_kctx *c, size_t slot, long k, char *buf, size_t len) {
   if (slot == SIZE_MAX) return "attribute 'shape'";
   if (k < 0) snprintf(buf, len, "input %s", c->def->inputs[slot].name);
-  else snprintf(buf, len, "input %s '%s'", c->def->inputs[slot].name, ic_in_name(c, slot, (size_t)k));
+  else
+    snprintf(buf, len, "input %s '%s'", c->def->inputs[slot].name, ic_in_name(c, slot, (size_t)k));
   return buf;
 }
 
