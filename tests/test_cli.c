@@ -668,7 +668,7 @@ START_TEST(run_profile_and_device) {
                            IC_EXAMPLE_DIR, IC_EXAMPLE_DIR, trace);
   assert_ok(&cpu);
   char *t = slurp(trace);
-  /* the example's mul and bias add run as one fc (fuse_linear.c) */
+  /* the example's mul, bias add (and relu) run as one fc (fuse_linear.c) */
   tu_assert_msg(t, "\"traceEvents\"", "\"ph\":\"X\"", "\"fc\"", "\"softmax\"", "\"analysis\"", NULL);
   free(t);
   cli_result emu = run_cli("run %s/mlp.pdmodel --feed x=%s/x.npy --device emu:0", IC_EXAMPLE_DIR,

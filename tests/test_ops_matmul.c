@@ -412,24 +412,31 @@ typedef struct lin_case {
   bool fetch_m;      /* the product is fetched too */
   bool b2d;          /* b declared [1, N] */
   bool fused;        /* expected: one fc, no matmul_v2 */
+  bool relu;         /* a relu after the add, fetched: fc's activation_type unless */
+  bool fetch_y;      /* the add's output is fetched too (then the relu stays) */
 } lin_case;
 
 static const lin_case k_lin[] = {
-    {"rank 2", 0, 2, {5, 12}, 12, 7, false, -1, false, false, true},
-    {"rank 3, axis 2", 0, 3, {2, 4, 12}, 12, 9, false, 2, false, false, true},
-    {"rank 3, large", 0, 3, {4, 128, 32}, 32, 160, false, -1, false, false, true},
-    {"trans_y", 0, 2, {5, 12}, 12, 7, true, -1, false, false, false},
-    {"bias along axis 1", 0, 3, {2, 7, 12}, 12, 7, false, 1, false, false, false},
-    {"product fetched", 0, 2, {5, 12}, 12, 7, false, -1, true, false, false},
-    {"bias [1, N]", 0, 2, {5, 12}, 12, 7, false, -1, false, true, false},
-    {"mul, x_num_col_dims 1 of rank 3", 1, 3, {5, 3, 4}, 12, 7, false, 1, false, false, true},
-    {"mul, x_num_col_dims 2", 2, 3, {2, 4, 12}, 12, 9, false, -1, false, false, true},
-    {"mul, bias along axis 0", 1, 2, {7, 12}, 12, 7, false, 0, false, false, false},
+    {"rank 2", 0, 2, {5, 12}, 12, 7, false, -1, false, false, true, false, false},
+    {"rank 3, axis 2", 0, 3, {2, 4, 12}, 12, 9, false, 2, false, false, true, false, false},
+    {"rank 3, large", 0, 3, {4, 128, 32}, 32, 160, false, -1, false, false, true, false, false},
+    {"trans_y", 0, 2, {5, 12}, 12, 7, true, -1, false, false, false, false, false},
+    {"bias along axis 1", 0, 3, {2, 7, 12}, 12, 7, false, 1, false, false, false, false, false},
+    {"product fetched", 0, 2, {5, 12}, 12, 7, false, -1, true, false, false, false, false},
+    {"bias [1, N]", 0, 2, {5, 12}, 12, 7, false, -1, false, true, false, false, false},
+    {"mul, x_num_col_dims 1, rank 3", 1, 3, {5, 3, 4}, 12, 7, false, 1, false, false, true, false,
+     false},
+    {"mul, x_num_col_dims 2", 2, 3, {2, 4, 12}, 12, 9, false, -1, false, false, true, false, false},
+    {"mul, bias along axis 0", 1, 2, {7, 12}, 12, 7, false, 0, false, false, false, false, false},
+    {"relu", 0, 3, {2, 4, 12}, 12, 9, false, -1, false, false, true, true, false},
+    {"mul, relu, large", 1, 2, {512, 32}, 32, 160, false, 1, false, false, true, true, false},
+    {"relu, sum fetched", 0, 2, {5, 12}, 12, 7, false, -1, false, false, true, true, true},
+    {"relu, unfused", 0, 2, {5, 12}, 12, 7, true, -1, false, false, false, true, false},
 };
 
 static size_t lin_run(ic_program *p, size_t n_feeds, const char **feeds, ic_tensor **fv,
                       size_t n_fetch, const char **fetch, int threads, ic_tensor **out,
-                      size_t *n_mm) {
+                      size_t *n_mm, size_t *n_relu) {
   ic_options o;
   ic_options_default(&o);
   o.fuse = true;
@@ -441,8 +448,9 @@ static size_t lin_run(ic_program *p, size_t n_feeds, const char **feeds, ic_tens
                 "%s", ic_executor_errmsg(e));
   const ic_plan *pl = ic_executor_last_plan(e);
   size_t n_fc = 0;
-  *n_mm = 0;
+  *n_mm = *n_relu = 0;
   for (size_t i = 0; i < pl->n_instrs; i++) {
+    *n_relu += !strcmp(pl->instrs[i].op->type, "relu");
     n_fc += !strcmp(pl->instrs[i].op->type, "fc");
     *n_mm += !strcmp(pl->instrs[i].op->type, "matmul_v2") || !strcmp(pl->instrs[i].op->type, "mul");
   }
@@ -467,6 +475,7 @@ START_TEST(linear_fusion) {
     else tu_var(b, "b", IC_FP32, 1, bd + 1);
     tu_var(b, "m", IC_FP32, mr, md);
     tu_var(b, "y", IC_FP32, mr, md);
+    tu_var(b, "r", IC_FP32, mr, md);
     ic_builder_feed(b, "x");
     ic_builder_feed(b, "w");
     ic_builder_feed(b, "b");
@@ -486,26 +495,37 @@ START_TEST(linear_fusion) {
     ic_builder_in(op, "Y", "b");
     ic_builder_out(op, "Out", "y");
     ic_builder_attr_int(op, "axis", k->axis);
-    ic_builder_fetch(b, "y");
-    if (k->fetch_m) ic_builder_fetch(b, "m");
+    if (k->relu) {
+      op = ic_builder_add_op(b, 0, "relu");
+      ic_builder_in(op, "X", "y");
+      ic_builder_out(op, "Out", "r");
+    }
+    /* fetched: the last op's output, then the sum (fetch_y) or the product (fetch_m) */
+    const char *fetch[3];
+    size_t n_fetch = 0;
+    fetch[n_fetch++] = k->relu ? "r" : "y";
+    if (k->fetch_y) fetch[n_fetch++] = "y";
+    if (k->fetch_m) fetch[n_fetch++] = "m";
+    for (size_t i = 0; i < n_fetch; i++) ic_builder_fetch(b, fetch[i]);
     ic_program *p;
     char err[1024];
     ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s: %s", k->name, err);
     ic_builder_destroy(b);
     ic_tensor *fv[3] = {tu_rand_f32(k->xr, k->xd, 3, -1, 1), tu_rand_f32(2, wd, 4, -1, 1),
                         k->b2d ? tu_rand_f32(2, bd, 5, -1, 1) : tu_rand_f32(1, bd + 1, 5, -1, 1)};
-    const char *feeds[3] = {"x", "w", "b"}, *fetch[2] = {"y", "m"};
-    const size_t n_fetch = k->fetch_m ? 2 : 1;
-    ic_tensor *ref[2], *f1[2], *f2[2];
+    const char *feeds[3] = {"x", "w", "b"};
+    ic_tensor *ref[3], *f1[3], *f2[3];
     ck_assert_msg(tu_run_scope(p, NULL, 3, feeds, fv, n_fetch, fetch, ref, err, sizeof err) ==
                       IC_OK,
                   "%s: %s", k->name, err);
-    size_t mm1, mm2;
-    size_t fc1 = lin_run(p, 3, feeds, fv, n_fetch, fetch, 1, f1, &mm1);
-    size_t fc2 = lin_run(p, 3, feeds, fv, n_fetch, fetch, 2, f2, &mm2);
-    ck_assert_msg(fc1 == (size_t)k->fused && fc2 == fc1 && mm1 == (size_t)!k->fused && mm2 == mm1,
-                  "%s: %zu fc and %zu product instructions, expected %d and %d", k->name, fc1,
-                  mm1, k->fused, !k->fused);
+    size_t mm1, mm2, r1, r2;
+    size_t fc1 = lin_run(p, 3, feeds, fv, n_fetch, fetch, 1, f1, &mm1, &r1);
+    size_t fc2 = lin_run(p, 3, feeds, fv, n_fetch, fetch, 2, f2, &mm2, &r2);
+    const size_t want_relu = k->relu && (!k->fused || k->fetch_y);
+    ck_assert_msg(fc1 == (size_t)k->fused && fc2 == fc1 && mm1 == (size_t)!k->fused && mm2 == mm1 &&
+                      r1 == want_relu && r2 == r1,
+                  "%s: %zu fc, %zu product and %zu relu instructions, expected %d, %d and %zu",
+                  k->name, fc1, mm1, r1, k->fused, !k->fused, want_relu);
     tu_assert_shape(f1[0], IC_FP32, mr, md);
     for (size_t i = 0; i < n_fetch; i++) {
       tu_assert_bitwise(f1[i], ref[i], k->name);

@@ -13,8 +13,9 @@ import icore
 from conftest import DATA, SHARED, need
 
 MLP_OPS = ["feed", "mul", "elementwise_add", "relu", "mul", "elementwise_add", "softmax", "fetch"]
-# with the inference rewrites (on by default): each mul and its bias add run as one fc
-MLP_FUSED_OPS = ["feed", "fc", "relu", "fc", "softmax", "fetch"]
+# with the inference rewrites (on by default): each mul and its bias add run as one fc, the
+# first with the relu after it as its activation
+MLP_FUSED_OPS = ["feed", "fc", "fc", "softmax", "fetch"]
 
 
 def check_dag(plan):
@@ -57,18 +58,18 @@ def test_mlp_plan(example):
     assert p.var("fc1.w").kind == "param" and p.var("fc1.w").kept
     assert p.lifetimes()["fc1.tmp_0"] == (1, 2)  # written by mul, last read by the add
     assert "fc1.tmp_0" in p.instructions[2].releases
-    # the rewrites' plan: fc(x, W, b) writes the add's output
+    # the rewrites' plan: fc(x, W, b) with relu writes the relu's output
     f = icore.inspect(prog)
-    assert f.op_types() == MLP_FUSED_OPS and f.critical_path == 6
+    assert f.op_types() == MLP_FUSED_OPS and f.critical_path == 5
     fc = f.instructions[1]
-    assert fc.inputs == ["x", "fc1.w", "fc1.b"] and fc.outputs == ["fc1.tmp_1"]
+    assert fc.inputs == ["x", "fc1.w", "fc1.b"] and fc.outputs == ["relu.tmp_0"]
     check_dag(f)
     # after a run: shapes, dtypes and the run's peak
     exe = icore.Executor(threads=1)
     q = exe.inspect(prog, feed={"x": x}, scope=params)
     assert q.ran and q.peak_bytes > 0
     assert q.var("x").shape == x.shape and q.var("x").dtype == "float32"
-    assert q.var("fc1.tmp_1").shape == (x.shape[0], q.var("fc1.w").shape[1])
+    assert q.var("relu.tmp_0").shape == (x.shape[0], q.var("fc1.w").shape[1])
     assert q.var("softmax.tmp_0").shape == (x.shape[0], q.var("fc2.w").shape[1])
     assert q.op_types() == MLP_FUSED_OPS
     # the module function with a feed runs once too

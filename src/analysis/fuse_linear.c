@@ -1,20 +1,23 @@
 /* A linear layer: a matrix product and the bias add after it, into one fc (CPU plans; Paddle's
- * own fc_fuse_pass does the same).
+ * own fc_fuse_pass does the same). A product m whose rows X's first k >= 1 dims index:
  *
- *   matmul_v2(X, W) -> m        trans_x and trans_y false, no oneDNN fuse attributes; X
- *                               float32 of declared rank r >= 2, W float32 [K, N]; or
- *   mul(X, W) -> m              x_num_col_dims r - 1 >= 1, y_num_col_dims 1, X and W as above
- *                               (fluid's fc layer)
+ *   matmul_v2(X, W) -> m        trans_x and trans_y false, no oneDNN fuse attributes, X
+ *                               float32 of declared rank k + 1
+ *   mul(X, W) -> m              x_num_col_dims k, y_num_col_dims 1 (fluid's fc layer)
+ *
+ * with W float32 [K, N], and
+ *
  *   elementwise_add(m, b) -> y  plain (fuse.h), m's only reader, b float32 declared [N],
- *                               axis -1 or r - 1 (the last axis of m)
+ *                               axis -1 or k (m's last axis)
  *
- * becomes fc(Input X, W, Bias b, in_num_col_dims r - 1) -> y. nn.Linear exports the first
- * pair (SVTR's mixer and head, transformer encoders, MLPs), fluid's fc layer the second.
- * matmul_v2 with a 2-D W multiplies every row of X in one product of [prod(X.dims[:r-1]), K]
- * by [K, N] (matmul_v2.c), as mul does for its flattened X and as fc does, and fc adds the
- * bias per element in float32 as elementwise_add does: the same bits, with one instruction,
- * one temporary and one pass over the product fewer. The fc runs where the add was: nothing
- * in between may write X, W or b. */
+ * become fc(Input X, W, Bias b, in_num_col_dims k) -> y; with a relu as y's only reader, fc
+ * with activation_type relu writing the relu's output. nn.Linear exports the first form
+ * (SVTR's mixer and head, transformer encoders, MLPs), fluid's fc layer the second. Both are
+ * one product of [prod(X.dims[:k]), K] by [K, N] (matmul_v2 stacks its batches as rows when
+ * W is 2-D: matmul_v2.c), the product fc computes, and fc adds the bias per element in
+ * float32 as elementwise_add does, and applies relu by the relu kernel's own expression: the
+ * same bits, with one or two instructions, temporaries and passes fewer. The fc runs where
+ * the pattern's last op was: nothing in between may write X, W or b. */
 #include <string.h>
 
 #include "analysis/fuse.h"
@@ -37,8 +40,8 @@ static const ic_vardesc *fp32_var(const fuser *f, const char *name) {
   return v && v->is_tensor && v->dtype == IC_FP32 ? v : NULL;
 }
 
-/* The number of X's leading dims that index the product's rows (fc's in_num_col_dims) when
- * op is a product fc computes (see the top), else 0. */
+/* k, the number of X's leading dims that index the product's rows (fc's in_num_col_dims),
+ * when op is a product fc computes (see the top), else 0. */
 static int64_t row_dims(const fuser *f, const ic_op *op) {
   const char *x = ic_fuse_arg(op, false, "X"), *w = ic_fuse_arg(op, false, "Y");
   const char *m = ic_fuse_arg(op, true, "Out");
@@ -82,13 +85,26 @@ ic_status ic_fuse_linear(fuser *f, size_t i) {
     return IC_OK;
   }
   const char *reads[3] = {x, w, b};
-  size_t pattern[2] = {i, j};
+  size_t pattern[3] = {i, j, SIZE_MAX};
   if (ic_fuse_written_between(f, i, j, pattern, 2, reads, 3)) return IC_OK;
+  /* A relu as the sum's only reader joins as fc's activation_type relu (x > 0 ? x : 0, the
+   * relu kernel's own expression); the fc then runs where the relu was. */
+  size_t last = j, k = ic_fuse_sole_reader(f, j, y);
+  if (k != SIZE_MAX) {
+    const ic_op *relu = f->seq->ops[k];
+    const char *rx = ic_fuse_arg(relu, false, "X"), *ry = ic_fuse_arg(relu, true, "Out");
+    pattern[2] = k;
+    if (!strcmp(relu->type, "relu") && relu->n_outputs == 1 && rx && !strcmp(rx, y) && ry &&
+        !ic_fuse_written_between(f, i, k, pattern, 3, reads, 3)) {
+      last = k;
+      y = ry;
+    }
+  }
   ic_arena *a = f->seq->arena;
   ic_op *fc = ic_arena_alloc(a, sizeof *fc);
   ic_slot *ins = ic_arena_calloc(a, 3, sizeof *ins);
   ic_slot *outs = ic_arena_calloc(a, 1, sizeof *outs);
-  ic_attr *at = ic_arena_calloc(a, 1, sizeof *at);
+  ic_attr *at = ic_arena_calloc(a, 2, sizeof *at);
   if (!fc || !ins || !outs || !at) {
     return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
   }
@@ -96,7 +112,11 @@ ic_status ic_fuse_linear(fuser *f, size_t i) {
   ins[1] = ic_fuse_slot1(a, "W", w);
   ins[2] = ic_fuse_slot1(a, "Bias", b);
   outs[0] = ic_fuse_slot1(a, "Out", y);
-  at[0] = (ic_attr){.name = "in_num_col_dims", .type = IC_ATTR_INT, .i = ncd};
+  size_t na = 0; /* sorted by name, as ic_op_attr's binary search needs */
+  if (last != j) {
+    at[na++] = (ic_attr){.name = "activation_type", .type = IC_ATTR_STRING, .s = "relu"};
+  }
+  at[na++] = (ic_attr){.name = "in_num_col_dims", .type = IC_ATTR_INT, .i = ncd};
   /* The matmul's identity (block, index: errors name it) with fc's type and arguments. */
   *fc = *mm;
   fc->type = "fc";
@@ -105,8 +125,8 @@ ic_status ic_fuse_linear(fuser *f, size_t i) {
   fc->outputs = outs;
   fc->n_outputs = 1;
   fc->attrs = at;
-  fc->n_attrs = 1;
-  f->removed[i] = f->removed[j] = true;
-  f->replace[j] = fc;
+  fc->n_attrs = na;
+  f->removed[i] = f->removed[j] = f->removed[last] = true;
+  f->replace[last] = fc;
   return IC_OK;
 }
