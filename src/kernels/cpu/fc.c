@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/rowbias.h"
 #include "kernels/kernel.h"
 
 typedef struct fc_attrs {
@@ -91,31 +92,25 @@ static ic_status infer(ic_kctx *c) {
 /* Elements of the product below which one thread adds the bias. */
 #define PAR_MIN 65536
 
-/* Rows [r0, r1) of the product plus the bias, then relu (a NaN becomes 0, as Paddle's
- * functor has it); each element its own sum, so the same bits at any thread count. Blocks
- * of 8 with a fixed trip count through restrict pointers, which -O2's cheap vectorizer
- * takes (as elementwise.c's loops). */
-#define BIAS_ROWS(T)                                                                       \
-  static inline void add8_##T(T *restrict o, const T *restrict b) {                        \
-    for (int k = 0; k < 8; k++) o[k] += b[k];                                              \
-  }                                                                                        \
+/* Rows [r0, r1) of the product plus the bias (rowbias.h), then relu as the relu kernel
+ * computes it (x > 0 ? x : 0: a NaN becomes 0, as in Paddle's functor); each element its own
+ * sum, so the same bits at any thread count. */
+#define BIAS_ROWS(T, SUF)                                                                  \
   static inline void relu8_##T(T *restrict o) {                                            \
     for (int k = 0; k < 8; k++) o[k] = o[k] > 0 ? o[k] : (T)0;                             \
   }                                                                                        \
   static void bias_rows_##T(T *o, const T *bb, int64_t r0, int64_t r1, int64_t N,          \
                             bool relu) {                                                   \
-    for (int64_t i = r0; i < r1; i++) {                                                    \
+    ic_rows_add_##SUF(o + r0 * N, r1 - r0, N, bb);                                         \
+    for (int64_t i = r0; relu && i < r1; i++) {                                            \
       T *row = o + i * N;                                                                  \
       int64_t j = 0;                                                                       \
-      for (; j + 8 <= N; j += 8) add8_##T(row + j, bb + j);                                \
-      for (; j < N; j++) row[j] += bb[j];                                                  \
-      if (!relu) continue;                                                                 \
-      for (j = 0; j + 8 <= N; j += 8) relu8_##T(row + j);                                  \
+      for (; j + 8 <= N; j += 8) relu8_##T(row + j);                                       \
       for (; j < N; j++) row[j] = row[j] > 0 ? row[j] : (T)0;                              \
     }                                                                                      \
   }
-BIAS_ROWS(float)
-BIAS_ROWS(double)
+BIAS_ROWS(float, f32)
+BIAS_ROWS(double, f64)
 
 /* The bias pass over Out [M, N]: by rows over the kernel's threads from PAR_MIN elements
  * (no OpenMP region at all below: an inactive one still costs a team start). */

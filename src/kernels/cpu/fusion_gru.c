@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/rowbias.h"
 #include "kernels/cpu/seqact.h"
 #include "kernels/cpu/seqbatch.h"
 #include "kernels/kernel.h"
@@ -114,11 +115,6 @@ static ic_status infer(ic_kctx *c) {
       g[2 * D + j] = ACT(a->act, g[2 * D + j]);                                            \
       h[j] = hp ? g[j] * g[2 * D + j] + ((T)1 - g[j]) * hp[j] : g[j] * g[2 * D + j];       \
     }                                                                                      \
-  }                                                                                        \
-  static void add_bias_##SUF(T *g, const T *b, int64_t rows, int64_t n) {                  \
-    for (int64_t r = 0; r < rows; r++, g += n) {                                           \
-      for (int64_t j = 0; j < n; j++) g[j] += b[j];                                        \
-    }                                                                                      \
   }
 
 DEFINE_STEP(float, f32, ic_seqact_jitf)
@@ -165,8 +161,8 @@ static ic_status run(ic_kctx *c) {
     return c->err->code;
   }
   ic_gemm_run(c, &gx, x->data, wx->data, G);
-  if (b && f64) add_bias_f64((double *)G, b->data, T, 3 * D);
-  else if (b) add_bias_f32((float *)G, b->data, T, 3 * D);
+  if (b && f64) ic_rows_add_f64((double *)G, T, 3 * D, b->data);
+  else if (b) ic_rows_add_f32((float *)G, T, 3 * D, b->data);
   if (xx && batch && M > 3 * D) memcpy(xx->data, G, (size_t)(3 * T * D) * es);
   const size_t grow = (size_t)(3 * D) * es, hrow = (size_t)D * es;
   const char *wur = wh->data, *wst = (const char *)wh->data + (size_t)(2 * D * D) * es;

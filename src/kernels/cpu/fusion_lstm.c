@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/rowbias.h"
 #include "kernels/cpu/seqact.h"
 #include "kernels/cpu/seqbatch.h"
 #include "kernels/kernel.h"
@@ -153,11 +154,6 @@ static ic_status infer(ic_kctx *c) {
       gf[j] = ACT(a->cell, cn[j]);                                                         \
       hn[j] = gf[j] * go[j];                                                               \
     }                                                                                      \
-  }                                                                                        \
-  static void add_bias_##SUF(T *g, const T *b, int64_t rows, int64_t n) {                  \
-    for (int64_t r = 0; r < rows; r++, g += n) {                                           \
-      for (int64_t j = 0; j < n; j++) g[j] += b[j];                                        \
-    }                                                                                      \
   }
 
 DEFINE_STEP(float, f32, ic_seqact_jitf)
@@ -208,8 +204,8 @@ static ic_status run(ic_kctx *c) {
     return c->err->code;
   }
   ic_gemm_run(c, &gx, x->data, wx->data, G);
-  if (f64) add_bias_f64((double *)G, b->data, T, 4 * D);
-  else add_bias_f32((float *)G, b->data, T, 4 * D);
+  if (f64) ic_rows_add_f64((double *)G, T, 4 * D, b->data);
+  else ic_rows_add_f32((float *)G, T, 4 * D, b->data);
   if (xx && batch && M > 4 * D) memcpy(xx->data, G, (size_t)(4 * T * D) * es);
   const char *wp = a->peep ? (const char *)b->data + (size_t)(4 * D) * es : NULL;
   const size_t grow = (size_t)(4 * D) * es, hrow = (size_t)D * es;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/rowbias.h"
 #include "kernels/cpu/seqact.h"
 #include "kernels/cpu/seqbatch.h"
 #include "kernels/kernel.h"
@@ -91,11 +92,6 @@ static ic_status infer(ic_kctx *c) {
         hn[j] = a->origin ? u * p + cand - u * cand : p - u * p + u * cand;                    \
       }                                                                                        \
     }                                                                                          \
-  }                                                                                            \
-  static void add_bias_##SUF(T *g, const T *b, int64_t rows, int64_t n) {                      \
-    for (int64_t r = 0; r < rows; r++, g += n) {                                               \
-      for (int64_t j = 0; j < n; j++) g[j] += b[j];                                            \
-    }                                                                                          \
   }
 
 DEFINE_GRU(float, f32, ic_seqactf)
@@ -130,8 +126,8 @@ static ic_status run(ic_kctx *c) {
   char *oh0 = h0 ? at : NULL;
   const size_t grow = (size_t)(3 * D) * es, hrow = (size_t)D * es;
   for (int64_t r = 0; r < T; r++) memcpy(G + (size_t)r * grow, (const char *)x->data + p.row[r] * grow, grow);
-  if (b && f64) add_bias_f64((double *)G, b->data, T, 3 * D);
-  else if (b) add_bias_f32((float *)G, b->data, T, 3 * D);
+  if (b && f64) ic_rows_add_f64((double *)G, T, 3 * D, b->data);
+  else if (b) ic_rows_add_f32((float *)G, T, 3 * D, b->data);
   for (int64_t i = 0; h0 && i < ns; i++) {
     memcpy(oh0 + (size_t)i * hrow, (const char *)h0->data + p.order[i] * hrow, hrow);
   }
