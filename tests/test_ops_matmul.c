@@ -414,24 +414,38 @@ typedef struct lin_case {
   bool fused;        /* expected: one fc, no matmul_v2 */
   bool relu;         /* a relu after the add, fetched: fc's activation_type unless */
   bool fetch_y;      /* the add's output is fetched too (then the relu stays) */
+  float v1_alpha;    /* nonzero: the product is matmul (v1) with this alpha */
 } lin_case;
 
 static const lin_case k_lin[] = {
-    {"rank 2", 0, 2, {5, 12}, 12, 7, false, -1, false, false, true, false, false},
-    {"rank 3, axis 2", 0, 3, {2, 4, 12}, 12, 9, false, 2, false, false, true, false, false},
-    {"rank 3, large", 0, 3, {4, 128, 32}, 32, 160, false, -1, false, false, true, false, false},
-    {"trans_y", 0, 2, {5, 12}, 12, 7, true, -1, false, false, false, false, false},
-    {"bias along axis 1", 0, 3, {2, 7, 12}, 12, 7, false, 1, false, false, false, false, false},
-    {"product fetched", 0, 2, {5, 12}, 12, 7, false, -1, true, false, false, false, false},
-    {"bias [1, N]", 0, 2, {5, 12}, 12, 7, false, -1, false, true, false, false, false},
+    /* name, mul_ncd, xr, xd, k, n, trans_y, axis, fetch_m, b2d, fused, relu, fetch_y, v1 */
+    {"rank 2", 0, 2, {5, 12}, 12, 7, false, -1, false, false, true, false, false, 0},
+    {"rank 3, axis 2", 0, 3, {2, 4, 12}, 12, 9, false, 2, false, false, true, false, false, 0},
+    {"rank 3, large", 0, 3, {4, 128, 32}, 32, 160, false, -1, false, false, true, false, false,
+     0},
+    {"trans_y", 0, 2, {5, 12}, 12, 7, true, -1, false, false, false, false, false, 0},
+    {"bias along axis 1", 0, 3, {2, 7, 12}, 12, 7, false, 1, false, false, false, false, false,
+     0},
+    {"product fetched", 0, 2, {5, 12}, 12, 7, false, -1, true, false, false, false, false, 0},
+    {"bias [1, N]", 0, 2, {5, 12}, 12, 7, false, -1, false, true, false, false, false, 0},
     {"mul, x_num_col_dims 1, rank 3", 1, 3, {5, 3, 4}, 12, 7, false, 1, false, false, true, false,
-     false},
-    {"mul, x_num_col_dims 2", 2, 3, {2, 4, 12}, 12, 9, false, -1, false, false, true, false, false},
-    {"mul, bias along axis 0", 1, 2, {7, 12}, 12, 7, false, 0, false, false, false, false, false},
-    {"relu", 0, 3, {2, 4, 12}, 12, 9, false, -1, false, false, true, true, false},
-    {"mul, relu, large", 1, 2, {512, 32}, 32, 160, false, 1, false, false, true, true, false},
-    {"relu, sum fetched", 0, 2, {5, 12}, 12, 7, false, -1, false, false, true, true, true},
-    {"relu, unfused", 0, 2, {5, 12}, 12, 7, true, -1, false, false, false, true, false},
+     false, 0},
+    {"mul, x_num_col_dims 2", 2, 3, {2, 4, 12}, 12, 9, false, -1, false, false, true, false, false,
+     0},
+    {"mul, bias along axis 0", 1, 2, {7, 12}, 12, 7, false, 0, false, false, false, false, false,
+     0},
+    {"relu", 0, 3, {2, 4, 12}, 12, 9, false, -1, false, false, true, true, false, 0},
+    {"mul, relu, large", 1, 2, {512, 32}, 32, 160, false, 1, false, false, true, true, false, 0},
+    {"relu, sum fetched", 0, 2, {5, 12}, 12, 7, false, -1, false, false, true, true, true, 0},
+    {"relu, unfused", 0, 2, {5, 12}, 12, 7, true, -1, false, false, false, true, false, 0},
+    {"matmul v1, rank 3", 0, 3, {2, 4, 12}, 12, 9, false, -1, false, false, true, false, false,
+     1.0f},
+    {"matmul v1, rank 2, relu", 0, 2, {5, 12}, 12, 7, false, 1, false, false, true, true, false,
+     1.0f},
+    {"matmul v1, alpha 2", 0, 2, {5, 12}, 12, 7, false, -1, false, false, false, false, false,
+     2.0f},
+    {"matmul v1, transpose_Y", 0, 2, {5, 12}, 12, 7, true, -1, false, false, false, false, false,
+     1.0f},
 };
 
 static size_t lin_run(ic_program *p, size_t n_feeds, const char **feeds, ic_tensor **fv,
@@ -452,7 +466,8 @@ static size_t lin_run(ic_program *p, size_t n_feeds, const char **feeds, ic_tens
   for (size_t i = 0; i < pl->n_instrs; i++) {
     *n_relu += !strcmp(pl->instrs[i].op->type, "relu");
     n_fc += !strcmp(pl->instrs[i].op->type, "fc");
-    *n_mm += !strcmp(pl->instrs[i].op->type, "matmul_v2") || !strcmp(pl->instrs[i].op->type, "mul");
+    const char *t = pl->instrs[i].op->type;
+    *n_mm += !strcmp(t, "matmul_v2") || !strcmp(t, "mul") || !strcmp(t, "matmul");
   }
   ic_executor_destroy(e);
   return n_fc;
@@ -479,13 +494,18 @@ START_TEST(linear_fusion) {
     ic_builder_feed(b, "x");
     ic_builder_feed(b, "w");
     ic_builder_feed(b, "b");
-    ic_builder_op *op = ic_builder_add_op(b, 0, k->mul_ncd ? "mul" : "matmul_v2");
+    ic_builder_op *op =
+        ic_builder_add_op(b, 0, k->mul_ncd ? "mul" : k->v1_alpha != 0 ? "matmul" : "matmul_v2");
     ic_builder_in(op, "X", "x");
     ic_builder_in(op, "Y", "w");
     ic_builder_out(op, "Out", "m");
     if (k->mul_ncd) {
       ic_builder_attr_int(op, "x_num_col_dims", k->mul_ncd);
       ic_builder_attr_int(op, "y_num_col_dims", 1);
+    } else if (k->v1_alpha != 0) {
+      ic_builder_attr_bool(op, "transpose_X", false);
+      ic_builder_attr_bool(op, "transpose_Y", k->trans_y);
+      ic_builder_attr_float(op, "alpha", k->v1_alpha);
     } else {
       ic_builder_attr_bool(op, "trans_x", false);
       ic_builder_attr_bool(op, "trans_y", k->trans_y);

@@ -3,6 +3,8 @@
  *
  *   matmul_v2(X, W) -> m        trans_x and trans_y false, no oneDNN fuse attributes, X
  *                               float32 of declared rank k + 1
+ *   matmul(X, W) -> m           the v1 op likewise: transpose_X and transpose_Y false,
+ *                               alpha 1, head_number 1 (MobileNetV2's head)
  *   mul(X, W) -> m              x_num_col_dims k, y_num_col_dims 1 (fluid's fc layer)
  *
  * with W float32 [K, N], and
@@ -22,8 +24,8 @@
 
 #include "analysis/fuse.h"
 
-/* Whether the oneDNN fuse attributes matmul_v2 refuses (matmul_v2.c) are all absent or
- * empty: fc ignores them, so a program the kernel would refuse stays unfused. */
+/* Whether the oneDNN fuse attributes matmul_v2 and matmul refuse (matmul_v2.c, matmul.c) are
+ * all absent or empty: fc ignores them, so a program the kernel would refuse stays unfused. */
 static bool no_fused_attrs(const ic_op *op) {
   static const char *const names[] = {"fused_reshape_X",   "fused_reshape_Y",
                                       "fused_reshape_Out", "fused_transpose_X",
@@ -49,6 +51,16 @@ static int64_t row_dims(const fuser *f, const ic_op *op) {
   if (op->n_outputs != 1 || !xv || !wv || !mv || wv->ndim != 2 || wv->dims[1] < 1) return 0;
   if (!strcmp(op->type, "matmul_v2")) {
     if (ic_fuse_num_attr(op, "trans_x", 0) != 0 || ic_fuse_num_attr(op, "trans_y", 0) != 0 ||
+        !no_fused_attrs(op) || xv->ndim < 2 || mv->ndim != xv->ndim) {
+      return 0;
+    }
+    return xv->ndim - 1;
+  }
+  if (!strcmp(op->type, "matmul")) {
+    /* the v1 op: a 2-D Y meets every matrix of X in one product of the rows (matmul.c) */
+    if (ic_fuse_num_attr(op, "transpose_X", 0) != 0 ||
+        ic_fuse_num_attr(op, "transpose_Y", 0) != 0 || ic_fuse_num_attr(op, "alpha", 1) != 1 ||
+        ic_fuse_num_attr(op, "head_number", 1) != 1 ||
         !no_fused_attrs(op) || xv->ndim < 2 || mv->ndim != xv->ndim) {
       return 0;
     }
