@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/plan.h"
 #include "cases_binary.h"
-#include "interp/interp.h"
 
 enum { ADD = CB_ADD, SUB = CB_SUB, MUL = CB_MUL, DIV = CB_DIV, MAX = CB_MAX, MIN = CB_MIN,
        POW = CB_POW, FLOORDIV = CB_FLOORDIV, MOD = CB_MOD, N_OPS = CB_N_OPS };
@@ -339,23 +337,13 @@ typedef struct se_case {
   bool other_add;   /* the add takes another tensor: no rewrite */
 } se_case;
 
+/* Run with the rewrites at `threads`; the number of ic_scale_residual instructions. */
 static size_t se_run(ic_program *p, ic_scope *params, size_t n_feeds, const char **feeds,
-                     ic_tensor **fv, size_t n_fetch, const char **fetch, bool fuse, int threads,
+                     ic_tensor **fv, size_t n_fetch, const char **fetch, int threads,
                      ic_tensor **out) {
-  ic_options o;
-  ic_options_default(&o);
-  o.fuse = fuse;
-  o.threads = threads;
-  ic_executor *e;
-  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
-  ck_assert_msg(ic_executor_run(e, p, params, n_feeds, feeds, (const ic_tensor *const *)fv, n_fetch,
-                                fetch, out) == IC_OK, "%s", ic_executor_errmsg(e));
-  const ic_plan *pl = ic_executor_last_plan(e);
-  size_t n = 0;
-  for (size_t i = 0; i < pl->n_instrs; i++) {
-    n += !strcmp(pl->instrs[i].op->type, "ic_scale_residual");
-  }
-  ic_executor_destroy(e);
+  static const char *const type[] = {"ic_scale_residual"};
+  size_t n;
+  tu_run_rewritten(p, params, n_feeds, feeds, fv, n_fetch, fetch, threads, out, 1, type, &n);
   return n;
 }
 
@@ -414,8 +402,8 @@ static void se_check(const se_case *k) {
   ck_assert_msg(
       tu_run_scope(p, params, 3, feeds, fv, n_fetch, fetch, ref, err, sizeof err) == IC_OK, "%s",
       err);
-  size_t n1 = se_run(p, params, 3, feeds, fv, n_fetch, fetch, true, 1, f1);
-  size_t n2 = se_run(p, params, 3, feeds, fv, n_fetch, fetch, true, 2, f2);
+  size_t n1 = se_run(p, params, 3, feeds, fv, n_fetch, fetch, 1, f1);
+  size_t n2 = se_run(p, params, 3, feeds, fv, n_fetch, fetch, 2, f2);
   bool want = !k->fetch_m && !k->other_add;
   ck_assert_msg(n1 == (size_t)want && n2 == (size_t)want, "%zu, %zu ic_scale_residual, expected %d",
                 n1, n2, want);
@@ -474,7 +462,7 @@ START_TEST(scale_residual_needs_proof) {
     ic_tensor *ref[1], *got[1];
     ck_assert_msg(tu_run_scope(p, params, 2, feeds, fv, 1, fetch, ref, err, sizeof err) == IC_OK,
                   "%s", err);
-    size_t n = se_run(p, params, 2, feeds, fv, 1, fetch, true, 1, got);
+    size_t n = se_run(p, params, 2, feeds, fv, 1, fetch, 1, got);
     ck_assert_msg(n == (size_t)declared_small, "%zu ic_scale_residual, expected %d", n,
                   declared_small);
     tu_assert_shape(got[0], IC_FP32, 4, TU_DIMS(2, 8, 5, 7));

@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/plan.h"
+#include "interp/interp.h"
+
 static ic_tensor *make(ic_dtype dt, int ndim, const int64_t *dims, const void *v) {
   ic_tensor *t;
   ck_assert_int_eq(ic_tensor_create(dt, ndim, dims, &t), IC_OK);
@@ -52,6 +55,29 @@ static const config k_configs[] = {
     {"compiled 2 threads", IC_MODE_COMPILED, 2, false},
     {"compiled 4 threads", IC_MODE_COMPILED, 4, false},
 };
+
+void tu_run_rewritten(const ic_program *p, ic_scope *scope, size_t n_feeds,
+                      const char *const *feed_names, ic_tensor *const *feeds, size_t n_fetches,
+                      const char *const *fetch_names, int threads, ic_tensor **out,
+                      size_t n_types, const char *const *types, size_t *counts) {
+  ic_options o;
+  ic_options_default(&o);
+  o.fuse = true;
+  o.threads = threads;
+  ic_executor *e;
+  ck_assert_int_eq(ic_executor_create(&o, &e), IC_OK);
+  ck_assert_msg(ic_executor_run(e, p, scope, n_feeds, feed_names, (const ic_tensor *const *)feeds,
+                                n_fetches, fetch_names, out) == IC_OK,
+                "%s", ic_executor_errmsg(e));
+  const ic_plan *pl = ic_executor_last_plan(e);
+  for (size_t k = 0; k < n_types; k++) {
+    counts[k] = 0;
+    for (size_t i = 0; i < pl->n_instrs; i++) {
+      counts[k] += !strcmp(pl->instrs[i].op->type, types[k]);
+    }
+  }
+  ic_executor_destroy(e);
+}
 
 ic_status tu_run_scope(const ic_program *p, ic_scope *scope, size_t n_feeds,
                        const char *const *feed_names, ic_tensor *const *feeds, size_t n_fetches,

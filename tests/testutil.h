@@ -35,6 +35,14 @@ ic_status tu_run_scope(const ic_program *p, ic_scope *scope, size_t n_feeds,
                        const char *const *fetch_names, ic_tensor **out, char *errbuf,
                        size_t errlen);
 
+/* Run p once on a compiled executor with the inference rewrites (options.fuse) at `threads`,
+ * the fetches in out (the test fails if the run does); counts[k] is the number of the plan's
+ * instructions whose op type is types[k] (n_types of them). */
+void tu_run_rewritten(const ic_program *p, ic_scope *scope, size_t n_feeds,
+                      const char *const *feed_names, ic_tensor *const *feeds, size_t n_fetches,
+                      const char *const *fetch_names, int threads, ic_tensor **out,
+                      size_t n_types, const char *const *types, size_t *counts);
+
 /* Declare a float32 (or other dtype) variable in block 0. */
 void tu_var(ic_builder *b, const char *name, ic_dtype dt, int ndim, const int64_t *dims);
 /* The program b describes (the test fails with the builder's message if it is invalid); b is

@@ -26,8 +26,8 @@
  * it) and tried again.
  *
  * The rounds after the first (CPU plans) take 1 x 1 and depthwise pairs, squeeze-and-excitation
- * scales into the next convolution, and linear layers (matmul_v2 and its bias add into fc:
- * fuse_linear.c, through fuse.h). */
+ * scales into the next convolution, and linear layers (a matrix product and its bias add,
+ * and a relu after them, into fc: fuse_linear.c, through fuse.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

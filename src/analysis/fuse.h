@@ -33,7 +33,8 @@ ic_slot ic_fuse_slot1(ic_arena *a, const char *name, const char *v);
  * the legacy oneDNN scales all 1). */
 bool ic_fuse_plain_elementwise(const ic_op *op, const char *type);
 
-/* fuse_linear.c: matmul_v2 and the bias add after it, at op i, into fc. */
+/* fuse_linear.c: the matrix product at op i (matmul_v2, matmul or mul), the bias add after
+ * it and a relu after that, into fc. */
 ic_status ic_fuse_linear(fuser *f, size_t i);
 
 #endif

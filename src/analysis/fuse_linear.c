@@ -14,10 +14,11 @@
  *
  * become fc(Input X, W, Bias b, in_num_col_dims k) -> y; with a relu as y's only reader, fc
  * with activation_type relu writing the relu's output. nn.Linear exports the first form
- * (SVTR's mixer and head, transformer encoders, MLPs), fluid's fc layer the second. Both are
- * one product of [prod(X.dims[:k]), K] by [K, N] (matmul_v2 stacks its batches as rows when
- * W is 2-D: matmul_v2.c), the product fc computes, and fc adds the bias per element in
- * float32 as elementwise_add does, and applies relu by the relu kernel's own expression: the
+ * (SVTR's mixer and head, transformer encoders, MLPs), fluid's fc layer the third. Each is
+ * one product of [prod(X.dims[:k]), K] by [K, N] (matmul_v2 and matmul stack their batches
+ * as rows when W is 2-D: matmul_v2.c, matmul.c), the product fc computes, and fc adds the
+ * bias per element in float32 as elementwise_add does, and applies relu by the relu kernel's
+ * own expression: the
  * same bits, with one or two instructions, temporaries and passes fewer. The fc runs where
  * the pattern's last op was: nothing in between may write X, W or b. */
 #include <string.h>
