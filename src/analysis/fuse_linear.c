@@ -117,7 +117,7 @@ ic_status ic_fuse_linear(fuser *f, size_t i) {
   ic_op *fc = ic_arena_alloc(a, sizeof *fc);
   ic_slot *ins = ic_arena_calloc(a, 3, sizeof *ins);
   ic_slot *outs = ic_arena_calloc(a, 1, sizeof *outs);
-  ic_attr *at = ic_arena_calloc(a, 2, sizeof *at);
+  ic_attr *at = ic_arena_calloc(a, 3, sizeof *at);
   if (!fc || !ins || !outs || !at) {
     return ic_err_set(f->err, IC_ERR_OUT_OF_MEMORY, "out of memory");
   }
@@ -128,6 +128,12 @@ ic_status ic_fuse_linear(fuser *f, size_t i) {
   size_t na = 0; /* sorted by name, as ic_op_attr's binary search needs */
   if (last != j) {
     at[na++] = (ic_attr){.name = "activation_type", .type = IC_ATTR_STRING, .s = "relu"};
+  }
+  /* A matmul's rows are all of X's dims but the last at run time, whatever its VarDesc
+   * declared (fc.c): an X of another rank gives the product's result, or (an add along a
+   * fixed axis) fc's error. */
+  if (strcmp(mm->type, "mul") != 0) {
+    at[na++] = (ic_attr){.name = "ic_matmul_axis", .type = IC_ATTR_INT, .i = axis == -1 ? -1 : ncd};
   }
   at[na++] = (ic_attr){.name = "in_num_col_dims", .type = IC_ATTR_INT, .i = ncd};
   /* The matmul's identity (block, index: errors name it) with fc's type and arguments. */

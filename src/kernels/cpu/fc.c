@@ -8,7 +8,13 @@
  * needs a Bias, as Paddle's functor enforces). padding_weights: W is stored [K + 4, N + 4]
  * and its top-left [K, N] block is the weight (Paddle's padded layout for its JIT kernels);
  * N and K are then W's dims less 4. The oneDNN and quantization attributes (use_mkldnn,
- * use_quantizer, Scale_*, ...) change nothing here and are ignored. */
+ * use_quantizer, Scale_*, ...) change nothing here and are ignored.
+ *
+ * ic_matmul_axis (icore's, set by the linear-layer rewrite, analysis/fuse_linear.c, on an fc
+ * that was matmul_v2 or matmul + elementwise_add): the rows are all of Input's dims but the
+ * last at run time, as the product's are, whatever rank Input's VarDesc declared; -1 when the
+ * add's axis was -1, else that axis, which then must be Input's rank less 1 at run time (the
+ * add aligned the bias there). Absent or 0: in_num_col_dims, as Paddle's fc. */
 #include <string.h>
 
 #include "kernels/cpu/gemm.h"
@@ -17,6 +23,7 @@
 
 typedef struct fc_attrs {
   int64_t in_num_col_dims;
+  int64_t matmul_axis; /* ic_matmul_axis: 0 absent, -1, or the add's axis */
   bool relu, padding_weights;
 } fc_attrs;
 
@@ -26,8 +33,13 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   fc_attrs *a = attrs;
   a->in_num_col_dims = ic_ar_int(r, "in_num_col_dims", 1);
   a->padding_weights = ic_ar_bool(r, "padding_weights", false);
+  a->matmul_axis = ic_ar_int(r, "ic_matmul_axis", 0);
   const char *act = ic_ar_str(r, "activation_type", "");
   if (r->st) return r->st;
+  if (a->matmul_axis < -1) {
+    return ic_ar_fail(r, "ic_matmul_axis", "is %lld, expected -1 or >= 0",
+                      (long long)a->matmul_axis);
+  }
   if (a->in_num_col_dims < 1) {
     return ic_ar_fail(r, "in_num_col_dims", "is %lld, expected >= 1",
                       (long long)a->in_num_col_dims);
@@ -37,6 +49,12 @@ static ic_status parse(ic_attr_reader *r, void *attrs) {
   }
   a->relu = act[0] != '\0';
   return IC_OK;
+}
+
+/* How many of Input's leading dims index the rows: in_num_col_dims, or for a rewritten
+ * matrix product all but the last at run time. */
+static int64_t row_dims(const fc_attrs *a, const ic_tensor *x) {
+  return a->matmul_axis ? x->ndim - 1 : a->in_num_col_dims;
 }
 
 static ic_status infer(ic_kctx *c) {
@@ -53,19 +71,29 @@ static ic_status infer(ic_kctx *c) {
   if (K < 0 || N < 0) {
     return ic_kfail_in(c, IN_W, 0, "expected at least [4, 4] with padding_weights");
   }
-  if (x->ndim <= a->in_num_col_dims) {
-    return ic_kfail_in(c, IN_X, 0, "expected rank > in_num_col_dims (%lld)",
-                       (long long)a->in_num_col_dims);
+  const int64_t ncd = row_dims(a, x);
+  if (a->matmul_axis && x->ndim < 2) {
+    return ic_kfail_in(c, IN_X, 0, "expected rank >= 2: this fc is a matrix product and its "
+                       "bias add (icore's linear-layer rewrite; --no-fuse runs them as written)");
+  }
+  if (a->matmul_axis > 0 && a->matmul_axis != ncd) {
+    return ic_kfail_in(c, IN_X, 0, "expected rank %lld: this fc is a matrix product and a "
+                       "bias add along axis %lld, which its VarDesc's rank made the last "
+                       "(icore's linear-layer rewrite; --no-fuse runs them as written)",
+                       (long long)a->matmul_axis + 1, (long long)a->matmul_axis);
+  }
+  if (x->ndim <= ncd) {
+    return ic_kfail_in(c, IN_X, 0, "expected rank > in_num_col_dims (%lld)", (long long)ncd);
   }
   int64_t k = 1;
-  for (int i = (int)a->in_num_col_dims; i < x->ndim; i++) k *= x->dims[i];
+  for (int i = (int)ncd; i < x->ndim; i++) k *= x->dims[i];
   if (k != K) {
     char xd[128], wd[128];
     return ic_kfail(c, IC_ERR_SHAPE,
                     "input Input '%s' %s flattened at in_num_col_dims %lld has %lld columns, "
                     "but input W '%s' %s has %lld rows%s",
                     ic_in_name(c, IN_X, 0), ic_dims_str(x->ndim, x->dims, xd, sizeof xd),
-                    (long long)a->in_num_col_dims, (long long)k, ic_in_name(c, IN_W, 0),
+                    (long long)ncd, (long long)k, ic_in_name(c, IN_W, 0),
                     ic_dims_str(w->ndim, w->dims, wd, sizeof wd), (long long)K,
                     pad ? " (less the 4 of padding_weights)" : "");
   }
@@ -83,7 +111,7 @@ static ic_status infer(ic_kctx *c) {
   }
   int64_t dims[IC_MAX_RANK];
   int n = 0;
-  for (int i = 0; i < a->in_num_col_dims; i++) dims[n++] = x->dims[i];
+  for (int i = 0; i < ncd; i++) dims[n++] = x->dims[i];
   dims[n++] = N;
   ic_tensor_set_meta(ic_out(c, 0, 0), x->dtype, n, dims);
   return IC_OK;
@@ -136,7 +164,7 @@ static ic_status run(ic_kctx *c) {
   const int64_t pad = a->padding_weights ? 4 : 0;
   const int64_t K = w->dims[0] - pad, N = w->dims[1] - pad;
   int64_t M = 1;
-  for (int i = 0; i < a->in_num_col_dims; i++) M *= x->dims[i];
+  for (int i = 0; i < row_dims(a, x); i++) M *= x->dims[i];
   ic_gemm g = {.dtype = x->dtype, .m = M, .n = N, .k = K, .lda = K, .ldb = N + pad, .ldc = N,
                .alpha = 1.0};
   ic_status st = ic_gemm_check(c, &g);
