@@ -723,6 +723,101 @@ START_TEST(dropout_inference) {
 }
 END_TEST
 
+/* Inference dropouts that compute Out = X run as a view (analysis/fuse_dropout.c): x -> relu
+ * -> r -> dropout -> d -> relu -> y, fetched y (and d where fetch_d). Each case: whether the
+ * plan holds an assign instead of the dropout, and the same bits as the unfused run at 1 and 2
+ * threads. */
+typedef struct dv_case {
+  const char *name;
+  const char *impl; /* NULL: the default, downgrade_in_infer */
+  float p;
+  int is_test;      /* -1: absent */
+  bool mask, seed, in_place, fetch_d, f64;
+  bool fused;
+} dv_case;
+
+static const dv_case k_dv[] = {
+    {"upscale, is_test", "upscale_in_train", 0.3f, 1, true, false, false, false, false, true},
+    {"upscale, no Mask, is_test false", "upscale_in_train", 0.3f, 0, false, false, false, false, false, true},
+    {"downgrade p 0", "downgrade_in_infer", 0.0f, 1, true, false, false, false, false, true},
+    {"default impl p 0, float64, Out fetched", NULL, 0.0f, 1, false, false, false, true, true, true},
+    {"downgrade p 0.25 scales", NULL, 0.25f, 1, true, false, false, false, false, false},
+    {"training with Mask", "upscale_in_train", 0.3f, 0, true, false, false, false, false, false},
+    {"a Seed input", "upscale_in_train", 0.3f, 1, false, true, false, false, false, false},
+    {"in place", "upscale_in_train", 0.3f, 1, false, false, true, false, false, false},
+};
+
+START_TEST(dropout_as_view) {
+  for (size_t c = 0; c < sizeof k_dv / sizeof k_dv[0]; c++) {
+    const dv_case *k = &k_dv[c];
+    const ic_dtype dt = k->f64 ? IC_FP64 : IC_FP32;
+    const int64_t dims[3] = {2, 5, 7};
+    ic_builder *b = ic_builder_create();
+    const char *d = k->in_place ? "r" : "d";
+    ic_builder_var(b, 0, "x", dt, 3, dims, false);
+    ic_builder_var(b, 0, "r", dt, 3, dims, false);
+    if (!k->in_place) ic_builder_var(b, 0, "d", dt, 3, dims, false);
+    ic_builder_var(b, 0, "y", dt, 3, dims, false);
+    ic_builder_feed(b, "x");
+    ic_builder_op *o = ic_builder_add_op(b, 0, "relu");
+    ic_builder_in(o, "X", "x");
+    ic_builder_out(o, "Out", "r");
+    if (k->seed) {
+      ic_builder_var(b, 0, "seed", IC_INT32, 1, (const int64_t[]){1}, false);
+      o = ic_builder_add_op(b, 0, "fill_constant");
+      ic_builder_out(o, "Out", "seed");
+      ic_builder_attr_int(o, "dtype", IC_INT32);
+      ic_builder_attr_longs(o, "shape", 1, (const int64_t[]){1});
+      ic_builder_attr_float(o, "value", 7);
+    }
+    o = ic_builder_add_op(b, 0, "dropout");
+    ic_builder_in(o, "X", "r");
+    if (k->seed) ic_builder_in(o, "Seed", "seed");
+    ic_builder_out(o, "Out", d);
+    if (k->mask) {
+      ic_builder_var(b, 0, "mask", IC_UINT8, 3, dims, false);
+      ic_builder_out(o, "Mask", "mask");
+    }
+    ic_builder_attr_float(o, "dropout_prob", k->p);
+    if (k->is_test >= 0) ic_builder_attr_bool(o, "is_test", k->is_test);
+    if (k->impl) ic_builder_attr_string(o, "dropout_implementation", k->impl);
+    o = ic_builder_add_op(b, 0, "relu");
+    ic_builder_in(o, "X", d);
+    ic_builder_out(o, "Out", "y");
+    ic_builder_fetch(b, "y");
+    if (k->fetch_d) ic_builder_fetch(b, d);
+    ic_program *p;
+    char err[1024];
+    ck_assert_msg(ic_builder_build(b, &p, err, sizeof err) == IC_OK, "%s: %s", k->name, err);
+    ic_builder_destroy(b);
+    ic_tensor *x = ew_rand(dt, 3, dims, 11, -3, 3);
+    const char *fetch[2] = {"y", d};
+    const size_t n_fetch = k->fetch_d ? 2 : 1;
+    ic_tensor *ref[2], *f1[2], *f2[2];
+    ck_assert_msg(tu_run_scope(p, NULL, 1, TU_NAMES("x"), &x, n_fetch, fetch, ref, err,
+                               sizeof err) == IC_OK,
+                  "%s: %s", k->name, err);
+    static const char *const types[] = {"dropout", "assign"};
+    size_t c1[2], c2[2];
+    tu_run_rewritten(p, NULL, 1, TU_NAMES("x"), &x, n_fetch, fetch, 1, f1, 2, types, c1);
+    tu_run_rewritten(p, NULL, 1, TU_NAMES("x"), &x, n_fetch, fetch, 2, f2, 2, types, c2);
+    ck_assert_msg(c1[0] == (size_t)!k->fused && c1[1] == (size_t)k->fused && c2[0] == c1[0] &&
+                      c2[1] == c1[1],
+                  "%s: %zu dropout and %zu assign instructions, expected %d and %d", k->name,
+                  c1[0], c1[1], !k->fused, k->fused);
+    for (size_t i = 0; i < n_fetch; i++) {
+      tu_assert_bitwise(f1[i], ref[i], k->name);
+      tu_assert_bitwise(f2[i], ref[i], k->name);
+      ic_tensor_destroy(ref[i]);
+      ic_tensor_destroy(f1[i]);
+      ic_tensor_destroy(f2[i]);
+    }
+    ic_tensor_destroy(x);
+    ic_program_destroy(p);
+  }
+}
+END_TEST
+
 /* Training: Mask in {0, 1} with about 1 - p ones, Out = X / (1 - p) (upscale) or X where
  * kept and 0 where dropped, the same mask on every run, another for another seed. */
 static void train(ic_tensor *x, ic_tensor *seed, float p, const char *impl, int fix_seed,
@@ -1416,6 +1511,7 @@ static TCase *tc_fill(void) {
 static TCase *tc_random(void) {
   TCase *tc = tcase_create("random");
   tcase_add_test(tc, dropout_inference);
+  tcase_add_test(tc, dropout_as_view);
   tcase_add_test(tc, dropout_training);
   tcase_add_test(tc, dropout_errors);
   tcase_add_test(tc, uniform_statistics);

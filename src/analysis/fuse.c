@@ -335,6 +335,9 @@ bool ic_fuse_written_between(const fuser *f, size_t i, size_t last, const size_t
   return written_between(f, i, last, pattern, n_pat, names, n_names);
 }
 ic_slot ic_fuse_slot1(ic_arena *a, const char *name, const char *v) { return slot1(a, name, v); }
+bool ic_fuse_unread(const fuser *f, const char *name) {
+  return !n_readers(f, name) && !ic_strmap_get(&f->keep, name);
+}
 
 /* Build the fused convolution (and the fold op) for the pattern found at conv index i. */
 static ic_status emit(fuser *f, size_t i, const char *bias, const ic_op *bn, const char *residual,
@@ -902,9 +905,11 @@ ic_status ic_opseq_fuse(ic_opseq *seq, const ic_program *p, size_t n_fetches,
     st = ic_err_set(err, IC_ERR_OUT_OF_MEMORY, "out of memory");
     goto done;
   }
-  /* Then, on CPU plans, 1 x 1 and depthwise pairs over the rewritten list, then input
-   * channel scales over that, then linear layers (fuse_linear.c). */
-  ic_status (*const rounds[])(fuser *, size_t) = {try_dw, try_in_scale, ic_fuse_linear};
+  /* Then, on CPU plans, inference dropouts as views (fuse_dropout.c), then 1 x 1 and
+   * depthwise pairs over the rewritten list, then input channel scales over that, then
+   * linear layers (fuse_linear.c). */
+  ic_status (*const rounds[])(fuser *, size_t) = {ic_fuse_dropout, try_dw, try_in_scale,
+                                                  ic_fuse_linear};
   for (size_t r = 0; cpu && r < sizeof rounds / sizeof rounds[0] && !st; r++) {
     n = seq->n_ops;
     free(f.removed);

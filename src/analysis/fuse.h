@@ -33,6 +33,12 @@ ic_slot ic_fuse_slot1(ic_arena *a, const char *name, const char *v);
  * the legacy oneDNN scales all 1). */
 bool ic_fuse_plain_elementwise(const ic_op *op, const char *type);
 
+/* Whether no op reads name and it is not kept (fetched, or named by a sub-block). */
+bool ic_fuse_unread(const fuser *f, const char *name);
+
+/* fuse_dropout.c: a dropout at op i that computes Out = X (inference) into a view, assign. */
+ic_status ic_fuse_dropout(fuser *f, size_t i);
+
 /* fuse_linear.c: the matrix product at op i (matmul_v2, matmul or mul), the bias add after
  * it and a relu after that, into fc. */
 ic_status ic_fuse_linear(fuser *f, size_t i);
