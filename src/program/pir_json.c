@@ -52,10 +52,10 @@ static bool is_reduce(const char *type) { return strncmp(type, "reduce_", 7) == 
  * Values
  * ------------------------------------------------------------------------------------- */
 
-ic_status pj_oom(ctx *c) { return ic_err_set(c->err, IC_ERR_OUT_OF_MEMORY, "out of memory"); }
+ic_status ic_pj_oom(ctx *c) { return ic_err_set(c->err, IC_ERR_OUT_OF_MEMORY, "out of memory"); }
 
 /* "FILE: op #3 (pd_op.conv2d) in block 0: " + message */
-ic_status pj_fail(ctx *c, const char *fmt, ...) {
+ic_status ic_pj_fail(ctx *c, const char *fmt, ...) {
   char msg[IC_ERRMSG_MAX / 2];
   va_list ap;
   va_start(ap, fmt);
@@ -74,13 +74,13 @@ static const char *id_key(ctx *c, int64_t id) {
   return ic_arena_strdup(c->arena, k);
 }
 
-pval *pj_find_value(ctx *c, int64_t id) {
+pval *ic_pj_find_value(ctx *c, int64_t id) {
   char k[32];
   snprintf(k, sizeof k, "%" PRId64, id);
   return ic_strmap_get(&c->values, k);
 }
 
-pval *pj_resolve(pval *v) {
+pval *ic_pj_resolve(pval *v) {
   while (v && v->alias) v = v->alias;
   return v;
 }
@@ -96,7 +96,7 @@ static bool block_visible(const ctx *c, int def, int use) {
  * JSON access with located errors
  * ------------------------------------------------------------------------------------- */
 
-const char *pj_jtype(const json_t *j) {
+const char *ic_pj_jtype(const json_t *j) {
   switch (json_typeof(j)) {
     case JSON_OBJECT: return "an object";
     case JSON_ARRAY: return "an array";
@@ -114,14 +114,14 @@ static json_t *get(ctx *c, const json_t *obj, const char *key, json_type want, b
                    const char *what, ic_status *st) {
   json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
   if (!v) {
-    if (required) *st = pj_fail(c, "%s has no \"%s\"", what, key);
+    if (required) *st = ic_pj_fail(c, "%s has no \"%s\"", what, key);
     return NULL;
   }
   bool ok = json_typeof(v) == want || (want == JSON_INTEGER && json_is_integer(v)) ||
             (want == JSON_TRUE && json_is_boolean(v));
   if (!ok) {
-    *st = pj_fail(c, "%s: \"%s\" is %s, expected %s", what, key, pj_jtype(v),
-                  want == JSON_OBJECT ? "an object" : want == JSON_ARRAY ? "an array"
+    *st = ic_pj_fail(c, "%s: \"%s\" is %s, expected %s", what, key, ic_pj_jtype(v),
+                     want == JSON_OBJECT ? "an object" : want == JSON_ARRAY ? "an array"
                : want == JSON_STRING ? "a string" : want == JSON_TRUE ? "a boolean"
                                                    : "an integer");
     return NULL;
@@ -146,7 +146,7 @@ static const struct {
 };
 
 /* a_dtype names (phi::DataType printed): "float32", "int64", "Undefined(ALL_DTYPE)". */
-bool pj_dtype_from_name(const char *s, int *out) {
+bool ic_pj_dtype_from_name(const char *s, int *out) {
   static const struct {
     const char *name;
     int dtype;
@@ -177,7 +177,7 @@ static ic_status read_dense_type(ctx *c, const json_t *tt, pval *v, const char *
   ic_status st = IC_OK;
   json_t *d = get(c, tt, "D", JSON_ARRAY, true, what, &st);
   if (!d) return st;
-  if (json_array_size(d) < 2) return pj_fail(c, "%s: a dense tensor type needs [dtype, dims, ...]", what);
+  if (json_array_size(d) < 2) return ic_pj_fail(c, "%s: a dense tensor type needs [dtype, dims, ...]", what);
   json_t *dt = json_array_get(d, 0), *dims = json_array_get(d, 1);
   json_t *dtid = get(c, dt, "#", JSON_STRING, true, what, &st);
   if (!dtid) return st;
@@ -189,17 +189,17 @@ static ic_status read_dense_type(ctx *c, const json_t *tt, pval *v, const char *
       v->dtype_name = k_types[i].name;
     }
   }
-  if (v->dtype == -2) return pj_fail(c, "%s: unknown element type \"%s\"", what, json_string_value(dtid));
-  if (!json_is_array(dims)) return pj_fail(c, "%s: dims are %s, expected an array", what, pj_jtype(dims));
+  if (v->dtype == -2) return ic_pj_fail(c, "%s: unknown element type \"%s\"", what, json_string_value(dtid));
+  if (!json_is_array(dims)) return ic_pj_fail(c, "%s: dims are %s, expected an array", what, ic_pj_jtype(dims));
   if (json_array_size(dims) > IC_MAX_RANK) {
-    return pj_fail(c, "%s: %zu dims, at most %d supported", what, json_array_size(dims), IC_MAX_RANK);
+    return ic_pj_fail(c, "%s: %zu dims, at most %d supported", what, json_array_size(dims), IC_MAX_RANK);
   }
   v->ndim = (int)json_array_size(dims);
   for (int k = 0; k < v->ndim; k++) {
     json_t *e = json_array_get(dims, (size_t)k);
     if (!json_is_integer(e) || json_integer_value(e) < -1) {
-      return pj_fail(c, "%s: dim %d is %s, expected an integer >= -1", what, k,
-                     json_is_integer(e) ? "negative" : pj_jtype(e));
+      return ic_pj_fail(c, "%s: dim %d is %s, expected an integer >= -1", what, k,
+                        json_is_integer(e) ? "negative" : ic_pj_jtype(e));
     }
     v->dims[k] = json_integer_value(e);
   }
@@ -208,7 +208,7 @@ static ic_status read_dense_type(ctx *c, const json_t *tt, pval *v, const char *
   return IC_OK;
 }
 
-pval *pj_new_value(ctx *c, int64_t id) {
+pval *ic_pj_new_value(ctx *c, int64_t id) {
   pval *v = ic_arena_calloc(c->arena, 1, sizeof *v);
   if (!v) return NULL;
   v->id = id;
@@ -241,23 +241,23 @@ static ic_status read_type(ctx *c, const json_t *tt, pval *v, const char *what) 
     v->is_vec = true;
     v->n_elems = json_array_size(d);
     v->elems = ic_arena_calloc(c->arena, v->n_elems ? v->n_elems : 1, sizeof *v->elems);
-    if (!v->elems) return pj_oom(c);
+    if (!v->elems) return ic_pj_oom(c);
     for (size_t k = 0; k < v->n_elems; k++) {
-      pval *e = pj_new_value(c, v->id);
-      if (!e) return pj_oom(c);
+      pval *e = ic_pj_new_value(c, v->id);
+      if (!e) return ic_pj_oom(c);
       char name[48];
       snprintf(name, sizeof name, "%s.%zu", v->name, k);
-      if (!(e->name = ic_arena_strdup(c->arena, name))) return pj_oom(c);
+      if (!(e->name = ic_arena_strdup(c->arena, name))) return ic_pj_oom(c);
       char ew[160];
       snprintf(ew, sizeof ew, "%s, element %zu", what, k);
       if ((st = read_type(c, json_array_get(d, k), e, ew))) return st;
-      if (e->is_vec) return pj_fail(c, "%s: a vector of vectors is not supported", ew);
+      if (e->is_vec) return ic_pj_fail(c, "%s: a vector of vectors is not supported", ew);
       v->elems[k] = e;
     }
     return IC_OK;
   }
-  return pj_fail(c, "%s: type \"%s\" is not supported (dense tensors and vectors of them are)", what,
-                 json_string_value(id));
+  return ic_pj_fail(c, "%s: type \"%s\" is not supported (dense tensors and vectors of them are)", what,
+                    json_string_value(id));
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -265,7 +265,7 @@ static ic_status read_type(ctx *c, const json_t *tt, pval *v, const char *what) 
  * ------------------------------------------------------------------------------------- */
 
 /* The attribute named `name` of op JSON `op` (its "A" list), or NULL. */
-json_t *pj_op_attr(const json_t *op, const char *name) {
+json_t *ic_pj_op_attr(const json_t *op, const char *name) {
   json_t *a = json_object_get(op, "A");
   if (!json_is_array(a)) return NULL;
   size_t i;
@@ -279,7 +279,7 @@ json_t *pj_op_attr(const json_t *op, const char *name) {
 
 /* double -> float without undefined behaviour: out-of-range values become infinities, as an
  * IEEE conversion would give. */
-float pj_to_f32(double v) {
+float ic_pj_to_f32(double v) {
   if (v > FLT_MAX) return INFINITY;
   if (v < -FLT_MAX) return -INFINITY;
   return (float)v;
@@ -288,7 +288,7 @@ float pj_to_f32(double v) {
 /* A float attribute's number. The writer cannot put a non-finite value in JSON: it writes
  * {"#": "0.a_f64", "VD": "INF"} ("-INF", "NaN") instead of "D", and adata hands that string
  * here. */
-bool pj_num_of(const json_t *d, double *out) {
+bool ic_pj_num_of(const json_t *d, double *out) {
   if (json_is_string(d)) {
     const char *s = json_string_value(d);
     if (strcmp(s, "INF") == 0) *out = INFINITY;
@@ -302,8 +302,8 @@ bool pj_num_of(const json_t *d, double *out) {
   return true;
 }
 
-/* An attribute's data: "D", or "VD" where a non-finite float stands (see pj_num_of). */
-json_t *pj_adata(const json_t *at) {
+/* An attribute's data: "D", or "VD" where a non-finite float stands (see ic_pj_num_of). */
+json_t *ic_pj_adata(const json_t *at) {
   json_t *d = json_object_get(at, "D");
   return d ? d : json_object_get(at, "VD");
 }
@@ -316,10 +316,10 @@ static const char *attr_kind(const json_t *at) {
 
 /* Emit attribute `name` (JSON `at`) onto op; IC_OK and *skipped for kinds with no
  * ProgramDesc counterpart (place). */
-ic_status pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t *at) {
+ic_status ic_pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t *at) {
   const char *k = attr_kind(at);
-  json_t *d = pj_adata(at);
-  if (!k || !d) return pj_fail(c, "attribute '%s' is not an {\"#\": type, \"D\": data} object", name);
+  json_t *d = ic_pj_adata(at);
+  if (!k || !d) return ic_pj_fail(c, "attribute '%s' is not an {\"#\": type, \"D\": data} object", name);
   double f;
   if (strcmp(k, "a_place") == 0 || strcmp(k, "a_type") == 0 || strcmp(k, "a_pointer") == 0) {
     return IC_OK;
@@ -334,10 +334,10 @@ ic_status pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t
     if (!json_is_integer(d)) goto bad;
     ic_builder_attr_long(op, name, json_integer_value(d));
   } else if (strcmp(k, "a_f32") == 0) {
-    if (!pj_num_of(d, &f)) goto bad;
-    ic_builder_attr_float(op, name, pj_to_f32(f));
+    if (!ic_pj_num_of(d, &f)) goto bad;
+    ic_builder_attr_float(op, name, ic_pj_to_f32(f));
   } else if (strcmp(k, "a_f64") == 0) {
-    if (!pj_num_of(d, &f)) goto bad;
+    if (!ic_pj_num_of(d, &f)) goto bad;
     ic_builder_attr_double(op, name, f);
   } else if (strcmp(k, "a_str") == 0 || strcmp(k, "a_datalayout") == 0) {
     if (!json_is_string(d)) goto bad;
@@ -345,8 +345,8 @@ ic_status pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t
   } else if (strcmp(k, "a_dtype") == 0) {
     int dt;
     if (!json_is_string(d)) goto bad;
-    if (!pj_dtype_from_name(json_string_value(d), &dt)) {
-      return pj_fail(c, "attribute '%s': unknown data type \"%s\"", name, json_string_value(d));
+    if (!ic_pj_dtype_from_name(json_string_value(d), &dt)) {
+      return ic_pj_fail(c, "attribute '%s': unknown data type \"%s\"", name, json_string_value(d));
     }
     ic_builder_attr_int(op, name, dt);
   } else if (strcmp(k, "a_intarray") == 0 || strcmp(k, "a_array") == 0) {
@@ -359,18 +359,18 @@ ic_status pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t
     double *fv = ic_arena_calloc(c->arena, n ? n : 1, sizeof *fv);
     bool *bv = ic_arena_calloc(c->arena, n ? n : 1, sizeof *bv);
     const char **sv = ic_arena_calloc(c->arena, n ? n : 1, sizeof *sv);
-    if (!iv || !fv || !bv || !sv) return pj_oom(c);
+    if (!iv || !fv || !bv || !sv) return ic_pj_oom(c);
     for (size_t i = 0; i < n; i++) {
-      json_t *e = json_array_get(d, i), *ed = intarray ? e : pj_adata(e);
+      json_t *e = json_array_get(d, i), *ed = intarray ? e : ic_pj_adata(e);
       const char *k2 = intarray ? "a_i64" : attr_kind(e);
       if (!k2 || strcmp(k2, ek) != 0 || !ed) {
-        return pj_fail(c, "attribute '%s': element %zu is not a %s like element 0", name, i, ek);
+        return ic_pj_fail(c, "attribute '%s': element %zu is not a %s like element 0", name, i, ek);
       }
       bool ok = strcmp(ek, "a_bool") == 0   ? json_is_boolean(ed)
                 : strcmp(ek, "a_str") == 0  ? json_is_string(ed)
-                : strncmp(ek, "a_f", 3) == 0 ? pj_num_of(ed, &fv[i])
+                : strncmp(ek, "a_f", 3) == 0 ? ic_pj_num_of(ed, &fv[i])
                                              : json_is_integer(ed);
-      if (!ok) return pj_fail(c, "attribute '%s': element %zu is %s, expected a %s", name, i, pj_jtype(ed), ek);
+      if (!ok) return ic_pj_fail(c, "attribute '%s': element %zu is %s, expected a %s", name, i, ic_pj_jtype(ed), ek);
       if (json_is_integer(ed)) iv[i] = json_integer_value(ed);
       if (json_is_number(ed)) fv[i] = json_number_value(ed);
       bv[i] = json_is_true(ed);
@@ -378,10 +378,10 @@ ic_status pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t
     }
     if (strcmp(ek, "a_i32") == 0) {
       int32_t *v32 = ic_arena_calloc(c->arena, n ? n : 1, sizeof *v32);
-      if (!v32) return pj_oom(c);
+      if (!v32) return ic_pj_oom(c);
       for (size_t i = 0; i < n; i++) {
         if (iv[i] < INT32_MIN || iv[i] > INT32_MAX) {
-          return pj_fail(c, "attribute '%s': element %zu does not fit an int32", name, i);
+          return ic_pj_fail(c, "attribute '%s': element %zu does not fit an int32", name, i);
         }
         v32[i] = (int32_t)iv[i];
       }
@@ -390,8 +390,8 @@ ic_status pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t
       ic_builder_attr_longs(op, name, n, iv);
     } else if (strcmp(ek, "a_f32") == 0) {
       float *v32 = ic_arena_calloc(c->arena, n ? n : 1, sizeof *v32);
-      if (!v32) return pj_oom(c);
-      for (size_t i = 0; i < n; i++) v32[i] = pj_to_f32(fv[i]);
+      if (!v32) return ic_pj_oom(c);
+      for (size_t i = 0; i < n; i++) v32[i] = ic_pj_to_f32(fv[i]);
       ic_builder_attr_floats(op, name, n, v32);
     } else if (strcmp(ek, "a_f64") == 0) {
       ic_builder_attr_doubles(op, name, n, fv);
@@ -400,16 +400,16 @@ ic_status pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t
     } else if (strcmp(ek, "a_str") == 0) {
       ic_builder_attr_strings(op, name, n, sv);
     } else {
-      return pj_fail(c, "attribute '%s': arrays of %s are not supported", name, ek);
+      return ic_pj_fail(c, "attribute '%s': arrays of %s are not supported", name, ek);
     }
   } else if (strcmp(k, "a_scalar") == 0) {
     /* ScalarAttribute: its data is itself a typed attribute. */
     const char *k2 = attr_kind(d);
-    json_t *dd = pj_adata(d);
+    json_t *dd = ic_pj_adata(d);
     if (!k2 || !dd) goto bad;
     if (json_is_integer(dd) && strncmp(k2, "a_f", 3) != 0) {
       ic_builder_attr_scalar_long(op, name, json_integer_value(dd));
-    } else if (pj_num_of(dd, &f)) {
+    } else if (ic_pj_num_of(dd, &f)) {
       ic_builder_attr_scalar_double(op, name, f);
     } else if (json_is_boolean(dd)) {
       ic_builder_attr_scalar_long(op, name, json_is_true(dd));
@@ -417,12 +417,12 @@ ic_status pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t
       goto bad;
     }
   } else {
-    return pj_fail(c, "attribute '%s' has type \"%s\", which icore does not read", name,
-                   json_string_value(json_object_get(at, "#")));
+    return ic_pj_fail(c, "attribute '%s' has type \"%s\", which icore does not read", name,
+                      json_string_value(json_object_get(at, "#")));
   }
   return IC_OK;
 bad:
-  return pj_fail(c, "attribute '%s' of type %s holds %s", name, k, pj_jtype(d));
+  return ic_pj_fail(c, "attribute '%s' of type %s holds %s", name, k, ic_pj_jtype(d));
 }
 
 /* Attribute renames of an op map: the new name of `name`, NULL to drop it. */
@@ -465,10 +465,10 @@ static ic_status operand(ctx *c, const json_t *op, size_t k, pval **out) {
   if (!id) return st;
   int64_t vid = json_integer_value(id);
   if (vid == 0) return IC_OK;
-  pval *v = pj_find_value(c, vid);
+  pval *v = ic_pj_find_value(c, vid);
   if (!v || !block_visible(c, v->block, c->block)) {
-    return pj_fail(c, "operand %zu is value %%%" PRId64 ", which is not defined before this op in "
-                   "block %d or an enclosing block (a dangling id, a cycle, or ops out of order)",
+    return ic_pj_fail(c, "operand %zu is value %%%" PRId64 ", which is not defined before this op in "
+                      "block %d or an enclosing block (a dangling id, a cycle, or ops out of order)",
                 k, vid, c->block);
   }
   *out = v;
@@ -535,18 +535,18 @@ static size_t n_fields(const char *s) {
 }
 
 /* Slot args for a list of values. */
-ic_status pj_emit_values(ctx *c, ic_builder_op *bop, bool input, const char *slot, size_t n,
-                         pval **vs) {
+ic_status ic_pj_emit_values(ctx *c, ic_builder_op *bop, bool input, const char *slot, size_t n,
+                            pval **vs) {
   const char **names = ic_arena_calloc(c->arena, n ? n : 1, sizeof *names);
-  if (!names) return pj_oom(c);
+  if (!names) return ic_pj_oom(c);
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
-    pval *v = pj_resolve(vs[i]);
+    pval *v = ic_pj_resolve(vs[i]);
     if (!input) {
       /* a result typed NULL is an optional output the op does not produce this time
        * (fused_rms_norm_quant's residual_out without a residual): left out */
       if (!v->is_vec && !v->has_type && n == 1) return IC_OK;
-      ic_status st = pj_declare(c, v);
+      ic_status st = ic_pj_declare(c, v);
       if (st) return st;
     }
     names[m++] = v->name;
@@ -557,10 +557,10 @@ ic_status pj_emit_values(ctx *c, ic_builder_op *bop, bool input, const char *slo
 }
 
 /* Mark v (or a vector's elements) as read as a tensor. */
-void pj_mark_use(pval *v) {
-  v = pj_resolve(v);
+void ic_pj_mark_use(pval *v) {
+  v = ic_pj_resolve(v);
   if (v->is_vec) {
-    for (size_t i = 0; i < v->n_elems; i++) pj_resolve(v->elems[i])->tensor_use = true;
+    for (size_t i = 0; i < v->n_elems; i++) ic_pj_resolve(v->elems[i])->tensor_use = true;
   } else {
     v->tensor_use = true;
   }
@@ -570,7 +570,7 @@ void pj_mark_use(pval *v) {
 static ic_status do_operand(ctx *c, const ic_pir_opmap *m, ic_builder_op *bop, size_t k, pval *v,
                             const spec *sp, bool *reduce_all) {
   if (!v) return IC_OK; /* the null value: an absent optional input */
-  pval *r = pj_resolve(v);
+  pval *r = ic_pj_resolve(v);
   if (sp->kind) {
     bool folds = (sp->kind == 'L' && r->konst == 2) ||
                  ((sp->kind == 'i' || sp->kind == 'f') && r->konst == 1);
@@ -581,39 +581,39 @@ static ic_status do_operand(ctx *c, const ic_pir_opmap *m, ic_builder_op *bop, s
         if (reduce_all && r->kn == 0) *reduce_all = true;
       } else if (sp->kind == 'i') {
         if (r->kval != floor(r->kval) || fabs(r->kval) > 2147483647.0) {
-          return pj_fail(c, "operand %zu: constant %g for '%s' is not an int32", k, r->kval, sp->attr);
+          return ic_pj_fail(c, "operand %zu: constant %g for '%s' is not an int32", k, r->kval, sp->attr);
         }
         ic_builder_attr_int(bop, sp->attr, (int32_t)r->kval);
       } else {
-        ic_builder_attr_float(bop, sp->attr, pj_to_f32(r->kval));
+        ic_builder_attr_float(bop, sp->attr, ic_pj_to_f32(r->kval));
       }
       return IC_OK;
     }
     /* An IntArray built in the program as stack([s0, s1, ..]) of one-element tensors (a
      * loop index, a shape read at run time): its elements feed the list slot, as the
      * ProgramDesc op reads them. */
-    pval *lst = r->is_vec ? r : (r->stacked && sp->list[0]) ? pj_resolve(r->stacked) : NULL;
+    pval *lst = r->is_vec ? r : (r->stacked && sp->list[0]) ? ic_pj_resolve(r->stacked) : NULL;
     /* Paddle's translator of a ProgramDesc puts a legacy op's whole-tensor input (reshape2's
      * Shape: one 1-D tensor of every dim) in a builtin.combine of that one tensor, and
      * Paddle reads all of its elements: it goes to the whole-tensor slot, where a tensor of
      * one element means what the list slot would. */
     if (r->is_vec && r->n_elems == 1 && sp->slot[0]) {
-      const pval *e = pj_resolve(r->elems[0]);
+      const pval *e = ic_pj_resolve(r->elems[0]);
       if (e->has_type && !e->is_vec && e->ndim == 1 && e->dims[0] != 1) {
-        r = pj_resolve(r->elems[0]);
+        r = ic_pj_resolve(r->elems[0]);
         lst = NULL;
       }
     }
     const char *slot = lst ? sp->list : sp->slot;
     if (!slot[0]) {
-      return pj_fail(c, "operand %zu ('%s') must be a constant (from pd_op.%s); it is value %s",
-                     k, sp->attr, sp->kind == 'L' ? "full_int_array" : "full", r->name);
+      return ic_pj_fail(c, "operand %zu ('%s') must be a constant (from pd_op.%s); it is value %s",
+                        k, sp->attr, sp->kind == 'L' ? "full_int_array" : "full", r->name);
     }
     if (!bop) {
       if (lst) {
-        for (size_t e = 0; e < lst->n_elems; e++) pj_mark_use(lst->elems[e]);
+        for (size_t e = 0; e < lst->n_elems; e++) ic_pj_mark_use(lst->elems[e]);
       } else {
-        pj_mark_use(r);
+        ic_pj_mark_use(r);
       }
       return IC_OK;
     }
@@ -621,41 +621,41 @@ static ic_status do_operand(ctx *c, const ic_pir_opmap *m, ic_builder_op *bop, s
       /* split reads SectionsTensorList only when 'sections' is set: the -1 placeholders
        * Paddle's own static split writes for tensor sections. */
       int64_t *ph = ic_arena_calloc(c->arena, lst->n_elems ? lst->n_elems : 1, sizeof *ph);
-      if (!ph) return pj_oom(c);
+      if (!ph) return ic_pj_oom(c);
       for (size_t e = 0; e < lst->n_elems; e++) ph[e] = -1;
       ic_builder_attr_longs(bop, sp->attr, lst->n_elems, ph);
     }
-    return lst ? pj_emit_values(c, bop, true, slot, lst->n_elems, lst->elems)
-               : pj_emit_values(c, bop, true, slot, 1, &r);
+    return lst ? ic_pj_emit_values(c, bop, true, slot, lst->n_elems, lst->elems)
+               : ic_pj_emit_values(c, bop, true, slot, 1, &r);
   }
   if (!sp->slot[0]) return IC_OK;
   if (r->is_vec && !sp->multi) {
-    return pj_fail(c, "operand %zu is a vector (%s), but %s reads one tensor in '%s'", k, r->name,
-                   m->type, sp->slot);
+    return ic_pj_fail(c, "operand %zu is a vector (%s), but %s reads one tensor in '%s'", k, r->name,
+                      m->type, sp->slot);
   }
   if (!bop) {
-    pj_mark_use(r);
+    ic_pj_mark_use(r);
     return IC_OK;
   }
-  return r->is_vec ? pj_emit_values(c, bop, true, sp->slot, r->n_elems, r->elems)
-                   : pj_emit_values(c, bop, true, sp->slot, 1, &r);
+  return r->is_vec ? ic_pj_emit_values(c, bop, true, sp->slot, r->n_elems, r->elems)
+                   : ic_pj_emit_values(c, bop, true, sp->slot, 1, &r);
 }
 
 /* ---------------------------------------------------------------------------------------
  * Walks
  * ------------------------------------------------------------------------------------- */
 
-ic_status pj_declare(ctx *c, pval *v) {
+ic_status ic_pj_declare(ctx *c, pval *v) {
   if (v->declared || !c->b) return IC_OK;
   if (v->is_vec) {
     for (size_t i = 0; i < v->n_elems; i++) {
-      ic_status st = pj_declare(c, pj_resolve(v->elems[i]));
+      ic_status st = ic_pj_declare(c, ic_pj_resolve(v->elems[i]));
       if (st) return st;
     }
     v->declared = true;
     return IC_OK;
   }
-  if (!v->has_type) return pj_fail(c, "value %s has no type, yet an op writes it", v->name);
+  if (!v->has_type) return ic_pj_fail(c, "value %s has no type, yet an op writes it", v->name);
   if (v->is_array) {
     ic_builder_var_kind(c->b, v->block, v->name, IC_VAR_LOD_TENSOR_ARRAY, false);
     v->declared = true;
@@ -677,7 +677,7 @@ ic_status pj_declare(ctx *c, pval *v) {
  * statistics [1, 1, 0]); else [{"N": "persistable", "AT": {"D": bool or [bool]}}, ...].
  * Paddle saves only persistable ones: pd_op.rnn's "..dropout_state__non_persistable" is a
  * parameter op with persistable 0, absent from the .pdiparams file. Default: persistable. */
-bool pj_param_persistable(const json_t *op) {
+bool ic_pj_param_persistable(const json_t *op) {
   const json_t *oa = json_object_get(op, "OA");
   const json_t *first = json_array_get(oa, 0);
   if (json_is_integer(first)) return json_integer_value(first) != 0;
@@ -701,10 +701,10 @@ static ic_status define_results(ctx *c, const json_t *op, pval ***out, size_t *n
   json_t *o = json_object_get(op, "O");
   size_t n = json_is_array(o) ? json_array_size(o) : json_is_object(o) ? 1 : 0;
   if (o && !json_is_array(o) && !json_is_object(o)) {
-    return pj_fail(c, "\"O\" is %s, expected an array of results", pj_jtype(o));
+    return ic_pj_fail(c, "\"O\" is %s, expected an array of results", ic_pj_jtype(o));
   }
   pval **vs = ic_arena_calloc(c->arena, n ? n : 1, sizeof *vs);
-  if (!vs) return pj_oom(c);
+  if (!vs) return ic_pj_oom(c);
   for (size_t k = 0; k < n; k++) {
     json_t *e = json_is_array(o) ? json_array_get(o, k) : o;
     char what[48];
@@ -714,14 +714,14 @@ static ic_status define_results(ctx *c, const json_t *op, pval ***out, size_t *n
     if (!id) return st;
     int64_t vid = json_integer_value(id);
     if (vid == 0) continue; /* a null result */
-    if (vid < 0) return pj_fail(c, "%s has id %" PRId64 "; negative ids are block arguments", what, vid);
-    if (pj_find_value(c, vid)) return pj_fail(c, "%s: value %%%" PRId64 " is defined twice", what, vid);
-    pval *v = pj_new_value(c, vid);
-    if (!v) return pj_oom(c);
+    if (vid < 0) return ic_pj_fail(c, "%s has id %" PRId64 "; negative ids are block arguments", what, vid);
+    if (ic_pj_find_value(c, vid)) return ic_pj_fail(c, "%s: value %%%" PRId64 " is defined twice", what, vid);
+    pval *v = ic_pj_new_value(c, vid);
+    if (!v) return ic_pj_oom(c);
     json_t *tt = json_object_get(e, "TT");
     if (tt && (st = read_type(c, tt, v, what))) return st;
     const char *key = id_key(c, vid);
-    if (!key || !ic_strmap_put(&c->values, key, v)) return pj_oom(c);
+    if (!key || !ic_strmap_put(&c->values, key, v)) return ic_pj_oom(c);
     vs[k] = v;
   }
   *out = vs;
@@ -734,72 +734,72 @@ static ic_status results(ctx *c, const json_t *op, pval ***out, size_t *n_out) {
   json_t *o = json_object_get(op, "O");
   size_t n = json_is_array(o) ? json_array_size(o) : json_is_object(o) ? 1 : 0;
   pval **vs = ic_arena_calloc(c->arena, n ? n : 1, sizeof *vs);
-  if (!vs) return pj_oom(c);
+  if (!vs) return ic_pj_oom(c);
   for (size_t k = 0; k < n; k++) {
     json_t *e = json_is_array(o) ? json_array_get(o, k) : o;
     int64_t vid = json_integer_value(json_object_get(e, "%"));
-    vs[k] = vid ? pj_find_value(c, vid) : NULL;
+    vs[k] = vid ? ic_pj_find_value(c, vid) : NULL;
   }
   *out = vs;
   *n_out = n;
   return IC_OK;
 }
 
-ic_status pj_int_attr(ctx *c, const json_t *op, const char *name, int64_t *v) {
-  json_t *at = pj_op_attr(op, name);
+ic_status ic_pj_int_attr(ctx *c, const json_t *op, const char *name, int64_t *v) {
+  json_t *at = ic_pj_op_attr(op, name);
   json_t *d = at ? json_object_get(at, "D") : NULL;
-  if (!json_is_integer(d)) return pj_fail(c, "attribute '%s' is missing or not an integer", name);
+  if (!json_is_integer(d)) return ic_pj_fail(c, "attribute '%s' is missing or not an integer", name);
   *v = json_integer_value(d);
   return IC_OK;
 }
 
-ic_status pj_str_attr(ctx *c, const json_t *op, const char *name, const char **v) {
-  json_t *at = pj_op_attr(op, name);
+ic_status ic_pj_str_attr(ctx *c, const json_t *op, const char *name, const char **v) {
+  json_t *at = ic_pj_op_attr(op, name);
   json_t *d = at ? json_object_get(at, "D") : NULL;
-  if (!json_is_string(d)) return pj_fail(c, "attribute '%s' is missing or not a string", name);
+  if (!json_is_string(d)) return ic_pj_fail(c, "attribute '%s' is missing or not a string", name);
   *v = json_string_value(d);
   return IC_OK;
 }
 
 /* full / full_int_array: record the constant (first walk); emit the op when some op reads
  * it as a tensor (second walk). */
-ic_status pj_do_constant(ctx *c, const json_t *op, bool int_array, pval *v) {
+ic_status ic_pj_do_constant(ctx *c, const json_t *op, bool int_array, pval *v) {
   ic_status st;
-  if (!v) return pj_fail(c, "has no result");
-  json_t *val = pj_op_attr(op, "value");
-  json_t *d = val ? pj_adata(val) : NULL;
-  json_t *dt = pj_op_attr(op, "dtype");
+  if (!v) return ic_pj_fail(c, "has no result");
+  json_t *val = ic_pj_op_attr(op, "value");
+  json_t *d = val ? ic_pj_adata(val) : NULL;
+  json_t *dt = ic_pj_op_attr(op, "dtype");
   int dtype = -1;
   if (!dt || !json_is_string(json_object_get(dt, "D")) ||
-      !pj_dtype_from_name(json_string_value(json_object_get(dt, "D")), &dtype) || dtype < 0) {
-    return pj_fail(c, "attribute 'dtype' is missing or not a known data type");
+      !ic_pj_dtype_from_name(json_string_value(json_object_get(dt, "D")), &dtype) || dtype < 0) {
+    return ic_pj_fail(c, "attribute 'dtype' is missing or not a known data type");
   }
   if (!c->b) {
     if (int_array) {
-      if (!json_is_array(d)) return pj_fail(c, "attribute 'value' is missing or not an array");
+      if (!json_is_array(d)) return ic_pj_fail(c, "attribute 'value' is missing or not an array");
       v->kn = json_array_size(d);
       v->kints = ic_arena_calloc(c->arena, v->kn ? v->kn : 1, sizeof *v->kints);
-      if (!v->kints) return pj_oom(c);
+      if (!v->kints) return ic_pj_oom(c);
       for (size_t i = 0; i < v->kn; i++) {
         json_t *e = json_array_get(d, i), *ed = json_object_get(e, "D");
-        if (!json_is_integer(ed)) return pj_fail(c, "attribute 'value': element %zu is not an integer", i);
+        if (!json_is_integer(ed)) return ic_pj_fail(c, "attribute 'value': element %zu is not an integer", i);
         v->kints[i] = json_integer_value(ed);
       }
       v->konst = 2;
     } else {
       double x;
-      if (json_is_object(d)) d = pj_adata(d); /* a_scalar wraps a typed value */
-      if (!d || !pj_num_of(d, &x)) {
-        return pj_fail(c, "attribute 'value' is %s, expected a number", d ? pj_jtype(d) : "missing");
+      if (json_is_object(d)) d = ic_pj_adata(d); /* a_scalar wraps a typed value */
+      if (!d || !ic_pj_num_of(d, &x)) {
+        return ic_pj_fail(c, "attribute 'value' is %s, expected a number", d ? ic_pj_jtype(d) : "missing");
       }
-      json_t *shape = pj_op_attr(op, "shape");
+      json_t *shape = ic_pj_op_attr(op, "shape");
       json_t *sd = shape ? json_object_get(shape, "D") : NULL;
-      if (!json_is_array(sd)) return pj_fail(c, "attribute 'shape' is missing or not an int array");
+      if (!json_is_array(sd)) return ic_pj_fail(c, "attribute 'shape' is missing or not an int array");
       bool one = true; /* a single element: every dim is 1 */
       size_t i;
       json_t *e;
       json_array_foreach(sd, i, e) {
-        if (!json_is_integer(e)) return pj_fail(c, "attribute 'shape': element %zu is not an integer", i);
+        if (!json_is_integer(e)) return ic_pj_fail(c, "attribute 'shape': element %zu is not an integer", i);
         one = one && json_integer_value(e) == 1;
       }
       v->kval = x;
@@ -816,7 +816,7 @@ ic_status pj_do_constant(ctx *c, const json_t *op, bool int_array, pval *v) {
     ic_builder_attr_int(bop, "dtype", dtype);
     if (dtype == IC_INT32) {
       int32_t *v32 = ic_arena_calloc(c->arena, v->kn ? v->kn : 1, sizeof *v32);
-      if (!v32) return pj_oom(c);
+      if (!v32) return ic_pj_oom(c);
       for (size_t i = 0; i < v->kn; i++) v32[i] = (int32_t)v->kints[i];
       ic_builder_attr_ints(bop, "int32_values", v->kn, v32);
     } else {
@@ -824,15 +824,15 @@ ic_status pj_do_constant(ctx *c, const json_t *op, bool int_array, pval *v) {
     }
   } else {
     bop = ic_builder_add_op(c->b, c->block, "fill_constant");
-    json_t *shape = pj_op_attr(op, "shape");
-    if ((st = pj_emit_attr(c, bop, "shape", shape))) return st;
+    json_t *shape = ic_pj_op_attr(op, "shape");
+    if ((st = ic_pj_emit_attr(c, bop, "shape", shape))) return st;
     ic_builder_attr_int(bop, "dtype", dtype);
-    ic_builder_attr_float(bop, "value", pj_to_f32(v->kval));
+    ic_builder_attr_float(bop, "value", ic_pj_to_f32(v->kval));
     char sv[40];
     snprintf(sv, sizeof sv, "%.17g", v->kval);
     ic_builder_attr_string(bop, "str_value", sv);
   }
-  return pj_emit_values(c, bop, false, "Out", 1, &v);
+  return ic_pj_emit_values(c, bop, false, "Out", 1, &v);
 }
 
 
@@ -843,17 +843,17 @@ static ic_status flatten_values(ctx *c, pval **vs, size_t n, bool typed_only, pv
                                 size_t *n_all) {
   size_t cap = 0;
   for (size_t k = 0; k < n; k++) {
-    if (vs[k]) cap += pj_resolve(vs[k])->is_vec ? pj_resolve(vs[k])->n_elems : 1;
+    if (vs[k]) cap += ic_pj_resolve(vs[k])->is_vec ? ic_pj_resolve(vs[k])->n_elems : 1;
   }
   pval **a = ic_arena_calloc(c->arena, cap ? cap : 1, sizeof *a);
-  if (!a) return pj_oom(c);
+  if (!a) return ic_pj_oom(c);
   size_t m = 0;
   for (size_t k = 0; k < n; k++) {
     if (!vs[k]) continue;
-    pval *v = pj_resolve(vs[k]);
+    pval *v = ic_pj_resolve(vs[k]);
     size_t ne = v->is_vec ? v->n_elems : 1;
     for (size_t e = 0; e < ne; e++) {
-      pval *x = v->is_vec ? pj_resolve(v->elems[e]) : v;
+      pval *x = v->is_vec ? ic_pj_resolve(v->elems[e]) : v;
       if (!typed_only || x->has_type) a[m++] = x;
     }
   }
@@ -869,7 +869,7 @@ static ic_status flatten_values(ctx *c, pval **vs, size_t n, bool typed_only, pv
 static ic_status tr_unknown(ctx *c, const pir_opargs *oa) {
   if (oa->first) {
     for (size_t k = 0; k < oa->n_in; k++) {
-      if (oa->in[k]) pj_mark_use(oa->in[k]);
+      if (oa->in[k]) ic_pj_mark_use(oa->in[k]);
     }
     return IC_OK;
   }
@@ -877,9 +877,9 @@ static ic_status tr_unknown(ctx *c, const pir_opargs *oa) {
   pval **vals;
   size_t n;
   ic_status st = flatten_values(c, oa->in, oa->n_in, false, &vals, &n);
-  if (!st && n) st = pj_emit_values(c, bop, true, "X", n, vals);
+  if (!st && n) st = ic_pj_emit_values(c, bop, true, "X", n, vals);
   if (!st) st = flatten_values(c, oa->out, oa->n_out, true, &vals, &n);
-  if (!st && n) st = pj_emit_values(c, bop, false, "Out", n, vals);
+  if (!st && n) st = ic_pj_emit_values(c, bop, false, "Out", n, vals);
   return st;
 }
 
@@ -899,17 +899,17 @@ static ic_status tr_table_op(ctx *c, const json_t *op, const pir_opargs *oa) {
   const ic_pir_opmap *m = ic_pir_find_op(base);
   if (!m) return tr_unknown(c, oa);
   size_t n_specs = n_fields(m->ins), n_slots = n_fields(m->outs);
-  if (n_in > n_specs) return pj_fail(c, "has %zu operands, icore reads at most %zu", n_in, n_specs);
-  if (n_out > n_slots) return pj_fail(c, "has %zu results, icore reads at most %zu", n_out, n_slots);
+  if (n_in > n_specs) return ic_pj_fail(c, "has %zu operands, icore reads at most %zu", n_in, n_specs);
+  if (n_out > n_slots) return ic_pj_fail(c, "has %zu results, icore reads at most %zu", n_out, n_slots);
   const char *type = m->type;
   ic_builder_op *bop = first ? NULL : ic_builder_add_op(c->b, c->block, type);
   if (first && strcmp(base, "stack") == 0 && n_in == 1 && in[0] && n_out == 1 && out[0]) {
-    pval *vec = pj_resolve(in[0]);
+    pval *vec = ic_pj_resolve(in[0]);
     int64_t axis = -1;
-    bool scalars = vec->is_vec && vec->n_elems > 0 && pj_int_attr(c, op, "axis", &axis) == IC_OK &&
+    bool scalars = vec->is_vec && vec->n_elems > 0 && ic_pj_int_attr(c, op, "axis", &axis) == IC_OK &&
                    axis == 0;
     for (size_t e = 0; scalars && e < vec->n_elems; e++) {
-      const pval *el = pj_resolve(vec->elems[e]);
+      const pval *el = ic_pj_resolve(vec->elems[e]);
       scalars = el->has_type && el->tensor && (el->dtype == IC_INT32 || el->dtype == IC_INT64);
       for (int d = 0; scalars && d < el->ndim; d++) scalars = el->dims[d] == 1;
     }
@@ -934,18 +934,18 @@ static ic_status tr_table_op(ctx *c, const json_t *op, const pir_opargs *oa) {
     spec sp;
     parse_spec(p, len, &sp);
     if (out[k]->is_vec != sp.multi) {
-      return pj_fail(c, "result %zu is %s, expected %s", k, out[k]->is_vec ? "a vector" : "a tensor",
-                     sp.multi ? "a vector" : "a tensor");
+      return ic_pj_fail(c, "result %zu is %s, expected %s", k, out[k]->is_vec ? "a vector" : "a tensor",
+                        sp.multi ? "a vector" : "a tensor");
     }
     if (bop) {
-      if ((st = out[k]->is_vec ? pj_emit_values(c, bop, false, sp.slot, out[k]->n_elems, out[k]->elems)
-                               : pj_emit_values(c, bop, false, sp.slot, 1, &out[k]))) {
+      if ((st = out[k]->is_vec ? ic_pj_emit_values(c, bop, false, sp.slot, out[k]->n_elems, out[k]->elems)
+                               : ic_pj_emit_values(c, bop, false, sp.slot, 1, &out[k]))) {
         return st;
       }
     }
   }
   json_t *attrs = json_object_get(op, "A");
-  if (attrs && !json_is_array(attrs)) return pj_fail(c, "\"A\" is %s, expected an array", pj_jtype(attrs));
+  if (attrs && !json_is_array(attrs)) return ic_pj_fail(c, "\"A\" is %s, expected an array", ic_pj_jtype(attrs));
   size_t i;
   json_t *a;
   json_array_foreach(attrs, i, a) {
@@ -963,7 +963,7 @@ static ic_status tr_table_op(ctx *c, const json_t *op, const pir_opargs *oa) {
       json_t *d = json_object_get(at, "D");
       if (json_is_array(d) && json_array_size(d) == 0) reduce_all = true;
     }
-    if ((st = pj_emit_attr(c, bop, an, at))) return st;
+    if ((st = ic_pj_emit_attr(c, bop, an, at))) return st;
   }
   if (!bop) return IC_OK;
   /* Extras: "+name=int". */
@@ -976,7 +976,7 @@ static ic_status tr_table_op(ctx *c, const json_t *op, const pir_opargs *oa) {
     ic_builder_attr_int(bop, an, atoi(eq + 1));
   }
   if (strcmp(m->type, "cast") == 0 && in[0]) {
-    ic_builder_attr_int(bop, "in_dtype", pj_resolve(in[0])->dtype);
+    ic_builder_attr_int(bop, "in_dtype", ic_pj_resolve(in[0])->dtype);
   }
   if (is_reduce(m->type)) ic_builder_attr_bool(bop, "reduce_all", reduce_all);
   return IC_OK;
@@ -990,10 +990,10 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   ic_status st = IC_OK;
   c->op = index;
   c->opname = NULL;
-  if (!json_is_object(op)) return pj_fail(c, "op #%ld in block %d is %s, expected an object", index, c->block, pj_jtype(op));
+  if (!json_is_object(op)) return ic_pj_fail(c, "op #%ld in block %d is %s, expected an object", index, c->block, ic_pj_jtype(op));
   json_t *idj = get(c, op, "#", JSON_STRING, true, "op", &st);
   if (!idj) {
-    return pj_fail(c, "op #%ld in block %d has no \"#\" naming it", index, c->block);
+    return ic_pj_fail(c, "op #%ld in block %d has no \"#\" naming it", index, c->block);
   }
   const char *cname = json_string_value(idj);
   /* Decompressed name for messages: "1.conv2d" -> "pd_op.conv2d". */
@@ -1008,19 +1008,19 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
     snprintf(full, sizeof full, "%s", cname);
   }
   c->opname = ic_arena_strdup(c->arena, full);
-  if (!c->opname) return pj_oom(c);
+  if (!c->opname) return ic_pj_oom(c);
   const char *dialect_end = strchr(c->opname, '.');
-  if (!dialect_end) return pj_fail(c, "op name \"%s\" has no dialect", cname);
+  if (!dialect_end) return ic_pj_fail(c, "op name \"%s\" has no dialect", cname);
   size_t dl = (size_t)(dialect_end - c->opname);
   const char *name = dialect_end + 1;
   bool first = c->b == NULL;
   json_t *ins = json_object_get(op, "I");
-  if (ins && !json_is_array(ins)) return pj_fail(c, "\"I\" is %s, expected an array", pj_jtype(ins));
+  if (ins && !json_is_array(ins)) return ic_pj_fail(c, "\"I\" is %s, expected an array", ic_pj_jtype(ins));
   size_t n_in = json_array_size(ins);
 
   /* Check every operand first: defined before, visible. */
   pval **in = ic_arena_calloc(c->arena, n_in ? n_in : 1, sizeof *in);
-  if (!in) return pj_oom(c);
+  if (!in) return ic_pj_oom(c);
   for (size_t k = 0; k < n_in; k++) {
     if ((st = operand(c, op, k, &in[k]))) return st;
   }
@@ -1031,20 +1031,20 @@ static ic_status walk_op(ctx *c, const json_t *op, long index) {
   if (st) return st;
   pir_opargs oa = {.name = name, .cname = cname, .in = in, .out = out, .out0 = n_out ? out[0] : NULL,
                    .n_in = n_in, .n_out = n_out, .first = first};
-  pj_translation fn = NULL;
+  ic_pj_translation fn = NULL;
   if (dl == 7 && strncmp(c->opname, "builtin", 7) == 0) {
-    fn = pj_special(true, &oa);
-    return fn ? fn(c, op, &oa) : pj_fail(c, "icore does not translate %s", c->opname);
+    fn = ic_pj_special(true, &oa);
+    return fn ? fn(c, op, &oa) : ic_pj_fail(c, "icore does not translate %s", c->opname);
   }
   bool pd = dl == 5 && strncmp(c->opname, "pd_op", 5) == 0;
-  if (pd) fn = pj_special(false, &oa);
+  if (pd) fn = ic_pj_special(false, &oa);
   if (fn) return fn(c, op, &oa);
   json_t *regions = json_object_get(op, "regions");
-  if (regions) return pj_tr_regions(c, op, regions, pd, &oa);
-  if (dl == 2 && strncmp(c->opname, "cf", 2) == 0) return pj_tr_cf(c, op, &oa);
+  if (regions) return ic_pj_tr_regions(c, op, regions, pd, &oa);
+  if (dl == 2 && strncmp(c->opname, "cf", 2) == 0) return ic_pj_tr_cf(c, op, &oa);
   /* a user's custom op: like an unknown pd_op, an op without a kernel */
   if (dl == 9 && strncmp(c->opname, "custom_op", 9) == 0) return tr_unknown(c, &oa);
-  if (!pd) return pj_fail(c, "icore does not translate ops of this dialect");
+  if (!pd) return ic_pj_fail(c, "icore does not translate ops of this dialect");
   return tr_table_op(c, op, &oa);
 }
 
@@ -1065,19 +1065,19 @@ static ic_status walk_block(ctx *c, const json_t *block, int idx) {
     if (!id) return st;
     int64_t vid = json_integer_value(id);
     if (c->b) {
-      pval *v = pj_find_value(c, vid);
+      pval *v = ic_pj_find_value(c, vid);
       /* a while body's arguments are its loop variables (alias): nothing to declare */
-      if (v && !v->alias && !v->is_vec && v->has_type && (st = pj_declare(c, v))) return st;
+      if (v && !v->alias && !v->is_vec && v->has_type && (st = ic_pj_declare(c, v))) return st;
       continue;
     }
-    if (vid >= 0) return pj_fail(c, "%s has id %" PRId64 ", expected a negative id", aw, vid);
-    if (pj_find_value(c, vid)) return pj_fail(c, "%s: value %%arg%" PRId64 " is defined twice", aw, -vid);
-    pval *v = pj_new_value(c, vid);
-    if (!v) return pj_oom(c);
+    if (vid >= 0) return ic_pj_fail(c, "%s has id %" PRId64 ", expected a negative id", aw, vid);
+    if (ic_pj_find_value(c, vid)) return ic_pj_fail(c, "%s: value %%arg%" PRId64 " is defined twice", aw, -vid);
+    pval *v = ic_pj_new_value(c, vid);
+    if (!v) return ic_pj_oom(c);
     json_t *tt = json_object_get(e, "TT");
     if (tt && (st = read_type(c, tt, v, aw))) return st;
     const char *key = id_key(c, vid);
-    if (!key || !ic_strmap_put(&c->values, key, v)) return pj_oom(c);
+    if (!key || !ic_strmap_put(&c->values, key, v)) return ic_pj_oom(c);
   }
   json_t *ops = get(c, block, "ops", JSON_ARRAY, true, what, &st);
   if (!ops) return st;
@@ -1089,8 +1089,8 @@ static ic_status walk_block(ctx *c, const json_t *block, int idx) {
 }
 
 /* A region's blocks become consecutive blocks with parent `parent` (-1: the program). */
-ic_status pj_walk_region(ctx *c, const json_t *region, int parent, int *first_block,
-                         int *n_blocks) {
+ic_status ic_pj_walk_region(ctx *c, const json_t *region, int parent, int *first_block,
+                            int *n_blocks) {
   ic_status st = IC_OK;
   c->opname = NULL;
   json_t *blocks = get(c, region, "blocks", JSON_ARRAY, true, "region", &st);
@@ -1104,12 +1104,12 @@ ic_status pj_walk_region(ctx *c, const json_t *region, int parent, int *first_bl
     if ((size_t)c->n_blocks > c->cap_parents) {
       size_t nc = c->cap_parents ? c->cap_parents * 2 : 8;
       int *np = realloc(c->parents, nc * sizeof *np);
-      if (!np) return pj_oom(c);
+      if (!np) return ic_pj_oom(c);
       c->parents = np;
       c->cap_parents = nc;
     }
     c->parents[idx] = parent;
-    if (c->b && idx > 0 && ic_builder_add_block(c->b, parent) != idx) return pj_oom(c);
+    if (c->b && idx > 0 && ic_builder_add_block(c->b, parent) != idx) return ic_pj_oom(c);
     if ((st = walk_block(c, b, idx))) return st;
   }
   return IC_OK;
@@ -1126,11 +1126,11 @@ static ic_status walk_program(ctx *c, const json_t *program) {
   json_t *regions = get(c, program, "regions", JSON_ARRAY, true, "\"program\"", &st);
   if (!regions) return st;
   if (json_array_size(regions) != 1) {
-    return pj_fail(c, "\"program\" has %zu regions, expected 1", json_array_size(regions));
+    return ic_pj_fail(c, "\"program\" has %zu regions, expected 1", json_array_size(regions));
   }
   int fb, nb;
-  if ((st = pj_walk_region(c, json_array_get(regions, 0), -1, &fb, &nb))) return st;
-  if (nb != 1) return pj_fail(c, "the program's region has %d blocks, expected 1", nb);
+  if ((st = ic_pj_walk_region(c, json_array_get(regions, 0), -1, &fb, &nb))) return st;
+  if (nb != 1) return ic_pj_fail(c, "the program's region has %d blocks, expected 1", nb);
   return IC_OK;
 }
 
@@ -1163,20 +1163,20 @@ ic_status ic_pir_json_to_programdesc(const void *data, size_t size, const char *
     goto done;
   }
   if (!(c.arena = ic_arena_create())) {
-    st = pj_oom(&c);
+    st = ic_pj_oom(&c);
     goto done;
   }
   json_t *base = get(&c, root, "base_code", JSON_OBJECT, true, "the document", &st);
   if (!base) {
-    if (!json_is_object(root)) st = pj_fail(&c, "the document is %s, expected an object", pj_jtype(root));
-    else st = pj_fail(&c, "no \"base_code\": not a PIR program (Paddle 3 writes {\"base_code\": "
-                      "{\"magic\": \"pir\", ...}, \"program\": ...})");
+    if (!json_is_object(root)) st = ic_pj_fail(&c, "the document is %s, expected an object", ic_pj_jtype(root));
+    else st = ic_pj_fail(&c, "no \"base_code\": not a PIR program (Paddle 3 writes {\"base_code\": "
+                         "{\"magic\": \"pir\", ...}, \"program\": ...})");
     goto done;
   }
   json_t *magic = get(&c, base, "magic", JSON_STRING, true, "\"base_code\"", &st);
   if (!magic) goto done;
   if (strcmp(json_string_value(magic), "pir") != 0) {
-    st = pj_fail(&c, "\"base_code\".\"magic\" is \"%s\", expected \"pir\"", json_string_value(magic));
+    st = ic_pj_fail(&c, "\"base_code\".\"magic\" is \"%s\", expected \"pir\"", json_string_value(magic));
     goto done;
   }
   json_t *ver = get(&c, base, "version", JSON_INTEGER, true, "\"base_code\"", &st);
@@ -1197,14 +1197,14 @@ ic_status ic_pir_json_to_programdesc(const void *data, size_t size, const char *
   for (size_t i = 0; i < c.n_fetch; i++) {
     if (c.fetch[i].col != (int64_t)i) {
       c.opname = NULL;
-      st = pj_fail(&c, "fetch columns are not 0..%zu (column %lld %s)", c.n_fetch - 1,
-                   (long long)c.fetch[i].col, i && c.fetch[i].col == c.fetch[i - 1].col ? "appears twice" : "is missing before it");
+      st = ic_pj_fail(&c, "fetch columns are not 0..%zu (column %lld %s)", c.n_fetch - 1,
+                      (long long)c.fetch[i].col, i && c.fetch[i].col == c.fetch[i - 1].col ? "appears twice" : "is missing before it");
       goto done;
     }
   }
   /* Second walk: emit. */
   if (!(c.b = ic_builder_create())) {
-    st = pj_oom(&c);
+    st = ic_pj_oom(&c);
     goto done;
   }
   if ((st = walk_program(&c, program))) goto done;

@@ -1,7 +1,7 @@
 /* The internals of the PIR JSON translator (pir_json.c), shared with the files that
  * translate some of its ops (pir_cf.c: control flow and tensor arrays; pir_special.c: the
  * ops that are not a row of pir_ops.c's table). Not part of the library's interface: the
- * pj_ prefix marks the functions these three files call across. */
+ * ic_pj_ prefix marks the functions these three files call across. */
 #ifndef IC_PROGRAM_PIR_JSON_IMPL_H
 #define IC_PROGRAM_PIR_JSON_IMPL_H
 
@@ -92,48 +92,48 @@ typedef struct pir_opargs {
 } pir_opargs;
 
 /* A translation of one op (both walks). */
-typedef ic_status (*pj_translation)(ctx *c, const json_t *op, const pir_opargs *oa);
+typedef ic_status (*ic_pj_translation)(ctx *c, const json_t *op, const pir_opargs *oa);
 
 /* Errors, located at the op being walked ("FILE: op #3 (pd_op.conv2d) in block 0: ..."). */
-ic_status pj_oom(ctx *c);
-ic_status pj_fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+ic_status ic_pj_oom(ctx *c);
+ic_status ic_pj_fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Values */
-pval *pj_find_value(ctx *c, int64_t id);
-pval *pj_resolve(pval *v); /* through builtin.split aliases */
-pval *pj_new_value(ctx *c, int64_t id);
-ic_status pj_declare(ctx *c, pval *v); /* its variable, in the current block (second walk) */
-void pj_mark_use(pval *v);             /* some op reads it as a tensor (first walk) */
-ic_status pj_emit_values(ctx *c, ic_builder_op *bop, bool input, const char *slot, size_t n,
-                         pval **vs);
+pval *ic_pj_find_value(ctx *c, int64_t id);
+pval *ic_pj_resolve(pval *v); /* through builtin.split aliases */
+pval *ic_pj_new_value(ctx *c, int64_t id);
+ic_status ic_pj_declare(ctx *c, pval *v); /* its variable, in the current block (second walk) */
+void ic_pj_mark_use(pval *v);             /* some op reads it as a tensor (first walk) */
+ic_status ic_pj_emit_values(ctx *c, ic_builder_op *bop, bool input, const char *slot, size_t n,
+                            pval **vs);
 
 /* JSON and attributes */
-const char *pj_jtype(const json_t *j);
-bool pj_dtype_from_name(const char *s, int *out);
-json_t *pj_op_attr(const json_t *op, const char *name);
-json_t *pj_adata(const json_t *at);
-float pj_to_f32(double v);
-bool pj_num_of(const json_t *d, double *out);
-ic_status pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t *at);
-ic_status pj_int_attr(ctx *c, const json_t *op, const char *name, int64_t *v);
-ic_status pj_str_attr(ctx *c, const json_t *op, const char *name, const char **v);
-bool pj_param_persistable(const json_t *op);
-ic_status pj_do_constant(ctx *c, const json_t *op, bool int_array, pval *v);
+const char *ic_pj_jtype(const json_t *j);
+bool ic_pj_dtype_from_name(const char *s, int *out);
+json_t *ic_pj_op_attr(const json_t *op, const char *name);
+json_t *ic_pj_adata(const json_t *at);
+float ic_pj_to_f32(double v);
+bool ic_pj_num_of(const json_t *d, double *out);
+ic_status ic_pj_emit_attr(ctx *c, ic_builder_op *op, const char *name, const json_t *at);
+ic_status ic_pj_int_attr(ctx *c, const json_t *op, const char *name, int64_t *v);
+ic_status ic_pj_str_attr(ctx *c, const json_t *op, const char *name, const char **v);
+bool ic_pj_param_persistable(const json_t *op);
+ic_status ic_pj_do_constant(ctx *c, const json_t *op, bool int_array, pval *v);
 
 /* The walk */
-ic_status pj_walk_region(ctx *c, const json_t *region, int parent, int *first_block,
-                         int *n_blocks);
+ic_status ic_pj_walk_region(ctx *c, const json_t *region, int parent, int *first_block,
+                            int *n_blocks);
 
 /* pir_cf.c */
-ic_status pj_tr_regions(ctx *c, const json_t *op, const json_t *regions, bool pd,
-                        const pir_opargs *oa);
-ic_status pj_tr_cf(ctx *c, const json_t *op, const pir_opargs *oa);
-ic_status pj_tr_create_array(ctx *c, const json_t *op, const pir_opargs *oa);
-ic_status pj_tr_array_write(ctx *c, const json_t *op, const pir_opargs *oa);
-ic_status pj_tr_array_read_back(ctx *c, const json_t *op, const pir_opargs *oa);
+ic_status ic_pj_tr_regions(ctx *c, const json_t *op, const json_t *regions, bool pd,
+                           const pir_opargs *oa);
+ic_status ic_pj_tr_cf(ctx *c, const json_t *op, const pir_opargs *oa);
+ic_status ic_pj_tr_create_array(ctx *c, const json_t *op, const pir_opargs *oa);
+ic_status ic_pj_tr_array_write(ctx *c, const json_t *op, const pir_opargs *oa);
+ic_status ic_pj_tr_array_read_back(ctx *c, const json_t *op, const pir_opargs *oa);
 
 /* pir_special.c: the translation of a builtin op (builtin) or of a pd_op taken by a function
  * of its own, or NULL (a builtin op icore does not translate; a pd_op of the table). */
-pj_translation pj_special(bool builtin, const pir_opargs *oa);
+ic_pj_translation ic_pj_special(bool builtin, const pir_opargs *oa);
 
 #endif
