@@ -100,7 +100,7 @@ DEFINE_TRANSPOSE(transpose_f64, double)
     ic_buffer_release(sb);                                                                \
     return IC_OK;                                                                         \
   }
-DEFINE_REF(conv_ref_f32, float, gemm_f32, transpose_f32, ic_conv_epilogue_f32)
+static DEFINE_REF(conv_ref_f32, float, gemm_f32, transpose_f32, ic_conv_epilogue_f32)
 DEFINE_REF(ic_conv_ref_f64, double, gemm_f64, transpose_f64, ic_conv_epilogue_f64)
 
 /* A fused depthwise convolution (3 x 3, padding 1, stride dw_stride) over the 1 x 1
