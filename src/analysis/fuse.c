@@ -312,7 +312,7 @@ static char *fmt_name(ic_arena *a, const char *base, const char *suffix, size_t 
  * ic_op_attr's binary search needs). */
 static void set_op(ic_op *nc, const ic_op *base, ic_slot *ins, size_t n_ins, ic_slot *outs,
                    ic_attr *at, size_t na) {
-  ic_attrs_sort(at, na);
+  if (na) ic_attrs_sort(at, na);
   *nc = *base;
   nc->inputs = ins;
   nc->n_inputs = n_ins;
@@ -335,6 +335,10 @@ bool ic_fuse_written_between(const fuser *f, size_t i, size_t last, const size_t
   return written_between(f, i, last, pattern, n_pat, names, n_names);
 }
 ic_slot ic_fuse_slot1(ic_arena *a, const char *name, const char *v) { return slot1(a, name, v); }
+void ic_fuse_set_op(ic_op *nc, const ic_op *base, ic_slot *ins, size_t n_ins, ic_slot *outs,
+                    ic_attr *at, size_t na) {
+  set_op(nc, base, ins, n_ins, outs, at, na);
+}
 bool ic_fuse_unread(const fuser *f, const char *name) {
   return !n_readers(f, name) && !ic_strmap_get(&f->keep, name);
 }

@@ -33,6 +33,10 @@ ic_slot ic_fuse_slot1(ic_arena *a, const char *name, const char *v);
  * the legacy oneDNN scales all 1). */
 bool ic_fuse_plain_elementwise(const ic_op *op, const char *type);
 
+/* In place: base (its block and index, which errors name) with these inputs, one output
+ * slot and these attributes, sorted here; the caller sets the type. */
+void ic_fuse_set_op(ic_op *nc, const ic_op *base, ic_slot *ins, size_t n_ins, ic_slot *outs,
+                    ic_attr *at, size_t na);
 /* Whether no op reads name and it is not kept (fetched, or named by a sub-block). */
 bool ic_fuse_unread(const fuser *f, const char *name);
 

@@ -54,14 +54,8 @@ ic_status ic_fuse_dropout(fuser *f, size_t i) {
   ins[0] = ic_fuse_slot1(a, "X", x);
   outs[0] = ic_fuse_slot1(a, "Out", out);
   /* The dropout's identity (block, index: errors name it) with assign's type and arguments. */
-  *as = *op;
+  ic_fuse_set_op(as, op, ins, 1, outs, NULL, 0);
   as->type = "assign";
-  as->inputs = ins;
-  as->n_inputs = 1;
-  as->outputs = outs;
-  as->n_outputs = 1;
-  as->attrs = NULL;
-  as->n_attrs = 0;
   f->removed[i] = true;
   f->replace[i] = as;
   return IC_OK;

@@ -125,7 +125,7 @@ ic_status ic_fuse_linear(fuser *f, size_t i) {
   ins[1] = ic_fuse_slot1(a, "W", w);
   ins[2] = ic_fuse_slot1(a, "Bias", b);
   outs[0] = ic_fuse_slot1(a, "Out", y);
-  size_t na = 0; /* sorted by name, as ic_op_attr's binary search needs */
+  size_t na = 0;
   if (last != j) {
     at[na++] = (ic_attr){.name = "activation_type", .type = IC_ATTR_STRING, .s = "relu"};
   }
@@ -137,14 +137,8 @@ ic_status ic_fuse_linear(fuser *f, size_t i) {
   }
   at[na++] = (ic_attr){.name = "in_num_col_dims", .type = IC_ATTR_INT, .i = ncd};
   /* The matmul's identity (block, index: errors name it) with fc's type and arguments. */
-  *fc = *mm;
+  ic_fuse_set_op(fc, mm, ins, 3, outs, at, na);
   fc->type = "fc";
-  fc->inputs = ins;
-  fc->n_inputs = 3;
-  fc->outputs = outs;
-  fc->n_outputs = 1;
-  fc->attrs = at;
-  fc->n_attrs = na;
   f->removed[i] = f->removed[j] = f->removed[last] = true;
   f->replace[last] = fc;
   return IC_OK;

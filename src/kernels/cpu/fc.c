@@ -163,8 +163,9 @@ static ic_status run(ic_kctx *c) {
   ic_tensor *out = ic_out(c, 0, 0);
   const int64_t pad = a->padding_weights ? 4 : 0;
   const int64_t K = w->dims[0] - pad, N = w->dims[1] - pad;
+  const int64_t ncd = row_dims(a, x);
   int64_t M = 1;
-  for (int i = 0; i < row_dims(a, x); i++) M *= x->dims[i];
+  for (int i = 0; i < ncd; i++) M *= x->dims[i];
   ic_gemm g = {.dtype = x->dtype, .m = M, .n = N, .k = K, .lda = K, .ldb = N + pad, .ldc = N,
                .alpha = 1.0};
   ic_status st = ic_gemm_check(c, &g);
